@@ -1,0 +1,49 @@
+// Batched insert/check of a ValueBatch against a Split Block Bloom Filter. Values are hashed a chunk at a
+// time into scratch taken once from the pool, so a warm call allocates nothing.
+#pragma once
+
+#include <cstdint>
+
+#include "hasher.h"
+#include "sbbf.h"
+#include "scratch_pool.h"
+#include "status.h"
+
+namespace pb {
+
+constexpr uint8_t kCheckAbsent = 0;
+constexpr uint8_t kCheckMaybe = 1;
+constexpr uint8_t kCheckNull = 2;  // the slot is null: a bloom filter says nothing about nulls
+
+class BatchOps {
+ public:
+  static constexpr uint32_t kChunkSlots = 1024;
+
+  explicit BatchOps(ScratchPool* pool) : pool_(pool) {}
+  ~BatchOps();
+  BatchOps(const BatchOps&) = delete;
+  BatchOps& operator=(const BatchOps&) = delete;
+
+  // Inserts every valid slot.
+  Status Insert(SbbfView filter, const ValueBatch& batch);
+  // out[slot] = kCheckMaybe, kCheckAbsent or kCheckNull; out holds batch.count bytes.
+  Status Check(SbbfView filter, const ValueBatch& batch, uint8_t* out);
+  // Hashes of the valid slots, compacted; out holds batch.count hashes.
+  Status Hash(const ValueBatch& batch, uint64_t* out, uint32_t* written);
+
+ private:
+  Status EnsureScratch();
+
+  ScratchPool* pool_;
+  uint64_t* hashes_ = nullptr;
+  uint8_t* results_ = nullptr;
+};
+
+// Checks hashes[i] against blocks + 32·i: one gathered block per hash, as a reader that fetched only
+// the blocks BlockIndex chose holds them.
+void CheckGatheredBlocks(const uint64_t* hashes, const uint32_t* blocks, uint32_t n, uint8_t* out);
+
+// out[i] = SbbfView::BlockIndex(hashes[i], num_blocks).
+void BlockIndices(const uint64_t* hashes, uint32_t n, uint32_t num_blocks, uint32_t* out);
+
+}  // namespace pb

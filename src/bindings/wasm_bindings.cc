@@ -1,0 +1,178 @@
+// Embind bindings: the raw, pointer-and-length interface js/ builds its ergonomic API on. Every batch
+// crosses the boundary in one call; pointers are wasm32 addresses passed as numbers.
+#include <emscripten/bind.h>
+
+#include <cstdlib>
+#include <new>
+
+#include "batch_ops.h"
+#include "bloom_header.h"
+#include "hasher.h"
+#include "sbbf.h"
+#include "scratch_pool.h"
+
+namespace {
+
+using pb::Status;
+
+// Counts every C++ heap allocation in the module, so tests and benchmarks can prove that warm batched
+// calls allocate nothing (the pool counts its own system allocations separately).
+uint64_t g_operator_new_calls = 0;
+
+constexpr size_t kDefaultPoolBytes = size_t{1} << 30;  // 1 GiB; lowered by JS with poolSetMaxBytes
+pb::ScratchPool g_pool(kDefaultPoolBytes);
+pb::BatchOps g_ops(&g_pool);
+
+template <typename T>
+T* Ptr(uint32_t address) {
+  return reinterpret_cast<T*>(static_cast<uintptr_t>(address));
+}
+
+int32_t Code(Status s) { return static_cast<int32_t>(s); }
+
+// The descriptor JS writes into scratch memory: nine int32 words (see js/core.js, writeBatchDescriptor).
+pb::ValueBatch ReadDescriptor(uint32_t desc_address) {
+  const int32_t* d = Ptr<const int32_t>(desc_address);
+  pb::ValueBatch b;
+  b.type = static_cast<pb::PhysicalType>(d[0]);
+  b.type_length = static_cast<uint32_t>(d[1]);
+  b.count = static_cast<uint32_t>(d[2]);
+  b.values = Ptr<const uint8_t>(static_cast<uint32_t>(d[3]));
+  b.values_length = static_cast<uint32_t>(d[4]);
+  b.offsets = Ptr<const int32_t>(static_cast<uint32_t>(d[5]));
+  b.values_bit_offset = d[6];
+  b.validity = Ptr<const uint8_t>(static_cast<uint32_t>(d[7]));
+  b.validity_bit_offset = d[8];
+  return b;
+}
+
+bool FilterArgsValid(uint32_t words_address, uint32_t num_bytes) {
+  return words_address != 0 && words_address % 4 == 0 && pb::IsValidNumBytes(num_bytes);
+}
+
+uint32_t PoolAcquire(uint32_t bytes) {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_pool.Acquire(bytes)));
+}
+
+int32_t PoolRelease(uint32_t address) { return Code(g_pool.Release(Ptr<void>(address))); }
+
+void PoolTrim() { g_pool.Trim(); }
+
+void PoolSetMaxBytes(double bytes) { g_pool.set_max_held_bytes(static_cast<size_t>(bytes)); }
+
+struct PoolStats {
+  double held_bytes;
+  double in_use_bytes;
+  double max_held_bytes;
+};
+
+PoolStats GetPoolStats() {
+  return {static_cast<double>(g_pool.held_bytes()), static_cast<double>(g_pool.in_use_bytes()),
+          static_cast<double>(g_pool.max_held_bytes())};
+}
+
+double AllocationCount() { return static_cast<double>(g_pool.system_allocations() + g_operator_new_calls); }
+
+uint32_t PoolClassBytes(uint32_t bytes) { return static_cast<uint32_t>(pb::ScratchPool::ClassBytes(bytes)); }
+
+// Writes int32[6] = {numBytes, algorithm, hash, compression, headerLength, problem} at out_address.
+int32_t DecodeHeader(uint32_t data_address, uint32_t size, uint32_t out_address) {
+  pb::BloomHeader h;
+  const Status s = pb::DecodeBloomHeader(Ptr<const uint8_t>(data_address), size, &h);
+  int32_t* out = Ptr<int32_t>(out_address);
+  out[0] = h.num_bytes;
+  out[1] = h.algorithm;
+  out[2] = h.hash;
+  out[3] = h.compression;
+  out[4] = static_cast<int32_t>(h.header_length);
+  out[5] = static_cast<int32_t>(h.problem);
+  return Code(s);
+}
+
+uint32_t EncodeHeader(int32_t num_bytes, uint32_t out_address, uint32_t capacity) {
+  return static_cast<uint32_t>(pb::EncodeBloomHeader(num_bytes, Ptr<uint8_t>(out_address), capacity));
+}
+
+double OptimalNumBytes(double ndv, double fpp) {
+  uint32_t n = 0;
+  if (!(ndv >= 0) || !pb::ok(pb::OptimalNumBytes(static_cast<uint64_t>(ndv), fpp, &n))) return 0;
+  return n;
+}
+
+double ClampNumBytes(double requested) {
+  return pb::ClampNumBytes(requested > 0 ? static_cast<uint64_t>(requested) : 0);
+}
+
+int32_t InsertBatch(uint32_t words_address, uint32_t num_bytes, uint32_t desc_address) {
+  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
+  return Code(g_ops.Insert(pb::SbbfView(Ptr<uint32_t>(words_address), num_bytes), ReadDescriptor(desc_address)));
+}
+
+int32_t CheckBatch(uint32_t words_address, uint32_t num_bytes, uint32_t desc_address, uint32_t out_address) {
+  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
+  return Code(g_ops.Check(pb::SbbfView(Ptr<uint32_t>(words_address), num_bytes), ReadDescriptor(desc_address),
+                          Ptr<uint8_t>(out_address)));
+}
+
+// Returns the number of hashes written (valid slots), or -status on failure.
+int32_t HashBatch(uint32_t desc_address, uint32_t out_address) {
+  uint32_t written = 0;
+  const Status s = g_ops.Hash(ReadDescriptor(desc_address), Ptr<uint64_t>(out_address), &written);
+  return pb::ok(s) ? static_cast<int32_t>(written) : -Code(s);
+}
+
+int32_t CheckHashes(uint32_t words_address, uint32_t num_bytes, uint32_t hashes_address, uint32_t n,
+                    uint32_t out_address) {
+  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
+  pb::SbbfView(Ptr<uint32_t>(words_address), num_bytes)
+      .CheckHashes(Ptr<const uint64_t>(hashes_address), n, Ptr<uint8_t>(out_address));
+  return Code(Status::kOk);
+}
+
+void BlockIndices(uint32_t hashes_address, uint32_t n, uint32_t num_blocks, uint32_t out_address) {
+  pb::BlockIndices(Ptr<const uint64_t>(hashes_address), n, num_blocks, Ptr<uint32_t>(out_address));
+}
+
+void CheckGatheredBlocks(uint32_t hashes_address, uint32_t blocks_address, uint32_t n, uint32_t out_address) {
+  pb::CheckGatheredBlocks(Ptr<const uint64_t>(hashes_address), Ptr<const uint32_t>(blocks_address), n,
+                          Ptr<uint8_t>(out_address));
+}
+
+}  // namespace
+
+void* operator new(size_t size) {
+  ++g_operator_new_calls;
+  void* p = std::malloc(size == 0 ? 1 : size);
+  if (p == nullptr) std::abort();
+  return p;
+}
+void* operator new[](size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+
+EMSCRIPTEN_BINDINGS(parquet_bloom) {
+  using emscripten::function;
+  emscripten::value_object<PoolStats>("PoolStats")
+      .field("heldBytes", &PoolStats::held_bytes)
+      .field("inUseBytes", &PoolStats::in_use_bytes)
+      .field("maxHeldBytes", &PoolStats::max_held_bytes);
+  function("poolAcquire", &PoolAcquire);
+  function("poolRelease", &PoolRelease);
+  function("poolTrim", &PoolTrim);
+  function("poolSetMaxBytes", &PoolSetMaxBytes);
+  function("poolStats", &GetPoolStats);
+  function("poolClassBytes", &PoolClassBytes);
+  function("allocationCount", &AllocationCount);
+  function("decodeHeader", &DecodeHeader);
+  function("encodeHeader", &EncodeHeader);
+  function("optimalNumBytes", &OptimalNumBytes);
+  function("clampNumBytes", &ClampNumBytes);
+  function("insertBatch", &InsertBatch);
+  function("checkBatch", &CheckBatch);
+  function("hashBatch", &HashBatch);
+  function("checkHashes", &CheckHashes);
+  function("blockIndices", &BlockIndices);
+  function("checkGatheredBlocks", &CheckGatheredBlocks);
+}

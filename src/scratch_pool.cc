@@ -1,0 +1,110 @@
+// Bounded, size-classed block pool (see scratch_pool.h). Classes step by quarter powers of two, so a
+// non-power-of-two filter wastes at most 25% and blocks of one size are always reused exactly.
+#include "scratch_pool.h"
+
+#include <cstdlib>
+
+namespace pb {
+
+namespace {
+constexpr uint32_t kLiveMagic = 0x5042b10cU;
+constexpr uint32_t kFreeMagic = 0x5042f4eeU;
+constexpr size_t kSmallestClassBytes = 64;
+}  // namespace
+
+// Classes 0..3: 64, 128, 192, 256 bytes; from 256 on, four classes per doubling.
+size_t ScratchPool::SizeOfClass(int c) {
+  if (c < 4) return kSmallestClassBytes * (c + 1);
+  const int doubling = (c - 4) / 4;  // 256 << doubling is the base of this group
+  const int quarter = (c - 4) % 4 + 1;
+  const size_t base = size_t{256} << doubling;
+  return base + base / 4 * quarter;
+}
+
+int ScratchPool::ClassOf(size_t bytes) {
+  if (bytes <= 256) return bytes == 0 ? 0 : static_cast<int>((bytes - 1) / kSmallestClassBytes);
+  int c = 4;
+  while (c < kNumClasses && SizeOfClass(c) < bytes) ++c;  // at most ~90 steps, only on a cache miss path
+  return c;
+}
+
+size_t ScratchPool::ClassBytes(size_t bytes) { return SizeOfClass(ClassOf(bytes)); }
+
+ScratchPool::~ScratchPool() { Trim(); }
+
+void* ScratchPool::Acquire(size_t bytes) {
+  if (bytes > kMaxBlockBytes) return nullptr;
+  const int c = ClassOf(bytes);
+  if (c >= kNumClasses) return nullptr;
+  const size_t class_bytes = SizeOfClass(c);
+  BlockHeader* block = free_lists_[c];
+  if (block != nullptr) {
+    free_lists_[c] = block->next_free;
+  } else {
+    if (held_bytes_ + class_bytes > max_held_bytes_) DropCached(class_bytes);
+    if (held_bytes_ + class_bytes > max_held_bytes_) return nullptr;
+    // malloc only guarantees 8-byte alignment on wasm32; the bitset wants kAlignment.
+    void* raw = std::aligned_alloc(kAlignment, sizeof(BlockHeader) + class_bytes);
+    if (raw == nullptr) return nullptr;
+    ++system_allocations_;
+    held_bytes_ += class_bytes;
+    block = static_cast<BlockHeader*>(raw);
+    block->size_class = static_cast<uint32_t>(c);
+  }
+  block->magic = kLiveMagic;
+  block->next_free = nullptr;
+  in_use_bytes_ += class_bytes;
+  return block + 1;
+}
+
+Status ScratchPool::Release(void* p) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(p);
+  if (address < sizeof(BlockHeader) || address % kAlignment != 0) return Status::kInvalidArgument;
+  BlockHeader* block = static_cast<BlockHeader*>(p) - 1;
+  if (block->magic != kLiveMagic || block->size_class >= kNumClasses) return Status::kInvalidArgument;
+  const size_t class_bytes = SizeOfClass(static_cast<int>(block->size_class));
+  in_use_bytes_ -= class_bytes;
+  if (held_bytes_ > max_held_bytes_) {
+    // The budget was lowered while this block was out: give it back instead of caching it.
+    block->magic = 0;
+    held_bytes_ -= class_bytes;
+    std::free(block);
+    return Status::kOk;
+  }
+  block->magic = kFreeMagic;
+  block->next_free = free_lists_[block->size_class];
+  free_lists_[block->size_class] = block;
+  return Status::kOk;
+}
+
+void ScratchPool::DropCached(size_t needed) {
+  // Largest classes first: one big cached bitset frees more room than many small scratch blocks.
+  for (int c = kNumClasses - 1; c >= 0 && held_bytes_ + needed > max_held_bytes_; --c) {
+    while (free_lists_[c] != nullptr && held_bytes_ + needed > max_held_bytes_) {
+      BlockHeader* block = free_lists_[c];
+      free_lists_[c] = block->next_free;
+      block->magic = 0;
+      held_bytes_ -= SizeOfClass(c);
+      std::free(block);
+    }
+  }
+}
+
+void ScratchPool::Trim() {
+  for (int c = 0; c < kNumClasses; ++c) {
+    while (free_lists_[c] != nullptr) {
+      BlockHeader* block = free_lists_[c];
+      free_lists_[c] = block->next_free;
+      block->magic = 0;
+      held_bytes_ -= SizeOfClass(c);
+      std::free(block);
+    }
+  }
+}
+
+void ScratchPool::set_max_held_bytes(size_t bytes) {
+  max_held_bytes_ = bytes;
+  if (held_bytes_ > max_held_bytes_) DropCached(0);
+}
+
+}  // namespace pb

@@ -1,0 +1,84 @@
+// Minimal Thrift compact-protocol reader and writer: bounds-checked varints, field headers and a
+// depth-limited skip, enough to decode BloomFilterHeader (parquet.thrift) without trusting the input.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pb::thrift {
+
+// Compact protocol wire types (thrift/doc/specs/thrift-compact-protocol.md).
+enum class WireType : uint8_t {
+  kStop = 0,
+  kBoolTrue = 1,
+  kBoolFalse = 2,
+  kByte = 3,
+  kI16 = 4,
+  kI32 = 5,
+  kI64 = 6,
+  kDouble = 7,
+  kBinary = 8,
+  kList = 9,
+  kSet = 10,
+  kMap = 11,
+  kStruct = 12,
+};
+
+// Deep enough for any real Parquet struct, shallow enough that nesting bombs stop quickly.
+constexpr int kMaxNestingDepth = 32;
+
+class Reader {
+ public:
+  Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+
+  size_t position() const { return pos_; }
+  // Sticky: once a read fails every later read fails too, so callers may check once at the end.
+  bool failed() const { return failed_; }
+
+  bool ReadByte(uint8_t* out);
+  bool ReadVarint(uint64_t* out);
+  bool ReadI32(int32_t* out);  // zigzag varint
+  bool ReadI64(int64_t* out);  // zigzag varint
+
+  // Reads a field header. On kStop, *id is 0. last_id carries the delta base between calls.
+  bool ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id);
+
+  // Skips one value of the given type, descending at most kMaxNestingDepth levels.
+  bool Skip(WireType type) { return SkipAt(type, 0); }
+
+ private:
+  bool SkipAt(WireType type, int depth);
+  bool SkipBytes(uint64_t n);
+  bool Fail() {
+    failed_ = true;
+    return false;
+  }
+
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+  bool failed_ = false;
+};
+
+// Writes into a caller-provided buffer; reports overflow instead of writing past the end.
+class Writer {
+ public:
+  Writer(uint8_t* data, size_t capacity) : data_(data), capacity_(capacity) {}
+
+  size_t size() const { return pos_; }
+  bool overflowed() const { return overflow_; }
+
+  void WriteByte(uint8_t b);
+  void WriteVarint(uint64_t v);
+  void WriteFieldHeader(WireType type, int16_t id, int16_t* last_id);
+  void WriteI32Field(int16_t id, int32_t value, int16_t* last_id);
+  void WriteStop() { WriteByte(0); }
+
+ private:
+  uint8_t* data_;
+  size_t capacity_;
+  size_t pos_ = 0;
+  bool overflow_ = false;
+};
+
+}  // namespace pb::thrift
