@@ -1,0 +1,125 @@
+// Thin layer over the raw Embind functions: heap views that follow memory growth, one reusable scratch
+// region for batch calls, the batch descriptor layout, and native status codes turned into errors.
+import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
+import { loadWasmModule } from './wasm-loader.js'
+
+/** parquet.thrift `Type`, as the native PhysicalType enum numbers it. */
+export const PhysicalTypeCode = Object.freeze({
+  BOOLEAN: 0, INT32: 1, INT64: 2, INT96: 3, FLOAT: 4, DOUBLE: 5, BYTE_ARRAY: 6, FIXED_LEN_BYTE_ARRAY: 7,
+})
+
+export const RESULT_ABSENT = 0
+export const RESULT_MAYBE = 1
+export const RESULT_NULL = 2
+
+const DESCRIPTOR_BYTES = 48 // nine int32 words, padded so what follows stays 16-byte aligned
+const MIN_SCRATCH_BYTES = 64 * 1024
+
+/** @type {Core | undefined} */
+let core
+
+/** Resolves once the wasm module is ready; later calls return the same instance. */
+export async function init() {
+  if (core) return core
+  const module = await loadWasmModule()
+  core ??= new Core(module)
+  return core
+}
+
+/** The initialised core, or a clear error when init() has not completed. */
+export function getCore() {
+  if (!core) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'parquet-bloom is not initialised: await init() first')
+  return core
+}
+
+export class Core {
+  constructor(module) {
+    this.m = module
+    /** @type {ArrayBuffer | undefined} */
+    this.viewsOf = undefined
+    this.scratchPtr = 0
+    this.scratchBytes = 0
+    this.refreshViews()
+  }
+
+  // Memory growth detaches the old ArrayBuffer: views are rebuilt lazily whenever it changed, and code
+  // re-reads them after every call that can allocate rather than holding them across it.
+  refreshViews() {
+    const buffer = this.m.HEAPU8.buffer
+    if (buffer === this.viewsOf) return
+    this.viewsOf = buffer
+    this.u8 = new Uint8Array(buffer)
+    this.i32 = new Int32Array(buffer)
+    this.u32 = new Uint32Array(buffer)
+    this.f32 = new Float32Array(buffer)
+    this.f64 = new Float64Array(buffer)
+    this.i64 = new BigInt64Array(buffer)
+  }
+
+  /** Pool block of at least `bytes`, or a LIMIT_EXCEEDED error. May grow memory. */
+  acquire(bytes, what = 'scratch') {
+    const ptr = this.m.poolAcquire(bytes)
+    this.refreshViews()
+    if (ptr === 0) {
+      const { heldBytes, maxHeldBytes } = this.m.poolStats()
+      throw new ParquetBloomError(ErrorCode.LIMIT_EXCEEDED,
+        `wasm memory pool cannot provide ${bytes} bytes for ${what} (holding ${heldBytes} of ${maxHeldBytes} bytes)`)
+    }
+    return ptr
+  }
+
+  release(ptr) {
+    const status = this.m.poolRelease(ptr)
+    if (status !== NativeStatus.OK) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: releasing pool block ${ptr} failed (status ${status})`)
+    }
+  }
+
+  /**
+   * The shared scratch region, at least `bytes` long, 16-byte aligned. Valid until the next call to
+   * scratch(); batch operations are synchronous, so one region serves them all.
+   */
+  scratch(bytes) {
+    if (bytes > this.scratchBytes) {
+      if (this.scratchPtr) this.release(this.scratchPtr)
+      this.scratchPtr = 0
+      this.scratchBytes = 0
+      const size = Math.max(MIN_SCRATCH_BYTES, bytes, this.scratchBytes * 2)
+      this.scratchPtr = this.acquire(size, 'batch scratch')
+      this.scratchBytes = this.m.poolClassBytes(size)
+    }
+    return this.scratchPtr
+  }
+
+  /** Writes the nine-word ValueBatch descriptor (src/bindings/wasm_bindings.cc ReadDescriptor). */
+  writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset, validityPtr, validityBitOffset) {
+    const w = this.i32
+    const i = at >> 2
+    w[i] = typeCode
+    w[i + 1] = typeLength
+    w[i + 2] = count
+    w[i + 3] = valuesPtr
+    w[i + 4] = valuesLength
+    w[i + 5] = offsetsPtr
+    w[i + 6] = valuesBitOffset
+    w[i + 7] = validityPtr
+    w[i + 8] = validityBitOffset
+  }
+
+  memoryStats() {
+    const { heldBytes, inUseBytes, maxHeldBytes } = this.m.poolStats()
+    return { heapBytes: this.m.HEAPU8.length, poolBytes: heldBytes, poolInUseBytes: inUseBytes, poolMaxBytes: maxHeldBytes }
+  }
+}
+
+export { DESCRIPTOR_BYTES }
+
+/** Converts a native status into the error it means; OK returns quietly. */
+export function throwIfFailed(status, what) {
+  switch (status) {
+    case NativeStatus.OK: return
+    case NativeStatus.MALFORMED: throw new ParquetBloomError(ErrorCode.BAD_VALUE, `${what}: malformed input batch`)
+    case NativeStatus.LIMIT_EXCEEDED: throw new ParquetBloomError(ErrorCode.LIMIT_EXCEEDED, `${what}: wasm memory pool budget exhausted`)
+    default: throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${what}: invalid arguments (status ${status})`)
+  }
+}

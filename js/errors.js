@@ -1,0 +1,43 @@
+// The one error class parquet-bloom throws. `code` is stable and meant for programs; `message` names
+// the file or URL and the offset or field involved, for people.
+
+/** @type {Readonly<Record<string, string>>} */
+export const ErrorCode = Object.freeze({
+  INVALID_ARGUMENT: 'INVALID_ARGUMENT', // a caller error: unknown type name, bad option
+  BAD_VALUE: 'BAD_VALUE', // a value of the wrong kind for the column ('abc' for INT32)
+  MALFORMED_FOOTER: 'MALFORMED_FOOTER', // not Parquet, truncated, or undecodable FileMetaData
+  MALFORMED_FILTER: 'MALFORMED_FILTER', // a bloom filter header or bitset that does not decode
+  UNSUPPORTED_FILTER: 'UNSUPPORTED_FILTER', // well-formed but unusable (empty/unknown unions, legacy format)
+  ENCRYPTED: 'ENCRYPTED', // Parquet modular encryption (PARE footer)
+  COLUMN_NOT_FOUND: 'COLUMN_NOT_FOUND',
+  FILE_NOT_FOUND: 'FILE_NOT_FOUND',
+  HTTP_STATUS: 'HTTP_STATUS', // 4xx/5xx from a server
+  RANGE_NOT_SUPPORTED: 'RANGE_NOT_SUPPORTED', // server ignores Range and the file is too big to take whole
+  BAD_RESPONSE_LENGTH: 'BAD_RESPONSE_LENGTH', // wrong Content-Range, short or long body
+  TOO_LARGE: 'TOO_LARGE', // a configured limit (maxBytes, footer size, 128 MiB filter ceiling)
+  ABORTED: 'ABORTED', // AbortSignal fired or a timeout elapsed
+  IO: 'IO', // network or file-system failure
+  FILTER_RELEASED: 'FILTER_RELEASED', // a visit-scoped or freed filter used after its lifetime
+  LIMIT_EXCEEDED: 'LIMIT_EXCEEDED', // the wasm scratch pool budget is exhausted
+  WASM: 'WASM', // the wasm module failed to load
+})
+
+export class ParquetBloomError extends Error {
+  /**
+   * @param {string} code one of ErrorCode
+   * @param {string} message
+   * @param {{ cause?: unknown, source?: string, offset?: number, field?: string, status?: number }} [details]
+   */
+  constructor(code, message, details = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause })
+    this.name = 'ParquetBloomError'
+    this.code = code
+    if (details.source !== undefined) this.source = details.source
+    if (details.offset !== undefined) this.offset = details.offset
+    if (details.field !== undefined) this.field = details.field
+    if (details.status !== undefined) this.status = details.status
+  }
+}
+
+/** Native status codes (src/status.h) in the order the enum declares them. */
+export const NativeStatus = Object.freeze({ OK: 0, MALFORMED: 1, UNSUPPORTED: 2, INVALID_ARGUMENT: 3, LIMIT_EXCEEDED: 4 })

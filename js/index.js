@@ -1,0 +1,27 @@
+// parquet-bloom public API: Split Block Bloom Filters for Parquet, backed by a wasm core.
+import { getCore, init as initCore } from './core.js'
+
+export { BloomFilter } from './bloom-filter.js'
+export { ErrorCode, ParquetBloomError } from './errors.js'
+
+/** Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. */
+export async function init() {
+  await initCore()
+}
+
+/**
+ * Wasm memory in bytes: the whole linear memory, what the scratch pool holds, and what is in use.
+ * @returns {{ heapBytes: number, poolBytes: number, poolInUseBytes: number, poolMaxBytes: number }}
+ */
+export function memoryStats() {
+  return getCore().memoryStats()
+}
+
+/**
+ * Bounds the wasm scratch pool (bitsets + batch scratch). Lowering it below what is in use takes
+ * effect as blocks are released.
+ * @param {{ maxPoolBytes?: number }} options
+ */
+export function configure({ maxPoolBytes } = {}) {
+  if (maxPoolBytes !== undefined) getCore().m.poolSetMaxBytes(maxPoolBytes)
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what the build and tests need, only what is missing: Debian packages (compilers, Emscripten,
+# xxHash, GoogleTest, Chromium for the browser test) and the npm dependencies from package-lock.json.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v g++ >/dev/null || need+=(g++)
+command -v make >/dev/null || need+=(make)
+command -v emcc >/dev/null || need+=(emscripten)
+[ -f /usr/include/xxhash.h ] || need+=(libxxhash-dev)
+[ -f /usr/src/googletest/CMakeLists.txt ] || need+=(googletest)
+if [ "${PB_SKIP_BROWSER:-0}" != 1 ]; then
+  command -v chromium >/dev/null || need+=(chromium)
+fi
+if [ "${PB_NEED_CLANG:-0}" = 1 ]; then
+  command -v clang++ >/dev/null || need+=(clang)
+  [ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || need+=(libclang-rt-dev)
+fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  say "installing Debian packages: ${need[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+else
+  say "Debian packages: all present"
+fi
+
+cd "$ROOT"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+else
+  say "npm dependencies: up to date"
+fi
