@@ -28,8 +28,8 @@ Status BatchOps::Insert(SbbfView filter, const ValueBatch& batch) {
   Status s = ValidateBatch(batch);
   if (!ok(s)) return s;
   if (!ok(s = EnsureScratch())) return s;
-  for (uint32_t begin = 0; begin < batch.count; begin += kChunkSlots) {
-    const uint32_t end = std::min(batch.count, begin + kChunkSlots);
+  for (uint32_t begin = 0, end = 0; begin < batch.count; begin = end) {
+    end = begin + std::min(kChunkSlots, batch.count - begin);  // no overflow near UINT32_MAX
     const size_t n = HashSlots(batch, begin, end, hashes_);
     filter.InsertHashes(hashes_, n);
   }
@@ -40,8 +40,8 @@ Status BatchOps::Check(SbbfView filter, const ValueBatch& batch, uint8_t* out) {
   Status s = ValidateBatch(batch);
   if (!ok(s)) return s;
   if (!ok(s = EnsureScratch())) return s;
-  for (uint32_t begin = 0; begin < batch.count; begin += kChunkSlots) {
-    const uint32_t end = std::min(batch.count, begin + kChunkSlots);
+  for (uint32_t begin = 0, end = 0; begin < batch.count; begin = end) {
+    end = begin + std::min(kChunkSlots, batch.count - begin);  // no overflow near UINT32_MAX
     const size_t n = HashSlots(batch, begin, end, hashes_);
     if (batch.validity == nullptr) {
       filter.CheckHashes(hashes_, n, out + begin);

@@ -83,9 +83,8 @@ Status DecodeBloomHeader(const uint8_t* data, size_t size, BloomHeader* out) {
   }
   out->header_length = static_cast<uint32_t>(r.position());
   if (r.failed()) {
-    // Running off the end is truncation; anything else is an encoding error.
-    bool truncated = r.position() >= size;
-    return Refuse(out, Status::kMalformed, truncated ? HeaderProblem::kTruncated : HeaderProblem::kBadEncoding);
+    // Running off the end is truncation (also inside a binary or double); anything else is an encoding error.
+    return Refuse(out, Status::kMalformed, r.truncated() ? HeaderProblem::kTruncated : HeaderProblem::kBadEncoding);
   }
   if (wrong_type) return Refuse(out, Status::kMalformed, HeaderProblem::kWrongFieldType);
   if (!have_num_bytes) {

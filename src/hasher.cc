@@ -60,6 +60,9 @@ uint32_t FixedWidthOf(PhysicalType type, uint32_t type_length) {
 }
 
 Status ValidateBatch(const ValueBatch& b) {
+  if (static_cast<uint32_t>(b.type) > static_cast<uint32_t>(PhysicalType::kFixedLenByteArray)) {
+    return Status::kInvalidArgument;  // a type code outside parquet.thrift's Type
+  }
   if (b.count == 0) return Status::kOk;
   if (b.values == nullptr && b.values_length != 0) return Status::kInvalidArgument;
   switch (b.type) {

@@ -18,7 +18,8 @@ bool IsKnownType(uint8_t t) { return t <= static_cast<uint8_t>(WireType::kStruct
 }  // namespace
 
 bool Reader::ReadByte(uint8_t* out) {
-  if (failed_ || pos_ >= size_) return Fail();
+  if (failed_) return false;
+  if (pos_ >= size_) return RanOut();
   *out = data_[pos_++];
   return true;
 }
@@ -54,6 +55,16 @@ bool Reader::ReadI64(int64_t* out) {
   return true;
 }
 
+bool Reader::ReadBinary(const uint8_t** data, size_t* length) {
+  uint64_t n;
+  if (!ReadVarint(&n)) return false;
+  const size_t start = pos_;
+  if (!SkipBytes(n)) return false;
+  *data = data_ + start;
+  *length = static_cast<size_t>(n);
+  return true;
+}
+
 bool Reader::ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id) {
   uint8_t b;
   if (!ReadByte(&b)) return false;
@@ -81,7 +92,8 @@ bool Reader::ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id) {
 }
 
 bool Reader::SkipBytes(uint64_t n) {
-  if (failed_ || n > size_ - pos_) return Fail();
+  if (failed_) return false;
+  if (n > size_ - pos_) return RanOut();
   pos_ += static_cast<size_t>(n);
   return true;
 }

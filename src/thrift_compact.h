@@ -32,13 +32,19 @@ class Reader {
   Reader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
 
   size_t position() const { return pos_; }
+  size_t remaining() const { return size_ - pos_; }
   // Sticky: once a read fails every later read fails too, so callers may check once at the end.
   bool failed() const { return failed_; }
+  // The failure was a read past the end of the input (truncation), not bad encoding.
+  bool truncated() const { return truncated_; }
 
   bool ReadByte(uint8_t* out);
   bool ReadVarint(uint64_t* out);
   bool ReadI32(int32_t* out);  // zigzag varint
   bool ReadI64(int64_t* out);  // zigzag varint
+
+  // A binary/string value: its varint length then the bytes, returned in place (not copied).
+  bool ReadBinary(const uint8_t** data, size_t* length);
 
   // Reads a field header. On kStop, *id is 0. last_id carries the delta base between calls.
   bool ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id);
@@ -53,11 +59,16 @@ class Reader {
     failed_ = true;
     return false;
   }
+  bool RanOut() {
+    truncated_ = true;
+    return Fail();
+  }
 
   const uint8_t* data_;
   size_t size_;
   size_t pos_ = 0;
   bool failed_ = false;
+  bool truncated_ = false;
 };
 
 // Writes into a caller-provided buffer; reports overflow instead of writing past the end.
