@@ -7,8 +7,10 @@
 
 #include "batch_ops.h"
 #include "bloom_header.h"
+#include "file_metadata.h"
 #include "hasher.h"
 #include "sbbf.h"
+#include "sbbf_health.h"
 #include "scratch_pool.h"
 
 namespace {
@@ -138,6 +140,28 @@ void CheckGatheredBlocks(uint32_t hashes_address, uint32_t blocks_address, uint3
                           Ptr<uint8_t>(out_address));
 }
 
+// Pass one of the footer decoder: validates and writes the FileSummary (40 bytes) at summary_address.
+int32_t DecodeFooterSummary(uint32_t data_address, uint32_t size, uint32_t summary_address) {
+  return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
+                                     nullptr));
+}
+
+// Pass two: fills caller-sized record arrays (counts from pass one).
+int32_t DecodeFooterRecords(uint32_t data_address, uint32_t size, uint32_t summary_address, uint32_t schema_address,
+                            uint32_t row_groups_address, uint32_t chunks_address) {
+  pb::FileMetaDataOutput out{Ptr<pb::SchemaRecord>(schema_address), Ptr<pb::RowGroupRecord>(row_groups_address),
+                             Ptr<pb::ChunkRecord>(chunks_address)};
+  return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
+                                     &out));
+}
+
+// Writes BitsetHealth (7 doubles) at out_address.
+int32_t AnalyzeBitset(uint32_t words_address, uint32_t num_bytes, uint32_t out_address) {
+  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
+  pb::AnalyzeBitset(Ptr<const uint32_t>(words_address), num_bytes, Ptr<pb::BitsetHealth>(out_address));
+  return Code(Status::kOk);
+}
+
 }  // namespace
 
 void* operator new(size_t size) {
@@ -175,4 +199,7 @@ EMSCRIPTEN_BINDINGS(parquet_bloom) {
   function("checkHashes", &CheckHashes);
   function("blockIndices", &BlockIndices);
   function("checkGatheredBlocks", &CheckGatheredBlocks);
+  function("decodeFooterSummary", &DecodeFooterSummary);
+  function("analyzeBitset", &AnalyzeBitset);
+  function("decodeFooterRecords", &DecodeFooterRecords);
 }

@@ -1,0 +1,303 @@
+// Lean FileMetaData decoding (parquet.thrift). Two passes over the same bytes: count, then fill
+// caller-sized arrays, so nothing is allocated here and hostile counts cannot trigger huge allocations.
+#include "file_metadata.h"
+
+#include "thrift_compact.h"
+
+namespace pb {
+
+namespace {
+
+using thrift::Reader;
+using thrift::WireType;
+
+// Iterates a struct's fields; the visitor returns false to stop (failure), having consumed the value.
+template <typename Visit>
+bool ForEachField(Reader* r, Visit&& visit) {
+  int16_t last_id = 0;
+  for (;;) {
+    WireType type;
+    int16_t id;
+    if (!r->ReadFieldHeader(&type, &id, &last_id)) return false;
+    if (type == WireType::kStop) return true;
+    if (!visit(type, id)) return false;
+  }
+}
+
+bool ReadListHeader(Reader* r, WireType* elem, uint64_t* count) {
+  uint8_t b;
+  if (!r->ReadByte(&b)) return false;
+  *count = b >> 4;
+  if (*count == 15 && !r->ReadVarint(count)) return false;
+  *elem = static_cast<WireType>(b & 0x0f);
+  return true;
+}
+
+bool ReadBool(WireType type, bool* out) {
+  if (type != WireType::kBoolTrue && type != WireType::kBoolFalse) return false;
+  *out = type == WireType::kBoolTrue;
+  return true;
+}
+
+bool ReadInt(Reader* r, WireType type, int64_t* out) {
+  if (type == WireType::kI32 || type == WireType::kI16 || type == WireType::kI64) return r->ReadI64(out);
+  if (type == WireType::kByte) {
+    uint8_t b;
+    if (!r->ReadByte(&b)) return false;
+    *out = static_cast<int8_t>(b);
+    return true;
+  }
+  return false;
+}
+
+bool ReadInt32(Reader* r, WireType type, int32_t* out) {
+  int64_t v;
+  if (!ReadInt(r, type, &v) || v < INT32_MIN || v > INT32_MAX) return false;
+  *out = static_cast<int32_t>(v);
+  return true;
+}
+
+// A binary/string field: records where it lies in the input and moves past it.
+bool ReadStringRef(Reader* r, WireType type, const uint8_t* base, int32_t* offset, int32_t* length) {
+  const uint8_t* data;
+  size_t n;
+  if (type != WireType::kBinary || !r->ReadBinary(&data, &n) || n > INT32_MAX) return false;
+  *offset = static_cast<int32_t>(data - base);
+  *length = static_cast<int32_t>(n);
+  return true;
+}
+
+class Decoder {
+ public:
+  Decoder(const uint8_t* data, size_t size, FileSummary* summary, FileMetaDataOutput* out)
+      : r_(data, size), data_(data), summary_(summary), out_(out) {}
+
+  Status Run() {
+    bool have_schema = false, have_row_groups = false, have_num_rows = false;
+    const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
+      switch (id) {
+        case 1:
+          return ReadInt32(&r_, type, &summary_->version);
+        case 2:
+          have_schema = true;
+          return type == WireType::kList && ReadSchema();
+        case 3: {
+          int64_t n;
+          have_num_rows = true;
+          if (!ReadInt(&r_, type, &n)) return false;
+          summary_->num_rows = static_cast<double>(n);
+          return true;
+        }
+        case 4:
+          have_row_groups = true;
+          return type == WireType::kList && ReadRowGroups();
+        case 6:
+          return ReadStringRef(&r_, type, data_, &summary_->created_by_offset, &summary_->created_by_length);
+        case 8:
+          summary_->has_encryption_algorithm = 1;
+          return r_.Skip(type);
+        default:
+          return r_.Skip(type);
+      }
+    });
+    summary_->error_offset = static_cast<int32_t>(r_.position());
+    if (!ok || r_.failed()) return Status::kMalformed;
+    if (!have_schema || !have_row_groups || !have_num_rows || summary_->schema_count == 0) return Status::kMalformed;
+    return Status::kOk;
+  }
+
+ private:
+  bool ReadSchema() {
+    WireType elem;
+    uint64_t count;
+    if (!ReadListHeader(&r_, &elem, &count) || (count > 0 && elem != WireType::kStruct)) return false;
+    // Every element takes at least two bytes (a name field header and STOP), so this bound is cheap
+    // and rejects hostile counts before they drive a loop or a caller allocation.
+    if (count > r_.remaining() / 2 || count > INT32_MAX) return false;
+    summary_->schema_count = static_cast<int32_t>(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      SchemaRecord rec;
+      bool have_name = false;
+      const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
+        switch (id) {
+          case 1: return ReadInt32(&r_, type, &rec.type);
+          case 2: return ReadInt32(&r_, type, &rec.type_length);
+          case 3: return ReadInt32(&r_, type, &rec.repetition);
+          case 4: have_name = true; return ReadStringRef(&r_, type, data_, &rec.name_offset, &rec.name_length);
+          case 5: return ReadInt32(&r_, type, &rec.num_children);
+          case 6: return ReadInt32(&r_, type, &rec.converted_type);
+          case 7: return ReadInt32(&r_, type, &rec.scale);
+          case 8: return ReadInt32(&r_, type, &rec.precision);
+          case 9: return ReadInt32(&r_, type, &rec.field_id);
+          case 10: return type == WireType::kStruct && ReadLogicalType(&rec);
+          default: return r_.Skip(type);
+        }
+      });
+      if (!ok || !have_name) return false;
+      if (out_ != nullptr) out_->schema[i] = rec;
+    }
+    return true;
+  }
+
+  bool ReadLogicalType(SchemaRecord* rec) {
+    return ForEachField(&r_, [&](WireType type, int16_t id) {
+      if (type != WireType::kStruct) return r_.Skip(type);
+      rec->logical_kind = id;
+      switch (id) {
+        case 5:  // DecimalType {1: scale, 2: precision}
+          return ForEachField(&r_, [&](WireType t, int16_t f) {
+            if (f == 1) return ReadInt32(&r_, t, &rec->logical_a);
+            if (f == 2) return ReadInt32(&r_, t, &rec->logical_b);
+            return r_.Skip(t);
+          });
+        case 7:    // TimeType {1: isAdjustedToUTC, 2: unit}
+        case 8:    // TimestampType, same layout
+          return ForEachField(&r_, [&](WireType t, int16_t f) {
+            if (f == 1) {
+              bool adjusted;
+              if (!ReadBool(t, &adjusted)) return false;
+              rec->logical_b = adjusted ? 1 : 0;
+              return true;
+            }
+            if (f == 2 && t == WireType::kStruct) {
+              return ForEachField(&r_, [&](WireType ut, int16_t unit) {  // TimeUnit union
+                rec->logical_a = unit;
+                return r_.Skip(ut);
+              });
+            }
+            return r_.Skip(t);
+          });
+        case 10:  // IntType {1: bitWidth (i8), 2: isSigned}
+          return ForEachField(&r_, [&](WireType t, int16_t f) {
+            if (f == 1) return ReadInt32(&r_, t, &rec->logical_a);
+            if (f == 2) {
+              bool is_signed;
+              if (!ReadBool(t, &is_signed)) return false;
+              rec->logical_b = is_signed ? 1 : 0;
+              return true;
+            }
+            return r_.Skip(t);
+          });
+        default:
+          return r_.Skip(type);
+      }
+    });
+  }
+
+  bool ReadRowGroups() {
+    WireType elem;
+    uint64_t count;
+    if (!ReadListHeader(&r_, &elem, &count) || (count > 0 && elem != WireType::kStruct)) return false;
+    if (count > r_.remaining() / 2 || count > INT32_MAX) return false;
+    summary_->row_group_count = static_cast<int32_t>(count);
+    for (uint64_t g = 0; g < count; ++g) {
+      RowGroupRecord rec;
+      bool have_columns = false;
+      const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
+        if (id == 1) {
+          have_columns = true;
+          return type == WireType::kList && ReadColumnChunks(&rec);
+        }
+        if (id == 3) {
+          int64_t n;
+          if (!ReadInt(&r_, type, &n)) return false;
+          rec.num_rows = static_cast<double>(n);
+          return true;
+        }
+        return r_.Skip(type);
+      });
+      if (!ok || !have_columns) return false;
+      if (out_ != nullptr) out_->row_groups[g] = rec;
+    }
+    return true;
+  }
+
+  bool ReadColumnChunks(RowGroupRecord* group) {
+    WireType elem;
+    uint64_t count;
+    if (!ReadListHeader(&r_, &elem, &count) || (count > 0 && elem != WireType::kStruct)) return false;
+    // Column chunk i belongs to leaf i of the schema (parquet.thrift RowGroup.columns); the caller
+    // refuses row groups whose count differs from the leaves, since they cannot be mapped safely.
+    if (count > r_.remaining()) return false;
+    group->num_columns = static_cast<double>(count);
+    for (uint64_t c = 0; c < count; ++c) {
+      ChunkRecord rec;
+      uint32_t flags = 0;
+      const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
+        int64_t v;
+        switch (id) {
+          case 1: {
+            int32_t offset, length;
+            if (!ReadStringRef(&r_, type, data_, &offset, &length)) return false;
+            if (length > 0) flags |= kChunkExternalFile;
+            return true;
+          }
+          case 3:
+            flags |= kChunkHasMetaData;
+            return type == WireType::kStruct && ReadColumnMetaData(&rec);
+          case 4:
+            if (!ReadInt(&r_, type, &v)) return false;
+            rec.offset_index_offset = static_cast<double>(v);
+            return true;
+          case 6:
+            if (!ReadInt(&r_, type, &v)) return false;
+            rec.column_index_offset = static_cast<double>(v);
+            return true;
+          case 8:
+            flags |= kChunkHasCryptoMetaData;
+            return r_.Skip(type);
+          case 9:
+            flags |= kChunkEncryptedMetaData;
+            return r_.Skip(type);
+          default:
+            return r_.Skip(type);
+        }
+      });
+      if (!ok) return false;
+      rec.flags = flags;
+      if (out_ != nullptr) out_->chunks[chunk_index_] = rec;
+      ++chunk_index_;
+    }
+    summary_->chunk_count = static_cast<int32_t>(chunk_index_);
+    return true;
+  }
+
+  bool ReadColumnMetaData(ChunkRecord* rec) {
+    return ForEachField(&r_, [&](WireType type, int16_t id) {
+      int64_t v;
+      auto read_into = [&](double* field) {
+        if (!ReadInt(&r_, type, &v)) return false;
+        *field = static_cast<double>(v);
+        return true;
+      };
+      switch (id) {
+        case 1: return read_into(&rec->physical_type);
+        case 7: return read_into(&rec->total_compressed_size);
+        case 9: return read_into(&rec->data_page_offset);
+        case 11: return read_into(&rec->dictionary_page_offset);
+        case 14: return read_into(&rec->bloom_offset);
+        case 15: return read_into(&rec->bloom_length);
+        default: return r_.Skip(type);
+      }
+    });
+  }
+
+  Reader r_;
+  const uint8_t* data_;
+  FileSummary* summary_;
+  FileMetaDataOutput* out_;
+  uint64_t chunk_index_ = 0;
+};
+
+}  // namespace
+
+Status DecodeFileMetaData(const uint8_t* data, size_t size, FileSummary* summary, FileMetaDataOutput* out) {
+  *summary = FileSummary{};
+  if (data == nullptr && size != 0) return Status::kInvalidArgument;
+  if (out != nullptr && (out->schema == nullptr || out->row_groups == nullptr || out->chunks == nullptr)) {
+    return Status::kInvalidArgument;
+  }
+  return Decoder(data, size, summary, out).Run();
+}
+
+}  // namespace pb
