@@ -1,0 +1,52 @@
+// A byte source over hyparquet's AsyncBuffer ({ byteLength, slice(start, end) } whose slice returns an
+// ArrayBuffer or a promise of one), so anything already wrapped for hyparquet can be probed as is.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { describeValue, invalid, SourceBase } from './shared.js'
+
+/** True for an object shaped like an AsyncBuffer (ArrayBuffers themselves are handled before this). */
+export function isAsyncBuffer(value) {
+  return typeof value === 'object' && value !== null && typeof value.byteLength === 'number' && typeof value.slice === 'function'
+}
+
+export class AsyncBufferSource extends SourceBase {
+  #asyncBuffer
+
+  /**
+   * @param {{ byteLength: number, slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer> }} asyncBuffer
+   * @param {ReturnType<import('./shared.js').resolveOptions>} options
+   */
+  constructor(asyncBuffer, options) {
+    const size = asyncBuffer.byteLength
+    if (!Number.isSafeInteger(size) || size < 0) {
+      throw invalid(`an AsyncBuffer's byteLength must be a non-negative integer, got ${describeValue(size)}`)
+    }
+    super('async-buffer', size, options)
+    this.#asyncBuffer = asyncBuffer
+  }
+
+  async _read(offset, length, operation) {
+    this.stats.requests++
+    const asyncBuffer = this.#asyncBuffer
+    // Through then() so a slice() that throws synchronously is handled like one that rejects.
+    const result = await operation.race(Promise.resolve().then(() => asyncBuffer.slice(offset, offset + length)))
+    let bytes
+    if (result instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && result instanceof SharedArrayBuffer)) {
+      bytes = new Uint8Array(result)
+    } else if (ArrayBuffer.isView(result)) {
+      bytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength)
+    } else {
+      throw invalid(`${this.name}: slice(${offset}, ${offset + length}) returned ${describeValue(result)}; an AsyncBuffer must return an ArrayBuffer`,
+        { source: this.name, offset })
+    }
+    this.stats.bytesFetched += bytes.length
+    if (bytes.length !== length) {
+      throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+        `${this.name}: slice(${offset}, ${offset + length}) returned ${bytes.length} bytes, ${length} expected`, { source: this.name, offset })
+    }
+    return bytes
+  }
+
+  async _close() {
+    this.#asyncBuffer = undefined
+  }
+}

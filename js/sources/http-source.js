@@ -1,0 +1,441 @@
+// A byte source over an http(s) URL using Range requests: the tail in one request (a suffix range,
+// no HEAD), bounded ranges after that, and fallbacks for servers that reject suffixes or ignore Range.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { callSignal, invalid, SourceBase } from './shared.js'
+
+// Query parameters whose values are credentials (S3/GCS/Azure/CloudFront signatures, tokens, keys):
+// shown as "…" in names and messages, which end up in logs.
+const SECRET_PARAM = /sig|signature|token|credential|secret|key|auth|password|passwd|policy|session/i
+
+// How readTail() goes on after the suffix request when that request did not give the tail.
+const NEXT_BOUNDED = 'bounded' // the size is known now: ask for bytes=start-end
+const NEXT_PROBE = 'probe' // ask for bytes=0-0 to learn the size from Content-Range
+const WHOLE_BODY = Symbol('whole body')
+
+const STATUS_HINTS = {
+  400: 'bad request',
+  401: 'unauthorized — the server wants credentials (pass them in options.headers)',
+  403: "forbidden — check the URL's credentials/signature (a presigned URL may have expired)",
+  404: 'not found',
+  405: 'method not allowed',
+  410: 'gone',
+  416: 'range not satisfiable',
+  429: 'too many requests — try again later',
+  500: 'internal server error',
+  501: 'not implemented',
+  502: 'bad gateway',
+  503: 'service unavailable — try again later',
+  504: 'gateway timeout',
+}
+
+/** The URL as shown in messages: no user:password, credential-like query values replaced by "…". */
+export function redactUrl(url) {
+  const shown = new URL(url.href)
+  shown.username = ''
+  shown.password = ''
+  shown.hash = '' // never sent
+  if (!shown.search) return shown.href
+  const parts = shown.search.slice(1).split('&').map((part) => {
+    const eq = part.indexOf('=')
+    if (eq < 0) return part
+    let key = part.slice(0, eq)
+    try {
+      key = decodeURIComponent(key)
+    } catch {
+      // A malformed escape: match on the raw text.
+    }
+    return SECRET_PARAM.test(key) ? `${part.slice(0, eq)}=…` : part
+  })
+  shown.search = ''
+  return `${shown.href}?${parts.join('&')}`
+}
+
+/**
+ * Parses Content-Range. undefined when absent, null when malformed, { start, end, total } for a
+ * satisfied range (total undefined for "*"), { unsatisfied: true, total } for "bytes *\/total".
+ */
+export function parseContentRange(value) {
+  if (value === null || value === undefined) return undefined
+  let m = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(value)
+  if (m) {
+    const start = Number(m[1])
+    const end = Number(m[2])
+    const total = m[3] === '*' ? undefined : Number(m[3])
+    if (!Number.isSafeInteger(end) || start > end || (total !== undefined && (!Number.isSafeInteger(total) || end >= total))) return null
+    return { start, end, total }
+  }
+  m = /^\s*bytes\s+\*\/(\d+)\s*$/i.exec(value)
+  if (m && Number.isSafeInteger(Number(m[1]))) return { unsatisfied: true, total: Number(m[1]) }
+  return null
+}
+
+function parseLength(value) {
+  if (value === null || !/^\s*\d+\s*$/.test(value)) return undefined
+  const n = Number(value)
+  return Number.isSafeInteger(n) ? n : undefined
+}
+
+/**
+ * HTTP semantics worth knowing:
+ * - stats.requests counts fetch() calls; a redirect fetch follows is part of one request.
+ * - After a redirect, later requests go straight to the final URL (one round trip saved each) when it
+ *   is on the same origin, or when the caller passed no headers; a cross-origin redirect with caller
+ *   headers keeps going through the original URL so those headers never reach the other origin.
+ * - A server that answers 200 (ignoring Range) with at most maxBytes is taken whole: every later read
+ *   is served from that body with no request.
+ */
+export class HttpSource extends SourceBase {
+  #url
+  #origin
+  #fetch
+  #headers
+  #hasCallerHeaders
+  /** @type {Uint8Array | undefined} the whole file, after a server ignored Range */
+  #whole
+
+  /**
+   * @param {URL} url http: or https:
+   * @param {ReturnType<import('./shared.js').resolveOptions>} options
+   */
+  constructor(url, options) {
+    if (url.username || url.password) {
+      throw invalid(`${redactUrl(url)}: URLs with user:password are refused by fetch; send the credentials in options.headers (Authorization) instead`)
+    }
+    super(redactUrl(url), undefined, options)
+    if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw invalid(`no fetch() in this runtime to read ${this.name}; pass options.fetch`)
+    // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of another object.
+    this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args))
+    this.#url = url.href
+    this.#origin = url.origin
+    this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0
+    this.#headers = new Headers(options.headers)
+    // Compressed bodies break byte ranges; browsers ignore this header (they set it themselves).
+    this.#headers.set('accept-encoding', 'identity')
+    if (options.userAgent !== undefined) this.#headers.set('user-agent', options.userAgent)
+  }
+
+  async readTail(length, options) {
+    const signal = callSignal(options, 'readTail')
+    this._checkOpen()
+    this._checkTailLength(length)
+    if (this.#whole) return this.#tailOfWhole(length)
+    if (this.size !== undefined) return this.#boundedTail(length, signal)
+
+    const range = `bytes=-${length}`
+    const first = await this.#exchange(range, signal, async (response, op) => {
+      switch (response.status) {
+        case 206: return this.#suffixPartial(response, op, range, length)
+        case 200: return this.#takeWhole(response, op, range, { retryBounded: true })
+        case 416: {
+          // The file is shorter than the suffix (some servers refuse that instead of sending it all) or
+          // empty, or suffixes are not supported; bytes */total still tells the size.
+          const contentRange = parseContentRange(response.headers.get('content-range'))
+          if (contentRange?.unsatisfied) {
+            this.#learnSize(contentRange.total, range)
+            return NEXT_BOUNDED
+          }
+          return NEXT_PROBE
+        }
+        case 400:
+        case 501:
+          return NEXT_PROBE // suffix ranges rejected outright
+        default:
+          throw this.#statusError(response, range)
+      }
+    })
+    if (first === WHOLE_BODY) return this.#tailOfWhole(length)
+    if (first === NEXT_BOUNDED) return this.#boundedTail(length, signal)
+    if (first !== NEXT_PROBE) return first
+
+    const probe = await this.#probeSize(signal)
+    if (this.#whole) return this.#tailOfWhole(length)
+    if (this.size <= 1) return { offset: 0, bytes: probe.subarray(0, this.size) }
+    return this.#boundedTail(length, signal)
+  }
+
+  async read(offset, length, options) {
+    const signal = callSignal(options, 'read')
+    this._checkOpen()
+    this._checkRange(offset, length)
+    if (length === 0) return new Uint8Array(0)
+    if (this.#whole) return this.#whole.subarray(offset, offset + length)
+    return this.#readRange(offset, length, signal)
+  }
+
+  async _close() {
+    this.#whole = undefined
+  }
+
+  #tailOfWhole(length) {
+    const start = Math.max(0, this.#whole.length - length)
+    return { offset: start, bytes: this.#whole.subarray(start) }
+  }
+
+  async #boundedTail(length, signal) {
+    if (this.#whole) return this.#tailOfWhole(length)
+    const start = Math.max(0, this.size - length)
+    if (start === this.size) return { offset: start, bytes: new Uint8Array(0) }
+    return { offset: start, bytes: await this.#readRange(start, this.size - start, signal) }
+  }
+
+  /** A 206 to bytes=-n: must be exactly the last min(n, total) bytes. */
+  async #suffixPartial(response, op, range, length) {
+    const raw = response.headers.get('content-range')
+    const contentRange = parseContentRange(raw)
+    if (contentRange === undefined) throw this.#missingContentRange(range)
+    if (contentRange === null || contentRange.unsatisfied) throw this.#malformedContentRange(raw, range)
+    if (contentRange.total === undefined) return NEXT_PROBE // "bytes a-b/*": the tail, but not where it starts
+    const { start, end, total } = contentRange
+    const expectedStart = Math.max(0, total - length)
+    if (start !== expectedStart || end !== total - 1) {
+      throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+        `asked ${this.name} for its last ${length} bytes (${range}) but it answered Content-Range: ${raw.trim()}; expected bytes ${expectedStart}-${total - 1}/${total}`,
+        { source: this.name })
+    }
+    this.#learnSize(total, range)
+    this.#followRedirect(response)
+    const bytes = await this.#readBody(response, op, range, { expected: end - start + 1 })
+    return { offset: start, bytes }
+  }
+
+  /** bytes=0-0, for servers that reject suffix ranges: the size comes from Content-Range. */
+  async #probeSize(signal) {
+    const range = 'bytes=0-0'
+    return this.#exchange(range, signal, async (response, op) => {
+      const raw = response.headers.get('content-range')
+      const contentRange = parseContentRange(raw)
+      if (response.status === 206) {
+        if (contentRange === undefined) throw this.#missingContentRange(range)
+        if (contentRange === null || contentRange.unsatisfied || contentRange.start !== 0 || contentRange.end !== 0) throw this.#malformedContentRange(raw, range)
+        if (contentRange.total === undefined) {
+          throw new ParquetBloomError(ErrorCode.RANGE_NOT_SUPPORTED,
+            `${this.name} does not tell its size (Content-Range: ${raw.trim()}), so its tail cannot be located`, { source: this.name })
+        }
+        this.#learnSize(contentRange.total, range)
+        this.#followRedirect(response)
+        return this.#readBody(response, op, range, { expected: 1 })
+      }
+      if (response.status === 200) return this.#takeWhole(response, op, range, { retryBounded: false })
+      // Only an empty file cannot satisfy bytes=0-0.
+      if (response.status === 416 && (contentRange === undefined || (contentRange?.unsatisfied && contentRange.total === 0))) {
+        this.#learnSize(0, range)
+        return new Uint8Array(0)
+      }
+      throw this.#statusError(response, range)
+    })
+  }
+
+  async #readRange(offset, length, signal) {
+    const last = offset + length - 1
+    const range = `bytes=${offset}-${last}`
+    const result = await this.#exchange(range, signal, async (response, op) => {
+      const raw = response.headers.get('content-range')
+      const contentRange = parseContentRange(raw)
+      if (response.status === 206) {
+        if (contentRange === null || contentRange?.unsatisfied) throw this.#malformedContentRange(raw, range)
+        // No Content-Range at all is accepted here: a cross-origin server may not expose it to browsers,
+        // and the status plus the exact body length still say we got the range.
+        if (contentRange) {
+          if (contentRange.total !== undefined) this.#checkSameSize(contentRange.total, range)
+          if (contentRange.start !== offset || contentRange.end !== last) {
+            if (contentRange.total !== undefined && offset + length > contentRange.total) throw this._pastEnd(offset, length, contentRange.total)
+            throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+              `asked ${this.name} for ${range} but it answered Content-Range: ${raw.trim()}`, { source: this.name, offset })
+          }
+          if (contentRange.total !== undefined) this.#learnSize(contentRange.total, range)
+        }
+        this.#followRedirect(response)
+        return this.#readBody(response, op, range, { expected: length })
+      }
+      if (response.status === 200) {
+        await this.#takeWhole(response, op, range, { retryBounded: false })
+        return WHOLE_BODY
+      }
+      if (response.status === 416 && contentRange?.unsatisfied) {
+        this.#learnSize(contentRange.total, range)
+        if (offset + length > contentRange.total) throw this._pastEnd(offset, length, contentRange.total)
+      }
+      throw this.#statusError(response, range)
+    })
+    if (result !== WHOLE_BODY) return result
+    if (offset + length > this.#whole.length) throw this._pastEnd(offset, length, this.#whole.length)
+    return this.#whole.subarray(offset, offset + length)
+  }
+
+  /**
+   * A 200 to a range request: the server ignores Range. Taken whole when it fits in maxBytes; else
+   * the download is cancelled at once and, for a suffix request with a declared length, one bounded
+   * request is worth trying (some servers ignore only suffix ranges).
+   */
+  async #takeWhole(response, op, range, { retryBounded }) {
+    const encoding = response.headers.get('content-encoding')
+    // A compressed body's Content-Length is not the file's size.
+    const declared = !encoding || /^\s*identity\s*$/i.test(encoding) ? parseLength(response.headers.get('content-length')) : undefined
+    if (declared !== undefined && declared > this.maxBytes) {
+      op.stop()
+      if (retryBounded) {
+        this.#learnSize(declared, range)
+        return NEXT_BOUNDED
+      }
+      throw this.#rangeIgnored(declared)
+    }
+    const bytes = await this.#readBody(response, op, range, { expected: declared, limit: this.maxBytes })
+    this.#learnSize(bytes.length, range)
+    this.#followRedirect(response)
+    this.#whole = bytes
+    return WHOLE_BODY
+  }
+
+  /** @param {number | undefined} declared the Content-Length, when the server sent one */
+  #rangeIgnored(declared) {
+    const sizes = declared === undefined ? `${this.maxBytes} bytes` : `${declared} > ${this.maxBytes} bytes`
+    return new ParquetBloomError(ErrorCode.RANGE_NOT_SUPPORTED,
+      `${this.name}: server ignores Range requests and the file is larger than maxBytes (${sizes}); ` +
+      'serve it from a server that supports Range requests, or raise options.maxBytes to download it whole',
+      { source: this.name })
+  }
+
+  /**
+   * Streams a body into memory, never past `expected` (or `limit` when the length is unknown), and
+   * cancels the transfer whenever it stops reading early.
+   */
+  async #readBody(response, op, range, { expected, limit }) {
+    const body = response.body
+    const chunks = []
+    let bytes = expected !== undefined ? new Uint8Array(expected) : undefined
+    let received = 0
+    if (!body) {
+      if (expected === 0 || expected === undefined) return new Uint8Array(0)
+      throw this.#shortBody(range, received, expected)
+    }
+    const reader = body.getReader()
+    let done = false
+    try {
+      for (;;) {
+        let chunk
+        try {
+          chunk = await op.race(reader.read())
+        } catch (cause) {
+          if (cause instanceof ParquetBloomError || op.aborted) throw cause
+          throw new ParquetBloomError(ErrorCode.IO,
+            `the connection to ${this.name} failed after ${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
+            { cause, source: this.name })
+        }
+        if (chunk.done) {
+          done = true
+          break
+        }
+        const value = chunk.value
+        this.stats.bytesFetched += value.byteLength
+        if (expected !== undefined) {
+          if (received + value.byteLength > expected) {
+            throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+              `${this.name} sent more than the ${expected} bytes it promised for ${range}`, { source: this.name })
+          }
+          bytes.set(value, received)
+        } else {
+          if (received + value.byteLength > limit) throw this.#rangeIgnored(undefined)
+          chunks.push(value)
+        }
+        received += value.byteLength
+      }
+    } finally {
+      if (!done) {
+        reader.cancel().catch(() => {})
+        op.stop()
+      }
+    }
+    if (expected !== undefined) {
+      if (received !== expected) throw this.#shortBody(range, received, expected)
+      return bytes
+    }
+    bytes = new Uint8Array(received)
+    let at = 0
+    for (const chunk of chunks) {
+      bytes.set(chunk, at)
+      at += chunk.byteLength
+    }
+    return bytes
+  }
+
+  /**
+   * One HTTP request: counts it, sends it under an operation (caller signals, close(), timeout) and
+   * hands the response to onResponse; a body left unread is cancelled so the connection is freed.
+   */
+  async #exchange(range, signal, onResponse) {
+    return this._operation(`requesting ${range} of ${this.name}`, signal, async (op) => {
+      const headers = new Headers(this.#headers)
+      headers.set('range', range)
+      const fetchFn = this.#fetch
+      this.stats.requests++
+      let response
+      try {
+        response = await op.race(fetchFn(this.#url, { headers, signal: op.signal, redirect: 'follow' }))
+      } catch (cause) {
+        if (cause instanceof ParquetBloomError || op.aborted) throw cause
+        throw new ParquetBloomError(ErrorCode.IO,
+          `network error requesting ${range} of ${this.name}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ` +
+          'the server must allow this origin and the Range request header, and expose Content-Range',
+          { cause, source: this.name })
+      }
+      try {
+        return await onResponse(response, op)
+      } finally {
+        if (response.body && !response.bodyUsed && !response.body.locked) response.body.cancel().catch(() => {})
+      }
+    })
+  }
+
+  #followRedirect(response) {
+    if (!response.redirected || !response.url || response.url === this.#url) return
+    let origin
+    try {
+      origin = new URL(response.url).origin
+    } catch {
+      return
+    }
+    if (origin === this.#origin || !this.#hasCallerHeaders) this.#url = response.url
+  }
+
+  #checkSameSize(total, range) {
+    if (this.size !== undefined && this.size !== total) {
+      throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+        `${this.name} changed while being read: it had ${this.size} bytes, and the response to ${range} says ${total}`, { source: this.name })
+    }
+  }
+
+  #learnSize(total, range) {
+    this.#checkSameSize(total, range)
+    this._setSize(total)
+  }
+
+  #statusError(response, range) {
+    const status = response.status
+    const hint = STATUS_HINTS[status] ?? (status >= 500 ? 'server error' : status >= 400 ? 'client error' : 'expected 206 Partial Content')
+    const text = response.statusText && response.statusText.toLowerCase() !== hint ? ` ${response.statusText}` : ''
+    return new ParquetBloomError(ErrorCode.HTTP_STATUS, `HTTP ${status}${text} from ${this.name} for ${range}: ${hint}`,
+      { source: this.name, status })
+  }
+
+  #missingContentRange(range) {
+    return new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+      `${this.name} answered ${range} with 206 but no Content-Range header, so the file's size is unknown ` +
+      '(in a browser, a cross-origin server must send Access-Control-Expose-Headers: Content-Range)', { source: this.name })
+  }
+
+  #malformedContentRange(raw, range) {
+    return new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+      `${this.name} answered ${range} with a malformed Content-Range: ${JSON.stringify(raw)}`, { source: this.name })
+  }
+
+  #shortBody(range, received, expected) {
+    return new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+      `${this.name} sent ${received} of the ${expected} bytes of ${range}: the body ended early`, { source: this.name })
+  }
+}
+
+function describeCause(cause) {
+  const message = cause?.message ?? String(cause)
+  const inner = cause?.cause?.message ?? cause?.cause?.code
+  return inner && inner !== message ? `${message} (${inner})` : message
+}

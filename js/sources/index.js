@@ -1,0 +1,116 @@
+// openByteSource(): one interface for reading byte ranges of a file wherever it lives — an http(s)
+// URL (Range requests), a Blob/File, memory, a Node file path, or a hyparquet AsyncBuffer.
+import { AsyncBufferSource, isAsyncBuffer } from './async-buffer-source.js'
+import { BlobSource } from './blob-source.js'
+import { BufferSource } from './buffer-source.js'
+import { openFileSource } from './file-source.js'
+import { HttpSource } from './http-source.js'
+import { DEFAULT_MAX_BYTES, describeValue, invalid, resolveOptions } from './shared.js'
+
+export { DEFAULT_MAX_BYTES }
+
+/**
+ * Random access to the bytes of one file. Every failure is a ParquetBloomError whose message names
+ * `name`. Returned bytes may share memory with the source or with each other: do not write into them.
+ *
+ * @typedef {object} ByteSource
+ * @property {string} name The URL (credential-like query values shown as "…"), the path, 'buffer',
+ *   'blob:<file name>' / 'blob', or 'async-buffer' (options.name overrides). Used in every error message.
+ * @property {number | undefined} size The file's size in bytes. Known from the start for everything but
+ *   URLs, which learn it from the first response (readTail() always learns it).
+ * @property {{ requests: number, bytesFetched: number }} stats I/O operations performed (HTTP requests,
+ *   file reads, blob/AsyncBuffer slices, buffer reads) and the bytes they moved. A read served from a
+ *   whole body already downloaded counts nothing.
+ * @property {(length: number, options?: { signal?: AbortSignal }) => Promise<{ offset: number, bytes: Uint8Array }>} readTail
+ *   The last min(length, size) bytes and the offset they start at; learns the size. For a URL whose size
+ *   is unknown this is one request (a suffix range, no HEAD) whenever the server supports suffix ranges.
+ * @property {(offset: number, length: number, options?: { signal?: AbortSignal }) => Promise<Uint8Array>} read
+ *   Exactly the bytes [offset, offset + length). INVALID_ARGUMENT past the end of a known size, TOO_LARGE
+ *   over options.maxBytes; length 0 returns an empty array without any I/O.
+ * @property {() => Promise<void>} close Idempotent. Reads in flight end with ABORTED, file handles are
+ *   closed, and later reads fail with INVALID_ARGUMENT.
+ */
+
+/**
+ * @typedef {object} ByteSourceOptions
+ * @property {typeof fetch} [fetch] For URLs; defaults to globalThis.fetch.
+ * @property {AbortSignal} [signal] Applies to every operation, on top of each call's own signal.
+ * @property {number} [maxBytes] The most one read may return, and the most a server that ignores Range
+ *   may send before the download is cancelled with RANGE_NOT_SUPPORTED. Default 64 MiB.
+ * @property {HeadersInit} [headers] Sent with every HTTP request (e.g. Authorization).
+ * @property {number} [requestTimeoutMs] Each request or read taking longer ends with ABORTED ("timed
+ *   out"). Default: no timeout.
+ * @property {string} [userAgent] User-Agent for HTTP requests (browsers may ignore it).
+ * @property {string} [name] Overrides the name used in messages (useful for buffers).
+ */
+
+/**
+ * Opens `source` for range reads:
+ * - an http(s) URL string or URL object → Range requests with fetch;
+ * - a file: URL, or any other string → a local file path (Node);
+ * - a Blob or File;
+ * - an ArrayBuffer, SharedArrayBuffer, typed array, DataView or Node Buffer (zero-copy);
+ * - a hyparquet AsyncBuffer ({ byteLength, slice(start, end) });
+ * - an object that already is a ByteSource, returned as it is (options are then ignored).
+ * No I/O happens here except stat() for a file path, which reports a missing file at once.
+ * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | object} source
+ * @param {ByteSourceOptions} [options]
+ * @returns {Promise<ByteSource>}
+ */
+export async function openByteSource(source, options) {
+  const settings = resolveOptions(options)
+  if (typeof source === 'string') return openString(source, settings)
+  if (source instanceof URL || isForeignUrl(source)) return openUrl(new URL(source.href), settings)
+  if (typeof Blob === 'function' && source instanceof Blob) return new BlobSource(source, settings)
+  if (source instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && source instanceof SharedArrayBuffer) || ArrayBuffer.isView(source)) {
+    return new BufferSource(source, settings)
+  }
+  if (isByteSource(source)) return source
+  if (isAsyncBuffer(source)) return new AsyncBufferSource(source, settings)
+  throw invalid(`cannot read from ${describeValue(source)}: expected an http(s) URL, a file path, a Blob, an ArrayBuffer or ` +
+    'typed array, or an AsyncBuffer ({ byteLength, slice(start, end) })')
+}
+
+function openString(text, settings) {
+  if (text === '') throw invalid('the source is an empty string; expected a URL or a file path')
+  // A scheme of two or more letters (so Windows drive letters stay paths).
+  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(text)?.[1]?.toLowerCase()
+  if (scheme === 'http' || scheme === 'https' || scheme === 'file') {
+    let url
+    try {
+      url = new URL(text)
+    } catch (cause) {
+      throw invalid(`${JSON.stringify(text)} is not a valid URL`, { cause })
+    }
+    return openUrl(url, settings)
+  }
+  if (scheme !== undefined && /^[a-z][a-z0-9+.-]+:\/\//i.test(text)) {
+    throw invalid(`unsupported URL scheme in ${JSON.stringify(text)}; use an http(s) URL (e.g. a presigned one) or a file path`)
+  }
+  return openFileSource(text, settings)
+}
+
+async function openUrl(url, settings) {
+  if (url.protocol === 'http:' || url.protocol === 'https:') return new HttpSource(url, settings)
+  if (url.protocol === 'file:') {
+    const { fileURLToPath } = await import('node:url')
+    let path
+    try {
+      path = fileURLToPath(url)
+    } catch (cause) {
+      throw invalid(`${url.href} cannot be turned into a file path: ${cause?.message ?? cause}`, { cause })
+    }
+    return openFileSource(path, settings)
+  }
+  throw invalid(`unsupported URL scheme ${url.protocol} in ${url.href}; use an http(s) URL (e.g. a presigned one), a file: URL or a path`)
+}
+
+// URL objects from another realm (an iframe, a vm context) fail instanceof.
+function isForeignUrl(value) {
+  return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object URL]' && typeof value.href === 'string'
+}
+
+function isByteSource(value) {
+  return typeof value === 'object' && value !== null &&
+    typeof value.readTail === 'function' && typeof value.read === 'function' && typeof value.close === 'function'
+}

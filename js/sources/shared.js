@@ -1,0 +1,301 @@
+// What every byte source shares: option and argument checks, stats, close(), and the per-operation
+// plumbing that joins the caller's signals, the source's own close and a timeout into one abort.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+
+/** The abort reason used when a source stops a transfer on purpose (not an abort the caller sees). */
+const STOPPED_ON_PURPOSE = Symbol('stopped on purpose')
+
+/**
+ * Checks the options every source takes and fills in defaults. Unknown keys are ignored: callers
+ * such as openParquet() pass one options object to several layers.
+ * @returns {{ fetch?: Function, signal?: AbortSignal, maxBytes: number, headers?: Headers,
+ *   requestTimeoutMs?: number, userAgent?: string, name?: string }}
+ */
+export function resolveOptions(options) {
+  if (options === undefined || options === null) options = {}
+  if (typeof options !== 'object') throw invalid(`options must be an object, got ${describeValue(options)}`)
+  const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name } = options
+  if (fetch !== undefined && typeof fetch !== 'function') throw invalid(`options.fetch must be a function, got ${describeValue(fetch)}`)
+  checkSignal(signal, 'options.signal')
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw invalid(`options.maxBytes must be a positive integer, got ${describeValue(maxBytes)}`)
+  if (requestTimeoutMs !== undefined && !(typeof requestTimeoutMs === 'number' && requestTimeoutMs > 0 && requestTimeoutMs <= 2 ** 31 - 1)) {
+    throw invalid(`options.requestTimeoutMs must be a positive number of milliseconds (at most 2^31-1), got ${describeValue(requestTimeoutMs)}`)
+  }
+  if (userAgent !== undefined && typeof userAgent !== 'string') throw invalid(`options.userAgent must be a string, got ${describeValue(userAgent)}`)
+  if (name !== undefined && (typeof name !== 'string' || name === '')) throw invalid(`options.name must be a non-empty string, got ${describeValue(name)}`)
+  let resolvedHeaders
+  if (headers !== undefined && headers !== null) {
+    try {
+      resolvedHeaders = new Headers(headers)
+    } catch (cause) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `options.headers is not a valid set of HTTP headers: ${cause?.message ?? cause}`, { cause })
+    }
+  }
+  return { fetch, signal, maxBytes, headers: resolvedHeaders, requestTimeoutMs, userAgent, name }
+}
+
+export function checkSignal(signal, what) {
+  if (signal === undefined || signal === null) return
+  if (typeof signal !== 'object' || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function') {
+    throw invalid(`${what} must be an AbortSignal, got ${describeValue(signal)}`)
+  }
+}
+
+export function invalid(message, details) {
+  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message, details)
+}
+
+/** A short description of a value for messages: its type, and the value itself when it is short. */
+export function describeValue(value) {
+  if (value === null) return 'null'
+  if (typeof value === 'string') return value.length > 60 ? `a ${value.length}-character string` : JSON.stringify(value)
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${value}${typeof value === 'bigint' ? 'n' : ''}`
+  if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'no constructor'})`
+  return typeof value
+}
+
+/**
+ * The base of every source: name, size, stats, argument checks, close(), and operations (one read
+ * or one HTTP request) that end promptly with ABORTED on any signal, close() or the timeout.
+ * Subclasses implement _read(offset, length, operation) and may override _close() and _ioError().
+ */
+export class SourceBase {
+  #name
+  #size
+  #closed = false
+  #signal
+  #requestTimeoutMs
+  // Aborted by close(), so reads in flight end instead of finishing against a closed source.
+  #closeController = new AbortController()
+
+  /**
+   * @param {string} name
+   * @param {number | undefined} size
+   * @param {ReturnType<typeof resolveOptions>} options
+   */
+  constructor(name, size, options) {
+    this.#name = options.name ?? name
+    this.#size = size
+    this.maxBytes = options.maxBytes
+    this.#requestTimeoutMs = options.requestTimeoutMs
+    this.#signal = options.signal ?? undefined
+    /** I/O operations performed and bytes they transferred or read. */
+    this.stats = { requests: 0, bytesFetched: 0 }
+  }
+
+  /** The URL (credentials in its query redacted), path, or a label; every error message names it. */
+  get name() {
+    return this.#name
+  }
+
+  /** The file's size in bytes, or undefined for a URL not yet read. */
+  get size() {
+    return this.#size
+  }
+
+  get closed() {
+    return this.#closed
+  }
+
+  /** @protected */
+  _setSize(size) {
+    this.#size = size
+  }
+
+  /** The last min(length, size) bytes and where they start. */
+  async readTail(length, options) {
+    const signal = callSignal(options, 'readTail')
+    this._checkOpen()
+    this._checkTailLength(length)
+    const start = Math.max(0, this.#size - length)
+    return { offset: start, bytes: await this.read(start, this.#size - start, { signal }) }
+  }
+
+  /** Exactly the bytes [offset, offset + length). */
+  async read(offset, length, options) {
+    const signal = callSignal(options, 'read')
+    this._checkOpen()
+    this._checkRange(offset, length)
+    if (length === 0) return new Uint8Array(0)
+    return this._operation(`reading bytes ${offset}-${offset + length - 1} of ${this.#name}`, signal, (op) => this._read(offset, length, op))
+  }
+
+  /** Idempotent. Reads in flight end with ABORTED; later reads fail. */
+  async close() {
+    if (this.#closed) return
+    this.#closed = true
+    this.#closeController.abort(new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`, { source: this.#name }))
+    await this._close()
+  }
+
+  /** @protected */
+  async _close() {}
+
+  /** @protected @returns {Promise<Uint8Array>} */
+  async _read(_offset, _length, _operation) {
+    throw new Error('not implemented')
+  }
+
+  /** @protected Turns a failure that is not ours (a rejected fs call, a thrown slice()) into an error. */
+  _ioError(cause, what) {
+    return new ParquetBloomError(ErrorCode.IO, `${what} failed: ${cause?.message ?? cause}`, { cause, source: this.#name })
+  }
+
+  /** @protected */
+  _checkOpen() {
+    if (this.#closed) throw invalid(`${this.#name} is closed; open the source again to read it`, { source: this.#name })
+  }
+
+  /** @protected */
+  _checkTailLength(length) {
+    if (!Number.isSafeInteger(length) || length <= 0) {
+      throw invalid(`readTail length must be a positive integer, got ${describeValue(length)} (${this.#name})`, { source: this.#name })
+    }
+    if (length > this.maxBytes) throw this._tooLarge(length)
+  }
+
+  /** @protected */
+  _checkRange(offset, length) {
+    if (!Number.isSafeInteger(offset) || offset < 0) {
+      throw invalid(`read offset must be a non-negative integer, got ${describeValue(offset)} (${this.#name})`, { source: this.#name })
+    }
+    if (!Number.isSafeInteger(length) || length < 0) {
+      throw invalid(`read length must be a non-negative integer, got ${describeValue(length)} (${this.#name})`, { source: this.#name })
+    }
+    if (length > this.maxBytes) throw this._tooLarge(length)
+    if (this.#size !== undefined && offset + length > this.#size) throw this._pastEnd(offset, length, this.#size)
+  }
+
+  /** @protected */
+  _pastEnd(offset, length, size) {
+    return invalid(`bytes ${offset}-${offset + length - 1} are past the end of ${this.#name}, which has ${size} bytes`, { source: this.#name, offset })
+  }
+
+  /** @protected */
+  _tooLarge(length) {
+    return new ParquetBloomError(ErrorCode.TOO_LARGE,
+      `reading ${length} bytes at once from ${this.#name} is over maxBytes (${this.maxBytes}); raise options.maxBytes to allow it`,
+      { source: this.#name })
+  }
+
+  /**
+   * Runs fn(operation) so that it ends promptly on abort, close() or timeout, and turns whatever it
+   * throws into a ParquetBloomError.
+   * @protected
+   * @template T
+   * @param {string} what e.g. "reading bytes 0-99 of <name>", the start of every message
+   * @param {AbortSignal | undefined} signal the call's own signal
+   * @param {(operation: Operation) => Promise<T>} fn
+   * @returns {Promise<T>}
+   */
+  async _operation(what, signal, fn) {
+    const op = new Operation(what, this.#name, [this.#signal, signal, this.#closeController.signal], this.#requestTimeoutMs)
+    try {
+      op.throwIfAborted()
+      return await fn(op)
+    } catch (error) {
+      if (error instanceof ParquetBloomError) throw error
+      if (op.aborted) throw op.abortError()
+      throw this._ioError(error, what)
+    } finally {
+      op.dispose()
+    }
+  }
+}
+
+/** The signal in a read/readTail options argument, checked. */
+export function callSignal(options, method) {
+  if (options === undefined || options === null) return undefined
+  if (typeof options !== 'object') throw invalid(`${method} options must be an object, got ${describeValue(options)}`)
+  checkSignal(options.signal, `${method} options.signal`)
+  return options.signal ?? undefined
+}
+
+/**
+ * One abortable unit of work. Its signal aborts when any input signal does or the timeout elapses;
+ * race() makes any promise lose to that abort, so a fetch or body read that ignores its signal still
+ * ends on time. Listeners are removed in dispose() — AbortSignal.any() would leave them on a long-lived
+ * options.signal until it is collected, and Node 20.0–20.2 lack it.
+ */
+export class Operation {
+  #controller = new AbortController()
+  #cleanups = []
+  #what
+  #source
+  #abortedPromise
+
+  /**
+   * @param {string} what
+   * @param {string} source
+   * @param {(AbortSignal | undefined)[]} signals
+   * @param {number | undefined} timeoutMs
+   */
+  constructor(what, source, signals, timeoutMs) {
+    this.#what = what
+    this.#source = source
+    let reject
+    this.#abortedPromise = new Promise((_, r) => { reject = r })
+    this.#abortedPromise.catch(() => {}) // only ever observed through race()
+    const onAbort = () => {
+      if (this.#controller.signal.reason !== STOPPED_ON_PURPOSE) reject(this.abortError())
+    }
+    this.#controller.signal.addEventListener('abort', onAbort, { once: true })
+    for (const signal of signals) {
+      if (!signal) continue
+      if (signal.aborted) {
+        this.#abort(signal.reason)
+        break
+      }
+      const listener = () => this.#abort(signal.reason)
+      signal.addEventListener('abort', listener, { once: true })
+      this.#cleanups.push(() => signal.removeEventListener('abort', listener))
+    }
+    if (timeoutMs !== undefined && !this.#controller.signal.aborted) {
+      const timer = setTimeout(() => {
+        this.#abort(new ParquetBloomError(ErrorCode.ABORTED, `${what} timed out after ${timeoutMs} ms (options.requestTimeoutMs)`, { source }))
+      }, timeoutMs)
+      this.#cleanups.push(() => clearTimeout(timer))
+    }
+  }
+
+  /** Pass to fetch() and the like. */
+  get signal() {
+    return this.#controller.signal
+  }
+
+  /** True when the caller, close() or the timeout ended this operation (not a stop() of our own). */
+  get aborted() {
+    return this.#controller.signal.aborted && this.#controller.signal.reason !== STOPPED_ON_PURPOSE
+  }
+
+  throwIfAborted() {
+    if (this.aborted) throw this.abortError()
+  }
+
+  /** Settles like promise, or rejects with ABORTED as soon as the operation is aborted. */
+  race(promise) {
+    return Promise.race([promise, this.#abortedPromise])
+  }
+
+  /** Tears down the transfer (e.g. a body we decided not to read) without reporting an abort. */
+  stop() {
+    this.#abort(STOPPED_ON_PURPOSE)
+  }
+
+  abortError() {
+    const reason = this.#controller.signal.reason
+    if (reason instanceof ParquetBloomError) return reason
+    const detail = reason?.message && reason.name !== 'AbortError' ? ` (${reason.message})` : ''
+    return new ParquetBloomError(ErrorCode.ABORTED, `${this.#what} was aborted${detail}`, { cause: reason, source: this.#source })
+  }
+
+  dispose() {
+    for (const cleanup of this.#cleanups.splice(0)) cleanup()
+  }
+
+  #abort(reason) {
+    if (!this.#controller.signal.aborted) this.#controller.abort(reason)
+  }
+}

@@ -1,0 +1,287 @@
+// A local static file server for tests: `send` does the serving (Range, 206, 416, suffix ranges);
+// this wrapper counts what it sends and misbehaves on demand the way real servers and proxies do.
+import { statSync } from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+import send from 'send'
+
+/**
+ * Modes, chosen per request with ?mode=a,b (on the URL the client uses) or for every request without
+ * one with server.setMode('a', 'b'):
+ * - ignore-range      200 with the whole file, whatever the Range header says
+ * - ignore-suffix     200 with the whole file for suffix ranges (bytes=-n) only
+ * - no-suffix         416 with Content-Range: bytes *\/size for suffix ranges; no-suffix:400 and
+ *                     no-suffix:501 answer that status instead, no-suffix:bare a 416 without Content-Range
+ * - wrong-content-range  Content-Range shifted by one byte (the body is right)
+ * - no-content-range  206 without Content-Range (as a browser sees a server that does not expose it)
+ * - unknown-size      Content-Range total "*"
+ * - change-size       from a path's second request on, Content-Range reports 1000 bytes more
+ * - short-body        Content-Length and body cut to half of the range (a complete, short response)
+ * - drop              promises the full length, sends half, then closes the connection
+ * - chunked           no Content-Length (chunked transfer encoding)
+ * - status:NNN        answers NNN with a small text body
+ * - redirect          302 to /moved/<path> (served like <path>, without the mode)
+ * - slow:N            headers after N ms
+ * - slow-body:N       headers and the first half of the first chunk at once, the rest after N ms
+ * Every timer belongs to its request and is cleared when the request ends or the server closes.
+ *
+ * @param {{ root: string }} options directory served at /
+ */
+export async function startTestServer({ root }) {
+  const timers = new Set()
+  let defaultModes = []
+  let stats = emptyStats()
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1')
+    let urlPath
+    try {
+      urlPath = decodeURIComponent(url.pathname)
+    } catch {
+      res.writeHead(400, { 'content-length': 0 }).end()
+      return
+    }
+    let modes = defaultModes
+    try {
+      if (url.searchParams.has('mode')) modes = parseModes(url.searchParams.get('mode'))
+    } catch (error) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(error.message)
+      return
+    }
+    const entry = { method: req.method, path: urlPath, range: req.headers.range, status: undefined, bytesWritten: 0 }
+    const perPath = (stats.paths[urlPath] ??= { requests: 0, bytesWritten: 0, ranges: [] })
+    stats.requests++
+    stats.log.push(entry)
+    perPath.requests++
+    perPath.ranges.push(req.headers.range)
+    const nth = perPath.requests
+    const counted = stats
+    const count = (n) => {
+      entry.bytesWritten += n
+      perPath.bytesWritten += n
+      counted.bytesWritten += n
+    }
+    res.on('close', () => {
+      entry.status = res.statusCode
+    })
+    const later = (fn, ms) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        fn()
+      }, ms)
+      timers.add(timer)
+      res.on('close', () => {
+        clearTimeout(timer)
+        timers.delete(timer)
+      })
+    }
+    const respond = () => serve({ req, res, urlPath, modes, nth, count, later, root })
+    if (modes.slow !== undefined) later(respond, modes.slow)
+    else respond()
+  })
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', resolve)
+  })
+  const { port } = server.address()
+  const origin = `http://127.0.0.1:${port}`
+
+  return {
+    origin,
+    /** Request and byte counts since the start or the last resetStats(). */
+    get stats() {
+      return stats
+    },
+    resetStats() {
+      stats = emptyStats()
+    },
+    /** Applies modes to every request whose URL has no ?mode=; setMode() with none goes back to normal. */
+    setMode(...modes) {
+      defaultModes = parseModes(modes.join(','))
+    },
+    /** The URL of a served file, with modes when given. */
+    url(filePath, { mode } = {}) {
+      const u = new URL(filePath.startsWith('/') ? filePath : `/${filePath}`, origin)
+      if (mode) {
+        const text = Array.isArray(mode) ? mode.join(',') : mode
+        parseModes(text) // a typo fails here, in the test, not as a puzzling HTTP 400
+        u.searchParams.set('mode', text)
+      }
+      return u.href
+    },
+    /** Ends every connection and pending timer, so no test can hang on the server. */
+    async close() {
+      for (const timer of timers) clearTimeout(timer)
+      timers.clear()
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+function emptyStats() {
+  return {
+    requests: 0,
+    bytesWritten: 0, // response body bytes handed to sockets
+    /** @type {Record<string, { requests: number, bytesWritten: number, ranges: (string | undefined)[] }>} */
+    paths: {},
+    /** @type {{ method: string, path: string, range: string | undefined, status: number | undefined, bytesWritten: number }[]} */
+    log: [],
+  }
+}
+
+function parseModes(text) {
+  const modes = []
+  for (const part of (text ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const colon = part.indexOf(':')
+    const name = colon < 0 ? part : part.slice(0, colon)
+    const arg = colon < 0 ? undefined : part.slice(colon + 1)
+    if (!KNOWN_MODES.has(name)) throw new Error(`test server: unknown mode ${JSON.stringify(part)}`)
+    modes.push(name)
+    modes[name] = arg === undefined ? true : arg
+  }
+  if (modes.slow !== undefined) modes.slow = Number(modes.slow === true ? 1000 : modes.slow)
+  return modes
+}
+
+const KNOWN_MODES = new Set(['ignore-range', 'ignore-suffix', 'no-suffix', 'wrong-content-range', 'no-content-range', 'unknown-size',
+  'change-size', 'short-body', 'drop', 'chunked', 'status', 'redirect', 'slow', 'slow-body'])
+
+function serve({ req, res, urlPath, modes, nth, count, later, root }) {
+  const range = req.headers.range
+  const isSuffix = typeof range === 'string' && /^bytes=\s*-\d+\s*$/.test(range)
+
+  if (modes.status) {
+    const status = Number(modes.status)
+    const body = `test server: status ${status} on request`
+    res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) })
+    count(Buffer.byteLength(body))
+    res.end(body)
+    return
+  }
+  if (modes.redirect && !urlPath.startsWith('/moved/')) {
+    res.writeHead(302, { location: `/moved${encodeURI(urlPath)}`, 'content-length': 0 })
+    res.end()
+    return
+  }
+  const filePath = urlPath.startsWith('/moved/') ? urlPath.slice('/moved'.length) : urlPath
+
+  if (modes['no-suffix'] && isSuffix) {
+    const variant = modes['no-suffix']
+    if (variant === '400' || variant === '501') {
+      res.writeHead(Number(variant), { 'content-length': 0 })
+      res.end()
+      return
+    }
+    const headers = { 'content-length': 0 }
+    if (variant !== 'bare') {
+      try {
+        headers['content-range'] = `bytes */${statSync(path.join(root, filePath)).size}`
+      } catch {
+        // Missing file: fall through to a 416 without a size.
+      }
+    }
+    res.writeHead(416, headers)
+    res.end()
+    return
+  }
+  if (modes['ignore-range'] || (modes['ignore-suffix'] && isSuffix)) delete req.headers.range
+
+  interceptHeaders(res, modes, nth)
+  interceptBody(res, modes, count, later)
+  send(req, encodeURI(filePath), { root, etag: false, lastModified: false, cacheControl: false }).pipe(res)
+}
+
+function interceptHeaders(res, modes, nth) {
+  const setHeader = res.setHeader.bind(res)
+  res.setHeader = (name, value) => {
+    const key = name.toLowerCase()
+    if (key === 'content-range') {
+      let text = String(value)
+      if (modes['no-content-range']) return res
+      if (modes['wrong-content-range']) text = text.replace(/^bytes (\d+)-(\d+)/, (_, a, b) => `bytes ${Number(a) + 1}-${Number(b) + 1}`)
+      if (modes['unknown-size']) text = text.replace(/\/\d+$/, '/*')
+      if (modes['change-size'] && nth >= 2) text = text.replace(/\/(\d+)$/, (_, total) => `/${Number(total) + 1000}`)
+      return setHeader(name, text)
+    }
+    if (key === 'content-length' && (res.statusCode === 200 || res.statusCode === 206)) {
+      const length = Number(value)
+      if (modes.chunked) return res
+      if (modes['short-body']) {
+        res.bodyLimit = Math.floor(length / 2)
+        return setHeader(name, res.bodyLimit)
+      }
+      if (modes.drop) res.dropAt = Math.floor(length / 2)
+    }
+    return setHeader(name, value)
+  }
+}
+
+function interceptBody(res, modes, count, later) {
+  const write = res.write.bind(res)
+  const end = res.end.bind(res)
+  let written = 0
+  let holding = false
+  let stalled = false
+  const queue = []
+
+  const pass = (chunk) => {
+    if (res.destroyed) return false
+    const limit = res.bodyLimit ?? res.dropAt
+    const out = limit === undefined ? chunk : chunk.subarray(0, Math.max(0, limit - written))
+    let ok = true
+    if (out.length > 0) {
+      written += out.length
+      count(out.length)
+      if (res.dropAt !== undefined && written >= res.dropAt) {
+        write(out, () => res.socket?.destroy())
+        return false
+      }
+      ok = write(out)
+    } else if (res.dropAt !== undefined) {
+      res.socket?.destroy()
+      return false
+    }
+    return ok
+  }
+
+  res.write = (chunk, encoding, callback) => {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    if (holding) {
+      queue.push(buffer)
+      return true
+    }
+    if (modes['slow-body'] && !stalled && buffer.length > 0) {
+      stalled = true
+      const half = Math.ceil(buffer.length / 2)
+      pass(buffer.subarray(0, half))
+      queue.push(buffer.subarray(half))
+      holding = true
+      later(() => {
+        holding = false
+        while (queue.length > 0) {
+          const next = queue.shift()
+          if (next === END) return end()
+          pass(next)
+        }
+      }, Number(modes['slow-body'] === true ? 1000 : modes['slow-body']))
+      return true
+    }
+    const ok = pass(buffer)
+    if (typeof callback === 'function') process.nextTick(callback)
+    return ok
+  }
+  res.end = (chunk, encoding, callback) => {
+    if (typeof chunk === 'function') return res.end(undefined, undefined, chunk)
+    if (chunk !== undefined && chunk !== null) res.write(chunk, encoding)
+    if (holding) {
+      queue.push(END)
+      return res
+    }
+    if (res.dropAt !== undefined && written >= res.dropAt) return res // already closing the connection
+    return end(callback)
+  }
+}
+
+const END = Symbol('end')
