@@ -136,6 +136,28 @@ export class BloomFilter {
     return out
   }
 
+  /**
+   * How full the bitset is and what that implies: fill ratio, the number of distinct values the
+   * per-word fill suggests were inserted, and the false-positive probability a never-inserted value has.
+   */
+  health() {
+    this.#assertLive()
+    const core = getCore()
+    const at = core.scratch(64)
+    throwIfFailed(core.m.analyzeBitset(this.#ptr, this.#numBytes, at), 'health')
+    const h = core.f64.subarray(at >> 3, (at >> 3) + 7)
+    return {
+      numBytes: this.#numBytes,
+      bitsSet: h[0],
+      fillRatio: h[1],
+      estimatedNdv: h[2],
+      estimatedFpp: h[3],
+      saturatedWords: h[4],
+      emptyBlocks: h[5],
+      allBlocksIdentical: h[6] === 1,
+    }
+  }
+
   /** A copy of the bitset bytes. */
   bitset() {
     this.#assertLive()

@@ -81,10 +81,10 @@ export class Core {
    */
   scratch(bytes) {
     if (bytes > this.scratchBytes) {
+      const size = Math.max(MIN_SCRATCH_BYTES, bytes, this.scratchBytes * 2)
       if (this.scratchPtr) this.release(this.scratchPtr)
       this.scratchPtr = 0
       this.scratchBytes = 0
-      const size = Math.max(MIN_SCRATCH_BYTES, bytes, this.scratchBytes * 2)
       this.scratchPtr = this.acquire(size, 'batch scratch')
       this.scratchBytes = this.m.poolClassBytes(size)
     }

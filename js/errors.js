@@ -10,6 +10,7 @@ export const ErrorCode = Object.freeze({
   UNSUPPORTED_FILTER: 'UNSUPPORTED_FILTER', // well-formed but unusable (empty/unknown unions, legacy format)
   ENCRYPTED: 'ENCRYPTED', // Parquet modular encryption (PARE footer)
   COLUMN_NOT_FOUND: 'COLUMN_NOT_FOUND',
+  NO_BLOOM_FILTER: 'NO_BLOOM_FILTER', // the column chunk has no bloom filter to lend (visitBloomFilter)
   FILE_NOT_FOUND: 'FILE_NOT_FOUND',
   HTTP_STATUS: 'HTTP_STATUS', // 4xx/5xx from a server
   RANGE_NOT_SUPPORTED: 'RANGE_NOT_SUPPORTED', // server ignores Range and the file is too big to take whole

@@ -1,0 +1,242 @@
+// Reads a Parquet footer from a byte source (one tail read, a second only when the footer is larger) and
+// decodes it with the wasm FileMetaData decoder into the compact layout probing needs.
+import { getCore } from './core.js'
+import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
+import { logicalTypeFromSchemaElement } from './values.js'
+
+const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
+const MAGIC_PARE = 0x45524150 // 'PARE': encrypted footer (Parquet modular encryption)
+
+export const DEFAULT_INITIAL_FETCH_SIZE = 64 * 1024
+export const DEFAULT_MAX_FOOTER_BYTES = 128 * 1024 * 1024
+
+const PHYSICAL_TYPES = ['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY']
+const CONVERTED_TYPES = ['UTF8', 'MAP', 'MAP_KEY_VALUE', 'LIST', 'ENUM', 'DECIMAL', 'DATE', 'TIME_MILLIS', 'TIME_MICROS',
+  'TIMESTAMP_MILLIS', 'TIMESTAMP_MICROS', 'UINT_8', 'UINT_16', 'UINT_32', 'UINT_64', 'INT_8', 'INT_16', 'INT_32',
+  'INT_64', 'JSON', 'BSON', 'INTERVAL']
+const REPETITIONS = ['REQUIRED', 'OPTIONAL', 'REPEATED']
+const TIME_UNITS = { 1: 'MILLIS', 2: 'MICROS', 3: 'NANOS' }
+
+// Record layouts written by src/file_metadata.h (SchemaRecord: 14 int32, ChunkRecord: 9 float64).
+const SCHEMA_WORDS = 14
+const ROW_GROUP_WORDS = 2
+export const CHUNK_WORDS = 9
+export const Chunk = Object.freeze({
+  BLOOM_OFFSET: 0, BLOOM_LENGTH: 1, DATA_PAGE_OFFSET: 2, DICTIONARY_PAGE_OFFSET: 3, COLUMN_INDEX_OFFSET: 4,
+  OFFSET_INDEX_OFFSET: 5, TOTAL_COMPRESSED_SIZE: 6, PHYSICAL_TYPE: 7, FLAGS: 8,
+})
+export const ChunkFlag = Object.freeze({ HAS_META_DATA: 1, ENCRYPTED_META_DATA: 2, HAS_CRYPTO_META_DATA: 4, EXTERNAL_FILE: 8 })
+
+const utf8 = new TextDecoder()
+
+/**
+ * Reads and decodes the footer.
+ * @param {import('./sources/index.js').ByteSource} source
+ * @returns {Promise<{ fileSize: number, metadataOffset: number, tail: { offset: number, bytes: Uint8Array },
+ *   layout: FileLayout }>}
+ */
+export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal } = {}) {
+  if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
+  }
+  const tail = await source.readTail(initialFetchSize, { signal })
+  const fileSize = source.size
+  const where = source.name
+  if (fileSize < 12) {
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: ${fileSize} bytes is too short for a footer`, { source: where })
+  }
+  const end = new DataView(tail.bytes.buffer, tail.bytes.byteOffset + tail.bytes.length - 8, 8)
+  const magic = end.getUint32(4, true)
+  if (magic === MAGIC_PARE) {
+    throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${where}: encrypted Parquet files are not supported yet (the footer is encrypted: magic PARE)`, { source: where })
+  }
+  if (magic !== MAGIC_PAR1) {
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: it does not end with PAR1 (last 4 bytes ${hex(tail.bytes.subarray(-4))})`, { source: where, offset: fileSize - 4 })
+  }
+  const metadataLength = end.getUint32(0, true)
+  const metadataOffset = fileSize - 8 - metadataLength
+  if (metadataOffset < 4) {
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: footer length ${metadataLength} does not fit in a ${fileSize}-byte file`, { source: where, offset: fileSize - 8 })
+  }
+  if (metadataLength > maxFooterBytes) {
+    throw new ParquetBloomError(ErrorCode.TOO_LARGE, `${where}: footer is ${metadataLength} bytes, over maxFooterBytes ${maxFooterBytes}`, { source: where, offset: metadataOffset })
+  }
+  if (tail.offset === 0 && new DataView(tail.bytes.buffer, tail.bytes.byteOffset, 4).getUint32(0, true) !== MAGIC_PAR1) {
+    // The whole file was read, so the leading magic can be checked for free.
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: it does not start with PAR1`, { source: where, offset: 0 })
+  }
+  let metadata
+  if (metadataOffset >= tail.offset) {
+    metadata = tail.bytes.subarray(metadataOffset - tail.offset, tail.bytes.length - 8)
+  } else {
+    const head = await source.read(metadataOffset, tail.offset - metadataOffset, { signal })
+    metadata = new Uint8Array(metadataLength)
+    metadata.set(head)
+    metadata.set(tail.bytes.subarray(0, tail.bytes.length - 8), head.length)
+  }
+  const layout = decodeFileMetaData(metadata, where, metadataOffset)
+  return { fileSize, metadataOffset, tail, layout }
+}
+
+/**
+ * @typedef {{ index: number, path: string[], name: string, physicalType: string, typeLength: number | undefined,
+ *   logicalType: object | null, repetition: string | undefined }} LeafColumn
+ * @typedef {{ version: number, numRows: number, createdBy: string | undefined, encryptedColumns: boolean,
+ *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array }} FileLayout
+ */
+
+/**
+ * Decodes serialized FileMetaData (the bytes between the file's data and its length + PAR1).
+ * @returns {FileLayout}
+ */
+export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 0) {
+  const core = getCore()
+  const dataPtr = core.acquire(metadata.length + 48, 'footer bytes')
+  let recordsPtr = 0
+  try {
+    const summaryPtr = dataPtr
+    const bytesPtr = dataPtr + 48
+    core.u8.set(metadata, bytesPtr)
+    let status = core.m.decodeFooterSummary(bytesPtr, metadata.length, summaryPtr)
+    let summary = readSummary(core, summaryPtr)
+    if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
+    const schemaBytes = summary.schemaCount * SCHEMA_WORDS * 4
+    const rowGroupBytes = summary.rowGroupCount * ROW_GROUP_WORDS * 8
+    const chunkBytes = summary.chunkCount * CHUNK_WORDS * 8
+    recordsPtr = core.acquire(chunkBytes + rowGroupBytes + schemaBytes + 16, 'footer records')
+    const chunksPtr = recordsPtr
+    const rowGroupsPtr = chunksPtr + chunkBytes
+    const schemaPtr = rowGroupsPtr + rowGroupBytes
+    status = core.m.decodeFooterRecords(bytesPtr, metadata.length, summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr)
+    summary = readSummary(core, summaryPtr)
+    if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
+
+    const schemaWords = core.i32.slice(schemaPtr >> 2, (schemaPtr >> 2) + summary.schemaCount * SCHEMA_WORDS)
+    const rowGroupWords = core.f64.slice(rowGroupsPtr >> 3, (rowGroupsPtr >> 3) + summary.rowGroupCount * ROW_GROUP_WORDS)
+    const chunks = core.f64.slice(chunksPtr >> 3, (chunksPtr >> 3) + summary.chunkCount * CHUNK_WORDS)
+    const columns = leafColumns(schemaWords, summary.schemaCount, metadata, where)
+    const rowGroupRows = new Float64Array(summary.rowGroupCount)
+    for (let g = 0; g < summary.rowGroupCount; g++) {
+      rowGroupRows[g] = rowGroupWords[g * ROW_GROUP_WORDS]
+      const numColumns = rowGroupWords[g * ROW_GROUP_WORDS + 1]
+      if (numColumns !== columns.length) {
+        throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+          `${where}: row group ${g} has ${numColumns} column chunks but the schema has ${columns.length} leaf columns`, { source: where, field: `row_groups[${g}].columns` })
+      }
+    }
+    return {
+      version: summary.version,
+      numRows: summary.numRows,
+      createdBy: summary.createdByOffset >= 0 ? utf8.decode(metadata.subarray(summary.createdByOffset, summary.createdByOffset + summary.createdByLength)) : undefined,
+      encryptedColumns: summary.hasEncryptionAlgorithm,
+      columns,
+      rowGroupRows,
+      chunks,
+    }
+  } finally {
+    if (recordsPtr) core.release(recordsPtr)
+    core.release(dataPtr)
+  }
+}
+
+function readSummary(core, at) {
+  const i = core.i32
+  const w = at >> 2
+  return {
+    version: i[w], schemaCount: i[w + 1], rowGroupCount: i[w + 2], chunkCount: i[w + 3],
+    numRows: core.f64[(at + 16) >> 3], createdByOffset: i[w + 6], createdByLength: i[w + 7],
+    hasEncryptionAlgorithm: i[w + 8] !== 0, errorOffset: i[w + 9],
+  }
+}
+
+function malformed(where, metadataOffset, errorOffset) {
+  return new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+    `${where}: malformed footer: FileMetaData does not decode (stopped at byte ${metadataOffset + errorOffset} of the file)`,
+    { source: where, offset: metadataOffset + errorOffset, field: 'FileMetaData' })
+}
+
+/** Walks the flattened schema tree (depth-first, num_children) into leaf columns with their paths. */
+function leafColumns(words, count, metadata, where) {
+  const fail = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed schema: ${why}`, { source: where, field: 'schema' })
+  const element = (i) => {
+    const w = i * SCHEMA_WORDS
+    const nameOffset = words[w]
+    return {
+      name: utf8.decode(metadata.subarray(nameOffset, nameOffset + words[w + 1])),
+      type: PHYSICAL_TYPES[words[w + 2]],
+      typeCode: words[w + 2],
+      type_length: words[w + 3] >= 0 ? words[w + 3] : undefined,
+      repetition_type: REPETITIONS[words[w + 4]],
+      num_children: words[w + 5],
+      converted_type: CONVERTED_TYPES[words[w + 6]],
+      scale: words[w + 7] >= 0 ? words[w + 7] : undefined,
+      precision: words[w + 8] >= 0 ? words[w + 8] : undefined,
+      logical_type: logicalTypeRecord(words[w + 10], words[w + 11], words[w + 12]),
+    }
+  }
+  const root = element(0)
+  if (root.num_children < 0) throw fail('the root element has no children count')
+  const columns = []
+  // Explicit stack: a hostile schema must not be able to exhaust the JS call stack.
+  const stack = [{ remaining: root.num_children, path: [] }]
+  let i = 1
+  while (stack.length) {
+    const top = stack[stack.length - 1]
+    if (top.remaining === 0) {
+      stack.pop()
+      continue
+    }
+    top.remaining--
+    if (i >= count) throw fail(`children counts need more than the ${count} elements present`)
+    const e = element(i++)
+    const path = [...top.path, e.name]
+    if (e.num_children > 0) {
+      stack.push({ remaining: e.num_children, path })
+    } else {
+      if (e.type === undefined) throw fail(`leaf ${path.join('.')} has no physical type (type code ${e.typeCode})`)
+      columns.push({
+        index: columns.length,
+        path,
+        name: path.join('.'),
+        physicalType: e.type,
+        typeLength: e.type_length,
+        logicalType: logicalTypeFromSchemaElement(e) ?? null,
+        repetition: e.repetition_type,
+      })
+    }
+  }
+  if (i !== count) throw fail(`${count - i} elements are not reachable from the root`)
+  return columns
+}
+
+/** The LogicalType union as hyparquet shapes it, so one converter serves both decoders. */
+function logicalTypeRecord(kind, a, b) {
+  switch (kind) {
+    case 0: return undefined
+    case 1: return { type: 'STRING' }
+    case 2: return { type: 'MAP' }
+    case 3: return { type: 'LIST' }
+    case 4: return { type: 'ENUM' }
+    case 5: return { type: 'DECIMAL', scale: a, precision: b }
+    case 6: return { type: 'DATE' }
+    case 7:
+    case 8:
+      // An unknown unit cannot be converted to; the values layer then treats the column as plain integers.
+      if (!TIME_UNITS[a]) return { type: 'OTHER', name: `${kind === 7 ? 'TIME' : 'TIMESTAMP'} with unknown unit ${a}` }
+      return { type: kind === 7 ? 'TIME' : 'TIMESTAMP', isAdjustedToUTC: b === 1, unit: TIME_UNITS[a] }
+    case 10: return { type: 'INTEGER', bitWidth: a, isSigned: b === 1 }
+    case 11: return { type: 'NULL' }
+    case 12: return { type: 'JSON' }
+    case 13: return { type: 'BSON' }
+    case 14: return { type: 'UUID' }
+    case 15: return { type: 'FLOAT16' }
+    case 16: return { type: 'VARIANT' }
+    case 17: return { type: 'GEOMETRY' }
+    case 18: return { type: 'GEOGRAPHY' }
+    default: return { type: `LOGICAL_TYPE_${kind}` }
+  }
+}
+
+function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ')
+}

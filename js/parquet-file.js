@@ -1,0 +1,252 @@
+// ParquetFile: an opened Parquet file whose footer has been read, answering "could row group R hold
+// value X of column C?" from its bloom filters, and lending filters out for the length of a visit.
+import { BloomFilter } from './bloom-filter.js'
+import { getCore, init } from './core.js'
+import { structureBoundaries } from './bloom-layout.js'
+import { ErrorCode, ParquetBloomError } from './errors.js'
+import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
+import { HashedCandidates, locateFilter, MODES, ProbeTask, resultsFromHits, Unanswerable, unknownFor, WholeFilterTask } from './probe.js'
+import { ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_CONCURRENCY, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
+import { openByteSource } from './sources/index.js'
+import { encodeProbeValues } from './values.js'
+
+/**
+ * Opens a Parquet file and reads its footer (one tail read; a second only for a footer larger than it).
+ * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source
+ * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
+ *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
+ *   requestTimeoutMs?: number, headers?: Record<string, string> }} [options]
+ */
+export async function openParquet(source, options = {}) {
+  await init()
+  const byteSource = await openByteSource(source, options)
+  try {
+    const footer = await readFooter(byteSource, options)
+    return new ParquetFile(byteSource, footer, options)
+  } catch (error) {
+    await byteSource.close()
+    throw error
+  }
+}
+
+export class ParquetFile {
+  #source
+  #cache = new ByteCache()
+  #options
+  #metadata
+  #boundaries
+  #closed = false
+
+  /** @private use openParquet() */
+  constructor(source, footer, options) {
+    this.#source = source
+    this.#options = options
+    this.layout = footer.layout
+    this.fileSize = footer.fileSize
+    this.metadataOffset = footer.metadataOffset
+    // The tail often already holds the filters (DuckDB writes them right before the footer).
+    this.#cache.add(footer.tail.offset, footer.tail.bytes)
+  }
+
+  /** Where the bytes come from: the URL, path or a label for in-memory sources. */
+  get name() {
+    return this.#source.name
+  }
+
+  /** { requests, bytesFetched } so far, the footer read included. */
+  get stats() {
+    const { requests, bytesFetched } = this.#source.stats
+    return { requests, bytesFetched }
+  }
+
+  /**
+   * The footer, shaped for probing: { numRows, createdBy, rowGroups: [{ index, numRows, columns:
+   * [{ path, physicalType, typeLength, logicalType, bloom: { offset, length } | null }] }] }.
+   * Built on first access (a footer with thousands of row groups is ready to probe before this).
+   */
+  get metadata() {
+    this.#metadata ??= buildMetadata(this.layout)
+    return this.#metadata
+  }
+
+  /** Sorted offsets of the file's structures; bounds filters whose length the footer omits. */
+  boundaries() {
+    this.#boundaries ??= structureBoundaries(this.layout.chunks, this.metadataOffset)
+    return this.#boundaries
+  }
+
+  /** The leaf column a dotted path (or path array) names. */
+  column(path) {
+    const columns = this.layout.columns
+    const wanted = Array.isArray(path) ? path.join('\u0000') : String(path)
+    const found = Array.isArray(path)
+      ? columns.find((c) => c.path.join('\u0000') === wanted)
+      : columns.find((c) => c.name === wanted) ?? columns.find((c) => c.path.length > 1 && c.path[c.path.length - 1] === wanted && columns.filter((d) => d.path[d.path.length - 1] === wanted).length === 1)
+    if (!found) {
+      const names = columns.map((c) => c.name)
+      throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
+        `${this.name}: no column ${JSON.stringify(Array.isArray(path) ? path.join('.') : path)}; columns: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length})` : ''}`,
+        { source: this.name, field: String(path) })
+    }
+    return found
+  }
+
+  /**
+   * Says, per row group, whether each value is definitely absent or may be present.
+   * @param {string | string[]} columnPath dotted path ('a.b.c') or path segments
+   * @param {Iterable<unknown>} values converted by the column's type (see js/values.js); wrap one value in [ ]
+   * @param {{ mode?: 'auto' | 'filter' | 'block', signal?: AbortSignal, rowGroups?: number[], concurrency?: number,
+   *   coalesceGap?: number }} [options]
+   */
+  async probe(columnPath, values, options = {}) {
+    this.#assertOpen()
+    const mode = options.mode ?? 'auto'
+    if (!MODES.includes(mode)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`)
+    const column = this.column(columnPath)
+    const encoded = encodeProbeValues(column, values)
+    const type = { type: encoded.physicalType, typeLength: encoded.typeLength }
+    const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP
+    const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap)
+    const rowGroupIndices = this.#rowGroupSelection(options.rowGroups)
+
+    const rowGroups = new Array(rowGroupIndices.length)
+    const tasks = []
+    rowGroupIndices.forEach((g, slot) => {
+      const numRows = this.layout.rowGroupRows[g]
+      const finish = (results) => { rowGroups[slot] = { index: g, numRows, results } }
+      if (numRows === 0) {
+        return finish(encoded.outcomes.map((o) => ({ value: o.value, verdict: 'absent', reason: 'empty-row-group: the row group has no rows' })))
+      }
+      const location = locateFilter(this, g, column.index)
+      if (location instanceof Unanswerable) return finish(unknownFor(encoded, location.reason))
+      if (hashed.count === 0) return finish(unknownFor(encoded, 'unused')) // every value has a preset verdict
+      tasks.push(new ProbeTask(location, `${this.name}: row group ${g}, column ${column.name}`, hashed, mode,
+        (hits) => finish(resultsFromHits(encoded, hits)),
+        (reason) => finish(unknownFor(encoded, reason))))
+    })
+    await this.#run(tasks, options)
+    return {
+      column: column.name,
+      physicalType: column.physicalType,
+      logicalType: column.logicalType,
+      rowGroups,
+    }
+  }
+
+  /**
+   * Lends the filter of one column chunk to `visit` for the duration of the call (and of the promise it
+   * returns). Its bitset returns to the pool when the visit ends; using the filter afterwards throws
+   * FILTER_RELEASED. Returns what `visit` returns.
+   * @template T
+   * @param {number} rowGroupIndex
+   * @param {string | string[]} columnPath
+   * @param {(filter: BloomFilter) => T | Promise<T>} visit
+   * @param {{ signal?: AbortSignal }} [options]
+   * @returns {Promise<T>}
+   */
+  async visitBloomFilter(rowGroupIndex, columnPath, visit, options = {}) {
+    if (typeof visit !== 'function') throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'visitBloomFilter needs a callback')
+    const bitset = await this.#readBitset(rowGroupIndex, columnPath, options)
+    const core = getCore()
+    const ptr = core.acquire(bitset.length, 'a bloom filter bitset')
+    const filter = BloomFilter.scoped(ptr, bitset.length)
+    try {
+      core.u8.set(bitset, ptr)
+      return await visit(filter)
+    } finally {
+      filter.expire(`its visit of row group ${rowGroupIndex} ended`)
+      core.release(ptr)
+    }
+  }
+
+  /**
+   * The filter of one column chunk as an owned BloomFilter: call free() (or rely on the finalizer as a
+   * last resort). Prefer visitBloomFilter, which cannot leak.
+   */
+  async getBloomFilter(rowGroupIndex, columnPath, options = {}) {
+    return BloomFilter.fromBitset(await this.#readBitset(rowGroupIndex, columnPath, options))
+  }
+
+  /**
+   * The raw parts of one chunk's filter for inspection: { offset, length, header, bitset } or, when
+   * it cannot be read, { offset, length, error }. `header` is the decoded BloomFilterHeader.
+   */
+  async readBloomFilterParts(rowGroupIndex, columnPath, options = {}) {
+    this.#assertOpen()
+    const column = this.column(columnPath)
+    const g = this.#rowGroupSelection([rowGroupIndex])[0]
+    const location = locateFilter(this, g, column.index)
+    if (location instanceof Unanswerable) return { error: location.reason }
+    let parts
+    const task = new WholeFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`,
+      (header, bitset) => { parts = { offset: location.offset, length: location.length, header, bitset } },
+      (error, header) => { parts = { offset: location.offset, length: location.length, header, error } })
+    await this.#run([task], options)
+    return parts
+  }
+
+  async close() {
+    if (this.#closed) return
+    this.#closed = true
+    this.#cache = new ByteCache()
+    await this.#source.close()
+  }
+
+  async #readBitset(rowGroupIndex, columnPath, options) {
+    const parts = await this.readBloomFilterParts(rowGroupIndex, columnPath, options)
+    if (parts.bitset) return parts.bitset
+    if (parts.error instanceof ParquetBloomError) throw parts.error
+    throw new ParquetBloomError(String(parts.error).startsWith('no-bloom-filter') ? ErrorCode.NO_BLOOM_FILTER : ErrorCode.UNSUPPORTED_FILTER,
+      `${this.name}: row group ${rowGroupIndex}, column ${String(columnPath)}: ${parts.error}`, { source: this.name })
+  }
+
+  #run(tasks, options) {
+    return runReadTasks(tasks, {
+      source: this.#source,
+      cache: this.#cache,
+      concurrency: options.concurrency ?? this.#options.concurrency ?? DEFAULT_CONCURRENCY,
+      coalesceGap: options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP,
+      maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+      signal: options.signal ?? this.#options.signal,
+    })
+  }
+
+  #rowGroupSelection(selection) {
+    const count = this.layout.rowGroupRows.length
+    if (selection === undefined) return Array.from({ length: count }, (_, i) => i)
+    for (const g of selection) {
+      if (!Number.isInteger(g) || g < 0 || g >= count) {
+        throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${this.name}: row group ${g} does not exist (the file has ${count})`)
+      }
+    }
+    return selection
+  }
+
+  #assertOpen() {
+    if (this.#closed) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${this.name}: the file is closed`)
+  }
+}
+
+function buildMetadata(layout) {
+  const { columns, chunks, rowGroupRows } = layout
+  return {
+    numRows: layout.numRows,
+    createdBy: layout.createdBy,
+    rowGroups: Array.from(rowGroupRows, (numRows, g) => ({
+      index: g,
+      numRows,
+      columns: columns.map((c, i) => {
+        const w = (g * columns.length + i) * CHUNK_WORDS
+        const offset = chunks[w + Chunk.BLOOM_OFFSET]
+        const length = chunks[w + Chunk.BLOOM_LENGTH]
+        return {
+          path: c.name,
+          physicalType: c.physicalType,
+          typeLength: c.typeLength,
+          logicalType: c.logicalType,
+          bloom: offset >= 0 ? { offset, length: length >= 0 ? length : undefined } : null,
+        }
+      }),
+    })),
+  }
+}

@@ -1,0 +1,307 @@
+// Probing one column of one file: per row group, read only what answers the question — the whole
+// filter, or just its header and the 32-byte blocks the values map to — verify the header before
+// trusting any byte of the bitset, and answer absent / maybe / unknown. Never a false negative.
+import { getCore } from './core.js'
+import { writeBatch } from './batch-writer.js'
+import { decodeHeaderBytes, headerError } from './bloom-header.js'
+import { layoutFromLength, nextBoundary, standardHeaderLength } from './bloom-layout.js'
+import { Chunk, ChunkFlag, CHUNK_WORDS } from './footer.js'
+import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
+import { combineVerdicts } from './values.js'
+
+const HEADER_GUESS_BYTES = 64 // standard headers are 15–19 bytes; this leaves room for a few unknown fields
+const HEADER_RETRY_BYTES = 4096
+const SMALL_FILTER_BYTES = 4096 // below this, reading the whole filter costs no more than its header
+const REQUEST_COST_BYTES = 16 * 1024 // what one more request is worth in bytes when auto-choosing (latency, headers)
+
+export const MODES = ['auto', 'filter', 'block']
+
+/** Why a row group cannot answer: turned into `unknown` verdicts with this reason. */
+export class Unanswerable {
+  constructor(reason) {
+    this.reason = reason
+  }
+}
+
+/**
+ * Where one chunk's filter is, or why there is none to read.
+ * @returns {{ offset: number, length: number | undefined, bound: number } | Unanswerable}
+ */
+export function locateFilter(file, rowGroup, column) {
+  const { layout } = file
+  const w = (rowGroup * layout.columns.length + column) * CHUNK_WORDS
+  const chunks = layout.chunks
+  const flags = chunks[w + Chunk.FLAGS]
+  if (flags & ChunkFlag.ENCRYPTED_META_DATA) return new Unanswerable('encrypted-column: this column\'s metadata is encrypted')
+  if (!(flags & ChunkFlag.HAS_META_DATA)) return new Unanswerable('no-column-metadata: the column chunk has no metadata')
+  if (flags & ChunkFlag.EXTERNAL_FILE) return new Unanswerable('external-file: the column chunk lives in another file')
+  const offset = chunks[w + Chunk.BLOOM_OFFSET]
+  if (offset < 0) return new Unanswerable('no-bloom-filter: this row group has no bloom filter for the column')
+  const recorded = chunks[w + Chunk.BLOOM_LENGTH]
+  // A filter lives in the data region: after the leading magic, before the footer.
+  if (offset < 4 || offset >= file.metadataOffset) {
+    return new Unanswerable(`malformed-filter: bloom_filter_offset ${offset} is outside the data region [4, ${file.metadataOffset})`)
+  }
+  const length = recorded >= 0 ? recorded : undefined
+  if (length !== undefined && offset + length > file.metadataOffset) {
+    return new Unanswerable(`malformed-filter: bloom filter [${offset}, ${offset + length}) overlaps the footer at ${file.metadataOffset}`)
+  }
+  const bound = length !== undefined ? offset + length : Math.min(nextBoundary(file.boundaries(), offset), file.metadataOffset)
+  return { offset, length, bound }
+}
+
+/**
+ * Reads one row group's filter step by step. Subclasses decide what to do once the header is known.
+ * The header is always decoded from bytes actually read at the filter's offset before any bitset
+ * byte is used; layouts guessed from bloom_filter_length only decide what to request early.
+ */
+class FilterTask {
+  constructor(location, where) {
+    this.offset = location.offset
+    this.length = location.length
+    this.bound = location.bound
+    this.where = where
+    this.guess = location.length !== undefined ? layoutFromLength(location.length) : null
+    this.header = undefined
+    this.headerBytesTried = 0
+  }
+
+  step(lookup) {
+    if (!this.header) {
+      const header = this.readHeader(lookup)
+      if (header === undefined) return this.initialNeeds()
+      if (header === null) return null // refused: the verdict is already recorded
+      this.header = header
+    }
+    return this.afterHeader(lookup, this.header)
+  }
+
+  /** Decoded header, undefined when its bytes are not here yet, null when refused (and answered). */
+  readHeader(lookup) {
+    const want = this.headerBytesTried || (this.guess ? this.guess.headerLength : HEADER_GUESS_BYTES)
+    const end = Math.min(this.offset + want, this.bound)
+    const bytes = lookup(this.offset, end)
+    if (!bytes) return undefined
+    const header = decodeHeaderBytes(bytes)
+    if (header.status === NativeStatus.MALFORMED && header.problem === 'truncated' && end < this.bound && want < HEADER_RETRY_BYTES) {
+      this.headerBytesTried = HEADER_RETRY_BYTES
+      return undefined
+    }
+    if (header.status !== NativeStatus.OK) {
+      this.refuse(headerError(header, `${this.where}: bloom filter at offset ${this.offset}`), header)
+      return null
+    }
+    const end2 = this.offset + header.headerLength + header.numBytes
+    if (end2 > this.bound) {
+      const why = this.length !== undefined
+        ? `bloom_filter_length ${this.length} is shorter than its header + numBytes (${header.headerLength} + ${header.numBytes})`
+        : `the filter (${header.headerLength} + ${header.numBytes} bytes) runs into the next structure at ${this.bound}`
+      this.refuse(new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `${this.where}: malformed bloom filter at offset ${this.offset}: ${why}`, { offset: this.offset }), header)
+      return null
+    }
+    return header
+  }
+
+  initialNeeds() {
+    if (this.headerBytesTried) return [{ start: this.offset, end: Math.min(this.offset + this.headerBytesTried, this.bound) }]
+    if (this.guess) return this.needsWithLayout(this.guess)
+    // Unknown length: a small filter is read whole, a large one starts with a speculative header read.
+    if (this.bound - this.offset <= SMALL_FILTER_BYTES) return [{ start: this.offset, end: this.bound }]
+    return [{ start: this.offset, end: Math.min(this.offset + HEADER_GUESS_BYTES, this.bound) }]
+  }
+
+  bitsetRange(header) {
+    const start = this.offset + header.headerLength
+    return { start, end: start + header.numBytes }
+  }
+}
+
+/** Reads the whole bitset and hands it to `onBitset(header, bitsetBytes)`. */
+export class WholeFilterTask extends FilterTask {
+  constructor(location, where, onBitset, onRefused) {
+    super(location, where)
+    this.onBitset = onBitset
+    this.onRefused = onRefused
+  }
+
+  needsWithLayout(layout) {
+    return [{ start: this.offset, end: this.offset + layout.headerLength + layout.numBytes }]
+  }
+
+  afterHeader(lookup, header) {
+    const { start, end } = this.bitsetRange(header)
+    const bitset = lookup(start, end)
+    if (!bitset) return [{ start, end }]
+    this.onBitset(header, bitset)
+    return null
+  }
+
+  refuse(error, header) {
+    this.onRefused(error, header)
+  }
+
+  giveUp(reason) {
+    this.onRefused(new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `${this.where}: bloom filter at offset ${this.offset}: ${reason}`, { offset: this.offset }))
+  }
+}
+
+/**
+ * Answers the probe's candidate hashes for one row group, in 'filter', 'block' or 'auto' mode.
+ * `answer(candidateHits)` receives a Uint8Array (1 = maybe) per candidate; `refuse(reason)` marks
+ * every value unknown.
+ */
+export class ProbeTask extends FilterTask {
+  constructor(location, where, probe, mode, answer, refuse) {
+    super(location, where)
+    this.probe = probe
+    this.mode = mode
+    this.answer = answer
+    this.refuseWith = refuse
+  }
+
+  refuse(error) {
+    this.refuseWith(`${error.code === ErrorCode.UNSUPPORTED_FILTER ? 'unsupported-filter' : 'malformed-filter'}: ${error.message}`)
+  }
+
+  giveUp(reason) {
+    this.refuseWith(`malformed-filter: ${reason}`)
+  }
+
+  needsWithLayout(layout) {
+    const header = { start: this.offset, end: this.offset + layout.headerLength }
+    const useBlocks = this.chooseBlocks(layout, () => false)
+    return useBlocks ? [header, ...this.blockRanges(layout)] : [{ start: this.offset, end: this.offset + layout.headerLength + layout.numBytes }]
+  }
+
+  afterHeader(lookup, header) {
+    const bitsetRange = this.bitsetRange(header)
+    const whole = lookup(bitsetRange.start, bitsetRange.end)
+    if (whole) { // already held (e.g. in the tail read): free in any mode
+      this.answer(this.probe.checkBitset(whole))
+      return null
+    }
+    if (!this.chooseBlocks(header, (start, end) => lookup(start, end) !== undefined)) {
+      return [bitsetRange]
+    }
+    const blocks = this.probe.blockIndices(header.numBytes / 32)
+    const base = bitsetRange.start
+    const missing = []
+    const gathered = []
+    for (const b of new Set(blocks)) {
+      if (!lookup(base + b * 32, base + b * 32 + 32)) missing.push(b)
+    }
+    if (missing.length) return mergeBlockRanges(missing, base)
+    for (let k = 0; k < blocks.length; k++) gathered.push(lookup(base + blocks[k] * 32, base + blocks[k] * 32 + 32))
+    this.answer(this.probe.checkBlocks(gathered))
+    return null
+  }
+
+  /** Block reads when the mode says so, or in auto mode when they cost less than the whole filter. */
+  chooseBlocks(layout, isHeld) {
+    if (this.mode === 'block') return true
+    if (this.mode === 'filter') return false
+    const base = this.offset + layout.headerLength
+    if (isHeld(base, base + layout.numBytes)) return false
+    const blocks = [...new Set(this.probe.blockIndices(layout.numBytes / 32))].filter((b) => !isHeld(base + b * 32, base + b * 32 + 32))
+    if (blocks.length === 0) return true
+    const ranges = mergeBlockRanges(blocks, base, this.probe.coalesceGap)
+    const blockCost = ranges.reduce((sum, r) => sum + r.end - r.start + REQUEST_COST_BYTES, 0)
+    return blockCost < layout.numBytes + REQUEST_COST_BYTES
+  }
+
+  blockRanges(layout) {
+    return mergeBlockRanges([...new Set(this.probe.blockIndices(layout.numBytes / 32))], this.offset + layout.headerLength)
+  }
+}
+
+/** Sorted 32-byte block ranges, adjacent ones joined (and, with a gap, nearly adjacent ones). */
+function mergeBlockRanges(blocks, base, gap = 0) {
+  const sorted = [...blocks].sort((a, b) => a - b)
+  const ranges = []
+  for (const b of sorted) {
+    const start = base + b * 32
+    const last = ranges[ranges.length - 1]
+    if (last && start - last.end <= gap) last.end = start + 32
+    else ranges.push({ start, end: start + 32 })
+  }
+  return ranges
+}
+
+/**
+ * The hashed candidates of one probe call, kept in JS between row groups and copied into wasm scratch
+ * for each check (a few bytes per value; the bitsets are the large part).
+ */
+export class HashedCandidates {
+  constructor(candidates, type, coalesceGap) {
+    const core = getCore()
+    this.count = candidates.length
+    this.coalesceGap = coalesceGap
+    this.indexCache = new Map()
+    if (this.count === 0) {
+      this.hashes = new Uint8Array(0)
+      return
+    }
+    const batch = writeBatch(core, candidates, type, 8)
+    const written = core.m.hashBatch(batch.desc, batch.out)
+    if (written !== this.count) {
+      throw new ParquetBloomError(ErrorCode.BAD_VALUE, `could not hash the probe values (status ${-written})`)
+    }
+    this.hashes = core.u8.slice(batch.out, batch.out + this.count * 8)
+  }
+
+  /** Block index of each candidate in a filter of numBlocks blocks (cached per size). */
+  blockIndices(numBlocks) {
+    let indices = this.indexCache.get(numBlocks)
+    if (!indices) {
+      const core = getCore()
+      const at = core.scratch(this.count * 12 + 16)
+      core.u8.set(this.hashes, at)
+      const out = at + this.count * 8
+      core.m.blockIndices(at, this.count, numBlocks, out)
+      indices = core.u32.slice(out >> 2, (out >> 2) + this.count)
+      this.indexCache.set(numBlocks, indices)
+    }
+    return indices
+  }
+
+  /** Checks every candidate against a whole bitset; the bitset's pool block is returned at once. */
+  checkBitset(bitset) {
+    const core = getCore()
+    const filterPtr = core.acquire(bitset.length, 'a bloom filter bitset')
+    try {
+      const at = core.scratch(this.count * 9 + 16)
+      core.u8.set(bitset, filterPtr)
+      core.u8.set(this.hashes, at)
+      const out = at + this.count * 8
+      const status = core.m.checkHashes(filterPtr, bitset.length, at, this.count, out)
+      if (status !== NativeStatus.OK) throw new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `bitset of ${bitset.length} bytes refused (status ${status})`)
+      return core.u8.slice(out, out + this.count)
+    } finally {
+      core.release(filterPtr)
+    }
+  }
+
+  /** Checks candidate k against gathered[k], the 32-byte block its hash selects. */
+  checkBlocks(gathered) {
+    const core = getCore()
+    const at = core.scratch(this.count * (8 + 32 + 1) + 16)
+    const blocksAt = at + this.count * 8
+    const out = blocksAt + this.count * 32
+    core.u8.set(this.hashes, at)
+    for (let k = 0; k < this.count; k++) core.u8.set(gathered[k], blocksAt + k * 32)
+    core.m.checkGatheredBlocks(at, blocksAt, this.count, out)
+    return core.u8.slice(out, out + this.count)
+  }
+}
+
+/** Per-value results from the candidates' answers (values.js combineVerdicts decides the verdicts). */
+export function resultsFromHits(encoded, hits) {
+  const verdicts = combineVerdicts(encoded, hits)
+  return encoded.outcomes.map((o, i) => ({ value: o.value, verdict: verdicts[i], reason: o.reason ?? 'bloom-filter' }))
+}
+
+export function unknownFor(encoded, reason) {
+  return encoded.outcomes.map((o) => o.verdict
+    ? { value: o.value, verdict: o.verdict, reason: o.reason }
+    : { value: o.value, verdict: 'unknown', reason })
+}

@@ -1,0 +1,136 @@
+// Runs byte-range reads for many row groups at once: gathers what each task still needs, skips bytes
+// already held, coalesces nearby ranges into few requests, sends them with bounded concurrency, and
+// hands each task its bytes as soon as its own requests are in — so memory follows what is in flight.
+import { ErrorCode, ParquetBloomError } from './errors.js'
+
+export const DEFAULT_CONCURRENCY = 6
+export const DEFAULT_COALESCE_GAP = 8 * 1024
+export const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024
+const MAX_ROUNDS = 4
+
+/**
+ * A task reads the bytes of one row group's filter in steps. `step(lookup)` either finishes (returns
+ * null) or returns the ranges it needs next: [{ start, end }]. `lookup(start, end)` returns the bytes
+ * of [start, end) when this task or the file cache holds them.
+ * @typedef {{ step(lookup: (start: number, end: number) => Uint8Array | undefined): Array<{start: number, end: number}> | null,
+ *   giveUp(reason: string): void }} ReadTask
+ */
+
+/**
+ * @param {ReadTask[]} tasks
+ * @param {{ source: any, cache: ByteCache, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
+ *   signal?: AbortSignal }} options
+ */
+export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT_CONCURRENCY, coalesceGap = DEFAULT_COALESCE_GAP,
+  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal } = {}) {
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
+  }
+  const held = tasks.map(() => [])
+  const lookupFor = (t) => (start, end) => findBytes(held[t], start, end) ?? cache.get(start, end)
+
+  let waiting = []
+  for (let t = 0; t < tasks.length; t++) {
+    const needs = tasks[t].step(lookupFor(t))
+    if (needs) waiting.push({ task: t, needs })
+  }
+  for (let round = 0; waiting.length > 0; round++) {
+    throwIfAborted(signal, source.name)
+    if (round === MAX_ROUNDS) {
+      // A filter whose header keeps contradicting what was read: say "unknown" rather than loop.
+      for (const { task } of waiting) tasks[task].giveUp('the filter\'s header and layout never agreed after several reads')
+      return
+    }
+    const pending = new Map(waiting.map(({ task, needs }) => [task, needs.length]))
+    const requests = coalesce(waiting, coalesceGap, maxRequestBytes)
+    const next = []
+    const finished = (t) => {
+      const needs = tasks[t].step(lookupFor(t))
+      if (needs) next.push({ task: t, needs })
+      else held[t] = [] // done: drop the bytes so memory tracks only what is still needed
+    }
+    await forEachConcurrently(requests, concurrency, signal, async (request) => {
+      const bytes = await source.read(request.start, request.end - request.start, { signal })
+      for (const part of request.parts) {
+        held[part.task].push({ start: part.start, bytes: bytes.subarray(part.start - request.start, part.end - request.start) })
+        const left = pending.get(part.task) - 1
+        pending.set(part.task, left)
+        if (left === 0) finished(part.task)
+      }
+    })
+    waiting = next
+  }
+}
+
+/** Bytes already fetched for the whole file (the tail read), reused before any new request. */
+export class ByteCache {
+  constructor() {
+    /** @type {Array<{ start: number, bytes: Uint8Array }>} */
+    this.segments = []
+  }
+
+  add(start, bytes) {
+    this.segments.push({ start, bytes })
+  }
+
+  get(start, end) {
+    return findBytes(this.segments, start, end)
+  }
+}
+
+function findBytes(segments, start, end) {
+  for (const s of segments) {
+    if (s.start <= start && end <= s.start + s.bytes.length) return s.bytes.subarray(start - s.start, end - s.start)
+  }
+  return undefined
+}
+
+/**
+ * Merges every task's needs into requests: sorted by offset, joined while the gap between them is at
+ * most `gap` and the request stays under `maxBytes`. Each request lists the parts it serves.
+ */
+export function coalesce(waiting, gap, maxBytes) {
+  const parts = []
+  for (const { task, needs } of waiting) for (const n of needs) parts.push({ task, start: n.start, end: n.end })
+  parts.sort((a, b) => a.start - b.start || a.end - b.end)
+  const requests = []
+  let current
+  for (const p of parts) {
+    if (current && p.start - current.end <= gap && Math.max(current.end, p.end) - current.start <= maxBytes) {
+      current.end = Math.max(current.end, p.end)
+      current.parts.push(p)
+    } else {
+      current = { start: p.start, end: p.end, parts: [p] }
+      requests.push(current)
+    }
+  }
+  return requests
+}
+
+/** Runs fn over items with at most `limit` in flight; the first failure or an abort stops new work. */
+async function forEachConcurrently(items, limit, signal, fn) {
+  let next = 0
+  let failed = false
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]
+      try {
+        await fn(item)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    }
+  }
+  const workers = Array.from({ length: Math.min(limit, items.length) }, worker)
+  const results = await Promise.allSettled(workers)
+  const rejected = results.find((r) => r.status === 'rejected')
+  if (rejected) throw rejected.reason
+  throwIfAborted(signal)
+}
+
+export function throwIfAborted(signal, where) {
+  if (signal?.aborted) {
+    throw new ParquetBloomError(ErrorCode.ABORTED, `${where ? `${where}: ` : ''}aborted${signal.reason?.message ? ` (${signal.reason.message})` : ''}`, { cause: signal.reason })
+  }
+}
