@@ -14,5 +14,5 @@ say "CTest: native GoogleTest under AddressSanitizer + UBSan"
 say "CTest: GoogleTest compiled with em++, run under Node"
 (cd "$BUILD_DIR/wasm" && ctest --output-on-failure -j "$JOBS")
 
-say "node --test"
-node --test --test-reporter=spec tests/js/
+say "node --test (release wasm)"
+node --test tests/js/
