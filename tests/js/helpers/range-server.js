@@ -10,6 +10,8 @@ import send from 'send'
  * one with server.setMode('a', 'b'):
  * - ignore-range      200 with the whole file, whatever the Range header says
  * - ignore-suffix     200 with the whole file for suffix ranges (bytes=-n) only
+ * - suffix-416        a suffix longer than the file gets 416 bytes *\/size (Express/send) instead of the
+ *                     whole file as a 206 (RFC 9110, what S3, GCS and nginx do, and the default here)
  * - no-suffix         416 with Content-Range: bytes *\/size for suffix ranges; no-suffix:400 and
  *                     no-suffix:501 answer that status instead, no-suffix:bare a 416 without Content-Range
  * - wrong-content-range  Content-Range shifted by one byte (the body is right)
@@ -145,7 +147,7 @@ function parseModes(text) {
   return modes
 }
 
-const KNOWN_MODES = new Set(['ignore-range', 'ignore-suffix', 'no-suffix', 'wrong-content-range', 'no-content-range', 'unknown-size',
+const KNOWN_MODES = new Set(['ignore-range', 'ignore-suffix', 'suffix-416', 'no-suffix', 'wrong-content-range', 'no-content-range', 'unknown-size',
   'change-size', 'short-body', 'drop', 'chunked', 'status', 'redirect', 'slow', 'slow-body'])
 
 function serve({ req, res, urlPath, modes, nth, count, later, root }) {
@@ -187,6 +189,16 @@ function serve({ req, res, urlPath, modes, nth, count, later, root }) {
     return
   }
   if (modes['ignore-range'] || (modes['ignore-suffix'] && isSuffix)) delete req.headers.range
+  if (isSuffix && !modes['suffix-416']) {
+    // RFC 9110 14.1.2: a suffix longer than the representation selects all of it. `send` refuses
+    // with 416 instead, so rewrite the request the way conforming servers read it.
+    try {
+      const size = statSync(path.join(root, filePath)).size
+      if (size > 0 && Number(range.replace(/[^\d]/g, '')) > size) req.headers.range = `bytes=0-${size - 1}`
+    } catch {
+      // Missing file: send answers 404.
+    }
+  }
 
   interceptHeaders(res, modes, nth)
   interceptBody(res, modes, count, later)
