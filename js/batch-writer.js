@@ -75,8 +75,7 @@ export function writeBatch(core, input, type, outBytesPerSlot = 1) {
   if (hasNulls) writeValidity(core.u8, validityPtr, values)
   let valuesLength
   if (typedFixed) {
-    checkTypedArrayKind(values, t.name)
-    core.u8.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), valuesPtr)
+    copyTypedArray(core, values, t.name, valuesPtr)
     valuesLength = values.byteLength
   } else {
     valuesLength = writeValues(core, values, t, valuesPtr, offsetsPtr)
@@ -95,15 +94,16 @@ function writeValidity(u8, at, values) {
   for (let i = 0; i < values.length; i++) if (values[i] != null) u8[at + (i >> 3)] |= 1 << (i & 7)
 }
 
-function checkTypedArrayKind(values, name) {
-  const ok = name === 'INT32' ? values instanceof Int32Array || values instanceof Uint32Array
-    : name === 'INT64' ? values instanceof BigInt64Array || values instanceof BigUint64Array
-    : name === 'FLOAT' ? values instanceof Float32Array
-    : values instanceof Float64Array
-  if (!ok) {
-    throw new ParquetBloomError(ErrorCode.BAD_VALUE, `a ${values.constructor.name} cannot hold ${name} values; ` +
-      'use Int32Array/Uint32Array, BigInt64Array/BigUint64Array, Float32Array or Float64Array to match the type')
-  }
+/** Copies a typed array through a heap view of its own kind (no intermediate byte view). */
+function copyTypedArray(core, values, name, at) {
+  if (name === 'INT32' && values instanceof Int32Array) return core.i32.set(values, at >> 2)
+  if (name === 'INT32' && values instanceof Uint32Array) return core.u32.set(values, at >> 2)
+  if (name === 'INT64' && values instanceof BigInt64Array) return core.i64.set(values, at >> 3)
+  if (name === 'INT64' && values instanceof BigUint64Array) return core.u8.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), at)
+  if (name === 'FLOAT' && values instanceof Float32Array) return core.f32.set(values, at >> 2)
+  if (name === 'DOUBLE' && values instanceof Float64Array) return core.f64.set(values, at >> 3)
+  throw new ParquetBloomError(ErrorCode.BAD_VALUE, `a ${values.constructor.name} cannot hold ${name} values; ` +
+    'use Int32Array/Uint32Array, BigInt64Array/BigUint64Array, Float32Array or Float64Array to match the type')
 }
 
 /** An upper bound on the bytes the values need. */
@@ -205,50 +205,69 @@ function writeValues(core, values, t, at, offsetsPtr) {
 }
 
 const utf8 = new TextEncoder()
+const ROPE_CHUNK = 256
 
-/** UTF-8 straight into wasm memory: an ASCII loop, encodeInto only for strings that need it. */
+/**
+ * UTF-8 straight into wasm memory. Per-string encodeInto calls cost more than the bytes, so strings
+ * are concatenated a chunk at a time (V8 builds a rope) and encoded in one call; when the chunk is
+ * ASCII (bytes written == UTF-16 units) every string's byte length is its .length. Chunks holding
+ * non-ASCII text, bytes or nulls are written one value at a time.
+ */
 function writeByteArrays(core, values, at, offsetsPtr) {
   const u8 = core.u8
   const offsets = core.i32
+  const n = values.length
   let o = offsetsPtr >> 2
   let pos = at
-  offsets[o++] = 0
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]
-    if (typeof v === 'string') {
-      const n = v.length
-      let j = 0
-      for (; j < n; j++) {
-        const c = v.charCodeAt(j)
-        if (c >= 0x80) break
-        u8[pos + j] = c
+  offsets[o] = 0
+  for (let c = 0; c < n; c += ROPE_CHUNK) {
+    const e = Math.min(n, c + ROPE_CHUNK)
+    let text = ''
+    let allStrings = true
+    for (let i = c; i < e; i++) {
+      const v = values[i]
+      if (typeof v !== 'string') {
+        allStrings = false
+        break
       }
-      if (j === n) {
-        pos += n
-      } else {
-        pos += j
-        pos += utf8.encodeInto(v.slice(j), u8.subarray(pos, pos + (n - j) * 3)).written
-      }
-    } else if (v instanceof Uint8Array) {
-      u8.set(v, pos)
-      pos += v.length
+      text += v
     }
-    offsets[o++] = pos - at
+    if (allStrings && utf8.encodeInto(text, u8.subarray(pos, pos + text.length * 3)).written === text.length) {
+      for (let i = c; i < e; i++) {
+        pos += values[i].length
+        offsets[++o] = pos - at
+      }
+      continue
+    }
+    for (let i = c; i < e; i++) {
+      const v = values[i]
+      if (typeof v === 'string') pos += utf8.encodeInto(v, u8.subarray(pos, pos + v.length * 3)).written
+      else if (v instanceof Uint8Array) {
+        u8.set(v, pos)
+        pos += v.length
+      }
+      offsets[++o] = pos - at
+    }
   }
   return pos - at
 }
 
-/** Arrow-style buffers supplied by the caller: copied once, hashed in place by the spaced hashers. */
+/**
+ * Arrow-style buffers supplied by the caller: copied once, hashed in place by the spaced hashers.
+ * `offset` is the first slot in values/offsets (the first bit for BOOLEAN); `validityOffset` (default
+ * `offset`) the first bit of the validity bitmap — Arrow slices fixed-width buffers but not bitmaps.
+ */
 function writeColumnar(core, input, t, outBytesPerSlot) {
   const count = input.length
   const offset = input.offset ?? 0
-  if (!Number.isInteger(count) || count < 0 || !Number.isInteger(offset) || offset < 0) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'columnar input needs integer length >= 0 and offset >= 0')
+  const validityOffset = input.validityOffset ?? offset
+  if (![count, offset, validityOffset].every((n) => Number.isInteger(n) && n >= 0)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'columnar input needs integer length, offset and validityOffset >= 0')
   }
   const values = asBytes(input.values, 'values')
   const validity = input.validity == null ? undefined : asBytes(input.validity, 'validity')
-  if (validity && validity.length * 8 < offset + count) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `validity bitmap holds ${validity.length * 8} bits, need ${offset + count}`)
+  if (validity && validity.length * 8 < validityOffset + count) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `validity bitmap holds ${validity.length * 8} bits, need ${validityOffset + count}`)
   }
   let offsets
   if (t.name === 'BYTE_ARRAY') {
@@ -259,7 +278,7 @@ function writeColumnar(core, input, t, outBytesPerSlot) {
   }
   // Fixed-width slots are addressed from the start of `values`; skip the leading `offset` slots.
   const width = t.name === 'BOOLEAN' || t.name === 'BYTE_ARRAY' ? 0 : t.typeLength
-  const valueBytes = width ? values.subarray(Math.min(values.length, offset * width)) : values
+  const valueBytes = width ? values.subarray(Math.min(values.length, offset * width), Math.min(values.length, (offset + count) * width)) : values
   const validityBytes = validity ? align16(validity.length) : 0
   const offsetsBytes = offsets ? align16(offsets.byteLength) : 0
   const outBytes = align16(count * outBytesPerSlot)
@@ -270,10 +289,10 @@ function writeColumnar(core, input, t, outBytesPerSlot) {
   const valuesPtr = outPtr + outBytes
   const u8 = core.u8
   if (validity) u8.set(validity, validityPtr)
-  if (offsets) u8.set(new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength), offsetsPtr)
+  if (offsets) core.i32.set(offsets, offsetsPtr >> 2)
   u8.set(valueBytes, valuesPtr)
   const bitOffset = t.name === 'BOOLEAN' ? offset : 0
-  core.writeDescriptor(base, t.code, t.typeLength, count, valuesPtr, valueBytes.length, offsetsPtr, bitOffset, validityPtr, validity ? offset : 0)
+  core.writeDescriptor(base, t.code, t.typeLength, count, valuesPtr, valueBytes.length, offsetsPtr, bitOffset, validityPtr, validity ? validityOffset : 0)
   return { desc: base, count, out: outPtr }
 }
 

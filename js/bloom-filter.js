@@ -1,6 +1,7 @@
 // BloomFilter: a Split Block Bloom Filter whose bitset lives in pooled wasm memory. Owned filters are
 // freed explicitly (free() / `using`); visit-scoped ones die when their visit ends and refuse use after.
-import { getCore, throwIfFailed, RESULT_MAYBE } from './core.js'
+import { getCore, throwIfFailed, RESULT_MAYBE, RESULT_NULL } from './core.js'
+import { arrowChunks, isArrowVector } from './arrow-input.js'
 import { writeBatch } from './batch-writer.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { decodeHeaderBytes, encodeHeader, headerError } from './bloom-header.js'
@@ -97,28 +98,66 @@ export class BloomFilter {
   }
 
   /**
-   * Inserts a batch of values of a Parquet physical type (nulls are skipped).
+   * Inserts a batch of values of a Parquet physical type (nulls are skipped). Takes arrays, typed
+   * arrays, Arrow-style columnar buffers ({ values, offsets?, validity?, offset?, validityOffset?,
+   * length }) and Apache Arrow JS vectors (type inferred when omitted).
    * @param {ArrayLike<any> | object} values
-   * @param {string | { type: string, typeLength?: number }} type
+   * @param {string | { type: string, typeLength?: number }} [type]
    */
   insert(values, type) {
-    const core = getCore()
     this.#assertLive()
-    const batch = writeBatch(core, values, type, 0)
-    throwIfFailed(core.m.insertBatch(this.#ptr, this.#numBytes, batch.desc), 'insert')
+    if (isArrowVector(values)) {
+      for (const chunk of arrowChunks(values, type)) {
+        if (chunk.dictionary) this.insert(chunk.dictionary, type)
+        else this.#insertBatch(chunk.input, chunk.type)
+      }
+      return this
+    }
+    this.#insertBatch(values, type)
     return this
   }
 
   /**
-   * Checks a batch: 1 = maybe present, 0 = definitely absent, 2 = null slot.
+   * Checks a batch: 1 = maybe present, 0 = definitely absent, 2 = null slot (a bloom filter records no
+   * nulls). Same inputs as insert().
    * @returns {Uint8Array}
    */
   check(values, type) {
-    const core = getCore()
     this.#assertLive()
+    if (!isArrowVector(values)) return this.#checkBatch(values, type, undefined, 0)
+    const results = new Uint8Array(values.length)
+    let at = 0
+    for (const chunk of arrowChunks(values, type)) {
+      if (chunk.dictionary) {
+        // Check each dictionary entry once, then look the answers up by index.
+        const answers = this.check(chunk.dictionary, type)
+        const { indices, validity, validityOffset } = chunk
+        for (let i = 0; i < chunk.length; i++) {
+          const valid = !validity || (validity[(validityOffset + i) >> 3] >> ((validityOffset + i) & 7)) & 1
+          results[at + i] = valid ? answers[indices[i]] : RESULT_NULL
+        }
+      } else {
+        this.#checkBatch(chunk.input, chunk.type, results, at)
+      }
+      at += chunk.length
+    }
+    return results
+  }
+
+  #insertBatch(values, type) {
+    const core = getCore()
+    const batch = writeBatch(core, values, type, 0)
+    throwIfFailed(core.m.insertBatch(this.#ptr, this.#numBytes, batch.desc), 'insert')
+  }
+
+  /** Checks one batch; results go into `into` at `at` when given, else into a new array. */
+  #checkBatch(values, type, into, at) {
+    const core = getCore()
     const batch = writeBatch(core, values, type, 1)
     throwIfFailed(core.m.checkBatch(this.#ptr, this.#numBytes, batch.desc, batch.out), 'check')
-    return core.u8.slice(batch.out, batch.out + batch.count)
+    if (!into) return core.u8.slice(batch.out, batch.out + batch.count)
+    into.set(core.u8.subarray(batch.out, batch.out + batch.count), at)
+    return into
   }
 
   /** One value: false only when it is definitely absent. */

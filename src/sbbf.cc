@@ -3,6 +3,10 @@
 
 #include <cmath>
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 namespace pb {
 
 namespace {
@@ -12,6 +16,32 @@ constexpr uint32_t kSalt[kWordsPerBlock] = {0x47b6137bU, 0x44974d91U, 0x8824ad5b
 
 inline uint32_t MaskBit(uint32_t key, int i) { return 1u << ((key * kSalt[i]) >> 27); }
 
+#if defined(__wasm_simd128__)
+// wasm SIMD has no per-lane variable shift, so 1 << s is built as the float 2^s (exponent s + 127)
+// converted back to an integer: exact for s in [0, 31]. Two vectors cover the block's 8 words.
+inline void BlockMasks(uint32_t key, v128_t* lo, v128_t* hi) {
+  const v128_t k = wasm_i32x4_splat(static_cast<int32_t>(key));
+  const v128_t salt_lo = wasm_u32x4_make(kSalt[0], kSalt[1], kSalt[2], kSalt[3]);
+  const v128_t salt_hi = wasm_u32x4_make(kSalt[4], kSalt[5], kSalt[6], kSalt[7]);
+  const v128_t bias = wasm_i32x4_splat(127);
+  *lo = wasm_u32x4_trunc_sat_f32x4(wasm_i32x4_shl(wasm_i32x4_add(wasm_u32x4_shr(wasm_i32x4_mul(k, salt_lo), 27), bias), 23));
+  *hi = wasm_u32x4_trunc_sat_f32x4(wasm_i32x4_shl(wasm_i32x4_add(wasm_u32x4_shr(wasm_i32x4_mul(k, salt_hi), 27), bias), 23));
+}
+
+inline void BlockInsert(uint32_t* block, uint32_t key) {
+  v128_t lo, hi;
+  BlockMasks(key, &lo, &hi);
+  wasm_v128_store(block, wasm_v128_or(wasm_v128_load(block), lo));
+  wasm_v128_store(block + 4, wasm_v128_or(wasm_v128_load(block + 4), hi));
+}
+
+inline bool BlockCheckKey(const uint32_t* block, uint32_t key) {
+  v128_t lo, hi;
+  BlockMasks(key, &lo, &hi);
+  const v128_t missing = wasm_v128_or(wasm_v128_andnot(lo, wasm_v128_load(block)), wasm_v128_andnot(hi, wasm_v128_load(block + 4)));
+  return !wasm_v128_any_true(missing);
+}
+#else
 inline void BlockInsert(uint32_t* block, uint32_t key) {
   for (int i = 0; i < 8; ++i) block[i] |= MaskBit(key, i);
 }
@@ -25,6 +55,7 @@ inline bool BlockCheckKey(const uint32_t* block, uint32_t key) {
   }
   return missing == 0;
 }
+#endif
 
 uint32_t NextPowerOfTwo(uint64_t v) {
   uint64_t p = 1;
