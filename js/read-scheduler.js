@@ -26,6 +26,8 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
   }
+  // A merged request must stay a read the source accepts: each range may fit where their union does not.
+  if (Number.isFinite(source.maxBytes)) maxRequestBytes = Math.min(maxRequestBytes, source.maxBytes)
   const held = tasks.map(() => [])
   const lookupFor = (t) => (start, end) => findBytes(held[t], start, end) ?? cache.get(start, end)
 
@@ -49,8 +51,8 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
       if (needs) next.push({ task: t, needs })
       else held[t] = [] // done: drop the bytes so memory tracks only what is still needed
     }
-    await forEachConcurrently(requests, concurrency, signal, async (request) => {
-      const bytes = await source.read(request.start, request.end - request.start, { signal })
+    await forEachConcurrently(requests, concurrency, signal, async (request, requestSignal) => {
+      const bytes = await source.read(request.start, request.end - request.start, { signal: requestSignal })
       for (const part of request.parts) {
         held[part.task].push({ start: part.start, bytes: bytes.subarray(part.start - request.start, part.end - request.start) })
         const left = pending.get(part.task) - 1
@@ -107,25 +109,34 @@ export function coalesce(waiting, gap, maxBytes) {
   return requests
 }
 
-/** Runs fn over items with at most `limit` in flight; the first failure or an abort stops new work. */
+/**
+ * Runs fn(item, signal) over items with at most `limit` in flight. The first failure aborts the
+ * requests still running (their signal) and stops new work, so a failed probe returns promptly.
+ */
 async function forEachConcurrently(items, limit, signal, fn) {
+  const stop = new AbortController()
+  const onAbort = () => stop.abort(signal.reason)
+  if (signal?.aborted) onAbort()
+  else signal?.addEventListener('abort', onAbort, { once: true })
   let next = 0
-  let failed = false
+  let firstError
   const worker = async () => {
-    while (!failed && next < items.length) {
+    while (firstError === undefined && !stop.signal.aborted && next < items.length) {
       const item = items[next++]
       try {
-        await fn(item)
+        await fn(item, stop.signal)
       } catch (error) {
-        failed = true
-        throw error
+        firstError ??= error
+        stop.abort(error)
       }
     }
   }
-  const workers = Array.from({ length: Math.min(limit, items.length) }, worker)
-  const results = await Promise.allSettled(workers)
-  const rejected = results.find((r) => r.status === 'rejected')
-  if (rejected) throw rejected.reason
+  try {
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+  }
+  if (firstError !== undefined) throw firstError
   throwIfAborted(signal)
 }
 
