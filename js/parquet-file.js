@@ -61,7 +61,8 @@ export class ParquetFile {
 
   /**
    * The footer, shaped for probing: { numRows, createdBy, rowGroups: [{ index, numRows, columns:
-   * [{ path, physicalType, typeLength, logicalType, bloom: { offset, length } | null }] }] }.
+   * [{ path, pathInSchema, physicalType, typeLength, logicalType, bloom: { offset, length } | null }] }] }.
+   * `path` is dotted; `pathInSchema` the segments (unambiguous when names contain dots).
    * Built on first access (a footer with thousands of row groups is ready to probe before this).
    */
   get metadata() {
@@ -168,21 +169,54 @@ export class ParquetFile {
   }
 
   /**
-   * The raw parts of one chunk's filter for inspection: { offset, length, header, bitset } or, when
-   * it cannot be read, { offset, length, error }. `header` is the decoded BloomFilterHeader.
+   * The raw parts of one chunk's filter for inspection: `{ offset, length, header, bitset }`, or with
+   * `error` (a ParquetBloomError, or a reason string when there is nothing to read) when it cannot be
+   * used. `header` is the decoded BloomFilterHeader; a refused filter whose header still gives a usable
+   * size comes with its `bitset` too.
    */
   async readBloomFilterParts(rowGroupIndex, columnPath, options = {}) {
-    this.#assertOpen()
     const column = this.column(columnPath)
-    const g = this.#rowGroupSelection([rowGroupIndex])[0]
-    const location = locateFilter(this, g, column.index)
-    if (location instanceof Unanswerable) return { error: location.reason }
     let parts
-    const task = new WholeFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`,
-      (header, bitset) => { parts = { offset: location.offset, length: location.length, header, bitset } },
-      (error, header) => { parts = { offset: location.offset, length: location.length, header, error } })
-    await this.#run([task], options)
-    return parts
+    await this.forEachBloomFilter({ rowGroups: [rowGroupIndex], columns: [column.path] }, (p) => { parts = p }, options)
+    return parts ?? { error: 'no-bloom-filter: this row group has no bloom filter for the column' }
+  }
+
+  /**
+   * Reads the filters of many column chunks at once — ranges coalesced, bounded concurrency, bytes
+   * dropped as soon as each chunk is handed over — and calls `visit(parts)` for each chunk that has a
+   * bloom_filter_offset, as its bytes arrive. `parts` is `{ rowGroup, column, columnIndex, offset, length, header?,
+   * bitset?, error? }` as readBloomFilterParts describes; `bitset` may be reused after `visit` returns.
+   * @param {{ rowGroups?: number[], columns?: Array<string | string[]> }} selection default: everything
+   * @param {(parts: object) => void} visit
+   * @param {{ signal?: AbortSignal, concurrency?: number }} [options]
+   */
+  async forEachBloomFilter(selection, visit, options = {}) {
+    this.#assertOpen()
+    const rowGroups = this.#rowGroupSelection(selection?.rowGroups)
+    const columns = selection?.columns ? selection.columns.map((p) => this.column(p)) : this.layout.columns
+    const tasks = []
+    for (const g of rowGroups) {
+      for (const column of columns) {
+        const location = locateFilter(this, g, column.index)
+        const base = { rowGroup: g, column: column.name, columnIndex: column.index }
+        if (location instanceof Unanswerable) {
+          if (!location.reason.startsWith('no-bloom-filter')) visit({ ...base, error: location.reason })
+          continue
+        }
+        const where = { ...base, offset: location.offset, length: location.length }
+        tasks.push(new WholeFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`,
+          (header, bitset) => visit({ ...where, header, bitset }),
+          (error, header, bitset) => visit({ ...where, header, bitset, error }),
+          { keepRefusedBits: true }))
+      }
+    }
+    await this.#run(tasks, options)
+  }
+
+  /** Bytes [offset, offset + length) of the file, from what is already held or one counted read. */
+  async readRange(offset, length, options = {}) {
+    this.#assertOpen()
+    return this.#cache.get(offset, offset + length) ?? this.#source.read(offset, length, { signal: options.signal ?? this.#options.signal })
   }
 
   async close() {
@@ -194,10 +228,11 @@ export class ParquetFile {
 
   async #readBitset(rowGroupIndex, columnPath, options) {
     const parts = await this.readBloomFilterParts(rowGroupIndex, columnPath, options)
-    if (parts.bitset) return parts.bitset
+    if (parts.bitset && !parts.error) return parts.bitset
     if (parts.error instanceof ParquetBloomError) throw parts.error
-    throw new ParquetBloomError(String(parts.error).startsWith('no-bloom-filter') ? ErrorCode.NO_BLOOM_FILTER : ErrorCode.UNSUPPORTED_FILTER,
-      `${this.name}: row group ${rowGroupIndex}, column ${String(columnPath)}: ${parts.error}`, { source: this.name })
+    const reason = String(parts.error)
+    const code = REASON_CODES.find(([prefix]) => reason.startsWith(prefix))?.[1] ?? ErrorCode.UNSUPPORTED_FILTER
+    throw new ParquetBloomError(code, `${this.name}: row group ${rowGroupIndex}, column ${String(columnPath)}: ${reason}`, { source: this.name })
   }
 
   #run(tasks, options) {
@@ -227,6 +262,13 @@ export class ParquetFile {
   }
 }
 
+// The code a visit refusal carries, by the reason locateFilter gave.
+const REASON_CODES = [
+  ['no-bloom-filter', ErrorCode.NO_BLOOM_FILTER],
+  ['malformed-filter', ErrorCode.MALFORMED_FILTER],
+  ['encrypted-column', ErrorCode.ENCRYPTED],
+]
+
 function buildMetadata(layout) {
   const { columns, chunks, rowGroupRows } = layout
   return {
@@ -241,6 +283,7 @@ function buildMetadata(layout) {
         const length = chunks[w + Chunk.BLOOM_LENGTH]
         return {
           path: c.name,
+          pathInSchema: c.path,
           physicalType: c.physicalType,
           typeLength: c.typeLength,
           logicalType: c.logicalType,

@@ -3,12 +3,13 @@
 // trusting any byte of the bitset, and answer absent / maybe / unknown. Never a false negative.
 import { getCore } from './core.js'
 import { writeBatch } from './batch-writer.js'
-import { decodeHeaderBytes, headerError } from './bloom-header.js'
+import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from './bloom-header.js'
 import { layoutFromLength, nextBoundary, standardHeaderLength } from './bloom-layout.js'
 import { Chunk, ChunkFlag, CHUNK_WORDS } from './footer.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { combineVerdicts } from './values.js'
 
+const MAX_FILTER_BYTES = 128 * 1024 * 1024
 const HEADER_GUESS_BYTES = 64 // standard headers are 15–19 bytes; this leaves room for a few unknown fields
 const HEADER_RETRY_BYTES = 4096
 const SMALL_FILTER_BYTES = 4096 // below this, reading the whole filter costs no more than its header
@@ -33,10 +34,14 @@ export function locateFilter(file, rowGroup, column) {
   const chunks = layout.chunks
   const flags = chunks[w + Chunk.FLAGS]
   if (flags & ChunkFlag.ENCRYPTED_META_DATA) return new Unanswerable('encrypted-column: this column\'s metadata is encrypted')
+  // crypto_metadata alone also means an encrypted column, and its bloom filter is ciphertext.
+  if (flags & ChunkFlag.HAS_CRYPTO_META_DATA) return new Unanswerable('encrypted-column: this column is encrypted (it has crypto_metadata)')
   if (!(flags & ChunkFlag.HAS_META_DATA)) return new Unanswerable('no-column-metadata: the column chunk has no metadata')
   if (flags & ChunkFlag.EXTERNAL_FILE) return new Unanswerable('external-file: the column chunk lives in another file')
   const offset = chunks[w + Chunk.BLOOM_OFFSET]
-  if (offset < 0) return new Unanswerable('no-bloom-filter: this row group has no bloom filter for the column')
+  // -1 is also what the decoder records for an absent field; any other negative offset is the file's own.
+  if (offset === -1) return new Unanswerable('no-bloom-filter: this row group has no bloom filter for the column')
+  if (offset < 0) return new Unanswerable(`malformed-filter: bloom_filter_offset ${offset} is negative`)
   const recorded = chunks[w + Chunk.BLOOM_LENGTH]
   // A filter lives in the data region: after the leading magic, before the footer.
   if (offset < 4 || offset >= file.metadataOffset) {
@@ -70,7 +75,7 @@ class FilterTask {
     if (!this.header) {
       const header = this.readHeader(lookup)
       if (header === undefined) return this.initialNeeds()
-      if (header === null) return null // refused: the verdict is already recorded
+      if (header === null) return this.header ? this.afterHeader(lookup, this.header) : null // refused (answered), or kept for its bits
       this.header = header
     }
     return this.afterHeader(lookup, this.header)
@@ -83,9 +88,15 @@ class FilterTask {
     const bytes = lookup(this.offset, end)
     if (!bytes) return undefined
     const header = decodeHeaderBytes(bytes)
-    if (header.status === NativeStatus.MALFORMED && header.problem === 'truncated' && end < this.bound && want < HEADER_RETRY_BYTES) {
-      this.headerBytesTried = HEADER_RETRY_BYTES
+    if (header.status === NativeStatus.MALFORMED && header.problem === 'truncated' && end < this.bound && want < MAX_HEADER_BYTES) {
+      // Unknown fields can make a valid header long: read more, up to what the decoder accepts.
+      this.headerBytesTried = want < HEADER_RETRY_BYTES ? HEADER_RETRY_BYTES : MAX_HEADER_BYTES
       return undefined
+    }
+    if (header.status === NativeStatus.MALFORMED && header.problem === 'truncated' && end < this.bound) {
+      this.refuse(new ParquetBloomError(ErrorCode.TOO_LARGE,
+        `${this.where}: bloom filter at offset ${this.offset}: the header is longer than ${MAX_HEADER_BYTES} bytes`, { offset: this.offset, field: 'BloomFilterHeader' }), header)
+      return null
     }
     if (header.status !== NativeStatus.OK) {
       this.refuse(headerError(header, `${this.where}: bloom filter at offset ${this.offset}`), header)
@@ -116,12 +127,18 @@ class FilterTask {
   }
 }
 
-/** Reads the whole bitset and hands it to `onBitset(header, bitsetBytes)`. */
+/**
+ * Reads the whole bitset and hands it to `onBitset(header, bitsetBytes)`. A refused filter goes to
+ * `onRefused(error, header, bitset)`; with `keepRefusedBits` its bitset is still read when the header
+ * gives a usable size inside the filter's bounds (inspection reports how such filters are filled).
+ */
 export class WholeFilterTask extends FilterTask {
-  constructor(location, where, onBitset, onRefused) {
+  constructor(location, where, onBitset, onRefused, { keepRefusedBits = false } = {}) {
     super(location, where)
     this.onBitset = onBitset
     this.onRefused = onRefused
+    this.keepRefusedBits = keepRefusedBits
+    this.refusal = undefined
   }
 
   needsWithLayout(layout) {
@@ -132,11 +149,19 @@ export class WholeFilterTask extends FilterTask {
     const { start, end } = this.bitsetRange(header)
     const bitset = lookup(start, end)
     if (!bitset) return [{ start, end }]
-    this.onBitset(header, bitset)
+    if (this.refusal) this.onRefused(this.refusal, header, bitset)
+    else this.onBitset(header, bitset)
     return null
   }
 
   refuse(error, header) {
+    const usable = header && header.numBytes >= 32 && header.numBytes % 32 === 0 && header.numBytes <= MAX_FILTER_BYTES &&
+      header.headerLength > 0 && this.offset + header.headerLength + header.numBytes <= this.bound
+    if (this.keepRefusedBits && usable) {
+      this.refusal = error
+      this.header = header // step() goes on to read the bits
+      return
+    }
     this.onRefused(error, header)
   }
 

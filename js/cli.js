@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// parquet-bloom command line: `inspect` reports where each bloom filter is and how healthy it is,
+// `probe` says per row group whether values may be present. Built on the public JS API (js/index.js).
+import { readFileSync } from 'node:fs'
+import { performance } from 'node:perf_hooks'
+
+import { openParquet, ParquetBloomError } from './index.js'
+import { parseCommandLine, UsageError } from './cli/args.js'
+import { JsonFilesWriter } from './cli/format.js'
+import { inspectFile } from './cli/inspect.js'
+import { inspectText } from './cli/inspect-text.js'
+import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe.js'
+import { Progress, runFiles } from './cli/run-files.js'
+import { redactUrl } from './sources/http-source.js'
+
+const EXIT_OK = 0
+const EXIT_FAILED = 2
+
+async function main(argv) {
+  let parsed
+  try {
+    parsed = parseCommandLine(argv)
+  } catch (error) {
+    return fail(error, argv.includes('--debug'))
+  }
+  if (parsed.kind === 'help') {
+    process.stdout.write(parsed.text)
+    return EXIT_OK
+  }
+  if (parsed.kind === 'version') {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+    process.stdout.write(`${pkg.version}\n`)
+    return EXIT_OK
+  }
+  const { command, files, options } = parsed
+  try {
+    return command === 'inspect' ? await runInspect(files, options) : await runProbe(files, options)
+  } catch (error) {
+    return fail(error, options.debug)
+  }
+}
+
+async function runInspect(files, options) {
+  return runOverFiles(files, options, {
+    job: (source, label) => withFile(source, (file) => inspectFile(file, { label })),
+    text: (report) => `${inspectText(report)}\n`,
+    json: jsonInspectShape,
+  })
+}
+
+/** The documented JSON shape: I/O stats and FIXED_LEN_BYTE_ARRAY widths are for the text form only. */
+function jsonInspectShape({ stats, rowGroups, ...file }) {
+  return {
+    ...file,
+    rowGroups: rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map(({ typeLength, ...column }) => column) })),
+  }
+}
+
+async function runProbe(files, options) {
+  const values = await loadValues(options)
+  const summary = new ProbeSummary(values)
+  const code = await runOverFiles(files, options, {
+    job: async (source, label) => {
+      const started = performance.now()
+      return withFile(source, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, started }))
+    },
+    text: (entry) => {
+      summary.add(entry)
+      return `${probeText(entry)}\n`
+    },
+    json: (entry) => {
+      summary.add(entry)
+      const { typeLabel, ...shape } = entry
+      return shape
+    },
+    end: (failed) => {
+      if (!options.json) process.stdout.write(`${summary.text(failed)}\n`)
+    },
+  })
+  return code
+}
+
+/**
+ * Runs `job` over every file with bounded concurrency, writes each result (text or a JSON entry) in
+ * input order as soon as it and its predecessors are done, and reports failures on stderr.
+ */
+async function runOverFiles(files, options, { job, text, json, end }) {
+  const progress = new Progress(files.length)
+  const writer = options.json ? new JsonFilesWriter(process.stdout) : undefined
+  let failed = 0
+  await runFiles(files, {
+    concurrency: options.concurrency,
+    progress,
+    job: (input) => job(input, labelOf(input)),
+    report: (input, { value, error }) => {
+      if (error !== undefined) {
+        failed++
+        progress.log(errorLine(error, labelOf(input), options.debug))
+        writer?.add({ file: labelOf(input), error: { code: error instanceof ParquetBloomError ? error.code : 'INTERNAL', message: messageOf(error, labelOf(input)) } })
+        return
+      }
+      if (writer) writer.add(json(value))
+      else process.stdout.write(`${text(value)}\n`)
+    },
+  })
+  progress.clear()
+  writer?.end()
+  end?.(failed)
+  return failed ? EXIT_FAILED : EXIT_OK
+}
+
+async function withFile(source, fn) {
+  const file = await openParquet(source)
+  try {
+    return await fn(file)
+  } finally {
+    await file.close()
+  }
+}
+
+/** How a file is named in output: the path as given, a URL without credentials. */
+function labelOf(input) {
+  if (/^https?:\/\//i.test(input)) {
+    try {
+      return redactUrl(new URL(input))
+    } catch {
+      return input
+    }
+  }
+  return input
+}
+
+/** The message, prefixed with the file unless it already names it. */
+function messageOf(error, label) {
+  const message = String(error?.message ?? error).split('\n')[0]
+  return label === undefined || message.includes(label) ? message : `${label}: ${message}`
+}
+
+function errorLine(error, label, debug) {
+  const internal = error instanceof ParquetBloomError ? '' : 'internal error: '
+  const line = `parquet-bloom: ${internal}${messageOf(error, label)}${internal && !debug ? ' (--debug shows where)' : ''}`
+  if (!debug) return line
+  return `${line}\n${describeForDebug(error)}`
+}
+
+function describeForDebug(error) {
+  const parts = [error?.stack ?? String(error)]
+  for (let cause = error?.cause; cause; cause = cause.cause) parts.push(`caused by: ${cause?.stack ?? cause}`)
+  return parts.join('\n')
+}
+
+function fail(error, debug) {
+  const known = error instanceof UsageError || error instanceof ParquetBloomError
+  const line = known ? messageOf(error) : `internal error: ${messageOf(error)}${debug ? '' : ' (--debug shows where)'}`
+  process.stderr.write(`parquet-bloom: ${line}\n`)
+  if (debug) process.stderr.write(`${describeForDebug(error)}\n`)
+  return EXIT_FAILED
+}
+
+// `parquet-bloom probe ... | head` closes stdout early: stop quietly instead of crashing on EPIPE.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_OK)
+  throw error
+})
+
+process.exitCode = await main(process.argv.slice(2))

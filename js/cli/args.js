@@ -1,0 +1,170 @@
+// Command-line parsing for parquet-bloom (node:util parseArgs) and the help texts. Every problem is a
+// UsageError whose message fits on one line.
+import { parseArgs } from 'node:util'
+
+import { WARNING_CODES } from './inspect.js'
+
+export class UsageError extends Error {
+  constructor(message, command) {
+    super(message)
+    this.name = 'UsageError'
+    this.command = command
+  }
+}
+
+const COMMON = {
+  'json': { type: 'boolean' },
+  'concurrency': { type: 'string' },
+  'debug': { type: 'boolean' },
+  'help': { type: 'boolean', short: 'h' },
+}
+
+const COMMANDS = {
+  inspect: { ...COMMON },
+  probe: {
+    ...COMMON,
+    'column': { type: 'string', short: 'c' },
+    'value': { type: 'string', short: 'v', multiple: true },
+    'values-file': { type: 'string', multiple: true },
+    'hex': { type: 'boolean' },
+    'mode': { type: 'string' },
+  },
+}
+
+export const DEFAULT_CONCURRENCY = 4
+const MODES = ['auto', 'filter', 'block']
+
+export const MAIN_HELP = `parquet-bloom — inspect and probe the bloom filters of Parquet files (local paths or http(s) URLs)
+
+Usage:
+  parquet-bloom inspect <file-or-url>... [--json]
+  parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [--json]
+  parquet-bloom <command> --help
+  parquet-bloom --version
+
+Exit status: 0 on success; 2 on bad usage or when any file cannot be read (the others are still processed).
+`
+
+export const HELP = {
+  inspect: `Usage: parquet-bloom inspect <file-or-url>... [options]
+
+For every row group and column chunk: whether it has a bloom filter, its offset, bloom_filter_length,
+header bytes and numBytes, and its health: fill ratio (bits set / bits), the number of distinct values
+the fill suggests, the false-positive rate that fill implies, and warnings.
+
+Options:
+  --json               one JSON document: { "files": [ { file, size, createdBy, numRows, rowGroups } ] }
+  --concurrency <n>    files read at once (default ${DEFAULT_CONCURRENCY})
+  --debug              show stack traces of errors
+  -h, --help           this help
+
+Warnings (JSON: { "code", "message" } in bloom.warnings):
+${warningLegend()}
+`,
+  probe: `Usage: parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [options]
+
+Says, per file and row group, whether each value is definitely absent or may be present. Values are
+text converted by the column's type as the JS API converts them ('42', '2024-01-02', '12.50', ...).
+
+Options:
+  -c, --column <path>      the column: dotted path ('a.b.c') or leaf name when unique
+  -v, --value <v>          a value (repeatable); a value starting with '-' may also be written --value=-5
+  --values-file <file>     one value per line ('-' reads standard input); repeatable
+  --hex                    values are hex bytes (for binary and fixed-length columns), e.g. 0a0b or 0x0a:0b
+  --mode auto|filter|block  read whole filters, only the 32-byte blocks the values map to, or choose (default auto)
+  --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
+  --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
+  --debug                  show stack traces of errors
+  -h, --help               this help
+
+Verdicts: absent (the filter rules the value out), maybe (it may be there), unknown (no usable filter;
+the reason says why). A value never reported absent is never skipped wrongly.
+`,
+}
+
+/**
+ * @param {string[]} argv arguments after the script name
+ * @returns {{ kind: 'help', text: string } | { kind: 'version' } | { kind: 'run', command: string, files: string[],
+ *   options: Record<string, any> }}
+ */
+export function parseCommandLine(argv) {
+  const [first, ...rest] = argv
+  if (first === undefined) throw new UsageError('no command given: use inspect or probe (see parquet-bloom --help)')
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const topic = rest[0]
+    return { kind: 'help', text: HELP[topic] ?? MAIN_HELP }
+  }
+  if (first === '--version' || first === '-V') return { kind: 'version' }
+  const spec = COMMANDS[first]
+  if (!spec) {
+    throw new UsageError(first.startsWith('-')
+      ? `${first} must follow a command: use inspect or probe (see parquet-bloom --help)`
+      : `unknown command ${JSON.stringify(first)}: use inspect or probe (see parquet-bloom --help)`)
+  }
+  let parsed
+  try {
+    parsed = parseArgs({ args: joinDashValues(rest, spec), options: spec, allowPositionals: true, strict: true })
+  } catch (error) {
+    // parseArgs explains '--' at length after "Unknown option '--x'."; the first sentence is what matters.
+    const text = error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? error.message.split('. ')[0] : oneLine(error.message)
+    throw new UsageError(`${text.replace(/^Unknown/, 'unknown')} (see parquet-bloom ${first} --help)`, first)
+  }
+  const { values: options, positionals: files } = parsed
+  if (options.help) return { kind: 'help', text: HELP[first] }
+  if (files.length === 0) throw new UsageError(`${first} needs at least one file or URL (see parquet-bloom ${first} --help)`, first)
+  options.concurrency = parseConcurrency(options.concurrency, first)
+  if (first === 'probe') checkProbeOptions(options)
+  return { kind: 'run', command: first, files, options }
+}
+
+function checkProbeOptions(options) {
+  if (options.column === undefined || options.column === '') throw new UsageError('probe needs --column <path> (see parquet-bloom probe --help)', 'probe')
+  if (!options.value && !options['values-file']) throw new UsageError('probe needs at least one --value or --values-file (see parquet-bloom probe --help)', 'probe')
+  options.mode ??= 'auto'
+  if (!MODES.includes(options.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(options.mode)}`, 'probe')
+}
+
+function parseConcurrency(text, command) {
+  if (text === undefined) return DEFAULT_CONCURRENCY
+  const n = Number(text)
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 256) {
+    throw new UsageError(`--concurrency must be an integer from 1 to 256, got ${JSON.stringify(text)}`, command)
+  }
+  return n
+}
+
+/**
+ * parseArgs refuses `--value -5` as ambiguous; a value that is not itself one of our options is joined
+ * to its option (`--value=-5`), so negative numbers work as people type them.
+ */
+function joinDashValues(args, spec) {
+  const takesValue = new Map() // spelling → long name
+  const known = new Set()
+  for (const [name, o] of Object.entries(spec)) {
+    known.add(`--${name}`)
+    if (o.short) known.add(`-${o.short}`)
+    if (o.type === 'string') {
+      takesValue.set(`--${name}`, name)
+      if (o.short) takesValue.set(`-${o.short}`, name)
+    }
+  }
+  const out = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]
+    const next = args[i + 1]
+    if (takesValue.has(arg) && next !== undefined && next.startsWith('-') && !known.has(next.split('=')[0]) && next !== '--') {
+      out.push(`--${takesValue.get(arg)}=${next}`)
+      i++
+    } else {
+      out.push(arg)
+    }
+  }
+  return out
+}
+
+function warningLegend() {
+  const width = Math.max(...Object.keys(WARNING_CODES).map((k) => k.length))
+  return Object.entries(WARNING_CODES).map(([code, text]) => `  ${code.padEnd(width)}  ${text}`).join('\n')
+}
+
+const oneLine = (text) => text.split('\n').map((s) => s.trim()).filter(Boolean).join(' ')

@@ -1,0 +1,46 @@
+// The human form of an inspect report: a heading, one aligned table row per column chunk, and the
+// warnings grouped by code with one example each.
+import { describeColumnType } from '../values.js'
+import { formatBytes, formatCount, formatPercent, formatProbability, formatTable } from './format.js'
+
+/** @param {Awaited<ReturnType<typeof import('./inspect.js').inspectFile>>} report */
+export function inspectText(report) {
+  const groups = report.rowGroups.length
+  const lines = [`${report.file}  ${formatBytes(report.size)}, ${report.numRows} rows in ${groups} row group${groups === 1 ? '' : 's'}` +
+    `${report.createdBy ? `, created by ${report.createdBy}` : ''}`]
+  const rows = [['rg', 'column', 'type', 'offset', 'length', 'header', 'bitset', 'fill', '~ndv', 'fpp', 'warnings']]
+  const byCode = new Map()
+  let filters = 0
+  let filterBytes = 0
+  for (const rg of report.rowGroups) {
+    for (const column of rg.columns) {
+      const type = describeColumnType(column)
+      const b = column.bloom
+      if (!b) {
+        rows.push([String(rg.index), column.path, type, '-', '', '', '', '', '', '', 'no bloom filter'])
+        continue
+      }
+      filters++
+      filterBytes += b.numBytes ?? 0
+      for (const w of b.warnings) {
+        const seen = byCode.get(w.code)
+        if (seen) seen.count++
+        else byCode.set(w.code, { count: 1, where: `row group ${rg.index}, ${column.path}`, message: w.message })
+      }
+      rows.push([
+        String(rg.index), column.path, type, String(b.offset), b.length === null ? 'absent' : String(b.length),
+        b.headerBytes === null ? '?' : String(b.headerBytes), b.numBytes === null ? '?' : formatBytes(b.numBytes),
+        b.fillRatio === null ? '-' : formatPercent(b.fillRatio), b.fillRatio === null ? '-' : `${b.warnings.some((w) => w.code === 'saturated') ? '≥' : ''}${formatCount(b.estimatedNdv)}`,
+        b.fillRatio === null ? '-' : formatProbability(b.estimatedFpp), b.warnings.map((w) => w.code).join(',') || 'ok',
+      ])
+    }
+  }
+  lines.push(formatTable(rows, 'rllrrrrrrrl').replace(/^/gm, '  '))
+  const chunks = groups * (report.rowGroups[0]?.columns.length ?? 0)
+  const io = report.stats ? `; ${report.stats.requests} request${report.stats.requests === 1 ? '' : 's'}, ${formatBytes(report.stats.bytesFetched)} read` : ''
+  lines.push(`  ${filters} of ${chunks} column chunks have a bloom filter (${formatBytes(filterBytes)} of bitsets)${io}`)
+  for (const [code, { count, where, message }] of byCode) {
+    lines.push(`  ${code} (${count} chunk${count === 1 ? '' : 's'}), e.g. ${where}: ${message}`)
+  }
+  return lines.join('\n')
+}

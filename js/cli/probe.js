@@ -1,0 +1,126 @@
+// `parquet-bloom probe`: the values to look for (from --value, --values-file, --hex), one file's probe
+// through ParquetFile.probe, its text form, and the summary over all files.
+import { readFile } from 'node:fs/promises'
+
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { describeColumnType, parseHexBytes } from '../values.js'
+import { formatBytes, showValue } from './format.js'
+
+/**
+ * The values of --value and --values-file in order: text, or bytes with --hex. A values file holds one
+ * value per line (\n or \r\n); the newline that ends the last line does not start another value.
+ */
+export async function loadValues(options) {
+  const texts = [...(options.value ?? [])]
+  for (const name of options['values-file'] ?? []) {
+    let content
+    try {
+      content = name === '-' ? await readStdin() : await readFile(name, 'utf8')
+    } catch (cause) {
+      const code = cause?.code === 'ENOENT' ? ErrorCode.FILE_NOT_FOUND : ErrorCode.IO
+      throw new ParquetBloomError(code, `--values-file ${name}: ${cause?.code === 'ENOENT' ? 'file not found' : cause?.message ?? cause}`, { cause })
+    }
+    const lines = content.split(/\r?\n/)
+    if (lines.at(-1) === '') lines.pop()
+    texts.push(...lines)
+  }
+  if (texts.length === 0) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'no values to probe: the values files are empty')
+  if (!options.hex) return texts
+  return texts.map((text) => {
+    try {
+      return parseHexBytes(text)
+    } catch (error) {
+      throw new ParquetBloomError(ErrorCode.BAD_VALUE, `--hex: ${error.message}`)
+    }
+  })
+}
+
+async function readStdin() {
+  const chunks = []
+  for await (const chunk of process.stdin) chunks.push(chunk)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/**
+ * Probes one opened file. Returns the JSON shape of one entry of `files`.
+ * @param {import('../parquet-file.js').ParquetFile} file
+ */
+export async function probeFile(file, { label, column, values, mode, started }) {
+  const result = await file.probe(column, values, { mode })
+  const { requests, bytesFetched } = file.stats
+  return {
+    file: label,
+    column: result.column,
+    physicalType: result.physicalType,
+    logicalType: result.logicalType,
+    typeLabel: describeColumnType(file.column(column)),
+    rowGroups: result.rowGroups,
+    stats: { requests, bytesFetched, ms: Math.round(performance.now() - started) },
+  }
+}
+
+/** Text lines for one probed file: a heading, one line per row group with every value's verdict. */
+export function probeText(entry) {
+  const lines = [`${entry.file}  column ${entry.column}  ${entry.typeLabel}`]
+  const labelWidth = String(Math.max(0, entry.rowGroups.length - 1)).length
+  const rowsWidth = Math.max(0, ...entry.rowGroups.map((rg) => String(rg.numRows).length))
+  for (const rg of entry.rowGroups) {
+    const verdicts = rg.results.map((r) => `${showValue(r.value)}: ${r.verdict}${r.verdict === 'unknown' ? ` (${shortReason(r.reason)})` : ''}`)
+    lines.push(`  row group ${String(rg.index).padStart(labelWidth)}  ${String(rg.numRows).padStart(rowsWidth)} rows  ${verdicts.join('  ')}`)
+  }
+  const { requests, bytesFetched, ms } = entry.stats
+  lines.push(`  ${requests} request${requests === 1 ? '' : 's'}, ${formatBytes(bytesFetched)} read, ${ms} ms`)
+  return lines.join('\n')
+}
+
+// Reasons look like 'no-bloom-filter: this row group has no bloom filter for the column'.
+const shortReason = (reason) => String(reason).split(':')[0]
+
+/** Per value: in how many row groups and files it may be, over every file probed successfully. */
+export class ProbeSummary {
+  constructor(values) {
+    this.values = values
+    this.maybeGroups = new Array(values.length).fill(0)
+    this.unknownGroups = new Array(values.length).fill(0)
+    this.maybeFiles = new Array(values.length).fill(0)
+    this.rowGroups = 0
+    this.files = 0
+    this.requests = 0
+    this.bytesFetched = 0
+  }
+
+  add(entry) {
+    this.files++
+    this.rowGroups += entry.rowGroups.length
+    this.requests += entry.stats.requests
+    this.bytesFetched += entry.stats.bytesFetched
+    const inFile = new Array(this.values.length).fill(false)
+    for (const rg of entry.rowGroups) {
+      rg.results.forEach((r, i) => {
+        if (r.verdict === 'maybe') {
+          this.maybeGroups[i]++
+          inFile[i] = true
+        } else if (r.verdict === 'unknown') {
+          this.unknownGroups[i]++
+          inFile[i] = true // "unknown" keeps the file in the running, like "maybe"
+        }
+      })
+    }
+    inFile.forEach((yes, i) => { if (yes) this.maybeFiles[i]++ })
+  }
+
+  /** '42: maybe in 3 of 120 row groups (2 of 5 files)' per value, then the I/O line. */
+  text(failedFiles) {
+    if (this.files === 0) return `no file could be probed (${failedFiles} failed)`
+    const groups = (n) => `${n} row group${n === 1 ? '' : 's'}`
+    const lines = this.values.map((value, i) => {
+      const unknown = this.unknownGroups[i] ? `, unknown in ${this.unknownGroups[i]}` : ''
+      return `${showValue(value)}: maybe in ${this.maybeGroups[i]} of ${groups(this.rowGroups)}${unknown} ` +
+        `(${this.maybeFiles[i]} of ${this.files} file${this.files === 1 ? '' : 's'})`
+    })
+    const failed = failedFiles ? `; ${failedFiles} file${failedFiles === 1 ? '' : 's'} failed` : ''
+    const io = `${this.requests} request${this.requests === 1 ? '' : 's'}, ${formatBytes(this.bytesFetched)} read${failed}`
+    if (lines.length === 1) return `${lines[0]}; ${io}`
+    return [...lines, io].join('\n')
+  }
+}
