@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# `npm start`: installs what is missing, builds the wasm module and runs the main job.
+# `npm start`: installs what is missing, builds the wasm module, writes the sample Parquet files (DuckDB,
+# hyparquet-writer) when they are missing, then serves the demo page on 127.0.0.1:${PORT:-8080}.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 PB_SKIP_BROWSER=1 "$ROOT/scripts/setup.sh"
 "$ROOT/scripts/build.sh" wasm
-say "probing a sample filter (examples/quickstart.js)"
-node examples/quickstart.js
+say "sample Parquet files (web/samples/)"
+node web/build-samples.js
+say "serving the demo (Ctrl+C to stop)"
+exec node web/server.js

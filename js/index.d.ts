@@ -1,0 +1,335 @@
+// TypeScript declarations for parquet-bloom's public API (js/index.js): bloom filters, Parquet files
+// opened for probing, and the one error class with its stable codes.
+
+// `using filter = BloomFilter.create(...)` needs Symbol.dispose; declared here (as @types/node does) so
+// projects whose lib predates it still compile.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Module setup
+
+/** Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. */
+export function init(): Promise<void>
+
+/** Wasm memory in bytes: the whole linear memory, what the scratch pool holds, and what is in use. */
+export function memoryStats(): MemoryStats
+
+export interface MemoryStats {
+  heapBytes: number
+  poolBytes: number
+  poolInUseBytes: number
+  poolMaxBytes: number
+}
+
+/**
+ * Bounds the wasm scratch pool (bitsets + batch scratch). Lowering it below what is in use takes
+ * effect as blocks are released.
+ */
+export function configure(options?: { maxPoolBytes?: number }): void
+
+// ---------------------------------------------------------------------------------------------------
+// Bloom filters
+
+/** Parquet physical types. */
+export type PhysicalType = 'BOOLEAN' | 'INT32' | 'INT64' | 'INT96' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY' | 'FIXED_LEN_BYTE_ARRAY'
+
+/** A physical type name, or one with its width (FIXED_LEN_BYTE_ARRAY needs typeLength). */
+export type FilterValueType = PhysicalType | { type: PhysicalType, typeLength?: number } | { physicalType: PhysicalType, typeLength?: number }
+
+/** Arrow-style columnar input: fixed-width slots, BYTE_ARRAY data + offsets, or the BOOLEAN bitmap. */
+export interface ColumnarValues {
+  values: ArrayBufferView
+  offsets?: Int32Array | Uint32Array | BigInt64Array
+  validity?: Uint8Array
+  offset?: number
+  validityOffset?: number
+  length: number
+}
+
+/**
+ * A batch of physical values: an array (null/undefined are nulls), a typed array, Arrow-style columnar
+ * buffers, or an Apache Arrow JS Vector (its type is inferred when `type` is omitted).
+ * INT32: number; INT64: bigint or safe integer; FLOAT/DOUBLE: number; BYTE_ARRAY: string (UTF-8) or
+ * Uint8Array; FIXED_LEN_BYTE_ARRAY / INT96: Uint8Array of the width; BOOLEAN: boolean.
+ */
+export type FilterValues = ArrayLike<unknown> | Iterable<unknown> | ColumnarValues
+
+export interface FilterHealth {
+  numBytes: number
+  bitsSet: number
+  /** Share of bits set, 0..1. */
+  fillRatio: number
+  /** Distinct values the per-word fill suggests were inserted. */
+  estimatedNdv: number
+  /** Probability that a value never inserted reads "maybe". */
+  estimatedFpp: number
+  saturatedWords: number
+  emptyBlocks: number
+  allBlocksIdentical: boolean
+}
+
+/**
+ * A Split Block Bloom Filter whose bitset lives in pooled wasm memory. Owned filters are freed with
+ * free() (or `using`); filters lent by visitBloomFilter die when their visit ends.
+ */
+export class BloomFilter {
+  private constructor()
+  /**
+   * A zeroed filter sized for `ndv` distinct values at `fpp` (as arrow/parquet-java size them), or of
+   * exactly `numBytes` (a multiple of 32 in [32, 128 MiB]).
+   */
+  static create(options: { ndv: number, fpp?: number } | { numBytes: number }): BloomFilter
+  /** Reads the Parquet layout: BloomFilterHeader followed by the bitset. */
+  static fromBytes(bytes: Uint8Array | ArrayBuffer): BloomFilter
+  /** Copies a bare bitset (no header) into a new filter. */
+  static fromBitset(bitset: Uint8Array): BloomFilter
+
+  /** Bitset size in bytes. Throws FILTER_RELEASED after free() or the end of its visit. */
+  readonly numBytes: number
+  /** True once freed, or once its visit ended. */
+  readonly released: boolean
+
+  /** Inserts a batch of values of one physical type; nulls are skipped. */
+  insert(values: FilterValues, type?: FilterValueType): this
+  /** Per value: 1 = maybe present, 0 = definitely absent, 2 = null slot. */
+  check(values: FilterValues, type?: FilterValueType): Uint8Array
+  /** One value: false only when it is definitely absent. */
+  mightContain(value: unknown, type: FilterValueType): boolean
+  /** The Parquet layout: BloomFilterHeader {numBytes, BLOCK, XXHASH, UNCOMPRESSED} + bitset. */
+  toBytes(): Uint8Array
+  /** How full the bitset is and what that implies. */
+  health(): FilterHealth
+  /** A copy of the bitset bytes. */
+  bitset(): Uint8Array
+  /** Returns the bitset's memory to the pool. Idempotent. */
+  free(): void
+  [Symbol.dispose](): void
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Parquet files
+
+/** Anything hyparquet calls an AsyncBuffer: random access by slice. */
+export interface AsyncBufferLike {
+  byteLength: number
+  slice(start: number, end?: number): ArrayBuffer | ArrayBufferView | Promise<ArrayBuffer | ArrayBufferView>
+}
+
+/**
+ * Where a file's bytes come from: an http(s) URL (Range requests), a file: URL or a path (Node), a
+ * Blob/File, bytes in memory, or an AsyncBuffer.
+ */
+export type ParquetSource = string | URL | Blob | ArrayBuffer | SharedArrayBuffer | ArrayBufferView | AsyncBufferLike
+
+export interface OpenParquetOptions {
+  /** Aborts every operation of this file, now and later. */
+  signal?: AbortSignal
+  /** For URLs; defaults to globalThis.fetch. */
+  fetch?: typeof fetch
+  /** Sent with every HTTP request (e.g. Authorization). */
+  headers?: HeadersInit
+  /** Bytes read from the end of the file at open: the footer and often the filters. Default 64 KiB. */
+  initialFetchSize?: number
+  /** The most one read may return (and a server ignoring Range may send). Default 64 MiB. */
+  maxBytes?: number
+  /** Larger footers are refused with TOO_LARGE. Default 128 MiB. */
+  maxFooterBytes?: number
+  /** Reads in flight at once. Default 6. */
+  concurrency?: number
+  /** Ranges closer than this many bytes are read in one request. Default 8 KiB. */
+  coalesceGap?: number
+  /** The largest coalesced request. Default 16 MiB. */
+  maxRequestBytes?: number
+  /** A request taking longer ends with ABORTED. Default: none. */
+  requestTimeoutMs?: number
+  /** User-Agent for HTTP requests (browsers may ignore it). */
+  userAgent?: string
+  /** The name used in messages instead of the URL or path. */
+  name?: string
+}
+
+/** Opens a Parquet file and reads its footer (one tail read; a second only for a larger footer). */
+export function openParquet(source: ParquetSource, options?: OpenParquetOptions): Promise<ParquetFile>
+
+/** A Parquet LogicalType as the footer records it, e.g. { type: 'TIMESTAMP', unit: 'MICROS', isAdjustedToUTC: true }. */
+export type LogicalType =
+  | { type: 'STRING' | 'MAP' | 'LIST' | 'ENUM' | 'DATE' | 'NULL' | 'JSON' | 'BSON' | 'UUID' | 'FLOAT16' | 'VARIANT' | 'GEOMETRY' | 'GEOGRAPHY' }
+  | { type: 'DECIMAL', precision: number, scale: number }
+  | { type: 'TIME' | 'TIMESTAMP', unit: 'MILLIS' | 'MICROS' | 'NANOS', isAdjustedToUTC: boolean }
+  | { type: 'INTEGER', bitWidth: number, isSigned: boolean }
+  | { type: string, [key: string]: unknown }
+
+export interface ColumnChunkInfo {
+  /** Dotted path of the leaf column. */
+  path: string
+  physicalType: PhysicalType
+  typeLength: number | undefined | null
+  logicalType: LogicalType | null | undefined
+  /** Where its bloom filter is; length is undefined when the writer did not record it. */
+  bloom: { offset: number, length: number | undefined } | null
+}
+
+export interface RowGroupInfo {
+  index: number
+  numRows: number
+  columns: ColumnChunkInfo[]
+}
+
+export interface ParquetMetadata {
+  numRows: number
+  createdBy: string | undefined
+  rowGroups: RowGroupInfo[]
+}
+
+export interface LeafColumn {
+  index: number
+  path: string[]
+  name: string
+  physicalType: PhysicalType
+  typeLength: number | undefined
+  logicalType: LogicalType | null
+  repetition: string | undefined
+}
+
+export type Verdict = 'absent' | 'maybe' | 'unknown'
+
+export interface ProbeValueResult {
+  /** The value as it was passed in. */
+  value: unknown
+  verdict: Verdict
+  /** 'bloom-filter', or why the filter could not answer ('no-bloom-filter: …', 'null: …', …). */
+  reason: string
+}
+
+export interface ProbeResult {
+  column: string
+  physicalType: PhysicalType
+  logicalType: LogicalType | null | undefined
+  rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }>
+}
+
+export interface ProbeOptions {
+  /** 'block' reads each filter's header and only the 32-byte blocks the values hash to; 'filter' whole filters; 'auto' the cheaper. */
+  mode?: 'auto' | 'filter' | 'block'
+  signal?: AbortSignal
+  /** Row group indexes to probe; all by default. */
+  rowGroups?: number[]
+  concurrency?: number
+  coalesceGap?: number
+}
+
+/** A decoded BloomFilterHeader. */
+export interface BloomFilterHeaderInfo {
+  status: number
+  numBytes: number
+  headerLength: number
+  algorithm: number
+  hash: number
+  compression: number
+  /** 'none' when the header is usable. */
+  problem: string
+}
+
+/**
+ * One chunk's filter as read from the file. Without `error` it is usable: `header` and `bitset` are set.
+ * With `error` (a ParquetBloomError, or a reason string when there was nothing to read) it is not; a
+ * refused filter whose header still gives a usable size comes with its `bitset` too, for inspection.
+ */
+export interface BloomFilterParts {
+  offset?: number
+  length?: number | undefined
+  header?: BloomFilterHeaderInfo
+  bitset?: Uint8Array
+  error?: ParquetBloomError | string
+}
+
+/** What forEachBloomFilter hands to its visitor: the parts, and which chunk they belong to. */
+export interface BloomFilterVisit extends BloomFilterParts {
+  rowGroup: number
+  /** Dotted path of the column. */
+  column: string
+  columnIndex: number
+}
+
+export class ParquetFile {
+  private constructor()
+  /** The URL (credential-like query values shown as "…"), the path, or a label for in-memory sources. */
+  readonly name: string
+  readonly fileSize: number
+  /** Where the serialized FileMetaData starts. */
+  readonly metadataOffset: number
+  /** I/O so far, the footer read included: HTTP requests or file/blob reads, and the bytes they moved. */
+  readonly stats: { requests: number, bytesFetched: number }
+  /** The footer, shaped for probing; built on first access. */
+  readonly metadata: ParquetMetadata
+  /** @internal compact footer form used by the probe code; its shape may change. */
+  readonly layout: unknown
+  /** The leaf column a dotted path (or path segments) names; COLUMN_NOT_FOUND otherwise. */
+  column(path: string | string[]): LeafColumn
+  /**
+   * Per row group, whether each value is definitely absent or may be present. Values are converted by
+   * the column's physical + logical type (numbers, bigints, strings, Dates, bytes; see js/values.js).
+   */
+  probe(column: string | string[], values: Iterable<unknown>, options?: ProbeOptions): Promise<ProbeResult>
+  /** Lends one chunk's filter to `visit` for the duration of the call; it is released afterwards. */
+  visitBloomFilter<T>(rowGroup: number, column: string | string[], visit: (filter: BloomFilter) => T | Promise<T>, options?: { signal?: AbortSignal }): Promise<T>
+  /** One chunk's filter as an owned BloomFilter: free() it. */
+  getBloomFilter(rowGroup: number, column: string | string[], options?: { signal?: AbortSignal }): Promise<BloomFilter>
+  /** The raw header and bitset of one chunk's filter, or why it cannot be read. */
+  readBloomFilterParts(rowGroup: number, column: string | string[], options?: { signal?: AbortSignal }): Promise<BloomFilterParts>
+  /**
+   * Reads the filters of many chunks in one scheduled pass (ranges coalesced, bounded concurrency) and
+   * calls `visit` for each chunk that has one, as its bytes arrive. `bitset` may be reused after `visit`
+   * returns: copy what you keep (BloomFilter.fromBitset copies). Default selection: everything.
+   */
+  forEachBloomFilter(selection: { rowGroups?: number[], columns?: Array<string | string[]> } | undefined,
+    visit: (parts: BloomFilterVisit) => void, options?: { signal?: AbortSignal, concurrency?: number }): Promise<void>
+  /** Bytes [offset, offset + length) of the file, from what is already held or one counted read. */
+  readRange(offset: number, length: number, options?: { signal?: AbortSignal }): Promise<Uint8Array>
+  close(): Promise<void>
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Errors
+
+export declare const ErrorCode: Readonly<{
+  INVALID_ARGUMENT: 'INVALID_ARGUMENT'
+  BAD_VALUE: 'BAD_VALUE'
+  MALFORMED_FOOTER: 'MALFORMED_FOOTER'
+  MALFORMED_FILTER: 'MALFORMED_FILTER'
+  UNSUPPORTED_FILTER: 'UNSUPPORTED_FILTER'
+  ENCRYPTED: 'ENCRYPTED'
+  COLUMN_NOT_FOUND: 'COLUMN_NOT_FOUND'
+  NO_BLOOM_FILTER: 'NO_BLOOM_FILTER'
+  FILE_NOT_FOUND: 'FILE_NOT_FOUND'
+  HTTP_STATUS: 'HTTP_STATUS'
+  RANGE_NOT_SUPPORTED: 'RANGE_NOT_SUPPORTED'
+  BAD_RESPONSE_LENGTH: 'BAD_RESPONSE_LENGTH'
+  TOO_LARGE: 'TOO_LARGE'
+  ABORTED: 'ABORTED'
+  IO: 'IO'
+  FILTER_RELEASED: 'FILTER_RELEASED'
+  LIMIT_EXCEEDED: 'LIMIT_EXCEEDED'
+  WASM: 'WASM'
+}>
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode]
+
+/** The one error class parquet-bloom throws: `code` is for programs, `message` names the file and offset. */
+export class ParquetBloomError extends Error {
+  constructor(code: ErrorCodeValue, message: string, details?: { cause?: unknown, source?: string, offset?: number, field?: string, status?: number })
+  readonly name: 'ParquetBloomError'
+  readonly code: ErrorCodeValue
+  /** The URL or path involved. */
+  readonly source?: string
+  /** The byte offset involved. */
+  readonly offset?: number
+  /** The field or column involved. */
+  readonly field?: string
+  /** The HTTP status, for HTTP_STATUS. */
+  readonly status?: number
+}

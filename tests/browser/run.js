@@ -1,0 +1,350 @@
+// Browser tests (`npm run test:browser`): the demo page and the bare example page in Debian's chromium,
+// headless via playwright-core, served by the demo server. Verdicts are checked against truth DuckDB
+// reads back from the sample files and, with the cost readout, against a Node run of the same probe.
+// Screenshots go to artifacts/browser/. Exits non-zero on any failure, and never hangs.
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, rm } from 'node:fs/promises'
+import http from 'node:http'
+import path from 'node:path'
+import send from 'send'
+
+import { fixturePath, missingFixture } from '../js/helpers/fixtures.js'
+import { measureDownload } from '../../scripts/size.js'
+import { buildSamples, samplesDir } from '../../web/build-samples.js'
+import { repoRoot, startDemoServer } from '../../web/server.js'
+import { assertEqual, assertOk, assertProbeMatchesTruth, nodeProbe, pageReader } from './checks.js'
+
+const CHROMIUM = process.env.PB_CHROMIUM ?? '/usr/bin/chromium'
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-dev-shm-usage']
+const GLOBAL_TIMEOUT_MS = 150_000
+const STEP_TIMEOUT_MS = 30_000
+const artifacts = path.join(repoRoot, 'artifacts/browser')
+const ENCRYPTED_FIXTURE = 'parquet-testing/encrypt_columns_and_footer_bloom_filter.parquet.encrypted'
+
+const resources = { browser: undefined, servers: [] }
+
+// Whatever happens, the process ends: a stuck browser or page fails the run instead of hanging it.
+const watchdog = setTimeout(async () => {
+  console.error(`browser tests: no result after ${GLOBAL_TIMEOUT_MS / 1000} s; giving up`)
+  await Promise.race([cleanup(), new Promise((resolve) => setTimeout(resolve, 5000))])
+  process.exit(1)
+}, GLOBAL_TIMEOUT_MS)
+
+async function cleanup() {
+  const { browser, servers } = resources
+  resources.browser = undefined
+  resources.servers = []
+  await browser?.close().catch(() => {})
+  await Promise.all(servers.map((s) => s.close().catch(() => {})))
+}
+
+function preflight() {
+  const problems = []
+  if (!existsSync(path.join(repoRoot, 'js/wasm/parquet_bloom.wasm'))) {
+    problems.push('js/wasm/parquet_bloom.wasm is missing: build it first with `bash scripts/build.sh wasm` (npm test and npm start do).')
+  }
+  if (!existsSync(CHROMIUM)) {
+    problems.push(`${CHROMIUM} is missing: \`bash scripts/setup.sh\` installs Debian's chromium package (unless PB_SKIP_BROWSER=1).`)
+  }
+  return problems
+}
+
+/** A server without CORS headers on another port: a cross-origin page must be refused by the browser. */
+function startServerWithoutCors() {
+  const server = http.createServer((req, res) => {
+    send(req, new URL(req.url, 'http://x').pathname, { root: samplesDir }).pipe(res)
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    url: `http://127.0.0.1:${server.address().port}/`,
+    close: () => new Promise((done) => {
+      server.close(() => done())
+      server.closeAllConnections()
+    }),
+  })))
+}
+
+// ---- scenarios ---------------------------------------------------------------------------------
+
+const scenarios = []
+const scenario = (name, fn) => scenarios.push({ name, fn })
+
+scenario('url-probe', async ({ page, demo, manifest, jsRequests }) => {
+  const s = manifest.samples.find((x) => x.file === 'events-20rg.parquet')
+  const url = `${demo.url}web/samples/${s.file}`
+  const values = [...s.probe.values, ...s.probe.absent]
+  const read = pageReader(page)
+
+  await page.goto(`${demo.url}web/`)
+  await page.fill('#url-input', url)
+  await page.click('#open-url')
+  await page.waitForSelector('#probe-card:not([hidden])')
+  assertEqual(await read.fact('Row groups'), String(s.probe.rowGroupCount), 'row groups shown')
+  const columns = await read.columns()
+  assertEqual(columns.map((c) => c.name), s.footer.columns.map((c) => c.name), 'columns shown')
+  for (const c of s.footer.columns) {
+    const shown = columns.find((x) => x.name === c.name).filters
+    assertEqual(shown, c.filters === 0 ? 'none' : `${c.filters} of ${s.probe.rowGroupCount} row groups`, `filters of ${c.name}`)
+  }
+
+  await page.selectOption('#column-select', s.probe.column)
+  await page.fill('#values-input', values.join('\n'))
+  await page.click('#probe-button')
+  await page.waitForSelector('#readout[data-requests]')
+
+  const expected = await nodeProbe(url, s.probe.column, values)
+  const grid = await read.grid()
+  assertProbeMatchesTruth(grid, s.probe, 'grid')
+  assertEqual(grid, expected.verdicts, 'grid equals the Node run of the same probe')
+  const readout = await read.readout()
+  assertEqual(readout.requests, expected.stats.requests, 'requests in the readout')
+  assertEqual(readout.bytes, expected.stats.bytesFetched, 'bytes in the readout')
+  assertEqual(readout.fileSize, s.sizeBytes, 'file size in the readout')
+  assertOk(readout.bytes < s.sizeBytes / 10, `reads a small part of the file (${readout.bytes} of ${s.sizeBytes})`)
+  assertOk(new RegExp(`in ${expected.stats.requests} requests`).test(readout.text), `readout text: ${readout.text}`)
+
+  // The probe ran in the module worker, which loaded exactly the package's own files.
+  assertOk(page.workers().some((w) => w.url().endsWith('/web/probe-worker.js')), 'the probe worker is running')
+  const measured = measureDownload().files.map((f) => `/${f.file}`).sort()
+  assertEqual([...jsRequests].sort(), measured, 'package files the browser loaded = the files scripts/size.js measures')
+})
+
+scenario('local-file', async ({ page, demo, manifest }) => {
+  const s = manifest.samples.find((x) => x.file === 'orders.parquet')
+  const values = [...s.probe.values, ...s.probe.absent]
+  const read = pageReader(page)
+
+  await page.goto(`${demo.url}web/`)
+  await page.setInputFiles('#file-input', path.join(samplesDir, s.file))
+  await page.waitForSelector('#probe-card:not([hidden])')
+  assertEqual(await read.fact('File'), `${s.file} (local)`, 'file name shown')
+  assertEqual(await read.fact('Rows'), s.footer.numRows.toLocaleString('en-US'), 'rows shown')
+  await page.selectOption('#column-select', s.probe.column)
+  await page.fill('#values-input', values.join('\n'))
+  await page.click('#probe-button')
+  await page.waitForSelector('#readout[data-requests]')
+
+  // The page reads the picked File as a Blob: the same source a Node run gets from the same bytes.
+  const bytes = await readFile(path.join(samplesDir, s.file))
+  const expected = await nodeProbe(new Blob([bytes]), s.probe.column, values)
+  const grid = await read.grid()
+  assertProbeMatchesTruth(grid, s.probe, 'grid')
+  assertEqual(grid, expected.verdicts, 'grid equals the Node run of the same probe')
+  const readout = await read.readout()
+  assertEqual(readout.requests, expected.stats.requests, 'reads in the readout')
+  assertEqual(readout.bytes, expected.stats.bytesFetched, 'bytes in the readout')
+
+  const summary = await read.summary()
+  s.probe.truth.forEach((t, i) => {
+    if (t.rowGroups.length === 0) assertEqual(summary[i].text.includes('not in the file'), summary[i].maybe === 0, `summary of ${t.value}`)
+    assertOk(summary[i].maybe >= t.rowGroups.length, `${t.value}: maybe in at least the ${t.rowGroups.length} row groups holding it`)
+  })
+  await page.waitForSelector(`#columns-table tr[data-column="${s.probe.column}"] td.health .health-line`)
+  const health = await page.textContent(`#columns-table tr[data-column="${s.probe.column}"] td.health`)
+  assertOk(/fill \d+%.*healthy/.test(health), `health of ${s.probe.column}: ${health}`)
+})
+
+scenario('thousands-of-row-groups', async ({ page, demo, manifest }) => {
+  const s = manifest.samples.find((x) => x.file === 'thousands-of-row-groups.parquet')
+  const values = [...s.probe.values, ...s.probe.absent]
+  const read = pageReader(page)
+
+  await page.goto(`${demo.url}web/`)
+  await page.click(`button[data-sample="${s.file}"]`)
+  await page.waitForSelector('#probe-card:not([hidden])')
+  assertEqual(await page.inputValue('#values-input'), values.join('\n'), 'the sample prefills its values')
+  await page.click('#probe-button')
+  await page.waitForSelector('#readout[data-requests]')
+
+  const expected = await nodeProbe(`${demo.url}web/samples/${s.file}`, s.probe.column, values)
+  const summary = await read.summary()
+  values.forEach((v, i) => {
+    const counts = { absent: 0, maybe: 0, unknown: 0 }
+    for (const g of expected.verdicts) counts[g[i]]++
+    assertEqual({ absent: summary[i].absent, maybe: summary[i].maybe, unknown: summary[i].unknown }, counts, `summary of ${v}`)
+  })
+  // Collapsed: only row groups where some value may be present; then all of them.
+  const interesting = expected.verdicts.map((g, i) => [g, i]).filter(([g]) => g.some((v) => v !== 'absent')).map(([, i]) => i)
+  assertEqual((await read.grid({ withIndex: true })).map((r) => r.index), interesting, 'collapsed grid rows')
+  assertProbeMatchesTruth(expected.verdicts, s.probe, 'Node run')
+  await page.check('#show-all')
+  const all = await read.grid()
+  assertEqual(all.length, s.probe.rowGroupCount, 'all row groups drawn')
+  assertEqual(all, expected.verdicts, 'full grid equals the Node run')
+  await page.uncheck('#show-all')
+})
+
+scenario('health-warnings', async ({ page, demo, manifest }) => {
+  // DuckDB was told to accept 30% false positives: its filters must be flagged; the 1% ones must not.
+  const s = manifest.samples.find((x) => x.file === 'overfull.parquet')
+  assertOk(s.falsePositiveRatio > 0.05, 'the sample is written overfull')
+  await page.goto(`${demo.url}web/`)
+  await page.click(`button[data-sample="${s.file}"]`)
+  await page.waitForSelector('#check-all')
+  await page.click('#check-all')
+  for (const c of s.footer.columns.filter((c) => c.filters > 0)) {
+    await page.waitForSelector(`#columns-table tr[data-column="${c.name}"] td.health .health-line`)
+  }
+  const cell = `#columns-table tr[data-column="${s.probe.column}"] td.health`
+  const warnings = await page.$$eval(`${cell} li.warn`, (items) => items.map((li) => li.textContent))
+  assertOk(warnings.some((w) => w.startsWith('overfull: about') && w.endsWith(`(${s.probe.rowGroupCount} of ${s.probe.rowGroupCount})`)),
+    `overfull warning on every filter of ${s.probe.column}: ${JSON.stringify(warnings)}`)
+  await page.click('#probe-button')
+  await page.waitForSelector('#readout[data-requests]')
+  assertProbeMatchesTruth(await pageReader(page).grid(), s.probe, 'grid')
+})
+
+scenario('error-not-parquet', async ({ page, demo }) => {
+  const read = pageReader(page)
+  await page.goto(`${demo.url}web/`)
+  await page.fill('#url-input', `${demo.url}web/index.html`)
+  await page.click('#open-url')
+  const error = await read.error()
+  assertEqual(error.code, 'MALFORMED_FOOTER', 'error code')
+  assertEqual(error.title, 'This is not a readable Parquet file', 'error title')
+  assertOk(error.message.includes('/web/index.html') && error.message.includes('PAR1'), `error message: ${error.message}`)
+  assertOk(await page.isHidden('#file-card'), 'no file shown')
+})
+
+scenario('error-missing-file', async ({ page, demo }) => {
+  const read = pageReader(page)
+  await page.goto(`${demo.url}web/`)
+  await page.fill('#url-input', 'samples/no-such-file.parquet') // relative: resolved against the page
+  await page.click('#open-url')
+  const error = await read.error()
+  assertEqual(error.code, 'HTTP_STATUS', 'error code')
+  assertOk(error.message.includes(`${demo.url}web/samples/no-such-file.parquet`) && error.message.includes('404'), `error message: ${error.message}`)
+})
+
+scenario('error-cors', async ({ page, demo, noCors }) => {
+  const read = pageReader(page)
+  await page.goto(`${demo.url}web/`)
+  await page.fill('#url-input', `${noCors.url}orders.parquet`)
+  await page.click('#open-url')
+  const error = await read.error()
+  assertEqual(error.code, 'IO', 'error code')
+  assertOk(/CORS/.test(error.message) && /CORS/.test(error.hint), `message and hint name CORS: ${error.message} / ${error.hint}`)
+})
+
+scenario('error-encrypted', async ({ page, demo }) => {
+  const missing = missingFixture(ENCRYPTED_FIXTURE)
+  if (missing) return { skipped: missing }
+  const read = pageReader(page)
+  await page.goto(`${demo.url}web/`)
+  await page.setInputFiles('#file-input', fixturePath(ENCRYPTED_FIXTURE))
+  const error = await read.error()
+  assertEqual(error.code, 'ENCRYPTED', 'error code')
+  assertEqual(error.title, 'The file is encrypted', 'error title')
+})
+
+scenario('cross-origin-probe', async ({ page, demo, manifest }) => {
+  // The page is on 127.0.0.1, the file on localhost: another origin, so CORS (with a preflight for the
+  // suffix Range) must let the probe through, Content-Range included.
+  const s = manifest.samples.find((x) => x.file === 'orders.parquet')
+  const url = `http://localhost:${demo.port}/web/samples/${s.file}`
+  const values = [...s.probe.values, ...s.probe.absent]
+  const params = new URLSearchParams({ url, column: s.probe.column })
+  for (const v of values) params.append('value', v)
+  await page.goto(`${demo.url}web/?${params}`) // a shared link opens and probes at once
+  await page.waitForSelector('#readout[data-requests]')
+  const grid = await pageReader(page).grid()
+  assertProbeMatchesTruth(grid, s.probe, 'grid')
+  assertEqual(grid, (await nodeProbe(`${demo.url}web/samples/${s.file}`, s.probe.column, values)).verdicts, 'grid equals the Node run')
+})
+
+scenario('bare-example', async ({ page, demo, manifest }) => {
+  const s = manifest.samples.find((x) => x.file === 'orders.parquet')
+  const values = [...s.probe.values, ...s.probe.absent]
+  const params = new URLSearchParams({ url: `../web/samples/${s.file}`, column: s.probe.column })
+  for (const v of values) params.append('value', v)
+  await page.goto(`${demo.url}examples/browser.html?${params}`)
+  await page.waitForSelector('body[data-state]')
+  assertEqual(await page.getAttribute('body', 'data-state'), 'done', `example state (${await page.textContent('#out')})`)
+  const shown = JSON.parse(await page.getAttribute('#out', 'data-result'))
+  const verdicts = shown.rowGroups.map((g) => g.results.map((r) => r.verdict))
+  const expected = await nodeProbe(`${demo.url}web/samples/${s.file}`, s.probe.column, values)
+  assertProbeMatchesTruth(verdicts, s.probe, 'example output')
+  assertEqual(verdicts, expected.verdicts, 'example output equals the Node run')
+  assertEqual(shown.stats, expected.stats, 'example stats equal the Node run')
+})
+
+// ---- runner ------------------------------------------------------------------------------------
+
+async function main() {
+  const problems = preflight()
+  if (problems.length) {
+    for (const p of problems) console.error(`browser tests cannot run: ${p}`)
+    return 1
+  }
+  let chromium
+  try {
+    ({ chromium } = await import('playwright-core'))
+  } catch (error) {
+    console.error(`browser tests cannot run: playwright-core did not load (${error.message}); install the npm dependencies with \`bash scripts/setup.sh\``)
+    return 1
+  }
+  await mkdir(artifacts, { recursive: true })
+  const manifest = await buildSamples({ log: (line) => console.log(`# ${line}`) })
+  const demo = await startDemoServer({ port: 0 })
+  resources.servers.push(demo)
+  const noCors = await startServerWithoutCors()
+  resources.servers.push(noCors)
+  resources.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: STEP_TIMEOUT_MS })
+
+  const only = process.argv.slice(2)
+  let passed = 0
+  let failed = 0
+  let skipped = 0
+  for (const { name, fn } of scenarios) {
+    if (only.length && !only.includes(name)) continue
+    const context = await resources.browser.newContext({ viewport: { width: 1280, height: 900 } })
+    context.setDefaultTimeout(STEP_TIMEOUT_MS)
+    const page = await context.newPage()
+    const pageErrors = []
+    page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
+    // The browser itself logs failed loads and CORS refusals; anything else on console.error is ours.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/Failed to load resource|blocked by CORS policy|net::ERR_FAILED/.test(message.text())) pageErrors.push(`console.error: ${message.text()}`)
+    })
+    const jsRequests = new Set()
+    context.on('request', (request) => {
+      const { pathname } = new URL(request.url())
+      if (pathname.startsWith('/js/')) jsRequests.add(pathname)
+    })
+    await rm(path.join(artifacts, `${name}-failed.png`), { force: true })
+    const started = Date.now()
+    try {
+      const outcome = await fn({ page, demo, noCors, manifest, jsRequests })
+      if (pageErrors.length) throw new Error(pageErrors.join('\n'))
+      await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true })
+      if (outcome?.skipped) {
+        skipped++
+        console.log(`ok - ${name} # SKIP ${outcome.skipped}`)
+      } else {
+        passed++
+        console.log(`ok - ${name} (${Date.now() - started} ms)`)
+      }
+    } catch (error) {
+      failed++
+      console.log(`not ok - ${name}\n  ${String(error.stack ?? error).split('\n').join('\n  ')}`)
+      if (pageErrors.length) console.log(`  page errors:\n    ${pageErrors.join('\n    ')}`)
+      await page.screenshot({ path: path.join(artifacts, `${name}-failed.png`), fullPage: true }).catch(() => {})
+    } finally {
+      await context.close().catch(() => {})
+    }
+  }
+  console.log(`# screenshots in ${path.relative(process.cwd(), artifacts) || '.'}`)
+  console.log(`browser: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+  return failed === 0 && passed > 0 ? 0 : 1
+}
+
+let code = 1
+try {
+  code = await main()
+} catch (error) {
+  console.error(`browser tests failed to run: ${error.stack ?? error}`)
+} finally {
+  await cleanup()
+  clearTimeout(watchdog)
+}
+process.exit(code)

@@ -1,0 +1,121 @@
+// The package as npm users get it: `npm pack`, install the tarball into an empty folder, then import it,
+// probe a file, type-check against its declarations and run its CLI from there. Also holds the browser
+// download to its size budget.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { after, before, test } from 'node:test'
+import { promisify } from 'node:util'
+
+import { measureDownload } from '../../scripts/size.js'
+import { buildSamples, samplesDir } from '../../web/build-samples.js'
+import { repoRoot } from '../../web/server.js'
+
+const run = promisify(execFile)
+const npm = (args, cwd) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout: 60_000 })
+const BROWSER_BUDGET_GZIP = 100 * 1024
+
+let work
+let consumer
+let packed
+let manifest
+
+before(async () => {
+  manifest = await buildSamples()
+  work = await mkdtemp(path.join(tmpdir(), 'pb-package-'))
+  // --ignore-scripts: prepack would rebuild js/wasm/ while other test files load it; scripts/test.sh has
+  // already built it, and the file list below proves the tarball carries it.
+  const { stdout } = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], repoRoot)
+  packed = JSON.parse(stdout)[0]
+  consumer = path.join(work, 'consumer')
+  await mkdir(consumer)
+  await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  await npm(['install', '--offline', path.join(work, packed.filename)], consumer)
+})
+
+after(async () => {
+  if (work) await rm(work, { recursive: true, force: true })
+})
+
+test('the tarball holds the library, its types and the built wasm, and nothing else', () => {
+  const files = packed.files.map((f) => f.path)
+  for (const needed of ['package.json', 'js/index.js', 'js/index.d.ts', 'js/cli.js', 'js/wasm-loader.js', 'js/wasm/parquet_bloom.mjs', 'js/wasm/parquet_bloom.wasm']) {
+    assert.ok(files.includes(needed), `${needed} missing from ${packed.filename}`)
+  }
+  const stray = files.filter((f) => !/^(js\/|package\.json$|README\.md$|LICENSE)/.test(f))
+  assert.deepEqual(stray, [], 'only js/, package.json, README and LICENSE belong in the package')
+})
+
+test('the installed package imports, loads its wasm and probes a file from an empty folder', async () => {
+  const s = manifest.samples.find((x) => x.file === 'orders.parquet')
+  const values = s.probe.truth.map((t) => t.value)
+  await writeFile(path.join(consumer, 'probe.js'), `
+    import { openParquet, BloomFilter, ErrorCode, ParquetBloomError, memoryStats } from 'parquet-bloom'
+    const file = await openParquet(${JSON.stringify(path.join(samplesDir, s.file))})
+    const result = await file.probe(${JSON.stringify(s.probe.column)}, ${JSON.stringify(values)})
+    const filter = BloomFilter.create({ ndv: 10, fpp: 0.01 })
+    filter.insert(['x'], 'BYTE_ARRAY')
+    const roundTrip = filter.mightContain('x', 'BYTE_ARRAY')
+    filter.free()
+    let code
+    try { await openParquet(new Uint8Array(16)) } catch (error) { code = error instanceof ParquetBloomError && error.code }
+    console.log(JSON.stringify({ rowGroups: result.rowGroups, roundTrip, code, expected: ErrorCode.MALFORMED_FOOTER, pool: memoryStats().poolInUseBytes }))
+    await file.close()
+  `)
+  const { stdout } = await run(process.execPath, ['probe.js'], { cwd: consumer, timeout: 30_000 })
+  const out = JSON.parse(stdout)
+  s.probe.truth.forEach((t, i) => {
+    for (const g of t.rowGroups) assert.equal(out.rowGroups[g].results[i].verdict, 'maybe', `${t.value} is in row group ${g}`)
+  })
+  const absent = s.probe.truth.findIndex((t) => t.rowGroups.length === 0)
+  assert.ok(out.rowGroups.filter((g) => g.results[absent].verdict === 'absent').length >= out.rowGroups.length - 1)
+  assert.equal(out.roundTrip, true)
+  assert.equal(out.code, out.expected)
+})
+
+test('its TypeScript declarations resolve through "exports" and type the API', async () => {
+  const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc')
+  await writeFile(path.join(consumer, 'check.ts'), `
+    import { openParquet, BloomFilter, ErrorCode, ParquetBloomError, type ProbeResult, type Verdict, type FilterHealth } from 'parquet-bloom'
+    export async function main(url: string): Promise<Verdict[]> {
+      const file = await openParquet(url, { requestTimeoutMs: 1000, headers: { authorization: 'x' } })
+      const result: ProbeResult = await file.probe('city', ['Tokyo'], { mode: 'block' })
+      const health: FilterHealth = await file.visitBloomFilter(0, 'city', (f) => f.health())
+      const fills: number[] = []
+      await file.forEachBloomFilter({ columns: ['city'] }, (parts) => {
+        if (parts.error === undefined && parts.bitset) fills.push(BloomFilter.fromBitset(parts.bitset).health().fillRatio + parts.rowGroup)
+      })
+      const owned: BloomFilter = await file.getBloomFilter(0, 'city')
+      owned.free()
+      const bytes: number = file.stats.bytesFetched + file.metadata.rowGroups[0].numRows + health.fillRatio + fills.length
+      // @ts-expect-error an unknown probe mode is a type error
+      await file.probe('city', ['Tokyo'], { mode: 'everything' })
+      // @ts-expect-error verdicts are a closed set
+      const wrong: Verdict = 'present'
+      try { await file.close() } catch (error) {
+        if (error instanceof ParquetBloomError && error.code === ErrorCode.ABORTED) return [wrong]
+      }
+      return bytes > 0 ? result.rowGroups.map((g) => g.results[0].verdict) : []
+    }
+  `)
+  try {
+    await run(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext',
+      '--lib', 'es2022,dom', '--types', '', '--skipLibCheck', 'false', 'check.ts'], { cwd: consumer, timeout: 60_000 })
+  } catch (error) {
+    assert.fail(`tsc rejected the declarations:\n${error.stdout}${error.stderr}`)
+  }
+})
+
+test('npx parquet-bloom --version runs the installed CLI', async () => {
+  const { version } = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8'))
+  const { stdout } = await run('npx', ['--no-install', 'parquet-bloom', '--version'], { cwd: consumer, timeout: 30_000 })
+  assert.match(stdout.trim(), new RegExp(`(^|\\s)v?${version.replace(/\./g, '\\.')}$`))
+})
+
+test(`a browser downloads at most ${BROWSER_BUDGET_GZIP / 1024} KiB gzip (wasm + JS) to probe`, () => {
+  const { total, files } = measureDownload()
+  assert.ok(files.some((f) => f.file.endsWith('.wasm')))
+  assert.ok(total.gzip <= BROWSER_BUDGET_GZIP, `${(total.gzip / 1024).toFixed(1)} KiB gzip; run npm run size for the breakdown`)
+})

@@ -1,0 +1,38 @@
+// Number, size and type formatting for the demo page.
+
+const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB']
+
+/** 22 KB, 3.4 MB: decimal units, two or three significant digits. */
+export function formatBytes(n) {
+  if (n < 1000) return `${n} ${n === 1 ? 'byte' : 'bytes'}`
+  let unit = 0
+  let value = n
+  while (value >= 1000 && unit < UNITS.length - 1) {
+    value /= 1000
+    unit++
+  }
+  return `${value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1).replace(/\.0$/, '') : value.toFixed(2).replace(/\.?0+$/, '')} ${UNITS[unit]}`
+}
+
+export const formatCount = (n) => n.toLocaleString('en-US')
+
+export const plural = (n, one, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
+
+export function formatPercent(x) {
+  if (x === 0) return '0%'
+  if (x < 0.0001) return '<0.01%'
+  if (x < 0.01) return `${(x * 100).toPrecision(2)}%`
+  return `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`
+}
+
+/** 'INT64 · TIMESTAMP(MICROS, UTC)', 'FIXED_LEN_BYTE_ARRAY(16) · UUID' */
+export function formatType({ physicalType, typeLength, logicalType }) {
+  const physical = physicalType === 'FIXED_LEN_BYTE_ARRAY' ? `FIXED_LEN_BYTE_ARRAY(${typeLength})` : physicalType
+  if (!logicalType) return physical
+  const t = logicalType
+  let logical = t.type
+  if (t.type === 'INTEGER') logical = `${t.isSigned ? 'INT' : 'UINT'}${t.bitWidth}`
+  else if (t.type === 'DECIMAL') logical = `DECIMAL(${t.precision}, ${t.scale})`
+  else if (t.type === 'TIMESTAMP' || t.type === 'TIME') logical = `${t.type}(${t.unit}${t.isAdjustedToUTC ? ', UTC' : ''})`
+  return `${physical} · ${logical}`
+}

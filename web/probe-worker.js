@@ -1,0 +1,146 @@
+// The demo's Web Worker: opens Parquet files through the package entry (as an npm user would), probes
+// and checks filter health off the main thread, and answers the page with plain, cloneable objects.
+// Protocol: { id, op, args } → { id, ok: true, result } | { id, ok: false, error }; { op: 'cancel', target }.
+import { BloomFilter, openParquet } from '../js/index.js'
+import { filterWarnings, summarizeHealth } from './health.js'
+
+const HEALTH_ALL_FILTERS_BYTES = 4 * 1024 * 1024
+const HEALTH_SAMPLE_FILTERS = 128
+
+/** The file being shown: the handle probes run on, and a second one for health checks (see health()). */
+let current
+const inFlight = new Map()
+
+const handlers = {
+  async open({ url, file }, signal) {
+    await closeCurrent()
+    const source = file ?? url
+    const opened = await openParquet(source, { signal })
+    current = { source, file: opened, inspector: undefined }
+    return describeFile(opened)
+  },
+
+  async probe({ column, values, mode }, signal) {
+    const { file } = requireOpen()
+    const before = file.stats
+    const started = performance.now()
+    const result = await file.probe(column, values, { mode, signal })
+    const stats = file.stats
+    return {
+      result,
+      ms: performance.now() - started,
+      stats,
+      delta: { requests: stats.requests - before.requests, bytesFetched: stats.bytesFetched - before.bytesFetched },
+    }
+  },
+
+  // Health reads whole filters. It runs on its own handle so that the probe readout shows exactly what
+  // a probe costs, with no filter bytes already cached by a health check.
+  async health({ column }, signal) {
+    const open = requireOpen()
+    // Opened without the request's signal: a signal given to openParquet governs every later read too.
+    open.inspector ??= openParquet(open.source)
+    const inspector = await open.inspector
+    const blooms = inspector.metadata.rowGroups.map((g) => [g.index, g.columns.find((c) => c.path === column)?.bloom]).filter(([, bloom]) => bloom)
+    const withFilter = blooms.map(([index]) => index)
+    // Every filter when that is a modest read; an even sample of a column with huge or many filters.
+    const totalBytes = blooms.reduce((n, [, bloom]) => n + (bloom.length ?? 64 * 1024), 0)
+    const chosen = totalBytes <= HEALTH_ALL_FILTERS_BYTES ? withFilter : spread(withFilter, HEALTH_SAMPLE_FILTERS)
+    const checks = []
+    // One scheduled read for all chosen filters (coalesced ranges); each bitset is only valid during its visit.
+    await inspector.forEachBloomFilter({ rowGroups: chosen, columns: [column] }, (parts) => checks.push(checkFilter(parts)), { signal })
+    checks.sort((a, b) => a.index - b.index)
+    return { column, withFilter: withFilter.length, checks, summary: summarizeHealth(checks), stats: inspector.stats }
+  },
+
+  async close() {
+    await closeCurrent()
+  },
+}
+
+function checkFilter(parts) {
+  if (parts.error !== undefined || !parts.bitset) {
+    return { index: parts.rowGroup, error: String(parts.error?.message ?? parts.error ?? 'no bitset') }
+  }
+  const filter = BloomFilter.fromBitset(parts.bitset)
+  try {
+    const health = filter.health()
+    return { index: parts.rowGroup, numBytes: parts.bitset.length, health, warnings: filterWarnings(health) }
+  } finally {
+    filter.free()
+  }
+}
+
+/** At most `limit` items spread evenly over the list, first and last included. */
+function spread(items, limit) {
+  if (items.length <= limit) return items
+  return Array.from({ length: limit }, (_, k) => items[Math.round((k * (items.length - 1)) / (limit - 1))])
+}
+
+function describeFile(file) {
+  const { rowGroups, numRows, createdBy } = file.metadata
+  const columns = (rowGroups[0]?.columns ?? []).map((c, i) => {
+    let filters = 0
+    let filterBytes = 0
+    let unknownLength = 0
+    for (const g of rowGroups) {
+      const bloom = g.columns[i].bloom
+      if (!bloom) continue
+      filters++
+      if (bloom.length === undefined) unknownLength++
+      else filterBytes += bloom.length
+    }
+    return { name: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, filters, filterBytes, unknownLength }
+  })
+  return {
+    name: file.name,
+    fileSize: file.fileSize,
+    metadataOffset: file.metadataOffset,
+    numRows,
+    createdBy,
+    rowGroups: rowGroups.map((g) => g.numRows),
+    columns,
+    stats: file.stats,
+  }
+}
+
+function requireOpen() {
+  if (!current) throw Object.assign(new Error('open a file first'), { code: 'INVALID_ARGUMENT' })
+  return current
+}
+
+async function closeCurrent() {
+  const closing = current
+  current = undefined
+  if (!closing) return
+  await closing.file.close()
+  const inspector = await closing.inspector?.catch(() => undefined)
+  await inspector?.close()
+}
+
+function plainError(error) {
+  return {
+    name: error?.name ?? 'Error',
+    code: error?.code ?? 'INTERNAL',
+    message: String(error?.message ?? error),
+    status: error?.status,
+  }
+}
+
+self.onmessage = async ({ data }) => {
+  if (data.op === 'cancel') {
+    inFlight.get(data.target)?.abort()
+    return
+  }
+  const controller = new AbortController()
+  inFlight.set(data.id, controller)
+  try {
+    const handler = handlers[data.op]
+    if (!handler) throw new Error(`unknown operation ${data.op}`)
+    self.postMessage({ id: data.id, ok: true, result: await handler(data.args ?? {}, controller.signal) })
+  } catch (error) {
+    self.postMessage({ id: data.id, ok: false, error: plainError(error) })
+  } finally {
+    inFlight.delete(data.id)
+  }
+}

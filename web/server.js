@@ -1,0 +1,101 @@
+// The demo's static server: serves web/, js/ (the package entry the page imports, as an npm user's
+// bundler-free page would) and examples/ from the repo, with Range requests (via `send`) and CORS so
+// other pages can probe the sample files too. Binds 127.0.0.1 only.
+// Run: node web/server.js        (PORT=8080 by default; PORT=0 picks a free port)
+import http from 'node:http'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import send from 'send'
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const SERVED = ['web', 'js', 'examples']
+
+// A cross-origin page must be allowed the Range header (suffix ranges are not CORS-safelisted, so they
+// are preflighted) and shown Content-Range, which the library checks.
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Content-Range, Content-Length, Accept-Ranges, ETag',
+}
+
+function handle(req, res) {
+  for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, {
+      'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'Range',
+      'access-control-max-age': '600',
+    }).end()
+    return
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { allow: 'GET, HEAD, OPTIONS' }).end()
+    return
+  }
+  let pathname
+  try {
+    pathname = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname)
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('bad URL')
+    return
+  }
+  if (pathname === '/' || pathname === '/web') {
+    res.writeHead(302, { location: '/web/' }).end()
+    return
+  }
+  const top = pathname.split('/')[1]
+  if (!SERVED.includes(top)) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${pathname}`)
+    return
+  }
+  // A development server: nothing is cached, so a rebuilt wasm or edited page is picked up at once and
+  // the byte counts the page shows never depend on what the browser cache held.
+  res.setHeader('cache-control', 'no-store')
+  send(req, pathname, { root: repoRoot, index: ['index.html'], cacheControl: false, etag: false, lastModified: false, dotfiles: 'deny' })
+    .on('error', (error) => {
+      const status = error.status ?? 500
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 404 ? `not found: ${pathname}` : String(error.message))
+    })
+    .on('directory', () => {
+      res.writeHead(301, { location: `${req.url.replace(/\?.*/, '')}/` }).end()
+    })
+    .pipe(res)
+}
+
+/**
+ * Starts the server; resolves once it listens.
+ * @param {{ port?: number, host?: string }} [options]
+ * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
+ */
+export function startDemoServer({ port = 0, host = '127.0.0.1' } = {}) {
+  const server = http.createServer(handle)
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      const actual = server.address().port
+      resolve({
+        url: `http://${host}:${actual}/`,
+        port: actual,
+        close: () => new Promise((done) => {
+          server.close(() => done())
+          server.closeAllConnections()
+        }),
+      })
+    })
+  })
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const port = Number(process.env.PORT ?? 8080)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`)
+    process.exit(2)
+  }
+  try {
+    const { url } = await startDemoServer({ port })
+    console.log(`parquet-bloom demo: ${url}web/   (Ctrl+C to stop)`)
+  } catch (error) {
+    console.error(error.code === 'EADDRINUSE' ? `port ${port} is in use; run with PORT=<another port>` : `could not start the demo server: ${error.message}`)
+    process.exit(1)
+  }
+}
