@@ -35,6 +35,12 @@ export function configure(options?: { maxPoolBytes?: number }): void
 // Bloom filters
 
 /** Parquet physical types. */
+/** Bytes from hex text ('0x' optional; whitespace, ':', '-', '_' ignored); BAD_VALUE on anything else. */
+export function parseHexBytes(text: string): Uint8Array
+
+/** A human label for a column type, e.g. "INT32 (DATE)" or "FIXED_LEN_BYTE_ARRAY(16) (UUID)". */
+export function describeColumnType(column: { physicalType: PhysicalType, typeLength?: number, logicalType?: LogicalType | null }): string
+
 export type PhysicalType = 'BOOLEAN' | 'INT32' | 'INT64' | 'INT96' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY' | 'FIXED_LEN_BYTE_ARRAY'
 
 /** A physical type name, or one with its width (FIXED_LEN_BYTE_ARRAY needs typeLength). */
