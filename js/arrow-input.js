@@ -25,11 +25,12 @@ export function arrowChunks(vector, type) {
       return { length: data.length, dictionary: data.dictionary, indices: data.values, validity, validityOffset: data.offset }
     }
     const described = describe(data)
-    return {
-      length: data.length,
-      type: type ?? described.type,
-      input: { ...described.input, validity, validityOffset: data.offset, length: data.length },
-    }
+    // Assigned, not spread: a spread costs microseconds per chunk on V8, more than a 64-value check.
+    const input = described.input
+    input.validity = validity
+    input.validityOffset = data.offset
+    input.length = data.length
+    return { length: data.length, type: type ?? described.type, input }
   })
 }
 

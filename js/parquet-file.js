@@ -6,7 +6,7 @@ import { structureBoundaries } from './bloom-layout.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
 import { HashedCandidates, locateFilter, MODES, ProbeTask, resultsFromHits, Unanswerable, unknownFor, WholeFilterTask } from './probe.js'
-import { ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_CONCURRENCY, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
+import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_CONCURRENCY, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
 import { openByteSource } from './sources/index.js'
 import { encodeProbeValues } from './values.js'
 
@@ -104,9 +104,16 @@ export class ParquetFile {
     const mode = options.mode ?? 'auto'
     if (!MODES.includes(mode)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`)
     const column = this.column(columnPath)
-    const encoded = encodeProbeValues(column, values)
+    let encoded
+    try {
+      encoded = encodeProbeValues(column, values)
+    } catch (error) {
+      if (!(error instanceof ParquetBloomError)) throw error
+      throw new ParquetBloomError(error.code, `${this.name}: column ${column.name}: ${error.message}`, { source: this.name, field: column.name, cause: error })
+    }
     const type = { type: encoded.physicalType, typeLength: encoded.typeLength }
-    const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP
+    // Block mode is chosen to read few bytes: only ranges that (nearly) touch are joined, unless asked.
+    const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
     const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap)
     const rowGroupIndices = this.#rowGroupSelection(options.rowGroups)
 
@@ -125,7 +132,7 @@ export class ParquetFile {
         (hits) => finish(resultsFromHits(encoded, hits)),
         (reason) => finish(unknownFor(encoded, reason))))
     })
-    await this.#run(tasks, options)
+    await this.#run(tasks, { ...options, coalesceGap })
     return {
       column: column.name,
       physicalType: column.physicalType,

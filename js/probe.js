@@ -155,7 +155,9 @@ export class WholeFilterTask extends FilterTask {
   }
 
   refuse(error, header) {
-    const usable = header && header.numBytes >= 32 && header.numBytes % 32 === 0 && header.numBytes <= MAX_FILTER_BYTES &&
+    // Only a header decoded to its end (refused for what it names, not for how it is encoded) says
+    // truly where its bitset lies.
+    const usable = header && header.status === NativeStatus.UNSUPPORTED && header.numBytes >= 32 && header.numBytes % 32 === 0 && header.numBytes <= MAX_FILTER_BYTES &&
       header.headerLength > 0 && this.offset + header.headerLength + header.numBytes <= this.bound
     if (this.keepRefusedBits && usable) {
       this.refusal = error

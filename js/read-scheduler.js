@@ -5,6 +5,7 @@ import { ErrorCode, ParquetBloomError } from './errors.js'
 
 export const DEFAULT_CONCURRENCY = 6
 export const DEFAULT_COALESCE_GAP = 8 * 1024
+export const BLOCK_MODE_COALESCE_GAP = 64 // a header and a block that follows it closely
 export const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024
 const MAX_ROUNDS = 4
 

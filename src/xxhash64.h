@@ -11,7 +11,9 @@
 
 namespace pb {
 
-inline uint64_t Xxh64(const void* data, size_t length) {
+// always_inline: with a constant length at the call site XXH64 folds to straight-line code; left to
+// itself, clang for wasm keeps one out-of-line copy and loses ~20% on fixed-width batches.
+__attribute__((always_inline)) inline uint64_t Xxh64(const void* data, size_t length) {
   return static_cast<uint64_t>(XXH64(data, length, 0));
 }
 
