@@ -16,6 +16,13 @@ const CONVERTED_TYPES = ['UTF8', 'MAP', 'MAP_KEY_VALUE', 'LIST', 'ENUM', 'DECIMA
   'INT_64', 'JSON', 'BSON', 'INTERVAL']
 const REPETITIONS = ['REQUIRED', 'OPTIONAL', 'REPEATED']
 const TIME_UNITS = { 1: 'MILLIS', 2: 'MICROS', 3: 'NANOS' }
+// Real schemas nest a few levels (automatic variant shredding reaches ~150); deeper ones are hostile.
+const MAX_SCHEMA_DEPTH = 256
+// Every leaf's dotted name is materialised; this bounds what a small footer can make us allocate for them.
+const MAX_LEAF_PATH_CHARS = 32 * 1024 * 1024
+// A real ColumnChunk takes far more footer bytes than this (file_offset, ColumnMetaData's required
+// fields). Fewer per chunk is a hostile footer whose 72-byte records would amplify it in wasm memory.
+const MIN_CHUNK_BYTES = 8
 
 // Record layouts written by src/file_metadata.h (SchemaRecord: 14 int32, ChunkRecord: 9 float64).
 const SCHEMA_WORDS = 14
@@ -91,7 +98,7 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
  */
 export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 0) {
   const core = getCore()
-  const dataPtr = core.acquire(metadata.length + 48, 'footer bytes')
+  const dataPtr = acquireFor(core, metadata.length + 48, 'bytes', where)
   let recordsPtr = 0
   try {
     const summaryPtr = dataPtr
@@ -103,7 +110,11 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
     const schemaBytes = summary.schemaCount * SCHEMA_WORDS * 4
     const rowGroupBytes = summary.rowGroupCount * ROW_GROUP_WORDS * 8
     const chunkBytes = summary.chunkCount * CHUNK_WORDS * 8
-    recordsPtr = core.acquire(chunkBytes + rowGroupBytes + schemaBytes + 16, 'footer records')
+    if (summary.chunkCount > metadata.length / MIN_CHUNK_BYTES) {
+      throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+        `${where}: malformed footer: ${summary.chunkCount} column chunks cannot fit in ${metadata.length} bytes of FileMetaData`, { source: where, field: 'row_groups' })
+    }
+    recordsPtr = acquireFor(core, chunkBytes + rowGroupBytes + schemaBytes + 16, 'records', where)
     const chunksPtr = recordsPtr
     const rowGroupsPtr = chunksPtr + chunkBytes
     const schemaPtr = rowGroupsPtr + rowGroupBytes
@@ -136,6 +147,16 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
   } finally {
     if (recordsPtr) core.release(recordsPtr)
     core.release(dataPtr)
+  }
+}
+
+/** A pool block for decoding the footer; when the pool cannot give it, the error names the file. */
+function acquireFor(core, bytes, what, where) {
+  try {
+    return core.acquire(bytes, `the footer's ${what}`)
+  } catch (error) {
+    if (!(error instanceof ParquetBloomError)) throw error
+    throw new ParquetBloomError(error.code, `${where}: decoding the footer: ${error.message}`, { source: where, cause: error })
   }
 }
 
@@ -177,8 +198,10 @@ function leafColumns(words, count, metadata, where) {
   const root = element(0)
   if (root.num_children < 0) throw fail('the root element has no children count')
   const columns = []
-  // Explicit stack: a hostile schema must not be able to exhaust the JS call stack.
-  const stack = [{ remaining: root.num_children, path: [] }]
+  // Explicit stack of the open groups: a hostile schema must not be able to exhaust the JS call stack.
+  // A leaf's path is built from it when the leaf is reached, so a group costs nothing per descendant.
+  const stack = [{ remaining: root.num_children, name: '', chars: -1 }]
+  let pathChars = 0
   let i = 1
   while (stack.length) {
     const top = stack[stack.length - 1]
@@ -189,15 +212,27 @@ function leafColumns(words, count, metadata, where) {
     top.remaining--
     if (i >= count) throw fail(`children counts need more than the ${count} elements present`)
     const e = element(i++)
-    const path = [...top.path, e.name]
+    const chars = top.chars + 1 + e.name.length // of the dotted name
     if (e.num_children > 0) {
-      stack.push({ remaining: e.num_children, path })
+      // Each leaf's path and name cost its depth: without a bound, a chain of groups makes that quadratic.
+      if (stack.length >= MAX_SCHEMA_DEPTH) throw fail(`element ${i - 1} nests deeper than ${MAX_SCHEMA_DEPTH} levels`)
+      stack.push({ remaining: e.num_children, name: e.name, chars })
     } else {
-      if (e.type === undefined) throw fail(`leaf ${path.join('.')} has no physical type (type code ${e.typeCode})`)
+      pathChars += chars
+      if (pathChars > MAX_LEAF_PATH_CHARS) {
+        throw new ParquetBloomError(ErrorCode.TOO_LARGE,
+          `${where}: the schema's column paths add up to more than ${MAX_LEAF_PATH_CHARS} characters (at element ${i - 1} of ${count})`, { source: where, field: 'schema' })
+      }
+      const path = stack.slice(1).map((s) => s.name)
+      path.push(e.name)
+      const name = path.join('.')
+      if (e.type === undefined) throw fail(`leaf ${shorten(name)} has no physical type (type code ${e.typeCode})`)
+      // As parquet-java and Arrow do: without its width no value of the column can be read or hashed.
+      if (e.type === 'FIXED_LEN_BYTE_ARRAY' && !(e.type_length > 0)) throw fail(`leaf ${shorten(name)} is a FIXED_LEN_BYTE_ARRAY without a positive type_length`)
       columns.push({
         index: columns.length,
         path,
-        name: path.join('.'),
+        name,
         physicalType: e.type,
         typeLength: e.type_length,
         logicalType: logicalTypeFromSchemaElement(e) ?? null,
@@ -207,6 +242,11 @@ function leafColumns(words, count, metadata, where) {
   }
   if (i !== count) throw fail(`${count - i} elements are not reachable from the root`)
   return columns
+}
+
+/** A name from the file as shown in a message: hostile names can be megabytes long. */
+function shorten(text) {
+  return text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text
 }
 
 /** The LogicalType union as hyparquet shapes it, so one converter serves both decoders. */
