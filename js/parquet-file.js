@@ -294,7 +294,8 @@ function buildMetadata(layout) {
           physicalType: c.physicalType,
           typeLength: c.typeLength,
           logicalType: c.logicalType,
-          bloom: offset >= 0 ? { offset, length: length >= 0 ? length : undefined } : null,
+          // -1 is the decoder's "absent"; any other offset, even a bad one, is what the file says.
+          bloom: offset !== -1 ? { offset, length: length >= 0 ? length : undefined } : null,
         }
       }),
     })),

@@ -35,13 +35,13 @@ bool ReadUnion(Reader* r, int16_t* member, bool* unknown_member) {
 }
 
 // The pre-release format wrote numBytes, algorithm and hash as little-endian int32 (parquet-mr before
-// 1.12). Recognising it turns "garbage" into an actionable "unsupported legacy filter".
+// 1.12). Recognising it turns "garbage" into an actionable "unsupported legacy filter". The 12-byte
+// prefix decides: readers that fetch only a header's worth of bytes must recognise it too.
 bool LooksLikeLegacyHeader(const uint8_t* data, size_t size) {
   if (size < 12) return false;
   int32_t fields[3];
   std::memcpy(fields, data, sizeof fields);
-  return IsValidNumBytes(fields[0]) && fields[1] >= 0 && fields[1] < 16 && fields[2] >= 0 && fields[2] < 16 &&
-         size >= 12 + static_cast<size_t>(fields[0]);
+  return IsValidNumBytes(fields[0]) && fields[1] >= 0 && fields[1] < 16 && fields[2] >= 0 && fields[2] < 16;
 }
 
 Status Refuse(BloomHeader* out, Status status, HeaderProblem problem) {

@@ -151,8 +151,12 @@ TEST(BloomHeaderDecode, HandBuiltLegacyHeaderIsUnsupported) {
   BloomHeader h;
   EXPECT_EQ(Decode(legacy, &h), Status::kUnsupported);
   EXPECT_EQ(h.problem, HeaderProblem::kLegacyFormat);
-  // Without the whole bitset behind it, it is just a header with no fields.
-  legacy.resize(12 + 31);
+  // Readers that fetch only a header's worth of bytes still recognise it from the 12-byte prefix.
+  legacy.resize(12);
+  EXPECT_EQ(Decode(legacy, &h), Status::kUnsupported);
+  EXPECT_EQ(h.problem, HeaderProblem::kLegacyFormat);
+  // Shorter than the prefix, it is just a header with no fields.
+  legacy.resize(11);
   EXPECT_EQ(Decode(legacy, &h), Status::kMalformed);
   EXPECT_EQ(h.problem, HeaderProblem::kMissingNumBytes);
 }
