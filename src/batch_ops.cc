@@ -24,28 +24,27 @@ Status BatchOps::EnsureScratch() {
   return Status::kOk;
 }
 
-Status BatchOps::Insert(SbbfView filter, const ValueBatch& batch) {
+template <typename OnChunk>
+Status BatchOps::ForEachChunk(const ValueBatch& batch, OnChunk&& on_chunk) {
   Status s = ValidateBatch(batch);
   if (!ok(s)) return s;
   if (!ok(s = EnsureScratch())) return s;
   for (uint32_t begin = 0, end = 0; begin < batch.count; begin = end) {
     end = begin + std::min(kChunkSlots, batch.count - begin);  // no overflow near UINT32_MAX
-    const size_t n = HashSlots(batch, begin, end, hashes_);
-    filter.InsertHashes(hashes_, n);
+    on_chunk(begin, end, HashSlots(batch, begin, end, hashes_));
   }
   return Status::kOk;
 }
 
+Status BatchOps::Insert(SbbfView filter, const ValueBatch& batch) {
+  return ForEachChunk(batch, [&](uint32_t, uint32_t, size_t n) { filter.InsertHashes(hashes_, n); });
+}
+
 Status BatchOps::Check(SbbfView filter, const ValueBatch& batch, uint8_t* out) {
-  Status s = ValidateBatch(batch);
-  if (!ok(s)) return s;
-  if (!ok(s = EnsureScratch())) return s;
-  for (uint32_t begin = 0, end = 0; begin < batch.count; begin = end) {
-    end = begin + std::min(kChunkSlots, batch.count - begin);  // no overflow near UINT32_MAX
-    const size_t n = HashSlots(batch, begin, end, hashes_);
+  return ForEachChunk(batch, [&](uint32_t begin, uint32_t end, size_t n) {
     if (batch.validity == nullptr) {
       filter.CheckHashes(hashes_, n, out + begin);
-      continue;
+      return;
     }
     // Spaced: check the compacted hashes, then spread the answers back over the slots.
     filter.CheckHashes(hashes_, n, results_);
@@ -53,8 +52,7 @@ Status BatchOps::Check(SbbfView filter, const ValueBatch& batch, uint8_t* out) {
     for (uint32_t slot = begin; slot < end; ++slot) {
       out[slot] = GetBit(batch.validity, batch.validity_bit_offset + slot) ? results_[next++] : kCheckNull;
     }
-  }
-  return Status::kOk;
+  });
 }
 
 Status BatchOps::Hash(const ValueBatch& batch, uint64_t* out, uint32_t* written) {

@@ -33,6 +33,9 @@ class BatchOps {
 
  private:
   Status EnsureScratch();
+  // Validates, takes the scratch, then hashes the valid slots a chunk at a time: on_chunk(begin, end, n).
+  template <typename OnChunk>
+  Status ForEachChunk(const ValueBatch& batch, OnChunk&& on_chunk);
 
   ScratchPool* pool_;
   uint64_t* hashes_ = nullptr;

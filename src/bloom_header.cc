@@ -16,22 +16,17 @@ using thrift::WireType;
 // Reads one of BloomFilterAlgorithm / BloomFilterHash / BloomFilterCompression. Each is a union whose
 // only defined member is field 1, an empty struct. Returns the member id (0 if the union is empty).
 bool ReadUnion(Reader* r, int16_t* member, bool* unknown_member) {
-  int16_t last_id = 0;
   *member = 0;
   *unknown_member = false;
-  for (;;) {
-    WireType type;
-    int16_t id;
-    if (!r->ReadFieldHeader(&type, &id, &last_id)) return false;
-    if (type == WireType::kStop) return true;
+  return thrift::ForEachField(r, [&](WireType type, int16_t id) {
     if (id == 1 && type == WireType::kStruct) {
       *member = 1;
     } else if (*member == 0) {
       *member = id;
       *unknown_member = true;
     }
-    if (!r->Skip(type)) return false;
-  }
+    return r->Skip(type);
+  });
 }
 
 // The pre-release format wrote numBytes, algorithm and hash as little-endian int32 (parquet-mr before

@@ -8,21 +8,9 @@ namespace pb {
 
 namespace {
 
+using thrift::ForEachField;
 using thrift::Reader;
 using thrift::WireType;
-
-// Iterates a struct's fields; the visitor returns false to stop (failure), having consumed the value.
-template <typename Visit>
-bool ForEachField(Reader* r, Visit&& visit) {
-  int16_t last_id = 0;
-  for (;;) {
-    WireType type;
-    int16_t id;
-    if (!r->ReadFieldHeader(&type, &id, &last_id)) return false;
-    if (type == WireType::kStop) return true;
-    if (!visit(type, id)) return false;
-  }
-}
 
 bool ReadListHeader(Reader* r, WireType* elem, uint64_t* count) {
   uint8_t b;
@@ -78,7 +66,10 @@ class Decoder {
       switch (id) {
         case 1:
           return ReadInt32(&r_, type, &summary_->version);
+        // A repeated list field would make pass two write more records than pass one counted (the
+        // counts keep the last list, the records come from all of them): refuse it as malformed.
         case 2:
+          if (have_schema) return false;
           have_schema = true;
           return type == WireType::kList && ReadSchema();
         case 3: {
@@ -89,6 +80,7 @@ class Decoder {
           return true;
         }
         case 4:
+          if (have_row_groups) return false;
           have_row_groups = true;
           return type == WireType::kList && ReadRowGroups();
         case 6:
@@ -195,6 +187,8 @@ class Decoder {
       bool have_columns = false;
       const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
         if (id == 1) {
+          // Repeated, the chunks of both lists would shift every later row group's columns.
+          if (have_columns) return false;
           have_columns = true;
           return type == WireType::kList && ReadColumnChunks(&rec);
         }

@@ -1,7 +1,6 @@
 // Thrift compact protocol primitives (see thrift_compact.h).
 #include "thrift_compact.h"
 
-#include <initializer_list>
 
 namespace pb::thrift {
 
@@ -127,11 +126,7 @@ bool Reader::SkipAt(WireType type, int depth) {
       // Every element occupies at least one byte (booleans in lists are one byte each), so a huge
       // declared count fails at the end of the input instead of spinning.
       for (uint64_t i = 0; i < count; ++i) {
-        if (elem == 1 || elem == 2) {
-          if (!ReadByte(&b)) return false;
-        } else if (!SkipAt(static_cast<WireType>(elem), depth + 1)) {
-          return false;
-        }
+        if (!SkipElement(elem, depth + 1)) return false;
       }
       return true;
     }
@@ -143,30 +138,24 @@ bool Reader::SkipAt(WireType type, int depth) {
       uint8_t key = b >> 4, value = b & 0x0f;
       if (!IsKnownType(key) || !IsKnownType(value) || key == 0 || value == 0) return Fail();
       for (uint64_t i = 0; i < count; ++i) {
-        for (uint8_t t : {key, value}) {
-          if (t == 1 || t == 2) {
-            if (!ReadByte(&b)) return false;
-          } else if (!SkipAt(static_cast<WireType>(t), depth + 1)) {
-            return false;
-          }
-        }
+        if (!SkipElement(key, depth + 1) || !SkipElement(value, depth + 1)) return false;
       }
       return true;
     }
-    case WireType::kStruct: {
-      int16_t last_id = 0;
-      for (;;) {
-        WireType field_type;
-        int16_t id;
-        if (!ReadFieldHeader(&field_type, &id, &last_id)) return false;
-        if (field_type == WireType::kStop) return true;
-        if (!SkipAt(field_type, depth + 1)) return false;
-      }
-    }
+    case WireType::kStruct:
+      return ForEachField(this, [&](WireType field_type, int16_t) { return SkipAt(field_type, depth + 1); });
     case WireType::kStop:
       break;
   }
   return Fail();
+}
+
+bool Reader::SkipElement(uint8_t type, int depth) {
+  if (type == static_cast<uint8_t>(WireType::kBoolTrue) || type == static_cast<uint8_t>(WireType::kBoolFalse)) {
+    uint8_t b;
+    return ReadByte(&b);
+  }
+  return SkipAt(static_cast<WireType>(type), depth);
 }
 
 void Writer::WriteByte(uint8_t b) {

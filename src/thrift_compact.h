@@ -54,6 +54,7 @@ class Reader {
 
  private:
   bool SkipAt(WireType type, int depth);
+  bool SkipElement(uint8_t type, int depth);  // one list/set/map element (booleans are a byte there)
   bool SkipBytes(uint64_t n);
   bool Fail() {
     failed_ = true;
@@ -70,6 +71,20 @@ class Reader {
   bool failed_ = false;
   bool truncated_ = false;
 };
+
+// Iterates a struct's fields until STOP: visit(type, id) must consume the field's value and returns
+// false to stop with a failure.
+template <typename Visit>
+bool ForEachField(Reader* r, Visit&& visit) {
+  int16_t last_id = 0;
+  for (;;) {
+    WireType type;
+    int16_t id;
+    if (!r->ReadFieldHeader(&type, &id, &last_id)) return false;
+    if (type == WireType::kStop) return true;
+    if (!visit(type, id)) return false;
+  }
+}
 
 // Writes into a caller-provided buffer; reports overflow instead of writing past the end.
 class Writer {
