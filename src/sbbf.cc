@@ -14,8 +14,6 @@ namespace {
 constexpr uint32_t kSalt[kWordsPerBlock] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
                                             0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
 
-inline uint32_t MaskBit(uint32_t key, int i) { return 1u << ((key * kSalt[i]) >> 27); }
-
 #if defined(__wasm_simd128__)
 // wasm SIMD has no per-lane variable shift, so 1 << s is built as the float 2^s (exponent s + 127)
 // converted back to an integer: exact for s in [0, 31]. Two vectors cover the block's 8 words.
@@ -42,6 +40,8 @@ inline bool BlockCheckKey(const uint32_t* block, uint32_t key) {
   return !wasm_v128_any_true(missing);
 }
 #else
+inline uint32_t MaskBit(uint32_t key, int i) { return 1u << ((key * kSalt[i]) >> 27); }
+
 inline void BlockInsert(uint32_t* block, uint32_t key) {
   for (int i = 0; i < 8; ++i) block[i] |= MaskBit(key, i);
 }
