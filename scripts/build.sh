@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the native core + tests and the wasm module (release, and with --debug the ASSERTIONS/SAFE_HEAP
 # variant), copying the module into js/wasm/ where js/wasm-loader.js finds it.
-#   scripts/build.sh [native] [wasm] [wasm-tests] [asan] [wasm-debug]     (default: native wasm)
+#   scripts/build.sh [native] [wasm] [wasm-tests] [asan] [wasm-debug] [fuzz] [bench]     (default: native wasm)
+# wasm-debug installs into build/wasm-debug-module/ (load it with PARQUET_BLOOM_WASM_DIR, see js/wasm-loader.js);
+# fuzz builds the libFuzzer harnesses of fuzz/ with clang++, ASan and UBSan into build/fuzz/.
+# bench builds the Google Benchmark binary of bench/native/ against the native core into build/bench/ (scripts/bench.sh).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
@@ -47,7 +50,17 @@ for target in "${targets[@]}"; do
     wasm-debug)
       say "building wasm module with -sASSERTIONS=1 -sSAFE_HEAP=1 ($BUILD_DIR/wasm-debug -> build/wasm-debug-module)"
       configure_wasm "$BUILD_DIR/wasm-debug" -DPB_BUILD_TESTS=OFF -DPB_WASM_DEBUG=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
-      cmake --build "$BUILD_DIR/wasm-debug" -j "$JOBS" --target parquet_bloom_wasm ;;
+      cmake --build "$BUILD_DIR/wasm-debug" -j "$JOBS" --target parquet_bloom_wasm
+      install_module "$BUILD_DIR/wasm-debug" "$BUILD_DIR/wasm-debug-module" ;;
+    fuzz)
+      say "building libFuzzer harnesses with clang++, ASan + UBSan ($BUILD_DIR/fuzz)"
+      configure_native "$BUILD_DIR/fuzz" -DPB_FUZZ=ON -DPB_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_CXX_COMPILER="$(command -v clang++)"
+      cmake --build "$BUILD_DIR/fuzz" -j "$JOBS" ;;
+    bench)
+      say "building the native benchmark binary ($BUILD_DIR/bench)"
+      configure_native "$BUILD_DIR/bench" -DPB_BUILD_BENCH=ON -DPB_BUILD_TESTS=OFF
+      cmake --build "$BUILD_DIR/bench" -j "$JOBS" --target pb_bench ;;
     *) say "unknown build target: $target"; exit 2 ;;
   esac
 done

@@ -65,6 +65,8 @@ Status ValidateBatch(const ValueBatch& b) {
   }
   if (b.count == 0) return Status::kOk;
   if (b.values == nullptr && b.values_length != 0) return Status::kInvalidArgument;
+  // The validity bitmap's length is the caller's to guarantee, but a negative offset reads before it.
+  if (b.validity != nullptr && b.validity_bit_offset < 0) return Status::kInvalidArgument;
   switch (b.type) {
     case PhysicalType::kBoolean: {
       if (b.values_bit_offset < 0) return Status::kInvalidArgument;

@@ -48,6 +48,17 @@ class ScratchPool {
   static int ClassOf(size_t bytes);
   static size_t SizeOfClass(int size_class);
   void DropCached(size_t needed);
+  void FreeBlock(BlockHeader* block);
+
+  // The addresses of every block held (in use or cached), so Release can refuse a pointer without
+  // reading memory the pool may not own: a block already given back to the system, a foreign pointer.
+  // Open addressing over a power-of-two table from calloc; it grows only with a system allocation.
+  bool IsHeld(uintptr_t block) const;
+  bool RememberHeld(uintptr_t block);
+  void ForgetHeld(uintptr_t block);
+  uintptr_t* held_table_ = nullptr;  // 0 = empty slot
+  size_t held_table_capacity_ = 0;
+  size_t held_blocks_ = 0;
 
   size_t max_held_bytes_;
   size_t held_bytes_ = 0;
