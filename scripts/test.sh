@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# `npm test`: installs what is missing, builds native + wasm, runs the GoogleTest suite natively, under
-# ASan/UBSan and as wasm under Node (CTest), then the node:test suites.
+# `npm test`: installs what is missing, builds everything, then runs every suite:
+#   the GoogleTest suite natively, under ASan + UBSan and compiled with em++ under Node (CTest);
+#   the libFuzzer harnesses over their committed corpora (ASan + UBSan);
+#   node --test against the release wasm and against the -sASSERTIONS=1 -sSAFE_HEAP=1 debug build;
+#   the browser tests (Chromium via playwright-core).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-"$ROOT/scripts/setup.sh"
-"$ROOT/scripts/build.sh" native asan wasm wasm-tests
+PB_NEED_CLANG=1 "$ROOT/scripts/setup.sh"
+"$ROOT/scripts/build.sh" native asan wasm wasm-tests wasm-debug
 
 say "CTest: native GoogleTest"
 (cd "$BUILD_DIR/native" && ctest --output-on-failure -j "$JOBS")
@@ -14,5 +17,12 @@ say "CTest: native GoogleTest under AddressSanitizer + UBSan"
 say "CTest: GoogleTest compiled with em++, run under Node"
 (cd "$BUILD_DIR/wasm" && ctest --output-on-failure -j "$JOBS")
 
+"$ROOT/scripts/fuzz.sh" --smoke
+
 say "node --test (release wasm)"
 node --test tests/js/
+
+"$ROOT/scripts/test-wasm-debug.sh"
+
+say "browser tests"
+npm run --silent test:browser

@@ -13,7 +13,10 @@ import { measureDownload } from '../../scripts/size.js'
 import { buildSamples, samplesDir } from '../../web/build-samples.js'
 import { repoRoot } from '../../web/server.js'
 
-const run = promisify(execFile)
+const execFileAsync = promisify(execFile)
+// The installed package must load its own wasm, whatever module the suite itself was pointed at.
+const { PARQUET_BLOOM_WASM_DIR, ...cleanEnv } = process.env
+const run = (file, args, options) => execFileAsync(file, args, { env: cleanEnv, ...options })
 const npm = (args, cwd) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout: 60_000 })
 const BROWSER_BUDGET_GZIP = 100 * 1024
 
