@@ -4,19 +4,11 @@
 import * as arrow from 'apache-arrow'
 import { hashParquetValue, sbbfContains } from 'hyparquet/src/bloom.js'
 
+import { rng } from '../../tests/js/helpers/reference-sbbf.js'
 import { plainSbbfContains } from './plain-sbbf.js'
 
-/** mulberry32: a small seeded PRNG so every run builds the same inputs. */
-export function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+// The tests' seeded PRNG (mulberry32), so every run builds the same inputs.
+export { rng }
 
 const NULL_EVERY = 10 // the Arrow cases: every 10th slot is null
 
