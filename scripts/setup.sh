@@ -12,6 +12,8 @@ command -v emcc >/dev/null || need+=(emscripten)
 [ -f /usr/src/googletest/CMakeLists.txt ] || need+=(googletest)
 if [ "${PB_SKIP_BROWSER:-0}" != 1 ]; then
   command -v chromium >/dev/null || need+=(chromium)
+  # Recommends are skipped below, so give the browser tests' screenshots a font to render with.
+  [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 fi
 if [ "${PB_NEED_CLANG:-0}" = 1 ]; then
   command -v clang++ >/dev/null || need+=(clang)
