@@ -12,13 +12,15 @@ using thrift::ForEachField;
 using thrift::Reader;
 using thrift::WireType;
 
-bool ReadListHeader(Reader* r, WireType* elem, uint64_t* count) {
+// A list of structs whose elements take at least min_element_bytes each: the count is checked against
+// the bytes left, so hostile counts are refused before they drive a loop or a caller allocation.
+bool ReadStructListHeader(Reader* r, uint64_t min_element_bytes, uint64_t* count) {
   uint8_t b;
   if (!r->ReadByte(&b)) return false;
   *count = b >> 4;
   if (*count == 15 && !r->ReadVarint(count)) return false;
-  *elem = static_cast<WireType>(b & 0x0f);
-  return true;
+  if (*count > 0 && static_cast<WireType>(b & 0x0f) != WireType::kStruct) return false;
+  return *count <= r->remaining() / min_element_bytes && *count <= INT32_MAX;
 }
 
 bool ReadBool(WireType type, bool* out) {
@@ -100,12 +102,9 @@ class Decoder {
 
  private:
   bool ReadSchema() {
-    WireType elem;
     uint64_t count;
-    if (!ReadListHeader(&r_, &elem, &count) || (count > 0 && elem != WireType::kStruct)) return false;
-    // Every element takes at least two bytes (a name field header and STOP), so this bound is cheap
-    // and rejects hostile counts before they drive a loop or a caller allocation.
-    if (count > r_.remaining() / 2 || count > INT32_MAX) return false;
+    // Every element takes at least two bytes (a name field header and STOP).
+    if (!ReadStructListHeader(&r_, 2, &count)) return false;
     summary_->schema_count = static_cast<int32_t>(count);
     for (uint64_t i = 0; i < count; ++i) {
       SchemaRecord rec;
@@ -177,10 +176,8 @@ class Decoder {
   }
 
   bool ReadRowGroups() {
-    WireType elem;
     uint64_t count;
-    if (!ReadListHeader(&r_, &elem, &count) || (count > 0 && elem != WireType::kStruct)) return false;
-    if (count > r_.remaining() / 2 || count > INT32_MAX) return false;
+    if (!ReadStructListHeader(&r_, 2, &count)) return false;  // a columns field header and STOP at least
     summary_->row_group_count = static_cast<int32_t>(count);
     for (uint64_t g = 0; g < count; ++g) {
       RowGroupRecord rec;
@@ -207,12 +204,10 @@ class Decoder {
   }
 
   bool ReadColumnChunks(RowGroupRecord* group) {
-    WireType elem;
     uint64_t count;
-    if (!ReadListHeader(&r_, &elem, &count) || (count > 0 && elem != WireType::kStruct)) return false;
     // Column chunk i belongs to leaf i of the schema (parquet.thrift RowGroup.columns); the caller
     // refuses row groups whose count differs from the leaves, since they cannot be mapped safely.
-    if (count > r_.remaining()) return false;
+    if (!ReadStructListHeader(&r_, 1, &count)) return false;
     group->num_columns = static_cast<double>(count);
     for (uint64_t c = 0; c < count; ++c) {
       ChunkRecord rec;
