@@ -4,7 +4,7 @@
 import { getCore } from './core.js'
 import { writeBatch } from './batch-writer.js'
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from './bloom-header.js'
-import { layoutFromLength, nextBoundary, standardHeaderLength } from './bloom-layout.js'
+import { layoutFromLength, nextBoundary } from './bloom-layout.js'
 import { Chunk, ChunkFlag, CHUNK_WORDS } from './footer.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { combineVerdicts } from './values.js'
