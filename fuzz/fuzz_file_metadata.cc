@@ -17,7 +17,8 @@ bool SameSummary(const FileSummary& a, const FileSummary& b) {
   return a.version == b.version && a.schema_count == b.schema_count && a.row_group_count == b.row_group_count &&
          a.chunk_count == b.chunk_count && std::memcmp(&a.num_rows, &b.num_rows, sizeof a.num_rows) == 0 &&
          a.created_by_offset == b.created_by_offset && a.created_by_length == b.created_by_length &&
-         a.has_encryption_algorithm == b.has_encryption_algorithm && a.error_offset == b.error_offset;
+         a.has_encryption_algorithm == b.has_encryption_algorithm && a.error_offset == b.error_offset &&
+         a.column_order_count == b.column_order_count;
 }
 
 bool InsideFooter(int32_t offset, int32_t length, size_t size) {
@@ -42,7 +43,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto* schema = new SchemaRecord[first.schema_count];
   auto* row_groups = new RowGroupRecord[first.row_group_count];
   auto* chunks = new ChunkRecord[first.chunk_count];
-  FileMetaDataOutput out{schema, row_groups, chunks};
+  auto* indexes = new ChunkIndexRecord[first.chunk_count];
+  FUZZ_CHECK(first.column_order_count >= -1 && (first.column_order_count < 0 || static_cast<size_t>(first.column_order_count) <= size));
+  auto* column_orders = new int32_t[first.column_order_count > 0 ? first.column_order_count : 0];
+  FileMetaDataOutput out{schema, row_groups, chunks, indexes, column_orders};
   FileSummary second;
   const Status again = DecodeFileMetaData(data, size, &second, &out);
   FUZZ_CHECK(ok(again));
@@ -61,7 +65,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (int32_t c = 0; c < first.chunk_count; ++c) {
     const double flags = chunks[c].flags;
     FUZZ_CHECK(flags >= 0 && flags <= 15 && flags == static_cast<double>(static_cast<uint32_t>(flags)));
+    // Every bound the JS statistics reader slices out of the footer lies inside it.
+    const ChunkIndexRecord& x = indexes[c];
+    if (x.min_value_offset >= 0) FUZZ_CHECK(InsideFooter(x.min_value_offset, x.min_value_length, size));
+    if (x.max_value_offset >= 0) FUZZ_CHECK(InsideFooter(x.max_value_offset, x.max_value_length, size));
+    if (x.min_offset >= 0) FUZZ_CHECK(InsideFooter(x.min_offset, x.min_length, size));
+    if (x.max_offset >= 0) FUZZ_CHECK(InsideFooter(x.max_offset, x.max_length, size));
+    FUZZ_CHECK(x.flags >= 0 && x.flags < 512);
   }
+  delete[] indexes;
+  delete[] column_orders;
   delete[] schema;
   delete[] row_groups;
   delete[] chunks;

@@ -34,6 +34,22 @@ export const Chunk = Object.freeze({
 })
 export const ChunkFlag = Object.freeze({ HAS_META_DATA: 1, ENCRYPTED_META_DATA: 2, HAS_CRYPTO_META_DATA: 4, EXTERNAL_FILE: 8 })
 
+// ChunkIndexRecord (src/file_metadata.h): 3 float64 then 14 int32, 80 bytes. Float words index the
+// Float64Array view, int words the Int32Array view of the same records.
+const INDEX_RECORD_BYTES = 80
+export const INDEX_F64_WORDS = INDEX_RECORD_BYTES / 8
+export const INDEX_I32_WORDS = INDEX_RECORD_BYTES / 4
+export const IndexF64 = Object.freeze({ NUM_VALUES: 0, NULL_COUNT: 1, DISTINCT_COUNT: 2 })
+export const IndexI32 = Object.freeze({
+  MIN_VALUE_OFFSET: 6, MIN_VALUE_LENGTH: 7, MAX_VALUE_OFFSET: 8, MAX_VALUE_LENGTH: 9, MIN_OFFSET: 10, MIN_LENGTH: 11,
+  MAX_OFFSET: 12, MAX_LENGTH: 13, FLAGS: 14, ENCODINGS: 15, CODEC: 16, COLUMN_INDEX_LENGTH: 17, OFFSET_INDEX_LENGTH: 18,
+})
+export const IndexFlag = Object.freeze({
+  HAS_STATISTICS: 1, MIN_VALUE_EXACT: 2, MAX_VALUE_EXACT: 4, HAS_ENCODING_STATS: 8, DATA_PAGES_DICTIONARY: 16, HAS_ENCODINGS: 32,
+  FOREIGN_BLOOM_FIELD: 64, FOREIGN_STATISTICS_FIELD: 128, FOREIGN_DICTIONARY_FIELD: 256,
+})
+const SUMMARY_BYTES = 48
+
 const utf8 = new TextDecoder()
 
 /**
@@ -87,9 +103,11 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
 
 /**
  * @typedef {{ index: number, path: string[], name: string, physicalType: string, typeLength: number | undefined,
- *   logicalType: object | null, repetition: string | undefined }} LeafColumn
+ *   logicalType: object | null, repetition: string | undefined, repeated: boolean }} LeafColumn
+ * @typedef {{ f64: Float64Array, i32: Int32Array }} IndexRecords ChunkIndexRecord per chunk, row-group-major
  * @typedef {{ version: number, numRows: number, createdBy: string | undefined, encryptedColumns: boolean,
- *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array }} FileLayout
+ *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array, indexes: IndexRecords,
+ *   columnOrders: Int32Array | null, footerBytes: Uint8Array }} FileLayout
  */
 
 /**
@@ -98,11 +116,11 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
  */
 export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 0) {
   const core = getCore()
-  const dataPtr = acquireFor(core, metadata.length + 48, 'bytes', where)
+  const dataPtr = acquireFor(core, metadata.length + SUMMARY_BYTES, 'bytes', where)
   let recordsPtr = 0
   try {
     const summaryPtr = dataPtr
-    const bytesPtr = dataPtr + 48
+    const bytesPtr = dataPtr + SUMMARY_BYTES
     core.u8.set(metadata, bytesPtr)
     let status = core.m.decodeFooterSummary(bytesPtr, metadata.length, summaryPtr)
     let summary = readSummary(core, summaryPtr)
@@ -110,21 +128,27 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
     const schemaBytes = summary.schemaCount * SCHEMA_WORDS * 4
     const rowGroupBytes = summary.rowGroupCount * ROW_GROUP_WORDS * 8
     const chunkBytes = summary.chunkCount * CHUNK_WORDS * 8
+    const indexBytes = summary.chunkCount * INDEX_RECORD_BYTES
+    const orderBytes = Math.max(0, summary.columnOrderCount) * 4
     if (summary.chunkCount > metadata.length / MIN_CHUNK_BYTES) {
       throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
         `${where}: malformed footer: ${summary.chunkCount} column chunks cannot fit in ${metadata.length} bytes of FileMetaData`, { source: where, field: 'row_groups' })
     }
-    recordsPtr = acquireFor(core, chunkBytes + rowGroupBytes + schemaBytes + 16, 'records', where)
+    recordsPtr = acquireFor(core, chunkBytes + indexBytes + rowGroupBytes + schemaBytes + orderBytes + 16, 'records', where)
     const chunksPtr = recordsPtr
-    const rowGroupsPtr = chunksPtr + chunkBytes
+    const indexesPtr = chunksPtr + chunkBytes
+    const rowGroupsPtr = indexesPtr + indexBytes
     const schemaPtr = rowGroupsPtr + rowGroupBytes
-    status = core.m.decodeFooterRecords(bytesPtr, metadata.length, summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr)
+    const ordersPtr = schemaPtr + schemaBytes
+    status = core.m.decodeFooterRecords(bytesPtr, metadata.length, summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr, indexesPtr, ordersPtr)
     summary = readSummary(core, summaryPtr)
     if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
 
     const schemaWords = core.i32.slice(schemaPtr >> 2, (schemaPtr >> 2) + summary.schemaCount * SCHEMA_WORDS)
     const rowGroupWords = core.f64.slice(rowGroupsPtr >> 3, (rowGroupsPtr >> 3) + summary.rowGroupCount * ROW_GROUP_WORDS)
     const chunks = core.f64.slice(chunksPtr >> 3, (chunksPtr >> 3) + summary.chunkCount * CHUNK_WORDS)
+    const indexBuffer = core.u8.slice(indexesPtr, indexesPtr + indexBytes).buffer
+    const columnOrders = summary.columnOrderCount >= 0 ? core.i32.slice(ordersPtr >> 2, (ordersPtr >> 2) + summary.columnOrderCount) : null
     const columns = leafColumns(schemaWords, summary.schemaCount, metadata, where)
     const rowGroupRows = new Float64Array(summary.rowGroupCount)
     for (let g = 0; g < summary.rowGroupCount; g++) {
@@ -143,6 +167,11 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
       columns,
       rowGroupRows,
       chunks,
+      indexes: { f64: new Float64Array(indexBuffer), i32: new Int32Array(indexBuffer) },
+      // A count that differs from the leaves cannot be mapped to columns: treated as no orders at all.
+      columnOrders: columnOrders && columnOrders.length === columns.length ? columnOrders : null,
+      // Statistics bounds are read from these bytes on demand (the decoder only records where they are).
+      footerBytes: metadata,
     }
   } finally {
     if (recordsPtr) core.release(recordsPtr)
@@ -166,7 +195,7 @@ function readSummary(core, at) {
   return {
     version: i[w], schemaCount: i[w + 1], rowGroupCount: i[w + 2], chunkCount: i[w + 3],
     numRows: core.f64[(at + 16) >> 3], createdByOffset: i[w + 6], createdByLength: i[w + 7],
-    hasEncryptionAlgorithm: i[w + 8] !== 0, errorOffset: i[w + 9],
+    hasEncryptionAlgorithm: i[w + 8] !== 0, errorOffset: i[w + 9], columnOrderCount: i[w + 10],
   }
 }
 
@@ -200,7 +229,7 @@ function leafColumns(words, count, metadata, where) {
   const columns = []
   // Explicit stack of the open groups: a hostile schema must not be able to exhaust the JS call stack.
   // A leaf's path is built from it when the leaf is reached, so a group costs nothing per descendant.
-  const stack = [{ remaining: root.num_children, name: '', chars: -1 }]
+  const stack = [{ remaining: root.num_children, name: '', chars: -1, repeated: false }]
   let pathChars = 0
   let i = 1
   while (stack.length) {
@@ -216,7 +245,7 @@ function leafColumns(words, count, metadata, where) {
     if (e.num_children > 0) {
       // Each leaf's path and name cost its depth: without a bound, a chain of groups makes that quadratic.
       if (stack.length >= MAX_SCHEMA_DEPTH) throw fail(`element ${i - 1} nests deeper than ${MAX_SCHEMA_DEPTH} levels`)
-      stack.push({ remaining: e.num_children, name: e.name, chars })
+      stack.push({ remaining: e.num_children, name: e.name, chars, repeated: top.repeated || e.repetition_type === 'REPEATED' })
     } else {
       pathChars += chars
       if (pathChars > MAX_LEAF_PATH_CHARS) {
@@ -237,6 +266,8 @@ function leafColumns(words, count, metadata, where) {
         typeLength: e.type_length,
         logicalType: logicalTypeFromSchemaElement(e) ?? null,
         repetition: e.repetition_type,
+        // Under a repeated field a chunk holds more (or fewer) values than its row group has rows.
+        repeated: top.repeated || e.repetition_type === 'REPEATED',
       })
     }
   }

@@ -23,6 +23,16 @@ bool ReadStructListHeader(Reader* r, uint64_t min_element_bytes, uint64_t* count
   return *count <= r->remaining() / min_element_bytes && *count <= INT32_MAX;
 }
 
+// A list of scalars of one wire type (each at least one byte), its count checked against the bytes left.
+bool ReadScalarListHeader(Reader* r, WireType element, uint64_t* count) {
+  uint8_t b;
+  if (!r->ReadByte(&b)) return false;
+  *count = b >> 4;
+  if (*count == 15 && !r->ReadVarint(count)) return false;
+  if (*count > 0 && static_cast<WireType>(b & 0x0f) != element) return false;
+  return *count <= r->remaining() && *count <= INT32_MAX;
+}
+
 bool ReadBool(WireType type, bool* out) {
   if (type != WireType::kBoolTrue && type != WireType::kBoolFalse) return false;
   *out = type == WireType::kBoolTrue;
@@ -63,7 +73,7 @@ class Decoder {
       : r_(data, size), data_(data), summary_(summary), out_(out) {}
 
   Status Run() {
-    bool have_schema = false, have_row_groups = false, have_num_rows = false;
+    bool have_schema = false, have_row_groups = false, have_num_rows = false, have_column_orders = false;
     const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
       switch (id) {
         case 1:
@@ -87,6 +97,10 @@ class Decoder {
           return type == WireType::kList && ReadRowGroups();
         case 6:
           return ReadStringRef(&r_, type, data_, &summary_->created_by_offset, &summary_->created_by_length);
+        case 7:
+          if (have_column_orders) return false;
+          have_column_orders = true;
+          return type == WireType::kList && ReadColumnOrders();
         case 8:
           summary_->has_encryption_algorithm = 1;
           return r_.Skip(type);
@@ -101,6 +115,23 @@ class Decoder {
   }
 
  private:
+  // ColumnOrder is a union; TYPE_ORDER (1) is the only member the spec defines today.
+  bool ReadColumnOrders() {
+    uint64_t count;
+    if (!ReadStructListHeader(&r_, 1, &count)) return false;  // an empty union is just STOP
+    summary_->column_order_count = static_cast<int32_t>(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      int32_t member = 0;
+      const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
+        member = id;
+        return r_.Skip(type);
+      });
+      if (!ok) return false;
+      if (out_ != nullptr && out_->column_orders != nullptr) out_->column_orders[i] = member;
+    }
+    return true;
+  }
+
   bool ReadSchema() {
     uint64_t count;
     // Every element takes at least two bytes (a name field header and STOP).
@@ -211,6 +242,7 @@ class Decoder {
     group->num_columns = static_cast<double>(count);
     for (uint64_t c = 0; c < count; ++c) {
       ChunkRecord rec;
+      ChunkIndexRecord index;
       uint32_t flags = 0;
       const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
         int64_t v;
@@ -223,15 +255,19 @@ class Decoder {
           }
           case 3:
             flags |= kChunkHasMetaData;
-            return type == WireType::kStruct && ReadColumnMetaData(&rec);
+            return type == WireType::kStruct && ReadColumnMetaData(&rec, &index);
           case 4:
             if (!ReadInt(&r_, type, &v)) return false;
             rec.offset_index_offset = static_cast<double>(v);
             return true;
+          case 5:
+            return ReadInt32(&r_, type, &index.offset_index_length);
           case 6:
             if (!ReadInt(&r_, type, &v)) return false;
             rec.column_index_offset = static_cast<double>(v);
             return true;
+          case 7:
+            return ReadInt32(&r_, type, &index.column_index_length);
           case 8:
             flags |= kChunkHasCryptoMetaData;
             return r_.Skip(type);
@@ -245,13 +281,14 @@ class Decoder {
       if (!ok) return false;
       rec.flags = flags;
       if (out_ != nullptr) out_->chunks[chunk_index_] = rec;
+      if (out_ != nullptr && out_->indexes != nullptr) out_->indexes[chunk_index_] = index;
       ++chunk_index_;
     }
     summary_->chunk_count = static_cast<int32_t>(chunk_index_);
     return true;
   }
 
-  bool ReadColumnMetaData(ChunkRecord* rec) {
+  bool ReadColumnMetaData(ChunkRecord* rec, ChunkIndexRecord* index) {
     return ForEachField(&r_, [&](WireType type, int16_t id) {
       int64_t v;
       auto read_into = [&](double* field) {
@@ -259,13 +296,97 @@ class Decoder {
         *field = static_cast<double>(v);
         return true;
       };
+      const bool is_int = type == WireType::kI32 || type == WireType::kI64 || type == WireType::kI16 || type == WireType::kByte;
+      // Optional fields of an unexpected wire type are skipped and flagged, not fatal: the footer stays
+      // readable, and only the index the field belongs to is distrusted.
+      auto foreign = [&](IndexFlag flag) {
+        index->flags |= flag;
+        return r_.Skip(type);
+      };
       switch (id) {
         case 1: return read_into(&rec->physical_type);
+        case 2: return type == WireType::kList ? ReadEncodings(index) : foreign(kIndexForeignDictionaryField);
+        case 4: return is_int ? ReadInt32(&r_, type, &index->codec) : r_.Skip(type);
+        case 5: return read_into(&index->num_values);
         case 7: return read_into(&rec->total_compressed_size);
         case 9: return read_into(&rec->data_page_offset);
-        case 11: return read_into(&rec->dictionary_page_offset);
-        case 14: return read_into(&rec->bloom_offset);
-        case 15: return read_into(&rec->bloom_length);
+        case 11: return is_int ? read_into(&rec->dictionary_page_offset) : foreign(kIndexForeignDictionaryField);
+        case 12: return type == WireType::kStruct ? ReadStatistics(index) : foreign(kIndexForeignStatisticsField);
+        case 13: return type == WireType::kList ? ReadEncodingStats(index) : foreign(kIndexForeignDictionaryField);
+        case 14: return is_int ? read_into(&rec->bloom_offset) : foreign(kIndexForeignBloomField);
+        case 15: return is_int ? read_into(&rec->bloom_length) : foreign(kIndexForeignBloomField);
+        default: return r_.Skip(type);
+      }
+    });
+  }
+
+  bool ReadEncodings(ChunkIndexRecord* index) {
+    uint64_t count;
+    if (!ReadScalarListHeader(&r_, WireType::kI32, &count)) return false;
+    index->flags |= kIndexHasEncodings;
+    for (uint64_t i = 0; i < count; ++i) {
+      int32_t e;
+      if (!ReadInt32(&r_, WireType::kI32, &e)) return false;
+      // An encoding this reader does not know cannot be shown as a bit; it still makes the chunk
+      // "not provably dictionary-only", which bit 31 records.
+      index->encodings |= (e >= 0 && e < 31) ? (1 << e) : INT32_MIN;
+    }
+    return true;
+  }
+
+  // PageEncodingStats {1: page_type, 2: encoding, 3: count}: are all data pages dictionary-encoded?
+  bool ReadEncodingStats(ChunkIndexRecord* index) {
+    uint64_t count;
+    if (!ReadStructListHeader(&r_, 1, &count)) return false;
+    bool any_data = false, all_dictionary = true;
+    for (uint64_t i = 0; i < count; ++i) {
+      int32_t page_type = -1, encoding = -1, pages = -1;
+      const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
+        if (id == 1) return ReadInt32(&r_, type, &page_type);
+        if (id == 2) return ReadInt32(&r_, type, &encoding);
+        if (id == 3) return ReadInt32(&r_, type, &pages);
+        return r_.Skip(type);
+      });
+      if (!ok) return false;
+      constexpr int32_t kDataPage = 0, kDataPageV2 = 3, kPlainDictionary = 2, kRleDictionary = 8;
+      if (page_type == kDataPage || page_type == kDataPageV2) {
+        if (pages != 0) any_data = true;
+        if (pages != 0 && encoding != kPlainDictionary && encoding != kRleDictionary) all_dictionary = false;
+      } else if (page_type != 1 && page_type != 2) {
+        all_dictionary = false;  // a page type this reader does not know: prove nothing
+      }
+    }
+    index->flags |= kIndexHasEncodingStats;
+    if (any_data && all_dictionary) index->flags |= kIndexDataPagesDictionary;
+    return true;
+  }
+
+  bool ReadStatistics(ChunkIndexRecord* index) {
+    index->flags |= kIndexHasStatistics;
+    return ForEachField(&r_, [&](WireType type, int16_t id) {
+      int64_t v;
+      bool b;
+      switch (id) {
+        case 1: return ReadStringRef(&r_, type, data_, &index->max_offset, &index->max_length);
+        case 2: return ReadStringRef(&r_, type, data_, &index->min_offset, &index->min_length);
+        case 3:
+          if (!ReadInt(&r_, type, &v)) return false;
+          index->null_count = static_cast<double>(v);
+          return true;
+        case 4:
+          if (!ReadInt(&r_, type, &v)) return false;
+          index->distinct_count = static_cast<double>(v);
+          return true;
+        case 5: return ReadStringRef(&r_, type, data_, &index->max_value_offset, &index->max_value_length);
+        case 6: return ReadStringRef(&r_, type, data_, &index->min_value_offset, &index->min_value_length);
+        case 7:
+          if (!ReadBool(type, &b)) return false;
+          if (b) index->flags |= kIndexMaxValueExact;
+          return true;
+        case 8:
+          if (!ReadBool(type, &b)) return false;
+          if (b) index->flags |= kIndexMinValueExact;
+          return true;
         default: return r_.Skip(type);
       }
     });

@@ -1,6 +1,7 @@
 // A lean FileMetaData decoder (parquet.thrift FileMetaData/SchemaElement/RowGroup/ColumnChunk/
-// ColumnMetaData): it keeps only what probing needs — schema, row counts, bloom filter offsets/lengths
-// and the offsets that bound them — and skips statistics, encodings and key/value metadata unread.
+// ColumnMetaData/Statistics/ColumnOrder): it keeps only what probing needs — schema, row counts, bloom
+// filter offsets/lengths and the offsets that bound them, and each chunk's index description (statistics
+// referenced into the footer bytes, counts, encodings, page index lengths) — and skips the rest unread.
 #pragma once
 
 #include <cstddef>
@@ -50,6 +51,43 @@ enum ChunkFlag : uint32_t {
   kChunkExternalFile = 8,       // file_path set: the chunk lives in another file
 };
 
+enum IndexFlag : uint32_t {
+  kIndexHasStatistics = 1,
+  kIndexMinValueExact = 2,        // Statistics.is_min_value_exact = true
+  kIndexMaxValueExact = 4,        // Statistics.is_max_value_exact = true
+  kIndexHasEncodingStats = 8,     // ColumnMetaData.encoding_stats present
+  kIndexDataPagesDictionary = 16, // encoding_stats lists data pages, every one dictionary-encoded
+  kIndexHasEncodings = 32,        // ColumnMetaData.encodings present
+  // An optional field with another wire type than parquet.thrift gives it (a writer's own extension
+  // reusing the id): its value is skipped, and the index it would describe is not to be trusted.
+  kIndexForeignBloomField = 64,       // bloom_filter_offset / bloom_filter_length
+  kIndexForeignStatisticsField = 128,
+  kIndexForeignDictionaryField = 256, // dictionary_page_offset / encodings / encoding_stats
+};
+
+// One ColumnChunk's index description (parquet.thrift Statistics, ColumnMetaData, ColumnChunk 4–7).
+// Binary bounds are referenced into the footer bytes (offset/length, -1 when absent), never copied.
+struct ChunkIndexRecord {
+  double num_values = -1;       // ColumnMetaData.num_values (nulls included)
+  double null_count = -1;       // Statistics.null_count
+  double distinct_count = -1;
+  int32_t min_value_offset = -1;
+  int32_t min_value_length = -1;
+  int32_t max_value_offset = -1;
+  int32_t max_value_length = -1;
+  int32_t min_offset = -1;      // deprecated Statistics.min (signed order of the physical type)
+  int32_t min_length = -1;
+  int32_t max_offset = -1;      // deprecated Statistics.max
+  int32_t max_length = -1;
+  int32_t flags = 0;            // IndexFlag bits
+  int32_t encodings = 0;        // bit e set: Encoding e is listed in ColumnMetaData.encodings (e < 31)
+  int32_t codec = -1;           // CompressionCodec
+  int32_t column_index_length = -1;
+  int32_t offset_index_length = -1;
+  int32_t reserved = 0;
+};
+static_assert(sizeof(ChunkIndexRecord) == 3 * 8 + 14 * 4, "JS reads ChunkIndexRecord as 3 float64 + 14 int32 words");
+
 struct RowGroupRecord {
   double num_rows = 0;
   double num_columns = 0;
@@ -65,10 +103,12 @@ struct FileSummary {
   int32_t created_by_length = 0;
   int32_t has_encryption_algorithm = 0;  // plaintext footer with encrypted columns
   int32_t error_offset = 0;              // where decoding stopped, for error messages
+  int32_t column_order_count = -1;       // FileMetaData.column_orders entries, -1 when the field is absent
+  int32_t reserved = 0;
 };
 
-static_assert(sizeof(FileSummary) == 40 && offsetof(FileSummary, num_rows) == 16 &&
-                  offsetof(FileSummary, created_by_offset) == 24,
+static_assert(sizeof(FileSummary) == 48 && offsetof(FileSummary, num_rows) == 16 &&
+                  offsetof(FileSummary, created_by_offset) == 24 && offsetof(FileSummary, column_order_count) == 40,
               "JS reads FileSummary at these offsets (js/footer.js)");
 
 // Where pass two writes; each array holds the counts pass one found.
@@ -76,6 +116,8 @@ struct FileMetaDataOutput {
   SchemaRecord* schema = nullptr;
   RowGroupRecord* row_groups = nullptr;
   ChunkRecord* chunks = nullptr;  // row-group-major
+  ChunkIndexRecord* indexes = nullptr;  // parallel to chunks; optional
+  int32_t* column_orders = nullptr;     // column_order_count entries: ColumnOrder member id (1 TYPE_ORDER), 0 none; optional
 };
 
 // Decodes serialized FileMetaData. With out == nullptr only counts and validates (pass one); then

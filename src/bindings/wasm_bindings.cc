@@ -140,17 +140,19 @@ void CheckGatheredBlocks(uint32_t hashes_address, uint32_t blocks_address, uint3
                           Ptr<uint8_t>(out_address));
 }
 
-// Pass one of the footer decoder: validates and writes the FileSummary (40 bytes) at summary_address.
+// Pass one of the footer decoder: validates and writes the FileSummary (48 bytes) at summary_address.
 int32_t DecodeFooterSummary(uint32_t data_address, uint32_t size, uint32_t summary_address) {
   return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
                                      nullptr));
 }
 
-// Pass two: fills caller-sized record arrays (counts from pass one).
+// Pass two: fills caller-sized record arrays (counts from pass one); indexes and column orders are optional (0).
 int32_t DecodeFooterRecords(uint32_t data_address, uint32_t size, uint32_t summary_address, uint32_t schema_address,
-                            uint32_t row_groups_address, uint32_t chunks_address) {
+                            uint32_t row_groups_address, uint32_t chunks_address, uint32_t indexes_address,
+                            uint32_t column_orders_address) {
   pb::FileMetaDataOutput out{Ptr<pb::SchemaRecord>(schema_address), Ptr<pb::RowGroupRecord>(row_groups_address),
-                             Ptr<pb::ChunkRecord>(chunks_address)};
+                             Ptr<pb::ChunkRecord>(chunks_address), Ptr<pb::ChunkIndexRecord>(indexes_address),
+                             Ptr<int32_t>(column_orders_address)};
   return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
                                      &out));
 }
