@@ -4,14 +4,13 @@
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
-import { openParquet, ParquetBloomError } from './index.js'
+import { openParquet, ParquetBloomError, redactUrl } from './index.js'
 import { parseCommandLine, UsageError } from './cli/args.js'
 import { JsonFilesWriter } from './cli/format.js'
 import { inspectFile } from './cli/inspect.js'
 import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe.js'
 import { Progress, runFiles } from './cli/run-files.js'
-import { redactUrl } from './sources/http-source.js'
 
 const EXIT_OK = 0
 const EXIT_FAILED = 2
@@ -62,7 +61,7 @@ async function runProbe(files, options) {
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {
       const started = performance.now()
-      return withFile(source, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, started }))
+      return withFile(source, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], started }))
     },
     text: (entry) => {
       summary.add(entry)

@@ -27,7 +27,9 @@ export class ParquetBloomError extends Error {
   /**
    * @param {string} code one of ErrorCode
    * @param {string} message
-   * @param {{ cause?: unknown, source?: string, offset?: number, field?: string, status?: number }} [details]
+   * @param {{ cause?: unknown, source?: string, offset?: number, field?: string, status?: number, reason?: string, problem?: string }} [details]
+   *   `reason`: the verdict reason code (js/verdicts.js) a probe answers with when this error makes an index unusable;
+   *   `problem`: for an inconsistent filter, which disagreement (an inspect warning code)
    */
   constructor(code, message, details = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause })
@@ -37,6 +39,8 @@ export class ParquetBloomError extends Error {
     if (details.offset !== undefined) this.offset = details.offset
     if (details.field !== undefined) this.field = details.field
     if (details.status !== undefined) this.status = details.status
+    if (details.reason !== undefined) this.reason = details.reason
+    if (details.problem !== undefined) this.problem = details.problem
   }
 }
 

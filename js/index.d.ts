@@ -177,6 +177,17 @@ export interface ColumnChunkInfo {
   logicalType: LogicalType | null | undefined
   /** Where its bloom filter is; length is undefined when the writer did not record it. */
   bloom: { offset: number, length: number | undefined } | null
+  /** Which indexes this chunk offers, and whether probes can use them. */
+  indexes: ChunkIndexes
+}
+
+export interface ChunkIndexes {
+  /** Row-group min/max statistics: present in the footer, and usable (a sort order, consistent counts, a trusted writer). */
+  statistics: { present: boolean, usable: boolean, reason?: string, detail?: string }
+  pageIndex: { columnIndex: boolean, offsetIndex: boolean }
+  /** A dictionary page, and whether every data page is dictionary-encoded (null: cannot be told). */
+  dictionary: { present: boolean, allDataPages: boolean | null }
+  bloomFilter: boolean
 }
 
 export interface RowGroupInfo {
@@ -199,17 +210,56 @@ export interface LeafColumn {
   typeLength: number | undefined
   logicalType: LogicalType | null
   repetition: string | undefined
+  /** The column lies under a repeated field: its chunks hold more or fewer values than rows. */
+  repeated: boolean
 }
 
-export type Verdict = 'absent' | 'maybe' | 'unknown'
+export type Verdict = 'absent' | 'maybe' | 'present' | 'unknown'
+
+/** The index that decided a verdict; 'value' when the value alone decides (null, NaN, not representable). */
+export type VerdictSource = 'statistics' | 'page-index' | 'dictionary' | 'bloom-filter' | 'value'
+
+/** Stable reason codes (README "Verdicts, sources and reasons"; REASONS lists them with their meaning). */
+export type ReasonCode =
+  | 'bloom-filter' | 'out-of-range' | 'in-range' | 'all-null' | 'empty-row-group'
+  | 'not-representable' | 'null' | 'nan'
+  | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
+  | 'encrypted-column' | 'no-column-metadata' | 'external-file' | 'internal'
 
 export interface ProbeValueResult {
   /** The value as it was passed in. */
   value: unknown
   verdict: Verdict
-  /** 'bloom-filter', or why the filter could not answer ('no-bloom-filter: …', 'null: …', …). */
-  reason: string
+  /** Which index decided, or null when none could (unknown). */
+  source: VerdictSource | null
+  /** A stable kebab-case code to switch on. */
+  reason: ReasonCode
+  /** The sentence for people. */
+  detail: string
 }
+
+export declare const REASONS: Readonly<Record<ReasonCode, { verdict: Verdict | null, text: string }>>
+export declare const Source: Readonly<{ STATISTICS: 'statistics', PAGE_INDEX: 'page-index', DICTIONARY: 'dictionary', BLOOM_FILTER: 'bloom-filter', VALUE: 'value' }>
+
+/** A filter health warning (the one policy inspect and the demo apply). */
+export interface HealthWarning { code: string, level: 'bad' | 'note', message: string }
+export function assessFilterHealth(health: FilterHealth, chunk?: { numRows?: number }): HealthWarning[]
+export declare const HEALTH_CODES: Readonly<Record<string, { level: 'bad' | 'note', text: string }>>
+
+/** A known writer bug that makes one index of a file untrustworthy. */
+export interface WriterRule {
+  id: string
+  index: 'bloom-filter' | 'statistics'
+  /** The warning code inspect shows. */
+  code: string
+  link: string
+  message: string
+}
+export declare const WRITER_RULES: readonly WriterRule[]
+export function writerRulesFor(createdBy: string | undefined, index: 'bloom-filter' | 'statistics',
+  column: { physicalType: PhysicalType, logicalType: LogicalType | null, typeLength?: number }, chunk?: { encodings: number }): WriterRule[]
+/** A URL with its query string and credentials hidden, for messages. */
+export function redactUrl(url: URL): string
 
 export interface ProbeResult {
   column: string
@@ -219,6 +269,8 @@ export interface ProbeResult {
 }
 
 export interface ProbeOptions {
+  /** Use row-group min/max statistics (free: they are in the footer). Default true. */
+  statistics?: boolean
   /** 'block' reads each filter's header and only the 32-byte blocks the values hash to; 'filter' whole filters; 'auto' the cheaper. */
   mode?: 'auto' | 'filter' | 'block'
   signal?: AbortSignal

@@ -5,6 +5,10 @@ export { BloomFilter } from './bloom-filter.js'
 export { openParquet, ParquetFile } from './parquet-file.js'
 export { ErrorCode, ParquetBloomError } from './errors.js'
 export { describeColumnType, parseHexBytes } from './values.js'
+export { REASONS, Source } from './verdicts.js'
+export { assessFilterHealth, HEALTH_CODES } from './filter-health.js'
+export { WRITER_RULES, writerRulesFor } from './writer-rules.js'
+export { redactUrl } from './sources/http-source.js'
 
 /** Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. */
 export async function init() {

@@ -5,10 +5,15 @@ import { getCore, init } from './core.js'
 import { structureBoundaries } from './bloom-layout.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
-import { HashedCandidates, locateFilter, MODES, ProbeTask, resultsFromHits, Unanswerable, unknownFor, WholeFilterTask } from './probe.js'
+import { chunkPageRanges, chunkUnavailable, HashedCandidates, locateFilter, MODES, ProbeTask, WholeFilterTask } from './probe.js'
 import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_CONCURRENCY, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
+import { RowGroupAnswer } from './row-group-answer.js'
+import { chunkStatistics, excludedByBounds, sortKeys, sortOrderFor } from './statistics.js'
 import { openByteSource } from './sources/index.js'
 import { encodeProbeValues } from './values.js'
+import { Source, Unanswerable } from './verdicts.js'
+import { writerRulesFor } from './writer-rules.js'
+import { chunkIndexes } from './index-coverage.js'
 
 /**
  * Opens a Parquet file and reads its footer (one tail read; a second only for a footer larger than it).
@@ -34,7 +39,7 @@ export class ParquetFile {
   #cache = new ByteCache()
   #options
   #metadata
-  #boundaries
+  #geometry
   #closed = false
 
   /** @private use openParquet() */
@@ -46,6 +51,16 @@ export class ParquetFile {
     this.metadataOffset = footer.metadataOffset
     // The tail often already holds the filters (DuckDB writes them right before the footer).
     this.#cache.add(footer.tail.offset, footer.tail.bytes)
+    let boundaries
+    let pageRanges
+    /** @type {import('./probe.js').FileGeometry} what probe planning needs of the footer, explicitly */
+    this.#geometry = {
+      layout: this.layout,
+      fileSize: this.fileSize,
+      metadataOffset: this.metadataOffset,
+      boundaries: () => (boundaries ??= structureBoundaries(this.layout.chunks, this.metadataOffset)),
+      pageRanges: () => (pageRanges ??= chunkPageRanges(this.layout.chunks, this.metadataOffset)),
+    }
   }
 
   /** Where the bytes come from: the URL, path or a label for in-memory sources. */
@@ -66,14 +81,8 @@ export class ParquetFile {
    * Built on first access (a footer with thousands of row groups is ready to probe before this).
    */
   get metadata() {
-    this.#metadata ??= buildMetadata(this.layout)
+    this.#metadata ??= buildMetadata(this.#geometry)
     return this.#metadata
-  }
-
-  /** Sorted offsets of the file's structures; bounds filters whose length the footer omits. */
-  boundaries() {
-    this.#boundaries ??= structureBoundaries(this.layout.chunks, this.metadataOffset)
-    return this.#boundaries
   }
 
   /** The leaf column a dotted path (or path array) names. */
@@ -116,21 +125,44 @@ export class ParquetFile {
     const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
     const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap)
     const rowGroupIndices = this.#rowGroupSelection(options.rowGroups)
+    // Statistics cost no bytes (they are in the footer): every candidate's sort key is made once.
+    const order = options.statistics === false ? null : sortOrderFor(column)
+    const keys = order && encoded.candidates.length ? sortKeys(order, encoded.candidates) : null
+    const bloomRules = writerRulesFor(this.layout.createdBy, 'bloom-filter', column)
+    const untrustedFilter = bloomRules.length
+      ? new Unanswerable('untrusted-writer', `${bloomRules[0].message} (${bloomRules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
+      : null
 
     const rowGroups = new Array(rowGroupIndices.length)
     const tasks = []
     rowGroupIndices.forEach((g, slot) => {
       const numRows = this.layout.rowGroupRows[g]
-      const finish = (results) => { rowGroups[slot] = { index: g, numRows, results } }
+      const answer = new RowGroupAnswer(encoded)
+      const finish = () => { rowGroups[slot] = { index: g, numRows, results: answer.finalResults() } }
       if (numRows === 0) {
-        return finish(encoded.outcomes.map((o) => ({ value: o.value, verdict: 'absent', reason: 'empty-row-group: the row group has no rows' })))
+        answer.settleOpen('absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows')
+        return finish()
       }
-      const location = locateFilter(this, g, column.index)
-      if (location instanceof Unanswerable) return finish(unknownFor(encoded, location.reason))
-      if (hashed.count === 0) return finish(unknownFor(encoded, 'unused')) // every value has a preset verdict
+      const unavailable = chunkUnavailable(this.layout.chunks[(g * this.layout.columns.length + column.index) * CHUNK_WORDS + Chunk.FLAGS])
+      if (unavailable) {
+        answer.settleOpen('unknown', null, unavailable.reason, unavailable.detail)
+        return finish()
+      }
+      if (order && !answer.settled) {
+        const stats = chunkStatistics(this.layout, g, column, order)
+        if (stats.usable) answer.applyStatistics(stats, stats.allNull ? null : excludedByBounds(order, keys, stats.min, stats.max))
+        else answer.noteStatistics(stats)
+      }
+      if (answer.settled) return finish()
+      const location = untrustedFilter ?? locateFilter(this.#geometry, g, column.index)
+      if (location instanceof Unanswerable) {
+        answer.finishWithout(location)
+        return finish()
+      }
       tasks.push(new ProbeTask(location, `${this.name}: row group ${g}, column ${column.name}`, hashed, mode,
-        (hits) => finish(resultsFromHits(encoded, hits)),
-        (reason) => finish(unknownFor(encoded, reason))))
+        (hits) => { answer.applyBloomFilter(hits); finish() },
+        (reason, detail) => { answer.finishWithout(new Unanswerable(reason, detail)); finish() },
+        answer.openCandidates()))
     })
     await this.#run(tasks, { ...options, coalesceGap })
     return {
@@ -185,7 +217,7 @@ export class ParquetFile {
     const column = this.column(columnPath)
     let parts
     await this.forEachBloomFilter({ rowGroups: [rowGroupIndex], columns: [column.path] }, (p) => { parts = p }, options)
-    return parts ?? { error: 'no-bloom-filter: this row group has no bloom filter for the column' }
+    return parts ?? { error: this.#refusal(new Unanswerable('no-index', 'this row group has no bloom filter for the column', ErrorCode.NO_BLOOM_FILTER), rowGroupIndex, column.name) }
   }
 
   /**
@@ -204,10 +236,10 @@ export class ParquetFile {
     const tasks = []
     for (const g of rowGroups) {
       for (const column of columns) {
-        const location = locateFilter(this, g, column.index)
+        const location = locateFilter(this.#geometry, g, column.index)
         const base = { rowGroup: g, column: column.name, columnIndex: column.index }
         if (location instanceof Unanswerable) {
-          if (!location.reason.startsWith('no-bloom-filter')) visit({ ...base, error: location.reason })
+          if (location.reason !== 'no-index') visit({ ...base, error: this.#refusal(location, g, column.name) })
           continue
         }
         const where = { ...base, offset: location.offset, length: location.length }
@@ -236,10 +268,13 @@ export class ParquetFile {
   async #readBitset(rowGroupIndex, columnPath, options) {
     const parts = await this.readBloomFilterParts(rowGroupIndex, columnPath, options)
     if (parts.bitset && !parts.error) return parts.bitset
-    if (parts.error instanceof ParquetBloomError) throw parts.error
-    const reason = String(parts.error)
-    const code = REASON_CODES.find(([prefix]) => reason.startsWith(prefix))?.[1] ?? ErrorCode.UNSUPPORTED_FILTER
-    throw new ParquetBloomError(code, `${this.name}: row group ${rowGroupIndex}, column ${String(columnPath)}: ${reason}`, { source: this.name })
+    throw parts.error
+  }
+
+  /** The error a chunk's missing or unusable filter turns into when one is asked for. */
+  #refusal(unanswerable, rowGroup, columnName) {
+    return new ParquetBloomError(unanswerable.errorCode ?? ErrorCode.UNSUPPORTED_FILTER,
+      `${this.name}: row group ${rowGroup}, column ${columnName}: ${unanswerable.detail}`, { source: this.name, reason: unanswerable.reason, problem: unanswerable.problem })
   }
 
   #run(tasks, options) {
@@ -269,14 +304,8 @@ export class ParquetFile {
   }
 }
 
-// The code a visit refusal carries, by the reason locateFilter gave.
-const REASON_CODES = [
-  ['no-bloom-filter', ErrorCode.NO_BLOOM_FILTER],
-  ['malformed-filter', ErrorCode.MALFORMED_FILTER],
-  ['encrypted-column', ErrorCode.ENCRYPTED],
-]
-
-function buildMetadata(layout) {
+function buildMetadata(geometry) {
+  const { layout } = geometry
   const { columns, chunks, rowGroupRows } = layout
   return {
     numRows: layout.numRows,
@@ -296,6 +325,7 @@ function buildMetadata(layout) {
           logicalType: c.logicalType,
           // -1 is the decoder's "absent"; any other offset, even a bad one, is what the file says.
           bloom: offset !== -1 ? { offset, length: length >= 0 ? length : undefined } : null,
+          indexes: chunkIndexes(geometry, g, i),
         }
       }),
     })),

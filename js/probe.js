@@ -5,9 +5,10 @@ import { getCore } from './core.js'
 import { writeBatch } from './batch-writer.js'
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from './bloom-header.js'
 import { layoutFromLength, nextBoundary } from './bloom-layout.js'
-import { Chunk, ChunkFlag, CHUNK_WORDS } from './footer.js'
+import { Chunk, ChunkFlag, CHUNK_WORDS, IndexFlag, IndexI32, INDEX_I32_WORDS } from './footer.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
-import { combineVerdicts } from './values.js'
+import { Unanswerable } from './verdicts.js'
+import { NO_FILTER_OFFSET_RULE } from './writer-rules.js'
 
 const MAX_FILTER_BYTES = 128 * 1024 * 1024
 const HEADER_GUESS_BYTES = 64 // standard headers are 15–19 bytes; this leaves room for a few unknown fields
@@ -16,43 +17,93 @@ const SMALL_FILTER_BYTES = 4096 // below this, reading the whole filter costs no
 const REQUEST_COST_BYTES = 16 * 1024 // what one more request is worth in bytes when auto-choosing (latency, headers)
 
 export const MODES = ['auto', 'filter', 'block']
-
-/** Why a row group cannot answer: turned into `unknown` verdicts with this reason. */
-export class Unanswerable {
-  constructor(reason) {
-    this.reason = reason
-  }
-}
+const EMPTY_BLOCK = new Uint8Array(32)
 
 /**
- * Where one chunk's filter is, or why there is none to read.
+ * Where one chunk's filter is, or why there is none to read. Any disagreement between the footer's
+ * description of the filter and the file's other structures makes it unusable ('inconsistent-filter').
+ * @param {FileGeometry} geometry what the footer says about the file's layout
  * @returns {{ offset: number, length: number | undefined, bound: number } | Unanswerable}
+ *
+ * @typedef {{ layout: import('./footer.js').FileLayout, fileSize: number, metadataOffset: number,
+ *   boundaries: () => Float64Array, pageRanges: () => { starts: Float64Array, ends: Float64Array } }} FileGeometry
  */
-export function locateFilter(file, rowGroup, column) {
-  const { layout } = file
+export function locateFilter(geometry, rowGroup, column) {
+  const { layout, metadataOffset } = geometry
   const w = (rowGroup * layout.columns.length + column) * CHUNK_WORDS
   const chunks = layout.chunks
   const flags = chunks[w + Chunk.FLAGS]
-  if (flags & ChunkFlag.ENCRYPTED_META_DATA) return new Unanswerable('encrypted-column: this column\'s metadata is encrypted')
-  // crypto_metadata alone also means an encrypted column, and its bloom filter is ciphertext.
-  if (flags & ChunkFlag.HAS_CRYPTO_META_DATA) return new Unanswerable('encrypted-column: this column is encrypted (it has crypto_metadata)')
-  if (!(flags & ChunkFlag.HAS_META_DATA)) return new Unanswerable('no-column-metadata: the column chunk has no metadata')
-  if (flags & ChunkFlag.EXTERNAL_FILE) return new Unanswerable('external-file: the column chunk lives in another file')
+  const unavailable = chunkUnavailable(flags)
+  if (unavailable) return unavailable
+  const inconsistent = (why, problem) => new Unanswerable('inconsistent-filter', why, ErrorCode.MALFORMED_FILTER, problem)
+  if (layout.indexes.i32[(rowGroup * layout.columns.length + column) * INDEX_I32_WORDS + IndexI32.FLAGS] & IndexFlag.FOREIGN_BLOOM_FIELD) {
+    return inconsistent('bloom_filter_offset or bloom_filter_length is not the integer parquet.thrift defines (a writer\'s own field?)', 'foreign-field')
+  }
   const offset = chunks[w + Chunk.BLOOM_OFFSET]
-  // -1 is also what the decoder records for an absent field; any other negative offset is the file's own.
-  if (offset === -1) return new Unanswerable('no-bloom-filter: this row group has no bloom filter for the column')
-  if (offset < 0) return new Unanswerable(`malformed-filter: bloom_filter_offset ${offset} is negative`)
+  // -1 is also what the decoder records for an absent field; 0 and other negatives mean none too.
+  if (offset === -1 || NO_FILTER_OFFSET_RULE.applies(offset)) {
+    return new Unanswerable('no-index', 'this row group has no bloom filter for the column', ErrorCode.NO_BLOOM_FILTER)
+  }
   const recorded = chunks[w + Chunk.BLOOM_LENGTH]
   // A filter lives in the data region: after the leading magic, before the footer.
-  if (offset < 4 || offset >= file.metadataOffset) {
-    return new Unanswerable(`malformed-filter: bloom_filter_offset ${offset} is outside the data region [4, ${file.metadataOffset})`)
+  if (offset < 4 || offset >= metadataOffset) {
+    return inconsistent(`bloom_filter_offset ${offset} is outside the data region [4, ${metadataOffset})`, offset >= metadataOffset ? 'overlaps-footer' : 'outside-file')
   }
   const length = recorded >= 0 ? recorded : undefined
-  if (length !== undefined && offset + length > file.metadataOffset) {
-    return new Unanswerable(`malformed-filter: bloom filter [${offset}, ${offset + length}) overlaps the footer at ${file.metadataOffset}`)
+  if (recorded < -1 || recorded === 0) return inconsistent(`bloom_filter_length ${recorded} cannot hold a filter`, 'length-mismatch')
+  if (length !== undefined && offset + length > metadataOffset) {
+    return inconsistent(`bloom filter [${offset}, ${offset + length}) overlaps the footer at ${metadataOffset}`, 'overlaps-footer')
   }
-  const bound = length !== undefined ? offset + length : Math.min(nextBoundary(file.boundaries(), offset), file.metadataOffset)
+  const bound = length !== undefined ? offset + length : Math.min(nextBoundary(geometry.boundaries(), offset), metadataOffset)
+  const overlap = overlappingPages(geometry.pageRanges(), offset, length !== undefined ? offset + length : offset + 1)
+  if (overlap) return inconsistent(`bloom filter at ${offset} lies inside a column chunk's pages [${overlap[0]}, ${overlap[1]})`, 'inside-pages')
   return { offset, length, bound }
+}
+
+/** Why a chunk's metadata or indexes cannot be read at all, or null. */
+export function chunkUnavailable(flags) {
+  if (flags & ChunkFlag.ENCRYPTED_META_DATA) return new Unanswerable('encrypted-column', 'this column\'s metadata is encrypted', ErrorCode.ENCRYPTED)
+  // crypto_metadata alone also means an encrypted column, and its bloom filter is ciphertext.
+  if (flags & ChunkFlag.HAS_CRYPTO_META_DATA) return new Unanswerable('encrypted-column', 'this column is encrypted (it has crypto_metadata)', ErrorCode.ENCRYPTED)
+  if (!(flags & ChunkFlag.HAS_META_DATA)) return new Unanswerable('no-column-metadata', 'the column chunk has no metadata', ErrorCode.UNSUPPORTED_FILTER)
+  if (flags & ChunkFlag.EXTERNAL_FILE) return new Unanswerable('external-file', 'the column chunk lives in another file', ErrorCode.UNSUPPORTED_FILTER)
+  return null
+}
+
+/**
+ * Sorted page ranges of every column chunk: [first page, first page + total_compressed_size). A
+ * dictionary_page_offset that does not lie before the data pages (0 in some files) is not trusted.
+ */
+export function chunkPageRanges(chunks, metadataOffset) {
+  const count = chunks.length / CHUNK_WORDS
+  const ranges = []
+  for (let c = 0; c < count; c++) {
+    const w = c * CHUNK_WORDS
+    const data = chunks[w + Chunk.DATA_PAGE_OFFSET]
+    const dict = chunks[w + Chunk.DICTIONARY_PAGE_OFFSET]
+    const size = chunks[w + Chunk.TOTAL_COMPRESSED_SIZE]
+    if (!(data >= 4) || !(size > 0)) continue
+    const start = dict >= 4 && dict < data ? dict : data
+    ranges.push([start, Math.min(start + size, metadataOffset)])
+  }
+  ranges.sort((a, b) => a[0] - b[0])
+  return { starts: Float64Array.from(ranges, (r) => r[0]), ends: Float64Array.from(ranges, (r) => r[1]) }
+}
+
+/** The first page range that overlaps [start, end), or null. */
+function overlappingPages({ starts, ends }, start, end) {
+  // Ranges may nest or overlap each other (bad sizes), so scan back from the last start before `end`.
+  let lo = 0
+  let hi = starts.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (starts[mid] < end) lo = mid + 1
+    else hi = mid
+  }
+  for (let k = lo - 1, seen = 0; k >= 0 && seen < 64; k--, seen++) {
+    if (ends[k] > start) return [starts[k], ends[k]]
+  }
+  return null
 }
 
 /**
@@ -102,12 +153,15 @@ class FilterTask {
       this.refuse(headerError(header, `${this.where}: bloom filter at offset ${this.offset}`), header)
       return null
     }
-    const end2 = this.offset + header.headerLength + header.numBytes
-    if (end2 > this.bound) {
+    const described = header.headerLength + header.numBytes
+    // The footer's length and the header must describe the same bytes: a header that does not end
+    // where the described bitset begins, or a bitset of another size, is not this filter.
+    if (this.length !== undefined ? described !== this.length : this.offset + described > this.bound) {
       const why = this.length !== undefined
-        ? `bloom_filter_length ${this.length} is shorter than its header + numBytes (${header.headerLength} + ${header.numBytes})`
+        ? `bloom_filter_length ${this.length} ≠ header ${header.headerLength} + numBytes ${header.numBytes} (= ${described})`
         : `the filter (${header.headerLength} + ${header.numBytes} bytes) runs into the next structure at ${this.bound}`
-      this.refuse(new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `${this.where}: malformed bloom filter at offset ${this.offset}: ${why}`, { offset: this.offset }), header)
+      this.refuse(new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `${this.where}: inconsistent bloom filter at offset ${this.offset}: ${why}`,
+        { offset: this.offset, reason: 'inconsistent-filter', problem: this.length !== undefined ? 'length-mismatch' : undefined }), header)
       return null
     }
     return header
@@ -157,7 +211,8 @@ export class WholeFilterTask extends FilterTask {
   refuse(error, header) {
     // Only a header decoded to its end (refused for what it names, not for how it is encoded) says
     // truly where its bitset lies.
-    const usable = header && header.status === NativeStatus.UNSUPPORTED && header.numBytes >= 32 && header.numBytes % 32 === 0 && header.numBytes <= MAX_FILTER_BYTES &&
+    const describesBits = header && (header.status === NativeStatus.UNSUPPORTED || (header.status === NativeStatus.OK && error.reason === 'inconsistent-filter'))
+    const usable = describesBits && header.numBytes >= 32 && header.numBytes % 32 === 0 && header.numBytes <= MAX_FILTER_BYTES &&
       header.headerLength > 0 && this.offset + header.headerLength + header.numBytes <= this.bound
     if (this.keepRefusedBits && usable) {
       this.refusal = error
@@ -174,24 +229,35 @@ export class WholeFilterTask extends FilterTask {
 
 /**
  * Answers the probe's candidate hashes for one row group, in 'filter', 'block' or 'auto' mode.
- * `answer(candidateHits)` receives a Uint8Array (1 = maybe) per candidate; `refuse(reason)` marks
- * every value unknown.
+ * `answer(candidateHits)` receives a Uint8Array (1 = maybe) per candidate; `refuse(reason, detail)`
+ * says why the filter cannot answer.
  */
 export class ProbeTask extends FilterTask {
-  constructor(location, where, probe, mode, answer, refuse) {
+  /** @param {Uint8Array} [needed] 1 per candidate still to answer (others were decided by cheaper indexes) */
+  constructor(location, where, probe, mode, answer, refuse, needed) {
     super(location, where)
     this.probe = probe
     this.mode = mode
     this.answer = answer
     this.refuseWith = refuse
+    this.needed = needed && needed.includes(0) ? needed : null
+  }
+
+  /** Distinct blocks of the candidates still needed. */
+  neededBlocks(numBlocks) {
+    const indices = this.probe.blockIndices(numBlocks)
+    if (!this.needed) return [...new Set(indices)]
+    const blocks = new Set()
+    for (let k = 0; k < indices.length; k++) if (this.needed[k]) blocks.add(indices[k])
+    return [...blocks]
   }
 
   refuse(error) {
-    this.refuseWith(`${error.code === ErrorCode.UNSUPPORTED_FILTER ? 'unsupported-filter' : 'malformed-filter'}: ${error.message}`)
+    this.refuseWith(error.reason ?? (error.code === ErrorCode.UNSUPPORTED_FILTER ? 'unsupported-filter' : 'malformed-filter'), error.message)
   }
 
   giveUp(reason) {
-    this.refuseWith(`malformed-filter: ${reason}`)
+    this.refuseWith('malformed-filter', reason)
   }
 
   needsWithLayout(layout) {
@@ -214,11 +280,12 @@ export class ProbeTask extends FilterTask {
     const base = bitsetRange.start
     const missing = []
     const gathered = []
-    for (const b of new Set(blocks)) {
+    for (const b of this.neededBlocks(header.numBytes / 32)) {
       if (!lookup(base + b * 32, base + b * 32 + 32)) missing.push(b)
     }
     if (missing.length) return mergeBlockRanges(missing, base)
-    for (let k = 0; k < blocks.length; k++) gathered.push(lookup(base + blocks[k] * 32, base + blocks[k] * 32 + 32))
+    // Candidates already decided elsewhere are checked against an empty block; their answer is unused.
+    for (let k = 0; k < blocks.length; k++) gathered.push(this.needed && !this.needed[k] ? EMPTY_BLOCK : lookup(base + blocks[k] * 32, base + blocks[k] * 32 + 32))
     this.answer(this.probe.checkBlocks(gathered))
     return null
   }
@@ -229,7 +296,7 @@ export class ProbeTask extends FilterTask {
     if (this.mode === 'filter') return false
     const base = this.offset + layout.headerLength
     if (isHeld(base, base + layout.numBytes)) return false
-    const blocks = [...new Set(this.probe.blockIndices(layout.numBytes / 32))].filter((b) => !isHeld(base + b * 32, base + b * 32 + 32))
+    const blocks = this.neededBlocks(layout.numBytes / 32).filter((b) => !isHeld(base + b * 32, base + b * 32 + 32))
     if (blocks.length === 0) return true
     const ranges = mergeBlockRanges(blocks, base, this.probe.coalesceGap)
     const blockCost = ranges.reduce((sum, r) => sum + r.end - r.start + REQUEST_COST_BYTES, 0)
@@ -237,7 +304,7 @@ export class ProbeTask extends FilterTask {
   }
 
   blockRanges(layout) {
-    return mergeBlockRanges([...new Set(this.probe.blockIndices(layout.numBytes / 32))], this.offset + layout.headerLength)
+    return mergeBlockRanges(this.neededBlocks(layout.numBytes / 32), this.offset + layout.headerLength)
   }
 }
 
@@ -319,16 +386,4 @@ export class HashedCandidates {
     core.m.checkGatheredBlocks(at, blocksAt, this.count, out)
     return core.u8.slice(out, out + this.count)
   }
-}
-
-/** Per-value results from the candidates' answers (values.js combineVerdicts decides the verdicts). */
-export function resultsFromHits(encoded, hits) {
-  const verdicts = combineVerdicts(encoded, hits)
-  return encoded.outcomes.map((o, i) => ({ value: o.value, verdict: verdicts[i], reason: o.reason ?? 'bloom-filter' }))
-}
-
-export function unknownFor(encoded, reason) {
-  return encoded.outcomes.map((o) => o.verdict
-    ? { value: o.value, verdict: o.verdict, reason: o.reason }
-    : { value: o.value, verdict: 'unknown', reason })
 }

@@ -72,19 +72,18 @@ const UNIT_PER_SECOND = { MILLIS: 1000n, MICROS: 1000000n, NANOS: 1000000000n }
 const UNIT_PER_MS = { MILLIS: 1n, MICROS: 1000n, NANOS: 1000000n }
 const UNIT_DIGITS = { MILLIS: 3, MICROS: 6, NANOS: 9 }
 
-const NULL_REASON = 'null: bloom filters do not record nulls'
-const NAN_REASON = 'nan: NaN has many bit patterns'
 
 /** A verdict decided without the filter. */
 class Preset {
-  constructor(verdict, reason) {
+  constructor(verdict, reason, detail) {
     this.verdict = verdict
-    this.reason = reason
+    this.reason = reason // a stable code (js/verdicts.js)
+    this.detail = detail // the sentence for people
   }
 }
 
-const absent = (detail) => new Preset('absent', `not-representable: ${detail}`)
-const NAN = new Preset('unknown', NAN_REASON)
+const absent = (detail) => new Preset('absent', 'not-representable', detail)
+const NAN = new Preset('unknown', 'nan', 'NaN has many bit patterns')
 
 // ---------------------------------------------------------------------------------------------------
 // Column types: labels and logical types from hyparquet schema elements
@@ -1055,7 +1054,7 @@ export function encodeProbeValues(column, values) {
   for (let i = 0; i < n; i++) {
     const value = list[i]
     if (value === null || value === undefined) {
-      outcomes[i] = { value, verdict: 'unknown', reason: NULL_REASON }
+      outcomes[i] = { value, verdict: 'unknown', source: 'value', reason: 'null', detail: 'bloom filters and min/max do not record nulls' }
       continue
     }
     sink.owner = i
@@ -1063,13 +1062,13 @@ export function encodeProbeValues(column, values) {
     let preset = convert(value, sink)
     if (preset === undefined && sink.candidates.length === start) {
       // Defensive: a converter that produced nothing must not turn into a silent 'absent'.
-      preset = new Preset('unknown', 'internal: no candidate was produced for this value')
+      preset = new Preset('unknown', 'internal', 'no candidate was produced for this value')
     }
     if (preset === undefined) {
       outcomes[i] = { value }
     } else {
       sink.candidates.length = start
-      outcomes[i] = { value, verdict: preset.verdict, reason: preset.reason }
+      outcomes[i] = { value, verdict: preset.verdict, source: 'value', reason: preset.reason, detail: preset.detail }
     }
   }
   return { physicalType: ctx.physicalType, typeLength: ctx.typeLength, candidates: sink.candidates, owners: sink.finishOwners(), outcomes }

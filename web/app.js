@@ -92,15 +92,16 @@ function renderFile() {
   tbody.replaceChildren(...f.columns.map((c) => {
     const tr = document.createElement('tr')
     tr.dataset.column = c.name
-    tr.innerHTML = '<td class="name"></td><td class="type"></td><td class="filters"></td><td class="num bytes"></td><td class="health"></td>'
+    tr.innerHTML = '<td class="name"></td><td class="type"></td><td class="indexes"></td><td class="filters"></td><td class="num bytes"></td><td class="health"></td>'
     tr.cells[0].textContent = c.name
     tr.cells[1].textContent = formatType(c)
+    tr.cells[2].append(...indexPills(c.coverage, f.rowGroups.length))
     const pill = document.createElement('span')
     const all = f.rowGroups.length
     pill.className = `pill ${c.filters === 0 ? 'none' : c.filters === all ? 'ok' : 'partial'}`
     pill.textContent = c.filters === 0 ? 'none' : `${formatCount(c.filters)} of ${plural(all, 'row group')}`
-    tr.cells[2].append(pill)
-    tr.cells[3].textContent = c.filters === 0 ? '' : `${formatBytes(c.filterBytes)}${c.unknownLength ? ' +?' : ''}`
+    tr.cells[3].append(pill)
+    tr.cells[4].textContent = c.filters === 0 ? '' : `${formatBytes(c.filterBytes)}${c.unknownLength ? ' +?' : ''}`
     tr.addEventListener('click', () => selectColumn(c.name))
     return tr
   }))
@@ -109,10 +110,45 @@ function renderFile() {
   $('file-card').hidden = false
 }
 
+/**
+ * One pill per index a column offers over the file's row groups: usable statistics, page index,
+ * dictionary-only chunks, bloom filters. A file without bloom filters can still answer from the others.
+ */
+function indexPills(coverage, rowGroupCount) {
+  const pills = []
+  const add = (label, count, title) => {
+    if (count === 0) return
+    const pill = document.createElement('span')
+    pill.className = `pill index ${count === rowGroupCount ? 'ok' : 'partial'}`
+    pill.dataset.index = label
+    pill.textContent = count === rowGroupCount ? label : `${label} ${formatCount(count)}/${formatCount(rowGroupCount)}`
+    pill.title = title
+    pills.push(pill)
+  }
+  add('stats', coverage.statistics, 'row groups whose min/max statistics can be used')
+  add('page index', coverage.pageIndex, 'row groups with a column index (per-page min/max)')
+  add('dictionary', coverage.dictionaryOnly, 'row groups whose data pages are all dictionary-encoded')
+  add('bloom', coverage.bloomFilter, 'row groups with a bloom filter')
+  if (coverage.ignoredStatistics) {
+    const note = document.createElement('span')
+    note.className = 'pill index none'
+    note.textContent = 'stats ignored'
+    note.title = coverage.ignoredStatistics
+    pills.push(note)
+  }
+  if (pills.length === 0) {
+    const none = document.createElement('span')
+    none.className = 'pill none'
+    none.textContent = 'no index'
+    pills.push(none)
+  }
+  return pills
+}
+
 function renderHealthCell(column) {
   const row = [...$('columns-table').tBodies[0].rows].find((r) => r.dataset.column === column)
   if (!row) return
-  const cell = row.cells[4]
+  const cell = row.querySelector('td.health')
   const info = state.file.columns.find((c) => c.name === column)
   const health = state.health.get(column)
   cell.replaceChildren()

@@ -48,7 +48,7 @@ const handlers = {
     const chosen = totalBytes <= HEALTH_ALL_FILTERS_BYTES ? withFilter : spread(withFilter, HEALTH_SAMPLE_FILTERS)
     const checks = []
     // One scheduled read for all chosen filters (coalesced ranges); each bitset is only valid during its visit.
-    await inspector.forEachBloomFilter({ rowGroups: chosen, columns: [column] }, (parts) => checks.push(checkFilter(parts)), { signal })
+    await inspector.forEachBloomFilter({ rowGroups: chosen, columns: [column] }, (parts) => checks.push(checkFilter(parts, inspector.metadata.rowGroups[parts.rowGroup].numRows)), { signal })
     checks.sort((a, b) => a.index - b.index)
     return { column, withFilter: withFilter.length, checks, summary: summarizeHealth(checks), stats: inspector.stats }
   },
@@ -58,14 +58,14 @@ const handlers = {
   },
 }
 
-function checkFilter(parts) {
+function checkFilter(parts, numRows) {
   if (parts.error !== undefined || !parts.bitset) {
-    return { index: parts.rowGroup, error: String(parts.error?.message ?? parts.error ?? 'no bitset') }
+    return { index: parts.rowGroup, error: { code: parts.error?.reason ?? 'unreadable', message: String(parts.error?.message ?? parts.error ?? 'no bitset') } }
   }
   const filter = BloomFilter.fromBitset(parts.bitset)
   try {
     const health = filter.health()
-    return { index: parts.rowGroup, numBytes: parts.bitset.length, health, warnings: filterWarnings(health) }
+    return { index: parts.rowGroup, numBytes: parts.bitset.length, health, warnings: filterWarnings(health, numRows) }
   } finally {
     filter.free()
   }
@@ -83,14 +83,21 @@ function describeFile(file) {
     let filters = 0
     let filterBytes = 0
     let unknownLength = 0
+    const coverage = { statistics: 0, pageIndex: 0, dictionaryOnly: 0, bloomFilter: 0, ignoredStatistics: undefined }
     for (const g of rowGroups) {
+      const { indexes } = g.columns[i]
+      if (indexes.statistics.usable) coverage.statistics++
+      else if (indexes.statistics.present) coverage.ignoredStatistics ??= indexes.statistics.detail
+      if (indexes.pageIndex.columnIndex) coverage.pageIndex++
+      if (indexes.dictionary.allDataPages) coverage.dictionaryOnly++
+      if (indexes.bloomFilter) coverage.bloomFilter++
       const bloom = g.columns[i].bloom
       if (!bloom) continue
       filters++
       if (bloom.length === undefined) unknownLength++
       else filterBytes += bloom.length
     }
-    return { name: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, filters, filterBytes, unknownLength }
+    return { name: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, filters, filterBytes, unknownLength, coverage }
   })
   return {
     name: file.name,

@@ -9,34 +9,41 @@ const MAX_DRAWN_ROWS = 5000
 
 const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c])
 
-const SYMBOL = { absent: '✕', maybe: '●', unknown: '?' }
+const SYMBOL = { absent: '✕', maybe: '●', present: '✔', unknown: '?' }
+/** The index that decided a verdict, as a cell shows it (the legend under the grid explains them). */
+export const SOURCE_TAG = { 'statistics': 'S', 'page-index': 'P', 'dictionary': 'D', 'bloom-filter': 'B', 'value': 'V' }
 
 /** Per value: row groups by verdict, and the rows a reader still has to scan. */
 export function summarizeVerdicts(result) {
   const values = result.rowGroups[0]?.results.map((r) => r.value) ?? []
   return values.map((value, i) => {
     const counts = { absent: 0, maybe: 0, unknown: 0 }
+    const absentBy = {}
     let rowsToRead = 0
     let totalRows = 0
     for (const g of result.rowGroups) {
-      const verdict = g.results[i].verdict
-      counts[verdict]++
+      const { verdict, source } = g.results[i]
+      counts[verdict === 'present' ? 'maybe' : verdict]++
+      if (verdict === 'absent') absentBy[source] = (absentBy[source] ?? 0) + 1
       totalRows += g.numRows
       if (verdict !== 'absent') rowsToRead += g.numRows
     }
-    return { value, ...counts, rowsToRead, totalRows }
+    return { value, ...counts, absentBy, rowsToRead, totalRows }
   })
 }
+
+const SOURCE_NAME = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'value': 'the value itself' }
 
 export function renderSummary(summary, rowGroupCount) {
   const rows = summary.map((s) => {
     const skip = s.absent === rowGroupCount
       ? '<strong class="good">not in the file</strong>'
       : `skip ${formatCount(s.absent)} of ${formatCount(rowGroupCount)} row groups · read ${formatCount(s.rowsToRead)} of ${formatCount(s.totalRows)} rows (${formatPercent(s.totalRows ? s.rowsToRead / s.totalRows : 0)})`
+    const by = Object.entries(s.absentBy).map(([source, n]) => `${formatCount(n)} by ${SOURCE_NAME[source] ?? source}`).join(', ')
     return `<tr data-value="${escapeHtml(s.value)}" data-absent="${s.absent}" data-maybe="${s.maybe}" data-unknown="${s.unknown}">
       <td class="value">${escapeHtml(s.value)}</td>
       <td class="num v-maybe-text">${formatCount(s.maybe)}</td><td class="num v-absent-text">${formatCount(s.absent)}</td>
-      <td class="num v-unknown-text">${formatCount(s.unknown)}</td><td>${skip}</td></tr>`
+      <td class="num v-unknown-text">${formatCount(s.unknown)}</td><td>${skip}${by ? `<br><span class="muted small" data-ruled-out>ruled out ${escapeHtml(by)}</span>` : ''}</td></tr>`
   })
   return `<table class="summary"><thead><tr><th>Value</th><th class="num">maybe</th><th class="num">absent</th><th class="num">unknown</th><th>What it saves</th></tr></thead>
     <tbody>${rows.join('')}</tbody></table>`
@@ -60,7 +67,7 @@ export function renderGrid(result, { showAll, fills }) {
   const body = shownGroups.map((g) => {
     const fill = fills ? `<td class="num muted">${fills.has(g.index) ? formatPercent(fills.get(g.index)) : ''}</td>` : ''
     const cells = g.results.map((r) =>
-      `<td class="cell v-${r.verdict}" data-verdict="${r.verdict}" title="${escapeHtml(`${r.value} — ${r.verdict}: ${r.reason}`)}">${SYMBOL[r.verdict]} ${r.verdict}</td>`).join('')
+      `<td class="cell v-${r.verdict}" data-verdict="${r.verdict}" data-source="${r.source ?? ''}" data-reason="${escapeHtml(r.reason)}" title="${escapeHtml(`${r.value} — ${r.verdict} (${r.reason}): ${r.detail}`)}">${SYMBOL[r.verdict]} ${r.verdict}${r.source ? ` <span class="source-tag">${SOURCE_TAG[r.source] ?? ''}</span>` : ''}</td>`).join('')
     return `<tr data-row-group="${g.index}"><td class="num">${g.index}</td><td class="num muted">${formatCount(g.numRows)}</td>${fill}${cells}</tr>`
   }).join('')
   const note = truncated ? `<p class="muted">… and ${formatCount(truncated)} more row groups not drawn.</p>` : ''

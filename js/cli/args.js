@@ -28,6 +28,7 @@ const COMMANDS = {
     'values-file': { type: 'string', multiple: true },
     'hex': { type: 'boolean' },
     'mode': { type: 'string' },
+    'no-statistics': { type: 'boolean' },
   },
 }
 
@@ -72,13 +73,16 @@ Options:
   --values-file <file>     one value per line ('-' reads standard input); repeatable
   --hex                    values are hex bytes (for binary and fixed-length columns), e.g. 0a0b or 0x0a:0b
   --mode auto|filter|block  read whole filters, only the 32-byte blocks the values map to, or choose (default auto)
+  --no-statistics          do not use row-group min/max statistics (to check what the bloom filters alone say)
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
   --debug                  show stack traces of errors
   -h, --help               this help
 
-Verdicts: absent (the filter rules the value out), maybe (it may be there), unknown (no usable filter;
-the reason says why). A value never reported absent is never skipped wrongly.
+Verdicts: absent (an index rules the value out), maybe (it may be there), unknown (no usable index;
+the reason says why). Each row group line names the index that decided (stats, bloom, value); the
+summary says how many row groups each index ruled out. A value never reported absent is never
+skipped wrongly. Reason codes: see README ("Verdicts, sources and reasons").
 `,
 }
 

@@ -1,48 +1,22 @@
 // `parquet-bloom inspect`: per column chunk, where its bloom filter lies, how it is laid out, how full it
 // is, and the warnings that say whether a writer produced a usable filter.
-import { BloomFilter } from '../bloom-filter.js'
+import { assessFilterHealth, BloomFilter, HEALTH_CODES, WRITER_RULES, writerRulesFor } from '../index.js'
 
-// Health thresholds. SBBF sets 8 bits per value, one per 32-bit word, so a value is a false positive
-// when all 8 of its bits happen to be set: at a per-word fill f the false-positive rate is ≈ f^8.
-// Fill 0.9 means ≈ 43% false positives; fill 0.92 means 50%: the filter no longer rules much out.
-export const SATURATED_FILL = 0.9
-export const SATURATED_FPP = 0.5
-// Writers size filters for 1% (DuckDB, parquet-java, arrow defaults); 10% means it was undersized ~3x.
-export const HIGH_FPP = 0.1
-// Estimates are within a few percent for filters that are not saturated; the margin avoids noise on
-// small row groups.
-const NDV_SLACK_RATIO = 1.25
-const NDV_SLACK_ABSOLUTE = 32
 const READ_CONCURRENCY = 8
-
-/**
- * Writers known to hash something other than the PLAIN bytes of a value. `test` matches created_by;
- * `affects` says which columns are hashed differently.
- */
-const WRITER_QUIRKS = [
-  {
-    test: /parquetjs|parquet\.js/i,
-    affects: (column) => column.logicalType?.type !== 'STRING' && column.logicalType?.type !== 'ENUM' && column.logicalType?.type !== 'JSON',
-    message: 'this writer (parquetjs) hashes String(value), not the PLAIN bytes of the value: for numbers, booleans and binary ' +
-      'values its filter disagrees with every other reader, and "absent" from a spec-following reader could be wrong',
-  },
-]
 
 /** Every warning code with a one-line explanation (used in --help and the human legend). */
 export const WARNING_CODES = {
-  'saturated': `fill ≥ ${SATURATED_FILL * 100}% or implied false-positive rate ≥ ${SATURATED_FPP}: nearly every probe answers "maybe"`,
-  'high-fpp': `implied false-positive rate ≥ ${HIGH_FPP}: the filter was sized for fewer distinct values than it holds`,
-  'empty': 'no bit is set although the row group has rows: fine only if every value in the chunk is null',
-  'all-blocks-identical': 'every 32-byte block holds the same bits: the writer did not spread values over blocks',
-  'ndv-exceeds-rows': 'the filter seems to hold more distinct values than the row group has rows (values from elsewhere?)',
+  ...Object.fromEntries(Object.entries(HEALTH_CODES).map(([code, { text }]) => [code, text])),
   'header-empty-union': 'the header leaves algorithm/hash/compression empty: readers cannot trust it; probes answer "unknown"',
   'header-unknown-union': 'the header names an algorithm, hash or compression this reader does not know; probes answer "unknown"',
   'legacy-format': 'the pre-release bloom filter format (Murmur3, no Thrift header): probes answer "unknown"',
   'malformed-header': 'the bloom filter header does not decode: probes answer "unknown"',
-  'length-mismatch': 'bloom_filter_length differs from header bytes + numBytes',
+  'length-mismatch': 'bloom_filter_length differs from header bytes + numBytes: probes answer "unknown" (inconsistent-filter)',
+  'inside-pages': 'the filter range lies inside a column chunk\'s pages: probes answer "unknown" (inconsistent-filter)',
+  'foreign-field': 'bloom_filter_offset/length are not integers (a writer\'s own field reusing the id): probes answer "unknown"',
   'outside-file': 'the filter range is not inside the file',
   'overlaps-footer': 'the filter range runs into the footer',
-  'hashes-text': 'the writer is known to hash values as text, not as their PLAIN bytes',
+  ...Object.fromEntries(WRITER_RULES.map((rule) => [rule.code, `${rule.message} (${rule.link})`])),
   'unreadable': 'the filter could not be read; probes answer "unknown"',
 }
 
@@ -60,16 +34,16 @@ const HEADER_PROBLEM_CODES = {
  */
 export async function inspectFile(file, { label, signal }) {
   const metadata = file.metadata
-  const quirk = WRITER_QUIRKS.find((q) => q.test.test(metadata.createdBy ?? ''))
   const rowGroups = metadata.rowGroups.map((rg) => ({
     index: rg.index,
     numRows: rg.numRows,
-    columns: rg.columns.map((c) => ({ path: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, bloom: null })),
+    columns: rg.columns.map((c) => ({ path: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, indexes: c.indexes, bloom: null })),
   }))
   await file.forEachBloomFilter(undefined, (parts) => {
     const rg = metadata.rowGroups[parts.rowGroup]
     const column = rg.columns[parts.columnIndex]
-    rowGroups[parts.rowGroup].columns[parts.columnIndex].bloom = chunkReport(file, parts, { numRows: rg.numRows, column, quirk })
+    const rules = writerRulesFor(metadata.createdBy, 'bloom-filter', column)
+    rowGroups[parts.rowGroup].columns[parts.columnIndex].bloom = chunkReport(file, parts, { numRows: rg.numRows, column, rules })
   }, { signal, concurrency: READ_CONCURRENCY })
   const { requests, bytesFetched } = file.stats
   return {
@@ -83,7 +57,7 @@ export async function inspectFile(file, { label, signal }) {
 }
 
 /** One chunk's report from the parts forEachBloomFilter hands over (refused filters come with their bits). */
-function chunkReport(file, parts, { numRows, column, quirk }) {
+function chunkReport(file, parts, { numRows, column, rules }) {
   const { offset } = column.bloom
   const length = column.bloom.length ?? null
   const warnings = new Warnings()
@@ -105,8 +79,9 @@ function chunkReport(file, parts, { numRows, column, quirk }) {
     const code = HEADER_PROBLEM_CODES[header.problem] ?? 'malformed-header'
     warnings.add(code, HEADER_MESSAGES[code] ?? errorText(parts.error, file.name) ?? `bloom filter header problem: ${header.problem}`)
   }
+  if (parts.error?.problem === 'inside-pages' || parts.error?.problem === 'foreign-field') warnings.add(parts.error.problem, errorText(parts.error, file.name))
   if (parts.error !== undefined && warnings.list.length === 0) warnings.add('unreadable', errorText(parts.error, file.name))
-  if (quirk?.affects(column)) warnings.add('hashes-text', quirk.message)
+  for (const rule of rules) warnings.add(rule.code, `${rule.message} (${rule.link})`)
   if (parts.bitset) addHealth(report, warnings, parts.bitset, numRows)
   return report
 }
@@ -122,27 +97,7 @@ function addHealth(report, warnings, bitset, numRows) {
   report.fillRatio = health.fillRatio
   report.estimatedNdv = health.estimatedNdv
   report.estimatedFpp = health.estimatedFpp
-  const fpp = health.estimatedFpp
-  const saturated = health.fillRatio >= SATURATED_FILL || fpp >= SATURATED_FPP
-  if (saturated) {
-    warnings.add('saturated', `${pct(health.fillRatio)} of the bits are set (implied false-positive rate ${round(fpp)}): ` +
-      'nearly every probe answers "maybe", so the filter rules out almost nothing')
-  } else if (fpp >= HIGH_FPP) {
-    warnings.add('high-fpp', `implied false-positive rate ${round(fpp)} (${pct(health.fillRatio)} of the bits set): ` +
-      'the filter was sized for fewer distinct values than it holds')
-  }
-  if (health.bitsSet === 0 && numRows > 0) {
-    warnings.add('empty', `no bit is set although the row group has ${numRows} rows: every probe answers "absent" — ` +
-      'right only if every value in this chunk is null')
-  }
-  if (health.allBlocksIdentical && health.numBytes > 32 && health.bitsSet > 0) {
-    warnings.add('all-blocks-identical', `all ${health.numBytes / 32} blocks hold the same bits: the writer filled one block ` +
-      'and copied it (or shared it), so the filter is as weak as a single 32-byte block')
-  }
-  if (!saturated && Number.isFinite(health.estimatedNdv) && health.estimatedNdv > numRows * NDV_SLACK_RATIO + NDV_SLACK_ABSOLUTE) {
-    warnings.add('ndv-exceeds-rows', `the bits suggest ~${Math.round(health.estimatedNdv)} distinct values but the row group has ` +
-      `${numRows} rows: the filter holds values that are not in this row group`)
-  }
+  for (const w of assessFilterHealth(health, { numRows })) warnings.add(w.code, w.message)
 }
 
 /** outside-file / overlaps-footer / length-mismatch, from the footer's numbers and the decoded header. */
@@ -195,6 +150,3 @@ function errorText(error, fileName) {
   const text = error instanceof Error ? error.message : String(error)
   return text.startsWith(`${fileName}: `) ? text.slice(fileName.length + 2).replace(/^row group \d+, column [^:]*: /, '') : text
 }
-
-const pct = (ratio) => `${Number((ratio * 100).toFixed(1))}%`
-const round = (p) => (p >= 0.001 ? String(Number(p.toPrecision(2))) : p.toExponential(1))

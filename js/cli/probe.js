@@ -2,8 +2,7 @@
 // through ParquetFile.probe, its text form, and the summary over all files.
 import { readFile } from 'node:fs/promises'
 
-import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { describeColumnType, parseHexBytes } from '../values.js'
+import { describeColumnType, ErrorCode, ParquetBloomError, parseHexBytes } from '../index.js'
 import { formatBytes, showValue } from './format.js'
 
 /**
@@ -45,8 +44,8 @@ async function readStdin() {
  * Probes one opened file. Returns the JSON shape of one entry of `files`.
  * @param {import('../parquet-file.js').ParquetFile} file
  */
-export async function probeFile(file, { label, column, values, mode, started }) {
-  const result = await file.probe(column, values, { mode })
+export async function probeFile(file, { label, column, values, mode, statistics, started }) {
+  const result = await file.probe(column, values, { mode, statistics })
   const { requests, bytesFetched } = file.stats
   return {
     file: label,
@@ -65,7 +64,7 @@ export function probeText(entry) {
   const labelWidth = String(Math.max(0, entry.rowGroups.length - 1)).length
   const rowsWidth = Math.max(0, ...entry.rowGroups.map((rg) => String(rg.numRows).length))
   for (const rg of entry.rowGroups) {
-    const verdicts = rg.results.map((r) => `${showValue(r.value)}: ${r.verdict}${r.verdict === 'unknown' ? ` (${shortReason(r.reason)})` : ''}`)
+    const verdicts = rg.results.map((r) => `${showValue(r.value)}: ${r.verdict} (${r.verdict === 'unknown' ? r.reason : SOURCE_LABEL[r.source] ?? r.reason})`)
     lines.push(`  row group ${String(rg.index).padStart(labelWidth)}  ${String(rg.numRows).padStart(rowsWidth)} rows  ${verdicts.join('  ')}`)
   }
   const { requests, bytesFetched, ms } = entry.stats
@@ -73,8 +72,10 @@ export function probeText(entry) {
   return lines.join('\n')
 }
 
-// Reasons look like 'no-bloom-filter: this row group has no bloom filter for the column'.
-const shortReason = (reason) => String(reason).split(':')[0]
+// How a verdict's deciding index is shown on a row group's line.
+const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dictionary', 'bloom-filter': 'bloom', 'value': 'value' }
+// ... and in the summary.
+const SOURCE_PHRASE = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'value': 'the value itself' }
 
 /** Per value: in how many row groups and files it may be, over every file probed successfully. */
 export class ProbeSummary {
@@ -83,6 +84,8 @@ export class ProbeSummary {
     this.maybeGroups = new Array(values.length).fill(0)
     this.unknownGroups = new Array(values.length).fill(0)
     this.maybeFiles = new Array(values.length).fill(0)
+    /** Per value: row groups ruled out, by the index that ruled them out. */
+    this.absentBySource = values.map(() => new Map())
     this.rowGroups = 0
     this.files = 0
     this.requests = 0
@@ -97,9 +100,12 @@ export class ProbeSummary {
     const inFile = new Array(this.values.length).fill(false)
     for (const rg of entry.rowGroups) {
       rg.results.forEach((r, i) => {
-        if (r.verdict === 'maybe') {
+        if (r.verdict === 'maybe' || r.verdict === 'present') {
           this.maybeGroups[i]++
           inFile[i] = true
+        } else if (r.verdict === 'absent') {
+          const bySource = this.absentBySource[i]
+          bySource.set(r.source, (bySource.get(r.source) ?? 0) + 1)
         } else if (r.verdict === 'unknown') {
           this.unknownGroups[i]++
           inFile[i] = true // "unknown" keeps the file in the running, like "maybe"
@@ -115,8 +121,10 @@ export class ProbeSummary {
     const groups = (n) => `${n} row group${n === 1 ? '' : 's'}`
     const lines = this.values.map((value, i) => {
       const unknown = this.unknownGroups[i] ? `, unknown in ${this.unknownGroups[i]}` : ''
+      const ruledOut = [...this.absentBySource[i]].sort((a, b) => b[1] - a[1])
+        .map(([source, n]) => `${n} by ${SOURCE_PHRASE[source] ?? source}`)
       return `${showValue(value)}: maybe in ${this.maybeGroups[i]} of ${groups(this.rowGroups)}${unknown} ` +
-        `(${this.maybeFiles[i]} of ${this.files} file${this.files === 1 ? '' : 's'})`
+        `(${this.maybeFiles[i]} of ${this.files} file${this.files === 1 ? '' : 's'})${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`
     })
     const failed = failedFiles ? `; ${failedFiles} file${failedFiles === 1 ? '' : 's'} failed` : ''
     const io = `${this.requests} request${this.requests === 1 ? '' : 's'}, ${formatBytes(this.bytesFetched)} read${failed}`

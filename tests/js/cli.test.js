@@ -101,7 +101,9 @@ function assertInspectShape(doc) {
       assert.deepEqual(Object.keys(rg).sort(), ['columns', 'index', 'numRows'])
       assert.equal(rg.index, i)
       for (const c of rg.columns) {
-        assert.deepEqual(Object.keys(c).sort(), ['bloom', 'logicalType', 'path', 'physicalType'])
+        assert.deepEqual(Object.keys(c).sort(), ['bloom', 'indexes', 'logicalType', 'path', 'physicalType'])
+        assert.deepEqual(Object.keys(c.indexes).sort(), ['bloomFilter', 'dictionary', 'pageIndex', 'statistics'])
+        assert.equal(typeof c.indexes.statistics.usable, 'boolean')
         assert.equal(typeof c.path, 'string')
         assert.equal(typeof c.physicalType, 'string')
         assert.ok(c.logicalType === null || typeof c.logicalType === 'object')
@@ -136,10 +138,12 @@ function assertProbeShape(doc, values) {
       assert.deepEqual(Object.keys(rg).sort(), ['index', 'numRows', 'results'])
       assert.equal(rg.results.length, values.length)
       rg.results.forEach((r, i) => {
-        assert.deepEqual(Object.keys(r).sort(), ['reason', 'value', 'verdict'])
+        assert.deepEqual(Object.keys(r).sort(), ['detail', 'reason', 'source', 'value', 'verdict'])
         assert.equal(r.value, values[i], 'values are echoed as JSON-safe text')
-        assert.ok(['absent', 'maybe', 'unknown'].includes(r.verdict))
-        assert.equal(typeof r.reason, 'string')
+        assert.ok(['absent', 'maybe', 'present', 'unknown'].includes(r.verdict))
+        assert.match(r.reason, /^[a-z]+(-[a-z]+)*$/, 'a kebab-case reason code')
+        assert.ok(r.source === null || ['statistics', 'page-index', 'dictionary', 'bloom-filter', 'value'].includes(r.source))
+        assert.equal(typeof r.detail, 'string')
       })
     }
   }
@@ -306,7 +310,8 @@ describe('probe', () => {
     const text = await cli(['probe', fixturePath(STATS_FILE), fixturePath(LENGTH_FILE), '-c', 'String', '-v', 'Hello', '-v', 'NOT_EXISTS'])
     assert.equal(text.code, 0, text.stderr)
     assert.match(text.stdout, /^Hello: maybe in 2 of 2 row groups \(2 of 2 files\)$/m)
-    assert.match(text.stdout, /^NOT_EXISTS: maybe in 0 of 2 row groups \(0 of 2 files\)$/m)
+    assert.match(text.stdout, /^NOT_EXISTS: maybe in 0 of 2 row groups \(0 of 2 files\); ruled out 2 by (bloom filters|statistics)$/m)
+    assert.match(text.stdout, /^\s+row group 0\s+14 rows\s+Hello: maybe \(bloom\)\s+NOT_EXISTS: absent \((bloom|stats)\)$/m)
     assert.match(text.stdout, /^2 requests, [\d.]+ KB read$/m)
   })
 
@@ -372,7 +377,7 @@ describe('probe', () => {
     const r = await cli(['probe', hyparquet.path, '--column', 'i32', '--value', value])
     assert.equal(r.code, 0, r.stderr)
     assert.match(r.stdout, new RegExp(`row group 0\\s+1000 rows\\s+${value}: maybe`))
-    assert.match(r.stdout, new RegExp(`^${value}: maybe in [1-3] of 3 row groups \\(1 of 1 file\\); \\d+ requests?, .* read$`, 'm'))
+    assert.match(r.stdout, new RegExp(`^${value}: maybe in [1-3] of 3 row groups \\(1 of 1 file\\)(; ruled out \\d+ by [a-z ]+(, \\d+ by [a-z ]+)*)?; \\d+ requests?, .* read$`, 'm'))
 
     const other = hyparquet.columns.i32.rowGroups[2][0].key
     const stdin = await cliJson(['probe', hyparquet.path, '--column', 'i32', '--values-file', '-'], { stdin: `${value}\n${other}\n` })

@@ -27,6 +27,8 @@ const CONFIGS = [
 // What visitBloomFilter must throw for each kind of 'unknown' reason.
 const VISIT_CODES = {
   'malformed-filter': [ErrorCode.MALFORMED_FILTER, ErrorCode.TOO_LARGE],
+  'inconsistent-filter': [ErrorCode.MALFORMED_FILTER],
+  'no-index': [ErrorCode.NO_BLOOM_FILTER],
   'unsupported-filter': [ErrorCode.UNSUPPORTED_FILTER],
   'encrypted-column': [ErrorCode.ENCRYPTED],
   'external-file': [ErrorCode.UNSUPPORTED_FILTER],
@@ -77,7 +79,7 @@ async function probeGoodFile() {
   const file = await openParquet(corpus.sample.path)
   try {
     for (const mode of ['auto', 'block', 'filter']) {
-      const result = await file.probe(TARGET.column, values, { mode })
+      const result = await file.probe(TARGET.column, values, { mode, statistics: false })
       for (let g = 0; g < result.rowGroups.length; g++) assertExact(result, g, `good file, ${mode}`)
     }
     const g = TARGET.rowGroup
@@ -104,7 +106,7 @@ async function runCase(c, config) {
     try {
       const file = await openParquet(c.path, options)
       try {
-        await file.probe(TARGET.column, values, { mode: config.mode })
+        await file.probe(TARGET.column, values, { mode: config.mode, statistics: false })
       } finally {
         await file.close()
       }
@@ -120,12 +122,13 @@ async function runCase(c, config) {
   const file = await openParquet(c.path, options)
   try {
     if (expect.opens) return
-    const result = await file.probe(TARGET.column, values, { mode: config.mode })
+    // The corpus breaks bloom filters: statistics (which the cases leave intact) would answer first.
+    const result = await file.probe(TARGET.column, values, { mode: config.mode, statistics: false })
     for (let g = 0; g < result.rowGroups.length; g++) {
       if (expect.unknown && g === TARGET.rowGroup) {
         for (const r of result.rowGroups[g].results) {
           assert.equal(r.verdict, 'unknown', `${what}: row group ${g} value ${r.value}: ${r.reason}`)
-          assert.match(r.reason, expect.unknown, what)
+          assert.match(`${r.reason}: ${r.detail}`, expect.unknown, what)
         }
       } else {
         assertExact(result, g, what)
@@ -162,7 +165,7 @@ async function checkVisitAndParts(file, c, what, reason) {
   let error
   await file.visitBloomFilter(g, TARGET.column, () => assert.fail(`${what}: visited a broken filter`)).catch((e) => { error = e })
   assertNamesFile(error, c.path, `${what}, visitBloomFilter`)
-  const kind = reason.slice(0, reason.indexOf(':'))
+  const kind = reason
   if (!(VISIT_CODES[kind] ?? []).includes(error.code)) visitCodeMismatches.add(`${kind} → ${error.code} (${c.name})`)
 }
 

@@ -58,7 +58,11 @@ describe('parquet-testing conformance files', () => {
             const result = await file.probe('String', [...PARQUET_TESTING_PRESENT, ...PARQUET_TESTING_ABSENT], { mode })
             const expected = [...PARQUET_TESTING_PRESENT.map(() => 'maybe'), ...PARQUET_TESTING_ABSENT.map(() => 'absent')]
             assert.deepEqual(verdictsOf(result), expected, `${kind} ${mode}`)
-            assert.ok(result.rowGroups[0].results.every((r) => r.reason === 'bloom-filter'))
+            // Absent values may be ruled out by the chunk's min/max already; the filter decides the rest.
+            assert.ok(result.rowGroups[0].results.every((r) => r.source === 'bloom-filter' || (r.source === 'statistics' && r.verdict === 'absent')))
+            const bloomOnly = await file.probe('String', [...PARQUET_TESTING_PRESENT, ...PARQUET_TESTING_ABSENT], { mode, statistics: false })
+            assert.deepEqual(verdictsOf(bloomOnly), expected, `${kind} ${mode}, bloom filter only`)
+            assert.ok(bloomOnly.rowGroups[0].results.every((r) => r.reason === 'bloom-filter' && r.source === 'bloom-filter'))
           })
         }
       }
@@ -177,7 +181,9 @@ describe('reading only what is needed, over HTTP', () => {
     return withFile(server.url('many-row-groups.parquet'), {}, async (file) => {
       const footerRequests = file.stats.requests
       const footerBytes = file.stats.bytesFetched
-      const result = await file.probe('id', values, options)
+      // These tests measure bloom filter reads: statistics (which rule out most row groups of this
+      // sorted file at no cost) are off unless a test turns them on.
+      const result = await file.probe('id', values, { statistics: false, ...options })
       const filters = file.metadata.rowGroups.map((g) => g.columns[0].bloom)
       return { file, result, footerRequests, footerBytes, stats: file.stats, filters, server: { ...server.stats } }
     })
@@ -201,6 +207,20 @@ describe('reading only what is needed, over HTTP', () => {
     assert.equal(run.result.rowGroups[7].results[0].verdict, 'maybe')
     const absentElsewhere = run.result.rowGroups.filter((g) => g.index !== 7 && g.results[0].verdict === 'absent').length
     assert.ok(absentElsewhere >= R - 3, `only ${absentElsewhere} of ${R - 1} other row groups rejected the value`)
+  })
+
+  test('statistics rule out the other row groups of a sorted file at no cost beyond the footer', async () => {
+    const value = 16384 * 7 + 5
+    const run = await probeOverHttp([value, -1, 20 * 16384], { statistics: true })
+    assert.equal(run.stats.requests, run.footerRequests + 1, 'one bloom filter read for the one row group the value may be in')
+    for (const g of run.result.rowGroups) {
+      const [hit, below, above] = g.results
+      if (g.index === 7) assert.deepEqual([hit.verdict, hit.source], ['maybe', 'bloom-filter'])
+      else assert.deepEqual([hit.verdict, hit.source, hit.reason], ['absent', 'statistics', 'out-of-range'], `row group ${g.index}`)
+      for (const r of [below, above]) assert.deepEqual([r.verdict, r.source, r.reason], ['absent', 'statistics', 'out-of-range'])
+    }
+    const none = await probeOverHttp([-1, 20 * 16384], { statistics: true })
+    assert.equal(none.stats.requests, none.footerRequests, 'values outside every row group cost no request')
   })
 
   test('filter mode reads whole filters, coalesced into few requests', async () => {
@@ -283,14 +303,15 @@ describe('visit-scoped filters', () => {
     })
   })
 
-  test('a chunk without a filter: unknown in probes, NO_BLOOM_FILTER for visits', async () => {
+  test('a chunk without a filter: maybe from its statistics, unknown without them, NO_BLOOM_FILTER for visits', async () => {
     const sample = await writeDuckdbSample(dir, { rows: 2048, rowGroupSize: 2048 })
     await withFile(sample.path, {}, async (file) => {
       const boolean = file.metadata.rowGroups[0].columns.find((c) => c.path === 'b')
       assert.equal(boolean.bloom, null)
       const r = (await file.probe('b', [true])).rowGroups[0].results[0]
-      assert.equal(r.verdict, 'unknown')
-      assert.match(r.reason, /^no-bloom-filter/)
+      assert.deepEqual([r.verdict, r.source, r.reason], ['maybe', 'statistics', 'in-range'])
+      const blind = (await file.probe('b', [true], { statistics: false })).rowGroups[0].results[0]
+      assert.deepEqual([blind.verdict, blind.source, blind.reason], ['unknown', null, 'no-index'])
       await assert.rejects(file.visitBloomFilter(0, 'b', () => 1), { code: ErrorCode.NO_BLOOM_FILTER })
     })
   })

@@ -45,7 +45,9 @@ function probe(column, values) {
     if (o.verdict) {
       assert.deepEqual(out[i].c, [], 'a value with a preset verdict has no candidates')
       out[i].v = o.verdict
-      out[i].r = o.reason
+      assert.equal(o.source, 'value')
+      assert.match(o.reason, /^[a-z]+(-[a-z]+)*$/, 'a kebab-case reason code')
+      out[i].r = `${o.reason}: ${o.detail}`
     }
   })
   return out
@@ -442,7 +444,8 @@ describe('outcomes, owners and verdicts', () => {
     assert.deepEqual([...enc.owners], [0, 2, 2, 5])
     assert.ok(enc.owners instanceof Int32Array)
     assert.deepEqual(enc.outcomes.map((o) => o.verdict), [undefined, 'unknown', undefined, 'unknown', 'unknown', undefined])
-    assert.match(enc.outcomes[1].reason, /^null: bloom filters do not record nulls/)
+    assert.deepEqual([enc.outcomes[1].source, enc.outcomes[1].reason], ['value', 'null'])
+    assert.match(enc.outcomes[1].detail, /bloom filters and min\/max do not record nulls/)
     assert.equal(enc.physicalType, 'DOUBLE')
     assert.deepEqual(combineVerdicts(enc, [0, 0, 1, 0]), ['absent', 'unknown', 'maybe', 'unknown', 'unknown', 'absent'])
   })

@@ -462,7 +462,7 @@ function filterCases(base) {
   const union = (...members) => ({ fields: members.map((id) => ({ id, type: T.STRUCT, value: struct() })) })
   const unknown = (reason) => ({ unknown: reason })
   const answers = { answers: true }
-  const outside = unknown(/malformed-filter: bloom_filter_offset -?\d+ is outside the data region/)
+  const outside = unknown(/inconsistent-filter: bloom_filter_offset -?\d+ is outside the data region/)
   const random = rng(0x5eed)
 
   const deepHeader = new ByteWriter().fieldHeader(T.STRUCT, 7, 0)
@@ -471,9 +471,10 @@ function filterCases(base) {
 
   return [
     // Where the filter is
-    placed('bloom offset -5', { offset: -5 }, unknown(/malformed-filter: bloom_filter_offset -5 is negative/)),
-    placed('bloom offset -2^63', { offset: -(2n ** 63n) }, unknown(/malformed-filter: bloom_filter_offset -\d+ is negative/)),
-    placed('bloom offset 0', { offset: 0 }, outside),
+    // 0 and negative offsets mean "no filter" (apache/iceberg#5172; js/writer-rules.js)
+    placed('bloom offset -5', { offset: -5 }, unknown(/no-index: this row group has no bloom filter/)),
+    placed('bloom offset -2^63', { offset: -(2n ** 63n) }, unknown(/no-index: this row group has no bloom filter/)),
+    placed('bloom offset 0', { offset: 0 }, unknown(/no-index: this row group has no bloom filter/)),
     placed('bloom offset 3 (inside the magic)', { offset: 3 }, outside),
     placed('bloom offset at the footer', { offset: base.metadataOffset }, outside),
     placed('bloom offset inside the footer', { offset: base.metadataOffset + 10 }, outside),
@@ -481,28 +482,35 @@ function filterCases(base) {
     placed('bloom offset past the end', { offset: size + 1000 }, outside),
     placed('bloom offset 2^62', { offset: 2n ** 62n }, outside),
     placed('bloom offset 2^63-1', { offset: 2n ** 63n - 1n }, outside),
-    placed('bloom offset into a data page', { offset: 4 }, unknown(/malformed-filter|unsupported-filter/)),
-    placed('bloom offset one byte late', { offset: f.offset + 1 }, unknown(/malformed-filter|unsupported-filter/)),
+    placed('bloom offset into a data page', { offset: 4 }, unknown(/inconsistent-filter: .*inside a column chunk's pages/)),
+    placed('bloom offset one byte late', { offset: f.offset + 1 }, unknown(/malformed-filter|unsupported-filter|inconsistent-filter/)),
     placed('bloom offset so the filter overlaps the footer', { offset: base.metadataOffset - 100 }, unknown(/overlaps the footer/)),
     // How long it is
-    placed('bloom length 0', { length: 0 }, unknown(/malformed-filter: .*truncated/)),
+    placed('bloom length 0', { length: 0 }, unknown(/inconsistent-filter: bloom_filter_length 0 cannot hold a filter/)),
     placed('bloom length 1', { length: 1 }, unknown(/malformed-filter: .*truncated/)),
     placed('bloom length inside the header', { length: 10 }, unknown(/malformed-filter: .*truncated/)),
-    placed('bloom length of the header alone', { length: f.headerLength }, unknown(/bloom_filter_length 16 is shorter than its header \+ numBytes/)),
-    placed('bloom length one short', { length: f.headerLength + f.numBytes - 1 }, unknown(/is shorter than its header \+ numBytes/)),
+    placed('bloom length of the header alone', { length: f.headerLength }, unknown(/inconsistent-filter: .*bloom_filter_length 16 ≠ header 16 \+ numBytes 2048/)),
+    placed('bloom length one short', { length: f.headerLength + f.numBytes - 1 }, unknown(/inconsistent-filter: .*bloom_filter_length \d+ ≠ header/)),
     placed('bloom length 2^31-1', { length: 2 ** 31 - 1 }, unknown(/overlaps the footer/)),
-    placed('bloom length -5', { length: -5 }, answers),
-    placed('bloom length -2^31', { length: -(2 ** 31) }, answers),
+    // A length that disagrees with the filter in either direction makes it unusable (issue #11).
+    placed('bloom length -5', { length: -5 }, unknown(/inconsistent-filter: bloom_filter_length -5 cannot hold a filter/)),
+    placed('bloom length -2^31', { length: -(2 ** 31) }, unknown(/inconsistent-filter: bloom_filter_length -\d+ cannot hold a filter/)),
     placed('bloom length absent', { length: null }, answers),
-    appended('bloom length one long', original, answers, { length: original.length + 1, padding: 1 }),
-    appended('bloom length 100 long', original, answers, { length: original.length + 100, padding: 100 }),
-    appended('bloom length 5000 long (standard layout guess wrong)', original, answers, { length: original.length + 5000, padding: 5000 }),
-    appended('bloom length 2048 long (looks like a 4096-byte filter)', original, answers, { length: original.length + 2048, padding: 2048 }),
+    appended('bloom length one long', original, unknown(/inconsistent-filter: .*≠ header/), { length: original.length + 1, padding: 1 }),
+    appended('bloom length 100 long', original, unknown(/inconsistent-filter: .*≠ header/), { length: original.length + 100, padding: 100 }),
+    appended('bloom length 5000 long (standard layout guess wrong)', original, unknown(/inconsistent-filter: .*≠ header/), { length: original.length + 5000, padding: 5000 }),
+    appended('bloom length 2048 long (looks like a 4096-byte filter)', original, unknown(/inconsistent-filter: .*≠ header/), { length: original.length + 2048, padding: 2048 }),
+    // Without bloom_filter_length nothing disagrees: padding after the filter is fine.
+    appended('no bloom length, 1 byte of padding after', original, answers, { length: null, padding: 1 }),
+    appended('no bloom length, 100 bytes of padding after', original, answers, { length: null, padding: 100 }),
+    appended('no bloom length, 5000 bytes of padding after', original, answers, { length: null, padding: 5000 }),
+    appended('no bloom length, 2048 bytes of padding after', original, answers, { length: null, padding: 2048 }),
+    appended('exact bloom length, 100 bytes of padding after', original, answers, { padding: 100 }),
     appended('bloom length long, runs into the footer', original, unknown(/overlaps the footer/), { length: original.length + 10 }),
     // Truncated filters (the next structure follows at once)
     appended('filter cut inside the header', original.slice(0, 9), unknown(/truncated/)),
     appended('filter cut inside the header, no length', original.slice(0, 9), unknown(/truncated/), { length: null }),
-    appended('filter cut inside the bitset', original.slice(0, f.headerLength + 1000), unknown(/shorter than its header \+ numBytes/)),
+    appended('filter cut inside the bitset', original.slice(0, f.headerLength + 1000), unknown(/inconsistent-filter: .*≠ header/)),
     appended('filter cut inside the bitset, no length', original.slice(0, f.headerLength + 1000), unknown(/runs into the next structure/), { length: null }),
     appended('filter moved, no length', original, answers, { length: null }),
     // numBytes
@@ -512,7 +520,7 @@ function filterCases(base) {
     withHeader('numBytes -2048', (h) => setField(h, 1, T.I32, -2048), unknown(/numBytes is not a positive multiple of 32/)),
     withHeader('numBytes 128 MiB + 32', (h) => setField(h, 1, T.I32, 128 * MiB + 32), unknown(/over the 128 MiB ceiling/)),
     withHeader('numBytes 2^31 - 32', (h) => setField(h, 1, T.I32, 2 ** 31 - 32), unknown(/over the 128 MiB ceiling/)),
-    withHeader('numBytes 128 MiB (more than the file)', (h) => setField(h, 1, T.I32, 128 * MiB), unknown(/is shorter than its header \+ numBytes/)),
+    withHeader('numBytes 128 MiB (more than the file)', (h) => setField(h, 1, T.I32, 128 * MiB), unknown(/inconsistent-filter: .*≠ header/)),
     withHeader('numBytes 128 MiB, no length', (h) => setField(h, 1, T.I32, 128 * MiB), unknown(/runs into the next structure/), { length: null }),
     withHeader('numBytes 4096 (more than the bitset), no length', (h) => setField(h, 1, T.I32, 4096), unknown(/runs into the next structure/), { length: null }),
     withHeader('numBytes as i64', (h) => setField(h, 1, T.I64, 2048n), unknown(/wrong Thrift type/)),
@@ -910,7 +918,17 @@ export async function runFuzzIteration(bases, seed, i) {
     let outcome = 'ok'
     const reasons = new Set()
     try {
-      const result = await file.probe(column, values, { mode })
+      // Exact against the reference filter: the bloom filter alone (statistics would answer first).
+      const result = await file.probe(column, values, { mode, statistics: false })
+      // With statistics too (the default) the same file answers the same, except that min/max may rule
+      // out values the filter lets through: never the other way round.
+      const withStats = await file.probe(column, values, { mode })
+      withStats.rowGroups.forEach((rg, g) => rg.results.forEach((r, i) => {
+        const alone = result.rowGroups[g].results[i]
+        if (r.verdict !== alone.verdict && !(r.verdict === 'absent' && r.source === 'statistics' && alone.verdict !== 'absent')) {
+          throw new Error(`${what()}: row group ${g} value ${describe(values[i])}: ${r.verdict} (${r.reason}) with statistics, ${alone.verdict} (${alone.reason}) without`)
+        }
+      }))
       if (result.rowGroups.length !== file.layout.rowGroupRows.length) throw new Error(`${what()}: ${result.rowGroups.length} row groups answered`)
       result.rowGroups.forEach((rg, g) => {
         if (rg.index !== g || rg.results.length !== values.length) throw new Error(`${what()}: malformed result for row group ${g}`)
@@ -931,7 +949,7 @@ export async function runFuzzIteration(bases, seed, i) {
             throw new Error(`${what()}: row group ${g}, whose filter is untouched, answered ${verdicts.join(',')} where the reference says ${want.join(',')}; reasons ${rg.results.map((r) => r.reason).join(' | ')}`)
           }
         }
-        for (const r of rg.results) reasons.add(r.verdict === 'unknown' ? r.reason.slice(0, r.reason.indexOf(':')) : r.verdict)
+        for (const r of rg.results) reasons.add(r.verdict === 'unknown' ? r.reason : r.verdict)
       })
     } catch (error) {
       if (!(error instanceof ParquetBloomError)) throw error
@@ -1003,7 +1021,7 @@ async function healthCheck(bases, baselineBlocks, heapStart) {
   try {
     for (const column of ['i32', 'str']) {
       const values = base.values[column]
-      const result = await file.probe(column, values, { mode: 'block' })
+      const result = await file.probe(column, values, { mode: 'block', statistics: false })
       result.rowGroups.forEach((rg, g) => {
         const want = expectedVerdicts(base.truth, column, g, values, bitsetOf(base.parsed.bytes, base.parsed.filter(g, column)))
         if (rg.results.map((r) => r.verdict).join() !== want.join()) throw new Error(`health check: ${column} row group ${g} answered wrongly`)

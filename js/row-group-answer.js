@@ -1,0 +1,112 @@
+// One row group's answer to a probe: what each index says about each value, combined cheapest first —
+// the value itself (null, NaN, not representable), the row-group statistics, then the bloom filter —
+// into per-value results { value, verdict, source, reason, detail } (js/verdicts.js). A value is
+// 'absent' only when an index rules out every one of its candidates.
+import { Source, valueResult } from './verdicts.js'
+
+export class RowGroupAnswer {
+  /** @param {{ candidates: any[], owners: Int32Array, outcomes: Array<{ value: any, verdict?: string, source?: string, reason?: string, detail?: string }> }} encoded */
+  constructor(encoded) {
+    this.encoded = encoded
+    this.open = 0
+    /** @type {Array<import('./verdicts.js').ValueResult | null>} */
+    this.results = encoded.outcomes.map((o) => {
+      if (o.verdict) return valueResult(o.value, /** @type {any} */ (o.verdict), o.source ?? Source.VALUE, o.reason ?? 'internal', o.detail ?? '')
+      this.open++
+      return null
+    })
+    this.keptByStatistics = false
+    this.statisticsNote = undefined
+  }
+
+  get settled() {
+    return this.open === 0
+  }
+
+  /** Candidates still needed: 1 where the candidate's value has no result yet. */
+  openCandidates() {
+    const { owners } = this.encoded
+    const mask = new Uint8Array(owners.length)
+    for (let k = 0; k < owners.length; k++) mask[k] = this.results[owners[k]] === null ? 1 : 0
+    return mask
+  }
+
+  settleOpen(verdict, source, reason, detail) {
+    const { outcomes } = this.encoded
+    for (let i = 0; i < outcomes.length; i++) {
+      if (this.results[i] === null) this.results[i] = valueResult(outcomes[i].value, verdict, source, reason, detail)
+    }
+    this.open = 0
+  }
+
+  /**
+   * Statistics that were usable: every non-null value is out when the chunk is all null; otherwise a
+   * value is out when each of its candidates is (`excluded[k]` = 1).
+   */
+  applyStatistics(stats, excluded) {
+    if (stats.allNull) {
+      this.settleOpen('absent', Source.STATISTICS, 'all-null', 'every value of this column chunk is null')
+      return
+    }
+    this.keptByStatistics = true
+    this.#settleWhereAll(excluded, 1, 'absent', Source.STATISTICS, 'out-of-range', 'outside the min/max of this column chunk\'s statistics')
+  }
+
+  /** Why statistics could not be used, for the detail of a value no index decided. */
+  noteStatistics(stats) {
+    this.statisticsNote = `statistics: ${stats.detail}`
+  }
+
+  /** The bloom filter's answer per candidate (check results: 0 absent, anything else maybe). */
+  applyBloomFilter(hits) {
+    const { owners, outcomes } = this.encoded
+    const maybe = new Uint8Array(outcomes.length)
+    // Anything but a definite 0 counts as "maybe": never turn an odd answer into a false 'absent'.
+    for (let k = 0; k < owners.length; k++) if (hits[k] !== 0) maybe[owners[k]] = 1
+    for (let i = 0; i < outcomes.length; i++) {
+      if (this.results[i] !== null) continue
+      this.results[i] = maybe[i]
+        ? valueResult(outcomes[i].value, 'maybe', Source.BLOOM_FILTER, 'bloom-filter', 'the bloom filter may hold it')
+        : valueResult(outcomes[i].value, 'absent', Source.BLOOM_FILTER, 'bloom-filter', 'the bloom filter does not hold it')
+    }
+    this.open = 0
+  }
+
+  /**
+   * No bloom filter could answer (`why`: an Unanswerable). Values the statistics kept are 'maybe'
+   * from them when there simply is no filter; otherwise, and when a filter exists but is unusable,
+   * they are 'unknown' with the reason.
+   */
+  finishWithout(why) {
+    if (this.keptByStatistics && why.reason === 'no-index') {
+      this.settleOpen('maybe', Source.STATISTICS, 'in-range', 'within the min/max of this column chunk\'s statistics; the chunk has no bloom filter')
+      return
+    }
+    const detail = why.reason === 'no-index' && this.statisticsNote ? `${why.detail}; ${this.statisticsNote}` : why.detail
+    this.settleOpen('unknown', null, why.reason, detail)
+  }
+
+  /** Final results (every value settled). */
+  finalResults() {
+    if (this.open) this.settleOpen('unknown', null, 'internal', 'no index settled this value')
+    return /** @type {import('./verdicts.js').ValueResult[]} */ (this.results)
+  }
+
+  #settleWhereAll(flags, flagValue, verdict, source, reason, detail) {
+    const { owners, outcomes } = this.encoded
+    // A value is settled only when all its candidates carry the flag.
+    // A value with no candidate at all is never settled here (it would be "all" of nothing).
+    const kept = new Uint8Array(outcomes.length)
+    const seen = new Uint8Array(outcomes.length)
+    for (let k = 0; k < owners.length; k++) {
+      seen[owners[k]] = 1
+      if (flags[k] !== flagValue) kept[owners[k]] = 1
+    }
+    for (let i = 0; i < outcomes.length; i++) {
+      if (this.results[i] === null && seen[i] && !kept[i]) {
+        this.results[i] = valueResult(outcomes[i].value, verdict, source, reason, detail)
+        this.open--
+      }
+    }
+  }
+}

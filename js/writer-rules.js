@@ -1,0 +1,139 @@
+// Known writer bugs that make one of a file's indexes untrustworthy, in one table: each row names the
+// bug (with its link), the writers it affects (FileMetaData.created_by, parsed as parquet-java's
+// VersionParser does: "<application> version <semver> (build <hash>)"), the index and the columns, and
+// the code inspect shows. probe() ignores an affected index; tests/js/writer-rules.test.js has a test
+// per row. A rule errs on the side of ignoring: an index ignored costs bytes, one trusted wrongly costs
+// a false "absent".
+
+const BINARY_TYPES = new Set(['BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
+const TEXT_LOGICAL = new Set(['STRING', 'ENUM', 'JSON'])
+// Encoding ids (parquet.thrift Encoding) that mean dictionary pages.
+const DICTIONARY_ENCODINGS = (1 << 2) | (1 << 8)
+
+/**
+ * @typedef {{ application: string, version: [number, number, number] | null, prerelease: string }} WriterVersion
+ * @typedef {{ physicalType: string, logicalType: object | null, typeLength?: number }} ColumnType
+ * @typedef {{ id: string, index: 'bloom-filter' | 'statistics', code: string, link: string,
+ *   writer: (w: WriterVersion | null, createdBy: string | undefined) => boolean,
+ *   affects: (column: ColumnType, chunk: { encodings: number }) => boolean, message: string }} WriterRule
+ */
+
+/** @type {WriterRule[]} */
+export const WRITER_RULES = [
+  {
+    id: 'parquetjs-hashes-text',
+    index: 'bloom-filter',
+    code: 'hashes-text',
+    link: 'https://github.com/LibertyDSNP/parquetjs/blob/main/lib/bloom/sbbf.ts',
+    writer: (_w, createdBy) => /parquetjs|parquet\.js/i.test(createdBy ?? ''),
+    affects: (column) => !TEXT_LOGICAL.has(column.logicalType?.type),
+    message: 'this writer (parquetjs) hashes String(value), not the PLAIN bytes of the value: for numbers, booleans and binary ' +
+      'values its filter disagrees with every other reader, so its "absent" cannot be trusted',
+  },
+  {
+    id: 'arrow-go-adaptive-bloom',
+    index: 'bloom-filter',
+    code: 'adaptive-bloom-false-negatives',
+    link: 'https://github.com/apache/arrow-go/issues/525',
+    // Adaptive filters first shipped in v18.3.0 and were fixed in v18.5.0 (apache/arrow-go#527). A
+    // reader cannot tell an adaptive filter from a regular one, so every filter of these versions is out.
+    writer: (w) => w?.application === 'parquet-go' && between(w, [18, 3, 0], [18, 5, 0]),
+    affects: () => true,
+    message: 'arrow-go 18.3.0–18.4.x wrote adaptive bloom filters that miss values they hold (false negatives); ' +
+      'a reader cannot tell them from regular filters, so this writer\'s filters are not used',
+  },
+  {
+    id: 'parquet-251',
+    index: 'statistics',
+    code: 'binary-statistics-before-1.8',
+    link: 'https://issues.apache.org/jira/browse/PARQUET-251',
+    // parquet-java's CorruptStatistics: binary stats from parquet-mr before 1.8.0 (a 1.8.0 prerelease
+    // included) are wrong, and so are binary stats whose writer cannot be told at all.
+    writer: (w, createdBy) => !createdBy || w === null || (w.application === 'parquet-mr' && (w.version === null || before(w, [1, 8, 0]))),
+    affects: (column) => BINARY_TYPES.has(column.physicalType),
+    message: 'parquet-mr before 1.8.0 (or an unidentified writer) wrote wrong min/max for binary columns (PARQUET-251): ' +
+      'these statistics are ignored, as parquet-java and Arrow ignore them',
+  },
+  {
+    id: 'parquet-1655',
+    index: 'statistics',
+    code: 'decimal-statistics-before-arrow-4',
+    link: 'https://issues.apache.org/jira/browse/PARQUET-1655',
+    writer: (w) => w?.application === 'parquet-cpp' || (w?.application === 'parquet-cpp-arrow' && before(w, [4, 0, 0])),
+    affects: (column) => column.logicalType?.type === 'DECIMAL' && BINARY_TYPES.has(column.physicalType),
+    message: 'parquet-cpp and Arrow before 4.0 compared binary decimals wrongly when computing min/max (PARQUET-1655): ' +
+      'these statistics are ignored',
+  },
+  {
+    id: 'arrow-15042',
+    index: 'statistics',
+    code: 'dictionary-statistics-before-arrow-12',
+    link: 'https://github.com/apache/arrow/issues/15042',
+    // Arrow before 12 took a dictionary array's statistics from its first chunk only. The footer does
+    // not say whether the Arrow data was a dictionary array, so every dictionary-encoded chunk is out.
+    writer: (w) => w?.application === 'parquet-cpp-arrow' && before(w, [12, 0, 0]),
+    affects: (_column, chunk) => (chunk.encodings & DICTIONARY_ENCODINGS) !== 0,
+    message: 'Arrow before 12.0 could record the statistics of a dictionary array\'s first chunk only (apache/arrow#15042): ' +
+      'statistics of dictionary-encoded chunks from this writer are ignored',
+  },
+  {
+    id: 'polars-uint64',
+    index: 'statistics',
+    code: 'uint64-statistics-polars',
+    link: 'https://github.com/pola-rs/polars/issues/15323',
+    writer: (w, createdBy) => /^polars/i.test(createdBy ?? ''),
+    affects: (column) => column.physicalType === 'INT64' && isUnsigned(column),
+    message: 'polars wrote wrong min/max for UInt64 columns (pola-rs/polars#15323): these statistics are ignored',
+  },
+]
+
+/**
+ * A chunk whose bloom_filter_offset is 0 or negative has no filter: pre-release parquet-mr builds wrote 0
+ * for "none" (PARQUET-1979), and a filter can never start inside the leading magic.
+ */
+export const NO_FILTER_OFFSET_RULE = {
+  id: 'bloom-filter-offset-zero',
+  link: 'https://github.com/apache/iceberg/pull/5172',
+  applies: (offset) => offset <= 0,
+}
+
+/** The rules of `index` that make this writer's index of this column untrustworthy. */
+export function writerRulesFor(createdBy, index, column, chunk = { encodings: 0 }) {
+  const writer = parseCreatedBy(createdBy)
+  return WRITER_RULES.filter((rule) => rule.index === index && rule.writer(writer, createdBy) && rule.affects(column, chunk))
+}
+
+/**
+ * created_by as parquet-java's VersionParser reads it: "<application> version <version> (build <hash>)".
+ * @returns {WriterVersion | null} null when it does not parse
+ */
+export function parseCreatedBy(createdBy) {
+  if (typeof createdBy !== 'string') return null
+  const m = /^(.*?)\s+version\s*(?:([^(]*?)\s*(?:\(\s*build\s*([^)]*?)\s*\))?)?$/.exec(createdBy.trim())
+  if (!m || !m[1]) return null
+  const semver = /^(\d+)\.(\d+)\.(\d+)([^-+]*)?(?:-([^+]*))?(?:\+(.*))?$/.exec(m[2] ?? '')
+  return {
+    application: m[1],
+    version: semver ? [Number(semver[1]), Number(semver[2]), Number(semver[3])] : null,
+    prerelease: semver?.[5] ?? '',
+  }
+}
+
+/** Semver order: a prerelease sorts before its release. */
+function compareVersion(w, bound) {
+  for (let i = 0; i < 3; i++) if (w.version[i] !== bound[i]) return w.version[i] < bound[i] ? -1 : 1
+  return w.prerelease ? -1 : 0
+}
+
+function before(w, bound) {
+  return w.version !== null && compareVersion(w, bound) < 0
+}
+
+function between(w, from, to) {
+  return w.version !== null && compareVersion(w, from) >= 0 && compareVersion(w, to) < 0
+}
+
+function isUnsigned(column) {
+  const lt = column.logicalType
+  return lt?.type === 'INTEGER' && lt.isSigned === false
+}
