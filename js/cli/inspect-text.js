@@ -42,5 +42,43 @@ export function inspectText(report) {
   for (const [code, { count, where, message }] of byCode) {
     lines.push(`  ${code} (${count} chunk${count === 1 ? '' : 's'}), e.g. ${where}: ${message}`)
   }
+  lines.push(...coverageLines(report))
   return lines.join('\n')
+}
+
+/**
+ * How probe-able each column is: in how many row groups it has usable statistics, a page index, only
+ * dictionary-encoded data pages and a bloom filter; then why statistics were ignored, by reason.
+ */
+function coverageLines(report) {
+  const groups = report.rowGroups.length
+  const columns = report.rowGroups[0]?.columns ?? []
+  if (columns.length === 0) return []
+  const share = (n) => (n === groups ? 'all' : n === 0 ? '-' : `${n}/${groups}`)
+  const rows = [['column', 'statistics', 'page index', 'dictionary-only', 'bloom filter']]
+  const ignored = new Map()
+  columns.forEach((column, c) => {
+    let stats = 0
+    let pageIndex = 0
+    let dictionary = 0
+    let bloom = 0
+    for (const rg of report.rowGroups) {
+      const x = rg.columns[c].indexes
+      if (x.statistics.usable) stats++
+      else if (x.statistics.present) {
+        const seen = ignored.get(x.statistics.reason)
+        if (seen) seen.count++
+        else ignored.set(x.statistics.reason, { count: 1, where: `row group ${rg.index}, ${column.path}`, detail: x.statistics.detail })
+      }
+      if (x.pageIndex.columnIndex) pageIndex++
+      if (x.dictionary.allDataPages) dictionary++
+      if (x.bloomFilter) bloom++
+    }
+    rows.push([column.path, share(stats), share(pageIndex), share(dictionary), share(bloom)])
+  })
+  const lines = ['  indexes a probe can use, per column (row groups):', formatTable(rows, 'lrrrr').replace(/^/gm, '    ')]
+  for (const [reason, { count, where, detail }] of ignored) {
+    lines.push(`  statistics ignored: ${reason} (${count} chunk${count === 1 ? '' : 's'}), e.g. ${where}: ${detail}`)
+  }
+  return lines
 }

@@ -1,0 +1,146 @@
+// js/writer-rules.js, a test per row: each known writer bug is recognised from created_by (as
+// parquet-java's VersionParser reads it) for the versions and columns it affects and no others, and a
+// real file whose footer names that writer has that index ignored by probe() and named by inspect.
+import assert from 'node:assert/strict'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+
+import { openParquet, WRITER_RULES, writerRulesFor } from '../../js/index.js'
+import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/writer-rules.js'
+import { inspectFile } from '../../js/cli/inspect.js'
+import { decodeStruct, encodeStruct, setField, T } from './helpers/thrift-writer.js'
+import { writeDuckdbSample } from './helpers/sample-files.js'
+
+const INT64 = { physicalType: 'INT64', logicalType: null }
+const UINT64 = { physicalType: 'INT64', logicalType: { type: 'INTEGER', bitWidth: 64, isSigned: false } }
+const STRING = { physicalType: 'BYTE_ARRAY', logicalType: { type: 'STRING' } }
+const DECIMAL_FLBA = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: { type: 'DECIMAL', precision: 38, scale: 2 } }
+const DICTIONARY = { encodings: (1 << 8) | (1 << 3) }
+const ids = (createdBy, index, column, chunk) => writerRulesFor(createdBy, index, column, chunk).map((r) => r.id)
+
+let dir
+let sample
+before(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-rules-'))
+  sample = await writeDuckdbSample(dir, { rows: 4096, rowGroupSize: 2048 })
+})
+after(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** The sample file with its footer's created_by replaced (the data and every offset stay as they are). */
+async function withCreatedBy(createdBy) {
+  const bytes = new Uint8Array(await readFile(sample.path))
+  const length = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 8, 4).getUint32(0, true)
+  const start = bytes.length - 8 - length
+  const { struct } = decodeStruct(bytes.subarray(start, bytes.length - 8))
+  setField(struct, 6, T.BINARY, new TextEncoder().encode(createdBy))
+  const footer = encodeStruct(struct)
+  const out = new Uint8Array(start + footer.length + 8)
+  out.set(bytes.subarray(0, start))
+  out.set(footer, start)
+  new DataView(out.buffer).setUint32(start + footer.length, footer.length, true)
+  out.set(new TextEncoder().encode('PAR1'), start + footer.length + 4)
+  return out
+}
+
+describe('created_by parsing (parquet-java VersionParser)', () => {
+  test('application, version, prerelease', () => {
+    assert.deepEqual(parseCreatedBy('parquet-mr version 1.8.0 (build 0fda28af84b9746396014ad6a415b90592a98b3b)'), { application: 'parquet-mr', version: [1, 8, 0], prerelease: '' })
+    assert.deepEqual(parseCreatedBy('parquet-mr version 1.8.0-SNAPSHOT (build abc)'), { application: 'parquet-mr', version: [1, 8, 0], prerelease: 'SNAPSHOT' })
+    assert.deepEqual(parseCreatedBy('parquet-go version 18.4.1'), { application: 'parquet-go', version: [18, 4, 1], prerelease: '' })
+    assert.equal(parseCreatedBy('DuckDB'), null, 'no "version": not parsed')
+    assert.deepEqual(parseCreatedBy('DuckDB version v1.5.6 (build abc)'), { application: 'DuckDB', version: null, prerelease: '' })
+    assert.equal(parseCreatedBy(undefined), null)
+  })
+})
+
+describe('every row of the table', () => {
+  test('the table has the rows the issues ask for, each with a link', () => {
+    const rows = new Set(WRITER_RULES.map((r) => r.id))
+    for (const id of ['parquetjs-hashes-text', 'arrow-go-adaptive-bloom', 'parquet-251']) assert.ok(rows.has(id), id)
+    for (const rule of WRITER_RULES) {
+      assert.match(rule.link, /^https:\/\//, rule.id)
+      assert.match(rule.code, /^[a-z0-9]+(-[a-z0-9.]+)*$/, rule.id)
+      assert.ok(rule.message.length > 20, rule.id)
+    }
+  })
+
+  test('parquetjs-hashes-text: numbers and binary from parquetjs, not its text columns', () => {
+    assert.deepEqual(ids('parquet.js v1.8.8', 'bloom-filter', INT64), ['parquetjs-hashes-text'])
+    assert.deepEqual(ids('@dsnp/parquetjs', 'bloom-filter', STRING), [])
+    assert.deepEqual(ids('parquet-mr version 1.13.1', 'bloom-filter', INT64), [])
+  })
+
+  test('arrow-go-adaptive-bloom: parquet-go 18.3.0 up to 18.5.0, every column', () => {
+    for (const v of ['18.3.0', '18.4.0', '18.4.1']) assert.deepEqual(ids(`parquet-go version ${v}`, 'bloom-filter', STRING), ['arrow-go-adaptive-bloom'], v)
+    for (const v of ['18.2.0', '18.5.0', '18.5.1', '17.0.0']) assert.deepEqual(ids(`parquet-go version ${v}`, 'bloom-filter', STRING), [], v)
+  })
+
+  test('parquet-251: binary statistics before parquet-mr 1.8.0, or from an unknown writer', () => {
+    assert.deepEqual(ids('parquet-mr version 1.7.0 (build x)', 'statistics', STRING), ['parquet-251'])
+    assert.deepEqual(ids('parquet-mr version 1.8.0-SNAPSHOT (build x)', 'statistics', STRING), ['parquet-251'])
+    assert.deepEqual(ids(undefined, 'statistics', STRING), ['parquet-251'])
+    assert.deepEqual(ids('parquet-mr version 1.8.0 (build x)', 'statistics', STRING), [])
+    assert.deepEqual(ids('parquet-mr version 1.7.0 (build x)', 'statistics', INT64), [], 'numbers were right')
+    assert.deepEqual(ids('impala version 1.3.0', 'statistics', STRING), [])
+  })
+
+  test('parquet-1655: binary decimal statistics from parquet-cpp and Arrow before 4.0', () => {
+    assert.deepEqual(ids('parquet-cpp-arrow version 3.0.0', 'statistics', DECIMAL_FLBA), ['parquet-1655'])
+    assert.deepEqual(ids('parquet-cpp version 1.5.1-SNAPSHOT', 'statistics', DECIMAL_FLBA), ['parquet-1655'])
+    assert.deepEqual(ids('parquet-cpp-arrow version 4.0.0', 'statistics', DECIMAL_FLBA), [])
+  })
+
+  test('arrow-15042: dictionary-encoded chunks from Arrow before 12.0', () => {
+    assert.deepEqual(ids('parquet-cpp-arrow version 11.0.0', 'statistics', INT64, DICTIONARY), ['arrow-15042'])
+    assert.deepEqual(ids('parquet-cpp-arrow version 11.0.0', 'statistics', INT64, { encodings: 1 }), [])
+    assert.deepEqual(ids('parquet-cpp-arrow version 12.0.0', 'statistics', INT64, DICTIONARY), [])
+  })
+
+  test('polars-uint64: UInt64 statistics from polars', () => {
+    assert.deepEqual(ids('Polars', 'statistics', UINT64), ['polars-uint64'])
+    assert.deepEqual(ids('Polars', 'statistics', INT64), [])
+  })
+
+  test('bloom-filter-offset-zero: 0 and negative offsets mean no filter', () => {
+    assert.equal(NO_FILTER_OFFSET_RULE.applies(0), true)
+    assert.equal(NO_FILTER_OFFSET_RULE.applies(-5), true)
+    assert.equal(NO_FILTER_OFFSET_RULE.applies(4), false)
+    assert.match(NO_FILTER_OFFSET_RULE.link, /iceberg/)
+  })
+})
+
+describe('a real file naming an affected writer', () => {
+  test('bloom filters of an untrusted writer answer unknown; probe and inspect say why', async () => {
+    const bytes = await withCreatedBy('parquet-go version 18.4.0')
+    const file = await openParquet(bytes)
+    try {
+      const stored = sample.columns.s.rowGroups[0][0].key
+      const result = await file.probe('s', [stored], { statistics: false })
+      for (const rg of result.rowGroups) assert.deepEqual([rg.results[0].verdict, rg.results[0].reason], ['unknown', 'untrusted-writer'])
+      assert.match(result.rowGroups[0].results[0].detail, /arrow-go\/issues\/525/)
+      const report = await inspectFile(file, { label: 'x' })
+      const warnings = report.rowGroups[0].columns.find((c) => c.path === 's').bloom.warnings
+      assert.ok(warnings.some((w) => w.code === 'adaptive-bloom-false-negatives' && w.message.includes('https://github.com/apache/arrow-go/issues/525')))
+    } finally {
+      await file.close()
+    }
+  })
+
+  test('binary statistics of parquet-mr 1.7 are ignored, numeric ones used', async () => {
+    const bytes = await withCreatedBy('parquet-mr version 1.7.0 (build 0)')
+    const file = await openParquet(bytes)
+    try {
+      const column = file.metadata.rowGroups[0].columns.find((c) => c.path === 's')
+      assert.deepEqual([column.indexes.statistics.present, column.indexes.statistics.usable, column.indexes.statistics.reason], [true, false, 'untrusted-writer'])
+      assert.match(column.indexes.statistics.detail, /PARQUET-251/)
+      const numeric = file.metadata.rowGroups[0].columns.find((c) => c.path === 'si')
+      assert.equal(numeric.indexes.statistics.usable, true)
+    } finally {
+      await file.close()
+    }
+  })
+})
