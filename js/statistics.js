@@ -40,28 +40,81 @@ export function sortOrderFor(column) {
 }
 
 /**
- * The probe's candidates as sort keys of `order`, computed once per probe: numbers, bigints or bytes.
+ * The probe's candidates as sort keys of `order`, computed once per probe and kept in typed arrays:
+ * numbers (Float64Array), bigints (BigInt64Array / BigUint64Array, which wrap as the stored bits do),
+ * or for byte orders all candidates' bytes in one buffer with offsets.
  * @param {{ kind: string }} order
  * @param {any[]} candidates in the forms values.js produces for the physical type
+ * @returns {Float64Array | BigInt64Array | BigUint64Array | { bytes: Uint8Array, offsets: Int32Array }}
  */
 export function sortKeys(order, candidates) {
   const n = candidates.length
   switch (order.kind) {
-    case 'boolean': return Float64Array.from(candidates, (c) => (c ? 1 : 0))
-    case 'int32':
-    case 'float':
-    case 'double': return Float64Array.from(candidates, Number)
-    case 'uint32': return Float64Array.from(candidates, (c) => c >>> 0)
-    case 'int64': return BigInt64Array.from(candidates, (c) => BigInt.asIntN(64, BigInt(c)))
-    case 'uint64': return BigUint64Array.from(candidates, (c) => BigInt.asUintN(64, BigInt(c)))
-    case 'float16': return Float64Array.from(candidates, (c) => halfToNumber(c[0] | (c[1] << 8)))
-    default: {
-      const keys = new Array(n)
-      for (let k = 0; k < n; k++) keys[k] = typeof candidates[k] === 'string' ? utf8.encode(candidates[k]) : candidates[k]
+    case 'boolean': {
+      const keys = new Float64Array(n)
+      for (let k = 0; k < n; k++) keys[k] = candidates[k] ? 1 : 0
       return keys
     }
+    case 'int32':
+    case 'float':
+    case 'double': return Float64Array.from(candidates)
+    case 'uint32': {
+      const keys = new Float64Array(n)
+      for (let k = 0; k < n; k++) keys[k] = candidates[k] >>> 0
+      return keys
+    }
+    case 'int64':
+    case 'uint64': {
+      const keys = order.kind === 'int64' ? new BigInt64Array(n) : new BigUint64Array(n)
+      for (let k = 0; k < n; k++) keys[k] = BigInt(candidates[k])
+      return keys
+    }
+    case 'float16': {
+      const keys = new Float64Array(n)
+      for (let k = 0; k < n; k++) keys[k] = halfToNumber(candidates[k][0] | (candidates[k][1] << 8))
+      return keys
+    }
+    default: return packedBytes(candidates)
   }
 }
+
+/** Every candidate's bytes (strings as UTF-8) in one buffer: candidate k is bytes[offsets[k], offsets[k + 1]). */
+function packedBytes(candidates) {
+  const n = candidates.length
+  const offsets = new Int32Array(n + 1)
+  let capacity = 0
+  for (let k = 0; k < n; k++) {
+    const c = candidates[k]
+    capacity += typeof c === 'string' ? c.length * 3 : c.length
+  }
+  const bytes = new Uint8Array(capacity)
+  let at = 0
+  for (let k = 0; k < n;) {
+    const c = candidates[k]
+    if (typeof c !== 'string') {
+      bytes.set(c, at)
+      at += c.length
+      offsets[++k] = at
+      continue
+    }
+    // A run of strings is encoded STRING_RUN at a time with one encodeInto: when it is all ASCII (bytes
+    // = characters) the offsets follow from the lengths; otherwise each string is encoded alone.
+    let end = k
+    while (end < n && end - k < STRING_RUN && typeof candidates[end] === 'string') end++
+    const run = candidates.slice(k, end)
+    const joined = run.join('')
+    const { written } = utf8.encodeInto(joined, bytes.subarray(at))
+    if (written === joined.length) {
+      for (let j = k; j < end; j++) offsets[j + 1] = (at += candidates[j].length)
+    } else {
+      for (let j = k; j < end; j++) offsets[j + 1] = (at += utf8.encodeInto(candidates[j], bytes.subarray(at)).written)
+    }
+    k = end
+  }
+  return { bytes, offsets }
+}
+
+const STRING_RUN = 256
 
 /**
  * What one chunk's statistics can say. `{ usable: false, reason, detail }` when they cannot be used;
@@ -161,20 +214,26 @@ function boundKey(order, bytes, which) {
  * @returns {Uint8Array}
  */
 export function excludedByBounds(order, keys, min, max) {
+  if (order.kind === 'bytes' || order.kind === 'decimal') return excludedBytes(order.kind === 'decimal', keys, min, max)
   const n = keys.length
   const out = new Uint8Array(n)
-  if (order.kind === 'bytes' || order.kind === 'decimal') {
-    const compare = order.kind === 'bytes' ? compareBytes : compareDecimal
-    for (let k = 0; k < n; k++) {
-      out[k] = (min !== undefined && compare(keys[k], min) < 0) || (max !== undefined && compare(keys[k], max) > 0) ? 1 : 0
-    }
-    return out
-  }
   for (let k = 0; k < n; k++) {
     const v = keys[k]
     // NaN candidates never reach here (values.js answers them itself); a NaN key would compare false
     // both ways and so be kept, which is the safe side.
     out[k] = (min !== undefined && v < min) || (max !== undefined && v > max) ? 1 : 0
+  }
+  return out
+}
+
+function excludedBytes(decimal, { bytes, offsets }, min, max) {
+  const n = offsets.length - 1
+  const out = new Uint8Array(n)
+  const compare = decimal ? compareDecimalRange : compareBytesRange
+  for (let k = 0; k < n; k++) {
+    const start = offsets[k]
+    const end = offsets[k + 1]
+    out[k] = (min !== undefined && compare(bytes, start, end, min) < 0) || (max !== undefined && compare(bytes, start, end, max) > 0) ? 1 : 0
   }
   return out
 }
@@ -187,20 +246,31 @@ function compareKeys(order, a, b) {
 
 /** Unsigned lexicographic order of byte strings (how strings and binary sort, LogicalTypes.md). */
 export function compareBytes(a, b) {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i]
-  return a.length - b.length
+  return compareBytesRange(a, 0, a.length, b)
+}
+
+/** compareBytes of a[start, end) and b, without a view. */
+function compareBytesRange(a, start, end, b) {
+  const length = end - start
+  const n = Math.min(length, b.length)
+  for (let i = 0; i < n; i++) if (a[start + i] !== b[i]) return a[start + i] - b[i]
+  return length - b.length
 }
 
 /** Signed big-endian two's complement order of DECIMAL bytes of any lengths (empty is zero). */
 export function compareDecimal(a, b) {
-  const negA = a.length > 0 && a[0] >= 0x80
+  return compareDecimalRange(a, 0, a.length, b)
+}
+
+function compareDecimalRange(a, start, end, b) {
+  const length = end - start
+  const negA = length > 0 && a[start] >= 0x80
   const negB = b.length > 0 && b[0] >= 0x80
   if (negA !== negB) return negA ? -1 : 1
   const fill = negA ? 0xff : 0
-  const n = Math.max(a.length, b.length)
+  const n = Math.max(length, b.length)
   for (let i = 0; i < n; i++) {
-    const x = i < n - a.length ? fill : a[i - (n - a.length)]
+    const x = i < n - length ? fill : a[start + i - (n - length)]
     const y = i < n - b.length ? fill : b[i - (n - b.length)]
     if (x !== y) return x - y
   }
