@@ -5,14 +5,12 @@ import { getCore, init } from './core.js'
 import { structureBoundaries } from './bloom-layout.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
-import { chunkPageRanges, chunkUnavailable, HashedCandidates, locateFilter, MODES, ProbeTask, WholeFilterTask } from './probe.js'
+import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './probe.js'
+import { planProbe } from './probe-plan.js'
 import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_CONCURRENCY, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
-import { RowGroupAnswer } from './row-group-answer.js'
-import { chunkStatistics, excludedByBounds, sortKeys, sortOrderFor } from './statistics.js'
 import { openByteSource } from './sources/index.js'
 import { encodeProbeValues } from './values.js'
-import { Source, Unanswerable } from './verdicts.js'
-import { writerRulesFor } from './writer-rules.js'
+import { Unanswerable } from './verdicts.js'
 import { chunkIndexes } from './index-coverage.js'
 
 /**
@@ -124,47 +122,12 @@ export class ParquetFile {
     // Block mode is chosen to read few bytes: only ranges that (nearly) touch are joined, unless asked.
     const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
     const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap)
-    const rowGroupIndices = this.#rowGroupSelection(options.rowGroups)
-    // Statistics cost no bytes (they are in the footer): every candidate's sort key is made once.
-    const order = options.statistics === false ? null : sortOrderFor(column)
-    const keys = order && encoded.candidates.length ? sortKeys(order, encoded.candidates) : null
-    const bloomRules = writerRulesFor(this.layout.createdBy, 'bloom-filter', column)
-    const untrustedFilter = bloomRules.length
-      ? new Unanswerable('untrusted-writer', `${bloomRules[0].message} (${bloomRules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
-      : null
-
-    const rowGroups = new Array(rowGroupIndices.length)
-    const tasks = []
-    rowGroupIndices.forEach((g, slot) => {
-      const numRows = this.layout.rowGroupRows[g]
-      const answer = new RowGroupAnswer(encoded)
-      const finish = () => { rowGroups[slot] = { index: g, numRows, results: answer.finalResults() } }
-      if (numRows === 0) {
-        answer.settleOpen('absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows')
-        return finish()
-      }
-      const unavailable = chunkUnavailable(this.layout.chunks[(g * this.layout.columns.length + column.index) * CHUNK_WORDS + Chunk.FLAGS])
-      if (unavailable) {
-        answer.settleOpen('unknown', null, unavailable.reason, unavailable.detail)
-        return finish()
-      }
-      if (order && !answer.settled) {
-        const stats = chunkStatistics(this.layout, g, column, order)
-        if (stats.usable) answer.applyStatistics(stats, stats.allNull ? null : excludedByBounds(order, keys, stats.min, stats.max))
-        else answer.noteStatistics(stats)
-      }
-      if (answer.settled) return finish()
-      const location = untrustedFilter ?? locateFilter(this.#geometry, g, column.index)
-      if (location instanceof Unanswerable) {
-        answer.finishWithout(location)
-        return finish()
-      }
-      tasks.push(new ProbeTask(location, `${this.name}: row group ${g}, column ${column.name}`, hashed, mode,
-        (hits) => { answer.applyBloomFilter(hits); finish() },
-        (reason, detail) => { answer.finishWithout(new Unanswerable(reason, detail)); finish() },
-        answer.openCandidates()))
+    const plan = planProbe({
+      name: this.name, geometry: this.#geometry, column, encoded, hashed, mode,
+      rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false,
     })
-    await this.#run(tasks, { ...options, coalesceGap })
+    await this.#run(plan.tasks, { ...options, coalesceGap })
+    const rowGroups = plan.results()
     return {
       column: column.name,
       physicalType: column.physicalType,
