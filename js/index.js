@@ -6,9 +6,13 @@ export { openParquet, ParquetFile } from './parquet-file.js'
 export { ErrorCode, ParquetBloomError } from './errors.js'
 export { describeColumnType, parseHexBytes } from './values.js'
 
-/** Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. */
-export async function init() {
-  await initCore()
+/**
+ * Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. Pass
+ * `{ module }` (parquet_bloom.wasm as a WebAssembly.Module) where wasm cannot be compiled at run time.
+ * @param {{ module?: WebAssembly.Module }} [options]
+ */
+export async function init(options) {
+  await initCore(options)
 }
 
 /**
