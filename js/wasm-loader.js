@@ -8,7 +8,7 @@
 import { ErrorCode, ParquetBloomError } from './errors.js'
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined'
-const overrideDir = isNode ? process.env?.PARQUET_BLOOM_WASM_DIR || undefined : undefined
+const overrideDir = isNode ? readOverrideDir() : undefined
 
 /** @type {Promise<any> | undefined} */
 let loading
@@ -43,6 +43,8 @@ async function instantiatePrecompiled(module) {
   const createModule = await importFactory()
   return new Promise((resolve, reject) => {
     const options = {
+      // Given, so the glue does not resolve its default .wasm URL from import.meta.url (absent in workerd).
+      locateFile: (name) => name,
       instantiateWasm(imports, receiveInstance) {
         WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module), reject)
         return {} // the exports arrive through receiveInstance
@@ -97,5 +99,15 @@ async function withCommonJsGlobals(create) {
     return create()
   } finally {
     for (const name of added) delete globalThis[name]
+  }
+}
+
+// Deno implements process.env but throws NotCapable on it without --allow-env: no permission to read
+// the variable means no override, not a package that fails to import.
+function readOverrideDir() {
+  try {
+    return process.env?.PARQUET_BLOOM_WASM_DIR || undefined
+  } catch {
+    return undefined
   }
 }
