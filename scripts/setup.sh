@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need, only what is missing: Debian packages (compilers, Emscripten,
-# xxHash, GoogleTest, Chromium for the browser test) and the npm dependencies from package-lock.json.
+# xxHash, GoogleTest, Chromium and Firefox ESR for the browser tests) and the npm dependencies from
+# package-lock.json (among them the pinned Node, Bun, Deno and workerd binaries of the runtime tests).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 need=()
@@ -12,6 +13,7 @@ command -v emcc >/dev/null || need+=(emscripten)
 [ -f /usr/src/googletest/CMakeLists.txt ] || need+=(googletest)
 if [ "${PB_SKIP_BROWSER:-0}" != 1 ]; then
   command -v chromium >/dev/null || need+=(chromium)
+  command -v firefox-esr >/dev/null || need+=(firefox-esr)
   # Recommends are skipped below, so give the browser tests' screenshots a font to render with.
   [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 fi
