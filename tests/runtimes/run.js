@@ -46,13 +46,14 @@ function binary(...candidates) {
   return candidates.map((c) => path.join(modules, c)).find((p) => existsSync(p)) ?? path.join(modules, candidates[0])
 }
 
-// Bun's and Deno's postinstall scripts move the platform binary into the wrapper package; with
-// --ignore-scripts it stays in the platform package. Either way no network is needed at run time.
+// The platform packages hold the binaries; Bun's postinstall moves its binary over the placeholder
+// bin/bun.exe of the wrapper package, so the platform path is tried first (it exists only when install
+// scripts did not run). Either way nothing is downloaded at run time.
 const RUNTIMES = [
   ...['node18', 'node22', 'node24'].map((alias) => ({
     name: alias.replace('node', 'node '), command: binary(`${alias}/bin/node`), args: [], reports: `node ${pinnedVersion(alias)}`,
   })),
-  { name: 'bun', command: binary('bun/bin/bun.exe', '@oven/bun-linux-x64/bin/bun'), args: [], reports: `bun ${pinnedVersion('bun')}` },
+  { name: 'bun', command: binary('@oven/bun-linux-x64/bin/bun', 'bun/bin/bun.exe'), args: [], reports: `bun ${pinnedVersion('bun')}` },
   {
     name: 'deno',
     command: binary('@deno/linux-x64-glibc/deno', 'deno/deno'),
