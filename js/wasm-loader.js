@@ -46,7 +46,8 @@ async function instantiatePrecompiled(module) {
       // Given, so the glue does not resolve its default .wasm URL from import.meta.url (absent in workerd).
       locateFile: (name) => name,
       instantiateWasm(imports, receiveInstance) {
-        WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module), reject)
+        // catch, not then's second argument: receiveInstance itself throws on a module of another build.
+        WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module)).catch(reject)
         return {} // the exports arrive through receiveInstance
       },
     }

@@ -130,6 +130,7 @@ async function checkRuntime(runtime, probes, reference, wasm) {
     // The same reads as in the Node that runs this script: a runtime's fetch or Blob must not change them.
     assert.deepEqual(got.stats, reference[i].stats, `${runtime.name}: ${planned.name}: requests and bytes as in Node ${process.versions.node}`)
   })
+  if (wasm === 'precompiled') assert.deepEqual(out.refused, ['INVALID_ARGUMENT', 'WASM'], `${runtime.name}: init({ module }) with bytes, then with a module of another build`)
   assert.deepEqual(out.notParquet, { code: 'MALFORMED_FOOTER', isParquetBloomError: true }, `${runtime.name}: a non-Parquet buffer`)
 }
 

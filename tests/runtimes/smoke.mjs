@@ -4,7 +4,7 @@
 //   <runtime> tests/runtimes/smoke.mjs '<json spec>'
 // spec: { wasm: 'default' | 'precompiled', wasmPath, probes: [{ name, kind: 'url' | 'path' | 'blob',
 //         location, column, values }] }. 'precompiled' hands init() a compiled WebAssembly.Module, as
-// a Workers runtime would.
+// a Workers runtime would, after two it must refuse (bytes, and a module of another build).
 import { readFile } from 'node:fs/promises'
 
 import { init, openParquet, ParquetBloomError } from '../../js/index.js'
@@ -43,7 +43,23 @@ async function notParquet() {
   }
 }
 
+/** init({ module }) with what is not parquet_bloom.wasm must fail with its code, and leave init usable. */
+async function wrongModules() {
+  const codes = []
+  const emptyModule = await WebAssembly.compile(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]))
+  for (const module of [new Uint8Array(8), emptyModule]) {
+    try {
+      await init({ module })
+      codes.push(null)
+    } catch (error) {
+      codes.push(error instanceof ParquetBloomError ? error.code : String(error))
+    }
+  }
+  return codes
+}
+
+const refused = spec.wasm === 'precompiled' ? await wrongModules() : undefined
 if (spec.wasm === 'precompiled') await init({ module: await WebAssembly.compile(await readFile(spec.wasmPath)) })
 const probes = []
 for (const p of spec.probes) probes.push(await probe(p))
-console.log(JSON.stringify({ runtime: runtimeName(), wasm: spec.wasm, probes, notParquet: await notParquet() }))
+console.log(JSON.stringify({ runtime: runtimeName(), wasm: spec.wasm, refused, probes, notParquet: await notParquet() }))
