@@ -1,5 +1,5 @@
-// Runtime tests (`npm run test:runtimes`): the package under each runtime package.json's engines and the
-// README name, binaries pinned in tests/runtimes/pinned/ — Node 18, 22 and 24, Bun and Deno run smoke.mjs on
+// Runtime tests (`npm run test:runtimes`): the package under the runtimes package.json's engines and the
+// README name, binaries pinned in tests/runtimes/pinned/. Node 18, 22 and 24, Bun and Deno run smoke.mjs on
 // real files (by URL from a local range server, by path, as a Blob); workerd serves
 // examples/cloudflare-worker/, which probes a file on that server with a precompiled wasm module.
 // Verdicts are checked against the truth DuckDB reads back from the files it wrote (web/build-samples.js)
@@ -39,7 +39,13 @@ async function cleanup() {
 }
 
 /** The version an npm package (under its alias) pins: what the binary must report. */
-const pinnedVersion = (name) => JSON.parse(readFileSync(path.join(modules, name, 'package.json'), 'utf8')).version.replace(/^v/, '')
+function pinnedVersion(name) {
+  try {
+    return JSON.parse(readFileSync(path.join(modules, name, 'package.json'), 'utf8')).version.replace(/^v/, '')
+  } catch {
+    return '(not installed)' // main() then says what is missing and how to install it
+  }
+}
 
 /** The first of `candidates` (paths under node_modules) that exists. */
 function binary(...candidates) {
