@@ -18,10 +18,14 @@ const MIN_SCRATCH_BYTES = 64 * 1024
 /** @type {Core | undefined} */
 let core
 
-/** Resolves once the wasm module is ready; later calls return the same instance. */
-export async function init() {
+/**
+ * Resolves once the wasm module is ready; later calls return the same instance.
+ * @param {{ module?: WebAssembly.Module }} [options] `module`: parquet_bloom.wasm precompiled by the
+ *   platform (e.g. a Workers wasm module import), for runtimes that forbid compiling wasm from bytes.
+ */
+export async function init(options) {
   if (core) return core
-  const module = await loadWasmModule()
+  const module = await loadWasmModule(options)
   core ??= new Core(module)
   return core
 }

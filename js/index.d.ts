@@ -12,8 +12,21 @@ declare global {
 // ---------------------------------------------------------------------------------------------------
 // Module setup
 
-/** Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. */
-export function init(): Promise<void>
+/**
+ * Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. The first call
+ * decides how the module is loaded; later calls share it.
+ */
+export function init(options?: InitOptions): Promise<void>
+
+export interface InitOptions {
+  /**
+   * `parquet_bloom.wasm` (exported as `parquet-bloom/parquet_bloom.wasm`) already compiled by the
+   * platform, for runtimes that forbid compiling wasm from bytes at run time, such as Cloudflare
+   * Workers / workerd, where importing the .wasm file yields a `WebAssembly.Module`. Nothing is then
+   * fetched or compiled.
+   */
+  module?: WebAssembly.Module
+}
 
 /** Wasm memory in bytes: the whole linear memory, what the scratch pool holds, and what is in use. */
 export function memoryStats(): MemoryStats

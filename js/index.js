@@ -10,9 +10,13 @@ export { assessFilterHealth, HEALTH_CODES } from './filter-health.js'
 export { WRITER_RULES, writerRulesFor } from './writer-rules.js'
 export { redactUrl } from './sources/http-source.js'
 
-/** Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. */
-export async function init() {
-  await initCore()
+/**
+ * Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. Pass
+ * `{ module }` (parquet_bloom.wasm as a WebAssembly.Module) where wasm cannot be compiled at run time.
+ * @param {{ module?: WebAssembly.Module }} [options]
+ */
+export async function init(options) {
+  await initCore(options)
 }
 
 /**

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need, only what is missing: Debian packages (compilers, Emscripten,
-# xxHash, GoogleTest, Chromium for the browser test) and the npm dependencies from package-lock.json.
+# xxHash, GoogleTest, Chromium and Firefox ESR for the browser tests) and the npm dependencies from
+# package-lock.json; with PB_NEED_RUNTIMES=1 also the pinned Node, Bun, Deno and workerd binaries of the
+# runtime tests (tests/runtimes/pinned/package-lock.json, about 870 MB on disk).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 need=()
@@ -12,6 +14,7 @@ command -v emcc >/dev/null || need+=(emscripten)
 [ -f /usr/src/googletest/CMakeLists.txt ] || need+=(googletest)
 if [ "${PB_SKIP_BROWSER:-0}" != 1 ]; then
   command -v chromium >/dev/null || need+=(chromium)
+  command -v firefox-esr >/dev/null || need+=(firefox-esr)
   # Recommends are skipped below, so give the browser tests' screenshots a font to render with.
   [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 fi
@@ -37,4 +40,14 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund --loglevel=error
 else
   say "npm dependencies: up to date"
+fi
+
+pinned="$ROOT/tests/runtimes/pinned"
+if [ "${PB_NEED_RUNTIMES:-0}" = 1 ]; then
+  if [ ! -d "$pinned/node_modules" ] || [ "$pinned/package-lock.json" -nt "$pinned/node_modules/.package-lock.json" ]; then
+    say "installing the runtimes the runtime tests use (npm ci in tests/runtimes/pinned)"
+    (cd "$pinned" && npm ci --no-audit --no-fund --loglevel=error)
+  else
+    say "pinned runtimes: up to date"
+  fi
 fi

@@ -3,11 +3,12 @@
 #   the GoogleTest suite natively, under ASan + UBSan and compiled with em++ under Node (CTest);
 #   the libFuzzer harnesses over their committed corpora (ASan + UBSan);
 #   node --test against the release wasm and against the -sASSERTIONS=1 -sSAFE_HEAP=1 debug build;
-#   the browser tests (Chromium via playwright-core).
+#   the browser tests (Chromium via playwright-core, Firefox ESR via puppeteer-core);
+#   the runtime tests (Node 18/22/24, Bun, Deno and workerd, pinned in tests/runtimes/pinned/).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
-PB_NEED_CLANG=1 "$ROOT/scripts/setup.sh"
+PB_NEED_CLANG=1 PB_NEED_RUNTIMES=1 "$ROOT/scripts/setup.sh"
 "$ROOT/scripts/build.sh" native asan wasm wasm-tests wasm-debug
 
 say "CTest: native GoogleTest"
@@ -26,3 +27,6 @@ node --test tests/js/
 
 say "browser tests"
 npm run --silent test:browser
+
+say "runtime tests (Node 18/22/24, Bun, Deno, workerd)"
+npm run --silent test:runtimes

@@ -1,7 +1,10 @@
-// Browser tests (`npm run test:browser`): the demo page and the bare example page in Debian's chromium,
-// headless via playwright-core, served by the demo server. Verdicts are checked against truth DuckDB
-// reads back from the sample files and, with the cost readout, against a Node run of the same probe.
-// Screenshots go to artifacts/browser/. Exits non-zero on any failure, and never hangs.
+// Browser tests (`npm run test:browser`): the demo page and the bare example page, served by the demo
+// server, in Debian's Chromium (headless via playwright-core) and Firefox ESR (headless via
+// puppeteer-core over WebDriver BiDi), the same scenarios in both (tests/browser/drivers.js). Verdicts
+// are checked against truth DuckDB reads back from the sample files and, with the cost readout, against
+// a Node run of the same probe. Screenshots go to artifacts/browser/<browser>/. Exits non-zero on any
+// failure, and never hangs.
+//   node tests/browser/run.js [--browser=chromium|firefox] [scenario...]
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm } from 'node:fs/promises'
 import http from 'node:http'
@@ -13,11 +16,9 @@ import { measureDownload } from '../../scripts/size.js'
 import { buildSamples, samplesDir } from '../../web/build-samples.js'
 import { repoRoot, startDemoServer } from '../../web/server.js'
 import { assertEqual, assertOk, assertProbeMatchesTruth, nodeProbe, pageReader } from './checks.js'
+import { BROWSERS, launchBrowser, missingBrowser } from './drivers.js'
 
-const CHROMIUM = process.env.PB_CHROMIUM ?? '/usr/bin/chromium'
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-dev-shm-usage']
-const GLOBAL_TIMEOUT_MS = 150_000
+const GLOBAL_TIMEOUT_MS = 240_000
 const STEP_TIMEOUT_MS = 30_000
 const artifacts = path.join(repoRoot, 'artifacts/browser')
 const ENCRYPTED_FIXTURE = 'parquet-testing/encrypt_columns_and_footer_bloom_filter.parquet.encrypted'
@@ -39,13 +40,14 @@ async function cleanup() {
   await Promise.all(servers.map((s) => s.close().catch(() => {})))
 }
 
-function preflight() {
+function preflight(browsers) {
   const problems = []
   if (!existsSync(path.join(repoRoot, 'js/wasm/parquet_bloom.wasm'))) {
     problems.push('js/wasm/parquet_bloom.wasm is missing: build it first with `bash scripts/build.sh wasm` (npm test and npm start do).')
   }
-  if (!existsSync(CHROMIUM)) {
-    problems.push(`${CHROMIUM} is missing: \`bash scripts/setup.sh\` installs Debian's chromium package (unless PB_SKIP_BROWSER=1).`)
+  for (const name of browsers) {
+    const missing = missingBrowser(name)
+    if (missing) problems.push(missing)
   }
   return problems
 }
@@ -271,69 +273,76 @@ scenario('bare-example', async ({ page, demo, manifest }) => {
 // ---- runner ------------------------------------------------------------------------------------
 
 async function main() {
-  const problems = preflight()
+  const args = process.argv.slice(2)
+  const chosen = args.filter((a) => a.startsWith('--browser=')).map((a) => a.slice('--browser='.length))
+  const browsers = chosen.length ? chosen : Object.keys(BROWSERS)
+  const only = args.filter((a) => !a.startsWith('--'))
+  const problems = preflight(browsers)
   if (problems.length) {
     for (const p of problems) console.error(`browser tests cannot run: ${p}`)
     return 1
   }
-  let chromium
-  try {
-    ({ chromium } = await import('playwright-core'))
-  } catch (error) {
-    console.error(`browser tests cannot run: playwright-core did not load (${error.message}); install the npm dependencies with \`bash scripts/setup.sh\``)
-    return 1
-  }
-  await mkdir(artifacts, { recursive: true })
   const manifest = await buildSamples({ log: (line) => console.log(`# ${line}`) })
   const demo = await startDemoServer({ port: 0 })
   resources.servers.push(demo)
   const noCors = await startServerWithoutCors()
   resources.servers.push(noCors)
-  resources.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: STEP_TIMEOUT_MS })
 
-  const only = process.argv.slice(2)
   let passed = 0
   let failed = 0
   let skipped = 0
-  for (const { name, fn } of scenarios) {
-    if (only.length && !only.includes(name)) continue
-    const context = await resources.browser.newContext({ viewport: { width: 1280, height: 900 } })
-    context.setDefaultTimeout(STEP_TIMEOUT_MS)
-    const page = await context.newPage()
-    const pageErrors = []
-    page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
-    // The browser itself logs failed loads and CORS refusals; anything else on console.error is ours.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/Failed to load resource|blocked by CORS policy|net::ERR_FAILED/.test(message.text())) pageErrors.push(`console.error: ${message.text()}`)
-    })
-    const jsRequests = new Set()
-    context.on('request', (request) => {
-      const { pathname } = new URL(request.url())
-      if (pathname.startsWith('/js/')) jsRequests.add(pathname)
-    })
-    await rm(path.join(artifacts, `${name}-failed.png`), { force: true })
-    const started = Date.now()
+  for (const browserName of browsers) {
+    const shots = path.join(artifacts, browserName)
+    await mkdir(shots, { recursive: true })
     try {
-      const outcome = await fn({ page, demo, noCors, manifest, jsRequests })
-      if (pageErrors.length) throw new Error(pageErrors.join('\n'))
-      await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true })
-      if (outcome?.skipped) {
-        skipped++
-        console.log(`ok - ${name} # SKIP ${outcome.skipped}`)
-      } else {
-        passed++
-        console.log(`ok - ${name} (${Date.now() - started} ms)`)
-      }
+      resources.browser = await launchBrowser(browserName, { timeout: STEP_TIMEOUT_MS })
     } catch (error) {
       failed++
-      console.log(`not ok - ${name}\n  ${String(error.stack ?? error).split('\n').join('\n  ')}`)
-      if (pageErrors.length) console.log(`  page errors:\n    ${pageErrors.join('\n    ')}`)
-      await page.screenshot({ path: path.join(artifacts, `${name}-failed.png`), fullPage: true }).catch(() => {})
-    } finally {
-      await context.close().catch(() => {})
+      console.log(`not ok - ${browserName}: launch\n  ${String(error.stack ?? error).split('\n').join('\n  ')}`)
+      continue
     }
+    console.log(`# ${resources.browser.version}`)
+    for (const { name, fn } of scenarios) {
+      if (only.length && !only.includes(name)) continue
+      const { page, onRequest, close } = await resources.browser.newPage({ viewport: { width: 1280, height: 900 }, timeout: STEP_TIMEOUT_MS })
+      const pageErrors = []
+      page.on('pageerror', (error) => pageErrors.push(`uncaught: ${error.message}`))
+      // The browser itself logs failed loads and CORS refusals; anything else on console.error is ours.
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !/Failed to load resource|blocked by CORS policy|net::ERR_FAILED|Cross-Origin Request Blocked/.test(message.text())) pageErrors.push(`console.error: ${message.text()}`)
+      })
+      const jsRequests = new Set()
+      onRequest((url) => {
+        const { pathname } = new URL(url)
+        if (pathname.startsWith('/js/')) jsRequests.add(pathname)
+      })
+      await rm(path.join(shots, `${name}-failed.png`), { force: true })
+      const started = Date.now()
+      try {
+        const outcome = await fn({ page, demo, noCors, manifest, jsRequests })
+        if (pageErrors.length) throw new Error(pageErrors.join('\n'))
+        await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
+        if (outcome?.skipped) {
+          skipped++
+          console.log(`ok - ${browserName}: ${name} # SKIP ${outcome.skipped}`)
+        } else {
+          passed++
+          console.log(`ok - ${browserName}: ${name} (${Date.now() - started} ms)`)
+        }
+      } catch (error) {
+        failed++
+        console.log(`not ok - ${browserName}: ${name}\n  ${String(error.stack ?? error).split('\n').join('\n  ')}`)
+        if (pageErrors.length) console.log(`  page errors:\n    ${pageErrors.join('\n    ')}`)
+        await page.screenshot({ path: path.join(shots, `${name}-failed.png`), fullPage: true }).catch(() => {})
+      } finally {
+        await close().catch(() => {})
+      }
+    }
+    const browser = resources.browser
+    resources.browser = undefined
+    await browser.close().catch(() => {})
   }
-  console.log(`# screenshots in ${path.relative(process.cwd(), artifacts) || '.'}`)
+  console.log(`# screenshots in ${path.relative(process.cwd(), artifacts) || '.'}/<browser>/`)
   console.log(`browser: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
   return failed === 0 && passed > 0 ? 0 : 1
 }

@@ -1,0 +1,51 @@
+# workerd configuration serving worker.js the way Cloudflare runs it: ES modules, the package's .wasm as
+# a precompiled wasm module, no compiling at run time. tests/runtimes/run.js starts it on a free
+# loopback port (--socket-addr / --control-fd) with PARQUET_BASE_URL pointing at a local file server:
+#   PARQUET_BASE_URL=http://127.0.0.1:8080/web/samples/ \
+#     tests/runtimes/pinned/node_modules/.bin/workerd serve examples/cloudflare-worker/config.capnp --socket-addr http=127.0.0.1:8787
+# With wrangler none of this is needed: it bundles `parquet-bloom` and turns the .wasm import into
+# the same precompiled module (see README, "Cloudflare Workers and other edge runtimes").
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .probeWorker),
+    # Outbound fetches may reach loopback addresses only: the example reads a local test server.
+    (name = "loopback", network = (allow = ["local"])),
+  ],
+  sockets = [ (name = "http", address = "127.0.0.1:8787", http = (), service = "main") ],
+);
+
+const probeWorker :Workerd.Worker = (
+  compatibilityDate = "2026-11-01",
+  globalOutbound = "loopback",
+  bindings = [ (name = "PARQUET_BASE_URL", fromEnvironment = "PARQUET_BASE_URL") ],
+  modules = [
+    (name = "worker.js", esModule = embed "worker.js"),
+    # `import … from 'parquet-bloom'` and 'parquet-bloom/parquet_bloom.wasm', as package.json exports them.
+    (name = "parquet-bloom", esModule = "export * from 'node_modules/parquet-bloom/js/index.js'"),
+    (name = "parquet-bloom/parquet_bloom.wasm", wasm = embed "../../js/wasm/parquet_bloom.wasm"),
+    (name = "node_modules/parquet-bloom/js/wasm/parquet_bloom.mjs", esModule = embed "../../js/wasm/parquet_bloom.mjs"),
+    (name = "node_modules/parquet-bloom/js/arrow-input.js", esModule = embed "../../js/arrow-input.js"),
+    (name = "node_modules/parquet-bloom/js/batch-writer.js", esModule = embed "../../js/batch-writer.js"),
+    (name = "node_modules/parquet-bloom/js/bloom-filter.js", esModule = embed "../../js/bloom-filter.js"),
+    (name = "node_modules/parquet-bloom/js/bloom-header.js", esModule = embed "../../js/bloom-header.js"),
+    (name = "node_modules/parquet-bloom/js/bloom-layout.js", esModule = embed "../../js/bloom-layout.js"),
+    (name = "node_modules/parquet-bloom/js/core.js", esModule = embed "../../js/core.js"),
+    (name = "node_modules/parquet-bloom/js/errors.js", esModule = embed "../../js/errors.js"),
+    (name = "node_modules/parquet-bloom/js/footer.js", esModule = embed "../../js/footer.js"),
+    (name = "node_modules/parquet-bloom/js/index.js", esModule = embed "../../js/index.js"),
+    (name = "node_modules/parquet-bloom/js/parquet-file.js", esModule = embed "../../js/parquet-file.js"),
+    (name = "node_modules/parquet-bloom/js/probe.js", esModule = embed "../../js/probe.js"),
+    (name = "node_modules/parquet-bloom/js/read-scheduler.js", esModule = embed "../../js/read-scheduler.js"),
+    (name = "node_modules/parquet-bloom/js/sources/async-buffer-source.js", esModule = embed "../../js/sources/async-buffer-source.js"),
+    (name = "node_modules/parquet-bloom/js/sources/blob-source.js", esModule = embed "../../js/sources/blob-source.js"),
+    (name = "node_modules/parquet-bloom/js/sources/buffer-source.js", esModule = embed "../../js/sources/buffer-source.js"),
+    (name = "node_modules/parquet-bloom/js/sources/file-source.js", esModule = embed "../../js/sources/file-source.js"),
+    (name = "node_modules/parquet-bloom/js/sources/http-source.js", esModule = embed "../../js/sources/http-source.js"),
+    (name = "node_modules/parquet-bloom/js/sources/index.js", esModule = embed "../../js/sources/index.js"),
+    (name = "node_modules/parquet-bloom/js/sources/shared.js", esModule = embed "../../js/sources/shared.js"),
+    (name = "node_modules/parquet-bloom/js/values.js", esModule = embed "../../js/values.js"),
+    (name = "node_modules/parquet-bloom/js/wasm-loader.js", esModule = embed "../../js/wasm-loader.js"),
+  ],
+);
