@@ -7,8 +7,10 @@ import { ErrorCode, ParquetBloomError } from './errors.js'
 import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
 import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './probe.js'
 import { planProbe } from './probe-plan.js'
-import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_CONCURRENCY, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
+import { LinkModel, transportWindow } from './link-model.js'
+import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
 import { openByteSource } from './sources/index.js'
+import { HttpSource } from './sources/http-source.js'
 import { encodeProbeValues } from './values.js'
 import { Unanswerable } from './verdicts.js'
 import { chunkIndexes } from './index-coverage.js'
@@ -39,6 +41,8 @@ export class ParquetFile {
   #metadata
   #geometry
   #closed = false
+  #link = new LinkModel()
+  #rounds
 
   /** @private use openParquet() */
   constructor(source, footer, options) {
@@ -49,6 +53,8 @@ export class ParquetFile {
     this.metadataOffset = footer.metadataOffset
     // The tail often already holds the filters (DuckDB writes them right before the footer).
     this.#cache.add(footer.tail.offset, footer.tail.bytes)
+    // The footer took one sequential request per read (the tail, then the rest of a larger footer).
+    this.#rounds = source.stats.requests
     let boundaries
     let pageRanges
     /** @type {import('./probe.js').FileGeometry} what probe planning needs of the footer, explicitly */
@@ -66,10 +72,13 @@ export class ParquetFile {
     return this.#source.name
   }
 
-  /** { requests, bytesFetched } so far, the footer read included. */
+  /**
+   * { requests, bytesFetched, rounds } so far, the footer read included. `rounds` counts sequential
+   * round trips: per wave of reads, its requests over the concurrency window.
+   */
   get stats() {
     const { requests, bytesFetched } = this.#source.stats
-    return { requests, bytesFetched }
+    return { requests, bytesFetched, rounds: this.#rounds }
   }
 
   /**
@@ -121,7 +130,10 @@ export class ParquetFile {
     const type = { type: encoded.physicalType, typeLength: encoded.typeLength }
     // Block mode is chosen to read few bytes: only ranges that (nearly) touch are joined, unless asked.
     const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
-    const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap)
+    // What a request and a sequential round are worth in bytes, from the link seen so far.
+    const window = this.#window(options)
+    const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
+    const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, { requestBytes: roundBytes / window, roundBytes })
     const plan = planProbe({
       name: this.name, geometry: this.#geometry, column, encoded, hashed, mode,
       rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false,
@@ -218,7 +230,10 @@ export class ParquetFile {
   /** Bytes [offset, offset + length) of the file, from what is already held or one counted read. */
   async readRange(offset, length, options = {}) {
     this.#assertOpen()
-    return this.#cache.get(offset, offset + length) ?? this.#source.read(offset, length, { signal: options.signal ?? this.#options.signal })
+    const held = this.#cache.get(offset, offset + length)
+    if (held) return held
+    this.#rounds++
+    return this.#source.read(offset, length, { signal: options.signal ?? this.#options.signal })
   }
 
   async close() {
@@ -240,15 +255,26 @@ export class ParquetFile {
       `${this.name}: row group ${rowGroup}, column ${columnName}: ${unanswerable.detail}`, { source: this.name, reason: unanswerable.reason, problem: unanswerable.problem })
   }
 
-  #run(tasks, options) {
-    return runReadTasks(tasks, {
+  get #remote() {
+    return this.#source instanceof HttpSource
+  }
+
+  /** Requests in flight at once: the caller's `concurrency`, else what the transport allows. */
+  #window(options) {
+    return options.concurrency ?? this.#options.concurrency ?? transportWindow(this.#source, this.#remote)
+  }
+
+  async #run(tasks, options) {
+    const { rounds } = await runReadTasks(tasks, {
       source: this.#source,
       cache: this.#cache,
-      concurrency: options.concurrency ?? this.#options.concurrency ?? DEFAULT_CONCURRENCY,
+      link: this.#remote ? this.#link : undefined,
+      concurrency: this.#window(options),
       coalesceGap: options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP,
       maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
       signal: options.signal ?? this.#options.signal,
     })
+    this.#rounds += rounds
   }
 
   #rowGroupSelection(selection) {

@@ -13,8 +13,9 @@ import { NO_FILTER_OFFSET_RULE } from './writer-rules.js'
 const MAX_FILTER_BYTES = 128 * 1024 * 1024
 const HEADER_GUESS_BYTES = 64 // standard headers are 15–19 bytes; this leaves room for a few unknown fields
 const HEADER_RETRY_BYTES = 4096
-const SMALL_FILTER_BYTES = 4096 // below this, reading the whole filter costs no more than its header
-const REQUEST_COST_BYTES = 16 * 1024 // what one more request is worth in bytes when auto-choosing (latency, headers)
+// What one more request and one more sequential round are worth in bytes, when no link model says
+// otherwise (js/link-model.js derives them from the measured RTT, bandwidth and window).
+const DEFAULT_COSTS = Object.freeze({ requestBytes: 4096, roundBytes: 4096 })
 
 export const MODES = ['auto', 'filter', 'block']
 const EMPTY_BLOCK = new Uint8Array(32)
@@ -112,7 +113,9 @@ function overlappingPages({ starts, ends }, start, end) {
  * byte is used; layouts guessed from bloom_filter_length only decide what to request early.
  */
 class FilterTask {
-  constructor(location, where) {
+  /** @param {{ requestBytes: number, roundBytes: number }} [costs] */
+  constructor(location, where, costs = DEFAULT_COSTS) {
+    this.costs = costs
     this.offset = location.offset
     this.length = location.length
     this.bound = location.bound
@@ -170,8 +173,9 @@ class FilterTask {
   initialNeeds() {
     if (this.headerBytesTried) return [{ start: this.offset, end: Math.min(this.offset + this.headerBytesTried, this.bound) }]
     if (this.guess) return this.needsWithLayout(this.guess)
-    // Unknown length: a small filter is read whole, a large one starts with a speculative header read.
-    if (this.bound - this.offset <= SMALL_FILTER_BYTES) return [{ start: this.offset, end: this.bound }]
+    // Unknown length: reading up to the next structure takes one round; reading the header first takes
+    // two. The whole range wins while its extra bytes cost less than the round they save.
+    if (this.bound - this.offset <= this.costs.roundBytes) return [{ start: this.offset, end: this.bound }]
     return [{ start: this.offset, end: Math.min(this.offset + HEADER_GUESS_BYTES, this.bound) }]
   }
 
@@ -235,7 +239,7 @@ export class WholeFilterTask extends FilterTask {
 export class ProbeTask extends FilterTask {
   /** @param {Uint8Array} [needed] 1 per candidate still to answer (others were decided by cheaper indexes) */
   constructor(location, where, probe, mode, answer, refuse, needed) {
-    super(location, where)
+    super(location, where, probe.costs)
     this.probe = probe
     this.mode = mode
     this.answer = answer
@@ -298,9 +302,11 @@ export class ProbeTask extends FilterTask {
     if (isHeld(base, base + layout.numBytes)) return false
     const blocks = this.neededBlocks(layout.numBytes / 32).filter((b) => !isHeld(base + b * 32, base + b * 32 + 32))
     if (blocks.length === 0) return true
+    // Header and blocks come in the same wave as a whole filter would: only bytes and requests differ.
     const ranges = mergeBlockRanges(blocks, base, this.probe.coalesceGap)
-    const blockCost = ranges.reduce((sum, r) => sum + r.end - r.start + REQUEST_COST_BYTES, 0)
-    return blockCost < layout.numBytes + REQUEST_COST_BYTES
+    const { requestBytes } = this.costs
+    const blockCost = ranges.reduce((sum, r) => sum + r.end - r.start + requestBytes, 0)
+    return blockCost < layout.numBytes + requestBytes
   }
 
   blockRanges(layout) {
@@ -326,7 +332,9 @@ function mergeBlockRanges(blocks, base, gap = 0) {
  * for each check (a few bytes per value; the bitsets are the large part).
  */
 export class HashedCandidates {
-  constructor(candidates, type, coalesceGap) {
+  /** @param {{ requestBytes: number, roundBytes: number }} [costs] what a request and a round are worth in bytes */
+  constructor(candidates, type, coalesceGap, costs = DEFAULT_COSTS) {
+    this.costs = costs
     const core = getCore()
     this.count = candidates.length
     this.coalesceGap = coalesceGap

@@ -2,9 +2,10 @@
 // already held, coalesces nearby ranges into few requests, sends them with bounded concurrency, and
 // hands each task its bytes as soon as its own requests are in — so memory follows what is in flight.
 import { ErrorCode, ParquetBloomError } from './errors.js'
+import { mergeForRounds } from './link-model.js'
 
 export const DEFAULT_CONCURRENCY = 6
-export const DEFAULT_COALESCE_GAP = 8 * 1024
+export const DEFAULT_COALESCE_GAP = 1024 // always joined: a request's own overhead; merging for fewer rounds is js/link-model.js's
 export const BLOCK_MODE_COALESCE_GAP = 64 // a header and a block that follows it closely
 export const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024
 const MAX_ROUNDS = 4
@@ -18,12 +19,16 @@ const MAX_ROUNDS = 4
  */
 
 /**
+ * Each wave's requests are merged for the fewest modelled rounds (js/link-model.js) when a `link` is
+ * given, and every response's timing goes back into it. Returns the rounds taken: per wave, its
+ * requests over the window.
  * @param {ReadTask[]} tasks
  * @param {{ source: any, cache: ByteCache, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
- *   signal?: AbortSignal }} options
+ *   signal?: AbortSignal, link?: import('./link-model.js').LinkModel }} options
+ * @returns {Promise<{ rounds: number }>}
  */
 export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT_CONCURRENCY, coalesceGap = DEFAULT_COALESCE_GAP,
-  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal } = {}) {
+  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal, link } = {}) {
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
   }
@@ -32,6 +37,7 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
   const held = tasks.map(() => [])
   const lookupFor = (t) => (start, end) => findBytes(held[t], start, end) ?? cache.get(start, end)
 
+  let rounds = 0
   let waiting = []
   for (let t = 0; t < tasks.length; t++) {
     const needs = tasks[t].step(lookupFor(t))
@@ -42,10 +48,12 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
     if (round === MAX_ROUNDS) {
       // A filter whose header keeps contradicting what was read: say "unknown" rather than loop.
       for (const { task } of waiting) tasks[task].giveUp('the filter\'s header and layout never agreed after several reads')
-      return
+      return { rounds }
     }
     const pending = new Map(waiting.map(({ task, needs }) => [task, needs.length]))
-    const requests = coalesce(waiting, coalesceGap, maxRequestBytes)
+    let requests = coalesce(waiting, coalesceGap, maxRequestBytes)
+    if (link) requests = mergeForRounds(requests, { window: concurrency, minGap: coalesceGap, maxBytes: maxRequestBytes, link })
+    rounds += Math.ceil(requests.length / concurrency)
     const next = []
     const finished = (t) => {
       const needs = tasks[t].step(lookupFor(t))
@@ -53,7 +61,9 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
       else held[t] = [] // done: drop the bytes so memory tracks only what is still needed
     }
     await forEachConcurrently(requests, concurrency, signal, async (request, requestSignal) => {
+      const started = performance.now()
       const bytes = await source.read(request.start, request.end - request.start, { signal: requestSignal })
+      link?.observe(bytes.length, performance.now() - started)
       for (const part of request.parts) {
         held[part.task].push({ start: part.start, bytes: bytes.subarray(part.start - request.start, part.end - request.start) })
         const left = pending.get(part.task) - 1
@@ -63,6 +73,7 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
     })
     waiting = next
   }
+  return { rounds }
 }
 
 /** Bytes already fetched for the whole file (the tail read), reused before any new request. */

@@ -213,6 +213,26 @@ export function callSignal(options, method) {
   return options.signal ?? undefined
 }
 
+// One listener per shared signal, fanned out to the operations that watch it: a probe keeps dozens of
+// requests in flight on the same signals, and Node warns about (and browsers keep) one listener each.
+const watchers = new WeakMap()
+
+/** Calls `fn` once when `signal` aborts; returns the function that stops watching. */
+function onAbortOf(signal, fn) {
+  let set = watchers.get(signal)
+  if (!set) {
+    set = new Set()
+    watchers.set(signal, set)
+    const all = set
+    signal.addEventListener('abort', () => {
+      for (const f of [...all]) f()
+      all.clear()
+    }, { once: true })
+  }
+  set.add(fn)
+  return () => set.delete(fn)
+}
+
 /**
  * One abortable unit of work. Its signal aborts when any input signal does or the timeout elapses;
  * race() makes any promise lose to that abort, so a fetch or body read that ignores its signal still
@@ -248,9 +268,7 @@ export class Operation {
         this.#abort(signal.reason)
         break
       }
-      const listener = () => this.#abort(signal.reason)
-      signal.addEventListener('abort', listener, { once: true })
-      this.#cleanups.push(() => signal.removeEventListener('abort', listener))
+      this.#cleanups.push(onAbortOf(signal, () => this.#abort(signal.reason)))
     }
     if (timeoutMs !== undefined && !this.#controller.signal.aborted) {
       const timer = setTimeout(() => {

@@ -212,7 +212,9 @@ describe('reading only what is needed, over HTTP', () => {
   test('statistics rule out the other row groups of a sorted file at no cost beyond the footer', async () => {
     const value = 16384 * 7 + 5
     const run = await probeOverHttp([value, -1, 20 * 16384], { statistics: true })
-    assert.equal(run.stats.requests, run.footerRequests + 1, 'one bloom filter read for the one row group the value may be in')
+    // One wave for the one row group the value may be in: its filter's header and block, at once.
+    assert.equal(run.stats.rounds, run.footerRequests + 1, 'one round of bloom filter reads')
+    assert.ok(run.stats.requests <= run.footerRequests + 2, `${run.stats.requests} requests`)
     for (const g of run.result.rowGroups) {
       const [hit, below, above] = g.results
       if (g.index === 7) assert.deepEqual([hit.verdict, hit.source], ['maybe', 'bloom-filter'])

@@ -1,0 +1,126 @@
+// Plans reads for round trips, not requests (issue #13): a probe's time is modelled as
+// rounds × RTT + bytes ÷ bandwidth, where a round is one window of concurrent requests. RTT and
+// bandwidth are estimated from the responses seen so far (starting from 30 ms and 10 MB/s), and the
+// window follows the transport: many requests at once where the transport multiplexes (Node's fetch,
+// HTTP/2 and HTTP/3 origins in browsers), six where a browser holds six HTTP/1.1 connections.
+
+export const INITIAL_RTT_MS = 30
+export const INITIAL_BYTES_PER_MS = 10_000 // 10 MB/s
+export const NODE_WINDOW = 64
+export const BROWSER_HTTP1_WINDOW = 6
+export const LOCAL_WINDOW = 16 // files, Blobs, buffers: no network, a few reads in flight suffice
+const SMOOTHING = 0.25
+
+/** What one source's link has shown so far. */
+export class LinkModel {
+  constructor({ rttMs = INITIAL_RTT_MS, bytesPerMs = INITIAL_BYTES_PER_MS } = {}) {
+    this.rttMs = rttMs
+    this.bytesPerMs = bytesPerMs
+    this.samples = 0
+  }
+
+  /**
+   * One response: `bytes` in `ms` from request to last byte. Small responses measure the round trip;
+   * large ones, what is left after it, the bandwidth.
+   */
+  observe(bytes, ms) {
+    if (!(ms > 0)) return
+    const transfer = bytes / this.bytesPerMs
+    const rtt = Math.max(0.1, ms - transfer)
+    const w = this.samples === 0 ? 1 : SMOOTHING
+    this.rttMs += w * (rtt - this.rttMs)
+    if (ms > this.rttMs * 2 && bytes > 64 * 1024) {
+      const rate = bytes / Math.max(0.1, ms - this.rttMs)
+      this.bytesPerMs += w * (rate - this.bytesPerMs)
+    }
+    this.samples++
+  }
+
+  /** Modelled milliseconds of `requests` requests carrying `bytes` through a window of `window`. */
+  cost(requests, bytes, window) {
+    return Math.ceil(requests / window) * this.rttMs + bytes / this.bytesPerMs
+  }
+
+  /** Bytes that cost as much time as one round trip: reading fewer to save a round is not worth it. */
+  get bytesPerRound() {
+    return this.rttMs * this.bytesPerMs
+  }
+}
+
+/**
+ * How many requests to keep in flight for a source: the caller's `concurrency` when given, else by
+ * transport. In a browser an origin's protocol is read from Resource Timing (nextHopProtocol) once a
+ * response from it has been seen; until then it is treated as HTTP/1.1.
+ * @param {{ name: string, constructor: Function }} source
+ * @param {boolean} remote the source is an HTTP(S) URL
+ */
+export function transportWindow(source, remote) {
+  if (!remote) return LOCAL_WINDOW
+  const inBrowser = typeof globalThis.document !== 'undefined' || (typeof globalThis.WorkerGlobalScope !== 'undefined' && typeof globalThis.importScripts === 'function')
+  if (!inBrowser) return NODE_WINDOW
+  return multiplexedOrigin(source.name) ? NODE_WINDOW : BROWSER_HTTP1_WINDOW
+}
+
+/** True when a Resource Timing entry of the URL's origin says it was fetched over HTTP/2 or HTTP/3. */
+function multiplexedOrigin(url) {
+  let origin
+  try {
+    origin = new URL(url).origin
+  } catch {
+    return false
+  }
+  const entries = globalThis.performance?.getEntriesByType?.('resource') ?? []
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = /** @type {any} */ (entries[i])
+    if (typeof e.name === 'string' && e.name.startsWith(origin) && e.nextHopProtocol) return e.nextHopProtocol === 'h2' || e.nextHopProtocol === 'h3'
+  }
+  return false
+}
+
+/**
+ * Merges sorted, non-overlapping needs into requests for the least modelled time: ranges closer than
+ * `minGap` are always joined (a request's own overhead), then the smallest gaps are joined while doing
+ * so saves a whole round for fewer bytes than a round is worth at the measured bandwidth. Requests stay
+ * ≤ maxBytes.
+ * @param {Array<{ start: number, end: number, parts: any[] }>} requests sorted, each already a union of parts
+ * @returns {Array<{ start: number, end: number, parts: any[] }>}
+ */
+export function mergeForRounds(requests, { window, minGap, maxBytes, link }) {
+  let merged = []
+  for (const r of requests) {
+    const last = merged[merged.length - 1]
+    if (last && r.start - last.end <= minGap && r.end - last.start <= maxBytes) joinInto(last, r)
+    else merged.push({ start: r.start, end: r.end, parts: [...r.parts] })
+  }
+  for (;;) {
+    const rounds = Math.ceil(merged.length / window)
+    if (rounds <= 1) return merged
+    // Dropping a round needs (requests - window × (rounds - 1)) fewer requests: join that many of the
+    // smallest gaps, if their bytes cost less than the round they save.
+    const needed = merged.length - window * (rounds - 1)
+    const gaps = []
+    for (let i = 1; i < merged.length; i++) {
+      if (merged[i].end - merged[i - 1].start <= maxBytes) gaps.push({ i, bytes: merged[i].start - merged[i - 1].end })
+    }
+    if (gaps.length < needed) return merged
+    gaps.sort((a, b) => a.bytes - b.bytes)
+    const chosen = gaps.slice(0, needed)
+    const extra = chosen.reduce((n, g) => n + g.bytes, 0)
+    if (extra / link.bytesPerMs >= link.rttMs) return merged
+    const joinAt = new Set(chosen.map((g) => g.i))
+    const next = []
+    for (let i = 0; i < merged.length; i++) {
+      const last = next[next.length - 1]
+      // A gap chosen twice in a chain may exceed maxBytes once joined: check again.
+      if (joinAt.has(i) && last && merged[i].end - last.start <= maxBytes) joinInto(last, merged[i])
+      else next.push(merged[i])
+    }
+    if (next.length === merged.length) return merged
+    merged = next
+  }
+}
+
+function joinInto(target, r) {
+  target.end = Math.max(target.end, r.end)
+  target.parts.push(...r.parts)
+}

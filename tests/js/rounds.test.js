@@ -1,0 +1,87 @@
+// Remote probing is bound by round trips (issue #13): a probe over many row groups must take a
+// constant number of rounds — the tail, then every row group's filter bytes at once — not one per row
+// group. Asserted through a local server that waits 30 ms before every response, counting requests
+// and bytes at the server; times are printed, never asserted (npm run bench measures them).
+import assert from 'node:assert/strict'
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+
+import { openParquet } from '../../js/index.js'
+import { startTestServer } from './helpers/range-server.js'
+
+const ROW_GROUPS = 100
+const ROWS = 2048
+let dir
+let server
+before(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-rounds-'))
+  const { DuckDBInstance } = await import('@duckdb/node-api')
+  const db = await DuckDBInstance.create(':memory:')
+  const conn = await db.connect()
+  try {
+    // Shuffled values, so min/max keep (almost) every row group and the bloom filters must answer.
+    await conn.run(`COPY (SELECT (hash(i) // 2)::BIGINT AS id, i::BIGINT AS row_id FROM range(${ROW_GROUPS * ROWS}) t(i))
+      TO '${path.join(dir, 'many.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE ${ROWS}, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`)
+    const rows = (await conn.runAndReadAll(`SELECT i, (hash(i) // 2)::BIGINT AS id FROM range(${ROW_GROUPS * ROWS}) t(i) WHERE i IN (${57 * ROWS + 5}, ${3 * ROWS}) ORDER BY i DESC`)).getRowObjects()
+    before.values = rows.map((r) => r.id)
+  } finally {
+    conn.closeSync?.()
+    db.closeSync?.()
+  }
+  server = await startTestServer({ root: dir })
+})
+after(async () => {
+  await server?.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function probeOnce(values, options = {}) {
+  server.resetStats()
+  server.setMode('slow:30')
+  const started = performance.now()
+  const file = await openParquet(server.url('many.parquet'))
+  try {
+    assert.equal(file.metadata.rowGroups.length, ROW_GROUPS)
+    const result = await file.probe('id', values, options)
+    return { result, stats: file.stats, ms: performance.now() - started, server: { ...server.stats } }
+  } finally {
+    await file.close()
+    server.setMode()
+  }
+}
+
+describe('rounds, not requests', () => {
+  test(`one value over ${ROW_GROUPS} row groups at 30 ms per response: ≤ 3 rounds, no more bytes than whole filters`, async (t) => {
+    const [value] = before.values
+    const whole = await probeOnce([value], { mode: 'filter' })
+    for (const mode of ['auto', 'block']) {
+      const run = await probeOnce([value], { mode })
+      t.diagnostic(`${mode}: ${run.stats.rounds} rounds, ${run.stats.requests} requests, ${(run.stats.bytesFetched / 1000).toFixed(1)} KB, ${run.ms.toFixed(0)} ms`)
+      assert.equal(run.server.requests, run.stats.requests)
+      assert.ok(run.stats.rounds <= 3, `${mode}: ${run.stats.rounds} rounds`)
+      assert.ok(run.stats.bytesFetched <= whole.stats.bytesFetched, `${mode}: ${run.stats.bytesFetched} bytes, whole filters ${whole.stats.bytesFetched}`)
+      const home = run.result.rowGroups[57].results[0]
+      assert.equal(home.verdict, 'maybe', 'the value is in row group 57')
+      const absent = run.result.rowGroups.filter((g) => g.results[0].verdict === 'absent').length
+      assert.ok(absent >= ROW_GROUPS - 5, `only ${absent} row groups ruled out`)
+    }
+  })
+
+  test('whole filters of all row groups: one wave after the footer', async (t) => {
+    const run = await probeOnce(before.values, { mode: 'filter' })
+    t.diagnostic(`filter: ${run.stats.rounds} rounds, ${run.stats.requests} requests, ${(run.stats.bytesFetched / 1000).toFixed(1)} KB, ${run.ms.toFixed(0)} ms`)
+    assert.ok(run.stats.rounds <= 3, `${run.stats.rounds} rounds`)
+    assert.equal(run.result.rowGroups[57].results[0].verdict, 'maybe')
+    assert.equal(run.result.rowGroups[3].results[1].verdict, 'maybe')
+  })
+
+  test('a browser-like window of 6 still takes a constant number of rounds: ranges are merged', async (t) => {
+    const [value] = before.values
+    const run = await probeOnce([value], { concurrency: 6 })
+    t.diagnostic(`concurrency 6: ${run.stats.rounds} rounds, ${run.stats.requests} requests, ${(run.stats.bytesFetched / 1000).toFixed(1)} KB, ${run.ms.toFixed(0)} ms`)
+    assert.ok(run.stats.rounds <= Math.ceil(ROW_GROUPS / 6) + 2, `${run.stats.rounds} rounds`)
+    assert.equal(run.result.rowGroups[57].results[0].verdict, 'maybe')
+  })
+})
