@@ -4,7 +4,8 @@ import { getCore, init as initCore } from './core.js'
 export { BloomFilter } from './bloom-filter.js'
 export { openParquet, ParquetFile } from './parquet-file.js'
 export { ErrorCode, ParquetBloomError } from './errors.js'
-export { describeColumnType, parseHexBytes } from './values.js'
+export { describeColumnType } from './values/column-type.js'
+export { parseHexBytes } from './values/input.js'
 
 /** Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. */
 export async function init() {

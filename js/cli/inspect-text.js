@@ -1,6 +1,6 @@
 // The human form of an inspect report: a heading, one aligned table row per column chunk, and the
 // warnings grouped by code with one example each.
-import { describeColumnType } from '../values.js'
+import { describeColumnType } from '../values/column-type.js'
 import { formatBytes, formatCount, formatPercent, formatProbability, formatTable } from './format.js'
 
 /** @param {Awaited<ReturnType<typeof import('./inspect.js').inspectFile>>} report */

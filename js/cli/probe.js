@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises'
 
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { describeColumnType, parseHexBytes } from '../values.js'
+import { describeColumnType } from '../values/column-type.js'
+import { parseHexBytes } from '../values/input.js'
 import { formatBytes, showValue } from './format.js'
 
 /**
