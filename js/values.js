@@ -56,6 +56,8 @@
 //    On the other physical types a logical type that does not fit (DATE on INT64, TIME(MICROS) on
 //    INT32, an unrecognised one) is ignored: the value is converted by the physical type alone.
 //  - Raw bytes: Uint8Array (Buffer included), Uint8ClampedArray, Int8Array, DataView or ArrayBuffer.
+//  - A preset outcome is { value, verdict, source: 'value', reason, detail }: `reason` is a stable code
+//    ('null', 'nan', 'not-representable', 'internal'), `detail` the sentence saying why.
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { describeColumnType } from './values/column-type.js'
 import { show } from './values/input.js'
@@ -141,25 +143,16 @@ function columnContext(column) {
 }
 
 /**
- * Converts values as a user would type them into the physical values a Parquet writer hashed into the
- * column's bloom filter (PLAIN encoding of the stored type, BloomFilter.md).
- *
- * Returns candidates in the form BloomFilter.check() takes for `physicalType` (INT32: number, INT64:
- * bigint, FLOAT/DOUBLE: number, BYTE_ARRAY: string or Uint8Array, FIXED_LEN_BYTE_ARRAY / INT96:
- * Uint8Array of the width, BOOLEAN: boolean). A value can have several candidates (0 as +0 and -0,
- * both readings of an ambiguous timestamp, ...): `owners[k]` is the index in `values` of candidate k.
- * `outcomes[i]` is `{ value }`, or `{ value, verdict, reason }` when the verdict needs no filter:
- * 'unknown' (null, NaN) or 'absent' (a value the column cannot hold: 1.5 in INT32, 300 in INT8, a
- * 3-byte value in FIXED_LEN_BYTE_ARRAY(16)). A value's verdict is its preset one, else 'maybe' when
- * any of its candidates may be in the filter, else 'absent' (combineVerdicts does this).
- *
- * Accepted input per column type is described at the top of this file (js/values.js). Values that are not of the
- * column's kind at all ('abc' for INT32, true for DATE, '2024-02-30') throw ParquetBloomError BAD_VALUE.
- *
+ * Converts values as a user would type them (rules at the top of this file) into the candidates that
+ * BloomFilter.check() takes for `physicalType` (INT32: number, INT64: bigint, FLOAT/DOUBLE: number,
+ * BYTE_ARRAY: string or Uint8Array, FIXED_LEN_BYTE_ARRAY / INT96: Uint8Array, BOOLEAN: boolean). A value
+ * can have several (0 as +0 and -0, ...): `owners[k]` is the index in `values` of candidate k.
+ * `outcomes[i]` is `{ value }`, or its preset outcome (above) when no filter is needed. Input not of the
+ * column's kind ('abc' for INT32, '2024-02-30' for DATE) throws ParquetBloomError BAD_VALUE.
  * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} column
  * @param {ArrayLike<any> | Iterable<any>} values
  * @returns {{ physicalType: string, typeLength: number | undefined, candidates: any[], owners: Int32Array,
- *   outcomes: Array<{ value: any, verdict?: 'absent' | 'unknown', reason?: string }> }}
+ *   outcomes: Array<{ value: any, verdict?: 'absent' | 'unknown', source?: 'value', reason?: string, detail?: string }> }}
  */
 export function encodeProbeValues(column, values) {
   const ctx = columnContext(column)
@@ -188,7 +181,7 @@ export function encodeProbeValues(column, values) {
   return { physicalType: ctx.physicalType, typeLength: ctx.typeLength, candidates: sink.candidates, owners: sink.finishOwners(), outcomes }
 }
 
-const presetOutcome = (value, { verdict, reason }) => ({ value, verdict, reason })
+const presetOutcome = (value, { verdict, reason, detail }) => ({ value, verdict, source: 'value', reason, detail })
 
 /** The candidates of all values, and the index of the value owning each. */
 class Sink {
