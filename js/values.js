@@ -8,8 +8,7 @@
 // value whose stored form cannot be known yields 'unknown'. Input that is not a value of the column's
 // kind at all ('abc' for INT32) is a caller error: ParquetBloomError BAD_VALUE.
 //
-// The converter for a column comes from the one table below (RULES); the converters live in
-// js/values/*.js. Decisions, by column kind (the JSDoc of encodeProbeValues points here):
+// Each column's converter (js/values/*.js) comes from the one table below, RULES. Decisions by kind:
 //  - null/undefined → 'unknown' (bloom filters do not record nulls).
 //  - Numbers are taken at face value: a JS number is the exact double it holds. An integer literal above
 //    2^53 has already been rounded by JS before it gets here; pass a bigint or a string for those.
@@ -56,26 +55,22 @@
 //    On the other physical types a logical type that does not fit (DATE on INT64, TIME(MICROS) on
 //    INT32, an unrecognised one) is ignored: the value is converted by the physical type alone.
 //  - Raw bytes: Uint8Array (Buffer included), Uint8ClampedArray, Int8Array, DataView or ArrayBuffer.
-//  - A preset outcome is { value, verdict, source: 'value', reason, detail }: `reason` is a stable code
-//    ('null', 'nan', 'not-representable', 'internal'), `detail` the sentence saying why.
+//  - A preset outcome: { value, verdict, source: 'value', reason: 'null' | 'nan' | 'not-representable'
+//    | 'internal', detail: why }.
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { describeColumnType } from './values/column-type.js'
-import { show } from './values/input.js'
-import { NO_CANDIDATE, NULL } from './values/preset.js'
+import { asBytes, NO_CANDIDATE, NULL, show } from './values/input.js'
 import { decimalConverter } from './values/decimal.js'
 import { doubleConverter, float16Converter, floatConverter } from './values/float.js'
 import { booleanConverter, integerConverter } from './values/integer.js'
 import { dateConverter, int96Converter, timeConverter, timestampConverter } from './values/temporal.js'
 import { fixedConverter, rawConverter, textConverter, uuidConverter } from './values/text.js'
 
-const TEXT_TYPES = ['STRING', 'ENUM', 'JSON']
-
 // Predicates on (logicalType | null, typeLength).
 const any = () => true
 const is = (...types) => (lt) => lt !== null && types.includes(lt.type)
 const noneOr = (...types) => (lt) => !lt?.type || types.includes(lt.type)
-const timeIn = (...units) => (lt) => lt?.type === 'TIME' && units.includes(lt.unit)
-const timestampIn = (...units) => (lt) => lt?.type === 'TIMESTAMP' && units.includes(lt.unit)
+const unitIn = (type, ...units) => (lt) => lt?.type === type && units.includes(lt.unit)
 const withWidth = (type, width) => (lt, typeLength) => lt?.type === type && typeLength === width
 
 // THE conversion table: [physical type, logical type predicate, converter factory], first match wins.
@@ -86,23 +81,23 @@ const RULES = [
 
   ['INT32', is('DATE'), dateConverter],
   ['INT32', is('DECIMAL'), decimalConverter],
-  ['INT32', timeIn('MILLIS'), timeConverter],
+  ['INT32', unitIn('TIME', 'MILLIS'), timeConverter],
   ['INT32', any, integerConverter],
 
   ['INT64', is('DECIMAL'), decimalConverter],
-  ['INT64', timestampIn('MILLIS', 'MICROS', 'NANOS'), timestampConverter],
-  ['INT64', timeIn('MICROS', 'NANOS'), timeConverter],
+  ['INT64', unitIn('TIMESTAMP', 'MILLIS', 'MICROS', 'NANOS'), timestampConverter],
+  ['INT64', unitIn('TIME', 'MICROS', 'NANOS'), timeConverter],
   ['INT64', any, integerConverter],
 
   ['INT96', any, int96Converter],
   ['FLOAT', any, floatConverter],
   ['DOUBLE', any, doubleConverter],
 
-  ['BYTE_ARRAY', noneOr(...TEXT_TYPES), textConverter],
+  ['BYTE_ARRAY', noneOr('STRING', 'ENUM', 'JSON'), textConverter],
   ['BYTE_ARRAY', is('DECIMAL'), decimalConverter],
   ['BYTE_ARRAY', any, rawConverter], // BSON, VARIANT, GEOMETRY, ...: only raw bytes say what was stored
 
-  ['FIXED_LEN_BYTE_ARRAY', noneOr(...TEXT_TYPES), fixedConverter],
+  ['FIXED_LEN_BYTE_ARRAY', noneOr('STRING', 'ENUM', 'JSON'), fixedConverter],
   ['FIXED_LEN_BYTE_ARRAY', withWidth('UUID', 16), uuidConverter],
   ['FIXED_LEN_BYTE_ARRAY', withWidth('FLOAT16', 2), float16Converter],
   ['FIXED_LEN_BYTE_ARRAY', is('DECIMAL'), decimalConverter],
@@ -151,8 +146,7 @@ function columnContext(column) {
  * column's kind ('abc' for INT32, '2024-02-30' for DATE) throws ParquetBloomError BAD_VALUE.
  * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} column
  * @param {ArrayLike<any> | Iterable<any>} values
- * @returns {{ physicalType: string, typeLength: number | undefined, candidates: any[], owners: Int32Array,
- *   outcomes: Array<{ value: any, verdict?: 'absent' | 'unknown', source?: 'value', reason?: string, detail?: string }> }}
+ * @returns {{ physicalType: string, typeLength: number | undefined, candidates: any[], owners: Int32Array, outcomes: object[] }}
  */
 export function encodeProbeValues(column, values) {
   const ctx = columnContext(column)
@@ -164,7 +158,7 @@ export function encodeProbeValues(column, values) {
   for (let i = 0; i < n; i++) {
     const value = list[i]
     if (value === null || value === undefined) {
-      outcomes[i] = presetOutcome(value, NULL)
+      outcomes[i] = { value, ...NULL }
       continue
     }
     sink.owner = i
@@ -175,18 +169,15 @@ export function encodeProbeValues(column, values) {
       outcomes[i] = { value }
     } else {
       sink.candidates.length = start
-      outcomes[i] = presetOutcome(value, preset)
+      outcomes[i] = { value, ...preset }
     }
   }
   return { physicalType: ctx.physicalType, typeLength: ctx.typeLength, candidates: sink.candidates, owners: sink.finishOwners(), outcomes }
 }
 
-const presetOutcome = (value, { verdict, reason, detail }) => ({ value, verdict, source: 'value', reason, detail })
-
 /** The candidates of all values, and the index of the value owning each. */
 class Sink {
   constructor(capacity) {
-    /** @type {any[]} */
     this.candidates = []
     this.owners = new Int32Array(Math.max(16, capacity))
     this.owner = 0
@@ -228,7 +219,7 @@ function sameCandidate(a, b) {
 function valueList(values) {
   // One Uint8Array / ArrayBuffer is one bytes value to most callers, not a list of small numbers:
   // splitting it would probe '1', '2', … and answer a false 'absent'. Make the caller say which.
-  if (values instanceof Uint8Array || values instanceof ArrayBuffer || values instanceof DataView || values instanceof Uint8ClampedArray || values instanceof Int8Array) {
+  if (asBytes(values)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'values is a byte array: wrap one bytes value in [ ] (or pass Array.from(bytes) to probe its numbers)')
   }
   if (Array.isArray(values) || ArrayBuffer.isView(values)) return values

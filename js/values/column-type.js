@@ -1,6 +1,5 @@
-// Column types as hyparquet and the footer decoder describe them: the normalized logical type of a
-// schema element (LogicalTypes.md: logical_type, else the legacy converted_type) and a human label for
-// a column's physical + logical type, used by the footer, the CLI, the demo page and error messages.
+// Column types: the logical type of a schema element (LogicalTypes.md: logical_type, else the legacy
+// converted_type) and a human label for a column type, for the footer, CLI, demo page and messages.
 
 /**
  * A human label for a column type: "INT32 (DATE)", "FIXED_LEN_BYTE_ARRAY(16) (UUID)",
@@ -14,7 +13,7 @@ export function describeColumnType(column) {
   return logical ? `${base} (${logical})` : base
 }
 
-export function describeLogicalType(lt) {
+function describeLogicalType(lt) {
   if (!lt || typeof lt !== 'object') return ''
   switch (lt.type) {
     case 'INTEGER': return `INTEGER(${lt.bitWidth}, ${lt.isSigned === false ? 'unsigned' : 'signed'})`

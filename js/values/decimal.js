@@ -1,7 +1,6 @@
 // DECIMAL (LogicalTypes.md DECIMAL): exact decimal text to the unscaled integer, stored as INT32, INT64,
 // FIXED_LEN_BYTE_ARRAY (big-endian two's complement of the width) or BYTE_ARRAY (minimal).
-import { absent } from './preset.js'
-import { addWidth, asBytes, badValue, show } from './input.js'
+import { absent, addWidth, asBytes, badValue, show } from './input.js'
 import {
   decimalToBigInt, FRACTION, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, NON_FINITE_WORD, OVERFLOW, parseDecimalText,
 } from './integer.js'

@@ -1,7 +1,6 @@
-// FLOAT, DOUBLE and FLOAT16 (half precision on FIXED_LEN_BYTE_ARRAY(2), LogicalTypes.md FLOAT16): the
-// IEEE 754 value nearest the input, both zeros (writers hash bit patterns), NaN as 'unknown'.
-import { absent, NAN, Preset } from './preset.js'
-import { addWidth, asBytes, badValue, show } from './input.js'
+// FLOAT, DOUBLE and FLOAT16 (LogicalTypes.md, on FIXED_LEN_BYTE_ARRAY(2)): the IEEE 754 values nearest
+// the input, both zeros (writers hash bit patterns), NaN 'unknown'.
+import { absent, addWidth, asBytes, badValue, NAN, Preset, show } from './input.js'
 
 const FLOAT_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
 const f32 = new Float32Array(1)

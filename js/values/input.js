@@ -1,7 +1,7 @@
-// What a typed value is, for the converters: raw bytes in their many JS forms (and whether they fit a
-// fixed width), hex text, and the wording of BAD_VALUE errors naming the value and the column type.
+// What the converters share about a typed value: raw bytes in their many JS forms, hex text, and what is
+// said of a value that cannot be converted: a BAD_VALUE error, or a verdict decided from the value alone
+// (Preset: null, NaN, or a value no file of the column's type could hold; `reason` is a stable code).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { absent } from './preset.js'
 
 export function show(value) {
   switch (typeof value) {
@@ -59,3 +59,21 @@ export function addWidth(ctx, sink, bytes) {
   if (bytes.length !== ctx.typeLength) return absent(`${bytes.length} bytes cannot be in ${article(ctx.label)} ${ctx.label} column`)
   sink.add(bytes)
 }
+
+/** A verdict decided from the value, not the filter: reason 'null', 'nan', 'not-representable' or 'internal'. */
+export class Preset {
+  constructor(verdict, reason, detail) {
+    this.verdict = verdict
+    this.source = 'value'
+    this.reason = reason
+    this.detail = detail
+  }
+}
+
+/** 'absent' for a value no file of the column's type can hold; `detail` says why. */
+export const absent = (detail) => new Preset('absent', 'not-representable', detail)
+
+export const NULL = new Preset('unknown', 'null', 'bloom filters do not record nulls')
+export const NAN = new Preset('unknown', 'nan', 'NaN has many bit patterns')
+// A converter that produced nothing must not turn into a silent 'absent'.
+export const NO_CANDIDATE = new Preset('unknown', 'internal', 'no candidate was produced for this value')

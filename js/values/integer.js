@@ -1,8 +1,6 @@
 // Integer and BOOLEAN columns (INTEGER annotations: LogicalTypes.md "Signed Integers"), and numeric
 // text parsed exactly, never through a double (also for temporal and decimal columns).
-import { absent, Preset } from './preset.js'
-import { describeLogicalType } from './column-type.js'
-import { badValue, show } from './input.js'
+import { absent, badValue, Preset, show } from './input.js'
 
 export const INT32_MIN = -2147483648
 export const INT32_MAX = 2147483647
@@ -87,7 +85,7 @@ export function integerConverter(ctx) {
   if (lt?.type === 'INTEGER' && [8, 16, 32, 64].includes(lt.bitWidth)) {
     bits = Math.min(lt.bitWidth, physBits)
     signed = lt.isSigned !== false
-    rangeLabel = describeLogicalType({ type: 'INTEGER', bitWidth: bits, isSigned: signed })
+    rangeLabel = `INTEGER(${bits}, ${signed ? 'signed' : 'unsigned'})`
   }
   const min = signed ? -(1n << BigInt(bits - 1)) : 0n
   const max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n

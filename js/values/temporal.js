@@ -1,8 +1,6 @@
-// DATE, TIME, TIMESTAMP (LogicalTypes.md "Temporal Types") and legacy INT96 timestamps: date and time
-// text (ISO-8601 and what DuckDB / PostgreSQL print) and Dates to every stored integer (or INT96 bytes)
-// a writer could have produced, in the column's unit and under the process's local-time offsets.
-import { absent, Preset } from './preset.js'
-import { addWidth, asBytes, badValue, show } from './input.js'
+// DATE, TIME, TIMESTAMP (LogicalTypes.md "Temporal Types") and INT96: date/time text (ISO-8601, DuckDB,
+// PostgreSQL) and Dates to every stored integer (or INT96 bytes) a writer could have produced.
+import { absent, addWidth, asBytes, badValue, Preset, show } from './input.js'
 import { addPhysicalIntegers, INT32_MAX, INT32_MIN, integerInput } from './integer.js'
 
 const DAY_SECONDS = 86400n
