@@ -41,14 +41,17 @@
 //    and local time of day. A number / bigint / integer text is the stored integer in the unit.
 //  - DECIMAL: exact decimal text (exponents allowed), a bigint (an integer value, not the unscaled
 //    one), or a number via String(number) — numbers carry ~15–17 significant digits, so pass text for
-//    wider decimals. Raw bytes are accepted for FIXED_LEN_BYTE_ARRAY / BYTE_ARRAY decimals.
+//    wider decimals; or raw bytes (FIXED_LEN_BYTE_ARRAY: of its width, BYTE_ARRAY: any length).
 //    BYTE_ARRAY decimals are probed as minimal big-endian two's complement (Java's
-//    BigInteger.toByteArray, as parquet-java writes them); a writer padding them would not be found.
+//    BigInteger.toByteArray, as parquet-java writes them), zero also as no bytes (hyparquet-writer);
+//    a writer padding them would not be found.
+//  - UUID: text in any case, hyphens, braces, urn:uuid: and 0x optional, or 16 bytes.
 //  - STRING / ENUM / JSON: strings are UTF-8; numbers, bigints and booleans are probed as
 //    String(value); bytes as they are. Objects (even for JSON) are BAD_VALUE: pass the text.
 //    Plain BYTE_ARRAY: strings (UTF-8) and bytes only; numbers are BAD_VALUE (pass '42').
-//  - Plain FIXED_LEN_BYTE_ARRAY: bytes, or a string as UTF-8; a length other than the column width is
-//    'absent'.
+//  - Plain FIXED_LEN_BYTE_ARRAY(n): bytes ('absent' unless n long); text as its UTF-8 when that is n
+//    bytes, else '0x' + 2n hex digits, else for n = 16 a UUID (arrow writers drop the annotation).
+//    Other text is BAD_VALUE, never 'absent': a file of the type could hold what was meant.
 //  - BSON, INTERVAL, VARIANT, GEOMETRY, GEOGRAPHY, UNKNOWN, unrecognised logical types, and logical
 //    types misplaced on BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY (UUID on BYTE_ARRAY, UUID not 16 bytes wide,
 //    ...): raw bytes only. STRING / ENUM / JSON on FIXED_LEN_BYTE_ARRAY are treated as plain.

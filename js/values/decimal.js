@@ -1,6 +1,6 @@
-// DECIMAL (LogicalTypes.md DECIMAL): exact decimal text to the unscaled integer, stored as INT32, INT64,
-// FIXED_LEN_BYTE_ARRAY (big-endian two's complement of the width) or BYTE_ARRAY (minimal).
-import { absent, addWidth, asBytes, badValue, show } from './input.js'
+// DECIMAL (LogicalTypes.md): exact decimal text to the unscaled integer, as INT32, INT64 or big-endian
+// two's complement: FIXED_LEN_BYTE_ARRAY of the width, BYTE_ARRAY minimal.
+import { absent, addBytes, asBytes, badValue, show } from './input.js'
 import {
   decimalToBigInt, FRACTION, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, NON_FINITE_WORD, OVERFLOW, parseDecimalText,
 } from './integer.js'
@@ -18,7 +18,7 @@ export function decimalConverter(ctx) {
   return (value, sink) => {
     if (physical === 'FIXED_LEN_BYTE_ARRAY' || physical === 'BYTE_ARRAY') {
       const bytes = asBytes(value)
-      if (bytes) return addWidth(ctx, sink, bytes)
+      if (bytes) return addBytes(ctx, sink, bytes)
     }
     let dec
     if (typeof value === 'bigint') {
@@ -55,6 +55,7 @@ export function decimalConverter(ctx) {
       }
       case 'BYTE_ARRAY':
         sink.add(twosComplement(unscaled, minimalTwosComplementLength(unscaled)))
+        if (unscaled === 0n) sink.add(new Uint8Array(0)) // hyparquet-writer stores zero as no bytes
         return
     }
     return absent(`${show(value)} does not fit ${ctx.label}`)

@@ -1,6 +1,6 @@
 // FLOAT, DOUBLE and FLOAT16 (LogicalTypes.md, on FIXED_LEN_BYTE_ARRAY(2)): the IEEE 754 values nearest
 // the input, both zeros (writers hash bit patterns), NaN 'unknown'.
-import { absent, addWidth, asBytes, badValue, NAN, Preset, show } from './input.js'
+import { absent, addBytes, asBytes, badValue, NAN, Preset, show } from './input.js'
 
 const FLOAT_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
 const f32 = new Float32Array(1)
@@ -83,12 +83,7 @@ export function doubleConverter(ctx) {
     const x = typeof value === 'number' ? value : floatInput(ctx, value)
     if (x instanceof Preset) return x
     if (x !== x) return NAN // eslint-disable-line no-self-compare
-    if (x === 0) {
-      sink.add(0)
-      sink.add(-0)
-    } else {
-      sink.add(x)
-    }
+    addFloat(sink, x)
   }
 }
 
@@ -112,7 +107,7 @@ export function floatConverter(ctx) {
 export function float16Converter(ctx) {
   return (value, sink) => {
     const bytes = asBytes(value)
-    if (bytes) return addWidth(ctx, sink, bytes)
+    if (bytes) return addBytes(ctx, sink, bytes)
     const x = floatInput(ctx, value)
     if (x instanceof Preset) return x
     if (x !== x) return NAN // eslint-disable-line no-self-compare

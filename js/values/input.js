@@ -1,6 +1,5 @@
-// What the converters share about a typed value: raw bytes in their many JS forms, hex text, and what is
-// said of a value that cannot be converted: a BAD_VALUE error, or a verdict decided from the value alone
-// (Preset: null, NaN, or a value no file of the column's type could hold; `reason` is a stable code).
+// What converters share: raw bytes in their JS forms, hex text, BAD_VALUE errors, and Preset verdicts
+// decided from the value alone (null, NaN, a value no file of the column's type could hold).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 export function show(value) {
@@ -54,9 +53,11 @@ export function parseHexBytes(text) {
   return out
 }
 
-/** A FIXED_LEN_BYTE_ARRAY value of the column's width; other lengths cannot be in the column. */
-export function addWidth(ctx, sink, bytes) {
-  if (bytes.length !== ctx.typeLength) return absent(`${bytes.length} bytes cannot be in ${article(ctx.label)} ${ctx.label} column`)
+/** Adds raw bytes; 'absent' when of another length than a fixed-width column's (BYTE_ARRAY has none). */
+export function addBytes(ctx, sink, bytes) {
+  if (ctx.physicalType !== 'BYTE_ARRAY' && bytes.length !== ctx.typeLength) {
+    return absent(`${bytes.length} bytes cannot be in ${article(ctx.label)} ${ctx.label} column`)
+  }
   sink.add(bytes)
 }
 

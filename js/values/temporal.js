@@ -1,6 +1,6 @@
 // DATE, TIME, TIMESTAMP (LogicalTypes.md "Temporal Types") and INT96: date/time text (ISO-8601, DuckDB,
 // PostgreSQL) and Dates to every stored integer (or INT96 bytes) a writer could have produced.
-import { absent, addWidth, asBytes, badValue, Preset, show } from './input.js'
+import { absent, addBytes, asBytes, badValue, Preset, show } from './input.js'
 import { addPhysicalIntegers, INT32_MAX, INT32_MIN, integerInput } from './integer.js'
 
 const DAY_SECONDS = 86400n
@@ -211,7 +211,7 @@ function int96Bytes(nanos) {
 export function int96Converter(ctx) {
   return (value, sink) => {
     const bytes = asBytes(value)
-    if (bytes) return addWidth(ctx, sink, bytes)
+    if (bytes) return addBytes(ctx, sink, bytes)
     let values
     const p = typeof value === 'string' ? parseDateTimeText(ctx, value) : undefined
     if (value instanceof Date) {

@@ -362,8 +362,18 @@ describe('DECIMAL', () => {
 
   test('BYTE_ARRAY: minimal two\'s complement (BigInteger.toByteArray)', () => {
     const D = decimal('BYTE_ARRAY', 10, 0)
+    // Zero is also probed as no bytes: hyparquet-writer (and Go's big.Int.Bytes) store it that way.
     assert.deepEqual(probe(D, [128, -129, 0, 127, -128, -1, 255, 256, '-0']).map((r) => r.c),
-      [['0080'], ['ff7f'], ['00'], ['7f'], ['80'], ['ff'], ['00ff'], ['0100'], ['00']])
+      [['0080'], ['ff7f'], ['00', ''], ['7f'], ['80'], ['ff'], ['00ff'], ['0100'], ['00', '']])
+  })
+
+  test('BYTE_ARRAY has no width: raw bytes of any length are probed as they are (issue #11)', () => {
+    const D = decimal('BYTE_ARRAY', 30, 2)
+    for (const raw of [new Uint8Array([0x7b]), new Uint8Array(13).fill(0x11), new Uint8Array(0), new Uint8Array([0, 0x80]).buffer]) {
+      assert.deepEqual(candidatesOf(D, raw), [hex(new Uint8Array(raw instanceof ArrayBuffer ? raw : raw.buffer))])
+    }
+    // The fixed width still applies where there is one.
+    assertPreset(decimal('FIXED_LEN_BYTE_ARRAY', 30, 2, 13), new Uint8Array(1), 'absent', 'not-representable', /^1 bytes cannot be in a FIXED_LEN_BYTE_ARRAY\(13\) \(DECIMAL\(30, 2\)\) column$/)
   })
 })
 
@@ -383,6 +393,49 @@ describe('UUID', () => {
     }
     assertPreset(UUID, new Uint8Array(15), 'absent', 'not-representable', /15 bytes/)
   })
+
+  test("'0x' + 32 hex digits, as any FIXED_LEN_BYTE_ARRAY(16) takes", () => {
+    assert.deepEqual(candidatesOf(UUID, `0x${bytes}`), [bytes])
+    assert.deepEqual(candidatesOf(UUID, ` 0X${bytes.toUpperCase()} `), [bytes])
+    assertBadValue(UUID, `0x${bytes}00`, /UUID/)
+  })
+})
+
+describe('plain FIXED_LEN_BYTE_ARRAY: text is never silently absent (issue #11)', () => {
+  const FLBA16 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: null }
+  const FLBA4 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 4, logicalType: null }
+  const uuid = '123e4567-e89b-12d3-a456-426614174000'
+  const uuidHex = '123e4567e89b12d3a456426614174000'
+
+  test('width 16: UUID text (arrow-based writers drop the UUID annotation) is its 16 bytes', () => {
+    for (const v of [uuid, uuid.toUpperCase(), uuidHex, `{${uuid}}`, `urn:uuid:${uuid}`, ` ${uuid} `, `0x${uuidHex}`]) {
+      assert.deepEqual(candidatesOf(FLBA16, v), [uuidHex], v)
+    }
+    // Text of exactly 16 UTF-8 bytes stays its UTF-8, and 16 raw bytes stay as they are.
+    assert.deepEqual(candidatesOf(FLBA16, 'abcdefghijklmnop'), [hex(Buffer.from('abcdefghijklmnop'))])
+    assert.deepEqual(candidatesOf(FLBA16, 'héllo😀wörld'), [hex(Buffer.from('héllo😀wörld'))])
+    assert.deepEqual(candidatesOf(FLBA16, parseHexBytes(uuidHex)), [uuidHex])
+  })
+
+  test("any width: '0x' followed by exactly 2n hex digits is those n bytes", () => {
+    assert.deepEqual(probe(FLBA4, ['0x01020304', '0XdeadBEEF', ' 0x00000000 ']).map((r) => r.c), [['01020304'], ['deadbeef'], ['00000000']])
+    assert.deepEqual(candidatesOf(FLBA4, 'abcd'), ['61626364'])
+    assert.deepEqual(candidatesOf(FLBA4, '0x12'), [hex(Buffer.from('0x12'))]) // 4 UTF-8 bytes: text as it is
+  })
+
+  test('other text is BAD_VALUE naming the accepted forms; wrong-length bytes stay absent', () => {
+    assertBadValue(FLBA16, 'not-a-uuid', /^"not-a-uuid" is not a value for a FIXED_LEN_BYTE_ARRAY\(16\) column: its UTF-8 is 10 bytes; expected text of 16 UTF-8 bytes, '0x' \+ 32 hex digits, a UUID or 16 raw bytes$/)
+    for (const v of [`${uuid}0`, uuid.slice(1), `0x${uuidHex}0`, '0x' + 'g'.repeat(32), '']) assertBadValue(FLBA16, v, /FIXED_LEN_BYTE_ARRAY\(16\)/)
+    for (const v of ['abc', 'abcde', '0x010203', '0x0102030405', uuid]) assertBadValue(FLBA4, v, /expected text of 4 UTF-8 bytes, '0x' \+ 8 hex digits or 4 raw bytes$/)
+    assertPreset(FLBA16, new Uint8Array(15), 'absent', 'not-representable', /^15 bytes cannot be in a FIXED_LEN_BYTE_ARRAY\(16\) column$/)
+    assertPreset(FLBA4, new Uint8Array(5), 'absent', 'not-representable', /^5 bytes/)
+  })
+
+  test('text annotations on FIXED_LEN_BYTE_ARRAY follow the same rules', () => {
+    const STRING16 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: { type: 'STRING' } }
+    assert.deepEqual(candidatesOf(STRING16, uuid), [uuidHex])
+    assertBadValue(STRING16, 'short', /its UTF-8 is 5 bytes/)
+  })
 })
 
 describe('text, bytes and booleans', () => {
@@ -398,7 +451,8 @@ describe('text, bytes and booleans', () => {
     assert.deepEqual(probe(BA, ['ab', new Uint8Array([1, 2]).buffer, new DataView(new Uint8Array([3]).buffer)]).map((r) => r.c), [['ab'], ['0102'], ['03']])
     const FLBA = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 4, logicalType: null }
     assert.deepEqual(probe(FLBA, ['abcd', new Uint8Array([1, 2, 3, 4])]).map((r) => r.c), [['61626364'], ['01020304']])
-    assertPreset(FLBA, 'abc', 'absent', 'not-representable', /3 bytes cannot be in a FIXED_LEN_BYTE_ARRAY\(4\) column/)
+    // Issue #11: text that cannot be the column's width is a caller error, not a silent 'absent'.
+    assertBadValue(FLBA, 'abc', /^"abc" is not a value for a FIXED_LEN_BYTE_ARRAY\(4\) column: its UTF-8 is 3 bytes; /)
     assertPreset(FLBA, new Uint8Array(5), 'absent', 'not-representable', /5 bytes/)
     assertBadValue(BA, 42, /^42 is not text or bytes for a BYTE_ARRAY column$/)
     assertBadValue(FLBA, 1234, /FIXED_LEN_BYTE_ARRAY\(4\)/)
