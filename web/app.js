@@ -1,7 +1,7 @@
 // The demo page's controller: opening a URL or a local file, showing the footer and filter health,
 // probing, and drawing verdicts with what they cost. All Parquet work runs in probe-worker.js.
-import { explainError } from './error-view.js'
 import { describeColumnType } from '../js/values/column-type.js'
+import { explainError } from './error-view.js'
 import { formatBytes, formatCount, formatPercent, plural } from './format.js'
 import { COLLAPSE_ABOVE, renderGrid, renderSummary, summarizeVerdicts } from './verdicts-view.js'
 import { WorkerClient } from './worker-client.js'
@@ -324,7 +324,7 @@ function renderResult() {
   $('show-all-label').hidden = result.rowGroups.length <= COLLAPSE_ABOVE
   $('grid-note').textContent = grid.hidden
     ? `Showing the ${plural(grid.shown, 'row group')} where a value may be present; ${formatCount(grid.hidden)} where every value is absent are hidden.`
-    : `${plural(result.rowGroups.length, 'row group')} × ${plural(summary.length, 'value')}, column ${result.column} (${describeColumnType(result)}).`
+    : `${plural(result.rowGroups.length, 'row group')} × ${plural(summary.length, 'value')}, column ${result.column}: ${describeColumnType(result)}.`
   $('result-card').hidden = false
 }
 
