@@ -2,7 +2,7 @@
 // decodes it with the wasm FileMetaData decoder into the compact layout probing needs.
 import { getCore } from './core.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
-import { logicalTypeFromSchemaElement } from './values.js'
+import { logicalTypeFromSchemaElement } from './values/column-type.js'
 
 const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
 const MAGIC_PARE = 0x45524150 // 'PARE': encrypted footer (Parquet modular encryption)

@@ -1,4 +1,4 @@
-// Number, size and type formatting for the demo page.
+// Number and size formatting for the demo page (column types: describeColumnType of the package).
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB']
 
@@ -23,16 +23,4 @@ export function formatPercent(x) {
   if (x < 0.0001) return '<0.01%'
   if (x < 0.01) return `${(x * 100).toPrecision(2)}%`
   return `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`
-}
-
-/** 'INT64 · TIMESTAMP(MICROS, UTC)', 'FIXED_LEN_BYTE_ARRAY(16) · UUID' */
-export function formatType({ physicalType, typeLength, logicalType }) {
-  const physical = physicalType === 'FIXED_LEN_BYTE_ARRAY' ? `FIXED_LEN_BYTE_ARRAY(${typeLength})` : physicalType
-  if (!logicalType) return physical
-  const t = logicalType
-  let logical = t.type
-  if (t.type === 'INTEGER') logical = `${t.isSigned ? 'INT' : 'UINT'}${t.bitWidth}`
-  else if (t.type === 'DECIMAL') logical = `DECIMAL(${t.precision}, ${t.scale})`
-  else if (t.type === 'TIMESTAMP' || t.type === 'TIME') logical = `${t.type}(${t.unit}${t.isAdjustedToUTC ? ', UTC' : ''})`
-  return `${physical} · ${logical}`
 }

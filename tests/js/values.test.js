@@ -1,4 +1,4 @@
-// js/values.js: user values → the physical values a writer hashed. Checked two ways: hand-computed
+// js/values.js and js/values/: user values → the physical values a writer hashed. Checked two ways: hand-computed
 // PLAIN encodings for each rule, and a round trip through files written by real writers (DuckDB,
 // hyparquet-writer) where every stored value, typed as a user would type it, must be found.
 import assert from 'node:assert/strict'
@@ -10,9 +10,9 @@ import { after, before, describe, test } from 'node:test'
 import { parquetMetadata } from 'hyparquet'
 
 import { BloomFilter, ErrorCode, init, ParquetBloomError } from '../../js/index.js'
-import {
-  combineVerdicts, describeColumnType, encodeProbeValues, logicalTypeFromSchemaElement, parseHexBytes,
-} from '../../js/values.js'
+import { combineVerdicts, encodeProbeValues } from '../../js/values.js'
+import { describeColumnType, logicalTypeFromSchemaElement } from '../../js/values/column-type.js'
+import { parseHexBytes } from '../../js/values/input.js'
 import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
 
 before(async () => {
@@ -34,7 +34,7 @@ function withTimeZone(tz, fn) {
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 const show = (c) => (c instanceof Uint8Array ? hex(c) : c)
 
-/** Per input value: { c: its candidates (bytes as hex), v: preset verdict, r: reason }. */
+/** Per input value: { c: its candidates (bytes as hex), v: preset verdict, r: reason code, d: detail }. */
 function probe(column, values) {
   const enc = encodeProbeValues(column, values)
   assert.equal(enc.owners.length, enc.candidates.length)
@@ -44,10 +44,10 @@ function probe(column, values) {
     assert.equal(o.value, values[i])
     if (o.verdict) {
       assert.deepEqual(out[i].c, [], 'a value with a preset verdict has no candidates')
+      assert.equal(o.source, 'value', 'a preset verdict comes from the value')
       out[i].v = o.verdict
-      assert.equal(o.source, 'value')
-      assert.match(o.reason, /^[a-z]+(-[a-z]+)*$/, 'a kebab-case reason code')
-      out[i].r = `${o.reason}: ${o.detail}`
+      out[i].r = o.reason
+      out[i].d = o.detail
     }
   })
   return out
@@ -56,14 +56,15 @@ function probe(column, values) {
 /** The candidates of a single value, asserting it has no preset verdict. */
 function candidatesOf(column, value) {
   const [r] = probe(column, [value])
-  assert.equal(r.v, undefined, `unexpected ${r.v}: ${r.r}`)
+  assert.equal(r.v, undefined, `unexpected ${r.v}: ${r.r}: ${r.d}`)
   return r.c
 }
 
-function assertPreset(column, value, verdict, reasonPattern) {
+function assertPreset(column, value, verdict, reason, detailPattern) {
   const [r] = probe(column, [value])
   assert.equal(r.v, verdict, `verdict for ${String(value)}`)
-  assert.match(r.r, reasonPattern)
+  assert.equal(r.r, reason)
+  assert.match(r.d, detailPattern)
 }
 
 function assertBadValue(column, value, messagePattern = /./) {
@@ -92,34 +93,34 @@ describe('integers', () => {
   })
 
   test('values no integer column holds are absent, not errors', () => {
-    for (const v of [1.5, '1.5', '1e-3', NaN, Infinity, 'NaN', '-Infinity']) assertPreset(INT32, v, 'absent', /^not-representable: .* is not an integer/)
-    assertPreset(INT32, 2 ** 31, 'absent', /^not-representable: 2147483648 is outside INT32 \[-2147483648, 2147483647\]/)
-    assertPreset(INT32, -(2 ** 31) - 1, 'absent', /outside INT32/)
-    assertPreset(INT64, 2n ** 63n, 'absent', /outside INT64/)
-    assertPreset(INT64, '1e400', 'absent', /out of range/)
+    for (const v of [1.5, '1.5', '1e-3', NaN, Infinity, 'NaN', '-Infinity']) assertPreset(INT32, v, 'absent', 'not-representable', /^.* is not an integer/)
+    assertPreset(INT32, 2 ** 31, 'absent', 'not-representable', /^2147483648 is outside INT32 \[-2147483648, 2147483647\]/)
+    assertPreset(INT32, -(2 ** 31) - 1, 'absent', 'not-representable', /outside INT32/)
+    assertPreset(INT64, 2n ** 63n, 'absent', 'not-representable', /outside INT64/)
+    assertPreset(INT64, '1e400', 'absent', 'not-representable', /out of range/)
   })
 
   test('narrow logical widths are range-checked, then widened to the stored type', () => {
     const INT8 = integer('INT32', 8, true)
-    assertPreset(INT8, 300, 'absent', /300 is outside INTEGER\(8, signed\) \[-128, 127\]/)
-    assertPreset(INT8, -129, 'absent', /outside/)
+    assertPreset(INT8, 300, 'absent', 'not-representable', /300 is outside INTEGER\(8, signed\) \[-128, 127\]/)
+    assertPreset(INT8, -129, 'absent', 'not-representable', /outside/)
     assert.deepEqual(probe(INT8, [-1, 127, '-128']).map((r) => r.c), [[-1], [127], [-128]])
     const UINT8 = integer('INT32', 8, false)
     assert.deepEqual(candidatesOf(UINT8, 255), [255])
-    assertPreset(UINT8, 256, 'absent', /outside INTEGER\(8, unsigned\) \[0, 255\]/)
-    assertPreset(integer('INT32', 16, false), -1, 'absent', /outside INTEGER\(16, unsigned\)/)
+    assertPreset(UINT8, 256, 'absent', 'not-representable', /outside INTEGER\(8, unsigned\) \[0, 255\]/)
+    assertPreset(integer('INT32', 16, false), -1, 'absent', 'not-representable', /outside INTEGER\(16, unsigned\)/)
     assert.deepEqual(candidatesOf(integer('INT32', 16, true), -32768), [-32768])
   })
 
   test('UINT32 and UINT64 are stored as the signed bit pattern', () => {
     const UINT32 = integer('INT32', 32, false)
     assert.deepEqual(probe(UINT32, [4294967295, '4294967295', 4294967295n, 2147483648]).map((r) => r.c), [[-1], [-1], [-1], [-2147483648]])
-    assertPreset(UINT32, '4294967296', 'absent', /outside/)
-    assertPreset(UINT32, -1, 'absent', /outside/)
+    assertPreset(UINT32, '4294967296', 'absent', 'not-representable', /outside/)
+    assertPreset(UINT32, -1, 'absent', 'not-representable', /outside/)
     const UINT64 = integer('INT64', 64, false)
     assert.deepEqual(probe(UINT64, [2n ** 64n - 1n, '18446744073709551615', 2n ** 63n, 5]).map((r) => r.c), [[-1n], [-1n], [-(2n ** 63n)], [5n]])
-    assertPreset(UINT64, 2n ** 64n, 'absent', /outside/)
-    assertPreset(UINT64, -1n, 'absent', /outside/)
+    assertPreset(UINT64, 2n ** 64n, 'absent', 'not-representable', /outside/)
+    assertPreset(UINT64, -1n, 'absent', 'not-representable', /outside/)
   })
 
   test('INT64 text is parsed exactly, never through a double', () => {
@@ -153,7 +154,7 @@ describe('FLOAT and DOUBLE', () => {
 
   test('NaN is unknown; Infinity is a value', () => {
     for (const column of [DOUBLE, FLOAT]) {
-      for (const v of [NaN, 'NaN', 'nan', '-nan']) assertPreset(column, v, 'unknown', /^nan: NaN has many bit patterns/)
+      for (const v of [NaN, 'NaN', 'nan', '-nan']) assertPreset(column, v, 'unknown', 'nan', /^NaN has many bit patterns/)
       assert.deepEqual(probe(column, [Infinity, 'Infinity', '-inf', '+inf']).map((r) => r.c), [[Infinity], [Infinity], [-Infinity], [Infinity]])
     }
   })
@@ -162,23 +163,23 @@ describe('FLOAT and DOUBLE', () => {
     assert.deepEqual(probe(DOUBLE, ['1.5', ' -2e3 ', '.5', '5.', '1E-2']).map((r) => r.c), [[1.5], [-2000], [0.5], [5], [0.01]])
     for (const v of ['abc', '', '1.5.2', '1e', '0x10', '1,5', true, {}]) assertBadValue(DOUBLE, v, /for a DOUBLE column/)
     assertBadValue(FLOAT, 'abc', /^"abc" is not a number for a FLOAT column$/)
-    assertPreset(DOUBLE, '1e400', 'absent', /^not-representable: "1e400" is beyond the range/)
+    assertPreset(DOUBLE, '1e400', 'absent', 'not-representable', /^"1e400" is beyond the range/)
   })
 
   test('FLOAT probes the float nearest the number', () => {
     assert.deepEqual(candidatesOf(FLOAT, 0.1), [0.10000000149011612])
     assert.deepEqual(candidatesOf(FLOAT, '0.1'), [0.10000000149011612])
     assert.deepEqual(candidatesOf(FLOAT, 3.4028235e38), [3.4028234663852886e38])
-    assertPreset(FLOAT, 1e39, 'absent', /^not-representable: 1e\+39 is beyond the FLOAT range/)
+    assertPreset(FLOAT, 1e39, 'absent', 'not-representable', /^1e\+39 is beyond the FLOAT range/)
     // 16777217 lies exactly between two floats: a writer rounding text straight to float may pick either.
     assert.deepEqual(candidatesOf(FLOAT, '16777217'), [16777216, 16777218])
   })
 
   test('bigints only when exactly representable', () => {
     assert.deepEqual(candidatesOf(DOUBLE, 2n ** 53n), [2 ** 53])
-    assertPreset(DOUBLE, 2n ** 53n + 1n, 'absent', /^not-representable: 9007199254740993n has no exact DOUBLE representation/)
+    assertPreset(DOUBLE, 2n ** 53n + 1n, 'absent', 'not-representable', /^9007199254740993n has no exact DOUBLE representation/)
     assert.deepEqual(candidatesOf(FLOAT, 2n ** 24n), [2 ** 24])
-    assertPreset(FLOAT, 2n ** 24n + 1n, 'absent', /no exact FLOAT representation/)
+    assertPreset(FLOAT, 2n ** 24n + 1n, 'absent', 'not-representable', /no exact FLOAT representation/)
   })
 })
 
@@ -188,10 +189,10 @@ describe('FLOAT16', () => {
       [['003c'], ['00c0'], ['ff7b'], ['662e'], ['0100'], ['007c'], ['0038']])
     assert.deepEqual(candidatesOf(FLOAT16, 0), ['0000', '0080'])
     assert.deepEqual(candidatesOf(FLOAT16, 1 + 2 ** -11), ['003c', '013c']) // a tie: both neighbours
-    assertPreset(FLOAT16, NaN, 'unknown', /^nan:/)
-    assertPreset(FLOAT16, 1e5, 'absent', /beyond the FLOAT16 range/)
+    assertPreset(FLOAT16, NaN, 'unknown', 'nan', /^NaN has many bit patterns/)
+    assertPreset(FLOAT16, 1e5, 'absent', 'not-representable', /beyond the FLOAT16 range/)
     assert.deepEqual(candidatesOf(FLOAT16, new Uint8Array([0x00, 0x3c])), ['003c'])
-    assertPreset(FLOAT16, new Uint8Array(3), 'absent', /3 bytes cannot be in a FIXED_LEN_BYTE_ARRAY\(2\) \(FLOAT16\) column/)
+    assertPreset(FLOAT16, new Uint8Array(3), 'absent', 'not-representable', /3 bytes cannot be in a FIXED_LEN_BYTE_ARRAY\(2\) \(FLOAT16\) column/)
   })
 })
 
@@ -213,7 +214,7 @@ describe('DATE', () => {
     assertBadValue(DATE, '2024-02-30', /^"2024-02-30" is not a valid date for an INT32 \(DATE\) column: February 2024 has 29 days$/)
     assertBadValue(DATE, '2023-02-29', /February 2023 has 28 days/)
     for (const v of ['2024-13-01', '2024-00-10', 'yesterday', '', '2024/01/02', true, new Date(NaN)]) assertBadValue(DATE, v, /INT32 \(DATE\)/)
-    assertPreset(DATE, 1.5, 'absent', /not an integer/)
+    assertPreset(DATE, 1.5, 'absent', 'not-representable', /not an integer/)
   })
 
   test('a Date gives its UTC calendar date and, when different, its local one', () => {
@@ -271,18 +272,18 @@ describe('TIMESTAMP', () => {
 
   test('digits finer than the unit must be zero', () => {
     assertPreset(timestamp('MILLIS', true), '2024-01-02T03:04:05.0005Z', 'absent',
-      /^not-representable: .* has fractional seconds finer than MILLIS/)
-    assertPreset(timestamp('MICROS', false), '2024-01-02 03:04:05.1234567', 'absent', /finer than MICROS/)
+      'not-representable', /^.* has fractional seconds finer than MILLIS/)
+    assertPreset(timestamp('MICROS', false), '2024-01-02 03:04:05.1234567', 'absent', 'not-representable', /finer than MICROS/)
     assert.deepEqual(candidatesOf(timestamp('MILLIS', true), '2024-01-02T03:04:05.123000000Z'), [1704164645123n])
-    assertPreset(timestamp('MICROS', true), 1.5, 'absent', /not an integer/)
+    assertPreset(timestamp('MICROS', true), 1.5, 'absent', 'not-representable', /not an integer/)
   })
 
   test('values outside int64 are absent', () => {
     const NANOS = timestamp('NANOS', true)
     assert.deepEqual(candidatesOf(NANOS, '1677-09-21T00:12:43.145224192Z'), [-(2n ** 63n)])
-    assertPreset(NANOS, '1677-09-21T00:12:43.145224191Z', 'absent', /outside the INT64 range/)
-    assertPreset(NANOS, '2262-04-12T00:00:00Z', 'absent', /outside the INT64 range/)
-    assertPreset(NANOS, 2n ** 63n, 'absent', /outside/)
+    assertPreset(NANOS, '1677-09-21T00:12:43.145224191Z', 'absent', 'not-representable', /outside the INT64 range/)
+    assertPreset(NANOS, '2262-04-12T00:00:00Z', 'absent', 'not-representable', /outside the INT64 range/)
+    assertPreset(NANOS, 2n ** 63n, 'absent', 'not-representable', /outside/)
   })
 
   test('malformed text is BAD_VALUE', () => {
@@ -299,7 +300,7 @@ describe('TIME', () => {
       [[11045123], [0], [86400000], [11045123], [11045123]])
     assert.deepEqual(candidatesOf(time('MICROS'), '03:04:05.123456'), [11045123456n])
     assert.deepEqual(candidatesOf(time('NANOS'), '00:00:00.000000001'), [1n])
-    assertPreset(time('MILLIS'), '03:04:05.1234', 'absent', /finer than MILLIS/)
+    assertPreset(time('MILLIS'), '03:04:05.1234', 'absent', 'not-representable', /finer than MILLIS/)
     for (const v of ['25:00', '12:60', '3pm', '24:00:01']) assertBadValue(time('MICROS'), v, /INT64 \(TIME\(MICROS, local\)\)/)
   })
 
@@ -325,7 +326,7 @@ describe('INT96', () => {
       assert.deepEqual(candidatesOf(INT96, -1n), [le64(86399999999999n) + le32(2440587)])
     })
     assert.deepEqual(candidatesOf(INT96, new Uint8Array(12).fill(7)), ['07'.repeat(12)])
-    assertPreset(INT96, new Uint8Array(11), 'absent', /11 bytes cannot be in an INT96 column/)
+    assertPreset(INT96, new Uint8Array(11), 'absent', 'not-representable', /11 bytes cannot be in an INT96 column/)
   })
 
   test('text with an offset: wall clock and UTC', () => {
@@ -341,9 +342,9 @@ describe('DECIMAL', () => {
     const D92 = decimal('INT32', 9, 2)
     assert.deepEqual(probe(D92, ['123.45', '-0.5', '+3', '1e-2', '1.5E1', '1.230', 123.45, -0.5, 3n, '999999.99', '.5', '-0']).map((r) => r.c),
       [[12345], [-50], [300], [1], [1500], [123], [12345], [-50], [300], [99999999], [50], [0]])
-    assertPreset(D92, '0.001', 'absent', /^not-representable: "0.001" has more than 2 fractional digits/)
-    assertPreset(D92, '12345678.9', 'absent', /does not fit DECIMAL\(9, 2\)/)
-    assertPreset(D92, NaN, 'absent', /cannot be in a DECIMAL\(9, 2\) column/)
+    assertPreset(D92, '0.001', 'absent', 'not-representable', /^"0.001" has more than 2 fractional digits/)
+    assertPreset(D92, '12345678.9', 'absent', 'not-representable', /does not fit DECIMAL\(9, 2\)/)
+    assertPreset(D92, NaN, 'absent', 'not-representable', /cannot be in a DECIMAL\(9, 2\) column/)
     assertBadValue(D92, 'abc', /^"abc" is not a decimal number for an INT32 \(DECIMAL\(9, 2\)\) column$/)
     assert.deepEqual(candidatesOf(decimal('INT64', 18, 3), '-999999999999999.999'), [-999999999999999999n])
   })
@@ -352,7 +353,7 @@ describe('DECIMAL', () => {
     assert.deepEqual(probe(decimal('FIXED_LEN_BYTE_ARRAY', 10, 0, 5), ['-1', '1', '0', '-256']).map((r) => r.c),
       [['ffffffffff'], ['0000000001'], ['0000000000'], ['ffffffff00']])
     assert.deepEqual(probe(decimal('FIXED_LEN_BYTE_ARRAY', 4, 0, 2), ['9999', '-9999']).map((r) => r.c), [['270f'], ['d8f1']])
-    assertPreset(decimal('FIXED_LEN_BYTE_ARRAY', 3, 0, 1), '200', 'absent', /does not fit FIXED_LEN_BYTE_ARRAY\(1\)/)
+    assertPreset(decimal('FIXED_LEN_BYTE_ARRAY', 3, 0, 1), '200', 'absent', 'not-representable', /does not fit FIXED_LEN_BYTE_ARRAY\(1\)/)
     const unscaled = 123456789012345678900123456789n
     assert.deepEqual(candidatesOf(decimal('FIXED_LEN_BYTE_ARRAY', 38, 10, 16), '12345678901234567890.0123456789'),
       [unscaled.toString(16).padStart(32, '0')])
@@ -361,8 +362,18 @@ describe('DECIMAL', () => {
 
   test('BYTE_ARRAY: minimal two\'s complement (BigInteger.toByteArray)', () => {
     const D = decimal('BYTE_ARRAY', 10, 0)
+    // Zero is also probed as no bytes: hyparquet-writer (and Go's big.Int.Bytes) store it that way.
     assert.deepEqual(probe(D, [128, -129, 0, 127, -128, -1, 255, 256, '-0']).map((r) => r.c),
-      [['0080'], ['ff7f'], ['00'], ['7f'], ['80'], ['ff'], ['00ff'], ['0100'], ['00']])
+      [['0080'], ['ff7f'], ['00', ''], ['7f'], ['80'], ['ff'], ['00ff'], ['0100'], ['00', '']])
+  })
+
+  test('BYTE_ARRAY has no width: raw bytes of any length are probed as they are (issue #11)', () => {
+    const D = decimal('BYTE_ARRAY', 30, 2)
+    for (const raw of [new Uint8Array([0x7b]), new Uint8Array(13).fill(0x11), new Uint8Array(0), new Uint8Array([0, 0x80]).buffer]) {
+      assert.deepEqual(candidatesOf(D, raw), [hex(new Uint8Array(raw instanceof ArrayBuffer ? raw : raw.buffer))])
+    }
+    // The fixed width still applies where there is one.
+    assertPreset(decimal('FIXED_LEN_BYTE_ARRAY', 30, 2, 13), new Uint8Array(1), 'absent', 'not-representable', /^1 bytes cannot be in a FIXED_LEN_BYTE_ARRAY\(13\) \(DECIMAL\(30, 2\)\) column$/)
   })
 })
 
@@ -380,7 +391,50 @@ describe('UUID', () => {
     for (const v of ['not-a-uuid', '123e4567-e89b-12d3-a456-42661417400', '123e4567e89b-12d3-a456-426614174000', 42, '']) {
       assertBadValue(UUID, v, /for a FIXED_LEN_BYTE_ARRAY\(16\) \(UUID\) column/)
     }
-    assertPreset(UUID, new Uint8Array(15), 'absent', /15 bytes/)
+    assertPreset(UUID, new Uint8Array(15), 'absent', 'not-representable', /15 bytes/)
+  })
+
+  test("'0x' + 32 hex digits, as any FIXED_LEN_BYTE_ARRAY(16) takes", () => {
+    assert.deepEqual(candidatesOf(UUID, `0x${bytes}`), [bytes])
+    assert.deepEqual(candidatesOf(UUID, ` 0X${bytes.toUpperCase()} `), [bytes])
+    assertBadValue(UUID, `0x${bytes}00`, /UUID/)
+  })
+})
+
+describe('plain FIXED_LEN_BYTE_ARRAY: text is never silently absent (issue #11)', () => {
+  const FLBA16 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: null }
+  const FLBA4 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 4, logicalType: null }
+  const uuid = '123e4567-e89b-12d3-a456-426614174000'
+  const uuidHex = '123e4567e89b12d3a456426614174000'
+
+  test('width 16: UUID text (arrow-based writers drop the UUID annotation) is its 16 bytes', () => {
+    for (const v of [uuid, uuid.toUpperCase(), uuidHex, `{${uuid}}`, `urn:uuid:${uuid}`, ` ${uuid} `, `0x${uuidHex}`]) {
+      assert.deepEqual(candidatesOf(FLBA16, v), [uuidHex], v)
+    }
+    // Text of exactly 16 UTF-8 bytes stays its UTF-8, and 16 raw bytes stay as they are.
+    assert.deepEqual(candidatesOf(FLBA16, 'abcdefghijklmnop'), [hex(Buffer.from('abcdefghijklmnop'))])
+    assert.deepEqual(candidatesOf(FLBA16, 'héllo😀wörld'), [hex(Buffer.from('héllo😀wörld'))])
+    assert.deepEqual(candidatesOf(FLBA16, parseHexBytes(uuidHex)), [uuidHex])
+  })
+
+  test("any width: '0x' followed by exactly 2n hex digits is those n bytes", () => {
+    assert.deepEqual(probe(FLBA4, ['0x01020304', '0XdeadBEEF', ' 0x00000000 ']).map((r) => r.c), [['01020304'], ['deadbeef'], ['00000000']])
+    assert.deepEqual(candidatesOf(FLBA4, 'abcd'), ['61626364'])
+    assert.deepEqual(candidatesOf(FLBA4, '0x12'), [hex(Buffer.from('0x12'))]) // 4 UTF-8 bytes: text as it is
+  })
+
+  test('other text is BAD_VALUE naming the accepted forms; wrong-length bytes stay absent', () => {
+    assertBadValue(FLBA16, 'not-a-uuid', /^"not-a-uuid" is not a value for a FIXED_LEN_BYTE_ARRAY\(16\) column: its UTF-8 is 10 bytes; expected text of 16 UTF-8 bytes, '0x' \+ 32 hex digits, a UUID or 16 raw bytes$/)
+    for (const v of [`${uuid}0`, uuid.slice(1), `0x${uuidHex}0`, '0x' + 'g'.repeat(32), '']) assertBadValue(FLBA16, v, /FIXED_LEN_BYTE_ARRAY\(16\)/)
+    for (const v of ['abc', 'abcde', '0x010203', '0x0102030405', uuid]) assertBadValue(FLBA4, v, /expected text of 4 UTF-8 bytes, '0x' \+ 8 hex digits or 4 raw bytes$/)
+    assertPreset(FLBA16, new Uint8Array(15), 'absent', 'not-representable', /^15 bytes cannot be in a FIXED_LEN_BYTE_ARRAY\(16\) column$/)
+    assertPreset(FLBA4, new Uint8Array(5), 'absent', 'not-representable', /^5 bytes/)
+  })
+
+  test('text annotations on FIXED_LEN_BYTE_ARRAY follow the same rules', () => {
+    const STRING16 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: { type: 'STRING' } }
+    assert.deepEqual(candidatesOf(STRING16, uuid), [uuidHex])
+    assertBadValue(STRING16, 'short', /its UTF-8 is 5 bytes/)
   })
 })
 
@@ -397,8 +451,9 @@ describe('text, bytes and booleans', () => {
     assert.deepEqual(probe(BA, ['ab', new Uint8Array([1, 2]).buffer, new DataView(new Uint8Array([3]).buffer)]).map((r) => r.c), [['ab'], ['0102'], ['03']])
     const FLBA = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 4, logicalType: null }
     assert.deepEqual(probe(FLBA, ['abcd', new Uint8Array([1, 2, 3, 4])]).map((r) => r.c), [['61626364'], ['01020304']])
-    assertPreset(FLBA, 'abc', 'absent', /3 bytes cannot be in a FIXED_LEN_BYTE_ARRAY\(4\) column/)
-    assertPreset(FLBA, new Uint8Array(5), 'absent', /5 bytes/)
+    // Issue #11: text that cannot be the column's width is a caller error, not a silent 'absent'.
+    assertBadValue(FLBA, 'abc', /^"abc" is not a value for a FIXED_LEN_BYTE_ARRAY\(4\) column: its UTF-8 is 3 bytes; /)
+    assertPreset(FLBA, new Uint8Array(5), 'absent', 'not-representable', /5 bytes/)
     assertBadValue(BA, 42, /^42 is not text or bytes for a BYTE_ARRAY column$/)
     assertBadValue(FLBA, 1234, /FIXED_LEN_BYTE_ARRAY\(4\)/)
   })
@@ -417,7 +472,7 @@ describe('text, bytes and booleans', () => {
       assert.deepEqual(candidatesOf(column, raw), [hex(raw)])
       assertBadValue(column, 'text', /only raw bytes \(a Uint8Array; --hex on the command line\) can be probed/)
     }
-    assertPreset({ physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 12, logicalType: { type: 'INTERVAL' } }, new Uint8Array(11), 'absent', /11 bytes/)
+    assertPreset({ physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 12, logicalType: { type: 'INTERVAL' } }, new Uint8Array(11), 'absent', 'not-representable', /11 bytes/)
   })
 
   test('BOOLEAN', () => {
@@ -444,8 +499,9 @@ describe('outcomes, owners and verdicts', () => {
     assert.deepEqual([...enc.owners], [0, 2, 2, 5])
     assert.ok(enc.owners instanceof Int32Array)
     assert.deepEqual(enc.outcomes.map((o) => o.verdict), [undefined, 'unknown', undefined, 'unknown', 'unknown', undefined])
-    assert.deepEqual([enc.outcomes[1].source, enc.outcomes[1].reason], ['value', 'null'])
-    assert.match(enc.outcomes[1].detail, /bloom filters and min\/max do not record nulls/)
+    assert.equal(enc.outcomes[1].reason, 'null')
+    assert.match(enc.outcomes[1].detail, /^bloom filters do not record nulls/)
+    assert.equal(enc.outcomes[1].source, 'value')
     assert.equal(enc.physicalType, 'DOUBLE')
     assert.deepEqual(combineVerdicts(enc, [0, 0, 1, 0]), ['absent', 'unknown', 'maybe', 'unknown', 'unknown', 'absent'])
   })

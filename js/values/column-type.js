@@ -1,0 +1,85 @@
+// Column types: the logical type of a schema element (LogicalTypes.md: logical_type, else the legacy
+// converted_type) and a human label for a column type, for the footer, CLI, demo page and messages.
+
+/**
+ * A human label for a column type: "INT32 (DATE)", "FIXED_LEN_BYTE_ARRAY(16) (UUID)",
+ * "INT64 (TIMESTAMP(MICROS, UTC))", "INT32 (INTEGER(8, signed))", "BYTE_ARRAY".
+ * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} column
+ */
+export function describeColumnType(column) {
+  const physical = column?.physicalType ?? 'unknown type'
+  const base = physical === 'FIXED_LEN_BYTE_ARRAY' && Number.isInteger(column.typeLength) ? `${physical}(${column.typeLength})` : String(physical)
+  const logical = describeLogicalType(column?.logicalType)
+  return logical ? `${base} (${logical})` : base
+}
+
+function describeLogicalType(lt) {
+  if (!lt || typeof lt !== 'object') return ''
+  switch (lt.type) {
+    case 'INTEGER': return `INTEGER(${lt.bitWidth}, ${lt.isSigned === false ? 'unsigned' : 'signed'})`
+    case 'DECIMAL': return `DECIMAL(${lt.precision}, ${lt.scale ?? 0})`
+    case 'TIME':
+    case 'TIMESTAMP': return `${lt.type}(${lt.unit}, ${lt.isAdjustedToUTC ? 'UTC' : 'local'})`
+    case 'OTHER': return lt.name ? `OTHER(${lt.name})` : 'OTHER'
+    default: return String(lt.type)
+  }
+}
+
+const SIMPLE_LOGICAL = new Set(['STRING', 'ENUM', 'JSON', 'BSON', 'UUID', 'FLOAT16', 'INTERVAL', 'DATE', 'VARIANT', 'GEOMETRY', 'GEOGRAPHY', 'UNKNOWN'])
+
+/**
+ * The normalized logical type of a hyparquet SchemaElement: its `logical_type` when it is one we know,
+ * else its legacy `converted_type`, else null.
+ * @param {{ logical_type?: any, converted_type?: string, precision?: number, scale?: number }} element
+ * @returns {object | null}
+ */
+export function logicalTypeFromSchemaElement(element) {
+  const fromLogical = logicalFromThrift(element?.logical_type)
+  if (fromLogical && fromLogical.type !== 'OTHER') return fromLogical
+  // An unrecognised logical type defers to a converted type a legacy reader would have used.
+  return logicalFromConverted(element) ?? fromLogical
+}
+
+function logicalFromThrift(lt) {
+  if (!lt || typeof lt !== 'object') return null
+  const type = lt.type
+  if (type === 'NULL') return { type: 'UNKNOWN' }
+  if (SIMPLE_LOGICAL.has(type)) return { type }
+  switch (type) {
+    case 'DECIMAL': return { type, precision: lt.precision, scale: lt.scale ?? 0 }
+    case 'TIME':
+    case 'TIMESTAMP': return { type, unit: lt.unit, isAdjustedToUTC: Boolean(lt.isAdjustedToUTC) }
+    case 'INTEGER': return { type, bitWidth: lt.bitWidth, isSigned: lt.isSigned !== false }
+  }
+  if (typeof type === 'string') return { type: 'OTHER', name: type }
+  // hyparquet passes union members it does not know through as { field_N: ... }
+  const key = Object.keys(lt)[0]
+  return { type: 'OTHER', name: key ? `LogicalType ${key.replace('field_', 'field ')}` : 'LogicalType' }
+}
+
+const CONVERTED_INTEGERS = {
+  INT_8: [8, true], INT_16: [16, true], INT_32: [32, true], INT_64: [64, true],
+  UINT_8: [8, false], UINT_16: [16, false], UINT_32: [32, false], UINT_64: [64, false],
+}
+
+function logicalFromConverted(element) {
+  const ct = element?.converted_type
+  switch (ct) {
+    case undefined:
+    case null: return null
+    case 'UTF8': return { type: 'STRING' }
+    case 'ENUM':
+    case 'JSON':
+    case 'BSON':
+    case 'DATE':
+    case 'INTERVAL': return { type: ct }
+    case 'DECIMAL': return { type: 'DECIMAL', precision: element.precision, scale: element.scale ?? 0 }
+    case 'TIME_MILLIS': return { type: 'TIME', unit: 'MILLIS', isAdjustedToUTC: true }
+    case 'TIME_MICROS': return { type: 'TIME', unit: 'MICROS', isAdjustedToUTC: true }
+    case 'TIMESTAMP_MILLIS': return { type: 'TIMESTAMP', unit: 'MILLIS', isAdjustedToUTC: true }
+    case 'TIMESTAMP_MICROS': return { type: 'TIMESTAMP', unit: 'MICROS', isAdjustedToUTC: true }
+  }
+  const int = CONVERTED_INTEGERS[ct]
+  if (int) return { type: 'INTEGER', bitWidth: int[0], isSigned: int[1] }
+  return null // MAP, MAP_KEY_VALUE, LIST annotate groups, not leaves
+}

@@ -1,0 +1,83 @@
+// DECIMAL (LogicalTypes.md): exact decimal text to the unscaled integer, as INT32, INT64 or big-endian
+// two's complement: FIXED_LEN_BYTE_ARRAY of the width, BYTE_ARRAY minimal.
+import { absent, addBytes, asBytes, badValue, show } from './input.js'
+import {
+  decimalToBigInt, FRACTION, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, NON_FINITE_WORD, OVERFLOW, parseDecimalText,
+} from './integer.js'
+
+export function decimalConverter(ctx) {
+  const { precision, scale: rawScale } = ctx.logicalType
+  const scale = Number.isInteger(rawScale) ? rawScale : 0
+  const physical = ctx.physicalType
+  const width = ctx.typeLength
+  const validPrecision = Number.isInteger(precision) && precision > 0
+  // Digits beyond what the physical type can hold overflow anyway; the cap only bounds the BigInt work.
+  const capDigits = validPrecision ? precision
+    : physical === 'INT32' ? 10 : physical === 'INT64' ? 19 : physical === 'FIXED_LEN_BYTE_ARRAY' ? Math.ceil(width * 8 * 0.302) + 1 : 100000
+  const label = `DECIMAL(${precision}, ${scale})`
+  return (value, sink) => {
+    if (physical === 'FIXED_LEN_BYTE_ARRAY' || physical === 'BYTE_ARRAY') {
+      const bytes = asBytes(value)
+      if (bytes) return addBytes(ctx, sink, bytes)
+    }
+    let dec
+    if (typeof value === 'bigint') {
+      dec = parseDecimalText(value.toString())
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return absent(`${show(value)} cannot be in a ${label} column`)
+      dec = parseDecimalText(String(value))
+    } else if (typeof value === 'string') {
+      dec = parseDecimalText(value.trim())
+      if (dec === undefined) {
+        if (NON_FINITE_WORD.test(value.trim())) return absent(`${show(value)} cannot be in a ${label} column`)
+        throw badValue(ctx, value, 'a decimal number')
+      }
+    } else {
+      throw badValue(ctx, value, 'a decimal number')
+    }
+    const unscaled = decimalToBigInt(dec, scale, capDigits)
+    if (unscaled === FRACTION) return absent(`${show(value)} has more than ${scale} fractional digits`)
+    if (unscaled === OVERFLOW) return absent(`${show(value)} does not fit ${label}: it needs more than ${capDigits} digits`)
+    switch (physical) {
+      case 'INT32':
+        if (unscaled < BigInt(INT32_MIN) || unscaled > BigInt(INT32_MAX)) break
+        sink.add(Number(unscaled))
+        return
+      case 'INT64':
+        if (unscaled < INT64_MIN || unscaled > INT64_MAX) break
+        sink.add(unscaled)
+        return
+      case 'FIXED_LEN_BYTE_ARRAY': {
+        const bytes = twosComplement(unscaled, width)
+        if (!bytes) break
+        sink.add(bytes)
+        return
+      }
+      case 'BYTE_ARRAY':
+        sink.add(twosComplement(unscaled, minimalTwosComplementLength(unscaled)))
+        if (unscaled === 0n) sink.add(new Uint8Array(0)) // hyparquet-writer stores zero as no bytes
+        return
+    }
+    return absent(`${show(value)} does not fit ${ctx.label}`)
+  }
+}
+
+/** Bytes of Java's BigInteger.toByteArray(): the shortest two's complement, at least one byte. */
+function minimalTwosComplementLength(v) {
+  const magnitude = v < 0n ? -v - 1n : v
+  const bitLength = magnitude === 0n ? 0 : magnitude.toString(2).length
+  return (bitLength >> 3) + 1
+}
+
+/** Big-endian two's complement of v in exactly `width` bytes, or undefined when it does not fit. */
+function twosComplement(v, width) {
+  const bits = BigInt(width * 8)
+  if (width === 0 || v < -(1n << (bits - 1n)) || v >= 1n << (bits - 1n)) return undefined
+  let x = BigInt.asUintN(width * 8, v)
+  const out = new Uint8Array(width)
+  for (let i = width - 1; i >= 0 && x !== 0n; i--) {
+    out[i] = Number(x & 0xffn)
+    x >>= 8n
+  }
+  return out
+}

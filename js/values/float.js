@@ -1,0 +1,134 @@
+// FLOAT, DOUBLE and FLOAT16 (LogicalTypes.md, on FIXED_LEN_BYTE_ARRAY(2)): the IEEE 754 values nearest
+// the input, both zeros (writers hash bit patterns), NaN 'unknown'.
+import { absent, addBytes, asBytes, badValue, NAN, Preset, show } from './input.js'
+
+const FLOAT_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
+const f32 = new Float32Array(1)
+const f32bits = new Uint32Array(f32.buffer)
+
+/** A number from a number, exactly-representable bigint or strict float text; a Preset when it cannot be one. */
+function floatInput(ctx, value) {
+  if (typeof value === 'number') return value
+  if (typeof value === 'string') {
+    const t = value.trim()
+    if (FLOAT_TEXT.test(t)) {
+      const x = Number(t)
+      if (!Number.isFinite(x)) return absent(`${show(value)} is beyond the range of ${ctx.label}`)
+      return x
+    }
+    switch (t.toLowerCase()) {
+      case 'nan': case '+nan': case '-nan': return NaN
+      case 'inf': case '+inf': case 'infinity': case '+infinity': return Infinity
+      case '-inf': case '-infinity': return -Infinity
+    }
+    throw badValue(ctx, value, 'a number')
+  }
+  if (typeof value === 'bigint') {
+    const x = Number(value)
+    if (Number.isFinite(x) && BigInt(x) === value) return x
+    return absent(`${show(value)} has no exact ${ctx.physicalType} representation`)
+  }
+  throw badValue(ctx, value, 'a number')
+}
+
+/** The float32 next to finite float f in the direction of x. */
+function floatNeighbor(f, x) {
+  if (f === 0) return x > 0 ? 2 ** -149 : -(2 ** -149)
+  f32[0] = f
+  f32bits[0] += (x > f) === (f > 0) ? 1 : -1
+  return f32[0]
+}
+
+function addFloat(sink, x) {
+  if (x === 0) {
+    sink.add(0)
+    sink.add(-0)
+  } else {
+    sink.addUnique(x)
+  }
+}
+
+/** Half-precision bits of finite x, rounded to nearest even; overflow gives ±Infinity. */
+function halfBits(x) {
+  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0
+  const a = Math.abs(x)
+  if (a >= 65520) return sign | 0x7c00 // halfway between 65504 and 65536 rounds (to even) up to Infinity
+  if (a < 2 ** -14) return sign | roundHalfEven(a * 2 ** 24) // subnormal; 1024 carries into the smallest normal
+  let e = Math.floor(Math.log2(a))
+  if (2 ** e > a) e--
+  else if (2 ** (e + 1) <= a) e++
+  return sign | (((e + 15) << 10) + roundHalfEven((a / 2 ** e) * 1024) - 1024)
+}
+
+function roundHalfEven(y) {
+  const f = Math.floor(y)
+  const d = y - f
+  if (d > 0.5) return f + 1
+  if (d < 0.5) return f
+  return f % 2 === 0 ? f : f + 1
+}
+
+function halfValue(bits) {
+  const sign = bits & 0x8000 ? -1 : 1
+  const e = (bits >> 10) & 0x1f
+  const m = bits & 0x3ff
+  if (e === 0x1f) return m ? NaN : sign * Infinity
+  return sign * (e === 0 ? m * 2 ** -24 : (1024 + m) * 2 ** (e - 25))
+}
+
+const halfBytes = (bits) => new Uint8Array([bits & 0xff, bits >> 8])
+
+export function doubleConverter(ctx) {
+  return (value, sink) => {
+    const x = typeof value === 'number' ? value : floatInput(ctx, value)
+    if (x instanceof Preset) return x
+    if (x !== x) return NAN // eslint-disable-line no-self-compare
+    addFloat(sink, x)
+  }
+}
+
+export function floatConverter(ctx) {
+  return (value, sink) => {
+    const x = floatInput(ctx, value)
+    if (x instanceof Preset) return x
+    if (x !== x) return NAN // eslint-disable-line no-self-compare
+    const f = Math.fround(x)
+    if (typeof value === 'bigint' && f !== x) return absent(`${show(value)} has no exact FLOAT representation`)
+    if (!Number.isFinite(f) && Number.isFinite(x)) return absent(`${show(value)} is beyond the FLOAT range`)
+    addFloat(sink, f)
+    if (f !== x) {
+      // Exactly halfway between two floats: a writer rounding decimal text straight to float may pick the other one.
+      const g = floatNeighbor(f, x)
+      if (Number.isFinite(g) && Math.abs(x - f) === Math.abs(g - x)) addFloat(sink, g)
+    }
+  }
+}
+
+export function float16Converter(ctx) {
+  return (value, sink) => {
+    const bytes = asBytes(value)
+    if (bytes) return addBytes(ctx, sink, bytes)
+    const x = floatInput(ctx, value)
+    if (x instanceof Preset) return x
+    if (x !== x) return NAN // eslint-disable-line no-self-compare
+    const bits = [halfBits(x)]
+    if (Number.isFinite(x) && (bits[0] & 0x7fff) === 0x7c00) return absent(`${show(value)} is beyond the FLOAT16 range`)
+    const h = halfValue(bits[0])
+    if (h !== x && Number.isFinite(x)) {
+      const magnitude = bits[0] & 0x7fff
+      const towardsX = Math.abs(x) > Math.abs(h) ? magnitude + 1 : magnitude - 1
+      const neighbor = (bits[0] & 0x8000) | towardsX
+      if (towardsX >= 0 && towardsX < 0x7c00 && Math.abs(x - h) === Math.abs(halfValue(neighbor) - x)) bits.push(neighbor)
+      const viaFloat = halfBits(Math.fround(x)) // a writer that goes through float32 first
+      if ((viaFloat & 0x7fff) !== 0x7c00) bits.push(viaFloat)
+    }
+    for (const b of bits) {
+      if ((b & 0x7fff) === 0) {
+        sink.addUnique(halfBytes(0))
+        sink.addUnique(halfBytes(0x8000))
+      } else {
+        sink.addUnique(halfBytes(b))
+      }
+    }
+  }
+}

@@ -1,0 +1,271 @@
+// DATE, TIME, TIMESTAMP (LogicalTypes.md "Temporal Types") and INT96: date/time text (ISO-8601, DuckDB,
+// PostgreSQL) and Dates to every stored integer (or INT96 bytes) a writer could have produced.
+import { absent, addBytes, asBytes, badValue, Preset, show } from './input.js'
+import { addPhysicalIntegers, INT32_MAX, INT32_MIN, integerInput } from './integer.js'
+
+const DAY_SECONDS = 86400n
+const DAY_MS = 86400000
+const MAX_DATE_MS = 8.64e15
+
+const UNIT_PER_SECOND = { MILLIS: 1000n, MICROS: 1000000n, NANOS: 1000000000n }
+const UNIT_PER_MS = { MILLIS: 1n, MICROS: 1000n, NANOS: 1000000n }
+const UNIT_DIGITS = { MILLIS: 3, MICROS: 6, NANOS: 9 }
+
+const DATE_TIME_TEXT = new RegExp(
+  '^([+-]?\\d{4,9})-(\\d{1,2})-(\\d{1,2})' + // date
+  '(?:(?:[Tt]|\\s+)(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:[.,](\\d+))?)?' + // time
+  '(?:\\s*(Z|z|UTC|GMT|[+-]\\d{2}(?::?\\d{2}(?::?\\d{2})?)?))?)?' + // offset
+  '(?:\\s*(\\(BC\\)|BC|\\(AD\\)|AD))?$', // era suffix
+)
+const TIME_TEXT = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:\s*(Z|z|UTC|GMT|[+-]\d{2}(?::?\d{2}(?::?\d{2})?)?))?$/
+
+function offsetSeconds(text) {
+  if (text === undefined) return undefined
+  if (!/^[+-]/.test(text)) return 0
+  const digits = text.slice(1).replace(/:/g, '')
+  const h = Number(digits.slice(0, 2))
+  const m = Number(digits.slice(2, 4) || 0)
+  const s = Number(digits.slice(4, 6) || 0)
+  if (h > 23 || m > 59 || s > 59) return NaN
+  return (text[0] === '-' ? -1 : 1) * (h * 3600 + m * 60 + s)
+}
+
+const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+function daysInMonth(y, m) {
+  return m === 2 ? (isLeap(y) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(y, m, d) {
+  y -= m <= 2 ? 1 : 0
+  const era = Math.floor(y / 400)
+  const yoe = y - era * 400
+  const doy = Math.floor((153 * ((m + 9) % 12) + 2) / 5) + d - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * 146097 + doe - 719468
+}
+
+/**
+ * Parses date or date-time text. undefined when it does not look like one; BAD_VALUE when it does but
+ * names no real date or time ('2024-02-30', '25:00').
+ */
+function parseDateTimeText(ctx, text) {
+  const m = DATE_TIME_TEXT.exec(text.trim())
+  if (!m) return undefined
+  let year = Number(m[1])
+  const era = m[9]
+  if (era && /BC/.test(era)) {
+    if (/^[+-]/.test(m[1]) || year < 1) throw badValue(ctx, text, 'a valid date', 'a BC year must be a positive year without a sign')
+    year = 1 - year
+  }
+  const month = Number(m[2])
+  const day = Number(m[3])
+  if (month < 1 || month > 12) throw badValue(ctx, text, 'a valid date', `there is no month ${month}`)
+  const dim = daysInMonth(year, month)
+  if (day < 1 || day > dim) throw badValue(ctx, text, 'a valid date', `${MONTH_NAMES[month - 1]} ${year} has ${dim} days`)
+  const parsed = {
+    days: daysFromCivil(year, month, day), hasTime: m[4] !== undefined,
+    hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0), fraction: m[7] ?? '',
+    offset: offsetSeconds(m[8]),
+  }
+  checkClock(ctx, text, parsed, false)
+  return parsed
+}
+
+function checkClock(ctx, text, p, allow24) {
+  const is24 = allow24 && p.hour === 24 && p.minute === 0 && p.second === 0 && !/[^0]/.test(p.fraction)
+  if ((p.hour > 23 && !is24) || p.minute > 59 || p.second > 59) throw badValue(ctx, text, 'a valid time', 'hours run 0-23, minutes and seconds 0-59')
+  if (Number.isNaN(p.offset)) throw badValue(ctx, text, 'a valid time', 'the UTC offset is out of range')
+}
+
+/** Fraction digits as a count of `unit`, or a Preset when non-zero digits are finer than the unit. */
+function fractionIn(ctx, text, fraction, unit) {
+  const digits = UNIT_DIGITS[unit]
+  if (fraction.length > digits && /[^0]/.test(fraction.slice(digits))) {
+    return absent(`${show(text)} has fractional seconds finer than ${unit}, which ${ctx.label} cannot hold`)
+  }
+  return BigInt(fraction.slice(0, digits).padEnd(digits, '0'))
+}
+
+/** The process's offsets (local − UTC, ms) under which wallMs is a local wall-clock reading. */
+function localOffsetsFor(wallMs) {
+  if (!(Math.abs(wallMs) <= MAX_DATE_MS - 2 * DAY_MS)) return []
+  const offsets = []
+  for (const probe of [wallMs - DAY_MS, wallMs, wallMs + DAY_MS]) {
+    const off = -new Date(probe).getTimezoneOffset() * 60000
+    if (!offsets.includes(off)) offsets.push(off)
+  }
+  const valid = offsets.filter((off) => -new Date(wallMs - off).getTimezoneOffset() * 60000 === off)
+  return valid.length ? valid : offsets // a wall time skipped by a DST jump: try each side
+}
+
+/** Instants (in unit since the epoch) that read as `wall` on the process's local clock. */
+function localReadings(wall, unit) {
+  const perMs = UNIT_PER_MS[unit]
+  let ms = wall / perMs
+  if (wall < 0n && ms * perMs !== wall) ms -= 1n
+  return localOffsetsFor(Number(ms)).map((off) => wall - BigInt(off) * perMs)
+}
+
+/** Local wall-clock fields of a Date's instant, as ms since the epoch read as UTC. */
+const localFieldsMs = (date) => date.getTime() - date.getTimezoneOffset() * 60000
+
+function validDateMs(ctx, value) {
+  const ms = value.getTime()
+  if (Number.isNaN(ms)) throw badValue(ctx, value, 'a valid date')
+  return ms
+}
+
+/** The process's UTC offsets (ms) in January and July of this year. */
+function currentLocalOffsetsMs() {
+  const year = new Date().getFullYear()
+  const offsets = [new Date(year, 0, 1), new Date(year, 6, 1)].map((d) => -d.getTimezoneOffset() * 60000)
+  return offsets[0] === offsets[1] ? [offsets[0]] : offsets
+}
+
+const JULIAN_DAY_OF_EPOCH = 2440588n
+
+const DATE_EXPECTED = "a date ('YYYY-MM-DD', a Date or a day number)"
+
+export function dateConverter(ctx) {
+  return (value, sink) => {
+    if (value instanceof Date) {
+      const ms = validDateMs(ctx, value)
+      sink.add(Math.floor(ms / DAY_MS))
+      sink.addUnique(Math.floor(localFieldsMs(value) / DAY_MS))
+      return
+    }
+    if (typeof value === 'string') {
+      const p = parseDateTimeText(ctx, value)
+      if (p) {
+        if (p.hasTime && (p.hour || p.minute || p.second || /[^0]/.test(p.fraction) || p.offset)) {
+          throw badValue(ctx, value, 'a date', "it has a time of day; pass 'YYYY-MM-DD'")
+        }
+        return addPhysicalIntegers(ctx, sink, [BigInt(p.days)], value)
+      }
+    }
+    const days = integerInput(ctx, value, DATE_EXPECTED)
+    if (days instanceof Preset) return days
+    return addPhysicalIntegers(ctx, sink, [days], value)
+  }
+}
+
+export function timestampConverter(ctx) {
+  const unit = ctx.logicalType.unit
+  const adjusted = Boolean(ctx.logicalType.isAdjustedToUTC)
+  const perSecond = UNIT_PER_SECOND[unit]
+  const perMs = UNIT_PER_MS[unit]
+  return (value, sink) => {
+    if (value instanceof Date) {
+      const ms = validDateMs(ctx, value)
+      const values = [BigInt(ms) * perMs]
+      if (!adjusted) values.push(BigInt(localFieldsMs(value)) * perMs)
+      return addPhysicalIntegers(ctx, sink, values, value)
+    }
+    if (typeof value === 'string') {
+      const p = parseDateTimeText(ctx, value)
+      if (p) {
+        const wall = wallClock(ctx, value, p, unit, perSecond)
+        if (wall instanceof Preset) return wall
+        const values = []
+        if (p.offset !== undefined) {
+          const utc = wall - BigInt(p.offset) * perSecond
+          if (adjusted) values.push(utc)
+          else values.push(wall, utc)
+        } else {
+          values.push(wall)
+          if (adjusted) values.push(...localReadings(wall, unit))
+        }
+        return addPhysicalIntegers(ctx, sink, values, value)
+      }
+    }
+    const v = integerInput(ctx, value, "a timestamp (ISO-8601 text, a Date or an integer in the column's unit)")
+    if (v instanceof Preset) return v
+    return addPhysicalIntegers(ctx, sink, [v], value)
+  }
+}
+
+/** The parsed date-time's fields as a count of unit since 1970-01-01T00:00 (offset not applied). */
+function wallClock(ctx, text, p, unit, perSecond) {
+  const fraction = fractionIn(ctx, text, p.fraction, unit)
+  if (fraction instanceof Preset) return fraction
+  return (BigInt(p.days) * DAY_SECONDS + BigInt(p.hour * 3600 + p.minute * 60 + p.second)) * perSecond + fraction
+}
+
+const NANOS_PER_DAY = 86400000000000n
+
+function int96Bytes(nanos) {
+  let days = nanos / NANOS_PER_DAY
+  if (nanos < 0n && days * NANOS_PER_DAY !== nanos) days -= 1n
+  const julian = days + JULIAN_DAY_OF_EPOCH
+  if (julian < BigInt(INT32_MIN) || julian > BigInt(INT32_MAX)) return undefined
+  const out = new Uint8Array(12)
+  const view = new DataView(out.buffer)
+  view.setBigInt64(0, nanos - days * NANOS_PER_DAY, true)
+  view.setInt32(8, Number(julian), true)
+  return out
+}
+
+export function int96Converter(ctx) {
+  return (value, sink) => {
+    const bytes = asBytes(value)
+    if (bytes) return addBytes(ctx, sink, bytes)
+    let values
+    const p = typeof value === 'string' ? parseDateTimeText(ctx, value) : undefined
+    if (value instanceof Date) {
+      values = [BigInt(validDateMs(ctx, value)) * 1000000n, BigInt(localFieldsMs(value)) * 1000000n]
+    } else if (p) {
+      const wall = wallClock(ctx, value, p, 'NANOS', UNIT_PER_SECOND.NANOS)
+      if (wall instanceof Preset) return wall
+      values = p.offset !== undefined ? [wall, wall - BigInt(p.offset) * UNIT_PER_SECOND.NANOS] : [wall, ...localReadings(wall, 'NANOS')]
+    } else {
+      const v = integerInput(ctx, value, 'a timestamp (ISO-8601 text, a Date, nanoseconds since the epoch or 12 raw bytes)')
+      if (v instanceof Preset) return v
+      values = [v]
+    }
+    let added = false
+    for (const nanos of values) {
+      const b = int96Bytes(nanos)
+      if (b) {
+        sink.addUnique(b)
+        added = true
+      }
+    }
+    if (!added) return absent(`${show(value)} is outside the INT96 date range`)
+  }
+}
+
+export function timeConverter(ctx) {
+  const unit = ctx.logicalType.unit
+  const adjusted = Boolean(ctx.logicalType.isAdjustedToUTC)
+  const perSecond = UNIT_PER_SECOND[unit]
+  const perMs = UNIT_PER_MS[unit]
+  const perDay = DAY_SECONDS * perSecond
+  const mod = (v) => ((v % perDay) + perDay) % perDay
+  return (value, sink) => {
+    if (value instanceof Date) {
+      const ms = validDateMs(ctx, value)
+      const values = [ms, localFieldsMs(value)].map((t) => BigInt(((t % DAY_MS) + DAY_MS) % DAY_MS) * perMs)
+      return addPhysicalIntegers(ctx, sink, values, value)
+    }
+    if (typeof value === 'string') {
+      const m = TIME_TEXT.exec(value.trim())
+      if (m) {
+        const p = { hour: Number(m[1]), minute: Number(m[2]), second: Number(m[3] ?? 0), fraction: m[4] ?? '', offset: offsetSeconds(m[5]) }
+        checkClock(ctx, value, p, true)
+        const fraction = fractionIn(ctx, value, p.fraction, unit)
+        if (fraction instanceof Preset) return fraction
+        const wall = BigInt(p.hour * 3600 + p.minute * 60 + p.second) * perSecond + fraction
+        const values = [wall]
+        if (p.offset !== undefined) values.push(mod(wall - BigInt(p.offset) * perSecond))
+        else if (adjusted) for (const off of currentLocalOffsetsMs()) values.push(mod(wall - BigInt(off) * perMs))
+        return addPhysicalIntegers(ctx, sink, values, value)
+      }
+    }
+    const v = integerInput(ctx, value, "a time ('HH:MM:SS[.fff]', a Date or an integer in the column's unit)")
+    if (v instanceof Preset) return v
+    return addPhysicalIntegers(ctx, sink, [v], value)
+  }
+}
