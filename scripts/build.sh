@@ -42,7 +42,8 @@ for target in "${targets[@]}"; do
       say "building wasm module ($BUILD_DIR/wasm -> js/wasm)"
       configure_wasm "$BUILD_DIR/wasm"
       cmake --build "$BUILD_DIR/wasm" -j "$JOBS" --target parquet_bloom_wasm
-      install_module "$BUILD_DIR/wasm" "$ROOT/js/wasm" ;;
+      install_module "$BUILD_DIR/wasm" "$ROOT/js/wasm"
+      "$ROOT/scripts/build-bundle.sh" ;;
     wasm-tests)
       say "building GoogleTest suite with em++ ($BUILD_DIR/wasm)"
       configure_wasm "$BUILD_DIR/wasm"

@@ -1,20 +1,22 @@
-// Prints what a browser downloads to probe a file with parquet-bloom: every JS module reachable from
-// the package entry (js/index.js) plus the wasm, raw and gzip -9 (node:zlib), as `npm run size` shows.
+// Prints what a browser downloads to probe a file with parquet-bloom, raw and gzip -9 (node:zlib), as
+// `npm run size` shows: the minified bundle (scripts/build-bundle.js, built here in memory from the
+// current sources), the Emscripten glue and the wasm that init() loads — the budgeted base — then any
+// chunk loaded only on demand (reported, not counted), then each commented source module, for reading.
 // Usage: node scripts/size.js [--json]
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const ENTRY = path.join(root, 'js/index.js')
-const WASM = path.join(root, 'js/wasm/parquet_bloom.wasm') // fetched by js/wasm-loader.js, not imported
+import { BUNDLE, buildBrowserBundle, GLUE, root, WASM } from './build-bundle.js'
+
+const SOURCE_ENTRY = path.join(root, 'js/index.js')
 
 // Relative specifiers of static imports/re-exports and of dynamic import('...') with a literal string.
 const SPECIFIER = /(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s,$]+\s*from\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g
 
-/** Files reachable from the entry, in discovery order. */
-export function moduleGraph(entry = ENTRY) {
+/** Source files reachable from the entry, in discovery order. */
+export function moduleGraph(entry = SOURCE_ENTRY) {
   const seen = new Set()
   const visit = (file) => {
     if (seen.has(file)) return
@@ -26,40 +28,79 @@ export function moduleGraph(entry = ENTRY) {
   return [...seen]
 }
 
-/** Raw and gzip sizes of every file a browser loads to probe, and the totals. */
-export function measureDownload() {
-  const files = [...moduleGraph(), WASM].map((file) => {
-    const bytes = readFileSync(file)
-    return { file: path.relative(root, file), raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length }
-  })
+const measure = (file, bytes) => ({ file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length })
+const readMeasured = (file) => measure(file, readFileSync(path.join(root, file)))
+
+function totals(files) {
   const sum = (list, key) => list.reduce((n, f) => n + f[key], 0)
   const js = files.filter((f) => !f.file.endsWith('.wasm'))
   const wasm = files.filter((f) => f.file.endsWith('.wasm'))
   return {
-    files,
     js: { raw: sum(js, 'raw'), gzip: sum(js, 'gzip') },
     wasm: { raw: sum(wasm, 'raw'), gzip: sum(wasm, 'gzip') },
     total: { raw: sum(files, 'raw'), gzip: sum(files, 'gzip') },
   }
 }
 
+/**
+ * What a browser downloads through the bundle. `files` is the base every probe needs: the bundle and the
+ * chunks it imports statically, the glue and the wasm (init() loads both before the first probe).
+ * `lazy` is every other chunk, each with what it adds beyond the base, loaded only when its import()
+ * runs. Source maps are fetched only by open developer tools and are not counted.
+ */
+export async function measureDownload() {
+  const { metafile, outputFiles } = await buildBrowserBundle({ write: false })
+  const contents = new Map(outputFiles.map((f) => [path.relative(root, f.path), f.contents]))
+  const staticClosure = (start, into = new Set()) => {
+    if (into.has(start)) return into
+    into.add(start)
+    for (const i of metafile.outputs[start].imports) if (!i.external && i.kind === 'import-statement') staticClosure(i.path, into)
+    return into
+  }
+  const base = staticClosure(BUNDLE)
+  const lazy = Object.keys(metafile.outputs)
+    .filter((file) => file.endsWith('.js') && !base.has(file))
+    .map((file) => {
+      const adds = [...staticClosure(file)].filter((f) => !base.has(f))
+      return { ...measure(file, contents.get(file)), adds: totals(adds.map((f) => measure(f, contents.get(f)))).total }
+    })
+  const files = [...[...base].map((file) => measure(file, contents.get(file))), readMeasured(GLUE), readMeasured(WASM)]
+  return { files, ...totals(files), lazy }
+}
+
+/** The commented source modules (what Node and the demo page load) and the wasm: for reading, not budgeted. */
+export function measureSources() {
+  const files = [...moduleGraph().map((file) => path.relative(root, file)), WASM].map(readMeasured)
+  return { files, ...totals(files) }
+}
+
+function printTable(title, report, { count = true } = {}) {
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`
+  const row = (name, size, note = '') => console.log(`${name.padEnd(40)}  ${kib(size.raw).padStart(10)}  ${kib(size.gzip).padStart(10)} gzip${note}`)
+  console.log(`\n${title}`)
+  for (const f of report.files) row(f.file, f)
+  console.log('-'.repeat(70))
+  row('JS', report.js, `  (${report.files.length - 1} files)`)
+  row('wasm', report.wasm)
+  if (count) row('total', report.total)
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  let report
+  let download
+  let sources
   try {
-    report = measureDownload()
+    download = await measureDownload()
+    sources = measureSources()
   } catch (error) {
     console.error(error.code === 'ENOENT' ? `missing ${error.path}: build the wasm first (bash scripts/build.sh wasm)` : error.message)
     process.exit(1)
   }
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify(report, null, 2))
+    console.log(JSON.stringify({ download, sources }, null, 2))
   } else {
-    const kib = (n) => `${(n / 1024).toFixed(1)} KiB`
-    const width = Math.max(...report.files.map((f) => f.file.length))
-    for (const f of report.files) console.log(`${f.file.padEnd(width)}  ${kib(f.raw).padStart(10)}  ${kib(f.gzip).padStart(10)} gzip`)
-    console.log('-'.repeat(width + 30))
-    console.log(`${'JS'.padEnd(width)}  ${kib(report.js.raw).padStart(10)}  ${kib(report.js.gzip).padStart(10)} gzip  (${report.files.length - 1} files)`)
-    console.log(`${'wasm'.padEnd(width)}  ${kib(report.wasm.raw).padStart(10)}  ${kib(report.wasm.gzip).padStart(10)} gzip`)
-    console.log(`${'total'.padEnd(width)}  ${kib(report.total.raw).padStart(10)}  ${kib(report.total.gzip).padStart(10)} gzip`)
+    printTable('What a browser downloads to probe (the budget: 100 KiB gzip)', download)
+    console.log(`\nLoaded on demand, not in the total: ${download.lazy.length === 0 ? 'none' : ''}`)
+    for (const c of download.lazy) console.log(`${c.file.padEnd(40)}  adds ${(c.adds.gzip / 1024).toFixed(1)} KiB gzip`)
+    printTable('The commented sources the bundle is built from (Node and the demo page load these; informational)', sources, { count: false })
   }
 }

@@ -6,4 +6,5 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 "$ROOT/scripts/setup.sh"
 [ -f js/wasm/parquet_bloom.wasm ] || "$ROOT/scripts/build.sh" wasm
+"$ROOT/scripts/build-bundle.sh" # the bare example page loads the bundle: rebuild it from the current sources
 node tests/browser/run.js "$@"

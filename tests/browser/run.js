@@ -1,4 +1,5 @@
-// Browser tests (`npm run test:browser`): the demo page and the bare example page, served by the demo
+// Browser tests (`npm run test:browser`): the demo page (the commented sources, in a module worker) and
+// the bare example page (the minified bundle, on the page and in a module worker), served by the demo
 // server, in Debian's Chromium (headless via playwright-core) and Firefox ESR (headless via
 // puppeteer-core over WebDriver BiDi), the same scenarios in both (tests/browser/drivers.js). Verdicts
 // are checked against truth DuckDB reads back from the sample files and, with the cost readout, against
@@ -12,7 +13,7 @@ import path from 'node:path'
 import send from 'send'
 
 import { fixturePath, missingFixture } from '../js/helpers/fixtures.js'
-import { measureDownload } from '../../scripts/size.js'
+import { measureDownload, measureSources } from '../../scripts/size.js'
 import { buildSamples, samplesDir } from '../../web/build-samples.js'
 import { repoRoot, startDemoServer } from '../../web/server.js'
 import { assertEqual, assertOk, assertProbeMatchesTruth, nodeProbe, pageReader } from './checks.js'
@@ -44,6 +45,9 @@ function preflight(browsers) {
   const problems = []
   if (!existsSync(path.join(repoRoot, 'js/wasm/parquet_bloom.wasm'))) {
     problems.push('js/wasm/parquet_bloom.wasm is missing: build it first with `bash scripts/build.sh wasm` (npm test and npm start do).')
+  }
+  if (!existsSync(path.join(repoRoot, 'js/parquet-bloom.browser.js'))) {
+    problems.push('js/parquet-bloom.browser.js is missing: build it first with `bash scripts/build-bundle.sh` (scripts/build.sh wasm does).')
   }
   for (const name of browsers) {
     const missing = missingBrowser(name)
@@ -107,8 +111,8 @@ scenario('url-probe', async ({ page, demo, manifest, jsRequests }) => {
 
   // The probe ran in the module worker, which loaded exactly the package's own files.
   assertOk(page.workers().some((w) => w.url().endsWith('/web/probe-worker.js')), 'the probe worker is running')
-  const measured = measureDownload().files.map((f) => `/${f.file}`).sort()
-  assertEqual([...jsRequests].sort(), measured, 'package files the browser loaded = the files scripts/size.js measures')
+  const measured = measureSources().files.map((f) => `/${f.file}`).sort()
+  assertEqual([...jsRequests].sort(), measured, 'package files the worker loaded = the source modules scripts/size.js lists')
 })
 
 scenario('local-file', async ({ page, demo, manifest }) => {
@@ -254,7 +258,7 @@ scenario('cross-origin-probe', async ({ page, demo, manifest }) => {
   assertEqual(grid, (await nodeProbe(`${demo.url}web/samples/${s.file}`, s.probe.column, values)).verdicts, 'grid equals the Node run')
 })
 
-scenario('bare-example', async ({ page, demo, manifest }) => {
+scenario('bare-example', async ({ page, demo, manifest, jsRequests }) => {
   const s = manifest.samples.find((x) => x.file === 'orders.parquet')
   const values = [...s.probe.values, ...s.probe.absent]
   const params = new URLSearchParams({ url: `../web/samples/${s.file}`, column: s.probe.column })
@@ -268,6 +272,33 @@ scenario('bare-example', async ({ page, demo, manifest }) => {
   assertProbeMatchesTruth(verdicts, s.probe, 'example output')
   assertEqual(verdicts, expected.verdicts, 'example output equals the Node run')
   assertEqual(shown.stats, expected.stats, 'example stats equal the Node run')
+  // The page imports the minified bundle: it loaded the bundle, the glue and the wasm, and nothing else.
+  const measured = (await measureDownload()).files.map((f) => `/${f.file}`).sort()
+  assertEqual([...jsRequests].sort(), measured, 'package files the page loaded = the download scripts/size.js budgets')
+})
+
+scenario('bundle-in-worker', async ({ page, demo, manifest }) => {
+  // The same bundle in a module worker (its import.meta.url is the bundle's, so the wasm resolves).
+  const s = manifest.samples.find((x) => x.file === 'events-20rg.parquet')
+  const url = `${demo.url}web/samples/${s.file}`
+  const values = [...s.probe.values, ...s.probe.absent]
+  await page.goto(`${demo.url}examples/browser.html`) // any page of the origin the bundle is served from
+  const verdicts = await page.evaluate(({ bundle, url, column, values }) => new Promise((resolve, reject) => {
+    const code = `import { openParquet } from ${JSON.stringify(bundle)}
+      const { url, column, values } = (await new Promise((r) => { self.onmessage = (e) => r(e.data) }))
+      try {
+        const file = await openParquet(url)
+        const result = await file.probe(column, values)
+        await file.close()
+        postMessage({ verdicts: result.rowGroups.map((g) => g.results.map((r) => r.verdict)) })
+      } catch (error) { postMessage({ error: String(error.stack ?? error) }) }`
+    const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })), { type: 'module' })
+    worker.onmessage = (e) => { worker.terminate(); e.data.error ? reject(new Error(e.data.error)) : resolve(e.data.verdicts) }
+    worker.onerror = (e) => reject(new Error(e.message ?? 'worker failed to load'))
+    worker.postMessage({ url, column, values })
+  }), { bundle: `${demo.url}js/parquet-bloom.browser.js`, url, column: s.probe.column, values })
+  assertProbeMatchesTruth(verdicts, s.probe, 'worker')
+  assertEqual(verdicts, (await nodeProbe(url, s.probe.column, values)).verdicts, 'worker verdicts equal the Node run of the sources')
 })
 
 // ---- runner ------------------------------------------------------------------------------------

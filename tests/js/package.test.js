@@ -1,6 +1,7 @@
 // The package as npm users get it: `npm pack`, install the tarball into an empty folder, then import it,
-// probe a file, type-check against its declarations and run its CLI from there. Also holds the browser
-// download to its size budget.
+// probe a file (also through the "browser" export condition, which resolves to the minified bundle),
+// type-check against its declarations and run its CLI from there. Also holds the browser download to its
+// size budget.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -44,7 +45,8 @@ after(async () => {
 
 test('the tarball holds the library, its types and the built wasm, and nothing else', () => {
   const files = packed.files.map((f) => f.path)
-  for (const needed of ['package.json', 'js/index.js', 'js/index.d.ts', 'js/cli.js', 'js/wasm-loader.js', 'js/wasm/parquet_bloom.mjs', 'js/wasm/parquet_bloom.wasm']) {
+  for (const needed of ['package.json', 'js/index.js', 'js/index.d.ts', 'js/cli.js', 'js/wasm-loader.js', 'js/wasm/parquet_bloom.mjs', 'js/wasm/parquet_bloom.wasm',
+    'js/parquet-bloom.browser.js']) {
     assert.ok(files.includes(needed), `${needed} missing from ${packed.filename}`)
   }
   const stray = files.filter((f) => !/^(js\/|package\.json$|README\.md$|LICENSE)/.test(f))
@@ -117,8 +119,30 @@ test('npx parquet-bloom --version runs the installed CLI', async () => {
   assert.match(stdout.trim(), new RegExp(`(^|\\s)v?${version.replace(/\./g, '\\.')}$`))
 })
 
-test(`a browser downloads at most ${BROWSER_BUDGET_GZIP / 1024} KiB gzip (wasm + JS) to probe`, () => {
-  const { total, files } = measureDownload()
+test('the "browser" export condition resolves to the bundle, which probes like the Node entry', async () => {
+  const s = manifest.samples.find((x) => x.file === 'events-20rg.parquet')
+  const values = [...s.probe.values, ...s.probe.absent]
+  await writeFile(path.join(consumer, 'probe-conditions.js'), `
+    import { openParquet } from 'parquet-bloom'
+    const file = await openParquet(new Blob([(await import('node:fs')).readFileSync(${JSON.stringify(path.join(samplesDir, s.file))})]))
+    const result = await file.probe(${JSON.stringify(s.probe.column)}, ${JSON.stringify(values)})
+    await file.close()
+    console.log(JSON.stringify({ entry: import.meta.resolve('parquet-bloom'), verdicts: result.rowGroups.map((g) => g.results.map((r) => r.verdict)) }))
+  `)
+  const probeWith = async (conditions) => JSON.parse((await run(process.execPath, [...conditions, 'probe-conditions.js'], { cwd: consumer, timeout: 30_000 })).stdout)
+  const browser = await probeWith(['--conditions=browser'])
+  const node = await probeWith([])
+  assert.match(browser.entry, /\/node_modules\/parquet-bloom\/js\/parquet-bloom\.browser\.js$/)
+  assert.match(node.entry, /\/node_modules\/parquet-bloom\/js\/index\.js$/)
+  s.probe.truth.forEach((t, i) => {
+    for (const g of t.rowGroups) assert.equal(browser.verdicts[g][i], 'maybe', `${t.value} is in row group ${g}`)
+  })
+  assert.deepEqual(browser.verdicts, node.verdicts)
+})
+
+test(`a browser downloads at most ${BROWSER_BUDGET_GZIP / 1024} KiB gzip (bundle + glue + wasm) to probe`, async () => {
+  const { total, files } = await measureDownload()
   assert.ok(files.some((f) => f.file.endsWith('.wasm')))
+  assert.ok(files.some((f) => f.file === 'js/parquet-bloom.browser.js'))
   assert.ok(total.gzip <= BROWSER_BUDGET_GZIP, `${(total.gzip / 1024).toFixed(1)} KiB gzip; run npm run size for the breakdown`)
 })

@@ -1,0 +1,80 @@
+// The minified browser bundle (js/parquet-bloom.browser.js, scripts/build-bundle.js) is the library: it
+// is current with the sources, exports the same API, and probes real files with the verdicts the
+// writers' truth demands and the sources give. It runs in Node too (its node: imports stay external),
+// which is how this suite drives it; tests/browser/run.js drives it in Chromium.
+import assert from 'node:assert/strict'
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { before, test } from 'node:test'
+
+import * as sources from '../../js/index.js'
+import { BUNDLE, buildBrowserBundle, root } from '../../scripts/build-bundle.js'
+import { buildSamples, samplesDir } from '../../web/build-samples.js'
+import { fixturePath, missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PRESENT, readFixture } from './helpers/fixtures.js'
+
+const bundlePath = path.join(root, BUNDLE)
+const LENGTH_FILE = 'parquet-testing/data_index_bloom_encoding_with_length.parquet'
+const XXHASH_FILTER = 'parquet-testing/bloom_filter.xxhash.bin'
+
+let bundle
+let manifest
+
+before(async () => {
+  assert.ok(existsSync(bundlePath), `${BUNDLE} is missing: build it with bash scripts/build-bundle.sh (scripts/build.sh wasm does)`)
+  bundle = await import(pathToFileURL(bundlePath).href)
+  manifest = await buildSamples()
+})
+
+async function probeVerdicts(lib, source, column, values, options) {
+  const file = await lib.openParquet(source)
+  try {
+    const result = await file.probe(column, values, options)
+    return { verdicts: result.rowGroups.map((g) => g.results.map((r) => r.verdict)), stats: file.stats }
+  } finally {
+    await file.close()
+  }
+}
+
+test('the bundle on disk is what the current sources build', async () => {
+  const { outputFiles } = await buildBrowserBundle({ write: false })
+  const fresh = outputFiles.find((f) => path.relative(root, f.path) === BUNDLE)
+  assert.ok(Buffer.from(fresh.contents).equals(await readFile(bundlePath)), `${BUNDLE} is stale: rebuild it with bash scripts/build-bundle.sh`)
+})
+
+test('the bundle exports what js/index.js exports', () => {
+  assert.deepEqual(Object.keys(bundle).sort(), Object.keys(sources).sort())
+  assert.deepEqual(bundle.ErrorCode, sources.ErrorCode)
+})
+
+test('parquet-testing: every listed value present is maybe, every absent one absent, in every mode', { skip: missingFixture(LENGTH_FILE) }, async () => {
+  const values = [...PARQUET_TESTING_PRESENT, ...PARQUET_TESTING_ABSENT]
+  const expected = [[...PARQUET_TESTING_PRESENT.map(() => 'maybe'), ...PARQUET_TESTING_ABSENT.map(() => 'absent')]]
+  for (const mode of ['auto', 'filter', 'block']) {
+    const { verdicts } = await probeVerdicts(bundle, fixturePath(LENGTH_FILE), 'String', values, { mode })
+    assert.deepEqual(verdicts, expected, mode)
+  }
+})
+
+test('DuckDB and hyparquet-writer samples: the writers\' truth holds, and the verdicts and I/O equal the sources\'', async () => {
+  for (const s of manifest.samples) {
+    const values = [...s.probe.values, ...s.probe.absent]
+    const bytes = new Uint8Array(await readFile(path.join(samplesDir, s.file)))
+    const got = await probeVerdicts(bundle, new Blob([bytes]), s.probe.column, values)
+    s.probe.truth.forEach((t, i) => {
+      for (const g of t.rowGroups) assert.equal(got.verdicts[g][i], 'maybe', `${s.file}: ${t.value} is in row group ${g}`)
+    })
+    assert.deepEqual(got, await probeVerdicts(sources, new Blob([bytes]), s.probe.column, values), s.file)
+  }
+})
+
+test('BloomFilter from the bundle reads the parquet-testing filter and throws its ParquetBloomError', { skip: missingFixture(XXHASH_FILTER) }, () => {
+  const f = bundle.BloomFilter.fromBytes(readFixture(XXHASH_FILTER))
+  try {
+    assert.deepEqual([...f.check(['hello', 'parquet', 'bloom', 'filter', 'Hello', 'foo'], 'BYTE_ARRAY')], [1, 1, 1, 1, 0, 0])
+  } finally {
+    f.free()
+  }
+  assert.throws(() => bundle.BloomFilter.fromBytes(new Uint8Array(3)), (error) => error instanceof bundle.ParquetBloomError && typeof error.code === 'string')
+})
