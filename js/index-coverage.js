@@ -49,7 +49,7 @@ export function chunkIndexes(geometry, rowGroup, columnIndex) {
  * parquet-java's DictionaryFilter rule: PLAIN_DICTIONARY (format 1.0) and nothing but level encodings.
  * null when it cannot be told.
  */
-function dictionaryCoverage(chunks, w, flags, encodings) {
+export function dictionaryCoverage(chunks, w, flags, encodings) {
   const dictionaryOffset = chunks[w + Chunk.DICTIONARY_PAGE_OFFSET]
   const dataOffset = chunks[w + Chunk.DATA_PAGE_OFFSET]
   if (flags & IndexFlag.FOREIGN_DICTIONARY_FIELD) return { present: false, allDataPages: null }
