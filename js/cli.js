@@ -61,7 +61,7 @@ async function runProbe(files, options) {
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {
       const started = performance.now()
-      return withFile(source, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], started }))
+      return withFile(source, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary, started }))
     },
     text: (entry) => {
       summary.add(entry)

@@ -234,7 +234,8 @@ export type VerdictSource = 'statistics' | 'page-index' | 'dictionary' | 'bloom-
 
 /** Stable reason codes (README "Verdicts, sources and reasons"; REASONS lists them with their meaning). */
 export type ReasonCode =
-  | 'bloom-filter' | 'out-of-range' | 'in-range' | 'all-null' | 'empty-row-group'
+  | 'bloom-filter' | 'out-of-range' | 'in-range' | 'all-null' | 'empty-row-group' | 'in-dictionary' | 'not-in-dictionary'
+  | 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large'
   | 'not-representable' | 'null' | 'nan'
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
   | 'encrypted-column' | 'no-column-metadata' | 'external-file' | 'internal'
@@ -262,14 +263,14 @@ export declare const HEALTH_CODES: Readonly<Record<string, { level: 'bad' | 'not
 /** A known writer bug that makes one index of a file untrustworthy. */
 export interface WriterRule {
   id: string
-  index: 'bloom-filter' | 'statistics'
+  index: 'bloom-filter' | 'statistics' | 'dictionary'
   /** The warning code inspect shows. */
   code: string
   link: string
   message: string
 }
 export declare const WRITER_RULES: readonly WriterRule[]
-export function writerRulesFor(createdBy: string | undefined, index: 'bloom-filter' | 'statistics',
+export function writerRulesFor(createdBy: string | undefined, index: 'bloom-filter' | 'statistics' | 'dictionary',
   column: { physicalType: PhysicalType, logicalType: LogicalType | null, typeLength?: number }, chunk?: { encodings: number }): WriterRule[]
 /** A URL with its query string and credentials hidden, for messages. */
 export function redactUrl(url: URL): string
@@ -284,6 +285,12 @@ export interface ProbeResult {
 export interface ProbeOptions {
   /** Use row-group min/max statistics (free: they are in the footer). Default true. */
   statistics?: boolean
+  /**
+   * Read the dictionary of chunks whose data pages are all dictionary-encoded (an exact answer): 'auto'
+   * when it costs fewer bytes than the bloom filter read, or the chunk has no filter and the dictionary
+   * is at most 64 KiB; true whenever usable; false never. Default 'auto'.
+   */
+  dictionary?: 'auto' | boolean
   /** 'block' reads each filter's header and only the 32-byte blocks the values hash to; 'filter' whole filters; 'auto' the cheaper. */
   mode?: 'auto' | 'filter' | 'block'
   signal?: AbortSignal

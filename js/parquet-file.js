@@ -112,7 +112,7 @@ export class ParquetFile {
    * Says, per row group, whether each value is definitely absent or may be present.
    * @param {string | string[]} columnPath dotted path ('a.b.c') or path segments
    * @param {Iterable<unknown>} values converted by the column's type (see js/values.js); wrap one value in [ ]
-   * @param {{ mode?: 'auto' | 'filter' | 'block', signal?: AbortSignal, rowGroups?: number[], concurrency?: number,
+   * @param {{ mode?: 'auto' | 'filter' | 'block', statistics?: boolean, dictionary?: 'auto' | boolean, signal?: AbortSignal, rowGroups?: number[], concurrency?: number,
    *   coalesceGap?: number }} [options]
    */
   async probe(columnPath, values, options = {}) {
@@ -134,11 +134,18 @@ export class ParquetFile {
     const window = this.#window(options)
     const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
     const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, { requestBytes: roundBytes / window, roundBytes })
+    const dictionary = options.dictionary ?? 'auto'
+    if (dictionary !== 'auto' && typeof dictionary !== 'boolean') {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `dictionary must be 'auto', true or false, got ${JSON.stringify(dictionary)}`)
+    }
     const plan = planProbe({
       name: this.name, geometry: this.#geometry, column, encoded, hashed, mode,
-      rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false,
+      rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false, dictionary,
     })
     await this.#run(plan.tasks, { ...options, coalesceGap })
+    // Chunks whose dictionary did not decode fall back to their bloom filters: one more wave, only then.
+    const retry = await plan.afterReads()
+    if (retry.length) await this.#run(retry, { ...options, coalesceGap })
     const rowGroups = plan.results()
     return {
       column: column.name,

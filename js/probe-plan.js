@@ -1,10 +1,12 @@
 // One read plan per probe (issue #12.5): the footer's statistics answer first at no cost; then every
-// index read the remaining values need — bloom filter headers and blocks, and the other indexes that
-// join later — of every row group is handed to the read scheduler at once, coalesced and fetched
-// concurrently, so no index adds a sequential round trip per row group. Answers are combined per row
-// group once all of its reads are in (js/row-group-answer.js decides what each index may say).
-import { Chunk, CHUNK_WORDS } from './footer.js'
+// index read the remaining values need — dictionary pages, bloom filter headers and blocks — of every
+// row group is handed to the read scheduler at once, coalesced and fetched concurrently, so no index
+// adds a sequential round trip per row group. Answers are combined per row group once its reads are in
+// (js/row-group-answer.js decides what each index may say). A dictionary read replaces the bloom read
+// of its chunk; only when a dictionary then fails to decode does its filter get a second wave.
+import { Chunk, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
 import { ErrorCode } from './errors.js'
+import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from './dictionary.js'
 import { chunkUnavailable, locateFilter, ProbeTask } from './probe.js'
 import { RowGroupAnswer } from './row-group-answer.js'
 import { chunkStatistics, excludedByBounds, sortKeys, sortOrderFor } from './statistics.js'
@@ -15,9 +17,10 @@ import { writerRulesFor } from './writer-rules.js'
  * Plans one probe. Returns the read tasks (for runReadTasks) and `results()`, which combines each row
  * group's answers after the reads: [{ index, numRows, results }].
  * @param {{ name: string, geometry: import('./probe.js').FileGeometry, column: import('./footer.js').LeafColumn,
- *   encoded: any, hashed: import('./probe.js').HashedCandidates, mode: string, rowGroups: number[], statistics: boolean }} probe
+ *   encoded: any, hashed: import('./probe.js').HashedCandidates, mode: string, rowGroups: number[], statistics: boolean,
+ *   dictionary: 'auto' | boolean }} probe
  */
-export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGroups, statistics }) {
+export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGroups, statistics, dictionary }) {
   const { layout } = geometry
   // Statistics cost no bytes (they are in the footer): every candidate's sort key is made once.
   const order = statistics ? sortOrderFor(column) : null
@@ -26,6 +29,12 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
   const untrustedFilter = bloomRules.length
     ? new Unanswerable('untrusted-writer', `${bloomRules[0].message} (${bloomRules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
     : null
+  // A dictionary is exact for absence; for presence only from writers that build it from the values.
+  const dictionaryRules = writerRulesFor(layout.createdBy, 'dictionary', column)
+  const bloomTask = (g, group, location) => new ProbeTask(location, `${name}: row group ${g}, column ${column.name}`, hashed, mode,
+    (hits) => { group.bloom = { hits } },
+    (reason, detail) => { group.bloom = { missing: new Unanswerable(reason, detail) } },
+    group.answer.openCandidates())
 
   const tasks = []
   const groups = rowGroups.map((g) => {
@@ -47,20 +56,61 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     }
     if (answer.settled) return group
     const location = untrustedFilter ?? locateFilter(geometry, g, column.index)
-    if (location instanceof Unanswerable) {
+    const usableFilter = !(location instanceof Unanswerable)
+    const page = dictionary === false ? null : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset)
+    if (page && !('reason' in page) && shouldReadDictionary(dictionary, page.maxLength, usableFilter ? location.length ?? null : null)) {
+      const chunk = g * layout.columns.length + column.index
+      group.dictionaryRead = { page, codec: layout.indexes.i32[chunk * INDEX_I32_WORDS + IndexI32.CODEC], fallback: location }
+      tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
+      return group
+    }
+    if (!usableFilter) {
       group.bloom = { missing: location }
       return group
     }
-    tasks.push(new ProbeTask(location, `${name}: row group ${g}, column ${column.name}`, hashed, mode,
-      (hits) => { group.bloom = { hits } },
-      (reason, detail) => { group.bloom = { missing: new Unanswerable(reason, detail) } },
-      answer.openCandidates()))
+    tasks.push(bloomTask(g, group, location))
     return group
   })
   return {
     tasks,
-    results: () => groups.map((group) => group.combine()),
+    /** After the reads: decodes the dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
+    async afterReads() {
+      const retry = []
+      await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
+        const { page, codec, bytes, fallback } = group.dictionaryRead
+        const decoded = bytes
+          ? await decodeDictionary(bytes, { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact })
+          : { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
+        if ('set' in decoded) {
+          group.dictionary = dictionaryVerdicts(decoded.set, encoded.candidates, encoded.owners, encoded.outcomes.length)
+          return
+        }
+        group.answer.noteIndex(`dictionary: ${decoded.error.detail}`)
+        if (fallback instanceof Unanswerable) group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
+        else retry.push(bloomTask(group.index, group, fallback))
+      }))
+      return retry
+    },
+    results: () => groups.map((group) => group.combine(dictionaryRules)),
   }
+}
+
+/** Reads one byte range whole and hands it over (a dictionary page). */
+class RangeTask {
+  constructor(start, end, onBytes) {
+    this.start = start
+    this.end = end
+    this.onBytes = onBytes
+  }
+
+  step(lookup) {
+    const bytes = lookup(this.start, this.end)
+    if (!bytes) return [{ start: this.start, end: this.end }]
+    this.onBytes(bytes)
+    return null
+  }
+
+  giveUp() {}
 }
 
 /** One row group of a probe: its answer so far and what each index read brought. */
@@ -71,11 +121,19 @@ class RowGroupProbe {
     this.answer = answer
     /** @type {{ hits: Uint8Array } | { missing: Unanswerable } | undefined} */
     this.bloom = undefined
+    /** @type {Uint8Array | undefined} per value: DictionaryAnswer */
+    this.dictionary = undefined
+    this.dictionaryRead = undefined
   }
 
   /** Combines the indexes' answers, exact ones first, into this row group's results. */
-  combine() {
+  combine(dictionaryRules) {
     const { answer } = this
+    if (this.dictionary && !answer.settled) {
+      const rule = dictionaryRules[0]
+      answer.applyDictionary(this.dictionary, rule ? `${rule.message} (${rule.link})` : null)
+      if (!answer.settled && !this.bloom) this.bloom = { missing: new Unanswerable('no-index', 'the dictionary could not compare this value and no bloom filter was read') }
+    }
     if (!answer.settled) {
       if (this.bloom && 'hits' in this.bloom) answer.applyBloomFilter(this.bloom.hits)
       else answer.finishWithout(this.bloom?.missing ?? new Unanswerable('internal', 'the bloom filter read did not finish'))

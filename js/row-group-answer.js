@@ -1,7 +1,8 @@
-// One row group's answer to a probe: what each index says about each value, combined cheapest first —
-// the value itself (null, NaN, not representable), the row-group statistics, then the bloom filter —
-// into per-value results { value, verdict, source, reason, detail } (js/verdicts.js). A value is
-// 'absent' only when an index rules out every one of its candidates.
+// One row group's answer to a probe: what each index says about each value, combined cheapest and
+// most exact first — the value itself (null, NaN, not representable), the row-group statistics, the
+// dictionary, then the bloom filter — into per-value results { value, verdict, source, reason, detail }
+// (js/verdicts.js). A value is 'absent' only when an index rules out every one of its candidates.
+import { DictionaryAnswer } from './dictionary.js'
 import { Source, valueResult } from './verdicts.js'
 
 export class RowGroupAnswer {
@@ -16,7 +17,8 @@ export class RowGroupAnswer {
       return null
     })
     this.keptByStatistics = false
-    this.statisticsNote = undefined
+    /** Why indexes that were there could not be used, for the detail of a value no index decided. */
+    this.notes = []
   }
 
   get settled() {
@@ -54,7 +56,30 @@ export class RowGroupAnswer {
 
   /** Why statistics could not be used, for the detail of a value no index decided. */
   noteStatistics(stats) {
-    this.statisticsNote = `statistics: ${stats.detail}`
+    this.noteIndex(`statistics: ${stats.detail}`)
+  }
+
+  noteIndex(note) {
+    this.notes.push(note)
+  }
+
+  /**
+   * The chunk's dictionary, when it holds every value of the chunk: per value DictionaryAnswer. In it
+   * is 'present' — or 'maybe' when `presentCaveat` says this writer's dictionaries may hold values no
+   * row uses; not in it is 'absent'; values it cannot compare stay open.
+   */
+  applyDictionary(answers, presentCaveat) {
+    const { outcomes } = this.encoded
+    for (let i = 0; i < outcomes.length; i++) {
+      if (this.results[i] !== null || answers[i] === DictionaryAnswer.UNDECIDED) continue
+      const value = outcomes[i].value
+      this.results[i] = answers[i] === DictionaryAnswer.PRESENT
+        ? (presentCaveat
+          ? valueResult(value, 'maybe', Source.DICTIONARY, 'in-dictionary', `the chunk's dictionary holds it; ${presentCaveat}`)
+          : valueResult(value, 'present', Source.DICTIONARY, 'in-dictionary', 'the chunk\'s dictionary holds it, and every data page is dictionary-encoded'))
+        : valueResult(value, 'absent', Source.DICTIONARY, 'not-in-dictionary', 'not in the chunk\'s dictionary, and every data page is dictionary-encoded')
+      this.open--
+    }
   }
 
   /** The bloom filter's answer per candidate (check results: 0 absent, anything else maybe). */
@@ -82,7 +107,7 @@ export class RowGroupAnswer {
       this.settleOpen('maybe', Source.STATISTICS, 'in-range', 'within the min/max of this column chunk\'s statistics; the chunk has no bloom filter')
       return
     }
-    const detail = why.reason === 'no-index' && this.statisticsNote ? `${why.detail}; ${this.statisticsNote}` : why.detail
+    const detail = this.notes.length ? `${why.detail}; ${this.notes.join('; ')}` : why.detail
     this.settleOpen('unknown', null, why.reason, detail)
   }
 

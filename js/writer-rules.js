@@ -13,10 +13,17 @@ const DICTIONARY_ENCODINGS = (1 << 2) | (1 << 8)
 /**
  * @typedef {{ application: string, version: [number, number, number] | null, prerelease: string }} WriterVersion
  * @typedef {{ physicalType: string, logicalType: object | null, typeLength?: number }} ColumnType
- * @typedef {{ id: string, index: 'bloom-filter' | 'statistics', code: string, link: string,
+ * @typedef {{ id: string, index: 'bloom-filter' | 'statistics' | 'dictionary', code: string, link: string,
  *   writer: (w: WriterVersion | null, createdBy: string | undefined) => boolean,
  *   affects: (column: ColumnType, chunk: { encodings: number }) => boolean, message: string }} WriterRule
  */
+
+/**
+ * Writers whose dictionary pages are built from the values they hold: there, a value in a dictionary-only
+ * chunk's dictionary is in the chunk. Arrow C++ writes an Arrow dictionary array's dictionary as it is
+ * (apache/arrow#5077), and so can writers built on arrow2 or polars' categoricals: unused values included.
+ */
+const EXACT_DICTIONARY_WRITERS = /^(DuckDB|parquet-mr|parquet-java|parquet-rs|impala|hyparquet)\b/i
 
 /** @type {WriterRule[]} */
 export const WRITER_RULES = [
@@ -84,6 +91,15 @@ export const WRITER_RULES = [
     writer: (w, createdBy) => /^polars/i.test(createdBy ?? ''),
     affects: (column) => column.physicalType === 'INT64' && isUnsigned(column),
     message: 'polars wrote wrong min/max for UInt64 columns (pola-rs/polars#15323): these statistics are ignored',
+  },
+  {
+    id: 'dictionary-array-superset',
+    index: 'dictionary',
+    code: 'dictionary-may-hold-unused-values',
+    link: 'https://github.com/apache/arrow/pull/5077',
+    writer: (_w, createdBy) => !EXACT_DICTIONARY_WRITERS.test(createdBy ?? ''),
+    affects: () => true,
+    message: 'this writer may store a dictionary array\'s whole dictionary, with values no row uses: a value in it is only "maybe" in the chunk',
   },
 ]
 

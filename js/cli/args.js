@@ -29,6 +29,7 @@ const COMMANDS = {
     'hex': { type: 'boolean' },
     'mode': { type: 'string' },
     'no-statistics': { type: 'boolean' },
+    'dictionary': { type: 'string' },
   },
 }
 
@@ -74,6 +75,8 @@ Options:
   --hex                    values are hex bytes (for binary and fixed-length columns), e.g. 0a0b or 0x0a:0b
   --mode auto|filter|block  read whole filters, only the 32-byte blocks the values map to, or choose (default auto)
   --no-statistics          do not use row-group min/max statistics (to check what the bloom filters alone say)
+  --dictionary auto|true|false  read dictionary-only chunks' dictionaries (exact answers): when cheaper
+                           than the bloom filter or small (auto, the default), always, or never
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
   --debug                  show stack traces of errors
@@ -126,6 +129,9 @@ function checkProbeOptions(options) {
   if (!options.value && !options['values-file']) throw new UsageError('probe needs at least one --value or --values-file (see parquet-bloom probe --help)', 'probe')
   options.mode ??= 'auto'
   if (!MODES.includes(options.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(options.mode)}`, 'probe')
+  const dictionary = { auto: 'auto', true: true, false: false }[options.dictionary ?? 'auto']
+  if (dictionary === undefined) throw new UsageError(`--dictionary must be auto, true or false, got ${JSON.stringify(options.dictionary)}`, 'probe')
+  options.dictionary = dictionary
 }
 
 function parseConcurrency(text, command) {

@@ -44,8 +44,8 @@ async function readStdin() {
  * Probes one opened file. Returns the JSON shape of one entry of `files`.
  * @param {import('../parquet-file.js').ParquetFile} file
  */
-export async function probeFile(file, { label, column, values, mode, statistics, started }) {
-  const result = await file.probe(column, values, { mode, statistics })
+export async function probeFile(file, { label, column, values, mode, statistics, dictionary, started }) {
+  const result = await file.probe(column, values, { mode, statistics, dictionary })
   const { requests, bytesFetched } = file.stats
   return {
     file: label,
@@ -73,7 +73,7 @@ export function probeText(entry) {
 }
 
 // How a verdict's deciding index is shown on a row group's line.
-const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dictionary', 'bloom-filter': 'bloom', 'value': 'value' }
+const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom', 'value': 'value' }
 // ... and in the summary.
 const SOURCE_PHRASE = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'value': 'the value itself' }
 
@@ -86,6 +86,7 @@ export class ProbeSummary {
     this.maybeFiles = new Array(values.length).fill(0)
     /** Per value: row groups ruled out, by the index that ruled them out. */
     this.absentBySource = values.map(() => new Map())
+    this.presentGroups = new Array(values.length).fill(0)
     this.rowGroups = 0
     this.files = 0
     this.requests = 0
@@ -102,6 +103,7 @@ export class ProbeSummary {
       rg.results.forEach((r, i) => {
         if (r.verdict === 'maybe' || r.verdict === 'present') {
           this.maybeGroups[i]++
+          if (r.verdict === 'present') this.presentGroups[i]++
           inFile[i] = true
         } else if (r.verdict === 'absent') {
           const bySource = this.absentBySource[i]
@@ -123,7 +125,8 @@ export class ProbeSummary {
       const unknown = this.unknownGroups[i] ? `, unknown in ${this.unknownGroups[i]}` : ''
       const ruledOut = [...this.absentBySource[i]].sort((a, b) => b[1] - a[1])
         .map(([source, n]) => `${n} by ${SOURCE_PHRASE[source] ?? source}`)
-      return `${showValue(value)}: maybe in ${this.maybeGroups[i]} of ${groups(this.rowGroups)}${unknown} ` +
+      const present = this.presentGroups[i] ? ` (present in ${this.presentGroups[i]})` : ''
+      return `${showValue(value)}: maybe in ${this.maybeGroups[i]} of ${groups(this.rowGroups)}${present}${unknown} ` +
         `(${this.maybeFiles[i]} of ${this.files} file${this.files === 1 ? '' : 's'})${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`
     })
     const failed = failedFiles ? `; ${failedFiles} file${failedFiles === 1 ? '' : 's'} failed` : ''

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 
 import { openParquet } from '../../js/index.js'
+import { BROWSER_HTTP1_WINDOW } from '../../js/link-model.js'
 
 export function assertEqual(actual, expected, what) {
   assert.deepStrictEqual(actual, expected, what)
@@ -30,9 +31,14 @@ export function assertProbeMatchesTruth(verdicts, probe, what) {
   })
 }
 
-/** The probe in Node with default options, as the page runs it: verdicts and the I/O it took, footer included. */
+/**
+ * The probe in Node with default options, as the page runs it: verdicts and the I/O it took, footer
+ * included. A URL is read through the window a browser keeps for an HTTP/1.1 origin (6; js/link-model.js),
+ * where Node would keep 64 in flight, so that the two runs plan the same requests.
+ */
 export async function nodeProbe(source, column, values) {
-  const file = await openParquet(source)
+  const remote = typeof source === 'string' && /^https?:/.test(source)
+  const file = await openParquet(source, remote ? { concurrency: BROWSER_HTTP1_WINDOW } : {})
   try {
     const result = await file.probe(column, values)
     return { verdicts: result.rowGroups.map((g) => g.results.map((r) => r.verdict)), stats: file.stats, fileSize: file.fileSize }

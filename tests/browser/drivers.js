@@ -152,6 +152,10 @@ class PuppeteerPage {
     }, selector)
   }
 
+  evaluate(fn, arg) {
+    return this.p.evaluate(fn, arg)
+  }
+
   $eval(selector, fn, arg) {
     return this.p.$eval(selector, fn, arg)
   }

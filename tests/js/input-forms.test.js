@@ -1,7 +1,7 @@
 // Every documented input form (README "Values are converted by the column's type") of every stored
 // value, per column type, through openParquet(buffer).probe: files written at test time by DuckDB and
 // hyparquet-writer, values and their forms written out here by hand. A present value must come back
-// 'maybe', never 'absent' (issue #11: UUID text on a plain FIXED_LEN_BYTE_ARRAY(16), raw bytes on a
+// 'maybe' (or 'present' from a dictionary), never 'absent' (issue #11: UUID text on a plain FIXED_LEN_BYTE_ARRAY(16), raw bytes on a
 // BYTE_ARRAY decimal); a few values that are not stored must come back 'absent', so the match is real.
 import assert from 'node:assert/strict'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -180,15 +180,21 @@ async function assertForms(bytes, column, entries, notStored) {
   const forms = entries.flatMap(([key, list]) => list.map((form) => ({ key, form })))
   const file = await openParquet(bytes)
   try {
-    const result = await file.probe(column, [...forms.map((f) => f.form), ...notStored])
-    assert.equal(result.rowGroups.length, 1)
-    const got = result.rowGroups[0].results
-    const wrong = []
-    forms.forEach((f, i) => { if (got[i].verdict !== 'maybe') wrong.push(`${f.key} as ${show(f.form)}: ${got[i].verdict} (${got[i].reason})`) })
-    assert.deepEqual(wrong, [], `${column}: ${wrong.length} of ${forms.length} present forms not 'maybe'`)
-    const foreign = got.slice(forms.length)
-    const maybes = foreign.filter((r) => r.verdict !== 'absent').map((r) => show(r.value))
-    assert.ok(maybes.length <= 1, `${column}: values that are not stored look present: ${maybes.join(', ')}`)
+    // The bloom filter alone (what the forms are hashed for), then every index (a dictionary may answer
+    // 'present'): a stored value is never absent, and only stored values are ever 'present'.
+    const bloomOnly = await file.probe(column, [...forms.map((f) => f.form), ...notStored], { statistics: false, dictionary: false })
+    const all = await file.probe(column, [...forms.map((f) => f.form), ...notStored])
+    for (const [label, result, allowed] of [['bloom filter', bloomOnly, ['maybe']], ['every index', all, ['maybe', 'present']]]) {
+      assert.equal(result.rowGroups.length, 1)
+      const got = result.rowGroups[0].results
+      const wrong = []
+      forms.forEach((f, i) => { if (!allowed.includes(got[i].verdict)) wrong.push(`${f.key} as ${show(f.form)}: ${got[i].verdict} (${got[i].reason})`) })
+      assert.deepEqual(wrong, [], `${column} (${label}): ${wrong.length} of ${forms.length} present forms not ${allowed.join('/')}`)
+      const foreign = got.slice(forms.length)
+      const maybes = foreign.filter((r) => r.verdict !== 'absent').map((r) => show(r.value))
+      assert.ok(maybes.length <= 1, `${column} (${label}): values that are not stored look present: ${maybes.join(', ')}`)
+      assert.ok(foreign.every((r) => r.verdict !== 'present'), `${column} (${label}): a value not stored came back present`)
+    }
   } finally {
     await file.close()
   }
