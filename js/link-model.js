@@ -10,6 +10,7 @@ export const NODE_WINDOW = 64
 export const BROWSER_HTTP1_WINDOW = 6
 export const LOCAL_WINDOW = 16 // files, Blobs, buffers: no network, a few reads in flight suffice
 const SMOOTHING = 0.25
+const MAX_WASTE_BYTES = 64 * 1024
 
 /** What one source's link has shown so far. */
 export class LinkModel {
@@ -80,8 +81,10 @@ function multiplexedOrigin(url) {
 /**
  * Merges sorted, non-overlapping needs into requests for the least modelled time: ranges closer than
  * `minGap` are always joined (a request's own overhead), then the smallest gaps are joined while doing
- * so saves a whole round for fewer bytes than a round is worth at the measured bandwidth. Requests stay
- * ≤ maxBytes.
+ * so saves a whole round for fewer bytes than a round is worth at the measured bandwidth — and while the
+ * bytes read in vain stay within MAX_WASTE_BYTES per wave: the model's bandwidth is a guess until
+ * responses come in, and on a metered or slow link bytes are what the user pays for.
+ * Requests stay ≤ maxBytes.
  * @param {Array<{ start: number, end: number, parts: any[] }>} requests sorted, each already a union of parts
  * @returns {Array<{ start: number, end: number, parts: any[] }>}
  */
@@ -92,21 +95,23 @@ export function mergeForRounds(requests, { window, minGap, maxBytes, link }) {
     if (last && r.start - last.end <= minGap && r.end - last.start <= maxBytes) joinInto(last, r)
     else merged.push({ start: r.start, end: r.end, parts: [...r.parts] })
   }
+  let wasted = 0
   for (;;) {
     const rounds = Math.ceil(merged.length / window)
     if (rounds <= 1) return merged
     // Dropping a round needs (requests - window × (rounds - 1)) fewer requests: join that many of the
     // smallest gaps, if their bytes cost less than the round they save.
-    const needed = merged.length - window * (rounds - 1)
+    const joins = merged.length - window * (rounds - 1)
     const gaps = []
     for (let i = 1; i < merged.length; i++) {
       if (merged[i].end - merged[i - 1].start <= maxBytes) gaps.push({ i, bytes: merged[i].start - merged[i - 1].end })
     }
-    if (gaps.length < needed) return merged
+    if (gaps.length < joins) return merged
     gaps.sort((a, b) => a.bytes - b.bytes)
-    const chosen = gaps.slice(0, needed)
+    const chosen = gaps.slice(0, joins)
     const extra = chosen.reduce((n, g) => n + g.bytes, 0)
-    if (extra / link.bytesPerMs >= link.rttMs) return merged
+    if (extra / link.bytesPerMs >= link.rttMs || wasted + extra > MAX_WASTE_BYTES) return merged
+    wasted += extra
     const joinAt = new Set(chosen.map((g) => g.i))
     const next = []
     for (let i = 0; i < merged.length; i++) {

@@ -16,6 +16,9 @@ const HEADER_RETRY_BYTES = 4096
 // What one more request and one more sequential round are worth in bytes, when no link model says
 // otherwise (js/link-model.js derives them from the measured RTT, bandwidth and window).
 const DEFAULT_COSTS = Object.freeze({ requestBytes: 4096, roundBytes: 4096 })
+// A filter's header and its blocks are read as one range when the bytes between cost less than a
+// request, but never across more than this: block reads are for reading little.
+const MAX_JOIN_GAP_BYTES = 16 * 1024
 
 export const MODES = ['auto', 'filter', 'block']
 const EMPTY_BLOCK = new Uint8Array(32)
@@ -267,7 +270,7 @@ export class ProbeTask extends FilterTask {
   needsWithLayout(layout) {
     const header = { start: this.offset, end: this.offset + layout.headerLength }
     const useBlocks = this.chooseBlocks(layout, () => false)
-    return useBlocks ? [header, ...this.blockRanges(layout)] : [{ start: this.offset, end: this.offset + layout.headerLength + layout.numBytes }]
+    return useBlocks ? joinNear([header, ...this.blockRanges(layout)], Math.min(this.costs.requestBytes, MAX_JOIN_GAP_BYTES)) : [{ start: this.offset, end: this.offset + layout.headerLength + layout.numBytes }]
   }
 
   afterHeader(lookup, header) {
@@ -287,7 +290,7 @@ export class ProbeTask extends FilterTask {
     for (const b of this.neededBlocks(header.numBytes / 32)) {
       if (!lookup(base + b * 32, base + b * 32 + 32)) missing.push(b)
     }
-    if (missing.length) return mergeBlockRanges(missing, base)
+    if (missing.length) return mergeBlockRanges(missing, base, Math.min(this.costs.requestBytes, MAX_JOIN_GAP_BYTES))
     // Candidates already decided elsewhere are checked against an empty block; their answer is unused.
     for (let k = 0; k < blocks.length; k++) gathered.push(this.needed && !this.needed[k] ? EMPTY_BLOCK : lookup(base + blocks[k] * 32, base + blocks[k] * 32 + 32))
     this.answer(this.probe.checkBlocks(gathered))
@@ -312,6 +315,20 @@ export class ProbeTask extends FilterTask {
   blockRanges(layout) {
     return mergeBlockRanges(this.neededBlocks(layout.numBytes / 32), this.offset + layout.headerLength)
   }
+}
+
+/**
+ * Sorted ranges, each joined with the next when the bytes between them cost less than one more
+ * request would (`gap`: what a request is worth in bytes, from the link model).
+ */
+function joinNear(ranges, gap) {
+  const out = []
+  for (const r of ranges) {
+    const last = out[out.length - 1]
+    if (last && r.start - last.end <= gap) last.end = Math.max(last.end, r.end)
+    else out.push({ start: r.start, end: r.end })
+  }
+  return out
 }
 
 /** Sorted 32-byte block ranges, adjacent ones joined (and, with a gap, nearly adjacent ones). */
