@@ -10,6 +10,9 @@ import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_CONCU
 import { RowGroupAnswer } from './row-group-answer.js'
 import { chunkStatistics, excludedByBounds, sortKeys, sortOrderFor } from './statistics.js'
 import { openByteSource } from './sources/index.js'
+import { HttpSource } from './sources/http-source.js'
+import { confirmFooter, footerThroughCache, rereadFooter } from './cached-footer.js'
+import { FooterCache } from './footer-cache.js'
 import { encodeProbeValues } from './values.js'
 import { Source, Unanswerable } from './verdicts.js'
 import { writerRulesFor } from './writer-rules.js'
@@ -20,12 +23,22 @@ import { chunkIndexes } from './index-coverage.js'
  * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source
  * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
- *   requestTimeoutMs?: number, headers?: Record<string, string> }} [options]
+ *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache }} [options]
+ *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  */
 export async function openParquet(source, options = {}) {
   await init()
+  const cache = options.footerCache
+  if (cache !== undefined && !(cache instanceof FooterCache)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'options.footerCache must come from createFooterCache()')
+  }
   const byteSource = await openByteSource(source, options)
   try {
+    if (cache && byteSource instanceof HttpSource) {
+      byteSource.useConditionalRequests()
+      const footer = await footerThroughCache(cache, byteSource, options)
+      return new ParquetFile(byteSource, footer, options, () => rereadFooter(cache, byteSource, options))
+    }
     const footer = await readFooter(byteSource, options)
     return new ParquetFile(byteSource, footer, options)
   } catch (error) {
@@ -41,11 +54,25 @@ export class ParquetFile {
   #metadata
   #geometry
   #closed = false
+  /** Reads the footer again after FILE_CHANGED (cached files only). */
+  #reread
+  #footerGeneration = 0
+  #rereading
 
   /** @private use openParquet() */
-  constructor(source, footer, options) {
+  constructor(source, footer, options, reread) {
     this.#source = source
     this.#options = options
+    this.#reread = reread
+    this.#adopt(footer)
+  }
+
+  /** Takes a footer as the file's description: the one read at open, or a new one after the file changed. */
+  #adopt(footer) {
+    /** True when the footer came from options.footerCache (no footer bytes read). */
+    this.footerFromCache = footer.fromCache === true
+    this.#metadata = undefined
+    this.#cache = new ByteCache()
     this.layout = footer.layout
     this.fileSize = footer.fileSize
     this.metadataOffset = footer.metadataOffset
@@ -109,6 +136,10 @@ export class ParquetFile {
    *   coalesceGap?: number }} [options]
    */
   async probe(columnPath, values, options = {}) {
+    return this.#withCurrentFooter(() => this.#probeOnce(columnPath, values, options), options)
+  }
+
+  async #probeOnce(columnPath, values, options) {
     this.#assertOpen()
     const mode = options.mode ?? 'auto'
     if (!MODES.includes(mode)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`)
@@ -230,6 +261,8 @@ export class ParquetFile {
    * @param {{ signal?: AbortSignal, concurrency?: number }} [options]
    */
   async forEachBloomFilter(selection, visit, options = {}) {
+    // Visits cannot be taken back: a cached footer is confirmed before any, and a change is an error.
+    await this.#withCurrentFooter(async () => {}, options)
     this.#assertOpen()
     const rowGroups = this.#rowGroupSelection(selection?.rowGroups)
     const columns = selection?.columns ? selection.columns.map((p) => this.column(p)) : this.layout.columns
@@ -263,6 +296,41 @@ export class ParquetFile {
     this.#closed = true
     this.#cache = new ByteCache()
     await this.#source.close()
+  }
+
+  /**
+   * Runs `answer` and returns its result only once the footer it used is known to describe the file.
+   * A file replaced since its footer was cached or read (FILE_CHANGED) gets its footer read anew and
+   * `answer` run once more from it; a second change is the caller's error. Never loops.
+   */
+  async #withCurrentFooter(answer, options) {
+    const signal = options.signal ?? this.#options.signal
+    let generation
+    const attempt = async () => {
+      await this.#rereading
+      generation = this.#footerGeneration
+      const result = await answer()
+      await confirmFooter(this.#source, this, signal)
+      // Another call re-read the footer meanwhile: this answer may mix the two versions.
+      if (generation !== this.#footerGeneration || this.#rereading) {
+        throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed while it was being probed`, { source: this.name })
+      }
+      return result
+    }
+    try {
+      return await attempt()
+    } catch (error) {
+      if (error?.code !== ErrorCode.FILE_CHANGED || !this.#reread || this.#closed) throw error
+      if (generation === this.#footerGeneration) {
+        // Concurrent calls that hit the same change share one re-read.
+        this.#rereading ??= this.#reread().then((footer) => {
+          this.#adopt(footer)
+          this.#footerGeneration++
+        }).finally(() => { this.#rereading = undefined })
+      }
+      await this.#rereading
+      return attempt()
+    }
   }
 
   async #readBitset(rowGroupIndex, columnPath, options) {
