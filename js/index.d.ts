@@ -392,6 +392,12 @@ export class ParquetFile {
    */
   forEachBloomFilter(selection: { rowGroups?: number[], columns?: Array<string | string[]> } | undefined,
     visit: (parts: BloomFilterVisit) => void, options?: { signal?: AbortSignal, concurrency?: number }): Promise<void>
+  /**
+   * Makes sure `metadata` describes the file as it is now: a footer from the cache that no read has
+   * confirmed costs one 8-byte validated request; a replaced file has its footer read anew. probe() and
+   * forEachBloomFilter() do this themselves.
+   */
+  validateFooter(options?: { signal?: AbortSignal }): Promise<void>
   /** Bytes [offset, offset + length) of the file, from what is already held or one counted read. */
   readRange(offset: number, length: number, options?: { signal?: AbortSignal }): Promise<Uint8Array>
   close(): Promise<void>

@@ -262,7 +262,7 @@ export class ParquetFile {
    */
   async forEachBloomFilter(selection, visit, options = {}) {
     // Visits cannot be taken back: a cached footer is confirmed before any, and a change is an error.
-    await this.#withCurrentFooter(async () => {}, options)
+    await this.validateFooter(options)
     this.#assertOpen()
     const rowGroups = this.#rowGroupSelection(selection?.rowGroups)
     const columns = selection?.columns ? selection.columns.map((p) => this.column(p)) : this.layout.columns
@@ -283,6 +283,15 @@ export class ParquetFile {
       }
     }
     await this.#run(tasks, options)
+  }
+
+  /**
+   * Makes sure the footer (metadata, layout) describes the file as it is: a footer from the cache that no
+   * read has confirmed yet costs one 8-byte validated request, and a replaced file has its footer read
+   * anew. Free otherwise. probe() does this itself.
+   */
+  async validateFooter(options = {}) {
+    await this.#withCurrentFooter(async () => {}, options)
   }
 
   /** Bytes [offset, offset + length) of the file, from what is already held or one counted read. */

@@ -400,6 +400,41 @@ describe('directoryStore', () => {
   })
 })
 
+describe('the CLI --cache-dir', () => {
+  test('a second run reads no footer, and answers as the first did', async () => {
+    const v = version(1)
+    await place('cli.parquet', v)
+    server.setMode('etag')
+    const url = server.url('cli.parquet')
+    for (const args of [['probe', url, '-c', 'id', '-v', String(v.ids[1500])], ['inspect', url]]) {
+      const runs = []
+      for (let k = 0; k < 2; k++) {
+        server.resetStats()
+        const r = await runCli([...args, '--cache-dir', path.join(dir, `cli-cache-${args[0]}`), '--json'])
+        assert.equal(r.code, 0, r.stderr)
+        runs.push({ doc: JSON.parse(r.stdout), log: server.stats.log, bytes: server.stats.bytesWritten })
+      }
+      assert.ok(runs[0].log.some((e) => /^bytes=-\d+$/.test(e.range)), 'the first run reads the tail')
+      assert.ok(runs[1].log.every((e) => rangeOf(e.range) && e.ifMatch), `${args[0]}: ${JSON.stringify(runs[1].log)}`)
+      assert.ok(runs[1].bytes < runs[0].bytes, `${args[0]}: ${runs[1].bytes} bytes read, first run ${runs[0].bytes}`)
+      const strip = ({ stats, ...file }) => file
+      assert.deepEqual(runs[1].doc.files.map(strip), runs[0].doc.files.map(strip))
+    }
+  })
+})
+
+function runCli(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(projectRoot, 'js/cli.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const out = []
+    const err = []
+    child.stdout.on('data', (d) => out.push(d))
+    child.stderr.on('data', (d) => err.push(d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }))
+  })
+}
+
 /** Replaces the file synchronously, so the request being served already sees the new version. */
 function writeFileReplace(name, v) {
   mtime += 2
