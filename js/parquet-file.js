@@ -261,8 +261,18 @@ export class ParquetFile {
    * @param {{ signal?: AbortSignal, concurrency?: number }} [options]
    */
   async forEachBloomFilter(selection, visit, options = {}) {
-    // Visits cannot be taken back: a cached footer is confirmed before any, and a change is an error.
+    // Visits cannot be taken back: a cached footer is confirmed before any, and a change is an error
+    // (after which the footer is read anew, so the next call reads the file as it is).
     await this.validateFooter(options)
+    try {
+      await this.#forEachBloomFilterOnce(selection, visit, options)
+    } catch (error) {
+      if (error?.code === ErrorCode.FILE_CHANGED && this.#reread && !this.#closed) await this.#rereadOnce(this.#footerGeneration).catch(() => {})
+      throw error
+    }
+  }
+
+  async #forEachBloomFilterOnce(selection, visit, options) {
     this.#assertOpen()
     const rowGroups = this.#rowGroupSelection(selection?.rowGroups)
     const columns = selection?.columns ? selection.columns.map((p) => this.column(p)) : this.layout.columns
@@ -330,16 +340,20 @@ export class ParquetFile {
       return await attempt()
     } catch (error) {
       if (error?.code !== ErrorCode.FILE_CHANGED || !this.#reread || this.#closed) throw error
-      if (generation === this.#footerGeneration) {
-        // Concurrent calls that hit the same change share one re-read.
-        this.#rereading ??= this.#reread().then((footer) => {
-          this.#adopt(footer)
-          this.#footerGeneration++
-        }).finally(() => { this.#rereading = undefined })
-      }
-      await this.#rereading
+      await this.#rereadOnce(generation)
       return attempt()
     }
+  }
+
+  /** Reads the footer anew unless a newer one than `generation` is already in; concurrent callers share it. */
+  async #rereadOnce(generation) {
+    if (generation === this.#footerGeneration) {
+      this.#rereading ??= this.#reread().then((footer) => {
+        this.#adopt(footer)
+        this.#footerGeneration++
+      }).finally(() => { this.#rereading = undefined })
+    }
+    await this.#rereading
   }
 
   async #readBitset(rowGroupIndex, columnPath, options) {

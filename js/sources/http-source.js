@@ -149,7 +149,8 @@ export class HttpSource extends SourceBase {
 
   /** Reads as of a known version of the file (a cached footer): no request is needed to learn its size. */
   expectFile(validator, size) {
-    this.#validator = validator ? { etag: validator.etag, weak: validator.weak, lastModified: validator.lastModified } : undefined
+    // An object even without validators: the size alone is then what later responses are checked against.
+    this.#validator = { etag: validator?.etag, weak: validator?.weak, lastModified: validator?.lastModified }
     this._setSize(size)
     this.#whole = undefined
     this.#confirmed = false
@@ -468,10 +469,12 @@ export class HttpSource extends SourceBase {
     const lastModified = response.headers.get('last-modified') ?? undefined
     const contentRange = parseContentRange(response.headers.get('content-range'))
     const total = status === 200 ? identityLength(response) : contentRange?.total
-    if (!this.#conditional || (!this.#validator && this.size === undefined)) {
-      if (!this.#validator && (status === 200 || status === 206)) this.#validator = { etag, weak: etag?.startsWith('W/') || undefined, lastModified }
+    if (!this.#validator) {
+      // The first 200/206 of this version of the file says what it is (a 416 before it says nothing).
+      if (status === 200 || status === 206) this.#validator = { etag, weak: etag?.startsWith('W/') || undefined, lastModified }
       return
     }
+    if (!this.#conditional) return
     const v = this.#validator
     let change
     if (status === 412) change = condition ? `it answered 412 Precondition Failed to ${condition.name}: ${condition.value}` : undefined

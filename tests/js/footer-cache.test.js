@@ -255,6 +255,30 @@ describe('a replaced file is answered from its new footer, every time', () => {
     assert.deepEqual(verdicts(cached.result), await freshVerdicts(url, values, options))
   })
 
+  test('forEachBloomFilter and metadata of a replaced file come from its new footer', async () => {
+    const [v1, v4] = [version(1), version(4, 4000)]
+    const name = 'visits.parquet'
+    await place(name, v1)
+    server.setMode('etag')
+    const url = server.url(name)
+    const cache = createFooterCache()
+    await probeWith(url, cache, [v1.ids[5]])
+    await place(name, v4)
+    const file = await openParquet(url, { ...OPEN, footerCache: cache })
+    try {
+      assert.equal(file.footerFromCache, true)
+      await file.validateFooter()
+      assert.equal(file.footerFromCache, false)
+      assert.equal(file.metadata.rowGroups.length, v4.rows / ROWS_PER_GROUP)
+      const visited = []
+      await file.forEachBloomFilter(undefined, (parts) => visited.push([parts.rowGroup, parts.column, parts.error?.code]))
+      assert.equal(visited.length, 2 * v4.rows / ROWS_PER_GROUP)
+      assert.ok(visited.every(([, , error]) => error === undefined), JSON.stringify(visited))
+    } finally {
+      await file.close()
+    }
+  })
+
   test('a file that keeps changing fails with FILE_CHANGED after one retry, never loops', async () => {
     const sequence = [version(1), version(2), version(3)]
     const name = 'churn.parquet'
