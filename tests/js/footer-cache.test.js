@@ -279,6 +279,31 @@ describe('a replaced file is answered from its new footer, every time', () => {
     }
   })
 
+  test('concurrent probes of a replaced file share one footer re-read and both answer from it', async () => {
+    const [v1, v2] = [version(1), version(5, 2000)]
+    const name = 'concurrent.parquet'
+    await place(name, v1)
+    server.setMode('etag')
+    const url = server.url(name)
+    const cache = createFooterCache()
+    await probeWith(url, cache, [v1.ids[5]])
+    await place(name, v2)
+    server.resetStats()
+    const file = await openParquet(url, { ...OPEN, footerCache: cache })
+    try {
+      const values = valuesFor(v2, [v1]).all
+      const [a, b] = await Promise.all([file.probe('id', values), file.probe('id', values, { mode: 'block' })])
+      assert.equal(server.stats.log.filter((e) => e.range === `bytes=-${OPEN.initialFetchSize}`).length, 1, JSON.stringify(server.stats.log))
+      assertNoFalseNegative(v2, values, a, 'first of two')
+      assertNoFalseNegative(v2, values, b, 'second of two')
+      assert.equal(a.rowGroups.length, v2.rows / ROWS_PER_GROUP)
+      assert.deepEqual(verdicts(a), await freshVerdicts(url, values))
+      assert.deepEqual(verdicts(b), await freshVerdicts(url, values, { mode: 'block' }))
+    } finally {
+      await file.close()
+    }
+  })
+
   test('a file that keeps changing fails with FILE_CHANGED after one retry, never loops', async () => {
     const sequence = [version(1), version(2), version(3)]
     const name = 'churn.parquet'
