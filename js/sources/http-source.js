@@ -99,6 +99,7 @@ export class HttpSource extends SourceBase {
   /** @type {{ etag?: string, weak?: boolean, lastModified?: string } | undefined} from the first response */
   #validator
   #confirmed = true
+  #bypassHttpCache = false
 
   /**
    * @param {URL} url http: or https:
@@ -158,6 +159,8 @@ export class HttpSource extends SourceBase {
 
   /** Forgets the version read so far (after FILE_CHANGED): the next readTail() learns the file anew. */
   forgetFile() {
+    // A browser's HTTP cache may still hold the old version's tail: go to the server from now on.
+    this.#bypassHttpCache = true
     this.#validator = undefined
     this._setSize(undefined)
     this.#whole = undefined
@@ -422,7 +425,9 @@ export class HttpSource extends SourceBase {
       this.stats.requests++
       let response
       try {
-        response = await op.race(fetchFn(this.#url, { headers, signal: op.signal, redirect: 'follow' }))
+        const init = { headers, signal: op.signal, redirect: 'follow' }
+        if (this.#bypassHttpCache) init.cache = 'no-store'
+        response = await op.race(fetchFn(this.#url, init))
       } catch (cause) {
         if (cause instanceof ParquetBloomError || op.aborted) throw cause
         throw new ParquetBloomError(ErrorCode.IO,

@@ -304,6 +304,31 @@ describe('a replaced file is answered from its new footer, every time', () => {
     }
   })
 
+  test('after a change, requests bypass the HTTP cache (a browser may hold the old tail)', async () => {
+    const [v1, v2] = [version(1), version(5, 2000)]
+    const name = 'no-store.parquet'
+    await place(name, v1)
+    server.setMode('etag')
+    const url = server.url(name)
+    const cache = createFooterCache()
+    const seen = []
+    const recording = (target, init) => {
+      seen.push({ range: new Headers(init.headers).get('range'), cache: init.cache })
+      return fetch(target, init)
+    }
+    await probeWith(url, cache, [v1.ids[5]])
+    await place(name, v2)
+    const file = await openParquet(url, { ...OPEN, footerCache: cache, fetch: recording })
+    try {
+      await file.probe('id', [v2.ids[5]])
+    } finally {
+      await file.close()
+    }
+    assert.equal(seen[0].cache, undefined, 'the first, validated request uses the HTTP cache as usual')
+    assert.equal(seen[1].range, `bytes=-${OPEN.initialFetchSize}`)
+    assert.ok(seen.slice(1).every((r) => r.cache === 'no-store'), JSON.stringify(seen))
+  })
+
   test('a file that keeps changing fails with FILE_CHANGED after one retry, never loops', async () => {
     const sequence = [version(1), version(2), version(3)]
     const name = 'churn.parquet'
