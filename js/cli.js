@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
-import { openParquet, ParquetBloomError, redactUrl } from './index.js'
+import { createFooterCache, directoryStore, openParquet, ParquetBloomError, redactUrl } from './index.js'
 import { parseCommandLine, UsageError } from './cli/args.js'
 import { JsonFilesWriter } from './cli/format.js'
 import { inspectFile } from './cli/inspect.js'
@@ -32,6 +32,8 @@ async function main(argv) {
     return EXIT_OK
   }
   const { command, files, options } = parsed
+  // One cache for every file of the run: footers of URLs kept in --cache-dir across runs.
+  if (options['cache-dir'] !== undefined) options.footerCache = createFooterCache({ store: directoryStore(options['cache-dir']) })
   try {
     return command === 'inspect' ? await runInspect(files, options) : await runProbe(files, options)
   } catch (error) {
@@ -41,7 +43,10 @@ async function main(argv) {
 
 async function runInspect(files, options) {
   return runOverFiles(files, options, {
-    job: (source, label) => withFile(source, (file) => inspectFile(file, { label })),
+    job: (source, label) => withFile(source, options, async (file) => {
+      await file.validateFooter() // the report shows the footer: it must be the file's current one
+      return inspectFile(file, { label })
+    }),
     text: (report) => `${inspectText(report)}\n`,
     json: jsonInspectShape,
   })
@@ -61,7 +66,7 @@ async function runProbe(files, options) {
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {
       const started = performance.now()
-      return withFile(source, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary, started }))
+      return withFile(source, options, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary, started }))
     },
     text: (entry) => {
       summary.add(entry)
@@ -108,8 +113,8 @@ async function runOverFiles(files, options, { job, text, json, end }) {
   return failed ? EXIT_FAILED : EXIT_OK
 }
 
-async function withFile(source, fn) {
-  const file = await openParquet(source)
+async function withFile(source, { footerCache }, fn) {
+  const file = await openParquet(source, { footerCache })
   try {
     return await fn(file)
   } finally {

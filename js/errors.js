@@ -15,6 +15,7 @@ export const ErrorCode = Object.freeze({
   HTTP_STATUS: 'HTTP_STATUS', // 4xx/5xx from a server
   RANGE_NOT_SUPPORTED: 'RANGE_NOT_SUPPORTED', // server ignores Range and the file is too big to take whole
   BAD_RESPONSE_LENGTH: 'BAD_RESPONSE_LENGTH', // wrong Content-Range, short or long body
+  FILE_CHANGED: 'FILE_CHANGED', // a validated file was replaced: 412, or another ETag/Last-Modified/size
   TOO_LARGE: 'TOO_LARGE', // a configured limit (maxBytes, footer size, 128 MiB filter ceiling)
   ABORTED: 'ABORTED', // AbortSignal fired or a timeout elapsed
   IO: 'IO', // network or file-system failure

@@ -169,7 +169,51 @@ export interface OpenParquetOptions {
   userAgent?: string
   /** The name used in messages instead of the URL or path. */
   name?: string
+  /**
+   * Keeps the footers of URLs (validated by ETag, or Last-Modified + size) and reuses them: a second
+   * open reads and decodes no footer. Every later request carries If-Match / If-Unmodified-Since; a
+   * replaced file has its footer read anew. Other sources ignore it.
+   */
+  footerCache?: FooterCache
 }
+
+/** Where a FooterCache keeps its serialized entries. Keys are SHA-256 hex strings (never URLs). */
+export interface FooterStore {
+  get(key: string): Promise<Uint8Array | undefined>
+  set(key: string, bytes: Uint8Array): Promise<void>
+  delete(key: string): Promise<void>
+  /** What the store already holds, oldest first (for eviction across processes). */
+  list?(): Promise<Array<{ key: string, size: number }>>
+}
+
+export interface FooterCacheOptions {
+  /** Entries are evicted least recently used above this many bytes. Default 64 MiB. */
+  maxBytes?: number
+  /** Default memoryStore(). */
+  store?: FooterStore
+  /** Also cache files whose server sends no ETag/Last-Modified (or only a weak ETag). Default false. */
+  trustUnvalidated?: boolean
+}
+
+export declare class FooterCache {
+  private constructor()
+  readonly maxBytes: number
+  readonly trustUnvalidated: boolean
+  /** Bytes the entries take, as far as this process knows. */
+  readonly bytes: number
+  readonly stats: { hits: number, misses: number, stores: number, evictions: number, invalidations: number }
+  /** Drops the entry of a URL. */
+  forget(url: string): Promise<void>
+}
+
+/** A cache of decoded footers for openParquet(url, { footerCache }). */
+export function createFooterCache(options?: FooterCacheOptions): FooterCache
+/** Entries in this process's memory (the default). */
+export function memoryStore(): FooterStore
+/** Entries as files in a directory (Node); atomic writes, a corrupt file is a miss. */
+export function directoryStore(dir: string): FooterStore
+/** Cache Storage when available, else IndexedDB (browsers). */
+export function browserStore(name?: string): FooterStore
 
 /** Opens a Parquet file and reads its footer (one tail read; a second only for a larger footer). */
 export function openParquet(source: ParquetSource, options?: OpenParquetOptions): Promise<ParquetFile>
@@ -340,6 +384,8 @@ export class ParquetFile {
   readonly fileSize: number
   /** Where the serialized FileMetaData starts. */
   readonly metadataOffset: number
+  /** True when the footer came from options.footerCache (no footer bytes were read). */
+  readonly footerFromCache: boolean
   /** I/O so far, the footer read included: HTTP requests or file/blob reads, and the bytes they moved. */
   readonly stats: { requests: number, bytesFetched: number }
   /** The footer, shaped for probing; built on first access. */
@@ -366,6 +412,12 @@ export class ParquetFile {
    */
   forEachBloomFilter(selection: { rowGroups?: number[], columns?: Array<string | string[]> } | undefined,
     visit: (parts: BloomFilterVisit) => void, options?: { signal?: AbortSignal, concurrency?: number }): Promise<void>
+  /**
+   * Makes sure `metadata` describes the file as it is now: a footer from the cache that no read has
+   * confirmed costs one 8-byte validated request; a replaced file has its footer read anew. probe() and
+   * forEachBloomFilter() do this themselves.
+   */
+  validateFooter(options?: { signal?: AbortSignal }): Promise<void>
   /** Bytes [offset, offset + length) of the file, from what is already held or one counted read. */
   readRange(offset: number, length: number, options?: { signal?: AbortSignal }): Promise<Uint8Array>
   close(): Promise<void>
@@ -387,6 +439,7 @@ export declare const ErrorCode: Readonly<{
   HTTP_STATUS: 'HTTP_STATUS'
   RANGE_NOT_SUPPORTED: 'RANGE_NOT_SUPPORTED'
   BAD_RESPONSE_LENGTH: 'BAD_RESPONSE_LENGTH'
+  FILE_CHANGED: 'FILE_CHANGED'
   TOO_LARGE: 'TOO_LARGE'
   ABORTED: 'ABORTED'
   IO: 'IO'

@@ -11,6 +11,8 @@ import { LinkModel, transportWindow } from './link-model.js'
 import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
 import { openByteSource } from './sources/index.js'
 import { HttpSource } from './sources/http-source.js'
+import { confirmFooter, footerThroughCache, rereadFooter } from './cached-footer.js'
+import { FooterCache } from './footer-cache.js'
 import { encodeProbeValues } from './values.js'
 import { Unanswerable } from './verdicts.js'
 import { chunkIndexes } from './index-coverage.js'
@@ -20,12 +22,22 @@ import { chunkIndexes } from './index-coverage.js'
  * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source
  * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
- *   requestTimeoutMs?: number, headers?: Record<string, string> }} [options]
+ *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache }} [options]
+ *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  */
 export async function openParquet(source, options = {}) {
   await init()
+  const cache = options.footerCache
+  if (cache !== undefined && !(cache instanceof FooterCache)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'options.footerCache must come from createFooterCache()')
+  }
   const byteSource = await openByteSource(source, options)
   try {
+    if (cache && byteSource instanceof HttpSource) {
+      byteSource.useConditionalRequests()
+      const footer = await footerThroughCache(cache, byteSource, options)
+      return new ParquetFile(byteSource, footer, options, () => rereadFooter(cache, byteSource, options))
+    }
     const footer = await readFooter(byteSource, options)
     return new ParquetFile(byteSource, footer, options)
   } catch (error) {
@@ -43,18 +55,33 @@ export class ParquetFile {
   #closed = false
   #link = new LinkModel()
   #rounds
+  /** Reads the footer again after FILE_CHANGED (cached files only). */
+  #reread
+  #footerGeneration = 0
+  #rereading
 
   /** @private use openParquet() */
-  constructor(source, footer, options) {
+  constructor(source, footer, options, reread) {
     this.#source = source
     this.#options = options
+    this.#reread = reread
+    this.#adopt(footer)
+  }
+
+  /** Takes a footer as the file's description: the one read at open, or a new one after the file changed. */
+  #adopt(footer) {
+    /** True when the footer came from options.footerCache (no footer bytes read). */
+    this.footerFromCache = footer.fromCache === true
+    this.#metadata = undefined
+    this.#cache = new ByteCache()
     this.layout = footer.layout
     this.fileSize = footer.fileSize
     this.metadataOffset = footer.metadataOffset
     // The tail often already holds the filters (DuckDB writes them right before the footer).
     this.#cache.add(footer.tail.offset, footer.tail.bytes)
-    // The footer took one sequential request per read (the tail, then the rest of a larger footer).
-    this.#rounds = source.stats.requests
+    // The first footer took one sequential request per read (the tail, then the rest of a larger
+    // footer, or none from the cache); a footer read again after FILE_CHANGED at least one more.
+    this.#rounds = this.#rounds === undefined ? this.#source.stats.requests : this.#rounds + 1
     let boundaries
     let pageRanges
     /** @type {import('./probe.js').FileGeometry} what probe planning needs of the footer, explicitly */
@@ -116,6 +143,10 @@ export class ParquetFile {
    *   coalesceGap?: number }} [options]
    */
   async probe(columnPath, values, options = {}) {
+    return this.#withCurrentFooter(() => this.#probeOnce(columnPath, values, options), options)
+  }
+
+  async #probeOnce(columnPath, values, options) {
     this.#assertOpen()
     const mode = options.mode ?? 'auto'
     if (!MODES.includes(mode)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`)
@@ -212,6 +243,18 @@ export class ParquetFile {
    * @param {{ signal?: AbortSignal, concurrency?: number }} [options]
    */
   async forEachBloomFilter(selection, visit, options = {}) {
+    // Visits cannot be taken back: a cached footer is confirmed before any, and a change is an error
+    // (after which the footer is read anew, so the next call reads the file as it is).
+    await this.validateFooter(options)
+    try {
+      await this.#forEachBloomFilterOnce(selection, visit, options)
+    } catch (error) {
+      if (error?.code === ErrorCode.FILE_CHANGED && this.#reread && !this.#closed) await this.#rereadOnce(this.#footerGeneration).catch(() => {})
+      throw error
+    }
+  }
+
+  async #forEachBloomFilterOnce(selection, visit, options) {
     this.#assertOpen()
     const rowGroups = this.#rowGroupSelection(selection?.rowGroups)
     const columns = selection?.columns ? selection.columns.map((p) => this.column(p)) : this.layout.columns
@@ -234,6 +277,15 @@ export class ParquetFile {
     await this.#run(tasks, options)
   }
 
+  /**
+   * Makes sure the footer (metadata, layout) describes the file as it is: a footer from the cache that no
+   * read has confirmed yet costs one 8-byte validated request, and a replaced file has its footer read
+   * anew. Free otherwise. probe() does this itself.
+   */
+  async validateFooter(options = {}) {
+    await this.#withCurrentFooter(async () => {}, options)
+  }
+
   /** Bytes [offset, offset + length) of the file, from what is already held or one counted read. */
   async readRange(offset, length, options = {}) {
     this.#assertOpen()
@@ -248,6 +300,45 @@ export class ParquetFile {
     this.#closed = true
     this.#cache = new ByteCache()
     await this.#source.close()
+  }
+
+  /**
+   * Runs `answer` and returns its result only once the footer it used is known to describe the file.
+   * A file replaced since its footer was cached or read (FILE_CHANGED) gets its footer read anew and
+   * `answer` run once more from it; a second change is the caller's error. Never loops.
+   */
+  async #withCurrentFooter(answer, options) {
+    const signal = options.signal ?? this.#options.signal
+    let generation
+    const attempt = async () => {
+      await this.#rereading
+      generation = this.#footerGeneration
+      const result = await answer()
+      await confirmFooter(this.#source, this, signal)
+      // Another call re-read the footer meanwhile: this answer may mix the two versions.
+      if (generation !== this.#footerGeneration || this.#rereading) {
+        throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed while it was being probed`, { source: this.name })
+      }
+      return result
+    }
+    try {
+      return await attempt()
+    } catch (error) {
+      if (error?.code !== ErrorCode.FILE_CHANGED || !this.#reread || this.#closed) throw error
+      await this.#rereadOnce(generation)
+      return attempt()
+    }
+  }
+
+  /** Reads the footer anew unless a newer one than `generation` is already in; concurrent callers share it. */
+  async #rereadOnce(generation) {
+    if (generation === this.#footerGeneration) {
+      this.#rereading ??= this.#reread().then((footer) => {
+        this.#adopt(footer)
+        this.#footerGeneration++
+      }).finally(() => { this.#rereading = undefined })
+    }
+    await this.#rereading
   }
 
   async #readBitset(rowGroupIndex, columnPath, options) {

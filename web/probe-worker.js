@@ -1,11 +1,14 @@
 // The demo's Web Worker: opens Parquet files through the package entry (as an npm user would), probes
 // and checks filter health off the main thread, and answers the page with plain, cloneable objects.
 // Protocol: { id, op, args } → { id, ok: true, result } | { id, ok: false, error }; { op: 'cancel', target }.
-import { BloomFilter, openParquet } from '../js/index.js'
+import { BloomFilter, browserStore, createFooterCache, openParquet } from '../js/index.js'
 import { filterWarnings, summarizeHealth } from './health.js'
 
 const HEALTH_ALL_FILTERS_BYTES = 4 * 1024 * 1024
 const HEALTH_SAMPLE_FILTERS = 128
+// Footers of URLs opened before (this page load or an earlier one) are reused when the server validates
+// them (ETag / Last-Modified); dropped files are never cached.
+const footerCache = createFooterCache({ store: browserStore() })
 
 /** The file being shown: the handle probes run on, and a second one for health checks (see health()). */
 let current
@@ -15,7 +18,7 @@ const handlers = {
   async open({ url, file }, signal) {
     await closeCurrent()
     const source = file ?? url
-    const opened = await openParquet(source, { signal })
+    const opened = await openParquet(source, { signal, footerCache })
     current = { source, file: opened, inspector: undefined }
     return describeFile(opened)
   },
@@ -39,7 +42,7 @@ const handlers = {
   async health({ column }, signal) {
     const open = requireOpen()
     // Opened without the request's signal: a signal given to openParquet governs every later read too.
-    open.inspector ??= openParquet(open.source)
+    open.inspector ??= openParquet(open.source, { footerCache })
     const inspector = await open.inspector
     const blooms = inspector.metadata.rowGroups.map((g) => [g.index, g.columns.find((c) => c.path === column)?.bloom]).filter(([, bloom]) => bloom)
     const withFilter = blooms.map(([index]) => index)

@@ -16,6 +16,7 @@ const COMMON = {
   'json': { type: 'boolean' },
   'concurrency': { type: 'string' },
   'debug': { type: 'boolean' },
+  'cache-dir': { type: 'string' },
   'help': { type: 'boolean', short: 'h' },
 }
 
@@ -57,6 +58,7 @@ the fill suggests, the false-positive rate that fill implies, and warnings.
 Options:
   --json               one JSON document: { "files": [ { file, size, createdBy, numRows, rowGroups } ] }
   --concurrency <n>    files read at once (default ${DEFAULT_CONCURRENCY})
+  --cache-dir <dir>    keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
   --debug              show stack traces of errors
   -h, --help           this help
 
@@ -79,6 +81,7 @@ Options:
                            than the bloom filter or small (auto, the default), always, or never
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
+  --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
   --debug                  show stack traces of errors
   -h, --help               this help
 
@@ -120,6 +123,7 @@ export function parseCommandLine(argv) {
   if (options.help) return { kind: 'help', text: HELP[first] }
   if (files.length === 0) throw new UsageError(`${first} needs at least one file or URL (see parquet-bloom ${first} --help)`, first)
   options.concurrency = parseConcurrency(options.concurrency, first)
+  if (options['cache-dir'] === '') throw new UsageError(`--cache-dir needs a directory (see parquet-bloom ${first} --help)`, first)
   if (first === 'probe') checkProbeOptions(options)
   return { kind: 'run', command: first, files, options }
 }

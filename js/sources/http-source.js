@@ -1,5 +1,7 @@
 // A byte source over an http(s) URL using Range requests: the tail in one request (a suffix range,
 // no HEAD), bounded ranges after that, and fallbacks for servers that reject suffixes or ignore Range.
+// It records the file's validator (ETag, else Last-Modified + size; RFC 9110 §8.8) and, when asked, sends
+// it with every request (If-Match / If-Unmodified-Since, §13.1) so a replaced file fails as FILE_CHANGED.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { callSignal, invalid, SourceBase } from './shared.js'
 
@@ -92,6 +94,12 @@ export class HttpSource extends SourceBase {
   #hasCallerHeaders
   /** @type {Uint8Array | undefined} the whole file, after a server ignored Range */
   #whole
+  #key
+  #conditional = false
+  /** @type {{ etag?: string, weak?: boolean, lastModified?: string } | undefined} from the first response */
+  #validator
+  #confirmed = true
+  #bypassHttpCache = false
 
   /**
    * @param {URL} url http: or https:
@@ -106,12 +114,57 @@ export class HttpSource extends SourceBase {
     // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of another object.
     this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args))
     this.#url = url.href
+    this.#key = url.href
     this.#origin = url.origin
     this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0
     this.#headers = new Headers(options.headers)
     // Compressed bodies break byte ranges; browsers ignore this header (they set it themselves).
     this.#headers.set('accept-encoding', 'identity')
     if (options.userAgent !== undefined) this.#headers.set('user-agent', options.userAgent)
+  }
+
+  /** The URL as given, credentials and all: a cache key, never to be shown (name is the shown form). */
+  get cacheKey() {
+    return this.#key
+  }
+
+  /**
+   * The file's validator once a response gave one: { etag, weak, lastModified, size }. `weak` ETags are
+   * never sent in If-Match (it compares strongly, RFC 9110 §13.1.1). undefined when the server sent neither.
+   */
+  get validator() {
+    const v = this.#validator
+    if (!v || (v.etag === undefined && v.lastModified === undefined)) return undefined
+    return { ...v, size: this.size }
+  }
+
+  /** False from expectFile() until a response proves the file is still the one expected. */
+  get confirmed() {
+    return this.#confirmed
+  }
+
+  /** From now on every request carries the validator, and a 412 or another validator is FILE_CHANGED. */
+  useConditionalRequests() {
+    this.#conditional = true
+  }
+
+  /** Reads as of a known version of the file (a cached footer): no request is needed to learn its size. */
+  expectFile(validator, size) {
+    // An object even without validators: the size alone is then what later responses are checked against.
+    this.#validator = { etag: validator?.etag, weak: validator?.weak, lastModified: validator?.lastModified }
+    this._setSize(size)
+    this.#whole = undefined
+    this.#confirmed = false
+  }
+
+  /** Forgets the version read so far (after FILE_CHANGED): the next readTail() learns the file anew. */
+  forgetFile() {
+    // A browser's HTTP cache may still hold the old version's tail: go to the server from now on.
+    this.#bypassHttpCache = true
+    this.#validator = undefined
+    this._setSize(undefined)
+    this.#whole = undefined
+    this.#confirmed = true
   }
 
   async readTail(length, options) {
@@ -366,19 +419,24 @@ export class HttpSource extends SourceBase {
     return this._operation(`requesting ${range} of ${this.name}`, signal, async (op) => {
       const headers = new Headers(this.#headers)
       headers.set('range', range)
+      const condition = this.#conditional ? this.#precondition() : undefined
+      if (condition) headers.set(condition.name, condition.value)
       const fetchFn = this.#fetch
       this.stats.requests++
       let response
       try {
-        response = await op.race(fetchFn(this.#url, { headers, signal: op.signal, redirect: 'follow' }))
+        const init = { headers, signal: op.signal, redirect: 'follow' }
+        if (this.#bypassHttpCache) init.cache = 'no-store'
+        response = await op.race(fetchFn(this.#url, init))
       } catch (cause) {
         if (cause instanceof ParquetBloomError || op.aborted) throw cause
         throw new ParquetBloomError(ErrorCode.IO,
           `network error requesting ${range} of ${this.name}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ` +
-          'the server must allow this origin and the Range request header, and expose Content-Range',
+          `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} request header${condition ? 's' : ''}, and expose Content-Range`,
           { cause, source: this.name })
       }
       try {
+        this.#checkValidator(response, range, condition)
         return await onResponse(response, op)
       } finally {
         if (response.body && !response.bodyUsed && !response.body.locked) response.body.cancel().catch(() => {})
@@ -395,6 +453,43 @@ export class HttpSource extends SourceBase {
       return
     }
     if (origin === this.#origin || !this.#hasCallerHeaders) this.#url = response.url
+  }
+
+  /** The header that makes the server refuse another version of the file, when a validator allows one. */
+  #precondition() {
+    const v = this.#validator
+    if (v?.etag !== undefined && !v.weak) return { name: 'if-match', value: v.etag }
+    if (v?.lastModified !== undefined) return { name: 'if-unmodified-since', value: v.lastModified }
+    return undefined
+  }
+
+  /**
+   * Records the validator of the first response; in conditional mode, a 412 or a response whose ETag,
+   * Last-Modified or size differ from it means another version of the file: FILE_CHANGED.
+   */
+  #checkValidator(response, range, condition) {
+    const status = response.status
+    if (status !== 200 && status !== 206 && status !== 412 && status !== 416) return
+    const etag = response.headers.get('etag') ?? undefined
+    const lastModified = response.headers.get('last-modified') ?? undefined
+    const contentRange = parseContentRange(response.headers.get('content-range'))
+    const total = status === 200 ? identityLength(response) : contentRange?.total
+    if (!this.#validator) {
+      // The first 200/206 of this version of the file says what it is (a 416 before it says nothing).
+      if (status === 200 || status === 206) this.#validator = { etag, weak: etag?.startsWith('W/') || undefined, lastModified }
+      return
+    }
+    if (!this.#conditional) return
+    const v = this.#validator
+    let change
+    if (status === 412) change = condition ? `it answered 412 Precondition Failed to ${condition.name}: ${condition.value}` : undefined
+    else if (v?.etag !== undefined && etag !== v.etag) change = `its ETag is ${etag ?? 'gone'}, was ${v.etag}`
+    else if (v?.etag === undefined && v?.lastModified !== undefined && lastModified !== v.lastModified) change = `its Last-Modified is ${lastModified ?? 'gone'}, was ${v.lastModified}`
+    else if (total !== undefined && this.size !== undefined && total !== this.size) change = `it has ${total} bytes, had ${this.size}`
+    if (change) {
+      throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed since its footer was read: ${change} (${range})`, { source: this.name })
+    }
+    if (status === 200 || status === 206) this.#confirmed = true
   }
 
   #checkSameSize(total, range) {
@@ -432,6 +527,12 @@ export class HttpSource extends SourceBase {
     return new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
       `${this.name} sent ${received} of the ${expected} bytes of ${range}: the body ended early`, { source: this.name })
   }
+}
+
+/** A 200's Content-Length, when it is the file's size (not that of a compressed body). */
+function identityLength(response) {
+  const encoding = response.headers.get('content-encoding')
+  return !encoding || /^\s*identity\s*$/i.test(encoding) ? parseLength(response.headers.get('content-length')) : undefined
 }
 
 function describeCause(cause) {

@@ -1,6 +1,7 @@
 // A local static file server for tests: `send` does the serving (Range, 206, 416, suffix ranges);
 // this wrapper counts what it sends and misbehaves on demand the way real servers and proxies do.
-import { statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, statSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import send from 'send'
@@ -25,6 +26,11 @@ import send from 'send'
  * - redirect          302 to /moved/<path> (served like <path>, without the mode)
  * - slow:N            headers after N ms
  * - slow-body:N       headers and the first half of the first chunk at once, the rest after N ms
+ * - etag              a strong ETag from the file's content; If-Match is evaluated (strong comparison,
+ *                     RFC 9110 §13.1.1) and a mismatch answers 412
+ * - weak-etag         a weak ETag (W/"size-mtime"), which never satisfies If-Match
+ * - last-modified     Last-Modified from the file's mtime; If-Unmodified-Since earlier than it answers 412
+ * - ignore-conditions sends the validators above but ignores If-Match / If-Unmodified-Since
  * Every timer belongs to its request and is cleared when the request ends or the server closes.
  *
  * @param {{ root: string }} options directory served at /
@@ -32,6 +38,7 @@ import send from 'send'
 export async function startTestServer({ root }) {
   const timers = new Set()
   let defaultModes = []
+  let beforeServe
   let stats = emptyStats()
 
   const server = http.createServer((req, res) => {
@@ -50,7 +57,8 @@ export async function startTestServer({ root }) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end(error.message)
       return
     }
-    const entry = { method: req.method, path: urlPath, range: req.headers.range, status: undefined, bytesWritten: 0 }
+    const entry = { method: req.method, path: urlPath, range: req.headers.range, status: undefined, bytesWritten: 0,
+      ifMatch: req.headers['if-match'], ifUnmodifiedSince: req.headers['if-unmodified-since'] }
     const perPath = (stats.paths[urlPath] ??= { requests: 0, bytesWritten: 0, ranges: [] })
     stats.requests++
     stats.log.push(entry)
@@ -77,7 +85,10 @@ export async function startTestServer({ root }) {
         timers.delete(timer)
       })
     }
-    const respond = () => serve({ req, res, urlPath, modes, nth, count, later, root })
+    const respond = () => {
+      beforeServe?.(entry, nth)
+      serve({ req, res, urlPath, modes, nth, count, later, root })
+    }
     if (modes.slow !== undefined) later(respond, modes.slow)
     else respond()
   })
@@ -101,6 +112,13 @@ export async function startTestServer({ root }) {
     /** Applies modes to every request whose URL has no ?mode=; setMode() with none goes back to normal. */
     setMode(...modes) {
       defaultModes = parseModes(modes.join(','))
+    },
+    /**
+     * Calls fn(logEntry, nthRequestOfItsPath) before each request is served (e.g. to replace the file
+     * between two requests of one probe); beforeServe() with none removes it.
+     */
+    beforeServe(fn) {
+      beforeServe = fn
     },
     /** The URL of a served file, with modes when given. */
     url(filePath, { mode } = {}) {
@@ -148,7 +166,8 @@ function parseModes(text) {
 }
 
 const KNOWN_MODES = new Set(['ignore-range', 'ignore-suffix', 'suffix-416', 'no-suffix', 'wrong-content-range', 'no-content-range', 'unknown-size',
-  'change-size', 'short-body', 'drop', 'chunked', 'status', 'redirect', 'slow', 'slow-body'])
+  'change-size', 'short-body', 'drop', 'chunked', 'status', 'redirect', 'slow', 'slow-body', 'etag', 'weak-etag', 'last-modified',
+  'ignore-conditions'])
 
 function serve({ req, res, urlPath, modes, nth, count, later, root }) {
   const range = req.headers.range
@@ -168,6 +187,7 @@ function serve({ req, res, urlPath, modes, nth, count, later, root }) {
     return
   }
   const filePath = urlPath.startsWith('/moved/') ? urlPath.slice('/moved'.length) : urlPath
+  if (!answerPreconditions(req, res, path.join(root, filePath), modes)) return
 
   if (modes['no-suffix'] && isSuffix) {
     const variant = modes['no-suffix']
@@ -203,6 +223,39 @@ function serve({ req, res, urlPath, modes, nth, count, later, root }) {
   interceptHeaders(res, modes, nth)
   interceptBody(res, modes, count, later)
   send(req, encodeURI(filePath), { root, etag: false, lastModified: false, cacheControl: false }).pipe(res)
+}
+
+/** Sends the validators the modes ask for; answers 412 (and returns false) when a precondition fails. */
+function answerPreconditions(req, res, file, modes) {
+  if (!modes.etag && !modes['weak-etag'] && !modes['last-modified']) return true
+  let stat
+  try {
+    stat = statSync(file)
+  } catch {
+    return true // send answers 404
+  }
+  const etag = modes.etag
+    ? `"${createHash('sha1').update(readFileSync(file)).digest('hex').slice(0, 20)}"`
+    : modes['weak-etag'] ? `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` : undefined
+  const lastModified = modes['last-modified'] ? new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString() : undefined
+  if (etag) res.setHeader('etag', etag)
+  if (lastModified) res.setHeader('last-modified', lastModified)
+  if (modes['ignore-conditions']) return true
+  const ifMatch = req.headers['if-match']
+  const ifUnmodifiedSince = req.headers['if-unmodified-since']
+  let failed = false
+  if (ifMatch !== undefined) {
+    // Strong comparison: a weak tag on either side never matches.
+    const tags = ifMatch.split(',').map((t) => t.trim())
+    failed = !(tags.includes('*') || (etag && !etag.startsWith('W/') && tags.includes(etag)))
+  } else if (ifUnmodifiedSince !== undefined && lastModified) {
+    const since = Date.parse(ifUnmodifiedSince)
+    failed = !Number.isNaN(since) && Date.parse(lastModified) > since
+  }
+  if (!failed) return true
+  res.writeHead(412, { 'content-length': 0 })
+  res.end()
+  return false
 }
 
 function interceptHeaders(res, modes, nth) {
