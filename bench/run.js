@@ -15,7 +15,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'size', 'footer']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'indexes', 'size', 'footer']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -87,7 +87,8 @@ async function main() {
   if (want('allocations')) result.allocations = section('allocations.js')
   if (want('memory')) result.memory = section('memory-visits.js')
   if (want('wire')) result.wire = section('wire.js')
-  if (want('size')) result.size = measureDownload()
+  if (want('indexes')) result.indexes = section('indexes.js')
+  if (want('size')) result.size = await measureDownload()
   if (want('footer')) {
     result.footer = section('big-footer.js', ['--footer', footerPath], ['--max-old-space-size=8192'])
     const nativeFooter = result.native?.DecodeFooter
@@ -161,6 +162,13 @@ function print(result) {
     }
     table(`Bytes on the wire: ${bytes(w.file.bytes)} DuckDB file, ${w.file.rowGroups} row groups, ${bytes(w.file.filterNumBytes)} filters (HEAD counted as a request)`,
       ['values', 'reader / mode', 'requests', 'bytes', 'footer', 'filters', 'false neg.'], rows)
+  }
+  if (result.indexes) {
+    const x = result.indexes
+    table('Statistics as an index: ns/value for a batch (sort keys once per probe, then one typed pass per row group; target ≤ 20 ns/value)',
+      ['case', 'values', 'keys', 'check per row group'], x.statistics.map((r) => [r.case, r.values, fmt(r.keysNsPerValue), fmt(r.checkNsPerValue)]))
+    table('One value over 100 row groups, server waits 30 ms per response (medians; the old plan: 6 in flight, 8 KiB coalescing, no round model)',
+      ['plan', 'rounds', 'requests', 'bytes', 'ms'], ['old', 'new'].map((p) => [p, x.rounds[p].rounds, x.rounds[p].requests, bytes(x.rounds[p].bytes), fmt(x.rounds[p].ms)]))
   }
   if (result.size) {
     const s = result.size
