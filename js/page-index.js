@@ -195,49 +195,70 @@ const BELOW_ALL = Symbol('below all')
 const ABOVE_ALL = Symbol('above all')
 
 function prepareBounds(order, columnIndex, confirmedNull, locations) {
-  const { nullPages, minValues, maxValues } = columnIndex
+  const { nullPages, minValues, maxValues, boundaryOrder } = columnIndex
   const { pageCount } = locations
-  let nonNull = 0
+  if (!(boundaryOrder in BOUNDARY_ORDERS)) return unusable(INCONSISTENT, 'boundary-order', `boundary_order ${boundaryOrder} is not one parquet.thrift defines`)
+  let kept = 0
   let unconfirmedNullPages = 0
   for (let i = 0; i < pageCount; i++) {
-    if (!confirmedNull[i]) nonNull++
+    if (!confirmedNull[i]) kept++
     if (nullPages[i] && !confirmedNull[i]) unconfirmedNullPages++
   }
-  const pages = new Int32Array(nonNull)
-  const store = boundStore(order, nonNull)
-  const view = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.length)
+  const pages = new Int32Array(kept)
+  const bounded = new Uint8Array(kept) // both bounds read from the index (what boundary_order speaks of)
+  const store = boundStore(order, kept)
   let j = 0
   for (let i = 0; i < pageCount; i++) {
     if (confirmedNull[i]) continue
     pages[j] = i
-    if (nullPages[i]) {
-      // A null page its count does not confirm may hold anything; its bounds (empty) say nothing.
-      store.min[j] = store.lowest
-      store.max[j] = store.highest
-      j++
-      continue
-    }
-    for (const [which, bytes] of [['min', minValues[i]], ['max', maxValues[i]]]) {
-      const side = which === 'min' ? store.min : store.max
-      if (bytes.length === 0) {
-        side[j] = which === 'min' ? store.lowest : store.highest
-        continue
-      }
-      if (order.width && bytes.length !== order.width) {
-        return unusable(INCONSISTENT, 'bound-width', `page ${i}'s ${which} bound is ${bytes.length} bytes, not the column's ${order.width}`)
-      }
-      const key = store.decode(view(bytes), bytes)
+    // A null page its count does not confirm may hold anything; its bounds (empty) say nothing.
+    const min = nullPages[i] ? store.lowest : boundKey(order, store, minValues[i], store.lowest)
+    const max = nullPages[i] ? store.highest : boundKey(order, store, maxValues[i], store.highest)
+    for (const [which, key] of [['min', min], ['max', max]]) {
+      if (key === WRONG_WIDTH) return unusable(INCONSISTENT, 'bound-width', `page ${i}'s ${which} bound is ${(which === 'min' ? minValues : maxValues)[i].length} bytes, not the column's ${order.width}`)
       if (key !== key) return unusable(INCONSISTENT, 'nan-bound', `page ${i}'s ${which} bound is NaN, which says nothing about the other values (PARQUET-1246)`)
-      side[j] = key
     }
-    if (store.compare(store.min[j], store.max[j]) > 0) return unusable(INCONSISTENT, 'min-above-max', `page ${i}'s min bound is larger than its max`)
+    if (store.compare(min, max) > 0) return unusable(INCONSISTENT, 'min-above-max', `page ${i}'s min bound is larger than its max`)
+    store.min[j] = min
+    store.max[j] = max
+    bounded[j] = !nullPages[i] && minValues[i].length > 0 && maxValues[i].length > 0 ? 1 : 0
     j++
   }
+  const claim = claimedOrderBroken(store, bounded, pages, boundaryOrder)
+  if (claim) return unusable(INCONSISTENT, 'boundary-order', `boundary_order is ${BOUNDARY_ORDERS[boundaryOrder]} but ${claim}`)
   let monotone = true
-  for (let p = 1; p < nonNull && monotone; p++) {
+  for (let p = 1; p < kept && monotone; p++) {
     monotone = store.compare(store.min[p - 1], store.min[p]) <= 0 && store.compare(store.max[p - 1], store.max[p]) <= 0
   }
   return { usable: true, order, pageCount, pages, min: store.min, max: store.max, compare: store.compare, monotone, unconfirmedNullPages, ...locations }
+}
+
+const BOUNDARY_ORDERS = ['UNORDERED', 'ASCENDING', 'DESCENDING']
+const WRONG_WIDTH = Symbol('wrong width')
+
+/** A bound's sort key: `unbounded` for an empty bound, WRONG_WIDTH for a fixed-width order's odd length. */
+function boundKey(order, store, bytes, unbounded) {
+  if (bytes.length === 0) return unbounded
+  if (order.width && bytes.length !== order.width) return WRONG_WIDTH
+  return store.decode(new DataView(bytes.buffer, bytes.byteOffset, bytes.length), bytes)
+}
+
+/**
+ * Where the bounds contradict a claimed ASCENDING or DESCENDING boundary_order (over the pages with
+ * both bounds, as writers compute it), or null. A writer wrong about it may be wrong about more.
+ */
+function claimedOrderBroken(store, bounded, pages, boundaryOrder) {
+  if (boundaryOrder === 0) return null
+  const sign = boundaryOrder === 1 ? 1 : -1
+  let previous = -1
+  for (let p = 0; p < bounded.length; p++) {
+    if (!bounded[p]) continue
+    if (previous >= 0 && (sign * store.compare(store.min[previous], store.min[p]) > 0 || sign * store.compare(store.max[previous], store.max[p]) > 0)) {
+      return `the bounds of pages ${pages[previous]} and ${pages[p]} are not in that order`
+    }
+    previous = p
+  }
+  return null
 }
 
 const compareNative = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
@@ -310,8 +331,8 @@ function byBinarySearch(index, keys, owners, numValues, maxMatches) {
       // A NaN key has no place among the bounds: every page is kept (values.js answers NaN before this).
       to[k] = m
     } else {
-      from[k] = firstAtOrAbove(max, m, key, compare)
-      to[k] = firstAbove(min, m, key, compare)
+      from[k] = firstBeyond(max, m, key, compare, false)
+      to[k] = firstBeyond(min, m, key, compare, true)
     }
     if (to[k] > from[k]) matches += to[k] - from[k]
   }
@@ -378,8 +399,8 @@ function bySortedKeys(index, keys, owners, numValues, maxMatches) {
   let matches = nanCount * m
   for (let j = 0; j < m; j++) {
     // The first sorted key not below the page's min, and the first above its max.
-    from[j] = firstAtOrAbove(sortedKeys, s, min[j], compare)
-    to[j] = firstAbove(sortedKeys, s, max[j], compare)
+    from[j] = firstBeyond(sortedKeys, s, min[j], compare, false)
+    to[j] = firstBeyond(sortedKeys, s, max[j], compare, true)
     if (to[j] > from[j]) {
       matches += to[j] - from[j]
       cover[from[j]]++
@@ -417,43 +438,18 @@ function omittedLists(excluded, index, matches, maxMatches) {
     omitted: `${matches} (value, page) pairs exceed maxMatches ${maxMatches}: read every page a value is not excluded from` }
 }
 
-// Binary searches over ascending arrays (bounds or sorted keys), comparing with the order's compare.
-/** The first j in [0, n) with sorted[j] ≥ key, n when none. */
-function firstAtOrAbove(sorted, n, key, compare) {
+/**
+ * The first j in [0, n) of an ascending array (bounds or sorted keys) with sorted[j] > key (`strict`)
+ * or sorted[j] ≥ key, n when none.
+ */
+function firstBeyond(sorted, n, key, compare, strict) {
   let lo = 0
   let hi = n
-  if (compare === compareNative) {
-    // Numbers and bigints: the operators themselves, for the hot loop of large probes.
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (sorted[mid] >= key) hi = mid
-      else lo = mid + 1
-    }
-    return lo
-  }
+  const native = compare === compareNative // numbers and bigints: the operators themselves, for large probes
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (compare(sorted[mid], key) >= 0) hi = mid
-    else lo = mid + 1
-  }
-  return lo
-}
-
-/** The first j in [0, n) with sorted[j] > key, n when none. */
-function firstAbove(sorted, n, key, compare) {
-  let lo = 0
-  let hi = n
-  if (compare === compareNative) {
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (sorted[mid] > key) hi = mid
-      else lo = mid + 1
-    }
-    return lo
-  }
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (compare(sorted[mid], key) > 0) hi = mid
+    const c = native ? (sorted[mid] > key ? 1 : sorted[mid] < key ? -1 : 0) : compare(sorted[mid], key)
+    if (strict ? c > 0 : c >= 0) hi = mid
     else lo = mid + 1
   }
   return lo

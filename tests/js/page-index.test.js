@@ -372,6 +372,13 @@ describe('hand-made page indexes', () => {
     assert.deepEqual(Array.from(found.pageList.subarray(found.pageStarts[1], found.pageStarts[2])), [0, 1])
   })
 
+  test('descending pages', () => {
+    const ci = columnIndexBytes({ mins: [20, 10, 0].map(i32Bytes), maxs: [29, 19, 9].map(i32Bytes), boundaryOrder: 2 })
+    const found = probeAll(INT32, ci, offsetIndexBytes(), CHUNK, [25, 15, 5, -1, 30])
+    assert.deepEqual(Array.from(found.excluded), [0, 0, 0, 1, 1])
+    assert.deepEqual(Array.from(found.pageList), [0, 1, 2])
+  })
+
   test('a value with several candidates lists each page once', () => {
     const index = preparePageIndex(INT32, decodeColumnIndex(columnIndexBytes()), decodeOffsetIndex(offsetIndexBytes()), CHUNK)
     const found = candidatePages(index, Float64Array.of(15, 5, 16, 100), Int32Array.of(0, 0, 0, 1))
@@ -406,6 +413,49 @@ describe('hand-made page indexes', () => {
     assert.equal(probeAll(INT32, ci, offsetIndexBytes(), { ...CHUNK, chunkNullCount: 105 }).usable, true)
   })
 
+  test('random pages and candidates: each value\'s pages are exactly those a naive scan finds', () => {
+    let seed = 99
+    const next = (n) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    for (let round = 0; round < 60; round++) {
+      const pageCount = 1 + next(40)
+      const sorted = round % 2 === 0
+      const mins = []
+      const maxs = []
+      const nullPages = []
+      for (let p = 0; p < pageCount; p++) {
+        const lo = sorted ? p * 100 + next(50) : next(5000)
+        mins.push(lo)
+        maxs.push(lo + next(sorted ? 50 : 800))
+        nullPages.push(next(10) === 0)
+      }
+      const rowsPer = 10
+      const ci = decodeColumnIndex(columnIndexBytes({
+        nullPages, mins: mins.map(i32Bytes), maxs: maxs.map(i32Bytes), boundaryOrder: sorted ? 1 : 0,
+        nullCounts: nullPages.map((isNull) => (isNull ? rowsPer : 0)),
+      }))
+      const oi = decodeOffsetIndex(offsetIndexBytes(Array.from({ length: pageCount }, (_, p) => [1000 + p * 10, 10, p * rowsPer])))
+      const numValues = 1 + next(200)
+      const owners = Int32Array.from({ length: numValues * 2 }, () => next(numValues))
+      const keys = Float64Array.from(owners, () => next(6000) - 500)
+      const found = pageIndexCandidates(INT32, keys, owners, ci, oi, { numRows: pageCount * rowsPer, chunkStart: 1000, chunkEnd: 1000 + pageCount * 10 })
+      assert.ok(found.usable, found.detail)
+      for (let v = 0; v < numValues; v++) {
+        const expected = new Set()
+        for (let k = 0; k < keys.length; k++) {
+          if (owners[k] !== v) continue
+          const pages = []
+          for (let p = 0; p < pageCount; p++) if (!nullPages[p] && mins[p] <= keys[k] && keys[k] <= maxs[p]) pages.push(p)
+          assert.equal(found.excluded[k], pages.length ? 0 : 1)
+          for (const p of pages) expected.add(p)
+        }
+        assert.deepEqual(Array.from(found.pageList.subarray(found.pageStarts[v], found.pageStarts[v + 1])), [...expected].sort((a, b) => a - b))
+      }
+    }
+  })
+
   test('too many (value, page) pairs: lists omitted, exclusions still exact', () => {
     const index = preparePageIndex(INT32, decodeColumnIndex(columnIndexBytes()), decodeOffsetIndex(offsetIndexBytes()), CHUNK)
     const found = candidatePages(index, Float64Array.of(1, 2, 3, 50), Int32Array.of(0, 1, 2, 3), { maxMatches: 2 })
@@ -432,6 +482,9 @@ describe('hand-made page indexes', () => {
     ['a null page with fewer nulls than rows', { ci: columnIndexBytes({ nullPages: [false, true, false], nullCounts: [0, 99, 0] }) }, 'null-counts'],
     ['a non-null page whose nulls cover all its rows', { ci: columnIndexBytes({ nullCounts: [0, 100, 0] }) }, 'null-counts'],
     ['a column index without an offset index', { oi: null }, 'no-offset-index'],
+    ['ASCENDING claimed for unordered pages', { ci: columnIndexBytes({ mins: [20, 0, 10].map(i32Bytes), maxs: [29, 9, 19].map(i32Bytes), boundaryOrder: 1 }) }, 'boundary-order'],
+    ['DESCENDING claimed for ascending pages', { ci: columnIndexBytes({ boundaryOrder: 2 }) }, 'boundary-order'],
+    ['a boundary_order parquet.thrift does not define', { ci: columnIndexBytes({ boundaryOrder: 7 }) }, 'boundary-order'],
   ]
   for (const [name, { ci = columnIndexBytes(), oi = offsetIndexBytes() }, problem] of inconsistent) {
     test(`inconsistent: ${name}`, () => {
