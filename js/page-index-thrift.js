@@ -174,10 +174,15 @@ function decodeWith(bytes, what, decode) {
 /** @returns {ColumnIndex | DecodeError} */
 export function decodeColumnIndex(bytes) {
   return decodeWith(bytes, 'ColumnIndex', (r) => {
+    /** @type {Uint8Array | null} */
     let nullPages = null
+    /** @type {Uint8Array[] | null} */
     let minValues = null
+    /** @type {Uint8Array[] | null} */
     let maxValues = null
+    /** @type {number | null} */
     let boundaryOrder = null
+    /** @type {Float64Array | null} */
     let nullCounts = null
     let lastId = 0
     for (;;) {
@@ -185,13 +190,14 @@ export function decodeColumnIndex(bytes) {
       if (type === 0) break
       if (id === 1) {
         const n = r.expectList(type, 'null_pages', T.TRUE)
-        nullPages = new Uint8Array(n)
+        const flags = new Uint8Array(n)
+        nullPages = flags
         for (let i = 0; i < n; i++) {
           const b = r.byte()
           // parquet-java writes 1 for true and 2 for false; 0 is the other common false. Anything else
           // cannot be read as either, and a wrong "true" would hide a page's values.
           if (b !== 0 && b !== 1 && b !== 2) throw new Malformed(`null_pages[${i}] is the byte ${b}, not a boolean`)
-          nullPages[i] = b === 1 ? 1 : 0
+          flags[i] = b === 1 ? 1 : 0
         }
       } else if (id === 2 || id === 3) {
         const which = id === 2 ? 'min_values' : 'max_values'
@@ -205,8 +211,9 @@ export function decodeColumnIndex(bytes) {
         boundaryOrder = r.i32()
       } else if (id === 5) {
         const n = r.expectList(type, 'null_counts', T.I64)
-        nullCounts = new Float64Array(n)
-        for (let i = 0; i < n; i++) nullCounts[i] = r.zigzag()
+        const counts = new Float64Array(n)
+        for (let i = 0; i < n; i++) counts[i] = r.zigzag()
+        nullCounts = counts
       } else {
         r.skip(type)
       }
@@ -222,6 +229,7 @@ export function decodeColumnIndex(bytes) {
 /** @returns {OffsetIndex | DecodeError} */
 export function decodeOffsetIndex(bytes) {
   return decodeWith(bytes, 'OffsetIndex', (r) => {
+    /** @type {OffsetIndex | null} */
     let locations = null
     let lastId = 0
     for (;;) {

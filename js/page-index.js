@@ -15,7 +15,10 @@ const INCONSISTENT = 'inconsistent-page-index'
 // `excluded` is still exact, and a lookup then reads every kept page.
 export const DEFAULT_MAX_MATCHES = 1 << 24
 
-const unusable = (reason, problem, detail) => ({ usable: false, reason, problem, detail })
+/** @returns {{ usable: false, reason: string, problem: string, detail: string }} */
+function unusable(reason, problem, detail) {
+  return { usable: false, reason, problem, detail }
+}
 
 /**
  * Where a chunk's ColumnIndex and OffsetIndex are, from the footer. Each is null when the footer has
@@ -72,7 +75,7 @@ export function chunkByteRange(layout, rowGroup, columnIndex) {
 /**
  * The sort order a column's page bounds are in, or why they have none: ColumnIndex min/max are defined
  * only when FileMetaData.column_orders says TYPE_ORDER for the column (PageIndex.md).
- * @returns {{ usable: true, order: { kind: string, width: number, signed: boolean } } | { usable: false, reason: string, problem: string, detail: string }}
+ * @returns {{ usable: boolean, order?: { kind: string, width: number, signed: boolean }, reason?: string, problem?: string, detail?: string }}
  */
 export function pageIndexOrder(layout, column) {
   const columnOrder = layout.columnOrders?.[column.index]
@@ -87,7 +90,7 @@ export function pageIndexOrder(layout, column) {
 }
 
 /**
- * @typedef {{ usable: true, order: object, pageCount: number, pages: Int32Array, min: any, max: any, compare: Function,
+ * @typedef {{ usable: boolean, order: object, pageCount: number, pages: Int32Array, min: any, max: any, compare: Function,
  *   monotone: boolean, unconfirmedNullPages: number, firstRowIndexes: Float64Array, offsets: Float64Array,
  *   compressedSizes: Float64Array }} PreparedPageIndex
  *   `pages`: the pages that may hold a non-null value, ascending (null pages their null counts confirm
@@ -126,7 +129,7 @@ export function preparePageIndex(order, columnIndex, offsetIndex, { numRows, chu
   const places = checkPlaces(offsets, compressedSizes, chunkStart, chunkEnd)
   if (places) return places
   const nulls = confirmNullPages(nullPages, nullCounts, firstRowIndexes, numRows, repeated, chunkNullCount)
-  if (!nulls.confirmed) return nulls
+  if ('usable' in nulls) return nulls
   return prepareBounds(order, columnIndex, nulls.confirmed, { pageCount, firstRowIndexes, offsets, compressedSizes })
 }
 
@@ -290,8 +293,8 @@ function boundStore(order, n) {
 }
 
 /**
- * @typedef {{ usable: true, excluded: Uint8Array, pageStarts: Int32Array | null, pageList: Int32Array | null,
- *   pageCount: number, omitted?: string }} PageCandidates
+ * @typedef {{ usable: boolean, excluded: Uint8Array, pageStarts: Int32Array | null, pageList: Int32Array | null,
+ *   pageCount: number, omitted?: string }} PageCandidates usable is always true (the type of pageIndexCandidates' success)
  *   excluded[k] = 1 when no page may hold candidate k. Value v's candidate pages (ascending) are
  *   pageList[pageStarts[v] .. pageStarts[v + 1]); both null (with `omitted` saying why) when the lists
  *   would exceed maxMatches pairs.
@@ -433,6 +436,7 @@ function bySortedKeys(index, keys, owners, numValues, maxMatches) {
   return { usable: true, excluded, ...groupByValue(pairValues.subarray(0, at), pairPages.subarray(0, at), numValues, false), pageCount: index.pageCount }
 }
 
+/** @returns {PageCandidates} */
 function omittedLists(excluded, index, matches, maxMatches) {
   return { usable: true, excluded, pageStarts: null, pageList: null, pageCount: index.pageCount,
     omitted: `${matches} (value, page) pairs exceed maxMatches ${maxMatches}: read every page a value is not excluded from` }
