@@ -313,11 +313,14 @@ export function candidatePages(index, keys, owners, { numValues, maxMatches = DE
   return index.monotone ? byBinarySearch(index, keys, owners, values, maxMatches) : bySortedKeys(index, keys, owners, values, maxMatches)
 }
 
-/** preparePageIndex then candidatePages: `{ usable: false, … }` when the index cannot be used. */
-export function pageIndexCandidates(order, keys, owners, columnIndex, offsetIndex, chunk) {
-  const index = preparePageIndex(order, columnIndex, offsetIndex, chunk)
+/**
+ * preparePageIndex then candidatePages: `{ usable: false, … }` when the index cannot be used.
+ * `options`: preparePageIndex's chunk fields and candidatePages' numValues, maxMatches.
+ */
+export function pageIndexCandidates(order, keys, owners, columnIndex, offsetIndex, options) {
+  const index = preparePageIndex(order, columnIndex, offsetIndex, options)
   if (!index.usable) return index
-  return candidatePages(index, keys, owners, chunk)
+  return candidatePages(index, keys, owners, options)
 }
 
 /** Pages ordered by both bounds: the pages holding a key are the run from the first whose max ≥ key to the last whose min ≤ key. */

@@ -420,7 +420,7 @@ describe('hand-made page indexes', () => {
       return seed % n
     }
     for (let round = 0; round < 60; round++) {
-      const pageCount = 1 + next(40)
+      const pageCount = 1 + next(round % 4 === 1 ? 600 : 40)
       const sorted = round % 2 === 0
       const mins = []
       const maxs = []
@@ -440,7 +440,7 @@ describe('hand-made page indexes', () => {
       const numValues = 1 + next(200)
       const owners = Int32Array.from({ length: numValues * 2 }, () => next(numValues))
       const keys = Float64Array.from(owners, () => next(6000) - 500)
-      const found = pageIndexCandidates(INT32, keys, owners, ci, oi, { numRows: pageCount * rowsPer, chunkStart: 1000, chunkEnd: 1000 + pageCount * 10 })
+      const found = pageIndexCandidates(INT32, keys, owners, ci, oi, { numRows: pageCount * rowsPer, chunkStart: 1000, chunkEnd: 1000 + pageCount * 10, numValues })
       assert.ok(found.usable, found.detail)
       for (let v = 0; v < numValues; v++) {
         const expected = new Set()
@@ -451,7 +451,7 @@ describe('hand-made page indexes', () => {
           assert.equal(found.excluded[k], pages.length ? 0 : 1)
           for (const p of pages) expected.add(p)
         }
-        assert.deepEqual(Array.from(found.pageList.subarray(found.pageStarts[v], found.pageStarts[v + 1])), [...expected].sort((a, b) => a - b))
+        assert.deepEqual(Array.from(found.pageList.subarray(found.pageStarts[v], found.pageStarts[v + 1])), [...expected].sort((a, b) => a - b), `round ${round}, value ${v} of ${numValues}, ${pageCount} pages`)
       }
     }
   })
