@@ -393,7 +393,7 @@ function bySortedKeys(index, keys, owners, numValues, maxMatches) {
     if (keys[k] !== keys[k]) nanKeys[q++] = k
     else sorted[s++] = k
   }
-  sorted.sort(sortComparator(keys, compare))
+  sorted.sort(sortComparator(keys, index.order))
   const s = sorted.length
   const sortedKeys = keys instanceof Float64Array || keys instanceof BigInt64Array || keys instanceof BigUint64Array
     ? new /** @type {any} */ (keys.constructor)(s) : new Array(s)
@@ -462,10 +462,12 @@ function firstBeyond(sorted, n, key, compare, strict) {
   return lo
 }
 
-/** Orders candidate indices by their keys; numbers subtract (no NaN reaches the sort). */
-function sortComparator(keys, compare) {
+/** Orders candidate indices by their keys (never sentinels, never NaN): numbers subtract, bytes compare directly. */
+function sortComparator(keys, order) {
   if (keys instanceof Float64Array) return (a, b) => keys[a] - keys[b]
-  return (a, b) => compare(keys[a], keys[b])
+  if (order.kind === 'bytes') return (a, b) => compareBytes(keys[a], keys[b])
+  if (order.kind === 'decimal') return (a, b) => compareDecimal(keys[a], keys[b])
+  return (a, b) => compareNative(keys[a], keys[b])
 }
 
 /** (value, page) pairs to per-value page lists by a stable counting sort; `mayRepeat`: sort and de-duplicate each list. */
