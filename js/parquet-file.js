@@ -165,13 +165,17 @@ export class ParquetFile {
     const window = this.#window(options)
     const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
     const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, { requestBytes: roundBytes / window, roundBytes })
+    const pageIndex = options.pageIndex ?? 'auto'
+    if (pageIndex !== 'auto' && typeof pageIndex !== 'boolean') {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `pageIndex must be 'auto', true or false, got ${JSON.stringify(pageIndex)}`)
+    }
     const dictionary = options.dictionary ?? 'auto'
     if (dictionary !== 'auto' && typeof dictionary !== 'boolean') {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `dictionary must be 'auto', true or false, got ${JSON.stringify(dictionary)}`)
     }
     const plan = planProbe({
       name: this.name, geometry: this.#geometry, column, encoded, hashed, mode,
-      rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false, dictionary,
+      rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false, dictionary, pageIndex,
     })
     await this.#run(plan.tasks, { ...options, coalesceGap })
     // Chunks whose dictionary did not decode fall back to their bloom filters: one more wave, only then.

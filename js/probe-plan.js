@@ -4,12 +4,13 @@
 // adds a sequential round trip per row group. Answers are combined per row group once its reads are in
 // (js/row-group-answer.js decides what each index may say). A dictionary read replaces the bloom read
 // of its chunk; only when a dictionary then fails to decode does its filter get a second wave.
-import { Chunk, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
+import { Chunk, CHUNK_WORDS, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from './footer.js'
 import { ErrorCode } from './errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from './dictionary.js'
 import { chunkUnavailable, locateFilter, ProbeTask } from './probe.js'
 import { RowGroupAnswer } from './row-group-answer.js'
-import { chunkStatistics, excludedByBounds, sortKeys, sortOrderFor } from './statistics.js'
+import { candidatePages, chunkByteRange, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from './page-index.js'
+import { chunkStatistics, excludedByBounds, keyList, sortKeys, sortOrderFor } from './statistics.js'
 import { Source, Unanswerable } from './verdicts.js'
 import { writerRulesFor } from './writer-rules.js'
 
@@ -18,13 +19,17 @@ import { writerRulesFor } from './writer-rules.js'
  * group's answers after the reads: [{ index, numRows, results }].
  * @param {{ name: string, geometry: import('./probe.js').FileGeometry, column: import('./footer.js').LeafColumn,
  *   encoded: any, hashed: import('./probe.js').HashedCandidates, mode: string, rowGroups: number[], statistics: boolean,
- *   dictionary: 'auto' | boolean }} probe
+ *   dictionary: 'auto' | boolean, pageIndex: 'auto' | boolean }} probe
  */
-export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGroups, statistics, dictionary }) {
+export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGroups, statistics, dictionary, pageIndex }) {
   const { layout } = geometry
   // Statistics cost no bytes (they are in the footer): every candidate's sort key is made once.
   const order = statistics ? sortOrderFor(column) : null
   const keys = order && encoded.candidates.length ? sortKeys(order, encoded.candidates) : null
+  // Page bounds are defined in the column order only; their keys are made on first need.
+  const pageOrder = pageIndex === false ? null : pageIndexOrder(layout, column)
+  let pageKeys
+  const pageKeysFor = (o) => (pageKeys ??= keyList(keys && o.kind === order?.kind ? keys : sortKeys(o, encoded.candidates)))
   const bloomRules = writerRulesFor(layout.createdBy, 'bloom-filter', column)
   const untrustedFilter = bloomRules.length
     ? new Unanswerable('untrusted-writer', `${bloomRules[0].message} (${bloomRules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
@@ -57,6 +62,18 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     if (answer.settled) return group
     const location = untrustedFilter ?? locateFilter(geometry, g, column.index)
     const usableFilter = !(location instanceof Unanswerable)
+    // The page index: read with the other reads when nothing cheaper can answer (auto), or when asked.
+    if (pageOrder?.usable && (pageIndex === true || !usableFilter)) {
+      const where = pageIndexLocation(layout, g, column.index, geometry.metadataOffset)
+      if ('reason' in where) answer.noteIndex(`page index: ${where.detail}`)
+      else if (where.columnIndex && where.offsetIndex) {
+        group.pageIndexRead = {}
+        for (const part of ['columnIndex', 'offsetIndex']) {
+          const { offset, length } = where[part]
+          tasks.push(new RangeTask(offset, offset + length, (bytes) => { group.pageIndexRead[part] = bytes }))
+        }
+      }
+    }
     const page = dictionary === false ? null : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset)
     if (page && !('reason' in page) && shouldReadDictionary(dictionary, page.maxLength, usableFilter ? location.length ?? null : null)) {
       const chunk = g * layout.columns.length + column.index
@@ -73,8 +90,23 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
   })
   return {
     tasks,
-    /** After the reads: decodes the dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
+    /** After the reads: decodes the page indexes and dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
     async afterReads() {
+      for (const group of groups) {
+        const read = group.pageIndexRead
+        if (!read?.columnIndex || !read.offsetIndex) continue
+        const range = chunkByteRange(layout, group.index, column.index)
+        const chunk = group.index * layout.columns.length + column.index
+        const prepared = preparePageIndex(pageOrder.order, decodeColumnIndex(read.columnIndex), decodeOffsetIndex(read.offsetIndex), {
+          numRows: group.numRows, chunkStart: range?.chunkStart, chunkEnd: range?.chunkEnd, repeated: column.repeated,
+          chunkNullCount: layout.indexes.f64[chunk * INDEX_F64_WORDS + IndexF64.NULL_COUNT],
+        })
+        if (!prepared.usable) {
+          group.answer.noteIndex(`page index: ${prepared.detail}`)
+          continue
+        }
+        group.pages = candidatePages(prepared, pageKeysFor(pageOrder.order), encoded.owners, { numValues: encoded.outcomes.length })
+      }
       const retry = []
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
         const { page, codec, bytes, fallback } = group.dictionaryRead
@@ -124,11 +156,14 @@ class RowGroupProbe {
     /** @type {Uint8Array | undefined} per value: DictionaryAnswer */
     this.dictionary = undefined
     this.dictionaryRead = undefined
+    this.pageIndexRead = undefined
+    this.pages = undefined
   }
 
   /** Combines the indexes' answers, exact ones first, into this row group's results. */
   combine(dictionaryRules) {
     const { answer } = this
+    if (this.pages && !answer.settled) answer.applyPageIndex(this.pages)
     if (this.dictionary && !answer.settled) {
       const rule = dictionaryRules[0]
       answer.applyDictionary(this.dictionary, rule ? `${rule.message} (${rule.link})` : null)

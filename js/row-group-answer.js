@@ -17,6 +17,8 @@ export class RowGroupAnswer {
       return null
     })
     this.keptByStatistics = false
+    /** The page index's candidate pages, when it was read: pageList[pageStarts[v] .. pageStarts[v + 1]) for value v. */
+    this.pages = undefined
     /** Why indexes that were there could not be used, for the detail of a value no index decided. */
     this.notes = []
   }
@@ -82,6 +84,15 @@ export class RowGroupAnswer {
     }
   }
 
+  /**
+   * The page index's answer (js/page-index.js candidatePages): a value is out when no page may hold any
+   * of its candidates; the others keep their candidate pages, which the results carry.
+   */
+  applyPageIndex(pages) {
+    this.pages = pages
+    this.#settleWhereAll(pages.excluded, 1, 'absent', Source.PAGE_INDEX, 'out-of-page-range', 'outside the min/max of every page of this column chunk (page index)')
+  }
+
   /** The bloom filter's answer per candidate (check results: 0 absent, anything else maybe). */
   applyBloomFilter(hits) {
     const { owners, outcomes } = this.encoded
@@ -103,6 +114,10 @@ export class RowGroupAnswer {
    * they are 'unknown' with the reason.
    */
   finishWithout(why) {
+    if (this.pages && why.reason === 'no-index') {
+      this.settleOpen('maybe', Source.PAGE_INDEX, 'in-page-range', 'within the min/max of some of this chunk\'s pages (page index); the chunk has no bloom filter')
+      return
+    }
     if (this.keptByStatistics && why.reason === 'no-index') {
       this.settleOpen('maybe', Source.STATISTICS, 'in-range', 'within the min/max of this column chunk\'s statistics; the chunk has no bloom filter')
       return
@@ -111,9 +126,15 @@ export class RowGroupAnswer {
     this.settleOpen('unknown', null, why.reason, detail)
   }
 
-  /** Final results (every value settled). */
+  /** Final results (every value settled); values the page index kept carry `pages`, their candidate pages. */
   finalResults() {
     if (this.open) this.settleOpen('unknown', null, 'internal', 'no index settled this value')
+    const { pages } = this
+    if (pages?.pageStarts && pages.pageList) {
+      this.results.forEach((r, v) => {
+        if (r && r.verdict !== 'absent' && r.source !== Source.VALUE) r.pages = Array.from(pages.pageList.subarray(pages.pageStarts[v], pages.pageStarts[v + 1]))
+      })
+    }
     return /** @type {import('./verdicts.js').ValueResult[]} */ (this.results)
   }
 

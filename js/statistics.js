@@ -78,6 +78,13 @@ export function sortKeys(order, candidates) {
   }
 }
 
+/** Sort keys one per candidate (bytes as views of the packed buffer), for readers that index them. */
+export function keyList(keys) {
+  if (!('offsets' in keys)) return keys
+  const { bytes, offsets } = keys
+  return Array.from({ length: offsets.length - 1 }, (_, k) => bytes.subarray(offsets[k], offsets[k + 1]))
+}
+
 /** Every candidate's bytes (strings as UTF-8) in one buffer: candidate k is bytes[offsets[k], offsets[k + 1]). */
 function packedBytes(candidates) {
   const n = candidates.length

@@ -19,6 +19,8 @@ export const REASONS = Object.freeze({
   'bloom-filter': { verdict: null, text: 'the bloom filter answered: absent, or maybe (at its false-positive rate)' },
   'out-of-range': { verdict: 'absent', text: 'below the chunk\'s min or above its max (row-group statistics)' },
   'in-range': { verdict: 'maybe', text: 'within the chunk\'s min/max, and no other index could rule it out' },
+  'out-of-page-range': { verdict: 'absent', text: 'outside the min/max of every page of the chunk (page index)' },
+  'in-page-range': { verdict: 'maybe', text: 'within the min/max of some pages (page index; `pages` lists them), and the chunk has no bloom filter' },
   'all-null': { verdict: 'absent', text: 'every value of the chunk is null (null_count = num_values)' },
   'in-dictionary': { verdict: null, text: 'the chunk\'s dictionary holds it and every data page is dictionary-encoded: present (maybe, for writers whose dictionaries may hold unused values)' },
   'not-in-dictionary': { verdict: 'absent', text: 'not in the chunk\'s dictionary, and every data page is dictionary-encoded' },
