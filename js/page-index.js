@@ -5,7 +5,7 @@
 // with the footer (list lengths, min > max, bound widths, NaN bounds, page locations, row counts, null
 // counts against null pages) is not used for that chunk, with a reason: never a wrong "absent".
 import { Chunk, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
-import { compareBytes, compareDecimal, sortOrderFor } from './statistics.js'
+import { compareBytes, compareDecimal, keyList, sortOrderFor } from './statistics.js'
 
 export { decodeColumnIndex, decodeOffsetIndex } from './page-index-thrift.js'
 
@@ -309,6 +309,7 @@ function boundStore(order, n) {
  * @returns {PageCandidates}
  */
 export function candidatePages(index, keys, owners, { numValues, maxMatches = DEFAULT_MAX_MATCHES } = {}) {
+  keys = keyList(keys) // byte keys come packed in one buffer from sortKeys
   const values = numValues ?? maxOwner(owners) + 1
   return index.monotone ? byBinarySearch(index, keys, owners, values, maxMatches) : bySortedKeys(index, keys, owners, values, maxMatches)
 }
