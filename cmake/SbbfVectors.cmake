@@ -1,10 +1,14 @@
 # Turns ../shared/fixtures/sbbf-vectors.json (published XXH64, sizing and bitset vectors) into a C++
 # header at configure time, so the same tests run natively and under em++ without a JSON library.
-# When the file is missing the header says so and the tests that need it skip with that message.
+# When the file is missing the header says so and the tests that need it skip with that message, unless
+# fixtures are required (PB_REQUIRE_FIXTURES): then the configuration fails, naming the file.
 
-function(pb_generate_sbbf_vectors json_path out_header)
+function(pb_generate_sbbf_vectors json_path out_header required)
   set(h "// Generated from ${json_path} by cmake/SbbfVectors.cmake. Do not edit.\n#pragma once\n#include <cstdint>\n\n")
   if(NOT EXISTS "${json_path}")
+    if(required)
+      message(FATAL_ERROR "sbbf-vectors.json not found at ${json_path}, and PB_REQUIRE_FIXTURES forbids skipping its tests")
+    endif()
     string(APPEND h "#define PB_HAVE_SBBF_VECTORS 0\n#define PB_SBBF_VECTORS_PATH \"${json_path}\"\n")
     file(WRITE "${out_header}" "${h}")
     message(STATUS "sbbf-vectors.json not found at ${json_path}: vector tests will be skipped")

@@ -3,6 +3,14 @@
 #include "fixtures.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+bool FixturesRequired() {
+  // Under em++ getenv sees only Emscripten's own environment, so the configure-time flag is what counts there.
+  const char* env = std::getenv("PB_REQUIRE_FIXTURES");
+  return PB_REQUIRE_FIXTURES != 0 || (env != nullptr && std::strcmp(env, "1") == 0);
+}
 
 std::string FixturePath(const std::string& relative) { return std::string(PB_FIXTURES_DIR) + "/" + relative; }
 
