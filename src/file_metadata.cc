@@ -15,11 +15,9 @@ using thrift::WireType;
 // A list of structs whose elements take at least min_element_bytes each: the count is checked against
 // the bytes left, so hostile counts are refused before they drive a loop or a caller allocation.
 bool ReadStructListHeader(Reader* r, uint64_t min_element_bytes, uint64_t* count) {
-  uint8_t b;
-  if (!r->ReadByte(&b)) return false;
-  *count = b >> 4;
-  if (*count == 15 && !r->ReadVarint(count)) return false;
-  if (*count > 0 && static_cast<WireType>(b & 0x0f) != WireType::kStruct) return false;
+  uint8_t element_type;
+  if (!r->ReadListHeader(&element_type, count)) return false;
+  if (*count > 0 && static_cast<WireType>(element_type) != WireType::kStruct) return false;
   return *count <= r->remaining() / min_element_bytes && *count <= INT32_MAX;
 }
 

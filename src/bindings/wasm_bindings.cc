@@ -32,7 +32,7 @@ T* Ptr(uint32_t address) {
 
 int32_t Code(Status s) { return static_cast<int32_t>(s); }
 
-// The descriptor JS writes into scratch memory: nine int32 words (see js/core.js, writeBatchDescriptor).
+// The descriptor JS writes into scratch memory: nine int32 words (see js/core.js, writeDescriptor).
 pb::ValueBatch ReadDescriptor(uint32_t desc_address) {
   const int32_t* d = Ptr<const int32_t>(desc_address);
   pb::ValueBatch b;
