@@ -22,7 +22,7 @@ class AbiType {
   check(described) {
     let h = 2166136261
     for (const c of `${this.name}\0${this.names.join('\0')}\0`) h = Math.imul(h ^ c.charCodeAt(0), 16777619)
-    if (described.hash !== h >>> 0) throw mismatch(`${this.name} has ${described.count} members in src/, not the ${this.names.length} js/abi.js lists (${this.names})`)
+    if (described.hash !== h >>> 0) throw mismatch(`the ${described.count} members of ${this.name} in src/ differ from the ${this.names.length} js/abi.js lists: ${this.names}`)
   }
 }
 
@@ -33,16 +33,23 @@ class AbiRecord extends AbiType {
     this.bytes = described.size
     this.layout = described.fields.map(([offset, size, type], i) => {
       if (offset % size || !/i16|32|f64/.test(type)) throw mismatch(`${this.name}.${this.names[i]} is ${type} at ${offset}: JS cannot read it`)
-      return [this.names[i], type, offset / size, Math.log2(size)]
+      return [this.names[i], type, offset / size]
     })
+    // One reader per field, each on its own heap view, so read() stays monomorphic per field.
+    const keys = this.names.map((n) => n.replace(/_(.)/g, (_, c) => c.toUpperCase()))
+    const readers = this.layout.map(([, type, i]) => ({
+      i16: (core, at) => core.i16[(at >> 1) + i],
+      i32: (core, at) => core.i32[(at >> 2) + i],
+      u32: (core, at) => core.u32[(at >> 2) + i],
+      f64: (core, at) => core.f64[(at >> 3) + i],
+    })[type])
+    /** The record at `at`, keys in camelCase (num_bytes → numBytes). */
+    this.read = (core, at) => {
+      const out = {}
+      for (let k = 0; k < keys.length; k++) out[keys[k]] = readers[k](core, at)
+      return out
+    }
     for (const fn of this.bound) fn()
-  }
-
-  /** The record at `at`, keys in camelCase (num_bytes → numBytes). */
-  read(core, at) {
-    const out = {}
-    for (const [name, view, index, shift] of this.layout) out[name.replace(/_(.)/g, (_, c) => c.toUpperCase())] = core[view][(at >> shift) + index]
-    return out
   }
 
   /**

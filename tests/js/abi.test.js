@@ -73,7 +73,7 @@ test('a field added in C++ but not listed in js/abi.js fails init', async () => 
   assertRefused(() => fresh.bindAbi(fakeModule((plan) => {
     plan.records.find((r) => r.name === 'ChunkRecord').names.push('statistics_offset')
     return plan
-  })), /ChunkRecord has 10 members/)
+  })), /the 10 members of ChunkRecord in src\/ differ from the 9 js\/abi.js lists/)
 })
 
 test('a renamed or reordered enumerator fails init', async () => {
@@ -82,7 +82,7 @@ test('a renamed or reordered enumerator fails init', async () => {
     const status = plan.enums.find((e) => e.name === 'Status')
     status.names = [status.names[1], status.names[0], ...status.names.slice(2)]
     return plan
-  })), /Status has 5 members/)
+  })), /the 5 members of Status in src\/ differ/)
 })
 
 test('a field of a type JS has no view for (uint16) fails init', async () => {
