@@ -3,26 +3,33 @@
 // a name added, removed, renamed or moved on one side only, or a field JS cannot read, fails it (WASM).
 import { ErrorCode, ParquetBloomError } from './errors.js'
 
-const VERSION = 1 // of src/abi.h Description
+const VERSION = 2 // of src/abi.h Description
 const TYPES = [, 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'f64'] // src/abi.h FieldType; Core has i16 i32 u32 f64 views
 
 const mismatch = (what) => new ParquetBloomError(ErrorCode.WASM, `the wasm module does not match this JS: ${what}`)
+/** src/abi.h NamesHash: 32-bit FNV-1a, which the module sends instead of names. */
+const namesHash = (text) => {
+  let h = 2166136261
+  for (const c of text) h = Math.imul(h ^ c.charCodeAt(0), 16777619)
+  return h >>> 0
+}
+/** Every record and enum declared below, each found in the description by the hash of its name. */
+const ALL = []
 
-/**
- * A record or enum: its C++ name and member names in declaration order, checked against the module's
- * NamesHash (src/abi.h: 32-bit FNV-1a of "Name\0first\0second\0…"), which the module sends instead of names.
- */
+/** A record or enum: its C++ name and its member names in declaration order, all of them. */
 class AbiType {
   constructor(name, names) {
     this.name = name
     this.names = names.split(' ')
     this.bound = []
+    this.nameHash = namesHash(name)
+    ALL.push(this)
   }
 
   check(described) {
-    let h = 2166136261
-    for (const c of `${this.name}\0${this.names.join('\0')}\0`) h = Math.imul(h ^ c.charCodeAt(0), 16777619)
-    if (described.hash !== h >>> 0) throw mismatch(`the ${described.count} members of ${this.name} in src/ differ from the ${this.names.length} js/abi.js lists: ${this.names}`)
+    if (described.hash !== namesHash(`${this.name}\0${this.names.join('\0')}\0`)) {
+      throw mismatch(`the ${described.count} members of ${this.name} in src/ differ from the ${this.names.length} js/abi.js lists: ${this.names}`)
+    }
   }
 }
 
@@ -120,10 +127,6 @@ export const ChunkFlag = new AbiEnum('ChunkFlag', 'kChunkHasMetaData kChunkEncry
 /** Native status codes (src/status.h), as errors.js re-exports them. */
 export const NativeStatus = Status.values
 
-// In the order of src/bindings/wasm_bindings.cc kAbiRecords, then kAbiEnums.
-const ALL = [BatchDescriptor, BloomHeader, BitsetHealth, FileSummary, SchemaRecord, RowGroupRecord, ChunkRecord,
-  Status, HeaderProblem, PhysicalType, ChunkFlag]
-
 let bound
 const onBound = []
 
@@ -141,8 +144,12 @@ export function bindAbi(module) {
     if (text !== bound) throw mismatch('a second module with another ABI was loaded')
     return
   }
+  for (const type of ALL) {
+    const d = described.find((t) => t.nameHash === type.nameHash && t.isRecord === type instanceof AbiRecord)
+    if (!d) throw mismatch(`it does not describe ${type.name}, which js/abi.js lists`)
+    type.bind(d)
+  }
   if (described.length !== ALL.length) throw mismatch(`it describes ${described.length} records and enums, js/abi.js ${ALL.length}`)
-  ALL.forEach((type, i) => type.bind(described[i]))
   bound = text
   for (const fn of onBound.splice(0)) fn()
 }
@@ -156,9 +163,11 @@ function readDescription(module) {
   if (word(at) !== VERSION) throw mismatch(`its ABI description is version ${word(at)}, not ${VERSION}`)
   return [
     ...array(word(at + 4), word(at + 8)).map((r) => ({
-      hash: word(r), size: word(r + 4), count: word(r + 8),
-      fields: array(word(r + 8), word(r + 12)).map((p) => [p >>> 16, (p >> 8) & 255, TYPES[p & 255]]),
+      isRecord: true, nameHash: word(r), hash: word(r + 4), size: word(r + 8), count: word(r + 12),
+      fields: array(word(r + 12), word(r + 16)).map((p) => [p >>> 16, (p >> 8) & 255, TYPES[p & 255]]),
     })),
-    ...array(word(at + 12), word(at + 16)).map((e) => ({ hash: word(e), count: word(e + 4), values: array(word(e + 4), word(e + 8)).map((v) => v | 0) })),
+    ...array(word(at + 12), word(at + 16)).map((e) => ({
+      isRecord: false, nameHash: word(e), hash: word(e + 4), count: word(e + 8), values: array(word(e + 8), word(e + 12)).map((v) => v | 0),
+    })),
   ]
 }

@@ -10,8 +10,9 @@
 //   #define PB_COLOR_VALUES(X) X(kRed, 0) X(kBlue, 1)
 //   enum class Color : int32_t { PB_COLOR_VALUES(PB_ABI_DECLARE_ENUMERATOR) };
 //   PB_ABI_DESCRIBE_ENUM(Color, PB_COLOR_VALUES)
-// then list it in kAbiRecords / kAbiEnums (src/bindings/wasm_bindings.cc) and in js/abi.js. Comments inside
-// an X list must be block comments: a line comment would swallow the backslash that continues the list.
+// then add it to kAbiRecords / kAbiEnums (src/bindings/wasm_bindings.cc) and declare it in js/abi.js with
+// the same names (`new AbiRecord('Thing', 'count size')`), where the code that reads it takes its layout.
+// Comments inside an X list must be block comments: a line comment would swallow the continuing backslash.
 #pragma once
 
 #include <cstddef>
@@ -42,12 +43,14 @@ constexpr FieldType TypeOf() {
 // words. Names travel as a hash: JS lists the same names and hashes them alike, so a renamed, added,
 // removed or reordered field or enumerator differs, while the module carries no strings for them.
 struct Record {
+  uint32_t name_hash;   // NamesHash of "Name": how JS finds it, in whatever order the bindings list records
   uint32_t names_hash;  // NamesHash of "Name\0first_field\0second_field\0…", in declaration order
   uint32_t size;
   uint32_t field_count;
   const uint32_t* fields;  // per field: offset << 16 | size << 8 | FieldType
 };
 struct Enum {
+  uint32_t name_hash;   // NamesHash of "Name"
   uint32_t names_hash;  // NamesHash of "Name\0kFirst\0kSecond\0…"
   uint32_t count;
   const int32_t* values;
@@ -59,7 +62,7 @@ struct Description {
   uint32_t enum_count;
   const Enum* const* enums;
 };
-static_assert(sizeof(void*) != 4 || (sizeof(Record) == 16 && sizeof(Enum) == 12 && sizeof(Description) == 20),
+static_assert(sizeof(void*) != 4 || (sizeof(Record) == 20 && sizeof(Enum) == 16 && sizeof(Description) == 20),
               "js/abi.js reads the description as 32-bit words");
 
 // 32-bit FNV-1a, as js/abi.js computes it over the same characters.
@@ -101,7 +104,8 @@ inline const char* NameOf(const char* names, const int32_t* values, size_t count
   using Self = Name;                                                                                      \
   inline constexpr char kNames[] = #Name "\0" FIELDS(PB_ABI_FIELD_NAME);                                  \
   inline constexpr uint32_t kFields[] = {FIELDS(PB_ABI_FIELD_WORD)};                                      \
-  inline constexpr ::pb::abi::Record kRecord{::pb::abi::NamesHash(kNames), static_cast<uint32_t>(sizeof(Name)), \
+  inline constexpr ::pb::abi::Record kRecord{::pb::abi::NamesHash(#Name), ::pb::abi::NamesHash(kNames),      \
+                                             static_cast<uint32_t>(sizeof(Name)),                         \
                                              static_cast<uint32_t>(sizeof kFields / sizeof kFields[0]),   \
                                              kFields};                                                    \
   static_assert(std::is_standard_layout_v<Name>, #Name " is read by offset: it must be standard-layout"); \
@@ -113,7 +117,7 @@ inline const char* NameOf(const char* names, const int32_t* values, size_t count
   namespace abi_##Name {                                                                                  \
   inline constexpr char kNames[] = #Name "\0" VALUES(PB_ABI_ENUMERATOR_NAME);                             \
   inline constexpr int32_t kValues[] = {VALUES(PB_ABI_ENUMERATOR_VALUE)};                                 \
-  inline constexpr ::pb::abi::Enum kEnum{::pb::abi::NamesHash(kNames),                                    \
+  inline constexpr ::pb::abi::Enum kEnum{::pb::abi::NamesHash(#Name), ::pb::abi::NamesHash(kNames),          \
                                          static_cast<uint32_t>(sizeof kValues / sizeof kValues[0]), kValues}; \
   inline const char* NameOf(Name value) {                                                                 \
     return ::pb::abi::NameOf(kNames, kValues, sizeof kValues / sizeof kValues[0], static_cast<int32_t>(value)); \

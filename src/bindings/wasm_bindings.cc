@@ -167,7 +167,7 @@ constexpr const pb::abi::Enum* kAbiEnums[] = {
     &pb::abi_PhysicalType::kEnum,
     &pb::abi_ChunkFlag::kEnum,
 };
-constexpr uint32_t kAbiDescriptionVersion = 1;
+constexpr uint32_t kAbiDescriptionVersion = 2;
 constexpr pb::abi::Description kAbi{kAbiDescriptionVersion, std::size(kAbiRecords), kAbiRecords, std::size(kAbiEnums),
                                     kAbiEnums};
 

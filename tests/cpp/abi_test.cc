@@ -30,6 +30,7 @@ TEST(AbiRecord, FieldWordsMatchTheCompilersLayout) {
   EXPECT_EQ(r.fields[0], word(offsetof(FileSummary, version), 4, abi::FieldType::kI32));
   EXPECT_EQ(r.fields[4], word(offsetof(FileSummary, num_rows), 8, abi::FieldType::kF64));
   EXPECT_EQ(r.fields[8], word(offsetof(FileSummary, error_offset), 4, abi::FieldType::kI32));
+  EXPECT_EQ(r.name_hash, abi::NamesHash("FileSummary"));
   EXPECT_EQ(r.names_hash, abi::NamesHash("FileSummary\0version\0schema_count\0row_group_count\0chunk_count\0num_rows\0"
                                          "created_by_offset\0created_by_length\0has_encryption_algorithm\0error_offset\0"));
 

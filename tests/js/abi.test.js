@@ -37,10 +37,10 @@ function fakeModule(edit = (plan) => plan) {
   const hash = ({ name, names }) => fnv1a(`${name}\0${names.join('\0')}\0`)
   const records = plan.records.map((r) => {
     const fields = put(r.names.map((_, i) => ((i * 4) << 16) | (4 << 8) | (r.types?.[i] ?? I32)))
-    return put([hash(r), r.names.length * 4, r.names.length, fields])
+    return put([fnv1a(r.name), hash(r), r.names.length * 4, r.names.length, fields])
   })
-  const enums = plan.enums.map((e) => put([hash(e), e.names.length, put(e.names.map((_, i) => i))]))
-  const description = put([1, records.length, put(records), enums.length, put(enums)])
+  const enums = plan.enums.map((e) => put([fnv1a(e.name), hash(e), e.names.length, put(e.names.map((_, i) => i))]))
+  const description = put([2, records.length, put(records), enums.length, put(enums)])
   return { HEAPU8: new Uint8Array(heap.buffer), abiDescription: () => description }
 }
 
@@ -66,6 +66,20 @@ test('a description of exactly js/abi.js\'s lists binds', async () => {
   fresh.bindAbi(fakeModule())
   assert.equal(fresh.Status.values.LIMIT_EXCEEDED, 4)
   assert.equal(fresh.BatchDescriptor.bytes, 36)
+})
+
+test('the bindings may list records and enums in any order', async () => {
+  const fresh = await freshAbi()
+  fresh.bindAbi(fakeModule((plan) => ({ records: plan.records.reverse(), enums: plan.enums.reverse() })))
+  assert.equal(fresh.ChunkRecord.words(4), 9)
+})
+
+test('a record js/abi.js lists but the module does not describe fails init', async () => {
+  const fresh = await freshAbi()
+  assertRefused(() => fresh.bindAbi(fakeModule((plan) => {
+    plan.records = plan.records.filter((r) => r.name !== 'BitsetHealth')
+    return plan
+  })), /does not describe BitsetHealth/)
 })
 
 test('a field added in C++ but not listed in js/abi.js fails init', async () => {
