@@ -1,12 +1,23 @@
 # Turns ../shared/fixtures/sbbf-vectors.json (published XXH64, sizing and bitset vectors) into a C++
 # header at configure time, so the same tests run natively and under em++ without a JSON library.
-# When the file is missing the header says so and the tests that need it skip with that message.
+# When the file is missing the header says so and the tests that need it skip with that message, unless
+# fixtures are required (PB_REQUIRE_FIXTURES): then the configuration fails, naming the file.
 
-function(pb_generate_sbbf_vectors json_path out_header)
+# Reconfiguring (build.sh does whenever fixtures or options change) must not touch an unchanged header,
+# or every test that includes it would rebuild.
+function(pb_write_if_changed path content)
+  file(WRITE "${path}.new" "${content}")
+  configure_file("${path}.new" "${path}" COPYONLY)
+endfunction()
+
+function(pb_generate_sbbf_vectors json_path out_header required)
   set(h "// Generated from ${json_path} by cmake/SbbfVectors.cmake. Do not edit.\n#pragma once\n#include <cstdint>\n\n")
   if(NOT EXISTS "${json_path}")
+    if(required)
+      message(FATAL_ERROR "sbbf-vectors.json not found at ${json_path}, and PB_REQUIRE_FIXTURES forbids skipping its tests")
+    endif()
     string(APPEND h "#define PB_HAVE_SBBF_VECTORS 0\n#define PB_SBBF_VECTORS_PATH \"${json_path}\"\n")
-    file(WRITE "${out_header}" "${h}")
+    pb_write_if_changed("${out_header}" "${h}")
     message(STATUS "sbbf-vectors.json not found at ${json_path}: vector tests will be skipped")
     return()
   endif()
@@ -76,5 +87,5 @@ function(pb_generate_sbbf_vectors json_path out_header)
     string(APPEND arr "${v}, ")
   endforeach()
   string(APPEND h "constexpr uint8_t kSparkBitset[] = {${arr}};\n\n}  // namespace pb::vectors\n")
-  file(WRITE "${out_header}" "${h}")
+  pb_write_if_changed("${out_header}" "${h}")
 endfunction()

@@ -1,5 +1,6 @@
 // BloomFilter: a Split Block Bloom Filter whose bitset lives in pooled wasm memory. Owned filters are
 // freed explicitly (free() / `using`); visit-scoped ones die when their visit ends and refuse use after.
+import { BitsetHealth } from './abi.js'
 import { getCore, throwIfFailed, RESULT_MAYBE, RESULT_NULL } from './core.js'
 import { arrowChunks, isArrowVector } from './arrow-input.js'
 import { writeBatch } from './batch-writer.js'
@@ -182,18 +183,18 @@ export class BloomFilter {
   health() {
     this.#assertLive()
     const core = getCore()
-    const at = core.scratch(64)
+    const at = core.scratch(BitsetHealth.bytes)
     throwIfFailed(core.m.analyzeBitset(this.#ptr, this.#numBytes, at), 'health')
-    const h = core.f64.subarray(at >> 3, (at >> 3) + 7)
+    const h = BitsetHealth.read(core, at)
     return {
       numBytes: this.#numBytes,
-      bitsSet: h[0],
-      fillRatio: h[1],
-      estimatedNdv: h[2],
-      estimatedFpp: h[3],
-      saturatedWords: h[4],
-      emptyBlocks: h[5],
-      allBlocksIdentical: h[6] === 1,
+      bitsSet: h.bitsSet,
+      fillRatio: h.fillRatio,
+      estimatedNdv: h.estimatedNdv,
+      estimatedFpp: h.estimatedFpp,
+      saturatedWords: h.saturatedWords,
+      emptyBlocks: h.emptyBlocks,
+      allBlocksIdentical: h.allBlocksIdentical === 1,
     }
   }
 

@@ -1,18 +1,13 @@
 // BloomFilterHeader through the wasm decoder (src/bloom_header.cc), with each refusal turned into an
 // error that names the problem: malformed, unsupported (empty/unknown unions, legacy format) or too large.
+import { BloomHeader, HeaderProblem } from './abi.js'
 import { getCore } from './core.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 
 // Headers are ~16 bytes; a header with unknown fields may be longer, but never this long.
 export const MAX_HEADER_BYTES = 64 * 1024
 
-/** src/bloom_header.h HeaderProblem, in declaration order. */
-export const HeaderProblem = Object.freeze([
-  'none', 'truncated', 'bad-encoding', 'missing-numBytes', 'missing-algorithm', 'missing-hash',
-  'missing-compression', 'bad-numBytes', 'numBytes-too-large', 'empty-union', 'unknown-union',
-  'legacy-format', 'wrong-field-type',
-])
-
+// Keyed by js/abi.js's names for src/bloom_header.h HeaderProblem.
 const PROBLEM_TEXT = {
   'truncated': 'the header is truncated',
   'bad-encoding': 'the header is not valid Thrift compact encoding',
@@ -37,20 +32,12 @@ const PROBLEM_TEXT = {
 export function decodeHeaderBytes(bytes) {
   const core = getCore()
   const length = Math.min(bytes.length, MAX_HEADER_BYTES)
-  const at = core.scratch(32 + length)
-  core.u8.set(bytes.subarray(0, length), at + 32)
-  const status = core.m.decodeHeader(at + 32, length, at)
-  const r = core.i32
-  const i = at >> 2
-  return {
-    status,
-    numBytes: r[i],
-    algorithm: r[i + 1],
-    hash: r[i + 2],
-    compression: r[i + 3],
-    headerLength: r[i + 4],
-    problem: HeaderProblem[r[i + 5]] ?? 'unknown',
-  }
+  const headerBytes = (BloomHeader.bytes + 15) & ~15
+  const at = core.scratch(headerBytes + length)
+  core.u8.set(bytes.subarray(0, length), at + headerBytes)
+  const status = core.m.decodeHeader(at + headerBytes, length, at)
+  const { numBytes, algorithm, hash, compression, headerLength, problem } = BloomHeader.read(core, at)
+  return { status, numBytes, algorithm, hash, compression, headerLength, problem: HeaderProblem.byValue.get(problem) ?? 'unknown' }
 }
 
 /** The error a failed decode means. `where` names the file/offset for the message. */

@@ -1,18 +1,20 @@
 // Thin layer over the raw Embind functions: heap views that follow memory growth, one reusable scratch
-// region for batch calls, the batch descriptor layout, and native status codes turned into errors.
+// region for batch calls, the batch descriptor writer, and native status codes turned into errors.
+import { BatchDescriptor, bindAbi, PhysicalType, whenBound } from './abi.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { loadWasmModule } from './wasm-loader.js'
 
-/** parquet.thrift `Type`, as the native PhysicalType enum numbers it. */
-export const PhysicalTypeCode = Object.freeze({
-  BOOLEAN: 0, INT32: 1, INT64: 2, INT96: 3, FLOAT: 4, DOUBLE: 5, BYTE_ARRAY: 6, FIXED_LEN_BYTE_ARRAY: 7,
-})
+/** parquet.thrift `Type`, as the native PhysicalType enum numbers it (known once init() bound the ABI). */
+export const PhysicalTypeCode = PhysicalType.values
 
 export const RESULT_ABSENT = 0
 export const RESULT_MAYBE = 1
 export const RESULT_NULL = 2
 
-const DESCRIPTOR_BYTES = 48 // nine int32 words, padded so what follows stays 16-byte aligned
+// Word index of each descriptor field; the bytes reserved for it are padded so what follows stays 16-byte aligned.
+const Descriptor = BatchDescriptor.wordIndex('i32', true)
+let DESCRIPTOR_BYTES = 0
+whenBound(() => { DESCRIPTOR_BYTES = (BatchDescriptor.bytes + 15) & ~15 })
 const MIN_SCRATCH_BYTES = 64 * 1024
 
 /** @type {Core | undefined} */
@@ -26,6 +28,7 @@ let core
 export async function init(options) {
   if (core) return core
   const module = await loadWasmModule(options)
+  bindAbi(module)
   core ??= new Core(module)
   return core
 }
@@ -53,6 +56,7 @@ export class Core {
     if (buffer === this.viewsOf) return
     this.viewsOf = buffer
     this.u8 = new Uint8Array(buffer)
+    this.i16 = new Int16Array(buffer)
     this.i32 = new Int32Array(buffer)
     this.u32 = new Uint32Array(buffer)
     this.f32 = new Float32Array(buffer)
@@ -95,19 +99,19 @@ export class Core {
     return this.scratchPtr
   }
 
-  /** Writes the nine-word ValueBatch descriptor (src/bindings/wasm_bindings.cc ReadDescriptor). */
+  /** Writes the BatchDescriptor (src/bindings/batch_descriptor.h) a batch call reads. */
   writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset, validityPtr, validityBitOffset) {
     const w = this.i32
     const i = at >> 2
-    w[i] = typeCode
-    w[i + 1] = typeLength
-    w[i + 2] = count
-    w[i + 3] = valuesPtr
-    w[i + 4] = valuesLength
-    w[i + 5] = offsetsPtr
-    w[i + 6] = valuesBitOffset
-    w[i + 7] = validityPtr
-    w[i + 8] = validityBitOffset
+    w[i + Descriptor.TYPE] = typeCode
+    w[i + Descriptor.TYPE_LENGTH] = typeLength
+    w[i + Descriptor.COUNT] = count
+    w[i + Descriptor.VALUES] = valuesPtr
+    w[i + Descriptor.VALUES_LENGTH] = valuesLength
+    w[i + Descriptor.OFFSETS] = offsetsPtr
+    w[i + Descriptor.VALUES_BIT_OFFSET] = valuesBitOffset
+    w[i + Descriptor.VALIDITY] = validityPtr
+    w[i + Descriptor.VALIDITY_BIT_OFFSET] = validityBitOffset
   }
 
   memoryStats() {

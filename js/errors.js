@@ -45,5 +45,5 @@ export class ParquetBloomError extends Error {
   }
 }
 
-/** Native status codes (src/status.h) in the order the enum declares them. */
-export const NativeStatus = Object.freeze({ OK: 0, MALFORMED: 1, UNSUPPORTED: 2, INVALID_ARGUMENT: 3, LIMIT_EXCEEDED: 4 })
+/** Native status codes (src/status.h): their values come from the wasm module's ABI (js/abi.js) at init(). */
+export { NativeStatus } from './abi.js'

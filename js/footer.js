@@ -1,5 +1,6 @@
 // Reads a Parquet footer from a byte source (one tail read, a second only when the footer is larger) and
 // decodes it with the wasm FileMetaData decoder into the compact layout probing needs.
+import { ChunkFlag as ChunkFlagEnum, ChunkIndexRecord, ChunkRecord, FileSummary, IndexFlag as IndexFlagEnum, RowGroupRecord, SchemaRecord, whenBound } from './abi.js'
 import { getCore } from './core.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { logicalTypeFromSchemaElement } from './values/column-type.js'
@@ -24,31 +25,34 @@ const MAX_LEAF_PATH_CHARS = 32 * 1024 * 1024
 // fields). Fewer per chunk is a hostile footer whose 72-byte records would amplify it in wasm memory.
 const MIN_CHUNK_BYTES = 8
 
-// Record layouts written by src/file_metadata.h (SchemaRecord: 14 int32, ChunkRecord: 9 float64).
-const SCHEMA_WORDS = 14
-const ROW_GROUP_WORDS = 2
-export const CHUNK_WORDS = 9
-export const Chunk = Object.freeze({
-  BLOOM_OFFSET: 0, BLOOM_LENGTH: 1, DATA_PAGE_OFFSET: 2, DICTIONARY_PAGE_OFFSET: 3, COLUMN_INDEX_OFFSET: 4,
-  OFFSET_INDEX_OFFSET: 5, TOTAL_COMPRESSED_SIZE: 6, PHYSICAL_TYPE: 7, FLAGS: 8,
+// Records written by src/file_metadata.h, copied out as typed arrays of words: SchemaRecord as int32,
+// RowGroupRecord and ChunkRecord as float64. Word indices and counts come from the module (js/abi.js).
+const Schema = SchemaRecord.wordIndex('i32')
+const RowGroup = RowGroupRecord.wordIndex('f64')
+/** Word index of each ChunkRecord field in `layout.chunks` (Chunk.BLOOM_OFFSET …). */
+export const Chunk = ChunkRecord.wordIndex('f64')
+let SCHEMA_WORDS = 0
+let ROW_GROUP_WORDS = 0
+/** float64 words per chunk in `layout.chunks`; set at init(). */
+export let CHUNK_WORDS = 0
+/**
+ * ChunkIndexRecord per chunk in `layout.indexes`, copied whole and read through two views of the same
+ * bytes: its doubles by IndexF64 word (NUM_VALUES …), its int32s by IndexI32 word (FLAGS …).
+ */
+export const IndexF64 = ChunkIndexRecord.wordIndexOfType('f64')
+export const IndexI32 = ChunkIndexRecord.wordIndexOfType('i32')
+/** float64 and int32 words per ChunkIndexRecord; set at init(). */
+export let INDEX_F64_WORDS = 0
+export let INDEX_I32_WORDS = 0
+whenBound(() => {
+  SCHEMA_WORDS = SchemaRecord.words(4)
+  ROW_GROUP_WORDS = RowGroupRecord.words(8)
+  CHUNK_WORDS = ChunkRecord.words(8)
+  INDEX_F64_WORDS = ChunkIndexRecord.words(8)
+  INDEX_I32_WORDS = ChunkIndexRecord.words(4)
 })
-export const ChunkFlag = Object.freeze({ HAS_META_DATA: 1, ENCRYPTED_META_DATA: 2, HAS_CRYPTO_META_DATA: 4, EXTERNAL_FILE: 8 })
-
-// ChunkIndexRecord (src/file_metadata.h): 3 float64 then 14 int32, 80 bytes. Float words index the
-// Float64Array view, int words the Int32Array view of the same records.
-const INDEX_RECORD_BYTES = 80
-export const INDEX_F64_WORDS = INDEX_RECORD_BYTES / 8
-export const INDEX_I32_WORDS = INDEX_RECORD_BYTES / 4
-export const IndexF64 = Object.freeze({ NUM_VALUES: 0, NULL_COUNT: 1, DISTINCT_COUNT: 2 })
-export const IndexI32 = Object.freeze({
-  MIN_VALUE_OFFSET: 6, MIN_VALUE_LENGTH: 7, MAX_VALUE_OFFSET: 8, MAX_VALUE_LENGTH: 9, MIN_OFFSET: 10, MIN_LENGTH: 11,
-  MAX_OFFSET: 12, MAX_LENGTH: 13, FLAGS: 14, ENCODINGS: 15, CODEC: 16, COLUMN_INDEX_LENGTH: 17, OFFSET_INDEX_LENGTH: 18,
-})
-export const IndexFlag = Object.freeze({
-  HAS_STATISTICS: 1, MIN_VALUE_EXACT: 2, MAX_VALUE_EXACT: 4, HAS_ENCODING_STATS: 8, DATA_PAGES_DICTIONARY: 16, HAS_ENCODINGS: 32,
-  FOREIGN_BLOOM_FIELD: 64, FOREIGN_STATISTICS_FIELD: 128, FOREIGN_DICTIONARY_FIELD: 256,
-})
-const SUMMARY_BYTES = 48
+export const ChunkFlag = ChunkFlagEnum.values
+export const IndexFlag = IndexFlagEnum.values
 
 const utf8 = new TextDecoder()
 
@@ -116,19 +120,20 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
  */
 export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 0) {
   const core = getCore()
-  const dataPtr = acquireFor(core, metadata.length + SUMMARY_BYTES, 'bytes', where)
+  const summaryBytes = (FileSummary.bytes + 15) & ~15
+  const dataPtr = acquireFor(core, metadata.length + summaryBytes, 'bytes', where)
   let recordsPtr = 0
   try {
     const summaryPtr = dataPtr
-    const bytesPtr = dataPtr + SUMMARY_BYTES
+    const bytesPtr = dataPtr + summaryBytes
     core.u8.set(metadata, bytesPtr)
     let status = core.m.decodeFooterSummary(bytesPtr, metadata.length, summaryPtr)
-    let summary = readSummary(core, summaryPtr)
+    let summary = FileSummary.read(core, summaryPtr)
     if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
     const schemaBytes = summary.schemaCount * SCHEMA_WORDS * 4
     const rowGroupBytes = summary.rowGroupCount * ROW_GROUP_WORDS * 8
     const chunkBytes = summary.chunkCount * CHUNK_WORDS * 8
-    const indexBytes = summary.chunkCount * INDEX_RECORD_BYTES
+    const indexBytes = summary.chunkCount * ChunkIndexRecord.bytes
     const orderBytes = Math.max(0, summary.columnOrderCount) * 4
     if (summary.chunkCount > metadata.length / MIN_CHUNK_BYTES) {
       throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
@@ -141,7 +146,7 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
     const schemaPtr = rowGroupsPtr + rowGroupBytes
     const ordersPtr = schemaPtr + schemaBytes
     status = core.m.decodeFooterRecords(bytesPtr, metadata.length, summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr, indexesPtr, ordersPtr)
-    summary = readSummary(core, summaryPtr)
+    summary = FileSummary.read(core, summaryPtr)
     if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
 
     const schemaWords = core.i32.slice(schemaPtr >> 2, (schemaPtr >> 2) + summary.schemaCount * SCHEMA_WORDS)
@@ -152,8 +157,8 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
     const columns = leafColumns(schemaWords, summary.schemaCount, metadata, where)
     const rowGroupRows = new Float64Array(summary.rowGroupCount)
     for (let g = 0; g < summary.rowGroupCount; g++) {
-      rowGroupRows[g] = rowGroupWords[g * ROW_GROUP_WORDS]
-      const numColumns = rowGroupWords[g * ROW_GROUP_WORDS + 1]
+      rowGroupRows[g] = rowGroupWords[g * ROW_GROUP_WORDS + RowGroup.NUM_ROWS]
+      const numColumns = rowGroupWords[g * ROW_GROUP_WORDS + RowGroup.NUM_COLUMNS]
       if (numColumns !== columns.length) {
         throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
           `${where}: row group ${g} has ${numColumns} column chunks but the schema has ${columns.length} leaf columns`, { source: where, field: `row_groups[${g}].columns` })
@@ -163,7 +168,7 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
       version: summary.version,
       numRows: summary.numRows,
       createdBy: summary.createdByOffset >= 0 ? utf8.decode(metadata.subarray(summary.createdByOffset, summary.createdByOffset + summary.createdByLength)) : undefined,
-      encryptedColumns: summary.hasEncryptionAlgorithm,
+      encryptedColumns: summary.hasEncryptionAlgorithm !== 0,
       columns,
       rowGroupRows,
       chunks,
@@ -189,16 +194,6 @@ function acquireFor(core, bytes, what, where) {
   }
 }
 
-function readSummary(core, at) {
-  const i = core.i32
-  const w = at >> 2
-  return {
-    version: i[w], schemaCount: i[w + 1], rowGroupCount: i[w + 2], chunkCount: i[w + 3],
-    numRows: core.f64[(at + 16) >> 3], createdByOffset: i[w + 6], createdByLength: i[w + 7],
-    hasEncryptionAlgorithm: i[w + 8] !== 0, errorOffset: i[w + 9], columnOrderCount: i[w + 10],
-  }
-}
-
 function malformed(where, metadataOffset, errorOffset) {
   return new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
     `${where}: malformed footer: FileMetaData does not decode (stopped at byte ${metadataOffset + errorOffset} of the file)`,
@@ -210,18 +205,22 @@ function leafColumns(words, count, metadata, where) {
   const fail = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed schema: ${why}`, { source: where, field: 'schema' })
   const element = (i) => {
     const w = i * SCHEMA_WORDS
-    const nameOffset = words[w]
+    const nameOffset = words[w + Schema.NAME_OFFSET]
+    const typeCode = words[w + Schema.TYPE]
+    const typeLength = words[w + Schema.TYPE_LENGTH]
+    const scale = words[w + Schema.SCALE]
+    const precision = words[w + Schema.PRECISION]
     return {
-      name: utf8.decode(metadata.subarray(nameOffset, nameOffset + words[w + 1])),
-      type: PHYSICAL_TYPES[words[w + 2]],
-      typeCode: words[w + 2],
-      type_length: words[w + 3] >= 0 ? words[w + 3] : undefined,
-      repetition_type: REPETITIONS[words[w + 4]],
-      num_children: words[w + 5],
-      converted_type: CONVERTED_TYPES[words[w + 6]],
-      scale: words[w + 7] >= 0 ? words[w + 7] : undefined,
-      precision: words[w + 8] >= 0 ? words[w + 8] : undefined,
-      logical_type: logicalTypeRecord(words[w + 10], words[w + 11], words[w + 12]),
+      name: utf8.decode(metadata.subarray(nameOffset, nameOffset + words[w + Schema.NAME_LENGTH])),
+      type: PHYSICAL_TYPES[typeCode],
+      typeCode,
+      type_length: typeLength >= 0 ? typeLength : undefined,
+      repetition_type: REPETITIONS[words[w + Schema.REPETITION]],
+      num_children: words[w + Schema.NUM_CHILDREN],
+      converted_type: CONVERTED_TYPES[words[w + Schema.CONVERTED_TYPE]],
+      scale: scale >= 0 ? scale : undefined,
+      precision: precision >= 0 ? precision : undefined,
+      logical_type: logicalTypeRecord(words[w + Schema.LOGICAL_KIND], words[w + Schema.LOGICAL_A], words[w + Schema.LOGICAL_B]),
     }
   }
   const root = element(0)

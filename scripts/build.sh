@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds the native core + tests and the wasm module (release, and with --debug the ASSERTIONS/SAFE_HEAP
-# variant), copying the module into js/wasm/ where js/wasm-loader.js finds it.
+# Builds the CMakePresets.json presets named on the command line (each in build/<preset>), copying the
+# wasm modules where js/wasm-loader.js finds them. A preset is configured again whenever what it was
+# configured from changed: the presets file, the fixtures (sbbf-vectors.json is read at configure time)
+# or the environment the configuration reads (PB_REQUIRE_FIXTURES, PB_FIXTURES_DIR).
 #   scripts/build.sh [native] [wasm] [wasm-tests] [asan] [wasm-debug] [fuzz] [bench]     (default: native wasm)
+# wasm installs into js/wasm/; wasm-tests builds the GoogleTest suite with em++ in build/wasm;
 # wasm-debug installs into build/wasm-debug-module/ (load it with PARQUET_BLOOM_WASM_DIR, see js/wasm-loader.js);
 # fuzz builds the libFuzzer harnesses of fuzz/ with clang++, ASan and UBSan into build/fuzz/.
 # bench builds the Google Benchmark binary of bench/native/ against the native core into build/bench/ (scripts/bench.sh).
@@ -10,17 +13,45 @@ cd "$ROOT"
 
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(native wasm)
-sources=(src tests/cpp CMakeLists.txt cmake)
 
-configure_native() { # dir, extra cmake args...
-  local dir="$1"; shift
-  [ -f "$dir/CMakeCache.txt" ] || cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+FIXTURES_DIR="${PB_FIXTURES_DIR:-$ROOT/../shared/fixtures}"
+EMSCRIPTEN_TOOLCHAIN=/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake
+
+# Everything a configuration depends on besides the CMake files (which CMake itself watches).
+configure_inputs() { # preset
+  printf 'preset %s\n' "$1"
+  cat CMakePresets.json
+  printf 'PB_REQUIRE_FIXTURES=%s\nPB_FIXTURES_DIR=%s\n' "${PB_REQUIRE_FIXTURES:-}" "$FIXTURES_DIR"
+  if [ -d "$FIXTURES_DIR" ]; then
+    find "$FIXTURES_DIR" -maxdepth 2 -printf '%P %s %T@\n' | sort
+  else
+    echo "no fixtures directory"
+  fi
 }
 
-configure_wasm() { # dir, extra cmake args...
-  local dir="$1"; shift
-  [ -f "$dir/CMakeCache.txt" ] || emcmake cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CROSSCOMPILING_EMULATOR="$EM_NODE_EMULATOR" "$@" >/dev/null
+configure() { # preset
+  local preset="$1" dir="$BUILD_DIR/$1" stamp
+  stamp="$(configure_inputs "$preset" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$dir/CMakeCache.txt" ] && [ "$(cat "$dir/.pb-configured" 2>/dev/null)" = "$stamp" ]; then return; fi
+  if [[ "$preset" == wasm* ]] && [ ! -f "$EMSCRIPTEN_TOOLCHAIN" ]; then
+    say "Emscripten's toolchain file is not at $EMSCRIPTEN_TOOLCHAIN (em-config EMSCRIPTEN_ROOT says $(em-config EMSCRIPTEN_ROOT 2>/dev/null || echo '?'))"
+    exit 1
+  fi
+  say "configuring preset $preset ($dir)"
+  rm -f "$dir/.pb-configured"
+  cmake --preset "$preset" -B "$dir" -DPB_FIXTURES_DIR="$FIXTURES_DIR" >"$BUILD_DIR/configure-$preset.log" 2>&1 || {
+    cat "$BUILD_DIR/configure-$preset.log" >&2
+    exit 1
+  }
+  echo "$stamp" >"$dir/.pb-configured"
+}
+
+build() { # preset, targets...
+  local preset="$1"; shift
+  configure "$preset"
+  local target_args=()
+  for t in "$@"; do target_args+=(--target "$t"); done
+  cmake --build "$BUILD_DIR/$preset" -j "$JOBS" "${target_args[@]}"
 }
 
 install_module() { # build dir, destination dir
@@ -28,40 +59,33 @@ install_module() { # build dir, destination dir
   cp "$1/parquet_bloom.mjs" "$1/parquet_bloom.wasm" "$2/"
 }
 
+mkdir -p "$BUILD_DIR"
 for target in "${targets[@]}"; do
   case "$target" in
     native)
       say "building native core and tests ($BUILD_DIR/native)"
-      configure_native "$BUILD_DIR/native"
-      cmake --build "$BUILD_DIR/native" -j "$JOBS" ;;
+      build native ;;
     asan)
       say "building native tests with AddressSanitizer + UBSan ($BUILD_DIR/asan)"
-      configure_native "$BUILD_DIR/asan" -DPB_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
-      cmake --build "$BUILD_DIR/asan" -j "$JOBS" ;;
+      build asan ;;
     wasm)
       say "building wasm module ($BUILD_DIR/wasm -> js/wasm)"
-      configure_wasm "$BUILD_DIR/wasm"
-      cmake --build "$BUILD_DIR/wasm" -j "$JOBS" --target parquet_bloom_wasm
+      build wasm parquet_bloom_wasm
       install_module "$BUILD_DIR/wasm" "$ROOT/js/wasm"
       "$ROOT/scripts/build-bundle.sh" ;;
     wasm-tests)
       say "building GoogleTest suite with em++ ($BUILD_DIR/wasm)"
-      configure_wasm "$BUILD_DIR/wasm"
-      cmake --build "$BUILD_DIR/wasm" -j "$JOBS" --target pb_tests ;;
+      build wasm pb_tests ;;
     wasm-debug)
-      say "building wasm module with -sASSERTIONS=1 -sSAFE_HEAP=1 ($BUILD_DIR/wasm-debug -> build/wasm-debug-module)"
-      configure_wasm "$BUILD_DIR/wasm-debug" -DPB_BUILD_TESTS=OFF -DPB_WASM_DEBUG=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
-      cmake --build "$BUILD_DIR/wasm-debug" -j "$JOBS" --target parquet_bloom_wasm
+      say "building wasm module with -sASSERTIONS=1 -sSAFE_HEAP=1 ($BUILD_DIR/wasm-debug -> $BUILD_DIR/wasm-debug-module)"
+      build wasm-debug parquet_bloom_wasm
       install_module "$BUILD_DIR/wasm-debug" "$BUILD_DIR/wasm-debug-module" ;;
     fuzz)
       say "building libFuzzer harnesses with clang++, ASan + UBSan ($BUILD_DIR/fuzz)"
-      configure_native "$BUILD_DIR/fuzz" -DPB_FUZZ=ON -DPB_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DCMAKE_CXX_COMPILER="$(command -v clang++)"
-      cmake --build "$BUILD_DIR/fuzz" -j "$JOBS" ;;
+      build fuzz ;;
     bench)
       say "building the native benchmark binary ($BUILD_DIR/bench)"
-      configure_native "$BUILD_DIR/bench" -DPB_BUILD_BENCH=ON -DPB_BUILD_TESTS=OFF
-      cmake --build "$BUILD_DIR/bench" -j "$JOBS" --target pb_bench ;;
+      build bench pb_bench ;;
     *) say "unknown build target: $target"; exit 2 ;;
   esac
 done

@@ -10,12 +10,3 @@ say() { printf '\033[1m[parquet-bloom]\033[0m %s\n' "$*" >&2; }
 # Debian's emscripten 3.1.6 finds acorn only through NODE_PATH.
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 
-# Emscripten's loader fetch()es the .wasm by file path under Node >= 18; without fetch it reads the file.
-EM_NODE_EMULATOR="$(command -v node);--no-experimental-fetch"
-
-# Runs a build step only when its stamp is older than any of the given inputs.
-newer_than_stamp() {
-  local stamp="$1"; shift
-  [ ! -f "$stamp" ] && return 0
-  [ -n "$(find "$@" -newer "$stamp" -print -quit 2>/dev/null)" ]
-}

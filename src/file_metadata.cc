@@ -12,25 +12,18 @@ using thrift::ForEachField;
 using thrift::Reader;
 using thrift::WireType;
 
-// A list of structs whose elements take at least min_element_bytes each: the count is checked against
-// the bytes left, so hostile counts are refused before they drive a loop or a caller allocation.
-bool ReadStructListHeader(Reader* r, uint64_t min_element_bytes, uint64_t* count) {
-  uint8_t b;
-  if (!r->ReadByte(&b)) return false;
-  *count = b >> 4;
-  if (*count == 15 && !r->ReadVarint(count)) return false;
-  if (*count > 0 && static_cast<WireType>(b & 0x0f) != WireType::kStruct) return false;
+// A list whose elements are all of wire type `element` and take at least min_element_bytes each: the
+// count is checked against the bytes left, so hostile counts are refused before they drive a loop or a
+// caller allocation.
+bool ReadTypedListHeader(Reader* r, WireType element, uint64_t min_element_bytes, uint64_t* count) {
+  uint8_t element_type;
+  if (!r->ReadListHeader(&element_type, count)) return false;
+  if (*count > 0 && static_cast<WireType>(element_type) != element) return false;
   return *count <= r->remaining() / min_element_bytes && *count <= INT32_MAX;
 }
 
-// A list of scalars of one wire type (each at least one byte), its count checked against the bytes left.
-bool ReadScalarListHeader(Reader* r, WireType element, uint64_t* count) {
-  uint8_t b;
-  if (!r->ReadByte(&b)) return false;
-  *count = b >> 4;
-  if (*count == 15 && !r->ReadVarint(count)) return false;
-  if (*count > 0 && static_cast<WireType>(b & 0x0f) != element) return false;
-  return *count <= r->remaining() && *count <= INT32_MAX;
+bool ReadStructListHeader(Reader* r, uint64_t min_element_bytes, uint64_t* count) {
+  return ReadTypedListHeader(r, WireType::kStruct, min_element_bytes, count);
 }
 
 bool ReadBool(WireType type, bool* out) {
@@ -322,7 +315,7 @@ class Decoder {
 
   bool ReadEncodings(ChunkIndexRecord* index) {
     uint64_t count;
-    if (!ReadScalarListHeader(&r_, WireType::kI32, &count)) return false;
+    if (!ReadTypedListHeader(&r_, WireType::kI32, 1, &count)) return false;
     index->flags |= kIndexHasEncodings;
     for (uint64_t i = 0; i < count; ++i) {
       int32_t e;

@@ -7,109 +7,126 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "abi.h"
 #include "status.h"
 
 namespace pb {
 
+// The records below are declared through the ABI (src/abi.h): js/footer.js reads each of them, field by
+// field, at the offsets the module describes.
+
 // One SchemaElement. Strings are referenced into the footer bytes (offset/length), never copied.
+// JS copies these as int32 words, so every field is an int32.
+#define PB_SCHEMA_RECORD_FIELDS(X)                                                                        \
+  X(int32_t, name_offset, 0)                                                                              \
+  X(int32_t, name_length, 0)                                                                              \
+  X(int32_t, type, -1)           /* parquet.thrift Type, -1 for groups */                                 \
+  X(int32_t, type_length, -1)                                                                             \
+  X(int32_t, repetition, -1)     /* FieldRepetitionType */                                                \
+  X(int32_t, num_children, -1)   /* -1 when absent (a leaf) */                                            \
+  X(int32_t, converted_type, -1) /* ConvertedType */                                                      \
+  X(int32_t, scale, -1)                                                                                   \
+  X(int32_t, precision, -1)                                                                               \
+  X(int32_t, field_id, -1)                                                                                \
+  X(int32_t, logical_kind, 0)    /* LogicalType union member id (1 STRING … 18 GEOGRAPHY), 0 = none */    \
+  X(int32_t, logical_a, -1)      /* DECIMAL scale | TIME/TIMESTAMP unit (1 MILLIS, 2 MICROS, 3 NANOS) | INTEGER bitWidth */ \
+  X(int32_t, logical_b, -1)      /* DECIMAL precision | TIME/TIMESTAMP isAdjustedToUTC | INTEGER isSigned */ \
+  X(int32_t, reserved, 0)
 struct SchemaRecord {
-  int32_t name_offset = 0;
-  int32_t name_length = 0;
-  int32_t type = -1;             // parquet.thrift Type, -1 for groups
-  int32_t type_length = -1;
-  int32_t repetition = -1;       // FieldRepetitionType
-  int32_t num_children = -1;     // -1 when absent (a leaf)
-  int32_t converted_type = -1;   // ConvertedType
-  int32_t scale = -1;
-  int32_t precision = -1;
-  int32_t field_id = -1;
-  int32_t logical_kind = 0;      // LogicalType union member id (1 STRING … 18 GEOGRAPHY), 0 = none
-  int32_t logical_a = -1;        // DECIMAL scale | TIME/TIMESTAMP unit (1 MILLIS, 2 MICROS, 3 NANOS) | INTEGER bitWidth
-  int32_t logical_b = -1;        // DECIMAL precision | TIME/TIMESTAMP isAdjustedToUTC | INTEGER isSigned
-  int32_t reserved = 0;
+  PB_SCHEMA_RECORD_FIELDS(PB_ABI_DECLARE_FIELD)
 };
-static_assert(sizeof(SchemaRecord) == 14 * 4, "JS reads SchemaRecord as 14 int32 words");
+PB_ABI_DESCRIBE_RECORD(SchemaRecord, PB_SCHEMA_RECORD_FIELDS)
 
-// One ColumnChunk. Offsets are doubles so JS reads them directly (every file offset < 2^53).
+// One ColumnChunk. Offsets are doubles so JS reads them directly (every file offset < 2^53); JS copies
+// these as float64 words, so every field is a double.
+#define PB_CHUNK_RECORD_FIELDS(X)       \
+  X(double, bloom_offset, -1)           \
+  X(double, bloom_length, -1)           \
+  X(double, data_page_offset, -1)       \
+  X(double, dictionary_page_offset, -1) \
+  X(double, column_index_offset, -1)    \
+  X(double, offset_index_offset, -1)    \
+  X(double, total_compressed_size, -1)  \
+  X(double, physical_type, -1)          \
+  X(double, flags, 0) /* ChunkFlag bits */
 struct ChunkRecord {
-  double bloom_offset = -1;
-  double bloom_length = -1;
-  double data_page_offset = -1;
-  double dictionary_page_offset = -1;
-  double column_index_offset = -1;
-  double offset_index_offset = -1;
-  double total_compressed_size = -1;
-  double physical_type = -1;
-  double flags = 0;  // ChunkFlag bits
+  PB_CHUNK_RECORD_FIELDS(PB_ABI_DECLARE_FIELD)
 };
-static_assert(sizeof(ChunkRecord) == 9 * 8, "JS reads ChunkRecord as 9 float64 words");
+PB_ABI_DESCRIBE_RECORD(ChunkRecord, PB_CHUNK_RECORD_FIELDS)
 
-enum ChunkFlag : uint32_t {
-  kChunkHasMetaData = 1,
-  kChunkEncryptedMetaData = 2,  // encrypted_column_metadata: this column's metadata is unreadable here
-  kChunkHasCryptoMetaData = 4,
-  kChunkExternalFile = 8,       // file_path set: the chunk lives in another file
-};
+#define PB_CHUNK_FLAG_VALUES(X)                                                                      \
+  X(kChunkHasMetaData, 1)                                                                            \
+  X(kChunkEncryptedMetaData, 2) /* encrypted_column_metadata: this column's metadata is unreadable */ \
+  X(kChunkHasCryptoMetaData, 4)                                                                      \
+  X(kChunkExternalFile, 8)      /* file_path set: the chunk lives in another file */
+enum ChunkFlag : uint32_t { PB_CHUNK_FLAG_VALUES(PB_ABI_DECLARE_ENUMERATOR) };
+PB_ABI_DESCRIBE_ENUM(ChunkFlag, PB_CHUNK_FLAG_VALUES)
 
-enum IndexFlag : uint32_t {
-  kIndexHasStatistics = 1,
-  kIndexMinValueExact = 2,        // Statistics.is_min_value_exact = true
-  kIndexMaxValueExact = 4,        // Statistics.is_max_value_exact = true
-  kIndexHasEncodingStats = 8,     // ColumnMetaData.encoding_stats present
-  kIndexDataPagesDictionary = 16, // encoding_stats lists data pages, every one dictionary-encoded
-  kIndexHasEncodings = 32,        // ColumnMetaData.encodings present
-  // An optional field with another wire type than parquet.thrift gives it (a writer's own extension
-  // reusing the id): its value is skipped, and the index it would describe is not to be trusted.
-  kIndexForeignBloomField = 64,       // bloom_filter_offset / bloom_filter_length
-  kIndexForeignStatisticsField = 128,
-  kIndexForeignDictionaryField = 256, // dictionary_page_offset / encodings / encoding_stats
-};
+#define PB_INDEX_FLAG_VALUES(X)                                                                             \
+  X(kIndexHasStatistics, 1)                                                                                 \
+  X(kIndexMinValueExact, 2)        /* Statistics.is_min_value_exact = true */                                \
+  X(kIndexMaxValueExact, 4)        /* Statistics.is_max_value_exact = true */                                \
+  X(kIndexHasEncodingStats, 8)     /* ColumnMetaData.encoding_stats present */                               \
+  X(kIndexDataPagesDictionary, 16) /* encoding_stats lists data pages, every one dictionary-encoded */       \
+  X(kIndexHasEncodings, 32)        /* ColumnMetaData.encodings present */                                    \
+  /* An optional field with another wire type than parquet.thrift gives it (a writer's own extension     */ \
+  /* reusing the id): its value is skipped, and the index it would describe is not to be trusted.        */ \
+  X(kIndexForeignBloomField, 64)       /* bloom_filter_offset / bloom_filter_length */                       \
+  X(kIndexForeignStatisticsField, 128)                                                                      \
+  X(kIndexForeignDictionaryField, 256) /* dictionary_page_offset / encodings / encoding_stats */
+enum IndexFlag : uint32_t { PB_INDEX_FLAG_VALUES(PB_ABI_DECLARE_ENUMERATOR) };
+PB_ABI_DESCRIBE_ENUM(IndexFlag, PB_INDEX_FLAG_VALUES)
 
 // One ColumnChunk's index description (parquet.thrift Statistics, ColumnMetaData, ColumnChunk 4–7).
 // Binary bounds are referenced into the footer bytes (offset/length, -1 when absent), never copied.
+// JS copies these records whole and reads the doubles and the int32s through two views.
+#define PB_CHUNK_INDEX_RECORD_FIELDS(X)                                                              \
+  X(double, num_values, -1)     /* ColumnMetaData.num_values (nulls included) */                    \
+  X(double, null_count, -1)     /* Statistics.null_count */                                         \
+  X(double, distinct_count, -1)                                                                     \
+  X(int32_t, min_value_offset, -1)                                                                  \
+  X(int32_t, min_value_length, -1)                                                                  \
+  X(int32_t, max_value_offset, -1)                                                                  \
+  X(int32_t, max_value_length, -1)                                                                  \
+  X(int32_t, min_offset, -1)    /* deprecated Statistics.min (signed order of the physical type) */ \
+  X(int32_t, min_length, -1)                                                                        \
+  X(int32_t, max_offset, -1)    /* deprecated Statistics.max */                                     \
+  X(int32_t, max_length, -1)                                                                        \
+  X(int32_t, flags, 0)          /* IndexFlag bits */                                                \
+  X(int32_t, encodings, 0)      /* bit e set: Encoding e is in ColumnMetaData.encodings (e < 31) */ \
+  X(int32_t, codec, -1)         /* CompressionCodec */                                              \
+  X(int32_t, column_index_length, -1)                                                               \
+  X(int32_t, offset_index_length, -1)                                                               \
+  X(int32_t, reserved, 0)
 struct ChunkIndexRecord {
-  double num_values = -1;       // ColumnMetaData.num_values (nulls included)
-  double null_count = -1;       // Statistics.null_count
-  double distinct_count = -1;
-  int32_t min_value_offset = -1;
-  int32_t min_value_length = -1;
-  int32_t max_value_offset = -1;
-  int32_t max_value_length = -1;
-  int32_t min_offset = -1;      // deprecated Statistics.min (signed order of the physical type)
-  int32_t min_length = -1;
-  int32_t max_offset = -1;      // deprecated Statistics.max
-  int32_t max_length = -1;
-  int32_t flags = 0;            // IndexFlag bits
-  int32_t encodings = 0;        // bit e set: Encoding e is listed in ColumnMetaData.encodings (e < 31)
-  int32_t codec = -1;           // CompressionCodec
-  int32_t column_index_length = -1;
-  int32_t offset_index_length = -1;
-  int32_t reserved = 0;
+  PB_CHUNK_INDEX_RECORD_FIELDS(PB_ABI_DECLARE_FIELD)
 };
-static_assert(sizeof(ChunkIndexRecord) == 3 * 8 + 14 * 4, "JS reads ChunkIndexRecord as 3 float64 + 14 int32 words");
+PB_ABI_DESCRIBE_RECORD(ChunkIndexRecord, PB_CHUNK_INDEX_RECORD_FIELDS)
 
+#define PB_ROW_GROUP_RECORD_FIELDS(X) \
+  X(double, num_rows, 0)              \
+  X(double, num_columns, 0)
 struct RowGroupRecord {
-  double num_rows = 0;
-  double num_columns = 0;
+  PB_ROW_GROUP_RECORD_FIELDS(PB_ABI_DECLARE_FIELD)
 };
+PB_ABI_DESCRIBE_RECORD(RowGroupRecord, PB_ROW_GROUP_RECORD_FIELDS)
 
+#define PB_FILE_SUMMARY_FIELDS(X)                                                         \
+  X(int32_t, version, 0)                                                                  \
+  X(int32_t, schema_count, 0)                                                             \
+  X(int32_t, row_group_count, 0)                                                          \
+  X(int32_t, chunk_count, 0)                                                              \
+  X(double, num_rows, 0)                                                                  \
+  X(int32_t, created_by_offset, -1)                                                       \
+  X(int32_t, created_by_length, 0)                                                        \
+  X(int32_t, has_encryption_algorithm, 0) /* plaintext footer with encrypted columns */   \
+  X(int32_t, error_offset, 0)             /* where decoding stopped, for error messages */   \
+  X(int32_t, column_order_count, -1)      /* FileMetaData.column_orders entries, -1: absent */ \
+  X(int32_t, reserved, 0)
 struct FileSummary {
-  int32_t version = 0;
-  int32_t schema_count = 0;
-  int32_t row_group_count = 0;
-  int32_t chunk_count = 0;
-  double num_rows = 0;
-  int32_t created_by_offset = -1;
-  int32_t created_by_length = 0;
-  int32_t has_encryption_algorithm = 0;  // plaintext footer with encrypted columns
-  int32_t error_offset = 0;              // where decoding stopped, for error messages
-  int32_t column_order_count = -1;       // FileMetaData.column_orders entries, -1 when the field is absent
-  int32_t reserved = 0;
+  PB_FILE_SUMMARY_FIELDS(PB_ABI_DECLARE_FIELD)
 };
-
-static_assert(sizeof(FileSummary) == 48 && offsetof(FileSummary, num_rows) == 16 &&
-                  offsetof(FileSummary, created_by_offset) == 24 && offsetof(FileSummary, column_order_count) == 40,
-              "JS reads FileSummary at these offsets (js/footer.js)");
+PB_ABI_DESCRIBE_RECORD(FileSummary, PB_FILE_SUMMARY_FIELDS)
 
 // Where pass two writes; each array holds the counts pass one found.
 struct FileMetaDataOutput {

@@ -5,21 +5,23 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "abi.h"
 #include "status.h"
 
 namespace pb {
 
-// parquet.thrift `Type`.
-enum class PhysicalType : int32_t {
-  kBoolean = 0,
-  kInt32 = 1,
-  kInt64 = 2,
-  kInt96 = 3,
-  kFloat = 4,
-  kDouble = 5,
-  kByteArray = 6,
-  kFixedLenByteArray = 7,
-};
+// parquet.thrift `Type`; declared through the ABI (src/abi.h), JS passes these codes in batch descriptors.
+#define PB_PHYSICAL_TYPE_VALUES(X) \
+  X(kBoolean, 0)                   \
+  X(kInt32, 1)                     \
+  X(kInt64, 2)                     \
+  X(kInt96, 3)                     \
+  X(kFloat, 4)                     \
+  X(kDouble, 5)                    \
+  X(kByteArray, 6)                 \
+  X(kFixedLenByteArray, 7)
+enum class PhysicalType : int32_t { PB_PHYSICAL_TYPE_VALUES(PB_ABI_DECLARE_ENUMERATOR) };
+PB_ABI_DESCRIBE_ENUM(PhysicalType, PB_PHYSICAL_TYPE_VALUES)
 
 // A column of values in Arrow layout. Slots are counted; nulls (validity bit 0) occupy slots too.
 struct ValueBatch {

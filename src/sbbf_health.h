@@ -4,18 +4,23 @@
 
 #include <cstdint>
 
+#include "abi.h"
+
 namespace pb {
 
+// Declared through the ABI (src/abi.h): js/bloom-filter.js reads it whole.
+#define PB_BITSET_HEALTH_FIELDS(X)                                                                          \
+  X(double, bits_set, 0)                                                                                    \
+  X(double, fill_ratio, 0)           /* bits set / bits */                                                  \
+  X(double, estimated_ndv, 0)        /* inserts implied by each block's word fill, summed over blocks */    \
+  X(double, estimated_fpp, 0)        /* chance a never-inserted value passes: mean over blocks of prod_w fill(w) */ \
+  X(double, saturated_words, 0)      /* words with all 32 bits set: no information left in them */          \
+  X(double, empty_blocks, 0)                                                                                \
+  X(double, all_blocks_identical, 0) /* 1 when every block equals the first (and there are several) */
 struct BitsetHealth {
-  double bits_set = 0;
-  double fill_ratio = 0;       // bits set / bits
-  double estimated_ndv = 0;    // inserts implied by each block's word fill, summed over blocks
-  double estimated_fpp = 0;    // chance a value never inserted passes: mean over blocks of prod_w fill(w)
-  double saturated_words = 0;  // words with all 32 bits set: no information left in them
-  double empty_blocks = 0;
-  double all_blocks_identical = 0;  // 1 when every block equals the first (and there are several)
+  PB_BITSET_HEALTH_FIELDS(PB_ABI_DECLARE_FIELD)
 };
-static_assert(sizeof(BitsetHealth) == 7 * 8, "JS reads BitsetHealth as 7 float64 words");
+PB_ABI_DESCRIBE_RECORD(BitsetHealth, PB_BITSET_HEALTH_FIELDS)
 
 void AnalyzeBitset(const uint32_t* words, uint32_t num_bytes, BitsetHealth* out);
 

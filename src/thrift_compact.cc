@@ -90,6 +90,14 @@ bool Reader::ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id) {
   return true;
 }
 
+bool Reader::ReadListHeader(uint8_t* element_type, uint64_t* count) {
+  uint8_t b;
+  if (!ReadByte(&b)) return false;
+  *element_type = b & 0x0f;
+  *count = b >> 4;  // 15 means the count follows as a varint
+  return *count != 15 || ReadVarint(count);
+}
+
 bool Reader::SkipBytes(uint64_t n) {
   if (failed_) return false;
   if (n > size_ - pos_) return RanOut();
@@ -118,10 +126,9 @@ bool Reader::SkipAt(WireType type, int depth) {
       return SkipBytes(u);
     case WireType::kList:
     case WireType::kSet: {
-      if (!ReadByte(&b)) return false;
-      uint64_t count = b >> 4;
-      if (count == 15 && !ReadVarint(&count)) return false;
-      uint8_t elem = b & 0x0f;
+      uint8_t elem;
+      uint64_t count;
+      if (!ReadListHeader(&elem, &count)) return false;
       if (!IsKnownType(elem) || elem == 0) return count == 0 ? true : Fail();
       // Every element occupies at least one byte (booleans in lists are one byte each), so a huge
       // declared count fails at the end of the input instead of spinning.

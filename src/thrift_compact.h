@@ -1,5 +1,6 @@
-// Minimal Thrift compact-protocol reader and writer: bounds-checked varints, field headers and a
-// depth-limited skip, enough to decode BloomFilterHeader (parquet.thrift) without trusting the input.
+// Minimal Thrift compact-protocol reader and writer (thrift-compact-protocol.md): bounds-checked varints,
+// field and list headers and a depth-limited skip, what the BloomFilterHeader and FileMetaData decoders
+// (parquet.thrift) need to read untrusted input, and the writer EncodeBloomHeader uses.
 #pragma once
 
 #include <cstddef>
@@ -48,6 +49,9 @@ class Reader {
 
   // Reads a field header. On kStop, *id is 0. last_id carries the delta base between calls.
   bool ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id);
+
+  // Reads a list/set header: the element type nibble (unchecked) and the element count.
+  bool ReadListHeader(uint8_t* element_type, uint64_t* count);
 
   // Skips one value of the given type, descending at most kMaxNestingDepth levels.
   bool Skip(WireType type) { return SkipAt(type, 0); }

@@ -1,5 +1,5 @@
 // Google Benchmark over the native build of the core: BatchOps::Check against a 1 MiB filter for the
-// same inputs the JS bench uses (bench/throughput.js), plus the footer decoder, as the "native" column.
+// same inputs the JS bench uses (bench/sections/throughput.js), plus the footer decoder, as the "native" column.
 //   build/bench/pb_bench --benchmark_format=json    (scripts/bench.sh runs it and reads the JSON)
 // Each case reports `values` (slots per call) so the driver can turn real_time into ns/value.
 #include <benchmark/benchmark.h>

@@ -3,8 +3,11 @@
 #include <emscripten/bind.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <new>
 
+#include "abi.h"
+#include "batch_descriptor.h"
 #include "batch_ops.h"
 #include "bloom_header.h"
 #include "file_metadata.h"
@@ -32,19 +35,18 @@ T* Ptr(uint32_t address) {
 
 int32_t Code(Status s) { return static_cast<int32_t>(s); }
 
-// The descriptor JS writes into scratch memory: nine int32 words (see js/core.js, writeBatchDescriptor).
 pb::ValueBatch ReadDescriptor(uint32_t desc_address) {
-  const int32_t* d = Ptr<const int32_t>(desc_address);
+  const pb::BatchDescriptor& d = *Ptr<const pb::BatchDescriptor>(desc_address);
   pb::ValueBatch b;
-  b.type = static_cast<pb::PhysicalType>(d[0]);
-  b.type_length = static_cast<uint32_t>(d[1]);
-  b.count = static_cast<uint32_t>(d[2]);
-  b.values = Ptr<const uint8_t>(static_cast<uint32_t>(d[3]));
-  b.values_length = static_cast<uint32_t>(d[4]);
-  b.offsets = Ptr<const int32_t>(static_cast<uint32_t>(d[5]));
-  b.values_bit_offset = d[6];
-  b.validity = Ptr<const uint8_t>(static_cast<uint32_t>(d[7]));
-  b.validity_bit_offset = d[8];
+  b.type = static_cast<pb::PhysicalType>(d.type);
+  b.type_length = d.type_length;
+  b.count = d.count;
+  b.values = Ptr<const uint8_t>(d.values);
+  b.values_length = d.values_length;
+  b.offsets = Ptr<const int32_t>(d.offsets);
+  b.values_bit_offset = d.values_bit_offset;
+  b.validity = Ptr<const uint8_t>(d.validity);
+  b.validity_bit_offset = d.validity_bit_offset;
   return b;
 }
 
@@ -77,18 +79,9 @@ double AllocationCount() { return static_cast<double>(g_pool.system_allocations(
 
 uint32_t PoolClassBytes(uint32_t bytes) { return static_cast<uint32_t>(pb::ScratchPool::ClassBytes(bytes)); }
 
-// Writes int32[6] = {numBytes, algorithm, hash, compression, headerLength, problem} at out_address.
+// Writes the BloomHeader at out_address.
 int32_t DecodeHeader(uint32_t data_address, uint32_t size, uint32_t out_address) {
-  pb::BloomHeader h;
-  const Status s = pb::DecodeBloomHeader(Ptr<const uint8_t>(data_address), size, &h);
-  int32_t* out = Ptr<int32_t>(out_address);
-  out[0] = h.num_bytes;
-  out[1] = h.algorithm;
-  out[2] = h.hash;
-  out[3] = h.compression;
-  out[4] = static_cast<int32_t>(h.header_length);
-  out[5] = static_cast<int32_t>(h.problem);
-  return Code(s);
+  return Code(pb::DecodeBloomHeader(Ptr<const uint8_t>(data_address), size, Ptr<pb::BloomHeader>(out_address)));
 }
 
 uint32_t EncodeHeader(int32_t num_bytes, uint32_t out_address, uint32_t capacity) {
@@ -140,7 +133,7 @@ void CheckGatheredBlocks(uint32_t hashes_address, uint32_t blocks_address, uint3
                           Ptr<uint8_t>(out_address));
 }
 
-// Pass one of the footer decoder: validates and writes the FileSummary (48 bytes) at summary_address.
+// Pass one of the footer decoder: validates and writes the FileSummary at summary_address.
 int32_t DecodeFooterSummary(uint32_t data_address, uint32_t size, uint32_t summary_address) {
   return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
                                      nullptr));
@@ -157,12 +150,31 @@ int32_t DecodeFooterRecords(uint32_t data_address, uint32_t size, uint32_t summa
                                      &out));
 }
 
-// Writes BitsetHealth (7 doubles) at out_address.
+// Writes the BitsetHealth at out_address.
 int32_t AnalyzeBitset(uint32_t words_address, uint32_t num_bytes, uint32_t out_address) {
   if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
   pb::AnalyzeBitset(Ptr<const uint32_t>(words_address), num_bytes, Ptr<pb::BitsetHealth>(out_address));
   return Code(Status::kOk);
 }
+
+// Every record and enum crossing the boundary (src/abi.h); js/abi.js binds to exactly these at init().
+constexpr const pb::abi::Record* kAbiRecords[] = {
+    &pb::abi_BatchDescriptor::kRecord, &pb::abi_BloomHeader::kRecord, &pb::abi_BitsetHealth::kRecord,
+    &pb::abi_FileSummary::kRecord,     &pb::abi_SchemaRecord::kRecord, &pb::abi_RowGroupRecord::kRecord,
+    &pb::abi_ChunkRecord::kRecord,     &pb::abi_ChunkIndexRecord::kRecord,
+};
+constexpr const pb::abi::Enum* kAbiEnums[] = {
+    &pb::abi_Status::kEnum,
+    &pb::abi_HeaderProblem::kEnum,
+    &pb::abi_PhysicalType::kEnum,
+    &pb::abi_ChunkFlag::kEnum,
+    &pb::abi_IndexFlag::kEnum,
+};
+constexpr uint32_t kAbiDescriptionVersion = 2;
+constexpr pb::abi::Description kAbi{kAbiDescriptionVersion, std::size(kAbiRecords), kAbiRecords, std::size(kAbiEnums),
+                                    kAbiEnums};
+
+uint32_t AbiDescription() { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(&kAbi)); }
 
 }  // namespace
 
@@ -203,5 +215,6 @@ EMSCRIPTEN_BINDINGS(parquet_bloom) {
   function("checkGatheredBlocks", &CheckGatheredBlocks);
   function("decodeFooterSummary", &DecodeFooterSummary);
   function("analyzeBitset", &AnalyzeBitset);
+  function("abiDescription", &AbiDescription);
   function("decodeFooterRecords", &DecodeFooterRecords);
 }

@@ -3,6 +3,14 @@
 #include "fixtures.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+bool FixturesRequired() {
+  // Under em++ getenv sees only Emscripten's own environment, so the configure-time flag is what counts there.
+  const char* env = std::getenv("PB_REQUIRE_FIXTURES");
+  return PB_REQUIRE_FIXTURES != 0 || (env != nullptr && std::strcmp(env, "1") == 0);
+}
 
 std::string FixturePath(const std::string& relative) { return std::string(PB_FIXTURES_DIR) + "/" + relative; }
 
@@ -20,27 +28,25 @@ bool ReadFixture(const std::string& relative, std::vector<uint8_t>* out) {
 
 namespace pb {
 
-void PrintTo(Status status, std::ostream* os) {
-  static const char* const kNames[] = {"kOk", "kMalformed", "kUnsupported", "kInvalidArgument", "kLimitExceeded"};
-  const auto code = static_cast<int32_t>(status);
-  if (code >= 0 && code < static_cast<int32_t>(sizeof kNames / sizeof kNames[0])) {
-    *os << "Status::" << kNames[code];
+namespace {
+
+// Names come from the enums' ABI declarations (src/abi.h), so a new enumerator needs no edit here.
+void PrintEnum(const char* enum_name, const char* name, int32_t code, std::ostream* os) {
+  if (name != nullptr) {
+    *os << enum_name << "::" << name;
   } else {
-    *os << "Status(" << code << ")";
+    *os << enum_name << "(" << code << ")";
   }
 }
 
+}  // namespace
+
+void PrintTo(Status status, std::ostream* os) {
+  PrintEnum("Status", abi_Status::NameOf(status), static_cast<int32_t>(status), os);
+}
+
 void PrintTo(HeaderProblem problem, std::ostream* os) {
-  static const char* const kNames[] = {
-      "kNone",         "kTruncated",          "kBadEncoding",   "kMissingNumBytes",  "kMissingAlgorithm",
-      "kMissingHash",  "kMissingCompression", "kBadNumBytes",   "kNumBytesTooLarge", "kEmptyUnion",
-      "kUnknownUnion", "kLegacyFormat",       "kWrongFieldType"};
-  const auto code = static_cast<int32_t>(problem);
-  if (code >= 0 && code < static_cast<int32_t>(sizeof kNames / sizeof kNames[0])) {
-    *os << "HeaderProblem::" << kNames[code];
-  } else {
-    *os << "HeaderProblem(" << code << ")";
-  }
+  PrintEnum("HeaderProblem", abi_HeaderProblem::NameOf(problem), static_cast<int32_t>(problem), os);
 }
 
 }  // namespace pb

@@ -170,8 +170,8 @@ describe('reading only what is needed, over HTTP', () => {
       await conn.run(`COPY (SELECT i::BIGINT AS id, (i % 7)::INTEGER AS small FROM range(20 * 16384) t(i)) TO '${big}'
         (FORMAT parquet, ROW_GROUP_SIZE 16384, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`)
     } finally {
-      conn.closeSync?.()
-      db.closeSync?.()
+      conn.closeSync()
+      db.closeSync()
     }
     server ??= await startTestServer({ root: dir })
   })
@@ -251,12 +251,12 @@ describe('reading only what is needed, over HTTP', () => {
   test('a server that ignores Range still works for a small file; 404 is HTTP_STATUS', { skip: missingFixture(LENGTH_FILE) }, async () => {
     const local = await startTestServer({ root: path.dirname(fixturePath(LENGTH_FILE)) })
     try {
-      local.setMode?.('ignore-range')
-      const url = local.url(path.basename(LENGTH_FILE)) + (local.setMode ? '' : '?mode=ignore-range')
+      local.setMode('ignore-range')
+      const url = local.url(path.basename(LENGTH_FILE))
       await withFile(url, {}, async (file) => {
         assert.deepEqual(verdictsOf(await file.probe('String', ['Hello', 'NOT_EXISTS'])), ['maybe', 'absent'])
       })
-      local.setMode?.(undefined)
+      local.setMode()
       await assert.rejects(openParquet(local.url('missing.parquet')), (e) => e.code === ErrorCode.HTTP_STATUS && e.status === 404)
     } finally {
       await local.close()

@@ -1,5 +1,6 @@
 // Locates third-party fixtures in ../shared (never committed here) and lets tests skip, with a reason,
-// only the cases that need them when they are missing.
+// only the cases that need them when they are missing — unless PB_REQUIRE_FIXTURES=1 (as .ci/run sets
+// it): then a missing fixture fails the suite that asked for it instead of skipping quietly.
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
@@ -11,9 +12,14 @@ export function fixturePath(relative) {
   return path.join(fixturesDir, relative)
 }
 
-/** `false` when present, else the skip reason node:test prints. */
+export const fixturesRequired = process.env.PB_REQUIRE_FIXTURES === '1'
+
+/** `false` when present, else the skip reason node:test prints; throws when fixtures are required. */
 export function missingFixture(relative) {
-  return existsSync(fixturePath(relative)) ? false : `fixture missing: ${fixturePath(relative)} (../shared/fixtures is not committed; see DEVELOPERS.md)`
+  if (existsSync(fixturePath(relative))) return false
+  const reason = `fixture missing: ${fixturePath(relative)} (third-party test data from ../shared/fixtures; it is not committed)`
+  if (fixturesRequired) throw new Error(`PB_REQUIRE_FIXTURES=1: ${reason}`)
+  return reason
 }
 
 export function readFixture(relative) {

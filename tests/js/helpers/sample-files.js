@@ -140,8 +140,8 @@ export async function writeDuckdbSample(dir, { rows = 6144, rowGroupSize = 2048,
     }
     return { path: file, writer: 'duckdb', rowGroupRows: groupRows, columns: out.result() }
   } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
+    conn.closeSync()
+    db.closeSync()
   }
 }
 

@@ -1,0 +1,515 @@
+// DecodeFileMetaData (parquet.thrift FileMetaData, SchemaElement, RowGroup, ColumnChunk, ColumnMetaData)
+// on small footers spelled field by field with the compact protocol's rules (thrift-compact-protocol.md),
+// by an encoder kept separate from src/thrift_compact, each with the records it must produce.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "file_metadata.h"
+#include "fixtures.h"
+
+namespace pb {
+namespace {
+
+// Compact protocol type ids (thrift-compact-protocol.md, "Struct encoding").
+constexpr uint8_t kTrue = 1, kFalse = 2, kI32 = 5, kI64 = 6, kBinary = 8, kList = 9, kStruct = 12;
+
+// Writes compact-protocol bytes the way the spec spells them; each open struct keeps its last field id.
+class Compact {
+ public:
+  std::vector<uint8_t> bytes;
+
+  size_t size() const { return bytes.size(); }
+
+  void Byte(uint8_t b) { bytes.push_back(b); }
+  void Varint(uint64_t v) {
+    for (; v >= 0x80; v >>= 7) Byte(static_cast<uint8_t>(v | 0x80));
+    Byte(static_cast<uint8_t>(v));
+  }
+  void Zigzag(int64_t v) { Varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+
+  void Field(uint8_t type, int16_t id) {
+    const int delta = id - last_ids_.back();
+    if (delta > 0 && delta <= 15) {
+      Byte(static_cast<uint8_t>(delta << 4 | type));
+    } else {
+      Byte(type);
+      Zigzag(id);
+    }
+    last_ids_.back() = id;
+  }
+  void I32(int16_t id, int32_t v) {
+    Field(kI32, id);
+    Zigzag(v);
+  }
+  void I64(int16_t id, int64_t v) {
+    Field(kI64, id);
+    Zigzag(v);
+  }
+  void Bool(int16_t id, bool v) { Field(v ? kTrue : kFalse, id); }
+  void String(int16_t id, const std::string& s) {
+    Field(kBinary, id);
+    Varint(s.size());
+    bytes.insert(bytes.end(), s.begin(), s.end());
+  }
+  // A struct-valued field; close it with End().
+  void Struct(int16_t id) {
+    Field(kStruct, id);
+    last_ids_.push_back(0);
+  }
+  // A list-valued field of `count` elements of `element_type`.
+  void List(int16_t id, uint8_t element_type, uint64_t count) {
+    Field(kList, id);
+    ListHeader(element_type, count);
+  }
+  void ListHeader(uint8_t element_type, uint64_t count) {
+    if (count < 15) {
+      Byte(static_cast<uint8_t>(count << 4 | element_type));
+    } else {
+      Byte(static_cast<uint8_t>(0xf0 | element_type));
+      Varint(count);
+    }
+  }
+  // A struct element of a list; close it with End().
+  void Element() { last_ids_.push_back(0); }
+  // STOP: closes the innermost struct (at the outermost level, the FileMetaData itself).
+  void End() {
+    Byte(0);
+    if (last_ids_.size() > 1) last_ids_.pop_back();
+  }
+
+ private:
+  std::vector<int16_t> last_ids_{0};
+};
+
+// SchemaElement {1: type, 3: repetition_type, 4: name, 5: num_children}, what every element needs here.
+void SchemaElement(Compact* c, const std::string& name, int32_t type, int32_t repetition, int32_t num_children) {
+  c->Element();
+  if (type >= 0) c->I32(1, type);
+  if (repetition >= 0) c->I32(3, repetition);
+  c->String(4, name);
+  if (num_children >= 0) c->I32(5, num_children);
+}
+
+// ColumnMetaData with every required field, and the optional ones probing reads when given (>= 0).
+void ColumnMetaData(Compact* c, int32_t type, const std::string& path, int64_t data_page_offset,
+                    int64_t dictionary_page_offset, int64_t bloom_offset, int32_t bloom_length) {
+  c->Struct(3);
+  c->I32(1, type);
+  c->List(2, kI32, 1);
+  c->Zigzag(0);  // encodings: [PLAIN]
+  c->List(3, kBinary, 1);
+  c->Varint(path.size());
+  c->bytes.insert(c->bytes.end(), path.begin(), path.end());
+  c->I32(4, 0);     // codec UNCOMPRESSED
+  c->I64(5, 3);     // num_values
+  c->I64(6, 120);   // total_uncompressed_size
+  c->I64(7, 100);   // total_compressed_size
+  c->I64(9, data_page_offset);
+  if (dictionary_page_offset >= 0) c->I64(11, dictionary_page_offset);
+  c->Struct(12);    // statistics {5: null_count}: skipped
+  c->I64(3, 0);
+  c->End();
+  if (bloom_offset >= 0) c->I64(14, bloom_offset);
+  if (bloom_length >= 0) c->I32(15, bloom_length);
+  c->End();
+}
+
+struct Decoded {
+  Status pass_one = Status::kMalformed;
+  Status pass_two = Status::kMalformed;
+  FileSummary summary;
+  std::vector<SchemaRecord> schema;
+  std::vector<RowGroupRecord> row_groups;
+  std::vector<ChunkRecord> chunks;
+};
+
+// Both passes, as the bindings run them: count, then fill arrays of the counted sizes.
+Decoded DecodeBoth(const std::vector<uint8_t>& footer) {
+  Decoded d;
+  d.pass_one = DecodeFileMetaData(footer.data(), footer.size(), &d.summary, nullptr);
+  if (!ok(d.pass_one)) return d;
+  // Pass two wants every array, even an empty one (the bindings always pass addresses).
+  const auto at_least_one = [](int32_t count) { return static_cast<size_t>(count > 0 ? count : 1); };
+  d.schema.resize(at_least_one(d.summary.schema_count));
+  d.row_groups.resize(at_least_one(d.summary.row_group_count));
+  d.chunks.resize(at_least_one(d.summary.chunk_count));
+  FileMetaDataOutput out{d.schema.data(), d.row_groups.data(), d.chunks.data()};
+  d.pass_two = DecodeFileMetaData(footer.data(), footer.size(), &d.summary, &out);
+  return d;
+}
+
+// parquet.thrift numbers used below.
+constexpr int32_t kInt64 = 2, kByteArray = 6, kFixedLenByteArray = 7, kInt32 = 1;
+constexpr int32_t kRequired = 0, kOptional = 1;
+
+// schema: root{id: INT64, name: BYTE_ARRAY STRING}; one row group of 3 rows; a bloom filter on `id`.
+std::vector<uint8_t> TwoColumnFooter(size_t* created_by_at) {
+  Compact c;
+  c.I32(1, 2);  // version
+  c.List(2, kStruct, 3);
+  SchemaElement(&c, "schema", -1, -1, 2);
+  c.End();
+  SchemaElement(&c, "id", kInt64, kRequired, -1);
+  c.End();
+  SchemaElement(&c, "name", kByteArray, kOptional, -1);
+  c.I32(6, 0);  // converted_type UTF8
+  c.Struct(10);  // logicalType: STRING
+  c.Struct(1);
+  c.End();
+  c.End();
+  c.End();
+  c.I64(3, 3);  // num_rows
+  c.List(4, kStruct, 1);
+  c.Element();
+  c.List(1, kStruct, 2);
+  c.Element();  // ColumnChunk for id
+  c.I64(2, 4);  // file_offset
+  ColumnMetaData(&c, kInt64, "id", 4, -1, 200, 47);
+  c.I64(4, 310);  // offset_index_offset
+  c.I32(5, 20);
+  c.I64(6, 300);  // column_index_offset
+  c.I32(7, 10);
+  c.End();
+  c.Element();  // ColumnChunk for name: no filter
+  c.I64(2, 104);
+  ColumnMetaData(&c, kByteArray, "name", 150, 104, -1, -1);
+  c.End();
+  c.I64(2, 240);  // total_byte_size
+  c.I64(3, 3);    // num_rows
+  c.End();
+  c.List(5, kStruct, 1);  // key_value_metadata: skipped
+  c.Element();
+  c.String(1, "writer.note");
+  c.String(2, "hand-made");
+  c.End();
+  *created_by_at = c.size() + 2;  // after the field header and the one-byte length
+  c.String(6, "pb test 1.0");
+  c.List(7, kStruct, 2);  // column_orders: skipped
+  for (int i = 0; i < 2; ++i) {
+    c.Element();
+    c.Struct(1);
+    c.End();
+    c.End();
+  }
+  c.End();
+  return c.bytes;
+}
+
+TEST(FileMetaDataDecode, SummaryOfATwoColumnFile) {
+  size_t created_by_at = 0;
+  const std::vector<uint8_t> footer = TwoColumnFooter(&created_by_at);
+  const Decoded d = DecodeBoth(footer);
+  ASSERT_EQ(d.pass_one, Status::kOk);
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.summary.version, 2);
+  EXPECT_EQ(d.summary.schema_count, 3);
+  EXPECT_EQ(d.summary.row_group_count, 1);
+  EXPECT_EQ(d.summary.chunk_count, 2);
+  EXPECT_EQ(d.summary.num_rows, 3);
+  EXPECT_EQ(d.summary.created_by_offset, static_cast<int32_t>(created_by_at));
+  EXPECT_EQ(d.summary.created_by_length, 11);
+  EXPECT_EQ(std::string(footer.begin() + created_by_at, footer.begin() + created_by_at + 11), "pb test 1.0");
+  EXPECT_EQ(d.summary.has_encryption_algorithm, 0);
+}
+
+TEST(FileMetaDataDecode, SchemaRecordsKeepNamesByReferenceAndAbsentFieldsAsMinusOne) {
+  size_t created_by_at = 0;
+  const std::vector<uint8_t> footer = TwoColumnFooter(&created_by_at);
+  const Decoded d = DecodeBoth(footer);
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  const char* names[] = {"schema", "id", "name"};
+  for (int i = 0; i < 3; ++i) {
+    const SchemaRecord& s = d.schema[i];
+    EXPECT_EQ(std::string(footer.begin() + s.name_offset, footer.begin() + s.name_offset + s.name_length), names[i]);
+  }
+  EXPECT_EQ(d.schema[0].type, -1);
+  EXPECT_EQ(d.schema[0].num_children, 2);
+  EXPECT_EQ(d.schema[0].repetition, -1);
+  EXPECT_EQ(d.schema[1].type, kInt64);
+  EXPECT_EQ(d.schema[1].repetition, kRequired);
+  EXPECT_EQ(d.schema[1].num_children, -1);
+  EXPECT_EQ(d.schema[1].converted_type, -1);
+  EXPECT_EQ(d.schema[1].logical_kind, 0);
+  EXPECT_EQ(d.schema[2].type, kByteArray);
+  EXPECT_EQ(d.schema[2].repetition, kOptional);
+  EXPECT_EQ(d.schema[2].converted_type, 0);
+  EXPECT_EQ(d.schema[2].logical_kind, 1);  // STRING
+  for (const SchemaRecord& s : d.schema) {
+    EXPECT_EQ(s.type_length, -1);
+    EXPECT_EQ(s.scale, -1);
+    EXPECT_EQ(s.precision, -1);
+    EXPECT_EQ(s.field_id, -1);
+  }
+}
+
+TEST(FileMetaDataDecode, ChunkRecordsCarryTheOffsetsThatLocateFilters) {
+  size_t created_by_at = 0;
+  const Decoded d = DecodeBoth(TwoColumnFooter(&created_by_at));
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.row_groups[0].num_rows, 3);
+  EXPECT_EQ(d.row_groups[0].num_columns, 2);
+
+  const ChunkRecord& id = d.chunks[0];
+  EXPECT_EQ(id.bloom_offset, 200);
+  EXPECT_EQ(id.bloom_length, 47);
+  EXPECT_EQ(id.data_page_offset, 4);
+  EXPECT_EQ(id.dictionary_page_offset, -1);
+  EXPECT_EQ(id.column_index_offset, 300);
+  EXPECT_EQ(id.offset_index_offset, 310);
+  EXPECT_EQ(id.total_compressed_size, 100);
+  EXPECT_EQ(id.physical_type, kInt64);
+  EXPECT_EQ(id.flags, kChunkHasMetaData);
+
+  const ChunkRecord& name = d.chunks[1];
+  EXPECT_EQ(name.bloom_offset, -1);
+  EXPECT_EQ(name.bloom_length, -1);
+  EXPECT_EQ(name.data_page_offset, 150);
+  EXPECT_EQ(name.dictionary_page_offset, 104);
+  EXPECT_EQ(name.column_index_offset, -1);
+  EXPECT_EQ(name.offset_index_offset, -1);
+  EXPECT_EQ(name.physical_type, kByteArray);
+  EXPECT_EQ(name.flags, kChunkHasMetaData);
+}
+
+// One leaf of the given logicalType member, written by `logical`, in a file with no row groups.
+template <typename WriteLogical>
+Decoded DecodeOneLeaf(int32_t type, WriteLogical&& logical, int32_t type_length = -1) {
+  Compact c;
+  c.List(2, kStruct, 2);
+  SchemaElement(&c, "root", -1, -1, 1);
+  c.End();
+  c.Element();
+  c.I32(1, type);
+  if (type_length >= 0) c.I32(2, type_length);
+  c.I32(3, kOptional);
+  c.String(4, "v");
+  c.Struct(10);
+  logical(&c);
+  c.End();
+  c.End();
+  c.I64(3, 0);
+  c.List(4, kStruct, 0);
+  c.End();
+  return DecodeBoth(c.bytes);
+}
+
+TEST(FileMetaDataDecode, DecimalLogicalTypeKeepsScaleAndPrecision) {
+  const Decoded d = DecodeOneLeaf(kFixedLenByteArray, [](Compact* c) {
+    c->Struct(5);  // DECIMAL {1: scale, 2: precision}
+    c->I32(1, 2);
+    c->I32(2, 9);
+    c->End();
+  }, 4);
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.summary.row_group_count, 0);
+  EXPECT_EQ(d.schema[1].type_length, 4);
+  EXPECT_EQ(d.schema[1].logical_kind, 5);
+  EXPECT_EQ(d.schema[1].logical_a, 2);
+  EXPECT_EQ(d.schema[1].logical_b, 9);
+}
+
+TEST(FileMetaDataDecode, TimestampLogicalTypeKeepsUnitAndUtcFlag) {
+  const Decoded d = DecodeOneLeaf(kInt64, [](Compact* c) {
+    c->Struct(8);  // TIMESTAMP {1: isAdjustedToUTC, 2: unit}
+    c->Bool(1, true);
+    c->Struct(2);
+    c->Struct(2);  // TimeUnit MICROS
+    c->End();
+    c->End();
+    c->End();
+  });
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.schema[1].logical_kind, 8);
+  EXPECT_EQ(d.schema[1].logical_a, 2);
+  EXPECT_EQ(d.schema[1].logical_b, 1);
+}
+
+TEST(FileMetaDataDecode, IntegerLogicalTypeKeepsWidthAndSign) {
+  const Decoded d = DecodeOneLeaf(kInt32, [](Compact* c) {
+    c->Struct(10);  // INTEGER {1: bitWidth (i8), 2: isSigned}
+    c->Field(3, 1);  // byte
+    c->Byte(8);
+    c->Bool(2, false);
+    c->End();
+  });
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.schema[1].logical_kind, 10);
+  EXPECT_EQ(d.schema[1].logical_a, 8);
+  EXPECT_EQ(d.schema[1].logical_b, 0);
+}
+
+// A file whose only row group holds one chunk built by `chunk` (inside its ColumnChunk element).
+template <typename WriteChunk>
+Decoded DecodeOneChunk(WriteChunk&& chunk, bool with_encryption_algorithm = false) {
+  Compact c;
+  c.List(2, kStruct, 2);
+  SchemaElement(&c, "root", -1, -1, 1);
+  c.End();
+  SchemaElement(&c, "x", kInt32, kRequired, -1);
+  c.End();
+  c.I64(3, 1);
+  c.List(4, kStruct, 1);
+  c.Element();
+  c.List(1, kStruct, 1);
+  c.Element();
+  chunk(&c);
+  c.End();
+  c.I64(2, 10);
+  c.I64(3, 1);
+  c.End();
+  if (with_encryption_algorithm) {
+    c.Struct(8);  // EncryptionAlgorithm {1: AES_GCM_V1 {}}
+    c.Struct(1);
+    c.End();
+    c.End();
+  }
+  c.End();
+  return DecodeBoth(c.bytes);
+}
+
+TEST(FileMetaDataDecode, ChunkFlagsSayWhatCannotBeRead) {
+  Decoded d = DecodeOneChunk([](Compact* c) {
+    c->I64(2, 4);
+    ColumnMetaData(c, kInt32, "x", 4, -1, 50, 47);
+    c->Struct(8);  // crypto_metadata: ENCRYPTION_WITH_FOOTER_KEY {}
+    c->Struct(1);
+    c->End();
+    c->End();
+  });
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.chunks[0].flags, kChunkHasMetaData | kChunkHasCryptoMetaData);
+  EXPECT_EQ(d.chunks[0].bloom_offset, 50);
+
+  // encrypted_column_metadata instead of meta_data: nothing about the chunk is known.
+  d = DecodeOneChunk([](Compact* c) {
+    c->I64(2, 4);
+    c->String(9, "\x01\x02\x03");
+  });
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.chunks[0].flags, kChunkEncryptedMetaData);
+  EXPECT_EQ(d.chunks[0].bloom_offset, -1);
+  EXPECT_EQ(d.chunks[0].physical_type, -1);
+
+  // A non-empty file_path: the chunk's bytes are in another file; an empty one means this file.
+  d = DecodeOneChunk([](Compact* c) {
+    c->String(1, "part-1.parquet");
+    c->I64(2, 4);
+    ColumnMetaData(c, kInt32, "x", 4, -1, -1, -1);
+  });
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.chunks[0].flags, kChunkHasMetaData | kChunkExternalFile);
+  d = DecodeOneChunk([](Compact* c) {
+    c->String(1, "");
+    c->I64(2, 4);
+    ColumnMetaData(c, kInt32, "x", 4, -1, -1, -1);
+  });
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.chunks[0].flags, kChunkHasMetaData);
+}
+
+TEST(FileMetaDataDecode, EncryptionAlgorithmMarksAPlaintextFooterWithEncryptedColumns) {
+  const Decoded d = DecodeOneChunk([](Compact* c) {
+    c->I64(2, 4);
+    ColumnMetaData(c, kInt32, "x", 4, -1, -1, -1);
+  }, true);
+  ASSERT_EQ(d.pass_two, Status::kOk);
+  EXPECT_EQ(d.summary.has_encryption_algorithm, 1);
+}
+
+// {2: schema [root{4: "r"}], 3: num_rows, 4: row_groups []} minus what `omit` names.
+std::vector<uint8_t> MinimalFooter(bool schema, bool num_rows, bool row_groups) {
+  Compact c;
+  if (schema) {
+    c.List(2, kStruct, 1);
+    c.Element();
+    c.String(4, "r");
+    c.End();
+  }
+  if (num_rows) c.I64(3, 0);
+  if (row_groups) c.List(4, kStruct, 0);
+  c.End();
+  return c.bytes;
+}
+
+TEST(FileMetaDataDecode, RequiredFieldsMustBePresent) {
+  FileSummary summary;
+  std::vector<uint8_t> footer = MinimalFooter(true, true, true);
+  EXPECT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &summary, nullptr), Status::kOk);
+  EXPECT_EQ(summary.schema_count, 1);
+  for (int omitted = 0; omitted < 3; ++omitted) {
+    footer = MinimalFooter(omitted != 0, omitted != 1, omitted != 2);
+    EXPECT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &summary, nullptr), Status::kMalformed)
+        << "without field " << (omitted == 0 ? "schema" : omitted == 1 ? "num_rows" : "row_groups");
+  }
+}
+
+TEST(FileMetaDataDecode, EmptySchemaAndNamelessElementsAreMalformed) {
+  Compact c;
+  c.List(2, kStruct, 0);
+  c.I64(3, 0);
+  c.List(4, kStruct, 0);
+  c.End();
+  FileSummary summary;
+  EXPECT_EQ(DecodeFileMetaData(c.bytes.data(), c.size(), &summary, nullptr), Status::kMalformed);
+
+  Compact nameless;
+  nameless.List(2, kStruct, 1);
+  nameless.Element();
+  nameless.I32(5, 0);  // num_children, but no name
+  nameless.End();
+  nameless.I64(3, 0);
+  nameless.List(4, kStruct, 0);
+  nameless.End();
+  EXPECT_EQ(DecodeFileMetaData(nameless.bytes.data(), nameless.size(), &summary, nullptr), Status::kMalformed);
+}
+
+TEST(FileMetaDataDecode, ListCountsBeyondTheBytesLeftAreRefusedUpFront) {
+  // 2^31 schema elements declared in a footer of a dozen bytes.
+  Compact c;
+  c.List(2, kStruct, uint64_t{1} << 31);
+  c.Element();
+  c.String(4, "r");
+  c.End();
+  FileSummary summary;
+  EXPECT_EQ(DecodeFileMetaData(c.bytes.data(), c.size(), &summary, nullptr), Status::kMalformed);
+  EXPECT_EQ(summary.schema_count, 0);
+}
+
+TEST(FileMetaDataDecode, ErrorOffsetIsWhereDecodingStopped) {
+  // num_rows as a string: the field header is read, then the value is refused where it starts.
+  Compact c;
+  c.List(2, kStruct, 1);
+  c.Element();
+  c.String(4, "r");
+  c.End();
+  c.String(3, "3");
+  const size_t value_at = c.size() - 2;  // after the field header byte: the length byte
+  c.List(4, kStruct, 0);
+  c.End();
+  FileSummary summary;
+  EXPECT_EQ(DecodeFileMetaData(c.bytes.data(), c.size(), &summary, nullptr), Status::kMalformed);
+  EXPECT_EQ(summary.error_offset, static_cast<int32_t>(value_at));
+
+  // Truncated inside the row group list: stops at the end of the input.
+  std::vector<uint8_t> footer = MinimalFooter(true, true, false);
+  footer.pop_back();                 // the STOP
+  footer.push_back(0x19);            // field 4, list
+  footer.push_back(0x1c);            // one struct element, then nothing
+  EXPECT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &summary, nullptr), Status::kMalformed);
+  EXPECT_EQ(summary.error_offset, static_cast<int32_t>(footer.size()));
+}
+
+TEST(FileMetaDataDecode, BadArgumentsAreInvalidArgument) {
+  FileSummary summary;
+  EXPECT_EQ(DecodeFileMetaData(nullptr, 4, &summary, nullptr), Status::kInvalidArgument);
+  const std::vector<uint8_t> footer = MinimalFooter(true, true, true);
+  SchemaRecord schema[1];
+  FileMetaDataOutput missing_chunks{schema, nullptr, nullptr};
+  EXPECT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &summary, &missing_chunks), Status::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace pb
