@@ -103,16 +103,20 @@ export function shouldReadDictionary(option, dictionaryBytes, bloomBytes) {
 }
 
 /**
+ * @typedef {{ physicalType: string, typeLength?: number, codec: number | string, exact?: boolean,
+ *   maxBytes?: number, compressors?: Record<string, (input: Uint8Array, length: number) => Uint8Array> }} DecodeDictionaryOptions
+ */
+
+/**
  * Decodes a dictionary page into an exact lookup set.
  * @param {Uint8Array} bytes the bytes dictionaryPageRange() located
- * @param {{ physicalType: string, typeLength?: number, codec: number | string, exact?: boolean,
- *   maxBytes?: number, compressors?: Record<string, (input: Uint8Array, length: number) => Uint8Array> }} options
+ * @param {DecodeDictionaryOptions} options
  *   `codec`: ColumnMetaData.codec (layout.indexes.i32 IndexI32.CODEC) or its name; `exact`: the range's
  *   `exact`; `compressors`: decompressors by codec name (hyparquet's Compressors shape) instead of
  *   loading hyparquet-compressors, e.g. in a browser page without an import map for it.
  * @returns {Promise<{ set: DictionarySet } | { error: { reason: 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large', detail: string } }>}
  */
-export async function decodeDictionary(bytes, { physicalType, typeLength, codec, exact = true, maxBytes = MAX_DICTIONARY_BYTES, compressors } = {}) {
+export async function decodeDictionary(bytes, { physicalType, typeLength, codec, exact = true, maxBytes = MAX_DICTIONARY_BYTES, compressors } = /** @type {DecodeDictionaryOptions} */ ({})) {
   if (!(bytes instanceof Uint8Array)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'decodeDictionary needs the page bytes as a Uint8Array')
   const width = valueWidth(physicalType, typeLength)
   const codecId = typeof codec === 'string' ? CODEC_NAMES.indexOf(codec) : codec
@@ -151,6 +155,10 @@ export async function decodeDictionary(bytes, { physicalType, typeLength, codec,
   return typeof set === 'string' ? malformed(set) : { set }
 }
 
+/**
+ * @param {string} detail
+ * @returns {{ error: { reason: 'malformed-dictionary', detail: string } }}
+ */
 function malformed(detail) {
   return { error: { reason: 'malformed-dictionary', detail } }
 }

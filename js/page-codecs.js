@@ -7,9 +7,16 @@ export const CODEC_NAMES = Object.freeze(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'LZO
 
 let loading = null
 
+/**
+ * The module as loaded: releases other than the pinned one may also export snappyUncompressor, a
+ * factory for a faster snappy decoder, which is preferred when present.
+ * @typedef {typeof import('hyparquet-compressors') & {
+ *   snappyUncompressor?: () => (input: Uint8Array, length: number) => Uint8Array }} CompressorsModule
+ */
+
 /** hyparquet-compressors' decompressors by codec name, loaded once. */
 async function loadCompressors() {
-  loading ??= import('hyparquet-compressors').then((m) => {
+  loading ??= import('hyparquet-compressors').then((/** @type {CompressorsModule} */ m) => {
     const snappy = m.snappyUncompressor ? m.snappyUncompressor() : m.decompressSnappy
     return {
       SNAPPY: snappy,
@@ -122,6 +129,10 @@ export async function decompressPage(compressed, uncompressedSize, codec, compre
   return { bytes }
 }
 
+/**
+ * @param {string} detail
+ * @returns {{ error: { kind: 'malformed', detail: string } }}
+ */
 function malformed(detail) {
   return { error: { kind: 'malformed', detail } }
 }

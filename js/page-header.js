@@ -99,15 +99,21 @@ class Reader {
   }
 }
 
+/** @typedef {{ numValues?: number, encoding?: number, isSorted?: boolean }} DictionaryPageHeader */
+/**
+ * @typedef {{ type?: number, uncompressedPageSize?: number, compressedPageSize?: number, crc?: number,
+ *   dictionary?: DictionaryPageHeader }} PageHeader
+ */
+
 /**
  * Decodes the PageHeader at the start of `bytes`.
  * @param {Uint8Array} bytes
- * @returns {{ header: { type?: number, uncompressedPageSize?: number, compressedPageSize?: number, crc?: number,
- *   dictionary?: { numValues?: number, encoding?: number, isSorted?: boolean } }, length: number } | { problem: string }}
+ * @returns {{ header: PageHeader, length: number } | { problem: string }}
  *   `length` is the header's size in bytes: the page data starts there.
  */
 export function decodePageHeader(bytes) {
   const reader = new Reader(bytes)
+  /** @type {PageHeader} */
   const header = {}
   const i32Field = (type) => {
     if (type !== T.I32) throw new Malformed('a PageHeader integer field has the wrong Thrift type')
@@ -122,7 +128,7 @@ export function decodePageHeader(bytes) {
         case 4: header.crc = i32Field(type); return true
         case 7: {
           if (type !== T.STRUCT) throw new Malformed('dictionary_page_header is not a struct')
-          const dictionary = (header.dictionary = {})
+          const dictionary = (header.dictionary = /** @type {DictionaryPageHeader} */ ({}))
           reader.struct(1, (field, fieldType) => {
             if (field === 1) dictionary.numValues = i32Field(fieldType)
             else if (field === 2) dictionary.encoding = i32Field(fieldType)
