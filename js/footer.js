@@ -59,6 +59,7 @@ const utf8 = new TextDecoder()
 /**
  * Reads and decodes the footer.
  * @param {import('./sources/index.js').ByteSource} source
+ * @param {{ initialFetchSize?: number, maxFooterBytes?: number, signal?: AbortSignal }} [options]
  * @returns {Promise<{ fileSize: number, metadataOffset: number, tail: { offset: number, bytes: Uint8Array },
  *   layout: FileLayout }>}
  */

@@ -19,16 +19,20 @@ const MAX_ROUNDS = 4
  */
 
 /**
+ * @typedef {{ source: any, cache: ByteCache, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
+ *   signal?: AbortSignal, link?: import('./link-model.js').LinkModel }} ReadTasksOptions
+ */
+
+/**
  * Each wave's requests are merged for the fewest modelled rounds (js/link-model.js) when a `link` is
  * given, and every response's timing goes back into it. Returns the rounds taken: per wave, its
  * requests over the window.
  * @param {ReadTask[]} tasks
- * @param {{ source: any, cache: ByteCache, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
- *   signal?: AbortSignal, link?: import('./link-model.js').LinkModel }} options
+ * @param {ReadTasksOptions} options
  * @returns {Promise<{ rounds: number }>}
  */
 export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT_CONCURRENCY, coalesceGap = DEFAULT_COALESCE_GAP,
-  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal, link } = {}) {
+  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal, link } = /** @type {ReadTasksOptions} */ ({})) {
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
   }
