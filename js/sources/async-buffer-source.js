@@ -3,7 +3,12 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { describeValue, invalid, SourceBase } from './shared.js'
 
-/** True for an object shaped like an AsyncBuffer (ArrayBuffers themselves are handled before this). */
+/** @typedef {{ byteLength: number, slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer> }} AsyncBuffer */
+
+/**
+ * True for an object shaped like an AsyncBuffer (ArrayBuffers themselves are handled before this).
+ * @returns {value is AsyncBuffer}
+ */
 export function isAsyncBuffer(value) {
   return typeof value === 'object' && value !== null && typeof value.byteLength === 'number' && typeof value.slice === 'function'
 }
@@ -12,8 +17,8 @@ export class AsyncBufferSource extends SourceBase {
   #asyncBuffer
 
   /**
-   * @param {{ byteLength: number, slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer> }} asyncBuffer
-   * @param {ReturnType<import('./shared.js').resolveOptions>} options
+   * @param {AsyncBuffer} asyncBuffer
+   * @param {import('./shared.js').SourceOptions} options
    */
   constructor(asyncBuffer, options) {
     const size = asyncBuffer.byteLength

@@ -7,8 +7,8 @@ export class BlobSource extends SourceBase {
   #blob
 
   /**
-   * @param {Blob} blob
-   * @param {ReturnType<import('./shared.js').resolveOptions>} options
+   * @param {Blob & { name?: string }} blob a File has a name
+   * @param {import('./shared.js').SourceOptions} options
    */
   constructor(blob, options) {
     super(typeof blob.name === 'string' && blob.name !== '' ? `blob:${blob.name}` : 'blob', blob.size, options)

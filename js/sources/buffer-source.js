@@ -7,7 +7,7 @@ export class BufferSource extends SourceBase {
 
   /**
    * @param {ArrayBuffer | SharedArrayBuffer | ArrayBufferView} buffer
-   * @param {ReturnType<import('./shared.js').resolveOptions>} options
+   * @param {import('./shared.js').SourceOptions} options
    */
   constructor(buffer, options) {
     const bytes = ArrayBuffer.isView(buffer)

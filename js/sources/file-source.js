@@ -5,7 +5,7 @@ import { SourceBase } from './shared.js'
 
 /**
  * @param {string} path
- * @param {ReturnType<import('./shared.js').resolveOptions>} options
+ * @param {import('./shared.js').SourceOptions} options
  */
 export async function openFileSource(path, options) {
   // Imported here, not at the top, so the module graph still loads in browsers.

@@ -103,7 +103,7 @@ export class HttpSource extends SourceBase {
 
   /**
    * @param {URL} url http: or https:
-   * @param {ReturnType<import('./shared.js').resolveOptions>} options
+   * @param {import('./shared.js').SourceOptions} options
    */
   constructor(url, options) {
     if (url.username || url.password) {
@@ -112,7 +112,7 @@ export class HttpSource extends SourceBase {
     super(redactUrl(url), undefined, options)
     if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw invalid(`no fetch() in this runtime to read ${this.name}; pass options.fetch`)
     // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of another object.
-    this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args))
+    this.#fetch = options.fetch ?? ((/** @type {Parameters<typeof fetch>} */ ...args) => globalThis.fetch(...args))
     this.#url = url.href
     this.#key = url.href
     this.#origin = url.origin
@@ -351,6 +351,10 @@ export class HttpSource extends SourceBase {
   /**
    * Streams a body into memory, never past `expected` (or `limit` when the length is unknown), and
    * cancels the transfer whenever it stops reading early.
+   * @param {Response} response
+   * @param {import('./shared.js').Operation} op the operation the request runs in
+   * @param {string} range the Range header sent, for messages
+   * @param {{ expected?: number, limit?: number }} size
    */
   async #readBody(response, op, range, { expected, limit }) {
     const body = response.body

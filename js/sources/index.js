@@ -105,11 +105,15 @@ async function openUrl(url, settings) {
   throw invalid(`unsupported URL scheme ${url.protocol} in ${url.href}; use an http(s) URL (e.g. a presigned one), a file: URL or a path`)
 }
 
-// URL objects from another realm (an iframe, a vm context) fail instanceof.
+/**
+ * URL objects from another realm (an iframe, a vm context) fail instanceof.
+ * @returns {value is URL}
+ */
 function isForeignUrl(value) {
   return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object URL]' && typeof value.href === 'string'
 }
 
+/** @returns {value is ByteSource} */
 function isByteSource(value) {
   return typeof value === 'object' && value !== null &&
     typeof value.readTail === 'function' && typeof value.read === 'function' && typeof value.close === 'function'

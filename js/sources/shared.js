@@ -8,10 +8,15 @@ export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 const STOPPED_ON_PURPOSE = Symbol('stopped on purpose')
 
 /**
+ * The options every source takes, checked and with defaults filled in.
+ * @typedef {{ fetch?: Function, signal?: AbortSignal, maxBytes: number, headers?: Headers,
+ *   requestTimeoutMs?: number, userAgent?: string, name?: string }} SourceOptions
+ */
+
+/**
  * Checks the options every source takes and fills in defaults. Unknown keys are ignored: callers
  * such as openParquet() pass one options object to several layers.
- * @returns {{ fetch?: Function, signal?: AbortSignal, maxBytes: number, headers?: Headers,
- *   requestTimeoutMs?: number, userAgent?: string, name?: string }}
+ * @returns {SourceOptions}
  */
 export function resolveOptions(options) {
   if (options === undefined || options === null) options = {}
@@ -73,7 +78,7 @@ export class SourceBase {
   /**
    * @param {string} name
    * @param {number | undefined} size
-   * @param {ReturnType<typeof resolveOptions>} options
+   * @param {SourceOptions} options
    */
   constructor(name, size, options) {
     this.#name = options.name ?? name
