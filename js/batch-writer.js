@@ -56,7 +56,7 @@ function isColumnar(input) {
 export function writeBatch(core, input, type, outBytesPerSlot = 1) {
   const t = resolveType(type)
   if (isColumnar(input)) return writeColumnar(core, input, t, outBytesPerSlot)
-  const values = ArrayBuffer.isView(input) || Array.isArray(input) ? input : Array.from(input)
+  const values = /** @type {ArrayLike<any>} */ (ArrayBuffer.isView(input) || Array.isArray(input) ? input : Array.from(input))
   const count = values.length
 
   const typedFixed = ArrayBuffer.isView(values) && !(values instanceof DataView) && t.name in FIXED_WIDTH && t.name !== 'INT96'

@@ -79,6 +79,7 @@ const withWidth = (type, width) => (lt, typeLength) => lt?.type === type && type
 // THE conversion table: [physical type, logical type predicate, converter factory], first match wins.
 // A new logical type is a row here (plus its decoding in values/column-type.js). Each physical type
 // ends with a catch-all: a logical type that does not fit it (DATE on INT64, UUID on BYTE_ARRAY) is ignored.
+/** @type {Array<[string, (logicalType: any, typeLength: number | undefined) => boolean, (ctx: any) => (value: any, sink: Sink) => any]>} */
 const RULES = [
   ['BOOLEAN', any, booleanConverter],
 
@@ -219,13 +220,15 @@ function sameCandidate(a, b) {
   return Object.is(a, b)
 }
 
+/** @returns {ArrayLike<any>} */
 function valueList(values) {
   // One Uint8Array / ArrayBuffer is one bytes value to most callers, not a list of small numbers:
   // splitting it would probe '1', '2', … and answer a false 'absent'. Make the caller say which.
   if (asBytes(values)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'values is a byte array: wrap one bytes value in [ ] (or pass Array.from(bytes) to probe its numbers)')
   }
-  if (Array.isArray(values) || ArrayBuffer.isView(values)) return values
+  // A typed array (a DataView was refused above as bytes).
+  if (Array.isArray(values) || ArrayBuffer.isView(values)) return /** @type {ArrayLike<any>} */ (values)
   if (values != null && typeof values !== 'string' && typeof values[Symbol.iterator] === 'function') return Array.from(values)
   throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `values must be an array or iterable of values, got ${show(values)}; wrap a single value in [ ]`)
 }
@@ -233,7 +236,7 @@ function valueList(values) {
 /**
  * One verdict per input value from the filter's answers for the candidates (check() results: 1 maybe,
  * 0 absent): the preset verdict, else 'maybe' when any candidate may be present, else 'absent'.
- * @param {{ owners: Int32Array, outcomes: Array<{ verdict?: string }> }} encoded
+ * @param {{ owners: Int32Array, outcomes: Array<{ verdict?: 'maybe' | 'absent' | 'unknown' }> }} encoded
  * @param {ArrayLike<number>} results
  * @returns {Array<'maybe' | 'absent' | 'unknown'>}
  */
