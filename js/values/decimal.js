@@ -62,7 +62,10 @@ export function decimalConverter(ctx) {
   }
 }
 
-/** Bytes of Java's BigInteger.toByteArray(): the shortest two's complement, at least one byte. */
+/**
+ * Bytes of Java's BigInteger.toByteArray(): the shortest two's complement, at least one byte.
+ * @param {bigint} v
+ */
 function minimalTwosComplementLength(v) {
   const magnitude = v < 0n ? -v - 1n : v
   const bitLength = magnitude === 0n ? 0 : magnitude.toString(2).length

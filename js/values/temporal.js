@@ -101,7 +101,11 @@ function localOffsetsFor(wallMs) {
   return valid.length ? valid : offsets // a wall time skipped by a DST jump: try each side
 }
 
-/** Instants (in unit since the epoch) that read as `wall` on the process's local clock. */
+/**
+ * Instants (in unit since the epoch) that read as `wall` on the process's local clock.
+ * @param {bigint} wall
+ * @param {keyof typeof UNIT_PER_MS} unit
+ */
 function localReadings(wall, unit) {
   const perMs = UNIT_PER_MS[unit]
   let ms = wall / perMs
