@@ -90,7 +90,9 @@ async function withCommonJsGlobals(create) {
   const { createRequire } = await import('node:module')
   const { fileURLToPath } = await import('node:url')
   const added = []
-  for (const [name, value] of [['require', createRequire(wasmUrl)], ['__dirname', fileURLToPath(new URL('.', wasmUrl))]]) {
+  /** @type {Array<[string, unknown]>} */
+  const globals = [['require', createRequire(wasmUrl)], ['__dirname', fileURLToPath(new URL('.', wasmUrl))]]
+  for (const [name, value] of globals) {
     if (!(name in globalThis)) {
       globalThis[name] = value
       added.push(name)

@@ -12,7 +12,7 @@ const DICTIONARY_ENCODINGS = (1 << 2) | (1 << 8)
 
 /**
  * @typedef {{ application: string, version: [number, number, number] | null, prerelease: string }} WriterVersion
- * @typedef {{ physicalType: string, logicalType: object | null, typeLength?: number }} ColumnType
+ * @typedef {{ physicalType: string, logicalType: { type: string } | null, typeLength?: number }} ColumnType
  * @typedef {{ id: string, index: 'bloom-filter' | 'statistics' | 'dictionary', code: string, link: string,
  *   writer: (w: WriterVersion | null, createdBy: string | undefined) => boolean,
  *   affects: (column: ColumnType, chunk: { encodings: number }) => boolean, message: string }} WriterRule
