@@ -60,7 +60,8 @@ export class ParquetFile {
   #footerGeneration = 0
   #rereading
 
-  /** @private use openParquet() */
+  // Use openParquet(). Private to this module, which calls it, rather than to the class, so not
+  // @private; js/index.d.ts declares it private to users.
   constructor(source, footer, options, reread) {
     this.#source = source
     this.#options = options
