@@ -90,7 +90,7 @@ export function pageIndexOrder(layout, column) {
 }
 
 /**
- * @typedef {{ usable: boolean, order: object, pageCount: number, pages: Int32Array, min: any, max: any, compare: Function,
+ * @typedef {{ usable: true, order: object, pageCount: number, pages: Int32Array, min: any, max: any, compare: Function,
  *   monotone: boolean, unconfirmedNullPages: number, firstRowIndexes: Float64Array, offsets: Float64Array,
  *   compressedSizes: Float64Array }} PreparedPageIndex
  *   `pages`: the pages that may hold a non-null value, ascending (null pages their null counts confirm

@@ -102,7 +102,8 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
           chunkNullCount: layout.indexes.f64[chunk * INDEX_F64_WORDS + IndexF64.NULL_COUNT],
         })
         if (!prepared.usable) {
-          group.answer.noteIndex(`page index: ${prepared.detail}`)
+          // A cast: without strictNullChecks tsc does not narrow a union on a falsy discriminant.
+          group.answer.noteIndex(`page index: ${/** @type {import('./page-index.js').UnusablePageIndex} */ (prepared).detail}`)
           continue
         }
         group.pages = candidatePages(prepared, pageKeysFor(pageOrder.order), encoded.owners, { numValues: encoded.outcomes.length })
@@ -151,7 +152,7 @@ class RowGroupProbe {
     this.index = index
     this.numRows = numRows
     this.answer = answer
-    /** @type {{ hits: Uint8Array } | { missing: Unanswerable } | undefined} */
+    /** @type {{ hits: Uint8Array, missing?: undefined } | { missing: Unanswerable, hits?: undefined } | undefined} */
     this.bloom = undefined
     /** @type {Uint8Array | undefined} per value: DictionaryAnswer */
     this.dictionary = undefined
