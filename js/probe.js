@@ -186,6 +186,29 @@ class FilterTask {
     const start = this.offset + header.headerLength
     return { start, end: start + header.numBytes }
   }
+
+  // What each subclass decides (declared here so that the steps above are typed).
+
+  /**
+   * The first ranges to request when the filter's layout is guessed from bloom_filter_length.
+   * @returns {Array<{ start: number, end: number }>}
+   */
+  needsWithLayout(_layout) {
+    throw new Error('not implemented')
+  }
+
+  /**
+   * Once the header is known: the ranges still needed, or null when the task has finished.
+   * @returns {Array<{ start: number, end: number }> | null}
+   */
+  afterHeader(_lookup, _header) {
+    throw new Error('not implemented')
+  }
+
+  /** A header that cannot be used: answers (or, for WholeFilterTask, may keep reading its bits). */
+  refuse(_error, _header) {
+    throw new Error('not implemented')
+  }
 }
 
 /**
