@@ -44,7 +44,8 @@ export const REASONS = Object.freeze({
 
 /**
  * @typedef {'absent' | 'maybe' | 'present' | 'unknown'} Verdict
- * @typedef {{ value: any, verdict: Verdict, source: string | null, reason: string, detail: string }} ValueResult
+ * @typedef {{ value: any, verdict: Verdict, source: string | null, reason: string, detail: string, pages?: number[] }} ValueResult
+ *   `pages`: the candidate pages of a value the page index kept (js/row-group-answer.js finalResults)
  */
 
 /** @returns {ValueResult} */
