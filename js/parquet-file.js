@@ -46,6 +46,13 @@ export async function openParquet(source, options = {}) {
   }
 }
 
+/**
+ * One chunk's filter as forEachBloomFilter() hands it over (readBloomFilterParts() describes the fields).
+ * @typedef {{ rowGroup: number, column: string, columnIndex: number, offset?: number, length?: number,
+ *   header?: ReturnType<typeof import('./bloom-header.js').decodeHeaderBytes>, bitset?: Uint8Array,
+ *   error?: ParquetBloomError | string }} BloomFilterParts
+ */
+
 export class ParquetFile {
   #source
   #cache = new ByteCache()
@@ -244,7 +251,7 @@ export class ParquetFile {
    * bloom_filter_offset, as its bytes arrive. `parts` is `{ rowGroup, column, columnIndex, offset, length, header?,
    * bitset?, error? }` as readBloomFilterParts describes; `bitset` may be reused after `visit` returns.
    * @param {{ rowGroups?: number[], columns?: Array<string | string[]> }} selection default: everything
-   * @param {(parts: object) => void} visit
+   * @param {(parts: BloomFilterParts) => void} visit
    * @param {{ signal?: AbortSignal, concurrency?: number }} [options]
    */
   async forEachBloomFilter(selection, visit, options = {}) {
