@@ -87,6 +87,10 @@ async function runProbe(files, options) {
 /**
  * Runs `job` over every file with bounded concurrency, writes each result (text or a JSON entry) in
  * input order as soon as it and its predecessors are done, and reports failures on stderr.
+ * @param {string[]} files
+ * @param {Record<string, any>} options the parsed command line (js/cli/args.js)
+ * @param {{ job: (source: any, label: string) => Promise<any>, text: (result: any) => string,
+ *   json: (result: any) => any, end?: (failed: number) => void }} output `end(failed)` runs after every file
  */
 async function runOverFiles(files, options, { job, text, json, end }) {
   const progress = new Progress(files.length)
@@ -162,7 +166,7 @@ function fail(error, debug) {
 }
 
 // `parquet-bloom probe ... | head` closes stdout early: stop quietly instead of crashing on EPIPE.
-process.stdout.on('error', (error) => {
+process.stdout.on('error', (/** @type {NodeJS.ErrnoException} */ error) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_OK)
   throw error
 })
