@@ -6,7 +6,19 @@ import { formatBytes, formatCount, formatPercent, plural } from './format.js'
 import { COLLAPSE_ABOVE, renderGrid, renderSummary, summarizeVerdicts } from './verdicts-view.js'
 import { WorkerClient } from './worker-client.js'
 
-const $ = (id) => document.getElementById(id)
+/**
+ * The elements of web/index.html that $() returns as more than an HTMLElement, by id.
+ * @typedef {{ 'url-input': HTMLInputElement, 'open-url': HTMLButtonElement, 'file-input': HTMLInputElement,
+ *   'columns-table': HTMLTableElement, 'column-select': HTMLSelectElement, 'values-input': HTMLTextAreaElement,
+ *   'mode-select': HTMLSelectElement, 'probe-button': HTMLButtonElement, 'show-all': HTMLInputElement }} PageElements
+ */
+
+/**
+ * @template {string} Id
+ * @param {Id} id
+ * @returns {Id extends keyof PageElements ? PageElements[Id] : HTMLElement}
+ */
+const $ = (id) => /** @type {any} */ (document.getElementById(id))
 const worker = new WorkerClient(new URL('./probe-worker.js', import.meta.url))
 
 const state = {
@@ -149,7 +161,7 @@ function indexPills(coverage, rowGroupCount) {
 function renderHealthCell(column) {
   const row = [...$('columns-table').tBodies[0].rows].find((r) => r.dataset.column === column)
   if (!row) return
-  const cell = row.querySelector('td.health')
+  const cell = /** @type {HTMLTableCellElement} */ (row.querySelector('td.health'))
   const info = state.file.columns.find((c) => c.name === column)
   const health = state.health.get(column)
   cell.replaceChildren()
@@ -247,6 +259,7 @@ async function checkHealth(column) {
 
 // ---- probing -----------------------------------------------------------------------------------
 
+/** @param {{ column?: string, values?: string[] }} [preset] */
 function prepareProbe({ column, values } = {}) {
   const f = state.file
   const select = $('column-select')
@@ -397,8 +410,9 @@ function showError(error) {
   box.dataset.code = e.code
   box.querySelector('.error-title').textContent = e.title
   box.querySelector('.error-message').textContent = e.message
-  box.querySelector('.error-hint').textContent = e.hint
-  box.querySelector('.error-hint').hidden = !e.hint
+  const hint = /** @type {HTMLElement} */ (box.querySelector('.error-hint'))
+  hint.textContent = e.hint
+  hint.hidden = !e.hint
   box.hidden = false
 }
 
