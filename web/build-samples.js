@@ -137,6 +137,12 @@ async function valuesAtRows(conn, file, column, rows) {
   return found.map((row) => row.v)
 }
 
+/**
+ * @param {import('@duckdb/node-api').DuckDBConnection} conn
+ * @param {string} file
+ * @param {{ column: string, values?: string[], valuesFromRows?: number[], absent?: string[] }} probe the values
+ *   to probe (or the rows to take them from) and the values that must be in no row group
+ */
 async function describeProbe(conn, file, { column, values = [], valuesFromRows, absent = [] }) {
   const present = valuesFromRows ? await valuesAtRows(conn, file, column, valuesFromRows) : values
   const truth = await truthFor(conn, file, column, [...present, ...absent])
