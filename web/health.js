@@ -5,7 +5,7 @@ import { assessFilterHealth } from '../js/index.js'
 
 /**
  * Warnings for one filter, worst first: { code, level: 'bad' | 'note', text }.
- * @param {object} health BloomFilter.health()
+ * @param {import('../js/index.js').FilterHealth} health BloomFilter.health()
  * @param {number} [numRows] rows of the filter's row group
  */
 export function filterWarnings(health, numRows) {
@@ -17,7 +17,7 @@ export function filterWarnings(health, numRows) {
 /**
  * One line per column from the per-row-group checks: fill range, worst false-positive estimate and
  * the warnings with how many filters have each.
- * @param {Array<{ health?: object, warnings?: Array<{ code: string, level: string, text: string }>,
+ * @param {Array<{ health?: import('../js/index.js').FilterHealth, warnings?: Array<{ code: string, level: string, text: string }>,
  *   error?: { code: string, message: string } }>} checks
  */
 export function summarizeHealth(checks) {

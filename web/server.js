@@ -72,7 +72,7 @@ export function startDemoServer({ port = 0, host = '127.0.0.1' } = {}) {
     server.once('error', reject)
     server.listen(port, host, () => {
       server.off('error', reject)
-      const actual = server.address().port
+      const actual = /** @type {import('node:net').AddressInfo} */ (server.address()).port // a TCP server's address
       resolve({
         url: `http://${host}:${actual}/`,
         port: actual,

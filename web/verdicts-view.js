@@ -50,7 +50,7 @@ export function renderSummary(summary, rowGroupCount) {
 }
 
 /**
- * @param {object} result ParquetFile.probe() result
+ * @param {import('../js/index.js').ProbeResult} result ParquetFile.probe() result
  * @param {{ showAll: boolean, fills?: Map<number, number> }} options fills: row group → filter fill ratio
  * @returns {{ html: string, shown: number, hidden: number }}
  */
