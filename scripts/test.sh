@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: installs what is missing, builds everything, then runs every suite:
+# `npm test`: installs what is missing, type-checks js/ and web/, builds everything, then runs every suite:
 #   the GoogleTest suite natively, under ASan + UBSan and compiled with em++ under Node (CTest);
 #   the libFuzzer harnesses over their committed corpora (ASan + UBSan);
 #   node --test against the release wasm and against the -sASSERTIONS=1 -sSAFE_HEAP=1 debug build;
@@ -9,6 +9,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 
 PB_NEED_CLANG=1 PB_NEED_RUNTIMES=1 "$ROOT/scripts/setup.sh"
+say "typecheck: tsc checks the JSDoc types of js/ and web/ (tsconfig.json, emits nothing)"
+npm run --silent typecheck
 "$ROOT/scripts/build.sh" native asan wasm wasm-tests wasm-debug
 
 say "CTest: native GoogleTest"
