@@ -25,6 +25,11 @@ constexpr size_t kDefaultPoolBytes = size_t{1} << 30;  // 1 GiB; lowered by JS w
 pb::ScratchPool g_pool(kDefaultPoolBytes);
 pb::BatchOps g_ops(&g_pool);
 
+// The region js/core.js streams batches through, a chunk of values at a time (js/batch-writer.js).
+// Static, outside the pool: a batch of any size then costs no pool memory and no heap growth.
+constexpr uint32_t kBatchScratchBytes = 256 * 1024;
+alignas(16) uint8_t g_batch_scratch[kBatchScratchBytes];
+
 template <typename T>
 T* Ptr(uint32_t address) {
   return reinterpret_cast<T*>(static_cast<uintptr_t>(address));
@@ -74,6 +79,10 @@ PoolStats GetPoolStats() {
 }
 
 double AllocationCount() { return static_cast<double>(g_pool.system_allocations() + g_operator_new_calls); }
+
+uint32_t BatchScratchAddress() { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_batch_scratch)); }
+
+uint32_t BatchScratchBytes() { return kBatchScratchBytes; }
 
 uint32_t PoolClassBytes(uint32_t bytes) { return static_cast<uint32_t>(pb::ScratchPool::ClassBytes(bytes)); }
 
@@ -189,6 +198,8 @@ EMSCRIPTEN_BINDINGS(parquet_bloom) {
   function("poolStats", &GetPoolStats);
   function("poolClassBytes", &PoolClassBytes);
   function("allocationCount", &AllocationCount);
+  function("batchScratchAddress", &BatchScratchAddress);
+  function("batchScratchBytes", &BatchScratchBytes);
   function("decodeHeader", &DecodeHeader);
   function("encodeHeader", &EncodeHeader);
   function("optimalNumBytes", &OptimalNumBytes);
