@@ -1,5 +1,6 @@
-// Writes a batch of JS values straight into wasm scratch memory in the layout the native ValueBatch
-// expects (Arrow-style values / offsets / validity), so the whole batch crosses into wasm in one call.
+// Writes batches of JS values into wasm memory in the layout the native ValueBatch expects (Arrow-style
+// values / offsets / validity). streamBatch moves a batch of any size through the module's fixed batch
+// region a chunk of values at a time, one wasm call per chunk; writeBatch writes a small batch whole.
 import { DESCRIPTOR_BYTES, PhysicalTypeCode } from './core.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 
@@ -48,40 +49,183 @@ function isColumnar(input) {
     'values' in input && 'length' in input
 }
 
+// A chunk holds at most this many slots, fewer when its values would overflow the region. Byte arrays
+// are bounded by their bytes; the guess only sizes their offsets and results areas.
+const MAX_CHUNK_SLOTS = 32768
+const BYTE_ARRAY_GUESS_BYTES = 24
+const LAYOUT_SLACK = 5 * 16 // each area's alignment padding
+
 /**
- * Writes `input` into scratch memory and its descriptor in front of it. Reserves `outBytesPerSlot`
- * bytes per slot for the caller's results.
+ * Streams `input` through the batch region: for each chunk, writes its slots and descriptor and calls
+ * onChunk(desc, begin, count, out, total), `out` having `outBytesPerSlot` bytes per slot for the
+ * chunk's results. A value too large for the region alone goes through a pool block leased for it.
+ * Values are checked chunk by chunk, so a BAD_VALUE error can follow the calls for earlier chunks.
+ */
+export function streamBatch(core, input, type, outBytesPerSlot, onChunk) {
+  const source = sourceOf(input, resolveType(type))
+  const total = source.count
+  const slots = chunkSlots(core.batchRegionBytes, source.bytesPerSlot(outBytesPerSlot))
+  for (let begin = 0; begin < total;) {
+    const layout = new Layout(core.batchRegion, core.batchRegionBytes, Math.min(slots, total - begin), source, outBytesPerSlot)
+    const end = source.write(core, begin, begin + layout.slots, layout)
+    if (end > begin) {
+      onChunk(layout.desc, begin, end - begin, layout.out, total)
+    } else {
+      streamLargeValue(core, source, begin, outBytesPerSlot, (desc, out) => onChunk(desc, begin, 1, out, total))
+    }
+    core.refreshViews() // the call may have grown memory
+    begin = end > begin ? end : begin + 1
+  }
+  return total
+}
+
+/** One value that does not fit the empty batch region, through a pool block held only for its call. */
+function streamLargeValue(core, source, at, outBytesPerSlot, call) {
+  const bytes = DESCRIPTOR_BYTES + LAYOUT_SLACK + 48 + outBytesPerSlot + source.valueBytes(at)
+  const ptr = core.acquire(bytes, 'a value larger than the batch region')
+  try {
+    const layout = new Layout(ptr, bytes, 1, source, outBytesPerSlot)
+    if (source.write(core, at, at + 1, layout) !== at + 1) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: value ${at} does not fit the ${bytes} bytes leased for it`)
+    }
+    call(layout.desc, layout.out)
+  } finally {
+    core.refreshViews()
+    core.release(ptr)
+  }
+}
+
+/**
+ * Writes `input` whole into scratch memory, its descriptor in front, with `outBytesPerSlot` bytes per
+ * slot for the caller's results. For batches known to be small; streamBatch takes any size.
  * @returns {{ desc: number, count: number, out: number }}
  */
 export function writeBatch(core, input, type, outBytesPerSlot = 1) {
-  const t = resolveType(type)
-  if (isColumnar(input)) return writeColumnar(core, input, t, outBytesPerSlot)
-  const values = ArrayBuffer.isView(input) || Array.isArray(input) ? input : Array.from(input)
-  const count = values.length
-
-  const typedFixed = ArrayBuffer.isView(values) && !(values instanceof DataView) && t.name in FIXED_WIDTH && t.name !== 'INT96'
-  const hasNulls = !ArrayBuffer.isView(values) && anyNull(values)
-  const validityBytes = hasNulls ? align16((count + 7) >> 3) : 0
-  const offsetsBytes = t.name === 'BYTE_ARRAY' ? align16(4 * (count + 1)) : 0
-  const outBytes = align16(count * outBytesPerSlot)
-  const valuesBytes = align16(valuesCapacity(values, t, count, typedFixed))
-
-  const base = core.scratch(DESCRIPTOR_BYTES + validityBytes + offsetsBytes + outBytes + valuesBytes)
-  const validityPtr = hasNulls ? base + DESCRIPTOR_BYTES : 0
-  const offsetsPtr = offsetsBytes ? base + DESCRIPTOR_BYTES + validityBytes : 0
-  const outPtr = base + DESCRIPTOR_BYTES + validityBytes + offsetsBytes
-  const valuesPtr = outPtr + outBytes
-
-  if (hasNulls) writeValidity(core.u8, validityPtr, values)
-  let valuesLength
-  if (typedFixed) {
-    copyTypedArray(core, values, t.name, valuesPtr)
-    valuesLength = values.byteLength
-  } else {
-    valuesLength = writeValues(core, values, t, valuesPtr, offsetsPtr)
+  const source = sourceOf(input, resolveType(type))
+  const count = source.count
+  const bytes = DESCRIPTOR_BYTES + LAYOUT_SLACK + align16((count >> 3) + 2) + align16(4 * (count + 1)) +
+    align16(count * outBytesPerSlot) + align16(source.capacity())
+  const layout = new Layout(core.scratch(bytes), bytes, count, source, outBytesPerSlot)
+  if (source.write(core, 0, count, layout) !== count) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: a batch of ${count} values does not fit the ${bytes} bytes reserved`)
   }
-  core.writeDescriptor(base, t.code, t.typeLength, count, valuesPtr, valuesLength, offsetsPtr, 0, validityPtr, 0)
-  return { desc: base, count, out: outPtr }
+  return { desc: layout.desc, count, out: layout.out }
+}
+
+/** Slots per chunk: as many as the region holds at `perSlot` bytes each, whole ropes when there is room. */
+function chunkSlots(regionBytes, perSlot) {
+  const n = Math.floor((regionBytes - DESCRIPTOR_BYTES - LAYOUT_SLACK) / perSlot)
+  return n >= ROPE_CHUNK ? Math.min(MAX_CHUNK_SLOTS, n - (n % ROPE_CHUNK)) : Math.max(1, n)
+}
+
+/** Where a chunk of up to `slots` slots goes in a region: descriptor, validity, offsets, results, values. */
+class Layout {
+  constructor(base, bytes, slots, source, outBytesPerSlot) {
+    this.desc = base
+    this.slots = slots
+    let at = base + DESCRIPTOR_BYTES
+    this.validity = 0
+    if (source.hasValidity) {
+      this.validity = at
+      at += align16((slots >> 3) + 2) // a bitmap copied from a bit offset spans one more byte
+    }
+    this.offsets = 0
+    if (source.hasOffsets) {
+      this.offsets = at
+      at += align16(4 * (slots + 1))
+    }
+    this.out = at
+    this.values = at + align16(slots * outBytesPerSlot)
+    this.valuesEnd = base + bytes
+  }
+}
+
+function sourceOf(input, t) {
+  if (isColumnar(input)) return new ColumnarSource(input, t)
+  const values = ArrayBuffer.isView(input) || Array.isArray(input) ? input : Array.from(input)
+  if (ArrayBuffer.isView(values) && !(values instanceof DataView) && t.name in TYPED_KINDS) return new TypedSource(values, t)
+  return new ArraySource(values, t)
+}
+
+/** Typed arrays that hold each fixed-width type's values as stored (copied byte for byte). */
+const TYPED_KINDS = {
+  INT32: [Int32Array, Uint32Array],
+  INT64: [BigInt64Array, BigUint64Array],
+  FLOAT: [Float32Array],
+  DOUBLE: [Float64Array],
+}
+
+/** A typed array of a fixed-width type: chunks are byte copies of its slices. */
+class TypedSource {
+  constructor(values, t) {
+    if (!TYPED_KINDS[t.name].some((kind) => values instanceof kind)) {
+      throw new ParquetBloomError(ErrorCode.BAD_VALUE, `a ${values.constructor.name} cannot hold ${t.name} values; ` +
+        'use Int32Array/Uint32Array, BigInt64Array/BigUint64Array, Float32Array or Float64Array to match the type')
+    }
+    this.values = values
+    this.t = t
+    this.count = values.length
+    this.width = FIXED_WIDTH[t.name]
+    this.hasValidity = false
+    this.hasOffsets = false
+  }
+
+  bytesPerSlot(outBytesPerSlot) { return outBytesPerSlot + this.width }
+  valueBytes() { return this.width }
+  capacity() { return this.values.byteLength }
+
+  write(core, begin, end, layout) {
+    const w = this.width
+    end = Math.min(end, begin + Math.floor((layout.valuesEnd - layout.values) / w))
+    const v = this.values
+    core.u8.set(new Uint8Array(v.buffer, v.byteOffset + begin * w, (end - begin) * w), layout.values)
+    core.writeDescriptor(layout.desc, this.t.code, this.t.typeLength, end - begin, layout.values, (end - begin) * w, 0, 0, 0, 0)
+    return end
+  }
+}
+
+/** A JS array (or a typed array read value by value): converted and written a chunk at a time. */
+class ArraySource {
+  constructor(values, t) {
+    this.values = values
+    this.t = t
+    this.count = values.length
+    this.hasValidity = !ArrayBuffer.isView(values) && anyNull(values)
+    this.hasOffsets = t.name === 'BYTE_ARRAY'
+    this.width = t.name === 'BOOLEAN' ? 1 / 8 : t.name === 'BYTE_ARRAY' ? 0 : t.name === 'INT96' ? 12
+      : t.name === 'FIXED_LEN_BYTE_ARRAY' ? flbaWidth(values, t) : FIXED_WIDTH[t.name]
+  }
+
+  bytesPerSlot(outBytesPerSlot) {
+    return outBytesPerSlot + (this.hasValidity ? 1 / 8 : 0) + (this.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : this.width)
+  }
+
+  valueBytes(i) {
+    const v = this.values[i]
+    return typeof v === 'string' ? v.length * 3 : v instanceof Uint8Array ? v.length : this.width
+  }
+
+  capacity() { return valuesCapacity(this.values, this.t, this.count) }
+
+  write(core, begin, end, layout) {
+    const { values, t } = this
+    if (this.hasOffsets) {
+      end = writeByteArrays(core, values, begin, end, layout.values, layout.valuesEnd, layout.offsets)
+    } else {
+      end = Math.min(end, begin + fittingSlots(layout.valuesEnd - layout.values, this.width))
+    }
+    if (end === begin) return begin
+    if (this.hasValidity) writeValidity(core.u8, layout.validity, values, begin, end)
+    const valuesLength = this.hasOffsets ? core.i32[(layout.offsets >> 2) + end - begin] : writeValues(core, values, t, begin, end, layout.values)
+    core.writeDescriptor(layout.desc, t.code, t.typeLength, end - begin, layout.values, valuesLength, layout.offsets, 0, layout.validity, 0)
+    return end
+  }
+}
+
+/** Slots of `width` bytes (1/8 for a bitmap, whose copy may start mid-byte) that fit in `room` bytes. */
+function fittingSlots(room, width) {
+  if (width === 0) return Infinity
+  return width < 1 ? Math.max(0, room * 8 - 7) : Math.floor(room / width)
 }
 
 function anyNull(values) {
@@ -89,26 +233,14 @@ function anyNull(values) {
   return false
 }
 
-function writeValidity(u8, at, values) {
-  u8.fill(0, at, at + ((values.length + 7) >> 3))
-  for (let i = 0; i < values.length; i++) if (values[i] != null) u8[at + (i >> 3)] |= 1 << (i & 7)
+/** The validity bits of slots [begin, end) of values, from bit 0 at `at`. */
+function writeValidity(u8, at, values, begin, end) {
+  u8.fill(0, at, at + ((end - begin + 7) >> 3))
+  for (let i = begin; i < end; i++) if (values[i] != null) u8[at + ((i - begin) >> 3)] |= 1 << ((i - begin) & 7)
 }
 
-/** Copies a typed array through a heap view of its own kind (no intermediate byte view). */
-function copyTypedArray(core, values, name, at) {
-  if (name === 'INT32' && values instanceof Int32Array) return core.i32.set(values, at >> 2)
-  if (name === 'INT32' && values instanceof Uint32Array) return core.u32.set(values, at >> 2)
-  if (name === 'INT64' && values instanceof BigInt64Array) return core.i64.set(values, at >> 3)
-  if (name === 'INT64' && values instanceof BigUint64Array) return core.u8.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), at)
-  if (name === 'FLOAT' && values instanceof Float32Array) return core.f32.set(values, at >> 2)
-  if (name === 'DOUBLE' && values instanceof Float64Array) return core.f64.set(values, at >> 3)
-  throw new ParquetBloomError(ErrorCode.BAD_VALUE, `a ${values.constructor.name} cannot hold ${name} values; ` +
-    'use Int32Array/Uint32Array, BigInt64Array/BigUint64Array, Float32Array or Float64Array to match the type')
-}
-
-/** An upper bound on the bytes the values need. */
-function valuesCapacity(values, t, count, typedFixed) {
-  if (typedFixed) return values.byteLength
+/** An upper bound on the bytes all the values need. */
+function valuesCapacity(values, t, count) {
   switch (t.name) {
     case 'BOOLEAN': return (count + 7) >> 3
     case 'BYTE_ARRAY': {
@@ -132,13 +264,13 @@ function flbaWidth(values, t) {
   return 0
 }
 
-/** Writes JS values; returns the number of value bytes written. */
-function writeValues(core, values, t, at, offsetsPtr) {
-  const count = values.length
+/** Writes JS values of slots [begin, end) from `at`; returns the number of value bytes written. */
+function writeValues(core, values, t, begin, end, at) {
+  const count = end - begin
   switch (t.name) {
     case 'INT32': {
       const w = core.i32
-      for (let i = 0, p = at >> 2; i < count; i++, p++) {
+      for (let i = begin, p = at >> 2; i < end; i++, p++) {
         const v = values[i]
         if (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v < TWO_32) w[p] = v
         else if (v == null) w[p] = 0
@@ -149,7 +281,7 @@ function writeValues(core, values, t, at, offsetsPtr) {
     }
     case 'INT64': {
       const w = core.i32
-      for (let i = 0, p = at >> 2; i < count; i++, p += 2) {
+      for (let i = begin, p = at >> 2; i < end; i++, p += 2) {
         const v = values[i]
         if (typeof v === 'number' && Number.isSafeInteger(v)) {
           w[p] = v | 0 // ToInt32 is v mod 2^32: exactly the low word for any safe integer
@@ -169,7 +301,7 @@ function writeValues(core, values, t, at, offsetsPtr) {
     case 'DOUBLE': {
       const isFloat = t.name === 'FLOAT'
       const w = isFloat ? core.f32 : core.f64
-      for (let i = 0, p = at >> (isFloat ? 2 : 3); i < count; i++, p++) {
+      for (let i = begin, p = at >> (isFloat ? 2 : 3); i < end; i++, p++) {
         const v = values[i]
         if (typeof v === 'number') w[p] = v
         else if (v == null) w[p] = 0
@@ -180,22 +312,21 @@ function writeValues(core, values, t, at, offsetsPtr) {
     case 'BOOLEAN': {
       const u8 = core.u8
       u8.fill(0, at, at + ((count + 7) >> 3))
-      for (let i = 0; i < count; i++) {
+      for (let i = begin; i < end; i++) {
         const v = values[i]
-        if (v === true || v === 1) u8[at + (i >> 3)] |= 1 << (i & 7)
+        if (v === true || v === 1) u8[at + ((i - begin) >> 3)] |= 1 << ((i - begin) & 7)
         else if (v !== false && v !== 0 && v != null) throw badValue(t.name, i, v, 'a boolean')
       }
       return (count + 7) >> 3
     }
-    case 'BYTE_ARRAY': return writeByteArrays(core, values, at, offsetsPtr)
     case 'INT96':
     case 'FIXED_LEN_BYTE_ARRAY': {
       const width = t.name === 'INT96' ? 12 : flbaWidth(values, t)
       const u8 = core.u8
-      for (let i = 0; i < count; i++) {
+      for (let i = begin, p = at; i < end; i++, p += width) {
         const v = values[i]
-        if (v instanceof Uint8Array && v.length === width) u8.set(v, at + i * width)
-        else if (v == null) u8.fill(0, at + i * width, at + (i + 1) * width)
+        if (v instanceof Uint8Array && v.length === width) u8.set(v, p)
+        else if (v == null) u8.fill(0, p, p + width)
         else throw badValue(t.name, i, v, `a Uint8Array of ${width} bytes`)
       }
       return count * width
@@ -208,20 +339,21 @@ const utf8 = new TextEncoder()
 const ROPE_CHUNK = 256
 
 /**
- * UTF-8 straight into wasm memory. Per-string encodeInto calls cost more than the bytes, so strings
- * are concatenated a chunk at a time (V8 builds a rope) and encoded in one call; when the chunk is
- * ASCII (bytes written == UTF-16 units) every string's byte length is its .length. Chunks holding
- * non-ASCII text, bytes or nulls are written one value at a time.
+ * UTF-8 of slots [begin, end) straight into wasm memory at [at, limit), offsets at offsetsPtr; returns
+ * the slot it stopped before (end, or the first that did not fit). Per-string encodeInto calls cost more
+ * than the bytes, so strings are concatenated a rope at a time (V8 builds a rope) and encoded in one
+ * call; when the rope is ASCII (units read == bytes written) every string's byte length is its .length.
+ * A rope that does not fit after some values ends the chunk, so the next chunk starts with it whole.
+ * Ropes holding non-ASCII text, bytes or nulls, or too long for an empty region, go one value at a time.
  */
-function writeByteArrays(core, values, at, offsetsPtr) {
+function writeByteArrays(core, values, begin, end, at, limit, offsetsPtr) {
   const u8 = core.u8
   const offsets = core.i32
-  const n = values.length
   let o = offsetsPtr >> 2
   let pos = at
   offsets[o] = 0
-  for (let c = 0; c < n; c += ROPE_CHUNK) {
-    const e = Math.min(n, c + ROPE_CHUNK)
+  for (let c = begin; c < end; c += ROPE_CHUNK) {
+    const e = Math.min(end, c + ROPE_CHUNK)
     let text = ''
     let allStrings = true
     for (let i = c; i < e; i++) {
@@ -232,68 +364,149 @@ function writeByteArrays(core, values, at, offsetsPtr) {
       }
       text += v
     }
-    if (allStrings && utf8.encodeInto(text, u8.subarray(pos, pos + text.length * 3)).written === text.length) {
-      for (let i = c; i < e; i++) {
-        pos += values[i].length
-        offsets[++o] = pos - at
+    if (allStrings) {
+      if (c > begin && pos + text.length > limit) return c
+      const { read, written } = utf8.encodeInto(text, u8.subarray(pos, limit))
+      if (read === text.length && written === text.length) {
+        for (let i = c; i < e; i++) {
+          pos += values[i].length
+          offsets[++o] = pos - at
+        }
+        continue
       }
-      continue
+      if (c > begin && read < text.length) return c
     }
     for (let i = c; i < e; i++) {
       const v = values[i]
-      if (typeof v === 'string') pos += utf8.encodeInto(v, u8.subarray(pos, pos + v.length * 3)).written
-      else if (v instanceof Uint8Array) {
+      if (typeof v === 'string') {
+        const { read, written } = utf8.encodeInto(v, u8.subarray(pos, limit))
+        if (read < v.length) return i
+        pos += written
+      } else if (v instanceof Uint8Array) {
+        if (pos + v.length > limit) return i
         u8.set(v, pos)
         pos += v.length
+      } else if (v != null) {
+        throw badValue('BYTE_ARRAY', i, v, 'a string or Uint8Array')
       }
       offsets[++o] = pos - at
     }
   }
-  return pos - at
+  return end
 }
 
 /**
- * Arrow-style buffers supplied by the caller: copied once, hashed in place by the spaced hashers.
- * `offset` is the first slot in values/offsets (the first bit for BOOLEAN); `validityOffset` (default
- * `offset`) the first bit of the validity bitmap — Arrow slices fixed-width buffers but not bitmaps.
+ * Arrow-style buffers supplied by the caller, copied a chunk at a time and hashed in place by the
+ * spaced hashers. `offset` is the first slot in values/offsets (the first bit for BOOLEAN);
+ * `validityOffset` (default `offset`) the first bit of the validity bitmap — Arrow slices fixed-width
+ * buffers but not bitmaps. Lengths are checked up front, so a short buffer fails before any chunk.
  */
-function writeColumnar(core, input, t, outBytesPerSlot) {
-  const count = input.length
-  const offset = input.offset ?? 0
-  const validityOffset = input.validityOffset ?? offset
-  if (![count, offset, validityOffset].every((n) => Number.isInteger(n) && n >= 0)) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'columnar input needs integer length, offset and validityOffset >= 0')
-  }
-  const values = asBytes(input.values, 'values')
-  const validity = input.validity == null ? undefined : asBytes(input.validity, 'validity')
-  if (validity && validity.length * 8 < validityOffset + count) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `validity bitmap holds ${validity.length * 8} bits, need ${validityOffset + count}`)
-  }
-  let offsets
-  if (t.name === 'BYTE_ARRAY') {
-    if (!(input.offsets instanceof Int32Array) || input.offsets.length < offset + count + 1) {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `BYTE_ARRAY columnar input needs Int32Array offsets of at least ${offset + count + 1} entries`)
+class ColumnarSource {
+  constructor(input, t) {
+    const count = input.length
+    const offset = input.offset ?? 0
+    const validityOffset = input.validityOffset ?? offset
+    if (![count, offset, validityOffset].every((n) => Number.isInteger(n) && n >= 0)) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'columnar input needs integer length, offset and validityOffset >= 0')
     }
-    offsets = input.offsets.subarray(offset, offset + count + 1)
+    const values = asBytes(input.values, 'values')
+    const validity = input.validity == null ? undefined : asBytes(input.validity, 'validity')
+    if (validity && validity.length * 8 < validityOffset + count) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `validity bitmap holds ${validity.length * 8} bits, need ${validityOffset + count}`)
+    }
+    this.t = t
+    this.count = count
+    this.offset = offset
+    this.validityOffset = validityOffset
+    this.values = values
+    this.validity = validity
+    this.hasValidity = validity !== undefined
+    this.hasOffsets = t.name === 'BYTE_ARRAY'
+    this.width = t.name === 'BOOLEAN' ? 1 / 8 : this.hasOffsets ? 0 : t.typeLength
+    let needed
+    if (this.hasOffsets) {
+      if (!(input.offsets instanceof Int32Array) || input.offsets.length < offset + count + 1) {
+        throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `BYTE_ARRAY columnar input needs Int32Array offsets of at least ${offset + count + 1} entries`)
+      }
+      this.offsetsIn = input.offsets.subarray(offset, offset + count + 1)
+      if (this.offsetsIn[0] < 0) throw malformedColumnar(`offset ${offset} is negative`)
+      needed = this.offsetsIn[count]
+    } else {
+      needed = t.name === 'BOOLEAN' ? (offset + count + 7) >> 3 : (offset + count) * this.width
+    }
+    if (values.length < needed) throw malformedColumnar(`values hold ${values.length} bytes, ${count} slots from slot ${offset} need ${needed}`)
   }
-  // Fixed-width slots are addressed from the start of `values`; skip the leading `offset` slots.
-  const width = t.name === 'BOOLEAN' || t.name === 'BYTE_ARRAY' ? 0 : t.typeLength
-  const valueBytes = width ? values.subarray(Math.min(values.length, offset * width), Math.min(values.length, (offset + count) * width)) : values
-  const validityBytes = validity ? align16(validity.length) : 0
-  const offsetsBytes = offsets ? align16(offsets.byteLength) : 0
-  const outBytes = align16(count * outBytesPerSlot)
-  const base = core.scratch(DESCRIPTOR_BYTES + validityBytes + offsetsBytes + outBytes + align16(valueBytes.length))
-  const validityPtr = validity ? base + DESCRIPTOR_BYTES : 0
-  const offsetsPtr = offsets ? base + DESCRIPTOR_BYTES + validityBytes : 0
-  const outPtr = base + DESCRIPTOR_BYTES + validityBytes + offsetsBytes
-  const valuesPtr = outPtr + outBytes
-  const u8 = core.u8
-  if (validity) u8.set(validity, validityPtr)
-  if (offsets) core.i32.set(offsets, offsetsPtr >> 2)
-  u8.set(valueBytes, valuesPtr)
-  const bitOffset = t.name === 'BOOLEAN' ? offset : 0
-  core.writeDescriptor(base, t.code, t.typeLength, count, valuesPtr, valueBytes.length, offsetsPtr, bitOffset, validityPtr, validity ? validityOffset : 0)
-  return { desc: base, count, out: outPtr }
+
+  bytesPerSlot(outBytesPerSlot) {
+    return outBytesPerSlot + (this.hasValidity ? 1 / 8 : 0) + (this.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : this.width)
+  }
+
+  valueBytes(i) {
+    return this.hasOffsets ? Math.max(0, this.offsetsIn[i + 1] - this.offsetsIn[i]) : Math.ceil(this.width)
+  }
+
+  capacity() {
+    return this.hasOffsets ? Math.max(0, this.offsetsIn[this.count] - this.offsetsIn[0]) : Math.ceil(((this.offset & 7) + this.count) * this.width) + 1
+  }
+
+  write(core, begin, end, layout) {
+    const { t, values } = this
+    const room = layout.valuesEnd - layout.values
+    let valuesLength
+    let bitOffset = 0
+    if (this.hasOffsets) {
+      end = this.#writeByteArrays(core, begin, end, layout, room)
+      if (end === begin) return begin
+      valuesLength = Math.max(0, this.offsetsIn[end] - this.offsetsIn[begin])
+    } else {
+      end = Math.min(end, begin + fittingSlots(room, this.width))
+      if (end === begin) return begin
+      if (t.name === 'BOOLEAN') {
+        const first = this.offset + begin
+        bitOffset = first & 7
+        valuesLength = (bitOffset + end - begin + 7) >> 3
+        core.u8.set(values.subarray(first >> 3, (first >> 3) + valuesLength), layout.values)
+      } else {
+        valuesLength = (end - begin) * this.width
+        core.u8.set(values.subarray((this.offset + begin) * this.width, (this.offset + end) * this.width), layout.values)
+      }
+    }
+    let validityBitOffset = 0
+    if (this.validity) {
+      const first = this.validityOffset + begin
+      validityBitOffset = first & 7
+      core.u8.set(this.validity.subarray(first >> 3, (first >> 3) + ((validityBitOffset + end - begin + 7) >> 3)), layout.validity)
+    }
+    core.writeDescriptor(layout.desc, t.code, t.typeLength, end - begin, layout.values, valuesLength, layout.offsets, bitOffset,
+      layout.validity, validityBitOffset)
+    return end
+  }
+
+  /** The slots from `begin` whose bytes fit `room`, their offsets rebased to the chunk's first byte. */
+  #writeByteArrays(core, begin, end, layout, room) {
+    const offsets = this.offsetsIn
+    const first = offsets[begin]
+    // Largest end with offsets[end] - first <= room (offsets ascend; the core rejects a batch where they do not).
+    let lo = begin
+    let hi = end
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (offsets[mid] - first <= room) lo = mid
+      else hi = mid - 1
+    }
+    end = lo
+    if (end === begin) return begin
+    const i32 = core.i32
+    const o = layout.offsets >> 2
+    i32.set(offsets.subarray(begin, end + 1), o)
+    if (first !== 0) for (let k = 0; k <= end - begin; k++) i32[o + k] -= first
+    core.u8.set(this.values.subarray(first, Math.max(first, offsets[end])), layout.values)
+    return end
+  }
+}
+
+function malformedColumnar(problem) {
+  return new ParquetBloomError(ErrorCode.BAD_VALUE, `columnar input: ${problem}`)
 }
 
 function asBytes(view, name) {

@@ -1,5 +1,5 @@
-// Thin layer over the raw Embind functions: heap views that follow memory growth, one reusable scratch
-// region for batch calls, the batch descriptor layout, and native status codes turned into errors.
+// Thin layer over the raw Embind functions: heap views that follow memory growth, the fixed scratch
+// region batch calls stream through, the batch descriptor layout, and native status codes turned into errors.
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { loadWasmModule } from './wasm-loader.js'
 
@@ -13,7 +13,6 @@ export const RESULT_MAYBE = 1
 export const RESULT_NULL = 2
 
 const DESCRIPTOR_BYTES = 48 // nine int32 words, padded so what follows stays 16-byte aligned
-const MIN_SCRATCH_BYTES = 64 * 1024
 
 /** @type {Core | undefined} */
 let core
@@ -37,6 +36,12 @@ export class Core {
     this.m = module
     /** @type {ArrayBuffer | undefined} */
     this.viewsOf = undefined
+    // The module's static batch region: batches stream through it a chunk at a time (batch-writer.js),
+    // and scratch() hands it out for anything that fits. It never moves and is not pool memory.
+    this.batchRegion = module.batchScratchAddress()
+    this.batchRegionBytes = module.batchScratchBytes()
+    // A pool block for a scratch() request larger than the batch region; given back at the next request
+    // that fits the region. scratchBytes is what it holds of the pool (0 without one).
     this.scratchPtr = 0
     this.scratchBytes = 0
     this.refreshViews()
@@ -76,19 +81,29 @@ export class Core {
   }
 
   /**
-   * The shared scratch region, at least `bytes` long, 16-byte aligned. Valid until the next call to
-   * scratch(); batch operations are synchronous, so one region serves them all.
+   * A scratch region at least `bytes` long, 16-byte aligned: the static batch region when it fits, else
+   * a pool block. Valid until the next call to scratch() or batch operation; they are synchronous, so
+   * one region serves them all.
    */
   scratch(bytes) {
+    if (bytes <= this.batchRegionBytes) {
+      if (this.scratchPtr) this.dropPooledScratch()
+      return this.batchRegion
+    }
     if (bytes > this.scratchBytes) {
-      const size = Math.max(MIN_SCRATCH_BYTES, bytes, this.scratchBytes * 2)
-      if (this.scratchPtr) this.release(this.scratchPtr)
-      this.scratchPtr = 0
-      this.scratchBytes = 0
-      this.scratchPtr = this.acquire(size, 'batch scratch')
+      const size = Math.max(bytes, this.scratchBytes * 2)
+      if (this.scratchPtr) this.dropPooledScratch()
+      this.scratchPtr = this.acquire(size, 'scratch')
       this.scratchBytes = this.m.poolClassBytes(size)
     }
     return this.scratchPtr
+  }
+
+  dropPooledScratch() {
+    const ptr = this.scratchPtr
+    this.scratchPtr = 0
+    this.scratchBytes = 0
+    this.release(ptr)
   }
 
   /** Writes the nine-word ValueBatch descriptor (src/bindings/wasm_bindings.cc ReadDescriptor). */
