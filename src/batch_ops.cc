@@ -32,12 +32,11 @@ template <typename OnChunk>
 Status BatchOps::ForEachChunk(const ValueBatch& batch, OnChunk&& on_chunk) {
   Status s = ValidateBatch(batch);
   if (!ok(s)) return s;
-  const Lease hashes(pool_, sizeof(uint64_t) * kChunkSlots);
-  if (hashes.get() == nullptr) return Status::kLimitExceeded;
-  const Lease results(pool_, kChunkSlots);
-  if (results.get() == nullptr) return Status::kLimitExceeded;
-  auto* chunk_hashes = static_cast<uint64_t*>(hashes.get());
-  auto* chunk_results = static_cast<uint8_t*>(results.get());
+  // One block for the chunk's hashes and its spaced answers: one lease per call.
+  const Lease scratch(pool_, kChunkScratchBytes);
+  if (scratch.get() == nullptr) return Status::kLimitExceeded;
+  auto* chunk_hashes = static_cast<uint64_t*>(scratch.get());
+  auto* chunk_results = reinterpret_cast<uint8_t*>(chunk_hashes + kChunkSlots);
   for (uint32_t begin = 0, end = 0; begin < batch.count; begin = end) {
     end = begin + std::min(kChunkSlots, batch.count - begin);  // no overflow near UINT32_MAX
     on_chunk(begin, end, chunk_hashes, HashSlots(batch, begin, end, chunk_hashes), chunk_results);

@@ -19,6 +19,8 @@ constexpr uint8_t kCheckNull = 2;  // the slot is null: a bloom filter says noth
 class BatchOps {
  public:
   static constexpr uint32_t kChunkSlots = 1024;
+  // The scratch a call leases: kChunkSlots hashes, then kChunkSlots answers.
+  static constexpr size_t kChunkScratchBytes = (sizeof(uint64_t) + 1) * kChunkSlots;
 
   explicit BatchOps(ScratchPool* pool) : pool_(pool) {}
   BatchOps(const BatchOps&) = delete;

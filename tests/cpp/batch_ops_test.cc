@@ -391,12 +391,12 @@ TEST(BatchOpsAllocation, TooSmallPoolIsALimitNotACrash) {
   EXPECT_EQ(tiny_ops.Check(filter.view(), Int64Batch(values), out.data()), Status::kLimitExceeded);
   for (uint32_t w : filter.words) EXPECT_EQ(w, 0u);
 
-  // Room for the hash scratch but not the result scratch.
+  // Room for the hashes alone, not the hashes and answers a call leases together.
   ScratchPool almost(ScratchPool::ClassBytes(sizeof(uint64_t) * BatchOps::kChunkSlots) + 64);
   BatchOps almost_ops(&almost);
   EXPECT_EQ(almost_ops.Insert(filter.view(), Int64Batch(values)), Status::kLimitExceeded);
   EXPECT_EQ(almost_ops.Check(filter.view(), Int64Batch(values), out.data()), Status::kLimitExceeded);
-  EXPECT_EQ(almost.in_use_bytes(), 0u) << "the hash scratch leased before the refusal went back";
+  EXPECT_EQ(almost.in_use_bytes(), 0u) << "a refused call leaves nothing in use";
 
   // Raising the budget lets the same BatchOps proceed.
   almost.set_max_held_bytes(kPoolBytes);
