@@ -143,22 +143,35 @@ class Layout {
 function sourceOf(input, t) {
   if (isColumnar(input)) return new ColumnarSource(input, t)
   const values = ArrayBuffer.isView(input) || Array.isArray(input) ? input : Array.from(input)
-  if (ArrayBuffer.isView(values) && !(values instanceof DataView) && t.name in TYPED_KINDS) return new TypedSource(values, t)
+  if (ArrayBuffer.isView(values) && !(values instanceof DataView) && t.name in FIXED_WIDTH && t.name !== 'INT96') return new TypedSource(values, t)
   return new ArraySource(values, t)
 }
 
-/** Typed arrays that hold each fixed-width type's values as stored (copied byte for byte). */
-const TYPED_KINDS = {
-  INT32: [Int32Array, Uint32Array],
-  INT64: [BigInt64Array, BigUint64Array],
-  FLOAT: [Float32Array],
-  DOUBLE: [Float64Array],
+/**
+ * The heap view a typed array of a fixed-width type is copied through (a same-kind copy is a memcpy),
+ * as [view, log2 of its element size]; undefined when the array cannot hold the type's values.
+ */
+function heapViewFor(values, name) {
+  switch (name) {
+    case 'INT32':
+      if (values instanceof Int32Array) return ['i32', 2]
+      if (values instanceof Uint32Array) return ['u32', 2]
+      return undefined
+    case 'INT64':
+      if (values instanceof BigInt64Array) return ['i64', 3]
+      if (values instanceof BigUint64Array) return ['u8', 0] // no BigUint64 heap view: copied as bytes
+      return undefined
+    case 'FLOAT': return values instanceof Float32Array ? ['f32', 2] : undefined
+    case 'DOUBLE': return values instanceof Float64Array ? ['f64', 3] : undefined
+  }
+  return undefined
 }
 
-/** A typed array of a fixed-width type: chunks are byte copies of its slices. */
+/** A typed array of a fixed-width type: chunks are copies of its slices. */
 class TypedSource {
   constructor(values, t) {
-    if (!TYPED_KINDS[t.name].some((kind) => values instanceof kind)) {
+    const view = heapViewFor(values, t.name)
+    if (!view) {
       throw new ParquetBloomError(ErrorCode.BAD_VALUE, `a ${values.constructor.name} cannot hold ${t.name} values; ` +
         'use Int32Array/Uint32Array, BigInt64Array/BigUint64Array, Float32Array or Float64Array to match the type')
     }
@@ -166,6 +179,8 @@ class TypedSource {
     this.t = t
     this.count = values.length
     this.width = FIXED_WIDTH[t.name]
+    this.view = view[0]
+    this.shift = view[1]
     this.hasValidity = false
     this.hasOffsets = false
   }
@@ -178,7 +193,8 @@ class TypedSource {
     const w = this.width
     end = Math.min(end, begin + Math.floor((layout.valuesEnd - layout.values) / w))
     const v = this.values
-    core.u8.set(new Uint8Array(v.buffer, v.byteOffset + begin * w, (end - begin) * w), layout.values)
+    if (this.view === 'u8') core.u8.set(new Uint8Array(v.buffer, v.byteOffset + begin * w, (end - begin) * w), layout.values)
+    else core[this.view].set(begin === 0 && end === v.length ? v : v.subarray(begin, end), layout.values >> this.shift)
     core.writeDescriptor(layout.desc, this.t.code, this.t.typeLength, end - begin, layout.values, (end - begin) * w, 0, 0, 0, 0)
     return end
   }

@@ -164,6 +164,10 @@ export class BloomFilter {
     const total = streamBatch(core, values, type, 1, (desc, begin, count, out, batchLength) => {
       throwIfFailed(core.m.checkBatch(ptr, numBytes, desc, out), 'check')
       core.refreshViews()
+      if (!results && count === batchLength) {
+        results = core.u8.slice(out, out + count) // the whole batch in one chunk
+        return
+      }
       results ??= new Uint8Array(batchLength)
       results.set(core.u8.subarray(out, out + count), into ? at + begin : begin)
     })

@@ -50,6 +50,9 @@ export class Core {
   // Memory growth detaches the old ArrayBuffer: views are rebuilt lazily whenever it changed, and code
   // re-reads them after every call that can allocate rather than holding them across it.
   refreshViews() {
+    // Growing wasm memory detaches the old buffer, whose views then read as empty: a cheap test for the
+    // hot path (reaching the module's HEAPU8 costs tens of nanoseconds).
+    if (this.u8 !== undefined && this.u8.length !== 0) return
     const buffer = this.m.HEAPU8.buffer
     if (buffer === this.viewsOf) return
     this.viewsOf = buffer
