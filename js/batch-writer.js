@@ -79,6 +79,25 @@ export function streamBatch(core, input, type, outBytesPerSlot, onChunk) {
   return total
 }
 
+/**
+ * XXH64 of every value as Parquet writers hash it, 8 little-endian bytes per value, streamed a chunk at
+ * a time. Every value must be non-null (a null has no hash).
+ * @returns {Uint8Array}
+ */
+export function hashValues(core, input, type) {
+  let hashes
+  streamBatch(core, input, type, 8, (desc, begin, count, out, total) => {
+    const written = core.m.hashBatch(desc, out)
+    if (written !== count) {
+      throw new ParquetBloomError(ErrorCode.BAD_VALUE, written < 0 ? `could not hash the values (status ${-written})` : 'a null value has no hash')
+    }
+    core.refreshViews()
+    hashes ??= new Uint8Array(total * 8)
+    hashes.set(core.u8.subarray(out, out + count * 8), begin * 8)
+  })
+  return hashes ?? new Uint8Array(0)
+}
+
 /** One value that does not fit the empty batch region, through a pool block held only for its call. */
 function streamLargeValue(core, source, at, outBytesPerSlot, call) {
   const bytes = DESCRIPTOR_BYTES + LAYOUT_SLACK + 48 + outBytesPerSlot + source.valueBytes(at)

@@ -185,3 +185,19 @@ describe('errors part-way through a batch', () => {
     assert.deepEqual(f.bitset(), empty)
   })
 })
+
+describe('hashValues', () => {
+  test('streams the hashes of a large batch, equal to hyparquet\'s XXH64 of the PLAIN bytes', async () => {
+    const { hashValues } = await import('../../js/batch-writer.js')
+    const { referenceHash } = await import('./helpers/reference-sbbf.js')
+    const strings = Array.from({ length: 25_000 }, (_, i) => (i % 1000 === 7 ? 'x'.repeat(300_000) : `h${i}é`))
+    const ints = BigInt64Array.from({ length: 70_000 }, (_, i) => BigInt(i) * 1234567891011n)
+    for (const [values, type] of [[strings, 'BYTE_ARRAY'], [ints, 'INT64']]) {
+      const hashes = hashValues(getCore(), values, type)
+      const view = new DataView(hashes.buffer, hashes.byteOffset, hashes.byteLength)
+      assert.equal(hashes.length, values.length * 8)
+      for (let i = 0; i < values.length; i++) assert.equal(view.getBigUint64(i * 8, true), referenceHash(values[i], type), `${type} ${i}`)
+    }
+    assert.throws(() => hashValues(getCore(), ['a', null], 'BYTE_ARRAY'), { code: ErrorCode.BAD_VALUE })
+  })
+})
