@@ -8,8 +8,7 @@ import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
-import { asciiStrings, randomBigInts } from './lib/cases.js'
-import { rng } from '../tests/js/helpers/reference-sbbf.js'
+import { asciiStrings, randomBigInts, rng } from './lib/cases.js'
 import { calibrate, interleave } from './lib/timing.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
