@@ -64,7 +64,7 @@ const LAYOUT_SLACK = 5 * 16 // each area's alignment padding
 export function streamBatch(core, input, type, outBytesPerSlot, onChunk) {
   const source = sourceOf(input, resolveType(type))
   const total = source.count
-  const slots = chunkSlots(core.batchRegionBytes, source.bytesPerSlot(outBytesPerSlot))
+  const slots = chunkSlots(core.batchRegionBytes, slotBytes(source, outBytesPerSlot))
   for (let begin = 0; begin < total;) {
     const layout = new Layout(core.batchRegion, core.batchRegionBytes, Math.min(slots, total - begin), source, outBytesPerSlot)
     const end = source.write(core, begin, begin + layout.slots, layout)
@@ -129,6 +129,11 @@ export function writeBatch(core, input, type, outBytesPerSlot = 1) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: a batch of ${count} values does not fit the ${bytes} bytes reserved`)
   }
   return { desc: layout.desc, count, out: layout.out }
+}
+
+/** A source's bytes per slot in a chunk's layout (an estimate for byte arrays). */
+function slotBytes(source, outBytesPerSlot) {
+  return outBytesPerSlot + (source.hasValidity ? 1 / 8 : 0) + (source.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : source.width)
 }
 
 /** Slots per chunk: as many as the region holds at `perSlot` bytes each, whole ropes when there is room. */
@@ -204,13 +209,12 @@ class TypedSource {
     this.hasOffsets = false
   }
 
-  bytesPerSlot(outBytesPerSlot) { return outBytesPerSlot + this.width }
   valueBytes() { return this.width }
   capacity() { return this.values.byteLength }
 
   write(core, begin, end, layout) {
     const w = this.width
-    end = Math.min(end, begin + Math.floor((layout.valuesEnd - layout.values) / w))
+    end = Math.min(end, begin + fittingSlots(layout.valuesEnd - layout.values, w))
     const v = this.values
     if (this.view === 'u8') core.u8.set(new Uint8Array(v.buffer, v.byteOffset + begin * w, (end - begin) * w), layout.values)
     else core[this.view].set(begin === 0 && end === v.length ? v : v.subarray(begin, end), layout.values >> this.shift)
@@ -229,10 +233,6 @@ class ArraySource {
     this.hasOffsets = t.name === 'BYTE_ARRAY'
     this.width = t.name === 'BOOLEAN' ? 1 / 8 : t.name === 'BYTE_ARRAY' ? 0 : t.name === 'INT96' ? 12
       : t.name === 'FIXED_LEN_BYTE_ARRAY' ? flbaWidth(values, t) : FIXED_WIDTH[t.name]
-  }
-
-  bytesPerSlot(outBytesPerSlot) {
-    return outBytesPerSlot + (this.hasValidity ? 1 / 8 : 0) + (this.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : this.width)
   }
 
   valueBytes(i) {
@@ -470,10 +470,6 @@ class ColumnarSource {
       needed = t.name === 'BOOLEAN' ? (offset + count + 7) >> 3 : (offset + count) * this.width
     }
     if (values.length < needed) throw malformedColumnar(`values hold ${values.length} bytes, ${count} slots from slot ${offset} need ${needed}`)
-  }
-
-  bytesPerSlot(outBytesPerSlot) {
-    return outBytesPerSlot + (this.hasValidity ? 1 / 8 : 0) + (this.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : this.width)
   }
 
   valueBytes(i) {
