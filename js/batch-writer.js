@@ -485,10 +485,12 @@ class ColumnarSource {
     const room = layout.valuesEnd - layout.values
     let valuesLength
     let bitOffset = 0
+    let offsetsBase = 0
     if (this.hasOffsets) {
       end = this.#writeByteArrays(core, begin, end, layout, room)
       if (end === begin) return begin
-      valuesLength = Math.max(0, this.offsetsIn[end] - this.offsetsIn[begin])
+      offsetsBase = this.offsetsIn[begin]
+      valuesLength = Math.max(0, this.offsetsIn[end] - offsetsBase)
     } else {
       end = Math.min(end, begin + fittingSlots(room, this.width))
       if (end === begin) return begin
@@ -509,11 +511,11 @@ class ColumnarSource {
       core.u8.set(this.validity.subarray(first >> 3, (first >> 3) + ((validityBitOffset + end - begin + 7) >> 3)), layout.validity)
     }
     core.writeDescriptor(layout.desc, t.code, t.typeLength, end - begin, layout.values, valuesLength, layout.offsets, bitOffset,
-      layout.validity, validityBitOffset)
+      layout.validity, validityBitOffset, offsetsBase)
     return end
   }
 
-  /** The slots from `begin` whose bytes fit `room`, their offsets rebased to the chunk's first byte. */
+  /** The slots from `begin` whose bytes fit `room`; their offsets are copied as they are (wasm rebases them). */
   #writeByteArrays(core, begin, end, layout, room) {
     const offsets = this.offsetsIn
     const first = offsets[begin]
@@ -527,10 +529,7 @@ class ColumnarSource {
     }
     end = lo
     if (end === begin) return begin
-    const i32 = core.i32
-    const o = layout.offsets >> 2
-    i32.set(offsets.subarray(begin, end + 1), o)
-    if (first !== 0) for (let k = 0; k <= end - begin; k++) i32[o + k] -= first
+    core.i32.set(offsets.subarray(begin, end + 1), layout.offsets >> 2)
     core.u8.set(this.values.subarray(first, Math.max(first, offsets[end])), layout.values)
     return end
   }

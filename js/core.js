@@ -12,7 +12,7 @@ export const RESULT_ABSENT = 0
 export const RESULT_MAYBE = 1
 export const RESULT_NULL = 2
 
-const DESCRIPTOR_BYTES = 48 // nine int32 words, padded so what follows stays 16-byte aligned
+const DESCRIPTOR_BYTES = 48 // ten int32 words, padded so what follows stays 16-byte aligned
 
 /** @type {Core | undefined} */
 let core
@@ -109,8 +109,11 @@ export class Core {
     this.release(ptr)
   }
 
-  /** Writes the nine-word ValueBatch descriptor (src/bindings/wasm_bindings.cc ReadDescriptor). */
-  writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset, validityPtr, validityBitOffset) {
+  /**
+   * Writes the ten-word ValueBatch descriptor (src/bindings/wasm_bindings.cc ReadDescriptor).
+   * `offsetsBase` is subtracted from the count + 1 BYTE_ARRAY offsets in wasm before the call uses them.
+   */
+  writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset, validityPtr, validityBitOffset, offsetsBase = 0) {
     const w = this.i32
     const i = at >> 2
     w[i] = typeCode
@@ -122,6 +125,7 @@ export class Core {
     w[i + 6] = valuesBitOffset
     w[i + 7] = validityPtr
     w[i + 8] = validityBitOffset
+    w[i + 9] = offsetsBase
   }
 
   memoryStats() {
