@@ -173,20 +173,15 @@ function sourceOf(input, t) {
 
 /**
  * The heap view a typed array of a fixed-width type is copied through (a same-kind copy is a memcpy),
- * as [view, log2 of its element size]; undefined when the array cannot hold the type's values.
+ * or undefined when the array cannot hold the type's values. BigUint64Array has no heap view of its
+ * kind: 'u8' copies its bytes.
  */
 function heapViewFor(values, name) {
   switch (name) {
-    case 'INT32':
-      if (values instanceof Int32Array) return ['i32', 2]
-      if (values instanceof Uint32Array) return ['u32', 2]
-      return undefined
-    case 'INT64':
-      if (values instanceof BigInt64Array) return ['i64', 3]
-      if (values instanceof BigUint64Array) return ['u8', 0] // no BigUint64 heap view: copied as bytes
-      return undefined
-    case 'FLOAT': return values instanceof Float32Array ? ['f32', 2] : undefined
-    case 'DOUBLE': return values instanceof Float64Array ? ['f64', 3] : undefined
+    case 'INT32': return values instanceof Int32Array ? 'i32' : values instanceof Uint32Array ? 'u32' : undefined
+    case 'INT64': return values instanceof BigInt64Array ? 'i64' : values instanceof BigUint64Array ? 'u8' : undefined
+    case 'FLOAT': return values instanceof Float32Array ? 'f32' : undefined
+    case 'DOUBLE': return values instanceof Float64Array ? 'f64' : undefined
   }
   return undefined
 }
@@ -203,8 +198,8 @@ class TypedSource {
     this.t = t
     this.count = values.length
     this.width = FIXED_WIDTH[t.name]
-    this.view = view[0]
-    this.shift = view[1]
+    this.view = view
+    this.shift = Math.log2(values.BYTES_PER_ELEMENT)
     this.hasValidity = false
     this.hasOffsets = false
   }
