@@ -49,17 +49,15 @@ function isColumnar(input) {
     'values' in input && 'length' in input
 }
 
-// A chunk holds at most this many slots, fewer when its values would overflow the region. Byte arrays
-// are bounded by their bytes; the guess only sizes their offsets and results areas.
+// Slots per chunk at most; byte arrays are bounded by their bytes (the guess sizes their other areas).
 const MAX_CHUNK_SLOTS = 32768
 const BYTE_ARRAY_GUESS_BYTES = 24
 const LAYOUT_SLACK = 5 * 16 // each area's alignment padding
 
 /**
- * Streams `input` through the batch region: for each chunk, writes its slots and descriptor and calls
- * onChunk(desc, begin, count, out, total), `out` having `outBytesPerSlot` bytes per slot for the
- * chunk's results. A value too large for the region alone goes through a pool block leased for it.
- * Values are checked chunk by chunk, so a BAD_VALUE error can follow the calls for earlier chunks.
+ * Streams `input` through the batch region, calling onChunk(desc, begin, count, out, total) per chunk
+ * (`out`: outBytesPerSlot bytes per slot). A value too large for the region goes alone through a leased
+ * pool block. Values are checked per chunk: a BAD_VALUE can follow earlier chunks' calls.
  */
 export function streamBatch(core, input, type, outBytesPerSlot, onChunk) {
   const source = sourceOf(input, resolveType(type))
@@ -79,11 +77,7 @@ export function streamBatch(core, input, type, outBytesPerSlot, onChunk) {
   return total
 }
 
-/**
- * XXH64 of every value as Parquet writers hash it, 8 little-endian bytes per value, streamed a chunk at
- * a time. Every value must be non-null (a null has no hash).
- * @returns {Uint8Array}
- */
+/** XXH64 of every (non-null) value as writers hash it, 8 little-endian bytes each. @returns {Uint8Array} */
 export function hashValues(core, input, type) {
   let hashes
   streamBatch(core, input, type, 8, (desc, begin, count, out, total) => {
@@ -98,7 +92,7 @@ export function hashValues(core, input, type) {
   return hashes ?? new Uint8Array(0)
 }
 
-/** One value that does not fit the empty batch region, through a pool block held only for its call. */
+/** One value too large for the empty region, through a pool block held for its call only. */
 function streamLargeValue(core, source, at, outBytesPerSlot, call) {
   const bytes = DESCRIPTOR_BYTES + LAYOUT_SLACK + 48 + outBytesPerSlot + source.valueBytes(at)
   const ptr = core.acquire(bytes, 'a value larger than the batch region')
@@ -115,8 +109,7 @@ function streamLargeValue(core, source, at, outBytesPerSlot, call) {
 }
 
 /**
- * Writes `input` whole into scratch memory, its descriptor in front, with `outBytesPerSlot` bytes per
- * slot for the caller's results. For batches known to be small; streamBatch takes any size.
+ * Writes a small batch whole into core.scratch(), with outBytesPerSlot bytes per slot at `out`.
  * @returns {{ desc: number, count: number, out: number }}
  */
 export function writeBatch(core, input, type, outBytesPerSlot = 1) {
@@ -131,18 +124,18 @@ export function writeBatch(core, input, type, outBytesPerSlot = 1) {
   return { desc: layout.desc, count, out: layout.out }
 }
 
-/** A source's bytes per slot in a chunk's layout (an estimate for byte arrays). */
+/** Layout bytes per slot (an estimate for byte arrays). */
 function slotBytes(source, outBytesPerSlot) {
   return outBytesPerSlot + (source.hasValidity ? 1 / 8 : 0) + (source.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : source.width)
 }
 
-/** Slots per chunk: as many as the region holds at `perSlot` bytes each, whole ropes when there is room. */
+/** As many slots as the region holds at `perSlot` bytes, in whole ropes when there is room. */
 function chunkSlots(regionBytes, perSlot) {
   const n = Math.floor((regionBytes - DESCRIPTOR_BYTES - LAYOUT_SLACK) / perSlot)
   return n >= ROPE_CHUNK ? Math.min(MAX_CHUNK_SLOTS, n - (n % ROPE_CHUNK)) : Math.max(1, n)
 }
 
-/** Where a chunk of up to `slots` slots goes in a region: descriptor, validity, offsets, results, values. */
+/** A chunk's areas in a region: descriptor, validity, offsets, results, values. */
 class Layout {
   constructor(base, bytes, slots, source, outBytesPerSlot) {
     this.desc = base
@@ -168,11 +161,9 @@ const TYPED = 0
 const ARRAY = 1
 const COLUMNAR = 2
 
-/**
- * A batch as the chunk writers read it. One class with every field for every kind of input, so the
- * per-chunk code sees one object shape (three classes made its property reads polymorphic: ~50 ns on a
- * 64-value call once all three kinds had been seen).
- */
+// A batch as the chunk writers read it: one class for every kind of input, as one shape keeps the
+// per-chunk reads monomorphic (three classes cost ~50 ns on a 64-value call).
+
 class Source {
   constructor(kind, t, values, count) {
     this.kind = kind
@@ -190,14 +181,14 @@ class Source {
     this.offsetsIn = undefined
   }
 
-  /** Writes slots [begin, end) or as many as fit, and the descriptor; returns where it stopped. */
+  /** Writes slots [begin, end), or those that fit, and the descriptor; returns where it stopped. */
   write(core, begin, end, layout) {
     if (this.kind === TYPED) return writeTypedChunk(this, core, begin, end, layout)
     if (this.kind === ARRAY) return writeArrayChunk(this, core, begin, end, layout)
     return writeColumnarChunk(this, core, begin, end, layout)
   }
 
-  /** The bytes value i needs alone (for a region leased for it). */
+  /** Bytes value i needs alone. */
   valueBytes(i) {
     if (this.kind === COLUMNAR && this.hasOffsets) return Math.max(0, this.offsetsIn[i + 1] - this.offsetsIn[i])
     if (this.kind === ARRAY && this.hasOffsets) {
@@ -207,7 +198,7 @@ class Source {
     return Math.ceil(this.width)
   }
 
-  /** An upper bound on the bytes all the values need. */
+  /** Bytes all the values need at most. */
   capacity() {
     if (this.kind === TYPED) return this.values.byteLength
     if (this.kind === ARRAY) return valuesCapacity(this.values, this.t, this.count)
@@ -223,11 +214,7 @@ function sourceOf(input, t) {
   return arraySource(values, t)
 }
 
-/**
- * The heap view a typed array of a fixed-width type is copied through (a same-kind copy is a memcpy),
- * or undefined when the array cannot hold the type's values. BigUint64Array has no heap view of its
- * kind: 'u8' copies its bytes.
- */
+/** The heap view of the array's own kind (a memcpy; 'u8' for BigUint64Array), undefined if it cannot hold the type. */
 function heapViewFor(values, name) {
   switch (name) {
     case 'INT32': return values instanceof Int32Array ? 'i32' : values instanceof Uint32Array ? 'u32' : undefined
@@ -238,7 +225,7 @@ function heapViewFor(values, name) {
   return undefined
 }
 
-/** A typed array of a fixed-width type: chunks are copies of its slices. */
+/** A typed array of a fixed-width type: chunks are copies of slices. */
 function typedSource(values, t) {
   const view = heapViewFor(values, t.name)
   if (!view) {
@@ -262,7 +249,7 @@ function writeTypedChunk(s, core, begin, end, layout) {
   return end
 }
 
-/** A JS array (or a typed array read value by value): converted and written a chunk at a time. */
+/** A JS array (or a typed array read value by value), converted a chunk at a time. */
 function arraySource(values, t) {
   const s = new Source(ARRAY, t, values, values.length)
   s.hasValidity = !ArrayBuffer.isView(values) && anyNull(values)
@@ -403,12 +390,10 @@ const utf8 = new TextEncoder()
 const ROPE_CHUNK = 256
 
 /**
- * UTF-8 of slots [begin, end) straight into wasm memory at [at, limit), offsets at offsetsPtr; returns
- * the slot it stopped before (end, or the first that did not fit). Per-string encodeInto calls cost more
- * than the bytes, so strings are concatenated a rope at a time (V8 builds a rope) and encoded in one
- * call; when the rope is ASCII (units read == bytes written) every string's byte length is its .length.
- * A rope that does not fit after some values ends the chunk, so the next chunk starts with it whole.
- * Ropes holding non-ASCII text, bytes or nulls, or too long for an empty region, go one value at a time.
+ * UTF-8 of slots [begin, end) into [at, limit); returns the slot it stopped before. Per-string encodeInto
+ * costs more than the bytes, so a rope of strings is encoded in one call; when it is ASCII (units read ==
+ * bytes written) each length is .length. A rope that does not fit ends the chunk; non-ASCII, bytes,
+ * nulls, or a rope too long for an empty region go one value at a time.
  */
 function writeByteArrays(core, values, begin, end, at, limit, offsetsPtr) {
   const u8 = core.u8
@@ -460,10 +445,9 @@ function writeByteArrays(core, values, begin, end, at, limit, offsetsPtr) {
 }
 
 /**
- * Arrow-style buffers supplied by the caller, copied a chunk at a time and hashed in place by the
- * spaced hashers. `offset` is the first slot in values/offsets (the first bit for BOOLEAN);
- * `validityOffset` (default `offset`) the first bit of the validity bitmap — Arrow slices fixed-width
- * buffers but not bitmaps. Lengths are checked up front, so a short buffer fails before any chunk.
+ * Arrow-style buffers, copied a chunk at a time. `offset`: first slot (first bit for BOOLEAN);
+ * `validityOffset` (default `offset`): first validity bit — Arrow slices fixed-width buffers, not
+ * bitmaps. Lengths are checked up front, so a short buffer fails before any chunk.
  */
 function columnarSource(input, t) {
   const count = input.length
@@ -534,11 +518,11 @@ function writeColumnarChunk(s, core, begin, end, layout) {
   return end
 }
 
-/** The slots from `begin` whose bytes fit `room`; their offsets are copied as they are (wasm rebases them). */
+/** The slots from `begin` whose bytes fit `room`; offsets copied as they are (wasm rebases them). */
 function writeColumnarByteArrays(s, core, begin, end, layout, room) {
   const offsets = s.offsetsIn
   const first = offsets[begin]
-  // Largest end with offsets[end] - first <= room (offsets ascend; the core rejects a batch where they do not).
+  // Largest end with offsets[end] - first <= room (the core rejects offsets that do not ascend).
   let lo = begin
   let hi = end
   while (lo < hi) {
