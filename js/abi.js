@@ -116,7 +116,7 @@ function upperSnake(cxx) {
 }
 
 export const BatchDescriptor = new AbiRecord('BatchDescriptor',
-  'type type_length count values values_length offsets values_bit_offset validity validity_bit_offset')
+  'type type_length count values values_length offsets values_bit_offset validity validity_bit_offset offsets_base')
 export const BloomHeader = new AbiRecord('BloomHeader', 'num_bytes algorithm hash compression header_length problem')
 export const BitsetHealth = new AbiRecord('BitsetHealth',
   'bits_set fill_ratio estimated_ndv estimated_fpp saturated_words empty_blocks all_blocks_identical')

@@ -3,7 +3,7 @@
 import { BitsetHealth } from './abi.js'
 import { getCore, throwIfFailed, RESULT_MAYBE, RESULT_NULL } from './core.js'
 import { arrowChunks, isArrowVector } from './arrow-input.js'
-import { writeBatch } from './batch-writer.js'
+import { streamBatch } from './batch-writer.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { decodeHeaderBytes, encodeHeader, headerError } from './bloom-header.js'
 
@@ -101,7 +101,9 @@ export class BloomFilter {
   /**
    * Inserts a batch of values of a Parquet physical type (nulls are skipped). Takes arrays, typed
    * arrays, Arrow-style columnar buffers ({ values, offsets?, validity?, offset?, validityOffset?,
-   * length }) and Apache Arrow JS vectors (type inferred when omitted).
+   * length }) and Apache Arrow JS vectors (type inferred when omitted). Batches are inserted a chunk at
+   * a time: a BAD_VALUE error part-way leaves the chunks before it inserted (more "maybe", never a false
+   * "absent").
    * @param {ArrayLike<any> | object} values
    * @param {string | { type: string, typeLength?: number }} [type]
    */
@@ -145,20 +147,32 @@ export class BloomFilter {
     return results
   }
 
+  // Batches stream through the module's fixed batch region a chunk at a time (batch-writer.js): one wasm
+  // call per chunk, so a batch of any size costs neither pool memory nor heap growth.
   #insertBatch(values, type) {
     const core = getCore()
-    const batch = writeBatch(core, values, type, 0)
-    throwIfFailed(core.m.insertBatch(this.#ptr, this.#numBytes, batch.desc), 'insert')
+    const ptr = this.#ptr
+    const numBytes = this.#numBytes
+    streamBatch(core, values, type, 0, (desc) => throwIfFailed(core.m.insertBatch(ptr, numBytes, desc), 'insert'))
   }
 
   /** Checks one batch; results go into `into` at `at` when given, else into a new array. */
   #checkBatch(values, type, into, at) {
     const core = getCore()
-    const batch = writeBatch(core, values, type, 1)
-    throwIfFailed(core.m.checkBatch(this.#ptr, this.#numBytes, batch.desc, batch.out), 'check')
-    if (!into) return core.u8.slice(batch.out, batch.out + batch.count)
-    into.set(core.u8.subarray(batch.out, batch.out + batch.count), at)
-    return into
+    const ptr = this.#ptr
+    const numBytes = this.#numBytes
+    let results = into
+    const total = streamBatch(core, values, type, 1, (desc, begin, count, out, batchLength) => {
+      throwIfFailed(core.m.checkBatch(ptr, numBytes, desc, out), 'check')
+      core.refreshViews()
+      if (!results && count === batchLength) {
+        results = core.u8.slice(out, out + count) // the whole batch in one chunk
+        return
+      }
+      results ??= new Uint8Array(batchLength)
+      results.set(core.u8.subarray(out, out + count), into ? at + begin : begin)
+    })
+    return results ?? new Uint8Array(total)
   }
 
   /** One value: false only when it is definitely absent. */

@@ -1,5 +1,5 @@
-// Thin layer over the raw Embind functions: heap views that follow memory growth, one reusable scratch
-// region for batch calls, the batch descriptor writer, and native status codes turned into errors.
+// Thin layer over the raw Embind functions: heap views that follow memory growth, the fixed scratch
+// region batch calls stream through, the batch descriptor writer, and native status codes turned into errors.
 import { BatchDescriptor, bindAbi, PhysicalType, whenBound } from './abi.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { loadWasmModule } from './wasm-loader.js'
@@ -15,7 +15,6 @@ export const RESULT_NULL = 2
 const Descriptor = BatchDescriptor.wordIndex('i32', true)
 let DESCRIPTOR_BYTES = 0
 whenBound(() => { DESCRIPTOR_BYTES = (BatchDescriptor.bytes + 15) & ~15 })
-const MIN_SCRATCH_BYTES = 64 * 1024
 
 /** @type {Core | undefined} */
 let core
@@ -44,6 +43,12 @@ export class Core {
     this.m = module
     /** @type {ArrayBuffer | undefined} */
     this.viewsOf = undefined
+    // The module's static batch region: batches stream through it a chunk at a time (batch-writer.js),
+    // and scratch() hands it out for anything that fits. It never moves and is not pool memory.
+    this.batchRegion = module.batchScratchAddress()
+    this.batchRegionBytes = module.batchScratchBytes()
+    // A pool block for a scratch() request larger than the batch region; given back at the next request
+    // that fits the region. scratchBytes is what it holds of the pool (0 without one).
     this.scratchPtr = 0
     this.scratchBytes = 0
     this.refreshViews()
@@ -52,6 +57,9 @@ export class Core {
   // Memory growth detaches the old ArrayBuffer: views are rebuilt lazily whenever it changed, and code
   // re-reads them after every call that can allocate rather than holding them across it.
   refreshViews() {
+    // Growing wasm memory detaches the old buffer, whose views then read as empty: a cheap test for the
+    // hot path (reaching the module's HEAPU8 costs tens of nanoseconds).
+    if (this.u8 !== undefined && this.u8.length !== 0) return
     const buffer = this.m.HEAPU8.buffer
     if (buffer === this.viewsOf) return
     this.viewsOf = buffer
@@ -84,23 +92,36 @@ export class Core {
   }
 
   /**
-   * The shared scratch region, at least `bytes` long, 16-byte aligned. Valid until the next call to
-   * scratch(); batch operations are synchronous, so one region serves them all.
+   * A scratch region at least `bytes` long, 16-byte aligned: the static batch region when it fits, else
+   * a pool block. Valid until the next call to scratch() or batch operation; they are synchronous, so
+   * one region serves them all.
    */
   scratch(bytes) {
+    if (bytes <= this.batchRegionBytes) {
+      if (this.scratchPtr) this.dropPooledScratch()
+      return this.batchRegion
+    }
     if (bytes > this.scratchBytes) {
-      const size = Math.max(MIN_SCRATCH_BYTES, bytes, this.scratchBytes * 2)
-      if (this.scratchPtr) this.release(this.scratchPtr)
-      this.scratchPtr = 0
-      this.scratchBytes = 0
-      this.scratchPtr = this.acquire(size, 'batch scratch')
+      const size = Math.max(bytes, this.scratchBytes * 2)
+      if (this.scratchPtr) this.dropPooledScratch()
+      this.scratchPtr = this.acquire(size, 'scratch')
       this.scratchBytes = this.m.poolClassBytes(size)
     }
     return this.scratchPtr
   }
 
-  /** Writes the BatchDescriptor (src/bindings/batch_descriptor.h) a batch call reads. */
-  writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset, validityPtr, validityBitOffset) {
+  dropPooledScratch() {
+    const ptr = this.scratchPtr
+    this.scratchPtr = 0
+    this.scratchBytes = 0
+    this.release(ptr)
+  }
+
+  /**
+   * Writes the BatchDescriptor (src/bindings/batch_descriptor.h) a batch call reads. `offsetsBase` is
+   * subtracted from the count + 1 BYTE_ARRAY offsets in wasm before the call uses them.
+   */
+  writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset, validityPtr, validityBitOffset, offsetsBase = 0) {
     const w = this.i32
     const i = at >> 2
     w[i + Descriptor.TYPE] = typeCode
@@ -112,6 +133,7 @@ export class Core {
     w[i + Descriptor.VALUES_BIT_OFFSET] = valuesBitOffset
     w[i + Descriptor.VALIDITY] = validityPtr
     w[i + Descriptor.VALIDITY_BIT_OFFSET] = validityBitOffset
+    w[i + Descriptor.OFFSETS_BASE] = offsetsBase
   }
 
   memoryStats() {

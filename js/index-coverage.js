@@ -29,7 +29,7 @@ export function chunkIndexes(geometry, rowGroup, columnIndex) {
   const unavailable = chunkUnavailable(chunks[w + Chunk.FLAGS])
   let statistics
   if (unavailable) statistics = { present: false, usable: false, reason: unavailable.reason, detail: unavailable.detail }
-  else if (!(flags & IndexFlag.HAS_STATISTICS)) statistics = { present: false, usable: false }
+  else if (!(flags & (IndexFlag.HAS_STATISTICS | IndexFlag.FOREIGN_STATISTICS_FIELD))) statistics = { present: false, usable: false }
   else {
     const stats = chunkStatistics(layout, rowGroup, column, sortOrderFor(column))
     statistics = stats.usable ? { present: true, usable: true } : { present: true, usable: false, reason: stats.reason, detail: stats.detail }

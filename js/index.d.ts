@@ -279,6 +279,7 @@ export type VerdictSource = 'statistics' | 'page-index' | 'dictionary' | 'bloom-
 /** Stable reason codes (README "Verdicts, sources and reasons"; REASONS lists them with their meaning). */
 export type ReasonCode =
   | 'bloom-filter' | 'out-of-range' | 'in-range' | 'all-null' | 'empty-row-group' | 'in-dictionary' | 'not-in-dictionary'
+  | 'out-of-page-range' | 'in-page-range'
   | 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large'
   | 'not-representable' | 'null' | 'nan'
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
@@ -294,6 +295,8 @@ export interface ProbeValueResult {
   reason: ReasonCode
   /** The sentence for people. */
   detail: string
+  /** The pages of the chunk that may hold the value, when its page index was read and kept it. */
+  pages?: number[]
 }
 
 export declare const REASONS: Readonly<Record<ReasonCode, { verdict: Verdict | null, text: string }>>
@@ -335,6 +338,8 @@ export interface ProbeOptions {
    * is at most 64 KiB; true whenever usable; false never. Default 'auto'.
    */
   dictionary?: 'auto' | boolean
+  /** Read page indexes (ColumnIndex + OffsetIndex): 'auto' for chunks without a usable bloom filter, true always, false never. Default 'auto'. */
+  pageIndex?: 'auto' | boolean
   /** 'block' reads each filter's header and only the 32-byte blocks the values hash to; 'filter' whole filters; 'auto' the cheaper. */
   mode?: 'auto' | 'filter' | 'block'
   signal?: AbortSignal

@@ -7,50 +7,60 @@
 
 namespace pb {
 
-BatchOps::~BatchOps() {
-  if (hashes_ != nullptr) pool_->Release(hashes_);
-  if (results_ != nullptr) pool_->Release(results_);
-}
+namespace {
 
-Status BatchOps::EnsureScratch() {
-  if (hashes_ == nullptr) {
-    hashes_ = static_cast<uint64_t*>(pool_->Acquire(sizeof(uint64_t) * kChunkSlots));
-    if (hashes_ == nullptr) return Status::kLimitExceeded;
+// A pool block held for one call: returned however the call ends. A released block goes to the pool's
+// free list, so the next call's lease pops it again without a system allocation.
+class Lease {
+ public:
+  Lease(ScratchPool* pool, size_t bytes) : pool_(pool), block_(pool->Acquire(bytes)) {}
+  ~Lease() {
+    if (block_ != nullptr) pool_->Release(block_);
   }
-  if (results_ == nullptr) {
-    results_ = static_cast<uint8_t*>(pool_->Acquire(kChunkSlots));
-    if (results_ == nullptr) return Status::kLimitExceeded;
-  }
-  return Status::kOk;
-}
+  Lease(const Lease&) = delete;
+  Lease& operator=(const Lease&) = delete;
+  void* get() const { return block_; }
+
+ private:
+  ScratchPool* pool_;
+  void* block_;
+};
+
+}  // namespace
 
 template <typename OnChunk>
 Status BatchOps::ForEachChunk(const ValueBatch& batch, OnChunk&& on_chunk) {
   Status s = ValidateBatch(batch);
   if (!ok(s)) return s;
-  if (!ok(s = EnsureScratch())) return s;
+  // One block for the chunk's hashes and its spaced answers: one lease per call.
+  const Lease scratch(pool_, kChunkScratchBytes);
+  if (scratch.get() == nullptr) return Status::kLimitExceeded;
+  auto* chunk_hashes = static_cast<uint64_t*>(scratch.get());
+  auto* chunk_results = reinterpret_cast<uint8_t*>(chunk_hashes + kChunkSlots);
   for (uint32_t begin = 0, end = 0; begin < batch.count; begin = end) {
     end = begin + std::min(kChunkSlots, batch.count - begin);  // no overflow near UINT32_MAX
-    on_chunk(begin, end, HashSlots(batch, begin, end, hashes_));
+    on_chunk(begin, end, chunk_hashes, HashSlots(batch, begin, end, chunk_hashes), chunk_results);
   }
   return Status::kOk;
 }
 
 Status BatchOps::Insert(SbbfView filter, const ValueBatch& batch) {
-  return ForEachChunk(batch, [&](uint32_t, uint32_t, size_t n) { filter.InsertHashes(hashes_, n); });
+  return ForEachChunk(batch, [&](uint32_t, uint32_t, const uint64_t* hashes, size_t n, uint8_t*) {
+    filter.InsertHashes(hashes, n);
+  });
 }
 
 Status BatchOps::Check(SbbfView filter, const ValueBatch& batch, uint8_t* out) {
-  return ForEachChunk(batch, [&](uint32_t begin, uint32_t end, size_t n) {
+  return ForEachChunk(batch, [&](uint32_t begin, uint32_t end, const uint64_t* hashes, size_t n, uint8_t* results) {
     if (batch.validity == nullptr) {
-      filter.CheckHashes(hashes_, n, out + begin);
+      filter.CheckHashes(hashes, n, out + begin);
       return;
     }
     // Spaced: check the compacted hashes, then spread the answers back over the slots.
-    filter.CheckHashes(hashes_, n, results_);
+    filter.CheckHashes(hashes, n, results);
     size_t next = 0;
     for (uint32_t slot = begin; slot < end; ++slot) {
-      out[slot] = GetBit(batch.validity, batch.validity_bit_offset + slot) ? results_[next++] : kCheckNull;
+      out[slot] = GetBit(batch.validity, batch.validity_bit_offset + slot) ? results[next++] : kCheckNull;
     }
   });
 }

@@ -1,5 +1,6 @@
 // Batched insert/check of a ValueBatch against a Split Block Bloom Filter. Values are hashed a chunk at a
-// time into scratch taken once from the pool, so a warm call allocates nothing.
+// time into scratch leased from the pool for the call and returned after it: a warm call allocates
+// nothing, and between calls the pool holds in use only what callers own.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +19,10 @@ constexpr uint8_t kCheckNull = 2;  // the slot is null: a bloom filter says noth
 class BatchOps {
  public:
   static constexpr uint32_t kChunkSlots = 1024;
+  // The scratch a call leases: kChunkSlots hashes, then kChunkSlots answers.
+  static constexpr size_t kChunkScratchBytes = (sizeof(uint64_t) + 1) * kChunkSlots;
 
   explicit BatchOps(ScratchPool* pool) : pool_(pool) {}
-  ~BatchOps();
   BatchOps(const BatchOps&) = delete;
   BatchOps& operator=(const BatchOps&) = delete;
 
@@ -32,14 +34,12 @@ class BatchOps {
   Status Hash(const ValueBatch& batch, uint64_t* out, uint32_t* written);
 
  private:
-  Status EnsureScratch();
-  // Validates, takes the scratch, then hashes the valid slots a chunk at a time: on_chunk(begin, end, n).
+  // Validates, leases the chunk scratch, then hashes the valid slots a chunk at a time:
+  // on_chunk(begin, end, hashes, n, results), where results has room for kChunkSlots answers.
   template <typename OnChunk>
   Status ForEachChunk(const ValueBatch& batch, OnChunk&& on_chunk);
 
   ScratchPool* pool_;
-  uint64_t* hashes_ = nullptr;
-  uint8_t* results_ = nullptr;
 };
 
 // Checks hashes[i] against blocks + 32·i: one gathered block per hash, as a reader that fetched only

@@ -80,11 +80,15 @@ size_t ScratchPool::SizeOfClass(int c) {
   return base + base / 4 * quarter;
 }
 
+// The inverse of SizeOfClass in constant time (every batch call leases its scratch through here): with
+// 2^d <= bytes - 1 < 2^(d+1), the class is the quarter of [2^d, 2^(d+1)) that bytes - 1 falls in.
 int ScratchPool::ClassOf(size_t bytes) {
   if (bytes <= 256) return bytes == 0 ? 0 : static_cast<int>((bytes - 1) / kSmallestClassBytes);
-  int c = 4;
-  while (c < kNumClasses && SizeOfClass(c) < bytes) ++c;  // at most ~90 steps, only on a cache miss path
-  return c;
+  const uint64_t last = static_cast<uint64_t>(bytes) - 1;
+  const int d = 63 - __builtin_clzll(last);  // >= 8
+  const int quarter = static_cast<int>((last >> (d - 2)) & 3);
+  const int c = 4 + (d - 8) * 4 + quarter;
+  return c < kNumClasses ? c : kNumClasses;
 }
 
 size_t ScratchPool::ClassBytes(size_t bytes) { return SizeOfClass(ClassOf(bytes)); }

@@ -29,13 +29,13 @@ function randomBytes(n, random) {
   return out
 }
 
-function randomBigInts(n, random) {
+export function randomBigInts(n, random) {
   const words = new Uint32Array(n * 2)
   for (let i = 0; i < words.length; i++) words[i] = (random() * 4294967296) >>> 0
   return new BigInt64Array(words.buffer)
 }
 
-function asciiStrings(n, random) {
+export function asciiStrings(n, random) {
   const codes = new Array(16)
   const out = new Array(n)
   for (let i = 0; i < n; i++) {

@@ -18,8 +18,8 @@ export async function run({ quick }) {
       const filter = BloomFilter.create({ numBytes: 1 << 20 })
       const insertType = built.insertType ?? built.type
       try {
-        // Warm-up: the first calls size the shared scratch region and the batch scratch in the pool
-        // (counted too, as evidence that the counter does count).
+        // Warm-up: the module's first batch call makes the pool allocate the core's chunk scratch,
+        // cached from then on (counted too, as evidence that the counter does count).
         const cold = core.m.allocationCount()
         for (let i = 0; i < 3; i++) {
           filter.insert(built.inserted, insertType)

@@ -17,7 +17,8 @@ namespace pb {
   X(uint32_t, offsets, 0)             /* address, 0 = none */                     \
   X(int32_t, values_bit_offset, 0)                                                \
   X(uint32_t, validity, 0)            /* address, 0 = every slot valid */         \
-  X(int32_t, validity_bit_offset, 0)
+  X(int32_t, validity_bit_offset, 0)                                              \
+  X(uint32_t, offsets_base, 0)        /* subtracted from the offsets first; 0 = none */
 struct BatchDescriptor {
   PB_BATCH_DESCRIPTOR_FIELDS(PB_ABI_DECLARE_FIELD)
 };

@@ -28,6 +28,11 @@ constexpr size_t kDefaultPoolBytes = size_t{1} << 30;  // 1 GiB; lowered by JS w
 pb::ScratchPool g_pool(kDefaultPoolBytes);
 pb::BatchOps g_ops(&g_pool);
 
+// The region js/core.js streams batches through, a chunk of values at a time (js/batch-writer.js).
+// Static, outside the pool: a batch of any size then costs no pool memory and no heap growth.
+constexpr uint32_t kBatchScratchBytes = 256 * 1024;
+alignas(16) uint8_t g_batch_scratch[kBatchScratchBytes];
+
 template <typename T>
 T* Ptr(uint32_t address) {
   return reinterpret_cast<T*>(static_cast<uintptr_t>(address));
@@ -35,8 +40,18 @@ T* Ptr(uint32_t address) {
 
 int32_t Code(Status s) { return static_cast<int32_t>(s); }
 
+// The descriptor JS writes into scratch memory (src/bindings/batch_descriptor.h, js/core.js writeDescriptor).
+// offsets_base is subtracted from the count + 1 BYTE_ARRAY offsets first, in place: JS copies a chunk of a
+// caller's offsets as they are, and this loop costs a fraction of the same loop in JS. The word is then
+// cleared, so the descriptor can serve another call.
 pb::ValueBatch ReadDescriptor(uint32_t desc_address) {
-  const pb::BatchDescriptor& d = *Ptr<const pb::BatchDescriptor>(desc_address);
+  pb::BatchDescriptor& d = *Ptr<pb::BatchDescriptor>(desc_address);
+  if (d.offsets_base != 0 && d.offsets != 0) {
+    int32_t* offsets = Ptr<int32_t>(d.offsets);
+    // Unsigned, so a malformed offset wraps as it would in JS instead of overflowing; ValidateBatch judges it.
+    for (uint32_t i = 0; i <= d.count; ++i) offsets[i] = static_cast<int32_t>(static_cast<uint32_t>(offsets[i]) - d.offsets_base);
+  }
+  d.offsets_base = 0;
   pb::ValueBatch b;
   b.type = static_cast<pb::PhysicalType>(d.type);
   b.type_length = d.type_length;
@@ -76,6 +91,10 @@ PoolStats GetPoolStats() {
 }
 
 double AllocationCount() { return static_cast<double>(g_pool.system_allocations() + g_operator_new_calls); }
+
+uint32_t BatchScratchAddress() { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_batch_scratch)); }
+
+uint32_t BatchScratchBytes() { return kBatchScratchBytes; }
 
 uint32_t PoolClassBytes(uint32_t bytes) { return static_cast<uint32_t>(pb::ScratchPool::ClassBytes(bytes)); }
 
@@ -203,6 +222,8 @@ EMSCRIPTEN_BINDINGS(parquet_bloom) {
   function("poolStats", &GetPoolStats);
   function("poolClassBytes", &PoolClassBytes);
   function("allocationCount", &AllocationCount);
+  function("batchScratchAddress", &BatchScratchAddress);
+  function("batchScratchBytes", &BatchScratchBytes);
   function("decodeHeader", &DecodeHeader);
   function("encodeHeader", &EncodeHeader);
   function("optimalNumBytes", &OptimalNumBytes);

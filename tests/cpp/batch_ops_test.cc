@@ -328,7 +328,7 @@ TEST(BatchOpsAllocation, WarmInsertAndCheckMakeNoAllocations) {
   BatchOps ops(&pool);
   const SbbfView view = filter.view();
 
-  // Warm-up: the first call takes its scratch from the pool.
+  // Warm-up: the first call makes the pool allocate the chunk scratch; released, it stays cached.
   ASSERT_EQ(ops.Insert(view, dense_ints), Status::kOk);
   ASSERT_EQ(ops.Check(view, spaced_strings, out.data()), Status::kOk);
 
@@ -355,6 +355,30 @@ TEST(BatchOpsAllocation, WarmInsertAndCheckMakeNoAllocations) {
   }
 }
 
+TEST(BatchOpsAllocation, ChunkScratchGoesBackToThePoolAfterEveryCall) {
+  std::mt19937_64 rng(311);
+  const std::vector<int64_t> values = RandomInt64s(5 * BatchOps::kChunkSlots + 3, rng);
+  Filter filter = Filter::ForNdv(values.size());
+  std::vector<uint8_t> out(values.size());
+  ScratchPool pool(kPoolBytes);
+  BatchOps ops(&pool);
+
+  ASSERT_EQ(ops.Insert(filter.view(), Int64Batch(values)), Status::kOk);
+  EXPECT_EQ(pool.in_use_bytes(), 0u) << "after Insert";
+  const size_t cached = pool.held_bytes();
+  EXPECT_GT(cached, 0u) << "the scratch stays cached for the next call";
+  ASSERT_EQ(ops.Check(filter.view(), Int64Batch(values), out.data()), Status::kOk);
+  EXPECT_EQ(pool.in_use_bytes(), 0u) << "after Check";
+  EXPECT_EQ(pool.held_bytes(), cached) << "Check reused Insert's scratch";
+  for (size_t i = 0; i < values.size(); ++i) ASSERT_EQ(out[i], kCheckMaybe) << i;
+
+  // A call that fails on its batch leaves nothing in use either.
+  ValueBatch broken = Int64Batch(values);
+  broken.values_length -= 1;
+  EXPECT_EQ(ops.Check(filter.view(), broken, out.data()), Status::kMalformed);
+  EXPECT_EQ(pool.in_use_bytes(), 0u) << "after a refused Check";
+}
+
 TEST(BatchOpsAllocation, TooSmallPoolIsALimitNotACrash) {
   std::mt19937_64 rng(217);
   const std::vector<int64_t> values = RandomInt64s(3000, rng);
@@ -367,11 +391,12 @@ TEST(BatchOpsAllocation, TooSmallPoolIsALimitNotACrash) {
   EXPECT_EQ(tiny_ops.Check(filter.view(), Int64Batch(values), out.data()), Status::kLimitExceeded);
   for (uint32_t w : filter.words) EXPECT_EQ(w, 0u);
 
-  // Room for the hash scratch but not the result scratch.
+  // Room for the hashes alone, not the hashes and answers a call leases together.
   ScratchPool almost(ScratchPool::ClassBytes(sizeof(uint64_t) * BatchOps::kChunkSlots) + 64);
   BatchOps almost_ops(&almost);
   EXPECT_EQ(almost_ops.Insert(filter.view(), Int64Batch(values)), Status::kLimitExceeded);
   EXPECT_EQ(almost_ops.Check(filter.view(), Int64Batch(values), out.data()), Status::kLimitExceeded);
+  EXPECT_EQ(almost.in_use_bytes(), 0u) << "a refused call leaves nothing in use";
 
   // Raising the budget lets the same BatchOps proceed.
   almost.set_max_held_bytes(kPoolBytes);

@@ -67,7 +67,7 @@ test('a description of exactly js/abi.js\'s lists binds', async () => {
   const fresh = await freshAbi()
   fresh.bindAbi(fakeModule())
   assert.equal(fresh.Status.values.LIMIT_EXCEEDED, 4)
-  assert.equal(fresh.BatchDescriptor.bytes, 36)
+  assert.equal(fresh.BatchDescriptor.bytes, 40)
 })
 
 test('the bindings may list records and enums in any order', async () => {

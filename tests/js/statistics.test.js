@@ -246,3 +246,80 @@ function probeable(column) {
   if (column.physicalType === 'BYTE_ARRAY') return t === 'STRING' || t === 'ENUM' || t === undefined
   return t === undefined || t === 'INTEGER'
 }
+
+// Malformed statistics, as a hostile or buggy writer leaves them: each makes the chunk's statistics
+// unusable (with a reason), never a wrong 'absent' for a stored value.
+describe('statistics that disagree are not used', () => {
+  /** A DuckDB file whose footer has one chunk's Statistics (or ColumnMetaData) edited. */
+  async function edited(editChunk) {
+    const { decodeStruct, encodeStruct, getField } = await import('./helpers/thrift-writer.js')
+    const written = await writeDuckdb(`hostile-${Math.random().toString(36).slice(2)}.parquet`)
+    const bytes = new Uint8Array(await readFile(written.path))
+    const length = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 8, 4).getUint32(0, true)
+    const start = bytes.length - 8 - length
+    const { struct } = decodeStruct(bytes.subarray(start, bytes.length - 8))
+    const rowGroup = getField(struct, 4).value.items[1]
+    const chunk = getField(rowGroup, 1).value.items[Object.keys(COLUMNS).indexOf('sorted_i')]
+    const meta = getField(chunk, 3).value
+    editChunk(meta, getField(meta, 12).value)
+    const footer = encodeStruct(struct)
+    const out = new Uint8Array(start + footer.length + 8)
+    out.set(bytes.subarray(0, start))
+    out.set(footer, start)
+    new DataView(out.buffer).setUint32(start + footer.length, footer.length, true)
+    out.set(new TextEncoder().encode('PAR1'), start + footer.length + 4)
+    return { bytes: out, truth: written.truth.sorted_i }
+  }
+
+  const i32 = (v) => { const b = new Uint8Array(4); new DataView(b.buffer).setInt32(0, v, true); return b }
+  const cases = [
+    ['min above max', (m, s) => { setBinary(s, 6, i32(1_000_000)); setBinary(s, 5, i32(-5)) }, 'inconsistent-statistics'],
+    ['a bound of the wrong width', (m, s) => setBinary(s, 6, new Uint8Array(3)), 'inconsistent-statistics'],
+    ['a bound of 8 bytes on INT32', (m, s) => setBinary(s, 5, new Uint8Array(8).fill(0x7f)), 'inconsistent-statistics'],
+    ['null_count above num_values', (m, s) => setI64(s, 3, 10n ** 9n), 'inconsistent-statistics'],
+    ['num_values other than the row count', (m) => setI64(m, 5, 17n), 'inconsistent-statistics'],
+    ['statistics of another Thrift type', (m) => replaceWithI32(m, 12), 'inconsistent-statistics'],
+    ['an all-null claim the row count contradicts', (m, s) => { setI64(s, 3, 2048n); setI64(m, 5, 4096n) }, 'inconsistent-statistics'],
+  ]
+  for (const [name, edit, reason] of cases) {
+    test(name, async () => {
+      const { bytes, truth } = await edited(edit)
+      const file = await openParquet(bytes)
+      try {
+        const column = file.metadata.rowGroups[1].columns.find((c) => c.path === 'sorted_i')
+        assert.deepEqual([column.indexes.statistics.usable, column.indexes.statistics.reason], [false, reason], JSON.stringify(column.indexes.statistics))
+        const stored = [...truth[1]]
+        const result = await file.probe('sorted_i', stored, { rowGroups: [1], dictionary: false })
+        assert.ok(result.rowGroups[0].results.every((r) => r.verdict !== 'absent'), 'no stored value ruled out by statistics that disagree')
+      } finally {
+        await file.close()
+      }
+    })
+  }
+})
+
+function setBinary(struct, id, bytes) {
+  const field = struct.fields.find((f) => f.id === id)
+  if (field) field.value = bytes
+  else {
+    struct.fields.push({ id, type: 8, value: bytes })
+    struct.fields.sort((a, b) => a.id - b.id)
+  }
+}
+
+function setI64(struct, id, value) {
+  const field = struct.fields.find((f) => f.id === id)
+  if (field) {
+    field.type = 6
+    field.value = value
+  } else {
+    struct.fields.push({ id, type: 6, value })
+    struct.fields.sort((a, b) => a.id - b.id)
+  }
+}
+
+function replaceWithI32(struct, id) {
+  const field = struct.fields.find((f) => f.id === id)
+  field.type = 5
+  field.value = 7
+}
