@@ -1,6 +1,6 @@
 // Writes batches of JS values into wasm memory in the layout the native ValueBatch expects (Arrow-style
 // values / offsets / validity). streamBatch moves a batch of any size through the module's fixed batch
-// region a chunk of values at a time, one wasm call per chunk; writeBatch writes a small batch whole.
+// region a chunk of values at a time, one wasm call per chunk.
 import { DESCRIPTOR_BYTES, PhysicalTypeCode } from './core.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 
@@ -108,22 +108,6 @@ function streamLargeValue(core, source, at, outBytesPerSlot, call) {
   }
 }
 
-/**
- * Writes a small batch whole into core.scratch(), with outBytesPerSlot bytes per slot at `out`.
- * @returns {{ desc: number, count: number, out: number }}
- */
-export function writeBatch(core, input, type, outBytesPerSlot = 1) {
-  const source = sourceOf(input, resolveType(type))
-  const count = source.count
-  const bytes = DESCRIPTOR_BYTES + LAYOUT_SLACK + align16((count >> 3) + 2) + align16(4 * (count + 1)) +
-    align16(count * outBytesPerSlot) + align16(source.capacity())
-  const layout = new Layout(core.scratch(bytes), bytes, count, source, outBytesPerSlot)
-  if (source.write(core, 0, count, layout) !== count) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: a batch of ${count} values does not fit the ${bytes} bytes reserved`)
-  }
-  return { desc: layout.desc, count, out: layout.out }
-}
-
 /** Layout bytes per slot (an estimate for byte arrays). */
 function slotBytes(source, outBytesPerSlot) {
   return outBytesPerSlot + (source.hasValidity ? 1 / 8 : 0) + (source.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : source.width)
@@ -196,14 +180,6 @@ class Source {
       return typeof v === 'string' ? v.length * 3 : v instanceof Uint8Array ? v.length : 0
     }
     return Math.ceil(this.width)
-  }
-
-  /** Bytes all the values need at most. */
-  capacity() {
-    if (this.kind === TYPED) return this.values.byteLength
-    if (this.kind === ARRAY) return valuesCapacity(this.values, this.t, this.count)
-    if (this.hasOffsets) return Math.max(0, this.offsetsIn[this.count] - this.offsetsIn[0])
-    return Math.ceil(((this.offset & 7) + this.count) * this.width) + 1
   }
 }
 
@@ -288,25 +264,6 @@ function anyNull(values) {
 function writeValidity(u8, at, values, begin, end) {
   u8.fill(0, at, at + ((end - begin + 7) >> 3))
   for (let i = begin; i < end; i++) if (values[i] != null) u8[at + ((i - begin) >> 3)] |= 1 << ((i - begin) & 7)
-}
-
-/** An upper bound on the bytes all the values need. */
-function valuesCapacity(values, t, count) {
-  switch (t.name) {
-    case 'BOOLEAN': return (count + 7) >> 3
-    case 'BYTE_ARRAY': {
-      let bytes = 0
-      for (let i = 0; i < count; i++) {
-        const v = values[i]
-        if (typeof v === 'string') bytes += v.length * 3 // UTF-16 unit → at most 3 UTF-8 bytes
-        else if (v instanceof Uint8Array) bytes += v.length
-        else if (v != null) throw badValue(t.name, i, v, 'a string or Uint8Array')
-      }
-      return bytes
-    }
-    case 'FIXED_LEN_BYTE_ARRAY': return count * flbaWidth(values, t)
-    default: return count * FIXED_WIDTH[t.name]
-  }
 }
 
 function flbaWidth(values, t) {

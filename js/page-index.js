@@ -5,7 +5,7 @@
 // with the footer (list lengths, min > max, bound widths, NaN bounds, page locations, row counts, null
 // counts against null pages) is not used for that chunk, with a reason: never a wrong "absent".
 import { Chunk, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
-import { compareBytes, compareDecimal, keyList, sortOrderFor } from './statistics.js'
+import { compareBytes, compareDecimal, halfToNumber, keyList, sortOrderFor } from './statistics.js'
 
 export { decodeColumnIndex, decodeOffsetIndex } from './page-index-thrift.js'
 
@@ -505,14 +505,4 @@ function maxOwner(owners) {
   let top = -1
   for (let k = 0; k < owners.length; k++) if (owners[k] > top) top = owners[k]
   return top
-}
-
-/** IEEE 754 half precision to a number (FLOAT16 bounds; LogicalTypes.md FLOAT16). */
-function halfToNumber(bits) {
-  const sign = bits & 0x8000 ? -1 : 1
-  const exponent = (bits >> 10) & 0x1f
-  const fraction = bits & 0x3ff
-  if (exponent === 0) return sign * fraction * 2 ** -24
-  if (exponent === 0x1f) return fraction ? NaN : sign * Infinity
-  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15)
 }

@@ -2,7 +2,7 @@
 // filter, or just its header and the 32-byte blocks the values map to — verify the header before
 // trusting any byte of the bitset, and answer absent / maybe / unknown. Never a false negative.
 import { getCore } from './core.js'
-import { writeBatch } from './batch-writer.js'
+import { hashValues } from './batch-writer.js'
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from './bloom-header.js'
 import { layoutFromLength, nextBoundary } from './bloom-layout.js'
 import { Chunk, ChunkFlag, CHUNK_WORDS, IndexFlag, IndexI32, INDEX_I32_WORDS } from './footer.js'
@@ -383,12 +383,8 @@ export class HashedCandidates {
       this.hashes = new Uint8Array(0)
       return
     }
-    const batch = writeBatch(core, candidates, type, 8)
-    const written = core.m.hashBatch(batch.desc, batch.out)
-    if (written !== this.count) {
-      throw new ParquetBloomError(ErrorCode.BAD_VALUE, `could not hash the probe values (status ${-written})`)
-    }
-    this.hashes = core.u8.slice(batch.out, batch.out + this.count * 8)
+    // Streamed through the fixed batch region, so a long candidate list needs no pool block of its size.
+    this.hashes = hashValues(core, candidates, type)
   }
 
   /** Block index of each candidate in a filter of numBlocks blocks (cached per size). */

@@ -288,7 +288,8 @@ function sameBytes(a, b) {
   return compareBytes(a, b) === 0
 }
 
-function halfToNumber(bits) {
+/** IEEE 754 half precision to a number (FLOAT16; LogicalTypes.md). */
+export function halfToNumber(bits) {
   const sign = bits & 0x8000 ? -1 : 1
   const exponent = (bits >> 10) & 0x1f
   const fraction = bits & 0x3ff

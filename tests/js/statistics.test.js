@@ -252,23 +252,16 @@ function probeable(column) {
 describe('statistics that disagree are not used', () => {
   /** A DuckDB file whose footer has one chunk's Statistics (or ColumnMetaData) edited. */
   async function edited(editChunk) {
-    const { decodeStruct, encodeStruct, getField } = await import('./helpers/thrift-writer.js')
+    const { getField } = await import('./helpers/thrift-writer.js')
+    const { editFooter } = await import('./helpers/footer-edit.js')
     const written = await writeDuckdb(`hostile-${Math.random().toString(36).slice(2)}.parquet`)
-    const bytes = new Uint8Array(await readFile(written.path))
-    const length = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 8, 4).getUint32(0, true)
-    const start = bytes.length - 8 - length
-    const { struct } = decodeStruct(bytes.subarray(start, bytes.length - 8))
-    const rowGroup = getField(struct, 4).value.items[1]
-    const chunk = getField(rowGroup, 1).value.items[Object.keys(COLUMNS).indexOf('sorted_i')]
-    const meta = getField(chunk, 3).value
-    editChunk(meta, getField(meta, 12).value)
-    const footer = encodeStruct(struct)
-    const out = new Uint8Array(start + footer.length + 8)
-    out.set(bytes.subarray(0, start))
-    out.set(footer, start)
-    new DataView(out.buffer).setUint32(start + footer.length, footer.length, true)
-    out.set(new TextEncoder().encode('PAR1'), start + footer.length + 4)
-    return { bytes: out, truth: written.truth.sorted_i }
+    const bytes = editFooter(new Uint8Array(await readFile(written.path)), (struct) => {
+      const rowGroup = getField(struct, 4).value.items[1]
+      const chunk = getField(rowGroup, 1).value.items[Object.keys(COLUMNS).indexOf('sorted_i')]
+      const meta = getField(chunk, 3).value
+      editChunk(meta, getField(meta, 12).value)
+    })
+    return { bytes, truth: written.truth.sorted_i }
   }
 
   const i32 = (v) => { const b = new Uint8Array(4); new DataView(b.buffer).setInt32(0, v, true); return b }

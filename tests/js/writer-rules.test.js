@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test'
 import { openParquet, WRITER_RULES, writerRulesFor } from '../../js/index.js'
 import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/writer-rules.js'
 import { inspectFile } from '../../js/cli/inspect.js'
-import { decodeStruct, encodeStruct, setField, T } from './helpers/thrift-writer.js'
+import { editFooter } from './helpers/footer-edit.js'
+import { setField, T } from './helpers/thrift-writer.js'
 import { writeDuckdbSample } from './helpers/sample-files.js'
 
 const INT64 = { physicalType: 'INT64', logicalType: null }
@@ -33,17 +34,7 @@ after(async () => {
 /** The sample file with its footer's created_by replaced (the data and every offset stay as they are). */
 async function withCreatedBy(createdBy) {
   const bytes = new Uint8Array(await readFile(sample.path))
-  const length = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 8, 4).getUint32(0, true)
-  const start = bytes.length - 8 - length
-  const { struct } = decodeStruct(bytes.subarray(start, bytes.length - 8))
-  setField(struct, 6, T.BINARY, new TextEncoder().encode(createdBy))
-  const footer = encodeStruct(struct)
-  const out = new Uint8Array(start + footer.length + 8)
-  out.set(bytes.subarray(0, start))
-  out.set(footer, start)
-  new DataView(out.buffer).setUint32(start + footer.length, footer.length, true)
-  out.set(new TextEncoder().encode('PAR1'), start + footer.length + 4)
-  return out
+  return editFooter(bytes, (struct) => setField(struct, 6, T.BINARY, new TextEncoder().encode(createdBy)))
 }
 
 describe('created_by parsing (parquet-java VersionParser)', () => {

@@ -235,7 +235,7 @@ async function main() {
   const reference = []
   for (const p of probes) {
     const source = p.kind === 'blob' ? new Blob([readFileSync(p.location)]) : p.location
-    reference.push({ name: p.name, ...(await nodeProbe(source, p.column, p.values)) })
+    reference.push({ name: p.name, ...(await nodeProbe(source, p.column, p.values, { asBrowser: false })) })
   }
 
   const checks = []
