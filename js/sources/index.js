@@ -87,7 +87,26 @@ function openString(text, settings) {
   if (scheme !== undefined && /^[a-z][a-z0-9+.-]+:\/\//i.test(text)) {
     throw invalid(`unsupported URL scheme in ${JSON.stringify(text)}; use an http(s) URL (e.g. a presigned one) or a file path`)
   }
+  if (!hasFileSystem()) {
+    // In a page or worker a relative string is a URL relative to it, as fetch() would take it.
+    const base = globalThis.location?.href
+    if (base) {
+      let url
+      try {
+        url = new URL(text, base)
+      } catch (cause) {
+        throw invalid(`${JSON.stringify(text)} is not a valid URL relative to ${base}`, { cause })
+      }
+      return openUrl(url, settings)
+    }
+    throw invalid(`${JSON.stringify(text)} looks like a file path, but this runtime has no file system; pass an http(s) URL, a Blob or bytes`)
+  }
   return openFileSource(text, settings)
+}
+
+/** Node, and the runtimes that provide its process object with a file system (Bun, Deno). */
+function hasFileSystem() {
+  return typeof process === 'object' && typeof process.versions?.node === 'string' && typeof globalThis.document === 'undefined'
 }
 
 async function openUrl(url, settings) {
