@@ -113,9 +113,17 @@ export const NO_FILTER_OFFSET_RULE = {
   applies: (offset) => offset <= 0,
 }
 
+// A probe asks once per row group for the same created_by: parse it once.
+let lastCreatedBy
+let lastWriter = null
+
 /** The rules of `index` that make this writer's index of this column untrustworthy. */
 export function writerRulesFor(createdBy, index, column, chunk = { encodings: 0 }) {
-  const writer = parseCreatedBy(createdBy)
+  if (createdBy !== lastCreatedBy) {
+    lastCreatedBy = createdBy
+    lastWriter = parseCreatedBy(createdBy)
+  }
+  const writer = lastWriter
   return WRITER_RULES.filter((rule) => rule.index === index && rule.writer(writer, createdBy) && rule.affects(column, chunk))
 }
 
