@@ -60,6 +60,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/sources/index.js", esModule = embed "../../js/sources/index.js"),
     (name = "node_modules/parquet-bloom/js/sources/shared.js", esModule = embed "../../js/sources/shared.js"),
     (name = "node_modules/parquet-bloom/js/statistics.js", esModule = embed "../../js/statistics.js"),
+    (name = "node_modules/parquet-bloom/js/thrift-compact.js", esModule = embed "../../js/thrift-compact.js"),
     (name = "node_modules/parquet-bloom/js/values.js", esModule = embed "../../js/values.js"),
     (name = "node_modules/parquet-bloom/js/values/column-type.js", esModule = embed "../../js/values/column-type.js"),
     (name = "node_modules/parquet-bloom/js/values/decimal.js", esModule = embed "../../js/values/decimal.js"),
