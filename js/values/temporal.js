@@ -200,16 +200,38 @@ function wallClock(ctx, text, p, unit, perSecond) {
 
 const NANOS_PER_DAY = 86400000000000n
 
-function int96Bytes(nanos) {
-  let days = nanos / NANOS_PER_DAY
-  if (nanos < 0n && days * NANOS_PER_DAY !== nanos) days -= 1n
-  const julian = days + JULIAN_DAY_OF_EPOCH
-  if (julian < BigInt(INT32_MIN) || julian > BigInt(INT32_MAX)) return undefined
-  const out = new Uint8Array(12)
-  const view = new DataView(out.buffer)
-  view.setBigInt64(0, nanos - days * NANOS_PER_DAY, true)
-  view.setInt32(8, Number(julian), true)
-  return out
+const MICROS_PER_DAY = NANOS_PER_DAY / 1000n
+const INT64_MAX = 2n ** 63n - 1n
+
+/**
+ * The INT96 encodings of an instant (nanoseconds since the epoch): nanoseconds of day (LE int64), then
+ * the Julian day (LE int32). Writers agree between 4713 BC and year 287,000; outside it Spark (its
+ * DateTimeUtils.toJulianDay, int64 microseconds) writes other bytes, which are candidates too:
+ * - before 4713 BC its division truncates towards zero, leaving a negative nanosecond of day where
+ *   floor division gives a non-negative one;
+ * - after about year 287,566 `micros + JULIAN_DAY_OF_EPOCH * MICROS_PER_DAY` overflows int64 and wraps
+ *   (int96_from_spark.parquet stores 290000-12-31 so). Spark reads both back to the instant.
+ */
+function int96Forms(nanos) {
+  const julianNanos = nanos + JULIAN_DAY_OF_EPOCH * NANOS_PER_DAY
+  const floorDays = julianNanos / NANOS_PER_DAY - (julianNanos % NANOS_PER_DAY < 0n ? 1n : 0n)
+  const forms = [[floorDays, julianNanos - floorDays * NANOS_PER_DAY]]
+  if (julianNanos % NANOS_PER_DAY < 0n) forms.push(truncatedForm(julianNanos, NANOS_PER_DAY, 1n))
+  const julianMicros = nanos % 1000n === 0n ? nanos / 1000n + JULIAN_DAY_OF_EPOCH * MICROS_PER_DAY : null
+  if (julianMicros !== null && julianMicros > INT64_MAX) forms.push(truncatedForm(julianMicros - 2n ** 64n, MICROS_PER_DAY, 1000n))
+  return forms.filter(([julian]) => julian >= BigInt(INT32_MIN) && julian <= BigInt(INT32_MAX)).map(([julian, nanosOfDay]) => {
+    const out = new Uint8Array(12)
+    const view = new DataView(out.buffer)
+    view.setBigInt64(0, nanosOfDay, true)
+    view.setInt32(8, Number(julian), true)
+    return out
+  })
+}
+
+/** Days and time of day by truncating division (BigInt's, as Java's), the time of day in nanoseconds. */
+function truncatedForm(julian, perDay, nanosPerUnit) {
+  const days = julian / perDay
+  return [days, (julian - days * perDay) * nanosPerUnit]
 }
 
 export function int96Converter(ctx) {
@@ -231,8 +253,7 @@ export function int96Converter(ctx) {
     }
     let added = false
     for (const nanos of values) {
-      const b = int96Bytes(nanos)
-      if (b) {
+      for (const b of int96Forms(nanos)) {
         sink.addUnique(b)
         added = true
       }

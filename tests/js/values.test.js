@@ -329,6 +329,26 @@ describe('INT96', () => {
     assertPreset(INT96, new Uint8Array(11), 'absent', 'not-representable', /11 bytes cannot be in an INT96 column/)
   })
 
+  test('before 4713 BC: the floor form, and the truncated form Spark writes (negative nanosecond of day)', () => {
+    const nanos = (-3n - 2440588n) * 86400000000000n - 1000n // 1 µs before Julian day -3 begins
+    assert.deepEqual(candidatesOf(INT96, nanos), [
+      le64(86400000000000n - 1000n) + le32(-4),
+      le64(-1000n) + le32(-3),
+    ])
+    // A whole day has one form only.
+    assert.deepEqual(candidatesOf(INT96, (-5n - 2440588n) * 86400000000000n), [le64(0n) + le32(-5)])
+  })
+
+  test('after year 287,566: also the bytes of Spark\'s wrapped int64 arithmetic', () => {
+    // int96_from_spark.parquet: 290000-12-31T01:00:00+02:00 = 9089380393200000000 µs is stored as Julian
+    // day -105862232, nanosecond of day -32509551616000.
+    const stored = le64(-32509551616000n) + le32(-105862232)
+    assert.ok(candidatesOf(INT96, 9089380393200000000n * 1000n).includes(stored))
+    // Below the wrap, and for instants Spark cannot hold (sub-microsecond), no such form.
+    assert.equal(candidatesOf(INT96, 1704141296123456n * 1000n).length, 1)
+    assert.equal(candidatesOf(INT96, 9089380393200000000n * 1000n + 1n).length, 1)
+  })
+
   test('text with an offset: wall clock and UTC', () => {
     withTimeZone('UTC', () => {
       assert.deepEqual(candidatesOf(INT96, '1970-01-02T01:00:00+01:00'),
