@@ -6,7 +6,11 @@
 
 export const INITIAL_RTT_MS = 30
 export const INITIAL_BYTES_PER_MS = 10_000 // 10 MB/s
-export const NODE_WINDOW = 64
+// Where nothing limits requests per origin — Node's fetch opens a connection per request in flight, an
+// HTTP/2 or HTTP/3 connection multiplexes streams — the window is wide enough that one round carries a
+// probe's ranges (a header and a block for each of a hundred or so row groups): 256, the most streams
+// Chromium keeps open on one HTTP/2 connection and Bun's default limit of requests in flight.
+export const NODE_WINDOW = 256
 export const BROWSER_HTTP1_WINDOW = 6
 export const LOCAL_WINDOW = 16 // files, Blobs, buffers: no network, a few reads in flight suffice
 const SMOOTHING = 0.25
@@ -45,6 +49,19 @@ export class LinkModel {
   /** Bytes that cost as much time as one round trip: reading fewer to save a round is not worth it. */
   get bytesPerRound() {
     return this.rttMs * this.bytesPerMs
+  }
+
+  /**
+   * What one more request of a wave is worth in bytes, when a read may be split into more requests
+   * for fewer bytes: the wave takes `joinedRequests` requests with every read in one range, and
+   * `splitRequests` with each read cut to the bytes it needs. When the split wave fits in the rounds
+   * the joined one takes anyway, its extra requests ride in rounds that happen regardless and cost
+   * nothing: split. Otherwise every `window` more requests cost a round: one request, a window's
+   * share of the bytes a round is worth.
+   */
+  requestBytes({ splitRequests, joinedRequests, window }) {
+    if (Math.ceil(splitRequests / window) <= Math.ceil(joinedRequests / window)) return 0
+    return this.bytesPerRound / window
   }
 }
 
