@@ -10,10 +10,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { openParquet } from '../../js/index.js'
+import { ROUNDS_ROW_GROUPS, writeRoundsFile } from '../../tests/js/helpers/rounds-file.js'
 import { runIfMain } from '../lib/section.js'
 
-const ROW_GROUPS = 100
-const ROWS = 2048
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const serverScript = fileURLToPath(new URL('../lib/range-server-process.js', import.meta.url))
 
@@ -21,23 +20,6 @@ export const PLANS = {
   'before #13: 6 in flight, 8 KiB gaps': { concurrency: 6, coalesceGap: 8192 },
   'window 64, a request = 1/64 round': { concurrency: 64 },
   'now: transport window, free requests': {},
-}
-
-async function writeFile(dir) {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const file = path.join(dir, 'rounds.parquet')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
-    // Shuffled values: min/max keep every row group, so the bloom filters must answer.
-    await conn.run(`COPY (SELECT (hash(i) // 2)::BIGINT AS id, i::BIGINT AS row_id FROM range(${ROW_GROUPS * ROWS}) t(i)) TO '${file}'
-      (FORMAT parquet, ROW_GROUP_SIZE ${ROWS}, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`)
-    const value = (await conn.runAndReadAll(`SELECT (hash(${57 * ROWS + 5}::BIGINT) // 2)::BIGINT AS id`)).getRowObjects()[0].id
-    return { file, value }
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
 }
 
 async function startServer(root) {
@@ -53,7 +35,7 @@ export async function run({ quick } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-rounds-'))
   let server
   try {
-    const { file, value } = await writeFile(dir)
+    const { file, values: [value] } = await writeRoundsFile(dir, 'rounds.parquet')
     server = await startServer(dir)
     const url = `${server.origin}/${path.basename(file)}`
     const runs = Object.fromEntries(Object.keys(PLANS).map((name) => [name, []]))
@@ -75,7 +57,7 @@ export async function run({ quick } = {}) {
       }
     }
     return {
-      rowGroups: ROW_GROUPS, trials, responseDelayMs: 30,
+      rowGroups: ROUNDS_ROW_GROUPS, trials, responseDelayMs: 30,
       plans: Object.entries(runs).map(([name, list]) => ({
         plan: name, rounds: median(list.map((r) => r.rounds)), requests: median(list.map((r) => r.requests)),
         bytes: median(list.map((r) => r.bytesFetched)), ms: median(list.map((r) => r.ms)), minMs: Math.min(...list.map((r) => r.ms)),

@@ -10,26 +10,14 @@ import { after, before, describe, test } from 'node:test'
 
 import { openParquet } from '../../js/index.js'
 import { startTestServer } from './helpers/range-server.js'
+import { ROUNDS_ROW_GROUPS, writeRoundsFile } from './helpers/rounds-file.js'
 
-const ROW_GROUPS = 100
-const ROWS = 2048
+const ROW_GROUPS = ROUNDS_ROW_GROUPS
 let dir
 let server
 before(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'pb-rounds-'))
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
-    // Shuffled values, so min/max keep (almost) every row group and the bloom filters must answer.
-    await conn.run(`COPY (SELECT (hash(i) // 2)::BIGINT AS id, i::BIGINT AS row_id FROM range(${ROW_GROUPS * ROWS}) t(i))
-      TO '${path.join(dir, 'many.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE ${ROWS}, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`)
-    const rows = (await conn.runAndReadAll(`SELECT i, (hash(i) // 2)::BIGINT AS id FROM range(${ROW_GROUPS * ROWS}) t(i) WHERE i IN (${57 * ROWS + 5}, ${3 * ROWS}) ORDER BY i DESC`)).getRowObjects()
-    before.values = rows.map((r) => r.id)
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  before.values = (await writeRoundsFile(dir, 'many.parquet')).values
   server = await startTestServer({ root: dir })
 })
 after(async () => {
