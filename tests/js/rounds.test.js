@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { openParquet } from '../../js/index.js'
+import { createFooterCache, openParquet } from '../../js/index.js'
 import { startTestServer } from './helpers/range-server.js'
 import { ROUNDS_ROW_GROUPS, writeRoundsFile } from './helpers/rounds-file.js'
 
@@ -25,15 +25,15 @@ after(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-async function probeOnce(values, options = {}) {
+async function probeOnce(values, options = {}, { open = {}, modes = [] } = {}) {
   server.resetStats()
-  server.setMode('slow:30')
+  server.setMode('slow:30', ...modes)
   const started = performance.now()
-  const file = await openParquet(server.url('many.parquet'))
+  const file = await openParquet(server.url('many.parquet'), open)
   try {
     assert.equal(file.metadata.rowGroups.length, ROW_GROUPS)
     const result = await file.probe('id', values, options)
-    return { result, stats: file.stats, ms: performance.now() - started, server: { ...server.stats } }
+    return { result, stats: file.stats, ms: performance.now() - started, server: { ...server.stats }, metadataOffset: file.metadataOffset, fileSize: file.fileSize }
   } finally {
     await file.close()
     server.setMode()
@@ -75,5 +75,22 @@ describe('rounds, not requests', () => {
     t.diagnostic(`concurrency 6: ${run.stats.rounds} rounds, ${run.stats.requests} requests, ${(run.stats.bytesFetched / 1000).toFixed(1)} KB, ${run.ms.toFixed(0)} ms`)
     assert.ok(run.stats.rounds <= Math.ceil(ROW_GROUPS / 6) + 2, `${run.stats.rounds} rounds`)
     assert.equal(run.result.rowGroups[57].results[0].verdict, 'maybe')
+  })
+
+  test(`a cached second probe over ${ROW_GROUPS} row groups: one round, no footer bytes, the same answers`, async (t) => {
+    const [value] = before.values
+    const footerCache = createFooterCache()
+    const first = await probeOnce([value], {}, { open: { footerCache }, modes: ['etag'] })
+    const second = await probeOnce([value], {}, { open: { footerCache }, modes: ['etag'] })
+    t.diagnostic(`cached: ${second.stats.rounds} rounds, ${second.stats.requests} requests, ${(second.stats.bytesFetched / 1000).toFixed(1)} KB, ${second.ms.toFixed(0)} ms`)
+    assert.equal(second.stats.rounds, 1)
+    assert.equal(second.server.requests, second.stats.requests)
+    for (const entry of second.server.log) {
+      const [, start, end] = /^bytes=(\d+)-(\d+)$/.exec(entry.range ?? '') ?? []
+      assert.ok(start !== undefined && Number(end) < first.metadataOffset, `${entry.range} reads footer bytes (the footer starts at ${first.metadataOffset})`)
+      assert.match(entry.ifMatch ?? '', /^"[0-9a-f]+"$/, 'every request carries the validator')
+    }
+    assert.deepEqual(second.result.rowGroups.map((g) => g.results[0].verdict), first.result.rowGroups.map((g) => g.results[0].verdict))
+    assert.equal(second.result.rowGroups[57].results[0].verdict, 'maybe')
   })
 })
