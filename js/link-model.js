@@ -6,7 +6,13 @@
 
 export const INITIAL_RTT_MS = 30
 export const INITIAL_BYTES_PER_MS = 10_000 // 10 MB/s
-export const NODE_WINDOW = 64
+// Outside browsers nothing limits requests per origin (Node's fetch opens a connection per request in
+// flight): the window is wide enough that one round carries a probe's ranges, a header and a block for
+// each of a hundred or so row groups — 256, Bun's default limit of requests in flight. A browser's
+// HTTP/2 or HTTP/3 connection carries as many streams at once as the server allows: Chromium opens 100
+// (the SETTINGS_MAX_CONCURRENT_STREAMS most servers send), beyond which it queues.
+export const NODE_WINDOW = 256
+export const BROWSER_MULTIPLEXED_WINDOW = 100
 export const BROWSER_HTTP1_WINDOW = 6
 export const LOCAL_WINDOW = 16 // files, Blobs, buffers: no network, a few reads in flight suffice
 const SMOOTHING = 0.25
@@ -46,6 +52,19 @@ export class LinkModel {
   get bytesPerRound() {
     return this.rttMs * this.bytesPerMs
   }
+
+  /**
+   * What one more request of a wave is worth in bytes, when a read may be split into more requests
+   * for fewer bytes: the wave takes `joinedRequests` requests with every read in one range, and
+   * `splitRequests` with each read cut to the bytes it needs. When the split wave fits in the rounds
+   * the joined one takes anyway, its extra requests ride in rounds that happen regardless and cost
+   * nothing: split. Otherwise every `window` more requests cost a round: one request, a window's
+   * share of the bytes a round is worth.
+   */
+  requestBytes({ splitRequests, joinedRequests, window }) {
+    if (Math.ceil(splitRequests / window) <= Math.ceil(joinedRequests / window)) return 0
+    return this.bytesPerRound / window
+  }
 }
 
 /**
@@ -57,9 +76,13 @@ export class LinkModel {
  */
 export function transportWindow(source, remote) {
   if (!remote) return LOCAL_WINDOW
-  const inBrowser = typeof globalThis.document !== 'undefined' || (typeof globalThis.WorkerGlobalScope !== 'undefined' && typeof globalThis.importScripts === 'function')
-  if (!inBrowser) return NODE_WINDOW
-  return multiplexedOrigin(source.name) ? NODE_WINDOW : BROWSER_HTTP1_WINDOW
+  if (!inBrowser()) return NODE_WINDOW
+  return multiplexedOrigin(source.name) ? BROWSER_MULTIPLEXED_WINDOW : BROWSER_HTTP1_WINDOW
+}
+
+/** A page or a worker of a browser (not Node, Bun, Deno or workerd). */
+export function inBrowser() {
+  return typeof globalThis.document !== 'undefined' || (typeof globalThis.WorkerGlobalScope !== 'undefined' && typeof globalThis.importScripts === 'function')
 }
 
 /** True when a Resource Timing entry of the URL's origin says it was fetched over HTTP/2 or HTTP/3. */

@@ -8,7 +8,7 @@ import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
 import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './probe.js'
 import { planProbe } from './probe-plan.js'
 import { LinkModel, transportWindow } from './link-model.js'
-import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
+import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks } from './read-scheduler.js'
 import { openByteSource } from './sources/index.js'
 import { HttpSource } from './sources/http-source.js'
 import { confirmFooter, footerThroughCache, rereadFooter } from './cached-footer.js'
@@ -172,7 +172,8 @@ export class ParquetFile {
     // What a request and a sequential round are worth in bytes, from the link seen so far.
     const window = this.#window(options)
     const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
-    const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, { requestBytes: roundBytes / window, roundBytes })
+    const costs = { requestBytes: roundBytes / window, roundBytes }
+    const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, costs)
     const pageIndex = options.pageIndex ?? 'auto'
     if (pageIndex !== 'auto' && typeof pageIndex !== 'boolean') {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `pageIndex must be 'auto', true or false, got ${JSON.stringify(pageIndex)}`)
@@ -185,6 +186,7 @@ export class ParquetFile {
       name: this.name, geometry: this.#geometry, column, encoded, hashed, mode,
       rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false, dictionary, pageIndex,
     })
+    if (this.#remote) costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window })
     await this.#run(plan.tasks, { ...options, coalesceGap })
     // Chunks whose dictionary did not decode fall back to their bloom filters: one more wave, only then.
     const retry = await plan.afterReads()

@@ -320,6 +320,24 @@ export class ProbeTask extends FilterTask {
     return null
   }
 
+  /**
+   * Requests this read takes in its first wave with each part its own range (`split`: the header, and
+   * the blocks apart from it) and with header and blocks as one range (`joined`), from the layout
+   * bloom_filter_length implies: what the link model weighs to price a request (js/link-model.js).
+   */
+  plannedRequests(isHeld) {
+    const layout = this.guess
+    if (!layout) return { split: 1, joined: 1 }
+    const base = this.offset + layout.headerLength
+    if (isHeld(this.offset, base + layout.numBytes)) return { split: 0, joined: 0 }
+    if (this.mode === 'filter') return { split: 1, joined: 1 }
+    const blocks = this.neededBlocks(layout.numBytes / 32).filter((b) => !isHeld(base + b * 32, base + b * 32 + 32))
+    const ranges = mergeBlockRanges(blocks, base, this.probe.coalesceGap)
+    if (this.mode === 'auto' && ranges.reduce((n, r) => n + r.end - r.start, 0) >= layout.numBytes) return { split: 1, joined: 1 }
+    const header = isHeld(this.offset, base) ? [] : [{ start: this.offset, end: base }]
+    return { split: joinNear([...header, ...ranges], this.probe.coalesceGap).length, joined: 1 }
+  }
+
   /** Block reads when the mode says so, or in auto mode when they cost less than the whole filter. */
   chooseBlocks(layout, isHeld) {
     if (this.mode === 'block') return true

@@ -80,6 +80,24 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
   return { rounds }
 }
 
+/**
+ * Requests a wave of tasks takes with every read split to the bytes it needs and with each read as
+ * one range, for pricing a request (js/link-model.js). Tasks that cannot say count one request each.
+ * @param {Array<ReadTask & { plannedRequests?: (isHeld: (start: number, end: number) => boolean) => { split: number, joined: number } }>} tasks
+ * @param {ByteCache} cache
+ */
+export function plannedRequests(tasks, cache) {
+  const isHeld = (start, end) => cache.get(start, end) !== undefined
+  let splitRequests = 0
+  let joinedRequests = 0
+  for (const task of tasks) {
+    const { split, joined } = task.plannedRequests?.(isHeld) ?? { split: 1, joined: 1 }
+    splitRequests += split
+    joinedRequests += joined
+  }
+  return { splitRequests, joinedRequests }
+}
+
 /** Bytes already fetched for the whole file (the tail read), reused before any new request. */
 export class ByteCache {
   constructor() {

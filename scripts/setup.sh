@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build and tests need, only what is missing: Debian packages (compilers, Emscripten,
-# xxHash, GoogleTest, Chromium and Firefox ESR for the browser tests) and the npm dependencies from
+# xxHash, GoogleTest, Chromium, Firefox ESR and openssl for the browser tests) and the npm dependencies from
 # package-lock.json; with PB_NEED_RUNTIMES=1 also the pinned Node, Bun, Deno and workerd binaries of the
 # runtime tests (tests/runtimes/pinned/package-lock.json, about 870 MB on disk).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -17,6 +17,8 @@ if [ "${PB_SKIP_BROWSER:-0}" != 1 ]; then
   command -v firefox-esr >/dev/null || need+=(firefox-esr)
   # Recommends are skipped below, so give the browser tests' screenshots a font to render with.
   [ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
+  # The HTTP/2 browser scenarios make a self-signed certificate with it.
+  command -v openssl >/dev/null || need+=(openssl)
 fi
 if [ "${PB_NEED_CLANG:-0}" = 1 ]; then
   command -v clang++ >/dev/null || need+=(clang)

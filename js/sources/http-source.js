@@ -4,6 +4,7 @@
 // it with every request (If-Match / If-Unmodified-Since, §13.1) so a replaced file fails as FILE_CHANGED.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { callSignal, invalid, SourceBase } from './shared.js'
+import { inBrowser } from '../link-model.js'
 
 // Query parameters whose values are credentials (S3/GCS/Azure/CloudFront signatures, tokens, keys):
 // shown as "…" in names and messages, which end up in logs.
@@ -430,7 +431,9 @@ export class HttpSource extends SourceBase {
       let response
       try {
         const init = { headers, signal: op.signal, redirect: 'follow' }
-        if (this.#bypassHttpCache) init.cache = 'no-store'
+        // In a browser, always: Chromium's HTTP cache lets one request of a URL through at a time (its
+        // cache lock), so a wave of range reads of one file would go one by one, a round each.
+        if (this.#bypassHttpCache || inBrowser()) init.cache = 'no-store'
         response = await op.race(fetchFn(this.#url, init))
       } catch (cause) {
         if (cause instanceof ParquetBloomError || op.aborted) throw cause

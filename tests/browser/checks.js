@@ -34,7 +34,7 @@ export function assertProbeMatchesTruth(verdicts, probe, what) {
 /**
  * The probe in Node with default options, as the page runs it: verdicts and the I/O it took, footer
  * included. For a browser's sake (`asBrowser`, the default) a URL is read through the window a browser
- * keeps for an HTTP/1.1 origin (6; js/link-model.js), where Node keeps 64 in flight, so that the two runs
+ * keeps for an HTTP/1.1 origin (6; js/link-model.js), where Node keeps 256 in flight, so that the two runs
  * plan the same requests; other runtimes compare with Node's own window.
  */
 export async function nodeProbe(source, column, values, { asBrowser = true } = {}) {

@@ -18,6 +18,7 @@ import { buildSamples, samplesDir } from '../../web/build-samples.js'
 import { repoRoot, startDemoServer } from '../../web/server.js'
 import { assertEqual, assertOk, assertProbeMatchesTruth, nodeProbe, pageReader } from './checks.js'
 import { BROWSERS, launchBrowser, missingBrowser } from './drivers.js'
+import { roundsScenarios } from './rounds-scenarios.js'
 
 const GLOBAL_TIMEOUT_MS = 240_000
 const STEP_TIMEOUT_MS = 30_000
@@ -301,6 +302,10 @@ scenario('bundle-in-worker', async ({ page, demo, manifest }) => {
   assertProbeMatchesTruth(verdicts, s.probe, 'worker')
   assertEqual(verdicts, (await nodeProbe(url, s.probe.column, values)).verdicts, 'worker verdicts equal the Node run of the sources')
 })
+
+const rounds = roundsScenarios()
+scenarios.push(...rounds.scenarios)
+resources.servers.push(rounds)
 
 // ---- runner ------------------------------------------------------------------------------------
 

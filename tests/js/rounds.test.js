@@ -8,28 +8,16 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { openParquet } from '../../js/index.js'
+import { createFooterCache, openParquet } from '../../js/index.js'
 import { startTestServer } from './helpers/range-server.js'
+import { ROUNDS_ROW_GROUPS, writeRoundsFile } from './helpers/rounds-file.js'
 
-const ROW_GROUPS = 100
-const ROWS = 2048
+const ROW_GROUPS = ROUNDS_ROW_GROUPS
 let dir
 let server
 before(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'pb-rounds-'))
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
-    // Shuffled values, so min/max keep (almost) every row group and the bloom filters must answer.
-    await conn.run(`COPY (SELECT (hash(i) // 2)::BIGINT AS id, i::BIGINT AS row_id FROM range(${ROW_GROUPS * ROWS}) t(i))
-      TO '${path.join(dir, 'many.parquet')}' (FORMAT parquet, ROW_GROUP_SIZE ${ROWS}, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`)
-    const rows = (await conn.runAndReadAll(`SELECT i, (hash(i) // 2)::BIGINT AS id FROM range(${ROW_GROUPS * ROWS}) t(i) WHERE i IN (${57 * ROWS + 5}, ${3 * ROWS}) ORDER BY i DESC`)).getRowObjects()
-    before.values = rows.map((r) => r.id)
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  before.values = (await writeRoundsFile(dir, 'many.parquet')).values
   server = await startTestServer({ root: dir })
 })
 after(async () => {
@@ -37,15 +25,15 @@ after(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-async function probeOnce(values, options = {}) {
+async function probeOnce(values, options = {}, { open = {}, modes = [] } = {}) {
   server.resetStats()
-  server.setMode('slow:30')
+  server.setMode('slow:30', ...modes)
   const started = performance.now()
-  const file = await openParquet(server.url('many.parquet'))
+  const file = await openParquet(server.url('many.parquet'), open)
   try {
     assert.equal(file.metadata.rowGroups.length, ROW_GROUPS)
     const result = await file.probe('id', values, options)
-    return { result, stats: file.stats, ms: performance.now() - started, server: { ...server.stats } }
+    return { result, stats: file.stats, ms: performance.now() - started, server: { ...server.stats }, metadataOffset: file.metadataOffset, fileSize: file.fileSize }
   } finally {
     await file.close()
     server.setMode()
@@ -53,14 +41,18 @@ async function probeOnce(values, options = {}) {
 }
 
 describe('rounds, not requests', () => {
-  test(`one value over ${ROW_GROUPS} row groups at 30 ms per response: ≤ 3 rounds, no more bytes than whole filters`, async (t) => {
+  test(`one value over ${ROW_GROUPS} row groups at 30 ms per response: ≤ 3 rounds, ≤ 100 KB, no more bytes than whole filters`, async (t) => {
     const [value] = before.values
     const whole = await probeOnce([value], { mode: 'filter' })
     for (const mode of ['auto', 'block']) {
       const run = await probeOnce([value], { mode })
       t.diagnostic(`${mode}: ${run.stats.rounds} rounds, ${run.stats.requests} requests, ${(run.stats.bytesFetched / 1000).toFixed(1)} KB, ${run.ms.toFixed(0)} ms`)
       assert.equal(run.server.requests, run.stats.requests)
+      assert.equal(run.server.bytesWritten, run.stats.bytesFetched)
       assert.ok(run.stats.rounds <= 3, `${mode}: ${run.stats.rounds} rounds`)
+      // The floor is the footer's tail read (64 KiB) and a header and a block per row group: the
+      // window carries them all in one round, so no gap between them is worth reading.
+      assert.ok(run.server.bytesWritten <= 100_000, `${mode}: ${run.server.bytesWritten} bytes`)
       assert.ok(run.stats.bytesFetched <= whole.stats.bytesFetched, `${mode}: ${run.stats.bytesFetched} bytes, whole filters ${whole.stats.bytesFetched}`)
       const home = run.result.rowGroups[57].results[0]
       assert.equal(home.verdict, 'maybe', 'the value is in row group 57')
@@ -83,5 +75,22 @@ describe('rounds, not requests', () => {
     t.diagnostic(`concurrency 6: ${run.stats.rounds} rounds, ${run.stats.requests} requests, ${(run.stats.bytesFetched / 1000).toFixed(1)} KB, ${run.ms.toFixed(0)} ms`)
     assert.ok(run.stats.rounds <= Math.ceil(ROW_GROUPS / 6) + 2, `${run.stats.rounds} rounds`)
     assert.equal(run.result.rowGroups[57].results[0].verdict, 'maybe')
+  })
+
+  test(`a cached second probe over ${ROW_GROUPS} row groups: one round, no footer bytes, the same answers`, async (t) => {
+    const [value] = before.values
+    const footerCache = createFooterCache()
+    const first = await probeOnce([value], {}, { open: { footerCache }, modes: ['etag'] })
+    const second = await probeOnce([value], {}, { open: { footerCache }, modes: ['etag'] })
+    t.diagnostic(`cached: ${second.stats.rounds} rounds, ${second.stats.requests} requests, ${(second.stats.bytesFetched / 1000).toFixed(1)} KB, ${second.ms.toFixed(0)} ms`)
+    assert.equal(second.stats.rounds, 1)
+    assert.equal(second.server.requests, second.stats.requests)
+    for (const entry of second.server.log) {
+      const [, start, end] = /^bytes=(\d+)-(\d+)$/.exec(entry.range ?? '') ?? []
+      assert.ok(start !== undefined && Number(end) < first.metadataOffset, `${entry.range} reads footer bytes (the footer starts at ${first.metadataOffset})`)
+      assert.match(entry.ifMatch ?? '', /^"[0-9a-f]+"$/, 'every request carries the validator')
+    }
+    assert.deepEqual(second.result.rowGroups.map((g) => g.results[0].verdict), first.result.rowGroups.map((g) => g.results[0].verdict))
+    assert.equal(second.result.rowGroups[57].results[0].verdict, 'maybe')
   })
 })

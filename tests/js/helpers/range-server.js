@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import http from 'node:http'
+import http2 from 'node:http2'
 import path from 'node:path'
 import send from 'send'
 
@@ -32,16 +33,19 @@ import send from 'send'
  * - last-modified     Last-Modified from the file's mtime; If-Unmodified-Since earlier than it answers 412
  * - ignore-conditions sends the validators above but ignores If-Match / If-Unmodified-Since
  * Every timer belongs to its request and is cleared when the request ends or the server closes.
+ * With `tls` ({ key, cert } in PEM) it serves HTTPS over HTTP/2 (node:http2, HTTP/1.1 for clients
+ * that do not offer h2), for browsers' multiplexed transport.
  *
- * @param {{ root: string }} options directory served at /
+ * @param {{ root: string, tls?: { key: string, cert: string } }} options directory served at /
  */
-export async function startTestServer({ root }) {
+export async function startTestServer({ root, tls }) {
   const timers = new Set()
   let defaultModes = []
   let beforeServe
   let stats = emptyStats()
 
-  const server = http.createServer((req, res) => {
+  let inFlight = 0
+  const handler = (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1')
     let urlPath
     try {
@@ -62,6 +66,8 @@ export async function startTestServer({ root }) {
     const perPath = (stats.paths[urlPath] ??= { requests: 0, bytesWritten: 0, ranges: [] })
     stats.requests++
     stats.log.push(entry)
+    inFlight++
+    stats.maxInFlight = Math.max(stats.maxInFlight, inFlight)
     perPath.requests++
     perPath.ranges.push(req.headers.range)
     const nth = perPath.requests
@@ -73,6 +79,7 @@ export async function startTestServer({ root }) {
     }
     res.on('close', () => {
       entry.status = res.statusCode
+      inFlight--
     })
     const later = (fn, ms) => {
       const timer = setTimeout(() => {
@@ -91,6 +98,12 @@ export async function startTestServer({ root }) {
     }
     if (modes.slow !== undefined) later(respond, modes.slow)
     else respond()
+  }
+  const server = tls ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler) : http.createServer(handler)
+  const sockets = new Set() // a TLS server has no closeAllConnections()
+  server.on('secureConnection', (socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
   })
 
   await new Promise((resolve, reject) => {
@@ -98,7 +111,7 @@ export async function startTestServer({ root }) {
     server.listen(0, '127.0.0.1', resolve)
   })
   const { port } = server.address()
-  const origin = `http://127.0.0.1:${port}`
+  const origin = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`
 
   return {
     origin,
@@ -134,7 +147,8 @@ export async function startTestServer({ root }) {
     async close() {
       for (const timer of timers) clearTimeout(timer)
       timers.clear()
-      server.closeAllConnections()
+      if (tls) for (const socket of sockets) socket.destroy()
+      else server.closeAllConnections()
       await new Promise((resolve) => server.close(() => resolve()))
     },
   }
@@ -144,6 +158,7 @@ function emptyStats() {
   return {
     requests: 0,
     bytesWritten: 0, // response body bytes handed to sockets
+    maxInFlight: 0, // the most requests received and not yet answered at once
     /** @type {Record<string, { requests: number, bytesWritten: number, ranges: (string | undefined)[] }>} */
     paths: {},
     /** @type {{ method: string, path: string, range: string | undefined, status: number | undefined, bytesWritten: number }[]} */

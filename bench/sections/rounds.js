@@ -1,0 +1,73 @@
+// Rounds, bytes and time of one value over 100 row groups (issue #13) behind a server that waits 30 ms
+// per response, running in its own process: the plan before the round model (6 in flight, 8 KiB
+// coalescing), the round model with a window of 64 (where a request cost a 64th of a round whatever
+// the wave's size, so each filter's header and block were joined across ~3 KB of bitset), and the
+// plan now (the transport's window; a request that adds no round is free), interleaved, medians.
+import { fork } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import { openParquet } from '../../js/index.js'
+import { ROUNDS_ROW_GROUPS, writeRoundsFile } from '../../tests/js/helpers/rounds-file.js'
+import { runIfMain } from '../lib/section.js'
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const serverScript = fileURLToPath(new URL('../lib/range-server-process.js', import.meta.url))
+
+export const PLANS = {
+  'before #13: 6 in flight, 8 KiB gaps': { concurrency: 6, coalesceGap: 8192 },
+  'window 64, a request = 1/64 round': { concurrency: 64 },
+  'now: transport window, free requests': {},
+}
+
+async function startServer(root) {
+  const child = fork(serverScript, [root, 'slow:30'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const { origin } = await new Promise((resolve, reject) => {
+    child.once('message', resolve)
+    child.once('exit', (code) => reject(new Error(`the range server exited (${code})`)))
+  })
+  return { origin, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.disconnect() }) }
+}
+
+export async function run({ quick } = {}) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-rounds-'))
+  let server
+  try {
+    const { file, values: [value] } = await writeRoundsFile(dir, 'rounds.parquet')
+    server = await startServer(dir)
+    const url = `${server.origin}/${path.basename(file)}`
+    const runs = Object.fromEntries(Object.keys(PLANS).map((name) => [name, []]))
+    const trials = quick ? 3 : 9
+    for (let t = -1; t < trials; t++) { // trial -1 warms up wasm, connections and the JIT
+      for (const [name, options] of Object.entries(PLANS)) {
+        const cpu = process.cpuUsage()
+        const started = performance.now()
+        const f = await openParquet(url, options)
+        try {
+          const result = await f.probe('id', [value])
+          const ms = performance.now() - started
+          const used = process.cpuUsage(cpu)
+          if (result.rowGroups[57].results[0].verdict !== 'maybe') throw new Error(`${name}: a false negative in row group 57`)
+          if (t >= 0) runs[name].push({ ms, cpuMs: (used.user + used.system) / 1000, ...f.stats })
+        } finally {
+          await f.close()
+        }
+      }
+    }
+    return {
+      rowGroups: ROUNDS_ROW_GROUPS, trials, responseDelayMs: 30,
+      plans: Object.entries(runs).map(([name, list]) => ({
+        plan: name, rounds: median(list.map((r) => r.rounds)), requests: median(list.map((r) => r.requests)),
+        bytes: median(list.map((r) => r.bytesFetched)), ms: median(list.map((r) => r.ms)), minMs: Math.min(...list.map((r) => r.ms)),
+        cpuMs: median(list.map((r) => r.cpuMs)),
+      })),
+    }
+  } finally {
+    await server?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+runIfMain(import.meta.url, run)
