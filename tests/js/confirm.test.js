@@ -318,3 +318,132 @@ describe('confirm: parquet-testing files (every codec and encoding there)', () =
     }
   })
 })
+
+/** Reads the ULEB128 varint at `at`: { value (zigzag-decoded), end }. */
+function readZigzag(bytes, at) {
+  let raw = 0n
+  let shift = 0n
+  let end = at
+  for (;;) {
+    const b = bytes[end++]
+    raw |= BigInt(b & 0x7f) << shift
+    shift += 7n
+    if (!(b & 0x80)) break
+  }
+  return { value: (raw >> 1n) ^ -(raw & 1n), end }
+}
+
+/** Rewrites the zigzag varint at `at` in place with `value`, in the same number of bytes (padded). */
+function writeZigzag(bytes, at, value) {
+  const { end } = readZigzag(bytes, at)
+  let raw = value >= 0n ? value << 1n : ((-value) << 1n) - 1n
+  for (let i = at; i < end; i++) {
+    const last = i === end - 1
+    bytes[i] = Number(raw & 0x7fn) | (last ? 0 : 0x80)
+    raw >>= 7n
+  }
+  assert.equal(raw, 0n, 'the new value needs more varint bytes than the old one')
+}
+
+/** Offsets of a page header's uncompressed and compressed size varints (fields 2 and 3, written in order). */
+function pageSizeFields(bytes, at) {
+  assert.equal(bytes[at], 0x15, 'PageHeader field 1 (i32)')
+  const type = readZigzag(bytes, at + 1)
+  assert.equal(bytes[type.end], 0x15, 'PageHeader field 2 (i32)')
+  const uncompressed = readZigzag(bytes, type.end + 1)
+  assert.equal(bytes[uncompressed.end], 0x15, 'PageHeader field 3 (i32)')
+  return { uncompressedAt: type.end + 1, compressedAt: uncompressed.end + 1 }
+}
+
+describe('confirm: hostile pages give maybe (confirm-failed) or the right answer, never a wrong one', () => {
+  const value = 300n
+  const rightRows = [100]
+
+  /** Probes the edited bytes: each row group's answer must be right, or not decided by the pages. */
+  async function assertNeverWrong(bytes, label) {
+    const file = await openParquet(bytes)
+    let failed = 0
+    try {
+      const result = await file.probe('id', [value, 301n], { confirm: true })
+      for (const g of result.rowGroups) {
+        const [held, missing] = g.results
+        if (held.source === 'data-pages') assert.deepEqual(held.rows, g.index === 0 ? rightRows : [], `${label}: row group ${g.index}`)
+        else if (g.index === 0) assert.notEqual(held.verdict, 'absent', label)
+        if (missing.source === 'data-pages') assert.equal(missing.verdict, 'absent', label)
+        failed += [held, missing].filter((r) => r.reason === 'confirm-failed').length
+      }
+    } finally {
+      await file.close()
+    }
+    return failed
+  }
+
+  function firstPageOf(bytes) {
+    const truth = hyparquetTruth(bytes)
+    const location = truth.offsetIndex(0, 0)?.page_locations[0]
+    const chunk = truth.chunk(0, 0).meta_data
+    return { truth, at: location ? Number(location.offset) : Number(chunk.dictionary_page_offset ?? chunk.data_page_offset) }
+  }
+
+  for (const [name, delta] of [['a larger compressed_page_size', 2n], ['a smaller compressed_page_size (a truncated page)', -3n]]) {
+    for (const which of ['indexed', 'plain']) {
+      test(`${which} file, ${name}`, async () => {
+        const bytes = written[which].slice()
+        const { at } = firstPageOf(bytes)
+        const { compressedAt } = pageSizeFields(bytes, at)
+        writeZigzag(bytes, compressedAt, readZigzag(bytes, compressedAt).value + delta)
+        const failed = await assertNeverWrong(bytes, `${which} ${name}`)
+        assert.ok(failed > 0, 'the damaged row group is reported as not confirmed')
+      })
+    }
+  }
+
+  test('a wrong uncompressed_page_size', async () => {
+    const bytes = written.indexed.slice()
+    const { at } = firstPageOf(bytes)
+    const { uncompressedAt } = pageSizeFields(bytes, at)
+    writeZigzag(bytes, uncompressedAt, readZigzag(bytes, uncompressedAt).value - 8n)
+    assert.ok(await assertNeverWrong(bytes, 'uncompressed') > 0)
+  })
+
+  for (const shift of [-4096n, 7n, 1n << 20n]) {
+    test(`an OffsetIndex whose first page is moved by ${shift} bytes (outside the chunk or onto no page)`, async () => {
+      const bytes = written.indexed.slice()
+      const truth = hyparquetTruth(bytes)
+      const chunk = truth.chunk(0, 0)
+      const at = Number(chunk.offset_index_offset)
+      // OffsetIndex: field 1 list<PageLocation> (0x19, then size/type), PageLocation field 1 i64 offset (0x16).
+      assert.equal(bytes[at], 0x19)
+      const listHeader = bytes[at + 1]
+      const offsetAt = at + 2 + ((listHeader >> 4) === 0xf ? readZigzag(bytes, at + 2).end - (at + 2) : 0)
+      assert.equal(bytes[offsetAt], 0x16)
+      const old = readZigzag(bytes, offsetAt + 1).value
+      const moved = old + shift < 4n ? 4n : old + shift
+      const padded = bytes.slice()
+      try {
+        writeZigzag(padded, offsetAt + 1, moved)
+      } catch {
+        return // does not fit in the varint's bytes: nothing to test at this shift
+      }
+      await assertNeverWrong(padded, `offset moved by ${shift}`)
+    })
+  }
+
+  test('a truncated file (the last row group\'s pages cut off) is an error or maybe, never absent', async () => {
+    const { truth } = firstPageOf(written.plain)
+    const last = truth.metadata.row_groups.length - 1
+    const chunk = truth.chunk(last, 0).meta_data
+    const bytes = written.plain.slice()
+    // Zero the second half of the last row group's id chunk: a page that no longer decodes, or decodes to other values.
+    const start = Number(chunk.data_page_offset) + Number(chunk.total_compressed_size) / 2
+    bytes.fill(0, start, Number(chunk.data_page_offset) + Number(chunk.total_compressed_size))
+    const file = await openParquet(bytes)
+    try {
+      const result = await file.probe('id', [idOf(ROWS - 1)], { confirm: true })
+      const r = result.rowGroups[last].results[0]
+      assert.notEqual(r.verdict, 'absent', `${r.reason}: ${r.detail}`)
+    } finally {
+      await file.close()
+    }
+  })
+})
