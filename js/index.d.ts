@@ -302,6 +302,8 @@ export interface ProbeValueResult {
   rows?: number[]
   /** More rows hold the value than `maxRows` let through. */
   rowsTruncated?: boolean
+  /** With `columns`: per row of `rows`, those columns' values as hyparquet reads them. */
+  values?: Array<Record<string, unknown>>
 }
 
 export declare const REASONS: Readonly<Record<ReasonCode, { verdict: Verdict | null, text: string }>>
@@ -365,6 +367,8 @@ export interface ProbeOptions {
   maxConfirmBytes?: number
   /** Rows listed per value, over all row groups; beyond it `rowsTruncated: true`. Default 1000. */
   maxRows?: number
+  /** With `confirm`: top-level columns whose values at the matching rows come back as `values`, read page by page (OffsetIndex). */
+  columns?: string[]
 }
 
 /** A decoded BloomFilterHeader. */

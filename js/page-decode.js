@@ -17,7 +17,7 @@ export class PageDecodeError extends Error {}
 let loading = null
 
 /** hyparquet's page-level modules, loaded once. */
-function loadHyparquet() {
+export function loadHyparquet() {
   loading ??= Promise.all([import('./hyparquet-pages.js'), loadCompressors()]).then(([pages, compressors]) => ({ pages, compressors }),
     (error) => {
       loading = null // a later call may succeed (e.g. after an import map is added)

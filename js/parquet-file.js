@@ -8,6 +8,7 @@ import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
 import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './probe.js'
 import { planProbe } from './probe-plan.js'
 import { confirmOptions, planConfirm } from './confirm.js'
+import { lookupColumns, lookupRowValues } from './confirm-lookup.js'
 import { LinkModel, transportWindow } from './link-model.js'
 import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, runReadTasks } from './read-scheduler.js'
 import { openByteSource } from './sources/index.js'
@@ -199,16 +200,21 @@ export class ParquetFile {
       logicalType: column.logicalType,
       rowGroups,
     }
-    if (confirm) result.confirm = await this.#confirm({ column, encoded, rowGroups, pageIndexOf: plan.pageIndexOf, ...confirm }, { ...options, coalesceGap })
+    if (confirm) result.confirm = await this.#confirm({ column, encoded, rowGroups, pageIndexOf: plan.pageIndexOf, columns: options.columns, ...confirm }, { ...options, coalesceGap })
     return result
   }
 
   /** Reads and compares the data pages of what is still open (js/confirm.js); returns what that cost apart from the probe. */
   async #confirm(probe, options) {
     const before = { ...this.stats }
+    const columns = probe.columns === undefined ? undefined : lookupColumns(this.layout, probe.columns, this.name)
     const confirmation = planConfirm({ layout: this.layout, metadataOffset: this.metadataOffset, ...probe })
     await this.#run(confirmation.tasks, options)
     await confirmation.finish()
+    if (columns?.length) {
+      await lookupRowValues({ layout: this.layout, fileSize: this.fileSize, columns, rowGroups: probe.rowGroups,
+        readRange: (offset, length) => this.readRange(offset, length, options) })
+    }
     const after = this.stats
     return { requests: after.requests - before.requests, bytesFetched: after.bytesFetched - before.bytesFetched, rounds: after.rounds - before.rounds }
   }

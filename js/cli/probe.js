@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises'
 
 import { describeColumnType, ErrorCode, ParquetBloomError, parseHexBytes } from '../index.js'
-import { formatBytes, showValue } from './format.js'
+import { formatBytes, jsonSafe, showValue } from './format.js'
 
 /**
  * The values of --value and --values-file in order: text, or bytes with --hex. A values file holds one
@@ -44,8 +44,8 @@ async function readStdin() {
  * Probes one opened file. Returns the JSON shape of one entry of `files`.
  * @param {import('../parquet-file.js').ParquetFile} file
  */
-export async function probeFile(file, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, started }) {
-  const result = await file.probe(column, values, { mode, statistics, dictionary, ...(confirm ? { confirm, maxConfirmBytes, maxRows } : {}) })
+export async function probeFile(file, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, started }) {
+  const result = await file.probe(column, values, { mode, statistics, dictionary, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}) })
   const { requests, bytesFetched } = file.stats
   return {
     file: label,
@@ -69,6 +69,7 @@ export function probeText(entry) {
     lines.push(`  row group ${String(rg.index).padStart(labelWidth)}  ${String(rg.numRows).padStart(rowsWidth)} rows  ${verdicts.join('  ')}`)
     for (const r of rg.results) {
       if (r.rows?.length) lines.push(`    ${showValue(r.value)} in rows ${r.rows.join(', ')}${r.rowsTruncated ? ', … (--max-rows)' : ''}`)
+      r.values?.forEach((row, i) => lines.push(`      row ${r.rows[i]}: ${JSON.stringify(jsonSafe(row))}`))
     }
   }
   const { requests, bytesFetched, ms } = entry.stats

@@ -168,6 +168,20 @@ describe('confirm: hyparquet-writer files with known row formulas', () => {
     }
   })
 
+  test('columns: the matching rows\' values of other columns, reading only the pages holding those rows', async () => {
+    const truth = hyparquetTruth(written.indexed)
+    // By id (sorted: the page index finds its one page), returning the shuffled key and n.
+    const { result } = await probeUrl('indexed.parquet', 'id', [idOf(100), idOf(45001)], { columns: ['id', 'key', 'n'] })
+    const found = result.rowGroups.flatMap((g) => g.results.filter((r) => r.verdict === 'present'))
+    assert.deepEqual(found.map((r) => r.rows), [[100], [45001]])
+    assert.deepEqual(found.map((r) => r.values), [[{ id: idOf(100), key: keyOf(100), n: nOf(100) }], [{ id: idOf(45001), key: keyOf(45001), n: nOf(45001) }]])
+    // Two rows in two row groups: far less than the three columns' chunks of those row groups.
+    const chunkBytes = [0, 2].reduce((sum, g) => sum + [0, 1, 2].reduce((s, c) => s + Number(truth.chunk(g, c).meta_data.total_compressed_size), 0), 0)
+    assert.ok(result.confirm.bytesFetched < chunkBytes / 5, `${result.confirm.bytesFetched} bytes of ${chunkBytes}`)
+    console.log(`point lookup of 2 rows × 3 columns: ${result.confirm.bytesFetched} bytes in ${result.confirm.requests} requests (chunks: ${chunkBytes} bytes)`)
+    await assert.rejects(probeUrl('indexed.parquet', 'key', ['k1'], { columns: ['nope'] }), { code: 'COLUMN_NOT_FOUND' })
+  })
+
   test('without confirm nothing changes and no page is read', async () => {
     const file = await openParquet(written.indexed)
     try {
