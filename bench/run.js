@@ -1,7 +1,7 @@
 // `npm run bench` (through scripts/bench.sh): runs every benchmark section in its own Node process, the
 // native Google Benchmark binary before and after the JS throughput section, prints the tables and the
 // targets, and writes everything to bench/results/latest.json with the machine it ran on.
-//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,size,footer] [--no-native]
+//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,indexes,confirm,size,footer] [--no-native]
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -15,7 +15,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'indexes', 'size', 'footer']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'indexes', 'confirm', 'size', 'footer']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -88,6 +88,7 @@ async function main() {
   if (want('memory')) result.memory = section('memory-visits.js')
   if (want('wire')) result.wire = section('wire.js')
   if (want('indexes')) result.indexes = section('indexes.js')
+  if (want('confirm')) result.confirm = section('confirm-match.js')
   if (want('size')) result.size = await measureDownload()
   if (want('footer')) {
     result.footer = section('big-footer.js', ['--footer', footerPath], ['--max-old-space-size=8192'])
@@ -169,6 +170,10 @@ function print(result) {
       ['case', 'values', 'keys', 'check per row group'], x.statistics.map((r) => [r.case, r.values, fmt(r.keysNsPerValue), fmt(r.checkNsPerValue)]))
     table('One value over 100 row groups, server waits 30 ms per response (medians; the old plan: 6 in flight, 8 KiB coalescing, no round model)',
       ['plan', 'rounds', 'requests', 'bytes', 'ms'], ['old', 'new'].map((p) => [p, x.rounds[p].rounds, x.rounds[p].requests, bytes(x.rounds[p].bytes), fmt(x.rounds[p].ms)]))
+  }
+  if (result.confirm) {
+    table('Exact lookups: matching decoded pages (js/confirm-match.js; target ≥ 100 M values/s on numeric pages)',
+      ['case', 'values', 'M values/s', 'ms per page array'], result.confirm.rows.map((r) => [r.case, r.values, fmt(r.mValuesPerSecond, 0), fmt(r.msPerCall)]))
   }
   if (result.size) {
     const s = result.size

@@ -67,6 +67,12 @@ export class CandidateMatcher {
         if (values instanceof BigInt64Array) scanWords(values, this.scalarKeys, hits)
         else for (let i = 0; i < n; i++) hits[i] = byKey.get(values[i]) ?? -1
         return hits
+      case 'INT32':
+        if (this.scalarKeys.length > 1 && values instanceof Int32Array) {
+          scanInts(values, this.scalarKeys, hits)
+          return hits
+        }
+      // falls through
       default: {
         // Numbers (Map keys compare SameValueZero: -0 finds 0, which the candidates hold as both zeros
         // anyway), booleans, INT96 bigints.
@@ -137,6 +143,33 @@ function sameBytes(a, b) {
   return true
 }
 
+// Several keys: a table indexed by a value's low bits says whether any key could be equal, so most
+// values cost one typed-array load; the keys are compared only behind it.
+const FILTER_BITS = 12
+const FILTER_MASK = (1 << FILTER_BITS) - 1
+
+function lowBitsFilter(lows) {
+  const filter = new Uint8Array(1 << FILTER_BITS)
+  for (const low of lows) filter[low & FILTER_MASK] = 1
+  return filter
+}
+
+/** INT32 values against several keys. */
+function scanInts(values, keys, hits) {
+  const filter = lowBitsFilter(keys)
+  const m = keys.length
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]
+    if (filter[value & FILTER_MASK] === 0) continue
+    for (let g = 0; g < m; g++) {
+      if (keys[g] === value) {
+        hits[i] = g
+        break
+      }
+    }
+  }
+}
+
 /** INT64 values as little-endian int32 pairs against the keys' words. */
 function scanWords(values, keys, hits) {
   const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
@@ -153,8 +186,10 @@ function scanWords(values, keys, hits) {
     for (let i = 0; i < values.length; i++) if (words[2 * i] === low && words[2 * i + 1] === high) hits[i] = 0
     return
   }
+  const filter = lowBitsFilter(lows)
   for (let i = 0; i < values.length; i++) {
     const low = words[2 * i]
+    if (filter[low & FILTER_MASK] === 0) continue
     for (let g = 0; g < m; g++) {
       if (lows[g] === low && highs[g] === words[2 * i + 1]) {
         hits[i] = g
