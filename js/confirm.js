@@ -215,11 +215,15 @@ function keepWithReason(job, { reason, detail }) {
 
 /**
  * probe()'s confirm options, checked: null without `confirm: true`.
- * @param {{ confirm?: boolean, maxConfirmBytes?: number, maxRows?: number }} options
+ * @param {{ confirm?: boolean, maxConfirmBytes?: number, maxRows?: number, columns?: string[] }} options
  * @returns {{ maxConfirmBytes: number, maxRows: number } | null}
  */
-export function confirmOptions({ confirm, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS }) {
-  if (confirm === undefined || confirm === false) return null
+export function confirmOptions({ confirm, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS, columns }) {
+  if (confirm === undefined || confirm === false) {
+    // Row values come from confirmed rows only: asking for them without confirming is a mistake, not a no-op.
+    if (columns !== undefined) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'columns needs confirm: true (the rows come from the data pages)')
+    return null
+  }
   if (confirm !== true) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `confirm must be true or false, got ${JSON.stringify(confirm)}`)
   if (!(Number.isFinite(maxConfirmBytes) && maxConfirmBytes >= 0)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `maxConfirmBytes must be a number >= 0, got ${maxConfirmBytes}`)

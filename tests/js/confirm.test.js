@@ -180,6 +180,9 @@ describe('confirm: hyparquet-writer files with known row formulas', () => {
     assert.ok(result.confirm.bytesFetched < chunkBytes / 5, `${result.confirm.bytesFetched} bytes of ${chunkBytes}`)
     console.log(`point lookup of 2 rows × 3 columns: ${result.confirm.bytesFetched} bytes in ${result.confirm.requests} requests (chunks: ${chunkBytes} bytes)`)
     await assert.rejects(probeUrl('indexed.parquet', 'key', ['k1'], { columns: ['nope'] }), { code: 'COLUMN_NOT_FOUND' })
+    await assert.rejects(probeUrl('indexed.parquet', 'key', ['k1'], { confirm: false, columns: ['id'] }), { code: 'INVALID_ARGUMENT' })
+    await assert.rejects(probeUrl('indexed.parquet', 'key', ['k1'], { maxRows: -1 }), { code: 'INVALID_ARGUMENT' })
+    await assert.rejects(probeUrl('indexed.parquet', 'key', ['k1'], { confirm: 'yes' }), { code: 'INVALID_ARGUMENT' })
   })
 
   test('without confirm nothing changes and no page is read', async () => {
@@ -314,6 +317,23 @@ describe('confirm: parquet-testing files (every codec and encoding there)', () =
     'datapage_v1-snappy-compressed-checksum.parquet': ['a', 'b'],
     'plain-dict-uncompressed-checksum.parquet': ['long_field', 'binary_field'],
     'rle-dict-snappy-checksum.parquet': ['long_field', 'binary_field'],
+    'int32_decimal.parquet': ['value'],
+    'int64_decimal.parquet': ['value'],
+    'fixed_length_decimal.parquet': ['value'],
+    'byte_array_decimal.parquet': ['value'],
+    'fixed_length_byte_array.parquet': ['flba_field'],
+    'nested_lists.snappy.parquet': ['a'],
+    'nonnullable.impala.parquet': ['ID'],
+    'nullable.impala.parquet': ['id'],
+    'byte_stream_split_extended.gzip.parquet': ['float16_plain', 'float16_byte_stream_split', 'int32_plain', 'int32_byte_stream_split', 'int64_byte_stream_split', 'flba5_byte_stream_split', 'decimal_byte_stream_split'],
+    'hadoop_lz4_compressed.parquet': ['c0', 'c1'],
+    'non_hadoop_lz4_compressed.parquet': ['c0', 'c1'],
+    'dict-page-offset-zero.parquet': ['l_partkey'],
+    'float16_nonzeros_and_nans.parquet': ['x'],
+    'float16_zeros_and_nans.parquet': ['x'],
+    'single_nan.parquet': ['mycol'],
+    'overflow_i16_page_cnt.parquet': ['inc'],
+    'sort_columns.parquet': ['a', 'b'],
   }
   for (const [name, columns] of Object.entries(FIXTURES)) {
     const relative = `parquet-testing/${name}`
