@@ -33,9 +33,11 @@ function confirmable(result) {
  *   encoded: { physicalType: string, candidates: any[], owners: Int32Array, outcomes: any[] },
  *   rowGroups: Array<{ index: number, numRows: number, results: any[] }>,
  *   pageIndexOf: (rowGroup: number) => import('./page-index.js').PreparedPageIndex | undefined,
- *   maxConfirmBytes?: number, maxRows?: number }} probe
+ *   maxConfirmBytes?: number, maxRows?: number, maxReadBytes?: number }} probe
+ *   maxReadBytes: the byte source's largest single read (openParquet's maxBytes): a chunk over it is not read
  */
-export function planConfirm({ layout, metadataOffset, column, encoded, rowGroups, pageIndexOf, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS }) {
+export function planConfirm({ layout, metadataOffset, column, encoded, rowGroups, pageIndexOf, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS,
+  maxReadBytes = Infinity }) {
   const firstRows = rowGroupFirstRows(layout.rowGroupRows)
   const tasks = []
   const jobs = []
@@ -63,6 +65,12 @@ export function planConfirm({ layout, metadataOffset, column, encoded, rowGroups
       job.reads.push({ start: range.chunkStart, end: range.chunkEnd, role: 'chunk' })
     }
     const bytes = job.reads.reduce((sum, r) => sum + (r.end - r.start), 0)
+    const largest = Math.max(...job.reads.map((r) => r.end - r.start))
+    if (largest > maxReadBytes) {
+      job.failure = { reason: 'confirm-budget', detail: `a ${largest}-byte read, over the largest single read this file allows (maxBytes ${maxReadBytes})` }
+      job.reads = []
+      continue
+    }
     if (planned + bytes > maxConfirmBytes) {
       job.failure = { reason: 'confirm-budget', detail: `confirming would read ${bytes} more bytes, past maxConfirmBytes ${maxConfirmBytes}` }
       job.reads = []

@@ -149,6 +149,17 @@ describe('confirm: hyparquet-writer files with known row formulas', () => {
     assert.ok(result.confirm.bytesFetched <= 30000)
   })
 
+  test('a chunk larger than openParquet\'s maxBytes is not read: confirm-budget, not an error', async () => {
+    const file = await openParquet(server.url('plain.parquet'), { maxBytes: 100000 })
+    try {
+      const result = await file.probe('id', [300n], { confirm: true, maxConfirmBytes: 1 << 30 })
+      assert.equal(result.rowGroups[0].results[0].reason, 'confirm-budget')
+      assert.equal(result.rowGroups[0].results[0].verdict, 'maybe')
+    } finally {
+      await file.close()
+    }
+  })
+
   test('maxRows: rows stop at maxRows per value, with rowsTruncated', async () => {
     const { result } = await probeUrl('indexed.parquet', 'n', [7], { maxRows: 5 })
     const got = collect(result)[0]
