@@ -174,6 +174,10 @@ function print(result) {
   if (result.confirm) {
     table('Exact lookups: matching decoded pages (js/confirm-match.js; target ≥ 100 M values/s on numeric pages)',
       ['case', 'values', 'M values/s', 'ms per page array'], result.confirm.rows.map((r) => [r.case, r.values, fmt(r.mValuesPerSecond, 0), fmt(r.msPerCall)]))
+    const b = result.confirm.bytes
+    table(`Exact lookup of one value in a ${bytes(b.fileBytes)} file with a page index (${b.rowGroups} row groups; bound: footer + page index + 2 pages per candidate row group)`,
+      ['candidate row groups', 'confirm bytes', 'confirm requests', 'whole probe bytes', 'requests', 'bound', 'met'],
+      [[b.candidateRowGroups, bytes(b.confirmBytes), b.confirmRequests, bytes(b.probeBytes), b.requests, bytes(b.bound), b.met ? 'yes' : 'NO']])
   }
   if (result.size) {
     const s = result.size

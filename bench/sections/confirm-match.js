@@ -1,8 +1,17 @@
-// Exact lookups' matching (js/confirm-match.js) on decoded pages: millions of values per second for
-// CandidateMatcher.scan over the typed arrays hyparquet decodes (and byte arrays), dictionary indexes
-// through hitsThroughDictionary, and walkLevels mapping hits to rows. Target (issue #14): ≥ 100 M
-// values/s on numeric pages, no object per value.
+// Exact lookups (issue #14). Matching (js/confirm-match.js) on decoded pages: millions of values per
+// second for CandidateMatcher.scan over the typed arrays hyparquet decodes (and byte arrays), dictionary
+// indexes through hitsThroughDictionary, and walkLevels mapping hits to rows (target ≥ 100 M values/s
+// on numeric pages, no object per value). Bytes: one value confirmed in a ≥ 100 MB file with a page
+// index (hyparquet-writer), against footer + page index + 2 pages per candidate row group.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import { parquetMetadata, readOffsetIndex } from 'hyparquet'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from '../../js/confirm-match.js'
+import { openParquet } from '../../js/index.js'
 import { runIfMain } from '../lib/section.js'
 import { calibrate, interleave } from '../lib/timing.js'
 
@@ -34,11 +43,49 @@ export async function run({ quick }) {
     const timed = interleave({ scan: { fn, reps: calibrate(fn, { targetMs }) } }, quick ? 3 : 5).scan
     rows.push({ case: c.name, values: c.n, mValuesPerSecond: c.n / (timed.msPerCall * 1e3), msPerCall: timed.msPerCall })
   }
-  return { rows }
+  return { rows, bytes: await bytesForOneValue(quick ? 1_500_000 : 13_000_000) }
+}
+
+/** Writes `rows` sorted INT64 ids (8 bytes each, plain) with a page index and confirms one id. */
+async function bytesForOneValue(rows) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-confirm-'))
+  try {
+    const ids = new BigInt64Array(rows).map((_, i) => BigInt(i) * 2n)
+    const bytes = new Uint8Array(parquetWriteBuffer({ codec: 'UNCOMPRESSED', rowGroupSize: 1_000_000, pageSize: 64 * 1024,
+      columnData: [{ name: 'id', data: ids, type: 'INT64', columnIndex: true, encoding: 'PLAIN' }] }))
+    const file = path.join(dir, 'big.parquet')
+    writeFileSync(file, bytes)
+    const metadata = parquetMetadata(bytes.buffer)
+    const value = BigInt(Math.floor(rows * 0.61)) * 2n
+    const opened = await openParquet(file)
+    try {
+      const result = await opened.probe('id', [value], { confirm: true })
+      const candidates = result.rowGroups.filter((g) => g.results[0].source === 'data-pages' || g.results[0].verdict !== 'absent')
+      let indexBytes = 0
+      let bound = 8 + metadata.metadata_length
+      for (const g of candidates) {
+        const chunk = metadata.row_groups[g.index].columns[0]
+        indexBytes += chunk.column_index_length + chunk.offset_index_length
+        const at = Number(chunk.offset_index_offset)
+        const pages = readOffsetIndex({ view: new DataView(bytes.buffer, at, chunk.offset_index_length), offset: 0 }).page_locations
+        bound += chunk.column_index_length + chunk.offset_index_length + 2 * Math.max(...pages.map((p) => p.compressed_page_size))
+      }
+      return {
+        fileBytes: bytes.length, rowGroups: metadata.row_groups.length, candidateRowGroups: candidates.length, found: candidates.map((g) => g.results[0].rows),
+        confirmBytes: result.confirm.bytesFetched, confirmRequests: result.confirm.requests, probeBytes: opened.stats.bytesFetched, requests: opened.stats.requests,
+        indexBytes, bound, met: opened.stats.bytesFetched <= bound,
+      }
+    } finally {
+      await opened.close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 runIfMain(import.meta.url, async (args) => {
   const result = await run(args)
   console.table(result.rows.map((r) => ({ ...r, mValuesPerSecond: r.mValuesPerSecond.toFixed(0), msPerCall: r.msPerCall.toFixed(2) })))
+  console.log(result.bytes)
   return result
 })
