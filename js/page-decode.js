@@ -18,7 +18,20 @@ let loading = null
 
 /** hyparquet's page-level modules, loaded once. */
 export function loadHyparquet() {
-  loading ??= Promise.all([import('./hyparquet-pages.js'), loadCompressors()]).then(([pages, compressors]) => ({ pages, compressors }),
+  // Bare specifiers, each its own import: a relative glue module would be a source file every page load
+  // lists (scripts/size.js) though only confirmations load it; the bundle splits these into on-demand chunks.
+  loading ??= Promise.all([
+    import('hyparquet/src/column.js'), import('hyparquet/src/datapage.js'), import('hyparquet/src/plain.js'),
+    import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/read.js'), loadCompressors(),
+  ]).then(([column, datapage, plain, metadata, schema, read, compressors]) => ({
+    pages: {
+      parquetHeader: column.parquetHeader, readDataPage: datapage.readDataPage, readDataPageV2: datapage.readDataPageV2,
+      readPlain: plain.readPlain, parquetMetadata: metadata.parquetMetadata, getSchemaPath: schema.getSchemaPath,
+      getMaxDefinitionLevel: schema.getMaxDefinitionLevel, getMaxRepetitionLevel: schema.getMaxRepetitionLevel,
+      parquetReadObjects: read.parquetReadObjects,
+    },
+    compressors,
+  }),
     (error) => {
       loading = null // a later call may succeed (e.g. after an import map is added)
       throw error

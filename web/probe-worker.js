@@ -66,7 +66,7 @@ const handlers = {
 /**
  * The handle Confirm probes run on. The source modules load hyparquet (the page decoder) by its package
  * name, which a module worker cannot resolve without a bundler or import map; the browser bundle
- * carries it in an on-demand chunk, so confirmations go through the bundle, on a handle of their own
+ * carries it in on-demand chunks, so confirmations go through the bundle, on a handle of their own
  * (its readout then shows what a confirming probe costs, footer included on the first one).
  */
 function confirmingHandle(open) {

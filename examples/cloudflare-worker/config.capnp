@@ -43,7 +43,6 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/filter-health.js", esModule = embed "../../js/filter-health.js"),
     (name = "node_modules/parquet-bloom/js/footer-cache.js", esModule = embed "../../js/footer-cache.js"),
     (name = "node_modules/parquet-bloom/js/footer.js", esModule = embed "../../js/footer.js"),
-    (name = "node_modules/parquet-bloom/js/hyparquet-pages.js", esModule = embed "../../js/hyparquet-pages.js"),
     (name = "node_modules/parquet-bloom/js/index-coverage.js", esModule = embed "../../js/index-coverage.js"),
     (name = "node_modules/parquet-bloom/js/index.js", esModule = embed "../../js/index.js"),
     (name = "node_modules/parquet-bloom/js/link-model.js", esModule = embed "../../js/link-model.js"),

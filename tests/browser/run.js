@@ -117,7 +117,7 @@ scenario('url-probe', async ({ page, demo, manifest, jsRequests }) => {
 })
 
 scenario('confirm', async ({ page, demo, manifest }) => {
-  // Confirm reads the data pages (hyparquet, through the bundle's on-demand chunk in the worker): the
+  // Confirm reads the data pages (hyparquet, through the bundle's on-demand chunks in the worker): the
   // rows shown must be those a Node run of the same confirming probe finds.
   const s = manifest.samples[0]
   const url = `${demo.url}web/samples/${s.file}`
