@@ -88,6 +88,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     tasks.push(bloomTask(g, group, location))
     return group
   })
+  let byIndex
   return {
     tasks,
     /** After the reads: decodes the page indexes and dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
@@ -127,7 +128,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     },
     results: () => groups.map((group) => group.combine(dictionaryRules)),
     /** The checked page index of a row group, when it was read and usable (exact lookups read its pages). */
-    pageIndexOf: (g) => groups.find((group) => group.index === g)?.pageIndex,
+    pageIndexOf: (g) => (byIndex ??= new Map(groups.map((group) => [group.index, group]))).get(g)?.pageIndex,
   }
 }
 
