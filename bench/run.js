@@ -1,7 +1,7 @@
 // `npm run bench` (through scripts/bench.sh): runs every benchmark section in its own Node process, the
 // native Google Benchmark binary before and after the JS throughput section, prints the tables and the
 // targets, and writes everything to bench/results/latest.json with the machine it ran on.
-//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,indexes,size,footer] [--no-native]
+//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,indexes,confirm,size,footer] [--no-native]
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -15,7 +15,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'indexes', 'size', 'footer']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'indexes', 'confirm', 'size', 'footer']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -89,6 +89,7 @@ async function main() {
   if (want('wire')) result.wire = section('wire.js')
   if (want('rounds')) result.rounds = section('rounds.js')
   if (want('indexes')) result.indexes = section('indexes.js')
+  if (want('confirm')) result.confirm = section('confirm-match.js')
   if (want('size')) result.size = await measureDownload()
   if (want('footer')) {
     result.footer = section('big-footer.js', ['--footer', footerPath], ['--max-old-space-size=8192'])
@@ -173,6 +174,14 @@ function print(result) {
     const r = result.rounds
     table(`One value over ${r.rowGroups} row groups, server (own process) waits ${r.responseDelayMs} ms per response: old and new plans (medians of ${r.trials} interleaved trials)`,
       ['plan', 'rounds', 'requests', 'bytes', 'ms', 'best ms', 'client cpu ms'], r.plans.map((p) => [p.plan, p.rounds, p.requests, bytes(p.bytes), fmt(p.ms), fmt(p.minMs), fmt(p.cpuMs)]))
+  }
+  if (result.confirm) {
+    table('Exact lookups: matching decoded pages (js/confirm-match.js; target ≥ 100 M values/s on numeric pages)',
+      ['case', 'values', 'M values/s', 'ms per page array'], result.confirm.rows.map((r) => [r.case, r.values, fmt(r.mValuesPerSecond, 0), fmt(r.msPerCall)]))
+    const b = result.confirm.bytes
+    table(`Exact lookup of one value in a ${bytes(b.fileBytes)} file with a page index (${b.rowGroups} row groups; bound: footer + page index + 2 pages per candidate row group)`,
+      ['candidate row groups', 'confirm bytes', 'confirm requests', 'whole probe bytes', 'requests', 'bound', 'met'],
+      [[b.candidateRowGroups, bytes(b.confirmBytes), b.confirmRequests, bytes(b.probeBytes), b.requests, bytes(b.bound), b.met ? 'yes' : 'NO']])
   }
   if (result.size) {
     const s = result.size

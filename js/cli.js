@@ -66,7 +66,8 @@ async function runProbe(files, options) {
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {
       const started = performance.now()
-      return withFile(source, options, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary, started }))
+      return withFile(source, options, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
+        confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns, started }))
     },
     text: (entry) => {
       summary.add(entry)

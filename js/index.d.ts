@@ -274,12 +274,13 @@ export interface LeafColumn {
 export type Verdict = 'absent' | 'maybe' | 'present' | 'unknown'
 
 /** The index that decided a verdict; 'value' when the value alone decides (null, NaN, not representable). */
-export type VerdictSource = 'statistics' | 'page-index' | 'dictionary' | 'bloom-filter' | 'value'
+export type VerdictSource = 'statistics' | 'page-index' | 'dictionary' | 'bloom-filter' | 'data-pages' | 'value'
 
 /** Stable reason codes (README "Verdicts, sources and reasons"; REASONS lists them with their meaning). */
 export type ReasonCode =
   | 'bloom-filter' | 'out-of-range' | 'in-range' | 'all-null' | 'empty-row-group' | 'in-dictionary' | 'not-in-dictionary'
   | 'out-of-page-range' | 'in-page-range'
+  | 'in-data-pages' | 'not-in-data-pages' | 'confirm-budget' | 'confirm-failed'
   | 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large'
   | 'not-representable' | 'null' | 'nan'
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
@@ -297,10 +298,16 @@ export interface ProbeValueResult {
   detail: string
   /** The pages of the chunk that may hold the value, when its page index was read and kept it. */
   pages?: number[]
+  /** With `confirm: true`, when the data pages decided: the file-level 0-based rows holding the value, ascending. */
+  rows?: number[]
+  /** More rows hold the value than `maxRows` let through. */
+  rowsTruncated?: boolean
+  /** With `columns`: per row of `rows`, those columns' values as hyparquet reads them. */
+  values?: Array<Record<string, unknown>>
 }
 
 export declare const REASONS: Readonly<Record<ReasonCode, { verdict: Verdict | null, text: string }>>
-export declare const Source: Readonly<{ STATISTICS: 'statistics', PAGE_INDEX: 'page-index', DICTIONARY: 'dictionary', BLOOM_FILTER: 'bloom-filter', VALUE: 'value' }>
+export declare const Source: Readonly<{ STATISTICS: 'statistics', PAGE_INDEX: 'page-index', DICTIONARY: 'dictionary', BLOOM_FILTER: 'bloom-filter', DATA_PAGES: 'data-pages', VALUE: 'value' }>
 
 /** A filter health warning (the one policy inspect and the demo apply). */
 export interface HealthWarning { code: string, level: 'bad' | 'note', message: string }
@@ -327,6 +334,8 @@ export interface ProbeResult {
   physicalType: PhysicalType
   logicalType: LogicalType | null | undefined
   rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }>
+  /** With `confirm: true`: what reading the data pages cost, apart from the probe's index reads. */
+  confirm?: { requests: number, bytesFetched: number, rounds: number }
 }
 
 export interface ProbeOptions {
@@ -347,6 +356,19 @@ export interface ProbeOptions {
   rowGroups?: number[]
   concurrency?: number
   coalesceGap?: number
+  /**
+   * Exact lookups: values still maybe (or unknown for want of an index, or present from a dictionary)
+   * after the indexes are looked up in the chunk's data pages — only the candidate pages with an
+   * OffsetIndex, else the whole chunk — giving 'present' with `rows` or an exact 'absent'. Reads the
+   * page index with the other indexes (pageIndex defaults to true). Default false.
+   */
+  confirm?: boolean
+  /** Data page bytes a confirmation may read, over all row groups; chunks past it keep their verdict (reason confirm-budget). Default 16 MiB. */
+  maxConfirmBytes?: number
+  /** Rows listed per value, over all row groups; beyond it `rowsTruncated: true`. Default 1000. */
+  maxRows?: number
+  /** With `confirm`: top-level columns whose values at the matching rows come back as `values`, read page by page (OffsetIndex). */
+  columns?: string[]
 }
 
 /** A decoded BloomFilterHeader. */

@@ -14,8 +14,8 @@ let loading = null
  *   snappyUncompressor?: () => (input: Uint8Array, length: number) => Uint8Array }} CompressorsModule
  */
 
-/** hyparquet-compressors' decompressors by codec name, loaded once. */
-async function loadCompressors() {
+/** hyparquet-compressors' decompressors by codec name, loaded once (also handed to hyparquet's v2 page reader). */
+export async function loadCompressors() {
   loading ??= import('hyparquet-compressors').then((/** @type {CompressorsModule} */ m) => {
     const snappy = m.snappyUncompressor ? m.snappyUncompressor() : m.decompressSnappy
     return {

@@ -7,6 +7,8 @@ import { ErrorCode, ParquetBloomError } from './errors.js'
 import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
 import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './probe.js'
 import { planProbe } from './probe-plan.js'
+import { confirmOptions, planConfirm } from './confirm.js'
+import { lookupColumns, lookupRowValues } from './confirm-lookup.js'
 import { LinkModel, transportWindow } from './link-model.js'
 import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks } from './read-scheduler.js'
 import { openByteSource } from './sources/index.js'
@@ -174,7 +176,9 @@ export class ParquetFile {
     const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
     const costs = { requestBytes: roundBytes / window, roundBytes }
     const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, costs)
-    const pageIndex = options.pageIndex ?? 'auto'
+    const confirm = confirmOptions(options)
+    // An exact lookup reads the page index with the other indexes, so its pages are known in one wave.
+    const pageIndex = options.pageIndex ?? (confirm ? true : 'auto')
     if (pageIndex !== 'auto' && typeof pageIndex !== 'boolean') {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `pageIndex must be 'auto', true or false, got ${JSON.stringify(pageIndex)}`)
     }
@@ -192,12 +196,29 @@ export class ParquetFile {
     const retry = await plan.afterReads()
     if (retry.length) await this.#run(retry, { ...options, coalesceGap })
     const rowGroups = plan.results()
-    return {
+    const result = {
       column: column.name,
       physicalType: column.physicalType,
       logicalType: column.logicalType,
       rowGroups,
     }
+    if (confirm) result.confirm = await this.#confirm({ column, encoded, rowGroups, pageIndexOf: plan.pageIndexOf, columns: options.columns, ...confirm }, { ...options, coalesceGap })
+    return result
+  }
+
+  /** Reads and compares the data pages of what is still open (js/confirm.js); returns what that cost apart from the probe. */
+  async #confirm(probe, options) {
+    const before = { ...this.stats }
+    const columns = probe.columns === undefined ? undefined : lookupColumns(this.layout, probe.columns, this.name)
+    const confirmation = planConfirm({ layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe })
+    await this.#run(confirmation.tasks, options)
+    await confirmation.finish()
+    if (columns?.length) {
+      await lookupRowValues({ layout: this.layout, fileSize: this.fileSize, columns, rowGroups: probe.rowGroups,
+        readRange: (offset, length) => this.readRange(offset, length, options) })
+    }
+    const after = this.stats
+    return { requests: after.requests - before.requests, bytesFetched: after.bytesFetched - before.bytesFetched, rounds: after.rounds - before.rounds }
   }
 
   /**

@@ -88,6 +88,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     tasks.push(bloomTask(g, group, location))
     return group
   })
+  let byIndex
   return {
     tasks,
     /** After the reads: decodes the page indexes and dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
@@ -106,6 +107,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
           group.answer.noteIndex(`page index: ${/** @type {import('./page-index.js').UnusablePageIndex} */ (prepared).detail}`)
           continue
         }
+        group.pageIndex = prepared
         group.pages = candidatePages(prepared, pageKeysFor(pageOrder.order), encoded.owners, { numValues: encoded.outcomes.length })
       }
       const retry = []
@@ -125,11 +127,13 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       return retry
     },
     results: () => groups.map((group) => group.combine(dictionaryRules)),
+    /** The checked page index of a row group, when it was read and usable (exact lookups read its pages). */
+    pageIndexOf: (g) => (byIndex ??= new Map(groups.map((group) => [group.index, group]))).get(g)?.pageIndex,
   }
 }
 
-/** Reads one byte range whole and hands it over (a dictionary page). */
-class RangeTask {
+/** Reads one byte range whole and hands it over (a dictionary page, a page index, data pages to confirm). */
+export class RangeTask {
   constructor(start, end, onBytes) {
     this.start = start
     this.end = end
@@ -158,6 +162,8 @@ class RowGroupProbe {
     this.dictionary = undefined
     this.dictionaryRead = undefined
     this.pageIndexRead = undefined
+    /** @type {import('./page-index.js').PreparedPageIndex | undefined} */
+    this.pageIndex = undefined
     this.pages = undefined
   }
 

@@ -8,6 +8,7 @@ export const Source = Object.freeze({
   PAGE_INDEX: 'page-index',
   DICTIONARY: 'dictionary',
   BLOOM_FILTER: 'bloom-filter',
+  DATA_PAGES: 'data-pages',
   VALUE: 'value',
 })
 
@@ -39,13 +40,19 @@ export const REASONS = Object.freeze({
   'encrypted-column': { verdict: 'unknown', text: 'the column is encrypted' },
   'no-column-metadata': { verdict: 'unknown', text: 'the column chunk has no metadata' },
   'external-file': { verdict: 'unknown', text: 'the column chunk lives in another file' },
+  'in-data-pages': { verdict: 'present', text: 'the chunk\'s data pages hold it (confirm: true); `rows` lists the rows' },
+  'not-in-data-pages': { verdict: 'absent', text: 'no data page that may hold it does (confirm: true read and compared them)' },
+  'confirm-budget': { verdict: null, text: 'not confirmed: reading the chunk\'s pages would pass maxConfirmBytes; the index\'s verdict stands' },
+  'confirm-failed': { verdict: null, text: 'not confirmed: a data page could not be read or disagrees with the file; the index\'s verdict stands' },
   'internal': { verdict: 'unknown', text: 'an internal inconsistency; please report it' },
 })
 
 /**
  * @typedef {'absent' | 'maybe' | 'present' | 'unknown'} Verdict
- * @typedef {{ value: any, verdict: Verdict, source: string | null, reason: string, detail: string, pages?: number[] }} ValueResult
- *   `pages`: the candidate pages of a value the page index kept (js/row-group-answer.js finalResults)
+ * @typedef {{ value: any, verdict: Verdict, source: string | null, reason: string, detail: string, pages?: number[],
+ *   rows?: number[], rowsTruncated?: boolean, values?: object[] }} ValueResult
+ *   `pages`: the candidate pages of a value the page index kept (js/row-group-answer.js finalResults);
+ *   `rows`: file-level row numbers holding it, ascending, when confirmed (js/confirm.js)
  */
 
 /** @returns {ValueResult} */

@@ -3,14 +3,14 @@
 import { describeColumnType } from '../js/values/column-type.js'
 import { explainError } from './error-view.js'
 import { formatBytes, formatCount, formatPercent, plural } from './format.js'
-import { COLLAPSE_ABOVE, renderGrid, renderSummary, summarizeVerdicts } from './verdicts-view.js'
+import { COLLAPSE_ABOVE, renderConfirmedRows, renderGrid, renderSummary, summarizeVerdicts } from './verdicts-view.js'
 import { WorkerClient } from './worker-client.js'
 
 /**
  * The elements of web/index.html that $() returns as more than an HTMLElement, by id.
  * @typedef {{ 'url-input': HTMLInputElement, 'open-url': HTMLButtonElement, 'file-input': HTMLInputElement,
  *   'columns-table': HTMLTableElement, 'column-select': HTMLSelectElement, 'values-input': HTMLTextAreaElement,
- *   'mode-select': HTMLSelectElement, 'probe-button': HTMLButtonElement, 'show-all': HTMLInputElement }} PageElements
+ *   'mode-select': HTMLSelectElement, 'probe-button': HTMLButtonElement, 'confirm-button': HTMLButtonElement, 'show-all': HTMLInputElement }} PageElements
  */
 
 /**
@@ -297,7 +297,8 @@ function parseValues(text) {
   })
 }
 
-async function runProbe() {
+/** @param {{ confirm?: boolean }} [options] confirm: also read the data pages that may hold the values */
+async function runProbe({ confirm = false } = {}) {
   if (!state.file) return
   const column = $('column-select').value
   const values = parseValues($('values-input').value)
@@ -316,7 +317,7 @@ async function runProbe() {
   showStatus(`Probing ${plural(values.length, 'value')} in ${plural(groups, 'row group')}…`)
   const ticker = setInterval(() => showStatus(`Probing ${plural(values.length, 'value')} in ${plural(groups, 'row group')}… ${((performance.now() - started) / 1000).toFixed(1)} s`), 250)
   try {
-    const reply = await worker.call('probe', { column, values, mode: $('mode-select').value }, { signal: controller.signal })
+    const reply = await worker.call('probe', { column, values, mode: $('mode-select').value, confirm }, { signal: controller.signal })
     if (generation !== state.generation) return
     state.lastProbe = reply
     hideStatus()
@@ -337,6 +338,7 @@ async function runProbe() {
 
 function setProbing(busy) {
   $('probe-button').disabled = busy
+  $('confirm-button').disabled = busy
   $('cancel-button').hidden = !busy
 }
 
@@ -354,6 +356,19 @@ function renderResult() {
   detail.className = 'muted small'
   detail.textContent = ` This probe: ${plural(delta.requests, unit)}, ${formatBytes(delta.bytesFetched)}, ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms.`
   readout.append(detail)
+  delete readout.dataset.confirmRequests
+  delete readout.dataset.confirmBytes
+  if (result.confirm) {
+    const c = result.confirm
+    const cost = document.createElement('span')
+    cost.className = 'muted small'
+    cost.textContent = ` Of it, confirming in the data pages: ${plural(c.requests, unit)}, ${formatBytes(c.bytesFetched)}.`
+    readout.append(cost)
+    Object.assign(readout.dataset, { confirmRequests: String(c.requests), confirmBytes: String(c.bytesFetched) })
+  }
+  const confirmed = $('confirmed-rows')
+  confirmed.hidden = !result.confirm
+  confirmed.innerHTML = result.confirm ? renderConfirmedRows(result) : ''
   Object.assign(readout.dataset, {
     requests: String(stats.requests),
     bytes: String(stats.bytesFetched),
@@ -481,6 +496,7 @@ function wire() {
     event.preventDefault()
     runProbe()
   })
+  $('confirm-button').addEventListener('click', () => runProbe({ confirm: true }))
   $('cancel-button').addEventListener('click', () => state.probeController?.abort())
   $('column-select').addEventListener('change', () => selectColumn($('column-select').value))
   $('show-all').addEventListener('change', () => state.lastProbe && renderResult())

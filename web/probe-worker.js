@@ -5,6 +5,8 @@ import { BloomFilter, browserStore, createFooterCache, openParquet } from '../js
 import { filterWarnings, summarizeHealth } from './health.js'
 
 const HEALTH_ALL_FILTERS_BYTES = 4 * 1024 * 1024
+// A URL, not a module specifier: loaded on the first Confirm only (and not type-checked as a source).
+const CONFIRMING_BUNDLE = new URL('../js/parquet-bloom.browser.js', import.meta.url).href
 const HEALTH_SAMPLE_FILTERS = 128
 // Footers of URLs opened before (this page load or an earlier one) are reused when the server validates
 // them (ETag / Last-Modified); dropped files are never cached.
@@ -19,15 +21,15 @@ const handlers = {
     await closeCurrent()
     const source = file ?? url
     const opened = await openParquet(source, { signal, footerCache })
-    current = { source, file: opened, inspector: undefined }
+    current = { source, file: opened, inspector: undefined, confirmer: undefined }
     return describeFile(opened)
   },
 
-  async probe({ column, values, mode }, signal) {
-    const { file } = requireOpen()
+  async probe({ column, values, mode, confirm = false }, signal) {
+    const file = confirm ? await confirmingHandle(requireOpen()) : requireOpen().file
     const before = file.stats
     const started = performance.now()
-    const result = await file.probe(column, values, { mode, signal })
+    const result = await file.probe(column, values, { mode, signal, confirm })
     const stats = file.stats
     return {
       result,
@@ -59,6 +61,17 @@ const handlers = {
   async close() {
     await closeCurrent()
   },
+}
+
+/**
+ * The handle Confirm probes run on. The source modules load hyparquet (the page decoder) by its package
+ * name, which a module worker cannot resolve without a bundler or import map; the browser bundle
+ * carries it in on-demand chunks, so confirmations go through the bundle, on a handle of their own
+ * (its readout then shows what a confirming probe costs, footer included on the first one).
+ */
+function confirmingHandle(open) {
+  open.confirmer ??= import(CONFIRMING_BUNDLE).then((lib) => lib.openParquet(open.source))
+  return open.confirmer
 }
 
 function checkFilter(parts, numRows) {
@@ -126,6 +139,8 @@ async function closeCurrent() {
   await closing.file.close()
   const inspector = await closing.inspector?.catch(() => undefined)
   await inspector?.close()
+  const confirmer = await closing.confirmer?.catch(() => undefined)
+  await confirmer?.close()
 }
 
 function plainError(error) {

@@ -11,7 +11,7 @@ const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&a
 
 const SYMBOL = { absent: '✕', maybe: '●', present: '✔', unknown: '?' }
 /** The index that decided a verdict, as a cell shows it (the legend under the grid explains them). */
-export const SOURCE_TAG = { 'statistics': 'S', 'page-index': 'P', 'dictionary': 'D', 'bloom-filter': 'B', 'value': 'V' }
+export const SOURCE_TAG = { 'statistics': 'S', 'page-index': 'P', 'dictionary': 'D', 'bloom-filter': 'B', 'data-pages': 'R', 'value': 'V' }
 
 /** Per value: row groups by verdict, and the rows a reader still has to scan. */
 export function summarizeVerdicts(result) {
@@ -32,7 +32,7 @@ export function summarizeVerdicts(result) {
   })
 }
 
-const SOURCE_NAME = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'value': 'the value itself' }
+const SOURCE_NAME = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'data-pages': 'data pages', 'value': 'the value itself' }
 
 export function renderSummary(summary, rowGroupCount) {
   const rows = summary.map((s) => {
@@ -72,4 +72,34 @@ export function renderGrid(result, { showAll, fills }) {
   }).join('')
   const note = truncated ? `<p class="muted">… and ${formatCount(truncated)} more row groups not drawn.</p>` : ''
   return { html: `<table class="grid"><thead>${head}</thead><tbody>${body}</tbody></table>${note}`, shown: shownGroups.length, hidden }
+}
+
+const MAX_ROWS_SHOWN = 50
+
+/**
+ * The rows a confirmed probe (confirm: true) found: per value, the rows holding it (file-level, 0-based)
+ * and the row groups its data pages could not decide.
+ * @param {import('../js/index.js').ProbeResult} result
+ */
+export function renderConfirmedRows(result) {
+  const values = result.rowGroups[0]?.results.map((r) => r.value) ?? []
+  const body = values.map((value, i) => {
+    const rows = []
+    let truncated = false
+    let undecided = 0
+    for (const g of result.rowGroups) {
+      const r = g.results[i]
+      if (r.rows) rows.push(...r.rows)
+      truncated ||= r.rowsTruncated === true
+      if (r.verdict === 'maybe' || r.verdict === 'unknown') undecided++
+    }
+    const shown = rows.slice(0, MAX_ROWS_SHOWN).join(', ')
+    const more = rows.length > MAX_ROWS_SHOWN || truncated ? ` … (${formatCount(rows.length)}${truncated ? '+' : ''} rows)` : ''
+    const verdict = rows.length ? 'present' : undecided ? 'maybe' : 'absent'
+    return `<tr data-value="${escapeHtml(value)}" data-rows="${rows.length}"><td class="value">${escapeHtml(value)}</td>
+      <td class="v-${verdict}-text">${verdict}</td><td class="num">${formatCount(rows.length)}${truncated ? '+' : ''}</td>
+      <td>${rows.length ? escapeHtml(shown + more) : '<span class="muted">none</span>'}${undecided ? `<br><span class="muted small">${formatCount(undecided)} row groups not confirmed (see their cells)</span>` : ''}</td></tr>`
+  })
+  return `<table class="summary"><thead><tr><th>Value</th><th>Exact</th><th class="num">Rows</th><th>Row numbers (0-based, file order)</th></tr></thead>
+    <tbody>${body.join('')}</tbody></table>`
 }

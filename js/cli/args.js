@@ -31,6 +31,10 @@ const COMMANDS = {
     'mode': { type: 'string' },
     'no-statistics': { type: 'boolean' },
     'dictionary': { type: 'string' },
+    'confirm': { type: 'boolean' },
+    'max-confirm-bytes': { type: 'string' },
+    'max-rows': { type: 'string' },
+    'columns': { type: 'string' },
   },
 }
 
@@ -79,6 +83,11 @@ Options:
   --no-statistics          do not use row-group min/max statistics (to check what the bloom filters alone say)
   --dictionary auto|true|false  read dictionary-only chunks' dictionaries (exact answers): when cheaper
                            than the bloom filter or small (auto, the default), always, or never
+  --confirm                look values still maybe up in the data pages: present with the rows holding
+                           them (file-level, 0-based), or absent, exactly
+  --max-confirm-bytes <n>  data page bytes --confirm may read per file (default 16 MiB)
+  --max-rows <n>           rows listed per value and file with --confirm (default 1000)
+  --columns <a,b>          with --confirm: also print those top-level columns' values at the rows found
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
   --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
@@ -136,6 +145,17 @@ function checkProbeOptions(options) {
   const dictionary = { auto: 'auto', true: true, false: false }[options.dictionary ?? 'auto']
   if (dictionary === undefined) throw new UsageError(`--dictionary must be auto, true or false, got ${JSON.stringify(options.dictionary)}`, 'probe')
   options.dictionary = dictionary
+  if (options.columns !== undefined) {
+    if (!options.confirm) throw new UsageError('--columns goes with --confirm (see parquet-bloom probe --help)', 'probe')
+    options.columns = options.columns.split(',').map((c) => c.trim()).filter((c) => c !== '')
+  }
+  for (const name of ['max-confirm-bytes', 'max-rows']) {
+    const text = options[name]
+    if (text === undefined) continue
+    if (!options.confirm) throw new UsageError(`--${name} goes with --confirm (see parquet-bloom probe --help)`, 'probe')
+    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(text)}`, 'probe')
+    options[name] = Number(text)
+  }
 }
 
 function parseConcurrency(text, command) {

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises'
 
 import { describeColumnType, ErrorCode, ParquetBloomError, parseHexBytes } from '../index.js'
-import { formatBytes, showValue } from './format.js'
+import { formatBytes, jsonSafe, showValue } from './format.js'
 
 /**
  * The values of --value and --values-file in order: text, or bytes with --hex. A values file holds one
@@ -44,8 +44,8 @@ async function readStdin() {
  * Probes one opened file. Returns the JSON shape of one entry of `files`.
  * @param {import('../parquet-file.js').ParquetFile} file
  */
-export async function probeFile(file, { label, column, values, mode, statistics, dictionary, started }) {
-  const result = await file.probe(column, values, { mode, statistics, dictionary })
+export async function probeFile(file, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, started }) {
+  const result = await file.probe(column, values, { mode, statistics, dictionary, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}) })
   const { requests, bytesFetched } = file.stats
   return {
     file: label,
@@ -55,6 +55,7 @@ export async function probeFile(file, { label, column, values, mode, statistics,
     typeLabel: describeColumnType(file.column(column)),
     rowGroups: result.rowGroups,
     stats: { requests, bytesFetched, ms: Math.round(performance.now() - started) },
+    ...(result.confirm ? { confirm: result.confirm } : {}),
   }
 }
 
@@ -66,16 +67,24 @@ export function probeText(entry) {
   for (const rg of entry.rowGroups) {
     const verdicts = rg.results.map((r) => `${showValue(r.value)}: ${r.verdict} (${r.verdict === 'unknown' ? r.reason : SOURCE_LABEL[r.source] ?? r.reason})`)
     lines.push(`  row group ${String(rg.index).padStart(labelWidth)}  ${String(rg.numRows).padStart(rowsWidth)} rows  ${verdicts.join('  ')}`)
+    for (const r of rg.results) {
+      if (r.rows?.length) lines.push(`    ${showValue(r.value)} in rows ${r.rows.join(', ')}${r.rowsTruncated ? ', … (--max-rows)' : ''}`)
+      r.values?.forEach((row, i) => lines.push(`      row ${r.rows[i]}: ${JSON.stringify(jsonSafe(row))}`))
+    }
   }
   const { requests, bytesFetched, ms } = entry.stats
   lines.push(`  ${requests} request${requests === 1 ? '' : 's'}, ${formatBytes(bytesFetched)} read, ${ms} ms`)
+  if (entry.confirm) {
+    const c = entry.confirm
+    lines.push(`  of which confirming: ${c.requests} request${c.requests === 1 ? '' : 's'}, ${formatBytes(c.bytesFetched)}`)
+  }
   return lines.join('\n')
 }
 
 // How a verdict's deciding index is shown on a row group's line.
-const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom', 'value': 'value' }
+const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom', 'data-pages': 'pages', 'value': 'value' }
 // ... and in the summary.
-const SOURCE_PHRASE = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'value': 'the value itself' }
+const SOURCE_PHRASE = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'data-pages': 'data pages', 'value': 'the value itself' }
 
 /** Per value: in how many row groups and files it may be, over every file probed successfully. */
 export class ProbeSummary {

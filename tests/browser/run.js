@@ -19,6 +19,7 @@ import { repoRoot, startDemoServer } from '../../web/server.js'
 import { assertEqual, assertOk, assertProbeMatchesTruth, nodeProbe, pageReader } from './checks.js'
 import { BROWSERS, launchBrowser, missingBrowser } from './drivers.js'
 import { roundsScenarios } from './rounds-scenarios.js'
+import { openParquet } from '../../js/index.js'
 
 const GLOBAL_TIMEOUT_MS = 240_000
 const STEP_TIMEOUT_MS = 30_000
@@ -114,6 +115,33 @@ scenario('url-probe', async ({ page, demo, manifest, jsRequests }) => {
   assertOk(page.workers().some((w) => w.url().endsWith('/web/probe-worker.js')), 'the probe worker is running')
   const measured = measureSources().files.map((f) => `/${f.file}`).sort()
   assertEqual([...jsRequests].sort(), measured, 'package files the worker loaded = the source modules scripts/size.js lists')
+})
+
+scenario('confirm', async ({ page, demo, manifest }) => {
+  // Confirm reads the data pages (hyparquet, through the bundle's on-demand chunks in the worker): the
+  // rows shown must be those a Node run of the same confirming probe finds.
+  const s = manifest.samples[0]
+  const url = `${demo.url}web/samples/${s.file}`
+  const values = [...s.probe.values, ...s.probe.absent]
+  await page.goto(`${demo.url}web/`)
+  await page.fill('#url-input', url)
+  await page.click('#open-url')
+  await page.waitForSelector('#probe-card:not([hidden])')
+  await page.selectOption('#column-select', s.probe.column)
+  await page.fill('#values-input', values.join('\n'))
+  await page.click('#confirm-button')
+  await page.waitForSelector('#readout[data-confirm-bytes]')
+  const shown = await page.$$eval('#confirmed-rows tr[data-value]', (rows) => rows.map((r) => Number(r.getAttribute('data-rows'))))
+  const file = await openParquet(url)
+  let expected
+  try {
+    const result = await file.probe(s.probe.column, values, { confirm: true })
+    expected = values.map((_, i) => result.rowGroups.reduce((n, g) => n + (g.results[i].rows?.length ?? 0), 0))
+  } finally {
+    await file.close()
+  }
+  assertEqual(shown, expected, 'rows found per value, as a Node run finds them')
+  assertOk(expected.some((n) => n > 0), 'some value is found in the data pages')
 })
 
 scenario('local-file', async ({ page, demo, manifest }) => {

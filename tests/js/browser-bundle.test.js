@@ -69,6 +69,25 @@ test('DuckDB and hyparquet-writer samples: the writers\' truth holds, and the ve
   }
 })
 
+test('confirm: true through the bundle (hyparquet in its on-demand chunk) finds the rows the sources find', async () => {
+  for (const s of manifest.samples) {
+    const values = [...s.probe.values, ...s.probe.absent]
+    const bytes = new Uint8Array(await readFile(path.join(samplesDir, s.file)))
+    const rows = async (lib) => {
+      const file = await lib.openParquet(new Blob([bytes]))
+      try {
+        const result = await file.probe(s.probe.column, values, { confirm: true })
+        return result.rowGroups.map((g) => g.results.map((r) => ({ verdict: r.verdict, reason: r.reason, rows: r.rows })))
+      } finally {
+        await file.close()
+      }
+    }
+    const got = await rows(bundle)
+    assert.ok(got.flat().some((r) => r.reason === 'in-data-pages'), `${s.file}: some value confirmed`)
+    assert.deepEqual(got, await rows(sources), s.file)
+  }
+})
+
 test('BloomFilter from the bundle reads the parquet-testing filter and throws its ParquetBloomError', { skip: missingFixture(XXHASH_FILTER) }, () => {
   const f = bundle.BloomFilter.fromBytes(readFixture(XXHASH_FILTER))
   try {

@@ -487,3 +487,33 @@ describe('usage and errors', () => {
     assert.match(r.stderr, /^\s+at /m)
   })
 })
+
+describe('probe --confirm', () => {
+  const TINY_PAGES = 'parquet-testing/alltypes_tiny_pages.parquet'
+  test('prints the rows holding each value and --json carries them, equal to hyparquet\'s full read', { skip: missingFixture(TINY_PAGES) }, async () => {
+    const { parquetReadObjects } = await import('hyparquet')
+    const bytes = await readFile(fixturePath(TINY_PAGES))
+    const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), columns: ['id', 'string_col'] })
+    const truth = (id) => rows.flatMap((r, i) => (r.id === id ? [i] : []))
+    const args = ['probe', fixturePath(TINY_PAGES), '--column', 'id', '--value', '5000', '--value', '77', '--value', '99999', '--confirm', '--max-rows', '10']
+    const { code, doc, stderr } = await cliJson(args)
+    assert.equal(code, 0, stderr)
+    const [result5000, result77, missing] = doc.files[0].rowGroups[0].results
+    assert.deepEqual(result5000.rows, truth(5000))
+    assert.deepEqual(result77.rows, truth(77))
+    assert.equal(result5000.verdict, 'present')
+    assert.equal(missing.verdict, 'absent')
+    assert.ok(doc.files[0].confirm.bytesFetched > 0)
+    const text = await cli(args.filter((a) => a !== '--json'))
+    assert.equal(text.code, 0, text.stderr)
+    assert.match(text.stdout, new RegExp(`5000 in rows ${truth(5000).join(', ')}`))
+    assert.match(text.stdout, /of which confirming: \d+ requests?/)
+    const withColumns = await cliJson(['probe', fixturePath(TINY_PAGES), '-c', 'id', '-v', '5000', '--confirm', '--columns', 'id,string_col'])
+    assert.equal(withColumns.code, 0, withColumns.stderr)
+    const [row] = truth(5000)
+    assert.deepEqual(withColumns.doc.files[0].rowGroups[0].results[0].values, [{ id: 5000, string_col: rows[row].string_col }])
+    const bad = await cli(['probe', fixturePath(TINY_PAGES), '-c', 'id', '-v', '1', '--max-rows', '3'])
+    assert.equal(bad.code, 2)
+    assert.match(bad.stderr, /--max-rows goes with --confirm/)
+  })
+})
