@@ -22,8 +22,10 @@ import { chunkIndexes } from './index-coverage.js'
  * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source
  * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
- *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache }} [options]
+ *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
+ *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions }} [options]
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
+ *   decryption: keys of a file with Parquet modular encryption (README "Encrypted files")
  */
 export async function openParquet(source, options = {}) {
   await init()
@@ -33,7 +35,8 @@ export async function openParquet(source, options = {}) {
   }
   const byteSource = await openByteSource(source, options)
   try {
-    if (cache && byteSource instanceof HttpSource) {
+    // Decrypted footers are never cached: they would put what the keys protect in the store.
+    if (cache && byteSource instanceof HttpSource && !options.decryption) {
       byteSource.useConditionalRequests()
       const footer = await footerThroughCache(cache, byteSource, options)
       return new ParquetFile(byteSource, footer, options, () => rereadFooter(cache, byteSource, options))

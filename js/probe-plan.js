@@ -8,6 +8,7 @@ import { Chunk, CHUNK_WORDS, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORD
 import { ErrorCode } from './errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from './dictionary.js'
 import { chunkUnavailable, locateFilter, ProbeTask } from './probe.js'
+import { decryptFilter, EncryptedFilterTask } from './crypto/encrypted-filter.js'
 import { RowGroupAnswer } from './row-group-answer.js'
 import { candidatePages, chunkByteRange, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from './page-index.js'
 import { chunkStatistics, excludedByBounds, keyList, sortKeys, sortOrderFor } from './statistics.js'
@@ -49,7 +50,8 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       answer.settleOpen('absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows')
       return group
     }
-    const unavailable = chunkUnavailable(layout.chunks[(g * layout.columns.length + column.index) * CHUNK_WORDS + Chunk.FLAGS])
+    const chunkCrypto = layout.crypto?.chunks[g * layout.columns.length + column.index]
+    const unavailable = chunkUnavailable(layout.chunks[(g * layout.columns.length + column.index) * CHUNK_WORDS + Chunk.FLAGS], chunkCrypto)
     if (unavailable) {
       answer.settleOpen('unknown', null, unavailable.reason, unavailable.detail)
       return group
@@ -60,7 +62,12 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       else answer.noteStatistics(stats)
     }
     if (answer.settled) return group
-    const location = untrustedFilter ?? locateFilter(geometry, g, column.index)
+    const location = untrustedFilter ?? locateFilter(geometry, g, column.index, { decrypt: true })
+    if (chunkCrypto && !(location instanceof Unanswerable)) {
+      // Encrypted: the filter's two modules are read whole and decrypted after the reads (no page index or dictionary yet).
+      tasks.push(new EncryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
+      return group
+    }
     const usableFilter = !(location instanceof Unanswerable)
     // The page index: read with the other reads when nothing cheaper can answer (auto), or when asked.
     if (pageOrder?.usable && (pageIndex === true || !usableFilter)) {
@@ -108,6 +115,11 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
         }
         group.pages = candidatePages(prepared, pageKeysFor(pageOrder.order), encoded.owners, { numValues: encoded.outcomes.length })
       }
+      await Promise.all(groups.filter((group) => group.encryptedBloom).map(async (group) => {
+        const { crypto, modules } = group.encryptedBloom
+        const bitset = await decryptFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
+        group.bloom = bitset instanceof Unanswerable ? { missing: bitset } : { hits: hashed.checkBitset(bitset) }
+      }))
       const retry = []
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
         const { page, codec, bytes, fallback } = group.dictionaryRead
@@ -159,6 +171,8 @@ class RowGroupProbe {
     this.dictionaryRead = undefined
     this.pageIndexRead = undefined
     this.pages = undefined
+    /** @type {{ crypto: any, modules: any } | undefined} an encrypted chunk's filter modules, decrypted in afterReads */
+    this.encryptedBloom = undefined
   }
 
   /** Combines the indexes' answers, exact ones first, into this row group's results. */
