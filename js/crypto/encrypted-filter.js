@@ -5,7 +5,7 @@ import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from '../bloom-heade
 import { NativeStatus } from '../errors.js'
 import { Unanswerable } from '../verdicts.js'
 import { decryptGcmModule, decryptionFailed, GCM_MODULE_OVERHEAD, moduleLength } from './aes-gcm.js'
-import { moduleAad, ModuleType } from './aad.js'
+import { ModuleType } from './aad.js'
 
 const MAX_FILTER_BYTES = 128 * 1024 * 1024
 
@@ -68,7 +68,7 @@ export class EncryptedFilterTask {
  */
 export async function decryptFilter(crypto, modules, where) {
   if (modules.error) throw modules.error
-  const aad = (type) => moduleAad(crypto.fileAad, type, crypto.rowGroupOrdinal, crypto.columnOrdinal)
+  const aad = (type) => crypto.aad(type)
   const [headerBytes, bitset] = await Promise.all([
     decryptGcmModule(crypto.keys.gcm, modules.header, aad(ModuleType.BLOOM_FILTER_HEADER), `${where}: bloom filter header`),
     decryptGcmModule(crypto.keys.gcm, modules.bitset, aad(ModuleType.BLOOM_FILTER_BITSET), `${where}: bloom filter bitset`),

@@ -4,6 +4,8 @@
 // encrypted ColumnMetaData is decrypted with its key and spliced in as ColumnChunk.meta_data, so the
 // wasm decoder sees ordinary metadata, and each encrypted chunk keeps a crypto context for later reads.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+// footer.js imports this module too: its bindings are used only at run time, after both have loaded.
+import { Chunk, ChunkFlag, CHUNK_WORDS } from '../footer.js'
 import { CompactReader, Malformed, T } from '../thrift-compact.js'
 import { decryptGcmModule, decryptionFailed, verifyFooterSignature } from './aes-gcm.js'
 import { moduleAad, ModuleType } from './aad.js'
@@ -14,7 +16,8 @@ const SIGNATURE_BYTES = 28
 /**
  * One encrypted chunk: what its module reads need, or why they cannot be made.
  * @typedef {{ rowGroupOrdinal: number, columnOrdinal: number, path: string, keys: { gcm: CryptoKey, ctr: CryptoKey },
- *   fileAad: Uint8Array, algorithm: string, missing?: undefined }} ChunkKeys
+ *   aad: (moduleType: number, page?: number) => Uint8Array, algorithm: string, missing?: undefined }} ChunkKeys
+ *   aad: the AAD of one of the chunk's modules (js/crypto/aad.js)
  * @typedef {ChunkKeys | { missing: string, path: string }} ChunkCrypto
  * @typedef {{ algorithm: string, encryptedFooter: boolean, chunks: Array<ChunkCrypto | undefined> }} FileCrypto
  */
@@ -41,7 +44,7 @@ export async function openEncryptedFooter(region, { encryptedFooter, decryption,
         `${where}: the footer is encrypted: pass decryption.footerKey${fileCrypto.keyMetadata ? ' (or a keyRetriever for its key metadata)' : ''}`, { source: where, field: 'footer' })
     }
     const module = region.subarray(fileCrypto.length)
-    const plaintext = await decryptGcmModule(footerKeys.gcm, module, moduleAad(files.fileAad, ModuleType.FOOTER), `${where}: footer`)
+    const plaintext = await decryptFooterModule(files, footerKeys, module, where)
     return withColumns(plaintext, decode(plaintext), files, footerKeys, true, where, decode)
   }
   const layout = decode(region)
@@ -56,6 +59,23 @@ export async function openEncryptedFooter(region, { encryptedFooter, decryption,
     await verifyFooterSignature(footerKeys.gcm, footer, region.subarray(footerEnd), moduleAad(files.fileAad, ModuleType.FOOTER), `${where}: footer signature`)
   }
   return withColumns(footer, layout, files, footerKeys, false, where, decode)
+}
+
+/**
+ * The footer module's plaintext. DuckDB (1.x) writes no aad_file_unique and encrypts every module with
+ * an empty AAD, not the spec's: a file with neither AAD prefix nor file identifier whose footer
+ * authenticates only with an empty AAD is read that way throughout (files.emptyAad). Still
+ * authenticated by the key; only module swapping within the file goes undetected, as it does for DuckDB.
+ */
+async function decryptFooterModule(files, footerKeys, module, where) {
+  try {
+    return await decryptGcmModule(footerKeys.gcm, module, moduleAad(files.fileAad, ModuleType.FOOTER), `${where}: footer`)
+  } catch (error) {
+    if (files.fileAad.length !== 0 || error?.code !== ErrorCode.DECRYPTION_FAILED) throw error
+    const plaintext = await decryptGcmModule(footerKeys.gcm, module, new Uint8Array(0), `${where}: footer`).catch(() => { throw error })
+    files.emptyAad = true
+    return plaintext
+  }
 }
 
 /** FileMetaData's encryption_algorithm and where the struct ends (its signature follows). */
@@ -92,6 +112,8 @@ async function withColumns(footer, layout, files, footerKeys, encryptedFooter, w
   const chunks = new Array(walk.chunks.length)
   const splices = []
   await Promise.all(walk.chunks.map(async (chunk, index) => {
+    // DuckDB encrypts every column with the footer key without saying so per chunk.
+    if (!chunk.crypto && files.emptyAad) chunk.crypto = { footerKey: true }
     if (!chunk.crypto) return
     const columnOrdinal = chunk.columnOrdinal
     const path = names[columnOrdinal] ?? chunk.crypto.path?.join('.') ?? `#${columnOrdinal}`
@@ -100,17 +122,21 @@ async function withColumns(footer, layout, files, footerKeys, encryptedFooter, w
       chunks[index] = { missing: chunk.crypto.footerKey ? 'no footer key was given (this column is encrypted with it)' : `no key was given for column ${path}`, path }
       return
     }
-    const context = { rowGroupOrdinal: chunk.rowGroupOrdinal, columnOrdinal, path, keys: keys, fileAad: files.fileAad, algorithm: files.algorithm.algorithm }
+    const { rowGroupOrdinal } = chunk
+    const aad = (moduleType, page) => files.emptyAad ? new Uint8Array(0) : moduleAad(files.fileAad, moduleType, rowGroupOrdinal, columnOrdinal, page)
+    const context = { rowGroupOrdinal, columnOrdinal, path, keys, aad, algorithm: files.algorithm.algorithm }
     chunks[index] = context
     if (chunk.encryptedMetaData) {
-      const what = `${where}: row group ${chunk.rowGroupOrdinal}, column ${path}: column metadata`
-      const plaintext = await decryptGcmModule(keys.gcm, chunk.encryptedMetaData,
-        moduleAad(files.fileAad, ModuleType.COLUMN_META_DATA, chunk.rowGroupOrdinal, columnOrdinal), what)
+      const what = `${where}: row group ${rowGroupOrdinal}, column ${path}: column metadata`
+      const plaintext = await decryptGcmModule(keys.gcm, chunk.encryptedMetaData, aad(ModuleType.COLUMN_META_DATA), what)
       splices.push({ chunk, plaintext: columnMetaDataStruct(plaintext, what) })
     }
   }))
   // Statistics are read from layout.footerBytes on demand: they must point into the rewritten bytes.
   const out = splices.length ? decode(spliceColumnMetaData(footer, splices)) : layout
+  // Readers that do not decrypt must see every encrypted chunk as encrypted, also DuckDB's, which
+  // carry no crypto_metadata: they then answer 'encrypted-column' instead of reading ciphertext.
+  chunks.forEach((context, index) => { if (context) out.chunks[index * CHUNK_WORDS + Chunk.FLAGS] |= ChunkFlag.HAS_CRYPTO_META_DATA })
   out.crypto = { algorithm: files.algorithm.algorithm, encryptedFooter, chunks }
   return out
 }

@@ -93,6 +93,8 @@ export class FileDecryption {
     this.algorithm = algorithm
     this.options = options
     this.cache = new Map()
+    /** Set when the footer authenticated only with an empty AAD (DuckDB's files; js/crypto/encrypted-footer.js). */
+    this.emptyAad = false
     const supplied = options.aadPrefix !== undefined ? (typeof options.aadPrefix === 'string' ? utf8.encode(options.aadPrefix) : options.aadPrefix) : undefined
     if (supplied !== undefined && !(supplied instanceof Uint8Array)) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'decryption.aadPrefix must be a string or a Uint8Array')
