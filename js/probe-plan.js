@@ -117,8 +117,8 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       }
       await Promise.all(groups.filter((group) => group.encryptedBloom).map(async (group) => {
         const { crypto, modules } = group.encryptedBloom
-        const bitset = await decryptFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
-        group.bloom = bitset instanceof Unanswerable ? { missing: bitset } : { hits: hashed.checkBitset(bitset) }
+        const filter = await decryptFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
+        group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: hashed.checkBitset(filter.bitset) }
       }))
       const retry = []
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {

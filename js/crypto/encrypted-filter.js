@@ -60,11 +60,11 @@ export class EncryptedFilterTask {
 }
 
 /**
- * Decrypts and checks one filter read by EncryptedFilterTask. Returns the bitset's plaintext, or an
- * Unanswerable for an authenticated filter this reader cannot use; throws DECRYPTION_FAILED for
- * anything that does not authenticate.
+ * Decrypts and checks one filter read by EncryptedFilterTask. Returns the decoded header and the
+ * bitset's plaintext, or an Unanswerable for an authenticated filter this reader cannot use; throws
+ * DECRYPTION_FAILED for anything that does not authenticate.
  * @param {import('./encrypted-footer.js').ChunkKeys} crypto
- * @returns {Promise<Uint8Array | Unanswerable>}
+ * @returns {Promise<{ header: ReturnType<typeof decodeHeaderBytes>, bitset: Uint8Array } | Unanswerable>}
  */
 export async function decryptFilter(crypto, modules, where) {
   if (modules.error) throw modules.error
@@ -84,5 +84,5 @@ export async function decryptFilter(crypto, modules, where) {
   if (header.numBytes !== bitset.length) {
     return new Unanswerable('inconsistent-filter', `${where}: the decrypted bloom filter header says numBytes ${header.numBytes}, the bitset has ${bitset.length}`)
   }
-  return bitset
+  return { header, bitset }
 }

@@ -4,10 +4,12 @@
 // over 2000 rows, as its statistics say); DuckDB files written at test time and read back by DuckDB;
 // missing keys, wrong keys and tampered modules.
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
 
 import { ErrorCode, openParquet } from '../../js/index.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
@@ -224,10 +226,49 @@ describe('wrong keys and tampered bytes: DECRYPTION_FAILED, naming the module, n
     }
   })
 
-  test('filters of encrypted chunks are not lent as plaintext', { skip: missingFixture(BLOOM_FILE) }, async () => {
+  test('visitBloomFilter and inspection read an encrypted filter whole, decrypted; without its key it is refused', { skip: missingFixture(BLOOM_FILE) }, async () => {
     await withFile(fixturePath(BLOOM_FILE), { decryption: KEYS }, async (file) => {
-      await assert.rejects(file.visitBloomFilter(0, 'double_field', () => {}), (e) => e.code === ErrorCode.ENCRYPTED && /encrypted/.test(e.message))
+      const hits = await file.visitBloomFilter(0, 'double_field', (filter) => filter.check(range(2000, (i) => i + 0.5), 'DOUBLE'))
+      assert.ok(hits.every((h) => h === 1))
+      const parts = await file.readBloomFilterParts(0, 'float_field')
+      assert.equal(parts.error, undefined)
+      assert.equal(parts.header.numBytes, 2048)
     })
+    await withFile(fixturePath(BLOOM_FILE), { decryption: { footerKey: FOOTER_KEY } }, async (file) => {
+      await assert.rejects(file.visitBloomFilter(0, 'double_field', () => {}), (e) => e.code === ErrorCode.ENCRYPTION_KEY_REQUIRED && e.reason === 'no-key')
+    })
+  })
+})
+
+describe('CLI keys', () => {
+  const cliPath = fileURLToPath(new URL('../../js/cli.js', import.meta.url))
+  const cli = (args, env = {}) => new Promise((resolve) => {
+    execFile(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }))
+  })
+
+  test('--footer-key / --column-key, environment variables and --key-file; keys never in the output', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    const file = fixturePath(BLOOM_FILE)
+    let r = await cli(['probe', file, '-c', 'double_field', '-v', '0.5', '-v', '3', '--json', '--footer-key', FOOTER_KEY, '--column-key', `double_field=${KEYS.columnKeys.double_field}`])
+    assert.equal(r.code, 0, r.stderr)
+    const [result] = JSON.parse(r.stdout).files
+    assert.deepEqual(result.rowGroups[0].results.map((x) => x.verdict), ['maybe', 'absent'])
+    r = await cli(['probe', file, '-c', 'float_field', '-v', '0.25'], { PARQUET_BLOOM_FOOTER_KEY: FOOTER_KEY, PARQUET_BLOOM_COLUMN_KEYS: `float_field=${KEYS.columnKeys.float_field}` })
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /0\.25: maybe/)
+    const keyFile = path.join(dir, 'keys.json')
+    await writeFile(keyFile, JSON.stringify({ footerKey: FOOTER_KEY, columnKeys: { double_field: KEYS.columnKeys.double_field } }))
+    r = await cli(['inspect', file, '--key-file', keyFile])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /double_field +DOUBLE +29667 +2212 +16/)
+    for (const args of [['--column-key', 'double_field=ffffffffffffffff', '--debug'], ['--column-key', 'double_field=bad-key-012345678']]) {
+      r = await cli(['probe', file, '-c', 'double_field', '-v', '1', '--footer-key', FOOTER_KEY, ...args])
+      assert.equal(r.code, 2)
+      assert.match(r.stderr, /DECRYPTION_FAILED|cannot decrypt|16, 24 or 32/)
+      assertNoSecrets(r.stdout + r.stderr)
+    }
+    r = await cli(['probe', file, '-c', 'double_field', '-v', '1'])
+    assert.equal(r.code, 2)
+    assert.match(r.stderr, /encrypted/)
   })
 })
 
