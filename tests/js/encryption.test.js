@@ -5,6 +5,7 @@
 // missing keys, wrong keys and tampered modules.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { webcrypto } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -143,6 +144,37 @@ describe('encrypted bloom filters', () => {
       const [column] = file.metadata.rowGroups[0].columns
       assert.ok(reads.some(([s, e]) => s <= column.bloom.offset && e >= column.bloom.offset + column.bloom.length), JSON.stringify(reads))
     })
+  })
+})
+
+describe('external key material (parquet-java key tools)', () => {
+  const FILE = 'parquet-testing/external_key_material_java.parquet.encrypted'
+  const MATERIAL = 'parquet-testing/_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json'
+  test('a keyRetriever that unwraps the double-wrapped keys of the key material file opens it', { skip: missingFixture(FILE) || missingFixture(MATERIAL) }, async () => {
+    // The test KMS (parquet-java InMemoryKMS, Arrow TestOnlyInServerWrapKms): master keys kf, kc1, kc2;
+    // KEK = GCM-unwrap(master key, wrappedKEK, AAD = master key id), DEK = GCM-unwrap(KEK, wrappedDEK, AAD = KEK id).
+    const material = JSON.parse(await readFile(fixturePath(MATERIAL), 'utf8'))
+    const masterKeys = { kf: FOOTER_KEY, kc1: KEYS.columnKeys.double_field, kc2: KEYS.columnKeys.float_field }
+    const { subtle } = webcrypto
+    const utf8 = new TextEncoder()
+    const base64 = (text) => Uint8Array.from(Buffer.from(text, 'base64'))
+    const unwrap = async (key, wrapped, aad) => new Uint8Array(await subtle.decrypt({ name: 'AES-GCM', iv: wrapped.subarray(0, 12), additionalData: aad },
+      await subtle.importKey('raw', key, 'AES-GCM', false, ['decrypt']), wrapped.subarray(12)))
+    const references = []
+    const keyRetriever = async (keyMetadata) => {
+      const { keyReference } = JSON.parse(new TextDecoder().decode(keyMetadata))
+      references.push(keyReference)
+      const entry = JSON.parse(material[keyReference])
+      const kek = await unwrap(utf8.encode(masterKeys[entry.masterKeyID]), base64(entry.wrappedKEK), utf8.encode(entry.masterKeyID))
+      return unwrap(kek, base64(entry.wrappedDEK), base64(entry.keyEncryptionKeyID))
+    }
+    await withFile(fixturePath(FILE), { decryption: { keyRetriever } }, async (file) => {
+      assert.equal(file.metadata.numRows, 100)
+      assert.deepEqual(file.layout.columns.map((c) => c.name), ['integers', 'strings'])
+      assert.ok(file.metadata.rowGroups[0].columns.every((c) => c.indexes.statistics.usable))
+      assert.equal(verdicts(await file.probe('integers', [-1e9]))[0], 'absent')
+    })
+    assert.deepEqual(references.sort(), ['columnKey0', 'columnKey1', 'footerKey'])
   })
 })
 
