@@ -8,7 +8,7 @@ import { Chunk, CHUNK_WORDS, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORD
 import { ErrorCode } from './errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from './dictionary.js'
 import { chunkUnavailable, locateFilter, ProbeTask } from './probe.js'
-import { decryptFilter, EncryptedFilterTask } from './crypto/encrypted-filter.js'
+import { decryptFilter, decryptPageIndex, EncryptedFilterTask } from './crypto/encrypted-filter.js'
 import { RowGroupAnswer } from './row-group-answer.js'
 import { candidatePages, chunkByteRange, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from './page-index.js'
 import { chunkStatistics, excludedByBounds, keyList, sortKeys, sortOrderFor } from './statistics.js'
@@ -63,11 +63,6 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     }
     if (answer.settled) return group
     const location = untrustedFilter ?? locateFilter(geometry, g, column.index, { decrypt: true })
-    if (chunkCrypto && !(location instanceof Unanswerable)) {
-      // Encrypted: the filter's two modules are read whole and decrypted after the reads (no page index or dictionary yet).
-      tasks.push(new EncryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
-      return group
-    }
     const usableFilter = !(location instanceof Unanswerable)
     // The page index: read with the other reads when nothing cheaper can answer (auto), or when asked.
     if (pageOrder?.usable && (pageIndex === true || !usableFilter)) {
@@ -79,7 +74,14 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
           const { offset, length } = where[part]
           tasks.push(new RangeTask(offset, offset + length, (bytes) => { group.pageIndexRead[part] = bytes }))
         }
+        group.pageIndexCrypto = chunkCrypto // its modules are decrypted in afterReads
       }
+    }
+    if (chunkCrypto) {
+      // Encrypted: the filter's two modules are read whole and decrypted after the reads (dictionaries are not decrypted yet).
+      if (!usableFilter) group.bloom = { missing: location }
+      else tasks.push(new EncryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
+      return group
     }
     const page = dictionary === false ? null : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset)
     if (page && !('reason' in page) && shouldReadDictionary(dictionary, page.maxLength, usableFilter ? location.length ?? null : null)) {
@@ -99,6 +101,17 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     tasks,
     /** After the reads: decodes the page indexes and dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
     async afterReads() {
+      // Every encrypted module of the probe is decrypted at once, before anything is decoded.
+      await Promise.all(groups.map(async (group) => {
+        if (group.encryptedBloom) {
+          const { crypto, modules } = group.encryptedBloom
+          const filter = await decryptFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
+          group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: hashed.checkBitset(filter.bitset) }
+        }
+        if (group.pageIndexCrypto && group.pageIndexRead?.columnIndex && group.pageIndexRead.offsetIndex) {
+          group.pageIndexRead = await decryptPageIndex(group.pageIndexCrypto, group.pageIndexRead, `${name}: row group ${group.index}, column ${column.name}`)
+        }
+      }))
       for (const group of groups) {
         const read = group.pageIndexRead
         if (!read?.columnIndex || !read.offsetIndex) continue
@@ -115,11 +128,6 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
         }
         group.pages = candidatePages(prepared, pageKeysFor(pageOrder.order), encoded.owners, { numValues: encoded.outcomes.length })
       }
-      await Promise.all(groups.filter((group) => group.encryptedBloom).map(async (group) => {
-        const { crypto, modules } = group.encryptedBloom
-        const filter = await decryptFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
-        group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: hashed.checkBitset(filter.bitset) }
-      }))
       const retry = []
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
         const { page, codec, bytes, fallback } = group.dictionaryRead
@@ -173,6 +181,8 @@ class RowGroupProbe {
     this.pages = undefined
     /** @type {{ crypto: any, modules: any } | undefined} an encrypted chunk's filter modules, decrypted in afterReads */
     this.encryptedBloom = undefined
+    /** The chunk's crypto context when its page index modules need decrypting. */
+    this.pageIndexCrypto = undefined
   }
 
   /** Combines the indexes' answers, exact ones first, into this row group's results. */

@@ -1,11 +1,13 @@
-// Bloom filters of encrypted column chunks (parquet-format Encryption.md §4.4, module types 8 and 9):
-// the header module and the bitset module are read whole — GCM authenticates a module only whole, so
-// never by block — decrypted concurrently, and only then checked like a plaintext filter.
+// The indexes of encrypted column chunks (parquet-format Encryption.md §4.4): bloom filters (module
+// types 8 and 9: the header module and the bitset module read whole — GCM authenticates a module only
+// whole, so never by block — decrypted concurrently, only then checked like a plaintext filter) and
+// page indexes (ColumnIndex 6, OffsetIndex 7).
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from '../bloom-header.js'
 import { NativeStatus } from '../errors.js'
 import { Unanswerable } from '../verdicts.js'
 import { decryptGcmModule, decryptionFailed, GCM_MODULE_OVERHEAD, moduleLength } from './aes-gcm.js'
 import { ModuleType } from './aad.js'
+import { thriftStructPrefix } from './struct-prefix.js'
 
 const MAX_FILTER_BYTES = 128 * 1024 * 1024
 
@@ -85,4 +87,20 @@ export async function decryptFilter(crypto, modules, where) {
     return new Unanswerable('inconsistent-filter', `${where}: the decrypted bloom filter header says numBytes ${header.numBytes}, the bitset has ${bitset.length}`)
   }
   return { header, bitset }
+}
+
+/**
+ * The plaintext ColumnIndex and OffsetIndex of an encrypted chunk, from their modules as read (each
+ * column_index_length / offset_index_length covers one whole module). Throws DECRYPTION_FAILED.
+ * @param {import('./encrypted-footer.js').ChunkKeys} crypto
+ * @param {{ columnIndex: Uint8Array, offsetIndex: Uint8Array }} modules
+ */
+export async function decryptPageIndex(crypto, modules, where) {
+  const [columnIndex, offsetIndex] = await Promise.all([
+    decryptGcmModule(crypto.keys.gcm, modules.columnIndex, crypto.aad(ModuleType.COLUMN_INDEX), `${where}: column index`),
+    decryptGcmModule(crypto.keys.gcm, modules.offsetIndex, crypto.aad(ModuleType.OFFSET_INDEX), `${where}: offset index`),
+  ])
+  // A prefix that does not decode is handed on whole: the page index decoder then says what is wrong.
+  const struct = (bytes) => thriftStructPrefix(bytes).bytes ?? bytes
+  return { columnIndex: struct(columnIndex), offsetIndex: struct(offsetIndex) }
 }

@@ -10,6 +10,7 @@ import { CompactReader, Malformed, T } from '../thrift-compact.js'
 import { decryptGcmModule, decryptionFailed, verifyFooterSignature } from './aes-gcm.js'
 import { moduleAad, ModuleType } from './aad.js'
 import { decodeFileCryptoMetaData, FileDecryption, readEncryptionAlgorithm } from './file-crypto.js'
+import { thriftStructPrefix } from './struct-prefix.js'
 
 const SIGNATURE_BYTES = 28
 
@@ -129,7 +130,11 @@ async function withColumns(footer, layout, files, footerKeys, encryptedFooter, w
     if (chunk.encryptedMetaData) {
       const what = `${where}: row group ${rowGroupOrdinal}, column ${path}: column metadata`
       const plaintext = await decryptGcmModule(keys.gcm, chunk.encryptedMetaData, aad(ModuleType.COLUMN_META_DATA), what)
-      splices.push({ chunk, plaintext: columnMetaDataStruct(plaintext, what) })
+      const struct = thriftStructPrefix(plaintext)
+      if (struct.problem !== undefined) {
+        throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${what}: the decrypted ColumnMetaData does not decode: ${struct.problem}`, { source: where, field: 'encrypted_column_metadata' })
+      }
+      splices.push({ chunk, plaintext: struct.bytes })
     }
   }))
   // Statistics are read from layout.footerBytes on demand: they must point into the rewritten bytes.
@@ -139,21 +144,6 @@ async function withColumns(footer, layout, files, footerKeys, encryptedFooter, w
   chunks.forEach((context, index) => { if (context) out.chunks[index * CHUNK_WORDS + Chunk.FLAGS] |= ChunkFlag.HAS_CRYPTO_META_DATA })
   out.crypto = { algorithm: files.algorithm.algorithm, encryptedFooter, chunks }
   return out
-}
-
-/**
- * The serialized ColumnMetaData struct at the start of a decrypted module. parquet-mr pads the module
- * (the fixtures carry ~90 zero bytes after the struct): Thrift readers stop at the struct's end, so do we.
- */
-function columnMetaDataStruct(plaintext, what) {
-  const r = new CompactReader(plaintext)
-  try {
-    r.skip(T.STRUCT)
-  } catch (error) {
-    if (!(error instanceof Malformed)) throw error
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${what}: the decrypted ColumnMetaData does not decode: ${error.detail}`, { field: 'encrypted_column_metadata' })
-  }
-  return plaintext.subarray(0, r.at)
 }
 
 /**

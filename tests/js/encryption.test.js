@@ -147,6 +147,26 @@ describe('encrypted bloom filters', () => {
   })
 })
 
+describe('encrypted page indexes', () => {
+  test('ColumnIndex and OffsetIndex modules are decrypted and used (pages of each kept value); tampered, DECRYPTION_FAILED', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    const original = new Uint8Array(await readFile(fixturePath(BLOOM_FILE)))
+    await withFile(original, { decryption: KEYS }, async (file) => {
+      const result = await file.probe('double_field', range(2000, (i) => i + 0.5), { pageIndex: true })
+      const results = result.rowGroups[0].results
+      assert.ok(results.every((r) => r.verdict === 'maybe' && Array.isArray(r.pages) && r.pages.length >= 1))
+      // Three pages in order: the first value is on page 0, the last on the last page.
+      assert.deepEqual([results[0].pages, results[1999].pages], [[0], [2]])
+    })
+    // The double_field column index sits at 28894 (132 bytes: a whole module).
+    const tampered = original.slice()
+    tampered[28894 + 40] ^= 1
+    await withFile(tampered, { decryption: KEYS }, async (file) => {
+      await assertRejectsWith(file.probe('double_field', [0.5], { pageIndex: true }), ErrorCode.DECRYPTION_FAILED, /double_field: column index/)
+      assert.equal(verdicts(await file.probe('double_field', [0.5]))[0], 'maybe') // the filter alone still answers
+    })
+  })
+})
+
 describe('external key material (parquet-java key tools)', () => {
   const FILE = 'parquet-testing/external_key_material_java.parquet.encrypted'
   const MATERIAL = 'parquet-testing/_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json'
