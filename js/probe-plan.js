@@ -9,6 +9,7 @@ import { ErrorCode } from './errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from './dictionary.js'
 import { chunkUnavailable, locateFilter, ProbeTask } from './probe.js'
 import { decryptFilter, decryptPageIndex, EncryptedFilterTask } from './crypto/encrypted-filter.js'
+import { decryptDictionary, dictionaryDecryptable } from './crypto/encrypted-dictionary.js'
 import { RowGroupAnswer } from './row-group-answer.js'
 import { candidatePages, chunkByteRange, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from './page-index.js'
 import { chunkStatistics, excludedByBounds, keyList, sortKeys, sortOrderFor } from './statistics.js'
@@ -78,7 +79,15 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       }
     }
     if (chunkCrypto) {
-      // Encrypted: the filter's two modules are read whole and decrypted after the reads (dictionaries are not decrypted yet).
+      // Encrypted: every module is read whole and decrypted after the reads. A dictionary that fails
+      // cannot fall back on a second wave here, so it is read without a filter (auto) or with it (true).
+      const page = dictionary === false || !dictionaryDecryptable(chunkCrypto) ? null
+        : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset, { decrypt: true })
+      if (page && !('reason' in page) && page.exact && (dictionary === true || (!usableFilter && shouldReadDictionary(dictionary, page.maxLength, null)))) {
+        const chunk = g * layout.columns.length + column.index
+        group.dictionaryRead = { page, codec: layout.indexes.i32[chunk * INDEX_I32_WORDS + IndexI32.CODEC], fallback: location, crypto: chunkCrypto }
+        tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
+      }
       if (!usableFilter) group.bloom = { missing: location }
       else tasks.push(new EncryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
       return group
@@ -130,16 +139,20 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       }
       const retry = []
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
-        const { page, codec, bytes, fallback } = group.dictionaryRead
-        const decoded = bytes
-          ? await decodeDictionary(bytes, { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact })
-          : { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
+        const { page, codec, bytes, fallback, crypto } = group.dictionaryRead
+        const options = { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact }
+        const decoded = !bytes ? { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
+          : crypto ? await decryptDictionary(crypto, bytes, options, `${name}: row group ${group.index}, column ${column.name}`)
+            : await decodeDictionary(bytes, options)
         if ('set' in decoded) {
           group.dictionary = dictionaryVerdicts(decoded.set, encoded.candidates, encoded.owners, encoded.outcomes.length)
           return
         }
         group.answer.noteIndex(`dictionary: ${decoded.error.detail}`)
-        if (fallback instanceof Unanswerable) group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
+        // An encrypted chunk's filter was read in the same wave, if it has one (group.bloom is set).
+        if (crypto) {
+          if (fallback instanceof Unanswerable) group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
+        } else if (fallback instanceof Unanswerable) group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
         else retry.push(bloomTask(group.index, group, fallback))
       }))
       return retry

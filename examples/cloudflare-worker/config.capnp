@@ -37,6 +37,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/crc32.js", esModule = embed "../../js/crc32.js"),
     (name = "node_modules/parquet-bloom/js/crypto/aad.js", esModule = embed "../../js/crypto/aad.js"),
     (name = "node_modules/parquet-bloom/js/crypto/aes-gcm.js", esModule = embed "../../js/crypto/aes-gcm.js"),
+    (name = "node_modules/parquet-bloom/js/crypto/encrypted-dictionary.js", esModule = embed "../../js/crypto/encrypted-dictionary.js"),
     (name = "node_modules/parquet-bloom/js/crypto/encrypted-filter.js", esModule = embed "../../js/crypto/encrypted-filter.js"),
     (name = "node_modules/parquet-bloom/js/crypto/encrypted-footer.js", esModule = embed "../../js/crypto/encrypted-footer.js"),
     (name = "node_modules/parquet-bloom/js/crypto/file-crypto.js", esModule = embed "../../js/crypto/file-crypto.js"),
