@@ -41,7 +41,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/crypto/encrypted-filter.js", esModule = embed "../../js/crypto/encrypted-filter.js"),
     (name = "node_modules/parquet-bloom/js/crypto/encrypted-footer.js", esModule = embed "../../js/crypto/encrypted-footer.js"),
     (name = "node_modules/parquet-bloom/js/crypto/file-crypto.js", esModule = embed "../../js/crypto/file-crypto.js"),
-    (name = "node_modules/parquet-bloom/js/crypto/struct-prefix.js", esModule = embed "../../js/crypto/struct-prefix.js"),
+    (name = "node_modules/parquet-bloom/js/crypto/thrift-rewrite.js", esModule = embed "../../js/crypto/thrift-rewrite.js"),
     (name = "node_modules/parquet-bloom/js/dictionary.js", esModule = embed "../../js/dictionary.js"),
     (name = "node_modules/parquet-bloom/js/errors.js", esModule = embed "../../js/errors.js"),
     (name = "node_modules/parquet-bloom/js/filter-health.js", esModule = embed "../../js/filter-health.js"),

@@ -6,7 +6,7 @@
 import { decodeDictionary } from '../dictionary.js'
 import { decryptGcmModule, moduleLength } from './aes-gcm.js'
 import { ModuleType } from './aad.js'
-import { thriftStructPrefix } from './struct-prefix.js'
+import { concatBytes, longFieldHeader, thriftStructPrefix, varint } from './thrift-rewrite.js'
 import { CompactReader, Malformed, T } from '../thrift-compact.js'
 
 /** Whether a chunk's dictionary can be read authenticated: only when its pages are GCM modules. */
@@ -34,10 +34,7 @@ export async function decryptDictionary(crypto, bytes, options, where) {
   // the header must say so, and is then rewritten to the plaintext's size, giving a plaintext page.
   const rewritten = withCompressedPageSize(header.bytes, bytes.length - headerEnd, pagePlain.length)
   if (typeof rewritten === 'string') return malformed(rewritten)
-  const plain = new Uint8Array(rewritten.length + pagePlain.length)
-  plain.set(rewritten)
-  plain.set(pagePlain, rewritten.length)
-  return decodeDictionary(plain, { ...options, exact: true })
+  return decodeDictionary(concatBytes([rewritten, pagePlain]), { ...options, exact: true })
 }
 
 function malformed(detail) {
@@ -75,30 +72,5 @@ function withCompressedPageSize(header, expected, size) {
   }
   if (!found) return 'the decrypted page header has no compressed_page_size'
   parts.push(new Uint8Array([0]))
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
-
-function longFieldHeader(type, id) {
-  const bytes = varint(id * 2)
-  const out = new Uint8Array(bytes.length + 1)
-  out[0] = type
-  out.set(bytes, 1)
-  return out
-}
-
-function varint(value) {
-  const out = []
-  let v = value
-  while (v >= 0x80) {
-    out.push((v % 128) | 0x80)
-    v = Math.floor(v / 128)
-  }
-  out.push(v)
-  return new Uint8Array(out)
+  return concatBytes(parts)
 }

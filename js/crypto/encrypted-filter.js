@@ -7,7 +7,7 @@ import { NativeStatus } from '../errors.js'
 import { Unanswerable } from '../verdicts.js'
 import { decryptGcmModule, decryptionFailed, GCM_MODULE_OVERHEAD, moduleLength } from './aes-gcm.js'
 import { ModuleType } from './aad.js'
-import { thriftStructPrefix } from './struct-prefix.js'
+import { thriftStructPrefix } from './thrift-rewrite.js'
 
 const MAX_FILTER_BYTES = 128 * 1024 * 1024
 

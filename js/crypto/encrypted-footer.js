@@ -10,7 +10,7 @@ import { CompactReader, Malformed, T } from '../thrift-compact.js'
 import { decryptGcmModule, decryptionFailed, verifyFooterSignature } from './aes-gcm.js'
 import { moduleAad, ModuleType } from './aad.js'
 import { decodeFileCryptoMetaData, FileDecryption, readEncryptionAlgorithm } from './file-crypto.js'
-import { thriftStructPrefix } from './struct-prefix.js'
+import { concatBytes, longFieldHeader, thriftStructPrefix } from './thrift-rewrite.js'
 
 const SIGNATURE_BYTES = 28
 
@@ -261,23 +261,5 @@ function spliceColumnMetaData(bytes, splices) {
     at = chunk.end
   }
   parts.push(bytes.subarray(at))
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let o = 0
-  for (const p of parts) {
-    out.set(p, o)
-    o += p.length
-  }
-  return out
-}
-
-function longFieldHeader(type, id) {
-  const zz = id >= 0 ? id * 2 : -id * 2 - 1
-  const out = [type]
-  let v = zz
-  while (v >= 0x80) {
-    out.push((v & 0x7f) | 0x80)
-    v = Math.floor(v / 128)
-  }
-  out.push(v)
-  return new Uint8Array(out)
+  return concatBytes(parts)
 }
