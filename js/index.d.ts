@@ -392,6 +392,8 @@ export interface BloomFilterParts {
   header?: BloomFilterHeaderInfo
   bitset?: Uint8Array
   error?: ParquetBloomError | string
+  /** The filter of an encrypted chunk, decrypted: `length` covers its two modules, not header + numBytes. */
+  encrypted?: boolean
 }
 
 /** What forEachBloomFilter hands to its visitor: the parts, and which chunk they belong to. */

@@ -15,11 +15,12 @@ let current
 const inFlight = new Map()
 
 const handlers = {
-  async open({ url, file }, signal) {
+  async open({ url, file, decryption }, signal) {
     await closeCurrent()
     const source = file ?? url
-    const opened = await openParquet(source, { signal, footerCache })
-    current = { source, file: opened, inspector: undefined }
+    // Keys live in this worker's memory for the file's life only (openParquet skips the footer cache with them).
+    const opened = await openParquet(source, { signal, footerCache, decryption })
+    current = { source, file: opened, inspector: undefined, decryption }
     return describeFile(opened)
   },
 
@@ -42,7 +43,7 @@ const handlers = {
   async health({ column }, signal) {
     const open = requireOpen()
     // Opened without the request's signal: a signal given to openParquet governs every later read too.
-    open.inspector ??= openParquet(open.source, { footerCache })
+    open.inspector ??= openParquet(open.source, { footerCache, decryption: open.decryption })
     const inspector = await open.inspector
     const blooms = inspector.metadata.rowGroups.map((g) => [g.index, g.columns.find((c) => c.path === column)?.bloom]).filter(([, bloom]) => bloom)
     const withFilter = blooms.map(([index]) => index)

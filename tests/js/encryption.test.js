@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 
 import { ErrorCode, openParquet } from '../../js/index.js'
 import { Chunk, CHUNK_WORDS } from '../../js/footer.js'
+import { EncryptedFilterTask } from '../../js/crypto/encrypted-filter.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 
 const FOOTER_KEY = '0123456789012345'
@@ -223,6 +224,38 @@ describe('external key material (parquet-java key tools)', () => {
       assert.equal(verdicts(await file.probe('integers', [-1e9]))[0], 'absent')
     })
     assert.deepEqual(references.sort(), ['columnKey0', 'columnKey1', 'footerKey'])
+  })
+})
+
+describe('an encrypted filter without bloom_filter_length', () => {
+  // Two modules at offset 100: a 40-byte header module and a 96-byte bitset module, each length-prefixed.
+  const file = new Uint8Array(400)
+  const view = new DataView(file.buffer)
+  view.setUint32(100, 40, true)
+  view.setUint32(144, 96, true)
+  const lookup = (start, end) => (end <= file.length ? file.subarray(start, end) : null)
+  const drive = (task) => {
+    const asked = []
+    for (let needs = task.step(() => null); needs; needs = task.step(lookup)) asked.push(...needs.map((n) => [n.start, n.end]))
+    return asked
+  }
+
+  test('reads the header module\'s length, then both modules whole, each ending where its length says', () => {
+    let got
+    const asked = drive(new EncryptedFilterTask({ offset: 100, length: undefined, bound: 300 }, 'f', (m) => { got = m }))
+    assert.deepEqual(asked[0], [100, 104])
+    assert.deepEqual([got.header.length, got.bitset.length, got.error], [44, 100, undefined])
+  })
+
+  test('a module length past the next structure is DECRYPTION_FAILED, before any read of it', () => {
+    let got
+    drive(new EncryptedFilterTask({ offset: 100, length: undefined, bound: 200 }, 'f', (m) => { got = m }))
+    assert.equal(got.error.code, ErrorCode.DECRYPTION_FAILED)
+    assert.match(got.error.message, /bloom filter bitset/)
+    view.setUint32(100, 0xfffffff0, true)
+    drive(new EncryptedFilterTask({ offset: 100, length: undefined, bound: 300 }, 'f', (m) => { got = m }))
+    assert.match(got.error.message, /bloom filter header/)
+    view.setUint32(100, 40, true)
   })
 })
 
