@@ -3,6 +3,7 @@
 import { ChunkFlag as ChunkFlagEnum, ChunkIndexRecord, ChunkRecord, FileSummary, IndexFlag as IndexFlagEnum, RowGroupRecord, SchemaRecord, whenBound } from './abi.js'
 import { getCore } from './core.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
+import { openEncryptedFooter } from './crypto/encrypted-footer.js'
 import { logicalTypeFromSchemaElement } from './values/column-type.js'
 
 const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
@@ -103,9 +104,8 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
     metadata.set(head)
     metadata.set(tail.bytes.subarray(0, tail.bytes.length - 8), head.length)
   }
-  // Decryption is loaded only for encrypted files (a chunk of its own in the browser bundle).
   const layout = magic === MAGIC_PARE || decryption
-    ? await (await import('./crypto/encrypted-footer.js')).openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode: (bytes) => decodeFileMetaData(bytes, where, metadataOffset) })
+    ? await openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode: (bytes) => decodeFileMetaData(bytes, where, metadataOffset) })
     : decodeFileMetaData(metadata, where, metadataOffset)
   return { fileSize, metadataOffset, tail, layout }
 }
