@@ -324,6 +324,8 @@ export class ParquetFile {
     if (this.#closed) return
     this.#closed = true
     this.#cache = new ByteCache()
+    // The keys of an encrypted file (CryptoKeys in layout.crypto) do not outlive it.
+    if (this.layout.crypto) this.layout.crypto = undefined
     await this.#source.close()
   }
 

@@ -143,6 +143,8 @@ async function withColumns(footer, layout, files, footerKeys, encryptedFooter, w
   // carry no crypto_metadata: they then answer 'encrypted-column' instead of reading ciphertext.
   chunks.forEach((context, index) => { if (context) out.chunks[index * CHUNK_WORDS + Chunk.FLAGS] |= ChunkFlag.HAS_CRYPTO_META_DATA })
   out.crypto = { algorithm: files.algorithm.algorithm, encryptedFooter, chunks }
+  // Every key is resolved now: what stays for the file's life are non-extractable CryptoKeys.
+  files.forget()
   return out
 }
 

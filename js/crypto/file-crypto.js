@@ -110,6 +110,12 @@ export class FileDecryption {
     this.fileAad.set(algorithm.aadFileUnique, prefix.length)
   }
 
+  /** Drops the caller's options (raw keys, the retriever) once every key the file needs is imported. */
+  forget() {
+    this.options = {}
+    this.cache.clear()
+  }
+
   /** The footer key's WebCrypto keys, or null when none was given or retrieved. */
   footerKey(keyMetadata) {
     return this.#resolve('footer', this.options.footerKey, keyMetadata, undefined, 'decryption.footerKey')

@@ -339,6 +339,16 @@ describe('wrong keys and tampered bytes: DECRYPTION_FAILED, naming the module, n
     }
   })
 
+  test('a plaintext footer altered after signing: refused with the footer key, read without it', { skip: missingFixture(PLAINTEXT_FOOTER_FILE) }, async () => {
+    const original = new Uint8Array(await readFile(fixturePath(PLAINTEXT_FOOTER_FILE)))
+    const at = Buffer.from(original).lastIndexOf('parquet-cpp-arrow')
+    assert.ok(at > 0)
+    const tampered = original.slice()
+    tampered[at] = 'P'.charCodeAt(0)
+    await assertRejectsWith(openParquet(tampered, { decryption: KEYS }), ErrorCode.DECRYPTION_FAILED, /footer signature/)
+    await withFile(tampered, {}, async (file) => assert.equal(file.metadata.createdBy.slice(0, 7), 'Parquet'))
+  })
+
   test('visitBloomFilter and inspection read an encrypted filter whole, decrypted; without its key it is refused', { skip: missingFixture(BLOOM_FILE) }, async () => {
     await withFile(fixturePath(BLOOM_FILE), { decryption: KEYS }, async (file) => {
       const hits = await file.visitBloomFilter(0, 'double_field', (filter) => filter.check(range(2000, (i) => i + 0.5), 'DOUBLE'))
