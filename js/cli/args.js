@@ -63,10 +63,11 @@ Options:
   --json               one JSON document: { "files": [ { file, size, createdBy, numRows, rowGroups } ] }
   --concurrency <n>    files read at once (default ${DEFAULT_CONCURRENCY})
   --cache-dir <dir>    keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
-  --footer-key <key>   key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>); also PARQUET_BLOOM_FOOTER_KEY
-  --column-key <path=key>  key of an encrypted column (repeatable); also PARQUET_BLOOM_COLUMN_KEYS=path=key,path=key
-  --aad-prefix <text>      AAD prefix of a file that does not store it; also PARQUET_BLOOM_AAD_PREFIX
-  --key-file <file>        JSON { "footerKey", "columnKeys": { path: key }, "aadPrefix" }; keys never appear in the output
+  --footer-key <key>   key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>);
+                       also PARQUET_BLOOM_FOOTER_KEY
+  --column-key <p=key> key of an encrypted column (repeatable); also PARQUET_BLOOM_COLUMN_KEYS=p=key,p=key
+  --aad-prefix <text>  AAD prefix of a file that does not store it; also PARQUET_BLOOM_AAD_PREFIX
+  --key-file <file>    JSON { "footerKey", "columnKeys": { path: key }, "aadPrefix" }; keys never appear in the output
   --debug              show stack traces of errors
   -h, --help           this help
 
