@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks'
 
 import { createFooterCache, directoryStore, openParquet, ParquetBloomError, redactUrl } from './index.js'
 import { parseCommandLine, UsageError } from './cli/args.js'
+import { decryptionFromCommandLine, redactSecrets } from './cli/keys.js'
 import { JsonFilesWriter } from './cli/format.js'
 import { inspectFile } from './cli/inspect.js'
 import { inspectText } from './cli/inspect-text.js'
@@ -35,6 +36,7 @@ async function main(argv) {
   // One cache for every file of the run: footers of URLs kept in --cache-dir across runs.
   if (options['cache-dir'] !== undefined) options.footerCache = createFooterCache({ store: directoryStore(options['cache-dir']) })
   try {
+    options.decryption = decryptionFromCommandLine(options)
     return command === 'inspect' ? await runInspect(files, options) : await runProbe(files, options)
   } catch (error) {
     return fail(error, options.debug)
@@ -118,8 +120,8 @@ async function runOverFiles(files, options, { job, text, json, end }) {
   return failed ? EXIT_FAILED : EXIT_OK
 }
 
-async function withFile(source, { footerCache }, fn) {
-  const file = await openParquet(source, { footerCache })
+async function withFile(source, { footerCache, decryption }, fn) {
+  const file = await openParquet(source, { footerCache, decryption })
   try {
     return await fn(file)
   } finally {
@@ -141,7 +143,7 @@ function labelOf(input) {
 
 /** The message, prefixed with the file unless it already names it. */
 function messageOf(error, label) {
-  const message = String(error?.message ?? error).split('\n')[0]
+  const message = redactSecrets(String(error?.message ?? error).split('\n')[0])
   return label === undefined || message.includes(label) ? message : `${label}: ${message}`
 }
 
@@ -155,7 +157,7 @@ function errorLine(error, label, debug) {
 function describeForDebug(error) {
   const parts = [error?.stack ?? String(error)]
   for (let cause = error?.cause; cause; cause = cause.cause) parts.push(`caused by: ${cause?.stack ?? cause}`)
-  return parts.join('\n')
+  return redactSecrets(parts.join('\n'))
 }
 
 function fail(error, debug) {

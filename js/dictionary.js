@@ -41,12 +41,13 @@ const utf8 = new TextEncoder()
  *   Reasons: 'no-dictionary', 'not-dictionary-only', 'inconsistent-dictionary', or the chunk's
  *   unavailability ('encrypted-column', 'no-column-metadata', 'external-file').
  */
-export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffset) {
+export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffset, { decrypt = false } = {}) {
   const chunk = rowGroup * layout.columns.length + columnIndex
   const w = chunk * CHUNK_WORDS
   const i = chunk * INDEX_I32_WORDS
   const { chunks } = layout
-  const unavailable = chunkUnavailable(chunks[w + Chunk.FLAGS])
+  // Only callers that decrypt (js/crypto/encrypted-dictionary.js) locate an encrypted chunk's dictionary.
+  const unavailable = chunkUnavailable(chunks[w + Chunk.FLAGS], decrypt ? layout.crypto?.chunks[chunk] : undefined)
   if (unavailable) return { reason: unavailable.reason, detail: unavailable.detail }
   const dictionaryOffset = chunks[w + Chunk.DICTIONARY_PAGE_OFFSET]
   const dataOffset = chunks[w + Chunk.DATA_PAGE_OFFSET]

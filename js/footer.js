@@ -3,6 +3,7 @@
 import { ChunkFlag as ChunkFlagEnum, ChunkIndexRecord, ChunkRecord, FileSummary, IndexFlag as IndexFlagEnum, RowGroupRecord, SchemaRecord, whenBound } from './abi.js'
 import { getCore } from './core.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
+import { openEncryptedFooter } from './crypto/encrypted-footer.js'
 import { logicalTypeFromSchemaElement } from './values/column-type.js'
 
 const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
@@ -59,11 +60,12 @@ const utf8 = new TextDecoder()
 /**
  * Reads and decodes the footer.
  * @param {import('./sources/index.js').ByteSource} source
- * @param {{ initialFetchSize?: number, maxFooterBytes?: number, signal?: AbortSignal }} [options]
+ * @param {{ initialFetchSize?: number, maxFooterBytes?: number, signal?: AbortSignal,
+ *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions }} [options] decryption: keys for modular encryption (js/crypto/)
  * @returns {Promise<{ fileSize: number, metadataOffset: number, tail: { offset: number, bytes: Uint8Array },
  *   layout: FileLayout }>}
  */
-export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal } = {}) {
+export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal, decryption } = {}) {
   if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
   }
@@ -75,10 +77,10 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
   }
   const end = new DataView(tail.bytes.buffer, tail.bytes.byteOffset + tail.bytes.length - 8, 8)
   const magic = end.getUint32(4, true)
-  if (magic === MAGIC_PARE) {
-    throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${where}: encrypted Parquet files are not supported yet (the footer is encrypted: magic PARE)`, { source: where })
+  if (magic === MAGIC_PARE && !decryption) {
+    throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${where}: the file is encrypted (the footer is encrypted: magic PARE): pass options.decryption with its footer key`, { source: where })
   }
-  if (magic !== MAGIC_PAR1) {
+  if (magic !== MAGIC_PAR1 && magic !== MAGIC_PARE) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: it does not end with PAR1 (last 4 bytes ${hex(tail.bytes.subarray(-4))})`, { source: where, offset: fileSize - 4 })
   }
   const metadataLength = end.getUint32(0, true)
@@ -89,9 +91,9 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
   if (metadataLength > maxFooterBytes) {
     throw new ParquetBloomError(ErrorCode.TOO_LARGE, `${where}: footer is ${metadataLength} bytes, over maxFooterBytes ${maxFooterBytes}`, { source: where, offset: metadataOffset })
   }
-  if (tail.offset === 0 && new DataView(tail.bytes.buffer, tail.bytes.byteOffset, 4).getUint32(0, true) !== MAGIC_PAR1) {
+  if (tail.offset === 0 && new DataView(tail.bytes.buffer, tail.bytes.byteOffset, 4).getUint32(0, true) !== magic) {
     // The whole file was read, so the leading magic can be checked for free.
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: it does not start with PAR1`, { source: where, offset: 0 })
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: it does not start with ${magic === MAGIC_PARE ? 'PARE' : 'PAR1'}`, { source: where, offset: 0 })
   }
   let metadata
   if (metadataOffset >= tail.offset) {
@@ -102,7 +104,9 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
     metadata.set(head)
     metadata.set(tail.bytes.subarray(0, tail.bytes.length - 8), head.length)
   }
-  const layout = decodeFileMetaData(metadata, where, metadataOffset)
+  const layout = magic === MAGIC_PARE || decryption
+    ? await openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode: (bytes) => decodeFileMetaData(bytes, where, metadataOffset) })
+    : decodeFileMetaData(metadata, where, metadataOffset)
   return { fileSize, metadataOffset, tail, layout }
 }
 
@@ -112,7 +116,8 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
  * @typedef {{ f64: Float64Array, i32: Int32Array }} IndexRecords ChunkIndexRecord per chunk, row-group-major
  * @typedef {{ version: number, numRows: number, createdBy: string | undefined, encryptedColumns: boolean,
  *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array, indexes: IndexRecords,
- *   columnOrders: Int32Array | null, footerBytes: Uint8Array }} FileLayout
+ *   columnOrders: Int32Array | null, footerBytes: Uint8Array,
+ *   crypto?: import('./crypto/encrypted-footer.js').FileCrypto }} FileLayout crypto: set for encrypted files opened with keys
  */
 
 /**

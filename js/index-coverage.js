@@ -26,7 +26,8 @@ export function chunkIndexes(geometry, rowGroup, columnIndex) {
   const { i32 } = layout.indexes
   const flags = i32[i + IndexI32.FLAGS]
   const column = layout.columns[columnIndex]
-  const unavailable = chunkUnavailable(chunks[w + Chunk.FLAGS])
+  // With its key an encrypted chunk's (decrypted) statistics are usable like any others.
+  const unavailable = chunkUnavailable(chunks[w + Chunk.FLAGS], layout.crypto?.chunks[chunk])
   let statistics
   if (unavailable) statistics = { present: false, usable: false, reason: unavailable.reason, detail: unavailable.detail }
   else if (!(flags & (IndexFlag.HAS_STATISTICS | IndexFlag.FOREIGN_STATISTICS_FIELD))) statistics = { present: false, usable: false }

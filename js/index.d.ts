@@ -175,6 +175,26 @@ export interface OpenParquetOptions {
    * replaced file has its footer read anew. Other sources ignore it.
    */
   footerCache?: FooterCache
+  /**
+   * Keys of a file protected by Parquet modular encryption (README "Encrypted files"). Decrypted with
+   * WebCrypto; keys are kept only as non-extractable CryptoKeys for the file's life and never appear in
+   * messages. A file opened with `decryption` does not use `footerCache`.
+   */
+  decryption?: DecryptionOptions
+}
+
+/** A key: 16, 24 or 32 bytes, or a string whose UTF-8 bytes are the key (as parquet-testing writes them). */
+export type EncryptionKey = Uint8Array | string
+
+export interface DecryptionOptions {
+  /** Decrypts an encrypted footer (required for those), verifies a plaintext footer's signature, and decrypts columns encrypted with it. */
+  footerKey?: EncryptionKey
+  /** Column keys by dotted column path ('a.b.c'). A column whose key is missing answers unknown with reason 'no-key'. */
+  columnKeys?: Record<string, EncryptionKey>
+  /** The AAD prefix of a file written with one it does not store (supply_aad_prefix); checked against a stored one. */
+  aadPrefix?: Uint8Array | string
+  /** Asked for each key not given above, with the key_metadata the file stores for it; `column` unset for the footer key. */
+  keyRetriever?: (keyMetadata: Uint8Array, context: { column?: string }) => EncryptionKey | null | undefined | Promise<EncryptionKey | null | undefined>
 }
 
 /** Where a FooterCache keeps its serialized entries. Keys are SHA-256 hex strings (never URLs). */
@@ -284,7 +304,7 @@ export type ReasonCode =
   | 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large'
   | 'not-representable' | 'null' | 'nan'
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
-  | 'encrypted-column' | 'no-column-metadata' | 'external-file' | 'internal'
+  | 'encrypted-column' | 'no-key' | 'no-column-metadata' | 'external-file' | 'internal'
 
 export interface ProbeValueResult {
   /** The value as it was passed in. */
@@ -394,6 +414,8 @@ export interface BloomFilterParts {
   header?: BloomFilterHeaderInfo
   bitset?: Uint8Array
   error?: ParquetBloomError | string
+  /** The filter of an encrypted chunk, decrypted: `length` covers its two modules, not header + numBytes. */
+  encrypted?: boolean
 }
 
 /** What forEachBloomFilter hands to its visitor: the parts, and which chunk they belong to. */
@@ -460,6 +482,8 @@ export declare const ErrorCode: Readonly<{
   MALFORMED_FILTER: 'MALFORMED_FILTER'
   UNSUPPORTED_FILTER: 'UNSUPPORTED_FILTER'
   ENCRYPTED: 'ENCRYPTED'
+  ENCRYPTION_KEY_REQUIRED: 'ENCRYPTION_KEY_REQUIRED'
+  DECRYPTION_FAILED: 'DECRYPTION_FAILED'
   COLUMN_NOT_FOUND: 'COLUMN_NOT_FOUND'
   NO_BLOOM_FILTER: 'NO_BLOOM_FILTER'
   FILE_NOT_FOUND: 'FILE_NOT_FOUND'

@@ -17,6 +17,7 @@ import { confirmFooter, footerThroughCache, rereadFooter } from './cached-footer
 import { FooterCache } from './footer-cache.js'
 import { encodeProbeValues } from './values.js'
 import { Unanswerable } from './verdicts.js'
+import { decryptFilter, EncryptedFilterTask } from './crypto/encrypted-filter.js'
 import { chunkIndexes } from './index-coverage.js'
 
 /**
@@ -24,8 +25,10 @@ import { chunkIndexes } from './index-coverage.js'
  * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source
  * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
- *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache }} [options]
+ *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
+ *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions }} [options]
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
+ *   decryption: keys of a file with Parquet modular encryption (README "Encrypted files")
  */
 export async function openParquet(source, options = {}) {
   await init()
@@ -35,7 +38,8 @@ export async function openParquet(source, options = {}) {
   }
   const byteSource = await openByteSource(source, options)
   try {
-    if (cache && byteSource instanceof HttpSource) {
+    // Decrypted footers are never cached: they would put what the keys protect in the store.
+    if (cache && byteSource instanceof HttpSource && !options.decryption) {
       byteSource.useConditionalRequests()
       const footer = await footerThroughCache(cache, byteSource, options)
       return new ParquetFile(byteSource, footer, options, () => rereadFooter(cache, byteSource, options))
@@ -52,7 +56,7 @@ export async function openParquet(source, options = {}) {
  * One chunk's filter as forEachBloomFilter() hands it over (readBloomFilterParts() describes the fields).
  * @typedef {{ rowGroup: number, column: string, columnIndex: number, offset?: number, length?: number,
  *   header?: ReturnType<typeof import('./bloom-header.js').decodeHeaderBytes>, bitset?: Uint8Array,
- *   error?: ParquetBloomError | string }} BloomFilterParts
+ *   error?: ParquetBloomError | string, encrypted?: boolean }} BloomFilterParts encrypted: read from a decrypted filter
  */
 
 export class ParquetFile {
@@ -294,15 +298,23 @@ export class ParquetFile {
     const rowGroups = this.#rowGroupSelection(selection?.rowGroups)
     const columns = selection?.columns ? selection.columns.map((p) => this.column(p)) : this.layout.columns
     const tasks = []
+    const encrypted = []
     for (const g of rowGroups) {
       for (const column of columns) {
-        const location = locateFilter(this.#geometry, g, column.index)
+        const location = locateFilter(this.#geometry, g, column.index, { decrypt: true })
         const base = { rowGroup: g, column: column.name, columnIndex: column.index }
         if (location instanceof Unanswerable) {
           if (location.reason !== 'no-index') visit({ ...base, error: this.#refusal(location, g, column.name) })
           continue
         }
         const where = { ...base, offset: location.offset, length: location.length }
+        if (location.crypto) {
+          // Read whole, decrypted once every read is in (js/crypto/encrypted-filter.js).
+          const job = { where, crypto: location.crypto, modules: undefined }
+          encrypted.push(job)
+          tasks.push(new EncryptedFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`, (modules) => { job.modules = modules }))
+          continue
+        }
         tasks.push(new WholeFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`,
           (header, bitset) => visit({ ...where, header, bitset }),
           (error, header, bitset) => visit({ ...where, header, bitset, error }),
@@ -310,6 +322,7 @@ export class ParquetFile {
       }
     }
     await this.#run(tasks, options)
+    await visitDecrypted(encrypted, visit, this.name)
   }
 
   /**
@@ -334,6 +347,8 @@ export class ParquetFile {
     if (this.#closed) return
     this.#closed = true
     this.#cache = new ByteCache()
+    // The keys of an encrypted file (CryptoKeys in layout.crypto) do not outlive it.
+    if (this.layout.crypto) this.layout.crypto = undefined
     await this.#source.close()
   }
 
@@ -424,6 +439,18 @@ export class ParquetFile {
   #assertOpen() {
     if (this.#closed) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${this.name}: the file is closed`)
   }
+}
+
+/** Decrypts the encrypted filters forEachBloomFilter read (concurrently) and visits them in order. */
+async function visitDecrypted(jobs, visit, name) {
+  const filters = await Promise.all(jobs.map((job) => decryptFilter(job.crypto, job.modules ?? { error: new ParquetBloomError(ErrorCode.IO, `${name}: the filter was not read`) },
+    `${name}: row group ${job.where.rowGroup}, column ${job.where.column}`)))
+  jobs.forEach((job, k) => {
+    const filter = filters[k]
+    const code = filter instanceof Unanswerable && filter.reason === 'unsupported-filter' ? ErrorCode.UNSUPPORTED_FILTER : ErrorCode.MALFORMED_FILTER
+    if (filter instanceof Unanswerable) visit({ ...job.where, error: new ParquetBloomError(code, filter.detail, { reason: filter.reason }) })
+    else visit({ ...job.where, header: filter.header, bitset: filter.bitset, encrypted: true })
+  })
 }
 
 function buildMetadata(geometry) {

@@ -8,6 +8,8 @@ import { Chunk, CHUNK_WORDS, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORD
 import { ErrorCode } from './errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from './dictionary.js'
 import { chunkUnavailable, locateFilter, ProbeTask } from './probe.js'
+import { decryptFilter, decryptPageIndex, EncryptedFilterTask } from './crypto/encrypted-filter.js'
+import { decryptDictionary, dictionaryDecryptable } from './crypto/encrypted-dictionary.js'
 import { RowGroupAnswer } from './row-group-answer.js'
 import { candidatePages, chunkByteRange, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from './page-index.js'
 import { chunkStatistics, excludedByBounds, keyList, sortKeys, sortOrderFor } from './statistics.js'
@@ -49,7 +51,8 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       answer.settleOpen('absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows')
       return group
     }
-    const unavailable = chunkUnavailable(layout.chunks[(g * layout.columns.length + column.index) * CHUNK_WORDS + Chunk.FLAGS])
+    const chunkCrypto = layout.crypto?.chunks[g * layout.columns.length + column.index]
+    const unavailable = chunkUnavailable(layout.chunks[(g * layout.columns.length + column.index) * CHUNK_WORDS + Chunk.FLAGS], chunkCrypto)
     if (unavailable) {
       answer.settleOpen('unknown', null, unavailable.reason, unavailable.detail)
       return group
@@ -60,7 +63,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       else answer.noteStatistics(stats)
     }
     if (answer.settled) return group
-    const location = untrustedFilter ?? locateFilter(geometry, g, column.index)
+    const location = untrustedFilter ?? locateFilter(geometry, g, column.index, { decrypt: true })
     const usableFilter = !(location instanceof Unanswerable)
     // The page index: read with the other reads when nothing cheaper can answer (auto), or when asked.
     if (pageOrder?.usable && (pageIndex === true || !usableFilter)) {
@@ -72,7 +75,22 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
           const { offset, length } = where[part]
           tasks.push(new RangeTask(offset, offset + length, (bytes) => { group.pageIndexRead[part] = bytes }))
         }
+        group.pageIndexCrypto = chunkCrypto // its modules are decrypted in afterReads
       }
+    }
+    if (chunkCrypto) {
+      // Encrypted: every module is read whole and decrypted after the reads. A dictionary that fails
+      // cannot fall back on a second wave here, so it is read without a filter (auto) or with it (true).
+      const page = dictionary === false || !dictionaryDecryptable(chunkCrypto) ? null
+        : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset, { decrypt: true })
+      if (page && !('reason' in page) && page.exact && (dictionary === true || (!usableFilter && shouldReadDictionary(dictionary, page.maxLength, null)))) {
+        const chunk = g * layout.columns.length + column.index
+        group.dictionaryRead = { page, codec: layout.indexes.i32[chunk * INDEX_I32_WORDS + IndexI32.CODEC], fallback: location, crypto: chunkCrypto }
+        tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
+      }
+      if (!usableFilter) group.bloom = { missing: location }
+      else tasks.push(new EncryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
+      return group
     }
     const page = dictionary === false ? null : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset)
     if (page && !('reason' in page) && shouldReadDictionary(dictionary, page.maxLength, usableFilter ? location.length ?? null : null)) {
@@ -93,6 +111,17 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     tasks,
     /** After the reads: decodes the page indexes and dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
     async afterReads() {
+      // Every encrypted module of the probe is decrypted at once, before anything is decoded.
+      await Promise.all(groups.map(async (group) => {
+        if (group.encryptedBloom) {
+          const { crypto, modules } = group.encryptedBloom
+          const filter = await decryptFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
+          group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: hashed.checkBitset(filter.bitset) }
+        }
+        if (group.pageIndexCrypto && group.pageIndexRead?.columnIndex && group.pageIndexRead.offsetIndex) {
+          group.pageIndexRead = await decryptPageIndex(group.pageIndexCrypto, group.pageIndexRead, `${name}: row group ${group.index}, column ${column.name}`)
+        }
+      }))
       for (const group of groups) {
         const read = group.pageIndexRead
         if (!read?.columnIndex || !read.offsetIndex) continue
@@ -112,16 +141,20 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       }
       const retry = []
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
-        const { page, codec, bytes, fallback } = group.dictionaryRead
-        const decoded = bytes
-          ? await decodeDictionary(bytes, { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact })
-          : { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
+        const { page, codec, bytes, fallback, crypto } = group.dictionaryRead
+        const options = { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact }
+        const decoded = !bytes ? { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
+          : crypto ? await decryptDictionary(crypto, bytes, options, `${name}: row group ${group.index}, column ${column.name}`)
+            : await decodeDictionary(bytes, options)
         if ('set' in decoded) {
           group.dictionary = dictionaryVerdicts(decoded.set, encoded.candidates, encoded.owners, encoded.outcomes.length)
           return
         }
         group.answer.noteIndex(`dictionary: ${decoded.error.detail}`)
-        if (fallback instanceof Unanswerable) group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
+        // An encrypted chunk's filter was read in the same wave, if it has one (group.bloom is set).
+        if (crypto) {
+          if (fallback instanceof Unanswerable) group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
+        } else if (fallback instanceof Unanswerable) group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
         else retry.push(bloomTask(group.index, group, fallback))
       }))
       return retry
@@ -165,6 +198,10 @@ class RowGroupProbe {
     /** @type {import('./page-index.js').PreparedPageIndex | undefined} */
     this.pageIndex = undefined
     this.pages = undefined
+    /** @type {{ crypto: any, modules: any } | undefined} an encrypted chunk's filter modules, decrypted in afterReads */
+    this.encryptedBloom = undefined
+    /** The chunk's crypto context when its page index modules need decrypting. */
+    this.pageIndexCrypto = undefined
   }
 
   /** Combines the indexes' answers, exact ones first, into this row group's results. */

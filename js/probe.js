@@ -27,17 +27,19 @@ const EMPTY_BLOCK = new Uint8Array(32)
  * Where one chunk's filter is, or why there is none to read. Any disagreement between the footer's
  * description of the filter and the file's other structures makes it unusable ('inconsistent-filter').
  * @param {FileGeometry} geometry what the footer says about the file's layout
- * @returns {{ offset: number, length: number | undefined, bound: number } | Unanswerable}
+ * @returns {{ offset: number, length: number | undefined, bound: number, crypto?: import('./crypto/encrypted-footer.js').ChunkCrypto } | Unanswerable}
  *
  * @typedef {{ layout: import('./footer.js').FileLayout, fileSize: number, metadataOffset: number,
  *   boundaries: () => Float64Array, pageRanges: () => { starts: Float64Array, ends: Float64Array } }} FileGeometry
  */
-export function locateFilter(geometry, rowGroup, column) {
+export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {}) {
   const { layout, metadataOffset } = geometry
   const w = (rowGroup * layout.columns.length + column) * CHUNK_WORDS
   const chunks = layout.chunks
   const flags = chunks[w + Chunk.FLAGS]
-  const unavailable = chunkUnavailable(flags)
+  // Only callers that decrypt (probe plans) get the location of an encrypted filter, with its key.
+  const crypto = decrypt ? layout.crypto?.chunks[rowGroup * layout.columns.length + column] : undefined
+  const unavailable = chunkUnavailable(flags, crypto)
   if (unavailable) return unavailable
   const inconsistent = (why, problem) => new Unanswerable('inconsistent-filter', why, ErrorCode.MALFORMED_FILTER, problem)
   if (layout.indexes.i32[(rowGroup * layout.columns.length + column) * INDEX_I32_WORDS + IndexI32.FLAGS] & IndexFlag.FOREIGN_BLOOM_FIELD) {
@@ -61,11 +63,17 @@ export function locateFilter(geometry, rowGroup, column) {
   const bound = length !== undefined ? offset + length : Math.min(nextBoundary(geometry.boundaries(), offset), metadataOffset)
   const overlap = overlappingPages(geometry.pageRanges(), offset, length !== undefined ? offset + length : offset + 1)
   if (overlap) return inconsistent(`bloom filter at ${offset} lies inside a column chunk's pages [${overlap[0]}, ${overlap[1]})`, 'inside-pages')
-  return { offset, length, bound }
+  return { offset, length, bound, crypto }
 }
 
-/** Why a chunk's metadata or indexes cannot be read at all, or null. */
-export function chunkUnavailable(flags) {
+/**
+ * Why a chunk's metadata or indexes cannot be read at all, or null. With the chunk's crypto context
+ * (js/crypto/encrypted-footer.js) an encrypted chunk is readable, by a caller that decrypts.
+ * @param {import('./crypto/encrypted-footer.js').ChunkCrypto} [crypto]
+ */
+export function chunkUnavailable(flags, crypto) {
+  if (crypto?.missing !== undefined) return new Unanswerable('no-key', `this column is encrypted and ${crypto.missing}`, ErrorCode.ENCRYPTION_KEY_REQUIRED)
+  if (crypto) return chunkUnavailable(flags & ~(ChunkFlag.ENCRYPTED_META_DATA | ChunkFlag.HAS_CRYPTO_META_DATA))
   if (flags & ChunkFlag.ENCRYPTED_META_DATA) return new Unanswerable('encrypted-column', 'this column\'s metadata is encrypted', ErrorCode.ENCRYPTED)
   // crypto_metadata alone also means an encrypted column, and its bloom filter is ciphertext.
   if (flags & ChunkFlag.HAS_CRYPTO_META_DATA) return new Unanswerable('encrypted-column', 'this column is encrypted (it has crypto_metadata)', ErrorCode.ENCRYPTED)

@@ -38,6 +38,7 @@ export const REASONS = Object.freeze({
   'inconsistent-filter': { verdict: 'unknown', text: 'the footer\'s description of the filter disagrees with the filter (length, placement)' },
   'untrusted-writer': { verdict: 'unknown', text: 'the writer is known to write this index wrongly (see the writer rules)' },
   'encrypted-column': { verdict: 'unknown', text: 'the column is encrypted' },
+  'no-key': { verdict: 'unknown', text: 'the column is encrypted and its key was not given (options.decryption)' },
   'no-column-metadata': { verdict: 'unknown', text: 'the column chunk has no metadata' },
   'external-file': { verdict: 'unknown', text: 'the column chunk lives in another file' },
   'in-data-pages': { verdict: 'present', text: 'the chunk\'s data pages hold it (confirm: true); `rows` lists the rows' },

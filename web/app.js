@@ -48,7 +48,8 @@ async function openSource(source, preset = {}) {
   showStatus(`Reading the footer of ${label}…`)
   $('open-url').disabled = true
   try {
-    const info = await worker.call('open', source.file ? { file: source.file } : { url: source.url })
+    const decryption = decryptionFromForm()
+    const info = await worker.call('open', { ...(source.file ? { file: source.file } : { url: source.url }), decryption })
     if (generation !== state.generation) return
     state.file = { ...info, kind: source.file ? 'local' : 'url', url: source.url, label }
     hideStatus()
@@ -62,6 +63,26 @@ async function openSource(source, preset = {}) {
   } finally {
     if (generation === state.generation) $('open-url').disabled = false
   }
+}
+
+/**
+ * options.decryption from the key fields, or undefined when they are empty. The keys go to the worker
+ * by postMessage and live in memory only: never in the URL, storage or the console.
+ */
+function decryptionFromForm() {
+  const key = (text) => {
+    const t = text.trim()
+    return /^hex:(?:[0-9a-fA-F]{2})+$/.test(t) ? Uint8Array.from(t.slice(4).match(/../g), (h) => parseInt(h, 16)) : t
+  }
+  const footerKey = /** @type {HTMLInputElement} */ ($('footer-key-input')).value
+  const aadPrefix = /** @type {HTMLInputElement} */ ($('aad-prefix-input')).value
+  const columnKeys = {}
+  for (const line of /** @type {HTMLTextAreaElement} */ ($('column-keys-input')).value.split('\n')) {
+    const at = line.indexOf('=')
+    if (at > 0) columnKeys[line.slice(0, at).trim()] = key(line.slice(at + 1))
+  }
+  if (!footerKey.trim() && !aadPrefix && Object.keys(columnKeys).length === 0) return undefined
+  return { ...(footerKey.trim() ? { footerKey: key(footerKey) } : {}), ...(aadPrefix ? { aadPrefix } : {}), columnKeys }
 }
 
 function resolveUrl(text) {

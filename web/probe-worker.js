@@ -17,11 +17,12 @@ let current
 const inFlight = new Map()
 
 const handlers = {
-  async open({ url, file }, signal) {
+  async open({ url, file, decryption }, signal) {
     await closeCurrent()
     const source = file ?? url
-    const opened = await openParquet(source, { signal, footerCache })
-    current = { source, file: opened, inspector: undefined, confirmer: undefined }
+    // Keys live in this worker's memory for the file's life only (openParquet skips the footer cache with them).
+    const opened = await openParquet(source, { signal, footerCache, decryption })
+    current = { source, file: opened, inspector: undefined, confirmer: undefined, decryption }
     return describeFile(opened)
   },
 
@@ -44,7 +45,7 @@ const handlers = {
   async health({ column }, signal) {
     const open = requireOpen()
     // Opened without the request's signal: a signal given to openParquet governs every later read too.
-    open.inspector ??= openParquet(open.source, { footerCache })
+    open.inspector ??= openParquet(open.source, { footerCache, decryption: open.decryption })
     const inspector = await open.inspector
     const blooms = inspector.metadata.rowGroups.map((g) => [g.index, g.columns.find((c) => c.path === column)?.bloom]).filter(([, bloom]) => bloom)
     const withFilter = blooms.map(([index]) => index)
@@ -70,7 +71,7 @@ const handlers = {
  * (its readout then shows what a confirming probe costs, footer included on the first one).
  */
 function confirmingHandle(open) {
-  open.confirmer ??= import(CONFIRMING_BUNDLE).then((lib) => lib.openParquet(open.source))
+  open.confirmer ??= import(CONFIRMING_BUNDLE).then((lib) => lib.openParquet(open.source, { decryption: open.decryption }))
   return open.confirmer
 }
 

@@ -17,6 +17,10 @@ const COMMON = {
   'concurrency': { type: 'string' },
   'debug': { type: 'boolean' },
   'cache-dir': { type: 'string' },
+  'footer-key': { type: 'string' },
+  'column-key': { type: 'string', multiple: true },
+  'aad-prefix': { type: 'string' },
+  'key-file': { type: 'string' },
   'help': { type: 'boolean', short: 'h' },
 }
 
@@ -63,6 +67,11 @@ Options:
   --json               one JSON document: { "files": [ { file, size, createdBy, numRows, rowGroups } ] }
   --concurrency <n>    files read at once (default ${DEFAULT_CONCURRENCY})
   --cache-dir <dir>    keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
+  --footer-key <key>   key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>);
+                       also PARQUET_BLOOM_FOOTER_KEY
+  --column-key <p=key> key of an encrypted column (repeatable); also PARQUET_BLOOM_COLUMN_KEYS=p=key,p=key
+  --aad-prefix <text>  AAD prefix of a file that does not store it; also PARQUET_BLOOM_AAD_PREFIX
+  --key-file <file>    JSON { "footerKey", "columnKeys": { path: key }, "aadPrefix" }; keys never appear in the output
   --debug              show stack traces of errors
   -h, --help           this help
 
@@ -91,6 +100,10 @@ Options:
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
   --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
+  --footer-key <key>       key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>); also PARQUET_BLOOM_FOOTER_KEY
+  --column-key <path=key>  key of an encrypted column (repeatable); also PARQUET_BLOOM_COLUMN_KEYS=path=key,path=key
+  --aad-prefix <text>      AAD prefix of a file that does not store it; also PARQUET_BLOOM_AAD_PREFIX
+  --key-file <file>        JSON { "footerKey", "columnKeys": { path: key }, "aadPrefix" }; keys never appear in the output
   --debug                  show stack traces of errors
   -h, --help               this help
 

@@ -42,6 +42,8 @@ export async function inspectFile(file, { label, signal }) {
   await file.forEachBloomFilter(undefined, (parts) => {
     const rg = metadata.rowGroups[parts.rowGroup]
     const column = rg.columns[parts.columnIndex]
+    // An encrypted chunk without its key is refused whether or not it has a filter: only filters are reported.
+    if (column.bloom === null) return
     const rules = writerRulesFor(metadata.createdBy, 'bloom-filter', column)
     rowGroups[parts.rowGroup].columns[parts.columnIndex].bloom = chunkReport(file, parts, { numRows: rg.numRows, column, rules })
   }, { signal, concurrency: READ_CONCURRENCY })
@@ -74,7 +76,8 @@ function chunkReport(file, parts, { numRows, column, rules }) {
     warnings: warnings.list,
   }
 
-  checkPlacement(warnings, file, offset, length, headerKnown ? header : undefined)
+  // An encrypted filter's length covers its two modules, whose sizes decryption has already checked.
+  checkPlacement(warnings, file, offset, length, headerKnown && !parts.encrypted ? header : undefined)
   if (header && header.status !== 0) {
     const code = HEADER_PROBLEM_CODES[header.problem] ?? 'malformed-header'
     warnings.add(code, HEADER_MESSAGES[code] ?? errorText(parts.error, file.name) ?? `bloom filter header problem: ${header.problem}`)

@@ -1,0 +1,103 @@
+// Decrypts Parquet modular-encryption modules with WebCrypto (parquet-format Encryption.md §4.2, §5.1):
+// a GCM module is length (4 bytes LE) ‖ nonce (12) ‖ ciphertext ‖ tag (16), authenticated whole with
+// its AAD; a CTR page module is length ‖ nonce ‖ ciphertext. No cryptography of our own.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+
+const NONCE_BYTES = 12
+const TAG_BYTES = 16
+const LENGTH_BYTES = 4
+/** Bytes a GCM module adds to its plaintext: length, nonce and tag. */
+export const GCM_MODULE_OVERHEAD = LENGTH_BYTES + NONCE_BYTES + TAG_BYTES
+
+let subtlePromise
+/** WebCrypto's SubtleCrypto: globalThis.crypto in browsers, workers and Node ≥ 19; node:crypto in Node 18. */
+export function subtleCrypto() {
+  subtlePromise ??= (async () => globalThis.crypto?.subtle ?? (await import('node:crypto')).webcrypto.subtle)()
+  return subtlePromise
+}
+
+/** The length a module declares in its first 4 bytes (the bytes after them), or -1 when fewer are there. */
+export function moduleLength(bytes, at = 0) {
+  if (bytes.length - at < LENGTH_BYTES) return -1
+  return new DataView(bytes.buffer, bytes.byteOffset + at, LENGTH_BYTES).getUint32(0, true)
+}
+
+/**
+ * The plaintext of one whole GCM module (`bytes` is exactly the module, length prefix included).
+ * @param {CryptoKey} key an AES-GCM key from importKeys
+ * @param {Uint8Array} bytes
+ * @param {Uint8Array} aad
+ * @param {string} what the module, for the error ("row group 0, column x: bloom filter header")
+ */
+export async function decryptGcmModule(key, bytes, aad, what) {
+  const declared = moduleLength(bytes)
+  if (declared < NONCE_BYTES + TAG_BYTES || declared !== bytes.length - LENGTH_BYTES) {
+    throw decryptionFailed(what, declared < 0 ? 'the module is shorter than its length field'
+      : `the module declares ${declared} bytes but ${Math.max(0, bytes.length - LENGTH_BYTES)} are there (at least ${NONCE_BYTES + TAG_BYTES} needed)`)
+  }
+  const subtle = await subtleCrypto()
+  const nonce = bytes.subarray(LENGTH_BYTES, LENGTH_BYTES + NONCE_BYTES)
+  try {
+    const plain = await subtle.decrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad, tagLength: TAG_BYTES * 8 }, key, bytes.subarray(LENGTH_BYTES + NONCE_BYTES))
+    return new Uint8Array(plain)
+  } catch (error) {
+    // WebCrypto says only "OperationError": a wrong key, a wrong AAD and tampered bytes look the same.
+    throw decryptionFailed(what, 'authentication failed (wrong key or AAD prefix, or the bytes were altered)', error)
+  }
+}
+
+/**
+ * The plaintext of one whole CTR page module (AES_GCM_CTR_V1 pages): IV = nonce ‖ counter 1, not authenticated.
+ * @param {CryptoKey} key an AES-CTR key from importKeys
+ */
+export async function decryptCtrModule(key, bytes, what) {
+  const declared = moduleLength(bytes)
+  if (declared < NONCE_BYTES || declared !== bytes.length - LENGTH_BYTES) {
+    throw decryptionFailed(what, `the module declares ${declared} bytes but ${Math.max(0, bytes.length - LENGTH_BYTES)} are there`)
+  }
+  const subtle = await subtleCrypto()
+  const counter = new Uint8Array(16)
+  counter.set(bytes.subarray(LENGTH_BYTES, LENGTH_BYTES + NONCE_BYTES))
+  counter[15] = 1
+  try {
+    return new Uint8Array(await subtle.decrypt({ name: 'AES-CTR', counter, length: 32 }, key, bytes.subarray(LENGTH_BYTES + NONCE_BYTES)))
+  } catch (error) {
+    throw decryptionFailed(what, 'AES-CTR decryption failed', error)
+  }
+}
+
+/**
+ * Checks a plaintext footer's signature (§5.5): GCM-encrypting the footer with the stored nonce and the
+ * footer AAD must give the stored tag.
+ * @param {CryptoKey} key an AES-GCM key with 'encrypt' usage
+ * @param {Uint8Array} footer the serialized FileMetaData
+ * @param {Uint8Array} signature nonce (12) ‖ tag (16)
+ */
+export async function verifyFooterSignature(key, footer, signature, aad, what) {
+  if (signature.length !== NONCE_BYTES + TAG_BYTES) throw decryptionFailed(what, `the footer signature is ${signature.length} bytes, not ${NONCE_BYTES + TAG_BYTES}`)
+  const subtle = await subtleCrypto()
+  const sealed = new Uint8Array(await subtle.encrypt({ name: 'AES-GCM', iv: signature.subarray(0, NONCE_BYTES), additionalData: aad, tagLength: TAG_BYTES * 8 }, key, footer))
+  const tag = sealed.subarray(sealed.length - TAG_BYTES)
+  let diff = 0
+  for (let i = 0; i < TAG_BYTES; i++) diff |= tag[i] ^ signature[NONCE_BYTES + i]
+  if (diff !== 0) throw decryptionFailed(what, 'the footer signature does not match (wrong footer key or AAD prefix, or the footer was altered)')
+}
+
+/**
+ * WebCrypto keys for raw key bytes: GCM (decrypt + encrypt, for footer signatures) and CTR. Not extractable.
+ * @param {Uint8Array} raw 16, 24 or 32 bytes
+ * @returns {Promise<{ gcm: CryptoKey, ctr: CryptoKey }>}
+ */
+export async function importKeys(raw) {
+  const subtle = await subtleCrypto()
+  const [gcm, ctr] = await Promise.all([
+    subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['decrypt', 'encrypt']),
+    subtle.importKey('raw', raw, { name: 'AES-CTR' }, false, ['decrypt']),
+  ])
+  return { gcm, ctr }
+}
+
+/** DECRYPTION_FAILED naming the module; never a key. */
+export function decryptionFailed(what, why, cause) {
+  return new ParquetBloomError(ErrorCode.DECRYPTION_FAILED, `${what}: cannot decrypt: ${why}`, { cause, field: what })
+}
