@@ -3,6 +3,7 @@
 // support (parquet-format PageIndex.md first_row_index), so only the pages holding those rows are
 // fetched: kilobytes for a few rows of a large file. Without an OffsetIndex hyparquet reads the chunks.
 import { ErrorCode, ParquetBloomError } from './errors.js'
+import { encryptedChunk } from './confirm.js'
 import { hyparquetMetadata, loadHyparquet } from './page-decode.js'
 
 // Matched rows closer than this are read in one hyparquet call (the pages between them come along).
@@ -22,6 +23,14 @@ export function lookupColumns(layout, columns, name) {
   const topLevel = new Set(layout.columns.map((c) => c.path[0]))
   for (const c of columns) {
     if (!topLevel.has(c)) throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${name}: no top-level column ${JSON.stringify(c)} to return`, { source: name, field: c })
+  }
+  // hyparquet would read an encrypted chunk's ciphertext as values.
+  const numColumns = layout.columns.length
+  for (let chunk = 0; chunk < layout.rowGroupRows.length * numColumns; chunk++) {
+    const leaf = layout.columns[chunk % numColumns]
+    if (columns.includes(leaf.path[0]) && encryptedChunk(layout, chunk)) {
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: column ${JSON.stringify(leaf.name)} is encrypted: point lookups do not decrypt data pages yet`, { source: name, field: leaf.path[0] })
+    }
   }
   return columns
 }

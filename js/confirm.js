@@ -4,7 +4,7 @@
 // whole column chunk — all in one wave of coalesced, concurrent reads within a byte budget, and are
 // decoded (js/page-decode.js) and matched (js/confirm-match.js) into 'present' with row numbers or an
 // exact 'absent'. Any doubt about a page keeps the index's answer, with reason 'confirm-failed'.
-import { IndexI32, INDEX_I32_WORDS } from './footer.js'
+import { Chunk, ChunkFlag, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from './confirm-match.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from './page-decode.js'
 import { chunkByteRange } from './page-index.js'
@@ -49,6 +49,10 @@ export function planConfirm({ layout, metadataOffset, column, encoded, rowGroups
     if (!open) continue
     const job = { group, wanted, firstRow: firstRows[group.index], reads: [], pageIndex: undefined, failure: undefined }
     jobs.push(job)
+    if (encryptedChunk(layout, group.index * layout.columns.length + column.index)) {
+      job.failure = { reason: 'confirm-failed', detail: 'the column chunk is encrypted: exact lookups do not decrypt data pages yet' }
+      continue
+    }
     const range = chunkByteRange(layout, group.index, column.index)
     if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) {
       job.failure = { reason: 'confirm-failed', detail: 'the footer does not place the column chunk inside the file\'s data' }
@@ -90,6 +94,16 @@ export function planConfirm({ layout, metadataOffset, column, encoded, rowGroups
       }
     },
   }
+}
+
+/**
+ * Whether a chunk's pages are ciphertext: it has crypto metadata or encrypted metadata, or the file's
+ * keys decrypt it (files whose chunks carry no crypto metadata, as DuckDB writes them).
+ * @param {import('./footer.js').FileLayout} layout
+ */
+export function encryptedChunk(layout, chunk) {
+  if (layout.crypto?.chunks[chunk]) return true
+  return (layout.chunks[chunk * CHUNK_WORDS + Chunk.FLAGS] & (ChunkFlag.ENCRYPTED_META_DATA | ChunkFlag.HAS_CRYPTO_META_DATA)) !== 0
 }
 
 /** File-level number of each row group's first row. */

@@ -8,8 +8,8 @@ export const ErrorCode = Object.freeze({
   MALFORMED_FOOTER: 'MALFORMED_FOOTER', // not Parquet, truncated, or undecodable FileMetaData
   MALFORMED_FILTER: 'MALFORMED_FILTER', // a bloom filter header or bitset that does not decode
   UNSUPPORTED_FILTER: 'UNSUPPORTED_FILTER', // well-formed but unusable (empty/unknown unions, legacy format)
-  ENCRYPTED: 'ENCRYPTED', // Parquet modular encryption (PARE footer) and no options.decryption
-  ENCRYPTION_KEY_REQUIRED: 'ENCRYPTION_KEY_REQUIRED', // an encrypted footer, and no footer key was given
+  ENCRYPTED: 'ENCRYPTED', // an encrypted column chunk read without its keys (a visit, a point lookup)
+  ENCRYPTION_KEY_REQUIRED: 'ENCRYPTION_KEY_REQUIRED', // an encrypted footer (PARE) without its footer key, or a needed AAD prefix missing
   DECRYPTION_FAILED: 'DECRYPTION_FAILED', // a module did not authenticate: wrong key or AAD prefix, tampered or truncated bytes
   COLUMN_NOT_FOUND: 'COLUMN_NOT_FOUND',
   NO_BLOOM_FILTER: 'NO_BLOOM_FILTER', // the column chunk has no bloom filter to lend (visitBloomFilter)

@@ -78,7 +78,7 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
   const end = new DataView(tail.bytes.buffer, tail.bytes.byteOffset + tail.bytes.length - 8, 8)
   const magic = end.getUint32(4, true)
   if (magic === MAGIC_PARE && !decryption) {
-    throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${where}: the file is encrypted (the footer is encrypted: magic PARE): pass options.decryption with its footer key`, { source: where })
+    throw new ParquetBloomError(ErrorCode.ENCRYPTION_KEY_REQUIRED, `${where}: the file is encrypted (the footer is encrypted: magic PARE): pass options.decryption with its footer key`, { source: where })
   }
   if (magic !== MAGIC_PAR1 && magic !== MAGIC_PARE) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: it does not end with PAR1 (last 4 bytes ${hex(tail.bytes.subarray(-4))})`, { source: where, offset: fileSize - 4 })

@@ -269,7 +269,7 @@ scenario('error-encrypted', async ({ page, demo }) => {
   await page.goto(`${demo.url}web/`)
   await page.setInputFiles('#file-input', fixturePath(ENCRYPTED_FIXTURE))
   const error = await read.error()
-  assertEqual(error.code, 'ENCRYPTED', 'error code')
+  assertEqual(error.code, 'ENCRYPTION_KEY_REQUIRED', 'error code')
   assertEqual(error.title, 'The file is encrypted', 'error title')
 })
 

@@ -126,6 +126,19 @@ describe('encrypted bloom filters', () => {
     }
   })
 
+  test('exact lookups never read an encrypted chunk\'s pages as plaintext: the filter\'s maybe stays, with confirm-failed', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    await withFile(fixturePath(BLOOM_FILE), { decryption: KEYS }, async (file) => {
+      const result = await file.probe('double_field', [0.5, 1000.5], { confirm: true })
+      for (const r of result.rowGroups[0].results) {
+        assert.equal(r.verdict, 'maybe')
+        assert.equal(r.reason, 'confirm-failed')
+        assert.match(r.detail, /encrypted/)
+        assert.equal(r.rows, undefined)
+      }
+      await assert.rejects(file.probe('int32_field', [0], { confirm: true, columns: ['double_field'] }), (error) => error.code === 'ENCRYPTED')
+    })
+  })
+
   test('keys as bytes, and a keyRetriever given the key metadata (kf, kc1, kc2), sync or async', { skip: missingFixture(BLOOM_FILE) }, async () => {
     const bytes = (text) => new TextEncoder().encode(text)
     await withFile(fixturePath(BLOOM_FILE), { decryption: { footerKey: bytes(FOOTER_KEY), columnKeys: { double_field: bytes(KEYS.columnKeys.double_field), float_field: bytes(KEYS.columnKeys.float_field) } } },
@@ -260,8 +273,8 @@ describe('an encrypted filter without bloom_filter_length', () => {
 })
 
 describe('missing keys', () => {
-  test('an encrypted footer without options.decryption is ENCRYPTED, with decryption but no footer key ENCRYPTION_KEY_REQUIRED', { skip: missingFixture(BLOOM_FILE) }, async () => {
-    await assertRejectsWith(openParquet(fixturePath(BLOOM_FILE)), ErrorCode.ENCRYPTED, /decryption/)
+  test('an encrypted footer without its footer key is ENCRYPTION_KEY_REQUIRED, with or without options.decryption', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    await assertRejectsWith(openParquet(fixturePath(BLOOM_FILE)), ErrorCode.ENCRYPTION_KEY_REQUIRED, /decryption/)
     await assertRejectsWith(openParquet(fixturePath(BLOOM_FILE), { decryption: { columnKeys: KEYS.columnKeys } }), ErrorCode.ENCRYPTION_KEY_REQUIRED, /footerKey/)
     await assertRejectsWith(openParquet(fixturePath(BLOOM_FILE), { decryption: { keyRetriever: () => undefined } }), ErrorCode.ENCRYPTION_KEY_REQUIRED, /footer/)
   })
@@ -456,7 +469,7 @@ describe('DuckDB-written encrypted files', () => {
         assert.ok(verdicts(name).every((v) => v === 'unknown'), JSON.stringify(verdicts(name)))
       })
       await assertRejectsWith(openParquet(target, { decryption: { footerKey: 'ffffffffffffffff' } }), ErrorCode.DECRYPTION_FAILED, /footer/)
-      await assertRejectsWith(openParquet(target), ErrorCode.ENCRYPTED)
+      await assertRejectsWith(openParquet(target), ErrorCode.ENCRYPTION_KEY_REQUIRED)
     } finally {
       connection.closeSync?.()
     }

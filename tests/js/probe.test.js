@@ -69,9 +69,9 @@ describe('parquet-testing conformance files', () => {
     })
   }
 
-  test('the encrypted-footer file is refused with ENCRYPTED', { skip: missingFixture(ENCRYPTED_FILE) }, async () => {
+  test('the encrypted-footer file opened without keys is refused with ENCRYPTION_KEY_REQUIRED', { skip: missingFixture(ENCRYPTED_FILE) }, async () => {
     await assert.rejects(openParquet(fixturePath(ENCRYPTED_FILE)),
-      (e) => e.code === ErrorCode.ENCRYPTED && e.message.includes('encrypted') && e.message.includes('.parquet.encrypted'))
+      (e) => e.code === ErrorCode.ENCRYPTION_KEY_REQUIRED && e.message.includes('encrypted') && e.message.includes('.parquet.encrypted'))
   })
 
   test('over HTTP a small file costs exactly one request, footer and filter included', { skip: missingFixture(LENGTH_FILE) }, async () => {

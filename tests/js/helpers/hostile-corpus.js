@@ -227,7 +227,7 @@ function fileCases(base, smallBytes) {
     { name: 'twelve bytes, footer length 0', bytes: Uint8Array.from([...MAGIC, 0, 0, 0, 0, ...MAGIC]), expect: malformed },
     { name: 'tail magic PAR0', bytes: assemble(data, metadata, { magic: [0x50, 0x41, 0x52, 0x30] }), expect: malformed },
     { name: 'tail magic lower case', bytes: assemble(data, metadata, { magic: [0x70, 0x61, 0x72, 0x31] }), expect: malformed },
-    { name: 'tail magic PARE (encrypted footer)', bytes: assemble(data, metadata, { magic: [0x50, 0x41, 0x52, 0x45] }), expect: { code: 'ENCRYPTED' } },
+    { name: 'tail magic PARE (encrypted footer)', bytes: assemble(data, metadata, { magic: [0x50, 0x41, 0x52, 0x45] }), expect: { code: 'ENCRYPTION_KEY_REQUIRED' } },
     { name: 'footer length 0', bytes: withLength(0), expect: malformed },
     { name: 'footer length 1', bytes: withLength(1), expect: malformed },
     { name: 'footer length 0x80000000 (negative as int32)', bytes: withLength(0x80000000), expect: malformed },
