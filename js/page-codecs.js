@@ -14,7 +14,13 @@ let loading = null
  *   snappyUncompressor?: () => (input: Uint8Array, length: number) => Uint8Array }} CompressorsModule
  */
 
-/** hyparquet-compressors' decompressors by codec name, loaded once (also handed to hyparquet's v2 page reader). */
+/**
+ * hyparquet-compressors' decompressors by codec name, loaded once (also handed to hyparquet's v2 page
+ * reader). Where it cannot be evaluated — its snappy compiles wasm from bytes as it loads, which
+ * Cloudflare Workers forbid — hyparquet's own JavaScript snappy stands in, and the other codecs say why
+ * they are missing (`unavailable`).
+ * @returns {Promise<Record<string, (input: Uint8Array, length: number) => Uint8Array> & { unavailable?: string }>}
+ */
 export async function loadCompressors() {
   loading ??= import('hyparquet-compressors').then((/** @type {CompressorsModule} */ m) => {
     const snappy = m.snappyUncompressor ? m.snappyUncompressor() : m.decompressSnappy
@@ -27,7 +33,17 @@ export async function loadCompressors() {
       LZ4: m.decompressLz4,
       LZ4_RAW: m.decompressLz4Raw,
     }
-  }, (error) => {
+  }, async (error) => {
+    const { snappyUncompress } = await import('hyparquet/src/snappy.js')
+    return {
+      SNAPPY: (input, length) => {
+        const out = new Uint8Array(length)
+        snappyUncompress(input, out)
+        return out
+      },
+      unavailable: `hyparquet-compressors could not be loaded: ${error?.message ?? error}`,
+    }
+  }).catch((error) => {
     loading = null // a later call may succeed (e.g. after an import map is added)
     throw error
   })
@@ -112,7 +128,9 @@ export async function decompressPage(compressed, uncompressedSize, codec, compre
   let decompress = compressors?.[name]
   if (!decompress) {
     try {
-      decompress = (await loadCompressors())[name]
+      const loaded = await loadCompressors()
+      decompress = loaded[name]
+      if (!decompress) return { error: { kind: 'unsupported', detail: `a ${name} page cannot be read here: ${loaded.unavailable}` } }
     } catch (error) {
       return { error: { kind: 'unsupported', detail: `hyparquet-compressors could not be loaded to read a ${name} page: ${error?.message ?? error}` } }
     }

@@ -1,7 +1,9 @@
 // A Cloudflare Worker (or any workerd host) that answers "could this Parquet file hold these values?"
 // from the file's bloom filters, reading only the footer and filter bytes over range requests:
-//   GET /?file=orders.parquet&column=city&value=Tokyo&value=Atlantis
-// → { file, column, values, rowGroups: [{ index, verdicts: ['maybe', 'absent'] }], stats }
+//   GET /?file=orders.parquet&column=city&value=Tokyo&value=Atlantis[&confirm=1]
+// → { file, column, values, rowGroups: [{ index, verdicts: ['maybe', 'absent'], reasons, rows? }], stats }
+// With confirm=1 the data pages that may hold the values are read too (an exact lookup): verdicts are
+// then 'present' or 'absent', and `rows` lists, per value, the file's rows holding it.
 // Workers forbid compiling wasm from bytes at run time; importing the .wasm gives a precompiled
 // WebAssembly.Module (wrangler's default CompiledWasm rule, or a `wasm` module in a workerd config),
 // which init({ module }) instantiates. Files are read from env.PARQUET_BASE_URL only: the request names
@@ -29,12 +31,18 @@ export default {
       await init({ module: wasmModule }) // once per isolate; later calls return at once
       const parquet = await openParquet(file, { signal: request.signal })
       try {
-        const result = await parquet.probe(column, values)
+        const confirm = params.get('confirm') === '1'
+        const result = await parquet.probe(column, values, { confirm })
         return Response.json({
           file: file.pathname.slice(base.pathname.length),
           column,
           values,
-          rowGroups: result.rowGroups.map((g) => ({ index: g.index, verdicts: g.results.map((r) => r.verdict) })),
+          rowGroups: result.rowGroups.map((g) => ({
+            index: g.index,
+            verdicts: g.results.map((r) => r.verdict),
+            reasons: g.results.map((r) => r.reason),
+            ...(confirm ? { rows: g.results.map((r) => r.rows ?? []) } : {}),
+          })),
           stats: parquet.stats,
         })
       } finally {

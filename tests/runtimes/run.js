@@ -15,6 +15,7 @@ import { startTestServer } from '../js/helpers/range-server.js'
 import { assertProbeMatchesTruth, nodeProbe } from '../browser/checks.js'
 import { buildSamples, samplesDir } from '../../web/build-samples.js'
 import { repoRoot } from '../../web/server.js'
+import { openParquet } from '../../js/index.js'
 
 const GLOBAL_TIMEOUT_MS = 150_000
 const RUN_TIMEOUT_MS = 30_000
@@ -201,6 +202,19 @@ async function checkWorker(manifest, server, reference) {
       assertProbe(body.rowGroups.map((g) => g.verdicts), planned, `workerd: ${planned.name}`)
       assert.deepEqual(body.rowGroups.map((g) => g.index), body.rowGroups.map((_, i) => i), 'row group indices')
       assert.deepEqual(body.stats, reference.find((r) => r.name === planned.name).stats, `workerd: ${planned.name}: requests and bytes as in Node`)
+    }
+    // An exact lookup loads hyparquet (and the decompressors) on demand: the config must carry them.
+    const [planned] = probes
+    const confirmed = await ask({ file: path.basename(new URL(planned.location).pathname), column: planned.column, value: planned.values, confirm: '1' })
+    assert.equal(confirmed.status, 200, `workerd: confirm: ${JSON.stringify(confirmed.body)}\n${worker.log()}`)
+    const inNode = await openParquet(planned.location)
+    try {
+      const truth = await inNode.probe(planned.column, planned.values, { confirm: true })
+      assert.deepEqual(confirmed.body.rowGroups.map((g) => g.verdicts), truth.rowGroups.map((g) => g.results.map((r) => r.verdict)), `workerd: confirmed verdicts as in Node (reasons ${JSON.stringify(confirmed.body.rowGroups.map((g) => g.reasons))})`)
+      assert.deepEqual(confirmed.body.rowGroups.map((g) => g.rows), truth.rowGroups.map((g) => g.results.map((r) => r.rows ?? [])), 'workerd: confirmed rows as in Node')
+      assert.ok(truth.rowGroups.some((g) => g.results.some((r) => r.verdict === 'present')), 'some value is confirmed present')
+    } finally {
+      await inNode.close()
     }
     const outside = await ask({ file: 'http://example.com/x.parquet', column: 'city', value: 'Tokyo' })
     assert.equal(outside.status, 400, 'a file outside PARQUET_BASE_URL is refused')
