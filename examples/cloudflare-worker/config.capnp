@@ -33,6 +33,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/bloom-header.js", esModule = embed "../../js/bloom-header.js"),
     (name = "node_modules/parquet-bloom/js/bloom-layout.js", esModule = embed "../../js/bloom-layout.js"),
     (name = "node_modules/parquet-bloom/js/cached-footer.js", esModule = embed "../../js/cached-footer.js"),
+    (name = "node_modules/parquet-bloom/js/chunk-indexes.js", esModule = embed "../../js/chunk-indexes.js"),
     (name = "node_modules/parquet-bloom/js/core.js", esModule = embed "../../js/core.js"),
     (name = "node_modules/parquet-bloom/js/crc32.js", esModule = embed "../../js/crc32.js"),
     (name = "node_modules/parquet-bloom/js/dictionary.js", esModule = embed "../../js/dictionary.js"),
