@@ -1,7 +1,7 @@
-// Fuzzes DecodeFileMetaData, the footer decoder, exactly as js/footer.js drives it: pass one counts,
-// pass two fills arrays of exactly those counts (heap blocks AddressSanitizer bounds, so a record written
-// past a count is caught). The passes must agree, and every reference they return (names, created_by)
-// must lie inside the footer bytes.
+// Fuzzes DecodeFileMetaData, the footer decoder: pass one counts, pass two fills arrays of exactly those
+// counts (heap blocks AddressSanitizer bounds, so a record written past a count is caught). The passes
+// must agree, and every reference they return (names, created_by) must lie inside the footer bytes. The
+// path js/footer.js takes (counting pass, outline pass, chunks decoded from their spans) must agree too.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -73,6 +73,37 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (x.max_offset >= 0) FUZZ_CHECK(InsideFooter(x.max_offset, x.max_length, size));
     FUZZ_CHECK(x.flags >= 0 && x.flags < 512);
   }
+
+  // The big-footer path (js/footer.js, js/chunk-indexes.js): the counting pass agrees, the outline pass
+  // into arrays of exactly these counts gives the same chunk records, and each chunk decoded again from
+  // its span alone gives the same chunk and index records.
+  FileSummary counted;
+  FUZZ_CHECK(ok(DecodeFileMetaDataCounts(data, size, &counted)));
+  FUZZ_CHECK(counted.schema_count == first.schema_count && counted.row_group_count == first.row_group_count);
+  auto* outline_chunks = new ChunkRecord[first.chunk_count];
+  auto* spans = new ChunkSpan[first.chunk_count];
+  FileMetaDataOutput outline{schema, row_groups, outline_chunks, nullptr, column_orders};
+  outline.chunk_spans = spans;
+  outline.schema_capacity = first.schema_count;
+  outline.row_group_capacity = first.row_group_count;
+  outline.chunk_capacity = first.chunk_count;
+  outline.column_order_capacity = first.column_order_count > 0 ? first.column_order_count : 0;
+  FileSummary third;
+  FUZZ_CHECK(ok(DecodeFileMetaData(data, size, &third, &outline)));
+  FUZZ_CHECK(SameSummary(first, third));
+  for (int32_t c = 0; c < first.chunk_count; ++c) {
+    FUZZ_CHECK(std::memcmp(&outline_chunks[c], &chunks[c], sizeof(ChunkRecord)) == 0);
+    FUZZ_CHECK(InsideFooter(spans[c].offset, spans[c].length, size));
+    ChunkRecord lazy_chunk;
+    ChunkIndexRecord lazy_index;
+    int32_t failed = 0;
+    FUZZ_CHECK(ok(DecodeColumnChunks(data + spans[c].offset, static_cast<size_t>(spans[c].length), &spans[c], 1, &lazy_chunk,
+                                     &lazy_index, &failed)));
+    FUZZ_CHECK(std::memcmp(&lazy_chunk, &chunks[c], sizeof(ChunkRecord)) == 0);
+    FUZZ_CHECK(std::memcmp(&lazy_index, &indexes[c], sizeof(ChunkIndexRecord)) == 0);
+  }
+  delete[] spans;
+  delete[] outline_chunks;
   delete[] indexes;
   delete[] column_orders;
   delete[] schema;

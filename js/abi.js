@@ -130,6 +130,7 @@ export const ChunkIndexRecord = new AbiRecord('ChunkIndexRecord', 'num_values nu
   'column_index_length offset_index_length reserved')
 export const ChunkRecord = new AbiRecord('ChunkRecord', 'bloom_offset bloom_length data_page_offset dictionary_page_offset ' +
   'column_index_offset offset_index_offset total_compressed_size physical_type flags')
+export const ChunkSpan = new AbiRecord('ChunkSpan', 'offset length')
 
 export const Status = new AbiEnum('Status', 'kOk kMalformed kUnsupported kInvalidArgument kLimitExceeded')
 // kMissingNumBytes → missing-numBytes: the names bloom-header.js and cli/inspect.js key their texts by.

@@ -5,6 +5,7 @@
 // decoded (js/page-decode.js) and matched (js/confirm-match.js) into 'present' with row numbers or an
 // exact 'absent'. Any doubt about a page keeps the index's answer, with reason 'confirm-failed'.
 import { Chunk, ChunkFlag, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
+import { ensureColumnIndexes } from './chunk-indexes.js'
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from './confirm-match.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from './page-decode.js'
 import { chunkByteRange } from './page-index.js'
@@ -38,6 +39,7 @@ function confirmable(result) {
  */
 export function planConfirm({ layout, metadataOffset, column, encoded, rowGroups, pageIndexOf, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS,
   maxReadBytes = Infinity }) {
+  ensureColumnIndexes(layout, column.index) // the chunks' codecs
   const firstRows = rowGroupFirstRows(layout.rowGroupRows)
   const tasks = []
   const jobs = []

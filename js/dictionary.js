@@ -6,6 +6,7 @@
 // the other indexes with a reason, never a wrong 'absent'.
 import { crc32 } from './crc32.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
+import { ensureColumnIndexes } from './chunk-indexes.js'
 import { Chunk, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
 import { dictionaryCoverage } from './index-coverage.js'
 import { CODEC_NAMES, decompressPage } from './page-codecs.js'
@@ -42,6 +43,7 @@ const utf8 = new TextEncoder()
  *   unavailability ('encrypted-column', 'no-column-metadata', 'external-file').
  */
 export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffset, { decrypt = false } = {}) {
+  ensureColumnIndexes(layout, columnIndex)
   const chunk = rowGroup * layout.columns.length + columnIndex
   const w = chunk * CHUNK_WORDS
   const i = chunk * INDEX_I32_WORDS

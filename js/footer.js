@@ -1,6 +1,7 @@
 // Reads a Parquet footer from a byte source (one tail read, a second only when the footer is larger) and
 // decodes it with the wasm FileMetaData decoder into the compact layout probing needs.
-import { ChunkFlag as ChunkFlagEnum, ChunkIndexRecord, ChunkRecord, FileSummary, IndexFlag as IndexFlagEnum, RowGroupRecord, SchemaRecord, whenBound } from './abi.js'
+import { ChunkFlag as ChunkFlagEnum, ChunkIndexRecord, ChunkRecord, ChunkSpan, FileSummary, IndexFlag as IndexFlagEnum, RowGroupRecord, SchemaRecord, whenBound } from './abi.js'
+import { decodeChunkIndexes, setLayoutOrigin } from './chunk-indexes.js'
 import { getCore } from './core.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { openEncryptedFooter } from './crypto/encrypted-footer.js'
@@ -25,6 +26,9 @@ const MAX_LEAF_PATH_CHARS = 32 * 1024 * 1024
 // A real ColumnChunk takes far more footer bytes than this (file_offset, ColumnMetaData's required
 // fields). Fewer per chunk is a hostile footer whose 72-byte records would amplify it in wasm memory.
 const MIN_CHUNK_BYTES = 8
+// Capacities from the list headers are trusted while the records they size take at most this many bytes
+// per footer byte; real chunks take 40–200 footer bytes for their 80 (ChunkRecord + ChunkSpan).
+const MAX_RECORDS_PER_FOOTER_BYTE = 2
 
 // Records written by src/file_metadata.h, copied out as typed arrays of words: SchemaRecord as int32,
 // RowGroupRecord and ChunkRecord as float64. Word indices and counts come from the module (js/abi.js).
@@ -36,6 +40,7 @@ let SCHEMA_WORDS = 0
 let ROW_GROUP_WORDS = 0
 /** float64 words per chunk in `layout.chunks`; set at init(). */
 export let CHUNK_WORDS = 0
+let SPAN_WORDS = 0
 /**
  * ChunkIndexRecord per chunk in `layout.indexes`, copied whole and read through two views of the same
  * bytes: its doubles by IndexF64 word (NUM_VALUES …), its int32s by IndexI32 word (FLAGS …).
@@ -49,6 +54,7 @@ whenBound(() => {
   SCHEMA_WORDS = SchemaRecord.words(4)
   ROW_GROUP_WORDS = RowGroupRecord.words(8)
   CHUNK_WORDS = ChunkRecord.words(8)
+  SPAN_WORDS = ChunkSpan.words(4)
   INDEX_F64_WORDS = ChunkIndexRecord.words(8)
   INDEX_I32_WORDS = ChunkIndexRecord.words(4)
 })
@@ -104,9 +110,11 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
     metadata.set(head)
     metadata.set(tail.bytes.subarray(0, tail.bytes.length - 8), head.length)
   }
+  // Chunk indexes are decoded per column when a probe first reads them (js/chunk-indexes.js).
+  const decode = (bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
   const layout = magic === MAGIC_PARE || decryption
-    ? await openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode: (bytes) => decodeFileMetaData(bytes, where, metadataOffset) })
-    : decodeFileMetaData(metadata, where, metadataOffset)
+    ? await openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode })
+    : decode(metadata)
   return { fileSize, metadataOffset, tail, layout }
 }
 
@@ -116,15 +124,34 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
  * @typedef {{ f64: Float64Array, i32: Int32Array }} IndexRecords ChunkIndexRecord per chunk, row-group-major
  * @typedef {{ version: number, numRows: number, createdBy: string | undefined, encryptedColumns: boolean,
  *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array, indexes: IndexRecords,
- *   columnOrders: Int32Array | null, footerBytes: Uint8Array,
- *   crypto?: import('./crypto/encrypted-footer.js').FileCrypto }} FileLayout crypto: set for encrypted files opened with keys
+ *   columnOrders: Int32Array | null, footerBytes: Uint8Array, chunkSpans?: Int32Array,
+ *   indexedColumns?: Uint8Array, crypto?: import('./crypto/encrypted-footer.js').FileCrypto }} FileLayout
+ *   chunkSpans: each chunk's ColumnChunk bytes in footerBytes (offset, length); indexedColumns: 1 for each
+ *   column whose `indexes` records are decoded (absent: all are, as in footers cached by older builds);
+ *   crypto: set for encrypted files opened with keys.
  */
 
 /**
- * Decodes serialized FileMetaData (the bytes between the file's data and its length + PAR1).
+ * Decodes serialized FileMetaData (the bytes between the file's data and its length + PAR1): one pass
+ * over the bytes (after a counting pass that stops at the row groups' list header) fills the schema, the
+ * row groups and every chunk's ChunkRecord, and records where each ColumnChunk lies. Its ChunkIndexRecords
+ * (statistics, encodings) are decoded from those spans per column: at once, or with `lazyIndexes` when
+ * first read (ensureColumnIndexes), so a probe of one column of a huge footer decodes only that column's.
+ * @param {Uint8Array} metadata
+ * @param {string} [where] the file, for errors
+ * @param {number} [metadataOffset] where the footer starts in the file, for errors
+ * @param {{ lazyIndexes?: boolean }} [options]
  * @returns {FileLayout}
  */
-export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 0) {
+export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 0, options = {}) {
+  const { lazyIndexes = false } = options
+  const layout = decodeFileOutline(metadata, where, metadataOffset)
+  setLayoutOrigin(layout, where, metadataOffset)
+  if (!lazyIndexes) decodeChunkIndexes(layout, layout.columns.map((c) => c.index))
+  return layout
+}
+
+function decodeFileOutline(metadata, where, metadataOffset) {
   const core = getCore()
   const summaryBytes = (FileSummary.bytes + 15) & ~15
   const dataPtr = acquireFor(core, metadata.length + summaryBytes, 'bytes', where)
@@ -133,33 +160,43 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
     const summaryPtr = dataPtr
     const bytesPtr = dataPtr + summaryBytes
     core.u8.set(metadata, bytesPtr)
-    let status = core.m.decodeFooterSummary(bytesPtr, metadata.length, summaryPtr)
+    let status = core.m.decodeFooterCounts(bytesPtr, metadata.length, summaryPtr)
     let summary = FileSummary.read(core, summaryPtr)
     if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
-    const schemaBytes = summary.schemaCount * SCHEMA_WORDS * 4
-    const rowGroupBytes = summary.rowGroupCount * ROW_GROUP_WORDS * 8
-    const chunkBytes = summary.chunkCount * CHUNK_WORDS * 8
-    const indexBytes = summary.chunkCount * ChunkIndexRecord.bytes
-    const orderBytes = Math.max(0, summary.columnOrderCount) * 4
-    if (summary.chunkCount > metadata.length / MIN_CHUNK_BYTES) {
-      throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
-        `${where}: malformed footer: ${summary.chunkCount} column chunks cannot fit in ${metadata.length} bytes of FileMetaData`, { source: where, field: 'row_groups' })
+    // Capacities from the list headers: chunks are one per leaf (at most every element but the root) per
+    // row group, and no more than MIN_CHUNK_BYTES allow; a footer with more is refused below.
+    const schemaCapacity = summary.schemaCount
+    const rowGroupCapacity = summary.rowGroupCount
+    let chunkCapacity = Math.min(summary.rowGroupCount * Math.max(0, summary.schemaCount - 1), Math.floor(metadata.length / MIN_CHUNK_BYTES))
+    if (chunkCapacity * (ChunkRecord.bytes + ChunkSpan.bytes) > metadata.length * MAX_RECORDS_PER_FOOTER_BYTE) {
+      // Records that could dwarf the footer (tiny chunks, or a hostile footer): count them exactly first.
+      status = core.m.decodeFooterSummary(bytesPtr, metadata.length, summaryPtr)
+      summary = FileSummary.read(core, summaryPtr)
+      if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
+      if (summary.chunkCount > metadata.length / MIN_CHUNK_BYTES) throw tooManyChunks(where, summary.chunkCount, metadata.length)
+      chunkCapacity = summary.chunkCount
     }
-    recordsPtr = acquireFor(core, chunkBytes + indexBytes + rowGroupBytes + schemaBytes + orderBytes + 16, 'records', where)
+    const orderCapacity = summary.schemaCount
+    const schemaBytes = schemaCapacity * SCHEMA_WORDS * 4
+    const rowGroupBytes = rowGroupCapacity * ROW_GROUP_WORDS * 8
+    const chunkBytes = chunkCapacity * CHUNK_WORDS * 8
+    const spanBytes = chunkCapacity * ChunkSpan.bytes
+    const orderBytes = orderCapacity * 4
+    recordsPtr = acquireFor(core, chunkBytes + spanBytes + rowGroupBytes + schemaBytes + orderBytes + 16, 'records', where)
     const chunksPtr = recordsPtr
-    const indexesPtr = chunksPtr + chunkBytes
-    const rowGroupsPtr = indexesPtr + indexBytes
+    const spansPtr = chunksPtr + chunkBytes
+    const rowGroupsPtr = spansPtr + spanBytes
     const schemaPtr = rowGroupsPtr + rowGroupBytes
     const ordersPtr = schemaPtr + schemaBytes
-    status = core.m.decodeFooterRecords(bytesPtr, metadata.length, summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr, indexesPtr, ordersPtr)
+    status = core.m.decodeFooterOutline(bytesPtr, metadata.length, summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr, spansPtr, ordersPtr,
+      schemaCapacity, rowGroupCapacity, chunkCapacity, orderCapacity)
     summary = FileSummary.read(core, summaryPtr)
     if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
+    if (summary.chunkCount > metadata.length / MIN_CHUNK_BYTES) throw tooManyChunks(where, summary.chunkCount, metadata.length)
+    if (summary.schemaCount !== schemaCapacity || summary.rowGroupCount !== rowGroupCapacity) throw malformed(where, metadataOffset, summary.errorOffset)
 
     const schemaWords = core.i32.slice(schemaPtr >> 2, (schemaPtr >> 2) + summary.schemaCount * SCHEMA_WORDS)
     const rowGroupWords = core.f64.slice(rowGroupsPtr >> 3, (rowGroupsPtr >> 3) + summary.rowGroupCount * ROW_GROUP_WORDS)
-    const chunks = core.f64.slice(chunksPtr >> 3, (chunksPtr >> 3) + summary.chunkCount * CHUNK_WORDS)
-    const indexBuffer = core.u8.slice(indexesPtr, indexesPtr + indexBytes).buffer
-    const columnOrders = summary.columnOrderCount >= 0 ? core.i32.slice(ordersPtr >> 2, (ordersPtr >> 2) + summary.columnOrderCount) : null
     const columns = leafColumns(schemaWords, summary.schemaCount, metadata, where)
     const rowGroupRows = new Float64Array(summary.rowGroupCount)
     for (let g = 0; g < summary.rowGroupCount; g++) {
@@ -170,6 +207,13 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
           `${where}: row group ${g} has ${numColumns} column chunks but the schema has ${columns.length} leaf columns`, { source: where, field: `row_groups[${g}].columns` })
       }
     }
+    // Every row group has one chunk per leaf, so the chunks fit the capacity (a leaf is a schema element).
+    if (summary.chunkCount > chunkCapacity) throw malformed(where, metadataOffset, summary.errorOffset)
+    const chunks = core.f64.slice(chunksPtr >> 3, (chunksPtr >> 3) + summary.chunkCount * CHUNK_WORDS)
+    const chunkSpans = core.i32.slice(spansPtr >> 2, (spansPtr >> 2) + summary.chunkCount * SPAN_WORDS)
+    const orderCount = Math.min(summary.columnOrderCount, orderCapacity)
+    const columnOrders = summary.columnOrderCount >= 0 ? core.i32.slice(ordersPtr >> 2, (ordersPtr >> 2) + orderCount) : null
+    const indexBuffer = new ArrayBuffer(summary.chunkCount * ChunkIndexRecord.bytes)
     return {
       version: summary.version,
       numRows: summary.numRows,
@@ -178,11 +222,14 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
       columns,
       rowGroupRows,
       chunks,
+      // Filled per column by js/chunk-indexes.js; indexedColumns says which are.
       indexes: { f64: new Float64Array(indexBuffer), i32: new Int32Array(indexBuffer) },
       // A count that differs from the leaves cannot be mapped to columns: treated as no orders at all.
-      columnOrders: columnOrders && columnOrders.length === columns.length ? columnOrders : null,
+      columnOrders: columnOrders && summary.columnOrderCount === columns.length ? columnOrders : null,
       // Statistics bounds are read from these bytes on demand (the decoder only records where they are).
       footerBytes: metadata,
+      chunkSpans,
+      indexedColumns: new Uint8Array(columns.length),
     }
   } finally {
     if (recordsPtr) core.release(recordsPtr)
@@ -198,6 +245,11 @@ function acquireFor(core, bytes, what, where) {
     if (!(error instanceof ParquetBloomError)) throw error
     throw new ParquetBloomError(error.code, `${where}: decoding the footer: ${error.message}`, { source: where, cause: error })
   }
+}
+
+function tooManyChunks(where, chunkCount, footerBytes) {
+  return new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+    `${where}: malformed footer: ${chunkCount} column chunks cannot fit in ${footerBytes} bytes of FileMetaData`, { source: where, field: 'row_groups' })
 }
 
 function malformed(where, metadataOffset, errorOffset) {

@@ -1,6 +1,7 @@
 // Which indexes one column chunk offers, and whether each can be trusted (parquet.thrift ColumnChunk,
 // ColumnMetaData, PageIndex.md): shown by file.metadata, `parquet-bloom inspect` and the demo, so a
 // user sees how probe-able a file is before probing it.
+import { ensureColumnIndexes } from './chunk-indexes.js'
 import { Chunk, CHUNK_WORDS, IndexFlag, IndexI32, INDEX_I32_WORDS } from './footer.js'
 import { chunkUnavailable } from './probe.js'
 import { chunkStatistics, sortOrderFor } from './statistics.js'
@@ -19,6 +20,7 @@ const RLE_DICTIONARY = 8
  */
 export function chunkIndexes(geometry, rowGroup, columnIndex) {
   const { layout } = geometry
+  ensureColumnIndexes(layout, columnIndex)
   const chunk = rowGroup * layout.columns.length + columnIndex
   const w = chunk * CHUNK_WORDS
   const i = chunk * INDEX_I32_WORDS

@@ -4,6 +4,7 @@
 // page numbers kept are the pages an exact lookup has to read. An index that disagrees with itself or
 // with the footer (list lengths, min > max, bound widths, NaN bounds, page locations, row counts, null
 // counts against null pages) is not used for that chunk, with a reason: never a wrong "absent".
+import { ensureColumnIndexes } from './chunk-indexes.js'
 import { Chunk, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
 import { compareBytes, compareDecimal, halfToNumber, keyList, sortOrderFor } from './statistics.js'
 
@@ -30,6 +31,7 @@ function unusable(reason, problem, detail) {
  *   | { reason: string, problem: string, detail: string }}
  */
 export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset) {
+  ensureColumnIndexes(layout, columnIndex)
   const chunk = rowGroup * layout.columns.length + columnIndex
   const w = chunk * CHUNK_WORDS
   const i = chunk * INDEX_I32_WORDS

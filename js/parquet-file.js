@@ -4,6 +4,7 @@ import { BloomFilter } from './bloom-filter.js'
 import { getCore, init } from './core.js'
 import { structureBoundaries } from './bloom-layout.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
+import { ensureAllColumnIndexes, setLayoutOrigin } from './chunk-indexes.js'
 import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
 import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './probe.js'
 import { planProbe } from './probe-plan.js'
@@ -91,6 +92,7 @@ export class ParquetFile {
     this.layout = footer.layout
     this.fileSize = footer.fileSize
     this.metadataOffset = footer.metadataOffset
+    setLayoutOrigin(this.layout, this.name, this.metadataOffset) // a cached layout comes without one
     // The tail often already holds the filters (DuckDB writes them right before the footer).
     this.#cache.add(footer.tail.offset, footer.tail.bytes)
     // The first footer took one sequential request per read (the tail, then the rest of a larger
@@ -455,6 +457,7 @@ async function visitDecrypted(jobs, visit, name) {
 
 function buildMetadata(geometry) {
   const { layout } = geometry
+  ensureAllColumnIndexes(layout) // in one pass, rather than one per column as chunkIndexes would
   const { columns, chunks, rowGroupRows } = layout
   return {
     numRows: layout.numRows,

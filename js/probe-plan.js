@@ -5,6 +5,7 @@
 // (js/row-group-answer.js decides what each index may say). A dictionary read replaces the bloom read
 // of its chunk; only when a dictionary then fails to decode does its filter get a second wave.
 import { Chunk, CHUNK_WORDS, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from './footer.js'
+import { ensureColumnIndexes } from './chunk-indexes.js'
 import { ErrorCode } from './errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from './dictionary.js'
 import { chunkUnavailable, locateFilter, ProbeTask } from './probe.js'
@@ -25,6 +26,8 @@ import { writerRulesFor } from './writer-rules.js'
  */
 export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGroups, statistics, dictionary, pageIndex }) {
   const { layout } = geometry
+  // Every index this plan reads describes this column: its chunk index records, decoded once (lazily).
+  ensureColumnIndexes(layout, column.index)
   // Statistics cost no bytes (they are in the footer): every candidate's sort key is made once.
   const order = statistics ? sortOrderFor(column) : null
   const keys = order && encoded.candidates.length ? sortKeys(order, encoded.candidates) : null

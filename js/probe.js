@@ -5,6 +5,7 @@ import { getCore } from './core.js'
 import { hashValues } from './batch-writer.js'
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from './bloom-header.js'
 import { layoutFromLength, nextBoundary } from './bloom-layout.js'
+import { ensureColumnIndexes } from './chunk-indexes.js'
 import { Chunk, ChunkFlag, CHUNK_WORDS, IndexFlag, IndexI32, INDEX_I32_WORDS } from './footer.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from './errors.js'
 import { Unanswerable } from './verdicts.js'
@@ -34,6 +35,7 @@ const EMPTY_BLOCK = new Uint8Array(32)
  */
 export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {}) {
   const { layout, metadataOffset } = geometry
+  ensureColumnIndexes(layout, column)
   const w = (rowGroup * layout.columns.length + column) * CHUNK_WORDS
   const chunks = layout.chunks
   const flags = chunks[w + Chunk.FLAGS]

@@ -4,6 +4,7 @@
 // says TYPE_ORDER; otherwise only the deprecated min/max of a signed-ordered type may be used. Any
 // bound that cannot be read with certainty — NaN, the wrong width, min > max, counts that disagree —
 // makes the statistics unusable for that chunk, never a reason for "absent".
+import { ensureColumnIndexes } from './chunk-indexes.js'
 import { IndexF64, IndexFlag, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from './footer.js'
 import { writerRulesFor } from './writer-rules.js'
 
@@ -129,6 +130,7 @@ const STRING_RUN = 256
  * @param {import('./footer.js').FileLayout} layout
  */
 export function chunkStatistics(layout, rowGroup, column, order) {
+  ensureColumnIndexes(layout, column.index)
   const chunk = rowGroup * layout.columns.length + column.index
   const f = chunk * INDEX_F64_WORDS
   const i = chunk * INDEX_I32_WORDS

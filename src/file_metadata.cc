@@ -50,23 +50,37 @@ bool ReadInt32(Reader* r, WireType type, int32_t* out) {
   return true;
 }
 
-// A binary/string field: records where it lies in the input and moves past it.
-bool ReadStringRef(Reader* r, WireType type, const uint8_t* base, int32_t* offset, int32_t* length) {
+// A binary/string field: records where it lies in the footer (its offset in the input + bias, for input
+// that starts `bias` bytes into the footer) and moves past it.
+bool ReadStringRef(Reader* r, WireType type, const uint8_t* base, int64_t bias, int32_t* offset, int32_t* length) {
   const uint8_t* data;
   size_t n;
   if (type != WireType::kBinary || !r->ReadBinary(&data, &n) || n > INT32_MAX) return false;
-  *offset = static_cast<int32_t>(data - base);
+  const int64_t at = static_cast<int64_t>(data - base) + bias;
+  if (at > INT32_MAX) return false;
+  *offset = static_cast<int32_t>(at);
   *length = static_cast<int32_t>(n);
   return true;
 }
 
+// Whether record i fits the caller's array (capacity < 0: sized from pass one's counts).
+bool Fits(uint64_t i, int64_t capacity) { return capacity < 0 || i < static_cast<uint64_t>(capacity); }
+
+enum class Mode { kFull, kCounts, kOutline };
+
 class Decoder {
  public:
-  Decoder(const uint8_t* data, size_t size, FileSummary* summary, FileMetaDataOutput* out)
-      : r_(data, size), data_(data), summary_(summary), out_(out) {}
+  Decoder(const uint8_t* data, size_t size, FileSummary* summary, FileMetaDataOutput* out, Mode mode, int64_t bias = 0)
+      : r_(data, size), data_(data), summary_(summary), out_(out), mode_(mode), bias_(bias) {}
+
+  // One whole ColumnChunk (DecodeColumnChunks): true when it decodes and uses up the input exactly.
+  bool DecodeOneChunk(ChunkRecord* rec, ChunkIndexRecord* index) {
+    return ReadColumnChunk(rec, index) && !r_.failed() && r_.remaining() == 0;
+  }
 
   Status Run() {
     bool have_schema = false, have_row_groups = false, have_num_rows = false, have_column_orders = false;
+    bool stopped_early = false;
     const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
       switch (id) {
         case 1:
@@ -87,9 +101,17 @@ class Decoder {
         case 4:
           if (have_row_groups) return false;
           have_row_groups = true;
+          if (mode_ == Mode::kCounts && have_schema) {
+            // The list header is all the counting pass needs once the schema is counted: stop here.
+            uint64_t count;
+            if (type != WireType::kList || !ReadStructListHeader(&r_, 2, &count)) return false;
+            summary_->row_group_count = static_cast<int32_t>(count);
+            stopped_early = true;
+            return false;
+          }
           return type == WireType::kList && ReadRowGroups();
         case 6:
-          return ReadStringRef(&r_, type, data_, &summary_->created_by_offset, &summary_->created_by_length);
+          return Ref(type, &summary_->created_by_offset, &summary_->created_by_length);
         case 7:
           if (have_column_orders) return false;
           have_column_orders = true;
@@ -102,6 +124,7 @@ class Decoder {
       }
     });
     summary_->error_offset = static_cast<int32_t>(r_.position());
+    if (stopped_early) return summary_->schema_count == 0 ? Status::kMalformed : Status::kOk;
     if (!ok || r_.failed()) return Status::kMalformed;
     if (!have_schema || !have_row_groups || !have_num_rows || summary_->schema_count == 0) return Status::kMalformed;
     return Status::kOk;
@@ -120,7 +143,7 @@ class Decoder {
         return r_.Skip(type);
       });
       if (!ok) return false;
-      if (out_ != nullptr && out_->column_orders != nullptr) out_->column_orders[i] = member;
+      if (out_ != nullptr && out_->column_orders != nullptr && Fits(i, out_->column_order_capacity)) out_->column_orders[i] = member;
     }
     return true;
   }
@@ -138,7 +161,7 @@ class Decoder {
           case 1: return ReadInt32(&r_, type, &rec.type);
           case 2: return ReadInt32(&r_, type, &rec.type_length);
           case 3: return ReadInt32(&r_, type, &rec.repetition);
-          case 4: have_name = true; return ReadStringRef(&r_, type, data_, &rec.name_offset, &rec.name_length);
+          case 4: have_name = true; return Ref(type, &rec.name_offset, &rec.name_length);
           case 5: return ReadInt32(&r_, type, &rec.num_children);
           case 6: return ReadInt32(&r_, type, &rec.converted_type);
           case 7: return ReadInt32(&r_, type, &rec.scale);
@@ -149,7 +172,7 @@ class Decoder {
         }
       });
       if (!ok || !have_name) return false;
-      if (out_ != nullptr) out_->schema[i] = rec;
+      if (out_ != nullptr && Fits(i, out_->schema_capacity)) out_->schema[i] = rec;
     }
     return true;
   }
@@ -222,7 +245,7 @@ class Decoder {
         return r_.Skip(type);
       });
       if (!ok || !have_columns) return false;
-      if (out_ != nullptr) out_->row_groups[g] = rec;
+      if (out_ != nullptr && Fits(g, out_->row_group_capacity)) out_->row_groups[g] = rec;
     }
     return true;
   }
@@ -236,48 +259,63 @@ class Decoder {
     for (uint64_t c = 0; c < count; ++c) {
       ChunkRecord rec;
       ChunkIndexRecord index;
-      uint32_t flags = 0;
-      const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
-        int64_t v;
-        switch (id) {
-          case 1: {
-            int32_t offset, length;
-            if (!ReadStringRef(&r_, type, data_, &offset, &length)) return false;
-            if (length > 0) flags |= kChunkExternalFile;
-            return true;
-          }
-          case 3:
-            flags |= kChunkHasMetaData;
-            return type == WireType::kStruct && ReadColumnMetaData(&rec, &index);
-          case 4:
-            if (!ReadInt(&r_, type, &v)) return false;
-            rec.offset_index_offset = static_cast<double>(v);
-            return true;
-          case 5:
-            return ReadInt32(&r_, type, &index.offset_index_length);
-          case 6:
-            if (!ReadInt(&r_, type, &v)) return false;
-            rec.column_index_offset = static_cast<double>(v);
-            return true;
-          case 7:
-            return ReadInt32(&r_, type, &index.column_index_length);
-          case 8:
-            flags |= kChunkHasCryptoMetaData;
-            return r_.Skip(type);
-          case 9:
-            flags |= kChunkEncryptedMetaData;
-            return r_.Skip(type);
-          default:
-            return r_.Skip(type);
+      const size_t start = r_.position();
+      if (!ReadColumnChunk(&rec, &index)) return false;
+      if (out_ != nullptr && Fits(chunk_index_, out_->chunk_capacity)) {
+        out_->chunks[chunk_index_] = rec;
+        if (out_->indexes != nullptr) out_->indexes[chunk_index_] = index;
+        if (out_->chunk_spans != nullptr) {
+          // Footers are under 2^31 bytes (JS refuses larger ones before decoding).
+          out_->chunk_spans[chunk_index_] = {static_cast<int32_t>(static_cast<int64_t>(start) + bias_),
+                                             static_cast<int32_t>(r_.position() - start)};
         }
-      });
-      if (!ok) return false;
-      rec.flags = flags;
-      if (out_ != nullptr) out_->chunks[chunk_index_] = rec;
-      if (out_ != nullptr && out_->indexes != nullptr) out_->indexes[chunk_index_] = index;
+      }
       ++chunk_index_;
     }
     summary_->chunk_count = static_cast<int32_t>(chunk_index_);
+    return true;
+  }
+
+  // One ColumnChunk; in the counting pass its bytes are only skipped.
+  bool ReadColumnChunk(ChunkRecord* rec, ChunkIndexRecord* index) {
+    if (mode_ == Mode::kCounts) return r_.Skip(WireType::kStruct);
+    uint32_t flags = 0;
+    const bool ok = ForEachField(&r_, [&](WireType type, int16_t id) {
+      int64_t v;
+      switch (id) {
+        case 1: {
+          int32_t offset, length;
+          if (!Ref(type, &offset, &length)) return false;
+          if (length > 0) flags |= kChunkExternalFile;
+          return true;
+        }
+        case 3:
+          flags |= kChunkHasMetaData;
+          return type == WireType::kStruct && ReadColumnMetaData(rec, index);
+        case 4:
+          if (!ReadInt(&r_, type, &v)) return false;
+          rec->offset_index_offset = static_cast<double>(v);
+          return true;
+        case 5:
+          return ReadInt32(&r_, type, &index->offset_index_length);
+        case 6:
+          if (!ReadInt(&r_, type, &v)) return false;
+          rec->column_index_offset = static_cast<double>(v);
+          return true;
+        case 7:
+          return ReadInt32(&r_, type, &index->column_index_length);
+        case 8:
+          flags |= kChunkHasCryptoMetaData;
+          return r_.Skip(type);
+        case 9:
+          flags |= kChunkEncryptedMetaData;
+          return r_.Skip(type);
+        default:
+          return r_.Skip(type);
+      }
+    });
+    if (!ok) return false;
+    rec->flags = flags;
     return true;
   }
 
@@ -296,6 +334,8 @@ class Decoder {
         index->flags |= flag;
         return r_.Skip(type);
       };
+      // The outline pass leaves what only the ChunkIndexRecord holds to DecodeColumnChunks.
+      if (mode_ == Mode::kOutline && (id == 2 || id == 12 || id == 13)) return r_.Skip(type);
       switch (id) {
         case 1: return read_into(&rec->physical_type);
         case 2: return type == WireType::kList ? ReadEncodings(index) : foreign(kIndexForeignDictionaryField);
@@ -360,8 +400,8 @@ class Decoder {
       int64_t v;
       bool b;
       switch (id) {
-        case 1: return ReadStringRef(&r_, type, data_, &index->max_offset, &index->max_length);
-        case 2: return ReadStringRef(&r_, type, data_, &index->min_offset, &index->min_length);
+        case 1: return Ref(type, &index->max_offset, &index->max_length);
+        case 2: return Ref(type, &index->min_offset, &index->min_length);
         case 3:
           if (!ReadInt(&r_, type, &v)) return false;
           index->null_count = static_cast<double>(v);
@@ -370,8 +410,8 @@ class Decoder {
           if (!ReadInt(&r_, type, &v)) return false;
           index->distinct_count = static_cast<double>(v);
           return true;
-        case 5: return ReadStringRef(&r_, type, data_, &index->max_value_offset, &index->max_value_length);
-        case 6: return ReadStringRef(&r_, type, data_, &index->min_value_offset, &index->min_value_length);
+        case 5: return Ref(type, &index->max_value_offset, &index->max_value_length);
+        case 6: return Ref(type, &index->min_value_offset, &index->min_value_length);
         case 7:
           if (!ReadBool(type, &b)) return false;
           if (b) index->flags |= kIndexMaxValueExact;
@@ -385,10 +425,14 @@ class Decoder {
     });
   }
 
+  bool Ref(WireType type, int32_t* offset, int32_t* length) { return ReadStringRef(&r_, type, data_, bias_, offset, length); }
+
   Reader r_;
   const uint8_t* data_;
   FileSummary* summary_;
   FileMetaDataOutput* out_;
+  Mode mode_;
+  int64_t bias_;  // where data_ lies in the footer
   uint64_t chunk_index_ = 0;
 };
 
@@ -400,7 +444,39 @@ Status DecodeFileMetaData(const uint8_t* data, size_t size, FileSummary* summary
   if (out != nullptr && (out->schema == nullptr || out->row_groups == nullptr || out->chunks == nullptr)) {
     return Status::kInvalidArgument;
   }
-  return Decoder(data, size, summary, out).Run();
+  return Decoder(data, size, summary, out, out != nullptr && out->chunk_spans != nullptr ? Mode::kOutline : Mode::kFull).Run();
+}
+
+Status DecodeFileMetaDataCounts(const uint8_t* data, size_t size, FileSummary* summary) {
+  *summary = FileSummary{};
+  if (data == nullptr && size != 0) return Status::kInvalidArgument;
+  return Decoder(data, size, summary, nullptr, Mode::kCounts).Run();
+}
+
+Status DecodeColumnChunks(const uint8_t* data, size_t size, const ChunkSpan* spans, uint32_t count, ChunkRecord* chunks,
+                          ChunkIndexRecord* indexes, int32_t* failed_slice) {
+  *failed_slice = -1;
+  if ((data == nullptr && size != 0) || (count != 0 && (spans == nullptr || chunks == nullptr || indexes == nullptr))) {
+    return Status::kInvalidArgument;
+  }
+  size_t at = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    const ChunkSpan& span = spans[k];
+    if (span.offset < 0 || span.length < 0 || static_cast<size_t>(span.length) > size - at) {
+      *failed_slice = static_cast<int32_t>(k);
+      return Status::kInvalidArgument;
+    }
+    FileSummary unused;
+    chunks[k] = ChunkRecord{};
+    indexes[k] = ChunkIndexRecord{};
+    Decoder decoder(data + at, static_cast<size_t>(span.length), &unused, nullptr, Mode::kFull, span.offset);
+    if (!decoder.DecodeOneChunk(&chunks[k], &indexes[k])) {
+      *failed_slice = static_cast<int32_t>(k);
+      return Status::kMalformed;
+    }
+    at += static_cast<size_t>(span.length);
+  }
+  return Status::kOk;
 }
 
 }  // namespace pb

@@ -128,18 +128,49 @@ struct FileSummary {
 };
 PB_ABI_DESCRIBE_RECORD(FileSummary, PB_FILE_SUMMARY_FIELDS)
 
-// Where pass two writes; each array holds the counts pass one found.
+// Where one serialized ColumnChunk lies in the footer: [offset, offset + length).
+#define PB_CHUNK_SPAN_FIELDS(X) \
+  X(int32_t, offset, 0)         \
+  X(int32_t, length, 0)
+struct ChunkSpan {
+  PB_CHUNK_SPAN_FIELDS(PB_ABI_DECLARE_FIELD)
+};
+PB_ABI_DESCRIBE_RECORD(ChunkSpan, PB_CHUNK_SPAN_FIELDS)
+
+// Where pass two writes; each array holds the counts pass one found, or, where a capacity is given
+// (>= 0), that many records: entries past it are counted but not written, and the caller refuses the
+// footer when a count exceeds what it allowed for.
 struct FileMetaDataOutput {
   SchemaRecord* schema = nullptr;
   RowGroupRecord* row_groups = nullptr;
   ChunkRecord* chunks = nullptr;  // row-group-major
   ChunkIndexRecord* indexes = nullptr;  // parallel to chunks; optional
   int32_t* column_orders = nullptr;     // column_order_count entries: ColumnOrder member id (1 TYPE_ORDER), 0 none; optional
+  // Set: the outline pass. Each chunk's span is recorded, and what only its ChunkIndexRecord needs
+  // (Statistics, encodings, encoding_stats) is skipped unread, for DecodeColumnChunks to decode later.
+  ChunkSpan* chunk_spans = nullptr;
+  int64_t schema_capacity = -1;
+  int64_t row_group_capacity = -1;
+  int64_t chunk_capacity = -1;  // of chunks, indexes and chunk_spans
+  int64_t column_order_capacity = -1;
 };
 
 // Decodes serialized FileMetaData. With out == nullptr only counts and validates (pass one); then
 // call again with arrays sized from summary (pass two). kMalformed on anything undecodable or missing a
 // required field this reader needs; list counts are checked against the bytes left before any loop.
 Status DecodeFileMetaData(const uint8_t* data, size_t size, FileSummary* summary, FileMetaDataOutput* out);
+
+// The quick pass one of a big footer: schema_count and row_group_count only, read from the list
+// headers, stopping at the row groups once the schema is counted (chunk_count stays 0). The outline
+// pass then validates everything, with capacities derived from these counts.
+Status DecodeFileMetaDataCounts(const uint8_t* data, size_t size, FileSummary* summary);
+
+// Decodes `count` ColumnChunks whose serialized bytes lie back to back in data (slice k's bytes are
+// spans[k].length bytes, after those of the slices before it), each as a whole ColumnChunk, into
+// chunks[k] and indexes[k]; binary references are footer offsets (spans[k].offset is where slice k
+// begins in the footer). kMalformed, with *failed_slice = k, when slice k does not decode to exactly
+// its length.
+Status DecodeColumnChunks(const uint8_t* data, size_t size, const ChunkSpan* spans, uint32_t count, ChunkRecord* chunks,
+                          ChunkIndexRecord* indexes, int32_t* failed_slice);
 
 }  // namespace pb

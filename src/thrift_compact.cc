@@ -6,104 +6,13 @@ namespace pb::thrift {
 
 namespace {
 
-int64_t ZigzagDecode(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
-
 uint64_t ZigzagEncode(int64_t v) {
   return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
 }
 
-bool IsKnownType(uint8_t t) { return t <= static_cast<uint8_t>(WireType::kStruct); }
+using detail::IsKnownType;
 
 }  // namespace
-
-bool Reader::ReadByte(uint8_t* out) {
-  if (failed_) return false;
-  if (pos_ >= size_) return RanOut();
-  *out = data_[pos_++];
-  return true;
-}
-
-bool Reader::ReadVarint(uint64_t* out) {
-  uint64_t result = 0;
-  for (int shift = 0; shift < 70; shift += 7) {
-    uint8_t b;
-    if (!ReadByte(&b)) return false;
-    // The tenth byte may only contribute the top bit of a 64-bit value.
-    if (shift == 63 && (b & 0x7e) != 0) return Fail();
-    result |= static_cast<uint64_t>(b & 0x7f) << shift;
-    if ((b & 0x80) == 0) {
-      *out = result;
-      return true;
-    }
-  }
-  return Fail();
-}
-
-bool Reader::ReadI32(int32_t* out) {
-  uint64_t raw;
-  if (!ReadVarint(&raw)) return false;
-  if (raw > 0xffffffffULL) return Fail();
-  *out = static_cast<int32_t>(ZigzagDecode(raw));
-  return true;
-}
-
-bool Reader::ReadI64(int64_t* out) {
-  uint64_t raw;
-  if (!ReadVarint(&raw)) return false;
-  *out = ZigzagDecode(raw);
-  return true;
-}
-
-bool Reader::ReadBinary(const uint8_t** data, size_t* length) {
-  uint64_t n;
-  if (!ReadVarint(&n)) return false;
-  const size_t start = pos_;
-  if (!SkipBytes(n)) return false;
-  *data = data_ + start;
-  *length = static_cast<size_t>(n);
-  return true;
-}
-
-bool Reader::ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id) {
-  uint8_t b;
-  if (!ReadByte(&b)) return false;
-  uint8_t t = b & 0x0f;
-  if (t == 0) {
-    *type = WireType::kStop;
-    *id = 0;
-    return true;
-  }
-  if (!IsKnownType(t)) return Fail();
-  uint8_t delta = b >> 4;
-  int32_t field_id;
-  if (delta != 0) {
-    field_id = *last_id + delta;
-  } else {
-    int32_t explicit_id;
-    if (!ReadI32(&explicit_id)) return false;
-    field_id = explicit_id;
-  }
-  if (field_id < -32768 || field_id > 32767) return Fail();
-  *type = static_cast<WireType>(t);
-  *id = static_cast<int16_t>(field_id);
-  *last_id = *id;
-  return true;
-}
-
-bool Reader::ReadListHeader(uint8_t* element_type, uint64_t* count) {
-  uint8_t b;
-  if (!ReadByte(&b)) return false;
-  *element_type = b & 0x0f;
-  *count = b >> 4;  // 15 means the count follows as a varint
-  return *count != 15 || ReadVarint(count);
-}
-
-bool Reader::SkipBytes(uint64_t n) {
-  if (failed_) return false;
-  if (n > size_ - pos_) return RanOut();
-  pos_ += static_cast<size_t>(n);
-  return true;
-}
 
 bool Reader::SkipAt(WireType type, int depth) {
   if (depth > kMaxNestingDepth) return Fail();
@@ -150,11 +59,43 @@ bool Reader::SkipAt(WireType type, int depth) {
       return true;
     }
     case WireType::kStruct:
-      return ForEachField(this, [&](WireType field_type, int16_t) { return SkipAt(field_type, depth + 1); });
+      return SkipStructFields(depth + 1);
     case WireType::kStop:
       break;
   }
   return Fail();
+}
+
+// The loop a skipped struct's fields take, scalars handled in place: structs nested in a footer's chunks
+// (statistics, encoding stats) are skipped by the million, and a call per field was most of their cost.
+// It refuses what ReadFieldHeader and SkipAt refuse.
+// depth is that of the fields' values, as SkipAt would be called for each.
+bool Reader::SkipStructFields(int depth) {
+  int16_t last_id = 0;
+  for (;;) {
+    WireType type;
+    int16_t id;
+    if (!ReadFieldHeader(&type, &id, &last_id)) return false;
+    if (type == WireType::kStop) return true;
+    if (depth > kMaxNestingDepth) return Fail();
+    uint64_t u;
+    switch (type) {
+      case WireType::kBoolTrue:
+      case WireType::kBoolFalse:
+        break;
+      case WireType::kI16:
+      case WireType::kI32:
+      case WireType::kI64:
+        if (!ReadVarint(&u)) return false;
+        break;
+      case WireType::kBinary:
+        if (!ReadVarint(&u) || !SkipBytes(u)) return false;
+        break;
+      default:
+        if (!SkipAt(type, depth)) return false;
+        break;
+    }
+  }
 }
 
 bool Reader::SkipElement(uint8_t type, int depth) {

@@ -39,27 +39,30 @@ class Reader {
   // The failure was a read past the end of the input (truncation), not bad encoding.
   bool truncated() const { return truncated_; }
 
-  bool ReadByte(uint8_t* out);
-  bool ReadVarint(uint64_t* out);
-  bool ReadI32(int32_t* out);  // zigzag varint
-  bool ReadI64(int64_t* out);  // zigzag varint
+  // The primitives are defined inline below: the decoders call them per field, and across translation
+  // units (no LTO) each call would cost a real call, which was most of a big footer's decode time.
+  inline bool ReadByte(uint8_t* out);
+  inline bool ReadVarint(uint64_t* out);
+  inline bool ReadI32(int32_t* out);  // zigzag varint
+  inline bool ReadI64(int64_t* out);  // zigzag varint
 
   // A binary/string value: its varint length then the bytes, returned in place (not copied).
-  bool ReadBinary(const uint8_t** data, size_t* length);
+  inline bool ReadBinary(const uint8_t** data, size_t* length);
 
   // Reads a field header. On kStop, *id is 0. last_id carries the delta base between calls.
-  bool ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id);
+  inline bool ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id);
 
   // Reads a list/set header: the element type nibble (unchecked) and the element count.
-  bool ReadListHeader(uint8_t* element_type, uint64_t* count);
+  inline bool ReadListHeader(uint8_t* element_type, uint64_t* count);
 
   // Skips one value of the given type, descending at most kMaxNestingDepth levels.
   bool Skip(WireType type) { return SkipAt(type, 0); }
 
  private:
   bool SkipAt(WireType type, int depth);
+  bool SkipStructFields(int depth);  // up to and including STOP
   bool SkipElement(uint8_t type, int depth);  // one list/set/map element (booleans are a byte there)
-  bool SkipBytes(uint64_t n);
+  inline bool SkipBytes(uint64_t n);
   bool Fail() {
     failed_ = true;
     return false;
@@ -75,6 +78,105 @@ class Reader {
   bool failed_ = false;
   bool truncated_ = false;
 };
+
+namespace detail {
+inline int64_t ZigzagDecode(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+inline bool IsKnownType(uint8_t t) { return t <= static_cast<uint8_t>(WireType::kStruct); }
+}  // namespace detail
+
+inline bool Reader::ReadByte(uint8_t* out) {
+  if (failed_) return false;
+  if (pos_ >= size_) return RanOut();
+  *out = data_[pos_++];
+  return true;
+}
+
+inline bool Reader::ReadVarint(uint64_t* out) {
+  // Most varints in a footer (field values, lengths, counts) are one byte.
+  if (!failed_ && pos_ < size_ && data_[pos_] < 0x80) {
+    *out = data_[pos_++];
+    return true;
+  }
+  uint64_t result = 0;
+  for (int shift = 0; shift < 70; shift += 7) {
+    uint8_t b;
+    if (!ReadByte(&b)) return false;
+    // The tenth byte may only contribute the top bit of a 64-bit value.
+    if (shift == 63 && (b & 0x7e) != 0) return Fail();
+    result |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) {
+      *out = result;
+      return true;
+    }
+  }
+  return Fail();
+}
+
+inline bool Reader::ReadI32(int32_t* out) {
+  uint64_t raw;
+  if (!ReadVarint(&raw)) return false;
+  if (raw > 0xffffffffULL) return Fail();
+  *out = static_cast<int32_t>(detail::ZigzagDecode(raw));
+  return true;
+}
+
+inline bool Reader::ReadI64(int64_t* out) {
+  uint64_t raw;
+  if (!ReadVarint(&raw)) return false;
+  *out = detail::ZigzagDecode(raw);
+  return true;
+}
+
+inline bool Reader::ReadBinary(const uint8_t** data, size_t* length) {
+  uint64_t n;
+  if (!ReadVarint(&n)) return false;
+  const size_t start = pos_;
+  if (!SkipBytes(n)) return false;
+  *data = data_ + start;
+  *length = static_cast<size_t>(n);
+  return true;
+}
+
+inline bool Reader::ReadFieldHeader(WireType* type, int16_t* id, int16_t* last_id) {
+  uint8_t b;
+  if (!ReadByte(&b)) return false;
+  uint8_t t = b & 0x0f;
+  if (t == 0) {
+    *type = WireType::kStop;
+    *id = 0;
+    return true;
+  }
+  if (!detail::IsKnownType(t)) return Fail();
+  uint8_t delta = b >> 4;
+  int32_t field_id;
+  if (delta != 0) {
+    field_id = *last_id + delta;
+  } else {
+    int32_t explicit_id;
+    if (!ReadI32(&explicit_id)) return false;
+    field_id = explicit_id;
+  }
+  if (field_id < -32768 || field_id > 32767) return Fail();
+  *type = static_cast<WireType>(t);
+  *id = static_cast<int16_t>(field_id);
+  *last_id = *id;
+  return true;
+}
+
+inline bool Reader::ReadListHeader(uint8_t* element_type, uint64_t* count) {
+  uint8_t b;
+  if (!ReadByte(&b)) return false;
+  *element_type = b & 0x0f;
+  *count = b >> 4;  // 15 means the count follows as a varint
+  return *count != 15 || ReadVarint(count);
+}
+
+inline bool Reader::SkipBytes(uint64_t n) {
+  if (failed_) return false;
+  if (n > size_ - pos_) return RanOut();
+  pos_ += static_cast<size_t>(n);
+  return true;
+}
 
 // Iterates a struct's fields until STOP: visit(type, id) must consume the field's value and returns
 // false to stop with a failure.

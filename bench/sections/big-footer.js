@@ -1,7 +1,10 @@
-// Big footers: from footer bytes to "ready to probe" for a synthetic FileMetaData of 10,000 row groups ×
-// 50 columns. Ours = decodeFileMetaData (wasm two-pass lean decoder + JS schema/leaf build); hyparquet =
-// parquetMetadata on the same bytes (+ length + PAR1). Time is interleaved in one process; memory is
-// measured in fresh child processes (--expose-gc), one side each, so neither sees the other's heap.
+// Big footers: from footer bytes to "ready to probe one column" for a synthetic FileMetaData of 10,000
+// row groups × 50 columns. Ours = what openParquet + a probe of one column decode: decodeFileMetaData with
+// lazy indexes (wasm counts + outline pass, JS schema/leaf build) and that column's chunk indexes
+// (ensureColumnIndexes); 'ours, all columns' = every chunk's indexes too (what file.metadata needs);
+// hyparquet = parquetMetadata on the same bytes (+ length + PAR1), which decodes everything. Time is
+// interleaved in one process; memory is measured in fresh child processes (--expose-gc), one side each,
+// so neither sees the other's heap.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -11,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { parquetMetadata } from 'hyparquet'
 
 import { init } from '../../js/index.js'
+import { ensureColumnIndexes } from '../../js/chunk-indexes.js'
 import { getCore } from '../../js/core.js'
 import { decodeFileMetaData } from '../../js/footer.js'
 import { runIfMain } from '../lib/section.js'
@@ -20,8 +24,19 @@ import { interleave, median, timeCalls } from '../lib/timing.js'
 const self = fileURLToPath(import.meta.url)
 export const FOOTER_SHAPE = { rowGroups: 10000, quickRowGroups: 2000, columns: 50 }
 
+// The column a probe reads: one in the middle of the schema.
+const PROBED_COLUMN = 25
+
+/** Open + what a probe of one column decodes. */
+function openAndProbeOne(metadata) {
+  const layout = decodeFileMetaData(metadata, 'footer', 0, { lazyIndexes: true })
+  ensureColumnIndexes(layout, Math.min(PROBED_COLUMN, layout.columns.length - 1))
+  return layout
+}
+
 const sides = {
-  ours: (metadata) => decodeFileMetaData(metadata),
+  ours: (metadata) => openAndProbeOne(metadata),
+  oursAll: (metadata) => decodeFileMetaData(metadata),
   hyparquet: (metadata, file) => parquetMetadata(file.buffer),
 }
 
@@ -47,39 +62,46 @@ async function childMeasure(side, footerPath) {
   globalThis.gc()
   const retained = heap() - before
   const wasmGrowth = core.m.HEAPU8.length - wasmBefore
-  const rowGroups = side === 'ours' ? result.rowGroupRows.length : result.row_groups.length
+  const rowGroups = side === 'hyparquet' ? result.row_groups.length : result.rowGroupRows.length
   return { coldMs: ms, jsHeapRetainedBytes: retained, jsHeapAfterParseBytes: transient, wasmGrowthBytes: wasmGrowth, rowGroups }
 }
 
 /**
- * Our decoder's stages, timed through the raw module right after a full decodeFileMetaData call in the
- * same trial: copy in, pass one, pass two; the JS part (leaf/schema build, record copy-out, pool calls)
- * is the full call minus those, per trial, then the median.
+ * Our stages, timed through the raw module right after a full open + probe-one-column in the same trial:
+ * copy in, the counting pass, the outline pass, one column's indexes (ensureColumnIndexes on a fresh
+ * layout); the JS part (leaf/schema build, record copy-out, pool calls) is the whole minus those.
  */
 function oursBreakdown(metadata, trials) {
   const core = getCore()
-  const stage = { total: [], copyIn: [], summaryPass: [], recordsPass: [], jsRest: [] }
+  const stage = { total: [], copyIn: [], countsPass: [], outlinePass: [], oneColumn: [], jsRest: [] }
   for (let t = 0; t < trials; t++) {
-    const total = timeCalls(() => decodeFileMetaData(metadata), 1)
-    const ptr = core.acquire(metadata.length + 48)
+    const total = timeCalls(() => openAndProbeOne(metadata), 1)
+    const layout = decodeFileMetaData(metadata, 'footer', 0, { lazyIndexes: true })
+    const oneColumn = timeCalls(() => ensureColumnIndexes(layout, Math.min(PROBED_COLUMN, layout.columns.length - 1)), 1)
+    const ptr = core.acquire(metadata.length + 64)
     try {
-      const bytes = ptr + 48
+      const bytes = ptr + 64
       const copyIn = timeCalls(() => core.u8.set(metadata, bytes), 1)
-      const summaryPass = timeCalls(() => core.m.decodeFooterSummary(bytes, metadata.length, ptr), 1)
-      const i32 = core.i32
-      const [schemaCount, rowGroupCount, chunkCount] = [i32[(ptr >> 2) + 1], i32[(ptr >> 2) + 2], i32[(ptr >> 2) + 3]]
-      const records = core.acquire(chunkCount * 72 + rowGroupCount * 16 + schemaCount * 56 + 16)
-      let recordsPass
+      const countsPass = timeCalls(() => core.m.decodeFooterCounts(bytes, metadata.length, ptr), 1)
+      const chunks = layout.chunks.length / 9
+      const [schemaCount, rowGroupCount] = [layout.columns.length + 1, layout.rowGroupRows.length]
+      const records = core.acquire(chunks * 80 + rowGroupCount * 16 + schemaCount * 60 + 16)
+      let outlinePass
       try {
-        recordsPass = timeCalls(() => core.m.decodeFooterRecords(bytes, metadata.length, ptr, records + chunkCount * 72 + rowGroupCount * 16, records + chunkCount * 72, records), 1)
+        const spans = records + chunks * 72
+        const rowGroupRecords = spans + chunks * 8
+        const schema = rowGroupRecords + rowGroupCount * 16
+        outlinePass = timeCalls(() => core.m.decodeFooterOutline(bytes, metadata.length, ptr, schema, rowGroupRecords, records, spans,
+          schema + schemaCount * 56, schemaCount, rowGroupCount, chunks, schemaCount), 1)
       } finally {
         core.release(records)
       }
       stage.total.push(total)
       stage.copyIn.push(copyIn)
-      stage.summaryPass.push(summaryPass)
-      stage.recordsPass.push(recordsPass)
-      stage.jsRest.push(total - copyIn - summaryPass - recordsPass)
+      stage.countsPass.push(countsPass)
+      stage.outlinePass.push(outlinePass)
+      stage.oneColumn.push(oneColumn)
+      stage.jsRest.push(total - copyIn - countsPass - outlinePass - oneColumn)
     } finally {
       core.release(ptr)
     }
@@ -104,14 +126,19 @@ export async function run({ quick, rest = [] }) {
   const file = withFileTail(metadata)
   try {
     // Same answer from both before timing anything.
-    const ours = decodeFileMetaData(metadata)
-    const theirs = parquetMetadata(file.buffer)
+    let ours = decodeFileMetaData(metadata)
+    let theirs = parquetMetadata(file.buffer)
     const sameOffsets = theirs.row_groups.every((rg, g) => rg.columns.every((c, i) =>
       Number(c.meta_data.bloom_filter_offset) === ours.chunks[(g * columns + i) * 9]))
+    const shape = { rowGroups: ours.rowGroupRows.length, columns: ours.columns.length }
+    // Neither result may stay alive while the other side is timed: hyparquet's (~550 MB of objects)
+    // makes every major GC that ours triggers cost ~600 ms of marking it.
+    ours = theirs = undefined
 
-    decodeFileMetaData(metadata) // one more warm-up call for ours (the check above was the first)
+    openAndProbeOne(metadata) // warm-up calls for ours (the check above was the first)
     const timed = interleave({
       ours: { fn: () => sides.ours(metadata, file), reps: 1 },
+      oursAll: { fn: () => sides.oursAll(metadata, file), reps: 1 },
       hyparquet: { fn: () => sides.hyparquet(metadata, file), reps: 1 },
     }, trials)
     const breakdown = oursBreakdown(metadata, trials)
@@ -131,10 +158,12 @@ export async function run({ quick, rest = [] }) {
       jsHeapAfterParseBytes: med(list, 'jsHeapAfterParseBytes'), wasmGrowthBytes: med(list, 'wasmGrowthBytes'),
     }]))
     return {
-      rowGroups: ours.rowGroupRows.length, columns: ours.columns.length, footerBytes: metadata.length, sameBloomOffsets: sameOffsets, trials,
-      warmMs: { ours: timed.ours.msPerCall, hyparquet: timed.hyparquet.msPerCall },
-      warmCpuMs: { ours: timed.ours.cpuMsPerCall, hyparquet: timed.hyparquet.cpuMsPerCall },
-      trialsMs: { ours: timed.ours.trialsMsPerCall, hyparquet: timed.hyparquet.trialsMsPerCall },
+      rowGroups: shape.rowGroups, columns: shape.columns, footerBytes: metadata.length, sameBloomOffsets: sameOffsets, trials,
+      probedColumn: Math.min(PROBED_COLUMN, shape.columns - 1),
+      warmMs: { ours: timed.ours.msPerCall, oursAll: timed.oursAll.msPerCall, hyparquet: timed.hyparquet.msPerCall },
+      warmCpuMs: { ours: timed.ours.cpuMsPerCall, oursAll: timed.oursAll.cpuMsPerCall, hyparquet: timed.hyparquet.cpuMsPerCall },
+      trialsMs: { ours: timed.ours.trialsMsPerCall, oursAll: timed.oursAll.trialsMsPerCall, hyparquet: timed.hyparquet.trialsMsPerCall },
+      speedup: { warm: timed.hyparquet.msPerCall / timed.ours.msPerCall, cpu: timed.hyparquet.cpuMsPerCall / timed.ours.cpuMsPerCall },
       oursBreakdownMs: breakdown,
       memory: memorySummary,
     }

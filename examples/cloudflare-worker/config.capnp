@@ -33,6 +33,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/bloom-header.js", esModule = embed "../../js/bloom-header.js"),
     (name = "node_modules/parquet-bloom/js/bloom-layout.js", esModule = embed "../../js/bloom-layout.js"),
     (name = "node_modules/parquet-bloom/js/cached-footer.js", esModule = embed "../../js/cached-footer.js"),
+    (name = "node_modules/parquet-bloom/js/chunk-indexes.js", esModule = embed "../../js/chunk-indexes.js"),
     (name = "node_modules/parquet-bloom/js/confirm-lookup.js", esModule = embed "../../js/confirm-lookup.js"),
     (name = "node_modules/parquet-bloom/js/confirm-match.js", esModule = embed "../../js/confirm-match.js"),
     (name = "node_modules/parquet-bloom/js/confirm.js", esModule = embed "../../js/confirm.js"),

@@ -169,6 +169,39 @@ int32_t DecodeFooterRecords(uint32_t data_address, uint32_t size, uint32_t summa
                                      &out));
 }
 
+// The quick pass one of js/footer.js: schema and row group counts from the list headers (FileSummary).
+int32_t DecodeFooterCounts(uint32_t data_address, uint32_t size, uint32_t summary_address) {
+  return Code(pb::DecodeFileMetaDataCounts(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address)));
+}
+
+// The outline pass: schema, row groups, column orders, every chunk's ChunkRecord and ChunkSpan, into
+// arrays of the given capacities (records past them are counted, not written: see FileMetaDataOutput).
+int32_t DecodeFooterOutline(uint32_t data_address, uint32_t size, uint32_t summary_address, uint32_t schema_address,
+                            uint32_t row_groups_address, uint32_t chunks_address, uint32_t spans_address,
+                            uint32_t column_orders_address, uint32_t schema_capacity, uint32_t row_group_capacity,
+                            uint32_t chunk_capacity, uint32_t column_order_capacity) {
+  pb::FileMetaDataOutput out{Ptr<pb::SchemaRecord>(schema_address), Ptr<pb::RowGroupRecord>(row_groups_address),
+                             Ptr<pb::ChunkRecord>(chunks_address), nullptr, Ptr<int32_t>(column_orders_address)};
+  out.chunk_spans = Ptr<pb::ChunkSpan>(spans_address);
+  out.schema_capacity = schema_capacity;
+  out.row_group_capacity = row_group_capacity;
+  out.chunk_capacity = chunk_capacity;
+  out.column_order_capacity = column_order_capacity;
+  if (spans_address == 0) return Code(Status::kInvalidArgument);
+  return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
+                                     &out));
+}
+
+// Whole ColumnChunks, packed back to back at data_address (js/chunk-indexes.js); writes the index of a
+// slice that does not decode as an int32 at failed_address.
+int32_t DecodeColumnChunks(uint32_t data_address, uint32_t size, uint32_t spans_address, uint32_t count,
+                           uint32_t chunks_address, uint32_t indexes_address, uint32_t failed_address) {
+  if (failed_address == 0 || failed_address % 4 != 0) return Code(Status::kInvalidArgument);
+  return Code(pb::DecodeColumnChunks(Ptr<const uint8_t>(data_address), size, Ptr<const pb::ChunkSpan>(spans_address),
+                                     count, Ptr<pb::ChunkRecord>(chunks_address),
+                                     Ptr<pb::ChunkIndexRecord>(indexes_address), Ptr<int32_t>(failed_address)));
+}
+
 // Writes the BitsetHealth at out_address.
 int32_t AnalyzeBitset(uint32_t words_address, uint32_t num_bytes, uint32_t out_address) {
   if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
@@ -180,7 +213,7 @@ int32_t AnalyzeBitset(uint32_t words_address, uint32_t num_bytes, uint32_t out_a
 constexpr const pb::abi::Record* kAbiRecords[] = {
     &pb::abi_BatchDescriptor::kRecord, &pb::abi_BloomHeader::kRecord, &pb::abi_BitsetHealth::kRecord,
     &pb::abi_FileSummary::kRecord,     &pb::abi_SchemaRecord::kRecord, &pb::abi_RowGroupRecord::kRecord,
-    &pb::abi_ChunkRecord::kRecord,     &pb::abi_ChunkIndexRecord::kRecord,
+    &pb::abi_ChunkRecord::kRecord,     &pb::abi_ChunkIndexRecord::kRecord, &pb::abi_ChunkSpan::kRecord,
 };
 constexpr const pb::abi::Enum* kAbiEnums[] = {
     &pb::abi_Status::kEnum,
@@ -238,4 +271,7 @@ EMSCRIPTEN_BINDINGS(parquet_bloom) {
   function("analyzeBitset", &AnalyzeBitset);
   function("abiDescription", &AbiDescription);
   function("decodeFooterRecords", &DecodeFooterRecords);
+  function("decodeFooterCounts", &DecodeFooterCounts);
+  function("decodeFooterOutline", &DecodeFooterOutline);
+  function("decodeColumnChunks", &DecodeColumnChunks);
 }

@@ -44,6 +44,14 @@ TEST(AbiRecord, FieldWordsMatchTheCompilersLayout) {
   EXPECT_EQ(h.fields[5], word(offsetof(BloomHeader, problem), 4, abi::FieldType::kI32));
 }
 
+TEST(AbiRecord, ChunkSpanIsTwoInt32Words) {
+  const abi::Record& s = abi_ChunkSpan::kRecord;
+  EXPECT_EQ(s.size, 8u);
+  ASSERT_EQ(s.field_count, 2u);
+  EXPECT_EQ(s.fields[1], abi::PackField(offsetof(ChunkSpan, length), 4, abi::FieldType::kI32));
+  EXPECT_EQ(s.names_hash, abi::NamesHash("ChunkSpan\0offset\0length\0"));
+}
+
 TEST(AbiEnum, ValuesAndNamesInDeclarationOrder) {
   const abi::Enum& e = abi_ChunkFlag::kEnum;
   ASSERT_EQ(e.count, 4u);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -341,9 +342,9 @@ TEST(FileMetaDataDecode, IntegerLogicalTypeKeepsWidthAndSign) {
   EXPECT_EQ(d.schema[1].logical_b, 0);
 }
 
-// A file whose only row group holds one chunk built by `chunk` (inside its ColumnChunk element).
+// The footer of a file whose only row group holds one chunk built by `chunk` (inside its ColumnChunk element).
 template <typename WriteChunk>
-Decoded DecodeOneChunk(WriteChunk&& chunk, bool with_encryption_algorithm = false) {
+std::vector<uint8_t> OneChunkFooter(WriteChunk&& chunk, bool with_encryption_algorithm = false) {
   Compact c;
   c.List(2, kStruct, 2);
   SchemaElement(&c, "root", -1, -1, 1);
@@ -367,7 +368,12 @@ Decoded DecodeOneChunk(WriteChunk&& chunk, bool with_encryption_algorithm = fals
     c.End();
   }
   c.End();
-  return DecodeBoth(c.bytes);
+  return c.bytes;
+}
+
+template <typename WriteChunk>
+Decoded DecodeOneChunk(WriteChunk&& chunk, bool with_encryption_algorithm = false) {
+  return DecodeBoth(OneChunkFooter(chunk, with_encryption_algorithm));
 }
 
 TEST(FileMetaDataDecode, ChunkFlagsSayWhatCannotBeRead) {
@@ -509,6 +515,196 @@ TEST(FileMetaDataDecode, BadArgumentsAreInvalidArgument) {
   SchemaRecord schema[1];
   FileMetaDataOutput missing_chunks{schema, nullptr, nullptr};
   EXPECT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &summary, &missing_chunks), Status::kInvalidArgument);
+}
+
+// --- Big footers: the counting pass, the outline pass and DecodeColumnChunks (js/footer.js,
+// js/chunk-indexes.js), checked against the full decoder on the same bytes.
+
+struct Outline {
+  Status counts = Status::kMalformed;
+  Status outline = Status::kMalformed;
+  FileSummary counted;
+  FileSummary summary;
+  std::vector<SchemaRecord> schema;
+  std::vector<RowGroupRecord> row_groups;
+  std::vector<ChunkRecord> chunks;
+  std::vector<ChunkSpan> spans;
+};
+
+// The counting pass, then the outline pass into arrays of exactly `chunk_capacity` chunks.
+Outline DecodeOutline(const std::vector<uint8_t>& footer, int64_t chunk_capacity) {
+  Outline o;
+  o.counts = DecodeFileMetaDataCounts(footer.data(), footer.size(), &o.counted);
+  if (!ok(o.counts)) return o;
+  o.schema.resize(static_cast<size_t>(o.counted.schema_count));
+  o.row_groups.resize(static_cast<size_t>(o.counted.row_group_count));
+  o.chunks.resize(static_cast<size_t>(chunk_capacity));
+  o.spans.resize(static_cast<size_t>(chunk_capacity));
+  std::vector<int32_t> orders(static_cast<size_t>(o.counted.schema_count));
+  FileMetaDataOutput out{o.schema.data(), o.row_groups.data(), o.chunks.data(), nullptr, orders.data()};
+  out.chunk_spans = o.spans.data();
+  out.schema_capacity = o.counted.schema_count;
+  out.row_group_capacity = o.counted.row_group_count;
+  out.chunk_capacity = chunk_capacity;
+  out.column_order_capacity = o.counted.schema_count;
+  o.outline = DecodeFileMetaData(footer.data(), footer.size(), &o.summary, &out);
+  return o;
+}
+
+// Every chunk of the full decode, and the same chunks decoded from the outline's spans one by one,
+// gathered in reverse order into one buffer as js/chunk-indexes.js packs them.
+void ExpectLazyEqualsFull(const std::vector<uint8_t>& footer, const std::string& what) {
+  FileSummary full_summary;
+  ASSERT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &full_summary, nullptr), Status::kOk) << what;
+  const size_t n = static_cast<size_t>(full_summary.chunk_count);
+  std::vector<SchemaRecord> schema(static_cast<size_t>(full_summary.schema_count));
+  std::vector<RowGroupRecord> row_groups(static_cast<size_t>(full_summary.row_group_count) + 1);
+  std::vector<ChunkRecord> chunks(n + 1);
+  std::vector<ChunkIndexRecord> indexes(n + 1);
+  FileMetaDataOutput full{schema.data(), row_groups.data(), chunks.data(), indexes.data()};
+  ASSERT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &full_summary, &full), Status::kOk) << what;
+
+  const Outline o = DecodeOutline(footer, full_summary.chunk_count);
+  ASSERT_EQ(o.counts, Status::kOk) << what;
+  ASSERT_EQ(o.outline, Status::kOk) << what;
+  EXPECT_EQ(o.counted.schema_count, full_summary.schema_count) << what;
+  EXPECT_EQ(o.counted.row_group_count, full_summary.row_group_count) << what;
+  EXPECT_EQ(o.summary.chunk_count, full_summary.chunk_count) << what;
+  EXPECT_EQ(o.summary.created_by_offset, full_summary.created_by_offset) << what;
+  EXPECT_EQ(o.summary.column_order_count, full_summary.column_order_count) << what;
+  for (size_t i = 0; i < schema.size(); ++i) EXPECT_EQ(std::memcmp(&o.schema[i], &schema[i], sizeof schema[i]), 0) << what;
+
+  std::vector<uint8_t> gathered;
+  std::vector<ChunkSpan> order;
+  for (size_t k = n; k-- > 0;) {
+    const ChunkSpan span = o.spans[k];
+    ASSERT_GE(span.offset, 0);
+    ASSERT_LE(static_cast<size_t>(span.offset) + static_cast<size_t>(span.length), footer.size());
+    gathered.insert(gathered.end(), footer.begin() + span.offset, footer.begin() + span.offset + span.length);
+    order.push_back(span);
+  }
+  std::vector<ChunkRecord> lazy_chunks(n + 1);
+  std::vector<ChunkIndexRecord> lazy_indexes(n + 1);
+  int32_t failed = 0;
+  ASSERT_EQ(DecodeColumnChunks(gathered.data(), gathered.size(), order.data(), static_cast<uint32_t>(n), lazy_chunks.data(),
+                               lazy_indexes.data(), &failed),
+            Status::kOk)
+      << what;
+  EXPECT_EQ(failed, -1);
+  for (size_t k = 0; k < n; ++k) {
+    const size_t chunk = n - 1 - k;
+    EXPECT_EQ(std::memcmp(&o.chunks[chunk], &chunks[chunk], sizeof(ChunkRecord)), 0) << what << ": outline chunk " << chunk;
+    EXPECT_EQ(std::memcmp(&lazy_chunks[k], &chunks[chunk], sizeof(ChunkRecord)), 0) << what << ": lazy chunk " << chunk;
+    EXPECT_EQ(std::memcmp(&lazy_indexes[k], &indexes[chunk], sizeof(ChunkIndexRecord)), 0) << what << ": lazy index " << chunk;
+  }
+}
+
+TEST(FileMetaDataLazy, CountingPassReadsTheListHeadersOnly) {
+  size_t created_by_at = 0;
+  const std::vector<uint8_t> footer = TwoColumnFooter(&created_by_at);
+  FileSummary summary;
+  ASSERT_EQ(DecodeFileMetaDataCounts(footer.data(), footer.size(), &summary), Status::kOk);
+  EXPECT_EQ(summary.schema_count, 3);
+  EXPECT_EQ(summary.row_group_count, 1);
+  EXPECT_EQ(summary.chunk_count, 0);           // not counted: the pass stopped at the row groups
+  EXPECT_EQ(summary.created_by_offset, -1);    // which come before created_by
+  // Bytes after the row groups' list header are not read: a footer cut there still counts.
+  std::vector<uint8_t> cut(footer.begin(), footer.begin() + static_cast<std::ptrdiff_t>(created_by_at) - 40);
+  EXPECT_EQ(DecodeFileMetaDataCounts(cut.data(), cut.size(), &summary), Status::kOk);
+  EXPECT_EQ(summary.row_group_count, 1);
+  FileSummary full;
+  EXPECT_EQ(DecodeFileMetaData(cut.data(), cut.size(), &full, nullptr), Status::kMalformed);
+}
+
+TEST(FileMetaDataLazy, OutlineAndSpansAgreeWithTheFullDecoder) {
+  size_t created_by_at = 0;
+  ExpectLazyEqualsFull(TwoColumnFooter(&created_by_at), "two-column footer");
+}
+
+TEST(FileMetaDataLazy, OutlineWritesNoRecordPastItsCapacityButCountsThem) {
+  size_t created_by_at = 0;
+  const std::vector<uint8_t> footer = TwoColumnFooter(&created_by_at);
+  // A capacity of one chunk in an exactly one-chunk array: AddressSanitizer catches a second record.
+  const Outline o = DecodeOutline(footer, 1);
+  ASSERT_EQ(o.outline, Status::kOk);
+  EXPECT_EQ(o.summary.chunk_count, 2);
+  EXPECT_EQ(o.chunks[0].bloom_offset, 200);
+}
+
+TEST(FileMetaDataLazy, OutlineLeavesWhatOnlyIndexesNeedToTheLazyDecoder) {
+  // Statistics.null_count given as a string: malformed for the full decoder and for the chunk's lazy
+  // decode, but the outline (which skips statistics unread) opens the file.
+  const std::vector<uint8_t> footer = OneChunkFooter([](Compact* c) {
+    c->I64(2, 4);
+    c->Struct(3);
+    c->I32(1, kInt32);
+    c->I64(7, 10);
+    c->I64(9, 4);
+    c->Struct(12);
+    c->String(3, "x");  // null_count, as a string
+    c->End();
+    c->End();
+  });
+  FileSummary summary;
+  EXPECT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &summary, nullptr), Status::kMalformed);
+  const Outline o = DecodeOutline(footer, 1);
+  ASSERT_EQ(o.outline, Status::kOk);
+  EXPECT_EQ(o.chunks[0].data_page_offset, 4);
+  EXPECT_EQ(o.chunks[0].total_compressed_size, 10);
+  const ChunkSpan span = o.spans[0];
+  ChunkRecord chunk;
+  ChunkIndexRecord index;
+  int32_t failed = 0;
+  EXPECT_EQ(DecodeColumnChunks(footer.data() + span.offset, static_cast<size_t>(span.length), &span, 1, &chunk, &index, &failed),
+            Status::kMalformed);
+  EXPECT_EQ(failed, 0);
+}
+
+TEST(FileMetaDataLazy, ASliceMustDecodeToExactlyItsLength) {
+  size_t created_by_at = 0;
+  const std::vector<uint8_t> footer = TwoColumnFooter(&created_by_at);
+  const Outline o = DecodeOutline(footer, 2);
+  ASSERT_EQ(o.outline, Status::kOk);
+  std::vector<uint8_t> bytes(footer.begin() + o.spans[0].offset, footer.begin() + o.spans[0].offset + o.spans[0].length);
+  bytes.insert(bytes.end(), footer.begin() + o.spans[1].offset, footer.begin() + o.spans[1].offset + o.spans[1].length);
+  ChunkRecord chunks[2];
+  ChunkIndexRecord indexes[2];
+  int32_t failed = 0;
+  ChunkSpan spans[2] = {o.spans[0], o.spans[1]};
+  ASSERT_EQ(DecodeColumnChunks(bytes.data(), bytes.size(), spans, 2, chunks, indexes, &failed), Status::kOk);
+  spans[1].length -= 1;  // cut short: the chunk's STOP is missing
+  EXPECT_EQ(DecodeColumnChunks(bytes.data(), bytes.size() - 1, spans, 2, chunks, indexes, &failed), Status::kMalformed);
+  EXPECT_EQ(failed, 1);
+  spans[1].length += 2;  // one byte more than the chunk, and more than the buffer holds
+  EXPECT_EQ(DecodeColumnChunks(bytes.data(), bytes.size(), spans, 2, chunks, indexes, &failed), Status::kInvalidArgument);
+  EXPECT_EQ(failed, 1);
+  bytes.push_back(0);  // one byte more than the chunk: it must use up its slice
+  EXPECT_EQ(DecodeColumnChunks(bytes.data(), bytes.size(), spans, 2, chunks, indexes, &failed), Status::kMalformed);
+  EXPECT_EQ(failed, 1);
+}
+
+// The footer bytes of a Parquet file (before its length and PAR1).
+bool FooterOf(const std::vector<uint8_t>& file, std::vector<uint8_t>* footer) {
+  if (file.size() < 12) return false;
+  const size_t n = file.size();
+  const uint32_t length = static_cast<uint32_t>(file[n - 8]) | static_cast<uint32_t>(file[n - 7]) << 8 |
+                          static_cast<uint32_t>(file[n - 6]) << 16 | static_cast<uint32_t>(file[n - 5]) << 24;
+  if (length > n - 8) return false;
+  footer->assign(file.end() - 8 - static_cast<std::ptrdiff_t>(length), file.end() - 8);
+  return true;
+}
+
+TEST(FileMetaDataLazy, LazyChunksEqualTheFullDecodeOnParquetTestingFiles) {
+  // Other writers' footers (parquet-mr, Arrow, Impala): statistics, encoding stats, page indexes, filters.
+  const char* files[] = {"alltypes_plain.parquet", "alltypes_tiny_pages.parquet", "alltypes_dictionary.parquet",
+                         "data_index_bloom_encoding_stats.parquet", "data_index_bloom_encoding_with_length.parquet",
+                         "nan_in_stats.parquet"};
+  for (const char* name : files) {
+    std::vector<uint8_t> file, footer;
+    PB_READ_FIXTURE_OR_SKIP(std::string("parquet-testing/") + name, &file);
+    ASSERT_TRUE(FooterOf(file, &footer)) << name;
+    ExpectLazyEqualsFull(footer, name);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,143 @@
+// Big footers decode chunk indexes per column, on first need (js/chunk-indexes.js): a probe decodes only
+// the probed column's chunks; per-column decoding gives exactly what decoding every column at once gives,
+// and what hyparquet reads from the same footers (parquet-testing files); a chunk that decodes wrong only
+// when its column is first read still fails that probe with MALFORMED_FOOTER, while other columns probe.
+import assert from 'node:assert/strict'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+
+import { parquetMetadata } from 'hyparquet'
+
+import { chunkIndexDecodes, ensureColumnIndexes } from '../../js/chunk-indexes.js'
+import { decodeFileMetaData, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from '../../js/footer.js'
+import { ErrorCode, init, openParquet, ParquetBloomError } from '../../js/index.js'
+import { editFooter } from './helpers/footer-edit.js'
+import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { writeHyparquetSample } from './helpers/sample-files.js'
+import { getField, setField, T } from './helpers/thrift-writer.js'
+
+let dir
+let sample
+
+before(async () => {
+  await init()
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-lazy-footer-'))
+  sample = await writeHyparquetSample(dir)
+})
+
+after(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+/** The FileMetaData bytes of a Parquet file. */
+function footerOf(bytes) {
+  const length = new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 8, 4).getUint32(0, true)
+  return bytes.subarray(bytes.length - 8 - length, bytes.length - 8)
+}
+
+describe('a probe decodes only what it reads', () => {
+  test('probing one column decodes that column\'s chunks, in every row group, and no other column\'s', async () => {
+    const file = await openParquet(sample.path)
+    try {
+      const { layout } = file
+      const numRowGroups = layout.rowGroupRows.length
+      assert.ok(numRowGroups >= 3 && layout.columns.length === 9)
+      assert.deepEqual([...layout.indexedColumns], new Array(9).fill(0), 'opening decodes no chunk index')
+      const before = chunkIndexDecodes.chunks
+      const column = layout.columns.find((c) => c.name === 'i64')
+      const present = sample.columns.i64.rowGroups[0].find((e) => e.expect !== 'unknown')
+      const result = await file.probe('i64', [present.forms[0]])
+      assert.ok(result.rowGroups.some((g) => g.results[0].verdict === 'maybe'))
+      assert.equal(chunkIndexDecodes.chunks - before, numRowGroups)
+      assert.deepEqual([...layout.indexedColumns], layout.columns.map((c) => (c.index === column.index ? 1 : 0)))
+      await file.probe('i64', [present.forms[0]])
+      assert.equal(chunkIndexDecodes.chunks - before, numRowGroups, 'a second probe decodes nothing')
+      // What shows every column decodes the rest, once.
+      assert.equal(file.metadata.rowGroups[0].columns.length, 9)
+      assert.deepEqual([...layout.indexedColumns], new Array(9).fill(1))
+      assert.equal(chunkIndexDecodes.chunks - before, numRowGroups * 9)
+    } finally {
+      await file.close()
+    }
+  })
+})
+
+describe('per-column decoding equals decoding every column', () => {
+  test('on every parquet-testing file: chunk and index records identical, and as hyparquet reads them', async (t) => {
+    const missing = missingFixture('parquet-testing')
+    if (missing) return t.skip(missing)
+    const names = (await readdir(fixturePath('parquet-testing'))).filter((n) => n.endsWith('.parquet')).sort()
+    let compared = 0
+    for (const name of names) {
+      const bytes = new Uint8Array(await readFile(fixturePath(`parquet-testing/${name}`)))
+      if (new TextDecoder().decode(bytes.subarray(-4)) !== 'PAR1') continue // encrypted footers
+      const footer = footerOf(bytes)
+      let eager
+      try {
+        eager = decodeFileMetaData(footer, name)
+      } catch (error) {
+        // A footer this reader refuses is refused the same way lazily, at open or at the first column.
+        assert.ok(error instanceof ParquetBloomError, `${name}: ${error}`)
+        assert.throws(() => {
+          const lazy = decodeFileMetaData(footer, name, 0, { lazyIndexes: true })
+          for (const c of lazy.columns) ensureColumnIndexes(lazy, c.index)
+        }, (e) => e instanceof ParquetBloomError && e.code === error.code, name)
+        continue
+      }
+      const lazy = decodeFileMetaData(footer, name, 0, { lazyIndexes: true })
+      assert.deepEqual(lazy.chunks, eager.chunks, `${name}: chunk records`)
+      // Columns in reverse order, one at a time.
+      for (let c = lazy.columns.length - 1; c >= 0; c--) ensureColumnIndexes(lazy, c)
+      assert.deepEqual(new Uint8Array(lazy.indexes.i32.buffer), new Uint8Array(eager.indexes.i32.buffer), `${name}: index records`)
+
+      // Independent truth: what hyparquet decodes from the same bytes.
+      const theirs = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))
+      const n = lazy.columns.length
+      theirs.row_groups.forEach((rowGroup, g) => rowGroup.columns.forEach((chunk, c) => {
+        const meta = chunk.meta_data
+        if (!meta) return
+        const at = `${name}: row group ${g}, column ${c}`
+        const f = (g * n + c) * INDEX_F64_WORDS
+        const i = (g * n + c) * INDEX_I32_WORDS
+        assert.equal(lazy.indexes.f64[f + IndexF64.NUM_VALUES], Number(meta.num_values), `${at}: num_values`)
+        const codecs = ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'LZO', 'BROTLI', 'LZ4', 'ZSTD', 'LZ4_RAW']
+        assert.equal(codecs[lazy.indexes.i32[i + IndexI32.CODEC]], meta.codec, `${at}: codec`)
+        const nulls = meta.statistics?.null_count
+        if (nulls !== undefined) assert.equal(lazy.indexes.f64[f + IndexF64.NULL_COUNT], Number(nulls), `${at}: null_count`)
+        if (chunk.column_index_length !== undefined) assert.equal(lazy.indexes.i32[i + IndexI32.COLUMN_INDEX_LENGTH], chunk.column_index_length, `${at}: column_index_length`)
+      }))
+      compared++
+    }
+    assert.ok(compared >= 40, `compared ${compared} files`)
+  })
+})
+
+describe('a chunk malformed only where its indexes are', () => {
+  test('opens, probes other columns, and fails a probe of its column with MALFORMED_FOOTER', async () => {
+    const original = new Uint8Array(await readFile(sample.path))
+    // Row group 1, column i64: Statistics.null_count (field 3) as a string, which only the chunk's
+    // index decode reads.
+    const broken = editFooter(original, (meta) => {
+      const chunk = getField(getField(meta, 4).value.items[1], 1).value.items[1]
+      const statistics = getField(getField(chunk, 3).value, 12).value
+      setField(statistics, 3, T.BINARY, new TextEncoder().encode('not a count'))
+    })
+    const where = path.join(dir, 'broken-statistics.parquet')
+    await writeFile(where, broken)
+    const file = await openParquet(where)
+    try {
+      const present = sample.columns.i32.rowGroups[0].find((e) => e.expect !== 'unknown')
+      const other = await file.probe('i32', [present.forms[0]])
+      assert.ok(other.rowGroups.some((g) => g.results[0].verdict === 'maybe'))
+      for (let k = 0; k < 2; k++) {
+        await assert.rejects(file.probe('i64', [1n]), (e) => e instanceof ParquetBloomError && e.code === ErrorCode.MALFORMED_FOOTER &&
+          /row group 1, column i64/.test(e.message) && e.message.includes(where))
+      }
+      assert.throws(() => file.metadata, (e) => e instanceof ParquetBloomError && e.code === ErrorCode.MALFORMED_FOOTER)
+    } finally {
+      await file.close()
+    }
+  })
+})
