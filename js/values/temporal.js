@@ -211,6 +211,7 @@ const INT64_MAX = 2n ** 63n - 1n
  *   floor division gives a non-negative one;
  * - after about year 287,566 `micros + JULIAN_DAY_OF_EPOCH * MICROS_PER_DAY` overflows int64 and wraps
  *   (int96_from_spark.parquet stores 290000-12-31 so). Spark reads both back to the instant.
+ * @param {bigint} nanos
  */
 function int96Forms(nanos) {
   const julianNanos = nanos + JULIAN_DAY_OF_EPOCH * NANOS_PER_DAY
@@ -228,7 +229,11 @@ function int96Forms(nanos) {
   })
 }
 
-/** Days and time of day by truncating division (BigInt's, as Java's), the time of day in nanoseconds. */
+/**
+ * Days and time of day by truncating division (BigInt's, as Java's), the time of day in nanoseconds.
+ * @param {bigint} julian @param {bigint} perDay @param {bigint} nanosPerUnit
+ * @returns {bigint[]}
+ */
 function truncatedForm(julian, perDay, nanosPerUnit) {
   const days = julian / perDay
   return [days, (julian - days * perDay) * nanosPerUnit]
