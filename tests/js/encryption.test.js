@@ -126,15 +126,11 @@ describe('encrypted bloom filters', () => {
     }
   })
 
-  test('exact lookups never read an encrypted chunk\'s pages as plaintext: the filter\'s maybe stays, with confirm-failed', { skip: missingFixture(BLOOM_FILE) }, async () => {
+  test('exact lookups decrypt the data pages: the filter\'s maybe becomes present at the documented row; columns of encrypted columns stay refused', { skip: missingFixture(BLOOM_FILE) }, async () => {
     await withFile(fixturePath(BLOOM_FILE), { decryption: KEYS }, async (file) => {
       const result = await file.probe('double_field', [0.5, 1000.5], { confirm: true })
-      for (const r of result.rowGroups[0].results) {
-        assert.equal(r.verdict, 'maybe')
-        assert.equal(r.reason, 'confirm-failed')
-        assert.match(r.detail, /encrypted/)
-        assert.equal(r.rows, undefined)
-      }
+      assert.deepEqual(result.rowGroups[0].results.map((r) => [r.verdict, r.source, r.rows]), [['present', 'data-pages', [0]], ['present', 'data-pages', [1000]]])
+      // hyparquet cannot decrypt: point lookups of an encrypted column's values are refused.
       await assert.rejects(file.probe('int32_field', [0], { confirm: true, columns: ['double_field'] }), (error) => error.code === 'ENCRYPTED')
     })
   })
@@ -464,9 +460,10 @@ describe('DuckDB-written encrypted files', () => {
         assert.ok(kept.every(Boolean), 'a stored id is absent everywhere')
         const outside = await file.probe('id', [-3n, 18000n, 18003n])
         assert.ok(verdicts(outside).every((v) => v === 'absent'))
-        // Every chunk of a DuckDB file is encrypted: nothing else is read as plaintext.
+        // Every chunk of a DuckDB file is encrypted: the dictionaries are decrypted (DuckDB's page headers
+        // count the plaintext in compressed_page_size), never read as plaintext.
         const name = await file.probe('name', ['v1', 'nope'], { statistics: false })
-        assert.ok(verdicts(name).every((v) => v === 'unknown'), JSON.stringify(verdicts(name)))
+        assert.deepEqual(name.rowGroups.map((g) => g.results.map((r) => [r.verdict, r.source])), name.rowGroups.map(() => [['present', 'dictionary'], ['absent', 'dictionary']]))
       })
       await assertRejectsWith(openParquet(target, { decryption: { footerKey: 'ffffffffffffffff' } }), ErrorCode.DECRYPTION_FAILED, /footer/)
       await assertRejectsWith(openParquet(target), ErrorCode.ENCRYPTION_KEY_REQUIRED)
