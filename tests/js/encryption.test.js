@@ -616,13 +616,22 @@ describe('seeded bit flips anywhere in an encrypted file', () => {
 })
 
 describe('DuckDB-written encrypted files', () => {
-  test('footer-key files from DuckDB: statistics probes agree with what DuckDB reads back; a wrong key fails', async () => {
+  /** A DuckDB connection that writes and reads encrypted Parquet with key 'k' = FOOTER_KEY. */
+  async function withEncryptingDuckDB(fn) {
     const { DuckDBInstance } = await import('@duckdb/node-api')
     const db = await DuckDBInstance.create(':memory:')
     const connection = await db.connect()
     try {
       await connection.run("SET force_mbedtls_unsafe = 'true'")
       await connection.run(`PRAGMA add_parquet_key('k', '${FOOTER_KEY}')`)
+      return await fn(connection)
+    } finally {
+      connection.closeSync?.()
+    }
+  }
+
+  test('footer-key files from DuckDB: statistics probes agree with what DuckDB reads back; a wrong key fails', async () => {
+    await withEncryptingDuckDB(async (connection) => {
       const target = path.join(dir, 'duck-encrypted.parquet')
       await connection.run(`COPY (SELECT i * 3 AS id, 'v' || (i % 50) AS name FROM range(6000) t(i)) TO '${target}' (ENCRYPTION_CONFIG {footer_key: 'k'}, ROW_GROUP_SIZE 2048)`)
       const read = await connection.runAndReadAll(`SELECT id FROM read_parquet('${target}', encryption_config={footer_key: 'k'}) ORDER BY id`)
@@ -642,18 +651,11 @@ describe('DuckDB-written encrypted files', () => {
       })
       await assertRejectsWith(openParquet(target, { decryption: { footerKey: 'ffffffffffffffff' } }), ErrorCode.DECRYPTION_FAILED, /footer/)
       await assertRejectsWith(openParquet(target), ErrorCode.ENCRYPTION_KEY_REQUIRED)
-    } finally {
-      connection.closeSync?.()
-    }
+    })
   })
 
   test('exact lookups of DuckDB-encrypted files: rows as DuckDB reads them back (file_row_number), sorted, shuffled and dictionary columns', async () => {
-    const { DuckDBInstance } = await import('@duckdb/node-api')
-    const db = await DuckDBInstance.create(':memory:')
-    const connection = await db.connect()
-    try {
-      await connection.run("SET force_mbedtls_unsafe = 'true'")
-      await connection.run(`PRAGMA add_parquet_key('k', '${FOOTER_KEY}')`)
+    await withEncryptingDuckDB(async (connection) => {
       const target = path.join(dir, 'duck-encrypted-confirm.parquet')
       await connection.run(`COPY (SELECT i * 3 AS id, 'v' || (i % 50) AS name, (i * 7919) % 6000 AS shuffled FROM range(6000) t(i))
         TO '${target}' (ENCRYPTION_CONFIG {footer_key: 'k'}, ROW_GROUP_SIZE 2048)`)
@@ -679,8 +681,6 @@ describe('DuckDB-written encrypted files', () => {
         }
         assert.deepEqual(await rowsIn("name = 'v1'"), range(120, (j) => 1 + 50 * j)) // the SQL's formula, for the record
       })
-    } finally {
-      connection.closeSync?.()
-    }
+    })
   })
 })
