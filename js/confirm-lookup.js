@@ -24,12 +24,13 @@ export function lookupColumns(layout, columns, name) {
   for (const c of columns) {
     if (!topLevel.has(c)) throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${name}: no top-level column ${JSON.stringify(c)} to return`, { source: name, field: c })
   }
-  // hyparquet would read an encrypted chunk's ciphertext as values.
+  // hyparquet would read an encrypted chunk's ciphertext as values: it cannot decrypt, and no decrypting
+  // byte source can stand in for it, since every module needs an AAD naming its page. Even with keys.
   const numColumns = layout.columns.length
   for (let chunk = 0; chunk < layout.rowGroupRows.length * numColumns; chunk++) {
     const leaf = layout.columns[chunk % numColumns]
     if (columns.includes(leaf.path[0]) && encryptedChunk(layout, chunk)) {
-      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: column ${JSON.stringify(leaf.name)} is encrypted: point lookups do not decrypt data pages yet`, { source: name, field: leaf.path[0] })
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: column ${JSON.stringify(leaf.name)} is encrypted: point lookups (columns) read with hyparquet, which does not decrypt; name only plaintext columns`, { source: name, field: leaf.path[0] })
     }
   }
   return columns

@@ -4,6 +4,7 @@
 // whole column chunk — all in one wave of coalesced, concurrent reads within a byte budget, and are
 // decoded (js/page-decode.js) and matched (js/confirm-match.js) into 'present' with row numbers or an
 // exact 'absent'. Any doubt about a page keeps the index's answer, with reason 'confirm-failed'.
+// Encrypted chunks opened with their key have their pages decrypted first (js/crypto/encrypted-pages.js).
 import { Chunk, ChunkFlag, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
 import { ensureColumnIndexes } from './chunk-indexes.js'
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from './confirm-match.js'
@@ -11,6 +12,8 @@ import { columnDecoder, decodePageAt, PageDecodeError } from './page-decode.js'
 import { chunkByteRange } from './page-index.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { RangeTask } from './probe-plan.js'
+import { decryptPage, pagesAuthenticated, splitPageModules } from './crypto/encrypted-pages.js'
+import { concatBytes } from './crypto/thrift-rewrite.js'
 import { Source } from './verdicts.js'
 
 export const DEFAULT_MAX_CONFIRM_BYTES = 16 * 1024 * 1024
@@ -30,14 +33,15 @@ function confirmable(result) {
 /**
  * Plans the confirmation of a probe's results. Returns the read tasks (for runReadTasks, one wave) and
  * `finish()`, which decodes what was read and rewrites the results in place.
- * @param {{ layout: import('./footer.js').FileLayout, metadataOffset: number, column: import('./footer.js').LeafColumn,
+ * @param {{ name: string, layout: import('./footer.js').FileLayout, metadataOffset: number, column: import('./footer.js').LeafColumn,
  *   encoded: { physicalType: string, candidates: any[], owners: Int32Array, outcomes: any[] },
  *   rowGroups: Array<{ index: number, numRows: number, results: any[] }>,
  *   pageIndexOf: (rowGroup: number) => import('./page-index.js').PreparedPageIndex | undefined,
  *   maxConfirmBytes?: number, maxRows?: number, maxReadBytes?: number }} probe
  *   maxReadBytes: the byte source's largest single read (openParquet's maxBytes): a chunk over it is not read
+ *   name: the file, for messages
  */
-export function planConfirm({ layout, metadataOffset, column, encoded, rowGroups, pageIndexOf, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS,
+export function planConfirm({ name, layout, metadataOffset, column, encoded, rowGroups, pageIndexOf, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS,
   maxReadBytes = Infinity }) {
   ensureColumnIndexes(layout, column.index) // the chunks' codecs
   const firstRows = rowGroupFirstRows(layout.rowGroupRows)
@@ -49,17 +53,20 @@ export function planConfirm({ layout, metadataOffset, column, encoded, rowGroups
     let open = 0
     group.results.forEach((r, v) => { if (confirmable(r)) { wanted[v] = 1; open++ } })
     if (!open) continue
-    const job = { group, wanted, firstRow: firstRows[group.index], reads: [], pageIndex: undefined, failure: undefined }
+    const chunk = group.index * layout.columns.length + column.index
+    const job = { group, wanted, firstRow: firstRows[group.index], reads: [], pageIndex: undefined, failure: undefined,
+      crypto: undefined, dictionaryFirst: false, where: `${name}: row group ${group.index}, column ${column.name}` }
     jobs.push(job)
-    if (encryptedChunk(layout, group.index * layout.columns.length + column.index)) {
-      job.failure = { reason: 'confirm-failed', detail: 'the column chunk is encrypted: exact lookups do not decrypt data pages yet' }
-      continue
-    }
+    job.failure = encryptionRefusal(layout, chunk)
+    if (job.failure) continue
+    job.crypto = layout.crypto?.chunks[chunk]
     const range = chunkByteRange(layout, group.index, column.index)
     if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) {
       job.failure = { reason: 'confirm-failed', detail: 'the footer does not place the column chunk inside the file\'s data' }
       continue
     }
+    // A chunk starting before its first data page starts with its dictionary page (page-index.js chunkByteRange).
+    job.dictionaryFirst = range.chunkStart !== layout.chunks[chunk * CHUNK_WORDS + Chunk.DATA_PAGE_OFFSET]
     const prepared = pageIndexOf(group.index)
     if (prepared) {
       job.pageIndex = prepared
@@ -108,6 +115,21 @@ export function encryptedChunk(layout, chunk) {
   return (layout.chunks[chunk * CHUNK_WORDS + Chunk.FLAGS] & (ChunkFlag.ENCRYPTED_META_DATA | ChunkFlag.HAS_CRYPTO_META_DATA)) !== 0
 }
 
+/**
+ * Why a chunk's pages cannot be confirmed for its encryption, or undefined: encrypted without its key,
+ * or encrypted with AES_GCM_CTR_V1, whose pages are AES-CTR and authenticate nothing (a verdict never
+ * comes from unauthenticated bytes, as for CTR dictionaries in js/crypto/encrypted-dictionary.js).
+ */
+function encryptionRefusal(layout, chunk) {
+  const crypto = layout.crypto?.chunks[chunk]
+  if (crypto?.missing !== undefined) return { reason: 'confirm-failed', detail: `the column chunk is encrypted and ${crypto.missing}` }
+  if (crypto && !pagesAuthenticated(crypto)) {
+    return { reason: 'confirm-failed', detail: `the file is encrypted with ${crypto.algorithm}, whose data pages are AES-CTR and not authenticated: exact lookups answer only from authenticated pages` }
+  }
+  if (!crypto && encryptedChunk(layout, chunk)) return { reason: 'confirm-failed', detail: 'the column chunk is encrypted and no key for it was given' }
+  return undefined
+}
+
 /** File-level number of each row group's first row. */
 function rowGroupFirstRows(rowGroupRows) {
   const first = new Float64Array(rowGroupRows.length)
@@ -150,6 +172,7 @@ async function confirmJob(job, { layout, column, encoded, maxRows, rowsTaken }) 
   try {
     const codec = layout.indexes.i32[(group.index * layout.columns.length + column.index) * INDEX_I32_WORDS + IndexI32.CODEC]
     const decoding = await columnDecoder(layout, column, codec)
+    if (job.crypto) await decryptReads(job)
     if (job.pageIndex) await scanIndexedPages(job, decoding, matcher, onHit)
     else await scanChunk(job, decoding, matcher, onHit)
   } catch (error) {
@@ -168,6 +191,29 @@ async function confirmJob(job, { layout, column, encoded, maxRows, rowsTaken }) 
     group.results[v] = result
   })
   return undefined
+}
+
+/**
+ * An encrypted chunk's reads, replaced by their plaintext pages. Every module of every read is decrypted
+ * at once: their places follow from the modules' length prefixes. Page ordinals count data pages only:
+ * an OffsetIndex page p is ordinal p; a whole chunk's pages count from 0 after its dictionary page.
+ */
+async function decryptReads(job) {
+  await Promise.all(job.reads.map(async (read) => {
+    if (!read.bytes) return
+    const dictionaryFirst = read.role === 'dictionary' || (read.role === 'chunk' && job.dictionaryFirst)
+    const firstOrdinal = typeof read.role === 'number' ? read.role : 0
+    const ordinalOf = (k) => (dictionaryFirst ? (k === 0 ? 'dictionary' : k - 1) : firstOrdinal + k)
+    const nameOf = (k) => {
+      const ordinal = ordinalOf(k)
+      return `${job.where}: ${ordinal === 'dictionary' ? 'dictionary page' : `data page ${ordinal}`}`
+    }
+    const modules = splitPageModules(read.bytes, nameOf)
+    if (read.role !== 'chunk' && modules.length !== 1) {
+      throw new PageDecodeError(`${read.role === 'dictionary' ? 'the bytes before the first data page' : `the OffsetIndex's page ${read.role}`} hold ${modules.length} encrypted pages, not 1`)
+    }
+    read.bytes = concatBytes(await Promise.all(modules.map((m, k) => decryptPage(job.crypto, m, ordinalOf(k), nameOf(k)))))
+  }))
 }
 
 /** Hits of one decoded data page: its values, or its dictionary indexes looked up. */

@@ -216,7 +216,7 @@ export class ParquetFile {
   async #confirm(probe, options) {
     const before = { ...this.stats }
     const columns = probe.columns === undefined ? undefined : lookupColumns(this.layout, probe.columns, this.name)
-    const confirmation = planConfirm({ layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe })
+    const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe })
     await this.#run(confirmation.tasks, options)
     await confirmation.finish()
     if (columns?.length) {

@@ -44,6 +44,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/crypto/encrypted-dictionary.js", esModule = embed "../../js/crypto/encrypted-dictionary.js"),
     (name = "node_modules/parquet-bloom/js/crypto/encrypted-filter.js", esModule = embed "../../js/crypto/encrypted-filter.js"),
     (name = "node_modules/parquet-bloom/js/crypto/encrypted-footer.js", esModule = embed "../../js/crypto/encrypted-footer.js"),
+    (name = "node_modules/parquet-bloom/js/crypto/encrypted-pages.js", esModule = embed "../../js/crypto/encrypted-pages.js"),
     (name = "node_modules/parquet-bloom/js/crypto/file-crypto.js", esModule = embed "../../js/crypto/file-crypto.js"),
     (name = "node_modules/parquet-bloom/js/crypto/thrift-rewrite.js", esModule = embed "../../js/crypto/thrift-rewrite.js"),
     (name = "node_modules/parquet-bloom/js/dictionary.js", esModule = embed "../../js/dictionary.js"),

@@ -289,6 +289,11 @@ scenario('encrypted-file-with-keys', async ({ page, demo }) => {
   await page.click('#probe-button')
   await page.waitForSelector('#readout[data-requests]')
   assertEqual(await pageReader(page).grid(), [['maybe', 'maybe', 'absent', 'absent']], 'verdicts of the encrypted file')
+  // Confirm decrypts the candidate data pages (AES-GCM header and page modules) in the worker: rows 0 and 1999.
+  await page.click('#confirm-button')
+  await page.waitForSelector('#readout[data-confirm-bytes]')
+  const rows = await page.$$eval('#confirmed-rows tr[data-value]', (trs) => trs.map((r) => Number(r.getAttribute('data-rows'))))
+  assertEqual(rows, [1, 1, 0, 0], 'rows found per value in the decrypted data pages')
 })
 
 scenario('cross-origin-probe', async ({ page, demo, manifest }) => {

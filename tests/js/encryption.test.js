@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { ErrorCode, openParquet } from '../../js/index.js'
 import { Chunk, CHUNK_WORDS } from '../../js/footer.js'
 import { EncryptedFilterTask } from '../../js/crypto/encrypted-filter.js'
+import { decryptPage } from '../../js/crypto/encrypted-pages.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 
 const FOOTER_KEY = '0123456789012345'
@@ -126,15 +127,11 @@ describe('encrypted bloom filters', () => {
     }
   })
 
-  test('exact lookups never read an encrypted chunk\'s pages as plaintext: the filter\'s maybe stays, with confirm-failed', { skip: missingFixture(BLOOM_FILE) }, async () => {
+  test('exact lookups decrypt the data pages: the filter\'s maybe becomes present at the documented row; columns of encrypted columns stay refused', { skip: missingFixture(BLOOM_FILE) }, async () => {
     await withFile(fixturePath(BLOOM_FILE), { decryption: KEYS }, async (file) => {
       const result = await file.probe('double_field', [0.5, 1000.5], { confirm: true })
-      for (const r of result.rowGroups[0].results) {
-        assert.equal(r.verdict, 'maybe')
-        assert.equal(r.reason, 'confirm-failed')
-        assert.match(r.detail, /encrypted/)
-        assert.equal(r.rows, undefined)
-      }
+      assert.deepEqual(result.rowGroups[0].results.map((r) => [r.verdict, r.source, r.rows]), [['present', 'data-pages', [0]], ['present', 'data-pages', [1000]]])
+      // hyparquet cannot decrypt: point lookups of an encrypted column's values are refused.
       await assert.rejects(file.probe('int32_field', [0], { confirm: true, columns: ['double_field'] }), (error) => error.code === 'ENCRYPTED')
     })
   })
@@ -208,6 +205,180 @@ describe('encrypted dictionary pages', () => {
     }
   })
 })
+
+describe('exact lookups of encrypted chunks (confirm)', () => {
+  // Rows are the writers' loop index: Arrow's files hold i × 1.1111111 etc. at row i, the bloom filter file i + 0.5 at row i.
+  const rowsOf = (result) => result.rowGroups[0].results.map((r) => [r.verdict, r.rows])
+  for (const [name, extra] of ARROW_FILES) {
+    for (const [folder, keys] of [['parquet-testing', KEYS], ['parquet-testing/aes256', KEYS_256]]) {
+      if (folder.endsWith('aes256') && name === 'encrypt_columns_and_footer_aad') continue
+      const relative = `${folder}/${name}.parquet.encrypted`
+      const ctr = name.endsWith('_ctr')
+      test(`${relative}: ${ctr ? 'CTR pages are not authenticated, so encrypted columns keep maybe' : 'every stored value is present at its row, values between them absent'}`, { skip: missingFixture(relative) }, async () => {
+        await withFile(fixturePath(relative), { decryption: { ...keys, ...extra } }, async (file) => {
+          const probes = [
+            ['int32_field', range(50, (i) => i), [1000]],
+            ['double_field', range(50, (i) => i * 1.1111111), [1.5, 2.5, 1.1111112]],
+            ['float_field', range(50, (i) => Math.fround(i * Math.fround(1.1))), [1.5, 1.2]],
+          ]
+          for (const [column, present, absent] of probes) {
+            const encrypted = file.layout.crypto.chunks[file.layout.columns.findIndex((c) => c.name === column)] !== undefined
+            const result = await file.probe(column, [...present, ...absent], { confirm: true })
+            const got = rowsOf(result)
+            if (ctr && encrypted) {
+              for (const r of result.rowGroups[0].results.slice(0, present.length)) {
+                assert.equal(r.verdict, 'maybe', column)
+                assert.equal(r.reason, 'confirm-failed')
+                assert.match(r.detail, /AES_GCM_CTR_V1.*not authenticated/)
+              }
+              continue
+            }
+            assert.deepEqual(got.slice(0, present.length), present.map((_, i) => ['present', [i]]), column)
+            assert.ok(got.slice(present.length).every(([v]) => v === 'absent'), `${column}: ${JSON.stringify(got.slice(present.length))}`)
+          }
+        })
+      })
+    }
+  }
+
+  test('bloom filter file: all 2000 values of both columns at their rows, with the OffsetIndex and walking the chunk; filter false positives absent', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    await withFile(fixturePath(BLOOM_FILE), { decryption: KEYS }, async (file) => {
+      for (const [column, offset] of [['double_field', 0.5], ['float_field', 0.25]]) {
+        for (const pageIndex of [true, false]) {
+          const result = await file.probe(column, range(2000, (i) => i + offset), { confirm: true, pageIndex })
+          assert.deepEqual(rowsOf(result), range(2000, (i) => ['present', [i]]), `${column} pageIndex ${pageIndex}`)
+        }
+        // Values the filter keeps though they are not stored: only the pages can rule them out.
+        const between = await file.probe(column, range(1999, (i) => i + 1))
+        const kept = between.rowGroups[0].results.filter((r) => r.verdict === 'maybe').map((r) => r.value)
+        assert.ok(kept.length > 0 && kept.length < 200, `${column}: ${kept.length} filter false positives`)
+        const confirmed = await file.probe(column, kept, { confirm: true })
+        assert.deepEqual(confirmed.rowGroups[0].results.map((r) => [r.verdict, r.reason]), kept.map(() => ['absent', 'not-in-data-pages']), column)
+      }
+    })
+  })
+
+  test('with an OffsetIndex only the candidate page is read: one value on the last of three pages reads one page module pair', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    const bytes = new Uint8Array(await readFile(fixturePath(BLOOM_FILE)))
+    const reads = []
+    const source = { byteLength: bytes.length, slice: async (s, e) => { reads.push([s, e]); return bytes.slice(s, e).buffer } }
+    await withFile(source, { decryption: KEYS, initialFetchSize: 2048 }, async (file) => {
+      const pages = pageModules(bytes, file, 'double_field')
+      const before = await file.probe('double_field', [1999.5], { pageIndex: true })
+      assert.deepEqual(before.rowGroups[0].results[0].pages, [2])
+      reads.length = 0
+      const result = await file.probe('double_field', [1999.5], { confirm: true })
+      assert.deepEqual(rowsOf(result), [['present', [1999]]])
+      const last = pages[2]
+      assert.ok(reads.some(([s, e]) => s <= last.header && e >= last.end), JSON.stringify(reads))
+      assert.ok(reads.every(([s, e]) => e <= pages[0].header || s >= pages[1].end), `pages 0 and 1 are not read: ${JSON.stringify(reads)}`)
+    })
+  })
+
+  test('a flipped bit in a data page header module or page module is DECRYPTION_FAILED naming the page; pages not read still answer', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    const original = new Uint8Array(await readFile(fixturePath(BLOOM_FILE)))
+    const pages = await withFile(original, { decryption: KEYS }, async (file) => pageModules(original, file, 'double_field'))
+    assert.equal(pages.length, 3)
+    const cases = [
+      [pages[1].header + 4 + 12 + 2, /row group 0, column double_field: data page 1 header: cannot decrypt/],
+      [pages[1].page + 4 + 12 + 100, /row group 0, column double_field: data page 1: cannot decrypt/],
+      [pages[1].end - 1, /row group 0, column double_field: data page 1: cannot decrypt/], // the tag
+      [pages[1].page + 1, /row group 0, column double_field: data page [12]/], // the length prefix (walking the chunk, page 2's header is then misplaced)
+    ]
+    for (const [at, pattern] of cases) {
+      const tampered = original.slice()
+      tampered[at] ^= 4
+      await withFile(tampered, { decryption: KEYS }, async (file) => {
+        for (const pageIndex of [true, false]) {
+          await assertRejectsWith(file.probe('double_field', [1000.5], { confirm: true, pageIndex }), ErrorCode.DECRYPTION_FAILED, pattern)
+        }
+        // With the OffsetIndex a value on page 0 reads page 0 alone.
+        assert.deepEqual(rowsOf(await file.probe('double_field', [0.5], { confirm: true })), [['present', [0]]])
+        assert.equal(verdicts(await file.probe('double_field', [1000.5]))[0], 'maybe') // without confirm, the filter alone
+      })
+    }
+  })
+
+  test('pages decrypted with the wrong column key or a wrong page ordinal are DECRYPTION_FAILED, never a verdict', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    const bytes = new Uint8Array(await readFile(fixturePath(BLOOM_FILE)))
+    await withFile(bytes, { decryption: KEYS }, async (file) => {
+      const [double, float] = ['double_field', 'float_field'].map((name) => file.layout.columns.findIndex((c) => c.name === name))
+      const chunks = file.layout.crypto.chunks
+      const own = chunks[double]
+      // Page 1's modules, decrypted directly: with its key and ordinal, with the other column's key, with ordinal 0.
+      const { header, page, end } = pageModules(bytes, file, 'double_field')[1]
+      const modules = { header: bytes.subarray(header, page), page: bytes.subarray(page, end) }
+      assert.ok((await decryptPage(own, modules, 1, 'page 1')).length > modules.page.length - 28)
+      await assertRejectsWith(decryptPage({ ...own, keys: chunks[float].keys }, modules, 1, 'page 1'), ErrorCode.DECRYPTION_FAILED, /page 1 header: cannot decrypt/)
+      await assertRejectsWith(decryptPage(own, modules, 0, 'page 1'), ErrorCode.DECRYPTION_FAILED, /page 1 header: cannot decrypt/)
+      await assertRejectsWith(decryptPage(own, modules, 'dictionary', 'page 1'), ErrorCode.DECRYPTION_FAILED, /page 1 header: cannot decrypt/)
+      // A probe whose page ordinals were off by one: the filter still authenticates, the pages do not.
+      chunks[double] = { ...own, aad: (type, ordinal) => own.aad(type, ordinal === undefined ? undefined : ordinal + 1) }
+      await assertRejectsWith(file.probe('double_field', [1000.5], { confirm: true }), ErrorCode.DECRYPTION_FAILED, /column double_field: data page 1 header: cannot decrypt/)
+      chunks[double] = own
+      assert.deepEqual(rowsOf(await file.probe('double_field', [1000.5], { confirm: true })), [['present', [1000]]])
+    })
+  })
+
+  test('a column without its key keeps unknown (no-key) under confirm; the others are confirmed', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    await withFile(fixturePath(BLOOM_FILE), { decryption: { footerKey: FOOTER_KEY, columnKeys: { float_field: KEYS.columnKeys.float_field } } }, async (file) => {
+      const double = await file.probe('double_field', [0.5], { confirm: true })
+      assert.deepEqual(double.rowGroups[0].results.map((r) => [r.verdict, r.reason, r.rows]), [['unknown', 'no-key', undefined]])
+      assert.deepEqual(rowsOf(await file.probe('float_field', [7.25], { confirm: true })), [['present', [7]]])
+    })
+    await withFile(fixturePath(PLAINTEXT_FOOTER_FILE), {}, async (file) => {
+      const double = await file.probe('double_field', [1.1111111], { confirm: true })
+      assert.equal(double.rowGroups[0].results[0].verdict, 'unknown')
+      assert.deepEqual(rowsOf(await file.probe('int32_field', [3], { confirm: true })), [['present', [3]]])
+    })
+  })
+
+  test('200 seeded bit flips: confirmed rows are the documented ones or the probe fails typed; 0 false negatives', { skip: missingFixture(BLOOM_FILE) }, async () => {
+    const original = new Uint8Array(await readFile(fixturePath(BLOOM_FILE)))
+    const pages = await withFile(original, { decryption: KEYS }, async (file) => pageModules(original, file, 'double_field'))
+    const values = range(2000, (i) => i + 0.5)
+    let seed = 0xc0ffee
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32)
+    const outcomes = { error: 0, answered: 0 }
+    for (let k = 0; k < 200; k++) {
+      const bytes = original.slice()
+      // Half the flips land in double_field's data pages, the rest anywhere.
+      const at = k % 2 ? Math.floor(random() * bytes.length) : pages[0].header + Math.floor(random() * (pages[2].end - pages[0].header))
+      bytes[at] ^= 1 << Math.floor(random() * 8)
+      try {
+        await withFile(bytes, { decryption: KEYS }, async (file) => {
+          const result = await file.probe('double_field', values, { confirm: true })
+          result.rowGroups[0].results.forEach((r, i) => {
+            assert.notEqual(r.verdict, 'absent', `flip ${k} at ${at}: stored ${values[i]} answered absent`)
+            if (r.verdict === 'present') assert.deepEqual(r.rows, [i], `flip ${k} at ${at}`)
+          })
+        })
+        outcomes.answered++
+        assert.ok(k % 2 === 1, `flip ${k} at ${at}, inside a data page module, went unnoticed`)
+      } catch (error) {
+        if (error?.name !== 'ParquetBloomError') throw error
+        outcomes.error++
+      }
+    }
+    assert.ok(outcomes.error >= 100, JSON.stringify(outcomes))
+  })
+})
+
+/** A column's data pages in the file, found by walking the modules' length prefixes from its first data page. */
+function pageModules(bytes, file, column) {
+  const c = file.layout.columns.findIndex((x) => x.name === column)
+  let at = file.layout.chunks[c * CHUNK_WORDS + Chunk.DATA_PAGE_OFFSET]
+  const end = at + file.layout.chunks[c * CHUNK_WORDS + Chunk.TOTAL_COMPRESSED_SIZE]
+  const length = (offset) => new DataView(bytes.buffer, bytes.byteOffset + offset, 4).getUint32(0, true)
+  const pages = []
+  while (at < end) {
+    const page = at + 4 + length(at)
+    const next = page + 4 + length(page)
+    pages.push({ header: at, page, end: next })
+    at = next
+  }
+  return pages
+}
 
 describe('external key material (parquet-java key tools)', () => {
   const FILE = 'parquet-testing/external_key_material_java.parquet.encrypted'
@@ -445,13 +616,22 @@ describe('seeded bit flips anywhere in an encrypted file', () => {
 })
 
 describe('DuckDB-written encrypted files', () => {
-  test('footer-key files from DuckDB: statistics probes agree with what DuckDB reads back; a wrong key fails', async () => {
+  /** A DuckDB connection that writes and reads encrypted Parquet with key 'k' = FOOTER_KEY. */
+  async function withEncryptingDuckDB(fn) {
     const { DuckDBInstance } = await import('@duckdb/node-api')
     const db = await DuckDBInstance.create(':memory:')
     const connection = await db.connect()
     try {
       await connection.run("SET force_mbedtls_unsafe = 'true'")
       await connection.run(`PRAGMA add_parquet_key('k', '${FOOTER_KEY}')`)
+      return await fn(connection)
+    } finally {
+      connection.closeSync?.()
+    }
+  }
+
+  test('footer-key files from DuckDB: statistics probes agree with what DuckDB reads back; a wrong key fails', async () => {
+    await withEncryptingDuckDB(async (connection) => {
       const target = path.join(dir, 'duck-encrypted.parquet')
       await connection.run(`COPY (SELECT i * 3 AS id, 'v' || (i % 50) AS name FROM range(6000) t(i)) TO '${target}' (ENCRYPTION_CONFIG {footer_key: 'k'}, ROW_GROUP_SIZE 2048)`)
       const read = await connection.runAndReadAll(`SELECT id FROM read_parquet('${target}', encryption_config={footer_key: 'k'}) ORDER BY id`)
@@ -464,14 +644,43 @@ describe('DuckDB-written encrypted files', () => {
         assert.ok(kept.every(Boolean), 'a stored id is absent everywhere')
         const outside = await file.probe('id', [-3n, 18000n, 18003n])
         assert.ok(verdicts(outside).every((v) => v === 'absent'))
-        // Every chunk of a DuckDB file is encrypted: nothing else is read as plaintext.
+        // Every chunk of a DuckDB file is encrypted: the dictionaries are decrypted (DuckDB's page headers
+        // count the plaintext in compressed_page_size), never read as plaintext.
         const name = await file.probe('name', ['v1', 'nope'], { statistics: false })
-        assert.ok(verdicts(name).every((v) => v === 'unknown'), JSON.stringify(verdicts(name)))
+        assert.deepEqual(name.rowGroups.map((g) => g.results.map((r) => [r.verdict, r.source])), name.rowGroups.map(() => [['present', 'dictionary'], ['absent', 'dictionary']]))
       })
       await assertRejectsWith(openParquet(target, { decryption: { footerKey: 'ffffffffffffffff' } }), ErrorCode.DECRYPTION_FAILED, /footer/)
       await assertRejectsWith(openParquet(target), ErrorCode.ENCRYPTION_KEY_REQUIRED)
-    } finally {
-      connection.closeSync?.()
-    }
+    })
+  })
+
+  test('exact lookups of DuckDB-encrypted files: rows as DuckDB reads them back (file_row_number), sorted, shuffled and dictionary columns', async () => {
+    await withEncryptingDuckDB(async (connection) => {
+      const target = path.join(dir, 'duck-encrypted-confirm.parquet')
+      await connection.run(`COPY (SELECT i * 3 AS id, 'v' || (i % 50) AS name, (i * 7919) % 6000 AS shuffled FROM range(6000) t(i))
+        TO '${target}' (ENCRYPTION_CONFIG {footer_key: 'k'}, ROW_GROUP_SIZE 2048)`)
+      const rowsIn = async (where) => (await connection.runAndReadAll(`SELECT file_row_number FROM read_parquet('${target}', encryption_config={footer_key: 'k'}, file_row_number = true)
+        WHERE ${where} ORDER BY file_row_number`)).getRows().map(([row]) => Number(row))
+      await withFile(target, { decryption: { footerKey: FOOTER_KEY } }, async (file) => {
+        const cases = [
+          ['id', [0n, 3n, 6150n, 17997n, 4n], ['id = 0', 'id = 3', 'id = 6150', 'id = 17997', 'id = 4']],
+          ['shuffled', [0n, 1919n, 5999n, 6000n], ['shuffled = 0', 'shuffled = 1919', 'shuffled = 5999', 'shuffled = 6000']],
+          ['name', ['v1', 'v49', 'v50'], ["name = 'v1'", "name = 'v49'", "name = 'v50'"]],
+        ]
+        for (const [column, values, wheres] of cases) {
+          for (const pageIndex of [true, false]) {
+            const result = await file.probe(column, values, { confirm: true, pageIndex, maxRows: 10000 })
+            for (let k = 0; k < values.length; k++) {
+              const expected = await rowsIn(wheres[k])
+              const got = result.rowGroups.flatMap((g) => g.results[k].rows ?? [])
+              assert.deepEqual(got, expected, `${column} ${values[k]}`)
+              // Each row group is decided: present with rows, or absent.
+              assert.ok(result.rowGroups.every((g) => ['present', 'absent'].includes(g.results[k].verdict)), `${column} ${values[k]}: ${JSON.stringify(result.rowGroups.map((g) => g.results[k].reason))}`)
+            }
+          }
+        }
+        assert.deepEqual(await rowsIn("name = 'v1'"), range(120, (j) => 1 + 50 * j)) // the SQL's formula, for the record
+      })
+    })
   })
 })
