@@ -458,6 +458,41 @@ function hideError() {
 
 // ---- samples, wiring -----------------------------------------------------------------------------
 
+const KEY_FIELDS = ['footer-key-input', 'column-keys-input', 'aad-prefix-input']
+
+/**
+ * Puts an encrypted sample's keys (public demo keys, from the manifest) into the key fields, or clears
+ * keys an earlier sample put there when this one needs none; keys a person typed are left alone. Like
+ * typed keys they stay in the fields' memory only: never in the URL, storage or the console.
+ * @param {{ file: string, decryption?: { footerKey?: string, columnKeys?: Record<string, string>, aadPrefix?: string } }} sample
+ */
+function useSampleKeys(sample) {
+  const keys = /** @type {HTMLDetailsElement} */ ($('keys'))
+  const [footer, columns, aad] = KEY_FIELDS.map((id) => /** @type {HTMLInputElement} */ ($(id)))
+  const note = $('keys-note')
+  if (sample.decryption) {
+    const { footerKey = '', columnKeys = {}, aadPrefix = '' } = sample.decryption
+    footer.value = footerKey
+    columns.value = Object.entries(columnKeys).map(([column, key]) => `${column}=${key}`).join('\n')
+    aad.value = aadPrefix
+    keys.dataset.filledBy = sample.file
+    keys.open = true
+    note.textContent = `Filled in for ${sample.file}: its footer key is the public demo key "${footerKey}" ` +
+      '(published in the README), so this sample protects nothing; it shows probing a file with keys.'
+    note.hidden = false
+  } else if (keys.dataset.filledBy) {
+    for (const field of [footer, columns, aad]) field.value = ''
+    forgetSampleKeys()
+  }
+}
+
+/** The key fields no longer hold a sample's keys (cleared, or edited by hand). */
+function forgetSampleKeys() {
+  delete $('keys').dataset.filledBy
+  $('keys-note').hidden = true
+}
+
+/** @returns {Promise<{ samples: any[] } | undefined>} the manifest, or undefined without one */
 async function loadSamples() {
   const list = $('sample-list')
   let manifest
@@ -468,24 +503,28 @@ async function loadSamples() {
   } catch {
     list.textContent = 'none yet: `npm start` writes them with DuckDB.'
     $('samples').hidden = false
-    return
+    return undefined
   }
   list.replaceChildren(...manifest.samples.map((s) => {
     const button = document.createElement('button')
     button.type = 'button'
     button.className = 'sample'
     button.dataset.sample = s.file
-    button.title = `${s.title} — ${formatBytes(s.sizeBytes)}`
-    button.textContent = `${s.file} · ${formatBytes(s.sizeBytes)}`
+    button.title = `${s.title} — ${formatBytes(s.sizeBytes)}${s.decryption ? ' — its key is a public demo key' : ''}`
+    button.textContent = `${s.file} · ${formatBytes(s.sizeBytes)}${s.decryption ? ' · encrypted' : ''}`
     button.addEventListener('click', () => {
-      const url = new URL(`samples/${s.file}`, location.href).href
+      const url = sampleUrl(s)
       $('url-input').value = url
+      useSampleKeys(s)
       openSource({ url }, { column: s.probe.column, values: [...s.probe.values, ...s.probe.absent] })
     })
     return button
   }))
   $('samples').hidden = false
+  return manifest
 }
+
+const sampleUrl = (sample) => new URL(`samples/${sample.file}`, location.href).href
 
 function wire() {
   $('url-form').addEventListener('submit', (event) => {
@@ -521,6 +560,7 @@ function wire() {
   $('cancel-button').addEventListener('click', () => state.probeController?.abort())
   $('column-select').addEventListener('change', () => selectColumn($('column-select').value))
   $('show-all').addEventListener('change', () => state.lastProbe && renderResult())
+  for (const id of KEY_FIELDS) $(id).addEventListener('input', forgetSampleKeys)
   window.addEventListener('unhandledrejection', (event) => {
     event.preventDefault()
     showError(event.reason ?? {})
@@ -528,10 +568,15 @@ function wire() {
 }
 
 wire()
-loadSamples()
+const samples = loadSamples()
 const params = new URLSearchParams(location.search)
 if (params.get('url')) {
   const url = resolveUrl(params.get('url'))
   $('url-input').value = url
-  openSource({ url }, { column: params.get('column') ?? undefined, values: params.getAll('value'), autoProbe: params.getAll('value').length > 0 })
+  // A link never carries keys: one to an encrypted sample opens with the sample's public key from the manifest.
+  samples.then((manifest) => {
+    const sample = manifest?.samples.find((s) => s.decryption && sampleUrl(s) === url)
+    if (sample) useSampleKeys(sample)
+    openSource({ url }, { column: params.get('column') ?? undefined, values: params.getAll('value'), autoProbe: params.getAll('value').length > 0 })
+  })
 }

@@ -1,14 +1,23 @@
 // Writes the demo's sample Parquet files with real writers (DuckDB, hyparquet-writer) into web/samples/,
 // plus manifest.json: per file a suggested probe and the truth about it, read back from the file by
-// DuckDB (which row groups hold each value, and values the file does not hold at all).
+// DuckDB (which row groups hold each value, and values the file does not hold at all). The encrypted
+// sample (Parquet modular encryption) lists its keys under `decryption`: they are a demo's, public.
 // Run: node web/build-samples.js [--force]      (skips files that already exist unless --force)
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const samplesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'samples')
-const MANIFEST_VERSION = 2
+const MANIFEST_VERSION = 3
+
+/**
+ * The encrypted sample's footer key (16 bytes: AES-128). It is public — in README, the page and the
+ * manifest — so the sample protects nothing; it only shows probing with keys. DuckDB knows it by name.
+ */
+export const DEMO_FOOTER_KEY = 'public-demo-key!'
+const DUCKDB_KEY_NAME = 'demo'
 
 const sql = (text) => `'${String(text).replace(/'/g, "''")}'`
 
@@ -79,16 +88,43 @@ const SAMPLES = [
     rowGroupSize: 40,
     probe: { column: 'sku', values: ['SKU-000123', 'SKU-099999'], absent: ['SKU-XYZ'] },
   },
+  {
+    file: 'encrypted-payroll.parquet',
+    title: 'Payroll — encrypted with a public demo key; no bloom filters, its decrypted statistics and dictionaries answer (DuckDB)',
+    writer: 'duckdb',
+    // Footer and every column encrypted with the footer key (DuckDB's ENCRYPTION_CONFIG, AES_GCM_V1).
+    // DuckDB writes no bloom filters when encrypting: the decrypted statistics and dictionaries answer.
+    // Departments cluster by row group so the grid has a shape.
+    encryption: { footerKey: DEMO_FOOTER_KEY },
+    select: `SELECT
+        (700000 + i)::BIGINT AS employee_id,
+        (['Accounts', 'Design', 'Engineering', 'Finance', 'Legal', 'Marketing', 'Operations', 'Research', 'Sales', 'Support'])[((i // 2048) * 2 + i % 3) % 10 + 1] AS department,
+        (((i * 7919) % 900000) / 10 + 20000)::DECIMAL(10, 2) AS salary,
+        (DATE '2015-01-01' + ((i * 37) % 3650)::INTEGER) AS hired
+      FROM range(8192) t(i)`,
+    options: 'ROW_GROUP_SIZE 2048',
+    probe: { column: 'department', values: ['Engineering', 'Legal', 'Research'], absent: ['Astrology'] },
+  },
 ]
 
-async function writeDuckdb(db, sample, file) {
+/** Writes the sample with DuckDB; `plaintext` writes an encrypted sample's unencrypted twin. */
+async function writeDuckdb(db, sample, file, { plaintext = false } = {}) {
   const conn = await db.connect()
   try {
+    const encrypt = sample.encryption && !plaintext
+    // The Node package's DuckDB writes encrypted Parquet only with mbedtls forced on (it says "unsafe":
+    // its random numbers; a demo key protects nothing anyway).
+    if (encrypt) await registerDemoKey(conn, { forWriting: true })
     await conn.run(`COPY (${sample.select}) TO ${sql(file)}
-      (FORMAT parquet, ${sample.options}, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO ${sample.falsePositiveRatio ?? 0.01})`)
+      (FORMAT parquet, ${sample.options}, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO ${sample.falsePositiveRatio ?? 0.01}${encrypt ? `, ENCRYPTION_CONFIG {footer_key: ${sql(DUCKDB_KEY_NAME)}}` : ''})`)
   } finally {
     conn.closeSync?.()
   }
+}
+
+async function registerDemoKey(conn, { forWriting = false } = {}) {
+  if (forWriting) await conn.run("SET force_mbedtls_unsafe = 'true'")
+  await conn.run(`PRAGMA add_parquet_key(${sql(DUCKDB_KEY_NAME)}, ${sql(DEMO_FOOTER_KEY)})`)
 }
 
 async function writeHyparquet(sample, file) {
@@ -106,46 +142,76 @@ async function writeHyparquet(sample, file) {
   await writeFile(file, new Uint8Array(buffer))
 }
 
-/** Which row groups hold each value (compared as DuckDB's text of the column), from the file itself. */
-async function truthFor(conn, file, column, values) {
+/**
+ * How DuckDB reads a sample back for its truth: `rows` is the read_parquet() call (with the key for an
+ * encrypted sample) and `layoutFile` the file whose footer parquet_metadata() reads. parquet_metadata()
+ * takes no encryption_config, so an encrypted sample's row-group layout is read from its plaintext twin:
+ * the same SELECT written with the same options, checked to hold the same rows in the same order.
+ * @typedef {{ rows: (options?: string) => string, layoutFile: string, encrypted: boolean }} SampleReading
+ */
+
+/** @returns {Promise<SampleReading>} */
+async function readingFor(db, conn, sample, file, scratchDir) {
+  if (!sample.encryption) return { rows: (options = '') => `read_parquet(${sql(file)}${options})`, layoutFile: file, encrypted: false }
+  const twin = path.join(scratchDir, `plaintext-${sample.file}`)
+  await writeDuckdb(db, sample, twin, { plaintext: true })
+  const rows = (options = '') => `read_parquet(${sql(file)}, encryption_config = {footer_key: ${sql(DUCKDB_KEY_NAME)}}${options})`
+  const digest = async (from) => (await conn.runAndReadAll(`SELECT count(*)::BIGINT AS n, md5(string_agg(t::VARCHAR, '|' ORDER BY t.file_row_number)) AS h
+      FROM ${from} t`)).getRowObjectsJS()[0]
+  const [encrypted, plaintext] = [await digest(rows(', file_row_number = true')), await digest(`read_parquet(${sql(twin)}, file_row_number = true)`)]
+  if (encrypted.n !== plaintext.n || encrypted.h !== plaintext.h) throw new Error(`${sample.file}: its plaintext twin holds other rows; its layout cannot stand in`)
+  return { rows, layoutFile: twin, encrypted: true }
+}
+
+/** Which row groups hold each value (compared as DuckDB's text of the column), and in how many rows. */
+async function truthFor(conn, reading, column, values) {
   const groups = (await conn.runAndReadAll(`SELECT row_group_id, any_value(row_group_num_rows) AS n
-      FROM parquet_metadata(${sql(file)}) GROUP BY row_group_id ORDER BY row_group_id`)).getRowObjectsJS()
+      FROM parquet_metadata(${sql(reading.layoutFile)}) GROUP BY row_group_id ORDER BY row_group_id`)).getRowObjectsJS()
   const ends = []
   let end = 0
   for (const g of groups) ends.push((end += Number(g.n)))
   const groupOf = (row) => ends.findIndex((e) => row < e)
   const out = []
   for (const value of values) {
-    const rows = (await conn.runAndReadAll(`SELECT file_row_number AS r FROM read_parquet(${sql(file)}, file_row_number = true)
+    const rows = (await conn.runAndReadAll(`SELECT file_row_number AS r FROM ${reading.rows(', file_row_number = true')}
         WHERE "${column}"::VARCHAR = ${sql(value)}`)).getRowObjectsJS()
-    out.push({ value, rowGroups: [...new Set(rows.map((row) => groupOf(Number(row.r))))].sort((a, b) => a - b) })
+    out.push({ value, rowGroups: [...new Set(rows.map((row) => groupOf(Number(row.r))))].sort((a, b) => a - b), rowCount: rows.length })
   }
   return { rowGroupCount: groups.length, results: out }
 }
 
-/** Rows, and per column how many row groups have a bloom filter and its bytes, as DuckDB reads the footer. */
-async function footerTruth(conn, file) {
-  const [{ rows }] = (await conn.runAndReadAll(`SELECT count(*)::BIGINT AS rows FROM read_parquet(${sql(file)})`)).getRowObjectsJS()
+/**
+ * Rows, and per column how many row groups have a bloom filter and its bytes, as DuckDB reads the footer.
+ * DuckDB writes no bloom filters into encrypted files (ParquetWriter::BufferBloomFilter returns when
+ * encrypting), so an encrypted sample's columns have none: its statistics and dictionaries answer.
+ */
+async function footerTruth(conn, reading) {
+  const [{ rows }] = (await conn.runAndReadAll(`SELECT count(*)::BIGINT AS rows FROM ${reading.rows()}`)).getRowObjectsJS()
+  if (reading.encrypted) {
+    const names = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${reading.rows()}`)).getRowObjectsJS()
+    return { numRows: Number(rows), columns: names.map((c) => ({ name: c.column_name, filters: 0, filterBytes: 0 })) }
+  }
   const columns = (await conn.runAndReadAll(`SELECT path_in_schema AS name, count(bloom_filter_offset)::INTEGER AS filters,
-      coalesce(sum(bloom_filter_length), 0)::BIGINT AS "filterBytes" FROM parquet_metadata(${sql(file)}) GROUP BY ALL ORDER BY min(column_id)`)).getRowObjectsJS()
+      coalesce(sum(bloom_filter_length), 0)::BIGINT AS "filterBytes" FROM parquet_metadata(${sql(reading.layoutFile)}) GROUP BY ALL ORDER BY min(column_id)`)).getRowObjectsJS()
   return { numRows: Number(rows), columns: columns.map((c) => ({ name: c.name, filters: c.filters, filterBytes: Number(c.filterBytes) })) }
 }
 
-async function valuesAtRows(conn, file, column, rows) {
-  const found = (await conn.runAndReadAll(`SELECT "${column}"::VARCHAR AS v FROM read_parquet(${sql(file)}, file_row_number = true)
+async function valuesAtRows(conn, reading, column, rows) {
+  const found = (await conn.runAndReadAll(`SELECT "${column}"::VARCHAR AS v FROM ${reading.rows(', file_row_number = true')}
       WHERE file_row_number IN (${rows.join(', ')}) ORDER BY file_row_number`)).getRowObjectsJS()
   return found.map((row) => row.v)
 }
 
 /**
  * @param {import('@duckdb/node-api').DuckDBConnection} conn
+ * @param {SampleReading} reading
  * @param {string} file
  * @param {{ column: string, values?: string[], valuesFromRows?: number[], absent?: string[] }} probe the values
  *   to probe (or the rows to take them from) and the values that must be in no row group
  */
-async function describeProbe(conn, file, { column, values = [], valuesFromRows, absent = [] }) {
-  const present = valuesFromRows ? await valuesAtRows(conn, file, column, valuesFromRows) : values
-  const truth = await truthFor(conn, file, column, [...present, ...absent])
+async function describeProbe(conn, reading, file, { column, values = [], valuesFromRows, absent = [] }) {
+  const present = valuesFromRows ? await valuesAtRows(conn, reading, column, valuesFromRows) : values
+  const truth = await truthFor(conn, reading, column, [...present, ...absent])
   for (const r of truth.results) {
     const shouldBeAbsent = absent.includes(r.value)
     if (shouldBeAbsent !== (r.rowGroups.length === 0)) {
@@ -170,8 +236,10 @@ export async function buildSamples({ dir = samplesDir, force = false, log = () =
   const { DuckDBInstance } = await import('@duckdb/node-api')
   const db = await DuckDBInstance.create(':memory:')
   const conn = await db.connect()
+  const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'parquet-bloom-samples-'))
   try {
     await conn.run("SET TimeZone = 'UTC'")
+    await registerDemoKey(conn) // the truth of the encrypted sample is read with its key
     const samples = []
     for (const sample of SAMPLES) {
       const file = path.join(dir, sample.file)
@@ -185,16 +253,18 @@ export async function buildSamples({ dir = samplesDir, force = false, log = () =
         await rename(partial, file)
         log(`wrote ${path.relative(process.cwd(), file)} in ${Date.now() - started} ms`)
       }
-      const probe = await describeProbe(conn, file, sample.probe)
+      const reading = await readingFor(db, conn, sample, file, scratchDir)
+      const probe = await describeProbe(conn, reading, file, sample.probe)
       const extra = []
-      for (const e of sample.extraTruth ?? []) extra.push(await describeProbe(conn, file, e))
+      for (const e of sample.extraTruth ?? []) extra.push(await describeProbe(conn, reading, file, e))
       samples.push({
         file: sample.file,
         title: sample.title,
         writer: sample.writer,
+        ...(sample.encryption ? { decryption: sample.encryption } : {}), // openParquet's options.decryption
         falsePositiveRatio: sample.falsePositiveRatio ?? (sample.writer === 'duckdb' ? 0.01 : undefined),
         sizeBytes: (await stat(file)).size,
-        footer: await footerTruth(conn, file),
+        footer: await footerTruth(conn, reading),
         probe,
         extraTruth: extra,
       })
@@ -206,6 +276,7 @@ export async function buildSamples({ dir = samplesDir, force = false, log = () =
   } finally {
     conn.closeSync?.()
     db.closeSync?.()
+    await rm(scratchDir, { recursive: true, force: true })
   }
 }
 
