@@ -35,11 +35,11 @@ export function assertProbeMatchesTruth(verdicts, probe, what) {
  * The probe in Node with default options, as the page runs it: verdicts and the I/O it took, footer
  * included. For a browser's sake (`asBrowser`, the default) a URL is read through the window a browser
  * keeps for an HTTP/1.1 origin (6; js/link-model.js), where Node keeps 256 in flight, so that the two runs
- * plan the same requests; other runtimes compare with Node's own window.
+ * plan the same requests; other runtimes compare with Node's own window. `decryption`: an encrypted file's keys.
  */
-export async function nodeProbe(source, column, values, { asBrowser = true } = {}) {
+export async function nodeProbe(source, column, values, { asBrowser = true, decryption = undefined } = {}) {
   const remote = typeof source === 'string' && /^https?:/.test(source)
-  const file = await openParquet(source, remote && asBrowser ? { concurrency: BROWSER_HTTP1_WINDOW } : {})
+  const file = await openParquet(source, { ...(remote && asBrowser ? { concurrency: BROWSER_HTTP1_WINDOW } : {}), decryption })
   try {
     const result = await file.probe(column, values)
     return { verdicts: result.rowGroups.map((g) => g.results.map((r) => r.verdict)), stats: file.stats, fileSize: file.fileSize }

@@ -296,6 +296,61 @@ scenario('encrypted-file-with-keys', async ({ page, demo }) => {
   assertEqual(rows, [1, 1, 0, 0], 'rows found per value in the decrypted data pages')
 })
 
+scenario('encrypted-sample', async ({ page, demo, manifest }) => {
+  // The sample DuckDB encrypted with a public demo key: one click fills the key fields from the manifest
+  // and opens it. The decrypted statistics and dictionaries answer as DuckDB's truth says, Confirm lists
+  // the rows DuckDB reads back, the key reaches neither the address bar nor storage, and the shared link
+  // (which carries no key) opens and probes it again on a fresh page.
+  const s = manifest.samples.find((x) => x.decryption)
+  const url = `${demo.url}web/samples/${s.file}`
+  const values = [...s.probe.values, ...s.probe.absent]
+  const read = pageReader(page)
+  const assertVerdictsMatchTruth = (grid, what) => {
+    assertEqual(grid.length, s.probe.rowGroupCount, `${what}: row groups`)
+    s.probe.truth.forEach((t, i) => grid.forEach((row, g) => {
+      // No bloom filters: exact statistics and dictionaries decide every row group.
+      assertEqual(row[i] === 'absent', !t.rowGroups.includes(g), `${what}: ${t.value} in row group ${g} reads ${row[i]}`)
+    }))
+  }
+
+  await page.goto(`${demo.url}web/`)
+  await page.click(`button[data-sample="${s.file}"]`)
+  await page.waitForSelector('#probe-card:not([hidden])')
+  assertEqual(await page.inputValue('#footer-key-input'), s.decryption.footerKey, 'the sample fills in its key')
+  assertOk(/public demo key/.test(await page.textContent('#keys-note')), 'the page says the key is public')
+  assertEqual(await read.fact('Rows'), s.footer.numRows.toLocaleString('en-US'), 'rows shown')
+  assertEqual((await read.columns()).map((c) => [c.name, c.filters]), s.footer.columns.map((c) => [c.name, 'none']), 'columns, without bloom filters')
+  assertEqual(await page.inputValue('#values-input'), values.join('\n'), 'the sample prefills its values')
+  await page.click('#probe-button')
+  await page.waitForSelector('#readout[data-requests]')
+  const grid = await read.grid()
+  assertVerdictsMatchTruth(grid, 'grid')
+  const expected = await nodeProbe(url, s.probe.column, values, { decryption: s.decryption })
+  assertEqual(grid, expected.verdicts, 'grid equals the Node run of the same probe')
+  const readout = await read.readout()
+  assertEqual([readout.requests, readout.bytes], [expected.stats.requests, expected.stats.bytesFetched], 'requests and bytes in the readout')
+
+  await page.click('#confirm-button')
+  await page.waitForSelector('#readout[data-confirm-bytes]')
+  const rows = await page.$$eval('#confirmed-rows tr[data-value]', (trs) => trs.map((r) => Number(r.getAttribute('data-rows'))))
+  assertEqual(rows, s.probe.truth.map((t) => t.rowCount), 'rows found per value in the decrypted data pages = rows DuckDB reads back')
+
+  const address = await page.evaluate(() => location.href)
+  const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]))
+  assertOk(!decodeURIComponent(address).includes(s.decryption.footerKey) && !stored.includes(s.decryption.footerKey), 'the key is in neither the address nor storage')
+  assertEqual(new URL(address).searchParams.get('url'), url, 'the address keeps the probe shareable')
+
+  // A plaintext sample next clears the key the encrypted one filled in.
+  await page.click('button[data-sample="orders.parquet"]')
+  await page.waitForSelector('#probe-card:not([hidden])')
+  assertEqual(await page.inputValue('#footer-key-input'), '', 'a plaintext sample clears the sample key')
+
+  await page.goto(address) // a fresh page: the link's sample takes its key from the manifest
+  await page.waitForSelector('#readout[data-requests]')
+  assertVerdictsMatchTruth(await read.grid(), 'grid from the shared link')
+  assertEqual(await page.inputValue('#footer-key-input'), s.decryption.footerKey, 'the link filled in the sample\'s key')
+})
+
 scenario('cross-origin-probe', async ({ page, demo, manifest }) => {
   // The page is on 127.0.0.1, the file on localhost: another origin, so CORS (with a preflight for the
   // suffix Range) must let the probe through, Content-Range included.
