@@ -2,7 +2,8 @@
 // zeros, each timestamp reading, decimals by their stored bytes) compared with a page's raw physical
 // values as hyparquet decodes them, then mapped to row numbers through the definition and repetition
 // levels (parquet-format "Nested Encoding"). The hot loops compare typed arrays and numbers only: no
-// object per value.
+// object per value. PLAIN binary pages are matched on their value bytes (js/plain-binary-scan.js).
+import { plainBinaryKeys, scanPlainByteArray, scanPlainFixed } from './plain-binary-scan.js'
 
 /**
  * Distinct candidate keys, each with the probe values (owners) it stands for: `group` numbers key the
@@ -45,6 +46,20 @@ export class CandidateMatcher {
       if (!this.groups[group].includes(owner)) this.groups[group].push(owner)
     }
     this.byKey = byKey
+    /** @type {import('./plain-binary-scan.js').PlainBinaryKeys | undefined} built on the first PLAIN binary page */
+    this.plainKeys = undefined
+  }
+
+  /**
+   * For each value of a PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY section, its group or -1 (the same hits
+   * `scan` gives for the values hyparquet decodes from it). Throws PageDecodeError on a malformed section.
+   * @param {import('./plain-binary-page.js').PlainBinarySection} section
+   * @returns {Int32Array}
+   */
+  scanPlainBinary({ bytes, count, width }) {
+    // byteKeys[g] is group g's key for the binary types: hits are groups.
+    this.plainKeys ??= plainBinaryKeys(this.byteKeys)
+    return width === undefined ? scanPlainByteArray(bytes, count, this.plainKeys) : scanPlainFixed(bytes, count, width, this.plainKeys)
   }
 
   /**

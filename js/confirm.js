@@ -218,6 +218,7 @@ async function decryptReads(job) {
 
 /** Hits of one decoded data page: its values, or its dictionary indexes looked up. */
 function pageHits(page, matcher, dictionaryGroups) {
+  if (page.plainBinary) return matcher.scanPlainBinary(page.plainBinary)
   if (!page.dictionaryIndexes) return matcher.scan(page.values)
   if (!dictionaryGroups) throw new PageDecodeError('a dictionary-encoded page, but the chunk has no dictionary page')
   return hitsThroughDictionary(page.values, dictionaryGroups)
