@@ -9,7 +9,6 @@ import { crc32 } from './crc32.js'
 import { CODEC_NAMES, decompressPage, loadCompressors } from './page-codecs.js'
 import { decodePageHeader, PageType } from './page-header.js'
 import { PageDecodeError } from './page-decode-error.js'
-import { plainBinaryPageV1, plainBinaryPageV2, plainBinaryWidth } from './plain-binary-page.js'
 
 /** The largest decompressed page decoded: a header claiming more is refused before any allocation. */
 export const MAX_PAGE_BYTES = 64 * 1024 * 1024
@@ -25,14 +24,16 @@ export function loadHyparquet() {
   loading ??= Promise.all([
     import('hyparquet/src/column.js'), import('hyparquet/src/datapage.js'), import('hyparquet/src/plain.js'),
     import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/read.js'), import('hyparquet/src/encoding.js'),
-    loadCompressors(),
-  ]).then(([column, datapage, plain, metadata, schema, read, encoding, compressors]) => ({
+    // Our in-place PLAIN binary path, on demand with the rest: it is code only confirmations run.
+    import('./plain-binary-page.js'), loadCompressors(),
+  ]).then(([column, datapage, plain, metadata, schema, read, encoding, plainBinary, compressors]) => ({
     pages: {
       parquetHeader: column.parquetHeader, readDataPage: datapage.readDataPage, readDataPageV2: datapage.readDataPageV2,
       readPlain: plain.readPlain, parquetMetadata: metadata.parquetMetadata, getSchemaPath: schema.getSchemaPath,
       getMaxDefinitionLevel: schema.getMaxDefinitionLevel, getMaxRepetitionLevel: schema.getMaxRepetitionLevel,
       parquetReadObjects: read.parquetReadObjects, readRleBitPackedHybrid: encoding.readRleBitPackedHybrid,
     },
+    plainBinary,
     compressors,
   }),
     (error) => {
@@ -69,10 +70,8 @@ export async function hyparquetMetadata(layout) {
  * @param {import('./footer.js').FileLayout} layout
  * @param {import('./footer.js').LeafColumn} column
  * @param {number} codec ColumnMetaData.codec id
- * @param {{ plainBinarySections?: boolean }} [options] plainBinarySections (default true): PLAIN binary
- *   data pages as value sections (`plainBinary`); false decodes them with hyparquet like every other page
  */
-export async function columnDecoder(layout, column, codec, { plainBinarySections = true } = {}) {
+export async function columnDecoder(layout, column, codec) {
   const hyparquet = await loadHyparquet()
   const metadata = await hyparquetMetadata(layout)
   const { pages } = hyparquet
@@ -83,8 +82,9 @@ export async function columnDecoder(layout, column, codec, { plainBinarySections
     codec,
     maxDefinitionLevel: pages.getMaxDefinitionLevel(schemaPath),
     maxRepetitionLevel: pages.getMaxRepetitionLevel(schemaPath),
-    // 0 for BYTE_ARRAY, the width for FLBA; undefined: no PLAIN value sections for this column.
-    plainBinaryWidth: plainBinarySections ? plainBinaryWidth(column.physicalType, element.type_length) : undefined,
+    // PLAIN data pages as value sections: 0 for BYTE_ARRAY, the width for FLBA; undefined (other types,
+    // or set so by a caller): decoded by hyparquet like every other page.
+    plainBinaryWidth: hyparquet.plainBinary.plainBinaryWidth(column.physicalType, element.type_length),
     // hyparquet's ColumnDecoder shape, for its page readers.
     decoder: {
       pathInSchema: column.path, type: column.physicalType, element, schemaPath,
@@ -146,25 +146,19 @@ export async function decodePageAt(bytes, at, end, column) {
       const daph = full.data_page_header
       if (!daph || !(daph.num_values >= 0)) throw new PageDecodeError('a data page without a DataPageHeader')
       const page = await decompressed(stored, uncompressedPageSize, column.codec)
-      if (daph.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: plainBinaryPageV1(page, daph.num_values, plainLevels(column)), next }
+      if (daph.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: column.hyparquet.plainBinary.plainBinaryPageV1(page, daph.num_values, column), next }
       const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPage(page, daph, decoder)
       return { page: dataPage_(daph.num_values, definitionLevels, repetitionLevels, dataPage, daph.encoding), next }
     }
     const v2 = full.data_page_header_v2
     if (!v2 || !(v2.num_values >= 0) || !(v2.num_nulls >= 0)) throw new PageDecodeError('a v2 data page without a DataPageHeaderV2')
-    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: await plainBinaryPageV2(stored, full, plainLevels(column)), next }
+    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column, (b, size) => decompressed(b, size, column.codec)), next }
     const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPageV2(stored, full, decoder)
     return { page: dataPage_(v2.num_values, definitionLevels ?? [], repetitionLevels, dataPage, v2.encoding), next }
   } catch (error) {
     if (error instanceof PageDecodeError) throw error
     throw new PageDecodeError(`the page does not decode: ${error?.message ?? error}`)
   }
-}
-
-/** What plain-binary-page.js needs of a column decoder. */
-function plainLevels(column) {
-  return { maxDefinitionLevel: column.maxDefinitionLevel, maxRepetitionLevel: column.maxRepetitionLevel, width: column.plainBinaryWidth,
-    codec: column.codec, readRleBitPackedHybrid: column.hyparquet.pages.readRleBitPackedHybrid }
 }
 
 function dataPage_(numLevels, definitionLevels, repetitionLevels, values, encoding) {

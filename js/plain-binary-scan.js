@@ -3,8 +3,8 @@
 // exact lookups (issue #14): no object per value. Keys sit in a small hash table keyed by length and the
 // last (up to) 4 bytes, so most values cost their length, one 32-bit tail and one table load; ids that
 // share a long prefix (as generated keys and UUIDs do) differ in their tail. A section that runs out of
-// bytes before the values the levels announce throws PageDecodeError.
-import { PageDecodeError } from './page-decode-error.js'
+// bytes before the values the levels announce throws the caller's error (PageDecodeError): this module
+// is loaded on demand and imports nothing of the main bundle.
 
 /** The last min(length, 4) bytes at `at`, as a little-endian word: the part of a value the table hashes. */
 function tailWord(bytes, at, length) {
@@ -27,8 +27,9 @@ const slotOf = (length, tail, shift) => (Math.imul(tail ^ Math.imul(length, 0x9e
  * chained through `next`; about 64 slots per key (at least 1024), so a value that is no key rarely
  * finds any.
  * @param {Uint8Array[]} keys distinct keys; a hit records the key's index
+ * @param {(message: string) => Error} fail the error a malformed section throws
  */
-export function plainBinaryKeys(keys) {
+export function plainBinaryKeys(keys, fail) {
   const bits = Math.min(16, Math.max(10, Math.ceil(Math.log2(Math.max(1, keys.length) * 64))))
   const shift = 32 - bits
   const first = new Int32Array(1 << bits).fill(-1)
@@ -53,7 +54,7 @@ export function plainBinaryKeys(keys) {
     first[slot] = g
     if (key.length < LENGTH_MARKS) hasLength[key.length] = 1
   }
-  return { maxLength, hasLength, shift, first, next, lengths, tails, starts, keyBytes }
+  return { maxLength, hasLength, shift, first, next, lengths, tails, starts, keyBytes, fail }
 }
 
 /** @typedef {ReturnType<typeof plainBinaryKeys>} PlainBinaryKeys */
@@ -72,11 +73,11 @@ export function scanPlainByteArray(bytes, count, table) {
   const end = bytes.length
   let at = 0
   for (let i = 0; i < count; i++) {
-    if (at + 4 > end) throw sectionEnded(i, count, end)
+    if (at + 4 > end) throw sectionEnded(table, i, count, end)
     // Read as a signed int32: a length of 2 GiB or more (past any page) reads negative and is refused.
     const length = bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | bytes[at + 3] << 24
     at += 4
-    if (length < 0 || length > end - at) throw lengthPastEnd(i, length, end - at)
+    if (length < 0 || length > end - at) throw lengthPastEnd(table, i, length, end - at)
     if (length <= maxLength && (length >= LENGTH_MARKS || hasLength[length] !== 0)) {
       const tail = tailWord(bytes, at, length)
       for (let g = first[slotOf(length, tail, shift)]; g >= 0; g = next[g]) {
@@ -101,7 +102,7 @@ export function scanPlainByteArray(bytes, count, table) {
  */
 export function scanPlainFixed(bytes, count, width, table) {
   if (count * width > bytes.length) {
-    throw new PageDecodeError(`${count} values of ${width} bytes need ${count * width} bytes, the PLAIN section has ${bytes.length}`)
+    throw table.fail(`${count} values of ${width} bytes need ${count * width} bytes, the PLAIN section has ${bytes.length}`)
   }
   const hits = new Int32Array(count).fill(-1)
   const { shift, first, next, lengths, tails, starts, keyBytes } = table
@@ -120,12 +121,12 @@ export function scanPlainFixed(bytes, count, width, table) {
 
 // The errors are made out of line: a template literal inside the scan loop made V8's optimized code for
 // it four times slower (measured with --no-use-osr, the code every call after the first runs).
-function sectionEnded(i, count, end) {
-  return new PageDecodeError(`the PLAIN values end after ${i} of the ${count} values the levels say (${end} bytes)`)
+function sectionEnded(table, i, count, end) {
+  return table.fail(`the PLAIN values end after ${i} of the ${count} values the levels say (${end} bytes)`)
 }
 
-function lengthPastEnd(i, length, remaining) {
-  return new PageDecodeError(`value ${i} of a PLAIN section claims ${length >>> 0} bytes, ${remaining} remain`)
+function lengthPastEnd(table, i, length, remaining) {
+  return table.fail(`value ${i} of a PLAIN section claims ${length >>> 0} bytes, ${remaining} remain`)
 }
 
 function equalAt(bytes, at, keyBytes, start, length) {

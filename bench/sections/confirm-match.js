@@ -14,6 +14,7 @@ import { readPlain } from 'hyparquet/src/plain.js'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from '../../js/confirm-match.js'
+import * as plainBinaryScan from '../../js/plain-binary-scan.js'
 import { openParquet } from '../../js/index.js'
 import { runIfMain } from '../lib/section.js'
 import { calibrate, interleave } from '../lib/timing.js'
@@ -96,7 +97,7 @@ function plainBinaryPairs({ quick }) {
     // Old and new matching interleaved; hyparquet's decode apart, after them: the million arrays it makes
     // per call would load the garbage collector during the others' trials.
     const timed = {
-      ...timedGroup({ oldMatch: () => matcher.scan(c.values), newMatch: () => matcher.scanPlainBinary(section) }),
+      ...timedGroup({ oldMatch: () => matcher.scan(c.values), newMatch: () => matcher.scanPlainBinary(section, plainBinaryScan) }),
       ...timedGroup({ oldDecodeMatch: () => matcher.scan(readPlain({ view: new DataView(c.bytes.buffer, c.bytes.byteOffset, c.bytes.byteLength), offset: 0 }, c.type, n, c.width)) }),
     }
     // Wall clock, and process CPU time: on a shared machine the CPU rate is the steadier of the two.

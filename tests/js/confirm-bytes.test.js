@@ -19,7 +19,7 @@ import { IndexI32, INDEX_I32_WORDS } from '../../js/footer.js'
 import { openParquet } from '../../js/index.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from '../../js/page-decode.js'
 import { chunkByteRange } from '../../js/page-index.js'
-import { plainBinaryKeys, scanPlainByteArray, scanPlainFixed } from '../../js/plain-binary-scan.js'
+import * as scan from '../../js/plain-binary-scan.js'
 
 const ROWS = 12000
 const utf8 = new TextEncoder()
@@ -104,7 +104,8 @@ async function comparePages(bytes, columnName, candidates) {
     for (let g = 0; g < layout.rowGroupRows.length; g++) {
       const codec = layout.indexes.i32[(g * layout.columns.length + column.index) * INDEX_I32_WORDS + IndexI32.CODEC]
       const fast = await columnDecoder(layout, column, codec)
-      const slow = await columnDecoder(layout, column, codec, { plainBinarySections: false })
+      // The same decoder without value sections: every page through hyparquet's readDataPage(V2).
+      const slow = { ...fast, plainBinaryWidth: undefined }
       const { chunkStart, chunkEnd } = chunkByteRange(layout, g, column.index)
       const chunk = bytes.subarray(chunkStart, chunkEnd)
       for (let at = 0; at < chunk.length;) {
@@ -119,7 +120,7 @@ async function comparePages(bytes, columnName, candidates) {
           assert.equal(a.page.numLevels, b.page.numLevels, where)
           assert.deepEqual(Array.from(a.page.definitionLevels), Array.from(b.page.definitionLevels), where)
           assert.deepEqual(Array.from(a.page.repetitionLevels), Array.from(b.page.repetitionLevels), where)
-          const got = matcher.scanPlainBinary(a.page.plainBinary)
+          const got = matcher.scanPlainBinary(a.page.plainBinary, scan)
           assert.deepEqual(got, matcher.scan(b.page.values), where)
           hits += got.filter((h) => h >= 0).length
         }
@@ -243,28 +244,32 @@ function section(values) {
 }
 
 describe('confirm on PLAIN byte-array pages: hostile sections', () => {
-  const keys = plainBinaryKeys(['abc', '', 'é'].map((s) => utf8.encode(s)))
+  // The matcher, as confirmations use it: scanPlainBinary with the scan module, throwing PageDecodeError.
+  const matcher = matcherOf('BYTE_ARRAY', ['abc', '', 'é'])
+  const hitsOf = (bytes, count) => Array.from(matcher.scanPlainBinary({ bytes, count, width: undefined }, scan))
+  const fixed = matcherOf('FIXED_LEN_BYTE_ARRAY', [new Uint8Array(16)])
 
   test('a well-formed section finds its keys (and ignores bytes past the values, as hyparquet does)', () => {
     const bytes = section(['x', 'abc', '', 'é', 'abd', 'abc'])
-    assert.deepEqual(Array.from(scanPlainByteArray(bytes, 6, keys)), [-1, 0, 1, 2, -1, 0])
-    assert.deepEqual(Array.from(scanPlainByteArray(bytes, 3, keys)), [-1, 0, 1])
+    assert.deepEqual(hitsOf(bytes, 6), [-1, 0, 1, 2, -1, 0])
+    assert.deepEqual(hitsOf(bytes, 3), [-1, 0, 1])
+    assert.deepEqual(Array.from(fixed.scanPlainBinary({ bytes: new Uint8Array(33), count: 2, width: 16 }, scan)), [0, 0])
   })
 
   test('a truncated section (fewer values than the levels say) throws PageDecodeError', () => {
     const bytes = section(['x', 'abc', 'abc'])
-    assert.throws(() => scanPlainByteArray(bytes, 4, keys), PageDecodeError)
-    assert.throws(() => scanPlainByteArray(bytes.subarray(0, bytes.length - 1), 3, keys), PageDecodeError)
-    assert.throws(() => scanPlainByteArray(bytes.subarray(0, bytes.length - 5), 3, keys), PageDecodeError) // cut inside a length
-    assert.throws(() => scanPlainFixed(new Uint8Array(31), 2, 16, plainBinaryKeys([new Uint8Array(16)])), PageDecodeError)
+    assert.throws(() => hitsOf(bytes, 4), PageDecodeError)
+    assert.throws(() => hitsOf(bytes.subarray(0, bytes.length - 1), 3), PageDecodeError)
+    assert.throws(() => hitsOf(bytes.subarray(0, bytes.length - 5), 3), PageDecodeError) // cut inside a length
+    assert.throws(() => fixed.scanPlainBinary({ bytes: new Uint8Array(31), count: 2, width: 16 }, scan), PageDecodeError)
   })
 
   test('a length past the page end throws PageDecodeError, even for lengths no key has', () => {
     const bytes = section(['abc', 'x'])
     new DataView(bytes.buffer).setUint32(7, 0xfffffff0, true) // the second value's length
-    assert.throws(() => scanPlainByteArray(bytes, 2, keys), PageDecodeError)
+    assert.throws(() => hitsOf(bytes, 2), PageDecodeError)
     new DataView(bytes.buffer).setUint32(7, 2, true)
-    assert.throws(() => scanPlainByteArray(bytes, 2, keys), PageDecodeError)
+    assert.throws(() => hitsOf(bytes, 2), PageDecodeError)
   })
 
   test('in a file: a value length past its page keeps maybe (confirm-failed), never absent', async () => {
