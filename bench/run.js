@@ -178,6 +178,9 @@ function print(result) {
   if (result.confirm) {
     table('Exact lookups: matching decoded pages (js/confirm-match.js; target ≥ 100 M values/s on numeric pages)',
       ['case', 'values', 'M values/s', 'ms per page array'], result.confirm.rows.map((r) => [r.case, r.values, fmt(r.mValuesPerSecond, 0), fmt(r.msPerCall)]))
+    table('PLAIN byte-array pages, M values/s: old = one Uint8Array per value (match / hyparquet readPlain + match), new = in place (target ≥ 100)',
+      ['case', 'values', 'old match', 'old decode + match', 'new in place', 'new (CPU time)'],
+      result.confirm.plainBinary.map((r) => [r.case, r.values, fmt(r.oldMatch, 0), fmt(r.oldDecodeMatch, 0), fmt(r.newInPlace, 0), fmt(r.cpu.newInPlace, 0)]))
     const b = result.confirm.bytes
     table(`Exact lookup of one value in a ${bytes(b.fileBytes)} file with a page index (${b.rowGroups} row groups; bound: footer + page index + 2 pages per candidate row group)`,
       ['candidate row groups', 'confirm bytes', 'confirm requests', 'whole probe bytes', 'requests', 'bound', 'met'],

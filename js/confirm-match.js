@@ -2,7 +2,9 @@
 // zeros, each timestamp reading, decimals by their stored bytes) compared with a page's raw physical
 // values as hyparquet decodes them, then mapped to row numbers through the definition and repetition
 // levels (parquet-format "Nested Encoding"). The hot loops compare typed arrays and numbers only: no
-// object per value.
+// object per value. PLAIN binary pages are matched on their value bytes (js/plain-binary-scan.js, which
+// is loaded with the page decoders and handed in, so probes that never confirm do not load it).
+import { PageDecodeError } from './page-decode-error.js'
 
 /**
  * Distinct candidate keys, each with the probe values (owners) it stands for: `group` numbers key the
@@ -45,6 +47,22 @@ export class CandidateMatcher {
       if (!this.groups[group].includes(owner)) this.groups[group].push(owner)
     }
     this.byKey = byKey
+    /** @type {import('./plain-binary-scan.js').PlainBinaryKeys | undefined} built on the first PLAIN binary page */
+    this.plainKeys = undefined
+  }
+
+  /**
+   * For each value of a PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY section, its group or -1 (the same hits
+   * `scan` gives for the values hyparquet decodes from it). Throws PageDecodeError on a malformed section.
+   * @param {import('./plain-binary-page.js').PlainBinarySection} section
+   * @param {Pick<typeof import('./plain-binary-scan.js'), 'plainBinaryKeys' | 'scanPlainByteArray' | 'scanPlainFixed'>} scan
+   *   js/plain-binary-scan.js (as page-decode.js loads it)
+   * @returns {Int32Array}
+   */
+  scanPlainBinary({ bytes, count, width }, scan) {
+    // byteKeys[g] is group g's key for the binary types: hits are groups.
+    this.plainKeys ??= scan.plainBinaryKeys(this.byteKeys, (message) => new PageDecodeError(message))
+    return width === undefined ? scan.scanPlainByteArray(bytes, count, this.plainKeys) : scan.scanPlainFixed(bytes, count, width, this.plainKeys)
   }
 
   /**

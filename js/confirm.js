@@ -217,7 +217,8 @@ async function decryptReads(job) {
 }
 
 /** Hits of one decoded data page: its values, or its dictionary indexes looked up. */
-function pageHits(page, matcher, dictionaryGroups) {
+function pageHits(page, matcher, dictionaryGroups, decoding) {
+  if (page.plainBinary) return matcher.scanPlainBinary(page.plainBinary, decoding.hyparquet.plainBinary)
   if (!page.dictionaryIndexes) return matcher.scan(page.values)
   if (!dictionaryGroups) throw new PageDecodeError('a dictionary-encoded page, but the chunk has no dictionary page')
   return hitsThroughDictionary(page.values, dictionaryGroups)
@@ -246,7 +247,7 @@ async function scanIndexedPages(job, decoding, matcher, onHit) {
     if (next !== bytes.length) throw new PageDecodeError(`page ${p} takes ${next} bytes, its OffsetIndex entry says ${bytes.length}`)
     const first = index.firstRowIndexes[p]
     const expected = (p + 1 < index.pageCount ? index.firstRowIndexes[p + 1] : group.numRows) - first
-    const walked = walkLevels(page, decoding.maxDefinitionLevel, pageHits(page, matcher, dictionaryGroups), first, onHit)
+    const walked = walkLevels(page, decoding.maxDefinitionLevel, pageHits(page, matcher, dictionaryGroups, decoding), first, onHit)
     if (!walked.startsRow || walked.rowsStarted !== expected) {
       throw new PageDecodeError(`page ${p} holds ${walked.rowsStarted} rows${walked.startsRow ? '' : ' (not starting at a row)'}, its OffsetIndex says ${expected}`)
     }
@@ -268,7 +269,7 @@ async function scanChunk(job, decoding, matcher, onHit) {
       if (nextRow === 0 && page.repetitionLevels.length && page.numLevels && page.repetitionLevels[0] !== 0) {
         throw new PageDecodeError('the chunk\'s first page does not start a row')
       }
-      nextRow += walkLevels(page, decoding.maxDefinitionLevel, pageHits(page, matcher, dictionaryGroups), nextRow, onHit).rowsStarted
+      nextRow += walkLevels(page, decoding.maxDefinitionLevel, pageHits(page, matcher, dictionaryGroups, decoding), nextRow, onHit).rowsStarted
     }
     at = next
   }

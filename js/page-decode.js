@@ -3,16 +3,17 @@
 // data page versions — loaded by a dynamic import on first use, so probes that never confirm download
 // nothing more. The page header is bounded-decoded first (js/page-header.js) and its sizes and CRC
 // checked before hyparquet sees a byte; anything wrong is a PageDecodeError, which callers turn into a
-// `maybe`, never into an answer.
+// `maybe`, never into an answer. PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY data pages keep their value
+// section as bytes (js/plain-binary-page.js) for matching in place, instead of one array per value.
 import { crc32 } from './crc32.js'
 import { CODEC_NAMES, decompressPage, loadCompressors } from './page-codecs.js'
 import { decodePageHeader, PageType } from './page-header.js'
+import { PageDecodeError } from './page-decode-error.js'
 
 /** The largest decompressed page decoded: a header claiming more is refused before any allocation. */
 export const MAX_PAGE_BYTES = 64 * 1024 * 1024
 
-/** A page that cannot be decoded (or disagrees with its header or the file). */
-export class PageDecodeError extends Error {}
+export { PageDecodeError }
 
 let loading = null
 
@@ -22,14 +23,17 @@ export function loadHyparquet() {
   // lists (scripts/size.js) though only confirmations load it; the bundle splits these into on-demand chunks.
   loading ??= Promise.all([
     import('hyparquet/src/column.js'), import('hyparquet/src/datapage.js'), import('hyparquet/src/plain.js'),
-    import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/read.js'), loadCompressors(),
-  ]).then(([column, datapage, plain, metadata, schema, read, compressors]) => ({
+    import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/read.js'), import('hyparquet/src/encoding.js'),
+    // Our in-place PLAIN binary path, on demand with the rest: it is code only confirmations run.
+    import('./plain-binary-page.js'), loadCompressors(),
+  ]).then(([column, datapage, plain, metadata, schema, read, encoding, plainBinary, compressors]) => ({
     pages: {
       parquetHeader: column.parquetHeader, readDataPage: datapage.readDataPage, readDataPageV2: datapage.readDataPageV2,
       readPlain: plain.readPlain, parquetMetadata: metadata.parquetMetadata, getSchemaPath: schema.getSchemaPath,
       getMaxDefinitionLevel: schema.getMaxDefinitionLevel, getMaxRepetitionLevel: schema.getMaxRepetitionLevel,
-      parquetReadObjects: read.parquetReadObjects,
+      parquetReadObjects: read.parquetReadObjects, readRleBitPackedHybrid: encoding.readRleBitPackedHybrid,
     },
+    plainBinary,
     compressors,
   }),
     (error) => {
@@ -78,6 +82,9 @@ export async function columnDecoder(layout, column, codec) {
     codec,
     maxDefinitionLevel: pages.getMaxDefinitionLevel(schemaPath),
     maxRepetitionLevel: pages.getMaxRepetitionLevel(schemaPath),
+    // PLAIN data pages as value sections: 0 for BYTE_ARRAY, the width for FLBA; undefined (other types,
+    // or set so by a caller): decoded by hyparquet like every other page.
+    plainBinaryWidth: hyparquet.plainBinary.plainBinaryWidth(column.physicalType, element.type_length),
     // hyparquet's ColumnDecoder shape, for its page readers.
     decoder: {
       pathInSchema: column.path, type: column.physicalType, element, schemaPath,
@@ -89,11 +96,12 @@ export async function columnDecoder(layout, column, codec) {
 /**
  * @typedef {{ kind: 'dictionary', values: any[] | ArrayLike<any> }
  *   | { kind: 'data', numLevels: number, definitionLevels: ArrayLike<number>, repetitionLevels: ArrayLike<number>,
- *       values: ArrayLike<any>, dictionaryIndexes: boolean }
+ *       values: ArrayLike<any> | undefined, dictionaryIndexes: boolean, plainBinary?: import('./plain-binary-page.js').PlainBinarySection }
  *   | { kind: 'other' }} DecodedPage
  *   `values` are raw physical values (hyparquet's readPlain forms: Int32Array, BigInt64Array, Float32Array,
  *   Float64Array, Uint8Array[], booleans, INT96 as bigint); for a dictionary-encoded data page, indexes
  *   into the chunk's dictionary. Empty level arrays mean every level is a present value (no nulls).
+ *   A PLAIN binary data page has `plainBinary` (its value section) instead of `values`.
  */
 
 /**
@@ -138,11 +146,13 @@ export async function decodePageAt(bytes, at, end, column) {
       const daph = full.data_page_header
       if (!daph || !(daph.num_values >= 0)) throw new PageDecodeError('a data page without a DataPageHeader')
       const page = await decompressed(stored, uncompressedPageSize, column.codec)
+      if (daph.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: column.hyparquet.plainBinary.plainBinaryPageV1(page, daph.num_values, column), next }
       const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPage(page, daph, decoder)
       return { page: dataPage_(daph.num_values, definitionLevels, repetitionLevels, dataPage, daph.encoding), next }
     }
     const v2 = full.data_page_header_v2
     if (!v2 || !(v2.num_values >= 0) || !(v2.num_nulls >= 0)) throw new PageDecodeError('a v2 data page without a DataPageHeaderV2')
+    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column, (b, size) => decompressed(b, size, column.codec)), next }
     const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPageV2(stored, full, decoder)
     return { page: dataPage_(v2.num_values, definitionLevels ?? [], repetitionLevels, dataPage, v2.encoding), next }
   } catch (error) {

@@ -12,17 +12,22 @@ import { BUNDLE, buildBrowserBundle, GLUE, root, WASM } from './build-bundle.js'
 
 const SOURCE_ENTRY = path.join(root, 'js/index.js')
 
-// Relative specifiers of static imports/re-exports and of dynamic import('...') with a literal string.
+// Relative specifiers of static imports/re-exports, and also of dynamic import('...') with a literal string.
+const STATIC_SPECIFIER = /(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s,$]+\s*from\s*)['"](\.{1,2}\/[^'"]+)['"]/g
 const SPECIFIER = /(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s,$]+\s*from\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g
 
-/** Source files reachable from the entry, in discovery order. */
-export function moduleGraph(entry = SOURCE_ENTRY) {
+/**
+ * Source files reachable from the entry, in discovery order. `dynamicImports: false` leaves out modules
+ * only an import() reaches (loaded on demand, e.g. with the page decoders): what a probe loads.
+ */
+export function moduleGraph(entry = SOURCE_ENTRY, { dynamicImports = true } = {}) {
   const seen = new Set()
+  const specifier = dynamicImports ? SPECIFIER : STATIC_SPECIFIER
   const visit = (file) => {
     if (seen.has(file)) return
     seen.add(file)
     const text = readFileSync(file, 'utf8')
-    for (const m of text.matchAll(SPECIFIER)) visit(path.resolve(path.dirname(file), m[1]))
+    for (const m of text.matchAll(specifier)) visit(path.resolve(path.dirname(file), m[1]))
   }
   visit(entry)
   return [...seen]
@@ -68,9 +73,12 @@ export async function measureDownload() {
   return { files, ...totals(files), lazy }
 }
 
-/** The commented source modules (what Node and the demo page load) and the wasm: for reading, not budgeted. */
+/**
+ * The commented source modules a probe loads (what Node and the demo page load: the static graph and the
+ * glue init() imports, not the modules other import()s load on demand) and the wasm: for reading, not budgeted.
+ */
 export function measureSources() {
-  const files = [...moduleGraph().map((file) => path.relative(root, file)), WASM].map(readMeasured)
+  const files = [...moduleGraph(undefined, { dynamicImports: false }).map((file) => path.relative(root, file)), GLUE, WASM].map(readMeasured)
   return { files, ...totals(files) }
 }
 

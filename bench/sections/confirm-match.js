@@ -1,16 +1,20 @@
 // Exact lookups (issue #14). Matching (js/confirm-match.js) on decoded pages: millions of values per
 // second for CandidateMatcher.scan over the typed arrays hyparquet decodes (and byte arrays), dictionary
 // indexes through hitsThroughDictionary, and walkLevels mapping hits to rows (target ≥ 100 M values/s
-// on numeric pages, no object per value). Bytes: one value confirmed in a ≥ 100 MB file with a page
+// on numeric pages, no object per value). PLAIN byte-array pages, old against new in one run: hyparquet's
+// one Uint8Array per value (readPlain, then CandidateMatcher.scan) against matching the value section in
+// place (scanPlainBinary), match alone and decode + match. Bytes: one value confirmed in a ≥ 100 MB file with a page
 // index (hyparquet-writer), against footer + page index + 2 pages per candidate row group.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
 import { parquetMetadata, readOffsetIndex } from 'hyparquet'
+import { readPlain } from 'hyparquet/src/plain.js'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from '../../js/confirm-match.js'
+import * as plainBinaryScan from '../../js/plain-binary-scan.js'
 import { openParquet } from '../../js/index.js'
 import { runIfMain } from '../lib/section.js'
 import { calibrate, interleave } from '../lib/timing.js'
@@ -28,7 +32,7 @@ function cases(n) {
     { name: 'INT64 (BigInt64Array), 1 value', n, fn: (m = one('INT64', [longs[5]])) => () => m.scan(longs) },
     { name: 'INT64 (BigInt64Array), 4 values', n, fn: (m = one('INT64', [1n, 2n, 3n, longs[5]])) => () => m.scan(longs) },
     { name: 'DOUBLE, 1 value (both zeros)', n, fn: (m = one('DOUBLE', [0, -0])) => () => m.scan(doubles) },
-    { name: 'BYTE_ARRAY, 1 value', n: strings.length, fn: (m = one('BYTE_ARRAY', ['key-77'])) => () => m.scan(strings) },
+    { name: 'BYTE_ARRAY, 1 value (Uint8Array per value)', n: strings.length, fn: (m = one('BYTE_ARRAY', ['key-77'])) => () => m.scan(strings) },
     { name: 'dictionary indexes', n, fn: (groups = new Int32Array(1000).fill(-1)) => () => hitsThroughDictionary(indexes, groups) },
     { name: 'walkLevels, flat, 1 hit', n, fn: (hits = new Int32Array(n).fill(-1)) => { hits[7] = 0; const page = { numLevels: n, definitionLevels: [], repetitionLevels: [] }; return () => walkLevels(page, 0, hits, 0, () => {}) } },
   ]
@@ -43,7 +47,66 @@ export async function run({ quick }) {
     const timed = interleave({ scan: { fn, reps: calibrate(fn, { targetMs }) } }, quick ? 3 : 5).scan
     rows.push({ case: c.name, values: c.n, mValuesPerSecond: c.n / (timed.msPerCall * 1e3), msPerCall: timed.msPerCall })
   }
-  return { rows, bytes: await bytesForOneValue(quick ? 1_500_000 : 13_000_000) }
+  return { rows, plainBinary: plainBinaryPairs({ quick }), bytes: await bytesForOneValue(quick ? 1_500_000 : 13_000_000) }
+}
+
+/** A PLAIN BYTE_ARRAY section ([u32 length][bytes]…) of `values`. */
+function plainSection(values) {
+  const out = new Uint8Array(values.reduce((n, v) => n + 4 + v.length, 0))
+  const view = new DataView(out.buffer)
+  let at = 0
+  for (const v of values) {
+    view.setUint32(at, v.length, true)
+    out.set(v, at + 4)
+    at += 4 + v.length
+  }
+  return out
+}
+
+/** Old (hyparquet's per-value arrays) against new (in place), interleaved in the same trials. */
+function plainBinaryPairs({ quick }) {
+  const n = 1 << 20
+  const targetMs = quick ? 100 : 400
+  const encoder = new TextEncoder()
+  const matcherOf = (type, candidates) => new CandidateMatcher(type, candidates, new Int32Array(candidates.length).map((_, k) => k), new Uint8Array(candidates.length).fill(1))
+  const keys = (i) => encoder.encode(`key-${i}`)
+  const ids = (i) => encoder.encode(`0b8e6f2c-3d4a-4e5f-9a1b-${String(i).padStart(12, '0')}`)
+  const sixteen = (valueOf) => Array.from({ length: 16 }, (_, k) => valueOf((k * 65537) % n))
+  // Each case's values are made when it runs, so earlier cases' arrays are garbage by then.
+  const binary = (name, valueOf, candidates) => () => {
+    const values = Array.from({ length: n }, (_, i) => valueOf(i))
+    return { name, type: 'BYTE_ARRAY', bytes: plainSection(values), width: undefined, values, candidates }
+  }
+  const fixed16 = (name) => () => {
+    const bytes = new Uint8Array(n * 16).map((_, j) => (j % 16 < 12 ? 0xab : (j * 2654435761) >>> 24))
+    const values = Array.from({ length: n }, (_, i) => bytes.subarray(i * 16, i * 16 + 16))
+    return { name, type: 'FIXED_LEN_BYTE_ARRAY', bytes, width: 16, values, candidates: [values[77]] }
+  }
+  const cases = [
+    binary('BYTE_ARRAY key-<i> (~10 B), 1 value', keys, [keys(77)]),
+    binary('BYTE_ARRAY key-<i> (~10 B), 16 values', keys, sixteen(keys)),
+    binary('BYTE_ARRAY 36-byte ids, 1 value', ids, [ids(77)]),
+    fixed16('FIXED_LEN_BYTE_ARRAY(16), 1 value'),
+  ]
+  const rows = []
+  for (const make of cases) {
+    const c = make()
+    const matcher = matcherOf(c.type, c.candidates)
+    const section = { bytes: c.bytes, count: n, width: c.width }
+    const timedGroup = (contenders) => interleave(Object.fromEntries(Object.entries(contenders).map(([k, fn]) => [k, { fn, reps: calibrate(fn, { targetMs }) }])), quick ? 3 : 5)
+    // Old and new matching interleaved; hyparquet's decode apart, after them: the million arrays it makes
+    // per call would load the garbage collector during the others' trials.
+    const timed = {
+      ...timedGroup({ oldMatch: () => matcher.scan(c.values), newMatch: () => matcher.scanPlainBinary(section, plainBinaryScan) }),
+      ...timedGroup({ oldDecodeMatch: () => matcher.scan(readPlain({ view: new DataView(c.bytes.buffer, c.bytes.byteOffset, c.bytes.byteLength), offset: 0 }, c.type, n, c.width)) }),
+    }
+    // Wall clock, and process CPU time: on a shared machine the CPU rate is the steadier of the two.
+    const rate = (k) => n / (timed[k].msPerCall * 1e3)
+    const cpuRate = (k) => n / (timed[k].cpuMsPerCall * 1e3)
+    rows.push({ case: c.name, values: n, oldMatch: rate('oldMatch'), oldDecodeMatch: rate('oldDecodeMatch'), newInPlace: rate('newMatch'),
+      cpu: { oldMatch: cpuRate('oldMatch'), oldDecodeMatch: cpuRate('oldDecodeMatch'), newInPlace: cpuRate('newMatch') } })
+  }
+  return rows
 }
 
 /** Writes `rows` sorted INT64 ids (8 bytes each, plain) with a page index and confirms one id. */
@@ -86,6 +149,10 @@ async function bytesForOneValue(rows) {
 runIfMain(import.meta.url, async (args) => {
   const result = await run(args)
   console.table(result.rows.map((r) => ({ ...r, mValuesPerSecond: r.mValuesPerSecond.toFixed(0), msPerCall: r.msPerCall.toFixed(2) })))
+  console.log('PLAIN byte-array pages, M values/s: old = hyparquet\'s Uint8Array per value (match only / readPlain + match), new = in place')
+  console.table(result.plainBinary.map((r) => ({ case: r.case, values: r.values, 'old match': r.oldMatch.toFixed(0),
+    'old decode+match': r.oldDecodeMatch.toFixed(0), 'new in place': r.newInPlace.toFixed(0), 'new (CPU time)': r.cpu.newInPlace.toFixed(0),
+    'vs old match': `${(r.newInPlace / r.oldMatch).toFixed(1)}x`, 'vs old decode+match': `${(r.newInPlace / r.oldDecodeMatch).toFixed(1)}x` })))
   console.log(result.bytes)
   return result
 })
