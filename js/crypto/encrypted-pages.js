@@ -63,10 +63,16 @@ export async function decryptPage(crypto, modules, ordinal, what) {
   const [headerAad, pageAad] = dictionary
     ? [crypto.aad(ModuleType.DICTIONARY_PAGE_HEADER), crypto.aad(ModuleType.DICTIONARY_PAGE)]
     : [crypto.aad(ModuleType.DATA_PAGE_HEADER, ordinal), crypto.aad(ModuleType.DATA_PAGE, ordinal)]
-  const [headerPlain, pagePlain] = await Promise.all([
+  // Both decrypt at once; when both fail, the header's failure is the one reported (whichever finished
+  // first would otherwise name the module, by timing).
+  const [headerResult, pageResult] = await Promise.allSettled([
     decryptGcmModule(crypto.keys.gcm, modules.header, headerAad, `${what} header`),
     decryptGcmModule(crypto.keys.gcm, modules.page, pageAad, what),
   ])
+  if (headerResult.status === 'rejected') throw headerResult.reason
+  if (pageResult.status === 'rejected') throw pageResult.reason
+  const headerPlain = headerResult.value
+  const pagePlain = pageResult.value
   const header = thriftStructPrefix(headerPlain)
   const decoded = header.problem === undefined ? decodePageHeader(header.bytes) : { problem: header.problem }
   if ('problem' in decoded) throw new EncryptedPageProblem(`${what}: the decrypted page header does not decode: ${decoded.problem}`)
