@@ -7,17 +7,16 @@
 // Encrypted chunks opened with their key have their pages decrypted first (js/crypto/encrypted-pages.js).
 import { Chunk, ChunkFlag, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from './footer.js'
 import { ensureColumnIndexes } from './chunk-indexes.js'
+import { DEFAULT_MAX_CONFIRM_BYTES, DEFAULT_MAX_ROWS } from './confirm-options.js'
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from './confirm-match.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from './page-decode.js'
 import { chunkByteRange } from './page-index.js'
-import { ErrorCode, ParquetBloomError } from './errors.js'
+import { ParquetBloomError } from './errors.js'
 import { RangeTask } from './probe-plan.js'
 import { decryptPage, pagesAuthenticated, splitPageModules } from './crypto/encrypted-pages.js'
 import { concatBytes } from './crypto/thrift-rewrite.js'
 import { Source } from './verdicts.js'
 
-export const DEFAULT_MAX_CONFIRM_BYTES = 16 * 1024 * 1024
-export const DEFAULT_MAX_ROWS = 1000
 
 // 'unknown' answers that only lacked a usable index: the pages can still say. Others (null, NaN, an
 // encrypted or external chunk) stay as they are.
@@ -282,23 +281,4 @@ function keepWithReason(job, { reason, detail }) {
     if (!job.wanted[v]) return
     job.group.results[v] = { ...r, reason, detail: `${detail}; ${r.reason}: ${r.detail}` }
   })
-}
-
-/**
- * probe()'s confirm options, checked: null without `confirm: true`.
- * @param {{ confirm?: boolean, maxConfirmBytes?: number, maxRows?: number, columns?: string[] }} options
- * @returns {{ maxConfirmBytes: number, maxRows: number } | null}
- */
-export function confirmOptions({ confirm, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS, columns }) {
-  if (confirm === undefined || confirm === false) {
-    // Row values come from confirmed rows only: asking for them without confirming is a mistake, not a no-op.
-    if (columns !== undefined) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'columns needs confirm: true (the rows come from the data pages)')
-    return null
-  }
-  if (confirm !== true) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `confirm must be true or false, got ${JSON.stringify(confirm)}`)
-  if (!(Number.isFinite(maxConfirmBytes) && maxConfirmBytes >= 0)) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `maxConfirmBytes must be a number >= 0, got ${maxConfirmBytes}`)
-  }
-  if (!(Number.isInteger(maxRows) && maxRows >= 0)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `maxRows must be an integer >= 0, got ${maxRows}`)
-  return { maxConfirmBytes, maxRows }
 }

@@ -8,8 +8,7 @@ import { ensureAllColumnIndexes, setLayoutOrigin } from './chunk-indexes.js'
 import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
 import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './probe.js'
 import { planProbe } from './probe-plan.js'
-import { confirmOptions, planConfirm } from './confirm.js'
-import { lookupColumns, lookupRowValues } from './confirm-lookup.js'
+import { confirmOptions } from './confirm-options.js'
 import { LinkModel, transportWindow } from './link-model.js'
 import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks } from './read-scheduler.js'
 import { openByteSource } from './sources/index.js'
@@ -215,6 +214,8 @@ export class ParquetFile {
   /** Reads and compares the data pages of what is still open (js/confirm.js); returns what that cost apart from the probe. */
   async #confirm(probe, options) {
     const before = { ...this.stats }
+    // Loaded on the first confirmation: a probe that does not confirm never downloads it (or hyparquet).
+    const [{ planConfirm }, { lookupColumns, lookupRowValues }] = await Promise.all([import('./confirm.js'), import('./confirm-lookup.js')])
     const columns = probe.columns === undefined ? undefined : lookupColumns(this.layout, probe.columns, this.name)
     const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe })
     await this.#run(confirmation.tasks, options)

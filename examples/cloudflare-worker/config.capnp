@@ -35,6 +35,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/cached-footer.js", esModule = embed "../../js/cached-footer.js"),
     (name = "node_modules/parquet-bloom/js/chunk-indexes.js", esModule = embed "../../js/chunk-indexes.js"),
     (name = "node_modules/parquet-bloom/js/confirm-lookup.js", esModule = embed "../../js/confirm-lookup.js"),
+    (name = "node_modules/parquet-bloom/js/confirm-options.js", esModule = embed "../../js/confirm-options.js"),
     (name = "node_modules/parquet-bloom/js/confirm-match.js", esModule = embed "../../js/confirm-match.js"),
     (name = "node_modules/parquet-bloom/js/confirm.js", esModule = embed "../../js/confirm.js"),
     (name = "node_modules/parquet-bloom/js/core.js", esModule = embed "../../js/core.js"),
