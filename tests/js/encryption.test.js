@@ -17,6 +17,7 @@ import { Chunk, CHUNK_WORDS } from '../../js/footer.js'
 import { EncryptedFilterTask } from '../../js/crypto/encrypted-filter.js'
 import { decryptPage } from '../../js/crypto/encrypted-pages.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { withFile } from './helpers/with-file.js'
 
 const FOOTER_KEY = '0123456789012345'
 const KEYS = { footerKey: FOOTER_KEY, columnKeys: { double_field: '1234567890123450', float_field: '1234567890123451' } }
@@ -49,15 +50,6 @@ before(async () => {
 after(async () => {
   await rm(dir, { recursive: true, force: true })
 })
-
-async function withFile(source, options, fn) {
-  const file = await openParquet(source, options)
-  try {
-    return await fn(file)
-  } finally {
-    await file.close()
-  }
-}
 
 const verdicts = (result) => result.rowGroups.flatMap((g) => g.results.map((r) => r.verdict))
 const range = (n, f) => Array.from({ length: n }, (_, i) => f(i))

@@ -14,6 +14,7 @@ import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '..
 import { bitsetOf, buildTruth, expectedVerdicts, parseParquet, probeValues, rebuild, TARGET } from './helpers/hostile-corpus.js'
 import { startTestServer } from './helpers/range-server.js'
 import { writeHyparquetSample } from './helpers/sample-files.js'
+import { withFile } from './helpers/with-file.js'
 
 const MiB = 1024 * 1024
 const PROMPT_MS = 500 // how long an aborted or failed probe may take to settle
@@ -54,15 +55,6 @@ afterEach(() => {
 
 function blocksInUse() {
   return memoryStats().poolInUseBytes - getCore().scratchBytes
-}
-
-async function withFile(url, options, fn) {
-  const file = await openParquet(url, options)
-  try {
-    return await fn(file)
-  } finally {
-    await file.close()
-  }
 }
 
 /** Every row group answers as the reference SBBF says (present values 'maybe'), in `mode`. */

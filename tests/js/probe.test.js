@@ -11,6 +11,7 @@ import { ErrorCode, memoryStats, openParquet } from '../../js/index.js'
 import { fixturePath, missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PRESENT } from './helpers/fixtures.js'
 import { startTestServer } from './helpers/range-server.js'
 import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
+import { withFile } from './helpers/with-file.js'
 
 const MODES = ['auto', 'filter', 'block']
 const STATS_FILE = 'parquet-testing/data_index_bloom_encoding_stats.parquet'
@@ -26,15 +27,6 @@ after(async () => {
   await server?.close()
   await rm(dir, { recursive: true, force: true })
 })
-
-async function withFile(source, options, fn) {
-  const file = await openParquet(source, options)
-  try {
-    return await fn(file)
-  } finally {
-    await file.close()
-  }
-}
 
 const verdictsOf = (result, g = 0) => result.rowGroups[g].results.map((r) => r.verdict)
 
