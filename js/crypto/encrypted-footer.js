@@ -13,6 +13,7 @@ import { decodeFileCryptoMetaData, FileDecryption, readEncryptionAlgorithm } fro
 import { concatBytes, longFieldHeader, thriftStructPrefix } from './thrift-rewrite.js'
 
 const SIGNATURE_BYTES = 28
+const utf8 = new TextDecoder()
 
 /**
  * One encrypted chunk: what its module reads need, or why they cannot be made.
@@ -228,7 +229,7 @@ function readColumnCrypto(r) {
         if (field.type === 0) break
         if (field.id === 1 && field.type === T.LIST) {
           const count = r.expectList(field.type, 'path_in_schema', T.BINARY)
-          for (let i = 0; i < count; i++) out.path.push(new TextDecoder().decode(r.binary()))
+          for (let i = 0; i < count; i++) out.path.push(utf8.decode(r.binary()))
         } else if (field.id === 2 && field.type === T.BINARY) out.keyMetadata = r.binary().slice()
         else r.skip(field.type)
         inner = field.id
