@@ -12,9 +12,15 @@ import { BUNDLE, buildBrowserBundle, GLUE, root, WASM } from './build-bundle.js'
 
 const SOURCE_ENTRY = path.join(root, 'js/index.js')
 
-// Relative specifiers of static imports/re-exports, and also of dynamic import('...') with a literal string.
-const STATIC_SPECIFIER = /(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s,$]+\s*from\s*)['"](\.{1,2}\/[^'"]+)['"]/g
-const SPECIFIER = /(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s,$]+\s*from\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g
+// Specifiers of static imports/re-exports, and also of dynamic import('...') with a literal string.
+const STATIC_SPECIFIER = /(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s,$]+\s*from\s*)['"]([^'"\s]+)['"]/g
+const SPECIFIER = /(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s,$]+\s*from\s*|\bimport\s*\(\s*)['"]([^'"\s]+)['"]/g
+const isRelative = (spec) => spec.startsWith('./') || spec.startsWith('../')
+
+/** Every specifier `code` imports or re-exports (relative, bare, node:), and with `dynamicImports` those of import('…'). */
+export function importSpecifiers(code, { dynamicImports = true } = {}) {
+  return [...code.matchAll(dynamicImports ? SPECIFIER : STATIC_SPECIFIER)].map((m) => m[1])
+}
 
 /**
  * Source files reachable from the entry, in discovery order. `dynamicImports: false` leaves out modules
@@ -22,12 +28,11 @@ const SPECIFIER = /(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s
  */
 export function moduleGraph(entry = SOURCE_ENTRY, { dynamicImports = true } = {}) {
   const seen = new Set()
-  const specifier = dynamicImports ? SPECIFIER : STATIC_SPECIFIER
   const visit = (file) => {
     if (seen.has(file)) return
     seen.add(file)
     const text = readFileSync(file, 'utf8')
-    for (const m of text.matchAll(specifier)) visit(path.resolve(path.dirname(file), m[1]))
+    for (const spec of importSpecifiers(text, { dynamicImports })) if (isRelative(spec)) visit(path.resolve(path.dirname(file), spec))
   }
   visit(entry)
   return [...seen]

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import { moduleGraph } from '../../scripts/size.js'
+import { importSpecifiers, moduleGraph } from '../../scripts/size.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const PACKAGE_PREFIX = 'node_modules/parquet-bloom/'
@@ -35,12 +35,10 @@ test('…and every module of the packages it imports on demand, under the names 
     `add or fix these in examples/cloudflare-worker/config.capnp:\n${wrong.map(([name, body]) => `    (name = "${name}", esModule = ${body.startsWith('export') ? '' : 'embed '}"${body}"),`).join('\n')}`)
 })
 
-const IMPORT = /(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s,$]+\s*from\s*|\bimport\s*\(\s*)['"]([^'"\s]+)['"]/g
-
 /** The specifiers a module imports (statically or on demand), type-only imports in comments not counted. */
 function importsOf(file) {
   const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '')
-  return [...code.matchAll(IMPORT)].map((m) => m[1]).filter((spec) => !spec.startsWith('node:'))
+  return importSpecifiers(code).filter((spec) => !spec.startsWith('node:'))
 }
 
 /**
