@@ -33,11 +33,24 @@ before(async () => {
   // already built it, and the file list below proves the tarball carries it.
   const { stdout } = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], repoRoot)
   packed = JSON.parse(stdout)[0]
+  // The runtime dependencies come along as tarballs packed from node_modules, installed with the package in
+  // one offline install: the registry's stand-in. `npm install --offline` of the package alone would need
+  // their full packuments in the npm cache, which `npm ci` never puts there (ENOTCACHED on a new machine).
+  const dependencies = await dependencyTarballs(work)
   consumer = path.join(work, 'consumer')
   await mkdir(consumer)
   await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-  await npm(['install', '--offline', path.join(work, packed.filename)], consumer)
+  await npm(['install', '--offline', path.join(work, packed.filename), ...dependencies], consumer)
 })
+
+/** Tarballs, packed into `dir`, of every package the installed parquet-bloom needs at run time (the closure of `dependencies`). */
+async function dependencyTarballs(dir) {
+  const { stdout: tree } = await npm(['ls', '--omit=dev', '--all', '--parseable'], repoRoot)
+  const folders = tree.split('\n').filter((line) => line && path.resolve(line) !== path.resolve(repoRoot))
+  if (!folders.length) return []
+  const { stdout } = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir, ...folders], repoRoot)
+  return JSON.parse(stdout).map((/** @type {{ filename: string }} */ p) => path.join(dir, p.filename))
+}
 
 after(async () => {
   if (work) await rm(work, { recursive: true, force: true })
