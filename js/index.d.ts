@@ -445,7 +445,7 @@ export class ParquetFile {
   column(path: string | string[]): LeafColumn
   /**
    * Per row group, whether each value is definitely absent or may be present. Values are converted by
-   * the column's physical + logical type (numbers, bigints, strings, Dates, bytes; see js/values.js).
+   * the column's physical + logical type (numbers, bigints, strings, Dates, bytes; see js/values/probe-values.js).
    */
   probe(column: string | string[], values: Iterable<unknown>, options?: ProbeOptions): Promise<ProbeResult>
   /** Lends one chunk's filter to `visit` for the duration of the call; it is released afterwards. */

@@ -5,8 +5,8 @@
 // wasm decoder sees ordinary metadata, and each encrypted chunk keeps a crypto context for later reads.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 // footer.js imports this module too: its bindings are used only at run time, after both have loaded.
-import { Chunk, ChunkFlag, CHUNK_WORDS } from '../footer.js'
-import { CompactReader, Malformed, T } from '../thrift-compact.js'
+import { Chunk, ChunkFlag, CHUNK_WORDS } from '../footer/footer.js'
+import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
 import { decryptGcmModule, decryptionFailed, verifyFooterSignature } from './aes-gcm.js'
 import { moduleAad, ModuleType } from './aad.js'
 import { decodeFileCryptoMetaData, FileDecryption, readEncryptionAlgorithm } from './file-crypto.js'

@@ -10,7 +10,7 @@ import path from 'node:path'
 
 import { startTestServer } from '../js/helpers/range-server.js'
 import { ROUNDS_PROBED_ROWS, ROUNDS_ROW_GROUPS, writeRoundsFile } from '../js/helpers/rounds-file.js'
-import { BROWSER_HTTP1_WINDOW } from '../../js/link-model.js'
+import { BROWSER_HTTP1_WINDOW } from '../../js/plan/link-model.js'
 import { repoRoot } from '../../web/server.js'
 import { assertEqual, assertOk } from './checks.js'
 

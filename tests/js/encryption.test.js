@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
 import { ErrorCode, openParquet } from '../../js/index.js'
-import { Chunk, CHUNK_WORDS } from '../../js/footer.js'
+import { Chunk, CHUNK_WORDS } from '../../js/footer/footer.js'
 import { EncryptedFilterTask } from '../../js/crypto/encrypted-filter.js'
 import { decryptPage } from '../../js/crypto/encrypted-pages.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'

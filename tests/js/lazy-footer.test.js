@@ -1,4 +1,4 @@
-// Big footers decode chunk indexes per column, on first need (js/chunk-indexes.js): a probe decodes only
+// Big footers decode chunk indexes per column, on first need (js/footer/chunk-indexes.js): a probe decodes only
 // the probed column's chunks; per-column decoding gives exactly what decoding every column at once gives,
 // and what hyparquet reads from the same footers (parquet-testing files); a chunk that decodes wrong only
 // when its column is first read still fails that probe with MALFORMED_FOOTER, while other columns probe.
@@ -10,8 +10,8 @@ import { after, before, describe, test } from 'node:test'
 
 import { parquetMetadata } from 'hyparquet'
 
-import { chunkIndexDecodes, ensureColumnIndexes } from '../../js/chunk-indexes.js'
-import { decodeFileMetaData, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from '../../js/footer.js'
+import { chunkIndexDecodes, ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
+import { decodeFileMetaData, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from '../../js/footer/footer.js'
 import { ErrorCode, init, openParquet, ParquetBloomError } from '../../js/index.js'
 import { editFooter } from './helpers/footer-edit.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'

@@ -1,4 +1,4 @@
-// js/values.js and js/values/: user values → the physical values a writer hashed. Checked two ways: hand-computed
+// js/values/probe-values.js and js/values/: user values → the physical values a writer hashed. Checked two ways: hand-computed
 // PLAIN encodings for each rule, and a round trip through files written by real writers (DuckDB,
 // hyparquet-writer) where every stored value, typed as a user would type it, must be found.
 import assert from 'node:assert/strict'
@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test'
 import { parquetMetadata } from 'hyparquet'
 
 import { BloomFilter, ErrorCode, init, ParquetBloomError } from '../../js/index.js'
-import { combineVerdicts, encodeProbeValues } from '../../js/values.js'
+import { combineVerdicts, encodeProbeValues } from '../../js/values/probe-values.js'
 import { describeColumnType, logicalTypeFromSchemaElement } from '../../js/values/column-type.js'
 import { parseHexBytes } from '../../js/values/input.js'
 import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'

@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 
-import { getCore } from '../../../js/core.js'
+import { getCore } from '../../../js/wasm/core.js'
 import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../../js/index.js'
 
 import { referenceFilter, rng } from './reference-sbbf.js'
@@ -471,7 +471,7 @@ function filterCases(base) {
 
   return [
     // Where the filter is
-    // 0 and negative offsets mean "no filter" (apache/iceberg#5172; js/writer-rules.js)
+    // 0 and negative offsets mean "no filter" (apache/iceberg#5172; js/indexes/writer-rules.js)
     placed('bloom offset -5', { offset: -5 }, unknown(/no-index: this row group has no bloom filter/)),
     placed('bloom offset -2^63', { offset: -(2n ** 63n) }, unknown(/no-index: this row group has no bloom filter/)),
     placed('bloom offset 0', { offset: 0 }, unknown(/no-index: this row group has no bloom filter/)),

@@ -1,0 +1,72 @@
+// Which indexes one column chunk offers, and whether each can be trusted (parquet.thrift ColumnChunk,
+// ColumnMetaData, PageIndex.md): shown by file.metadata, `parquet-bloom inspect` and the demo, so a
+// user sees how probe-able a file is before probing it.
+import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
+import { Chunk, CHUNK_WORDS, IndexFlag, IndexI32, INDEX_I32_WORDS } from '../footer/footer.js'
+import { chunkUnavailable } from './bloom-reads.js'
+import { chunkStatistics, sortOrderFor } from './statistics.js'
+
+// parquet.thrift Encoding ids
+const PLAIN_DICTIONARY = 2
+const RLE = 3
+const BIT_PACKED = 4
+const RLE_DICTIONARY = 8
+
+/**
+ * @param {import('./bloom-reads.js').FileGeometry} geometry
+ * @returns {{ statistics: { present: boolean, usable: boolean, reason?: string, detail?: string },
+ *   pageIndex: { columnIndex: boolean, offsetIndex: boolean }, dictionary: { present: boolean, allDataPages: boolean | null },
+ *   bloomFilter: boolean }}
+ */
+export function chunkIndexes(geometry, rowGroup, columnIndex) {
+  const { layout } = geometry
+  ensureColumnIndexes(layout, columnIndex)
+  const chunk = rowGroup * layout.columns.length + columnIndex
+  const w = chunk * CHUNK_WORDS
+  const i = chunk * INDEX_I32_WORDS
+  const { chunks } = layout
+  const { i32 } = layout.indexes
+  const flags = i32[i + IndexI32.FLAGS]
+  const column = layout.columns[columnIndex]
+  // With its key an encrypted chunk's (decrypted) statistics are usable like any others.
+  const unavailable = chunkUnavailable(chunks[w + Chunk.FLAGS], layout.crypto?.chunks[chunk])
+  let statistics
+  if (unavailable) statistics = { present: false, usable: false, reason: unavailable.reason, detail: unavailable.detail }
+  else if (!(flags & (IndexFlag.HAS_STATISTICS | IndexFlag.FOREIGN_STATISTICS_FIELD))) statistics = { present: false, usable: false }
+  else {
+    const stats = chunkStatistics(layout, rowGroup, column, sortOrderFor(column))
+    statistics = stats.usable ? { present: true, usable: true } : { present: true, usable: false, reason: stats.reason, detail: stats.detail }
+  }
+  const bloomOffset = chunks[w + Chunk.BLOOM_OFFSET]
+  return {
+    statistics,
+    pageIndex: { columnIndex: chunks[w + Chunk.COLUMN_INDEX_OFFSET] >= 4, offsetIndex: chunks[w + Chunk.OFFSET_INDEX_OFFSET] >= 4 },
+    dictionary: dictionaryCoverage(chunks, w, flags, i32[i + IndexI32.ENCODINGS]),
+    bloomFilter: bloomOffset > 0 && !(flags & IndexFlag.FOREIGN_BLOOM_FIELD),
+  }
+}
+
+/**
+ * Does the chunk have a dictionary page, and are all its data pages dictionary-encoded (so that the
+ * dictionary is the exact set of its values)? With encoding_stats that is what they say; without, only
+ * parquet-java's DictionaryFilter rule: PLAIN_DICTIONARY (format 1.0) and nothing but level encodings.
+ * null when it cannot be told.
+ */
+export function dictionaryCoverage(chunks, w, flags, encodings) {
+  const dictionaryOffset = chunks[w + Chunk.DICTIONARY_PAGE_OFFSET]
+  const dataOffset = chunks[w + Chunk.DATA_PAGE_OFFSET]
+  if (flags & IndexFlag.FOREIGN_DICTIONARY_FIELD) return { present: false, allDataPages: null }
+  const bit = (e) => (encodings & (1 << e)) !== 0
+  const listed = (flags & IndexFlag.HAS_ENCODINGS) !== 0 && (bit(PLAIN_DICTIONARY) || bit(RLE_DICTIONARY))
+  // A dictionary page comes first in its chunk; an offset at or after the data pages (0 in some files)
+  // disagrees with the rest of the chunk and is not used.
+  const placed = dictionaryOffset >= 4 && dictionaryOffset < dataOffset
+  const present = placed || (listed && dictionaryOffset === -1)
+  if (!present) return { present: false, allDataPages: false }
+  if (flags & IndexFlag.HAS_ENCODING_STATS) return { present, allDataPages: (flags & IndexFlag.DATA_PAGES_DICTIONARY) !== 0 }
+  if (flags & IndexFlag.HAS_ENCODINGS && bit(PLAIN_DICTIONARY)) {
+    const others = encodings & ~((1 << PLAIN_DICTIONARY) | (1 << RLE) | (1 << BIT_PACKED))
+    return { present, allDataPages: others === 0 }
+  }
+  return { present, allDataPages: null }
+}
