@@ -5,7 +5,8 @@ import { getCore, init } from './wasm/core.js'
 import { structureBoundaries } from './indexes/bloom-layout.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { ensureAllColumnIndexes, setLayoutOrigin } from './footer/chunk-indexes.js'
-import { Chunk, CHUNK_WORDS, readFooter } from './footer/footer.js'
+import { readFooter } from './footer/footer.js'
+import { chunk } from './footer/records.js'
 import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
 import { planProbe } from './plan/probe-plan.js'
 import { confirmOptions } from './confirm/confirm-options.js'
@@ -104,8 +105,8 @@ export class ParquetFile {
       layout: this.layout,
       fileSize: this.fileSize,
       metadataOffset: this.metadataOffset,
-      boundaries: () => (boundaries ??= structureBoundaries(this.layout.chunks, this.metadataOffset)),
-      pageRanges: () => (pageRanges ??= chunkPageRanges(this.layout.chunks, this.metadataOffset)),
+      boundaries: () => (boundaries ??= structureBoundaries(this.layout, this.metadataOffset)),
+      pageRanges: () => (pageRanges ??= chunkPageRanges(this.layout, this.metadataOffset)),
     }
   }
 
@@ -459,7 +460,7 @@ async function visitDecrypted(jobs, visit, name) {
 function buildMetadata(geometry) {
   const { layout } = geometry
   ensureAllColumnIndexes(layout) // in one pass, rather than one per column as chunkIndexes would
-  const { columns, chunks, rowGroupRows } = layout
+  const { columns, rowGroupRows } = layout
   return {
     numRows: layout.numRows,
     createdBy: layout.createdBy,
@@ -467,9 +468,7 @@ function buildMetadata(geometry) {
       index: g,
       numRows,
       columns: columns.map((c, i) => {
-        const w = (g * columns.length + i) * CHUNK_WORDS
-        const offset = chunks[w + Chunk.BLOOM_OFFSET]
-        const length = chunks[w + Chunk.BLOOM_LENGTH]
+        const { bloomOffset: offset, bloomLength: length } = chunk(layout, g, i)
         return {
           path: c.name,
           pathInSchema: c.path,

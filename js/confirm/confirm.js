@@ -5,12 +5,11 @@
 // decoded (js/pages/page-decode.js) and matched (js/confirm/confirm-match.js) into 'present' with row numbers or an
 // exact 'absent'. Any doubt about a page keeps the index's answer, with reason 'confirm-failed'.
 // Encrypted chunks opened with their key have their pages decrypted first (js/crypto/encrypted-pages.js).
-import { Chunk, ChunkFlag, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from '../footer/footer.js'
+import { chunk } from '../footer/records.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { DEFAULT_MAX_CONFIRM_BYTES, DEFAULT_MAX_ROWS } from './confirm-options.js'
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from './confirm-match.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from '../pages/page-decode.js'
-import { chunkByteRange } from '../indexes/page-index.js'
 import { ParquetBloomError } from '../errors.js'
 import { RangeTask } from '../plan/probe-plan.js'
 import { decryptPage, pagesAuthenticated, splitPageModules } from '../crypto/encrypted-pages.js'
@@ -52,20 +51,20 @@ export function planConfirm({ name, layout, metadataOffset, column, encoded, row
     let open = 0
     group.results.forEach((r, v) => { if (confirmable(r)) { wanted[v] = 1; open++ } })
     if (!open) continue
-    const chunk = group.index * layout.columns.length + column.index
     const job = { group, wanted, firstRow: firstRows[group.index], reads: [], pageIndex: undefined, failure: undefined,
       crypto: undefined, dictionaryFirst: false, where: `${name}: row group ${group.index}, column ${column.name}` }
     jobs.push(job)
-    job.failure = encryptionRefusal(layout, chunk)
+    const record = chunk(layout, group.index, column.index)
+    job.failure = encryptionRefusal(record)
     if (job.failure) continue
-    job.crypto = layout.crypto?.chunks[chunk]
-    const range = chunkByteRange(layout, group.index, column.index)
+    job.crypto = record.crypto
+    const range = record.pageRange()
     if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) {
       job.failure = { reason: 'confirm-failed', detail: 'the footer does not place the column chunk inside the file\'s data' }
       continue
     }
-    // A chunk starting before its first data page starts with its dictionary page (page-index.js chunkByteRange).
-    job.dictionaryFirst = range.chunkStart !== layout.chunks[chunk * CHUNK_WORDS + Chunk.DATA_PAGE_OFFSET]
+    // A chunk starting before its first data page starts with its dictionary page (ChunkView.pageRange).
+    job.dictionaryFirst = range.chunkStart !== record.dataPageOffset
     const prepared = pageIndexOf(group.index)
     if (prepared) {
       job.pageIndex = prepared
@@ -105,27 +104,17 @@ export function planConfirm({ name, layout, metadataOffset, column, encoded, row
 }
 
 /**
- * Whether a chunk's pages are ciphertext: it has crypto metadata or encrypted metadata, or the file's
- * keys decrypt it (files whose chunks carry no crypto metadata, as DuckDB writes them).
- * @param {import('../footer/footer.js').FileLayout} layout
- */
-export function encryptedChunk(layout, chunk) {
-  if (layout.crypto?.chunks[chunk]) return true
-  return (layout.chunks[chunk * CHUNK_WORDS + Chunk.FLAGS] & (ChunkFlag.ENCRYPTED_META_DATA | ChunkFlag.HAS_CRYPTO_META_DATA)) !== 0
-}
-
-/**
  * Why a chunk's pages cannot be confirmed for its encryption, or undefined: encrypted without its key,
  * or encrypted with AES_GCM_CTR_V1, whose pages are AES-CTR and authenticate nothing (a verdict never
  * comes from unauthenticated bytes, as for CTR dictionaries in js/crypto/encrypted-dictionary.js).
  */
-function encryptionRefusal(layout, chunk) {
-  const crypto = layout.crypto?.chunks[chunk]
+function encryptionRefusal(record) {
+  const { crypto } = record
   if (crypto?.missing !== undefined) return { reason: 'confirm-failed', detail: `the column chunk is encrypted and ${crypto.missing}` }
   if (crypto && !pagesAuthenticated(crypto)) {
     return { reason: 'confirm-failed', detail: `the file is encrypted with ${crypto.algorithm}, whose data pages are AES-CTR and not authenticated: exact lookups answer only from authenticated pages` }
   }
-  if (!crypto && encryptedChunk(layout, chunk)) return { reason: 'confirm-failed', detail: 'the column chunk is encrypted and no key for it was given' }
+  if (!crypto && record.encrypted) return { reason: 'confirm-failed', detail: 'the column chunk is encrypted and no key for it was given' }
   return undefined
 }
 
@@ -169,7 +158,7 @@ async function confirmJob(job, { layout, column, encoded, maxRows, rowsTaken }) 
     }
   }
   try {
-    const codec = layout.indexes.i32[(group.index * layout.columns.length + column.index) * INDEX_I32_WORDS + IndexI32.CODEC]
+    const { codec } = chunk(layout, group.index, column.index)
     const decoding = await columnDecoder(layout, column, codec)
     if (job.crypto) await decryptReads(job)
     if (job.pageIndex) await scanIndexedPages(job, decoding, matcher, onHit)

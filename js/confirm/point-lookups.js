@@ -3,7 +3,7 @@
 // support (parquet-format PageIndex.md first_row_index), so only the pages holding those rows are
 // fetched: kilobytes for a few rows of a large file. Without an OffsetIndex hyparquet reads the chunks.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { encryptedChunk } from './confirm.js'
+import { ChunkView } from '../footer/records.js'
 import { hyparquetMetadata, loadHyparquet } from '../pages/page-decode.js'
 
 // Matched rows closer than this are read in one hyparquet call (the pages between them come along).
@@ -29,7 +29,7 @@ export function lookupColumns(layout, columns, name) {
   const numColumns = layout.columns.length
   for (let chunk = 0; chunk < layout.rowGroupRows.length * numColumns; chunk++) {
     const leaf = layout.columns[chunk % numColumns]
-    if (columns.includes(leaf.path[0]) && encryptedChunk(layout, chunk)) {
+    if (columns.includes(leaf.path[0]) && new ChunkView(layout, chunk).encrypted) {
       throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: column ${JSON.stringify(leaf.name)} is encrypted: point lookups (columns) read with hyparquet, which does not decrypt; name only plaintext columns`, { source: name, field: leaf.path[0] })
     }
   }

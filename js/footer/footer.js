@@ -1,7 +1,8 @@
 // Reads a Parquet footer from a byte source (one tail read, a second only when the footer is larger) and
 // decodes it with the wasm FileMetaData decoder into the compact layout probing needs.
-import { ChunkFlag as ChunkFlagEnum, ChunkIndexRecord, ChunkRecord, ChunkSpan, FileSummary, IndexFlag as IndexFlagEnum, RowGroupRecord, SchemaRecord, whenBound } from '../wasm/abi.js'
+import { ChunkIndexRecord, ChunkRecord, ChunkSpan, FileSummary, RowGroupRecord, SchemaRecord, whenBound } from '../wasm/abi.js'
 import { decodeChunkIndexes, setLayoutOrigin } from './chunk-indexes.js'
+import { CHUNK_WORDS } from './records.js'
 import { getCore } from '../wasm/core.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from '../errors.js'
 import { openEncryptedFooter } from '../crypto/encrypted-footer.js'
@@ -32,34 +33,17 @@ const MAX_RECORDS_PER_FOOTER_BYTE = 2
 
 // Records written by src/file_metadata.h, copied out as typed arrays of words: SchemaRecord as int32,
 // RowGroupRecord and ChunkRecord as float64. Word indices and counts come from the module (js/wasm/abi.js).
+// The per-chunk records are read through js/footer/records.js; the schema and row group words only here.
 const Schema = SchemaRecord.wordIndex('i32')
 const RowGroup = RowGroupRecord.wordIndex('f64')
-/** Word index of each ChunkRecord field in `layout.chunks` (Chunk.BLOOM_OFFSET …). */
-export const Chunk = ChunkRecord.wordIndex('f64')
 let SCHEMA_WORDS = 0
 let ROW_GROUP_WORDS = 0
-/** float64 words per chunk in `layout.chunks`; set at init(). */
-export let CHUNK_WORDS = 0
 let SPAN_WORDS = 0
-/**
- * ChunkIndexRecord per chunk in `layout.indexes`, copied whole and read through two views of the same
- * bytes: its doubles by IndexF64 word (NUM_VALUES …), its int32s by IndexI32 word (FLAGS …).
- */
-export const IndexF64 = ChunkIndexRecord.wordIndexOfType('f64')
-export const IndexI32 = ChunkIndexRecord.wordIndexOfType('i32')
-/** float64 and int32 words per ChunkIndexRecord; set at init(). */
-export let INDEX_F64_WORDS = 0
-export let INDEX_I32_WORDS = 0
 whenBound(() => {
   SCHEMA_WORDS = SchemaRecord.words(4)
   ROW_GROUP_WORDS = RowGroupRecord.words(8)
-  CHUNK_WORDS = ChunkRecord.words(8)
   SPAN_WORDS = ChunkSpan.words(4)
-  INDEX_F64_WORDS = ChunkIndexRecord.words(8)
-  INDEX_I32_WORDS = ChunkIndexRecord.words(4)
 })
-export const ChunkFlag = ChunkFlagEnum.values
-export const IndexFlag = IndexFlagEnum.values
 
 const utf8 = new TextDecoder()
 

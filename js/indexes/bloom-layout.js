@@ -1,7 +1,7 @@
 // Where a column chunk's bloom filter lies and how big its parts are, before and after reading its
 // header: the header length writers produce for a given numBytes, the layout a bloom_filter_length
 // implies, and the bound that limits a filter whose length the footer does not record.
-import { Chunk, CHUNK_WORDS } from '../footer/footer.js'
+import { allChunks } from '../footer/records.js'
 
 const varintLength = (v) => {
   let n = 1
@@ -33,18 +33,15 @@ export function layoutFromLength(length) {
  * Sorted offsets of every structure the footer locates (pages, indexes, bloom filters, the footer).
  * A bloom filter cannot extend past the next one, which bounds filters of unknown length.
  */
-export function structureBoundaries(chunks, metadataOffset) {
-  const count = chunks.length / CHUNK_WORDS
-  const all = new Float64Array(count * 5 + 1)
-  let n = 0
-  for (let c = 0; c < count; c++) {
-    const w = c * CHUNK_WORDS
-    for (const k of [Chunk.BLOOM_OFFSET, Chunk.DATA_PAGE_OFFSET, Chunk.DICTIONARY_PAGE_OFFSET, Chunk.COLUMN_INDEX_OFFSET, Chunk.OFFSET_INDEX_OFFSET]) {
-      if (chunks[w + k] >= 0) all[n++] = chunks[w + k]
+export function structureBoundaries(layout, metadataOffset) {
+  const all = []
+  for (const c of allChunks(layout)) {
+    for (const offset of [c.bloomOffset, c.dataPageOffset, c.dictionaryPageOffset, c.columnIndexOffset, c.offsetIndexOffset]) {
+      if (offset >= 0) all.push(offset)
     }
   }
-  all[n++] = metadataOffset
-  return all.subarray(0, n).sort()
+  all.push(metadataOffset)
+  return Float64Array.from(all).sort()
 }
 
 /** The first boundary strictly after `offset` (binary search). */

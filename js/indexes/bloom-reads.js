@@ -6,7 +6,7 @@ import { hashValues } from '../wasm/batch-writer.js'
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from './bloom-header.js'
 import { layoutFromLength, nextBoundary } from './bloom-layout.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
-import { Chunk, ChunkFlag, CHUNK_WORDS, IndexFlag, IndexI32, INDEX_I32_WORDS } from '../footer/footer.js'
+import { allChunks, chunk, ChunkFlag, IndexFlag } from '../footer/records.js'
 import { ErrorCode, NativeStatus, ParquetBloomError } from '../errors.js'
 import { Unanswerable } from '../plan/verdicts.js'
 import { NO_FILTER_OFFSET_RULE } from './writer-rules.js'
@@ -36,23 +36,22 @@ const EMPTY_BLOCK = new Uint8Array(32)
 export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {}) {
   const { layout, metadataOffset } = geometry
   ensureColumnIndexes(layout, column)
-  const w = (rowGroup * layout.columns.length + column) * CHUNK_WORDS
-  const chunks = layout.chunks
-  const flags = chunks[w + Chunk.FLAGS]
+  const record = chunk(layout, rowGroup, column)
+  const flags = record.flags
   // Only callers that decrypt (probe plans) get the location of an encrypted filter, with its key.
-  const crypto = decrypt ? layout.crypto?.chunks[rowGroup * layout.columns.length + column] : undefined
+  const crypto = decrypt ? record.crypto : undefined
   const unavailable = chunkUnavailable(flags, crypto)
   if (unavailable) return unavailable
   const inconsistent = (why, problem) => new Unanswerable('inconsistent-filter', why, ErrorCode.MALFORMED_FILTER, problem)
-  if (layout.indexes.i32[(rowGroup * layout.columns.length + column) * INDEX_I32_WORDS + IndexI32.FLAGS] & IndexFlag.FOREIGN_BLOOM_FIELD) {
+  if (record.indexFlags & IndexFlag.FOREIGN_BLOOM_FIELD) {
     return inconsistent('bloom_filter_offset or bloom_filter_length is not the integer parquet.thrift defines (a writer\'s own field?)', 'foreign-field')
   }
-  const offset = chunks[w + Chunk.BLOOM_OFFSET]
+  const offset = record.bloomOffset
   // -1 is also what the decoder records for an absent field; 0 and other negatives mean none too.
   if (offset === -1 || NO_FILTER_OFFSET_RULE.applies(offset)) {
     return new Unanswerable('no-index', 'this row group has no bloom filter for the column', ErrorCode.NO_BLOOM_FILTER)
   }
-  const recorded = chunks[w + Chunk.BLOOM_LENGTH]
+  const recorded = record.bloomLength
   // A filter lives in the data region: after the leading magic, before the footer.
   if (offset < 4 || offset >= metadataOffset) {
     return inconsistent(`bloom_filter_offset ${offset} is outside the data region [4, ${metadataOffset})`, offset >= metadataOffset ? 'overlaps-footer' : 'outside-file')
@@ -88,17 +87,11 @@ export function chunkUnavailable(flags, crypto) {
  * Sorted page ranges of every column chunk: [first page, first page + total_compressed_size). A
  * dictionary_page_offset that does not lie before the data pages (0 in some files) is not trusted.
  */
-export function chunkPageRanges(chunks, metadataOffset) {
-  const count = chunks.length / CHUNK_WORDS
+export function chunkPageRanges(layout, metadataOffset) {
   const ranges = []
-  for (let c = 0; c < count; c++) {
-    const w = c * CHUNK_WORDS
-    const data = chunks[w + Chunk.DATA_PAGE_OFFSET]
-    const dict = chunks[w + Chunk.DICTIONARY_PAGE_OFFSET]
-    const size = chunks[w + Chunk.TOTAL_COMPRESSED_SIZE]
-    if (!(data >= 4) || !(size > 0)) continue
-    const start = dict >= 4 && dict < data ? dict : data
-    ranges.push([start, Math.min(start + size, metadataOffset)])
+  for (const c of allChunks(layout)) {
+    const range = c.pageRange()
+    if (range) ranges.push([range.chunkStart, Math.min(range.chunkEnd, metadataOffset)])
   }
   ranges.sort((a, b) => a[0] - b[0])
   return { starts: Float64Array.from(ranges, (r) => r[0]), ends: Float64Array.from(ranges, (r) => r[1]) }

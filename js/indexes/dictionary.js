@@ -7,7 +7,7 @@
 import { crc32 } from '../pages/crc32.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
-import { Chunk, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from '../footer/footer.js'
+import { chunk } from '../footer/records.js'
 import { dictionaryCoverage } from './index-coverage.js'
 import { CODEC_NAMES, decompressPage } from '../pages/page-codecs.js'
 import { decodePageHeader, PageType } from '../format/page-header.js'
@@ -44,22 +44,18 @@ const utf8 = new TextEncoder()
  */
 export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffset, { decrypt = false } = {}) {
   ensureColumnIndexes(layout, columnIndex)
-  const chunk = rowGroup * layout.columns.length + columnIndex
-  const w = chunk * CHUNK_WORDS
-  const i = chunk * INDEX_I32_WORDS
-  const { chunks } = layout
+  const record = chunk(layout, rowGroup, columnIndex)
   // Only callers that decrypt (js/crypto/encrypted-dictionary.js) locate an encrypted chunk's dictionary.
-  const unavailable = chunkUnavailable(chunks[w + Chunk.FLAGS], decrypt ? layout.crypto?.chunks[chunk] : undefined)
+  const unavailable = chunkUnavailable(record.flags, decrypt ? record.crypto : undefined)
   if (unavailable) return { reason: unavailable.reason, detail: unavailable.detail }
-  const dictionaryOffset = chunks[w + Chunk.DICTIONARY_PAGE_OFFSET]
-  const dataOffset = chunks[w + Chunk.DATA_PAGE_OFFSET]
-  const totalSize = chunks[w + Chunk.TOTAL_COMPRESSED_SIZE]
+  const dictionaryOffset = record.dictionaryPageOffset
+  const dataOffset = record.dataPageOffset
+  const totalSize = record.totalCompressedSize
   const inconsistent = (detail) => ({ reason: 'inconsistent-dictionary', detail })
   if (dictionaryOffset !== -1 && !(dictionaryOffset >= 4 && dictionaryOffset < dataOffset)) {
     return inconsistent(`dictionary_page_offset ${dictionaryOffset} does not lie between the file's magic and data_page_offset ${dataOffset}`)
   }
-  const { i32 } = layout.indexes
-  const coverage = dictionaryCoverage(chunks, w, i32[i + IndexI32.FLAGS], i32[i + IndexI32.ENCODINGS])
+  const coverage = dictionaryCoverage(record)
   if (!coverage.present) return { reason: 'no-dictionary', detail: 'the chunk has no dictionary page' }
   if (coverage.allDataPages === false) {
     return { reason: 'not-dictionary-only', detail: 'some data pages are not dictionary-encoded (encoding_stats or encodings say so), so the dictionary is not every value' }
@@ -114,7 +110,7 @@ export function shouldReadDictionary(option, dictionaryBytes, bloomBytes) {
  * Decodes a dictionary page into an exact lookup set.
  * @param {Uint8Array} bytes the bytes dictionaryPageRange() located
  * @param {DecodeDictionaryOptions} options
- *   `codec`: ColumnMetaData.codec (layout.indexes.i32 IndexI32.CODEC) or its name; `exact`: the range's
+ *   `codec`: ColumnMetaData.codec (a ChunkView's codec, js/footer/records.js) or its name; `exact`: the range's
  *   `exact`; `compressors`: decompressors by codec name (hyparquet's Compressors shape) instead of
  *   loading hyparquet-compressors, e.g. in a browser page without an import map for it.
  * @returns {Promise<{ set: DictionarySet } | { error: { reason: 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large', detail: string } }>}

@@ -2,7 +2,7 @@
 // ColumnMetaData, PageIndex.md): shown by file.metadata, `parquet-bloom inspect` and the demo, so a
 // user sees how probe-able a file is before probing it.
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
-import { Chunk, CHUNK_WORDS, IndexFlag, IndexI32, INDEX_I32_WORDS } from '../footer/footer.js'
+import { chunk, IndexFlag } from '../footer/records.js'
 import { chunkUnavailable } from './bloom-reads.js'
 import { chunkStatistics, sortOrderFor } from './statistics.js'
 
@@ -21,15 +21,11 @@ const RLE_DICTIONARY = 8
 export function chunkIndexes(geometry, rowGroup, columnIndex) {
   const { layout } = geometry
   ensureColumnIndexes(layout, columnIndex)
-  const chunk = rowGroup * layout.columns.length + columnIndex
-  const w = chunk * CHUNK_WORDS
-  const i = chunk * INDEX_I32_WORDS
-  const { chunks } = layout
-  const { i32 } = layout.indexes
-  const flags = i32[i + IndexI32.FLAGS]
+  const record = chunk(layout, rowGroup, columnIndex)
+  const flags = record.indexFlags
   const column = layout.columns[columnIndex]
   // With its key an encrypted chunk's (decrypted) statistics are usable like any others.
-  const unavailable = chunkUnavailable(chunks[w + Chunk.FLAGS], layout.crypto?.chunks[chunk])
+  const unavailable = chunkUnavailable(record.flags, record.crypto)
   let statistics
   if (unavailable) statistics = { present: false, usable: false, reason: unavailable.reason, detail: unavailable.detail }
   else if (!(flags & (IndexFlag.HAS_STATISTICS | IndexFlag.FOREIGN_STATISTICS_FIELD))) statistics = { present: false, usable: false }
@@ -37,11 +33,11 @@ export function chunkIndexes(geometry, rowGroup, columnIndex) {
     const stats = chunkStatistics(layout, rowGroup, column, sortOrderFor(column))
     statistics = stats.usable ? { present: true, usable: true } : { present: true, usable: false, reason: stats.reason, detail: stats.detail }
   }
-  const bloomOffset = chunks[w + Chunk.BLOOM_OFFSET]
+  const { bloomOffset } = record
   return {
     statistics,
-    pageIndex: { columnIndex: chunks[w + Chunk.COLUMN_INDEX_OFFSET] >= 4, offsetIndex: chunks[w + Chunk.OFFSET_INDEX_OFFSET] >= 4 },
-    dictionary: dictionaryCoverage(chunks, w, flags, i32[i + IndexI32.ENCODINGS]),
+    pageIndex: { columnIndex: record.columnIndexOffset >= 4, offsetIndex: record.offsetIndexOffset >= 4 },
+    dictionary: dictionaryCoverage(record),
     bloomFilter: bloomOffset > 0 && !(flags & IndexFlag.FOREIGN_BLOOM_FIELD),
   }
 }
@@ -51,10 +47,10 @@ export function chunkIndexes(geometry, rowGroup, columnIndex) {
  * dictionary is the exact set of its values)? With encoding_stats that is what they say; without, only
  * parquet-java's DictionaryFilter rule: PLAIN_DICTIONARY (format 1.0) and nothing but level encodings.
  * null when it cannot be told.
+ * @param {import('../footer/records.js').ChunkView} record
  */
-export function dictionaryCoverage(chunks, w, flags, encodings) {
-  const dictionaryOffset = chunks[w + Chunk.DICTIONARY_PAGE_OFFSET]
-  const dataOffset = chunks[w + Chunk.DATA_PAGE_OFFSET]
+export function dictionaryCoverage(record) {
+  const { dictionaryPageOffset: dictionaryOffset, dataPageOffset: dataOffset, indexFlags: flags, encodings } = record
   if (flags & IndexFlag.FOREIGN_DICTIONARY_FIELD) return { present: false, allDataPages: null }
   const bit = (e) => (encodings & (1 << e)) !== 0
   const listed = (flags & IndexFlag.HAS_ENCODINGS) !== 0 && (bit(PLAIN_DICTIONARY) || bit(RLE_DICTIONARY))

@@ -5,7 +5,7 @@
 // with the footer (list lengths, min > max, bound widths, NaN bounds, page locations, row counts, null
 // counts against null pages) is not used for that chunk, with a reason: never a wrong "absent".
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
-import { Chunk, CHUNK_WORDS, IndexI32, INDEX_I32_WORDS } from '../footer/footer.js'
+import { chunk } from '../footer/records.js'
 import { compareBytes, compareDecimal, halfToNumber, keyList, sortOrderFor } from './statistics.js'
 
 export { decodeColumnIndex, decodeOffsetIndex } from '../format/page-index-thrift.js'
@@ -32,10 +32,8 @@ function unusable(reason, problem, detail) {
  */
 export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset) {
   ensureColumnIndexes(layout, columnIndex)
-  const chunk = rowGroup * layout.columns.length + columnIndex
-  const w = chunk * CHUNK_WORDS
-  const i = chunk * INDEX_I32_WORDS
-  const range = chunkByteRange(layout, rowGroup, columnIndex)
+  const record = chunk(layout, rowGroup, columnIndex)
+  const range = record.pageRange()
   const locate = (what, offset, length) => {
     if (offset === -1 && length === -1) return null
     const where = `${what} at ${offset} (${length} bytes)`
@@ -45,10 +43,8 @@ export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset)
     if (range && offset < range.chunkEnd && offset + length > range.chunkStart) return { problem: `the ${where} overlaps the chunk's pages [${range.chunkStart}, ${range.chunkEnd})` }
     return { offset, length }
   }
-  const { chunks } = layout
-  const { i32 } = layout.indexes
-  const ci = locate('column index', chunks[w + Chunk.COLUMN_INDEX_OFFSET], i32[i + IndexI32.COLUMN_INDEX_LENGTH])
-  const oi = locate('offset index', chunks[w + Chunk.OFFSET_INDEX_OFFSET], i32[i + IndexI32.OFFSET_INDEX_LENGTH])
+  const ci = locate('column index', record.columnIndexOffset, record.columnIndexLength)
+  const oi = locate('offset index', record.offsetIndexOffset, record.offsetIndexLength)
   for (const located of [ci, oi]) {
     if (located?.problem) return { reason: INCONSISTENT, problem: 'location', detail: located.problem }
   }
@@ -59,19 +55,11 @@ export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset)
 }
 
 /**
- * The byte range of a chunk's pages: from its dictionary page (when that offset is plausible: some
- * writers put 0 there) or first data page, total_compressed_size long. null when the footer cannot say.
+ * The byte range of a chunk's pages (ChunkView.pageRange, js/footer/records.js), or null.
  * @returns {{ chunkStart: number, chunkEnd: number } | null}
  */
 export function chunkByteRange(layout, rowGroup, columnIndex) {
-  const w = (rowGroup * layout.columns.length + columnIndex) * CHUNK_WORDS
-  const { chunks } = layout
-  const data = chunks[w + Chunk.DATA_PAGE_OFFSET]
-  const dictionary = chunks[w + Chunk.DICTIONARY_PAGE_OFFSET]
-  const size = chunks[w + Chunk.TOTAL_COMPRESSED_SIZE]
-  if (!(data >= 4) || !(size > 0)) return null
-  const chunkStart = dictionary >= 4 && dictionary < data ? dictionary : data
-  return { chunkStart, chunkEnd: chunkStart + size }
+  return chunk(layout, rowGroup, columnIndex).pageRange()
 }
 
 /**

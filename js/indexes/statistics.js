@@ -5,7 +5,7 @@
 // bound that cannot be read with certainty — NaN, the wrong width, min > max, counts that disagree —
 // makes the statistics unusable for that chunk, never a reason for "absent".
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
-import { IndexF64, IndexFlag, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from '../footer/footer.js'
+import { chunk, IndexFlag } from '../footer/records.js'
 import { writerRulesFor } from './writer-rules.js'
 
 const TYPE_ORDER = 1 // ColumnOrder union member
@@ -131,17 +131,13 @@ const STRING_RUN = 256
  */
 export function chunkStatistics(layout, rowGroup, column, order) {
   ensureColumnIndexes(layout, column.index)
-  const chunk = rowGroup * layout.columns.length + column.index
-  const f = chunk * INDEX_F64_WORDS
-  const i = chunk * INDEX_I32_WORDS
-  const { f64, i32 } = layout.indexes
-  const flags = i32[i + IndexI32.FLAGS]
+  const record = chunk(layout, rowGroup, column.index)
+  const flags = record.indexFlags
   if (flags & IndexFlag.FOREIGN_STATISTICS_FIELD) {
     return unusable('inconsistent-statistics', 'the chunk\'s statistics field is not the Statistics struct parquet.thrift defines')
   }
   if (!(flags & IndexFlag.HAS_STATISTICS)) return unusable('no-statistics', 'the chunk has no statistics')
-  const numValues = f64[f + IndexF64.NUM_VALUES]
-  const nullCount = f64[f + IndexF64.NULL_COUNT]
+  const { numValues, nullCount } = record
   const numRows = layout.rowGroupRows[rowGroup]
   if (nullCount > numValues && numValues >= 0) {
     return unusable('inconsistent-statistics', `null_count ${nullCount} is larger than the chunk's ${numValues} values`)
@@ -152,26 +148,26 @@ export function chunkStatistics(layout, rowGroup, column, order) {
   if (nullCount >= 0 && numValues > 0 && nullCount === numValues) return { usable: true, allNull: true }
 
   if (!order) return unusable('no-sort-order', 'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)')
-  const rules = writerRulesFor(layout.createdBy, 'statistics', column, { encodings: i32[i + IndexI32.ENCODINGS] })
+  const rules = writerRulesFor(layout.createdBy, 'statistics', column, { encodings: record.encodings })
   if (rules.length) return unusable('untrusted-writer', `${rules[0].message} (${rules[0].link})`, rules)
 
   const bytes = layout.footerBytes
-  const slice = (offsetWord) => {
-    const offset = i32[i + offsetWord]
-    return offset >= 0 ? bytes.subarray(offset, offset + i32[i + offsetWord + 1]) : undefined
+  const slice = (which) => {
+    const { offset, length } = record.bound(which)
+    return offset >= 0 ? bytes.subarray(offset, offset + length) : undefined
   }
   let minBytes
   let maxBytes
   const typeOrder = layout.columnOrders?.[column.index] === TYPE_ORDER
   if (typeOrder) {
-    minBytes = slice(IndexI32.MIN_VALUE_OFFSET)
-    maxBytes = slice(IndexI32.MAX_VALUE_OFFSET)
+    minBytes = slice('minValue')
+    maxBytes = slice('maxValue')
   }
   if (minBytes === undefined && maxBytes === undefined) {
     // The deprecated fields were computed in the physical type's signed order: usable only where that
     // is the column's order, or where min = max (one value has the same place in every order).
-    const oldMin = slice(IndexI32.MIN_OFFSET)
-    const oldMax = slice(IndexI32.MAX_OFFSET)
+    const oldMin = slice('min')
+    const oldMax = slice('max')
     if ((oldMin || oldMax) && (order.signed || (oldMin && oldMax && sameBytes(oldMin, oldMax)))) {
       minBytes = oldMin
       maxBytes = oldMax

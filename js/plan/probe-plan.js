@@ -4,7 +4,7 @@
 // adds a sequential round trip per row group. Answers are combined per row group once its reads are in
 // (js/plan/row-group-answer.js decides what each index may say). A dictionary read replaces the bloom read
 // of its chunk; only when a dictionary then fails to decode does its filter get a second wave.
-import { Chunk, CHUNK_WORDS, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from '../footer/footer.js'
+import { chunk } from '../footer/records.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { ErrorCode } from '../errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from '../indexes/dictionary.js'
@@ -12,7 +12,7 @@ import { chunkUnavailable, locateFilter, ProbeTask } from '../indexes/bloom-read
 import { decryptFilter, decryptPageIndex, EncryptedFilterTask } from '../crypto/encrypted-filter.js'
 import { decryptDictionary, dictionaryDecryptable } from '../crypto/encrypted-dictionary.js'
 import { RowGroupAnswer } from './row-group-answer.js'
-import { candidatePages, chunkByteRange, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from '../indexes/page-index.js'
+import { candidatePages, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from '../indexes/page-index.js'
 import { chunkStatistics, excludedByBounds, keyList, sortKeys, sortOrderFor } from '../indexes/statistics.js'
 import { Source, Unanswerable } from './verdicts.js'
 import { writerRulesFor } from '../indexes/writer-rules.js'
@@ -54,8 +54,9 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       answer.settleOpen('absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows')
       return group
     }
-    const chunkCrypto = layout.crypto?.chunks[g * layout.columns.length + column.index]
-    const unavailable = chunkUnavailable(layout.chunks[(g * layout.columns.length + column.index) * CHUNK_WORDS + Chunk.FLAGS], chunkCrypto)
+    const record = chunk(layout, g, column.index)
+    const chunkCrypto = record.crypto
+    const unavailable = chunkUnavailable(record.flags, chunkCrypto)
     if (unavailable) {
       answer.settleOpen('unknown', null, unavailable.reason, unavailable.detail)
       return group
@@ -87,8 +88,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       const page = dictionary === false || !dictionaryDecryptable(chunkCrypto) ? null
         : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset, { decrypt: true })
       if (page && !('reason' in page) && page.exact && (dictionary === true || (!usableFilter && shouldReadDictionary(dictionary, page.maxLength, null)))) {
-        const chunk = g * layout.columns.length + column.index
-        group.dictionaryRead = { page, codec: layout.indexes.i32[chunk * INDEX_I32_WORDS + IndexI32.CODEC], fallback: location, crypto: chunkCrypto }
+        group.dictionaryRead = { page, codec: record.codec, fallback: location, crypto: chunkCrypto }
         tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
       }
       if (!usableFilter) group.bloom = { missing: location }
@@ -97,8 +97,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     }
     const page = dictionary === false ? null : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset)
     if (page && !('reason' in page) && shouldReadDictionary(dictionary, page.maxLength, usableFilter ? location.length ?? null : null)) {
-      const chunk = g * layout.columns.length + column.index
-      group.dictionaryRead = { page, codec: layout.indexes.i32[chunk * INDEX_I32_WORDS + IndexI32.CODEC], fallback: location }
+      group.dictionaryRead = { page, codec: record.codec, fallback: location }
       tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
       return group
     }
@@ -128,11 +127,11 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       for (const group of groups) {
         const read = group.pageIndexRead
         if (!read?.columnIndex || !read.offsetIndex) continue
-        const range = chunkByteRange(layout, group.index, column.index)
-        const chunk = group.index * layout.columns.length + column.index
+        const record = chunk(layout, group.index, column.index)
+        const range = record.pageRange()
         const prepared = preparePageIndex(pageOrder.order, decodeColumnIndex(read.columnIndex), decodeOffsetIndex(read.offsetIndex), {
           numRows: group.numRows, chunkStart: range?.chunkStart, chunkEnd: range?.chunkEnd, repeated: column.repeated,
-          chunkNullCount: layout.indexes.f64[chunk * INDEX_F64_WORDS + IndexF64.NULL_COUNT],
+          chunkNullCount: record.nullCount,
         })
         if (!prepared.usable) {
           // A cast: without strictNullChecks tsc does not narrow a union on a falsy discriminant.

@@ -15,7 +15,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
 import { CandidateMatcher } from '../../js/confirm/confirm-match.js'
-import { IndexI32, INDEX_I32_WORDS } from '../../js/footer/footer.js'
+import { chunk as chunkRecord } from '../../js/footer/records.js'
 import { openParquet } from '../../js/index.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from '../../js/pages/page-decode.js'
 import { chunkByteRange } from '../../js/indexes/page-index.js'
@@ -102,7 +102,7 @@ async function comparePages(bytes, columnName, candidates) {
     ensureColumnIndexes(layout, column.index)
     const matcher = matcherOf(column.physicalType, candidates)
     for (let g = 0; g < layout.rowGroupRows.length; g++) {
-      const codec = layout.indexes.i32[(g * layout.columns.length + column.index) * INDEX_I32_WORDS + IndexI32.CODEC]
+      const { codec } = chunkRecord(layout, g, column.index)
       const fast = await columnDecoder(layout, column, codec)
       // The same decoder without value sections: every page through hyparquet's readDataPage(V2).
       const slow = { ...fast, plainBinaryWidth: undefined }

@@ -17,7 +17,7 @@ import { crc32 } from '../../js/pages/crc32.js'
 import {
   decodeDictionary, dictionaryPageRange, dictionaryReadCost, dictionaryVerdicts, shouldReadDictionary,
 } from '../../js/indexes/dictionary.js'
-import { IndexI32, INDEX_I32_WORDS } from '../../js/footer/footer.js'
+import { chunk } from '../../js/footer/records.js'
 import { openParquet, ParquetBloomError } from '../../js/index.js'
 import { encodeProbeValues } from '../../js/values/probe-values.js'
 import { fixturePath, fixturesDir, missingFixture } from './helpers/fixtures.js'
@@ -112,7 +112,7 @@ function valueKey(v) {
 }
 
 function chunkCodec(layout, rowGroup, columnIndex) {
-  return layout.indexes.i32[(rowGroup * layout.columns.length + columnIndex) * INDEX_I32_WORDS + IndexI32.CODEC]
+  return chunk(layout, rowGroup, columnIndex).codec
 }
 
 /** The chunk's dictionary read and decoded the way the planner would: { set } or { reason }. */
