@@ -47,5 +47,3 @@ export class ParquetBloomError extends Error {
   }
 }
 
-/** Native status codes (src/status.h): their values come from the wasm module's ABI (js/wasm/abi.js) at init(). */
-export { NativeStatus } from './wasm/abi.js'

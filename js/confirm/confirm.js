@@ -11,9 +11,9 @@ import { DEFAULT_MAX_CONFIRM_BYTES, DEFAULT_MAX_ROWS } from './confirm-options.j
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from './confirm-match.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from '../pages/page-decode.js'
 import { ParquetBloomError } from '../errors.js'
-import { RangeTask } from '../plan/probe-plan.js'
+import { RangeTask } from '../plan/read-scheduler.js'
 import { decryptPage, pagesAuthenticated, splitPageModules } from '../crypto/encrypted-pages.js'
-import { concatBytes } from '../crypto/thrift-rewrite.js'
+import { concatBytes } from '../format/bytes.js'
 import { Source } from '../plan/verdicts.js'
 
 

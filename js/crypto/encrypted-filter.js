@@ -3,7 +3,7 @@
 // whole, so never by block — decrypted concurrently, only then checked like a plaintext filter) and
 // page indexes (ColumnIndex 6, OffsetIndex 7).
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from '../indexes/bloom-header.js'
-import { NativeStatus } from '../errors.js'
+import { NativeStatus } from '../wasm/abi.js'
 import { Unanswerable } from '../plan/verdicts.js'
 import { decryptGcmModule, decryptionFailed, GCM_MODULE_OVERHEAD, moduleLength } from './aes-gcm.js'
 import { ModuleType } from './aad.js'

@@ -10,7 +10,8 @@ import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
 import { decryptGcmModule, decryptionFailed, verifyFooterSignature } from './aes-gcm.js'
 import { moduleAad, ModuleType } from './aad.js'
 import { decodeFileCryptoMetaData, FileDecryption, readEncryptionAlgorithm } from './file-crypto.js'
-import { concatBytes, longFieldHeader, thriftStructPrefix } from './thrift-rewrite.js'
+import { concatBytes } from '../format/bytes.js'
+import { longFieldHeader, thriftStructPrefix } from './thrift-rewrite.js'
 
 const SIGNATURE_BYTES = 28
 const utf8 = new TextDecoder()

@@ -4,7 +4,8 @@ import { BitsetHealth } from '../wasm/abi.js'
 import { getCore, throwIfFailed, RESULT_MAYBE, RESULT_NULL } from '../wasm/core.js'
 import { arrowChunks, isArrowVector } from './arrow-input.js'
 import { streamBatch } from '../wasm/batch-writer.js'
-import { ErrorCode, NativeStatus, ParquetBloomError } from '../errors.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { NativeStatus } from '../wasm/abi.js'
 import { decodeHeaderBytes, encodeHeader, headerError } from '../indexes/bloom-header.js'
 
 const MAX_NUM_BYTES = 128 * 1024 * 1024

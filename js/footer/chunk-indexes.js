@@ -4,7 +4,8 @@
 // footer with thousands of row groups decodes that column's chunks only. Idempotent per column.
 import { ChunkIndexRecord, ChunkRecord, ChunkSpan } from '../wasm/abi.js'
 import { getCore } from '../wasm/core.js'
-import { ErrorCode, NativeStatus, ParquetBloomError } from '../errors.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { NativeStatus } from '../wasm/abi.js'
 
 // Chunks per wasm call: bounds the block the chunk bytes and records are decoded in (~10 MiB for chunks
 // of ~100 bytes), whatever the footer's size.

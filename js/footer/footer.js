@@ -4,7 +4,8 @@ import { ChunkIndexRecord, ChunkRecord, ChunkSpan, FileSummary, RowGroupRecord, 
 import { decodeChunkIndexes, setLayoutOrigin } from './chunk-indexes.js'
 import { CHUNK_WORDS } from './records.js'
 import { getCore } from '../wasm/core.js'
-import { ErrorCode, NativeStatus, ParquetBloomError } from '../errors.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { NativeStatus } from '../wasm/abi.js'
 import { openEncryptedFooter } from '../crypto/encrypted-footer.js'
 import { logicalTypeFromSchemaElement } from '../values/column-type.js'
 

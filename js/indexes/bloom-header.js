@@ -2,7 +2,8 @@
 // error that names the problem: malformed, unsupported (empty/unknown unions, legacy format) or too large.
 import { BloomHeader, HeaderProblem } from '../wasm/abi.js'
 import { getCore } from '../wasm/core.js'
-import { ErrorCode, NativeStatus, ParquetBloomError } from '../errors.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { NativeStatus } from '../wasm/abi.js'
 
 // Headers are ~16 bytes; a header with unknown fields may be longer, but never this long.
 export const MAX_HEADER_BYTES = 64 * 1024

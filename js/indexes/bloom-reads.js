@@ -6,8 +6,10 @@ import { hashValues } from '../wasm/batch-writer.js'
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from './bloom-header.js'
 import { layoutFromLength, nextBoundary } from './bloom-layout.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
-import { allChunks, chunk, ChunkFlag, IndexFlag } from '../footer/records.js'
-import { ErrorCode, NativeStatus, ParquetBloomError } from '../errors.js'
+import { allChunks, chunk, IndexFlag } from '../footer/records.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { NativeStatus } from '../wasm/abi.js'
+import { chunkUnavailable } from './index-coverage.js'
 import { Unanswerable } from '../plan/verdicts.js'
 import { NO_FILTER_OFFSET_RULE } from './writer-rules.js'
 
@@ -65,22 +67,6 @@ export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {
   const overlap = overlappingPages(geometry.pageRanges(), offset, length !== undefined ? offset + length : offset + 1)
   if (overlap) return inconsistent(`bloom filter at ${offset} lies inside a column chunk's pages [${overlap[0]}, ${overlap[1]})`, 'inside-pages')
   return { offset, length, bound, crypto }
-}
-
-/**
- * Why a chunk's metadata or indexes cannot be read at all, or null. With the chunk's crypto context
- * (js/crypto/encrypted-footer.js) an encrypted chunk is readable, by a caller that decrypts.
- * @param {import('../crypto/encrypted-footer.js').ChunkCrypto} [crypto]
- */
-export function chunkUnavailable(flags, crypto) {
-  if (crypto?.missing !== undefined) return new Unanswerable('no-key', `this column is encrypted and ${crypto.missing}`, ErrorCode.ENCRYPTION_KEY_REQUIRED)
-  if (crypto) return chunkUnavailable(flags & ~(ChunkFlag.ENCRYPTED_META_DATA | ChunkFlag.HAS_CRYPTO_META_DATA))
-  if (flags & ChunkFlag.ENCRYPTED_META_DATA) return new Unanswerable('encrypted-column', 'this column\'s metadata is encrypted', ErrorCode.ENCRYPTED)
-  // crypto_metadata alone also means an encrypted column, and its bloom filter is ciphertext.
-  if (flags & ChunkFlag.HAS_CRYPTO_META_DATA) return new Unanswerable('encrypted-column', 'this column is encrypted (it has crypto_metadata)', ErrorCode.ENCRYPTED)
-  if (!(flags & ChunkFlag.HAS_META_DATA)) return new Unanswerable('no-column-metadata', 'the column chunk has no metadata', ErrorCode.UNSUPPORTED_FILTER)
-  if (flags & ChunkFlag.EXTERNAL_FILE) return new Unanswerable('external-file', 'the column chunk lives in another file', ErrorCode.UNSUPPORTED_FILTER)
-  return null
 }
 
 /**

@@ -8,10 +8,9 @@ import { crc32 } from '../pages/crc32.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk } from '../footer/records.js'
-import { dictionaryCoverage } from './index-coverage.js'
+import { chunkUnavailable, dictionaryCoverage } from './index-coverage.js'
 import { CODEC_NAMES, decompressPage } from '../pages/page-codecs.js'
 import { decodePageHeader, PageType } from '../format/page-header.js'
-import { chunkUnavailable } from './bloom-reads.js'
 
 // parquet.thrift Encoding ids a dictionary page may use (PLAIN_DICTIONARY is the format 1.0 name).
 const PLAIN = 0

@@ -2,8 +2,9 @@
 // ColumnMetaData, PageIndex.md): shown by file.metadata, `parquet-bloom inspect` and the demo, so a
 // user sees how probe-able a file is before probing it.
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
-import { chunk, IndexFlag } from '../footer/records.js'
-import { chunkUnavailable } from './bloom-reads.js'
+import { chunk, ChunkFlag, IndexFlag } from '../footer/records.js'
+import { ErrorCode } from '../errors.js'
+import { Unanswerable } from '../plan/verdicts.js'
 import { chunkStatistics, sortOrderFor } from './statistics.js'
 
 // parquet.thrift Encoding ids
@@ -65,4 +66,20 @@ export function dictionaryCoverage(record) {
     return { present, allDataPages: others === 0 }
   }
   return { present, allDataPages: null }
+}
+
+/**
+ * Why a chunk's metadata or indexes cannot be read at all, or null. With the chunk's crypto context
+ * (js/crypto/encrypted-footer.js) an encrypted chunk is readable, by a caller that decrypts.
+ * @param {import('../crypto/encrypted-footer.js').ChunkCrypto} [crypto]
+ */
+export function chunkUnavailable(flags, crypto) {
+  if (crypto?.missing !== undefined) return new Unanswerable('no-key', `this column is encrypted and ${crypto.missing}`, ErrorCode.ENCRYPTION_KEY_REQUIRED)
+  if (crypto) return chunkUnavailable(flags & ~(ChunkFlag.ENCRYPTED_META_DATA | ChunkFlag.HAS_CRYPTO_META_DATA))
+  if (flags & ChunkFlag.ENCRYPTED_META_DATA) return new Unanswerable('encrypted-column', 'this column\'s metadata is encrypted', ErrorCode.ENCRYPTED)
+  // crypto_metadata alone also means an encrypted column, and its bloom filter is ciphertext.
+  if (flags & ChunkFlag.HAS_CRYPTO_META_DATA) return new Unanswerable('encrypted-column', 'this column is encrypted (it has crypto_metadata)', ErrorCode.ENCRYPTED)
+  if (!(flags & ChunkFlag.HAS_META_DATA)) return new Unanswerable('no-column-metadata', 'the column chunk has no metadata', ErrorCode.UNSUPPORTED_FILTER)
+  if (flags & ChunkFlag.EXTERNAL_FILE) return new Unanswerable('external-file', 'the column chunk lives in another file', ErrorCode.UNSUPPORTED_FILTER)
+  return null
 }

@@ -8,9 +8,11 @@ import { chunk } from '../footer/records.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { ErrorCode } from '../errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from '../indexes/dictionary.js'
-import { chunkUnavailable, locateFilter, ProbeTask } from '../indexes/bloom-reads.js'
+import { locateFilter, ProbeTask } from '../indexes/bloom-reads.js'
+import { chunkUnavailable } from '../indexes/index-coverage.js'
 import { decryptFilter, decryptPageIndex, EncryptedFilterTask } from '../crypto/encrypted-filter.js'
 import { decryptDictionary, dictionaryDecryptable } from '../crypto/encrypted-dictionary.js'
+import { RangeTask } from './read-scheduler.js'
 import { RowGroupAnswer } from './row-group-answer.js'
 import { candidatePages, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from '../indexes/page-index.js'
 import { chunkStatistics, excludedByBounds, keyList, sortKeys, sortOrderFor } from '../indexes/statistics.js'
@@ -165,24 +167,6 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     /** The checked page index of a row group, when it was read and usable (exact lookups read its pages). */
     pageIndexOf: (g) => (byIndex ??= new Map(groups.map((group) => [group.index, group]))).get(g)?.pageIndex,
   }
-}
-
-/** Reads one byte range whole and hands it over (a dictionary page, a page index, data pages to confirm). */
-export class RangeTask {
-  constructor(start, end, onBytes) {
-    this.start = start
-    this.end = end
-    this.onBytes = onBytes
-  }
-
-  step(lookup) {
-    const bytes = lookup(this.start, this.end)
-    if (!bytes) return [{ start: this.start, end: this.end }]
-    this.onBytes(bytes)
-    return null
-  }
-
-  giveUp() {}
 }
 
 /** One row group of a probe: its answer so far and what each index read brought. */

@@ -18,6 +18,24 @@ const MAX_ROUNDS = 4
  *   giveUp(reason: string): void }} ReadTask
  */
 
+/** Reads one byte range whole and hands it over (a dictionary page, a page index, data pages to confirm). */
+export class RangeTask {
+  constructor(start, end, onBytes) {
+    this.start = start
+    this.end = end
+    this.onBytes = onBytes
+  }
+
+  step(lookup) {
+    const bytes = lookup(this.start, this.end)
+    if (!bytes) return [{ start: this.start, end: this.end }]
+    this.onBytes(bytes)
+    return null
+  }
+
+  giveUp() {}
+}
+
 /**
  * @typedef {{ source: any, cache: ByteCache, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
  *   signal?: AbortSignal, link?: import('./link-model.js').LinkModel }} ReadTasksOptions

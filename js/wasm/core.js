@@ -1,7 +1,8 @@
 // Thin layer over the raw Embind functions: heap views that follow memory growth, the fixed scratch
 // region batch calls stream through, the batch descriptor writer, and native status codes turned into errors.
 import { BatchDescriptor, bindAbi, PhysicalType, whenBound } from './abi.js'
-import { ErrorCode, NativeStatus, ParquetBloomError } from '../errors.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { NativeStatus } from '../wasm/abi.js'
 import { loadWasmModule } from '../wasm-loader.js'
 
 /** parquet.thrift `Type`, as the native PhysicalType enum numbers it (known once init() bound the ABI). */

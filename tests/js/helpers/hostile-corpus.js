@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 
+import { concatBytes } from '../../../js/format/bytes.js'
 import { getCore } from '../../../js/wasm/core.js'
 import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../../js/index.js'
 
@@ -61,15 +62,7 @@ export function columnChunk(meta, g, columnIndex) {
   return getField(getField(meta, 4).value.items[g], 1).value.items[columnIndex]
 }
 
-export function concat(...parts) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
+export const concat = (...parts) => concatBytes(parts)
 
 /** data + metadata + its length + PAR1 (length and magic overridable to break them). */
 export function assemble(data, metadata, { length = metadata.length, magic = MAGIC } = {}) {
