@@ -23,17 +23,14 @@ import { chunkIndexes } from './indexes/index-coverage.js'
 
 /**
  * Opens a Parquet file and reads its footer (one tail read; a second only for a footer larger than it).
- * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source
- * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
- *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
- *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
- *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions }} [options]
- *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
- *   decryption: keys of a file with Parquet modular encryption (README "Encrypted files")
+ * @param {import('./index.js').ParquetSource} source
+ * @param {import('./index.js').OpenParquetOptions} [options] every option, with its meaning and default: js/index.d.ts OpenParquetOptions
+ * @returns {Promise<ParquetFile>}
  */
 export async function openParquet(source, options = {}) {
   await init()
-  const cache = options.footerCache
+  // The declared FooterCache (js/index.d.ts) hides the class's internals; instanceof checks it is one.
+  const cache = /** @type {FooterCache | undefined} */ (/** @type {unknown} */ (options.footerCache))
   if (cache !== undefined && !(cache instanceof FooterCache)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'options.footerCache must come from createFooterCache()')
   }
@@ -155,8 +152,8 @@ export class ParquetFile {
    * Says, per row group, whether each value is definitely absent or may be present.
    * @param {string | string[]} columnPath dotted path ('a.b.c') or path segments
    * @param {Iterable<unknown>} values converted by the column's type (see js/values/probe-values.js); wrap one value in [ ]
-   * @param {{ mode?: 'auto' | 'filter' | 'block', statistics?: boolean, dictionary?: 'auto' | boolean, signal?: AbortSignal, rowGroups?: number[], concurrency?: number,
-   *   coalesceGap?: number }} [options]
+   * @param {import('./index.js').ProbeOptions} [options] every option, with its meaning and default: js/index.d.ts ProbeOptions
+   * @returns {Promise<import('./index.js').ProbeResult>}
    */
   async probe(columnPath, values, options = {}) {
     return this.#withCurrentFooter(() => this.#probeOnce(columnPath, values, options), options)
