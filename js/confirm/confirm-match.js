@@ -1,4 +1,4 @@
-// Exact matching for confirmed lookups (issue #14): the probe's PLAIN candidates (js/values/probe-values.js — both
+// Exact matching for confirmed lookups (probe's confirm option): the probe's PLAIN candidates (js/values/probe-values.js — both
 // zeros, each timestamp reading, decimals by their stored bytes) compared with a page's raw physical
 // values as hyparquet decodes them, then mapped to row numbers through the definition and repetition
 // levels (parquet-format "Nested Encoding"). The hot loops compare typed arrays and numbers only: no

@@ -1,4 +1,4 @@
-// probe()'s exact-lookup options (issue #14), checked before anything is read. Apart from js/confirm/confirm.js
+// probe()'s exact-lookup options (confirm, maxConfirmBytes, maxRows, columns), checked before anything is read. Apart from js/confirm/confirm.js
 // so that the probe path carries only this: the confirmation itself, and hyparquet behind it, load
 // when a probe first confirms.
 import { ErrorCode, ParquetBloomError } from '../errors.js'

@@ -1,4 +1,4 @@
-// Exact lookups (issue #14): after the indexes have answered, the row groups where a value is still
+// Exact lookups (probe's confirm option): after the indexes have answered, the row groups where a value is still
 // 'maybe' (or 'unknown' for want of an index) have their data pages read — with an OffsetIndex
 // (parquet-format PageIndex.md) only the candidate pages and the dictionary page before them, else the
 // whole column chunk — all in one wave of coalesced, concurrent reads within a byte budget, and are

@@ -1,4 +1,4 @@
-// Point lookups after an exact lookup (probe's `columns` option, issue #14.4): the values of other
+// Point lookups after an exact lookup (probe's `columns` option): the values of other
 // columns at the rows a confirmation found, read by hyparquet's row reader with its OffsetIndex
 // support (parquet-format PageIndex.md first_row_index), so only the pages holding those rows are
 // fetched: kilobytes for a few rows of a large file. Without an OffsetIndex hyparquet reads the chunks.

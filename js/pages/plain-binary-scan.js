@@ -1,6 +1,6 @@
 // Matches byte-string candidates against a PLAIN BYTE_ARRAY ([u32 length][bytes]…) or
 // FIXED_LEN_BYTE_ARRAY (fixed width) value section in place (parquet-format Encodings.md "Plain"), for
-// exact lookups (issue #14): no object per value. Keys sit in a small hash table keyed by length and the
+// exact lookups (probe's confirm option): no object per value. Keys sit in a small hash table keyed by length and the
 // last (up to) 4 bytes, so most values cost their length, one 32-bit tail and one table load; ids that
 // share a long prefix (as generated keys and UUIDs do) differ in their tail. A section that runs out of
 // bytes before the values the levels announce throws the caller's error (PageDecodeError): this module

@@ -1,4 +1,4 @@
-// Plans reads for round trips, not requests (issue #13): a probe's time is modelled as
+// Plans reads for round trips, not requests (README "Rounds, not requests"): a probe's time is modelled as
 // rounds × RTT + bytes ÷ bandwidth, where a round is one window of concurrent requests. RTT and
 // bandwidth are estimated from the responses seen so far (starting from 30 ms and 10 MB/s), and the
 // window follows the transport: many requests at once where the transport multiplexes (Node's fetch,

@@ -1,4 +1,4 @@
-// One read plan per probe (issue #12.5): the footer's statistics answer first at no cost; then every
+// One read plan per probe, whatever indexes it reads: the footer's statistics answer first at no cost; then every
 // index read the remaining values need — dictionary pages, bloom filter headers and blocks — of every
 // row group is handed to the read scheduler at once, coalesced and fetched concurrently, so no index
 // adds a sequential round trip per row group. Answers are combined per row group once its reads are in

@@ -1,4 +1,4 @@
-// Browser scenarios of issue #13: one value over 100 row groups (tests/js/helpers/rounds-file.js) from
+// Browser scenarios of reads planned for round trips (js/plan/link-model.js): one value over 100 row groups (tests/js/helpers/rounds-file.js) from
 // a server that waits 30 ms per response, probed by the bundle on a page of the file's own origin —
 // over HTTP/2 (node:http2, a self-signed certificate made at test time by the openssl CLI) the window
 // widens once Resource Timing says h2, and the probe takes ≤ 3 rounds; over HTTP/1.1 the browser's six

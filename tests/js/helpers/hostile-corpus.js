@@ -485,7 +485,7 @@ function filterCases(base) {
     placed('bloom length of the header alone', { length: f.headerLength }, unknown(/inconsistent-filter: .*bloom_filter_length 16 ≠ header 16 \+ numBytes 2048/)),
     placed('bloom length one short', { length: f.headerLength + f.numBytes - 1 }, unknown(/inconsistent-filter: .*bloom_filter_length \d+ ≠ header/)),
     placed('bloom length 2^31-1', { length: 2 ** 31 - 1 }, unknown(/overlaps the footer/)),
-    // A length that disagrees with the filter in either direction makes it unusable (issue #11).
+    // A length that disagrees with the filter in either direction makes it unusable: neither description is trusted over the other.
     placed('bloom length -5', { length: -5 }, unknown(/inconsistent-filter: bloom_filter_length -5 cannot hold a filter/)),
     placed('bloom length -2^31', { length: -(2 ** 31) }, unknown(/inconsistent-filter: bloom_filter_length -\d+ cannot hold a filter/)),
     placed('bloom length absent', { length: null }, answers),
