@@ -34,7 +34,8 @@ export async function loadCompressors() {
       LZ4_RAW: m.decompressLz4Raw,
     }
   }, async (error) => {
-    const { snappyUncompress } = await import('hyparquet/src/snappy.js')
+    const { loadHyparquetSnappy } = await import('./hyparquet.js')
+    const { snappyUncompress } = await loadHyparquetSnappy()
     return {
       SNAPPY: (input, length) => {
         const out = new Uint8Array(length)

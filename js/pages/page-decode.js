@@ -9,6 +9,7 @@ import { crc32 } from './crc32.js'
 import { CODEC_NAMES, decompressPage, loadCompressors } from './page-codecs.js'
 import { decodePageHeader, PageType } from '../format/page-header.js'
 import { PageDecodeError } from './page-decode-error.js'
+import { loadHyparquetPages } from './hyparquet.js'
 
 /** The largest decompressed page decoded: a header claiming more is refused before any allocation. */
 export const MAX_PAGE_BYTES = 64 * 1024 * 1024
@@ -17,25 +18,13 @@ export { PageDecodeError }
 
 let loading = null
 
-/** hyparquet's page-level modules, loaded once. */
+/** hyparquet's page-level functions (js/pages/hyparquet.js), our PLAIN binary path and the decompressors, loaded once. */
 export function loadHyparquet() {
-  // Bare specifiers, each its own import: a relative glue module would be a source file every page load
-  // lists (scripts/size.js) though only confirmations load it; the bundle splits these into on-demand chunks.
   loading ??= Promise.all([
-    import('hyparquet/src/column.js'), import('hyparquet/src/datapage.js'), import('hyparquet/src/plain.js'),
-    import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/read.js'), import('hyparquet/src/encoding.js'),
+    loadHyparquetPages(),
     // Our in-place PLAIN binary path, on demand with the rest: it is code only confirmations run.
     import('./plain-binary-page.js'), loadCompressors(),
-  ]).then(([column, datapage, plain, metadata, schema, read, encoding, plainBinary, compressors]) => ({
-    pages: {
-      parquetHeader: column.parquetHeader, readDataPage: datapage.readDataPage, readDataPageV2: datapage.readDataPageV2,
-      readPlain: plain.readPlain, parquetMetadata: metadata.parquetMetadata, getSchemaPath: schema.getSchemaPath,
-      getMaxDefinitionLevel: schema.getMaxDefinitionLevel, getMaxRepetitionLevel: schema.getMaxRepetitionLevel,
-      parquetReadObjects: read.parquetReadObjects, readRleBitPackedHybrid: encoding.readRleBitPackedHybrid,
-    },
-    plainBinary,
-    compressors,
-  }),
+  ]).then(([pages, plainBinary, compressors]) => ({ pages: /** @type {any} */ (pages), plainBinary, compressors }),
     (error) => {
       loading = null // a later call may succeed (e.g. after an import map is added)
       throw error
