@@ -176,7 +176,7 @@ function print(result) {
       ['plan', 'rounds', 'requests', 'bytes', 'ms', 'best ms', 'client cpu ms'], r.plans.map((p) => [p.plan, p.rounds, p.requests, bytes(p.bytes), fmt(p.ms), fmt(p.minMs), fmt(p.cpuMs)]))
   }
   if (result.confirm) {
-    table('Exact lookups: matching decoded pages (js/confirm-match.js; target ≥ 100 M values/s on numeric pages)',
+    table('Exact lookups: matching decoded pages (js/confirm/confirm-match.js; target ≥ 100 M values/s on numeric pages)',
       ['case', 'values', 'M values/s', 'ms per page array'], result.confirm.rows.map((r) => [r.case, r.values, fmt(r.mValuesPerSecond, 0), fmt(r.msPerCall)]))
     table('PLAIN byte-array pages, M values/s: old = one Uint8Array per value (match / hyparquet readPlain + match), new = in place (target ≥ 100)',
       ['case', 'values', 'old match', 'old decode + match', 'new in place', 'new (CPU time)'],

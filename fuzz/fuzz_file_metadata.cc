@@ -1,7 +1,7 @@
 // Fuzzes DecodeFileMetaData, the footer decoder: pass one counts, pass two fills arrays of exactly those
 // counts (heap blocks AddressSanitizer bounds, so a record written past a count is caught). The passes
 // must agree, and every reference they return (names, created_by) must lie inside the footer bytes. The
-// path js/footer.js takes (counting pass, outline pass, chunks decoded from their spans) must agree too.
+// path js/footer/footer.js takes (counting pass, outline pass, chunks decoded from their spans) must agree too.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(x.flags >= 0 && x.flags < 512);
   }
 
-  // The big-footer path (js/footer.js, js/chunk-indexes.js): the counting pass agrees, the outline pass
+  // The big-footer path (js/footer/footer.js, js/footer/chunk-indexes.js): the counting pass agrees, the outline pass
   // into arrays of exactly these counts gives the same chunk records, and each chunk decoded again from
   // its span alone gives the same chunk and index records.
   FileSummary counted;

@@ -8,9 +8,9 @@ import { createFooterCache, directoryStore, openParquet, ParquetBloomError, reda
 import { parseCommandLine, UsageError } from './cli/args.js'
 import { decryptionFromCommandLine, redactSecrets } from './cli/keys.js'
 import { JsonFilesWriter } from './cli/format.js'
-import { inspectFile } from './cli/inspect.js'
+import { inspectFile } from './cli/inspect-command.js'
 import { inspectText } from './cli/inspect-text.js'
-import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe.js'
+import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe-command.js'
 import { Progress, runFiles } from './cli/run-files.js'
 
 const EXIT_OK = 0

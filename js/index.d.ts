@@ -435,8 +435,11 @@ export class ParquetFile {
   readonly metadataOffset: number
   /** True when the footer came from options.footerCache (no footer bytes were read). */
   readonly footerFromCache: boolean
-  /** I/O so far, the footer read included: HTTP requests or file/blob reads, and the bytes they moved. */
-  readonly stats: { requests: number, bytesFetched: number }
+  /**
+   * I/O so far, the footer read included: HTTP requests or file/blob reads, the bytes they moved, and the
+   * sequential round trips they took (per wave of reads, its requests over the concurrency window).
+   */
+  readonly stats: { requests: number, bytesFetched: number, rounds: number }
   /** The footer, shaped for probing; built on first access. */
   readonly metadata: ParquetMetadata
   /** @internal compact footer form used by the probe code; its shape may change. */
@@ -445,7 +448,7 @@ export class ParquetFile {
   column(path: string | string[]): LeafColumn
   /**
    * Per row group, whether each value is definitely absent or may be present. Values are converted by
-   * the column's physical + logical type (numbers, bigints, strings, Dates, bytes; see js/values.js).
+   * the column's physical + logical type (numbers, bigints, strings, Dates, bytes; see js/values/probe-values.js).
    */
   probe(column: string | string[], values: Iterable<unknown>, options?: ProbeOptions): Promise<ProbeResult>
   /** Lends one chunk's filter to `visit` for the duration of the call; it is released afterwards. */
@@ -503,7 +506,7 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode]
 
 /** The one error class parquet-bloom throws: `code` is for programs, `message` names the file and offset. */
 export class ParquetBloomError extends Error {
-  constructor(code: ErrorCodeValue, message: string, details?: { cause?: unknown, source?: string, offset?: number, field?: string, status?: number })
+  constructor(code: ErrorCodeValue, message: string, details?: { cause?: unknown, source?: string, offset?: number, field?: string, status?: number, reason?: ReasonCode, problem?: string })
   readonly name: 'ParquetBloomError'
   readonly code: ErrorCodeValue
   /** The URL or path involved. */
@@ -514,4 +517,8 @@ export class ParquetBloomError extends Error {
   readonly field?: string
   /** The HTTP status, for HTTP_STATUS. */
   readonly status?: number
+  /** The verdict reason a probe answers with when this error makes an index unusable (e.g. 'malformed-filter'). */
+  readonly reason?: ReasonCode
+  /** For an inconsistent filter: which disagreement it is (an inspect warning code, e.g. 'overlaps-footer'). */
+  readonly problem?: string
 }

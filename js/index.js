@@ -1,15 +1,15 @@
 // parquet-bloom public API: Split Block Bloom Filters for Parquet, backed by a wasm core.
-import { getCore, init as initCore } from './core.js'
+import { getCore, init as initCore } from './wasm/core.js'
 
-export { BloomFilter } from './bloom-filter.js'
+export { BloomFilter } from './filter/bloom-filter.js'
 export { openParquet, ParquetFile } from './parquet-file.js'
-export { browserStore, createFooterCache, directoryStore, FooterCache, memoryStore } from './footer-cache.js'
+export { browserStore, createFooterCache, directoryStore, FooterCache, memoryStore } from './footer/footer-cache.js'
 export { ErrorCode, ParquetBloomError } from './errors.js'
 export { describeColumnType } from './values/column-type.js'
 export { parseHexBytes } from './values/input.js'
-export { REASONS, Source } from './verdicts.js'
-export { assessFilterHealth, HEALTH_CODES } from './filter-health.js'
-export { WRITER_RULES, writerRulesFor } from './writer-rules.js'
+export { REASONS, Source } from './plan/verdicts.js'
+export { assessFilterHealth, HEALTH_CODES } from './filter/filter-health.js'
+export { WRITER_RULES, writerRulesFor } from './indexes/writer-rules.js'
 export { redactUrl } from './sources/http-source.js'
 
 /**

@@ -1,38 +1,36 @@
 // ParquetFile: an opened Parquet file whose footer has been read, answering "could row group R hold
 // value X of column C?" from its bloom filters, and lending filters out for the length of a visit.
-import { BloomFilter } from './bloom-filter.js'
-import { getCore, init } from './core.js'
-import { structureBoundaries } from './bloom-layout.js'
+import { BloomFilter } from './filter/bloom-filter.js'
+import { getCore, init } from './wasm/core.js'
+import { structureBoundaries } from './indexes/bloom-layout.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
-import { ensureAllColumnIndexes, setLayoutOrigin } from './chunk-indexes.js'
-import { Chunk, CHUNK_WORDS, readFooter } from './footer.js'
-import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './probe.js'
-import { planProbe } from './probe-plan.js'
-import { confirmOptions } from './confirm-options.js'
-import { LinkModel, transportWindow } from './link-model.js'
-import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks } from './read-scheduler.js'
-import { openByteSource } from './sources/index.js'
+import { ensureAllColumnIndexes, setLayoutOrigin } from './footer/chunk-indexes.js'
+import { readFooter } from './footer/footer.js'
+import { chunk } from './footer/records.js'
+import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
+import { planProbe } from './plan/probe-plan.js'
+import { confirmOptions } from './confirm/confirm-options.js'
+import { LinkModel, transportWindow } from './plan/link-model.js'
+import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks } from './plan/read-scheduler.js'
+import { openByteSource } from './sources/open-byte-source.js'
 import { HttpSource } from './sources/http-source.js'
-import { confirmFooter, footerThroughCache, rereadFooter } from './cached-footer.js'
-import { FooterCache } from './footer-cache.js'
-import { encodeProbeValues } from './values.js'
-import { Unanswerable } from './verdicts.js'
+import { confirmFooter, footerThroughCache, rereadFooter } from './footer/cached-footer.js'
+import { FooterCache } from './footer/footer-cache.js'
+import { encodeProbeValues } from './values/probe-values.js'
+import { Unanswerable } from './plan/verdicts.js'
 import { decryptFilter, EncryptedFilterTask } from './crypto/encrypted-filter.js'
-import { chunkIndexes } from './index-coverage.js'
+import { chunkIndexes } from './indexes/index-coverage.js'
 
 /**
  * Opens a Parquet file and reads its footer (one tail read; a second only for a footer larger than it).
- * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source
- * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
- *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
- *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
- *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions }} [options]
- *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
- *   decryption: keys of a file with Parquet modular encryption (README "Encrypted files")
+ * @param {import('./index.js').ParquetSource} source
+ * @param {import('./index.js').OpenParquetOptions} [options] every option, with its meaning and default: js/index.d.ts OpenParquetOptions
+ * @returns {Promise<ParquetFile>}
  */
 export async function openParquet(source, options = {}) {
   await init()
-  const cache = options.footerCache
+  // The declared FooterCache (js/index.d.ts) hides the class's internals; instanceof checks it is one.
+  const cache = /** @type {FooterCache | undefined} */ (/** @type {unknown} */ (options.footerCache))
   if (cache !== undefined && !(cache instanceof FooterCache)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'options.footerCache must come from createFooterCache()')
   }
@@ -55,7 +53,7 @@ export async function openParquet(source, options = {}) {
 /**
  * One chunk's filter as forEachBloomFilter() hands it over (readBloomFilterParts() describes the fields).
  * @typedef {{ rowGroup: number, column: string, columnIndex: number, offset?: number, length?: number,
- *   header?: ReturnType<typeof import('./bloom-header.js').decodeHeaderBytes>, bitset?: Uint8Array,
+ *   header?: ReturnType<typeof import('./indexes/bloom-header.js').decodeHeaderBytes>, bitset?: Uint8Array,
  *   error?: ParquetBloomError | string, encrypted?: boolean }} BloomFilterParts encrypted: read from a decrypted filter
  */
 
@@ -99,13 +97,13 @@ export class ParquetFile {
     this.#rounds = this.#rounds === undefined ? this.#source.stats.requests : this.#rounds + 1
     let boundaries
     let pageRanges
-    /** @type {import('./probe.js').FileGeometry} what probe planning needs of the footer, explicitly */
+    /** @type {import('./indexes/bloom-reads.js').FileGeometry} what probe planning needs of the footer, explicitly */
     this.#geometry = {
       layout: this.layout,
       fileSize: this.fileSize,
       metadataOffset: this.metadataOffset,
-      boundaries: () => (boundaries ??= structureBoundaries(this.layout.chunks, this.metadataOffset)),
-      pageRanges: () => (pageRanges ??= chunkPageRanges(this.layout.chunks, this.metadataOffset)),
+      boundaries: () => (boundaries ??= structureBoundaries(this.layout, this.metadataOffset)),
+      pageRanges: () => (pageRanges ??= chunkPageRanges(this.layout, this.metadataOffset)),
     }
   }
 
@@ -153,9 +151,9 @@ export class ParquetFile {
   /**
    * Says, per row group, whether each value is definitely absent or may be present.
    * @param {string | string[]} columnPath dotted path ('a.b.c') or path segments
-   * @param {Iterable<unknown>} values converted by the column's type (see js/values.js); wrap one value in [ ]
-   * @param {{ mode?: 'auto' | 'filter' | 'block', statistics?: boolean, dictionary?: 'auto' | boolean, signal?: AbortSignal, rowGroups?: number[], concurrency?: number,
-   *   coalesceGap?: number }} [options]
+   * @param {Iterable<unknown>} values converted by the column's type (see js/values/probe-values.js); wrap one value in [ ]
+   * @param {import('./index.js').ProbeOptions} [options] every option, with its meaning and default: js/index.d.ts ProbeOptions
+   * @returns {Promise<import('./index.js').ProbeResult>}
    */
   async probe(columnPath, values, options = {}) {
     return this.#withCurrentFooter(() => this.#probeOnce(columnPath, values, options), options)
@@ -211,11 +209,11 @@ export class ParquetFile {
     return result
   }
 
-  /** Reads and compares the data pages of what is still open (js/confirm.js); returns what that cost apart from the probe. */
+  /** Reads and compares the data pages of what is still open (js/confirm/confirm.js); returns what that cost apart from the probe. */
   async #confirm(probe, options) {
     const before = { ...this.stats }
     // Loaded on the first confirmation: a probe that does not confirm never downloads it (or hyparquet).
-    const [{ planConfirm }, { lookupColumns, lookupRowValues }] = await Promise.all([import('./confirm.js'), import('./confirm-lookup.js')])
+    const [{ planConfirm }, { lookupColumns, lookupRowValues }] = await Promise.all([import('./confirm/confirm.js'), import('./confirm/point-lookups.js')])
     const columns = probe.columns === undefined ? undefined : lookupColumns(this.layout, probe.columns, this.name)
     const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe })
     await this.#run(confirmation.tasks, options)
@@ -459,7 +457,7 @@ async function visitDecrypted(jobs, visit, name) {
 function buildMetadata(geometry) {
   const { layout } = geometry
   ensureAllColumnIndexes(layout) // in one pass, rather than one per column as chunkIndexes would
-  const { columns, chunks, rowGroupRows } = layout
+  const { columns, rowGroupRows } = layout
   return {
     numRows: layout.numRows,
     createdBy: layout.createdBy,
@@ -467,9 +465,7 @@ function buildMetadata(geometry) {
       index: g,
       numRows,
       columns: columns.map((c, i) => {
-        const w = (g * columns.length + i) * CHUNK_WORDS
-        const offset = chunks[w + Chunk.BLOOM_OFFSET]
-        const length = chunks[w + Chunk.BLOOM_LENGTH]
+        const { bloomOffset: offset, bloomLength: length } = chunk(layout, g, i)
         return {
           path: c.name,
           pathInSchema: c.path,

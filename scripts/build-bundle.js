@@ -38,7 +38,7 @@ export function buildBrowserBundle({ write = true } = {}) {
     sourcemap: 'linked',
     sourcesContent: false, // the map points at the commented sources the package ships in js/
     legalComments: 'none',
-    external: ['node:*', './wasm/*'],
+    external: ['node:*', './wasm/parquet_bloom.mjs'],
     metafile: true,
     write,
     logLevel: 'warning',

@@ -1,7 +1,7 @@
 // The wasm ABI declared once: every struct JS reads or writes in wasm memory and every enum JS compares
 // codes against is written as an X-macro list, which both declares the C++ type and describes it (names,
 // offsets, sizes, types; enumerator names and values). src/bindings/wasm_bindings.cc exports the
-// descriptions and js/abi.js binds its readers and writers to them at init(), refusing any difference.
+// descriptions and js/wasm/abi.js binds its readers and writers to them at init(), refusing any difference.
 //
 // A record, then an enum (each X list is one macro, its lines joined with backslashes):
 //   #define PB_THING_FIELDS(X) X(int32_t, count, 0) X(double, size, -1)
@@ -10,7 +10,7 @@
 //   #define PB_COLOR_VALUES(X) X(kRed, 0) X(kBlue, 1)
 //   enum class Color : int32_t { PB_COLOR_VALUES(PB_ABI_DECLARE_ENUMERATOR) };
 //   PB_ABI_DESCRIBE_ENUM(Color, PB_COLOR_VALUES)
-// then add it to kAbiRecords / kAbiEnums (src/bindings/wasm_bindings.cc) and declare it in js/abi.js with
+// then add it to kAbiRecords / kAbiEnums (src/bindings/wasm_bindings.cc) and declare it in js/wasm/abi.js with
 // the same names (`new AbiRecord('Thing', 'count size')`), where the code that reads it takes its layout.
 // Comments inside an X list must be block comments: a line comment would swallow the continuing backslash.
 #pragma once
@@ -39,7 +39,7 @@ constexpr FieldType TypeOf() {
   }
 }
 
-// The description's own layout is the one JS must know in advance (js/abi.js readDescription): 32-bit
+// The description's own layout is the one JS must know in advance (js/wasm/abi.js readDescription): 32-bit
 // words. Names travel as a hash: JS lists the same names and hashes them alike, so a renamed, added,
 // removed or reordered field or enumerator differs, while the module carries no strings for them.
 struct Record {
@@ -56,16 +56,16 @@ struct Enum {
   const int32_t* values;
 };
 struct Description {
-  uint32_t version;  // of this layout (js/abi.js VERSION)
+  uint32_t version;  // of this layout (js/wasm/abi.js VERSION)
   uint32_t record_count;
   const Record* const* records;
   uint32_t enum_count;
   const Enum* const* enums;
 };
 static_assert(sizeof(void*) != 4 || (sizeof(Record) == 20 && sizeof(Enum) == 16 && sizeof(Description) == 20),
-              "js/abi.js reads the description as 32-bit words");
+              "js/wasm/abi.js reads the description as 32-bit words");
 
-// 32-bit FNV-1a, as js/abi.js computes it over the same characters.
+// 32-bit FNV-1a, as js/wasm/abi.js computes it over the same characters.
 template <size_t N>
 constexpr uint32_t NamesHash(const char (&names)[N]) {
   uint32_t h = 2166136261u;

@@ -11,7 +11,7 @@
 namespace pb {
 
 // Why a header was refused; lets callers name the exact problem (and inspect tools warn about it).
-// Declared through the ABI (src/abi.h): js/bloom-header.js names each problem.
+// Declared through the ABI (src/abi.h): js/indexes/bloom-header.js names each problem.
 #define PB_HEADER_PROBLEM_VALUES(X)                                                                       \
   X(kNone, 0)                                                                                             \
   X(kTruncated, 1)           /* input ended inside the header */                                          \
@@ -29,7 +29,7 @@ namespace pb {
 enum class HeaderProblem : int32_t { PB_HEADER_PROBLEM_VALUES(PB_ABI_DECLARE_ENUMERATOR) };
 PB_ABI_DESCRIBE_ENUM(HeaderProblem, PB_HEADER_PROBLEM_VALUES)
 
-// Union members, as the union's field id; 0 = absent/empty. JS reads it whole (js/bloom-header.js).
+// Union members, as the union's field id; 0 = absent/empty. JS reads it whole (js/indexes/bloom-header.js).
 #define PB_BLOOM_HEADER_FIELDS(X)                                                                 \
   X(int32_t, num_bytes, 0)                                                                        \
   X(int16_t, algorithm, 0)     /* 1 = BLOCK (SplitBlockAlgorithm) */                              \

@@ -12,7 +12,7 @@
 
 namespace pb {
 
-// The records below are declared through the ABI (src/abi.h): js/footer.js reads each of them, field by
+// The records below are declared through the ABI (src/abi.h): js/footer/footer.js reads each of them, field by
 // field, at the offsets the module describes.
 
 // One SchemaElement. Strings are referenced into the footer bytes (offset/length), never copied.

@@ -8,7 +8,7 @@
 
 namespace pb {
 
-// Declared through the ABI (src/abi.h): js/bloom-filter.js reads it whole.
+// Declared through the ABI (src/abi.h): js/filter/bloom-filter.js reads it whole.
 #define PB_BITSET_HEALTH_FIELDS(X)                                                                          \
   X(double, bits_set, 0)                                                                                    \
   X(double, fill_ratio, 0)           /* bits set / bits */                                                  \

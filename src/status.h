@@ -7,7 +7,7 @@
 
 namespace pb {
 
-// JS names these (js/abi.js NativeStatus), so they are declared once through the ABI (src/abi.h).
+// JS names these (js/wasm/abi.js NativeStatus), so they are declared once through the ABI (src/abi.h).
 #define PB_STATUS_VALUES(X)                                                                           \
   X(kOk, 0)                                                                                           \
   X(kMalformed, 1)       /* bytes that do not decode (truncated, bad varint, out-of-bounds offsets) */ \

@@ -1,7 +1,7 @@
 // Allocations per warm batched call, counted by the wasm module itself (allocationCount(): the pool's
 // system allocations + every C++ operator new), for check() and insert() of every throughput case.
 import { BloomFilter, init } from '../../js/index.js'
-import { getCore } from '../../js/core.js'
+import { getCore } from '../../js/wasm/core.js'
 import { CASES, rng } from '../lib/cases.js'
 import { runIfMain } from '../lib/section.js'
 

@@ -1,4 +1,4 @@
-// Exact lookups (issue #14). Matching (js/confirm-match.js) on decoded pages: millions of values per
+// Exact lookups (probe's confirm option). Matching (js/confirm/confirm-match.js) on decoded pages: millions of values per
 // second for CandidateMatcher.scan over the typed arrays hyparquet decodes (and byte arrays), dictionary
 // indexes through hitsThroughDictionary, and walkLevels mapping hits to rows (target ≥ 100 M values/s
 // on numeric pages, no object per value). PLAIN byte-array pages, old against new in one run: hyparquet's
@@ -13,8 +13,8 @@ import { parquetMetadata, readOffsetIndex } from 'hyparquet'
 import { readPlain } from 'hyparquet/src/plain.js'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
-import { CandidateMatcher, hitsThroughDictionary, walkLevels } from '../../js/confirm-match.js'
-import * as plainBinaryScan from '../../js/plain-binary-scan.js'
+import { CandidateMatcher, hitsThroughDictionary, walkLevels } from '../../js/confirm/confirm-match.js'
+import * as plainBinaryScan from '../../js/pages/plain-binary-scan.js'
 import { openParquet } from '../../js/index.js'
 import { runIfMain } from '../lib/section.js'
 import { calibrate, interleave } from '../lib/timing.js'

@@ -1,6 +1,6 @@
-// The index work, measured (issue #12): statistics checks per value for 1M-value batches (sort keys
+// The index work, measured (statistics, page index, dictionary and bloom reads in one plan): statistics checks per value for 1M-value batches (sort keys
 // once, then one typed pass per row group). Rounds and bytes of remote probes are bench/sections/rounds.js.
-import { excludedByBounds, sortKeys, sortOrderFor } from '../../js/statistics.js'
+import { excludedByBounds, sortKeys, sortOrderFor } from '../../js/indexes/statistics.js'
 import { runIfMain } from '../lib/section.js'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]

@@ -1,12 +1,12 @@
-// Page index as an index (js/page-index.js): ns per probed value of candidatePages for 1,000,000 and
+// Page index as an index (js/indexes/page-index.js): ns per probed value of candidatePages for 1,000,000 and
 // 10 values against a 100-page chunk — pages sorted by value (binary search per value) and overlapping
 // unordered pages (keys sorted once) — for INT32, INT64 and 16-byte strings; plus the per-chunk cost of
 // decoding a ColumnIndex/OffsetIndex and preparing it. Runnable alone: node bench/sections/page-index.js
 import { CompactWriter, T } from '../lib/thrift-compact.js'
 import { calibrate, interleave } from '../lib/timing.js'
 import { runIfMain } from '../lib/section.js'
-import { candidatePages, decodeColumnIndex, decodeOffsetIndex, preparePageIndex } from '../../js/page-index.js'
-import { sortKeys } from '../../js/statistics.js'
+import { candidatePages, decodeColumnIndex, decodeOffsetIndex, preparePageIndex } from '../../js/indexes/page-index.js'
+import { sortKeys } from '../../js/indexes/statistics.js'
 
 const PAGES = 100
 const ROWS_PER_PAGE = 10_000

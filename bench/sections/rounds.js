@@ -1,4 +1,4 @@
-// Rounds, bytes and time of one value over 100 row groups (issue #13) behind a server that waits 30 ms
+// Rounds, bytes and time of one value over 100 row groups (reads planned for round trips, js/plan/link-model.js) behind a server that waits 30 ms
 // per response, running in its own process: the plan before the round model (6 in flight, 8 KiB
 // coalescing), the round model with a window of 64 (where a request cost a 64th of a round whatever
 // the wave's size, so each filter's header and block were joined across ~3 KB of bitset), and the

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { asyncBufferFromUrl, parquetQuery } from 'hyparquet'
 
 import { openParquet } from '../../js/index.js'
-import { standardHeaderLength } from '../../js/bloom-layout.js'
+import { standardHeaderLength } from '../../js/indexes/bloom-layout.js'
 import { startTestServer } from '../../tests/js/helpers/range-server.js'
 import { runIfMain } from '../lib/section.js'
 

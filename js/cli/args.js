@@ -2,7 +2,7 @@
 // UsageError whose message fits on one line.
 import { parseArgs } from 'node:util'
 
-import { WARNING_CODES } from './inspect.js'
+import { WARNING_CODES } from './inspect-command.js'
 
 export class UsageError extends Error {
   constructor(message, command) {

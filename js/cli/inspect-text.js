@@ -3,7 +3,7 @@
 import { describeColumnType } from '../index.js'
 import { formatBytes, formatCount, formatPercent, formatProbability, formatTable } from './format.js'
 
-/** @param {Awaited<ReturnType<typeof import('./inspect.js').inspectFile>>} report */
+/** @param {Awaited<ReturnType<typeof import('./inspect-command.js').inspectFile>>} report */
 export function inspectText(report) {
   const groups = report.rowGroups.length
   const lines = [`${report.file}  ${formatBytes(report.size)}, ${report.numRows} rows in ${groups} row group${groups === 1 ? '' : 's'}` +

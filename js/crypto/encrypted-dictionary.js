@@ -3,7 +3,7 @@
 // whole, decrypted (js/crypto/encrypted-pages.js), and the plaintext page handed to the ordinary
 // dictionary decoder. Only AES_GCM_V1 pages are used: AES_GCM_CTR_V1 encrypts pages with CTR, which
 // authenticates nothing, and a verdict never comes from unauthenticated bytes.
-import { decodeDictionary } from '../dictionary.js'
+import { decodeDictionary } from '../indexes/dictionary.js'
 import { moduleLength } from './aes-gcm.js'
 import { decryptPage, EncryptedPageProblem, pagesAuthenticated } from './encrypted-pages.js'
 
@@ -18,7 +18,7 @@ export function dictionaryDecryptable(crypto) {
  * when a module does not authenticate; returns decodeDictionary's result otherwise.
  * @param {import('./encrypted-footer.js').ChunkKeys} crypto
  * @param {Uint8Array} bytes
- * @param {import('../dictionary.js').DecodeDictionaryOptions} options
+ * @param {import('../indexes/dictionary.js').DecodeDictionaryOptions} options
  */
 export async function decryptDictionary(crypto, bytes, options, where) {
   const headerEnd = Math.min(4 + Math.max(0, moduleLength(bytes)), bytes.length)

@@ -2,9 +2,9 @@
 // types 8 and 9: the header module and the bitset module read whole — GCM authenticates a module only
 // whole, so never by block — decrypted concurrently, only then checked like a plaintext filter) and
 // page indexes (ColumnIndex 6, OffsetIndex 7).
-import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from '../bloom-header.js'
-import { NativeStatus } from '../errors.js'
-import { Unanswerable } from '../verdicts.js'
+import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from '../indexes/bloom-header.js'
+import { NativeStatus } from '../wasm/abi.js'
+import { Unanswerable } from '../plan/verdicts.js'
 import { decryptGcmModule, decryptionFailed, GCM_MODULE_OVERHEAD, moduleLength } from './aes-gcm.js'
 import { ModuleType } from './aad.js'
 import { thriftStructPrefix } from './thrift-rewrite.js'

@@ -5,12 +5,13 @@
 // wasm decoder sees ordinary metadata, and each encrypted chunk keeps a crypto context for later reads.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 // footer.js imports this module too: its bindings are used only at run time, after both have loaded.
-import { Chunk, ChunkFlag, CHUNK_WORDS } from '../footer.js'
-import { CompactReader, Malformed, T } from '../thrift-compact.js'
+import { ChunkFlag, ChunkView } from '../footer/records.js'
+import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
 import { decryptGcmModule, decryptionFailed, verifyFooterSignature } from './aes-gcm.js'
 import { moduleAad, ModuleType } from './aad.js'
 import { decodeFileCryptoMetaData, FileDecryption, readEncryptionAlgorithm } from './file-crypto.js'
-import { concatBytes, longFieldHeader, thriftStructPrefix } from './thrift-rewrite.js'
+import { concatBytes } from '../format/bytes.js'
+import { longFieldHeader, thriftStructPrefix } from './thrift-rewrite.js'
 
 const SIGNATURE_BYTES = 28
 const utf8 = new TextDecoder()
@@ -142,7 +143,7 @@ async function withColumns(footer, layout, files, footerKeys, encryptedFooter, w
   const out = splices.length ? decode(spliceColumnMetaData(footer, splices)) : layout
   // Readers that do not decrypt must see every encrypted chunk as encrypted, also DuckDB's, which
   // carry no crypto_metadata: they then answer 'encrypted-column' instead of reading ciphertext.
-  chunks.forEach((context, index) => { if (context) out.chunks[index * CHUNK_WORDS + Chunk.FLAGS] |= ChunkFlag.HAS_CRYPTO_META_DATA })
+  chunks.forEach((context, index) => { if (context) new ChunkView(out, index).addFlags(ChunkFlag.HAS_CRYPTO_META_DATA) })
   out.crypto = { algorithm: files.algorithm.algorithm, encryptedFooter, chunks }
   // Every key is resolved now: what stays for the file's life are non-extractable CryptoKeys.
   files.forget()

@@ -4,12 +4,13 @@
 // are decrypted concurrently, and the pair becomes a plaintext page (the header's compressed_page_size,
 // rewritten to the plaintext's length) for the ordinary page decoders.
 // Only GCM page modules (AES_GCM_V1) are read: AES_GCM_CTR_V1 pages are CTR, which authenticates nothing.
-import { crc32 } from '../crc32.js'
-import { decodePageHeader, PageType } from '../page-header.js'
-import { CompactReader, Malformed, T } from '../thrift-compact.js'
+import { crc32 } from '../pages/crc32.js'
+import { decodePageHeader, PageType } from '../format/page-header.js'
+import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
 import { decryptGcmModule, decryptionFailed, moduleLength } from './aes-gcm.js'
 import { ModuleType } from './aad.js'
-import { concatBytes, longFieldHeader, thriftStructPrefix, varint } from './thrift-rewrite.js'
+import { concatBytes } from '../format/bytes.js'
+import { longFieldHeader, thriftStructPrefix, varint } from './thrift-rewrite.js'
 
 /** Whether a chunk's pages can be read authenticated: only when they are GCM modules. */
 export function pagesAuthenticated(crypto) {

@@ -3,7 +3,7 @@
 // path, or a keyRetriever for files that carry key metadata — turned into WebCrypto keys. Raw key bytes
 // live only in this object, which lives as long as the file; they are never logged or put in messages.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { CompactReader, Malformed, T } from '../thrift-compact.js'
+import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
 import { importKeys } from './aes-gcm.js'
 
 const KEY_LENGTHS = [16, 24, 32]

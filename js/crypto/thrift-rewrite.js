@@ -2,7 +2,7 @@
 // parquet-testing files carry 13–90 zero bytes after a ColumnMetaData, a bloom filter header or a
 // ColumnIndex): Thrift readers stop at the struct's end, and so do we (the padding is authenticated
 // too). Edited structs are written with long-form field headers, valid whatever the previous field id.
-import { CompactReader, Malformed, T } from '../thrift-compact.js'
+import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
 
 /** The serialized struct at the start of `plaintext`, or a Malformed's detail when none decodes. */
 export function thriftStructPrefix(plaintext) {
@@ -35,15 +35,4 @@ export function varint(value) {
   }
   out.push(v)
   return new Uint8Array(out)
-}
-
-/** The parts, concatenated. */
-export function concatBytes(parts) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }

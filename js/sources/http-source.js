@@ -4,7 +4,7 @@
 // it with every request (If-Match / If-Unmodified-Since, §13.1) so a replaced file fails as FILE_CHANGED.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { callSignal, invalid, SourceBase } from './shared.js'
-import { inBrowser } from '../link-model.js'
+import { inBrowser } from '../plan/link-model.js'
 
 // Query parameters whose values are credentials (S3/GCS/Azure/CloudFront signatures, tokens, keys):
 // shown as "…" in names and messages, which end up in logs.

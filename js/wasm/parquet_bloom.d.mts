@@ -12,6 +12,6 @@ export interface EmscriptenModuleOptions {
   ) => object
 }
 
-/** Resolves to the Embind module (src/bindings/wasm_bindings.cc); js/core.js and js/abi.js bind it. */
+/** Resolves to the Embind module (src/bindings/wasm_bindings.cc); js/wasm/core.js and js/wasm/abi.js bind it. */
 declare function createModule(options?: EmscriptenModuleOptions): Promise<any>
 export default createModule

@@ -1,4 +1,4 @@
-// The batch descriptor JS writes into scratch memory in front of a batch (js/batch-writer.js): a wasm32
+// The batch descriptor JS writes into scratch memory in front of a batch (js/wasm/batch-writer.js): a wasm32
 // rendering of ValueBatch, addresses as 32-bit numbers. Declared through the ABI (src/abi.h).
 #pragma once
 

@@ -28,7 +28,7 @@ constexpr size_t kDefaultPoolBytes = size_t{1} << 30;  // 1 GiB; lowered by JS w
 pb::ScratchPool g_pool(kDefaultPoolBytes);
 pb::BatchOps g_ops(&g_pool);
 
-// The region js/core.js streams batches through, a chunk of values at a time (js/batch-writer.js).
+// The region js/wasm/core.js streams batches through, a chunk of values at a time (js/wasm/batch-writer.js).
 // Static, outside the pool: a batch of any size then costs no pool memory and no heap growth.
 constexpr uint32_t kBatchScratchBytes = 256 * 1024;
 alignas(16) uint8_t g_batch_scratch[kBatchScratchBytes];
@@ -40,7 +40,7 @@ T* Ptr(uint32_t address) {
 
 int32_t Code(Status s) { return static_cast<int32_t>(s); }
 
-// The descriptor JS writes into scratch memory (src/bindings/batch_descriptor.h, js/core.js writeDescriptor).
+// The descriptor JS writes into scratch memory (src/bindings/batch_descriptor.h, js/wasm/core.js writeDescriptor).
 // offsets_base is subtracted from the count + 1 BYTE_ARRAY offsets first, in place: JS copies a chunk of a
 // caller's offsets as they are, and this loop costs a fraction of the same loop in JS. The word is then
 // cleared, so the descriptor can serve another call.
@@ -169,7 +169,7 @@ int32_t DecodeFooterRecords(uint32_t data_address, uint32_t size, uint32_t summa
                                      &out));
 }
 
-// The quick pass one of js/footer.js: schema and row group counts from the list headers (FileSummary).
+// The quick pass one of js/footer/footer.js: schema and row group counts from the list headers (FileSummary).
 int32_t DecodeFooterCounts(uint32_t data_address, uint32_t size, uint32_t summary_address) {
   return Code(pb::DecodeFileMetaDataCounts(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address)));
 }
@@ -192,7 +192,7 @@ int32_t DecodeFooterOutline(uint32_t data_address, uint32_t size, uint32_t summa
                                      &out));
 }
 
-// Whole ColumnChunks, packed back to back at data_address (js/chunk-indexes.js); writes the index of a
+// Whole ColumnChunks, packed back to back at data_address (js/footer/chunk-indexes.js); writes the index of a
 // slice that does not decode as an int32 at failed_address.
 int32_t DecodeColumnChunks(uint32_t data_address, uint32_t size, uint32_t spans_address, uint32_t count,
                            uint32_t chunks_address, uint32_t indexes_address, uint32_t failed_address) {
@@ -209,7 +209,7 @@ int32_t AnalyzeBitset(uint32_t words_address, uint32_t num_bytes, uint32_t out_a
   return Code(Status::kOk);
 }
 
-// Every record and enum crossing the boundary (src/abi.h); js/abi.js binds to exactly these at init().
+// Every record and enum crossing the boundary (src/abi.h); js/wasm/abi.js binds to exactly these at init().
 constexpr const pb::abi::Record* kAbiRecords[] = {
     &pb::abi_BatchDescriptor::kRecord, &pb::abi_BloomHeader::kRecord, &pb::abi_BitsetHealth::kRecord,
     &pb::abi_FileSummary::kRecord,     &pb::abi_SchemaRecord::kRecord, &pb::abi_RowGroupRecord::kRecord,

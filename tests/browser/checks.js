@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 
 import { openParquet } from '../../js/index.js'
-import { BROWSER_HTTP1_WINDOW } from '../../js/link-model.js'
+import { BROWSER_HTTP1_WINDOW } from '../../js/plan/link-model.js'
 
 export function assertEqual(actual, expected, what) {
   assert.deepStrictEqual(actual, expected, what)
@@ -34,7 +34,7 @@ export function assertProbeMatchesTruth(verdicts, probe, what) {
 /**
  * The probe in Node with default options, as the page runs it: verdicts and the I/O it took, footer
  * included. For a browser's sake (`asBrowser`, the default) a URL is read through the window a browser
- * keeps for an HTTP/1.1 origin (6; js/link-model.js), where Node keeps 256 in flight, so that the two runs
+ * keeps for an HTTP/1.1 origin (6; js/plan/link-model.js), where Node keeps 256 in flight, so that the two runs
  * plan the same requests; other runtimes compare with Node's own window. `decryption`: an encrypted file's keys.
  */
 export async function nodeProbe(source, column, values, { asBrowser = true, decryption = undefined } = {}) {

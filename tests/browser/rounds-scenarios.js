@@ -1,4 +1,4 @@
-// Browser scenarios of issue #13: one value over 100 row groups (tests/js/helpers/rounds-file.js) from
+// Browser scenarios of reads planned for round trips (js/plan/link-model.js): one value over 100 row groups (tests/js/helpers/rounds-file.js) from
 // a server that waits 30 ms per response, probed by the bundle on a page of the file's own origin —
 // over HTTP/2 (node:http2, a self-signed certificate made at test time by the openssl CLI) the window
 // widens once Resource Timing says h2, and the probe takes ≤ 3 rounds; over HTTP/1.1 the browser's six
@@ -10,7 +10,7 @@ import path from 'node:path'
 
 import { startTestServer } from '../js/helpers/range-server.js'
 import { ROUNDS_PROBED_ROWS, ROUNDS_ROW_GROUPS, writeRoundsFile } from '../js/helpers/rounds-file.js'
-import { BROWSER_HTTP1_WINDOW } from '../../js/link-model.js'
+import { BROWSER_HTTP1_WINDOW } from '../../js/plan/link-model.js'
 import { repoRoot } from '../../web/server.js'
 import { assertEqual, assertOk } from './checks.js'
 

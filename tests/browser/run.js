@@ -222,7 +222,7 @@ scenario('health-warnings', async ({ page, demo, manifest }) => {
   }
   const cell = `#columns-table tr[data-column="${s.probe.column}"] td.health`
   const warnings = await page.$$eval(`${cell} li.warn`, (items) => items.map((li) => li.textContent))
-  // The package's one health policy (js/filter-health.js) judges it, as `parquet-bloom inspect` does.
+  // The package's one health policy (js/filter/filter-health.js) judges it, as `parquet-bloom inspect` does.
   assertOk(warnings.some((w) => /^(high-fpp|saturated): /.test(w) && w.endsWith(`(${s.probe.rowGroupCount} of ${s.probe.rowGroupCount})`)),
     `high-fpp or saturated warning on every filter of ${s.probe.column}: ${JSON.stringify(warnings)}`)
   await page.click('#probe-button')

@@ -517,8 +517,8 @@ TEST(FileMetaDataDecode, BadArgumentsAreInvalidArgument) {
   EXPECT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &summary, &missing_chunks), Status::kInvalidArgument);
 }
 
-// --- Big footers: the counting pass, the outline pass and DecodeColumnChunks (js/footer.js,
-// js/chunk-indexes.js), checked against the full decoder on the same bytes.
+// --- Big footers: the counting pass, the outline pass and DecodeColumnChunks (js/footer/footer.js,
+// js/footer/chunk-indexes.js), checked against the full decoder on the same bytes.
 
 struct Outline {
   Status counts = Status::kMalformed;
@@ -552,7 +552,7 @@ Outline DecodeOutline(const std::vector<uint8_t>& footer, int64_t chunk_capacity
 }
 
 // Every chunk of the full decode, and the same chunks decoded from the outline's spans one by one,
-// gathered in reverse order into one buffer as js/chunk-indexes.js packs them.
+// gathered in reverse order into one buffer as js/footer/chunk-indexes.js packs them.
 void ExpectLazyEqualsFull(const std::vector<uint8_t>& footer, const std::string& what) {
   FileSummary full_summary;
   ASSERT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &full_summary, nullptr), Status::kOk) << what;

@@ -1,12 +1,12 @@
-// js/abi.js binding to a module's ABI description: the real module binds; hand-built descriptions that
-// differ from js/abi.js in one name, one type, or one record more are refused with a WASM error naming it.
+// js/wasm/abi.js binding to a module's ABI description: the real module binds; hand-built descriptions that
+// differ from js/wasm/abi.js in one name, one type, or one record more are refused with a WASM error naming it.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 
 import { ErrorCode, init, ParquetBloomError } from '../../js/index.js'
-import * as abi from '../../js/abi.js'
+import * as abi from '../../js/wasm/abi.js'
 
-// 32-bit FNV-1a, written out from its definition (not js/abi.js's), over "Name\0first\0…\0".
+// 32-bit FNV-1a, written out from its definition (not js/wasm/abi.js's), over "Name\0first\0…\0".
 function fnv1a(text) {
   let h = 0x811c9dc5
   for (const byte of new TextEncoder().encode(text)) h = Number((BigInt(h ^ byte) * 0x01000193n) & 0xffffffffn)
@@ -18,7 +18,7 @@ const ENUMS = ['Status', 'HeaderProblem', 'PhysicalType', 'ChunkFlag', 'IndexFla
 const I32 = 5
 
 /**
- * A fake Emscripten module whose heap holds a src/abi.h Description of js/abi.js's own lists, every field
+ * A fake Emscripten module whose heap holds a src/abi.h Description of js/wasm/abi.js's own lists, every field
  * an i32 word unless `edit` changes the plan: { records: [{ name, names, types? }], enums: [{ name, names }] }.
  */
 function fakeModule(edit = (plan) => plan) {
@@ -44,8 +44,8 @@ function fakeModule(edit = (plan) => plan) {
   return { HEAPU8: new Uint8Array(heap.buffer), abiDescription: () => description }
 }
 
-/** A fresh copy of js/abi.js, not yet bound (the one the package uses is bound by init()). */
-const freshAbi = async () => import(`../../js/abi.js?fresh=${Math.random()}`)
+/** A fresh copy of js/wasm/abi.js, not yet bound (the one the package uses is bound by init()). */
+const freshAbi = async () => import(`../../js/wasm/abi.js?fresh=${Math.random()}`)
 
 function assertRefused(run, pattern) {
   assert.throws(run, (e) => e instanceof ParquetBloomError && e.code === ErrorCode.WASM && pattern.test(e.message))
@@ -63,7 +63,7 @@ test('the release module binds: status codes, flags and word indices take its va
   assert.equal(abi.ChunkIndexRecord.bytes, 80)
 })
 
-test('a description of exactly js/abi.js\'s lists binds', async () => {
+test('a description of exactly js/wasm/abi.js\'s lists binds', async () => {
   const fresh = await freshAbi()
   fresh.bindAbi(fakeModule())
   assert.equal(fresh.Status.values.LIMIT_EXCEEDED, 4)
@@ -76,7 +76,7 @@ test('the bindings may list records and enums in any order', async () => {
   assert.equal(fresh.ChunkRecord.words(4), 9)
 })
 
-test('a record js/abi.js lists but the module does not describe fails init', async () => {
+test('a record js/wasm/abi.js lists but the module does not describe fails init', async () => {
   const fresh = await freshAbi()
   assertRefused(() => fresh.bindAbi(fakeModule((plan) => {
     plan.records = plan.records.filter((r) => r.name !== 'BitsetHealth')
@@ -84,12 +84,12 @@ test('a record js/abi.js lists but the module does not describe fails init', asy
   })), /does not describe BitsetHealth/)
 })
 
-test('a field added in C++ but not listed in js/abi.js fails init', async () => {
+test('a field added in C++ but not listed in js/wasm/abi.js fails init', async () => {
   const fresh = await freshAbi()
   assertRefused(() => fresh.bindAbi(fakeModule((plan) => {
     plan.records.find((r) => r.name === 'ChunkRecord').names.push('statistics_offset')
     return plan
-  })), /the 10 members of ChunkRecord in src\/ differ from the 9 js\/abi.js lists/)
+  })), /the 10 members of ChunkRecord in src\/ differ from the 9 js\/wasm\/abi.js lists/)
 })
 
 test('a renamed or reordered enumerator fails init', async () => {
@@ -109,7 +109,7 @@ test('a field of a type JS has no view for (uint16) fails init', async () => {
   })), /BloomHeader\.algorithm is u16/)
 })
 
-test('one record more than js/abi.js knows fails init', async () => {
+test('one record more than js/wasm/abi.js knows fails init', async () => {
   const fresh = await freshAbi()
   assertRefused(() => fresh.bindAbi(fakeModule((plan) => {
     plan.records.push({ name: 'StatisticsRecord', names: ['min_offset'] })

@@ -1,4 +1,4 @@
-// Batches of any size stream through the fixed batch region a chunk at a time (js/batch-writer.js):
+// Batches of any size stream through the fixed batch region a chunk at a time (js/wasm/batch-writer.js):
 // memory stays bounded for million-value batches, and answers across chunk boundaries, ropes cut short
 // by the region's end and values too large for the region all match hyparquet's independent SBBF.
 import assert from 'node:assert/strict'
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
 import { BloomFilter, ErrorCode, init, memoryStats } from '../../js/index.js'
-import { getCore } from '../../js/core.js'
+import { getCore } from '../../js/wasm/core.js'
 import { referenceFilter, rng } from './helpers/reference-sbbf.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -188,7 +188,7 @@ describe('errors part-way through a batch', () => {
 
 describe('hashValues', () => {
   test('streams the hashes of a large batch, equal to hyparquet\'s XXH64 of the PLAIN bytes', async () => {
-    const { hashValues } = await import('../../js/batch-writer.js')
+    const { hashValues } = await import('../../js/wasm/batch-writer.js')
     const { referenceHash } = await import('./helpers/reference-sbbf.js')
     const strings = Array.from({ length: 25_000 }, (_, i) => (i % 1000 === 7 ? 'x'.repeat(300_000) : `h${i}é`))
     const ints = BigInt64Array.from({ length: 70_000 }, (_, i) => BigInt(i) * 1234567891011n)

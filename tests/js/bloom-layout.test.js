@@ -1,4 +1,4 @@
-// js/bloom-layout.js layoutFromLength: the (header length, numBytes) a bloom_filter_length implies, checked
+// js/indexes/bloom-layout.js layoutFromLength: the (header length, numBytes) a bloom_filter_length implies, checked
 // against headers spelled by the test Thrift encoder, the published header vector, and a parquet-rs file
 // whose footer records bloom_filter_length (its header decoded independently of the wasm decoder).
 import assert from 'node:assert/strict'
@@ -6,7 +6,7 @@ import { describe, test } from 'node:test'
 
 import { parquetMetadata } from 'hyparquet'
 
-import { layoutFromLength, standardHeaderLength } from '../../js/bloom-layout.js'
+import { layoutFromLength, standardHeaderLength } from '../../js/indexes/bloom-layout.js'
 import { missingFixture, readFixture, readVectors } from './helpers/fixtures.js'
 import { decodeStruct, encodeStruct, getField, struct, T } from './helpers/thrift-writer.js'
 

@@ -1,5 +1,5 @@
-// Exact lookups on PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY pages matched in place (js/plain-binary-page.js,
-// js/plain-binary-scan.js) against independent truth: on pages written by hyparquet-writer (v2 pages,
+// Exact lookups on PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY pages matched in place (js/pages/plain-binary-page.js,
+// js/pages/plain-binary-scan.js) against independent truth: on pages written by hyparquet-writer (v2 pages,
 // SNAPPY and uncompressed) and DuckDB (v1 pages, nulls, lists, UUIDs), the in-place hits and levels equal
 // those of hyparquet's own page decode, and whole probes find exactly the rows hyparquet's full read
 // (parquetReadObjects) and the writers' row formulas hold. Hostile sections (truncated, a length past
@@ -13,13 +13,13 @@ import { after, before, describe, test } from 'node:test'
 import { parquetReadObjects } from 'hyparquet'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
-import { ensureColumnIndexes } from '../../js/chunk-indexes.js'
-import { CandidateMatcher } from '../../js/confirm-match.js'
-import { IndexI32, INDEX_I32_WORDS } from '../../js/footer.js'
+import { ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
+import { CandidateMatcher } from '../../js/confirm/confirm-match.js'
+import { chunk as chunkRecord } from '../../js/footer/records.js'
 import { openParquet } from '../../js/index.js'
-import { columnDecoder, decodePageAt, PageDecodeError } from '../../js/page-decode.js'
-import { chunkByteRange } from '../../js/page-index.js'
-import * as scan from '../../js/plain-binary-scan.js'
+import { columnDecoder, decodePageAt, PageDecodeError } from '../../js/pages/page-decode.js'
+import { chunkByteRange } from '../../js/indexes/page-index.js'
+import * as scan from '../../js/pages/plain-binary-scan.js'
 
 const ROWS = 12000
 const utf8 = new TextEncoder()
@@ -102,7 +102,7 @@ async function comparePages(bytes, columnName, candidates) {
     ensureColumnIndexes(layout, column.index)
     const matcher = matcherOf(column.physicalType, candidates)
     for (let g = 0; g < layout.rowGroupRows.length; g++) {
-      const codec = layout.indexes.i32[(g * layout.columns.length + column.index) * INDEX_I32_WORDS + IndexI32.CODEC]
+      const { codec } = chunkRecord(layout, g, column.index)
       const fast = await columnDecoder(layout, column, codec)
       // The same decoder without value sections: every page through hyparquet's readDataPage(V2).
       const slow = { ...fast, plainBinaryWidth: undefined }

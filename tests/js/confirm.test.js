@@ -1,4 +1,4 @@
-// Exact lookups (probe(…, { confirm: true }), js/confirm.js) against independent truth: files written
+// Exact lookups (probe(…, { confirm: true }), js/confirm/confirm.js) against independent truth: files written
 // at test time by hyparquet-writer (page index, known row formulas) and DuckDB (many row groups, no
 // page index), and the parquet-testing conformance files; the rows must be exactly those a full read by
 // hyparquet finds, and the bytes read are asserted over HTTP. Hostile pages keep 'maybe', never a

@@ -1,4 +1,4 @@
-// Dictionary pages as an exact index (js/dictionary.js), against independent truth: files DuckDB writes
+// Dictionary pages as an exact index (js/indexes/dictionary.js), against independent truth: files DuckDB writes
 // at test time in every codec it has and the parquet-testing conformance files, whose values hyparquet
 // reads; every value hyparquet reads from a chunk must be 'present' in the chunk's dictionary, values
 // of other row groups that this one lacks 'absent'. Hostile pages must give a reason, never a throw
@@ -13,13 +13,13 @@ import { after, before, describe, test } from 'node:test'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 
-import { crc32 } from '../../js/crc32.js'
+import { crc32 } from '../../js/pages/crc32.js'
 import {
   decodeDictionary, dictionaryPageRange, dictionaryReadCost, dictionaryVerdicts, shouldReadDictionary,
-} from '../../js/dictionary.js'
-import { IndexI32, INDEX_I32_WORDS } from '../../js/footer.js'
+} from '../../js/indexes/dictionary.js'
+import { chunk } from '../../js/footer/records.js'
 import { openParquet, ParquetBloomError } from '../../js/index.js'
-import { encodeProbeValues } from '../../js/values.js'
+import { encodeProbeValues } from '../../js/values/probe-values.js'
 import { fixturePath, fixturesDir, missingFixture } from './helpers/fixtures.js'
 
 const CODECS = ['SNAPPY', 'ZSTD', 'GZIP', 'UNCOMPRESSED', 'LZ4', 'BROTLI']
@@ -112,7 +112,7 @@ function valueKey(v) {
 }
 
 function chunkCodec(layout, rowGroup, columnIndex) {
-  return layout.indexes.i32[(rowGroup * layout.columns.length + columnIndex) * INDEX_I32_WORDS + IndexI32.CODEC]
+  return chunk(layout, rowGroup, columnIndex).codec
 }
 
 /** The chunk's dictionary read and decoded the way the planner would: { set } or { reason }. */

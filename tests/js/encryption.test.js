@@ -1,4 +1,4 @@
-// Parquet modular encryption (issue #15): every encrypted parquet-testing file opened with the keys its
+// Parquet modular encryption (README "Encrypted files"): every encrypted parquet-testing file opened with the keys its
 // upstream README gives, probed against the rows it documents (Arrow's test data: int32 = i, double =
 // i × 1.1111111, float = i × 1.1f (in float arithmetic) over 50 rows; the bloom filter file: double = i + 0.5, float = i + 0.25
 // over 2000 rows, as its statistics say); DuckDB files written at test time and read back by DuckDB;
@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
 import { ErrorCode, openParquet } from '../../js/index.js'
-import { Chunk, CHUNK_WORDS } from '../../js/footer.js'
+import { chunk } from '../../js/footer/records.js'
 import { EncryptedFilterTask } from '../../js/crypto/encrypted-filter.js'
 import { decryptPage } from '../../js/crypto/encrypted-pages.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
@@ -184,7 +184,7 @@ describe('encrypted dictionary pages', () => {
     const original = new Uint8Array(await readFile(fixturePath(FILE)))
     const offset = await withFile(original, { decryption: KEYS }, async (file) => {
       const column = file.layout.columns.findIndex((c) => c.name === 'double_field')
-      return file.layout.chunks[column * CHUNK_WORDS + Chunk.DICTIONARY_PAGE_OFFSET]
+      return chunk(file.layout, 0, column).dictionaryPageOffset
     })
     const headerModule = new DataView(original.buffer, original.byteOffset + offset, 4).getUint32(0, true)
     for (const [at, pattern] of [[offset + 20, /double_field: dictionary page header/], [offset + 4 + headerModule + 30, /double_field: dictionary page: cannot decrypt/]]) {
@@ -359,8 +359,9 @@ describe('exact lookups of encrypted chunks (confirm)', () => {
 /** A column's data pages in the file, found by walking the modules' length prefixes from its first data page. */
 function pageModules(bytes, file, column) {
   const c = file.layout.columns.findIndex((x) => x.name === column)
-  let at = file.layout.chunks[c * CHUNK_WORDS + Chunk.DATA_PAGE_OFFSET]
-  const end = at + file.layout.chunks[c * CHUNK_WORDS + Chunk.TOTAL_COMPRESSED_SIZE]
+  const record = chunk(file.layout, 0, c)
+  let at = record.dataPageOffset
+  const end = at + record.totalCompressedSize
   const length = (offset) => new DataView(bytes.buffer, bytes.byteOffset + offset, 4).getUint32(0, true)
   const pages = []
   while (at < end) {

@@ -1,4 +1,4 @@
-// The footer cache (js/footer-cache.js) through openParquet(url, { footerCache }) against the local range
+// The footer cache (js/footer/footer-cache.js) through openParquet(url, { footerCache }) against the local range
 // server, which counts requests and evaluates If-Match / If-Unmodified-Since itself. Truth comes from
 // outside the cache: the values hyparquet-writer wrote into each version of the file (a present value is
 // never "absent"), a fresh open of the file as it is now, and the server's own request log.

@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { getCore } from '../../js/core.js'
+import { getCore } from '../../js/wasm/core.js'
 import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../js/index.js'
 import { bitsetOf, buildCorpus, expectedVerdicts, probeValues, rebuild, TARGET } from './helpers/hostile-corpus.js'
 import { getField, setField, T } from './helpers/thrift-writer.js'

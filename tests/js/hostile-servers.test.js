@@ -9,7 +9,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, afterEach, before, describe, test } from 'node:test'
 
-import { getCore } from '../../js/core.js'
+import { getCore } from '../../js/wasm/core.js'
 import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../js/index.js'
 import { bitsetOf, buildTruth, expectedVerdicts, parseParquet, probeValues, rebuild, TARGET } from './helpers/hostile-corpus.js'
 import { startTestServer } from './helpers/range-server.js'
@@ -304,8 +304,8 @@ describe('aborts and timeouts during a multi-row-group probe', () => {
 
 describe('limits have sane defaults', () => {
   test('maxBytes 64 MiB, maxFooterBytes 128 MiB, filters up to 128 MiB', async () => {
-    const { DEFAULT_MAX_BYTES } = await import('../../js/sources/index.js')
-    const { DEFAULT_MAX_FOOTER_BYTES } = await import('../../js/footer.js')
+    const { DEFAULT_MAX_BYTES } = await import('../../js/sources/open-byte-source.js')
+    const { DEFAULT_MAX_FOOTER_BYTES } = await import('../../js/footer/footer.js')
     assert.equal(DEFAULT_MAX_BYTES, 64 * MiB)
     assert.equal(DEFAULT_MAX_FOOTER_BYTES, 128 * MiB)
     // The filter ceiling: a 128 MiB + 32 header is refused (hostile-files covers it end to end).

@@ -1,8 +1,8 @@
 // Every documented input form (README "Values are converted by the column's type") of every stored
 // value, per column type, through openParquet(buffer).probe: files written at test time by DuckDB and
 // hyparquet-writer, values and their forms written out here by hand. A present value must come back
-// 'maybe' (or 'present' from a dictionary), never 'absent' (issue #11: UUID text on a plain FIXED_LEN_BYTE_ARRAY(16), raw bytes on a
-// BYTE_ARRAY decimal); a few values that are not stored must come back 'absent', so the match is real.
+// 'maybe' (or 'present' from a dictionary), never 'absent' (the false negatives this guards against: UUID text on a plain
+// FIXED_LEN_BYTE_ARRAY(16), raw bytes on a BYTE_ARRAY decimal); a few values that are not stored must come back 'absent', so the match is real.
 import assert from 'node:assert/strict'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'

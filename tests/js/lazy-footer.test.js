@@ -1,4 +1,4 @@
-// Big footers decode chunk indexes per column, on first need (js/chunk-indexes.js): a probe decodes only
+// Big footers decode chunk indexes per column, on first need (js/footer/chunk-indexes.js): a probe decodes only
 // the probed column's chunks; per-column decoding gives exactly what decoding every column at once gives,
 // and what hyparquet reads from the same footers (parquet-testing files); a chunk that decodes wrong only
 // when its column is first read still fails that probe with MALFORMED_FOOTER, while other columns probe.
@@ -10,8 +10,9 @@ import { after, before, describe, test } from 'node:test'
 
 import { parquetMetadata } from 'hyparquet'
 
-import { chunkIndexDecodes, ensureColumnIndexes } from '../../js/chunk-indexes.js'
-import { decodeFileMetaData, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from '../../js/footer.js'
+import { chunkIndexDecodes, ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
+import { decodeFileMetaData } from '../../js/footer/footer.js'
+import { chunk as chunkRecord } from '../../js/footer/records.js'
 import { ErrorCode, init, openParquet, ParquetBloomError } from '../../js/index.js'
 import { editFooter } from './helpers/footer-edit.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
@@ -94,19 +95,17 @@ describe('per-column decoding equals decoding every column', () => {
 
       // Independent truth: what hyparquet decodes from the same bytes.
       const theirs = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))
-      const n = lazy.columns.length
       theirs.row_groups.forEach((rowGroup, g) => rowGroup.columns.forEach((chunk, c) => {
         const meta = chunk.meta_data
         if (!meta) return
         const at = `${name}: row group ${g}, column ${c}`
-        const f = (g * n + c) * INDEX_F64_WORDS
-        const i = (g * n + c) * INDEX_I32_WORDS
-        assert.equal(lazy.indexes.f64[f + IndexF64.NUM_VALUES], Number(meta.num_values), `${at}: num_values`)
+        const ours = chunkRecord(lazy, g, c)
+        assert.equal(ours.numValues, Number(meta.num_values), `${at}: num_values`)
         const codecs = ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'LZO', 'BROTLI', 'LZ4', 'ZSTD', 'LZ4_RAW']
-        assert.equal(codecs[lazy.indexes.i32[i + IndexI32.CODEC]], meta.codec, `${at}: codec`)
+        assert.equal(codecs[ours.codec], meta.codec, `${at}: codec`)
         const nulls = meta.statistics?.null_count
-        if (nulls !== undefined) assert.equal(lazy.indexes.f64[f + IndexF64.NULL_COUNT], Number(nulls), `${at}: null_count`)
-        if (chunk.column_index_length !== undefined) assert.equal(lazy.indexes.i32[i + IndexI32.COLUMN_INDEX_LENGTH], chunk.column_index_length, `${at}: column_index_length`)
+        if (nulls !== undefined) assert.equal(ours.nullCount, Number(nulls), `${at}: null_count`)
+        if (chunk.column_index_length !== undefined) assert.equal(ours.columnIndexLength, chunk.column_index_length, `${at}: column_index_length`)
       }))
       compared++
     }

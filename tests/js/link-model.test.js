@@ -1,9 +1,9 @@
-// js/link-model.js: what one more request is worth in bytes, on hand-worked waves — free while the
+// js/plan/link-model.js: what one more request is worth in bytes, on hand-worked waves — free while the
 // split wave fits in the rounds the joined one takes anyway, a window's share of a round otherwise.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 
-import { LinkModel } from '../../js/link-model.js'
+import { LinkModel } from '../../js/plan/link-model.js'
 
 describe('LinkModel.requestBytes', () => {
   const link = new LinkModel({ rttMs: 30, bytesPerMs: 10_000 }) // a round is worth 300,000 bytes

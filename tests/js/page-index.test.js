@@ -1,4 +1,4 @@
-// The page index as an index (js/page-index.js): ColumnIndex/OffsetIndex decoded as hyparquet decodes
+// The page index as an index (js/indexes/page-index.js): ColumnIndex/OffsetIndex decoded as hyparquet decodes
 // them in the parquet-testing files and in hyparquet-writer files written here (sorted, shuffled, with
 // null pages); every value hyparquet reads from a row keeps the page holding that row, and each value's
 // candidate pages are exactly the pages whose bounds (as hyparquet reads them) hold it. Hostile
@@ -13,8 +13,8 @@ import { openParquet } from '../../js/index.js'
 import {
   candidatePages, chunkByteRange, decodeColumnIndex, decodeOffsetIndex, pageIndexCandidates, pageIndexLocation,
   pageIndexOrder, preparePageIndex,
-} from '../../js/page-index.js'
-import { sortKeys } from '../../js/statistics.js'
+} from '../../js/indexes/page-index.js'
+import { sortKeys } from '../../js/indexes/statistics.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { hyparquetTruth, naivePages, pageOfRow } from './helpers/page-index-truth.js'
 import { ByteWriter, encodeStruct, struct, T } from './helpers/thrift-writer.js'

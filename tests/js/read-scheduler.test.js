@@ -1,9 +1,9 @@
-// js/read-scheduler.js coalesce: which ranges share a request, on small hand-made needs whose merged
+// js/plan/read-scheduler.js coalesce: which ranges share a request, on small hand-made needs whose merged
 // requests are worked out by hand (gap and size limits at, and one past, their bounds).
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 
-import { coalesce } from '../../js/read-scheduler.js'
+import { coalesce } from '../../js/plan/read-scheduler.js'
 
 const need = (start, end) => ({ start, end })
 /** Requests as [start, end, [task, start, end]...] for compact expectations. */

@@ -1,4 +1,4 @@
-// Remote probing is bound by round trips (issue #13): a probe over many row groups must take a
+// Remote probing is bound by round trips (README "Rounds, not requests"): a probe over many row groups must take a
 // constant number of rounds — the tail, then every row group's filter bytes at once — not one per row
 // group. Asserted through a local server that waits 30 ms before every response, counting requests
 // and bytes at the server; times are printed, never asserted (npm run bench measures them).

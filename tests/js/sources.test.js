@@ -10,7 +10,7 @@ import { after, afterEach, before, describe, test } from 'node:test'
 import { asyncBufferFromFile } from 'hyparquet'
 
 import { ErrorCode, ParquetBloomError } from '../../js/errors.js'
-import { openByteSource } from '../../js/sources/index.js'
+import { openByteSource } from '../../js/sources/open-byte-source.js'
 import { startTestServer } from './helpers/range-server.js'
 
 const MiB = 1024 * 1024

@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 
 import { openParquet } from '../../js/index.js'
-import { compareBytes, compareDecimal, sortKeys, sortOrderFor } from '../../js/statistics.js'
+import { compareBytes, compareDecimal, sortKeys, sortOrderFor } from '../../js/indexes/statistics.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 
 const ROW_GROUP = 2048

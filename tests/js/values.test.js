@@ -1,4 +1,4 @@
-// js/values.js and js/values/: user values → the physical values a writer hashed. Checked two ways: hand-computed
+// js/values/probe-values.js and js/values/: user values → the physical values a writer hashed. Checked two ways: hand-computed
 // PLAIN encodings for each rule, and a round trip through files written by real writers (DuckDB,
 // hyparquet-writer) where every stored value, typed as a user would type it, must be found.
 import assert from 'node:assert/strict'
@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test'
 import { parquetMetadata } from 'hyparquet'
 
 import { BloomFilter, ErrorCode, init, ParquetBloomError } from '../../js/index.js'
-import { combineVerdicts, encodeProbeValues } from '../../js/values.js'
+import { combineVerdicts, encodeProbeValues } from '../../js/values/probe-values.js'
 import { describeColumnType, logicalTypeFromSchemaElement } from '../../js/values/column-type.js'
 import { parseHexBytes } from '../../js/values/input.js'
 import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
@@ -387,7 +387,7 @@ describe('DECIMAL', () => {
       [['0080'], ['ff7f'], ['00', ''], ['7f'], ['80'], ['ff'], ['00ff'], ['0100'], ['00', '']])
   })
 
-  test('BYTE_ARRAY has no width: raw bytes of any length are probed as they are (issue #11)', () => {
+  test('BYTE_ARRAY has no width: raw bytes of any length are probed as they are (never a false absent)', () => {
     const D = decimal('BYTE_ARRAY', 30, 2)
     for (const raw of [new Uint8Array([0x7b]), new Uint8Array(13).fill(0x11), new Uint8Array(0), new Uint8Array([0, 0x80]).buffer]) {
       assert.deepEqual(candidatesOf(D, raw), [hex(new Uint8Array(raw instanceof ArrayBuffer ? raw : raw.buffer))])
@@ -421,7 +421,7 @@ describe('UUID', () => {
   })
 })
 
-describe('plain FIXED_LEN_BYTE_ARRAY: text is never silently absent (issue #11)', () => {
+describe('plain FIXED_LEN_BYTE_ARRAY: text is never silently absent', () => {
   const FLBA16 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: null }
   const FLBA4 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 4, logicalType: null }
   const uuid = '123e4567-e89b-12d3-a456-426614174000'

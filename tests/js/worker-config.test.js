@@ -3,7 +3,7 @@
 // that adding a module to the package cannot silently break the Workers recipe. That includes the
 // packages loaded on demand (hyparquet for exact lookups, hyparquet-compressors for compressed pages):
 // workerd resolves a bare specifier relative to the importing module's name, so they are named under
-// node_modules/parquet-bloom/js/.
+// node_modules/parquet-bloom/js/pages/ (beside js/pages/, which imports them).
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'

@@ -1,4 +1,4 @@
-// js/writer-rules.js, a test per row: each known writer bug is recognised from created_by (as
+// js/indexes/writer-rules.js, a test per row: each known writer bug is recognised from created_by (as
 // parquet-java's VersionParser reads it) for the versions and columns it affects and no others, and a
 // real file whose footer names that writer has that index ignored by probe() and named by inspect.
 import assert from 'node:assert/strict'
@@ -8,8 +8,8 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { openParquet, WRITER_RULES, writerRulesFor } from '../../js/index.js'
-import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/writer-rules.js'
-import { inspectFile } from '../../js/cli/inspect.js'
+import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/indexes/writer-rules.js'
+import { inspectFile } from '../../js/cli/inspect-command.js'
 import { editFooter } from './helpers/footer-edit.js'
 import { setField, T } from './helpers/thrift-writer.js'
 import { writeDuckdbSample } from './helpers/sample-files.js'

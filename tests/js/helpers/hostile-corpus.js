@@ -6,7 +6,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 
-import { getCore } from '../../../js/core.js'
+import { concatBytes } from '../../../js/format/bytes.js'
+import { getCore } from '../../../js/wasm/core.js'
 import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../../js/index.js'
 
 import { referenceFilter, rng } from './reference-sbbf.js'
@@ -61,15 +62,7 @@ export function columnChunk(meta, g, columnIndex) {
   return getField(getField(meta, 4).value.items[g], 1).value.items[columnIndex]
 }
 
-export function concat(...parts) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
+export const concat = (...parts) => concatBytes(parts)
 
 /** data + metadata + its length + PAR1 (length and magic overridable to break them). */
 export function assemble(data, metadata, { length = metadata.length, magic = MAGIC } = {}) {
@@ -471,7 +464,7 @@ function filterCases(base) {
 
   return [
     // Where the filter is
-    // 0 and negative offsets mean "no filter" (apache/iceberg#5172; js/writer-rules.js)
+    // 0 and negative offsets mean "no filter" (apache/iceberg#5172; js/indexes/writer-rules.js)
     placed('bloom offset -5', { offset: -5 }, unknown(/no-index: this row group has no bloom filter/)),
     placed('bloom offset -2^63', { offset: -(2n ** 63n) }, unknown(/no-index: this row group has no bloom filter/)),
     placed('bloom offset 0', { offset: 0 }, unknown(/no-index: this row group has no bloom filter/)),
@@ -492,7 +485,7 @@ function filterCases(base) {
     placed('bloom length of the header alone', { length: f.headerLength }, unknown(/inconsistent-filter: .*bloom_filter_length 16 ≠ header 16 \+ numBytes 2048/)),
     placed('bloom length one short', { length: f.headerLength + f.numBytes - 1 }, unknown(/inconsistent-filter: .*bloom_filter_length \d+ ≠ header/)),
     placed('bloom length 2^31-1', { length: 2 ** 31 - 1 }, unknown(/overlaps the footer/)),
-    // A length that disagrees with the filter in either direction makes it unusable (issue #11).
+    // A length that disagrees with the filter in either direction makes it unusable: neither description is trusted over the other.
     placed('bloom length -5', { length: -5 }, unknown(/inconsistent-filter: bloom_filter_length -5 cannot hold a filter/)),
     placed('bloom length -2^31', { length: -(2 ** 31) }, unknown(/inconsistent-filter: bloom_filter_length -\d+ cannot hold a filter/)),
     placed('bloom length absent', { length: null }, answers),

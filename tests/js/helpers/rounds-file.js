@@ -1,4 +1,4 @@
-// The file of the round-trip tests and benchmark (issue #13): 100 row groups of 2048 rows written by
+// The file of the round-trip tests and benchmark (reads planned for round trips, js/plan/link-model.js): 100 row groups of 2048 rows written by
 // DuckDB, a BIGINT `id` of shuffled values with a bloom filter per row group (so min/max keep every row
 // group and the filters must answer), and the ids of two rows whose row groups are known.
 import path from 'node:path'

@@ -1,0 +1,273 @@
+// Exact lookups (probe's confirm option): after the indexes have answered, the row groups where a value is still
+// 'maybe' (or 'unknown' for want of an index) have their data pages read — with an OffsetIndex
+// (parquet-format PageIndex.md) only the candidate pages and the dictionary page before them, else the
+// whole column chunk — all in one wave of coalesced, concurrent reads within a byte budget, and are
+// decoded (js/pages/page-decode.js) and matched (js/confirm/confirm-match.js) into 'present' with row numbers or an
+// exact 'absent'. Any doubt about a page keeps the index's answer, with reason 'confirm-failed'.
+// Encrypted chunks opened with their key have their pages decrypted first (js/crypto/encrypted-pages.js).
+import { chunk } from '../footer/records.js'
+import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
+import { DEFAULT_MAX_CONFIRM_BYTES, DEFAULT_MAX_ROWS } from './confirm-options.js'
+import { CandidateMatcher, hitsThroughDictionary, walkLevels } from './confirm-match.js'
+import { columnDecoder, decodePageAt, PageDecodeError } from '../pages/page-decode.js'
+import { ParquetBloomError } from '../errors.js'
+import { RangeTask } from '../plan/read-scheduler.js'
+import { decryptPage, pagesAuthenticated, splitPageModules } from '../crypto/encrypted-pages.js'
+import { concatBytes } from '../format/bytes.js'
+import { Source } from '../plan/verdicts.js'
+
+
+// 'unknown' answers that only lacked a usable index: the pages can still say. Others (null, NaN, an
+// encrypted or external chunk) stay as they are.
+const INDEX_LACKING = new Set(['no-index', 'malformed-filter', 'unsupported-filter', 'inconsistent-filter', 'untrusted-writer',
+  'malformed-dictionary', 'unsupported-codec', 'dictionary-too-large'])
+
+/** Whether the pages may decide this result: a 'maybe', a 'present' without rows, or an index-less 'unknown'. */
+function confirmable(result) {
+  if (result.source === Source.VALUE) return false
+  return result.verdict === 'maybe' || result.verdict === 'present' || (result.verdict === 'unknown' && INDEX_LACKING.has(result.reason))
+}
+
+/**
+ * Plans the confirmation of a probe's results. Returns the read tasks (for runReadTasks, one wave) and
+ * `finish()`, which decodes what was read and rewrites the results in place.
+ * @param {{ name: string, layout: import('../footer/footer.js').FileLayout, metadataOffset: number, column: import('../footer/footer.js').LeafColumn,
+ *   encoded: { physicalType: string, candidates: any[], owners: Int32Array, outcomes: any[] },
+ *   rowGroups: Array<{ index: number, numRows: number, results: any[] }>,
+ *   pageIndexOf: (rowGroup: number) => import('../indexes/page-index.js').PreparedPageIndex | undefined,
+ *   maxConfirmBytes?: number, maxRows?: number, maxReadBytes?: number }} probe
+ *   maxReadBytes: the byte source's largest single read (openParquet's maxBytes): a chunk over it is not read
+ *   name: the file, for messages
+ */
+export function planConfirm({ name, layout, metadataOffset, column, encoded, rowGroups, pageIndexOf, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS,
+  maxReadBytes = Infinity }) {
+  ensureColumnIndexes(layout, column.index) // the chunks' codecs
+  const firstRows = rowGroupFirstRows(layout.rowGroupRows)
+  const tasks = []
+  const jobs = []
+  let planned = 0
+  for (const group of rowGroups) {
+    const wanted = new Uint8Array(group.results.length)
+    let open = 0
+    group.results.forEach((r, v) => { if (confirmable(r)) { wanted[v] = 1; open++ } })
+    if (!open) continue
+    const job = { group, wanted, firstRow: firstRows[group.index], reads: [], pageIndex: undefined, failure: undefined,
+      crypto: undefined, dictionaryFirst: false, where: `${name}: row group ${group.index}, column ${column.name}` }
+    jobs.push(job)
+    const record = chunk(layout, group.index, column.index)
+    job.failure = encryptionRefusal(record)
+    if (job.failure) continue
+    job.crypto = record.crypto
+    const range = record.pageRange()
+    if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) {
+      job.failure = { reason: 'confirm-failed', detail: 'the footer does not place the column chunk inside the file\'s data' }
+      continue
+    }
+    // A chunk starting before its first data page starts with its dictionary page (ChunkView.pageRange).
+    job.dictionaryFirst = range.chunkStart !== record.dataPageOffset
+    const prepared = pageIndexOf(group.index)
+    if (prepared) {
+      job.pageIndex = prepared
+      job.pages = candidatePageUnion(group.results, wanted, prepared.pageCount)
+      // The dictionary page, when there is one, lies before the first data page.
+      if (range.chunkStart < prepared.offsets[0]) job.reads.push({ start: range.chunkStart, end: prepared.offsets[0], role: 'dictionary' })
+      for (const p of job.pages) job.reads.push({ start: prepared.offsets[p], end: prepared.offsets[p] + prepared.compressedSizes[p], role: p })
+    } else {
+      job.reads.push({ start: range.chunkStart, end: range.chunkEnd, role: 'chunk' })
+    }
+    const bytes = job.reads.reduce((sum, r) => sum + (r.end - r.start), 0)
+    const largest = Math.max(...job.reads.map((r) => r.end - r.start))
+    if (largest > maxReadBytes) {
+      job.failure = { reason: 'confirm-budget', detail: `a ${largest}-byte read, over the largest single read this file allows (maxBytes ${maxReadBytes})` }
+      job.reads = []
+      continue
+    }
+    if (planned + bytes > maxConfirmBytes) {
+      job.failure = { reason: 'confirm-budget', detail: `confirming would read ${bytes} more bytes, past maxConfirmBytes ${maxConfirmBytes}` }
+      job.reads = []
+      continue
+    }
+    planned += bytes
+    for (const read of job.reads) tasks.push(new RangeTask(read.start, read.end, (b) => { read.bytes = b }))
+  }
+  const rowsTaken = new Int32Array(encoded.outcomes.length)
+  return {
+    tasks,
+    plannedBytes: planned,
+    async finish() {
+      for (const job of jobs) {
+        if (!job.failure) job.failure = await confirmJob(job, { layout, column, encoded, maxRows, rowsTaken })
+        if (job.failure) keepWithReason(job, job.failure)
+      }
+    },
+  }
+}
+
+/**
+ * Why a chunk's pages cannot be confirmed for its encryption, or undefined: encrypted without its key,
+ * or encrypted with AES_GCM_CTR_V1, whose pages are AES-CTR and authenticate nothing (a verdict never
+ * comes from unauthenticated bytes, as for CTR dictionaries in js/crypto/encrypted-dictionary.js).
+ */
+function encryptionRefusal(record) {
+  const { crypto } = record
+  if (crypto?.missing !== undefined) return { reason: 'confirm-failed', detail: `the column chunk is encrypted and ${crypto.missing}` }
+  if (crypto && !pagesAuthenticated(crypto)) {
+    return { reason: 'confirm-failed', detail: `the file is encrypted with ${crypto.algorithm}, whose data pages are AES-CTR and not authenticated: exact lookups answer only from authenticated pages` }
+  }
+  if (!crypto && record.encrypted) return { reason: 'confirm-failed', detail: 'the column chunk is encrypted and no key for it was given' }
+  return undefined
+}
+
+/** File-level number of each row group's first row. */
+function rowGroupFirstRows(rowGroupRows) {
+  const first = new Float64Array(rowGroupRows.length)
+  for (let g = 1; g < rowGroupRows.length; g++) first[g] = first[g - 1] + rowGroupRows[g - 1]
+  return first
+}
+
+/** The pages any confirmed value may be on (all pages for a value without a list), ascending. */
+function candidatePageUnion(results, wanted, pageCount) {
+  const on = new Uint8Array(pageCount)
+  results.forEach((r, v) => {
+    if (!wanted[v]) return
+    if (Array.isArray(r.pages)) for (const p of r.pages) on[p] = 1
+    else on.fill(1)
+  })
+  const pages = []
+  for (let p = 0; p < pageCount; p++) if (on[p]) pages.push(p)
+  return pages
+}
+
+/** Decodes one row group's reads and settles its confirmed values; returns a failure instead when any page is in doubt. */
+async function confirmJob(job, { layout, column, encoded, maxRows, rowsTaken }) {
+  const { group, wanted } = job
+  const matcher = new CandidateMatcher(encoded.physicalType, encoded.candidates, encoded.owners, wanted)
+  const rows = group.results.map(() => [])
+  const truncated = new Uint8Array(group.results.length)
+  const onHit = (g, row) => {
+    const fileRow = job.firstRow + row
+    for (const owner of matcher.groups[g]) {
+      const list = rows[owner]
+      if (list.length && list[list.length - 1] === fileRow) continue
+      if (rowsTaken[owner] < maxRows) {
+        list.push(fileRow)
+        rowsTaken[owner]++
+      } else {
+        truncated[owner] = 1
+      }
+    }
+  }
+  try {
+    const { codec } = chunk(layout, group.index, column.index)
+    const decoding = await columnDecoder(layout, column, codec)
+    if (job.crypto) await decryptReads(job)
+    if (job.pageIndex) await scanIndexedPages(job, decoding, matcher, onHit)
+    else await scanChunk(job, decoding, matcher, onHit)
+  } catch (error) {
+    if (error instanceof ParquetBloomError) throw error
+    const detail = error instanceof PageDecodeError || error instanceof Error ? error.message : String(error)
+    return { reason: 'confirm-failed', detail: `the data pages could not be read: ${detail}` }
+  }
+  group.results.forEach((r, v) => {
+    if (!wanted[v] || matcher.undecidable[v]) return
+    const found = rows[v].length > 0 || truncated[v] === 1
+    const result = found
+      ? { value: r.value, verdict: 'present', source: Source.DATA_PAGES, reason: 'in-data-pages', detail: 'the chunk\'s data pages hold it', rows: rows[v] }
+      : { value: r.value, verdict: 'absent', source: Source.DATA_PAGES, reason: 'not-in-data-pages', detail: 'no data page that may hold it does (pages read and compared)', rows: [] }
+    if (truncated[v]) result.rowsTruncated = true
+    if (r.pages) result.pages = r.pages
+    group.results[v] = result
+  })
+  return undefined
+}
+
+/**
+ * An encrypted chunk's reads, replaced by their plaintext pages. Every module of every read is decrypted
+ * at once: their places follow from the modules' length prefixes. Page ordinals count data pages only:
+ * an OffsetIndex page p is ordinal p; a whole chunk's pages count from 0 after its dictionary page.
+ */
+async function decryptReads(job) {
+  await Promise.all(job.reads.map(async (read) => {
+    if (!read.bytes) return
+    const dictionaryFirst = read.role === 'dictionary' || (read.role === 'chunk' && job.dictionaryFirst)
+    const firstOrdinal = typeof read.role === 'number' ? read.role : 0
+    const ordinalOf = (k) => (dictionaryFirst ? (k === 0 ? 'dictionary' : k - 1) : firstOrdinal + k)
+    const nameOf = (k) => {
+      const ordinal = ordinalOf(k)
+      return `${job.where}: ${ordinal === 'dictionary' ? 'dictionary page' : `data page ${ordinal}`}`
+    }
+    const modules = splitPageModules(read.bytes, nameOf)
+    if (read.role !== 'chunk' && modules.length !== 1) {
+      throw new PageDecodeError(`${read.role === 'dictionary' ? 'the bytes before the first data page' : `the OffsetIndex's page ${read.role}`} hold ${modules.length} encrypted pages, not 1`)
+    }
+    read.bytes = concatBytes(await Promise.all(modules.map((m, k) => decryptPage(job.crypto, m, ordinalOf(k), nameOf(k)))))
+  }))
+}
+
+/** Hits of one decoded data page: its values, or its dictionary indexes looked up. */
+function pageHits(page, matcher, dictionaryGroups, decoding) {
+  if (page.plainBinary) return matcher.scanPlainBinary(page.plainBinary, decoding.hyparquet.plainBinary)
+  if (!page.dictionaryIndexes) return matcher.scan(page.values)
+  if (!dictionaryGroups) throw new PageDecodeError('a dictionary-encoded page, but the chunk has no dictionary page')
+  return hitsThroughDictionary(page.values, dictionaryGroups)
+}
+
+/** With an OffsetIndex: each candidate page alone, its first row from first_row_index, its row count checked. */
+async function scanIndexedPages(job, decoding, matcher, onHit) {
+  const { pageIndex: index, group } = job
+  let dictionaryGroups
+  for (const read of job.reads) {
+    const { bytes } = read
+    if (!bytes) throw new PageDecodeError('a page was not read')
+    if (read.role === 'dictionary') {
+      // Whatever precedes the first data page: the dictionary page (index pages may sit there too).
+      for (let at = 0; at < bytes.length;) {
+        const { page, next } = await decodePageAt(bytes, at, bytes.length, decoding)
+        if (page.kind === 'dictionary') dictionaryGroups = matcher.scan(page.values)
+        else if (page.kind === 'data') throw new PageDecodeError('a data page before the OffsetIndex\'s first page')
+        at = next
+      }
+      continue
+    }
+    const p = /** @type {number} */ (read.role)
+    const { page, next } = await decodePageAt(bytes, 0, bytes.length, decoding)
+    if (page.kind !== 'data') throw new PageDecodeError(`the OffsetIndex's page ${p} is not a data page`)
+    if (next !== bytes.length) throw new PageDecodeError(`page ${p} takes ${next} bytes, its OffsetIndex entry says ${bytes.length}`)
+    const first = index.firstRowIndexes[p]
+    const expected = (p + 1 < index.pageCount ? index.firstRowIndexes[p + 1] : group.numRows) - first
+    const walked = walkLevels(page, decoding.maxDefinitionLevel, pageHits(page, matcher, dictionaryGroups, decoding), first, onHit)
+    if (!walked.startsRow || walked.rowsStarted !== expected) {
+      throw new PageDecodeError(`page ${p} holds ${walked.rowsStarted} rows${walked.startsRow ? '' : ' (not starting at a row)'}, its OffsetIndex says ${expected}`)
+    }
+  }
+}
+
+/** Without an OffsetIndex: every page of the chunk in order; the rows they hold must add up to the row group's. */
+async function scanChunk(job, decoding, matcher, onHit) {
+  const { bytes } = job.reads[0]
+  if (!bytes) throw new PageDecodeError('the column chunk was not read')
+  let dictionaryGroups
+  let nextRow = 0
+  for (let at = 0; at < bytes.length;) {
+    const { page, next } = await decodePageAt(bytes, at, bytes.length, decoding)
+    if (page.kind === 'dictionary') {
+      if (dictionaryGroups) throw new PageDecodeError('a second dictionary page in the chunk')
+      dictionaryGroups = matcher.scan(page.values)
+    } else if (page.kind === 'data') {
+      if (nextRow === 0 && page.repetitionLevels.length && page.numLevels && page.repetitionLevels[0] !== 0) {
+        throw new PageDecodeError('the chunk\'s first page does not start a row')
+      }
+      nextRow += walkLevels(page, decoding.maxDefinitionLevel, pageHits(page, matcher, dictionaryGroups, decoding), nextRow, onHit).rowsStarted
+    }
+    at = next
+  }
+  if (nextRow !== job.group.numRows) throw new PageDecodeError(`the chunk's pages hold ${nextRow} rows, the row group ${job.group.numRows}`)
+}
+
+/** Values the pages could not decide keep the index's verdict; the reason says why they were not confirmed. */
+function keepWithReason(job, { reason, detail }) {
+  job.group.results.forEach((r, v) => {
+    if (!job.wanted[v]) return
+    job.group.results[v] = { ...r, reason, detail: `${detail}; ${r.reason}: ${r.detail}` }
+  })
+}

@@ -1,0 +1,132 @@
+// Decodes the ChunkIndexRecords (parquet.thrift ColumnChunk / ColumnMetaData / Statistics: the statistics,
+// encodings, codec and page index lengths) of a footer's chunks one column at a time, from the ColumnChunk
+// spans the outline pass recorded (js/footer/footer.js), into the layout's `indexes`: a probe of one column of a
+// footer with thousands of row groups decodes that column's chunks only. Idempotent per column.
+import { ChunkIndexRecord, ChunkRecord, ChunkSpan } from '../wasm/abi.js'
+import { getCore } from '../wasm/core.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { NativeStatus } from '../wasm/abi.js'
+
+// Chunks per wasm call: bounds the block the chunk bytes and records are decoded in (~10 MiB for chunks
+// of ~100 bytes), whatever the footer's size.
+const CHUNKS_PER_CALL = 32768
+
+/** How many chunks' indexes have been decoded in this process, for tests that prove what a probe decodes. */
+export const chunkIndexDecodes = { chunks: 0 }
+
+// Which file a layout describes, for the errors of a chunk found malformed only when first read. Kept
+// beside the layout, not in it: a footer cache stores the layout, and must never hold a URL.
+const origins = new WeakMap()
+
+/** Names the file `layout` is the footer of, and where its footer starts in it. */
+export function setLayoutOrigin(layout, source, metadataOffset) {
+  origins.set(layout, { source, metadataOffset })
+}
+
+/**
+ * Makes `layout.indexes` hold column `column`'s records for every row group; a no-op once it does.
+ * Call it before reading a chunk's index record. MALFORMED_FOOTER when one of its chunks does not decode.
+ * @param {import('./footer.js').FileLayout} layout
+ * @param {number} column leaf index
+ */
+export function ensureColumnIndexes(layout, column) {
+  const decoded = layout.indexedColumns
+  if (decoded === undefined || decoded[column] === 1) return
+  decodeChunkIndexes(layout, [column])
+}
+
+/** Every column's records (for what shows all columns: file.metadata, inspect). */
+export function ensureAllColumnIndexes(layout) {
+  const decoded = layout.indexedColumns
+  if (decoded === undefined || decoded.every((d) => d === 1)) return
+  decodeChunkIndexes(layout, layout.columns.map((c) => c.index))
+}
+
+/**
+ * Decodes the records of `columns` (leaf indices) not decoded yet: their chunks' bytes, gathered from
+ * footerBytes, go to wasm in batches, each decoded there as a whole ColumnChunk.
+ * @param {import('./footer.js').FileLayout} layout
+ * @param {number[]} columns
+ */
+export function decodeChunkIndexes(layout, columns) {
+  const decoded = layout.indexedColumns
+  if (decoded === undefined) return
+  const todo = columns.filter((c) => decoded[c] !== 1)
+  if (todo.length === 0) return
+  const numColumns = layout.columns.length
+  const rowGroups = layout.rowGroupRows.length
+  const total = rowGroups * todo.length
+  const target = new Uint8Array(layout.indexes.i32.buffer, layout.indexes.i32.byteOffset, layout.indexes.i32.byteLength)
+  const order = new Int32Array(Math.min(total, CHUNKS_PER_CALL)) // chunk index of each slice in the batch
+  for (let first = 0; first < total; first += CHUNKS_PER_CALL) {
+    const count = Math.min(CHUNKS_PER_CALL, total - first)
+    let bytes = 0
+    for (let k = 0; k < count; k++) {
+      const n = first + k
+      const chunk = Math.floor(n / todo.length) * numColumns + todo[n % todo.length]
+      order[k] = chunk
+      bytes += layout.chunkSpans[chunk * 2 + 1]
+    }
+    decodeBatch(layout, order, count, bytes, target)
+  }
+  for (const c of todo) decoded[c] = 1
+  chunkIndexDecodes.chunks += total
+}
+
+function decodeBatch(layout, order, count, bytes, target) {
+  const core = getCore()
+  const { chunkSpans, footerBytes } = layout
+  const spanBytes = count * ChunkSpan.bytes
+  const chunkBytes = count * ChunkRecord.bytes
+  const indexBytes = count * ChunkIndexRecord.bytes
+  const block = acquire(core, 16 + spanBytes + chunkBytes + indexBytes + bytes, layout)
+  try {
+    const failedPtr = block
+    const spansPtr = block + 16
+    const chunksPtr = spansPtr + spanBytes
+    const indexesPtr = chunksPtr + chunkBytes
+    const bytesPtr = indexesPtr + indexBytes
+    // Views taken after acquire (which may grow memory) and used only until the decode call.
+    const u8 = core.u8
+    const i32 = core.i32
+    let at = bytesPtr
+    for (let k = 0; k < count; k++) {
+      const offset = chunkSpans[order[k] * 2]
+      const length = chunkSpans[order[k] * 2 + 1]
+      i32[(spansPtr >> 2) + k * 2] = offset
+      i32[(spansPtr >> 2) + k * 2 + 1] = length
+      u8.set(footerBytes.subarray(offset, offset + length), at)
+      at += length
+    }
+    const status = core.m.decodeColumnChunks(bytesPtr, bytes, spansPtr, count, chunksPtr, indexesPtr, failedPtr)
+    if (status !== NativeStatus.OK) throw malformedChunk(layout, order[core.i32[failedPtr >> 2]] ?? order[0])
+    const records = core.u8
+    const size = ChunkIndexRecord.bytes
+    for (let k = 0; k < count; k++) {
+      target.set(records.subarray(indexesPtr + k * size, indexesPtr + (k + 1) * size), order[k] * size)
+    }
+  } finally {
+    core.release(block)
+  }
+}
+
+function acquire(core, bytes, layout) {
+  try {
+    return core.acquire(bytes, 'the footer\'s column chunks')
+  } catch (error) {
+    if (!(error instanceof ParquetBloomError)) throw error
+    const where = origins.get(layout)?.source ?? 'footer'
+    throw new ParquetBloomError(error.code, `${where}: decoding the footer: ${error.message}`, { source: where, cause: error })
+  }
+}
+
+function malformedChunk(layout, chunk) {
+  const { source: where = 'footer', metadataOffset = 0 } = origins.get(layout) ?? {}
+  const numColumns = layout.columns.length
+  const rowGroup = Math.floor(chunk / numColumns)
+  const column = layout.columns[chunk % numColumns]
+  const offset = metadataOffset + layout.chunkSpans[chunk * 2]
+  return new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+    `${where}: malformed footer: the ColumnChunk of row group ${rowGroup}, column ${column.name} does not decode (at byte ${offset} of the file)`,
+    { source: where, offset, field: `row_groups[${rowGroup}].columns[${column.index}]` })
+}

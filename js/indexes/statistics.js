@@ -1,0 +1,297 @@
+// Row-group statistics as an index (parquet.thrift Statistics, ColumnOrder; parquet-format
+// LogicalTypes.md "Sort Order"): can a chunk's min/max, null_count and num_values rule a value out?
+// Bounds compare by the column's sort order, which is defined only when FileMetaData.column_orders
+// says TYPE_ORDER; otherwise only the deprecated min/max of a signed-ordered type may be used. Any
+// bound that cannot be read with certainty — NaN, the wrong width, min > max, counts that disagree —
+// makes the statistics unusable for that chunk, never a reason for "absent".
+import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
+import { chunk, IndexFlag } from '../footer/records.js'
+import { writerRulesFor } from './writer-rules.js'
+
+const TYPE_ORDER = 1 // ColumnOrder union member
+const utf8 = new TextEncoder()
+
+/**
+ * How a column's values are ordered, or null when the spec defines no order (INT96, INTERVAL, unknown
+ * logical types). Signed orderings are the ones the deprecated min/max fields were computed in.
+ * @returns {{ kind: string, width: number, signed: boolean } | null}
+ */
+export function sortOrderFor(column) {
+  const lt = column.logicalType
+  const t = lt?.type
+  if (t === 'OTHER' || t === 'UNKNOWN' || (typeof t === 'string' && t.startsWith('LOGICAL_TYPE_'))) return null
+  const unsigned = t === 'INTEGER' && lt.isSigned === false
+  switch (column.physicalType) {
+    case 'BOOLEAN': return { kind: 'boolean', width: 1, signed: true }
+    case 'INT32': return unsigned ? { kind: 'uint32', width: 4, signed: false } : { kind: 'int32', width: 4, signed: true }
+    case 'INT64': return unsigned ? { kind: 'uint64', width: 8, signed: false } : { kind: 'int64', width: 8, signed: true }
+    case 'FLOAT': return { kind: 'float', width: 4, signed: true }
+    case 'DOUBLE': return { kind: 'double', width: 8, signed: true }
+    case 'BYTE_ARRAY':
+      if (t === 'DECIMAL') return { kind: 'decimal', width: 0, signed: false }
+      if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON') return { kind: 'bytes', width: 0, signed: false }
+      return null
+    case 'FIXED_LEN_BYTE_ARRAY':
+      if (t === 'DECIMAL') return { kind: 'decimal', width: 0, signed: false }
+      if (t === 'FLOAT16') return column.typeLength === 2 ? { kind: 'float16', width: 2, signed: false } : null
+      if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON' || t === 'UUID') return { kind: 'bytes', width: 0, signed: false }
+      return null
+    default: return null // INT96: no defined order (PARQUET-1065)
+  }
+}
+
+/**
+ * The probe's candidates as sort keys of `order`, computed once per probe and kept in typed arrays:
+ * numbers (Float64Array), bigints (BigInt64Array / BigUint64Array, which wrap as the stored bits do),
+ * or for byte orders all candidates' bytes in one buffer with offsets.
+ * @param {{ kind: string }} order
+ * @param {any[]} candidates in the forms values.js produces for the physical type
+ * @returns {Float64Array | BigInt64Array | BigUint64Array | { bytes: Uint8Array, offsets: Int32Array }}
+ */
+export function sortKeys(order, candidates) {
+  const n = candidates.length
+  switch (order.kind) {
+    case 'boolean': {
+      const keys = new Float64Array(n)
+      for (let k = 0; k < n; k++) keys[k] = candidates[k] ? 1 : 0
+      return keys
+    }
+    case 'int32':
+    case 'float':
+    case 'double': return Float64Array.from(candidates)
+    case 'uint32': {
+      const keys = new Float64Array(n)
+      for (let k = 0; k < n; k++) keys[k] = candidates[k] >>> 0
+      return keys
+    }
+    case 'int64':
+    case 'uint64': {
+      const keys = order.kind === 'int64' ? new BigInt64Array(n) : new BigUint64Array(n)
+      for (let k = 0; k < n; k++) keys[k] = BigInt(candidates[k])
+      return keys
+    }
+    case 'float16': {
+      const keys = new Float64Array(n)
+      for (let k = 0; k < n; k++) keys[k] = halfToNumber(candidates[k][0] | (candidates[k][1] << 8))
+      return keys
+    }
+    default: return packedBytes(candidates)
+  }
+}
+
+/** Sort keys one per candidate (bytes as views of the packed buffer), for readers that index them. */
+export function keyList(keys) {
+  if (!('offsets' in keys)) return keys
+  const { bytes, offsets } = keys
+  return Array.from({ length: offsets.length - 1 }, (_, k) => bytes.subarray(offsets[k], offsets[k + 1]))
+}
+
+/** Every candidate's bytes (strings as UTF-8) in one buffer: candidate k is bytes[offsets[k], offsets[k + 1]). */
+function packedBytes(candidates) {
+  const n = candidates.length
+  const offsets = new Int32Array(n + 1)
+  let capacity = 0
+  for (let k = 0; k < n; k++) {
+    const c = candidates[k]
+    capacity += typeof c === 'string' ? c.length * 3 : c.length
+  }
+  const bytes = new Uint8Array(capacity)
+  let at = 0
+  for (let k = 0; k < n;) {
+    const c = candidates[k]
+    if (typeof c !== 'string') {
+      bytes.set(c, at)
+      at += c.length
+      offsets[++k] = at
+      continue
+    }
+    // A run of strings is encoded STRING_RUN at a time with one encodeInto: when it is all ASCII (bytes
+    // = characters) the offsets follow from the lengths; otherwise each string is encoded alone.
+    let end = k
+    while (end < n && end - k < STRING_RUN && typeof candidates[end] === 'string') end++
+    const run = candidates.slice(k, end)
+    const joined = run.join('')
+    const { written } = utf8.encodeInto(joined, bytes.subarray(at))
+    if (written === joined.length) {
+      for (let j = k; j < end; j++) offsets[j + 1] = (at += candidates[j].length)
+    } else {
+      for (let j = k; j < end; j++) offsets[j + 1] = (at += utf8.encodeInto(candidates[j], bytes.subarray(at)).written)
+    }
+    k = end
+  }
+  return { bytes, offsets }
+}
+
+const STRING_RUN = 256
+
+/**
+ * What one chunk's statistics can say. `{ usable: false, reason, detail }` when they cannot be used;
+ * else `{ usable: true, allNull, min, max }` with bounds as sort keys (undefined when one is absent).
+ * @param {import('../footer/footer.js').FileLayout} layout
+ */
+export function chunkStatistics(layout, rowGroup, column, order) {
+  ensureColumnIndexes(layout, column.index)
+  const record = chunk(layout, rowGroup, column.index)
+  const flags = record.indexFlags
+  if (flags & IndexFlag.FOREIGN_STATISTICS_FIELD) {
+    return unusable('inconsistent-statistics', 'the chunk\'s statistics field is not the Statistics struct parquet.thrift defines')
+  }
+  if (!(flags & IndexFlag.HAS_STATISTICS)) return unusable('no-statistics', 'the chunk has no statistics')
+  const { numValues, nullCount } = record
+  const numRows = layout.rowGroupRows[rowGroup]
+  if (nullCount > numValues && numValues >= 0) {
+    return unusable('inconsistent-statistics', `null_count ${nullCount} is larger than the chunk's ${numValues} values`)
+  }
+  if (!column.repeated && numValues >= 0 && numValues !== numRows) {
+    return unusable('inconsistent-statistics', `the chunk says it has ${numValues} values but its row group has ${numRows} rows`)
+  }
+  if (nullCount >= 0 && numValues > 0 && nullCount === numValues) return { usable: true, allNull: true }
+
+  if (!order) return unusable('no-sort-order', 'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)')
+  const rules = writerRulesFor(layout.createdBy, 'statistics', column, { encodings: record.encodings })
+  if (rules.length) return unusable('untrusted-writer', `${rules[0].message} (${rules[0].link})`, rules)
+
+  const bytes = layout.footerBytes
+  const slice = (which) => {
+    const { offset, length } = record.bound(which)
+    return offset >= 0 ? bytes.subarray(offset, offset + length) : undefined
+  }
+  let minBytes
+  let maxBytes
+  const typeOrder = layout.columnOrders?.[column.index] === TYPE_ORDER
+  if (typeOrder) {
+    minBytes = slice('minValue')
+    maxBytes = slice('maxValue')
+  }
+  if (minBytes === undefined && maxBytes === undefined) {
+    // The deprecated fields were computed in the physical type's signed order: usable only where that
+    // is the column's order, or where min = max (one value has the same place in every order).
+    const oldMin = slice('min')
+    const oldMax = slice('max')
+    if ((oldMin || oldMax) && (order.signed || (oldMin && oldMax && sameBytes(oldMin, oldMax)))) {
+      minBytes = oldMin
+      maxBytes = oldMax
+    } else if (oldMin || oldMax || layout.columnOrders === null) {
+      return unusable('no-sort-order', layout.columnOrders === null
+        ? 'the file has no column_orders, so its min/max have no defined meaning'
+        : 'the deprecated min/max were computed in signed order, which is not this column\'s order')
+    }
+  }
+  if (minBytes === undefined && maxBytes === undefined) return unusable('no-bounds', 'the statistics hold no min or max')
+  const min = minBytes && boundKey(order, minBytes, 'min')
+  const max = maxBytes && boundKey(order, maxBytes, 'max')
+  if (min && min.problem) return unusable(min.reason, min.problem)
+  if (max && max.problem) return unusable(max.reason, max.problem)
+  if (min && max && compareKeys(order, min.key, max.key) > 0) {
+    return unusable('inconsistent-statistics', 'min is larger than max')
+  }
+  return { usable: true, allNull: false, min: min?.key, max: max?.key }
+}
+
+const unusable = (reason, detail, rules) => ({ usable: false, reason, detail, rules })
+
+/** A bound's sort key, or { reason, problem } when it cannot be read with certainty. */
+function boundKey(order, bytes, which) {
+  if (order.width && bytes.length !== order.width) {
+    return { reason: 'inconsistent-statistics', problem: `the ${which} bound is ${bytes.length} bytes, not the column's ${order.width}` }
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length)
+  let key
+  switch (order.kind) {
+    case 'boolean': key = view.getUint8(0) ? 1 : 0; break
+    case 'int32': key = view.getInt32(0, true); break
+    case 'uint32': key = view.getUint32(0, true); break
+    case 'int64': key = view.getBigInt64(0, true); break
+    case 'uint64': key = view.getBigUint64(0, true); break
+    case 'float': key = view.getFloat32(0, true); break
+    case 'double': key = view.getFloat64(0, true); break
+    case 'float16': key = halfToNumber(view.getUint16(0, true)); break
+    default: return { key: bytes }
+  }
+  // A NaN bound says nothing about the other values (PARQUET-1246): ignore the statistics. A zero bound
+  // needs no care here: -0 and +0 compare equal, which is how the spec asks readers to treat them.
+  if (typeof key === 'number' && Number.isNaN(key)) return { reason: 'nan-bound', problem: `the ${which} bound is NaN` }
+  return { key }
+}
+
+/**
+ * For each candidate k, 1 when the statistics rule it out (it is below min or above max), else 0.
+ * @returns {Uint8Array}
+ */
+export function excludedByBounds(order, keys, min, max) {
+  if (order.kind === 'bytes' || order.kind === 'decimal') return excludedBytes(order.kind === 'decimal', keys, min, max)
+  const n = keys.length
+  const out = new Uint8Array(n)
+  for (let k = 0; k < n; k++) {
+    const v = keys[k]
+    // NaN candidates never reach here (values.js answers them itself); a NaN key would compare false
+    // both ways and so be kept, which is the safe side.
+    out[k] = (min !== undefined && v < min) || (max !== undefined && v > max) ? 1 : 0
+  }
+  return out
+}
+
+function excludedBytes(decimal, { bytes, offsets }, min, max) {
+  const n = offsets.length - 1
+  const out = new Uint8Array(n)
+  const compare = decimal ? compareDecimalRange : compareBytesRange
+  for (let k = 0; k < n; k++) {
+    const start = offsets[k]
+    const end = offsets[k + 1]
+    out[k] = (min !== undefined && compare(bytes, start, end, min) < 0) || (max !== undefined && compare(bytes, start, end, max) > 0) ? 1 : 0
+  }
+  return out
+}
+
+function compareKeys(order, a, b) {
+  if (order.kind === 'bytes') return compareBytes(a, b)
+  if (order.kind === 'decimal') return compareDecimal(a, b)
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/** Unsigned lexicographic order of byte strings (how strings and binary sort, LogicalTypes.md). */
+export function compareBytes(a, b) {
+  return compareBytesRange(a, 0, a.length, b)
+}
+
+/** compareBytes of a[start, end) and b, without a view. */
+function compareBytesRange(a, start, end, b) {
+  const length = end - start
+  const n = Math.min(length, b.length)
+  for (let i = 0; i < n; i++) if (a[start + i] !== b[i]) return a[start + i] - b[i]
+  return length - b.length
+}
+
+/** Signed big-endian two's complement order of DECIMAL bytes of any lengths (empty is zero). */
+export function compareDecimal(a, b) {
+  return compareDecimalRange(a, 0, a.length, b)
+}
+
+function compareDecimalRange(a, start, end, b) {
+  const length = end - start
+  const negA = length > 0 && a[start] >= 0x80
+  const negB = b.length > 0 && b[0] >= 0x80
+  if (negA !== negB) return negA ? -1 : 1
+  const fill = negA ? 0xff : 0
+  const n = Math.max(length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = i < n - length ? fill : a[start + i - (n - length)]
+    const y = i < n - b.length ? fill : b[i - (n - b.length)]
+    if (x !== y) return x - y
+  }
+  return 0
+}
+
+function sameBytes(a, b) {
+  return compareBytes(a, b) === 0
+}
+
+/** IEEE 754 half precision to a number (FLOAT16; LogicalTypes.md). */
+export function halfToNumber(bits) {
+  const sign = bits & 0x8000 ? -1 : 1
+  const exponent = (bits >> 10) & 0x1f
+  const fraction = bits & 0x3ff
+  if (exponent === 0) return sign * fraction * 2 ** -24
+  if (exponent === 0x1f) return fraction ? NaN : sign * Infinity
+  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15)
+}

@@ -1,0 +1,52 @@
+// The one place parquet-bloom imports hyparquet: its page readers for exact lookups (js/pages/page-decode.js),
+// its metadata parser and row reader for point lookups, and its JavaScript snappy where hyparquet-compressors
+// cannot load. All are dynamic imports, loaded on first use. They name hyparquet/src/*.js modules, which
+// hyparquet's package.json "exports" allows but which are not its documented API: only parquetMetadata,
+// parquetReadObjects and snappyUncompress are also exported by its entry, and that entry cannot be used
+// here (in Node it is src/node.js, which imports 'fs' — not loadable in browsers without a bundler or in
+// Workers — and it loads all of hyparquet, query planner included). The exact version pin holds the
+// module paths; tests/js/hyparquet-adapter.test.js fails, naming the function, when an upgrade moves one.
+
+/** Each function parquet-bloom uses, by the hyparquet module that exports it. */
+export const HYPARQUET_FUNCTIONS = Object.freeze({
+  'hyparquet/src/column.js': ['parquetHeader'],
+  'hyparquet/src/datapage.js': ['readDataPage', 'readDataPageV2'],
+  'hyparquet/src/plain.js': ['readPlain'],
+  'hyparquet/src/metadata.js': ['parquetMetadata'],
+  'hyparquet/src/schema.js': ['getSchemaPath', 'getMaxDefinitionLevel', 'getMaxRepetitionLevel'],
+  'hyparquet/src/read.js': ['parquetReadObjects'],
+  'hyparquet/src/encoding.js': ['readRleBitPackedHybrid'],
+  'hyparquet/src/snappy.js': ['snappyUncompress'],
+})
+
+/**
+ * hyparquet's page-level functions, loaded together (each specifier literal, so that bundlers split them
+ * into on-demand chunks and the Workers config test finds them).
+ * @returns {Promise<Record<string, Function>>}
+ */
+export async function loadHyparquetPages() {
+  const modules = await Promise.all([
+    import('hyparquet/src/column.js'), import('hyparquet/src/datapage.js'), import('hyparquet/src/plain.js'),
+    import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/read.js'),
+    import('hyparquet/src/encoding.js'),
+  ])
+  const names = Object.keys(HYPARQUET_FUNCTIONS).filter((name) => name !== 'hyparquet/src/snappy.js')
+  return Object.assign({}, ...modules.map((module, i) => pick(names[i], module)))
+}
+
+/** hyparquet's JavaScript snappy decoder. @returns {Promise<{ snappyUncompress: Function }>} */
+export async function loadHyparquetSnappy() {
+  return /** @type {any} */ (pick('hyparquet/src/snappy.js', await import('hyparquet/src/snappy.js')))
+}
+
+/** The functions parquet-bloom uses from one hyparquet module; a clear error when one is gone. */
+function pick(name, module) {
+  const out = {}
+  for (const fn of HYPARQUET_FUNCTIONS[name]) {
+    if (typeof module[fn] !== 'function') {
+      throw new TypeError(`${name} no longer exports ${fn}(): the installed hyparquet is not the version js/pages/hyparquet.js was written for`)
+    }
+    out[fn] = module[fn]
+  }
+  return out
+}

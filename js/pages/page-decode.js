@@ -1,0 +1,164 @@
+// Decodes a column chunk's pages (parquet.thrift PageHeader, DataPageHeader(V2); Encodings.md) into raw
+// physical values and levels for exact lookups, with hyparquet's page readers — every encoding and both
+// data page versions — loaded by a dynamic import on first use, so probes that never confirm download
+// nothing more. The page header is bounded-decoded first (js/format/page-header.js) and its sizes and CRC
+// checked before hyparquet sees a byte; anything wrong is a PageDecodeError, which callers turn into a
+// `maybe`, never into an answer. PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY data pages keep their value
+// section as bytes (js/pages/plain-binary-page.js) for matching in place, instead of one array per value.
+import { crc32 } from './crc32.js'
+import { CODEC_NAMES, decompressPage, loadCompressors } from './page-codecs.js'
+import { decodePageHeader, PageType } from '../format/page-header.js'
+import { PageDecodeError } from './page-decode-error.js'
+import { loadHyparquetPages } from './hyparquet.js'
+
+/** The largest decompressed page decoded: a header claiming more is refused before any allocation. */
+export const MAX_PAGE_BYTES = 64 * 1024 * 1024
+
+export { PageDecodeError }
+
+let loading = null
+
+/** hyparquet's page-level functions (js/pages/hyparquet.js), our PLAIN binary path and the decompressors, loaded once. */
+export function loadHyparquet() {
+  loading ??= Promise.all([
+    loadHyparquetPages(),
+    // Our in-place PLAIN binary path, on demand with the rest: it is code only confirmations run.
+    import('./plain-binary-page.js'), loadCompressors(),
+  ]).then(([pages, plainBinary, compressors]) => ({ pages: /** @type {any} */ (pages), plainBinary, compressors }),
+    (error) => {
+      loading = null // a later call may succeed (e.g. after an import map is added)
+      throw error
+    })
+  return loading
+}
+
+const hyparquetFooters = new WeakMap()
+
+/**
+ * hyparquet's FileMetaData for our footer bytes (parsed once per layout): its schema tree gives a
+ * leaf's levels exactly as its own reader computes them, and `columns` lookups read through it.
+ * @param {import('../footer/footer.js').FileLayout} layout
+ */
+export async function hyparquetMetadata(layout) {
+  const { pages } = await loadHyparquet()
+  let parsed = hyparquetFooters.get(layout)
+  if (!parsed) {
+    const footer = layout.footerBytes
+    const framed = new Uint8Array(footer.length + 8)
+    framed.set(footer)
+    new DataView(framed.buffer).setUint32(footer.length, footer.length, true)
+    framed.set([0x50, 0x41, 0x52, 0x31], footer.length + 4) // PAR1
+    parsed = pages.parquetMetadata(framed.buffer)
+    hyparquetFooters.set(layout, parsed)
+  }
+  return parsed
+}
+
+/**
+ * What decoding one column's pages needs: its schema path (levels), physical type and codec.
+ * @param {import('../footer/footer.js').FileLayout} layout
+ * @param {import('../footer/footer.js').LeafColumn} column
+ * @param {number} codec ColumnMetaData.codec id
+ */
+export async function columnDecoder(layout, column, codec) {
+  const hyparquet = await loadHyparquet()
+  const metadata = await hyparquetMetadata(layout)
+  const { pages } = hyparquet
+  const schemaPath = pages.getSchemaPath(metadata.schema, column.path)
+  const element = schemaPath[schemaPath.length - 1].element
+  return {
+    hyparquet,
+    codec,
+    maxDefinitionLevel: pages.getMaxDefinitionLevel(schemaPath),
+    maxRepetitionLevel: pages.getMaxRepetitionLevel(schemaPath),
+    // PLAIN data pages as value sections: 0 for BYTE_ARRAY, the width for FLBA; undefined (other types,
+    // or set so by a caller): decoded by hyparquet like every other page.
+    plainBinaryWidth: hyparquet.plainBinary.plainBinaryWidth(column.physicalType, element.type_length),
+    // hyparquet's ColumnDecoder shape, for its page readers.
+    decoder: {
+      pathInSchema: column.path, type: column.physicalType, element, schemaPath,
+      codec: CODEC_NAMES[codec], compressors: hyparquet.compressors, parsers: undefined, utf8: false,
+    },
+  }
+}
+
+/**
+ * @typedef {{ kind: 'dictionary', values: any[] | ArrayLike<any> }
+ *   | { kind: 'data', numLevels: number, definitionLevels: ArrayLike<number>, repetitionLevels: ArrayLike<number>,
+ *       values: ArrayLike<any> | undefined, dictionaryIndexes: boolean, plainBinary?: import('./plain-binary-page.js').PlainBinarySection }
+ *   | { kind: 'other' }} DecodedPage
+ *   `values` are raw physical values (hyparquet's readPlain forms: Int32Array, BigInt64Array, Float32Array,
+ *   Float64Array, Uint8Array[], booleans, INT96 as bigint); for a dictionary-encoded data page, indexes
+ *   into the chunk's dictionary. Empty level arrays mean every level is a present value (no nulls).
+ *   A PLAIN binary data page has `plainBinary` (its value section) instead of `values`.
+ */
+
+/**
+ * Decodes the page starting at `bytes[at]`, which must end by `end`. Returns the page and where the next
+ * one starts. Throws PageDecodeError.
+ * @param {Uint8Array} bytes
+ * @param {number} at
+ * @param {number} end
+ * @param {Awaited<ReturnType<typeof columnDecoder>>} column
+ * @returns {Promise<{ page: DecodedPage, next: number }>}
+ */
+export async function decodePageAt(bytes, at, end, column) {
+  const decoded = decodePageHeader(bytes.subarray(at, end))
+  if ('problem' in decoded) throw new PageDecodeError(decoded.problem)
+  const { header, length: headerLength } = decoded
+  const { compressedPageSize, uncompressedPageSize, crc } = header
+  if (!(compressedPageSize >= 0 && uncompressedPageSize >= 0)) {
+    throw new PageDecodeError(`a page header without or with negative sizes (compressed ${compressedPageSize}, uncompressed ${uncompressedPageSize})`)
+  }
+  const dataStart = at + headerLength
+  const next = dataStart + compressedPageSize
+  if (next > end) throw new PageDecodeError(`a ${headerLength}-byte page header and ${compressedPageSize} bytes of page run past the ${end - at} bytes the page has`)
+  if (uncompressedPageSize > MAX_PAGE_BYTES) throw new PageDecodeError(`a page of ${uncompressedPageSize} bytes uncompressed, over the ${MAX_PAGE_BYTES}-byte limit`)
+  const stored = bytes.subarray(dataStart, next)
+  if (crc !== undefined && crc32(stored) !== crc) throw new PageDecodeError('a page does not match its CRC-32 checksum')
+  if (header.type !== PageType.DATA_PAGE && header.type !== PageType.DATA_PAGE_V2 && header.type !== PageType.DICTIONARY_PAGE) {
+    return { page: { kind: 'other' }, next }
+  }
+  const { decoder } = column
+  const { pages } = column.hyparquet
+  try {
+    // The header decoded within bounds above; hyparquet re-reads only those bytes for its fields.
+    const full = pages.parquetHeader({ view: new DataView(bytes.buffer, bytes.byteOffset + at, headerLength), offset: 0 })
+    if (header.type === PageType.DICTIONARY_PAGE) {
+      const page = await decompressed(stored, uncompressedPageSize, column.codec)
+      const count = full.dictionary_page_header?.num_values
+      if (!(count >= 0)) throw new PageDecodeError('a dictionary page without num_values')
+      const values = pages.readPlain({ view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 }, decoder.type, count, decoder.element.type_length)
+      return { page: { kind: 'dictionary', values }, next }
+    }
+    if (header.type === PageType.DATA_PAGE) {
+      const daph = full.data_page_header
+      if (!daph || !(daph.num_values >= 0)) throw new PageDecodeError('a data page without a DataPageHeader')
+      const page = await decompressed(stored, uncompressedPageSize, column.codec)
+      if (daph.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: column.hyparquet.plainBinary.plainBinaryPageV1(page, daph.num_values, column), next }
+      const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPage(page, daph, decoder)
+      return { page: dataPage_(daph.num_values, definitionLevels, repetitionLevels, dataPage, daph.encoding), next }
+    }
+    const v2 = full.data_page_header_v2
+    if (!v2 || !(v2.num_values >= 0) || !(v2.num_nulls >= 0)) throw new PageDecodeError('a v2 data page without a DataPageHeaderV2')
+    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column, (b, size) => decompressed(b, size, column.codec)), next }
+    const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPageV2(stored, full, decoder)
+    return { page: dataPage_(v2.num_values, definitionLevels ?? [], repetitionLevels, dataPage, v2.encoding), next }
+  } catch (error) {
+    if (error instanceof PageDecodeError) throw error
+    throw new PageDecodeError(`the page does not decode: ${error?.message ?? error}`)
+  }
+}
+
+function dataPage_(numLevels, definitionLevels, repetitionLevels, values, encoding) {
+  return {
+    kind: /** @type {'data'} */ ('data'), numLevels, definitionLevels, repetitionLevels, values,
+    dictionaryIndexes: encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY',
+  }
+}
+
+async function decompressed(stored, uncompressedSize, codec) {
+  const page = await decompressPage(stored, uncompressedSize, codec)
+  if ('error' in page) throw new PageDecodeError(page.error.detail)
+  return page.bytes
+}

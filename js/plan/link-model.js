@@ -1,0 +1,154 @@
+// Plans reads for round trips, not requests (README "Rounds, not requests"): a probe's time is modelled as
+// rounds × RTT + bytes ÷ bandwidth, where a round is one window of concurrent requests. RTT and
+// bandwidth are estimated from the responses seen so far (starting from 30 ms and 10 MB/s), and the
+// window follows the transport: many requests at once where the transport multiplexes (Node's fetch,
+// HTTP/2 and HTTP/3 origins in browsers), six where a browser holds six HTTP/1.1 connections.
+
+export const INITIAL_RTT_MS = 30
+export const INITIAL_BYTES_PER_MS = 10_000 // 10 MB/s
+// Outside browsers nothing limits requests per origin (Node's fetch opens a connection per request in
+// flight): the window is wide enough that one round carries a probe's ranges, a header and a block for
+// each of a hundred or so row groups — 256, Bun's default limit of requests in flight. A browser's
+// HTTP/2 or HTTP/3 connection carries as many streams at once as the server allows: Chromium opens 100
+// (the SETTINGS_MAX_CONCURRENT_STREAMS most servers send), beyond which it queues.
+export const NODE_WINDOW = 256
+export const BROWSER_MULTIPLEXED_WINDOW = 100
+export const BROWSER_HTTP1_WINDOW = 6
+export const LOCAL_WINDOW = 16 // files, Blobs, buffers: no network, a few reads in flight suffice
+const SMOOTHING = 0.25
+const MAX_WASTE_BYTES = 64 * 1024
+
+/** What one source's link has shown so far. */
+export class LinkModel {
+  constructor({ rttMs = INITIAL_RTT_MS, bytesPerMs = INITIAL_BYTES_PER_MS } = {}) {
+    this.rttMs = rttMs
+    this.bytesPerMs = bytesPerMs
+    this.samples = 0
+  }
+
+  /**
+   * One response: `bytes` in `ms` from request to last byte. Small responses measure the round trip;
+   * large ones, what is left after it, the bandwidth.
+   */
+  observe(bytes, ms) {
+    if (!(ms > 0)) return
+    const transfer = bytes / this.bytesPerMs
+    const rtt = Math.max(0.1, ms - transfer)
+    const w = this.samples === 0 ? 1 : SMOOTHING
+    this.rttMs += w * (rtt - this.rttMs)
+    if (ms > this.rttMs * 2 && bytes > 64 * 1024) {
+      const rate = bytes / Math.max(0.1, ms - this.rttMs)
+      this.bytesPerMs += w * (rate - this.bytesPerMs)
+    }
+    this.samples++
+  }
+
+  /** Modelled milliseconds of `requests` requests carrying `bytes` through a window of `window`. */
+  cost(requests, bytes, window) {
+    return Math.ceil(requests / window) * this.rttMs + bytes / this.bytesPerMs
+  }
+
+  /** Bytes that cost as much time as one round trip: reading fewer to save a round is not worth it. */
+  get bytesPerRound() {
+    return this.rttMs * this.bytesPerMs
+  }
+
+  /**
+   * What one more request of a wave is worth in bytes, when a read may be split into more requests
+   * for fewer bytes: the wave takes `joinedRequests` requests with every read in one range, and
+   * `splitRequests` with each read cut to the bytes it needs. When the split wave fits in the rounds
+   * the joined one takes anyway, its extra requests ride in rounds that happen regardless and cost
+   * nothing: split. Otherwise every `window` more requests cost a round: one request, a window's
+   * share of the bytes a round is worth.
+   */
+  requestBytes({ splitRequests, joinedRequests, window }) {
+    if (Math.ceil(splitRequests / window) <= Math.ceil(joinedRequests / window)) return 0
+    return this.bytesPerRound / window
+  }
+}
+
+/**
+ * How many requests to keep in flight for a source: the caller's `concurrency` when given, else by
+ * transport. In a browser an origin's protocol is read from Resource Timing (nextHopProtocol) once a
+ * response from it has been seen; until then it is treated as HTTP/1.1.
+ * @param {{ name: string, constructor: Function }} source
+ * @param {boolean} remote the source is an HTTP(S) URL
+ */
+export function transportWindow(source, remote) {
+  if (!remote) return LOCAL_WINDOW
+  if (!inBrowser()) return NODE_WINDOW
+  return multiplexedOrigin(source.name) ? BROWSER_MULTIPLEXED_WINDOW : BROWSER_HTTP1_WINDOW
+}
+
+/** A page or a worker of a browser (not Node, Bun, Deno or workerd). */
+export function inBrowser() {
+  return typeof globalThis.document !== 'undefined' || (typeof globalThis.WorkerGlobalScope !== 'undefined' && typeof globalThis.importScripts === 'function')
+}
+
+/** True when a Resource Timing entry of the URL's origin says it was fetched over HTTP/2 or HTTP/3. */
+function multiplexedOrigin(url) {
+  let origin
+  try {
+    origin = new URL(url).origin
+  } catch {
+    return false
+  }
+  const entries = globalThis.performance?.getEntriesByType?.('resource') ?? []
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = /** @type {any} */ (entries[i])
+    if (typeof e.name === 'string' && e.name.startsWith(origin) && e.nextHopProtocol) return e.nextHopProtocol === 'h2' || e.nextHopProtocol === 'h3'
+  }
+  return false
+}
+
+/**
+ * Merges sorted, non-overlapping needs into requests for the least modelled time: ranges closer than
+ * `minGap` are always joined (a request's own overhead), then the smallest gaps are joined while doing
+ * so saves a whole round for fewer bytes than a round is worth at the measured bandwidth — and while the
+ * bytes read in vain stay within MAX_WASTE_BYTES per wave: the model's bandwidth is a guess until
+ * responses come in, and on a metered or slow link bytes are what the user pays for.
+ * Requests stay ≤ maxBytes.
+ * @param {Array<{ start: number, end: number, parts: any[] }>} requests sorted, each already a union of parts
+ * @returns {Array<{ start: number, end: number, parts: any[] }>}
+ */
+export function mergeForRounds(requests, { window, minGap, maxBytes, link }) {
+  let merged = []
+  for (const r of requests) {
+    const last = merged[merged.length - 1]
+    if (last && r.start - last.end <= minGap && r.end - last.start <= maxBytes) joinInto(last, r)
+    else merged.push({ start: r.start, end: r.end, parts: [...r.parts] })
+  }
+  let wasted = 0
+  for (;;) {
+    const rounds = Math.ceil(merged.length / window)
+    if (rounds <= 1) return merged
+    // Dropping a round needs (requests - window × (rounds - 1)) fewer requests: join that many of the
+    // smallest gaps, if their bytes cost less than the round they save.
+    const joins = merged.length - window * (rounds - 1)
+    const gaps = []
+    for (let i = 1; i < merged.length; i++) {
+      if (merged[i].end - merged[i - 1].start <= maxBytes) gaps.push({ i, bytes: merged[i].start - merged[i - 1].end })
+    }
+    if (gaps.length < joins) return merged
+    gaps.sort((a, b) => a.bytes - b.bytes)
+    const chosen = gaps.slice(0, joins)
+    const extra = chosen.reduce((n, g) => n + g.bytes, 0)
+    if (extra / link.bytesPerMs >= link.rttMs || wasted + extra > MAX_WASTE_BYTES) return merged
+    wasted += extra
+    const joinAt = new Set(chosen.map((g) => g.i))
+    const next = []
+    for (let i = 0; i < merged.length; i++) {
+      const last = next[next.length - 1]
+      // A gap chosen twice in a chain may exceed maxBytes once joined: check again.
+      if (joinAt.has(i) && last && merged[i].end - last.start <= maxBytes) joinInto(last, merged[i])
+      else next.push(merged[i])
+    }
+    if (next.length === merged.length) return merged
+    merged = next
+  }
+}
+
+function joinInto(target, r) {
+  target.end = Math.max(target.end, r.end)
+  target.parts.push(...r.parts)
+}

@@ -1,0 +1,199 @@
+// Runs byte-range reads for many row groups at once: gathers what each task still needs, skips bytes
+// already held, coalesces nearby ranges into few requests, sends them with bounded concurrency, and
+// hands each task its bytes as soon as its own requests are in — so memory follows what is in flight.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { mergeForRounds } from './link-model.js'
+
+export const DEFAULT_CONCURRENCY = 6
+export const DEFAULT_COALESCE_GAP = 1024 // always joined: a request's own overhead; merging for fewer rounds is js/plan/link-model.js's
+export const BLOCK_MODE_COALESCE_GAP = 64 // a header and a block that follows it closely
+export const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024
+const MAX_ROUNDS = 4
+
+/**
+ * A task reads the bytes of one row group's filter in steps. `step(lookup)` either finishes (returns
+ * null) or returns the ranges it needs next: [{ start, end }]. `lookup(start, end)` returns the bytes
+ * of [start, end) when this task or the file cache holds them.
+ * @typedef {{ step(lookup: (start: number, end: number) => Uint8Array | undefined): Array<{start: number, end: number}> | null,
+ *   giveUp(reason: string): void }} ReadTask
+ */
+
+/** Reads one byte range whole and hands it over (a dictionary page, a page index, data pages to confirm). */
+export class RangeTask {
+  constructor(start, end, onBytes) {
+    this.start = start
+    this.end = end
+    this.onBytes = onBytes
+  }
+
+  step(lookup) {
+    const bytes = lookup(this.start, this.end)
+    if (!bytes) return [{ start: this.start, end: this.end }]
+    this.onBytes(bytes)
+    return null
+  }
+
+  giveUp() {}
+}
+
+/**
+ * @typedef {{ source: any, cache: ByteCache, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
+ *   signal?: AbortSignal, link?: import('./link-model.js').LinkModel }} ReadTasksOptions
+ */
+
+/**
+ * Each wave's requests are merged for the fewest modelled rounds (js/plan/link-model.js) when a `link` is
+ * given, and every response's timing goes back into it. Returns the rounds taken: per wave, its
+ * requests over the window.
+ * @param {ReadTask[]} tasks
+ * @param {ReadTasksOptions} options
+ * @returns {Promise<{ rounds: number }>}
+ */
+export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT_CONCURRENCY, coalesceGap = DEFAULT_COALESCE_GAP,
+  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal, link } = /** @type {ReadTasksOptions} */ ({})) {
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
+  }
+  // A merged request must stay a read the source accepts: each range may fit where their union does not.
+  if (Number.isFinite(source.maxBytes)) maxRequestBytes = Math.min(maxRequestBytes, source.maxBytes)
+  const held = tasks.map(() => [])
+  const lookupFor = (t) => (start, end) => findBytes(held[t], start, end) ?? cache.get(start, end)
+
+  let rounds = 0
+  let waiting = []
+  for (let t = 0; t < tasks.length; t++) {
+    const needs = tasks[t].step(lookupFor(t))
+    if (needs) waiting.push({ task: t, needs })
+  }
+  for (let round = 0; waiting.length > 0; round++) {
+    throwIfAborted(signal, source.name)
+    if (round === MAX_ROUNDS) {
+      // A filter whose header keeps contradicting what was read: say "unknown" rather than loop.
+      for (const { task } of waiting) tasks[task].giveUp('the filter\'s header and layout never agreed after several reads')
+      return { rounds }
+    }
+    const pending = new Map(waiting.map(({ task, needs }) => [task, needs.length]))
+    let requests = coalesce(waiting, coalesceGap, maxRequestBytes)
+    if (link) requests = mergeForRounds(requests, { window: concurrency, minGap: coalesceGap, maxBytes: maxRequestBytes, link })
+    rounds += Math.ceil(requests.length / concurrency)
+    const next = []
+    const finished = (t) => {
+      const needs = tasks[t].step(lookupFor(t))
+      if (needs) next.push({ task: t, needs })
+      else held[t] = [] // done: drop the bytes so memory tracks only what is still needed
+    }
+    await forEachConcurrently(requests, concurrency, signal, async (request, requestSignal) => {
+      const started = performance.now()
+      const bytes = await source.read(request.start, request.end - request.start, { signal: requestSignal })
+      link?.observe(bytes.length, performance.now() - started)
+      for (const part of request.parts) {
+        held[part.task].push({ start: part.start, bytes: bytes.subarray(part.start - request.start, part.end - request.start) })
+        const left = pending.get(part.task) - 1
+        pending.set(part.task, left)
+        if (left === 0) finished(part.task)
+      }
+    })
+    waiting = next
+  }
+  return { rounds }
+}
+
+/**
+ * Requests a wave of tasks takes with every read split to the bytes it needs and with each read as
+ * one range, for pricing a request (js/plan/link-model.js). Tasks that cannot say count one request each.
+ * @param {Array<ReadTask & { plannedRequests?: (isHeld: (start: number, end: number) => boolean) => { split: number, joined: number } }>} tasks
+ * @param {ByteCache} cache
+ */
+export function plannedRequests(tasks, cache) {
+  const isHeld = (start, end) => cache.get(start, end) !== undefined
+  let splitRequests = 0
+  let joinedRequests = 0
+  for (const task of tasks) {
+    const { split, joined } = task.plannedRequests?.(isHeld) ?? { split: 1, joined: 1 }
+    splitRequests += split
+    joinedRequests += joined
+  }
+  return { splitRequests, joinedRequests }
+}
+
+/** Bytes already fetched for the whole file (the tail read), reused before any new request. */
+export class ByteCache {
+  constructor() {
+    /** @type {Array<{ start: number, bytes: Uint8Array }>} */
+    this.segments = []
+  }
+
+  add(start, bytes) {
+    this.segments.push({ start, bytes })
+  }
+
+  get(start, end) {
+    return findBytes(this.segments, start, end)
+  }
+}
+
+function findBytes(segments, start, end) {
+  for (const s of segments) {
+    if (s.start <= start && end <= s.start + s.bytes.length) return s.bytes.subarray(start - s.start, end - s.start)
+  }
+  return undefined
+}
+
+/**
+ * Merges every task's needs into requests: sorted by offset, joined while the gap between them is at
+ * most `gap` and the request stays under `maxBytes`. Each request lists the parts it serves.
+ */
+export function coalesce(waiting, gap, maxBytes) {
+  const parts = []
+  for (const { task, needs } of waiting) for (const n of needs) parts.push({ task, start: n.start, end: n.end })
+  parts.sort((a, b) => a.start - b.start || a.end - b.end)
+  const requests = []
+  let current
+  for (const p of parts) {
+    if (current && p.start - current.end <= gap && Math.max(current.end, p.end) - current.start <= maxBytes) {
+      current.end = Math.max(current.end, p.end)
+      current.parts.push(p)
+    } else {
+      current = { start: p.start, end: p.end, parts: [p] }
+      requests.push(current)
+    }
+  }
+  return requests
+}
+
+/**
+ * Runs fn(item, signal) over items with at most `limit` in flight. The first failure aborts the
+ * requests still running (their signal) and stops new work, so a failed probe returns promptly.
+ */
+async function forEachConcurrently(items, limit, signal, fn) {
+  const stop = new AbortController()
+  const onAbort = () => stop.abort(signal.reason)
+  if (signal?.aborted) onAbort()
+  else signal?.addEventListener('abort', onAbort, { once: true })
+  let next = 0
+  let firstError
+  const worker = async () => {
+    while (firstError === undefined && !stop.signal.aborted && next < items.length) {
+      const item = items[next++]
+      try {
+        await fn(item, stop.signal)
+      } catch (error) {
+        firstError ??= error
+        stop.abort(error)
+      }
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+  }
+  if (firstError !== undefined) throw firstError
+  throwIfAborted(signal)
+}
+
+export function throwIfAborted(signal, where) {
+  if (signal?.aborted) {
+    throw new ParquetBloomError(ErrorCode.ABORTED, `${where ? `${where}: ` : ''}aborted${signal.reason?.message ? ` (${signal.reason.message})` : ''}`, { cause: signal.reason })
+  }
+}

@@ -1,0 +1,158 @@
+// One row group's answer to a probe: what each index says about each value, combined cheapest and
+// most exact first — the value itself (null, NaN, not representable), the row-group statistics, the
+// dictionary, then the bloom filter — into per-value results { value, verdict, source, reason, detail }
+// (js/plan/verdicts.js). A value is 'absent' only when an index rules out every one of its candidates.
+import { DictionaryAnswer } from '../indexes/dictionary.js'
+import { Source, valueResult } from './verdicts.js'
+
+export class RowGroupAnswer {
+  /** @param {{ candidates: any[], owners: Int32Array, outcomes: Array<{ value: any, verdict?: string, source?: string, reason?: string, detail?: string }> }} encoded */
+  constructor(encoded) {
+    this.encoded = encoded
+    this.open = 0
+    /** @type {Array<import('./verdicts.js').ValueResult | null>} */
+    this.results = encoded.outcomes.map((o) => {
+      if (o.verdict) return valueResult(o.value, /** @type {any} */ (o.verdict), o.source ?? Source.VALUE, o.reason ?? 'internal', o.detail ?? '')
+      this.open++
+      return null
+    })
+    this.keptByStatistics = false
+    /** The page index's candidate pages, when it was read: pageList[pageStarts[v] .. pageStarts[v + 1]) for value v. */
+    this.pages = undefined
+    /** Why indexes that were there could not be used, for the detail of a value no index decided. */
+    this.notes = []
+  }
+
+  get settled() {
+    return this.open === 0
+  }
+
+  /** Candidates still needed: 1 where the candidate's value has no result yet. */
+  openCandidates() {
+    const { owners } = this.encoded
+    const mask = new Uint8Array(owners.length)
+    for (let k = 0; k < owners.length; k++) mask[k] = this.results[owners[k]] === null ? 1 : 0
+    return mask
+  }
+
+  settleOpen(verdict, source, reason, detail) {
+    const { outcomes } = this.encoded
+    for (let i = 0; i < outcomes.length; i++) {
+      if (this.results[i] === null) this.results[i] = valueResult(outcomes[i].value, verdict, source, reason, detail)
+    }
+    this.open = 0
+  }
+
+  /**
+   * Statistics that were usable: every non-null value is out when the chunk is all null; otherwise a
+   * value is out when each of its candidates is (`excluded[k]` = 1).
+   */
+  applyStatistics(stats, excluded) {
+    if (stats.allNull) {
+      this.settleOpen('absent', Source.STATISTICS, 'all-null', 'every value of this column chunk is null')
+      return
+    }
+    this.keptByStatistics = true
+    this.#settleWhereAll(excluded, 1, 'absent', Source.STATISTICS, 'out-of-range', 'outside the min/max of this column chunk\'s statistics')
+  }
+
+  /** Why statistics could not be used, for the detail of a value no index decided. */
+  noteStatistics(stats) {
+    this.noteIndex(`statistics: ${stats.detail}`)
+  }
+
+  noteIndex(note) {
+    this.notes.push(note)
+  }
+
+  /**
+   * The chunk's dictionary, when it holds every value of the chunk: per value DictionaryAnswer. In it
+   * is 'present' — or 'maybe' when `presentCaveat` says this writer's dictionaries may hold values no
+   * row uses; not in it is 'absent'; values it cannot compare stay open.
+   */
+  applyDictionary(answers, presentCaveat) {
+    const { outcomes } = this.encoded
+    for (let i = 0; i < outcomes.length; i++) {
+      if (this.results[i] !== null || answers[i] === DictionaryAnswer.UNDECIDED) continue
+      const value = outcomes[i].value
+      this.results[i] = answers[i] === DictionaryAnswer.PRESENT
+        ? (presentCaveat
+          ? valueResult(value, 'maybe', Source.DICTIONARY, 'in-dictionary', `the chunk's dictionary holds it; ${presentCaveat}`)
+          : valueResult(value, 'present', Source.DICTIONARY, 'in-dictionary', 'the chunk\'s dictionary holds it, and every data page is dictionary-encoded'))
+        : valueResult(value, 'absent', Source.DICTIONARY, 'not-in-dictionary', 'not in the chunk\'s dictionary, and every data page is dictionary-encoded')
+      this.open--
+    }
+  }
+
+  /**
+   * The page index's answer (js/indexes/page-index.js candidatePages): a value is out when no page may hold any
+   * of its candidates; the others keep their candidate pages, which the results carry.
+   */
+  applyPageIndex(pages) {
+    this.pages = pages
+    this.#settleWhereAll(pages.excluded, 1, 'absent', Source.PAGE_INDEX, 'out-of-page-range', 'outside the min/max of every page of this column chunk (page index)')
+  }
+
+  /** The bloom filter's answer per candidate (check results: 0 absent, anything else maybe). */
+  applyBloomFilter(hits) {
+    const { owners, outcomes } = this.encoded
+    const maybe = new Uint8Array(outcomes.length)
+    // Anything but a definite 0 counts as "maybe": never turn an odd answer into a false 'absent'.
+    for (let k = 0; k < owners.length; k++) if (hits[k] !== 0) maybe[owners[k]] = 1
+    for (let i = 0; i < outcomes.length; i++) {
+      if (this.results[i] !== null) continue
+      this.results[i] = maybe[i]
+        ? valueResult(outcomes[i].value, 'maybe', Source.BLOOM_FILTER, 'bloom-filter', 'the bloom filter may hold it')
+        : valueResult(outcomes[i].value, 'absent', Source.BLOOM_FILTER, 'bloom-filter', 'the bloom filter does not hold it')
+    }
+    this.open = 0
+  }
+
+  /**
+   * No bloom filter could answer (`why`: an Unanswerable). Values the statistics kept are 'maybe'
+   * from them when there simply is no filter; otherwise, and when a filter exists but is unusable,
+   * they are 'unknown' with the reason.
+   */
+  finishWithout(why) {
+    if (this.pages && why.reason === 'no-index') {
+      this.settleOpen('maybe', Source.PAGE_INDEX, 'in-page-range', 'within the min/max of some of this chunk\'s pages (page index); the chunk has no bloom filter')
+      return
+    }
+    if (this.keptByStatistics && why.reason === 'no-index') {
+      this.settleOpen('maybe', Source.STATISTICS, 'in-range', 'within the min/max of this column chunk\'s statistics; the chunk has no bloom filter')
+      return
+    }
+    const detail = this.notes.length ? `${why.detail}; ${this.notes.join('; ')}` : why.detail
+    this.settleOpen('unknown', null, why.reason, detail)
+  }
+
+  /** Final results (every value settled); values the page index kept carry `pages`, their candidate pages. */
+  finalResults() {
+    if (this.open) this.settleOpen('unknown', null, 'internal', 'no index settled this value')
+    const { pages } = this
+    if (pages?.pageStarts && pages.pageList) {
+      this.results.forEach((r, v) => {
+        if (r && r.verdict !== 'absent' && r.source !== Source.VALUE) r.pages = Array.from(pages.pageList.subarray(pages.pageStarts[v], pages.pageStarts[v + 1]))
+      })
+    }
+    return /** @type {import('./verdicts.js').ValueResult[]} */ (this.results)
+  }
+
+  #settleWhereAll(flags, flagValue, verdict, source, reason, detail) {
+    const { owners, outcomes } = this.encoded
+    // A value is settled only when all its candidates carry the flag.
+    // A value with no candidate at all is never settled here (it would be "all" of nothing).
+    const kept = new Uint8Array(outcomes.length)
+    const seen = new Uint8Array(outcomes.length)
+    for (let k = 0; k < owners.length; k++) {
+      seen[owners[k]] = 1
+      if (flags[k] !== flagValue) kept[owners[k]] = 1
+    }
+    for (let i = 0; i < outcomes.length; i++) {
+      if (this.results[i] === null && seen[i] && !kept[i]) {
+        this.results[i] = valueResult(outcomes[i].value, verdict, source, reason, detail)
+        this.open--
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+// The probe's result model, in one place: every per-value answer is data — { value, verdict, source,
+// reason, detail } — with a stable kebab-case `reason` that programs (the CLI, the demo, callers) switch
+// on, and a `detail` sentence for people. README and index.d.ts list the same codes.
+
+/** Which index decided: 'value' when the value alone decides (null, NaN, not representable). */
+export const Source = Object.freeze({
+  STATISTICS: 'statistics',
+  PAGE_INDEX: 'page-index',
+  DICTIONARY: 'dictionary',
+  BLOOM_FILTER: 'bloom-filter',
+  DATA_PAGES: 'data-pages',
+  VALUE: 'value',
+})
+
+/**
+ * Every reason code with the verdict it comes with and what it means. `verdict: null` where the code
+ * can come with more than one verdict.
+ */
+export const REASONS = Object.freeze({
+  'bloom-filter': { verdict: null, text: 'the bloom filter answered: absent, or maybe (at its false-positive rate)' },
+  'out-of-range': { verdict: 'absent', text: 'below the chunk\'s min or above its max (row-group statistics)' },
+  'in-range': { verdict: 'maybe', text: 'within the chunk\'s min/max, and no other index could rule it out' },
+  'out-of-page-range': { verdict: 'absent', text: 'outside the min/max of every page of the chunk (page index)' },
+  'in-page-range': { verdict: 'maybe', text: 'within the min/max of some pages (page index; `pages` lists them), and the chunk has no bloom filter' },
+  'all-null': { verdict: 'absent', text: 'every value of the chunk is null (null_count = num_values)' },
+  'in-dictionary': { verdict: null, text: 'the chunk\'s dictionary holds it and every data page is dictionary-encoded: present (maybe, for writers whose dictionaries may hold unused values)' },
+  'not-in-dictionary': { verdict: 'absent', text: 'not in the chunk\'s dictionary, and every data page is dictionary-encoded' },
+  'empty-row-group': { verdict: 'absent', text: 'the row group has no rows' },
+  'not-representable': { verdict: 'absent', text: 'no file of this column type can hold the value (1.5 in INT32)' },
+  'null': { verdict: 'unknown', text: 'bloom filters and min/max do not record nulls' },
+  'nan': { verdict: 'unknown', text: 'NaN has many bit patterns and no place in min/max' },
+  'no-index': { verdict: 'unknown', text: 'no usable index (statistics or bloom filter) for this chunk' },
+  'malformed-filter': { verdict: 'unknown', text: 'the bloom filter does not decode' },
+  'malformed-dictionary': { verdict: 'unknown', text: 'the dictionary page does not decode (and the chunk has no usable bloom filter)' },
+  'unsupported-codec': { verdict: 'unknown', text: 'the dictionary page uses a compression this reader cannot decompress' },
+  'dictionary-too-large': { verdict: 'unknown', text: 'the dictionary page is larger than this reader decodes (64 MiB)' },
+  'unsupported-filter': { verdict: 'unknown', text: 'the bloom filter uses an algorithm, hash or compression this reader does not know' },
+  'inconsistent-filter': { verdict: 'unknown', text: 'the footer\'s description of the filter disagrees with the filter (length, placement)' },
+  'untrusted-writer': { verdict: 'unknown', text: 'the writer is known to write this index wrongly (see the writer rules)' },
+  'encrypted-column': { verdict: 'unknown', text: 'the column is encrypted' },
+  'no-key': { verdict: 'unknown', text: 'the column is encrypted and its key was not given (options.decryption)' },
+  'no-column-metadata': { verdict: 'unknown', text: 'the column chunk has no metadata' },
+  'external-file': { verdict: 'unknown', text: 'the column chunk lives in another file' },
+  'in-data-pages': { verdict: 'present', text: 'the chunk\'s data pages hold it (confirm: true); `rows` lists the rows' },
+  'not-in-data-pages': { verdict: 'absent', text: 'no data page that may hold it does (confirm: true read and compared them)' },
+  'confirm-budget': { verdict: null, text: 'not confirmed: reading the chunk\'s pages would pass maxConfirmBytes; the index\'s verdict stands' },
+  'confirm-failed': { verdict: null, text: 'not confirmed: a data page could not be read or disagrees with the file; the index\'s verdict stands' },
+  'internal': { verdict: 'unknown', text: 'an internal inconsistency; please report it' },
+})
+
+/**
+ * @typedef {'absent' | 'maybe' | 'present' | 'unknown'} Verdict
+ * @typedef {{ value: any, verdict: Verdict, source: string | null, reason: string, detail: string, pages?: number[],
+ *   rows?: number[], rowsTruncated?: boolean, values?: object[] }} ValueResult
+ *   `pages`: the candidate pages of a value the page index kept (js/plan/row-group-answer.js finalResults);
+ *   `rows`: file-level row numbers holding it, ascending, when confirmed (js/confirm/confirm.js)
+ */
+
+/** @returns {ValueResult} */
+export function valueResult(value, verdict, source, reason, detail) {
+  return { value, verdict, source, reason, detail }
+}
+
+/**
+ * Why a chunk cannot be answered by an index: a reason code, a sentence, the error code a visit throws,
+ * and for inconsistent filters which disagreement it is (`problem`, an inspect warning code).
+ */
+export class Unanswerable {
+  constructor(reason, detail, errorCode, problem) {
+    this.reason = reason
+    this.detail = detail
+    this.errorCode = errorCode
+    this.problem = problem
+  }
+}

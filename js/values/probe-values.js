@@ -1,0 +1,252 @@
+// Turns the values people type (numbers, bigints, strings, Dates, bytes) into exactly the physical
+// values a Parquet writer hashed into a column's bloom filter: BloomFilter.md hashes the PLAIN encoding
+// of the stored physical type, so the conversion follows the column's physical + logical type.
+//
+// The one thing this module must never do is drop a value that could be in the file: a wrong or missing
+// candidate turns into a false "absent". So ambiguous input yields several candidates (any hit means
+// "maybe"), a value no file of this type can hold yields a preset 'absent' verdict with a reason, and a
+// value whose stored form cannot be known yields 'unknown'. Input that is not a value of the column's
+// kind at all ('abc' for INT32) is a caller error: ParquetBloomError BAD_VALUE.
+//
+// Each column's converter (js/values/*.js) comes from the one table below, RULES. Decisions by kind:
+//  - null/undefined → 'unknown' (bloom filters do not record nulls).
+//  - Numbers are taken at face value: a JS number is the exact double it holds. An integer literal above
+//    2^53 has already been rounded by JS before it gets here; pass a bigint or a string for those.
+//  - Numeric text is trimmed of surrounding whitespace. Integer columns accept decimal text with an
+//    optional sign, fraction and exponent ('+42', '1e3', '1.0' are 42/1000/1; '1.5' and '1e-3' are
+//    'absent' because no integer column holds them); hex ('0x10') and digit separators are BAD_VALUE.
+//  - FLOAT: the float nearest the number (Math.fround). If the number lies exactly halfway between two
+//    floats (where string → double → float can round differently from string → float) both are
+//    candidates. A finite value that rounds to ±Infinity is 'absent'. FLOAT16 follows the same rules.
+//  - Zero (FLOAT, DOUBLE, FLOAT16) is probed as both +0 and -0: writers hash bit patterns.
+//  - Date text: 'YYYY-MM-DD' with 1–2 digit month/day, years of 4–9 digits with an optional sign
+//    ('+012345-01-01', '-0044-03-15' astronomical) or a ' BC' / ' (BC)' suffix (DuckDB, PostgreSQL
+//    output). DATE accepts a time part only when it is midnight with no offset or a zero offset
+//    ('2024-01-02T00:00:00.000Z', what JSON.stringify gives for a UTC-midnight Date).
+//  - Timestamp text: date, then 'T' / 't' / spaces, 'HH:MM[:SS[.fraction]]' (',' also separates the
+//    fraction), then optional 'Z', 'UTC', '±HH', '±HHMM', '±HH:MM' or '±HH:MM:SS'. A date alone means
+//    midnight. Hour 24 and leap seconds are BAD_VALUE. Fraction digits finer than the column's unit must
+//    be zero, else 'absent'. DuckDB's 'infinity' is not accepted: pass the stored integer instead.
+//  - TIMESTAMP(isAdjustedToUTC=true): text with an offset → that instant. Text without an offset →
+//    the fields read as UTC AND as process-local wall-clock time. A Date → its instant.
+//    TIMESTAMP(isAdjustedToUTC=false): text without an offset → its fields as written; text with an
+//    offset → the fields as written AND the UTC instant. A Date → its UTC fields AND its local fields.
+//    A number / bigint / integer text is the stored integer in the column's unit (not milliseconds).
+//  - INT96 (legacy nanosecond timestamps, wall clock or UTC-normalized depending on the writer): like
+//    TIMESTAMP(NANOS, local), plus the local-time reading of offset-free text (Spark normalizes local
+//    times to UTC). A bigint / number is nanoseconds since the epoch; a Uint8Array(12) is raw.
+//  - TIME: 'HH:MM[:SS[.fraction]]' ('24:00:00' allowed) with an optional offset: with an offset the
+//    candidates are the time as written and the UTC time (mod 24 h). TIME(UTC) text without an offset
+//    also gets the process's local offsets of this year (January and July) applied. A Date → its UTC
+//    and local time of day. A number / bigint / integer text is the stored integer in the unit.
+//  - DECIMAL: exact decimal text (exponents allowed), a bigint (an integer value, not the unscaled
+//    one), or a number via String(number) — numbers carry ~15–17 significant digits, so pass text for
+//    wider decimals; or raw bytes (FIXED_LEN_BYTE_ARRAY: of its width, BYTE_ARRAY: any length).
+//    BYTE_ARRAY decimals are probed as minimal big-endian two's complement (Java's
+//    BigInteger.toByteArray, as parquet-java writes them), zero also as no bytes (hyparquet-writer);
+//    a writer padding them would not be found.
+//  - UUID: text in any case, hyphens, braces, urn:uuid: and 0x optional, or 16 bytes.
+//  - STRING / ENUM / JSON: strings are UTF-8; numbers, bigints and booleans are probed as
+//    String(value); bytes as they are. Objects (even for JSON) are BAD_VALUE: pass the text.
+//    Plain BYTE_ARRAY: strings (UTF-8) and bytes only; numbers are BAD_VALUE (pass '42').
+//  - Plain FIXED_LEN_BYTE_ARRAY(n): bytes ('absent' unless n long); text as its UTF-8 when that is n
+//    bytes, else '0x' + 2n hex digits, else for n = 16 a UUID (arrow writers drop the annotation).
+//    Other text is BAD_VALUE, never 'absent': a file of the type could hold what was meant.
+//  - BSON, INTERVAL, VARIANT, GEOMETRY, GEOGRAPHY, UNKNOWN, unrecognised logical types, and logical
+//    types misplaced on BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY (UUID on BYTE_ARRAY, UUID not 16 bytes wide,
+//    ...): raw bytes only. STRING / ENUM / JSON on FIXED_LEN_BYTE_ARRAY are treated as plain.
+//    On the other physical types a logical type that does not fit (DATE on INT64, TIME(MICROS) on
+//    INT32, an unrecognised one) is ignored: the value is converted by the physical type alone.
+//  - Raw bytes: Uint8Array (Buffer included), Uint8ClampedArray, Int8Array, DataView or ArrayBuffer.
+//  - A preset outcome: { value, verdict, source: 'value', reason: 'null' | 'nan' | 'not-representable'
+//    | 'internal', detail: why }.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { describeColumnType } from './column-type.js'
+import { asBytes, NO_CANDIDATE, NULL, show } from './input.js'
+import { decimalConverter } from './decimal.js'
+import { doubleConverter, float16Converter, floatConverter } from './float.js'
+import { booleanConverter, integerConverter } from './integer.js'
+import { dateConverter, int96Converter, timeConverter, timestampConverter } from './temporal.js'
+import { fixedConverter, rawConverter, textConverter, uuidConverter } from './text.js'
+
+// Predicates on (logicalType | null, typeLength).
+const any = () => true
+const is = (...types) => (lt) => lt !== null && types.includes(lt.type)
+const noneOr = (...types) => (lt) => !lt?.type || types.includes(lt.type)
+const unitIn = (type, ...units) => (lt) => lt?.type === type && units.includes(lt.unit)
+const withWidth = (type, width) => (lt, typeLength) => lt?.type === type && typeLength === width
+
+// THE conversion table: [physical type, logical type predicate, converter factory], first match wins.
+// A new logical type is a row here (plus its decoding in values/column-type.js). Each physical type
+// ends with a catch-all: a logical type that does not fit it (DATE on INT64, UUID on BYTE_ARRAY) is ignored.
+/** @type {Array<[string, (logicalType: any, typeLength: number | undefined) => boolean, (ctx: any) => (value: any, sink: Sink) => any]>} */
+const RULES = [
+  ['BOOLEAN', any, booleanConverter],
+
+  ['INT32', is('DATE'), dateConverter],
+  ['INT32', is('DECIMAL'), decimalConverter],
+  ['INT32', unitIn('TIME', 'MILLIS'), timeConverter],
+  ['INT32', any, integerConverter],
+
+  ['INT64', is('DECIMAL'), decimalConverter],
+  ['INT64', unitIn('TIMESTAMP', 'MILLIS', 'MICROS', 'NANOS'), timestampConverter],
+  ['INT64', unitIn('TIME', 'MICROS', 'NANOS'), timeConverter],
+  ['INT64', any, integerConverter],
+
+  ['INT96', any, int96Converter],
+  ['FLOAT', any, floatConverter],
+  ['DOUBLE', any, doubleConverter],
+
+  ['BYTE_ARRAY', noneOr('STRING', 'ENUM', 'JSON'), textConverter],
+  ['BYTE_ARRAY', is('DECIMAL'), decimalConverter],
+  ['BYTE_ARRAY', any, rawConverter], // BSON, VARIANT, GEOMETRY, ...: only raw bytes say what was stored
+
+  ['FIXED_LEN_BYTE_ARRAY', noneOr('STRING', 'ENUM', 'JSON'), fixedConverter],
+  ['FIXED_LEN_BYTE_ARRAY', withWidth('UUID', 16), uuidConverter],
+  ['FIXED_LEN_BYTE_ARRAY', withWidth('FLOAT16', 2), float16Converter],
+  ['FIXED_LEN_BYTE_ARRAY', is('DECIMAL'), decimalConverter],
+  ['FIXED_LEN_BYTE_ARRAY', any, rawConverter], // INTERVAL, a UUID not 16 wide, ...
+]
+
+/** The column's converter: (value, sink) → undefined after adding ≥ 1 candidate, or a Preset; BAD_VALUE throws. */
+function converterFor(ctx) {
+  const row = RULES.find(([physical, matches]) => physical === ctx.physicalType && matches(ctx.logicalType, ctx.typeLength))
+  return row[2](ctx)
+}
+
+const PHYSICAL_TYPES = [...new Set(RULES.map(([physical]) => physical))]
+
+// The width a logical type fixes, for a FIXED_LEN_BYTE_ARRAY column type given without typeLength.
+const DEFAULT_WIDTH = { UUID: 16, FLOAT16: 2, INTERVAL: 12 }
+
+function columnContext(column) {
+  if (!column || typeof column !== 'object') {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'a column type { physicalType, typeLength?, logicalType? } is required')
+  }
+  const { physicalType } = column
+  if (!PHYSICAL_TYPES.includes(physicalType)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+      `unknown physical type ${JSON.stringify(physicalType)}; expected one of ${PHYSICAL_TYPES.join(', ')}`)
+  }
+  const logicalType = column.logicalType && typeof column.logicalType === 'object' ? column.logicalType : null
+  let typeLength
+  if (physicalType === 'FIXED_LEN_BYTE_ARRAY') {
+    typeLength = column.typeLength ?? DEFAULT_WIDTH[logicalType?.type]
+    if (!Number.isInteger(typeLength) || typeLength <= 0) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `a FIXED_LEN_BYTE_ARRAY column needs a positive integer typeLength, got ${column.typeLength}`)
+    }
+  } else if (physicalType === 'INT96') {
+    typeLength = 12
+  }
+  return { physicalType, typeLength, logicalType, label: describeColumnType({ physicalType, typeLength, logicalType }) }
+}
+
+/**
+ * Converts values as a user would type them (rules at the top of this file) into the candidates that
+ * BloomFilter.check() takes for `physicalType` (INT32: number, INT64: bigint, FLOAT/DOUBLE: number,
+ * BYTE_ARRAY: string or Uint8Array, FIXED_LEN_BYTE_ARRAY / INT96: Uint8Array, BOOLEAN: boolean). A value
+ * can have several (0 as +0 and -0, ...): `owners[k]` is the index in `values` of candidate k.
+ * `outcomes[i]` is `{ value }`, or its preset outcome (above) when no filter is needed. Input not of the
+ * column's kind ('abc' for INT32, '2024-02-30' for DATE) throws ParquetBloomError BAD_VALUE.
+ * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} column
+ * @param {ArrayLike<any> | Iterable<any>} values
+ * @returns {{ physicalType: string, typeLength: number | undefined, candidates: any[], owners: Int32Array, outcomes: object[] }}
+ */
+export function encodeProbeValues(column, values) {
+  const ctx = columnContext(column)
+  const list = valueList(values)
+  const n = list.length
+  const sink = new Sink(n)
+  const outcomes = new Array(n)
+  const convert = converterFor(ctx)
+  for (let i = 0; i < n; i++) {
+    const value = list[i]
+    if (value === null || value === undefined) {
+      outcomes[i] = { value, ...NULL }
+      continue
+    }
+    sink.owner = i
+    const start = (sink.start = sink.candidates.length)
+    let preset = convert(value, sink)
+    if (preset === undefined && sink.candidates.length === start) preset = NO_CANDIDATE
+    if (preset === undefined) {
+      outcomes[i] = { value }
+    } else {
+      sink.candidates.length = start
+      outcomes[i] = { value, ...preset }
+    }
+  }
+  return { physicalType: ctx.physicalType, typeLength: ctx.typeLength, candidates: sink.candidates, owners: sink.finishOwners(), outcomes }
+}
+
+/** The candidates of all values, and the index of the value owning each. */
+class Sink {
+  constructor(capacity) {
+    this.candidates = []
+    this.owners = new Int32Array(Math.max(16, capacity))
+    this.owner = 0
+    this.start = 0 // first candidate of the current value
+  }
+
+  add(candidate) {
+    const k = this.candidates.length
+    if (k === this.owners.length) {
+      const grown = new Int32Array(k * 2)
+      grown.set(this.owners)
+      this.owners = grown
+    }
+    this.owners[k] = this.owner
+    this.candidates.push(candidate)
+  }
+
+  /** Adds unless the current value already has an identical candidate (same number, bigint or bytes). */
+  addUnique(candidate) {
+    for (let k = this.start; k < this.candidates.length; k++) if (sameCandidate(this.candidates[k], candidate)) return
+    this.add(candidate)
+  }
+
+  finishOwners() {
+    const n = this.candidates.length
+    return n === this.owners.length ? this.owners : this.owners.slice(0, n)
+  }
+}
+
+function sameCandidate(a, b) {
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    if (a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+    return true
+  }
+  return Object.is(a, b)
+}
+
+/** @returns {ArrayLike<any>} */
+function valueList(values) {
+  // One Uint8Array / ArrayBuffer is one bytes value to most callers, not a list of small numbers:
+  // splitting it would probe '1', '2', … and answer a false 'absent'. Make the caller say which.
+  if (asBytes(values)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'values is a byte array: wrap one bytes value in [ ] (or pass Array.from(bytes) to probe its numbers)')
+  }
+  // A typed array (a DataView was refused above as bytes).
+  if (Array.isArray(values) || ArrayBuffer.isView(values)) return /** @type {ArrayLike<any>} */ (values)
+  if (values != null && typeof values !== 'string' && typeof values[Symbol.iterator] === 'function') return Array.from(values)
+  throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `values must be an array or iterable of values, got ${show(values)}; wrap a single value in [ ]`)
+}
+
+/**
+ * One verdict per input value from the filter's answers for the candidates (check() results: 1 maybe,
+ * 0 absent): the preset verdict, else 'maybe' when any candidate may be present, else 'absent'.
+ * @param {{ owners: Int32Array, outcomes: Array<{ verdict?: 'maybe' | 'absent' | 'unknown' }> }} encoded
+ * @param {ArrayLike<number>} results
+ * @returns {Array<'maybe' | 'absent' | 'unknown'>}
+ */
+export function combineVerdicts(encoded, results) {
+  const { owners, outcomes } = encoded
+  if (results.length !== owners.length) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `expected ${owners.length} check results, got ${results.length}`)
+  }
+  const verdicts = outcomes.map((o) => o.verdict ?? 'absent')
+  // Anything but a definite 0 counts as "maybe": never turn an odd answer into a false 'absent'.
+  for (let k = 0; k < owners.length; k++) if (results[k] !== 0 && outcomes[owners[k]].verdict === undefined) verdicts[owners[k]] = 'maybe'
+  return verdicts
+}

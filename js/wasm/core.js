@@ -1,0 +1,156 @@
+// Thin layer over the raw Embind functions: heap views that follow memory growth, the fixed scratch
+// region batch calls stream through, the batch descriptor writer, and native status codes turned into errors.
+import { BatchDescriptor, bindAbi, PhysicalType, whenBound } from './abi.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { NativeStatus } from '../wasm/abi.js'
+import { loadWasmModule } from '../wasm-loader.js'
+
+/** parquet.thrift `Type`, as the native PhysicalType enum numbers it (known once init() bound the ABI). */
+export const PhysicalTypeCode = PhysicalType.values
+
+export const RESULT_ABSENT = 0
+export const RESULT_MAYBE = 1
+export const RESULT_NULL = 2
+
+// Word index of each descriptor field; the bytes reserved for it are padded so what follows stays 16-byte aligned.
+const Descriptor = BatchDescriptor.wordIndex('i32', true)
+let DESCRIPTOR_BYTES = 0
+whenBound(() => { DESCRIPTOR_BYTES = (BatchDescriptor.bytes + 15) & ~15 })
+
+/** @type {Core | undefined} */
+let core
+
+/**
+ * Resolves once the wasm module is ready; later calls return the same instance.
+ * @param {{ module?: WebAssembly.Module }} [options] `module`: parquet_bloom.wasm precompiled by the
+ *   platform (e.g. a Workers wasm module import), for runtimes that forbid compiling wasm from bytes.
+ */
+export async function init(options) {
+  if (core) return core
+  const module = await loadWasmModule(options)
+  bindAbi(module)
+  core ??= new Core(module)
+  return core
+}
+
+/** The initialised core, or a clear error when init() has not completed. */
+export function getCore() {
+  if (!core) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'parquet-bloom is not initialised: await init() first')
+  return core
+}
+
+export class Core {
+  constructor(module) {
+    this.m = module
+    /** @type {ArrayBuffer | undefined} */
+    this.viewsOf = undefined
+    // The module's static batch region: batches stream through it a chunk at a time (batch-writer.js),
+    // and scratch() hands it out for anything that fits. It never moves and is not pool memory.
+    this.batchRegion = module.batchScratchAddress()
+    this.batchRegionBytes = module.batchScratchBytes()
+    // A pool block for a scratch() request larger than the batch region; given back at the next request
+    // that fits the region. scratchBytes is what it holds of the pool (0 without one).
+    this.scratchPtr = 0
+    this.scratchBytes = 0
+    this.refreshViews()
+  }
+
+  // Memory growth detaches the old ArrayBuffer: views are rebuilt lazily whenever it changed, and code
+  // re-reads them after every call that can allocate rather than holding them across it.
+  refreshViews() {
+    // Growing wasm memory detaches the old buffer, whose views then read as empty: a cheap test for the
+    // hot path (reaching the module's HEAPU8 costs tens of nanoseconds).
+    if (this.u8 !== undefined && this.u8.length !== 0) return
+    const buffer = this.m.HEAPU8.buffer
+    if (buffer === this.viewsOf) return
+    this.viewsOf = buffer
+    this.u8 = new Uint8Array(buffer)
+    this.i16 = new Int16Array(buffer)
+    this.i32 = new Int32Array(buffer)
+    this.u32 = new Uint32Array(buffer)
+    this.f32 = new Float32Array(buffer)
+    this.f64 = new Float64Array(buffer)
+    this.i64 = new BigInt64Array(buffer)
+  }
+
+  /** Pool block of at least `bytes`, or a LIMIT_EXCEEDED error. May grow memory. */
+  acquire(bytes, what = 'scratch') {
+    const ptr = this.m.poolAcquire(bytes)
+    this.refreshViews()
+    if (ptr === 0) {
+      const { heldBytes, maxHeldBytes } = this.m.poolStats()
+      throw new ParquetBloomError(ErrorCode.LIMIT_EXCEEDED,
+        `wasm memory pool cannot provide ${bytes} bytes for ${what} (holding ${heldBytes} of ${maxHeldBytes} bytes)`)
+    }
+    return ptr
+  }
+
+  release(ptr) {
+    const status = this.m.poolRelease(ptr)
+    if (status !== NativeStatus.OK) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: releasing pool block ${ptr} failed (status ${status})`)
+    }
+  }
+
+  /**
+   * A scratch region at least `bytes` long, 16-byte aligned: the static batch region when it fits, else
+   * a pool block. Valid until the next call to scratch() or batch operation; they are synchronous, so
+   * one region serves them all.
+   */
+  scratch(bytes) {
+    if (bytes <= this.batchRegionBytes) {
+      if (this.scratchPtr) this.dropPooledScratch()
+      return this.batchRegion
+    }
+    if (bytes > this.scratchBytes) {
+      const size = Math.max(bytes, this.scratchBytes * 2)
+      if (this.scratchPtr) this.dropPooledScratch()
+      this.scratchPtr = this.acquire(size, 'scratch')
+      this.scratchBytes = this.m.poolClassBytes(size)
+    }
+    return this.scratchPtr
+  }
+
+  dropPooledScratch() {
+    const ptr = this.scratchPtr
+    this.scratchPtr = 0
+    this.scratchBytes = 0
+    this.release(ptr)
+  }
+
+  /**
+   * Writes the BatchDescriptor (src/bindings/batch_descriptor.h) a batch call reads. `offsetsBase` is
+   * subtracted from the count + 1 BYTE_ARRAY offsets in wasm before the call uses them.
+   */
+  writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset, validityPtr, validityBitOffset, offsetsBase = 0) {
+    const w = this.i32
+    const i = at >> 2
+    w[i + Descriptor.TYPE] = typeCode
+    w[i + Descriptor.TYPE_LENGTH] = typeLength
+    w[i + Descriptor.COUNT] = count
+    w[i + Descriptor.VALUES] = valuesPtr
+    w[i + Descriptor.VALUES_LENGTH] = valuesLength
+    w[i + Descriptor.OFFSETS] = offsetsPtr
+    w[i + Descriptor.VALUES_BIT_OFFSET] = valuesBitOffset
+    w[i + Descriptor.VALIDITY] = validityPtr
+    w[i + Descriptor.VALIDITY_BIT_OFFSET] = validityBitOffset
+    w[i + Descriptor.OFFSETS_BASE] = offsetsBase
+  }
+
+  memoryStats() {
+    const { heldBytes, inUseBytes, maxHeldBytes } = this.m.poolStats()
+    return { heapBytes: this.m.HEAPU8.length, poolBytes: heldBytes, poolInUseBytes: inUseBytes, poolMaxBytes: maxHeldBytes }
+  }
+}
+
+export { DESCRIPTOR_BYTES }
+
+/** Converts a native status into the error it means; OK returns quietly. */
+export function throwIfFailed(status, what) {
+  switch (status) {
+    case NativeStatus.OK: return
+    case NativeStatus.MALFORMED: throw new ParquetBloomError(ErrorCode.BAD_VALUE, `${what}: malformed input batch`)
+    case NativeStatus.LIMIT_EXCEEDED: throw new ParquetBloomError(ErrorCode.LIMIT_EXCEEDED, `${what}: wasm memory pool budget exhausted`)
+    default: throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${what}: invalid arguments (status ${status})`)
+  }
+}
