@@ -406,24 +406,24 @@ function writeByteArrays(core, values, begin, end, at, limit, offsetsPtr) {
   offsets[o] = 0
   for (let c = begin; c < end; c += ROPE_CHUNK) {
     const e = Math.min(end, c + ROPE_CHUNK)
+    // The offsets are written as if the rope were ASCII, in the same pass; the slow path rewrites them.
     let text = ''
     let allStrings = true
-    for (let i = c; i < e; i++) {
+    for (let i = c, length = pos - at; i < e; i++) {
       const v = values[i]
       if (typeof v !== 'string') {
         allStrings = false
         break
       }
       text += v
+      offsets[o + 1 + i - c] = length += v.length
     }
     if (allStrings) {
       if (c > begin && pos + text.length > limit) return c
       const { read, written } = utf8.encodeInto(text, u8.subarray(pos, limit))
       if (read === text.length && written === text.length) {
-        for (let i = c; i < e; i++) {
-          pos += values[i].length
-          offsets[++o] = pos - at
-        }
+        pos += written
+        o += e - c
         continue
       }
       if (c > begin && read < text.length) return c
