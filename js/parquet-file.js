@@ -4,7 +4,7 @@ import { BloomFilter } from './filter/bloom-filter.js'
 import { getCore, init } from './wasm/core.js'
 import { structureBoundaries } from './indexes/bloom-layout.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
-import { ensureAllColumnIndexes, setLayoutOrigin } from './footer/chunk-indexes.js'
+import { setLayoutOrigin } from './footer/chunk-indexes.js'
 import { readFooter } from './footer/footer.js'
 import { chunk } from './footer/records.js'
 import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
@@ -19,7 +19,7 @@ import { FooterCache } from './footer/footer-cache.js'
 import { encodeProbeValues } from './values/probe-values.js'
 import { Unanswerable } from './plan/verdicts.js'
 import { decryptFilter, EncryptedFilterTask } from './crypto/encrypted-filter.js'
-import { chunkIndexes } from './indexes/index-coverage.js'
+import { lazyMetadata } from './footer/lazy-metadata.js'
 
 /**
  * Opens a Parquet file and reads its footer (one tail read; a second only for a footer larger than it).
@@ -125,10 +125,11 @@ export class ParquetFile {
    * The footer, shaped for probing: { numRows, createdBy, rowGroups: [{ index, numRows, columns:
    * [{ path, pathInSchema, physicalType, typeLength, logicalType, bloom: { offset, length } | null }] }] }.
    * `path` is dotted; `pathInSchema` the segments (unambiguous when names contain dots).
-   * Built on first access (a footer with thousands of row groups is ready to probe before this).
+   * Built as it is read (js/lazy-metadata.js): a row group when it is first read, a chunk's `indexes`
+   * when they are (decoding that column), so a footer of thousands of row groups costs nothing here.
    */
   get metadata() {
-    this.#metadata ??= buildMetadata(this.#geometry)
+    this.#metadata ??= lazyMetadata(this.#geometry)
     return this.#metadata
   }
 
@@ -452,31 +453,4 @@ async function visitDecrypted(jobs, visit, name) {
     if (filter instanceof Unanswerable) visit({ ...job.where, error: new ParquetBloomError(code, filter.detail, { reason: filter.reason }) })
     else visit({ ...job.where, header: filter.header, bitset: filter.bitset, encrypted: true })
   })
-}
-
-function buildMetadata(geometry) {
-  const { layout } = geometry
-  ensureAllColumnIndexes(layout) // in one pass, rather than one per column as chunkIndexes would
-  const { columns, rowGroupRows } = layout
-  return {
-    numRows: layout.numRows,
-    createdBy: layout.createdBy,
-    rowGroups: Array.from(rowGroupRows, (numRows, g) => ({
-      index: g,
-      numRows,
-      columns: columns.map((c, i) => {
-        const { bloomOffset: offset, bloomLength: length } = chunk(layout, g, i)
-        return {
-          path: c.name,
-          pathInSchema: c.path,
-          physicalType: c.physicalType,
-          typeLength: c.typeLength,
-          logicalType: c.logicalType,
-          // -1 is the decoder's "absent"; any other offset, even a bad one, is what the file says.
-          bloom: offset !== -1 ? { offset, length: length >= 0 ? length : undefined } : null,
-          indexes: chunkIndexes(geometry, g, i),
-        }
-      }),
-    })),
-  }
 }

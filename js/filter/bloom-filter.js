@@ -149,31 +149,30 @@ export class BloomFilter {
   }
 
   // Batches stream through the module's fixed batch region a chunk at a time (batch-writer.js): one wasm
-  // call per chunk, so a batch of any size costs neither pool memory nor heap growth.
+  // call per chunk, so a batch of any size costs neither pool memory nor heap growth. The per-chunk
+  // calls are made once per filter: a small batch then allocates only its answers.
+  #insertChunk
+  #checkChunk
+
   #insertBatch(values, type) {
     const core = getCore()
-    const ptr = this.#ptr
-    const numBytes = this.#numBytes
-    streamBatch(core, values, type, 0, (desc) => throwIfFailed(core.m.insertBatch(ptr, numBytes, desc), 'insert'))
+    if (!this.#insertChunk) {
+      const ptr = this.#ptr
+      const numBytes = this.#numBytes
+      this.#insertChunk = (desc) => throwIfFailed(core.insertBatch(ptr, numBytes, desc), 'insert')
+    }
+    streamBatch(core, values, type, 0, this.#insertChunk)
   }
 
   /** Checks one batch; results go into `into` at `at` when given, else into a new array. */
   #checkBatch(values, type, into, at) {
     const core = getCore()
-    const ptr = this.#ptr
-    const numBytes = this.#numBytes
-    let results = into
-    const total = streamBatch(core, values, type, 1, (desc, begin, count, out, batchLength) => {
-      throwIfFailed(core.m.checkBatch(ptr, numBytes, desc, out), 'check')
-      core.refreshViews()
-      if (!results && count === batchLength) {
-        results = core.u8.slice(out, out + count) // the whole batch in one chunk
-        return
-      }
-      results ??= new Uint8Array(batchLength)
-      results.set(core.u8.subarray(out, out + count), into ? at + begin : begin)
-    })
-    return results ?? new Uint8Array(total)
+    if (!this.#checkChunk) {
+      const ptr = this.#ptr
+      const numBytes = this.#numBytes
+      this.#checkChunk = (desc, out) => throwIfFailed(core.checkBatch(ptr, numBytes, desc, out), 'check')
+    }
+    return streamBatch(core, values, type, 1, this.#checkChunk, into, at)
   }
 
   /** One value: false only when it is definitely absent. */

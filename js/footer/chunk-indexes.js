@@ -35,13 +35,6 @@ export function ensureColumnIndexes(layout, column) {
   decodeChunkIndexes(layout, [column])
 }
 
-/** Every column's records (for what shows all columns: file.metadata, inspect). */
-export function ensureAllColumnIndexes(layout) {
-  const decoded = layout.indexedColumns
-  if (decoded === undefined || decoded.every((d) => d === 1)) return
-  decodeChunkIndexes(layout, layout.columns.map((c) => c.index))
-}
-
 /**
  * Decodes the records of `columns` (leaf indices) not decoded yet: their chunks' bytes, gathered from
  * footerBytes, go to wasm in batches, each decoded there as a whole ColumnChunk.
@@ -56,7 +49,7 @@ export function decodeChunkIndexes(layout, columns) {
   const numColumns = layout.columns.length
   const rowGroups = layout.rowGroupRows.length
   const total = rowGroups * todo.length
-  const target = new Uint8Array(layout.indexes.i32.buffer, layout.indexes.i32.byteOffset, layout.indexes.i32.byteLength)
+  const target = layout.indexes.i32 // every record's words, doubles included (copied as their bits)
   const order = new Int32Array(Math.min(total, CHUNKS_PER_CALL)) // chunk index of each slice in the batch
   for (let first = 0; first < total; first += CHUNKS_PER_CALL) {
     const count = Math.min(CHUNKS_PER_CALL, total - first)
@@ -100,10 +93,11 @@ function decodeBatch(layout, order, count, bytes, target) {
     }
     const status = core.m.decodeColumnChunks(bytesPtr, bytes, spansPtr, count, chunksPtr, indexesPtr, failedPtr)
     if (status !== NativeStatus.OK) throw malformedChunk(layout, order[core.i32[failedPtr >> 2]] ?? order[0])
-    const records = core.u8
-    const size = ChunkIndexRecord.bytes
-    for (let k = 0; k < count; k++) {
-      target.set(records.subarray(indexesPtr + k * size, indexesPtr + (k + 1) * size), order[k] * size)
+    // Word by word: a subarray and set() per record cost several times the copy.
+    const records = core.i32
+    const words = ChunkIndexRecord.bytes >> 2
+    for (let k = 0, from = indexesPtr >> 2; k < count; k++, from += words) {
+      for (let w = 0, to = order[k] * words; w < words; w++) target[to + w] = records[from + w]
     }
   } finally {
     core.release(block)

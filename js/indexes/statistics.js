@@ -190,22 +190,29 @@ export function chunkStatistics(layout, rowGroup, column, order) {
 
 const unusable = (reason, detail, rules) => ({ usable: false, reason, detail, rules })
 
+const scratchBytes = new Uint8Array(8)
+const scratchI64 = new BigInt64Array(scratchBytes.buffer)
+const scratchU64 = new BigUint64Array(scratchBytes.buffer)
+const scratchF32 = new Float32Array(scratchBytes.buffer)
+const scratchF64 = new Float64Array(scratchBytes.buffer)
+
 /** A bound's sort key, or { reason, problem } when it cannot be read with certainty. */
 function boundKey(order, bytes, which) {
   if (order.width && bytes.length !== order.width) {
     return { reason: 'inconsistent-statistics', problem: `the ${which} bound is ${bytes.length} bytes, not the column's ${order.width}` }
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length)
   let key
+  // Read through views of one 8-byte scratch buffer (little-endian, as wasm and every JS engine are):
+  // a DataView per bound costs more than the rest of a chunk's statistics check.
   switch (order.kind) {
-    case 'boolean': key = view.getUint8(0) ? 1 : 0; break
-    case 'int32': key = view.getInt32(0, true); break
-    case 'uint32': key = view.getUint32(0, true); break
-    case 'int64': key = view.getBigInt64(0, true); break
-    case 'uint64': key = view.getBigUint64(0, true); break
-    case 'float': key = view.getFloat32(0, true); break
-    case 'double': key = view.getFloat64(0, true); break
-    case 'float16': key = halfToNumber(view.getUint16(0, true)); break
+    case 'boolean': key = bytes[0] ? 1 : 0; break
+    case 'int32': key = bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24); break
+    case 'uint32': key = (bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24)) >>> 0; break
+    case 'int64': scratchBytes.set(bytes); key = scratchI64[0]; break
+    case 'uint64': scratchBytes.set(bytes); key = scratchU64[0]; break
+    case 'float': scratchBytes.set(bytes); key = scratchF32[0]; break
+    case 'double': scratchBytes.set(bytes); key = scratchF64[0]; break
+    case 'float16': key = halfToNumber(bytes[0] | (bytes[1] << 8)); break
     default: return { key: bytes }
   }
   // A NaN bound says nothing about the other values (PARQUET-1246): ignore the statistics. A zero bound

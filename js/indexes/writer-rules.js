@@ -113,18 +113,26 @@ export const NO_FILTER_OFFSET_RULE = {
   applies: (offset) => offset <= 0,
 }
 
-// A probe asks once per row group for the same created_by: parse it once.
+// A probe asks once per row group for the same created_by: it is parsed, and the rules whose writer it
+// names are found, once per created_by (affects() still runs per chunk).
 let lastCreatedBy
-let lastWriter = null
+let writerRules = new Map()
 
 /** The rules of `index` that make this writer's index of this column untrustworthy. */
 export function writerRulesFor(createdBy, index, column, chunk = { encodings: 0 }) {
   if (createdBy !== lastCreatedBy) {
     lastCreatedBy = createdBy
-    lastWriter = parseCreatedBy(createdBy)
+    const writer = parseCreatedBy(createdBy)
+    writerRules = new Map()
+    for (const rule of WRITER_RULES) {
+      if (!rule.writer(writer, createdBy)) continue
+      if (!writerRules.has(rule.index)) writerRules.set(rule.index, [])
+      writerRules.get(rule.index).push(rule)
+    }
   }
-  const writer = lastWriter
-  return WRITER_RULES.filter((rule) => rule.index === index && rule.writer(writer, createdBy) && rule.affects(column, chunk))
+  const rules = writerRules.get(index)
+  if (rules === undefined) return []
+  return rules.filter((rule) => rule.affects(column, chunk))
 }
 
 /**

@@ -11,21 +11,36 @@ const UINT64_MAX = 2n ** 64n - 1n
 const FIXED_WIDTH = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 }
 
 /**
- * Resolves a type argument: a physical type name, or { type | physicalType, typeLength }.
- * @returns {{ name: string, code: number, typeLength: number }}
+ * Resolves a type argument: a physical type name, or { type | physicalType, typeLength }. `width`: bytes
+ * of a fixed-width type's value (0 for the others).
+ * @returns {{ name: string, code: number, typeLength: number, width: number }}
  */
 export function resolveType(type) {
-  const name = typeof type === 'string' ? type : type?.physicalType ?? type?.type
+  // A name's resolution is made once (not for FIXED_LEN_BYTE_ARRAY, whose width the values may set).
+  if (typeof type === 'string') return resolvedNames.get(type) ?? resolveName(type)
+  const name = type?.physicalType ?? type?.type
   const code = PhysicalTypeCode[name]
-  if (code === undefined) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
-      `unknown physical type ${JSON.stringify(name)}; expected one of ${Object.keys(PhysicalTypeCode).join(', ')}`)
-  }
+  if (code === undefined) throw unknownType(name)
   const typeLength = typeof type === 'object' && type.typeLength !== undefined ? type.typeLength : FIXED_WIDTH[name] ?? 0
   if (!Number.isInteger(typeLength) || typeLength < 0) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `typeLength must be a non-negative integer, got ${typeLength}`)
   }
-  return { name, code, typeLength }
+  return { name, code, typeLength, width: FIXED_WIDTH[name] ?? 0 }
+}
+
+const resolvedNames = new Map()
+
+function resolveName(name) {
+  const code = PhysicalTypeCode[name]
+  if (code === undefined) throw unknownType(name)
+  const t = { name, code, typeLength: FIXED_WIDTH[name] ?? 0, width: FIXED_WIDTH[name] ?? 0 }
+  if (name !== 'FIXED_LEN_BYTE_ARRAY') resolvedNames.set(name, Object.freeze(t))
+  return t
+}
+
+function unknownType(name) {
+  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+    `unknown physical type ${JSON.stringify(name)}; expected one of ${Object.keys(PhysicalTypeCode).join(', ')}`)
 }
 
 function badValue(type, index, value, expected) {
@@ -55,44 +70,58 @@ const BYTE_ARRAY_GUESS_BYTES = 24
 const LAYOUT_SLACK = 5 * 16 // each area's alignment padding
 
 /**
- * Streams `input` through the batch region, calling onChunk(desc, begin, count, out, total) per chunk
- * (`out`: outBytesPerSlot bytes per slot). A value too large for the region goes alone through a leased
- * pool block. Values are checked per chunk: a BAD_VALUE can follow earlier chunks' calls.
+ * Streams `input` through the batch region, calling call(desc, out, count) once per chunk (`out`:
+ * outBytesPerSlot bytes per slot, which are gathered into `into` from byte `at`, or into a new array).
+ * A value too large for the region goes alone through a leased pool block. Values are checked per
+ * chunk: a BAD_VALUE can follow earlier chunks' calls. Returns the gathered bytes (empty when
+ * outBytesPerSlot is 0).
+ * @param {(desc: number, out: number, count: number) => void} call
+ * @param {Uint8Array} [into]
+ * @returns {Uint8Array}
  */
-export function streamBatch(core, input, type, outBytesPerSlot, onChunk) {
+export function streamBatch(core, input, type, outBytesPerSlot, call, into, at = 0) {
   const source = sourceOf(input, resolveType(type))
   const total = source.count
   const slots = chunkSlots(core.batchRegionBytes, slotBytes(source, outBytesPerSlot))
+  let out = into
   for (let begin = 0; begin < total;) {
     const layout = new Layout(core.batchRegion, core.batchRegionBytes, Math.min(slots, total - begin), source, outBytesPerSlot)
     const end = source.write(core, begin, begin + layout.slots, layout)
-    if (end > begin) {
-      onChunk(layout.desc, begin, end - begin, layout.out, total)
-    } else {
-      streamLargeValue(core, source, begin, outBytesPerSlot, (desc, out) => onChunk(desc, begin, 1, out, total))
+    if (end === begin) {
+      // The value alone does not fit the empty region.
+      const answer = streamLargeValue(core, source, begin, outBytesPerSlot, call)
+      if (outBytesPerSlot !== 0) (out ??= new Uint8Array(total * outBytesPerSlot)).set(answer, at + begin * outBytesPerSlot)
+      begin++
+      continue
     }
+    call(layout.desc, layout.out, end - begin)
     core.refreshViews() // the call may have grown memory
-    begin = end > begin ? end : begin + 1
+    if (outBytesPerSlot !== 0) {
+      const from = layout.out
+      const bytes = (end - begin) * outBytesPerSlot
+      if (out === undefined && end - begin === total) {
+        out = core.u8.slice(from, from + bytes) // the whole batch in one chunk
+      } else {
+        out ??= new Uint8Array(total * outBytesPerSlot)
+        out.set(core.u8.subarray(from, from + bytes), at + begin * outBytesPerSlot)
+      }
+    }
+    begin = end
   }
-  return total
+  return out ?? new Uint8Array(0)
 }
 
 /** XXH64 of every (non-null) value as writers hash it, 8 little-endian bytes each. @returns {Uint8Array} */
 export function hashValues(core, input, type) {
-  let hashes
-  streamBatch(core, input, type, 8, (desc, begin, count, out, total) => {
-    const written = core.m.hashBatch(desc, out)
+  return streamBatch(core, input, type, 8, (desc, out, count) => {
+    const written = core.hashBatch(desc, out)
     if (written !== count) {
       throw new ParquetBloomError(ErrorCode.BAD_VALUE, written < 0 ? `could not hash the values (status ${-written})` : 'a null value has no hash')
     }
-    core.refreshViews()
-    hashes ??= new Uint8Array(total * 8)
-    hashes.set(core.u8.subarray(out, out + count * 8), begin * 8)
   })
-  return hashes ?? new Uint8Array(0)
 }
 
-/** One value too large for the empty region, through a pool block held for its call only. */
+/** One value too large for the empty region, through a pool block held for its call only; returns its out bytes. */
 function streamLargeValue(core, source, at, outBytesPerSlot, call) {
   const bytes = DESCRIPTOR_BYTES + LAYOUT_SLACK + 48 + outBytesPerSlot + source.valueBytes(at)
   const ptr = core.acquire(bytes, 'a value larger than the batch region')
@@ -101,7 +130,9 @@ function streamLargeValue(core, source, at, outBytesPerSlot, call) {
     if (source.write(core, at, at + 1, layout) !== at + 1) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: value ${at} does not fit the ${bytes} bytes leased for it`)
     }
-    call(layout.desc, layout.out)
+    call(layout.desc, layout.out, 1)
+    core.refreshViews()
+    return core.u8.slice(layout.out, layout.out + outBytesPerSlot)
   } finally {
     core.refreshViews()
     core.release(ptr)
@@ -157,8 +188,7 @@ class Source {
     this.width = 0 // bytes per slot; 1/8 for a bitmap, 0 for byte arrays
     this.hasValidity = false
     this.hasOffsets = false
-    this.view = '' // TYPED: the heap view the array is copied through
-    this.shift = 0
+    this.view = 0 // TYPED: the heap view the array is copied through (HEAP_*)
     this.offset = 0 // COLUMNAR: the first slot (first bit of a BOOLEAN bitmap)
     this.validityOffset = 0
     this.validity = undefined
@@ -184,34 +214,43 @@ class Source {
 }
 
 function sourceOf(input, t) {
+  if (ArrayBuffer.isView(input)) {
+    if (t.width !== 0 && t.name !== 'INT96' && !(input instanceof DataView)) return typedSource(input, t)
+    return arraySource(input, t)
+  }
   if (isColumnar(input)) return columnarSource(input, t)
-  const values = ArrayBuffer.isView(input) || Array.isArray(input) ? input : Array.from(input)
-  if (ArrayBuffer.isView(values) && !(values instanceof DataView) && t.name in FIXED_WIDTH && t.name !== 'INT96') return typedSource(values, t)
-  return arraySource(values, t)
+  return arraySource(Array.isArray(input) ? input : Array.from(input), t)
 }
 
-/** The heap view of the array's own kind (a memcpy; 'u8' for BigUint64Array), undefined if it cannot hold the type. */
+// The heap view a typed array is copied through: the one of its own kind (a memcpy), bytes for BigUint64Array.
+const HEAP_I32 = 1
+const HEAP_U32 = 2
+const HEAP_I64 = 3
+const HEAP_F32 = 4
+const HEAP_F64 = 5
+const HEAP_BYTES = 6
+
+/** The heap view for `values` holding type `name`, 0 if it cannot hold the type. */
 function heapViewFor(values, name) {
   switch (name) {
-    case 'INT32': return values instanceof Int32Array ? 'i32' : values instanceof Uint32Array ? 'u32' : undefined
-    case 'INT64': return values instanceof BigInt64Array ? 'i64' : values instanceof BigUint64Array ? 'u8' : undefined
-    case 'FLOAT': return values instanceof Float32Array ? 'f32' : undefined
-    case 'DOUBLE': return values instanceof Float64Array ? 'f64' : undefined
+    case 'INT32': return values instanceof Int32Array ? HEAP_I32 : values instanceof Uint32Array ? HEAP_U32 : 0
+    case 'INT64': return values instanceof BigInt64Array ? HEAP_I64 : values instanceof BigUint64Array ? HEAP_BYTES : 0
+    case 'FLOAT': return values instanceof Float32Array ? HEAP_F32 : 0
+    case 'DOUBLE': return values instanceof Float64Array ? HEAP_F64 : 0
   }
-  return undefined
+  return 0
 }
 
 /** A typed array of a fixed-width type: chunks are copies of slices. */
 function typedSource(values, t) {
   const view = heapViewFor(values, t.name)
-  if (!view) {
+  if (view === 0) {
     throw new ParquetBloomError(ErrorCode.BAD_VALUE, `a ${values.constructor.name} cannot hold ${t.name} values; ` +
       'use Int32Array/Uint32Array, BigInt64Array/BigUint64Array, Float32Array or Float64Array to match the type')
   }
   const s = new Source(TYPED, t, values, values.length)
-  s.width = FIXED_WIDTH[t.name]
+  s.width = t.width
   s.view = view
-  s.shift = Math.log2(values.BYTES_PER_ELEMENT)
   return s
 }
 
@@ -219,8 +258,15 @@ function writeTypedChunk(s, core, begin, end, layout) {
   const w = s.width
   end = Math.min(end, begin + fittingSlots(layout.valuesEnd - layout.values, w))
   const v = s.values
-  if (s.view === 'u8') core.u8.set(new Uint8Array(v.buffer, v.byteOffset + begin * w, (end - begin) * w), layout.values)
-  else core[s.view].set(begin === 0 && end === v.length ? v : v.subarray(begin, end), layout.values >> s.shift)
+  const slice = begin === 0 && end === v.length ? v : v.subarray(begin, end)
+  switch (s.view) {
+    case HEAP_I32: core.i32.set(slice, layout.values >> 2); break
+    case HEAP_U32: core.u32.set(slice, layout.values >> 2); break
+    case HEAP_I64: core.i64.set(slice, layout.values >> 3); break
+    case HEAP_F32: core.f32.set(slice, layout.values >> 2); break
+    case HEAP_F64: core.f64.set(slice, layout.values >> 3); break
+    default: core.u8.set(new Uint8Array(v.buffer, v.byteOffset + begin * w, (end - begin) * w), layout.values)
+  }
   core.writeDescriptor(layout.desc, s.t.code, s.t.typeLength, end - begin, layout.values, (end - begin) * w, 0, 0, 0, 0)
   return end
 }
@@ -360,24 +406,24 @@ function writeByteArrays(core, values, begin, end, at, limit, offsetsPtr) {
   offsets[o] = 0
   for (let c = begin; c < end; c += ROPE_CHUNK) {
     const e = Math.min(end, c + ROPE_CHUNK)
+    // The offsets are written as if the rope were ASCII, in the same pass; the slow path rewrites them.
     let text = ''
     let allStrings = true
-    for (let i = c; i < e; i++) {
+    for (let i = c, length = pos - at; i < e; i++) {
       const v = values[i]
       if (typeof v !== 'string') {
         allStrings = false
         break
       }
       text += v
+      offsets[o + 1 + i - c] = length += v.length
     }
     if (allStrings) {
       if (c > begin && pos + text.length > limit) return c
       const { read, written } = utf8.encodeInto(text, u8.subarray(pos, limit))
       if (read === text.length && written === text.length) {
-        for (let i = c; i < e; i++) {
-          pos += values[i].length
-          offsets[++o] = pos - at
-        }
+        pos += written
+        o += e - c
         continue
       }
       if (c > begin && read < text.length) return c

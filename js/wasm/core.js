@@ -52,6 +52,10 @@ export class Core {
     // that fits the region. scratchBytes is what it holds of the pool (0 without one).
     this.scratchPtr = 0
     this.scratchBytes = 0
+    // The calls a batch makes per chunk: raw wasm exports, not Embind (src/bindings/wasm_bindings.cc says why).
+    this.insertBatch = rawExport(module, '_pb_insert_batch', 3)
+    this.checkBatch = rawExport(module, '_pb_check_batch', 4)
+    this.hashBatch = rawExport(module, '_pb_hash_batch', 2)
     this.refreshViews()
   }
 
@@ -144,6 +148,17 @@ export class Core {
 }
 
 export { DESCRIPTOR_BYTES }
+
+/**
+ * A plain wasm export of the module. Emscripten's glue wraps each export in a function that replaces
+ * itself with the export on its first call; that call is made here with zeros, which every such entry
+ * point refuses without touching memory, so later calls reach wasm directly.
+ */
+function rawExport(module, name, arity) {
+  if (typeof module[name] !== 'function') throw new ParquetBloomError(ErrorCode.WASM, `the wasm module does not match this JS: it exports no ${name}`)
+  module[name](...new Array(arity).fill(0))
+  return module[name]
+}
 
 /** Converts a native status into the error it means; OK returns quietly. */
 export function throwIfFailed(status, what) {

@@ -1,6 +1,7 @@
 // Embind bindings: the raw, pointer-and-length interface js/ builds its ergonomic API on. Every batch
 // crosses the boundary in one call; pointers are wasm32 addresses passed as numbers.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 
 #include <cstdlib>
 #include <iterator>
@@ -117,24 +118,6 @@ double ClampNumBytes(double requested) {
   return pb::ClampNumBytes(requested > 0 ? static_cast<uint64_t>(requested) : 0);
 }
 
-int32_t InsertBatch(uint32_t words_address, uint32_t num_bytes, uint32_t desc_address) {
-  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
-  return Code(g_ops.Insert(pb::SbbfView(Ptr<uint32_t>(words_address), num_bytes), ReadDescriptor(desc_address)));
-}
-
-int32_t CheckBatch(uint32_t words_address, uint32_t num_bytes, uint32_t desc_address, uint32_t out_address) {
-  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
-  return Code(g_ops.Check(pb::SbbfView(Ptr<uint32_t>(words_address), num_bytes), ReadDescriptor(desc_address),
-                          Ptr<uint8_t>(out_address)));
-}
-
-// Returns the number of hashes written (valid slots), or -status on failure.
-int32_t HashBatch(uint32_t desc_address, uint32_t out_address) {
-  uint32_t written = 0;
-  const Status s = g_ops.Hash(ReadDescriptor(desc_address), Ptr<uint64_t>(out_address), &written);
-  return pb::ok(s) ? static_cast<int32_t>(written) : -Code(s);
-}
-
 int32_t CheckHashes(uint32_t words_address, uint32_t num_bytes, uint32_t hashes_address, uint32_t n,
                     uint32_t out_address) {
   if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
@@ -230,6 +213,35 @@ uint32_t AbiDescription() { return static_cast<uint32_t>(reinterpret_cast<uintpt
 
 }  // namespace
 
+// The calls a batch makes once per chunk (js/batch-writer.js streamBatch), exported as plain wasm
+// functions rather than through Embind: without dynamic execution (-sDYNAMIC_EXECUTION=0) Embind's
+// invokers are generic closures (arguments, apply, a closure per call) that cost ~0.3 us per call, more
+// than hashing and checking a 64-value batch. js/core.js binds them by their C names. Each refuses the
+// null address, so JS can make the first, binding call of each with zeros.
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE int32_t pb_insert_batch(uint32_t words_address, uint32_t num_bytes, uint32_t desc_address) {
+  if (!FilterArgsValid(words_address, num_bytes) || desc_address == 0) return Code(Status::kInvalidArgument);
+  return Code(g_ops.Insert(pb::SbbfView(Ptr<uint32_t>(words_address), num_bytes), ReadDescriptor(desc_address)));
+}
+
+EMSCRIPTEN_KEEPALIVE int32_t pb_check_batch(uint32_t words_address, uint32_t num_bytes, uint32_t desc_address,
+                                            uint32_t out_address) {
+  if (!FilterArgsValid(words_address, num_bytes) || desc_address == 0) return Code(Status::kInvalidArgument);
+  return Code(g_ops.Check(pb::SbbfView(Ptr<uint32_t>(words_address), num_bytes), ReadDescriptor(desc_address),
+                          Ptr<uint8_t>(out_address)));
+}
+
+// Returns the number of hashes written (valid slots), or -status on failure.
+EMSCRIPTEN_KEEPALIVE int32_t pb_hash_batch(uint32_t desc_address, uint32_t out_address) {
+  if (desc_address == 0) return -Code(Status::kInvalidArgument);
+  uint32_t written = 0;
+  const Status s = g_ops.Hash(ReadDescriptor(desc_address), Ptr<uint64_t>(out_address), &written);
+  return pb::ok(s) ? static_cast<int32_t>(written) : -Code(s);
+}
+
+}  // extern "C"
+
 void* operator new(size_t size) {
   ++g_operator_new_calls;
   void* p = std::malloc(size == 0 ? 1 : size);
@@ -261,9 +273,6 @@ EMSCRIPTEN_BINDINGS(parquet_bloom) {
   function("encodeHeader", &EncodeHeader);
   function("optimalNumBytes", &OptimalNumBytes);
   function("clampNumBytes", &ClampNumBytes);
-  function("insertBatch", &InsertBatch);
-  function("checkBatch", &CheckBatch);
-  function("hashBatch", &HashBatch);
   function("checkHashes", &CheckHashes);
   function("blockIndices", &BlockIndices);
   function("checkGatheredBlocks", &CheckGatheredBlocks);

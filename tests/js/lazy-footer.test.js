@@ -55,10 +55,55 @@ describe('a probe decodes only what it reads', () => {
       assert.deepEqual([...layout.indexedColumns], layout.columns.map((c) => (c.index === column.index ? 1 : 0)))
       await file.probe('i64', [present.forms[0]])
       assert.equal(chunkIndexDecodes.chunks - before, numRowGroups, 'a second probe decodes nothing')
-      // What shows every column decodes the rest, once.
+      // file.metadata decodes a column when one of its chunks is first shown; showing all decodes the rest, once.
       assert.equal(file.metadata.rowGroups[0].columns.length, 9)
+      assert.equal(chunkIndexDecodes.chunks - before, numRowGroups, 'counting row groups and columns decodes nothing')
+      JSON.stringify(file.metadata)
       assert.deepEqual([...layout.indexedColumns], new Array(9).fill(1))
       assert.equal(chunkIndexDecodes.chunks - before, numRowGroups * 9)
+      JSON.stringify(file.metadata)
+      assert.equal(chunkIndexDecodes.chunks - before, numRowGroups * 9)
+    } finally {
+      await file.close()
+    }
+  })
+})
+
+describe('file.metadata is built as it is read', () => {
+  test('rowGroups.length decodes nothing; what is read matches hyparquet; arrays behave as arrays', async () => {
+    const file = await openParquet(sample.path)
+    try {
+      const theirs = parquetMetadata((await readFile(sample.path)).buffer)
+      const before = chunkIndexDecodes.chunks
+      const metadata = file.metadata
+      const { rowGroups } = metadata
+      assert.ok(Array.isArray(rowGroups))
+      assert.equal(rowGroups.length, theirs.row_groups.length)
+      assert.equal(metadata.numRows, Number(theirs.num_rows))
+      assert.equal(chunkIndexDecodes.chunks, before, 'nothing decoded before a column is read')
+      const numRowGroups = rowGroups.length
+      const bin = rowGroups[1].columns[7]
+      assert.equal(bin.path, 'bin')
+      assert.equal(chunkIndexDecodes.chunks - before, numRowGroups, 'reading one column decodes that column')
+      assert.deepEqual([...file.layout.indexedColumns], [0, 0, 0, 0, 0, 0, 0, 1, 0])
+      assert.ok(Array.isArray(rowGroups[0].columns))
+      // Every access path sees the same elements: index, iteration, methods, keys, JSON.
+      assert.deepEqual(rowGroups.map((g) => g.numRows), theirs.row_groups.map((g) => Number(g.num_rows)))
+      assert.deepEqual([...rowGroups].map((g) => g.index), Array.from({ length: numRowGroups }, (_, g) => g))
+      assert.deepEqual(Object.keys(rowGroups), Array.from({ length: numRowGroups }, (_, g) => String(g)))
+      assert.ok(0 in rowGroups && !(numRowGroups in rowGroups))
+      assert.equal(rowGroups[numRowGroups], undefined)
+      for (const [g, group] of rowGroups.entries()) {
+        assert.deepEqual(group.columns.map((c) => c.pathInSchema.join('.')), theirs.row_groups[g].columns.map((c) => c.meta_data.path_in_schema.join('.')))
+        for (const [i, column] of group.columns.entries()) {
+          const offset = theirs.row_groups[g].columns[i].meta_data.bloom_filter_offset
+          assert.equal(column.bloom?.offset, offset === undefined ? undefined : Number(offset))
+        }
+      }
+      const spread = { ...metadata, rowGroups: [...rowGroups].map((g) => ({ ...g, columns: [...g.columns].map((c) => ({ ...c })) })) }
+      assert.deepEqual(JSON.parse(JSON.stringify(spread)), JSON.parse(JSON.stringify(metadata)))
+      assert.deepEqual(rowGroups, spread.rowGroups)
+      assert.equal(chunkIndexDecodes.chunks - before, numRowGroups * 9, 'each column decoded once')
     } finally {
       await file.close()
     }
@@ -134,7 +179,11 @@ describe('a chunk malformed only where its indexes are', () => {
         await assert.rejects(file.probe('i64', [1n]), (e) => e instanceof ParquetBloomError && e.code === ErrorCode.MALFORMED_FOOTER &&
           /row group 1, column i64/.test(e.message) && e.message.includes(where))
       }
-      assert.throws(() => file.metadata, (e) => e instanceof ParquetBloomError && e.code === ErrorCode.MALFORMED_FOOTER)
+      // file.metadata shows the bad column's chunks only when they are read.
+      assert.equal(file.metadata.rowGroups.length, sample.rowGroupRows.length)
+      const i64 = file.layout.columns.find((c) => c.name === 'i64').index
+      assert.throws(() => file.metadata.rowGroups[0].columns[i64], (e) => e instanceof ParquetBloomError && e.code === ErrorCode.MALFORMED_FOOTER)
+      assert.throws(() => JSON.stringify(file.metadata), (e) => e instanceof ParquetBloomError && e.code === ErrorCode.MALFORMED_FOOTER)
     } finally {
       await file.close()
     }
