@@ -54,6 +54,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/filter/filter-health.js", esModule = embed "../../js/filter/filter-health.js"),
     (name = "node_modules/parquet-bloom/js/footer/footer-cache.js", esModule = embed "../../js/footer/footer-cache.js"),
     (name = "node_modules/parquet-bloom/js/footer/records.js", esModule = embed "../../js/footer/records.js"),
+    (name = "node_modules/parquet-bloom/js/footer/lazy-metadata.js", esModule = embed "../../js/footer/lazy-metadata.js"),
     (name = "node_modules/parquet-bloom/js/footer/footer.js", esModule = embed "../../js/footer/footer.js"),
     (name = "node_modules/parquet-bloom/js/indexes/index-coverage.js", esModule = embed "../../js/indexes/index-coverage.js"),
     (name = "node_modules/parquet-bloom/js/index.js", esModule = embed "../../js/index.js"),
