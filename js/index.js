@@ -3,6 +3,7 @@ import { getCore, init as initCore } from './core.js'
 
 export { BloomFilter } from './bloom-filter.js'
 export { openParquet, ParquetFile } from './parquet-file.js'
+export { openDataset, ParquetDataset } from './dataset/dataset.js'
 export { browserStore, createFooterCache, directoryStore, FooterCache, memoryStore } from './footer-cache.js'
 export { ErrorCode, ParquetBloomError } from './errors.js'
 export { describeColumnType } from './values/column-type.js'

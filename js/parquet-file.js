@@ -217,7 +217,11 @@ export class ParquetFile {
     // Loaded on the first confirmation: a probe that does not confirm never downloads it (or hyparquet).
     const [{ planConfirm }, { lookupColumns, lookupRowValues }] = await Promise.all([import('./confirm.js'), import('./confirm-lookup.js')])
     const columns = probe.columns === undefined ? undefined : lookupColumns(this.layout, probe.columns, this.name)
-    const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe })
+    // A dataset's files share one maxConfirmBytes (js/dataset/dataset.js): each takes what is left of it.
+    const budget = options.confirmBudget
+    const maxConfirmBytes = budget ? Math.min(probe.maxConfirmBytes, budget.remaining) : probe.maxConfirmBytes
+    const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe, maxConfirmBytes })
+    if (budget) budget.remaining -= confirmation.plannedBytes
     await this.#run(confirmation.tasks, options)
     await confirmation.finish()
     if (columns?.length) {

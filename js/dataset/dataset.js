@@ -1,0 +1,333 @@
+// openDataset(): many Parquet files probed as one — listed (js/dataset/listing.js), pruned by their Hive
+// partitions (js/dataset/hive.js) and a caller's prefilter before any read, then every remaining file
+// opened and probed through ONE request window (js/dataset/request-window.js): all footers go out in one
+// wave, all index reads in the next, so the rounds a probe takes stay constant in the number of files.
+// A step in front of the file layer: each file is an openParquet()/ParquetFile probe; nothing is re-done.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { createFooterCache } from '../footer-cache.js'
+import { LOCAL_WINDOW, transportWindow } from '../link-model.js'
+import { openParquet } from '../parquet-file.js'
+import { throwIfAborted } from '../read-scheduler.js'
+import { confirmOptions } from '../confirm-options.js'
+import { Source, valueResult } from '../verdicts.js'
+import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, typedPartitionValue } from './hive.js'
+import { listDataset } from './listing.js'
+import { RequestWindow } from './request-window.js'
+import { rollUpValue } from './roll-up.js'
+
+// Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
+const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region']
+// Local files are read a few at a time per file (LOCAL_WINDOW); this many files are open at once.
+const LOCAL_FILES_IN_FLIGHT = 32
+
+/**
+ * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
+ *   etag?, partitions? }), a local directory or glob, or an s3:// prefix or glob
+ * @param {object} [options] openParquet's options (shared by every file) and the dataset's own:
+ *   partitioning ({ key: 'DATE' | 'TIMESTAMP' | 'BIGINT' | 'VARCHAR' }), hivePartitioning (default true),
+ *   prefilter(file, column, values), footerCache (default: one in memory for this dataset)
+ */
+export async function openDataset(source, options = {}) {
+  const listed = await listDataset(source, options)
+  return new ParquetDataset(listed, options)
+}
+
+export class ParquetDataset {
+  #files
+  #options
+  #footerCache
+
+  constructor(descriptors, options) {
+    this.#options = options
+    // Footers of URLs are kept and validated per file, so a second probe reads no footer.
+    this.#footerCache = options.footerCache ?? createFooterCache()
+    const hive = options.hivePartitioning !== false
+    const raw = descriptors.map((d) => (d.partitions ? rawPartitions(d.partitions) : hive ? parseHivePartitions(d.path) : {}))
+    /** The type of each partition key over all files (DuckDB's inference, or options.partitioning). */
+    this.partitionTypes = inferPartitionTypes(raw, options.partitioning)
+    this.#files = descriptors.map((d, i) => ({
+      descriptor: d,
+      raw: raw[i],
+      path: d.path,
+      size: d.size ?? null,
+      validator: d.etag ?? null,
+      partitions: d.partitions ? { ...d.partitions } : typedPartitions(raw[i], this.partitionTypes),
+    }))
+  }
+
+  /** The files in probe order (by path): { path, size, validator, partitions }. */
+  get files() {
+    return this.#files.map(({ path, size, validator, partitions }) => ({ path, size, validator, partitions }))
+  }
+
+  /**
+   * Probes every file; resolves to { files, totals, stats } once all have answered (see probeEach).
+   * @param {string | string[]} column
+   * @param {Iterable<unknown>} values
+   * @param {object} [options]
+   */
+  async probe(column, values, options = {}) {
+    const files = []
+    const run = this.#start(column, values, options, (result) => files.push(result))
+    const stats = await run
+    files.sort((a, b) => a.order - b.order)
+    for (const f of files) delete f.order
+    return { files, totals: totalsOf(files), stats }
+  }
+
+  /**
+   * The files' answers as they finish: `for await (const file of dataset.probeEach(column, values))`.
+   * Each is { path, partitions, values: [{ value, verdict, source, reason, detail }], rowGroups, error }.
+   */
+  async * probeEach(column, values, options = {}) {
+    const ready = []
+    let wake
+    let finished = false
+    let failure
+    const run = this.#start(column, values, options, (result) => {
+      delete result.order
+      ready.push(result)
+      wake?.()
+    })
+    run.then(() => { finished = true }, (error) => { failure = error; finished = true }).finally(() => wake?.())
+    while (true) {
+      if (ready.length) {
+        yield ready.shift()
+        continue
+      }
+      if (failure) throw failure
+      if (finished) return
+      await new Promise((resolve) => { wake = resolve })
+      wake = undefined
+    }
+  }
+
+  #start(column, values, options, emit) {
+    const list = Array.from(values)
+    const settings = { ...this.#options, ...options }
+    const signal = settings.signal
+    throwIfAborted(signal)
+    if (settings.prefilter !== undefined && typeof settings.prefilter !== 'function') throw invalid('prefilter must be a function')
+    if (settings.rowGroups !== undefined) throw invalid('rowGroups names row groups of one file; a dataset probe takes every row group')
+    const confirm = confirmOptions(settings)
+    const limit = settings.limit
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw invalid(`limit must be an integer >= 1, got ${limit}`)
+    const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard))
+    const where = whereConditions(settings.where, this.partitionTypes)
+    const remote = selected.some(({ file }) => isRemote(file.descriptor.location))
+    const window = settings.concurrency ?? (remote ? transportWindow({ name: remoteName(selected) }, true) : LOCAL_WINDOW)
+    const requests = new RequestWindow(window)
+    const fetch = requests.fetch(settings.fetch)
+    const openOptions = omit(settings, DATASET_OPTIONS)
+    const probeOptions = { ...openOptions, concurrency: window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
+    if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
+    const columnName = Array.isArray(column) ? column.join('.') : String(column)
+    const totalsSoFar = { filesDone: 0, filesTotal: selected.length, requests: 0, bytes: 0 }
+    let maxFileRounds = 0
+    let rowsFound = 0
+    let opened = 0
+    let fromCache = 0
+
+    const probeOne = async ({ file, order }) => {
+      const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null }
+      if (where && !where(file.raw)) {
+        return { ...base, skipped: 'where', values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where', 'the file\'s partitions fall outside `where`: none of its rows are asked about')) }
+      }
+      if (limit !== undefined && rowsFound >= limit) {
+        return { ...base, skipped: 'limit', values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', `not probed: ${limit} rows were found in other files`)) }
+      }
+      const decided = await this.#decideWithoutReading(file, columnName, list, settings.prefilter)
+      const open = list.map((_, k) => k).filter((k) => !decided[k])
+      if (open.length === 0) return { ...base, values: decided }
+      let parquet
+      try {
+        parquet = await openParquet(file.descriptor.location, {
+          ...openOptions, fetch, concurrency: window, footerCache: this.#footerCache,
+          ...(file.descriptor.size !== undefined ? { fileSize: file.descriptor.size } : {}),
+          ...(file.descriptor.etag !== undefined ? { etag: file.descriptor.etag } : {}),
+        })
+        opened++
+        if (parquet.footerFromCache) fromCache++
+        let probed
+        try {
+          probed = await parquet.probe(column, open.map((k) => list[k]), probeOptions)
+        } catch (error) {
+          if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+          const detail = `${file.path} has no column ${columnName}`
+          return { ...base, values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
+        }
+        const at = new Map(open.map((k, j) => [k, j]))
+        const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
+        const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
+        for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
+        return { ...base, column: probed.column, physicalType: probed.physicalType, rowGroups, values: fileValues }
+      } catch (error) {
+        if (signal?.aborted) throw error
+        const data = errorData(error)
+        return { ...base, error: data, values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }
+      } finally {
+        if (parquet) {
+          const { requests: n, bytesFetched, rounds } = parquet.stats
+          totalsSoFar.requests += n
+          totalsSoFar.bytes += bytesFetched
+          maxFileRounds = Math.max(maxFileRounds, rounds)
+          // Decoded metadata lives no longer than the probe; the footer cache keeps what it keeps.
+          await parquet.close()
+        }
+      }
+    }
+
+    const inFlight = settings.fileConcurrency ?? (remote ? Math.max(window, 1) : LOCAL_FILES_IN_FLIGHT)
+    const started = performance.now()
+    return (async () => {
+      let next = 0
+      const worker = async () => {
+        while (next < selected.length) {
+          throwIfAborted(signal)
+          const item = selected[next++]
+          const result = await probeOne(item)
+          totalsSoFar.filesDone++
+          emit(result)
+          settings.onProgress?.({ ...totalsSoFar })
+        }
+      }
+      await Promise.all(Array.from({ length: Math.min(inFlight, selected.length) }, worker))
+      throwIfAborted(signal)
+      return {
+        requests: totalsSoFar.requests,
+        bytes: totalsSoFar.bytes,
+        // Files run side by side through one window: a round per window of requests, at least the
+        // rounds of the file that took the most.
+        rounds: Math.max(maxFileRounds, Math.ceil(totalsSoFar.requests / window)),
+        window,
+        filesOpened: opened,
+        footersFromCache: fromCache,
+        ms: performance.now() - started,
+      }
+    })()
+  }
+
+  /** Per value, the answer the file's partitions or the caller's prefilter give without a read (or null). */
+  async #decideWithoutReading(file, columnName, values, prefilter) {
+    /** @type {Array<import('../verdicts.js').ValueResult | null>} */
+    const decided = values.map(() => null)
+    if (Object.prototype.hasOwnProperty.call(file.raw, columnName)) {
+      const raw = file.raw[columnName]
+      const shown = raw === null ? 'null (the default partition)' : JSON.stringify(raw)
+      values.forEach((v, k) => {
+        decided[k] = partitionMayEqual(raw, v)
+          ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match', `the file's partition ${columnName} is ${shown}; its rows were not read`)
+          : valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`)
+      })
+      return decided
+    }
+    if (!prefilter) return decided
+    const answers = await prefilter(this.#fileView(file), columnName, values)
+    if (answers === null || answers === undefined) return decided
+    if (!Array.isArray(answers) || answers.length !== values.length) throw invalid(`prefilter must return null or an array of ${values.length} entries for ${file.path}`)
+    answers.forEach((a, k) => {
+      if (a === null || a === undefined) return
+      if (a.verdict !== 'absent' || typeof a.source !== 'string' || typeof a.reason !== 'string') {
+        throw invalid(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent', source, reason, detail }`)
+      }
+      decided[k] = valueResult(values[k], 'absent', a.source, a.reason, String(a.detail ?? ''))
+    })
+    return decided
+  }
+
+  #fileView(file) {
+    return { ...file.descriptor, partitions: file.partitions, validator: file.validator }
+  }
+}
+
+/** Counts per verdict, and per source what it ruled out: files and row groups, counted per value. */
+function totalsOf(files) {
+  const totals = { files: files.length, filesOpened: 0, filesWithError: 0, filesSkipped: 0, rowGroups: 0,
+    verdicts: { absent: 0, maybe: 0, present: 0, unknown: 0 }, ruledOut: /** @type {Record<string, { files: number, rowGroups: number }>} */ ({}) }
+  const credit = (source) => (totals.ruledOut[source ?? 'none'] ??= { files: 0, rowGroups: 0 })
+  for (const f of files) {
+    if (f.error) totals.filesWithError++
+    if (f.skipped) totals.filesSkipped++
+    if (f.rowGroups.length) totals.filesOpened++
+    totals.rowGroups += f.rowGroups.length
+    for (const v of f.values) {
+      totals.verdicts[v.verdict]++
+      if (v.verdict === 'absent') credit(v.source).files++
+    }
+    for (const g of f.rowGroups) for (const r of g.results) if (r.verdict === 'absent') credit(r.source).rowGroups++
+  }
+  return totals
+}
+
+/** `where: { key: value | [values] }` as a test of a file's raw partitions: false only when a key rules it out. */
+function whereConditions(where, types) {
+  if (where === undefined || where === null) return null
+  if (typeof where !== 'object') throw invalid('where must be an object { partitionKey: value | [values] }')
+  /** @type {Array<[string, unknown[]]>} */
+  const entries = Object.entries(where).map(([key, wanted]) => {
+    if (!(key in types)) throw invalid(`where: ${JSON.stringify(key)} is not a partition key of the dataset (keys: ${Object.keys(types).join(', ') || 'none'})`)
+    return /** @type {[string, unknown[]]} */ ([key, Array.isArray(wanted) ? wanted : [wanted]])
+  })
+  return (raw) => entries.every(([key, wanted]) => !(key in raw) || wanted.some((v) => partitionMayEqual(raw[key], v)))
+}
+
+/** Whether a file belongs to shard `index` of `count`: by a hash of its path, the same on every machine. */
+export function inShard(path, shard) {
+  if (shard === undefined) return true
+  const { index, count } = shard
+  if (!(Number.isInteger(count) && count >= 1 && Number.isInteger(index) && index >= 0 && index < count)) {
+    throw invalid(`shard must be { index, count } with 0 <= index < count, got ${JSON.stringify(shard)}`)
+  }
+  return fnv1a(path) % count === index
+}
+
+function fnv1a(text) {
+  let hash = 0x811c9dc5
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= byte
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash
+}
+
+function rawPartitions(partitions) {
+  /** @type {Record<string, string | null>} */
+  const raw = {}
+  for (const [key, value] of Object.entries(partitions)) {
+    raw[key] = value === null || value === undefined ? null : value instanceof Date ? value.toISOString() : String(value)
+  }
+  return raw
+}
+
+function typedPartitions(raw, types) {
+  /** @type {Record<string, unknown>} */
+  const typed = {}
+  for (const [key, value] of Object.entries(raw)) typed[key] = typedPartitionValue(types[key], value)
+  return typed
+}
+
+function isRemote(location) {
+  const text = location instanceof URL ? location.href : typeof location === 'string' ? location : ''
+  return /^https?:\/\//i.test(text)
+}
+
+function remoteName(selected) {
+  const found = selected.find(({ file }) => isRemote(file.descriptor.location))
+  return String(found.file.descriptor.location)
+}
+
+/** A failure as data: { code, message } of a ParquetBloomError, IO for anything else. */
+function errorData(error) {
+  if (error instanceof ParquetBloomError) return { code: error.code, message: error.message }
+  return { code: ErrorCode.IO, message: String(error?.message ?? error) }
+}
+
+function omit(object, keys) {
+  const out = { ...object }
+  for (const key of keys) delete out[key]
+  return out
+}
+
+function invalid(message) {
+  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
+}
