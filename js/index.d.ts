@@ -589,8 +589,8 @@ export interface DatasetProbeResult {
   stats: { requests: number, bytes: number, rounds: number, window: number, filesOpened: number, footersFromCache: number, ms: number }
 }
 
-export declare class ParquetDataset {
-  private constructor()
+/** What openDataset() resolves to (the class itself is not exported: it loads with openDataset). */
+export interface ParquetDataset {
   /** The files in probe order (by path). */
   readonly files: Array<{ path: string, size: number | null, validator: string | null, partitions: Record<string, unknown> }>
   readonly partitionTypes: Record<string, PartitionType>

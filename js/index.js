@@ -3,7 +3,6 @@ import { getCore, init as initCore } from './core.js'
 
 export { BloomFilter } from './bloom-filter.js'
 export { openParquet, ParquetFile } from './parquet-file.js'
-export { openDataset, ParquetDataset } from './dataset/dataset.js'
 export { browserStore, createFooterCache, directoryStore, FooterCache, memoryStore } from './footer-cache.js'
 export { ErrorCode, ParquetBloomError } from './errors.js'
 export { describeColumnType } from './values/column-type.js'
@@ -12,6 +11,17 @@ export { REASONS, Source } from './verdicts.js'
 export { assessFilterHealth, HEALTH_CODES } from './filter-health.js'
 export { WRITER_RULES, writerRulesFor } from './writer-rules.js'
 export { redactUrl } from './sources/http-source.js'
+
+/**
+ * Opens many Parquet files as one dataset (js/dataset/dataset.js, loaded on first use: a probe of one
+ * file never downloads it).
+ * @param {Parameters<typeof import('./dataset/dataset.js').openDataset>[0]} source
+ * @param {Parameters<typeof import('./dataset/dataset.js').openDataset>[1]} [options]
+ */
+export async function openDataset(source, options) {
+  const dataset = await import('./dataset/dataset.js')
+  return dataset.openDataset(source, options)
+}
 
 /**
  * Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. Pass
