@@ -5,20 +5,16 @@
 // A step in front of the file layer: each file is an openParquet()/ParquetFile probe; nothing is re-done.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { createFooterCache } from '../footer-cache.js'
-import { LOCAL_WINDOW, transportWindow } from '../link-model.js'
-import { openParquet } from '../parquet-file.js'
 import { throwIfAborted } from '../read-scheduler.js'
 import { confirmOptions } from '../confirm-options.js'
 import { Source, valueResult } from '../verdicts.js'
 import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, typedPartitionValue } from './hive.js'
 import { listDataset } from './listing.js'
-import { RequestWindow } from './request-window.js'
+import { FileSession } from './session.js'
 import { rollUpValue } from './roll-up.js'
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
 const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region']
-// Local files are read a few at a time per file (LOCAL_WINDOW); this many files are open at once.
-const LOCAL_FILES_IN_FLIGHT = 32
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
@@ -114,22 +110,14 @@ export class ParquetDataset {
     if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw invalid(`limit must be an integer >= 1, got ${limit}`)
     const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard))
     const where = whereConditions(settings.where, this.partitionTypes)
-    const remote = selected.some(({ file }) => isRemote(file.descriptor.location))
-    const window = settings.concurrency ?? (remote ? transportWindow({ name: remoteName(selected) }, true) : LOCAL_WINDOW)
-    const requests = new RequestWindow(window)
-    const fetch = requests.fetch(settings.fetch)
-    const openOptions = omit(settings, DATASET_OPTIONS)
-    const probeOptions = { ...openOptions, concurrency: window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
+    const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency })
+    const probeOptions = { ...omit(settings, DATASET_OPTIONS), concurrency: session.window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
-    const totalsSoFar = { filesDone: 0, filesTotal: selected.length, requests: 0, bytes: 0 }
-    let maxFileRounds = 0
     let rowsFound = 0
-    let opened = 0
-    let fromCache = 0
 
     const probeOne = async ({ file, order }) => {
-      const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null }
+      const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: { requests: 0, bytesFetched: 0 } }
       if (where && !where(file.raw)) {
         return { ...base, skipped: 'where', values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where', 'the file\'s partitions fall outside `where`: none of its rows are asked about')) }
       }
@@ -141,70 +129,31 @@ export class ParquetDataset {
       if (open.length === 0) return { ...base, values: decided }
       let parquet
       try {
-        parquet = await openParquet(file.descriptor.location, {
-          ...openOptions, fetch, concurrency: window, footerCache: this.#footerCache,
-          ...(file.descriptor.size !== undefined ? { fileSize: file.descriptor.size } : {}),
-          ...(file.descriptor.etag !== undefined ? { etag: file.descriptor.etag } : {}),
+        return await session.withFile(file.descriptor, async (opened) => {
+          parquet = opened
+          let probed
+          try {
+            probed = await opened.probe(column, open.map((k) => list[k]), probeOptions)
+          } catch (error) {
+            if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+            const detail = `${file.path} has no column ${columnName}`
+            return { ...base, stats: statsOf(opened), values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
+          }
+          const at = new Map(open.map((k, j) => [k, j]))
+          const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
+          const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
+          for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
+          return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType, rowGroups, values: fileValues, stats: statsOf(opened) }
         })
-        opened++
-        if (parquet.footerFromCache) fromCache++
-        let probed
-        try {
-          probed = await parquet.probe(column, open.map((k) => list[k]), probeOptions)
-        } catch (error) {
-          if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
-          const detail = `${file.path} has no column ${columnName}`
-          return { ...base, values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
-        }
-        const at = new Map(open.map((k, j) => [k, j]))
-        const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
-        const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
-        for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
-        return { ...base, column: probed.column, physicalType: probed.physicalType, rowGroups, values: fileValues }
       } catch (error) {
         if (signal?.aborted) throw error
         const data = errorData(error)
-        return { ...base, error: data, values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }
-      } finally {
-        if (parquet) {
-          const { requests: n, bytesFetched, rounds } = parquet.stats
-          totalsSoFar.requests += n
-          totalsSoFar.bytes += bytesFetched
-          maxFileRounds = Math.max(maxFileRounds, rounds)
-          // Decoded metadata lives no longer than the probe; the footer cache keeps what it keeps.
-          await parquet.close()
-        }
+        return { ...base, error: data, stats: parquet ? statsOf(parquet) : base.stats,
+          values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }
       }
     }
 
-    const inFlight = settings.fileConcurrency ?? (remote ? Math.max(window, 1) : LOCAL_FILES_IN_FLIGHT)
-    const started = performance.now()
-    return (async () => {
-      let next = 0
-      const worker = async () => {
-        while (next < selected.length) {
-          throwIfAborted(signal)
-          const item = selected[next++]
-          const result = await probeOne(item)
-          totalsSoFar.filesDone++
-          emit(result)
-          settings.onProgress?.({ ...totalsSoFar })
-        }
-      }
-      await Promise.all(Array.from({ length: Math.min(inFlight, selected.length) }, worker))
-      throwIfAborted(signal)
-      return {
-        requests: totalsSoFar.requests,
-        bytes: totalsSoFar.bytes,
-        // Files run side by side through one window: a round per window of requests, at least the
-        // rounds of the file that took the most.
-        rounds: Math.max(maxFileRounds, Math.ceil(totalsSoFar.requests / window)),
-        window,
-        filesOpened: opened,
-        footersFromCache: fromCache,
-        ms: performance.now() - started,
-      }
-    })()
+    return session.run(selected, probeOne, emit, settings.onProgress).then(() => session.stats)
   }
 
   /** Per value, the answer the file's partitions or the caller's prefilter give without a read (or null). */
@@ -306,14 +255,9 @@ function typedPartitions(raw, types) {
   return typed
 }
 
-function isRemote(location) {
-  const text = location instanceof URL ? location.href : typeof location === 'string' ? location : ''
-  return /^https?:\/\//i.test(text)
-}
-
-function remoteName(selected) {
-  const found = selected.find(({ file }) => isRemote(file.descriptor.location))
-  return String(found.file.descriptor.location)
+function statsOf(file) {
+  const { requests, bytesFetched } = file.stats
+  return { requests, bytesFetched }
 }
 
 /** A failure as data: { code, message } of a ParquetBloomError, IO for anything else. */
