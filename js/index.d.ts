@@ -557,7 +557,7 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
   shard?: { index: number, count: number }
   /** With `confirm`: stop starting files once this many rows were found. */
   limit?: number
-  onProgress?: (progress: { filesDone: number, filesTotal: number, requests: number, bytes: number }) => void
+  onProgress?: (progress: { filesDone: number, filesFailed: number, filesTotal: number, requests: number, bytes: number }) => void
   prefilter?: OpenDatasetOptions['prefilter']
   /** Files probed at once. Default: the request window for URLs, 32 for local files. */
   fileConcurrency?: number
@@ -572,6 +572,9 @@ export interface DatasetFileResult {
   rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }>
   /** The file's typed error; its values are then unknown (reason file-error). */
   error: { code: string, message: string } | null
+  /** What this file's reads cost (0 when decided without opening it). */
+  stats: { requests: number, bytesFetched: number }
+  logicalType?: LogicalType | null
   /** Not probed: outside `where`, or `limit` was reached. */
   skipped?: 'where' | 'limit'
   column?: string
@@ -596,6 +599,18 @@ export interface ParquetDataset {
   readonly partitionTypes: Record<string, PartitionType>
   probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<DatasetProbeResult>
   probeEach(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): AsyncGenerator<DatasetFileResult, void, undefined>
+  /** Reads every footer and reports per column how many files (every row group) and row groups have each index. */
+  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency'>): Promise<DatasetCoverage>
+}
+
+export interface DatasetCoverage {
+  files: number
+  filesWithError: number
+  errors: Array<{ path: string, error: { code: string, message: string } }>
+  columns: Array<{ column: string, physicalTypes: PhysicalType[], files: number, rowGroups: number,
+    statistics: { files: number, rowGroups: number }, pageIndex: { files: number, rowGroups: number },
+    dictionaryOnly: { files: number, rowGroups: number }, bloomFilter: { files: number, rowGroups: number } }>
+  stats: DatasetProbeResult['stats']
 }
 
 /** Opens many Parquet files as one dataset: a list (sources or descriptors), a local directory or glob, or an s3:// prefix. */

@@ -39,6 +39,7 @@ const COMMANDS = {
     'max-confirm-bytes': { type: 'string' },
     'max-rows': { type: 'string' },
     'columns': { type: 'string' },
+    'where': { type: 'string', multiple: true },
   },
 }
 
@@ -58,6 +59,10 @@ Exit status: 0 on success; 2 on bad usage or when any file cannot be read (the o
 
 export const HELP = {
   inspect: `Usage: parquet-bloom inspect <file-or-url>... [options]
+       parquet-bloom inspect <dir|glob|s3://bucket/prefix/> [--json]
+
+A dataset (one directory, glob or s3:// prefix) is reported per column instead: the share of its files
+and row groups with statistics, a page index, dictionary-only chunks and bloom filters.
 
 For every row group and column chunk: whether it has a bloom filter, its offset, bloom_filter_length,
 header bytes and numBytes, and its health: fill ratio (bits set / bits), the number of distinct values
@@ -79,9 +84,12 @@ Warnings (JSON: { "code", "message" } in bloom.warnings):
 ${warningLegend()}
 `,
   probe: `Usage: parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [options]
+       parquet-bloom probe <dir|glob|s3://bucket/prefix/> --column <path> --value <v>... [options]
 
 Says, per file and row group, whether each value is definitely absent or may be present. Values are
 text converted by the column's type as the JS API converts them ('42', '2024-01-02', '12.50', ...).
+One directory, glob ('data/**/*.parquet') or s3:// prefix is probed as a dataset (openDataset): Hive
+partitions (day=2026-01-07/…) answer without reads, one line per file, a summary per partition value.
 
 Options:
   -c, --column <path>      the column: dotted path ('a.b.c') or leaf name when unique
@@ -97,6 +105,7 @@ Options:
   --max-confirm-bytes <n>  data page bytes --confirm may read per file (default 16 MiB)
   --max-rows <n>           rows listed per value and file with --confirm (default 1000)
   --columns <a,b>          with --confirm: also print those top-level columns' values at the rows found
+  --where <key=value>      a dataset: only files whose partition key holds value (repeat a key for IN)
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
   --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
@@ -161,6 +170,16 @@ function checkProbeOptions(options) {
   if (options.columns !== undefined) {
     if (!options.confirm) throw new UsageError('--columns goes with --confirm (see parquet-bloom probe --help)', 'probe')
     options.columns = options.columns.split(',').map((c) => c.trim()).filter((c) => c !== '')
+  }
+  if (options.where !== undefined) {
+    const where = {}
+    for (const text of options.where) {
+      const eq = text.indexOf('=')
+      if (eq <= 0) throw new UsageError(`--where needs key=value, got ${JSON.stringify(text)}`, 'probe')
+      const key = text.slice(0, eq)
+      where[key] = [...(where[key] ?? []), text.slice(eq + 1)]
+    }
+    options.where = where
   }
   for (const name of ['max-confirm-bytes', 'max-rows']) {
     const text = options[name]

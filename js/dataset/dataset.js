@@ -11,6 +11,7 @@ import { Source, valueResult } from '../verdicts.js'
 import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, typedPartitionValue } from './hive.js'
 import { listDataset } from './listing.js'
 import { FileSession } from './session.js'
+import { CoverageTally } from './coverage.js'
 import { rollUpValue } from './roll-up.js'
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
@@ -154,6 +155,34 @@ export class ParquetDataset {
     }
 
     return session.run(selected, probeOne, emit, settings.onProgress).then(() => session.stats)
+  }
+
+  /**
+   * How probe-able the dataset is: reads every footer (one wave) and reports, per column, how many files
+   * and row groups have statistics, a page index, dictionary-only chunks and bloom filters.
+   * @param {{ signal?: AbortSignal, shard?: { index: number, count: number }, onProgress?: (p: object) => void }} [options]
+   */
+  async inspect(options = {}) {
+    const settings = { ...this.#options, ...options }
+    throwIfAborted(settings.signal)
+    const selected = this.#files.filter((file) => inShard(file.path, settings.shard))
+    const session = new FileSession(selected, omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency })
+    const tally = new CoverageTally()
+    const errors = []
+    const inspectOne = async (file) => {
+      try {
+        return await session.withFile(file.descriptor, async (parquet) => {
+          tally.add(parquet.metadata)
+          return { path: file.path, error: null }
+        })
+      } catch (error) {
+        if (settings.signal?.aborted) throw error
+        return { path: file.path, error: errorData(error) }
+      }
+    }
+    await session.run(selected, inspectOne, (result) => { if (result.error) errors.push(result) }, settings.onProgress)
+    errors.sort((a, b) => (a.path < b.path ? -1 : 1))
+    return { files: selected.length, filesWithError: errors.length, errors, columns: tally.result(), stats: session.stats }
   }
 
   /** Per value, the answer the file's partitions or the caller's prefilter give without a read (or null). */

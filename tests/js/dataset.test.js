@@ -145,8 +145,10 @@ describe('a Hive dataset written by DuckDB', () => {
 
 describe('a mixed dataset: bloom filters or not, a corrupt file, an evolved schema', () => {
   let root
+  let readable
   before(async () => {
     root = path.join(dir, 'mixed')
+    readable = path.join(dir, 'mixed-readable')
     await writeHiveDataset(path.join(dir, 'mixed-a'), { days: 1, countries: ['FR'], bloom: true })
     await writeHiveDataset(path.join(dir, 'mixed-b'), { days: 1, countries: ['DE'], bloom: false })
     await mkdir(path.join(root, 'day=2026-01-07/country=FR'), { recursive: true })
@@ -163,6 +165,11 @@ describe('a mixed dataset: bloom filters or not, a corrupt file, an evolved sche
       await db.run(`COPY (SELECT 'n' || i AS name FROM range(10) t(i)) TO ${quote(path.join(root, 'day=2026-01-08/country=DE/data_0.parquet'))} (FORMAT parquet)`)
     } finally {
       db.close()
+    }
+    // DuckDB's truth comes from the readable files (the corrupt one would fail its whole query).
+    for (const f of (await openDataset(root)).files) {
+      await mkdir(path.dirname(path.join(readable, f.path)), { recursive: true })
+      await copyFile(path.join(root, f.path), path.join(readable, f.path))
     }
     await mkdir(path.join(root, 'day=2026-01-09/country=FR'), { recursive: true })
     await writeFile(path.join(root, 'day=2026-01-09/country=FR/data_0.parquet'), 'PAR1 this is not a parquet file PAR1')
@@ -182,13 +189,18 @@ describe('a mixed dataset: bloom filters or not, a corrupt file, an evolved sche
     assert.ok(missing.values.every((v) => v.verdict === 'unknown' && v.reason === 'column-missing'))
     assert.equal(byPath['day=2026-01-08/country=FR/data_0.parquet'].physicalType, 'INT32')
     assert.equal(result.totals.filesWithError, 1)
-    // DuckDB reads the readable files (the corrupt one would fail its whole query).
-    const readable = path.join(dir, 'mixed-readable')
-    for (const f of result.files.filter((x) => !x.error)) {
-      await mkdir(path.dirname(path.join(readable, f.path)), { recursive: true })
-      await copyFile(path.join(root, f.path), path.join(readable, f.path))
-    }
     await assertAgainstDuckdb(readable, { files: result.files.filter((f) => !f.error) }, 'user_id', values, { confirmed: true, unionByName: true })
+  })
+
+  test('without confirm and without statistics (bloom filters, dictionaries): still no false negative', async () => {
+    const dataset = await openDataset(root)
+    const values = [3, 1003, 5003, 5004, 77, 6000]
+    for (const options of [{ statistics: false }, { statistics: false, dictionary: false }, { mode: 'block' }]) {
+      const result = await dataset.probe('user_id', values, options)
+      await assertAgainstDuckdb(readable, { files: result.files.filter((f) => !f.error) }, 'user_id', values, { unionByName: true })
+      const bloomFile = result.files.find((f) => f.path === 'day=2026-01-07/country=FR/data_0.parquet')
+      if (options.dictionary === false) assert.ok(bloomFile.values.some((v) => v.verdict === 'absent' && v.source === 'bloom-filter'), JSON.stringify(bloomFile.values))
+    }
   })
 
   test('without confirm: still no false negative, and errors count as could-not-rule-out', async () => {

@@ -21,10 +21,11 @@ export function quote(text) {
 
 /**
  * `days` × `countries` files (one per partition), `rowsPerFile` rows each, user_id BIGINT spread so each
- * file holds its own ids: file f holds f * 1000 + (0 … rowsPerFile - 1) * 3.
+ * file holds its own ids: file f holds f * 1000 + (0 … rowsPerFile - 1) * 3. With `bloom` DuckDB
+ * dictionary-encodes the chunks and writes their bloom filters; without, neither.
  * @returns {Promise<{ dir: string, days: string[], countries: string[] }>}
  */
-export async function writeHiveDataset(dir, { days = 3, countries = ['DE', 'FR', 'US'], rowsPerFile = 300, rowGroupSize = 2048, bloom = true } = {}) {
+export async function writeHiveDataset(dir, { days = 3, countries = ['DE', 'FR', 'US'], rowsPerFile = 300, rowGroupSize = 2048, bloom = false } = {}) {
   const db = await duckdb()
   try {
     const dayList = Array.from({ length: days }, (_, d) => new Date(Date.UTC(2026, 0, 7 + d)).toISOString().slice(0, 10))
@@ -33,7 +34,7 @@ export async function writeHiveDataset(dir, { days = 3, countries = ['DE', 'FR',
     await db.run(`CREATE TABLE parts(day DATE, country VARCHAR, f INTEGER) ; INSERT INTO parts VALUES ${values}`)
     await db.run(`COPY (SELECT day, country, (f * 1000 + i * 3)::BIGINT AS user_id, 'name' || (f * 1000 + i) AS name
       FROM parts, range(${rowsPerFile}) t(i) ORDER BY f, i)
-      TO ${quote(dir)} (FORMAT parquet, PARTITION_BY (day, country), ROW_GROUP_SIZE ${rowGroupSize}${bloom ? '' : ', DICTIONARY_SIZE_LIMIT 1'})`)
+      TO ${quote(dir)} (FORMAT parquet, PARTITION_BY (day, country), ROW_GROUP_SIZE ${rowGroupSize}, ${bloom ? 'DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01' : 'DICTIONARY_SIZE_LIMIT 1'})`)
     return { dir, days: dayList, countries }
   } finally {
     db.close()
