@@ -134,6 +134,31 @@ describe('a Hive dataset written by DuckDB', () => {
     assert.equal(result.totals.ruledOut['table-partition'].files, 3)
   })
 
+  test('confirm shares one maxConfirmBytes over the whole dataset', async () => {
+    const dataset = await openDataset(root)
+    const everywhere = Array.from({ length: 9 }, (_, f) => f * 1000 + 3)
+    const full = await dataset.probe('user_id', everywhere, { confirm: true, fileConcurrency: 1 })
+    const perFile = full.files.map((f) => f.stats.bytesFetched)
+    assert.ok(full.files.every((f) => f.values.some((v) => v.verdict === 'present')))
+    // A budget that covers about two files' pages: the others keep their index verdict, reason confirm-budget.
+    const small = await dataset.probe('user_id', everywhere, { confirm: true, fileConcurrency: 1, maxConfirmBytes: 2 * Math.max(...full.files.map((f) => f.rowGroups[0].numRows)) * 8 })
+    const confirmed = small.files.filter((f) => f.values.some((v) => v.source === 'data-pages')).length
+    const refused = small.files.filter((f) => f.rowGroups.some((g) => g.results.some((r) => r.reason === 'confirm-budget'))).length
+    assert.ok(confirmed >= 1 && confirmed < 9, `${confirmed} files confirmed`)
+    assert.equal(confirmed + refused, 9)
+    assert.ok(perFile.length === 9)
+  })
+
+  test('signal aborts the whole probe with ABORTED', async () => {
+    const dataset = await openDataset(root)
+    const controller = new AbortController()
+    controller.abort()
+    await assert.rejects(dataset.probe('user_id', [1], { signal: controller.signal }), { code: 'ABORTED' })
+    const later = new AbortController()
+    const run = dataset.probe('user_id', [1], { signal: later.signal, fileConcurrency: 1, onProgress: () => later.abort() })
+    await assert.rejects(run, { code: 'ABORTED' })
+  })
+
   test('limit stops once N rows are found; the files left are marked, never dropped', async () => {
     const dataset = await openDataset(root)
     const result = await dataset.probe('user_id', [42], { confirm: true, limit: 1, fileConcurrency: 1 })
