@@ -12,6 +12,10 @@ export const PARTITION_TYPES = ['DATE', 'TIMESTAMP', 'BIGINT', 'VARCHAR']
 const DATE = /^(-?\d{1,6})-(\d{1,2})-(\d{1,2})$/
 const TIMESTAMP = /^(-?\d{1,6})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]00(?::?00)?)?$/
 const BIGINT = /^-?(0|[1-9]\d*)$/
+const TEMPORAL_START = /^\s*-?\d{1,6}-\d{1,2}-\d{1,2}/
+// How a boolean's text may read, as casts read it; a value of neither kind is not ruled out.
+const TRUE_TEXT = new Set(['true', 't', '1', 'yes', 'y', 'on'])
+const FALSE_TEXT = new Set(['false', 'f', '0', 'no', 'n', 'off'])
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
 const DAY_MICROS = 86_400_000_000n
@@ -119,6 +123,7 @@ export function partitionMayEqual(raw, value) {
     return value.toISOString() === raw
   }
   if (typeof value === 'object') return true // byte arrays, decimals as objects: not compared here
+  if (typeof value === 'boolean') return !(value ? FALSE_TEXT : TRUE_TEXT).has(raw.trim().toLowerCase())
   const text = String(value)
   if (text === raw) return true
   const a = numeric(raw)
@@ -130,6 +135,8 @@ export function partitionMayEqual(raw, value) {
   const ta = timestampMicros(raw) ?? day
   const tb = timestampMicros(text) ?? dateMicros(text)
   if (ta !== undefined && tb !== undefined && ta === tb) return true
+  // Two dates or times this parser does not read whole (an offset, a zone name) may still be one instant.
+  if (TEMPORAL_START.test(raw) && TEMPORAL_START.test(text) && (ta === undefined || tb === undefined)) return true
   return false
 }
 
