@@ -81,21 +81,31 @@ export class ParquetDataset {
     let wake
     let finished = false
     let failure
-    const run = this.#start(column, values, options, (result) => {
+    // A loop that stops early (break, return, a throw) stops the files still being read.
+    const stop = new AbortController()
+    const signal = options.signal ?? this.#options.signal
+    const run = this.#start(column, values, { ...options, signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal }, (result) => {
       delete result.order
       ready.push(result)
       wake?.()
     })
     run.then(() => { finished = true }, (error) => { failure = error; finished = true }).finally(() => wake?.())
-    while (true) {
-      if (ready.length) {
-        yield ready.shift()
-        continue
+    try {
+      while (true) {
+        if (ready.length) {
+          yield ready.shift()
+          continue
+        }
+        if (failure) throw failure
+        if (finished) return
+        await new Promise((resolve) => { wake = resolve })
+        wake = undefined
       }
-      if (failure) throw failure
-      if (finished) return
-      await new Promise((resolve) => { wake = resolve })
-      wake = undefined
+    } finally {
+      if (!finished) {
+        stop.abort(new Error('probeEach was left before its last file'))
+        await run.catch(() => {})
+      }
     }
   }
 

@@ -111,6 +111,13 @@ describe('a Hive dataset written by DuckDB', () => {
     assert.deepEqual([...seen].sort(), dataset.files.map((f) => f.path))
     assert.equal(progress.length, 9)
     assert.deepEqual(progress.at(-1).filesDone, 9)
+    // Leaving the loop early stops the files still in flight; the dataset stays usable.
+    let taken = 0
+    for await (const file of dataset.probeEach('user_id', [42], { fileConcurrency: 1 })) {
+      assert.ok(file.path)
+      if (++taken === 2) break
+    }
+    assert.equal((await dataset.probe('user_id', [42])).files.length, 9)
     const shards = await Promise.all([0, 1, 2].map((index) => dataset.probe('user_id', [42], { shard: { index, count: 3 } })))
     const union = shards.flatMap((s) => s.files.map((f) => f.path)).sort()
     assert.deepEqual(union, dataset.files.map((f) => f.path))
