@@ -25,8 +25,8 @@ const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'where
  *   prefilter(file, column, values), footerCache (default: one in memory for this dataset)
  */
 export async function openDataset(source, options = {}) {
-  const listed = await listDataset(source, options)
-  return new ParquetDataset(listed, options)
+  const { files, fetch } = await listDataset(source, options)
+  return new ParquetDataset(files, fetch ? { ...options, fetch } : options)
 }
 
 export class ParquetDataset {

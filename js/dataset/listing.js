@@ -16,29 +16,32 @@ const S3_LISTING = '../sources/s3-listing.js'
 /**
  * @param {unknown} source an array of sources or descriptors, a directory, a glob, an s3:// URL, or one file
  * @param {object} options passed on to the S3 listing
- * @returns {Promise<FileDescriptor[]>}
+ * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch }>} files in path order; fetch: what reads them, when the listing says (a signed fetch for a bucket)
  */
 export async function listDataset(source, options = {}) {
-  const files = await listUnsorted(source, options)
+  const { files, fetch } = await listUnsorted(source, options)
   const seen = new Set()
   for (const file of files) {
     if (seen.has(file.path)) throw invalid(`the dataset names ${JSON.stringify(file.path)} twice`)
     seen.add(file.path)
   }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return { files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), fetch }
 }
 
+/** @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch }>} fetch: what reads the listed objects (signed, for a bucket with credentials) */
 async function listUnsorted(source, options) {
-  if (Array.isArray(source)) return source.map((item, i) => descriptor(item, i))
+  if (Array.isArray(source)) return { files: source.map((item, i) => descriptor(item, i)) }
   if (source instanceof URL) source = source.href
-  if (typeof source !== 'string') return [descriptor(source, 0)]
+  if (typeof source !== 'string') return { files: [descriptor(source, 0)] }
   if (/^s3:\/\//i.test(source)) {
-    const { listS3 } = await import(S3_LISTING)
+    const { listS3, s3FetchFor } = await import(S3_LISTING)
     const listed = await listS3(source, options)
-    return listed.map((f) => ({ path: f.path, location: f.url, size: f.size, etag: f.etag }))
+    // An ETag the listing did not give ('') validates nothing: the file's own responses will.
+    const files = listed.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
+    return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch }
   }
-  if (/^https?:\/\//i.test(source)) return [descriptor(source, 0)]
-  return listLocal(source)
+  if (/^https?:\/\//i.test(source)) return { files: [descriptor(source, 0)] }
+  return { files: await listLocal(source) }
 }
 
 /** A caller's entry as a descriptor: descriptors as they are (checked), plain sources named by what they are. */
