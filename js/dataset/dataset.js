@@ -5,6 +5,7 @@
 // A step in front of the file layer: each file is an openParquet()/ParquetFile probe; nothing is re-done.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { createFooterCache } from '../footer-cache.js'
+import { LinkModel } from '../link-model.js'
 import { throwIfAborted } from '../read-scheduler.js'
 import { confirmOptions } from '../confirm-options.js'
 import { Source, valueResult } from '../verdicts.js'
@@ -33,6 +34,7 @@ export class ParquetDataset {
   #files
   #options
   #footerCache
+  #link = new LinkModel()
 
   constructor(descriptors, options) {
     this.#options = options
@@ -82,15 +84,20 @@ export class ParquetDataset {
     let finished = false
     let failure
     // A loop that stops early (break, return, a throw) stops the files still being read.
+    // (Not AbortSignal.any: Node 18 lacks it, and its listener would outlive the loop.)
     const stop = new AbortController()
     const signal = options.signal ?? this.#options.signal
-    const run = this.#start(column, values, { ...options, signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal }, (result) => {
-      delete result.order
-      ready.push(result)
-      wake?.()
-    })
-    run.then(() => { finished = true }, (error) => { failure = error; finished = true }).finally(() => wake?.())
+    const forward = () => stop.abort(signal.reason)
+    if (signal?.aborted) forward()
+    else signal?.addEventListener('abort', forward, { once: true })
+    let run
     try {
+      run = this.#start(column, values, { ...options, signal: stop.signal }, (result) => {
+        delete result.order
+        ready.push(result)
+        wake?.()
+      })
+      run.then(() => { finished = true }, (error) => { failure = error; finished = true }).finally(() => wake?.())
       while (true) {
         if (ready.length) {
           yield ready.shift()
@@ -102,7 +109,8 @@ export class ParquetDataset {
         wake = undefined
       }
     } finally {
-      if (!finished) {
+      signal?.removeEventListener('abort', forward)
+      if (run && !finished) {
         stop.abort(new Error('probeEach was left before its last file'))
         await run.catch(() => {})
       }
@@ -121,7 +129,7 @@ export class ParquetDataset {
     if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw invalid(`limit must be an integer >= 1, got ${limit}`)
     const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard))
     const where = whereConditions(settings.where, this.partitionTypes)
-    const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency })
+    const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
     const probeOptions = { ...omit(settings, DATASET_OPTIONS), concurrency: session.window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
@@ -176,7 +184,7 @@ export class ParquetDataset {
     const settings = { ...this.#options, ...options }
     throwIfAborted(settings.signal)
     const selected = this.#files.filter((file) => inShard(file.path, settings.shard))
-    const session = new FileSession(selected, omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency })
+    const session = new FileSession(selected, omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
     const tally = new CoverageTally()
     const errors = []
     const inspectOne = async (file) => {

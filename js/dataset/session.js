@@ -1,7 +1,7 @@
 // One pass over a dataset's files (a probe, an inspection): every file opened through the same request
 // window and footer cache, a bounded number of files at once, each closed as soon as its job is done, and
 // the I/O of all of them counted as one plan — requests, bytes, and rounds over the shared window.
-import { LOCAL_WINDOW, transportWindow } from '../link-model.js'
+import { LinkModel, LOCAL_WINDOW, transportWindow } from '../link-model.js'
 import { openParquet } from '../parquet-file.js'
 import { throwIfAborted } from '../read-scheduler.js'
 import { RequestWindow } from './request-window.js'
@@ -13,15 +13,16 @@ export class FileSession {
   /**
    * @param {Array<{ descriptor: { location: any, size?: number, etag?: string } }>} files the files this pass may open
    * @param {Record<string, any>} openOptions openParquet's options (concurrency: the window, when given)
-   * @param {{ footerCache: import('../footer-cache.js').FooterCache, fileConcurrency?: number }} settings
+   * @param {{ footerCache: import('../footer-cache.js').FooterCache, fileConcurrency?: number, link?: LinkModel }} settings
+   *   link: the dataset's model of its link (RTT, bandwidth), kept across passes
    */
-  constructor(files, openOptions, { footerCache, fileConcurrency }) {
+  constructor(files, openOptions, { footerCache, fileConcurrency, link }) {
     const remote = files.find((f) => isRemote(f.descriptor.location))
     /** Requests in flight at once over all files: the caller's `concurrency`, else what the transport allows. */
     this.window = openOptions.concurrency ?? (remote ? transportWindow({ name: String(remote.descriptor.location) }, true) : LOCAL_WINDOW)
     this.filesInFlight = fileConcurrency ?? (remote ? this.window : LOCAL_FILES_IN_FLIGHT)
     this.#fetch = new RequestWindow(this.window).fetch(openOptions.fetch)
-    this.#openOptions = { ...openOptions, concurrency: this.window, footerCache }
+    this.#openOptions = { ...openOptions, concurrency: this.window, footerCache, link: link ?? new LinkModel() }
     this.signal = openOptions.signal
     this.progress = { filesDone: 0, filesFailed: 0, filesTotal: 0, requests: 0, bytes: 0 }
     this.filesOpened = 0
