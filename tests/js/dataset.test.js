@@ -250,7 +250,7 @@ describe('over HTTP: one plan across files', () => {
   let server
   before(async () => {
     root = path.join(dir, 'http')
-    await writeHiveDataset(root, { days: FILES / 4, countries: ['DE', 'FR', 'NL', 'US'], rowsPerFile: 200 })
+    await writeHiveDataset(root, { days: FILES / 4, countries: ['DE', 'FR', 'NL', 'US'], rowsPerFile: 2000, bloom: true })
     server = await startTestServer({ root })
   })
   after(async () => {
@@ -279,6 +279,19 @@ describe('over HTTP: one plan across files', () => {
       assert.equal(second.stats.rounds, 1)
       assert.equal(server.stats.requests, second.stats.requests)
       assert.deepEqual(second.files.map((f) => f.values[0].verdict), first.files.map((f) => f.values[0].verdict))
+      // Filters outside the tail read: every file's index reads form one more wave, not one per file.
+      const small = await openDataset(urls.map((u) => ({ ...u, location: `${u.location}?bloom` })), { initialFetchSize: 4096 })
+      server.resetStats()
+      const indexed = await small.probe('user_id', [4003, 4004], { statistics: false, dictionary: false })
+      t.diagnostic(`filters after a 4 KiB tail: ${indexed.stats.rounds} rounds, ${indexed.stats.requests} requests, ${(indexed.stats.bytes / 1000).toFixed(1)} KB, ${indexed.stats.ms.toFixed(0)} ms`)
+      assert.equal(server.stats.requests, indexed.stats.requests)
+      assert.ok(indexed.stats.requests > FILES, 'the filters took reads of their own')
+      assert.ok(indexed.stats.rounds <= 3, `${indexed.stats.rounds} rounds`)
+      const [holding] = (await filesHolding(root, 'user_id = 4003')).keys()
+      const holder = indexed.files.find((f) => f.path === holding)
+      assert.equal(holder.values[0].verdict, 'maybe')
+      assert.equal(holder.values[0].source, 'bloom-filter')
+      assert.ok(indexed.totals.ruledOut['bloom-filter'].files >= FILES - 5)
       // A browser-like window of 6: requests never exceed it, whatever the number of files.
       server.resetStats()
       const narrow = await dataset.probe('user_id', [4003], { concurrency: 6 })
