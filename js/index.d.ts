@@ -579,6 +579,9 @@ export interface DatasetFileResult {
   skipped?: 'where' | 'limit'
   column?: string
   physicalType?: PhysicalType
+  typeLength?: number
+  /** With `confirm`: what reading this file's data pages cost, apart from its index reads. */
+  confirm?: { requests: number, bytesFetched: number, rounds: number }
 }
 
 export interface DatasetProbeResult {
@@ -594,7 +597,7 @@ export interface DatasetProbeResult {
 
 /** What openDataset() resolves to (the class itself is not exported: it loads with openDataset). */
 export interface ParquetDataset {
-  /** The files in probe order (by path). */
+  /** The files in probe order: a caller's list as given, listed files (directory, glob, S3) by path. */
   readonly files: Array<{ path: string, size: number | null, validator: string | null, partitions: Record<string, unknown> }>
   readonly partitionTypes: Record<string, PartitionType>
   probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<DatasetProbeResult>

@@ -107,7 +107,7 @@ Options:
   --columns <a,b>          with --confirm: also print those top-level columns' values at the rows found
   --where <key=value>      a dataset: only files whose partition key holds value (repeat a key for IN)
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
-  --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
+  --concurrency <n>        files probed at once (default: all, through one window of requests, as a dataset)
   --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
   --footer-key <key>       key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>); also PARQUET_BLOOM_FOOTER_KEY
   --column-key <path=key>  key of an encrypted column (repeatable); also PARQUET_BLOOM_COLUMN_KEYS=path=key,path=key
@@ -191,7 +191,7 @@ function checkProbeOptions(options) {
 }
 
 function parseConcurrency(text, command) {
-  if (text === undefined) return DEFAULT_CONCURRENCY
+  if (text === undefined) return undefined // inspect: DEFAULT_CONCURRENCY; probe: one request window over all files
   const n = Number(text)
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 256) {
     throw new UsageError(`--concurrency must be an integer from 1 to 256, got ${JSON.stringify(text)}`, command)

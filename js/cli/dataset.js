@@ -3,7 +3,7 @@
 // totals and the cost; `inspect` reports per column how many files and row groups each index covers.
 import { statSync } from 'node:fs'
 
-import { openDataset } from '../index.js'
+import { describeColumnType, ErrorCode, openDataset, ParquetBloomError } from '../index.js'
 import { formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './format.js'
 import { Progress } from './run-files.js'
 
@@ -115,4 +115,44 @@ export async function runDatasetInspect(input, options, out = process.stdout) {
 function costLine({ requests, bytes, rounds, ms }) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
   return `${plural(requests, 'request')}, ${formatBytes(bytes)} read, ${plural(rounds, 'round')}, ${Math.round(ms)} ms`
+}
+
+/**
+ * Several files or URLs named on the command line, probed as one dataset (one request window, footers in
+ * one wave): per input, a promise of the entry the per-file output takes (js/cli/probe.js probeFile's
+ * shape), or of the error that file failed with. The inputs are the dataset's paths, in their order.
+ * @param {string[]} inputs
+ * @returns {Map<string, Promise<object>>}
+ */
+export function probeFilesAsDataset(inputs, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, footerCache, decryption, fileConcurrency }) {
+  const started = performance.now()
+  const settle = new Map()
+  const entries = new Map(inputs.map((input) => [input, new Promise((resolve, reject) => settle.set(input, { resolve, reject }))]))
+  for (const entry of entries.values()) entry.catch(() => {}) // reported by whoever awaits it
+  const run = async () => {
+    // Named files are files, not partitions: no key=value of their paths decides anything here.
+    const dataset = await openDataset(inputs.map((input) => ({ path: input, location: input })), { footerCache, decryption, hivePartitioning: false })
+    const options = { mode, statistics, dictionary, fileConcurrency, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}) }
+    for await (const file of dataset.probeEach(column, values, options)) {
+      const { resolve, reject } = settle.get(file.path)
+      settle.delete(file.path)
+      const missing = file.values.find((v) => v.reason === 'column-missing')
+      if (file.error) reject(new ParquetBloomError(/** @type {any} */ (file.error.code), file.error.message))
+      else if (missing) reject(new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, missing.detail))
+      else {
+        resolve({
+          file: label(file.path),
+          column: file.column,
+          physicalType: file.physicalType,
+          logicalType: file.logicalType,
+          typeLabel: describeColumnType(/** @type {any} */ (file)),
+          rowGroups: file.rowGroups,
+          stats: { ...file.stats, ms: Math.round(performance.now() - started) },
+          ...(file.confirm ? { confirm: file.confirm } : {}),
+        })
+      }
+    }
+  }
+  run().catch((error) => { for (const { reject } of settle.values()) reject(error) })
+  return entries
 }

@@ -54,7 +54,7 @@ export class ParquetDataset {
     }))
   }
 
-  /** The files in probe order (by path): { path, size, validator, partitions }. */
+  /** The files in probe order (a caller's list as given, listed files by path): { path, size, validator, partitions }. */
   get files() {
     return this.#files.map(({ path, size, validator, partitions }) => ({ path, size, validator, partitions }))
   }
@@ -155,14 +155,16 @@ export class ParquetDataset {
             probed = await opened.probe(column, open.map((k) => list[k]), probeOptions)
           } catch (error) {
             if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
-            const detail = `${file.path} has no column ${columnName}`
+            const detail = error.message // names the file's columns
             return { ...base, stats: statsOf(opened), values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
           }
           const at = new Map(open.map((k, j) => [k, j]))
           const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
           const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
           for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
-          return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType, rowGroups, values: fileValues, stats: statsOf(opened) }
+          const { typeLength } = opened.column(column)
+          return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType, ...(typeLength !== undefined ? { typeLength } : {}),
+            rowGroups, values: fileValues, stats: statsOf(opened), ...(probed.confirm ? { confirm: probed.confirm } : {}) }
         })
       } catch (error) {
         if (signal?.aborted) throw error

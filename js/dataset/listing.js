@@ -1,6 +1,7 @@
 // What files a dataset is made of: a caller's list (sources or file descriptors), a local directory or
 // glob walked recursively (Node, Bun, Deno), or an s3:// prefix listed by js/sources/s3-listing.js
-// (loaded only then, so a browser bundle does not carry it). Always in one deterministic order: by path.
+// (loaded only then, so a browser bundle does not carry it). Always in one deterministic order: a caller's
+// list as given, anything listed here by path.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 const PARQUET_NAME = /\.(parquet|parq|pq)$/i
@@ -16,19 +17,20 @@ const S3_LISTING = '../sources/s3-listing.js'
 /**
  * @param {unknown} source an array of sources or descriptors, a directory, a glob, an s3:// URL, or one file
  * @param {object} options passed on to the S3 listing
- * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch }>} files in path order; fetch: what reads them, when the listing says (a signed fetch for a bucket)
+ * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch }>} files: a caller's list in its order, listed
+ *   ones by path; fetch: what reads them, when the listing says (a signed fetch for a bucket)
  */
 export async function listDataset(source, options = {}) {
-  const { files, fetch } = await listUnsorted(source, options)
+  const { files, fetch, listed } = await listUnsorted(source, options)
   const seen = new Set()
   for (const file of files) {
     if (seen.has(file.path)) throw invalid(`the dataset names ${JSON.stringify(file.path)} twice`)
     seen.add(file.path)
   }
-  return { files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), fetch }
+  return { files: listed ? files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) : files, fetch }
 }
 
-/** @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch }>} fetch: what reads the listed objects (signed, for a bucket with credentials) */
+/** @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch, listed?: boolean }>} fetch: what reads the listed objects (signed, for a bucket with credentials); listed: found here, not given */
 async function listUnsorted(source, options) {
   if (Array.isArray(source)) return { files: source.map((item, i) => descriptor(item, i)) }
   if (source instanceof URL) source = source.href
@@ -38,10 +40,10 @@ async function listUnsorted(source, options) {
     const listed = await listS3(source, options)
     // An ETag the listing did not give ('') validates nothing: the file's own responses will.
     const files = listed.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
-    return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch }
+    return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch, listed: true }
   }
   if (/^https?:\/\//i.test(source)) return { files: [descriptor(source, 0)] }
-  return { files: await listLocal(source) }
+  return { files: await listLocal(source), listed: true }
 }
 
 /** A caller's entry as a descriptor: descriptors as they are (checked), plain sources named by what they are. */

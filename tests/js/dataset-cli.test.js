@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
 import { duckdb, filesHolding, quote, writeHiveDataset } from './helpers/hive-dataset.js'
+import { startTestServer } from './helpers/range-server.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const CLI = path.join(projectRoot, 'js/cli.js')
@@ -86,4 +87,26 @@ test('inspect <dir>: per column, the share of files and row groups with each ind
   }
   const text = await cli(['inspect', root])
   assert.match(text.stdout, /^ {2}user_id\s+INT64\s+6\s+100% \(6\/6\)/m)
+})
+
+test('several files named on the command line go out as one wave (one request window), answered file by file in their order', async () => {
+  const server = await startTestServer({ root })
+  try {
+    const paths = (await filesHolding(root, 'true')).keys()
+    const urls = [...paths].sort().reverse().map((p) => server.url(p))
+    server.setMode('slow:30')
+    const r = await cli(['probe', ...urls, '-c', 'user_id', '-v', '1003', '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual(doc.files.map((f) => f.file), urls, 'the order given')
+    assert.equal(server.stats.maxInFlight, urls.length, 'every footer in one wave')
+    const truth = await filesHolding(root, 'user_id = 1003')
+    for (const [i, f] of doc.files.entries()) {
+      const holds = [...truth.keys()].some((p) => urls[i].endsWith(p))
+      if (holds) assert.notEqual(f.rowGroups[0].results[0].verdict, 'absent', urls[i])
+      assert.equal(f.stats.requests, server.stats.paths[new URL(urls[i]).pathname].requests)
+    }
+  } finally {
+    await server.close()
+  }
 })
