@@ -527,7 +527,11 @@ export interface DatasetFileDescriptor {
   location: ParquetSource
   size?: number
   etag?: string
-  /** Partition values (typed); replaces what the path says. */
+  /**
+   * Partition values (typed); replaces what the path says. They serve `where` and facets; unlike a path's
+   * key=value folders they never answer a probe of a same-named column (a table's partition may be a
+   * transform of it: a prefilter decides those).
+   */
   partitions?: Record<string, unknown>
 }
 

@@ -47,6 +47,9 @@ export class ParquetDataset {
     this.#files = descriptors.map((d, i) => ({
       descriptor: d,
       raw: raw[i],
+      // Only a path's key=value folders are column values for certain; a caller's partitions may be a
+      // table's transforms (a bucket number named like its column): they serve `where`, the prefilter decides.
+      pathPartitions: !d.partitions,
       path: d.path,
       size: d.size ?? null,
       validator: d.etag ?? null,
@@ -209,7 +212,7 @@ export class ParquetDataset {
   async #decideWithoutReading(file, columnName, values, prefilter) {
     /** @type {Array<import('../verdicts.js').ValueResult | null>} */
     const decided = values.map(() => null)
-    if (Object.prototype.hasOwnProperty.call(file.raw, columnName)) {
+    if (file.pathPartitions && Object.prototype.hasOwnProperty.call(file.raw, columnName)) {
       const raw = file.raw[columnName]
       const shown = raw === null ? 'null (the default partition)' : JSON.stringify(raw)
       values.forEach((v, k) => {

@@ -166,6 +166,18 @@ describe('a Hive dataset written by DuckDB', () => {
     await assert.rejects(run, { code: 'ABORTED' })
   })
 
+  test('descriptors\' partitions serve where, but never answer a probe of a same-named column', async () => {
+    const local = await openDataset(root)
+    // As a table might describe a bucket transform named like its column: user_id = bucket number.
+    const dataset = await openDataset(local.files.map((f, i) => ({ path: f.path, location: path.join(root, f.path), partitions: { ...f.partitions, user_id: i % 4 } })))
+    const result = await dataset.probe('user_id', [1003])
+    const truth = await filesHolding(root, 'user_id = 1003')
+    for (const file of result.files) if (truth.has(file.path)) assert.notEqual(file.values[0].verdict, 'absent', file.path)
+    assert.equal(result.stats.filesOpened, 9)
+    const where = await dataset.probe('user_id', [1003], { where: { country: 'FR' } })
+    assert.equal(where.stats.filesOpened, 3)
+  })
+
   test('limit stops once N rows are found; the files left are marked, never dropped', async () => {
     const dataset = await openDataset(root)
     const result = await dataset.probe('user_id', [42], { confirm: true, limit: 1, fileConcurrency: 1 })
