@@ -21,6 +21,8 @@ const COMMON = {
   'column-key': { type: 'string', multiple: true },
   'aad-prefix': { type: 'string' },
   'key-file': { type: 'string' },
+  'endpoint': { type: 'string' },
+  'region': { type: 'string' },
   'help': { type: 'boolean', short: 'h' },
 }
 
@@ -105,6 +107,9 @@ Options:
   --max-confirm-bytes <n>  data page bytes --confirm may read per file (default 16 MiB)
   --max-rows <n>           rows listed per value and file with --confirm (default 1000)
   --columns <a,b>          with --confirm: also print those top-level columns' values at the rows found
+  --endpoint <url>         an s3:// dataset on an S3-compatible service (R2, MinIO, …); also AWS_ENDPOINT_URL
+  --region <region>        its region; also AWS_REGION. Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+                           AWS_SESSION_TOKEN (never on the command line); without them, unsigned requests
   --where <key=value>      a dataset: only files whose partition key holds value (repeat a key for IN)
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default: all, through one window of requests, as a dataset)

@@ -5,6 +5,7 @@ import { statSync } from 'node:fs'
 
 import { describeColumnType, ErrorCode, openDataset, ParquetBloomError } from '../index.js'
 import { formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './format.js'
+import { rememberSecrets, redactSecrets } from './keys.js'
 import { Progress } from './run-files.js'
 
 const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom', 'data-pages': 'pages', 'value': 'value',
@@ -24,9 +25,28 @@ export function isDatasetInput(inputs) {
   }
 }
 
+/**
+ * What an s3:// dataset needs from the command line and the environment: the endpoint and region
+ * (--endpoint, --region, else AWS_ENDPOINT_URL, AWS_REGION) and the credentials, from the environment
+ * only (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the AWS tools read them.
+ */
+export function s3Options(options, env = process.env) {
+  const endpoint = options.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL
+  const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION
+  const credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+    ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }
+    : undefined
+  if (credentials) rememberSecrets(credentials.secretAccessKey, credentials.sessionToken)
+  return { ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}), ...(credentials ? { credentials } : {}) }
+}
+
+function openInput(input, options) {
+  return openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
+}
+
 /** Probes a dataset; returns the exit code (2 when a file failed). */
 export async function runDatasetProbe(input, values, options, out = process.stdout) {
-  const dataset = await openDataset(input, { footerCache: options.footerCache, decryption: options.decryption })
+  const dataset = await openInput(input, options)
   const progress = new Progress(dataset.files.length)
   const result = await dataset.probe(options.column, values, {
     mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
@@ -41,7 +61,7 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     for (const file of result.files) out.write(`${fileLine(file)}\n`)
     out.write(`${datasetSummary(result, values)}\n`)
   }
-  for (const file of result.files) if (file.error) process.stderr.write(`parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`)
+  for (const file of result.files) if (file.error) process.stderr.write(redactSecrets(`parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
   return result.totals.filesWithError ? 2 : 0
 }
 
@@ -88,7 +108,7 @@ function datasetSummary({ files, totals, stats }, values) {
 
 /** Inspects a dataset: per column, the share of files and row groups each index covers. */
 export async function runDatasetInspect(input, options, out = process.stdout) {
-  const dataset = await openDataset(input, { footerCache: options.footerCache, decryption: options.decryption })
+  const dataset = await openInput(input, options)
   const progress = new Progress(dataset.files.length)
   const report = await dataset.inspect({ onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
   progress.clear()
@@ -108,7 +128,7 @@ export async function runDatasetInspect(input, options, out = process.stdout) {
       `a file counts when every row group has the index\n${formatTable(rows, 'llrrrrr').replace(/^/gm, '  ')}\n` +
       `${costLine(report.stats)}\n`)
   }
-  for (const e of report.errors) process.stderr.write(`parquet-bloom: ${e.error.message.includes(e.path) ? '' : `${e.path}: `}${e.error.message}\n`)
+  for (const e of report.errors) process.stderr.write(redactSecrets(`parquet-bloom: ${e.error.message.includes(e.path) ? '' : `${e.path}: `}${e.error.message}\n`))
   return report.filesWithError ? 2 : 0
 }
 
