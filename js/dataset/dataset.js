@@ -130,6 +130,8 @@ export class ParquetDataset {
     const confirm = confirmOptions(settings)
     const limit = settings.limit
     if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw invalid(`limit must be an integer >= 1, got ${limit}`)
+    // Rows are found by reading the data pages: a limit without them would never stop anything.
+    if (limit !== undefined && !confirm) throw invalid('limit counts the rows found: it needs confirm: true')
     const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard))
     const where = whereConditions(settings.where, this.partitionTypes)
     const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })

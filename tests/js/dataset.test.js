@@ -189,6 +189,7 @@ describe('a Hive dataset written by DuckDB', () => {
     assert.equal(result.files.length, 9)
     assert.equal(result.files[0].values[0].verdict, 'present')
     assert.ok(result.files.slice(1).every((f) => f.skipped === 'limit' && f.values[0].reason === 'limit-reached'))
+    await assert.rejects(dataset.probe('user_id', [42], { limit: 1 }), { code: 'INVALID_ARGUMENT' })
   })
 })
 
