@@ -3,7 +3,7 @@
 // confirmed answer names exactly the files and rows DuckDB finds, partitions decide without reads, and
 // over HTTP the rounds stay constant in the number of files (counted at the server).
 import assert from 'node:assert/strict'
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -60,6 +60,17 @@ describe('a Hive dataset written by DuckDB', () => {
       db.close()
     }
     for (const f of dataset.files) assert.ok(f.size > 0)
+    // A glob, bookkeeping files and symbolic links (a loop back to the root is not followed).
+    await writeFile(path.join(root, '_SUCCESS'), '')
+    await symlink(root, path.join(root, 'day=2026-01-07', 'loop'))
+    try {
+      assert.deepEqual((await openDataset(root)).files.map((f) => f.path), dataset.files.map((f) => f.path))
+      const fr = await openDataset(path.join(root, '*/country={FR,DE}/*.parquet'))
+      assert.deepEqual(fr.files.map((f) => f.path), dataset.files.filter((f) => f.partitions.country !== 'US').map((f) => f.path))
+    } finally {
+      await rm(path.join(root, '_SUCCESS'))
+      await rm(path.join(root, 'day=2026-01-07', 'loop'))
+    }
   })
 
   test('probe: no false negative against DuckDB; confirm: exactly DuckDB\'s files and rows', async () => {
