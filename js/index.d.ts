@@ -622,3 +622,6 @@ export interface DatasetCoverage {
 
 /** Opens many Parquet files as one dataset: a list (sources or descriptors), a local directory or glob, or an s3:// prefix. */
 export function openDataset(source: ParquetSource[] | DatasetFileDescriptor[] | string | URL, options?: OpenDatasetOptions): Promise<ParquetDataset>
+
+/** The answers of a dataset's shards (probe(…, { shard: { index, count } }) run apart) as one: files by path, totals recounted, stats added up. */
+export function mergeShardResults(results: DatasetProbeResult[]): Promise<DatasetProbeResult>

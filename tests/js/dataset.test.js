@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { createFooterCache, openDataset, REASONS, Source } from '../../js/index.js'
+import { createFooterCache, mergeShardResults, openDataset, REASONS, Source } from '../../js/index.js'
 import { duckdb, filesHolding, quote, writeHiveDataset } from './helpers/hive-dataset.js'
 import { startTestServer } from './helpers/range-server.js'
 import { parseHivePartitions, partitionMayEqual } from '../../js/dataset/hive.js'
@@ -137,6 +137,11 @@ describe('a Hive dataset written by DuckDB', () => {
     const shards = await Promise.all([0, 1, 2].map((index) => dataset.probe('user_id', [42], { shard: { index, count: 3 } })))
     const union = shards.flatMap((s) => s.files.map((f) => f.path)).sort()
     assert.deepEqual(union, dataset.files.map((f) => f.path))
+    const merged = await mergeShardResults(shards)
+    const whole = await dataset.probe('user_id', [42])
+    assert.deepEqual(merged.files.map((f) => [f.path, f.values[0].verdict]), whole.files.map((f) => [f.path, f.values[0].verdict]))
+    assert.deepEqual(merged.totals, whole.totals)
+    assert.equal(merged.stats.requests, whole.stats.requests)
   })
 
   test('a prefilter rules files out before any read: those are never opened', async () => {
