@@ -197,6 +197,7 @@ export class ParquetDataset {
     const inspectOne = async (file) => {
       try {
         return await session.withFile(file.descriptor, async (parquet) => {
+          await parquet.validateFooter() // a cached footer must still describe the file it reports on
           tally.add(parquet.metadata)
           return { path: file.path, error: null }
         })
