@@ -40,8 +40,11 @@ export function s3Options(options, env = process.env) {
   return { ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}), ...(credentials ? { credentials } : {}) }
 }
 
-function openInput(input, options) {
-  return openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
+/** The dataset a command line names; one without any file is a mistake worth saying (exit 2). */
+async function openInput(input, options) {
+  const dataset = await openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
+  if (dataset.files.length === 0) throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${input}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped)`)
+  return dataset
 }
 
 /** Probes a dataset; returns the exit code (2 when a file failed). */
