@@ -26,6 +26,8 @@ import { lazyMetadata } from './footer/lazy-metadata.js'
  * @param {import('./index.js').ParquetSource} source
  * @param {import('./index.js').OpenParquetOptions} [options] every option, with its meaning and default: js/index.d.ts OpenParquetOptions
  * @returns {Promise<ParquetFile>}
+ *   (openDataset also passes `link`, the LinkModel its files share, and probe's `confirmBudget`, the
+ *   maxConfirmBytes left over all its files: internal, not in the published types)
  */
 export async function openParquet(source, options = {}) {
   await init()
@@ -64,7 +66,7 @@ export class ParquetFile {
   #metadata
   #geometry
   #closed = false
-  #link = new LinkModel()
+  #link
   #rounds
   /** Reads the footer again after FILE_CHANGED (cached files only). */
   #reread
@@ -77,6 +79,9 @@ export class ParquetFile {
     this.#source = source
     this.#options = options
     this.#reread = reread
+    // A dataset's files share one model of their link (js/dataset/session.js): what one file's responses
+    // showed prices the next file's reads.
+    this.#link = options.link instanceof LinkModel ? options.link : new LinkModel()
     this.#adopt(footer)
   }
 
@@ -216,7 +221,11 @@ export class ParquetFile {
     // Loaded on the first confirmation: a probe that does not confirm never downloads it (or hyparquet).
     const [{ planConfirm }, { lookupColumns, lookupRowValues }] = await Promise.all([import('./confirm/confirm.js'), import('./confirm/point-lookups.js')])
     const columns = probe.columns === undefined ? undefined : lookupColumns(this.layout, probe.columns, this.name)
-    const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe })
+    // A dataset's files share one maxConfirmBytes (js/dataset/dataset.js): each takes what is left of it.
+    const budget = options.confirmBudget
+    const maxConfirmBytes = budget ? Math.min(probe.maxConfirmBytes, budget.remaining) : probe.maxConfirmBytes
+    const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe, maxConfirmBytes })
+    if (budget) budget.remaining -= confirmation.plannedBytes
     await this.#run(confirmation.tasks, options)
     await confirmation.finish()
     if (columns?.length) {

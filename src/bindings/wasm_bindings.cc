@@ -213,10 +213,10 @@ uint32_t AbiDescription() { return static_cast<uint32_t>(reinterpret_cast<uintpt
 
 }  // namespace
 
-// The calls a batch makes once per chunk (js/batch-writer.js streamBatch), exported as plain wasm
+// The calls a batch makes once per chunk (js/wasm/batch-writer.js streamBatch), exported as plain wasm
 // functions rather than through Embind: without dynamic execution (-sDYNAMIC_EXECUTION=0) Embind's
 // invokers are generic closures (arguments, apply, a closure per call) that cost ~0.3 us per call, more
-// than hashing and checking a 64-value batch. js/core.js binds them by their C names. Each refuses the
+// than hashing and checking a 64-value batch. js/wasm/core.js binds them by their C names. Each refuses the
 // null address, so JS can make the first, binding call of each with zeros.
 extern "C" {
 
