@@ -7,6 +7,7 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { callSignal, concatChunks, forEachChunk, invalid, SourceBase } from './shared.js'
 import { resolveRetries, sleepWithin, withRetries } from './retry.js'
+import { defaultFetch } from './default-fetch.js'
 import { inBrowser } from '../link-model.js'
 
 // Query parameters whose values are credentials (S3/GCS/Azure/CloudFront signatures, tokens, keys):
@@ -128,8 +129,7 @@ export class HttpSource extends SourceBase {
     }
     super(redactUrl(url), undefined, options)
     if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw invalid(`no fetch() in this runtime to read ${this.name}; pass options.fetch`)
-    // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of another object.
-    this.#fetch = options.fetch ?? ((/** @type {Parameters<typeof fetch>} */ ...args) => globalThis.fetch(...args))
+    this.#fetch = options.fetch ?? defaultFetch()
     this.#url = url.href
     this.#key = url.href
     this.#origin = url.origin
@@ -495,6 +495,12 @@ export class HttpSource extends SourceBase {
     const lastModified = response.headers.get('last-modified') ?? undefined
     const contentRange = parseContentRange(response.headers.get('content-range'))
     const total = status === 200 ? identityLength(response) : contentRange?.total
+    // A 412 to the precondition a request carried means that version is gone, whatever happened to the
+    // validator since (a concurrent probe may have forgotten it to read the new footer).
+    if (status === 412 && condition) {
+      throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
+        `${this.name} changed since its footer was read: it answered 412 Precondition Failed to ${condition.name}: ${condition.value} (${range})`, { source: this.name })
+    }
     if (this.#given.etag !== undefined && etag !== undefined && etag !== this.#given.etag && (status === 200 || status === 206)) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
         `${this.name} is not the file options.etag describes: its ETag is ${etag}, expected ${this.#given.etag} (${range}); list it again`, { source: this.name })

@@ -3,6 +3,7 @@
 // credentials live in this module's closures only: never in URLs, names, messages or returned objects.
 import { describeValue, invalid } from './shared.js'
 import { DEFAULT_REGION } from './s3-url.js'
+import { defaultFetch } from './default-fetch.js'
 
 // Sent but not signed: a browser replaces Accept-Encoding with its own, which would break the signature.
 const UNSIGNED_HEADERS = ['accept-encoding']
@@ -30,7 +31,8 @@ export function checkCredentials(credentials) {
 /**
  * A fetch for the objects (and listings) of a bucket: openParquet's `fetch` option. With
  * `options.credentials` every request is signed (SigV4, service s3, the credentials' region, else
- * options.region, else us-east-1); without, it is options.fetch (or the global fetch) as it is.
+ * options.region, else us-east-1); without, it is options.fetch (or the default one,
+ * js/sources/default-fetch.js) as it is.
  * @param {{ credentials?: S3Credentials, region?: string, fetch?: typeof fetch }} [options]
  * @returns {typeof fetch}
  */
@@ -39,8 +41,7 @@ export function s3FetchFor(options = {}) {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw invalid(`options.fetch must be a function, got ${describeValue(options.fetch)}`)
   if (options.region !== undefined && (typeof options.region !== 'string' || options.region === '')) throw invalid(`options.region must be a non-empty string, got ${describeValue(options.region)}`)
   const credentials = checkCredentials(options.credentials)
-  // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of another object.
-  const base = options.fetch ?? ((/** @type {Parameters<typeof fetch>} */ ...args) => globalThis.fetch(...args))
+  const base = options.fetch ?? defaultFetch()
   if (!credentials) return /** @type {typeof fetch} */ (base)
   const region = credentials.region ?? options.region ?? DEFAULT_REGION
   const signingKeys = new Map() // aws4fetch's cache of derived keys, per date and region
