@@ -1,8 +1,9 @@
 // Plans reads for round trips and requests: a probe's time is modelled as rounds × RTT + requests ×
 // the cost of one request + bytes ÷ bandwidth, where a round is one window of concurrent requests. RTT,
 // bandwidth and the per-request cost (client and server CPU, serialised however wide the window) are
-// estimated from the waves seen so far (starting from 30 ms, 10 MB/s and 0.5 ms: Node's fetch, measured
-// by bench/sections/transport.js), and the window follows the transport: many requests at once where
+// estimated from the waves seen so far (starting from 30 ms, 10 MB/s and 0.5 ms — between the 0.40 ms of
+// wall time per request Node's keep-alive transport takes with 64 in flight and the 1.05 of its global
+// fetch, bench/sections/transport.js), and the window follows the transport: many requests at once where
 // the transport multiplexes (Node's fetch, HTTP/2 and HTTP/3 origins in browsers), six where a browser
 // holds six HTTP/1.1 connections.
 
