@@ -181,6 +181,18 @@ describe('openParquet over s3rver', () => {
       s3.resetStats()
       await assert.rejects(openParquet(entry.url, { fileSize: entry.size, retries: 0 }), (e) => e.code === ErrorCode.HTTP_STATUS)
       assert.equal(gets().length, 1, 'retries: 0 sends it once')
+      // An abort during a backoff ends it at once, and nothing is sent after it.
+      s3.resetStats()
+      const controller = new AbortController()
+      const opening = openParquet(entry.url, { fileSize: entry.size, signal: controller.signal, retries: 10 })
+      while (gets().length < 2) await new Promise((resolve) => setTimeout(resolve, 5))
+      const abortedAt = performance.now()
+      controller.abort(new Error('user went away'))
+      await assert.rejects(opening, (e) => e.code === ErrorCode.ABORTED && /user went away/.test(e.message))
+      assert.ok(performance.now() - abortedAt < 100, `${performance.now() - abortedAt} ms after the abort`)
+      const sent = gets().length
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.equal(gets().length, sent, 'no retry after the abort')
     } finally {
       s3.failRequests()
     }
