@@ -20,8 +20,9 @@ const NEXT_PROBE = 'probe' // ask for bytes=0-0 to learn the size from Content-R
 const WHOLE_BODY = Symbol('whole body')
 
 // Origins seen answering a suffix range (bytes=-n) with other bytes than the last n — s3rver answers
-// bytes 0-n/N — while telling the size. Their later files are read without trusting a suffix's bytes:
-// the size comes from the answer's Content-Range (its body left unread), then an exact range.
+// bytes 0-n/N — while telling the size. Such an answer's body is never read: its Content-Range gives the
+// size, then the tail is read as an exact range. Noted for callers (misreadsSuffixRanges): a file of such
+// an origin costs one request more unless its size is given (options.fileSize, from a listing).
 const suffixMisread = new Set()
 
 /** True when a server of this origin has answered a suffix range with the wrong bytes in this process. */
