@@ -181,6 +181,60 @@ export interface OpenParquetOptions {
    * messages. A file opened with `decryption` does not use `footerCache`.
    */
   decryption?: DecryptionOptions
+  /**
+   * The file's size in bytes, as a listing gives it (listS3): the tail is read as an exact range
+   * (bytes=size-64KiB..size-1) rather than a suffix range. A size the server contradicts is
+   * BAD_RESPONSE_LENGTH, never an answer. URLs only.
+   */
+  fileSize?: number
+  /**
+   * The file's ETag, as a listing gives it (quotes included): a response with another ETag is
+   * FILE_CHANGED, and a footerCache entry with this ETag is used without any request. URLs only.
+   */
+  etag?: string
+  /**
+   * How many times a request that failed transiently (429, 500, 502, 503, 504, a reset or dropped
+   * connection, requestTimeoutMs) is sent again, after 50–800 ms of jittered exponential backoff within
+   * the signal. Default 3; 0 disables retries. An abort is never retried.
+   */
+  retries?: number
+}
+
+/** Access keys for a private bucket. Never written to messages, names or returned objects. */
+export interface S3Credentials {
+  accessKeyId: string
+  secretAccessKey: string
+  sessionToken?: string
+  /** The region requests are signed for (R2: 'auto'); else options.region, else us-east-1. */
+  region?: string
+}
+
+export interface ListS3Options {
+  /** An S3-compatible service (R2, MinIO, Ceph, GCS's XML API, …), addressed path-style. Default: AWS, virtual-hosted. */
+  endpoint?: string | URL
+  /** AWS region of the bucket (its host name and the signature). Default us-east-1. */
+  region?: string
+  /** Signs every request with SigV4 (aws4fetch, loaded then). Public buckets need none. */
+  credentials?: S3Credentials
+  fetch?: typeof fetch
+  signal?: AbortSignal
+  /** Keys per ListObjectsV2 page, 1–1000. Default 1000. */
+  maxKeys?: number
+  /** Retries of a transiently failed page request (as openParquet's). Default 3. */
+  retries?: number
+  requestTimeoutMs?: number
+}
+
+/** One listed object: what openParquet needs to read it without a HEAD. */
+export interface S3Entry {
+  /** The key relative to the listed directory (the URL's literal part up to its last '/'). */
+  path: string
+  key: string
+  /** The http(s) URL to GET it (pass s3FetchFor(options) as openParquet's fetch for a private bucket). */
+  url: string
+  size: number
+  /** As the listing gives it, quotes included ('' when the server sent none). */
+  etag: string
 }
 
 /** A key: 16, 24 or 32 bytes, or a string whose UTF-8 bytes are the key (as parquet-testing writes them). */
@@ -237,6 +291,15 @@ export function browserStore(name?: string): FooterStore
 
 /** Opens a Parquet file and reads its footer (one tail read; a second only for a larger footer). */
 export function openParquet(source: ParquetSource, options?: OpenParquetOptions): Promise<ParquetFile>
+
+/**
+ * Lists `s3://bucket/prefix/`, `s3://bucket/key` or a glob (`s3://bucket/prefix/**\/*.parquet`: `**` any
+ * characters, `*` any but '/', `?` one but '/'), ListObjectsV2 page by page; LISTING_FAILED when the
+ * bucket refuses or answers something else than a listing.
+ */
+export function listS3(url: string, options?: ListS3Options): Promise<S3Entry[]>
+/** A fetch for openParquet that signs each request with the credentials (or plain fetch without them). */
+export function s3FetchFor(options?: { credentials?: S3Credentials, region?: string, fetch?: typeof fetch }): typeof fetch
 
 /** A Parquet LogicalType as the footer records it, e.g. { type: 'TIMESTAMP', unit: 'MICROS', isAdjustedToUTC: true }. */
 export type LogicalType =
@@ -439,10 +502,10 @@ export class ParquetFile {
   /** True when the footer came from options.footerCache (no footer bytes were read). */
   readonly footerFromCache: boolean
   /**
-   * I/O so far, the footer read included: HTTP requests or file/blob reads, the bytes they moved, and the
-   * sequential round trips they took (per wave of reads, its requests over the concurrency window).
+   * I/O so far, the footer read included: HTTP requests or file/blob reads, the bytes they moved, the
+   * sequential round trips, and the requests sent again after a transient failure (in `requests` too).
    */
-  readonly stats: { requests: number, bytesFetched: number, rounds: number }
+  readonly stats: { requests: number, bytesFetched: number, rounds: number, retries: number }
   /** The footer, shaped for probing; built on first access. */
   readonly metadata: ParquetMetadata
   /** @internal compact footer form used by the probe code; its shape may change. */
@@ -497,6 +560,7 @@ export declare const ErrorCode: Readonly<{
   RANGE_NOT_SUPPORTED: 'RANGE_NOT_SUPPORTED'
   BAD_RESPONSE_LENGTH: 'BAD_RESPONSE_LENGTH'
   FILE_CHANGED: 'FILE_CHANGED'
+  LISTING_FAILED: 'LISTING_FAILED'
   TOO_LARGE: 'TOO_LARGE'
   ABORTED: 'ABORTED'
   IO: 'IO'

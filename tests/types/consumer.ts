@@ -48,6 +48,9 @@ const openOptions: Required<OpenParquetOptions> = {
   name: 'a file',
   footerCache: cache,
   decryption,
+  fileSize: 1 << 20,
+  etag: '"abc"',
+  retries: 3,
 }
 
 const probeOptions: Required<ProbeOptions> = {
@@ -74,7 +77,7 @@ export async function consume(url: string): Promise<unknown[]> {
   const file: ParquetFile = await openParquet(url, openOptions)
   const fileMembers: Every<ParquetFile> = {
     name: file.name, fileSize: file.fileSize, metadataOffset: file.metadataOffset, footerFromCache: file.footerFromCache,
-    stats: { requests: file.stats.requests, bytesFetched: file.stats.bytesFetched, rounds: file.stats.rounds } satisfies Every<ParquetFile['stats']>,
+    stats: { requests: file.stats.requests, bytesFetched: file.stats.bytesFetched, rounds: file.stats.rounds, retries: file.stats.retries } satisfies Every<ParquetFile['stats']>,
     metadata: file.metadata, layout: file.layout, column: file.column, probe: file.probe, visitBloomFilter: file.visitBloomFilter,
     getBloomFilter: file.getBloomFilter, readBloomFilterParts: file.readBloomFilterParts, forEachBloomFilter: file.forEachBloomFilter,
     validateFooter: file.validateFooter, readRange: file.readRange, close: file.close,
