@@ -1,0 +1,205 @@
+// addIndexes(): a copy of a Parquet file with bloom filters (parquet-format BloomFilter.md) for the
+// columns asked for, without touching its data. Every byte before the old footer — pages, old filters,
+// old page indexes — is streamed across unchanged in bounded reads, so every offset the old footer
+// recorded stays valid; each new filter (BloomFilterHeader + bitset, built by the wasm core sized for
+// the target false-positive rate) follows, then the old FileMetaData with only the ColumnMetaData of
+// the chunks that got a filter re-serialized (js/index-builder/footer-splice.js) and one key-value entry
+// saying what was added by which version. A chunk whose pages cannot be read fully gets no filter: an
+// incomplete filter would answer absent for values that are there.
+import { openParquet } from '../parquet-file.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { BloomFilter } from '../bloom-filter.js'
+import { ensureColumnIndexes } from '../chunk-indexes.js'
+import { Chunk, ChunkFlag, CHUNK_WORDS, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from '../footer.js'
+import { chunkByteRange } from '../page-index.js'
+import { columnDecoder, PageDecodeError } from '../page-decode.js'
+import { chunkPageRanges, locateFilter } from '../probe.js'
+import { structureBoundaries } from '../bloom-layout.js'
+import { writerRulesFor } from '../writer-rules.js'
+import { Malformed } from '../thrift-compact.js'
+import { Unanswerable } from '../verdicts.js'
+import { mapFooter, spliceFooter } from './footer-splice.js'
+import { scanChunk, DEFAULT_WINDOW_BYTES } from './chunk-scan.js'
+import { DistinctValues, FILTERABLE_TYPES, FilterFeed, TooManyDistinct, DEFAULT_MAX_EXACT_DISTINCT } from './distinct-values.js'
+import { openSink } from './sink.js'
+import { PACKAGE_VERSION } from './version.js'
+
+/** The key-value metadata key recording what addIndexes added. */
+export const INDEXES_KEY = 'parquet-bloom.indexes'
+const MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31) // PAR1
+
+/**
+ * @typedef {{ columns: Array<string | string[]>, fpp?: number, ndv?: 'auto' | number, replace?: boolean, windowBytes?: number,
+ *   maxExactDistinct?: number, signal?: AbortSignal, decryption?: object }} AddIndexesOptions
+ *   ndv: 'auto' (default) counts each chunk's distinct values; a number sizes every filter for that many
+ *   replace: build filters also for chunks that have a usable one
+ * @typedef {{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }} AddedFilter
+ * @typedef {{ rowGroup: number, column: string, reason: string, detail: string }} SkippedChunk
+ *   reason: 'has-filter' (kept, usable), 'unreadable-pages' (no filter written), 'no-column-metadata'
+ * @typedef {{ bytesRead: number, bytesWritten: number, added: AddedFilter[], skipped: SkippedChunk[], blob?: Blob }} AddIndexesResult
+ */
+
+/**
+ * Writes `source` with bloom filters for `options.columns` to `sink`.
+ * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source anything openParquet takes
+ * @param {string | NodeJS.WritableStream | WritableStream | null} sink a path, a stream, or null for a Blob (result.blob)
+ * @param {AddIndexesOptions} options
+ * @returns {Promise<AddIndexesResult>}
+ */
+export async function addIndexes(source, sink, options) {
+  const { fpp = 0.01, ndv = 'auto', replace = false, windowBytes = DEFAULT_WINDOW_BYTES, maxExactDistinct = DEFAULT_MAX_EXACT_DISTINCT, signal } = options ?? {}
+  if (!Array.isArray(options?.columns) || options.columns.length === 0) throw invalid('addIndexes needs options.columns: the columns to give bloom filters')
+  if (!(fpp > 0 && fpp < 1)) throw invalid(`fpp must be in (0, 1), got ${fpp}`)
+  if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) throw invalid(`ndv must be 'auto' or a positive integer, got ${ndv}`)
+  if (options.decryption) throw new ParquetBloomError(ErrorCode.ENCRYPTED, 'adding indexes to encrypted files is not supported: their filters would have to be encrypted too')
+  let file
+  try {
+    file = await openParquet(source, { signal })
+  } catch (error) {
+    if (error?.code === ErrorCode.ENCRYPTION_KEY_REQUIRED) {
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${error.message.split(':')[0]}: the file is encrypted; adding indexes to encrypted files is not supported`, { cause: error, source: error.source })
+    }
+    throw error
+  }
+  let out
+  try {
+    const { layout, metadataOffset } = file
+    const name = file.name
+    let map
+    try {
+      map = mapFooter(layout.footerBytes)
+    } catch (error) {
+      if (!(error instanceof Malformed)) throw error
+      throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${name}: the footer cannot be rewritten: ${error.detail}`, { source: name })
+    }
+    if (map.encrypted || layoutEncrypted(layout)) {
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: the file is encrypted; adding indexes to encrypted files is not supported`, { source: name })
+    }
+    const columns = options.columns.map((path) => file.column(path))
+    for (const column of columns) {
+      if (!FILTERABLE_TYPES.has(column.physicalType)) {
+        throw invalid(`${name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
+      }
+    }
+    const geometry = {
+      layout, fileSize: file.fileSize, metadataOffset,
+      boundaries: () => structureBoundaries(layout.chunks, metadataOffset),
+      pageRanges: () => chunkPageRanges(layout.chunks, metadataOffset),
+    }
+    const read = (offset, length) => file.readRange(offset, length, { signal })
+    out = await openSink(sink)
+    // Everything before the old footer, as it is.
+    for (let at = 0; at < metadataOffset; at += windowBytes) await out.write(await read(at, Math.min(windowBytes, metadataOffset - at)))
+    const added = []
+    const skipped = []
+    const edits = new Map()
+    const numColumns = layout.columns.length
+    for (let g = 0; g < layout.rowGroupRows.length; g++) {
+      for (const column of columns) {
+        const chunk = g * numColumns + column.index
+        const where = { rowGroup: g, column: column.name }
+        if (!replace && usableFilter(geometry, g, column)) {
+          skipped.push({ ...where, reason: 'has-filter', detail: 'the chunk has a usable bloom filter (replace: true builds a new one)' })
+          continue
+        }
+        if (!map.rowGroups[g]?.chunks[column.index]?.meta) {
+          skipped.push({ ...where, reason: 'no-column-metadata', detail: 'the column chunk has no ColumnMetaData to record a filter in' })
+          continue
+        }
+        const built = await buildFilter({ layout, metadataOffset, column, rowGroup: g, chunk, read, fpp, ndv, windowBytes, maxExactDistinct })
+        if ('problem' in built) {
+          skipped.push({ ...where, reason: 'unreadable-pages', detail: built.problem })
+          continue
+        }
+        const offset = out.written // the sink's position: the old prefix, then the filters so far
+        await out.write(built.bytes)
+        edits.set(chunk, { bloom: { offset, length: built.bytes.length } })
+        added.push({ ...where, offset, length: built.bytes.length, ndv: built.ndv, exact: built.exact, numBytes: built.numBytes })
+      }
+    }
+    const record = {
+      writer: `parquet-bloom ${PACKAGE_VERSION}`,
+      bloomFilters: { columns: columns.map((c) => c.name), fpp, ndv, chunks: added.length },
+    }
+    const footer = spliceFooter(layout.footerBytes, map, edits, { key: INDEXES_KEY, value: JSON.stringify(record) }, numColumns)
+    const length = new Uint8Array(4)
+    new DataView(length.buffer).setUint32(0, footer.length, true)
+    await out.write(footer)
+    await out.write(length)
+    await out.write(MAGIC)
+    const bytesWritten = out.written
+    const blob = await out.close()
+    out = undefined
+    const result = { bytesRead: file.stats.bytesFetched, bytesWritten, added, skipped }
+    if (blob) result.blob = blob
+    return result
+  } catch (error) {
+    await out?.abort(error)
+    throw error
+  } finally {
+    await file.close()
+  }
+}
+
+function invalid(message) {
+  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
+}
+
+function layoutEncrypted(layout) {
+  if (layout.encryptedColumns) return true
+  for (let w = 0; w < layout.chunks.length; w += CHUNK_WORDS) {
+    if (layout.chunks[w + Chunk.FLAGS] & (ChunkFlag.ENCRYPTED_META_DATA | ChunkFlag.HAS_CRYPTO_META_DATA)) return true
+  }
+  return false
+}
+
+/** Whether the chunk's filter is one a probe would use: placed consistently, from a writer not known to write it wrongly. */
+function usableFilter(geometry, rowGroup, column) {
+  if (writerRulesFor(geometry.layout.createdBy, 'bloom-filter', column).length) return false
+  return !(locateFilter(geometry, rowGroup, column.index) instanceof Unanswerable)
+}
+
+/**
+ * One chunk's filter: its distinct values counted (exactly, up to maxExactDistinct; beyond, its value
+ * count sizes the filter and a second scan fills it), or sized by the given ndv.
+ * @returns {Promise<{ bytes: Uint8Array, ndv: number, exact: boolean, numBytes: number } | { problem: string }>}
+ */
+async function buildFilter({ layout, metadataOffset, column, rowGroup, chunk, read, fpp, ndv, windowBytes, maxExactDistinct }) {
+  ensureColumnIndexes(layout, column.index)
+  const range = chunkByteRange(layout, rowGroup, column.index)
+  if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) return { problem: 'the footer does not place the column chunk inside the file\'s data' }
+  const codec = layout.indexes.i32[chunk * INDEX_I32_WORDS + IndexI32.CODEC]
+  const numValues = layout.indexes.f64[chunk * INDEX_F64_WORDS + IndexF64.NUM_VALUES]
+  const scanned = { start: range.chunkStart, end: range.chunkEnd, numValues }
+  try {
+    const decoding = { ...(await columnDecoder(layout, column, codec)), plainBinaryWidth: undefined }
+    const fill = async (size, exact) => {
+      const filter = BloomFilter.create({ ndv: size, fpp })
+      try {
+        if (exact) exact.insertInto(filter)
+        else {
+          const feed = new FilterFeed(column, filter)
+          await scanChunk(read, scanned, decoding, feed, windowBytes)
+          feed.finish()
+        }
+        return { bytes: filter.toBytes(), ndv: size, exact: exact !== undefined, numBytes: filter.numBytes }
+      } finally {
+        filter.free()
+      }
+    }
+    if (ndv !== 'auto') return await fill(ndv, undefined)
+    const distinct = new DistinctValues(column, maxExactDistinct)
+    try {
+      await scanChunk(read, scanned, decoding, distinct, windowBytes)
+      distinct.finish()
+    } catch (error) {
+      if (!(error instanceof TooManyDistinct)) throw error
+      return await fill(Math.max(numValues, maxExactDistinct), undefined)
+    }
+    return await fill(distinct.count, distinct)
+  } catch (error) {
+    if (error instanceof ParquetBloomError && error.code !== ErrorCode.BAD_VALUE) throw error
+    if (error instanceof PageDecodeError || error instanceof Error) return { problem: error.message }
+    return { problem: String(error) }
+  }
+}

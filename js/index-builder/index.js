@@ -1,0 +1,2 @@
+// Giving files the indexes they lack: addIndexes() rewrites a file with bloom filters, its pages untouched.
+export { addIndexes, INDEXES_KEY } from './add-indexes.js'
