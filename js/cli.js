@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // parquet-bloom command line: `inspect` reports where each bloom filter is and how healthy it is,
-// `probe` says per row group whether values may be present. Built on the public JS API (js/index.js).
+// `probe` says per row group whether values may be present, `index add` writes a copy with filters. Built on the public JS API (js/index.js).
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
@@ -12,6 +12,7 @@ import { inspectFile } from './cli/inspect.js'
 import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe.js'
 import { Progress, runFiles } from './cli/run-files.js'
+import { indexAdd } from './cli/index-add.js'
 
 const EXIT_OK = 0
 const EXIT_FAILED = 2
@@ -33,6 +34,14 @@ async function main(argv) {
     return EXIT_OK
   }
   const { command, files, options } = parsed
+  if (command === 'index add') {
+    try {
+      process.stdout.write(await indexAdd(files[0], options))
+      return EXIT_OK
+    } catch (error) {
+      return fail(error, options.debug)
+    }
+  }
   // One cache for every file of the run: footers of URLs kept in --cache-dir across runs.
   if (options['cache-dir'] !== undefined) options.footerCache = createFooterCache({ store: directoryStore(options['cache-dir']) })
   try {

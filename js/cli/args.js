@@ -40,6 +40,16 @@ const COMMANDS = {
     'max-rows': { type: 'string' },
     'columns': { type: 'string' },
   },
+  'index add': {
+    'output': { type: 'string', short: 'o' },
+    'column': { type: 'string', short: 'c', multiple: true },
+    'fpp': { type: 'string' },
+    'ndv': { type: 'string' },
+    'replace': { type: 'boolean' },
+    'json': { type: 'boolean' },
+    'debug': { type: 'boolean' },
+    'help': { type: 'boolean', short: 'h' },
+  },
 }
 
 export const DEFAULT_CONCURRENCY = 4
@@ -50,6 +60,7 @@ export const MAIN_HELP = `parquet-bloom — inspect and probe the bloom filters 
 Usage:
   parquet-bloom inspect <file-or-url>... [--json]
   parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [--json]
+  parquet-bloom index add <file> -o <out> --column <path> [--column <path>]... [--fpp 0.01] [--ndv auto|N] [--replace]
   parquet-bloom <command> --help
   parquet-bloom --version
 
@@ -114,6 +125,25 @@ skipped wrongly. Reason codes: see README ("Verdicts, sources and reasons").
 `,
 }
 
+HELP['index add'] = `Usage: parquet-bloom index add <file-or-url> -o <out> --column <path> [--column <path>]... [options]
+
+Writes a copy of the file with bloom filters for the columns given. The pages are copied byte for byte;
+the filters follow them, then the old footer with only the new filters' locations added, and a
+key-value entry "parquet-bloom.indexes" saying what was added. Encrypted files are refused.
+
+Options:
+  -o, --output <file>  where the copy goes (written beside it under a temporary name, then renamed)
+  -c, --column <path>  a column to give filters (repeatable): INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY
+  --fpp <p>            target false-positive rate of each filter (default 0.01)
+  --ndv auto|<n>       distinct values each filter is sized for: counted per chunk (auto, the default) or <n>
+  --replace            also build filters for chunks that have a usable one (kept by default)
+  --json               print the result as JSON: { file, output, bytesWritten, added, skipped }
+  --debug              show stack traces of errors
+  -h, --help           this help
+`
+HELP.index = `Usage: parquet-bloom index add <file> -o <out> --column <path>... (see parquet-bloom index add --help)
+`
+
 /**
  * @param {string[]} argv arguments after the script name
  * @returns {{ kind: 'help', text: string } | { kind: 'version' } | { kind: 'run', command: string, files: string[],
@@ -127,6 +157,7 @@ export function parseCommandLine(argv) {
     return { kind: 'help', text: HELP[topic] ?? MAIN_HELP }
   }
   if (first === '--version' || first === '-V') return { kind: 'version' }
+  if (first === 'index') return parseIndexCommand(rest)
   const spec = COMMANDS[first]
   if (!spec) {
     throw new UsageError(first.startsWith('-')
@@ -148,6 +179,41 @@ export function parseCommandLine(argv) {
   if (options['cache-dir'] === '') throw new UsageError(`--cache-dir needs a directory (see parquet-bloom ${first} --help)`, first)
   if (first === 'probe') checkProbeOptions(options)
   return { kind: 'run', command: first, files, options }
+}
+
+/**
+ * `index add …`: one input file, an output, the columns.
+ * @param {string[]} args
+ * @returns {{ kind: 'help', text: string } | { kind: 'run', command: string, files: string[], options: Record<string, any> }}
+ */
+function parseIndexCommand(args) {
+  const [sub, ...rest] = args
+  const command = `index ${sub}`
+  const spec = COMMANDS[command]
+  if (sub === undefined || sub === '--help' || sub === '-h') return { kind: 'help', text: HELP['index add'] }
+  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}: use index add (see parquet-bloom index --help)`)
+  let parsed
+  try {
+    parsed = parseArgs({ args: rest, options: spec, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError(`${oneLine(error.message).split('. ')[0].replace(/^Unknown/, 'unknown')} (see parquet-bloom ${command} --help)`, command)
+  }
+  const { values: options, positionals: files } = parsed
+  if (options.help) return { kind: 'help', text: HELP[command] }
+  const usage = (text) => new UsageError(`${text} (see parquet-bloom ${command} --help)`, command)
+  if (files.length !== 1) throw usage(`${command} takes one input file, got ${files.length}`)
+  if (!options.output) throw usage(`${command} needs -o <out>`)
+  if (!options.column?.length) throw usage(`${command} needs at least one --column <path>`)
+  if (options.fpp !== undefined) {
+    const fpp = Number(options.fpp)
+    if (!(fpp > 0 && fpp < 1)) throw usage(`--fpp must be a number between 0 and 1, got ${JSON.stringify(options.fpp)}`)
+    options.fpp = fpp
+  }
+  if (options.ndv !== undefined && options.ndv !== 'auto') {
+    if (!/^\d+$/.test(options.ndv) || !(Number(options.ndv) > 0)) throw usage(`--ndv must be auto or a positive whole number, got ${JSON.stringify(options.ndv)}`)
+    options.ndv = Number(options.ndv)
+  }
+  return { kind: 'run', command, files, options }
 }
 
 function checkProbeOptions(options) {

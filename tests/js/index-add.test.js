@@ -377,3 +377,33 @@ test('the recorded version is package.json\'s', async () => {
   const pkg = JSON.parse(await readFile(path.join(projectRoot, 'package.json'), 'utf8'))
   assert.equal(PACKAGE_VERSION, pkg.version)
 })
+
+describe('parquet-bloom index add', () => {
+  const run = async (args) => {
+    const { execFile } = await import('node:child_process')
+    return new Promise((resolve) => {
+      execFile(process.execPath, [path.join(projectRoot, 'js/cli.js'), ...args], (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }))
+    })
+  }
+
+  test('writes the copy, prints what it added as text or JSON; usage errors exit 2', async () => {
+    const input = path.join(dir, 'cli-in.parquet')
+    const output = path.join(dir, 'cli-out.parquet')
+    await duck.conn.run(`COPY (SELECT i::BIGINT AS id, 'n' || i AS name FROM range(3000) t(i)) TO '${input}' (FORMAT parquet)`)
+    const text = await run(['index', 'add', input, '-o', output, '--column', 'id', '-c', 'name', '--fpp', '0.001'])
+    assert.equal(text.code, 0, text.stderr)
+    assert.match(text.stdout, /2 bloom filters added/)
+    await assertSameRowsDuckDB(input, output)
+    const json = await run(['index', 'add', input, '-o', output, '--column', 'id', '--ndv', '5000', '--json'])
+    assert.equal(json.code, 0, json.stderr)
+    const doc = JSON.parse(json.stdout)
+    assert.equal(doc.added[0].ndv, 5000)
+    const probe = await run(['probe', output, '-c', 'id', '-v', '2999', '--no-statistics', '--json'])
+    assert.equal(JSON.parse(probe.stdout).files[0].rowGroups[0].results[0].source, 'bloom-filter')
+    for (const args of [['index', 'add', input], ['index', 'add', input, '-o', output], ['index', 'add', input, '-o', output, '-c', 'id', '--fpp', '3'], ['index', 'nope']]) {
+      const r = await run(args)
+      assert.equal(r.code, 2, args.join(' '))
+      assert.match(r.stderr, /^parquet-bloom: /)
+    }
+  })
+})

@@ -1,0 +1,22 @@
+// `parquet-bloom index add`: one file copied with bloom filters (js/index-builder/add-indexes.js), and a
+// summary of what was added, kept and skipped.
+import { addIndexes } from '../index-builder/index.js'
+
+/**
+ * @param {string} input
+ * @param {Record<string, any>} options the parsed command line (js/cli/args.js)
+ * @returns {Promise<string>} what to print
+ */
+export async function indexAdd(input, options) {
+  const result = await addIndexes(input, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, replace: options.replace })
+  if (options.json) return `${JSON.stringify({ file: input, output: options.output, bytesWritten: result.bytesWritten, added: result.added, skipped: result.skipped }, null, 2)}\n`
+  const filterBytes = result.added.reduce((n, a) => n + a.length, 0)
+  const lines = [`${input} → ${options.output}: ${result.added.length} bloom filters added (${filterBytes} bytes), ${result.bytesWritten} bytes written`]
+  const byReason = new Map()
+  for (const s of result.skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s])
+  for (const [reason, list] of byReason) {
+    lines.push(`  ${list.length} chunks ${reason === 'has-filter' ? 'kept their usable filter (--replace builds new ones)' : `skipped (${reason})`}`)
+    if (reason !== 'has-filter') for (const s of list.slice(0, 5)) lines.push(`    row group ${s.rowGroup}, column ${s.column}: ${s.detail}`)
+  }
+  return `${lines.join('\n')}\n`
+}
