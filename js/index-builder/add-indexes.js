@@ -8,19 +8,14 @@
 // incomplete filter would answer absent for values that are there.
 import { openParquet } from '../parquet-file.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { BloomFilter } from '../bloom-filter.js'
-import { ensureColumnIndexes } from '../chunk-indexes.js'
-import { Chunk, ChunkFlag, CHUNK_WORDS, IndexF64, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from '../footer.js'
-import { chunkByteRange } from '../page-index.js'
-import { columnDecoder, PageDecodeError } from '../page-decode.js'
+import { Chunk, ChunkFlag, CHUNK_WORDS } from '../footer.js'
+import { buildChunkFilter, DEFAULT_WINDOW_BYTES, DEFAULT_MAX_EXACT_DISTINCT, FILTERABLE_TYPES } from './chunk-filter.js'
 import { chunkPageRanges, locateFilter } from '../probe.js'
 import { structureBoundaries } from '../bloom-layout.js'
 import { writerRulesFor } from '../writer-rules.js'
 import { Malformed } from '../thrift-compact.js'
 import { Unanswerable } from '../verdicts.js'
 import { mapFooter, spliceFooter } from './footer-splice.js'
-import { scanChunk, DEFAULT_WINDOW_BYTES } from './chunk-scan.js'
-import { DistinctValues, FILTERABLE_TYPES, FilterFeed, TooManyDistinct, DEFAULT_MAX_EXACT_DISTINCT } from './distinct-values.js'
 import { openSink } from './sink.js'
 import { PACKAGE_VERSION } from './version.js'
 
@@ -106,7 +101,7 @@ export async function addIndexes(source, sink, options) {
           skipped.push({ ...where, reason: 'no-column-metadata', detail: 'the column chunk has no ColumnMetaData to record a filter in' })
           continue
         }
-        const built = await buildFilter({ layout, metadataOffset, column, rowGroup: g, chunk, read, fpp, ndv, windowBytes, maxExactDistinct })
+        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, chunk, read, fpp, ndv, windowBytes, maxExactDistinct })
         if ('problem' in built) {
           skipped.push({ ...where, reason: 'unreadable-pages', detail: built.problem })
           continue
@@ -157,49 +152,4 @@ function layoutEncrypted(layout) {
 function usableFilter(geometry, rowGroup, column) {
   if (writerRulesFor(geometry.layout.createdBy, 'bloom-filter', column).length) return false
   return !(locateFilter(geometry, rowGroup, column.index) instanceof Unanswerable)
-}
-
-/**
- * One chunk's filter: its distinct values counted (exactly, up to maxExactDistinct; beyond, its value
- * count sizes the filter and a second scan fills it), or sized by the given ndv.
- * @returns {Promise<{ bytes: Uint8Array, ndv: number, exact: boolean, numBytes: number } | { problem: string }>}
- */
-async function buildFilter({ layout, metadataOffset, column, rowGroup, chunk, read, fpp, ndv, windowBytes, maxExactDistinct }) {
-  ensureColumnIndexes(layout, column.index)
-  const range = chunkByteRange(layout, rowGroup, column.index)
-  if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) return { problem: 'the footer does not place the column chunk inside the file\'s data' }
-  const codec = layout.indexes.i32[chunk * INDEX_I32_WORDS + IndexI32.CODEC]
-  const numValues = layout.indexes.f64[chunk * INDEX_F64_WORDS + IndexF64.NUM_VALUES]
-  const scanned = { start: range.chunkStart, end: range.chunkEnd, numValues }
-  try {
-    const decoding = { ...(await columnDecoder(layout, column, codec)), plainBinaryWidth: undefined }
-    const fill = async (size, exact) => {
-      const filter = BloomFilter.create({ ndv: size, fpp })
-      try {
-        if (exact) exact.insertInto(filter)
-        else {
-          const feed = new FilterFeed(column, filter)
-          await scanChunk(read, scanned, decoding, feed, windowBytes)
-          feed.finish()
-        }
-        return { bytes: filter.toBytes(), ndv: size, exact: exact !== undefined, numBytes: filter.numBytes }
-      } finally {
-        filter.free()
-      }
-    }
-    if (ndv !== 'auto') return await fill(ndv, undefined)
-    const distinct = new DistinctValues(column, maxExactDistinct)
-    try {
-      await scanChunk(read, scanned, decoding, distinct, windowBytes)
-      distinct.finish()
-    } catch (error) {
-      if (!(error instanceof TooManyDistinct)) throw error
-      return await fill(Math.max(numValues, maxExactDistinct), undefined)
-    }
-    return await fill(distinct.count, distinct)
-  } catch (error) {
-    if (error instanceof ParquetBloomError && error.code !== ErrorCode.BAD_VALUE) throw error
-    if (error instanceof PageDecodeError || error instanceof Error) return { problem: error.message }
-    return { problem: String(error) }
-  }
 }
