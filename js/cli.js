@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // parquet-bloom command line: `inspect` reports where each bloom filter is and how healthy it is,
-// `probe` says per row group whether values may be present, `index add` writes a copy with filters. Built on the public JS API (js/index.js).
+// `probe` says per row group whether values may be present, `index add` writes a copy with filters, `index build` one sidecar index for many files. Built on the public JS API (js/index.js).
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
@@ -12,7 +12,7 @@ import { inspectFile } from './cli/inspect.js'
 import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe.js'
 import { Progress, runFiles } from './cli/run-files.js'
-import { indexAdd } from './cli/index-add.js'
+import { indexAdd, indexBuild } from './cli/index-add.js'
 
 const EXIT_OK = 0
 const EXIT_FAILED = 2
@@ -34,9 +34,9 @@ async function main(argv) {
     return EXIT_OK
   }
   const { command, files, options } = parsed
-  if (command === 'index add') {
+  if (command === 'index add' || command === 'index build') {
     try {
-      process.stdout.write(await indexAdd(files[0], options))
+      process.stdout.write(command === 'index add' ? await indexAdd(files[0], options) : await indexBuild(files, options))
       return EXIT_OK
     } catch (error) {
       return fail(error, options.debug)

@@ -181,6 +181,12 @@ export interface OpenParquetOptions {
    * messages. A file opened with `decryption` does not use `footerCache`.
    */
   decryption?: DecryptionOptions
+  /**
+   * A sidecar index (`openSidecarIndex` from 'parquet-bloom/index-builder', README "Giving files the
+   * indexes they lack") whose filters and bounds answer what the file's own indexes leave open, while
+   * it describes this file as it is (same size and validator); otherwise the file is probed as usual.
+   */
+  index?: { refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<void> }
 }
 
 /** A key: 16, 24 or 32 bytes, or a string whose UTF-8 bytes are the key (as parquet-testing writes them). */
@@ -304,7 +310,7 @@ export type ReasonCode =
   | 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large'
   | 'not-representable' | 'null' | 'nan'
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
-  | 'encrypted-column' | 'no-key' | 'no-column-metadata' | 'external-file' | 'internal'
+  | 'encrypted-column' | 'no-key' | 'no-column-metadata' | 'external-file' | 'stale-index' | 'internal'
 
 export interface ProbeValueResult {
   /** The value as it was passed in. */

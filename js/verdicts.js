@@ -45,6 +45,7 @@ export const REASONS = Object.freeze({
   'not-in-data-pages': { verdict: 'absent', text: 'no data page that may hold it does (confirm: true read and compared them)' },
   'confirm-budget': { verdict: null, text: 'not confirmed: reading the chunk\'s pages would pass maxConfirmBytes; the index\'s verdict stands' },
   'confirm-failed': { verdict: null, text: 'not confirmed: a data page could not be read or disagrees with the file; the index\'s verdict stands' },
+  'stale-index': { verdict: 'unknown', text: 'the sidecar index does not describe the file as it is (missing from it, or another size or validator): probe the file itself' },
   'internal': { verdict: 'unknown', text: 'an internal inconsistency; please report it' },
 })
 

@@ -24,6 +24,16 @@ const COMMON = {
   'help': { type: 'boolean', short: 'h' },
 }
 
+const INDEX_COMMON = {
+  'output': { type: 'string', short: 'o' },
+  'column': { type: 'string', short: 'c', multiple: true },
+  'fpp': { type: 'string' },
+  'ndv': { type: 'string' },
+  'json': { type: 'boolean' },
+  'debug': { type: 'boolean' },
+  'help': { type: 'boolean', short: 'h' },
+}
+
 const COMMANDS = {
   inspect: { ...COMMON },
   probe: {
@@ -40,16 +50,8 @@ const COMMANDS = {
     'max-rows': { type: 'string' },
     'columns': { type: 'string' },
   },
-  'index add': {
-    'output': { type: 'string', short: 'o' },
-    'column': { type: 'string', short: 'c', multiple: true },
-    'fpp': { type: 'string' },
-    'ndv': { type: 'string' },
-    'replace': { type: 'boolean' },
-    'json': { type: 'boolean' },
-    'debug': { type: 'boolean' },
-    'help': { type: 'boolean', short: 'h' },
-  },
+  'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' } },
+  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' } },
 }
 
 export const DEFAULT_CONCURRENCY = 4
@@ -61,6 +63,7 @@ Usage:
   parquet-bloom inspect <file-or-url>... [--json]
   parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [--json]
   parquet-bloom index add <file> -o <out> --column <path> [--column <path>]... [--fpp 0.01] [--ndv auto|N] [--replace]
+  parquet-bloom index build <files-or-dir>... -o <index> --column <path>... [--update]
   parquet-bloom <command> --help
   parquet-bloom --version
 
@@ -141,7 +144,27 @@ Options:
   --debug              show stack traces of errors
   -h, --help           this help
 `
-HELP.index = `Usage: parquet-bloom index add <file> -o <out> --column <path>... (see parquet-bloom index add --help)
+HELP['index build'] = `Usage: parquet-bloom index build <file-or-dir>... -o <index-file> --column <path> [--column <path>]... [options]
+
+Writes one sidecar index (a Puffin file, docs/sidecar-index.md) for files that cannot be rewritten: per
+file, row group and column a bloom filter and the values' min/max. Probes of any number of files then
+cost two reads of the index: its directory (one tail read) and the 32-byte blocks the values map to.
+A directory stands for the .parquet files under it. Paths are recorded relative to the index's directory.
+
+Options:
+  -o, --output <file>  the index file
+  -c, --column <path>  a column to index (repeatable)
+  --fpp <p>            target false-positive rate of each filter (default 0.01)
+  --ndv auto|<n>       distinct values each filter is sized for (default: counted per chunk)
+  --update             keep the entries of <index-file> whose files have not changed (size, modification
+                       time), index new files, drop gone ones
+  --json               print the result as JSON
+  --debug              show stack traces of errors
+  -h, --help           this help
+`
+HELP.index = `Usage:
+  parquet-bloom index add <file> -o <out> --column <path>...          (see parquet-bloom index add --help)
+  parquet-bloom index build <files-or-dir>... -o <index> --column <path>...  (see parquet-bloom index build --help)
 `
 
 /**
@@ -182,7 +205,7 @@ export function parseCommandLine(argv) {
 }
 
 /**
- * `index add …`: one input file, an output, the columns.
+ * `index add …` (one input file) and `index build …` (files or directories): an output, the columns.
  * @param {string[]} args
  * @returns {{ kind: 'help', text: string } | { kind: 'run', command: string, files: string[], options: Record<string, any> }}
  */
@@ -190,8 +213,8 @@ function parseIndexCommand(args) {
   const [sub, ...rest] = args
   const command = `index ${sub}`
   const spec = COMMANDS[command]
-  if (sub === undefined || sub === '--help' || sub === '-h') return { kind: 'help', text: HELP['index add'] }
-  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}: use index add (see parquet-bloom index --help)`)
+  if (sub === undefined || sub === '--help' || sub === '-h') return { kind: 'help', text: HELP.index }
+  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}: use index add or index build (see parquet-bloom index --help)`)
   let parsed
   try {
     parsed = parseArgs({ args: rest, options: spec, allowPositionals: true, strict: true })
@@ -201,7 +224,7 @@ function parseIndexCommand(args) {
   const { values: options, positionals: files } = parsed
   if (options.help) return { kind: 'help', text: HELP[command] }
   const usage = (text) => new UsageError(`${text} (see parquet-bloom ${command} --help)`, command)
-  if (files.length !== 1) throw usage(`${command} takes one input file, got ${files.length}`)
+  if (sub === 'add' ? files.length !== 1 : files.length === 0) throw usage(`${command} takes ${sub === 'add' ? 'one input file' : 'files or directories'}, got ${files.length}`)
   if (!options.output) throw usage(`${command} needs -o <out>`)
   if (!options.column?.length) throw usage(`${command} needs at least one --column <path>`)
   if (options.fpp !== undefined) {

@@ -1,6 +1,8 @@
 // `parquet-bloom index add`: one file copied with bloom filters (js/index-builder/add-indexes.js), and a
-// summary of what was added, kept and skipped.
-import { addIndexes } from '../index-builder/index.js'
+// summary of what was added, kept and skipped; `index build`: one sidecar index for many files.
+import { existsSync } from 'node:fs'
+
+import { addIndexes, buildSidecarIndex } from '../index-builder/index.js'
 
 /**
  * @param {string} input
@@ -18,5 +20,20 @@ export async function indexAdd(input, options) {
     lines.push(`  ${list.length} chunks ${reason === 'has-filter' ? 'kept their usable filter (--replace builds new ones)' : `skipped (${reason})`}`)
     if (reason !== 'has-filter') for (const s of list.slice(0, 5)) lines.push(`    row group ${s.rowGroup}, column ${s.column}: ${s.detail}`)
   }
+  return `${lines.join('\n')}\n`
+}
+
+/**
+ * @param {string[]} inputs
+ * @param {Record<string, any>} options the parsed command line (js/cli/args.js)
+ * @returns {Promise<string>} what to print
+ */
+export async function indexBuild(inputs, options) {
+  const update = options.update && existsSync(options.output) ? options.output : undefined
+  const result = await buildSidecarIndex(inputs, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, update })
+  const { blob, ...shape } = result
+  if (options.json) return `${JSON.stringify({ output: options.output, ...shape }, null, 2)}\n`
+  const lines = [`${options.output}: ${result.files} files, ${result.chunks} column chunks indexed (${result.rebuilt} files read, ${result.kept} kept, ${result.dropped} dropped), ${result.bytesWritten} bytes`]
+  for (const s of result.skipped.slice(0, 10)) lines.push(`  ${s.file}${s.rowGroup !== undefined ? `, row group ${s.rowGroup}` : ''}${s.column ? `, column ${s.column}` : ''}: ${s.detail}`)
   return `${lines.join('\n')}\n`
 }
