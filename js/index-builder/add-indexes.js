@@ -9,7 +9,7 @@
 import { openParquet } from '../parquet-file.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { Chunk, ChunkFlag, CHUNK_WORDS } from '../footer.js'
-import { buildChunkFilter, DEFAULT_WINDOW_BYTES, DEFAULT_MAX_EXACT_DISTINCT, FILTERABLE_TYPES } from './chunk-filter.js'
+import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chunk-filter.js'
 import { chunkPageRanges, locateFilter } from '../probe.js'
 import { structureBoundaries } from '../bloom-layout.js'
 import { writerRulesFor } from '../writer-rules.js'
@@ -25,8 +25,8 @@ const MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31) // PAR1
 
 /**
  * @typedef {{ columns: Array<string | string[]>, fpp?: number, ndv?: 'auto' | number, replace?: boolean, windowBytes?: number,
- *   maxExactDistinct?: number, signal?: AbortSignal, decryption?: object }} AddIndexesOptions
- *   ndv: 'auto' (default) counts each chunk's distinct values; a number sizes every filter for that many
+ *   signal?: AbortSignal, decryption?: object }} AddIndexesOptions
+ *   ndv: 'auto' (default) sizes each filter for its chunk's distinct values; a number sizes every filter for that many
  *   replace: build filters also for chunks that have a usable one
  * @typedef {{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }} AddedFilter
  * @typedef {{ rowGroup: number, column: string, reason: string, detail: string }} SkippedChunk
@@ -42,7 +42,7 @@ const MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31) // PAR1
  * @returns {Promise<AddIndexesResult>}
  */
 export async function addIndexes(source, sink, options) {
-  const { fpp = 0.01, ndv = 'auto', replace = false, windowBytes = DEFAULT_WINDOW_BYTES, maxExactDistinct = DEFAULT_MAX_EXACT_DISTINCT, signal } = options ?? {}
+  const { fpp = 0.01, ndv = 'auto', replace = false, windowBytes = DEFAULT_WINDOW_BYTES, signal } = options ?? {}
   if (!Array.isArray(options?.columns) || options.columns.length === 0) throw invalid('addIndexes needs options.columns: the columns to give bloom filters')
   if (!(fpp > 0 && fpp < 1)) throw invalid(`fpp must be in (0, 1), got ${fpp}`)
   if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) throw invalid(`ndv must be 'auto' or a positive integer, got ${ndv}`)
@@ -83,8 +83,15 @@ export async function addIndexes(source, sink, options) {
     }
     const read = (offset, length) => file.readRange(offset, length, { signal })
     out = await openSink(sink)
-    // Everything before the old footer, as it is.
-    for (let at = 0; at < metadataOffset; at += windowBytes) await out.write(await read(at, Math.min(windowBytes, metadataOffset - at)))
+    // Everything before the old footer, as it is; the next window is read while one is written.
+    let next = read(0, Math.min(windowBytes, metadataOffset))
+    for (let at = 0; at < metadataOffset; at += windowBytes) {
+      const bytes = await next
+      const following = at + windowBytes
+      next = following < metadataOffset ? read(following, Math.min(windowBytes, metadataOffset - following)) : undefined
+      next?.catch(() => {}) // awaited on the next turn; a failure then is the one reported
+      await out.write(bytes)
+    }
     const added = []
     const skipped = []
     const edits = new Map()
@@ -101,7 +108,7 @@ export async function addIndexes(source, sink, options) {
           skipped.push({ ...where, reason: 'no-column-metadata', detail: 'the column chunk has no ColumnMetaData to record a filter in' })
           continue
         }
-        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, chunk, read, fpp, ndv, windowBytes, maxExactDistinct })
+        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, chunk, read, fpp, ndv, windowBytes })
         if ('problem' in built) {
           skipped.push({ ...where, reason: 'unreadable-pages', detail: built.problem })
           continue

@@ -10,7 +10,9 @@ export const DEFAULT_WINDOW_BYTES = 4 * 1024 * 1024
 
 /**
  * What a scan feeds: `dictionary(values)` once before any data page that uses it, `plain(values)` per
- * non-dictionary data page, `indexes(indexes)` per dictionary-encoded one (indexes into the dictionary).
+ * non-dictionary data page — as Arrow-style columnar bytes `{ values, offsets?, length }` for PLAIN
+ * BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY pages (no object per value) —, `indexes(indexes)` per
+ * dictionary-encoded one (indexes into the dictionary).
  * @typedef {{ dictionary: (values: any) => void, plain: (values: any) => void, indexes: (indexes: ArrayLike<number>) => void }} ValueSink
  */
 
@@ -57,6 +59,8 @@ export async function scanChunk(read, chunk, decoding, sink, windowBytes = DEFAU
           if (!(indexes[i] >= 0 && indexes[i] < dictionaryLength)) throw new PageDecodeError(`dictionary index ${indexes[i]} past the ${dictionaryLength}-entry dictionary`)
         }
         sink.indexes(indexes)
+      } else if (page.plainBinary) {
+        sink.plain(columnarSection(page.plainBinary))
       } else if (page.values) {
         sink.plain(page.values)
       }
@@ -67,4 +71,32 @@ export async function scanChunk(read, chunk, decoding, sink, windowBytes = DEFAU
     throw new PageDecodeError(`the chunk's pages hold ${levels} values, its ColumnMetaData says ${chunk.numValues}`)
   }
   return { levels, pages }
+}
+
+/**
+ * A PLAIN value section (js/plain-binary-page.js) as columnar bytes: FIXED_LEN_BYTE_ARRAY values as they
+ * lie, BYTE_ARRAY values ([u32 length][bytes] each) copied together behind offsets.
+ * @param {import('../plain-binary-page.js').PlainBinarySection} section
+ */
+export function columnarSection({ bytes, count, width }) {
+  if (width) {
+    if (bytes.length < count * width) throw new PageDecodeError(`a PLAIN page of ${count} ${width}-byte values holds ${bytes.length} bytes`)
+    return { values: bytes.subarray(0, count * width), length: count }
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const offsets = new Int32Array(count + 1)
+  const values = new Uint8Array(Math.max(0, bytes.length - 4 * count))
+  let at = 0
+  let out = 0
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > bytes.length) throw new PageDecodeError(`a PLAIN BYTE_ARRAY page ends at value ${i} of ${count}`)
+    const n = view.getUint32(at, true)
+    at += 4
+    if (at + n > bytes.length) throw new PageDecodeError(`value ${i} of a PLAIN BYTE_ARRAY page (${n} bytes) runs past the page`)
+    values.set(bytes.subarray(at, at + n), out)
+    at += n
+    out += n
+    offsets[i + 1] = out
+  }
+  return { values, offsets, length: count }
 }

@@ -17,7 +17,6 @@ export interface AddIndexesOptions {
   /** Build filters also for chunks that have a usable one. */
   replace?: boolean
   windowBytes?: number
-  maxExactDistinct?: number
   signal?: AbortSignal
 }
 
@@ -69,6 +68,6 @@ export class SidecarIndex {
   close(): Promise<void>
 }
 
-/** Opens a sidecar index: one tail read (two when its directory is larger than initialFetchSize, default 1 MiB). */
+/** Opens a sidecar index: one tail read (two when its directory is larger than initialFetchSize, default 256 KiB). */
 export function openSidecarIndex(source: Source, options?: { base?: string, initialFetchSize?: number, signal?: AbortSignal, fetch?: typeof fetch,
   headers?: Record<string, string> }): Promise<SidecarIndex>

@@ -20,8 +20,8 @@ import { crc32Hex, readPuffinFooter } from './puffin.js'
 export const SIDECAR_VERSION = 1
 export const BITSETS_BLOB = 'parquet-bloom-sbbf-bitsets-v1'
 export const DIRECTORY_BLOB = 'parquet-bloom-directory-v1'
-/** The first read of an index: its footer and, for datasets of up to a few thousand files, its directory. */
-export const DEFAULT_INDEX_TAIL_BYTES = 1024 * 1024
+/** The first read of an index: its footer and, for up to a few thousand row groups, its directory (bigger ones cost one more read). */
+export const DEFAULT_INDEX_TAIL_BYTES = 256 * 1024
 const BLOCK_BYTES = 32
 const EMPTY_BLOCK = new Uint8Array(BLOCK_BYTES)
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
