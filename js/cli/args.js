@@ -50,7 +50,7 @@ const COMMANDS = {
     'max-rows': { type: 'string' },
     'columns': { type: 'string' },
   },
-  'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' } },
+  'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' } },
   'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' } },
 }
 
@@ -62,7 +62,7 @@ export const MAIN_HELP = `parquet-bloom — inspect and probe the bloom filters 
 Usage:
   parquet-bloom inspect <file-or-url>... [--json]
   parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [--json]
-  parquet-bloom index add <file> -o <out> --column <path> [--column <path>]... [--fpp 0.01] [--ndv auto|N] [--replace]
+  parquet-bloom index add <file> -o <out> --column <path> [--column <path>]... [--fpp 0.01] [--ndv auto|N] [--page-index] [--replace]
   parquet-bloom index build <files-or-dir>... -o <index> --column <path>... [--update]
   parquet-bloom <command> --help
   parquet-bloom --version
@@ -140,6 +140,8 @@ Options:
   --fpp <p>            target false-positive rate of each filter (default 0.01)
   --ndv auto|<n>       distinct values each filter is sized for: counted per chunk (auto, the default) or <n>
   --replace            also build filters for chunks that have a usable one (kept by default)
+  --page-index         also write an OffsetIndex for chunks without one, and a ColumnIndex where the file
+                       declares TYPE_ORDER for the column (page bounds are defined only there)
   --json               print the result as JSON: { file, output, bytesWritten, added, skipped }
   --debug              show stack traces of errors
   -h, --help           this help

@@ -10,10 +10,11 @@ import { addIndexes, buildSidecarIndex } from '../index-builder/index.js'
  * @returns {Promise<string>} what to print
  */
 export async function indexAdd(input, options) {
-  const result = await addIndexes(input, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, replace: options.replace })
-  if (options.json) return `${JSON.stringify({ file: input, output: options.output, bytesWritten: result.bytesWritten, added: result.added, skipped: result.skipped }, null, 2)}\n`
+  const result = await addIndexes(input, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, replace: options.replace, pageIndex: options['page-index'] })
+  if (options.json) return `${JSON.stringify({ file: input, output: options.output, bytesWritten: result.bytesWritten, added: result.added, pageIndexes: result.pageIndexes, skipped: result.skipped }, null, 2)}\n`
   const filterBytes = result.added.reduce((n, a) => n + a.length, 0)
-  const lines = [`${input} → ${options.output}: ${result.added.length} bloom filters added (${filterBytes} bytes), ${result.bytesWritten} bytes written`]
+  const pageIndexes = result.pageIndexes.length ? `, ${result.pageIndexes.length} page indexes (${result.pageIndexes.filter((p) => p.columnIndex).length} with a ColumnIndex)` : ''
+  const lines = [`${input} → ${options.output}: ${result.added.length} bloom filters added (${filterBytes} bytes)${pageIndexes}, ${result.bytesWritten} bytes written`]
   const byReason = new Map()
   for (const s of result.skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s])
   for (const [reason, list] of byReason) {

@@ -22,16 +22,20 @@ import { PACKAGE_VERSION } from './version.js'
 /** The key-value metadata key recording what addIndexes added. */
 export const INDEXES_KEY = 'parquet-bloom.indexes'
 const MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31) // PAR1
+const TYPE_ORDER = 1 // ColumnOrder: the order page bounds are defined in
 
 /**
  * @typedef {{ columns: Array<string | string[]>, fpp?: number, ndv?: 'auto' | number, replace?: boolean, windowBytes?: number,
- *   signal?: AbortSignal, decryption?: object }} AddIndexesOptions
+ *   pageIndex?: boolean, signal?: AbortSignal, decryption?: object }} AddIndexesOptions
  *   ndv: 'auto' (default) sizes each filter for its chunk's distinct values; a number sizes every filter for that many
  *   replace: build filters also for chunks that have a usable one
+ *   pageIndex: also write an OffsetIndex (and, where the file declares TYPE_ORDER, a ColumnIndex) for chunks without one
  * @typedef {{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }} AddedFilter
  * @typedef {{ rowGroup: number, column: string, reason: string, detail: string }} SkippedChunk
- *   reason: 'has-filter' (kept, usable), 'unreadable-pages' (no filter written), 'no-column-metadata'
- * @typedef {{ bytesRead: number, bytesWritten: number, added: AddedFilter[], skipped: SkippedChunk[], blob?: Blob }} AddIndexesResult
+ *   reason: 'has-filter' (kept, usable), 'unreadable-pages' (nothing written), 'no-column-metadata', 'no-page-index' (pages that
+ *   do not start rows, or bounds that cannot be written: the chunk has no new page index)
+ * @typedef {{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number } }} AddedPageIndex
+ * @typedef {{ bytesRead: number, bytesWritten: number, added: AddedFilter[], pageIndexes: AddedPageIndex[], skipped: SkippedChunk[], blob?: Blob }} AddIndexesResult
  */
 
 /**
@@ -42,7 +46,7 @@ const MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31) // PAR1
  * @returns {Promise<AddIndexesResult>}
  */
 export async function addIndexes(source, sink, options) {
-  const { fpp = 0.01, ndv = 'auto', replace = false, windowBytes = DEFAULT_WINDOW_BYTES, signal } = options ?? {}
+  const { fpp = 0.01, ndv = 'auto', replace = false, windowBytes = DEFAULT_WINDOW_BYTES, pageIndex = false, signal } = options ?? {}
   if (!Array.isArray(options?.columns) || options.columns.length === 0) throw invalid('addIndexes needs options.columns: the columns to give bloom filters')
   if (!(fpp > 0 && fpp < 1)) throw invalid(`fpp must be in (0, 1), got ${fpp}`)
   if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) throw invalid(`ndv must be 'auto' or a positive integer, got ${ndv}`)
@@ -93,6 +97,7 @@ export async function addIndexes(source, sink, options) {
       await out.write(bytes)
     }
     const added = []
+    const pageIndexes = []
     const skipped = []
     const edits = new Map()
     const numColumns = layout.columns.length
@@ -100,29 +105,48 @@ export async function addIndexes(source, sink, options) {
       for (const column of columns) {
         const chunk = g * numColumns + column.index
         const where = { rowGroup: g, column: column.name }
-        if (!replace && usableFilter(geometry, g, column)) {
-          skipped.push({ ...where, reason: 'has-filter', detail: 'the chunk has a usable bloom filter (replace: true builds a new one)' })
-          continue
-        }
+        const wantFilter = replace || !usableFilter(geometry, g, column)
+        if (!wantFilter) skipped.push({ ...where, reason: 'has-filter', detail: 'the chunk has a usable bloom filter (replace: true builds a new one)' })
+        const w = chunk * CHUNK_WORDS
+        const wantOffsetIndex = pageIndex && !(layout.chunks[w + Chunk.OFFSET_INDEX_OFFSET] >= 4)
+        // Page bounds are defined only in TYPE_ORDER (PageIndex.md); a chunk keeps a ColumnIndex it has.
+        const wantColumnIndex = wantOffsetIndex && !(layout.chunks[w + Chunk.COLUMN_INDEX_OFFSET] >= 4) && layout.columnOrders?.[column.index] === TYPE_ORDER
+        if (!wantFilter && !wantOffsetIndex) continue
         if (!map.rowGroups[g]?.chunks[column.index]?.meta) {
           skipped.push({ ...where, reason: 'no-column-metadata', detail: 'the column chunk has no ColumnMetaData to record a filter in' })
           continue
         }
-        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, chunk, read, fpp, ndv, windowBytes })
+        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, chunk, read, fpp, ndv, windowBytes,
+          pageIndex: wantColumnIndex ? 'both' : wantOffsetIndex ? 'offset' : false })
         if ('problem' in built) {
           skipped.push({ ...where, reason: 'unreadable-pages', detail: built.problem })
           continue
         }
-        const offset = out.written // the sink's position: the old prefix, then the filters so far
-        await out.write(built.bytes)
-        edits.set(chunk, { bloom: { offset, length: built.bytes.length } })
-        added.push({ ...where, offset, length: built.bytes.length, ndv: built.ndv, exact: built.exact, numBytes: built.numBytes })
+        const edit = {}
+        if (wantFilter) {
+          const offset = out.written // the sink's position: the old prefix, then what was added so far
+          await out.write(built.bytes)
+          edit.bloom = { offset, length: built.bytes.length }
+          added.push({ ...where, offset, length: built.bytes.length, ndv: built.ndv, exact: built.exact, numBytes: built.numBytes })
+        }
+        const pages = built.pageIndex
+        if (pages?.offsetIndex) {
+          for (const kind of /** @type {const} */ (['columnIndex', 'offsetIndex'])) {
+            if (!pages[kind]) continue
+            edit[kind] = { offset: out.written, length: pages[kind].length }
+            await out.write(pages[kind])
+          }
+          pageIndexes.push({ ...where, offsetIndex: edit.offsetIndex, columnIndex: edit.columnIndex })
+        }
+        if (pages?.problem) skipped.push({ ...where, reason: 'no-page-index', detail: pages.problem })
+        if (Object.keys(edit).length) edits.set(chunk, edit)
       }
     }
     const record = {
       writer: `parquet-bloom ${PACKAGE_VERSION}`,
       bloomFilters: { columns: columns.map((c) => c.name), fpp, ndv, chunks: added.length },
     }
+    if (pageIndex) record.pageIndexes = { chunks: pageIndexes.length, columnIndexes: pageIndexes.filter((p) => p.columnIndex).length }
     const footer = spliceFooter(layout.footerBytes, map, edits, { key: INDEXES_KEY, value: JSON.stringify(record) }, numColumns)
     const length = new Uint8Array(4)
     new DataView(length.buffer).setUint32(0, footer.length, true)
@@ -132,7 +156,7 @@ export async function addIndexes(source, sink, options) {
     const bytesWritten = out.written
     const blob = await out.close()
     out = undefined
-    const result = { bytesRead: file.stats.bytesFetched, bytesWritten, added, skipped }
+    const result = { bytesRead: file.stats.bytesFetched, bytesWritten, added, pageIndexes, skipped }
     if (blob) result.blob = blob
     return result
   } catch (error) {

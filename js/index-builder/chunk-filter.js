@@ -9,23 +9,28 @@ import { chunkByteRange } from '../page-index.js'
 import { columnDecoder, PageDecodeError } from '../page-decode.js'
 import { scanChunk, DEFAULT_WINDOW_BYTES } from './chunk-scan.js'
 import { FILTERABLE_TYPES, FilterFeed } from './chunk-values.js'
+import { PageIndexFeed } from './page-index-writer.js'
 
 export { DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES }
 
 /**
  * @typedef {{ bytes: Uint8Array, ndv: number, exact: boolean, numBytes: number,
- *   bounds?: { kind: string, min: any, max: any } | null }} ChunkFilter
+ *   bounds?: { kind: string, min: any, max: any } | null,
+ *   pageIndex?: { offsetIndex?: Uint8Array, columnIndex?: Uint8Array, problem?: string } }} ChunkFilter
  *   bytes: BloomFilterHeader + bitset; ndv: the distinct values it is sized for (exact: counted, not
- *   estimated); bounds (with `bounds: true`): min/max as sort keys, null for orders without them
+ *   estimated); bounds (with `bounds: true`): min/max as sort keys, null for orders without them;
+ *   pageIndex (with `pageIndex`): the serialized indexes, or why there are none
  */
 
 /**
  * @param {{ layout: import('../footer.js').FileLayout, metadataOffset: number, column: import('../footer.js').LeafColumn,
  *   rowGroup: number, chunk: number, read: (offset: number, length: number) => Promise<Uint8Array>, fpp: number,
- *   ndv: 'auto' | number, windowBytes?: number, bounds?: boolean }} job
+ *   ndv: 'auto' | number, windowBytes?: number, bounds?: boolean, pageIndex?: false | 'offset' | 'both' }} job
+ *   pageIndex: also build the chunk's OffsetIndex ('offset') or OffsetIndex and ColumnIndex ('both')
  * @returns {Promise<ChunkFilter | { problem: string }>} a problem when the pages cannot be read fully (no filter then)
  */
-export async function buildChunkFilter({ layout, metadataOffset, column, rowGroup, chunk, read, fpp, ndv, windowBytes = DEFAULT_WINDOW_BYTES, bounds = false }) {
+export async function buildChunkFilter({ layout, metadataOffset, column, rowGroup, chunk, read, fpp, ndv, windowBytes = DEFAULT_WINDOW_BYTES, bounds = false,
+  pageIndex = false }) {
   ensureColumnIndexes(layout, column.index)
   const range = chunkByteRange(layout, rowGroup, column.index)
   if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) return { problem: 'the footer does not place the column chunk inside the file\'s data' }
@@ -34,10 +39,12 @@ export async function buildChunkFilter({ layout, metadataOffset, column, rowGrou
   const feed = new FilterFeed(column, { capacity: numValues >= 0 ? numValues : layout.rowGroupRows[rowGroup], fpp, ndv: ndv === 'auto' ? undefined : ndv, bounds })
   try {
     const decoding = await columnDecoder(layout, column, codec)
-    await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues }, decoding, feed, windowBytes)
+    const pages = pageIndex ? new PageIndexFeed(feed, column, pageIndex === 'both') : undefined
+    await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues }, decoding, pages ?? feed, windowBytes)
     feed.finish()
     /** @type {ChunkFilter} */
     const built = feed.take()
+    if (pages) built.pageIndex = pages.serialize(layout.rowGroupRows[rowGroup])
     if (bounds) built.bounds = /** @type {import('./chunk-values.js').ValueBounds} */ (feed.bounds).result()
     return built
   } catch (error) {

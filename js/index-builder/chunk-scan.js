@@ -13,7 +13,10 @@ export const DEFAULT_WINDOW_BYTES = 4 * 1024 * 1024
  * non-dictionary data page — as Arrow-style columnar bytes `{ values, offsets?, length }` for PLAIN
  * BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY pages (no object per value) —, `indexes(indexes)` per
  * dictionary-encoded one (indexes into the dictionary).
- * @typedef {{ dictionary: (values: any) => void, plain: (values: any) => void, indexes: (indexes: ArrayLike<number>) => void }} ValueSink
+ * `pageStart()` / `pageEnd(page)`, when the sink has them, bracket each data page (its offset, size with
+ * header, rows started, levels, present values, and whether it starts a row).
+ * @typedef {{ dictionary: (values: any) => void, plain: (values: any) => void, indexes: (indexes: ArrayLike<number>) => void,
+ *   pageStart?: () => void, pageEnd?: (page: { offset: number, size: number, rows: number, levels: number, present: number, startsRow: boolean }) => void }} ValueSink
  */
 
 /**
@@ -52,18 +55,31 @@ export async function scanChunk(read, chunk, decoding, sink, windowBytes = DEFAU
       sink.dictionary(page.values)
     } else if (page.kind === 'data') {
       levels += page.numLevels
+      sink.pageStart?.()
+      let present = 0
       if (page.dictionaryIndexes) {
         if (dictionaryLength < 0) throw new PageDecodeError('a dictionary-encoded page, but the chunk has no dictionary page')
         const indexes = page.values ?? []
         for (let i = 0; i < indexes.length; i++) {
           if (!(indexes[i] >= 0 && indexes[i] < dictionaryLength)) throw new PageDecodeError(`dictionary index ${indexes[i]} past the ${dictionaryLength}-entry dictionary`)
         }
+        present = indexes.length
         sink.indexes(indexes)
       } else if (page.plainBinary) {
+        present = page.plainBinary.count
         sink.plain(columnarSection(page.plainBinary))
       } else if (page.values) {
+        present = page.values.length
         sink.plain(page.values)
       }
+      const reps = page.repetitionLevels
+      const repeated = decoding.maxRepetitionLevel > 0
+      let rows = page.numLevels
+      if (repeated) {
+        rows = 0
+        for (let i = 0; i < reps.length; i++) if (reps[i] === 0) rows++
+      }
+      sink.pageEnd?.({ offset: at, size: next - local, rows, levels: page.numLevels, present, startsRow: !repeated || page.numLevels === 0 || reps[0] === 0 })
     }
     at += next - local
   }

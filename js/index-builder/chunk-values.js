@@ -23,9 +23,9 @@ export const FILTERABLE_TYPES = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE', 'B
 const ESTIMATE_MARGIN = 1.1
 const BLOCK_BYTES = 32
 
-/** Values chosen by index from a typed array or array. */
-function pick(values, chosen) {
-  if (Array.isArray(values)) return chosen.map((i) => values[i])
+/** Values chosen by index from a typed array or array (dictionary entries by the indexes pages use). */
+export function pick(values, chosen) {
+  if (Array.isArray(values)) return Array.from(chosen, (i) => values[i])
   const out = new /** @type {any} */ (values.constructor)(chosen.length)
   for (let k = 0; k < chosen.length; k++) out[k] = values[chosen[k]]
   return out

@@ -16,6 +16,8 @@ export interface AddIndexesOptions {
   ndv?: 'auto' | number
   /** Build filters also for chunks that have a usable one. */
   replace?: boolean
+  /** Also write an OffsetIndex for chunks without one, and a ColumnIndex where the file declares TYPE_ORDER. */
+  pageIndex?: boolean
   windowBytes?: number
   signal?: AbortSignal
 }
@@ -24,7 +26,8 @@ export interface AddIndexesResult {
   bytesRead: number
   bytesWritten: number
   added: Array<{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }>
-  skipped: Array<{ rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata', detail: string }>
+  pageIndexes: Array<{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number } }>
+  skipped: Array<{ rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index', detail: string }>
   /** With a null sink. */
   blob?: Blob
 }

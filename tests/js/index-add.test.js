@@ -409,10 +409,11 @@ describe('parquet-bloom index add', () => {
     assert.equal(text.code, 0, text.stderr)
     assert.match(text.stdout, /2 bloom filters added/)
     await assertSameRowsDuckDB(input, output)
-    const json = await run(['index', 'add', input, '-o', output, '--column', 'id', '--ndv', '5000', '--json'])
+    const json = await run(['index', 'add', input, '-o', output, '--column', 'id', '--ndv', '5000', '--page-index', '--json'])
     assert.equal(json.code, 0, json.stderr)
     const doc = JSON.parse(json.stdout)
     assert.equal(doc.added[0].ndv, 5000)
+    assert.equal(doc.pageIndexes.length, 1)
     const probe = await run(['probe', output, '-c', 'id', '-v', '2999', '--no-statistics', '--json'])
     assert.equal(JSON.parse(probe.stdout).files[0].rowGroups[0].results[0].source, 'bloom-filter')
     for (const args of [['index', 'add', input], ['index', 'add', input, '-o', output], ['index', 'add', input, '-o', output, '-c', 'id', '--fpp', '3'], ['index', 'nope']]) {
@@ -420,5 +421,53 @@ describe('parquet-bloom index add', () => {
       assert.equal(r.code, 2, args.join(' '))
       assert.match(r.stderr, /^parquet-bloom: /)
     }
+  })
+})
+
+describe('addIndexes: pageIndex', () => {
+  test('the OffsetIndex and ColumnIndex written equal hyparquet-writer\'s own for the same pages', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer')
+    const n = 9000
+    const columnData = (index) => [
+      { name: 'id', data: Array.from({ length: n }, (_, i) => BigInt(i) * 3n), type: 'INT64' },
+      { name: 'key', data: Array.from({ length: n }, (_, i) => (i % 13 === 0 ? null : `k${(i * 7919) % n}`)), type: 'STRING' },
+      { name: 'd', data: Array.from({ length: n }, (_, i) => (i % 500) / 4 - 20), type: 'DOUBLE' },
+    ].map((c) => ({ ...c, columnIndex: index, offsetIndex: index }))
+    const indexed = path.join(dir, 'hw-indexed.parquet')
+    const plain = path.join(dir, 'hw-plain.parquet')
+    const output = path.join(dir, 'hw-plain-indexed.parquet')
+    await writeFile(indexed, new Uint8Array(parquetWriteBuffer({ codec: 'SNAPPY', rowGroupSize: 3000, pageSize: 2048, columnData: columnData(true) })))
+    await writeFile(plain, new Uint8Array(parquetWriteBuffer({ codec: 'SNAPPY', rowGroupSize: 3000, pageSize: 2048, columnData: columnData(false) })))
+    const result = await addIndexes(plain, output, { columns: ['id', 'key', 'd'], pageIndex: true })
+    assert.equal(result.pageIndexes.length, 9)
+    const { readColumnIndex, readOffsetIndex } = await import('hyparquet')
+    const indexes = async (file) => {
+      const bytes = await readFile(file)
+      const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+      const m = parquetMetadata(ab)
+      return m.row_groups.map((rg) => rg.columns.map((c, k) => {
+        const at = (o, l) => ({ view: new DataView(ab, Number(o), l), offset: 0 })
+        const offsets = readOffsetIndex(at(c.offset_index_offset, c.offset_index_length))
+        const ci = readColumnIndex(at(c.column_index_offset, c.column_index_length), m.schema[k + 1])
+        const base = Number(c.meta_data.dictionary_page_offset ?? c.meta_data.data_page_offset)
+        return {
+          pages: offsets.page_locations.map((p) => ({ at: Number(p.offset) - base, size: p.compressed_page_size, first: p.first_row_index })),
+          nullPages: ci.null_pages, min: ci.min_values, max: ci.max_values, nullCounts: ci.null_counts,
+        }
+      }))
+    }
+    const theirs = await indexes(indexed)
+    const ours = await indexes(output)
+    assert.ok(theirs[0][0].pages.length > 1, 'several pages per chunk')
+    assert.deepEqual(ours, theirs)
+    assert.deepEqual(await hyparquetRows(output), await hyparquetRows(plain))
+    await assertSameRowsDuckDB(plain, output)
+    await assertPrefixUnchanged(plain, output)
+    // Probes read them: exact lookups through the OffsetIndex find the rows hyparquet has.
+    await withFile(output, {}, async (file) => {
+      const r = await file.probe('id', [300n, 8997n * 3n, 1n], { confirm: true })
+      const rows = r.rowGroups.flatMap((g) => g.results.map((x, v) => [v, x.rows ?? []])).filter(([, list]) => list.length)
+      assert.deepEqual(rows, [[0, [100]], [1, [8997]]])
+    })
   })
 })
