@@ -12,7 +12,8 @@ import { inspectFile } from './cli/inspect.js'
 import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe.js'
 import { Progress, runFiles } from './cli/run-files.js'
-import { indexAdd, indexBuild } from './cli/index-add.js'
+import { adviceText, indexAdd, indexBuild } from './cli/index-add.js'
+import { adviseIndexes } from './index-builder/advise.js'
 
 const EXIT_OK = 0
 const EXIT_FAILED = 2
@@ -53,6 +54,13 @@ async function main(argv) {
 }
 
 async function runInspect(files, options) {
+  if (options.advise) {
+    return runOverFiles(files, options, {
+      job: (source, label) => withFile(source, options, async (file) => ({ file: label, columns: await adviseIndexes(file, { fpp: options.fpp }) })),
+      text: (advice) => adviceText(advice, options.fpp ?? 0.01),
+      json: (advice) => advice,
+    })
+  }
   return runOverFiles(files, options, {
     job: (source, label) => withFile(source, options, async (file) => {
       await file.validateFooter() // the report shows the footer: it must be the file's current one

@@ -35,7 +35,7 @@ const INDEX_COMMON = {
 }
 
 const COMMANDS = {
-  inspect: { ...COMMON },
+  inspect: { ...COMMON, 'advise': { type: 'boolean' }, 'fpp': { type: 'string' } },
   probe: {
     ...COMMON,
     'column': { type: 'string', short: 'c' },
@@ -79,6 +79,10 @@ the fill suggests, the false-positive rate that fill implies, and warnings.
 
 Options:
   --json               one JSON document: { "files": [ { file, size, createdBy, numRows, rowGroups } ] }
+  --advise             instead: per column, how much each index would prune for probes of the column's own
+                       values (a sample of row groups decoded; statistics as the file has them) and what
+                       bloom filters would cost (parquet-bloom index add writes them)
+  --fpp <p>            with --advise: the filters' false-positive rate (default 0.01)
   --concurrency <n>    files read at once (default ${DEFAULT_CONCURRENCY})
   --cache-dir <dir>    keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
   --footer-key <key>   key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>);
@@ -203,6 +207,12 @@ export function parseCommandLine(argv) {
   options.concurrency = parseConcurrency(options.concurrency, first)
   if (options['cache-dir'] === '') throw new UsageError(`--cache-dir needs a directory (see parquet-bloom ${first} --help)`, first)
   if (first === 'probe') checkProbeOptions(options)
+  if (first === 'inspect' && options.fpp !== undefined) {
+    const fpp = Number(options.fpp)
+    if (!options.advise) throw new UsageError('--fpp goes with --advise (see parquet-bloom inspect --help)', first)
+    if (!(fpp > 0 && fpp < 1)) throw new UsageError(`--fpp must be a number between 0 and 1, got ${JSON.stringify(options.fpp)}`, first)
+    options.fpp = fpp
+  }
   return { kind: 'run', command: first, files, options }
 }
 

@@ -32,7 +32,7 @@ export function pick(values, chosen) {
 }
 
 /** Which dictionary entries the data pages use. */
-class DictionaryUse {
+export class DictionaryUse {
   constructor() {
     this.values = undefined
     this.used = undefined
@@ -172,7 +172,7 @@ export class FilterFeed {
 }
 
 /** One view per value of columnar bytes. */
-function columnarViews({ values, offsets, length }) {
+export function columnarViews({ values, offsets, length }) {
   const width = offsets ? 0 : values.length / length
   return Array.from({ length }, (_, i) => (offsets ? values.subarray(offsets[i], offsets[i + 1]) : values.subarray(i * width, (i + 1) * width)))
 }

@@ -471,3 +471,32 @@ describe('addIndexes: pageIndex', () => {
     })
   })
 })
+
+describe('inspect --advise', () => {
+  test('sorted columns are pruned by their statistics, shuffled ones only by a filter; the cost is what the filters would take', async () => {
+    const { adviseIndexes } = await import('../../js/index-builder/advise.js')
+    const input = path.join(dir, 'advise.parquet')
+    // sorted: row i; shuffled: a permutation spread over every row group; few: 4 values in each row group.
+    await duck.conn.run(`COPY (SELECT i::BIGINT AS sorted, ((i * 7919) % 40960)::BIGINT AS shuffled, (i % 4)::INTEGER AS few
+      FROM range(40960) t(i)) TO '${input}' (FORMAT parquet, ROW_GROUP_SIZE 4096, DICTIONARY_SIZE_LIMIT 1)`)
+    const advice = await withFile(input, {}, (file) => adviseIndexes(file, { sampleRowGroups: 5 }))
+    const by = Object.fromEntries(advice.map((a) => [a.column, a]))
+    assert.equal(by.sorted.sampledRowGroups, 5)
+    assert.equal(by.sorted.prune.ideal, 1)
+    assert.equal(by.sorted.prune.statistics, 1)
+    assert.equal(by.shuffled.prune.ideal, 1)
+    assert.ok(by.shuffled.prune.statistics < 0.05, `statistics prune ${by.shuffled.prune.statistics} of a permutation`)
+    assert.ok(Math.abs(by.shuffled.prune.bloomFilter - 0.99) < 1e-9)
+    assert.equal(by.few.prune.ideal, 0, 'every row group holds all four values')
+    // Each row group's 4096 distinct values: the filter a writer sizes for them, in all 10 row groups.
+    const perGroup = (BloomFilter.create({ ndv: 4096, fpp: 0.01 }))
+    try {
+      assert.ok(Math.abs(by.shuffled.filterBytes - 10 * (perGroup.numBytes + 15)) <= 10 * 8, `${by.shuffled.filterBytes} vs ${10 * perGroup.numBytes}`)
+    } finally {
+      perGroup.free()
+    }
+    const { execFile } = await import('node:child_process')
+    const text = await new Promise((resolve) => execFile(process.execPath, [path.join(projectRoot, 'js/cli.js'), 'inspect', input, '--advise', '--fpp', '0.001'], (e, stdout) => resolve(stdout)))
+    assert.match(text, /shuffled\s+INT64\s+8\s+4096\s+100\.0%\s+\d\.\d%\s+99\.9%/)
+  })
+})
