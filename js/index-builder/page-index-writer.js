@@ -76,7 +76,7 @@ export class PageIndexFeed {
     for (const p of this.pages) {
       const bounds = p.bounds?.result()
       const allNull = p.present === 0
-      if (!allNull && (!bounds || bounds.min === undefined)) return { offsetIndex, problem: 'a page has no bounds in the column\'s order (NaN only)' }
+      if (!allNull && (!bounds || bounds.min === undefined)) return { offsetIndex, problem: 'no ColumnIndex (the OffsetIndex is written): a page has no bounds in the column\'s order (NaN only, or an order bounds are not written for)' }
       nullPages.push(allNull ? 1 : 2) // compact-protocol booleans in a list: 1 true, 2 false
       mins.push(allNull ? new Uint8Array(0) : plainBound(bounds.kind, bounds.min, 'min'))
       maxs.push(allNull ? new Uint8Array(0) : plainBound(bounds.kind, bounds.max, 'max'))
