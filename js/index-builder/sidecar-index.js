@@ -312,9 +312,10 @@ export class SidecarIndex {
   async #run(tasks, options) {
     if (!tasks.length) return
     const remote = this.#source instanceof HttpSource
+    const window = transportWindow(this.#source, remote)
     const { rounds } = await runReadTasks(tasks, {
       source: this.#source, cache: this.#cache, link: remote ? this.#link : undefined,
-      concurrency: transportWindow(this.#source, remote), coalesceGap: BLOCK_MODE_COALESCE_GAP, signal: options.signal,
+      concurrency: window, coalesceGap: gapForOneRound(tasks, window), signal: options.signal,
     })
     this.#rounds += rounds
   }
@@ -322,6 +323,20 @@ export class SidecarIndex {
   async close() {
     await this.#source.close()
   }
+}
+
+/**
+ * The coalescing gap that joins a wave's block reads into at most `window` requests — one round, however
+ * many files and row groups — by joining across the smallest gaps first (never less than block mode's).
+ */
+function gapForOneRound(tasks, window) {
+  const starts = [...new Set(tasks.map((t) => t.start))].sort((a, b) => a - b)
+  if (starts.length <= window) return BLOCK_MODE_COALESCE_GAP
+  const gaps = []
+  for (let i = 1; i < starts.length; i++) gaps.push(starts[i] - starts[i - 1] - BLOCK_BYTES)
+  gaps.sort((a, b) => a - b)
+  // Joining the smallest (count - window) gaps leaves `window` requests.
+  return Math.max(BLOCK_MODE_COALESCE_GAP, gaps[starts.length - window - 1] + 1)
 }
 
 /**
