@@ -135,7 +135,7 @@ describe('addIndexes: a DuckDB file with high-cardinality columns (no filters wr
     })
   })
 
-  test('every stored value is found; absent values are ruled out at about the target rate', async () => {
+  test('every stored value is found; absent values are ruled out at about the target rate', async (t) => {
     const stored = await rows(`SELECT file_row_number // ${GROUP_ROWS} AS g, id, name, n, d, small FROM read_parquet('${output}', file_row_number = true)`)
     await withFile(output, {}, async (file) => {
       const columns = { id: 1, name: 2, n: 3, d: 4, small: 5 }
@@ -160,7 +160,8 @@ describe('addIndexes: a DuckDB file with high-cardinality columns (no filters wr
       let total = 0
       for (const g of result.rowGroups) for (const r of g.results) { total++; if (r.verdict !== 'absent') maybe++ }
       const rate = maybe / total
-      assert.ok(rate <= 0.012, `measured false-positive rate ${rate} at fpp 0.01`)
+      t.diagnostic(`measured false-positive rate ${rate} over ${total} absent (value, row group) pairs`)
+      assert.ok(rate <= 0.01, `measured false-positive rate ${rate} at fpp 0.01`)
       assert.ok(rate > 0, 'a filter sized for 1% answers maybe for some absent values')
     })
   })

@@ -76,7 +76,7 @@ describe('a sidecar index over a DuckDB dataset', () => {
     }
   })
 
-  test('values known to be absent are ruled out at about the target rate; bounds rule out the rest', async () => {
+  test('values known to be absent are ruled out at about the target rate; bounds rule out the rest', async (t) => {
     const index = await openSidecarIndex(indexPath)
     try {
       const absent = Array.from({ length: 3000 }, (_, i) => BigInt((i * 61) * 3 + 1))
@@ -93,7 +93,8 @@ describe('a sidecar index over a DuckDB dataset', () => {
       }
       const rate = bloomMaybe / (bloomAbsent + bloomMaybe)
       assert.ok(bloomAbsent + bloomMaybe > 1000, 'enough values fall inside some chunk\'s bounds to measure')
-      assert.ok(rate <= 0.015, `measured false-positive rate ${rate} at fpp 0.01`)
+      t.diagnostic(`measured false-positive rate ${rate} over ${bloomAbsent + bloomMaybe} absent (value, row group) pairs inside the bounds`)
+      assert.ok(rate <= 0.01, `measured false-positive rate ${rate} at fpp 0.01`)
     } finally {
       await index.close()
     }
