@@ -113,12 +113,57 @@ export async function openSidecarIndex(source, options = {}) {
     if (directory?.format !== 'parquet-bloom-sidecar' || directory.version !== SIDECAR_VERSION || !Array.isArray(directory.files)) {
       throw bad(`its directory is not version ${SIDECAR_VERSION} of the sidecar format`)
     }
+    const problem = directoryProblem(directory, bitsets.length)
+    if (problem) throw bad(`its directory ${problem}`)
     const base = options.base ?? await defaultBase(source)
     return new SidecarIndex(byteSource, cache, directory, bitsets, base)
   } catch (error) {
     await byteSource.close()
     throw error
   }
+}
+
+/**
+ * Why a directory cannot be used, or undefined: every entry must describe a file (path, size, row groups)
+ * and every chunk a bitset inside the bitsets blob, of a power-of-two size of whole blocks, with bounds
+ * of its column's kind. An index that disagrees with itself answers nothing.
+ */
+function directoryProblem(directory, bitsetsLength) {
+  const isPowerOfTwoBlocks = (n) => Number.isSafeInteger(n) && n >= BLOCK_BYTES && (n & (n - 1)) === 0
+  for (const [i, file] of directory.files.entries()) {
+    const where = `file ${i}`
+    if (typeof file?.path !== 'string' || !Number.isSafeInteger(file.size) || !Array.isArray(file.rowGroups) || typeof file.columns !== 'object' || file.columns === null) {
+      return `describes ${where} incompletely (path, size, columns, rowGroups)`
+    }
+    for (const [g, group] of file.rowGroups.entries()) {
+      if (!Number.isSafeInteger(group?.numRows) || group.numRows < 0 || typeof group.chunks !== 'object' || group.chunks === null) return `describes ${where}, row group ${g} incompletely`
+      for (const [column, chunk] of Object.entries(group.chunks)) {
+        if (chunk === null) continue
+        const type = file.columns[column]
+        if (!type || typeof type.physicalType !== 'string') return `has a chunk of ${where}, row group ${g} for column ${column}, which the file's entry does not describe`
+        if (!Array.isArray(chunk) || chunk.length !== 4) return `has a malformed chunk (${where}, row group ${g}, column ${column})`
+        const [offset, numBytes, min, max] = chunk
+        if (!(Number.isSafeInteger(offset) && offset >= 0 && isPowerOfTwoBlocks(numBytes) && offset + numBytes <= bitsetsLength)) {
+          return `places a bitset of ${where}, row group ${g}, column ${column} at [${offset}, ${offset}+${numBytes}), not inside the ${bitsetsLength}-byte bitsets blob as a power-of-two number of blocks`
+        }
+        const order = sortOrderFor({ physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType })
+        for (const bound of [min, max]) {
+          if (bound === null) continue
+          if (!order || !boundFits(order.kind, bound)) return `records a bound ${JSON.stringify(bound)} that is not a ${order?.kind ?? 'orderless'} value (${where}, row group ${g}, column ${column})`
+        }
+      }
+    }
+  }
+  return undefined
+}
+
+/** Whether a recorded bound is of the form encodeBound writes for this kind. */
+function boundFits(kind, bound) {
+  if (kind === 'int64' || kind === 'uint64') return typeof bound === 'string' && /^-?\d+$/.test(bound)
+  if (kind === 'bytes') return typeof bound === 'string' && /^([0-9a-f]{2})*$/.test(bound)
+  if (kind === 'int32' || kind === 'uint32') return Number.isSafeInteger(bound)
+  if (kind === 'float' || kind === 'double') return typeof bound === 'number' || bound === 'Infinity' || bound === '-Infinity'
+  return false
 }
 
 async function defaultBase(source) {

@@ -255,3 +255,35 @@ describe('a sidecar index over hyparquet-writer files', () => {
     }
   })
 })
+
+describe('a sidecar index that disagrees with itself', () => {
+  /** The index with its directory edited (its CRC made to match, so only the content is wrong). */
+  async function withDirectory(edit) {
+    const { crc32Hex, puffinFooter } = await import('../../js/index-builder/puffin.js')
+    const bytes = new Uint8Array(await readFile(indexPath))
+    const size = new DataView(bytes.buffer).getUint32(bytes.length - 12, true)
+    const footer = JSON.parse(new TextDecoder().decode(bytes.subarray(bytes.length - 12 - size, bytes.length - 12)))
+    const blob = footer.blobs.find((b) => b.type === 'parquet-bloom-directory-v1')
+    const directory = JSON.parse(new TextDecoder().decode(bytes.subarray(blob.offset, blob.offset + blob.length)))
+    edit(directory)
+    const text = new TextEncoder().encode(JSON.stringify(directory))
+    const blobs = footer.blobs.map((b) => (b === blob ? { ...b, length: text.length, properties: { ...b.properties, crc32: crc32Hex(text) } } : b))
+    return Buffer.concat([bytes.subarray(0, blob.offset), text, puffinFooter(blobs, footer.properties)])
+  }
+
+  test('bitsets outside the blob, sizes that are not whole blocks, bounds of another kind: MALFORMED_FOOTER', async () => {
+    const chunk = (d) => d.files[0].rowGroups[0].chunks.id
+    for (const edit of [
+      (d) => { chunk(d)[0] = 1e12 },
+      (d) => { chunk(d)[1] = 48 },
+      (d) => { chunk(d)[2] = 'abc' },
+      (d) => { d.files[0].rowGroups[0].chunks.ghost = [0, 32, null, null] },
+      (d) => { delete d.files[1].size },
+    ]) {
+      await assert.rejects(openSidecarIndex(await withDirectory(edit)), { code: ErrorCode.MALFORMED_FOOTER })
+    }
+    // The same path, untouched, opens.
+    const index = await openSidecarIndex(await withDirectory(() => {}), { base: data })
+    await index.close()
+  })
+})
