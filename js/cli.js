@@ -81,6 +81,19 @@ function jsonInspectShape({ stats, rowGroups, ...file }) {
 
 async function runProbe(files, options) {
   const values = await loadValues(options)
+  // One sidecar index for every file of the run, loaded (like the index-builder) only when asked for.
+  if (options.index !== undefined) {
+    const { openSidecarIndex } = await import('./index-builder/index.js')
+    options.sidecar = await openSidecarIndex(options.index)
+  }
+  try {
+    return await probeFiles(files, options, values)
+  } finally {
+    await options.sidecar?.close()
+  }
+}
+
+async function probeFiles(files, options, values) {
   const summary = new ProbeSummary(values)
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {
@@ -137,8 +150,8 @@ async function runOverFiles(files, options, { job, text, json, end }) {
   return failed ? EXIT_FAILED : EXIT_OK
 }
 
-async function withFile(source, { footerCache, decryption }, fn) {
-  const file = await openParquet(source, { footerCache, decryption })
+async function withFile(source, { footerCache, decryption, sidecar }, fn) {
+  const file = await openParquet(source, { footerCache, decryption, index: sidecar })
   try {
     return await fn(file)
   } finally {

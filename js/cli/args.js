@@ -49,6 +49,7 @@ const COMMANDS = {
     'max-confirm-bytes': { type: 'string' },
     'max-rows': { type: 'string' },
     'columns': { type: 'string' },
+    'index': { type: 'string' },
   },
   'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' } },
   'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' } },
@@ -115,6 +116,8 @@ Options:
   --max-confirm-bytes <n>  data page bytes --confirm may read per file (default 16 MiB)
   --max-rows <n>           rows listed per value and file with --confirm (default 1000)
   --columns <a,b>          with --confirm: also print those top-level columns' values at the rows found
+  --index <file>           a sidecar index (parquet-bloom index build): its filters and bounds answer what
+                           the files' own indexes leave open, for files it describes as they are
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
   --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them

@@ -171,7 +171,8 @@ function invalid(message) {
   return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
 }
 
-function layoutEncrypted(layout) {
+/** Whether any column chunk of the file is encrypted (their pages are ciphertext). */
+export function layoutEncrypted(layout) {
   if (layout.encryptedColumns) return true
   for (let w = 0; w < layout.chunks.length; w += CHUNK_WORDS) {
     if (layout.chunks[w + Chunk.FLAGS] & (ChunkFlag.ENCRYPTED_META_DATA | ChunkFlag.HAS_CRYPTO_META_DATA)) return true

@@ -13,6 +13,7 @@ import { crc32Hex, puffinFooter, PUFFIN_MAGIC } from './puffin.js'
 import { openSink } from './sink.js'
 import { openSidecarIndex, BITSETS_BLOB, DIRECTORY_BLOB, SIDECAR_VERSION, encodeBound, fileValidator } from './sidecar-index.js'
 import { PACKAGE_VERSION } from './version.js'
+import { layoutEncrypted } from './add-indexes.js'
 
 const utf8 = new TextEncoder()
 
@@ -116,6 +117,9 @@ async function indexFile(input, recorded, validator, options, out, bitsetsStart,
   const file = await openParquet(input, { signal: options.signal })
   try {
     const { layout, metadataOffset } = file
+    if (layoutEncrypted(layout)) {
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${file.name}: the file is encrypted; sidecar indexes of encrypted files are not supported (they would hold what the keys protect)`, { source: file.name })
+    }
     const read = (offset, length) => file.readRange(offset, length, { signal: options.signal })
     const columns = {}
     const leaves = []

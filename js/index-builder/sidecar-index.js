@@ -334,7 +334,8 @@ export class SidecarIndex {
 
   /**
    * Sharpens one file's probe results (openParquet(…, { index })): where the file's own indexes left a
-   * value open and the index describes this file as it is, the index's absent answers replace them. A
+   * value open and the index describes this file as it is, the index's answer replaces a `maybe` when it
+   * is `absent`, and an `unknown` when it is anything but. A
    * file the index does not describe (missing, another size or validator) keeps its results as they are.
    * @param {{ name: string, fileSize: number, column: string, values: unknown[], rowGroups: Array<{ index: number, results: any[] }>, signal?: AbortSignal }} probe
    */
@@ -349,7 +350,9 @@ export class SidecarIndex {
       const theirs = answered.rowGroups[g.index]?.results
       if (!theirs) continue
       g.results.forEach((r, v) => {
-        if ((r.verdict === 'maybe' || r.verdict === 'unknown') && r.source !== Source.VALUE && theirs[v].verdict === 'absent') g.results[v] = theirs[v]
+        if (r.source === Source.VALUE) return
+        // An absent from the index settles a maybe; any answer of the index beats an unknown for want of an index.
+        if ((r.verdict === 'maybe' && theirs[v].verdict === 'absent') || (r.verdict === 'unknown' && theirs[v].verdict !== 'unknown')) g.results[v] = theirs[v]
       })
     }
   }

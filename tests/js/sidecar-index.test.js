@@ -287,3 +287,31 @@ describe('a sidecar index that disagrees with itself', () => {
     await index.close()
   })
 })
+
+describe('parquet-bloom index build / probe --index', () => {
+  test('the CLI builds an index and probes through it; encrypted files are refused', async (t) => {
+    const { execFile } = await import('node:child_process')
+    const { projectRoot, fixturePath, missingFixture } = await import('./helpers/fixtures.js')
+    const run = (args) => new Promise((resolve) => execFile(process.execPath, [path.join(projectRoot, 'js/cli.js'), ...args], (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr })))
+    const sub = path.join(dir, 'cli')
+    await mkdir(sub)
+    for (const f of [0, 1]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
+    const target = path.join(sub, '_index.puffin')
+    const built = await run(['index', 'build', sub, '-o', target, '-c', 'id', '--json'])
+    assert.equal(built.code, 0, built.stderr)
+    assert.equal(JSON.parse(built.stdout).files, 2)
+    const present = String((ROWS + 7) * 3) // file 1, row 7
+    const probe = await run(['probe', path.join(sub, fileName(1)), '-c', 'id', '-v', present, '-v', String((ROWS + 7) * 3 + 1), '--no-statistics', '--index', target, '--json'])
+    assert.equal(probe.code, 0, probe.stderr)
+    const [r0] = JSON.parse(probe.stdout).files[0].rowGroups
+    assert.equal(r0.results[0].verdict, 'maybe')
+    assert.deepEqual([r0.results[1].verdict, r0.results[1].source], ['absent', 'bloom-filter'])
+    const again = await run(['index', 'build', sub, '-o', target, '-c', 'id', '--update'])
+    assert.match(again.stdout, /0 files read, 2 kept, 0 dropped/)
+    const skip = missingFixture('parquet-testing/encrypt_columns_plaintext_footer.parquet.encrypted')
+    if (skip) return t.skip(skip)
+    const refused = await run(['index', 'build', fixturePath('parquet-testing/encrypt_columns_plaintext_footer.parquet.encrypted'), '-o', path.join(sub, 'enc.puffin'), '-c', 'double_field'])
+    assert.equal(refused.code, 2)
+    assert.match(refused.stderr, /encrypted/)
+  })
+})
