@@ -1,7 +1,7 @@
 // `npm run bench` (through scripts/bench.sh): runs every benchmark section in its own Node process, the
 // native Google Benchmark binary before and after the JS throughput section, prints the tables and the
 // targets, and writes everything to bench/results/latest.json with the machine it ran on.
-//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,indexes,confirm,size,footer] [--no-native]
+//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,indexes,confirm,size,footer,index-builder] [--no-native]
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -15,7 +15,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'indexes', 'confirm', 'size', 'footer']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'indexes', 'confirm', 'size', 'footer', 'index-builder']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -92,6 +92,7 @@ async function main() {
   if (want('dataset')) result.dataset = section('dataset.js')
   if (want('indexes')) result.indexes = section('indexes.js')
   if (want('confirm')) result.confirm = section('confirm-match.js')
+  if (want('index-builder')) result.indexBuilder = section('index-builder.js')
   if (want('size')) result.size = await measureDownload()
   if (want('footer')) {
     result.footer = section('big-footer.js', ['--footer', footerPath], ['--max-old-space-size=8192'])
@@ -203,6 +204,18 @@ function print(result) {
       ['candidate row groups', 'confirm bytes', 'confirm requests', 'whole probe bytes', 'requests', 'bound', 'met'],
       [[b.candidateRowGroups, bytes(b.confirmBytes), b.confirmRequests, bytes(b.probeBytes), b.requests, bytes(b.bound), b.met ? 'yes' : 'NO']])
   }
+  if (result.indexBuilder) {
+    const x = result.indexBuilder
+    table('index add: a DuckDB file without filters copied with filters for one column, one core (child process, young generation 2 MiB; memory above its start)',
+      ['column', 'input', 'ms', 'MB/s', 'MB/s of CPU time', 'filters', 'peak RSS above start', 'peak JS heap + external above start'],
+      x.add.map((r) => [r.case, bytes(r.inputBytes), fmt(r.ms, 0), fmt(r.mbPerSecond), fmt(r.inputBytes / MiB / (r.cpuMs / 1000)), `${r.filters} (${bytes(r.filterBytes)})`,
+        bytes(r.peakAboveStartBytes), bytes(r.heldPeakAboveStartBytes)]))
+    const sc = x.sidecar
+    table(`Probe of one value over ${sc.files} files (${sc.rowGroups} row groups), server waits 20 ms per response: sidecar index (${bytes(sc.indexBytes)}, built in ${fmt(sc.buildMs, 0)} ms) vs each file's footer and filters`,
+      ['reader', 'rounds', 'requests', 'bytes', 'ms'],
+      [['sidecar index', sc.sidecar.rounds, sc.sidecar.requests, bytes(sc.sidecar.bytesFetched), fmt(sc.sidecar.ms, 0)],
+        ['footers (files in parallel; rounds: the most of one file)', sc.footers.rounds, sc.footers.requests, bytes(sc.footers.bytesFetched), fmt(sc.footers.ms, 0)]])
+  }
   if (result.size) {
     const s = result.size
     table('Size a browser loads (gzip -9)', ['part', 'raw', 'gzip'],
@@ -268,6 +281,16 @@ function targets(result) {
     const { files, plans } = result.dataset
     add(`dataset of ${files} files, 1 value, 30 ms per response`, '≤ 3 rounds (dataset issue)', `${plans.dataset.rounds} rounds, ${plans.dataset.requests} requests, ${fmt(plans.dataset.ms, 0)} ms (per-file loop ${fmt(plans.perFile.ms, 0)} ms)`, plans.dataset.rounds <= 3)
     add(`dataset of ${files} files, second probe (footer cache)`, '1 round', `${plans.cached.rounds} round, ${bytes(plans.cached.bytes)}`, plans.cached.rounds === 1)
+  }
+  if (result.indexBuilder) {
+    const [int64, text] = result.indexBuilder.add
+    // "On one core": input bytes over the process's CPU time; wall-clock alongside (the machine may be shared).
+    const cpuRate = (r) => r.inputBytes / MiB / (r.cpuMs / 1000)
+    add(`index add, INT64 column (${bytes(int64.inputBytes)})`, '≥ 50 MB/s (one core)', `${fmt(cpuRate(int64))} MB/s of CPU time (${fmt(int64.mbPerSecond)} wall)`, cpuRate(int64) >= 50)
+    add(`index add, string column (${bytes(text.inputBytes)})`, '≥ 20 MB/s (one core)', `${fmt(cpuRate(text))} MB/s of CPU time (${fmt(text.mbPerSecond)} wall)`, cpuRate(text) >= 20)
+    const peak = Math.max(int64.heldPeakAboveStartBytes, text.heldPeakAboveStartBytes)
+    add('index add: peak memory (JS heap + external above start)', '≤ 64 MiB', `${bytes(peak)} (RSS above start ${bytes(Math.max(int64.peakAboveStartBytes, text.peakAboveStartBytes))})`, peak <= 64 * MiB)
+    add(`sidecar probe of ${result.indexBuilder.sidecar.files} files`, '2 rounds', `${result.indexBuilder.sidecar.sidecar.rounds} rounds`, result.indexBuilder.sidecar.sidecar.rounds === 2)
   }
   if (result.size) add('wasm + JS gzip', '≤ 100 KiB', bytes(result.size.total.gzip), result.size.total.gzip <= 100 * KiB)
   if (result.footer) {

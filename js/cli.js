@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // parquet-bloom command line: `inspect` reports where each bloom filter is and how healthy it is,
-// `probe` says per row group whether values may be present. Built on the public JS API (js/index.js).
+// `probe` says per row group whether values may be present, `index add` writes a copy with filters, `index build` one sidecar index for many files. Built on the public JS API (js/index.js).
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
@@ -13,6 +13,8 @@ import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe-command.js'
 import { Progress, runFiles } from './cli/run-files.js'
 import { isDatasetInput, probeFilesAsDataset, runDatasetInspect, runDatasetProbe } from './cli/dataset.js'
+import { adviceText, indexAdd, indexBuild } from './cli/index-add.js'
+import { adviseIndexes } from './index-builder/advise.js'
 
 const EXIT_OK = 0
 const EXIT_FAILED = 2
@@ -34,6 +36,14 @@ async function main(argv) {
     return EXIT_OK
   }
   const { command, files, options } = parsed
+  if (command === 'index add' || command === 'index build') {
+    try {
+      process.stdout.write(command === 'index add' ? await indexAdd(files[0], options) : await indexBuild(files, options))
+      return EXIT_OK
+    } catch (error) {
+      return fail(error, options.debug)
+    }
+  }
   // One cache for every file of the run: footers of URLs kept in --cache-dir across runs.
   if (options['cache-dir'] !== undefined) options.footerCache = createFooterCache({ store: directoryStore(options['cache-dir']) })
   try {
@@ -46,6 +56,13 @@ async function main(argv) {
 
 async function runInspect(files, options) {
   if (isDatasetInput(files)) return runDatasetInspect(files[0], options)
+  if (options.advise) {
+    return runOverFiles(files, options, {
+      job: (source, label) => withFile(source, options, async (file) => ({ file: label, columns: await adviseIndexes(file, { fpp: options.fpp }) })),
+      text: (advice) => adviceText(advice, options.fpp ?? 0.01),
+      json: (advice) => advice,
+    })
+  }
   return runOverFiles(files, options, {
     job: (source, label) => withFile(source, options, async (file) => {
       await file.validateFooter() // the report shows the footer: it must be the file's current one
@@ -67,12 +84,26 @@ function jsonInspectShape({ stats, rowGroups, ...file }) {
 async function runProbe(files, options) {
   const values = await loadValues(options)
   if (isDatasetInput(files)) return runDatasetProbe(files[0], values, options)
+  // One sidecar index for every file of the run, loaded (like the index-builder) only when asked for.
+  if (options.index !== undefined) {
+    const { openSidecarIndex } = await import('./index-builder/index.js')
+    options.sidecar = await openSidecarIndex(options.index)
+  }
+  try {
+    return await probeFiles(files, options, values)
+  } finally {
+    await options.sidecar?.close()
+  }
+}
+
+async function probeFiles(files, options, values) {
   const summary = new ProbeSummary(values)
   const probeOptions = { column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
     confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns }
   // Several files are probed as one dataset: one window of requests, all footers in one wave. (A file
-  // named twice is probed twice, file by file.)
-  const asDataset = files.length > 1 && new Set(files).size === files.length
+  // named twice is probed twice, file by file; so are files probed with a sidecar index, which the
+  // dataset does not carry to its files.)
+  const asDataset = files.length > 1 && new Set(files).size === files.length && !options.sidecar
     ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption, fileConcurrency: options.concurrency })
     : undefined
   const code = await runOverFiles(files, options, {
@@ -130,8 +161,8 @@ async function runOverFiles(files, options, { job, text, json, end }) {
   return failed ? EXIT_FAILED : EXIT_OK
 }
 
-async function withFile(source, { footerCache, decryption }, fn) {
-  const file = await openParquet(source, { footerCache, decryption })
+async function withFile(source, { footerCache, decryption, sidecar }, fn) {
+  const file = await openParquet(source, { footerCache, decryption, index: sidecar })
   try {
     return await fn(file)
   } finally {

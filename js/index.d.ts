@@ -198,6 +198,12 @@ export interface OpenParquetOptions {
    * the signal. Default 3; 0 disables retries. An abort is never retried.
    */
   retries?: number
+  /**
+   * A sidecar index (`openSidecarIndex` from 'parquet-bloom/index-builder', README "Giving files the
+   * indexes they lack") whose filters and bounds answer what the file's own indexes leave open, while
+   * it describes this file as it is (same size and validator); otherwise the file is probed as usual.
+   */
+  index?: { refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<void> }
 }
 
 /** Access keys for a private bucket. Never written to messages, names or returned objects. */
@@ -368,7 +374,7 @@ export type ReasonCode =
   | 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large'
   | 'not-representable' | 'null' | 'nan'
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
-  | 'encrypted-column' | 'no-key' | 'no-column-metadata' | 'external-file' | 'internal'
+  | 'encrypted-column' | 'no-key' | 'no-column-metadata' | 'external-file' | 'stale-index' | 'internal'
   | 'partition-match' | 'partition-mismatch' | 'outside-where' | 'column-missing' | 'file-error' | 'limit-reached'
 
 export interface ProbeValueResult {

@@ -28,10 +28,12 @@ import { lazyMetadata } from './footer/lazy-metadata.js'
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
  *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
  *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, fileSize?: number, etag?: string,
- *   retries?: number }} [options]
+ *   retries?: number,
+ *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[], signal?: AbortSignal }) => Promise<void> } }} [options]
  *   fileSize, etag: the file as a listing describes it (URLs): the tail is read as an exact range, responses
  *   are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached footer is validated by the ETag
  *   retries: transient failures (429, 5xx, resets, timeouts) are retried per request, default 3; 0: none
+ *   index: a sidecar index (openSidecarIndex) whose filters answer what the file's own indexes leave open
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  *   decryption: keys of a file with Parquet modular encryption (README "Encrypted files")
  */
@@ -212,6 +214,11 @@ export class ParquetFile {
     const retry = await plan.afterReads()
     if (retry.length) await this.#run(retry, { ...options, coalesceGap })
     const rowGroups = plan.results()
+    // A sidecar index (js/index-builder/sidecar-index.js) answers what the file's own indexes left open.
+    if (this.#options.index) {
+      await this.#options.index.refine({ name: this.name, fileSize: this.fileSize, column: column.name, values: encoded.outcomes.map((o) => o.value), rowGroups,
+        signal: options.signal ?? this.#options.signal })
+    }
     const result = {
       column: column.name,
       physicalType: column.physicalType,

@@ -22,8 +22,9 @@ export const PLANS = {
   'now: transport window, free requests': {},
 }
 
-async function startServer(root) {
-  const child = fork(serverScript, [root, 'slow:30'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+/** The range server in a process of its own, its modes applied to every request. */
+export async function startServer(root, modes = ['slow:30']) {
+  const child = fork(serverScript, [root, ...modes], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const { origin } = await new Promise((resolve, reject) => {
     child.once('message', resolve)
     child.once('exit', (code) => reject(new Error(`the range server exited (${code})`)))

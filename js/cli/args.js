@@ -26,8 +26,18 @@ const COMMON = {
   'help': { type: 'boolean', short: 'h' },
 }
 
+const INDEX_COMMON = {
+  'output': { type: 'string', short: 'o' },
+  'column': { type: 'string', short: 'c', multiple: true },
+  'fpp': { type: 'string' },
+  'ndv': { type: 'string' },
+  'json': { type: 'boolean' },
+  'debug': { type: 'boolean' },
+  'help': { type: 'boolean', short: 'h' },
+}
+
 const COMMANDS = {
-  inspect: { ...COMMON },
+  inspect: { ...COMMON, 'advise': { type: 'boolean' }, 'fpp': { type: 'string' } },
   probe: {
     ...COMMON,
     'column': { type: 'string', short: 'c' },
@@ -42,7 +52,10 @@ const COMMANDS = {
     'max-rows': { type: 'string' },
     'columns': { type: 'string' },
     'where': { type: 'string', multiple: true },
+    'index': { type: 'string' },
   },
+  'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' } },
+  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' } },
 }
 
 export const DEFAULT_CONCURRENCY = 4
@@ -53,6 +66,8 @@ export const MAIN_HELP = `parquet-bloom — inspect and probe the bloom filters 
 Usage:
   parquet-bloom inspect <file-or-url>... [--json]
   parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [--json]
+  parquet-bloom index add <file> -o <out> --column <path> [--column <path>]... [--fpp 0.01] [--ndv auto|N] [--page-index] [--replace]
+  parquet-bloom index build <files-or-dir>... -o <index> --column <path>... [--update]
   parquet-bloom <command> --help
   parquet-bloom --version
 
@@ -72,6 +87,10 @@ the fill suggests, the false-positive rate that fill implies, and warnings.
 
 Options:
   --json               one JSON document: { "files": [ { file, size, createdBy, numRows, rowGroups } ] }
+  --advise             instead: per column, how much each index would prune for probes of the column's own
+                       values (a sample of row groups decoded; statistics as the file has them) and what
+                       bloom filters would cost (parquet-bloom index add writes them)
+  --fpp <p>            with --advise: the filters' false-positive rate (default 0.01)
   --concurrency <n>    files read at once (default ${DEFAULT_CONCURRENCY})
   --cache-dir <dir>    keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
   --footer-key <key>   key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>);
@@ -111,6 +130,8 @@ Options:
   --region <region>        its region; also AWS_REGION. Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
                            AWS_SESSION_TOKEN (never on the command line); without them, unsigned requests
   --where <key=value>      a dataset: only files whose partition key holds value (repeat a key for IN)
+  --index <file>           a sidecar index (parquet-bloom index build): its filters and bounds answer what
+                           the files' own indexes leave open, for files it describes as they are
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default: all, through one window of requests, as a dataset)
   --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
@@ -128,6 +149,47 @@ skipped wrongly. Reason codes: see README ("Verdicts, sources and reasons").
 `,
 }
 
+HELP['index add'] = `Usage: parquet-bloom index add <file-or-url> -o <out> --column <path> [--column <path>]... [options]
+
+Writes a copy of the file with bloom filters for the columns given. The pages are copied byte for byte;
+the filters follow them, then the old footer with only the new filters' locations added, and a
+key-value entry "parquet-bloom.indexes" saying what was added. Encrypted files are refused.
+
+Options:
+  -o, --output <file>  where the copy goes (written beside it under a temporary name, then renamed)
+  -c, --column <path>  a column to give filters (repeatable): INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY
+  --fpp <p>            target false-positive rate of each filter (default 0.01)
+  --ndv auto|<n>       distinct values each filter is sized for: counted per chunk (auto, the default) or <n>
+  --replace            also build filters for chunks that have a usable one (kept by default)
+  --page-index         also write an OffsetIndex for chunks without one, and a ColumnIndex where the file
+                       declares TYPE_ORDER for the column (page bounds are defined only there)
+  --json               print the result as JSON: { file, output, bytesWritten, added, skipped }
+  --debug              show stack traces of errors
+  -h, --help           this help
+`
+HELP['index build'] = `Usage: parquet-bloom index build <file-or-dir>... -o <index-file> --column <path> [--column <path>]... [options]
+
+Writes one sidecar index (a Puffin file, docs/sidecar-index.md) for files that cannot be rewritten: per
+file, row group and column a bloom filter and the values' min/max. Probes of any number of files then
+cost two reads of the index: its directory (one tail read) and the 32-byte blocks the values map to.
+A directory stands for the .parquet files under it. Paths are recorded relative to the index's directory.
+
+Options:
+  -o, --output <file>  the index file
+  -c, --column <path>  a column to index (repeatable)
+  --fpp <p>            target false-positive rate of each filter (default 0.01)
+  --ndv auto|<n>       distinct values each filter is sized for (default: counted per chunk)
+  --update             keep the entries of <index-file> whose files have not changed (size, modification
+                       time), index new files, drop gone ones
+  --json               print the result as JSON
+  --debug              show stack traces of errors
+  -h, --help           this help
+`
+HELP.index = `Usage:
+  parquet-bloom index add <file> -o <out> --column <path>...          (see parquet-bloom index add --help)
+  parquet-bloom index build <files-or-dir>... -o <index> --column <path>...  (see parquet-bloom index build --help)
+`
+
 /**
  * @param {string[]} argv arguments after the script name
  * @returns {{ kind: 'help', text: string } | { kind: 'version' } | { kind: 'run', command: string, files: string[],
@@ -141,6 +203,7 @@ export function parseCommandLine(argv) {
     return { kind: 'help', text: HELP[topic] ?? MAIN_HELP }
   }
   if (first === '--version' || first === '-V') return { kind: 'version' }
+  if (first === 'index') return parseIndexCommand(rest)
   const spec = COMMANDS[first]
   if (!spec) {
     throw new UsageError(first.startsWith('-')
@@ -161,7 +224,48 @@ export function parseCommandLine(argv) {
   options.concurrency = parseConcurrency(options.concurrency, first)
   if (options['cache-dir'] === '') throw new UsageError(`--cache-dir needs a directory (see parquet-bloom ${first} --help)`, first)
   if (first === 'probe') checkProbeOptions(options)
+  if (first === 'inspect' && options.fpp !== undefined) {
+    const fpp = Number(options.fpp)
+    if (!options.advise) throw new UsageError('--fpp goes with --advise (see parquet-bloom inspect --help)', first)
+    if (!(fpp > 0 && fpp < 1)) throw new UsageError(`--fpp must be a number between 0 and 1, got ${JSON.stringify(options.fpp)}`, first)
+    options.fpp = fpp
+  }
   return { kind: 'run', command: first, files, options }
+}
+
+/**
+ * `index add …` (one input file) and `index build …` (files or directories): an output, the columns.
+ * @param {string[]} args
+ * @returns {{ kind: 'help', text: string } | { kind: 'run', command: string, files: string[], options: Record<string, any> }}
+ */
+function parseIndexCommand(args) {
+  const [sub, ...rest] = args
+  const command = `index ${sub}`
+  const spec = COMMANDS[command]
+  if (sub === undefined || sub === '--help' || sub === '-h') return { kind: 'help', text: HELP.index }
+  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}: use index add or index build (see parquet-bloom index --help)`)
+  let parsed
+  try {
+    parsed = parseArgs({ args: rest, options: spec, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError(`${oneLine(error.message).split('. ')[0].replace(/^Unknown/, 'unknown')} (see parquet-bloom ${command} --help)`, command)
+  }
+  const { values: options, positionals: files } = parsed
+  if (options.help) return { kind: 'help', text: HELP[command] }
+  const usage = (text) => new UsageError(`${text} (see parquet-bloom ${command} --help)`, command)
+  if (sub === 'add' ? files.length !== 1 : files.length === 0) throw usage(`${command} takes ${sub === 'add' ? 'one input file' : 'files or directories'}, got ${files.length}`)
+  if (!options.output) throw usage(`${command} needs -o <out>`)
+  if (!options.column?.length) throw usage(`${command} needs at least one --column <path>`)
+  if (options.fpp !== undefined) {
+    const fpp = Number(options.fpp)
+    if (!(fpp > 0 && fpp < 1)) throw usage(`--fpp must be a number between 0 and 1, got ${JSON.stringify(options.fpp)}`)
+    options.fpp = fpp
+  }
+  if (options.ndv !== undefined && options.ndv !== 'auto') {
+    if (!/^\d+$/.test(options.ndv) || !(Number(options.ndv) > 0)) throw usage(`--ndv must be auto or a positive whole number, got ${JSON.stringify(options.ndv)}`)
+    options.ndv = Number(options.ndv)
+  }
+  return { kind: 'run', command, files, options }
 }
 
 function checkProbeOptions(options) {

@@ -54,6 +54,7 @@ export const REASONS = Object.freeze({
   'column-missing': { verdict: 'unknown', text: 'the dataset file has no such column (its schema differs from other files\')' },
   'file-error': { verdict: 'unknown', text: 'the dataset file could not be read or probed; its `error` says why' },
   'limit-reached': { verdict: 'unknown', text: 'the dataset file was not probed: `limit` rows were already found in other files' },
+  'stale-index': { verdict: 'unknown', text: 'the sidecar index does not describe the file as it is (missing from it, or another size or validator): probe the file itself' },
   'internal': { verdict: 'unknown', text: 'an internal inconsistency; please report it' },
 })
 

@@ -51,6 +51,7 @@ const openOptions: Required<OpenParquetOptions> = {
   fileSize: 1 << 20,
   etag: '"abc"',
   retries: 3,
+  index: { refine: async () => {} },
 }
 
 const probeOptions: Required<ProbeOptions> = {

@@ -1,0 +1,131 @@
+// Giving files the indexes they lack (js/index-builder/): `index add` throughput on generated DuckDB
+// files without filters (an INT64 column, a string column; input MB/s on one core, peak memory of the
+// process above its start), and a sidecar index's probe of many files over HTTP (rounds, requests, bytes)
+// beside probing each file's footer without it, measured side by side in one run.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import { init, openParquet } from '../../js/index.js'
+import { addIndexes, buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
+import { runIfMain } from '../lib/section.js'
+import { startServer } from './rounds.js'
+
+const MiB = 1 << 20
+const here = fileURLToPath(import.meta.url)
+
+async function duckdb() {
+  const { DuckDBInstance } = await import('@duckdb/node-api')
+  const db = await DuckDBInstance.create(':memory:')
+  return { db, conn: await db.connect() }
+}
+
+/** One `addIndexes` run in this process (the child side of the memory measurement). */
+async function addOnce(input, output, column) {
+  await init()
+  const held = () => { const m = process.memoryUsage(); return m.heapUsed + m.external }
+  const baseline = process.memoryUsage().rss
+  const heldBaseline = held()
+  let peak = baseline
+  let heldPeak = heldBaseline
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+    heldPeak = Math.max(heldPeak, held())
+  }, 10)
+  const started = performance.now()
+  const cpuStart = process.cpuUsage()
+  const result = await addIndexes(input, output, { columns: [column], replace: true })
+  const ms = performance.now() - started
+  const cpu = process.cpuUsage(cpuStart)
+  clearInterval(timer)
+  peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024)
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, filters: result.added.length, filterBytes: result.added.reduce((n, a) => n + a.length, 0),
+    baselineRssBytes: baseline, peakAboveStartBytes: peak - baseline, heldPeakAboveStartBytes: heldPeak - heldBaseline }
+}
+
+/**
+ * One run in a fresh process. Its young generation is held to 2 MiB, so that garbage V8 has not yet
+ * collected (16 MiB semi-spaces by default) does not count as memory the copy holds.
+ */
+function addInChild(input, output, column) {
+  const out = execFileSync(process.execPath, ['--max-semi-space-size=2', here, '--child-add', input, output, column], { encoding: 'utf8', maxBuffer: 1 << 20 })
+  return JSON.parse(out)
+}
+
+async function throughput(dir, quick) {
+  const rows = quick ? 4_000_000 : 40_000_000
+  const { conn } = await duckdb()
+  const cases = [
+    ['INT64', 'id', `SELECT (hash(i) >> 1)::BIGINT AS id FROM range(${rows}) t(i)`],
+    ['STRING (≈ 12 B)', 'name', `SELECT 'u' || (hash(i) % 100000000000)::VARCHAR AS name FROM range(${Math.floor(rows / 2)}) t(i)`],
+  ]
+  const out = []
+  for (const [label, column, select] of cases) {
+    const input = path.join(dir, `${column}.parquet`)
+    await conn.run(`COPY (${select}) TO '${input}' (FORMAT parquet, COMPRESSION snappy)`)
+    const bytes = statSync(input).size
+    const run = addInChild(input, path.join(dir, `${column}-indexed.parquet`), column)
+    out.push({ case: label, inputBytes: bytes, ...run, mbPerSecond: bytes / MiB / (run.ms / 1000) })
+  }
+  return out
+}
+
+async function sidecarProbe(dir, quick) {
+  const files = quick ? 50 : 200
+  const data = path.join(dir, 'dataset')
+  mkdirSync(data)
+  const { conn } = await duckdb()
+  for (let f = 0; f < files; f++) {
+    await conn.run(`COPY (SELECT (hash(i + ${f * 20000}) % 1000000000000)::BIGINT AS id FROM range(20000) t(i)) TO '${path.join(data, `p${f}.parquet`)}' (FORMAT parquet, ROW_GROUP_SIZE 10240)`)
+  }
+  const indexPath = path.join(data, '_index.puffin')
+  const started = performance.now()
+  await buildSidecarIndex([data], indexPath, { columns: ['id'] })
+  const buildMs = performance.now() - started
+  const server = await startServer(dir, ['slow:20'])
+  try {
+    const value = [123456789n]
+    let t = performance.now()
+    const index = await openSidecarIndex(`${server.origin}/dataset/_index.puffin`, { base: data + path.sep })
+    await index.probe('id', value, { validate: false })
+    const sidecar = { ...index.stats, ms: performance.now() - t }
+    await index.close()
+    t = performance.now()
+    let requests = 0
+    let bytes = 0
+    let rounds = 0
+    await Promise.all(Array.from({ length: files }, async (_, f) => {
+      const file = await openParquet(`${server.origin}/dataset/p${f}.parquet`)
+      try {
+        await file.probe('id', value)
+        requests += file.stats.requests
+        bytes += file.stats.bytesFetched
+        rounds = Math.max(rounds, file.stats.rounds)
+      } finally {
+        await file.close()
+      }
+    }))
+    const footers = { requests, bytesFetched: bytes, rounds, ms: performance.now() - t }
+    return { files, rowGroups: files * 2, indexBytes: statSync(indexPath).size, buildMs, sidecar, footers }
+  } finally {
+    await server.stop()
+  }
+}
+
+export async function run({ quick } = {}) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-index-'))
+  try {
+    return { add: await throughput(dir, quick), sidecar: await sidecarProbe(dir, quick) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (process.argv[2] === '--child-add') {
+  const [, , , input, output, column] = process.argv
+  addOnce(input, output, column).then((r) => { process.stdout.write(JSON.stringify(r)); process.exit(0) }, (e) => { console.error(e); process.exit(1) })
+} else {
+  runIfMain(import.meta.url, run)
+}

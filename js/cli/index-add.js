@@ -1,0 +1,59 @@
+// `parquet-bloom index add`: one file copied with bloom filters (js/index-builder/add-indexes.js), and a
+// summary of what was added, kept and skipped; `index build`: one sidecar index for many files.
+import { existsSync } from 'node:fs'
+
+import { addIndexes, buildSidecarIndex } from '../index-builder/index.js'
+import { formatBytes, formatTable } from './format.js'
+
+/**
+ * @param {string} input
+ * @param {Record<string, any>} options the parsed command line (js/cli/args.js)
+ * @returns {Promise<string>} what to print
+ */
+export async function indexAdd(input, options) {
+  const result = await addIndexes(input, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, replace: options.replace, pageIndex: options['page-index'] })
+  if (options.json) return `${JSON.stringify({ file: input, output: options.output, bytesWritten: result.bytesWritten, added: result.added, pageIndexes: result.pageIndexes, skipped: result.skipped }, null, 2)}\n`
+  const filterBytes = result.added.reduce((n, a) => n + a.length, 0)
+  const pageIndexes = result.pageIndexes.length ? `, ${result.pageIndexes.length} page indexes (${result.pageIndexes.filter((p) => p.columnIndex).length} with a ColumnIndex)` : ''
+  const lines = [`${input} → ${options.output}: ${result.added.length} bloom filters added (${filterBytes} bytes)${pageIndexes}, ${result.bytesWritten} bytes written`]
+  const byReason = new Map()
+  for (const s of result.skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s])
+  for (const [reason, list] of byReason) {
+    lines.push(`  ${list.length} chunks ${reason === 'has-filter' ? 'kept their usable filter (--replace builds new ones)' : `skipped (${reason})`}`)
+    if (reason !== 'has-filter') for (const s of list.slice(0, 5)) lines.push(`    row group ${s.rowGroup}, column ${s.column}: ${s.detail}`)
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/**
+ * @param {string[]} inputs
+ * @param {Record<string, any>} options the parsed command line (js/cli/args.js)
+ * @returns {Promise<string>} what to print
+ */
+export async function indexBuild(inputs, options) {
+  const update = options.update && existsSync(options.output) ? options.output : undefined
+  const result = await buildSidecarIndex(inputs, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, update })
+  const { blob, ...shape } = result
+  if (options.json) return `${JSON.stringify({ output: options.output, ...shape }, null, 2)}\n`
+  const lines = [`${options.output}: ${result.files} files, ${result.chunks} column chunks indexed (${result.rebuilt} files read, ${result.kept} kept, ${result.dropped} dropped), ${result.bytesWritten} bytes`]
+  for (const s of result.skipped.slice(0, 10)) lines.push(`  ${s.file}${s.rowGroup !== undefined ? `, row group ${s.rowGroup}` : ''}${s.column ? `, column ${s.column}` : ''}: ${s.detail}`)
+  return `${lines.join('\n')}\n`
+}
+
+/**
+ * The text of `inspect --advise`: one row per column.
+ * @param {{ file: string, columns: Awaited<ReturnType<typeof import('../index-builder/advise.js').adviseIndexes>> }} advice
+ */
+export function adviceText({ file, columns }, fpp) {
+  const percent = (x) => (x === null || x === undefined ? '–' : `${(x * 100).toFixed(1)}%`)
+  const rows = [['column', 'type', 'row groups read', '~distinct / rg', 'absent (most any index prunes)', 'statistics prune', `bloom @ ${fpp}`, 'both', 'filter bytes', 'has filters']]
+  for (const c of columns) {
+    if ('skipped' in c) {
+      rows.push([c.column, c.physicalType, '', '', c.skipped, '', '', '', '', ''])
+      continue
+    }
+    rows.push([c.column, c.physicalType, String(c.sampledRowGroups), c.distinctPerRowGroup.toFixed(0), percent(c.prune.ideal), percent(c.prune.statistics),
+      percent(c.prune.bloomFilter), percent(c.prune.withStatistics), formatBytes(c.filterBytes), c.hasFilters ? 'yes' : 'no'])
+  }
+  return `${file}: pruning for probes of each column's own values (share of value × other row group pairs)\n${formatTable(rows)}\n`
+}

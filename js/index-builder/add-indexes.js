@@ -1,0 +1,187 @@
+// addIndexes(): a copy of a Parquet file with bloom filters (parquet-format BloomFilter.md) for the
+// columns asked for, without touching its data. Every byte before the old footer — pages, old filters,
+// old page indexes — is streamed across unchanged in bounded reads, so every offset the old footer
+// recorded stays valid; each new filter (BloomFilterHeader + bitset, built by the wasm core sized for
+// the target false-positive rate) follows, then the old FileMetaData with only the ColumnMetaData of
+// the chunks that got a filter re-serialized (js/index-builder/footer-splice.js) and one key-value entry
+// saying what was added by which version. A chunk whose pages cannot be read fully gets no filter: an
+// incomplete filter would answer absent for values that are there.
+import { openParquet } from '../parquet-file.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { allChunks, chunk as chunkView } from '../footer/records.js'
+import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chunk-filter.js'
+import { chunkPageRanges, locateFilter } from '../indexes/bloom-reads.js'
+import { structureBoundaries } from '../indexes/bloom-layout.js'
+import { writerRulesFor } from '../indexes/writer-rules.js'
+import { Malformed } from '../format/thrift-compact.js'
+import { Unanswerable } from '../plan/verdicts.js'
+import { mapFooter, spliceFooter } from './footer-splice.js'
+import { openSink } from './sink.js'
+import { PACKAGE_VERSION } from './version.js'
+
+/** The key-value metadata key recording what addIndexes added. */
+export const INDEXES_KEY = 'parquet-bloom.indexes'
+const MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31) // PAR1
+const TYPE_ORDER = 1 // ColumnOrder: the order page bounds are defined in
+
+/**
+ * @typedef {{ columns: Array<string | string[]>, fpp?: number, ndv?: 'auto' | number, replace?: boolean, windowBytes?: number,
+ *   pageIndex?: boolean, signal?: AbortSignal, decryption?: object }} AddIndexesOptions
+ *   ndv: 'auto' (default) sizes each filter for its chunk's distinct values; a number sizes every filter for that many
+ *   replace: build filters also for chunks that have a usable one
+ *   pageIndex: also write an OffsetIndex (and, where the file declares TYPE_ORDER, a ColumnIndex) for chunks without one
+ * @typedef {{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }} AddedFilter
+ * @typedef {{ rowGroup: number, column: string, reason: string, detail: string }} SkippedChunk
+ *   reason: 'has-filter' (kept, usable), 'unreadable-pages' (nothing written), 'no-column-metadata', 'no-page-index' (pages that
+ *   do not start rows, or bounds that cannot be written: the chunk has no new page index)
+ * @typedef {{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number } }} AddedPageIndex
+ * @typedef {{ bytesRead: number, bytesWritten: number, added: AddedFilter[], pageIndexes: AddedPageIndex[], skipped: SkippedChunk[], blob?: Blob }} AddIndexesResult
+ */
+
+/**
+ * Writes `source` with bloom filters for `options.columns` to `sink`.
+ * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source anything openParquet takes
+ * @param {string | NodeJS.WritableStream | WritableStream | null} sink a path, a stream, or null for a Blob (result.blob)
+ * @param {AddIndexesOptions} options
+ * @returns {Promise<AddIndexesResult>}
+ */
+export async function addIndexes(source, sink, options) {
+  const { fpp = 0.01, ndv = 'auto', replace = false, windowBytes = DEFAULT_WINDOW_BYTES, pageIndex = false, signal } = options ?? {}
+  if (!Array.isArray(options?.columns) || options.columns.length === 0) throw invalid('addIndexes needs options.columns: the columns to give bloom filters')
+  if (!(fpp > 0 && fpp < 1)) throw invalid(`fpp must be in (0, 1), got ${fpp}`)
+  if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) throw invalid(`ndv must be 'auto' or a positive integer, got ${ndv}`)
+  if (options.decryption) throw new ParquetBloomError(ErrorCode.ENCRYPTED, 'adding indexes to encrypted files is not supported: their filters would have to be encrypted too')
+  let file
+  try {
+    file = await openParquet(source, { signal })
+  } catch (error) {
+    if (error?.code === ErrorCode.ENCRYPTION_KEY_REQUIRED) {
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${error.message.split(':')[0]}: the file is encrypted; adding indexes to encrypted files is not supported`, { cause: error, source: error.source })
+    }
+    throw error
+  }
+  let out
+  try {
+    const { layout, metadataOffset } = file
+    const name = file.name
+    let map
+    try {
+      map = mapFooter(layout.footerBytes)
+    } catch (error) {
+      if (!(error instanceof Malformed)) throw error
+      throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${name}: the footer cannot be rewritten: ${error.detail}`, { source: name })
+    }
+    if (map.encrypted || layoutEncrypted(layout)) {
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: the file is encrypted; adding indexes to encrypted files is not supported`, { source: name })
+    }
+    const columns = options.columns.map((path) => file.column(path))
+    for (const column of columns) {
+      if (!FILTERABLE_TYPES.has(column.physicalType)) {
+        throw invalid(`${name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
+      }
+    }
+    const geometry = {
+      layout, fileSize: file.fileSize, metadataOffset,
+      boundaries: () => structureBoundaries(layout, metadataOffset),
+      pageRanges: () => chunkPageRanges(layout, metadataOffset),
+    }
+    const read = (offset, length) => file.readRange(offset, length, { signal })
+    out = await openSink(sink)
+    // Everything before the old footer, as it is; the next window is read while one is written.
+    let next = read(0, Math.min(windowBytes, metadataOffset))
+    for (let at = 0; at < metadataOffset; at += windowBytes) {
+      const bytes = await next
+      const following = at + windowBytes
+      next = following < metadataOffset ? read(following, Math.min(windowBytes, metadataOffset - following)) : undefined
+      next?.catch(() => {}) // awaited on the next turn; a failure then is the one reported
+      await out.write(bytes)
+    }
+    const added = []
+    const pageIndexes = []
+    const skipped = []
+    const edits = new Map()
+    const numColumns = layout.columns.length
+    for (let g = 0; g < layout.rowGroupRows.length; g++) {
+      for (const column of columns) {
+        const chunk = g * numColumns + column.index
+        const where = { rowGroup: g, column: column.name }
+        const wantFilter = replace || !usableFilter(geometry, g, column)
+        if (!wantFilter) skipped.push({ ...where, reason: 'has-filter', detail: 'the chunk has a usable bloom filter (replace: true builds a new one)' })
+        const view = chunkView(layout, g, column.index)
+        const wantOffsetIndex = pageIndex && !(view.offsetIndexOffset >= 4)
+        // Page bounds are defined only in TYPE_ORDER (PageIndex.md); a chunk keeps a ColumnIndex it has.
+        const wantColumnIndex = wantOffsetIndex && !(view.columnIndexOffset >= 4) && layout.columnOrders?.[column.index] === TYPE_ORDER
+        if (!wantFilter && !wantOffsetIndex) continue
+        if (!map.rowGroups[g]?.chunks[column.index]?.meta) {
+          skipped.push({ ...where, reason: 'no-column-metadata', detail: 'the column chunk has no ColumnMetaData to record a filter in' })
+          continue
+        }
+        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read, fpp, ndv, windowBytes,
+          pageIndex: wantColumnIndex ? 'both' : wantOffsetIndex ? 'offset' : false })
+        if ('problem' in built) {
+          skipped.push({ ...where, reason: 'unreadable-pages', detail: built.problem })
+          continue
+        }
+        const edit = {}
+        if (wantFilter) {
+          const offset = out.written // the sink's position: the old prefix, then what was added so far
+          await out.write(built.bytes)
+          edit.bloom = { offset, length: built.bytes.length }
+          added.push({ ...where, offset, length: built.bytes.length, ndv: built.ndv, exact: built.exact, numBytes: built.numBytes })
+        }
+        const pages = built.pageIndex
+        if (pages?.offsetIndex) {
+          for (const kind of /** @type {const} */ (['columnIndex', 'offsetIndex'])) {
+            if (!pages[kind]) continue
+            edit[kind] = { offset: out.written, length: pages[kind].length }
+            await out.write(pages[kind])
+          }
+          pageIndexes.push({ ...where, offsetIndex: edit.offsetIndex, columnIndex: edit.columnIndex })
+        }
+        if (pages?.problem) skipped.push({ ...where, reason: 'no-page-index', detail: pages.problem })
+        if (Object.keys(edit).length) edits.set(chunk, edit)
+      }
+    }
+    const record = {
+      writer: `parquet-bloom ${PACKAGE_VERSION}`,
+      bloomFilters: { columns: columns.map((c) => c.name), fpp, ndv, chunks: added.length },
+    }
+    if (pageIndex) record.pageIndexes = { chunks: pageIndexes.length, columnIndexes: pageIndexes.filter((p) => p.columnIndex).length }
+    const footer = spliceFooter(layout.footerBytes, map, edits, { key: INDEXES_KEY, value: JSON.stringify(record) }, numColumns)
+    const length = new Uint8Array(4)
+    new DataView(length.buffer).setUint32(0, footer.length, true)
+    await out.write(footer)
+    await out.write(length)
+    await out.write(MAGIC)
+    const bytesWritten = out.written
+    const blob = await out.close()
+    out = undefined
+    const result = { bytesRead: file.stats.bytesFetched, bytesWritten, added, pageIndexes, skipped }
+    if (blob) result.blob = blob
+    return result
+  } catch (error) {
+    await out?.abort(error)
+    throw error
+  } finally {
+    await file.close()
+  }
+}
+
+function invalid(message) {
+  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
+}
+
+/** Whether any column chunk of the file is encrypted (their pages are ciphertext). */
+export function layoutEncrypted(layout) {
+  if (layout.encryptedColumns) return true
+  for (const c of allChunks(layout)) {
+    if (c.encrypted) return true
+  }
+  return false
+}
+
+/** Whether the chunk's filter is one a probe would use: placed consistently, from a writer not known to write it wrongly. */
+function usableFilter(geometry, rowGroup, column) {
+  if (writerRulesFor(geometry.layout.createdBy, 'bloom-filter', column).length) return false
+  return !(locateFilter(geometry, rowGroup, column.index) instanceof Unanswerable)
+}

@@ -1,0 +1,118 @@
+// Reads one column chunk's pages in bounded windows and hands their raw physical values to a collector,
+// with hyparquet's page readers (js/pages/page-decode.js). A chunk is read a window at a time (4 MiB, or one
+// page when a page is larger), so memory follows the page size, not the chunk's. Anything in doubt — a
+// page that does not decode, a second dictionary page, a dictionary index past the dictionary, values
+// that do not add up to the chunk's num_values — is a PageDecodeError: the chunk then gets no filter.
+import { decodePageAt, PageDecodeError } from '../pages/page-decode.js'
+import { decodePageHeader } from '../format/page-header.js'
+
+export const DEFAULT_WINDOW_BYTES = 4 * 1024 * 1024
+
+/**
+ * What a scan feeds: `dictionary(values)` once before any data page that uses it, `plain(values)` per
+ * non-dictionary data page — as Arrow-style columnar bytes `{ values, offsets?, length }` for PLAIN
+ * BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY pages (no object per value) —, `indexes(indexes)` per
+ * dictionary-encoded one (indexes into the dictionary).
+ * `pageStart()` / `pageEnd(page)`, when the sink has them, bracket each data page (its offset, size with
+ * header, rows started, levels, present values, and whether it starts a row).
+ * @typedef {{ dictionary: (values: any) => void, plain: (values: any) => void, indexes: (indexes: ArrayLike<number>) => void,
+ *   pageStart?: () => void, pageEnd?: (page: { offset: number, size: number, rows: number, levels: number, present: number, startsRow: boolean }) => void }} ValueSink
+ */
+
+/**
+ * Scans the pages of [start, end) of the file.
+ * @param {(offset: number, length: number) => Promise<Uint8Array>} read
+ * @param {{ start: number, end: number, numValues: number }} chunk numValues: ColumnMetaData.num_values (-1: unknown)
+ * @param {Awaited<ReturnType<typeof import('../pages/page-decode.js').columnDecoder>>} decoding
+ * @param {ValueSink} sink
+ * @returns {Promise<{ levels: number, pages: Array<{ offset: number, size: number, kind: string }> }>}
+ */
+export async function scanChunk(read, chunk, decoding, sink, windowBytes = DEFAULT_WINDOW_BYTES) {
+  const pages = []
+  let levels = 0
+  let dictionaryLength = -1
+  /** @type {Uint8Array} */
+  let bytes = new Uint8Array(0)
+  let bytesStart = chunk.start
+  for (let at = chunk.start; at < chunk.end;) {
+    // The page's header and body must be held; read from `at` on when they are not.
+    let local = at - bytesStart
+    for (;;) {
+      const held = decodePageHeader(bytes.subarray(local))
+      // A header that does not decode from what is held may only be cut off: read on, up to the chunk's end.
+      const need = 'problem' in held ? bytes.length - local + windowBytes : held.length + held.header.compressedPageSize
+      if (local + need <= bytes.length || bytesStart + bytes.length >= chunk.end) break
+      bytes = await read(at, Math.min(Math.max(windowBytes, need), chunk.end - at))
+      bytesStart = at
+      local = 0
+    }
+    const { page, next } = await decodePageAt(bytes, local, bytes.length, decoding)
+    pages.push({ offset: at, size: next - local, kind: page.kind })
+    if (page.kind === 'dictionary') {
+      if (dictionaryLength >= 0) throw new PageDecodeError('a second dictionary page in the chunk')
+      if (levels > 0) throw new PageDecodeError('a dictionary page after data pages')
+      dictionaryLength = page.values.length
+      sink.dictionary(page.values)
+    } else if (page.kind === 'data') {
+      levels += page.numLevels
+      sink.pageStart?.()
+      let present = 0
+      if (page.dictionaryIndexes) {
+        if (dictionaryLength < 0) throw new PageDecodeError('a dictionary-encoded page, but the chunk has no dictionary page')
+        const indexes = page.values ?? []
+        for (let i = 0; i < indexes.length; i++) {
+          if (!(indexes[i] >= 0 && indexes[i] < dictionaryLength)) throw new PageDecodeError(`dictionary index ${indexes[i]} past the ${dictionaryLength}-entry dictionary`)
+        }
+        present = indexes.length
+        sink.indexes(indexes)
+      } else if (page.plainBinary) {
+        present = page.plainBinary.count
+        sink.plain(columnarSection(page.plainBinary))
+      } else if (page.values) {
+        present = page.values.length
+        sink.plain(page.values)
+      }
+      const reps = page.repetitionLevels
+      const repeated = decoding.maxRepetitionLevel > 0
+      let rows = page.numLevels
+      if (repeated) {
+        rows = 0
+        for (let i = 0; i < reps.length; i++) if (reps[i] === 0) rows++
+      }
+      sink.pageEnd?.({ offset: at, size: next - local, rows, levels: page.numLevels, present, startsRow: !repeated || page.numLevels === 0 || reps[0] === 0 })
+    }
+    at += next - local
+  }
+  if (chunk.numValues >= 0 && levels !== chunk.numValues) {
+    throw new PageDecodeError(`the chunk's pages hold ${levels} values, its ColumnMetaData says ${chunk.numValues}`)
+  }
+  return { levels, pages }
+}
+
+/**
+ * A PLAIN value section (js/pages/plain-binary-page.js) as columnar bytes: FIXED_LEN_BYTE_ARRAY values as they
+ * lie, BYTE_ARRAY values ([u32 length][bytes] each) copied together behind offsets.
+ * @param {import('../pages/plain-binary-page.js').PlainBinarySection} section
+ */
+export function columnarSection({ bytes, count, width }) {
+  if (width) {
+    if (bytes.length < count * width) throw new PageDecodeError(`a PLAIN page of ${count} ${width}-byte values holds ${bytes.length} bytes`)
+    return { values: bytes.subarray(0, count * width), length: count }
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const offsets = new Int32Array(count + 1)
+  const values = new Uint8Array(Math.max(0, bytes.length - 4 * count))
+  let at = 0
+  let out = 0
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > bytes.length) throw new PageDecodeError(`a PLAIN BYTE_ARRAY page ends at value ${i} of ${count}`)
+    const n = view.getUint32(at, true)
+    at += 4
+    if (at + n > bytes.length) throw new PageDecodeError(`value ${i} of a PLAIN BYTE_ARRAY page (${n} bytes) runs past the page`)
+    values.set(bytes.subarray(at, at + n), out)
+    at += n
+    out += n
+    offsets[i + 1] = out
+  }
+  return { values, offsets, length: count }
+}

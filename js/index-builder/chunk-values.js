@@ -1,0 +1,193 @@
+// What a new bloom filter of one column chunk receives: the values of its plain data pages and the
+// dictionary entries its dictionary-encoded pages use, hashed as probes hash them (XXH64 of the PLAIN
+// bytes, in the wasm core), in one pass and bounded memory. The filter is sized before its values are
+// known: exactly for a dictionary-only chunk (its used entries), else for the chunk's value count and
+// then folded down to the size the distinct values it received call for — split block filters of
+// power-of-two sizes fold exactly: a hash's block in a filter of N/2 blocks is its block in N blocks,
+// halved (BloomFilter.md: block = (hash >> 32) × numBlocks >> 32; the bits within a block depend on the
+// low 32 bits only), so OR-ing block pairs gives the very filter built at the smaller size.
+import { BloomFilter } from '../filter/bloom-filter.js'
+import { encodeHeader } from '../indexes/bloom-header.js'
+import { getCore } from '../wasm/core.js'
+import { compareBytes, sortKeys, sortOrderFor } from '../indexes/statistics.js'
+
+/** The batch type a column's values are hashed as. */
+export function hashType(column) {
+  return column.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? { type: column.physicalType, typeLength: column.typeLength } : column.physicalType
+}
+
+/** Physical types whose values hyparquet hands over in the forms the batch hasher takes. */
+export const FILTERABLE_TYPES = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
+
+/** Headroom over the fill's estimate of the distinct values, for its error. */
+const ESTIMATE_MARGIN = 1.1
+const BLOCK_BYTES = 32
+
+/** Values chosen by index from a typed array or array (dictionary entries by the indexes pages use). */
+export function pick(values, chosen) {
+  if (Array.isArray(values)) return Array.from(chosen, (i) => values[i])
+  const out = new /** @type {any} */ (values.constructor)(chosen.length)
+  for (let k = 0; k < chosen.length; k++) out[k] = values[chosen[k]]
+  return out
+}
+
+/** Which dictionary entries the data pages use. */
+export class DictionaryUse {
+  constructor() {
+    this.values = undefined
+    this.used = undefined
+  }
+
+  set(values) {
+    this.values = values
+    this.used = new Uint8Array(values.length)
+  }
+
+  mark(indexes) {
+    const used = /** @type {Uint8Array} */ (this.used)
+    for (let i = 0; i < indexes.length; i++) used[indexes[i]] = 1
+  }
+
+  /** The used entries, or undefined when there is no dictionary. */
+  usedValues() {
+    if (!this.values) return undefined
+    const chosen = []
+    this.used.forEach((u, i) => { if (u) chosen.push(i) })
+    return pick(this.values, chosen)
+  }
+}
+
+/**
+ * The least and greatest non-NaN value seen, as sort keys of the column's order (js/indexes/statistics.js), for
+ * the orders a sidecar index records; `kind` is null for the others.
+ */
+export class ValueBounds {
+  constructor(column) {
+    const order = sortOrderFor(column)
+    this.order = order && ['int32', 'uint32', 'int64', 'uint64', 'float', 'double', 'bytes'].includes(order.kind) ? order : null
+    this.min = undefined
+    this.max = undefined
+  }
+
+  /** @param {any} input values, or columnar bytes { values, offsets?, length } (js/index-builder/chunk-scan.js) */
+  add(input) {
+    if (!this.order || !input.length) return
+    const values = /** @type {any[]} */ (Array.isArray(input) || ArrayBuffer.isView(input) ? input : columnarViews(input))
+    const keys = sortKeys(this.order, values)
+    if ('offsets' in keys) {
+      const { bytes, offsets } = keys
+      for (let k = 0; k + 1 < offsets.length; k++) {
+        const v = bytes.subarray(offsets[k], offsets[k + 1])
+        if (this.min === undefined || compareBytes(v, this.min) < 0) this.min = v.slice()
+        if (this.max === undefined || compareBytes(v, this.max) > 0) this.max = v.slice()
+      }
+      return
+    }
+    let { min, max } = this
+    for (let k = 0; k < keys.length; k++) {
+      const v = keys[k]
+      if (v !== v) continue // NaN has no place in an order; probes answer it themselves
+      if (min === undefined || v < min) min = v
+      if (max === undefined || v > max) max = v
+    }
+    this.min = min
+    this.max = max
+  }
+
+  /** { kind, min, max }, or null for an order without recorded bounds. */
+  result() {
+    return this.order ? { kind: this.order.kind, min: this.min, max: this.max } : null
+  }
+}
+
+/**
+ * A chunk's values streamed into a filter (a ValueSink for js/index-builder/chunk-scan.js).
+ * @param {{ capacity: number, fpp: number, ndv?: number, bounds?: boolean }} sizing capacity: the most
+ *   distinct values the chunk can hold (its value count); ndv: a fixed size instead of the fold
+ */
+export class FilterFeed {
+  constructor(column, sizing) {
+    this.type = hashType(column)
+    this.sizing = sizing
+    this.dictionaryUse = new DictionaryUse()
+    this.bounds = sizing.bounds ? new ValueBounds(column) : undefined
+    /** @type {BloomFilter | undefined} */
+    this.filter = undefined
+    this.exactNdv = undefined
+  }
+
+  dictionary(values) {
+    this.dictionaryUse.set(values)
+  }
+
+  indexes(indexes) {
+    this.dictionaryUse.mark(indexes)
+  }
+
+  plain(values) {
+    if (!values.length) return
+    this.filter ??= BloomFilter.create({ ndv: this.sizing.ndv ?? Math.max(1, this.sizing.capacity), fpp: this.sizing.fpp })
+    this.filter.insert(values, this.type)
+    this.bounds?.add(values)
+  }
+
+  /** Takes in the used dictionary entries, once the chunk's pages are scanned. */
+  finish() {
+    const used = this.dictionaryUse.usedValues()
+    // Only dictionary pages: the used entries are the distinct values, counted exactly.
+    if (!this.filter) {
+      this.exactNdv = used?.length ?? 0
+      this.filter = BloomFilter.create({ ndv: this.sizing.ndv ?? this.exactNdv, fpp: this.sizing.fpp })
+    }
+    if (used?.length) {
+      this.filter.insert(used, this.type)
+      this.bounds?.add(used)
+    }
+  }
+
+  /**
+   * The filter as Parquet stores it (BloomFilterHeader + bitset), folded to the size its distinct values
+   * call for; frees the working filter.
+   * @returns {{ bytes: Uint8Array, ndv: number, exact: boolean, numBytes: number }}
+   */
+  take() {
+    const filter = /** @type {BloomFilter} */ (this.filter)
+    try {
+      if (this.sizing.ndv !== undefined || this.exactNdv !== undefined) {
+        return { bytes: filter.toBytes(), ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: filter.numBytes }
+      }
+      const estimate = Math.ceil(filter.health().estimatedNdv * ESTIMATE_MARGIN)
+      const target = getCore().m.optimalNumBytes(estimate, this.sizing.fpp)
+      const bitset = foldBitset(filter.bitset(), target)
+      const header = encodeHeader(bitset.length)
+      const bytes = new Uint8Array(header.length + bitset.length)
+      bytes.set(header)
+      bytes.set(bitset, header.length)
+      return { bytes, ndv: estimate, exact: false, numBytes: bitset.length }
+    } finally {
+      filter.free()
+      this.filter = undefined
+    }
+  }
+}
+
+/** One view per value of columnar bytes. */
+export function columnarViews({ values, offsets, length }) {
+  const width = offsets ? 0 : values.length / length
+  return Array.from({ length }, (_, i) => (offsets ? values.subarray(offsets[i], offsets[i + 1]) : values.subarray(i * width, (i + 1) * width)))
+}
+
+/** A power-of-two bitset folded (block pairs OR-ed) down to `target` bytes, when smaller. */
+export function foldBitset(bitset, target) {
+  let words = new Uint32Array(bitset.buffer.slice(bitset.byteOffset, bitset.byteOffset + bitset.length))
+  const blockWords = BLOCK_BYTES / 4
+  while (words.length * 4 > target && words.length > blockWords) {
+    const half = new Uint32Array(words.length / 2)
+    for (let b = 0; b < half.length / blockWords; b++) {
+      const from = 2 * b * blockWords
+      for (let w = 0; w < blockWords; w++) half[b * blockWords + w] = words[from + w] | words[from + blockWords + w]
+    }
+    words = half
+  }
+  return new Uint8Array(words.buffer)
+}

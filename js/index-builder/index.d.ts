@@ -1,0 +1,76 @@
+// Types of 'parquet-bloom/index-builder' (js/index-builder/index.js): giving files the indexes they lack.
+import type { ProbeValueResult } from '../index.js'
+
+type Source = string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice(start: number, end?: number): unknown }
+/** A Node path (written under a temporary name, then renamed), a Node Writable, a WritableStream, or null for a Blob. */
+type Sink = string | { write(chunk: Uint8Array, callback?: (error?: Error | null) => void): boolean, end(callback?: () => void): unknown } | WritableStream<Uint8Array> | null
+
+export const INDEXES_KEY: 'parquet-bloom.indexes'
+
+export interface AddIndexesOptions {
+  /** The columns to give bloom filters (dotted paths or path segments). */
+  columns: Array<string | string[]>
+  /** Target false-positive rate of each filter (default 0.01). */
+  fpp?: number
+  /** 'auto' (default): each chunk's distinct values counted; a number sizes every filter for it. */
+  ndv?: 'auto' | number
+  /** Build filters also for chunks that have a usable one. */
+  replace?: boolean
+  /** Also write an OffsetIndex for chunks without one, and a ColumnIndex where the file declares TYPE_ORDER. */
+  pageIndex?: boolean
+  windowBytes?: number
+  signal?: AbortSignal
+}
+
+export interface AddIndexesResult {
+  bytesRead: number
+  bytesWritten: number
+  added: Array<{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }>
+  pageIndexes: Array<{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number } }>
+  skipped: Array<{ rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index', detail: string }>
+  /** With a null sink. */
+  blob?: Blob
+}
+
+/** A copy of `source` with bloom filters for `options.columns`; pages copied unchanged. Encrypted files: ENCRYPTED. */
+export function addIndexes(source: Source, sink: Sink, options: AddIndexesOptions): Promise<AddIndexesResult>
+
+export interface SidecarBuildOptions {
+  columns: string[]
+  fpp?: number
+  ndv?: 'auto' | number
+  /** Recorded paths are relative to it (default: the index file's directory). */
+  base?: string
+  /** The old index: entries of unchanged files are kept, new files indexed, gone ones dropped. */
+  update?: Source
+  signal?: AbortSignal
+}
+
+/** One sidecar index (a Puffin file, docs/sidecar-index.md) for many files. */
+export function buildSidecarIndex(files: string[], sink: Sink, options: SidecarBuildOptions): Promise<{
+  files: number, rebuilt: number, kept: number, dropped: number, chunks: number, bytesWritten: number, blob?: Blob,
+  skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }>
+}>
+
+export interface SidecarProbeResult {
+  column: string
+  files: Array<{ path: string, current: boolean, detail?: string, rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }> }>
+}
+
+export class SidecarIndex {
+  private constructor()
+  readonly files: Array<{ path: string, size: number, validator: string | null, numRows: number }>
+  readonly columns: string[]
+  readonly stats: { requests: number, bytesFetched: number, rounds: number }
+  /** Per file and row group, from the index alone: one wave of 32-byte block reads. */
+  probe(column: string, values: Iterable<unknown>, options?: {
+    files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal
+  }): Promise<SidecarProbeResult>
+  /** What openParquet(…, { index }) calls. */
+  refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<void>
+  close(): Promise<void>
+}
+
+/** Opens a sidecar index: one tail read (two when its directory is larger than initialFetchSize, default 256 KiB). */
+export function openSidecarIndex(source: Source, options?: { base?: string, initialFetchSize?: number, signal?: AbortSignal, fetch?: typeof fetch,
+  headers?: Record<string, string> }): Promise<SidecarIndex>

@@ -1,0 +1,182 @@
+// buildSidecarIndex(): one index file for a whole dataset, for files that cannot be rewritten — per
+// file (path, size, validator), row group and indexed column, a split block bloom filter's bitset and
+// the exact min/max of the chunk's values. Laid out as a Puffin file (js/index-builder/puffin.js; the
+// format is docs/sidecar-index.md): the bitsets blob first, streamed as they are built, then the
+// directory (JSON) right before the footer, so one tail read finds both, and a probe then reads only
+// the 32-byte blocks its values map to. With `update`, files whose size and validator match the old
+// index keep their entries (their bitsets copied across), new files are indexed and gone ones dropped.
+import { openParquet } from '../parquet-file.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chunk-filter.js'
+import { decodeHeaderBytes } from '../indexes/bloom-header.js'
+import { crc32Hex, puffinFooter, PUFFIN_MAGIC } from './puffin.js'
+import { openSink } from './sink.js'
+import { openSidecarIndex, BITSETS_BLOB, DIRECTORY_BLOB, SIDECAR_VERSION, encodeBound, fileValidator } from './sidecar-index.js'
+import { PACKAGE_VERSION } from './version.js'
+import { layoutEncrypted } from './add-indexes.js'
+
+const utf8 = new TextEncoder()
+
+/**
+ * @typedef {{ columns: string[], fpp?: number, ndv?: 'auto' | number, base?: string, update?: any, signal?: AbortSignal }} SidecarBuildOptions
+ *   base: recorded paths are relative to it (default: the index file's directory when both are local paths)
+ *   update: the old index (anything openSidecarIndex takes): current entries are kept, not rebuilt
+ */
+
+/**
+ * @param {string[]} files Node paths (a directory stands for the .parquet files under it) or URLs
+ * @param {string | NodeJS.WritableStream | WritableStream | null} sink as addIndexes takes it
+ * @param {SidecarBuildOptions} options
+ * @returns {Promise<{ files: number, rebuilt: number, kept: number, dropped: number, chunks: number, bytesWritten: number, blob?: Blob,
+ *   skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }> }>}
+ */
+export async function buildSidecarIndex(files, sink, options) {
+  const { fpp = 0.01, ndv = 'auto', signal } = options ?? {}
+  if (!Array.isArray(options?.columns) || !options.columns.length) throw invalid('buildSidecarIndex needs options.columns: the columns to index')
+  if (!(fpp > 0 && fpp < 1)) throw invalid(`fpp must be in (0, 1), got ${fpp}`)
+  const base = options.base ?? (typeof sink === 'string' ? (await import('node:path')).dirname(sink) : undefined)
+  const inputs = await expandInputs(files)
+  const previous = options.update ? await openSidecarIndex(options.update, { base }) : undefined
+  const out = await openSink(sink)
+  const skipped = []
+  let rebuilt = 0
+  let kept = 0
+  let chunks = 0
+  try {
+    await out.write(PUFFIN_MAGIC)
+    const bitsetsStart = out.written
+    const entries = []
+    for (const input of inputs) {
+      const recorded = await recordedPath(input, base)
+      const validator = await fileValidator(input)
+      const old = previous?.entry(recorded)
+      if (old && old.size === validator.size && old.validator === validator.validator && options.columns.every((c) => old.columns[c] !== undefined)) {
+        entries.push(await copyEntry(previous, old, out, bitsetsStart))
+        kept++
+        continue
+      }
+      entries.push(await indexFile(input, recorded, validator, { ...options, fpp, ndv, signal }, out, bitsetsStart, skipped))
+      rebuilt++
+    }
+    for (const e of entries) for (const g of e.rowGroups) for (const c of Object.values(g.chunks)) if (Array.isArray(c)) chunks++
+    const bitsetsLength = out.written - bitsetsStart
+    const directory = utf8.encode(JSON.stringify({ format: 'parquet-bloom-sidecar', version: SIDECAR_VERSION, writer: `parquet-bloom ${PACKAGE_VERSION}`, fpp, columns: options.columns, files: entries }))
+    const directoryStart = out.written
+    await out.write(directory)
+    const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties })
+    await out.write(puffinFooter([
+      blob(BITSETS_BLOB, bitsetsStart, bitsetsLength, {}),
+      blob(DIRECTORY_BLOB, directoryStart, directory.length, { crc32: crc32Hex(directory), version: String(SIDECAR_VERSION) }),
+    ], { 'created-by': `parquet-bloom ${PACKAGE_VERSION}` }))
+    const bytesWritten = out.written
+    const written = await out.close()
+    const result = { files: entries.length, rebuilt, kept, dropped: previous ? previous.files.filter((f) => !entries.some((e) => e.path === f.path)).length : 0, chunks, bytesWritten, skipped }
+    if (written) result.blob = written
+    return result
+  } catch (error) {
+    await out.abort(error)
+    throw error
+  } finally {
+    await previous?.close()
+  }
+}
+
+function invalid(message) {
+  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
+}
+
+/** Paths and URLs; a directory becomes the .parquet files under it, sorted. */
+async function expandInputs(files) {
+  const out = []
+  for (const input of files) {
+    if (typeof input === 'string' && !/^https?:\/\//i.test(input)) {
+      const { stat, readdir } = await import('node:fs/promises')
+      const path = await import('node:path')
+      const info = await stat(input).catch(() => undefined)
+      if (info?.isDirectory()) {
+        const listed = await readdir(input, { recursive: true })
+        for (const name of listed.filter((n) => n.endsWith('.parquet')).sort()) out.push(path.join(input, name))
+        continue
+      }
+    }
+    out.push(input)
+  }
+  return out
+}
+
+/** How a file is named in the index: relative to `base` (with / separators) for local paths under it. */
+async function recordedPath(input, base) {
+  if (base === undefined || /^https?:\/\//i.test(input)) return input
+  const path = await import('node:path')
+  const relative = path.relative(base, path.resolve(input))
+  return relative.startsWith('..') || path.isAbsolute(relative) ? path.resolve(input) : relative.split(path.sep).join('/')
+}
+
+/** Builds one file's entry; its bitsets go to `out` as they are built. */
+async function indexFile(input, recorded, validator, options, out, bitsetsStart, skipped) {
+  const file = await openParquet(input, { signal: options.signal })
+  try {
+    const { layout, metadataOffset } = file
+    if (layoutEncrypted(layout)) {
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${file.name}: the file is encrypted; sidecar indexes of encrypted files are not supported (they would hold what the keys protect)`, { source: file.name })
+    }
+    const read = (offset, length) => file.readRange(offset, length, { signal: options.signal })
+    const columns = {}
+    const leaves = []
+    for (const name of options.columns) {
+      let column
+      try {
+        column = file.column(name)
+      } catch (error) {
+        if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+        skipped.push({ file: recorded, column: name, detail: 'the file has no such column' })
+        continue
+      }
+      if (!FILTERABLE_TYPES.has(column.physicalType)) throw invalid(`${file.name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
+      // Recorded by the column's dotted path, as probes name it.
+      columns[column.name] = { physicalType: column.physicalType, typeLength: column.typeLength ?? null, logicalType: column.logicalType ?? null }
+      leaves.push([column.name, column])
+    }
+    const rowGroups = []
+    for (let g = 0; g < layout.rowGroupRows.length; g++) {
+      const chunkEntries = {}
+      for (const [name, column] of leaves) {
+        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read,
+          fpp: options.fpp, ndv: options.ndv, windowBytes: DEFAULT_WINDOW_BYTES, bounds: true })
+        if ('problem' in built) {
+          skipped.push({ file: recorded, rowGroup: g, column: name, detail: built.problem })
+          chunkEntries[name] = null
+          continue
+        }
+        const header = decodeHeaderBytes(built.bytes)
+        const offset = out.written - bitsetsStart
+        await out.write(built.bytes.subarray(header.headerLength))
+        const b = built.bounds
+        chunkEntries[name] = [offset, built.numBytes, b ? encodeBound(b.kind, b.min) : null, b ? encodeBound(b.kind, b.max) : null]
+      }
+      rowGroups.push({ numRows: layout.rowGroupRows[g], chunks: chunkEntries })
+    }
+    return { path: recorded, size: validator.size, validator: validator.validator, numRows: layout.numRows, columns, rowGroups }
+  } finally {
+    await file.close()
+  }
+}
+
+/** An entry of the old index, its bitsets copied into the new one. */
+async function copyEntry(previous, old, out, bitsetsStart) {
+  const rowGroups = []
+  for (const g of old.rowGroups) {
+    const chunkEntries = {}
+    for (const [name, c] of Object.entries(g.chunks)) {
+      if (!Array.isArray(c)) {
+        chunkEntries[name] = c
+        continue
+      }
+      const offset = out.written - bitsetsStart
+      await out.write(await previous.readBitset(c[0], c[1]))
+      chunkEntries[name] = [offset, ...c.slice(1)]
+    }
+    rowGroups.push({ numRows: g.numRows, chunks: chunkEntries })
+  }
+  return { ...old, rowGroups }
+}

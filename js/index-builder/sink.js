@@ -1,0 +1,96 @@
+// Where a rewritten file or an index goes: a Node file path (written to a temporary file beside it and
+// renamed when complete, so a failure never leaves half a file under the name), a Node Writable, a WHATWG
+// WritableStream, or — for `null` — memory, handed back as a Blob. Writes wait for the destination
+// (backpressure), so memory holds one write at a time.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+
+/**
+ * @typedef {{ write: (bytes: Uint8Array) => Promise<void>, close: () => Promise<Blob | undefined>, abort: (error: unknown) => Promise<void>,
+ *   written: number }} Sink
+ */
+
+/**
+ * @param {string | NodeJS.WritableStream | WritableStream | null} target
+ * @returns {Promise<Sink>}
+ */
+export async function openSink(target) {
+  if (target === null || target === undefined) return memorySink()
+  if (typeof target === 'string') return fileSink(target)
+  if (typeof (/** @type {any} */ (target).getWriter) === 'function') return webSink(/** @type {WritableStream} */ (target))
+  if (typeof (/** @type {any} */ (target).write) === 'function' && typeof (/** @type {any} */ (target).end) === 'function') return nodeSink(/** @type {any} */ (target))
+  throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'the sink must be a file path, a Node Writable, a WritableStream, or null (a Blob)')
+}
+
+function counted(sink) {
+  const write = sink.write
+  sink.written = 0
+  sink.write = async (bytes) => {
+    await write(bytes)
+    sink.written += bytes.length
+  }
+  return sink
+}
+
+function memorySink() {
+  const parts = []
+  return counted({
+    write: async (bytes) => { parts.push(bytes.slice()) },
+    close: async () => new Blob(parts),
+    abort: async () => { parts.length = 0 },
+  })
+}
+
+async function fileSink(path) {
+  const { open, rename, unlink } = await import('node:fs/promises')
+  const temporary = `${path}.partial-${process.pid}-${Date.now()}`
+  let handle
+  try {
+    handle = await open(temporary, 'w')
+  } catch (cause) {
+    throw new ParquetBloomError(ErrorCode.IO, `${path}: cannot be written: ${cause?.message ?? cause}`, { cause, source: path })
+  }
+  return counted({
+    write: async (bytes) => {
+      let at = 0
+      while (at < bytes.length) at += (await handle.write(bytes, at, bytes.length - at)).bytesWritten
+    },
+    close: async () => {
+      await handle.close()
+      await rename(temporary, path)
+      return undefined
+    },
+    abort: async () => {
+      await handle.close().catch(() => {})
+      await unlink(temporary).catch(() => {})
+    },
+  })
+}
+
+function webSink(stream) {
+  const writer = stream.getWriter()
+  return counted({
+    write: async (bytes) => {
+      await writer.ready
+      await writer.write(bytes.slice())
+    },
+    close: async () => {
+      await writer.close()
+      return undefined
+    },
+    abort: async (error) => { await writer.abort(error).catch(() => {}) },
+  })
+}
+
+function nodeSink(stream) {
+  return counted({
+    write: (bytes) => /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
+      const ok = stream.write(bytes.slice(), (error) => { if (error) reject(error) })
+      if (ok) resolve()
+      else stream.once('drain', () => resolve())
+    })),
+    close: () => new Promise((resolve, reject) => {
+      stream.end((error) => (error ? reject(error) : resolve(undefined)))
+    }),
+    abort: async (error) => { stream.destroy?.(error instanceof Error ? error : undefined) },
+  })
+}

@@ -1,0 +1,317 @@
+// Sidecar indexes (js/index-builder/sidecar-*.js, docs/sidecar-index.md): one Puffin file for a dataset
+// written at test time by DuckDB and hyparquet-writer. Every stored value (DuckDB's own read of each row
+// group) is found; values known to be absent are ruled out at about the target rate; a probe of many
+// files over HTTP takes two rounds of the index; a changed, gone or unindexed file answers stale-index,
+// never absent; --update keeps what did not change; openParquet(…, { index }) uses it for files
+// without filters and ignores it for files it no longer describes.
+import assert from 'node:assert/strict'
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+
+import { ErrorCode, init, openParquet } from '../../js/index.js'
+import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
+import { startTestServer } from './helpers/range-server.js'
+
+const FILES = 30
+const ROWS = 6000
+const GROUP_ROWS = 2048
+let dir
+let data
+let duck
+let server
+let indexPath
+
+const rows = async (sql) => (await duck.conn.runAndReadAll(sql)).getRows()
+const fileName = (f) => `part-${String(f).padStart(3, '0')}.parquet`
+/** Row i of file f: ids are multiples of 3 (so 3k+1 is absent everywhere), names a per-file permutation. */
+const writeFile_ = (f, target = path.join(data, fileName(f)), offset = 0) => duck.conn.run(`COPY (SELECT
+    ((i + ${f * ROWS + offset}) * 3)::BIGINT AS id, 'user-' || ((i * 7919 + ${f}) % 100003) AS name,
+    CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 37 + ${f}) % 5000 END::INTEGER AS n, (i % 400) / 16 AS d
+  FROM range(${ROWS}) t(i)) TO '${target}' (FORMAT parquet, ROW_GROUP_SIZE ${GROUP_ROWS})`)
+
+before(async () => {
+  await init()
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-sidecar-'))
+  data = path.join(dir, 'data')
+  await mkdir(data)
+  const { DuckDBInstance } = await import('@duckdb/node-api')
+  const db = await DuckDBInstance.create(':memory:')
+  duck = { db, conn: await db.connect() }
+  for (let f = 0; f < FILES; f++) await writeFile_(f)
+  indexPath = path.join(data, '_index.puffin')
+  const result = await buildSidecarIndex([data], indexPath, { columns: ['id', 'name', 'n', 'd'] })
+  assert.equal(result.files, FILES)
+  assert.deepEqual(result.skipped, [])
+  server = await startTestServer({ root: dir })
+})
+
+after(async () => {
+  await server?.close()
+  duck?.conn.closeSync?.()
+  duck?.db.closeSync?.()
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('a sidecar index over a DuckDB dataset', () => {
+  test('every stored value of every indexed column is found in its row group (0 false negatives)', async () => {
+    const index = await openSidecarIndex(indexPath)
+    try {
+      for (const f of [0, 7, FILES - 1]) {
+        const stored = await rows(`SELECT file_row_number // ${GROUP_ROWS} AS g, id, name, n, d FROM read_parquet('${path.join(data, fileName(f))}', file_row_number = true)`)
+        for (const [column, k] of Object.entries({ id: 1, name: 2, n: 3, d: 4 })) {
+          const values = [...new Set(stored.map((r) => r[k]).filter((v) => v !== null).map((v) => (typeof v === 'object' ? Number(v.toString()) : v)))]
+          const result = await index.probe(column, values, { files: [fileName(f)] })
+          const [file] = result.files
+          assert.equal(file.current, true)
+          for (const [i, v] of values.entries()) {
+            const groups = new Set(stored.filter((r) => r[k] !== null && (typeof r[k] === 'object' ? Number(r[k].toString()) : r[k]) === v).map((r) => Number(r[0])))
+            for (const g of groups) assert.notEqual(file.rowGroups[g].results[i].verdict, 'absent', `${fileName(f)}, ${column} = ${v}, row group ${g}`)
+          }
+        }
+      }
+    } finally {
+      await index.close()
+    }
+  })
+
+  test('values known to be absent are ruled out at about the target rate; bounds rule out the rest', async (t) => {
+    const index = await openSidecarIndex(indexPath)
+    try {
+      const absent = Array.from({ length: 3000 }, (_, i) => BigInt((i * 61) * 3 + 1))
+      const result = await index.probe('id', absent)
+      let bloomAbsent = 0
+      let bloomMaybe = 0
+      for (const f of result.files) {
+        for (const g of f.rowGroups) {
+          for (const r of g.results) {
+            assert.notEqual(r.verdict, 'unknown')
+            if (r.source === 'bloom-filter') r.verdict === 'absent' ? bloomAbsent++ : bloomMaybe++
+          }
+        }
+      }
+      const rate = bloomMaybe / (bloomAbsent + bloomMaybe)
+      assert.ok(bloomAbsent + bloomMaybe > 1000, 'enough values fall inside some chunk\'s bounds to measure')
+      t.diagnostic(`measured false-positive rate ${rate} over ${bloomAbsent + bloomMaybe} absent (value, row group) pairs inside the bounds`)
+      assert.ok(rate <= 0.01, `measured false-positive rate ${rate} at fpp 0.01`)
+    } finally {
+      await index.close()
+    }
+  })
+
+  test('probing all files over HTTP takes two rounds of the index: the tail read, then one wave of blocks', async () => {
+    const index = await openSidecarIndex(server.url(`data/_index.puffin`), { base: path.join(data, '/') })
+    try {
+      assert.equal(index.stats.rounds, 1, 'the tail read holds the footer and the directory')
+      const before = index.stats.bytesFetched
+      const result = await index.probe('name', ['user-1', 'user-7919', 'nobody'], { validate: false })
+      assert.equal(result.files.length, FILES)
+      assert.equal(index.stats.rounds, 2)
+      const blockBytes = index.stats.bytesFetched - before
+      assert.ok(blockBytes < 64 * 1024, `the blocks wave read ${blockBytes} bytes, not whole filters`)
+      // More blocks than requests in flight (30 values × 30 files × 3 row groups): still one wave, one round.
+      const many = Array.from({ length: 30 }, (_, i) => `user-${i * 3001}`)
+      await index.probe('name', many, { validate: false })
+      assert.equal(index.stats.rounds, 3)
+      const found = result.files.filter((f) => f.rowGroups.some((g) => g.results[0].verdict !== 'absent'))
+      assert.ok(found.length >= 1)
+    } finally {
+      await index.close()
+    }
+  })
+
+  test('a changed, gone or unindexed file answers stale-index, never absent', async () => {
+    const copy = path.join(dir, 'copy')
+    await mkdir(copy)
+    for (const f of [0, 1, 2]) await writeFile(path.join(copy, fileName(f)), await readFile(path.join(data, fileName(f))))
+    const copyIndex = path.join(copy, '_index.puffin')
+    await buildSidecarIndex([copy], copyIndex, { columns: ['id'] })
+    await writeFile_(1, path.join(copy, fileName(1)), 1) // rewritten: other rows, another size
+    await rm(path.join(copy, fileName(2)))
+    const index = await openSidecarIndex(copyIndex)
+    try {
+      const result = await index.probe('id', [3n, 3n * BigInt(ROWS + 5)], { files: [fileName(0), fileName(1), fileName(2), 'elsewhere.parquet'] })
+      const [current, changed, gone, missing] = result.files
+      assert.equal(current.current, true)
+      for (const f of [changed, gone, missing]) {
+        assert.equal(f.current, false)
+        for (const g of f.rowGroups) for (const r of g.results) assert.deepEqual([r.verdict, r.reason], ['unknown', 'stale-index'])
+      }
+      // A caller's listing with another size is stale too.
+      const listed = await index.probe('id', [3n], { files: [{ path: fileName(0), size: 1 }] })
+      assert.equal(listed.files[0].rowGroups[0].results[0].reason, 'stale-index')
+    } finally {
+      await index.close()
+    }
+  })
+
+  test('update: new files are indexed, gone ones dropped, unchanged ones kept without reading them', async () => {
+    const copy = path.join(dir, 'update')
+    await mkdir(copy)
+    for (const f of [0, 1, 2]) await writeFile(path.join(copy, fileName(f)), await readFile(path.join(data, fileName(f))))
+    const target = path.join(copy, '_index.puffin')
+    await buildSidecarIndex([copy], target, { columns: ['id'] })
+    await rm(path.join(copy, fileName(2)))
+    await writeFile(path.join(copy, fileName(3)), await readFile(path.join(data, fileName(3))))
+    const result = await buildSidecarIndex([copy], target, { columns: ['id'], update: target })
+    assert.deepEqual({ files: result.files, rebuilt: result.rebuilt, kept: result.kept, dropped: result.dropped }, { files: 3, rebuilt: 1, kept: 2, dropped: 1 })
+    const index = await openSidecarIndex(target)
+    try {
+      assert.deepEqual(index.files.map((f) => f.path), [fileName(0), fileName(1), fileName(3)])
+      // The kept entries' bitsets were copied whole: their stored values are still found.
+      const id = (f, i) => BigInt((f * ROWS + i) * 3)
+      const probed = await index.probe('id', [id(0, 10), id(1, 5000), id(3, 4000)])
+      assert.notEqual(probed.files[0].rowGroups[0].results[0].verdict, 'absent')
+      assert.notEqual(probed.files[1].rowGroups[2].results[1].verdict, 'absent')
+      assert.notEqual(probed.files[2].rowGroups[1].results[2].verdict, 'absent')
+    } finally {
+      await index.close()
+    }
+  })
+
+  test('openParquet(…, { index }): the index answers for a file without filters; a stale index is ignored', async () => {
+    const index = await openSidecarIndex(indexPath)
+    try {
+      const file = await openParquet(path.join(data, fileName(4)), { index })
+      try {
+        const absent = Array.from({ length: 200 }, (_, i) => `user-${100003 + i}`) // inside the bounds, never stored
+        const withIndex = await file.probe('name', ['user-4', ...absent], { statistics: false })
+        const g0 = withIndex.rowGroups[0].results
+        assert.notEqual(g0[0].verdict, 'absent')
+        const ruledOut = g0.slice(1).filter((r) => r.verdict === 'absent').length
+        assert.ok(ruledOut >= 190, `${ruledOut} of 200 absent names ruled out: ${JSON.stringify(g0[1])}`)
+      } finally {
+        await file.close()
+      }
+      // A file the index does not describe: probed as it is, nothing ruled out from the index.
+      const other = path.join(dir, 'other.parquet')
+      await writeFile_(4, other, 7)
+      const stale = await openParquet(other, { index })
+      try {
+        const r = await stale.probe('name', ['nobody-1'], { statistics: false })
+        assert.ok(r.rowGroups.every((g) => g.results[0].verdict !== 'absent'))
+      } finally {
+        await stale.close()
+      }
+    } finally {
+      await index.close()
+    }
+  })
+
+  test('a corrupt directory or a file that is not an index is MALFORMED_FOOTER', async () => {
+    const bytes = new Uint8Array(await readFile(indexPath))
+    const footerSize = new DataView(bytes.buffer).getUint32(bytes.length - 12, true)
+    const corrupt = bytes.slice()
+    corrupt[bytes.length - 16 - footerSize - 10] ^= 1 // a byte of the directory, right before the footer
+    await assert.rejects(openSidecarIndex(corrupt), { code: ErrorCode.MALFORMED_FOOTER })
+    await assert.rejects(openSidecarIndex(await readFile(path.join(data, fileName(0)))), { code: ErrorCode.MALFORMED_FOOTER })
+  })
+})
+
+describe('a sidecar index over hyparquet-writer files', () => {
+  test('INT32, DOUBLE, FLOAT, strings, binary, FIXED_LEN_BYTE_ARRAY with nulls: every value found', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer')
+    const sub = path.join(dir, 'hyparquet')
+    await mkdir(sub)
+    const n = 3000
+    const columns = [
+      ['i32', { type: 'INT32' }, (i) => i * 7919 - 10000000],
+      ['dbl', { type: 'DOUBLE' }, (i) => (i === 5 ? -0 : (i - 1000) / 3)],
+      ['flt', { type: 'FLOAT' }, (i) => (i - 1000) / 4],
+      ['str', { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } }, (i) => (i % 7 === 0 ? null : `s${i % 1700}-é`)],
+      ['bin', { type: 'BYTE_ARRAY' }, (i) => new Uint8Array([i & 255, i >> 8, 0xff])],
+      ['fl', { type: 'FIXED_LEN_BYTE_ARRAY', type_length: 4 }, (i) => new Uint8Array([i & 255, i >> 8, 1, 2])],
+    ]
+    const datas = columns.map(([, , make]) => Array.from({ length: n }, (_, i) => make(i)))
+    for (const f of [0, 1]) {
+      const buffer = parquetWriteBuffer({
+        columnData: columns.map(([name], c) => ({ name, data: f ? datas[c].slice().reverse() : datas[c] })),
+        schema: [{ name: 'root', num_children: columns.length },
+          ...columns.map(([name, element], c) => ({ name, repetition_type: datas[c].includes(null) ? 'OPTIONAL' : 'REQUIRED', ...element }))],
+        rowGroupSize: 1000,
+      })
+      await writeFile(path.join(sub, `h${f}.parquet`), new Uint8Array(buffer))
+    }
+    const target = path.join(sub, 'index.puffin')
+    await buildSidecarIndex([sub], target, { columns: columns.map(([name]) => name) })
+    const index = await openSidecarIndex(target)
+    try {
+      for (const [c, [name]] of columns.entries()) {
+        for (const f of [0, 1]) {
+          const all = f ? datas[c].slice().reverse() : datas[c]
+          const result = await index.probe(name, all.filter((v) => v !== null), { files: [`h${f}.parquet`] })
+          const [file] = result.files
+          let v = 0
+          for (let i = 0; i < n; i++) {
+            if (all[i] === null) continue
+            assert.notEqual(file.rowGroups[Math.floor(i / 1000)].results[v].verdict, 'absent', `h${f}, ${name}, row ${i}`)
+            v++
+          }
+        }
+      }
+    } finally {
+      await index.close()
+    }
+  })
+})
+
+describe('a sidecar index that disagrees with itself', () => {
+  /** The index with its directory edited (its CRC made to match, so only the content is wrong). */
+  async function withDirectory(edit) {
+    const { crc32Hex, puffinFooter } = await import('../../js/index-builder/puffin.js')
+    const bytes = new Uint8Array(await readFile(indexPath))
+    const size = new DataView(bytes.buffer).getUint32(bytes.length - 12, true)
+    const footer = JSON.parse(new TextDecoder().decode(bytes.subarray(bytes.length - 12 - size, bytes.length - 12)))
+    const blob = footer.blobs.find((b) => b.type === 'parquet-bloom-directory-v1')
+    const directory = JSON.parse(new TextDecoder().decode(bytes.subarray(blob.offset, blob.offset + blob.length)))
+    edit(directory)
+    const text = new TextEncoder().encode(JSON.stringify(directory))
+    const blobs = footer.blobs.map((b) => (b === blob ? { ...b, length: text.length, properties: { ...b.properties, crc32: crc32Hex(text) } } : b))
+    return Buffer.concat([bytes.subarray(0, blob.offset), text, puffinFooter(blobs, footer.properties)])
+  }
+
+  test('bitsets outside the blob, sizes that are not whole blocks, bounds of another kind: MALFORMED_FOOTER', async () => {
+    const chunk = (d) => d.files[0].rowGroups[0].chunks.id
+    for (const edit of [
+      (d) => { chunk(d)[0] = 1e12 },
+      (d) => { chunk(d)[1] = 48 },
+      (d) => { chunk(d)[2] = 'abc' },
+      (d) => { d.files[0].rowGroups[0].chunks.ghost = [0, 32, null, null] },
+      (d) => { delete d.files[1].size },
+    ]) {
+      await assert.rejects(openSidecarIndex(await withDirectory(edit)), { code: ErrorCode.MALFORMED_FOOTER })
+    }
+    // The same path, untouched, opens.
+    const index = await openSidecarIndex(await withDirectory(() => {}), { base: data })
+    await index.close()
+  })
+})
+
+describe('parquet-bloom index build / probe --index', () => {
+  test('the CLI builds an index and probes through it; encrypted files are refused', async (t) => {
+    const { execFile } = await import('node:child_process')
+    const { projectRoot, fixturePath, missingFixture } = await import('./helpers/fixtures.js')
+    const run = (args) => new Promise((resolve) => execFile(process.execPath, [path.join(projectRoot, 'js/cli.js'), ...args], (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr })))
+    const sub = path.join(dir, 'cli')
+    await mkdir(sub)
+    for (const f of [0, 1]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
+    const target = path.join(sub, '_index.puffin')
+    const built = await run(['index', 'build', sub, '-o', target, '-c', 'id', '--json'])
+    assert.equal(built.code, 0, built.stderr)
+    assert.equal(JSON.parse(built.stdout).files, 2)
+    const present = String((ROWS + 7) * 3) // file 1, row 7
+    const probe = await run(['probe', path.join(sub, fileName(1)), '-c', 'id', '-v', present, '-v', String((ROWS + 7) * 3 + 1), '--no-statistics', '--index', target, '--json'])
+    assert.equal(probe.code, 0, probe.stderr)
+    const [r0] = JSON.parse(probe.stdout).files[0].rowGroups
+    assert.equal(r0.results[0].verdict, 'maybe')
+    assert.deepEqual([r0.results[1].verdict, r0.results[1].source], ['absent', 'bloom-filter'])
+    const again = await run(['index', 'build', sub, '-o', target, '-c', 'id', '--update'])
+    assert.match(again.stdout, /0 files read, 2 kept, 0 dropped/)
+    const skip = missingFixture('parquet-testing/encrypt_columns_plaintext_footer.parquet.encrypted')
+    if (skip) return t.skip(skip)
+    const refused = await run(['index', 'build', fixturePath('parquet-testing/encrypt_columns_plaintext_footer.parquet.encrypted'), '-o', path.join(sub, 'enc.puffin'), '-c', 'double_field'])
+    assert.equal(refused.code, 2)
+    assert.match(refused.stderr, /encrypted/)
+  })
+})
