@@ -35,5 +35,5 @@ export function memoryStats() {
  * @param {{ maxPoolBytes?: number }} options
  */
 export function configure({ maxPoolBytes } = {}) {
-  if (maxPoolBytes !== undefined) getCore().m.poolSetMaxBytes(maxPoolBytes)
+  if (maxPoolBytes !== undefined) getCore().native.poolSetMaxBytes(maxPoolBytes)
 }

@@ -44,7 +44,7 @@ export class BloomFilter {
     if (numBytes === undefined) {
       if (!(Number.isFinite(ndv) && ndv >= 0)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'BloomFilter.create needs { ndv, fpp } or { numBytes }')
       if (!(fpp > 0 && fpp < 1)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `fpp must be in (0, 1), got ${fpp}`)
-      numBytes = core.m.optimalNumBytes(ndv, fpp)
+      numBytes = core.native.optimalNumBytes(ndv, fpp)
     }
     checkNumBytes(numBytes)
     const ptr = core.acquire(numBytes, 'a bloom filter bitset')
@@ -154,7 +154,7 @@ export class BloomFilter {
     const core = getCore()
     const ptr = this.#ptr
     const numBytes = this.#numBytes
-    streamBatch(core, values, type, 0, (desc) => throwIfFailed(core.m.insertBatch(ptr, numBytes, desc), 'insert'))
+    streamBatch(core, values, type, 0, (desc) => throwIfFailed(core.native.insertBatch(ptr, numBytes, desc), 'insert'))
   }
 
   /** Checks one batch; results go into `into` at `at` when given, else into a new array. */
@@ -164,7 +164,7 @@ export class BloomFilter {
     const numBytes = this.#numBytes
     let results = into
     const total = streamBatch(core, values, type, 1, (desc, begin, count, out, batchLength) => {
-      throwIfFailed(core.m.checkBatch(ptr, numBytes, desc, out), 'check')
+      throwIfFailed(core.native.checkBatch(ptr, numBytes, desc, out), 'check')
       core.refreshViews()
       if (!results && count === batchLength) {
         results = core.u8.slice(out, out + count) // the whole batch in one chunk
@@ -199,7 +199,7 @@ export class BloomFilter {
     this.#assertLive()
     const core = getCore()
     const at = core.scratch(BitsetHealth.bytes)
-    throwIfFailed(core.m.analyzeBitset(this.#ptr, this.#numBytes, at), 'health')
+    throwIfFailed(core.native.analyzeBitset(this.#ptr, this.#numBytes, at), 'health')
     const h = BitsetHealth.read(core, at)
     return {
       numBytes: this.#numBytes,

@@ -81,7 +81,7 @@ export function streamBatch(core, input, type, outBytesPerSlot, onChunk) {
 export function hashValues(core, input, type) {
   let hashes
   streamBatch(core, input, type, 8, (desc, begin, count, out, total) => {
-    const written = core.m.hashBatch(desc, out)
+    const written = core.native.hashBatch(desc, out)
     if (written !== count) {
       throw new ParquetBloomError(ErrorCode.BAD_VALUE, written < 0 ? `could not hash the values (status ${-written})` : 'a null value has no hash')
     }
