@@ -9,6 +9,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { withDuckDB } from '../tests/js/helpers/duckdb.js'
+
 export const samplesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'samples')
 const MANIFEST_VERSION = 3
 
@@ -103,8 +105,8 @@ const SAMPLES = [
         (((i * 7919) % 900000) / 10 + 20000)::DECIMAL(10, 2) AS salary,
         (DATE '2015-01-01' + ((i * 37) % 3650)::INTEGER) AS hired
       FROM range(8192) t(i)`,
-    // Uncompressed: the demo's probe worker loads the package sources, whose codecs (hyparquet-compressors)
-    // a module worker cannot import by name, so a snappy dictionary would answer unknown there.
+    // Uncompressed: chosen when the demo's worker loaded the package sources, which cannot import
+    // hyparquet-compressors by name there (it now loads the bundle); kept so the sample and its truth stay.
     options: "ROW_GROUP_SIZE 2048, COMPRESSION 'uncompressed'",
     probe: { column: 'department', values: ['Engineering', 'Procurement', 'Support'], absent: ['Astrology'] },
   },
@@ -236,49 +238,46 @@ export async function buildSamples({ dir = samplesDir, force = false, log = () =
     if (manifest.version === MANIFEST_VERSION) return manifest
   }
   await mkdir(dir, { recursive: true })
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
   const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'parquet-bloom-samples-'))
   try {
-    await conn.run("SET TimeZone = 'UTC'")
-    await registerDemoKey(conn) // the truth of the encrypted sample is read with its key
-    const samples = []
-    for (const sample of SAMPLES) {
-      const file = path.join(dir, sample.file)
-      if (force || !existsSync(file)) {
-        const started = Date.now()
-        // A unique name, renamed into place when complete: a run killed half-way leaves no file that looks
-        // finished, and test files building the samples at the same time do not write into each other's.
-        const partial = `${file}.${process.pid}.partial`
-        if (sample.writer === 'duckdb') await writeDuckdb(db, sample, partial)
-        else await writeHyparquet(sample, partial)
-        await rename(partial, file)
-        log(`wrote ${path.relative(process.cwd(), file)} in ${Date.now() - started} ms`)
+    return await withDuckDB(async (conn, db) => {
+      await conn.run("SET TimeZone = 'UTC'")
+      await registerDemoKey(conn) // the truth of the encrypted sample is read with its key
+      const samples = []
+      for (const sample of SAMPLES) {
+        const file = path.join(dir, sample.file)
+        if (force || !existsSync(file)) {
+          const started = Date.now()
+          // A unique name, renamed into place when complete: a run killed half-way leaves no file that looks
+          // finished, and test files building the samples at the same time do not write into each other's.
+          const partial = `${file}.${process.pid}.partial`
+          if (sample.writer === 'duckdb') await writeDuckdb(db, sample, partial)
+          else await writeHyparquet(sample, partial)
+          await rename(partial, file)
+          log(`wrote ${path.relative(process.cwd(), file)} in ${Date.now() - started} ms`)
+        }
+        const reading = await readingFor(db, conn, sample, file, scratchDir)
+        const probe = await describeProbe(conn, reading, file, sample.probe)
+        const extra = []
+        for (const e of sample.extraTruth ?? []) extra.push(await describeProbe(conn, reading, file, e))
+        samples.push({
+          file: sample.file,
+          title: sample.title,
+          writer: sample.writer,
+          ...(sample.encryption ? { decryption: sample.encryption } : {}), // openParquet's options.decryption
+          falsePositiveRatio: sample.falsePositiveRatio ?? (sample.writer === 'duckdb' ? 0.01 : undefined),
+          sizeBytes: (await stat(file)).size,
+          footer: await footerTruth(conn, reading),
+          probe,
+          extraTruth: extra,
+        })
       }
-      const reading = await readingFor(db, conn, sample, file, scratchDir)
-      const probe = await describeProbe(conn, reading, file, sample.probe)
-      const extra = []
-      for (const e of sample.extraTruth ?? []) extra.push(await describeProbe(conn, reading, file, e))
-      samples.push({
-        file: sample.file,
-        title: sample.title,
-        writer: sample.writer,
-        ...(sample.encryption ? { decryption: sample.encryption } : {}), // openParquet's options.decryption
-        falsePositiveRatio: sample.falsePositiveRatio ?? (sample.writer === 'duckdb' ? 0.01 : undefined),
-        sizeBytes: (await stat(file)).size,
-        footer: await footerTruth(conn, reading),
-        probe,
-        extraTruth: extra,
-      })
-    }
-    const manifest = { version: MANIFEST_VERSION, samples }
-    await writeFile(`${manifestPath}.${process.pid}.partial`, `${JSON.stringify(manifest, null, 2)}\n`)
-    await rename(`${manifestPath}.${process.pid}.partial`, manifestPath)
-    return manifest
+      const manifest = { version: MANIFEST_VERSION, samples }
+      await writeFile(`${manifestPath}.${process.pid}.partial`, `${JSON.stringify(manifest, null, 2)}\n`)
+      await rename(`${manifestPath}.${process.pid}.partial`, manifestPath)
+      return manifest
+    })
   } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
     await rm(scratchDir, { recursive: true, force: true })
   }
 }
