@@ -1,6 +1,5 @@
 // The demo page's controller: opening a URL or a local file, showing the footer and filter health,
 // probing, and drawing verdicts with what they cost. All Parquet work runs in probe-worker.js.
-import { describeColumnType } from '../js/values/column-type.js'
 import { explainError } from './error-view.js'
 import { formatBytes, formatCount, formatPercent, plural } from './format.js'
 import { COLLAPSE_ABOVE, renderConfirmedRows, renderGrid, renderSummary, summarizeVerdicts } from './verdicts-view.js'
@@ -128,7 +127,7 @@ function renderFile() {
     tr.dataset.column = c.name
     tr.innerHTML = '<td class="name"></td><td class="type"></td><td class="indexes"></td><td class="filters"></td><td class="num bytes"></td><td class="health"></td>'
     tr.cells[0].textContent = c.name
-    tr.cells[1].textContent = describeColumnType(c)
+    tr.cells[1].textContent = c.typeLabel
     tr.cells[2].append(...indexPills(c.coverage, f.rowGroups.length))
     const pill = document.createElement('span')
     const all = f.rowGroups.length
@@ -300,7 +299,7 @@ function selectColumn(name) {
   $('column-select').value = name
   for (const row of $('columns-table').tBodies[0].rows) row.classList.toggle('selected', row.dataset.column === name)
   const info = state.file.columns.find((c) => c.name === name)
-  $('column-type').textContent = `${describeColumnType(info)}${info.filters === 0 ? ' — no bloom filter: only its statistics can answer' : ''}`
+  $('column-type').textContent = `${info.typeLabel}${info.filters === 0 ? ' — no bloom filter: only its statistics can answer' : ''}`
   checkHealth(name)
 }
 
@@ -409,7 +408,7 @@ function renderResult() {
   $('show-all-label').hidden = result.rowGroups.length <= COLLAPSE_ABOVE
   $('grid-note').textContent = grid.hidden
     ? `Showing the ${plural(grid.shown, 'row group')} where a value may be present; ${formatCount(grid.hidden)} where every value is absent are hidden.`
-    : `${plural(result.rowGroups.length, 'row group')} × ${plural(summary.length, 'value')}, column ${result.column}: ${describeColumnType(result)}.`
+    : `${plural(result.rowGroups.length, 'row group')} × ${plural(summary.length, 'value')}, column ${result.column}: ${f.columns.find((c) => c.name === result.column)?.typeLabel ?? result.physicalType}.`
   $('result-card').hidden = false
 }
 
