@@ -11,7 +11,7 @@ import { promisify } from 'node:util'
 
 import { measureDownload } from '../../scripts/size.js'
 import { buildSamples, samplesDir } from '../../web/build-samples.js'
-import { repoRoot } from '../../web/server.js'
+import { projectRoot as repoRoot } from './helpers/fixtures.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 const execFileAsync = promisify(execFile)
