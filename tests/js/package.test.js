@@ -9,8 +9,8 @@ import path from 'node:path'
 import { before, test } from 'node:test'
 import { promisify } from 'node:util'
 
-import { measureDownload } from '../../scripts/size.js'
-import { buildSamples, samplesDir } from '../../web/build-samples.js'
+import { measureDownload } from './helpers/download-size.js'
+import { buildSamples, samplesDir } from './helpers/demo-samples.js'
 import { projectRoot as repoRoot } from './helpers/fixtures.js'
 import { tempDir } from './helpers/temp-dir.js'
 
