@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { measureDownload } from '../scripts/size.js'
+import { measureDownload } from '../tests/js/helpers/download-size.js'
 import { runNative, summarizeNative } from './lib/native.js'
 import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 

@@ -80,5 +80,5 @@ export function memoryStats() {
  * @param {{ maxPoolBytes?: number }} options
  */
 export function configure({ maxPoolBytes } = {}) {
-  if (maxPoolBytes !== undefined) getCore().m.poolSetMaxBytes(maxPoolBytes)
+  if (maxPoolBytes !== undefined) getCore().native.poolSetMaxBytes(maxPoolBytes)
 }

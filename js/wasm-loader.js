@@ -10,7 +10,7 @@ import { ErrorCode, ParquetBloomError } from './errors.js'
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined'
 const overrideDir = isNode ? readOverrideDir() : undefined
 
-/** @type {Promise<any> | undefined} */
+/** @type {Promise<import('./wasm/parquet_bloom.mjs').ParquetBloomModule> | undefined} */
 let loading
 /** @type {URL | undefined} */
 let wasmUrl

@@ -20,7 +20,7 @@ export const WASM = 'js/wasm/parquet_bloom.wasm'
 
 /**
  * Runs esbuild. With write: false nothing touches the disk and the outputs come back in memory
- * (scripts/size.js measures them that way, so a stale bundle on disk can never pass the budget).
+ * (tests/js/helpers/download-size.js measures them that way, so a stale bundle on disk can never pass the budget).
  * @returns {Promise<import('esbuild').BuildResult & { metafile: import('esbuild').Metafile }>}
  */
 export function buildBrowserBundle({ write = true } = {}) {

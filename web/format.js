@@ -1,4 +1,4 @@
-// Number and size formatting for the demo page (column types: describeColumnType of the package).
+// Number and size formatting for the demo page (column types are labelled by the worker, with the package's describeColumnType).
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB']
 

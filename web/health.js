@@ -1,14 +1,15 @@
 // The demo's view of filter health: the package's one health policy (assessFilterHealth, the same that
 // `parquet-bloom inspect` applies) per filter, and a per-column summary grouped by warning code.
-// Shared by the demo worker and the page; no I/O.
-import { assessFilterHealth } from '../js/index.js'
+// Used by the demo worker, which passes the package's policy from the one copy of the package it loads;
+// no I/O.
 
 /**
  * Warnings for one filter, worst first: { code, level: 'bad' | 'note', text }.
  * @param {import('../js/index.js').FilterHealth} health BloomFilter.health()
- * @param {number} [numRows] rows of the filter's row group
+ * @param {number | undefined} numRows rows of the filter's row group
+ * @param {typeof import('../js/index.js').assessFilterHealth} assessFilterHealth the package's one health policy
  */
-export function filterWarnings(health, numRows) {
+export function filterWarnings(health, numRows, assessFilterHealth) {
   return assessFilterHealth(health, { numRows })
     .map((w) => ({ code: w.code, level: w.level, text: `${w.code}: ${w.message}` }))
     .sort((a, b) => (a.level === b.level ? 0 : a.level === 'bad' ? -1 : 1))

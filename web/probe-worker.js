@@ -1,16 +1,20 @@
-// The demo's Web Worker: opens Parquet files through the package entry (as an npm user would), probes
-// and checks filter health off the main thread, and answers the page with plain, cloneable objects.
+// The demo's Web Worker: opens Parquet files through the package as browsers get it (the bundle that
+// package.json's "browser" export names), probes and checks filter health off the main thread, and
+// answers the page with plain, cloneable objects.
 // Protocol: { id, op, args } → { id, ok: true, result } | { id, ok: false, error }; { op: 'cancel', target }.
-import { BloomFilter, browserStore, createFooterCache, openDataset, openParquet } from '../js/index.js'
 import { filterWarnings, summarizeHealth } from './health.js'
 
 const HEALTH_ALL_FILTERS_BYTES = 4 * 1024 * 1024
-// A URL, not a module specifier: loaded on the first Confirm only (and not type-checked as a source).
-const CONFIRMING_BUNDLE = new URL('../js/parquet-bloom.browser.js', import.meta.url).href
 const HEALTH_SAMPLE_FILTERS = 128
+
+// Loaded once, for every operation. The bundle, not ../js/index.js: the sources import hyparquet by its
+// package name (exact lookups), which a module worker cannot resolve without a bundler. A URL, so the
+// minified bundle is not type-checked as a source; its types are the entry's.
+/** @type {Promise<typeof import('../js/index.js')>} */
+const library = import(new URL('../js/parquet-bloom.browser.js', import.meta.url).href)
 // Footers of URLs opened before (this page load or an earlier one) are reused when the server validates
 // them (ETag / Last-Modified); dropped files are never cached.
-const footerCache = createFooterCache({ store: browserStore() })
+const footerCache = library.then(({ browserStore, createFooterCache }) => createFooterCache({ store: browserStore() }))
 
 /** The file being shown: the handle probes run on, and a second one for health checks (see health()). */
 let current
@@ -20,14 +24,15 @@ const handlers = {
   async open({ url, file, decryption }, signal) {
     await closeCurrent()
     const source = file ?? url
+    const { openParquet, describeColumnType } = await library
     // Keys live in this worker's memory for the file's life only (openParquet skips the footer cache with them).
-    const opened = await openParquet(source, { signal, footerCache, decryption })
-    current = { source, file: opened, inspector: undefined, confirmer: undefined, decryption }
-    return describeFile(opened)
+    const opened = await openParquet(source, { signal, footerCache: await footerCache, decryption })
+    current = { source, file: opened, inspector: undefined, decryption }
+    return describeFile(opened, describeColumnType)
   },
 
   async probe({ column, values, mode, confirm = false }, signal) {
-    const file = confirm ? await confirmingHandle(requireOpen()) : requireOpen().file
+    const { file } = requireOpen()
     const before = file.stats
     const started = performance.now()
     const result = await file.probe(column, values, { mode, signal, confirm })
@@ -45,7 +50,8 @@ const handlers = {
   async health({ column }, signal) {
     const open = requireOpen()
     // Opened without the request's signal: a signal given to openParquet governs every later read too.
-    open.inspector ??= openParquet(open.source, { footerCache, decryption: open.decryption })
+    const { openParquet, BloomFilter, assessFilterHealth } = await library
+    open.inspector ??= footerCache.then((cache) => openParquet(open.source, { footerCache: cache, decryption: open.decryption }))
     const inspector = await open.inspector
     const blooms = inspector.metadata.rowGroups.map((g) => [g.index, g.columns.find((c) => c.path === column)?.bloom]).filter(([, bloom]) => bloom)
     const withFilter = blooms.map(([index]) => index)
@@ -54,7 +60,7 @@ const handlers = {
     const chosen = totalBytes <= HEALTH_ALL_FILTERS_BYTES ? withFilter : spread(withFilter, HEALTH_SAMPLE_FILTERS)
     const checks = []
     // One scheduled read for all chosen filters (coalesced ranges); each bitset is only valid during its visit.
-    await inspector.forEachBloomFilter({ rowGroups: chosen, columns: [column] }, (parts) => checks.push(checkFilter(parts, inspector.metadata.rowGroups[parts.rowGroup].numRows)), { signal })
+    await inspector.forEachBloomFilter({ rowGroups: chosen, columns: [column] }, (parts) => checks.push(checkFilter({ BloomFilter, assessFilterHealth }, parts, inspector.metadata.rowGroups[parts.rowGroup].numRows)), { signal })
     checks.sort((a, b) => a.index - b.index)
     return { column, withFilter: withFilter.length, checks, summary: summarizeHealth(checks), stats: inspector.stats }
   },
@@ -65,31 +71,21 @@ const handlers = {
 
   // A list of URLs probed as one dataset (openDataset), sharing this worker's footer cache.
   async probeDataset({ urls, column, values }, signal) {
-    const dataset = await openDataset(urls, { footerCache })
+    const { openDataset } = await library
+    const dataset = await openDataset(urls, { footerCache: await footerCache })
     const { files, totals, stats } = await dataset.probe(column, values, { signal })
     return { files: files.map(({ path, partitions, values: answers, rowGroups, error }) => ({ path, partitions, values: answers, rowGroups: rowGroups.length, error })), totals, stats }
   },
 }
 
-/**
- * The handle Confirm probes run on. The source modules load hyparquet (the page decoder) by its package
- * name, which a module worker cannot resolve without a bundler or import map; the browser bundle
- * carries it in on-demand chunks, so confirmations go through the bundle, on a handle of their own
- * (its readout then shows what a confirming probe costs, footer included on the first one).
- */
-function confirmingHandle(open) {
-  open.confirmer ??= import(CONFIRMING_BUNDLE).then((lib) => lib.openParquet(open.source, { decryption: open.decryption }))
-  return open.confirmer
-}
-
-function checkFilter(parts, numRows) {
+function checkFilter({ BloomFilter, assessFilterHealth }, parts, numRows) {
   if (parts.error !== undefined || !parts.bitset) {
     return { index: parts.rowGroup, error: { code: parts.error?.reason ?? 'unreadable', message: String(parts.error?.message ?? parts.error ?? 'no bitset') } }
   }
   const filter = BloomFilter.fromBitset(parts.bitset)
   try {
     const health = filter.health()
-    return { index: parts.rowGroup, numBytes: parts.bitset.length, health, warnings: filterWarnings(health, numRows) }
+    return { index: parts.rowGroup, numBytes: parts.bitset.length, health, warnings: filterWarnings(health, numRows, assessFilterHealth) }
   } finally {
     filter.free()
   }
@@ -101,7 +97,7 @@ function spread(items, limit) {
   return Array.from({ length: limit }, (_, k) => items[Math.round((k * (items.length - 1)) / (limit - 1))])
 }
 
-function describeFile(file) {
+function describeFile(file, describeColumnType) {
   const { rowGroups, numRows, createdBy } = file.metadata
   const columns = (rowGroups[0]?.columns ?? []).map((c, i) => {
     let filters = 0
@@ -121,7 +117,8 @@ function describeFile(file) {
       if (bloom.length === undefined) unknownLength++
       else filterBytes += bloom.length
     }
-    return { name: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, filters, filterBytes, unknownLength, coverage }
+    return { name: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, typeLabel: describeColumnType(c),
+      filters, filterBytes, unknownLength, coverage }
   })
   return {
     name: file.name,
@@ -147,8 +144,6 @@ async function closeCurrent() {
   await closing.file.close()
   const inspector = await closing.inspector?.catch(() => undefined)
   await inspector?.close()
-  const confirmer = await closing.confirmer?.catch(() => undefined)
-  await confirmer?.close()
 }
 
 function plainError(error) {

@@ -20,17 +20,17 @@ export async function run({ quick }) {
       try {
         // Warm-up: the module's first batch call makes the pool allocate the core's chunk scratch,
         // cached from then on (counted too, as evidence that the counter does count).
-        const cold = core.m.allocationCount()
+        const cold = core.native.allocationCount()
         for (let i = 0; i < 3; i++) {
           filter.insert(built.inserted, insertType)
           filter.check(built.input, built.type)
         }
-        const before = core.m.allocationCount()
+        const before = core.native.allocationCount()
         const warmUpAllocations = before - cold
         for (let i = 0; i < CALLS; i++) filter.check(built.input, built.type)
-        const afterCheck = core.m.allocationCount()
+        const afterCheck = core.native.allocationCount()
         for (let i = 0; i < CALLS; i++) filter.insert(built.inserted, insertType)
-        const afterInsert = core.m.allocationCount()
+        const afterInsert = core.native.allocationCount()
         results.push({ case: c.name, n, calls: CALLS, warmUpAllocations, checkAllocationsPerCall: (afterCheck - before) / CALLS, insertAllocationsPerCall: (afterInsert - afterCheck) / CALLS })
       } finally {
         filter.free()

@@ -52,7 +52,7 @@ async function childMeasure(side, footerPath) {
   }
   globalThis.gc()
   globalThis.gc()
-  const wasmBefore = core.m.HEAPU8.length
+  const wasmBefore = core.memoryStats().heapBytes
   const before = heap()
   const start = performance.now()
   const result = sides[side](metadata, file)
@@ -61,7 +61,7 @@ async function childMeasure(side, footerPath) {
   globalThis.gc()
   globalThis.gc()
   const retained = heap() - before
-  const wasmGrowth = core.m.HEAPU8.length - wasmBefore
+  const wasmGrowth = core.memoryStats().heapBytes - wasmBefore
   const rowGroups = side === 'hyparquet' ? result.row_groups.length : result.rowGroupRows.length
   return { coldMs: ms, jsHeapRetainedBytes: retained, jsHeapAfterParseBytes: transient, wasmGrowthBytes: wasmGrowth, rowGroups }
 }
@@ -82,7 +82,7 @@ function oursBreakdown(metadata, trials) {
     try {
       const bytes = ptr + 64
       const copyIn = timeCalls(() => core.u8.set(metadata, bytes), 1)
-      const countsPass = timeCalls(() => core.m.decodeFooterCounts(bytes, metadata.length, ptr), 1)
+      const countsPass = timeCalls(() => core.native.decodeFooterCounts(bytes, metadata.length, ptr), 1)
       const chunks = layout.chunks.length / 9
       const [schemaCount, rowGroupCount] = [layout.columns.length + 1, layout.rowGroupRows.length]
       const records = core.acquire(chunks * 80 + rowGroupCount * 16 + schemaCount * 60 + 16)
@@ -91,7 +91,7 @@ function oursBreakdown(metadata, trials) {
         const spans = records + chunks * 72
         const rowGroupRecords = spans + chunks * 8
         const schema = rowGroupRecords + rowGroupCount * 16
-        outlinePass = timeCalls(() => core.m.decodeFooterOutline(bytes, metadata.length, ptr, schema, rowGroupRecords, records, spans,
+        outlinePass = timeCalls(() => core.native.decodeFooterOutline(bytes, metadata.length, ptr, schema, rowGroupRecords, records, spans,
           schema + schemaCount * 56, schemaCount, rowGroupCount, chunks, schemaCount), 1)
       } finally {
         core.release(records)

@@ -12,6 +12,7 @@ import { openParquet } from '../../js/index.js'
 import { standardHeaderLength } from '../../js/indexes/bloom-layout.js'
 import { startTestServer } from '../../tests/js/helpers/range-server.js'
 import { runIfMain } from '../lib/section.js'
+import { withDuckDB } from '../../tests/js/helpers/duckdb.js'
 
 const ROW_GROUPS = 200
 const ROWS_PER_GROUP = 2048 // DuckDB's row groups are multiples of its 2048-row vectors
@@ -19,17 +20,11 @@ const ROWS = ROW_GROUPS * ROWS_PER_GROUP
 const idOf = (row) => (row * 2654435761) % 1000000007 // distinct for every row; no order across row groups
 
 async function writeFile(dir) {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
   const file = path.join(dir, 'wire.parquet')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
+  await withDuckDB(async (conn) => {
     await conn.run(`COPY (SELECT (i * 2654435761 % 1000000007)::BIGINT AS id, 'payload-' || i::VARCHAR AS payload FROM range(${ROWS}) t(i))
       TO '${file.replace(/'/g, "''")}' (FORMAT parquet, ROW_GROUP_SIZE ${ROWS_PER_GROUP}, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`)
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  })
   return file
 }
 

@@ -1,6 +1,6 @@
 // Decrypts Parquet modular-encryption modules with WebCrypto (parquet-format Encryption.md §4.2, §5.1):
 // a GCM module is length (4 bytes LE) ‖ nonce (12) ‖ ciphertext ‖ tag (16), authenticated whole with
-// its AAD; a CTR page module is length ‖ nonce ‖ ciphertext. No cryptography of our own.
+// its AAD. (A CTR page module of AES_GCM_CTR_V1 is never decrypted: nothing authenticates it.) No cryptography of our own.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 const NONCE_BYTES = 12
@@ -47,26 +47,6 @@ export async function decryptGcmModule(key, bytes, aad, what) {
 }
 
 /**
- * The plaintext of one whole CTR page module (AES_GCM_CTR_V1 pages): IV = nonce ‖ counter 1, not authenticated.
- * @param {CryptoKey} key an AES-CTR key from importKeys
- */
-export async function decryptCtrModule(key, bytes, what) {
-  const declared = moduleLength(bytes)
-  if (declared < NONCE_BYTES || declared !== bytes.length - LENGTH_BYTES) {
-    throw decryptionFailed(what, `the module declares ${declared} bytes but ${Math.max(0, bytes.length - LENGTH_BYTES)} are there`)
-  }
-  const subtle = await subtleCrypto()
-  const counter = new Uint8Array(16)
-  counter.set(bytes.subarray(LENGTH_BYTES, LENGTH_BYTES + NONCE_BYTES))
-  counter[15] = 1
-  try {
-    return new Uint8Array(await subtle.decrypt({ name: 'AES-CTR', counter, length: 32 }, key, bytes.subarray(LENGTH_BYTES + NONCE_BYTES)))
-  } catch (error) {
-    throw decryptionFailed(what, 'AES-CTR decryption failed', error)
-  }
-}
-
-/**
  * Checks a plaintext footer's signature (§5.5): GCM-encrypting the footer with the stored nonce and the
  * footer AAD must give the stored tag.
  * @param {CryptoKey} key an AES-GCM key with 'encrypt' usage
@@ -84,17 +64,15 @@ export async function verifyFooterSignature(key, footer, signature, aad, what) {
 }
 
 /**
- * WebCrypto keys for raw key bytes: GCM (decrypt + encrypt, for footer signatures) and CTR. Not extractable.
+ * The WebCrypto key for raw key bytes: AES-GCM (decrypt + encrypt, for footer signatures), not
+ * extractable. No AES-CTR key: AES_GCM_CTR_V1 pages are never decrypted, since nothing authenticates
+ * them (js/confirm/confirm.js, js/crypto/encrypted-dictionary.js refuse them).
  * @param {Uint8Array} raw 16, 24 or 32 bytes
- * @returns {Promise<{ gcm: CryptoKey, ctr: CryptoKey }>}
+ * @returns {Promise<{ gcm: CryptoKey }>}
  */
 export async function importKeys(raw) {
   const subtle = await subtleCrypto()
-  const [gcm, ctr] = await Promise.all([
-    subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['decrypt', 'encrypt']),
-    subtle.importKey('raw', raw, { name: 'AES-CTR' }, false, ['decrypt']),
-  ])
-  return { gcm, ctr }
+  return { gcm: await subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['decrypt', 'encrypt']) }
 }
 
 /** DECRYPTION_FAILED naming the module; never a key. */

@@ -18,7 +18,7 @@ const utf8 = new TextDecoder()
 
 /**
  * One encrypted chunk: what its module reads need, or why they cannot be made.
- * @typedef {{ rowGroupOrdinal: number, columnOrdinal: number, path: string, keys: { gcm: CryptoKey, ctr: CryptoKey },
+ * @typedef {{ rowGroupOrdinal: number, columnOrdinal: number, path: string, keys: { gcm: CryptoKey },
  *   aad: (moduleType: number, page?: number) => Uint8Array, algorithm: string, missing?: undefined }} ChunkKeys
  *   aad: the AAD of one of the chunk's modules (js/crypto/aad.js)
  * @typedef {ChunkKeys | { missing: string, path: string }} ChunkCrypto

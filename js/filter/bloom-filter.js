@@ -44,7 +44,7 @@ export class BloomFilter {
     if (numBytes === undefined) {
       if (!(Number.isFinite(ndv) && ndv >= 0)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'BloomFilter.create needs { ndv, fpp } or { numBytes }')
       if (!(fpp > 0 && fpp < 1)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `fpp must be in (0, 1), got ${fpp}`)
-      numBytes = core.m.optimalNumBytes(ndv, fpp)
+      numBytes = core.native.optimalNumBytes(ndv, fpp)
     }
     checkNumBytes(numBytes)
     const ptr = core.acquire(numBytes, 'a bloom filter bitset')
@@ -198,7 +198,7 @@ export class BloomFilter {
     this.#assertLive()
     const core = getCore()
     const at = core.scratch(BitsetHealth.bytes)
-    throwIfFailed(core.m.analyzeBitset(this.#ptr, this.#numBytes, at), 'health')
+    throwIfFailed(core.native.analyzeBitset(this.#ptr, this.#numBytes, at), 'health')
     const h = BitsetHealth.read(core, at)
     return {
       numBytes: this.#numBytes,

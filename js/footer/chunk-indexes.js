@@ -91,7 +91,7 @@ function decodeBatch(layout, order, count, bytes, target) {
       u8.set(footerBytes.subarray(offset, offset + length), at)
       at += length
     }
-    const status = core.m.decodeColumnChunks(bytesPtr, bytes, spansPtr, count, chunksPtr, indexesPtr, failedPtr)
+    const status = core.native.decodeColumnChunks(bytesPtr, bytes, spansPtr, count, chunksPtr, indexesPtr, failedPtr)
     if (status !== NativeStatus.OK) throw malformedChunk(layout, order[core.i32[failedPtr >> 2]] ?? order[0])
     // Word by word: a subarray and set() per record cost several times the copy.
     const records = core.i32

@@ -145,7 +145,7 @@ function decodeFileOutline(metadata, where, metadataOffset) {
     const summaryPtr = dataPtr
     const bytesPtr = dataPtr + summaryBytes
     core.u8.set(metadata, bytesPtr)
-    let status = core.m.decodeFooterCounts(bytesPtr, metadata.length, summaryPtr)
+    let status = core.native.decodeFooterCounts(bytesPtr, metadata.length, summaryPtr)
     let summary = FileSummary.read(core, summaryPtr)
     if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
     // Capacities from the list headers: chunks are one per leaf (at most every element but the root) per
@@ -155,7 +155,7 @@ function decodeFileOutline(metadata, where, metadataOffset) {
     let chunkCapacity = Math.min(summary.rowGroupCount * Math.max(0, summary.schemaCount - 1), Math.floor(metadata.length / MIN_CHUNK_BYTES))
     if (chunkCapacity * (ChunkRecord.bytes + ChunkSpan.bytes) > metadata.length * MAX_RECORDS_PER_FOOTER_BYTE) {
       // Records that could dwarf the footer (tiny chunks, or a hostile footer): count them exactly first.
-      status = core.m.decodeFooterSummary(bytesPtr, metadata.length, summaryPtr)
+      status = core.native.decodeFooterSummary(bytesPtr, metadata.length, summaryPtr)
       summary = FileSummary.read(core, summaryPtr)
       if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
       if (summary.chunkCount > metadata.length / MIN_CHUNK_BYTES) throw tooManyChunks(where, summary.chunkCount, metadata.length)
@@ -173,7 +173,7 @@ function decodeFileOutline(metadata, where, metadataOffset) {
     const rowGroupsPtr = spansPtr + spanBytes
     const schemaPtr = rowGroupsPtr + rowGroupBytes
     const ordersPtr = schemaPtr + schemaBytes
-    status = core.m.decodeFooterOutline(bytesPtr, metadata.length, summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr, spansPtr, ordersPtr,
+    status = core.native.decodeFooterOutline(bytesPtr, metadata.length, summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr, spansPtr, ordersPtr,
       schemaCapacity, rowGroupCapacity, chunkCapacity, orderCapacity)
     summary = FileSummary.read(core, summaryPtr)
     if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)

@@ -139,7 +139,7 @@ function adviceFor(file, column, samples, fpp) {
   }
   const core = getCore()
   const headerBytes = encodeHeader(32).length
-  const sampledBytes = samples.reduce((n, s) => n + core.m.optimalNumBytes(s.sink.keys.size, fpp) + headerBytes, 0)
+  const sampledBytes = samples.reduce((n, s) => n + core.native.optimalNumBytes(s.sink.keys.size, fpp) + headerBytes, 0)
   const share = (n) => (pairs ? n / pairs : 0)
   const bloom = absent * (1 - fpp)
   // Statistics rule out only absent pairs; a filter rules out the absent pairs they leave, at 1 − fpp.

@@ -157,7 +157,7 @@ export class FilterFeed {
         return { bytes: filter.toBytes(), ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: filter.numBytes }
       }
       const estimate = Math.ceil(filter.health().estimatedNdv * ESTIMATE_MARGIN)
-      const target = getCore().m.optimalNumBytes(estimate, this.sizing.fpp)
+      const target = getCore().native.optimalNumBytes(estimate, this.sizing.fpp)
       const bitset = foldBitset(filter.bitset(), target)
       const header = encodeHeader(bitset.length)
       const bytes = new Uint8Array(header.length + bitset.length)

@@ -36,7 +36,7 @@ export function decodeHeaderBytes(bytes) {
   const headerBytes = (BloomHeader.bytes + 15) & ~15
   const at = core.scratch(headerBytes + length)
   core.u8.set(bytes.subarray(0, length), at + headerBytes)
-  const status = core.m.decodeHeader(at + headerBytes, length, at)
+  const status = core.native.decodeHeader(at + headerBytes, length, at)
   const { numBytes, algorithm, hash, compression, headerLength, problem } = BloomHeader.read(core, at)
   return { status, numBytes, algorithm, hash, compression, headerLength, problem: HeaderProblem.byValue.get(problem) ?? 'unknown' }
 }
@@ -55,6 +55,6 @@ export function headerError(header, where, details = {}) {
 export function encodeHeader(numBytes) {
   const core = getCore()
   const at = core.scratch(64)
-  const n = core.m.encodeHeader(numBytes, at, 64)
+  const n = core.native.encodeHeader(numBytes, at, 64)
   return core.u8.slice(at, at + n)
 }

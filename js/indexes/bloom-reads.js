@@ -402,7 +402,7 @@ export class HashedCandidates {
       const at = core.scratch(this.count * 12 + 16)
       core.u8.set(this.hashes, at)
       const out = at + this.count * 8
-      core.m.blockIndices(at, this.count, numBlocks, out)
+      core.native.blockIndices(at, this.count, numBlocks, out)
       indices = core.u32.slice(out >> 2, (out >> 2) + this.count)
       this.indexCache.set(numBlocks, indices)
     }
@@ -418,7 +418,7 @@ export class HashedCandidates {
       core.u8.set(bitset, filterPtr)
       core.u8.set(this.hashes, at)
       const out = at + this.count * 8
-      const status = core.m.checkHashes(filterPtr, bitset.length, at, this.count, out)
+      const status = core.native.checkHashes(filterPtr, bitset.length, at, this.count, out)
       if (status !== NativeStatus.OK) throw new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `bitset of ${bitset.length} bytes refused (status ${status})`)
       return core.u8.slice(out, out + this.count)
     } finally {
@@ -434,7 +434,7 @@ export class HashedCandidates {
     const out = blocksAt + this.count * 32
     core.u8.set(this.hashes, at)
     for (let k = 0; k < this.count; k++) core.u8.set(gathered[k], blocksAt + k * 32)
-    core.m.checkGatheredBlocks(at, blocksAt, this.count, out)
+    core.native.checkGatheredBlocks(at, blocksAt, this.count, out)
     return core.u8.slice(out, out + this.count)
   }
 }

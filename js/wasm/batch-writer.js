@@ -80,7 +80,7 @@ const LAYOUT_SLACK = 5 * 16 // each area's alignment padding
  * @returns {Uint8Array}
  */
 export function streamBatch(core, input, type, outBytesPerSlot, call, into, at = 0) {
-  const source = sourceOf(input, resolveType(type))
+  const source = batchInputOf(input, resolveType(type))
   const total = source.count
   const slots = chunkSlots(core.batchRegionBytes, slotBytes(source, outBytesPerSlot))
   let out = into
@@ -122,12 +122,12 @@ export function hashValues(core, input, type) {
 }
 
 /** One value too large for the empty region, through a pool block held for its call only; returns its out bytes. */
-function streamLargeValue(core, source, at, outBytesPerSlot, call) {
-  const bytes = DESCRIPTOR_BYTES + LAYOUT_SLACK + 48 + outBytesPerSlot + source.valueBytes(at)
+function streamLargeValue(core, batch, at, outBytesPerSlot, call) {
+  const bytes = DESCRIPTOR_BYTES + LAYOUT_SLACK + 48 + outBytesPerSlot + batch.valueBytes(at)
   const ptr = core.acquire(bytes, 'a value larger than the batch region')
   try {
-    const layout = new Layout(ptr, bytes, 1, source, outBytesPerSlot)
-    if (source.write(core, at, at + 1, layout) !== at + 1) {
+    const layout = new Layout(ptr, bytes, 1, batch, outBytesPerSlot)
+    if (batch.write(core, at, at + 1, layout) !== at + 1) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: value ${at} does not fit the ${bytes} bytes leased for it`)
     }
     call(layout.desc, layout.out, 1)
@@ -140,8 +140,8 @@ function streamLargeValue(core, source, at, outBytesPerSlot, call) {
 }
 
 /** Layout bytes per slot (an estimate for byte arrays). */
-function slotBytes(source, outBytesPerSlot) {
-  return outBytesPerSlot + (source.hasValidity ? 1 / 8 : 0) + (source.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : source.width)
+function slotBytes(batch, outBytesPerSlot) {
+  return outBytesPerSlot + (batch.hasValidity ? 1 / 8 : 0) + (batch.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : batch.width)
 }
 
 /** As many slots as the region holds at `perSlot` bytes, in whole ropes when there is room. */
@@ -152,17 +152,17 @@ function chunkSlots(regionBytes, perSlot) {
 
 /** A chunk's areas in a region: descriptor, validity, offsets, results, values. */
 class Layout {
-  constructor(base, bytes, slots, source, outBytesPerSlot) {
+  constructor(base, bytes, slots, batch, outBytesPerSlot) {
     this.desc = base
     this.slots = slots
     let at = base + DESCRIPTOR_BYTES
     this.validity = 0
-    if (source.hasValidity) {
+    if (batch.hasValidity) {
       this.validity = at
       at += align16((slots >> 3) + 2) // a bitmap copied from a bit offset spans one more byte
     }
     this.offsets = 0
-    if (source.hasOffsets) {
+    if (batch.hasOffsets) {
       this.offsets = at
       at += align16(4 * (slots + 1))
     }
@@ -176,10 +176,11 @@ const TYPED = 0
 const ARRAY = 1
 const COLUMNAR = 2
 
-// A batch as the chunk writers read it: one class for every kind of input, as one shape keeps the
-// per-chunk reads monomorphic (three classes cost ~50 ns on a 64-value call).
+// A batch input as the chunk writers read it (not a byte source: those are js/sources/): one class for
+// every kind of input, as one shape keeps the per-chunk reads monomorphic (three classes cost ~50 ns
+// on a 64-value call).
 
-class Source {
+class BatchInput {
   constructor(kind, t, values, count) {
     this.kind = kind
     this.t = t
@@ -213,13 +214,13 @@ class Source {
   }
 }
 
-function sourceOf(input, t) {
+function batchInputOf(input, t) {
   if (ArrayBuffer.isView(input)) {
-    if (t.width !== 0 && t.name !== 'INT96' && !(input instanceof DataView)) return typedSource(input, t)
-    return arraySource(input, t)
+    if (t.width !== 0 && t.name !== 'INT96' && !(input instanceof DataView)) return typedInput(input, t)
+    return arrayInput(input, t)
   }
-  if (isColumnar(input)) return columnarSource(input, t)
-  return arraySource(Array.isArray(input) ? input : Array.from(input), t)
+  if (isColumnar(input)) return columnarInput(input, t)
+  return arrayInput(Array.isArray(input) ? input : Array.from(input), t)
 }
 
 // The heap view a typed array is copied through: the one of its own kind (a memcpy), bytes for BigUint64Array.
@@ -242,13 +243,13 @@ function heapViewFor(values, name) {
 }
 
 /** A typed array of a fixed-width type: chunks are copies of slices. */
-function typedSource(values, t) {
+function typedInput(values, t) {
   const view = heapViewFor(values, t.name)
   if (view === 0) {
     throw new ParquetBloomError(ErrorCode.BAD_VALUE, `a ${values.constructor.name} cannot hold ${t.name} values; ` +
       'use Int32Array/Uint32Array, BigInt64Array/BigUint64Array, Float32Array or Float64Array to match the type')
   }
-  const s = new Source(TYPED, t, values, values.length)
+  const s = new BatchInput(TYPED, t, values, values.length)
   s.width = t.width
   s.view = view
   return s
@@ -272,8 +273,8 @@ function writeTypedChunk(s, core, begin, end, layout) {
 }
 
 /** A JS array (or a typed array read value by value), converted a chunk at a time. */
-function arraySource(values, t) {
-  const s = new Source(ARRAY, t, values, values.length)
+function arrayInput(values, t) {
+  const s = new BatchInput(ARRAY, t, values, values.length)
   s.hasValidity = !ArrayBuffer.isView(values) && anyNull(values)
   s.hasOffsets = t.name === 'BYTE_ARRAY'
   s.width = t.name === 'BOOLEAN' ? 1 / 8 : t.name === 'BYTE_ARRAY' ? 0 : t.name === 'INT96' ? 12
@@ -452,7 +453,7 @@ function writeByteArrays(core, values, begin, end, at, limit, offsetsPtr) {
  * `validityOffset` (default `offset`): first validity bit — Arrow slices fixed-width buffers, not
  * bitmaps. Lengths are checked up front, so a short buffer fails before any chunk.
  */
-function columnarSource(input, t) {
+function columnarInput(input, t) {
   const count = input.length
   const offset = input.offset ?? 0
   const validityOffset = input.validityOffset ?? offset
@@ -464,7 +465,7 @@ function columnarSource(input, t) {
   if (validity && validity.length * 8 < validityOffset + count) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `validity bitmap holds ${validity.length * 8} bits, need ${validityOffset + count}`)
   }
-  const s = new Source(COLUMNAR, t, values, count)
+  const s = new BatchInput(COLUMNAR, t, values, count)
   s.offset = offset
   s.validityOffset = validityOffset
   s.validity = validity

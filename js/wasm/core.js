@@ -1,9 +1,20 @@
-// Thin layer over the raw Embind functions: heap views that follow memory growth, the fixed scratch
-// region batch calls stream through, the batch descriptor writer, and native status codes turned into errors.
-import { BatchDescriptor, bindAbi, PhysicalType, whenBound } from './abi.js'
+// Thin layer over the raw Embind functions, and the one module that holds the raw module: the bound
+// functions (`core.native`, typed in js/wasm/parquet_bloom.d.mts and checked at init()), heap views that
+// follow memory growth, the fixed scratch region batch calls stream through, the batch descriptor writer,
+// and native status codes turned into errors.
+import { BatchDescriptor, bindAbi, NativeStatus, PhysicalType, whenBound } from './abi.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { NativeStatus } from '../wasm/abi.js'
 import { loadWasmModule } from '../wasm-loader.js'
+
+/**
+ * Every Embind function JS calls (src/bindings/wasm_bindings.cc); init() refuses a module that lacks one,
+ * as bindAbi refuses one whose records or enums differ.
+ * @type {ReadonlyArray<keyof import('./parquet_bloom.mjs').NativeFunctions>}
+ */
+export const NATIVE_FUNCTIONS = Object.freeze(['poolAcquire', 'poolRelease', 'poolSetMaxBytes', 'poolStats', 'poolClassBytes',
+  'allocationCount', 'batchScratchAddress', 'batchScratchBytes', 'decodeHeader', 'encodeHeader', 'optimalNumBytes',
+  'checkHashes', 'blockIndices', 'checkGatheredBlocks', 'decodeFooterCounts',
+  'decodeFooterSummary', 'decodeFooterOutline', 'decodeColumnChunks', 'analyzeBitset', 'abiDescription'])
 
 /** parquet.thrift `Type`, as the native PhysicalType enum numbers it (known once init() bound the ABI). */
 export const PhysicalTypeCode = PhysicalType.values
@@ -28,9 +39,16 @@ let core
 export async function init(options) {
   if (core) return core
   const module = await loadWasmModule(options)
+  checkNativeFunctions(module)
   bindAbi(module)
   core ??= new Core(module)
   return core
+}
+
+/** Throws WASM, naming them, when the module lacks any of NATIVE_FUNCTIONS (a module of another build). */
+export function checkNativeFunctions(module) {
+  const missing = NATIVE_FUNCTIONS.filter((name) => typeof module[name] !== 'function')
+  if (missing.length) throw new ParquetBloomError(ErrorCode.WASM, `the wasm module does not match this JS: it lacks ${missing.map((n) => `${n}()`).join(', ')}`)
 }
 
 /** The initialised core, or a clear error when init() has not completed. */
@@ -40,8 +58,14 @@ export function getCore() {
 }
 
 export class Core {
+  /** @type {import('./parquet_bloom.mjs').ParquetBloomModule} */
+  #module
+
+  /** @param {import('./parquet_bloom.mjs').ParquetBloomModule} module */
   constructor(module) {
-    this.m = module
+    this.#module = module
+    /** The bound functions (nothing else of the module: its heap is read through the views below). */
+    this.native = /** @type {import('./parquet_bloom.mjs').NativeFunctions} */ (/** @type {unknown} */ (Object.fromEntries(NATIVE_FUNCTIONS.map((name) => [name, module[name]]))))
     /** @type {ArrayBuffer | undefined} */
     this.viewsOf = undefined
     // The module's static batch region: batches stream through it a chunk at a time (batch-writer.js),
@@ -65,7 +89,7 @@ export class Core {
     // Growing wasm memory detaches the old buffer, whose views then read as empty: a cheap test for the
     // hot path (reaching the module's HEAPU8 costs tens of nanoseconds).
     if (this.u8 !== undefined && this.u8.length !== 0) return
-    const buffer = this.m.HEAPU8.buffer
+    const buffer = this.#module.HEAPU8.buffer
     if (buffer === this.viewsOf) return
     this.viewsOf = buffer
     this.u8 = new Uint8Array(buffer)
@@ -79,10 +103,10 @@ export class Core {
 
   /** Pool block of at least `bytes`, or a LIMIT_EXCEEDED error. May grow memory. */
   acquire(bytes, what = 'scratch') {
-    const ptr = this.m.poolAcquire(bytes)
+    const ptr = this.native.poolAcquire(bytes)
     this.refreshViews()
     if (ptr === 0) {
-      const { heldBytes, maxHeldBytes } = this.m.poolStats()
+      const { heldBytes, maxHeldBytes } = this.native.poolStats()
       throw new ParquetBloomError(ErrorCode.LIMIT_EXCEEDED,
         `wasm memory pool cannot provide ${bytes} bytes for ${what} (holding ${heldBytes} of ${maxHeldBytes} bytes)`)
     }
@@ -90,7 +114,7 @@ export class Core {
   }
 
   release(ptr) {
-    const status = this.m.poolRelease(ptr)
+    const status = this.native.poolRelease(ptr)
     if (status !== NativeStatus.OK) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: releasing pool block ${ptr} failed (status ${status})`)
     }
@@ -110,7 +134,7 @@ export class Core {
       const size = Math.max(bytes, this.scratchBytes * 2)
       if (this.scratchPtr) this.dropPooledScratch()
       this.scratchPtr = this.acquire(size, 'scratch')
-      this.scratchBytes = this.m.poolClassBytes(size)
+      this.scratchBytes = this.native.poolClassBytes(size)
     }
     return this.scratchPtr
   }
@@ -142,8 +166,8 @@ export class Core {
   }
 
   memoryStats() {
-    const { heldBytes, inUseBytes, maxHeldBytes } = this.m.poolStats()
-    return { heapBytes: this.m.HEAPU8.length, poolBytes: heldBytes, poolInUseBytes: inUseBytes, poolMaxBytes: maxHeldBytes }
+    const { heldBytes, inUseBytes, maxHeldBytes } = this.native.poolStats()
+    return { heapBytes: this.#module.HEAPU8.length, poolBytes: heldBytes, poolInUseBytes: inUseBytes, poolMaxBytes: maxHeldBytes }
   }
 }
 

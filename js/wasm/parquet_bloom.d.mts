@@ -1,6 +1,9 @@
 // Types of parquet_bloom.mjs, the Emscripten glue scripts/build.sh generates here (git ignores it):
 // TypeScript resolves './wasm/parquet_bloom.mjs' to this file first, so `npm run typecheck` needs no
-// build and does not check generated code.
+// build and does not check generated code. The functions are those src/bindings/wasm_bindings.cc
+// binds; js/wasm/core.js checks at init() that the module has each of them (NATIVE_FUNCTIONS) and is
+// the only module that calls them. Addresses are wasm32 byte addresses; int32 results are src/status.h
+// Status codes unless said otherwise.
 
 /** What js/wasm-loader.js passes: the .wasm bytes, where to find the .wasm, or how to instantiate it. */
 export interface EmscriptenModuleOptions {
@@ -12,6 +15,55 @@ export interface EmscriptenModuleOptions {
   ) => object
 }
 
+/** The scratch pool's bytes (src/scratch_pool.h). */
+export interface PoolStats { heldBytes: number, inUseBytes: number, maxHeldBytes: number }
+
+/** The Embind functions of src/bindings/wasm_bindings.cc. */
+export interface NativeFunctions {
+  /** A pool block of at least `bytes`; 0 when the budget is exhausted. */
+  poolAcquire(bytes: number): number
+  poolRelease(address: number): number
+  poolSetMaxBytes(bytes: number): void
+  poolStats(): PoolStats
+  /** The bytes a pool block of `bytes` really holds (its size class). */
+  poolClassBytes(bytes: number): number
+  /** Heap allocations so far (pool system allocations + operator new); for bench/sections/allocations.js. */
+  allocationCount(): number
+  batchScratchAddress(): number
+  batchScratchBytes(): number
+  /** Decodes a BloomFilterHeader into a BloomHeader record at `out`. */
+  decodeHeader(data: number, size: number, out: number): number
+  /** Writes the header of a `numBytes` filter at `out`; returns its length, 0 when `capacity` is too small. */
+  encodeHeader(numBytes: number, out: number, capacity: number): number
+  /** Filter bytes for `ndv` values at `fpp`; 0 for arguments out of range. */
+  optimalNumBytes(ndv: number, fpp: number): number
+  checkHashes(words: number, numBytes: number, hashes: number, count: number, out: number): number
+  blockIndices(hashes: number, count: number, numBlocks: number, out: number): void
+  checkGatheredBlocks(hashes: number, blocks: number, count: number, out: number): void
+  decodeFooterCounts(data: number, size: number, summary: number): number
+  decodeFooterSummary(data: number, size: number, summary: number): number
+  decodeFooterOutline(data: number, size: number, summary: number, schema: number, rowGroups: number, chunks: number,
+    spans: number, columnOrders: number, schemaCapacity: number, rowGroupCapacity: number, chunkCapacity: number,
+    columnOrderCapacity: number): number
+  decodeColumnChunks(data: number, size: number, spans: number, count: number, chunks: number, indexes: number, failed: number): number
+  analyzeBitset(words: number, numBytes: number, out: number): number
+  /** Address of the src/abi.h Description js/wasm/abi.js binds to. */
+  abiDescription(): number
+}
+
+/** The instantiated module: the bound functions and the heap. */
+export interface ParquetBloomModule extends NativeFunctions {
+  HEAPU8: Uint8Array<ArrayBuffer>
+  /**
+   * The calls a batch makes per chunk, exported as plain wasm functions rather than through Embind
+   * (src/bindings/wasm_bindings.cc says why); js/wasm/core.js binds and checks them at init().
+   */
+  _pb_insert_batch(words: number, numBytes: number, descriptor: number): number
+  _pb_check_batch(words: number, numBytes: number, descriptor: number, out: number): number
+  /** Hashes a batch into `out` (XXH64, 8 bytes per value); returns how many were hashed, negative on error. */
+  _pb_hash_batch(descriptor: number, out: number): number
+}
+
 /** Resolves to the Embind module (src/bindings/wasm_bindings.cc); js/wasm/core.js and js/wasm/abi.js bind it. */
-declare function createModule(options?: EmscriptenModuleOptions): Promise<any>
+declare function createModule(options?: EmscriptenModuleOptions): Promise<ParquetBloomModule>
 export default createModule

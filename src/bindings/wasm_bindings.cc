@@ -76,8 +76,6 @@ uint32_t PoolAcquire(uint32_t bytes) {
 
 int32_t PoolRelease(uint32_t address) { return Code(g_pool.Release(Ptr<void>(address))); }
 
-void PoolTrim() { g_pool.Trim(); }
-
 void PoolSetMaxBytes(double bytes) { g_pool.set_max_held_bytes(static_cast<size_t>(bytes)); }
 
 struct PoolStats {
@@ -91,6 +89,7 @@ PoolStats GetPoolStats() {
           static_cast<double>(g_pool.max_held_bytes())};
 }
 
+// Kept for bench/sections/allocations.js, which shows that warm batched calls allocate nothing.
 double AllocationCount() { return static_cast<double>(g_pool.system_allocations() + g_operator_new_calls); }
 
 uint32_t BatchScratchAddress() { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_batch_scratch)); }
@@ -114,10 +113,6 @@ double OptimalNumBytes(double ndv, double fpp) {
   return n;
 }
 
-double ClampNumBytes(double requested) {
-  return pb::ClampNumBytes(requested > 0 ? static_cast<uint64_t>(requested) : 0);
-}
-
 int32_t CheckHashes(uint32_t words_address, uint32_t num_bytes, uint32_t hashes_address, uint32_t n,
                     uint32_t out_address) {
   if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
@@ -139,17 +134,6 @@ void CheckGatheredBlocks(uint32_t hashes_address, uint32_t blocks_address, uint3
 int32_t DecodeFooterSummary(uint32_t data_address, uint32_t size, uint32_t summary_address) {
   return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
                                      nullptr));
-}
-
-// Pass two: fills caller-sized record arrays (counts from pass one); indexes and column orders are optional (0).
-int32_t DecodeFooterRecords(uint32_t data_address, uint32_t size, uint32_t summary_address, uint32_t schema_address,
-                            uint32_t row_groups_address, uint32_t chunks_address, uint32_t indexes_address,
-                            uint32_t column_orders_address) {
-  pb::FileMetaDataOutput out{Ptr<pb::SchemaRecord>(schema_address), Ptr<pb::RowGroupRecord>(row_groups_address),
-                             Ptr<pb::ChunkRecord>(chunks_address), Ptr<pb::ChunkIndexRecord>(indexes_address),
-                             Ptr<int32_t>(column_orders_address)};
-  return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
-                                     &out));
 }
 
 // The quick pass one of js/footer/footer.js: schema and row group counts from the list headers (FileSummary).
@@ -262,7 +246,6 @@ EMSCRIPTEN_BINDINGS(parquet_bloom) {
       .field("maxHeldBytes", &PoolStats::max_held_bytes);
   function("poolAcquire", &PoolAcquire);
   function("poolRelease", &PoolRelease);
-  function("poolTrim", &PoolTrim);
   function("poolSetMaxBytes", &PoolSetMaxBytes);
   function("poolStats", &GetPoolStats);
   function("poolClassBytes", &PoolClassBytes);
@@ -272,14 +255,12 @@ EMSCRIPTEN_BINDINGS(parquet_bloom) {
   function("decodeHeader", &DecodeHeader);
   function("encodeHeader", &EncodeHeader);
   function("optimalNumBytes", &OptimalNumBytes);
-  function("clampNumBytes", &ClampNumBytes);
   function("checkHashes", &CheckHashes);
   function("blockIndices", &BlockIndices);
   function("checkGatheredBlocks", &CheckGatheredBlocks);
   function("decodeFooterSummary", &DecodeFooterSummary);
   function("analyzeBitset", &AnalyzeBitset);
   function("abiDescription", &AbiDescription);
-  function("decodeFooterRecords", &DecodeFooterRecords);
   function("decodeFooterCounts", &DecodeFooterCounts);
   function("decodeFooterOutline", &DecodeFooterOutline);
   function("decodeColumnChunks", &DecodeColumnChunks);

@@ -13,8 +13,8 @@ import path from 'node:path'
 import send from 'send'
 
 import { fixturePath, missingFixture } from '../js/helpers/fixtures.js'
-import { measureDownload, measureSources } from '../../scripts/size.js'
-import { buildSamples, samplesDir } from '../../web/build-samples.js'
+import { measureDownload } from '../js/helpers/download-size.js'
+import { buildSamples, samplesDir } from '../js/helpers/demo-samples.js'
 import { repoRoot, startDemoServer } from '../../web/server.js'
 import { assertEqual, assertOk, assertProbeMatchesTruth, nodeProbe, pageReader } from './checks.js'
 import { BROWSERS, launchBrowser, missingBrowser } from './drivers.js'
@@ -111,10 +111,11 @@ scenario('url-probe', async ({ page, demo, manifest, jsRequests }) => {
   assertOk(readout.bytes < s.sizeBytes / 10, `reads a small part of the file (${readout.bytes} of ${s.sizeBytes})`)
   assertOk(new RegExp(`in ${expected.stats.requests} requests`).test(readout.text), `readout text: ${readout.text}`)
 
-  // The probe ran in the module worker, which loaded exactly the package's own files.
+  // The probe ran in the module worker, which loaded the package once, as browsers get it: the bundle,
+  // the glue and the wasm (the page itself loads nothing from js/).
   assertOk(page.workers().some((w) => w.url().endsWith('/web/probe-worker.js')), 'the probe worker is running')
-  const measured = measureSources().files.map((f) => `/${f.file}`).sort()
-  assertEqual([...jsRequests].sort(), measured, 'package files the worker loaded = the source modules scripts/size.js lists')
+  const measured = (await measureDownload()).files.map((f) => `/${f.file}`).sort()
+  assertEqual([...jsRequests].sort(), measured, 'package files the worker loaded = the download scripts/size.js budgets')
 })
 
 scenario('confirm', async ({ page, demo, manifest }) => {

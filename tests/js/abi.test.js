@@ -121,3 +121,12 @@ test('a module without a description fails init', async () => {
   const fresh = await freshAbi()
   assertRefused(() => fresh.bindAbi({ HEAPU8: new Uint8Array(16) }), /describes no ABI/)
 })
+
+test('a module lacking one of the functions JS calls fails init, naming it; the release module has them all', async () => {
+  await init()
+  const { checkNativeFunctions, getCore, NATIVE_FUNCTIONS } = await import('../../js/wasm/core.js')
+  const real = getCore().native
+  assert.deepEqual(NATIVE_FUNCTIONS.filter((name) => typeof real[name] !== 'function'), [])
+  const lacking = Object.fromEntries(NATIVE_FUNCTIONS.filter((n) => n !== 'checkHashes').map((n) => [n, () => 0]))
+  assertRefused(() => checkNativeFunctions(lacking), /it lacks checkHashes\(\)/)
+})

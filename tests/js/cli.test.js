@@ -4,8 +4,7 @@
 // @dsnp/parquetjs written at test time), and the HTTP server's own request counts.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
@@ -17,6 +16,7 @@ import { writeParquetjsSample, writePatchedFooterSample } from './helpers/hostil
 import { startTestServer } from './helpers/range-server.js'
 import { referenceHash } from './helpers/reference-sbbf.js'
 import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const CLI = path.join(projectRoot, 'js/cli.js')
 const STATS_FILE = 'parquet-testing/data_index_bloom_encoding_stats.parquet'
@@ -158,16 +158,12 @@ function assertOneLineError(stderr, ...needles) {
   for (const needle of needles) assert.ok(stderr.includes(needle), `stderr names ${needle}: ${stderr}`)
 }
 
-let dir
+const dir = await tempDir('cli')
 let duckdb
 let hyparquet
 let parquetjs
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-cli-'))
   ;[duckdb, hyparquet, parquetjs] = await Promise.all([writeDuckdbSample(dir), writeHyparquetSample(dir), writeParquetjsSample(dir)])
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
 })
 
 // ---------------------------------------------------------------------------------------------------

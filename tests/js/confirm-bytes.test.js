@@ -5,8 +5,7 @@
 // (parquetReadObjects) and the writers' row formulas hold. Hostile sections (truncated, a length past
 // the end) throw PageDecodeError, and a probe then keeps 'maybe' (confirm-failed), never a wrong answer.
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
@@ -20,6 +19,8 @@ import { openParquet } from '../../js/index.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from '../../js/pages/page-decode.js'
 import { chunkByteRange } from '../../js/indexes/page-index.js'
 import * as scan from '../../js/pages/plain-binary-scan.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from './helpers/duckdb.js'
 
 const ROWS = 12000
 const utf8 = new TextEncoder()
@@ -48,10 +49,9 @@ function uuidOf(i) {
 const STRING_PROBES = ['', 'a', 'z', 'é7ü—0', 'é99ü—6', 'x'.repeat(60 + 3) + '3', 'x'.repeat(60 + 3) + '4', 'key-4', 'key-1995', 'key-2000',
   'key-9', 'L'.repeat(4100) + '0', 'L'.repeat(4100) + '7', 'L'.repeat(5000), 'missing', 'é', 'ke', 'y-4']
 
-let dir
+const dir = await tempDir('confirm-bytes')
 const files = {}
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-confirm-bytes-'))
   const rows = Array.from({ length: ROWS }, (_, i) => i)
   const columnData = [
     { name: 's', data: rows.map(stringOf), type: 'STRING', encoding: 'PLAIN' },
@@ -60,11 +60,8 @@ before(async () => {
   for (const codec of ['SNAPPY', 'UNCOMPRESSED']) {
     files[`hyparquet-writer ${codec}`] = new Uint8Array(parquetWriteBuffer({ codec, rowGroupSize: 5000, pageSize: 8192, columnData }))
   }
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
   const file = path.join(dir, 'duckdb.parquet')
-  try {
+  await withDuckDB(async (conn) => {
     // Unique strings and uuids: DuckDB writes them PLAIN (a dictionary would not pay).
     await conn.run(`COPY (SELECT
         CASE WHEN i % 13 = 0 THEN NULL WHEN i % 17 = 0 THEN '' WHEN i % 5 = 1 THEN chr((97 + i % 26)::INTEGER)
@@ -72,14 +69,8 @@ before(async () => {
         CASE WHEN i % 11 = 0 THEN NULL ELSE ['p' || i, '', 'q' || (i * 7)] END AS list,
         md5(i::VARCHAR)::UUID AS u
       FROM range(${ROWS}) t(i)) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 4096)`)
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  })
   files.duckdb = new Uint8Array(await readFile(file))
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
 })
 
 /** A matcher for `candidates`, each its own value. */

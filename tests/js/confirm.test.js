@@ -4,8 +4,7 @@
 // hyparquet finds, and the bytes read are asserted over HTTP. Hostile pages keep 'maybe', never a
 // wrong 'absent' or 'present'.
 import assert from 'node:assert/strict'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
@@ -16,6 +15,8 @@ import { openParquet } from '../../js/index.js'
 import { fixturePath, missingFixture, readFixture } from './helpers/fixtures.js'
 import { hyparquetTruth } from './helpers/page-index-truth.js'
 import { startTestServer } from './helpers/range-server.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from './helpers/duckdb.js'
 
 const ROWS = 60000
 const GROUP_ROWS = 20000
@@ -25,11 +26,10 @@ const keyOf = (i) => `k${(i * 7919) % ROWS}`
 const nOf = (i) => (i % 10 === 0 ? null : i % 1000)
 const dOf = (i) => (i % 500) / 4 - (i % 1000 === 500 ? 0 : 0)
 
-let dir
+const dir = await tempDir('confirm')
 let server
 let written
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-confirm-'))
   const { parquetWriteBuffer } = await import('hyparquet-writer')
   const rows = Array.from({ length: ROWS }, (_, i) => i)
   const columnData = [
@@ -48,7 +48,6 @@ before(async () => {
 })
 after(async () => {
   await server?.close()
-  await rm(dir, { recursive: true, force: true })
 })
 
 /** Rows of the formula's data where `match(i)` holds. */
@@ -278,11 +277,8 @@ async function checkAgainstHyparquet(bytes, columns, { expectPages = true } = {}
 
 describe('confirm: DuckDB, many row groups, no page index', () => {
   test('sorted and shuffled columns, nulls, several types, a list: rows equal hyparquet\'s full read', async () => {
-    const { DuckDBInstance } = await import('@duckdb/node-api')
-    const db = await DuckDBInstance.create(':memory:')
-    const conn = await db.connect()
     const file = path.join(dir, 'duckdb.parquet')
-    try {
+    await withDuckDB(async (conn) => {
       await conn.run(`COPY (SELECT
           i::BIGINT AS sorted,
           (hash(i) % 5000)::BIGINT AS shuffled,
@@ -293,10 +289,7 @@ describe('confirm: DuckDB, many row groups, no page index', () => {
           (i % 97)::INTEGER AS small,
           CASE WHEN i % 11 = 0 THEN NULL ELSE [i % 13, (i + 1) % 13] END AS list
         FROM range(40000) t(i)) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048)`)
-    } finally {
-      conn.closeSync?.()
-      db.closeSync?.()
-    }
+    })
     const { readFile } = await import('node:fs/promises')
     const bytes = new Uint8Array(await readFile(file))
     await checkAgainstHyparquet(bytes, ['sorted', 'shuffled', 's', 'd', 'dt', 'ts', 'small', 'list'])

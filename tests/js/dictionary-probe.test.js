@@ -4,14 +4,15 @@
 // is DuckDB's own read-back of each row group. A chunk that fell back to plain pages is left to the
 // other indexes, and the dictionary reads share the probe's one wave.
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 
 import { parquetMetadata } from 'hyparquet'
 
 import { openParquet } from '../../js/index.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from './helpers/duckdb.js'
 
 const ROW_GROUP = 2048
 const GROUPS = 3
@@ -25,21 +26,14 @@ const COLUMNS = {
   u: `md5(((i * 3) % 300)::VARCHAR)::UUID`,
 }
 
-let dir
+const dir = await tempDir('dict')
 let written
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-dict-'))
   written = await writeDuckdb(path.join(dir, 'dictionary.parquet'))
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
 })
 
 async function writeDuckdb(file) {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
+  return await withDuckDB(async (conn) => {
     const select = Object.entries(COLUMNS).map(([c, sql]) => `${sql} AS ${c}`).join(', ')
     await conn.run(`COPY (SELECT ${select} FROM range(${ROW_GROUP * GROUPS}) t(i) ORDER BY hash(i)) TO '${file}'
       (FORMAT parquet, ROW_GROUP_SIZE ${ROW_GROUP}, DICTIONARY_SIZE_LIMIT 1000000, COMPRESSION zstd)`)
@@ -55,10 +49,7 @@ async function writeDuckdb(file) {
       for (const c of Object.keys(COLUMNS)) truth[c][g].add(row[c])
     }
     return { path: file, truth }
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  })
 }
 
 describe('dictionary-only chunks in probe()', () => {

@@ -5,8 +5,7 @@
 // other than ParquetBloomError and never a wrong answer.
 import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
@@ -21,6 +20,8 @@ import { chunk } from '../../js/footer/records.js'
 import { openParquet, ParquetBloomError } from '../../js/index.js'
 import { encodeProbeValues } from '../../js/values/probe-values.js'
 import { fixturePath, fixturesDir, missingFixture } from './helpers/fixtures.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from './helpers/duckdb.js'
 
 const CODECS = ['SNAPPY', 'ZSTD', 'GZIP', 'UNCOMPRESSED', 'LZ4', 'BROTLI']
 const ROWS = 6144
@@ -47,20 +48,10 @@ FROM (SELECT i, i // ${GROUP_ROWS} AS g FROM range(${ROWS}) t(i))`
 // DECIMAL(38) PLAIN; a dictionary, if a later version writes one, is still checked).
 const NOT_DICTIONARY = new Set(['big', 'b', 'd38'])
 
-let dir
-before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-dictionary-'))
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
-
+const dir = await tempDir('dictionary')
 async function writeDuckdbFiles() {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
   const files = {}
-  try {
+  await withDuckDB(async (conn) => {
     await conn.run('SET threads = 1')
     for (const codec of CODECS) {
       const file = path.join(dir, `duckdb-${codec.toLowerCase()}.parquet`)
@@ -68,10 +59,7 @@ async function writeDuckdbFiles() {
         (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${GROUP_ROWS}, DICTIONARY_SIZE_LIMIT 500)`)
       files[codec] = file
     }
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  })
   return files
 }
 

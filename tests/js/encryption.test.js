@@ -6,8 +6,7 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { webcrypto } from 'node:crypto'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
@@ -18,6 +17,8 @@ import { EncryptedFilterTask } from '../../js/crypto/encrypted-filter.js'
 import { decryptPage } from '../../js/crypto/encrypted-pages.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { withFile } from './helpers/with-file.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from './helpers/duckdb.js'
 
 const FOOTER_KEY = '0123456789012345'
 const KEYS = { footerKey: FOOTER_KEY, columnKeys: { double_field: '1234567890123450', float_field: '1234567890123451' } }
@@ -43,14 +44,7 @@ const ARROW_FILES = [
   ['uniform_encryption', {}],
 ]
 
-let dir
-before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-crypto-'))
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
-
+const dir = await tempDir('crypto')
 const verdicts = (result) => result.rowGroups.flatMap((g) => g.results.map((r) => r.verdict))
 const range = (n, f) => Array.from({ length: n }, (_, i) => f(i))
 
@@ -611,16 +605,11 @@ describe('seeded bit flips anywhere in an encrypted file', () => {
 describe('DuckDB-written encrypted files', () => {
   /** A DuckDB connection that writes and reads encrypted Parquet with key 'k' = FOOTER_KEY. */
   async function withEncryptingDuckDB(fn) {
-    const { DuckDBInstance } = await import('@duckdb/node-api')
-    const db = await DuckDBInstance.create(':memory:')
-    const connection = await db.connect()
-    try {
+    return withDuckDB(async (connection) => {
       await connection.run("SET force_mbedtls_unsafe = 'true'")
       await connection.run(`PRAGMA add_parquet_key('k', '${FOOTER_KEY}')`)
       return await fn(connection)
-    } finally {
-      connection.closeSync?.()
-    }
+    })
   }
 
   test('footer-key files from DuckDB: statistics probes agree with what DuckDB reads back; a wrong key fails', async () => {

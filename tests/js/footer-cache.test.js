@@ -4,9 +4,8 @@
 // never "absent"), a fresh open of the file as it is now, and the server's own request log.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { utimesSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { after, afterEach, before, describe, test } from 'node:test'
@@ -16,12 +15,13 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { createFooterCache, directoryStore, ErrorCode, openParquet, ParquetBloomError } from '../../js/index.js'
 import { projectRoot } from './helpers/fixtures.js'
 import { startTestServer } from './helpers/range-server.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const ROWS_PER_GROUP = 1000
 // A tail that holds the footer but none of the filters, so every probe sends range requests.
 const OPEN = { initialFetchSize: 4096 }
 
-let dir
+const dir = await tempDir('footer-cache')
 let server
 let mtime = Math.floor(Date.now() / 1000) - 100_000
 const versions = new Map()
@@ -106,13 +106,11 @@ const touchesFooter = (entry, v) => {
 }
 
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-footer-cache-'))
   server = await startTestServer({ root: dir })
 })
 
 after(async () => {
   await server?.close()
-  if (dir) await rm(dir, { recursive: true, force: true })
 })
 
 afterEach(() => {

@@ -1,30 +1,25 @@
-// The seeded JS mutation fuzzer over openParquet + probe + visitBloomFilter (helpers/hostile-corpus.js),
+// The seeded JS mutation fuzzer over openParquet + probe + visitBloomFilter (helpers/mutation-fuzzer.js, run in a worker by helpers/fuzz-worker.js),
 // bounded for `npm test` (`npm run fuzz:js` runs it for as long as asked): mutated real files may only
 // ever produce ParquetBloomErrors, never hang, never leak pool blocks, and never change a verdict where
 // the filters and footer are intact. Also tests of the harness itself, so a quiet run means something.
 import assert from 'node:assert/strict'
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { mkdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { buildFuzzBases, fuzzInput, parseParquet, runFuzzInWorker } from './helpers/hostile-corpus.js'
+import { parseParquet } from './helpers/file-surgery.js'
+import { runFuzzInWorker } from './helpers/fuzz-worker.js'
+import { buildFuzzBases, fuzzInput } from './helpers/mutation-fuzzer.js'
 import { writeHyparquetSample } from './helpers/sample-files.js'
 import { decodeStruct, encodeStruct, varintSpans } from './helpers/thrift-writer.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 // Fixed, so every run of `npm test` tries the same inputs; the time cap only guards slow machines.
 const SEED = 20261130
 const ITERATIONS = 4000
 const TIME_CAP_MS = 20000
 
-let dir
-before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-fuzz-'))
-})
-after(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true })
-})
-
+const dir = await tempDir('fuzz')
 describe('the harness', () => {
   test('the Thrift codec re-encodes a real footer byte for byte, and finds its varints', async () => {
     await mkdir(path.join(dir, 'codec'))

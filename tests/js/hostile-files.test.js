@@ -3,15 +3,15 @@
 // in its typed error, or in 'unknown' verdicts naming the problem, within a second, without growing wasm
 // memory or leaking pool blocks — and a good file must probe correctly right after, in the same module.
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { getCore } from '../../js/wasm/core.js'
 import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../js/index.js'
-import { bitsetOf, buildCorpus, expectedVerdicts, probeValues, rebuild, TARGET } from './helpers/hostile-corpus.js'
+import { bitsetOf, expectedVerdicts, probeValues, rebuild, TARGET } from './helpers/file-surgery.js'
+import { buildCorpus } from './helpers/hostile-corpus.js'
 import { getField, setField, T } from './helpers/thrift-writer.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const MiB = 1024 * 1024
 // Within a second; the debug wasm build (SAFE_HEAP checks every access) gets four.
@@ -35,22 +35,17 @@ const VISIT_CODES = {
   'no-column-metadata': [ErrorCode.NO_BLOOM_FILTER, ErrorCode.MALFORMED_FOOTER, ErrorCode.UNSUPPORTED_FILTER],
 }
 
-let dir
+const dir = await tempDir('hostile-files')
 let corpus
 let values
 let baseline
 
 before(async () => {
   await init()
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-hostile-files-'))
   corpus = await buildCorpus(dir)
   values = probeValues(corpus.truth, TARGET.column)
   await probeGoodFile() // warms the pool, the scratch region and the core's batch buffers
   baseline = { ...memoryStats(), blocks: blocksInUse() }
-})
-
-after(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true })
 })
 
 /**

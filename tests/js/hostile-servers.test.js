@@ -4,17 +4,17 @@
 // aborts and timeouts mid-probe that leave nothing running and no pool block behind; and the same file
 // object (and module) probing correctly once the server behaves again.
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, afterEach, before, describe, test } from 'node:test'
 
 import { getCore } from '../../js/wasm/core.js'
 import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../js/index.js'
-import { bitsetOf, buildTruth, expectedVerdicts, parseParquet, probeValues, rebuild, TARGET } from './helpers/hostile-corpus.js'
+import { bitsetOf, buildTruth, expectedVerdicts, parseParquet, probeValues, rebuild, TARGET } from './helpers/file-surgery.js'
 import { startTestServer } from './helpers/range-server.js'
 import { writeHyparquetSample } from './helpers/sample-files.js'
 import { withFile } from './helpers/with-file.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const MiB = 1024 * 1024
 const PROMPT_MS = 500 // how long an aborted or failed probe may take to settle
@@ -23,7 +23,7 @@ const transient = (mode) => /^status:5|^drop$/.test(mode)
 // A tail that holds the footer but none of the filters, so every probe sends range requests.
 const OPEN = { initialFetchSize: 4096 }
 
-let dir
+const dir = await tempDir('hostile-servers')
 let server
 let base
 let truth
@@ -33,7 +33,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 before(async () => {
   await init()
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-hostile-servers-'))
   const sample = await writeHyparquetSample(dir)
   base = parseParquet(new Uint8Array(await readFile(sample.path)))
   truth = buildTruth(sample)
@@ -47,7 +46,6 @@ before(async () => {
 
 after(async () => {
   await server?.close()
-  if (dir) await rm(dir, { recursive: true, force: true })
 })
 
 afterEach(() => {

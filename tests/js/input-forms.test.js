@@ -4,15 +4,16 @@
 // 'maybe' (or 'present' from a dictionary), never 'absent' (the false negatives this guards against: UUID text on a plain
 // FIXED_LEN_BYTE_ARRAY(16), raw bytes on a BYTE_ARRAY decimal); a few values that are not stored must come back 'absent', so the match is real.
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 
 import { parquetMetadata } from 'hyparquet'
 
 import { openParquet } from '../../js/index.js'
 import { decodeStruct, encodeStruct, getField, setField, struct, T } from './helpers/thrift-writer.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from './helpers/duckdb.js'
 
 const utf8 = (text) => new TextEncoder().encode(text)
 const fromHex = (hex) => new Uint8Array(Buffer.from(hex, 'hex'))
@@ -99,7 +100,6 @@ const WIDE_DECIMALS = [
 const FIXED4 = ['abcd', '\u0000\u0001\u0002\u0003', 'wxyz']
 
 async function writeDuckdb(dir) {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
   const file = path.join(dir, 'forms-duckdb.parquet')
   const names = Object.keys(DUCKDB_COLUMNS)
   // Each value repeated: DuckDB writes bloom filters only for dictionary-encoded chunks.
@@ -111,15 +111,10 @@ async function writeDuckdb(dir) {
     return `CAST('${text.replace(/'/g, "''")}' AS ${type})`
   }
   const select = Array.from({ length: rows }, (_, r) => `SELECT ${names.map((n) => `${literal(n, r)} AS ${n}`).join(', ')}`).join(' UNION ALL ')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
+  await withDuckDB(async (conn) => {
     await conn.run("SET TimeZone = 'UTC'")
     await conn.run(`COPY (${select}) TO '${file.replace(/'/g, "''")}' (FORMAT parquet, DICTIONARY_SIZE_LIMIT 100000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`)
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  })
   return new Uint8Array(await readFile(file))
 }
 
@@ -211,15 +206,11 @@ const NOT_STORED = {
   dba: ['1.11', '2.22', '3.33', '4.44'], dfl: ['1.11', '2.22', '3.33', '4.44'], bool: [],
 }
 
-let dir
+const dir = await tempDir('forms')
 let duckdb
 let hyparquet
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-forms-'))
   ;[duckdb, hyparquet] = await Promise.all([writeDuckdb(dir), writeHyparquet()])
-})
-after(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true })
 })
 
 describe('DuckDB: every documented form of every stored value is maybe', () => {

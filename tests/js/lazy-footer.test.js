@@ -3,10 +3,9 @@
 // and what hyparquet reads from the same footers (parquet-testing files); a chunk that decodes wrong only
 // when its column is first read still fails that probe with MALFORMED_FOOTER, while other columns probe.
 import assert from 'node:assert/strict'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 
 import { parquetMetadata } from 'hyparquet'
 
@@ -18,18 +17,14 @@ import { editFooter } from './helpers/footer-edit.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { writeHyparquetSample } from './helpers/sample-files.js'
 import { getField, setField, T } from './helpers/thrift-writer.js'
+import { tempDir } from './helpers/temp-dir.js'
 
-let dir
+const dir = await tempDir('lazy-footer')
 let sample
 
 before(async () => {
   await init()
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-lazy-footer-'))
   sample = await writeHyparquetSample(dir)
-})
-
-after(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true })
 })
 
 /** The FileMetaData bytes of a Parquet file. */

@@ -4,15 +4,15 @@
 // size budget.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, test } from 'node:test'
+import { before, test } from 'node:test'
 import { promisify } from 'node:util'
 
-import { measureDownload } from '../../scripts/size.js'
-import { buildSamples, samplesDir } from '../../web/build-samples.js'
-import { repoRoot } from '../../web/server.js'
+import { measureDownload } from './helpers/download-size.js'
+import { buildSamples, samplesDir } from './helpers/demo-samples.js'
+import { projectRoot as repoRoot } from './helpers/fixtures.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const execFileAsync = promisify(execFile)
 // The installed package must load its own wasm, whatever module the suite itself was pointed at.
@@ -21,14 +21,13 @@ const run = (file, args, options) => execFileAsync(file, args, { env: cleanEnv, 
 const npm = (args, cwd) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout: 60_000 })
 const BROWSER_BUDGET_GZIP = 100 * 1024
 
-let work
+const work = await tempDir('package')
 let consumer
 let packed
 let manifest
 
 before(async () => {
   manifest = await buildSamples()
-  work = await mkdtemp(path.join(tmpdir(), 'pb-package-'))
   // --ignore-scripts: prepack would rebuild js/wasm/ while other test files load it; scripts/test.sh has
   // already built it, and the file list below proves the tarball carries it.
   const { stdout } = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], repoRoot)

@@ -4,8 +4,7 @@
 // candidate pages are exactly the pages whose bounds (as hyparquet reads them) hold it. Hostile
 // indexes end in a reason, never in an exclusion.
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
@@ -18,6 +17,7 @@ import { sortKeys } from '../../js/indexes/statistics.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { hyparquetTruth, naivePages, pageOfRow } from './helpers/page-index-truth.js'
 import { ByteWriter, encodeStruct, struct, T } from './helpers/thrift-writer.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const BOUNDARY_ORDERS = ['UNORDERED', 'ASCENDING', 'DESCENDING']
 const PAGE_INDEXED = [
@@ -29,14 +29,7 @@ const PAGE_INDEXED = [
   'incorrect_map_schema.parquet', 'rle-dict-snappy-checksum.parquet',
 ]
 
-let dir
-before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-page-index-'))
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
-
+const dir = await tempDir('page-index')
 /** hyparquet's values as the candidate forms values.js hands to sortKeys. */
 function asCandidate(value) {
   if (typeof value === 'string') return new TextEncoder().encode(value)

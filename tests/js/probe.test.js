@@ -2,8 +2,7 @@
 // hyparquet-writer at test time (0 false negatives over every stored value, in every mode), and the
 // requests/bytes a probe costs over HTTP against a local counting server.
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
@@ -12,20 +11,18 @@ import { fixturePath, missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PR
 import { startTestServer } from './helpers/range-server.js'
 import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
 import { withFile } from './helpers/with-file.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from './helpers/duckdb.js'
 
 const MODES = ['auto', 'filter', 'block']
 const STATS_FILE = 'parquet-testing/data_index_bloom_encoding_stats.parquet'
 const LENGTH_FILE = 'parquet-testing/data_index_bloom_encoding_with_length.parquet'
 const ENCRYPTED_FILE = 'parquet-testing/encrypt_columns_and_footer_bloom_filter.parquet.encrypted'
 
-let dir
+const dir = await tempDir('probe')
 let server
-before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-probe-'))
-})
 after(async () => {
   await server?.close()
-  await rm(dir, { recursive: true, force: true })
 })
 
 const verdictsOf = (result, g = 0) => result.rowGroups[g].results.map((r) => r.verdict)
@@ -154,17 +151,11 @@ describe('reading only what is needed, over HTTP', () => {
   let big
   before(async () => {
     // 20 row groups of distinct BIGINTs: ~32 KB filters, most of them outside the 64 KiB tail read.
-    const { DuckDBInstance } = await import('@duckdb/node-api')
     big = path.join(dir, 'many-row-groups.parquet')
-    const db = await DuckDBInstance.create(':memory:')
-    const conn = await db.connect()
-    try {
+    await withDuckDB(async (conn) => {
       await conn.run(`COPY (SELECT i::BIGINT AS id, (i % 7)::INTEGER AS small FROM range(20 * 16384) t(i)) TO '${big}'
         (FORMAT parquet, ROW_GROUP_SIZE 16384, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`)
-    } finally {
-      conn.closeSync()
-      db.closeSync()
-    }
+    })
     server ??= await startTestServer({ root: dir })
   })
 

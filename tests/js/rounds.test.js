@@ -5,26 +5,23 @@
 // response, counting requests and bytes at the server; times are printed, never asserted (npm run
 // bench measures them).
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { createFooterCache, openParquet } from '../../js/index.js'
 import { startTestServer } from './helpers/range-server.js'
 import { ROUNDS_ROW_GROUPS, writeRoundsFile } from './helpers/rounds-file.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const ROW_GROUPS = ROUNDS_ROW_GROUPS
-let dir
+const dir = await tempDir('rounds')
 let server
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-rounds-'))
   before.values = (await writeRoundsFile(dir, 'many.parquet')).values
   server = await startTestServer({ root: dir })
 })
 after(async () => {
   await server?.close()
-  await rm(dir, { recursive: true, force: true })
 })
 
 async function probeOnce(values, options = {}, { open = {}, modes = [] } = {}) {

@@ -2,8 +2,7 @@
 // source is run against a local server that counts requests and misbehaves like real servers do.
 import assert from 'node:assert/strict'
 import { randomFillSync } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { after, afterEach, before, describe, test } from 'node:test'
@@ -12,16 +11,16 @@ import { asyncBufferFromFile } from 'hyparquet'
 import { ErrorCode, ParquetBloomError } from '../../js/errors.js'
 import { openByteSource } from '../../js/sources/open-byte-source.js'
 import { startTestServer } from './helpers/range-server.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const MiB = 1024 * 1024
 const TAIL = 64 * 1024
 
-let dir
+const dir = await tempDir('sources')
 let server
 const files = {}
 
 before(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'parquet-bloom-sources-'))
   const make = (name, size) => {
     files[name] = randomFillSync(Buffer.alloc(size))
     writeFileSync(path.join(dir, name), files[name])
@@ -37,7 +36,6 @@ before(async () => {
 
 after(async () => {
   await server?.close()
-  if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
 afterEach(() => {

@@ -6,28 +6,22 @@
 // ranges are disjoint.
 import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { after, describe, test } from 'node:test'
 
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 
 import { openParquet } from '../../js/index.js'
 import { compareBytes, compareDecimal, sortKeys, sortOrderFor } from '../../js/indexes/statistics.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from './helpers/duckdb.js'
 
 const ROW_GROUP = 2048
 const GROUPS = 4
 
-let dir
-before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-stats-'))
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
-
+const dir = await tempDir('stats')
 // Columns by how their values spread over the row groups (i = row number).
 const COLUMNS = {
   sorted_i: { sql: 'i::INTEGER', disjoint: true },
@@ -52,11 +46,8 @@ const COLUMNS = {
 
 /** Writes the table with DuckDB's default Parquet options; per column and row group, the distinct values as DuckDB prints them. */
 async function writeDuckdb(name, { order = 'i' } = {}) {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
   const file = path.join(dir, name)
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
+  return await withDuckDB(async (conn) => {
     await conn.run("SET TimeZone = 'UTC'")
     const select = Object.entries(COLUMNS).map(([c, { sql }]) => `${sql} AS ${c}`).join(', ')
     await conn.run(`COPY (SELECT ${select} FROM range(${ROW_GROUP * GROUPS}) t(i) ORDER BY ${order}) TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE ${ROW_GROUP})`)
@@ -72,10 +63,7 @@ async function writeDuckdb(name, { order = 'i' } = {}) {
       for (const c of Object.keys(COLUMNS)) if (row[c] !== null) truth[c][g].add(row[c])
     }
     return { path: file, truth, groups: sizes.length }
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  })
 }
 
 function groupFinder(sizes) {

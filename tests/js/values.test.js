@@ -2,8 +2,7 @@
 // PLAIN encodings for each rule, and a round trip through files written by real writers (DuckDB,
 // hyparquet-writer) where every stored value, typed as a user would type it, must be found.
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
@@ -14,6 +13,7 @@ import { combineVerdicts, encodeProbeValues } from '../../js/values/probe-values
 import { describeColumnType, logicalTypeFromSchemaElement } from '../../js/values/column-type.js'
 import { parseHexBytes } from '../../js/values/input.js'
 import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 before(async () => {
   await init()
@@ -685,21 +685,19 @@ for (const [writer, write, withFilters, withoutFilters] of [
   ['DuckDB', writeDuckdbSample, DUCKDB_COLUMNS, DUCKDB_WITHOUT_FILTERS],
   ['hyparquet-writer', writeHyparquetSample, HYPARQUET_COLUMNS, []],
 ]) {
-  describe(`${writer} round trip: every stored value, typed as a user would, is found`, () => {
-    let dir
+  describe(`${writer} round trip: every stored value, typed as a user would, is found`, async () => {
+    const dir = await tempDir('values')
     let sample
     let opened
 
     before(async () => {
       await init()
-      dir = await mkdtemp(path.join(os.tmpdir(), 'parquet-bloom-values-'))
       sample = await write(dir)
       opened = await openSample(sample)
     })
 
     after(async () => {
       for (const { filters } of opened?.columns.values() ?? []) for (const f of filters) f?.free()
-      if (dir) await rm(dir, { recursive: true, force: true })
     })
 
     test('the expected columns carry bloom filters in every row group', () => {

@@ -2,17 +2,19 @@
 // parquet-java's VersionParser reads it) for the versions and columns it affects and no others, and a
 // real file whose footer names that writer has that index ignored by probe() and named by inspect.
 import assert from 'node:assert/strict'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { execFile } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { after, before, describe, test } from 'node:test'
 
 import { openParquet, WRITER_RULES, writerRulesFor } from '../../js/index.js'
 import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/indexes/writer-rules.js'
-import { inspectFile } from '../../js/cli/inspect-command.js'
 import { editFooter } from './helpers/footer-edit.js'
 import { setField, T } from './helpers/thrift-writer.js'
 import { writeDuckdbSample } from './helpers/sample-files.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const INT64 = { physicalType: 'INT64', logicalType: null }
 const UINT64 = { physicalType: 'INT64', logicalType: { type: 'INTEGER', bitWidth: 64, isSigned: false } }
@@ -21,14 +23,11 @@ const DECIMAL_FLBA = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, log
 const DICTIONARY = { encodings: (1 << 8) | (1 << 3) }
 const ids = (createdBy, index, column, chunk) => writerRulesFor(createdBy, index, column, chunk).map((r) => r.id)
 
-let dir
+const dir = await tempDir('rules')
+const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url))
 let sample
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-rules-'))
   sample = await writeDuckdbSample(dir, { rows: 4096, rowGroupSize: 2048 })
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
 })
 
 /** The sample file with its footer's created_by replaced (the data and every offset stay as they are). */
@@ -113,8 +112,11 @@ describe('a real file naming an affected writer', () => {
       const result = await file.probe('s', [stored], { statistics: false, dictionary: false })
       for (const rg of result.rowGroups) assert.deepEqual([rg.results[0].verdict, rg.results[0].reason], ['unknown', 'untrusted-writer'])
       assert.match(result.rowGroups[0].results[0].detail, /arrow-go\/issues\/525/)
-      const report = await inspectFile(file, { label: 'x' })
-      const warnings = report.rowGroups[0].columns.find((c) => c.path === 's').bloom.warnings
+      // inspect as users run it: the CLI's JSON report of the same bytes.
+      const written = path.join(dir, 'untrusted-writer.parquet')
+      await writeFile(written, bytes)
+      const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'inspect', written, '--json'], { timeout: 30_000 })
+      const warnings = JSON.parse(stdout).files[0].rowGroups[0].columns.find((c) => c.path === 's').bloom.warnings
       assert.ok(warnings.some((w) => w.code === 'adaptive-bloom-false-negatives' && w.message.includes('https://github.com/apache/arrow-go/issues/525')))
     } finally {
       await file.close()

@@ -2,7 +2,7 @@
 // README name, binaries pinned in tests/runtimes/pinned/. Node 18, 22 and 24, Bun and Deno run smoke.mjs on
 // real files (by URL from a local range server, by path, as a Blob); workerd serves
 // examples/cloudflare-worker/, which probes a file on that server with a precompiled wasm module.
-// Verdicts are checked against the truth DuckDB reads back from the files it wrote (web/build-samples.js)
+// Verdicts are checked against the truth DuckDB reads back from the files it wrote (tests/js/helpers/demo-samples.js)
 // and against parquet-testing's published contents. Exits non-zero on any failure, and never hangs.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -13,7 +13,7 @@ import { once } from 'node:events'
 import { fixturePath, fixturesDir, missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PRESENT } from '../js/helpers/fixtures.js'
 import { startTestServer } from '../js/helpers/range-server.js'
 import { assertProbeMatchesTruth, nodeProbe } from '../browser/checks.js'
-import { buildSamples, samplesDir } from '../../web/build-samples.js'
+import { buildSamples, samplesDir } from '../js/helpers/demo-samples.js'
 import { repoRoot } from '../../web/server.js'
 import { openParquet } from '../../js/index.js'
 

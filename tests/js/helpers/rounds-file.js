@@ -2,6 +2,7 @@
 // DuckDB, a BIGINT `id` of shuffled values with a bloom filter per row group (so min/max keep every row
 // group and the filters must answer), and the ids of two rows whose row groups are known.
 import path from 'node:path'
+import { withDuckDB } from './duckdb.js'
 
 export const ROUNDS_ROW_GROUPS = 100
 export const ROUNDS_ROWS_PER_GROUP = 2048
@@ -13,11 +14,8 @@ export const ROUNDS_PROBED_ROWS = [{ row: 57 * 2048 + 5, rowGroup: 57 }, { row: 
  * @returns {Promise<{ file: string, values: bigint[] }>}
  */
 export async function writeRoundsFile(dir, name = 'many.parquet') {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
   const file = path.join(dir, name)
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
+  return await withDuckDB(async (conn) => {
     const rows = ROUNDS_ROW_GROUPS * ROUNDS_ROWS_PER_GROUP
     await conn.run(`COPY (SELECT (hash(i) // 2)::BIGINT AS id, i::BIGINT AS row_id FROM range(${rows}) t(i))
       TO '${file.replace(/'/g, "''")}' (FORMAT parquet, ROW_GROUP_SIZE ${ROUNDS_ROWS_PER_GROUP}, DICTIONARY_SIZE_LIMIT 1000000, BLOOM_FILTER_FALSE_POSITIVE_RATIO 0.01)`)
@@ -26,8 +24,5 @@ export async function writeRoundsFile(dir, name = 'many.parquet') {
       values.push((await conn.runAndReadAll(`SELECT (hash(${row}::BIGINT) // 2)::BIGINT AS id`)).getRowObjects()[0].id)
     }
     return { file, values }
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  })
 }

@@ -11,6 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
 import { parquetMetadata } from 'hyparquet'
+import { withDuckDB } from './duckdb.js'
 
 /** Row counts of the row groups, from the footer. */
 async function rowGroupRows(file) {
@@ -113,11 +114,8 @@ FROM range(?) t(i)`
  * @param {{ rows?: number, rowGroupSize?: number, textTimeZone?: string }} [options]
  */
 export async function writeDuckdbSample(dir, { rows = 6144, rowGroupSize = 2048, textTimeZone = 'Asia/Kolkata' } = {}) {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
   const file = path.join(dir, 'duckdb-sample.parquet')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
+  return await withDuckDB(async (conn) => {
     await conn.run("SET TimeZone = 'UTC'")
     await conn.run("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')")
     await conn.run(`COPY (${DUCKDB_SELECT.replace('?', String(rows))}) TO '${file.replace(/'/g, "''")}'
@@ -139,10 +137,7 @@ export async function writeDuckdbSample(dir, { rows = 6144, rowGroupSize = 2048,
       for (const [name, entry] of duckdbEntries(raw[r], js[r])) out.add(name, g, entry)
     }
     return { path: file, writer: 'duckdb', rowGroupRows: groupRows, columns: out.result() }
-  } finally {
-    conn.closeSync()
-    db.closeSync()
-  }
+  })
 }
 
 /** [column, entry] pairs for one DuckDB row. */

@@ -1,0 +1,28 @@
+// What the demo page's views share: its elements by id, the one worker every view asks, and the state of
+// the file being shown (web/app.js wires the views together).
+import { WorkerClient } from './worker-client.js'
+
+/**
+ * The elements of web/index.html that $() returns as more than an HTMLElement, by id.
+ * @typedef {{ 'url-input': HTMLInputElement, 'open-url': HTMLButtonElement, 'file-input': HTMLInputElement,
+ *   'columns-table': HTMLTableElement, 'column-select': HTMLSelectElement, 'values-input': HTMLTextAreaElement,
+ *   'mode-select': HTMLSelectElement, 'probe-button': HTMLButtonElement, 'confirm-button': HTMLButtonElement, 'show-all': HTMLInputElement }} PageElements
+ */
+
+/**
+ * @template {string} Id
+ * @param {Id} id
+ * @returns {Id extends keyof PageElements ? PageElements[Id] : HTMLElement}
+ */
+export const $ = (id) => /** @type {any} */ (document.getElementById(id))
+export const worker = new WorkerClient(new URL('./probe-worker.js', import.meta.url))
+
+export const state = {
+  generation: 0, // bumped whenever another file is opened: replies about an older file are dropped
+  file: undefined, // what the worker's open returned, plus { kind: 'url' | 'local', url? }
+  health: new Map(), // column → health reply, or { error }
+  healthStats: undefined,
+  lastProbe: undefined,
+  probeController: undefined,
+  healthController: undefined,
+}
