@@ -33,31 +33,6 @@ export async function mergeShardResults(results) {
 }
 
 /**
- * Lists the objects of an S3-compatible bucket (js/sources/s3-listing.js, loaded on first use).
- * @param {string} url s3://bucket/prefix/, s3://bucket/key or a glob
- * @param {import('./sources/s3-listing.js').ListS3Options} [options]
- */
-export async function listS3(url, options) {
-  const listing = await import('./sources/s3-listing.js')
-  return listing.listS3(url, options)
-}
-
-/**
- * A fetch that signs each request with options.credentials (js/sources/s3-signing.js, loaded on the first
- * request; its checks report there too).
- * @param {{ credentials?: import('./sources/s3-signing.js').S3Credentials, region?: string, fetch?: typeof fetch }} [options]
- * @returns {typeof fetch}
- */
-export function s3FetchFor(options) {
-  /** @type {Promise<typeof fetch> | undefined} */
-  let loading
-  return /** @type {typeof fetch} */ (async (input, init) => {
-    loading ??= import('./sources/s3-signing.js').then((m) => m.s3FetchFor(options))
-    return (await loading)(input, init)
-  })
-}
-
-/**
  * Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. Pass
  * `{ module }` (parquet_bloom.wasm as a WebAssembly.Module) where wasm cannot be compiled at run time.
  * @param {{ module?: WebAssembly.Module }} [options]

@@ -9,6 +9,7 @@ import https from 'node:https'
 import zlib from 'node:zlib'
 
 const MAX_REDIRECTS = 20
+const IDLE_TIMEOUT_MS = 300_000
 // Wide enough for one round of a probe (js/plan/link-model.js NODE_WINDOW). Idle sockets do not keep the
 // process alive (the Agent unrefs them) and are closed after a minute.
 const agentOptions = { keepAlive: true, maxSockets: 256, timeout: 60_000, scheduling: /** @type {'lifo'} */ ('lifo') }
@@ -55,6 +56,9 @@ function send(url, method, headers, signal) {
   return new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? https : http).request(url, { method, headers, agent, signal }, resolve)
     request.once('error', (error) => reject(new TypeError('fetch failed', { cause: error })))
+    // As undici's headers and body timeouts: a connection silent this long is dead (requestTimeoutMs,
+    // when given, ends the request sooner).
+    request.setTimeout(IDLE_TIMEOUT_MS, () => request.destroy(Object.assign(new Error(`the connection was silent for ${IDLE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })))
     request.end()
   })
 }

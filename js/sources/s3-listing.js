@@ -57,27 +57,25 @@ export async function listS3(url, options = {}) {
   const fetchFn = s3FetchFor(options)
   const context = { fetchFn, signal, requestTimeoutMs, retries, secrets: secretsOf(credentials) }
 
-  const listed = await listPrefix(address.listing, location.prefix, location.delimiter, maxKeys, context)
-  let selected
+  // Kept page by page, so a glob over a large prefix holds only what it matches.
+  const { key, match } = location
+  const keep = key !== undefined ? (k) => k === key || k.startsWith(`${key}/`) : (match ?? (() => true))
+  const listed = await listPrefix(address.listing, location.prefix, location.delimiter, maxKeys, (k) => !k.endsWith('/') && keep(k), context)
+  let selected = listed
   let directory = location.directory
-  if (location.key !== undefined) {
-    const exact = listed.filter((o) => o.key === location.key)
+  if (key !== undefined) {
+    const exact = listed.filter((o) => o.key === key)
     if (exact.length) {
       selected = exact
     } else {
-      directory = `${location.key}/`
-      selected = listed.filter((o) => o.key.startsWith(directory))
+      directory = `${key}/`
     }
-  } else {
-    selected = location.match ? listed.filter((o) => location.match(o.key)) : listed
   }
-  return selected
-    .filter((o) => !o.key.endsWith('/'))
-    .map((o) => ({ path: o.key.slice(directory.length), key: o.key, url: objectUrl(address.base, o.key), size: o.size, etag: o.etag ?? '' }))
+  return selected.map((o) => ({ path: o.key.slice(directory.length), key: o.key, url: objectUrl(address.base, o.key), size: o.size, etag: o.etag ?? '' }))
 }
 
-/** Every object whose key starts with `prefix`, following continuation tokens. */
-async function listPrefix(listingUrl, prefix, delimiter, maxKeys, context) {
+/** The objects whose key starts with `prefix` and that `keep` selects, following continuation tokens. */
+async function listPrefix(listingUrl, prefix, delimiter, maxKeys, keep, context) {
   const objects = []
   const seenTokens = new Set()
   let token
@@ -97,7 +95,7 @@ async function listPrefix(listingUrl, prefix, delimiter, maxKeys, context) {
     }
     for (const o of result.objects) {
       if (!o.key.startsWith(prefix)) throw listingError(`${shownUrl(pageUrl)} listed ${JSON.stringify(o.key)}, which is not under the prefix asked for`, context)
-      objects.push(o)
+      if (keep(o.key)) objects.push(o)
     }
     if (!result.truncated) return objects
     if (result.nextToken === undefined) throw listingError(`${shownUrl(pageUrl)} says the listing is truncated but gives no NextContinuationToken`, context)
