@@ -230,6 +230,15 @@ function print(result) {
         ...(f.memory[side] ? [fmt(f.memory[side].coldMs), bytes(f.memory[side].jsHeapRetainedBytes), bytes(f.memory[side].jsHeapAfterParseBytes), bytes(f.memory[side].wasmGrowthBytes)] : ['–', '–', '–', '–'])]))
     const b = f.oursBreakdownMs
     console.log(`ours, open + probe one column, by stage (medians, ms): ${fmt(b.total)} = copy in ${fmt(b.copyIn)} + wasm counts ${fmt(b.countsPass)} + wasm outline ${fmt(b.outlinePass)} + one column's indexes ${fmt(b.oneColumn)} + JS ≈ ${fmt(b.jsRest)}; native build of the decoder (both passes) ${fmt(f.nativeDecodeMs)} ms`)
+    const w = f.writerFile
+    if (w) {
+      table(`hyparquet-writer file ${w.rowGroups} row groups × ${w.columns} INT32 columns (${bytes(w.fileBytes)}): medians of ${w.trials} interleaved trials, ms`,
+        ['measure', 'ms', '× hyparquet'],
+        [[`ours: openParquet + probe column ${f.probedColumn} (statistics answer${w.rightAnswer ? '' : '; WRONG ANSWER'})`, fmt(w.ms.ours), fmt(w.speedup)],
+          ['hyparquet parquetMetadata', fmt(w.ms.hyparquet), '1'],
+          ['file.metadata.rowGroups.length (built as read)', fmt(w.ms.metadataLength), '–'],
+          ['reading every row group and column of file.metadata (what building it eagerly cost)', fmt(w.ms.metadataEveryElement), '–']])
+    }
   }
   table('Targets (from the issues: 6 for throughput and memory, 13 for rounds and footers)', ['target', 'goal', 'measured', 'met'], result.targets.map((t) => [t.name, t.goal, t.measured, t.met === undefined ? '–' : t.met ? 'yes' : 'NO']))
 }
@@ -297,6 +306,11 @@ function targets(result) {
     const f = result.footer
     const speedup = f.warmMs.hyparquet / f.warmMs.ours
     add(`big footer ${f.rowGroups}×${f.columns}: open + probe one column`, '≥ 20× hyparquet (issue 13)', `${fmt(speedup)}× warm (cpu ${fmt(f.warmCpuMs.hyparquet / f.warmCpuMs.ours)}×, cold ${fmt(f.memory.hyparquet.coldMs / f.memory.ours.coldMs)}×)`, speedup >= 20)
+    const w = f.writerFile
+    if (w) {
+      add(`hyparquet-writer file ${w.rowGroups}×${w.columns}: open + probe one column`, '≥ 20× hyparquet (issue 13)', `${fmt(w.speedup)}× (${fmt(w.ms.ours)} vs ${fmt(w.ms.hyparquet)} ms)`, w.speedup >= 20 && w.rightAnswer)
+      add(`hyparquet-writer file ${w.rowGroups}×${w.columns}: file.metadata.rowGroups.length`, '≈ 0 (built as read)', `${fmt(w.ms.metadataLength)} ms (every row group and column read: ${fmt(w.ms.metadataEveryElement)} ms)`, w.ms.metadataLength <= 5)
+    }
     const ours = f.memory.ours.jsHeapRetainedBytes + f.memory.ours.wasmGrowthBytes
     add(`big footer ${f.rowGroups}×${f.columns}: memory`, '< hyparquet', `${bytes(ours)} (JS retained + wasm growth) vs ${bytes(f.memory.hyparquet.jsHeapRetainedBytes)}`, ours < f.memory.hyparquet.jsHeapRetainedBytes)
   }

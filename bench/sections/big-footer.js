@@ -12,8 +12,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { parquetMetadata } from 'hyparquet'
+import { parquetWriteBuffer } from 'hyparquet-writer'
 
-import { init } from '../../js/index.js'
+import { init, openParquet } from '../../js/index.js'
 import { ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
 import { getCore } from '../../js/wasm/core.js'
 import { decodeFileMetaData } from '../../js/footer/footer.js'
@@ -109,6 +110,54 @@ function oursBreakdown(metadata, trials) {
   return Object.fromEntries(Object.entries(stage).map(([k, v]) => [k, median(v)]))
 }
 
+/**
+ * A real file's footer: hyparquet-writer, `rowGroups` row groups of 10 rows × 50 INT32 columns
+ * (statistics, no bloom filters). Interleaved: openParquet + a probe of one column (answered by the
+ * statistics), hyparquet's parquetMetadata; then, on a fresh open each, file.metadata.rowGroups.length
+ * and reading every row group and column of file.metadata (what building it eagerly cost).
+ */
+async function hyparquetWriterFile(quick) {
+  const rowGroups = quick ? FOOTER_SHAPE.quickRowGroups : FOOTER_SHAPE.rowGroups
+  const rows = rowGroups * 10
+  const columnData = Array.from({ length: FOOTER_SHAPE.columns }, (_, c) => ({
+    name: `c${c}`, type: 'INT32', data: Int32Array.from({ length: rows }, (_, i) => i * (c + 1)),
+  }))
+  const bytes = new Uint8Array(parquetWriteBuffer({ columnData, rowGroupSize: 10 }))
+  const probed = `c${PROBED_COLUMN}`
+  const value = 7 * (PROBED_COLUMN + 1) // row 7: in row group 0 only
+  const trials = quick ? 5 : 7
+  let answer
+  const openAndProbe = async () => {
+    const file = await openParquet(bytes)
+    answer = await file.probe(probed, [value])
+    await file.close()
+  }
+  await openAndProbe() // warm-up
+  const asyncTrials = { ours: [], hyparquet: [], metadataLength: [], metadataEveryElement: [] }
+  for (let t = 0; t < trials; t++) {
+    for (const side of t % 2 ? ['hyparquet', 'ours'] : ['ours', 'hyparquet']) {
+      const start = performance.now()
+      if (side === 'ours') await openAndProbe()
+      else parquetMetadata(bytes.buffer)
+      asyncTrials[side].push(performance.now() - start)
+    }
+    const file = await openParquet(bytes)
+    let start = performance.now()
+    const count = file.metadata.rowGroups.length
+    asyncTrials.metadataLength.push(performance.now() - start)
+    start = performance.now()
+    let columns = 0
+    for (const group of file.metadata.rowGroups) for (const column of group.columns) columns += column.indexes ? 1 : 0
+    asyncTrials.metadataEveryElement.push(performance.now() - start)
+    await file.close()
+    if (count !== rowGroups || columns !== rowGroups * FOOTER_SHAPE.columns) throw new Error(`file.metadata has ${count} row groups, ${columns} columns`)
+  }
+  const maybe = answer.rowGroups.filter((g) => g.results[0].verdict !== 'absent').map((g) => g.index)
+  const ms = Object.fromEntries(Object.entries(asyncTrials).map(([k, v]) => [k, median(v)]))
+  return { rowGroups, columns: FOOTER_SHAPE.columns, fileBytes: bytes.length, trials, ms, speedup: ms.hyparquet / ms.ours,
+    rightAnswer: maybe.length === 1 && maybe[0] === 0 }
+}
+
 export async function run({ quick, rest = [] }) {
   const childSide = rest.indexOf('--child')
   if (childSide >= 0) return childMeasure(rest[childSide + 1], rest[rest.indexOf('--footer') + 1])
@@ -157,7 +206,9 @@ export async function run({ quick, rest = [] }) {
       coldMs: med(list, 'coldMs'), jsHeapRetainedBytes: med(list, 'jsHeapRetainedBytes'),
       jsHeapAfterParseBytes: med(list, 'jsHeapAfterParseBytes'), wasmGrowthBytes: med(list, 'wasmGrowthBytes'),
     }]))
+    const writerFile = await hyparquetWriterFile(quick)
     return {
+      writerFile,
       rowGroups: shape.rowGroups, columns: shape.columns, footerBytes: metadata.length, sameBloomOffsets: sameOffsets, trials,
       probedColumn: Math.min(PROBED_COLUMN, shape.columns - 1),
       warmMs: { ours: timed.ours.msPerCall, oursAll: timed.oursAll.msPerCall, hyparquet: timed.hyparquet.msPerCall },

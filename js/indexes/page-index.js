@@ -6,7 +6,7 @@
 // counts against null pages) is not used for that chunk, with a reason: never a wrong "absent".
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk } from '../footer/records.js'
-import { compareBytes, compareDecimal, halfToNumber, keyList, sortOrderFor } from './statistics.js'
+import { bytePrefix, compareBytes, compareDecimal, halfToNumber, keyList, sortOrderFor } from './statistics.js'
 
 export { decodeColumnIndex, decodeOffsetIndex } from '../format/page-index-thrift.js'
 
@@ -456,7 +456,11 @@ function firstBeyond(sorted, n, key, compare, strict) {
 /** Orders candidate indices by their keys (never sentinels, never NaN): numbers subtract, bytes compare directly. */
 function sortComparator(keys, order) {
   if (keys instanceof Float64Array) return (a, b) => keys[a] - keys[b]
-  if (order.kind === 'bytes') return (a, b) => compareBytes(keys[a], keys[b])
+  if (order.kind === 'bytes') {
+    // Most comparisons are one subtraction of 6-byte prefixes; equal prefixes compare the bytes.
+    const prefix = Float64Array.from(keys, (key) => bytePrefix(key, 0, key.length))
+    return (a, b) => prefix[a] - prefix[b] || compareBytes(keys[a], keys[b])
+  }
   if (order.kind === 'decimal') return (a, b) => compareDecimal(keys[a], keys[b])
   return (a, b) => compareNative(keys[a], keys[b])
 }

@@ -238,16 +238,45 @@ export function excludedByBounds(order, keys, min, max) {
   return out
 }
 
-function excludedBytes(decimal, { bytes, offsets }, min, max) {
+function excludedBytes(decimal, keys, min, max) {
+  const { bytes, offsets } = keys
   const n = offsets.length - 1
   const out = new Uint8Array(n)
-  const compare = decimal ? compareDecimalRange : compareBytesRange
+  if (decimal) {
+    for (let k = 0; k < n; k++) {
+      const start = offsets[k]
+      const end = offsets[k + 1]
+      out[k] = (min !== undefined && compareDecimalRange(bytes, start, end, min) < 0) || (max !== undefined && compareDecimalRange(bytes, start, end, max) > 0) ? 1 : 0
+    }
+    return out
+  }
+  // Most candidates are decided by their 6-byte prefixes (made once per probe); equal prefixes compare the bytes.
+  const prefixes = (keys.prefixes ??= bytePrefixes(bytes, offsets))
+  const minPrefix = min === undefined ? -1 : bytePrefix(min, 0, min.length)
+  const maxPrefix = max === undefined ? Infinity : bytePrefix(max, 0, max.length)
   for (let k = 0; k < n; k++) {
-    const start = offsets[k]
-    const end = offsets[k + 1]
-    out[k] = (min !== undefined && compare(bytes, start, end, min) < 0) || (max !== undefined && compare(bytes, start, end, max) > 0) ? 1 : 0
+    const p = prefixes[k]
+    const below = p < minPrefix || (p === minPrefix && compareBytesRange(bytes, offsets[k], offsets[k + 1], min) < 0)
+    const above = p > maxPrefix || (p === maxPrefix && compareBytesRange(bytes, offsets[k], offsets[k + 1], max) > 0)
+    out[k] = below || above ? 1 : 0
   }
   return out
+}
+
+/**
+ * The first 6 bytes of a[start, end) as a number, zero-padded: exact in a double, and in the bytes'
+ * order (a smaller prefix means smaller bytes; equal prefixes say nothing).
+ */
+export function bytePrefix(a, start, end) {
+  let p = 0
+  for (let i = start; i < start + 6; i++) p = p * 256 + (i < end ? a[i] : 0)
+  return p
+}
+
+function bytePrefixes(bytes, offsets) {
+  const prefixes = new Float64Array(offsets.length - 1)
+  for (let k = 0; k < prefixes.length; k++) prefixes[k] = bytePrefix(bytes, offsets[k], offsets[k + 1])
+  return prefixes
 }
 
 function compareKeys(order, a, b) {
