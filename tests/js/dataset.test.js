@@ -377,7 +377,7 @@ describe('partition values typed differently from the probe', () => {
 
 describe('Hive partition values', () => {
   test('parsed from folders, URL-decoded, the default partition as null', () => {
-    assert.deepEqual(parseHivePartitions('a=1/b=x%2Fy/c=__HIVE_DEFAULT_PARTITION__/d=1=2/part=9.parquet'), { a: '1', b: 'x/y', c: null, d: '1=2' })
+    assert.deepEqual(parseHivePartitions('a=1/b=x%2Fy/c=__HIVE_DEFAULT_PARTITION__/d=1=2/e=f%3Dg/h=100%/part=9.parquet'), { a: '1', b: 'x/y', c: null, 'd=1': '2', e: 'f=g', h: '100%' })
   })
 
   test('never ruled out where DuckDB\'s comparison could match', () => {
@@ -397,6 +397,7 @@ describe('Hive partition values', () => {
     assert.equal(partitionMayEqual('2026-01-07', '2026-01-07T01:00:00+01:00'), true)
     assert.equal(partitionMayEqual('2026-01-07', '2026-01-08'), false)
     assert.equal(partitionMayEqual('2026-01-07', 20460), true, 'a day number, as the file layer takes one for DATE')
+    assert.equal(partitionMayEqual('2026-01-07T10:00:00+02:00', new Date(Date.UTC(2026, 0, 7, 8))), true, 'an offset this parser does not read')
   })
 
   test('reason codes and sources are in the one table', () => {
