@@ -315,3 +315,29 @@ describe('parquet-bloom index build / probe --index', () => {
     assert.match(refused.stderr, /encrypted/)
   })
 })
+
+describe('a sidecar index of files behind URLs', () => {
+  test('records their strong ETags; a replaced file (another ETag) is stale-index', async () => {
+    const sub = path.join(dir, 'urls')
+    await mkdir(sub)
+    for (const f of [0, 1]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
+    const urls = [0, 1].map((f) => server.url(`urls/${fileName(f)}`, { mode: 'etag' }))
+    const built = await buildSidecarIndex(urls, null, { columns: ['id'] })
+    const index = await openSidecarIndex(new Uint8Array(await built.blob.arrayBuffer()))
+    try {
+      assert.ok(index.files.every((f) => f.validator?.startsWith('etag:')), JSON.stringify(index.files.map((f) => f.validator)))
+      const id = BigInt((ROWS + 9) * 3) // file 1, row 9
+      let result = await index.probe('id', [id], { files: urls })
+      assert.deepEqual(result.files.map((f) => f.current), [true, true])
+      assert.notEqual(result.files[1].rowGroups[0].results[0].verdict, 'absent')
+      // File 1 replaced by file 0's bytes: another content, another ETag.
+      await writeFile(path.join(sub, fileName(1)), await readFile(path.join(data, fileName(0))))
+      result = await index.probe('id', [id], { files: urls })
+      assert.equal(result.files[0].current, true)
+      assert.equal(result.files[1].current, false)
+      assert.equal(result.files[1].rowGroups[0].results[0].reason, 'stale-index')
+    } finally {
+      await index.close()
+    }
+  })
+})
