@@ -43,6 +43,8 @@ export interface SidecarBuildOptions {
   base?: string
   /** The old index: entries of unchanged files are kept, new files indexed, gone ones dropped. */
   update?: Source
+  /** Bitset bytes gathered before they are written block-major (default 32 MiB). */
+  segmentBytes?: number
   signal?: AbortSignal
 }
 
@@ -61,6 +63,8 @@ export class SidecarIndex {
   private constructor()
   readonly files: Array<{ path: string, size: number, validator: string | null, numRows: number }>
   readonly columns: string[]
+  /** The directory as stored (docs/sidecar-index.md). */
+  readonly directory: { format: string, version: number, fpp: number, regions: Array<{ offset: number, count: number, numBytes: number }> }
   readonly stats: { requests: number, bytesFetched: number, rounds: number }
   /** Per file and row group, from the index alone: one wave of 32-byte block reads. */
   probe(column: string, values: Iterable<unknown>, options?: {
