@@ -43,6 +43,8 @@ export interface SidecarBuildOptions {
   base?: string
   /** The old index: entries of unchanged files are kept, new files indexed, gone ones dropped. */
   update?: Source
+  /** Bitset bytes gathered before they are written block-major (default 32 MiB). */
+  segmentBytes?: number
   signal?: AbortSignal
 }
 
@@ -61,6 +63,8 @@ export class SidecarIndex {
   private constructor()
   readonly files: Array<{ path: string, size: number, validator: string | null, numRows: number }>
   readonly columns: string[]
+  /** The directory as stored (docs/sidecar-index.md). */
+  readonly directory: { format: string, version: number, fpp: number, regions: Array<{ offset: number, count: number, numBytes: number }> }
   readonly stats: { requests: number, bytesFetched: number, rounds: number }
   /** Per file and row group, from the index alone: one wave of 32-byte block reads. */
   probe(column: string, values: Iterable<unknown>, options?: {
@@ -74,3 +78,9 @@ export class SidecarIndex {
 /** Opens a sidecar index: one tail read (two when its directory is larger than initialFetchSize, default 256 KiB). */
 export function openSidecarIndex(source: Source, options?: { base?: string, initialFetchSize?: number, signal?: AbortSignal, fetch?: typeof fetch,
   headers?: Record<string, string> }): Promise<SidecarIndex>
+
+/** Per column, the share of probes of its own values each index would prune, and what filters would cost (inspect --advise). */
+export function adviseIndexes(file: import('../index.js').ParquetFile, options?: { fpp?: number, sampleRowGroups?: number, valuesPerRowGroup?: number,
+  columns?: string[], signal?: AbortSignal }): Promise<Array<{ column: string, physicalType: string, sampledRowGroups: number, distinctPerRowGroup: number,
+  prune: { ideal: number, statistics: number | null, bloomFilter: number, withStatistics: number }, filterBytes: number, hasFilters: boolean, pairs: number }
+  | { column: string, physicalType: string, skipped: string }>>

@@ -1,4 +1,6 @@
-// Giving files the indexes they lack: addIndexes() rewrites a file with bloom filters, its pages untouched.
+// Giving files the indexes they lack: addIndexes() rewrites a file with bloom filters (and page indexes), its pages
+// untouched; buildSidecarIndex()/openSidecarIndex() keep one index beside a dataset; adviseIndexes() says which is worth it.
 export { addIndexes, INDEXES_KEY } from './add-indexes.js'
 export { buildSidecarIndex } from './sidecar-build.js'
 export { openSidecarIndex, SidecarIndex } from './sidecar-index.js'
+export { adviseIndexes } from './advise.js'

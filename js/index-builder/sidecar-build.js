@@ -1,9 +1,10 @@
 // buildSidecarIndex(): one index file for a whole dataset, for files that cannot be rewritten — per
 // file (path, size, validator), row group and indexed column, a split block bloom filter's bitset and
 // the exact min/max of the chunk's values. Laid out as a Puffin file (js/index-builder/puffin.js; the
-// format is docs/sidecar-index.md): the bitsets blob first, streamed as they are built, then the
-// directory (JSON) right before the footer, so one tail read finds both, and a probe then reads only
-// the 32-byte blocks its values map to. With `update`, files whose size and validator match the old
+// format is docs/sidecar-index.md): the bitsets blob first, written block-major a bounded segment at a
+// time (js/index-builder/sidecar-regions.js), then the directory (JSON) right before the footer, so one
+// tail read finds both, and a probe then reads only the 32-byte blocks its values map to — for one
+// value, one range per region. With `update`, files whose size and validator match the old
 // index keep their entries (their bitsets copied across), new files are indexed and gone ones dropped.
 import { openParquet } from '../parquet-file.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
@@ -13,14 +14,16 @@ import { crc32Hex, puffinFooter, PUFFIN_MAGIC } from './puffin.js'
 import { openSink } from './sink.js'
 import { openSidecarIndex, BITSETS_BLOB, DIRECTORY_BLOB, SIDECAR_VERSION, encodeBound, fileValidator } from './sidecar-index.js'
 import { PACKAGE_VERSION } from './version.js'
+import { RegionWriter } from './sidecar-regions.js'
 import { layoutEncrypted } from './add-indexes.js'
 
 const utf8 = new TextEncoder()
 
 /**
- * @typedef {{ columns: string[], fpp?: number, ndv?: 'auto' | number, base?: string, update?: any, signal?: AbortSignal }} SidecarBuildOptions
+ * @typedef {{ columns: string[], fpp?: number, ndv?: 'auto' | number, base?: string, update?: any, segmentBytes?: number, signal?: AbortSignal }} SidecarBuildOptions
  *   base: recorded paths are relative to it (default: the index file's directory when both are local paths)
  *   update: the old index (anything openSidecarIndex takes): current entries are kept, not rebuilt
+ *   segmentBytes: bitset bytes held before they are written block-major (js/index-builder/sidecar-regions.js)
  */
 
 /**
@@ -45,22 +48,25 @@ export async function buildSidecarIndex(files, sink, options) {
   try {
     await out.write(PUFFIN_MAGIC)
     const bitsetsStart = out.written
+    const regions = new RegionWriter(out, bitsetsStart, options.segmentBytes)
     const entries = []
     for (const input of inputs) {
       const recorded = await recordedPath(input, base)
       const validator = await fileValidator(input)
       const old = previous?.entry(recorded)
       if (old && old.size === validator.size && old.validator === validator.validator && options.columns.every((c) => old.columns[c] !== undefined)) {
-        entries.push(await copyEntry(previous, old, out, bitsetsStart))
+        entries.push(await copyEntry(previous, old, regions))
         kept++
         continue
       }
-      entries.push(await indexFile(input, recorded, validator, { ...options, fpp, ndv, signal }, out, bitsetsStart, skipped))
+      entries.push(await indexFile(input, recorded, validator, { ...options, fpp, ndv, signal }, regions, skipped))
       rebuilt++
     }
+    await regions.flush()
     for (const e of entries) for (const g of e.rowGroups) for (const c of Object.values(g.chunks)) if (Array.isArray(c)) chunks++
     const bitsetsLength = out.written - bitsetsStart
-    const directory = utf8.encode(JSON.stringify({ format: 'parquet-bloom-sidecar', version: SIDECAR_VERSION, writer: `parquet-bloom ${PACKAGE_VERSION}`, fpp, columns: options.columns, files: entries }))
+    const directory = utf8.encode(JSON.stringify({ format: 'parquet-bloom-sidecar', version: SIDECAR_VERSION, writer: `parquet-bloom ${PACKAGE_VERSION}`, fpp,
+      columns: options.columns, regions: regions.regions, files: entries }))
     const directoryStart = out.written
     await out.write(directory)
     const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties })
@@ -113,7 +119,7 @@ async function recordedPath(input, base) {
 }
 
 /** Builds one file's entry; its bitsets go to `out` as they are built. */
-async function indexFile(input, recorded, validator, options, out, bitsetsStart, skipped) {
+async function indexFile(input, recorded, validator, options, regions, skipped) {
   const file = await openParquet(input, { signal: options.signal })
   try {
     const { layout, metadataOffset } = file
@@ -149,10 +155,11 @@ async function indexFile(input, recorded, validator, options, out, bitsetsStart,
           continue
         }
         const header = decodeHeaderBytes(built.bytes)
-        const offset = out.written - bitsetsStart
-        await out.write(built.bytes.subarray(header.headerLength))
         const b = built.bounds
-        chunkEntries[name] = [offset, built.numBytes, b ? encodeBound(b.kind, b.min) : null, b ? encodeBound(b.kind, b.max) : null]
+        // [region, place in it, numBytes, min, max]: the region and place are set when the region is written.
+        const entry = [-1, -1, built.numBytes, b ? encodeBound(b.kind, b.min) : null, b ? encodeBound(b.kind, b.max) : null]
+        await regions.add(built.bytes.slice(header.headerLength), entry, name)
+        chunkEntries[name] = entry
       }
       rowGroups.push({ numRows: layout.rowGroupRows[g], chunks: chunkEntries })
     }
@@ -163,7 +170,7 @@ async function indexFile(input, recorded, validator, options, out, bitsetsStart,
 }
 
 /** An entry of the old index, its bitsets copied into the new one. */
-async function copyEntry(previous, old, out, bitsetsStart) {
+async function copyEntry(previous, old, regions) {
   const rowGroups = []
   for (const g of old.rowGroups) {
     const chunkEntries = {}
@@ -172,9 +179,9 @@ async function copyEntry(previous, old, out, bitsetsStart) {
         chunkEntries[name] = c
         continue
       }
-      const offset = out.written - bitsetsStart
-      await out.write(await previous.readBitset(c[0], c[1]))
-      chunkEntries[name] = [offset, ...c.slice(1)]
+      const entry = [-1, -1, ...c.slice(2)]
+      await regions.add(await previous.readBitset(c[0], c[1]), entry, name)
+      chunkEntries[name] = entry
     }
     rowGroups.push({ numRows: g.numRows, chunks: chunkEntries })
   }

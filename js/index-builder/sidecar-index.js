@@ -16,6 +16,7 @@ import { excludedByBounds, sortKeys, sortOrderFor } from '../indexes/statistics.
 import { Source, valueResult } from '../plan/verdicts.js'
 import { init } from '../wasm/core.js'
 import { crc32Hex, readPuffinFooter } from './puffin.js'
+import { bitsetOf, blockOffset } from './sidecar-regions.js'
 
 export const SIDECAR_VERSION = 1
 export const BITSETS_BLOB = 'parquet-bloom-sbbf-bitsets-v1'
@@ -23,6 +24,8 @@ export const DIRECTORY_BLOB = 'parquet-bloom-directory-v1'
 /** The first read of an index: its footer and, for up to a few thousand row groups, its directory (bigger ones cost one more read). */
 export const DEFAULT_INDEX_TAIL_BYTES = 256 * 1024
 const BLOCK_BYTES = 32
+/** Region bytes readBitset keeps for the next bitsets of the same regions (an index update copies them in order). */
+const MAX_HELD_REGION_BYTES = 64 * 1024 * 1024
 const EMPTY_BLOCK = new Uint8Array(BLOCK_BYTES)
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 
@@ -124,12 +127,19 @@ export async function openSidecarIndex(source, options = {}) {
 }
 
 /**
- * Why a directory cannot be used, or undefined: every entry must describe a file (path, size, row groups)
- * and every chunk a bitset inside the bitsets blob, of a power-of-two size of whole blocks, with bounds
- * of its column's kind. An index that disagrees with itself answers nothing.
+ * Why a directory cannot be used, or undefined: every region must lie inside the bitsets blob as whole
+ * power-of-two blocks, every entry describe a file (path, size, row groups) and every chunk a place in a
+ * region of its size, with bounds of its column's kind. An index that disagrees with itself answers nothing.
  */
 function directoryProblem(directory, bitsetsLength) {
   const isPowerOfTwoBlocks = (n) => Number.isSafeInteger(n) && n >= BLOCK_BYTES && (n & (n - 1)) === 0
+  if (!Array.isArray(directory.regions)) return 'has no regions list'
+  for (const [r, region] of directory.regions.entries()) {
+    if (!(Number.isSafeInteger(region?.offset) && region.offset >= 0 && Number.isSafeInteger(region.count) && region.count >= 1 && isPowerOfTwoBlocks(region.numBytes) &&
+      region.offset + region.count * region.numBytes <= bitsetsLength)) {
+      return `places region ${r} (${region?.count} bitsets of ${region?.numBytes} bytes at ${region?.offset}) outside the ${bitsetsLength}-byte bitsets blob, or not as whole power-of-two blocks`
+    }
+  }
   for (const [i, file] of directory.files.entries()) {
     const where = `file ${i}`
     if (typeof file?.path !== 'string' || !Number.isSafeInteger(file.size) || !Array.isArray(file.rowGroups) || typeof file.columns !== 'object' || file.columns === null) {
@@ -141,10 +151,11 @@ function directoryProblem(directory, bitsetsLength) {
         if (chunk === null) continue
         const type = file.columns[column]
         if (!type || typeof type.physicalType !== 'string') return `has a chunk of ${where}, row group ${g} for column ${column}, which the file's entry does not describe`
-        if (!Array.isArray(chunk) || chunk.length !== 4) return `has a malformed chunk (${where}, row group ${g}, column ${column})`
-        const [offset, numBytes, min, max] = chunk
-        if (!(Number.isSafeInteger(offset) && offset >= 0 && isPowerOfTwoBlocks(numBytes) && offset + numBytes <= bitsetsLength)) {
-          return `places a bitset of ${where}, row group ${g}, column ${column} at [${offset}, ${offset}+${numBytes}), not inside the ${bitsetsLength}-byte bitsets blob as a power-of-two number of blocks`
+        if (!Array.isArray(chunk) || chunk.length !== 5) return `has a malformed chunk (${where}, row group ${g}, column ${column})`
+        const [r, k, numBytes, min, max] = chunk
+        const region = Number.isSafeInteger(r) ? directory.regions[r] : undefined
+        if (!region || !(Number.isSafeInteger(k) && k >= 0 && k < region.count) || numBytes !== region.numBytes) {
+          return `places the bitset of ${where}, row group ${g}, column ${column} at ${JSON.stringify([r, k])} of ${numBytes} bytes, which no region holds`
         }
         const order = sortOrderFor({ physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType })
         for (const bound of [min, max]) {
@@ -189,7 +200,8 @@ async function fileKey(input) {
 /**
  * @typedef {{ path: string, size: number, validator: string | null, numRows: number,
  *   columns: Record<string, { physicalType: string, typeLength: number | null, logicalType: object | null }>,
- *   rowGroups: Array<{ numRows: number, chunks: Record<string, [number, number, any, any] | null> }> }} SidecarEntry
+ *   rowGroups: Array<{ numRows: number, chunks: Record<string, [number, number, number, any, any] | null> }> }} SidecarEntry
+ *   a chunk: [region, place in the region, numBytes, min, max] (docs/sidecar-index.md)
  */
 
 export class SidecarIndex {
@@ -200,6 +212,8 @@ export class SidecarIndex {
   #rounds
   #byKey = new Map()
   #base
+  /** @type {Map<number, Uint8Array>} regions readBitset read, the most recent last */
+  #regionBytes = new Map()
 
   constructor(source, cache, directory, bitsets, base) {
     this.#source = source
@@ -231,10 +245,21 @@ export class SidecarIndex {
     return { requests, bytesFetched, rounds: this.#rounds }
   }
 
-  /** One stored bitset, whole (for copying into a new index). */
-  async readBitset(offset, numBytes) {
-    this.#rounds++
-    return this.#source.read(this.#bitsets.offset + offset, numBytes)
+  /** One stored bitset, whole (for copying into a new index); regions are read whole, the last few kept. */
+  async readBitset(regionIndex, k) {
+    const region = this.directory.regions[regionIndex]
+    let bytes = this.#regionBytes.get(regionIndex)
+    if (!bytes) {
+      this.#rounds++
+      bytes = await this.#source.read(this.#bitsets.offset + region.offset, region.count * region.numBytes)
+      let held = bytes.length
+      for (const [index, kept] of [...this.#regionBytes].reverse()) {
+        held += kept.length
+        if (held > MAX_HELD_REGION_BYTES) this.#regionBytes.delete(index)
+      }
+      this.#regionBytes.set(regionIndex, bytes)
+    }
+    return bitsetOf(bytes, region, k)
   }
 
   /**
@@ -310,7 +335,8 @@ export class SidecarIndex {
 
   /** One chunk's block reads: for each candidate inside the chunk's bounds, the block its hash selects. */
   #planChunk(encoded, chunk, tasks) {
-    const [offset, numBytes, minText, maxText] = chunk
+    const [regionIndex, k, numBytes, minText, maxText] = chunk
+    const region = this.directory.regions[regionIndex]
     const { hashed, order, keys } = encoded
     let excluded
     if (order && (minText !== null || maxText !== null)) excluded = excludedByBounds(order, keys, decodeBound(order.kind, minText), decodeBound(order.kind, maxText))
@@ -318,16 +344,15 @@ export class SidecarIndex {
     if (!hashed.count) return planned
     const indices = hashed.blockIndices(numBytes / BLOCK_BYTES)
     const wanted = new Map()
-    for (let k = 0; k < hashed.count; k++) {
-      if (excluded?.[k]) continue
-      const block = indices[k]
+    for (let c = 0; c < hashed.count; c++) {
+      if (excluded?.[c]) continue
+      const block = indices[c]
       if (!wanted.has(block)) wanted.set(block, [])
-      wanted.get(block).push(k)
+      wanted.get(block).push(c)
     }
-    const start = this.#bitsets.offset + offset
     for (const [block, owners] of wanted) {
-      const at = start + block * BLOCK_BYTES
-      tasks.push(new RangeTask(at, at + BLOCK_BYTES, (bytes) => { for (const k of owners) planned.blocks[k] = bytes }))
+      const at = this.#bitsets.offset + blockOffset(region, k, block)
+      tasks.push(new RangeTask(at, at + BLOCK_BYTES, (bytes) => { for (const c of owners) planned.blocks[c] = bytes }))
     }
     return planned
   }

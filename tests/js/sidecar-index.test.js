@@ -271,13 +271,16 @@ describe('a sidecar index that disagrees with itself', () => {
     return Buffer.concat([bytes.subarray(0, blob.offset), text, puffinFooter(blobs, footer.properties)])
   }
 
-  test('bitsets outside the blob, sizes that are not whole blocks, bounds of another kind: MALFORMED_FOOTER', async () => {
+  test('regions outside the blob or not whole blocks, places no region has, bounds of another kind: MALFORMED_FOOTER', async () => {
     const chunk = (d) => d.files[0].rowGroups[0].chunks.id
     for (const edit of [
       (d) => { chunk(d)[0] = 1e12 },
-      (d) => { chunk(d)[1] = 48 },
-      (d) => { chunk(d)[2] = 'abc' },
-      (d) => { d.files[0].rowGroups[0].chunks.ghost = [0, 32, null, null] },
+      (d) => { chunk(d)[1] = 1e6 },
+      (d) => { chunk(d)[2] = 48 },
+      (d) => { chunk(d)[3] = 'abc' },
+      (d) => { d.regions[0].count = 1e9 },
+      (d) => { d.regions[0].numBytes = 96 },
+      (d) => { d.files[0].rowGroups[0].chunks.ghost = [0, 0, d.regions[0].numBytes, null, null] },
       (d) => { delete d.files[1].size },
     ]) {
       await assert.rejects(openSidecarIndex(await withDirectory(edit)), { code: ErrorCode.MALFORMED_FOOTER })
@@ -313,5 +316,75 @@ describe('parquet-bloom index build / probe --index', () => {
     const refused = await run(['index', 'build', fixturePath('parquet-testing/encrypt_columns_plaintext_footer.parquet.encrypted'), '-o', path.join(sub, 'enc.puffin'), '-c', 'double_field'])
     assert.equal(refused.code, 2)
     assert.match(refused.stderr, /encrypted/)
+  })
+})
+
+describe('a sidecar index of files behind URLs', () => {
+  test('records their strong ETags; a replaced file (another ETag) is stale-index', async () => {
+    const sub = path.join(dir, 'urls')
+    await mkdir(sub)
+    for (const f of [0, 1]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
+    const urls = [0, 1].map((f) => server.url(`urls/${fileName(f)}`, { mode: 'etag' }))
+    const built = await buildSidecarIndex(urls, null, { columns: ['id'] })
+    const index = await openSidecarIndex(new Uint8Array(await built.blob.arrayBuffer()))
+    try {
+      assert.ok(index.files.every((f) => f.validator?.startsWith('etag:')), JSON.stringify(index.files.map((f) => f.validator)))
+      const id = BigInt((ROWS + 9) * 3) // file 1, row 9
+      let result = await index.probe('id', [id], { files: urls })
+      assert.deepEqual(result.files.map((f) => f.current), [true, true])
+      assert.notEqual(result.files[1].rowGroups[0].results[0].verdict, 'absent')
+      // File 1 replaced by file 0's bytes: another content, another ETag.
+      await writeFile(path.join(sub, fileName(1)), await readFile(path.join(data, fileName(0))))
+      result = await index.probe('id', [id], { files: urls })
+      assert.equal(result.files[0].current, true)
+      assert.equal(result.files[1].current, false)
+      assert.equal(result.files[1].rowGroups[0].results[0].reason, 'stale-index')
+    } finally {
+      await index.close()
+    }
+  })
+})
+
+describe('sidecar regions', () => {
+  test('small segments make many regions; every value is still found, and an update copies bitsets across them', async () => {
+    const sub = path.join(dir, 'segments')
+    await mkdir(sub)
+    for (const f of [0, 1, 2, 3]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
+    const target = path.join(sub, '_index.puffin')
+    await buildSidecarIndex([sub], target, { columns: ['id', 'name'], segmentBytes: 4096 })
+    await rm(path.join(sub, fileName(0)))
+    await buildSidecarIndex([sub], target, { columns: ['id', 'name'], segmentBytes: 8192, update: target })
+    const index = await openSidecarIndex(target)
+    try {
+      assert.ok(index.directory.regions.length > 4, `${index.directory.regions.length} regions`)
+      for (const f of [1, 2, 3]) {
+        const stored = await rows(`SELECT file_row_number // ${GROUP_ROWS} AS g, id, name FROM read_parquet('${path.join(sub, fileName(f))}', file_row_number = true)`)
+        for (const [column, k] of [['id', 1], ['name', 2]]) {
+          const values = stored.map((r) => r[k])
+          const result = await index.probe(column, values, { files: [fileName(f)] })
+          const wrong = stored.filter((r, i) => result.files[0].rowGroups[Number(r[0])].results[i].verdict === 'absent')
+          assert.equal(wrong.length, 0, `${fileName(f)}, ${column}: ${wrong.length} stored values answered absent`)
+        }
+      }
+    } finally {
+      await index.close()
+    }
+  })
+
+  test('block-major: one value over every file and row group of a region is one range', async () => {
+    const index = await openSidecarIndex(server.url('data/_index.puffin'), { base: path.join(data, '/') })
+    try {
+      const before = index.stats
+      // Inside every chunk's bounds: all 90 chunks' blocks are read.
+      const result = await index.probe('name', ['user-50000'], { validate: false })
+      assert.ok(result.files.every((f) => f.rowGroups.every((g) => g.results[0].source === 'bloom-filter')))
+      const after = index.stats
+      // 30 files × 3 row groups, a few size classes: one range per region, not 90 blocks apart.
+      assert.equal(after.rounds - before.rounds, 1)
+      assert.ok(after.requests - before.requests <= index.directory.regions.length, `${after.requests - before.requests} requests for ${index.directory.regions.length} regions`)
+      assert.ok(after.bytesFetched - before.bytesFetched <= 90 * 32 + index.directory.regions.length * 64, `${after.bytesFetched - before.bytesFetched} bytes`)
+    } finally {
+      await index.close()
+    }
   })
 })

@@ -1,0 +1,82 @@
+// The bitsets blob of a sidecar index, block-major (docs/sidecar-index.md "Regions"): bitsets are
+// gathered up to a bounded segment, then written per column and size as one region in which block b of
+// every bitset lies next to block b of the others — a hash selects the same block in every bitset of one size
+// (BloomFilter.md: (hash >> 32) × numBlocks >> 32), so a value's blocks in all the files and row groups
+// of a region are one contiguous range. Memory holds one segment.
+
+const BLOCK_BYTES = 32
+/** Bitset bytes gathered before a segment's regions are written. */
+export const DEFAULT_SEGMENT_BYTES = 32 * 1024 * 1024
+
+/**
+ * Where block `block` of bitset `k` of a region lies, from the bitsets blob's start.
+ * @param {{ offset: number, count: number }} region
+ */
+export function blockOffset(region, k, block) {
+  return region.offset + (block * region.count + k) * BLOCK_BYTES
+}
+
+export class RegionWriter {
+  /**
+   * @param {{ write: (bytes: Uint8Array) => Promise<void>, written: number }} out the sink, at the blob's start
+   * @param {number} blobStart where the bitsets blob starts in the sink
+   */
+  constructor(out, blobStart, segmentBytes = DEFAULT_SEGMENT_BYTES) {
+    this.out = out
+    this.blobStart = blobStart
+    this.segmentBytes = segmentBytes
+    /** @type {Array<{ offset: number, count: number, numBytes: number }>} */
+    this.regions = []
+    /** @type {Array<{ bitset: Uint8Array, entry: any[], column: string }>} */
+    this.pending = []
+    this.pendingBytes = 0
+  }
+
+  /** Takes a column's bitset; `entry[0]`, `entry[1]` become its region and place when its segment is written. */
+  async add(bitset, entry, column) {
+    this.pending.push({ bitset, entry, column })
+    this.pendingBytes += bitset.length
+    if (this.pendingBytes >= this.segmentBytes) await this.flush()
+  }
+
+  /** Writes the gathered bitsets as one region per column and size (a probe asks one column). */
+  async flush() {
+    const groups = new Map()
+    for (const p of this.pending) {
+      const key = `${p.bitset.length} ${p.column}`
+      if (!groups.has(key)) groups.set(key, [])
+      groups.get(key).push(p)
+    }
+    this.pending = []
+    this.pendingBytes = 0
+    for (const list of groups.values()) {
+      const numBytes = list[0].bitset.length
+      const region = { offset: this.out.written - this.blobStart, count: list.length, numBytes }
+      list.forEach((p, k) => {
+        p.entry[0] = this.regions.length
+        p.entry[1] = k
+      })
+      this.regions.push(region)
+      // One row of the region per block index: block b of every bitset.
+      const row = new Uint8Array(list.length * BLOCK_BYTES)
+      for (let b = 0; b < numBytes / BLOCK_BYTES; b++) {
+        list.forEach((p, k) => row.set(p.bitset.subarray(b * BLOCK_BYTES, (b + 1) * BLOCK_BYTES), k * BLOCK_BYTES))
+        await this.out.write(row)
+      }
+    }
+  }
+}
+
+/**
+ * One bitset of a region, gathered from its blocks.
+ * @param {Uint8Array} regionBytes the whole region
+ * @param {{ count: number, numBytes: number }} region
+ */
+export function bitsetOf(regionBytes, region, k) {
+  const out = new Uint8Array(region.numBytes)
+  for (let b = 0; b < region.numBytes / BLOCK_BYTES; b++) {
+    const at = (b * region.count + k) * BLOCK_BYTES
+    out.set(regionBytes.subarray(at, at + BLOCK_BYTES), b * BLOCK_BYTES)
+  }
+  return out
+}
