@@ -1,15 +1,34 @@
 // Row-group statistics as an index (parquet.thrift Statistics, ColumnOrder; parquet-format
 // LogicalTypes.md "Sort Order"): can a chunk's min/max, null_count and num_values rule a value out?
-// Bounds compare by the column's sort order, which is defined only when FileMetaData.column_orders
-// says TYPE_ORDER; otherwise only the deprecated min/max of a signed-ordered type may be used. Any
+// Bounds compare by the column's sort order: min_value/max_value are in it when FileMetaData.column_orders
+// says TYPE_ORDER or, as parquet-java, arrow-rs and DuckDB read them, when the file has no column_orders
+// at all; otherwise only the deprecated min/max of a signed-ordered type may be used. Any
 // bound that cannot be read with certainty — NaN, the wrong width, min > max, counts that disagree —
 // makes the statistics unusable for that chunk, never a reason for "absent".
 import { ensureColumnIndexes } from './chunk-indexes.js'
-import { IndexF64, IndexFlag, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS } from './footer.js'
+import { IndexF64, IndexFlag, IndexI32, INDEX_F64_WORDS, INDEX_I32_WORDS, UNMAPPED_COLUMN_ORDER } from './footer.js'
 import { writerRulesFor } from './writer-rules.js'
 
 const TYPE_ORDER = 1 // ColumnOrder union member
 const utf8 = new TextEncoder()
+
+/**
+ * Whether a column's min_value/max_value and ColumnIndex bounds are in its type-defined order: null when
+ * they are, else why not. A file without column_orders (DuckDB before 1.5, Databricks Photon, Trino,
+ * arrow-rs before 50) is read as parquet-java reads it: PrimitiveType's default column order is
+ * TYPE_DEFINED_ORDER for every type but INT96 (and INTERVAL), which sortOrderFor leaves without an order
+ * anyway; writers known to compute these bounds otherwise are in js/writer-rules.js.
+ * @param {import('./footer.js').FileLayout} layout
+ * @returns {string | null}
+ */
+export function boundsOrderProblem(layout, column) {
+  const orders = layout.columnOrders
+  if (orders === null) return null
+  const order = orders[column.index]
+  if (order === TYPE_ORDER) return null
+  if (order === UNMAPPED_COLUMN_ORDER) return 'the file\'s column_orders list does not have one entry per column, so which order its bounds are in cannot be told'
+  return `the column's order is ColumnOrder ${order}, not TYPE_ORDER, the only order its bounds can be read in`
+}
 
 /**
  * How a column's values are ordered, or null when the spec defines no order (INT96, INTERVAL, unknown
@@ -160,12 +179,13 @@ export function chunkStatistics(layout, rowGroup, column, order) {
     const offset = i32[i + offsetWord]
     return offset >= 0 ? bytes.subarray(offset, offset + i32[i + offsetWord + 1]) : undefined
   }
-  let minBytes
-  let maxBytes
-  const typeOrder = layout.columnOrders?.[column.index] === TYPE_ORDER
-  if (typeOrder) {
-    minBytes = slice(IndexI32.MIN_VALUE_OFFSET)
-    maxBytes = slice(IndexI32.MAX_VALUE_OFFSET)
+  let minBytes = slice(IndexI32.MIN_VALUE_OFFSET)
+  let maxBytes = slice(IndexI32.MAX_VALUE_OFFSET)
+  const orderProblem = boundsOrderProblem(layout, column)
+  const hasValueBounds = minBytes !== undefined || maxBytes !== undefined
+  if (orderProblem !== null) {
+    minBytes = undefined
+    maxBytes = undefined
   }
   if (minBytes === undefined && maxBytes === undefined) {
     // The deprecated fields were computed in the physical type's signed order: usable only where that
@@ -175,10 +195,10 @@ export function chunkStatistics(layout, rowGroup, column, order) {
     if ((oldMin || oldMax) && (order.signed || (oldMin && oldMax && sameBytes(oldMin, oldMax)))) {
       minBytes = oldMin
       maxBytes = oldMax
-    } else if (oldMin || oldMax || layout.columnOrders === null) {
-      return unusable('no-sort-order', layout.columnOrders === null
-        ? 'the file has no column_orders, so its min/max have no defined meaning'
-        : 'the deprecated min/max were computed in signed order, which is not this column\'s order')
+    } else if (oldMin || oldMax) {
+      return unusable('no-sort-order', 'the deprecated min/max were computed in signed order, which is not this column\'s order')
+    } else if (hasValueBounds) {
+      return unusable('no-sort-order', /** @type {string} */ (orderProblem))
     }
   }
   if (minBytes === undefined && maxBytes === undefined) return unusable('no-bounds', 'the statistics hold no min or max')
