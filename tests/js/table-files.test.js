@@ -2,7 +2,8 @@
 // 1.15 with zstd, Databricks Photon and Trino, which write no column_orders), each opened as a single
 // file: every stored value (hyparquet's full read as truth) must never be 'absent' in its own row group,
 // statistics of files without column_orders must be used as parquet-java uses them, dictionaries of
-// zstd chunks must answer, and confirmed rows must be exactly hyparquet's rows.
+// zstd chunks must answer, and confirmed rows must be exactly hyparquet's rows. A zstd page whose header
+// size is off by one is refused, never read as a wrong answer.
 import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -16,6 +17,7 @@ import { openParquet } from '../../js/index.js'
 import { sortOrderFor } from '../../js/statistics.js'
 import { writerRulesFor } from '../../js/writer-rules.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { pageSizeFields, readZigzag, writeZigzag } from './helpers/page-header-edit.js'
 
 const TABLES = 'tables'
 // Distinct stored values probed per row group and column (spread over the row group's distinct values).
@@ -209,5 +211,49 @@ describe('table data files probed as single files', { skip: missingFixture(TABLE
     assert.equal(counts.unknownWithoutColumnOrders, 0)
     assert.deepEqual(counts.malformedDictionary.slice(0, 5), [], 'a dictionary did not decode')
     assert.equal(counts.unconfirmed['confirm-failed'] ?? 0, 0, 'some stored values could not be confirmed')
+  })
+})
+
+describe('a parquet-mr zstd page whose header size is off by one', { skip: missingFixture(TABLES) }, () => {
+  test('fewer or more bytes than the header says: the page is refused, never a wrong verdict', async () => {
+    // The first data file with a dictionary-encoded zstd chunk of a top-level column in row group 0.
+    let found
+    for (const fullPath of tableDataFiles()) {
+      const bytes = new Uint8Array(await readFile(fullPath))
+      const { metadata, columns } = await storedColumns(bytes)
+      if (!/^parquet-mr version/.test(metadata.created_by ?? '')) continue
+      const index = metadata.row_groups[0].columns.findIndex((c) => c.meta_data.codec === 'ZSTD' &&
+        c.meta_data.dictionary_page_offset !== undefined && c.meta_data.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] in columns)
+      if (index >= 0) {
+        found = { bytes, metadata, columns, chunk: metadata.row_groups[0].columns[index].meta_data }
+        break
+      }
+    }
+    assert.ok(found, 'a parquet-mr file with a zstd dictionary chunk')
+    const { bytes, metadata, columns, chunk } = found
+    const name = chunk.path_in_schema[0]
+    const [own] = sampleGroups(columns[name], [Number(metadata.row_groups[0].num_rows)])
+    const values = own.map((e) => e.value)
+    for (const [page, offset] of [['dictionary', Number(chunk.dictionary_page_offset)], ['data', Number(chunk.data_page_offset)]]) {
+      for (const delta of [1n, -1n]) {
+        const edited = bytes.slice()
+        const { uncompressedAt } = pageSizeFields(edited, offset)
+        writeZigzag(edited, uncompressedAt, readZigzag(edited, uncompressedAt).value + delta)
+        const label = `${name}: the ${page} page's header says ${delta > 0 ? 'one byte more' : 'one byte less'}`
+        const file = await openParquet(edited)
+        try {
+          const result = await file.probe(name, values, { confirm: true, maxConfirmBytes: 1 << 30, maxRows: 1e9 })
+          const answers = result.rowGroups[0].results
+          answers.forEach((r, k) => {
+            assert.notEqual(r.verdict, 'absent', `${label}: ${keyOf(values[k])} ${r.reason} ${r.detail}`)
+            if (r.source === 'data-pages') assert.deepEqual(r.rows, own[k].rows, `${label}: ${keyOf(values[k])}`)
+          })
+          if (page === 'dictionary') assert.ok(answers.every((r) => r.source !== 'dictionary'), `${label}: the dictionary was used`)
+          else assert.ok(answers.some((r) => r.reason === 'confirm-failed'), `${label}: the page was read`)
+        } finally {
+          await file.close()
+        }
+      }
+    }
   })
 })
