@@ -369,6 +369,8 @@ export interface WriterRule {
   code: string
   link: string
   message: string
+  /** A 'statistics' rule that also makes the writer's ColumnIndex bounds unusable (computed the same way). */
+  pageIndex?: boolean
 }
 export declare const WRITER_RULES: readonly WriterRule[]
 export function writerRulesFor(createdBy: string | undefined, index: 'bloom-filter' | 'statistics' | 'dictionary',

@@ -112,9 +112,11 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/plan/verdicts.js", esModule = embed "../../js/plan/verdicts.js"),
     (name = "node_modules/parquet-bloom/js/wasm-loader.js", esModule = embed "../../js/wasm-loader.js"),
     (name = "node_modules/parquet-bloom/js/indexes/writer-rules.js", esModule = embed "../../js/indexes/writer-rules.js"),
-    # Loaded on demand: hyparquet (exact lookups' page decoding) and hyparquet-compressors (compressed
-    # pages). workerd resolves the package's bare `import('hyparquet/src/column.js')` relative to the
+    # Loaded on demand: hyparquet (exact lookups' page decoding), hyparquet-compressors (compressed
+    # pages) and fzstd (its zstd decoder, whose streaming form js/pages/page-codecs.js uses). workerd resolves the package's bare `import('hyparquet/src/column.js')` relative to the
     # importing module's name, so the packages are named under node_modules/parquet-bloom/js/pages/ (js/pages/ imports them).
+    (name = "node_modules/parquet-bloom/js/pages/fzstd", esModule = "export * from './fzstd/esm/index.mjs'"),
+    (name = "node_modules/parquet-bloom/js/pages/fzstd/esm/index.mjs", esModule = embed "../../node_modules/fzstd/esm/index.mjs"),
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors", esModule = "export * from './hyparquet-compressors/src/index.js'"),
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors/src/brotli.bitreader.js", esModule = embed "../../node_modules/hyparquet-compressors/src/brotli.bitreader.js"),
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors/src/brotli.blocks.js", esModule = embed "../../node_modules/hyparquet-compressors/src/brotli.blocks.js"),

@@ -12,6 +12,10 @@ import { logicalTypeFromSchemaElement } from '../values/column-type.js'
 const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
 const MAGIC_PARE = 0x45524150 // 'PARE': encrypted footer (Parquet modular encryption)
 
+// FileLayout.columnOrders entry of every column when the file's column_orders list does not have one
+// entry per leaf column (parquet.thrift ColumnOrder members are 1 and up; 0 is "none" from the decoder).
+export const UNMAPPED_COLUMN_ORDER = -1
+
 export const DEFAULT_INITIAL_FETCH_SIZE = 64 * 1024
 export const DEFAULT_MAX_FOOTER_BYTES = 128 * 1024 * 1024
 
@@ -113,7 +117,8 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
  *   indexedColumns?: Uint8Array, crypto?: import('../crypto/encrypted-footer.js').FileCrypto }} FileLayout
  *   chunkSpans: each chunk's ColumnChunk bytes in footerBytes (offset, length); indexedColumns: 1 for each
  *   column whose `indexes` records are decoded (absent: all are, as in footers cached by older builds);
- *   crypto: set for encrypted files opened with keys.
+ *   crypto: set for encrypted files opened with keys; columnOrders: each leaf's ColumnOrder member, null
+ *   when the file has no column_orders (read as type-defined order, js/indexes/statistics.js boundsOrderProblem).
  */
 
 /**
@@ -209,8 +214,11 @@ function decodeFileOutline(metadata, where, metadataOffset) {
       chunks,
       // Filled per column by js/footer/chunk-indexes.js; indexedColumns says which are.
       indexes: { f64: new Float64Array(indexBuffer), i32: new Int32Array(indexBuffer) },
-      // A count that differs from the leaves cannot be mapped to columns: treated as no orders at all.
-      columnOrders: columnOrders && summary.columnOrderCount === columns.length ? columnOrders : null,
+      // null: the file has none. A count that differs from the leaves cannot be mapped to columns: every
+      // column is then marked as having an order that cannot be told (never as having none at all).
+      columnOrders: columnOrders && summary.columnOrderCount !== columns.length
+        ? new Int32Array(columns.length).fill(UNMAPPED_COLUMN_ORDER)
+        : columnOrders,
       // Statistics bounds are read from these bytes on demand (the decoder only records where they are).
       footerBytes: metadata,
       chunkSpans,

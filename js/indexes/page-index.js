@@ -6,11 +6,11 @@
 // counts against null pages) is not used for that chunk, with a reason: never a wrong "absent".
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk } from '../footer/records.js'
-import { bytePrefix, compareBytes, compareDecimal, halfToNumber, keyList, sortOrderFor } from './statistics.js'
+import { boundsOrderProblem, bytePrefix, compareBytes, compareDecimal, halfToNumber, keyList, sortOrderFor } from './statistics.js'
+import { writerRulesFor } from './writer-rules.js'
 
 export { decodeColumnIndex, decodeOffsetIndex } from '../format/page-index-thrift.js'
 
-const TYPE_ORDER = 1 // ColumnOrder union member: the only order ColumnIndex bounds are defined in
 const INCONSISTENT = 'inconsistent-page-index'
 // Per-value page lists beyond this many (value, page) pairs are not built (128 MiB of Int32 pairs):
 // `excluded` is still exact, and a lookup then reads every kept page.
@@ -63,19 +63,18 @@ export function chunkByteRange(layout, rowGroup, columnIndex) {
 }
 
 /**
- * The sort order a column's page bounds are in, or why they have none: ColumnIndex min/max are defined
- * only when FileMetaData.column_orders says TYPE_ORDER for the column (PageIndex.md).
- * @returns {{ usable: boolean, order?: { kind: string, width: number, signed: boolean }, reason?: string, problem?: string, detail?: string }}
+ * The sort order a column's page bounds are in, or why they have none: ColumnIndex min/max are in the
+ * column order (PageIndex.md), read as for min_value/max_value (boundsOrderProblem: TYPE_ORDER, or no
+ * column_orders at all), and not from writers known to compute them otherwise (js/indexes/writer-rules.js).
+ * @returns {{ usable: boolean, order?: { kind: string, width: number, signed: boolean }, reason?: string, problem?: string, detail?: string, rules?: object[] }}
  */
 export function pageIndexOrder(layout, column) {
-  const columnOrder = layout.columnOrders?.[column.index]
-  if (columnOrder !== TYPE_ORDER) {
-    return unusable('no-sort-order', 'column-order', columnOrder === undefined
-      ? 'the file has no column_orders, so its page bounds have no defined meaning'
-      : `the column's order is ColumnOrder ${columnOrder}, not TYPE_ORDER, in which page bounds are defined`)
-  }
+  const orderProblem = boundsOrderProblem(layout, column)
+  if (orderProblem !== null) return unusable('no-sort-order', 'column-order', orderProblem)
   const order = sortOrderFor(column)
   if (!order) return unusable('no-sort-order', 'column-order', 'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)')
+  const rules = writerRulesFor(layout.createdBy, 'statistics', column).filter((rule) => rule.pageIndex)
+  if (rules.length) return { ...unusable('untrusted-writer', 'writer', `${rules[0].message} (${rules[0].link})`), rules }
   return { usable: true, order }
 }
 

@@ -1,15 +1,35 @@
 // Row-group statistics as an index (parquet.thrift Statistics, ColumnOrder; parquet-format
 // LogicalTypes.md "Sort Order"): can a chunk's min/max, null_count and num_values rule a value out?
-// Bounds compare by the column's sort order, which is defined only when FileMetaData.column_orders
-// says TYPE_ORDER; otherwise only the deprecated min/max of a signed-ordered type may be used. Any
+// Bounds compare by the column's sort order: min_value/max_value are in it when FileMetaData.column_orders
+// says TYPE_ORDER or, as parquet-java, arrow-rs and DuckDB read them, when the file has no column_orders
+// at all; otherwise only the deprecated min/max of a signed-ordered type may be used. Any
 // bound that cannot be read with certainty — NaN, the wrong width, min > max, counts that disagree —
 // makes the statistics unusable for that chunk, never a reason for "absent".
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk, IndexFlag } from '../footer/records.js'
+import { UNMAPPED_COLUMN_ORDER } from '../footer/footer.js'
 import { writerRulesFor } from './writer-rules.js'
 
 const TYPE_ORDER = 1 // ColumnOrder union member
 const utf8 = new TextEncoder()
+
+/**
+ * Whether a column's min_value/max_value and ColumnIndex bounds are in its type-defined order: null when
+ * they are, else why not. A file without column_orders (DuckDB before 1.5, Databricks Photon, Trino,
+ * arrow-rs before 50) is read as parquet-java reads it: PrimitiveType's default column order is
+ * TYPE_DEFINED_ORDER for every type but INT96 (and INTERVAL), which sortOrderFor leaves without an order
+ * anyway; writers known to compute these bounds otherwise are in js/indexes/writer-rules.js.
+ * @param {import('../footer/footer.js').FileLayout} layout
+ * @returns {string | null}
+ */
+export function boundsOrderProblem(layout, column) {
+  const orders = layout.columnOrders
+  if (orders === null) return null
+  const order = orders[column.index]
+  if (order === TYPE_ORDER) return null
+  if (order === UNMAPPED_COLUMN_ORDER) return 'the file\'s column_orders list does not have one entry per column, so which order its bounds are in cannot be told'
+  return `the column's order is ColumnOrder ${order}, not TYPE_ORDER, the only order its bounds can be read in`
+}
 
 /**
  * How a column's values are ordered, or null when the spec defines no order (INT96, INTERVAL, unknown
@@ -156,12 +176,13 @@ export function chunkStatistics(layout, rowGroup, column, order) {
     const { offset, length } = record.bound(which)
     return offset >= 0 ? bytes.subarray(offset, offset + length) : undefined
   }
-  let minBytes
-  let maxBytes
-  const typeOrder = layout.columnOrders?.[column.index] === TYPE_ORDER
-  if (typeOrder) {
-    minBytes = slice('minValue')
-    maxBytes = slice('maxValue')
+  let minBytes = slice('minValue')
+  let maxBytes = slice('maxValue')
+  const orderProblem = boundsOrderProblem(layout, column)
+  const hasValueBounds = minBytes !== undefined || maxBytes !== undefined
+  if (orderProblem !== null) {
+    minBytes = undefined
+    maxBytes = undefined
   }
   if (minBytes === undefined && maxBytes === undefined) {
     // The deprecated fields were computed in the physical type's signed order: usable only where that
@@ -171,10 +192,10 @@ export function chunkStatistics(layout, rowGroup, column, order) {
     if ((oldMin || oldMax) && (order.signed || (oldMin && oldMax && sameBytes(oldMin, oldMax)))) {
       minBytes = oldMin
       maxBytes = oldMax
-    } else if (oldMin || oldMax || layout.columnOrders === null) {
-      return unusable('no-sort-order', layout.columnOrders === null
-        ? 'the file has no column_orders, so its min/max have no defined meaning'
-        : 'the deprecated min/max were computed in signed order, which is not this column\'s order')
+    } else if (oldMin || oldMax) {
+      return unusable('no-sort-order', 'the deprecated min/max were computed in signed order, which is not this column\'s order')
+    } else if (hasValueBounds) {
+      return unusable('no-sort-order', /** @type {string} */ (orderProblem))
     }
   }
   if (minBytes === undefined && maxBytes === undefined) return unusable('no-bounds', 'the statistics hold no min or max')

@@ -15,7 +15,9 @@ const DICTIONARY_ENCODINGS = (1 << 2) | (1 << 8)
  * @typedef {{ physicalType: string, logicalType: { type: string } | null, typeLength?: number }} ColumnType
  * @typedef {{ id: string, index: 'bloom-filter' | 'statistics' | 'dictionary', code: string, link: string,
  *   writer: (w: WriterVersion | null, createdBy: string | undefined) => boolean,
- *   affects: (column: ColumnType, chunk: { encodings: number }) => boolean, message: string }} WriterRule
+ *   affects: (column: ColumnType, chunk: { encodings: number }) => boolean, message: string, pageIndex?: boolean }} WriterRule
+ *   pageIndex: the writer computed its ColumnIndex bounds the same wrong way, so a 'statistics' rule
+ *   also makes the page index unusable (js/indexes/page-index.js pageIndexOrder).
  */
 
 /**
@@ -68,6 +70,7 @@ export const WRITER_RULES = [
     link: 'https://issues.apache.org/jira/browse/PARQUET-1655',
     writer: (w) => w?.application === 'parquet-cpp' || (w?.application === 'parquet-cpp-arrow' && before(w, [4, 0, 0])),
     affects: (column) => column.logicalType?.type === 'DECIMAL' && BINARY_TYPES.has(column.physicalType),
+    pageIndex: true,
     message: 'parquet-cpp and Arrow before 4.0 compared binary decimals wrongly when computing min/max (PARQUET-1655): ' +
       'these statistics are ignored',
   },
@@ -90,7 +93,49 @@ export const WRITER_RULES = [
     link: 'https://github.com/pola-rs/polars/issues/15323',
     writer: (w, createdBy) => /^polars/i.test(createdBy ?? ''),
     affects: (column) => column.physicalType === 'INT64' && isUnsigned(column),
+    pageIndex: true,
     message: 'polars wrote wrong min/max for UInt64 columns (pola-rs/polars#15323): these statistics are ignored',
+  },
+  // arrow-rs wrote no column_orders before 50.0.0 (apache/arrow-rs#5152), so its min_value/max_value
+  // are read as type-defined order (as parquet-java reads them); these are the versions and columns
+  // whose bounds were computed in another order.
+  {
+    id: 'arrow-rs-641',
+    index: 'statistics',
+    code: 'binary-statistics-before-arrow-rs-5.2',
+    link: 'https://github.com/apache/arrow-rs/issues/641',
+    // Fixed by apache/arrow-rs#643, released in 5.2.0: byte arrays compared shorter-first ("z" < "aa").
+    writer: (w) => w?.application === 'parquet-rs' && before(w, [5, 2, 0]),
+    affects: (column) => BINARY_TYPES.has(column.physicalType),
+    pageIndex: true,
+    message: 'arrow-rs (parquet-rs) before 5.2.0 compared byte arrays by length first when computing min/max (apache/arrow-rs#641): ' +
+      'statistics of binary columns from this writer are ignored',
+  },
+  {
+    id: 'arrow-rs-1532',
+    index: 'statistics',
+    code: 'decimal-unsigned-statistics-before-arrow-rs-13',
+    link: 'https://github.com/apache/arrow-rs/issues/1532',
+    // Fixed by apache/arrow-rs#1621, released in 13.0.0: binary decimals compared as unsigned bytes,
+    // UINT_* integers as signed ones.
+    writer: (w) => w?.application === 'parquet-rs' && before(w, [13, 0, 0]),
+    affects: (column) => (column.logicalType?.type === 'DECIMAL' && column.physicalType === 'FIXED_LEN_BYTE_ARRAY') || isUnsigned(column),
+    pageIndex: true,
+    message: 'arrow-rs (parquet-rs) before 13.0.0 compared binary decimals as unsigned bytes and unsigned integers as signed ' +
+      'when computing min/max (apache/arrow-rs#1532): these statistics are ignored',
+  },
+  {
+    id: 'arrow-rs-11073',
+    index: 'statistics',
+    code: 'byte-array-decimal-statistics-arrow-rs',
+    link: 'https://github.com/apache/arrow-rs/issues/11073',
+    // Still open: the Arrow writer path compares BYTE_ARRAY decimals as unsigned bytes (apache/arrow-rs#11073;
+    // the low-level writer's variant, apache/arrow-rs#10860, mixed lengths). No fixed version yet.
+    writer: (w) => w?.application === 'parquet-rs',
+    affects: (column) => column.logicalType?.type === 'DECIMAL' && column.physicalType === 'BYTE_ARRAY',
+    pageIndex: true,
+    message: 'arrow-rs (parquet-rs) computes min/max of BYTE_ARRAY decimals as unsigned bytes, not in signed two\'s complement order ' +
+      '(apache/arrow-rs#11073): these statistics are ignored',
   },
   {
     id: 'dictionary-array-superset',

@@ -14,6 +14,7 @@ import { compressors } from 'hyparquet-compressors'
 import { openParquet } from '../../js/index.js'
 import { fixturePath, missingFixture, readFixture } from './helpers/fixtures.js'
 import { hyparquetTruth } from './helpers/page-index-truth.js'
+import { pageSizeFields, readZigzag, writeZigzag } from './helpers/page-header-edit.js'
 import { startTestServer } from './helpers/range-server.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { withDuckDB } from './helpers/duckdb.js'
@@ -356,42 +357,6 @@ describe('confirm: parquet-testing files (every codec and encoding there)', () =
     }
   })
 })
-
-/** Reads the ULEB128 varint at `at`: { value (zigzag-decoded), end }. */
-function readZigzag(bytes, at) {
-  let raw = 0n
-  let shift = 0n
-  let end = at
-  for (;;) {
-    const b = bytes[end++]
-    raw |= BigInt(b & 0x7f) << shift
-    shift += 7n
-    if (!(b & 0x80)) break
-  }
-  return { value: (raw >> 1n) ^ -(raw & 1n), end }
-}
-
-/** Rewrites the zigzag varint at `at` in place with `value`, in the same number of bytes (padded). */
-function writeZigzag(bytes, at, value) {
-  const { end } = readZigzag(bytes, at)
-  let raw = value >= 0n ? value << 1n : ((-value) << 1n) - 1n
-  for (let i = at; i < end; i++) {
-    const last = i === end - 1
-    bytes[i] = Number(raw & 0x7fn) | (last ? 0 : 0x80)
-    raw >>= 7n
-  }
-  assert.equal(raw, 0n, 'the new value needs more varint bytes than the old one')
-}
-
-/** Offsets of a page header's uncompressed and compressed size varints (fields 2 and 3, written in order). */
-function pageSizeFields(bytes, at) {
-  assert.equal(bytes[at], 0x15, 'PageHeader field 1 (i32)')
-  const type = readZigzag(bytes, at + 1)
-  assert.equal(bytes[type.end], 0x15, 'PageHeader field 2 (i32)')
-  const uncompressed = readZigzag(bytes, type.end + 1)
-  assert.equal(bytes[uncompressed.end], 0x15, 'PageHeader field 3 (i32)')
-  return { uncompressedAt: type.end + 1, compressedAt: uncompressed.end + 1 }
-}
 
 describe('confirm: hostile pages give maybe (confirm-failed) or the right answer, never a wrong one', () => {
   const value = 300n

@@ -448,6 +448,64 @@ describe('hostile dictionary pages', () => {
     }
   })
 
+  // zstd frames built by hand (RFC 8878): raw and RLE blocks, and no Frame_Content_Size unless given,
+  // as parquet-mr's zstd-jni streams them (with a 2 MiB window whatever the page's size).
+  const blockHeader = (last, type, size) => {
+    const h = last | (type << 1) | (size << 3)
+    return [h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff]
+  }
+  function zstdFrame(blocks, { window = 0x58, contentSize } = {}) {
+    const out = [0x28, 0xb5, 0x2f, 0xfd]
+    // Single_Segment with a 4-byte Frame_Content_Size, or a Window_Descriptor (exponent 11: 2 MiB).
+    if (contentSize === undefined) out.push(0x00, window)
+    else out.push((2 << 6) | (1 << 5), ...new Uint8Array(new Uint32Array([contentSize]).buffer))
+    blocks.forEach((b, i) => {
+      const last = i === blocks.length - 1 ? 1 : 0
+      if (b.rle !== undefined) out.push(...blockHeader(last, 1, b.size), b.rle)
+      else out.push(...blockHeader(last, 0, b.length), ...b)
+    })
+    return out
+  }
+  const zstdPage = (uncompressed, numValues, ...frames) => {
+    const data = new Uint8Array(frames.flat())
+    return page({ uncompressed, compressed: data.length, numValues, data })
+  }
+  const decodeZstd = (bytes) => decode(bytes, { codec: 'ZSTD' })
+
+  test('zstd frames without a declared content size decode when they hold the header\'s size exactly', async () => {
+    const cases = {
+      'one frame': zstdPage(12, 3, zstdFrame([int32s(1, 2, 3)])),
+      'two blocks': zstdPage(12, 3, zstdFrame([int32s(1), int32s(2, 3)])),
+      'two frames': zstdPage(12, 3, zstdFrame([int32s(1, 2)]), zstdFrame([int32s(3)])),
+      'a frame claiming a 2 GiB window': zstdPage(12, 3, zstdFrame([int32s(1, 2, 3)], { window: 0xa8 })),
+      'an RLE block': zstdPage(12, 3, zstdFrame([int32s(1, 2), { rle: 0, size: 4 }])),
+    }
+    for (const [what, bytes] of Object.entries(cases)) {
+      const result = await decodeZstd(bytes)
+      assert.ok(result.set, `${what}: ${result.error?.detail}`)
+      const stored = what === 'an RLE block' ? [1, 2, 0] : [1, 2, 3]
+      assert.deepEqual([...dictionaryVerdicts(result.set, [...stored, 4], new Int32Array([0, 1, 2, 3]), 4)], [1, 1, 1, 0], what)
+    }
+  })
+
+  test('zstd frames that decode to fewer or more bytes than the page header says are refused', async () => {
+    const cases = {
+      'fewer, no declared size': [zstdPage(16, 4, zstdFrame([int32s(1, 2, 3)])), /hold 12 bytes, the page header says 16/],
+      'more, no declared size': [zstdPage(8, 2, zstdFrame([int32s(1, 2), int32s(3)])), /more than the 8 bytes/],
+      'a raw block larger than the page': [zstdPage(8, 2, zstdFrame([int32s(1, 2, 3)])), /larger than the page header's 8/],
+      'more in a second frame': [zstdPage(8, 2, zstdFrame([int32s(1, 2)]), zstdFrame([int32s(3)])), /more than the 8 bytes/],
+      'fewer than its declared size, which matches the header': [zstdPage(12, 3, zstdFrame([int32s(1, 2)], { contentSize: 12 })), /hold 8 bytes, the page header says 12/],
+      'a declared size other than the header\'s': [zstdPage(12, 3, zstdFrame([int32s(1, 2, 3)], { contentSize: 16 })), /hold 16 bytes, the page header says 12/],
+      'an RLE block of 2 MiB in a page of 12 bytes': [zstdPage(12, 3, zstdFrame([{ rle: 7, size: (1 << 21) - 1 }])), /larger than the page header's 12/],
+      'a frame cut short': [zstdPage(12, 3, zstdFrame([int32s(1, 2, 3)]).slice(0, -2)), /do not parse/],
+    }
+    for (const [what, [bytes, detail]] of Object.entries(cases)) {
+      const result = await decodeZstd(bytes)
+      assert.equal(result.error?.reason, 'malformed-dictionary', `${what}: ${result.set ? `decoded ${result.set.size} values` : ''}`)
+      assert.match(result.error.detail, detail, what)
+    }
+  })
+
   test('caller errors throw ParquetBloomError', async () => {
     await assert.rejects(decodeDictionary([1, 2], { physicalType: 'INT32', codec: 0 }), ParquetBloomError)
     await assert.rejects(decodeDictionary(page(good), { physicalType: 'INT33', codec: 0 }), ParquetBloomError)

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test'
 
 import { openParquet, WRITER_RULES, writerRulesFor } from '../../js/index.js'
 import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/indexes/writer-rules.js'
+import { pageIndexOrder } from '../../js/indexes/page-index.js'
 import { editFooter } from './helpers/footer-edit.js'
 import { setField, T } from './helpers/thrift-writer.js'
 import { writeDuckdbSample } from './helpers/sample-files.js'
@@ -19,6 +20,7 @@ import { tempDir } from './helpers/temp-dir.js'
 const INT64 = { physicalType: 'INT64', logicalType: null }
 const UINT64 = { physicalType: 'INT64', logicalType: { type: 'INTEGER', bitWidth: 64, isSigned: false } }
 const STRING = { physicalType: 'BYTE_ARRAY', logicalType: { type: 'STRING' } }
+const DECIMAL_BYTE_ARRAY = { physicalType: 'BYTE_ARRAY', logicalType: { type: 'DECIMAL', precision: 20, scale: 2 } }
 const DECIMAL_FLBA = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: { type: 'DECIMAL', precision: 38, scale: 2 } }
 const DICTIONARY = { encodings: (1 << 8) | (1 << 3) }
 const ids = (createdBy, index, column, chunk) => writerRulesFor(createdBy, index, column, chunk).map((r) => r.id)
@@ -95,6 +97,40 @@ describe('every row of the table', () => {
     assert.deepEqual(ids('Polars', 'statistics', INT64), [])
   })
 
+  test('arrow-rs-641: binary statistics from arrow-rs before 5.2.0', () => {
+    assert.deepEqual(ids('parquet-rs version 5.1.0', 'statistics', STRING), ['arrow-rs-641'])
+    assert.deepEqual(ids('parquet-rs version 4.0.0', 'statistics', DECIMAL_FLBA), ['arrow-rs-641', 'arrow-rs-1532'])
+    assert.deepEqual(ids('parquet-rs version 5.2.0', 'statistics', STRING), [])
+    assert.deepEqual(ids('parquet-rs version 5.1.0', 'statistics', INT64), [], 'numbers were right')
+  })
+
+  test('arrow-rs-1532: FIXED_LEN_BYTE_ARRAY decimals and unsigned integers from arrow-rs before 13.0.0', () => {
+    assert.deepEqual(ids('parquet-rs version 12.0.0', 'statistics', DECIMAL_FLBA), ['arrow-rs-1532'])
+    assert.deepEqual(ids('parquet-rs version 12.0.0', 'statistics', UINT64), ['arrow-rs-1532'])
+    assert.deepEqual(ids('parquet-rs version 13.0.0', 'statistics', DECIMAL_FLBA), [])
+    assert.deepEqual(ids('parquet-rs version 13.0.0', 'statistics', UINT64), [])
+    assert.deepEqual(ids('parquet-rs version 12.0.0', 'statistics', INT64), [])
+  })
+
+  test('arrow-rs-11073: BYTE_ARRAY decimals from every arrow-rs', () => {
+    for (const v of ['12.0.0', '49.0.0', '57.1.0']) assert.deepEqual(ids(`parquet-rs version ${v}`, 'statistics', DECIMAL_BYTE_ARRAY), ['arrow-rs-11073'], v)
+    assert.deepEqual(ids('parquet-rs version 57.1.0', 'statistics', DECIMAL_FLBA), [])
+    assert.deepEqual(ids('parquet-cpp-arrow version 15.0.0', 'statistics', DECIMAL_BYTE_ARRAY), [])
+  })
+
+  test('rules marked pageIndex make the ColumnIndex unusable too; the others leave it', () => {
+    const layout = (createdBy) => ({ createdBy, columnOrders: null })
+    const column = (type) => ({ ...type, index: 0 })
+    const order = pageIndexOrder(layout('parquet-rs version 12.0.0'), column(DECIMAL_FLBA))
+    assert.deepEqual([order.usable, order.reason], [false, 'untrusted-writer'])
+    assert.match(order.detail, /arrow-rs\/issues\/1532/)
+    assert.equal(pageIndexOrder(layout('parquet-rs version 57.1.0'), column(DECIMAL_BYTE_ARRAY)).reason, 'untrusted-writer')
+    assert.equal(pageIndexOrder(layout('parquet-rs version 13.0.0'), column(DECIMAL_FLBA)).usable, true)
+    // parquet-251 also covers unidentified writers, whose page indexes (parquet-mr wrote none before 1.11) stay usable.
+    assert.equal(pageIndexOrder(layout('hyparquet'), column(STRING)).usable, true)
+    assert.equal(pageIndexOrder(layout('parquet-cpp-arrow version 11.0.0'), column(INT64)).usable, true, 'arrow-15042 is about chunk statistics')
+  })
+
   test('bloom-filter-offset-zero: 0 and negative offsets mean no filter', () => {
     assert.equal(NO_FILTER_OFFSET_RULE.applies(0), true)
     assert.equal(NO_FILTER_OFFSET_RULE.applies(-5), true)
@@ -118,6 +154,18 @@ describe('a real file naming an affected writer', () => {
       const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'inspect', written, '--json'], { timeout: 30_000 })
       const warnings = JSON.parse(stdout).files[0].rowGroups[0].columns.find((c) => c.path === 's').bloom.warnings
       assert.ok(warnings.some((w) => w.code === 'adaptive-bloom-false-negatives' && w.message.includes('https://github.com/apache/arrow-go/issues/525')))
+    } finally {
+      await file.close()
+    }
+  })
+
+  test('binary statistics of arrow-rs 5.1 are ignored, numeric ones used', async () => {
+    const file = await openParquet(await withCreatedBy('parquet-rs version 5.1.0'))
+    try {
+      const column = file.metadata.rowGroups[0].columns.find((c) => c.path === 's')
+      assert.deepEqual([column.indexes.statistics.usable, column.indexes.statistics.reason], [false, 'untrusted-writer'])
+      assert.match(column.indexes.statistics.detail, /arrow-rs\/issues\/641/)
+      assert.equal(file.metadata.rowGroups[0].columns.find((c) => c.path === 'si').indexes.statistics.usable, true)
     } finally {
       await file.close()
     }
