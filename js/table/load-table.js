@@ -1,0 +1,41 @@
+// One entry for both table formats: the table root, its format (given, or told by what it holds), and
+// its live files with what the metadata says about each (js/table/iceberg.js, js/table/delta.js).
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { loadDelta } from './delta.js'
+import { loadIceberg } from './iceberg.js'
+import { TableIO } from './table-io.js'
+import { locationUnder, tableRoot } from './table-location.js'
+
+const FORMATS = ['iceberg', 'delta', 'auto']
+
+/** 'iceberg' or 'delta' for a table root: a _delta_log/ folder (or its pointer/commit 0) means Delta. */
+async function detectFormat(io, root) {
+  const listing = await io.list(root.kind === 'local' ? root.root : '')
+  if (listing) {
+    if (listing.includes('_delta_log')) return 'delta'
+    if (listing.includes('metadata')) return 'iceberg'
+    throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${root.root}: neither a _delta_log/ nor a metadata/ folder: not a Delta or Iceberg table`)
+  }
+  const [pointer, first, hint] = await io.readAll([
+    locationUnder(root, '_delta_log/_last_checkpoint'), locationUnder(root, '_delta_log/00000000000000000000.json'), locationUnder(root, 'metadata/version-hint.text'),
+  ], { optional: true })
+  if (pointer || first) return 'delta'
+  if (hint) return 'iceberg'
+  throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${root.root.href}: found no _delta_log/_last_checkpoint, commit 0 or metadata/version-hint.text; pass format (and for Iceberg, metadata)`)
+}
+
+/**
+ * @param {string | URL} location the table's root folder or URL
+ * @param {{ format?: 'iceberg' | 'delta' | 'auto', snapshot?: string | number | bigint, version?: number, metadata?: string,
+ *   rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[], fetch?: typeof fetch,
+ *   headers?: HeadersInit, signal?: AbortSignal, io?: TableIO }} [options]
+ */
+export async function loadTable(location, options = {}) {
+  const format = options.format ?? 'auto'
+  if (!FORMATS.includes(format)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`)
+  const root = await tableRoot(location)
+  const io = options.io ?? new TableIO(root, options)
+  const chosen = format === 'auto' ? await detectFormat(io, root) : format
+  const table = chosen === 'delta' ? await loadDelta(io, root, options) : await loadIceberg(io, root, options)
+  return { ...table, root, io }
+}
