@@ -1,7 +1,7 @@
 // `npm run bench` (through scripts/bench.sh): runs every benchmark section in its own Node process, the
 // native Google Benchmark binary before and after the JS throughput section, prints the tables and the
 // targets, and writes everything to bench/results/latest.json with the machine it ran on.
-//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,indexes,confirm,size,footer] [--no-native]
+//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,dataset,indexes,confirm,size,footer] [--no-native]
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -15,7 +15,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'indexes', 'confirm', 'size', 'footer']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'dataset', 'indexes', 'confirm', 'size', 'footer']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -88,6 +88,7 @@ async function main() {
   if (want('memory')) result.memory = section('memory-visits.js')
   if (want('wire')) result.wire = section('wire.js')
   if (want('rounds')) result.rounds = section('rounds.js')
+  if (want('dataset')) result.dataset = section('dataset.js')
   if (want('indexes')) result.indexes = section('indexes.js')
   if (want('confirm')) result.confirm = section('confirm-match.js')
   if (want('size')) result.size = await measureDownload()
@@ -175,6 +176,15 @@ function print(result) {
     table(`One value over ${r.rowGroups} row groups, server (own process) waits ${r.responseDelayMs} ms per response: old and new plans (medians of ${r.trials} interleaved trials)`,
       ['plan', 'rounds', 'requests', 'bytes', 'ms', 'best ms', 'client cpu ms'], r.plans.map((p) => [p.plan, p.rounds, p.requests, bytes(p.bytes), fmt(p.ms), fmt(p.minMs), fmt(p.cpuMs)]))
   }
+  if (result.dataset) {
+    const d = result.dataset
+    const label = { dataset: 'openDataset (cold)', cached: 'openDataset, footer cache (second probe)', perFile: `per-file loop over openParquet, 4 at a time`,
+      where: 'openDataset, where: one day', localDataset: 'openDataset, local files (no server)', duckdb: 'DuckDB read_parquet, local files' }
+    const base = d.plans.perFile.ms
+    table(`A dataset of ${d.files} files (${d.rowGroups} row groups, no bloom filter), one value, server (own process) waits ${d.responseDelayMs} ms per response (medians of ${d.trials} interleaved trials)`,
+      ['plan', 'rounds', 'requests', 'bytes', 'ms', '× per-file loop', 'files kept'],
+      Object.entries(d.plans).map(([name, p]) => [label[name] ?? name, p.rounds ?? '–', p.requests ?? '–', p.bytes === null ? '–' : bytes(p.bytes), fmt(p.ms), fmt(base / p.ms), p.kept]))
+  }
   if (result.confirm) {
     table('Exact lookups: matching decoded pages (js/confirm-match.js; target ≥ 100 M values/s on numeric pages)',
       ['case', 'values', 'M values/s', 'ms per page array'], result.confirm.rows.map((r) => [r.case, r.values, fmt(r.mValuesPerSecond, 0), fmt(r.msPerCall)]))
@@ -246,6 +256,11 @@ function targets(result) {
     const now = result.rounds.plans.at(-1)
     add(`1 value, ${result.rounds.rowGroups} row groups, 30 ms per response`, '≤ 3 rounds, ≤ 100 KB, ≤ 150 ms (issue 13)',
       `${now.rounds} rounds, ${bytes(now.bytes)}, ${fmt(now.ms, 0)} ms (client cpu ${fmt(now.cpuMs, 0)} ms)`, now.rounds <= 3 && now.bytes <= 100_000 && now.ms <= 150)
+  }
+  if (result.dataset) {
+    const { files, plans } = result.dataset
+    add(`dataset of ${files} files, 1 value, 30 ms per response`, '≤ 3 rounds (dataset issue)', `${plans.dataset.rounds} rounds, ${plans.dataset.requests} requests, ${fmt(plans.dataset.ms, 0)} ms (per-file loop ${fmt(plans.perFile.ms, 0)} ms)`, plans.dataset.rounds <= 3)
+    add(`dataset of ${files} files, second probe (footer cache)`, '1 round', `${plans.cached.rounds} round, ${bytes(plans.cached.bytes)}`, plans.cached.rounds === 1)
   }
   if (result.size) add('wasm + JS gzip', '≤ 100 KiB', bytes(result.size.total.gzip), result.size.total.gzip <= 100 * KiB)
   if (result.footer) {

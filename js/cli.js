@@ -5,13 +5,14 @@ import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
 import { createFooterCache, directoryStore, openParquet, ParquetBloomError, redactUrl } from './index.js'
-import { parseCommandLine, UsageError } from './cli/args.js'
+import { DEFAULT_CONCURRENCY, parseCommandLine, UsageError } from './cli/args.js'
 import { decryptionFromCommandLine, redactSecrets } from './cli/keys.js'
 import { JsonFilesWriter } from './cli/format.js'
 import { inspectFile } from './cli/inspect.js'
 import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe.js'
 import { Progress, runFiles } from './cli/run-files.js'
+import { isDatasetInput, probeFilesAsDataset, runDatasetInspect, runDatasetProbe } from './cli/dataset.js'
 
 const EXIT_OK = 0
 const EXIT_FAILED = 2
@@ -44,6 +45,7 @@ async function main(argv) {
 }
 
 async function runInspect(files, options) {
+  if (isDatasetInput(files)) return runDatasetInspect(files[0], options)
   return runOverFiles(files, options, {
     job: (source, label) => withFile(source, options, async (file) => {
       await file.validateFooter() // the report shows the footer: it must be the file's current one
@@ -64,12 +66,20 @@ function jsonInspectShape({ stats, rowGroups, ...file }) {
 
 async function runProbe(files, options) {
   const values = await loadValues(options)
+  if (isDatasetInput(files)) return runDatasetProbe(files[0], values, options)
   const summary = new ProbeSummary(values)
+  const probeOptions = { column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
+    confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns }
+  // Several files are probed as one dataset: one window of requests, all footers in one wave. (A file
+  // named twice is probed twice, file by file.)
+  const asDataset = files.length > 1 && new Set(files).size === files.length
+    ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption, fileConcurrency: options.concurrency })
+    : undefined
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {
+      if (asDataset) return asDataset.get(source)
       const started = performance.now()
-      return withFile(source, options, (file) => probeFile(file, { label, column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
-        confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns, started }))
+      return withFile(source, options, (file) => probeFile(file, { label, ...probeOptions, started }))
     },
     text: (entry) => {
       summary.add(entry)
@@ -100,7 +110,7 @@ async function runOverFiles(files, options, { job, text, json, end }) {
   const writer = options.json ? new JsonFilesWriter(process.stdout) : undefined
   let failed = 0
   await runFiles(files, {
-    concurrency: options.concurrency,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     progress,
     job: (input) => job(input, labelOf(input)),
     report: (input, { value, error }) => {

@@ -295,6 +295,7 @@ export type Verdict = 'absent' | 'maybe' | 'present' | 'unknown'
 
 /** The index that decided a verdict; 'value' when the value alone decides (null, NaN, not representable). */
 export type VerdictSource = 'statistics' | 'page-index' | 'dictionary' | 'bloom-filter' | 'data-pages' | 'value'
+  | 'partition' | 'table-partition' | 'table-stats'
 
 /** Stable reason codes (README "Verdicts, sources and reasons"; REASONS lists them with their meaning). */
 export type ReasonCode =
@@ -305,6 +306,7 @@ export type ReasonCode =
   | 'not-representable' | 'null' | 'nan'
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
   | 'encrypted-column' | 'no-key' | 'no-column-metadata' | 'external-file' | 'internal'
+  | 'partition-match' | 'partition-mismatch' | 'outside-where' | 'column-missing' | 'file-error' | 'limit-reached'
 
 export interface ProbeValueResult {
   /** The value as it was passed in. */
@@ -327,7 +329,8 @@ export interface ProbeValueResult {
 }
 
 export declare const REASONS: Readonly<Record<ReasonCode, { verdict: Verdict | null, text: string }>>
-export declare const Source: Readonly<{ STATISTICS: 'statistics', PAGE_INDEX: 'page-index', DICTIONARY: 'dictionary', BLOOM_FILTER: 'bloom-filter', DATA_PAGES: 'data-pages', VALUE: 'value' }>
+export declare const Source: Readonly<{ STATISTICS: 'statistics', PAGE_INDEX: 'page-index', DICTIONARY: 'dictionary', BLOOM_FILTER: 'bloom-filter', DATA_PAGES: 'data-pages', VALUE: 'value',
+  PARTITION: 'partition', TABLE_PARTITION: 'table-partition', TABLE_STATS: 'table-stats' }>
 
 /** A filter health warning (the one policy inspect and the demo apply). */
 export interface HealthWarning { code: string, level: 'bad' | 'note', message: string }
@@ -517,3 +520,107 @@ export class ParquetBloomError extends Error {
   /** The HTTP status, for HTTP_STATUS. */
   readonly status?: number
 }
+
+/** A file of a dataset as a caller (or a table layer) describes it. */
+export interface DatasetFileDescriptor {
+  /** The file's name in the dataset; Hive partitions are parsed from it unless `partitions` is given. */
+  path: string
+  /** What openParquet reads. */
+  location: ParquetSource
+  size?: number
+  etag?: string
+  /**
+   * Partition values (typed); replaces what the path says. They serve `where` and facets; unlike a path's
+   * key=value folders they never answer a probe of a same-named column (a table's partition may be a
+   * transform of it: a prefilter decides those).
+   */
+  partitions?: Record<string, unknown>
+}
+
+/** What a prefilter says of one value for a whole file: null (no opinion) or a verdict that rules it out. */
+export type PrefilterAnswer = null | { verdict: 'absent', source: string, reason: string, detail: string }
+
+export type PartitionType = 'DATE' | 'TIMESTAMP' | 'BIGINT' | 'VARCHAR'
+
+export interface OpenDatasetOptions extends OpenParquetOptions {
+  /** Partition key types; the others are inferred as DuckDB infers them (DATE, TIMESTAMP, BIGINT, else VARCHAR). */
+  partitioning?: Record<string, PartitionType>
+  /** Parse key=value folders of paths as partitions. Default true. */
+  hivePartitioning?: boolean
+  /** Called per file per probe before any read of it; a non-null entry rules value k out for the file. */
+  prefilter?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, column: string, values: unknown[]) =>
+    PrefilterAnswer[] | null | Promise<PrefilterAnswer[] | null>
+  /** For s3:// sources (js/sources/s3-listing.js). */
+  credentials?: { accessKeyId: string, secretAccessKey: string, sessionToken?: string }
+  endpoint?: string
+  region?: string
+}
+
+export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
+  /** Partition equality / IN: files whose partitions rule every listed value out are skipped before any read. */
+  where?: Record<string, unknown>
+  /** This client's share of the files, by a hash of their paths. */
+  shard?: { index: number, count: number }
+  /** With `confirm`: stop starting files once this many rows were found. */
+  limit?: number
+  onProgress?: (progress: { filesDone: number, filesFailed: number, filesTotal: number, requests: number, bytes: number }) => void
+  prefilter?: OpenDatasetOptions['prefilter']
+  /** Files probed at once. Default: the request window for URLs, 32 for local files. */
+  fileConcurrency?: number
+}
+
+export interface DatasetFileResult {
+  path: string
+  partitions: Record<string, unknown>
+  /** Per value, the file's answer rolled up from its row groups (or decided without reading it). */
+  values: ProbeValueResult[]
+  /** As ParquetFile.probe returns them; [] when the file was decided without opening it. */
+  rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }>
+  /** The file's typed error; its values are then unknown (reason file-error). */
+  error: { code: string, message: string } | null
+  /** What this file's reads cost (0 when decided without opening it). */
+  stats: { requests: number, bytesFetched: number }
+  logicalType?: LogicalType | null
+  /** Not probed: outside `where`, or `limit` was reached. */
+  skipped?: 'where' | 'limit'
+  column?: string
+  physicalType?: PhysicalType
+  typeLength?: number
+  /** With `confirm`: what reading this file's data pages cost, apart from its index reads. */
+  confirm?: { requests: number, bytesFetched: number, rounds: number }
+}
+
+export interface DatasetProbeResult {
+  files: DatasetFileResult[]
+  totals: {
+    files: number, filesOpened: number, filesWithError: number, filesSkipped: number, rowGroups: number
+    verdicts: Record<Verdict, number>
+    /** Per source, the files and row groups it ruled out (counted per value). */
+    ruledOut: Record<string, { files: number, rowGroups: number }>
+  }
+  stats: { requests: number, bytes: number, rounds: number, window: number, filesOpened: number, footersFromCache: number, ms: number }
+}
+
+/** What openDataset() resolves to (the class itself is not exported: it loads with openDataset). */
+export interface ParquetDataset {
+  /** The files in probe order: a caller's list as given, listed files (directory, glob, S3) by path. */
+  readonly files: Array<{ path: string, size: number | null, validator: string | null, partitions: Record<string, unknown> }>
+  readonly partitionTypes: Record<string, PartitionType>
+  probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<DatasetProbeResult>
+  probeEach(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): AsyncGenerator<DatasetFileResult, void, undefined>
+  /** Reads every footer and reports per column how many files (every row group) and row groups have each index. */
+  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency'>): Promise<DatasetCoverage>
+}
+
+export interface DatasetCoverage {
+  files: number
+  filesWithError: number
+  errors: Array<{ path: string, error: { code: string, message: string } }>
+  columns: Array<{ column: string, physicalTypes: PhysicalType[], files: number, rowGroups: number,
+    statistics: { files: number, rowGroups: number }, pageIndex: { files: number, rowGroups: number },
+    dictionaryOnly: { files: number, rowGroups: number }, bloomFilter: { files: number, rowGroups: number } }>
+  stats: DatasetProbeResult['stats']
+}
+
+/** Opens many Parquet files as one dataset: a list (sources or descriptors), a local directory or glob, or an s3:// prefix. */
+export function openDataset(source: ParquetSource[] | DatasetFileDescriptor[] | string | URL, options?: OpenDatasetOptions): Promise<ParquetDataset>

@@ -13,6 +13,17 @@ export { WRITER_RULES, writerRulesFor } from './writer-rules.js'
 export { redactUrl } from './sources/http-source.js'
 
 /**
+ * Opens many Parquet files as one dataset (js/dataset/dataset.js, loaded on first use: a probe of one
+ * file never downloads it).
+ * @param {Parameters<typeof import('./dataset/dataset.js').openDataset>[0]} source
+ * @param {Parameters<typeof import('./dataset/dataset.js').openDataset>[1]} [options]
+ */
+export async function openDataset(source, options) {
+  const dataset = await import('./dataset/dataset.js')
+  return dataset.openDataset(source, options)
+}
+
+/**
  * Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. Pass
  * `{ module }` (parquet_bloom.wasm as a WebAssembly.Module) where wasm cannot be compiled at run time.
  * @param {{ module?: WebAssembly.Module }} [options]

@@ -29,6 +29,8 @@ import { chunkIndexes } from './index-coverage.js'
  *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions }} [options]
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  *   decryption: keys of a file with Parquet modular encryption (README "Encrypted files")
+ *   (openDataset also passes `link`, the LinkModel its files share, and probe's `confirmBudget`, the
+ *   maxConfirmBytes left over all its files)
  */
 export async function openParquet(source, options = {}) {
   await init()
@@ -66,7 +68,7 @@ export class ParquetFile {
   #metadata
   #geometry
   #closed = false
-  #link = new LinkModel()
+  #link
   #rounds
   /** Reads the footer again after FILE_CHANGED (cached files only). */
   #reread
@@ -79,6 +81,9 @@ export class ParquetFile {
     this.#source = source
     this.#options = options
     this.#reread = reread
+    // A dataset's files share one model of their link (js/dataset/session.js): what one file's responses
+    // showed prices the next file's reads.
+    this.#link = options.link instanceof LinkModel ? options.link : new LinkModel()
     this.#adopt(footer)
   }
 
@@ -217,7 +222,11 @@ export class ParquetFile {
     // Loaded on the first confirmation: a probe that does not confirm never downloads it (or hyparquet).
     const [{ planConfirm }, { lookupColumns, lookupRowValues }] = await Promise.all([import('./confirm.js'), import('./confirm-lookup.js')])
     const columns = probe.columns === undefined ? undefined : lookupColumns(this.layout, probe.columns, this.name)
-    const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe })
+    // A dataset's files share one maxConfirmBytes (js/dataset/dataset.js): each takes what is left of it.
+    const budget = options.confirmBudget
+    const maxConfirmBytes = budget ? Math.min(probe.maxConfirmBytes, budget.remaining) : probe.maxConfirmBytes
+    const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe, maxConfirmBytes })
+    if (budget) budget.remaining -= confirmation.plannedBytes
     await this.#run(confirmation.tasks, options)
     await confirmation.finish()
     if (columns?.length) {

@@ -10,6 +10,9 @@ export const Source = Object.freeze({
   BLOOM_FILTER: 'bloom-filter',
   DATA_PAGES: 'data-pages',
   VALUE: 'value',
+  PARTITION: 'partition', // a dataset file's Hive partition values, from its path (js/dataset/hive.js)
+  TABLE_PARTITION: 'table-partition', // a table's metadata: the file's partition values (Iceberg manifests, Delta log)
+  TABLE_STATS: 'table-stats', // a table's metadata: the file's column statistics
 })
 
 /**
@@ -45,6 +48,12 @@ export const REASONS = Object.freeze({
   'not-in-data-pages': { verdict: 'absent', text: 'no data page that may hold it does (confirm: true read and compared them)' },
   'confirm-budget': { verdict: null, text: 'not confirmed: reading the chunk\'s pages would pass maxConfirmBytes; the index\'s verdict stands' },
   'confirm-failed': { verdict: null, text: 'not confirmed: a data page could not be read or disagrees with the file; the index\'s verdict stands' },
+  'partition-match': { verdict: 'maybe', text: 'the file\'s partition value equals it (a dataset file; its rows were not read)' },
+  'partition-mismatch': { verdict: 'absent', text: 'the file\'s partition value differs from it (from its path, or the table\'s metadata)' },
+  'outside-where': { verdict: 'absent', text: 'the file\'s partitions fall outside the probe\'s `where`: none of its rows are asked about' },
+  'column-missing': { verdict: 'unknown', text: 'the dataset file has no such column (its schema differs from other files\')' },
+  'file-error': { verdict: 'unknown', text: 'the dataset file could not be read or probed; its `error` says why' },
+  'limit-reached': { verdict: 'unknown', text: 'the dataset file was not probed: `limit` rows were already found in other files' },
   'internal': { verdict: 'unknown', text: 'an internal inconsistency; please report it' },
 })
 

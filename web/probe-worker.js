@@ -1,7 +1,7 @@
 // The demo's Web Worker: opens Parquet files through the package entry (as an npm user would), probes
 // and checks filter health off the main thread, and answers the page with plain, cloneable objects.
 // Protocol: { id, op, args } → { id, ok: true, result } | { id, ok: false, error }; { op: 'cancel', target }.
-import { BloomFilter, browserStore, createFooterCache, openParquet } from '../js/index.js'
+import { BloomFilter, browserStore, createFooterCache, openDataset, openParquet } from '../js/index.js'
 import { filterWarnings, summarizeHealth } from './health.js'
 
 const HEALTH_ALL_FILTERS_BYTES = 4 * 1024 * 1024
@@ -61,6 +61,13 @@ const handlers = {
 
   async close() {
     await closeCurrent()
+  },
+
+  // A list of URLs probed as one dataset (openDataset), sharing this worker's footer cache.
+  async probeDataset({ urls, column, values }, signal) {
+    const dataset = await openDataset(urls, { footerCache })
+    const { files, totals, stats } = await dataset.probe(column, values, { signal })
+    return { files: files.map(({ path, partitions, values: answers, rowGroups, error }) => ({ path, partitions, values: answers, rowGroups: rowGroups.length, error })), totals, stats }
   },
 }
 

@@ -21,6 +21,8 @@ const COMMON = {
   'column-key': { type: 'string', multiple: true },
   'aad-prefix': { type: 'string' },
   'key-file': { type: 'string' },
+  'endpoint': { type: 'string' },
+  'region': { type: 'string' },
   'help': { type: 'boolean', short: 'h' },
 }
 
@@ -39,6 +41,7 @@ const COMMANDS = {
     'max-confirm-bytes': { type: 'string' },
     'max-rows': { type: 'string' },
     'columns': { type: 'string' },
+    'where': { type: 'string', multiple: true },
   },
 }
 
@@ -58,6 +61,10 @@ Exit status: 0 on success; 2 on bad usage or when any file cannot be read (the o
 
 export const HELP = {
   inspect: `Usage: parquet-bloom inspect <file-or-url>... [options]
+       parquet-bloom inspect <dir|glob|s3://bucket/prefix/> [--json]
+
+A dataset (one directory, glob or s3:// prefix) is reported per column instead: the share of its files
+and row groups with statistics, a page index, dictionary-only chunks and bloom filters.
 
 For every row group and column chunk: whether it has a bloom filter, its offset, bloom_filter_length,
 header bytes and numBytes, and its health: fill ratio (bits set / bits), the number of distinct values
@@ -79,9 +86,12 @@ Warnings (JSON: { "code", "message" } in bloom.warnings):
 ${warningLegend()}
 `,
   probe: `Usage: parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [options]
+       parquet-bloom probe <dir|glob|s3://bucket/prefix/> --column <path> --value <v>... [options]
 
 Says, per file and row group, whether each value is definitely absent or may be present. Values are
 text converted by the column's type as the JS API converts them ('42', '2024-01-02', '12.50', ...).
+One directory, glob ('data/**/*.parquet') or s3:// prefix is probed as a dataset (openDataset): Hive
+partitions (day=2026-01-07/…) answer without reads, one line per file, a summary per partition value.
 
 Options:
   -c, --column <path>      the column: dotted path ('a.b.c') or leaf name when unique
@@ -97,8 +107,12 @@ Options:
   --max-confirm-bytes <n>  data page bytes --confirm may read per file (default 16 MiB)
   --max-rows <n>           rows listed per value and file with --confirm (default 1000)
   --columns <a,b>          with --confirm: also print those top-level columns' values at the rows found
+  --endpoint <url>         an s3:// dataset on an S3-compatible service (R2, MinIO, …); also AWS_ENDPOINT_URL
+  --region <region>        its region; also AWS_REGION. Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+                           AWS_SESSION_TOKEN (never on the command line); without them, unsigned requests
+  --where <key=value>      a dataset: only files whose partition key holds value (repeat a key for IN)
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
-  --concurrency <n>        files probed at once (default ${DEFAULT_CONCURRENCY})
+  --concurrency <n>        files probed at once (default: all, through one window of requests, as a dataset)
   --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
   --footer-key <key>       key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>); also PARQUET_BLOOM_FOOTER_KEY
   --column-key <path=key>  key of an encrypted column (repeatable); also PARQUET_BLOOM_COLUMN_KEYS=path=key,path=key
@@ -162,6 +176,16 @@ function checkProbeOptions(options) {
     if (!options.confirm) throw new UsageError('--columns goes with --confirm (see parquet-bloom probe --help)', 'probe')
     options.columns = options.columns.split(',').map((c) => c.trim()).filter((c) => c !== '')
   }
+  if (options.where !== undefined) {
+    const where = {}
+    for (const text of options.where) {
+      const eq = text.indexOf('=')
+      if (eq <= 0) throw new UsageError(`--where needs key=value, got ${JSON.stringify(text)}`, 'probe')
+      const key = text.slice(0, eq)
+      where[key] = [...(where[key] ?? []), text.slice(eq + 1)]
+    }
+    options.where = where
+  }
   for (const name of ['max-confirm-bytes', 'max-rows']) {
     const text = options[name]
     if (text === undefined) continue
@@ -172,7 +196,7 @@ function checkProbeOptions(options) {
 }
 
 function parseConcurrency(text, command) {
-  if (text === undefined) return DEFAULT_CONCURRENCY
+  if (text === undefined) return undefined // inspect: DEFAULT_CONCURRENCY; probe: one request window over all files
   const n = Number(text)
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 256) {
     throw new UsageError(`--concurrency must be an integer from 1 to 256, got ${JSON.stringify(text)}`, command)

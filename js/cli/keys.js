@@ -15,6 +15,11 @@ export function redactSecrets(text) {
   return out
 }
 
+/** Adds secrets given some other way (S3 credentials) to those redacted from output. */
+export function rememberSecrets(...values) {
+  for (const value of values) if (typeof value === 'string') secrets.add(value)
+}
+
 /**
  * options.decryption for openParquet, or undefined when no key was given anywhere.
  * @param {Record<string, any>} options parsed command-line options

@@ -1,0 +1,178 @@
+// `parquet-bloom probe|inspect <dir|glob|s3://…>`: a whole dataset through openDataset() — one line per
+// file with its partitions and each value's file-level verdict, a summary per partition value, the
+// totals and the cost; `inspect` reports per column how many files and row groups each index covers.
+import { statSync } from 'node:fs'
+
+import { describeColumnType, ErrorCode, openDataset, ParquetBloomError } from '../index.js'
+import { formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './format.js'
+import { rememberSecrets, redactSecrets } from './keys.js'
+import { Progress } from './run-files.js'
+
+const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom', 'data-pages': 'pages', 'value': 'value',
+  'partition': 'partition', 'table-partition': 'table partition', 'table-stats': 'table stats' }
+
+/** Whether the command line names a dataset rather than files: one directory, glob or s3:// prefix. */
+export function isDatasetInput(inputs) {
+  if (inputs.length !== 1) return false
+  const [input] = inputs
+  if (/^s3:\/\//i.test(input)) return true
+  if (/^https?:\/\//i.test(input)) return false
+  if (/[*?{]/.test(input)) return true
+  try {
+    return statSync(input).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * What an s3:// dataset needs from the command line and the environment: the endpoint and region
+ * (--endpoint, --region, else AWS_ENDPOINT_URL, AWS_REGION) and the credentials, from the environment
+ * only (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the AWS tools read them.
+ */
+export function s3Options(options, env = process.env) {
+  const endpoint = options.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL
+  const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION
+  const credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+    ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }
+    : undefined
+  if (credentials) rememberSecrets(credentials.secretAccessKey, credentials.sessionToken)
+  return { ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}), ...(credentials ? { credentials } : {}) }
+}
+
+function openInput(input, options) {
+  return openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
+}
+
+/** Probes a dataset; returns the exit code (2 when a file failed). */
+export async function runDatasetProbe(input, values, options, out = process.stdout) {
+  const dataset = await openInput(input, options)
+  const progress = new Progress(dataset.files.length)
+  const result = await dataset.probe(options.column, values, {
+    mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
+    ...(options.confirm ? { confirm: true, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns } : {}),
+    where: options.where,
+    onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) },
+  })
+  progress.clear()
+  if (options.json) {
+    out.write(`${JSON.stringify(jsonSafe({ files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats }))}\n`)
+  } else {
+    for (const file of result.files) out.write(`${fileLine(file)}\n`)
+    out.write(`${datasetSummary(result, values)}\n`)
+  }
+  for (const file of result.files) if (file.error) process.stderr.write(redactSecrets(`parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
+  return result.totals.filesWithError ? 2 : 0
+}
+
+function fileLine(file) {
+  const partitions = Object.entries(file.partitions).map(([k, v]) => `${k}=${v}`).join(' ')
+  const verdicts = file.values.map((r) => `${showValue(r.value)}: ${r.verdict} (${r.verdict === 'unknown' ? r.reason : SOURCE_LABEL[r.source] ?? r.reason})`)
+  const lines = [`${file.path}${partitions ? `  [${partitions}]` : ''}  ${verdicts.join('  ')}${file.error ? `  error ${file.error.code}` : ''}`]
+  for (const r of file.values) if (r.rows?.length) lines.push(`  ${showValue(r.value)} in rows ${r.rows.join(', ')}${r.rowsTruncated ? ', … (--max-rows)' : ''}`)
+  return lines.join('\n')
+}
+
+/** Per partition value, in how many of its files each value may be; then per value over all files; then the cost. */
+function datasetSummary({ files, totals, stats }, values) {
+  const lines = []
+  const facets = new Map()
+  for (const file of files) {
+    for (const [key, value] of Object.entries(file.partitions)) {
+      const label = `${key}=${value}`
+      let facet = facets.get(label)
+      if (!facet) facets.set(label, (facet = { files: 0, kept: values.map(() => 0) }))
+      facet.files++
+      file.values.forEach((r, k) => { if (r.verdict !== 'absent') facet.kept[k]++ })
+    }
+  }
+  if (facets.size) {
+    lines.push('by partition:')
+    const rows = [...facets].map(([label, facet]) => [`  ${label}`, ...facet.kept.map((n, k) => `${showValue(values[k])}: ${n} of ${facet.files} file${facet.files === 1 ? '' : 's'}`)])
+    lines.push(formatTable(rows))
+  }
+  values.forEach((value, k) => {
+    const kept = files.filter((f) => f.values[k].verdict !== 'absent')
+    const present = kept.filter((f) => f.values[k].verdict === 'present').length
+    const unknown = kept.filter((f) => f.values[k].verdict === 'unknown').length
+    const bySource = new Map()
+    for (const f of files) if (f.values[k].verdict === 'absent') bySource.set(f.values[k].source, (bySource.get(f.values[k].source) ?? 0) + 1)
+    const ruledOut = [...bySource].sort((a, b) => b[1] - a[1]).map(([source, n]) => `${n} by ${SOURCE_LABEL[source] ?? source}`)
+    lines.push(`${showValue(value)}: maybe in ${kept.length} of ${files.length} files${present ? ` (present in ${present})` : ''}${unknown ? `, unknown in ${unknown}` : ''}` +
+      `${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`)
+  })
+  const failed = totals.filesWithError ? `; ${totals.filesWithError} file${totals.filesWithError === 1 ? '' : 's'} failed` : ''
+  lines.push(`${files.length} files (${stats.filesOpened} opened), ${costLine(stats)}${failed}`)
+  return lines.join('\n')
+}
+
+/** Inspects a dataset: per column, the share of files and row groups each index covers. */
+export async function runDatasetInspect(input, options, out = process.stdout) {
+  const dataset = await openInput(input, options)
+  const progress = new Progress(dataset.files.length)
+  const report = await dataset.inspect({ onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
+  progress.clear()
+  if (options.json) {
+    out.write(`${JSON.stringify(jsonSafe({ files: report.files, filesWithError: report.filesWithError, errors: report.errors, columns: report.columns, stats: report.stats }))}\n`)
+  } else {
+    const share = (part, whole) => `${formatPercent(whole ? part / whole : 0)} (${part}/${whole})`
+    const rows = [['column', 'type', 'files', 'statistics', 'page index', 'dictionary-only', 'bloom filter']]
+    for (const c of report.columns) {
+      for (const [unit, total] of [['files', c.files], ['row groups', c.rowGroups]]) {
+        const pick = unit === 'files' ? 'files' : 'rowGroups'
+        rows.push([unit === 'files' ? c.column : '', unit === 'files' ? c.physicalTypes.join('|') : '', unit === 'files' ? String(c.files) : 'row groups',
+          share(c.statistics[pick], total), share(c.pageIndex[pick], total), share(c.dictionaryOnly[pick], total), share(c.bloomFilter[pick], total)])
+      }
+    }
+    out.write(`${input}: ${report.files} files${report.filesWithError ? `, ${report.filesWithError} unreadable` : ''}; ` +
+      `a file counts when every row group has the index\n${formatTable(rows, 'llrrrrr').replace(/^/gm, '  ')}\n` +
+      `${costLine(report.stats)}\n`)
+  }
+  for (const e of report.errors) process.stderr.write(redactSecrets(`parquet-bloom: ${e.error.message.includes(e.path) ? '' : `${e.path}: `}${e.error.message}\n`))
+  return report.filesWithError ? 2 : 0
+}
+
+function costLine({ requests, bytes, rounds, ms }) {
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
+  return `${plural(requests, 'request')}, ${formatBytes(bytes)} read, ${plural(rounds, 'round')}, ${Math.round(ms)} ms`
+}
+
+/**
+ * Several files or URLs named on the command line, probed as one dataset (one request window, footers in
+ * one wave): per input, a promise of the entry the per-file output takes (js/cli/probe.js probeFile's
+ * shape), or of the error that file failed with. The inputs are the dataset's paths, in their order.
+ * @param {string[]} inputs
+ * @returns {Map<string, Promise<object>>}
+ */
+export function probeFilesAsDataset(inputs, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, footerCache, decryption, fileConcurrency }) {
+  const started = performance.now()
+  const settle = new Map()
+  const entries = new Map(inputs.map((input) => [input, new Promise((resolve, reject) => settle.set(input, { resolve, reject }))]))
+  for (const entry of entries.values()) entry.catch(() => {}) // reported by whoever awaits it
+  const run = async () => {
+    // Named files are files, not partitions: no key=value of their paths decides anything here.
+    const dataset = await openDataset(inputs.map((input) => ({ path: input, location: input })), { footerCache, decryption, hivePartitioning: false })
+    const options = { mode, statistics, dictionary, fileConcurrency, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}) }
+    for await (const file of dataset.probeEach(column, values, options)) {
+      const { resolve, reject } = settle.get(file.path)
+      settle.delete(file.path)
+      const missing = file.values.find((v) => v.reason === 'column-missing')
+      if (file.error) reject(new ParquetBloomError(/** @type {any} */ (file.error.code), file.error.message))
+      else if (missing) reject(new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, missing.detail))
+      else {
+        resolve({
+          file: label(file.path),
+          column: file.column,
+          physicalType: file.physicalType,
+          logicalType: file.logicalType,
+          typeLabel: describeColumnType(/** @type {any} */ (file)),
+          rowGroups: file.rowGroups,
+          stats: { ...file.stats, ms: Math.round(performance.now() - started) },
+          ...(file.confirm ? { confirm: file.confirm } : {}),
+        })
+      }
+    }
+  }
+  run().catch((error) => { for (const { reject } of settle.values()) reject(error) })
+  return entries
+}

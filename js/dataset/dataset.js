@@ -1,0 +1,331 @@
+// openDataset(): many Parquet files probed as one — listed (js/dataset/listing.js), pruned by their Hive
+// partitions (js/dataset/hive.js) and a caller's prefilter before any read, then every remaining file
+// opened and probed through ONE request window (js/dataset/request-window.js): all footers go out in one
+// wave, all index reads in the next, so the rounds a probe takes stay constant in the number of files.
+// A step in front of the file layer: each file is an openParquet()/ParquetFile probe; nothing is re-done.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { createFooterCache } from '../footer-cache.js'
+import { LinkModel } from '../link-model.js'
+import { throwIfAborted } from '../read-scheduler.js'
+import { confirmOptions } from '../confirm-options.js'
+import { Source, valueResult } from '../verdicts.js'
+import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, typedPartitionValue } from './hive.js'
+import { listDataset } from './listing.js'
+import { FileSession } from './session.js'
+import { CoverageTally } from './coverage.js'
+import { rollUpValue } from './roll-up.js'
+
+// Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
+const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region']
+
+/**
+ * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
+ *   etag?, partitions? }), a local directory or glob, or an s3:// prefix or glob
+ * @param {object} [options] openParquet's options (shared by every file) and the dataset's own:
+ *   partitioning ({ key: 'DATE' | 'TIMESTAMP' | 'BIGINT' | 'VARCHAR' }), hivePartitioning (default true),
+ *   prefilter(file, column, values), footerCache (default: one in memory for this dataset)
+ */
+export async function openDataset(source, options = {}) {
+  const { files, fetch } = await listDataset(source, options)
+  return new ParquetDataset(files, fetch ? { ...options, fetch } : options)
+}
+
+export class ParquetDataset {
+  #files
+  #options
+  #footerCache
+  #link = new LinkModel()
+
+  constructor(descriptors, options) {
+    this.#options = options
+    // Footers of URLs are kept and validated per file, so a second probe reads no footer.
+    this.#footerCache = options.footerCache ?? createFooterCache()
+    const hive = options.hivePartitioning !== false
+    const raw = descriptors.map((d) => (d.partitions ? rawPartitions(d.partitions) : hive ? parseHivePartitions(d.path) : {}))
+    /** The type of each partition key over all files (DuckDB's inference, or options.partitioning). */
+    this.partitionTypes = inferPartitionTypes(raw, options.partitioning)
+    this.#files = descriptors.map((d, i) => ({
+      descriptor: d,
+      raw: raw[i],
+      // Only a path's key=value folders are column values for certain; a caller's partitions may be a
+      // table's transforms (a bucket number named like its column): they serve `where`, the prefilter decides.
+      pathPartitions: !d.partitions,
+      path: d.path,
+      size: d.size ?? null,
+      validator: d.etag ?? null,
+      partitions: d.partitions ? { ...d.partitions } : typedPartitions(raw[i], this.partitionTypes),
+    }))
+  }
+
+  /** The files in probe order (a caller's list as given, listed files by path): { path, size, validator, partitions }. */
+  get files() {
+    return this.#files.map(({ path, size, validator, partitions }) => ({ path, size, validator, partitions }))
+  }
+
+  /**
+   * Probes every file; resolves to { files, totals, stats } once all have answered (see probeEach).
+   * @param {string | string[]} column
+   * @param {Iterable<unknown>} values
+   * @param {object} [options]
+   */
+  async probe(column, values, options = {}) {
+    const files = []
+    const run = this.#start(column, values, options, (result) => files.push(result))
+    const stats = await run
+    files.sort((a, b) => a.order - b.order)
+    for (const f of files) delete f.order
+    return { files, totals: totalsOf(files), stats }
+  }
+
+  /**
+   * The files' answers as they finish: `for await (const file of dataset.probeEach(column, values))`.
+   * Each is { path, partitions, values: [{ value, verdict, source, reason, detail }], rowGroups, error }.
+   */
+  async * probeEach(column, values, options = {}) {
+    const ready = []
+    let wake
+    let finished = false
+    let failure
+    // A loop that stops early (break, return, a throw) stops the files still being read.
+    // (Not AbortSignal.any: Node 18 lacks it, and its listener would outlive the loop.)
+    const stop = new AbortController()
+    const signal = options.signal ?? this.#options.signal
+    const forward = () => stop.abort(signal.reason)
+    if (signal?.aborted) forward()
+    else signal?.addEventListener('abort', forward, { once: true })
+    let run
+    try {
+      run = this.#start(column, values, { ...options, signal: stop.signal }, (result) => {
+        delete result.order
+        ready.push(result)
+        wake?.()
+      })
+      run.then(() => { finished = true }, (error) => { failure = error; finished = true }).finally(() => wake?.())
+      while (true) {
+        if (ready.length) {
+          yield ready.shift()
+          continue
+        }
+        if (failure) throw failure
+        if (finished) return
+        await new Promise((resolve) => { wake = resolve })
+        wake = undefined
+      }
+    } finally {
+      signal?.removeEventListener('abort', forward)
+      if (run && !finished) {
+        stop.abort(new Error('probeEach was left before its last file'))
+        await run.catch(() => {})
+      }
+    }
+  }
+
+  #start(column, values, options, emit) {
+    const list = Array.from(values)
+    const settings = { ...this.#options, ...options }
+    const signal = settings.signal
+    throwIfAborted(signal)
+    if (settings.prefilter !== undefined && typeof settings.prefilter !== 'function') throw invalid('prefilter must be a function')
+    if (settings.rowGroups !== undefined) throw invalid('rowGroups names row groups of one file; a dataset probe takes every row group')
+    const confirm = confirmOptions(settings)
+    const limit = settings.limit
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw invalid(`limit must be an integer >= 1, got ${limit}`)
+    // Rows are found by reading the data pages: a limit without them would never stop anything.
+    if (limit !== undefined && !confirm) throw invalid('limit counts the rows found: it needs confirm: true')
+    const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard))
+    const where = whereConditions(settings.where, this.partitionTypes)
+    const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
+    const probeOptions = { ...omit(settings, DATASET_OPTIONS), concurrency: session.window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
+    if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
+    const columnName = Array.isArray(column) ? column.join('.') : String(column)
+    let rowsFound = 0
+
+    const probeOne = async ({ file, order }) => {
+      const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: { requests: 0, bytesFetched: 0 } }
+      if (where && !where(file.raw)) {
+        return { ...base, skipped: 'where', values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where', 'the file\'s partitions fall outside `where`: none of its rows are asked about')) }
+      }
+      if (limit !== undefined && rowsFound >= limit) {
+        return { ...base, skipped: 'limit', values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', `not probed: ${limit} rows were found in other files`)) }
+      }
+      const decided = await this.#decideWithoutReading(file, columnName, list, settings.prefilter)
+      const open = list.map((_, k) => k).filter((k) => !decided[k])
+      if (open.length === 0) return { ...base, values: decided }
+      let parquet
+      try {
+        return await session.withFile(file.descriptor, async (opened) => {
+          parquet = opened
+          let probed
+          try {
+            probed = await opened.probe(column, open.map((k) => list[k]), probeOptions)
+          } catch (error) {
+            if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+            const detail = error.message // names the file's columns
+            return { ...base, stats: statsOf(opened), values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
+          }
+          const at = new Map(open.map((k, j) => [k, j]))
+          const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
+          const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
+          for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
+          const { typeLength } = opened.column(column)
+          return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType, ...(typeLength !== undefined ? { typeLength } : {}),
+            rowGroups, values: fileValues, stats: statsOf(opened), ...(probed.confirm ? { confirm: probed.confirm } : {}) }
+        })
+      } catch (error) {
+        if (signal?.aborted) throw error
+        const data = errorData(error)
+        return { ...base, error: data, stats: parquet ? statsOf(parquet) : base.stats,
+          values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }
+      }
+    }
+
+    return session.run(selected, probeOne, emit, settings.onProgress).then(() => session.stats)
+  }
+
+  /**
+   * How probe-able the dataset is: reads every footer (one wave) and reports, per column, how many files
+   * and row groups have statistics, a page index, dictionary-only chunks and bloom filters.
+   * @param {{ signal?: AbortSignal, shard?: { index: number, count: number }, onProgress?: (p: object) => void }} [options]
+   */
+  async inspect(options = {}) {
+    const settings = { ...this.#options, ...options }
+    throwIfAborted(settings.signal)
+    const selected = this.#files.filter((file) => inShard(file.path, settings.shard))
+    const session = new FileSession(selected, omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
+    const tally = new CoverageTally()
+    const errors = []
+    const inspectOne = async (file) => {
+      try {
+        return await session.withFile(file.descriptor, async (parquet) => {
+          tally.add(parquet.metadata)
+          return { path: file.path, error: null }
+        })
+      } catch (error) {
+        if (settings.signal?.aborted) throw error
+        return { path: file.path, error: errorData(error) }
+      }
+    }
+    await session.run(selected, inspectOne, (result) => { if (result.error) errors.push(result) }, settings.onProgress)
+    errors.sort((a, b) => (a.path < b.path ? -1 : 1))
+    return { files: selected.length, filesWithError: errors.length, errors, columns: tally.result(), stats: session.stats }
+  }
+
+  /** Per value, the answer the file's partitions or the caller's prefilter give without a read (or null). */
+  async #decideWithoutReading(file, columnName, values, prefilter) {
+    /** @type {Array<import('../verdicts.js').ValueResult | null>} */
+    const decided = values.map(() => null)
+    if (file.pathPartitions && Object.prototype.hasOwnProperty.call(file.raw, columnName)) {
+      const raw = file.raw[columnName]
+      const shown = raw === null ? 'null (the default partition)' : JSON.stringify(raw)
+      values.forEach((v, k) => {
+        decided[k] = partitionMayEqual(raw, v)
+          ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match', `the file's partition ${columnName} is ${shown}; its rows were not read`)
+          : valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`)
+      })
+      return decided
+    }
+    if (!prefilter) return decided
+    const answers = await prefilter(this.#fileView(file), columnName, values)
+    if (answers === null || answers === undefined) return decided
+    if (!Array.isArray(answers) || answers.length !== values.length) throw invalid(`prefilter must return null or an array of ${values.length} entries for ${file.path}`)
+    answers.forEach((a, k) => {
+      if (a === null || a === undefined) return
+      if (a.verdict !== 'absent' || typeof a.source !== 'string' || typeof a.reason !== 'string') {
+        throw invalid(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent', source, reason, detail }`)
+      }
+      decided[k] = valueResult(values[k], 'absent', a.source, a.reason, String(a.detail ?? ''))
+    })
+    return decided
+  }
+
+  #fileView(file) {
+    return { ...file.descriptor, partitions: file.partitions, validator: file.validator }
+  }
+}
+
+/** Counts per verdict, and per source what it ruled out: files and row groups, counted per value. */
+function totalsOf(files) {
+  const totals = { files: files.length, filesOpened: 0, filesWithError: 0, filesSkipped: 0, rowGroups: 0,
+    verdicts: { absent: 0, maybe: 0, present: 0, unknown: 0 }, ruledOut: /** @type {Record<string, { files: number, rowGroups: number }>} */ ({}) }
+  const credit = (source) => (totals.ruledOut[source ?? 'none'] ??= { files: 0, rowGroups: 0 })
+  for (const f of files) {
+    if (f.error) totals.filesWithError++
+    if (f.skipped) totals.filesSkipped++
+    if (f.rowGroups.length) totals.filesOpened++
+    totals.rowGroups += f.rowGroups.length
+    for (const v of f.values) {
+      totals.verdicts[v.verdict]++
+      if (v.verdict === 'absent') credit(v.source).files++
+    }
+    for (const g of f.rowGroups) for (const r of g.results) if (r.verdict === 'absent') credit(r.source).rowGroups++
+  }
+  return totals
+}
+
+/** `where: { key: value | [values] }` as a test of a file's raw partitions: false only when a key rules it out. */
+function whereConditions(where, types) {
+  if (where === undefined || where === null) return null
+  if (typeof where !== 'object') throw invalid('where must be an object { partitionKey: value | [values] }')
+  /** @type {Array<[string, unknown[]]>} */
+  const entries = Object.entries(where).map(([key, wanted]) => {
+    if (!(key in types)) throw invalid(`where: ${JSON.stringify(key)} is not a partition key of the dataset (keys: ${Object.keys(types).join(', ') || 'none'})`)
+    return /** @type {[string, unknown[]]} */ ([key, Array.isArray(wanted) ? wanted : [wanted]])
+  })
+  return (raw) => entries.every(([key, wanted]) => !(key in raw) || wanted.some((v) => partitionMayEqual(raw[key], v)))
+}
+
+/** Whether a file belongs to shard `index` of `count`: by a hash of its path, the same on every machine. */
+export function inShard(path, shard) {
+  if (shard === undefined) return true
+  const { index, count } = shard
+  if (!(Number.isInteger(count) && count >= 1 && Number.isInteger(index) && index >= 0 && index < count)) {
+    throw invalid(`shard must be { index, count } with 0 <= index < count, got ${JSON.stringify(shard)}`)
+  }
+  return fnv1a(path) % count === index
+}
+
+function fnv1a(text) {
+  let hash = 0x811c9dc5
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= byte
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash
+}
+
+function rawPartitions(partitions) {
+  /** @type {Record<string, string | null>} */
+  const raw = {}
+  for (const [key, value] of Object.entries(partitions)) {
+    raw[key] = value === null || value === undefined ? null : value instanceof Date ? value.toISOString() : String(value)
+  }
+  return raw
+}
+
+function typedPartitions(raw, types) {
+  /** @type {Record<string, unknown>} */
+  const typed = {}
+  for (const [key, value] of Object.entries(raw)) typed[key] = typedPartitionValue(types[key], value)
+  return typed
+}
+
+function statsOf(file) {
+  const { requests, bytesFetched } = file.stats
+  return { requests, bytesFetched }
+}
+
+/** A failure as data: { code, message } of a ParquetBloomError, IO for anything else. */
+function errorData(error) {
+  if (error instanceof ParquetBloomError) return { code: error.code, message: error.message }
+  return { code: ErrorCode.IO, message: String(error?.message ?? error) }
+}
+
+function omit(object, keys) {
+  const out = { ...object }
+  for (const key of keys) delete out[key]
+  return out
+}
+
+function invalid(message) {
+  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
+}

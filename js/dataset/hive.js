@@ -1,0 +1,182 @@
+// Hive-style partitions (`day=2026-01-07/country=FR/part-0.parquet`): the key=value folders of a file's
+// path, their types inferred the way DuckDB's read_parquet(hive_partitioning = true) infers them (DATE,
+// then TIMESTAMP, then BIGINT, else VARCHAR; `__HIVE_DEFAULT_PARTITION__` is null), and whether a
+// partition value could equal a probed value. That last answer decides files without reading them, so it
+// errs towards "could": a value is ruled out only when no reading of both sides (text, integer, number,
+// date, timestamp) makes them equal.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+
+export const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__'
+export const PARTITION_TYPES = ['DATE', 'TIMESTAMP', 'BIGINT', 'VARCHAR']
+
+const DATE = /^(-?\d{1,6})-(\d{1,2})-(\d{1,2})$/
+const TIMESTAMP = /^(-?\d{1,6})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]00(?::?00)?)?$/
+const BIGINT = /^-?(0|[1-9]\d*)$/
+const TEMPORAL_START = /^\s*-?\d{1,6}-\d{1,2}-\d{1,2}/
+// How a boolean's text may read, as casts read it; a value of neither kind is not ruled out.
+const TRUE_TEXT = new Set(['true', 't', '1', 'yes', 'y', 'on'])
+const FALSE_TEXT = new Set(['false', 'f', '0', 'no', 'n', 'off'])
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+const DAY_MICROS = 86_400_000_000n
+
+/**
+ * The raw partition values of a path, by key: folder segments `key=value` (URL-decoded), in path
+ * order; the last segment (the file name) never counts. A key seen twice keeps its last value.
+ * @param {string} path '/'-separated
+ * @returns {Record<string, string | null>}
+ */
+export function parseHivePartitions(path) {
+  const segments = path.split('/')
+  segments.pop()
+  /** @type {Record<string, string | null>} */
+  const partitions = {}
+  for (const segment of segments) {
+    const eq = segment.indexOf('=')
+    if (eq <= 0) continue
+    const key = decode(segment.slice(0, eq))
+    const value = decode(segment.slice(eq + 1))
+    partitions[key] = value === HIVE_NULL ? null : value
+  }
+  return partitions
+}
+
+function decode(text) {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text // a stray '%': the text as written
+  }
+}
+
+/**
+ * One type per partition key over all files: the caller's (`partitioning`), else the first of DATE,
+ * TIMESTAMP, BIGINT that every non-null value of the key parses as, else VARCHAR.
+ * @param {Array<Record<string, string | null>>} rawPartitions
+ * @param {Record<string, string>} [partitioning]
+ * @returns {Record<string, string>}
+ */
+export function inferPartitionTypes(rawPartitions, partitioning = {}) {
+  for (const [key, type] of Object.entries(partitioning)) {
+    if (!PARTITION_TYPES.includes(String(type).toUpperCase())) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `partitioning.${key}: type must be one of ${PARTITION_TYPES.join(', ')}, got ${JSON.stringify(type)}`)
+    }
+  }
+  const values = new Map()
+  for (const partitions of rawPartitions) {
+    for (const [key, value] of Object.entries(partitions)) {
+      if (!values.has(key)) values.set(key, [])
+      if (value !== null) values.get(key).push(value)
+    }
+  }
+  /** @type {Record<string, string>} */
+  const types = {}
+  for (const [key, list] of values) {
+    const given = partitioning[key]
+    types[key] = given !== undefined ? String(given).toUpperCase()
+      : PARTITION_TYPES.find((type) => type === 'VARCHAR' || list.every((v) => parsesAs(type, v)))
+  }
+  return types
+}
+
+function parsesAs(type, text) {
+  if (type === 'DATE') return dateMicros(text) !== undefined
+  if (type === 'TIMESTAMP') return timestampMicros(text) !== undefined || dateMicros(text) !== undefined
+  if (type === 'BIGINT') return BIGINT.test(text) && BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX
+  return true
+}
+
+/**
+ * A raw partition value as its key's type: BIGINT as a number (a bigint beyond 2^53), DATE as
+ * 'YYYY-MM-DD', TIMESTAMP and VARCHAR as the text; null stays null.
+ */
+export function typedPartitionValue(type, raw) {
+  if (raw === null) return null
+  if (type === 'BIGINT' && parsesAs('BIGINT', raw)) {
+    const n = BigInt(raw)
+    return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n
+  }
+  if (type === 'DATE' && dateMicros(raw) !== undefined) {
+    const [, y, m, d] = DATE.exec(raw)
+    return `${y.padStart(4, '0')}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`
+  }
+  return raw
+}
+
+/**
+ * Whether a file whose partition key holds `raw` (null: the default partition) may hold rows whose
+ * column equals `value`. False only when no reading of the two makes them equal.
+ */
+export function partitionMayEqual(raw, value) {
+  if (value === null || value === undefined) return raw === null || raw === ''
+  if (raw === null) return false
+  if (typeof value === 'number' && Number.isNaN(value)) return true // NaN compares by bit pattern in files; do not guess
+  if (value instanceof Date) {
+    // As the file layer reads a Date (js/values/temporal.js): its UTC fields, or its local wall clock.
+    const ms = value.getTime()
+    if (Number.isNaN(ms)) return true
+    const readings = [ms, ms - value.getTimezoneOffset() * 60_000]
+    const micros = timestampMicros(raw)
+    if (micros !== undefined) return readings.some((r) => BigInt(r) * 1000n === micros)
+    const day = dateMicros(raw)
+    if (day !== undefined) return readings.some((r) => BigInt(Math.floor(r / 86_400_000)) * DAY_MICROS === day)
+    return value.toISOString() === raw
+  }
+  if (typeof value === 'object') return true // byte arrays, decimals as objects: not compared here
+  if (typeof value === 'boolean') return !(value ? FALSE_TEXT : TRUE_TEXT).has(raw.trim().toLowerCase())
+  const text = String(value)
+  if (text === raw) return true
+  const a = numeric(raw)
+  const b = numeric(text)
+  if (a !== undefined && b !== undefined && numbersEqual(a, b)) return true
+  // A day number, as the file layer takes one for a DATE column.
+  const day = dateMicros(raw)
+  if (day !== undefined && typeof b === 'bigint' && b * DAY_MICROS === day) return true
+  const ta = timestampMicros(raw) ?? day
+  const tb = timestampMicros(text) ?? dateMicros(text)
+  if (ta !== undefined && tb !== undefined && ta === tb) return true
+  // Two dates or times this parser does not read whole (an offset, a zone name) may still be one instant.
+  if (TEMPORAL_START.test(raw) && TEMPORAL_START.test(text) && (ta === undefined || tb === undefined)) return true
+  return false
+}
+
+function numbersEqual(a, b) {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a === b
+  return Number(a) === Number(b)
+}
+
+/** An integer as a bigint, another finite number as a number, else undefined. */
+function numeric(text) {
+  const trimmed = text.trim()
+  if (/^[+-]?\d+$/.test(trimmed)) return BigInt(trimmed)
+  if (trimmed === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(trimmed)) return undefined
+  const n = Number(trimmed)
+  return Number.isFinite(n) ? n : undefined
+}
+
+/** Microseconds since 1970-01-01 of a valid 'Y-M-D' date at midnight, or undefined. */
+function dateMicros(text) {
+  const m = DATE.exec(text)
+  if (!m) return undefined
+  const day = civilDay(Number(m[1]), Number(m[2]), Number(m[3]))
+  return day === undefined ? undefined : BigInt(day) * DAY_MICROS
+}
+
+/** Microseconds since 1970-01-01 of a valid 'Y-M-D h:m[:s[.f]]' timestamp (UTC), or undefined. */
+function timestampMicros(text) {
+  const m = TIMESTAMP.exec(text)
+  if (!m) return undefined
+  const day = civilDay(Number(m[1]), Number(m[2]), Number(m[3]))
+  const [h, min, s] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)]
+  if (day === undefined || h > 23 || min > 59 || s > 60) return undefined
+  const fraction = BigInt((m[7] ?? '').padEnd(6, '0').slice(0, 6) || '0')
+  return BigInt(day) * DAY_MICROS + BigInt((h * 3600 + min * 60 + s) * 1_000_000) + fraction
+}
+
+function civilDay(y, m, d) {
+  if (m < 1 || m > 12 || d < 1) return undefined
+  const ms = Date.UTC(y, m - 1, d)
+  const check = new Date(ms)
+  if (check.getUTCDate() !== d || check.getUTCMonth() !== m - 1) return undefined
+  return Math.round(ms / 86_400_000)
+}

@@ -1,0 +1,130 @@
+// What files a dataset is made of: a caller's list (sources or file descriptors), a local directory or
+// glob walked recursively (Node, Bun, Deno), or an s3:// prefix listed by js/sources/s3-listing.js
+// (loaded only then, so a browser bundle does not carry it). Always in one deterministic order: a caller's
+// list as given, anything listed here by path.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+
+const PARQUET_NAME = /\.(parquet|parq|pq)$/i
+const GLOB_CHARS = /[*?[{]/
+// Named apart from the import so that bundlers leave it out: only s3:// sources load it, on Node.
+const S3_LISTING = '../sources/s3-listing.js'
+
+/**
+ * @typedef {{ path: string, location: any, size?: number, etag?: string, partitions?: Record<string, unknown> }} FileDescriptor
+ *   path: the file's name in the dataset (relative to a listed folder or prefix); location: what openParquet reads
+ */
+
+/**
+ * @param {unknown} source an array of sources or descriptors, a directory, a glob, an s3:// URL, or one file
+ * @param {object} options passed on to the S3 listing
+ * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch }>} files: a caller's list in its order, listed
+ *   ones by path; fetch: what reads them, when the listing says (a signed fetch for a bucket)
+ */
+export async function listDataset(source, options = {}) {
+  const { files, fetch, listed } = await listUnsorted(source, options)
+  const seen = new Set()
+  for (const file of files) {
+    if (seen.has(file.path)) throw invalid(`the dataset names ${JSON.stringify(file.path)} twice`)
+    seen.add(file.path)
+  }
+  return { files: listed ? files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) : files, fetch }
+}
+
+/** @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch, listed?: boolean }>} fetch: what reads the listed objects (signed, for a bucket with credentials); listed: found here, not given */
+async function listUnsorted(source, options) {
+  if (Array.isArray(source)) return { files: source.map((item, i) => descriptor(item, i)) }
+  if (source instanceof URL) source = source.href
+  if (typeof source !== 'string') return { files: [descriptor(source, 0)] }
+  if (/^s3:\/\//i.test(source)) {
+    const { listS3, s3FetchFor } = await import(S3_LISTING)
+    const listed = await listS3(source, options)
+    // An ETag the listing did not give ('') validates nothing: the file's own responses will.
+    const files = listed.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
+    return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch, listed: true }
+  }
+  if (/^https?:\/\//i.test(source)) return { files: [descriptor(source, 0)] }
+  return { files: await listLocal(source), listed: true }
+}
+
+/** A caller's entry as a descriptor: descriptors as they are (checked), plain sources named by what they are. */
+function descriptor(item, index) {
+  if (item && typeof item === 'object' && 'location' in item && 'path' in item) {
+    if (typeof item.path !== 'string' || item.path === '') throw invalid(`file ${index}: path must be a non-empty string`)
+    if (item.size !== undefined && !(Number.isSafeInteger(item.size) && item.size >= 0)) throw invalid(`${item.path}: size must be a non-negative integer`)
+    if (item.etag !== undefined && typeof item.etag !== 'string') throw invalid(`${item.path}: etag must be a string`)
+    return { ...item }
+  }
+  return { path: sourcePath(item, index), location: item }
+}
+
+function sourcePath(item, index) {
+  if (typeof item === 'string') return /^(https?|file):\/\//i.test(item) ? new URL(item).pathname.replace(/^\//, '') || item : item
+  if (item instanceof URL) return item.pathname.replace(/^\//, '') || item.href
+  if (typeof Blob === 'function' && item instanceof Blob && typeof (/** @type {any} */ (item).name) === 'string' && /** @type {any} */ (item).name) return /** @type {any} */ (item).name
+  return `#${index}`
+}
+
+/** A directory (every Parquet file below it), a glob ('dir/**\/*.parquet') or one file, on a local file system. */
+async function listLocal(text) {
+  const fs = await import('node:fs/promises')
+  const path = await import('node:path')
+  const segments = text.split(/[\\/]/)
+  const globAt = segments.findIndex((s) => GLOB_CHARS.test(s))
+  const root = globAt < 0 ? text : segments.slice(0, globAt).join('/') || (text.startsWith('/') ? '/' : '.')
+  const pattern = globAt < 0 ? null : globRegExp(segments.slice(globAt).join('/'))
+  let info
+  try {
+    info = await fs.stat(root)
+  } catch (cause) {
+    throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${root}: no such file or directory`, { source: root, cause })
+  }
+  if (!info.isDirectory()) {
+    if (pattern) throw invalid(`${root} is not a directory`)
+    return [{ path: path.basename(root), location: root, size: info.size }]
+  }
+  const files = []
+  const walk = async (dir, relative) => {
+    const entries = await fs.readdir(dir, { withFileTypes: true })
+    for (const entry of entries) {
+      const rel = relative ? `${relative}/${entry.name}` : entry.name
+      const full = path.join(dir, entry.name)
+      // Hidden and underscore folders are writers' bookkeeping (_delta_log, .hive-staging), not data.
+      if (entry.isDirectory()) {
+        if (!/^[._]/.test(entry.name)) await walk(full, rel)
+      } else if (entry.isFile() && !/^[._]/.test(entry.name) && (pattern ? pattern.test(rel) : PARQUET_NAME.test(entry.name))) {
+        files.push({ path: rel, location: full, size: (await fs.stat(full)).size })
+      }
+    }
+  }
+  await walk(root, '')
+  return files
+}
+
+/** A glob over '/'-separated relative paths: `**` any folders, `*` and `?` within a segment, `{a,b}` alternatives. */
+export function globRegExp(glob) {
+  let out = ''
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/'
+      out += slash ? '(?:.*/)?' : '.*'
+      i += slash ? 2 : 1
+    } else if (c === '*') out += '[^/]*'
+    else if (c === '?') out += '[^/]'
+    else if (c === '{') {
+      const end = glob.indexOf('}', i)
+      if (end < 0) { out += '\\{'; continue }
+      out += `(?:${glob.slice(i + 1, end).split(',').map(escape).join('|')})`
+      i = end
+    } else out += escape(c)
+  }
+  return new RegExp(`^${out}$`)
+}
+
+function escape(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function invalid(message) {
+  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
+}

@@ -1,0 +1,109 @@
+// One pass over a dataset's files (a probe, an inspection): every file opened through the same request
+// window and footer cache, a bounded number of files at once, each closed as soon as its job is done, and
+// the I/O of all of them counted as one plan — requests, bytes, and rounds over the shared window.
+import { LinkModel, LOCAL_WINDOW, transportWindow } from '../link-model.js'
+import { openParquet } from '../parquet-file.js'
+import { throwIfAborted } from '../read-scheduler.js'
+import { RequestWindow } from './request-window.js'
+
+// Local files are read a few at a time per file (LOCAL_WINDOW); this many files are open at once.
+const LOCAL_FILES_IN_FLIGHT = 32
+
+export class FileSession {
+  /**
+   * @param {Array<{ descriptor: { location: any, size?: number, etag?: string } }>} files the files this pass may open
+   * @param {Record<string, any>} openOptions openParquet's options (concurrency: the window, when given)
+   * @param {{ footerCache: import('../footer-cache.js').FooterCache, fileConcurrency?: number, link?: LinkModel }} settings
+   *   link: the dataset's model of its link (RTT, bandwidth), kept across passes
+   */
+  constructor(files, openOptions, { footerCache, fileConcurrency, link }) {
+    const remote = files.find((f) => isRemote(f.descriptor.location))
+    /** Requests in flight at once over all files: the caller's `concurrency`, else what the transport allows. */
+    this.window = openOptions.concurrency ?? (remote ? transportWindow({ name: String(remote.descriptor.location) }, true) : LOCAL_WINDOW)
+    this.filesInFlight = fileConcurrency ?? (remote ? this.window : LOCAL_FILES_IN_FLIGHT)
+    this.#fetch = new RequestWindow(this.window).fetch(openOptions.fetch)
+    this.#openOptions = { ...openOptions, concurrency: this.window, footerCache, link: link ?? new LinkModel() }
+    this.signal = openOptions.signal
+    this.progress = { filesDone: 0, filesFailed: 0, filesTotal: 0, requests: 0, bytes: 0 }
+    this.filesOpened = 0
+    this.footersFromCache = 0
+    this.#maxFileRounds = 0
+    this.#started = performance.now()
+  }
+
+  #fetch
+  #openOptions
+  #maxFileRounds
+  #started
+
+  /**
+   * Opens one file, hands it to `use`, and closes it whatever happens; its I/O joins the pass's. The
+   * file's size and ETag from a listing make its tail read exact and its cached footer valid without a request.
+   * @template T
+   * @param {(file: import('../parquet-file.js').ParquetFile) => Promise<T>} use
+   * @returns {Promise<T>}
+   */
+  async withFile(descriptor, use) {
+    const file = await openParquet(descriptor.location, {
+      ...this.#openOptions, fetch: this.#fetch,
+      ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
+      ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
+    })
+    this.filesOpened++
+    if (file.footerFromCache) this.footersFromCache++
+    try {
+      return await use(file)
+    } finally {
+      const { requests, bytesFetched, rounds } = file.stats
+      this.progress.requests += requests
+      this.progress.bytes += bytesFetched
+      this.#maxFileRounds = Math.max(this.#maxFileRounds, rounds)
+      // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
+      await file.close()
+    }
+  }
+
+  /**
+   * Runs `job` over `items`, `filesInFlight` at a time, and hands each result to `emit` as it finishes.
+   * @template I, R
+   * @param {I[]} items
+   * @param {(item: I) => Promise<R>} job
+   * @param {(result: R) => void} emit
+   * @param {(progress: object) => void} [onProgress]
+   */
+  async run(items, job, emit, onProgress) {
+    this.progress.filesTotal = items.length
+    let next = 0
+    const worker = async () => {
+      while (next < items.length) {
+        throwIfAborted(this.signal)
+        const result = await job(items[next++])
+        this.progress.filesDone++
+        if (/** @type {any} */ (result)?.error) this.progress.filesFailed++
+        emit(result)
+        onProgress?.({ ...this.progress })
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(this.filesInFlight, items.length) }, worker))
+    throwIfAborted(this.signal)
+  }
+
+  /** What the pass cost: files side by side through one window take a round per window of requests, at least the rounds of the slowest file. */
+  get stats() {
+    const { requests, bytes } = this.progress
+    return {
+      requests,
+      bytes,
+      rounds: Math.max(this.#maxFileRounds, Math.ceil(requests / this.window)),
+      window: this.window,
+      filesOpened: this.filesOpened,
+      footersFromCache: this.footersFromCache,
+      ms: performance.now() - this.#started,
+    }
+  }
+}
+
+export function isRemote(location) {
+  const text = location instanceof URL ? location.href : typeof location === 'string' ? location : ''
+  return /^https?:\/\//i.test(text)
+}

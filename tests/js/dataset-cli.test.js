@@ -1,0 +1,112 @@
+// `parquet-bloom probe|inspect` on a dataset (a directory, a glob): one line per file, a summary per
+// partition value, --json with the dataset's result, --where; inspect's coverage per column — checked
+// against DuckDB's answers and DuckDB's own description of the files (parquet_metadata).
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+
+import { duckdb, filesHolding, quote, writeHiveDataset } from './helpers/hive-dataset.js'
+import { startTestServer } from './helpers/range-server.js'
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const CLI = path.join(projectRoot, 'js/cli.js')
+
+function cli(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+let dir
+let root
+before(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-dataset-cli-'))
+  root = path.join(dir, 'hive')
+  await writeHiveDataset(root, { days: 2, bloom: true })
+})
+after(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+test('probe <dir>: a line per file, a summary per partition value, the totals; --json as DuckDB answers', async () => {
+  const text = await cli(['probe', root, '--column', 'user_id', '--value', '1003', '--value', '7'])
+  assert.equal(text.code, 0, text.stderr)
+  assert.match(text.stdout, /^day=2026-01-07\/country=FR\/data_0\.parquet {2}\[day=2026-01-07 country=FR\] {2}1003: maybe \(\w+\) {2}7: absent \(\w+\)$/m)
+  assert.match(text.stdout, /^ {2}country=FR\s+1003: 1 of 2 files\s+7: 0 of 2 files$/m)
+  assert.match(text.stdout, /^1003: maybe in 1 of 6 files; ruled out 5 by \w+/m)
+  assert.match(text.stdout, /^6 files \(6 opened\), 6 requests, [\d.]+ KB read, 1 round, \d+ ms$/m)
+
+  const json = await cli(['probe', path.join(root, '**/*.parquet'), '-c', 'user_id', '-v', '1003', '--confirm', '--json'])
+  assert.equal(json.code, 0, json.stderr)
+  const doc = JSON.parse(json.stdout)
+  const truth = await filesHolding(root, 'user_id = 1003')
+  assert.equal(doc.files.length, 6)
+  for (const f of doc.files) assert.equal(f.values[0].verdict, truth.has(f.file) ? 'present' : 'absent', f.file)
+  assert.equal(doc.totals.files, 6)
+  assert.ok(doc.stats.requests >= 6)
+})
+
+test('probe --where and a partition column: files skipped before any read', async () => {
+  const where = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--where', 'country=FR', '--where', 'country=DE', '--json'])
+  assert.equal(where.code, 0, where.stderr)
+  const doc = JSON.parse(where.stdout)
+  assert.equal(doc.stats.filesOpened, 4)
+  assert.ok(doc.files.filter((f) => f.partitions.country === 'US').every((f) => f.skipped === 'where'))
+  const partition = await cli(['probe', root, '-c', 'day', '-v', '2026-01-08'])
+  assert.equal(partition.code, 0, partition.stderr)
+  assert.match(partition.stdout, /^6 files \(0 opened\), 0 requests, 0 B read, 0 rounds, \d+ ms$/m)
+})
+
+test('inspect <dir>: per column, the share of files and row groups with each index, as DuckDB describes them', async () => {
+  const r = await cli(['inspect', root, '--json'])
+  assert.equal(r.code, 0, r.stderr)
+  const report = JSON.parse(r.stdout)
+  assert.equal(report.files, 6)
+  const db = await duckdb()
+  try {
+    const chunks = await db.rows(`SELECT path_in_schema AS col, count(*)::INTEGER AS n, count(bloom_filter_offset)::INTEGER AS bloom, count(stats_min_value)::INTEGER AS stats
+      FROM parquet_metadata(${quote(path.join(root, '**/*.parquet'))}) GROUP BY path_in_schema`)
+    for (const c of chunks) {
+      const column = report.columns.find((x) => x.column === c.col)
+      assert.equal(column.rowGroups, c.n)
+      assert.equal(column.bloomFilter.rowGroups, c.bloom, `${c.col} bloom filters`)
+      assert.equal(column.statistics.rowGroups, c.stats, `${c.col} statistics`)
+    }
+  } finally {
+    db.close()
+  }
+  const text = await cli(['inspect', root])
+  assert.match(text.stdout, /^ {2}user_id\s+INT64\s+6\s+100% \(6\/6\)/m)
+})
+
+test('several files named on the command line go out as one wave (one request window), answered file by file in their order', async () => {
+  const server = await startTestServer({ root })
+  try {
+    const paths = (await filesHolding(root, 'true')).keys()
+    const urls = [...paths].sort().reverse().map((p) => server.url(p))
+    server.setMode('slow:30')
+    const r = await cli(['probe', ...urls, '-c', 'user_id', '-v', '1003', '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    const doc = JSON.parse(r.stdout)
+    assert.deepEqual(doc.files.map((f) => f.file), urls, 'the order given')
+    assert.equal(server.stats.maxInFlight, urls.length, 'every footer in one wave')
+    const truth = await filesHolding(root, 'user_id = 1003')
+    for (const [i, f] of doc.files.entries()) {
+      const holds = [...truth.keys()].some((p) => urls[i].endsWith(p))
+      if (holds) assert.notEqual(f.rowGroups[0].results[0].verdict, 'absent', urls[i])
+      assert.equal(f.stats.requests, server.stats.paths[new URL(urls[i]).pathname].requests)
+    }
+  } finally {
+    await server.close()
+  }
+})
