@@ -550,6 +550,9 @@ export interface OpenDatasetOptions extends OpenParquetOptions {
   /** Called per file per probe before any read of it; a non-null entry rules value k out for the file. */
   prefilter?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, column: string, values: unknown[]) =>
     PrefilterAnswer[] | null | Promise<PrefilterAnswer[] | null>
+  /** The column's path in one file, after its footer was read (tables: renamed columns matched by field id, column mapping). */
+  columnOf?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, parquetFile: ParquetFile, column: string | string[]) =>
+    string | string[] | Promise<string | string[]>
   /** For s3:// sources (js/sources/s3-listing.js). */
   credentials?: { accessKeyId: string, secretAccessKey: string, sessionToken?: string }
   endpoint?: string
