@@ -307,6 +307,7 @@ export type ReasonCode =
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
   | 'encrypted-column' | 'no-key' | 'no-column-metadata' | 'external-file' | 'internal'
   | 'partition-match' | 'partition-mismatch' | 'outside-where' | 'column-missing' | 'file-error' | 'limit-reached'
+  | 'no-nan' | 'deletes-not-applied' | 'rows-deleted'
 
 export interface ProbeValueResult {
   /** The value as it was passed in. */

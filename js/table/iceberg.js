@@ -178,6 +178,7 @@ export async function loadIceberg(io, root, options = {}) {
       const file = {
         path: relative,
         location,
+        writtenPath: dataFile.file_path,
         size: Number(dataFile.file_size_in_bytes),
         recordCount: Number(dataFile.record_count),
         content: Number(manifest.content === 1 ? dataFile.content ?? 1 : dataFile.content ?? 0),

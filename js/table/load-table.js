@@ -37,5 +37,5 @@ export async function loadTable(location, options = {}) {
   const io = options.io ?? new TableIO(root, options)
   const chosen = format === 'auto' ? await detectFormat(io, root) : format
   const table = chosen === 'delta' ? await loadDelta(io, root, options) : await loadIceberg(io, root, options)
-  return { ...table, root, io }
+  return { ...table, root, io, allowOutside: options.allowOutside }
 }

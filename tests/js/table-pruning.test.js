@@ -8,17 +8,10 @@ import { loadTable } from '../../js/table/load-table.js'
 import { pruneFile } from '../../js/table/prune.js'
 import { valueKeys } from '../../js/table/column-keys.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { probeForm, valuesOfTable } from './helpers/table-truth.js'
-
-const TABLES = [
-  'iceberg/spark_bunnies', 'iceberg/java_bunnies', 'iceberg/spark_rename_column', 'iceberg/athena_example',
-  'iceberg/lineitem_iceberg', 'iceberg/mytable_partitioned_eqdeletes',
-  'delta/dv-partitioned-with-checkpoint', 'delta/table_with_deletion_logs', 'delta/parquet-all-types',
-  'delta/checkpoint-cdf-table', 'delta/data-reader-partition-values',
-]
+import { probeForm, TABLE_FIXTURES, valuesOfTable } from './helpers/table-truth.js'
 
 describe('table metadata never rules out a value its file holds', () => {
-  for (const name of TABLES) {
+  for (const name of TABLE_FIXTURES) {
     const skip = missingFixture(`tables/${name}`)
     test(name, { skip }, async (t) => {
       const table = await loadTable(fixturePath(`tables/${name}`))
