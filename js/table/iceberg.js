@@ -19,7 +19,7 @@ async function readMetadata(io, root, options) {
   const named = options.metadata ?? (root.kind === 'url' && /\.metadata\.json$/.test(root.root.pathname.replace(/\/$/, '')) ? null : null)
   if (named) {
     const location = locationUnder(root, named) ?? named
-    return { location, metadata: parseExactJson(textOf(await io.read(location))) }
+    return { location, metadata: parseExactJson(textOf(await io.read(location, { immutable: true }))) }
   }
   const hintLocation = locationUnder(root, 'metadata/version-hint.text')
   const listing = await io.list(locationUnder(root, 'metadata'))
@@ -35,8 +35,9 @@ async function readMetadata(io, root, options) {
     const text = textOf(hint).trim()
     candidates = /^\d+$/.test(text) ? [`v${text}.metadata.json`] : [text.replace(/^.*\/metadata\//, '')]
   }
+  // A metadata.json is never rewritten (each commit writes a new one): only the pointer changes.
   const location = locationUnder(root, `metadata/${candidates[0]}`)
-  return { location, metadata: parseExactJson(textOf(await io.read(location))) }
+  return { location, metadata: parseExactJson(textOf(await io.read(location, { immutable: true }))) }
 }
 
 function metadataVersion(name) {

@@ -16,9 +16,11 @@ async function detectFormat(io, root) {
     if (listing.includes('metadata')) return 'iceberg'
     throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${root.root}: neither a _delta_log/ nor a metadata/ folder: not a Delta or Iceberg table`)
   }
-  const [pointer, first, hint] = await io.readAll([
-    locationUnder(root, '_delta_log/_last_checkpoint'), locationUnder(root, '_delta_log/00000000000000000000.json'), locationUnder(root, 'metadata/version-hint.text'),
-  ], { optional: true })
+  const locations = [locationUnder(root, '_delta_log/_last_checkpoint'), locationUnder(root, '_delta_log/00000000000000000000.json'), locationUnder(root, 'metadata/version-hint.text')]
+  const [pointer, first, hint] = await io.readAll(locations, { optional: true })
+  // The pointer read here is the one the format's reader starts with: it is not read twice.
+  if (pointer || first) io.prime(locations[0], pointer)
+  else if (hint) io.prime(locations[2], hint)
   if (pointer || first) return 'delta'
   if (hint) return 'iceberg'
   throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${root.root.href}: found no _delta_log/_last_checkpoint, commit 0 or metadata/version-hint.text; pass format (and for Iceberg, metadata)`)

@@ -38,6 +38,13 @@ export class TableIO {
     this.signal = options.signal
     this.stats = { requests: 0, bytesFetched: 0, rounds: 0 }
     this.inFlight = 0
+    /** Objects already read for another purpose (format detection), handed to the first read of them. */
+    this.primed = new Map()
+  }
+
+  /** Keeps bytes (or null: missing) read for one purpose for the next read of the same location. */
+  prime(location, bytes) {
+    this.primed.set(location, bytes)
   }
 
   /**
@@ -47,11 +54,17 @@ export class TableIO {
    * @returns {Promise<Array<Uint8Array | null>>}
    */
   async readAll(locations, { immutable = false, optional = false } = {}) {
-    const pending = locations.filter((l) => !(immutable && immutableCache.has(l)))
+    const pending = locations.filter((l) => !(immutable && immutableCache.has(l)) && !this.primed.has(l))
     // Reads started while others are in flight share their round (a wave made of several calls).
     if (pending.length && this.inFlight === 0) this.stats.rounds++
     this.inFlight += pending.length
     return Promise.all(locations.map(async (location) => {
+      if (this.primed.has(location)) {
+        const bytes = this.primed.get(location)
+        this.primed.delete(location)
+        if (bytes === null && !optional) throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${location} does not exist`, { source: location })
+        return bytes
+      }
       if (immutable && immutableCache.has(location)) {
         const bytes = immutableCache.get(location)
         immutableCache.delete(location)
