@@ -196,7 +196,7 @@ export async function loadDelta(io, root, options = {}) {
   return { format: 'delta', version, metaData, protocol, writer, fields, files, columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none' }
 }
 
-function deltaPartitions(fields, partitionColumns, values) {
+export function deltaPartitions(fields, partitionColumns, values) {
   const out = []
   for (const field of fields) {
     if (!field.topLevel || !partitionColumns.has(field.name)) continue
@@ -236,7 +236,7 @@ function statKeys(type, value) {
   }
 }
 
-function deltaFacts(fields, partitionColumns, statsText, writer) {
+export function deltaFacts(fields, partitionColumns, statsText, writer) {
   const facts = new Map()
   if (typeof statsText !== 'string' || statsText === '') return facts
   let stats

@@ -93,7 +93,7 @@ const mapOf = (entries) => new Map((entries ?? []).map((e) => [e.key, e.value]))
  * The column facts of one data file (manifest entry), by field id.
  * @returns {Map<number, import('./column-keys.js').ColumnFacts>}
  */
-function columnFacts(dataFile, fields, truncate, writer) {
+export function icebergColumnFacts(dataFile, fields, truncate, writer) {
   const lower = mapOf(dataFile.lower_bounds)
   const upper = mapOf(dataFile.upper_bounds)
   const nulls = mapOf(dataFile.null_value_counts)
@@ -186,7 +186,7 @@ export async function loadIceberg(io, root, options = {}) {
         sequence,
         specId: manifest.partition_spec_id,
         partitions,
-        columnFacts: columnFacts(dataFile, [...allFields.values()], truncate, writer),
+        columnFacts: icebergColumnFacts(dataFile, [...allFields.values()], truncate, writer),
         equalityIds: dataFile.equality_ids ?? null,
         manifest: i,
         deletes: [],
