@@ -7,8 +7,15 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 /** @type {Promise<any> | undefined} */
 let avscLoaded
 
+// avsc reads through Node's streams and zlib: a name the browser bundler does not follow keeps it out
+// of the bundle (Iceberg manifests are read in Node, Bun and Deno; a browser gets a clear error).
+const AVSC = 'avsc'
+
 async function loadAvsc() {
-  avscLoaded ??= import('avsc').then((m) => m.default ?? m)
+  avscLoaded ??= import(/* webpackIgnore: true */ AVSC).then((m) => m.default ?? m).catch((err) => {
+    avscLoaded = undefined
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `reading Iceberg manifests (Avro) needs the avsc package, which runs in Node, Bun and Deno, not in browsers (${err?.message ?? err})`, { cause: err })
+  })
   return avscLoaded
 }
 
