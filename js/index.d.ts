@@ -628,3 +628,49 @@ export interface DatasetCoverage {
 
 /** Opens many Parquet files as one dataset: a list (sources or descriptors), a local directory or glob, or an s3:// prefix. */
 export function openDataset(source: ParquetSource[] | DatasetFileDescriptor[] | string | URL, options?: OpenDatasetOptions): Promise<ParquetDataset>
+
+export interface OpenTableOptions extends Omit<OpenDatasetOptions, 'hivePartitioning' | 'partitioning' | 'columnOf'> {
+  /** 'auto' (default): a `_delta_log/` means Delta, a `metadata/` folder (or version hint) Iceberg. */
+  format?: 'iceberg' | 'delta' | 'auto'
+  /** Iceberg: the snapshot id to read (a string or bigint: ids exceed 2^53). Default: the current snapshot. */
+  snapshot?: string | bigint | number
+  /** Delta: the table version to read. Default: the latest. */
+  version?: number
+  /** Iceberg: the metadata.json to read, relative to the table's root (for tables without version-hint.text, over HTTP). */
+  metadata?: string
+  /** Maps a path as the metadata writes it to a location to read; default: strip the table's own location. */
+  rebase?: (path: string) => string | URL | null | undefined
+  /** Let the metadata name files outside the table's location: every one (true) or those under these prefixes. */
+  allowOutside?: boolean | string[]
+}
+
+export interface TableColumnType {
+  kind: 'int' | 'long' | 'float' | 'double' | 'decimal' | 'string' | 'binary' | 'fixed' | 'uuid' | 'boolean'
+    | 'date' | 'time' | 'timestamp' | 'timestamptz' | 'timestamp_ns' | 'timestamptz_ns' | 'other'
+  precision?: number
+  scale?: number
+  length?: number
+  name?: string
+}
+
+/** What openTable() resolves to: the table's live files as a dataset, pruned by the table's metadata. */
+export interface ParquetTable extends ParquetDataset {
+  readonly table: {
+    format: 'iceberg' | 'delta'
+    /** Iceberg: the snapshot read, as a decimal string. */
+    snapshot?: string | null
+    formatVersion?: number
+    metadataLocation?: string
+    /** Delta: the version read. */
+    version?: number
+    /** The writer the writer rules are keyed by ('spark', 'delta-uniform', an Iceberg engine, 'delta'). */
+    writer: string
+    columns: Array<{ name: string, type: TableColumnType }>
+    files: Array<{ path: string, location: string, size: number, deletes: Array<'position' | 'equality' | 'dv'> }>
+    /** The metadata reads openTable made (each wave of reads is one round). */
+    metadataStats: { requests: number, bytesFetched: number, rounds: number }
+  }
+}
+
+/** Opens an Iceberg (v1, v2) or Delta table by its root: a local folder, a file: URL or an http(s) URL. */
+export function openTable(location: string | URL, options?: OpenTableOptions): Promise<ParquetTable>
