@@ -12,7 +12,7 @@ import { inspectFile } from './cli/inspect.js'
 import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe.js'
 import { Progress, runFiles } from './cli/run-files.js'
-import { isDatasetInput, probeFilesAsDataset, runDatasetInspect, runDatasetProbe } from './cli/dataset.js'
+import { isDatasetInput, isTableInput, probeFilesAsDataset, runDatasetInspect, runDatasetProbe } from './cli/dataset.js'
 
 const EXIT_OK = 0
 const EXIT_FAILED = 2
@@ -45,7 +45,7 @@ async function main(argv) {
 }
 
 async function runInspect(files, options) {
-  if (isDatasetInput(files)) return runDatasetInspect(files[0], options)
+  if (isTableInput(files, options) || isDatasetInput(files)) return runDatasetInspect(files[0], options)
   return runOverFiles(files, options, {
     job: (source, label) => withFile(source, options, async (file) => {
       await file.validateFooter() // the report shows the footer: it must be the file's current one
@@ -66,7 +66,7 @@ function jsonInspectShape({ stats, rowGroups, ...file }) {
 
 async function runProbe(files, options) {
   const values = await loadValues(options)
-  if (isDatasetInput(files)) return runDatasetProbe(files[0], values, options)
+  if (isTableInput(files, options) || isDatasetInput(files)) return runDatasetProbe(files[0], values, options)
   const summary = new ProbeSummary(values)
   const probeOptions = { column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
     confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns }

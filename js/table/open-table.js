@@ -8,6 +8,7 @@ import { loadTable } from './load-table.js'
 import { pruneFile } from './prune.js'
 import { valueKeys } from './column-keys.js'
 import { applyDeletes } from './deletes.js'
+import { summarizeTable } from './table-summary.js'
 
 const TABLE_OPTIONS = ['format', 'snapshot', 'version', 'metadata', 'rebase', 'allowOutside']
 
@@ -67,6 +68,11 @@ export class ParquetTable extends ParquetDataset {
       files: t.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes.map((d) => d.kind) })),
       metadataStats: { ...t.io.stats },
     }
+  }
+
+  /** Per column, what the metadata can prune (files with bounds, null and NaN counts, partition fields); snapshots or version. */
+  summary() {
+    return summarizeTable(this.#table)
   }
 
   async probe(column, values, options = {}) {
