@@ -35,6 +35,12 @@ async function detectFormat(io, root) {
 export async function loadTable(location, options = {}) {
   const format = options.format ?? 'auto'
   if (!FORMATS.includes(format)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`)
+  // A metadata.json named directly: the table's root is the folder above its metadata/ folder.
+  const text = location instanceof URL ? location.href : String(location)
+  const named = /^(.*?)\/?metadata\/([^/?#]+\.metadata\.json)([?#].*)?$/.exec(text)
+  if (named && format !== 'delta') {
+    return loadTable(named[1] + (named[3] ?? ''), { ...options, format: 'iceberg', metadata: `metadata/${named[2]}` })
+  }
   const root = await tableRoot(location)
   const io = options.io ?? new TableIO(root, options)
   const chosen = format === 'auto' ? await detectFormat(io, root) : format

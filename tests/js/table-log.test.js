@@ -24,6 +24,14 @@ describe('Iceberg snapshots', { skip: missingFixture('tables/iceberg/spark_bunni
     assert.equal(rows(await loadTable(location, { snapshot: 7505300640432048841n })), 21)
     await assert.rejects(loadTable(location, { snapshot: '7505300640432048840' }), (e) => e.code === ErrorCode.MALFORMED_TABLE)
   })
+
+  test('a metadata.json named directly: v1 holds 21 rows; v3, 21 rows and the position delete of one (20, as icebird reads it)', async () => {
+    const v1 = await loadTable(fixturePath('tables/iceberg/spark_bunnies/metadata/v1.metadata.json'))
+    assert.equal(v1.files.reduce((n, f) => n + f.recordCount, 0), 21)
+    const v3 = await loadTable(fixturePath('tables/iceberg/spark_bunnies/metadata/v3.metadata.json'))
+    assert.match(v3.metadataLocation, /v3\.metadata\.json$/)
+    assert.deepEqual(v3.files.map((f) => f.deletes.map((d) => d.kind)), [['position']])
+  })
 })
 
 /** Live (path, DV) pairs by replaying JSON commits 0..version as the protocol says. */

@@ -54,4 +54,15 @@ describe('table rounds over HTTP', { skip }, () => {
     assert.equal(cold.table.table.files.length, 15)
     assert.equal(cold.table.table.version, 15)
   })
+
+  test('over HTTP without listings: a log that starts at a checkpoint, and Iceberg without a version hint', async () => {
+    const cdf = await openTable(server.url('delta/checkpoint-cdf-table/'))
+    assert.equal(cdf.table.version, 5)
+    assert.equal(cdf.table.files.length, 13)
+    await assert.rejects(openTable(server.url('iceberg/athena_example/'), { format: 'iceberg' }), (e) => e.code === 'MALFORMED_TABLE' && /metadata/.test(e.message))
+    const athena = await openTable(server.url('iceberg/athena_example/'), { format: 'iceberg', metadata: 'metadata/00001-aaf0d033-d06b-43c7-be60-67f83abd4aca.metadata.json' })
+    assert.equal(athena.table.files.length, 1)
+    const result = await athena.probe('id', [1, 2, 3, 1000])
+    assert.ok(result.files[0].values.some((v) => v.verdict !== 'absent'))
+  })
 })
