@@ -8,6 +8,7 @@ import { describe, test } from 'node:test'
 
 import { openTable } from '../../js/index.js'
 import { loadTable } from '../../js/table/load-table.js'
+import { applyDeletes } from '../../js/table/deletes.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { probeForm, readParquet, TABLE_FIXTURES } from './helpers/table-truth.js'
 
@@ -126,4 +127,35 @@ describe('openTable: live values are never absent, deleted ones never present', 
       t.diagnostic(`${name}: ${probed} values probed (${deletedOnly} only in deleted rows) with and without confirm; (file, value) pairs ruled out by table metadata: ${filesRuledOut}`)
     })
   }
+})
+
+describe('deletes applied to the rows confirm found', () => {
+  const present = (rows, extra = {}) => ({ value: 'x', verdict: 'present', source: 'data-pages', reason: 'in-data-pages', detail: 'found', rows, ...extra })
+
+  test('Iceberg position deletes (spark_bunnies v4 deletes row 0 of its data file, as its delete file says)', { skip: missingFixture('tables/iceberg/spark_bunnies') }, async () => {
+    const loaded = await loadTable(fixturePath('tables/iceberg/spark_bunnies/metadata/v4.metadata.json'))
+    const [file] = loaded.files
+    const deleted = (await readRows(file.deletes[0].location)).filter((r) => r.file_path === file.writtenPath).map((r) => Number(r.pos))
+    assert.deepEqual(deleted, [0])
+    const [kept, gone, cut, open] = await applyDeletes(loaded, file, [present([0, 4, 7]), present([0]), present([0], { rowsTruncated: true }), { value: 'y', verdict: 'absent' }])
+    assert.deepEqual([kept.verdict, kept.rows], ['present', [4, 7]])
+    assert.deepEqual([gone.verdict, gone.reason], ['absent', 'rows-deleted'])
+    assert.deepEqual([cut.verdict, cut.reason], ['maybe', 'deletes-not-applied'])
+    assert.equal(open.verdict, 'absent')
+  })
+
+  test('Delta deletion vectors (table_with_deletion_logs: rows 2 and 79, as SOURCES.md states)', { skip: missingFixture('tables/delta/table_with_deletion_logs') }, async () => {
+    const loaded = await loadTable(fixturePath('tables/delta/table_with_deletion_logs'))
+    const [file] = loaded.files
+    const [a, b] = await applyDeletes(loaded, file, [present([1, 2, 3, 79, 80]), present([2, 79])])
+    assert.deepEqual(a.rows, [1, 3, 80])
+    assert.equal(b.reason, 'rows-deleted')
+  })
+
+  test('equality deletes are not applied: present becomes maybe (java_bunnies)', { skip: missingFixture('tables/iceberg/java_bunnies') }, async () => {
+    const loaded = await loadTable(fixturePath('tables/iceberg/java_bunnies'))
+    const file = loaded.files.find((f) => f.deletes.some((d) => d.kind === 'equality'))
+    const [v] = await applyDeletes(loaded, file, [present([3])])
+    assert.deepEqual([v.verdict, v.reason], ['maybe', 'deletes-not-applied'])
+  })
 })
