@@ -674,3 +674,6 @@ export interface ParquetTable extends ParquetDataset {
 
 /** Opens an Iceberg (v1, v2) or Delta table by its root: a local folder, a file: URL or an http(s) URL. */
 export function openTable(location: string | URL, options?: OpenTableOptions): Promise<ParquetTable>
+
+/** The answers of a dataset's shards (probe(…, { shard: { index, count } }) run apart) as one: files by path, totals recounted, stats added up. */
+export function mergeShardResults(results: DatasetProbeResult[]): Promise<DatasetProbeResult>

@@ -24,6 +24,15 @@ export async function openDataset(source, options) {
 }
 
 /**
+ * The answers of a dataset's shards, probed apart, as one answer (js/dataset/dataset.js mergeShardResults).
+ * @param {Parameters<typeof import('./dataset/dataset.js').mergeShardResults>[0]} results
+ */
+export async function mergeShardResults(results) {
+  const dataset = await import('./dataset/dataset.js')
+  return dataset.mergeShardResults(results)
+}
+
+/**
  * Loads the wasm module. Safe to call repeatedly; openParquet() calls it for you. Pass
  * `{ module }` (parquet_bloom.wasm as a WebAssembly.Module) where wasm cannot be compiled at run time.
  * @param {{ module?: WebAssembly.Module }} [options]

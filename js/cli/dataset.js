@@ -47,11 +47,15 @@ export function isTableInput(inputs, options) {
   return true
 }
 
-function openInput(input, options) {
+/** The dataset (or table) a command line names; a dataset without any file is a mistake worth saying (exit 2). */
+async function openInput(input, options) {
   if (options.table !== undefined) {
+    // A table without live files is a table at an empty snapshot: that is an answer, not a mistake.
     return openTable(input, { format: options.table, snapshot: options.snapshot, version: options['table-version'], footerCache: options.footerCache, decryption: options.decryption })
   }
-  return openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
+  const dataset = await openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
+  if (dataset.files.length === 0) throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${input}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped)`)
+  return dataset
 }
 
 /** Probes a dataset; returns the exit code (2 when a file failed). */

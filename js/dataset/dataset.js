@@ -201,6 +201,7 @@ export class ParquetDataset {
     const inspectOne = async (file) => {
       try {
         return await session.withFile(file.descriptor, async (parquet) => {
+          await parquet.validateFooter() // a cached footer must still describe the file it reports on
           tally.add(parquet.metadata)
           return { path: file.path, error: null }
         })
@@ -244,6 +245,23 @@ export class ParquetDataset {
 
   #fileView(file) {
     return { ...file.descriptor, partitions: file.partitions, validator: file.validator }
+  }
+}
+
+/**
+ * The answers of a dataset's shards (`probe(…, { shard: { index, count } })` run apart, on other
+ * machines or Worker invocations) as one: files in path order, totals recounted, stats added up (rounds
+ * and time: the slowest shard's, as shards run side by side).
+ * @param {Array<{ files: any[], stats: Record<string, number> }>} results
+ */
+export function mergeShardResults(results) {
+  const files = results.flatMap((r) => r.files).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  const sum = (name) => results.reduce((n, r) => n + r.stats[name], 0)
+  const max = (name) => Math.max(0, ...results.map((r) => r.stats[name]))
+  return {
+    files,
+    totals: totalsOf(files),
+    stats: { requests: sum('requests'), bytes: sum('bytes'), rounds: max('rounds'), window: max('window'), filesOpened: sum('filesOpened'), footersFromCache: sum('footersFromCache'), ms: max('ms') },
   }
 }
 

@@ -32,7 +32,8 @@ export function parseHivePartitions(path) {
   /** @type {Record<string, string | null>} */
   const partitions = {}
   for (const segment of segments) {
-    const eq = segment.indexOf('=')
+    // At the last '=', as DuckDB splits `a=b=c` (key `a=b`); writers escape an '=' of a value as %3D.
+    const eq = segment.lastIndexOf('=')
     if (eq <= 0) continue
     const key = decode(segment.slice(0, eq))
     const value = decode(segment.slice(eq + 1))
@@ -120,7 +121,8 @@ export function partitionMayEqual(raw, value) {
     if (micros !== undefined) return readings.some((r) => BigInt(r) * 1000n === micros)
     const day = dateMicros(raw)
     if (day !== undefined) return readings.some((r) => BigInt(Math.floor(r / 86_400_000)) * DAY_MICROS === day)
-    return value.toISOString() === raw
+    // A text this parser does not read as a date or time of day (an offset, a zone) is not ruled out.
+    return value.toISOString() === raw || TEMPORAL_START.test(raw)
   }
   if (typeof value === 'object') return true // byte arrays, decimals as objects: not compared here
   if (typeof value === 'boolean') return !(value ? FALSE_TEXT : TRUE_TEXT).has(raw.trim().toLowerCase())

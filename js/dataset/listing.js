@@ -83,15 +83,24 @@ async function listLocal(text) {
     return [{ path: path.basename(root), location: root, size: info.size }]
   }
   const files = []
+  const walked = new Set([await fs.realpath(root)])
   const walk = async (dir, relative) => {
     const entries = await fs.readdir(dir, { withFileTypes: true })
     for (const entry of entries) {
+      // Hidden and underscore names are writers' bookkeeping (_delta_log, .hive-staging, _SUCCESS), not data.
+      if (/^[._]/.test(entry.name)) continue
       const rel = relative ? `${relative}/${entry.name}` : entry.name
       const full = path.join(dir, entry.name)
-      // Hidden and underscore folders are writers' bookkeeping (_delta_log, .hive-staging), not data.
-      if (entry.isDirectory()) {
-        if (!/^[._]/.test(entry.name)) await walk(full, rel)
-      } else if (entry.isFile() && !/^[._]/.test(entry.name) && (pattern ? pattern.test(rel) : PARQUET_NAME.test(entry.name))) {
+      // A symbolic link counts as what it points to (a link to a folder already walked is not followed).
+      const target = entry.isSymbolicLink() ? await fs.stat(full).catch(() => undefined) : entry
+      if (!target) continue
+      if (target.isDirectory()) {
+        const real = await fs.realpath(full)
+        if (!walked.has(real)) {
+          walked.add(real)
+          await walk(full, rel)
+        }
+      } else if (target.isFile() && (pattern ? pattern.test(rel) : PARQUET_NAME.test(entry.name))) {
         files.push({ path: rel, location: full, size: (await fs.stat(full)).size })
       }
     }

@@ -3,7 +3,7 @@
 // against DuckDB's answers and DuckDB's own description of the files (parquet_metadata).
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, test } from 'node:test'
@@ -65,6 +65,14 @@ test('probe --where and a partition column: files skipped before any read', asyn
   const partition = await cli(['probe', root, '-c', 'day', '-v', '2026-01-08'])
   assert.equal(partition.code, 0, partition.stderr)
   assert.match(partition.stdout, /^6 files \(0 opened\), 0 requests, 0 B read, 0 rounds, \d+ ms$/m)
+})
+
+test('a dataset without files is an error (exit 2), not an empty answer', async () => {
+  const empty = path.join(dir, 'empty')
+  await mkdir(path.join(empty, 'day=2026-01-07'), { recursive: true })
+  const r = await cli(['probe', empty, '-c', 'user_id', '-v', '1'])
+  assert.equal(r.code, 2)
+  assert.match(r.stderr, /^parquet-bloom: .*empty: no Parquet files there/m)
 })
 
 test('inspect <dir>: per column, the share of files and row groups with each index, as DuckDB describes them', async () => {

@@ -3,12 +3,12 @@
 // confirmed answer names exactly the files and rows DuckDB finds, partitions decide without reads, and
 // over HTTP the rounds stay constant in the number of files (counted at the server).
 import assert from 'node:assert/strict'
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { createFooterCache, openDataset, REASONS, Source } from '../../js/index.js'
+import { createFooterCache, mergeShardResults, openDataset, REASONS, Source } from '../../js/index.js'
 import { duckdb, filesHolding, quote, writeHiveDataset } from './helpers/hive-dataset.js'
 import { startTestServer } from './helpers/range-server.js'
 import { parseHivePartitions, partitionMayEqual } from '../../js/dataset/hive.js'
@@ -60,6 +60,17 @@ describe('a Hive dataset written by DuckDB', () => {
       db.close()
     }
     for (const f of dataset.files) assert.ok(f.size > 0)
+    // A glob, bookkeeping files and symbolic links (a loop back to the root is not followed).
+    await writeFile(path.join(root, '_SUCCESS'), '')
+    await symlink(root, path.join(root, 'day=2026-01-07', 'loop'))
+    try {
+      assert.deepEqual((await openDataset(root)).files.map((f) => f.path), dataset.files.map((f) => f.path))
+      const fr = await openDataset(path.join(root, '*/country={FR,DE}/*.parquet'))
+      assert.deepEqual(fr.files.map((f) => f.path), dataset.files.filter((f) => f.partitions.country !== 'US').map((f) => f.path))
+    } finally {
+      await rm(path.join(root, '_SUCCESS'))
+      await rm(path.join(root, 'day=2026-01-07', 'loop'))
+    }
   })
 
   test('probe: no false negative against DuckDB; confirm: exactly DuckDB\'s files and rows', async () => {
@@ -126,6 +137,11 @@ describe('a Hive dataset written by DuckDB', () => {
     const shards = await Promise.all([0, 1, 2].map((index) => dataset.probe('user_id', [42], { shard: { index, count: 3 } })))
     const union = shards.flatMap((s) => s.files.map((f) => f.path)).sort()
     assert.deepEqual(union, dataset.files.map((f) => f.path))
+    const merged = await mergeShardResults(shards)
+    const whole = await dataset.probe('user_id', [42])
+    assert.deepEqual(merged.files.map((f) => [f.path, f.values[0].verdict]), whole.files.map((f) => [f.path, f.values[0].verdict]))
+    assert.deepEqual(merged.totals, whole.totals)
+    assert.equal(merged.stats.requests, whole.stats.requests)
   })
 
   test('a prefilter rules files out before any read: those are never opened', async () => {
@@ -361,7 +377,7 @@ describe('partition values typed differently from the probe', () => {
 
 describe('Hive partition values', () => {
   test('parsed from folders, URL-decoded, the default partition as null', () => {
-    assert.deepEqual(parseHivePartitions('a=1/b=x%2Fy/c=__HIVE_DEFAULT_PARTITION__/d=1=2/part=9.parquet'), { a: '1', b: 'x/y', c: null, d: '1=2' })
+    assert.deepEqual(parseHivePartitions('a=1/b=x%2Fy/c=__HIVE_DEFAULT_PARTITION__/d=1=2/e=f%3Dg/h=100%/part=9.parquet'), { a: '1', b: 'x/y', c: null, 'd=1': '2', e: 'f=g', h: '100%' })
   })
 
   test('never ruled out where DuckDB\'s comparison could match', () => {
@@ -381,6 +397,7 @@ describe('Hive partition values', () => {
     assert.equal(partitionMayEqual('2026-01-07', '2026-01-07T01:00:00+01:00'), true)
     assert.equal(partitionMayEqual('2026-01-07', '2026-01-08'), false)
     assert.equal(partitionMayEqual('2026-01-07', 20460), true, 'a day number, as the file layer takes one for DATE')
+    assert.equal(partitionMayEqual('2026-01-07T10:00:00+02:00', new Date(Date.UTC(2026, 0, 7, 8))), true, 'an offset this parser does not read')
   })
 
   test('reason codes and sources are in the one table', () => {
