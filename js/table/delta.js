@@ -14,7 +14,8 @@ import { tableBoundRules } from '../writer-rules.js'
 const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, message, { source })
 const pad = (v) => String(v).padStart(20, '0')
 const COMMIT_BATCH = 8
-// Delta truncates string statistics to 32 characters (Spark's dataSkippingStringPrefixLength).
+// Delta truncates string statistics to 32 characters by default; the table property
+// delta.dataSkippingStringPrefixLength can make that shorter.
 const STRING_PREFIX = 32
 const MS_IN_MICROS = 1000n
 
@@ -179,6 +180,8 @@ export async function loadDelta(io, root, options = {}) {
   const fields = deltaFields(schema)
   const partitionColumns = new Set(metaData.partitionColumns ?? [])
   const writer = 'delta'
+  const configured = Number(metaData.configuration?.['delta.dataSkippingStringPrefixLength'])
+  const prefixLength = Number.isInteger(configured) && configured > 0 ? Math.min(configured, STRING_PREFIX) : STRING_PREFIX
   const resolve = pathResolver(root, { encoded: true, rebase: options.rebase, allowOutside: options.allowOutside })
   const files = [...live.values()].map((add) => {
     const { location, relative } = resolve(add.path)
@@ -187,7 +190,7 @@ export async function loadDelta(io, root, options = {}) {
       location,
       size: Number(add.size),
       partitions: deltaPartitions(fields, partitionColumns, add.partitionValues ?? {}),
-      columnFacts: deltaFacts(fields, partitionColumns, add.stats, writer),
+      columnFacts: deltaFacts(fields, partitionColumns, add.stats, writer, prefixLength),
       deletes: add.deletionVector ? [{ kind: 'dv', dv: add.deletionVector }] : [],
       partitionValues: add.partitionValues ?? {},
     }
@@ -236,7 +239,7 @@ function statKeys(type, value) {
   }
 }
 
-export function deltaFacts(fields, partitionColumns, statsText, writer) {
+export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLength = STRING_PREFIX) {
   const facts = new Map()
   if (typeof statsText !== 'string' || statsText === '') return facts
   let stats
@@ -258,7 +261,7 @@ export function deltaFacts(fields, partitionColumns, statsText, writer) {
       const hi = highs.reduce((a, b) => (compareKeys(a, b) >= 0 ? a : b))
       f.upper = temporal ? /** @type {bigint} */ (hi) + MS_IN_MICROS : hi
       if (hi instanceof Uint8Array && (field.type.kind === 'string' || field.type.kind === 'binary')) {
-        if (utf8Length(hi) >= STRING_PREFIX) f.upperPrefix = utf8Prefix(hi, STRING_PREFIX)
+        if (utf8Length(hi) >= prefixLength) f.upperPrefix = utf8Prefix(hi, prefixLength)
       }
     }
     const nulls = statAt(stats.nullCount, field.physicalPath)

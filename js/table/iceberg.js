@@ -112,7 +112,7 @@ export function icebergColumnFacts(dataFile, fields, truncate, writer) {
         const text = field.type.kind === 'string'
         const len = text ? utf8Length(hi) : hi.length
         const prefixRule = rules.some((r) => r.effect === 'upper-bound-is-prefix')
-        if ((text || field.type.kind === 'binary') && (len >= truncate || prefixRule)) {
+        if ((text || field.type.kind === 'binary' || field.type.kind === 'fixed') && (len >= truncate || prefixRule)) {
           f.upperPrefix = text ? utf8Prefix(f.upper, Math.min(truncate, len)) : f.upper.subarray(0, Math.min(truncate, len))
         }
       }

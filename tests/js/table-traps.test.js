@@ -29,9 +29,9 @@ function iceberg(type, entry, values, { writer = 'spark', truncate = 16 } = {}) 
   return pruneFile(file, field, valueKeys(field.type, values)).map((a) => a?.reason ?? null)
 }
 
-function delta(type, stats, values) {
+function delta(type, stats, values, prefixLength) {
   const fields = [{ id: 1, name: 'c', physicalName: 'c', physicalPath: ['c'], type: deltaType(type), topLevel: true }]
-  const file = { partitions: [], columnFacts: deltaFacts(fields, new Set(), JSON.stringify(stats), 'delta') }
+  const file = { partitions: [], columnFacts: deltaFacts(fields, new Set(), JSON.stringify(stats), 'delta', prefixLength) }
   return pruneFile(file, fields[0], valueKeys(fields[0].type, values)).map((a) => a?.reason ?? null)
 }
 
@@ -59,6 +59,12 @@ describe('truncated string and binary bounds', () => {
     const prefix = '002 Mark Tunnel\nNew Robert, GU 4' // 32 characters, as table_with_deletion_logs shows
     const stats = { numRecords: 2, minValues: { c: '000' }, maxValues: { c: `${prefix}\uFFFF` }, nullCount: { c: 0 } }
     assert.deepEqual(delta('string', stats, [`${prefix}\u{1F600}`, `${prefix}zzz`, 'zzz', '001']), [null, null, 'out-of-range', null])
+  })
+
+  test('Delta with a shorter delta.dataSkippingStringPrefixLength: a max of that length is a prefix', () => {
+    const stats = { numRecords: 1, minValues: { c: 'abcd' }, maxValues: { c: 'abcd' }, nullCount: { c: 0 } }
+    assert.deepEqual(delta('string', stats, ['abcdz'], 4), [null])
+    assert.deepEqual(delta('string', stats, ['abcdz']), ['out-of-range'])
   })
 
   test('binary bounds of the truncate length are prefixes too', () => {
