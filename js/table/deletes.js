@@ -4,6 +4,7 @@
 // (and anything unreadable) turn a `present` into `maybe`, reason `deletes-not-applied`.
 import { bitmapInFile, decodeRoaringBitmapArray, deletionVectorSource } from './deletion-vector.js'
 import { pathResolver } from './table-location.js'
+import { readParquetRows } from '../parquet-rows.js'
 
 /** The deleted row positions of one data file, or null when some delete cannot be applied exactly. */
 async function deletedRows(table, file) {
@@ -22,9 +23,7 @@ async function deletedRows(table, file) {
       reads.push({ location, use: (bytes) => { for (const r of decodeRoaringBitmapArray(bitmapInFile(bytes, source.offset, Number(d.dv.sizeInBytes)))) deleted.add(r) } })
     } else if (d.kind === 'position') {
       reads.push({ location: d.location, use: async (bytes) => {
-        const [{ parquetReadObjects }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')])
-        const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
-        for (const row of await parquetReadObjects({ file: buffer, compressors, columns: ['file_path', 'pos'] })) {
+        for (const row of await readParquetRows(bytes, ['file_path', 'pos'])) {
           if (row.file_path === file.writtenPath) deleted.add(Number(row.pos))
         }
       } })

@@ -10,6 +10,7 @@ import { locationUnder, pathResolver } from './table-location.js'
 import { textOf } from './table-io.js'
 import { utf8Length, utf8Prefix, valueKeys, compareKeys } from './column-keys.js'
 import { tableBoundRules } from '../writer-rules.js'
+import { readParquetRows } from '../parquet-rows.js'
 
 const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, message, { source })
 const pad = (v) => String(v).padStart(20, '0')
@@ -59,13 +60,8 @@ function parseLines(text, name) {
 }
 
 async function parquetActions(bytes, name) {
-  const [{ parquetReadObjects }, { compressors }] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')])
-  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
   try {
-    const { parquetMetadata } = await import('hyparquet')
-    const present = new Set(parquetMetadata(file).schema.map((e) => e.name))
-    const columns = ['add', 'remove', 'metaData', 'protocol', 'sidecar', 'checkpointMetadata'].filter((c) => present.has(c))
-    return await parquetReadObjects({ file, compressors, columns })
+    return await readParquetRows(bytes, ['add', 'remove', 'metaData', 'protocol', 'sidecar', 'checkpointMetadata'])
   } catch (err) {
     throw malformed(`${name}: the checkpoint does not read as Parquet (${/** @type {Error} */ (err).message})`, name)
   }
