@@ -12,7 +12,7 @@ import { inspectFile } from './cli/inspect-command.js'
 import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe-command.js'
 import { Progress, runFiles } from './cli/run-files.js'
-import { isDatasetInput, probeFilesAsDataset, runDatasetInspect, runDatasetProbe } from './cli/dataset.js'
+import { isDatasetInput, isTableInput, probeFilesAsDataset, runDatasetInspect, runDatasetProbe } from './cli/dataset.js'
 import { adviceText, indexAdd, indexBuild } from './cli/index-add.js'
 import { adviseIndexes } from './index-builder/advise.js'
 
@@ -55,7 +55,7 @@ async function main(argv) {
 }
 
 async function runInspect(files, options) {
-  if (isDatasetInput(files)) return runDatasetInspect(files[0], options)
+  if (isTableInput(files, options) || isDatasetInput(files)) return runDatasetInspect(files[0], options)
   if (options.advise) {
     return runOverFiles(files, options, {
       job: (source, label) => withFile(source, options, async (file) => ({ file: label, columns: await adviseIndexes(file, { fpp: options.fpp }) })),
@@ -83,7 +83,7 @@ function jsonInspectShape({ stats, rowGroups, ...file }) {
 
 async function runProbe(files, options) {
   const values = await loadValues(options)
-  if (isDatasetInput(files)) return runDatasetProbe(files[0], values, options)
+  if (isTableInput(files, options) || isDatasetInput(files)) return runDatasetProbe(files[0], values, options)
   // One sidecar index for every file of the run, loaded (like the index-builder) only when asked for.
   if (options.index !== undefined) {
     const { openSidecarIndex } = await import('./index-builder/index.js')

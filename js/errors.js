@@ -22,6 +22,8 @@ export const ErrorCode = Object.freeze({
   TOO_LARGE: 'TOO_LARGE', // a configured limit (maxBytes, footer size, 128 MiB filter ceiling)
   ABORTED: 'ABORTED', // AbortSignal fired or a timeout elapsed
   IO: 'IO', // network or file-system failure
+  MALFORMED_TABLE: 'MALFORMED_TABLE', // Iceberg/Delta table metadata that is missing, does not decode, or contradicts itself
+  PATH_OUTSIDE_TABLE: 'PATH_OUTSIDE_TABLE', // table metadata names a file outside the table's location (refused unless allowOutside)
   FILTER_RELEASED: 'FILTER_RELEASED', // a visit-scoped or freed filter used after its lifetime
   LIMIT_EXCEEDED: 'LIMIT_EXCEEDED', // the wasm scratch pool budget is exhausted
   WASM: 'WASM', // the wasm module failed to load

@@ -331,6 +331,7 @@ export type ReasonCode =
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
   | 'encrypted-column' | 'no-key' | 'no-column-metadata' | 'external-file' | 'stale-index' | 'internal'
   | 'partition-match' | 'partition-mismatch' | 'outside-where' | 'column-missing' | 'file-error' | 'limit-reached'
+  | 'no-nan' | 'deletes-not-applied' | 'rows-deleted'
 
 export interface ProbeValueResult {
   /** The value as it was passed in. */
@@ -527,6 +528,8 @@ export declare const ErrorCode: Readonly<{
   TOO_LARGE: 'TOO_LARGE'
   ABORTED: 'ABORTED'
   IO: 'IO'
+  MALFORMED_TABLE: 'MALFORMED_TABLE'
+  PATH_OUTSIDE_TABLE: 'PATH_OUTSIDE_TABLE'
   FILTER_RELEASED: 'FILTER_RELEASED'
   LIMIT_EXCEEDED: 'LIMIT_EXCEEDED'
   WASM: 'WASM'
@@ -582,6 +585,9 @@ export interface OpenDatasetOptions extends OpenParquetOptions {
   /** Called per file per probe before any read of it; a non-null entry rules value k out for the file. */
   prefilter?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, column: string, values: unknown[]) =>
     PrefilterAnswer[] | null | Promise<PrefilterAnswer[] | null>
+  /** The column's path in one file, after its footer was read (tables: renamed columns matched by field id, column mapping). */
+  columnOf?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, parquetFile: ParquetFile, column: string | string[]) =>
+    string | string[] | Promise<string | string[]>
   /** For s3:// sources (js/sources/s3-listing.js). */
   credentials?: { accessKeyId: string, secretAccessKey: string, sessionToken?: string }
   endpoint?: string
@@ -656,6 +662,52 @@ export interface DatasetCoverage {
 
 /** Opens many Parquet files as one dataset: a list (sources or descriptors), a local directory or glob, or an s3:// prefix. */
 export function openDataset(source: ParquetSource[] | DatasetFileDescriptor[] | string | URL, options?: OpenDatasetOptions): Promise<ParquetDataset>
+
+export interface OpenTableOptions extends Omit<OpenDatasetOptions, 'hivePartitioning' | 'partitioning' | 'columnOf'> {
+  /** 'auto' (default): a `_delta_log/` means Delta, a `metadata/` folder (or version hint) Iceberg. */
+  format?: 'iceberg' | 'delta' | 'auto'
+  /** Iceberg: the snapshot id to read (a string or bigint: ids exceed 2^53). Default: the current snapshot. */
+  snapshot?: string | bigint | number
+  /** Delta: the table version to read. Default: the latest. */
+  version?: number
+  /** Iceberg: the metadata.json to read, relative to the table's root (for tables without version-hint.text, over HTTP). */
+  metadata?: string
+  /** Maps a path as the metadata writes it to a location to read; default: strip the table's own location. */
+  rebase?: (path: string) => string | URL | null | undefined
+  /** Let the metadata name files outside the table's location: every one (true) or those under these prefixes. */
+  allowOutside?: boolean | string[]
+}
+
+export interface TableColumnType {
+  kind: 'int' | 'long' | 'float' | 'double' | 'decimal' | 'string' | 'binary' | 'fixed' | 'uuid' | 'boolean'
+    | 'date' | 'time' | 'timestamp' | 'timestamptz' | 'timestamp_ns' | 'timestamptz_ns' | 'other'
+  precision?: number
+  scale?: number
+  length?: number
+  name?: string
+}
+
+/** What openTable() resolves to: the table's live files as a dataset, pruned by the table's metadata. */
+export interface ParquetTable extends ParquetDataset {
+  readonly table: {
+    format: 'iceberg' | 'delta'
+    /** Iceberg: the snapshot read, as a decimal string. */
+    snapshot?: string | null
+    formatVersion?: number
+    metadataLocation?: string
+    /** Delta: the version read. */
+    version?: number
+    /** The writer the writer rules are keyed by ('spark', 'delta-uniform', an Iceberg engine, 'delta'). */
+    writer: string
+    columns: Array<{ name: string, type: TableColumnType }>
+    files: Array<{ path: string, location: string, size: number, deletes: Array<'position' | 'equality' | 'dv'> }>
+    /** The metadata reads openTable made (each wave of reads is one round). */
+    metadataStats: { requests: number, bytesFetched: number, rounds: number }
+  }
+}
+
+/** Opens an Iceberg (v1, v2) or Delta table by its root: a local folder, a file: URL or an http(s) URL. */
+export function openTable(location: string | URL, options?: OpenTableOptions): Promise<ParquetTable>
 
 /** The answers of a dataset's shards (probe(…, { shard: { index, count } }) run apart) as one: files by path, totals recounted, stats added up. */
 export function mergeShardResults(results: DatasetProbeResult[]): Promise<DatasetProbeResult>

@@ -57,3 +57,14 @@ export function memoryStats() {
 export function configure({ maxPoolBytes } = {}) {
   if (maxPoolBytes !== undefined) getCore().native.poolSetMaxBytes(maxPoolBytes)
 }
+
+/**
+ * Opens an Iceberg or Delta table as a dataset of its live files, pruned by the table's own metadata
+ * (js/table/open-table.js, loaded on first use with its Avro and checkpoint readers).
+ * @param {Parameters<typeof import('./table/open-table.js').openTable>[0]} location
+ * @param {Parameters<typeof import('./table/open-table.js').openTable>[1]} [options]
+ */
+export async function openTable(location, options) {
+  const table = await import('./table/open-table.js')
+  return table.openTable(location, options)
+}

@@ -23,6 +23,9 @@ const COMMON = {
   'key-file': { type: 'string' },
   'endpoint': { type: 'string' },
   'region': { type: 'string' },
+  'table': { type: 'string' },
+  'snapshot': { type: 'string' },
+  'table-version': { type: 'string' },
   'help': { type: 'boolean', short: 'h' },
 }
 
@@ -91,6 +94,9 @@ Options:
                        values (a sample of row groups decoded; statistics as the file has them) and what
                        bloom filters would cost (parquet-bloom index add writes them)
   --fpp <p>            with --advise: the filters' false-positive rate (default 0.01)
+  --table iceberg|delta|auto  the location is a table's root: its snapshots or version, files, deletes, and
+                       per column what its metadata can prune (files with bounds, counts, partition fields)
+  --snapshot <id>, --table-version <n>  with --table: the snapshot (Iceberg) or version (Delta) to read
   --concurrency <n>    files read at once (default ${DEFAULT_CONCURRENCY})
   --cache-dir <dir>    keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
   --footer-key <key>   key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>);
@@ -129,6 +135,10 @@ Options:
   --endpoint <url>         an s3:// dataset on an S3-compatible service (R2, MinIO, …); also AWS_ENDPOINT_URL
   --region <region>        its region; also AWS_REGION. Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
                            AWS_SESSION_TOKEN (never on the command line); without them, unsigned requests
+  --table iceberg|delta|auto  the one location is an Iceberg or Delta table's root (folder or URL): its
+                           metadata lists the live files and rules files out before any read
+  --snapshot <id>          with --table: the Iceberg snapshot to read (default: the current one)
+  --table-version <n>      with --table: the Delta version to read (default: the latest)
   --where <key=value>      a dataset: only files whose partition key holds value (repeat a key for IN)
   --index <file>           a sidecar index (parquet-bloom index build): its filters and bounds answer what
                            the files' own indexes leave open, for files it describes as they are
@@ -223,6 +233,16 @@ export function parseCommandLine(argv) {
   if (files.length === 0) throw new UsageError(`${first} needs at least one file or URL (see parquet-bloom ${first} --help)`, first)
   options.concurrency = parseConcurrency(options.concurrency, first)
   if (options['cache-dir'] === '') throw new UsageError(`--cache-dir needs a directory (see parquet-bloom ${first} --help)`, first)
+  if (options.table !== undefined && !['iceberg', 'delta', 'auto'].includes(options.table)) {
+    throw new UsageError(`--table must be iceberg, delta or auto, got ${JSON.stringify(options.table)}`, first)
+  }
+  if ((options.snapshot !== undefined || options['table-version'] !== undefined) && options.table === undefined) {
+    throw new UsageError(`--snapshot and --table-version go with --table (see parquet-bloom ${first} --help)`, first)
+  }
+  if (options['table-version'] !== undefined) {
+    if (!/^\d+$/.test(options['table-version'])) throw new UsageError(`--table-version must be a whole number, got ${JSON.stringify(options['table-version'])}`, first)
+    options['table-version'] = Number(options['table-version'])
+  }
   if (first === 'probe') checkProbeOptions(options)
   if (first === 'inspect' && options.fpp !== undefined) {
     const fpp = Number(options.fpp)

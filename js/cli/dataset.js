@@ -3,7 +3,7 @@
 // totals and the cost; `inspect` reports per column how many files and row groups each index covers.
 import { statSync } from 'node:fs'
 
-import { describeColumnType, ErrorCode, openDataset, ParquetBloomError } from '../index.js'
+import { describeColumnType, ErrorCode, openDataset, openTable, ParquetBloomError } from '../index.js'
 import { formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './format.js'
 import { rememberSecrets, redactSecrets } from './keys.js'
 import { Progress } from './run-files.js'
@@ -40,8 +40,19 @@ export function s3Options(options, env = process.env) {
   return { ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}), ...(credentials ? { credentials } : {}) }
 }
 
-/** The dataset a command line names; one without any file is a mistake worth saying (exit 2). */
+/** Whether the command line names a table (--table): exactly one location. */
+export function isTableInput(inputs, options) {
+  if (options.table === undefined) return false
+  if (inputs.length !== 1) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `--table takes one table location, got ${inputs.length}`)
+  return true
+}
+
+/** The dataset (or table) a command line names; a dataset without any file is a mistake worth saying (exit 2). */
 async function openInput(input, options) {
+  if (options.table !== undefined) {
+    // A table without live files is a table at an empty snapshot: that is an answer, not a mistake.
+    return openTable(input, { format: options.table, snapshot: options.snapshot, version: options['table-version'], footerCache: options.footerCache, decryption: options.decryption })
+  }
   const dataset = await openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
   if (dataset.files.length === 0) throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${input}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped)`)
   return dataset
@@ -115,8 +126,10 @@ export async function runDatasetInspect(input, options, out = process.stdout) {
   const progress = new Progress(dataset.files.length)
   const report = await dataset.inspect({ onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
   progress.clear()
+  const table = 'summary' in dataset && typeof dataset.summary === 'function' ? dataset.summary() : undefined
+  if (table && !options.json) out.write(tableText(input, table))
   if (options.json) {
-    out.write(`${JSON.stringify(jsonSafe({ files: report.files, filesWithError: report.filesWithError, errors: report.errors, columns: report.columns, stats: report.stats }))}\n`)
+    out.write(`${JSON.stringify(jsonSafe({ ...(table ? { table } : {}), files: report.files, filesWithError: report.filesWithError, errors: report.errors, columns: report.columns, stats: report.stats }))}\n`)
   } else {
     const share = (part, whole) => `${formatPercent(whole ? part / whole : 0)} (${part}/${whole})`
     const rows = [['column', 'type', 'files', 'statistics', 'page index', 'dictionary-only', 'bloom filter']]
@@ -133,6 +146,17 @@ export async function runDatasetInspect(input, options, out = process.stdout) {
   }
   for (const e of report.errors) process.stderr.write(redactSecrets(`parquet-bloom: ${e.error.message.includes(e.path) ? '' : `${e.path}: `}${e.error.message}\n`))
   return report.filesWithError ? 2 : 0
+}
+
+/** A table's metadata, for people: what was read and per column what it can rule out without reads. */
+function tableText(input, t) {
+  const at = t.format === 'iceberg' ? `snapshot ${t.snapshot ?? 'none'} of ${t.snapshots.length}` : `version ${t.version}`
+  const deletes = Object.entries(t.filesWithDeletes).filter(([, n]) => n).map(([k, n]) => `${n} with ${k === 'dv' ? 'deletion vectors' : `${k} deletes`}`)
+  const rows = [['column', 'type', 'files with bounds', 'null counts', 'NaN counts', 'partitioned by']]
+  for (const c of t.columns) rows.push([c.column, c.type, `${c.bounds}/${c.files}`, `${c.nullCounts}/${c.files}`, `${c.nanCounts}/${c.files}`, c.partitions.join(', ') || '-'])
+  const snapshots = t.format === 'iceberg' ? t.snapshots.map((s) => `  snapshot ${s.id} ${new Date(s.timestampMs).toISOString()} ${s.operation ?? ''}${s.id === t.snapshot ? ' (read)' : ''}\n`).join('') : ''
+  return `${input}: ${t.format} table (writer ${t.writer}), ${at}: ${t.files} live files${deletes.length ? ` (${deletes.join(', ')})` : ''}\n${snapshots}` +
+    `what the table's metadata can rule out without reading a file:\n${formatTable(rows, 'llrrrl').replace(/^/gm, '  ')}\n`
 }
 
 function costLine({ requests, bytes, rounds, ms }) {

@@ -16,14 +16,16 @@ import { CoverageTally } from './coverage.js'
 import { rollUpValue } from './roll-up.js'
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
-const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region']
+const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region']
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
  *   etag?, partitions? }), a local directory or glob, or an s3:// prefix or glob
  * @param {object} [options] openParquet's options (shared by every file) and the dataset's own:
  *   partitioning ({ key: 'DATE' | 'TIMESTAMP' | 'BIGINT' | 'VARCHAR' }), hivePartitioning (default true),
- *   prefilter(file, column, values), footerCache (default: one in memory for this dataset)
+ *   prefilter(file, column, values), columnOf(file, parquetFile, column) (the column's path in that file,
+ *   for tables whose files name a column differently: renames, column mapping), footerCache (default:
+ *   one in memory for this dataset)
  */
 export async function openDataset(source, options = {}) {
   const { files, fetch } = await listDataset(source, options)
@@ -156,8 +158,10 @@ export class ParquetDataset {
         return await session.withFile(file.descriptor, async (opened) => {
           parquet = opened
           let probed
+          let fileColumn = column
           try {
-            probed = await opened.probe(column, open.map((k) => list[k]), probeOptions)
+            fileColumn = settings.columnOf ? await settings.columnOf(this.#fileView(file), opened, column) : column
+            probed = await opened.probe(fileColumn, open.map((k) => list[k]), probeOptions)
           } catch (error) {
             if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
             const detail = error.message // names the file's columns
@@ -167,7 +171,7 @@ export class ParquetDataset {
           const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
           const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
           for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
-          const { typeLength } = opened.column(column)
+          const { typeLength } = opened.column(fileColumn)
           return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType, ...(typeLength !== undefined ? { typeLength } : {}),
             rowGroups, values: fileValues, stats: statsOf(opened), ...(probed.confirm ? { confirm: probed.confirm } : {}) }
         })

@@ -109,7 +109,7 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
 
 /**
  * @typedef {{ index: number, path: string[], name: string, physicalType: string, typeLength: number | undefined,
- *   logicalType: object | null, repetition: string | undefined, repeated: boolean }} LeafColumn
+ *   logicalType: object | null, repetition: string | undefined, repeated: boolean, fieldId?: number }} LeafColumn
  * @typedef {{ f64: Float64Array, i32: Int32Array }} IndexRecords ChunkIndexRecord per chunk, row-group-major
  * @typedef {{ version: number, numRows: number, createdBy: string | undefined, encryptedColumns: boolean,
  *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array, indexes: IndexRecords,
@@ -272,6 +272,7 @@ function leafColumns(words, count, metadata, where) {
       scale: scale >= 0 ? scale : undefined,
       precision: precision >= 0 ? precision : undefined,
       logical_type: logicalTypeRecord(words[w + Schema.LOGICAL_KIND], words[w + Schema.LOGICAL_A], words[w + Schema.LOGICAL_B]),
+      field_id: words[w + Schema.FIELD_ID],
     }
   }
   const root = element(0)
@@ -316,6 +317,8 @@ function leafColumns(words, count, metadata, where) {
         typeLength: e.type_length,
         logicalType: logicalTypeFromSchemaElement(e) ?? null,
         repetition: e.repetition_type,
+        // The schema's field_id (Iceberg maps columns by it, not by name); undefined when absent.
+        fieldId: e.field_id >= 0 ? e.field_id : undefined,
         // Under a repeated field a chunk holds more (or fewer) values than its row group has rows.
         repeated: top.repeated || e.repetition_type === 'REPEATED',
       })

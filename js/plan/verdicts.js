@@ -54,6 +54,9 @@ export const REASONS = Object.freeze({
   'column-missing': { verdict: 'unknown', text: 'the dataset file has no such column (its schema differs from other files\')' },
   'file-error': { verdict: 'unknown', text: 'the dataset file could not be read or probed; its `error` says why' },
   'limit-reached': { verdict: 'unknown', text: 'the dataset file was not probed: `limit` rows were already found in other files' },
+  'no-nan': { verdict: 'absent', text: 'a NaN, in a table file whose metadata counts no NaN in the column' },
+  'deletes-not-applied': { verdict: 'maybe', text: 'the table file has deletes (delete files, a deletion vector) that could not be applied to the rows found: they may all be deleted' },
+  'rows-deleted': { verdict: 'absent', text: 'confirm found it only in rows the table\'s deletes (position deletes, a deletion vector) remove' },
   'stale-index': { verdict: 'unknown', text: 'the sidecar index does not describe the file as it is (missing from it, or another size or validator): probe the file itself' },
   'internal': { verdict: 'unknown', text: 'an internal inconsistency; please report it' },
 })

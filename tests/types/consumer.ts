@@ -162,7 +162,7 @@ export async function consume(url: string): Promise<unknown[]> {
   }
   const stores: FooterStore[] = [memoryStore(), directoryStore('/tmp/x'), browserStore('x')]
   const rules: Array<Every<WriterRule>> = [...WRITER_RULES, ...writerRulesFor(file.metadata.createdBy, 'statistics', leaf, { encodings: 0 })]
-    .map((r) => ({ id: r.id, index: r.index, code: r.code, link: r.link, message: r.message }))
+    .map((r) => ({ id: r.id, index: r.index, code: r.code, link: r.link, message: r.message, pageIndex: r.pageIndex }))
   const label: string = describeColumnType(leaf) + redactUrl(new URL(url))
   await file.close()
 

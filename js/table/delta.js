@@ -1,0 +1,271 @@
+// A Delta table's live files at one version (Delta transaction log protocol): `_last_checkpoint`, the
+// checkpoint it names (single, multi-part, or V2 with sidecars; Parquet read by hyparquet, loaded on
+// demand) and the commits after it, all in one wave — never a replay from version 0. A file's identity
+// is its path AND its deletion vector: one commit may add (path, new DV) and remove (path, old DV).
+// Per file: partition values (strings typed by the schema; empty means null) and the `stats` JSON
+// (min/max/nullCount by physical column names when column mapping is on).
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { parseExactJson, JsonNumber } from './exact-json.js'
+import { locationUnder, pathResolver } from './table-location.js'
+import { textOf } from './table-io.js'
+import { utf8Length, utf8Prefix, valueKeys, compareKeys } from './column-keys.js'
+import { tableBoundRules } from '../indexes/writer-rules.js'
+import { readParquetRows } from './parquet-rows.js'
+
+const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, message, { source })
+const pad = (v) => String(v).padStart(20, '0')
+const COMMIT_BATCH = 8
+// Delta truncates string statistics to 32 characters by default; the table property
+// delta.dataSkippingStringPrefixLength can make that shorter.
+const STRING_PREFIX = 32
+const MS_IN_MICROS = 1000n
+
+/** @returns {import('./column-keys.js').TableType} */
+export function deltaType(type) {
+  if (typeof type !== 'string') return { kind: 'other', name: type?.type ?? 'nested' }
+  const decimal = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(type)
+  if (decimal) return { kind: 'decimal', precision: Number(decimal[1]), scale: Number(decimal[2]) }
+  const kinds = { byte: 'int', short: 'int', integer: 'int', long: 'long', float: 'float', double: 'double', boolean: 'boolean',
+    string: 'string', binary: 'binary', date: 'date', timestamp: 'timestamptz', timestamp_ntz: 'timestamp' }
+  return kinds[type] ? { kind: /** @type {any} */ (kinds[type]) } : { kind: 'other', name: type }
+}
+
+/** Fields of the Delta schema with logical and physical dotted names (column mapping), numbered. */
+function deltaFields(schema) {
+  const out = []
+  const walk = (fields, prefix, physicalPrefix, topLevel) => {
+    for (const f of fields ?? []) {
+      const physical = f.metadata?.['delta.columnMapping.physicalName'] ?? f.name
+      const name = prefix ? `${prefix}.${f.name}` : f.name
+      const physicalName = physicalPrefix ? `${physicalPrefix}.${physical}` : physical
+      out.push({ id: out.length + 1, name, physicalName, physicalPath: physicalName.split('.'), type: deltaType(f.type), topLevel,
+        mappingId: f.metadata?.['delta.columnMapping.id'] })
+      if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name, physicalName, false)
+    }
+  }
+  walk(schema?.fields, '', '', true)
+  return out
+}
+
+const dvId = (dv) => (dv ? `${dv.storageType}|${dv.pathOrInlineDv}|${dv.offset ?? ''}` : '')
+const fileKey = (action) => `${action.path}\u0000${dvId(action.deletionVector)}`
+
+function parseLines(text, name) {
+  const actions = []
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue
+    try { actions.push(JSON.parse(line)) } catch (err) { throw malformed(`${name}: a line is not JSON (${/** @type {Error} */ (err).message})`, name) }
+  }
+  return actions
+}
+
+async function parquetActions(bytes, name) {
+  try {
+    return await readParquetRows(bytes, ['add', 'remove', 'metaData', 'protocol', 'sidecar', 'checkpointMetadata'])
+  } catch (err) {
+    throw malformed(`${name}: the checkpoint does not read as Parquet (${/** @type {Error} */ (err).message})`, name)
+  }
+}
+
+/** Which checkpoint to start from and which commits follow it, from a local listing. */
+function planFromListing(names, wanted) {
+  const commits = new Map()
+  const checkpoints = new Map()
+  for (const n of names) {
+    let m = /^(\d{20})\.json$/.exec(n)
+    if (m) { commits.set(Number(m[1]), n); continue }
+    m = /^(\d{20})\.checkpoint(?:\.(\d+)\.(\d+))?(?:\.[0-9a-f-]{36})?\.(parquet|json)$/.exec(n)
+    if (m) {
+      const v = Number(m[1])
+      const parts = checkpoints.get(v) ?? { names: [], of: m[3] ? Number(m[3]) : 1 }
+      parts.names.push(n)
+      checkpoints.set(v, parts)
+    }
+  }
+  const latest = wanted ?? Math.max(-1, ...commits.keys(), ...checkpoints.keys())
+  const usable = [...checkpoints].filter(([v, p]) => v <= latest && p.names.length >= p.of).sort((a, b) => b[0] - a[0])
+  const [checkpointVersion, checkpoint] = usable[0] ?? [-1, null]
+  const after = [...commits.keys()].filter((v) => v > checkpointVersion && v <= latest).sort((a, b) => a - b)
+  for (let i = 0; i < after.length; i++) {
+    if (after[i] !== checkpointVersion + 1 + i) throw malformed(`_delta_log: commit ${pad(checkpointVersion + 1 + i)}.json is missing`)
+  }
+  // A V2 checkpoint may have both a .json and a .parquet form: one is enough.
+  const parts = checkpoint ? (checkpoint.of > 1 ? checkpoint.names : [checkpoint.names.find((n) => n.endsWith('.json')) ?? checkpoint.names[0]]) : []
+  return { checkpointVersion, checkpointNames: parts, commits: after, latest }
+}
+
+/**
+ * Loads a Delta table's live files.
+ * @param {import('./table-io.js').TableIO} io
+ * @param {import('./table-location.js').TableRoot} root
+ * @param {{ version?: number, rebase?: any, allowOutside?: boolean | string[] }} options
+ */
+export async function loadDelta(io, root, options = {}) {
+  const log = (name) => locationUnder(root, `_delta_log/${name}`)
+  const wanted = options.version
+  let plan
+  const listing = await io.list(locationUnder(root, '_delta_log'))
+  let commitTexts
+  let checkpointBytes
+  if (listing) {
+    plan = planFromListing(listing, wanted)
+    if (plan.latest < 0) throw malformed(`${log('')}: no commits`)
+    ;[checkpointBytes, commitTexts] = await Promise.all([
+      io.readAll(plan.checkpointNames.map(log), { immutable: true }),
+      io.readAll(plan.commits.map((v) => log(`${pad(v)}.json`)), { immutable: true }),
+    ])
+  } else {
+    const pointer = await io.read(log('_last_checkpoint'), { optional: true })
+    const last = pointer ? parseExactJson(textOf(pointer)) : null
+    let checkpointVersion = last && (wanted === undefined || Number(last.version) <= wanted) ? Number(last.version) : -1
+    const parts = checkpointVersion < 0 ? [] : last.parts > 1
+      ? Array.from({ length: Number(last.parts) }, (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(last.parts).slice(-10)}.parquet`)
+      : [last.v2Checkpoint?.path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
+    plan = { checkpointVersion, checkpointNames: parts, commits: [] }
+    commitTexts = []
+    // Commits after the checkpoint: the next versions probed a batch at a time, the first batch in the
+    // same wave as the checkpoint (a wanted version is read exactly).
+    let next = checkpointVersion + 1
+    let first = true
+    for (;;) {
+      const count = wanted !== undefined ? wanted - next + 1 : COMMIT_BATCH
+      const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
+      const reads = io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true, optional: true })
+      const [batch, cp] = await Promise.all([reads, first ? io.readAll(parts.map(log), { immutable: true }) : null])
+      if (first) checkpointBytes = cp
+      first = false
+      const end = batch.indexOf(null)
+      const got = end < 0 ? batch : batch.slice(0, end)
+      commitTexts.push(...got)
+      plan.commits.push(...versions.slice(0, got.length))
+      if (wanted !== undefined && got.length < versions.length) throw malformed(`${log('')}: version ${wanted} does not exist`)
+      if (wanted !== undefined || end >= 0 || versions.length === 0) break
+      next += COMMIT_BATCH
+    }
+    if (plan.commits.length === 0 && checkpointVersion < 0) throw malformed(`${log('')}: no _last_checkpoint and no commit 0`)
+  }
+
+  const live = new Map()
+  let metaData
+  let protocol
+  const apply = (action) => {
+    if (action.add) live.set(fileKey(action.add), action.add)
+    else if (action.remove) live.delete(fileKey(action.remove))
+    else if (action.metaData) metaData = action.metaData
+    else if (action.protocol) protocol = action.protocol
+  }
+  const sidecars = []
+  for (let i = 0; i < checkpointBytes.length; i++) {
+    const name = plan.checkpointNames[i]
+    const actions = name.endsWith('.json') ? parseLines(textOf(checkpointBytes[i]), name) : await parquetActions(checkpointBytes[i], name)
+    for (const a of actions) {
+      if (a.sidecar) sidecars.push(a.sidecar.path)
+      // Checkpoint removes are tombstones of files no longer in the table: nothing to undo.
+      else if (!a.remove) apply(a)
+    }
+  }
+  if (sidecars.length) {
+    const names = sidecars.map((p) => (p.includes('/') ? p : `_sidecars/${p}`))
+    const bytes = await io.readAll(names.map((n) => log(n)), { immutable: true })
+    for (let i = 0; i < bytes.length; i++) for (const a of await parquetActions(bytes[i], names[i])) apply(a)
+  }
+  commitTexts.forEach((bytes, i) => { for (const a of parseLines(textOf(bytes), `${pad(plan.commits[i])}.json`)) apply(a) })
+  if (!metaData) throw malformed(`${log('')}: no metaData action up to this version`)
+
+  const schema = JSON.parse(metaData.schemaString)
+  const fields = deltaFields(schema)
+  const partitionColumns = new Set(metaData.partitionColumns ?? [])
+  const writer = 'delta'
+  const configured = Number(metaData.configuration?.['delta.dataSkippingStringPrefixLength'])
+  const prefixLength = Number.isInteger(configured) && configured > 0 ? Math.min(configured, STRING_PREFIX) : STRING_PREFIX
+  const resolve = pathResolver(root, { encoded: true, rebase: options.rebase, allowOutside: options.allowOutside })
+  const files = [...live.values()].map((add) => {
+    const { location, relative } = resolve(add.path)
+    return {
+      path: relative,
+      location,
+      size: Number(add.size),
+      partitions: deltaPartitions(fields, partitionColumns, add.partitionValues ?? {}),
+      columnFacts: deltaFacts(fields, partitionColumns, add.stats, writer, prefixLength),
+      deletes: add.deletionVector ? [{ kind: 'dv', dv: add.deletionVector }] : [],
+      partitionValues: add.partitionValues ?? {},
+    }
+  })
+  const version = plan.commits.length ? plan.commits[plan.commits.length - 1] : plan.checkpointVersion
+  return { format: 'delta', version, metaData, protocol, writer, fields, files, columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none' }
+}
+
+export function deltaPartitions(fields, partitionColumns, values) {
+  const out = []
+  for (const field of fields) {
+    if (!field.topLevel || !partitionColumns.has(field.name)) continue
+    const raw = values[field.physicalName] ?? values[field.name]
+    const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw }
+    if (raw === undefined) continue
+    if (raw === null || (raw === '' )) { out.push({ ...base, key: null }); continue }
+    // A timestamp partition value without an offset is in a session time zone the log does not record.
+    if (field.type.kind === 'timestamptz' && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw)) continue
+    let keyed
+    try { keyed = valueKeys(field.type, [raw])[0] } catch { keyed = null }
+    if (!keyed || !('keys' in keyed)) continue
+    out.push({ ...base, keys: keyed.keys, key: keyed.keys[0] })
+  }
+  return out
+}
+
+function statAt(object, path) {
+  let v = object
+  for (const p of path) {
+    if (v === null || typeof v !== 'object' || v instanceof JsonNumber) return undefined
+    v = v[p]
+  }
+  return v
+}
+
+/** A statistic's keys: the value read by the column's type (several for an ambiguous timestamp). */
+function statKeys(type, value) {
+  if (value === undefined || value === null) return null
+  const text = value instanceof JsonNumber ? value.text : typeof value === 'string' ? value : null
+  if (text === null) return null
+  try {
+    const keyed = valueKeys(type, [type.kind === 'float' || type.kind === 'double' ? Number(text) : text])[0]
+    return keyed && 'keys' in keyed ? keyed.keys : null
+  } catch {
+    return null
+  }
+}
+
+export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLength = STRING_PREFIX) {
+  const facts = new Map()
+  if (typeof statsText !== 'string' || statsText === '') return facts
+  let stats
+  try { stats = parseExactJson(statsText, { rawNumbers: true }) } catch { return facts }
+  const numRecords = stats.numRecords instanceof JsonNumber ? BigInt(stats.numRecords.text) : undefined
+  for (const field of fields) {
+    if (partitionColumns.has(field.name)) continue
+    if (tableBoundRules(writer, field.type).some((r) => r.effect === 'ignore-bounds')) continue
+    const f = {}
+    const lows = statKeys(field.type, statAt(stats.minValues, field.physicalPath))
+    const highs = statKeys(field.type, statAt(stats.maxValues, field.physicalPath))
+    const temporal = field.type.kind === 'timestamp' || field.type.kind === 'timestamptz'
+    if (lows?.length) {
+      const lo = lows.reduce((a, b) => (compareKeys(a, b) <= 0 ? a : b))
+      // Timestamps are written in milliseconds, truncated: a bound can be up to 1 ms off either way.
+      f.lower = temporal ? /** @type {bigint} */ (lo) - MS_IN_MICROS : lo
+    }
+    if (highs?.length) {
+      const hi = highs.reduce((a, b) => (compareKeys(a, b) >= 0 ? a : b))
+      f.upper = temporal ? /** @type {bigint} */ (hi) + MS_IN_MICROS : hi
+      if (hi instanceof Uint8Array && (field.type.kind === 'string' || field.type.kind === 'binary')) {
+        if (utf8Length(hi) >= prefixLength) f.upperPrefix = utf8Prefix(hi, prefixLength)
+      }
+    }
+    const nulls = statAt(stats.nullCount, field.physicalPath)
+    if (nulls instanceof JsonNumber && field.topLevel && /^\d+$/.test(nulls.text)) {
+      f.nullCount = BigInt(nulls.text)
+      if (numRecords !== undefined) f.valueCount = numRecords
+    }
+    if (Object.keys(f).length) facts.set(field.id, f)
+  }
+  return facts
+}

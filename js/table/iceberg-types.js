@@ -1,0 +1,178 @@
+// Iceberg types and values: the schema's type names to the table type model, bounds in the
+// single-value binary serialization (spec Appendix D), and partition transforms (spec "Partition
+// Transforms", bucket hashing by Appendix B: 32-bit Murmur3, x86 variant, seed 0).
+import { bigIntToTwosComplement, twosComplementToBigInt, utf8Length, utf8Prefix } from './column-keys.js'
+
+const utf8 = new TextEncoder()
+
+/** @returns {import('./column-keys.js').TableType} */
+export function icebergType(type) {
+  if (typeof type !== 'string') return { kind: 'other', name: type?.type ?? 'nested' }
+  const decimal = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(type)
+  if (decimal) return { kind: 'decimal', precision: Number(decimal[1]), scale: Number(decimal[2]) }
+  const fixed = /^fixed\[\s*(\d+)\s*\]$/.exec(type)
+  if (fixed) return { kind: 'fixed', length: Number(fixed[1]) }
+  const simple = ['boolean', 'int', 'long', 'float', 'double', 'date', 'time', 'timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns', 'string', 'uuid', 'binary']
+  return simple.includes(type) ? { kind: /** @type {any} */ (type) } : { kind: 'other', name: type }
+}
+
+function view(bytes) {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
+/**
+ * A bound's key (spec Appendix D), or undefined when its bytes do not fit the type. Widths follow the
+ * bytes, not the type: a file written before int was promoted to long keeps 4-byte bounds, float to
+ * double 4-byte ones.
+ * @param {import('./column-keys.js').TableType} type
+ * @param {Uint8Array} bytes
+ */
+export function decodeBound(type, bytes) {
+  const n = bytes.length
+  switch (type.kind) {
+    case 'boolean': return n === 1 ? BigInt(bytes[0] ? 1 : 0) : undefined
+    case 'int': case 'date': case 'long': case 'time': case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns':
+      return n === 4 ? BigInt(view(bytes).getInt32(0, true)) : n === 8 ? view(bytes).getBigInt64(0, true) : undefined
+    case 'float': case 'double':
+      return n === 4 ? view(bytes).getFloat32(0, true) : n === 8 ? view(bytes).getFloat64(0, true) : undefined
+    case 'decimal': return twosComplementToBigInt(bytes)
+    case 'string': case 'binary': case 'fixed': return bytes
+    case 'uuid': return n === 16 ? bytes : undefined
+    default: return undefined
+  }
+}
+
+/** A partition value as Avro decoded it (manifest `partition` struct) to the key of the transform's result type. */
+export function partitionKey(resultType, value) {
+  if (value === null || value === undefined) return null
+  switch (resultType.kind) {
+    case 'boolean': return value ? 1n : 0n
+    case 'int': case 'long': case 'date': case 'time': case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns':
+      return typeof value === 'bigint' ? value : Number.isInteger(value) ? BigInt(value) : undefined
+    case 'float': case 'double': return typeof value === 'number' ? value : undefined
+    case 'decimal': return value instanceof Uint8Array ? twosComplementToBigInt(value) : undefined
+    case 'string': return typeof value === 'string' ? utf8.encode(value) : undefined
+    case 'binary': case 'fixed': case 'uuid': return value instanceof Uint8Array ? new Uint8Array(value) : undefined
+    default: return undefined
+  }
+}
+
+/** 32-bit Murmur3 (x86), seed 0, as a signed int (spec Appendix B). */
+export function murmur3(bytes) {
+  const c1 = 0xcc9e2d51
+  const c2 = 0x1b873593
+  let h = 0
+  const blocks = bytes.length & ~3
+  for (let i = 0; i < blocks; i += 4) {
+    let k = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)
+    k = Math.imul(k, c1); k = (k << 15) | (k >>> 17); k = Math.imul(k, c2)
+    h ^= k; h = (h << 13) | (h >>> 19); h = (Math.imul(h, 5) + 0xe6546b64) | 0
+  }
+  let k = 0
+  switch (bytes.length & 3) {
+    case 3: k ^= bytes[blocks + 2] << 16 // falls through
+    case 2: k ^= bytes[blocks + 1] << 8 // falls through
+    case 1: k ^= bytes[blocks]; k = Math.imul(k, c1); k = (k << 15) | (k >>> 17); k = Math.imul(k, c2); h ^= k
+  }
+  h ^= bytes.length
+  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16
+  return h | 0
+}
+
+function longBytes(n) {
+  const bytes = new Uint8Array(8)
+  new DataView(bytes.buffer).setBigInt64(0, BigInt.asIntN(64, n), true)
+  return bytes
+}
+
+/** The bucket hash of a key of a source type (spec Appendix B), or undefined for types without one. */
+export function bucketHash(type, key) {
+  switch (type.kind) {
+    case 'int': case 'long': case 'date': case 'time': case 'timestamp': case 'timestamptz': return murmur3(longBytes(/** @type {bigint} */ (key)))
+    case 'decimal': return murmur3(bigIntToTwosComplement(/** @type {bigint} */ (key)))
+    case 'string': case 'binary': case 'fixed': case 'uuid': return murmur3(/** @type {Uint8Array} */ (key))
+    default: return undefined // nanosecond timestamps and others: not ruled out
+  }
+}
+
+const DAY_MICROS = 86_400_000_000n
+const HOUR_MICROS = 3_600_000_000n
+const floorDiv = (a, b) => (a >= 0n ? a / b : -((-a + b - 1n) / b))
+
+/** Civil date of days since 1970-01-01 (H. Hinnant's civil_from_days). */
+function civil(days) {
+  const z = Number(days) + 719468
+  const era = Math.floor(z / 146097)
+  const doe = z - era * 146097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const m = mp + (mp < 10 ? 3 : -9)
+  return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m }
+}
+
+/** Micros (or days, for dates) of a temporal key. */
+function daysOf(type, key) {
+  if (type.kind === 'date') return key
+  const micros = type.kind.endsWith('_ns') ? floorDiv(key, 1000n) : key
+  return floorDiv(micros, DAY_MICROS)
+}
+
+/**
+ * Parses a transform name ('identity', 'bucket[16]', 'truncate[4]', 'year', 'month', 'day', 'hour', 'void').
+ * @returns {{ name: string, arg?: number }}
+ */
+export function parseTransform(text) {
+  const m = /^(\w+)(?:\[(\d+)\])?$/.exec(String(text).trim())
+  return m ? { name: m[1], arg: m[2] === undefined ? undefined : Number(m[2]) } : { name: String(text) }
+}
+
+/** The type of a transform's result, for decoding partition values and summaries. */
+export function transformResultType(transform, sourceType) {
+  switch (transform.name) {
+    case 'identity': case 'truncate': return sourceType
+    case 'bucket': case 'year': case 'month': case 'hour': return { kind: 'int' }
+    case 'day': return { kind: 'date' }
+    default: return { kind: 'other', name: transform.name }
+  }
+}
+
+/**
+ * The transform of a source key, in the result type's key space; undefined when this reader does
+ * not compute it (then a partition cannot rule the value out). `void` maps every value to null, so
+ * it never rules anything out either.
+ */
+export function applyTransform(transform, type, key) {
+  const temporal = ['date', 'timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns']
+  switch (transform.name) {
+    case 'identity': return key
+    case 'bucket': {
+      const hash = bucketHash(type, key)
+      return hash === undefined || !(transform.arg > 0) ? undefined : BigInt((hash & 0x7fffffff) % transform.arg)
+    }
+    case 'truncate': {
+      const w = transform.arg
+      if (!(w > 0)) return undefined
+      if (typeof key === 'bigint' && ['int', 'long', 'decimal'].includes(type.kind)) {
+        const W = BigInt(w)
+        return key - (((key % W) + W) % W)
+      }
+      if (key instanceof Uint8Array && type.kind === 'string') return utf8Length(key) <= w ? key : utf8Prefix(key, w)
+      if (key instanceof Uint8Array && type.kind === 'binary') return key.subarray(0, w)
+      return undefined
+    }
+    case 'year': case 'month': case 'day': case 'hour': {
+      if (!temporal.includes(type.kind) || typeof key !== 'bigint') return undefined
+      if (transform.name === 'hour') {
+        if (type.kind === 'date') return undefined
+        const micros = type.kind.endsWith('_ns') ? floorDiv(key, 1000n) : key
+        return floorDiv(micros, HOUR_MICROS)
+      }
+      const days = daysOf(type, key)
+      if (transform.name === 'day') return days
+      const { y, m } = civil(days)
+      return transform.name === 'year' ? BigInt(y - 1970) : BigInt((y - 1970) * 12 + (m - 1))
+    }
+    default: return undefined
+  }
+}

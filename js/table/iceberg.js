@@ -1,0 +1,218 @@
+// An Iceberg table's live files at one snapshot (Iceberg table spec v1/v2): the metadata pointer
+// (version-hint.text, a given metadata.json, or the newest in a local metadata/ folder), the snapshot,
+// its manifest list, then every manifest in one wave; per data file its partition values and the
+// per-column facts of its manifest entry (bounds by Appendix D, null/NaN/value counts), by field id.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { readAvroFile } from './avro.js'
+import { parseExactJson } from './exact-json.js'
+import { decodeBound, icebergType, parseTransform, partitionKey, transformResultType } from './iceberg-types.js'
+import { locationUnder, pathResolver } from './table-location.js'
+import { textOf } from './table-io.js'
+import { utf8Length, utf8Prefix } from './column-keys.js'
+import { tableBoundRules } from '../indexes/writer-rules.js'
+
+const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, message, { source })
+const DEFAULT_TRUNCATE = 16
+
+/** Finds and reads metadata.json: the location of the pointer read and the parsed metadata. */
+async function readMetadata(io, root, options) {
+  const named = options.metadata ?? (root.kind === 'url' && /\.metadata\.json$/.test(root.root.pathname.replace(/\/$/, '')) ? null : null)
+  if (named) {
+    const location = locationUnder(root, named) ?? named
+    return { location, metadata: parseExactJson(textOf(await io.read(location, { immutable: true }))) }
+  }
+  const hintLocation = locationUnder(root, 'metadata/version-hint.text')
+  const listing = await io.list(locationUnder(root, 'metadata'))
+  let candidates
+  if (listing) {
+    const versions = listing.filter((n) => /\.metadata\.json$/.test(n)).map((n) => ({ n, v: metadataVersion(n) })).filter((x) => x.v !== null)
+    if (!versions.length) throw malformed(`no metadata.json in ${locationUnder(root, 'metadata')}`)
+    versions.sort((a, b) => a.v - b.v)
+    candidates = [versions[versions.length - 1].n]
+  } else {
+    const hint = await io.read(hintLocation, { optional: true })
+    if (!hint) throw malformed(`${hintLocation} is missing: pass options.metadata (the metadata.json to read) for a table without a version hint`)
+    const text = textOf(hint).trim()
+    candidates = /^\d+$/.test(text) ? [`v${text}.metadata.json`] : [text.replace(/^.*\/metadata\//, '')]
+  }
+  // A metadata.json is never rewritten (each commit writes a new one): only the pointer changes.
+  const location = locationUnder(root, `metadata/${candidates[0]}`)
+  return { location, metadata: parseExactJson(textOf(await io.read(location, { immutable: true }))) }
+}
+
+function metadataVersion(name) {
+  const m = /^v(\d+)\.metadata\.json$/.exec(name) ?? /^(\d+)-[^/]*\.metadata\.json$/.exec(name)
+  return m ? Number(m[1]) : null
+}
+
+function chooseSnapshot(metadata, options, source) {
+  const snapshots = metadata.snapshots ?? []
+  const wanted = options.snapshot ?? metadata['current-snapshot-id']
+  if (wanted === undefined || wanted === null || wanted === -1) return null
+  const id = BigInt(wanted)
+  const snapshot = snapshots.find((s) => BigInt(s['snapshot-id']) === id)
+  if (!snapshot) throw malformed(`${source}: no snapshot ${id} (snapshots: ${snapshots.map((s) => String(s['snapshot-id'])).join(', ') || 'none'})`, source)
+  return snapshot
+}
+
+/** Every field of a schema by id, with its dotted logical name (nested structs included). */
+export function schemaFields(schema) {
+  const out = []
+  const walk = (fields, prefix) => {
+    for (const f of fields ?? []) {
+      const name = prefix ? `${prefix}.${f.name}` : f.name
+      out.push({ id: f.id, name, type: icebergType(f.type) })
+      if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name)
+    }
+  }
+  walk(schema?.fields, '')
+  return out
+}
+
+function truncateLength(properties) {
+  let n = DEFAULT_TRUNCATE
+  for (const [key, value] of Object.entries(properties ?? {})) {
+    if (!key.startsWith('write.metadata.metrics.')) continue
+    const m = /^truncate\((\d+)\)$/.exec(String(value))
+    if (m) n = Math.min(n, Number(m[1]))
+  }
+  return n
+}
+
+/** The writer, for the writer rules: 'delta-uniform' when Delta wrote this Iceberg metadata, else the engine. */
+export function icebergWriter(metadata, snapshot) {
+  const keys = [...Object.keys(metadata.properties ?? {}), ...Object.keys(snapshot?.summary ?? {})]
+  if (keys.some((k) => /^delta[-.]/.test(k))) return 'delta-uniform'
+  const s = snapshot?.summary ?? {}
+  return s['engine-name'] ?? (s['spark.app.id'] ? 'spark' : s.trino_query_id ? 'trino' : s['iceberg-version'] ?? 'iceberg')
+}
+
+const mapOf = (entries) => new Map((entries ?? []).map((e) => [e.key, e.value]))
+
+/**
+ * The column facts of one data file (manifest entry), by field id.
+ * @returns {Map<number, import('./column-keys.js').ColumnFacts>}
+ */
+export function icebergColumnFacts(dataFile, fields, truncate, writer) {
+  const lower = mapOf(dataFile.lower_bounds)
+  const upper = mapOf(dataFile.upper_bounds)
+  const nulls = mapOf(dataFile.null_value_counts)
+  const values = mapOf(dataFile.value_counts)
+  const nans = mapOf(dataFile.nan_value_counts)
+  const facts = new Map()
+  for (const field of fields) {
+    const f = {}
+    const rules = tableBoundRules(writer, field.type)
+    if (!rules.some((r) => r.effect === 'ignore-bounds')) {
+      const lo = lower.get(field.id)
+      const hi = upper.get(field.id)
+      if (lo) f.lower = decodeBound(field.type, lo)
+      if (hi && !rules.some((r) => r.effect === 'ignore-upper-bound')) {
+        f.upper = decodeBound(field.type, hi)
+        const text = field.type.kind === 'string'
+        const len = text ? utf8Length(hi) : hi.length
+        const prefixRule = rules.some((r) => r.effect === 'upper-bound-is-prefix')
+        if ((text || field.type.kind === 'binary' || field.type.kind === 'fixed') && (len >= truncate || prefixRule)) {
+          f.upperPrefix = text ? utf8Prefix(f.upper, Math.min(truncate, len)) : f.upper.subarray(0, Math.min(truncate, len))
+        }
+      }
+    }
+    if (nulls.has(field.id)) f.nullCount = BigInt(nulls.get(field.id))
+    if (values.has(field.id)) f.valueCount = BigInt(values.get(field.id))
+    if (nans.has(field.id)) f.nanCount = BigInt(nans.get(field.id))
+    facts.set(field.id, f)
+  }
+  return facts
+}
+
+/**
+ * Loads an Iceberg table's files at a snapshot.
+ * @param {import('./table-io.js').TableIO} io
+ * @param {import('./table-location.js').TableRoot} root
+ * @param {{ metadata?: string, snapshot?: string | number | bigint, rebase?: any, allowOutside?: boolean | string[] }} options
+ */
+export async function loadIceberg(io, root, options = {}) {
+  const { location: metadataLocation, metadata } = await readMetadata(io, root, options)
+  const formatVersion = metadata['format-version'] ?? 1
+  if (formatVersion > 3) throw malformed(`${metadataLocation}: format-version ${formatVersion} is not supported`, metadataLocation)
+  const snapshot = chooseSnapshot(metadata, options, metadataLocation)
+  const schemaId = snapshot?.['schema-id'] ?? metadata['current-schema-id']
+  const schema = (metadata.schemas ?? []).find((s) => s['schema-id'] === schemaId) ?? metadata.schema
+  // Columns are asked for by the current schema's names; older files are matched by field id.
+  const current = (metadata.schemas ?? []).find((s) => s['schema-id'] === metadata['current-schema-id']) ?? schema
+  const fields = schemaFields(current)
+  const allFields = new Map()
+  for (const s of metadata.schemas ?? [metadata.schema]) for (const f of schemaFields(s)) if (!allFields.has(f.id)) allFields.set(f.id, f)
+  for (const f of fields) allFields.set(f.id, f)
+  const specs = new Map((metadata['partition-specs'] ?? [{ 'spec-id': 0, fields: metadata['partition-spec'] ?? [] }]).map((s) => [s['spec-id'], s.fields ?? []]))
+  const resolve = pathResolver(root, { tablePrefix: metadata.location, rebase: options.rebase, allowOutside: options.allowOutside })
+  const writer = icebergWriter(metadata, snapshot)
+  const truncate = truncateLength(metadata.properties)
+  const base = { format: 'iceberg', formatVersion, metadataLocation, metadata, snapshot, writer, fields, fieldsById: allFields }
+  if (!snapshot) return { ...base, files: [], deleteFiles: [], manifests: [] }
+
+  const listLocation = resolve(String(snapshot['manifest-list'])).location
+  const manifests = snapshot['manifest-list']
+    ? (await readAvroFile(await io.read(listLocation, { immutable: true }), listLocation)).records
+    : (snapshot.manifests ?? []).map((path) => ({ manifest_path: path, partition_spec_id: 0, content: 0 }))
+  const manifestLocations = manifests.map((m) => resolve(m.manifest_path).location)
+  const manifestBytes = await io.readAll(manifestLocations, { immutable: true })
+  const files = []
+  const deleteFiles = []
+  const decoded = await Promise.all(manifestBytes.map((bytes, i) => readAvroFile(bytes, manifestLocations[i])))
+  decoded.forEach(({ records }, i) => {
+    const manifest = manifests[i]
+    const specFields = specs.get(manifest.partition_spec_id) ?? []
+    const manifestSeq = manifest.sequence_number ?? 0n
+    for (const entry of records) {
+      if (entry.status === 2) continue // DELETED: no longer part of the table
+      const dataFile = entry.data_file
+      const sequence = entry.sequence_number ?? (entry.status === 1 ? manifestSeq : 0n)
+      const partitionValues = Object.values(dataFile.partition ?? {})
+      const partitions = specFields.map((pf, k) => {
+        const transform = parseTransform(pf.transform)
+        const source = allFields.get(pf['source-id'])
+        const resultType = transformResultType(transform, source?.type ?? { kind: 'other' })
+        return { name: pf.name, sourceId: pf['source-id'], transform, sourceType: source?.type, key: partitionKey(resultType, partitionValues[k]), raw: partitionValues[k] }
+      })
+      const { location, relative } = resolve(dataFile.file_path)
+      const file = {
+        path: relative,
+        location,
+        writtenPath: dataFile.file_path,
+        size: Number(dataFile.file_size_in_bytes),
+        recordCount: Number(dataFile.record_count),
+        content: Number(manifest.content === 1 ? dataFile.content ?? 1 : dataFile.content ?? 0),
+        sequence,
+        specId: manifest.partition_spec_id,
+        partitions,
+        columnFacts: icebergColumnFacts(dataFile, [...allFields.values()], truncate, writer),
+        equalityIds: dataFile.equality_ids ?? null,
+        manifest: i,
+        deletes: [],
+      }
+      if (file.content === 0) files.push(file)
+      else deleteFiles.push(file)
+    }
+  })
+  attachDeletes(files, deleteFiles)
+  return { ...base, files, deleteFiles, manifests: manifests.map((m, i) => ({ location: manifestLocations[i], content: m.content ?? 0, specId: m.partition_spec_id, summaries: m.partitions ?? null })) }
+}
+
+const samePartition = (a, b) => a.specId === b.specId && a.partitions.every((p, k) => String(p.raw) === String(b.partitions[k]?.raw))
+
+/**
+ * The delete files that may apply to each data file (spec "Scan Planning"): position deletes of a
+ * sequence number ≥ the data file's, equality deletes of a greater one; in the same partition, or
+ * global (unpartitioned spec) for equality deletes.
+ */
+function attachDeletes(files, deleteFiles) {
+  for (const file of files) {
+    for (const del of deleteFiles) {
+      const global = del.partitions.length === 0
+      if (!(global || samePartition(file, del))) continue
+      if (del.content === 1 && del.sequence >= file.sequence) file.deletes.push({ kind: 'position', location: del.location, path: del.path })
+      else if (del.content === 2 && del.sequence > file.sequence) file.deletes.push({ kind: 'equality', location: del.location, path: del.path, equalityIds: del.equalityIds })
+    }
+  }
+}

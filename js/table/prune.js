@@ -1,0 +1,75 @@
+// What a table's own metadata says about one file before any read of it: per probed value, null (the
+// metadata cannot rule it out) or an `absent` answer from the file's partition values (Iceberg
+// transforms, Delta partition columns) or its per-column facts (bounds, null/NaN/value counts). The
+// answers are the prefilter the dataset layer asks before it opens a file.
+import { applyTransform } from './iceberg-types.js'
+import { factsExclude, sameKey, valueKeys } from './column-keys.js'
+
+export const TableSource = Object.freeze({ PARTITION: 'table-partition', STATISTICS: 'table-stats' })
+
+const absent = (source, reason, detail) => ({ verdict: /** @type {'absent'} */ ('absent'), source, reason, detail })
+
+/**
+ * Why one key cannot be in the file, or null.
+ * @param {{ partitions: any[], columnFacts: Map<number, any> }} file
+ * @param {{ id: number, name: string, type: any }} field
+ */
+function keyExcluded(file, field, key) {
+  for (const p of file.partitions) {
+    if (p.sourceId !== field.id || p.key === undefined) continue
+    if (p.transform.name === 'void') continue
+    if (p.key === null) return absent(TableSource.PARTITION, 'partition-mismatch', `the file's partition ${p.name} is null: every row has a null ${field.name}`)
+    const transformed = applyTransform(p.transform, field.type, key)
+    const matches = p.keys ? p.keys.some((k) => sameKey(transformed, k)) : sameKey(transformed, p.key)
+    if (transformed !== undefined && !matches) {
+      return absent(TableSource.PARTITION, 'partition-mismatch', `the file's partition ${p.name} (${p.transform.name}${p.transform.arg !== undefined ? `[${p.transform.arg}]` : ''}) is ${show(p.raw)}; the value's is ${show(transformed)}`)
+    }
+  }
+  const facts = file.columnFacts.get(field.id)
+  if (!facts) return null
+  const why = factsExclude(facts, key)
+  if (why === 'all-null') return absent(TableSource.STATISTICS, 'all-null', `the table's metadata counts only nulls in ${field.name} for this file`)
+  if (why === 'out-of-bounds') return absent(TableSource.STATISTICS, 'out-of-range', `outside the lower/upper bounds the table's metadata records for ${field.name} in this file`)
+  return null
+}
+
+function show(v) {
+  if (v instanceof Uint8Array) return new TextDecoder().decode(v)
+  return String(v)
+}
+
+/**
+ * The prefilter answers for one file: an entry per value.
+ * @param {{ partitions: any[], columnFacts: Map<number, any> }} file a table file (js/table/iceberg.js, js/table/delta.js)
+ * @param {{ id: number, name: string, type: any }} field
+ * @param {ReturnType<typeof valueKeys>} keyed the values' keys (valueKeys)
+ */
+export function pruneFile(file, field, keyed) {
+  return keyed.map((slot) => {
+    if (slot === null) return null
+    if ('nan' in slot) {
+      const facts = file.columnFacts.get(field.id)
+      return facts?.nanCount === 0n ? absent(TableSource.STATISTICS, 'no-nan', `the table's metadata counts no NaN in ${field.name} for this file`) : null
+    }
+    let first = null
+    for (const key of slot.keys) {
+      const why = keyExcluded(file, field, key)
+      if (!why) return null
+      first ??= why
+    }
+    return first
+  })
+}
+
+/**
+ * Prunes every file for one column and values: per file, the per-value entries (null or absent).
+ * @param {{ files: any[], fields: Array<{ id: number, name: string, type: any }> }} table
+ * @param {string} column a name of the current schema (dotted for nested fields)
+ * @param {unknown[]} values
+ */
+export function pruneTable(table, column, values) {
+  const field = table.fields.find((f) => f.name === column)
+  if (!field) return table.files.map(() => values.map(() => null))
+  const keyed = valueKeys(field.type, values)
+  return table.files.map((file) => pruneFile(file, field, keyed))
+}

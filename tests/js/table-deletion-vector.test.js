@@ -1,0 +1,72 @@
+// Delta deletion vectors decoded from bytes built by hand: Z85 (ZeroMQ RFC 32's own vector), the
+// RoaringBitmapArray framing (Delta protocol "Deletion Vector Format") and the portable Roaring
+// serialization (RoaringFormatSpec: array, bitmap and run containers, with and without run flags).
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+
+import { decodeRoaringBitmapArray, deletionVectorSource, z85Decode } from '../../js/table/deletion-vector.js'
+
+const Z85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#'
+function z85Encode(bytes) {
+  let out = ''
+  for (let i = 0; i < bytes.length; i += 4) {
+    let n = ((bytes[i] << 24) >>> 0) + (bytes[i + 1] << 16) + (bytes[i + 2] << 8) + bytes[i + 3]
+    const chunk = []
+    for (let j = 0; j < 5; j++) { chunk.unshift(Z85[n % 85]); n = Math.floor(n / 85) }
+    out += chunk.join('')
+  }
+  return out
+}
+
+class Bytes {
+  constructor() { this.parts = [] }
+  u16(n) { const b = new Uint8Array(2); new DataView(b.buffer).setUint16(0, n, true); this.parts.push(b); return this }
+  u32(n) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n, true); this.parts.push(b); return this }
+  i64(n) { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, BigInt(n), true); this.parts.push(b); return this }
+  raw(b) { this.parts.push(b); return this }
+  done() { const out = new Uint8Array(this.parts.reduce((n, p) => n + p.length, 0)); let o = 0; for (const p of this.parts) { out.set(p, o); o += p.length } return out }
+}
+
+describe('deletion vectors', () => {
+  test('Z85: the RFC\'s vector', () => {
+    assert.deepEqual(Array.from(z85Decode('HelloWorld')), [0x86, 0x4f, 0xd2, 0x6f, 0xb5, 0x59, 0xf7, 0x5b])
+  })
+
+  test('an inline RoaringBitmapArray of two bitmaps: an array container, and rows past 2^32', () => {
+    const b = new Bytes().u32(1681511377).i64(2)
+      // bitmap under high bits 0: no-run cookie, 1 container (key 0, 2 values), offsets, values 5 and 9
+      .u32(0).u32(12346).u32(1).u16(0).u16(1).u32(0).u16(5).u16(9)
+      // bitmap under high bits 1: the same layout, value 3
+      .u32(1).u32(12346).u32(1).u16(0).u16(0).u32(0).u16(3).u16(0) // two bytes of padding to a multiple of 4
+      .done()
+    const { inline } = deletionVectorSource({ storageType: 'i', pathOrInlineDv: z85Encode(b), sizeInBytes: b.length })
+    assert.deepEqual(decodeRoaringBitmapArray(inline), [5, 9, 2 ** 32 + 3])
+  })
+
+  test('run and bitmap containers (cookie with run flags)', () => {
+    const bitmap = new Uint8Array(8192)
+    bitmap[0] = 0b00000110 // values 1, 2 of container key 1
+    bitmap[8191] = 0x80 // value 65535
+    const b = new Bytes().u32(1681511377).i64(1).u32(0)
+      .u32(12347 | ((2 - 1) << 16)).raw(Uint8Array.of(0b01)) // 2 containers, the first is a run container
+      .u16(0).u16(10 - 1).u16(1).u16(5000 - 1) // key 0: 10 values (a run); key 1: 5000 values says the header (a bitmap)
+      .u16(1).u16(100).u16(9) // one run: 100..109
+      .raw(bitmap)
+      .done()
+    const rows = decodeRoaringBitmapArray(b)
+    assert.deepEqual(rows, [100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 65536 + 1, 65536 + 2, 65536 + 65535])
+  })
+
+  test('storage type u: the file name comes from the Z85 UUID after the random prefix', () => {
+    // table_with_deletion_logs / dv-partitioned name files deletion_vector_<uuid>.bin at the table root
+    const uuid = Uint8Array.from('f37f3d8eaf4f40c0a5b45b3c02c1bdd8'.match(/../g).map((h) => parseInt(h, 16)))
+    const source = deletionVectorSource({ storageType: 'u', pathOrInlineDv: `ab${z85Encode(uuid)}`, offset: 1, sizeInBytes: 34 })
+    assert.equal(source.path, 'ab/deletion_vector_f37f3d8e-af4f-40c0-a5b4-5b3c02c1bdd8.bin')
+    assert.equal(deletionVectorSource({ storageType: 'u', pathOrInlineDv: z85Encode(uuid), offset: 1, sizeInBytes: 34 }).path, 'deletion_vector_f37f3d8e-af4f-40c0-a5b4-5b3c02c1bdd8.bin')
+  })
+
+  test('a wrong magic or a truncated bitmap is MALFORMED_TABLE, never an empty set', () => {
+    assert.throws(() => decodeRoaringBitmapArray(new Bytes().u32(1).i64(0).done()), (e) => e.code === 'MALFORMED_TABLE')
+    assert.throws(() => decodeRoaringBitmapArray(new Bytes().u32(1681511377).i64(1).u32(0).u32(12346).done()), (e) => e.code === 'MALFORMED_TABLE')
+  })
+})

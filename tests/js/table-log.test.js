@@ -1,0 +1,134 @@
+// Table versions and log layouts: Iceberg time travel by exact snapshot id, Delta time travel by
+// version (checked against a plain replay of every JSON commit written here), the commit that adds and
+// removes the same path with different deletion vectors, Delta column mapping and a V2 checkpoint,
+// on synthetic tables written by hand from the protocol.
+import assert from 'node:assert/strict'
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+import { ErrorCode, openTable } from '../../js/index.js'
+import { loadTable } from '../../js/table/load-table.js'
+import { fixturePath, missingFixture } from './helpers/fixtures.js'
+
+const pad = (v) => String(v).padStart(20, '0')
+
+describe('Iceberg snapshots', { skip: missingFixture('tables/iceberg/spark_bunnies') }, () => {
+  test('time travel to snapshot 7505300640432048841 (over 2^53) gives 21 rows; the current snapshot 20', async () => {
+    const location = fixturePath('tables/iceberg/spark_bunnies')
+    const rows = (t) => t.files.reduce((n, f) => n + f.recordCount, 0)
+    assert.equal(rows(await loadTable(location)), 20)
+    assert.equal(rows(await loadTable(location, { snapshot: '7505300640432048841' })), 21)
+    assert.equal(rows(await loadTable(location, { snapshot: 7505300640432048841n })), 21)
+    await assert.rejects(loadTable(location, { snapshot: '7505300640432048840' }), (e) => e.code === ErrorCode.MALFORMED_TABLE)
+  })
+
+  test('a metadata.json named directly: v1 holds 21 rows; v3, 21 rows and the position delete of one (20, as icebird reads it)', async () => {
+    const v1 = await loadTable(fixturePath('tables/iceberg/spark_bunnies/metadata/v1.metadata.json'))
+    assert.equal(v1.files.reduce((n, f) => n + f.recordCount, 0), 21)
+    const v3 = await loadTable(fixturePath('tables/iceberg/spark_bunnies/metadata/v3.metadata.json'))
+    assert.match(v3.metadataLocation, /v3\.metadata\.json$/)
+    assert.deepEqual(v3.files.map((f) => f.deletes.map((d) => d.kind)), [['position']])
+  })
+})
+
+/** Live (path, DV) pairs by replaying JSON commits 0..version as the protocol says. */
+async function replayJson(table, version) {
+  const live = new Map()
+  for (let v = 0; v <= version; v++) {
+    const text = await readFile(path.join(table, '_delta_log', `${pad(v)}.json`), 'utf8')
+    for (const line of text.split('\n').filter(Boolean)) {
+      const a = JSON.parse(line)
+      const key = (x) => `${x.path}|${x.deletionVector?.pathOrInlineDv ?? ''}|${x.deletionVector?.offset ?? ''}`
+      if (a.add) live.set(key(a.add), a.add)
+      if (a.remove) live.delete(key(a.remove))
+    }
+  }
+  return [...live.values()].map((a) => decodeURIComponent(a.path)).sort()
+}
+
+describe('Delta versions', { skip: missingFixture('tables/delta/dv-partitioned-with-checkpoint') }, () => {
+  const location = fixturePath('tables/delta/dv-partitioned-with-checkpoint')
+  for (const version of [0, 5, 10, 12, 15]) {
+    test(`version ${version}: the live files of a replay of every JSON commit`, async () => {
+      const table = await loadTable(location, { version })
+      assert.equal(table.version, version)
+      assert.deepEqual(table.files.map((f) => f.path).sort(), await replayJson(location, version))
+    })
+  }
+
+  test('commit 15 adds (path, new DV) and removes (path, old DV): the file stays, with its new DV', async () => {
+    const table = await loadTable(location)
+    const file = table.files.find((f) => f.path.startsWith('part=8/part-00001-7c58de64'))
+    assert.ok(file, 'the file is live')
+    assert.equal(file.deletes[0].dv.pathOrInlineDv, '7NnC4LX-RqU.S:B4VD9n')
+  })
+})
+
+describe('synthetic Delta tables', () => {
+  let dir
+  before(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'pb-delta-')) })
+  after(async () => { await rm(dir, { recursive: true, force: true }) })
+
+  async function writeTable(name, log, files) {
+    const root = path.join(dir, name)
+    await mkdir(path.join(root, '_delta_log'), { recursive: true })
+    for (const [file, text] of Object.entries(log)) await writeFile(path.join(root, '_delta_log', file), text)
+    for (const [file, bytes] of Object.entries(files)) await writeFile(path.join(root, file), bytes)
+    return root
+  }
+
+  test('column mapping (name mode): stats and files use physical names; probes use logical ones', async () => {
+    const parquet = new Uint8Array(parquetWriteBuffer({ columnData: [
+      { name: 'col-5f1a', data: [1, 2, 3], type: 'INT32' },
+      { name: 'col-9b2c', data: ['a', 'b', 'c'], type: 'STRING' },
+    ] }))
+    const schema = { type: 'struct', fields: [
+      { name: 'id', type: 'integer', nullable: true, metadata: { 'delta.columnMapping.id': 1, 'delta.columnMapping.physicalName': 'col-5f1a' } },
+      { name: 'label', type: 'string', nullable: true, metadata: { 'delta.columnMapping.id': 2, 'delta.columnMapping.physicalName': 'col-9b2c' } },
+    ] }
+    const actions = [
+      { protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+      { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '2' } } },
+      { add: { path: 'a.parquet', partitionValues: {}, size: parquet.length, modificationTime: 0, dataChange: true,
+        stats: JSON.stringify({ numRecords: 3, minValues: { 'col-5f1a': 1, 'col-9b2c': 'a' }, maxValues: { 'col-5f1a': 3, 'col-9b2c': 'c' }, nullCount: { 'col-5f1a': 0, 'col-9b2c': 0 } }) } },
+    ]
+    const root = await writeTable('mapped', { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }, { 'a.parquet': parquet })
+    const table = await openTable(root)
+    const result = await table.probe('id', [2, 99], { confirm: true })
+    assert.equal(result.files[0].values[0].verdict, 'present')
+    assert.deepEqual(result.files[0].values[0].rows, [1])
+    assert.equal(result.files[0].values[1].verdict, 'absent')
+    assert.equal(result.files[0].values[1].source, 'table-stats')
+    const labels = await table.probe('label', ['c', 'd'])
+    assert.notEqual(labels.files[0].values[0].verdict, 'absent')
+    assert.equal(labels.files[0].values[1].source, 'table-stats')
+  })
+
+  test('a V2 checkpoint (JSON, UUID-named) with no commits before it', async () => {
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
+    const checkpoint = [
+      { checkpointMetadata: { version: 4 } },
+      { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['v2Checkpoint'], writerFeatures: ['v2Checkpoint'] } },
+      { metaData: { id: 'v2', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: {} } },
+      { add: { path: 'one.parquet', partitionValues: {}, size: 1, modificationTime: 0, dataChange: false } },
+      { add: { path: 'two.parquet', partitionValues: {}, size: 1, modificationTime: 0, dataChange: false } },
+    ]
+    const commit5 = [
+      { remove: { path: 'one.parquet', deletionTimestamp: 1, dataChange: true } },
+      { add: { path: 'three%20x.parquet', partitionValues: {}, size: 1, modificationTime: 0, dataChange: true } },
+    ]
+    const root = await writeTable('v2', {
+      [`${pad(4)}.checkpoint.80a083e8-7026-4e79-81be-64bd76c43a11.json`]: checkpoint.map((a) => JSON.stringify(a)).join('\n'),
+      [`${pad(4)}.json`]: '{"commitInfo":{}}',
+      [`${pad(5)}.json`]: commit5.map((a) => JSON.stringify(a)).join('\n'),
+      '_last_checkpoint': JSON.stringify({ version: 4, size: 5, v2Checkpoint: { path: `${pad(4)}.checkpoint.80a083e8-7026-4e79-81be-64bd76c43a11.json` } }),
+    }, {})
+    const table = await loadTable(root)
+    assert.equal(table.version, 5)
+    assert.deepEqual(table.files.map((f) => f.path).sort(), ['three x.parquet', 'two.parquet'])
+    assert.ok((await readdir(path.join(root, '_delta_log'))).length === 4)
+  })
+})

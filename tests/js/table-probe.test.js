@@ -1,0 +1,161 @@
+// openTable end to end on every table fixture: values the table holds in live rows are never `absent`
+// (with and without `confirm`), values only in deleted rows are never `present` with `confirm`. Truth
+// comes from outside parquet-bloom: the data files and position-delete files read with hyparquet,
+// Spark's expected scan results (expected/delta/…), and the deleted rows SOURCES.md states.
+import assert from 'node:assert/strict'
+import { readdirSync } from 'node:fs'
+import { describe, test } from 'node:test'
+
+import { openTable } from '../../js/index.js'
+import { loadTable } from '../../js/table/load-table.js'
+import { applyDeletes } from '../../js/table/deletes.js'
+import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { probeForm, readParquet, TABLE_FIXTURES } from './helpers/table-truth.js'
+
+const SAMPLE = 25
+
+const readRows = async (location, columns) => (await readParquet(location, columns)).rows
+
+const idOf = (v) => (typeof v === 'object' && v !== null && 'micros' in v ? `t${v.micros}.${v.nanos}` : v instanceof Date ? `d${v.getTime()}` : v instanceof Uint8Array ? `b${Array.from(v)}` : `${typeof v}:${String(v)}`)
+
+/** Per column name: the values in live rows and the values only in deleted rows (by independent reads). */
+async function truthOf(name, table) {
+  const live = new Map()
+  const held = new Map()
+  const add = (map, column, value) => {
+    if (value === null || value === undefined) return
+    if (!map.has(column)) map.set(column, new Map())
+    map.get(column).set(idOf(value), value)
+  }
+  const expectedDir = fixturePath(`tables/expected/${name}`)
+  const expected = table.format === 'delta' && !missingFixture(`tables/expected/${name}`)
+  for (const file of table.files) {
+    const rows = await readRows(file.location)
+    let deleted = new Set()
+    if (name === 'delta/table_with_deletion_logs') deleted = new Set([2, 79]) // SOURCES.md: the DV holds rows 2 and 79
+    if (table.format === 'iceberg') {
+      for (const d of file.deletes.filter((x) => x.kind === 'position')) {
+        for (const r of await readRows(d.location, ['file_path', 'pos'])) if (r.file_path === file.writtenPath) deleted.add(Number(r.pos))
+      }
+    }
+    for (const field of table.fields) {
+      if (field.name.includes('.') || field.type.kind === 'other') continue
+      const column = table.format === 'delta' ? field.physicalName : undefined
+      rows.forEach((row, i) => {
+        const value = column !== undefined ? row[column] : undefined
+        add(held, field.name, value)
+        if (!expected && !deleted.has(i)) add(live, field.name, value)
+      })
+    }
+  }
+  if (expected) {
+    for (const f of readdirSync(expectedDir).filter((n) => n.endsWith('.parquet'))) {
+      for (const row of await readRows(`${expectedDir}/${f}`)) for (const [k, v] of Object.entries(row)) add(live, k, v)
+    }
+  }
+  return { live, held }
+}
+
+/** Iceberg files name columns by field id: read the values under the current names through hyparquet's own schema. */
+async function icebergTruth(table) {
+  const live = new Map()
+  const held = new Map()
+  for (const file of table.files) {
+    const { schema, rows } = await readParquet(file.location)
+    const deleted = new Set()
+    for (const d of file.deletes.filter((x) => x.kind === 'position')) {
+      for (const r of await readRows(d.location, ['file_path', 'pos'])) if (r.file_path === file.writtenPath) deleted.add(Number(r.pos))
+    }
+    for (const field of table.fields) {
+      if (field.name.includes('.') || field.type.kind === 'other') continue
+      const element = schema.find((e) => e.field_id === field.id)
+      if (!element) continue
+      rows.forEach((row, i) => {
+        const value = row[element.name]
+        if (value === null || value === undefined) return
+        for (const map of deleted.has(i) ? [held] : [held, live]) {
+          if (!map.has(field.name)) map.set(field.name, new Map())
+          map.get(field.name).set(idOf(value), value)
+        }
+      })
+    }
+  }
+  return { live, held }
+}
+
+function tableVerdict(result, k) {
+  const verdicts = result.files.map((f) => f.values[k].verdict)
+  return verdicts.includes('present') ? 'present' : verdicts.every((v) => v === 'absent') ? 'absent' : 'maybe'
+}
+
+describe('openTable: live values are never absent, deleted ones never present', () => {
+  for (const name of TABLE_FIXTURES) {
+    test(name, { skip: missingFixture(`tables/${name}`) }, async (t) => {
+      const location = fixturePath(`tables/${name}`)
+      const loaded = await loadTable(location)
+      const { live, held } = loaded.format === 'iceberg' ? await icebergTruth(loaded) : await truthOf(name, loaded)
+      const table = await openTable(location)
+      let probed = 0
+      let deletedOnly = 0
+      let filesRuledOut = 0
+      for (const field of loaded.fields) {
+        const liveValues = [...(live.get(field.name)?.values() ?? [])]
+        const gone = [...(held.get(field.name)?.entries() ?? [])].filter(([id]) => !live.get(field.name)?.has(id)).map(([, v]) => v)
+        if (!liveValues.length && !gone.length) continue
+        const step = Math.max(1, Math.floor(liveValues.length / SAMPLE))
+        const values = [...liveValues.filter((_, i) => i % step === 0).slice(0, SAMPLE), ...gone.slice(0, 5)].map((v) => probeForm(field, v))
+        for (const confirm of [false, true]) {
+          let result
+          try {
+            result = await table.probe(field.name, values, { confirm })
+          } catch (error) {
+            if (error?.code === 'BAD_VALUE') continue
+            throw error
+          }
+          values.forEach((v, k) => {
+            const verdict = tableVerdict(result, k)
+            const isLive = k < values.length - Math.min(5, gone.length)
+            if (isLive) assert.notEqual(verdict, 'absent', `${name}: ${field.name} = ${String(v)} is in a live row (confirm ${confirm}): ${JSON.stringify(result.files.map((f) => f.values[k]), (_, x) => (typeof x === 'bigint' ? String(x) : x))}`)
+            else if (confirm) assert.notEqual(verdict, 'present', `${name}: ${field.name} = ${String(v)} is only in deleted rows`)
+          })
+          if (!confirm) for (const f of result.files) for (const v of f.values) if (v.verdict === 'absent' && (v.source === 'table-partition' || v.source === 'table-stats')) filesRuledOut++
+        }
+        probed += values.length
+        deletedOnly += Math.min(5, gone.length)
+      }
+      assert.ok(probed > 0)
+      t.diagnostic(`${name}: ${probed} values probed (${deletedOnly} only in deleted rows) with and without confirm; (file, value) pairs ruled out by table metadata: ${filesRuledOut}`)
+    })
+  }
+})
+
+describe('deletes applied to the rows confirm found', () => {
+  const present = (rows, extra = {}) => ({ value: 'x', verdict: 'present', source: 'data-pages', reason: 'in-data-pages', detail: 'found', rows, ...extra })
+
+  test('Iceberg position deletes (spark_bunnies v4 deletes row 0 of its data file, as its delete file says)', { skip: missingFixture('tables/iceberg/spark_bunnies') }, async () => {
+    const loaded = await loadTable(fixturePath('tables/iceberg/spark_bunnies/metadata/v4.metadata.json'))
+    const [file] = loaded.files
+    const deleted = (await readRows(file.deletes[0].location)).filter((r) => r.file_path === file.writtenPath).map((r) => Number(r.pos))
+    assert.deepEqual(deleted, [0])
+    const [kept, gone, cut, open] = await applyDeletes(loaded, file, [present([0, 4, 7]), present([0]), present([0], { rowsTruncated: true }), { value: 'y', verdict: 'absent' }])
+    assert.deepEqual([kept.verdict, kept.rows], ['present', [4, 7]])
+    assert.deepEqual([gone.verdict, gone.reason], ['absent', 'rows-deleted'])
+    assert.deepEqual([cut.verdict, cut.reason], ['maybe', 'deletes-not-applied'])
+    assert.equal(open.verdict, 'absent')
+  })
+
+  test('Delta deletion vectors (table_with_deletion_logs: rows 2 and 79, as SOURCES.md states)', { skip: missingFixture('tables/delta/table_with_deletion_logs') }, async () => {
+    const loaded = await loadTable(fixturePath('tables/delta/table_with_deletion_logs'))
+    const [file] = loaded.files
+    const [a, b] = await applyDeletes(loaded, file, [present([1, 2, 3, 79, 80]), present([2, 79])])
+    assert.deepEqual(a.rows, [1, 3, 80])
+    assert.equal(b.reason, 'rows-deleted')
+  })
+
+  test('equality deletes are not applied: present becomes maybe (java_bunnies)', { skip: missingFixture('tables/iceberg/java_bunnies') }, async () => {
+    const loaded = await loadTable(fixturePath('tables/iceberg/java_bunnies'))
+    const file = loaded.files.find((f) => f.deletes.some((d) => d.kind === 'equality'))
+    const [v] = await applyDeletes(loaded, file, [present([3])])
+    assert.deepEqual([v.verdict, v.reason], ['maybe', 'deletes-not-applied'])
+  })
+})
