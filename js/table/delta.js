@@ -188,7 +188,11 @@ export async function loadDelta(io, root, options = {}) {
       partitions: deltaPartitions(fields, partitionColumns, add.partitionValues ?? {}),
       columnFacts: deltaFacts(fields, partitionColumns, add.stats, writer, prefixLength),
       deletes: add.deletionVector ? [{ kind: 'dv', dv: add.deletionVector }] : [],
-      partitionValues: add.partitionValues ?? {},
+      // By logical name, as a dataset `where` and people name them; empty means null.
+      partitionValues: Object.fromEntries(fields.filter((f) => f.topLevel && partitionColumns.has(f.name)).map((f) => {
+        const raw = add.partitionValues?.[f.physicalName] ?? add.partitionValues?.[f.name] ?? null
+        return [f.name, raw === '' ? null : raw]
+      })),
     }
   })
   const version = plan.commits.length ? plan.commits[plan.commits.length - 1] : plan.checkpointVersion
@@ -202,7 +206,7 @@ export function deltaPartitions(fields, partitionColumns, values) {
     const raw = values[field.physicalName] ?? values[field.name]
     const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw }
     if (raw === undefined) continue
-    if (raw === null || (raw === '' )) { out.push({ ...base, key: null }); continue }
+    if (raw === null || raw === '') { out.push({ ...base, raw: null, key: null }); continue }
     // A timestamp partition value without an offset is in a session time zone the log does not record.
     if (field.type.kind === 'timestamptz' && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw)) continue
     let keyed

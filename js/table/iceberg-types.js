@@ -97,6 +97,7 @@ export function bucketHash(type, key) {
 
 const DAY_MICROS = 86_400_000_000n
 const HOUR_MICROS = 3_600_000_000n
+/** @type {(a: bigint, b: bigint) => bigint} */
 const floorDiv = (a, b) => (a >= 0n ? a / b : -((-a + b - 1n) / b))
 
 /** Civil date of days since 1970-01-01 (H. Hinnant's civil_from_days). */
@@ -174,5 +175,60 @@ export function applyTransform(transform, type, key) {
       return transform.name === 'year' ? BigInt(y - 1970) : BigInt((y - 1970) * 12 + (m - 1))
     }
     default: return undefined
+  }
+}
+
+const pad2 = (n) => String(n).padStart(2, '0')
+
+function isoOfMicros(micros, zoned) {
+  const ms = Number(floorDiv(micros, 1000n))
+  const fraction = String(micros - floorDiv(micros, 1000000n) * 1000000n).padStart(6, '0')
+  return `${new Date(ms).toISOString().slice(0, 19)}.${fraction}${zoned ? 'Z' : ''}`
+}
+
+/**
+ * A partition value as text, as Iceberg writes it in partition paths (Transform.toHumanString):
+ * dates as 2022-01-01, months as 2022-01, hours as 2022-01-01-10, decimals with their scale — what a
+ * dataset `where` compares with, and what people read.
+ * @returns {string | null}
+ */
+export function partitionText(transform, sourceType, raw) {
+  if (raw === null || raw === undefined) return null
+  const n = typeof raw === 'bigint' ? raw : Number.isInteger(raw) ? BigInt(raw) : null
+  const dateOf = (days) => new Date(Number(days) * 86400000).toISOString().slice(0, 10)
+  switch (transform.name) {
+    case 'bucket': return String(raw)
+    case 'year': return n === null ? String(raw) : String(1970n + n)
+    case 'month': {
+      if (n === null) return String(raw)
+      const y = 1970n + floorDiv(n, 12n)
+      return `${y}-${pad2(Number(n - floorDiv(n, 12n) * 12n) + 1)}`
+    }
+    case 'day': return n === null ? String(raw) : dateOf(n)
+    case 'hour': {
+      if (n === null) return String(raw)
+      const ms = Number(n) * 3600000
+      const iso = new Date(ms).toISOString()
+      return `${iso.slice(0, 10)}-${iso.slice(11, 13)}`
+    }
+  }
+  switch (sourceType?.kind) {
+    case 'date': return n === null ? String(raw) : dateOf(n)
+    case 'timestamp': case 'timestamptz': return n === null ? String(raw) : isoOfMicros(n, sourceType.kind === 'timestamptz')
+    case 'timestamp_ns': case 'timestamptz_ns': return n === null ? String(raw) : isoOfMicros(floorDiv(n, 1000n), sourceType.kind === 'timestamptz_ns')
+    case 'decimal': {
+      if (!(raw instanceof Uint8Array)) return String(raw)
+      const v = twosComplementToBigInt(raw)
+      const scale = sourceType.scale ?? 0
+      const digits = (v < 0n ? -v : v).toString().padStart(scale + 1, '0')
+      return `${v < 0n ? '-' : ''}${scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits}`
+    }
+    case 'uuid': {
+      if (!(raw instanceof Uint8Array)) return String(raw)
+      const hex = [...raw].map((b) => b.toString(16).padStart(2, '0')).join('')
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+    }
+    case 'binary': case 'fixed': return raw instanceof Uint8Array ? [...raw].map((b) => b.toString(16).padStart(2, '0')).join('') : String(raw)
+    default: return String(raw)
   }
 }

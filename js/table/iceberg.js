@@ -5,7 +5,7 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { readAvroFile } from './avro.js'
 import { parseExactJson } from './exact-json.js'
-import { decodeBound, icebergType, parseTransform, partitionKey, transformResultType } from './iceberg-types.js'
+import { decodeBound, icebergType, parseTransform, partitionKey, partitionText, transformResultType } from './iceberg-types.js'
 import { locationUnder, pathResolver } from './table-location.js'
 import { textOf } from './table-io.js'
 import { utf8Length, utf8Prefix } from './column-keys.js'
@@ -186,6 +186,7 @@ export async function loadIceberg(io, root, options = {}) {
         sequence,
         specId: manifest.partition_spec_id,
         partitions,
+        partitionValues: Object.fromEntries(partitions.map((p) => [p.name, partitionText(p.transform, p.sourceType, p.raw)])),
         columnFacts: icebergColumnFacts(dataFile, [...allFields.values()], truncate, writer),
         equalityIds: dataFile.equality_ids ?? null,
         manifest: i,

@@ -34,7 +34,7 @@ export class ParquetTable extends ParquetDataset {
     const byPath = new Map(table.files.map((f) => [f.path, f]))
     const keysFor = new WeakMap()
     const fieldOf = (column) => table.fields.find((f) => f.name === (Array.isArray(column) ? column.join('.') : String(column)))
-    const descriptors = table.files.map((f) => ({ path: f.path, location: f.location, size: f.size, partitions: Object.fromEntries(f.partitions.map((p) => [p.name, p.raw ?? null])) }))
+    const descriptors = table.files.map((f) => ({ path: f.path, location: f.location, size: f.size, partitions: f.partitionValues }))
     super(descriptors, {
       ...options,
       hivePartitioning: false,

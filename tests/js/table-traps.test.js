@@ -7,7 +7,11 @@ import { describe, test } from 'node:test'
 import { valueKeys } from '../../js/table/column-keys.js'
 import { deltaFacts, deltaPartitions, deltaType } from '../../js/table/delta.js'
 import { icebergColumnFacts } from '../../js/table/iceberg.js'
-import { applyTransform, bucketHash, icebergType, parseTransform } from '../../js/table/iceberg-types.js'
+import { applyTransform, bucketHash, icebergType, parseTransform, partitionText } from '../../js/table/iceberg-types.js'
+import { loadTable } from '../../js/table/load-table.js'
+import { openTable } from '../../js/index.js'
+import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { TABLE_FIXTURES } from './helpers/table-truth.js'
 import { pruneFile } from '../../js/table/prune.js'
 import { TABLE_BOUND_RULES } from '../../js/indexes/writer-rules.js'
 
@@ -205,5 +209,43 @@ describe('partition transforms', () => {
     assert.deepEqual(pruneFile(file, fields[0], valueKeys(fields[0].type, [7, 8])).map((a) => a?.reason ?? null), [null, 'partition-mismatch'])
     assert.equal(pruneFile(file, fields[1], valueKeys(fields[1].type, ['x']))[0]?.reason, 'partition-mismatch')
     assert.equal(pruneFile(file, fields[2], valueKeys(fields[2].type, ['2030-01-01T00:00:00Z']))[0], null)
+  })
+})
+
+describe('partition values as text (what `where` compares with)', () => {
+  test('Iceberg writers name partition folders by the same text: every fixture file agrees with its path', { skip: missingFixture('tables/iceberg') }, async () => {
+    let checked = 0
+    for (const name of TABLE_FIXTURES.filter((n) => n.startsWith('iceberg/'))) {
+      const table = await loadTable(fixturePath(`tables/${name}`))
+      for (const file of table.files) {
+        const folders = Object.fromEntries(file.path.split('/').slice(0, -1).filter((s) => s.includes('=')).map((s) => s.split('=')))
+        for (const [key, value] of Object.entries(file.partitionValues)) {
+          if (!(key in folders)) continue
+          assert.equal(value, folders[key] === 'null' ? null : folders[key], `${name}: ${file.path}: ${key}`)
+          checked++
+        }
+      }
+    }
+    assert.ok(checked >= 9)
+  })
+
+  test('transforms as Iceberg\'s human strings (the spec\'s example instant 2017-11-16T22:31:08)', () => {
+    const t = (transform, raw, sourceType = { kind: 'timestamp' }) => partitionText(parseTransform(transform), sourceType, raw)
+    assert.equal(t('year', 47), '2017')
+    assert.equal(t('month', 574), '2017-11')
+    assert.equal(t('day', 17486), '2017-11-16')
+    assert.equal(t('hour', 419686), '2017-11-16-22')
+    assert.equal(t('bucket[16]', 3), '3')
+    assert.equal(t('identity', Uint8Array.of(0x04, 0xd2), { kind: 'decimal', scale: 2 }), '12.34')
+    assert.equal(t('identity', Uint8Array.of(0xfe, 0x0c), { kind: 'decimal', scale: 2 }), '-5.00')
+    assert.equal(t('identity', 17486, { kind: 'date' }), '2017-11-16')
+    assert.equal(t('identity', null, { kind: 'date' }), null)
+  })
+
+  test('openTable: `where` on an Iceberg date partition keeps the file of that date', { skip: missingFixture('tables/iceberg/spark_rename_column') }, async () => {
+    const table = await openTable(fixturePath('tables/iceberg/spark_rename_column'))
+    const result = await table.probe('id', [1], { where: { date: '2022-01-01' } })
+    const kept = result.files.filter((f) => f.values[0].reason !== 'outside-where').map((f) => f.path)
+    assert.deepEqual(kept, ['data/id_bucket=0/date=2022-01-01/00000-20-b65939d1-96e1-4d30-a733-aa5264a479aa-00001.parquet'])
   })
 })
