@@ -1,6 +1,7 @@
 // Reads a URL's footer through a FooterCache (js/footer-cache.js): a hit costs no request, a miss reads
 // the footer and keeps it when the server validated it; after FILE_CHANGED the entry is dropped and the
-// footer read anew from the new version of the file.
+// footer read anew from the new version of the file. An ETag known beforehand (a listing's) that equals
+// the entry's confirms it without the 8-byte request; one that differs makes the entry a miss.
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { readFooter } from './footer.js'
 
@@ -10,15 +11,24 @@ import { readFooter } from './footer.js'
  * @returns {Promise<{ fileSize: number, metadataOffset: number, layout: object, tail: { offset: number, bytes: Uint8Array }, fromCache: boolean }>}
  */
 export async function footerThroughCache(cache, source, options) {
-  const entry = await cache.lookup(source.cacheKey)
+  let entry = await cache.lookup(source.cacheKey)
+  // A listing's size and ETag (options.fileSize, options.etag) validate the entry without a request.
+  const given = source.givenVersion
+  const sameAsGiven = entry !== undefined && (given.size === undefined || given.size === entry.fileSize) &&
+    (given.etag === undefined || entry.validator?.etag === undefined || given.etag === entry.validator.etag)
+  if (entry && !sameAsGiven) {
+    await cache.forget(source.cacheKey)
+    entry = undefined
+  }
   if (!entry) return readAndRemember(cache, source, options)
-  source.expectFile(entry.validator, entry.fileSize)
+  source.expectFile(entry.validator, entry.fileSize, { confirmed: given.etag !== undefined && given.etag === entry.validator?.etag && !entry.validator.weak })
   return { fileSize: entry.fileSize, metadataOffset: entry.metadataOffset, layout: entry.layout, tail: { offset: entry.fileSize, bytes: new Uint8Array(0) }, fromCache: true }
 }
 
 /** After FILE_CHANGED: drops the entry and reads the footer of the file as it is now. */
 export async function rereadFooter(cache, source, options) {
   await cache.forget(source.cacheKey)
+  refuseIfListed(source)
   source.forgetFile()
   return readAndRemember(cache, source, options)
 }
@@ -30,6 +40,7 @@ async function readAndRemember(cache, source, options) {
   } catch (error) {
     // Replaced between the tail read and the rest of a large footer: once more, from the new version.
     if (error?.code !== ErrorCode.FILE_CHANGED) throw error
+    refuseIfListed(source, error)
     source.forgetFile()
     footer = await readFooter(source, options)
   }
@@ -47,5 +58,17 @@ export async function confirmFooter(source, { fileSize, metadataOffset }, signal
   const view = new DataView(last.buffer, last.byteOffset, 8)
   if (view.getUint32(0, true) !== fileSize - 8 - metadataOffset || view.getUint32(4, true) !== 0x31524150) {
     throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${source.name} changed since its footer was cached: its footer length or magic differ`, { source: source.name })
+  }
+}
+
+/**
+ * A file opened with a listing's size or ETag that changed is not the file the listing (a table's
+ * snapshot) named: reading whatever replaced it would answer for another version. FILE_CHANGED (`error`,
+ * when one already says so).
+ */
+function refuseIfListed(source, error) {
+  const given = source.givenVersion
+  if (given.size !== undefined || given.etag !== undefined) {
+    throw error ?? new ParquetBloomError(ErrorCode.FILE_CHANGED, `${source.name} is no longer the version options.fileSize / options.etag describe; list it again`, { source: source.name })
   }
 }

@@ -181,6 +181,23 @@ export interface OpenParquetOptions {
    * messages. A file opened with `decryption` does not use `footerCache`.
    */
   decryption?: DecryptionOptions
+  /**
+   * The file's size in bytes, as a listing gives it (listS3): the tail is read as an exact range
+   * (bytes=size-64KiB..size-1) rather than a suffix range. A size the server contradicts is
+   * BAD_RESPONSE_LENGTH, never an answer. URLs only.
+   */
+  fileSize?: number
+  /**
+   * The file's ETag, as a listing gives it (quotes included): a response with another ETag is
+   * FILE_CHANGED, and a footerCache entry with this ETag is used without any request. URLs only.
+   */
+  etag?: string
+  /**
+   * How many times a request that failed transiently (429, 500, 502, 503, 504, a reset or dropped
+   * connection, requestTimeoutMs) is sent again, after 50–800 ms of jittered exponential backoff within
+   * the signal. Default 3; 0 disables retries. An abort is never retried.
+   */
+  retries?: number
 }
 
 /** A key: 16, 24 or 32 bytes, or a string whose UTF-8 bytes are the key (as parquet-testing writes them). */
@@ -237,6 +254,7 @@ export function browserStore(name?: string): FooterStore
 
 /** Opens a Parquet file and reads its footer (one tail read; a second only for a larger footer). */
 export function openParquet(source: ParquetSource, options?: OpenParquetOptions): Promise<ParquetFile>
+
 
 /** A Parquet LogicalType as the footer records it, e.g. { type: 'TIMESTAMP', unit: 'MICROS', isAdjustedToUTC: true }. */
 export type LogicalType =
@@ -438,8 +456,11 @@ export class ParquetFile {
   readonly metadataOffset: number
   /** True when the footer came from options.footerCache (no footer bytes were read). */
   readonly footerFromCache: boolean
-  /** I/O so far, the footer read included: HTTP requests or file/blob reads, and the bytes they moved. */
-  readonly stats: { requests: number, bytesFetched: number }
+  /**
+   * I/O so far, the footer read included: HTTP requests or file/blob reads, the bytes they moved, the
+   * sequential round trips, and the requests sent again after a transient failure (in `requests` too).
+   */
+  readonly stats: { requests: number, bytesFetched: number, rounds: number, retries: number }
   /** The footer, shaped for probing; built on first access. */
   readonly metadata: ParquetMetadata
   /** @internal compact footer form used by the probe code; its shape may change. */
@@ -494,6 +515,7 @@ export declare const ErrorCode: Readonly<{
   RANGE_NOT_SUPPORTED: 'RANGE_NOT_SUPPORTED'
   BAD_RESPONSE_LENGTH: 'BAD_RESPONSE_LENGTH'
   FILE_CHANGED: 'FILE_CHANGED'
+  LISTING_FAILED: 'LISTING_FAILED'
   TOO_LARGE: 'TOO_LARGE'
   ABORTED: 'ABORTED'
   IO: 'IO'

@@ -1,11 +1,15 @@
-// Plans reads for round trips, not requests (issue #13): a probe's time is modelled as
-// rounds × RTT + bytes ÷ bandwidth, where a round is one window of concurrent requests. RTT and
-// bandwidth are estimated from the responses seen so far (starting from 30 ms and 10 MB/s), and the
-// window follows the transport: many requests at once where the transport multiplexes (Node's fetch,
-// HTTP/2 and HTTP/3 origins in browsers), six where a browser holds six HTTP/1.1 connections.
+// Plans reads for round trips and requests: a probe's time is modelled as rounds × RTT + requests ×
+// the cost of one request + bytes ÷ bandwidth, where a round is one window of concurrent requests. RTT,
+// bandwidth and the per-request cost (client and server CPU, serialised however wide the window) are
+// estimated from the waves seen so far (starting from 30 ms, 10 MB/s and 0.5 ms — between the 0.40 ms of
+// wall time per request Node's keep-alive transport takes with 64 in flight and the 1.05 of its global
+// fetch, bench/sections/transport.js), and the window follows the transport: many requests at once where
+// the transport multiplexes (Node's fetch, HTTP/2 and HTTP/3 origins in browsers), six where a browser
+// holds six HTTP/1.1 connections.
 
 export const INITIAL_RTT_MS = 30
 export const INITIAL_BYTES_PER_MS = 10_000 // 10 MB/s
+export const INITIAL_REQUEST_MS = 0.5
 // Outside browsers nothing limits requests per origin (Node's fetch opens a connection per request in
 // flight): the window is wide enough that one round carries a probe's ranges, a header and a block for
 // each of a hundred or so row groups — 256, Bun's default limit of requests in flight. A browser's
@@ -17,13 +21,21 @@ export const BROWSER_HTTP1_WINDOW = 6
 export const LOCAL_WINDOW = 16 // files, Blobs, buffers: no network, a few reads in flight suffice
 const SMOOTHING = 0.25
 const MAX_WASTE_BYTES = 64 * 1024
+// Bytes a wave may read in vain to send fewer requests (on top of MAX_WASTE_BYTES for fewer rounds):
+// the bandwidth is a guess until large responses come in, and on a metered link bytes are paid for.
+const MAX_REQUEST_WASTE_BYTES = 128 * 1024
+// A wave of fewer requests says little about what one costs: the round trip hides them.
+const MIN_REQUESTS_TO_PRICE = 16
+const MAX_REQUEST_MS = 20
 
 /** What one source's link has shown so far. */
 export class LinkModel {
-  constructor({ rttMs = INITIAL_RTT_MS, bytesPerMs = INITIAL_BYTES_PER_MS } = {}) {
+  constructor({ rttMs = INITIAL_RTT_MS, bytesPerMs = INITIAL_BYTES_PER_MS, requestMs = INITIAL_REQUEST_MS } = {}) {
     this.rttMs = rttMs
     this.bytesPerMs = bytesPerMs
+    this.requestMs = requestMs
     this.samples = 0
+    this.waves = 0
   }
 
   /**
@@ -43,9 +55,37 @@ export class LinkModel {
     this.samples++
   }
 
+  /**
+   * One wave: its responses ({ bytes, ms } each, from request to last byte) and how long the whole wave
+   * took. The fastest response measures the round trip — later ones of a wide wave also waited behind
+   * the others' processing, which is what the per-request cost is: what the wave took beyond its
+   * rounds and bytes, per request. Large responses measure the bandwidth.
+   * @param {Array<{ bytes: number, ms: number }>} responses
+   * @param {number} wallMs
+   * @param {number} rounds
+   */
+  observeWave(responses, wallMs, rounds) {
+    if (responses.length === 0) return
+    let fastest = responses[0]
+    for (const r of responses) if (r.ms - r.bytes / this.bytesPerMs < fastest.ms - fastest.bytes / this.bytesPerMs) fastest = r
+    this.observe(fastest.bytes, fastest.ms)
+    for (const r of responses) if (r !== fastest && r.bytes > 64 * 1024) this.observe(r.bytes, r.ms)
+    if (responses.length >= MIN_REQUESTS_TO_PRICE && wallMs > 0) {
+      const bytes = responses.reduce((n, r) => n + r.bytes, 0)
+      const perRequest = Math.min(MAX_REQUEST_MS, Math.max(0, (wallMs - rounds * this.rttMs - bytes / this.bytesPerMs) / responses.length))
+      this.requestMs += (this.waves === 0 ? 0.5 : SMOOTHING) * (perRequest - this.requestMs)
+      this.waves++
+    }
+  }
+
   /** Modelled milliseconds of `requests` requests carrying `bytes` through a window of `window`. */
   cost(requests, bytes, window) {
-    return Math.ceil(requests / window) * this.rttMs + bytes / this.bytesPerMs
+    return Math.ceil(requests / window) * this.rttMs + requests * this.requestMs + bytes / this.bytesPerMs
+  }
+
+  /** Bytes that take as long to transfer as one request costs: a smaller gap is cheaper read than skipped. */
+  get bytesPerRequest() {
+    return this.requestMs * this.bytesPerMs
   }
 
   /** Bytes that cost as much time as one round trip: reading fewer to save a round is not worth it. */
@@ -106,7 +146,8 @@ function multiplexedOrigin(url) {
  * `minGap` are always joined (a request's own overhead), then the smallest gaps are joined while doing
  * so saves a whole round for fewer bytes than a round is worth at the measured bandwidth — and while the
  * bytes read in vain stay within MAX_WASTE_BYTES per wave: the model's bandwidth is a guess until
- * responses come in, and on a metered or slow link bytes are what the user pays for.
+ * responses come in, and on a metered or slow link bytes are what the user pays for. Then, smallest
+ * first, gaps that cost less to read than a request costs to send, within MAX_REQUEST_WASTE_BYTES.
  * Requests stay ≤ maxBytes.
  * @param {Array<{ start: number, end: number, parts: any[] }>} requests sorted, each already a union of parts
  * @returns {Array<{ start: number, end: number, parts: any[] }>}
@@ -118,6 +159,11 @@ export function mergeForRounds(requests, { window, minGap, maxBytes, link }) {
     if (last && r.start - last.end <= minGap && r.end - last.start <= maxBytes) joinInto(last, r)
     else merged.push({ start: r.start, end: r.end, parts: [...r.parts] })
   }
+  merged = mergeForRoundsOnly(merged, { window, maxBytes, link })
+  return joinCheapGaps(merged, { maxBytes, link })
+}
+
+function mergeForRoundsOnly(merged, { window, maxBytes, link }) {
   let wasted = 0
   for (;;) {
     const rounds = Math.ceil(merged.length / window)
@@ -146,6 +192,33 @@ export function mergeForRounds(requests, { window, minGap, maxBytes, link }) {
     if (next.length === merged.length) return merged
     merged = next
   }
+}
+
+/** Joins the gaps cheaper to read than a request is to send, smallest first, within the waste budget. */
+function joinCheapGaps(merged, { maxBytes, link }) {
+  const worth = link.bytesPerRequest
+  if (merged.length < 2 || !(worth > 0)) return merged
+  const gaps = []
+  for (let i = 1; i < merged.length; i++) {
+    const bytes = merged[i].start - merged[i - 1].end
+    if (bytes < worth) gaps.push({ i, bytes })
+  }
+  gaps.sort((a, b) => a.bytes - b.bytes)
+  const joinAt = new Set()
+  let wasted = 0
+  for (const g of gaps) {
+    if (wasted + g.bytes > MAX_REQUEST_WASTE_BYTES) break
+    wasted += g.bytes
+    joinAt.add(g.i)
+  }
+  if (joinAt.size === 0) return merged
+  const next = []
+  for (let i = 0; i < merged.length; i++) {
+    const last = next[next.length - 1]
+    if (joinAt.has(i) && last && merged[i].end - last.start <= maxBytes) joinInto(last, merged[i])
+    else next.push(merged[i])
+  }
+  return next
 }
 
 function joinInto(target, r) {

@@ -26,7 +26,11 @@ import { chunkIndexes } from './index-coverage.js'
  * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
  *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
- *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions }} [options]
+ *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, fileSize?: number, etag?: string,
+ *   retries?: number }} [options]
+ *   fileSize, etag: the file as a listing describes it (URLs): the tail is read as an exact range, responses
+ *   are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached footer is validated by the ETag
+ *   retries: transient failures (429, 5xx, resets, timeouts) are retried per request, default 3; 0: none
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  *   decryption: keys of a file with Parquet modular encryption (README "Encrypted files")
  *   (openDataset also passes `link`, the LinkModel its files share, and probe's `confirmBudget`, the
@@ -120,12 +124,13 @@ export class ParquetFile {
   }
 
   /**
-   * { requests, bytesFetched, rounds } so far, the footer read included. `rounds` counts sequential
-   * round trips: per wave of reads, its requests over the concurrency window.
+   * { requests, bytesFetched, rounds, retries } so far, the footer read included. `rounds` counts
+   * sequential round trips: per wave of reads, its requests over the concurrency window; `retries` the
+   * requests sent again after a transient failure (counted in `requests` too).
    */
   get stats() {
-    const { requests, bytesFetched } = this.#source.stats
-    return { requests, bytesFetched, rounds: this.#rounds }
+    const { requests, bytesFetched, retries = 0 } = this.#source.stats
+    return { requests, bytesFetched, rounds: this.#rounds, retries }
   }
 
   /**

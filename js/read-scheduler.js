@@ -64,10 +64,12 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
       if (needs) next.push({ task: t, needs })
       else held[t] = [] // done: drop the bytes so memory tracks only what is still needed
     }
+    const responses = []
+    const waveStarted = performance.now()
     await forEachConcurrently(requests, concurrency, signal, async (request, requestSignal) => {
       const started = performance.now()
       const bytes = await source.read(request.start, request.end - request.start, { signal: requestSignal })
-      link?.observe(bytes.length, performance.now() - started)
+      responses.push({ bytes: bytes.length, ms: performance.now() - started })
       for (const part of request.parts) {
         held[part.task].push({ start: part.start, bytes: bytes.subarray(part.start - request.start, part.end - request.start) })
         const left = pending.get(part.task) - 1
@@ -75,6 +77,7 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
         if (left === 0) finished(part.task)
       }
     })
+    link?.observeWave(responses, performance.now() - waveStarted, Math.ceil(requests.length / concurrency))
     waiting = next
   }
   return { rounds }

@@ -2,8 +2,12 @@
 // no HEAD), bounded ranges after that, and fallbacks for servers that reject suffixes or ignore Range.
 // It records the file's validator (ETag, else Last-Modified + size; RFC 9110 §8.8) and, when asked, sends
 // it with every request (If-Match / If-Unmodified-Since, §13.1) so a replaced file fails as FILE_CHANGED.
+// A size and ETag known beforehand (a bucket listing) make the tail read an exact range; transient
+// failures are retried (js/sources/retry.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { callSignal, invalid, SourceBase } from './shared.js'
+import { callSignal, concatChunks, forEachChunk, invalid, SourceBase } from './shared.js'
+import { resolveRetries, sleepWithin, withRetries } from './retry.js'
+import { defaultFetch } from './default-fetch.js'
 import { inBrowser } from '../link-model.js'
 
 // Query parameters whose values are credentials (S3/GCS/Azure/CloudFront signatures, tokens, keys):
@@ -14,6 +18,17 @@ const SECRET_PARAM = /sig|signature|token|credential|secret|key|auth|password|pa
 const NEXT_BOUNDED = 'bounded' // the size is known now: ask for bytes=start-end
 const NEXT_PROBE = 'probe' // ask for bytes=0-0 to learn the size from Content-Range
 const WHOLE_BODY = Symbol('whole body')
+
+// Origins seen answering a suffix range (bytes=-n) with other bytes than the last n — s3rver answers
+// bytes 0-n/N — while telling the size. Such an answer's body is never read: its Content-Range gives the
+// size, then the tail is read as an exact range. Noted for callers (misreadsSuffixRanges): a file of such
+// an origin costs one request more unless its size is given (options.fileSize, from a listing).
+const suffixMisread = new Set()
+
+/** True when a server of this origin has answered a suffix range with the wrong bytes in this process. */
+export function misreadsSuffixRanges(origin) {
+  return suffixMisread.has(origin)
+}
 
 const STATUS_HINTS = {
   400: 'bad request',
@@ -101,6 +116,9 @@ export class HttpSource extends SourceBase {
   #validator
   #confirmed = true
   #bypassHttpCache = false
+  #retries
+  /** @type {{ size?: number, etag?: string }} the file as options.fileSize / options.etag describe it */
+  #given
 
   /**
    * @param {URL} url http: or https:
@@ -112,8 +130,7 @@ export class HttpSource extends SourceBase {
     }
     super(redactUrl(url), undefined, options)
     if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw invalid(`no fetch() in this runtime to read ${this.name}; pass options.fetch`)
-    // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of another object.
-    this.#fetch = options.fetch ?? ((/** @type {Parameters<typeof fetch>} */ ...args) => globalThis.fetch(...args))
+    this.#fetch = options.fetch ?? defaultFetch()
     this.#url = url.href
     this.#key = url.href
     this.#origin = url.origin
@@ -122,6 +139,16 @@ export class HttpSource extends SourceBase {
     // Compressed bodies break byte ranges; browsers ignore this header (they set it themselves).
     this.#headers.set('accept-encoding', 'identity')
     if (options.userAgent !== undefined) this.#headers.set('user-agent', options.userAgent)
+    this.#retries = resolveRetries(options.retries)
+    this.stats.retries = 0
+    this.#given = { size: options.fileSize, etag: options.etag }
+    if (options.fileSize !== undefined) this._setSize(options.fileSize)
+    if (options.etag !== undefined) this.#validator = { etag: options.etag, weak: options.etag.startsWith('W/') || undefined }
+  }
+
+  /** The size and ETag options.fileSize and options.etag gave (a listing's), before any response. */
+  get givenVersion() {
+    return { ...this.#given }
   }
 
   /** The URL as given, credentials and all: a cache key, never to be shown (name is the shown form). */
@@ -149,13 +176,17 @@ export class HttpSource extends SourceBase {
     this.#conditional = true
   }
 
-  /** Reads as of a known version of the file (a cached footer): no request is needed to learn its size. */
-  expectFile(validator, size) {
+  /**
+   * Reads as of a known version of the file (a cached footer): no request is needed to learn its size.
+   * `confirmed`: something other than a response already showed it is the file as it is (a listing's
+   * ETag equal to the cached one), so no request need confirm it.
+   */
+  expectFile(validator, size, { confirmed = false } = {}) {
     // An object even without validators: the size alone is then what later responses are checked against.
     this.#validator = { etag: validator?.etag, weak: validator?.weak, lastModified: validator?.lastModified }
     this._setSize(size)
     this.#whole = undefined
-    this.#confirmed = false
+    this.#confirmed = confirmed
   }
 
   /** Forgets the version read so far (after FILE_CHANGED): the next readTail() learns the file anew. */
@@ -163,6 +194,8 @@ export class HttpSource extends SourceBase {
     // A browser's HTTP cache may still hold the old version's tail: go to the server from now on.
     this.#bypassHttpCache = true
     this.#validator = undefined
+    // What a listing said of the file described the old version too.
+    this.#given = {}
     this._setSize(undefined)
     this.#whole = undefined
     this.#confirmed = true
@@ -242,9 +275,10 @@ export class HttpSource extends SourceBase {
     const { start, end, total } = contentRange
     const expectedStart = Math.max(0, total - length)
     if (start !== expectedStart || end !== total - 1) {
-      throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-        `asked ${this.name} for its last ${length} bytes (${range}) but it answered Content-Range: ${raw.trim()}; expected bytes ${expectedStart}-${total - 1}/${total}`,
-        { source: this.name })
+      // Other bytes than the tail, but the size: read the tail as an exact range (one more request, no HEAD).
+      suffixMisread.add(this.#origin)
+      this.#learnSize(total, range)
+      return NEXT_BOUNDED
     }
     this.#learnSize(total, range)
     this.#followRedirect(response)
@@ -366,54 +400,27 @@ export class HttpSource extends SourceBase {
       if (expected === 0 || expected === undefined) return new Uint8Array(0)
       throw this.#shortBody(range, received, expected)
     }
-    const reader = body.getReader()
-    let done = false
-    try {
-      for (;;) {
-        let chunk
-        try {
-          chunk = await op.race(reader.read())
-        } catch (cause) {
-          if (cause instanceof ParquetBloomError || op.aborted) throw cause
-          throw new ParquetBloomError(ErrorCode.IO,
-            `the connection to ${this.name} failed after ${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
-            { cause, source: this.name })
+    await forEachChunk(body, op, (value) => {
+      this.stats.bytesFetched += value.byteLength
+      if (expected !== undefined) {
+        if (received + value.byteLength > expected) {
+          throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+            `${this.name} sent more than the ${expected} bytes it promised for ${range}`, { source: this.name })
         }
-        if (chunk.done) {
-          done = true
-          break
-        }
-        const value = chunk.value
-        this.stats.bytesFetched += value.byteLength
-        if (expected !== undefined) {
-          if (received + value.byteLength > expected) {
-            throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-              `${this.name} sent more than the ${expected} bytes it promised for ${range}`, { source: this.name })
-          }
-          bytes.set(value, received)
-        } else {
-          if (received + value.byteLength > limit) throw this.#rangeIgnored(undefined)
-          chunks.push(value)
-        }
-        received += value.byteLength
+        bytes.set(value, received)
+      } else {
+        if (received + value.byteLength > limit) throw this.#rangeIgnored(undefined)
+        chunks.push(value)
       }
-    } finally {
-      if (!done) {
-        reader.cancel().catch(() => {})
-        op.stop()
-      }
-    }
+      received += value.byteLength
+    }, (cause) => new ParquetBloomError(ErrorCode.IO,
+      `the connection to ${this.name} failed after ${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
+      { cause, source: this.name }))
     if (expected !== undefined) {
       if (received !== expected) throw this.#shortBody(range, received, expected)
       return bytes
     }
-    bytes = new Uint8Array(received)
-    let at = 0
-    for (const chunk of chunks) {
-      bytes.set(chunk, at)
-      at += chunk.byteLength
-    }
-    return bytes
+    return concatChunks(chunks, received)
   }
 
   /**
@@ -421,6 +428,14 @@ export class HttpSource extends SourceBase {
    * hands the response to onResponse; a body left unread is cancelled so the connection is freed.
    */
   async #exchange(range, signal, onResponse) {
+    return withRetries(() => this.#exchangeOnce(range, signal, onResponse), {
+      retries: this.#retries,
+      pause: (ms) => this._operation(`waiting to retry ${range} of ${this.name}`, signal, (op) => sleepWithin(ms, op), { timeout: false }),
+      onRetry: () => { this.stats.retries++ },
+    })
+  }
+
+  async #exchangeOnce(range, signal, onResponse) {
     return this._operation(`requesting ${range} of ${this.name}`, signal, async (op) => {
       const headers = new Headers(this.#headers)
       headers.set('range', range)
@@ -481,11 +496,23 @@ export class HttpSource extends SourceBase {
     const lastModified = response.headers.get('last-modified') ?? undefined
     const contentRange = parseContentRange(response.headers.get('content-range'))
     const total = status === 200 ? identityLength(response) : contentRange?.total
+    // A 412 to the precondition a request carried means that version is gone, whatever happened to the
+    // validator since (a concurrent probe may have forgotten it to read the new footer).
+    if (status === 412 && condition) {
+      throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
+        `${this.name} changed since its footer was read: it answered 412 Precondition Failed to ${condition.name}: ${condition.value} (${range})`, { source: this.name })
+    }
+    if (this.#given.etag !== undefined && etag !== undefined && etag !== this.#given.etag && (status === 200 || status === 206)) {
+      throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
+        `${this.name} is not the file options.etag describes: its ETag is ${etag}, expected ${this.#given.etag} (${range}); list it again`, { source: this.name })
+    }
     if (!this.#validator) {
       // The first 200/206 of this version of the file says what it is (a 416 before it says nothing).
       if (status === 200 || status === 206) this.#validator = { etag, weak: etag?.startsWith('W/') || undefined, lastModified }
       return
     }
+    // A validator made from options.etag alone takes the Last-Modified of the first response too.
+    if (this.#given.etag !== undefined && this.#validator.lastModified === undefined && (status === 200 || status === 206)) this.#validator.lastModified = lastModified
     if (!this.#conditional) return
     const v = this.#validator
     let change
@@ -500,6 +527,10 @@ export class HttpSource extends SourceBase {
   }
 
   #checkSameSize(total, range) {
+    if (this.size !== undefined && this.size !== total && this.size === this.#given.size) {
+      throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+        `${this.name} has ${total} bytes (the response to ${range} says so), not the ${this.size} options.fileSize gave; list it again`, { source: this.name })
+    }
     if (this.size !== undefined && this.size !== total) {
       throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
         `${this.name} changed while being read: it had ${this.size} bytes, and the response to ${range} says ${total}`, { source: this.name })

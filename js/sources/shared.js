@@ -6,11 +6,22 @@ export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
 /** The abort reason used when a source stops a transfer on purpose (not an abort the caller sees). */
 const STOPPED_ON_PURPOSE = Symbol('stopped on purpose')
+/** The ABORTED errors that are requestTimeoutMs elapsing, not an abort: a retry may succeed (js/sources/retry.js). */
+const timeouts = new WeakSet()
+
+/** True when `error` is the ABORTED of a request that ran past requestTimeoutMs. */
+export function isTimeout(error) {
+  return typeof error === 'object' && error !== null && timeouts.has(error)
+}
 
 /**
  * The options every source takes, checked and with defaults filled in.
+ * `fileSize` and `etag` describe a URL's file as a listing gave them (js/sources/s3-listing.js): its
+ * tail is then read as an exact range, and responses are checked against them. `retries`: how many
+ * times a transient failure of a request is retried (js/sources/retry.js); undefined for the default.
  * @typedef {{ fetch?: Function, signal?: AbortSignal, maxBytes: number, headers?: Headers,
- *   requestTimeoutMs?: number, userAgent?: string, name?: string }} SourceOptions
+ *   requestTimeoutMs?: number, userAgent?: string, name?: string, fileSize?: number, etag?: string,
+ *   retries?: number }} SourceOptions
  */
 
 /**
@@ -21,7 +32,7 @@ const STOPPED_ON_PURPOSE = Symbol('stopped on purpose')
 export function resolveOptions(options) {
   if (options === undefined || options === null) options = {}
   if (typeof options !== 'object') throw invalid(`options must be an object, got ${describeValue(options)}`)
-  const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name } = options
+  const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name, fileSize, etag, retries } = options
   if (fetch !== undefined && typeof fetch !== 'function') throw invalid(`options.fetch must be a function, got ${describeValue(fetch)}`)
   checkSignal(signal, 'options.signal')
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw invalid(`options.maxBytes must be a positive integer, got ${describeValue(maxBytes)}`)
@@ -30,6 +41,8 @@ export function resolveOptions(options) {
   }
   if (userAgent !== undefined && typeof userAgent !== 'string') throw invalid(`options.userAgent must be a string, got ${describeValue(userAgent)}`)
   if (name !== undefined && (typeof name !== 'string' || name === '')) throw invalid(`options.name must be a non-empty string, got ${describeValue(name)}`)
+  if (fileSize !== undefined && !(Number.isSafeInteger(fileSize) && fileSize >= 0)) throw invalid(`options.fileSize must be a non-negative integer, got ${describeValue(fileSize)}`)
+  if (etag !== undefined && (typeof etag !== 'string' || etag.trim() === '')) throw invalid(`options.etag must be a non-empty string, got ${describeValue(etag)}`)
   let resolvedHeaders
   if (headers !== undefined && headers !== null) {
     try {
@@ -38,7 +51,7 @@ export function resolveOptions(options) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `options.headers is not a valid set of HTTP headers: ${cause?.message ?? cause}`, { cause })
     }
   }
-  return { fetch, signal, maxBytes, headers: resolvedHeaders, requestTimeoutMs, userAgent, name }
+  return { fetch, signal, maxBytes, headers: resolvedHeaders, requestTimeoutMs, userAgent, name, fileSize, etag: etag?.trim(), retries }
 }
 
 export function checkSignal(signal, what) {
@@ -193,10 +206,12 @@ export class SourceBase {
    * @param {string} what e.g. "reading bytes 0-99 of <name>", the start of every message
    * @param {AbortSignal | undefined} signal the call's own signal
    * @param {(operation: Operation) => Promise<T>} fn
+   * @param {{ timeout?: boolean }} [limits] timeout: false for a wait of our own (a retry's backoff), which
+   *   requestTimeoutMs does not bound
    * @returns {Promise<T>}
    */
-  async _operation(what, signal, fn) {
-    const op = new Operation(what, this.#name, [this.#signal, signal, this.#closeController.signal], this.#requestTimeoutMs)
+  async _operation(what, signal, fn, { timeout = true } = {}) {
+    const op = new Operation(what, this.#name, [this.#signal, signal, this.#closeController.signal], timeout ? this.#requestTimeoutMs : undefined)
     try {
       op.throwIfAborted()
       return await fn(op)
@@ -208,6 +223,52 @@ export class SourceBase {
       op.dispose()
     }
   }
+}
+
+/**
+ * Reads a response body chunk by chunk under `op`, handing each chunk to `onChunk` (which may throw to
+ * stop); a read that fails becomes `failure(cause)`, an abort the operation's ABORTED. Whenever it stops
+ * before the end, the body is cancelled and the transfer torn down (op.stop()).
+ * @param {ReadableStream<Uint8Array>} body
+ * @param {Operation} op
+ * @param {(chunk: Uint8Array) => void} onChunk
+ * @param {(cause: unknown) => Error} failure
+ */
+export async function forEachChunk(body, op, onChunk, failure) {
+  const reader = body.getReader()
+  let done = false
+  try {
+    for (;;) {
+      let chunk
+      try {
+        chunk = await op.race(reader.read())
+      } catch (cause) {
+        if (cause instanceof ParquetBloomError || op.aborted) throw cause
+        throw failure(cause)
+      }
+      if (chunk.done) {
+        done = true
+        return
+      }
+      onChunk(chunk.value)
+    }
+  } finally {
+    if (!done) {
+      reader.cancel().catch(() => {})
+      op.stop()
+    }
+  }
+}
+
+/** The chunks joined into one array of `length` bytes. */
+export function concatChunks(chunks, length) {
+  const bytes = new Uint8Array(length)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return bytes
 }
 
 /** The signal in a read/readTail options argument, checked. */
@@ -277,7 +338,9 @@ export class Operation {
     }
     if (timeoutMs !== undefined && !this.#controller.signal.aborted) {
       const timer = setTimeout(() => {
-        this.#abort(new ParquetBloomError(ErrorCode.ABORTED, `${what} timed out after ${timeoutMs} ms (options.requestTimeoutMs)`, { source }))
+        const timeout = new ParquetBloomError(ErrorCode.ABORTED, `${what} timed out after ${timeoutMs} ms (options.requestTimeoutMs)`, { source })
+        timeouts.add(timeout)
+        this.#abort(timeout)
       }, timeoutMs)
       this.#cleanups.push(() => clearTimeout(timer))
     }

@@ -18,6 +18,8 @@ import { withFile } from './helpers/with-file.js'
 
 const MiB = 1024 * 1024
 const PROMPT_MS = 500 // how long an aborted or failed probe may take to settle
+const RETRY_MS = 350 // what the 3 retries of a transient failure wait at most (js/sources/retry.js)
+const transient = (mode) => /^status:5|^drop$/.test(mode)
 // A tail that holds the footer but none of the filters, so every probe sends range requests.
 const OPEN = { initialFetchSize: 4096 }
 
@@ -123,7 +125,7 @@ describe('a server misbehaving from the first request', () => {
   for (const [status, hint] of [[403, /forbidden/], [404, /not found/], [500, /server error/]]) {
     test(`HTTP ${status}: HTTP_STATUS with the status, the URL and a hint`, async () => {
       const url = server.url('hyparquet-sample.parquet', { mode: `status:${status}` })
-      const error = await rejectsPromptly(openParquet(url), ErrorCode.HTTP_STATUS, url, [new RegExp(`HTTP ${status}`), hint])
+      const error = await rejectsPromptly(openParquet(url), ErrorCode.HTTP_STATUS, url, [new RegExp(`HTTP ${status}`), hint], PROMPT_MS + (status >= 500 ? RETRY_MS : 0))
       assert.equal(error.status, status)
     })
   }
@@ -136,7 +138,7 @@ describe('a server misbehaving from the first request', () => {
   ]) {
     test(`${mode}: ${code}`, async () => {
       const url = server.url('hyparquet-sample.parquet', { mode })
-      await rejectsPromptly(openParquet(url, OPEN), code, url, [pattern])
+      await rejectsPromptly(openParquet(url, OPEN), code, url, [pattern], PROMPT_MS + (transient(mode) ? RETRY_MS : 0))
     })
   }
 
@@ -164,8 +166,17 @@ describe('a server misbehaving from the first request', () => {
 
   test('headers that never come: requestTimeoutMs ends the open with ABORTED', async () => {
     const url = server.url('hyparquet-sample.parquet', { mode: 'slow:10000' })
-    await rejectsPromptly(openParquet(url, { requestTimeoutMs: 150 }), ErrorCode.ABORTED, url, [/timed out after 150 ms/], 150 + PROMPT_MS)
+    await rejectsPromptly(openParquet(url, { requestTimeoutMs: 150, retries: 0 }), ErrorCode.ABORTED, url, [/timed out after 150 ms/], 150 + PROMPT_MS)
     await waitFor(allRequestsEnded, 'the request to be cancelled')
+  })
+
+  test('headers that never come: a timed-out request is retried 3 times, then ABORTED within 4 timeouts and the backoff', async () => {
+    const url = server.url('hyparquet-sample.parquet', { mode: 'slow:10000' })
+    server.resetStats()
+    // Backoff: at most 50 + 100 + 200 ms between the four attempts.
+    await rejectsPromptly(openParquet(url, { requestTimeoutMs: 100 }), ErrorCode.ABORTED, url, [/timed out after 100 ms/], 4 * 100 + 350 + PROMPT_MS)
+    assert.equal(server.stats.requests, 4)
+    await waitFor(allRequestsEnded, 'the requests to be cancelled')
   })
 
   test('headers that never come: an AbortSignal ends the open with ABORTED', async () => {
@@ -196,10 +207,11 @@ describe('a server that starts misbehaving after the footer was read', () => {
     test(`${mode}: probe and visitBloomFilter reject with ${code}; the same file probes once the server recovers`, async () => {
       await withFile(url(), OPEN, async (file) => {
         server.setMode(mode)
+        const within = PROMPT_MS + (transient(mode) ? RETRY_MS : 0)
         for (const probeMode of ['auto', 'block', 'filter']) {
-          await rejectsPromptly(file.probe(TARGET.column, values, { mode: probeMode }), code, url(), patterns)
+          await rejectsPromptly(file.probe(TARGET.column, values, { mode: probeMode }), code, url(), patterns, within)
         }
-        await rejectsPromptly(file.visitBloomFilter(TARGET.rowGroup, TARGET.column, () => assert.fail('visited')), code, url(), patterns)
+        await rejectsPromptly(file.visitBloomFilter(TARGET.rowGroup, TARGET.column, () => assert.fail('visited')), code, url(), patterns, within)
         await waitFor(allRequestsEnded, 'every request to end')
         assert.equal(blocksInUse(), baselineBlocks, 'pool blocks left in use')
         server.setMode()
@@ -235,7 +247,7 @@ describe('a server that starts misbehaving after the footer was read', () => {
   test('one row group\'s filter gets a 500 while another\'s server stalls: the probe fails at once', async () => {
     const stalls = fetchWithModes((range) => (isFilterRequest(range, 1) ? 'status:500' : isFilterRequest(range, 2) ? 'slow:10000' : undefined))
     await withFile(url(), { ...OPEN, fetch: stalls }, async (file) => {
-      await rejectsPromptly(file.probe(TARGET.column, values, { mode: 'filter' }), ErrorCode.HTTP_STATUS, url(), [/HTTP 500/])
+      await rejectsPromptly(file.probe(TARGET.column, values, { mode: 'filter' }), ErrorCode.HTTP_STATUS, url(), [/HTTP 500/], PROMPT_MS + RETRY_MS)
       await waitFor(allRequestsEnded, 'the stalled request to be cancelled')
       assert.equal(blocksInUse(), baselineBlocks)
     })
@@ -273,7 +285,7 @@ describe('aborts and timeouts during a multi-row-group probe', () => {
   }
 
   test('requestTimeoutMs ends a stalled filter read with ABORTED saying it timed out', async () => {
-    await withFile(url(), { ...OPEN, fetch: stallLater(), requestTimeoutMs: 200 }, async (file) => {
+    await withFile(url(), { ...OPEN, fetch: stallLater(), requestTimeoutMs: 200, retries: 0 }, async (file) => {
       const startedAt = performance.now()
       await rejectsPromptly(file.probe(TARGET.column, values, { mode: 'filter' }), ErrorCode.ABORTED, url(), [/timed out after 200 ms/], 200 + PROMPT_MS, startedAt)
       await waitFor(allRequestsEnded, 'the stalled bodies to be cancelled', 1000)

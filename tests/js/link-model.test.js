@@ -1,9 +1,10 @@
 // js/link-model.js: what one more request is worth in bytes, on hand-worked waves — free while the
-// split wave fits in the rounds the joined one takes anyway, a window's share of a round otherwise.
+// split wave fits in the rounds the joined one takes anyway, a window's share of a round otherwise —
+// and what a request costs in time, measured from whole waves and spent on gaps cheaper to read.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 
-import { LinkModel } from '../../js/link-model.js'
+import { LinkModel, mergeForRounds } from '../../js/link-model.js'
 
 describe('LinkModel.requestBytes', () => {
   const link = new LinkModel({ rttMs: 30, bytesPerMs: 10_000 }) // a round is worth 300,000 bytes
@@ -18,5 +19,47 @@ describe('LinkModel.requestBytes', () => {
     assert.equal(link.requestBytes({ splitRequests: 257, joinedRequests: 95, window: 256 }), 300_000 / 256)
     assert.equal(link.requestBytes({ splitRequests: 190, joinedRequests: 95, window: 64 }), 300_000 / 64)
     assert.equal(link.requestBytes({ splitRequests: 190, joinedRequests: 95, window: 6 }), 50_000)
+  })
+})
+
+describe('the cost of a request', () => {
+  test('a wave of 200 requests that took 130 ms beyond its 30 ms round: 0.5 ms per request, halfway from the start', () => {
+    const link = new LinkModel({ rttMs: 30, bytesPerMs: 10_000, requestMs: 0.5 })
+    const responses = Array.from({ length: 200 }, (_, i) => ({ bytes: 48, ms: 30 + i * 0.65 }))
+    link.observeWave(responses, 160, 1)
+    // (160 - 30 - 9600 / 10000) / 200 = 0.645; the first wave moves halfway: 0.5725.
+    assert.ok(Math.abs(link.requestMs - 0.5725) < 1e-3, String(link.requestMs))
+    assert.ok(Math.abs(link.rttMs - 30) < 0.01, 'the fastest response is the round trip')
+  })
+
+  test('a wave too small to show the cost leaves it, and the round trip is still measured', () => {
+    const link = new LinkModel({ rttMs: 30, bytesPerMs: 10_000, requestMs: 0.5 })
+    link.observeWave([{ bytes: 100, ms: 50 }, { bytes: 100, ms: 80 }], 80, 1)
+    assert.equal(link.requestMs, 0.5)
+    assert.ok(Math.abs(link.rttMs - 49.99) < 0.01)
+  })
+
+  test('cost counts requests; bytesPerRequest is what a request is worth in transfer', () => {
+    const link = new LinkModel({ rttMs: 30, bytesPerMs: 10_000, requestMs: 0.5 })
+    assert.equal(link.cost(100, 50_000, 256), 30 + 50 + 5)
+    assert.equal(link.bytesPerRequest, 5000)
+  })
+
+  test('mergeForRounds reads gaps cheaper than a request, smallest first, at most 128 KiB in vain', () => {
+    const link = new LinkModel({ rttMs: 30, bytesPerMs: 10_000, requestMs: 0.5 })
+    // 60 reads of 32 bytes, 3,000 bytes apart, and 60 more 6,000 bytes apart (over 5,000: not worth it).
+    const reads = []
+    let at = 0
+    for (let i = 0; i < 60; i++, at += 3032) reads.push({ start: at, end: at + 32, parts: [i] })
+    for (let i = 0; i < 60; i++, at += 6032) reads.push({ start: at, end: at + 32, parts: [60 + i] })
+    const merged = mergeForRounds(reads, { window: 256, minGap: 1024, maxBytes: 16 << 20, link })
+    const wasted = merged.reduce((n, r) => n + r.end - r.start, 0) - 120 * 32
+    assert.ok(wasted <= 128 * 1024, `${wasted} bytes`)
+    assert.equal(merged.length, 120 - Math.floor((128 * 1024) / 3000))
+    assert.ok(merged.every((r) => r.parts.length === 1 || r.end <= 60 * 3032), 'only the 3,000-byte gaps are joined')
+    assert.deepEqual(merged.flatMap((r) => r.parts), Array.from({ length: 120 }, (_, i) => i), 'every read served, in order')
+    // Free requests (a cost of 0 measured): nothing joined.
+    const free = new LinkModel({ rttMs: 30, bytesPerMs: 10_000, requestMs: 0 })
+    assert.equal(mergeForRounds(reads, { window: 256, minGap: 1024, maxBytes: 16 << 20, link: free }).length, 120)
   })
 })

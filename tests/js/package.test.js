@@ -84,6 +84,13 @@ test('its TypeScript declarations resolve through "exports" and type the API', a
   const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc')
   await writeFile(path.join(consumer, 'check.ts'), `
     import { openParquet, BloomFilter, ErrorCode, ParquetBloomError, type ProbeResult, type Verdict, type FilterHealth } from 'parquet-bloom'
+    import { listS3, s3FetchFor, type S3Entry } from 'parquet-bloom/s3'
+    export async function listed(): Promise<number> {
+      const entries: S3Entry[] = await listS3('s3://bucket/data/**/*.parquet', { endpoint: 'http://127.0.0.1:9000', maxKeys: 10, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } })
+      const fetch = s3FetchFor({ credentials: { accessKeyId: 'a', secretAccessKey: 'b', region: 'auto' } })
+      const file = await openParquet(entries[0].url, { fetch, fileSize: entries[0].size, etag: entries[0].etag, retries: 2 })
+      return file.stats.retries + entries.length
+    }
     export async function main(url: string): Promise<Verdict[]> {
       const file = await openParquet(url, { requestTimeoutMs: 1000, headers: { authorization: 'x' } })
       const result: ProbeResult = await file.probe('city', ['Tokyo'], { mode: 'block' })

@@ -1,0 +1,70 @@
+// Which failed requests are worth sending again, and when: range GETs and listings are idempotent, so
+// a transient failure — 429/500/502/503/504 (S3's SlowDown is a 503), a connection reset or dropped
+// mid-body, a request timeout — is retried after a bounded, jittered exponential backoff. An abort is
+// never retried, nor is an answer that is wrong rather than unavailable (404, a bad Content-Range).
+import { ErrorCode } from '../errors.js'
+import { describeValue, invalid, isTimeout } from './shared.js'
+
+export const DEFAULT_RETRIES = 3
+export const RETRY_BASE_MS = 50
+export const RETRY_MAX_MS = 800
+export const MAX_RETRIES = 10
+export const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504])
+
+// Failures of the connection that no retry mends: the host does not exist, TLS refuses the peer.
+const PERMANENT_CAUSES = /^(ENOTFOUND|ERR_INVALID_URL|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|ERR_SSL_)/
+
+/** options.retries checked: a count of retries after the first attempt (0 disables them). */
+export function resolveRetries(value) {
+  if (value === undefined || value === null) return DEFAULT_RETRIES
+  if (!Number.isInteger(value) || value < 0 || value > MAX_RETRIES) {
+    throw invalid(`options.retries must be an integer from 0 to ${MAX_RETRIES}, got ${describeValue(value)}`)
+  }
+  return value
+}
+
+/** Milliseconds to wait before retry number `attempt` (0-based): half the ceiling plus a random half. */
+export function retryDelayMs(attempt, random = Math.random) {
+  const ceiling = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt)
+  return ceiling / 2 + random() * (ceiling / 2)
+}
+
+/** True for a failure another attempt may not meet (see the top of this file). */
+export function isTransientFailure(error) {
+  if (error?.code === ErrorCode.HTTP_STATUS) return TRANSIENT_STATUSES.has(error.status)
+  if (error?.code === ErrorCode.ABORTED) return isTimeout(error)
+  if (error?.code === ErrorCode.IO) {
+    for (let cause = error.cause, depth = 0; cause && depth < 4; cause = cause.cause, depth++) {
+      if (typeof cause.code === 'string' && PERMANENT_CAUSES.test(cause.code)) return false
+    }
+    return true
+  }
+  return false
+}
+
+/**
+ * Runs `attempt(n)` until it succeeds, fails for good, or `retries` retries are spent; between attempts
+ * `pause(ms)` waits (and must reject when the caller aborts meanwhile). `onRetry` is told of each retry.
+ * @template T
+ * @param {(attemptNumber: number) => Promise<T>} attempt
+ * @param {{ retries: number, pause: (ms: number) => Promise<void>, onRetry?: (error: unknown) => void }} policy
+ * @returns {Promise<T>}
+ */
+export async function withRetries(attempt, { retries, pause, onRetry }) {
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt(n)
+    } catch (error) {
+      if (n >= retries || !isTransientFailure(error)) throw error
+      onRetry?.(error)
+      await pause(retryDelayMs(n))
+    }
+  }
+}
+
+/** Resolves after `ms`, or rejects as soon as the operation is aborted (its timer cleared). */
+export function sleepWithin(ms, operation) {
+  let timer
+  const slept = new Promise((resolve) => { timer = setTimeout(resolve, ms) })
+  return operation.race(slept).finally(() => clearTimeout(timer))
+}
