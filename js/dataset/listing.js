@@ -39,7 +39,9 @@ async function listUnsorted(source, options) {
     const { listS3, s3FetchFor } = await import(S3_LISTING)
     const listed = await listS3(source, options)
     // An ETag the listing did not give ('') validates nothing: the file's own responses will.
-    const files = listed.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
+    // A prefix is a directory: its Parquet files, without writers' bookkeeping; a glob says itself what it wants.
+    const wanted = GLOB_CHARS.test(source) ? listed : listed.filter((f) => isDataFile(f.path))
+    const files = wanted.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
     return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch, listed: true }
   }
   if (/^https?:\/\//i.test(source)) return { files: [descriptor(source, 0)] }
@@ -107,6 +109,12 @@ async function listLocal(text) {
   }
   await walk(root, '')
   return files
+}
+
+/** A Parquet file's name under no hidden or underscore folder (_delta_log, .hive-staging, _SUCCESS). */
+function isDataFile(relative) {
+  const segments = relative.split('/')
+  return segments.every((s) => !/^[._]/.test(s)) && PARQUET_NAME.test(segments[segments.length - 1])
 }
 
 /** A glob over '/'-separated relative paths: `**` any folders, `*` and `?` within a segment, `{a,b}` alternatives. */
