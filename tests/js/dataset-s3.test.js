@@ -7,6 +7,8 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, test } from 'node:test'
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 
 import { openDataset } from '../../js/index.js'
 import { filesHolding, writeHiveDataset } from './helpers/hive-dataset.js'
@@ -75,4 +77,30 @@ test('30 ms per response: footers exact ranges in one wave, a second probe one r
   } finally {
     s3.setLatency(0)
   }
+})
+
+test('parquet-bloom probe s3://…: --endpoint, credentials from the environment, never in the output', async () => {
+  const cli = fileURLToPath(new URL('../../js/cli.js', import.meta.url))
+  const run = (args) => new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, AWS_ACCESS_KEY_ID: KEY.accessKeyId, AWS_SECRET_ACCESS_KEY: KEY.secretAccessKey, AWS_REGION: 'us-east-1' },
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+  const r = await run(['probe', `s3://${BUCKET}/events/`, '--endpoint', s3.endpoint, '-c', 'user_id', '-v', '1003', '--json'])
+  assert.equal(r.code, 0, r.stderr)
+  const doc = JSON.parse(r.stdout)
+  const truth = await filesHolding(root, 'user_id = 1003')
+  assert.equal(doc.files.length, local.files.length)
+  for (const f of doc.files) if (truth.has(f.file)) assert.notEqual(f.values[0].verdict, 'absent', f.file)
+  assert.ok(!(r.stdout + r.stderr).includes(KEY.secretAccessKey))
+  const inspect = await run(['inspect', `s3://${BUCKET}/events/`, '--endpoint', s3.endpoint])
+  assert.equal(inspect.code, 0, inspect.stderr)
+  assert.match(inspect.stdout, /^ {2}user_id\s+INT64\s+12\s+100% \(12\/12\)/m)
 })
