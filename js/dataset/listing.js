@@ -3,6 +3,7 @@
 // (loaded only then, so a browser bundle does not carry it). Always in one deterministic order: a caller's
 // list as given, anything listed here by path.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { hasFileSystem } from '../sources/index.js'
 
 const PARQUET_NAME = /\.(parquet|parq|pq)$/i
 const GLOB_CHARS = /[*?[{]/
@@ -44,7 +45,8 @@ async function listUnsorted(source, options) {
     const files = wanted.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
     return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch, listed: true }
   }
-  if (/^https?:\/\//i.test(source)) return { files: [descriptor(source, 0)] }
+  // Without a file system (a page, a worker) a string is one file's URL, as openParquet reads it.
+  if (/^https?:\/\//i.test(source) || !hasFileSystem()) return { files: [descriptor(source, 0)] }
   return { files: await listLocal(source), listed: true }
 }
 
