@@ -3,6 +3,7 @@
 // (loaded only then, so a browser bundle does not carry it). Always in one deterministic order: a caller's
 // list as given, anything listed here by path.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { hasFileSystem } from '../sources/open-byte-source.js'
 
 const PARQUET_NAME = /\.(parquet|parq|pq)$/i
 const GLOB_CHARS = /[*?[{]/
@@ -39,10 +40,13 @@ async function listUnsorted(source, options) {
     const { listS3, s3FetchFor } = await import(S3_LISTING)
     const listed = await listS3(source, options)
     // An ETag the listing did not give ('') validates nothing: the file's own responses will.
-    const files = listed.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
+    // A prefix is a directory: its Parquet files, without writers' bookkeeping; a glob says itself what it wants.
+    const wanted = GLOB_CHARS.test(source) ? listed : listed.filter((f) => isDataFile(f.path))
+    const files = wanted.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
     return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch, listed: true }
   }
-  if (/^https?:\/\//i.test(source)) return { files: [descriptor(source, 0)] }
+  // Without a file system (a page, a worker) a string is one file's URL, as openParquet reads it.
+  if (/^https?:\/\//i.test(source) || !hasFileSystem()) return { files: [descriptor(source, 0)] }
   return { files: await listLocal(source), listed: true }
 }
 
@@ -107,6 +111,12 @@ async function listLocal(text) {
   }
   await walk(root, '')
   return files
+}
+
+/** A Parquet file's name under no hidden or underscore folder (_delta_log, .hive-staging, _SUCCESS). */
+function isDataFile(relative) {
+  const segments = relative.split('/')
+  return segments.every((s) => !/^[._]/.test(s)) && PARQUET_NAME.test(segments[segments.length - 1])
 }
 
 /** A glob over '/'-separated relative paths: `**` any folders, `*` and `?` within a segment, `{a,b}` alternatives. */

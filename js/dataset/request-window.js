@@ -1,6 +1,7 @@
 // One window of requests in flight for a whole dataset: every file's fetch() goes through it, so the
 // footers of all files form one wave, their index reads the next, and many files never put more requests
 // on the link than the transport carries at once (js/plan/link-model.js transportWindow).
+import { defaultFetch } from '../sources/default-fetch.js'
 
 export class RequestWindow {
   #free
@@ -32,7 +33,8 @@ export class RequestWindow {
    * @returns {typeof fetch}
    */
   fetch(inner) {
-    const call = inner ?? ((/** @type {Parameters<typeof fetch>} */ ...args) => globalThis.fetch(...args))
+    // Without one, what a single file would read with (Node's keep-alive transport, else the runtime's fetch).
+    const call = inner ?? defaultFetch()
     return /** @type {typeof fetch} */ ((input, init) => this.run(() => call(input, init)))
   }
 }

@@ -105,7 +105,7 @@ function openString(text, settings) {
 }
 
 /** Node, and the runtimes that provide its process object with a file system (Bun, Deno). */
-function hasFileSystem() {
+export function hasFileSystem() {
   return typeof process === 'object' && typeof process.versions?.node === 'string' && typeof globalThis.document === 'undefined'
 }
 
