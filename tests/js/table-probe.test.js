@@ -3,7 +3,7 @@
 // comes from outside parquet-bloom: the data files and position-delete files read with hyparquet,
 // Spark's expected scan results (expected/delta/…), and the deleted rows SOURCES.md states.
 import assert from 'node:assert/strict'
-import { readdirSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { describe, test } from 'node:test'
 
 import { openTable } from '../../js/index.js'
@@ -28,7 +28,9 @@ async function truthOf(name, table) {
     map.get(column).set(idOf(value), value)
   }
   const expectedDir = fixturePath(`tables/expected/${name}`)
-  const expected = table.format === 'delta' && !missingFixture(`tables/expected/${name}`)
+  // Spark's expected scan results exist for three of the Delta tables only (SOURCES.md); the others are
+  // read whole, minus their deletes.
+  const expected = table.format === 'delta' && existsSync(expectedDir)
   for (const file of table.files) {
     const rows = await readRows(file.location)
     let deleted = new Set()
