@@ -18,8 +18,11 @@ export interface AddIndexesOptions {
   replace?: boolean
   /** Also write an OffsetIndex for chunks without one, and a ColumnIndex where the file declares TYPE_ORDER. */
   pageIndex?: boolean
+  /** Bytes per read: of the file copied across, and of a chunk's pages decoded at once (default 4 MiB). */
   windowBytes?: number
   signal?: AbortSignal
+  /** Refused: given at all, addIndexes fails with ENCRYPTED (encrypted files would need their filters encrypted too). */
+  decryption?: unknown
 }
 
 export interface AddIndexesResult {
@@ -64,7 +67,7 @@ export class SidecarIndex {
   readonly files: Array<{ path: string, size: number, validator: string | null, numRows: number }>
   readonly columns: string[]
   /** The directory as stored (docs/sidecar-index.md). */
-  readonly directory: { format: string, version: number, fpp: number, regions: Array<{ offset: number, count: number, numBytes: number }> }
+  readonly directory: { format: string, version: number, writer: string, fpp: number, columns: string[], regions: Array<{ offset: number, count: number, numBytes: number }> }
   readonly stats: { requests: number, bytesFetched: number, rounds: number }
   /** Per file and row group, from the index alone: one wave of 32-byte block reads. */
   probe(column: string, values: Iterable<unknown>, options?: {
