@@ -62,12 +62,29 @@ export interface SidecarProbeResult {
   files: Array<{ path: string, current: boolean, detail?: string, rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }> }>
 }
 
+/** One file as a sidecar index records it (docs/sidecar-index.md "Files"). */
+export interface SidecarFileEntry {
+  /** As recorded: relative to the index's base, or as given. */
+  path: string
+  size: number
+  /** `mtime:<ms>` (local), `etag:…` or `last-modified:…` (URL), null (memory). */
+  validator: string | null
+  numRows: number
+  /** Per indexed column (dotted path): its types in this file. */
+  columns: Record<string, { physicalType: string, typeLength: number | null, logicalType: object | null }>
+  /**
+   * Per row group and column: [region, place in the region, numBytes, min, max] (min/max: JSON numbers, decimal strings
+   * or hex, null where not recorded), or null when the chunk's pages could not be read fully.
+   */
+  rowGroups: Array<{ numRows: number, chunks: Record<string, [number, number, number, number | string | null, number | string | null] | null> }>
+}
+
 export class SidecarIndex {
   private constructor()
-  readonly files: Array<{ path: string, size: number, validator: string | null, numRows: number }>
+  readonly files: SidecarFileEntry[]
   readonly columns: string[]
   /** The directory as stored (docs/sidecar-index.md). */
-  readonly directory: { format: string, version: number, writer: string, fpp: number, columns: string[], regions: Array<{ offset: number, count: number, numBytes: number }> }
+  readonly directory: { format: string, version: number, writer: string, fpp: number, columns: string[], regions: Array<{ offset: number, count: number, numBytes: number }>, files: SidecarFileEntry[] }
   readonly stats: { requests: number, bytesFetched: number, rounds: number }
   /** Per file and row group, from the index alone: one wave of 32-byte block reads. */
   probe(column: string, values: Iterable<unknown>, options?: {
