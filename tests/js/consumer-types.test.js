@@ -1,11 +1,18 @@
-// The published types (js/index.d.ts) against the code and against a consumer. The declarations are
-// written by hand beside the JSDoc tsc checks; these tests keep the two from drifting apart:
+// The published types (js/index.d.ts, js/s3.d.ts, js/index-builder/index.d.ts) against the code and against
+// a consumer. The declarations are written by hand beside the JSDoc tsc checks; these tests keep the two
+// from drifting apart:
 // - tests/types/consumer.ts, which passes every documented option and reads every documented result
 //   field (see its header), compiles with tsc --strict against the package entry ('parquet-bloom'
 //   through package.json "exports", as an installed package resolves it);
-// - what js/index.js exports at run time is what the declarations declare, and the public members of
-//   its classes are declared (the JSDoc of ParquetFile.probe and openParquet refers to ProbeOptions and
-//   OpenParquetOptions, so `npm run typecheck` checks the implementation against the same options).
+// - so do tests/types/consumer-dataset.ts (openDataset, openTable), consumer-s3.ts ('parquet-bloom/s3')
+//   and consumer-index-builder.ts ('parquet-bloom/index-builder'), through their package.json exports;
+// - what each entry's module exports at run time is what its declarations declare, and the public members
+//   of its classes are declared — the dataset and table classes too, which the API hands out unexported
+//   (the JSDoc of ParquetFile.probe and openParquet refers to ProbeOptions and OpenParquetOptions, so
+//   `npm run typecheck` checks the implementation against the same options);
+// - what the dataset, table and index-builder code returns from real calls (a DuckDB-written Hive dataset,
+//   fixture tables) is written out as literals and compiled against the declared result types: a field the
+//   code produces and the declarations lack, or one they declare and the code never sets, fails.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -103,4 +110,88 @@ test('every public member of the dataset and table classes is declared in js/ind
     const undeclared = [...own(cls.prototype), ...own(cls)].filter((k) => !members.has(k) && !internal.has(k))
     assert.deepEqual(undeclared, [], `${cls.name}: public members js/index.d.ts does not declare`)
   }
+})
+
+/** A value as TypeScript source: a literal tsc checks against a declared type (excess fields included). */
+function literal(value) {
+  if (value === undefined) return 'undefined'
+  if (value === null) return 'null'
+  if (typeof value === 'bigint') return `${value}n`
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value)
+  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value)
+  if (value instanceof Uint8Array) return `new Uint8Array([${value.join(', ')}])`
+  if (value instanceof Date) return `new Date(${value.getTime()})`
+  if (typeof Blob === 'function' && value instanceof Blob) return 'new Blob([])'
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`
+  const prototype = Object.getPrototypeOf(value)
+  assert.ok(prototype === Object.prototype || prototype === null, `a result holds a ${prototype?.constructor?.name}, which this test cannot write as a literal`)
+  return `{ ${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${literal(v)}`).join(', ')} }`
+}
+
+test('what the dataset, table and index-builder code really returns is what their declarations declare, field for field', async (t) => {
+  const { writeHiveDataset } = await import('./helpers/hive-dataset.js')
+  const { tempDir } = await import('./helpers/temp-dir.js')
+  const { fixturePath, missingFixture } = await import('./helpers/fixtures.js')
+  const { writeFile } = await import('node:fs/promises')
+  const dir = await tempDir('consumer-shapes')
+  const { dir: data } = await writeHiveDataset(path.join(dir, 'data'), { days: 2, countries: ['DE', 'FR'], rowsPerFile: 40, bloom: true })
+  await writeFile(path.join(data, 'day=2026-01-07', 'broken.parquet'), 'not parquet') // a file error
+
+  const shapes = [] // [declared type, value]
+  const dataset = await api.openDataset(data)
+  const probed = await dataset.probe('user_id', [0n, 3n, 999_999n], { confirm: true, columns: ['name'], where: { country: 'DE' } })
+  assert.ok(probed.files.some((f) => f.error) && probed.files.some((f) => f.skipped) && probed.files.some((f) => f.confirm), 'the probe covers errors, skipped files and confirmations')
+  shapes.push(['DatasetProbeResult', probed], ['DatasetProbeResult', await api.mergeShardResults([probed, probed])])
+  shapes.push(['DatasetCoverage', await dataset.inspect()], ["ParquetDataset['files']", dataset.files], ["ParquetDataset['partitionTypes']", dataset.partitionTypes])
+  const byDay = await dataset.probe('day', ['2026-01-07'], { shard: { index: 0, count: 2 } })
+  shapes.push(['DatasetProbeResult', byDay])
+  const progress = []
+  await dataset.probe('user_id', [3n], { limit: 1, confirm: true, fileConcurrency: 1, onProgress: (p) => progress.push(p) })
+  shapes.push(["Parameters<NonNullable<DatasetProbeOptions['onProgress']>>[0][]", progress])
+
+  for (const table of ['delta/table_with_deletion_logs', 'iceberg/spark_rename_column']) {
+    if (missingFixture(`tables/${table}`)) continue
+    const opened = await api.openTable(fixturePath(`tables/${table}`))
+    shapes.push(["ParquetTable['table']", opened.table], ['TableSummary', opened.summary()])
+    shapes.push(['DatasetProbeResult', await opened.probe(opened.table.columns[0].name, [1], { confirm: true })])
+  }
+
+  const files = dataset.files.filter((f) => !f.path.endsWith('broken.parquet')).map((f) => path.join(data, f.path))
+  const file = files[0]
+  shapes.push(['AddIndexesResult', await indexBuilder.addIndexes(file, null, { columns: ['user_id', 'name'], pageIndex: true })])
+  const indexPath = path.join(dir, '_index.puffin')
+  shapes.push(['Awaited<ReturnType<typeof buildSidecarIndex>>', await indexBuilder.buildSidecarIndex(files, indexPath, { columns: ['user_id'] })])
+  const index = await indexBuilder.openSidecarIndex(indexPath)
+  try {
+    shapes.push(["SidecarIndex['files']", index.files], ["SidecarIndex['directory']", index.directory], ["SidecarIndex['stats']", index.stats])
+    shapes.push(['SidecarProbeResult', await index.probe('user_id', [3n, 999_999n], { files: [...files, path.join(data, 'gone.parquet')] })])
+  } finally {
+    await index.close()
+  }
+  const parquet = await api.openParquet(file)
+  try {
+    shapes.push(['Awaited<ReturnType<typeof adviseIndexes>>', await indexBuilder.adviseIndexes(parquet)])
+  } finally {
+    await parquet.close()
+  }
+
+  const importOf = (entry, names) => `import type { ${names.join(', ')} } from ${JSON.stringify(path.join(root, entry))}`
+  const source = [
+    importOf('js/index.js', ['DatasetProbeResult', 'DatasetCoverage', 'DatasetProbeOptions', 'ParquetDataset', 'ParquetTable', 'TableSummary']),
+    importOf('js/index-builder/index.js', ['AddIndexesResult', 'SidecarIndex', 'SidecarProbeResult']),
+    `import type { adviseIndexes, buildSidecarIndex } from ${JSON.stringify(path.join(root, 'js/index-builder/index.js'))}`,
+    ...shapes.map(([type, value], i) => `export const shape${i} = ${literal(value)} satisfies ${type}`),
+  ].join('\n')
+  await writeFile(path.join(dir, 'shapes.mts'), source)
+  const config = JSON.parse(readFileSync(path.join(root, 'tests/types/tsconfig.json'), 'utf8'))
+  await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({ ...config, files: ['shapes.mts'] }))
+  const tsc = path.join(root, 'node_modules/typescript/bin/tsc')
+  try {
+    await promisify(execFile)(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json')], { cwd: dir, timeout: 120_000, maxBuffer: 64 << 20 })
+  } catch (error) {
+    const lines = source.split('\n')
+    const shown = `${error.stdout}`.split('\n').slice(0, 20).map((l) => { const m = /shapes\.mts\((\d+),/.exec(l); return m ? `${l}\n    in: ${lines[Number(m[1]) - 1].slice(0, 160)}…` : l })
+    assert.fail(`the code's real results do not match their declarations:\n${shown.join('\n')}${error.stderr}`)
+  }
+  t.diagnostic(`${shapes.length} results checked`)
 })

@@ -5,7 +5,7 @@
 import { openParquet, type ParquetFile, type ProbeValueResult } from 'parquet-bloom'
 import {
   addIndexes, adviseIndexes, buildSidecarIndex, INDEXES_KEY, openSidecarIndex,
-  type AddIndexesOptions, type AddIndexesResult, type SidecarBuildOptions, type SidecarIndex, type SidecarProbeResult,
+  type AddIndexesOptions, type AddIndexesResult, type SidecarBuildOptions, type SidecarFileEntry, type SidecarIndex, type SidecarProbeResult,
 } from 'parquet-bloom/index-builder'
 
 /** Every field of T, each one present (optional ones too), and no other. */
@@ -41,13 +41,21 @@ function builtFields(b: Built): Every<Built> {
   }
 }
 
+function entryFields(f: SidecarFileEntry): Every<SidecarFileEntry> {
+  return {
+    path: f.path, size: f.size, validator: f.validator, numRows: f.numRows,
+    columns: Object.values(f.columns).map((c) => ({ physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType }) satisfies Every<SidecarFileEntry['columns'][string]>),
+    rowGroups: f.rowGroups.map((g) => ({ numRows: g.numRows, chunks: Object.values(g.chunks).map((c) => c && { region: c[0], place: c[1], numBytes: c[2], min: c[3], max: c[4] }) }) satisfies Every<SidecarFileEntry['rowGroups'][number]>),
+  }
+}
+
 function indexMembers(index: SidecarIndex): Every<SidecarIndex> {
   const d = index.directory
   return {
-    files: index.files.map((f) => ({ path: f.path, size: f.size, validator: f.validator, numRows: f.numRows }) satisfies Every<SidecarIndex['files'][number]>),
+    files: index.files.map(entryFields),
     columns: index.columns,
     directory: {
-      format: d.format, version: d.version, writer: d.writer, fpp: d.fpp, columns: d.columns,
+      format: d.format, version: d.version, writer: d.writer, fpp: d.fpp, columns: d.columns, files: d.files.map(entryFields),
       regions: d.regions.map((r) => ({ offset: r.offset, count: r.count, numBytes: r.numBytes }) satisfies Every<SidecarIndex['directory']['regions'][number]>),
     } satisfies Every<SidecarIndex['directory']>,
     stats: { requests: index.stats.requests, bytesFetched: index.stats.bytesFetched, rounds: index.stats.rounds } satisfies Every<SidecarIndex['stats']>,
