@@ -30,6 +30,10 @@ export interface AddIndexesResult {
   bytesWritten: number
   added: Array<{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }>
   pageIndexes: Array<{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number } }>
+  /**
+   * has-filter: kept, usable (no `replace`); unreadable-pages: nothing written; no-column-metadata; no-page-index: pages that do
+   * not start rows, or bounds that cannot be written (the chunk has no new page index).
+   */
   skipped: Array<{ rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index', detail: string }>
   /** With a null sink. */
   blob?: Blob
@@ -42,11 +46,11 @@ export interface SidecarBuildOptions {
   columns: string[]
   fpp?: number
   ndv?: 'auto' | number
-  /** Recorded paths are relative to it (default: the index file's directory). */
+  /** Recorded paths are relative to it (default: the index file's directory when the sink is a path; else paths are recorded as given). */
   base?: string
-  /** The old index: entries of unchanged files are kept, new files indexed, gone ones dropped. */
+  /** The old index (anything openSidecarIndex takes): entries of unchanged files are kept, new files indexed, gone ones dropped. */
   update?: Source
-  /** Bitset bytes gathered before they are written block-major (default 32 MiB). */
+  /** Bitset bytes gathered before they are written block-major (default 32 MiB; js/index-builder/sidecar-regions.js). */
   segmentBytes?: number
   signal?: AbortSignal
 }
