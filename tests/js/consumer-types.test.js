@@ -10,8 +10,8 @@
 //   of its classes are declared — the dataset and table classes too, which the API hands out unexported
 //   (the JSDoc of ParquetFile.probe and openParquet refers to ProbeOptions and OpenParquetOptions, so
 //   `npm run typecheck` checks the implementation against the same options);
-// - what the dataset, table and index-builder code returns from real calls (a DuckDB-written Hive dataset,
-//   fixture tables) is written out as literals and compiled against the declared result types: a field the
+// - what the dataset, table, S3 listing and index-builder code returns from real calls (a DuckDB-written
+//   Hive dataset, also in an s3rver bucket; fixture tables) is written out as literals and compiled against the declared result types: a field the
 //   code produces and the declarations lack, or one they declare and the code never sets, fails.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -128,7 +128,7 @@ function literal(value) {
   return `{ ${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${literal(v)}`).join(', ')} }`
 }
 
-test('what the dataset, table and index-builder code really returns is what their declarations declare, field for field', async (t) => {
+test('what the dataset, table, S3 listing and index-builder code really returns is what their declarations declare, field for field', async (t) => {
   const { writeHiveDataset } = await import('./helpers/hive-dataset.js')
   const { tempDir } = await import('./helpers/temp-dir.js')
   const { fixturePath, missingFixture } = await import('./helpers/fixtures.js')
@@ -156,6 +156,20 @@ test('what the dataset, table and index-builder code really returns is what thei
     shapes.push(['DatasetProbeResult', await opened.probe(opened.table.columns[0].name, [1], { confirm: true })])
   }
 
+  // The same files in a bucket (s3rver), listed with credentials and probed as an s3:// dataset.
+  const { startS3Server, S3RVER_CREDENTIALS } = await import('./helpers/s3-server.js')
+  const s3server = await startS3Server({ buckets: ['shapes'] })
+  try {
+    for (const f of dataset.files) await s3server.put('shapes', `events/${f.path}`, readFileSync(path.join(data, f.path)))
+    const s3Options = { endpoint: new URL(s3server.endpoint), credentials: { ...S3RVER_CREDENTIALS, region: 'us-east-1' } }
+    shapes.push(['S3Entry[]', await s3.listS3('s3://shapes/events/**/*.parquet', { ...s3Options, maxKeys: 2 })])
+    const inBucket = await api.openDataset('s3://shapes/events/', { ...s3Options, maxKeys: 3 })
+    assert.equal(inBucket.files.length, dataset.files.length)
+    shapes.push(["ParquetDataset['files']", inBucket.files], ['DatasetProbeResult', await inBucket.probe('user_id', [3n])])
+  } finally {
+    await s3server.stop()
+  }
+
   const files = dataset.files.filter((f) => !f.path.endsWith('broken.parquet')).map((f) => path.join(data, f.path))
   const file = files[0]
   shapes.push(['AddIndexesResult', await indexBuilder.addIndexes(file, null, { columns: ['user_id', 'name'], pageIndex: true })])
@@ -179,6 +193,7 @@ test('what the dataset, table and index-builder code really returns is what thei
   const source = [
     importOf('js/index.js', ['DatasetProbeResult', 'DatasetCoverage', 'DatasetProbeOptions', 'ParquetDataset', 'ParquetTable', 'TableSummary']),
     importOf('js/index-builder/index.js', ['AddIndexesResult', 'SidecarIndex', 'SidecarProbeResult']),
+    importOf('js/s3.js', ['S3Entry']),
     `import type { adviseIndexes, buildSidecarIndex } from ${JSON.stringify(path.join(root, 'js/index-builder/index.js'))}`,
     ...shapes.map(([type, value], i) => `export const shape${i} = ${literal(value)} satisfies ${type}`),
   ].join('\n')
