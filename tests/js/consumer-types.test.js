@@ -11,8 +11,9 @@
 //   (the JSDoc of ParquetFile.probe and openParquet refers to ProbeOptions and OpenParquetOptions, so
 //   `npm run typecheck` checks the implementation against the same options);
 // - what the dataset, table, S3 listing and index-builder code returns from real calls (a DuckDB-written
-//   Hive dataset, also in an s3rver bucket; fixture tables) is written out as literals and compiled against the declared result types: a field the
-//   code produces and the declarations lack, or one they declare and the code never sets, fails.
+//   Hive dataset, also in an s3rver bucket; fixture tables) is written out as literals and compiled against
+//   the declared result types: a field the code produces and the declarations lack, or one they declare
+//   and the code never sets, fails.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
