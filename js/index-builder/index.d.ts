@@ -99,9 +99,16 @@ export class SidecarIndex {
   close(): Promise<void>
 }
 
+export interface OpenSidecarIndexOptions extends Pick<import('../index.js').OpenParquetOptions,
+  'signal' | 'fetch' | 'headers' | 'maxBytes' | 'requestTimeoutMs' | 'userAgent' | 'retries' | 'name' | 'fileSize' | 'etag'> {
+  /** Where the index's relative paths are resolved (default: the index's own directory or URL). */
+  base?: string
+  /** Bytes read from the end of the index at open (default 256 KiB). */
+  initialFetchSize?: number
+}
+
 /** Opens a sidecar index: one tail read (two when its directory is larger than initialFetchSize, default 256 KiB). */
-export function openSidecarIndex(source: Source, options?: { base?: string, initialFetchSize?: number, signal?: AbortSignal, fetch?: typeof fetch,
-  headers?: Record<string, string> }): Promise<SidecarIndex>
+export function openSidecarIndex(source: Source, options?: OpenSidecarIndexOptions): Promise<SidecarIndex>
 
 /** Per column, the share of probes of its own values each index would prune, and what filters would cost (inspect --advise). */
 export function adviseIndexes(file: import('../index.js').ParquetFile, options?: { fpp?: number, sampleRowGroups?: number, valuesPerRowGroup?: number,

@@ -5,7 +5,7 @@
 import { openParquet, type ParquetFile, type ProbeValueResult } from 'parquet-bloom'
 import {
   addIndexes, adviseIndexes, buildSidecarIndex, INDEXES_KEY, openSidecarIndex,
-  type AddIndexesOptions, type AddIndexesResult, type SidecarBuildOptions, type SidecarFileEntry, type SidecarIndex, type SidecarProbeResult,
+  type AddIndexesOptions, type AddIndexesResult, type OpenSidecarIndexOptions, type SidecarBuildOptions, type SidecarFileEntry, type SidecarIndex, type SidecarProbeResult,
 } from 'parquet-bloom/index-builder'
 
 /** Every field of T, each one present (optional ones too), and no other. */
@@ -19,6 +19,11 @@ const addOptions: Required<AddIndexesOptions> = {
 
 const buildOptions: Required<SidecarBuildOptions> = {
   columns: ['user_id'], fpp: 0.01, ndv: 1000, base: '/data', update: '/data/_index.puffin', segmentBytes: 32 << 20, signal,
+}
+
+const openOptions: Required<OpenSidecarIndexOptions> = {
+  base: '/data', initialFetchSize: 256 << 10, signal, fetch: globalThis.fetch, headers: new Headers({ authorization: 'Bearer x' }), maxBytes: 64 << 20,
+  requestTimeoutMs: 1000, userAgent: 'consumer', retries: 3, name: 'the index', fileSize: 1 << 20, etag: '"abc"',
 }
 
 function addedFields(r: AddIndexesResult): Every<AddIndexesResult> {
@@ -89,7 +94,7 @@ export async function consumeIndexBuilder(url: string): Promise<unknown[]> {
   await addIndexes(new Uint8Array(8), '/tmp/out.parquet', { columns: ['id'] })
   await addIndexes(new Blob([]), new WritableStream<Uint8Array>(), { columns: ['id'], ndv: 100 })
   const built = await buildSidecarIndex(['/data/a.parquet', '/data'], '/data/_index.puffin', buildOptions)
-  const index: SidecarIndex = await openSidecarIndex(url, { base: '/data', initialFetchSize: 256 << 10, signal, fetch: globalThis.fetch, headers: { authorization: 'Bearer x' } })
+  const index: SidecarIndex = await openSidecarIndex(url, openOptions)
   const probed = await index.probe('user_id', [42n], { files: ['a.parquet', { path: 'b.parquet', size: 10, validator: null }], validate: true, signal })
   const file: ParquetFile = await openParquet(url, { index })
   const advice = await adviseIndexes(file, { fpp: 0.01, sampleRowGroups: 8, valuesPerRowGroup: 200, columns: ['id'], signal })
