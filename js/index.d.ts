@@ -652,7 +652,7 @@ export interface ParquetDataset {
   probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<DatasetProbeResult>
   probeEach(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): AsyncGenerator<DatasetFileResult, void, undefined>
   /** Reads every footer and reports per column how many files (every row group) and row groups have each index. */
-  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency'>): Promise<DatasetCoverage>
+  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency' | 'concurrency'>): Promise<DatasetCoverage>
 }
 
 export interface DatasetCoverage {

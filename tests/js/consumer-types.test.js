@@ -143,7 +143,9 @@ test('what the dataset, table, S3 listing and index-builder code really returns 
   const probed = await dataset.probe('user_id', [0n, 3n, 999_999n], { confirm: true, columns: ['name'], where: { country: 'DE' } })
   assert.ok(probed.files.some((f) => f.error) && probed.files.some((f) => f.skipped) && probed.files.some((f) => f.confirm), 'the probe covers errors, skipped files and confirmations')
   shapes.push(['DatasetProbeResult', probed], ['DatasetProbeResult', await api.mergeShardResults([probed, probed])])
-  shapes.push(['DatasetCoverage', await dataset.inspect()], ["ParquetDataset['files']", dataset.files], ["ParquetDataset['partitionTypes']", dataset.partitionTypes])
+  const coverage = await dataset.inspect({ concurrency: 3 })
+  assert.equal(coverage.stats.window, 3, 'inspect takes concurrency as its request window')
+  shapes.push(['DatasetCoverage', coverage], ["ParquetDataset['files']", dataset.files], ["ParquetDataset['partitionTypes']", dataset.partitionTypes])
   const byDay = await dataset.probe('day', ['2026-01-07'], { shard: { index: 0, count: 2 } })
   shapes.push(['DatasetProbeResult', byDay])
   const progress = []

@@ -152,7 +152,10 @@ export async function consumeDataset(url: string): Promise<unknown[]> {
   const result: DatasetProbeResult = await dataset.probe('id', [42n], probeOptions)
   const each: DatasetFileResult[] = []
   for await (const file of dataset.probeEach(['a', 'b'], new Set([1]), { signal: probeOptions.signal, mode: 'block' })) each.push(file)
-  const coverage: DatasetCoverage = await dataset.inspect({ signal: new AbortController().signal, shard: { index: 1, count: 2 }, onProgress: probeOptions.onProgress, fileConcurrency: 4 })
+  const inspectOptions: Required<NonNullable<Parameters<ParquetDataset['inspect']>[0]>> = {
+    signal: new AbortController().signal, shard: { index: 1, count: 2 }, onProgress: probeOptions.onProgress, fileConcurrency: 4, concurrency: 64,
+  }
+  const coverage: DatasetCoverage = await dataset.inspect(inspectOptions)
   const merged: DatasetProbeResult = await mergeShardResults([result, result])
 
   const table: ParquetTable = await openTable(new URL('https://bucket.example.com/warehouse/events/'), tableOptions)
