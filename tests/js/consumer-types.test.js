@@ -27,6 +27,7 @@ import * as indexBuilder from '../../js/index-builder/index.js'
 import * as s3 from '../../js/sources/s3-listing.js'
 import { ParquetDataset } from '../../js/dataset/dataset.js'
 import { ParquetTable } from '../../js/table/open-table.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
@@ -113,6 +114,8 @@ test('every public member of the dataset and table classes is declared in js/ind
   }
 })
 
+const shapesDir = tempDir('consumer-shapes') // the real-results test's files and the literals written of them
+
 /** A value as TypeScript source: a literal tsc checks against a declared type (excess fields included). */
 function literal(value) {
   if (value === undefined) return 'undefined'
@@ -131,10 +134,9 @@ function literal(value) {
 
 test('what the dataset, table, S3 listing and index-builder code really returns is what their declarations declare, field for field', async (t) => {
   const { writeHiveDataset } = await import('./helpers/hive-dataset.js')
-  const { tempDir } = await import('./helpers/temp-dir.js')
   const { fixturePath, missingFixture } = await import('./helpers/fixtures.js')
   const { writeFile } = await import('node:fs/promises')
-  const dir = await tempDir('consumer-shapes')
+  const dir = await shapesDir
   const { dir: data } = await writeHiveDataset(path.join(dir, 'data'), { days: 2, countries: ['DE', 'FR'], rowsPerFile: 40, bloom: true })
   await writeFile(path.join(data, 'day=2026-01-07', 'broken.parquet'), 'not parquet') // a file error
 
