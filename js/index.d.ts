@@ -726,7 +726,7 @@ export interface TableSummary {
   files: number
   /** Live data files with deletes of each kind. */
   filesWithDeletes: { position: number, equality: number, dv: number }
-  /** Per column (not nested ones): of the live files, how many the metadata gives bounds, null counts and NaN counts for, and the partition fields (transforms) derived from it. */
+  /** Per column of a type the table layer knows (not nested or unknown ones): of the live files, how many the metadata gives bounds, null counts and NaN counts for, and the partition fields (transforms) derived from it. */
   columns: Array<{ column: string, type: TableColumnType['kind'], files: number, bounds: number, nullCounts: number, nanCounts: number, partitions: string[] }>
 }
 
