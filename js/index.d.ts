@@ -588,10 +588,12 @@ export interface OpenDatasetOptions extends OpenParquetOptions {
   /** The column's path in one file, after its footer was read (tables: renamed columns matched by field id, column mapping). */
   columnOf?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, parquetFile: ParquetFile, column: string | string[]) =>
     string | string[] | Promise<string | string[]>
-  /** For s3:// sources (js/sources/s3-listing.js). */
-  credentials?: { accessKeyId: string, secretAccessKey: string, sessionToken?: string }
-  endpoint?: string
+  /** For s3:// sources (js/sources/s3-listing.js, as 'parquet-bloom/s3' listS3 takes them): they sign the listing and every read. */
+  credentials?: { accessKeyId: string, secretAccessKey: string, sessionToken?: string, region?: string }
+  endpoint?: string | URL
   region?: string
+  /** For s3:// sources: keys per ListObjectsV2 page, 1–1000. Default 1000. */
+  maxKeys?: number
 }
 
 export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
@@ -602,7 +604,10 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
   /** With `confirm`: stop starting files once this many rows were found. */
   limit?: number
   onProgress?: (progress: { filesDone: number, filesFailed: number, filesTotal: number, requests: number, bytes: number }) => void
+  /** As openDataset's; given here it replaces that one for this probe (on a table, the table's own pruning too). */
   prefilter?: OpenDatasetOptions['prefilter']
+  /** As openDataset's; given here it replaces that one for this probe (on a table, the table's own field-id matching too). */
+  columnOf?: OpenDatasetOptions['columnOf']
   /** Files probed at once. Default: the request window for URLs, 32 for local files. */
   fileConcurrency?: number
 }
@@ -614,8 +619,8 @@ export interface DatasetFileResult {
   values: ProbeValueResult[]
   /** As ParquetFile.probe returns them; [] when the file was decided without opening it. */
   rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }>
-  /** The file's typed error; its values are then unknown (reason file-error). */
-  error: { code: string, message: string } | null
+  /** The file's typed error (a ParquetBloomError's code; IO for anything else); its values are then unknown (reason file-error). */
+  error: { code: ErrorCodeValue, message: string } | null
   /** What this file's reads cost (0 when decided without opening it). */
   stats: { requests: number, bytesFetched: number }
   logicalType?: LogicalType | null
@@ -647,13 +652,13 @@ export interface ParquetDataset {
   probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<DatasetProbeResult>
   probeEach(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): AsyncGenerator<DatasetFileResult, void, undefined>
   /** Reads every footer and reports per column how many files (every row group) and row groups have each index. */
-  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency'>): Promise<DatasetCoverage>
+  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency' | 'concurrency'>): Promise<DatasetCoverage>
 }
 
 export interface DatasetCoverage {
   files: number
   filesWithError: number
-  errors: Array<{ path: string, error: { code: string, message: string } }>
+  errors: Array<{ path: string, error: { code: ErrorCodeValue, message: string } }>
   columns: Array<{ column: string, physicalTypes: PhysicalType[], files: number, rowGroups: number,
     statistics: { files: number, rowGroups: number }, pageIndex: { files: number, rowGroups: number },
     dictionaryOnly: { files: number, rowGroups: number }, bloomFilter: { files: number, rowGroups: number } }>
@@ -704,6 +709,25 @@ export interface ParquetTable extends ParquetDataset {
     /** The metadata reads openTable made (each wave of reads is one round). */
     metadataStats: { requests: number, bytesFetched: number, rounds: number }
   }
+  /** What the metadata can prune, per column, and the snapshots (Iceberg) or version (Delta): `parquet-bloom inspect <table> --table auto`. */
+  summary(): TableSummary
+}
+
+export interface TableSummary {
+  format: 'iceberg' | 'delta'
+  writer: string
+  /** Iceberg: the snapshot read, as a decimal string. */
+  snapshot?: string | null
+  /** Iceberg: every snapshot the metadata lists. */
+  snapshots?: Array<{ id: string, timestampMs: number, operation: string | null }>
+  /** Delta: the version read. */
+  version?: number
+  /** Live data files. */
+  files: number
+  /** Live data files with deletes of each kind. */
+  filesWithDeletes: { position: number, equality: number, dv: number }
+  /** Per column of a type the table layer knows (not nested or unknown ones): of the live files, how many the metadata gives bounds, null counts and NaN counts for, and the partition fields (transforms) derived from it. */
+  columns: Array<{ column: string, type: TableColumnType['kind'], files: number, bounds: number, nullCounts: number, nanCounts: number, partitions: string[] }>
 }
 
 /** Opens an Iceberg (v1, v2) or Delta table by its root: a local folder, a file: URL or an http(s) URL. */

@@ -21,7 +21,7 @@ const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'colum
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
  *   etag?, partitions? }), a local directory or glob, or an s3:// prefix or glob
- * @param {object} [options] openParquet's options (shared by every file) and the dataset's own:
+ * @param {import('../index.js').OpenDatasetOptions} [options] openParquet's options (shared by every file) and the dataset's own:
  *   partitioning ({ key: 'DATE' | 'TIMESTAMP' | 'BIGINT' | 'VARCHAR' }), hivePartitioning (default true),
  *   prefilter(file, column, values), columnOf(file, parquetFile, column) (the column's path in that file,
  *   for tables whose files name a column differently: renames, column mapping), footerCache (default:
@@ -68,7 +68,7 @@ export class ParquetDataset {
    * Probes every file; resolves to { files, totals, stats } once all have answered (see probeEach).
    * @param {string | string[]} column
    * @param {Iterable<unknown>} values
-   * @param {object} [options]
+   * @param {import('../index.js').DatasetProbeOptions} [options]
    */
   async probe(column, values, options = {}) {
     const files = []
@@ -81,7 +81,10 @@ export class ParquetDataset {
 
   /**
    * The files' answers as they finish: `for await (const file of dataset.probeEach(column, values))`.
-   * Each is { path, partitions, values: [{ value, verdict, source, reason, detail }], rowGroups, error }.
+   * Each is { path, partitions, values: [{ value, verdict, source, reason, detail }], rowGroups, error, stats }.
+   * @param {string | string[]} column
+   * @param {Iterable<unknown>} values
+   * @param {import('../index.js').DatasetProbeOptions} [options]
    */
   async * probeEach(column, values, options = {}) {
     const ready = []
@@ -189,7 +192,7 @@ export class ParquetDataset {
   /**
    * How probe-able the dataset is: reads every footer (one wave) and reports, per column, how many files
    * and row groups have statistics, a page index, dictionary-only chunks and bloom filters.
-   * @param {{ signal?: AbortSignal, shard?: { index: number, count: number }, onProgress?: (p: object) => void }} [options]
+   * @param {Parameters<import('../index.js').ParquetDataset['inspect']>[0]} [options]
    */
   async inspect(options = {}) {
     const settings = { ...this.#options, ...options }

@@ -24,26 +24,13 @@ export const INDEXES_KEY = 'parquet-bloom.indexes'
 const MAGIC = Uint8Array.of(0x50, 0x41, 0x52, 0x31) // PAR1
 const TYPE_ORDER = 1 // ColumnOrder: the order page bounds are defined in
 
-/**
- * @typedef {{ columns: Array<string | string[]>, fpp?: number, ndv?: 'auto' | number, replace?: boolean, windowBytes?: number,
- *   pageIndex?: boolean, signal?: AbortSignal, decryption?: object }} AddIndexesOptions
- *   ndv: 'auto' (default) sizes each filter for its chunk's distinct values; a number sizes every filter for that many
- *   replace: build filters also for chunks that have a usable one
- *   pageIndex: also write an OffsetIndex (and, where the file declares TYPE_ORDER, a ColumnIndex) for chunks without one
- * @typedef {{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }} AddedFilter
- * @typedef {{ rowGroup: number, column: string, reason: string, detail: string }} SkippedChunk
- *   reason: 'has-filter' (kept, usable), 'unreadable-pages' (nothing written), 'no-column-metadata', 'no-page-index' (pages that
- *   do not start rows, or bounds that cannot be written: the chunk has no new page index)
- * @typedef {{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number } }} AddedPageIndex
- * @typedef {{ bytesRead: number, bytesWritten: number, added: AddedFilter[], pageIndexes: AddedPageIndex[], skipped: SkippedChunk[], blob?: Blob }} AddIndexesResult
- */
 
 /**
  * Writes `source` with bloom filters for `options.columns` to `sink`.
  * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source anything openParquet takes
  * @param {string | NodeJS.WritableStream | WritableStream | null} sink a path, a stream, or null for a Blob (result.blob)
- * @param {AddIndexesOptions} options
- * @returns {Promise<AddIndexesResult>}
+ * @param {import('./index.js').AddIndexesOptions} options as js/index-builder/index.d.ts declares them
+ * @returns {Promise<import('./index.js').AddIndexesResult>}
  */
 export async function addIndexes(source, sink, options) {
   const { fpp = 0.01, ndv = 'auto', replace = false, windowBytes = DEFAULT_WINDOW_BYTES, pageIndex = false, signal } = options ?? {}

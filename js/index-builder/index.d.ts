@@ -18,8 +18,11 @@ export interface AddIndexesOptions {
   replace?: boolean
   /** Also write an OffsetIndex for chunks without one, and a ColumnIndex where the file declares TYPE_ORDER. */
   pageIndex?: boolean
+  /** Bytes per read: of the file copied across, and of a chunk's pages decoded at once (default 4 MiB). */
   windowBytes?: number
   signal?: AbortSignal
+  /** Refused: given at all, addIndexes fails with ENCRYPTED (encrypted files would need their filters encrypted too). */
+  decryption?: unknown
 }
 
 export interface AddIndexesResult {
@@ -27,6 +30,10 @@ export interface AddIndexesResult {
   bytesWritten: number
   added: Array<{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }>
   pageIndexes: Array<{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number } }>
+  /**
+   * has-filter: kept, usable (no `replace`); unreadable-pages: nothing written; no-column-metadata; no-page-index: pages that do
+   * not start rows, or bounds that cannot be written (the chunk has no new page index).
+   */
   skipped: Array<{ rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index', detail: string }>
   /** With a null sink. */
   blob?: Blob
@@ -39,11 +46,11 @@ export interface SidecarBuildOptions {
   columns: string[]
   fpp?: number
   ndv?: 'auto' | number
-  /** Recorded paths are relative to it (default: the index file's directory). */
+  /** Recorded paths are relative to it (default: the index file's directory when the sink is a path; else paths are recorded as given). */
   base?: string
-  /** The old index: entries of unchanged files are kept, new files indexed, gone ones dropped. */
+  /** The old index (anything openSidecarIndex takes): entries of unchanged files are kept, new files indexed, gone ones dropped. */
   update?: Source
-  /** Bitset bytes gathered before they are written block-major (default 32 MiB). */
+  /** Bitset bytes gathered before they are written block-major (default 32 MiB; js/index-builder/sidecar-regions.js). */
   segmentBytes?: number
   signal?: AbortSignal
 }
@@ -59,12 +66,29 @@ export interface SidecarProbeResult {
   files: Array<{ path: string, current: boolean, detail?: string, rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }> }>
 }
 
+/** One file as a sidecar index records it (docs/sidecar-index.md "Files"). */
+export interface SidecarFileEntry {
+  /** As recorded: relative to the index's base, or as given. */
+  path: string
+  size: number
+  /** `mtime:<ms>` (local), `etag:…` or `last-modified:…` (URL), null (memory). */
+  validator: string | null
+  numRows: number
+  /** Per indexed column (dotted path): its types in this file. */
+  columns: Record<string, { physicalType: string, typeLength: number | null, logicalType: object | null }>
+  /**
+   * Per row group and column: [region, place in the region, numBytes, min, max] (min/max: JSON numbers, decimal strings
+   * or hex, null where not recorded), or null when the chunk's pages could not be read fully.
+   */
+  rowGroups: Array<{ numRows: number, chunks: Record<string, [number, number, number, number | string | null, number | string | null] | null> }>
+}
+
 export class SidecarIndex {
   private constructor()
-  readonly files: Array<{ path: string, size: number, validator: string | null, numRows: number }>
+  readonly files: SidecarFileEntry[]
   readonly columns: string[]
   /** The directory as stored (docs/sidecar-index.md). */
-  readonly directory: { format: string, version: number, fpp: number, regions: Array<{ offset: number, count: number, numBytes: number }> }
+  readonly directory: { format: string, version: number, writer: string, fpp: number, columns: string[], regions: Array<{ offset: number, count: number, numBytes: number }>, files: SidecarFileEntry[] }
   readonly stats: { requests: number, bytesFetched: number, rounds: number }
   /** Per file and row group, from the index alone: one wave of 32-byte block reads. */
   probe(column: string, values: Iterable<unknown>, options?: {
@@ -75,9 +99,16 @@ export class SidecarIndex {
   close(): Promise<void>
 }
 
+export interface OpenSidecarIndexOptions extends Pick<import('../index.js').OpenParquetOptions,
+  'signal' | 'fetch' | 'headers' | 'maxBytes' | 'requestTimeoutMs' | 'userAgent' | 'retries' | 'name' | 'fileSize' | 'etag'> {
+  /** Where the index's relative paths are resolved (default: the index's own directory or URL). */
+  base?: string
+  /** Bytes read from the end of the index at open (default 256 KiB). */
+  initialFetchSize?: number
+}
+
 /** Opens a sidecar index: one tail read (two when its directory is larger than initialFetchSize, default 256 KiB). */
-export function openSidecarIndex(source: Source, options?: { base?: string, initialFetchSize?: number, signal?: AbortSignal, fetch?: typeof fetch,
-  headers?: Record<string, string> }): Promise<SidecarIndex>
+export function openSidecarIndex(source: Source, options?: OpenSidecarIndexOptions): Promise<SidecarIndex>
 
 /** Per column, the share of probes of its own values each index would prune, and what filters would cost (inspect --advise). */
 export function adviseIndexes(file: import('../index.js').ParquetFile, options?: { fpp?: number, sampleRowGroups?: number, valuesPerRowGroup?: number,

@@ -20,16 +20,9 @@ import { layoutEncrypted } from './add-indexes.js'
 const utf8 = new TextEncoder()
 
 /**
- * @typedef {{ columns: string[], fpp?: number, ndv?: 'auto' | number, base?: string, update?: any, segmentBytes?: number, signal?: AbortSignal }} SidecarBuildOptions
- *   base: recorded paths are relative to it (default: the index file's directory when both are local paths)
- *   update: the old index (anything openSidecarIndex takes): current entries are kept, not rebuilt
- *   segmentBytes: bitset bytes held before they are written block-major (js/index-builder/sidecar-regions.js)
- */
-
-/**
  * @param {string[]} files Node paths (a directory stands for the .parquet files under it) or URLs
  * @param {string | NodeJS.WritableStream | WritableStream | null} sink as addIndexes takes it
- * @param {SidecarBuildOptions} options
+ * @param {import('./index.js').SidecarBuildOptions} options as js/index-builder/index.d.ts declares them
  * @returns {Promise<{ files: number, rebuilt: number, kept: number, dropped: number, chunks: number, bytesWritten: number, blob?: Blob,
  *   skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }> }>}
  */

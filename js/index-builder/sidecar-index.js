@@ -81,8 +81,8 @@ export async function fileValidator(input, { fetch: fetchImpl = globalThis.fetch
 /**
  * Opens a sidecar index: one tail read (two when its directory is larger than `initialFetchSize`).
  * @param {any} source anything openParquet takes
- * @param {{ base?: string, initialFetchSize?: number, signal?: AbortSignal, fetch?: typeof fetch, headers?: Record<string, string> }} [options]
- *   base: where the index's relative paths are resolved (default: the index's own directory or URL)
+ * @param {import('./index.js').OpenSidecarIndexOptions} [options] as js/index-builder/index.d.ts declares them (and
+ *   openParquet's reading options: headers, retries, …); base: where the index's relative paths are resolved
  */
 export async function openSidecarIndex(source, options = {}) {
   await init()

@@ -19,28 +19,13 @@ const MAX_PAGE_BYTES = 16 * 1024 * 1024
 const MAX_PAGES = 100_000
 
 /**
- * One listed object.
- * @typedef {{ path: string, key: string, url: string, size: number, etag: string }} S3Entry
- *   path: the key relative to the listed directory (the URL's literal part up to its last '/'); url: the
- *   http(s) URL to GET it (sign it with s3FetchFor(options) when the bucket needs credentials); etag:
- *   as the listing gives it, quotes included, as an ETag header would ('' when the server sent none)
- */
-
-/**
- * @typedef {{ endpoint?: string | URL, region?: string, credentials?: import('./s3-signing.js').S3Credentials,
- *   fetch?: typeof fetch, signal?: AbortSignal, maxKeys?: number, retries?: number, requestTimeoutMs?: number }} ListS3Options
- *   endpoint: an S3-compatible service (R2, MinIO, Ceph, GCS's XML API, s3rver), addressed path-style;
- *   default AWS, virtual-hosted. maxKeys: keys per page (1–1000, default 1000).
- */
-
-/**
  * Lists `url` — `s3://bucket/prefix/`, `s3://bucket/key` or a glob such as `s3://bucket/prefix/**\/*.parquet`
  * (`**` any characters, `*` any but '/', `?` one but '/'): the longest literal prefix is listed, the
  * rest matched here. A key that is a "directory" (others start with key + '/') lists what is under it.
  * Directory markers (keys ending in '/') are skipped. Entries come in the listing's order (by key).
  * @param {string} url
- * @param {ListS3Options} [options]
- * @returns {Promise<S3Entry[]>}
+ * @param {import('../s3.js').ListS3Options} [options] as js/s3.d.ts declares them
+ * @returns {Promise<import('../s3.js').S3Entry[]>}
  */
 export async function listS3(url, options = {}) {
   if (options === null || typeof options !== 'object') throw invalid(`options must be an object, got ${describeValue(options)}`)

@@ -75,12 +75,24 @@ export class ParquetTable extends ParquetDataset {
     return summarizeTable(this.#table)
   }
 
+  /**
+   * The dataset's probe, with the file's deletes applied to the rows a confirmation found.
+   * @param {string | string[]} column
+   * @param {Iterable<unknown>} values
+   * @param {import('../index.js').DatasetProbeOptions} [options]
+   */
   async probe(column, values, options = {}) {
     const result = await super.probe(column, values, options)
     await Promise.all(result.files.map((f) => this.#withDeletes(f)))
     return result
   }
 
+  /**
+   * The dataset's probeEach, each file with its deletes applied.
+   * @param {string | string[]} column
+   * @param {Iterable<unknown>} values
+   * @param {import('../index.js').DatasetProbeOptions} [options]
+   */
   async * probeEach(column, values, options = {}) {
     for await (const file of super.probeEach(column, values, options)) {
       await this.#withDeletes(file)
@@ -100,9 +112,9 @@ export class ParquetTable extends ParquetDataset {
  * Opens an Iceberg or Delta table for probing: reads its metadata (one wave per level) and returns a
  * dataset of its live data files.
  * @param {string | URL} location the table's root: a local folder, a file: URL or an http(s) URL
- * @param {object} [options] format ('iceberg' | 'delta' | 'auto'), snapshot (Iceberg), version (Delta),
- *   metadata (an Iceberg metadata.json, relative to the root), rebase(path), allowOutside, and every
- *   openDataset / openParquet option
+ * @param {import('../index.js').OpenTableOptions} [options] format ('iceberg' | 'delta' | 'auto'), snapshot (Iceberg),
+ *   version (Delta), metadata (an Iceberg metadata.json, relative to the root), rebase(path), allowOutside, and
+ *   every openDataset / openParquet option
  */
 export async function openTable(location, options = {}) {
   const table = await loadTable(location, options)

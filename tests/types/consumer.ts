@@ -98,7 +98,8 @@ export async function consume(url: string): Promise<unknown[]> {
     }))
   })
   const reason: { verdict: Verdict | null, text: string } = REASONS['not-in-data-pages']
-  const sources: VerdictSource[] = [Source.STATISTICS, Source.PAGE_INDEX, Source.DICTIONARY, Source.BLOOM_FILTER, Source.DATA_PAGES, Source.VALUE]
+  const sources: VerdictSource[] = [Source.STATISTICS, Source.PAGE_INDEX, Source.DICTIONARY, Source.BLOOM_FILTER, Source.DATA_PAGES, Source.VALUE,
+    Source.PARTITION, Source.TABLE_PARTITION, Source.TABLE_STATS]
 
   const metadata: Every<ParquetMetadata> = { numRows: file.metadata.numRows, createdBy: file.metadata.createdBy, rowGroups: file.metadata.rowGroups }
   const rowGroup: RowGroupInfo = file.metadata.rowGroups[0]

@@ -1,0 +1,168 @@
+// A consumer of the dataset and table types of the main entry ('parquet-bloom': openDataset, ParquetDataset,
+// mergeShardResults, openTable, ParquetTable), compiled by tests/js/consumer-types.test.js with tsc
+// --strict like tests/types/consumer.ts: `Required<…>` option objects pass every documented option,
+// `Every<…>` literals read every documented result field, so a field added to, renamed in or dropped from
+// the declarations fails here until this file follows. Never run, only compiled.
+import {
+  createFooterCache, mergeShardResults, openDataset, openTable,
+  type DatasetCoverage, type DatasetFileDescriptor, type DatasetFileResult, type DatasetProbeOptions, type DatasetProbeResult,
+  type ErrorCodeValue, type OpenDatasetOptions, type OpenTableOptions, type ParquetDataset, type ParquetFile, type ParquetTable,
+  type PartitionType, type PrefilterAnswer, type ProbeValueResult, type TableColumnType, type TableSummary, type Verdict,
+} from 'parquet-bloom'
+
+/** Every field of T, each one present (optional ones too), and no other. */
+type Every<T> = { [K in keyof Required<T>]: unknown }
+
+type FileView = DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }
+
+const prefilter = (file: FileView, column: string, values: unknown[]): PrefilterAnswer[] | null =>
+  file.validator === null && column === 'id' ? values.map(() => ({ verdict: 'absent', source: 'table-stats', reason: 'out-of-range', detail: file.path })) : null
+const columnOf = async (file: FileView, parquetFile: ParquetFile, column: string | string[]): Promise<string | string[]> =>
+  file.partitions.day === undefined ? column : parquetFile.column(column).path
+
+const descriptor: Required<DatasetFileDescriptor> = {
+  path: 'day=2026-01-07/a.parquet', location: new URL('https://example.com/a.parquet'), size: 1 << 20, etag: '"abc"', partitions: { day: '2026-01-07' },
+}
+
+const datasetOptions: Required<Omit<OpenDatasetOptions, keyof import('parquet-bloom').OpenParquetOptions>> & OpenDatasetOptions = {
+  partitioning: { day: 'DATE', country: 'VARCHAR', hour: 'TIMESTAMP', n: 'BIGINT' } satisfies Record<string, PartitionType>,
+  hivePartitioning: true,
+  prefilter,
+  columnOf,
+  credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret', sessionToken: 'token', region: 'auto' },
+  endpoint: new URL('https://account.r2.cloudflarestorage.com'),
+  region: 'eu-west-1',
+  maxKeys: 1000,
+
+  footerCache: createFooterCache(),
+  signal: new AbortController().signal,
+}
+
+const probeOptions: Required<Omit<DatasetProbeOptions, keyof import('parquet-bloom').ProbeOptions>> & DatasetProbeOptions = {
+  where: { country: ['FR', 'DE'], day: new Date(0) },
+  shard: { index: 0, count: 4 },
+  limit: 10,
+  onProgress: (progress) => {
+    const fields: Every<typeof progress> = { filesDone: progress.filesDone, filesFailed: progress.filesFailed, filesTotal: progress.filesTotal, requests: progress.requests, bytes: progress.bytes }
+    void fields
+  },
+  prefilter,
+  columnOf,
+  fileConcurrency: 8,
+  confirm: true,
+  columns: ['id'],
+}
+// @ts-expect-error a dataset probe takes every row group: rowGroups names those of one file
+const oneFile: DatasetProbeOptions = { rowGroups: [0] }
+
+const tableOptions: Required<Omit<OpenTableOptions, keyof OpenDatasetOptions>> & OpenTableOptions = {
+  format: 'auto',
+  snapshot: 4567890123456789012n,
+  version: 3,
+  metadata: 'metadata/v3.metadata.json',
+  rebase: (path: string) => (path.startsWith('s3://') ? new URL(path.replace('s3://', 'https://')) : undefined),
+  allowOutside: ['https://other.example.com/warehouse/'],
+  prefilter,
+  credentials: datasetOptions.credentials,
+}
+// @ts-expect-error a table's columns are found by its metadata, not by a caller's columnOf
+const mapped: OpenTableOptions = { columnOf }
+
+function fileFields(f: DatasetFileResult): Every<DatasetFileResult> {
+  return {
+    path: f.path, partitions: f.partitions, values: f.values.map((v: ProbeValueResult) => v.verdict satisfies Verdict),
+    rowGroups: f.rowGroups.map((g) => ({ index: g.index, numRows: g.numRows, results: g.results }) satisfies Every<DatasetFileResult['rowGroups'][number]>),
+    error: f.error && ({ code: f.error.code satisfies ErrorCodeValue, message: f.error.message } satisfies Every<NonNullable<DatasetFileResult['error']>>),
+    stats: { requests: f.stats.requests, bytesFetched: f.stats.bytesFetched } satisfies Every<DatasetFileResult['stats']>,
+    logicalType: f.logicalType, skipped: f.skipped satisfies 'where' | 'limit' | undefined, column: f.column, physicalType: f.physicalType,
+    typeLength: f.typeLength,
+    confirm: f.confirm && ({ requests: f.confirm.requests, bytesFetched: f.confirm.bytesFetched, rounds: f.confirm.rounds } satisfies Every<NonNullable<DatasetFileResult['confirm']>>),
+  }
+}
+
+function resultFields(r: DatasetProbeResult): Every<DatasetProbeResult> {
+  const t = r.totals
+  return {
+    files: r.files.map(fileFields),
+    totals: {
+      files: t.files, filesOpened: t.filesOpened, filesWithError: t.filesWithError, filesSkipped: t.filesSkipped, rowGroups: t.rowGroups,
+      verdicts: { absent: t.verdicts.absent, maybe: t.verdicts.maybe, present: t.verdicts.present, unknown: t.verdicts.unknown } satisfies Every<DatasetProbeResult['totals']['verdicts']>,
+      ruledOut: Object.entries(t.ruledOut).map(([source, n]) => ({ files: n.files, rowGroups: n.rowGroups + source.length }) satisfies Every<DatasetProbeResult['totals']['ruledOut'][string]>),
+    } satisfies Every<DatasetProbeResult['totals']>,
+    stats: statsFields(r.stats),
+  }
+}
+
+function statsFields(s: DatasetProbeResult['stats']): Every<DatasetProbeResult['stats']> {
+  return { requests: s.requests, bytes: s.bytes, rounds: s.rounds, window: s.window, filesOpened: s.filesOpened, footersFromCache: s.footersFromCache, ms: s.ms }
+}
+
+function coverageFields(c: DatasetCoverage): Every<DatasetCoverage> {
+  return {
+    files: c.files, filesWithError: c.filesWithError,
+    errors: c.errors.map((e) => ({ path: e.path, error: { code: e.error.code satisfies ErrorCodeValue, message: e.error.message } }) satisfies Every<DatasetCoverage['errors'][number]>),
+    columns: c.columns.map((col) => ({
+      column: col.column, physicalTypes: col.physicalTypes, files: col.files, rowGroups: col.rowGroups,
+      statistics: { files: col.statistics.files, rowGroups: col.statistics.rowGroups }, pageIndex: { files: col.pageIndex.files, rowGroups: col.pageIndex.rowGroups },
+      dictionaryOnly: { files: col.dictionaryOnly.files, rowGroups: col.dictionaryOnly.rowGroups }, bloomFilter: { files: col.bloomFilter.files, rowGroups: col.bloomFilter.rowGroups },
+    }) satisfies Every<DatasetCoverage['columns'][number]>),
+    stats: statsFields(c.stats),
+  }
+}
+
+function datasetMembers(d: ParquetDataset): Every<ParquetDataset> {
+  return {
+    files: d.files.map((f) => ({ path: f.path, size: f.size, validator: f.validator, partitions: f.partitions }) satisfies Every<ParquetDataset['files'][number]>),
+    partitionTypes: d.partitionTypes satisfies Record<string, PartitionType>,
+    probe: d.probe, probeEach: d.probeEach, inspect: d.inspect,
+  }
+}
+
+function tableColumnType(t: TableColumnType): Every<TableColumnType> {
+  return { kind: t.kind, precision: t.precision, scale: t.scale, length: t.length, name: t.name }
+}
+
+function summaryFields(s: TableSummary): Every<TableSummary> {
+  return {
+    format: s.format, writer: s.writer, snapshot: s.snapshot,
+    snapshots: s.snapshots?.map((x) => ({ id: x.id, timestampMs: x.timestampMs, operation: x.operation }) satisfies Every<NonNullable<TableSummary['snapshots']>[number]>),
+    version: s.version, files: s.files,
+    filesWithDeletes: { position: s.filesWithDeletes.position, equality: s.filesWithDeletes.equality, dv: s.filesWithDeletes.dv } satisfies Every<TableSummary['filesWithDeletes']>,
+    columns: s.columns.map((c) => ({ column: c.column, type: c.type satisfies TableColumnType['kind'], files: c.files, bounds: c.bounds, nullCounts: c.nullCounts, nanCounts: c.nanCounts, partitions: c.partitions }) satisfies Every<TableSummary['columns'][number]>),
+  }
+}
+
+function tableMembers(t: ParquetTable): Every<ParquetTable> {
+  const info = t.table
+  return {
+    ...datasetMembers(t),
+    table: {
+      format: info.format, snapshot: info.snapshot, formatVersion: info.formatVersion, metadataLocation: info.metadataLocation, version: info.version,
+      writer: info.writer, columns: info.columns.map((c) => ({ name: c.name, type: tableColumnType(c.type) }) satisfies Every<ParquetTable['table']['columns'][number]>),
+      files: info.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes satisfies Array<'position' | 'equality' | 'dv'> }) satisfies Every<ParquetTable['table']['files'][number]>),
+      metadataStats: { requests: info.metadataStats.requests, bytesFetched: info.metadataStats.bytesFetched, rounds: info.metadataStats.rounds } satisfies Every<ParquetTable['table']['metadataStats']>,
+    } satisfies Every<ParquetTable['table']>,
+    summary: summaryFields(t.summary()),
+  }
+}
+
+export async function consumeDataset(url: string): Promise<unknown[]> {
+  const dataset: ParquetDataset = await openDataset('s3://bucket/events/**/*.parquet', datasetOptions)
+  const listed: ParquetDataset[] = [await openDataset([url, new URL(url), new Blob([])]), await openDataset([descriptor]), await openDataset(new URL('file:///data/events'))]
+  const result: DatasetProbeResult = await dataset.probe('id', [42n], probeOptions)
+  const each: DatasetFileResult[] = []
+  for await (const file of dataset.probeEach(['a', 'b'], new Set([1]), { signal: probeOptions.signal, mode: 'block' })) each.push(file)
+  const inspectOptions: Required<NonNullable<Parameters<ParquetDataset['inspect']>[0]>> = {
+    signal: new AbortController().signal, shard: { index: 1, count: 2 }, onProgress: probeOptions.onProgress, fileConcurrency: 4, concurrency: 64,
+  }
+  const coverage: DatasetCoverage = await dataset.inspect(inspectOptions)
+  const merged: DatasetProbeResult = await mergeShardResults([result, result])
+
+  const table: ParquetTable = await openTable(new URL('https://bucket.example.com/warehouse/events/'), tableOptions)
+  await openTable('data/delta-table', { format: 'delta', version: 0, allowOutside: true, snapshot: '123', rebase: () => null })
+  const tableResult: DatasetProbeResult = await table.probe('user_id', [42n], { confirm: true })
+  const asDataset: ParquetDataset = table
+
+  return [datasetMembers(dataset), listed, resultFields(result), each.map(fileFields), coverageFields(coverage), resultFields(merged),
+    tableMembers(table), resultFields(tableResult), asDataset, oneFile, mapped]
+}

@@ -1,0 +1,103 @@
+// A consumer of the 'parquet-bloom/index-builder' entry (js/index-builder/index.d.ts: addIndexes,
+// buildSidecarIndex, openSidecarIndex, SidecarIndex, adviseIndexes), compiled by
+// tests/js/consumer-types.test.js with tsc --strict like tests/types/consumer.ts: every documented option
+// passed (`Required<…>`), every documented result field read (`Every<…>`). Never run, only compiled.
+import { openParquet, type ParquetFile, type ProbeValueResult } from 'parquet-bloom'
+import {
+  addIndexes, adviseIndexes, buildSidecarIndex, INDEXES_KEY, openSidecarIndex,
+  type AddIndexesOptions, type AddIndexesResult, type OpenSidecarIndexOptions, type SidecarBuildOptions, type SidecarFileEntry, type SidecarIndex, type SidecarProbeResult,
+} from 'parquet-bloom/index-builder'
+
+/** Every field of T, each one present (optional ones too), and no other. */
+type Every<T> = { [K in keyof Required<T>]: unknown }
+
+const signal = new AbortController().signal
+
+const addOptions: Required<AddIndexesOptions> = {
+  columns: ['user_id', ['a', 'b']], fpp: 0.01, ndv: 'auto', replace: false, pageIndex: true, windowBytes: 4 << 20, signal, decryption: undefined,
+}
+
+const buildOptions: Required<SidecarBuildOptions> = {
+  columns: ['user_id'], fpp: 0.01, ndv: 1000, base: '/data', update: '/data/_index.puffin', segmentBytes: 32 << 20, signal,
+}
+
+const openOptions: Required<OpenSidecarIndexOptions> = {
+  base: '/data', initialFetchSize: 256 << 10, signal, fetch: globalThis.fetch, headers: new Headers({ authorization: 'Bearer x' }), maxBytes: 64 << 20,
+  requestTimeoutMs: 1000, userAgent: 'consumer', retries: 3, name: 'the index', fileSize: 1 << 20, etag: '"abc"',
+}
+
+function addedFields(r: AddIndexesResult): Every<AddIndexesResult> {
+  return {
+    bytesRead: r.bytesRead, bytesWritten: r.bytesWritten, blob: r.blob satisfies Blob | undefined,
+    added: r.added.map((a) => ({ rowGroup: a.rowGroup, column: a.column, offset: a.offset, length: a.length, ndv: a.ndv, exact: a.exact, numBytes: a.numBytes }) satisfies Every<AddIndexesResult['added'][number]>),
+    pageIndexes: r.pageIndexes.map((p) => ({
+      rowGroup: p.rowGroup, column: p.column,
+      offsetIndex: { offset: p.offsetIndex.offset, length: p.offsetIndex.length }, columnIndex: p.columnIndex && { offset: p.columnIndex.offset, length: p.columnIndex.length },
+    }) satisfies Every<AddIndexesResult['pageIndexes'][number]>),
+    skipped: r.skipped.map((s) => ({ rowGroup: s.rowGroup, column: s.column, reason: s.reason, detail: s.detail }) satisfies Every<AddIndexesResult['skipped'][number]>),
+  }
+}
+
+type Built = Awaited<ReturnType<typeof buildSidecarIndex>>
+function builtFields(b: Built): Every<Built> {
+  return {
+    files: b.files, rebuilt: b.rebuilt, kept: b.kept, dropped: b.dropped, chunks: b.chunks, bytesWritten: b.bytesWritten, blob: b.blob,
+    skipped: b.skipped.map((s) => ({ file: s.file, rowGroup: s.rowGroup, column: s.column, detail: s.detail }) satisfies Every<Built['skipped'][number]>),
+  }
+}
+
+function entryFields(f: SidecarFileEntry): Every<SidecarFileEntry> {
+  return {
+    path: f.path, size: f.size, validator: f.validator, numRows: f.numRows,
+    columns: Object.values(f.columns).map((c) => ({ physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType }) satisfies Every<SidecarFileEntry['columns'][string]>),
+    rowGroups: f.rowGroups.map((g) => ({ numRows: g.numRows, chunks: Object.values(g.chunks).map((c) => c && { region: c[0], place: c[1], numBytes: c[2], min: c[3], max: c[4] }) }) satisfies Every<SidecarFileEntry['rowGroups'][number]>),
+  }
+}
+
+function indexMembers(index: SidecarIndex): Every<SidecarIndex> {
+  const d = index.directory
+  return {
+    files: index.files.map(entryFields),
+    columns: index.columns,
+    directory: {
+      format: d.format, version: d.version, writer: d.writer, fpp: d.fpp, columns: d.columns, files: d.files.map(entryFields),
+      regions: d.regions.map((r) => ({ offset: r.offset, count: r.count, numBytes: r.numBytes }) satisfies Every<SidecarIndex['directory']['regions'][number]>),
+    } satisfies Every<SidecarIndex['directory']>,
+    stats: { requests: index.stats.requests, bytesFetched: index.stats.bytesFetched, rounds: index.stats.rounds } satisfies Every<SidecarIndex['stats']>,
+    probe: index.probe, refine: index.refine, close: index.close,
+  }
+}
+
+function probedFields(r: SidecarProbeResult): Every<SidecarProbeResult> {
+  return {
+    column: r.column,
+    files: r.files.map((f) => ({
+      path: f.path, current: f.current, detail: f.detail,
+      rowGroups: f.rowGroups.map((g) => ({ index: g.index, numRows: g.numRows, results: g.results.map((v: ProbeValueResult) => v.verdict) }) satisfies Every<SidecarProbeResult['files'][number]['rowGroups'][number]>),
+    }) satisfies Every<SidecarProbeResult['files'][number]>),
+  }
+}
+
+type Advice = Awaited<ReturnType<typeof adviseIndexes>>[number]
+function adviceFields(a: Advice): Every<Exclude<Advice, { skipped: string }>> | Every<Extract<Advice, { skipped: string }>> {
+  if ('skipped' in a) return { column: a.column, physicalType: a.physicalType, skipped: a.skipped }
+  return {
+    column: a.column, physicalType: a.physicalType, sampledRowGroups: a.sampledRowGroups, distinctPerRowGroup: a.distinctPerRowGroup,
+    prune: { ideal: a.prune.ideal, statistics: a.prune.statistics, bloomFilter: a.prune.bloomFilter, withStatistics: a.prune.withStatistics } satisfies Every<typeof a.prune>,
+    filterBytes: a.filterBytes, hasFilters: a.hasFilters, pairs: a.pairs,
+  }
+}
+
+export async function consumeIndexBuilder(url: string): Promise<unknown[]> {
+  const key: 'parquet-bloom.indexes' = INDEXES_KEY
+  const added = await addIndexes(url, null, addOptions)
+  await addIndexes(new Uint8Array(8), '/tmp/out.parquet', { columns: ['id'] })
+  await addIndexes(new Blob([]), new WritableStream<Uint8Array>(), { columns: ['id'], ndv: 100 })
+  const built = await buildSidecarIndex(['/data/a.parquet', '/data'], '/data/_index.puffin', buildOptions)
+  const index: SidecarIndex = await openSidecarIndex(url, openOptions)
+  const probed = await index.probe('user_id', [42n], { files: ['a.parquet', { path: 'b.parquet', size: 10, validator: null }], validate: true, signal })
+  const file: ParquetFile = await openParquet(url, { index })
+  const advice = await adviseIndexes(file, { fpp: 0.01, sampleRowGroups: 8, valuesPerRowGroup: 200, columns: ['id'], signal })
+  await index.close()
+  return [key, addedFields(added), builtFields(built), indexMembers(index), probedFields(probed), advice.map(adviceFields)]
+}
