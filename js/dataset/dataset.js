@@ -130,7 +130,11 @@ export class ParquetDataset {
     const settings = { ...this.#options, ...options }
     const signal = settings.signal
     throwIfAborted(signal)
-    if (settings.prefilter !== undefined && typeof settings.prefilter !== 'function') throw invalid('prefilter must be a function')
+    for (const given of [this.#options.prefilter, options.prefilter]) {
+      if (given !== undefined && typeof given !== 'function') throw invalid('prefilter must be a function')
+    }
+    // A probe's prefilter adds to the dataset's (a table's pruning, say) rather than replacing it.
+    settings.prefilter = bothPrefilters(this.#options.prefilter, options.prefilter)
     if (settings.rowGroups !== undefined) throw invalid('rowGroups names row groups of one file; a dataset probe takes every row group')
     const confirm = confirmOptions(settings)
     const limit = settings.limit
@@ -353,4 +357,20 @@ function omit(object, keys) {
 
 function invalid(message) {
   return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
+}
+
+/**
+ * The dataset's prefilter and a probe's, both asked: per value, the first answer that rules it out.
+ * @returns {((file: unknown, column: string, values: unknown[]) => Promise<Array<object | null> | null>) | undefined}
+ */
+function bothPrefilters(first, second) {
+  if (!first || !second) return first ?? second
+  return async (file, column, values) => {
+    const [a, b] = await Promise.all([first(file, column, values), second(file, column, values)])
+    if (!a || !b) return a ?? b
+    // A malformed answer is passed on whole, for the check that refuses it.
+    if (!Array.isArray(a) || a.length !== values.length) return a
+    if (!Array.isArray(b) || b.length !== values.length) return b
+    return values.map((_, k) => a[k] ?? b[k] ?? null)
+  }
 }

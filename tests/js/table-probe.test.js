@@ -161,3 +161,16 @@ describe('deletes applied to the rows confirm found', () => {
     assert.deepEqual([v.verdict, v.reason], ['maybe', 'deletes-not-applied'])
   })
 })
+
+test('a probe\'s own prefilter adds to the table\'s pruning, never replaces it', { skip: missingFixture('tables/iceberg/mytable_partitioned_eqdeletes') }, async () => {
+  const table = await openTable(fixturePath('tables/iceberg/mytable_partitioned_eqdeletes'))
+  // An id far outside every file's bounds (the manifests' lower/upper bounds say 1..<100 per file).
+  const plain = await table.probe('id', [123456789])
+  const asked = []
+  const withOwn = await table.probe('id', [123456789], { prefilter: (file) => { asked.push(file.path); return null } })
+  for (const result of [plain, withOwn]) {
+    assert.equal(result.stats.filesOpened, 0)
+    assert.ok(result.files.every((f) => f.values[0].verdict === 'absent' && f.values[0].source === 'table-stats'))
+  }
+  assert.equal(asked.length, table.files.length, 'the probe\'s prefilter was asked about every file')
+})
