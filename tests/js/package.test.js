@@ -51,10 +51,6 @@ async function dependencyTarballs(dir) {
   return JSON.parse(stdout).map((/** @type {{ filename: string }} */ p) => path.join(dir, p.filename))
 }
 
-after(async () => {
-  if (work) await rm(work, { recursive: true, force: true })
-})
-
 test('the tarball holds the library, its types and the built wasm, and nothing else', () => {
   const files = packed.files.map((f) => f.path)
   for (const needed of ['package.json', 'js/index.js', 'js/index.d.ts', 'js/cli.js', 'js/wasm-loader.js', 'js/wasm/parquet_bloom.mjs', 'js/wasm/parquet_bloom.wasm',
