@@ -147,8 +147,9 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
         const { page, codec, bytes, fallback, crypto } = group.dictionaryRead
         const options = { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact }
+        const decrypted = bytes && crypto ? await loadedCrypto().decryptDictionary(crypto, bytes, `${name}: row group ${group.index}, column ${column.name}`) : undefined
         const decoded = !bytes ? { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
-          : crypto ? await loadedCrypto().decryptDictionary(crypto, bytes, options, `${name}: row group ${group.index}, column ${column.name}`)
+          : decrypted ? decrypted.error ? decrypted : await decodeDictionary(decrypted.page, { ...options, exact: true })
             : await decodeDictionary(bytes, options)
         if ('set' in decoded) {
           group.dictionary = dictionaryVerdicts(decoded.set, encoded.candidates, encoded.owners, encoded.outcomes.length)
