@@ -8,7 +8,7 @@ import { chunk } from '../footer/records.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { ErrorCode } from '../errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from '../indexes/dictionary.js'
-import { locateFilter, ProbeTask } from '../indexes/bloom-reads.js'
+import { decryptedFilter, encryptedFilterTask, locateFilter, ProbeTask } from '../indexes/bloom-reads.js'
 import { chunkUnavailable } from '../indexes/index-coverage.js'
 import { loadedCrypto } from '../crypto/load-crypto.js'
 import { RangeTask } from './read-scheduler.js'
@@ -86,7 +86,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     if (chunkCrypto) {
       // Encrypted: every module is read whole and decrypted after the reads. A dictionary that fails
       // cannot fall back on a second wave here, so it is read without a filter (auto) or with it (true).
-      const { dictionaryDecryptable, EncryptedFilterTask } = loadedCrypto()
+      const { dictionaryDecryptable } = loadedCrypto()
       const page = dictionary === false || !dictionaryDecryptable(chunkCrypto) ? null
         : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset, { decrypt: true })
       if (page && !('reason' in page) && page.exact && (dictionary === true || (!usableFilter && shouldReadDictionary(dictionary, page.maxLength, null)))) {
@@ -94,7 +94,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
         tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
       }
       if (!usableFilter) group.bloom = { missing: location }
-      else tasks.push(new EncryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
+      else tasks.push(encryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
       return group
     }
     const page = dictionary === false ? null : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset)
@@ -119,7 +119,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       await Promise.all(groups.map(async (group) => {
         if (group.encryptedBloom) {
           const { crypto, modules } = group.encryptedBloom
-          const filter = await loadedCrypto().decryptFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
+          const filter = await decryptedFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
           group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: hashed.checkBitset(filter.bitset) }
         }
         if (group.pageIndexCrypto && group.pageIndexRead?.columnIndex && group.pageIndexRead.offsetIndex) {
