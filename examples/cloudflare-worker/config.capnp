@@ -48,6 +48,8 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/crypto/encrypted-footer.js", esModule = embed "../../js/crypto/encrypted-footer.js"),
     (name = "node_modules/parquet-bloom/js/crypto/encrypted-pages.js", esModule = embed "../../js/crypto/encrypted-pages.js"),
     (name = "node_modules/parquet-bloom/js/crypto/file-crypto.js", esModule = embed "../../js/crypto/file-crypto.js"),
+    (name = "node_modules/parquet-bloom/js/crypto/load-crypto.js", esModule = embed "../../js/crypto/load-crypto.js"),
+    (name = "node_modules/parquet-bloom/js/crypto/probe-crypto.js", esModule = embed "../../js/crypto/probe-crypto.js"),
     (name = "node_modules/parquet-bloom/js/crypto/thrift-rewrite.js", esModule = embed "../../js/crypto/thrift-rewrite.js"),
     (name = "node_modules/parquet-bloom/js/dataset/coverage.js", esModule = embed "../../js/dataset/coverage.js"),
     (name = "node_modules/parquet-bloom/js/dataset/dataset.js", esModule = embed "../../js/dataset/dataset.js"),
