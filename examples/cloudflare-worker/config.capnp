@@ -74,7 +74,6 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/table/table-io.js", esModule = embed "../../js/table/table-io.js"),
     (name = "node_modules/parquet-bloom/js/table/table-location.js", esModule = embed "../../js/table/table-location.js"),
     (name = "node_modules/parquet-bloom/js/table/table-summary.js", esModule = embed "../../js/table/table-summary.js"),
-    (name = "node_modules/parquet-bloom/js/indexes/dictionary.js", esModule = embed "../../js/indexes/dictionary.js"),
     (name = "node_modules/parquet-bloom/js/errors.js", esModule = embed "../../js/errors.js"),
     (name = "node_modules/parquet-bloom/js/filter/filter-health.js", esModule = embed "../../js/filter/filter-health.js"),
     (name = "node_modules/parquet-bloom/js/footer/footer-cache.js", esModule = embed "../../js/footer/footer-cache.js"),
