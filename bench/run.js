@@ -1,7 +1,7 @@
 // `npm run bench` (through scripts/bench.sh): runs every benchmark section in its own Node process, the
 // native Google Benchmark binary before and after the JS throughput section, prints the tables and the
 // targets, and writes everything to bench/results/latest.json with the machine it ran on.
-//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,indexes,confirm,size,footer,index-builder] [--no-native]
+//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,table,indexes,confirm,size,footer,index-builder] [--no-native]
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -15,7 +15,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'indexes', 'confirm', 'size', 'footer', 'index-builder']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'table', 'indexes', 'confirm', 'size', 'footer', 'index-builder']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -90,6 +90,7 @@ async function main() {
   if (want('rounds')) result.rounds = section('rounds.js')
   if (want('transport')) result.transport = section('transport.js')
   if (want('dataset')) result.dataset = section('dataset.js')
+  if (want('table')) result.table = section('table.js')
   if (want('indexes')) result.indexes = section('indexes.js')
   if (want('confirm')) result.confirm = section('confirm-match.js')
   if (want('index-builder')) result.indexBuilder = section('index-builder.js')
@@ -193,6 +194,15 @@ function print(result) {
       ['plan', 'rounds', 'requests', 'bytes', 'ms', '× per-file loop', 'files kept'],
       Object.entries(d.plans).map(([name, p]) => [label[name] ?? name, p.rounds ?? '–', p.requests ?? '–', p.bytes === null ? '–' : bytes(p.bytes), fmt(p.ms), fmt(base / p.ms), p.kept]))
   }
+  if (result.table) {
+    const x = result.table
+    const label = { tableCold: 'openTable (cold: pointer, metadata, manifest list, manifests, files)', tableWarm: 'openTable again, unchanged table, footer cache',
+      perFileCold: 'per-file: openDataset over the data files (cold)', perFileWarm: 'per-file: openDataset, footer cache (second probe)' }
+    const base = x.plans.perFileCold.ms
+    table(`An Iceberg table of ${x.files} files in ${x.manifests} manifests (${x.rowsPerFile} rows, bloom filter on id), one stored id, server (own process) waits ${x.responseDelayMs} ms per response (medians of ${x.trials} interleaved trials)`,
+      ['plan', 'rounds', 'metadata rounds', 'requests', 'bytes', 'ms', '× per-file cold', 'files opened', 'files kept'],
+      Object.entries(x.plans).map(([name, p]) => [label[name] ?? name, p.rounds, p.metadataRounds, p.requests, bytes(p.bytes), fmt(p.ms), fmt(base / p.ms), p.opened, p.kept]))
+  }
   if (result.confirm) {
     table('Exact lookups: matching decoded pages (js/confirm/confirm-match.js; target ≥ 100 M values/s on numeric pages)',
       ['case', 'values', 'M values/s', 'ms per page array'], result.confirm.rows.map((r) => [r.case, r.values, fmt(r.mValuesPerSecond, 0), fmt(r.msPerCall)]))
@@ -290,6 +300,11 @@ function targets(result) {
     const { files, plans } = result.dataset
     add(`dataset of ${files} files, 1 value, 30 ms per response`, '≤ 3 rounds (dataset issue)', `${plans.dataset.rounds} rounds, ${plans.dataset.requests} requests, ${fmt(plans.dataset.ms, 0)} ms (per-file loop ${fmt(plans.perFile.ms, 0)} ms)`, plans.dataset.rounds <= 3)
     add(`dataset of ${files} files, second probe (footer cache)`, '1 round', `${plans.cached.rounds} round, ${bytes(plans.cached.bytes)}`, plans.cached.rounds === 1)
+  }
+  if (result.table) {
+    const { files, manifests, plans } = result.table
+    add(`Iceberg table of ${files} files / ${manifests} manifests, 1 value, 30 ms per response`, '≤ 6 rounds cold (table issue)', `${plans.tableCold.rounds} rounds, ${plans.tableCold.requests} requests, ${fmt(plans.tableCold.ms, 0)} ms (per-file ${plans.perFileCold.requests} requests, ${fmt(plans.perFileCold.ms, 0)} ms)`, plans.tableCold.rounds <= 6)
+    add(`Iceberg table of ${files} files, second probe (unchanged)`, '1 pointer request + index reads', `${plans.tableWarm.requests} requests (${plans.tableWarm.metadataRounds} metadata round), ${bytes(plans.tableWarm.bytes)}`, plans.tableWarm.metadataRounds === 1 && plans.tableWarm.requests <= 1 + plans.tableWarm.opened)
   }
   if (result.indexBuilder) {
     const [int64, text] = result.indexBuilder.add

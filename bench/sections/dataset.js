@@ -3,29 +3,18 @@
 // per response: openDataset (cold, then with its footer cache) against a per-file loop over openParquet
 // four files at a time (what the CLI did), and against DuckDB reading the same files from local disk.
 // Interleaved trials, medians; the ratios come from the same run.
-import { fork } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 
 import { createFooterCache, openDataset, openParquet } from '../../js/index.js'
 import { duckdb, quote } from '../../tests/js/helpers/hive-dataset.js'
+import { startServerProcess } from '../lib/range-server-fork.js'
 import { runIfMain } from '../lib/section.js'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const serverScript = fileURLToPath(new URL('../lib/range-server-process.js', import.meta.url))
 const ROWS_PER_FILE = 4096
 const PER_FILE_CONCURRENCY = 4
-
-async function startServer(root) {
-  const child = fork(serverScript, [root, 'slow:30', 'etag'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const { origin } = await new Promise((resolve, reject) => {
-    child.once('message', resolve)
-    child.once('exit', (code) => reject(new Error(`the range server exited (${code})`)))
-  })
-  return { origin, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.disconnect() }) }
-}
 
 async function writeDays(dir, days) {
   const db = await duckdb()
@@ -70,7 +59,7 @@ export async function run({ quick } = {}) {
   let server
   try {
     const value = await writeDays(dir, days)
-    server = await startServer(dir)
+    server = await startServerProcess(dir, 'slow:30', 'etag')
     const local = await openDataset(dir)
     const urls = local.files.map((f) => `${server.origin}/${f.path}`)
     const db = await duckdb()

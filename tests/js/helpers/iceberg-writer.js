@@ -1,0 +1,176 @@
+// Writes an Iceberg v2 table at test time (Iceberg table spec v2: metadata.json, version-hint.text, an
+// Avro manifest list and manifests with the spec's field ids; bounds by Appendix D single-value
+// serialization): N data files written by hyparquet-writer (field ids in the Parquet schema, a bloom
+// filter on `id`) in M manifests, partitioned by identity on a `day` date column. The file → values
+// map it returns is the generator's own input, independent of the reader, for tests and the bench.
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { PassThrough } from 'node:stream'
+
+import avsc from 'avsc'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+const TABLE_LOCATION = 's3://warehouse/db/events'
+const SNAPSHOT_ID = 3055729675574597
+const EPOCH_DAY = 20454 // 2026-01-01
+// Each file's ids are a disjoint range: [file * ID_STRIDE, file * ID_STRIDE + rows * ID_STEP).
+export const ID_STRIDE = 100_000
+export const ID_STEP = 7
+
+const optional = (type) => ['null', type]
+const intMap = (fieldId, keyId, valueId, valueType) => ({
+  name: fieldId, type: optional({ type: 'array', logicalType: 'map', items: { type: 'record', name: `k${keyId}_v${valueId}`, fields: [
+    { name: 'key', type: 'int', 'field-id': keyId }, { name: 'value', type: valueType, 'field-id': valueId }] } }),
+})
+
+// Manifest entry schema (spec "Manifests", v2 fields), with the partition struct of identity(day).
+const MANIFEST_ENTRY = {
+  type: 'record', name: 'manifest_entry', fields: [
+    { name: 'status', type: 'int', 'field-id': 0 },
+    { name: 'snapshot_id', type: optional('long'), default: null, 'field-id': 1 },
+    { name: 'sequence_number', type: optional('long'), default: null, 'field-id': 3 },
+    { name: 'file_sequence_number', type: optional('long'), default: null, 'field-id': 4 },
+    { name: 'data_file', 'field-id': 2, type: { type: 'record', name: 'r2', fields: [
+      { name: 'content', type: 'int', 'field-id': 134 },
+      { name: 'file_path', type: 'string', 'field-id': 100 },
+      { name: 'file_format', type: 'string', 'field-id': 101 },
+      { name: 'partition', 'field-id': 102, type: { type: 'record', name: 'r102', fields: [
+        { name: 'day', type: optional({ type: 'int', logicalType: 'date' }), default: null, 'field-id': 1000 }] } },
+      { name: 'record_count', type: 'long', 'field-id': 103 },
+      { name: 'file_size_in_bytes', type: 'long', 'field-id': 104 },
+      { ...intMap('value_counts', 119, 120, 'long'), default: null, 'field-id': 109 },
+      { ...intMap('null_value_counts', 121, 122, 'long'), default: null, 'field-id': 110 },
+      { ...intMap('nan_value_counts', 138, 139, 'long'), default: null, 'field-id': 137 },
+      { ...intMap('lower_bounds', 126, 127, 'bytes'), default: null, 'field-id': 125 },
+      { ...intMap('upper_bounds', 129, 130, 'bytes'), default: null, 'field-id': 128 },
+    ] } },
+  ],
+}
+
+// Manifest list schema (spec "Manifest Lists", v2).
+const MANIFEST_FILE = {
+  type: 'record', name: 'manifest_file', fields: [
+    { name: 'manifest_path', type: 'string', 'field-id': 500 },
+    { name: 'manifest_length', type: 'long', 'field-id': 501 },
+    { name: 'partition_spec_id', type: 'int', 'field-id': 502 },
+    { name: 'content', type: 'int', 'field-id': 517 },
+    { name: 'sequence_number', type: 'long', 'field-id': 515 },
+    { name: 'min_sequence_number', type: 'long', 'field-id': 516 },
+    { name: 'added_snapshot_id', type: 'long', 'field-id': 503 },
+    { name: 'added_files_count', type: 'int', 'field-id': 504 },
+    { name: 'existing_files_count', type: 'int', 'field-id': 505 },
+    { name: 'deleted_files_count', type: 'int', 'field-id': 506 },
+    { name: 'added_rows_count', type: 'long', 'field-id': 512 },
+    { name: 'existing_rows_count', type: 'long', 'field-id': 513 },
+    { name: 'deleted_rows_count', type: 'long', 'field-id': 514 },
+    { name: 'partitions', default: null, 'field-id': 507, type: optional({ type: 'array', items: { type: 'record', name: 'r508', fields: [
+      { name: 'contains_null', type: 'boolean', 'field-id': 509 },
+      { name: 'contains_nan', type: optional('boolean'), default: null, 'field-id': 518 },
+      { name: 'lower_bound', type: optional('bytes'), default: null, 'field-id': 510 },
+      { name: 'upper_bound', type: optional('bytes'), default: null, 'field-id': 511 }] } }) },
+  ],
+}
+
+const SCHEMA = { type: 'struct', 'schema-id': 0, fields: [
+  { id: 1, name: 'id', required: true, type: 'long' },
+  { id: 2, name: 'day', required: true, type: 'date' },
+] }
+const SPEC = { 'spec-id': 0, fields: [{ name: 'day', transform: 'identity', 'source-id': 2, 'field-id': 1000 }] }
+
+/** Appendix D: long as 8 bytes little-endian, int/date as 4. */
+const longBound = (n) => { const b = Buffer.alloc(8); b.writeBigInt64LE(BigInt(n)); return b }
+const intBound = (n) => { const b = Buffer.alloc(4); b.writeInt32LE(n); return b }
+
+/** An Avro object container file (avsc's block encoder) of records, with Iceberg's file metadata. */
+function avroFile(schema, records, metadata) {
+  const type = avsc.Type.forSchema(schema)
+  const encoder = new avsc.streams.BlockEncoder(type, { codec: 'null', metadata: Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v)])) })
+  const sink = new PassThrough()
+  const chunks = []
+  sink.on('data', (c) => chunks.push(c))
+  const done = new Promise((resolve, reject) => { sink.on('end', resolve); encoder.on('error', reject) })
+  encoder.pipe(sink)
+  for (const r of records) encoder.write(r)
+  encoder.end()
+  return done.then(() => Buffer.concat(chunks))
+}
+
+/** The ids stored in one data file (the generator's input: the truth the tests check against). */
+export function fileIds(file, rows) {
+  return Array.from({ length: rows }, (_, j) => BigInt(file * ID_STRIDE + j * ID_STEP))
+}
+
+/** The day (days since epoch) of a data file: manifests hold consecutive files, one day per manifest. */
+const dayOf = (file, filesPerManifest) => EPOCH_DAY + Math.floor(file / filesPerManifest)
+
+/**
+ * Writes the table under dir and returns what it wrote.
+ * @param {string} dir an empty folder (the table's root)
+ * @param {{ files?: number, manifests?: number, rows?: number }} [shape]
+ */
+export async function writeIcebergTable(dir, { files = 1000, manifests = 50, rows = 64 } = {}) {
+  const filesPerManifest = Math.ceil(files / manifests)
+  await mkdir(path.join(dir, 'metadata'), { recursive: true })
+  const written = []
+  for (let k = 0; k < files; k++) {
+    const day = dayOf(k, filesPerManifest)
+    const ids = fileIds(k, rows)
+    const bytes = parquetWriteBuffer({
+      columnData: [
+        { name: 'id', data: BigInt64Array.from(ids), bloomFilter: true },
+        { name: 'day', data: Int32Array.from({ length: rows }, () => day) },
+      ],
+      schema: [
+        { name: 'root', num_children: 2 },
+        { name: 'id', type: 'INT64', repetition_type: 'REQUIRED', field_id: 1 },
+        { name: 'day', type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' }, repetition_type: 'REQUIRED', field_id: 2 },
+      ],
+    })
+    const relative = `data/day=${day}/part-${String(k).padStart(5, '0')}.parquet`
+    await mkdir(path.join(dir, path.dirname(relative)), { recursive: true })
+    await writeFile(path.join(dir, relative), new Uint8Array(bytes))
+    written.push({ index: k, path: relative, day, ids, size: bytes.byteLength })
+  }
+  const fileMetadata = { schema: JSON.stringify(SCHEMA), 'schema-id': '0', 'partition-spec': JSON.stringify(SPEC.fields), 'partition-spec-id': '0', 'format-version': '2', content: 'data' }
+  const listRecords = []
+  for (let m = 0; m < manifests; m++) {
+    const members = written.slice(m * filesPerManifest, (m + 1) * filesPerManifest)
+    if (!members.length) break
+    const entries = members.map((f) => ({
+      status: 1, snapshot_id: SNAPSHOT_ID, sequence_number: 1, file_sequence_number: 1,
+      data_file: {
+        content: 0, file_path: `${TABLE_LOCATION}/${f.path}`, file_format: 'PARQUET', partition: { day: f.day },
+        record_count: rows, file_size_in_bytes: f.size,
+        value_counts: [{ key: 1, value: rows }, { key: 2, value: rows }],
+        null_value_counts: [{ key: 1, value: 0 }, { key: 2, value: 0 }],
+        nan_value_counts: null,
+        lower_bounds: [{ key: 1, value: longBound(f.ids[0]) }, { key: 2, value: intBound(f.day) }],
+        upper_bounds: [{ key: 1, value: longBound(f.ids[f.ids.length - 1]) }, { key: 2, value: intBound(f.day) }],
+      },
+    }))
+    const name = `metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`
+    const bytes = await avroFile(MANIFEST_ENTRY, entries, fileMetadata)
+    await writeFile(path.join(dir, name), bytes)
+    const days = members.map((f) => f.day)
+    listRecords.push({
+      manifest_path: `${TABLE_LOCATION}/${name}`, manifest_length: bytes.length, partition_spec_id: 0, content: 0, sequence_number: 1, min_sequence_number: 1,
+      added_snapshot_id: SNAPSHOT_ID, added_files_count: members.length, existing_files_count: 0, deleted_files_count: 0,
+      added_rows_count: members.length * rows, existing_rows_count: 0, deleted_rows_count: 0,
+      partitions: [{ contains_null: false, contains_nan: false, lower_bound: intBound(Math.min(...days)), upper_bound: intBound(Math.max(...days)) }],
+    })
+  }
+  const listName = `metadata/snap-${SNAPSHOT_ID}-1-list.avro`
+  await writeFile(path.join(dir, listName), await avroFile(MANIFEST_FILE, listRecords, { 'snapshot-id': String(SNAPSHOT_ID), 'sequence-number': '1', 'format-version': '2' }))
+  const now = 1767225600000
+  const metadata = {
+    'format-version': 2, 'table-uuid': '5b0a6e0c-2f7e-4c1a-9a3e-0d9b1c6f4a21', location: TABLE_LOCATION, 'last-sequence-number': 1, 'last-updated-ms': now,
+    'last-column-id': 2, 'current-schema-id': 0, schemas: [SCHEMA], 'default-spec-id': 0, 'partition-specs': [SPEC], 'last-partition-id': 1000,
+    'default-sort-order-id': 0, 'sort-orders': [{ 'order-id': 0, fields: [] }], properties: {}, 'current-snapshot-id': SNAPSHOT_ID,
+    snapshots: [{ 'snapshot-id': SNAPSHOT_ID, 'sequence-number': 1, 'timestamp-ms': now, 'manifest-list': `${TABLE_LOCATION}/${listName}`,
+      summary: { operation: 'append', 'added-data-files': String(files) }, 'schema-id': 0 }],
+    'snapshot-log': [{ 'snapshot-id': SNAPSHOT_ID, 'timestamp-ms': now }], 'metadata-log': [], refs: { main: { 'snapshot-id': SNAPSHOT_ID, type: 'branch' } },
+  }
+  await writeFile(path.join(dir, 'metadata/v1.metadata.json'), JSON.stringify(metadata, null, 2))
+  await writeFile(path.join(dir, 'metadata/version-hint.text'), '1')
+  return { root: dir, files: written, rows, manifests: listRecords.length, filesPerManifest }
+}
