@@ -3,12 +3,13 @@
 // targets, and writes everything to bench/results/latest.json with the machine it ran on.
 //   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,table,indexes,confirm,size,footer,index-builder] [--no-native]
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { measureDownload } from '../tests/js/helpers/download-size.js'
+import { makeTempDir } from '../tests/js/helpers/temp-dir.js'
 import { runNative, summarizeNative } from './lib/native.js'
 import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 
@@ -26,6 +27,7 @@ const wantNative = !argv.includes('--no-native')
 const want = (s) => only.includes(s)
 
 let tmp
+let removeTmp = async () => {}
 const log = (text) => process.stderr.write(`[bench] ${text}\n`)
 
 /** Runs bench/sections/<file> in a fresh Node process and returns its JSON. */
@@ -54,7 +56,7 @@ function machine() {
 }
 
 async function main() {
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-'))
+  ;({ dir: tmp, remove: removeTmp } = await makeTempDir('bench'))
   const started = Date.now()
   const result = { machine: machine(), quick, sections: only }
   const footerRows = quick ? FOOTER_SHAPE.quickRowGroups : FOOTER_SHAPE.rowGroups
@@ -336,5 +338,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   main().catch((error) => {
     console.error(error)
     process.exitCode = 1
-  }).finally(() => rmSync(tmp, { recursive: true, force: true }))
+  }).finally(() => removeTmp())
 }

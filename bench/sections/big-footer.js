@@ -6,8 +6,7 @@
 // interleaved in one process; memory is measured in fresh child processes (--expose-gc), one side each,
 // so neither sees the other's heap.
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -18,6 +17,7 @@ import { init, openParquet } from '../../js/index.js'
 import { ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
 import { getCore } from '../../js/wasm/core.js'
 import { decodeFileMetaData } from '../../js/footer/footer.js'
+import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 import { bigFooter, withFileTail } from '../lib/synthetic-parquet.js'
 import { interleave, median, timeCalls } from '../lib/timing.js'
@@ -166,7 +166,7 @@ export async function run({ quick, rest = [] }) {
   const rowGroups = quick ? FOOTER_SHAPE.quickRowGroups : FOOTER_SHAPE.rowGroups
   const columns = FOOTER_SHAPE.columns
   const trials = quick ? 5 : 7
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-footer-'))
+  const { dir, remove } = await makeTempDir('bench-footer')
   // run.js generates the footer once (the native decoder benchmark reads it too) and passes --footer.
   const given = rest.indexOf('--footer')
   const footerPath = given >= 0 ? rest[given + 1] : path.join(dir, 'footer.bin')
@@ -219,7 +219,7 @@ export async function run({ quick, rest = [] }) {
       memory: memorySummary,
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    await remove()
   }
 }
 

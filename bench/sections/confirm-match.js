@@ -5,8 +5,7 @@
 // one Uint8Array per value (readPlain, then CandidateMatcher.scan) against matching the value section in
 // place (scanPlainBinary), match alone and decode + match. Bytes: one value confirmed in a ≥ 100 MB file with a page
 // index (hyparquet-writer), against footer + page index + 2 pages per candidate row group.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { parquetMetadata, readOffsetIndex } from 'hyparquet'
@@ -16,6 +15,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from '../../js/confirm/confirm-match.js'
 import * as plainBinaryScan from '../../js/pages/plain-binary-scan.js'
 import { openParquet } from '../../js/index.js'
+import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 import { calibrate, interleave } from '../lib/timing.js'
 
@@ -111,7 +111,7 @@ function plainBinaryPairs({ quick }) {
 
 /** Writes `rows` sorted INT64 ids (8 bytes each, plain) with a page index and confirms one id. */
 async function bytesForOneValue(rows) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-confirm-'))
+  const { dir, remove } = await makeTempDir('bench-confirm')
   try {
     const ids = new BigInt64Array(rows).map((_, i) => BigInt(i) * 2n)
     const bytes = new Uint8Array(parquetWriteBuffer({ codec: 'UNCOMPRESSED', rowGroupSize: 1_000_000, pageSize: 64 * 1024,
@@ -142,7 +142,7 @@ async function bytesForOneValue(rows) {
       await opened.close()
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    await remove()
   }
 }
 

@@ -3,13 +3,12 @@
 // per response: openDataset (cold, then with its footer cache) against a per-file loop over openParquet
 // four files at a time (what the CLI did), and against DuckDB reading the same files from local disk.
 // Interleaved trials, medians; the ratios come from the same run.
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 
 import { createFooterCache, openDataset, openParquet } from '../../js/index.js'
 import { duckdb, quote } from '../../tests/js/helpers/hive-dataset.js'
 import { startServerProcess } from '../lib/range-server-fork.js'
+import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -55,7 +54,7 @@ async function perFileLoop(urls, value) {
 
 export async function run({ quick } = {}) {
   const days = quick ? 50 : 200
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-dataset-'))
+  const { dir, remove } = await makeTempDir('bench-dataset')
   let server
   try {
     const value = await writeDays(dir, days)
@@ -97,7 +96,7 @@ export async function run({ quick } = {}) {
     return { files: days, rowGroups: days * 2, responseDelayMs: 30, trials, value, plans: Object.fromEntries(Object.keys(runs).map((name) => [name, summary(name)])) }
   } finally {
     await server?.stop()
-    rmSync(dir, { recursive: true, force: true })
+    await remove()
   }
 }
 

@@ -3,24 +3,19 @@
 // process above its start), and a sidecar index's probe of many files over HTTP (rounds, requests, bytes)
 // beside probing each file's footer without it, measured side by side in one run.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import os from 'node:os'
+import { mkdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { init, openParquet } from '../../js/index.js'
 import { addIndexes, buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
+import { withDuckDB } from '../../tests/js/helpers/duckdb.js'
+import { withTempDir } from '../../tests/js/helpers/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 import { startServer } from './rounds.js'
 
 const MiB = 1 << 20
 const here = fileURLToPath(import.meta.url)
-
-async function duckdb() {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  return { db, conn: await db.connect() }
-}
 
 /** One `addIndexes` run in this process (the child side of the memory measurement). */
 async function addOnce(input, output, column) {
@@ -56,30 +51,32 @@ function addInChild(input, output, column) {
 
 async function throughput(dir, quick) {
   const rows = quick ? 4_000_000 : 40_000_000
-  const { conn } = await duckdb()
-  const cases = [
-    ['INT64', 'id', `SELECT (hash(i) >> 1)::BIGINT AS id FROM range(${rows}) t(i)`],
-    ['STRING (≈ 12 B)', 'name', `SELECT 'u' || (hash(i) % 100000000000)::VARCHAR AS name FROM range(${Math.floor(rows / 2)}) t(i)`],
-  ]
-  const out = []
-  for (const [label, column, select] of cases) {
-    const input = path.join(dir, `${column}.parquet`)
-    await conn.run(`COPY (${select}) TO '${input}' (FORMAT parquet, COMPRESSION snappy)`)
-    const bytes = statSync(input).size
-    const run = addInChild(input, path.join(dir, `${column}-indexed.parquet`), column)
-    out.push({ case: label, inputBytes: bytes, ...run, mbPerSecond: bytes / MiB / (run.ms / 1000) })
-  }
-  return out
+  return withDuckDB(async (conn) => {
+    const cases = [
+      ['INT64', 'id', `SELECT (hash(i) >> 1)::BIGINT AS id FROM range(${rows}) t(i)`],
+      ['STRING (≈ 12 B)', 'name', `SELECT 'u' || (hash(i) % 100000000000)::VARCHAR AS name FROM range(${Math.floor(rows / 2)}) t(i)`],
+    ]
+    const out = []
+    for (const [label, column, select] of cases) {
+      const input = path.join(dir, `${column}.parquet`)
+      await conn.run(`COPY (${select}) TO '${input}' (FORMAT parquet, COMPRESSION snappy)`)
+      const bytes = statSync(input).size
+      const run = addInChild(input, path.join(dir, `${column}-indexed.parquet`), column)
+      out.push({ case: label, inputBytes: bytes, ...run, mbPerSecond: bytes / MiB / (run.ms / 1000) })
+    }
+    return out
+  })
 }
 
 async function sidecarProbe(dir, quick) {
   const files = quick ? 50 : 200
   const data = path.join(dir, 'dataset')
   mkdirSync(data)
-  const { conn } = await duckdb()
-  for (let f = 0; f < files; f++) {
-    await conn.run(`COPY (SELECT (hash(i + ${f * 20000}) % 1000000000000)::BIGINT AS id FROM range(20000) t(i)) TO '${path.join(data, `p${f}.parquet`)}' (FORMAT parquet, ROW_GROUP_SIZE 10240)`)
-  }
+  await withDuckDB(async (conn) => {
+    for (let f = 0; f < files; f++) {
+      await conn.run(`COPY (SELECT (hash(i + ${f * 20000}) % 1000000000000)::BIGINT AS id FROM range(20000) t(i)) TO '${path.join(data, `p${f}.parquet`)}' (FORMAT parquet, ROW_GROUP_SIZE 10240)`)
+    }
+  })
   const indexPath = path.join(data, '_index.puffin')
   const started = performance.now()
   await buildSidecarIndex([data], indexPath, { columns: ['id'] })
@@ -115,12 +112,7 @@ async function sidecarProbe(dir, quick) {
 }
 
 export async function run({ quick } = {}) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-index-'))
-  try {
-    return { add: await throughput(dir, quick), sidecar: await sidecarProbe(dir, quick) }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+  return withTempDir('bench-index', async (dir) => ({ add: await throughput(dir, quick), sidecar: await sidecarProbe(dir, quick) }))
 }
 
 if (process.argv[2] === '--child-add') {

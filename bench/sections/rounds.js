@@ -4,13 +4,12 @@
 // the wave's size, so each filter's header and block were joined across ~3 KB of bitset), and the
 // plan now (the transport's window; a request that adds no round is free), interleaved, medians.
 import { fork } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { openParquet } from '../../js/index.js'
 import { ROUNDS_ROW_GROUPS, writeRoundsFile } from '../../tests/js/helpers/rounds-file.js'
+import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -33,7 +32,7 @@ export async function startServer(root, modes = ['slow:30']) {
 }
 
 export async function run({ quick } = {}) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-rounds-'))
+  const { dir, remove } = await makeTempDir('bench-rounds')
   let server
   try {
     const { file, values: [value] } = await writeRoundsFile(dir, 'rounds.parquet')
@@ -67,7 +66,7 @@ export async function run({ quick } = {}) {
     }
   } finally {
     await server?.stop()
-    rmSync(dir, { recursive: true, force: true })
+    await remove()
   }
 }
 

@@ -4,12 +4,12 @@
 // and one at a time, interleaved, medians. Client CPU per request is what the link model's per-request
 // cost starts from (js/plan/link-model.js INITIAL_REQUEST_MS).
 import { fork } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import http from 'node:http'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -66,7 +66,7 @@ async function measure(get, url, count, inFlight) {
 }
 
 export async function run({ quick } = {}) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pb-bench-transport-'))
+  const { dir, remove } = await makeTempDir('bench-transport')
   writeFileSync(path.join(dir, 'data.bin'), new Uint8Array(FILE_BYTES).map((_, i) => i * 7))
   const server = await startServer(dir)
   const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 })
@@ -100,7 +100,7 @@ export async function run({ quick } = {}) {
     keepAlive.destroy()
     noKeepAlive.destroy()
     await server.stop()
-    rmSync(dir, { recursive: true, force: true })
+    await remove()
   }
 }
 

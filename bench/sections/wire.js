@@ -2,8 +2,7 @@
 // row group) served over HTTP by the tests' counting range server; 1, 10 and 1,000 values probed in
 // block, filter and auto mode, next to hyparquet's parquetQuery({ useBloomFilters: true }) on the same
 // file with its reads split into footer, bloom filter and data reads.
-import { mkdtemp, rm, stat } from 'node:fs/promises'
-import os from 'node:os'
+import { stat } from 'node:fs/promises'
 import path from 'node:path'
 
 import { asyncBufferFromUrl, parquetQuery } from 'hyparquet'
@@ -11,6 +10,7 @@ import { asyncBufferFromUrl, parquetQuery } from 'hyparquet'
 import { openParquet } from '../../js/index.js'
 import { standardHeaderLength } from '../../js/indexes/bloom-layout.js'
 import { startTestServer } from '../../tests/js/helpers/range-server.js'
+import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 import { withDuckDB } from '../../tests/js/helpers/duckdb.js'
 
@@ -96,7 +96,7 @@ async function measureHyparquet(server, url, values, metadataHint) {
 }
 
 export async function run() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'pb-bench-wire-'))
+  const { dir, remove } = await makeTempDir('bench-wire')
   const server = await startTestServer({ root: dir })
   try {
     const filePath = await writeFile(dir)
@@ -132,7 +132,7 @@ export async function run() {
     }
   } finally {
     await server.close()
-    await rm(dir, { recursive: true, force: true })
+    await remove()
   }
 }
 

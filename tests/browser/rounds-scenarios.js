@@ -4,12 +4,12 @@
 // widens once Resource Timing says h2, and the probe takes ≤ 3 rounds; over HTTP/1.1 the browser's six
 // connections hold, and it takes at most ceil(R/6) + 2.
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
 import { startTestServer } from '../js/helpers/range-server.js'
 import { ROUNDS_PROBED_ROWS, ROUNDS_ROW_GROUPS, writeRoundsFile } from '../js/helpers/rounds-file.js'
+import { makeTempDir } from '../js/helpers/temp-dir.js'
 import { BROWSER_HTTP1_WINDOW } from '../../js/plan/link-model.js'
 import { repoRoot } from '../../web/server.js'
 import { assertEqual, assertOk } from './checks.js'
@@ -21,7 +21,7 @@ const FILE = 'rounds.parquet'
 export function roundsScenarios() {
   let ready
   const setup = () => (ready ??= (async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'pb-browser-rounds-'))
+    const { dir, remove } = await makeTempDir('browser-rounds')
     const { values } = await writeRoundsFile(dir, FILE)
     // The page, the bundle and the file on one origin: no CORS, and Resource Timing shows the protocol.
     await writeFile(path.join(dir, PAGE), '<!doctype html><meta charset="utf-8"><title>rounds</title>')
@@ -31,7 +31,7 @@ export function roundsScenarios() {
     const tls = { key: await readFile(path.join(dir, 'key.pem'), 'utf8'), cert: await readFile(path.join(dir, 'cert.pem'), 'utf8') }
     const servers = { h2: await startTestServer({ root: dir, tls }), http1: await startTestServer({ root: dir }) }
     for (const s of Object.values(servers)) s.setMode('slow:30')
-    return { dir, values, servers }
+    return { dir, remove, values, servers }
   })())
 
   /** Opens the page on `server`'s origin and probes there; returns what the page and the server saw. */
@@ -94,9 +94,9 @@ export function roundsScenarios() {
     ],
     async close() {
       if (!ready) return
-      const { dir, servers } = await ready
+      const { remove, servers } = await ready
       await Promise.all(Object.values(servers).map((s) => s.close()))
-      await rm(dir, { recursive: true, force: true })
+      await remove()
     },
   }
 }

@@ -3,14 +3,14 @@
 // against DuckDB's answers and DuckDB's own description of the files (parquet_metadata).
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, test } from 'node:test'
+import { before, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
 import { duckdb, filesHolding, quote, writeHiveDataset } from './helpers/hive-dataset.js'
 import { startTestServer } from './helpers/range-server.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const CLI = path.join(projectRoot, 'js/cli.js')
@@ -27,15 +27,11 @@ function cli(args) {
   })
 }
 
-let dir
+const dir = await tempDir('dataset-cli')
 let root
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-dataset-cli-'))
   root = path.join(dir, 'hive')
   await writeHiveDataset(root, { days: 2, bloom: true })
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
 })
 
 test('probe <dir>: a line per file, a summary per partition value, the totals; --json as DuckDB answers', async () => {

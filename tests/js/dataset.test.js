@@ -3,23 +3,17 @@
 // confirmed answer names exactly the files and rows DuckDB finds, partitions decide without reads, and
 // over HTTP the rounds stay constant in the number of files (counted at the server).
 import assert from 'node:assert/strict'
-import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { copyFile, mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { createFooterCache, mergeShardResults, openDataset, REASONS, Source } from '../../js/index.js'
 import { duckdb, filesHolding, quote, writeHiveDataset } from './helpers/hive-dataset.js'
 import { startTestServer } from './helpers/range-server.js'
+import { tempDir } from './helpers/temp-dir.js'
 import { parseHivePartitions, partitionMayEqual } from '../../js/dataset/hive.js'
 
-let dir
-before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-dataset-'))
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
+const dir = await tempDir('dataset')
 
 const PROBED = [1003, 1004, 42, 8000, 8897, 999999, -1]
 

@@ -2,15 +2,12 @@
 // fails instead when fixtures are required. Runs one small suite against an empty fixtures directory.
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { after, test } from 'node:test'
+import { test } from 'node:test'
 
 import { projectRoot } from './helpers/fixtures.js'
+import { tempDir } from './helpers/temp-dir.js'
 
-const empty = mkdtempSync(path.join(os.tmpdir(), 'pb-no-fixtures-'))
-after(() => rmSync(empty, { recursive: true, force: true }))
+const empty = await tempDir('no-fixtures')
 
 function runGatedSuite(require) {
   // Without NODE_TEST_CONTEXT the child is a top-level run that prints its own report.

@@ -3,27 +3,20 @@
 // a copy that opens, and where it rebuilt a chunk's filter from the pages, every value the sample wrote
 // into that chunk is found.
 import assert from 'node:assert/strict'
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
-import { after, before, test } from 'node:test'
+import { before, test } from 'node:test'
 
 import { init, ParquetBloomError } from '../../js/index.js'
 import { addIndexes } from '../../js/index-builder/index.js'
 import { buildCorpus } from './helpers/hostile-corpus.js'
+import { tempDir } from './helpers/temp-dir.js'
 import { withFile } from './helpers/with-file.js'
 
-let dir
+const dir = await tempDir('index-hostile')
 let corpus
 
 before(async () => {
   await init()
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-index-hostile-'))
   corpus = await buildCorpus(dir)
-})
-
-after(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true })
 })
 
 test('every hostile file: a typed error, or a copy that opens and finds every value of the chunks it rebuilt', async (t) => {

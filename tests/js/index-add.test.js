@@ -5,9 +5,8 @@
 // negatives) while values known to be absent are ruled out at about the target rate.
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { createWriteStream } from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
@@ -19,28 +18,25 @@ import { FILTERABLE_TYPES, foldBitset } from '../../js/index-builder/chunk-value
 import { addIndexes, INDEXES_KEY } from '../../js/index-builder/index.js'
 import { PACKAGE_VERSION } from '../../js/index-builder/version.js'
 import { fixturePath, fixturesDir, missingFixture, projectRoot } from './helpers/fixtures.js'
+import { openDuckDB } from './helpers/duckdb.js'
+import { tempDir } from './helpers/temp-dir.js'
 import { withFile } from './helpers/with-file.js'
 
 const ROWS = 30000
 const GROUP_ROWS = 10240
-let dir
+const dir = await tempDir('index-add')
 let duck
 
 before(async () => {
   await init()
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-index-add-'))
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  duck = { db, conn: await db.connect() }
+  duck = await openDuckDB()
 })
 
 after(async () => {
-  duck?.conn.closeSync?.()
-  duck?.db.closeSync?.()
-  await rm(dir, { recursive: true, force: true })
+  duck?.close()
 })
 
-const rows = async (sql) => (await duck.conn.runAndReadAll(sql)).getRows()
+const rows = async (sql) => (await duck.connection.runAndReadAll(sql)).getRows()
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex')
 const hyparquetRows = async (file) => {
   const bytes = await readFile(file)
@@ -74,7 +70,7 @@ describe('addIndexes: a DuckDB file with high-cardinality columns (no filters wr
   before(async () => {
     input = path.join(dir, 'duck.parquet')
     output = path.join(dir, 'duck-indexed.parquet')
-    await duck.conn.run(`COPY (SELECT i::BIGINT * 3 AS id, 'user-' || ((i * 7919) % ${ROWS}) AS name,
+    await duck.connection.run(`COPY (SELECT i::BIGINT * 3 AS id, 'user-' || ((i * 7919) % ${ROWS}) AS name,
         CASE WHEN i % 9 = 0 THEN NULL ELSE (i * 31) % 100003 END::INTEGER AS n, (i % 1000) / 8 AS d, (i % 5)::INTEGER AS small
       FROM range(${ROWS}) t(i)) TO '${input}' (FORMAT parquet, ROW_GROUP_SIZE ${GROUP_ROWS})`)
     result = await addIndexes(input, output, { columns: ['id', 'name', 'n', 'd', 'small'] })
@@ -225,7 +221,7 @@ describe('addIndexes: sinks, options and refusals', () => {
   let input
   before(async () => {
     input = path.join(dir, 'small.parquet')
-    await duck.conn.run(`COPY (SELECT i::BIGINT AS id FROM range(5000) t(i)) TO '${input}' (FORMAT parquet)`)
+    await duck.connection.run(`COPY (SELECT i::BIGINT AS id FROM range(5000) t(i)) TO '${input}' (FORMAT parquet)`)
   })
 
   test('a Blob, a Node stream and a WritableStream receive the same bytes as a path', async () => {
@@ -277,7 +273,7 @@ describe('addIndexes: sinks, options and refusals', () => {
     await assert.rejects(addIndexes(input, null, { columns: ['id'], ndv: -1 }), { code: ErrorCode.INVALID_ARGUMENT })
     await assert.rejects(addIndexes(input, null, { columns: ['nope'] }), { code: ErrorCode.COLUMN_NOT_FOUND })
     const bools = path.join(dir, 'bools.parquet')
-    await duck.conn.run(`COPY (SELECT i % 2 = 0 AS b FROM range(10) t(i)) TO '${bools}' (FORMAT parquet)`)
+    await duck.connection.run(`COPY (SELECT i % 2 = 0 AS b FROM range(10) t(i)) TO '${bools}' (FORMAT parquet)`)
     await assert.rejects(addIndexes(bools, null, { columns: ['b'] }), { code: ErrorCode.INVALID_ARGUMENT })
   })
 
@@ -414,7 +410,7 @@ describe('parquet-bloom index add', () => {
   test('writes the copy, prints what it added as text or JSON; usage errors exit 2', async () => {
     const input = path.join(dir, 'cli-in.parquet')
     const output = path.join(dir, 'cli-out.parquet')
-    await duck.conn.run(`COPY (SELECT i::BIGINT AS id, 'n' || i AS name FROM range(3000) t(i)) TO '${input}' (FORMAT parquet)`)
+    await duck.connection.run(`COPY (SELECT i::BIGINT AS id, 'n' || i AS name FROM range(3000) t(i)) TO '${input}' (FORMAT parquet)`)
     const text = await run(['index', 'add', input, '-o', output, '--column', 'id', '-c', 'name', '--fpp', '0.001'])
     assert.equal(text.code, 0, text.stderr)
     assert.match(text.stdout, /2 bloom filters added/)
@@ -487,7 +483,7 @@ describe('inspect --advise', () => {
     const { adviseIndexes } = await import('../../js/index-builder/advise.js')
     const input = path.join(dir, 'advise.parquet')
     // sorted: row i; shuffled: a permutation spread over every row group; few: 4 values in each row group.
-    await duck.conn.run(`COPY (SELECT i::BIGINT AS sorted, ((i * 7919) % 40960)::BIGINT AS shuffled, (i % 4)::INTEGER AS few
+    await duck.connection.run(`COPY (SELECT i::BIGINT AS sorted, ((i * 7919) % 40960)::BIGINT AS shuffled, (i % 4)::INTEGER AS few
       FROM range(40960) t(i)) TO '${input}' (FORMAT parquet, ROW_GROUP_SIZE 4096, DICTIONARY_SIZE_LIMIT 1)`)
     const advice = await withFile(input, {}, (file) => adviseIndexes(file, { sampleRowGroups: 5 }))
     const by = Object.fromEntries(advice.map((a) => [a.column, a]))

@@ -6,11 +6,10 @@
 // so the ColumnIndex is checked on a hyparquet-writer file whose column_orders are taken out.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import { promisify } from 'node:util'
 
 import { parquetMetadata } from 'hyparquet'
@@ -19,6 +18,7 @@ import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js'
 import { openParquet } from '../../js/index.js'
 import { pageIndexOrder } from '../../js/indexes/page-index.js'
 import { editFooter } from './helpers/footer-edit.js'
+import { tempDir } from './helpers/temp-dir.js'
 import { removeField } from './helpers/thrift-writer.js'
 
 const ROW_GROUP = 2048
@@ -49,10 +49,9 @@ async function duckdb14(job) {
   return JSON.parse(stdout)
 }
 
-let dir
+const dir = await tempDir('no-orders')
 let written
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-no-orders-'))
   const file = path.join(dir, 'duckdb14.parquet')
   const select = Object.entries(COLUMNS).map(([c, sql]) => `${sql} AS ${c}`).join(', ')
   const texts = Object.keys(COLUMNS).map((c) => `${c}::VARCHAR AS ${c}`).join(', ')
@@ -71,9 +70,6 @@ before(async () => {
     for (const c of Object.keys(COLUMNS)) truth[c][g].add(row[c])
   }
   written = { file, bytes, version, truth, groups: sizes.length }
-})
-after(async () => {
-  await rm(dir, { recursive: true, force: true })
 })
 
 /** FileMetaData as hyparquet's Thrift reader decodes it, by field id (column_orders is field 7). */

@@ -4,15 +4,16 @@
 // ETag is a typed error, signed GETs work and no message carries a credential. Verdicts are checked
 // against DuckDB's own answer to "which row groups hold this id".
 import assert from 'node:assert/strict'
-import { readFile, mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { createFooterCache, ErrorCode, openParquet } from '../../js/index.js'
 import { misreadsSuffixRanges } from '../../js/sources/http-source.js'
 import { listS3, s3FetchFor } from '../../js/sources/s3-listing.js'
+import { withDuckDB } from './helpers/duckdb.js'
 import { startS3Server } from './helpers/s3-server.js'
+import { tempDir } from './helpers/temp-dir.js'
 import { withFile } from './helpers/with-file.js'
 
 const BUCKET = 'pb-probe'
@@ -25,15 +26,11 @@ const idOf = (file, i) => BigInt(file * 1_000_000 + i * 7)
 const probedValues = (file) => [idOf(file, ROW_GROUP + 1234), idOf(file, ROW_GROUP + 1234) + 1n, 99_000_000n]
 
 let s3
-let dir
+const dir = await tempDir('s3-probe')
 /** @type {Array<{ local: string, truth: Map<bigint, Set<number>> }>} */
 const files = []
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-s3-probe-'))
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  try {
+  await withDuckDB(async (conn) => {
     for (let k = 0; k < FILES; k++) {
       const local = path.join(dir, `part-${k}.parquet`)
       // md5 text makes each file ~800 KB: far more than the 64 KiB tail, so s3rver's suffix bug shows.
@@ -46,16 +43,12 @@ before(async () => {
       for (const row of rows) truth.get(row.id).add(Number(row.rg))
       files.push({ local, truth })
     }
-  } finally {
-    conn.closeSync?.()
-    db.closeSync?.()
-  }
+  })
   s3 = await startS3Server({ buckets: [BUCKET], keyPairs: [KEY] })
   for (let k = 0; k < FILES; k++) await s3.put(BUCKET, `tables/t/part-${k}.parquet`, await readFile(files[k].local))
 })
 after(async () => {
   await s3?.stop()
-  if (dir) await rm(dir, { recursive: true, force: true })
 })
 
 const listing = (options = {}) => listS3(`s3://${BUCKET}/tables/t/*.parquet`, { endpoint: s3.endpoint, ...options })

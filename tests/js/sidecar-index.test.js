@@ -5,40 +5,38 @@
 // never absent; --update keeps what did not change; openParquet(…, { index }) uses it for files
 // without filters and ignores it for files it no longer describes.
 import assert from 'node:assert/strict'
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { ErrorCode, init, openParquet } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
+import { openDuckDB } from './helpers/duckdb.js'
 import { startTestServer } from './helpers/range-server.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const FILES = 30
 const ROWS = 6000
 const GROUP_ROWS = 2048
-let dir
+const dir = await tempDir('sidecar')
 let data
 let duck
 let server
 let indexPath
 
-const rows = async (sql) => (await duck.conn.runAndReadAll(sql)).getRows()
+const rows = async (sql) => (await duck.connection.runAndReadAll(sql)).getRows()
 const fileName = (f) => `part-${String(f).padStart(3, '0')}.parquet`
 /** Row i of file f: ids are multiples of 3 (so 3k+1 is absent everywhere), names a per-file permutation. */
-const writeFile_ = (f, target = path.join(data, fileName(f)), offset = 0) => duck.conn.run(`COPY (SELECT
+const writeFile_ = (f, target = path.join(data, fileName(f)), offset = 0) => duck.connection.run(`COPY (SELECT
     ((i + ${f * ROWS + offset}) * 3)::BIGINT AS id, 'user-' || ((i * 7919 + ${f}) % 100003) AS name,
     CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 37 + ${f}) % 5000 END::INTEGER AS n, (i % 400) / 16 AS d
   FROM range(${ROWS}) t(i)) TO '${target}' (FORMAT parquet, ROW_GROUP_SIZE ${GROUP_ROWS})`)
 
 before(async () => {
   await init()
-  dir = await mkdtemp(path.join(os.tmpdir(), 'pb-sidecar-'))
   data = path.join(dir, 'data')
   await mkdir(data)
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  duck = { db, conn: await db.connect() }
+  duck = await openDuckDB()
   for (let f = 0; f < FILES; f++) await writeFile_(f)
   indexPath = path.join(data, '_index.puffin')
   const result = await buildSidecarIndex([data], indexPath, { columns: ['id', 'name', 'n', 'd'] })
@@ -49,9 +47,7 @@ before(async () => {
 
 after(async () => {
   await server?.close()
-  duck?.conn.closeSync?.()
-  duck?.db.closeSync?.()
-  await rm(dir, { recursive: true, force: true })
+  duck?.close()
 })
 
 describe('a sidecar index over a DuckDB dataset', () => {

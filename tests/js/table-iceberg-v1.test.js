@@ -3,14 +3,14 @@
 // key/value records), Avro container files encoded with avsc itself: its files are found, pruned by
 // the identity partition and the bounds, and probed.
 import assert from 'node:assert/strict'
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 import avsc from 'avsc'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { openTable } from '../../js/index.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const kv = (name, value) => ({ type: 'array', items: { type: 'record', name, fields: [{ name: 'key', type: 'int' }, { name: 'value', type: value }] } })
 const DATA_FILE = { type: 'record', name: 'r2', fields: [
@@ -40,10 +40,9 @@ function avroFile(schema, records) {
 
 const int32 = (n) => { const b = Buffer.alloc(4); b.writeInt32LE(n); return b }
 
-describe('Iceberg format v1', () => {
-  let dir
+describe('Iceberg format v1', async () => {
+  const dir = await tempDir('iceberg-v1')
   before(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'pb-iceberg-v1-'))
     const t = path.join(dir, 't')
     await mkdir(path.join(t, 'metadata'), { recursive: true })
     await mkdir(path.join(t, 'data'), { recursive: true })
@@ -74,7 +73,6 @@ describe('Iceberg format v1', () => {
     await writeFile(path.join(t, 'metadata', 'v1.metadata.json'), JSON.stringify(metadata))
     await writeFile(path.join(t, 'metadata', 'version-hint.text'), '1')
   })
-  after(async () => { await rm(dir, { recursive: true, force: true }) })
 
   test('files found by rebasing file:// paths, pruned by partition and bounds, probed', async () => {
     const table = await openTable(path.join(dir, 't'))

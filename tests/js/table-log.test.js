@@ -3,15 +3,15 @@
 // removes the same path with different deletion vectors, Delta column mapping and a V2 checkpoint,
 // on synthetic tables written by hand from the protocol.
 import assert from 'node:assert/strict'
-import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { describe, test } from 'node:test'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { ErrorCode, openTable } from '../../js/index.js'
 import { loadTable } from '../../js/table/load-table.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const pad = (v) => String(v).padStart(20, '0')
 
@@ -67,10 +67,8 @@ describe('Delta versions', { skip: missingFixture('tables/delta/dv-partitioned-w
   })
 })
 
-describe('synthetic Delta tables', () => {
-  let dir
-  before(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'pb-delta-')) })
-  after(async () => { await rm(dir, { recursive: true, force: true }) })
+describe('synthetic Delta tables', async () => {
+  const dir = await tempDir('delta')
 
   async function writeTable(name, log, files) {
     const root = path.join(dir, name)

@@ -2,13 +2,13 @@
 // data, delete or deletion-vector path that leads outside it (another host, a link-local address, `..`
 // out of the folder) is refused with PATH_OUTSIDE_TABLE and never fetched, unless allowOutside allows it.
 import assert from 'node:assert/strict'
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, test } from 'node:test'
+import { before, describe, test } from 'node:test'
 
 import { ErrorCode, openTable } from '../../js/index.js'
 import { pathResolver, tableRoot } from '../../js/table/table-location.js'
+import { tempDir } from './helpers/temp-dir.js'
 
 const outside = (fn) => assert.throws(fn, (e) => e.code === ErrorCode.PATH_OUTSIDE_TABLE)
 
@@ -50,10 +50,9 @@ describe('paths from table metadata', () => {
   })
 })
 
-describe('openTable refuses a hostile table before any data read', () => {
-  let dir
+describe('openTable refuses a hostile table before any data read', async () => {
+  const dir = await tempDir('table')
   before(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'pb-table-'))
     const table = path.join(dir, 't')
     await mkdir(path.join(table, '_delta_log'), { recursive: true })
     const log = [
@@ -63,7 +62,6 @@ describe('openTable refuses a hostile table before any data read', () => {
     ]
     await writeFile(path.join(table, '_delta_log', '00000000000000000000.json'), log.map((a) => JSON.stringify(a)).join('\n'))
   })
-  after(async () => { await rm(dir, { recursive: true, force: true }) })
 
   test('a Delta add whose path climbs out of the table: PATH_OUTSIDE_TABLE; allowOutside lets it through', async () => {
     await assert.rejects(openTable(path.join(dir, 't')), (e) => e.code === ErrorCode.PATH_OUTSIDE_TABLE && /outside\.parquet/.test(e.message))

@@ -4,12 +4,12 @@
 // sample (Parquet modular encryption) lists its keys under `decryption`: they are a demo's, public.
 // The tests read the truth from here; `node web/build-samples.js [--force]` (npm start) writes them for the demo.
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
-import os from 'node:os'
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { withDuckDB } from './duckdb.js'
+import { withTempDir } from './temp-dir.js'
 
 export const samplesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/samples')
 const MANIFEST_VERSION = 3
@@ -238,46 +238,41 @@ export async function buildSamples({ dir = samplesDir, force = false, log = () =
     if (manifest.version === MANIFEST_VERSION) return manifest
   }
   await mkdir(dir, { recursive: true })
-  const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'parquet-bloom-samples-'))
-  try {
-    return await withDuckDB(async (conn, db) => {
-      await conn.run("SET TimeZone = 'UTC'")
-      await registerDemoKey(conn) // the truth of the encrypted sample is read with its key
-      const samples = []
-      for (const sample of SAMPLES) {
-        const file = path.join(dir, sample.file)
-        if (force || !existsSync(file)) {
-          const started = Date.now()
-          // A unique name, renamed into place when complete: a run killed half-way leaves no file that looks
-          // finished, and test files building the samples at the same time do not write into each other's.
-          const partial = `${file}.${process.pid}.partial`
-          if (sample.writer === 'duckdb') await writeDuckdb(db, sample, partial)
-          else await writeHyparquet(sample, partial)
-          await rename(partial, file)
-          log(`wrote ${path.relative(process.cwd(), file)} in ${Date.now() - started} ms`)
-        }
-        const reading = await readingFor(db, conn, sample, file, scratchDir)
-        const probe = await describeProbe(conn, reading, file, sample.probe)
-        const extra = []
-        for (const e of sample.extraTruth ?? []) extra.push(await describeProbe(conn, reading, file, e))
-        samples.push({
-          file: sample.file,
-          title: sample.title,
-          writer: sample.writer,
-          ...(sample.encryption ? { decryption: sample.encryption } : {}), // openParquet's options.decryption
-          falsePositiveRatio: sample.falsePositiveRatio ?? (sample.writer === 'duckdb' ? 0.01 : undefined),
-          sizeBytes: (await stat(file)).size,
-          footer: await footerTruth(conn, reading),
-          probe,
-          extraTruth: extra,
-        })
+  return await withTempDir('samples', (scratchDir) => withDuckDB(async (conn, db) => {
+    await conn.run("SET TimeZone = 'UTC'")
+    await registerDemoKey(conn) // the truth of the encrypted sample is read with its key
+    const samples = []
+    for (const sample of SAMPLES) {
+      const file = path.join(dir, sample.file)
+      if (force || !existsSync(file)) {
+        const started = Date.now()
+        // A unique name, renamed into place when complete: a run killed half-way leaves no file that looks
+        // finished, and test files building the samples at the same time do not write into each other's.
+        const partial = `${file}.${process.pid}.partial`
+        if (sample.writer === 'duckdb') await writeDuckdb(db, sample, partial)
+        else await writeHyparquet(sample, partial)
+        await rename(partial, file)
+        log(`wrote ${path.relative(process.cwd(), file)} in ${Date.now() - started} ms`)
       }
-      const manifest = { version: MANIFEST_VERSION, samples }
-      await writeFile(`${manifestPath}.${process.pid}.partial`, `${JSON.stringify(manifest, null, 2)}\n`)
-      await rename(`${manifestPath}.${process.pid}.partial`, manifestPath)
-      return manifest
-    })
-  } finally {
-    await rm(scratchDir, { recursive: true, force: true })
-  }
+      const reading = await readingFor(db, conn, sample, file, scratchDir)
+      const probe = await describeProbe(conn, reading, file, sample.probe)
+      const extra = []
+      for (const e of sample.extraTruth ?? []) extra.push(await describeProbe(conn, reading, file, e))
+      samples.push({
+        file: sample.file,
+        title: sample.title,
+        writer: sample.writer,
+        ...(sample.encryption ? { decryption: sample.encryption } : {}), // openParquet's options.decryption
+        falsePositiveRatio: sample.falsePositiveRatio ?? (sample.writer === 'duckdb' ? 0.01 : undefined),
+        sizeBytes: (await stat(file)).size,
+        footer: await footerTruth(conn, reading),
+        probe,
+        extraTruth: extra,
+      })
+    }
+    const manifest = { version: MANIFEST_VERSION, samples }
+    await writeFile(`${manifestPath}.${process.pid}.partial`, `${JSON.stringify(manifest, null, 2)}\n`)
+    await rename(`${manifestPath}.${process.pid}.partial`, manifestPath)
+    return manifest
+  }))
 }

@@ -2,20 +2,15 @@
 // 1.4 and current bindings both load libduckdb under one soname, so in one process the second gets the
 // first's library. Reads { statements, queries } as JSON on stdin; prints { version, results } as JSON,
 // each query's rows as objects (bigints as strings).
-import { DuckDBInstance } from 'duckdb14'
+import { withDuckDB } from './duckdb.js'
 
 let input = ''
 for await (const chunk of process.stdin) input += chunk
 const { statements = [], queries = [] } = JSON.parse(input)
-const db = await DuckDBInstance.create(':memory:')
-const conn = await db.connect()
-try {
+await withDuckDB(async (conn) => {
   for (const sql of statements) await conn.run(sql)
   const version = (await conn.runAndReadAll('SELECT version() AS v')).getRowObjects()[0].v
   const results = []
   for (const sql of queries) results.push((await conn.runAndReadAll(sql)).getRowObjects())
   process.stdout.write(JSON.stringify({ version, results }, (_key, v) => (typeof v === 'bigint' ? v.toString() : v)))
-} finally {
-  conn.closeSync?.()
-  db.closeSync?.()
-}
+}, { binding: 'duckdb14' })

@@ -2,16 +2,21 @@
 // dataset tests and bench, and DuckDB's own answers over them: which files hold a value, and how many rows.
 import path from 'node:path'
 
+import { openDuckDB } from './duckdb.js'
+
 /** A DuckDB connection for one setup or one truth query; closed by the caller with `close()`. */
 export async function duckdb() {
-  const { DuckDBInstance } = await import('@duckdb/node-api')
-  const db = await DuckDBInstance.create(':memory:')
-  const conn = await db.connect()
-  await conn.run("SET TimeZone = 'UTC'")
+  const { connection, close } = await openDuckDB()
+  try {
+    await connection.run("SET TimeZone = 'UTC'")
+  } catch (error) {
+    close()
+    throw error
+  }
   return {
-    run: (sql) => conn.run(sql),
-    rows: async (sql) => (await conn.runAndReadAll(sql)).getRowObjectsJS(),
-    close: () => { conn.closeSync?.(); db.closeSync?.() },
+    run: (sql) => connection.run(sql),
+    rows: async (sql) => (await connection.runAndReadAll(sql)).getRowObjectsJS(),
+    close,
   }
 }
 

@@ -6,12 +6,12 @@
 // s3rver's own misbehaviour stays: it answers a suffix range bytes=-n with bytes 0-n/N.
 import { fork } from 'node:child_process'
 import { createHash, createHmac } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SignatureV4 } from '@smithy/signature-v4'
+
+import { makeTempDir } from './temp-dir.js'
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 's3-server-child.js')
 /** s3rver's built-in key pair; tests may add their own with `keyPairs`. */
@@ -35,7 +35,7 @@ process.on('exit', () => {
  * @param {{ buckets?: string[], keyPairs?: Array<{ accessKeyId: string, secretAccessKey: string }> }} [options]
  */
 export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [] } = {}) {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'pb-s3rver-'))
+  const { dir: directory, remove: removeDirectory } = await makeTempDir('s3rver')
   const child = fork(CHILD, [], { execArgv: ['--openssl-legacy-provider'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   running.add(child)
   child.once('exit', () => running.delete(child))
@@ -56,7 +56,7 @@ export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [] }
     })
   } catch (error) {
     child.kill('SIGKILL')
-    rmSync(directory, { recursive: true, force: true })
+    await removeDirectory()
     throw error
   }
   const upstream = `http://127.0.0.1:${upstreamPort}`
@@ -175,7 +175,7 @@ export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [] }
         await exited
         clearTimeout(timer)
       }
-      rmSync(directory, { recursive: true, force: true })
+      await removeDirectory()
     },
   }
 }
