@@ -205,7 +205,8 @@ export function deltaPartitions(fields, partitionColumns, values) {
   for (const field of fields) {
     if (!field.topLevel || !partitionColumns.has(field.name)) continue
     const raw = values[field.physicalName] ?? values[field.name]
-    const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw }
+    // notInFile: Delta writes partition columns in the log, not in the data files (PROTOCOL.md "Partition Value Serialization").
+    const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw, notInFile: true }
     if (raw === undefined) continue
     if (raw === null || raw === '') { out.push({ ...base, raw: null, key: null }); continue }
     // A timestamp partition value without an offset is in a session time zone the log does not record.

@@ -211,3 +211,35 @@ test('a probe\'s own prefilter adds to the table\'s pruning, never replaces it',
   }
   assert.equal(asked.length, table.files.length, 'the probe\'s prefilter was asked about every file')
 })
+
+test('Delta partition columns are answered from partitionValues, typed, without opening a file (data-reader-partition-values, Spark\'s expected rows)', { skip: missingFixture('tables/delta/data-reader-partition-values') }, async () => {
+  const name = 'delta/data-reader-partition-values'
+  const loaded = await loadTable(fixturePath(`tables/${name}`))
+  const table = await openTable(fixturePath(`tables/${name}`))
+  const expectedDir = fixturePath(`tables/expected/${name}`)
+  const expected = []
+  for (const f of readdirSync(expectedDir).filter((n) => n.endsWith('.parquet'))) expected.push(...await readRows(`${expectedDir}/${f}`))
+  assert.equal(expected.length, 3)
+  // Which expected row each data file holds: by its `value` column, read with hyparquet.
+  const rowOf = new Map()
+  for (const file of loaded.files) {
+    const [own] = await readRows(file.location, ['value'])
+    rowOf.set(file.path, expected.find((e) => e.value === own.value))
+  }
+  // Timestamp partition values without an offset are left out: their zone is not recorded (README).
+  const partitioned = loaded.fields.filter((f) => loaded.metaData.partitionColumns.includes(f.name) && f.type.kind !== 'timestamptz')
+  assert.equal(partitioned.length, 11)
+  for (const field of partitioned) {
+    const values = [...new Map(expected.filter((e) => e[field.name] !== null).map((e) => [idOf(e[field.name]), probeForm(field, e[field.name])])).values()]
+    const result = await table.probe(field.name, values)
+    assert.equal(result.stats.filesOpened, 0, field.name)
+    for (const f of result.files) {
+      const held = rowOf.get(f.path)[field.name]
+      values.forEach((v, k) => {
+        const same = held !== null && idOf(probeForm(field, held)) === idOf(v)
+        const answer = f.values[k]
+        assert.deepEqual([answer.verdict, answer.reason, answer.source], same ? ['maybe', 'partition-match', 'table-partition'] : ['absent', 'partition-mismatch', 'table-partition'], `${f.path}: ${field.name} = ${String(v)}`)
+      })
+    }
+  }
+})
