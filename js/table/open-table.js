@@ -46,7 +46,8 @@ export class ParquetTable extends ParquetDataset {
         let keyed = keysFor.get(values)
         if (!keyed) keysFor.set(values, (keyed = valueKeys(field.type, values)))
         const answers = pruneFile(tableFile, field, keyed)
-        return answers.map((a, k) => own?.[k] ?? a)
+        // An absent from either wins over a maybe (a maybe only spares the read).
+        return answers.map((a, k) => (a?.verdict === 'absent' ? a : own?.[k] ?? a))
       },
       columnOf: (file, parquetFile, column) => {
         const field = fieldOf(column)
