@@ -572,8 +572,12 @@ export interface DatasetFileDescriptor {
   partitions?: Record<string, unknown>
 }
 
-/** What a prefilter says of one value for a whole file: null (no opinion) or a verdict that rules it out. */
-export type PrefilterAnswer = null | { verdict: 'absent', source: string, reason: string, detail: string }
+/**
+ * What a prefilter says of one value for a whole file: null (no opinion), a verdict that rules it out,
+ * or `maybe`: decided without a read (the file is not opened for it; a table's partition column, which
+ * its data files do not hold).
+ */
+export type PrefilterAnswer = null | { verdict: 'absent' | 'maybe', source: string, reason: string, detail: string }
 
 export type PartitionType = 'DATE' | 'TIMESTAMP' | 'BIGINT' | 'VARCHAR'
 
@@ -582,7 +586,7 @@ export interface OpenDatasetOptions extends OpenParquetOptions {
   partitioning?: Record<string, PartitionType>
   /** Parse key=value folders of paths as partitions. Default true. */
   hivePartitioning?: boolean
-  /** Called per file per probe before any read of it; a non-null entry rules value k out for the file. */
+  /** Called per file per probe before any read of it; a non-null entry decides value k for the file (absent, or maybe without a read). */
   prefilter?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, column: string, values: unknown[]) =>
     PrefilterAnswer[] | null | Promise<PrefilterAnswer[] | null>
   /** The column's path in one file, after its footer was read (tables: renamed columns matched by field id, column mapping). */

@@ -242,10 +242,10 @@ export class ParquetDataset {
     if (!Array.isArray(answers) || answers.length !== values.length) throw invalid(`prefilter must return null or an array of ${values.length} entries for ${file.path}`)
     answers.forEach((a, k) => {
       if (a === null || a === undefined) return
-      if (a.verdict !== 'absent' || typeof a.source !== 'string' || typeof a.reason !== 'string') {
-        throw invalid(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent', source, reason, detail }`)
+      if ((a.verdict !== 'absent' && a.verdict !== 'maybe') || typeof a.source !== 'string' || typeof a.reason !== 'string') {
+        throw invalid(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent' | 'maybe', source, reason, detail }`)
       }
-      decided[k] = valueResult(values[k], 'absent', a.source, a.reason, String(a.detail ?? ''))
+      decided[k] = valueResult(values[k], a.verdict, a.source, a.reason, String(a.detail ?? ''))
     })
     return decided
   }
@@ -360,7 +360,8 @@ function invalid(message) {
 }
 
 /**
- * The dataset's prefilter and a probe's, both asked: per value, the first answer that rules it out.
+ * The dataset's prefilter and a probe's, both asked: per value, the first answer that rules it out,
+ * else the first that decides it without a read (`maybe`).
  * @returns {((file: unknown, column: string, values: unknown[]) => Promise<Array<object | null> | null>) | undefined}
  */
 function bothPrefilters(first, second) {
@@ -371,6 +372,6 @@ function bothPrefilters(first, second) {
     // A malformed answer is passed on whole, for the check that refuses it.
     if (!Array.isArray(a) || a.length !== values.length) return a
     if (!Array.isArray(b) || b.length !== values.length) return b
-    return values.map((_, k) => a[k] ?? b[k] ?? null)
+    return values.map((_, k) => (a[k]?.verdict === 'absent' ? a[k] : b[k]?.verdict === 'absent' ? b[k] : a[k] ?? b[k] ?? null))
   }
 }

@@ -1,37 +1,106 @@
 // Row-level deletes against the rows a confirmation found (Iceberg position and equality delete files,
 // Delta deletion vectors). Deletes only remove rows: an `absent` stays absent, and a `present` keeps the
-// rows no delete removes. Position deletes and deletion vectors are applied exactly; equality deletes
-// (and anything unreadable) turn a `present` into `maybe`, reason `deletes-not-applied`.
+// rows no delete removes. Position deletes and deletion vectors are applied exactly. Equality deletes
+// (Iceberg spec "Equality Delete Files") are applied where every equality column of a found row can be
+// compared with every delete row by its Iceberg type, by field id; anything else (a type compared
+// lossily, a column a file lacks, an unreadable file) turns a `present` into `maybe`, reason
+// `deletes-not-applied`.
 import { bitmapInFile, decodeRoaringBitmapArray, deletionVectorSource } from './deletion-vector.js'
 import { pathResolver } from './table-location.js'
-import { readParquetRows } from './parquet-rows.js'
+import { readParquetRows, readParquetRowsByFieldId } from './parquet-rows.js'
+import { sameKey, valueKeys } from './column-keys.js'
 
-/** The deleted row positions of one data file, or null when some delete cannot be applied exactly. */
-async function deletedRows(table, file) {
-  const deleted = new Set()
+// Types whose values hyparquet reads without loss and whose equality is that of their keys. Not here:
+// floats (NaN and -0 have their own equality), decimals (hyparquet reads them as doubles), times and
+// timestamps (hyparquet's Dates drop the micro- and nanoseconds).
+const EXACT_KINDS = new Set(['int', 'long', 'string', 'binary', 'fixed', 'uuid', 'boolean', 'date'])
+
+/**
+ * Whether two values of one column are equal for an equality delete: true, false, or null when it
+ * cannot be said with certainty. Nulls equal nulls (spec: "Equality Delete Files"); undefined is a
+ * column that was not there to read.
+ */
+function equalForDelete(type, a, b) {
+  if (a === undefined || b === undefined || !EXACT_KINDS.has(type?.kind)) return null
+  if (a === null || b === null) return a === null && b === null
+  let ka, kb
+  try {
+    [ka, kb] = valueKeys(type, [a, b])
+  } catch {
+    return null
+  }
+  if (!ka || !kb || !('keys' in ka) || !('keys' in kb)) return null
+  const overlap = ka.keys.some((x) => kb.keys.some((y) => sameKey(x, y)))
+  if (!overlap) return false
+  return ka.keys.length === 1 && kb.keys.length === 1 ? true : null
+}
+
+/**
+ * What the file's deletes remove: the deleted row positions, the equality delete files' rows (by field
+ * id), and — when an equality column is not the probed one — the data file's own rows by field id.
+ * Null `equality` rows mean an equality delete file could not be read as needed.
+ */
+async function readDeletes(table, file, probedId) {
+  const positions = new Set()
+  const equality = []
   const resolve = pathResolver(table.root, { encoded: true, allowOutside: table.allowOutside })
   const reads = []
+  const needed = new Set()
   for (const d of file.deletes) {
-    if (d.kind === 'equality') return null
-    if (d.kind === 'dv') {
+    if (d.kind === 'equality') {
+      const ids = (d.equalityIds ?? []).map(Number)
+      for (const id of ids) needed.add(id)
+      reads.push({ location: d.location, use: async (bytes) => {
+        const read = ids.length ? await readParquetRowsByFieldId(bytes, ids) : null
+        equality.push({ ids, rows: read && ids.every((id) => read.ids.has(id)) ? read.rows : null })
+      } })
+    } else if (d.kind === 'dv') {
       const source = deletionVectorSource(d.dv)
       if (source.inline) {
-        for (const r of decodeRoaringBitmapArray(source.inline)) deleted.add(r)
+        for (const r of decodeRoaringBitmapArray(source.inline)) positions.add(r)
         continue
       }
       const { location } = resolve(source.path)
-      reads.push({ location, use: (bytes) => { for (const r of decodeRoaringBitmapArray(bitmapInFile(bytes, source.offset, Number(d.dv.sizeInBytes)))) deleted.add(r) } })
+      reads.push({ location, use: (bytes) => { for (const r of decodeRoaringBitmapArray(bitmapInFile(bytes, source.offset, Number(d.dv.sizeInBytes)))) positions.add(r) } })
     } else if (d.kind === 'position') {
       reads.push({ location: d.location, use: async (bytes) => {
         for (const row of await readParquetRows(bytes, ['file_path', 'pos'])) {
-          if (row.file_path === file.writtenPath) deleted.add(Number(row.pos))
+          if (row.file_path === file.writtenPath) positions.add(Number(row.pos))
         }
       } })
     }
   }
+  // The data file is read (in the same round as the delete files) only when an equality column is not
+  // the probed one: the probed column's value at a found row is the value found.
+  let dataRows = null
+  const others = [...needed].filter((id) => id !== probedId)
+  if (others.length) {
+    reads.push({ location: file.location, use: async (bytes) => { dataRows = await readParquetRowsByFieldId(bytes, others) } })
+  }
   const bytes = await table.io.readAll(reads.map((r) => r.location), { immutable: true })
   for (let i = 0; i < reads.length; i++) await reads[i].use(bytes[i])
-  return deleted
+  return { positions, equality, dataRows }
+}
+
+/**
+ * Whether one found row is removed by the equality deletes: true, false, or null (cannot be said).
+ * `valueOf(id)` is the row's value of a field (undefined: not known).
+ */
+function equalityDeleted(table, equality, valueOf) {
+  let uncertain = false
+  for (const { ids, rows } of equality) {
+    if (rows === null) return null
+    for (const deleteRow of rows) {
+      let all = true
+      for (const id of ids) {
+        const eq = equalForDelete(table.fieldsById.get(id)?.type, valueOf(id), deleteRow.get(id))
+        if (eq === false) { all = false; break }
+        if (eq === null) { all = false; uncertain = true; break }
+      }
+      if (all) return true
+    }
+  }
+  return uncertain ? null : false
 }
 
 const notApplied = (v, why) => ({ ...v, verdict: 'maybe', reason: 'deletes-not-applied', detail: `${v.detail}; but the file has deletes that were not applied (${why})` })
@@ -41,19 +110,31 @@ const notApplied = (v, why) => ({ ...v, verdict: 'maybe', reason: 'deletes-not-a
  * @param {any} table the loaded table (js/table/load-table.js)
  * @param {any} file the table file
  * @param {Array<any>} values the file's per-value results
+ * @param {{ id?: number }} [field] the probed table field (its value at a found row is the value itself)
  */
-export async function applyDeletes(table, file, values) {
-  let deleted
+export async function applyDeletes(table, file, values, field) {
+  const probedId = table.format === 'iceberg' ? field?.id : undefined
+  let deletes
   try {
-    deleted = await deletedRows(table, file)
+    deletes = await readDeletes(table, file, probedId)
   } catch (error) {
     return values.map((v) => (v.verdict === 'present' ? notApplied(v, `${error.code ?? 'error'}: ${error.message}`) : v))
   }
+  const { positions, equality, dataRows } = deletes
   return values.map((v) => {
     if (v.verdict !== 'present') return v
-    if (deleted === null) return notApplied(v, 'equality deletes')
     if (!Array.isArray(v.rows)) return notApplied(v, 'the rows holding it are not known')
-    const rows = v.rows.filter((r) => !deleted.has(r))
+    let rows = v.rows.filter((r) => !positions.has(r))
+    if (equality.length) {
+      const kept = []
+      for (const r of rows) {
+        const valueOf = (id) => (id === probedId ? v.value : dataRows?.ids.has(id) ? dataRows.rows[r]?.get(id) : undefined)
+        const gone = equalityDeleted(table, equality, valueOf)
+        if (gone === null) return notApplied(v, `equality deletes could not be compared with row ${r} exactly`)
+        if (!gone) kept.push(r)
+      }
+      rows = kept
+    }
     if (rows.length) return { ...v, rows }
     if (v.rowsTruncated) return notApplied(v, 'every row listed is deleted, and the list was cut at maxRows')
     return { ...v, verdict: 'absent', reason: 'rows-deleted', detail: `every row holding it (${v.rows.join(', ')}) is deleted by the table's deletes` }

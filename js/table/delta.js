@@ -3,7 +3,8 @@
 // demand) and the commits after it, all in one wave — never a replay from version 0. A file's identity
 // is its path AND its deletion vector: one commit may add (path, new DV) and remove (path, old DV).
 // Per file: partition values (strings typed by the schema; empty means null) and the `stats` JSON
-// (min/max/nullCount by physical column names when column mapping is on).
+// (min/max/nullCount by physical column names when column mapping is on), or, in a checkpoint without
+// it, the `stats_parsed` struct (PROTOCOL.md "Checkpoint Schema"), read by the same rules.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { parseExactJson, JsonNumber } from './exact-json.js'
 import { locationUnder, pathResolver } from './table-location.js'
@@ -186,7 +187,7 @@ export async function loadDelta(io, root, options = {}) {
       location,
       size: Number(add.size),
       partitions: deltaPartitions(fields, partitionColumns, add.partitionValues ?? {}),
-      columnFacts: deltaFacts(fields, partitionColumns, add.stats, writer, prefixLength),
+      columnFacts: deltaFacts(fields, partitionColumns, add.stats, writer, prefixLength, add.stats_parsed),
       deletes: add.deletionVector ? [{ kind: 'dv', dv: add.deletionVector }] : [],
       // By logical name, as a dataset `where` and people name them; empty means null.
       partitionValues: Object.fromEntries(fields.filter((f) => f.topLevel && partitionColumns.has(f.name)).map((f) => {
@@ -204,7 +205,8 @@ export function deltaPartitions(fields, partitionColumns, values) {
   for (const field of fields) {
     if (!field.topLevel || !partitionColumns.has(field.name)) continue
     const raw = values[field.physicalName] ?? values[field.name]
-    const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw }
+    // notInFile: Delta writes partition columns in the log, not in the data files (PROTOCOL.md "Partition Value Serialization").
+    const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw, notInFile: true }
     if (raw === undefined) continue
     if (raw === null || raw === '') { out.push({ ...base, raw: null, key: null }); continue }
     // A timestamp partition value without an offset is in a session time zone the log does not record.
@@ -226,25 +228,46 @@ function statAt(object, path) {
   return v
 }
 
-/** A statistic's keys: the value read by the column's type (several for an ambiguous timestamp). */
+/**
+ * A statistic's keys: the value read by the column's type (several for an ambiguous timestamp). From
+ * `stats` it is JSON text; from `stats_parsed` a value as hyparquet reads it (numbers, bigints, Dates,
+ * strings) — but not a decimal, which hyparquet reads as a double.
+ */
 function statKeys(type, value) {
   if (value === undefined || value === null) return null
-  const text = value instanceof JsonNumber ? value.text : typeof value === 'string' ? value : null
-  if (text === null) return null
+  /** @type {unknown} */
+  let input = value instanceof JsonNumber ? value.text : typeof value === 'string' ? value : null
+  if (input === null && type.kind !== 'decimal' && (typeof value === 'number' || typeof value === 'bigint' || value instanceof Date)) input = value
+  if (input === null) return null
   try {
-    const keyed = valueKeys(type, [type.kind === 'float' || type.kind === 'double' ? Number(text) : text])[0]
+    const keyed = valueKeys(type, [(type.kind === 'float' || type.kind === 'double') && typeof input === 'string' ? Number(input) : input])[0]
     return keyed && 'keys' in keyed ? keyed.keys : null
   } catch {
     return null
   }
 }
 
-export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLength = STRING_PREFIX) {
+/** A count from `stats` (JSON digits) or `stats_parsed` (a long, read as a bigint), else undefined. */
+function countOf(value) {
+  if (value instanceof JsonNumber) return /^\d+$/.test(value.text) ? BigInt(value.text) : undefined
+  if (typeof value === 'bigint' && value >= 0n) return value
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value)
+  return undefined
+}
+
+/**
+ * One file's column facts from its `stats` JSON text or, when that is missing, its checkpoint's
+ * `stats_parsed` struct (the same fields, typed).
+ */
+export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLength = STRING_PREFIX, statsParsed = undefined) {
   const facts = new Map()
-  if (typeof statsText !== 'string' || statsText === '') return facts
-  let stats
-  try { stats = parseExactJson(statsText, { rawNumbers: true }) } catch { return facts }
-  const numRecords = stats.numRecords instanceof JsonNumber ? BigInt(stats.numRecords.text) : undefined
+  let stats = null
+  if (typeof statsText === 'string' && statsText !== '') {
+    try { stats = parseExactJson(statsText, { rawNumbers: true }) } catch { stats = null }
+  }
+  if (!stats && statsParsed && typeof statsParsed === 'object') stats = statsParsed
+  if (!stats || typeof stats !== 'object') return facts
+  const numRecords = countOf(stats.numRecords)
   for (const field of fields) {
     if (partitionColumns.has(field.name)) continue
     if (tableBoundRules(writer, field.type).some((r) => r.effect === 'ignore-bounds')) continue
@@ -264,9 +287,9 @@ export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLe
         if (utf8Length(hi) >= prefixLength) f.upperPrefix = utf8Prefix(hi, prefixLength)
       }
     }
-    const nulls = statAt(stats.nullCount, field.physicalPath)
-    if (nulls instanceof JsonNumber && field.topLevel && /^\d+$/.test(nulls.text)) {
-      f.nullCount = BigInt(nulls.text)
+    const nulls = countOf(statAt(stats.nullCount, field.physicalPath))
+    if (nulls !== undefined && field.topLevel) {
+      f.nullCount = nulls
       if (numRecords !== undefined) f.valueCount = numRecords
     }
     if (Object.keys(f).length) facts.set(field.id, f)

@@ -46,7 +46,8 @@ export class ParquetTable extends ParquetDataset {
         let keyed = keysFor.get(values)
         if (!keyed) keysFor.set(values, (keyed = valueKeys(field.type, values)))
         const answers = pruneFile(tableFile, field, keyed)
-        return answers.map((a, k) => own?.[k] ?? a)
+        // An absent from either wins over a maybe (a maybe only spares the read).
+        return answers.map((a, k) => (a?.verdict === 'absent' ? a : own?.[k] ?? a))
       },
       columnOf: (file, parquetFile, column) => {
         const field = fieldOf(column)
@@ -83,7 +84,7 @@ export class ParquetTable extends ParquetDataset {
    */
   async probe(column, values, options = {}) {
     const result = await super.probe(column, values, options)
-    await Promise.all(result.files.map((f) => this.#withDeletes(f)))
+    await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
     return result
   }
 
@@ -95,16 +96,17 @@ export class ParquetTable extends ParquetDataset {
    */
   async * probeEach(column, values, options = {}) {
     for await (const file of super.probeEach(column, values, options)) {
-      await this.#withDeletes(file)
+      await this.#withDeletes(file, column)
       yield file
     }
   }
 
   /** Applies the file's deletes to the values a confirmation found present. */
-  async #withDeletes(fileResult) {
+  async #withDeletes(fileResult, column) {
     const file = this.#byPath.get(fileResult.path)
     if (!file?.deletes.length || !fileResult.values.some((v) => v.verdict === 'present')) return
-    fileResult.values = await applyDeletes(this.#table, file, fileResult.values)
+    const name = Array.isArray(column) ? column.join('.') : String(column)
+    fileResult.values = await applyDeletes(this.#table, file, fileResult.values, this.#table.fields.find((f) => f.name === name))
   }
 }
 

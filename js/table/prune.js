@@ -1,6 +1,7 @@
 // What a table's own metadata says about one file before any read of it: per probed value, null (the
 // metadata cannot rule it out) or an `absent` answer from the file's partition values (Iceberg
-// transforms, Delta partition columns) or its per-column facts (bounds, null/NaN/value counts). The
+// transforms, Delta partition columns) or its per-column facts (bounds, null/NaN/value counts); for a
+// Delta partition column, which the data files do not hold, a `maybe` where the partition value equals it. The
 // answers are the prefilter the dataset layer asks before it opens a file.
 import { applyTransform } from './iceberg-types.js'
 import { factsExclude, sameKey, valueKeys } from './column-keys.js'
@@ -54,11 +55,21 @@ export function pruneFile(file, field, keyed) {
     let first = null
     for (const key of slot.keys) {
       const why = keyExcluded(file, field, key)
-      if (!why) return null
+      if (!why) return partitionMatch(file, field, slot.keys)
       first ??= why
     }
     return first
   })
+}
+
+/**
+ * `maybe` for a column the data files do not hold (a Delta partition column) when the file's partition
+ * value equals one of the value's keys: its rows were not read, and opening the file could not tell more.
+ */
+function partitionMatch(file, field, keys) {
+  const p = file.partitions.find((x) => x.sourceId === field.id && x.notInFile && x.key !== null && x.key !== undefined)
+  if (!p || !keys.some((key) => (p.keys ?? [p.key]).some((k) => sameKey(key, k)))) return null
+  return { verdict: /** @type {'maybe'} */ ('maybe'), source: TableSource.PARTITION, reason: 'partition-match', detail: `the file's partition ${p.name} is ${show(p.raw)}: it equals the value; its rows were not read` }
 }
 
 /**

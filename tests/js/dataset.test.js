@@ -156,6 +156,16 @@ describe('a Hive dataset written by DuckDB', () => {
     assert.equal(result.totals.ruledOut['table-partition'].files, 3)
   })
 
+  test('a prefilter\'s maybe decides without a read; an absent from the probe\'s own prefilter wins over it', async () => {
+    const maybe = (values) => values.map(() => ({ verdict: 'maybe', source: Source.TABLE_PARTITION, reason: 'partition-match', detail: 'the table says so' }))
+    const dataset = await openDataset(root, { prefilter: (file, column, values) => maybe(values) })
+    const result = await dataset.probe('user_id', [2003])
+    assert.equal(result.stats.filesOpened, 0)
+    assert.ok(result.files.every((f) => f.values[0].verdict === 'maybe' && f.values[0].reason === 'partition-match'))
+    const ruled = await dataset.probe('user_id', [2003], { prefilter: (file, column, values) => (file.partitions.country === 'US' ? values.map(() => ({ verdict: 'absent', source: Source.TABLE_PARTITION, reason: 'partition-mismatch', detail: 'no' })) : null) })
+    for (const f of ruled.files) assert.equal(f.values[0].verdict, f.partitions.country === 'US' ? 'absent' : 'maybe')
+  })
+
   test('confirm shares one maxConfirmBytes over the whole dataset', async () => {
     const dataset = await openDataset(root)
     const everywhere = Array.from({ length: 9 }, (_, f) => f * 1000 + 3)

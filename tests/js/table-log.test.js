@@ -129,4 +129,60 @@ describe('synthetic Delta tables', async () => {
     assert.deepEqual(table.files.map((f) => f.path).sort(), ['three x.parquet', 'two.parquet'])
     assert.ok((await readdir(path.join(root, '_delta_log'))).length === 4)
   })
+
+  test('a Parquet checkpoint whose add actions carry stats_parsed (no stats JSON) prunes by it, truncated strings as prefixes', async () => {
+    const long = 'x'.repeat(40)
+    const data = {
+      'a.parquet': { id: [1n, 2n, 3n], name: ['apple', 'fig', 'kiwi'] },
+      'b.parquet': { id: [100n, 101n, 102n], name: ['pear', 'plum', `${long}z`] },
+    }
+    const files = Object.fromEntries(Object.entries(data).map(([f, c]) => [f, new Uint8Array(parquetWriteBuffer({ columnData: [
+      { name: 'id', data: c.id, type: 'INT64' }, { name: 'name', data: c.name, type: 'STRING' }] }))]))
+    // stats_parsed as the protocol's checkpoint schema has it (add.stats_parsed: numRecords, minValues,
+    // maxValues, nullCount by physical name); strings cut to 32 characters as Delta writes them.
+    const cut = (v) => [...v].slice(0, 32).join('')
+    const statsOf = (c) => {
+      const names = [...c.name].sort()
+      return { numRecords: BigInt(c.id.length), minValues: { id: c.id[0], name: cut(names[0]) }, maxValues: { id: c.id[c.id.length - 1], name: cut(names[names.length - 1]) }, nullCount: { id: 0n, name: 0n } }
+    }
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }, { name: 'name', type: 'string', nullable: true, metadata: {} }] }
+    const opt = (name, type, extra = {}) => ({ name, type, repetition_type: 'OPTIONAL', ...extra })
+    const str = (name) => opt(name, 'BYTE_ARRAY', { converted_type: 'UTF8' })
+    const group = (name, n) => ({ name, repetition_type: 'OPTIONAL', num_children: n })
+    const valueStruct = (name, counts = false) => [group(name, 2), opt('id', 'INT64'), counts ? opt('name', 'INT64') : str('name')]
+    const checkpointSchema = [
+      { name: 'spark_schema', num_children: 3 },
+      group('protocol', 2), opt('minReaderVersion', 'INT32'), opt('minWriterVersion', 'INT32'),
+      group('metaData', 3), str('id'), str('schemaString'),
+      { name: 'partitionColumns', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 }, { name: 'list', repetition_type: 'REPEATED', num_children: 1 }, { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+      group('add', 7), str('path'),
+      { name: 'partitionValues', repetition_type: 'OPTIONAL', converted_type: 'MAP', num_children: 1 }, { name: 'key_value', repetition_type: 'REPEATED', num_children: 2 }, { name: 'key', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' }, str('value'),
+      opt('size', 'INT64'), opt('modificationTime', 'INT64'), opt('dataChange', 'BOOLEAN'), str('stats'),
+      group('stats_parsed', 4), opt('numRecords', 'INT64'), ...valueStruct('minValues'), ...valueStruct('maxValues'), ...valueStruct('nullCount', true),
+    ]
+    const actions = [
+      { protocol: { minReaderVersion: 1, minWriterVersion: 2 }, metaData: null, add: null },
+      { protocol: null, metaData: { id: 'sp', schemaString: JSON.stringify(schema), partitionColumns: [] }, add: null },
+      ...Object.entries(data).map(([f, c]) => ({ protocol: null, metaData: null, add: { path: f, partitionValues: [], size: BigInt(files[f].length), modificationTime: 0n, dataChange: true, stats: null, stats_parsed: statsOf(c) } })),
+    ]
+    const checkpoint = new Uint8Array(parquetWriteBuffer({ schema: checkpointSchema, columnData: ['protocol', 'metaData', 'add'].map((name) => ({ name, data: actions.map((a) => a[name]) })) }))
+    const root = await writeTable('stats-parsed', { [`${pad(1)}.checkpoint.parquet`]: checkpoint, '_last_checkpoint': JSON.stringify({ version: 1, size: actions.length }) }, files)
+    const table = await openTable(root)
+    const probes = { id: [2n, 101n, 50n], name: ['fig', 'plum', `${long}z`, `${long}a`, 'zebra'] }
+    for (const [column, values] of Object.entries(probes)) {
+      const result = await table.probe(column, values)
+      for (const f of result.files) {
+        values.forEach((v, k) => {
+          const held = data[f.path][column].includes(v)
+          const answer = f.values[k]
+          // Truth: the data files as written. A value a file holds is never ruled out; one outside its
+          // stats is ruled out by the table's stats (a value after the 32-character prefix is not).
+          if (held) assert.notEqual(answer.verdict, 'absent', `${f.path} holds ${column} = ${v}`)
+          const inside = column === 'id' ? v >= data[f.path].id[0] && v <= data[f.path].id.at(-1) : v >= [...data[f.path].name].sort()[0] && (v <= cut([...data[f.path].name].sort().at(-1)) || v.startsWith(cut([...data[f.path].name].sort().at(-1))))
+          if (!inside) assert.deepEqual([answer.verdict, answer.source], ['absent', 'table-stats'], `${f.path}: ${column} = ${v}`)
+        })
+      }
+    }
+    assert.equal((await table.probe('id', [50n])).stats.filesOpened, 0)
+  })
 })
