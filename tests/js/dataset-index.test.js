@@ -3,8 +3,10 @@
 // server: no stored value is missed, files the sidecar rules out are never read (no GET), a rewritten file
 // is probed as usual, and the sidecar's rounds do not grow with the number of files.
 import assert from 'node:assert/strict'
-import { readFile, writeFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { before, after, describe, test } from 'node:test'
 
 import { init, openDataset } from '../../js/index.js'
@@ -106,5 +108,43 @@ describe('openDataset(…, { index })', () => {
     } finally {
       await writeFile(path.join(dir, name), original)
     }
+  })
+})
+
+describe('parquet-bloom probe --index', () => {
+  const cli = fileURLToPath(new URL('../../js/cli.js', import.meta.url))
+  const run = (args) => new Promise((resolve) => execFile(process.execPath, [cli, ...args], (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr })))
+  let local
+  let localIndex
+
+  before(async () => {
+    local = path.join(dir, 'local')
+    await mkdir(local)
+    for (let f = 0; f < 4; f++) await writeFile(path.join(local, fileName(f)), await readFile(path.join(dir, fileName(f))))
+    localIndex = path.join(dir, 'local.puffin')
+    await buildSidecarIndex([local], localIndex, { columns: ['id'] })
+  })
+
+  test('a directory goes through the dataset with the index: the files it rules out are answered from it', async () => {
+    // 9003 is stored in file 1 only (ids 3·(1000·f + i)); the index rules the other files out by their bounds.
+    const { code, stdout, stderr } = await run(['probe', local, '-c', 'id', '-v', '9003', '--index', localIndex, '--json'])
+    assert.equal(code, 0, stderr)
+    const out = JSON.parse(stdout)
+    const verdicts = Object.fromEntries(out.files.map((f) => [f.file, f.values[0].verdict]))
+    assert.notEqual(verdicts[fileName(1)], 'absent')
+    for (const f of out.files.filter((f) => f.file !== fileName(1))) {
+      assert.equal(f.values[0].verdict, 'absent')
+      assert.deepEqual(f.rowGroups, [], `${f.file} was not opened`)
+    }
+  })
+
+  test('files named on the command line are probed as one dataset with the index', async () => {
+    const files = [0, 1, 2, 3].map((f) => path.join(local, fileName(f)))
+    const { code, stdout, stderr } = await run(['probe', ...files, '-c', 'id', '-v', '9003', '--index', localIndex, '--json'])
+    assert.equal(code, 0, stderr)
+    const out = JSON.parse(stdout)
+    const byFile = new Map(out.files.map((f) => [path.basename(f.file), f]))
+    assert.ok(byFile.get(fileName(1)).rowGroups.some((g) => g.results[0].verdict !== 'absent'))
+    for (const f of [0, 2, 3]) assert.deepEqual(byFile.get(fileName(f)).rowGroups, [], `${fileName(f)} was not opened`)
   })
 })
