@@ -38,12 +38,11 @@ export class ParquetDataset {
   #options
   #footerCache
   #link = new LinkModel()
-  /** @type {DatasetIndex | undefined} the sidecar index of options.index, opened at its first probe */
+  /** @type {Promise<import('./dataset-index.js').DatasetIndex> | undefined} the sidecar index of options.index, loaded at the first probe */
   #index
 
   constructor(descriptors, options) {
     this.#options = options
-    if (options.index !== undefined && options.index !== null) this.#index = new DatasetIndex(options.index, omit(options, [...DATASET_OPTIONS, 'footerCache']))
     // Footers of URLs are kept and validated per file, so a second probe reads no footer.
     this.#footerCache = options.footerCache ?? createFooterCache()
     const hive = options.hivePartitioning !== false
@@ -152,7 +151,8 @@ export class ParquetDataset {
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
     // The sidecar answers every selected file in one call (one wave of block reads), while footers are read.
-    const fromIndex = this.#index?.answers(columnName, list, selected.map(({ file }) => file), signal)
+    const index = this.#sidecar()
+    const fromIndex = index?.then(async (opened) => ({ opened, answers: await opened.answers(columnName, list, selected.map(({ file }) => file), signal) }))
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     let rowsFound = 0
 
@@ -165,7 +165,8 @@ export class ParquetDataset {
         return { ...base, skipped: 'limit', values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', `not probed: ${limit} rows were found in other files`)) }
       }
       const decided = await this.#decideWithoutReading(file, columnName, list, settings.prefilter)
-      const indexed = fromIndex ? (await fromIndex).get(file) : undefined
+      const { opened: sidecar, answers } = (await fromIndex) ?? {}
+      const indexed = answers?.get(file)
       // A value the sidecar rules out in every row group needs no read of this file.
       if (indexed) list.forEach((v, k) => { decided[k] ??= indexed.rowGroups.length && indexed.rowGroups.every((g) => g.results[k].verdict === 'absent') ? rollUpValue(indexed.rowGroups, k, v) : null })
       const open = list.map((_, k) => k).filter((k) => !decided[k])
@@ -184,7 +185,7 @@ export class ParquetDataset {
             const detail = error.message // names the file's columns
             return { ...base, stats: statsOf(opened), values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
           }
-          if (indexed) this.#index?.sharpen(probed.rowGroups, indexed.rowGroups, open)
+          if (indexed) sidecar?.sharpen(probed.rowGroups, indexed.rowGroups, open)
           const at = new Map(open.map((k, j) => [k, j]))
           const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
           const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
@@ -265,72 +266,20 @@ export class ParquetDataset {
     return { ...file.descriptor, partitions: file.partitions, validator: file.validator }
   }
 
+  /** openDataset's `index`, its module (and the index-builder's) loaded only when a dataset has one. */
+  #sidecar() {
+    const given = this.#options.index
+    if (given === undefined || given === null) return undefined
+    this.#index ??= import('./dataset-index.js').then((m) => new m.DatasetIndex(given, omit(this.#options, [...DATASET_OPTIONS, 'footerCache'])))
+    return this.#index
+  }
+
   /** Releases the sidecar index the dataset opened itself (one a caller passed opened stays theirs). */
   async close() {
-    await this.#index?.close()
+    await (await this.#index?.catch(() => undefined))?.close()
   }
 }
 
-/**
- * openDataset's `index`: a sidecar index (js/index-builder/sidecar-index.js), opened once at the first
- * probe — the index-builder is imported only then — and asked for all of a probe's files in one call.
- * Only files it describes as they are (it stats or HEADs them itself: a listing's size alone would miss a
- * rewrite of the same size) get its answers; the others it answers `stale-index`, which decides nothing.
- */
-class DatasetIndex {
-  #given
-  #options
-  /** @type {Promise<{ index: any, module: any, owned: boolean }> | undefined} */
-  #opened
-  /** js/index-builder/sidecar-index.js, once answers() loaded it */
-  #module
-
-  constructor(given, options) {
-    this.#given = given
-    this.#options = options
-  }
-
-  #open() {
-    this.#opened ??= import('../index-builder/sidecar-index.js').then(async (module) => {
-      this.#module = module
-      const given = this.#given
-      if (typeof given?.probe === 'function') return { index: given, module, owned: false }
-      return { index: await module.openSidecarIndex(given, this.#options), module, owned: true }
-    })
-    return this.#opened
-  }
-
-  /**
-   * The sidecar's answer per file it describes as it is: Map(file → { rowGroups }); files it cannot be
-   * asked about (a location that is not a path or URL) are left out.
-   * @returns {Promise<Map<object, { rowGroups: Array<{ index: number, results: any[] }> }>>}
-   */
-  async answers(column, values, files, signal) {
-    const { index } = await this.#open()
-    const asked = files.filter((f) => typeof locationOf(f) === 'string')
-    const answered = new Map()
-    if (!asked.length || !values.length) return answered
-    const result = await index.probe(column, values, { files: asked.map((f) => ({ path: locationOf(f) })), signal })
-    result.files.forEach((entry, i) => { if (entry.current) answered.set(asked[i], entry) })
-    return answered
-  }
-
-  /** The file's own row-group answers for values `open` (in that order), sharpened by the sidecar's, as openParquet's `index` does. */
-  sharpen(rowGroups, indexed, open) {
-    this.#module.sharpenResults(rowGroups, indexed.map((g) => ({ results: open.map((k) => g.results[k]) })))
-  }
-
-  async close() {
-    if (!this.#opened) return
-    const { index, owned } = await this.#opened.catch(() => ({ index: null, owned: false }))
-    if (owned) await index.close()
-  }
-}
-
-function locationOf(file) {
-  const { location } = file.descriptor
-  return location instanceof URL ? location.href : location
-}
 
 /**
  * The answers of a dataset's shards (`probe(…, { shard: { index, count } })` run apart, on other
