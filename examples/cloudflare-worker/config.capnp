@@ -19,7 +19,11 @@ const config :Workerd.Config = (
 const probeWorker :Workerd.Worker = (
   compatibilityDate = "2026-11-01",
   globalOutbound = "loopback",
-  bindings = [ (name = "PARQUET_BASE_URL", fromEnvironment = "PARQUET_BASE_URL") ],
+  bindings = [
+    (name = "PARQUET_BASE_URL", fromEnvironment = "PARQUET_BASE_URL"),
+    # The Worker itself, for /shards: each shard of a dataset is probed by a sub-request of its own.
+    (name = "SELF", service = "main"),
+  ],
   modules = [
     (name = "worker.js", esModule = embed "worker.js"),
     # `import … from 'parquet-bloom'` and 'parquet-bloom/parquet_bloom.wasm', as package.json exports them.
