@@ -7,7 +7,7 @@ import { ErrorCode, ParquetBloomError } from './errors.js'
 import { setLayoutOrigin } from './footer/chunk-indexes.js'
 import { readFooter } from './footer/footer.js'
 import { chunk } from './footer/records.js'
-import { chunkPageRanges, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
+import { chunkPageRanges, decryptedFilter, encryptedFilterTask, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
 import { planProbe } from './plan/probe-plan.js'
 import { confirmOptions } from './confirm/confirm-options.js'
 import { LinkModel, transportWindow } from './plan/link-model.js'
@@ -18,7 +18,6 @@ import { confirmFooter, footerThroughCache, rereadFooter } from './footer/cached
 import { FooterCache } from './footer/footer-cache.js'
 import { encodeProbeValues } from './values/probe-values.js'
 import { Unanswerable } from './plan/verdicts.js'
-import { decryptFilter, EncryptedFilterTask } from './crypto/encrypted-filter.js'
 import { lazyMetadata } from './footer/lazy-metadata.js'
 
 /**
@@ -337,7 +336,7 @@ export class ParquetFile {
           // Read whole, decrypted once every read is in (js/crypto/encrypted-filter.js).
           const job = { where, crypto: location.crypto, modules: undefined }
           encrypted.push(job)
-          tasks.push(new EncryptedFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`, (modules) => { job.modules = modules }))
+          tasks.push(encryptedFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`, (modules) => { job.modules = modules }))
           continue
         }
         tasks.push(new WholeFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`,
@@ -468,7 +467,7 @@ export class ParquetFile {
 
 /** Decrypts the encrypted filters forEachBloomFilter read (concurrently) and visits them in order. */
 async function visitDecrypted(jobs, visit, name) {
-  const filters = await Promise.all(jobs.map((job) => decryptFilter(job.crypto, job.modules ?? { error: new ParquetBloomError(ErrorCode.IO, `${name}: the filter was not read`) },
+  const filters = await Promise.all(jobs.map((job) => decryptedFilter(job.crypto, job.modules ?? { error: new ParquetBloomError(ErrorCode.IO, `${name}: the filter was not read`) },
     `${name}: row group ${job.where.rowGroup}, column ${job.where.column}`)))
   jobs.forEach((job, k) => {
     const filter = filters[k]

@@ -6,7 +6,7 @@ import { CHUNK_WORDS } from './records.js'
 import { getCore } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
-import { openEncryptedFooter } from '../crypto/encrypted-footer.js'
+import { loadCrypto } from '../crypto/load-crypto.js'
 import { logicalTypeFromSchemaElement } from '../values/column-type.js'
 
 const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
@@ -101,8 +101,9 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
   }
   // Chunk indexes are decoded per column when a probe first reads them (js/footer/chunk-indexes.js).
   const decode = (bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
+  // Only an encrypted file loads the encryption modules (js/crypto/load-crypto.js).
   const layout = magic === MAGIC_PARE || decryption
-    ? await openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode })
+    ? await (await loadCrypto()).openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode })
     : decode(metadata)
   return { fileSize, metadataOffset, tail, layout }
 }

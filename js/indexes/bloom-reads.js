@@ -12,6 +12,7 @@ import { NativeStatus } from '../wasm/abi.js'
 import { chunkUnavailable } from './index-coverage.js'
 import { Unanswerable } from '../plan/verdicts.js'
 import { NO_FILTER_OFFSET_RULE } from './writer-rules.js'
+import { loadedCrypto } from '../crypto/load-crypto.js'
 
 const MAX_FILTER_BYTES = 128 * 1024 * 1024
 const HEADER_GUESS_BYTES = 64 // standard headers are 15–19 bytes; this leaves room for a few unknown fields
@@ -372,6 +373,38 @@ function mergeBlockRanges(blocks, base, gap = 0) {
     else ranges.push({ start, end: start + 32 })
   }
   return ranges
+}
+
+/**
+ * The read of an encrypted chunk's filter: both modules whole (js/crypto/encrypted-filter.js), bounded as a
+ * plaintext filter is. Only for a chunk with a crypto context (so js/crypto/ is loaded).
+ * @param {{ offset: number, length: number | undefined, bound: number }} location @param {string} where
+ */
+export function encryptedFilterTask(location, where, onModules) {
+  return new (loadedCrypto().EncryptedFilterTask)(location, where, onModules, { maxHeaderBytes: MAX_HEADER_BYTES, maxFilterBytes: MAX_FILTER_BYTES })
+}
+
+/**
+ * Decrypts a filter encryptedFilterTask read and checks it like a plaintext one: the decoded header and
+ * the bitset's plaintext, or an Unanswerable for an authenticated filter this reader cannot use. Throws
+ * DECRYPTION_FAILED for anything that does not authenticate.
+ * @param {import('../crypto/encrypted-footer.js').ChunkKeys} crypto
+ * @returns {Promise<{ header: ReturnType<typeof decodeHeaderBytes>, bitset: Uint8Array } | Unanswerable>}
+ */
+export async function decryptedFilter(crypto, modules, where) {
+  const { header: headerBytes, bitset } = await loadedCrypto().decryptFilter(crypto, modules, where)
+  const header = decodeHeaderBytes(headerBytes)
+  if (header.status !== NativeStatus.OK) {
+    const error = headerError(header, `${where}: bloom filter`)
+    return new Unanswerable(error.reason ?? (header.status === NativeStatus.UNSUPPORTED ? 'unsupported-filter' : 'malformed-filter'), error.message)
+  }
+  // Both modules authenticated, so they are the writer's: still, a header that does not describe this
+  // bitset is not used. Bytes after the header's struct are ignored, as Thrift readers do (parquet-mr's
+  // header modules carry padding: 100 bytes for a 16-byte header in the parquet-testing files).
+  if (header.numBytes !== bitset.length) {
+    return new Unanswerable('inconsistent-filter', `${where}: the decrypted bloom filter header says numBytes ${header.numBytes}, the bitset has ${bitset.length}`)
+  }
+  return { header, bitset }
 }
 
 /**

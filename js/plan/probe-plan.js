@@ -8,10 +8,9 @@ import { chunk } from '../footer/records.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { ErrorCode } from '../errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from '../indexes/dictionary.js'
-import { locateFilter, ProbeTask } from '../indexes/bloom-reads.js'
+import { decryptedFilter, encryptedFilterTask, locateFilter, ProbeTask } from '../indexes/bloom-reads.js'
 import { chunkUnavailable } from '../indexes/index-coverage.js'
-import { decryptFilter, decryptPageIndex, EncryptedFilterTask } from '../crypto/encrypted-filter.js'
-import { decryptDictionary, dictionaryDecryptable } from '../crypto/encrypted-dictionary.js'
+import { loadedCrypto } from '../crypto/load-crypto.js'
 import { RangeTask } from './read-scheduler.js'
 import { RowGroupAnswer } from './row-group-answer.js'
 import { candidatePages, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from '../indexes/page-index.js'
@@ -87,6 +86,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
     if (chunkCrypto) {
       // Encrypted: every module is read whole and decrypted after the reads. A dictionary that fails
       // cannot fall back on a second wave here, so it is read without a filter (auto) or with it (true).
+      const { dictionaryDecryptable } = loadedCrypto()
       const page = dictionary === false || !dictionaryDecryptable(chunkCrypto) ? null
         : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset, { decrypt: true })
       if (page && !('reason' in page) && page.exact && (dictionary === true || (!usableFilter && shouldReadDictionary(dictionary, page.maxLength, null)))) {
@@ -94,7 +94,7 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
         tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
       }
       if (!usableFilter) group.bloom = { missing: location }
-      else tasks.push(new EncryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
+      else tasks.push(encryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
       return group
     }
     const page = dictionary === false ? null : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset)
@@ -119,11 +119,11 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       await Promise.all(groups.map(async (group) => {
         if (group.encryptedBloom) {
           const { crypto, modules } = group.encryptedBloom
-          const filter = await decryptFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
+          const filter = await decryptedFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
           group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: hashed.checkBitset(filter.bitset) }
         }
         if (group.pageIndexCrypto && group.pageIndexRead?.columnIndex && group.pageIndexRead.offsetIndex) {
-          group.pageIndexRead = await decryptPageIndex(group.pageIndexCrypto, group.pageIndexRead, `${name}: row group ${group.index}, column ${column.name}`)
+          group.pageIndexRead = await loadedCrypto().decryptPageIndex(group.pageIndexCrypto, group.pageIndexRead, `${name}: row group ${group.index}, column ${column.name}`)
         }
       }))
       for (const group of groups) {
@@ -147,8 +147,9 @@ export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGr
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
         const { page, codec, bytes, fallback, crypto } = group.dictionaryRead
         const options = { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact }
+        const decrypted = bytes && crypto ? await loadedCrypto().decryptDictionary(crypto, bytes, `${name}: row group ${group.index}, column ${column.name}`) : undefined
         const decoded = !bytes ? { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
-          : crypto ? await decryptDictionary(crypto, bytes, options, `${name}: row group ${group.index}, column ${column.name}`)
+          : decrypted ? decrypted.error ? decrypted : await decodeDictionary(decrypted.page, { ...options, exact: true })
             : await decodeDictionary(bytes, options)
         if ('set' in decoded) {
           group.dictionary = dictionaryVerdicts(decoded.set, encoded.candidates, encoded.owners, encoded.outcomes.length)

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url'
 
 import { ErrorCode, openParquet } from '../../js/index.js'
 import { chunk } from '../../js/footer/records.js'
-import { EncryptedFilterTask } from '../../js/crypto/encrypted-filter.js'
+import { encryptedFilterTask } from '../../js/indexes/bloom-reads.js'
+import { loadCrypto } from '../../js/crypto/load-crypto.js'
 import { decryptPage } from '../../js/crypto/encrypted-pages.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { withFile } from './helpers/with-file.js'
@@ -410,21 +411,23 @@ describe('an encrypted filter without bloom_filter_length', () => {
     for (let needs = task.step(() => null); needs; needs = task.step(lookup)) asked.push(...needs.map((n) => [n.start, n.end]))
     return asked
   }
+  // The task comes from js/crypto/, which probing loads once a file is found encrypted.
+  before(() => loadCrypto())
 
   test('reads the header module\'s length, then both modules whole, each ending where its length says', () => {
     let got
-    const asked = drive(new EncryptedFilterTask({ offset: 100, length: undefined, bound: 300 }, 'f', (m) => { got = m }))
+    const asked = drive(encryptedFilterTask({ offset: 100, length: undefined, bound: 300 }, 'f', (m) => { got = m }))
     assert.deepEqual(asked[0], [100, 104])
     assert.deepEqual([got.header.length, got.bitset.length, got.error], [44, 100, undefined])
   })
 
   test('a module length past the next structure is DECRYPTION_FAILED, before any read of it', () => {
     let got
-    drive(new EncryptedFilterTask({ offset: 100, length: undefined, bound: 200 }, 'f', (m) => { got = m }))
+    drive(encryptedFilterTask({ offset: 100, length: undefined, bound: 200 }, 'f', (m) => { got = m }))
     assert.equal(got.error.code, ErrorCode.DECRYPTION_FAILED)
     assert.match(got.error.message, /bloom filter bitset/)
     view.setUint32(100, 0xfffffff0, true)
-    drive(new EncryptedFilterTask({ offset: 100, length: undefined, bound: 300 }, 'f', (m) => { got = m }))
+    drive(encryptedFilterTask({ offset: 100, length: undefined, bound: 300 }, 'f', (m) => { got = m }))
     assert.match(got.error.message, /bloom filter header/)
     view.setUint32(100, 40, true)
   })

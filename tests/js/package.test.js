@@ -161,3 +161,8 @@ test(`a browser downloads at most ${BROWSER_BUDGET_GZIP / 1024} KiB gzip (bundle
   assert.ok(files.some((f) => f.file === 'js/parquet-bloom.browser.js'))
   assert.ok(total.gzip <= BROWSER_BUDGET_GZIP, `${(total.gzip / 1024).toFixed(1)} KiB gzip; run npm run size for the breakdown`)
 })
+
+test('a probe of an unencrypted file downloads none of the encryption code (js/crypto/ loads on demand)', async () => {
+  const { modules } = await measureDownload()
+  assert.deepEqual(modules.filter((m) => m.startsWith('js/crypto/')), ['js/crypto/load-crypto.js'])
+})

@@ -17,6 +17,11 @@ const PACKAGE_PREFIX = 'node_modules/parquet-bloom/'
 const config = readFileSync(path.join(root, 'examples/cloudflare-worker/config.capnp'), 'utf8')
 const named = new Map([...config.matchAll(/\(name = "([^"]+)", esModule = (?:embed )?"([^"]+)"\)/g)].map((m) => [m[1], m[2]]))
 
+test('the Workers example config names each module once (workerd refuses a module added twice)', () => {
+  const names = [...config.matchAll(/\(name = "([^"]+)"/g)].map((m) => m[1])
+  assert.deepEqual(names.filter((name, i) => names.indexOf(name) !== i), [])
+})
+
 test('the Workers example config names every module the package entry reaches', () => {
   const reached = moduleGraph().map((file) => path.relative(root, file))
   const missing = reached.filter((file) => !named.has(PACKAGE_PREFIX + file))

@@ -56,7 +56,8 @@ function totals(files) {
  * What a browser downloads through the bundle. `files` is the base every probe needs: the bundle and the
  * chunks it imports statically, the glue and the wasm (init() loads both before the first probe).
  * `lazy` is every other chunk, each with what it adds beyond the base, loaded only when its import()
- * runs. Source maps are fetched only by open developer tools and are not counted.
+ * runs. `modules`: the source files the base is built from. Source maps are fetched only by open
+ * developer tools and are not counted.
  */
 export async function measureDownload() {
   const { metafile, outputFiles } = await buildBrowserBundle({ write: false })
@@ -75,7 +76,8 @@ export async function measureDownload() {
       return { ...measure(file, contents.get(file)), adds: totals(adds.map((f) => measure(f, contents.get(f)))).total }
     })
   const files = [...[...base].map((file) => measure(file, contents.get(file))), readMeasured(GLUE), readMeasured(WASM)]
-  return { files, ...totals(files), lazy }
+  const modules = [...base].flatMap((file) => Object.keys(metafile.outputs[file].inputs)).sort()
+  return { files, ...totals(files), lazy, modules }
 }
 
 /**
