@@ -102,7 +102,7 @@ async function fanOut(url, env, signal) {
   }))
   const failed = answers.find((a) => a.status !== 200)
   if (failed) return Response.json(failed.body, { status: failed.status })
-  const merged = mergeShardResults(answers.map((a) => a.body))
+  const merged = await mergeShardResults(answers.map((a) => a.body))
   return Response.json({ ...merged, shards: answers.map((a) => ({ files: a.body.files.length, requests: a.body.stats.requests })) })
 }
 

@@ -250,6 +250,7 @@ async function checkShardedWorker(worker, server, planned) {
   const shown = (files) => [...files].sort((a, b) => (a.path < b.path ? -1 : 1)).map((f) => ({ path: f.path, error: f.error?.code ?? null, values: f.values.map(({ value, verdict, source, reason }) => ({ value, verdict, source, reason })) }))
   assert.deepEqual(shown(body.files), shown(whole.files), 'workerd: the merged shards answer as Node probing the whole dataset')
   assert.deepEqual(body.totals, whole.totals, 'workerd: the merged totals')
+  assert.ok(whole.totals.verdicts.maybe > 0 && whole.totals.verdicts.absent > 0, `the files answer, not only the column-less one: ${JSON.stringify(whole.totals)}`)
   assert.equal(body.stats.filesOpened, whole.stats.filesOpened)
 }
 
