@@ -152,7 +152,7 @@ export class ParquetDataset {
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
     // The sidecar answers every selected file in one call (one wave of block reads), while footers are read.
     const index = this.#sidecar()
-    const fromIndex = index?.then(async (opened) => ({ opened, answers: await opened.answers(columnName, list, selected.map(({ file }) => file), signal) }))
+    const fromIndex = index?.then(async (opened) => ({ opened, ...(await opened.answers(columnName, list, selected.map(({ file }) => file), signal)) }))
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     let rowsFound = 0
 
@@ -202,7 +202,13 @@ export class ParquetDataset {
       }
     }
 
-    return session.run(selected, probeOne, emit, settings.onProgress).then(() => session.stats)
+    return session.run(selected, probeOne, emit, settings.onProgress).then(async () => {
+      const stats = session.stats
+      // The sidecar's reads are the probe's too; its rounds come before the files' (they wait for its answers).
+      const cost = fromIndex && (await fromIndex).cost
+      if (cost) Object.assign(stats, { requests: stats.requests + cost.requests, bytes: stats.bytes + cost.bytes, rounds: stats.rounds + cost.rounds })
+      return stats
+    })
   }
 
   /**
