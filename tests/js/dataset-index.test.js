@@ -68,6 +68,22 @@ describe('openDataset(…, { index })', () => {
     }
   })
 
+  test('every sampled stored value is found in the file DuckDB reads it from (0 false negatives)', async () => {
+    const stored = await withDuckDB(async (conn) => (await conn.runAndReadAll(
+      `SELECT id, filename FROM read_parquet('${dir}/part-*.parquet', filename = true) USING SAMPLE reservoir(60 ROWS) REPEATABLE (7)`)).getRows())
+    const values = stored.map(([id]) => id)
+    const dataset = await openDataset(urls, { index: indexPath })
+    try {
+      const { files } = await dataset.probe('id', values)
+      stored.forEach(([id, file], k) => {
+        const entry = files.find((f) => f.path.includes(path.basename(String(file))))
+        assert.notEqual(entry.values[k].verdict, 'absent', `${id} is in ${file}: ${entry.values[k].reason}`)
+      })
+    } finally {
+      await dataset.close()
+    }
+  })
+
   test('the sidecar\'s rounds do not grow with the number of files', async () => {
     // A short tail read, so the bitsets are not already in it (this index is small).
     const index = await openSidecarIndex(server.url('_index.puffin'), { initialFetchSize: 4096 })
