@@ -100,11 +100,10 @@ async function probeFiles(files, options, values) {
   const summary = new ProbeSummary(values)
   const probeOptions = { column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
     confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns }
-  // Several files are probed as one dataset: one window of requests, all footers in one wave. (A file
-  // named twice is probed twice, file by file; so are files probed with a sidecar index, which the
-  // dataset does not carry to its files.)
-  const asDataset = files.length > 1 && new Set(files).size === files.length && !options.sidecar
-    ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption, fileConcurrency: options.concurrency })
+  // Several files are probed as one dataset: one window of requests, all footers in one wave, and one
+  // call of the sidecar index for all of them. (A file named twice is probed twice, file by file.)
+  const asDataset = files.length > 1 && new Set(files).size === files.length
+    ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption, fileConcurrency: options.concurrency, index: options.sidecar })
     : undefined
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {

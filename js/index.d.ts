@@ -581,7 +581,14 @@ export type PrefilterAnswer = null | { verdict: 'absent' | 'maybe', source: stri
 
 export type PartitionType = 'DATE' | 'TIMESTAMP' | 'BIGINT' | 'VARCHAR'
 
-export interface OpenDatasetOptions extends OpenParquetOptions {
+export interface OpenDatasetOptions extends Omit<OpenParquetOptions, 'index'> {
+  /**
+   * A sidecar index ('parquet-bloom/index-builder': a path, a URL, or one openSidecarIndex opened) for the
+   * dataset's files: opened once, asked for all of a probe's files in one call; a file it describes as it
+   * is (same size and validator) and rules out for every value is not opened, the others are probed and
+   * sharpened by it; a file it does not describe is probed as usual.
+   */
+  index?: string | URL | { probe(column: string, values: Iterable<unknown>, options?: { files?: Array<string | { path: string, size?: number, validator?: string | null }>, signal?: AbortSignal }): Promise<unknown>, close(): Promise<void> }
   /** Partition key types; the others are inferred as DuckDB infers them (DATE, TIMESTAMP, BIGINT, else VARCHAR). */
   partitioning?: Record<string, PartitionType>
   /** Parse key=value folders of paths as partitions. Default true. */
@@ -657,6 +664,8 @@ export interface ParquetDataset {
   probeEach(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): AsyncGenerator<DatasetFileResult, void, undefined>
   /** Reads every footer and reports per column how many files (every row group) and row groups have each index. */
   inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency' | 'concurrency'>): Promise<DatasetCoverage>
+  /** Closes the sidecar index the dataset opened from `index` (one passed opened stays the caller's). */
+  close(): Promise<void>
 }
 
 export interface DatasetCoverage {

@@ -19,7 +19,11 @@ const config :Workerd.Config = (
 const probeWorker :Workerd.Worker = (
   compatibilityDate = "2026-11-01",
   globalOutbound = "loopback",
-  bindings = [ (name = "PARQUET_BASE_URL", fromEnvironment = "PARQUET_BASE_URL") ],
+  bindings = [
+    (name = "PARQUET_BASE_URL", fromEnvironment = "PARQUET_BASE_URL"),
+    # The Worker itself, for /shards: each shard of a dataset is probed by a sub-request of its own.
+    (name = "SELF", service = "main"),
+  ],
   modules = [
     (name = "worker.js", esModule = embed "worker.js"),
     # `import … from 'parquet-bloom'` and 'parquet-bloom/parquet_bloom.wasm', as package.json exports them.
@@ -52,12 +56,16 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/crypto/probe-crypto.js", esModule = embed "../../js/crypto/probe-crypto.js"),
     (name = "node_modules/parquet-bloom/js/crypto/thrift-rewrite.js", esModule = embed "../../js/crypto/thrift-rewrite.js"),
     (name = "node_modules/parquet-bloom/js/dataset/coverage.js", esModule = embed "../../js/dataset/coverage.js"),
+    (name = "node_modules/parquet-bloom/js/dataset/dataset-index.js", esModule = embed "../../js/dataset/dataset-index.js"),
     (name = "node_modules/parquet-bloom/js/dataset/dataset.js", esModule = embed "../../js/dataset/dataset.js"),
     (name = "node_modules/parquet-bloom/js/dataset/hive.js", esModule = embed "../../js/dataset/hive.js"),
     (name = "node_modules/parquet-bloom/js/dataset/listing.js", esModule = embed "../../js/dataset/listing.js"),
     (name = "node_modules/parquet-bloom/js/dataset/request-window.js", esModule = embed "../../js/dataset/request-window.js"),
     (name = "node_modules/parquet-bloom/js/dataset/roll-up.js", esModule = embed "../../js/dataset/roll-up.js"),
     (name = "node_modules/parquet-bloom/js/dataset/session.js", esModule = embed "../../js/dataset/session.js"),
+    (name = "node_modules/parquet-bloom/js/index-builder/sidecar-index.js", esModule = embed "../../js/index-builder/sidecar-index.js"),
+    (name = "node_modules/parquet-bloom/js/index-builder/puffin.js", esModule = embed "../../js/index-builder/puffin.js"),
+    (name = "node_modules/parquet-bloom/js/index-builder/sidecar-regions.js", esModule = embed "../../js/index-builder/sidecar-regions.js"),
     (name = "node_modules/parquet-bloom/js/indexes/dictionary.js", esModule = embed "../../js/indexes/dictionary.js"),
     (name = "node_modules/parquet-bloom/js/table/parquet-rows.js", esModule = embed "../../js/table/parquet-rows.js"),
     (name = "node_modules/parquet-bloom/js/table/avro.js", esModule = embed "../../js/table/avro.js"),

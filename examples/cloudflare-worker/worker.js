@@ -8,14 +8,25 @@
 // WebAssembly.Module (wrangler's default CompiledWasm rule, or a `wasm` module in a workerd config),
 // which init({ module }) instantiates. Files are read from env.PARQUET_BASE_URL only: the request names
 // a file under it, never a URL of its own choosing.
-import { init, openParquet, ParquetBloomError } from 'parquet-bloom'
+// A dataset too large for one invocation is split over many:
+//   GET /shards?file=a.parquet&file=b.parquet…&column=city&value=Tokyo[&shards=4]
+// fans out one sub-request per shard to this same Worker (the SELF service binding), each probing its
+// share of the files (`probe(…, { shard: { index, count } })`: by a hash of each path, the same in every
+// invocation) at GET /shard?…&index=i&count=n, and merges their answers with mergeShardResults:
+// → { files: [{ path, values: [{ value, verdict, source, reason }], error }], totals, stats, shards }
+import { init, mergeShardResults, openDataset, openParquet, ParquetBloomError } from 'parquet-bloom'
 import wasmModule from 'parquet-bloom/parquet_bloom.wasm'
 
 const MAX_VALUES = 100
+const MAX_FILES = 1000
+const MAX_SHARDS = 32
 
 export default {
   async fetch(request, env) {
-    const params = new URL(request.url).searchParams
+    const url = new URL(request.url)
+    if (url.pathname === '/shards') return fanOut(url, env, request.signal)
+    if (url.pathname === '/shard') return probeShard(url, env, request.signal)
+    const params = url.searchParams
     const column = params.get('column')
     const values = params.getAll('value')
     const base = new URL(env.PARQUET_BASE_URL)
@@ -54,4 +65,62 @@ export default {
       return Response.json({ error: { code: error.code, message: error.message } }, { status })
     }
   },
+}
+
+/** The files a dataset request names, each under PARQUET_BASE_URL (else a Response saying why not). */
+function datasetRequest(params, env) {
+  const base = new URL(env.PARQUET_BASE_URL)
+  const column = params.get('column')
+  const values = params.getAll('value')
+  const names = params.getAll('file')
+  if (!column || values.length === 0 || values.length > MAX_VALUES || names.length === 0 || names.length > MAX_FILES) {
+    return Response.json({ error: { code: 'BAD_REQUEST', message: `need file=… (1 to ${MAX_FILES}), column=…, value=… (1 to ${MAX_VALUES})` } }, { status: 400 })
+  }
+  const files = names.map((name) => new URL(name, base))
+  if (files.some((file) => file.origin !== base.origin || !file.pathname.startsWith(base.pathname) || file.href === base.href)) {
+    return Response.json({ error: { code: 'BAD_REQUEST', message: 'every file must name a file under PARQUET_BASE_URL' } }, { status: 400 })
+  }
+  // A dataset's paths are the names as given: the shard a file falls in is then the same in every invocation.
+  return { column, values, descriptors: files.map((location, i) => ({ path: names[i], location })) }
+}
+
+/** GET /shards: one sub-request per shard to this Worker, side by side; their answers merged as one dataset's. */
+async function fanOut(url, env, signal) {
+  const asked = datasetRequest(url.searchParams, env)
+  if (asked instanceof Response) return asked
+  const count = Number(url.searchParams.get('shards') ?? 4)
+  if (!(Number.isInteger(count) && count >= 1 && count <= MAX_SHARDS)) {
+    return Response.json({ error: { code: 'BAD_REQUEST', message: `shards must be an integer from 1 to ${MAX_SHARDS}` } }, { status: 400 })
+  }
+  const answers = await Promise.all(Array.from({ length: count }, async (_, index) => {
+    const query = new URLSearchParams(url.searchParams)
+    query.set('index', String(index))
+    query.set('count', String(count))
+    // The host is not looked up: a service binding hands the request to the Worker itself.
+    const response = await env.SELF.fetch(`https://self/shard?${query}`, { signal })
+    return { status: response.status, body: await response.json() }
+  }))
+  const failed = answers.find((a) => a.status !== 200)
+  if (failed) return Response.json(failed.body, { status: failed.status })
+  const merged = await mergeShardResults(answers.map((a) => a.body))
+  return Response.json({ ...merged, shards: answers.map((a) => ({ files: a.body.files.length, requests: a.body.stats.requests })) })
+}
+
+/** GET /shard: this invocation's share of the files, probed as one dataset. */
+async function probeShard(url, env, signal) {
+  const asked = datasetRequest(url.searchParams, env)
+  if (asked instanceof Response) return asked
+  const shard = { index: Number(url.searchParams.get('index')), count: Number(url.searchParams.get('count')) }
+  try {
+    await init({ module: wasmModule })
+    const dataset = await openDataset(asked.descriptors, { hivePartitioning: false, signal })
+    const result = await dataset.probe(asked.column, asked.values, { shard })
+    // Only what the merged answer shows (a row group's details stay in the shard).
+    const files = result.files.map((f) => ({ path: f.path, rowGroups: f.rowGroups.map((g) => ({ index: g.index, results: g.results.map(({ verdict, source }) => ({ verdict, source })) })),
+      values: f.values.map(({ value, verdict, source, reason }) => ({ value, verdict, source, reason })), error: f.error }))
+    return Response.json({ files, totals: result.totals, stats: result.stats })
+  } catch (error) {
+    if (!(error instanceof ParquetBloomError)) throw error
+    return Response.json({ error: { code: error.code, message: error.message } }, { status: error.code === 'INVALID_ARGUMENT' ? 400 : 502 })
+  }
 }

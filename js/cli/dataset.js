@@ -53,7 +53,8 @@ async function openInput(input, options) {
     // A table without live files is a table at an empty snapshot: that is an answer, not a mistake.
     return openTable(input, { format: options.table, snapshot: options.snapshot, version: options['table-version'], footerCache: options.footerCache, decryption: options.decryption })
   }
-  const dataset = await openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
+  const dataset = await openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(options.index !== undefined ? { index: options.index } : {}),
+    ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
   if (dataset.files.length === 0) throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${input}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped)`)
   return dataset
 }
@@ -67,7 +68,7 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     ...(options.confirm ? { confirm: true, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns } : {}),
     where: options.where,
     onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) },
-  })
+  }).finally(() => dataset.close())
   progress.clear()
   if (options.json) {
     out.write(`${JSON.stringify(jsonSafe({ files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats }))}\n`)
@@ -171,14 +172,15 @@ function costLine({ requests, bytes, rounds, ms }) {
  * @param {string[]} inputs
  * @returns {Map<string, Promise<object>>}
  */
-export function probeFilesAsDataset(inputs, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, footerCache, decryption, fileConcurrency }) {
+export function probeFilesAsDataset(inputs, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, footerCache, decryption, fileConcurrency, index }) {
   const started = performance.now()
   const settle = new Map()
   const entries = new Map(inputs.map((input) => [input, new Promise((resolve, reject) => settle.set(input, { resolve, reject }))]))
   for (const entry of entries.values()) entry.catch(() => {}) // reported by whoever awaits it
   const run = async () => {
     // Named files are files, not partitions: no key=value of their paths decides anything here.
-    const dataset = await openDataset(inputs.map((input) => ({ path: input, location: input })), { footerCache, decryption, hivePartitioning: false })
+    // A sidecar index (opened by the caller, who closes it) answers all of them in one call.
+    const dataset = await openDataset(inputs.map((input) => ({ path: input, location: input })), { footerCache, decryption, hivePartitioning: false, ...(index ? { index } : {}) })
     const options = { mode, statistics, dictionary, fileConcurrency, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}) }
     for await (const file of dataset.probeEach(column, values, options)) {
       const { resolve, reject } = settle.get(file.path)
@@ -189,10 +191,11 @@ export function probeFilesAsDataset(inputs, { label, column, values, mode, stati
       else {
         resolve({
           file: label(file.path),
-          column: file.column,
+          column: file.column ?? (Array.isArray(column) ? column.join('.') : column),
           physicalType: file.physicalType,
           logicalType: file.logicalType,
-          typeLabel: describeColumnType(/** @type {any} */ (file)),
+          // A file the sidecar index ruled out for every value was not opened: no column type, no row groups.
+          typeLabel: file.column === undefined ? 'not opened: the sidecar index rules every value out' : describeColumnType(/** @type {any} */ (file)),
           rowGroups: file.rowGroups,
           stats: { ...file.stats, ms: Math.round(performance.now() - started) },
           ...(file.confirm ? { confirm: file.confirm } : {}),

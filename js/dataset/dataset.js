@@ -16,7 +16,8 @@ import { CoverageTally } from './coverage.js'
 import { rollUpValue } from './roll-up.js'
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
-const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region']
+// (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
+const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
@@ -37,6 +38,8 @@ export class ParquetDataset {
   #options
   #footerCache
   #link = new LinkModel()
+  /** @type {Promise<import('./dataset-index.js').DatasetIndex> | undefined} the sidecar index of options.index, loaded at the first probe */
+  #index
 
   constructor(descriptors, options) {
     this.#options = options
@@ -147,6 +150,10 @@ export class ParquetDataset {
     const probeOptions = { ...omit(settings, DATASET_OPTIONS), concurrency: session.window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
+    // The sidecar answers every selected file in one call (one wave of block reads), while footers are read.
+    const index = this.#sidecar()
+    const fromIndex = index?.then(async (opened) => ({ opened, ...(await opened.answers(columnName, list, selected.map(({ file }) => file), signal)) }))
+    fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     let rowsFound = 0
 
     const probeOne = async ({ file, order }) => {
@@ -158,6 +165,10 @@ export class ParquetDataset {
         return { ...base, skipped: 'limit', values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', `not probed: ${limit} rows were found in other files`)) }
       }
       const decided = await this.#decideWithoutReading(file, columnName, list, settings.prefilter)
+      const { opened: sidecar, answers } = (await fromIndex) ?? {}
+      const indexed = answers?.get(file)
+      // A value the sidecar rules out in every row group needs no read of this file.
+      if (indexed) list.forEach((v, k) => { decided[k] ??= indexed.rowGroups.length && indexed.rowGroups.every((g) => g.results[k].verdict === 'absent') ? rollUpValue(indexed.rowGroups, k, v) : null })
       const open = list.map((_, k) => k).filter((k) => !decided[k])
       if (open.length === 0) return { ...base, values: decided }
       let parquet
@@ -174,6 +185,7 @@ export class ParquetDataset {
             const detail = error.message // names the file's columns
             return { ...base, stats: statsOf(opened), values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
           }
+          if (indexed) sidecar?.sharpen(probed.rowGroups, indexed.rowGroups, open)
           const at = new Map(open.map((k, j) => [k, j]))
           const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
           const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
@@ -190,7 +202,13 @@ export class ParquetDataset {
       }
     }
 
-    return session.run(selected, probeOne, emit, settings.onProgress).then(() => session.stats)
+    return session.run(selected, probeOne, emit, settings.onProgress).then(async () => {
+      const stats = session.stats
+      // The sidecar's reads are the probe's too; its rounds come before the files' (they wait for its answers).
+      const cost = fromIndex && (await fromIndex).cost
+      if (cost) Object.assign(stats, { requests: stats.requests + cost.requests, bytes: stats.bytes + cost.bytes, rounds: stats.rounds + cost.rounds })
+      return stats
+    })
   }
 
   /**
@@ -253,7 +271,21 @@ export class ParquetDataset {
   #fileView(file) {
     return { ...file.descriptor, partitions: file.partitions, validator: file.validator }
   }
+
+  /** openDataset's `index`, its module (and the index-builder's) loaded only when a dataset has one. */
+  #sidecar() {
+    const given = this.#options.index
+    if (given === undefined || given === null) return undefined
+    this.#index ??= import('./dataset-index.js').then((m) => new m.DatasetIndex(given, omit(this.#options, [...DATASET_OPTIONS, 'footerCache'])))
+    return this.#index
+  }
+
+  /** Releases the sidecar index the dataset opened itself (one a caller passed opened stays theirs). */
+  async close() {
+    await (await this.#index?.catch(() => undefined))?.close()
+  }
 }
+
 
 /**
  * The answers of a dataset's shards (`probe(…, { shard: { index, count } })` run apart, on other

@@ -371,15 +371,7 @@ export class SidecarIndex {
     if (!open) return
     const [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal })).files
     if (!answered.current) return
-    for (const g of rowGroups) {
-      const theirs = answered.rowGroups[g.index]?.results
-      if (!theirs) continue
-      g.results.forEach((r, v) => {
-        if (r.source === Source.VALUE) return
-        // An absent from the index settles a maybe; any answer of the index beats an unknown for want of an index.
-        if ((r.verdict === 'maybe' && theirs[v].verdict === 'absent') || (r.verdict === 'unknown' && theirs[v].verdict !== 'unknown')) g.results[v] = theirs[v]
-      })
-    }
+    sharpenResults(rowGroups, answered.rowGroups)
   }
 
   async #run(tasks, options) {
@@ -395,6 +387,24 @@ export class SidecarIndex {
 
   async close() {
     await this.#source.close()
+  }
+}
+
+/**
+ * A file's own row-group answers sharpened by the sidecar's for the same file as it is (`theirs[g.index]`,
+ * values in the same order): an absent from the index settles a maybe; any answer of the index beats an
+ * unknown for want of an index. A value the probe itself decided (its encoding: source `value`) stays.
+ * @param {Array<{ index: number, results: any[] }>} rowGroups
+ * @param {Array<{ results: any[] } | undefined>} theirs
+ */
+export function sharpenResults(rowGroups, theirs) {
+  for (const g of rowGroups) {
+    const answers = theirs[g.index]?.results
+    if (!answers) continue
+    g.results.forEach((r, v) => {
+      if (r.source === Source.VALUE) return
+      if ((r.verdict === 'maybe' && answers[v].verdict === 'absent') || (r.verdict === 'unknown' && answers[v].verdict !== 'unknown')) g.results[v] = answers[v]
+    })
   }
 }
 

@@ -1,7 +1,8 @@
 // Runtime tests (`npm run test:runtimes`): the package under the runtimes package.json's engines and the
 // README name, binaries pinned in tests/runtimes/pinned/. Node 18, 22 and 24, Bun and Deno run smoke.mjs on
 // real files (by URL from a local range server, by path, as a Blob); workerd serves
-// examples/cloudflare-worker/, which probes a file on that server with a precompiled wasm module.
+// examples/cloudflare-worker/, which probes a file on that server with a precompiled wasm module, and a
+// dataset split into shards probed by sub-requests of the Worker to itself (merged as Node probes it whole).
 // Verdicts are checked against the truth DuckDB reads back from the files it wrote (tests/js/helpers/demo-samples.js)
 // and against parquet-testing's published contents. Exits non-zero on any failure, and never hangs.
 import assert from 'node:assert/strict'
@@ -15,7 +16,7 @@ import { startTestServer } from '../js/helpers/range-server.js'
 import { assertProbeMatchesTruth, nodeProbe } from '../browser/checks.js'
 import { buildSamples, samplesDir } from '../js/helpers/demo-samples.js'
 import { repoRoot } from '../../web/server.js'
-import { openParquet } from '../../js/index.js'
+import { openDataset, openParquet } from '../../js/index.js'
 
 const GLOBAL_TIMEOUT_MS = 150_000
 const RUN_TIMEOUT_MS = 30_000
@@ -216,6 +217,7 @@ async function checkWorker(manifest, server, reference) {
     } finally {
       await inNode.close()
     }
+    await checkShardedWorker(worker, server, planned)
     const outside = await ask({ file: 'http://example.com/x.parquet', column: 'city', value: 'Tokyo' })
     assert.equal(outside.status, 400, 'a file outside PARQUET_BASE_URL is refused')
     const noColumn = await ask({ file: 'orders.parquet', column: 'no_such_column', value: '1' })
@@ -225,6 +227,31 @@ async function checkWorker(manifest, server, reference) {
   } finally {
     await worker.stop()
   }
+}
+
+/**
+ * GET /shards: a dataset of many names (the same sample under several query strings: each its own path,
+ * so its own shard, plus a file without the column) fanned out over 4 Worker sub-requests and merged;
+ * the answer must be the one Node gives for the whole dataset, unsharded.
+ */
+async function checkShardedWorker(worker, server, planned) {
+  const sample = path.basename(new URL(planned.location).pathname)
+  const names = [...Array.from({ length: 7 }, (_, i) => `${sample}?part=${i}`), 'events-20rg.parquet']
+  const query = new URLSearchParams({ column: planned.column, shards: '4' })
+  for (const name of names) query.append('file', name)
+  for (const value of planned.values) query.append('value', value)
+  const response = await fetch(`${worker.url}shards?${query}`, { signal: AbortSignal.timeout(RUN_TIMEOUT_MS) })
+  const body = await response.json()
+  assert.equal(response.status, 200, `workerd: /shards: ${JSON.stringify(body)}\n${worker.log()}`)
+  assert.equal(body.shards.length, 4)
+  assert.ok(body.shards.filter((s) => s.files > 0).length >= 2, `the files are spread over the shards: ${JSON.stringify(body.shards)}`)
+  const dataset = await openDataset(names.map((name) => ({ path: name, location: server.url(name) })), { hivePartitioning: false })
+  const whole = await dataset.probe(planned.column, planned.values)
+  const shown = (files) => [...files].sort((a, b) => (a.path < b.path ? -1 : 1)).map((f) => ({ path: f.path, error: f.error?.code ?? null, values: f.values.map(({ value, verdict, source, reason }) => ({ value, verdict, source, reason })) }))
+  assert.deepEqual(shown(body.files), shown(whole.files), 'workerd: the merged shards answer as Node probing the whole dataset')
+  assert.deepEqual(body.totals, whole.totals, 'workerd: the merged totals')
+  assert.ok(whole.totals.verdicts.maybe > 0 && whole.totals.verdicts.absent > 0, `the files answer, not only the column-less one: ${JSON.stringify(whole.totals)}`)
+  assert.equal(body.stats.filesOpened, whole.stats.filesOpened)
 }
 
 // ---- runner ------------------------------------------------------------------------------------
@@ -258,6 +285,9 @@ async function main() {
   }
   checks.push([`workerd ${pinnedVersion('workerd')}: examples/cloudflare-worker`, () => checkWorker(manifest, server, reference)])
 
+  // `node tests/runtimes/run.js workerd` runs only the checks whose name contains the word.
+  const only = process.argv[2]
+  if (only) checks.splice(0, checks.length, ...checks.filter(([name]) => name.includes(only)))
   let failed = 0
   // Two at a time: the machine's cores are shared, and each check is mostly start-up.
   const queue = [...checks]

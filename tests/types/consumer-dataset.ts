@@ -34,6 +34,7 @@ const datasetOptions: Required<Omit<OpenDatasetOptions, keyof import('parquet-bl
   region: 'eu-west-1',
   maxKeys: 1000,
 
+  index: 'https://example.com/events/_index.puffin',
   footerCache: createFooterCache(),
   signal: new AbortController().signal,
 }
@@ -114,7 +115,7 @@ function datasetMembers(d: ParquetDataset): Every<ParquetDataset> {
   return {
     files: d.files.map((f) => ({ path: f.path, size: f.size, validator: f.validator, partitions: f.partitions }) satisfies Every<ParquetDataset['files'][number]>),
     partitionTypes: d.partitionTypes satisfies Record<string, PartitionType>,
-    probe: d.probe, probeEach: d.probeEach, inspect: d.inspect,
+    probe: d.probe, probeEach: d.probeEach, inspect: d.inspect, close: d.close,
   }
 }
 

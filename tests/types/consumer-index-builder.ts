@@ -2,7 +2,7 @@
 // buildSidecarIndex, openSidecarIndex, SidecarIndex, adviseIndexes), compiled by
 // tests/js/consumer-types.test.js with tsc --strict like tests/types/consumer.ts: every documented option
 // passed (`Required<…>`), every documented result field read (`Every<…>`). Never run, only compiled.
-import { openParquet, type ParquetFile, type ProbeValueResult } from 'parquet-bloom'
+import { openDataset, openParquet, type ParquetDataset, type ParquetFile, type ProbeValueResult } from 'parquet-bloom'
 import {
   addIndexes, adviseIndexes, buildSidecarIndex, INDEXES_KEY, openSidecarIndex,
   type AddIndexesOptions, type AddIndexesResult, type OpenSidecarIndexOptions, type SidecarBuildOptions, type SidecarFileEntry, type SidecarIndex, type SidecarProbeResult,
@@ -97,6 +97,9 @@ export async function consumeIndexBuilder(url: string): Promise<unknown[]> {
   const index: SidecarIndex = await openSidecarIndex(url, openOptions)
   const probed = await index.probe('user_id', [42n], { files: ['a.parquet', { path: 'b.parquet', size: 10, validator: null }], validate: true, signal })
   const file: ParquetFile = await openParquet(url, { index })
+  // A dataset takes the opened index too (and closes only one it opened itself from a path or URL).
+  const dataset: ParquetDataset = await openDataset(['/data/a.parquet'], { index })
+  await dataset.close()
   const advice = await adviseIndexes(file, { fpp: 0.01, sampleRowGroups: 8, valuesPerRowGroup: 200, columns: ['id'], signal })
   await index.close()
   return [key, addedFields(added), builtFields(built), indexMembers(index), probedFields(probed), advice.map(adviceFields)]

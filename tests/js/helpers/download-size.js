@@ -30,7 +30,8 @@ export function moduleGraph(entry = SOURCE_ENTRY, { dynamicImports = true } = {}
   const visit = (file) => {
     if (seen.has(file)) return
     seen.add(file)
-    const text = readFileSync(file, 'utf8')
+    // Type-only imports in JSDoc comments (`@param {import('./x.js').T}`) load nothing.
+    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '')
     for (const spec of importSpecifiers(text, { dynamicImports })) if (isRelative(spec)) visit(path.resolve(path.dirname(file), spec))
   }
   visit(entry)
