@@ -3,7 +3,6 @@
 // readers (offsets, lengths, bit counts, verdicts), the files' known contents (DuckDB, hyparquet-writer,
 // @dsnp/parquetjs written at test time), and the HTTP server's own request counts.
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -14,44 +13,19 @@ import { readBloomFilter, sbbfContains } from 'hyparquet/src/bloom.js'
 import { fixturePath, missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PRESENT, projectRoot } from './helpers/fixtures.js'
 import { writeParquetjsSample, writePatchedFooterSample } from './helpers/hostile-writers.js'
 import { startTestServer } from './helpers/range-server.js'
+import { runCli, runCliJson } from './helpers/run-cli.js'
 import { referenceHash } from './helpers/reference-sbbf.js'
 import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
 import { tempDir } from './helpers/temp-dir.js'
 
-const CLI = path.join(projectRoot, 'js/cli.js')
 const STATS_FILE = 'parquet-testing/data_index_bloom_encoding_stats.parquet'
 const LENGTH_FILE = 'parquet-testing/data_index_bloom_encoding_with_length.parquet'
 const ENCRYPTED_FILE = 'parquet-testing/encrypt_columns_and_footer_bloom_filter.parquet.encrypted'
 const PARQUET_TESTING_MISSING = missingFixture(STATS_FILE) || missingFixture(LENGTH_FILE)
 
-/** Runs the CLI; resolves with its exit code and output (never rejects on a non-zero exit). */
-function cli(args, { stdin } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: projectRoot, stdio: ['pipe', 'pipe', 'pipe'] })
-    const out = []
-    const err = []
-    child.stdout.on('data', (d) => out.push(d))
-    child.stderr.on('data', (d) => err.push(d))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30000)
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') })
-    })
-    child.stdin.end(stdin ?? '')
-  })
-}
-
-async function cliJson(args, options) {
-  const r = await cli([...args, '--json'], options)
-  let doc
-  try {
-    doc = JSON.parse(r.stdout)
-  } catch (error) {
-    assert.fail(`stdout is not JSON (${error.message}); exit ${r.code}; stderr: ${r.stderr}\n${r.stdout.slice(0, 500)}`)
-  }
-  return { ...r, doc }
-}
+/** Runs the CLI from the project folder; resolves with its exit code and output (never rejects on a non-zero exit). */
+const cli = (args, { stdin } = {}) => runCli(args, { stdin: stdin ?? '', cwd: projectRoot, timeout: 30000 })
+const cliJson = (args, { stdin } = {}) => runCliJson(args, { stdin: stdin ?? '', cwd: projectRoot, timeout: 30000 })
 
 // ---------------------------------------------------------------------------------------------------
 // Independent readings of a file: hyparquet's footer decoder and bloom filter reader

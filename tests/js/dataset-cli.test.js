@@ -2,7 +2,6 @@
 // partition value, --json with the dataset's result, --where; inspect's coverage per column — checked
 // against DuckDB's answers and DuckDB's own description of the files (parquet_metadata).
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { before, test } from 'node:test'
@@ -10,22 +9,12 @@ import { fileURLToPath } from 'node:url'
 
 import { duckdb, filesHolding, quote, writeHiveDataset } from './helpers/hive-dataset.js'
 import { startTestServer } from './helpers/range-server.js'
+import { runCli } from './helpers/run-cli.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const CLI = path.join(projectRoot, 'js/cli.js')
 
-function cli(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const cli = (args) => runCli(args, { cwd: projectRoot })
 
 const dir = await tempDir('dataset-cli')
 let root

@@ -3,16 +3,15 @@
 // server: no stored value is missed, files the sidecar rules out are never read (no GET), a rewritten file
 // is probed as usual, and the sidecar's rounds do not grow with the number of files.
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { before, after, describe, test } from 'node:test'
 
 import { init, openDataset } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { withDuckDB } from './helpers/duckdb.js'
 import { startTestServer } from './helpers/range-server.js'
+import { runCli } from './helpers/run-cli.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 const FILES = 12
@@ -132,8 +131,7 @@ describe('openDataset(…, { index })', () => {
 })
 
 describe('parquet-bloom probe --index', () => {
-  const cli = fileURLToPath(new URL('../../js/cli.js', import.meta.url))
-  const run = (args) => new Promise((resolve) => execFile(process.execPath, [cli, ...args], (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr })))
+  const run = (args) => runCli(args)
   let local
   let localIndex
 

@@ -7,11 +7,10 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, test } from 'node:test'
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 
 import { openDataset } from '../../js/index.js'
 import { filesHolding, writeHiveDataset } from './helpers/hive-dataset.js'
+import { runCli } from './helpers/run-cli.js'
 import { startS3Server } from './helpers/s3-server.js'
 
 const BUCKET = 'pb-dataset'
@@ -80,19 +79,7 @@ test('30 ms per response: footers exact ranges in one wave, a second probe one r
 })
 
 test('parquet-bloom probe s3://…: --endpoint, credentials from the environment, never in the output', async () => {
-  const cli = fileURLToPath(new URL('../../js/cli.js', import.meta.url))
-  const run = (args) => new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, AWS_ACCESS_KEY_ID: KEY.accessKeyId, AWS_SECRET_ACCESS_KEY: KEY.secretAccessKey, AWS_REGION: 'us-east-1' },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  const run = (args) => runCli(args, { env: { AWS_ACCESS_KEY_ID: KEY.accessKeyId, AWS_SECRET_ACCESS_KEY: KEY.secretAccessKey, AWS_REGION: 'us-east-1' } })
   const r = await run(['probe', `s3://${BUCKET}/events/`, '--endpoint', s3.endpoint, '-c', 'user_id', '-v', '1003', '--json'])
   assert.equal(r.code, 0, r.stderr)
   const doc = JSON.parse(r.stdout)

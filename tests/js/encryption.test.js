@@ -4,12 +4,10 @@
 // over 2000 rows, as its statistics say); DuckDB files written at test time and read back by DuckDB;
 // missing keys, wrong keys and tampered modules.
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { webcrypto } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 
 import { ErrorCode, openParquet } from '../../js/index.js'
 import { chunk } from '../../js/footer/records.js'
@@ -18,6 +16,7 @@ import { loadCrypto } from '../../js/crypto/load-crypto.js'
 import { decryptPage } from '../../js/crypto/encrypted-pages.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { withFile } from './helpers/with-file.js'
+import { runCli } from './helpers/run-cli.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { withDuckDB } from './helpers/duckdb.js'
 
@@ -538,10 +537,7 @@ describe('wrong keys and tampered bytes: DECRYPTION_FAILED, naming the module, n
 })
 
 describe('CLI keys', () => {
-  const cliPath = fileURLToPath(new URL('../../js/cli.js', import.meta.url))
-  const cli = (args, env = {}) => new Promise((resolve) => {
-    execFile(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }))
-  })
+  const cli = (args, env = {}) => runCli(args, { env })
 
   test('--footer-key / --column-key, environment variables and --key-file; keys never in the output', { skip: missingFixture(BLOOM_FILE) }, async () => {
     const file = fixturePath(BLOOM_FILE)

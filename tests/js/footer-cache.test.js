@@ -3,7 +3,6 @@
 // outside the cache: the values hyparquet-writer wrote into each version of the file (a present value is
 // never "absent"), a fresh open of the file as it is now, and the server's own request log.
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { utimesSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -15,6 +14,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { createFooterCache, directoryStore, ErrorCode, openParquet, ParquetBloomError } from '../../js/index.js'
 import { projectRoot } from './helpers/fixtures.js'
 import { startTestServer } from './helpers/range-server.js'
+import { runCli, runNode } from './helpers/run-cli.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 const ROWS_PER_GROUP = 1000
@@ -500,18 +500,6 @@ describe('the CLI --cache-dir', () => {
   })
 })
 
-function runCli(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(projectRoot, 'js/cli.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const out = []
-    const err = []
-    child.stdout.on('data', (d) => out.push(d))
-    child.stderr.on('data', (d) => err.push(d))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }))
-  })
-}
-
 /** Replaces the file synchronously, so the request being served already sees the new version. */
 function writeFileReplace(name, v) {
   mtime += 2
@@ -530,18 +518,9 @@ async function childProbe(url, cacheDir, value) {
     console.log(JSON.stringify({ fromCache: file.footerFromCache, verdicts: result.rowGroups.map((g) => g.results.map((r) => r.verdict)) }))
     await file.close()
   `
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const out = []
-    const err = []
-    child.stdout.on('data', (d) => out.push(d))
-    child.stderr.on('data', (d) => err.push(d))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`child exited ${code}: ${Buffer.concat(err)}`))
-      resolve(JSON.parse(Buffer.concat(out).toString()))
-    })
-  })
+  const { code, stdout, stderr } = await runNode(['--input-type=module', '-e', script])
+  if (code !== 0) throw new Error(`child exited ${code}: ${stderr}`)
+  return JSON.parse(stdout)
 }
 
 // hyparquet reads each version's footer independently: the fixture itself is what the test thinks it is.

@@ -19,6 +19,7 @@ import { addIndexes, INDEXES_KEY } from '../../js/index-builder/index.js'
 import { PACKAGE_VERSION } from '../../js/index-builder/version.js'
 import { fixturePath, fixturesDir, missingFixture, projectRoot } from './helpers/fixtures.js'
 import { openDuckDB } from './helpers/duckdb.js'
+import { runCli } from './helpers/run-cli.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { withFile } from './helpers/with-file.js'
 
@@ -400,12 +401,7 @@ test('the recorded version is package.json\'s', async () => {
 })
 
 describe('parquet-bloom index add', () => {
-  const run = async (args) => {
-    const { execFile } = await import('node:child_process')
-    return new Promise((resolve) => {
-      execFile(process.execPath, [path.join(projectRoot, 'js/cli.js'), ...args], (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }))
-    })
-  }
+  const run = (args) => runCli(args)
 
   test('writes the copy, prints what it added as text or JSON; usage errors exit 2', async () => {
     const input = path.join(dir, 'cli-in.parquet')
@@ -501,8 +497,7 @@ describe('inspect --advise', () => {
     } finally {
       perGroup.free()
     }
-    const { execFile } = await import('node:child_process')
-    const text = await new Promise((resolve) => execFile(process.execPath, [path.join(projectRoot, 'js/cli.js'), 'inspect', input, '--advise', '--fpp', '0.001'], (e, stdout) => resolve(stdout)))
+    const { stdout: text } = await runCli(['inspect', input, '--advise', '--fpp', '0.001'])
     assert.match(text, /shuffled\s+INT64\s+8\s+4096\s+100\.0%\s+\d\.\d%\s+99\.9%/)
   })
 })

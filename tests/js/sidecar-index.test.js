@@ -13,6 +13,7 @@ import { ErrorCode, init, openParquet } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { openDuckDB } from './helpers/duckdb.js'
 import { startTestServer } from './helpers/range-server.js'
+import { runCli } from './helpers/run-cli.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 const FILES = 30
@@ -289,9 +290,8 @@ describe('a sidecar index that disagrees with itself', () => {
 
 describe('parquet-bloom index build / probe --index', () => {
   test('the CLI builds an index and probes through it; encrypted files are refused', async (t) => {
-    const { execFile } = await import('node:child_process')
-    const { projectRoot, fixturePath, missingFixture } = await import('./helpers/fixtures.js')
-    const run = (args) => new Promise((resolve) => execFile(process.execPath, [path.join(projectRoot, 'js/cli.js'), ...args], (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr })))
+    const { fixturePath, missingFixture } = await import('./helpers/fixtures.js')
+    const run = (args) => runCli(args)
     const sub = path.join(dir, 'cli')
     await mkdir(sub)
     for (const f of [0, 1]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
