@@ -2,12 +2,11 @@
 // value X of column C?" from its bloom filters, and lending filters out for the length of a visit.
 import { BloomFilter } from './filter/bloom-filter.js'
 import { getCore, init } from './wasm/core.js'
-import { structureBoundaries } from './indexes/bloom-layout.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { setLayoutOrigin } from './footer/chunk-indexes.js'
 import { readFooter } from './footer/footer.js'
 import { chunk } from './footer/records.js'
-import { chunkPageRanges, decryptedFilter, encryptedFilterTask, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
+import { decryptedFilter, encryptedFilterTask, fileGeometry, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
 import { planProbe } from './plan/probe-plan.js'
 import { confirmOptions } from './confirm/confirm-options.js'
 import { LinkModel, transportWindow } from './plan/link-model.js'
@@ -107,16 +106,8 @@ export class ParquetFile {
     // The first footer took one sequential request per read (the tail, then the rest of a larger
     // footer, or none from the cache); a footer read again after FILE_CHANGED at least one more.
     this.#rounds = this.#rounds === undefined ? this.#source.stats.requests : this.#rounds + 1
-    let boundaries
-    let pageRanges
-    /** @type {import('./indexes/bloom-reads.js').FileGeometry} what probe planning needs of the footer, explicitly */
-    this.#geometry = {
-      layout: this.layout,
-      fileSize: this.fileSize,
-      metadataOffset: this.metadataOffset,
-      boundaries: () => (boundaries ??= structureBoundaries(this.layout, this.metadataOffset)),
-      pageRanges: () => (pageRanges ??= chunkPageRanges(this.layout, this.metadataOffset)),
-    }
+    /** what probe planning needs of the footer, explicitly */
+    this.#geometry = fileGeometry(this.layout, this.fileSize, this.metadataOffset)
   }
 
   /** Where the bytes come from: the URL, path or a label for in-memory sources. */

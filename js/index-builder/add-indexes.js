@@ -10,8 +10,7 @@ import { openParquet } from '../parquet-file.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { allChunks, chunk as chunkView } from '../footer/records.js'
 import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chunk-filter.js'
-import { chunkPageRanges, locateFilter } from '../indexes/bloom-reads.js'
-import { structureBoundaries } from '../indexes/bloom-layout.js'
+import { fileGeometry, locateFilter } from '../indexes/bloom-reads.js'
 import { writerRulesFor } from '../indexes/writer-rules.js'
 import { Malformed } from '../format/thrift-compact.js'
 import { Unanswerable } from '../plan/verdicts.js'
@@ -67,11 +66,7 @@ export async function addIndexes(source, sink, options) {
         throw invalid(`${name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
       }
     }
-    const geometry = {
-      layout, fileSize: file.fileSize, metadataOffset,
-      boundaries: () => structureBoundaries(layout, metadataOffset),
-      pageRanges: () => chunkPageRanges(layout, metadataOffset),
-    }
+    const geometry = fileGeometry(layout, file.fileSize, metadataOffset)
     const read = (offset, length) => file.readRange(offset, length, { signal })
     out = await openSink(sink)
     // Everything before the old footer, as it is; the next window is read while one is written.

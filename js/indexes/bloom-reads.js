@@ -4,7 +4,7 @@
 import { getCore } from '../wasm/core.js'
 import { hashValues } from '../wasm/batch-writer.js'
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from './bloom-header.js'
-import { layoutFromLength, nextBoundary } from './bloom-layout.js'
+import { layoutFromLength, nextBoundary, structureBoundaries } from './bloom-layout.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { allChunks, chunk, IndexFlag } from '../footer/records.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
@@ -26,6 +26,24 @@ const MAX_JOIN_GAP_BYTES = 16 * 1024
 
 export const MODES = ['auto', 'filter', 'block']
 const EMPTY_BLOCK = new Uint8Array(32)
+
+/**
+ * What filter reads need of a footer: the layout, the file's size and where its footer starts, and the
+ * offsets that bound a filter of unknown length and the chunks' page ranges, each computed once on first use.
+ * @param {import('../footer/footer.js').FileLayout} layout
+ * @returns {FileGeometry}
+ */
+export function fileGeometry(layout, fileSize, metadataOffset) {
+  let boundaries
+  let pageRanges
+  return {
+    layout,
+    fileSize,
+    metadataOffset,
+    boundaries: () => (boundaries ??= structureBoundaries(layout, metadataOffset)),
+    pageRanges: () => (pageRanges ??= chunkPageRanges(layout, metadataOffset)),
+  }
+}
 
 /**
  * Where one chunk's filter is, or why there is none to read. Any disagreement between the footer's
