@@ -18,6 +18,36 @@ export const BUNDLE = 'js/parquet-bloom.browser.js'
 export const GLUE = 'js/wasm/parquet_bloom.mjs'
 export const WASM = 'js/wasm/parquet_bloom.wasm'
 
+const AVSC_TYPES = 'avsc/etc/browser/avsc-types.js'
+
+/**
+ * avsc (Iceberg manifests, on demand: js/table/avro.js) is CommonJS and requires Node's `buffer` and
+ * `util`. It is bundled on its own into one ES module — `buffer` from the npm package of that name, `util`
+ * as the four functions avsc uses (js/table/avsc-util.js) — which the bundle then splits like any other
+ * module: CommonJS handled inside the bundle itself would put esbuild's interop helpers into a chunk
+ * that the entry imports, growing what every probe downloads.
+ * @type {import('esbuild').Plugin}
+ */
+const avscAsModule = {
+  name: 'avsc-as-module',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^avsc\/etc\/browser\/avsc-types\.js$/ }, () => ({ path: AVSC_TYPES, namespace: 'avsc-module' }))
+    plugin.onLoad({ filter: /.*/, namespace: 'avsc-module' }, async () => {
+      const { outputFiles } = await build({
+        absWorkingDir: root,
+        entryPoints: [AVSC_TYPES],
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        alias: { util: './js/table/avsc-util.js' },
+        write: false,
+        logLevel: 'warning',
+      })
+      return { contents: outputFiles[0].text, loader: 'js', resolveDir: root }
+    })
+  },
+}
+
 /**
  * Runs esbuild. With write: false nothing touches the disk and the outputs come back in memory
  * (tests/js/helpers/download-size.js measures them that way, so a stale bundle on disk can never pass the budget).
@@ -39,6 +69,7 @@ export function buildBrowserBundle({ write = true } = {}) {
     sourcesContent: false, // the map points at the commented sources the package ships in js/
     legalComments: 'none',
     external: ['node:*', './wasm/parquet_bloom.mjs'],
+    plugins: [avscAsModule],
     metafile: true,
     write,
     logLevel: 'warning',

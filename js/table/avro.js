@@ -1,25 +1,48 @@
 // Avro object container files (Avro 1.11 spec, "Object Container Files") to records, for Iceberg
-// manifest lists and manifests. Decoding is avsc's (loaded on first use, so the probe path and the
-// browser bundle never carry it); here only its long type is swapped for one that yields bigints,
-// because snapshot ids and sequence numbers exceed 2^53.
+// manifest lists and manifests. Decoding is avsc's, through its types-only entry (no Node streams, so the
+// same decoder runs in Node, Bun, Deno, browsers and workers), loaded on first use so the probe path and
+// the browser bundle's core never carry it. The container's framing (header, blocks, sync markers) is
+// read with avsc types of the spec's own header and block schemas; a block's `deflate` codec is raw
+// DEFLATE (RFC 1951), undone by the runtime's DecompressionStream. Longs are swapped for a type that
+// yields bigints, because snapshot ids and sequence numbers exceed 2^53.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
-/** @type {Promise<any> | undefined} */
-let avscLoaded
+/** @typedef {{ avsc: any, Buffer: any, header: any, block: any, longType: any }} AvroKit */
 
-// avsc reads through Node's streams and zlib: a name the browser bundler does not follow keeps it out
-// of the bundle (Iceberg manifests are read in Node, Bun and Deno; a browser gets a clear error).
-const AVSC = 'avsc'
+/** @type {Promise<AvroKit> | undefined} */
+let kitLoaded
 
-async function loadAvsc() {
-  avscLoaded ??= import(/* webpackIgnore: true */ AVSC).then((m) => m.default ?? m).catch((err) => {
-    avscLoaded = undefined
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `reading Iceberg manifests (Avro) needs the avsc package, which runs in Node, Bun and Deno, not in browsers (${err?.message ?? err})`, { cause: err })
+const MAGIC = [0x4f, 0x62, 0x6a, 0x01] // "Obj" 1
+
+/** avsc's types and the Buffer class it works on. */
+async function loadKit() {
+  kitLoaded ??= import('avsc/etc/browser/avsc-types.js').then((loaded) => {
+    const avsc = loaded.default ?? loaded
+    // The class of what avsc encodes to: Node's Buffer in Node, Bun and Deno, in a browser the `buffer`
+    // package it is bundled with (scripts/build-bundle.js), so its inputs are always of its own kind.
+    const Buffer = avsc.Type.forSchema('int').toBuffer(0).constructor
+    const longType = bigLongType(avsc, Buffer)
+    // The spec's header and block records: magic, metadata map (bytes values), sync marker; then blocks of
+    // an object count, the (possibly compressed) serialized objects, and the sync marker again.
+    const header = avsc.Type.forSchema({ type: 'record', name: 'Header', fields: [
+      { name: 'magic', type: { type: 'fixed', name: 'Magic', size: 4 } },
+      { name: 'meta', type: { type: 'map', values: 'bytes' } },
+      { name: 'sync', type: { type: 'fixed', name: 'Sync', size: 16 } },
+    ] }, { registry: { long: longType } })
+    const block = avsc.Type.forSchema({ type: 'record', name: 'Block', fields: [
+      { name: 'count', type: 'long' },
+      { name: 'data', type: 'bytes' },
+      { name: 'sync', type: { type: 'fixed', name: 'Sync', size: 16 } },
+    ] }, { registry: { long: longType } })
+    return { avsc, Buffer, header, block, longType }
+  }).catch((err) => {
+    kitLoaded = undefined
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `reading Iceberg manifests (Avro) needs the avsc package (${err?.message ?? err})`, { cause: err })
   })
-  return avscLoaded
+  return kitLoaded
 }
 
-function bigLongType(avsc) {
+function bigLongType(avsc, Buffer) {
   return avsc.types.LongType.__with({
     fromBuffer: (buf) => buf.readBigInt64LE(),
     toBuffer: (n) => {
@@ -34,6 +57,23 @@ function bigLongType(avsc) {
   })
 }
 
+/** Raw DEFLATE undone: the runtime's DecompressionStream, or zlib where a Node predates 'deflate-raw'. */
+async function inflateRaw(bytes) {
+  let stream
+  try {
+    stream = new DecompressionStream('deflate-raw')
+  } catch {
+    const { inflateRawSync } = await import('node:zlib')
+    return new Uint8Array(inflateRawSync(bytes))
+  }
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer())
+}
+
+const CODECS = {
+  null: async (bytes) => bytes,
+  deflate: inflateRaw,
+}
+
 /**
  * Every record of an Avro container file, with longs as bigints and bytes/fixed as Uint8Arrays, and the
  * file's metadata (avro.schema, avro.codec, and the writer's own keys such as Iceberg's format-version).
@@ -42,22 +82,59 @@ function bigLongType(avsc) {
  * @returns {Promise<{ records: any[], meta: Record<string, string> }>}
  */
 export async function readAvroFile(bytes, name) {
-  const avsc = await loadAvsc()
-  const longType = bigLongType(avsc)
-  const records = []
+  const kit = await loadKit()
+  const refuse = (why, cause) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${name}: not a readable Avro file (${why})`, { cause, source: name })
+  const buf = kit.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (MAGIC.some((b, i) => buf[i] !== b)) throw refuse('invalid magic bytes')
+  let decoded
+  try {
+    decoded = kit.header.decode(buf, 0)
+  } catch (err) {
+    throw refuse(err.message, err)
+  }
+  if (decoded.offset < 0) throw refuse('truncated header')
   /** @type {Record<string, string>} */
   const meta = {}
-  await new Promise((resolve, reject) => {
-    const decoder = new avsc.streams.BlockDecoder({
-      parseHook: (schema) => avsc.Type.forSchema(schema, { registry: { long: longType }, wrapUnions: false }),
-    })
-    decoder.on('metadata', (_type, _codec, header) => {
-      for (const [key, value] of Object.entries(header.meta ?? {})) meta[key] = Buffer.from(value).toString('utf8')
-    })
-    decoder.on('data', (record) => records.push(record))
-    decoder.on('end', resolve)
-    decoder.on('error', (err) => reject(new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${name}: not a readable Avro file (${err.message})`, { cause: err, source: name })))
-    decoder.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-  })
+  for (const [key, value] of Object.entries(decoded.value.meta)) meta[key] = new TextDecoder().decode(value)
+  const sync = decoded.value.sync
+  const codec = CODECS[meta['avro.codec'] ?? 'null']
+  if (!codec) throw refuse(`unsupported codec ${meta['avro.codec']}`)
+  let type
+  try {
+    type = kit.avsc.Type.forSchema(JSON.parse(meta['avro.schema']), { registry: { long: kit.longType }, wrapUnions: false })
+  } catch (err) {
+    throw refuse(`bad schema: ${err.message}`, err)
+  }
+  const records = []
+  let offset = decoded.offset
+  while (offset < buf.length) {
+    try {
+      decoded = kit.block.decode(buf, offset)
+    } catch (err) {
+      throw refuse(err.message, err)
+    }
+    if (decoded.offset < 0) throw refuse(`truncated block at byte ${offset}`)
+    const { count, data, sync: blockSync } = decoded.value
+    if (!sync.equals(blockSync)) throw refuse(`sync marker mismatch at byte ${offset}`)
+    offset = decoded.offset
+    let objects
+    try {
+      objects = kit.Buffer.from(await codec(data))
+    } catch (err) {
+      throw refuse(`${meta['avro.codec']} block at byte ${offset}: ${err.message}`, err)
+    }
+    let at = 0
+    for (let i = 0n; i < count; i++) {
+      let record
+      try {
+        record = type.decode(objects, at)
+      } catch (err) {
+        throw refuse(err.message, err)
+      }
+      if (record.offset < 0) throw refuse(`truncated record in the block before byte ${offset}`)
+      records.push(record.value)
+      at = record.offset
+    }
+  }
   return { records, meta }
 }
