@@ -186,5 +186,8 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors/src/hysnappy/js/compress.js", esModule = embed "../../node_modules/hysnappy/js/compress.js"),
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors/src/hysnappy/js/index.js", esModule = embed "../../node_modules/hysnappy/js/index.js"),
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors/src/hysnappy/js/uncompress.js", esModule = embed "../../node_modules/hysnappy/js/uncompress.js"),
+    # avsc (Iceberg manifests, js/table/avro.js) is CommonJS: named so the module graph resolves, it does
+    # not evaluate here, and reading an Iceberg table in this Worker fails with a ParquetBloomError saying so.
+    (name = "node_modules/parquet-bloom/js/table/avsc/etc/browser/avsc-types.js", esModule = embed "../../node_modules/avsc/etc/browser/avsc-types.js"),
   ],
 );
