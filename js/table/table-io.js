@@ -33,7 +33,8 @@ export class TableIO {
    */
   constructor(root, options = {}) {
     this.root = root
-    this.fetch = options.fetch ?? globalThis.fetch
+    // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of this object.
+    this.fetch = options.fetch ?? ((/** @type {Parameters<typeof fetch>} */ ...args) => globalThis.fetch(...args))
     this.headers = options.headers
     this.signal = options.signal
     this.stats = { requests: 0, bytesFetched: 0, rounds: 0 }
