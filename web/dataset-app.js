@@ -1,6 +1,8 @@
-// The demo's dataset card: a list of URLs probed as one dataset in the worker (openDataset), drawn as a
-// table of files with each value's file-level verdict and the index that decided, the partition values
-// as facets to narrow the table by, and what the whole dataset cost.
+// The demo's dataset card: a list of URLs, a public S3-compatible bucket prefix, or an Iceberg or Delta
+// table, probed as one dataset in the worker (openDataset / openTable), drawn as a table of files with
+// each value's file-level verdict and the index (or table step) that decided, the partition values as
+// facets to narrow the table by, and what the whole probe cost: listing or table metadata, then footers
+// and index reads.
 import { explainError } from './error-view.js'
 import { formatBytes, plural } from './format.js'
 import { WorkerClient } from './worker-client.js'
@@ -10,56 +12,123 @@ let worker
 let last
 const facet = { key: undefined, value: undefined }
 
-const SOURCE_TAG = { 'statistics': 'S', 'page-index': 'P', 'dictionary': 'D', 'bloom-filter': 'B', 'data-pages': 'R', 'value': 'V', 'partition': 'H' }
+const SOURCE_TAG = { 'statistics': 'S', 'page-index': 'P', 'dictionary': 'D', 'bloom-filter': 'B', 'data-pages': 'R', 'value': 'V', 'partition': 'H',
+  'table-partition': 'TP', 'table-stats': 'TS' }
+const STEP_NAMES = { 'table-partition': "the table's partition values", 'table-stats': "the table's column statistics", 'partition': 'the path\'s partitions' }
+
+const lines = (id) => $(id).value.split('\n').map((l) => l.trim()).filter(Boolean)
+
+/**
+ * What the prefix field names, as the package's listing takes it: `s3://bucket/prefix/` (with the endpoint
+ * field, if any), a path-style `https://endpoint/bucket/prefix/`, or AWS's virtual-hosted
+ * `https://bucket.s3.region.amazonaws.com/prefix/`.
+ * @returns {{ prefix: string, endpoint?: string }}
+ */
+export function bucketSource(text, endpoint) {
+  if (/^s3:\/\//i.test(text)) return { prefix: text, endpoint: endpoint || undefined }
+  const url = new URL(text)
+  const virtualHost = /^([^.]+)\.s3(?:[.-][a-z0-9-]+)?\.amazonaws\.com$/i.exec(url.hostname)
+  if (virtualHost) return { prefix: `s3://${virtualHost[1]}${decodeURIComponent(url.pathname)}` }
+  const [, bucket, ...key] = decodeURIComponent(url.pathname).split('/')
+  if (!bucket) throw Object.assign(new Error(`${text} names no bucket: expected https://endpoint/bucket/prefix/`), { code: 'INVALID_ARGUMENT' })
+  return { prefix: `s3://${bucket}/${key.join('/')}`, endpoint: url.origin }
+}
+
+function showKind() {
+  const kind = $('dataset-kind').value
+  for (const el of document.querySelectorAll('#dataset-form [data-kind]')) /** @type {HTMLElement} */ (el).hidden = el.getAttribute('data-kind') !== kind
+}
 
 async function probeDataset(event) {
   event.preventDefault()
-  const urls = $('dataset-urls').value.split('\n').map((l) => l.trim()).filter(Boolean).map((u) => new URL(u, location.href).href)
-  const values = $('dataset-values').value.split('\n').map((l) => l.trim()).filter(Boolean)
+  const kind = $('dataset-kind').value
+  const values = lines('dataset-values')
   const column = $('dataset-column').value.trim()
-  if (!urls.length || !values.length || !column) return
+  if (!values.length || !column) return
   worker ??= new WorkerClient(new URL('./probe-worker.js', import.meta.url))
   $('dataset-button').disabled = true
   $('dataset-readout').hidden = false
-  $('dataset-readout').textContent = `Probing ${plural(urls.length, 'file')}…`
+  $('dataset-readout').removeAttribute('data-files')
+  $('dataset-steps').hidden = true
   try {
-    last = await worker.call('probeDataset', { urls, column, values })
+    if (kind === 'table') {
+      const tableLocation = new URL($('table-location').value.trim(), location.href).href
+      $('dataset-readout').textContent = `Reading the table's metadata at ${tableLocation}…`
+      last = await worker.call('probeTable', { location: tableLocation, format: $('table-format').value, column, values })
+    } else if (kind === 'prefix') {
+      const source = bucketSource($('dataset-prefix').value.trim(), $('dataset-endpoint').value.trim())
+      $('dataset-readout').textContent = `Listing ${source.prefix}…`
+      last = await worker.call('probeDataset', { ...source, column, values })
+    } else {
+      const urls = lines('dataset-urls').map((u) => new URL(u, location.href).href)
+      if (!urls.length) return
+      $('dataset-readout').textContent = `Probing ${plural(urls.length, 'file')}…`
+      last = await worker.call('probeDataset', { urls, column, values })
+    }
     Object.assign(facet, { key: undefined, value: undefined })
     render()
   } catch (error) {
     const { title, message } = explainError(error)
     $('dataset-readout').textContent = `${title}: ${message}`
+    $('dataset-readout').dataset.error = error.code ?? 'INTERNAL'
   } finally {
     $('dataset-button').disabled = false
   }
 }
 
+/** The cost line: what was read before the files (listing or table metadata), then the files' footers and indexes. */
+function costText({ stats, listing, table }) {
+  const before = table ? { what: `table metadata (${table.format}${table.snapshot ? `, snapshot ${table.snapshot}` : table.version !== undefined ? `, version ${table.version}` : ''})`,
+    requests: table.metadataStats.requests, bytes: table.metadataStats.bytesFetched, rounds: table.metadataStats.rounds }
+    : listing?.requests ? { what: 'listing', requests: listing.requests, bytes: listing.bytes } : undefined
+  const files = `footers and indexes: ${plural(stats.requests, 'request')}, ${formatBytes(stats.bytes)}, ${plural(stats.rounds, 'round')}`
+  if (!before) return `${files}; ${Math.round(stats.ms)} ms`
+  const total = before.requests + stats.requests
+  return `${plural(total, 'request')} in all — ${before.what}: ${plural(before.requests, 'request')}, ${formatBytes(before.bytes)}` +
+    `${before.rounds !== undefined ? `, ${plural(before.rounds, 'round')}` : ''}; ${files}; ${Math.round(stats.ms)} ms after it`
+}
+
 function render() {
-  const { files, totals, stats } = last
+  const { files, totals, stats, listing, table } = last
   const kept = files.filter((f) => f.values.some((v) => v.verdict !== 'absent')).length
-  $('dataset-readout').textContent = `${kept} of ${plural(files.length, 'file')} may hold a value (${totals.filesOpened} opened` +
-    `${totals.filesWithError ? `, ${totals.filesWithError} unreadable` : ''}); ${plural(stats.requests, 'request')}, ${formatBytes(stats.bytes)}, ` +
-    `${plural(stats.rounds, 'round')}, ${Math.round(stats.ms)} ms`
+  const readout = $('dataset-readout')
+  readout.textContent = `${kept} of ${plural(files.length, 'file')} may hold a value (${totals.filesOpened} opened` +
+    `${totals.filesWithError ? `, ${totals.filesWithError} unreadable` : ''}); ${costText(last)}`
+  Object.assign(readout.dataset, { files: String(files.length), kept: String(kept), requests: String(stats.requests + (listing?.requests ?? 0) + (table?.metadataStats.requests ?? 0)) })
+  delete readout.dataset.error
+  renderSteps(totals, table)
   renderFacets(files)
   const shown = files.filter((f) => facet.key === undefined || String(f.partitions[facet.key]) === facet.value)
-  const table = document.createElement('table')
-  table.className = 'columns'
-  const head = table.createTHead().insertRow()
+  const grid = document.createElement('table')
+  grid.className = 'columns'
+  const head = grid.createTHead().insertRow()
   for (const title of ['File', 'Partitions', ...files[0]?.values.map((v) => String(v.value)) ?? [], 'Row groups']) head.appendChild(Object.assign(document.createElement('th'), { textContent: title }))
-  const body = table.createTBody()
+  const body = grid.createTBody()
   for (const f of shown) {
     const row = body.insertRow()
+    row.dataset.path = f.path
     row.insertCell().textContent = f.path
     row.insertCell().textContent = Object.entries(f.partitions).map(([k, v]) => `${k}=${v}`).join(' ')
     for (const v of f.values) {
       const cell = row.insertCell()
       cell.className = `v-${v.verdict}`
+      Object.assign(cell.dataset, { verdict: v.verdict, source: v.source ?? '', reason: v.reason ?? '' })
       cell.textContent = `${v.verdict} ${v.source ? SOURCE_TAG[v.source] ?? v.source : v.reason}`
       cell.title = `${v.reason}: ${v.detail}`
     }
     row.insertCell().textContent = f.error ? f.error.code : String(f.rowGroups)
   }
-  $('dataset-files').replaceChildren(table)
+  $('dataset-files').replaceChildren(grid)
+}
+
+/** Which step ruled how many files out: the table's metadata, the paths, or the files' own indexes. */
+function renderSteps(totals, table) {
+  const entries = Object.entries(totals.ruledOut ?? {}).filter(([source, n]) => source !== 'none' && n.files > 0)
+  const el = $('dataset-steps')
+  el.hidden = entries.length === 0 && !table
+  const parts = entries.map(([source, n]) => `${n.files} by ${STEP_NAMES[source] ?? `the files' ${source}`}`)
+  el.textContent = `${table ? `${table.format === 'iceberg' ? 'Iceberg' : 'Delta'} table, ${plural(table.liveFiles, 'live file')}. ` : ''}Ruled out, of the file × value answers: ${parts.join(', ') || 'none'}.`
+  el.dataset.steps = JSON.stringify(Object.fromEntries(entries.map(([source, n]) => [source, n.files])))
 }
 
 /** One chip per partition key=value; clicking one shows only its files, clicking it again all. */
@@ -70,6 +139,7 @@ function renderFacets(files) {
   box.hidden = chips.size === 0
   box.replaceChildren(...[...chips].map(([label, [key, value]]) => {
     const button = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary', textContent: label })
+    button.dataset.facet = label
     button.setAttribute('aria-pressed', String(facet.key === key && facet.value === value))
     button.addEventListener('click', () => {
       const same = facet.key === key && facet.value === value
@@ -80,4 +150,5 @@ function renderFacets(files) {
   }))
 }
 
+$('dataset-kind').addEventListener('change', showKind)
 $('dataset-form').addEventListener('submit', probeDataset)

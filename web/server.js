@@ -17,7 +17,8 @@ const CORS_HEADERS = {
   'access-control-expose-headers': 'Content-Range, Content-Length, Accept-Ranges, ETag',
 }
 
-function handle(req, res) {
+/** @param {Record<string, string>} mounts more top-level folders: name → directory served under /name/ */
+const handler = (mounts) => function handle(req, res) {
   for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
   if (req.method === 'OPTIONS') {
     res.writeHead(204, {
@@ -43,14 +44,16 @@ function handle(req, res) {
     return
   }
   const top = pathname.split('/')[1]
-  if (!SERVED.includes(top)) {
+  const mounted = Object.hasOwn(mounts, top) ? mounts[top] : undefined
+  if (!SERVED.includes(top) && mounted === undefined) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${pathname}`)
     return
   }
   // A development server: nothing is cached, so a rebuilt wasm or edited page is picked up at once and
   // the byte counts the page shows never depend on what the browser cache held.
   res.setHeader('cache-control', 'no-store')
-  send(req, pathname, { root: repoRoot, index: ['index.html'], cacheControl: false, etag: false, lastModified: false, dotfiles: 'deny' })
+  const served = mounted === undefined ? { root: repoRoot, path: pathname } : { root: mounted, path: pathname.slice(top.length + 1) }
+  send(req, served.path, { root: served.root, index: ['index.html'], cacheControl: false, etag: false, lastModified: false, dotfiles: 'deny' })
     .on('error', (error) => {
       const status = error.status ?? 500
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 404 ? `not found: ${pathname}` : String(error.message))
@@ -63,11 +66,12 @@ function handle(req, res) {
 
 /**
  * Starts the server; resolves once it listens.
- * @param {{ port?: number, host?: string }} [options]
+ * @param {{ port?: number, host?: string, mounts?: Record<string, string> }} [options] mounts: more folders, each served
+ *   under /name/ (the browser tests serve table fixtures this way)
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
-export function startDemoServer({ port = 0, host = '127.0.0.1' } = {}) {
-  const server = http.createServer(handle)
+export function startDemoServer({ port = 0, host = '127.0.0.1', mounts = {} } = {}) {
+  const server = http.createServer(handler(mounts))
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {

@@ -19,6 +19,7 @@ import { repoRoot, startDemoServer } from '../../web/server.js'
 import { assertEqual, assertOk, assertProbeMatchesTruth, nodeProbe, pageReader } from './checks.js'
 import { BROWSERS, launchBrowser, missingBrowser } from './drivers.js'
 import { roundsScenarios } from './rounds-scenarios.js'
+import { datasetScenarios, tableMounts } from './dataset-scenarios.js'
 import { openParquet } from '../../js/index.js'
 
 const GLOBAL_TIMEOUT_MS = 240_000
@@ -413,6 +414,9 @@ scenario('bundle-in-worker', async ({ page, demo, manifest }) => {
 const rounds = roundsScenarios()
 scenarios.push(...rounds.scenarios)
 resources.servers.push(rounds)
+const datasets = datasetScenarios()
+scenarios.push(...datasets.scenarios)
+resources.servers.push(datasets)
 
 // ---- runner ------------------------------------------------------------------------------------
 
@@ -427,7 +431,7 @@ async function main() {
     return 1
   }
   const manifest = await buildSamples({ log: (line) => console.log(`# ${line}`) })
-  const demo = await startDemoServer({ port: 0 })
+  const demo = await startDemoServer({ port: 0, mounts: tableMounts() })
   resources.servers.push(demo)
   const noCors = await startServerWithoutCors()
   resources.servers.push(noCors)

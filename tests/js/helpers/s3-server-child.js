@@ -8,12 +8,12 @@ import S3rver from 's3rver'
 const require = createRequire(import.meta.url)
 
 process.on('disconnect', () => process.exit(0))
-process.once('message', async ({ directory, buckets, keyPairs }) => {
+process.once('message', async ({ directory, buckets, keyPairs, cors }) => {
   try {
     // s3rver accepts only access key ids of its registry (it does not check SigV4 signatures themselves).
     const { DUMMY_ACCOUNT } = require('s3rver/lib/models/account')
     for (const { accessKeyId, secretAccessKey } of keyPairs) DUMMY_ACCOUNT.createKeyPair(accessKeyId, secretAccessKey)
-    const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) })
+    const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name, configs: cors ? [cors] : [] })) })
     const { port } = await server.run()
     process.send({ port })
   } catch (error) {

@@ -17,6 +17,11 @@ const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 's3-server
 /** s3rver's built-in key pair; tests may add their own with `keyPairs`. */
 export const S3RVER_CREDENTIALS = Object.freeze({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' })
 
+/** What a bucket a page reads must allow (README: the CORS headers a bucket must allow). */
+const CORS_CONFIGURATION = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>GET</AllowedMethod>
+<AllowedMethod>HEAD</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><ExposeHeader>Content-Range</ExposeHeader>
+<ExposeHeader>Content-Length</ExposeHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`
+
 const running = new Set()
 // However a test run ends, no s3rver outlives it.
 process.on('exit', () => {
@@ -31,10 +36,11 @@ process.on('exit', () => {
 
 /**
  * Starts s3rver with `buckets` and the proxy in front of it. `keyPairs` are access keys s3rver accepts
- * besides S3RVER/S3RVER.
- * @param {{ buckets?: string[], keyPairs?: Array<{ accessKeyId: string, secretAccessKey: string }> }} [options]
+ * besides S3RVER/S3RVER. `cors`: every bucket gets a CORS configuration that lets any page read it
+ * (GET/HEAD with any header, ETag and Content-Range exposed), answered by s3rver itself.
+ * @param {{ buckets?: string[], keyPairs?: Array<{ accessKeyId: string, secretAccessKey: string }>, cors?: boolean }} [options]
  */
-export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [] } = {}) {
+export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [], cors = false } = {}) {
   const { dir: directory, remove: removeDirectory } = await makeTempDir('s3rver')
   const child = fork(CHILD, [], { execArgv: ['--openssl-legacy-provider'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
   running.add(child)
@@ -52,7 +58,7 @@ export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [] }
         clearTimeout(timer)
         reject(new Error(`s3rver exited with ${code} before starting`))
       })
-      child.send({ directory, buckets, keyPairs })
+      child.send({ directory, buckets, keyPairs, cors: cors ? CORS_CONFIGURATION : undefined })
     })
   } catch (error) {
     child.kill('SIGKILL')

@@ -1,0 +1,164 @@
+// Browser scenarios of the demo's dataset card: a public bucket prefix on a real S3 server (s3rver in its
+// own process, tests/js/helpers/s3-server.js, with a CORS configuration s3rver itself answers) holding a
+// Hive dataset DuckDB wrote; and an Iceberg and a Delta table from the table fixtures, served on the demo's
+// origin. Verdicts are checked against truth from outside parquet-bloom: DuckDB's query over the same
+// files, and hyparquet's read of each live data file; the cost shown against the S3 server's own log.
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+
+import { fixturePath, missingFixture } from '../js/helpers/fixtures.js'
+import { filesHolding, writeHiveDataset } from '../js/helpers/hive-dataset.js'
+import { startS3Server } from '../js/helpers/s3-server.js'
+import { readParquet } from '../js/helpers/table-truth.js'
+import { makeTempDir } from '../js/helpers/temp-dir.js'
+import { assertEqual, assertOk } from './checks.js'
+
+const BUCKET = 'pb-demo'
+const PREFIX = 'events/'
+const ICEBERG = 'tables/iceberg/mytable_partitioned_eqdeletes'
+const DELTA = 'tables/delta/dv-partitioned-with-checkpoint'
+
+/** The table fixtures, served by the demo server under /tables/ (web/server.js mounts). */
+export const tableMounts = () => (missingFixture('tables') ? {} : { tables: fixturePath('tables') })
+
+/** The dataset card's state, read from the DOM. */
+async function readDatasetCard(page) {
+  await page.waitForSelector('#dataset-readout[data-files], #dataset-readout[data-error]')
+  const failed = await page.getAttribute('#dataset-readout', 'data-error')
+  if (failed) throw new Error(`the page shows an error: ${await page.textContent('#dataset-readout')}`)
+  return page.evaluate(() => {
+    const readout = /** @type {HTMLElement} */ (document.getElementById('dataset-readout'))
+    const rows = [...document.querySelectorAll('#dataset-files tbody tr')].map((tr) => ({
+      path: /** @type {HTMLElement} */ (tr).dataset.path,
+      partitions: tr.children[1].textContent,
+      cells: [...tr.querySelectorAll('td[data-verdict]')].map((td) => ({ verdict: /** @type {HTMLElement} */ (td).dataset.verdict, source: /** @type {HTMLElement} */ (td).dataset.source })),
+    }))
+    const steps = document.getElementById('dataset-steps')
+    return { text: readout.textContent, files: Number(readout.dataset.files), requests: Number(readout.dataset.requests), rows,
+      steps: steps.dataset.steps ? JSON.parse(steps.dataset.steps) : {}, stepsText: steps.textContent,
+      facets: [...document.querySelectorAll('#dataset-facets button')].map((b) => /** @type {HTMLElement} */ (b).dataset.facet) }
+  })
+}
+
+async function fillDatasetCard(page, demo, kind, fields, column, values) {
+  await page.goto(`${demo.url}web/`)
+  await page.click('#dataset-details summary')
+  await page.selectOption('#dataset-kind', kind)
+  for (const [selector, value] of Object.entries(fields)) {
+    if (selector === '#table-format') await page.selectOption(selector, value)
+    else await page.fill(selector, value)
+  }
+  await page.fill('#dataset-column', column)
+  await page.fill('#dataset-values', values.map(String).join('\n'))
+  await page.click('#dataset-button')
+  return readDatasetCard(page)
+}
+
+/**
+ * Each file the page lists must not read `absent` for a value hyparquet finds in it (deleted rows only
+ * make a value less present, never absent), and the table's metadata must have ruled some file out.
+ */
+async function assertTableAnswers(card, root, column, values, what) {
+  assertOk(card.rows.length > 1, `${what}: files listed (${card.rows.length})`)
+  let ruledOut = 0
+  for (const row of card.rows) {
+    const { rows } = await readParquet(path.join(root, row.path), [column])
+    const held = new Set(rows.map((r) => String(r[column])))
+    values.forEach((value, i) => {
+      const cell = row.cells[i]
+      if (held.has(String(value))) assertOk(cell.verdict !== 'absent', `${what}: ${row.path} holds ${value} (hyparquet), the page reads ${cell.verdict}`)
+      if (cell.verdict === 'absent') ruledOut++
+    })
+  }
+  assertOk(ruledOut > 0, `${what}: nothing ruled out`)
+  const tableSteps = (card.steps['table-partition'] ?? 0) + (card.steps['table-stats'] ?? 0)
+  assertOk(tableSteps > 0 && card.rows.some((r) => r.cells.some((c) => c.source === 'table-stats' || c.source === 'table-partition')),
+    `${what}: the table step decided some file (${card.stepsText})`)
+}
+
+/** A value of `column` held by exactly one live file, and one held by none, by hyparquet's read of the fixture's data files. */
+async function valuesToProbe(root, column, paths) {
+  const perFile = []
+  for (const p of paths) perFile.push(new Set((await readParquet(path.join(root, p), [column])).rows.map((r) => r[column])))
+  const counts = new Map()
+  for (const set of perFile) for (const v of set) counts.set(v, (counts.get(v) ?? 0) + 1)
+  const single = [...counts].find(([, n]) => n === 1)?.[0]
+  const all = [...counts.keys()].map(Number)
+  return [single, Math.max(...all) + 1000]
+}
+
+export function datasetScenarios() {
+  let ready
+  const setup = () => (ready ??= (async () => {
+    const { dir, remove } = await makeTempDir('browser-dataset')
+    const root = path.join(dir, 'events')
+    await writeHiveDataset(root, { days: 2, bloom: true, rowsPerFile: 300 })
+    const s3 = await startS3Server({ buckets: [BUCKET], cors: true })
+    const { listDataset } = await import('../../js/dataset/listing.js')
+    const local = (await listDataset(root)).files
+    for (const f of local) await s3.put(BUCKET, `${PREFIX}${f.path}`, await readFile(path.join(root, f.path)))
+    await s3.put(BUCKET, `${PREFIX}_SUCCESS`, new Uint8Array(0)) // writers' bookkeeping: not a data file
+    return { root, remove, s3, local }
+  })())
+
+  /** Live file paths of a table fixture, as the page lists them: read back from a first probe. */
+  const tableScenario = (name, fixture, format, column) => ({
+    name,
+    fn: async ({ page, demo }) => {
+      const missing = missingFixture(fixture)
+      if (missing) return { skipped: missing }
+      const root = fixturePath(fixture)
+      const location = `${demo.url}${fixture}/`
+      // First a probe of a value no file holds: the page lists the live files (all ruled out or not).
+      const first = await fillDatasetCard(page, demo, 'table', { '#table-location': location, '#table-format': format }, column, [-987654321])
+      const values = await valuesToProbe(root, column, first.rows.map((r) => r.path))
+      assertOk(values[0] !== undefined, `${name}: some ${column} value is in one file only`)
+      const card = await fillDatasetCard(page, demo, 'table', { '#table-location': location, '#table-format': format }, column, values)
+      console.log(`# ${name}: ${card.text} | ${card.stepsText}`)
+      await assertTableAnswers(card, root, column, values, name)
+      assertOk(new RegExp(`^${format === 'iceberg' ? 'Iceberg' : 'Delta'} table, ${card.rows.length} live files`).test(card.stepsText), `${name}: steps line ${card.stepsText}`)
+    },
+  })
+
+  return {
+    scenarios: [
+      {
+        name: 'dataset-bucket-prefix',
+        fn: async ({ page, demo }) => {
+          const { root, s3, local } = await setup()
+              const values = [1003, 7] // 1003 is in one file; 7 in none (user_id = file * 1000 + 3i)
+          s3.resetStats()
+          const card = await fillDatasetCard(page, demo, 'prefix', { '#dataset-prefix': `s3://${BUCKET}/${PREFIX}`, '#dataset-endpoint': s3.endpoint }, 'user_id', values)
+          console.log(`# bucket prefix: ${card.text}`)
+          assertEqual(card.rows.map((r) => r.path), local.map((f) => f.path), 'the listing\'s Parquet files, _SUCCESS left out')
+          for (const [i, value] of values.entries()) {
+            const truth = await filesHolding(root, `user_id = ${value}`)
+            for (const row of card.rows) {
+              // Each file's min/max are disjoint from the others': a file not holding the value is ruled out.
+              assertEqual(row.cells[i].verdict === 'absent', !truth.has(row.path), `${row.path}: ${value} reads ${row.cells[i].verdict}, DuckDB finds ${truth.get(row.path) ?? 0} rows`)
+            }
+          }
+          // The cost shown is what the S3 server answered (preflights are the browser's, not the probe's).
+          const answered = s3.stats.log.filter((e) => e.method !== 'OPTIONS').length
+          assertEqual(card.requests, answered, `requests shown (${card.text}) = GETs the S3 server answered`)
+          assertOk(card.facets.includes('country=FR') && card.facets.some((f) => f.startsWith('day=')), `partition facets: ${card.facets}`)
+          await page.click('#dataset-facets button[data-facet="country=FR"]')
+          const narrowed = await readDatasetCard(page)
+          assertOk(narrowed.rows.length > 0 && narrowed.rows.every((r) => r.path.includes('country=FR')), 'the facet shows only its partition\'s files')
+
+          // The same prefix as a path-style https URL (endpoint/bucket/prefix/), no endpoint field.
+          const again = await fillDatasetCard(page, demo, 'prefix', { '#dataset-prefix': `${s3.endpoint}/${BUCKET}/${PREFIX}`, '#dataset-endpoint': '' }, 'user_id', values)
+          assertEqual(again.rows.map((r) => r.cells.map((c) => c.verdict)), card.rows.map((r) => r.cells.map((c) => c.verdict)), 'the https form answers as the s3:// one')
+        },
+      },
+      tableScenario('table-iceberg', ICEBERG, 'iceberg', 'id'),
+      tableScenario('table-delta', DELTA, 'delta', 'col1'),
+    ],
+    async close() {
+      if (!ready) return
+      const { s3, remove } = await ready
+      await s3.stop()
+      await remove()
+    },
+  }
+}
