@@ -83,8 +83,8 @@ async function valuesToProbe(root, column, paths) {
   const counts = new Map()
   for (const set of perFile) for (const v of set) counts.set(v, (counts.get(v) ?? 0) + 1)
   const single = [...counts].find(([, n]) => n === 1)?.[0]
-  const all = [...counts.keys()].map(Number)
-  return [single, Math.max(...all) + 1000]
+  const numbers = [...counts.keys()].filter((v) => typeof v === 'number')
+  return [single, numbers.length ? Math.max(...numbers) + 1000 : 'no-such-value']
 }
 
 export function datasetScenarios() {
@@ -101,24 +101,29 @@ export function datasetScenarios() {
     return { root, remove, s3, local }
   })())
 
-  /** Live file paths of a table fixture, as the page lists them: read back from a first probe. */
-  const tableScenario = (name, fixture, format, column) => ({
+  // Each probe of a table: `step` is the table step that must rule some file out for that column.
+  const tableScenario = (name, fixture, format, probes) => ({
     name,
     fn: async ({ page, demo }) => {
       const missing = missingFixture(fixture)
       if (missing) return { skipped: missing }
-      const root = fixturePath(fixture)
-      const location = `${demo.url}${fixture}/`
-      // First a probe of a value no file holds: the page lists the live files (all ruled out or not).
-      const first = await fillDatasetCard(page, demo, 'table', { '#table-location': location, '#table-format': format }, column, [-987654321])
-      const values = await valuesToProbe(root, column, first.rows.map((r) => r.path))
-      assertOk(values[0] !== undefined, `${name}: some ${column} value is in one file only`)
-      const card = await fillDatasetCard(page, demo, 'table', { '#table-location': location, '#table-format': format }, column, values)
-      console.log(`# ${name}: ${card.text} | ${card.stepsText}`)
-      await assertTableAnswers(card, root, column, values, name)
-      assertOk(new RegExp(`^${format === 'iceberg' ? 'Iceberg' : 'Delta'} table, ${card.rows.length} live files`).test(card.stepsText), `${name}: steps line ${card.stepsText}`)
+      for (const { column, step } of probes) await probeTable(page, demo, `${name} ${column}`, fixture, format, column, step)
     },
   })
+
+  const probeTable = async (page, demo, name, fixture, format, column, step) => {
+    const root = fixturePath(fixture)
+    const fields = { '#table-location': `${demo.url}${fixture}/`, '#table-format': format }
+    // First a probe of a value no file holds: the page lists the live files, whose values hyparquet reads.
+    const first = await fillDatasetCard(page, demo, 'table', fields, column, [-987654321])
+    const values = await valuesToProbe(root, column, first.rows.map((r) => r.path))
+    assertOk(values[0] !== undefined, `${name}: some ${column} value is in one file only`)
+    const card = await fillDatasetCard(page, demo, 'table', fields, column, values)
+    console.log(`# ${name}: ${card.text} | ${card.stepsText}`)
+    await assertTableAnswers(card, root, column, values, name)
+    assertOk(new RegExp(`^${format === 'iceberg' ? 'Iceberg' : 'Delta'} table, ${card.rows.length} live files`).test(card.stepsText), `${name}: steps line ${card.stepsText}`)
+    assertOk((card.steps[step] ?? 0) > 0, `${name}: ${step} ruled some file out (${card.stepsText})`)
+  }
 
   return {
     scenarios: [
@@ -126,7 +131,7 @@ export function datasetScenarios() {
         name: 'dataset-bucket-prefix',
         fn: async ({ page, demo }) => {
           const { root, s3, local } = await setup()
-              const values = [1003, 7] // 1003 is in one file; 7 in none (user_id = file * 1000 + 3i)
+          const values = [1003, 7] // 1003 is in one file; 7 in none (user_id = file * 1000 + 3i)
           s3.resetStats()
           const card = await fillDatasetCard(page, demo, 'prefix', { '#dataset-prefix': `s3://${BUCKET}/${PREFIX}`, '#dataset-endpoint': s3.endpoint }, 'user_id', values)
           console.log(`# bucket prefix: ${card.text}`)
@@ -151,8 +156,9 @@ export function datasetScenarios() {
           assertEqual(again.rows.map((r) => r.cells.map((c) => c.verdict)), card.rows.map((r) => r.cells.map((c) => c.verdict)), 'the https form answers as the s3:// one')
         },
       },
-      tableScenario('table-iceberg', ICEBERG, 'iceberg', 'id'),
-      tableScenario('table-delta', DELTA, 'delta', 'col1'),
+      // The Iceberg table is partitioned by name (identity), the Delta table by part.
+      tableScenario('table-iceberg', ICEBERG, 'iceberg', [{ column: 'id', step: 'table-stats' }, { column: 'name', step: 'table-partition' }]),
+      tableScenario('table-delta', DELTA, 'delta', [{ column: 'col1', step: 'table-stats' }]),
     ],
     async close() {
       if (!ready) return

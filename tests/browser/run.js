@@ -22,7 +22,7 @@ import { roundsScenarios } from './rounds-scenarios.js'
 import { datasetScenarios, tableMounts } from './dataset-scenarios.js'
 import { openParquet } from '../../js/index.js'
 
-const GLOBAL_TIMEOUT_MS = 240_000
+const GLOBAL_TIMEOUT_MS = 300_000
 const STEP_TIMEOUT_MS = 30_000
 const artifacts = path.join(repoRoot, 'artifacts/browser')
 const ENCRYPTED_FIXTURE = 'parquet-testing/encrypt_columns_and_footer_bloom_filter.parquet.encrypted'
