@@ -10,18 +10,17 @@ import avsc from 'avsc'
 import { readAvroFile } from '../../js/table/avro.js'
 import { fixturePath, missingFixture, readFixture } from './helpers/fixtures.js'
 
-/** avsc's long type yielding bigints, as Iceberg readers need it (ids past 2^53). */
+/**
+ * avsc's long type yielding bigints (ids past 2^53), written here apart from avro.js's: the 8 bytes avsc
+ * hands over as hex, little-endian.
+ */
 const bigLong = avsc.types.LongType.__with({
-  fromBuffer: (buf) => buf.readBigInt64LE(),
-  toBuffer: (n) => {
-    const buf = Buffer.alloc(8)
-    buf.writeBigInt64LE(BigInt(n))
-    return buf
-  },
-  fromJSON: BigInt,
-  toJSON: Number,
+  fromBuffer: (buf) => BigInt.asIntN(64, BigInt(`0x${Buffer.from(buf).reverse().toString('hex')}`)),
+  toBuffer: (n) => Buffer.from(BigInt.asUintN(64, BigInt(n)).toString(16).padStart(16, '0'), 'hex').reverse(),
+  fromJSON: (text) => BigInt(text),
+  toJSON: (n) => Number(n),
   isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  compare: (a, b) => Number(a > b) - Number(a < b),
 })
 
 /** Records as avsc's BlockDecoder reads them (bytes as plain Uint8Arrays, to compare by content). */
