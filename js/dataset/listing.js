@@ -7,7 +7,8 @@ import { hasFileSystem } from '../sources/open-byte-source.js'
 
 const PARQUET_NAME = /\.(parquet|parq|pq)$/i
 const GLOB_CHARS = /[*?[{]/
-// Named apart from the import so that bundlers leave it out: only s3:// sources load it, on Node.
+// Named apart from the import so that bundlers leave it out (splitting it into a chunk of its own would
+// grow what every browser probe downloads): s3:// sources load it, from the sources.
 const S3_LISTING = '../sources/s3-listing.js'
 
 /**
@@ -37,7 +38,10 @@ async function listUnsorted(source, options) {
   if (source instanceof URL) source = source.href
   if (typeof source !== 'string') return { files: [descriptor(source, 0)] }
   if (/^s3:\/\//i.test(source)) {
-    const { listS3, s3FetchFor } = await import(S3_LISTING)
+    const { listS3, s3FetchFor } = await import(S3_LISTING).catch((cause) => {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `listing ${source} needs js/sources/s3-listing.js, which could not be loaded (${cause?.message ?? cause}); ` +
+        'the browser bundle does not carry it: list with listS3 from \'parquet-bloom/s3\' and pass its entries as { path, location: url, size, etag }', { cause })
+    })
     const listed = await listS3(source, options)
     // An ETag the listing did not give ('') validates nothing: the file's own responses will.
     // A prefix is a directory: its Parquet files, without writers' bookkeeping; a glob says itself what it wants.
