@@ -101,3 +101,18 @@ test('BloomFilter from the bundle reads the parquet-testing filter and throws it
   }
   assert.throws(() => bundle.BloomFilter.fromBytes(new Uint8Array(3)), (error) => error instanceof bundle.ParquetBloomError && typeof error.code === 'string')
 })
+
+test('the bundle reads an Iceberg table\'s manifests (avsc in a chunk of its own, with the buffer package and the util shim) as the sources do', async (t) => {
+  const table = 'tables/iceberg/mytable_partitioned_eqdeletes'
+  const missing = missingFixture(table)
+  if (missing) return t.skip(missing)
+  const answers = async (lib) => {
+    const opened = await lib.openTable(fixturePath(table), { format: 'iceberg' })
+    const result = await opened.probe('name', ['a', 'e', 'no-such-name'])
+    return { files: opened.table.files.map((f) => [f.path, f.deletes]), verdicts: result.files.map((f) => [f.path, f.values.map((v) => [v.verdict, v.source])]) }
+  }
+  const fromBundle = await answers(bundle)
+  assert.equal(fromBundle.files.length, 6, 'the live data files of the current snapshot')
+  assert.deepEqual(fromBundle, await answers(sources))
+  assert.ok(fromBundle.verdicts.some(([, values]) => values.some(([verdict, source]) => verdict === 'absent' && source === 'table-partition')), 'partition values from the manifests ruled files out')
+})
