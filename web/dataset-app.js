@@ -54,7 +54,7 @@ async function probeDataset(event) {
     if (kind === 'table') {
       const tableLocation = new URL($('table-location').value.trim(), location.href).href
       $('dataset-readout').textContent = `Reading the table's metadata at ${tableLocation}…`
-      last = await worker.call('probeTable', { location: tableLocation, format: $('table-format').value, column, values })
+      last = await worker.call('probeTable', { location: tableLocation, format: $('table-format').value, at: $('table-at').value.trim(), column, values })
     } else if (kind === 'prefix') {
       const source = bucketSource($('dataset-prefix').value.trim(), $('dataset-endpoint').value.trim())
       $('dataset-readout').textContent = `Listing ${source.prefix}…`

@@ -93,9 +93,12 @@ const handlers = {
 
   // An Iceberg or Delta table (openTable): its metadata rules files out first (sources table-partition
   // and table-stats), the survivors are probed as a dataset; the metadata reads are counted apart.
-  async probeTable({ location, format, column, values }, signal) {
+  // `at`: a snapshot id (Iceberg, kept as text: ids exceed 2^53) or a version number (Delta); each
+  // format's loader reads its own option, so with format auto both are given.
+  async probeTable({ location, format, at, column, values }, signal) {
     const { openTable } = await library
-    const table = await openTable(location, { format, footerCache: await footerCache, signal })
+    const pinned = at ? { snapshot: at, ...(/^\d+$/.test(at) ? { version: Number(at) } : {}) } : {}
+    const table = await openTable(location, { format, ...pinned, footerCache: await footerCache, signal })
     const result = plainDatasetResult(await table.probe(column, values, { signal }))
     const { format: found, snapshot, version, writer, files, metadataStats } = table.table
     return { ...result, table: { format: found, snapshot, version, writer, liveFiles: files.length, metadataStats } }

@@ -107,13 +107,13 @@ export function datasetScenarios() {
     fn: async ({ page, demo }) => {
       const missing = missingFixture(fixture)
       if (missing) return { skipped: missing }
-      for (const { column, step } of probes) await probeTable(page, demo, `${name} ${column}`, fixture, format, column, step)
+      for (const { column, step, at } of probes) await probeTable(page, demo, `${name} ${column}${at ? ` at ${at}` : ''}`, fixture, format, column, step, at)
     },
   })
 
-  const probeTable = async (page, demo, name, fixture, format, column, step) => {
+  const probeTable = async (page, demo, name, fixture, format, column, step, at = '') => {
     const root = fixturePath(fixture)
-    const fields = { '#table-location': `${demo.url}${fixture}/`, '#table-format': format }
+    const fields = { '#table-location': `${demo.url}${fixture}/`, '#table-format': format, '#table-at': at }
     // First a probe of a value no file holds: the page lists the live files, whose values hyparquet reads.
     const first = await fillDatasetCard(page, demo, 'table', fields, column, [-987654321])
     const values = await valuesToProbe(root, column, first.rows.map((r) => r.path))
@@ -123,6 +123,7 @@ export function datasetScenarios() {
     await assertTableAnswers(card, root, column, values, name)
     assertOk(new RegExp(`^${format === 'iceberg' ? 'Iceberg' : 'Delta'} table, ${card.rows.length} live files`).test(card.stepsText), `${name}: steps line ${card.stepsText}`)
     assertOk((card.steps[step] ?? 0) > 0, `${name}: ${step} ruled some file out (${card.stepsText})`)
+    if (at) assertOk(card.text.includes(format === 'delta' ? `version ${at}` : `snapshot ${at}`), `${name}: the readout names ${at}: ${card.text}`)
   }
 
   return {
@@ -166,7 +167,8 @@ export function datasetScenarios() {
       },
       // The Iceberg table is partitioned by name (identity), the Delta table by part.
       tableScenario('table-iceberg', ICEBERG, 'iceberg', [{ column: 'id', step: 'table-stats' }, { column: 'name', step: 'table-partition' }]),
-      tableScenario('table-delta', DELTA, 'delta', [{ column: 'col1', step: 'table-stats' }]),
+      // Version 12: before the last commits, after the checkpoint (10), so checkpoint and commits are both read.
+      tableScenario('table-delta', DELTA, 'delta', [{ column: 'col1', step: 'table-stats' }, { column: 'col1', step: 'table-stats', at: '12' }]),
     ],
     async close() {
       if (!ready) return
