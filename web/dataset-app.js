@@ -127,7 +127,8 @@ function renderSteps(totals, table) {
   const el = $('dataset-steps')
   el.hidden = entries.length === 0 && !table
   const parts = entries.map(([source, n]) => `${n.files} by ${STEP_NAMES[source] ?? `the files' ${source}`}`)
-  el.textContent = `${table ? `${table.format === 'iceberg' ? 'Iceberg' : 'Delta'} table, ${plural(table.liveFiles, 'live file')}. ` : ''}Ruled out, of the file × value answers: ${parts.join(', ') || 'none'}.`
+  const manifests = table?.manifests ? `, ${table.manifests.read} of ${plural(table.manifests.total, 'manifest')} read (${table.manifests.skipped} skipped by the manifest list's partition summaries)` : ''
+  el.textContent = `${table ? `${table.format === 'iceberg' ? 'Iceberg' : 'Delta'} table, ${plural(table.liveFiles, 'live file')}${manifests}. ` : ''}Ruled out, of the file × value answers: ${parts.join(', ') || 'none'}.`
   el.dataset.steps = JSON.stringify(Object.fromEntries(entries.map(([source, n]) => [source, n.files])))
 }
 

@@ -99,9 +99,10 @@ const handlers = {
     const { openTable } = await library
     const pinned = at ? { snapshot: at, ...(/^\d+$/.test(at) ? { version: Number(at) } : {}) } : {}
     const table = await openTable(location, { format, ...pinned, footerCache: await footerCache, signal })
-    const result = plainDatasetResult(await table.probe(column, values, { signal }))
+    const probed = await table.probe(column, values, { signal })
     const { format: found, snapshot, version, writer, files, metadataStats } = table.table
-    return { ...result, table: { format: found, snapshot, version, writer, liveFiles: files.length, metadataStats } }
+    // manifests: what an Iceberg probe did with the snapshot's manifests, where the package says it.
+    return { ...plainDatasetResult(probed), table: { format: found, snapshot, version, writer, liveFiles: files.length, metadataStats, manifests: /** @type {any} */ (probed).manifests } }
   },
 }
 
