@@ -14,7 +14,9 @@ const facet = { key: undefined, value: undefined }
 
 const SOURCE_TAG = { 'statistics': 'S', 'page-index': 'P', 'dictionary': 'D', 'bloom-filter': 'B', 'data-pages': 'R', 'value': 'V', 'partition': 'H',
   'table-partition': 'TP', 'table-stats': 'TS' }
-const STEP_NAMES = { 'table-partition': "the table's partition values", 'table-stats': "the table's column statistics", 'partition': 'the path\'s partitions' }
+const STEP_NAMES = { 'table-partition': "the table's partition values", 'table-stats': "the table's column statistics", 'partition': "the path's partitions",
+  'statistics': "the files' min/max statistics", 'page-index': "the files' page indexes", 'dictionary': "the files' dictionaries",
+  'bloom-filter': "the files' bloom filters", 'data-pages': "the files' data pages", 'value': 'the value itself' }
 
 const lines = (id) => $(id).value.split('\n').map((l) => l.trim()).filter(Boolean)
 
@@ -138,7 +140,7 @@ function renderFacets(files) {
   for (const f of files) for (const [k, v] of Object.entries(f.partitions)) chips.set(`${k}=${v}`, [k, String(v)])
   const box = $('dataset-facets')
   box.hidden = chips.size === 0
-  box.replaceChildren(...[...chips].map(([label, [key, value]]) => {
+  box.replaceChildren(...[...chips].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([label, [key, value]]) => {
     const button = Object.assign(document.createElement('button'), { type: 'button', className: 'secondary', textContent: label })
     button.dataset.facet = label
     button.setAttribute('aria-pressed', String(facet.key === key && facet.value === value))
