@@ -127,7 +127,7 @@ export async function runDatasetInspect(input, options, out = process.stdout) {
   const progress = new Progress(dataset.files.length)
   const report = await dataset.inspect({ onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
   progress.clear()
-  const table = 'summary' in dataset && typeof dataset.summary === 'function' ? dataset.summary() : undefined
+  const table = 'summary' in dataset && typeof dataset.summary === 'function' ? await dataset.summary() : undefined
   if (table && !options.json) out.write(tableText(input, table))
   if (options.json) {
     out.write(`${JSON.stringify(jsonSafe({ ...(table ? { table } : {}), files: report.files, filesWithError: report.filesWithError, errors: report.errors, columns: report.columns, stats: report.stats }))}\n`)
