@@ -67,7 +67,7 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
     ...(options.confirm ? { confirm: true, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns } : {}),
     where: options.where,
-    onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) },
+    onProgress: (p) => { progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) },
   }).finally(() => dataset.close())
   progress.clear()
   if (options.json) {
@@ -125,7 +125,7 @@ function datasetSummary({ files, totals, stats }, values) {
 export async function runDatasetInspect(input, options, out = process.stdout) {
   const dataset = await openInput(input, options)
   const progress = new Progress(dataset.files.length)
-  const report = await dataset.inspect({ onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
+  const report = await dataset.inspect({ onProgress: (p) => { progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
   progress.clear()
   const table = 'summary' in dataset && typeof dataset.summary === 'function' ? await dataset.summary() : undefined
   if (table && !options.json) out.write(tableText(input, table))

@@ -152,6 +152,9 @@ export class ParquetTable extends ParquetDataset {
     const result = await super.probe(column, list, this.#datasetOptions(options, plan))
     await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
     if (!plan) return result
+    // In the table's order (manifest by manifest), whichever manifests earlier probes read first.
+    const rank = new Map(this.#table.files.map((f, i) => [f.path, i]))
+    result.files.sort((a, b) => rank.get(a.path) - rank.get(b.path))
     const stats = result.stats
     Object.assign(stats, { requests: stats.requests + plan.cost.requests, bytes: stats.bytes + plan.cost.bytes, rounds: stats.rounds + plan.cost.rounds, ms: performance.now() - started })
     return { ...result, manifests: plan.manifests }
