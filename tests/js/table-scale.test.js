@@ -1,5 +1,5 @@
 // An Iceberg v2 table written at test time (1,000 hyparquet-writer data files in 50 Avro manifests,
-// identity-partitioned by day, one day per manifest, disjoint id bounds per file) served over HTTP at
+// identity-partitioned by day, 15 files a day and 20 a manifest, disjoint id bounds per file) served over HTTP at
 // 30 ms per response: stored ids and days are never absent, a probe of the partition column reads only
 // the manifests whose partition summaries hold its days, the metadata rules out ≥ 99% of the files for
 // an id, a cold probe takes ≤ 6 rounds, and a second probe of the unchanged table reads only the
@@ -24,7 +24,8 @@ const dir = await tempDir('table-scale')
 let written
 let server
 before(async () => {
-  written = await writeIcebergTable(dir, { files: FILES, manifests: MANIFESTS })
+  // 15 files a day, 20 a manifest: a manifest's summary spans one or two days, and some days two manifests.
+  written = await writeIcebergTable(dir, { files: FILES, manifests: MANIFESTS, filesPerDay: 15 })
   server = await startTestServer({ root: dir })
 })
 after(async () => { await server?.close() })
@@ -55,15 +56,18 @@ describe('an Iceberg table of 1,000 files in 50 manifests over HTTP', () => {
     const day = written.files[321].day
     const result = await table.probe('day', [day])
     const holders = written.files.filter((f) => f.day === day).map((f) => f.path).sort()
-    // Only the manifest whose summary holds the day is read; its files are the probe's.
-    assert.deepEqual(result.manifests, { total: MANIFESTS, read: 1, skipped: MANIFESTS - 1, fetched: 1 })
+    // Only the manifests whose summaries hold the day are read (the day of file 321 straddles two); their files are the probe's.
+    const holding = new Set(written.files.filter((f) => f.day === day).map((f) => Math.floor(f.index / written.filesPerManifest)))
+    assert.equal(holding.size, 2)
+    assert.deepEqual(result.manifests, { total: MANIFESTS, read: 2, skipped: MANIFESTS - 2, fetched: 2 })
     assert.deepEqual(kept(result, 0).map((f) => f.path).sort(), holders)
+    assert.equal(result.files.length, 2 * written.filesPerManifest)
     assert.equal(result.stats.filesOpened, holders.length)
-    assert.equal(table.table.files.length, written.filesPerManifest)
+    assert.equal(table.table.files.length, 2 * written.filesPerManifest)
 
     // A non-partition column: every manifest may hold an id.
     const byId = await table.probe('id', [written.files[5].ids[3]])
-    assert.deepEqual(byId.manifests, { total: MANIFESTS, read: MANIFESTS, skipped: 0, fetched: MANIFESTS - 1 })
+    assert.deepEqual(byId.manifests, { total: MANIFESTS, read: MANIFESTS, skipped: 0, fetched: MANIFESTS - 2 })
     assert.deepEqual(kept(byId, 0).map((f) => f.path), [written.files[5].path])
 
     // Every file listed, once every manifest is read.
