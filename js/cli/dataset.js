@@ -71,10 +71,14 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   }).finally(() => dataset.close())
   progress.clear()
   if (options.json) {
-    out.write(`${JSON.stringify(jsonSafe({ files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats }))}\n`)
+    out.write(`${JSON.stringify(jsonSafe({ files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats,
+      ...('manifests' in result && result.manifests ? { manifests: result.manifests } : {}) }))}\n`)
   } else {
     for (const file of result.files) out.write(`${fileLine(file)}\n`)
     out.write(`${datasetSummary(result, values)}\n`)
+    // An Iceberg table: the files of manifests its partition summaries skipped are not listed above.
+    const m = /** @type {{ read: number, total: number, skipped: number } | undefined} */ ('manifests' in result ? result.manifests : undefined)
+    if (m) out.write(`manifests: ${m.read} of ${m.total} read, ${m.skipped} skipped by their partition summaries (their files are not listed)\n`)
   }
   for (const file of result.files) if (file.error) process.stderr.write(redactSecrets(`parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
   return result.totals.filesWithError ? 2 : 0
