@@ -147,3 +147,22 @@ describe('manifest skipping on real partitioned tables keeps every stored value'
     })
   }
 })
+
+describe('where on a real table\'s bucket partition skips manifests by their summaries', () => {
+  test('iceberg/spark_rename_column (bucket[4] of id: its one manifest spans buckets 0–3)', { skip: missingFixture('tables/iceberg/spark_rename_column') }, async () => {
+    const location = fixturePath('tables/iceberg/spark_rename_column')
+    const loaded = await loadTable(location)
+    const buckets = loaded.files.map((f) => Number(f.partitions.find((p) => p.name === 'id_bucket').raw))
+    const table = await openTable(location)
+    // A bucket no file has and outside the summary's bounds: the manifest is not read.
+    const outside = await table.probe('id', [1], { where: { id_bucket: 7 } })
+    assert.deepEqual([outside.manifests?.read, outside.files.length], [0, 0])
+    // A bucket some file has: the manifest is read, and `where` keeps exactly the files of that bucket.
+    const wanted = buckets[0]
+    const inside = await table.probe('id', [1], { where: { id_bucket: String(wanted) } })
+    assert.equal(inside.manifests?.read, 1)
+    assert.deepEqual(inside.files.filter((f) => f.skipped !== 'where').map((f) => f.path).sort(),
+      loaded.files.filter((_, i) => buckets[i] === wanted).map((f) => f.path).sort())
+    await assert.rejects(table.probe('id', [1], { where: { nope: 1 } }), (e) => e.code === 'INVALID_ARGUMENT')
+  })
+})
