@@ -145,4 +145,23 @@ describe('an Iceberg table of 1,000 files in 50 manifests over HTTP', () => {
     assert.ok(warm.rounds <= 2, `${warm.rounds} rounds`)
     for (const k of present.keys()) assert.notEqual(warm.result.files.find((f) => f.path === sample[Math.floor(k / 3)].path).values[k].verdict, 'absent')
   })
+
+  test('over HTTP, a probe of the partition column fetches only the manifests holding its day: ≤ 6 rounds cold, none warm', async (t) => {
+    clearTableCache()
+    const footerCache = createFooterCache()
+    const day = written.files[321].day
+    const holding = new Set(written.files.filter((f) => f.day === day).map((f) => Math.floor(f.index / written.filesPerManifest)))
+    const cold = await probeOver([day], { footerCache }, 'day')
+    t.diagnostic(`cold: ${cold.rounds} rounds, ${cold.requests} requests, ${cold.result.manifests.read} of ${MANIFESTS} manifests read`)
+    assert.ok(cold.rounds <= 6, `${cold.rounds} rounds`)
+    assert.equal(cold.result.manifests.read, holding.size)
+    const manifestPaths = cold.paths.filter((p) => /manifest-\d+-m0\.avro$/.test(p)).sort()
+    assert.deepEqual(manifestPaths, [...holding].sort((a, b) => a - b).map((m) => `/metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`))
+    const holders = written.files.filter((f) => f.day === day).map((f) => f.path).sort()
+    assert.deepEqual(kept(cold.result, 0).map((f) => f.path).sort(), holders)
+    const warm = await probeOver([day], { footerCache, format: 'iceberg' }, 'day')
+    assert.equal(warm.result.manifests.fetched, 0)
+    assert.deepEqual(warm.paths.filter((p) => !p.endsWith('.parquet')), ['/metadata/version-hint.text'])
+    assert.deepEqual(kept(warm.result, 0).map((f) => f.path).sort(), holders)
+  })
 })
