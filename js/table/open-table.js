@@ -36,6 +36,8 @@ export class ParquetTable extends ParquetDataset {
   #table
   /** The table files the dataset knows, by path (an Iceberg table's grow as probes read manifests). */
   #byPath
+  /** openTable's own `where`, which a probe's replaces (as the dataset's options are merged). */
+  #where
 
   constructor(table, options) {
     const byPath = new Map(table.files.map((f) => [f.path, f]))
@@ -62,6 +64,7 @@ export class ParquetTable extends ParquetDataset {
     })
     this.#table = table
     this.#byPath = byPath
+    this.#where = options.where
   }
 
   /** What the table is: format, snapshot or version, the writer, its live files (read so far) and their deletes. */
@@ -126,7 +129,8 @@ export class ParquetTable extends ParquetDataset {
   /** The probe's options for the dataset: only the planned files, and `where` by the keys the dataset knows. */
   #datasetOptions(options, plan) {
     if (!plan) return options
-    const where = options.where && Object.fromEntries(Object.entries(options.where).filter(([key]) => key in this.partitionTypes))
+    const given = options.where ?? this.#where
+    const where = given && Object.fromEntries(Object.entries(given).filter(([key]) => key in this.partitionTypes))
     return { ...options, ...(where ? { where } : {}), [PROBE_ONLY]: plan.paths }
   }
 
@@ -148,7 +152,7 @@ export class ParquetTable extends ParquetDataset {
   async probe(column, values, options = {}) {
     const list = Array.from(values)
     const started = performance.now()
-    const plan = await this.#plan(column, list, options.where)
+    const plan = await this.#plan(column, list, options.where ?? this.#where)
     const result = await super.probe(column, list, this.#datasetOptions(options, plan))
     await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
     if (!plan) return result
@@ -168,7 +172,7 @@ export class ParquetTable extends ParquetDataset {
    */
   async * probeEach(column, values, options = {}) {
     const list = Array.from(values)
-    const plan = await this.#plan(column, list, options.where)
+    const plan = await this.#plan(column, list, options.where ?? this.#where)
     for await (const file of super.probeEach(column, list, this.#datasetOptions(options, plan))) {
       await this.#withDeletes(file, column)
       yield file
