@@ -131,8 +131,9 @@ export class TableIO {
   async readAllDecoded(locations, decode) {
     const missing = [...new Set(locations.filter((l) => !decodedCache.has(l)))]
     if (missing.length) {
-      // The bytes are not kept as well: the decoded object is what is read again.
-      const reading = this.readAll(missing)
+      // The bytes are kept too (as before there was a decoded cache): an object whose decoded form the
+      // smaller decoded budget dropped is decoded again, not fetched again.
+      const reading = this.readAll(missing, { immutable: true })
       reading.catch(() => {})
       missing.forEach((location, k) => {
         let size = 0
