@@ -164,4 +164,19 @@ describe('an Iceberg table of 1,000 files in 50 manifests over HTTP', () => {
     assert.deepEqual(warm.paths.filter((p) => !p.endsWith('.parquet')), ['/metadata/version-hint.text'])
     assert.deepEqual(kept(warm.result, 0).map((f) => f.path).sort(), holders)
   })
+
+  test('concurrent probes of two opens share the manifests being read: each is fetched once', async () => {
+    clearTableCache()
+    server.resetStats()
+    const [a, b] = await Promise.all([openTable(server.url(''), { format: 'iceberg' }), openTable(server.url(''), { format: 'iceberg' })])
+    const days = [written.files[0].day, written.files[500].day]
+    const [ra, rb, rc] = await Promise.all([a.probe('day', days), b.probe('day', days), a.probe('id', [written.files[0].ids[0]])])
+    const manifestRequests = Object.entries(server.stats.paths).filter(([p]) => /manifest-\d+-m0\.avro$/.test(p)).map(([, s]) => s.requests)
+    assert.equal(manifestRequests.length, MANIFESTS)
+    assert.ok(manifestRequests.every((n) => n === 1), `manifest requests: ${manifestRequests}`)
+    for (const r of [ra, rb]) for (const [k, day] of days.entries()) {
+      for (const f of written.files.filter((x) => x.day === day)) assert.notEqual(r.files.find((x) => x.path === f.path)?.values[k].verdict ?? 'absent', 'absent', f.path)
+    }
+    assert.deepEqual(kept(rc, 0).map((f) => f.path), [written.files[0].path])
+  })
 })
