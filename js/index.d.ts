@@ -705,25 +705,46 @@ export interface TableColumnType {
   name?: string
 }
 
-/** What openTable() resolves to: the table's live files as a dataset, pruned by the table's metadata. */
+/** A table's probe result: the dataset's, and for Iceberg what the probe did with the snapshot's manifests. */
+export interface TableProbeResult extends DatasetProbeResult {
+  /**
+   * Iceberg: of the snapshot's manifests, those the probe read (their live files are `files`) and those
+   * the manifest list's partition summaries ruled out for every value and `where` (their files are not
+   * listed); `fetched`: how many were read from the store for this probe (0 when read or decoded before).
+   */
+  manifests?: { total: number, read: number, skipped: number, fetched: number }
+}
+
+/**
+ * What openTable() resolves to: the table's live files as a dataset, pruned by the table's metadata.
+ * An Iceberg table's manifests are read when a probe needs them, so `files` (and `table.files`) list the
+ * files of the manifests read so far; `listFiles()` reads the rest.
+ */
 export interface ParquetTable extends ParquetDataset {
+  /** The dataset's probe over the files of the manifests that may hold the values (Iceberg), deletes applied to confirmed rows. */
+  probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<TableProbeResult>
+  /** Every live file: an Iceberg table's manifests not read yet are read (one wave). */
+  listFiles(): Promise<ParquetDataset['files']>
   readonly table: {
     format: 'iceberg' | 'delta'
     /** Iceberg: the snapshot read, as a decimal string. */
     snapshot?: string | null
     formatVersion?: number
     metadataLocation?: string
+    /** Iceberg: the snapshot's manifests, and how many have been read so far. */
+    manifests?: { total: number, read: number }
     /** Delta: the version read. */
     version?: number
     /** The writer the writer rules are keyed by ('spark', 'delta-uniform', an Iceberg engine, 'delta'). */
     writer: string
     columns: Array<{ name: string, type: TableColumnType }>
+    /** The live files known so far (an Iceberg table's: of the manifests read; after listFiles(), all). */
     files: Array<{ path: string, location: string, size: number, deletes: Array<'position' | 'equality' | 'dv'> }>
-    /** The metadata reads openTable made (each wave of reads is one round). */
+    /** The table's metadata reads so far: openTable's, then the manifests probes read (each wave of reads is one round). */
     metadataStats: { requests: number, bytesFetched: number, rounds: number }
   }
   /** What the metadata can prune, per column, and the snapshots (Iceberg) or version (Delta): `parquet-bloom inspect <table> --table auto`. */
-  summary(): TableSummary
+  summary(): Promise<TableSummary>
 }
 
 export interface TableSummary {

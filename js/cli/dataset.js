@@ -67,14 +67,18 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
     ...(options.confirm ? { confirm: true, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns } : {}),
     where: options.where,
-    onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) },
+    onProgress: (p) => { progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) },
   }).finally(() => dataset.close())
   progress.clear()
   if (options.json) {
-    out.write(`${JSON.stringify(jsonSafe({ files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats }))}\n`)
+    out.write(`${JSON.stringify(jsonSafe({ files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats,
+      ...('manifests' in result && result.manifests ? { manifests: result.manifests } : {}) }))}\n`)
   } else {
     for (const file of result.files) out.write(`${fileLine(file)}\n`)
     out.write(`${datasetSummary(result, values)}\n`)
+    // An Iceberg table: the files of manifests its partition summaries skipped are not listed above.
+    const m = /** @type {{ read: number, total: number, skipped: number } | undefined} */ ('manifests' in result ? result.manifests : undefined)
+    if (m) out.write(`manifests: ${m.read} of ${m.total} read, ${m.skipped} skipped by their partition summaries (their files are not listed)\n`)
   }
   for (const file of result.files) if (file.error) process.stderr.write(redactSecrets(`parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
   return result.totals.filesWithError ? 2 : 0
@@ -125,9 +129,9 @@ function datasetSummary({ files, totals, stats }, values) {
 export async function runDatasetInspect(input, options, out = process.stdout) {
   const dataset = await openInput(input, options)
   const progress = new Progress(dataset.files.length)
-  const report = await dataset.inspect({ onProgress: (p) => { progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
+  const report = await dataset.inspect({ onProgress: (p) => { progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
   progress.clear()
-  const table = 'summary' in dataset && typeof dataset.summary === 'function' ? dataset.summary() : undefined
+  const table = 'summary' in dataset && typeof dataset.summary === 'function' ? await dataset.summary() : undefined
   if (table && !options.json) out.write(tableText(input, table))
   if (options.json) {
     out.write(`${JSON.stringify(jsonSafe({ ...(table ? { table } : {}), files: report.files, filesWithError: report.filesWithError, errors: report.errors, columns: report.columns, stats: report.stats }))}\n`)

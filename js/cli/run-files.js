@@ -54,9 +54,14 @@ export class Progress {
     this.done = 0
     this.failed = 0
     this.stream = stream
-    this.enabled = Boolean(stream.isTTY) && total >= 2
+    this.tty = Boolean(stream.isTTY)
     this.lastDraw = 0
     this.shown = false
+  }
+
+  /** Drawn on a terminal, for two files or more (a table's count is known once its probe has planned). */
+  get enabled() {
+    return this.tty && this.total >= 2
   }
 
   tick(failed) {

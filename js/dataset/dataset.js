@@ -15,9 +15,17 @@ import { FileSession } from './session.js'
 import { CoverageTally } from './coverage.js'
 import { rollUpValue } from './roll-up.js'
 
+/**
+ * For a layer in front whose file list grows as it is read (a table reading its manifests as probes
+ * need them): `dataset[ADD_FILES](descriptors)` adds files; a probe option `[PROBE_ONLY]: Set<path>`
+ * probes only those files. Symbols, not names: they are not part of the dataset's public options.
+ */
+export const ADD_FILES = Symbol('addFiles')
+export const PROBE_ONLY = Symbol('probeOnly')
+
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
 // (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
-const DATASET_OPTIONS = ['partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
+const DATASET_OPTIONS = [PROBE_ONLY, 'partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
@@ -45,11 +53,19 @@ export class ParquetDataset {
     this.#options = options
     // Footers of URLs are kept and validated per file, so a second probe reads no footer.
     this.#footerCache = options.footerCache ?? createFooterCache()
+    this.#files = []
+    this.partitionTypes = {}
+    this[ADD_FILES](descriptors)
+  }
+
+  /** Adds files (ADD_FILES above); partition types are inferred again over every file. */
+  [ADD_FILES](descriptors) {
+    const options = this.#options
     const hive = options.hivePartitioning !== false
     const raw = descriptors.map((d) => (d.partitions ? rawPartitions(d.partitions) : hive ? parseHivePartitions(d.path) : {}))
     /** The type of each partition key over all files (DuckDB's inference, or options.partitioning). */
-    this.partitionTypes = inferPartitionTypes(raw, options.partitioning)
-    this.#files = descriptors.map((d, i) => ({
+    this.partitionTypes = inferPartitionTypes([...this.#files.map((f) => f.raw), ...raw], options.partitioning)
+    descriptors.forEach((d, i) => this.#files.push({
       descriptor: d,
       raw: raw[i],
       // Only a path's key=value folders are column values for certain; a caller's partitions may be a
@@ -144,7 +160,8 @@ export class ParquetDataset {
     if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw invalid(`limit must be an integer >= 1, got ${limit}`)
     // Rows are found by reading the data pages: a limit without them would never stop anything.
     if (limit !== undefined && !confirm) throw invalid('limit counts the rows found: it needs confirm: true')
-    const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard))
+    const only = settings[PROBE_ONLY]
+    const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard) && (!only || only.has(file.path)))
     const where = whereConditions(settings.where, this.partitionTypes)
     const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
     const probeOptions = { ...omit(settings, DATASET_OPTIONS), concurrency: session.window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }

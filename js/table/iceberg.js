@@ -1,9 +1,11 @@
 // An Iceberg table's live files at one snapshot (Iceberg table spec v1/v2): the metadata pointer
-// (version-hint.text, a given metadata.json, or the newest in a local metadata/ folder), the snapshot,
-// its manifest list, then every manifest in one wave; per data file its partition values and the
-// per-column facts of its manifest entry (bounds by Appendix D, null/NaN/value counts), by field id.
+// (version-hint.text, a given metadata.json, or the newest in a local metadata/ folder), the snapshot
+// and its manifest list when the table is opened; the manifests a probe needs (js/table/manifest-summaries.js)
+// when it is probed, in one wave; per data file its partition values and the per-column facts of its
+// manifest entry (bounds by Appendix D, null/NaN/value counts), by field id.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { readAvroFile } from './avro.js'
+import { manifestMayHoldValues, manifestMayMatchWhere } from './manifest-summaries.js'
 import { parseExactJson } from './exact-json.js'
 import { decodeBound, icebergType, parseTransform, partitionKey, partitionText, transformResultType } from './iceberg-types.js'
 import { locationUnder, pathResolver } from './table-location.js'
@@ -148,56 +150,131 @@ export async function loadIceberg(io, root, options = {}) {
   const resolve = pathResolver(root, { tablePrefix: metadata.location, rebase: options.rebase, allowOutside: options.allowOutside })
   const writer = icebergWriter(metadata, snapshot)
   const truncate = truncateLength(metadata.properties)
-  const base = { format: 'iceberg', formatVersion, metadataLocation, metadata, snapshot, writer, fields, fieldsById: allFields }
-  if (!snapshot) return { ...base, files: [], deleteFiles: [], manifests: [] }
+  const base = { format: 'iceberg', formatVersion, metadataLocation, metadata, snapshot, writer, fields, fieldsById: allFields, specs }
+  if (!snapshot) return { ...base, files: [], deleteFiles: [], manifests: [], scan: null }
 
   const listLocation = resolve(String(snapshot['manifest-list'])).location
-  const manifests = snapshot['manifest-list']
-    ? (await readAvroFile(await io.read(listLocation, { immutable: true }), listLocation)).records
+  const listed = snapshot['manifest-list']
+    ? (await io.readAllDecoded([listLocation], readAvroFile))[0].records
     : (snapshot.manifests ?? []).map((path) => ({ manifest_path: path, partition_spec_id: 0, content: 0 }))
-  const manifestLocations = manifests.map((m) => resolve(m.manifest_path).location)
-  const manifestBytes = await io.readAll(manifestLocations, { immutable: true })
-  const files = []
-  const deleteFiles = []
-  const decoded = await Promise.all(manifestBytes.map((bytes, i) => readAvroFile(bytes, manifestLocations[i])))
-  decoded.forEach(({ records }, i) => {
-    const manifest = manifests[i]
-    const specFields = specs.get(manifest.partition_spec_id) ?? []
-    const manifestSeq = manifest.sequence_number ?? 0n
-    for (const entry of records) {
-      if (entry.status === 2) continue // DELETED: no longer part of the table
-      const dataFile = entry.data_file
-      const sequence = entry.sequence_number ?? (entry.status === 1 ? manifestSeq : 0n)
-      const partitionValues = Object.values(dataFile.partition ?? {})
-      const partitions = specFields.map((pf, k) => {
-        const transform = parseTransform(pf.transform)
-        const source = allFields.get(pf['source-id'])
-        const resultType = transformResultType(transform, source?.type ?? { kind: 'other' })
-        return { name: pf.name, sourceId: pf['source-id'], transform, sourceType: source?.type, key: partitionKey(resultType, partitionValues[k]), raw: partitionValues[k] }
-      })
-      const { location, relative } = resolve(dataFile.file_path)
-      const file = {
-        path: relative,
-        location,
-        writtenPath: dataFile.file_path,
-        size: Number(dataFile.file_size_in_bytes),
-        recordCount: Number(dataFile.record_count),
-        content: Number(manifest.content === 1 ? dataFile.content ?? 1 : dataFile.content ?? 0),
-        sequence,
-        specId: manifest.partition_spec_id,
-        partitions,
-        partitionValues: Object.fromEntries(partitions.map((p) => [p.name, partitionText(p.transform, p.sourceType, p.raw)])),
-        columnFacts: icebergColumnFacts(dataFile, [...allFields.values()], truncate, writer),
-        equalityIds: dataFile.equality_ids ?? null,
-        manifest: i,
-        deletes: [],
+  const manifests = listed.map((m, index) => ({
+    index,
+    location: resolve(m.manifest_path).location,
+    content: m.content ?? 0,
+    specId: m.partition_spec_id,
+    sequence: m.sequence_number ?? 0n,
+    summaries: m.partitions ?? null,
+  }))
+  const scan = new IcebergManifests(io, manifests, { specs, allFields, resolve, truncate, writer })
+  return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests, scan }
+}
+
+/** The live entries of one decoded manifest as table files (data or delete files). */
+function manifestFiles(manifest, records, { specs, allFields, resolve, truncate, writer }) {
+  const specFields = specs.get(manifest.specId) ?? []
+  const factFields = [...allFields.values()]
+  const out = []
+  for (const entry of records) {
+    if (entry.status === 2) continue // DELETED: no longer part of the table
+    const dataFile = entry.data_file
+    const sequence = entry.sequence_number ?? (entry.status === 1 ? manifest.sequence : 0n)
+    const partitionValues = Object.values(dataFile.partition ?? {})
+    const partitions = specFields.map((pf, k) => {
+      const transform = parseTransform(pf.transform)
+      const source = allFields.get(pf['source-id'])
+      const resultType = transformResultType(transform, source?.type ?? { kind: 'other' })
+      return { name: pf.name, sourceId: pf['source-id'], transform, sourceType: source?.type, key: partitionKey(resultType, partitionValues[k]), raw: partitionValues[k] }
+    })
+    const { location, relative } = resolve(dataFile.file_path)
+    out.push({
+      path: relative,
+      location,
+      writtenPath: dataFile.file_path,
+      size: Number(dataFile.file_size_in_bytes),
+      recordCount: Number(dataFile.record_count),
+      content: Number(manifest.content === 1 ? dataFile.content ?? 1 : dataFile.content ?? 0),
+      sequence,
+      specId: manifest.specId,
+      partitions,
+      partitionValues: Object.fromEntries(partitions.map((p) => [p.name, partitionText(p.transform, p.sourceType, p.raw)])),
+      columnFacts: icebergColumnFacts(dataFile, factFields, truncate, writer),
+      equalityIds: dataFile.equality_ids ?? null,
+      manifest: manifest.index,
+      deletes: [],
+    })
+  }
+  return out
+}
+
+/**
+ * A snapshot's manifests, read as probes need them: a probe reads (in one wave) only the manifests
+ * whose partition summaries may hold its values, and each manifest once; decoded manifests are shared
+ * through the process-wide cache of immutable objects, so a second open of the table decodes none.
+ * `files` and `deleteFiles` are the live files of the manifests read so far.
+ */
+export class IcebergManifests {
+  /** @type {any[]} */
+  files = []
+  /** @type {any[]} */
+  deleteFiles = []
+  /** @type {Map<number, any[]>} the files of each manifest read, by its index */
+  #read = new Map()
+
+  /**
+   * @param {import('./table-io.js').TableIO} io
+   * @param {Array<{ index: number, location: string, content: number, specId: number, sequence: bigint, summaries: any[] | null }>} manifests
+   * @param {{ specs: Map<number, any[]>, allFields: Map<number, any>, resolve: Function, truncate: number, writer: string }} context
+   */
+  constructor(io, manifests, context) {
+    this.io = io
+    this.manifests = manifests
+    this.context = context
+  }
+
+  /** How many manifests the snapshot has, and how many have been read. */
+  get counts() {
+    return { total: this.manifests.length, read: this.#read.size }
+  }
+
+  /**
+   * The data files a probe of `field` for these values (and `where`) must consider: those of every
+   * manifest the summaries do not rule out, read now if they were not before.
+   * @param {{ id: number, type: any } | null} field null: a column the table does not know (every manifest)
+   * @param {ReturnType<typeof import('./column-keys.js').valueKeys> | null} keyed
+   * @param {Record<string, unknown> | undefined} where
+   */
+  async filesFor(field, keyed, where) {
+    const { specs, allFields } = this.context
+    const needed = this.manifests.filter((m) => (!field || !keyed || manifestMayHoldValues(m, specs, field, keyed)) && manifestMayMatchWhere(m, specs, allFields, where))
+    const before = this.io.stats.requests
+    await this.#readManifests(needed)
+    const files = needed.filter((m) => m.content === 0).flatMap((m) => this.#read.get(m.index) ?? [])
+    return { files, manifests: { total: this.manifests.length, read: needed.length, skipped: this.manifests.length - needed.length, fetched: this.io.stats.requests - before } }
+  }
+
+  /** Every manifest read (one wave for those not read yet): `files` is then the snapshot's every live file. */
+  async readAll() {
+    await this.#readManifests(this.manifests)
+  }
+
+  async #readManifests(manifests) {
+    const pending = manifests.filter((m) => !this.#read.has(m.index))
+    if (!pending.length) return
+    const decoded = await this.io.readAllDecoded(pending.map((m) => m.location), readAvroFile)
+    pending.forEach((manifest, k) => {
+      if (this.#read.has(manifest.index)) return // read meanwhile by a concurrent probe
+      const files = manifestFiles(manifest, decoded[k].records, this.context)
+      this.#read.set(manifest.index, files)
+      for (const file of files) {
+        if (file.content === 0) this.files.push(file)
+        else this.deleteFiles.push(file)
       }
-      if (file.content === 0) files.push(file)
-      else deleteFiles.push(file)
-    }
-  })
-  attachDeletes(files, deleteFiles)
-  return { ...base, files, deleteFiles, manifests: manifests.map((m, i) => ({ location: manifestLocations[i], content: m.content ?? 0, specId: m.partition_spec_id, summaries: m.partitions ?? null })) }
+    })
+    // In manifest order, as one eager read would list them.
+    this.files.sort((a, b) => a.manifest - b.manifest)
+    this.deleteFiles.sort((a, b) => a.manifest - b.manifest)
+    if (this.deleteFiles.length) attachDeletes(this.files, this.deleteFiles)
+  }
 }
 
 const samePartition = (a, b) => a.specId === b.specId && a.partitions.every((p, k) => String(p.raw) === String(b.partitions[k]?.raw))
@@ -209,6 +286,7 @@ const samePartition = (a, b) => a.specId === b.specId && a.partitions.every((p, 
  */
 function attachDeletes(files, deleteFiles) {
   for (const file of files) {
+    file.deletes = []
     for (const del of deleteFiles) {
       const global = del.partitions.length === 0
       if (!(global || samePartition(file, del))) continue

@@ -1,5 +1,6 @@
 // One entry for both table formats: the table root, its format (given, or told by what it holds), and
-// its live files with what the metadata says about each (js/table/iceberg.js, js/table/delta.js).
+// its live files with what the metadata says about each (js/table/iceberg.js, js/table/delta.js): all
+// of them, or for Iceberg with `lazy`, those of the manifests read so far (table.scan reads more).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { loadDelta } from './delta.js'
 import { loadIceberg } from './iceberg.js'
@@ -30,7 +31,7 @@ async function detectFormat(io, root) {
  * @param {string | URL} location the table's root folder or URL
  * @param {{ format?: 'iceberg' | 'delta' | 'auto', snapshot?: string | number | bigint, version?: number, metadata?: string,
  *   rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[], fetch?: typeof fetch,
- *   headers?: HeadersInit, signal?: AbortSignal, io?: TableIO }} [options]
+ *   headers?: HeadersInit, signal?: AbortSignal, io?: TableIO, lazy?: boolean }} [options]
  */
 export async function loadTable(location, options = {}) {
   const format = options.format ?? 'auto'
@@ -45,5 +46,7 @@ export async function loadTable(location, options = {}) {
   const io = options.io ?? new TableIO(root, options)
   const chosen = format === 'auto' ? await detectFormat(io, root) : format
   const table = chosen === 'delta' ? await loadDelta(io, root, options) : await loadIceberg(io, root, options)
+  // Iceberg manifests are read when a probe needs them (`lazy`, as openTable does), or all of them now.
+  if (!options.lazy && 'scan' in table) await table.scan?.readAll()
   return { ...table, root, io, allowOutside: options.allowOutside }
 }

@@ -1,9 +1,10 @@
 // openTable(): an Iceberg or Delta table probed as a dataset. The table's metadata lists the live data
-// files and rules files out per value before any read (the dataset's prefilter, js/table/prune.js);
+// files (an Iceberg table's as each probe reads the manifests it needs, js/table/manifest-summaries.js)
+// and rules files out per value before any read (the dataset's prefilter, js/table/prune.js);
 // columns are found in each file by field id (Iceberg) or physical name (Delta column mapping); rows a
 // confirmation finds are checked against the file's deletes (js/table/deletes.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { ParquetDataset } from '../dataset/dataset.js'
+import { ADD_FILES, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
 import { loadTable } from './load-table.js'
 import { pruneFile } from './prune.js'
 import { valueKeys } from './column-keys.js'
@@ -11,6 +12,9 @@ import { applyDeletes } from './deletes.js'
 import { summarizeTable } from './table-summary.js'
 
 const TABLE_OPTIONS = ['format', 'snapshot', 'version', 'metadata', 'rebase', 'allowOutside']
+
+/** The table field a probe names (dotted for nested fields), or undefined. */
+const fieldNamed = (table, column) => table.fields.find((f) => f.name === (Array.isArray(column) ? column.join('.') : String(column)))
 
 /** The Parquet column of a table field in one file: by field id (Iceberg), else by its physical path. */
 function columnInFile(table, field, parquetFile) {
@@ -26,16 +30,20 @@ function columnInFile(table, field, parquetFile) {
   return field.physicalPath
 }
 
+const descriptorOf = (f) => ({ path: f.path, location: f.location, size: f.size, partitions: f.partitionValues })
+
 export class ParquetTable extends ParquetDataset {
   #table
+  /** The table files the dataset knows, by path (an Iceberg table's grow as probes read manifests). */
   #byPath
+  /** openTable's own `where`, which a probe's replaces (as the dataset's options are merged). */
+  #where
 
   constructor(table, options) {
     const byPath = new Map(table.files.map((f) => [f.path, f]))
     const keysFor = new WeakMap()
-    const fieldOf = (column) => table.fields.find((f) => f.name === (Array.isArray(column) ? column.join('.') : String(column)))
-    const descriptors = table.files.map((f) => ({ path: f.path, location: f.location, size: f.size, partitions: f.partitionValues }))
-    super(descriptors, {
+    const fieldOf = (column) => fieldNamed(table, column)
+    super(table.files.map(descriptorOf), {
       ...options,
       hivePartitioning: false,
       prefilter: async (file, column, values) => {
@@ -56,14 +64,16 @@ export class ParquetTable extends ParquetDataset {
     })
     this.#table = table
     this.#byPath = byPath
+    this.#where = options.where
   }
 
-  /** What the table is: format, snapshot or version, the writer, its live files and their deletes. */
+  /** What the table is: format, snapshot or version, the writer, its live files (read so far) and their deletes. */
   get table() {
     const t = this.#table
     return {
       format: t.format,
-      ...(t.format === 'iceberg' ? { snapshot: t.snapshot ? String(t.snapshot['snapshot-id']) : null, formatVersion: t.formatVersion, metadataLocation: t.metadataLocation } : { version: t.version }),
+      ...(t.format === 'iceberg' ? { snapshot: t.snapshot ? String(t.snapshot['snapshot-id']) : null, formatVersion: t.formatVersion, metadataLocation: t.metadataLocation,
+        manifests: t.scan?.counts ?? { total: 0, read: 0 } } : { version: t.version }),
       writer: t.writer,
       columns: t.fields.map((f) => ({ name: f.name, type: f.type })),
       files: t.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes.map((d) => d.kind) })),
@@ -71,55 +81,131 @@ export class ParquetTable extends ParquetDataset {
     }
   }
 
-  /** Per column, what the metadata can prune (files with bounds, null and NaN counts, partition fields); snapshots or version. */
-  summary() {
+  /**
+   * Every live file of the table: an Iceberg table's manifests not read yet are read (one wave), so
+   * `files` and `table.files` list them all afterwards. A Delta table's are known when it is opened.
+   */
+  async listFiles() {
+    if (this.#table.scan) {
+      await this.#table.scan.readAll()
+      this.#know(this.#table.files)
+    }
+    return this.files
+  }
+
+  /** Files the dataset does not know yet join it (an Iceberg manifest just read). */
+  #know(files) {
+    const fresh = files.filter((f) => !this.#byPath.has(f.path))
+    for (const f of fresh) this.#byPath.set(f.path, f)
+    if (fresh.length) this[ADD_FILES](fresh.map(descriptorOf))
+  }
+
+  /**
+   * An Iceberg probe's files: those of the manifests its values and `where` may match, read now if
+   * they were not (one wave); with what the manifest reads cost. Null for a table whose files are all known.
+   */
+  async #plan(column, values, where) {
+    const scan = this.#table.scan
+    if (!scan) return null
+    const names = new Set([...this.#table.specs.values()].flat().map((pf) => pf.name))
+    for (const key of Object.keys(where ?? {})) {
+      if (!names.has(key)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `where: ${JSON.stringify(key)} is not a partition key of the table (keys: ${[...names].join(', ') || 'none'})`)
+    }
+    const field = fieldNamed(this.#table, column) ?? null
+    let keyed = null
+    try {
+      keyed = field ? valueKeys(field.type, Array.from(values)) : null
+    } catch {
+      keyed = null // a value the file probe refuses: it says why; every manifest is kept
+    }
+    const before = { ...this.#table.io.stats }
+    const plan = await scan.filesFor(field, keyed, where)
+    this.#know(plan.files)
+    const after = this.#table.io.stats
+    const cost = { requests: after.requests - before.requests, bytes: after.bytesFetched - before.bytesFetched, rounds: after.rounds - before.rounds }
+    return { paths: new Set(plan.files.map((f) => f.path)), manifests: plan.manifests, cost }
+  }
+
+  /** The probe's options for the dataset: only the planned files, and `where` by the keys the dataset knows. */
+  #datasetOptions(options, plan) {
+    if (!plan) return options
+    const given = options.where ?? this.#where
+    const where = given && Object.fromEntries(Object.entries(given).filter(([key]) => key in this.partitionTypes))
+    return { ...options, ...(where ? { where } : {}), [PROBE_ONLY]: plan.paths }
+  }
+
+  /** Per column, what the metadata can prune (files with bounds, null and NaN counts, partition fields); snapshots or version. Reads every manifest. */
+  async summary() {
+    await this.listFiles()
     return summarizeTable(this.#table)
   }
 
   /**
-   * The dataset's probe, with the file's deletes applied to the rows a confirmation found.
+   * The dataset's probe of the files the table's metadata may not rule out, with each file's deletes
+   * applied to the rows a confirmation found. An Iceberg table's result also says how many manifests
+   * the probe read and skipped (`manifests`); files of a skipped manifest are not listed: its partition
+   * summaries rule out every value for all of them.
    * @param {string | string[]} column
    * @param {Iterable<unknown>} values
    * @param {import('../index.js').DatasetProbeOptions} [options]
    */
   async probe(column, values, options = {}) {
-    const result = await super.probe(column, values, options)
+    const list = Array.from(values)
+    const started = performance.now()
+    const plan = await this.#plan(column, list, options.where ?? this.#where)
+    const result = await super.probe(column, list, this.#datasetOptions(options, plan))
     await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
-    return result
+    if (!plan) return result
+    // In the table's order (manifest by manifest), whichever manifests earlier probes read first.
+    const rank = new Map(this.#table.files.map((f, i) => [f.path, i]))
+    result.files.sort((a, b) => rank.get(a.path) - rank.get(b.path))
+    const stats = result.stats
+    Object.assign(stats, { requests: stats.requests + plan.cost.requests, bytes: stats.bytes + plan.cost.bytes, rounds: stats.rounds + plan.cost.rounds, ms: performance.now() - started })
+    return { ...result, manifests: plan.manifests }
   }
 
   /**
-   * The dataset's probeEach, each file with its deletes applied.
+   * The dataset's probeEach of the files the table's metadata may not rule out, each file with its deletes applied.
    * @param {string | string[]} column
    * @param {Iterable<unknown>} values
    * @param {import('../index.js').DatasetProbeOptions} [options]
    */
   async * probeEach(column, values, options = {}) {
-    for await (const file of super.probeEach(column, values, options)) {
+    const list = Array.from(values)
+    const plan = await this.#plan(column, list, options.where ?? this.#where)
+    for await (const file of super.probeEach(column, list, this.#datasetOptions(options, plan))) {
       await this.#withDeletes(file, column)
       yield file
     }
+  }
+
+  /**
+   * The dataset's inspect, of every live file (an Iceberg table's manifests are all read first).
+   * @param {Parameters<ParquetDataset['inspect']>[0]} [options]
+   */
+  async inspect(options = {}) {
+    await this.listFiles()
+    return super.inspect(options)
   }
 
   /** Applies the file's deletes to the values a confirmation found present. */
   async #withDeletes(fileResult, column) {
     const file = this.#byPath.get(fileResult.path)
     if (!file?.deletes.length || !fileResult.values.some((v) => v.verdict === 'present')) return
-    const name = Array.isArray(column) ? column.join('.') : String(column)
-    fileResult.values = await applyDeletes(this.#table, file, fileResult.values, this.#table.fields.find((f) => f.name === name))
+    fileResult.values = await applyDeletes(this.#table, file, fileResult.values, fieldNamed(this.#table, column))
   }
 }
 
 /**
- * Opens an Iceberg or Delta table for probing: reads its metadata (one wave per level) and returns a
- * dataset of its live data files.
+ * Opens an Iceberg or Delta table for probing: reads its metadata (one wave per level; an Iceberg
+ * table's manifests wait for the probes that need them) and returns a dataset of its live data files.
  * @param {string | URL} location the table's root: a local folder, a file: URL or an http(s) URL
  * @param {import('../index.js').OpenTableOptions} [options] format ('iceberg' | 'delta' | 'auto'), snapshot (Iceberg),
  *   version (Delta), metadata (an Iceberg metadata.json, relative to the root), rebase(path), allowOutside, and
  *   every openDataset / openParquet option
  */
 export async function openTable(location, options = {}) {
-  const table = await loadTable(location, options)
+  const table = await loadTable(location, { ...options, lazy: true })
   const rest = Object.fromEntries(Object.entries(options).filter(([k]) => !TABLE_OPTIONS.includes(k)))
   return new ParquetTable(table, rest)
 }

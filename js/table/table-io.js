@@ -1,29 +1,73 @@
 // Reads of a table's metadata objects (metadata.json, manifest lists, manifests, Delta commits and
 // checkpoints): whole objects, in waves that count as one round each, with the objects that never
-// change once written (everything but the metadata pointer) kept in one bounded, process-wide cache.
+// change once written (everything but the metadata pointer) kept in one bounded, process-wide cache —
+// as bytes, or, for those read through a decoder (Avro manifests), as what the decoder made of them.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 const CACHE_BYTES = 64 * 1024 * 1024
-/** Immutable objects by location, least recently used first. */
-const immutableCache = new Map()
-let cachedBytes = 0
+
+/** Values by location, least recently used first, dropped oldest first once their weights pass a budget. */
+class WeighedCache {
+  /** @type {Map<string, { value: any, weight: number }>} */
+  entries = new Map()
+  total = 0
+
+  /** @param {number} budget */
+  constructor(budget) {
+    this.budget = budget
+  }
+
+  has(location) {
+    return this.entries.has(location)
+  }
+
+  /** The value, now the most recently used (undefined when absent). */
+  get(location) {
+    const entry = this.entries.get(location)
+    if (!entry) return undefined
+    this.entries.delete(location)
+    this.entries.set(location, entry)
+    return entry.value
+  }
+
+  set(location, value, weight) {
+    this.delete(location)
+    this.entries.set(location, { value, weight })
+    this.total += weight
+    for (const [key, entry] of this.entries) {
+      if (this.total <= this.budget) break
+      this.entries.delete(key)
+      this.total -= entry.weight
+    }
+  }
+
+  delete(location) {
+    const entry = this.entries.get(location)
+    if (!entry) return
+    this.entries.delete(location)
+    this.total -= entry.weight
+  }
+
+  clear() {
+    this.entries.clear()
+    this.total = 0
+  }
+}
+
+/** Immutable objects' bytes by location. */
+const immutableCache = new WeighedCache(CACHE_BYTES)
+// Decoded immutable objects (a promise while the read is under way, so concurrent readers share it),
+// weighed by the bytes they were decoded from: a decoded manifest is several times their size.
+const decodedCache = new WeighedCache(CACHE_BYTES / 4)
 
 function remember(location, bytes) {
-  if (bytes.byteLength > CACHE_BYTES / 4) return
-  immutableCache.delete(location)
-  immutableCache.set(location, bytes)
-  cachedBytes += bytes.byteLength
-  for (const [key, value] of immutableCache) {
-    if (cachedBytes <= CACHE_BYTES) break
-    immutableCache.delete(key)
-    cachedBytes -= value.byteLength
-  }
+  if (bytes.byteLength <= CACHE_BYTES / 4) immutableCache.set(location, bytes, bytes.byteLength)
 }
 
 /** Empties the cache of immutable table objects (for tests and long-lived processes). */
 export function clearTableCache() {
   immutableCache.clear()
-  cachedBytes = 0
+  decodedCache.clear()
 }
 
 export class TableIO {
@@ -66,12 +110,7 @@ export class TableIO {
         if (bytes === null && !optional) throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${location} does not exist`, { source: location })
         return bytes
       }
-      if (immutable && immutableCache.has(location)) {
-        const bytes = immutableCache.get(location)
-        immutableCache.delete(location)
-        immutableCache.set(location, bytes)
-        return bytes
-      }
+      if (immutable && immutableCache.has(location)) return immutableCache.get(location)
       try {
         const bytes = await this.#read(location, optional)
         if (bytes && immutable) remember(location, bytes)
@@ -80,6 +119,33 @@ export class TableIO {
         this.inFlight--
       }
     }))
+  }
+
+  /**
+   * Immutable objects decoded: those decoded before (by any TableIO of this process) come from the
+   * cache without a read or a decode; the others are read in one round and decoded once.
+   * @template T
+   * @param {string[]} locations
+   * @param {(bytes: Uint8Array, location: string) => Promise<T>} decode
+   * @returns {Promise<T[]>}
+   */
+  async readAllDecoded(locations, decode) {
+    const missing = [...new Set(locations.filter((l) => !decodedCache.has(l)))]
+    if (missing.length) {
+      // The bytes are kept too (as before there was a decoded cache): an object whose decoded form the
+      // smaller decoded budget dropped is decoded again, not fetched again.
+      const reading = this.readAll(missing, { immutable: true })
+      reading.catch(() => {})
+      missing.forEach((location, k) => {
+        let size = 0
+        const decoded = reading.then((all) => { size = all[k].byteLength; return decode(all[k], location) })
+        decodedCache.set(location, decoded, 0) // weighed once its bytes are known
+        decoded.then(() => {
+          if (decodedCache.get(location) === decoded) decodedCache.set(location, decoded, size)
+        }, () => { if (decodedCache.get(location) === decoded) decodedCache.delete(location) })
+      })
+    }
+    return Promise.all(locations.map((location) => /** @type {Promise<T>} */ (decodedCache.get(location))))
   }
 
   /** @param {string} location @param {{ immutable?: boolean, optional?: boolean }} [options] */

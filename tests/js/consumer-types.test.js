@@ -157,8 +157,8 @@ test('what the dataset, table, S3 listing and index-builder code really returns 
   for (const table of ['delta/table_with_deletion_logs', 'iceberg/spark_rename_column']) {
     if (missingFixture(`tables/${table}`)) continue
     const opened = await api.openTable(fixturePath(`tables/${table}`))
-    shapes.push(["ParquetTable['table']", opened.table], ['TableSummary', opened.summary()])
-    shapes.push(['DatasetProbeResult', await opened.probe(opened.table.columns[0].name, [1], { confirm: true })])
+    shapes.push(['TableProbeResult', await opened.probe(opened.table.columns[0].name, [1], { confirm: true })])
+    shapes.push(["ParquetTable['table']", opened.table], ['TableSummary', await opened.summary()])
   }
 
   // The same files in a bucket (s3rver), listed with credentials and probed as an s3:// dataset.
@@ -196,7 +196,7 @@ test('what the dataset, table, S3 listing and index-builder code really returns 
 
   const importOf = (entry, names) => `import type { ${names.join(', ')} } from ${JSON.stringify(path.join(root, entry))}`
   const source = [
-    importOf('js/index.js', ['DatasetProbeResult', 'DatasetCoverage', 'DatasetProbeOptions', 'ParquetDataset', 'ParquetTable', 'TableSummary']),
+    importOf('js/index.js', ['DatasetProbeResult', 'DatasetCoverage', 'DatasetProbeOptions', 'ParquetDataset', 'ParquetTable', 'TableProbeResult', 'TableSummary']),
     importOf('js/index-builder/index.js', ['AddIndexesResult', 'SidecarIndex', 'SidecarProbeResult']),
     importOf('js/s3.js', ['S3Entry']),
     `import type { adviseIndexes, buildSidecarIndex } from ${JSON.stringify(path.join(root, 'js/index-builder/index.js'))}`,

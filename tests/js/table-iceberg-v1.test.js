@@ -76,6 +76,7 @@ describe('Iceberg format v1', async () => {
 
   test('files found by rebasing file:// paths, pruned by partition and bounds, probed', async () => {
     const table = await openTable(path.join(dir, 't'))
+    assert.deepEqual((await table.listFiles()).map((f) => f.path).sort(), ['data/eu.parquet', 'data/us.parquet'])
     assert.deepEqual(table.table.files.map((f) => f.path).sort(), ['data/eu.parquet', 'data/us.parquet'])
     const byRegion = await table.probe('region', ['eu', 'asia'])
     const eu = byRegion.files.find((f) => f.path === 'data/eu.parquet')

@@ -10,13 +10,11 @@ import { openTable } from '../../js/index.js'
 import { loadTable } from '../../js/table/load-table.js'
 import { applyDeletes } from '../../js/table/deletes.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { probeForm, readParquet, TABLE_FIXTURES } from './helpers/table-truth.js'
+import { icebergTruth, idOf, probeForm, readParquet, TABLE_FIXTURES } from './helpers/table-truth.js'
 
 const SAMPLE = 25
 
 const readRows = async (location, columns) => (await readParquet(location, columns)).rows
-
-const idOf = (v) => (typeof v === 'object' && v !== null && 'micros' in v ? `t${v.micros}.${v.nanos}` : v instanceof Date ? `d${v.getTime()}` : v instanceof Uint8Array ? `b${Array.from(v)}` : `${typeof v}:${String(v)}`)
 
 /** Per column name: the values in live rows and the values only in deleted rows (by independent reads). */
 async function truthOf(name, table) {
@@ -56,44 +54,6 @@ async function truthOf(name, table) {
     }
   }
   return { live, held }
-}
-
-/** Iceberg files name columns by field id: read the values under the current names through hyparquet's own schema. */
-async function icebergTruth(table) {
-  let liveRows = 0
-  const live = new Map()
-  const held = new Map()
-  for (const file of table.files) {
-    const { schema, rows } = await readParquet(file.location)
-    const deleted = new Set()
-    for (const d of file.deletes.filter((x) => x.kind === 'position')) {
-      for (const r of await readRows(d.location, ['file_path', 'pos'])) if (r.file_path === file.writtenPath) deleted.add(Number(r.pos))
-    }
-    // Equality deletes (the fixtures' are on int and string columns): a row equal to a delete row in
-    // every equality column, matched by field id, is deleted.
-    for (const d of file.deletes.filter((x) => x.kind === 'equality')) {
-      const del = await readParquet(d.location)
-      const nameIn = (s, id) => s.find((e) => e.field_id === id)?.name
-      for (const dr of del.rows) {
-        rows.forEach((row, i) => { if (d.equalityIds.every((id) => row[nameIn(schema, id)] === dr[nameIn(del.schema, id)])) deleted.add(i) })
-      }
-    }
-    liveRows += rows.length - deleted.size
-    for (const field of table.fields) {
-      if (field.name.includes('.') || field.type.kind === 'other') continue
-      const element = schema.find((e) => e.field_id === field.id)
-      if (!element) continue
-      rows.forEach((row, i) => {
-        const value = row[element.name]
-        if (value === null || value === undefined) return
-        for (const map of deleted.has(i) ? [held] : [held, live]) {
-          if (!map.has(field.name)) map.set(field.name, new Map())
-          map.get(field.name).set(idOf(value), value)
-        }
-      })
-    }
-  }
-  return { live, held, liveRows }
 }
 
 // Live row counts SOURCES.md states (icebird's and duckdb-iceberg's tests): the truth's own delete reading is checked against them.

@@ -1,8 +1,10 @@
 // An Iceberg v2 table written at test time (1,000 hyparquet-writer data files in 50 Avro manifests,
-// identity-partitioned by day, disjoint id bounds per file) served over HTTP at 30 ms per response:
-// stored ids are never absent, the metadata rules out ≥ 99% of the files for a value, a cold probe
-// takes ≤ 6 rounds, and a second probe of the unchanged table reads only the version hint before the
-// index reads. Truth is the generator's own input (tests/js/helpers/iceberg-writer.js), not the reader.
+// identity-partitioned by day, 15 files a day and 20 a manifest, disjoint id bounds per file) served over HTTP at
+// 30 ms per response: stored ids and days are never absent, a probe of the partition column reads only
+// the manifests whose partition summaries hold its days, the metadata rules out ≥ 99% of the files for
+// an id, a cold probe takes ≤ 6 rounds, and a second probe of the unchanged table reads only the
+// version hint before the index reads (no manifest is read or decoded again). Truth is the generator's
+// own input (tests/js/helpers/iceberg-writer.js), not the reader.
 import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -22,18 +24,20 @@ const dir = await tempDir('table-scale')
 let written
 let server
 before(async () => {
-  written = await writeIcebergTable(dir, { files: FILES, manifests: MANIFESTS })
+  // 15 files a day, 20 a manifest: a manifest's summary spans one or two days, and some days two manifests.
+  written = await writeIcebergTable(dir, { files: FILES, manifests: MANIFESTS, filesPerDay: 15 })
   server = await startTestServer({ root: dir })
 })
 after(async () => { await server?.close() })
 
-async function probeOver(values, open = {}) {
+async function probeOver(values, open = {}, column = 'id') {
   server.resetStats()
   server.setMode('slow:30')
   try {
     const table = await openTable(server.url(''), open)
-    const result = await table.probe('id', values)
+    // What opening read; the manifests the probe reads are counted in the probe's own stats.
     const metadata = table.table.metadataStats
+    const result = await table.probe(column, values)
     return { table, result, metadata, rounds: metadata.rounds + result.stats.rounds, requests: server.stats.requests, paths: Object.keys(server.stats.paths) }
   } finally {
     server.setMode()
@@ -44,23 +48,58 @@ const toArrayBuffer = (b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteL
 const kept = (result, k) => result.files.filter((f) => f.values[k].verdict !== 'absent')
 
 describe('an Iceberg table of 1,000 files in 50 manifests over HTTP', () => {
-  test('the table as written: 1,000 files; a day is kept only in its own partition\'s files', async () => {
+  test('the table as written: 1,000 files; a day is kept only in its own partition\'s files, and only its manifest is read', async () => {
     clearTableCache()
     const table = await openTable(dir)
-    assert.equal(table.table.files.length, FILES)
+    assert.equal(table.table.files.length, 0) // opening reads the manifest list, no manifest
+    assert.deepEqual(table.table.manifests, { total: MANIFESTS, read: 0 })
+    const day = written.files[321].day
+    const result = await table.probe('day', [day])
+    const holders = written.files.filter((f) => f.day === day).map((f) => f.path).sort()
+    // Only the manifests whose summaries hold the day are read (the day of file 321 straddles two); their files are the probe's.
+    const holding = new Set(written.files.filter((f) => f.day === day).map((f) => Math.floor(f.index / written.filesPerManifest)))
+    assert.equal(holding.size, 2)
+    assert.deepEqual(result.manifests, { total: MANIFESTS, read: 2, skipped: MANIFESTS - 2, fetched: 2 })
+    assert.deepEqual(kept(result, 0).map((f) => f.path).sort(), holders)
+    assert.equal(result.files.length, 2 * written.filesPerManifest)
+    assert.equal(result.stats.filesOpened, holders.length)
+    assert.equal(table.table.files.length, 2 * written.filesPerManifest)
+
+    // A non-partition column: every manifest may hold an id.
+    const byId = await table.probe('id', [written.files[5].ids[3]])
+    assert.deepEqual(byId.manifests, { total: MANIFESTS, read: MANIFESTS, skipped: 0, fetched: MANIFESTS - 2 })
+    assert.deepEqual(kept(byId, 0).map((f) => f.path), [written.files[5].path])
+
+    // Every file listed, once every manifest is read.
+    assert.equal((await table.listFiles()).length, FILES)
     const sizes = new Map(table.table.files.map((f) => [f.path, f.size]))
     for (const f of written.files) assert.equal(sizes.get(f.path), f.size, f.path)
     // The data files carry Iceberg field ids (hyparquet reads them): columns are matched by id, not name.
     const schema = parquetMetadata(toArrayBuffer(await readFile(path.join(dir, written.files[0].path)))).schema
     assert.deepEqual(schema.slice(1).map((e) => [e.name, e.field_id]), [['id', 1], ['day', 2]])
-    const day = written.files[321].day
-    const result = await table.probe('day', [day])
-    const holders = written.files.filter((f) => f.day === day).map((f) => f.path).sort()
-    assert.deepEqual(kept(result, 0).map((f) => f.path).sort(), holders)
-    const pruned = result.files.filter((f) => f.values[0].verdict === 'absent')
-    assert.equal(pruned.length, FILES - holders.length)
-    assert.ok(pruned.every((f) => f.values[0].source === 'table-partition'))
-    assert.equal(result.stats.filesOpened, holders.length)
+  })
+
+  test('manifest skipping by day never loses a file that holds a probed day (every day, one probe each, and all days at once)', async () => {
+    clearTableCache()
+    const table = await openTable(dir)
+    const days = [...new Set(written.files.map((f) => f.day))]
+    const before = days[0] - 1
+    const after = days[days.length - 1] + 1
+    for (const day of days) {
+      const result = await table.probe('day', [day, before])
+      const holders = written.files.filter((f) => f.day === day).map((f) => f.path)
+      const manifestsHolding = new Set(written.files.filter((f) => f.day === day).map((f) => Math.floor(f.index / written.filesPerManifest)))
+      assert.equal(result.manifests.read, manifestsHolding.size, `day ${day}`)
+      // 0 false negatives: every file holding the day is listed and not absent.
+      for (const holder of holders) assert.notEqual(result.files.find((f) => f.path === holder)?.values[0].verdict ?? 'absent', 'absent', `${holder} day ${day}`)
+      assert.ok(result.files.every((f) => f.values[1].verdict === 'absent'))
+    }
+    const all = await table.probe('day', days)
+    assert.equal(all.manifests.read, MANIFESTS)
+    for (const f of written.files) assert.notEqual(all.files.find((r) => r.path === f.path).values[days.indexOf(f.day)].verdict, 'absent', f.path)
+    // Days outside every manifest's bounds: no manifest is read, no file listed.
+    const none = await table.probe('day', [before, after])
+    assert.deepEqual([none.manifests.read, none.files.length], [0, 0])
   })
 
   test('every stored id of sampled files is never absent; the metadata rules a value out of ≥ 99% of the files; a cold probe takes ≤ 6 rounds', async (t) => {
@@ -88,7 +127,8 @@ describe('an Iceberg table of 1,000 files in 50 manifests over HTTP', () => {
     assert.ok(cold.result.files.every((f) => f.values[outSlot].source === 'table-stats'))
     assert.ok(cold.result.stats.filesOpened <= sample.length, `${cold.result.stats.filesOpened} files opened`)
     assert.ok(cold.rounds <= 6, `${cold.rounds} rounds`)
-    assert.equal(cold.metadata.rounds, 4) // version hint, metadata.json, manifest list, the 50 manifests
+    assert.equal(cold.metadata.rounds, 3) // version hint, metadata.json, manifest list; then the probe's
+    assert.deepEqual(cold.result.manifests, { total: MANIFESTS, read: MANIFESTS, skipped: 0, fetched: MANIFESTS }) // an id may be in any manifest
     assert.equal(cold.paths.filter((p) => p.endsWith('.avro')).length, MANIFESTS + 1)
 
     // The same table again: only the pointer is read before the probe's index reads (footers cached).
@@ -97,11 +137,46 @@ describe('an Iceberg table of 1,000 files in 50 manifests over HTTP', () => {
     const warm = await probeOver([...present, inGap, outside], { footerCache, format: 'iceberg' })
     t.diagnostic(`warm: ${warm.rounds} rounds (${warm.metadata.rounds} metadata), ${warm.requests} requests`)
     assert.equal(warm.metadata.requests, 1)
+    assert.equal(warm.result.manifests.fetched, 0) // kept decoded: neither read nor decoded again
     assert.deepEqual(warm.paths.filter((p) => !p.endsWith('.parquet')), ['/metadata/version-hint.text'])
     // The data files are small (a few KiB): the tail read that finds the footer holds the indexes too,
     // so each kept file is one request, cold or warm.
     assert.equal(warm.requests - 1, warm.result.stats.filesOpened)
     assert.ok(warm.rounds <= 2, `${warm.rounds} rounds`)
     for (const k of present.keys()) assert.notEqual(warm.result.files.find((f) => f.path === sample[Math.floor(k / 3)].path).values[k].verdict, 'absent')
+  })
+
+  test('over HTTP, a probe of the partition column fetches only the manifests holding its day: ≤ 6 rounds cold, none warm', async (t) => {
+    clearTableCache()
+    const footerCache = createFooterCache()
+    const day = written.files[321].day
+    const holding = new Set(written.files.filter((f) => f.day === day).map((f) => Math.floor(f.index / written.filesPerManifest)))
+    const cold = await probeOver([day], { footerCache }, 'day')
+    t.diagnostic(`cold: ${cold.rounds} rounds, ${cold.requests} requests, ${cold.result.manifests.read} of ${MANIFESTS} manifests read`)
+    assert.ok(cold.rounds <= 6, `${cold.rounds} rounds`)
+    assert.equal(cold.result.manifests.read, holding.size)
+    const manifestPaths = cold.paths.filter((p) => /manifest-\d+-m0\.avro$/.test(p)).sort()
+    assert.deepEqual(manifestPaths, [...holding].sort((a, b) => a - b).map((m) => `/metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`))
+    const holders = written.files.filter((f) => f.day === day).map((f) => f.path).sort()
+    assert.deepEqual(kept(cold.result, 0).map((f) => f.path).sort(), holders)
+    const warm = await probeOver([day], { footerCache, format: 'iceberg' }, 'day')
+    assert.equal(warm.result.manifests.fetched, 0)
+    assert.deepEqual(warm.paths.filter((p) => !p.endsWith('.parquet')), ['/metadata/version-hint.text'])
+    assert.deepEqual(kept(warm.result, 0).map((f) => f.path).sort(), holders)
+  })
+
+  test('concurrent probes of two opens share the manifests being read: each is fetched once', async () => {
+    clearTableCache()
+    server.resetStats()
+    const [a, b] = await Promise.all([openTable(server.url(''), { format: 'iceberg' }), openTable(server.url(''), { format: 'iceberg' })])
+    const days = [written.files[0].day, written.files[500].day]
+    const [ra, rb, rc] = await Promise.all([a.probe('day', days), b.probe('day', days), a.probe('id', [written.files[0].ids[0]])])
+    const manifestRequests = Object.entries(server.stats.paths).filter(([p]) => /manifest-\d+-m0\.avro$/.test(p)).map(([, s]) => s.requests)
+    assert.equal(manifestRequests.length, MANIFESTS)
+    assert.ok(manifestRequests.every((n) => n === 1), `manifest requests: ${manifestRequests}`)
+    for (const r of [ra, rb]) for (const [k, day] of days.entries()) {
+      for (const f of written.files.filter((x) => x.day === day)) assert.notEqual(r.files.find((x) => x.path === f.path)?.values[k].verdict ?? 'absent', 'absent', f.path)
+    }
+    assert.deepEqual(kept(rc, 0).map((f) => f.path), [written.files[0].path])
   })
 })

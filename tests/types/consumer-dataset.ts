@@ -7,7 +7,7 @@ import {
   createFooterCache, mergeShardResults, openDataset, openTable,
   type DatasetCoverage, type DatasetFileDescriptor, type DatasetFileResult, type DatasetProbeOptions, type DatasetProbeResult,
   type ErrorCodeValue, type OpenDatasetOptions, type OpenTableOptions, type ParquetDataset, type ParquetFile, type ParquetTable,
-  type PartitionType, type PrefilterAnswer, type ProbeValueResult, type TableColumnType, type TableSummary, type Verdict,
+  type PartitionType, type PrefilterAnswer, type ProbeValueResult, type TableColumnType, type TableProbeResult, type TableSummary, type Verdict,
 } from 'parquet-bloom'
 
 /** Every field of T, each one present (optional ones too), and no other. */
@@ -135,16 +135,23 @@ function summaryFields(s: TableSummary): Every<TableSummary> {
 
 function tableMembers(t: ParquetTable): Every<ParquetTable> {
   const info = t.table
+  const manifests = info.manifests && ({ total: info.manifests.total, read: info.manifests.read } satisfies Every<NonNullable<ParquetTable['table']['manifests']>>)
   return {
     ...datasetMembers(t),
+    listFiles: t.listFiles,
     table: {
-      format: info.format, snapshot: info.snapshot, formatVersion: info.formatVersion, metadataLocation: info.metadataLocation, version: info.version,
+      format: info.format, snapshot: info.snapshot, formatVersion: info.formatVersion, metadataLocation: info.metadataLocation, manifests, version: info.version,
       writer: info.writer, columns: info.columns.map((c) => ({ name: c.name, type: tableColumnType(c.type) }) satisfies Every<ParquetTable['table']['columns'][number]>),
       files: info.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes satisfies Array<'position' | 'equality' | 'dv'> }) satisfies Every<ParquetTable['table']['files'][number]>),
       metadataStats: { requests: info.metadataStats.requests, bytesFetched: info.metadataStats.bytesFetched, rounds: info.metadataStats.rounds } satisfies Every<ParquetTable['table']['metadataStats']>,
     } satisfies Every<ParquetTable['table']>,
-    summary: summaryFields(t.summary()),
+    summary: t.summary().then(summaryFields),
   }
+}
+
+function tableResultFields(r: TableProbeResult): Every<TableProbeResult> {
+  const m = r.manifests
+  return { ...resultFields(r), manifests: m && ({ total: m.total, read: m.read, skipped: m.skipped, fetched: m.fetched } satisfies Every<NonNullable<TableProbeResult['manifests']>>) }
 }
 
 export async function consumeDataset(url: string): Promise<unknown[]> {
@@ -161,9 +168,10 @@ export async function consumeDataset(url: string): Promise<unknown[]> {
 
   const table: ParquetTable = await openTable(new URL('https://bucket.example.com/warehouse/events/'), tableOptions)
   await openTable('data/delta-table', { format: 'delta', version: 0, allowOutside: true, snapshot: '123', rebase: () => null })
-  const tableResult: DatasetProbeResult = await table.probe('user_id', [42n], { confirm: true })
+  const tableResult: TableProbeResult = await table.probe('user_id', [42n], { confirm: true })
+  const listedFiles: ParquetDataset['files'] = await table.listFiles()
   const asDataset: ParquetDataset = table
 
   return [datasetMembers(dataset), listed, resultFields(result), each.map(fileFields), coverageFields(coverage), resultFields(merged),
-    tableMembers(table), resultFields(tableResult), asDataset, oneFile, mapped]
+    tableMembers(table), tableResultFields(tableResult), listedFiles, asDataset, oneFile, mapped]
 }

@@ -100,20 +100,22 @@ export function fileIds(file, rows) {
   return Array.from({ length: rows }, (_, j) => BigInt(file * ID_STRIDE + j * ID_STEP))
 }
 
-/** The day (days since epoch) of a data file: manifests hold consecutive files, one day per manifest. */
-const dayOf = (file, filesPerManifest) => EPOCH_DAY + Math.floor(file / filesPerManifest)
+/** The day (days since epoch) of a data file: consecutive files share a day, manifests hold consecutive files. */
+const dayOf = (file, filesPerDay) => EPOCH_DAY + Math.floor(file / filesPerDay)
 
 /**
  * Writes the table under dir and returns what it wrote.
  * @param {string} dir an empty folder (the table's root)
- * @param {{ files?: number, manifests?: number, rows?: number }} [shape]
+ * @param {{ files?: number, manifests?: number, rows?: number, filesPerDay?: number }} [shape] filesPerDay: default one
+ *   day per manifest; fewer than a manifest's files make days straddle two manifests
  */
-export async function writeIcebergTable(dir, { files = 1000, manifests = 50, rows = 64 } = {}) {
+export async function writeIcebergTable(dir, { files = 1000, manifests = 50, rows = 64, filesPerDay } = {}) {
   const filesPerManifest = Math.ceil(files / manifests)
+  const perDay = filesPerDay ?? filesPerManifest
   await mkdir(path.join(dir, 'metadata'), { recursive: true })
   const written = []
   for (let k = 0; k < files; k++) {
-    const day = dayOf(k, filesPerManifest)
+    const day = dayOf(k, perDay)
     const ids = fileIds(k, rows)
     const bytes = parquetWriteBuffer({
       columnData: [

@@ -79,3 +79,49 @@ export function probeForm(field, value) {
   if (field.type.kind === 'date' && value instanceof Date) return value.toISOString().slice(0, 10)
   return value
 }
+
+/** A value's identity for sets of values (instants, Dates and bytes by content). */
+export const idOf = (v) => (typeof v === 'object' && v !== null && 'micros' in v ? `t${v.micros}.${v.nanos}` : v instanceof Date ? `d${v.getTime()}` : v instanceof Uint8Array ? `b${Array.from(v)}` : `${typeof v}:${String(v)}`)
+
+/**
+ * An Iceberg table's values per column: in live rows (position and equality deletes applied) and in
+ * any row; files name columns by field id: the values are read under the current names through
+ * hyparquet's own schema.
+ */
+export async function icebergTruth(table) {
+  let liveRows = 0
+  const live = new Map()
+  const held = new Map()
+  for (const file of table.files) {
+    const { schema, rows } = await readParquet(file.location)
+    const deleted = new Set()
+    for (const d of file.deletes.filter((x) => x.kind === 'position')) {
+      for (const r of (await readParquet(d.location, ['file_path', 'pos'])).rows) if (r.file_path === file.writtenPath) deleted.add(Number(r.pos))
+    }
+    // Equality deletes (the fixtures' are on int and string columns): a row equal to a delete row in
+    // every equality column, matched by field id, is deleted.
+    for (const d of file.deletes.filter((x) => x.kind === 'equality')) {
+      const del = await readParquet(d.location)
+      const nameIn = (s, id) => s.find((e) => e.field_id === id)?.name
+      for (const dr of del.rows) {
+        rows.forEach((row, i) => { if (d.equalityIds.every((id) => row[nameIn(schema, id)] === dr[nameIn(del.schema, id)])) deleted.add(i) })
+      }
+    }
+    liveRows += rows.length - deleted.size
+    for (const field of table.fields) {
+      if (field.name.includes('.') || field.type.kind === 'other') continue
+      const element = schema.find((e) => e.field_id === field.id)
+      if (!element) continue
+      rows.forEach((row, i) => {
+        const value = row[element.name]
+        if (value === null || value === undefined) return
+        for (const map of deleted.has(i) ? [held] : [held, live]) {
+          if (!map.has(field.name)) map.set(field.name, new Map())
+          map.get(field.name).set(idOf(value), value)
+        }
+      })
+    }
+  }
+  return { live, held, liveRows }
+}
+

@@ -1,0 +1,168 @@
+// Skipping Iceberg manifests by the manifest list's partition field summaries (spec "Manifest Lists",
+// field_summary; bounds in Appendix D single-value serialization, encoded here by hand): a manifest is
+// skipped only when its bounds rule every probed value out through the partition transform (bucket by
+// the spec's Appendix B hash vectors; UTF-8 order for strings; string upper bounds as prefixes); any
+// doubt keeps it. On the real partitioned fixture tables, probing each stored value alone (so that
+// summaries can skip) never loses a live value and never makes a deleted one present.
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+
+import { openTable } from '../../js/index.js'
+import { loadTable } from '../../js/table/load-table.js'
+import { valueKeys } from '../../js/table/column-keys.js'
+import { manifestMayHoldValues, manifestMayMatchWhere } from '../../js/table/manifest-summaries.js'
+import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { icebergTruth, probeForm, valuesOfTable } from './helpers/table-truth.js'
+
+// Appendix D by hand: int/date 4 bytes little-endian, long 8, strings as UTF-8.
+const int4 = (n) => { const b = new Uint8Array(4); new DataView(b.buffer).setInt32(0, n, true); return b }
+const long8 = (n) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, BigInt(n), true); return b }
+const utf8 = (s) => new TextEncoder().encode(s)
+const summary = (lower, upper, containsNull = false) => ({ contains_null: containsNull, contains_nan: null, lower_bound: lower, upper_bound: upper })
+
+function holds(type, transform, bounds, values, { summaries, sourceId = 1, fieldId = 1 } = {}) {
+  const specs = new Map([[0, [{ name: 'p', transform, 'source-id': sourceId, 'field-id': 1000 }]]])
+  const field = { id: fieldId, name: 'c', type }
+  return manifestMayHoldValues({ specId: 0, summaries: summaries === undefined ? [bounds] : summaries }, specs, field, valueKeys(type, values))
+}
+
+describe('manifest partition summaries against probed values', () => {
+  test('identity: bounds of the field\'s type rule values out; a 4-byte bound of a column promoted to long still reads', () => {
+    const long = { kind: 'long' }
+    assert.equal(holds(long, 'identity', summary(long8(10), long8(20)), [15n]), true)
+    assert.equal(holds(long, 'identity', summary(long8(10), long8(20)), [9n]), false)
+    assert.equal(holds(long, 'identity', summary(long8(10), long8(20)), [21n, 9n]), false)
+    assert.equal(holds(long, 'identity', summary(long8(10), long8(20)), [21n, 10n]), true)
+    assert.equal(holds(long, 'identity', summary(int4(10), int4(20)), [25n]), false)
+    assert.equal(holds(long, 'identity', summary(int4(10), int4(20)), [20n]), true)
+  })
+
+  test('strings: compared by UTF-8 bytes, and an upper bound is a prefix (it may be cut)', () => {
+    const string = { kind: 'string' }
+    assert.equal(holds(string, 'identity', summary(utf8('abb'), utf8('abc')), ['abcz']), true) // starts with the upper bound
+    assert.equal(holds(string, 'identity', summary(utf8('abb'), utf8('abc')), ['abd']), false)
+    assert.equal(holds(string, 'identity', summary(utf8('abb'), utf8('abc')), ['ab']), false)
+    // U+FFFD sorts after U+1F600 in UTF-16 units but before it in UTF-8 bytes: inside [a, 😀].
+    assert.equal(holds(string, 'identity', summary(utf8('a'), utf8('😀')), ['\uFFFD']), true)
+    assert.equal(holds(string, 'truncate[4]', summary(utf8('iceb'), utf8('iceb')), ['iceberg']), true)
+    assert.equal(holds(string, 'truncate[4]', summary(utf8('icea'), utf8('icea')), ['iceberg']), false)
+  })
+
+  test('bucket by the spec\'s Appendix B hashes: 34 hashes to 2017239379 (bucket 3 of 16), "iceberg" to 1210000089 (bucket 9)', () => {
+    assert.equal(holds({ kind: 'long' }, 'bucket[16]', summary(int4(3), int4(3)), [34n]), true)
+    assert.equal(holds({ kind: 'long' }, 'bucket[16]', summary(int4(0), int4(2)), [34n]), false)
+    assert.equal(holds({ kind: 'int' }, 'bucket[16]', summary(int4(4), int4(15)), [34]), false)
+    assert.equal(holds({ kind: 'string' }, 'bucket[16]', summary(int4(9), int4(9)), ['iceberg']), true)
+    assert.equal(holds({ kind: 'string' }, 'bucket[16]', summary(int4(0), int4(8)), ['iceberg']), false)
+  })
+
+  test('temporal transforms: day of a timestamp, month of a date', () => {
+    const ts = { kind: 'timestamp' }
+    // 2026-01-07 is day 20460 since 1970-01-01; March 2026 is month 674.
+    assert.equal(holds(ts, 'day', summary(int4(20460), int4(20460)), ['2026-01-07T10:00:00']), true)
+    assert.equal(holds(ts, 'day', summary(int4(20454), int4(20459)), ['2026-01-07T10:00:00']), false)
+    assert.equal(holds({ kind: 'date' }, 'month', summary(int4(674), int4(674)), ['2026-03-15']), true)
+    assert.equal(holds({ kind: 'date' }, 'month', summary(int4(675), int4(680)), ['2026-03-15']), false)
+    assert.equal(holds({ kind: 'date' }, 'year', summary(int4(56), int4(56)), ['2026-03-15']), true)
+    assert.equal(holds({ kind: 'date' }, 'year', summary(int4(50), int4(55)), ['2026-03-15']), false)
+  })
+
+  test('doubt keeps the manifest: no summaries, summaries that do not fit the spec, no bounds, transforms not computed, NaN and null, other columns', () => {
+    const long = { kind: 'long' }
+    const out = summary(long8(10), long8(20))
+    assert.equal(holds(long, 'identity', null, [99n], { summaries: null }), true)
+    assert.equal(holds(long, 'identity', null, [99n], { summaries: [out, out] }), true)
+    assert.equal(holds(long, 'identity', summary(null, null, true), [99n]), true)
+    assert.equal(holds(long, 'identity', summary(long8(10), null), [99n]), true)
+    assert.equal(holds(long, 'zorder', out, [99n]), true)
+    assert.equal(holds(long, 'void', out, [99n]), true)
+    assert.equal(holds({ kind: 'timestamp_ns' }, 'bucket[16]', summary(int4(0), int4(0)), ['2026-01-07T10:00:00']), true)
+    assert.equal(holds({ kind: 'double' }, 'identity', summary(new Uint8Array(8), new Uint8Array(8)), [NaN]), true)
+    assert.equal(holds(long, 'identity', out, [null]), true)
+    assert.equal(holds(long, 'identity', out, [99n], { sourceId: 2 }), true)
+    assert.equal(holds(long, 'identity', summary(new Uint8Array(3), long8(20)), [99n]), true) // a bound of no width the type has
+  })
+
+  test('where: integer partitions (identity of int/long, bucket) by their bounds and contains_null; anything else keeps', () => {
+    const specs = new Map([[0, [{ name: 'b', transform: 'bucket[16]', 'source-id': 1, 'field-id': 1000 }, { name: 'd', transform: 'identity', 'source-id': 2, 'field-id': 1001 }]]])
+    const fields = new Map([[1, { type: { kind: 'long' } }], [2, { type: { kind: 'date' } }]])
+    const manifest = { specId: 0, summaries: [summary(int4(0), int4(2)), summary(int4(20454), int4(20454))] }
+    const may = (where) => manifestMayMatchWhere(manifest, specs, fields, where)
+    assert.equal(may({ b: 3 }), false)
+    assert.equal(may({ b: '3' }), false)
+    assert.equal(may({ b: 3n }), false)
+    assert.equal(may({ b: [3, 1] }), true)
+    assert.equal(may({ b: 2 }), true)
+    assert.equal(may({ b: 2.5 }), true) // not an integer: not decided here
+    assert.equal(may({ b: null }), false) // contains_null is false
+    assert.equal(may({ d: '2030-01-01' }), true) // dates: not decided here
+    assert.equal(may({ other: 1 }), true)
+    assert.equal(manifestMayMatchWhere({ specId: 0, summaries: [summary(int4(0), int4(2), true), summary(null, null)] }, specs, fields, { b: null }), true)
+  })
+})
+
+const PARTITIONED = ['iceberg/mytable_partitioned_eqdeletes', 'iceberg/spark_rename_column']
+
+describe('manifest skipping on real partitioned tables keeps every stored value', () => {
+  for (const name of PARTITIONED) {
+    test(name, { skip: missingFixture(`tables/${name}`) }, async (t) => {
+      const location = fixturePath(`tables/${name}`)
+      const loaded = await loadTable(location) // every manifest: the files and their values, read with hyparquet
+      // Every value a file holds: the summaries of the manifest listing it never rule it out.
+      for (const { file, columns } of await valuesOfTable(loaded)) {
+        const manifest = loaded.manifests[file.manifest]
+        for (const field of loaded.fields) {
+          const values = (columns.get(field.name) ?? []).map((v) => probeForm(field, v))
+          if (!values.length) continue
+          let keyed
+          try { keyed = valueKeys(field.type, values) } catch { continue }
+          keyed.forEach((slot, k) => assert.ok(manifestMayHoldValues(manifest, loaded.specs, field, [slot]), `${name}: ${file.path} holds ${field.name} = ${String(values[k])}, its manifest was skipped`))
+        }
+      }
+      // Each stored value probed alone through openTable, with and without confirm.
+      const { live, held } = await icebergTruth(loaded)
+      const table = await openTable(location)
+      let probes = 0
+      let skipped = 0
+      for (const field of loaded.fields) {
+        for (const [id, value] of held.get(field.name) ?? []) {
+          const isLive = live.get(field.name)?.has(id) ?? false
+          for (const confirm of [false, true]) {
+            const result = await table.probe(field.name, [probeForm(field, value)], { confirm })
+            probes++
+            skipped += result.manifests?.skipped ?? 0
+            const verdicts = result.files.map((f) => f.values[0].verdict)
+            if (isLive) assert.ok(verdicts.some((v) => v !== 'absent'), `${name}: ${field.name} = ${String(value)} is live, every listed file says absent (confirm ${confirm}; ${result.manifests?.read} manifests read)`)
+            else if (confirm) assert.ok(!verdicts.includes('present'), `${name}: ${field.name} = ${String(value)} is only in deleted rows`)
+          }
+        }
+      }
+      t.diagnostic(`${name}: ${probes} single-value probes, ${skipped} manifests skipped in all (of ${loaded.manifests.length} per probe)`)
+      if (name === 'iceberg/mytable_partitioned_eqdeletes') {
+        assert.ok(skipped > 0, 'identity partitions on name: summaries skip manifests')
+        // name = 'a': only the data manifest whose summary spans a–d; the delete manifests hold f, c and b only.
+        const a = await table.probe('name', ['a'])
+        assert.deepEqual([a.manifests?.read, a.manifests?.skipped], [1, 4])
+      }
+    })
+  }
+})
+
+describe('where on a real table\'s bucket partition skips manifests by their summaries', () => {
+  test('iceberg/spark_rename_column (bucket[4] of id: its one manifest spans buckets 0–3)', { skip: missingFixture('tables/iceberg/spark_rename_column') }, async () => {
+    const location = fixturePath('tables/iceberg/spark_rename_column')
+    const loaded = await loadTable(location)
+    const buckets = loaded.files.map((f) => Number(f.partitions.find((p) => p.name === 'id_bucket').raw))
+    const table = await openTable(location)
+    // A bucket no file has and outside the summary's bounds: the manifest is not read.
+    const outside = await table.probe('id', [1], { where: { id_bucket: 7 } })
+    assert.deepEqual([outside.manifests?.read, outside.files.length], [0, 0])
+    // A bucket some file has: the manifest is read, and `where` keeps exactly the files of that bucket.
+    const wanted = buckets[0]
+    const inside = await table.probe('id', [1], { where: { id_bucket: String(wanted) } })
+    assert.equal(inside.manifests?.read, 1)
+    assert.deepEqual(inside.files.filter((f) => f.skipped !== 'where').map((f) => f.path).sort(),
+      loaded.files.filter((_, i) => buckets[i] === wanted).map((f) => f.path).sort())
+    await assert.rejects(table.probe('id', [1], { where: { nope: 1 } }), (e) => e.code === 'INVALID_ARGUMENT')
+  })
+})
