@@ -148,13 +148,15 @@ export class FilterFeed {
   /**
    * The filter as Parquet stores it (BloomFilterHeader + bitset), folded to the size its distinct values
    * call for; frees the working filter.
-   * @returns {{ bytes: Uint8Array, ndv: number, exact: boolean, numBytes: number }}
+   * @returns {{ bytes: Uint8Array, headerLength: number, ndv: number, exact: boolean, numBytes: number }} headerLength: the
+   *   BloomFilterHeader's bytes at the start of `bytes`
    */
   take() {
     const filter = /** @type {BloomFilter} */ (this.filter)
     try {
       if (this.sizing.ndv !== undefined || this.exactNdv !== undefined) {
-        return { bytes: filter.toBytes(), ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: filter.numBytes }
+        const bytes = filter.toBytes()
+        return { bytes, headerLength: bytes.length - filter.numBytes, ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: filter.numBytes }
       }
       const estimate = Math.ceil(filter.health().estimatedNdv * ESTIMATE_MARGIN)
       const target = getCore().native.optimalNumBytes(estimate, this.sizing.fpp)
@@ -163,7 +165,7 @@ export class FilterFeed {
       const bytes = new Uint8Array(header.length + bitset.length)
       bytes.set(header)
       bytes.set(bitset, header.length)
-      return { bytes, ndv: estimate, exact: false, numBytes: bitset.length }
+      return { bytes, headerLength: header.length, ndv: estimate, exact: false, numBytes: bitset.length }
     } finally {
       filter.free()
       this.filter = undefined
