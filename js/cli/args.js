@@ -170,7 +170,7 @@ or signed again with the footer key (which is required); without keys it is refu
 
 Options:
   -o, --output <file>  where the copy goes (written beside it under a temporary name, then renamed)
-  -c, --column <path>  a column to give filters (repeatable): INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY
+  -c, --column <path>  a column to give filters (repeatable), of any physical type
   --fpp <p>            target false-positive rate of each filter (default 0.01)
   --ndv auto|<n>       distinct values each filter is sized for: counted per chunk (auto, the default) or <n>
   --replace            also build filters for chunks that have a usable one (kept by default)

@@ -40,6 +40,8 @@ export async function buildChunkFilter({ layout, metadataOffset, column, rowGrou
   const feed = new FilterFeed(column, { capacity: numValues >= 0 ? numValues : layout.rowGroupRows[rowGroup], fpp, ndv: ndv === 'auto' ? undefined : ndv, bounds })
   try {
     const decoding = await columnDecoder(layout, column, codec)
+    // INT96 pages and dictionaries as their 12-byte values: hyparquet's bigint of one can lose bytes.
+    if (column.physicalType === 'INT96') decoding.plainBinaryWidth = 12
     const pages = pageIndex ? new PageIndexFeed(feed, column, pageIndex === 'both') : undefined
     await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues }, decoding, pages ?? feed, windowBytes, pageLayout?.(decoding))
     feed.finish()

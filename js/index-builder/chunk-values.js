@@ -16,8 +16,12 @@ export function hashType(column) {
   return column.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? { type: column.physicalType, typeLength: column.typeLength } : column.physicalType
 }
 
-/** Physical types whose values hyparquet hands over in the forms the batch hasher takes. */
-export const FILTERABLE_TYPES = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
+/**
+ * Physical types filters are built for: every one (BloomFilter.md hashes each value's PLAIN bytes: INT96's 12,
+ * BOOLEAN's one byte 0/1, as arrow-rs and hyparquet hash them; Arrow C++ and parquet-java write none for
+ * BOOLEAN, whose two values min/max statistics already tell apart).
+ */
+export const FILTERABLE_TYPES = new Set(['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
 
 /** Headroom over the fill's estimate of the distinct values, for its error. */
 const ESTIMATE_MARGIN = 1.1
