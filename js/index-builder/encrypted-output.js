@@ -12,7 +12,7 @@ import { decodePageAt, PageDecodeError } from '../pages/page-decode.js'
 import { decryptGcmModule, encryptGcmModule, moduleLength, signFooter } from '../crypto/aes-gcm.js'
 import { ModuleType } from '../crypto/aad.js'
 import { decryptPage, EncryptedPageProblem, pagesAuthenticated } from '../crypto/encrypted-pages.js'
-import { thriftStructPrefix, varint } from '../crypto/thrift-rewrite.js'
+import { thriftStructPrefix } from '../crypto/thrift-rewrite.js'
 import { intValue, mapStruct, spliceStruct } from './footer-splice.js'
 
 const MAGIC_PARE = Uint8Array.of(0x50, 0x41, 0x52, 0x45) // PARE: an encrypted footer
@@ -109,11 +109,6 @@ export async function sealColumnMetaData(footer, place, crypto, bloom, where) {
     [15, { type: T.I32, parts: [intValue(bloom.length)] }],
   ])))
   return encryptGcmModule(crypto.keys.gcm, spliced, aad)
-}
-
-/** A binary field's value: its length, then the bytes. */
-export function binaryValue(bytes) {
-  return [varint(bytes.length), bytes]
 }
 
 /**
