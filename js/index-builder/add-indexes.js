@@ -78,12 +78,17 @@ export async function addIndexes(source, sink, options) {
     const geometry = fileGeometry(layout, file.fileSize, metadataOffset)
     const read = (offset, length) => file.readRange(offset, length, { signal })
     out = await openSink(sink)
-    // Everything before the old footer, as it is; the next window is read while one is written.
-    let next = read(0, Math.min(windowBytes, metadataOffset))
+    // Everything before the old footer, as it is; the next window is read while one is written, into the
+    // other of two buffers (a sink is done with the bytes when its write resolves), so streaming a file of
+    // any size leaves no buffer per window behind for the collector: garbage that counts as memory.
+    const buffers = [0, 1].map(() => new Uint8Array(Math.min(windowBytes, metadataOffset)))
+    let windows = 0
+    const readWindow = (offset, length) => file.readRange(offset, length, { signal, into: buffers[windows++ % 2] })
+    let next = readWindow(0, Math.min(windowBytes, metadataOffset))
     for (let at = 0; at < metadataOffset; at += windowBytes) {
       const bytes = await next
       const following = at + windowBytes
-      next = following < metadataOffset ? read(following, Math.min(windowBytes, metadataOffset - following)) : undefined
+      next = following < metadataOffset ? readWindow(following, Math.min(windowBytes, metadataOffset - following)) : undefined
       next?.catch(() => {}) // awaited on the next turn; a failure then is the one reported
       await out.write(bytes)
     }
