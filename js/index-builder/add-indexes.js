@@ -76,7 +76,18 @@ export async function addIndexes(source, sink, options) {
       }
     }
     const geometry = fileGeometry(layout, file.fileSize, metadataOffset)
-    const read = (offset, length) => file.readRange(offset, length, { signal })
+    // A chunk's first window (the whole chunk, mostly) is read into one buffer reused chunk after chunk:
+    // nothing a chunk's scan leaves outlives it. Later windows of a chunk are its own (its dictionary's
+    // values may be views into the first).
+    const chunkWindow = new Uint8Array(windowBytes)
+    const readChunk = () => {
+      let first = true
+      return (offset, length) => {
+        const into = first ? chunkWindow : undefined
+        first = false
+        return file.readRange(offset, length, { signal, into })
+      }
+    }
     out = await openSink(sink)
     // Everything before the old footer, as it is; the next window is read while one is written, into the
     // other of two buffers (a sink is done with the bytes when its write resolves), so streaming a file of
@@ -123,7 +134,7 @@ export async function addIndexes(source, sink, options) {
         }
         const chunkName = `${name}: row group ${g}, column ${column.name}`
         const pageLayout = crypto ? (decoding) => sealing.encryptedPages(crypto, decoding, { dictionaryOffset: view.dictionaryPageOffset, where: chunkName }) : undefined
-        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read, fpp, ndv, windowBytes,
+        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read: readChunk(), fpp, ndv, windowBytes,
           pageIndex: wantColumnIndex ? 'both' : wantOffsetIndex ? 'offset' : false, pages: pageLayout })
         if ('problem' in built) {
           skipped.push({ ...where, reason: 'unreadable-pages', detail: built.problem })
