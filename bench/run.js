@@ -223,9 +223,9 @@ function print(result) {
   if (result.indexBuilder) {
     const x = result.indexBuilder
     table('index add: a DuckDB file without filters copied with filters for one column, one core (child process, young generation 2 MiB; memory above its start)',
-      ['column', 'input', 'ms', 'MB/s', 'MB/s of CPU time', 'filters', 'peak RSS above start', 'peak JS heap + external above start'],
+      ['column', 'input', 'ms', 'MB/s', 'MB/s of CPU time', 'filters', 'peak RSS above start (maxRSS)', 'peak JS heap + external above start', 'peak RSS, default heap flags'],
       x.add.map((r) => [r.case, bytes(r.inputBytes), fmt(r.ms, 0), fmt(r.mbPerSecond), fmt(r.inputBytes / MiB / (r.cpuMs / 1000)), `${r.filters} (${bytes(r.filterBytes)})`,
-        bytes(r.peakAboveStartBytes), bytes(r.heldPeakAboveStartBytes)]))
+        bytes(r.peakAboveStartBytes), bytes(r.heldPeakAboveStartBytes), r.defaultFlagsPeakAboveStartBytes === undefined ? '–' : bytes(r.defaultFlagsPeakAboveStartBytes)]))
     const sc = x.sidecar
     table(`Probe of one value over ${sc.files} files (${sc.rowGroups} row groups), server waits 20 ms per response: sidecar index (${bytes(sc.indexBytes)}, built in ${fmt(sc.buildMs, 0)} ms) vs each file's footer and filters`,
       ['reader', 'rounds', 'requests', 'bytes', 'ms'],
@@ -319,8 +319,9 @@ function targets(result) {
     const cpuRate = (r) => r.inputBytes / MiB / (r.cpuMs / 1000)
     add(`index add, INT64 column (${bytes(int64.inputBytes)})`, '≥ 50 MB/s (one core)', `${fmt(cpuRate(int64))} MB/s of CPU time (${fmt(int64.mbPerSecond)} wall)`, cpuRate(int64) >= 50)
     add(`index add, string column (${bytes(text.inputBytes)})`, '≥ 20 MB/s (one core)', `${fmt(cpuRate(text))} MB/s of CPU time (${fmt(text.mbPerSecond)} wall)`, cpuRate(text) >= 20)
-    const peak = Math.max(int64.heldPeakAboveStartBytes, text.heldPeakAboveStartBytes)
-    add('index add: peak memory (JS heap + external above start)', '≤ 64 MiB', `${bytes(peak)} (RSS above start ${bytes(Math.max(int64.peakAboveStartBytes, text.peakAboveStartBytes))})`, peak <= 64 * MiB)
+    // Peak RSS (the kernel's maxRSS) above the start: everything the process holds, wasm memories included.
+    const peak = Math.max(int64.peakAboveStartBytes, text.peakAboveStartBytes)
+    add(`index add: peak memory (${bytes(Math.min(int64.inputBytes, text.inputBytes))}+ inputs)`, '≤ 64 MiB for 1 GB', `${bytes(peak)} peak RSS above start (JS heap + external ${bytes(Math.max(int64.heldPeakAboveStartBytes, text.heldPeakAboveStartBytes))})`, peak <= 64 * MiB)
     add(`sidecar probe of ${result.indexBuilder.sidecar.files} files`, '2 rounds', `${result.indexBuilder.sidecar.sidecar.rounds} rounds`, result.indexBuilder.sidecar.sidecar.rounds === 2)
   }
   if (result.size) add('wasm + JS gzip', '≤ 100 KiB', bytes(result.size.total.gzip), result.size.total.gzip <= 100 * KiB)

@@ -355,7 +355,7 @@ export class ParquetFile {
     const held = this.#cache.get(offset, offset + length)
     if (held) return held
     this.#rounds++
-    return this.#source.read(offset, length, { signal: options.signal ?? this.#options.signal })
+    return this.#source.read(offset, length, { signal: options.signal ?? this.#options.signal, into: options.into })
   }
 
   async close() {

@@ -1,68 +1,46 @@
 // Giving files the indexes they lack (js/index-builder/): `index add` throughput on generated DuckDB
-// files without filters (an INT64 column, a string column; input MB/s on one core, peak memory of the
-// process above its start), and a sidecar index's probe of many files over HTTP (rounds, requests, bytes)
-// beside probing each file's footer without it, measured side by side in one run.
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, statSync } from 'node:fs'
+// files without filters (an INT64 column, a string column, each ≥ 1 GiB unless --quick; input MB/s on one
+// core, peak memory of the process above its start), and a sidecar index's probe of many files over HTTP
+// (rounds, requests, bytes) beside probing each file's footer without it, measured side by side in one run.
+// Memory is the kernel's peak RSS (getrusage maxRSS) of a child process above its RSS just before the
+// copy starts (tests/js/helpers/measure-add.js): it counts everything — JS heap, ArrayBuffers, every wasm
+// memory (ours and the snappy decoder's), native buffers — with no sampling gap, and over-counts rather
+// than under-counts (any peak before the baseline stays in it). JS heap + external is shown beside it.
+import { mkdirSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 
-import { init, openParquet } from '../../js/index.js'
-import { addIndexes, buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
+import { openParquet } from '../../js/index.js'
+import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { withDuckDB } from '../../tests/js/helpers/duckdb.js'
 import { withTempDir } from '../../tests/js/helpers/temp-dir.js'
+import { measureAddInChild } from '../../tests/js/helpers/measure-add.js'
 import { runIfMain } from '../lib/section.js'
 import { startServer } from './rounds.js'
 
 const MiB = 1 << 20
-const here = fileURLToPath(import.meta.url)
-
-/** One `addIndexes` run in this process (the child side of the memory measurement). */
-async function addOnce(input, output, column) {
-  await init()
-  const held = () => { const m = process.memoryUsage(); return m.heapUsed + m.external }
-  const baseline = process.memoryUsage().rss
-  const heldBaseline = held()
-  let peak = baseline
-  let heldPeak = heldBaseline
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
-    heldPeak = Math.max(heldPeak, held())
-  }, 10)
-  const started = performance.now()
-  const cpuStart = process.cpuUsage()
-  const result = await addIndexes(input, output, { columns: [column], replace: true })
-  const ms = performance.now() - started
-  const cpu = process.cpuUsage(cpuStart)
-  clearInterval(timer)
-  peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024)
-  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, filters: result.added.length, filterBytes: result.added.reduce((n, a) => n + a.length, 0),
-    baselineRssBytes: baseline, peakAboveStartBytes: peak - baseline, heldPeakAboveStartBytes: heldPeak - heldBaseline }
-}
-
-/**
- * One run in a fresh process. Its young generation is held to 2 MiB, so that garbage V8 has not yet
- * collected (16 MiB semi-spaces by default) does not count as memory the copy holds.
- */
-function addInChild(input, output, column) {
-  const out = execFileSync(process.execPath, ['--max-semi-space-size=2', here, '--child-add', input, output, column], { encoding: 'utf8', maxBuffer: 1 << 20 })
-  return JSON.parse(out)
-}
 
 async function throughput(dir, quick) {
-  const rows = quick ? 4_000_000 : 40_000_000
+  // Full runs: ≥ 1 GiB each (≈ 8 bytes a row for the INT64 hashes, ≈ 10.7 for the strings, snappy).
+  const rows = quick ? 4_000_000 : 136_000_000
+  const stringRows = quick ? 2_000_000 : 102_000_000
   return withDuckDB(async (conn) => {
     const cases = [
       ['INT64', 'id', `SELECT (hash(i) >> 1)::BIGINT AS id FROM range(${rows}) t(i)`],
-      ['STRING (≈ 12 B)', 'name', `SELECT 'u' || (hash(i) % 100000000000)::VARCHAR AS name FROM range(${Math.floor(rows / 2)}) t(i)`],
+      ['STRING (≈ 12 B)', 'name', `SELECT 'u' || (hash(i) % 100000000000)::VARCHAR AS name FROM range(${stringRows}) t(i)`],
     ]
     const out = []
     for (const [label, column, select] of cases) {
       const input = path.join(dir, `${column}.parquet`)
       await conn.run(`COPY (${select}) TO '${input}' (FORMAT parquet, COMPRESSION snappy)`)
       const bytes = statSync(input).size
-      const run = addInChild(input, path.join(dir, `${column}-indexed.parquet`), column)
-      out.push({ case: label, inputBytes: bytes, ...run, mbPerSecond: bytes / MiB / (run.ms / 1000) })
+      const output = path.join(dir, `${column}-indexed.parquet`)
+      const run = measureAddInChild(input, output, column)
+      // The same copy under Node's default heap flags: its young generation (up to 3 × 16 MiB) holds garbage too.
+      const defaults = column === 'id' ? measureAddInChild(input, output, column, []) : undefined
+      out.push({ case: label, inputBytes: bytes, ...run, mbPerSecond: bytes / MiB / (run.ms / 1000),
+        ...(defaults ? { defaultFlagsPeakAboveStartBytes: defaults.peakAboveStartBytes } : {}) })
+      rmSync(input)
+      rmSync(output)
     }
     return out
   })
@@ -115,9 +93,4 @@ export async function run({ quick } = {}) {
   return withTempDir('bench-index', async (dir) => ({ add: await throughput(dir, quick), sidecar: await sidecarProbe(dir, quick) }))
 }
 
-if (process.argv[2] === '--child-add') {
-  const [, , , input, output, column] = process.argv
-  addOnce(input, output, column).then((r) => { process.stdout.write(JSON.stringify(r)); process.exit(0) }, (e) => { console.error(e); process.exit(1) })
-} else {
-  runIfMain(import.meta.url, run)
-}
+runIfMain(import.meta.url, run)

@@ -57,7 +57,8 @@ const COMMANDS = {
     'where': { type: 'string', multiple: true },
     'index': { type: 'string' },
   },
-  'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' } },
+  'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' },
+    'footer-key': { type: 'string' }, 'column-key': { type: 'string', multiple: true }, 'aad-prefix': { type: 'string' }, 'key-file': { type: 'string' } },
   'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' } },
 }
 
@@ -163,16 +164,20 @@ HELP['index add'] = `Usage: parquet-bloom index add <file-or-url> -o <out> --col
 
 Writes a copy of the file with bloom filters for the columns given. The pages are copied byte for byte;
 the filters follow them, then the old footer with only the new filters' locations added, and a
-key-value entry "parquet-bloom.indexes" saying what was added. Encrypted files are refused.
+key-value entry "parquet-bloom.indexes" saying what was added. An encrypted file needs its keys: the
+filters of encrypted columns are then written encrypted with the column's key and the footer encrypted
+or signed again with the footer key (which is required); without keys it is refused.
 
 Options:
   -o, --output <file>  where the copy goes (written beside it under a temporary name, then renamed)
-  -c, --column <path>  a column to give filters (repeatable): INT32, INT64, FLOAT, DOUBLE, BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY
+  -c, --column <path>  a column to give filters (repeatable), of any physical type
   --fpp <p>            target false-positive rate of each filter (default 0.01)
   --ndv auto|<n>       distinct values each filter is sized for: counted per chunk (auto, the default) or <n>
   --replace            also build filters for chunks that have a usable one (kept by default)
   --page-index         also write an OffsetIndex for chunks without one, and a ColumnIndex where the file
                        declares TYPE_ORDER for the column (page bounds are defined only there)
+  --footer-key <key>, --column-key <p=key>, --aad-prefix <text>, --key-file <file>
+                       the keys of an encrypted file, as for probe (also the PARQUET_BLOOM_* variables)
   --json               print the result as JSON: { file, output, bytesWritten, added, skipped }
   --debug              show stack traces of errors
   -h, --help           this help

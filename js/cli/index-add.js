@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 
 import { addIndexes, buildSidecarIndex } from '../index-builder/index.js'
 import { formatBytes, formatTable } from './format.js'
+import { decryptionFromCommandLine } from './keys.js'
 
 /**
  * @param {string} input
@@ -11,11 +12,13 @@ import { formatBytes, formatTable } from './format.js'
  * @returns {Promise<string>} what to print
  */
 export async function indexAdd(input, options) {
-  const result = await addIndexes(input, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, replace: options.replace, pageIndex: options['page-index'] })
+  const result = await addIndexes(input, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, replace: options.replace, pageIndex: options['page-index'],
+    decryption: decryptionFromCommandLine(options) })
   if (options.json) return `${JSON.stringify({ file: input, output: options.output, bytesWritten: result.bytesWritten, added: result.added, pageIndexes: result.pageIndexes, skipped: result.skipped }, null, 2)}\n`
   const filterBytes = result.added.reduce((n, a) => n + a.length, 0)
   const pageIndexes = result.pageIndexes.length ? `, ${result.pageIndexes.length} page indexes (${result.pageIndexes.filter((p) => p.columnIndex).length} with a ColumnIndex)` : ''
-  const lines = [`${input} → ${options.output}: ${result.added.length} bloom filters added (${filterBytes} bytes)${pageIndexes}, ${result.bytesWritten} bytes written`]
+  const encrypted = result.added.filter((a) => a.encrypted).length
+  const lines = [`${input} → ${options.output}: ${result.added.length} bloom filters added (${filterBytes} bytes${encrypted ? `, ${encrypted} encrypted` : ''})${pageIndexes}, ${result.bytesWritten} bytes written`]
   const byReason = new Map()
   for (const s of result.skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s])
   for (const [reason, list] of byReason) {

@@ -1,6 +1,6 @@
-// Decrypts Parquet modular-encryption modules with WebCrypto (parquet-format Encryption.md §4.2, §5.1):
-// a GCM module is length (4 bytes LE) ‖ nonce (12) ‖ ciphertext ‖ tag (16), authenticated whole with
-// its AAD. (A CTR page module of AES_GCM_CTR_V1 is never decrypted: nothing authenticates it.) No cryptography of our own.
+// Decrypts (and, for writers, seals) Parquet modular-encryption modules with WebCrypto (parquet-format
+// Encryption.md §4.2, §5.1): a GCM module is length (4 bytes LE) ‖ nonce (12) ‖ ciphertext ‖ tag (16),
+// authenticated whole with its AAD; a plaintext footer's signature is nonce ‖ tag (§5.5). (A CTR page module of AES_GCM_CTR_V1 is never decrypted: nothing authenticates it.) No cryptography of our own.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 const NONCE_BYTES = 12
@@ -9,11 +9,16 @@ const LENGTH_BYTES = 4
 /** Bytes a GCM module adds to its plaintext: length, nonce and tag. */
 export const GCM_MODULE_OVERHEAD = LENGTH_BYTES + NONCE_BYTES + TAG_BYTES
 
-let subtlePromise
-/** WebCrypto's SubtleCrypto: globalThis.crypto in browsers, workers and Node ≥ 19; node:crypto in Node 18. */
-export function subtleCrypto() {
-  subtlePromise ??= (async () => globalThis.crypto?.subtle ?? (await import('node:crypto')).webcrypto.subtle)()
-  return subtlePromise
+let webCryptoPromise
+/** WebCrypto: globalThis.crypto in browsers, workers and Node ≥ 19; node:crypto's in Node 18. */
+function webCrypto() {
+  webCryptoPromise ??= (async () => (globalThis.crypto?.subtle ? globalThis.crypto : /** @type {Crypto} */ ((await import('node:crypto')).webcrypto)))()
+  return webCryptoPromise
+}
+
+/** WebCrypto's SubtleCrypto. */
+export async function subtleCrypto() {
+  return (await webCrypto()).subtle
 }
 
 /** The length a module declares in its first 4 bytes (the bytes after them), or -1 when fewer are there. */
@@ -61,6 +66,36 @@ export async function verifyFooterSignature(key, footer, signature, aad, what) {
   let diff = 0
   for (let i = 0; i < TAG_BYTES; i++) diff |= tag[i] ^ signature[NONCE_BYTES + i]
   if (diff !== 0) throw decryptionFailed(what, 'the footer signature does not match (wrong footer key or AAD prefix, or the footer was altered)')
+}
+
+/**
+ * One GCM module sealing `plaintext` under `aad`, with a fresh random nonce (a nonce is never used twice
+ * with one key: 96 random bits, as the spec's writers draw them).
+ * @param {CryptoKey} key an AES-GCM key with 'encrypt' usage
+ * @returns {Promise<Uint8Array>} length ‖ nonce ‖ ciphertext ‖ tag
+ */
+export async function encryptGcmModule(key, plaintext, aad) {
+  const crypto = await webCrypto()
+  const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES))
+  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad, tagLength: TAG_BYTES * 8 }, key, plaintext))
+  const module = new Uint8Array(LENGTH_BYTES + NONCE_BYTES + sealed.length)
+  new DataView(module.buffer).setUint32(0, NONCE_BYTES + sealed.length, true)
+  module.set(nonce, LENGTH_BYTES)
+  module.set(sealed, LENGTH_BYTES + NONCE_BYTES)
+  return module
+}
+
+/**
+ * A plaintext footer's signature (§5.5): a fresh nonce and the tag of GCM-encrypting the footer with it
+ * under the footer AAD — what verifyFooterSignature checks.
+ * @returns {Promise<Uint8Array>} nonce (12) ‖ tag (16)
+ */
+export async function signFooter(key, footer, aad) {
+  const module = await encryptGcmModule(key, footer, aad)
+  const signature = new Uint8Array(NONCE_BYTES + TAG_BYTES)
+  signature.set(module.subarray(LENGTH_BYTES, LENGTH_BYTES + NONCE_BYTES))
+  signature.set(module.subarray(module.length - TAG_BYTES), NONCE_BYTES)
+  return signature
 }
 
 /**

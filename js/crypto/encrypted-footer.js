@@ -22,7 +22,11 @@ const utf8 = new TextDecoder()
  *   aad: (moduleType: number, page?: number) => Uint8Array, algorithm: string, missing?: undefined }} ChunkKeys
  *   aad: the AAD of one of the chunk's modules (js/crypto/aad.js)
  * @typedef {ChunkKeys | { missing: string, path: string }} ChunkCrypto
- * @typedef {{ algorithm: string, encryptedFooter: boolean, chunks: Array<ChunkCrypto | undefined> }} FileCrypto
+ * @typedef {{ bytes: Uint8Array, keys: { gcm: CryptoKey } | null, aad: Uint8Array, cryptoMetaData?: Uint8Array, emptyAad: boolean }} FooterCrypto
+ *   the footer as the file stores it, for a writer that re-seals it (js/index-builder/encrypted-output.js): the
+ *   plaintext FileMetaData before any ColumnMetaData was decrypted into it, the footer key (null when not given),
+ *   the footer's AAD, an encrypted footer's FileCryptoMetaData bytes, and whether the file's modules have empty AADs (DuckDB's)
+ * @typedef {{ algorithm: string, encryptedFooter: boolean, chunks: Array<ChunkCrypto | undefined>, footer: FooterCrypto }} FileCrypto
  */
 
 /**
@@ -48,7 +52,8 @@ export async function openEncryptedFooter(region, { encryptedFooter, decryption,
     }
     const module = region.subarray(fileCrypto.length)
     const plaintext = await decryptFooterModule(files, footerKeys, module, where)
-    return withColumns(plaintext, decode(plaintext), files, footerKeys, true, where, decode)
+    const footer = { bytes: plaintext, keys: footerKeys, aad: footerAad(files), cryptoMetaData: region.subarray(0, fileCrypto.length), emptyAad: files.emptyAad }
+    return withColumns(plaintext, decode(plaintext), files, footer, true, where, decode)
   }
   const layout = decode(region)
   if (!layout.encryptedColumns || !decryption) return layout
@@ -59,9 +64,14 @@ export async function openEncryptedFooter(region, { encryptedFooter, decryption,
   const footer = region.subarray(0, footerEnd)
   if (footerKeys) {
     // Without the footer key the footer cannot be verified; it is then trusted as any plaintext footer is.
-    await verifyFooterSignature(footerKeys.gcm, footer, region.subarray(footerEnd), moduleAad(files.fileAad, ModuleType.FOOTER), `${where}: footer signature`)
+    await verifyFooterSignature(footerKeys.gcm, footer, region.subarray(footerEnd), footerAad(files), `${where}: footer signature`)
   }
-  return withColumns(footer, layout, files, footerKeys, false, where, decode)
+  return withColumns(footer, layout, files, { bytes: footer, keys: footerKeys, aad: footerAad(files), emptyAad: false }, false, where, decode)
+}
+
+/** The footer module's AAD: the spec's, or DuckDB's empty one (files.emptyAad). */
+function footerAad(files) {
+  return files.emptyAad ? new Uint8Array(0) : moduleAad(files.fileAad, ModuleType.FOOTER)
 }
 
 /**
@@ -109,7 +119,8 @@ function plaintextFooterAlgorithm(region, where) {
  * Decrypts every encrypted ColumnMetaData it has a key for, splices them in, and decodes the result once
  * more when anything changed. Chunks are visited in the decoder's order (row group-major).
  */
-async function withColumns(footer, layout, files, footerKeys, encryptedFooter, where, decode) {
+async function withColumns(footer, layout, files, footerCrypto, encryptedFooter, where, decode) {
+  const footerKeys = footerCrypto.keys
   const walk = walkChunks(footer, where)
   const names = layout.columns.map((c) => c.name)
   const chunks = new Array(walk.chunks.length)
@@ -144,7 +155,7 @@ async function withColumns(footer, layout, files, footerKeys, encryptedFooter, w
   // Readers that do not decrypt must see every encrypted chunk as encrypted, also DuckDB's, which
   // carry no crypto_metadata: they then answer 'encrypted-column' instead of reading ciphertext.
   chunks.forEach((context, index) => { if (context) new ChunkView(out, index).addFlags(ChunkFlag.HAS_CRYPTO_META_DATA) })
-  out.crypto = { algorithm: files.algorithm.algorithm, encryptedFooter, chunks }
+  out.crypto = { algorithm: files.algorithm.algorithm, encryptedFooter, chunks, footer: footerCrypto }
   // Every key is resolved now: what stays for the file's life are non-extractable CryptoKeys.
   files.forget()
   return out

@@ -5,7 +5,9 @@
 // the target false-positive rate) follows, then the old FileMetaData with only the ColumnMetaData of
 // the chunks that got a filter re-serialized (js/index-builder/footer-splice.js) and one key-value entry
 // saying what was added by which version. A chunk whose pages cannot be read fully gets no filter: an
-// incomplete filter would answer absent for values that are there.
+// incomplete filter would answer absent for values that are there. An encrypted file is refused unless its
+// keys are given; with them, filters of encrypted chunks are written as encrypted modules and the footer
+// sealed again (js/index-builder/encrypted-output.js, loaded only then).
 import { openParquet } from '../parquet-file.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { allChunks, chunk as chunkView } from '../footer/records.js'
@@ -36,13 +38,13 @@ export async function addIndexes(source, sink, options) {
   if (!Array.isArray(options?.columns) || options.columns.length === 0) throw invalid('addIndexes needs options.columns: the columns to give bloom filters')
   if (!(fpp > 0 && fpp < 1)) throw invalid(`fpp must be in (0, 1), got ${fpp}`)
   if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) throw invalid(`ndv must be 'auto' or a positive integer, got ${ndv}`)
-  if (options.decryption) throw new ParquetBloomError(ErrorCode.ENCRYPTED, 'adding indexes to encrypted files is not supported: their filters would have to be encrypted too')
+  const { decryption } = options
   let file
   try {
-    file = await openParquet(source, { signal })
+    file = await openParquet(source, { signal, decryption })
   } catch (error) {
-    if (error?.code === ErrorCode.ENCRYPTION_KEY_REQUIRED) {
-      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${error.message.split(':')[0]}: the file is encrypted; adding indexes to encrypted files is not supported`, { cause: error, source: error.source })
+    if (error?.code === ErrorCode.ENCRYPTION_KEY_REQUIRED && !decryption) {
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${error.message.split(':')[0]}: the file is encrypted: pass its keys (decryption) to add indexes`, { cause: error, source: error.source })
     }
     throw error
   }
@@ -50,15 +52,22 @@ export async function addIndexes(source, sink, options) {
   try {
     const { layout, metadataOffset } = file
     const name = file.name
+    // An encrypted file's footer as it stores it, not as decrypted for probing: that is what is rewritten.
+    const footerBytes = layout.crypto?.footer.bytes ?? layout.footerBytes
     let map
     try {
-      map = mapFooter(layout.footerBytes)
+      map = mapFooter(footerBytes)
     } catch (error) {
       if (!(error instanceof Malformed)) throw error
       throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${name}: the footer cannot be rewritten: ${error.detail}`, { source: name })
     }
+    let sealing
     if (map.encrypted || layoutEncrypted(layout)) {
-      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: the file is encrypted; adding indexes to encrypted files is not supported`, { source: name })
+      if (!layout.crypto) throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: the file is encrypted: pass its keys (decryption) to add indexes`, { source: name })
+      sealing = await import('./encrypted-output.js')
+      const refusal = sealing.unsealableFile(layout.crypto, name)
+      if (refusal) throw refusal
+      if (!layout.crypto.footer.keys) throw sealing.footerKeyRequired(name)
     }
     const columns = options.columns.map((path) => file.column(path))
     for (const column of columns) {
@@ -67,14 +76,30 @@ export async function addIndexes(source, sink, options) {
       }
     }
     const geometry = fileGeometry(layout, file.fileSize, metadataOffset)
-    const read = (offset, length) => file.readRange(offset, length, { signal })
+    // A chunk's first window (the whole chunk, mostly) is read into one buffer reused chunk after chunk:
+    // nothing a chunk's scan leaves outlives it. Later windows of a chunk are its own (its dictionary's
+    // values may be views into the first).
+    const chunkWindow = new Uint8Array(windowBytes)
+    const readChunk = () => {
+      let first = true
+      return (offset, length) => {
+        const into = first ? chunkWindow : undefined
+        first = false
+        return file.readRange(offset, length, { signal, into })
+      }
+    }
     out = await openSink(sink)
-    // Everything before the old footer, as it is; the next window is read while one is written.
-    let next = read(0, Math.min(windowBytes, metadataOffset))
+    // Everything before the old footer, as it is; the next window is read while one is written, into the
+    // other of two buffers (a sink is done with the bytes when its write resolves), so streaming a file of
+    // any size leaves no buffer per window behind for the collector: garbage that counts as memory.
+    const buffers = [0, 1].map(() => new Uint8Array(Math.min(windowBytes, metadataOffset)))
+    let windows = 0
+    const readWindow = (offset, length) => file.readRange(offset, length, { signal, into: buffers[windows++ % 2] })
+    let next = readWindow(0, Math.min(windowBytes, metadataOffset))
     for (let at = 0; at < metadataOffset; at += windowBytes) {
       const bytes = await next
       const following = at + windowBytes
-      next = following < metadataOffset ? read(following, Math.min(windowBytes, metadataOffset - following)) : undefined
+      next = following < metadataOffset ? readWindow(following, Math.min(windowBytes, metadataOffset - following)) : undefined
       next?.catch(() => {}) // awaited on the next turn; a failure then is the one reported
       await out.write(bytes)
     }
@@ -90,16 +115,27 @@ export async function addIndexes(source, sink, options) {
         const wantFilter = replace || !usableFilter(geometry, g, column)
         if (!wantFilter) skipped.push({ ...where, reason: 'has-filter', detail: 'the chunk has a usable bloom filter (replace: true builds a new one)' })
         const view = chunkView(layout, g, column.index)
-        const wantOffsetIndex = pageIndex && !(view.offsetIndexOffset >= 4)
+        const crypto = view.crypto
+        // Page indexes of encrypted chunks would be modules of their own (types 6, 7): not written yet.
+        const wantOffsetIndex = pageIndex && !(view.offsetIndexOffset >= 4) && !crypto
         // Page bounds are defined only in TYPE_ORDER (PageIndex.md); a chunk keeps a ColumnIndex it has.
         const wantColumnIndex = wantOffsetIndex && !(view.columnIndexOffset >= 4) && layout.columnOrders?.[column.index] === TYPE_ORDER
+        if (pageIndex && crypto && !(view.offsetIndexOffset >= 4)) skipped.push({ ...where, reason: 'no-page-index', detail: 'page indexes of encrypted chunks are not written' })
         if (!wantFilter && !wantOffsetIndex) continue
-        if (!map.rowGroups[g]?.chunks[column.index]?.meta) {
+        const place = map.rowGroups[g]?.chunks[column.index]
+        if (!place?.meta && !place?.struct.fields.some((f) => f.id === 9)) {
           skipped.push({ ...where, reason: 'no-column-metadata', detail: 'the column chunk has no ColumnMetaData to record a filter in' })
           continue
         }
-        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read, fpp, ndv, windowBytes,
-          pageIndex: wantColumnIndex ? 'both' : wantOffsetIndex ? 'offset' : false })
+        const problem = crypto && sealing.encryptedChunkProblem(crypto)
+        if (problem) {
+          skipped.push({ ...where, ...problem })
+          continue
+        }
+        const chunkName = `${name}: row group ${g}, column ${column.name}`
+        const pageLayout = crypto ? (decoding) => sealing.encryptedPages(crypto, decoding, { dictionaryOffset: view.dictionaryPageOffset, where: chunkName }) : undefined
+        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read: readChunk(), fpp, ndv, windowBytes,
+          pageIndex: wantColumnIndex ? 'both' : wantOffsetIndex ? 'offset' : false, pages: pageLayout })
         if ('problem' in built) {
           skipped.push({ ...where, reason: 'unreadable-pages', detail: built.problem })
           continue
@@ -107,9 +143,14 @@ export async function addIndexes(source, sink, options) {
         const edit = {}
         if (wantFilter) {
           const offset = out.written // the sink's position: the old prefix, then what was added so far
-          await out.write(built.bytes)
-          edit.bloom = { offset, length: built.bytes.length }
-          added.push({ ...where, offset, length: built.bytes.length, ndv: built.ndv, exact: built.exact, numBytes: built.numBytes })
+          const bytes = crypto ? await sealing.sealFilter(crypto, built.bytes, built.headerLength) : built.bytes
+          await out.write(bytes)
+          edit.bloom = { offset, length: bytes.length }
+          if (crypto) {
+            const sealed = await sealing.sealColumnMetaData(footerBytes, place, crypto, edit.bloom, chunkName)
+            if (sealed) edit.encryptedMetaData = sealed
+          }
+          added.push({ ...where, offset, length: bytes.length, ndv: built.ndv, exact: built.exact, numBytes: built.numBytes, ...(crypto ? { encrypted: true } : {}) })
         }
         const pages = built.pageIndex
         if (pages?.offsetIndex) {
@@ -129,12 +170,16 @@ export async function addIndexes(source, sink, options) {
       bloomFilters: { columns: columns.map((c) => c.name), fpp, ndv, chunks: added.length },
     }
     if (pageIndex) record.pageIndexes = { chunks: pageIndexes.length, columnIndexes: pageIndexes.filter((p) => p.columnIndex).length }
-    const footer = spliceFooter(layout.footerBytes, map, edits, { key: INDEXES_KEY, value: JSON.stringify(record) }, numColumns)
-    const length = new Uint8Array(4)
-    new DataView(length.buffer).setUint32(0, footer.length, true)
-    await out.write(footer)
-    await out.write(length)
-    await out.write(MAGIC)
+    const footer = spliceFooter(footerBytes, map, edits, { key: INDEXES_KEY, value: JSON.stringify(record) }, numColumns)
+    if (sealing) {
+      await out.write(await sealing.sealFooter(layout.crypto, footer, name))
+    } else {
+      const length = new Uint8Array(4)
+      new DataView(length.buffer).setUint32(0, footer.length, true)
+      await out.write(footer)
+      await out.write(length)
+      await out.write(MAGIC)
+    }
     const bytesWritten = out.written
     const blob = await out.close()
     out = undefined

@@ -14,7 +14,7 @@ import { PageIndexFeed } from './page-index-writer.js'
 export { DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES }
 
 /**
- * @typedef {{ bytes: Uint8Array, ndv: number, exact: boolean, numBytes: number,
+ * @typedef {{ bytes: Uint8Array, headerLength: number, ndv: number, exact: boolean, numBytes: number,
  *   bounds?: { kind: string, min: any, max: any } | null,
  *   pageIndex?: { offsetIndex?: Uint8Array, columnIndex?: Uint8Array, problem?: string } }} ChunkFilter
  *   bytes: BloomFilterHeader + bitset; ndv: the distinct values it is sized for (exact: counted, not
@@ -25,12 +25,14 @@ export { DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES }
 /**
  * @param {{ layout: import('../footer/footer.js').FileLayout, metadataOffset: number, column: import('../footer/footer.js').LeafColumn,
  *   rowGroup: number, read: (offset: number, length: number) => Promise<Uint8Array>, fpp: number,
- *   ndv: 'auto' | number, windowBytes?: number, bounds?: boolean, pageIndex?: false | 'offset' | 'both' }} job
- *   pageIndex: also build the chunk's OffsetIndex ('offset') or OffsetIndex and ColumnIndex ('both')
+ *   ndv: 'auto' | number, windowBytes?: number, bounds?: boolean, pageIndex?: false | 'offset' | 'both',
+ *   pages?: (decoding: any) => import('./chunk-scan.js').PageLayout }} job
+ *   pageIndex: also build the chunk's OffsetIndex ('offset') or OffsetIndex and ColumnIndex ('both');
+ *   pages: how the chunk's pages lie, when not as plaintext (an encrypted chunk's modules)
  * @returns {Promise<ChunkFilter | { problem: string }>} a problem when the pages cannot be read fully (no filter then)
  */
 export async function buildChunkFilter({ layout, metadataOffset, column, rowGroup, read, fpp, ndv, windowBytes = DEFAULT_WINDOW_BYTES, bounds = false,
-  pageIndex = false }) {
+  pageIndex = false, pages: pageLayout }) {
   ensureColumnIndexes(layout, column.index)
   const range = chunkByteRange(layout, rowGroup, column.index)
   if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) return { problem: 'the footer does not place the column chunk inside the file\'s data' }
@@ -38,8 +40,10 @@ export async function buildChunkFilter({ layout, metadataOffset, column, rowGrou
   const feed = new FilterFeed(column, { capacity: numValues >= 0 ? numValues : layout.rowGroupRows[rowGroup], fpp, ndv: ndv === 'auto' ? undefined : ndv, bounds })
   try {
     const decoding = await columnDecoder(layout, column, codec)
+    // INT96 pages and dictionaries as their 12-byte values: hyparquet's bigint of one can lose bytes.
+    if (column.physicalType === 'INT96') decoding.plainBinaryWidth = 12
     const pages = pageIndex ? new PageIndexFeed(feed, column, pageIndex === 'both') : undefined
-    await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues }, decoding, pages ?? feed, windowBytes)
+    await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues }, decoding, pages ?? feed, windowBytes, pageLayout?.(decoding))
     feed.finish()
     /** @type {ChunkFilter} */
     const built = feed.take()

@@ -20,14 +20,36 @@ export const DEFAULT_WINDOW_BYTES = 4 * 1024 * 1024
  */
 
 /**
+ * How a chunk's pages lie: `need(bytes, at)` is how many bytes from `at` the page there takes, or -1 when
+ * what is held does not tell yet; `decode(bytes, at, offset)` decodes it (all of it held; `offset`: where it lies in the file).
+ * @typedef {{ need: (bytes: Uint8Array, at: number) => number,
+ *   decode: (bytes: Uint8Array, at: number, offset: number) => Promise<{ page: import('../pages/page-decode.js').DecodedPage, size: number }> }} PageLayout
+ */
+
+/** Plaintext pages: a PageHeader, then compressed_page_size bytes. */
+export function plaintextPages(decoding) {
+  return {
+    need(bytes, at) {
+      const held = decodePageHeader(bytes.subarray(at))
+      return 'problem' in held ? -1 : held.length + held.header.compressedPageSize
+    },
+    async decode(bytes, at) {
+      const { page, next } = await decodePageAt(bytes, at, bytes.length, decoding)
+      return { page, size: next - at }
+    },
+  }
+}
+
+/**
  * Scans the pages of [start, end) of the file.
  * @param {(offset: number, length: number) => Promise<Uint8Array>} read
  * @param {{ start: number, end: number, numValues: number }} chunk numValues: ColumnMetaData.num_values (-1: unknown)
  * @param {Awaited<ReturnType<typeof import('../pages/page-decode.js').columnDecoder>>} decoding
  * @param {ValueSink} sink
+ * @param {PageLayout} [layout] plaintext pages unless given (encrypted chunks: js/index-builder/encrypted-output.js)
  * @returns {Promise<{ levels: number, pages: Array<{ offset: number, size: number, kind: string }> }>}
  */
-export async function scanChunk(read, chunk, decoding, sink, windowBytes = DEFAULT_WINDOW_BYTES) {
+export async function scanChunk(read, chunk, decoding, sink, windowBytes = DEFAULT_WINDOW_BYTES, layout = plaintextPages(decoding)) {
   const pages = []
   let levels = 0
   let dictionaryLength = -1
@@ -35,19 +57,20 @@ export async function scanChunk(read, chunk, decoding, sink, windowBytes = DEFAU
   let bytes = new Uint8Array(0)
   let bytesStart = chunk.start
   for (let at = chunk.start; at < chunk.end;) {
-    // The page's header and body must be held; read from `at` on when they are not.
+    // The page must be held whole; read from `at` on when it is not.
     let local = at - bytesStart
     for (;;) {
-      const held = decodePageHeader(bytes.subarray(local))
-      // A header that does not decode from what is held may only be cut off: read on, up to the chunk's end.
-      const need = 'problem' in held ? bytes.length - local + windowBytes : held.length + held.header.compressedPageSize
+      const needed = layout.need(bytes, local)
+      // What is held does not tell the page's length: it may only be cut off; read on, up to the chunk's end.
+      const need = needed < 0 ? bytes.length - local + windowBytes : needed
       if (local + need <= bytes.length || bytesStart + bytes.length >= chunk.end) break
       bytes = await read(at, Math.min(Math.max(windowBytes, need), chunk.end - at))
       bytesStart = at
       local = 0
     }
-    const { page, next } = await decodePageAt(bytes, local, bytes.length, decoding)
-    pages.push({ offset: at, size: next - local, kind: page.kind })
+    const { page, size } = await layout.decode(bytes, local, at)
+    const next = local + size
+    pages.push({ offset: at, size, kind: page.kind })
     if (page.kind === 'dictionary') {
       if (dictionaryLength >= 0) throw new PageDecodeError('a second dictionary page in the chunk')
       if (levels > 0) throw new PageDecodeError('a dictionary page after data pages')

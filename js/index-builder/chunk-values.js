@@ -16,8 +16,12 @@ export function hashType(column) {
   return column.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? { type: column.physicalType, typeLength: column.typeLength } : column.physicalType
 }
 
-/** Physical types whose values hyparquet hands over in the forms the batch hasher takes. */
-export const FILTERABLE_TYPES = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
+/**
+ * Physical types filters are built for: every one (BloomFilter.md hashes each value's PLAIN bytes: INT96's 12,
+ * BOOLEAN's one byte 0/1, as arrow-rs and hyparquet hash them; Arrow C++ and parquet-java write none for
+ * BOOLEAN, whose two values min/max statistics already tell apart).
+ */
+export const FILTERABLE_TYPES = new Set(['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
 
 /** Headroom over the fill's estimate of the distinct values, for its error. */
 const ESTIMATE_MARGIN = 1.1
@@ -148,13 +152,15 @@ export class FilterFeed {
   /**
    * The filter as Parquet stores it (BloomFilterHeader + bitset), folded to the size its distinct values
    * call for; frees the working filter.
-   * @returns {{ bytes: Uint8Array, ndv: number, exact: boolean, numBytes: number }}
+   * @returns {{ bytes: Uint8Array, headerLength: number, ndv: number, exact: boolean, numBytes: number }} headerLength: the
+   *   BloomFilterHeader's bytes at the start of `bytes`
    */
   take() {
     const filter = /** @type {BloomFilter} */ (this.filter)
     try {
       if (this.sizing.ndv !== undefined || this.exactNdv !== undefined) {
-        return { bytes: filter.toBytes(), ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: filter.numBytes }
+        const bytes = filter.toBytes()
+        return { bytes, headerLength: bytes.length - filter.numBytes, ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: filter.numBytes }
       }
       const estimate = Math.ceil(filter.health().estimatedNdv * ESTIMATE_MARGIN)
       const target = getCore().native.optimalNumBytes(estimate, this.sizing.fpp)
@@ -163,7 +169,7 @@ export class FilterFeed {
       const bytes = new Uint8Array(header.length + bitset.length)
       bytes.set(header)
       bytes.set(bitset, header.length)
-      return { bytes, ndv: estimate, exact: false, numBytes: bitset.length }
+      return { bytes, headerLength: header.length, ndv: estimate, exact: false, numBytes: bitset.length }
     } finally {
       filter.free()
       this.filter = undefined

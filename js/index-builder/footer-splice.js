@@ -95,6 +95,11 @@ export function mapFooter(bytes) {
   return map
 }
 
+/** The fields of the struct serialized at the start of `bytes`. Throws Malformed. */
+export function mapStruct(bytes) {
+  return readStruct(new CompactReader(bytes))
+}
+
 /** A compact-protocol list header. */
 export function listHeader(count, elemType) {
   return count < 15 ? Uint8Array.of((count << 4) | elemType) : concatBytes([Uint8Array.of(0xf0 | elemType), varint(count)])
@@ -161,7 +166,8 @@ function withChild(bytes, struct, fieldId, parts) {
  * @param {Uint8Array} bytes
  * @param {FooterMap} map
  * @param {Map<number, { bloom?: { offset: number, length: number }, columnIndex?: { offset: number, length: number },
- *   offsetIndex?: { offset: number, length: number } }>} edits
+ *   offsetIndex?: { offset: number, length: number }, encryptedMetaData?: Uint8Array }>} edits encryptedMetaData: a new
+ *   encrypted_column_metadata module holding the bloom location (the plaintext ColumnMetaData, if any, is then kept)
  * @param {{ key: string, value: string }} keyValue
  * @param {number} numColumns
  */
@@ -182,7 +188,9 @@ export function spliceFooter(bytes, map, edits, keyValue, numColumns) {
         continue
       }
       const chunkSet = new Map()
-      if (edit.bloom) {
+      if (edit.encryptedMetaData) {
+        chunkSet.set(9, { type: T.BINARY, parts: [varint(edit.encryptedMetaData.length), edit.encryptedMetaData] })
+      } else if (edit.bloom) {
         if (!chunk.meta) throw new Malformed(`row group ${g}, column ${chunk.column} has no ColumnMetaData to point at a filter`)
         const metaSet = new Map([
           [14, { type: T.I64, parts: [intValue(edit.bloom.offset)] }],

@@ -1,5 +1,5 @@
 // Types of 'parquet-bloom/index-builder' (js/index-builder/index.js): giving files the indexes they lack.
-import type { ProbeValueResult } from '../index.js'
+import type { DecryptionOptions, ProbeValueResult } from '../index.js'
 
 type Source = string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice(start: number, end?: number): unknown }
 /** A Node path (written under a temporary name, then renamed), a Node Writable, a WritableStream, or null for a Blob. */
@@ -21,25 +21,31 @@ export interface AddIndexesOptions {
   /** Bytes per read: of the file copied across, and of a chunk's pages decoded at once (default 4 MiB). */
   windowBytes?: number
   signal?: AbortSignal
-  /** Refused: given at all, addIndexes fails with ENCRYPTED (encrypted files would need their filters encrypted too). */
-  decryption?: unknown
+  /**
+   * The keys of an encrypted file (as openParquet takes them). Without them an encrypted file is refused (ENCRYPTED); with
+   * them, filters of encrypted chunks are written as encrypted modules (BloomFilter Header and Bitset, the column's key)
+   * and the footer is encrypted or signed again with the footer key, which is therefore required (ENCRYPTION_KEY_REQUIRED).
+   */
+  decryption?: DecryptionOptions
 }
 
 export interface AddIndexesResult {
   bytesRead: number
   bytesWritten: number
-  added: Array<{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number }>
+  /** encrypted: the filter was written as two encrypted modules (`length` covers both). */
+  added: Array<{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number, encrypted?: true }>
   pageIndexes: Array<{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number } }>
   /**
-   * has-filter: kept, usable (no `replace`); unreadable-pages: nothing written; no-column-metadata; no-page-index: pages that do
-   * not start rows, or bounds that cannot be written (the chunk has no new page index).
+   * has-filter: kept, usable (no `replace`); unreadable-pages: nothing written (also AES_GCM_CTR_V1 pages, which nothing
+   * authenticates); no-column-metadata; no-page-index: pages that do not start rows, bounds that cannot be written, or an
+   * encrypted chunk (the chunk has no new page index); no-key: the chunk is encrypted and its key was not given.
    */
-  skipped: Array<{ rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index', detail: string }>
+  skipped: Array<{ rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index' | 'no-key', detail: string }>
   /** With a null sink. */
   blob?: Blob
 }
 
-/** A copy of `source` with bloom filters for `options.columns`; pages copied unchanged. Encrypted files: ENCRYPTED. */
+/** A copy of `source` with bloom filters for `options.columns`; pages copied unchanged. Encrypted files without `decryption`: ENCRYPTED. */
 export function addIndexes(source: Source, sink: Sink, options: AddIndexesOptions): Promise<AddIndexesResult>
 
 export interface SidecarBuildOptions {

@@ -33,9 +33,9 @@ export class FileSource extends SourceBase {
     this.#path = path
   }
 
-  async _read(offset, length, operation) {
+  async _read(offset, length, operation, into) {
     const handle = await operation.race(this.#open())
-    const bytes = new Uint8Array(length)
+    const bytes = into ?? new Uint8Array(length)
     let filled = 0
     while (filled < length) {
       this.stats.requests++

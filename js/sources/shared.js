@@ -131,13 +131,18 @@ export class SourceBase {
     return { offset: start, bytes: await this.read(start, this.#size - start, { signal }) }
   }
 
-  /** Exactly the bytes [offset, offset + length). */
+  /**
+   * Exactly the bytes [offset, offset + length). `options.into`: a buffer of at least `length` bytes the
+   * source may read into and return a view of (a local file does; others return bytes of their own), so a
+   * caller streaming a file through can reuse its buffers instead of leaving one behind per read.
+   */
   async read(offset, length, options) {
     const signal = callSignal(options, 'read')
     this._checkOpen()
     this._checkRange(offset, length)
     if (length === 0) return new Uint8Array(0)
-    return this._operation(`reading bytes ${offset}-${offset + length - 1} of ${this.#name}`, signal, (op) => this._read(offset, length, op))
+    const into = options?.into instanceof Uint8Array && options.into.length >= length ? options.into.subarray(0, length) : undefined
+    return this._operation(`reading bytes ${offset}-${offset + length - 1} of ${this.#name}`, signal, (op) => this._read(offset, length, op, into))
   }
 
   /** Idempotent. Reads in flight end with ABORTED; later reads fail. */
@@ -152,7 +157,7 @@ export class SourceBase {
   async _close() {}
 
   /** @protected @returns {Promise<Uint8Array>} */
-  async _read(_offset, _length, _operation) {
+  async _read(_offset, _length, _operation, _into) {
     throw new Error('not implemented')
   }
 

@@ -14,22 +14,15 @@ import { chunk } from '../../js/footer/records.js'
 import { encryptedFilterTask } from '../../js/indexes/bloom-reads.js'
 import { loadCrypto } from '../../js/crypto/load-crypto.js'
 import { decryptPage } from '../../js/crypto/encrypted-pages.js'
-import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { fixturePath, missingFixture, PARQUET_TESTING_FOOTER_KEY, PARQUET_TESTING_KEYS, PARQUET_TESTING_KEYS_256 } from './helpers/fixtures.js'
 import { withFile } from './helpers/with-file.js'
 import { runCli } from './helpers/run-cli.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { withDuckDB } from './helpers/duckdb.js'
 
-const FOOTER_KEY = '0123456789012345'
-const KEYS = { footerKey: FOOTER_KEY, columnKeys: { double_field: '1234567890123450', float_field: '1234567890123451' } }
-const col256 = (n) => `123456789012345678901234567890${n}`
-const KEYS_256 = {
-  footerKey: '01234567890123456789012345678901',
-  columnKeys: {
-    double_field: col256(12), float_field: col256(13), boolean_field: col256(14), int32_field: col256(15),
-    ba_field: col256(16), flba_field: col256(17), 'int64_field.list.element': col256(18), int96_field: col256(19),
-  },
-}
+const FOOTER_KEY = PARQUET_TESTING_FOOTER_KEY
+const KEYS = PARQUET_TESTING_KEYS
+const KEYS_256 = PARQUET_TESTING_KEYS_256
 const BLOOM_FILE = 'parquet-testing/encrypt_columns_and_footer_bloom_filter.parquet.encrypted'
 const PLAINTEXT_FOOTER_FILE = 'parquet-testing/encrypt_columns_plaintext_footer.parquet.encrypted'
 const SECRET_TEXTS = [FOOTER_KEY, ...Object.values(KEYS.columnKeys), 'bad-key-012345678', 'ffffffffffffffff']

@@ -14,7 +14,8 @@ type Every<T> = { [K in keyof Required<T>]: unknown }
 const signal = new AbortController().signal
 
 const addOptions: Required<AddIndexesOptions> = {
-  columns: ['user_id', ['a', 'b']], fpp: 0.01, ndv: 'auto', replace: false, pageIndex: true, windowBytes: 4 << 20, signal, decryption: undefined,
+  columns: ['user_id', ['a', 'b']], fpp: 0.01, ndv: 'auto', replace: false, pageIndex: true, windowBytes: 4 << 20, signal,
+  decryption: { footerKey: '0123456789012345', columnKeys: { ssn: new Uint8Array(16) }, aadPrefix: 'tester' },
 }
 
 const buildOptions: Required<SidecarBuildOptions> = {
@@ -29,7 +30,7 @@ const openOptions: Required<OpenSidecarIndexOptions> = {
 function addedFields(r: AddIndexesResult): Every<AddIndexesResult> {
   return {
     bytesRead: r.bytesRead, bytesWritten: r.bytesWritten, blob: r.blob satisfies Blob | undefined,
-    added: r.added.map((a) => ({ rowGroup: a.rowGroup, column: a.column, offset: a.offset, length: a.length, ndv: a.ndv, exact: a.exact, numBytes: a.numBytes }) satisfies Every<AddIndexesResult['added'][number]>),
+    added: r.added.map((a) => ({ rowGroup: a.rowGroup, column: a.column, offset: a.offset, length: a.length, ndv: a.ndv, exact: a.exact, numBytes: a.numBytes, encrypted: a.encrypted satisfies true | undefined }) satisfies Every<AddIndexesResult['added'][number]>),
     pageIndexes: r.pageIndexes.map((p) => ({
       rowGroup: p.rowGroup, column: p.column,
       offsetIndex: { offset: p.offsetIndex.offset, length: p.offsetIndex.length }, columnIndex: p.columnIndex && { offset: p.columnIndex.offset, length: p.columnIndex.length },

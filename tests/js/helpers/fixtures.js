@@ -34,3 +34,15 @@ export function readVectors() {
 export const PARQUET_TESTING_PRESENT = ['Hello', 'This is', 'a', 'test', 'How', 'are you', 'doing ', 'today',
   'the quick', 'brown fox', 'jumps', 'over', 'the lazy', 'dog']
 export const PARQUET_TESTING_ABSENT = ['NOT_EXISTS', 'Hello_Not_Exists', 'b', 'c', 'd', 'doing', 'The quick', 'hello', 'world']
+
+/** The keys of parquet-testing's encrypted files (its data README): 128-bit ones, and aes256/'s. */
+export const PARQUET_TESTING_FOOTER_KEY = '0123456789012345'
+export const PARQUET_TESTING_KEYS = { footerKey: PARQUET_TESTING_FOOTER_KEY, columnKeys: { double_field: '1234567890123450', float_field: '1234567890123451' } }
+const col256 = (n) => `123456789012345678901234567890${n}`
+export const PARQUET_TESTING_KEYS_256 = {
+  footerKey: '01234567890123456789012345678901',
+  columnKeys: {
+    double_field: col256(12), float_field: col256(13), boolean_field: col256(14), int32_field: col256(15),
+    ba_field: col256(16), flba_field: col256(17), 'int64_field.list.element': col256(18), int96_field: col256(19),
+  },
+}
