@@ -1,7 +1,9 @@
 // One pass over a dataset's files (a probe, an inspection): every file opened through the same request
 // window and footer cache, a bounded number of files at once, each closed as soon as its job is done, and
 // the I/O of all of them counted as one plan — requests, bytes, and rounds over the shared window.
-import { LinkModel, LOCAL_WINDOW, transportWindow } from '../plan/link-model.js'
+import { DEFAULT_INITIAL_FETCH_SIZE } from '../footer/footer.js'
+import { LinkModel, LOCAL_WINDOW, nodeTransportWindow, transportWindow } from '../plan/link-model.js'
+import { overNodeTransport } from '../sources/default-fetch.js'
 import { openParquet } from '../parquet-file.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { RequestWindow } from './request-window.js'
@@ -18,8 +20,13 @@ export class FileSession {
    */
   constructor(files, openOptions, { footerCache, fileConcurrency, link }) {
     const remote = files.find((f) => isRemote(f.descriptor.location))
-    /** Requests in flight at once over all files: the caller's `concurrency`, else what the transport allows. */
-    this.window = openOptions.concurrency ?? (remote ? transportWindow({ name: String(remote.descriptor.location) }, true) : LOCAL_WINDOW)
+    /**
+     * Requests in flight at once over all files: the caller's `concurrency`, else what the transport
+     * allows — over Node's own keep-alive pool, the first wave whole (a tail read per file), within its cap.
+     */
+    this.window = openOptions.concurrency ?? (!remote ? LOCAL_WINDOW
+      : overNodeTransport(openOptions.fetch) ? nodeTransportWindow(files.length, openOptions.initialFetchSize ?? DEFAULT_INITIAL_FETCH_SIZE)
+        : transportWindow({ name: String(remote.descriptor.location) }, true))
     this.filesInFlight = fileConcurrency ?? (remote ? this.window : LOCAL_FILES_IN_FLIGHT)
     this.#fetch = new RequestWindow(this.window).fetch(openOptions.fetch)
     this.#openOptions = { ...openOptions, concurrency: this.window, footerCache, link: link ?? new LinkModel() }
