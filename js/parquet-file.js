@@ -74,6 +74,8 @@ export class ParquetFile {
   #closed = false
   #link
   #rounds
+  /** @type {(() => number) | undefined} */
+  #windowShare
   /** Reads the footer again after FILE_CHANGED (cached files only). */
   #reread
   #footerGeneration = 0
@@ -88,6 +90,9 @@ export class ParquetFile {
     // A dataset's files share one model of their link (js/dataset/session.js): what one file's responses
     // showed prices the next file's reads.
     this.#link = options.link instanceof LinkModel ? options.link : new LinkModel()
+    // And one window: a file plans its reads for its share of it (the session's windowShare), so a
+    // thousand files' index reads, merged file by file, still fit the window as one wave.
+    this.#windowShare = typeof options.windowShare === 'function' ? options.windowShare : undefined
     this.#adopt(footer)
   }
 
@@ -180,7 +185,7 @@ export class ParquetFile {
     // Block mode is chosen to read few bytes: only ranges that (nearly) touch are joined, unless asked.
     const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
     // What a request and a sequential round are worth in bytes, from the link seen so far.
-    const window = this.#window(options)
+    const window = this.#planWindow(options)
     const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
     const costs = { requestBytes: roundBytes / window, roundBytes }
     const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, costs)
@@ -427,12 +432,19 @@ export class ParquetFile {
     return options.concurrency ?? this.#options.concurrency ?? transportWindow(this.#source, this.#remote)
   }
 
+  /** The window this file's reads are planned for: its share of a dataset's, else all of its own. */
+  #planWindow(options) {
+    const window = this.#window(options)
+    return this.#windowShare ? Math.max(1, Math.min(window, this.#windowShare())) : window
+  }
+
   async #run(tasks, options) {
     const { rounds } = await runReadTasks(tasks, {
       source: this.#source,
       cache: this.#cache,
       link: this.#remote ? this.#link : undefined,
       concurrency: this.#window(options),
+      planWindow: this.#planWindow(options),
       coalesceGap: options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP,
       maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
       signal: options.signal ?? this.#options.signal,

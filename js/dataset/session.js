@@ -29,7 +29,11 @@ export class FileSession {
         : transportWindow({ name: String(remote.descriptor.location) }, true))
     this.filesInFlight = fileConcurrency ?? (remote ? this.window : LOCAL_FILES_IN_FLIGHT)
     this.#fetch = new RequestWindow(this.window).fetch(openOptions.fetch)
-    this.#openOptions = { ...openOptions, concurrency: this.window, footerCache, link: link ?? new LinkModel() }
+    // Each file's reads are planned for its share of the window among the files open at that moment,
+    // so that merged file by file they still fit it: 1,000 files open through a window of 1,000 plan a
+    // request each where they can (their reads joined across cheap gaps), not one per filter part.
+    const windowShare = () => Math.max(1, Math.floor(this.window / Math.max(1, this.#open)))
+    this.#openOptions = { ...openOptions, concurrency: this.window, footerCache, link: link ?? new LinkModel(), windowShare }
     this.signal = openOptions.signal
     this.progress = { filesDone: 0, filesFailed: 0, filesTotal: 0, requests: 0, bytes: 0 }
     this.filesOpened = 0
@@ -41,6 +45,7 @@ export class FileSession {
   #fetch
   #openOptions
   #maxFileRounds
+  #open = 0
   #started
 
   /**
@@ -51,16 +56,25 @@ export class FileSession {
    * @returns {Promise<T>}
    */
   async withFile(descriptor, use) {
-    const file = await openParquet(descriptor.location, {
-      ...this.#openOptions, fetch: this.#fetch,
-      ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
-      ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
-    })
+    // Counted from the tail read on: a file still opening shares the window too.
+    this.#open++
+    let file
+    try {
+      file = await openParquet(descriptor.location, {
+        ...this.#openOptions, fetch: this.#fetch,
+        ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
+        ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
+      })
+    } catch (error) {
+      this.#open--
+      throw error
+    }
     this.filesOpened++
     if (file.footerFromCache) this.footersFromCache++
     try {
       return await use(file)
     } finally {
+      this.#open--
       const { requests, bytesFetched, rounds } = file.stats
       this.progress.requests += requests
       this.progress.bytes += bytesFetched
