@@ -269,6 +269,26 @@ function serve({ req, res, urlPath, modes, nth, count, later, root }) {
   send(req, encodeURI(filePath), { root, etag: false, lastModified: false, cacheControl: false }).pipe(res)
 }
 
+/** The strong ETags of files by path, kept while the file's inode, size, mtime and ctime stay the same. */
+const contentTags = new Map()
+
+/**
+ * A strong ETag from the file's content, as an object store keeps it with the object: hashed again once
+ * the file was written (ctime moves with every write, and with utimes too), not on every request — a
+ * thousand requests at once would otherwise each read and hash a whole file. A file written in the last
+ * two seconds is always hashed: file times tick coarsely, so two quick writes of one size may share them.
+ */
+function contentTag(file) {
+  const { ino, size, mtimeNs, ctimeNs, ctimeMs } = statSync(file, { bigint: true })
+  const version = `${ino}:${size}:${mtimeNs}:${ctimeNs}`
+  const known = contentTags.get(file)
+  if (known?.version === version) return known.tag
+  const tag = `"${createHash('sha1').update(readFileSync(file)).digest('hex').slice(0, 20)}"`
+  if (Date.now() - Number(ctimeMs) > 2000) contentTags.set(file, { version, tag })
+  else contentTags.delete(file)
+  return tag
+}
+
 /** Sends the validators the modes ask for; answers 412 (and returns false) when a precondition fails. */
 function answerPreconditions(req, res, file, modes) {
   if (!modes.etag && !modes['weak-etag'] && !modes['last-modified']) return true
@@ -279,7 +299,7 @@ function answerPreconditions(req, res, file, modes) {
     return true // send answers 404
   }
   const etag = modes.etag
-    ? `"${createHash('sha1').update(readFileSync(file)).digest('hex').slice(0, 20)}"`
+    ? contentTag(file)
     : modes['weak-etag'] ? `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` : undefined
   const lastModified = modes['last-modified'] ? new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString() : undefined
   if (etag) res.setHeader('etag', etag)
