@@ -295,8 +295,8 @@ function targets(result) {
     add('wire test false negatives', '0', String(fn), fn === 0)
   }
   if (result.rounds) {
-    const now = result.rounds.plans.at(-1)
-    add(`1 value, ${result.rounds.rowGroups} row groups, 30 ms per response`, '≤ 3 rounds, ≤ 256 KiB, ≤ 150 ms (requests priced too)',
+    const now = result.rounds.plans.find((p) => p.plan.includes('statistics off')) ?? result.rounds.plans.at(-1)
+    add(`1 value, ${result.rounds.rowGroups} row groups, statistics off, 30 ms per response`, '≤ 3 rounds, ≤ 256 KiB, ≤ 150 ms (requests priced too)',
       `${now.rounds} rounds, ${now.requests} requests, ${bytes(now.bytes)}, ${fmt(now.ms, 0)} ms (client cpu ${fmt(now.cpuMs, 0)} ms)`, now.rounds <= 3 && now.bytes <= 256 * KiB && now.ms <= 150)
   }
   if (result.dataset) {
