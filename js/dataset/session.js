@@ -2,11 +2,11 @@
 // window and footer cache, a bounded number of files at once, each closed as soon as its job is done, and
 // the I/O of all of them counted as one plan — requests, bytes, and rounds over the shared window.
 import { DEFAULT_INITIAL_FETCH_SIZE } from '../footer/footer.js'
-import { LinkModel, LOCAL_WINDOW, nodeTransportWindow, transportWindow } from '../plan/link-model.js'
+import { LinkModel, LOCAL_WINDOW, transportWindow } from '../plan/link-model.js'
 import { overNodeTransport } from '../sources/default-fetch.js'
 import { openParquet } from '../parquet-file.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
-import { RequestWindow } from './request-window.js'
+import { nodeTransportWindow, RequestWindow } from './request-window.js'
 
 // Local files are read a few at a time per file (LOCAL_WINDOW); this many files are open at once.
 const LOCAL_FILES_IN_FLIGHT = 32

@@ -15,16 +15,7 @@ export const INITIAL_REQUEST_MS = 0.5
 // each of a hundred or so row groups — 256, Bun's default limit of requests in flight. A browser's
 // HTTP/2 or HTTP/3 connection carries as many streams at once as the server allows: Chromium opens 100
 // (the SETTINGS_MAX_CONCURRENT_STREAMS most servers send), beyond which it queues.
-export const NODE_WINDOW = 256
-// Node's own transport (js/sources/node-transport.js) holds one keep-alive socket per request in
-// flight, so its window is what a wave needs rather than a fixed limit: a dataset's first wave is one
-// tail read per file, and 1,000 files in a window of 256 would wait four round trips for what the link
-// carries in one. A round is one wait for responses whose requests did not wait for each other; the
-// CPU each request costs, client and server, is priced apart (requestMs) and does not shrink with a
-// narrower window. The window is capped by sockets (one file descriptor each, kept idle for the next
-// probe) and by what is in flight: 1,024 tail reads of 64 KiB are 64 MiB.
-export const NODE_MAX_WINDOW = 1024
-export const NODE_MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024
+export const NODE_WINDOW = 256 // a dataset over Node's own transport widens it to its wave (js/dataset/request-window.js)
 export const BROWSER_MULTIPLEXED_WINDOW = 100
 export const BROWSER_HTTP1_WINDOW = 6
 export const LOCAL_WINDOW = 16 // files, Blobs, buffers: no network, a few reads in flight suffice
@@ -127,15 +118,6 @@ export function transportWindow(source, remote) {
   if (!remote) return LOCAL_WINDOW
   if (!inBrowser()) return NODE_WINDOW
   return multiplexedOrigin(source.name) ? BROWSER_MULTIPLEXED_WINDOW : BROWSER_HTTP1_WINDOW
-}
-
-/**
- * The window of Node's own transport for a wave of `requests` requests of up to `bytesPerRequest` bytes
- * each: the wave whole, at least NODE_WINDOW, at most NODE_MAX_WINDOW and NODE_MAX_IN_FLIGHT_BYTES.
- */
-export function nodeTransportWindow(requests, bytesPerRequest) {
-  const byBytes = Math.floor(NODE_MAX_IN_FLIGHT_BYTES / Math.max(1, bytesPerRequest))
-  return Math.max(NODE_WINDOW, Math.min(requests, NODE_MAX_WINDOW, byBytes))
 }
 
 /** A page or a worker of a browser (not Node, Bun, Deno or workerd). */

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { createFooterCache, openDataset } from '../../js/index.js'
-import { NODE_MAX_WINDOW } from '../../js/plan/link-model.js'
+import { NODE_MAX_WINDOW } from '../../js/dataset/request-window.js'
 import { filesHolding, writeHiveDataset } from './helpers/hive-dataset.js'
 import { startTestServer } from './helpers/range-server.js'
 import { tempDir } from './helpers/temp-dir.js'
