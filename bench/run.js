@@ -189,7 +189,7 @@ function print(result) {
   }
   if (result.dataset) {
     const d = result.dataset
-    const label = { dataset: 'openDataset (cold)', cached: 'openDataset, footer cache (second probe)', perFile: 'per-file loop over openParquet, 4 at a time (cold)',
+    const label = { dataset: 'openDataset (cold; window: the first wave)', cached: 'openDataset, footer cache (second probe)', window256: 'openDataset (cold), concurrency 256', perFile: 'per-file loop over openParquet, 4 at a time (cold)',
       perFileCached: 'per-file loop, 4 at a time, footer cache', where: 'openDataset, where: one day', localDataset: 'openDataset, local files (no server)',
       duckdb: 'DuckDB read_parquet, local files (fresh connection)', duckdbAgain: 'DuckDB, the same query again' }
     const base = d.plans.perFile.ms

@@ -1,7 +1,8 @@
 // A dataset of one-day Hive partitions written by DuckDB (user_id BIGINT, no bloom filter, two row
 // groups a file, as the dataset issue measured), 1,000 files (200 with --quick), one user id, a server
 // in its own process waiting 30 ms per response: openDataset cold and with its footer cache, against a
-// per-file loop over openParquet four files at a time (what the CLI did), cold and with a footer cache,
+// window of 256 (one file's, what a dataset had before), a per-file loop over openParquet four files at
+// a time (what the CLI did), cold and with a footer cache,
 // and against DuckDB reading the same files from local disk (a fresh connection, then the same one
 // again). Interleaved trials, medians, client CPU beside wall time; the ratios come from the same run.
 import path from 'node:path'
@@ -65,7 +66,7 @@ export async function run({ quick } = {}) {
     const glob = quote(path.join(dir, '**/*.parquet'))
     const duckdbQuery = `SELECT DISTINCT filename FROM read_parquet(${glob}, hive_partitioning = true, filename = true) WHERE user_id = ${value}`
     const trials = quick ? 3 : 5
-    const names = ['dataset', 'cached', 'perFile', 'perFileCached', 'where', 'localDataset', 'duckdb', 'duckdbAgain']
+    const names = ['dataset', 'cached', 'window256', 'perFile', 'perFileCached', 'where', 'localDataset', 'duckdb', 'duckdbAgain']
     const runs = Object.fromEntries(names.map((name) => [name, []]))
     for (let t = -1; t < trials; t++) { // trial -1 warms up wasm, connections and the JIT
       /** Times `fn`, and records its wall time and client CPU with what it says it cost. */
@@ -81,6 +82,9 @@ export async function run({ quick } = {}) {
       const dataset = await openDataset(urls.map((url, i) => ({ path: local.files[i].path, location: url })), { footerCache: createFooterCache() })
       await time('dataset', async () => ofDataset(await dataset.probe('user_id', [value])))
       await time('cached', async () => ofDataset(await dataset.probe('user_id', [value])))
+      // The window of one file for the whole dataset: a round per 256 files, the server's work spread over them.
+      const narrow = await openDataset(urls.map((url, i) => ({ path: local.files[i].path, location: url })), { footerCache: createFooterCache(), concurrency: 256 })
+      await time('window256', async () => ofDataset(await narrow.probe('user_id', [value])))
       // Every file of the loop is opened on its own: a round per file, four files side by side.
       const loopRounds = Math.ceil(days / PER_FILE_CONCURRENCY)
       await time('perFile', async () => ({ ...(await perFileLoop(urls, value)), rounds: loopRounds }))
