@@ -186,8 +186,9 @@ export class ParquetFile {
     const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
     // What a request and a sequential round are worth in bytes, from the link seen so far.
     const window = this.#planWindow(options)
+    const roundWindow = this.#window(options)
     const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
-    const costs = { requestBytes: roundBytes / window, roundBytes }
+    const costs = { requestBytes: roundBytes / roundWindow, roundBytes }
     const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, costs)
     const confirm = confirmOptions(options)
     // An exact lookup reads the page index with the other indexes, so its pages are known in one wave.
@@ -203,7 +204,7 @@ export class ParquetFile {
       name: this.name, geometry: this.#geometry, column, encoded, hashed, mode,
       rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false, dictionary, pageIndex,
     })
-    if (this.#remote) costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window })
+    if (this.#remote) costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window, roundWindow })
     await this.#run(plan.tasks, { ...options, coalesceGap })
     // Chunks whose dictionary did not decode fall back to their bloom filters: one more wave, only then.
     const retry = await plan.afterReads()
@@ -432,10 +433,14 @@ export class ParquetFile {
     return options.concurrency ?? this.#options.concurrency ?? transportWindow(this.#source, this.#remote)
   }
 
-  /** The window this file's reads are planned for: its share of a dataset's, else all of its own. */
+  /**
+   * The window this file's reads are planned for: its share of a dataset's, else all of its own. Each
+   * file still joins its reads across at most MAX_WASTE_BYTES a wave (js/plan/link-model.js), so a
+   * dataset's bytes read in vain grow with its files, never with the size of their filters.
+   */
   #planWindow(options) {
     const window = this.#window(options)
-    return this.#windowShare ? Math.max(1, Math.min(window, this.#windowShare())) : window
+    return this.#windowShare && this.#remote ? Math.max(1, Math.min(window, this.#windowShare())) : window
   }
 
   async #run(tasks, options) {

@@ -98,12 +98,14 @@ export class LinkModel {
    * for fewer bytes: the wave takes `joinedRequests` requests with every read in one range, and
    * `splitRequests` with each read cut to the bytes it needs. When the split wave fits in the rounds
    * the joined one takes anyway, its extra requests ride in rounds that happen regardless and cost
-   * nothing: split. Otherwise every `window` more requests cost a round: one request, a window's
-   * share of the bytes a round is worth.
+   * nothing: split. Otherwise every `roundWindow` more requests cost a round: one request, that
+   * window's share of the bytes a round is worth. `window` is what the wave may use of a round, and
+   * `roundWindow` (default `window`) what a round carries: a dataset's file plans for its share of a
+   * window its other files fill too, and its extra request costs a share of that whole round, not all of it.
    */
-  requestBytes({ splitRequests, joinedRequests, window }) {
+  requestBytes({ splitRequests, joinedRequests, window, roundWindow = window }) {
     if (Math.ceil(splitRequests / window) <= Math.ceil(joinedRequests / window)) return 0
-    return this.bytesPerRound / window
+    return this.bytesPerRound / Math.max(window, roundWindow)
   }
 }
 
