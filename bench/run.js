@@ -189,12 +189,13 @@ function print(result) {
   }
   if (result.dataset) {
     const d = result.dataset
-    const label = { dataset: 'openDataset (cold)', cached: 'openDataset, footer cache (second probe)', perFile: `per-file loop over openParquet, 4 at a time`,
-      where: 'openDataset, where: one day', localDataset: 'openDataset, local files (no server)', duckdb: 'DuckDB read_parquet, local files' }
+    const label = { dataset: 'openDataset (cold; window: the first wave)', cached: 'openDataset, footer cache (second probe)', window256: 'openDataset (cold), concurrency 256', perFile: 'per-file loop over openParquet, 4 at a time (cold)',
+      perFileCached: 'per-file loop, 4 at a time, footer cache', where: 'openDataset, where: one day', localDataset: 'openDataset, local files (no server)',
+      duckdb: 'DuckDB read_parquet, local files (fresh connection)', duckdbAgain: 'DuckDB, the same query again' }
     const base = d.plans.perFile.ms
     table(`A dataset of ${d.files} files (${d.rowGroups} row groups, no bloom filter), one value, server (own process) waits ${d.responseDelayMs} ms per response (medians of ${d.trials} interleaved trials)`,
-      ['plan', 'rounds', 'requests', 'bytes', 'ms', '× per-file loop', 'files kept'],
-      Object.entries(d.plans).map(([name, p]) => [label[name] ?? name, p.rounds ?? '–', p.requests ?? '–', p.bytes === null ? '–' : bytes(p.bytes), fmt(p.ms), fmt(base / p.ms), p.kept]))
+      ['plan', 'rounds', 'window', 'requests', 'bytes', 'ms', 'client cpu ms', '× per-file loop', 'files kept'],
+      Object.entries(d.plans).map(([name, p]) => [label[name] ?? name, p.rounds ?? '–', p.window ?? '–', p.requests ?? '–', p.bytes === null ? '–' : bytes(p.bytes), fmt(p.ms), fmt(p.cpuMs), fmt(base / p.ms), p.kept]))
   }
   if (result.table) {
     const x = result.table
@@ -298,14 +299,16 @@ function targets(result) {
     add('wire test false negatives', '0', String(fn), fn === 0)
   }
   if (result.rounds) {
-    const now = result.rounds.plans.at(-1)
-    add(`1 value, ${result.rounds.rowGroups} row groups, 30 ms per response`, '≤ 3 rounds, ≤ 256 KiB, ≤ 150 ms (requests priced too)',
+    const now = result.rounds.plans.find((p) => p.plan.includes('statistics off')) ?? result.rounds.plans.at(-1)
+    add(`1 value, ${result.rounds.rowGroups} row groups, statistics off, 30 ms per response`, '≤ 3 rounds, ≤ 256 KiB, ≤ 150 ms (requests priced too)',
       `${now.rounds} rounds, ${now.requests} requests, ${bytes(now.bytes)}, ${fmt(now.ms, 0)} ms (client cpu ${fmt(now.cpuMs, 0)} ms)`, now.rounds <= 3 && now.bytes <= 256 * KiB && now.ms <= 150)
   }
   if (result.dataset) {
     const { files, plans } = result.dataset
-    add(`dataset of ${files} files, 1 value, 30 ms per response`, '≤ 3 rounds (dataset issue)', `${plans.dataset.rounds} rounds, ${plans.dataset.requests} requests, ${fmt(plans.dataset.ms, 0)} ms (per-file loop ${fmt(plans.perFile.ms, 0)} ms)`, plans.dataset.rounds <= 3)
-    add(`dataset of ${files} files, second probe (footer cache)`, '1 round', `${plans.cached.rounds} round, ${bytes(plans.cached.bytes)}`, plans.cached.rounds === 1)
+    add(`dataset of ${files} files, 1 value, 30 ms per response`, '≤ 3 rounds, ≤ 1.5 s on a quiet machine (dataset issue)',
+      `${plans.dataset.rounds} rounds, ${plans.dataset.requests} requests, ${fmt(plans.dataset.ms, 0)} ms (per-file loop ${fmt(plans.perFile.ms, 0)} ms, DuckDB on local disk ${fmt(plans.duckdb.ms, 0)} ms)`,
+      plans.dataset.rounds <= 3 && plans.dataset.ms <= 1500)
+    add(`dataset of ${files} files, second probe (footer cache)`, '1 round', `${plans.cached.rounds} round, ${bytes(plans.cached.bytes)}, ${fmt(plans.cached.ms, 0)} ms`, plans.cached.rounds === 1)
   }
   if (result.table) {
     const { files, manifests, plans } = result.table

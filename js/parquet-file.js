@@ -74,6 +74,8 @@ export class ParquetFile {
   #closed = false
   #link
   #rounds
+  /** @type {(() => number) | undefined} */
+  #windowShare
   /** Reads the footer again after FILE_CHANGED (cached files only). */
   #reread
   #footerGeneration = 0
@@ -88,6 +90,9 @@ export class ParquetFile {
     // A dataset's files share one model of their link (js/dataset/session.js): what one file's responses
     // showed prices the next file's reads.
     this.#link = options.link instanceof LinkModel ? options.link : new LinkModel()
+    // And one window: a file plans its reads for its share of it (the session's windowShare), so a
+    // thousand files' index reads, merged file by file, still fit the window as one wave.
+    this.#windowShare = typeof options.windowShare === 'function' ? options.windowShare : undefined
     this.#adopt(footer)
   }
 
@@ -180,9 +185,10 @@ export class ParquetFile {
     // Block mode is chosen to read few bytes: only ranges that (nearly) touch are joined, unless asked.
     const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
     // What a request and a sequential round are worth in bytes, from the link seen so far.
-    const window = this.#window(options)
+    const window = this.#planWindow(options)
+    const roundWindow = this.#window(options)
     const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
-    const costs = { requestBytes: roundBytes / window, roundBytes }
+    const costs = { requestBytes: roundBytes / roundWindow, roundBytes }
     const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, costs)
     const confirm = confirmOptions(options)
     // An exact lookup reads the page index with the other indexes, so its pages are known in one wave.
@@ -198,7 +204,7 @@ export class ParquetFile {
       name: this.name, geometry: this.#geometry, column, encoded, hashed, mode,
       rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false, dictionary, pageIndex,
     })
-    if (this.#remote) costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window })
+    if (this.#remote) costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window, roundWindow })
     await this.#run(plan.tasks, { ...options, coalesceGap })
     // Chunks whose dictionary did not decode fall back to their bloom filters: one more wave, only then.
     const retry = await plan.afterReads()
@@ -427,12 +433,23 @@ export class ParquetFile {
     return options.concurrency ?? this.#options.concurrency ?? transportWindow(this.#source, this.#remote)
   }
 
+  /**
+   * The window this file's reads are planned for: its share of a dataset's, else all of its own. Each
+   * file still joins its reads across at most MAX_WASTE_BYTES a wave (js/plan/link-model.js), so a
+   * dataset's bytes read in vain grow with its files, never with the size of their filters.
+   */
+  #planWindow(options) {
+    const window = this.#window(options)
+    return this.#windowShare && this.#remote ? Math.max(1, Math.min(window, this.#windowShare())) : window
+  }
+
   async #run(tasks, options) {
     const { rounds } = await runReadTasks(tasks, {
       source: this.#source,
       cache: this.#cache,
       link: this.#remote ? this.#link : undefined,
       concurrency: this.#window(options),
+      planWindow: this.#planWindow(options),
       coalesceGap: options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP,
       maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
       signal: options.signal ?? this.#options.signal,

@@ -1,8 +1,10 @@
 // A dataset of one-day Hive partitions written by DuckDB (user_id BIGINT, no bloom filter, two row
-// groups a file, as the dataset issue measured), one user id, a server in its own process waiting 30 ms
-// per response: openDataset (cold, then with its footer cache) against a per-file loop over openParquet
-// four files at a time (what the CLI did), and against DuckDB reading the same files from local disk.
-// Interleaved trials, medians; the ratios come from the same run.
+// groups a file, as the dataset issue measured), 1,000 files (200 with --quick), one user id, a server
+// in its own process waiting 30 ms per response: openDataset cold and with its footer cache, against a
+// window of 256 (one file's, what a dataset had before), a per-file loop over openParquet four files at
+// a time (what the CLI did), cold and with a footer cache,
+// and against DuckDB reading the same files from local disk (a fresh connection, then the same one
+// again). Interleaved trials, medians, client CPU beside wall time; the ratios come from the same run.
 import path from 'node:path'
 
 import { createFooterCache, openDataset, openParquet } from '../../js/index.js'
@@ -29,7 +31,7 @@ async function writeDays(dir, days) {
 }
 
 /** The loop a caller writes without openDataset: open, probe, close, a few files at a time. */
-async function perFileLoop(urls, value) {
+async function perFileLoop(urls, value, footerCache) {
   let next = 0
   let requests = 0
   let bytes = 0
@@ -37,7 +39,7 @@ async function perFileLoop(urls, value) {
   const worker = async () => {
     while (next < urls.length) {
       const url = urls[next++]
-      const file = await openParquet(url)
+      const file = await openParquet(url, footerCache ? { footerCache } : {})
       try {
         const result = await file.probe('user_id', [value])
         if (result.rowGroups.some((g) => g.results[0].verdict !== 'absent')) kept.push(url)
@@ -53,7 +55,7 @@ async function perFileLoop(urls, value) {
 }
 
 export async function run({ quick } = {}) {
-  const days = quick ? 50 : 200
+  const days = quick ? 200 : 1000
   const { dir, remove } = await makeTempDir('bench-dataset')
   let server
   try {
@@ -61,39 +63,48 @@ export async function run({ quick } = {}) {
     server = await startServerProcess(dir, 'slow:30', 'etag')
     const local = await openDataset(dir)
     const urls = local.files.map((f) => `${server.origin}/${f.path}`)
-    const db = await duckdb()
-    const trials = quick ? 3 : 7
-    const runs = { dataset: [], cached: [], perFile: [], localDataset: [], duckdb: [], where: [] }
-    try {
-      for (let t = -1; t < trials; t++) { // trial -1 warms up wasm, connections and the JIT
-        const record = (name, ms, extra) => { if (t >= 0) runs[name].push({ ms, ...extra }) }
-        const footerCache = createFooterCache()
-        const dataset = await openDataset(urls.map((url, i) => ({ path: local.files[i].path, location: url })), { footerCache })
-        let started = performance.now()
-        const cold = await dataset.probe('user_id', [value])
-        record('dataset', performance.now() - started, { requests: cold.stats.requests, bytes: cold.stats.bytes, rounds: cold.stats.rounds, kept: kept(cold) })
-        started = performance.now()
-        const warm = await dataset.probe('user_id', [value])
-        record('cached', performance.now() - started, { requests: warm.stats.requests, bytes: warm.stats.bytes, rounds: warm.stats.rounds, kept: kept(warm) })
-        started = performance.now()
-        const loop = await perFileLoop(urls, value)
-        record('perFile', performance.now() - started, { requests: loop.requests, bytes: loop.bytes, rounds: Math.ceil(days / PER_FILE_CONCURRENCY), kept: loop.kept })
-        started = performance.now()
-        const day = local.files[7].partitions.day
-        const where = await dataset.probe('user_id', [value], { where: { day } })
-        record('where', performance.now() - started, { requests: where.stats.requests, bytes: where.stats.bytes, rounds: where.stats.rounds, kept: kept(where) })
-        started = performance.now()
-        const onDisk = await local.probe('user_id', [value])
-        record('localDataset', performance.now() - started, { requests: onDisk.stats.requests, bytes: onDisk.stats.bytes, rounds: onDisk.stats.rounds, kept: kept(onDisk) })
-        started = performance.now()
-        const rows = await db.rows(`SELECT DISTINCT filename FROM read_parquet(${quote(path.join(dir, '**/*.parquet'))}, hive_partitioning = true, filename = true) WHERE user_id = ${value}`)
-        record('duckdb', performance.now() - started, { requests: null, bytes: null, rounds: null, kept: rows.length })
+    const glob = quote(path.join(dir, '**/*.parquet'))
+    const duckdbQuery = `SELECT DISTINCT filename FROM read_parquet(${glob}, hive_partitioning = true, filename = true) WHERE user_id = ${value}`
+    const trials = quick ? 3 : 5
+    const names = ['dataset', 'cached', 'window256', 'perFile', 'perFileCached', 'where', 'localDataset', 'duckdb', 'duckdbAgain']
+    const runs = Object.fromEntries(names.map((name) => [name, []]))
+    for (let t = -1; t < trials; t++) { // trial -1 warms up wasm, connections and the JIT
+      /** Times `fn`, and records its wall time and client CPU with what it says it cost. */
+      const time = async (name, fn) => {
+        const cpu = process.cpuUsage()
+        const started = performance.now()
+        const extra = await fn()
+        const ms = performance.now() - started
+        const used = process.cpuUsage(cpu)
+        if (t >= 0) runs[name].push({ ms, cpuMs: (used.user + used.system) / 1000, ...extra })
       }
-    } finally {
-      db.close()
+      const ofDataset = (result) => ({ requests: result.stats.requests, bytes: result.stats.bytes, rounds: result.stats.rounds, window: result.stats.window, kept: kept(result) })
+      const dataset = await openDataset(urls.map((url, i) => ({ path: local.files[i].path, location: url })), { footerCache: createFooterCache() })
+      await time('dataset', async () => ofDataset(await dataset.probe('user_id', [value])))
+      await time('cached', async () => ofDataset(await dataset.probe('user_id', [value])))
+      // The window of one file for the whole dataset: a round per 256 files, the server's work spread over them.
+      const narrow = await openDataset(urls.map((url, i) => ({ path: local.files[i].path, location: url })), { footerCache: createFooterCache(), concurrency: 256 })
+      await time('window256', async () => ofDataset(await narrow.probe('user_id', [value])))
+      // Every file of the loop is opened on its own: a round per file, four files side by side.
+      const loopRounds = Math.ceil(days / PER_FILE_CONCURRENCY)
+      await time('perFile', async () => ({ ...(await perFileLoop(urls, value)), rounds: loopRounds }))
+      const loopCache = createFooterCache()
+      await perFileLoop(urls, value, loopCache)
+      await time('perFileCached', async () => ({ ...(await perFileLoop(urls, value, loopCache)), rounds: loopRounds }))
+      const day = local.files[7].partitions.day
+      await time('where', async () => ofDataset(await dataset.probe('user_id', [value], { where: { day } })))
+      await time('localDataset', async () => ofDataset(await local.probe('user_id', [value])))
+      const db = await duckdb()
+      try {
+        await time('duckdb', async () => ({ requests: null, bytes: null, rounds: null, kept: (await db.rows(duckdbQuery)).length }))
+        await time('duckdbAgain', async () => ({ requests: null, bytes: null, rounds: null, kept: (await db.rows(duckdbQuery)).length }))
+      } finally {
+        db.close()
+      }
     }
-    const summary = (name) => ({ ms: median(runs[name].map((r) => r.ms)), requests: runs[name][0].requests, bytes: runs[name][0].bytes, rounds: runs[name][0].rounds, kept: runs[name][0].kept })
-    return { files: days, rowGroups: days * 2, responseDelayMs: 30, trials, value, plans: Object.fromEntries(Object.keys(runs).map((name) => [name, summary(name)])) }
+    const summary = (name) => ({ ms: median(runs[name].map((r) => r.ms)), cpuMs: median(runs[name].map((r) => r.cpuMs)),
+      requests: runs[name][0].requests, bytes: runs[name][0].bytes, rounds: runs[name][0].rounds, window: runs[name][0].window ?? null, kept: runs[name][0].kept })
+    return { files: days, rowGroups: days * 2, responseDelayMs: 30, trials, value, plans: Object.fromEntries(names.map((name) => [name, summary(name)])) }
   } finally {
     await server?.stop()
     await remove()

@@ -1,10 +1,12 @@
 // One pass over a dataset's files (a probe, an inspection): every file opened through the same request
 // window and footer cache, a bounded number of files at once, each closed as soon as its job is done, and
 // the I/O of all of them counted as one plan — requests, bytes, and rounds over the shared window.
+import { DEFAULT_INITIAL_FETCH_SIZE } from '../footer/footer.js'
 import { LinkModel, LOCAL_WINDOW, transportWindow } from '../plan/link-model.js'
+import { overNodeTransport } from '../sources/default-fetch.js'
 import { openParquet } from '../parquet-file.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
-import { RequestWindow } from './request-window.js'
+import { nodeTransportWindow, RequestWindow } from './request-window.js'
 
 // Local files are read a few at a time per file (LOCAL_WINDOW); this many files are open at once.
 const LOCAL_FILES_IN_FLIGHT = 32
@@ -18,11 +20,20 @@ export class FileSession {
    */
   constructor(files, openOptions, { footerCache, fileConcurrency, link }) {
     const remote = files.find((f) => isRemote(f.descriptor.location))
-    /** Requests in flight at once over all files: the caller's `concurrency`, else what the transport allows. */
-    this.window = openOptions.concurrency ?? (remote ? transportWindow({ name: String(remote.descriptor.location) }, true) : LOCAL_WINDOW)
+    /**
+     * Requests in flight at once over all files: the caller's `concurrency`, else what the transport
+     * allows — over Node's own keep-alive pool, the first wave whole (a tail read per file), within its cap.
+     */
+    this.window = openOptions.concurrency ?? (!remote ? LOCAL_WINDOW
+      : overNodeTransport(openOptions.fetch) ? nodeTransportWindow(files.length, openOptions.initialFetchSize ?? DEFAULT_INITIAL_FETCH_SIZE)
+        : transportWindow({ name: String(remote.descriptor.location) }, true))
     this.filesInFlight = fileConcurrency ?? (remote ? this.window : LOCAL_FILES_IN_FLIGHT)
     this.#fetch = new RequestWindow(this.window).fetch(openOptions.fetch)
-    this.#openOptions = { ...openOptions, concurrency: this.window, footerCache, link: link ?? new LinkModel() }
+    // Each file's reads are planned for its share of the window among the files open at that moment,
+    // so that merged file by file they still fit it: 1,000 files open through a window of 1,000 plan a
+    // request each where they can (their reads joined across cheap gaps), not one per filter part.
+    const windowShare = () => Math.max(1, Math.floor(this.window / Math.max(1, this.#open)))
+    this.#openOptions = { ...openOptions, concurrency: this.window, footerCache, link: link ?? new LinkModel(), windowShare }
     this.signal = openOptions.signal
     this.progress = { filesDone: 0, filesFailed: 0, filesTotal: 0, requests: 0, bytes: 0 }
     this.filesOpened = 0
@@ -34,6 +45,7 @@ export class FileSession {
   #fetch
   #openOptions
   #maxFileRounds
+  #open = 0
   #started
 
   /**
@@ -44,16 +56,25 @@ export class FileSession {
    * @returns {Promise<T>}
    */
   async withFile(descriptor, use) {
-    const file = await openParquet(descriptor.location, {
-      ...this.#openOptions, fetch: this.#fetch,
-      ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
-      ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
-    })
+    // Counted from the tail read on: a file still opening shares the window too.
+    this.#open++
+    let file
+    try {
+      file = await openParquet(descriptor.location, {
+        ...this.#openOptions, fetch: this.#fetch,
+        ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
+        ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
+      })
+    } catch (error) {
+      this.#open--
+      throw error
+    }
     this.filesOpened++
     if (file.footerFromCache) this.footersFromCache++
     try {
       return await use(file)
     } finally {
+      this.#open--
       const { requests, bytesFetched, rounds } = file.stats
       this.progress.requests += requests
       this.progress.bytes += bytesFetched

@@ -409,9 +409,28 @@ async function storeKey(url) {
   return Array.from(await sha256(new TextEncoder().encode(String(url))), (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
+/** @type {Promise<((bytes: Uint8Array) => Uint8Array) | null> | undefined} */
+let hashHere
+
 async function sha256(bytes) {
-  const subtle = globalThis.crypto?.subtle ?? (await import('node:crypto')).webcrypto.subtle
-  return new Uint8Array(await subtle.digest('SHA-256', bytes))
+  const hash = await (hashHere ??= runtimeHash())
+  if (hash) return hash(bytes)
+  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes))
+}
+
+/**
+ * node:crypto's hash where the runtime has it (Node, Bun, Deno): a dataset hashes three times per
+ * file (two store keys, one checksum), and WebCrypto's digest is a thread-pool round trip each, about
+ * ten times the CPU of hashing in place — a quarter of a second over 1,000 files. Elsewhere, WebCrypto.
+ */
+async function runtimeHash() {
+  if (typeof process !== 'object' || typeof process.versions?.node !== 'string') return null
+  try {
+    const { createHash } = await import('node:crypto')
+    return (bytes) => new Uint8Array(createHash('sha256').update(bytes).digest())
+  } catch {
+    return null
+  }
 }
 
 function invalid(message) {

@@ -15,7 +15,7 @@ export const INITIAL_REQUEST_MS = 0.5
 // each of a hundred or so row groups — 256, Bun's default limit of requests in flight. A browser's
 // HTTP/2 or HTTP/3 connection carries as many streams at once as the server allows: Chromium opens 100
 // (the SETTINGS_MAX_CONCURRENT_STREAMS most servers send), beyond which it queues.
-export const NODE_WINDOW = 256
+export const NODE_WINDOW = 256 // a dataset over Node's own transport widens it to its wave (js/dataset/request-window.js)
 export const BROWSER_MULTIPLEXED_WINDOW = 100
 export const BROWSER_HTTP1_WINDOW = 6
 export const LOCAL_WINDOW = 16 // files, Blobs, buffers: no network, a few reads in flight suffice
@@ -98,12 +98,14 @@ export class LinkModel {
    * for fewer bytes: the wave takes `joinedRequests` requests with every read in one range, and
    * `splitRequests` with each read cut to the bytes it needs. When the split wave fits in the rounds
    * the joined one takes anyway, its extra requests ride in rounds that happen regardless and cost
-   * nothing: split. Otherwise every `window` more requests cost a round: one request, a window's
-   * share of the bytes a round is worth.
+   * nothing: split. Otherwise every `roundWindow` more requests cost a round: one request, that
+   * window's share of the bytes a round is worth. `window` is what the wave may use of a round, and
+   * `roundWindow` (default `window`) what a round carries: a dataset's file plans for its share of a
+   * window its other files fill too, and its extra request costs a share of that whole round, not all of it.
    */
-  requestBytes({ splitRequests, joinedRequests, window }) {
+  requestBytes({ splitRequests, joinedRequests, window, roundWindow = window }) {
     if (Math.ceil(splitRequests / window) <= Math.ceil(joinedRequests / window)) return 0
-    return this.bytesPerRound / window
+    return this.bytesPerRound / Math.max(window, roundWindow)
   }
 }
 

@@ -37,20 +37,22 @@ export class RangeTask {
 }
 
 /**
- * @typedef {{ source: any, cache: ByteCache, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
+ * @typedef {{ source: any, cache: ByteCache, concurrency?: number, planWindow?: number, coalesceGap?: number, maxRequestBytes?: number,
  *   signal?: AbortSignal, link?: import('./link-model.js').LinkModel }} ReadTasksOptions
  */
 
 /**
  * Each wave's requests are merged for the fewest modelled rounds (js/plan/link-model.js) when a `link` is
  * given, and every response's timing goes back into it. Returns the rounds taken: per wave, its
- * requests over the window.
+ * requests over the window. `planWindow` (default `concurrency`) is the window the merge plans for: a
+ * dataset's file plans for its share of a window that other files' reads use too, and still sends up to
+ * `concurrency` at once.
  * @param {ReadTask[]} tasks
  * @param {ReadTasksOptions} options
  * @returns {Promise<{ rounds: number }>}
  */
 export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT_CONCURRENCY, coalesceGap = DEFAULT_COALESCE_GAP,
-  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal, link } = /** @type {ReadTasksOptions} */ ({})) {
+  maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal, link, planWindow = concurrency } = /** @type {ReadTasksOptions} */ ({})) {
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
   }
@@ -74,7 +76,7 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
     }
     const pending = new Map(waiting.map(({ task, needs }) => [task, needs.length]))
     let requests = coalesce(waiting, coalesceGap, maxRequestBytes)
-    if (link) requests = mergeForRounds(requests, { window: concurrency, minGap: coalesceGap, maxBytes: maxRequestBytes, link })
+    if (link) requests = mergeForRounds(requests, { window: Math.min(planWindow, concurrency), minGap: coalesceGap, maxBytes: maxRequestBytes, link })
     rounds += Math.ceil(requests.length / concurrency)
     const next = []
     const finished = (t) => {

@@ -5,11 +5,15 @@ import { inBrowser } from '../plan/link-model.js'
 
 /** @type {Promise<typeof import('./node-transport.js')> | undefined} */
 let nodeTransport
+/** The fetches whose requests go over Node's keep-alive pool: its own, and wrappers that call one (signing). */
+const overNodePool = new WeakSet()
 
 /** @returns {typeof fetch} */
 export function defaultFetch() {
   if (isNodeItself()) {
-    return /** @type {typeof fetch} */ (/** @type {unknown} */ (async (/** @type {string} */ url, /** @type {RequestInit} */ init) => (await (nodeTransport ??= import('./node-transport.js'))).nodeFetch(url, init)))
+    const viaPool = /** @type {typeof fetch} */ (/** @type {unknown} */ (async (/** @type {string} */ url, /** @type {RequestInit} */ init) => (await (nodeTransport ??= import('./node-transport.js'))).nodeFetch(url, init)))
+    overNodePool.add(viaPool)
+    return viaPool
   }
   // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of another object.
   return (/** @type {Parameters<typeof fetch>} */ ...args) => globalThis.fetch(...args)
@@ -20,4 +24,25 @@ function isNodeItself() {
   if (typeof process !== 'object' || typeof process.versions?.node !== 'string' || process.versions.bun || typeof globalThis.Deno !== 'undefined' || inBrowser()) return false
   const agent = globalThis.navigator?.userAgent
   return agent === undefined || agent.startsWith('Node.js')
+}
+
+/**
+ * Whether requests made with `fetch` (undefined: the default) go over Node's keep-alive pool, whose
+ * window follows the wave (js/plan/link-model.js nodeTransportWindow); any other fetch keeps its own limits.
+ * @param {Function | undefined} fetch
+ */
+export function overNodeTransport(fetch) {
+  return fetch === undefined ? isNodeItself() : overNodePool.has(fetch)
+}
+
+/**
+ * Marks `wrapper` as sending every request through `inner`, so it shares inner's transport window.
+ * @template {Function} F
+ * @param {F} wrapper
+ * @param {Function} inner
+ * @returns {F}
+ */
+export function sendsThrough(wrapper, inner) {
+  if (overNodePool.has(inner)) overNodePool.add(wrapper)
+  return wrapper
 }

@@ -10,9 +10,12 @@ import zlib from 'node:zlib'
 
 const MAX_REDIRECTS = 20
 const IDLE_TIMEOUT_MS = 300_000
-// Wide enough for one round of a probe (js/plan/link-model.js NODE_WINDOW). Idle sockets do not keep the
-// process alive (the Agent unrefs them) and are closed after a minute.
-const agentOptions = { keepAlive: true, maxSockets: 256, timeout: 60_000, scheduling: /** @type {'lifo'} */ ('lifo') }
+// Sockets are not limited here: what is in flight is bounded by the window that sends it (a file's,
+// js/plan/link-model.js NODE_WINDOW, or a dataset's, js/dataset/request-window.js NODE_MAX_WINDOW: a
+// tail read per file). As many are kept idle, so a second probe of the same files opens no connection
+// (a TCP handshake, and TLS's, is a round trip of its own). Idle sockets do not keep the process alive
+// (the Agent unrefs them) and are closed after a minute.
+const agentOptions = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity, timeout: 60_000, scheduling: /** @type {'lifo'} */ ('lifo') }
 const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) }
 // What fetch decodes by itself, for servers that compress although asked for identity.
 const DECODERS = { gzip: zlib.createGunzip, 'x-gzip': zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress }

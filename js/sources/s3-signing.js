@@ -3,7 +3,7 @@
 // credentials live in this module's closures only: never in URLs, names, messages or returned objects.
 import { describeValue, invalid } from './shared.js'
 import { DEFAULT_REGION } from './s3-url.js'
-import { defaultFetch } from './default-fetch.js'
+import { defaultFetch, sendsThrough } from './default-fetch.js'
 
 // Sent but not signed: a browser replaces Accept-Encoding with its own, which would break the signature.
 const UNSIGNED_HEADERS = ['accept-encoding']
@@ -68,5 +68,5 @@ export function s3FetchFor(options = {}) {
     for (const [name, value] of unsigned) sent.set(name, value)
     return base(request.url.toString(), { ...init, method: request.method, headers: sent })
   }
-  return /** @type {typeof fetch} */ (signed)
+  return /** @type {typeof fetch} */ (sendsThrough(signed, base))
 }

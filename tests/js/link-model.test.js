@@ -20,6 +20,13 @@ describe('LinkModel.requestBytes', () => {
     assert.equal(link.requestBytes({ splitRequests: 190, joinedRequests: 95, window: 64 }), 300_000 / 64)
     assert.equal(link.requestBytes({ splitRequests: 190, joinedRequests: 95, window: 6 }), 50_000)
   })
+
+  test('a dataset\'s file planning for its share of a window: a request costs a share of the whole round', () => {
+    // 1,000 files through a window of 1,000: each file's share is one request; its second costs a
+    // thousandth of a round (the other files' reads share it), not a whole one.
+    assert.equal(link.requestBytes({ splitRequests: 3, joinedRequests: 1, window: 1, roundWindow: 1000 }), 300)
+    assert.equal(link.requestBytes({ splitRequests: 1, joinedRequests: 1, window: 1, roundWindow: 1000 }), 0)
+  })
 })
 
 describe('the cost of a request', () => {

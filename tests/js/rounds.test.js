@@ -1,9 +1,9 @@
 // Remote probing is bound by round trips (README "Rounds, not requests"): a probe over many row groups must take a
 // constant number of rounds — the tail, then every row group's filter bytes at once — not one per row
 // group; and by requests, each of which costs CPU however wide the window: where filters lie close
-// together, fewer, larger reads win. Asserted through a local server that waits 30 ms before every
-// response, counting requests and bytes at the server; times are printed, never asserted (npm run
-// bench measures them).
+// together, fewer, larger reads win. Asserted through a local server that answers once no request has
+// come for 30 ms, counting rounds, requests and bytes at the server; times are printed, never asserted
+// (npm run bench measures them).
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
@@ -26,7 +26,8 @@ after(async () => {
 
 async function probeOnce(values, options = {}, { open = {}, modes = [] } = {}) {
   server.resetStats()
-  server.setMode('slow:30', ...modes)
+  // Every response waits until no request has come for 30 ms: the server counts the rounds.
+  server.setMode('wave:30', ...modes)
   const started = performance.now()
   const file = await openParquet(server.url('many.parquet'), open)
   try {
@@ -48,6 +49,7 @@ describe('rounds, not requests', () => {
       t.diagnostic(`${mode}: ${run.stats.rounds} rounds, ${run.stats.requests} requests, ${(run.stats.bytesFetched / 1000).toFixed(1)} KB, ${run.ms.toFixed(0)} ms`)
       assert.equal(run.server.requests, run.stats.requests)
       assert.equal(run.server.bytesWritten, run.stats.bytesFetched)
+      assert.equal(run.server.rounds, run.stats.rounds, `${mode}: ${run.server.rounds} rounds at the server`)
       assert.ok(run.stats.rounds <= 3, `${mode}: ${run.stats.rounds} rounds`)
       // The footer's tail read (64 KiB) holds 5 row groups' filters; the other 95 need a header and a
       // block each, 3,232 bytes apart: read apart, 191 requests in one round. A request costs more than
@@ -76,6 +78,8 @@ describe('rounds, not requests', () => {
     const run = await probeOnce([value], { concurrency: 6 })
     t.diagnostic(`concurrency 6: ${run.stats.rounds} rounds, ${run.stats.requests} requests, ${(run.stats.bytesFetched / 1000).toFixed(1)} KB, ${run.ms.toFixed(0)} ms`)
     assert.ok(run.stats.rounds <= Math.ceil(ROW_GROUPS / 6) + 2, `${run.stats.rounds} rounds`)
+    assert.equal(run.server.rounds, run.stats.rounds, 'a request waiting for a slot of the window is a round of its own')
+    assert.ok(run.server.maxInFlight <= 6)
     assert.equal(run.result.rowGroups[57].results[0].verdict, 'maybe')
   })
 
@@ -86,6 +90,7 @@ describe('rounds, not requests', () => {
     const second = await probeOnce([value], {}, { open: { footerCache }, modes: ['etag'] })
     t.diagnostic(`cached: ${second.stats.rounds} rounds, ${second.stats.requests} requests, ${(second.stats.bytesFetched / 1000).toFixed(1)} KB, ${second.ms.toFixed(0)} ms`)
     assert.equal(second.stats.rounds, 1)
+    assert.equal(second.server.rounds, 1)
     assert.equal(second.server.requests, second.stats.requests)
     for (const entry of second.server.log) {
       const [, start, end] = /^bytes=(\d+)-(\d+)$/.exec(entry.range ?? '') ?? []

@@ -27,6 +27,11 @@ import send from 'send'
  * - redirect          302 to /moved/<path> (served like <path>, without the mode)
  * - slow:N            headers after N ms
  * - slow-body:N       headers and the first half of the first chunk at once, the rest after N ms
+ * - wave:N            rounds counted at the server: every response waits until no request has come
+ *                     for N ms, then the requests held are answered together and stats.rounds counts
+ *                     one. A request sent only after some response (a read that needed a footer, or one
+ *                     waiting for a slot of a full window) lands in the next round; requests sent
+ *                     without waiting for each other share one, however long the client takes to send them.
  * - etag              a strong ETag from the file's content; If-Match is evaluated (strong comparison,
  *                     RFC 9110 §13.1.1) and a mismatch answers 412
  * - weak-etag         a weak ETag (W/"size-mtime"), which never satisfies If-Match
@@ -45,6 +50,22 @@ export async function startTestServer({ root, tls }) {
   let stats = emptyStats()
 
   let inFlight = 0
+  /** The requests held for the current wave (mode wave:N), answered when its timer fires. */
+  let wave = { held: new Set(), timer: undefined }
+  const holdForWave = (respond, res, ms) => {
+    const current = wave
+    current.held.add(respond)
+    res.on('close', () => current.held.delete(respond))
+    clearTimeout(current.timer)
+    timers.delete(current.timer)
+    current.timer = setTimeout(() => {
+      timers.delete(current.timer)
+      wave = { held: new Set(), timer: undefined }
+      if (current.held.size > 0) stats.rounds++
+      for (const answer of current.held) answer()
+    }, ms)
+    timers.add(current.timer)
+  }
   const handler = (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1')
     let urlPath
@@ -62,7 +83,7 @@ export async function startTestServer({ root, tls }) {
       return
     }
     const entry = { method: req.method, path: urlPath, range: req.headers.range, status: undefined, bytesWritten: 0,
-      ifMatch: req.headers['if-match'], ifUnmodifiedSince: req.headers['if-unmodified-since'] }
+      ifMatch: req.headers['if-match'], ifUnmodifiedSince: req.headers['if-unmodified-since'], arrivedMs: performance.now() }
     const perPath = (stats.paths[urlPath] ??= { requests: 0, bytesWritten: 0, ranges: [] })
     stats.requests++
     stats.log.push(entry)
@@ -96,10 +117,14 @@ export async function startTestServer({ root, tls }) {
       beforeServe?.(entry, nth)
       serve({ req, res, urlPath, modes, nth, count, later, root })
     }
-    if (modes.slow !== undefined) later(respond, modes.slow)
+    if (modes.wave !== undefined) holdForWave(respond, res, modes.wave)
+    else if (modes.slow !== undefined) later(respond, modes.slow)
     else respond()
   }
   const server = tls ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler) : http.createServer(handler)
+  // Idle keep-alive connections stay open a minute, as object stores keep them, rather than Node's 5 s: a
+  // client reusing one the server is closing sees a reset and retries, an extra round no test asked for.
+  server.keepAliveTimeout = 60_000
   const sockets = new Set() // a TLS server has no closeAllConnections()
   server.on('secureConnection', (socket) => {
     sockets.add(socket)
@@ -108,7 +133,9 @@ export async function startTestServer({ root, tls }) {
 
   await new Promise((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, '127.0.0.1', resolve)
+    // A dataset's first wave opens a connection per file at once: past the default backlog of 511
+    // the kernel drops connection attempts, and the client's retransmit a second later is a false round.
+    server.listen(0, '127.0.0.1', 4096, resolve)
   })
   const { port } = server.address()
   const origin = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`
@@ -159,6 +186,7 @@ function emptyStats() {
     requests: 0,
     bytesWritten: 0, // response body bytes handed to sockets
     maxInFlight: 0, // the most requests received and not yet answered at once
+    rounds: 0, // waves answered (mode wave:N)
     /** @type {Record<string, { requests: number, bytesWritten: number, ranges: (string | undefined)[] }>} */
     paths: {},
     /** @type {{ method: string, path: string, range: string | undefined, status: number | undefined, bytesWritten: number }[]} */
@@ -177,11 +205,12 @@ function parseModes(text) {
     modes[name] = arg === undefined ? true : arg
   }
   if (modes.slow !== undefined) modes.slow = Number(modes.slow === true ? 1000 : modes.slow)
+  if (modes.wave !== undefined) modes.wave = Number(modes.wave === true ? 30 : modes.wave)
   return modes
 }
 
 const KNOWN_MODES = new Set(['ignore-range', 'ignore-suffix', 'suffix-416', 'no-suffix', 'wrong-content-range', 'no-content-range', 'unknown-size',
-  'change-size', 'short-body', 'drop', 'chunked', 'status', 'redirect', 'slow', 'slow-body', 'etag', 'weak-etag', 'last-modified',
+  'change-size', 'short-body', 'drop', 'chunked', 'status', 'redirect', 'slow', 'slow-body', 'wave', 'etag', 'weak-etag', 'last-modified',
   'ignore-conditions'])
 
 function serve({ req, res, urlPath, modes, nth, count, later, root }) {
@@ -240,6 +269,26 @@ function serve({ req, res, urlPath, modes, nth, count, later, root }) {
   send(req, encodeURI(filePath), { root, etag: false, lastModified: false, cacheControl: false }).pipe(res)
 }
 
+/** The strong ETags of files by path, kept while the file's inode, size, mtime and ctime stay the same. */
+const contentTags = new Map()
+
+/**
+ * A strong ETag from the file's content, as an object store keeps it with the object: hashed again once
+ * the file was written (ctime moves with every write, and with utimes too), not on every request — a
+ * thousand requests at once would otherwise each read and hash a whole file. A file written in the last
+ * two seconds is always hashed: file times tick coarsely, so two quick writes of one size may share them.
+ */
+function contentTag(file) {
+  const { ino, size, mtimeNs, ctimeNs, ctimeMs } = statSync(file, { bigint: true })
+  const version = `${ino}:${size}:${mtimeNs}:${ctimeNs}`
+  const known = contentTags.get(file)
+  if (known?.version === version) return known.tag
+  const tag = `"${createHash('sha1').update(readFileSync(file)).digest('hex').slice(0, 20)}"`
+  if (Date.now() - Number(ctimeMs) > 2000) contentTags.set(file, { version, tag })
+  else contentTags.delete(file)
+  return tag
+}
+
 /** Sends the validators the modes ask for; answers 412 (and returns false) when a precondition fails. */
 function answerPreconditions(req, res, file, modes) {
   if (!modes.etag && !modes['weak-etag'] && !modes['last-modified']) return true
@@ -250,7 +299,7 @@ function answerPreconditions(req, res, file, modes) {
     return true // send answers 404
   }
   const etag = modes.etag
-    ? `"${createHash('sha1').update(readFileSync(file)).digest('hex').slice(0, 20)}"`
+    ? contentTag(file)
     : modes['weak-etag'] ? `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` : undefined
   const lastModified = modes['last-modified'] ? new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString() : undefined
   if (etag) res.setHeader('etag', etag)
