@@ -6,6 +6,7 @@ import { ChunkIndexRecord, ChunkRecord, ChunkSpan } from '../wasm/abi.js'
 import { getCore } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
+import { indexRecordNumber } from './records.js'
 
 // Chunks per wasm call: bounds the block the chunk bytes and records are decoded in (~10 MiB for chunks
 // of ~100 bytes), whatever the footer's size.
@@ -49,24 +50,29 @@ export function decodeChunkIndexes(layout, columns) {
   const numColumns = layout.columns.length
   const rowGroups = layout.rowGroupRows.length
   const total = rowGroups * todo.length
-  const target = layout.indexes.i32 // every record's words, doubles included (copied as their bits)
   const order = new Int32Array(Math.min(total, CHUNKS_PER_CALL)) // chunk index of each slice in the batch
+  // Column by column, as the records lie in layout.indexes: slice n is row group n % rowGroups of todo[n / rowGroups].
   for (let first = 0; first < total; first += CHUNKS_PER_CALL) {
     const count = Math.min(CHUNKS_PER_CALL, total - first)
     let bytes = 0
     for (let k = 0; k < count; k++) {
       const n = first + k
-      const chunk = Math.floor(n / todo.length) * numColumns + todo[n % todo.length]
+      const chunk = (n % rowGroups) * numColumns + todo[Math.floor(n / rowGroups)]
       order[k] = chunk
       bytes += layout.chunkSpans[chunk * 2 + 1]
     }
-    decodeBatch(layout, order, count, bytes, target)
+    decodeBatch(layout, order, count, bytes, (k) => indexRecordNumber(layout, (first + k) % rowGroups, todo[Math.floor((first + k) / rowGroups)]),
+      (k) => rowGroups - ((first + k) % rowGroups))
   }
   for (const c of todo) decoded[c] = 1
   chunkIndexDecodes.chunks += total
 }
 
-function decodeBatch(layout, order, count, bytes, target) {
+/**
+ * Decodes the batch's slices (order[k]: their chunk numbers) and copies slice k's record to
+ * recordAt(k) in layout.indexes; runLength(k): how many slices from k on have consecutive records there.
+ */
+function decodeBatch(layout, order, count, bytes, recordAt, runLength) {
   const core = getCore()
   const { chunkSpans, footerBytes } = layout
   const spanBytes = count * ChunkSpan.bytes
@@ -93,11 +99,15 @@ function decodeBatch(layout, order, count, bytes, target) {
     }
     const status = core.native.decodeColumnChunks(bytesPtr, bytes, spansPtr, count, chunksPtr, indexesPtr, failedPtr)
     if (status !== NativeStatus.OK) throw malformedChunk(layout, order[core.i32[failedPtr >> 2]] ?? order[0])
-    // Word by word: a subarray and set() per record cost several times the copy.
+    // Every record's words, doubles included (copied as their bits), a run of consecutive records at a time.
     const records = core.i32
+    const target = layout.indexes.i32
     const words = ChunkIndexRecord.bytes >> 2
-    for (let k = 0, from = indexesPtr >> 2; k < count; k++, from += words) {
-      for (let w = 0, to = order[k] * words; w < words; w++) target[to + w] = records[from + w]
+    for (let k = 0; k < count;) {
+      const run = Math.min(runLength(k), count - k)
+      const from = (indexesPtr >> 2) + k * words
+      target.set(records.subarray(from, from + run * words), recordAt(k) * words)
+      k += run
     }
   } finally {
     core.release(block)

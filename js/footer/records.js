@@ -9,7 +9,9 @@ import { ChunkFlag as ChunkFlagEnum, ChunkIndexRecord, ChunkRecord, IndexFlag as
 const Chunk = ChunkRecord.wordIndex('f64')
 /**
  * ChunkIndexRecord per chunk in `layout.indexes`, copied whole and read through two views of the same
- * bytes: its doubles by IndexF64 word (NUM_VALUES …), its int32s by IndexI32 word (FLAGS …).
+ * bytes: its doubles by IndexF64 word (NUM_VALUES …), its int32s by IndexI32 word (FLAGS …). Unlike
+ * `layout.chunks`, the records are column-major (indexRecordNumber): they are decoded a column at a time,
+ * and one column's records then fill one stretch of memory, not a word or two of every page.
  */
 const IndexF64 = ChunkIndexRecord.wordIndexOfType('f64')
 const IndexI32 = ChunkIndexRecord.wordIndexOfType('i32')
@@ -38,6 +40,8 @@ export class ChunkView {
     this.layout = layout
     this.number = number
     this.w = number * CHUNK_WORDS
+    const columns = layout.columns.length
+    this.x = (number % columns) * layout.rowGroupRows.length + Math.floor(number / columns)
   }
 
   get bloomOffset() { return this.layout.chunks[this.w + Chunk.BLOOM_OFFSET] }
@@ -96,11 +100,16 @@ export class ChunkView {
     return { offset: this.#i32(IndexI32[word + '_OFFSET']), length: this.#i32(IndexI32[word + '_LENGTH']) }
   }
 
-  #f64(word) { return this.layout.indexes.f64[this.number * INDEX_F64_WORDS + word] }
-  #i32(word) { return this.layout.indexes.i32[this.number * INDEX_I32_WORDS + word] }
+  #f64(word) { return this.layout.indexes.f64[this.x * INDEX_F64_WORDS + word] }
+  #i32(word) { return this.layout.indexes.i32[this.x * INDEX_I32_WORDS + word] }
 }
 
 const BOUND_WORDS = { minValue: 'MIN_VALUE', maxValue: 'MAX_VALUE', min: 'MIN', max: 'MAX' }
+
+/** Where the ChunkIndexRecord of leaf column `column` in row group `rowGroup` is in `layout.indexes`: column-major. */
+export function indexRecordNumber(layout, rowGroup, column) {
+  return column * layout.rowGroupRows.length + rowGroup
+}
 
 /** Row-group-major number of the chunk of leaf column `column` in row group `rowGroup`. */
 export function chunkNumber(layout, rowGroup, column) {
