@@ -8,6 +8,7 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
 import { loadCrypto } from '../crypto/load-crypto.js'
 import { logicalTypeFromSchemaElement } from '../values/column-type.js'
+import { joinBytes } from '../format/bytes.js'
 
 const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
 const MAGIC_PARE = 0x45524150 // 'PARE': encrypted footer (Parquet modular encryption)
@@ -95,9 +96,7 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
     metadata = tail.bytes.subarray(metadataOffset - tail.offset, tail.bytes.length - 8)
   } else {
     const head = await source.read(metadataOffset, tail.offset - metadataOffset, { signal })
-    metadata = new Uint8Array(metadataLength)
-    metadata.set(head)
-    metadata.set(tail.bytes.subarray(0, tail.bytes.length - 8), head.length)
+    metadata = joinBytes(head, tail.bytes.subarray(0, tail.bytes.length - 8))
   }
   // Chunk indexes are decoded per column when a probe first reads them (js/footer/chunk-indexes.js).
   const decode = (bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
