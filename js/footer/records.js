@@ -96,15 +96,21 @@ export class ChunkView {
    * @param {'minValue' | 'maxValue' | 'min' | 'max'} which
    */
   bound(which) {
-    const word = BOUND_WORDS[which]
-    return { offset: this.#i32(IndexI32[word + '_OFFSET']), length: this.#i32(IndexI32[word + '_LENGTH']) }
+    const [offset, length] = BOUND_WORDS[which]
+    return { offset: this.#i32(offset), length: this.#i32(length) }
   }
 
   #f64(word) { return this.layout.indexes.f64[this.x * INDEX_F64_WORDS + word] }
   #i32(word) { return this.layout.indexes.i32[this.x * INDEX_I32_WORDS + word] }
 }
 
-const BOUND_WORDS = { minValue: 'MIN_VALUE', maxValue: 'MAX_VALUE', min: 'MIN', max: 'MAX' }
+/** Each bound's [offset, length] IndexI32 words, looked up once (at init) rather than by name per read. */
+const BOUND_WORDS = {}
+whenBound(() => {
+  for (const [which, word] of [['minValue', 'MIN_VALUE'], ['maxValue', 'MAX_VALUE'], ['min', 'MIN'], ['max', 'MAX']]) {
+    BOUND_WORDS[which] = [IndexI32[word + '_OFFSET'], IndexI32[word + '_LENGTH']]
+  }
+})
 
 /** Where the ChunkIndexRecord of leaf column `column` in row group `rowGroup` is in `layout.indexes`: column-major. */
 export function indexRecordNumber(layout, rowGroup, column) {
