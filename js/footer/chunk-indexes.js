@@ -1,12 +1,13 @@
 // Decodes the ChunkIndexRecords (parquet.thrift ColumnChunk / ColumnMetaData / Statistics: the statistics,
 // encodings, codec and page index lengths) of a footer's chunks one column at a time, from the ColumnChunk
-// spans the outline pass recorded (js/footer/footer.js), into the layout's `indexes`: a probe of one column of a
-// footer with thousands of row groups decodes that column's chunks only. Idempotent per column.
+// spans the outline pass recorded (js/footer/footer.js), into a slot of the layout's `indexes`
+// (js/footer/records.js): a probe of one column of a footer with thousands of row groups decodes, and
+// holds, that column's chunks only. Idempotent per column.
 import { ChunkIndexRecord, ChunkRecord, ChunkSpan } from '../wasm/abi.js'
 import { getCore } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
-import { indexRecordNumber } from './records.js'
+import { indexRecordAt, reserveIndexSlots } from './records.js'
 
 // Chunks per wasm call: bounds the block the chunk bytes and records are decoded in (~10 MiB for chunks
 // of ~100 bytes), whatever the footer's size.
@@ -31,8 +32,7 @@ export function setLayoutOrigin(layout, source, metadataOffset) {
  * @param {number} column leaf index
  */
 export function ensureColumnIndexes(layout, column) {
-  const decoded = layout.indexedColumns
-  if (decoded === undefined || decoded[column] === 1) return
+  if (layout.indexSlots[column] >= 0) return
   decodeChunkIndexes(layout, [column])
 }
 
@@ -43,15 +43,16 @@ export function ensureColumnIndexes(layout, column) {
  * @param {number[]} columns
  */
 export function decodeChunkIndexes(layout, columns) {
-  const decoded = layout.indexedColumns
-  if (decoded === undefined) return
-  const todo = columns.filter((c) => decoded[c] !== 1)
+  const slots = layout.indexSlots
+  const todo = [...new Set(columns)].filter((c) => slots[c] < 0)
   if (todo.length === 0) return
   const numColumns = layout.columns.length
   const rowGroups = layout.rowGroupRows.length
   const total = rowGroups * todo.length
+  const firstSlot = reserveIndexSlots(layout, todo.length)
   const order = new Int32Array(Math.min(total, CHUNKS_PER_CALL)) // chunk index of each slice in the batch
-  // Column by column, as the records lie in layout.indexes: slice n is row group n % rowGroups of todo[n / rowGroups].
+  // Column by column, as the records lie in layout.indexes: slice n is row group n % rowGroups of
+  // todo[n / rowGroups], whose records go to slot firstSlot + n / rowGroups.
   for (let first = 0; first < total; first += CHUNKS_PER_CALL) {
     const count = Math.min(CHUNKS_PER_CALL, total - first)
     let bytes = 0
@@ -61,10 +62,11 @@ export function decodeChunkIndexes(layout, columns) {
       order[k] = chunk
       bytes += layout.chunkSpans[chunk * 2 + 1]
     }
-    decodeBatch(layout, order, count, bytes, (k) => indexRecordNumber(layout, (first + k) % rowGroups, todo[Math.floor((first + k) / rowGroups)]),
+    decodeBatch(layout, order, count, bytes, (k) => indexRecordAt(layout, firstSlot + Math.floor((first + k) / rowGroups), (first + k) % rowGroups),
       (k) => rowGroups - ((first + k) % rowGroups))
   }
-  for (const c of todo) decoded[c] = 1
+  // Only now: a column whose chunks fail to decode stays undecoded (and fails again when next read).
+  todo.forEach((c, i) => { slots[c] = firstSlot + i })
   chunkIndexDecodes.chunks += total
 }
 

@@ -5,13 +5,13 @@
 // an unreadable, corrupt or other-version entry is a miss, a store that fails just stops caching.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
-// 2: chunk index records column-major (js/footer/records.js); entries of 1 hold them row-group-major.
+// 2: chunk index records by column slot (js/footer/records.js indexSlots); entries of 1 hold them row-group-major.
 export const FOOTER_CACHE_FORMAT = 2
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 const MAGIC = 0x43464250 // 'PBFC' little-endian
 const PREAMBLE = 44 // magic, format, header length, SHA-256 of the rest
 // What ParquetFile reads from a layout: an entry lacking one came from another build and is refused.
-const REQUIRED_FIELDS = ['columns', 'rowGroupRows', 'chunks', 'indexes', 'footerBytes']
+const REQUIRED_FIELDS = ['columns', 'rowGroupRows', 'chunks', 'indexes', 'indexSlots', 'footerBytes']
 const VIEWS = { Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array }
 
 /**
