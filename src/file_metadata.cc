@@ -2,6 +2,7 @@
 // caller-sized arrays, so nothing is allocated here and hostile counts cannot trigger huge allocations.
 #include "file_metadata.h"
 
+#include "chunk_outline.h"
 #include "thrift_compact.h"
 
 namespace pb {
@@ -264,7 +265,9 @@ class Decoder {
       *rec = ChunkRecord{};
       ChunkIndexRecord index;
       const size_t start = r_.position();
-      if (mode_ != Mode::kOutline || !OutlineColumnChunk(rec)) {
+      // The outline pass reads the common shapes of ColumnChunk on a FastCursor (src/chunk_outline.h);
+      // what it declines, and every other pass, goes through ReadColumnChunk, which decides it exactly.
+      if (mode_ != Mode::kOutline || !OutlineChunk(rec)) {
         *rec = ChunkRecord{};
         if (!ReadColumnChunk(rec, &index)) return false;
       }
@@ -282,98 +285,11 @@ class Decoder {
     return true;
   }
 
-  // The outline pass's ColumnChunk on a FastCursor: what ReadColumnChunk records in that pass, at a
-  // fraction of its cost. false leaves the Reader where it was (and *rec to be reset): the caller then
-  // reads the chunk with ReadColumnChunk, which decides it exactly (FastCursor accepts only what Reader
-  // accepts, the same way), so only the common shapes need to be fast here.
-  bool OutlineColumnChunk(ChunkRecord* rec) {
+  bool OutlineChunk(ChunkRecord* rec) {
     thrift::FastCursor c(r_.cursor(), r_.end());
-    uint32_t flags = 0;
-    int16_t last_id = 0;
-    for (;;) {
-      uint8_t type;
-      int16_t id;
-      int64_t v;
-      if (!c.FieldHeader(&type, &id, &last_id)) return false;
-      if (type == 0) break;
-      switch (id) {
-        case 1: {  // file_path
-          const uint8_t* text;
-          uint64_t length;
-          if (type != static_cast<uint8_t>(WireType::kBinary) || !c.Binary(&text, &length)) return false;
-          if (length > INT32_MAX || static_cast<int64_t>(text - data_) + bias_ > INT32_MAX) return false;
-          if (length > 0) flags |= kChunkExternalFile;
-          break;
-        }
-        case 3:
-          flags |= kChunkHasMetaData;
-          if (type != static_cast<uint8_t>(WireType::kStruct) || !OutlineColumnMetaData(&c, rec)) return false;
-          break;
-        case 4:
-          if (!c.Int(type, &v)) return false;
-          rec->offset_index_offset = static_cast<double>(v);
-          break;
-        case 6:
-          if (!c.Int(type, &v)) return false;
-          rec->column_index_offset = static_cast<double>(v);
-          break;
-        case 5:  // offset_index_length, column_index_length: int32s, read per column later
-        case 7:
-          if (!c.Int(type, &v) || v < INT32_MIN || v > INT32_MAX) return false;
-          break;
-        case 8:
-          flags |= kChunkHasCryptoMetaData;
-          if (!c.Skip(type)) return false;
-          break;
-        case 9:
-          flags |= kChunkEncryptedMetaData;
-          if (!c.Skip(type)) return false;
-          break;
-        default:
-          if (!c.Skip(type)) return false;
-      }
-    }
-    rec->flags = flags;
+    if (!OutlineColumnChunk(&c, data_, bias_, rec)) return false;
     r_.MoveTo(c.at());
     return true;
-  }
-
-  // ReadColumnMetaData of the outline pass, on the chunk's FastCursor.
-  bool OutlineColumnMetaData(thrift::FastCursor* c, ChunkRecord* rec) {
-    int16_t last_id = 0;
-    for (;;) {
-      uint8_t type;
-      int16_t id;
-      int64_t v;
-      if (!c->FieldHeader(&type, &id, &last_id)) return false;
-      if (type == 0) return true;
-      const bool is_int = type == static_cast<uint8_t>(WireType::kI32) || type == static_cast<uint8_t>(WireType::kI64) ||
-                          type == static_cast<uint8_t>(WireType::kI16) || type == static_cast<uint8_t>(WireType::kByte);
-      double* field = nullptr;
-      switch (id) {
-        case 1: field = &rec->physical_type; break;
-        case 5:  // num_values: required an integer, recorded per column later
-          if (!c->Int(type, &v)) return false;
-          continue;
-        case 7: field = &rec->total_compressed_size; break;
-        case 9: field = &rec->data_page_offset; break;
-        case 4:  // codec: an int32 when an integer, recorded per column later
-          if (!is_int) break;
-          if (!c->Int(type, &v) || v < INT32_MIN || v > INT32_MAX) return false;
-          continue;
-        // Of another wire type these are foreign fields, skipped (and flagged when decoded per column).
-        case 11: if (is_int) field = &rec->dictionary_page_offset; break;
-        case 14: if (is_int) field = &rec->bloom_offset; break;
-        case 15: if (is_int) field = &rec->bloom_length; break;
-        default: break;  // encodings, statistics, encoding_stats (decoded per column later) and the rest
-      }
-      if (field == nullptr) {
-        if (!c->Skip(type)) return false;
-      } else {
-        if (!c->Int(type, &v)) return false;
-        *field = static_cast<double>(v);
-      }
-    }
   }
 
   // One ColumnChunk; in the counting pass its bytes are only skipped.

@@ -10,6 +10,7 @@ namespace pb::thrift {
 
 // The FastCursor's per-byte steps must be inlined into its callers' loops: left to itself, clang keeps
 // Varint out of line when compiling to wasm, and a call per varint was a sixth of the outline pass.
+// Only the smallest steps: each inlined copy adds to the module every browser downloads.
 #define PB_THRIFT_INLINE inline __attribute__((always_inline))
 
 // Compact protocol wire types (thrift/doc/specs/thrift-compact-protocol.md).
@@ -201,12 +202,17 @@ class FastCursor {
   FastCursor(const uint8_t* at, const uint8_t* end) : p_(at), end_(end) {}
   const uint8_t* at() const { return p_; }
 
-  // As Reader::ReadVarint: at most ten bytes, the tenth contributing only the top bit.
+  // As Reader::ReadVarint: at most ten bytes, the tenth contributing only the top bit. The one-byte case
+  // inline, longer ones out of line (inlined everywhere they cost the wasm module kilobytes).
   PB_THRIFT_INLINE bool Varint(uint64_t* out) {
     if (p_ < end_ && *p_ < 0x80) {
       *out = *p_++;
       return true;
     }
+    return LongVarint(out);
+  }
+
+  __attribute__((noinline)) bool LongVarint(uint64_t* out) {
     uint64_t result = 0;
     for (int shift = 0; shift < 70; shift += 7) {
       if (p_ >= end_) return false;
