@@ -1,6 +1,7 @@
 // Fuzzes the Thrift compact reader's Skip (how every unknown footer and header field is passed over):
 // it must stay inside the input, fail stickily, and never spin on hostile counts or nesting. A second
 // mode writes a value with our own Writer from fuzz choices and Skip must consume exactly those bytes.
+// thrift::FastCursor::Skip, on the same bytes, must accept nothing Reader refuses and end where Reader ends.
 //
 // Input: mode(u8). Mode even: type(u8) then the bytes to skip. Mode odd: a program for the writer.
 #include <cstddef>
@@ -83,6 +84,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (static_cast<uint8_t>(type) > static_cast<uint8_t>(WireType::kStruct) || type == WireType::kStop) {
       FUZZ_CHECK(!skipped);
     }
+    // The fast cursor of the footer's hot loops accepts only what Reader accepts, ending where it ends.
+    thrift::FastCursor fast(bytes.data(), bytes.data() + bytes.size());
+    if (fast.Skip(static_cast<uint8_t>(type))) {
+      FUZZ_CHECK(skipped && static_cast<size_t>(fast.at() - bytes.data()) == r.position());
+    } else {
+      FUZZ_CHECK(fast.at() >= bytes.data() && fast.at() <= bytes.data() + bytes.size());
+    }
     if (!skipped) {  // sticky: nothing reads after a failure
       const size_t at = r.position();
       uint8_t b;
@@ -100,5 +108,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Reader r(bytes.data(), bytes.size());
   FUZZ_CHECK(r.Skip(WireType::kStruct));
   FUZZ_CHECK(r.position() == w.size());
+  // Shallow enough for the fast cursor (WriteStruct nests at most 8 structs): it must take them too.
+  thrift::FastCursor fast(bytes.data(), bytes.data() + bytes.size());
+  const bool fast_skipped = fast.Skip(static_cast<uint8_t>(WireType::kStruct));
+  FUZZ_CHECK(!fast_skipped || static_cast<size_t>(fast.at() - bytes.data()) == w.size());
   return 0;
 }

@@ -8,6 +8,11 @@
 
 namespace pb::thrift {
 
+// The FastCursor's per-byte steps must be inlined into its callers' loops: left to itself, clang keeps
+// Varint out of line when compiling to wasm, and a call per varint was a sixth of the outline pass.
+// Only the smallest steps: each inlined copy adds to the module every browser downloads.
+#define PB_THRIFT_INLINE inline __attribute__((always_inline))
+
 // Compact protocol wire types (thrift/doc/specs/thrift-compact-protocol.md).
 enum class WireType : uint8_t {
   kStop = 0,
@@ -57,6 +62,12 @@ class Reader {
 
   // Skips one value of the given type, descending at most kMaxNestingDepth levels.
   bool Skip(WireType type) { return SkipAt(type, 0); }
+
+  // Where the next read starts, as a pointer (for a FastCursor), and moving there once it has read on:
+  // `at` must lie between the current position and the end of the input.
+  const uint8_t* cursor() const { return data_ + pos_; }
+  const uint8_t* end() const { return data_ + size_; }
+  void MoveTo(const uint8_t* at) { pos_ = static_cast<size_t>(at - data_); }
 
  private:
   bool SkipAt(WireType type, int depth);
@@ -177,6 +188,153 @@ inline bool Reader::SkipBytes(uint64_t n) {
   pos_ += static_cast<size_t>(n);
   return true;
 }
+
+// A cursor for the hot loops of big footers (millions of ColumnChunk fields): its position is a local
+// pointer the compiler keeps in a register, where Reader loads and stores its members and a sticky flag
+// around every byte. It accepts a subset of what Reader accepts (short-form field ids, nesting up to
+// kMaxFastDepth, no maps) and returns false on anything else, so a caller that re-reads the same bytes
+// with Reader whenever it returns false decides every input, and places every error, as Reader does.
+// Whatever it accepts, Reader accepts the same way, consuming the same bytes.
+class FastCursor {
+ public:
+  static constexpr int kMaxFastDepth = 8;  // well under kMaxNestingDepth: Reader never refuses what this accepts
+
+  FastCursor(const uint8_t* at, const uint8_t* end) : p_(at), end_(end) {}
+  const uint8_t* at() const { return p_; }
+
+  // As Reader::ReadVarint: at most ten bytes, the tenth contributing only the top bit. The one-byte case
+  // inline, longer ones out of line (inlined everywhere they cost the wasm module kilobytes).
+  PB_THRIFT_INLINE bool Varint(uint64_t* out) {
+    if (p_ < end_ && *p_ < 0x80) {
+      *out = *p_++;
+      return true;
+    }
+    return LongVarint(out);
+  }
+
+  __attribute__((noinline)) bool LongVarint(uint64_t* out) {
+    uint64_t result = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+      if (p_ >= end_) return false;
+      const uint8_t b = *p_++;
+      if (shift == 63 && (b & 0x7e) != 0) return false;
+      result |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        *out = result;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // A field header with a short-form (delta) id; *type is 0 at STOP. Long-form ids are not taken.
+  PB_THRIFT_INLINE bool FieldHeader(uint8_t* type, int16_t* id, int16_t* last_id) {
+    if (p_ >= end_) return false;
+    const uint8_t b = *p_++;
+    const uint8_t t = b & 0x0f;
+    *type = t;
+    if (t == 0) return true;
+    if (!detail::IsKnownType(t) || (b >> 4) == 0) return false;
+    const int32_t field_id = *last_id + (b >> 4);
+    if (field_id > 32767) return false;
+    *id = *last_id = static_cast<int16_t>(field_id);
+    return true;
+  }
+
+  // An integer field as the FileMetaData decoder reads one: zigzag varints of i16/i32/i64, or a byte.
+  // False for other wire types too.
+  PB_THRIFT_INLINE bool Int(uint8_t type, int64_t* out) {
+    if (type == static_cast<uint8_t>(WireType::kI16) || type == static_cast<uint8_t>(WireType::kI32) ||
+        type == static_cast<uint8_t>(WireType::kI64)) {
+      uint64_t raw;
+      if (!Varint(&raw)) return false;
+      *out = detail::ZigzagDecode(raw);
+      return true;
+    }
+    if (type == static_cast<uint8_t>(WireType::kByte) && p_ < end_) {
+      *out = static_cast<int8_t>(*p_++);
+      return true;
+    }
+    return false;
+  }
+
+  // A binary value, returned in place.
+  PB_THRIFT_INLINE bool Binary(const uint8_t** data, uint64_t* length) {
+    uint64_t n;
+    if (!Varint(&n) || n > static_cast<uint64_t>(end_ - p_)) return false;
+    *data = p_;
+    *length = n;
+    p_ += n;
+    return true;
+  }
+
+  // Skips one value of the given type, as Reader::Skip does.
+  PB_THRIFT_INLINE bool Skip(uint8_t type) { return SkipAt(type, 0); }
+
+ private:
+  PB_THRIFT_INLINE bool SkipAt(uint8_t type, int depth) {
+    uint64_t u;
+    const uint8_t* unused;
+    switch (static_cast<WireType>(type)) {
+      case WireType::kBoolTrue:
+      case WireType::kBoolFalse:
+        return true;
+      case WireType::kByte:
+        if (p_ >= end_) return false;
+        ++p_;
+        return true;
+      case WireType::kI16:
+      case WireType::kI32:
+      case WireType::kI64:
+        return Varint(&u);
+      case WireType::kDouble:
+        if (end_ - p_ < 8) return false;
+        p_ += 8;
+        return true;
+      case WireType::kBinary:
+        return Binary(&unused, &u);
+      case WireType::kList:
+      case WireType::kSet:
+      case WireType::kStruct:
+        return depth < kMaxFastDepth && SkipNested(type, depth + 1);
+      default:
+        return false;  // maps, STOP, unknown types: left to Reader
+    }
+  }
+
+  // A list, set or struct whose members are at `depth`.
+  bool SkipNested(uint8_t type, int depth) {
+    if (type == static_cast<uint8_t>(WireType::kStruct)) {
+      int16_t last_id = 0;
+      for (;;) {
+        uint8_t t;
+        int16_t id;
+        if (!FieldHeader(&t, &id, &last_id)) return false;
+        if (t == 0) return true;
+        if (!SkipAt(t, depth)) return false;
+      }
+    }
+    if (p_ >= end_) return false;
+    const uint8_t b = *p_++;
+    const uint8_t element = b & 0x0f;
+    uint64_t count = b >> 4;
+    if (count == 15 && !Varint(&count)) return false;
+    if (element == 0 || !detail::IsKnownType(element)) return false;
+    // Every element takes a byte at least: a count beyond the bytes left cannot be met.
+    if (count > static_cast<uint64_t>(end_ - p_)) return false;
+    if (element == static_cast<uint8_t>(WireType::kBoolTrue) || element == static_cast<uint8_t>(WireType::kBoolFalse)) {
+      p_ += count;  // booleans are a byte each in a list
+      return true;
+    }
+    for (uint64_t i = 0; i < count; ++i) {
+      if (!SkipAt(element, depth)) return false;
+    }
+    return true;
+  }
+
+  const uint8_t* p_;
+  const uint8_t* end_;
+};
 
 // Iterates a struct's fields until STOP: visit(type, id) must consume the field's value and returns
 // false to stop with a failure.

@@ -1,11 +1,13 @@
 // Decodes the ChunkIndexRecords (parquet.thrift ColumnChunk / ColumnMetaData / Statistics: the statistics,
 // encodings, codec and page index lengths) of a footer's chunks one column at a time, from the ColumnChunk
-// spans the outline pass recorded (js/footer/footer.js), into the layout's `indexes`: a probe of one column of a
-// footer with thousands of row groups decodes that column's chunks only. Idempotent per column.
+// spans the outline pass recorded (js/footer/footer.js), into a slot of the layout's `indexes`
+// (js/footer/records.js): a probe of one column of a footer with thousands of row groups decodes, and
+// holds, that column's chunks only. Idempotent per column.
 import { ChunkIndexRecord, ChunkRecord, ChunkSpan } from '../wasm/abi.js'
 import { getCore } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
+import { indexRecordAt, reserveIndexSlots } from './records.js'
 
 // Chunks per wasm call: bounds the block the chunk bytes and records are decoded in (~10 MiB for chunks
 // of ~100 bytes), whatever the footer's size.
@@ -30,8 +32,7 @@ export function setLayoutOrigin(layout, source, metadataOffset) {
  * @param {number} column leaf index
  */
 export function ensureColumnIndexes(layout, column) {
-  const decoded = layout.indexedColumns
-  if (decoded === undefined || decoded[column] === 1) return
+  if (layout.indexSlots[column] >= 0) return
   decodeChunkIndexes(layout, [column])
 }
 
@@ -42,31 +43,38 @@ export function ensureColumnIndexes(layout, column) {
  * @param {number[]} columns
  */
 export function decodeChunkIndexes(layout, columns) {
-  const decoded = layout.indexedColumns
-  if (decoded === undefined) return
-  const todo = columns.filter((c) => decoded[c] !== 1)
+  const slots = layout.indexSlots
+  const todo = [...new Set(columns)].filter((c) => slots[c] < 0)
   if (todo.length === 0) return
   const numColumns = layout.columns.length
   const rowGroups = layout.rowGroupRows.length
   const total = rowGroups * todo.length
-  const target = layout.indexes.i32 // every record's words, doubles included (copied as their bits)
+  const firstSlot = reserveIndexSlots(layout, todo.length)
   const order = new Int32Array(Math.min(total, CHUNKS_PER_CALL)) // chunk index of each slice in the batch
+  // Column by column, as the records lie in layout.indexes: slice n is row group n % rowGroups of
+  // todo[n / rowGroups], whose records go to slot firstSlot + n / rowGroups.
   for (let first = 0; first < total; first += CHUNKS_PER_CALL) {
     const count = Math.min(CHUNKS_PER_CALL, total - first)
     let bytes = 0
     for (let k = 0; k < count; k++) {
       const n = first + k
-      const chunk = Math.floor(n / todo.length) * numColumns + todo[n % todo.length]
+      const chunk = (n % rowGroups) * numColumns + todo[Math.floor(n / rowGroups)]
       order[k] = chunk
       bytes += layout.chunkSpans[chunk * 2 + 1]
     }
-    decodeBatch(layout, order, count, bytes, target)
+    decodeBatch(layout, order, count, bytes, (k) => indexRecordAt(layout, firstSlot + Math.floor((first + k) / rowGroups), (first + k) % rowGroups),
+      (k) => rowGroups - ((first + k) % rowGroups))
   }
-  for (const c of todo) decoded[c] = 1
+  // Only now: a column whose chunks fail to decode stays undecoded (and fails again when next read).
+  todo.forEach((c, i) => { slots[c] = firstSlot + i })
   chunkIndexDecodes.chunks += total
 }
 
-function decodeBatch(layout, order, count, bytes, target) {
+/**
+ * Decodes the batch's slices (order[k]: their chunk numbers) and copies slice k's record to
+ * recordAt(k) in layout.indexes; runLength(k): how many slices from k on have consecutive records there.
+ */
+function decodeBatch(layout, order, count, bytes, recordAt, runLength) {
   const core = getCore()
   const { chunkSpans, footerBytes } = layout
   const spanBytes = count * ChunkSpan.bytes
@@ -93,11 +101,15 @@ function decodeBatch(layout, order, count, bytes, target) {
     }
     const status = core.native.decodeColumnChunks(bytesPtr, bytes, spansPtr, count, chunksPtr, indexesPtr, failedPtr)
     if (status !== NativeStatus.OK) throw malformedChunk(layout, order[core.i32[failedPtr >> 2]] ?? order[0])
-    // Word by word: a subarray and set() per record cost several times the copy.
+    // Every record's words, doubles included (copied as their bits), a run of consecutive records at a time.
     const records = core.i32
+    const target = layout.indexes.i32
     const words = ChunkIndexRecord.bytes >> 2
-    for (let k = 0, from = indexesPtr >> 2; k < count; k++, from += words) {
-      for (let w = 0, to = order[k] * words; w < words; w++) target[to + w] = records[from + w]
+    for (let k = 0; k < count;) {
+      const run = Math.min(runLength(k), count - k)
+      const from = (indexesPtr >> 2) + k * words
+      target.set(records.subarray(from, from + run * words), recordAt(k) * words)
+      k += run
     }
   } finally {
     core.release(block)

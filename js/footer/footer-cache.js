@@ -5,12 +5,13 @@
 // an unreadable, corrupt or other-version entry is a miss, a store that fails just stops caching.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
-export const FOOTER_CACHE_FORMAT = 1
+// 2: chunk index records by column slot (js/footer/records.js indexSlots); entries of 1 hold them row-group-major.
+export const FOOTER_CACHE_FORMAT = 2
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 const MAGIC = 0x43464250 // 'PBFC' little-endian
 const PREAMBLE = 44 // magic, format, header length, SHA-256 of the rest
 // What ParquetFile reads from a layout: an entry lacking one came from another build and is refused.
-const REQUIRED_FIELDS = ['columns', 'rowGroupRows', 'chunks', 'indexes', 'footerBytes']
+const REQUIRED_FIELDS = ['columns', 'rowGroupRows', 'chunks', 'indexes', 'indexSlots', 'footerBytes']
 const VIEWS = { Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array }
 
 /**
@@ -311,7 +312,7 @@ async function indexedDbBackend(name) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Entry format (FOOTER_CACHE_FORMAT 1): 'PBFC', u32 format, u32 header length, SHA-256 of everything after
+// Entry format (FOOTER_CACHE_FORMAT): 'PBFC', u32 format, u32 header length, SHA-256 of everything after
 // the preamble, the JSON header, then each typed array's bytes 8-byte aligned. The header names the
 // store key it belongs to, so an entry copied under another key is refused too.
 

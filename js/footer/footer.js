@@ -1,6 +1,6 @@
 // Reads a Parquet footer from a byte source (one tail read, a second only when the footer is larger) and
 // decodes it with the wasm FileMetaData decoder into the compact layout probing needs.
-import { ChunkIndexRecord, ChunkRecord, ChunkSpan, FileSummary, RowGroupRecord, SchemaRecord, whenBound } from '../wasm/abi.js'
+import { ChunkRecord, ChunkSpan, FileSummary, RowGroupRecord, SchemaRecord, whenBound } from '../wasm/abi.js'
 import { decodeChunkIndexes, setLayoutOrigin } from './chunk-indexes.js'
 import { CHUNK_WORDS } from './records.js'
 import { getCore } from '../wasm/core.js'
@@ -8,6 +8,7 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
 import { loadCrypto } from '../crypto/load-crypto.js'
 import { logicalTypeFromSchemaElement } from '../values/column-type.js'
+import { joinBytes } from '../format/bytes.js'
 
 const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
 const MAGIC_PARE = 0x45524150 // 'PARE': encrypted footer (Parquet modular encryption)
@@ -95,9 +96,7 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
     metadata = tail.bytes.subarray(metadataOffset - tail.offset, tail.bytes.length - 8)
   } else {
     const head = await source.read(metadataOffset, tail.offset - metadataOffset, { signal })
-    metadata = new Uint8Array(metadataLength)
-    metadata.set(head)
-    metadata.set(tail.bytes.subarray(0, tail.bytes.length - 8), head.length)
+    metadata = joinBytes(head, tail.bytes.subarray(0, tail.bytes.length - 8))
   }
   // Chunk indexes are decoded per column when a probe first reads them (js/footer/chunk-indexes.js).
   const decode = (bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
@@ -111,13 +110,13 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
 /**
  * @typedef {{ index: number, path: string[], name: string, physicalType: string, typeLength: number | undefined,
  *   logicalType: object | null, repetition: string | undefined, repeated: boolean, fieldId?: number }} LeafColumn
- * @typedef {{ f64: Float64Array, i32: Int32Array }} IndexRecords ChunkIndexRecord per chunk, row-group-major
+ * @typedef {{ f64: Float64Array, i32: Int32Array }} IndexRecords ChunkIndexRecords of the decoded columns, by slot (js/footer/records.js)
  * @typedef {{ version: number, numRows: number, createdBy: string | undefined, encryptedColumns: boolean,
  *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array, indexes: IndexRecords,
- *   columnOrders: Int32Array | null, footerBytes: Uint8Array, chunkSpans?: Int32Array,
- *   indexedColumns?: Uint8Array, crypto?: import('../crypto/encrypted-footer.js').FileCrypto }} FileLayout
- *   chunkSpans: each chunk's ColumnChunk bytes in footerBytes (offset, length); indexedColumns: 1 for each
- *   column whose `indexes` records are decoded (absent: all are, as in footers cached by older builds);
+ *   columnOrders: Int32Array | null, footerBytes: Uint8Array, chunkSpans: Int32Array,
+ *   indexSlots: Int32Array, crypto?: import('../crypto/encrypted-footer.js').FileCrypto }} FileLayout
+ *   chunkSpans: each chunk's ColumnChunk bytes in footerBytes (offset, length); indexSlots: where each
+ *   column's `indexes` records are (js/footer/records.js), -1 while they are not decoded;
  *   crypto: set for encrypted files opened with keys; columnOrders: each leaf's ColumnOrder member, null
  *   when the file has no column_orders (read as type-defined order, js/indexes/statistics.js boundsOrderProblem).
  */
@@ -204,7 +203,6 @@ function decodeFileOutline(metadata, where, metadataOffset) {
     const chunkSpans = core.i32.slice(spansPtr >> 2, (spansPtr >> 2) + summary.chunkCount * SPAN_WORDS)
     const orderCount = Math.min(summary.columnOrderCount, orderCapacity)
     const columnOrders = summary.columnOrderCount >= 0 ? core.i32.slice(ordersPtr >> 2, (ordersPtr >> 2) + orderCount) : null
-    const indexBuffer = new ArrayBuffer(summary.chunkCount * ChunkIndexRecord.bytes)
     return {
       version: summary.version,
       numRows: summary.numRows,
@@ -213,8 +211,8 @@ function decodeFileOutline(metadata, where, metadataOffset) {
       columns,
       rowGroupRows,
       chunks,
-      // Filled per column by js/footer/chunk-indexes.js; indexedColumns says which are.
-      indexes: { f64: new Float64Array(indexBuffer), i32: new Int32Array(indexBuffer) },
+      // Filled per column by js/footer/chunk-indexes.js, into the slots indexSlots gives (js/footer/records.js).
+      indexes: { f64: new Float64Array(0), i32: new Int32Array(0) },
       // null: the file has none. A count that differs from the leaves cannot be mapped to columns: every
       // column is then marked as having an order that cannot be told (never as having none at all).
       columnOrders: columnOrders && summary.columnOrderCount !== columns.length
@@ -223,7 +221,7 @@ function decodeFileOutline(metadata, where, metadataOffset) {
       // Statistics bounds are read from these bytes on demand (the decoder only records where they are).
       footerBytes: metadata,
       chunkSpans,
-      indexedColumns: new Uint8Array(columns.length),
+      indexSlots: new Int32Array(columns.length).fill(-1),
     }
   } finally {
     if (recordsPtr) core.release(recordsPtr)

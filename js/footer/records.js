@@ -4,12 +4,17 @@
 // memory, no object per chunk in the cache); only this module knows their word layout, which the wasm
 // module describes (js/wasm/abi.js) and init() binds.
 import { ChunkFlag as ChunkFlagEnum, ChunkIndexRecord, ChunkRecord, IndexFlag as IndexFlagEnum, whenBound } from '../wasm/abi.js'
+import { ensureColumnIndexes } from './chunk-indexes.js'
 
 /** Word index of each ChunkRecord field in `layout.chunks`. */
 const Chunk = ChunkRecord.wordIndex('f64')
 /**
- * ChunkIndexRecord per chunk in `layout.indexes`, copied whole and read through two views of the same
- * bytes: its doubles by IndexF64 word (NUM_VALUES …), its int32s by IndexI32 word (FLAGS …).
+ * ChunkIndexRecords in `layout.indexes`, copied whole and read through two views of the same bytes: the
+ * doubles by IndexF64 word (NUM_VALUES …), the int32s by IndexI32 word (FLAGS …). Unlike `layout.chunks`
+ * they are decoded a column at a time (js/footer/chunk-indexes.js), so they are kept by column: each
+ * decoded column has a slot (`layout.indexSlots[column]`, -1 until decoded) holding its records for every
+ * row group in one stretch (indexRecordAt). Only decoded columns take memory: a probe of one column of a
+ * 50-column footer holds 1/50 of the records, and its decode touches no page but theirs.
  */
 const IndexF64 = ChunkIndexRecord.wordIndexOfType('f64')
 const IndexI32 = ChunkIndexRecord.wordIndexOfType('i32')
@@ -29,8 +34,9 @@ export const IndexFlag = IndexFlagEnum.values
 
 /**
  * One column chunk of a FileLayout: its ChunkRecord fields (always there) and its ChunkIndexRecord
- * fields (statistics, encodings, codec, page index lengths: decoded per column, so read them only after
- * ensureColumnIndexes(layout, column), js/footer/chunk-indexes.js). -1 stands for an absent field.
+ * fields (statistics, encodings, codec, page index lengths: decoded per column, by
+ * ensureColumnIndexes(layout, column) in js/footer/chunk-indexes.js, or by the first read of one).
+ * -1 stands for an absent field.
  */
 export class ChunkView {
   /** @param {import('./footer.js').FileLayout} layout @param {number} number row-group-major: rowGroup × columns + column */
@@ -38,6 +44,9 @@ export class ChunkView {
     this.layout = layout
     this.number = number
     this.w = number * CHUNK_WORDS
+    const columns = layout.columns.length
+    this.column = number % columns
+    this.rowGroup = Math.floor(number / columns)
   }
 
   get bloomOffset() { return this.layout.chunks[this.w + Chunk.BLOOM_OFFSET] }
@@ -92,15 +101,60 @@ export class ChunkView {
    * @param {'minValue' | 'maxValue' | 'min' | 'max'} which
    */
   bound(which) {
-    const word = BOUND_WORDS[which]
-    return { offset: this.#i32(IndexI32[word + '_OFFSET']), length: this.#i32(IndexI32[word + '_LENGTH']) }
+    const [offset, length] = BOUND_WORDS[which]
+    return { offset: this.#i32(offset), length: this.#i32(length) }
   }
 
-  #f64(word) { return this.layout.indexes.f64[this.number * INDEX_F64_WORDS + word] }
-  #i32(word) { return this.layout.indexes.i32[this.number * INDEX_I32_WORDS + word] }
+  // The slot is looked up at each read (the column may be decoded after this view was made); a column not
+  // decoded yet is decoded now, so no read ever sees a record that was not filled.
+  #record() {
+    if (this.layout.indexSlots[this.column] < 0) ensureColumnIndexes(this.layout, this.column)
+    return indexRecordAt(this.layout, this.layout.indexSlots[this.column], this.rowGroup)
+  }
+  // The record first: decoding may replace layout.indexes.
+  #f64(word) {
+    const record = this.#record()
+    return this.layout.indexes.f64[record * INDEX_F64_WORDS + word]
+  }
+
+  #i32(word) {
+    const record = this.#record()
+    return this.layout.indexes.i32[record * INDEX_I32_WORDS + word]
+  }
 }
 
-const BOUND_WORDS = { minValue: 'MIN_VALUE', maxValue: 'MAX_VALUE', min: 'MIN', max: 'MAX' }
+/** Each bound's [offset, length] IndexI32 words, looked up once (at init) rather than by name per read. */
+const BOUND_WORDS = {}
+whenBound(() => {
+  for (const [which, word] of [['minValue', 'MIN_VALUE'], ['maxValue', 'MAX_VALUE'], ['min', 'MIN'], ['max', 'MAX']]) {
+    BOUND_WORDS[which] = [IndexI32[word + '_OFFSET'], IndexI32[word + '_LENGTH']]
+  }
+})
+
+/** Which record of `layout.indexes` is row group `rowGroup`'s in slot `slot` (negative: none, the column is not decoded). */
+export function indexRecordAt(layout, slot, rowGroup) {
+  return slot < 0 ? -1 : slot * layout.rowGroupRows.length + rowGroup
+}
+
+/**
+ * Room in `layout.indexes` for `count` more columns' records; returns the first of their slots (the
+ * caller assigns them in `layout.indexSlots` once their records are in). The buffer at least doubles
+ * when it grows, so decoding the columns one by one copies the records a bounded number of times.
+ */
+export function reserveIndexSlots(layout, count) {
+  const slotsUsed = layout.indexSlots.reduce((most, slot) => Math.max(most, slot + 1), 0)
+  const slotWords = layout.rowGroupRows.length * INDEX_I32_WORDS
+  const held = layout.indexes.i32
+  const needed = (slotsUsed + count) * slotWords
+  if (needed > held.length) {
+    const capacity = Math.min(Math.max(needed, held.length * 2), layout.columns.length * slotWords)
+    const buffer = new ArrayBuffer(capacity * 4)
+    const i32 = new Int32Array(buffer)
+    i32.set(held.subarray(0, slotsUsed * slotWords))
+    layout.indexes = { f64: new Float64Array(buffer), i32 }
+  }
+  return slotsUsed
+}
 
 /** Row-group-major number of the chunk of leaf column `column` in row group `rowGroup`. */
 export function chunkNumber(layout, rowGroup, column) {

@@ -9,3 +9,14 @@ export function concatBytes(parts) {
   }
   return out
 }
+
+/**
+ * `first` then `second`: a view across both when `second` follows `first` in the same buffer (two reads of
+ * memory the caller already holds, as a buffer source gives them), otherwise a copy.
+ */
+export function joinBytes(first, second) {
+  if (first.buffer === second.buffer && first.byteOffset + first.length === second.byteOffset) {
+    return new Uint8Array(first.buffer, first.byteOffset, first.length + second.length)
+  }
+  return concatBytes([first, second])
+}

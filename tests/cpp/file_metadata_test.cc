@@ -683,6 +683,88 @@ TEST(FileMetaDataLazy, ASliceMustDecodeToExactlyItsLength) {
   EXPECT_EQ(failed, 1);
 }
 
+// The outline pass reads chunks on a fast cursor that declines some shapes (long-form field ids, maps,
+// deep nesting) and hands them to the general reader: records, spans, and for a malformed chunk the
+// status and the place it stopped, must be what the general reader gives alone.
+TEST(FileMetaDataLazy, OutlineFastPathHandsUnusualChunksToTheGeneralReader) {
+  constexpr uint8_t kByte = 3, kDouble = 7, kMap = 11;
+  auto chunk_with = [](auto&& extra) {
+    return OneChunkFooter([&](Compact* c) {
+      c->I64(2, 4);
+      c->Struct(3);
+      c->I32(1, kInt32);
+      c->I64(7, 10);
+      c->I64(9, 4);
+      extra(c);
+      c->I64(14, 300);  // bloom_filter_offset, after whatever was declined
+      c->End();
+      c->I64(4, 77);  // offset_index_offset
+    });
+  };
+  const std::vector<std::vector<uint8_t>> footers = {
+      chunk_with([](Compact* c) { c->I64(300, 1); }),  // long-form id (delta > 15), then back to 14
+      chunk_with([](Compact* c) {                      // a map<i32, binary> field
+        c->Field(kMap, 10);
+        c->Varint(2);
+        c->Byte(static_cast<uint8_t>(kI32 << 4 | kBinary));
+        c->Zigzag(1);
+        c->Varint(1);
+        c->Byte('a');
+        c->Zigzag(2);
+        c->Varint(0);
+      }),
+      chunk_with([](Compact* c) {  // codec as a byte, a double, a list of booleans
+        c->Field(kByte, 4);
+        c->Byte(0xfe);
+        c->Field(kDouble, 6);
+        for (int i = 0; i < 8; ++i) c->Byte(0x11);
+        c->List(8, kTrue, 3);
+        c->Byte(1);
+        c->Byte(0);
+        c->Byte(1);
+      }),
+      chunk_with([](Compact* c) {  // structs nested 12 deep: deeper than the fast cursor goes
+        for (int i = 0; i < 12; ++i) c->Struct(static_cast<int16_t>(i == 0 ? 10 : 1));
+        c->I32(1, 5);
+        for (int i = 0; i < 12; ++i) c->End();
+      }),
+      chunk_with([](Compact* c) {  // an empty list of STOP elements (Reader takes it, the cursor declines)
+        c->Field(kList, 10);
+        c->Byte(0x00);
+      }),
+  };
+  for (size_t i = 0; i < footers.size(); ++i) {
+    ExpectLazyEqualsFull(footers[i], "unusual chunk " + std::to_string(i));
+    const Outline o = DecodeOutline(footers[i], 1);
+    ASSERT_EQ(o.outline, Status::kOk);
+    EXPECT_EQ(o.chunks[0].bloom_offset, 300) << i;
+    EXPECT_EQ(o.chunks[0].offset_index_offset, 77) << i;
+  }
+
+  // Malformed chunks: the outline stops where, and as, the full decoder does.
+  const std::vector<std::vector<uint8_t>> malformed = {
+      chunk_with([](Compact* c) { c->String(9, "x"); }),  // data_page_offset as a string
+      chunk_with([](Compact* c) {                         // an integer past ten varint bytes
+        c->Field(kI64, 10);
+        for (int k = 0; k < 11; ++k) c->Byte(0x80);
+        c->Byte(0);
+      }),
+      chunk_with([](Compact* c) {  // codec beyond int32
+        c->I64(4, int64_t{1} << 40);
+      }),
+      chunk_with([](Compact* c) {  // a list that claims more elements than bytes are left
+        c->List(10, kI32, 1000000);
+      }),
+  };
+  for (size_t i = 0; i < malformed.size(); ++i) {
+    FileSummary full;
+    EXPECT_EQ(DecodeFileMetaData(malformed[i].data(), malformed[i].size(), &full, nullptr), Status::kMalformed) << i;
+    const Outline o = DecodeOutline(malformed[i], 1);
+    EXPECT_EQ(o.outline, Status::kMalformed) << i;
+    EXPECT_EQ(o.summary.error_offset, full.error_offset) << i;
+  }
+}
+
 // The footer bytes of a Parquet file (before its length and PAR1).
 bool FooterOf(const std::vector<uint8_t>& file, std::vector<uint8_t>* footer) {
   if (file.size() < 12) return false;

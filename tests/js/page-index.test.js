@@ -603,7 +603,8 @@ describe('pageIndexLocation', () => {
     const i32 = new Int32Array(20).fill(-1)
     i32[17] = ciLength
     i32[18] = oiLength
-    return { columns: [{}], chunks, indexes: { i32 } }
+    // One row group, its one column decoded into slot 0 (js/footer/records.js).
+    return { columns: [{}], rowGroupRows: Float64Array.of(10), chunks, indexes: { i32 }, indexSlots: Int32Array.of(0) }
   }
   test('gives both ranges, or null for an index the footer does not have', () => {
     assert.deepEqual(pageIndexLocation(layoutWith(), 0, 0, 6000), { columnIndex: { offset: 5000, length: 40 }, offsetIndex: { offset: 5040, length: 30 } })
