@@ -93,6 +93,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/index.js", esModule = embed "../../js/index.js"),
     (name = "node_modules/parquet-bloom/js/plan/link-model.js", esModule = embed "../../js/plan/link-model.js"),
     (name = "node_modules/parquet-bloom/js/pages/page-codecs.js", esModule = embed "../../js/pages/page-codecs.js"),
+    (name = "node_modules/parquet-bloom/js/pages/zstd-page.js", esModule = embed "../../js/pages/zstd-page.js"),
     (name = "node_modules/parquet-bloom/js/pages/page-decode-error.js", esModule = embed "../../js/pages/page-decode-error.js"),
     (name = "node_modules/parquet-bloom/js/pages/page-decode.js", esModule = embed "../../js/pages/page-decode.js"),
     (name = "node_modules/parquet-bloom/js/format/page-header.js", esModule = embed "../../js/format/page-header.js"),
@@ -136,7 +137,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/wasm-loader.js", esModule = embed "../../js/wasm-loader.js"),
     (name = "node_modules/parquet-bloom/js/indexes/writer-rules.js", esModule = embed "../../js/indexes/writer-rules.js"),
     # Loaded on demand: hyparquet (exact lookups' page decoding), hyparquet-compressors (compressed
-    # pages) and fzstd (its zstd decoder, whose streaming form js/pages/page-codecs.js uses). workerd resolves the package's bare `import('hyparquet/src/column.js')` relative to the
+    # pages) and fzstd (its zstd decoder, whose streaming form js/pages/zstd-page.js uses). workerd resolves the package's bare `import('hyparquet/src/column.js')` relative to the
     # importing module's name, so the packages are named under node_modules/parquet-bloom/js/pages/ (js/pages/ imports them).
     (name = "node_modules/parquet-bloom/js/pages/fzstd", esModule = "export * from './fzstd/esm/index.mjs'"),
     (name = "node_modules/parquet-bloom/js/pages/fzstd/esm/index.mjs", esModule = embed "../../node_modules/fzstd/esm/index.mjs"),
