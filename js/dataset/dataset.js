@@ -409,11 +409,11 @@ function invalid(message) {
 }
 
 /**
- * The dataset's prefilter and a probe's, both asked: per value, the first answer that rules it out,
- * else the first that decides it without a read (`maybe`).
+ * Two prefilters both asked (the dataset's and a probe's; a table's pruning and its caller's): per value,
+ * the first answer that rules it out, else the first that decides it without a read (`maybe`).
  * @returns {((file: unknown, column: string, values: unknown[]) => Promise<Array<object | null> | null>) | undefined}
  */
-function bothPrefilters(first, second) {
+export function bothPrefilters(first, second) {
   if (!first || !second) return first ?? second
   return async (file, column, values) => {
     const [a, b] = await Promise.all([first(file, column, values), second(file, column, values)])

@@ -4,7 +4,7 @@
 // columns are found in each file by field id (Iceberg) or physical name (Delta column mapping); rows a
 // confirmation finds are checked against the file's deletes (js/table/deletes.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { ADD_FILES, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
+import { ADD_FILES, bothPrefilters, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
 import { loadTable } from './load-table.js'
 import { pruneFile } from './prune.js'
 import { valueKeys } from './column-keys.js'
@@ -46,17 +46,15 @@ export class ParquetTable extends ParquetDataset {
     super(table.files.map(descriptorOf), {
       ...options,
       hivePartitioning: false,
-      prefilter: async (file, column, values) => {
-        const own = options.prefilter ? await options.prefilter(file, column, values) : null
+      // The table's pruning and the caller's own prefilter, merged as a probe's is with the dataset's.
+      prefilter: bothPrefilters(async (file, column, values) => {
         const field = fieldOf(column)
         const tableFile = byPath.get(file.path)
-        if (!field || !tableFile) return own
+        if (!field || !tableFile) return null
         let keyed = keysFor.get(values)
         if (!keyed) keysFor.set(values, (keyed = valueKeys(field.type, values)))
-        const answers = pruneFile(tableFile, field, keyed)
-        // An absent from either wins over a maybe (a maybe only spares the read).
-        return answers.map((a, k) => (a?.verdict === 'absent' ? a : own?.[k] ?? a))
-      },
+        return pruneFile(tableFile, field, keyed)
+      }, options.prefilter),
       columnOf: (file, parquetFile, column) => {
         const field = fieldOf(column)
         return field ? columnInFile(table, field, parquetFile) : column
