@@ -58,29 +58,26 @@ export class FileSession {
   async withFile(descriptor, use) {
     // Counted from the tail read on: a file still opening shares the window too.
     this.#open++
-    let file
     try {
-      file = await openParquet(descriptor.location, {
+      const file = await openParquet(descriptor.location, {
         ...this.#openOptions, fetch: this.#fetch,
         ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
         ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
       })
-    } catch (error) {
-      this.#open--
-      throw error
-    }
-    this.filesOpened++
-    if (file.footerFromCache) this.footersFromCache++
-    try {
-      return await use(file)
+      this.filesOpened++
+      if (file.footerFromCache) this.footersFromCache++
+      try {
+        return await use(file)
+      } finally {
+        const { requests, bytesFetched, rounds } = file.stats
+        this.progress.requests += requests
+        this.progress.bytes += bytesFetched
+        this.#maxFileRounds = Math.max(this.#maxFileRounds, rounds)
+        // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
+        await file.close()
+      }
     } finally {
       this.#open--
-      const { requests, bytesFetched, rounds } = file.stats
-      this.progress.requests += requests
-      this.progress.bytes += bytesFetched
-      this.#maxFileRounds = Math.max(this.#maxFileRounds, rounds)
-      // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
-      await file.close()
     }
   }
 
