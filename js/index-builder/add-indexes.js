@@ -18,6 +18,7 @@ import { Malformed } from '../format/thrift-compact.js'
 import { Unanswerable } from '../plan/verdicts.js'
 import { mapFooter, spliceFooter } from './footer-splice.js'
 import { openSink } from './sink.js'
+import { PageScratch } from '../pages/page-scratch.js'
 import { PACKAGE_VERSION } from './version.js'
 
 /** The key-value metadata key recording what addIndexes added. */
@@ -76,18 +77,6 @@ export async function addIndexes(source, sink, options) {
       }
     }
     const geometry = fileGeometry(layout, file.fileSize, metadataOffset)
-    // A chunk's first window (the whole chunk, mostly) is read into one buffer reused chunk after chunk:
-    // nothing a chunk's scan leaves outlives it. Later windows of a chunk are its own (its dictionary's
-    // values may be views into the first).
-    const chunkWindow = new Uint8Array(windowBytes)
-    const readChunk = () => {
-      let first = true
-      return (offset, length) => {
-        const into = first ? chunkWindow : undefined
-        first = false
-        return file.readRange(offset, length, { signal, into })
-      }
-    }
     out = await openSink(sink)
     // Everything before the old footer, as it is; the next window is read while one is written, into the
     // other of two buffers (a sink is done with the bytes when its write resolves), so streaming a file of
@@ -102,6 +91,22 @@ export async function addIndexes(source, sink, options) {
       next = following < metadataOffset ? readWindow(following, Math.min(windowBytes, metadataOffset - following)) : undefined
       next?.catch(() => {}) // awaited on the next turn; a failure then is the one reported
       await out.write(bytes)
+    }
+    // The copy is written: its first buffer now takes each chunk's first window (the whole chunk, mostly),
+    // reused chunk after chunk, since nothing a chunk's scan leaves outlives it. Later windows of a chunk
+    // are its own (its dictionary's values may be views into the first). Chunks are read only from the
+    // data, which lies before the footer, so a window never needs more than the copy's buffer holds.
+    const chunkWindow = buffers[0]
+    buffers.length = 0
+    // Pages are decoded into buffers shared by every chunk (js/pages/page-scratch.js), not new ones per page.
+    const scratch = new PageScratch()
+    const readChunk = () => {
+      let first = true
+      return (offset, length) => {
+        const into = first ? chunkWindow : undefined
+        first = false
+        return file.readRange(offset, length, { signal, into })
+      }
     }
     const added = []
     const pageIndexes = []
@@ -135,7 +140,7 @@ export async function addIndexes(source, sink, options) {
         const chunkName = `${name}: row group ${g}, column ${column.name}`
         const pageLayout = crypto ? (decoding) => sealing.encryptedPages(crypto, decoding, { dictionaryOffset: view.dictionaryPageOffset, where: chunkName }) : undefined
         const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read: readChunk(), fpp, ndv, windowBytes,
-          pageIndex: wantColumnIndex ? 'both' : wantOffsetIndex ? 'offset' : false, pages: pageLayout })
+          pageIndex: wantColumnIndex ? 'both' : wantOffsetIndex ? 'offset' : false, pages: pageLayout, scratch })
         if ('problem' in built) {
           skipped.push({ ...where, reason: 'unreadable-pages', detail: built.problem })
           continue

@@ -7,6 +7,7 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { chunk as chunkView } from '../footer/records.js'
 import { chunkByteRange } from '../indexes/page-index.js'
 import { columnDecoder, PageDecodeError } from '../pages/page-decode.js'
+import { PageScratch } from '../pages/page-scratch.js'
 import { scanChunk, DEFAULT_WINDOW_BYTES } from './chunk-scan.js'
 import { FILTERABLE_TYPES, FilterFeed } from './chunk-values.js'
 import { PageIndexFeed } from './page-index-writer.js'
@@ -26,13 +27,15 @@ export { DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES }
  * @param {{ layout: import('../footer/footer.js').FileLayout, metadataOffset: number, column: import('../footer/footer.js').LeafColumn,
  *   rowGroup: number, read: (offset: number, length: number) => Promise<Uint8Array>, fpp: number,
  *   ndv: 'auto' | number, windowBytes?: number, bounds?: boolean, pageIndex?: false | 'offset' | 'both',
- *   pages?: (decoding: any) => import('./chunk-scan.js').PageLayout }} job
+ *   pages?: (decoding: any) => import('./chunk-scan.js').PageLayout, scratch?: PageScratch }} job
  *   pageIndex: also build the chunk's OffsetIndex ('offset') or OffsetIndex and ColumnIndex ('both');
- *   pages: how the chunk's pages lie, when not as plaintext (an encrypted chunk's modules)
+ *   pages: how the chunk's pages lie, when not as plaintext (an encrypted chunk's modules);
+ *   scratch: buffers pages are decoded into, shared by the chunks of a run (the filter and the bounds copy
+ *   what they keep, so nothing of a page outlives it)
  * @returns {Promise<ChunkFilter | { problem: string }>} a problem when the pages cannot be read fully (no filter then)
  */
 export async function buildChunkFilter({ layout, metadataOffset, column, rowGroup, read, fpp, ndv, windowBytes = DEFAULT_WINDOW_BYTES, bounds = false,
-  pageIndex = false, pages: pageLayout }) {
+  pageIndex = false, pages: pageLayout, scratch = new PageScratch() }) {
   ensureColumnIndexes(layout, column.index)
   const range = chunkByteRange(layout, rowGroup, column.index)
   if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) return { problem: 'the footer does not place the column chunk inside the file\'s data' }
@@ -42,6 +45,7 @@ export async function buildChunkFilter({ layout, metadataOffset, column, rowGrou
     const decoding = await columnDecoder(layout, column, codec)
     // INT96 pages and dictionaries as their 12-byte values: hyparquet's bigint of one can lose bytes.
     if (column.physicalType === 'INT96') decoding.plainBinaryWidth = 12
+    decoding.scratch = scratch
     const pages = pageIndex ? new PageIndexFeed(feed, column, pageIndex === 'both') : undefined
     await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues }, decoding, pages ?? feed, windowBytes, pageLayout?.(decoding))
     feed.finish()

@@ -34,7 +34,10 @@ export async function loadHyparquetPages() {
   return Object.assign({}, ...modules.map((module, i) => pick(names[i], module)))
 }
 
-/** hyparquet's JavaScript snappy decoder. @returns {Promise<{ snappyUncompress: Function }>} */
+/**
+ * hyparquet's JavaScript snappy decoder: it fills `output` exactly or throws.
+ * @returns {Promise<{ snappyUncompress: (input: Uint8Array, output: Uint8Array) => void }>}
+ */
 export async function loadHyparquetSnappy() {
   return /** @type {any} */ (pick('hyparquet/src/snappy.js', await import('hyparquet/src/snappy.js')))
 }

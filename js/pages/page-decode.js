@@ -74,6 +74,9 @@ export async function columnDecoder(layout, column, codec) {
     // PLAIN data pages as value sections: 0 for BYTE_ARRAY, the width for FLBA; undefined (other types,
     // or set so by a caller): decoded by hyparquet like every other page.
     plainBinaryWidth: hyparquet.plainBinary.plainBinaryWidth(column.physicalType, element.type_length),
+    // Buffers data pages and their levels are decoded into instead of new arrays (js/pages/page-scratch.js),
+    // set by a caller that keeps nothing of a data page past the next one.
+    scratch: /** @type {import('./page-scratch.js').PageScratch | undefined} */ (undefined),
     // hyparquet's ColumnDecoder shape, for its page readers.
     decoder: {
       pathInSchema: column.path, type: column.physicalType, element, schemaPath,
@@ -144,14 +147,15 @@ export async function decodePageAt(bytes, at, end, column) {
     if (header.type === PageType.DATA_PAGE) {
       const daph = full.data_page_header
       if (!daph || !(daph.num_values >= 0)) throw new PageDecodeError('a data page without a DataPageHeader')
-      const page = await decompressed(stored, uncompressedPageSize, column.codec)
+      // Into the scan's scratch when it has one: a data page is done with before the next (a dictionary is not).
+      const page = await decompressed(stored, uncompressedPageSize, column.codec, column.scratch?.bytes('page', uncompressedPageSize))
       if (daph.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: column.hyparquet.plainBinary.plainBinaryPageV1(page, daph.num_values, column), next }
       const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPage(page, daph, decoder)
       return { page: dataPage_(daph.num_values, definitionLevels, repetitionLevels, dataPage, daph.encoding), next }
     }
     const v2 = full.data_page_header_v2
     if (!v2 || !(v2.num_values >= 0) || !(v2.num_nulls >= 0)) throw new PageDecodeError('a v2 data page without a DataPageHeaderV2')
-    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column, (b, size) => decompressed(b, size, column.codec)), next }
+    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column, (b, size) => decompressed(b, size, column.codec, column.scratch?.bytes('page', size))), next }
     const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPageV2(stored, full, decoder)
     return { page: dataPage_(v2.num_values, definitionLevels ?? [], repetitionLevels, dataPage, v2.encoding), next }
   } catch (error) {
@@ -167,8 +171,9 @@ function dataPage_(numLevels, definitionLevels, repetitionLevels, values, encodi
   }
 }
 
-async function decompressed(stored, uncompressedSize, codec) {
-  const page = await decompressPage(stored, uncompressedSize, codec)
+/** @param {Uint8Array} [into] where to decompress, when the caller keeps nothing of the page past the next one */
+async function decompressed(stored, uncompressedSize, codec, into) {
+  const page = await decompressPage(stored, uncompressedSize, codec, undefined, into)
   if ('error' in page) throw new PageDecodeError(page.error.detail)
   return page.bytes
 }

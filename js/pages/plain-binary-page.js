@@ -29,10 +29,17 @@ export function plainBinaryWidth(physicalType, typeLength) {
 
 /**
  * What reading a column's PLAIN binary pages needs of its decoder (page-decode.js columnDecoder): its
- * levels, value width (0: BYTE_ARRAY) and hyparquet's level reader.
+ * levels, value width (0: BYTE_ARRAY) and hyparquet's level reader; `scratch` (js/pages/page-scratch.js),
+ * when the caller keeps nothing of a page past the next one: levels are decoded into it, not new arrays.
  * @typedef {{ maxDefinitionLevel: number, maxRepetitionLevel: number, plainBinaryWidth: number,
- *   hyparquet: { pages: { readRleBitPackedHybrid: (reader: any, width: number, output: any[], length?: number) => void } } }} PlainBinaryColumn
+ *   hyparquet: { pages: { readRleBitPackedHybrid: (reader: any, width: number, output: any, length?: number) => void } },
+ *   scratch?: { int32: (name: string, n: number) => Int32Array } }} PlainBinaryColumn
  */
+
+/** An array for `n` levels: scratch when the column has it (a JS array of numbers is 8 bytes a level, freed late). */
+function levelArray(column, kind, n) {
+  return column.scratch ? column.scratch.int32(kind, n) : new Array(n)
+}
 
 const bitWidth = (level) => 32 - Math.clz32(level)
 
@@ -47,13 +54,13 @@ export function plainBinaryPageV1(page, numValues, column) {
   const reader = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 }
   let repetitionLevels = []
   if (column.maxRepetitionLevel) {
-    repetitionLevels = new Array(numValues)
+    repetitionLevels = levelArray(column, 'repetition', numValues)
     column.hyparquet.pages.readRleBitPackedHybrid(reader, bitWidth(column.maxRepetitionLevel), repetitionLevels)
   }
   let definitionLevels = []
   let present = numValues
   if (column.maxDefinitionLevel) {
-    definitionLevels = new Array(numValues)
+    definitionLevels = levelArray(column, 'definition', numValues)
     column.hyparquet.pages.readRleBitPackedHybrid(reader, bitWidth(column.maxDefinitionLevel), definitionLevels)
     present = countEqual(definitionLevels, column.maxDefinitionLevel)
     if (present === numValues) definitionLevels = [] // as hyparquet: no nulls, no levels
@@ -81,13 +88,13 @@ export async function plainBinaryPageV2(stored, header, column, decompress) {
   const reader = { view: new DataView(stored.buffer, stored.byteOffset, stored.byteLength), offset: 0 }
   let repetitionLevels = []
   if (column.maxRepetitionLevel) {
-    repetitionLevels = new Array(v2.num_values)
+    repetitionLevels = levelArray(column, 'repetition', v2.num_values)
     column.hyparquet.pages.readRleBitPackedHybrid(reader, bitWidth(column.maxRepetitionLevel), repetitionLevels, repetitionBytes)
   }
   reader.offset = repetitionBytes
   let definitionLevels = []
   if (column.maxDefinitionLevel) {
-    definitionLevels = new Array(v2.num_values)
+    definitionLevels = levelArray(column, 'definition', v2.num_values)
     column.hyparquet.pages.readRleBitPackedHybrid(reader, bitWidth(column.maxDefinitionLevel), definitionLevels, definitionBytes)
   }
   let values = stored.subarray(repetitionBytes + definitionBytes)
