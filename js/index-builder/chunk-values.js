@@ -163,8 +163,11 @@ export class FilterFeed {
         return { bytes, headerLength: bytes.length - filter.numBytes, ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: filter.numBytes }
       }
       const estimate = Math.ceil(filter.health().estimatedNdv * ESTIMATE_MARGIN)
-      const target = getCore().native.optimalNumBytes(estimate, this.sizing.fpp)
-      const bitset = foldBitset(filter.bitset(), target)
+      const core = getCore()
+      const target = core.native.optimalNumBytes(estimate, this.sizing.fpp)
+      // Folded where the filter lies in wasm memory (it is freed next), so the bytes below are its one copy:
+      // a page-scale copy or two per chunk is garbage V8 lets pile up.
+      const bitset = foldBitset(core.u8.subarray(filter.address, filter.address + filter.numBytes), target)
       const header = encodeHeader(bitset.length)
       const bytes = new Uint8Array(header.length + bitset.length)
       bytes.set(header)
@@ -183,17 +186,25 @@ export function columnarViews({ values, offsets, length }) {
   return Array.from({ length }, (_, i) => (offsets ? values.subarray(offsets[i], offsets[i + 1]) : values.subarray(i * width, (i + 1) * width)))
 }
 
-/** A power-of-two bitset folded (block pairs OR-ed) down to `target` bytes, when smaller. */
+/**
+ * A power-of-two bitset folded (block pairs OR-ed) down to `target` bytes, when smaller — in place: the
+ * result is a view of the first bytes of `bitset`, whose other bytes are left as they are.
+ * @param {Uint8Array} bitset
+ * @param {number} target
+ */
 export function foldBitset(bitset, target) {
-  let words = new Uint32Array(bitset.buffer.slice(bitset.byteOffset, bitset.byteOffset + bitset.length))
+  const aligned = bitset.byteOffset % 4 === 0 ? bitset : bitset.slice()
+  let words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length >> 2)
   const blockWords = BLOCK_BYTES / 4
   while (words.length * 4 > target && words.length > blockWords) {
-    const half = new Uint32Array(words.length / 2)
-    for (let b = 0; b < half.length / blockWords; b++) {
+    const half = words.length / 2
+    // Ascending, block b of the half takes blocks 2b and 2b + 1, which lie at or after it: every word is
+    // read before it is written.
+    for (let b = 0; b < half / blockWords; b++) {
       const from = 2 * b * blockWords
-      for (let w = 0; w < blockWords; w++) half[b * blockWords + w] = words[from + w] | words[from + blockWords + w]
+      for (let w = 0; w < blockWords; w++) words[b * blockWords + w] = words[from + w] | words[from + blockWords + w]
     }
-    words = half
+    words = words.subarray(0, half)
   }
-  return new Uint8Array(words.buffer)
+  return new Uint8Array(words.buffer, words.byteOffset, words.length * 4)
 }
