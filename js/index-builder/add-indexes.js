@@ -121,11 +121,9 @@ export async function addIndexes(source, sink, options) {
         if (!wantFilter) skipped.push({ ...where, reason: 'has-filter', detail: 'the chunk has a usable bloom filter (replace: true builds a new one)' })
         const view = chunkView(layout, g, column.index)
         const crypto = view.crypto
-        // Page indexes of encrypted chunks would be modules of their own (types 6, 7): not written yet.
-        const wantOffsetIndex = pageIndex && !(view.offsetIndexOffset >= 4) && !crypto
+        const wantOffsetIndex = pageIndex && !(view.offsetIndexOffset >= 4)
         // Page bounds are defined only in TYPE_ORDER (PageIndex.md); a chunk keeps a ColumnIndex it has.
         const wantColumnIndex = wantOffsetIndex && !(view.columnIndexOffset >= 4) && layout.columnOrders?.[column.index] === TYPE_ORDER
-        if (pageIndex && crypto && !(view.offsetIndexOffset >= 4)) skipped.push({ ...where, reason: 'no-page-index', detail: 'page indexes of encrypted chunks are not written' })
         if (!wantFilter && !wantOffsetIndex) continue
         const place = map.rowGroups[g]?.chunks[column.index]
         if (!place?.meta && !place?.struct.fields.some((f) => f.id === 9)) {
@@ -161,10 +159,12 @@ export async function addIndexes(source, sink, options) {
         if (pages?.offsetIndex) {
           for (const kind of /** @type {const} */ (['columnIndex', 'offsetIndex'])) {
             if (!pages[kind]) continue
-            edit[kind] = { offset: out.written, length: pages[kind].length }
-            await out.write(pages[kind])
+            // An encrypted chunk's page indexes are modules of their own (types 6 and 7), under its key.
+            const bytes = crypto ? await sealing.sealPageIndex(crypto, kind, pages[kind]) : pages[kind]
+            edit[kind] = { offset: out.written, length: bytes.length }
+            await out.write(bytes)
           }
-          pageIndexes.push({ ...where, offsetIndex: edit.offsetIndex, columnIndex: edit.columnIndex })
+          pageIndexes.push({ ...where, offsetIndex: edit.offsetIndex, columnIndex: edit.columnIndex, ...(crypto ? { encrypted: true } : {}) })
         }
         if (pages?.problem) skipped.push({ ...where, reason: 'no-page-index', detail: pages.problem })
         if (Object.keys(edit).length) edits.set(chunk, edit)

@@ -1,7 +1,8 @@
 // The encrypted side of addIndexes (parquet-format Encryption.md §4.4, §5): an encrypted chunk's pages are
 // read as page header + page module pairs and decrypted (js/crypto/encrypted-pages.js); its new filter is
 // written as the spec's two modules — BloomFilter Header (module type 8) and BloomFilter Bitset (9), each
-// sealed with the chunk's key under its own AAD (row group and column ordinals); an encrypted ColumnMetaData
+// sealed with the chunk's key under its own AAD (row group and column ordinals), and its new page indexes as
+// ColumnIndex (6) and OffsetIndex (7) modules; an encrypted ColumnMetaData
 // is decrypted, given the filter's location and sealed again (module type 1); and the footer is sealed as the
 // file's mode says — encrypted footer: FileCryptoMetaData as it was, then the footer module under the footer
 // key; plaintext footer: the FileMetaData and a new signature (nonce ‖ tag). Loaded only for encrypted files.
@@ -78,6 +79,18 @@ export async function sealFilter(crypto, bytes, headerLength) {
     encryptGcmModule(crypto.keys.gcm, bytes.subarray(headerLength), crypto.aad(ModuleType.BLOOM_FILTER_BITSET)),
   ])
   return concatBytes([header, bitset])
+}
+
+/**
+ * A serialized ColumnIndex or OffsetIndex (js/index-builder/page-index-writer.js) as its module (type 6 or 7),
+ * sealed with the chunk's key under the AAD of its row group and column (Encryption.md §4.4: page indexes
+ * are modules of their own; column_index_length / offset_index_length cover the whole module).
+ * @param {import('../crypto/encrypted-footer.js').ChunkKeys} crypto
+ * @param {'columnIndex' | 'offsetIndex'} kind
+ * @param {Uint8Array} bytes
+ */
+export function sealPageIndex(crypto, kind, bytes) {
+  return encryptGcmModule(crypto.keys.gcm, bytes, crypto.aad(kind === 'columnIndex' ? ModuleType.COLUMN_INDEX : ModuleType.OFFSET_INDEX))
 }
 
 /**

@@ -118,18 +118,18 @@ export function keyValueStruct(key, value) {
 }
 
 /**
- * A struct's bytes with some fields set (added or replaced, by id) — as parts, mostly views of `bytes`.
- * When every set field already exists with the same type only their values change and every field
- * header stays as it was; otherwise all headers are written in the long form (valid whatever id precedes
- * them) and new fields go before the first field with a larger id.
+ * A struct's bytes with some fields set (added or replaced, by id) or, set to null, dropped — as parts,
+ * mostly views of `bytes`. When every set field already exists with the same type only their values
+ * change and every field header stays as it was; otherwise all headers are written in the long form
+ * (valid whatever id precedes them) and new fields go before the first field with a larger id.
  * @param {Uint8Array} bytes
  * @param {Struct} struct
- * @param {Map<number, { type: number, parts: Uint8Array[] }>} set
+ * @param {Map<number, { type: number, parts: Uint8Array[] } | null>} set
  * @returns {Uint8Array[]}
  */
 export function spliceStruct(bytes, struct, set) {
   const out = []
-  const inPlace = [...set].every(([id, v]) => struct.fields.some((f) => f.id === id && f.type === v.type))
+  const inPlace = [...set].every(([id, v]) => v !== null && struct.fields.some((f) => f.id === id && f.type === v.type))
   if (inPlace) {
     for (const f of struct.fields) {
       out.push(bytes.subarray(f.start, f.valueStart))
@@ -138,16 +138,17 @@ export function spliceStruct(bytes, struct, set) {
       else out.push(bytes.subarray(f.valueStart, f.end))
     }
   } else {
-    const pending = [...set].filter(([id]) => !struct.fields.some((f) => f.id === id)).sort((a, b) => a[0] - b[0])
+    const pending = /** @type {Array<[number, { type: number, parts: Uint8Array[] }]>} */ ([...set]
+      .filter(([id, v]) => v !== null && !struct.fields.some((f) => f.id === id)).sort((a, b) => a[0] - b[0]))
     const emit = (id, type, parts) => out.push(longFieldHeader(type, id), ...parts)
     for (const f of struct.fields) {
       while (pending.length && pending[0][0] < f.id) {
-        const [id, v] = pending.shift()
+        const [id, v] = /** @type {[number, { type: number, parts: Uint8Array[] }]} */ (pending.shift())
         emit(id, v.type, v.parts)
       }
       const value = set.get(f.id)
       if (value) emit(f.id, value.type, value.parts)
-      else emit(f.id, f.type, [bytes.subarray(f.valueStart, f.end)])
+      else if (value !== null) emit(f.id, f.type, [bytes.subarray(f.valueStart, f.end)])
     }
     for (const [id, v] of pending) emit(id, v.type, v.parts)
   }

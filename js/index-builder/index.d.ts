@@ -23,8 +23,8 @@ export interface AddIndexesOptions {
   signal?: AbortSignal
   /**
    * The keys of an encrypted file (as openParquet takes them). Without them an encrypted file is refused (ENCRYPTED); with
-   * them, filters of encrypted chunks are written as encrypted modules (BloomFilter Header and Bitset, the column's key)
-   * and the footer is encrypted or signed again with the footer key, which is therefore required (ENCRYPTION_KEY_REQUIRED).
+   * them, filters of encrypted chunks are written as encrypted modules (BloomFilter Header and Bitset, the column's key),
+   * so are their new page indexes (ColumnIndex and OffsetIndex modules), and the footer is encrypted or signed again with the footer key, which is therefore required (ENCRYPTION_KEY_REQUIRED).
    */
   decryption?: DecryptionOptions
 }
@@ -34,11 +34,12 @@ export interface AddIndexesResult {
   bytesWritten: number
   /** encrypted: the filter was written as two encrypted modules (`length` covers both). */
   added: Array<{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number, encrypted?: true }>
-  pageIndexes: Array<{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number } }>
+  /** encrypted: each index was written as an encrypted module under the column's key (`length` covers the module). */
+  pageIndexes: Array<{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number }, encrypted?: true }>
   /**
    * has-filter: kept, usable (no `replace`); unreadable-pages: nothing written (also AES_GCM_CTR_V1 pages, which nothing
-   * authenticates); no-column-metadata; no-page-index: pages that do not start rows, bounds that cannot be written, or an
-   * encrypted chunk (the chunk has no new page index); no-key: the chunk is encrypted and its key was not given.
+   * authenticates); no-column-metadata; no-page-index: pages that do not start rows, or bounds that cannot be written
+   * (the chunk has no new page index); no-key: the chunk is encrypted and its key was not given.
    */
   skipped: Array<{ rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index' | 'no-key', detail: string }>
   /** With a null sink. */

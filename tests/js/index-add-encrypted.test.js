@@ -4,8 +4,9 @@
 // §4.4), the FileMetaData and ColumnMetaData decoded by hyparquet's Thrift reader, each new filter's two
 // modules (BloomFilter Header 8, Bitset 9) decrypted with the column's key and checked for every stored
 // value with hyparquet's SBBF and XXH64 — and by our reader, which must find every stored value and rule
-// out ≥ 99% of absent ones. Pages are byte-identical. Refusals: no keys, no footer key, a missing column
-// key, AES-CTR pages, DuckDB's empty-AAD files, tampered modules.
+// out ≥ 99% of absent ones. Pages are byte-identical. With pageIndex, on copies whose footers lost their page
+// indexes, the new ColumnIndex / OffsetIndex modules (6, 7) decrypted the same way equal parquet-java's own.
+// Refusals: no keys, no footer key, a missing column key, AES-CTR pages, DuckDB's empty-AAD files, tampered modules.
 import assert from 'node:assert/strict'
 import { createCipheriv, createDecipheriv, createHash } from 'node:crypto'
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
@@ -14,10 +15,13 @@ import { before, describe, test } from 'node:test'
 
 import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js'
 import { readBloomFilter, sbbfContains } from 'hyparquet/src/bloom.js'
+import { readColumnIndex, readOffsetIndex } from 'hyparquet/src/indexes.js'
+import { parquetMetadata } from 'hyparquet/src/metadata.js'
 
 import { ErrorCode, init, openParquet } from '../../js/index.js'
 import { addIndexes, INDEXES_KEY } from '../../js/index-builder/index.js'
 import { chunk } from '../../js/footer/records.js'
+import { mapFooter, spliceStruct } from '../../js/index-builder/footer-splice.js'
 import { fixturePath, missingFixture, PARQUET_TESTING_FOOTER_KEY, PARQUET_TESTING_KEYS, PARQUET_TESTING_KEYS_256 } from './helpers/fixtures.js'
 import { referenceHash } from './helpers/reference-sbbf.js'
 import { runCli } from './helpers/run-cli.js'
@@ -109,7 +113,7 @@ function openFooter(bytes, keys) {
     const { value: cryptoMetaData, end } = thrift(region)
     const fileAad = fileAadOf(cryptoMetaData.field_1, keys.aadPrefix)
     const plain = openModule(footerKey, region.subarray(end), aad(fileAad, 0))
-    return { metadata: thrift(plain).value, fileAad, encryptedFooter: true }
+    return { metadata: thrift(plain).value, fileAad, encryptedFooter: true, plaintext: plain, cryptoMetaData: region.subarray(0, end) }
   }
   assert.equal(magic, 'PAR1')
   const { value: metadata, end } = thrift(region)
@@ -122,7 +126,64 @@ function openFooter(bytes, keys) {
   cipher.update(footer)
   cipher.final()
   assert.deepEqual(new Uint8Array(cipher.getAuthTag()), signature.subarray(12), 'the plaintext footer\'s signature verifies with the footer key')
-  return { metadata, fileAad, encryptedFooter: false }
+  return { metadata, fileAad, encryptedFooter: false, plaintext: footer }
+}
+
+/** A GCM module sealed by node:crypto (length ‖ nonce ‖ ciphertext ‖ tag). */
+function sealModule(key, plaintext, additional) {
+  const nonce = Buffer.from(createHash('sha256').update(plaintext).digest().subarray(0, 12))
+  const cipher = createCipheriv(cipherName(key), key, nonce)
+  cipher.setAAD(additional)
+  const body = Buffer.concat([nonce, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()])
+  const length = Buffer.alloc(4)
+  length.writeUInt32LE(body.length)
+  return new Uint8Array(Buffer.concat([length, body]))
+}
+
+/**
+ * The file with every ColumnChunk's page index fields (offset_index_offset/length 4–5, column_index_offset/
+ * length 6–7) dropped from its footer, which is encrypted (PARE) or signed again with the footer key by
+ * node:crypto: the pages as parquet-java wrote them, but no page indexes. (The Thrift is cut with our
+ * footer splice; the truth the test compares with is the original file's own page indexes.)
+ */
+function withoutPageIndexes(bytes, keys) {
+  const footerKey = keyBytes(keys.footerKey)
+  const { plaintext, fileAad, encryptedFooter, cryptoMetaData } = openFooter(bytes, keys)
+  const map = mapFooter(plaintext)
+  const drop = new Map([[4, null], [5, null], [6, null], [7, null]])
+  const rowGroups = map.rowGroups.map((rowGroup) => {
+    const columnsField = rowGroup.struct.fields.find((f) => f.id === 1)
+    const chunks = [plaintext.subarray(columnsField.valueStart, rowGroup.chunks[0].struct.start), ...rowGroup.chunks.flatMap((c) => spliceStruct(plaintext, c.struct, drop))]
+    return spliceStruct(plaintext, rowGroup.struct, new Map([[1, { type: columnsField.type, parts: chunks }]]))
+  })
+  const rowGroupsField = map.top.fields.find((f) => f.id === 4)
+  const footer = new Uint8Array(Buffer.concat(spliceStruct(plaintext, map.top, new Map([[4, { type: rowGroupsField.type,
+    parts: [plaintext.subarray(rowGroupsField.valueStart, map.rowGroups[0].struct.start), ...rowGroups.flat()] }]]))))
+  let tail
+  if (encryptedFooter) {
+    tail = Buffer.concat([cryptoMetaData, sealModule(footerKey, footer, aad(fileAad, 0))])
+  } else {
+    const signed = sealModule(footerKey, footer, aad(fileAad, 0))
+    // A signature is the nonce and tag of the footer's encryption (Encryption.md §5.5).
+    tail = Buffer.concat([footer, signed.subarray(4, 16), signed.subarray(signed.length - 16)])
+  }
+  const length = Buffer.alloc(4)
+  length.writeUInt32LE(tail.length)
+  const prefix = bytes.length - 8 - le32(bytes, bytes.length - 8)
+  return new Uint8Array(Buffer.concat([bytes.subarray(0, prefix), tail, length, bytes.subarray(bytes.length - 4)]))
+}
+
+/** A chunk's page indexes as hyparquet decodes them, from their plaintext (decrypted with `key` when given). */
+function pageIndexesOf(bytes, chunkStruct, key, fileAad, rowGroup, column, schemaElement) {
+  const open = (offset, length, type) => {
+    const stored = bytes.subarray(Number(offset), Number(offset) + length)
+    return key ? openModule(key, stored, aad(fileAad, type, rowGroup, column)) : stored
+  }
+  const reader = (plain) => ({ view: new DataView(plain.buffer, plain.byteOffset, plain.byteLength), offset: 0 })
+  const offsetIndex = readOffsetIndex(reader(open(chunkStruct.field_4, chunkStruct.field_5, 7)))
+  const columnIndex = chunkStruct.field_6 === undefined ? undefined
+    : readColumnIndex(reader(open(chunkStruct.field_6, chunkStruct.field_7, 6)), schemaElement)
+  return { offsetIndex, columnIndex }
 }
 
 /** Per column chunk: its ColumnMetaData (decrypted when encrypted) and the key its modules use (undefined: plaintext). */
@@ -211,6 +272,58 @@ describe('addIndexes with keys: filters written as encrypted modules, footers se
           const ruledOut = probed.rowGroups[0].results.filter((r) => r.verdict === 'absent').length / absent.length
           assert.ok(ruledOut >= 0.99, `${name}: ${ruledOut} of absent values ruled out`)
         }
+      } finally {
+        await file.close()
+      }
+    })
+  }
+})
+
+describe('addIndexes with keys and pageIndex: page indexes of encrypted chunks written as encrypted modules', () => {
+  for (const relative of ['parquet-testing/encrypt_columns_and_footer.parquet.encrypted', 'parquet-testing/encrypt_columns_plaintext_footer.parquet.encrypted']) {
+    test(`${relative} without its page indexes: the new ones, decrypted by node:crypto, equal parquet-java's for the same pages`, { skip: missingFixture(relative) }, async () => {
+      const original = new Uint8Array(await readFile(fixturePath(relative)))
+      const input = path.join(dir, `${path.basename(relative)}.no-page-index`)
+      await writeFile(input, withoutPageIndexes(original, KEYS))
+      const names = Object.keys(ARROW_VALUES)
+      const output = path.join(dir, `${path.basename(relative)}.page-indexed`)
+      const result = await addIndexes(input, output, { columns: names, decryption: KEYS, pageIndex: true })
+      assert.deepEqual(result.skipped, [])
+      assert.deepEqual(result.pageIndexes.map((p) => [p.column, p.encrypted ?? false, p.columnIndex !== undefined]),
+        [['int32_field', false, true], ['double_field', true, true], ['float_field', true, true]])
+
+      const after = new Uint8Array(await readFile(output))
+      const copy = openFooter(after, KEYS)
+      const truth = openFooter(original, KEYS)
+      const leaves = truth.metadata.field_2.filter((e) => !e.field_5)
+      // hyparquet's schema elements (what its ColumnIndex reader decodes bounds by), from the decrypted FileMetaData framed as a file's tail.
+      const framed = Buffer.concat([truth.plaintext, Buffer.alloc(4), Buffer.from('PAR1')])
+      framed.writeUInt32LE(truth.plaintext.length, truth.plaintext.length)
+      const schema = parquetMetadata(framed.buffer.slice(framed.byteOffset, framed.byteOffset + framed.byteLength)).schema
+      const chunks = columnChunks(copy.metadata, copy.fileAad, KEYS, leaves.map((e) => text.decode(e.field_4)))
+      for (const c of chunks.filter((x) => names.includes(x.name))) {
+        const mine = copy.metadata.field_4[c.rowGroup].field_1[c.column]
+        const theirs = truth.metadata.field_4[c.rowGroup].field_1[c.column]
+        const element = schema.find((e) => e.name === c.name)
+        const written = pageIndexesOf(after, mine, c.key, copy.fileAad, c.rowGroup, c.column, element)
+        const expected = pageIndexesOf(original, theirs, c.key, truth.fileAad, c.rowGroup, c.column, element)
+        assert.deepEqual(written.offsetIndex.page_locations, expected.offsetIndex.page_locations, `${c.name}: page locations (offsets and sizes of the header and page modules, first rows)`)
+        for (const field of ['null_pages', 'min_values', 'max_values', 'null_counts']) {
+          assert.deepEqual(written.columnIndex[field], expected.columnIndex[field], `${c.name}: ColumnIndex ${field}`)
+        }
+        if (c.key) {
+          // A module under another module type's AAD does not open: the type is bound.
+          assert.throws(() => openModule(c.key, after.subarray(Number(mine.field_4), Number(mine.field_4) + mine.field_5), aad(copy.fileAad, 6, c.rowGroup, c.column)))
+        }
+      }
+      // Our reader decrypts and uses them.
+      const file = await openParquet(output, { decryption: KEYS })
+      try {
+        const probed = await file.probe('double_field', [1.1111111 * 7, 1e9], { statistics: false, pageIndex: true })
+        const [stored, far] = probed.rowGroups[0].results
+        assert.equal(stored.verdict, 'maybe')
+        assert.deepEqual(stored.pages, [0], 'the new OffsetIndex places the stored value')
+        assert.deepEqual([far.verdict, far.source], ['absent', 'page-index'], 'the new ColumnIndex rules the far value out')
       } finally {
         await file.close()
       }

@@ -34,6 +34,7 @@ function addedFields(r: AddIndexesResult): Every<AddIndexesResult> {
     pageIndexes: r.pageIndexes.map((p) => ({
       rowGroup: p.rowGroup, column: p.column,
       offsetIndex: { offset: p.offsetIndex.offset, length: p.offsetIndex.length }, columnIndex: p.columnIndex && { offset: p.columnIndex.offset, length: p.columnIndex.length },
+      encrypted: p.encrypted satisfies true | undefined,
     }) satisfies Every<AddIndexesResult['pageIndexes'][number]>),
     skipped: r.skipped.map((s) => ({ rowGroup: s.rowGroup, column: s.column, reason: s.reason, detail: s.detail }) satisfies Every<AddIndexesResult['skipped'][number]>),
   }
