@@ -14,6 +14,9 @@ import { PageIndexFeed } from './page-index-writer.js'
 
 export { DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES }
 
+/** Bytes a PLAIN value of each fixed-width physical type takes (BOOLEAN's are bits: hyparquet decodes those). */
+const PLAIN_WIDTHS = Object.freeze({ INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 })
+
 /**
  * @typedef {{ bytes: Uint8Array, headerLength: number, ndv: number, exact: boolean, numBytes: number,
  *   bounds?: { kind: string, min: any, max: any } | null,
@@ -30,12 +33,13 @@ export { DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES }
  *   pages?: (decoding: any) => import('./chunk-scan.js').PageLayout, scratch?: PageScratch }} job
  *   pageIndex: also build the chunk's OffsetIndex ('offset') or OffsetIndex and ColumnIndex ('both');
  *   pages: how the chunk's pages lie, when not as plaintext (an encrypted chunk's modules);
- *   scratch: buffers pages are decoded into, shared by the chunks of a run (the filter and the bounds copy
- *   what they keep, so nothing of a page outlives it)
+ *   scratch: buffers shared by the chunks of a run that pages are decoded into (the filter and the bounds
+ *   copy what they keep, so nothing of a page outlives it) and the filter's bytes are put in: `bytes` is then
+ *   valid until the next chunk built with it (without it, a chunk's pages share buffers of its own)
  * @returns {Promise<ChunkFilter | { problem: string }>} a problem when the pages cannot be read fully (no filter then)
  */
 export async function buildChunkFilter({ layout, metadataOffset, column, rowGroup, read, fpp, ndv, windowBytes = DEFAULT_WINDOW_BYTES, bounds = false,
-  pageIndex = false, pages: pageLayout, scratch = new PageScratch() }) {
+  pageIndex = false, pages: pageLayout, scratch }) {
   ensureColumnIndexes(layout, column.index)
   const range = chunkByteRange(layout, rowGroup, column.index)
   if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) return { problem: 'the footer does not place the column chunk inside the file\'s data' }
@@ -43,14 +47,17 @@ export async function buildChunkFilter({ layout, metadataOffset, column, rowGrou
   const feed = new FilterFeed(column, { capacity: numValues >= 0 ? numValues : layout.rowGroupRows[rowGroup], fpp, ndv: ndv === 'auto' ? undefined : ndv, bounds })
   try {
     const decoding = await columnDecoder(layout, column, codec)
-    // INT96 pages and dictionaries as their 12-byte values: hyparquet's bigint of one can lose bytes.
-    if (column.physicalType === 'INT96') decoding.plainBinaryWidth = 12
-    decoding.scratch = scratch
+    // PLAIN data pages of fixed-width types as their value bytes, hashed as they lie (BloomFilter.md hashes the
+    // PLAIN encoding): no typed array or JS array of levels per page, as hyparquet's page reader makes. INT96
+    // dictionaries too as their 12-byte values: hyparquet's bigint of one can lose bytes.
+    const width = PLAIN_WIDTHS[column.physicalType]
+    if (width) decoding.plainBinaryWidth = width
+    decoding.scratch = scratch ?? new PageScratch()
     const pages = pageIndex ? new PageIndexFeed(feed, column, pageIndex === 'both') : undefined
     await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues }, decoding, pages ?? feed, windowBytes, pageLayout?.(decoding))
     feed.finish()
     /** @type {ChunkFilter} */
-    const built = feed.take()
+    const built = feed.take(scratch && ((length) => scratch.bytes('filter', length)))
     if (pages) built.pageIndex = pages.serialize(layout.rowGroupRows[rowGroup])
     if (bounds) built.bounds = /** @type {import('./chunk-values.js').ValueBounds} */ (feed.bounds).result()
     return built

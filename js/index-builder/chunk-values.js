@@ -23,6 +23,9 @@ export function hashType(column) {
  */
 export const FILTERABLE_TYPES = new Set(['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
 
+/** The typed array of each fixed-width numeric physical type's PLAIN values (little-endian, as typed arrays are here). */
+const NUMBER_ARRAYS = Object.freeze({ INT32: Int32Array, FLOAT: Float32Array, INT64: BigInt64Array, DOUBLE: Float64Array })
+
 /** Headroom over the fill's estimate of the distinct values, for its error. */
 const ESTIMATE_MARGIN = 1.1
 const BLOCK_BYTES = 32
@@ -69,6 +72,7 @@ export class ValueBounds {
   constructor(column) {
     const order = sortOrderFor(column)
     this.order = order && ['int32', 'uint32', 'int64', 'uint64', 'float', 'double', 'bytes'].includes(order.kind) ? order : null
+    this.numbers = NUMBER_ARRAYS[column.physicalType]
     this.min = undefined
     this.max = undefined
   }
@@ -76,7 +80,11 @@ export class ValueBounds {
   /** @param {any} input values, or columnar bytes { values, offsets?, length } (js/index-builder/chunk-scan.js) */
   add(input) {
     if (!this.order || !input.length) return
-    const values = /** @type {any[]} */ (Array.isArray(input) || ArrayBuffer.isView(input) ? input : columnarViews(input))
+    const columnar = !(Array.isArray(input) || ArrayBuffer.isView(input))
+    // Fixed-width numbers as PLAIN bytes: read as their numbers (copied, as the section need not be aligned).
+    const values = /** @type {any[]} */ (!columnar ? input
+      : this.numbers && this.order.kind !== 'bytes' ? new this.numbers(input.values.slice(0, input.length * this.numbers.BYTES_PER_ELEMENT).buffer)
+        : columnarViews(input))
     const keys = sortKeys(this.order, values)
     if ('offsets' in keys) {
       const { bytes, offsets } = keys
@@ -152,27 +160,28 @@ export class FilterFeed {
   /**
    * The filter as Parquet stores it (BloomFilterHeader + bitset), folded to the size its distinct values
    * call for; frees the working filter.
+   * @param {(length: number) => Uint8Array} [into] where to put the bytes (a buffer of `length` bytes the
+   *   caller reuses, js/pages/page-scratch.js), else a new array
    * @returns {{ bytes: Uint8Array, headerLength: number, ndv: number, exact: boolean, numBytes: number }} headerLength: the
    *   BloomFilterHeader's bytes at the start of `bytes`
    */
-  take() {
+  take(into = (length) => new Uint8Array(length)) {
     const filter = /** @type {BloomFilter} */ (this.filter)
     try {
-      if (this.sizing.ndv !== undefined || this.exactNdv !== undefined) {
-        const bytes = filter.toBytes()
-        return { bytes, headerLength: bytes.length - filter.numBytes, ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: filter.numBytes }
-      }
-      const estimate = Math.ceil(filter.health().estimatedNdv * ESTIMATE_MARGIN)
       const core = getCore()
-      const target = core.native.optimalNumBytes(estimate, this.sizing.fpp)
+      const sized = this.sizing.ndv !== undefined || this.exactNdv !== undefined
+      const estimate = sized ? 0 : Math.ceil(filter.health().estimatedNdv * ESTIMATE_MARGIN)
+      const target = sized ? filter.numBytes : core.native.optimalNumBytes(estimate, this.sizing.fpp)
       // Folded where the filter lies in wasm memory (it is freed next), so the bytes below are its one copy:
       // a page-scale copy or two per chunk is garbage V8 lets pile up.
       const bitset = foldBitset(core.u8.subarray(filter.address, filter.address + filter.numBytes), target)
       const header = encodeHeader(bitset.length)
-      const bytes = new Uint8Array(header.length + bitset.length)
+      const bytes = into(header.length + bitset.length)
       bytes.set(header)
       bytes.set(bitset, header.length)
-      return { bytes, headerLength: header.length, ndv: estimate, exact: false, numBytes: bitset.length }
+      return sized
+        ? { bytes, headerLength: header.length, ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: bitset.length }
+        : { bytes, headerLength: header.length, ndv: estimate, exact: false, numBytes: bitset.length }
     } finally {
       filter.free()
       this.filter = undefined
