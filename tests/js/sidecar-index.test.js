@@ -475,6 +475,31 @@ describe('a directory beyond the tail read', () => {
     }
   })
 
+  test('openParquet(…, { index }) with the directory unread: the first refine reads it with its blocks, and answers as a loaded index does', async () => {
+    // Few values: their block rows cost less than the directory, so they ride in its wave.
+    const names = ['user-4', 'user-100003', 'user-100004']
+    const answers = async (index) => {
+      const file = await openParquet(path.join(data, fileName(4)), { index })
+      try {
+        return (await file.probe('name', names, { statistics: false })).rowGroups.map((g) => g.results.map((r) => [r.verdict, r.source, r.reason]))
+      } finally {
+        await file.close()
+      }
+    }
+    const loaded = await openSidecarIndex(indexPath)
+    const pending = await openSidecarIndex(indexPath, { initialFetchSize: TAIL })
+    try {
+      const expected = await answers(loaded)
+      assert.notEqual(expected[0][0][0], 'absent')
+      assert.ok(expected.flat().some(([verdict, source]) => verdict === 'absent' && source === 'bloom-filter'))
+      assert.deepEqual(await answers(pending), expected)
+      assert.equal(pending.stats.rounds, 2, 'the tail, then the directory with the block rows')
+    } finally {
+      await loaded.close()
+      await pending.close()
+    }
+  })
+
   test('an index written without a layout has its directory read at open, as before', async () => {
     const old = await withFooter((blobs) => { delete blobs[0].properties.layout })
     const index = await openSidecarIndex(old, { base: base(), initialFetchSize: TAIL })
