@@ -92,12 +92,23 @@ export interface SidecarFileEntry {
 
 export class SidecarIndex {
   private constructor()
+  /** The directory's files; like `directory`, INVALID_ARGUMENT until the directory is read (a probe, or loadDirectory()). */
   readonly files: SidecarFileEntry[]
+  /** The indexed columns (known from the footer, before the directory is read). */
   readonly columns: string[]
-  /** The directory as stored (docs/sidecar-index.md). */
+  /**
+   * The directory as stored (docs/sidecar-index.md). A directory larger than the open's tail read is read by the
+   * first probe (in one wave with its blocks) or by loadDirectory(); asking for it before is INVALID_ARGUMENT.
+   */
   readonly directory: { format: string, version: number, writer: string, fpp: number, columns: string[], regions: Array<{ offset: number, count: number, numBytes: number }>, files: SidecarFileEntry[] }
+  /** Of the index: its reads, and the HEADs that check files are the ones it describes (requests, in the rounds they run beside). */
   readonly stats: { requests: number, bytesFetched: number, rounds: number }
-  /** Per file and row group, from the index alone: one wave of 32-byte block reads. */
+  /** Reads the directory if opening did not (one read); a probe does not need this. */
+  loadDirectory(options?: { signal?: AbortSignal }): Promise<void>
+  /**
+   * Per file and row group, from the index alone: one wave of 32-byte block reads (the first probe of an index
+   * whose directory was not in the tail read: one wave of the directory and the block rows its values select).
+   */
   probe(column: string, values: Iterable<unknown>, options?: {
     files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal
   }): Promise<SidecarProbeResult>
@@ -114,7 +125,10 @@ export interface OpenSidecarIndexOptions extends Pick<import('../index.js').Open
   initialFetchSize?: number
 }
 
-/** Opens a sidecar index: one tail read (two when its directory is larger than initialFetchSize, default 256 KiB). */
+/**
+ * Opens a sidecar index: one tail read (two when its footer is larger than initialFetchSize, default 256 KiB). A directory
+ * outside the tail read is read by the first probe, in the same wave as its blocks.
+ */
 export function openSidecarIndex(source: Source, options?: OpenSidecarIndexOptions): Promise<SidecarIndex>
 
 /** Per column, the share of probes of its own values each index would prune, and what filters would cost (inspect --advise). */

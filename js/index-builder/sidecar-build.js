@@ -3,8 +3,10 @@
 // the exact min/max of the chunk's values. Laid out as a Puffin file (js/index-builder/puffin.js; the
 // format is docs/sidecar-index.md): the bitsets blob first, written block-major a bounded segment at a
 // time (js/index-builder/sidecar-regions.js), then the directory (JSON) right before the footer, so one
-// tail read finds both, and a probe then reads only the 32-byte blocks its values map to — for one
-// value, one range per region. With `update`, files whose size and validator match the old
+// tail read finds both while the directory is small; the footer also gives the bitsets blob its layout
+// (js/index-builder/sidecar-layout.js), so a first probe can read the directory and its values' blocks in one
+// wave when it is not. A probe then reads only the 32-byte blocks its values map to — for one value, one
+// range per region. With `update`, files whose size and validator match the old
 // index keep their entries (their bitsets copied across), new files are indexed and gone ones dropped.
 import { openParquet } from '../parquet-file.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
@@ -12,7 +14,9 @@ import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chun
 import { decodeHeaderBytes } from '../indexes/bloom-header.js'
 import { crc32Hex, puffinFooter, PUFFIN_MAGIC } from './puffin.js'
 import { openSink } from './sink.js'
-import { openSidecarIndex, BITSETS_BLOB, DIRECTORY_BLOB, SIDECAR_VERSION, encodeBound, fileValidator } from './sidecar-index.js'
+import { openSidecarIndex, BITSETS_BLOB, DIRECTORY_BLOB, fileValidator } from './sidecar-index.js'
+import { encodeBound, SIDECAR_VERSION } from './sidecar-directory.js'
+import { encodeLayout, LAYOUT_PROPERTY } from './sidecar-layout.js'
 import { PACKAGE_VERSION } from './version.js'
 import { RegionWriter } from './sidecar-regions.js'
 import { layoutEncrypted } from './add-indexes.js'
@@ -33,6 +37,7 @@ export async function buildSidecarIndex(files, sink, options) {
   const base = options.base ?? (typeof sink === 'string' ? (await import('node:path')).dirname(sink) : undefined)
   const inputs = await expandInputs(files)
   const previous = options.update ? await openSidecarIndex(options.update, { base }) : undefined
+  await previous?.loadDirectory({ signal })
   const out = await openSink(sink)
   const skipped = []
   let rebuilt = 0
@@ -64,7 +69,9 @@ export async function buildSidecarIndex(files, sink, options) {
     await out.write(directory)
     const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties })
     await out.write(puffinFooter([
-      blob(BITSETS_BLOB, bitsetsStart, bitsetsLength, {}),
+      blob(BITSETS_BLOB, bitsetsStart, bitsetsLength, {
+        [LAYOUT_PROPERTY]: encodeLayout({ fpp, columns: options.columns, regions: regions.regions.map((r, i) => ({ ...r, ...regions.kinds[i] })) }),
+      }),
       blob(DIRECTORY_BLOB, directoryStart, directory.length, { crc32: crc32Hex(directory), version: String(SIDECAR_VERSION) }),
     ], { 'created-by': `parquet-bloom ${PACKAGE_VERSION}` }))
     const bytesWritten = out.written
@@ -151,7 +158,7 @@ async function indexFile(input, recorded, validator, options, regions, skipped) 
         const b = built.bounds
         // [region, place in it, numBytes, min, max]: the region and place are set when the region is written.
         const entry = [-1, -1, built.numBytes, b ? encodeBound(b.kind, b.min) : null, b ? encodeBound(b.kind, b.max) : null]
-        await regions.add(built.bytes.slice(header.headerLength), entry, name)
+        await regions.add(built.bytes.slice(header.headerLength), entry, name, columns[name])
         chunkEntries[name] = entry
       }
       rowGroups.push({ numRows: layout.rowGroupRows[g], chunks: chunkEntries })
@@ -173,7 +180,7 @@ async function copyEntry(previous, old, regions) {
         continue
       }
       const entry = [-1, -1, ...c.slice(2)]
-      await regions.add(await previous.readBitset(c[0], c[1]), entry, name)
+      await regions.add(await previous.readBitset(c[0], c[1]), entry, name, old.columns[name])
       chunkEntries[name] = entry
     }
     rowGroups.push({ numRows: g.numRows, chunks: chunkEntries })

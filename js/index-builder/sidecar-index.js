@@ -1,9 +1,12 @@
 // A sidecar index opened for probing (format: docs/sidecar-index.md): one tail read gives the Puffin
-// footer and the directory (a second read only when the directory is larger than the tail read), and a
-// probe of any number of files reads, in one wave, only the 32-byte blocks of the bitsets its values
-// map to — after each chunk's recorded min/max has ruled out what it can. A file is answered from the
-// index only while it is the file the index describes: one missing from the index, or whose size or
-// validator differ, answers `unknown` with reason `stale-index`, never `absent`.
+// footer, the regions' layout and, while it is small, the directory; a probe of any number of files
+// reads, in one wave, only the 32-byte blocks of the bitsets its values map to — after each chunk's
+// recorded min/max has ruled out what it can. A directory larger than the tail read is not read at
+// open: the first probe reads it in one wave with the block rows its values select in every region (the
+// layout says where they are), then applies the directory — so opening and a first probe take two rounds
+// however many files there are. A file is answered from the index only while it is the file the index
+// describes: one missing from the index, or whose size or validator differ, answers `unknown` with
+// reason `stale-index`, never `absent`.
 import { openByteSource } from '../sources/open-byte-source.js'
 import { HttpSource } from '../sources/http-source.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
@@ -15,71 +18,29 @@ import { LinkModel, transportWindow } from '../plan/link-model.js'
 import { excludedByBounds, sortKeys, sortOrderFor } from '../indexes/statistics.js'
 import { Source, valueResult } from '../plan/verdicts.js'
 import { init } from '../wasm/core.js'
-import { crc32Hex, readPuffinFooter } from './puffin.js'
+import { readPuffinFooter } from './puffin.js'
 import { bitsetOf, blockOffset } from './sidecar-regions.js'
+import { decodeBound, notAnIndex, parseDirectory } from './sidecar-directory.js'
+import { blockRows, decodeLayout, LAYOUT_PROPERTY, typeKey } from './sidecar-layout.js'
+import { currency, startValidators } from './sidecar-currency.js'
 
-export const SIDECAR_VERSION = 1
+export { SIDECAR_VERSION } from './sidecar-directory.js'
+export { fileValidator } from './sidecar-currency.js'
 export const BITSETS_BLOB = 'parquet-bloom-sbbf-bitsets-v1'
 export const DIRECTORY_BLOB = 'parquet-bloom-directory-v1'
-/** The first read of an index: its footer and, for up to a few thousand row groups, its directory (bigger ones cost one more read). */
+/** The first read of an index: its footer (with the layout) and, for up to a few thousand row groups, its directory. */
 export const DEFAULT_INDEX_TAIL_BYTES = 256 * 1024
 const BLOCK_BYTES = 32
+/** What a round of reads of a local file is worth in bytes (as js/parquet-file.js counts it): little. */
+const LOCAL_ROUND_BYTES = 4096
 /** Region bytes readBitset keeps for the next bitsets of the same regions (an index update copies them in order). */
 const MAX_HELD_REGION_BYTES = 64 * 1024 * 1024
 const EMPTY_BLOCK = new Uint8Array(BLOCK_BYTES)
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
-
-/** A bound (a sort key, js/indexes/statistics.js sortKeys) as JSON: numbers (±Infinity as text), bigints as text, bytes as hex. */
-export function encodeBound(kind, key) {
-  if (key === undefined) return null
-  if (typeof key === 'bigint') return String(key)
-  if (key instanceof Uint8Array) return Array.from(key, (b) => b.toString(16).padStart(2, '0')).join('')
-  return Number.isFinite(key) ? key : String(key)
-}
-
-function decodeBound(kind, text) {
-  if (text === null || text === undefined) return undefined
-  if (kind === 'int64' || kind === 'uint64') return BigInt(text)
-  if (kind === 'bytes') {
-    const out = new Uint8Array(text.length / 2)
-    for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16)
-    return out
-  }
-  return Number(text)
-}
 
 /**
- * What tells one version of a file from another: its size, and the modification time of a local file,
- * the strong ETag (else Last-Modified) of a URL, nothing for memory.
- * @param {any} input
- * @param {{ fetch?: typeof fetch, signal?: AbortSignal }} [options]
- * @returns {Promise<{ size: number, validator: string | null }>}
- */
-export async function fileValidator(input, { fetch: fetchImpl = globalThis.fetch, signal } = {}) {
-  if (typeof input === 'string' && /^https?:\/\//i.test(input)) {
-    const response = await fetchImpl(input, { method: 'HEAD', signal })
-    if (!response.ok) throw new ParquetBloomError(ErrorCode.HTTP_STATUS, `${input}: HEAD answered ${response.status}`, { status: response.status, source: input })
-    const etag = response.headers.get('etag')
-    const lastModified = response.headers.get('last-modified')
-    const validator = etag && !etag.startsWith('W/') ? `etag:${etag}` : lastModified ? `last-modified:${lastModified}` : null
-    return { size: Number(response.headers.get('content-length')), validator }
-  }
-  if (typeof input === 'string') {
-    const { stat } = await import('node:fs/promises')
-    try {
-      const info = await stat(input)
-      return { size: info.size, validator: `mtime:${info.mtimeMs}` }
-    } catch (cause) {
-      if (cause?.code === 'ENOENT') return { size: -1, validator: null }
-      throw new ParquetBloomError(ErrorCode.IO, `${input}: ${cause?.message ?? cause}`, { cause, source: input })
-    }
-  }
-  if (typeof Blob === 'function' && input instanceof Blob) return { size: input.size, validator: null }
-  return { size: input?.byteLength ?? -1, validator: null }
-}
-
-/**
- * Opens a sidecar index: one tail read (two when its directory is larger than `initialFetchSize`).
+ * Opens a sidecar index: one tail read (two when its footer is larger than `initialFetchSize`). A
+ * directory outside the tail read is read by the first probe, with its blocks (or by loadDirectory());
+ * an index written without a layout has its directory read here, as before.
  * @param {any} source anything openParquet takes
  * @param {import('./index.js').OpenSidecarIndexOptions} [options] as js/index-builder/index.d.ts declares them (and
  *   openParquet's reading options: headers, retries, …); base: where the index's relative paths are resolved
@@ -98,83 +59,28 @@ export async function openSidecarIndex(source, options = {}) {
       parsed = /** @type {any} */ (readPuffinFooter(tail.bytes, size, where))
     }
     const { footer } = /** @type {{ footer: any }} */ (parsed)
-    const bad = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a parquet-bloom sidecar index: ${why}`, { source: where })
     const bitsets = footer.blobs.find((b) => b.type === BITSETS_BLOB)
     const directoryBlob = footer.blobs.find((b) => b.type === DIRECTORY_BLOB)
-    if (!bitsets || !directoryBlob) throw bad(`it has no ${!bitsets ? BITSETS_BLOB : DIRECTORY_BLOB} blob`)
+    if (!bitsets || !directoryBlob) throw notAnIndex(where, `it has no ${!bitsets ? BITSETS_BLOB : DIRECTORY_BLOB} blob`)
+    let layout
+    const layoutText = bitsets.properties?.[LAYOUT_PROPERTY]
+    if (layoutText !== undefined) {
+      const decoded = typeof layoutText === 'string' ? decodeLayout(layoutText, bitsets.length) : { problem: 'its layout is not a string' }
+      if ('problem' in decoded) throw notAnIndex(where, decoded.problem)
+      layout = decoded.layout
+    }
     const cache = new ByteCache()
     cache.add(tail.offset, tail.bytes)
+    // Without a layout (an index written before there was one) no block can be placed before the directory: read it now.
     const directoryBytes = cache.get(directoryBlob.offset, directoryBlob.offset + directoryBlob.length) ??
-      await byteSource.read(directoryBlob.offset, directoryBlob.length, { signal })
-    if (directoryBlob.properties?.crc32 !== crc32Hex(directoryBytes)) throw bad('its directory does not match its CRC-32')
-    let directory
-    try {
-      directory = JSON.parse(utf8Decoder.decode(directoryBytes))
-    } catch (cause) {
-      throw bad(`its directory is not JSON (${cause?.message ?? cause})`)
-    }
-    if (directory?.format !== 'parquet-bloom-sidecar' || directory.version !== SIDECAR_VERSION || !Array.isArray(directory.files)) {
-      throw bad(`its directory is not version ${SIDECAR_VERSION} of the sidecar format`)
-    }
-    const problem = directoryProblem(directory, bitsets.length)
-    if (problem) throw bad(`its directory ${problem}`)
+      (layout ? undefined : await byteSource.read(directoryBlob.offset, directoryBlob.length, { signal }))
+    const directory = directoryBytes && parseDirectory(directoryBytes, directoryBlob, bitsets.length, layout, where)
     const base = options.base ?? await defaultBase(source)
-    return new SidecarIndex(byteSource, cache, directory, bitsets, base)
+    return new SidecarIndex(byteSource, cache, { directory, directoryBlob, layout, bitsets, base, fetch: options.fetch })
   } catch (error) {
     await byteSource.close()
     throw error
   }
-}
-
-/**
- * Why a directory cannot be used, or undefined: every region must lie inside the bitsets blob as whole
- * power-of-two blocks, every entry describe a file (path, size, row groups) and every chunk a place in a
- * region of its size, with bounds of its column's kind. An index that disagrees with itself answers nothing.
- */
-function directoryProblem(directory, bitsetsLength) {
-  const isPowerOfTwoBlocks = (n) => Number.isSafeInteger(n) && n >= BLOCK_BYTES && (n & (n - 1)) === 0
-  if (!Array.isArray(directory.regions)) return 'has no regions list'
-  for (const [r, region] of directory.regions.entries()) {
-    if (!(Number.isSafeInteger(region?.offset) && region.offset >= 0 && Number.isSafeInteger(region.count) && region.count >= 1 && isPowerOfTwoBlocks(region.numBytes) &&
-      region.offset + region.count * region.numBytes <= bitsetsLength)) {
-      return `places region ${r} (${region?.count} bitsets of ${region?.numBytes} bytes at ${region?.offset}) outside the ${bitsetsLength}-byte bitsets blob, or not as whole power-of-two blocks`
-    }
-  }
-  for (const [i, file] of directory.files.entries()) {
-    const where = `file ${i}`
-    if (typeof file?.path !== 'string' || !Number.isSafeInteger(file.size) || !Array.isArray(file.rowGroups) || typeof file.columns !== 'object' || file.columns === null) {
-      return `describes ${where} incompletely (path, size, columns, rowGroups)`
-    }
-    for (const [g, group] of file.rowGroups.entries()) {
-      if (!Number.isSafeInteger(group?.numRows) || group.numRows < 0 || typeof group.chunks !== 'object' || group.chunks === null) return `describes ${where}, row group ${g} incompletely`
-      for (const [column, chunk] of Object.entries(group.chunks)) {
-        if (chunk === null) continue
-        const type = file.columns[column]
-        if (!type || typeof type.physicalType !== 'string') return `has a chunk of ${where}, row group ${g} for column ${column}, which the file's entry does not describe`
-        if (!Array.isArray(chunk) || chunk.length !== 5) return `has a malformed chunk (${where}, row group ${g}, column ${column})`
-        const [r, k, numBytes, min, max] = chunk
-        const region = Number.isSafeInteger(r) ? directory.regions[r] : undefined
-        if (!region || !(Number.isSafeInteger(k) && k >= 0 && k < region.count) || numBytes !== region.numBytes) {
-          return `places the bitset of ${where}, row group ${g}, column ${column} at ${JSON.stringify([r, k])} of ${numBytes} bytes, which no region holds`
-        }
-        const order = sortOrderFor({ physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType })
-        for (const bound of [min, max]) {
-          if (bound === null) continue
-          if (!order || !boundFits(order.kind, bound)) return `records a bound ${JSON.stringify(bound)} that is not a ${order?.kind ?? 'orderless'} value (${where}, row group ${g}, column ${column})`
-        }
-      }
-    }
-  }
-  return undefined
-}
-
-/** Whether a recorded bound is of the form encodeBound writes for this kind. */
-function boundFits(kind, bound) {
-  if (kind === 'int64' || kind === 'uint64') return typeof bound === 'string' && /^-?\d+$/.test(bound)
-  if (kind === 'bytes') return typeof bound === 'string' && /^([0-9a-f]{2})*$/.test(bound)
-  if (kind === 'int32' || kind === 'uint32') return Number.isSafeInteger(bound)
-  if (kind === 'float' || kind === 'double') return typeof bound === 'number' || bound === 'Infinity' || bound === '-Infinity'
-  return false
 }
 
 async function defaultBase(source) {
@@ -210,21 +116,59 @@ export class SidecarIndex {
   #bitsets
   #link = new LinkModel()
   #rounds
+  /** HEADs sent to check that files are the ones the index describes: requests of the index, beside its reads. */
+  #validations = 0
   #byKey = new Map()
+  /** @type {Map<string, SidecarEntry> | undefined} entries by the path they are recorded under */
+  #byPath
   #base
+  #fetch
   /** @type {Map<number, Uint8Array>} regions readBitset read, the most recent last */
   #regionBytes = new Map()
+  /** the directory, once read and checked */
+  #directory
+  #directoryBlob
+  /** @type {import('./sidecar-layout.js').Layout | undefined} from the footer; absent in indexes written before it */
+  #layout
+  /** @type {Promise<void> | undefined} the directory's read, while one is in flight */
+  #loading
 
-  constructor(source, cache, directory, bitsets, base) {
+  constructor(source, cache, { directory, directoryBlob, layout, bitsets, base, fetch }) {
     this.#source = source
     this.#cache = cache
     this.#bitsets = bitsets
     this.#base = base
+    this.#fetch = fetch
+    this.#directoryBlob = directoryBlob
+    this.#layout = layout
+    this.#directory = directory
     this.#rounds = source.stats.requests
-    this.directory = directory
-    /** @type {SidecarEntry[]} */
-    this.files = directory.files
-    this.columns = directory.columns
+  }
+
+  /** The directory as stored (docs/sidecar-index.md); until it is read (a probe, or loadDirectory()) asking for it is a caller error. */
+  get directory() {
+    if (!this.#directory) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${this.#source.name}: the sidecar index's directory is not read yet: await index.loadDirectory() (a probe reads it with its first blocks)`)
+    }
+    return this.#directory
+  }
+
+  /** @type {SidecarEntry[]} every file the index describes (the directory's) */
+  get files() {
+    return this.directory.files
+  }
+
+  /** The indexed columns: the footer's layout says them before the directory is read. */
+  get columns() {
+    return this.#directory?.columns ?? this.#layout?.columns
+  }
+
+  /** Reads the directory when opening did not (one read); a probe does it itself, in the wave of its first blocks. */
+  async loadDirectory({ signal } = /** @type {{ signal?: AbortSignal }} */ ({})) {
+    while (!this.#directory) {
+      if (this.#loading) await this.#loading.catch(() => {}) // another caller's read; if it failed, try once more here
+      else await this.#readDirectoryWith([], { signal })
+    }
   }
 
   /** Resolves every entry's key once (paths against the base). */
@@ -236,13 +180,17 @@ export class SidecarIndex {
 
   /** The entry recorded under exactly this path (as the index records it). */
   entry(recorded) {
-    return this.files.find((f) => f.path === recorded)
+    if (!this.#byPath) {
+      this.#byPath = new Map()
+      for (const f of this.files) if (!this.#byPath.has(f.path)) this.#byPath.set(f.path, f)
+    }
+    return this.#byPath.get(recorded)
   }
 
-  /** { requests, bytesFetched, rounds } of the index file so far, its opening included. */
+  /** { requests, bytesFetched, rounds } of the index so far, its opening and its HEADs of files included. */
   get stats() {
     const { requests, bytesFetched } = this.#source.stats
-    return { requests, bytesFetched, rounds: this.#rounds }
+    return { requests: requests + this.#validations, bytesFetched, rounds: this.#rounds }
   }
 
   /** One stored bitset, whole (for copying into a new index); regions are read whole, the last few kept. */
@@ -275,49 +223,101 @@ export class SidecarIndex {
    */
   async probe(column, values, options = {}) {
     const list = Array.from(values)
+    if (!this.#directory && this.#loading) await this.#loading.catch(() => {})
+    if (!this.#directory) return this.#firstProbe(column, list, options)
+    return this.#probeLoaded(column, list, options, {})
+  }
+
+  /**
+   * A probe before the directory is read: one wave reads the directory and, in every region of the
+   * column (the layout's), the block row each value selects — every chunk's block, before min/max or the
+   * directory could say which count — while the files the caller names are checked beside it. Then the
+   * probe runs as any other, its blocks taken from those rows.
+   */
+  async #firstProbe(column, list, options) {
+    const encodings = new Map()
+    const hashedFor = (type) => {
+      try {
+        return this.#encodingFor(encodings, type, list, this.#source.name, column).hashed
+      } catch (error) {
+        // Values a column of this type cannot hold: no rows for its regions; the probe decides with the directory.
+        if (error instanceof ParquetBloomError) return undefined
+        throw error
+      }
+    }
+    let rows = this.#layout ? blockRows(this.#layout, column, hashedFor, this.#bitsets.offset) : []
+    const rowBytes = rows.reduce((n, r) => n + r.end - r.start, 0)
+    // Read blind, before min/max can rule chunks out: worth it while the rows cost no more than the
+    // directory itself (the wave at most doubles what it costs) plus the bytes a round is worth (the round
+    // it saves). Beyond that (many values, many block rows), the directory comes first, then only the
+    // blocks min/max leave open.
+    const roundBytes = this.#source instanceof HttpSource ? this.#link.bytesPerRound : LOCAL_ROUND_BYTES
+    if (rowBytes > this.#directoryBlob.length + roundBytes) rows = []
+    const held = new ByteCache()
+    const tasks = rows.map((r) => new RangeTask(r.start, r.end, (bytes) => held.add(r.start, bytes)))
+    // A file the caller names needs no directory to be stat'ed or HEADed: where its recorded path is the
+    // name (the usual case), that check is the one the probe uses.
+    const named = options.validate === false || !options.files ? [] : options.files.map(specOf).filter((s) => s.size === undefined)
+    let early
+    const alongside = async () => {
+      if (!named.length) return 0
+      const paths = [...new Set(await Promise.all(named.map((s) => resolvePath(s.path, this.#base))))]
+      early = this.#validate(paths, options.signal)
+      await early.settled
+      return early.rounds
+    }
+    await this.#readDirectoryWith(tasks, options, alongside)
+    return this.#probeLoaded(column, list, options, { held, early: early?.checks, encodings })
+  }
+
+  /**
+   * The probe once the directory is here. `held`: block rows a first probe read; `early`: checks of
+   * files it started; `encodings`: the values as each column type stores them, by typeKey.
+   * @param {string} column
+   * @param {unknown[]} list
+   * @param {any} options
+   * @param {{ held?: ByteCache, early?: Map<string, Promise<{ size: number, validator: string | null }>>, encodings?: Map<string, any> }} carried
+   */
+  async #probeLoaded(column, list, options, { held, early, encodings = new Map() }) {
     const keys = await this.#keys()
     const requested = options.files ?? this.files.map((e) => ({ path: e.path }))
     const targets = await Promise.all(requested.map(async (f) => {
-      const spec = typeof f === 'string' ? { path: f } : f
+      const spec = specOf(f)
       const recorded = this.entry(spec.path)
       const path = recorded ? await resolvePath(recorded.path, this.#base) : spec.path
       const entry = recorded ?? keys.get(await fileKey(path))
       return { spec, path, entry }
     }))
     // Files the caller described are checked at once; the others are checked while their blocks are read.
+    const toCheck = options.validate === false ? []
+      : [...new Set(targets.filter((t) => t.entry && t.spec.size === undefined && !early?.has(t.path)).map((t) => t.path))]
+    const started = toCheck.length ? this.#validate(toCheck, options.signal) : undefined
     const checks = targets.map((t) => {
       if (!t.entry) return Promise.resolve({ current: false, detail: 'the file is not in the index' })
       if (t.spec.size !== undefined) return Promise.resolve(currency(t.entry, { size: t.spec.size, validator: t.spec.validator }))
       if (options.validate === false) return Promise.resolve(/** @type {{ current: boolean, detail?: string }} */ ({ current: true }))
-      return fileValidator(t.path, { signal: options.signal }).then((now) => currency(t.entry, now))
+      return /** @type {Promise<any>} */ (early?.get(t.path) ?? started?.checks.get(t.path)).then((now) => currency(t.entry, now))
     })
     const known = await Promise.all(targets.map((t, i) => (t.spec.size !== undefined || !t.entry ? checks[i] : undefined)))
-    const encodings = new Map()
-    const chunks = []
     const tasks = []
     for (const [i, t] of targets.entries()) {
       if (!t.entry || known[i]?.current === false) continue
       const type = t.entry.columns[column]
       if (!type) continue
-      const typeKey = JSON.stringify(type)
-      let encoded = encodings.get(typeKey)
-      if (!encoded) {
-        encoded = encodeFor(type, list, t.path, column)
-        encodings.set(typeKey, encoded)
-      }
+      const encoded = this.#encodingFor(encodings, type, list, t.path, column)
       t.encoded = encoded
       t.chunks = t.entry.rowGroups.map((g, index) => {
         const chunk = g.chunks[column]
         if (!Array.isArray(chunk) || g.numRows === 0) return { index, chunk }
-        const planned = this.#planChunk(encoded, chunk, tasks)
-        chunks.push(planned)
-        return { index, chunk, planned }
+        return { index, chunk, planned: this.#planChunk(encoded, chunk, tasks, held) }
       })
     }
-    const [currencies] = await Promise.all([
+    const [currencies, blockRounds] = await Promise.all([
       Promise.all(checks),
-      this.#run(tasks, options),
+      this.#runWave(tasks, options),
     ])
+    // The checks run beside the block reads: the probe takes as many rounds as the longer of the two.
+    this.#rounds += Math.max(blockRounds, started?.rounds ?? 0)
     return {
       column,
       files: targets.map((t, i) => {
@@ -333,10 +333,21 @@ export class SidecarIndex {
     }
   }
 
-  /** One chunk's block reads: for each candidate inside the chunk's bounds, the block its hash selects. */
-  #planChunk(encoded, chunk, tasks) {
+  /** The values as a column of `type` stores them, encoded once per type for the whole probe. */
+  #encodingFor(encodings, type, list, path, column) {
+    const key = typeKey(type)
+    let encoded = encodings.get(key)
+    if (!encoded) {
+      encoded = encodeFor(type, list, path, column)
+      encodings.set(key, encoded)
+    }
+    return encoded
+  }
+
+  /** One chunk's block reads: for each candidate inside the chunk's bounds, the block its hash selects (from `held` rows when a first probe read them). */
+  #planChunk(encoded, chunk, tasks, held) {
     const [regionIndex, k, numBytes, minText, maxText] = chunk
-    const region = this.directory.regions[regionIndex]
+    const region = this.#directory.regions[regionIndex]
     const { hashed, order, keys } = encoded
     let excluded
     if (order && (minText !== null || maxText !== null)) excluded = excludedByBounds(order, keys, decodeBound(order.kind, minText), decodeBound(order.kind, maxText))
@@ -352,7 +363,9 @@ export class SidecarIndex {
     }
     for (const [block, owners] of wanted) {
       const at = this.#bitsets.offset + blockOffset(region, k, block)
-      tasks.push(new RangeTask(at, at + BLOCK_BYTES, (bytes) => { for (const c of owners) planned.blocks[c] = bytes }))
+      const bytes = held?.get(at, at + BLOCK_BYTES)
+      if (bytes) for (const c of owners) planned.blocks[c] = bytes
+      else tasks.push(new RangeTask(at, at + BLOCK_BYTES, (read) => { for (const c of owners) planned.blocks[c] = read }))
     }
     return planned
   }
@@ -365,30 +378,74 @@ export class SidecarIndex {
    * @param {{ name: string, fileSize: number, column: string, values: unknown[], rowGroups: Array<{ index: number, results: any[] }>, signal?: AbortSignal }} probe
    */
   async refine({ name, fileSize, column, values, rowGroups, signal }) {
-    const entry = (await this.#keys()).get(await fileKey(name))
-    if (!entry || entry.size !== fileSize || entry.rowGroups.length < rowGroups.length || !entry.columns[column]) return
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
     if (!open) return
-    const [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal })).files
+    const describes = (entry) => entry && entry.size === fileSize && entry.rowGroups.length >= rowGroups.length && entry.columns[column]
+    let entry = this.#directory ? (await this.#keys()).get(await fileKey(name)) : undefined
+    if (this.#directory && !describes(entry)) return
+    // Before the directory is read, the probe reads it with its blocks, and the entry is looked at after.
+    let [answered] = (await this.probe(column, values, { files: [{ path: entry?.path ?? name }], signal })).files
+    if (!entry) {
+      entry = (await this.#keys()).get(await fileKey(name))
+      if (!describes(entry)) return
+      if (answered.path !== await resolvePath(entry.path, this.#base)) [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal })).files
+    }
     if (!answered.current) return
     sharpenResults(rowGroups, answered.rowGroups)
   }
 
-  async #run(tasks, options) {
-    if (!tasks.length) return
+  /**
+   * One wave: the directory and `tasks` (a first probe's block rows), with `alongside` (its checks of
+   * files, returning their rounds) running beside it; then the directory is checked and kept. A probe
+   * or loadDirectory() that comes meanwhile waits for this one.
+   */
+  async #readDirectoryWith(tasks, options, alongside = async () => 0) {
+    const blob = this.#directoryBlob
+    let bytes
+    const wave = [new RangeTask(blob.offset, blob.offset + blob.length, (read) => { bytes = read }), ...tasks]
+    const loading = (async () => {
+      const [waveRounds, sideRounds] = await Promise.all([this.#runWave(wave, options), alongside()])
+      this.#rounds += Math.max(waveRounds, sideRounds)
+      this.#directory = parseDirectory(bytes, blob, this.#bitsets.length, this.#layout, this.#source.name)
+    })()
+    this.#loading = loading
+    try {
+      await loading
+    } finally {
+      if (this.#loading === loading) this.#loading = undefined
+    }
+  }
+
+  /** Starts checking files (stat or HEAD), a window at a time; each HEAD counts as a request of the index. */
+  #validate(paths, signal) {
+    const url = paths.find((p) => /^https?:\/\//i.test(p))
+    const started = startValidators(paths, { fetch: this.#fetch, signal, window: transportWindow({ name: url ?? this.#source.name }, url !== undefined) })
+    this.#validations += started.requests
+    return started
+  }
+
+  /** Runs a wave of reads of the index file; returns its rounds. */
+  async #runWave(tasks, options) {
+    if (!tasks.length) return 0
     const remote = this.#source instanceof HttpSource
     const window = transportWindow(this.#source, remote)
     const { rounds } = await runReadTasks(tasks, {
       source: this.#source, cache: this.#cache, link: remote ? this.#link : undefined,
       concurrency: window, coalesceGap: gapForOneRound(tasks, window), signal: options.signal,
     })
-    this.#rounds += rounds
+    return rounds
   }
 
   async close() {
     await this.#source.close()
   }
 }
+
+/** A file the caller names: a path (or URL), or { path, size?, validator? }. */
+function specOf(file) {
+  return typeof file === 'string' ? { path: file } : file
+}
+
 
 /**
  * A file's own row-group answers sharpened by the sidecar's for the same file as it is (`theirs[g.index]`,
@@ -409,27 +466,21 @@ export function sharpenResults(rowGroups, theirs) {
 }
 
 /**
- * The coalescing gap that joins a wave's block reads into at most `window` requests — one round, however
- * many files and row groups — by joining across the smallest gaps first (never less than block mode's).
+ * The coalescing gap that joins a wave's reads into at most `window` requests — one round, however many
+ * files and row groups — by joining across the smallest gaps first (never less than block mode's).
  */
 function gapForOneRound(tasks, window) {
-  const starts = [...new Set(tasks.map((t) => t.start))].sort((a, b) => a - b)
-  if (starts.length <= window) return BLOCK_MODE_COALESCE_GAP
+  const ranges = tasks.map((t) => [t.start, t.end]).sort((a, b) => a[0] - b[0])
   const gaps = []
-  for (let i = 1; i < starts.length; i++) gaps.push(starts[i] - starts[i - 1] - BLOCK_BYTES)
+  let end = -Infinity
+  for (const [start, stop] of ranges) {
+    if (start > end && end !== -Infinity) gaps.push(start - end)
+    end = Math.max(end, stop)
+  }
+  if (gaps.length < window) return BLOCK_MODE_COALESCE_GAP
   gaps.sort((a, b) => a - b)
-  // Joining the smallest (count - window) gaps leaves `window` requests.
-  return Math.max(BLOCK_MODE_COALESCE_GAP, gaps[starts.length - window - 1] + 1)
-}
-
-/**
- * Whether an entry describes the file as it is now.
- * @returns {{ current: boolean, detail?: string }}
- */
-function currency(entry, now) {
-  if (now.size !== entry.size) return { current: false, detail: now.size < 0 ? 'the file is gone' : `its size is ${now.size}, the index recorded ${entry.size}` }
-  if (now.validator && entry.validator && now.validator !== entry.validator) return { current: false, detail: `its validator is ${now.validator}, the index recorded ${entry.validator}` }
-  return { current: true }
+  // gaps.length + 1 separate ranges: joining the smallest (gaps.length + 1 - window) gaps leaves `window` requests.
+  return Math.max(BLOCK_MODE_COALESCE_GAP, gaps[gaps.length - window] + 1)
 }
 
 /** The values as a column of this type stores them: candidates, their hashes and sort keys. */

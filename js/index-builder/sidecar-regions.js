@@ -1,8 +1,11 @@
 // The bitsets blob of a sidecar index, block-major (docs/sidecar-index.md "Regions"): bitsets are
-// gathered up to a bounded segment, then written per column and size as one region in which block b of
+// gathered up to a bounded segment, then written per column, type and size as one region in which block b of
 // every bitset lies next to block b of the others — a hash selects the same block in every bitset of one size
 // (BloomFilter.md: (hash >> 32) × numBlocks >> 32), so a value's blocks in all the files and row groups
-// of a region are one contiguous range. Memory holds one segment.
+// of a region are one contiguous range. Memory holds one segment. A region holds one type of its column
+// (files of a dataset may differ), so the layout can say how a probe hashes its values for it
+// (js/index-builder/sidecar-layout.js) before the directory is read.
+import { typeKey } from './sidecar-layout.js'
 
 const BLOCK_BYTES = 32
 /** Bitset bytes gathered before a segment's regions are written. */
@@ -27,23 +30,25 @@ export class RegionWriter {
     this.segmentBytes = segmentBytes
     /** @type {Array<{ offset: number, count: number, numBytes: number }>} */
     this.regions = []
-    /** @type {Array<{ bitset: Uint8Array, entry: any[], column: string }>} */
+    /** @type {Array<{ column: string, type: import('./sidecar-layout.js').ColumnType }>} per region: whose bitsets it holds */
+    this.kinds = []
+    /** @type {Array<{ bitset: Uint8Array, entry: any[], column: string, type: import('./sidecar-layout.js').ColumnType }>} */
     this.pending = []
     this.pendingBytes = 0
   }
 
-  /** Takes a column's bitset; `entry[0]`, `entry[1]` become its region and place when its segment is written. */
-  async add(bitset, entry, column) {
-    this.pending.push({ bitset, entry, column })
+  /** Takes a column's bitset (of a file where the column has `type`); `entry[0]`, `entry[1]` become its region and place when its segment is written. */
+  async add(bitset, entry, column, type) {
+    this.pending.push({ bitset, entry, column, type })
     this.pendingBytes += bitset.length
     if (this.pendingBytes >= this.segmentBytes) await this.flush()
   }
 
-  /** Writes the gathered bitsets as one region per column and size (a probe asks one column). */
+  /** Writes the gathered bitsets as one region per column, type and size (a probe asks one column). */
   async flush() {
     const groups = new Map()
     for (const p of this.pending) {
-      const key = `${p.bitset.length} ${p.column}`
+      const key = JSON.stringify([p.bitset.length, p.column, typeKey(p.type)])
       if (!groups.has(key)) groups.set(key, [])
       groups.get(key).push(p)
     }
@@ -57,6 +62,7 @@ export class RegionWriter {
         p.entry[1] = k
       })
       this.regions.push(region)
+      this.kinds.push({ column: list[0].column, type: list[0].type })
       // One row of the region per block index: block b of every bitset.
       const row = new Uint8Array(list.length * BLOCK_BYTES)
       for (let b = 0; b < numBytes / BLOCK_BYTES; b++) {

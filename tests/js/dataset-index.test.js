@@ -43,11 +43,16 @@ describe('openDataset(…, { index })', () => {
     // DuckDB's own answer: which file holds each id.
     const stored = await withDuckDB(async (conn) => (await conn.runAndReadAll(`SELECT id, filename FROM read_parquet('${dir}/part-*.parquet', filename = true) WHERE id IN (30, 9003, 35997)`)).getRows())
     assert.equal(stored.length, 3)
-    const dataset = await openDataset(urls, { index: indexPath })
+    // The index behind the same server (it records the files' URLs), opened at the first probe.
+    const dataset = await openDataset(urls, { index: server.url('_index.puffin') })
     try {
       server.resetStats()
       const values = [30n, 9003n, 35997n, 31n]
       const result = await dataset.probe('id', values)
+      // Every request the server saw is counted in the dataset's stats: the sidecar's HEADs of the files too.
+      assert.equal(server.stats.log.filter((e) => e.method === 'HEAD').length, FILES)
+      assert.equal(result.stats.requests, server.stats.requests)
+      assert.equal(result.stats.bytes, server.stats.bytesWritten)
       for (const [id, file] of stored) {
         const entry = result.files.find((f) => f.path.includes(path.basename(String(file))))
         const answer = entry.values.find((v) => v.value === id)

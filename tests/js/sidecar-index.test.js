@@ -384,3 +384,159 @@ describe('sidecar regions', () => {
     }
   })
 })
+
+describe('a directory beyond the tail read', () => {
+  const TAIL = 4096 // holds the footer and its layout, not this index's directory
+  const base = () => path.join(data, '/')
+  /** The index's bytes with its footer's blobs edited (the directory untouched). */
+  async function withFooter(edit) {
+    const { puffinFooter } = await import('../../js/index-builder/puffin.js')
+    const bytes = new Uint8Array(await readFile(indexPath))
+    const size = new DataView(bytes.buffer).getUint32(bytes.length - 12, true)
+    const footer = JSON.parse(new TextDecoder().decode(bytes.subarray(bytes.length - 12 - size, bytes.length - 12)))
+    const blobs = footer.blobs.map((b) => ({ ...b, properties: { ...b.properties } }))
+    edit(blobs)
+    return Buffer.concat([bytes.subarray(0, bytes.length - 16 - size), puffinFooter(blobs, footer.properties)])
+  }
+  /** Rounds and requests at the server, the requests that do not wait for each other counted as one round. */
+  async function atServer(fn) {
+    server.resetStats()
+    server.setMode('wave:60')
+    try {
+      return { result: await fn(), server: { ...server.stats } }
+    } finally {
+      server.setMode()
+    }
+  }
+
+  test('open leaves it to the first probe: one wave reads it with the block rows, answers as a loaded index does', async () => {
+    const loaded = await openSidecarIndex(indexPath, { base: base() })
+    let index
+    try {
+      const directoryLength = JSON.stringify(loaded.directory).length
+      assert.ok(directoryLength > TAIL, `a directory of about ${directoryLength} bytes`)
+      const one = await atServer(async () => {
+        index = await openSidecarIndex(server.url('data/_index.puffin'), { base: base(), initialFetchSize: TAIL })
+        assert.equal(index.stats.rounds, 1)
+        assert.deepEqual(index.columns, ['id', 'name', 'n', 'd'])
+        assert.throws(() => index.files, { code: ErrorCode.INVALID_ARGUMENT })
+        return index.probe('name', ['user-1', 'nobody'], { files: [fileName(0), fileName(5), 'elsewhere.parquet'] })
+      })
+      assert.equal(one.server.rounds, 2)
+      assert.equal(index.stats.rounds, 2)
+      assert.equal(index.stats.requests, one.server.requests)
+      assert.equal(index.stats.bytesFetched, one.server.bytesWritten)
+      const expected = await loaded.probe('name', ['user-1', 'nobody'], { files: [fileName(0), fileName(5), 'elsewhere.parquet'] })
+      assert.deepEqual(one.result, expected)
+      assert.equal(one.result.files[2].rowGroups.length, 0)
+      assert.equal(index.files.length, FILES)
+      // Later probes: min/max first, then the blocks they leave open.
+      const later = await atServer(() => index.probe('id', [3n, 4n], { validate: false }))
+      assert.equal(later.server.rounds, 1)
+      assert.deepEqual(later.result, await loaded.probe('id', [3n, 4n], { validate: false }))
+    } finally {
+      await index?.close()
+      await loaded.close()
+    }
+  })
+
+  test('many values: block rows costing more than the directory and a round are not read blind (directory first, then the blocks)', async () => {
+    const loaded = await openSidecarIndex(indexPath, { base: base() })
+    // A local file: a round is worth little (4 KiB), so hundreds of KiB of rows are not read blind.
+    const index = await openSidecarIndex(indexPath, { base: base(), initialFetchSize: TAIL })
+    try {
+      const names = Array.from({ length: 300 }, (_, i) => `user-${i * 331}`)
+      const result = await index.probe('name', names, { validate: false })
+      assert.equal(index.stats.rounds, 3, 'the tail, the directory, then the blocks')
+      assert.deepEqual(result, await loaded.probe('name', names, { validate: false }))
+    } finally {
+      await index.close()
+      await loaded.close()
+    }
+  })
+
+  test('a probe meanwhile waits for the same read; loadDirectory() reads it alone', async () => {
+    const index = await openSidecarIndex(indexPath, { base: base(), initialFetchSize: TAIL })
+    try {
+      const [a, b] = await Promise.all([index.probe('id', [3n], { validate: false }), index.probe('id', [6n], { validate: false })])
+      assert.equal(a.files.length, FILES)
+      assert.equal(b.files.length, FILES)
+      assert.equal(index.stats.rounds, 3, 'the tail, the directory with its rows, then the second probe\'s blocks')
+    } finally {
+      await index.close()
+    }
+    const alone = await openSidecarIndex(indexPath, { initialFetchSize: TAIL })
+    try {
+      await alone.loadDirectory()
+      assert.equal(alone.stats.rounds, 2)
+      assert.equal(alone.files.length, FILES)
+    } finally {
+      await alone.close()
+    }
+  })
+
+  test('openParquet(…, { index }) with the directory unread: the first refine reads it with its blocks, and answers as a loaded index does', async () => {
+    // Few values: their block rows cost less than the directory, so they ride in its wave.
+    const names = ['user-4', 'user-100003', 'user-100004']
+    const answers = async (index) => {
+      const file = await openParquet(path.join(data, fileName(4)), { index })
+      try {
+        return (await file.probe('name', names, { statistics: false })).rowGroups.map((g) => g.results.map((r) => [r.verdict, r.source, r.reason]))
+      } finally {
+        await file.close()
+      }
+    }
+    const loaded = await openSidecarIndex(indexPath)
+    const pending = await openSidecarIndex(indexPath, { initialFetchSize: TAIL })
+    try {
+      const expected = await answers(loaded)
+      assert.notEqual(expected[0][0][0], 'absent')
+      assert.ok(expected.flat().some(([verdict, source]) => verdict === 'absent' && source === 'bloom-filter'))
+      assert.deepEqual(await answers(pending), expected)
+      assert.equal(pending.stats.rounds, 2, 'the tail, then the directory with the block rows')
+    } finally {
+      await loaded.close()
+      await pending.close()
+    }
+  })
+
+  test('an index written without a layout has its directory read at open, as before', async () => {
+    const old = await withFooter((blobs) => { delete blobs[0].properties.layout })
+    const index = await openSidecarIndex(old, { base: base(), initialFetchSize: TAIL })
+    try {
+      assert.equal(index.stats.rounds, 2)
+      assert.equal(index.files.length, FILES)
+      assert.notEqual((await index.probe('id', [3n], { files: [fileName(0)] })).files[0].rowGroups[0].results[0].verdict, 'absent')
+    } finally {
+      await index.close()
+    }
+  })
+
+  test('a corrupt directory, or one that disagrees with the layout, is MALFORMED_FOOTER at the probe that reads it', async () => {
+    const bytes = new Uint8Array(await readFile(indexPath))
+    const footerSize = new DataView(bytes.buffer).getUint32(bytes.length - 12, true)
+    const corrupt = bytes.slice()
+    corrupt[bytes.length - 16 - footerSize - 10] ^= 1
+    const disagreeing = await withFooter((blobs) => {
+      const layout = JSON.parse(blobs[0].properties.layout)
+      // Region 0 given to another column than the directory's chunks in it.
+      layout.regions[0][3] = (layout.regions[0][3] + 1) % layout.columns.length
+      blobs[0].properties.layout = JSON.stringify(layout)
+    })
+    for (const input of [corrupt, disagreeing]) {
+      const index = await openSidecarIndex(input, { initialFetchSize: TAIL })
+      try {
+        await assert.rejects(index.probe('id', [3n], { validate: false }), { code: ErrorCode.MALFORMED_FOOTER })
+        await assert.rejects(index.loadDirectory(), { code: ErrorCode.MALFORMED_FOOTER })
+      } finally {
+        await index.close()
+      }
+    }
+    const outside = await withFooter((blobs) => {
+      const layout = JSON.parse(blobs[0].properties.layout)
+      layout.regions[0][0] = blobs[0].length
+      blobs[0].properties.layout = JSON.stringify(layout)
+    })
+    await assert.rejects(openSidecarIndex(outside, { initialFetchSize: TAIL }), { code: ErrorCode.MALFORMED_FOOTER })
+  })
+})

@@ -66,7 +66,7 @@ function indexMembers(index: SidecarIndex): Every<SidecarIndex> {
       regions: d.regions.map((r) => ({ offset: r.offset, count: r.count, numBytes: r.numBytes }) satisfies Every<SidecarIndex['directory']['regions'][number]>),
     } satisfies Every<SidecarIndex['directory']>,
     stats: { requests: index.stats.requests, bytesFetched: index.stats.bytesFetched, rounds: index.stats.rounds } satisfies Every<SidecarIndex['stats']>,
-    probe: index.probe, refine: index.refine, close: index.close,
+    loadDirectory: index.loadDirectory, probe: index.probe, refine: index.refine, close: index.close,
   }
 }
 
@@ -97,6 +97,7 @@ export async function consumeIndexBuilder(url: string): Promise<unknown[]> {
   await addIndexes(new Blob([]), new WritableStream<Uint8Array>(), { columns: ['id'], ndv: 100 })
   const built = await buildSidecarIndex(['/data/a.parquet', '/data'], '/data/_index.puffin', buildOptions)
   const index: SidecarIndex = await openSidecarIndex(url, openOptions)
+  await index.loadDirectory({ signal }) // a directory beyond the tail read: index.files and index.directory once it is read
   const probed = await index.probe('user_id', [42n], { files: ['a.parquet', { path: 'b.parquet', size: 10, validator: null }], validate: true, signal })
   const file: ParquetFile = await openParquet(url, { index })
   // A dataset takes the opened index too (and closes only one it opened itself from a path or URL).
