@@ -769,3 +769,37 @@ export function openTable(location: string | URL, options?: OpenTableOptions): P
 
 /** The answers of a dataset's shards (probe(…, { shard: { index, count } }) run apart) as one: files by path, totals recounted, stats added up. */
 export function mergeShardResults(results: DatasetProbeResult[]): Promise<DatasetProbeResult>
+
+export interface AdviseIndexesOptions {
+  /** The false-positive rate the filters would be built for (default 0.01). */
+  fpp?: number
+  /** Row groups decoded, evenly spaced (default 8). */
+  sampleRowGroups?: number
+  /** Distinct values of each sampled row group probed against the others (default 200). */
+  valuesPerRowGroup?: number
+  /** Leaf column paths (default: every column). */
+  columns?: string[]
+  signal?: AbortSignal
+}
+
+/**
+ * One column's advice. Shares are of (value, other sampled row group) pairs, the values being each sampled
+ * row group's own: ideal = the value is truly absent (the most any index prunes); statistics = the file's
+ * min/max rule it out (null: no usable statistics); bloomFilter = a filter at fpp alone; withStatistics = both.
+ * A column whose pages cannot be read is skipped, with the reason.
+ */
+export type IndexAdvice = {
+  column: string, physicalType: PhysicalType, sampledRowGroups: number, distinctPerRowGroup: number,
+  prune: { ideal: number, statistics: number | null, bloomFilter: number, withStatistics: number },
+  /** Bytes bloom filters sized for the sampled distinct counts would take over all row groups, headers included. */
+  filterBytes: number
+  /** Every sampled row group's chunk already has a bloom filter. */
+  hasFilters: boolean
+  pairs: number
+} | { column: string, physicalType: PhysicalType, skipped: string }
+
+/**
+ * What each index would prune for probes of each column's own values, measured by decoding a sample of row
+ * groups, and what bloom filters would cost (inspect --advise). Loaded on first use; also on parquet-bloom/index-builder.
+ */
+export function adviseIndexes(file: ParquetFile, options?: AdviseIndexesOptions): Promise<IndexAdvice[]>

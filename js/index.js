@@ -59,6 +59,19 @@ export function configure({ maxPoolBytes } = {}) {
 }
 
 /**
+ * Per column, how much each index would prune for probes of the column's own values, and what bloom
+ * filters would cost (js/index-builder/advise.js, loaded on first use with the page decoders: a probe
+ * never downloads it). Here as well as on parquet-bloom/index-builder because a browser reaches only the
+ * bundle, which is built from this entry.
+ * @param {Parameters<typeof import('./index-builder/advise.js').adviseIndexes>[0]} file
+ * @param {Parameters<typeof import('./index-builder/advise.js').adviseIndexes>[1]} [options]
+ */
+export async function adviseIndexes(file, options) {
+  const advise = await import('./index-builder/advise.js')
+  return advise.adviseIndexes(file, options)
+}
+
+/**
  * Opens an Iceberg or Delta table as a dataset of its live files, pruned by the table's own metadata
  * (js/table/open-table.js, loaded on first use with its Avro and checkpoint readers).
  * @param {Parameters<typeof import('./table/open-table.js').openTable>[0]} location

@@ -1,5 +1,6 @@
 // The demo page's controller: wires the views (web/source-view.js, footer-view.js, probe-view.js,
-// messages.js) together and runs the opening of a file. All Parquet work runs in probe-worker.js.
+// advice-view.js, messages.js) together and runs the opening of a file. All Parquet work runs in probe-worker.js.
+import { resetAdvice, runAdvice } from './advice-view.js'
 import { healthEvents, renderFile } from './footer-view.js'
 import { hideError, hideStatus, showError, showStatus } from './messages.js'
 import { $, state, worker } from './page.js'
@@ -14,6 +15,7 @@ async function openSource(source, preset = {}) {
   const generation = ++state.generation
   state.probeController?.abort()
   state.healthController?.abort()
+  resetAdvice()
   Object.assign(state, { file: undefined, health: new Map(), healthStats: undefined, lastProbe: undefined })
   hideError()
   for (const id of ['file-card', 'probe-card', 'result-card']) $(id).hidden = true
@@ -69,6 +71,11 @@ function wire() {
     runProbe()
   })
   $('confirm-button').addEventListener('click', () => runProbe({ confirm: true }))
+  $('advice-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    runAdvice()
+  })
+  $('advice-cancel').addEventListener('click', () => state.adviceController?.abort())
   $('cancel-button').addEventListener('click', () => state.probeController?.abort())
   $('column-select').addEventListener('change', () => selectColumn($('column-select').value))
   $('show-all').addEventListener('change', () => state.lastProbe && renderResult())

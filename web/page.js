@@ -6,7 +6,8 @@ import { WorkerClient } from './worker-client.js'
  * The elements of web/index.html that $() returns as more than an HTMLElement, by id.
  * @typedef {{ 'url-input': HTMLInputElement, 'open-url': HTMLButtonElement, 'file-input': HTMLInputElement,
  *   'columns-table': HTMLTableElement, 'column-select': HTMLSelectElement, 'values-input': HTMLTextAreaElement,
- *   'mode-select': HTMLSelectElement, 'probe-button': HTMLButtonElement, 'confirm-button': HTMLButtonElement, 'show-all': HTMLInputElement }} PageElements
+ *   'mode-select': HTMLSelectElement, 'probe-button': HTMLButtonElement, 'confirm-button': HTMLButtonElement, 'show-all': HTMLInputElement,
+ *   'fpp-input': HTMLInputElement, 'advice-button': HTMLButtonElement, 'advice-table': HTMLTableElement }} PageElements
  */
 
 /**
@@ -25,4 +26,5 @@ export const state = {
   lastProbe: undefined,
   probeController: undefined,
   healthController: undefined,
+  adviceController: undefined,
 }

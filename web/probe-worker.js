@@ -1,6 +1,6 @@
 // The demo's Web Worker: opens Parquet files through the package as browsers get it (the bundle that
-// package.json's "browser" export names), probes and checks filter health off the main thread, and
-// answers the page with plain, cloneable objects.
+// package.json's "browser" export names), probes, checks filter health and advises on indexes off the
+// main thread, and answers the page with plain, cloneable objects.
 // Protocol: { id, op, args } → { id, ok: true, result } | { id, ok: false, error }; { op: 'cancel', target }.
 import { filterWarnings, summarizeHealth } from './health.js'
 
@@ -63,6 +63,24 @@ const handlers = {
     await inspector.forEachBloomFilter({ rowGroups: chosen, columns: [column] }, (parts) => checks.push(checkFilter({ BloomFilter, assessFilterHealth }, parts, inspector.metadata.rowGroups[parts.rowGroup].numRows)), { signal })
     checks.sort((a, b) => a.index - b.index)
     return { column, withFilter: withFilter.length, checks, summary: summarizeHealth(checks), stats: inspector.stats }
+  },
+
+  // Index advice decodes a sample of row groups' pages (the bundle loads advise.js, hyparquet's page
+  // readers and the decompressors on the first call). It reads on a handle of its own, closed after, so
+  // that neither the probe readout nor the health note counts its reads; `read` is what it took.
+  async advise({ fpp }, signal) {
+    const open = requireOpen()
+    const { openParquet, adviseIndexes } = await library
+    const file = await openParquet(open.source, { footerCache: await footerCache, decryption: open.decryption, signal })
+    try {
+      const before = file.stats
+      const started = performance.now()
+      const columns = await adviseIndexes(file, { fpp, signal })
+      const after = file.stats
+      return { fpp, columns, ms: performance.now() - started, read: { requests: after.requests - before.requests, bytesFetched: after.bytesFetched - before.bytesFetched } }
+    } finally {
+      await file.close()
+    }
   },
 
   async close() {

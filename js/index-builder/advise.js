@@ -6,6 +6,12 @@
 // the file has; a bloom filter would rule out the remaining absent pairs at 1 − fpp. The filter's cost
 // is the SBBF size the wasm core picks for each sampled chunk's distinct values, scaled to all row groups.
 import { getCore } from '../wasm/core.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+// The file layer is imported for the argument check; reaching it whole also keeps the browser bundle's
+// probe path in the chunks it had: esbuild splits shared code by the set of entries reaching it, and an
+// on-demand entry reaching only some of the probe path's modules would cut its chunks into smaller,
+// worse-compressing files (tests/js/package.test.js holds the budget).
+import { ParquetFile } from '../parquet-file.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk as chunkView } from '../footer/records.js'
 import { chunkByteRange } from '../indexes/page-index.js'
@@ -73,6 +79,9 @@ function sampleOf(total, count) {
  */
 export async function adviseIndexes(file, options = {}) {
   const { fpp = 0.01, sampleRowGroups = DEFAULT_SAMPLE_ROW_GROUPS, valuesPerRowGroup = DEFAULT_VALUES_PER_ROW_GROUP, signal } = options
+  if (!(file instanceof ParquetFile)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'adviseIndexes takes a file opened by openParquet')
+  // A filter's size is only defined for 0 < fpp < 1; anything else would silently size every filter wrong.
+  if (!(fpp > 0 && fpp < 1)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `fpp must be in (0, 1), got ${fpp}`)
   const { layout, metadataOffset } = file
   const columns = options.columns ? options.columns.map((c) => file.column(c)) : layout.columns
   const groups = sampleOf(layout.rowGroupRows.length, sampleRowGroups)

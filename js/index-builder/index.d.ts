@@ -131,8 +131,5 @@ export interface OpenSidecarIndexOptions extends Pick<import('../index.js').Open
  */
 export function openSidecarIndex(source: Source, options?: OpenSidecarIndexOptions): Promise<SidecarIndex>
 
-/** Per column, the share of probes of its own values each index would prune, and what filters would cost (inspect --advise). */
-export function adviseIndexes(file: import('../index.js').ParquetFile, options?: { fpp?: number, sampleRowGroups?: number, valuesPerRowGroup?: number,
-  columns?: string[], signal?: AbortSignal }): Promise<Array<{ column: string, physicalType: string, sampledRowGroups: number, distinctPerRowGroup: number,
-  prune: { ideal: number, statistics: number | null, bloomFilter: number, withStatistics: number }, filterBytes: number, hasFilters: boolean, pairs: number }
-  | { column: string, physicalType: string, skipped: string }>>
+/** Per column, the share of probes of its own values each index would prune, and what filters would cost (inspect --advise; the main entry's adviseIndexes is the same function). */
+export function adviseIndexes(file: import('../index.js').ParquetFile, options?: import('../index.js').AdviseIndexesOptions): Promise<import('../index.js').IndexAdvice[]>

@@ -20,6 +20,7 @@ import { assertEqual, assertOk, assertProbeMatchesTruth, nodeProbe, pageReader }
 import { BROWSERS, launchBrowser, missingBrowser } from './drivers.js'
 import { roundsScenarios } from './rounds-scenarios.js'
 import { datasetScenarios, tableMounts } from './dataset-scenarios.js'
+import { adviceScenarios } from './advice-scenario.js'
 import { openParquet } from '../../js/index.js'
 
 const GLOBAL_TIMEOUT_MS = 300_000
@@ -411,6 +412,7 @@ scenario('bundle-in-worker', async ({ page, demo, manifest }) => {
   assertEqual(verdicts, (await nodeProbe(url, s.probe.column, values)).verdicts, 'worker verdicts equal the Node run of the sources')
 })
 
+scenarios.push(...adviceScenarios())
 const rounds = roundsScenarios()
 scenarios.push(...rounds.scenarios)
 resources.servers.push(rounds)

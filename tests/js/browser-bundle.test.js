@@ -92,6 +92,24 @@ test('confirm: true through the bundle (hyparquet in its on-demand chunk) finds 
   }
 })
 
+test('adviseIndexes through the bundle (advise.js and the page readers in on-demand chunks) advises what the sources advise', async () => {
+  const s = manifest.samples.find((x) => x.file === 'orders.parquet')
+  const bytes = new Uint8Array(await readFile(path.join(samplesDir, s.file)))
+  const advise = async (lib) => {
+    const file = await lib.openParquet(new Blob([bytes]))
+    try {
+      return await lib.adviseIndexes(file, { fpp: 0.05 })
+    } finally {
+      await file.close()
+    }
+  }
+  const got = await advise(bundle)
+  assert.deepEqual(got.map((c) => c.column), s.footer.columns.map((c) => c.name))
+  assert.ok(got.every((c) => !('skipped' in c)), 'every column read')
+  assert.deepEqual(got, await advise(sources))
+  await assert.rejects(advise({ ...bundle, adviseIndexes: (file) => bundle.adviseIndexes(file, { fpp: 1 }) }), (error) => error instanceof bundle.ParquetBloomError && error.code === 'INVALID_ARGUMENT')
+})
+
 test('BloomFilter from the bundle reads the parquet-testing filter and throws its ParquetBloomError', { skip: missingFixture(XXHASH_FILTER) }, () => {
   const f = bundle.BloomFilter.fromBytes(readFixture(XXHASH_FILTER))
   try {

@@ -190,13 +190,14 @@ test('what the dataset, table, S3 listing and index-builder code really returns 
   const parquet = await api.openParquet(file)
   try {
     shapes.push(['Awaited<ReturnType<typeof adviseIndexes>>', await indexBuilder.adviseIndexes(parquet)])
+    shapes.push(['IndexAdvice[]', await api.adviseIndexes(parquet, { fpp: 0.05 })]) // the main entry's, loaded on demand
   } finally {
     await parquet.close()
   }
 
   const importOf = (entry, names) => `import type { ${names.join(', ')} } from ${JSON.stringify(path.join(root, entry))}`
   const source = [
-    importOf('js/index.js', ['DatasetProbeResult', 'DatasetCoverage', 'DatasetProbeOptions', 'ParquetDataset', 'ParquetTable', 'TableProbeResult', 'TableSummary']),
+    importOf('js/index.js', ['IndexAdvice', 'DatasetProbeResult', 'DatasetCoverage', 'DatasetProbeOptions', 'ParquetDataset', 'ParquetTable', 'TableProbeResult', 'TableSummary']),
     importOf('js/index-builder/index.js', ['AddIndexesResult', 'SidecarIndex', 'SidecarProbeResult']),
     importOf('js/s3.js', ['S3Entry']),
     `import type { adviseIndexes, buildSidecarIndex } from ${JSON.stringify(path.join(root, 'js/index-builder/index.js'))}`,

@@ -162,6 +162,12 @@ test(`a browser downloads at most ${BROWSER_BUDGET_GZIP / 1024} KiB gzip (bundle
   assert.ok(total.gzip <= BROWSER_BUDGET_GZIP, `${(total.gzip / 1024).toFixed(1)} KiB gzip; run npm run size for the breakdown`)
 })
 
+test('a probe downloads none of the index advice (adviseIndexes loads js/index-builder/advise.js on demand)', async () => {
+  const { modules, lazy } = await measureDownload()
+  assert.deepEqual(modules.filter((m) => m.startsWith('js/index-builder/')), [])
+  assert.ok(lazy.length > 0, 'the on-demand chunks are measured')
+})
+
 test('a probe of an unencrypted file downloads none of the encryption code (js/crypto/ loads on demand)', async () => {
   const { modules } = await measureDownload()
   assert.deepEqual(modules.filter((m) => m.startsWith('js/crypto/')), ['js/crypto/load-crypto.js'])

@@ -4,10 +4,10 @@
 // or names one T does not declare, so a field added to, renamed in or dropped from the declarations
 // fails here until this file (and so its reader) follows. Never run, only compiled.
 import {
-  assessFilterHealth, BloomFilter, browserStore, configure, createFooterCache, describeColumnType, directoryStore, ErrorCode,
+  adviseIndexes, assessFilterHealth, BloomFilter, browserStore, configure, createFooterCache, describeColumnType, directoryStore, ErrorCode,
   init, memoryStats, memoryStore, openParquet, ParquetBloomError, parseHexBytes, REASONS, redactUrl, Source, WRITER_RULES,
   writerRulesFor, HEALTH_CODES,
-  type BloomFilterHeaderInfo, type BloomFilterParts, type BloomFilterVisit, type ChunkIndexes, type ColumnChunkInfo,
+  type AdviseIndexesOptions, type IndexAdvice, type BloomFilterHeaderInfo, type BloomFilterParts, type BloomFilterVisit, type ChunkIndexes, type ColumnChunkInfo,
   type ColumnarValues, type DecryptionOptions, type ErrorCodeValue, type FilterHealth, type FooterCache, type FooterCacheOptions,
   type FooterStore, type HealthWarning, type InitOptions, type LeafColumn, type MemoryStats, type OpenParquetOptions,
   type ParquetFile, type ParquetMetadata, type ProbeOptions, type ProbeResult, type ProbeValueResult, type ReasonCode,
@@ -186,4 +186,19 @@ export async function consume(url: string): Promise<unknown[]> {
   // @ts-expect-error reason codes are a closed set
   const unknownReason: ReasonCode = 'no-such-reason'
   return [wrong, unknownReason]
+}
+
+/** adviseIndexes from the main entry (the browser bundle's only way to it): every option, every field of both forms. */
+export async function consumeAdvice(file: ParquetFile, signal: AbortSignal): Promise<unknown[]> {
+  const options: Required<AdviseIndexesOptions> = { fpp: 0.05, sampleRowGroups: 4, valuesPerRowGroup: 50, columns: ['id'], signal }
+  const advice: IndexAdvice[] = await adviseIndexes(file, options)
+  await adviseIndexes(file)
+  return advice.map((a): Every<Exclude<IndexAdvice, { skipped: string }>> | Every<Extract<IndexAdvice, { skipped: string }>> => {
+    if ('skipped' in a) return { column: a.column, physicalType: a.physicalType, skipped: a.skipped }
+    return {
+      column: a.column, physicalType: a.physicalType, sampledRowGroups: a.sampledRowGroups, distinctPerRowGroup: a.distinctPerRowGroup,
+      prune: { ideal: a.prune.ideal, statistics: a.prune.statistics, bloomFilter: a.prune.bloomFilter, withStatistics: a.prune.withStatistics } satisfies Every<typeof a.prune>,
+      filterBytes: a.filterBytes, hasFilters: a.hasFilters, pairs: a.pairs,
+    }
+  })
 }
