@@ -8,14 +8,18 @@ const isUrl = (input) => typeof input === 'string' && /^https?:\/\//i.test(input
 
 /**
  * What tells one version of a file from another: its size, and the modification time of a local file,
- * the strong ETag (else Last-Modified) of a URL, nothing for memory.
+ * the strong ETag (else Last-Modified) of a URL, nothing for memory. A file that is gone (no such local
+ * file; a URL answering 404 or 410) is size -1, which no entry matches: stale-index, never an error that
+ * would take the other files' answers with it.
  * @param {any} input
- * @param {{ fetch?: typeof fetch, signal?: AbortSignal }} [options]
+ * @param {{ fetch?: typeof fetch, signal?: AbortSignal, headers?: HeadersInit }} [options] headers: the
+ *   caller's (credentials), sent with a HEAD as with the index's own reads
  * @returns {Promise<{ size: number, validator: string | null }>}
  */
-export async function fileValidator(input, { fetch: fetchImpl = globalThis.fetch, signal } = {}) {
+export async function fileValidator(input, { fetch: fetchImpl = globalThis.fetch, signal, headers } = {}) {
   if (isUrl(input)) {
-    const response = await fetchImpl(input, { method: 'HEAD', signal })
+    const response = await fetchImpl(input, { method: 'HEAD', signal, ...(headers ? { headers } : {}) })
+    if (response.status === 404 || response.status === 410) return { size: -1, validator: null }
     if (!response.ok) throw new ParquetBloomError(ErrorCode.HTTP_STATUS, `${input}: HEAD answered ${response.status}`, { status: response.status, source: input })
     const etag = response.headers.get('etag')
     const lastModified = response.headers.get('last-modified')
@@ -54,10 +58,14 @@ export function currency(entry, now) {
  * failed check of a file the probe ends up not needing fails nothing), how many HEADs were sent and the
  * rounds they take (a window of requests each).
  * @param {string[]} paths
- * @param {{ fetch?: typeof globalThis.fetch, signal?: AbortSignal, window: number }} options
+ * @param {{ fetch?: typeof globalThis.fetch, signal?: AbortSignal, headers?: HeadersInit, origin?: string, window: number }} options
+ *   headers: sent with the HEADs of URLs of `origin` (the index's) only
  * @returns {{ checks: Map<string, Promise<{ size: number, validator: string | null }>>, requests: number, rounds: number, settled: Promise<unknown> }}
  */
-export function startValidators(paths, { fetch, signal, window }) {
+export function startValidators(paths, { fetch, signal, headers, origin, window }) {
+  // The caller's headers (credentials for the index's host) go only to that origin, as HttpSource keeps
+  // them from other origins' redirects.
+  const headersFor = (path) => (headers && origin && isUrl(path) && new URL(path).origin === origin ? headers : undefined)
   const checks = new Map()
   let running = 0
   const queue = []
@@ -68,7 +76,7 @@ export function startValidators(paths, { fetch, signal, window }) {
   const slot = () => (running < window ? (running++, Promise.resolve())
     : /** @type {Promise<void>} */ (new Promise((go) => queue.push(() => { running++; go(undefined) }))))
   for (const path of paths) {
-    const check = slot().then(() => fileValidator(path, { fetch, signal })).finally(release)
+    const check = slot().then(() => fileValidator(path, { fetch, signal, headers: headersFor(path) })).finally(release)
     check.catch(() => {}) // seen where it is awaited
     checks.set(path, check)
   }

@@ -76,7 +76,7 @@ export async function openSidecarIndex(source, options = {}) {
       (layout ? undefined : await byteSource.read(directoryBlob.offset, directoryBlob.length, { signal }))
     const directory = directoryBytes && parseDirectory(directoryBytes, directoryBlob, bitsets.length, layout, where)
     const base = options.base ?? await defaultBase(source)
-    return new SidecarIndex(byteSource, cache, { directory, directoryBlob, layout, bitsets, base, fetch: options.fetch })
+    return new SidecarIndex(byteSource, cache, { directory, directoryBlob, layout, bitsets, base, fetch: options.fetch, headers: options.headers })
   } catch (error) {
     await byteSource.close()
     throw error
@@ -123,6 +123,7 @@ export class SidecarIndex {
   #byPath
   #base
   #fetch
+  #headers
   /** @type {Map<number, Uint8Array>} regions readBitset read, the most recent last */
   #regionBytes = new Map()
   /** the directory, once read and checked */
@@ -133,12 +134,13 @@ export class SidecarIndex {
   /** @type {Promise<void> | undefined} the directory's read, while one is in flight */
   #loading
 
-  constructor(source, cache, { directory, directoryBlob, layout, bitsets, base, fetch }) {
+  constructor(source, cache, { directory, directoryBlob, layout, bitsets, base, fetch, headers }) {
     this.#source = source
     this.#cache = cache
     this.#bitsets = bitsets
     this.#base = base
     this.#fetch = fetch
+    this.#headers = headers
     this.#directoryBlob = directoryBlob
     this.#layout = layout
     this.#directory = directory
@@ -419,9 +421,18 @@ export class SidecarIndex {
   /** Starts checking files (stat or HEAD), a window at a time; each HEAD counts as a request of the index. */
   #validate(paths, signal) {
     const url = paths.find((p) => /^https?:\/\//i.test(p))
-    const started = startValidators(paths, { fetch: this.#fetch, signal, window: transportWindow({ name: url ?? this.#source.name }, url !== undefined) })
+    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined) })
     this.#validations += started.requests
     return started
+  }
+
+  /** The index's own origin when it is read over HTTP (its caller's headers are for that host). */
+  #origin() {
+    try {
+      return this.#source instanceof HttpSource ? new URL(this.#source.name).origin : undefined
+    } catch {
+      return undefined
+    }
   }
 
   /** Runs a wave of reads of the index file; returns its rounds. */

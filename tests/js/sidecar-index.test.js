@@ -341,6 +341,44 @@ describe('a sidecar index of files behind URLs', () => {
   })
 })
 
+test('HEADs carry the caller\'s headers to the index\'s origin only; a file gone (404) answers stale-index, not an error', async () => {
+  const sub = path.join(dir, 'heads')
+  await mkdir(sub)
+  for (const f of [0, 1]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
+  const other = await startTestServer({ root: dir }) // another port: another origin
+  try {
+    const same = [0, 1].map((f) => server.url(`heads/${fileName(f)}`, { mode: 'etag' }))
+    const elsewhere = [0, 1].map((f) => other.url(`heads/${fileName(f)}`, { mode: 'etag' }))
+    assert.notEqual(new URL(elsewhere[0]).origin, new URL(same[0]).origin)
+    const files = [...same, ...elsewhere]
+    await buildSidecarIndex(files, path.join(sub, '_index.puffin'), { columns: ['id'] })
+    const heads = []
+    const fetch = (input, init) => {
+      if (init?.method === 'HEAD') heads.push([new URL(String(input)).origin, new Headers(init.headers).get('authorization')])
+      return globalThis.fetch(input, init)
+    }
+    const index = await openSidecarIndex(server.url('heads/_index.puffin'), { headers: { authorization: 'Bearer secret' }, fetch })
+    try {
+      const id = BigInt((ROWS + 9) * 3) // file 1, row 9
+      let result = await index.probe('id', [id], { files })
+      assert.deepEqual(result.files.map((f) => f.current), [true, true, true, true])
+      const origin = new URL(same[0]).origin
+      assert.deepEqual(heads.filter(([o]) => o === origin).map(([, a]) => a), ['Bearer secret', 'Bearer secret'])
+      assert.deepEqual(heads.filter(([o]) => o !== origin).map(([, a]) => a), [null, null], 'no credentials to another origin')
+      await rm(path.join(sub, fileName(1)))
+      result = await index.probe('id', [id], { files })
+      assert.deepEqual(result.files.map((f) => f.current), [true, false, true, false])
+      for (const gone of [result.files[1], result.files[3]]) {
+        assert.ok(gone.rowGroups.every((g) => g.results.every((r) => r.verdict === 'unknown' && r.reason === 'stale-index')))
+      }
+    } finally {
+      await index.close()
+    }
+  } finally {
+    await other.close()
+  }
+})
+
 describe('sidecar regions', () => {
   test('small segments make many regions; every value is still found, and an update copies bitsets across them', async () => {
     const sub = path.join(dir, 'segments')
