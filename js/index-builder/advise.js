@@ -96,6 +96,19 @@ export async function adviseIndexes(file, options = {}) {
     const samples = []
     let problem
     for (const g of groups) {
+      const view = chunkView(layout, g, column.index)
+      // An encrypted chunk's pages are read as addIndexes reads them (its modules decrypted with the given keys).
+      let pages
+      if (view.crypto) {
+        const sealing = await import('./encrypted-output.js')
+        const refusal = sealing.encryptedChunkProblem(view.crypto)
+        if (refusal) {
+          problem = `row group ${g}: ${refusal.detail}`
+          break
+        }
+        const where = `${file.name}: row group ${g}, column ${column.name}`
+        pages = (decoding) => sealing.encryptedPages(/** @type {any} */ (view.crypto), decoding, { dictionaryOffset: view.dictionaryPageOffset, where })
+      }
       const range = chunkByteRange(layout, g, column.index)
       if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) {
         problem = `row group ${g}: the footer does not place the chunk inside the file's data`
@@ -103,8 +116,8 @@ export async function adviseIndexes(file, options = {}) {
       }
       const sink = new SampleValues(valuesPerRowGroup)
       try {
-        const decoding = await columnDecoder(layout, column, chunkView(layout, g, column.index).codec)
-        await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues: chunkView(layout, g, column.index).numValues }, decoding, sink)
+        const decoding = await columnDecoder(layout, column, view.codec)
+        await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues: view.numValues }, decoding, sink, undefined, pages?.(decoding))
         sink.finish()
       } catch (error) {
         if (error?.code) throw error

@@ -19,7 +19,7 @@ import { readColumnIndex, readOffsetIndex } from 'hyparquet/src/indexes.js'
 import { parquetMetadata } from 'hyparquet/src/metadata.js'
 
 import { ErrorCode, init, openParquet } from '../../js/index.js'
-import { addIndexes, INDEXES_KEY } from '../../js/index-builder/index.js'
+import { addIndexes, adviseIndexes, INDEXES_KEY } from '../../js/index-builder/index.js'
 import { chunk } from '../../js/footer/records.js'
 import { mapFooter, spliceStruct } from '../../js/index-builder/footer-splice.js'
 import { fixturePath, missingFixture, PARQUET_TESTING_FOOTER_KEY, PARQUET_TESTING_KEYS, PARQUET_TESTING_KEYS_256 } from './helpers/fixtures.js'
@@ -329,6 +329,27 @@ describe('addIndexes with keys and pageIndex: page indexes of encrypted chunks w
       }
     })
   }
+})
+
+test('adviseIndexes reads encrypted chunks with their keys; without a key, or with AES-CTR pages, a column is skipped saying why', { skip: missingFixture(CASES[0][0]) }, async () => {
+  const CTR = 'parquet-testing/encrypt_columns_and_footer_ctr.parquet.encrypted'
+  const advise = async (relative, keys) => {
+    const file = await openParquet(fixturePath(relative), { decryption: keys })
+    try {
+      return Object.fromEntries((await adviseIndexes(file, { columns: Object.keys(ARROW_VALUES) })).map((a) => [a.column, a]))
+    } finally {
+      await file.close()
+    }
+  }
+  const withKeys = await advise(CASES[0][0], KEYS)
+  for (const [name, [, values]] of Object.entries(ARROW_VALUES)) {
+    assert.equal(withKeys[name].skipped, undefined, `${name}: ${withKeys[name].skipped}`)
+    assert.equal(withKeys[name].distinctPerRowGroup, new Set(values).size, `${name}: the distinct values Arrow's test data stores`)
+  }
+  const withoutColumnKeys = await advise(CASES[0][0], { footerKey: FOOTER_KEY })
+  assert.equal(withoutColumnKeys.int32_field.distinctPerRowGroup, 50, 'a plaintext column of the file is advised')
+  for (const name of ['double_field', 'float_field']) assert.match(withoutColumnKeys[name].skipped, /encrypted and no key/)
+  if (!missingFixture(CTR)) assert.match((await advise(CTR, KEYS)).double_field.skipped, /AES-CTR/)
 })
 
 describe('addIndexes on encrypted files: what is refused or skipped', () => {
