@@ -135,9 +135,10 @@ export function columnarSection({ bytes, count, width }, scratch) {
 
 /**
  * Copies `count` PLAIN BYTE_ARRAY values of `bytes` into `values`, their ends into `offsets[1..]`. Returns -1
- * when all are there; else i when value i's length is cut off, -(i + 2) when its bytes run past the section. Kept to small integers and typed arrays throughout: optimized,
- * anything else (DataView.getUint32's uint32, a subarray view per value) allocated ~20 bytes a value that V8
- * pretenured into old space — ~2.7 MB of garbage a 122,880-value page, freed only by full collections.
+ * when all are there; else i when value i's length is cut off, -(i + 2) when its bytes run past the section.
+ * Kept to small integers and typed arrays throughout: optimized, anything else (DataView.getUint32's uint32,
+ * a subarray view per value) allocated ~20 bytes a value that V8 pretenured into old space — ~2.7 MB of
+ * garbage a 122,880-value page, freed only by full collections.
  */
 function copyByteArrays(bytes, count, values, offsets) {
   const length = bytes.length | 0
