@@ -88,6 +88,8 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/table/manifest-summaries.js", esModule = embed "../../js/table/manifest-summaries.js"),
     (name = "node_modules/parquet-bloom/js/table/open-table.js", esModule = embed "../../js/table/open-table.js"),
     (name = "node_modules/parquet-bloom/js/table/prune.js", esModule = embed "../../js/table/prune.js"),
+    (name = "node_modules/parquet-bloom/js/table/bound-precision.js", esModule = embed "../../js/table/bound-precision.js"),
+    (name = "node_modules/parquet-bloom/js/table/widened-files.js", esModule = embed "../../js/table/widened-files.js"),
     (name = "node_modules/parquet-bloom/js/table/table-io.js", esModule = embed "../../js/table/table-io.js"),
     (name = "node_modules/parquet-bloom/js/table/table-location.js", esModule = embed "../../js/table/table-location.js"),
     (name = "node_modules/parquet-bloom/js/table/table-summary.js", esModule = embed "../../js/table/table-summary.js"),

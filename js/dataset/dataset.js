@@ -22,10 +22,16 @@ import { rollUpValue } from './roll-up.js'
  */
 export const ADD_FILES = Symbol('addFiles')
 export const PROBE_ONLY = Symbol('probeOnly')
+/**
+ * A table's answers for values the file's own column type cannot hold as the table reads them (a double
+ * column's file written as FLOAT holds only float32 values): `(parquetFile, column, fileColumn, values)` →
+ * per value null or an answer, asked once the footer is read and before the file is probed.
+ */
+export const DECIDE_IN_FILE = Symbol('decideInFile')
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
 // (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
-const DATASET_OPTIONS = [PROBE_ONLY, 'partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
+const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, 'partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
@@ -194,16 +200,20 @@ export class ParquetDataset {
           parquet = opened
           let probed
           let fileColumn = column
+          let asked = open
           try {
             fileColumn = settings.columnOf ? await settings.columnOf(this.#fileView(file), opened, column) : column
-            probed = await opened.probe(fileColumn, open.map((k) => list[k]), probeOptions)
+            const inFile = settings[DECIDE_IN_FILE]?.(opened, column, fileColumn, open.map((k) => list[k]))
+            if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
+            if (asked.length === 0) return { ...base, stats: statsOf(opened), values: decided }
+            probed = await opened.probe(fileColumn, asked.map((k) => list[k]), probeOptions)
           } catch (error) {
             if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
             const detail = error.message // names the file's columns
             return { ...base, stats: statsOf(opened), values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
           }
-          if (indexed) sidecar?.sharpen(probed.rowGroups, indexed.rowGroups, open)
-          const at = new Map(open.map((k, j) => [k, j]))
+          if (indexed) sidecar?.sharpen(probed.rowGroups, indexed.rowGroups, asked)
+          const at = new Map(asked.map((k, j) => [k, j]))
           const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
           const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
           for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0

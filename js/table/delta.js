@@ -9,7 +9,8 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { parseExactJson, JsonNumber } from './exact-json.js'
 import { locationUnder, pathResolver } from './table-location.js'
 import { textOf } from './table-io.js'
-import { utf8Length, utf8Prefix, valueKeys, compareKeys } from './column-keys.js'
+import { valueKeys } from './column-keys.js'
+import { readBound } from './bound-precision.js'
 import { tableBoundRules } from '../indexes/writer-rules.js'
 import { readParquetRows } from './parquet-rows.js'
 
@@ -17,9 +18,8 @@ const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED
 const pad = (v) => String(v).padStart(20, '0')
 const COMMIT_BATCH = 8
 // Delta truncates string statistics to 32 characters by default; the table property
-// delta.dataSkippingStringPrefixLength can make that shorter.
+// delta.dataSkippingStringPrefixLength can make that shorter (js/table/bound-precision.js reads them).
 const STRING_PREFIX = 32
-const MS_IN_MICROS = 1000n
 
 /** @returns {import('./column-keys.js').TableType} */
 export function deltaType(type) {
@@ -40,12 +40,21 @@ function deltaFields(schema) {
       const name = prefix ? `${prefix}.${f.name}` : f.name
       const physicalName = physicalPrefix ? `${physicalPrefix}.${physical}` : physical
       out.push({ id: out.length + 1, name, physicalName, physicalPath: physicalName.split('.'), type: deltaType(f.type), topLevel,
-        mappingId: f.metadata?.['delta.columnMapping.id'] })
+        mappingId: f.metadata?.['delta.columnMapping.id'], widenedFrom: widenedFrom(f.metadata?.['delta.typeChanges']) })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name, physicalName, false)
     }
   }
   walk(schema?.fields, '', '', true)
   return out
+}
+
+/**
+ * The types a field had before a widening (PROTOCOL.md "Type Widening": `delta.typeChanges` in the
+ * field's metadata); entries with a `fieldPath` name a map key or value or an array element, not the field.
+ */
+function widenedFrom(changes) {
+  if (!Array.isArray(changes)) return []
+  return changes.filter((c) => c && typeof c.fromType === 'string' && c.fieldPath === undefined).map((c) => deltaType(c.fromType))
 }
 
 const dvId = (dv) => (dv ? `${dv.storageType}|${dv.pathOrInlineDv}|${dv.offset ?? ''}` : '')
@@ -228,25 +237,6 @@ function statAt(object, path) {
   return v
 }
 
-/**
- * A statistic's keys: the value read by the column's type (several for an ambiguous timestamp). From
- * `stats` it is JSON text; from `stats_parsed` a value as hyparquet reads it (numbers, bigints, Dates,
- * strings) — but not a decimal, which hyparquet reads as a double.
- */
-function statKeys(type, value) {
-  if (value === undefined || value === null) return null
-  /** @type {unknown} */
-  let input = value instanceof JsonNumber ? value.text : typeof value === 'string' ? value : null
-  if (input === null && type.kind !== 'decimal' && (typeof value === 'number' || typeof value === 'bigint' || value instanceof Date)) input = value
-  if (input === null) return null
-  try {
-    const keyed = valueKeys(type, [(type.kind === 'float' || type.kind === 'double') && typeof input === 'string' ? Number(input) : input])[0]
-    return keyed && 'keys' in keyed ? keyed.keys : null
-  } catch {
-    return null
-  }
-}
-
 /** A count from `stats` (JSON digits) or `stats_parsed` (a long, read as a bigint), else undefined. */
 function countOf(value) {
   if (value instanceof JsonNumber) return /^\d+$/.test(value.text) ? BigInt(value.text) : undefined
@@ -272,21 +262,12 @@ export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLe
     if (partitionColumns.has(field.name)) continue
     if (tableBoundRules(writer, field.type).some((r) => r.effect === 'ignore-bounds')) continue
     const f = {}
-    const lows = statKeys(field.type, statAt(stats.minValues, field.physicalPath))
-    const highs = statKeys(field.type, statAt(stats.maxValues, field.physicalPath))
-    const temporal = field.type.kind === 'timestamp' || field.type.kind === 'timestamptz'
-    if (lows?.length) {
-      const lo = lows.reduce((a, b) => (compareKeys(a, b) <= 0 ? a : b))
-      // Timestamps are written in milliseconds, truncated: a bound can be up to 1 ms off either way.
-      f.lower = temporal ? /** @type {bigint} */ (lo) - MS_IN_MICROS : lo
-    }
-    if (highs?.length) {
-      const hi = highs.reduce((a, b) => (compareKeys(a, b) >= 0 ? a : b))
-      f.upper = temporal ? /** @type {bigint} */ (hi) + MS_IN_MICROS : hi
-      if (hi instanceof Uint8Array && (field.type.kind === 'string' || field.type.kind === 'binary')) {
-        if (utf8Length(hi) >= prefixLength) f.upperPrefix = utf8Prefix(hi, prefixLength)
-      }
-    }
+    const context = { format: /** @type {const} */ ('delta'), type: field.type, widenedFrom: field.widenedFrom, prefixLength }
+    const lower = readBound(context, statAt(stats.minValues, field.physicalPath), 'lower')
+    const upper = readBound(context, statAt(stats.maxValues, field.physicalPath), 'upper')
+    if (lower) f.lower = lower.key
+    if (upper) f.upper = upper.key
+    if (upper?.upperPrefix) f.upperPrefix = upper.upperPrefix
     const nulls = countOf(statAt(stats.nullCount, field.physicalPath))
     if (nulls !== undefined && field.topLevel) {
       f.nullCount = nulls

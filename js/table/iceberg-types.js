@@ -2,6 +2,7 @@
 // single-value binary serialization (spec Appendix D), and partition transforms (spec "Partition
 // Transforms", bucket hashing by Appendix B: 32-bit Murmur3, x86 variant, seed 0).
 import { bigIntToTwosComplement, twosComplementToBigInt, utf8Length, utf8Prefix } from './column-keys.js'
+import { readBound } from './bound-precision.js'
 
 const utf8 = new TextEncoder()
 
@@ -21,21 +22,23 @@ function view(bytes) {
 }
 
 /**
- * A bound's key (spec Appendix D), or undefined when its bytes do not fit the type. Widths follow the
- * bytes, not the type: a file written before int was promoted to long keeps 4-byte bounds, float to
- * double 4-byte ones.
+ * A bound's key (spec Appendix D), or undefined when its bytes do not fit the type. A bound written
+ * before a promotion keeps its old width (int in a long column, float in a double, a date in a
+ * timestamp): js/table/bound-precision.js reads those.
  * @param {import('./column-keys.js').TableType} type
  * @param {Uint8Array} bytes
  */
 export function decodeBound(type, bytes) {
+  const promoted = readBound({ format: 'iceberg', type }, bytes, 'lower')
+  if (promoted) return promoted.key
   const n = bytes.length
   switch (type.kind) {
     case 'boolean': return n === 1 ? BigInt(bytes[0] ? 1 : 0) : undefined
-    case 'int': case 'date': case 'long': case 'time': case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns':
-      return n === 4 ? BigInt(view(bytes).getInt32(0, true)) : n === 8 ? view(bytes).getBigInt64(0, true) : undefined
-    case 'float': case 'double':
-      return n === 4 ? view(bytes).getFloat32(0, true) : n === 8 ? view(bytes).getFloat64(0, true) : undefined
-    case 'decimal': return twosComplementToBigInt(bytes)
+    case 'int': case 'date': return n === 4 ? BigInt(view(bytes).getInt32(0, true)) : undefined
+    case 'long': case 'time': case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns':
+      return n === 8 ? view(bytes).getBigInt64(0, true) : undefined
+    case 'float': return n === 4 ? view(bytes).getFloat32(0, true) : undefined
+    case 'double': return n === 8 ? view(bytes).getFloat64(0, true) : undefined
     case 'string': case 'binary': case 'fixed': return bytes
     case 'uuid': return n === 16 ? bytes : undefined
     default: return undefined

@@ -4,12 +4,13 @@
 // columns are found in each file by field id (Iceberg) or physical name (Delta column mapping); rows a
 // confirmation finds are checked against the file's deletes (js/table/deletes.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { ADD_FILES, bothPrefilters, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
+import { ADD_FILES, bothPrefilters, DECIDE_IN_FILE, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
 import { loadTable } from './load-table.js'
 import { pruneFile } from './prune.js'
 import { valueKeys } from './column-keys.js'
 import { applyDeletes } from './deletes.js'
 import { summarizeTable } from './table-summary.js'
+import { notInNarrowerFile } from './widened-files.js'
 
 const TABLE_OPTIONS = ['format', 'snapshot', 'version', 'metadata', 'rebase', 'allowOutside']
 
@@ -58,6 +59,10 @@ export class ParquetTable extends ParquetDataset {
       columnOf: (file, parquetFile, column) => {
         const field = fieldOf(column)
         return field ? columnInFile(table, field, parquetFile) : column
+      },
+      [DECIDE_IN_FILE]: (parquetFile, column, fileColumn, values) => {
+        const field = fieldOf(column)
+        return field ? notInNarrowerFile(field, parquetFile.column(fileColumn), values) : null
       },
     })
     this.#table = table

@@ -1,0 +1,237 @@
+// Table bounds stored at another precision than the data (js/table/bound-precision.js): a test per row
+// of the rules table on metadata written as the writers write it (Spark's shortest float text,
+// delta-rs's double of the float, `delta.typeChanges`, Iceberg bounds of the type a file was written
+// with), then whole Delta tables over files written by hyparquet-writer and DuckDB, each stored value as
+// hyparquet reads it: never ruled out by the table's statistics, and values past the float's rounding
+// range ruled out.
+import assert from 'node:assert/strict'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { describe, test } from 'node:test'
+import { parquetReadObjects } from 'hyparquet'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+import { openTable } from '../../js/index.js'
+import { valueKeys } from '../../js/table/column-keys.js'
+import { deltaFacts, deltaType } from '../../js/table/delta.js'
+import { icebergColumnFacts } from '../../js/table/iceberg.js'
+import { icebergType } from '../../js/table/iceberg-types.js'
+import { pruneFile } from '../../js/table/prune.js'
+import { BOUND_PRECISION_RULES } from '../../js/table/bound-precision.js'
+import { withDuckDB } from './helpers/duckdb.js'
+import { tempDir } from './helpers/temp-dir.js'
+
+const pad = (v) => String(v).padStart(20, '0')
+const f32bits = new Float32Array(1)
+const u32 = new Uint32Array(f32bits.buffer)
+/** The next float32 above (dir 1) or below (dir -1) a finite nonzero float32. */
+const nextFloat = (f, dir) => { f32bits[0] = f; u32[0] += (dir > 0) === (f > 0) ? 1 : -1; return f32bits[0] }
+/** The float32's shortest decimal, as Java's Float.toString (and so Spark's stats) prints it. */
+function floatText(f) {
+  for (let p = 1; p <= 9; p++) {
+    const text = f.toPrecision(p)
+    if (Math.fround(Number(text)) === f) return String(Number(text))
+  }
+  return String(f)
+}
+const le32 = (n) => { const b = new Uint8Array(4); new DataView(b.buffer).setInt32(0, n, true); return b }
+const f32le = (x) => { const b = new Uint8Array(4); new DataView(b.buffer).setFloat32(0, x, true); return b }
+
+/** Pruning answers for one Delta file whose stats JSON is `statsText`, for a column of `type` (and its earlier types). */
+function delta(type, statsText, values, { widenedFrom = [], prefixLength } = {}) {
+  const field = { id: 1, name: 'c', physicalName: 'c', physicalPath: ['c'], type: deltaType(type), topLevel: true, widenedFrom: widenedFrom.map(deltaType) }
+  const file = { partitions: [], columnFacts: deltaFacts([field], new Set(), statsText, 'delta', prefixLength) }
+  return pruneFile(file, field, valueKeys(field.type, values)).map((a) => a?.reason ?? null)
+}
+
+/** Pruning answers for one Iceberg file with these serialized bounds. */
+function iceberg(type, lower, upper, values) {
+  const field = { id: 1, name: 'c', type: icebergType(type) }
+  const dataFile = { lower_bounds: [{ key: 1, value: lower }], upper_bounds: [{ key: 1, value: upper }] }
+  const file = { partitions: [], columnFacts: icebergColumnFacts(dataFile, [field], 16, 'spark') }
+  return pruneFile(file, field, valueKeys(field.type, values)).map((a) => a?.reason ?? null)
+}
+
+const stats = (min, max) => `{"numRecords":1,"minValues":{"c":${min}},"maxValues":{"c":${max}},"nullCount":{"c":0}}`
+const f = Math.fround(3.4) // 3.4000000953674316, which Spark writes as 3.4
+
+/** One case per rule id: the rules table and this list must name the same rows. */
+const CASES = {
+  'delta-widened-from-float': () => {
+    // A file written before float → double stores float32 3.4f and says 3.4; engines read 3.4000000953674316.
+    assert.deepEqual(delta('double', stats(3.4, 3.4), [f, 3.4, nextFloat(f, 1), nextFloat(f, -1)], { widenedFrom: ['float'] }),
+      [null, null, 'out-of-range', 'out-of-range'])
+    // Without the widening recorded, a double column's "3.4" is the double 3.4.
+    assert.deepEqual(delta('double', stats(3.4, 3.4), [f, 3.4]), ['out-of-range', null])
+  },
+  'delta-float-shortest-decimal': () => {
+    // Spark's shortest text and delta-rs's double of the float mean the same float32.
+    for (const text of ['3.4', '3.4000000953674316']) {
+      assert.deepEqual(delta('float', stats(text, text), [f, 3.4, nextFloat(f, 1), nextFloat(f, -1)]), [null, null, 'out-of-range', 'out-of-range'])
+    }
+    // A decimal halfway between two floats stands for both.
+    const lo = Math.fround(1 + 2 ** -23)
+    const half = (1 + lo) / 2
+    assert.deepEqual(delta('float', stats(half, half), [1, lo, nextFloat(lo, 1)]), [null, null, 'out-of-range'])
+  },
+  'delta-exact-digits': () => {
+    // A long past 2^53 and a decimal past a double's 17 digits compare by their digits.
+    assert.deepEqual(delta('long', stats('9007199254740993', '9007199254740993'), [9007199254740992n, 9007199254740993n, 9007199254740994n]),
+      ['out-of-range', null, 'out-of-range'])
+    assert.deepEqual(delta('decimal(38,18)', stats('12345678901234567890.123456789012345678', '12345678901234567890.123456789012345678'),
+      ['12345678901234567890.123456789012345677', '12345678901234567890.123456789012345678', '12345678901234567890.123456789012345679']),
+    ['out-of-range', null, 'out-of-range'])
+    // Widened since the bound was written: int → long, decimal(5,2) → decimal(10,4), date → timestamp_ntz.
+    assert.deepEqual(delta('long', stats(7, 9), [6, 7, 9, 10], { widenedFrom: ['integer'] }), ['out-of-range', null, null, 'out-of-range'])
+    assert.deepEqual(delta('decimal(10,4)', stats('1.25', '1.25'), ['1.2499', '1.25', '1.2501'], { widenedFrom: ['decimal(5,2)'] }),
+      ['out-of-range', null, 'out-of-range'])
+    assert.deepEqual(delta('timestamp_ntz', stats('"2024-01-02"', '"2024-01-02"'), ['2024-01-02T00:00:00', '2024-01-01T23:59:59', '2024-01-02T00:00:01'], { widenedFrom: ['date'] }),
+      [null, 'out-of-range', 'out-of-range'])
+    // A double's digits are the correctly rounded double, however many there are.
+    assert.deepEqual(delta('double', stats('0.1000000000000000055511151231257827', '0.1000000000000000055511151231257827'), [0.1, 0.10000000000000002]),
+      [null, 'out-of-range'])
+  },
+  'delta-timestamp-milliseconds': () => {
+    // A microsecond value within the bound's millisecond, on either side, is kept; past it, ruled out.
+    const s = stats('"2024-01-02T03:04:05.006Z"', '"2024-01-02T03:04:05.006Z"')
+    assert.deepEqual(delta('timestamp', s, ['2024-01-02T03:04:05.006999Z', '2024-01-02T03:04:05.005001Z', '2024-01-02T03:04:05.008001Z']),
+      [null, null, 'out-of-range'])
+    // Also after date → timestamp_ntz (a widened column's later files are written in milliseconds too).
+    assert.deepEqual(delta('timestamp_ntz', stats('"2024-01-02T00:00:00.000"', '"2024-01-02T00:00:00.000"'), ['2024-01-02T00:00:00.000999'], { widenedFrom: ['date'] }), [null])
+  },
+  'delta-string-prefix': () => {
+    const prefix = 'abcdefghijklmnopqrstuvwxyz012345' // 32 characters
+    assert.deepEqual(delta('string', stats('"a"', `"${prefix}"`), [`${prefix}zzz`, `${prefix.slice(0, 31)}z`]), [null, 'out-of-range'])
+    assert.deepEqual(delta('string', stats('"a"', '"abcd"'), ['abcdz'], { prefixLength: 4 }), [null])
+  },
+  'iceberg-date-promoted-to-timestamp': () => {
+    // 19724 days = 2024-01-02: midnight that day, in micros and in nanos.
+    const day = le32(19724)
+    assert.deepEqual(iceberg('timestamp', day, day, ['2024-01-02T00:00:00', '2024-01-01T23:59:59', '2024-01-02T00:00:00.000001']), [null, 'out-of-range', 'out-of-range'])
+    assert.deepEqual(iceberg('timestamp_ns', day, day, ['2024-01-02T00:00:00', '2024-01-03T00:00:00']), [null, 'out-of-range'])
+  },
+  'iceberg-int-promoted-to-long': () => {
+    assert.deepEqual(iceberg('long', le32(-5), le32(70000), [-5, 70000, -6, 70001, 2 ** 40]), [null, null, 'out-of-range', 'out-of-range', 'out-of-range'])
+  },
+  'iceberg-float-promoted-to-double': () => {
+    assert.deepEqual(iceberg('double', f32le(3.4), f32le(3.4), [f, 3.4, nextFloat(f, 1)]), [null, 'out-of-range', 'out-of-range'])
+  },
+  'iceberg-decimal-precision-promoted': () => {
+    // decimal(4,2) → decimal(20,2): a 2-byte bound of -1.28 (0xff80) still reads -128 unscaled.
+    const b = Uint8Array.of(0xff, 0x80)
+    assert.deepEqual(iceberg('decimal(20,2)', b, b, ['-1.28', '-1.27', '-1.29']), [null, 'out-of-range', 'out-of-range'])
+  },
+}
+
+describe('the bound precision rules, a test per row', () => {
+  test('every rule has a case and every case a rule', () => {
+    assert.deepEqual(Object.keys(CASES).sort(), BOUND_PRECISION_RULES.map((r) => r.id).sort())
+  })
+  for (const rule of BOUND_PRECISION_RULES) test(`${rule.id}: ${rule.message}`, CASES[rule.id])
+})
+
+describe('Delta float statistics over files written by hyparquet-writer and DuckDB', async () => {
+  const dir = await tempDir('bound-precision')
+  // The least and the greatest are not doubles' shortest texts: -0.3f is below -0.3, 123.456f above 123.456.
+  const floats = [3.4, 0.1, -2.5e-8, 123.456, -0.3].map(Math.fround)
+
+  async function duckdbFloats(file) {
+    await withDuckDB(async (connection) => {
+      const list = floats.map((x) => `(${x}::FLOAT)`).join(', ')
+      await connection.run(`COPY (SELECT * FROM (VALUES ${list}) t(f)) TO '${file}' (FORMAT parquet)`)
+    })
+  }
+
+  /**
+   * A Delta table of the given files, with stats as `writer` writes them: 'spark' the float's shortest
+   * text, 'delta-rs' the double of the float (serde_json of an f64).
+   */
+  async function deltaTable(name, schemaType, typeChanges, files) {
+    const root = path.join(dir, name)
+    await mkdir(path.join(root, '_delta_log'), { recursive: true })
+    const metadata = typeChanges ? { 'delta.typeChanges': typeChanges } : {}
+    const schema = { type: 'struct', fields: [{ name: 'f', type: schemaType, nullable: true, metadata }] }
+    const actions = [
+      { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: typeChanges ? ['typeWidening'] : [], writerFeatures: typeChanges ? ['typeWidening'] : [] } },
+      { metaData: { id: name, format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: {} } },
+    ]
+    const truth = {}
+    for (const file of files) {
+      const bytes = file.bytes
+      await writeFile(path.join(root, file.name), bytes)
+      const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
+      const values = rows.map((r) => r.f)
+      truth[file.name] = values
+      const min = values.reduce((a, b) => Math.min(a, b))
+      const max = values.reduce((a, b) => Math.max(a, b))
+      const text = file.writer === 'spark' ? floatText : String
+      const statsText = `{"numRecords":${values.length},"minValues":{"f":${text(min)}},"maxValues":{"f":${text(max)}},"nullCount":{"f":0}}`
+      actions.push({ add: { path: file.name, partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats: statsText } })
+    }
+    await writeFile(path.join(root, '_delta_log', `${pad(0)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+    return { root, truth }
+  }
+
+  /** A file written after the widening: doubles, whose stats are the doubles' shortest texts. */
+  const doublesAfterWidening = () => ({
+    name: 'after-widening.parquet', writer: 'delta-rs',
+    bytes: new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'f', data: Float64Array.of(3.4, -0.3, 123.456, 0.1), type: 'DOUBLE' }] })),
+  })
+
+  async function files() {
+    const hy = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'f', data: Float32Array.from(floats), type: 'FLOAT' }] }))
+    const duckPath = path.join(dir, `duck-${Math.random().toString(36).slice(2)}.parquet`)
+    await duckdbFloats(duckPath)
+    const duck = new Uint8Array(await (await import('node:fs/promises')).readFile(duckPath))
+    return [
+      { name: 'hyparquet-spark.parquet', bytes: hy, writer: 'spark' },
+      { name: 'duckdb-spark.parquet', bytes: duck, writer: 'spark' },
+      { name: 'hyparquet-deltars.parquet', bytes: hy, writer: 'delta-rs' },
+      { name: 'duckdb-deltars.parquet', bytes: duck, writer: 'delta-rs' },
+    ]
+  }
+
+  const tables = [
+    ['a float column', 'float', undefined],
+    ['a column widened from float to double (delta.typeChanges)', 'double', [{ fromType: 'float', toType: 'double' }]],
+    ['a column widened, in the preview form with tableVersion', 'double', [{ fromType: 'float', toType: 'double', tableVersion: 1 }]],
+  ]
+  test('a widened column with confirm: present exactly where hyparquet reads the value, as engines read the widened column', async () => {
+    const written = [...await files(), doublesAfterWidening()]
+    const { root, truth } = await deltaTable('widened-confirm', 'double', [{ fromType: 'float', toType: 'double' }], written)
+    const table = await openTable(root)
+    const asked = [...new Set([...Object.values(truth).flat(), 3.4, -0.3, 0.1, 123.456])]
+    const result = await table.probe('f', asked, { confirm: true })
+    for (const file of result.files) {
+      for (const answer of file.values) {
+        const expected = truth[file.path].includes(answer.value) ? 'present' : 'absent'
+        assert.equal(answer.verdict, expected, `${file.path}: ${answer.value} (${answer.source}: ${answer.reason})`)
+      }
+    }
+  })
+
+  for (const [label, schemaType, typeChanges] of tables) {
+    test(`${label}: every stored value (as hyparquet reads it) is kept; the next float past each file's bounds is ruled out`, async () => {
+      const written = [...await files(), ...(typeChanges ? [doublesAfterWidening()] : [])]
+      const { root, truth } = await deltaTable(label.replace(/\W+/g, '-'), schemaType, typeChanges, written)
+      const table = await openTable(root)
+      const stored = [...new Set(Object.values(truth).flat())]
+      const result = await table.probe('f', stored)
+      for (const file of result.files) {
+        for (const answer of file.values) {
+          if (truth[file.path].includes(answer.value)) assert.notEqual(answer.verdict, 'absent', `${file.path}: ${answer.value} is stored, answered ${answer.source}: ${answer.reason}`)
+        }
+      }
+      const max = Math.max(...floats, 123.456)
+      const min = Math.min(...floats, -0.3)
+      const outside = [nextFloat(max, 1), nextFloat(min, -1), max * (1 + 2 ** -20)]
+      const beyond = await table.probe('f', outside)
+      for (const file of beyond.files) {
+        for (const answer of file.values) {
+          assert.equal(answer.verdict, 'absent', `${file.path}: ${answer.value}`)
+          assert.equal(answer.source, 'table-stats', `${file.path}: ${answer.value} ruled out by the table's statistics`)
+        }
+      }
+    })
+  }
+})
