@@ -1,9 +1,12 @@
 // One read plan per probe, whatever indexes it reads: the footer's statistics answer first at no cost; then every
-// index read the remaining values need — dictionary pages, bloom filter headers and blocks — of every
-// row group is handed to the read scheduler at once, coalesced and fetched concurrently, so no index
-// adds a sequential round trip per row group. Answers are combined per row group once its reads are in
-// (js/plan/row-group-answer.js decides what each index may say). A dictionary read replaces the bloom read
-// of its chunk; only when a dictionary then fails to decode does its filter get a second wave.
+// index read the remaining values need — page indexes, dictionary pages, bloom filter headers and blocks — of
+// every row group is handed to the read scheduler at once, coalesced and fetched concurrently, so no index
+// adds a sequential round trip per row group. Each index is one step here (statistics, page index,
+// dictionary, bloom filter), as DataFusion prunes by statistics and by bloom filters apart; answers are
+// combined per row group once its reads are in (js/plan/row-group-answer.js decides what each index may say).
+// An encrypted chunk's reads are the same decisions, read through EncryptedChunkReads (whole modules,
+// decrypted after the reads) instead of PlainChunkReads. A dictionary read replaces the bloom read of its
+// chunk; only when a dictionary then fails to decode does its filter get a second wave.
 import { chunk } from '../footer/records.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { ErrorCode } from '../errors.js'
@@ -19,154 +22,245 @@ import { Source, Unanswerable } from './verdicts.js'
 import { writerRulesFor } from '../indexes/writer-rules.js'
 
 /**
- * Plans one probe. Returns the read tasks (for runReadTasks) and `results()`, which combines each row
- * group's answers after the reads: [{ index, numRows, results }].
- * @param {{ name: string, geometry: import('../indexes/bloom-reads.js').FileGeometry, column: import('../footer/footer.js').LeafColumn,
+ * @typedef {{ name: string, geometry: import('../indexes/bloom-reads.js').FileGeometry, column: import('../footer/footer.js').LeafColumn,
  *   encoded: any, hashed: import('../indexes/bloom-reads.js').HashedCandidates, mode: string, rowGroups: number[], statistics: boolean,
- *   dictionary: 'auto' | boolean, pageIndex: 'auto' | boolean }} probe
+ *   dictionary: 'auto' | boolean, pageIndex: 'auto' | boolean }} Probe
  */
-export function planProbe({ name, geometry, column, encoded, hashed, mode, rowGroups, statistics, dictionary, pageIndex }) {
-  const { layout } = geometry
-  // Every index this plan reads describes this column: its chunk index records, decoded once (lazily).
-  ensureColumnIndexes(layout, column.index)
-  // Statistics cost no bytes (they are in the footer): every candidate's sort key is made once.
-  const order = statistics ? sortOrderFor(column) : null
-  const keys = order && encoded.candidates.length ? sortKeys(order, encoded.candidates) : null
-  // Page bounds are defined in the column order only; their keys are made on first need.
-  const pageOrder = pageIndex === false ? null : pageIndexOrder(layout, column)
-  let pageKeys
-  const pageKeysFor = (o) => (pageKeys ??= keyList(keys && o.kind === order?.kind ? keys : sortKeys(o, encoded.candidates)))
-  const bloomRules = writerRulesFor(layout.createdBy, 'bloom-filter', column)
-  const untrustedFilter = bloomRules.length
-    ? new Unanswerable('untrusted-writer', `${bloomRules[0].message} (${bloomRules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
-    : null
-  // A dictionary is exact for absence; for presence only from writers that build it from the values.
-  const dictionaryRules = writerRulesFor(layout.createdBy, 'dictionary', column)
-  const bloomTask = (g, group, location) => new ProbeTask(location, `${name}: row group ${g}, column ${column.name}`, hashed, mode,
-    (hits) => { group.bloom = { hits } },
-    (reason, detail) => { group.bloom = { missing: new Unanswerable(reason, detail) } },
-    group.answer.openCandidates())
 
-  const tasks = []
-  const groups = rowGroups.map((g) => {
-    const group = new RowGroupProbe(g, layout.rowGroupRows[g], new RowGroupAnswer(encoded))
-    const { answer } = group
-    if (group.numRows === 0) {
-      answer.settleOpen('absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows')
-      return group
-    }
-    const record = chunk(layout, g, column.index)
-    const chunkCrypto = record.crypto
-    const unavailable = chunkUnavailable(record.flags, chunkCrypto)
-    if (unavailable) {
-      answer.settleOpen('unknown', null, unavailable.reason, unavailable.detail)
-      return group
-    }
-    if (order && !answer.settled) {
-      const stats = chunkStatistics(layout, g, column, order)
-      if (stats.usable) answer.applyStatistics(stats, stats.allNull ? null : excludedByBounds(order, keys, stats.min, stats.max))
-      else answer.noteStatistics(stats)
-    }
-    if (answer.settled) return group
-    const location = untrustedFilter ?? locateFilter(geometry, g, column.index, { decrypt: true })
-    const usableFilter = !(location instanceof Unanswerable)
-    // The page index: read with the other reads when nothing cheaper can answer (auto), or when asked.
-    if (pageOrder?.usable && (pageIndex === true || !usableFilter)) {
-      const where = pageIndexLocation(layout, g, column.index, geometry.metadataOffset)
-      if ('reason' in where) answer.noteIndex(`page index: ${where.detail}`)
-      else if (where.columnIndex && where.offsetIndex) {
-        group.pageIndexRead = {}
-        for (const part of ['columnIndex', 'offsetIndex']) {
-          const { offset, length } = where[part]
-          tasks.push(new RangeTask(offset, offset + length, (bytes) => { group.pageIndexRead[part] = bytes }))
-        }
-        group.pageIndexCrypto = chunkCrypto // its modules are decrypted in afterReads
-      }
-    }
-    if (chunkCrypto) {
-      // Encrypted: every module is read whole and decrypted after the reads. A dictionary that fails
-      // cannot fall back on a second wave here, so it is read without a filter (auto) or with it (true).
-      const { dictionaryDecryptable } = loadedCrypto()
-      const page = dictionary === false || !dictionaryDecryptable(chunkCrypto) ? null
-        : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset, { decrypt: true })
-      if (page && !('reason' in page) && page.exact && (dictionary === true || (!usableFilter && shouldReadDictionary(dictionary, page.maxLength, null)))) {
-        group.dictionaryRead = { page, codec: record.codec, fallback: location, crypto: chunkCrypto }
-        tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
-      }
-      if (!usableFilter) group.bloom = { missing: location }
-      else tasks.push(encryptedFilterTask(location, `${name}: row group ${g}, column ${column.name}`, (modules) => { group.encryptedBloom = { crypto: chunkCrypto, modules } }))
-      return group
-    }
-    const page = dictionary === false ? null : dictionaryPageRange(layout, g, column.index, geometry.metadataOffset)
-    if (page && !('reason' in page) && shouldReadDictionary(dictionary, page.maxLength, usableFilter ? location.length ?? null : null)) {
-      group.dictionaryRead = { page, codec: record.codec, fallback: location }
-      tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
-      return group
-    }
-    if (!usableFilter) {
-      group.bloom = { missing: location }
-      return group
-    }
-    tasks.push(bloomTask(g, group, location))
-    return group
-  })
+/**
+ * Plans one probe. Returns the read tasks (for runReadTasks), `afterReads()` (decodes what was read and
+ * returns the second wave's tasks) and `results()`, which combines each row group's answers after the
+ * reads: [{ index, numRows, results }].
+ * @param {Probe} probe
+ */
+export function planProbe(probe) {
+  const plan = new ProbeContext(probe)
+  const groups = probe.rowGroups.map((g) => planRowGroup(plan, g))
   let byIndex
   return {
-    tasks,
-    /** After the reads: decodes the page indexes and dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
+    tasks: plan.tasks,
+    /** After the reads: decrypts and decodes the page indexes and dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
     async afterReads() {
-      // Every encrypted module of the probe is decrypted at once, before anything is decoded.
-      await Promise.all(groups.map(async (group) => {
-        if (group.encryptedBloom) {
-          const { crypto, modules } = group.encryptedBloom
-          const filter = await decryptedFilter(crypto, modules, `${name}: row group ${group.index}, column ${column.name}`)
-          group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: hashed.checkBitset(filter.bitset) }
-        }
-        if (group.pageIndexCrypto && group.pageIndexRead?.columnIndex && group.pageIndexRead.offsetIndex) {
-          group.pageIndexRead = await loadedCrypto().decryptPageIndex(group.pageIndexCrypto, group.pageIndexRead, `${name}: row group ${group.index}, column ${column.name}`)
-        }
-      }))
-      for (const group of groups) {
-        const read = group.pageIndexRead
-        if (!read?.columnIndex || !read.offsetIndex) continue
-        const record = chunk(layout, group.index, column.index)
-        const range = record.pageRange()
-        const prepared = preparePageIndex(pageOrder.order, decodeColumnIndex(read.columnIndex), decodeOffsetIndex(read.offsetIndex), {
-          numRows: group.numRows, chunkStart: range?.chunkStart, chunkEnd: range?.chunkEnd, repeated: column.repeated,
-          chunkNullCount: record.nullCount,
-        })
-        if (!prepared.usable) {
-          // A cast: without strictNullChecks tsc does not narrow a union on a falsy discriminant.
-          group.answer.noteIndex(`page index: ${/** @type {import('../indexes/page-index.js').UnusablePageIndex} */ (prepared).detail}`)
-          continue
-        }
-        group.pageIndex = prepared
-        group.pages = candidatePages(prepared, pageKeysFor(pageOrder.order), encoded.owners, { numValues: encoded.outcomes.length })
-      }
+      await Promise.all(groups.map((group) => group.reads?.decrypt(plan, group)))
+      for (const group of groups) preparePageIndexRead(plan, group)
       const retry = []
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
-        const { page, codec, bytes, fallback, crypto } = group.dictionaryRead
-        const options = { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact }
-        const decrypted = bytes && crypto ? await loadedCrypto().decryptDictionary(crypto, bytes, `${name}: row group ${group.index}, column ${column.name}`) : undefined
-        const decoded = !bytes ? { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
-          : decrypted ? decrypted.error ? decrypted : await decodeDictionary(decrypted.page, { ...options, exact: true })
-            : await decodeDictionary(bytes, options)
-        if ('set' in decoded) {
-          group.dictionary = dictionaryVerdicts(decoded.set, encoded.candidates, encoded.owners, encoded.outcomes.length)
-          return
-        }
-        group.answer.noteIndex(`dictionary: ${decoded.error.detail}`)
-        // An encrypted chunk's filter was read in the same wave, if it has one (group.bloom is set).
-        if (crypto) {
-          if (fallback instanceof Unanswerable) group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
-        } else if (fallback instanceof Unanswerable) group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
-        else retry.push(bloomTask(group.index, group, fallback))
+        const fallback = await decodeDictionaryRead(plan, group)
+        if (fallback) retry.push(fallback)
       }))
       return retry
     },
-    results: () => groups.map((group) => group.combine(dictionaryRules)),
+    results: () => groups.map((group) => group.combine(plan.dictionaryRules)),
     /** The checked page index of a row group, when it was read and usable (exact lookups read its pages). */
     pageIndexOf: (g) => (byIndex ??= new Map(groups.map((group) => [group.index, group]))).get(g)?.pageIndex,
+  }
+}
+
+/** What every row group of one probe shares: the column, the candidates' keys, the writer rules, the task list. */
+class ProbeContext {
+  /** @param {Probe} probe */
+  constructor(probe) {
+    this.probe = probe
+    const { layout } = probe.geometry
+    this.layout = layout
+    // Every index this plan reads describes this column: its chunk index records, decoded once (lazily).
+    ensureColumnIndexes(layout, probe.column.index)
+    // Statistics cost no bytes (they are in the footer): every candidate's sort key is made once.
+    this.order = probe.statistics ? sortOrderFor(probe.column) : null
+    this.keys = this.order && probe.encoded.candidates.length ? sortKeys(this.order, probe.encoded.candidates) : null
+    // Page bounds are defined in the column order only; their keys are made on first need.
+    this.pageOrder = probe.pageIndex === false ? null : pageIndexOrder(layout, probe.column)
+    this.pageKeys = undefined
+    const bloomRules = writerRulesFor(layout.createdBy, 'bloom-filter', probe.column)
+    this.untrustedFilter = bloomRules.length
+      ? new Unanswerable('untrusted-writer', `${bloomRules[0].message} (${bloomRules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
+      : null
+    // A dictionary is exact for absence; for presence only from writers that build it from the values.
+    this.dictionaryRules = writerRulesFor(layout.createdBy, 'dictionary', probe.column)
+    /** @type {any[]} */
+    this.tasks = []
+  }
+
+  /** The candidates' keys in the page index's order (the statistics' keys when the orders agree). */
+  pageKeysFor(order) {
+    this.pageKeys ??= keyList(this.keys && order.kind === this.order?.kind ? this.keys : sortKeys(order, this.probe.encoded.candidates))
+    return this.pageKeys
+  }
+
+  where(g) {
+    return `${this.probe.name}: row group ${g}, column ${this.probe.column.name}`
+  }
+
+  /** The bloom read of one chunk (plaintext): header, then the blocks the open candidates need. */
+  bloomTask(group, location) {
+    return new ProbeTask(location, this.where(group.index), this.probe.hashed, this.probe.mode,
+      (hits) => { group.bloom = { hits } },
+      (reason, detail) => { group.bloom = { missing: new Unanswerable(reason, detail) } },
+      group.answer.openCandidates())
+  }
+}
+
+/** Plans one row group: each index in turn, cheapest first, until the values are settled or every read is planned. */
+function planRowGroup(plan, g) {
+  const { layout } = plan
+  const { column } = plan.probe
+  const group = new RowGroupProbe(g, layout.rowGroupRows[g], new RowGroupAnswer(plan.probe.encoded))
+  const { answer } = group
+  if (group.numRows === 0) {
+    answer.settleOpen('absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows')
+    return group
+  }
+  const record = chunk(layout, g, column.index)
+  const unavailable = chunkUnavailable(record.flags, record.crypto)
+  if (unavailable) {
+    answer.settleOpen('unknown', null, unavailable.reason, unavailable.detail)
+    return group
+  }
+  pruneByStatistics(plan, group)
+  if (answer.settled) return group
+  group.reads = record.crypto ? new EncryptedChunkReads(record.crypto) : PLAIN_READS
+  const filter = plan.untrustedFilter ?? locateFilter(plan.probe.geometry, g, column.index, { decrypt: true })
+  planPageIndexRead(plan, group, !(filter instanceof Unanswerable))
+  const dictionaryInstead = planDictionaryRead(plan, group, record.codec, filter)
+  if (!dictionaryInstead) planBloomRead(plan, group, filter)
+  return group
+}
+
+/** Statistics: free (in the footer); values outside min/max, or a chunk of nulls only, are settled here. */
+function pruneByStatistics(plan, group) {
+  const { answer } = group
+  if (!plan.order || answer.settled) return
+  const stats = chunkStatistics(plan.layout, group.index, plan.probe.column, plan.order)
+  if (stats.usable) answer.applyStatistics(stats, stats.allNull ? null : excludedByBounds(plan.order, plan.keys, stats.min, stats.max))
+  else answer.noteStatistics(stats)
+}
+
+/** The page index: read with the other reads when nothing cheaper can answer (auto), or when asked. */
+function planPageIndexRead(plan, group, usableFilter) {
+  if (!plan.pageOrder?.usable || !(plan.probe.pageIndex === true || !usableFilter)) return
+  const where = pageIndexLocation(plan.layout, group.index, plan.probe.column.index, plan.probe.geometry.metadataOffset)
+  if ('reason' in where) {
+    group.answer.noteIndex(`page index: ${where.detail}`)
+    return
+  }
+  if (!where.columnIndex || !where.offsetIndex) return
+  group.pageIndexRead = {}
+  for (const part of /** @type {const} */ (['columnIndex', 'offsetIndex'])) {
+    const { offset, length } = where[part]
+    plan.tasks.push(new RangeTask(offset, offset + length, (bytes) => { group.pageIndexRead[part] = bytes }))
+  }
+}
+
+/**
+ * The dictionary page: read when it is cheaper than the filter, or when asked. Returns true when it
+ * replaces the chunk's bloom read (a plaintext chunk's filter is read in a second wave only if the
+ * dictionary fails to decode).
+ */
+function planDictionaryRead(plan, group, codec, filter) {
+  const { dictionary } = plan.probe
+  const page = dictionary === false ? null : group.reads.dictionaryRange(plan, group.index)
+  if (!page || 'reason' in page || !group.reads.readsDictionary(dictionary, page, filter)) return false
+  group.dictionaryRead = { page, codec, fallback: filter }
+  plan.tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
+  return group.reads.dictionaryReplacesFilter
+}
+
+/** The bloom filter: its header and the blocks the open candidates need, or why there is none to read. */
+function planBloomRead(plan, group, filter) {
+  if (filter instanceof Unanswerable) group.bloom = { missing: filter }
+  else plan.tasks.push(group.reads.bloomTask(plan, group, filter))
+}
+
+/** A read page index, checked and turned into candidate pages per value. */
+function preparePageIndexRead(plan, group) {
+  const read = group.pageIndexRead
+  if (!read?.columnIndex || !read.offsetIndex) return
+  const record = chunk(plan.layout, group.index, plan.probe.column.index)
+  const range = record.pageRange()
+  const prepared = preparePageIndex(plan.pageOrder.order, decodeColumnIndex(read.columnIndex), decodeOffsetIndex(read.offsetIndex), {
+    numRows: group.numRows, chunkStart: range?.chunkStart, chunkEnd: range?.chunkEnd, repeated: plan.probe.column.repeated,
+    chunkNullCount: record.nullCount,
+  })
+  if (!prepared.usable) {
+    // A cast: without strictNullChecks tsc does not narrow a union on a falsy discriminant.
+    group.answer.noteIndex(`page index: ${/** @type {import('../indexes/page-index.js').UnusablePageIndex} */ (prepared).detail}`)
+    return
+  }
+  group.pageIndex = prepared
+  const { encoded } = plan.probe
+  group.pages = candidatePages(prepared, plan.pageKeysFor(plan.pageOrder.order), encoded.owners, { numValues: encoded.outcomes.length })
+}
+
+/** A read dictionary decoded into per-value answers; when it fails, the bloom task of a second wave (or null). */
+async function decodeDictionaryRead(plan, group) {
+  const { column, encoded } = plan.probe
+  const { page, codec, bytes, fallback } = group.dictionaryRead
+  const options = { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact }
+  const decoded = !bytes ? { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
+    : await group.reads.decodeDictionary(plan, group, bytes, options)
+  if ('set' in decoded) {
+    group.dictionary = dictionaryVerdicts(decoded.set, encoded.candidates, encoded.owners, encoded.outcomes.length)
+    return null
+  }
+  group.answer.noteIndex(`dictionary: ${decoded.error.detail}`)
+  if (fallback instanceof Unanswerable) {
+    group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
+    return null
+  }
+  // An encrypted chunk's filter was read in the same wave as its dictionary (group.bloom is set after decrypt).
+  return group.reads.dictionaryReplacesFilter ? plan.bloomTask(group, fallback) : null
+}
+
+/** How a plaintext chunk's indexes are read: ranges as they lie in the file, filters by blocks. */
+const PLAIN_READS = Object.freeze({
+  dictionaryReplacesFilter: true,
+  dictionaryRange: (plan, g) => dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset),
+  readsDictionary: (option, page, filter) => shouldReadDictionary(option, page.maxLength, filter instanceof Unanswerable ? null : filter.length ?? null),
+  bloomTask: (plan, group, filter) => plan.bloomTask(group, filter),
+  decrypt: async () => {},
+  decodeDictionary: (_plan, _group, bytes, options) => decodeDictionary(bytes, options),
+})
+
+/**
+ * How an encrypted chunk's indexes are read: every module whole, decrypted after the reads. A dictionary
+ * that fails cannot fall back on a second wave here, so it is read beside the filter, only when there is
+ * no usable filter (auto) or when asked (true).
+ */
+class EncryptedChunkReads {
+  dictionaryReplacesFilter = false
+
+  constructor(crypto) {
+    this.crypto = crypto
+  }
+
+  dictionaryRange(plan, g) {
+    if (!loadedCrypto().dictionaryDecryptable(this.crypto)) return null
+    return dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset, { decrypt: true })
+  }
+
+  readsDictionary(option, page, filter) {
+    return page.exact && (option === true || (filter instanceof Unanswerable && shouldReadDictionary(option, page.maxLength, null)))
+  }
+
+  bloomTask(plan, group, filter) {
+    return encryptedFilterTask(filter, plan.where(group.index), (modules) => { group.encryptedBloom = modules })
+  }
+
+  /** Every encrypted module of the row group is decrypted before anything of it is decoded. */
+  async decrypt(plan, group) {
+    const where = plan.where(group.index)
+    if (group.encryptedBloom) {
+      const filter = await decryptedFilter(this.crypto, group.encryptedBloom, where)
+      group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: plan.probe.hashed.checkBitset(filter.bitset) }
+    }
+    if (group.pageIndexRead?.columnIndex && group.pageIndexRead.offsetIndex) {
+      group.pageIndexRead = await loadedCrypto().decryptPageIndex(this.crypto, group.pageIndexRead, where)
+    }
+  }
+
+  async decodeDictionary(plan, group, bytes, options) {
+    const decrypted = await loadedCrypto().decryptDictionary(this.crypto, bytes, plan.where(group.index))
+    return decrypted.error ? decrypted : decodeDictionary(decrypted.page, { ...options, exact: true })
   }
 }
 
@@ -176,6 +270,8 @@ class RowGroupProbe {
     this.index = index
     this.numRows = numRows
     this.answer = answer
+    /** @type {typeof PLAIN_READS | EncryptedChunkReads | undefined} how this chunk's indexes are read */
+    this.reads = undefined
     /** @type {{ hits: Uint8Array, missing?: undefined } | { missing: Unanswerable, hits?: undefined } | undefined} */
     this.bloom = undefined
     /** @type {Uint8Array | undefined} per value: DictionaryAnswer */
@@ -185,10 +281,8 @@ class RowGroupProbe {
     /** @type {import('../indexes/page-index.js').PreparedPageIndex | undefined} */
     this.pageIndex = undefined
     this.pages = undefined
-    /** @type {{ crypto: any, modules: any } | undefined} an encrypted chunk's filter modules, decrypted in afterReads */
+    /** @type {any} an encrypted chunk's filter modules, decrypted in afterReads */
     this.encryptedBloom = undefined
-    /** The chunk's crypto context when its page index modules need decrypting. */
-    this.pageIndexCrypto = undefined
   }
 
   /** Combines the indexes' answers, exact ones first, into this row group's results. */
