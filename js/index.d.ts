@@ -688,7 +688,7 @@ export interface OpenTableOptions extends Omit<OpenDatasetOptions, 'hivePartitio
   snapshot?: string | bigint | number
   /** Delta: the table version to read. Default: the latest. */
   version?: number
-  /** Iceberg: the metadata.json to read, relative to the table's root (for tables without version-hint.text, over HTTP). */
+  /** Iceberg: the metadata.json to read, relative to the table's root (over HTTP, for tables whose version-hint.text is missing or leads to no file). */
   metadata?: string
   /** Maps a path as the metadata writes it to a location to read; default: strip the table's own location. */
   rebase?: (path: string) => string | URL | null | undefined

@@ -83,6 +83,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/table/delta.js", esModule = embed "../../js/table/delta.js"),
     (name = "node_modules/parquet-bloom/js/table/exact-json.js", esModule = embed "../../js/table/exact-json.js"),
     (name = "node_modules/parquet-bloom/js/table/iceberg-types.js", esModule = embed "../../js/table/iceberg-types.js"),
+    (name = "node_modules/parquet-bloom/js/table/iceberg-pointer.js", esModule = embed "../../js/table/iceberg-pointer.js"),
     (name = "node_modules/parquet-bloom/js/table/iceberg.js", esModule = embed "../../js/table/iceberg.js"),
     (name = "node_modules/parquet-bloom/js/table/load-table.js", esModule = embed "../../js/table/load-table.js"),
     (name = "node_modules/parquet-bloom/js/table/manifest-summaries.js", esModule = embed "../../js/table/manifest-summaries.js"),

@@ -1,51 +1,19 @@
-// An Iceberg table's live files at one snapshot (Iceberg table spec v1/v2): the metadata pointer
-// (version-hint.text, a given metadata.json, or the newest in a local metadata/ folder), the snapshot
-// and its manifest list when the table is opened; the manifests a probe needs (js/table/manifest-summaries.js)
-// when it is probed, in one wave; per data file its partition values and the per-column facts of its
-// manifest entry (bounds by Appendix D, null/NaN/value counts), by field id.
+// An Iceberg table's live files at one snapshot (Iceberg table spec v1/v2): the metadata.json (which one:
+// js/table/iceberg-pointer.js), the snapshot and its manifest list when the table is opened; the manifests
+// a probe needs (js/table/manifest-summaries.js) when it is probed, in one wave; per data file its
+// partition values and the per-column facts of its manifest entry (bounds by Appendix D, null/NaN/value
+// counts), by field id.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { readAvroFile } from './avro.js'
 import { manifestMayHoldValues, manifestMayMatchWhere } from './manifest-summaries.js'
-import { parseExactJson } from './exact-json.js'
 import { decodeBound, icebergType, parseTransform, partitionKey, partitionText, transformResultType } from './iceberg-types.js'
-import { locationUnder, pathResolver } from './table-location.js'
-import { textOf } from './table-io.js'
+import { pathResolver } from './table-location.js'
+import { readIcebergMetadata } from './iceberg-pointer.js'
 import { utf8Length, utf8Prefix } from './column-keys.js'
 import { tableBoundRules } from '../indexes/writer-rules.js'
 
 const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, message, { source })
 const DEFAULT_TRUNCATE = 16
-
-/** Finds and reads metadata.json: the location of the pointer read and the parsed metadata. */
-async function readMetadata(io, root, options) {
-  const named = options.metadata ?? (root.kind === 'url' && /\.metadata\.json$/.test(root.root.pathname.replace(/\/$/, '')) ? null : null)
-  if (named) {
-    const location = locationUnder(root, named) ?? named
-    return { location, metadata: parseExactJson(textOf(await io.read(location, { immutable: true }))) }
-  }
-  const hintLocation = locationUnder(root, 'metadata/version-hint.text')
-  const listing = await io.list(locationUnder(root, 'metadata'))
-  let candidates
-  if (listing) {
-    const versions = listing.filter((n) => /\.metadata\.json$/.test(n)).map((n) => ({ n, v: metadataVersion(n) })).filter((x) => x.v !== null)
-    if (!versions.length) throw malformed(`no metadata.json in ${locationUnder(root, 'metadata')}`)
-    versions.sort((a, b) => a.v - b.v)
-    candidates = [versions[versions.length - 1].n]
-  } else {
-    const hint = await io.read(hintLocation, { optional: true })
-    if (!hint) throw malformed(`${hintLocation} is missing: pass options.metadata (the metadata.json to read) for a table without a version hint`)
-    const text = textOf(hint).trim()
-    candidates = /^\d+$/.test(text) ? [`v${text}.metadata.json`] : [text.replace(/^.*\/metadata\//, '')]
-  }
-  // A metadata.json is never rewritten (each commit writes a new one): only the pointer changes.
-  const location = locationUnder(root, `metadata/${candidates[0]}`)
-  return { location, metadata: parseExactJson(textOf(await io.read(location, { immutable: true }))) }
-}
-
-function metadataVersion(name) {
-  const m = /^v(\d+)\.metadata\.json$/.exec(name) ?? /^(\d+)-[^/]*\.metadata\.json$/.exec(name)
-  return m ? Number(m[1]) : null
-}
 
 function chooseSnapshot(metadata, options, source) {
   const snapshots = metadata.snapshots ?? []
@@ -134,7 +102,7 @@ export function icebergColumnFacts(dataFile, fields, truncate, writer) {
  * @param {{ metadata?: string, snapshot?: string | number | bigint, rebase?: any, allowOutside?: boolean | string[] }} options
  */
 export async function loadIceberg(io, root, options = {}) {
-  const { location: metadataLocation, metadata } = await readMetadata(io, root, options)
+  const { location: metadataLocation, metadata } = await readIcebergMetadata(io, root, options)
   const formatVersion = metadata['format-version'] ?? 1
   if (formatVersion > 3) throw malformed(`${metadataLocation}: format-version ${formatVersion} is not supported`, metadataLocation)
   const snapshot = chooseSnapshot(metadata, options, metadataLocation)

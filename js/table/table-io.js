@@ -1,7 +1,8 @@
 // Reads of a table's metadata objects (metadata.json, manifest lists, manifests, Delta commits and
-// checkpoints): whole objects, in waves that count as one round each, with the objects that never
-// change once written (everything but the metadata pointer) kept in one bounded, process-wide cache —
-// as bytes, or, for those read through a decoder (Avro manifests), as what the decoder made of them.
+// checkpoints): whole objects, in waves that count as one round each — or of several names that may
+// exist, the first that does — with the objects that never change once written (everything but the
+// metadata pointer) kept in one bounded, process-wide cache — as bytes, or, for those read through a
+// decoder (Avro manifests), as what the decoder made of them.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 const CACHE_BYTES = 64 * 1024 * 1024
@@ -148,6 +149,89 @@ export class TableIO {
     return Promise.all(locations.map((location) => /** @type {Promise<T>} */ (decodedCache.get(location))))
   }
 
+  /**
+   * The first of `locations` that exists, and its bytes (kept as immutable), or null when none does. Every
+   * location is asked for in one round, but only the chosen one's body is read: the others' are cancelled
+   * once their status is known, so probing many names that may exist (metadata versions no listing can
+   * tell) costs requests, not bytes. A location already kept is known to exist: those after it are not
+   * asked for.
+   * @param {string[]} locations in order of preference
+   * @returns {Promise<{ location: string, bytes: Uint8Array } | null>}
+   */
+  async readFirstExisting(locations) {
+    const kept = locations.findIndex((l) => immutableCache.has(l))
+    const asked = kept < 0 ? locations : locations.slice(0, kept)
+    if (asked.length && this.inFlight === 0) this.stats.rounds++
+    this.inFlight += asked.length
+    const answers = await Promise.allSettled(asked.map(async (location) => {
+      try {
+        return await this.#openIfExists(location)
+      } finally {
+        this.inFlight--
+      }
+    }))
+    const chosen = answers.findIndex((a) => a.status === 'fulfilled' && a.value !== null)
+    for (const [k, a] of answers.entries()) if (k !== chosen && a.status === 'fulfilled') await a.value?.cancel()
+    const failed = answers.slice(0, chosen < 0 ? answers.length : chosen).find((a) => a.status === 'rejected')
+    if (failed) {
+      if (chosen >= 0) await /** @type {any} */ (answers[chosen]).value.cancel()
+      throw /** @type {PromiseRejectedResult} */ (failed).reason
+    }
+    if (chosen < 0) return kept < 0 ? null : { location: locations[kept], bytes: immutableCache.get(locations[kept]) }
+    const location = asked[chosen]
+    const bytes = await /** @type {any} */ (answers[chosen]).value.read()
+    this.stats.bytesFetched += bytes.byteLength
+    remember(location, bytes)
+    return { location, bytes }
+  }
+
+  /**
+   * An object's existence, as a handle that reads or drops its body; null when it does not exist.
+   * @param {string} location
+   * @returns {Promise<{ read: () => Promise<Uint8Array>, cancel: () => Promise<void> } | null>}
+   */
+  async #openIfExists(location) {
+    this.stats.requests++
+    if (this.root.kind === 'local') {
+      const { readFile, stat } = await import('node:fs/promises')
+      try {
+        await stat(location)
+      } catch (err) {
+        const code = /** @type {any} */ (err).code
+        if (code === 'ENOENT' || code === 'ENOTDIR') return null
+        throw new ParquetBloomError(ErrorCode.IO, `cannot read ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
+      }
+      const read = async () => {
+        try {
+          return new Uint8Array(await readFile(location, { signal: this.signal }))
+        } catch (err) {
+          throw new ParquetBloomError(ErrorCode.IO, `cannot read ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
+        }
+      }
+      return { read, cancel: async () => {} }
+    }
+    const response = await this.#fetch(location)
+    if (response.status === 404 || response.status === 403) {
+      await response.body?.cancel()
+      return null
+    }
+    if (!response.ok) {
+      await response.body?.cancel()
+      throw new ParquetBloomError(response.status === 404 ? ErrorCode.FILE_NOT_FOUND : ErrorCode.HTTP_STATUS, `${location}: HTTP ${response.status}`, { status: response.status, source: location })
+    }
+    return { read: async () => new Uint8Array(await response.arrayBuffer()), cancel: async () => { await response.body?.cancel() } }
+  }
+
+  /** @param {string} location */
+  async #fetch(location) {
+    try {
+      return await this.fetch(location, { headers: this.headers, signal: this.signal })
+    } catch (err) {
+      if (this.signal?.aborted) throw new ParquetBloomError(ErrorCode.ABORTED, `reading ${location} was aborted`, { cause: err, source: location })
+      throw new ParquetBloomError(ErrorCode.IO, `cannot fetch ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
+    }
+  }
+
   /** @param {string} location @param {{ immutable?: boolean, optional?: boolean }} [options] */
   async read(location, options) {
     return (await this.readAll([location], options))[0]
@@ -183,13 +267,7 @@ export class TableIO {
         throw new ParquetBloomError(ErrorCode.IO, `cannot read ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
       }
     }
-    let response
-    try {
-      response = await this.fetch(location, { headers: this.headers, signal: this.signal })
-    } catch (err) {
-      if (this.signal?.aborted) throw new ParquetBloomError(ErrorCode.ABORTED, `reading ${location} was aborted`, { cause: err, source: location })
-      throw new ParquetBloomError(ErrorCode.IO, `cannot fetch ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
-    }
+    const response = await this.#fetch(location)
     if ((response.status === 404 || response.status === 403) && optional) {
       await response.body?.cancel()
       return null

@@ -1,0 +1,109 @@
+// Which metadata.json an Iceberg table opens at: the one the caller names (options.metadata), else the
+// newest in a local metadata/ folder, else the one metadata/version-hint.text points at. Writers put a
+// version number in the hint (`3`: Hadoop tables' v3.metadata.json), a file's name with or without its
+// suffix (`00001-<uuid>`, `v3`, `00001-<uuid>.metadata.json`), or nothing (Spark 4 with Iceberg 1.10).
+// A folder over HTTP cannot be listed, so the names a hint may mean are asked for in one wave and the
+// first that exists in order of preference wins; an empty hint is answered by v1.metadata.json upward.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { parseExactJson } from './exact-json.js'
+import { locationUnder } from './table-location.js'
+import { textOf } from './table-io.js'
+
+const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, message, { source })
+const ADVICE = 'pass the metadata.json\'s own URL or path, or options.metadata (the metadata.json to read, relative to the table)'
+// An empty hint probes v1–v16 in one wave, then v17–v48, then v49–v128: Hadoop tables number their
+// commits without gaps, so the wave whose last version is missing holds the newest.
+const VERSION_WAVE_ENDS = [16, 48, 128]
+
+/**
+ * The metadata.json of a table: where it was read and what it holds.
+ * @param {import('./table-io.js').TableIO} io
+ * @param {import('./table-location.js').TableRoot} root
+ * @param {{ metadata?: string }} options
+ */
+export async function readIcebergMetadata(io, root, options) {
+  if (options.metadata) {
+    const location = locationUnder(root, options.metadata) ?? options.metadata
+    // A metadata.json is never rewritten (each commit writes a new one): only the pointer changes.
+    return { location, metadata: parsed(location, await io.read(location, { immutable: true })) }
+  }
+  const listed = newestListed(await io.list(locationUnder(root, 'metadata')))
+  if (listed) {
+    const location = locationUnder(root, `metadata/${listed}`)
+    return { location, metadata: parsed(location, await io.read(location, { immutable: true })) }
+  }
+  const found = await hintedMetadata(io, root)
+  return { location: found.location, metadata: parsed(found.location, found.bytes) }
+}
+
+/** @param {string} location @param {Uint8Array} bytes */
+function parsed(location, bytes) {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw malformed(`${location} is gzip-compressed: compressed metadata is not read`, location)
+  try {
+    return parseExactJson(textOf(bytes))
+  } catch (err) {
+    throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${location} is not JSON: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
+  }
+}
+
+/** The newest versioned metadata.json of a listing (null: no listing, or no such name in it). */
+function newestListed(listing) {
+  const versions = (listing ?? []).map((name) => ({ name, version: metadataVersion(name) })).filter((x) => x.version !== null)
+  versions.sort((a, b) => a.version - b.version)
+  return versions.length ? versions[versions.length - 1].name : null
+}
+
+function metadataVersion(name) {
+  const m = /^v(\d+)\.metadata\.json$/.exec(name) ?? /^(\d+)-[^/]*\.metadata\.json$/.exec(name)
+  return m ? Number(m[1]) : null
+}
+
+/**
+ * The names a version hint's text may mean, most likely first. A number as Hadoop tables write it and
+ * DuckDB's iceberg extension reads it (`v<N>.metadata.json`, then `<N>.metadata.json`); a name with the
+ * suffix added, with a `v` before it too (DuckDB's first form), and as it is. A path or URL in the hint
+ * counts by its last segment: the metadata lives in the table's own metadata/ folder.
+ * @param {string} text the hint, trimmed
+ */
+function hintedNames(text) {
+  const name = text.split(/[/\\]/).pop() ?? ''
+  if (name === '' || name === '.' || name === '..') return []
+  if (/\.metadata\.json$/.test(name)) return [name]
+  if (/^\d+$/.test(name)) return [`v${name}.metadata.json`, `${name}.metadata.json`]
+  return [`${name}.metadata.json`, ...(name.startsWith('v') ? [] : [`v${name}.metadata.json`]), name]
+}
+
+async function hintedMetadata(io, root) {
+  const hintLocation = locationUnder(root, 'metadata/version-hint.text')
+  const hint = await io.read(hintLocation, { optional: true })
+  if (!hint) throw malformed(`${hintLocation} is missing: ${ADVICE}`, hintLocation)
+  const text = textOf(hint).trim()
+  if (text === '') return newestVersion(io, root, hintLocation)
+  const names = hintedNames(text)
+  const found = names.length ? await io.readFirstExisting(names.map((n) => locationUnder(root, `metadata/${n}`))) : null
+  if (!found) {
+    const tried = names.map((n) => `metadata/${n}`).join(', ') || 'no file name'
+    throw malformed(`${hintLocation} says ${JSON.stringify(text)}, and none of the files it may name exists (${tried}): ${ADVICE}`, hintLocation)
+  }
+  return found
+}
+
+/** The newest of v1.metadata.json upward, probed in waves (no listing tells it over HTTP). */
+async function newestVersion(io, root, hintLocation) {
+  let newest = null
+  let from = 1
+  for (const end of VERSION_WAVE_ENDS) {
+    const versions = Array.from({ length: end - from + 1 }, (_, k) => end - k)
+    const found = await io.readFirstExisting(versions.map((v) => locationUnder(root, `metadata/v${v}.metadata.json`)))
+    if (found) newest = found
+    // The wave's last version missing: the newest is in this wave, or was the previous wave's last.
+    if (!found || found.location !== locationUnder(root, `metadata/v${end}.metadata.json`)) break
+    from = end + 1
+  }
+  if (!newest) throw malformed(`${hintLocation} is empty and no metadata/v1–v${VERSION_WAVE_ENDS[0]}.metadata.json exists (a folder over HTTP cannot be listed): ${ADVICE}`, hintLocation)
+  const last = VERSION_WAVE_ENDS[VERSION_WAVE_ENDS.length - 1]
+  if (newest.location === locationUnder(root, `metadata/v${last}.metadata.json`)) {
+    throw malformed(`${hintLocation} is empty and metadata/v${last}.metadata.json exists: the table has more versions than the ${last} probed for it: ${ADVICE}`, hintLocation)
+  }
+  return newest
+}
