@@ -105,56 +105,74 @@ function planFromListing(names, wanted) {
 }
 
 /**
- * Loads a Delta table's live files.
+ * Loads a Delta table's live files: the log's objects read (readLog), replayed (replayLog), and each live
+ * file described by its partition values and statistics (describeFiles).
  * @param {import('./table-io.js').TableIO} io
  * @param {import('./table-location.js').TableRoot} root
  * @param {{ version?: number, rebase?: any, allowOutside?: boolean | string[] }} options
  */
 export async function loadDelta(io, root, options = {}) {
-  const log = (name) => locationUnder(root, `_delta_log/${name}`)
-  const wanted = options.version
-  let plan
+  const log = await readLog(io, root, options.version)
+  const { live, metaData, protocol } = await replayLog(io, root, log)
+  const writer = 'delta'
+  const { fields, files } = describeFiles(root, metaData, live, writer, options)
+  const version = log.commits.length ? log.commits[log.commits.length - 1] : log.checkpointVersion
+  return { format: 'delta', version, metaData, protocol, writer, fields, files, columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none' }
+}
+
+const logLocation = (root, name) => locationUnder(root, `_delta_log/${name}`)
+
+/**
+ * The checkpoint's parts and the commits after it, read in one wave: from a listing when the store has
+ * one, else from `_last_checkpoint` and the next versions probed a batch at a time (the first batch in
+ * the same wave as the checkpoint; a wanted version is read exactly).
+ * @returns {Promise<{ checkpointVersion: number, checkpointNames: string[], checkpointBytes: Uint8Array[], commits: number[], commitTexts: Uint8Array[] }>}
+ */
+async function readLog(io, root, wanted) {
+  const log = (name) => logLocation(root, name)
   const listing = await io.list(locationUnder(root, '_delta_log'))
-  let commitTexts
-  let checkpointBytes
   if (listing) {
-    plan = planFromListing(listing, wanted)
+    const plan = planFromListing(listing, wanted)
     if (plan.latest < 0) throw malformed(`${log('')}: no commits`)
-    ;[checkpointBytes, commitTexts] = await Promise.all([
+    const [checkpointBytes, commitTexts] = await Promise.all([
       io.readAll(plan.checkpointNames.map(log), { immutable: true }),
       io.readAll(plan.commits.map((v) => log(`${pad(v)}.json`)), { immutable: true }),
     ])
-  } else {
-    const pointer = await io.read(log('_last_checkpoint'), { optional: true })
-    const last = pointer ? parseExactJson(textOf(pointer)) : null
-    let checkpointVersion = last && (wanted === undefined || Number(last.version) <= wanted) ? Number(last.version) : -1
-    const parts = checkpointVersion < 0 ? [] : last.parts > 1
-      ? Array.from({ length: Number(last.parts) }, (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(last.parts).slice(-10)}.parquet`)
-      : [last.v2Checkpoint?.path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
-    plan = { checkpointVersion, checkpointNames: parts, commits: [] }
-    commitTexts = []
-    // Commits after the checkpoint: the next versions probed a batch at a time, the first batch in the
-    // same wave as the checkpoint (a wanted version is read exactly).
-    let next = checkpointVersion + 1
-    let first = true
-    for (;;) {
-      const count = wanted !== undefined ? wanted - next + 1 : COMMIT_BATCH
-      const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
-      const reads = io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true, optional: true })
-      const [batch, cp] = await Promise.all([reads, first ? io.readAll(parts.map(log), { immutable: true }) : null])
-      if (first) checkpointBytes = cp
-      first = false
-      const end = batch.indexOf(null)
-      const got = end < 0 ? batch : batch.slice(0, end)
-      commitTexts.push(...got)
-      plan.commits.push(...versions.slice(0, got.length))
-      if (wanted !== undefined && got.length < versions.length) throw malformed(`${log('')}: version ${wanted} does not exist`)
-      if (wanted !== undefined || end >= 0 || versions.length === 0) break
-      next += COMMIT_BATCH
-    }
-    if (plan.commits.length === 0 && checkpointVersion < 0) throw malformed(`${log('')}: no _last_checkpoint and no commit 0`)
+    return { ...plan, checkpointBytes, commitTexts }
   }
+  const pointer = await io.read(log('_last_checkpoint'), { optional: true })
+  const last = pointer ? parseExactJson(textOf(pointer)) : null
+  const checkpointVersion = last && (wanted === undefined || Number(last.version) <= wanted) ? Number(last.version) : -1
+  const checkpointNames = checkpointVersion < 0 ? [] : last.parts > 1
+    ? Array.from({ length: Number(last.parts) }, (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(last.parts).slice(-10)}.parquet`)
+    : [last.v2Checkpoint?.path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
+  const commits = []
+  const commitTexts = []
+  let checkpointBytes = []
+  let next = checkpointVersion + 1
+  for (let first = true; ; first = false) {
+    const count = wanted !== undefined ? wanted - next + 1 : COMMIT_BATCH
+    const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
+    const reads = io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true, optional: true })
+    const [batch, checkpoint] = await Promise.all([reads, first ? io.readAll(checkpointNames.map(log), { immutable: true }) : null])
+    if (first) checkpointBytes = checkpoint
+    const end = batch.indexOf(null)
+    const got = end < 0 ? batch : batch.slice(0, end)
+    commitTexts.push(...got)
+    commits.push(...versions.slice(0, got.length))
+    if (wanted !== undefined && got.length < versions.length) throw malformed(`${log('')}: version ${wanted} does not exist`)
+    if (wanted !== undefined || end >= 0 || versions.length === 0) break
+    next += COMMIT_BATCH
+  }
+  if (commits.length === 0 && checkpointVersion < 0) throw malformed(`${log('')}: no _last_checkpoint and no commit 0`)
+  return { checkpointVersion, checkpointNames, checkpointBytes, commits, commitTexts }
+}
 
+/**
+ * The log replayed: the checkpoint (and its sidecars, read in one more wave), then each commit in order.
+ * A file's identity is its path and its deletion vector.
+ */
+async function replayLog(io, root, log) {
   const live = new Map()
   let metaData
   let protocol
@@ -165,9 +183,9 @@ export async function loadDelta(io, root, options = {}) {
     else if (action.protocol) protocol = action.protocol
   }
   const sidecars = []
-  for (let i = 0; i < checkpointBytes.length; i++) {
-    const name = plan.checkpointNames[i]
-    const actions = name.endsWith('.json') ? parseLines(textOf(checkpointBytes[i]), name) : await parquetActions(checkpointBytes[i], name)
+  for (let i = 0; i < log.checkpointBytes.length; i++) {
+    const name = log.checkpointNames[i]
+    const actions = name.endsWith('.json') ? parseLines(textOf(log.checkpointBytes[i]), name) : await parquetActions(log.checkpointBytes[i], name)
     for (const a of actions) {
       if (a.sidecar) sidecars.push(a.sidecar.path)
       // Checkpoint removes are tombstones of files no longer in the table: nothing to undo.
@@ -176,16 +194,18 @@ export async function loadDelta(io, root, options = {}) {
   }
   if (sidecars.length) {
     const names = sidecars.map((p) => (p.includes('/') ? p : `_sidecars/${p}`))
-    const bytes = await io.readAll(names.map((n) => log(n)), { immutable: true })
+    const bytes = await io.readAll(names.map((n) => logLocation(root, n)), { immutable: true })
     for (let i = 0; i < bytes.length; i++) for (const a of await parquetActions(bytes[i], names[i])) apply(a)
   }
-  commitTexts.forEach((bytes, i) => { for (const a of parseLines(textOf(bytes), `${pad(plan.commits[i])}.json`)) apply(a) })
-  if (!metaData) throw malformed(`${log('')}: no metaData action up to this version`)
+  log.commitTexts.forEach((bytes, i) => { for (const a of parseLines(textOf(bytes), `${pad(log.commits[i])}.json`)) apply(a) })
+  if (!metaData) throw malformed(`${logLocation(root, '')}: no metaData action up to this version`)
+  return { live, metaData, protocol }
+}
 
-  const schema = JSON.parse(metaData.schemaString)
-  const fields = deltaFields(schema)
+/** The schema's fields and each live file: its location, partition values, column facts and deletes. */
+function describeFiles(root, metaData, live, writer, options) {
+  const fields = deltaFields(JSON.parse(metaData.schemaString))
   const partitionColumns = new Set(metaData.partitionColumns ?? [])
-  const writer = 'delta'
   const configured = Number(metaData.configuration?.['delta.dataSkippingStringPrefixLength'])
   const prefixLength = Number.isInteger(configured) && configured > 0 ? Math.min(configured, STRING_PREFIX) : STRING_PREFIX
   const resolve = pathResolver(root, { encoded: true, rebase: options.rebase, allowOutside: options.allowOutside })
@@ -205,8 +225,7 @@ export async function loadDelta(io, root, options = {}) {
       })),
     }
   })
-  const version = plan.commits.length ? plan.commits[plan.commits.length - 1] : plan.checkpointVersion
-  return { format: 'delta', version, metaData, protocol, writer, fields, files, columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none' }
+  return { fields, files }
 }
 
 export function deltaPartitions(fields, partitionColumns, values) {
