@@ -108,11 +108,13 @@ async function probeFiles(files, options, values) {
     ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption, fileConcurrency: options.concurrency,
       index: options.sidecar, indexStatuses })
     : undefined
+  // A file probed on its own asks the index through openParquet: what it says of the file joins the others'.
+  const sidecar = options.sidecar && { refine: async (probe) => indexStatuses.push(await options.sidecar.refine(probe)) }
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {
       if (asDataset) return asDataset.get(source)
       const started = performance.now()
-      return withFile(source, options, (file) => probeFile(file, { label, ...probeOptions, started }))
+      return withFile(source, { ...options, sidecar }, (file) => probeFile(file, { label, ...probeOptions, started }))
     },
     text: (entry) => {
       summary.add(entry)

@@ -203,7 +203,7 @@ export interface OpenParquetOptions {
    * indexes they lack") whose filters and bounds answer what the file's own indexes leave open, while
    * it describes this file as it is (same size and validator); otherwise the file is probed as usual.
    */
-  index?: { refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<void> }
+  index?: { refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<unknown> }
 }
 
 /** A key: 16, 24 or 32 bytes, or a string whose UTF-8 bytes are the key (as parquet-testing writes them). */
@@ -628,7 +628,7 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
  * missing-from-index (no entry for it), file-gone (no such file; HEAD 404/410), size-differs,
  * validator-differs (the same kind, another value: the file changed), validator-kind-differs (the same size,
  * validators of different kinds — an index built from local paths, which records mtimes, probed over HTTP;
- * an ETag recorded where the server now sends only Last-Modified), no-path (a file given as bytes),
+ * an ETag recorded where the server now sends only Last-Modified, or none), no-path (a file given as bytes),
  * not-described (an index object that gave no reason).
  */
 export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differs' | 'validator-differs' | 'validator-kind-differs' | 'no-path' | 'not-described'
@@ -641,8 +641,8 @@ export type DatasetIndexStatus = { described: true } | {
   described: false
   reason: StaleIndexReason
   detail: string
-  /** With validator-kind-differs: the kind the index recorded, and the kind the file has now. */
-  validators?: { recorded: ValidatorKind, found: ValidatorKind }
+  /** With validator-kind-differs: the kind the index recorded, and the kind the file has now (none: its server sent no validator). */
+  validators?: { recorded: ValidatorKind, found: ValidatorKind | 'none' }
 }
 
 export interface DatasetFileResult {

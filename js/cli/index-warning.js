@@ -2,7 +2,7 @@
 // index did not describe some of its files — how many, and why, from the stable codes the dataset probe
 // gives per file (js/index-builder/sidecar-currency.js StaleReason) — and what `index build` recorded.
 
-const KIND_WORDS = { 'mtime': 'local modification times', 'etag': 'ETags', 'last-modified': 'Last-Modified dates', 'other': 'validators of another form' }
+const KIND_WORDS = { 'mtime': 'local modification times', 'etag': 'ETags', 'last-modified': 'Last-Modified dates', 'other': 'validators of another form', 'none': 'no validator' }
 const HTTP_KINDS = new Set(['etag', 'last-modified'])
 
 /** What to do about files not described, for one kind of mismatch of validators. */
@@ -13,8 +13,8 @@ function kindHint(recorded, found) {
   if (HTTP_KINDS.has(recorded) && found === 'mtime') {
     return `the index records ${KIND_WORDS[recorded]} (it was built from URLs) and the files are read by local path: build the index from the local paths`
   }
-  if (recorded === 'etag' && found === 'last-modified') {
-    return 'the index records ETags and the server now sends only Last-Modified dates, which cannot show a file unchanged'
+  if (HTTP_KINDS.has(recorded) && (found === 'last-modified' || found === 'none')) {
+    return `the index records ${KIND_WORDS[recorded]} and the server now sends ${found === 'none' ? 'neither ETag nor Last-Modified' : 'only Last-Modified dates'}, which cannot show a file unchanged`
   }
   return `the index records ${KIND_WORDS[recorded] ?? recorded} and the files have ${KIND_WORDS[found] ?? found}`
 }

@@ -1,5 +1,5 @@
 // Types of 'parquet-bloom/index-builder' (js/index-builder/index.js): giving files the indexes they lack.
-import type { DecryptionOptions, ProbeValueResult, StaleIndexReason, ValidatorKind } from '../index.js'
+import type { DatasetIndexStatus, DecryptionOptions, ProbeValueResult, StaleIndexReason, ValidatorKind } from '../index.js'
 
 type Source = string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice(start: number, end?: number): unknown }
 /** A Node path (written under a temporary name, then renamed), a Node Writable, a WritableStream, or null for a Blob. */
@@ -80,7 +80,7 @@ export interface SidecarProbeResult {
    * current: the index describes the file as it is; when not, `reason` says why (never no-path or not-described here),
    * `validators` the kinds with validator-kind-differs, and every result is unknown (stale-index).
    */
-  files: Array<{ path: string, current: boolean, reason?: StaleIndexReason, detail?: string, validators?: { recorded: ValidatorKind, found: ValidatorKind },
+  files: Array<{ path: string, current: boolean, reason?: StaleIndexReason, detail?: string, validators?: { recorded: ValidatorKind, found: ValidatorKind | 'none' },
     rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }> }>
 }
 
@@ -123,8 +123,11 @@ export class SidecarIndex {
   probe(column: string, values: Iterable<unknown>, options?: {
     files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal
   }): Promise<SidecarProbeResult>
-  /** What openParquet(…, { index }) calls. */
-  refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<void>
+  /**
+   * What openParquet(…, { index }) calls: sharpens the file's open results while the index describes it as it is. Says whether
+   * it did (as a dataset reports it per file), or undefined when it was not asked (nothing open; a column or row groups it has no entry for).
+   */
+  refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<DatasetIndexStatus | undefined>
   close(): Promise<void>
 }
 

@@ -47,8 +47,9 @@ export async function fileValidator(input, { fetch: fetchImpl = globalThis.fetch
  * - size-differs: another size than the entry records
  * - validator-differs: the same kind of validator (mtime, ETag, Last-Modified), another value
  * - validator-kind-differs: the same size, a validator of another kind — an index built from local paths
- *   (mtime) probed over HTTP (ETag, Last-Modified), or an ETag recorded where the server now sends only
- *   Last-Modified: nothing says whether the file is the one indexed, so it is not taken to be. An mtime is
+ *   (mtime) probed over HTTP (ETag, Last-Modified), an ETag recorded where the server now sends only
+ *   Last-Modified, or none at all: nothing says whether the file is the one indexed, so it is not taken to
+ *   be. (A caller's listing without validators is taken at its word: its sizes decide.) An mtime is
  *   never compared with a Last-Modified: the server chooses that time (an object store's is the upload's,
  *   not the file's) and states it to the second, a weak validator (RFC 9110 §8.8.2.2) — a rewrite of the
  *   same size within that second would pass for the file indexed.
@@ -73,24 +74,27 @@ export function validatorKind(validator) {
   return /** @type {any} */ (kind ?? 'other')
 }
 
-const KIND_NAMES = { 'mtime': 'a local modification time', 'etag': 'an ETag', 'last-modified': 'a Last-Modified date', 'other': 'a validator of another form' }
+const KIND_NAMES = { 'mtime': 'a local modification time', 'etag': 'an ETag', 'last-modified': 'a Last-Modified date', 'other': 'a validator of another form', 'none': 'no validator' }
 
 /**
  * Whether an entry describes the file as it is now; when not, why (`reason`, a StaleReason code) and, for
  * validators of different kinds, which (`validators: { recorded, found }`).
  * @param {{ size: number, validator: string | null }} entry
  * @param {{ size: number, validator?: string | null }} now
+ * @param {{ checked?: boolean }} [how] checked: `now` is the file's stat or HEAD (fileValidator), not a
+ *   caller's listing — a HEAD without a validator, where the entry has one, cannot show the file unchanged
  * @returns {{ current: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string } }}
  */
-export function currency(entry, now) {
+export function currency(entry, now, { checked = false } = {}) {
   if (now.size < 0) return { current: false, reason: StaleReason.FILE_GONE, detail: 'the file is gone' }
   if (now.size !== entry.size) return { current: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${now.size}, the index recorded ${entry.size}` }
-  if (now.validator && entry.validator && now.validator !== entry.validator) {
+  if (entry.validator && (now.validator ? now.validator !== entry.validator : checked)) {
     const recorded = validatorKind(entry.validator)
-    const found = validatorKind(now.validator)
+    const found = validatorKind(now.validator) ?? 'none'
     if (recorded !== found) {
       return { current: false, reason: StaleReason.VALIDATOR_KIND_DIFFERS, validators: { recorded, found },
-        detail: `its size matches, but the index recorded ${KIND_NAMES[recorded]} (${entry.validator}) and the file has ${KIND_NAMES[found]} (${now.validator}): validators of different kinds cannot be compared` }
+        detail: `its size matches, but the index recorded ${KIND_NAMES[recorded]} (${entry.validator}) and the file has ${KIND_NAMES[found]}${now.validator ? ` (${now.validator})` : ''}: ` +
+          'validators of different kinds cannot be compared' }
     }
     return { current: false, reason: StaleReason.VALIDATOR_DIFFERS, detail: `its validator is ${now.validator}, the index recorded ${entry.validator}` }
   }

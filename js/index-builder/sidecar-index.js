@@ -298,7 +298,7 @@ export class SidecarIndex {
       if (!t.entry) return Promise.resolve(/** @type {ReturnType<typeof currency>} */ ({ current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }))
       if (t.spec.size !== undefined) return Promise.resolve(currency(t.entry, { size: t.spec.size, validator: t.spec.validator }))
       if (options.validate === false) return Promise.resolve(/** @type {ReturnType<typeof currency>} */ ({ current: true }))
-      return /** @type {Promise<any>} */ (early?.get(t.path) ?? started?.checks.get(t.path)).then((now) => currency(t.entry, now))
+      return /** @type {Promise<any>} */ (early?.get(t.path) ?? started?.checks.get(t.path)).then((now) => currency(t.entry, now, { checked: true }))
     })
     const known = await Promise.all(targets.map((t, i) => (t.spec.size !== undefined || !t.entry ? checks[i] : undefined)))
     const tasks = []
@@ -377,23 +377,31 @@ export class SidecarIndex {
    * value open and the index describes this file as it is, the index's answer replaces a `maybe` when it
    * is `absent`, and an `unknown` when it is anything but. A
    * file the index does not describe (missing, another size or validator) keeps its results as they are.
+   * Resolves to whether the index described the file ({ described, reason?, detail?, validators? }, as a
+   * dataset reports it), or undefined when it was not asked: nothing left open, or a column or row groups
+   * the index has no entry for in this file.
    * @param {{ name: string, fileSize: number, column: string, values: unknown[], rowGroups: Array<{ index: number, results: any[] }>, signal?: AbortSignal }} probe
+   * @returns {Promise<{ described: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string } } | undefined>}
    */
   async refine({ name, fileSize, column, values, rowGroups, signal }) {
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
-    if (!open) return
-    const describes = (entry) => entry && entry.size === fileSize && entry.rowGroups.length >= rowGroups.length && entry.columns[column]
+    if (!open) return undefined
+    // A file missing from the index, or of another size, needs no check to be not described.
+    const stale = (entry) => (!entry ? { described: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }
+      : entry.size !== fileSize ? { described: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${fileSize}, the index recorded ${entry.size}` } : undefined)
+    const fits = (entry) => entry.rowGroups.length >= rowGroups.length && entry.columns[column]
     let entry = this.#directory ? (await this.#keys()).get(await fileKey(name)) : undefined
-    if (this.#directory && !describes(entry)) return
+    if (this.#directory && (stale(entry) || !fits(entry))) return stale(entry)
     // Before the directory is read, the probe reads it with its blocks, and the entry is looked at after.
     let [answered] = (await this.probe(column, values, { files: [{ path: entry?.path ?? name }], signal })).files
     if (!entry) {
       entry = (await this.#keys()).get(await fileKey(name))
-      if (!describes(entry)) return
+      if (stale(entry) || !fits(entry)) return stale(entry)
       if (answered.path !== await resolvePath(entry.path, this.#base)) [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal })).files
     }
-    if (!answered.current) return
+    if (!answered.current) return { described: false, reason: answered.reason, detail: answered.detail, ...(answered.validators ? { validators: answered.validators } : {}) }
     sharpenResults(rowGroups, answered.rowGroups)
+    return { described: true }
   }
 
   /**

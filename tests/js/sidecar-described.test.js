@@ -101,7 +101,7 @@ describe('an index built from a local folder, probed over HTTP', () => {
     })
   }
 
-  test('the CLI prints exactly one warning line, naming how many files and why', async () => {
+  test('the CLI prints exactly one warning line, naming how many files and why (one file too)', async () => {
     server.setMode('etag')
     try {
       const args = ['probe', ...urls, '-c', 'id', '-v', String(firstOf(3)), '--index', server.url('_index.puffin')]
@@ -116,6 +116,12 @@ describe('an index built from a local folder, probed over HTTP', () => {
         assert.match(lines[0], new RegExp(`any of the ${FILES} files`))
         assert.match(lines[0], /build the index from the files' URLs/)
       }
+      // One file probed on its own (through openParquet's index) is reported the same way.
+      const one = await runCli(['probe', urls[3], '-c', 'id', '-v', String(firstOf(3)), '--index', server.url('_index.puffin')])
+      assert.equal(one.code, 0, one.stderr)
+      assert.match(one.stdout, /maybe/)
+      assert.deepEqual(one.stderr.split('\n').filter(Boolean).map((l) => l.replace(/ — .*/, '')),
+        ['parquet-bloom: warning: the sidecar index did not describe the file (probed without it): 1 validator-kind-differs'])
     } finally {
       server.setMode()
     }
@@ -132,9 +138,11 @@ describe('an index built from a local folder, probed over HTTP', () => {
       assert.equal(json.code, 0, json.stderr)
       assert.deepEqual(JSON.parse(json.stdout).validators, { etag: FILES })
       assert.ok((await recordedValidators(fromUrls)).every((v) => v.startsWith('etag:')))
-      const probed = await runCli(['probe', ...urls, '-c', 'id', '-v', String(firstOf(3)), '--index', server.url('_urls.puffin')])
-      assert.equal(probed.code, 0, probed.stderr)
-      assert.equal(probed.stderr, '')
+      for (const files of [urls, [urls[3]]]) {
+        const probed = await runCli(['probe', ...files, '-c', 'id', '-v', String(firstOf(3)), '--index', server.url('_urls.puffin')])
+        assert.equal(probed.code, 0, probed.stderr)
+        assert.equal(probed.stderr, '')
+      }
       const dataset = await openDataset(urls, { index: server.url('_urls.puffin') })
       try {
         const result = await dataset.probe('id', [firstOf(3)])
@@ -145,6 +153,25 @@ describe('an index built from a local folder, probed over HTTP', () => {
       }
     } finally {
       server.setMode()
+    }
+  })
+
+  test('an index of ETags, where the server now sends only Last-Modified or no validator: validator-kind-differs', async () => {
+    server.setMode('etag')
+    const built = await buildSidecarIndex(urls, path.join(served, '_etags.puffin'), { columns: ['id'] })
+    assert.deepEqual(built.validators, { etag: FILES })
+    for (const [modes, found] of [[['last-modified'], 'last-modified'], [[], 'none']]) {
+      server.setMode(...modes)
+      const dataset = await openDataset(urls, { index: server.url('_etags.puffin') })
+      try {
+        const result = await dataset.probe('id', [firstOf(3)])
+        assert.deepEqual(result.totals.index, { described: 0, notDescribed: FILES, reasons: { 'validator-kind-differs': FILES } })
+        for (const f of result.files) assert.deepEqual(f.index.validators, { recorded: 'etag', found })
+        assert.notEqual(result.files[3].values[0].verdict, 'absent')
+      } finally {
+        await dataset.close()
+        server.setMode()
+      }
     }
   })
 })

@@ -76,7 +76,7 @@ function probedFields(r: SidecarProbeResult): Every<SidecarProbeResult> {
     column: r.column,
     files: r.files.map((f) => ({
       path: f.path, current: f.current, reason: f.reason satisfies StaleIndexReason | undefined, detail: f.detail,
-      validators: f.validators && ({ recorded: f.validators.recorded satisfies ValidatorKind, found: f.validators.found satisfies ValidatorKind }),
+      validators: f.validators && ({ recorded: f.validators.recorded satisfies ValidatorKind, found: f.validators.found satisfies ValidatorKind | 'none' }),
       rowGroups: f.rowGroups.map((g) => ({ index: g.index, numRows: g.numRows, results: g.results.map((v: ProbeValueResult) => v.verdict) }) satisfies Every<SidecarProbeResult['files'][number]['rowGroups'][number]>),
     }) satisfies Every<SidecarProbeResult['files'][number]>),
   }
