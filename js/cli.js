@@ -14,6 +14,7 @@ import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe-comm
 import { Progress, runFiles } from './cli/run-files.js'
 import { isDatasetInput, isTableInput, probeFilesAsDataset, runDatasetInspect, runDatasetProbe } from './cli/dataset.js'
 import { adviceText, indexAdd, indexBuild } from './cli/index-add.js'
+import { indexWarning } from './cli/index-warning.js'
 import { adviseIndexes } from './index-builder/advise.js'
 
 const EXIT_OK = 0
@@ -102,14 +103,18 @@ async function probeFiles(files, options, values) {
     confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns }
   // Several files are probed as one dataset: one window of requests, all footers in one wave, and one
   // call of the sidecar index for all of them. (A file named twice is probed twice, file by file.)
+  const indexStatuses = []
   const asDataset = files.length > 1 && new Set(files).size === files.length
-    ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption, fileConcurrency: options.concurrency, index: options.sidecar })
+    ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption, fileConcurrency: options.concurrency,
+      index: options.sidecar, indexStatuses })
     : undefined
+  // A file probed on its own asks the index through openParquet: what it says of the file joins the others'.
+  const sidecar = options.sidecar && { refine: async (probe) => indexStatuses.push(await options.sidecar.refine(probe)) }
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {
       if (asDataset) return asDataset.get(source)
       const started = performance.now()
-      return withFile(source, options, (file) => probeFile(file, { label, ...probeOptions, started }))
+      return withFile(source, { ...options, sidecar }, (file) => probeFile(file, { label, ...probeOptions, started }))
     },
     text: (entry) => {
       summary.add(entry)
@@ -122,6 +127,8 @@ async function probeFiles(files, options, values) {
     },
     end: (failed) => {
       if (!options.json) process.stdout.write(`${summary.text(failed)}\n`)
+      const warning = indexWarning(indexStatuses)
+      if (warning) process.stderr.write(`${redactSecrets(warning)}\n`)
     },
   })
   return code

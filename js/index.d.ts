@@ -203,7 +203,7 @@ export interface OpenParquetOptions {
    * indexes they lack") whose filters and bounds answer what the file's own indexes leave open, while
    * it describes this file as it is (same size and validator); otherwise the file is probed as usual.
    */
-  index?: { refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<void> }
+  index?: { refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<unknown> }
 }
 
 /** A key: 16, 24 or 32 bytes, or a string whose UTF-8 bytes are the key (as parquet-testing writes them). */
@@ -623,6 +623,28 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
   fileConcurrency?: number
 }
 
+/**
+ * Why a sidecar index did not describe a file (README "Giving files the indexes they lack"):
+ * missing-from-index (no entry for it), file-gone (no such file; HEAD 404/410), size-differs,
+ * validator-differs (the same kind, another value: the file changed), validator-kind-differs (the same size,
+ * validators of different kinds — an index built from local paths, which records mtimes, probed over HTTP;
+ * an ETag recorded where the server now sends only Last-Modified, or none), no-path (a file given as bytes),
+ * not-described (an index object that gave no reason).
+ */
+export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differs' | 'validator-differs' | 'validator-kind-differs' | 'no-path' | 'not-described'
+
+/** The kind of a validator a sidecar index records or finds: a local file's mtime, a URL's strong ETag or Last-Modified; other: a caller's own form. */
+export type ValidatorKind = 'mtime' | 'etag' | 'last-modified' | 'other'
+
+/** Whether the dataset's sidecar index described a file (a file it does not describe is probed without it), and if not, why. */
+export type DatasetIndexStatus = { described: true } | {
+  described: false
+  reason: StaleIndexReason
+  detail: string
+  /** With validator-kind-differs: the kind the index recorded, and the kind the file has now (none: its server sent no validator). */
+  validators?: { recorded: ValidatorKind, found: ValidatorKind | 'none' }
+}
+
 export interface DatasetFileResult {
   path: string
   partitions: Record<string, unknown>
@@ -642,6 +664,8 @@ export interface DatasetFileResult {
   typeLength?: number
   /** With `confirm`: what reading this file's data pages cost, apart from its index reads. */
   confirm?: { requests: number, bytesFetched: number, rounds: number }
+  /** With openDataset's `index`, for a file the probe asked it about (not one `where` skipped): whether the index described it. */
+  index?: DatasetIndexStatus
 }
 
 export interface DatasetProbeResult {
@@ -651,8 +675,20 @@ export interface DatasetProbeResult {
     verdicts: Record<Verdict, number>
     /** Per source, the files and row groups it ruled out (counted per value). */
     ruledOut: Record<string, { files: number, rowGroups: number }>
+    /**
+     * With openDataset's `index` (and values to probe): of the files asked about, how many it described and how many it did
+     * not — those were probed without it — per reason.
+     */
+    index?: { described: number, notDescribed: number, reasons: Partial<Record<StaleIndexReason, number>> }
   }
-  stats: { requests: number, bytes: number, rounds: number, window: number, filesOpened: number, footersFromCache: number, ms: number }
+  stats: {
+    requests: number, bytes: number, rounds: number, window: number, filesOpened: number, footersFromCache: number, ms: number
+    /**
+     * With openDataset's `index`: its share of the requests, bytes and rounds above — `reads` of the index file (its opening
+     * included) and `heads` of the files, checking they are the ones it describes (requests = reads + heads).
+     */
+    index?: { requests: number, reads: number, heads: number, bytes: number, rounds: number }
+  }
 }
 
 /** What openDataset() resolves to (the class itself is not exported: it loads with openDataset). */

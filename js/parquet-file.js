@@ -27,7 +27,7 @@ import { lazyMetadata } from './footer/lazy-metadata.js'
  *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
  *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, fileSize?: number, etag?: string,
  *   retries?: number,
- *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[], signal?: AbortSignal }) => Promise<void> } }} [options]
+ *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[], signal?: AbortSignal }) => Promise<unknown> } }} [options]
  *   fileSize, etag: the file as a listing describes it (URLs): the tail is read as an exact range, responses
  *   are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached footer is validated by the ETag
  *   retries: transient failures (429, 5xx, resets, timeouts) are retried per request, default 3; 0: none

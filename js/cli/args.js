@@ -142,7 +142,8 @@ Options:
   --table-version <n>      with --table: the Delta version to read (default: the latest)
   --where <key=value>      a dataset: only files whose partition key holds value (repeat a key for IN)
   --index <file>           a sidecar index (parquet-bloom index build): its filters and bounds answer what
-                           the files' own indexes leave open, for files it describes as they are
+                           the files' own indexes leave open, for files it describes as they are; a line on
+                           stderr says how many files it did not describe, and why
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default: all, through one window of requests, as a dataset)
   --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
@@ -188,6 +189,9 @@ Writes one sidecar index (a Puffin file, docs/sidecar-index.md) for files that c
 file, row group and column a bloom filter and the values' min/max. Probes of any number of files then
 cost two reads of the index: its directory (one tail read) and the 32-byte blocks the values map to.
 A directory stands for the .parquet files under it. Paths are recorded relative to the index's directory.
+So that a probe can tell a changed file, local files are recorded with their modification times, URLs with
+their ETags (else Last-Modified): an index built from local paths matches those paths, not the same files
+served over HTTP — build it from the URLs for that. The output says which validators it recorded.
 
 Options:
   -o, --output <file>  the index file

@@ -7,6 +7,7 @@ import { describeColumnType, ErrorCode, openDataset, openTable, ParquetBloomErro
 import { formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './format.js'
 import { rememberSecrets, redactSecrets } from './keys.js'
 import { Progress } from './run-files.js'
+import { indexWarning } from './index-warning.js'
 
 const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom', 'data-pages': 'pages', 'value': 'value',
   'partition': 'partition', 'table-partition': 'table partition', 'table-stats': 'table stats' }
@@ -81,6 +82,8 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     if (m) out.write(`manifests: ${m.read} of ${m.total} read, ${m.skipped} skipped by their partition summaries (their files are not listed)\n`)
   }
   for (const file of result.files) if (file.error) process.stderr.write(redactSecrets(`parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
+  const warning = indexWarning(result.files.map((f) => f.index))
+  if (warning) process.stderr.write(`${redactSecrets(warning)}\n`)
   return result.totals.filesWithError ? 2 : 0
 }
 
@@ -164,19 +167,23 @@ function tableText(input, t) {
     `what the table's metadata can rule out without reading a file:\n${formatTable(rows, 'llrrrl').replace(/^/gm, '  ')}\n`
 }
 
-function costLine({ requests, bytes, rounds, ms }) {
+/** @param {{ requests: number, bytes: number, rounds: number, ms: number, index?: { reads: number, heads: number, bytes: number } }} stats */
+function costLine({ requests, bytes, rounds, ms, index }) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
-  return `${plural(requests, 'request')}, ${formatBytes(bytes)} read, ${plural(rounds, 'round')}, ${Math.round(ms)} ms`
+  // The sidecar index's share: its reads of the index file and its HEADs of the files (checking they are the ones it describes).
+  const ofIndex = index ? ` (the sidecar index: ${plural(index.reads, 'read')}, ${index.heads} HEAD${index.heads === 1 ? '' : 's'}, ${formatBytes(index.bytes)})` : ''
+  return `${plural(requests, 'request')}${ofIndex}, ${formatBytes(bytes)} read, ${plural(rounds, 'round')}, ${Math.round(ms)} ms`
 }
 
 /**
  * Several files or URLs named on the command line, probed as one dataset (one request window, footers in
  * one wave): per input, a promise of the entry the per-file output takes (js/cli/probe-command.js probeFile's
  * shape), or of the error that file failed with. The inputs are the dataset's paths, in their order.
+ * `indexStatuses` receives, per file, whether the sidecar index described it (the dataset's `index`).
  * @param {string[]} inputs
  * @returns {Map<string, Promise<object>>}
  */
-export function probeFilesAsDataset(inputs, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, footerCache, decryption, fileConcurrency, index }) {
+export function probeFilesAsDataset(inputs, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, footerCache, decryption, fileConcurrency, index, indexStatuses }) {
   const started = performance.now()
   const settle = new Map()
   const entries = new Map(inputs.map((input) => [input, new Promise((resolve, reject) => settle.set(input, { resolve, reject }))]))
@@ -189,6 +196,7 @@ export function probeFilesAsDataset(inputs, { label, column, values, mode, stati
     for await (const file of dataset.probeEach(column, values, options)) {
       const { resolve, reject } = settle.get(file.path)
       settle.delete(file.path)
+      indexStatuses?.push(file.index)
       const missing = file.values.find((v) => v.reason === 'column-missing')
       if (file.error) reject(new ParquetBloomError(/** @type {any} */ (file.error.code), file.error.message))
       else if (missing) reject(new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, missing.detail))

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs'
 import { addIndexes, buildSidecarIndex } from '../index-builder/index.js'
 import { formatBytes, formatTable } from './format.js'
 import { decryptionFromCommandLine } from './keys.js'
+import { recordedValidatorLines } from './index-warning.js'
 
 /**
  * @param {string} input
@@ -40,6 +41,7 @@ export async function indexBuild(inputs, options) {
   if (options.json) return `${JSON.stringify({ output: options.output, ...shape }, null, 2)}\n`
   const lines = [`${options.output}: ${result.files} files, ${result.chunks} column chunks indexed (${result.rebuilt} files read, ${result.kept} kept, ${result.dropped} dropped), ${result.bytesWritten} bytes`]
   for (const s of result.skipped.slice(0, 10)) lines.push(`  ${s.file}${s.rowGroup !== undefined ? `, row group ${s.rowGroup}` : ''}${s.column ? `, column ${s.column}` : ''}: ${s.detail}`)
+  lines.push(...recordedValidatorLines(result.validators))
   return `${lines.join('\n')}\n`
 }
 

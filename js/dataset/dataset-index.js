@@ -5,7 +5,9 @@
  * openDataset's `index`: a sidecar index (js/index-builder/sidecar-index.js), opened once at the first
  * probe — the index-builder is imported only then — and asked for all of a probe's files in one call.
  * Only files it describes as they are (it stats or HEADs them itself: a listing's size alone would miss a
- * rewrite of the same size) get its answers; the others it answers `stale-index`, which decides nothing.
+ * rewrite of the same size) get its answers; the others it answers `stale-index`, which decides nothing,
+ * and says why — which the probe reports per file and in its totals, so an index that describes none
+ * of the files does not pass unnoticed.
  */
 export class DatasetIndex {
   #given
@@ -15,7 +17,7 @@ export class DatasetIndex {
   /** js/index-builder/sidecar-index.js, once answers() loaded it */
   #module
   /** The index file's stats already counted in a probe's (an index opened here counts its opening too). */
-  #counted = { requests: 0, bytesFetched: 0, rounds: 0 }
+  #counted = { requests: 0, bytesFetched: 0, rounds: 0, heads: 0 }
 
   constructor(given, options) {
     this.#given = given
@@ -27,7 +29,7 @@ export class DatasetIndex {
       this.#module = module
       const given = this.#given
       if (typeof given?.probe === 'function') {
-        if (given.stats) this.#counted = { ...given.stats }
+        if (given.stats) this.#counted = { heads: 0, ...given.stats }
         return { index: given, module, owned: false }
       }
       return { index: await module.openSidecarIndex(given, this.#options), module, owned: true }
@@ -36,23 +38,41 @@ export class DatasetIndex {
   }
 
   /**
-   * The sidecar's answer per file it describes as it is — answers: Map(file → { rowGroups }); files it
-   * cannot be asked about (a location that is not a path or URL) are left out — and what asking cost
-   * (cost: { requests, bytes, rounds } of the index file since the last call, its opening included).
-   * @returns {Promise<{ answers: Map<object, { rowGroups: Array<{ index: number, results: any[] }> }>, cost: { requests: number, bytes: number, rounds: number } }>}
+   * The sidecar's answer per file it describes as it is — answers: Map(file → { rowGroups }) — and, per
+   * file it was asked about, whether it describes it (described: Map(file → { described: true } or
+   * { described: false, reason, detail, validators? }); a file whose location is not a path or URL is
+   * not described, reason `no-path`); nothing when there are no values to ask about. And what asking cost
+   * (cost: { requests, heads, bytes, rounds } of the index since the last call, its opening included;
+   * `heads` of the requests are its HEADs of files, the others its reads).
+   * @returns {Promise<{ answers: Map<object, { rowGroups: Array<{ index: number, results: any[] }> }>,
+   *   described: Map<object, { described: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string } }>,
+   *   cost: { requests: number, heads: number, bytes: number, rounds: number } }>}
    */
   async answers(column, values, files, signal) {
     const { index } = await this.#open()
     const asked = files.filter((f) => typeof locationOf(f) === 'string')
     const answers = new Map()
+    const described = new Map()
+    if (values.length) {
+      for (const f of files) if (typeof locationOf(f) !== 'string') described.set(f, { described: false, reason: 'no-path', detail: 'the file has no path or URL for the index to look up' })
+    }
     if (asked.length && values.length) {
       const result = await index.probe(column, values, { files: asked.map((f) => ({ path: locationOf(f) })), signal })
-      result.files.forEach((entry, i) => { if (entry.current) answers.set(asked[i], entry) })
+      result.files.forEach((entry, i) => {
+        if (entry.current) {
+          answers.set(asked[i], entry)
+          described.set(asked[i], { described: true })
+          return
+        }
+        // An index of another version may give no reason: it did not describe the file all the same.
+        described.set(asked[i], { described: false, reason: entry.reason ?? 'not-described', detail: entry.detail ?? 'the sidecar index does not describe this file as it is',
+          ...(entry.validators ? { validators: entry.validators } : {}) })
+      })
     }
-    const now = index.stats ?? { requests: 0, bytesFetched: 0, rounds: 0 }
-    const cost = { requests: now.requests - this.#counted.requests, bytes: now.bytesFetched - this.#counted.bytesFetched, rounds: now.rounds - this.#counted.rounds }
+    const now = { heads: 0, ...(index.stats ?? { requests: 0, bytesFetched: 0, rounds: 0 }) }
+    const cost = { requests: now.requests - this.#counted.requests, heads: now.heads - this.#counted.heads, bytes: now.bytesFetched - this.#counted.bytesFetched, rounds: now.rounds - this.#counted.rounds }
     this.#counted = now
-    return { answers, cost }
+    return { answers, described, cost }
   }
 
   /** The file's own row-group answers for values `open` (in that order), sharpened by the sidecar's, as openParquet's `index` does. */

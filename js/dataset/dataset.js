@@ -173,13 +173,16 @@ export class ParquetDataset {
     const probeOptions = { ...omit(settings, DATASET_OPTIONS), concurrency: session.window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
-    // The sidecar answers every selected file in one call (one wave of block reads), while footers are read.
+    // The sidecar answers every selected file in one call (one wave of block reads), while footers are read;
+    // files `where` skips are never probed, so it is not asked about them.
     const index = this.#sidecar()
-    const fromIndex = index?.then(async (opened) => ({ opened, ...(await opened.answers(columnName, list, selected.map(({ file }) => file), signal)) }))
+    const asked = selected.filter(({ file }) => !where || where(file.raw)).map(({ file }) => file)
+    const fromIndex = index?.then(async (opened) => ({ opened, ...(await opened.answers(columnName, list, asked, signal)) }))
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     let rowsFound = 0
 
     const probeOne = async ({ file, order }) => {
+      /** @type {Record<string, any>} */
       const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: { requests: 0, bytesFetched: 0 } }
       if (where && !where(file.raw)) {
         return { ...base, skipped: 'where', values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where', 'the file\'s partitions fall outside `where`: none of its rows are asked about')) }
@@ -188,8 +191,11 @@ export class ParquetDataset {
         return { ...base, skipped: 'limit', values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', `not probed: ${limit} rows were found in other files`)) }
       }
       const decided = await this.#decideWithoutReading(file, columnName, list, settings.prefilter)
-      const { opened: sidecar, answers } = (await fromIndex) ?? {}
+      const { opened: sidecar, answers, described } = (await fromIndex) ?? {}
       const indexed = answers?.get(file)
+      // Whether the sidecar described the file (and if not, why): a file it does not describe is probed without it.
+      const status = described?.get(file)
+      if (status) base.index = status
       // A value the sidecar rules out in every row group needs no read of this file.
       if (indexed) list.forEach((v, k) => { decided[k] ??= indexed.rowGroups.length && indexed.rowGroups.every((g) => g.results[k].verdict === 'absent') ? rollUpValue(indexed.rowGroups, k, v) : null })
       const open = list.map((_, k) => k).filter((k) => !decided[k])
@@ -232,9 +238,11 @@ export class ParquetDataset {
     return session.run(selected, probeOne, emit, settings.onProgress).then(async () => {
       const stats = session.stats
       // The sidecar's reads are the probe's too; its rounds come before the files' (they wait for its answers).
+      // `index` shows them apart: its reads of the index file and its HEADs of the files.
       const cost = fromIndex && (await fromIndex).cost
-      if (cost) Object.assign(stats, { requests: stats.requests + cost.requests, bytes: stats.bytes + cost.bytes, rounds: stats.rounds + cost.rounds })
-      return stats
+      if (!cost) return stats
+      return { ...stats, requests: stats.requests + cost.requests, bytes: stats.bytes + cost.bytes, rounds: stats.rounds + cost.rounds,
+        index: { requests: cost.requests, reads: cost.requests - cost.heads, heads: cost.heads, bytes: cost.bytes, rounds: cost.rounds } }
     })
   }
 
@@ -318,25 +326,43 @@ export class ParquetDataset {
  * The answers of a dataset's shards (`probe(…, { shard: { index, count } })` run apart, on other
  * machines or Worker invocations) as one: files in path order, totals recounted, stats added up (rounds
  * and time: the slowest shard's, as shards run side by side).
- * @param {Array<{ files: any[], stats: Record<string, number> }>} results
+ * @param {Array<{ files: any[], stats: Record<string, any> }>} results
  */
 export function mergeShardResults(results) {
   const files = results.flatMap((r) => r.files).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   const sum = (name) => results.reduce((n, r) => n + r.stats[name], 0)
   const max = (name) => Math.max(0, ...results.map((r) => r.stats[name]))
+  const withIndex = results.map((r) => r.stats.index).filter(Boolean)
+  const index = withIndex.length ? { requests: 0, reads: 0, heads: 0, bytes: 0, rounds: 0 } : undefined
+  for (const s of withIndex) for (const key of ['requests', 'reads', 'heads', 'bytes']) index[key] += s[key]
+  if (index) index.rounds = Math.max(...withIndex.map((s) => s.rounds))
   return {
     files,
     totals: totalsOf(files),
-    stats: { requests: sum('requests'), bytes: sum('bytes'), rounds: max('rounds'), window: max('window'), filesOpened: sum('filesOpened'), footersFromCache: sum('footersFromCache'), ms: max('ms') },
+    stats: { requests: sum('requests'), bytes: sum('bytes'), rounds: max('rounds'), window: max('window'), filesOpened: sum('filesOpened'), footersFromCache: sum('footersFromCache'), ms: max('ms'),
+      ...(index ? { index } : {}) },
   }
 }
 
-/** Counts per verdict, and per source what it ruled out: files and row groups, counted per value. */
+/**
+ * Counts per verdict, and per source what it ruled out: files and row groups, counted per value. With a
+ * sidecar index, `index`: how many files it described, and of the others (probed without it) how many
+ * for each reason.
+ */
 function totalsOf(files) {
+  /** @type {Record<string, any>} */
   const totals = { files: files.length, filesOpened: 0, filesWithError: 0, filesSkipped: 0, rowGroups: 0,
     verdicts: { absent: 0, maybe: 0, present: 0, unknown: 0 }, ruledOut: /** @type {Record<string, { files: number, rowGroups: number }>} */ ({}) }
   const credit = (source) => (totals.ruledOut[source ?? 'none'] ??= { files: 0, rowGroups: 0 })
   for (const f of files) {
+    if (f.index) {
+      const index = (totals.index ??= { described: 0, notDescribed: 0, reasons: {} })
+      if (f.index.described) index.described++
+      else {
+        index.notDescribed++
+        index.reasons[f.index.reason] = (index.reasons[f.index.reason] ?? 0) + 1
+      }
+    }
     if (f.error) totals.filesWithError++
     if (f.skipped) totals.filesSkipped++
     if (f.rowGroups.length) totals.filesOpened++

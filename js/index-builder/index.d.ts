@@ -1,5 +1,5 @@
 // Types of 'parquet-bloom/index-builder' (js/index-builder/index.js): giving files the indexes they lack.
-import type { DecryptionOptions, ProbeValueResult } from '../index.js'
+import type { DatasetIndexStatus, DecryptionOptions, ProbeValueResult, StaleIndexReason, ValidatorKind } from '../index.js'
 
 type Source = string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice(start: number, end?: number): unknown }
 /** A Node path (written under a temporary name, then renamed), a Node Writable, a WritableStream, or null for a Blob. */
@@ -65,12 +65,23 @@ export interface SidecarBuildOptions {
 /** One sidecar index (a Puffin file, docs/sidecar-index.md) for many files. */
 export function buildSidecarIndex(files: string[], sink: Sink, options: SidecarBuildOptions): Promise<{
   files: number, rebuilt: number, kept: number, dropped: number, chunks: number, bytesWritten: number, blob?: Blob,
+  /**
+   * How many files the index records with each kind of validator — what a probe compares: an mtime (local paths) matches
+   * the file read by its path only, never an ETag or Last-Modified over HTTP (build from the URLs for that); none: a file
+   * from memory, or a URL whose server sent neither.
+   */
+  validators: Partial<Record<Exclude<ValidatorKind, 'other'> | 'none', number>>
   skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }>
 }>
 
 export interface SidecarProbeResult {
   column: string
-  files: Array<{ path: string, current: boolean, detail?: string, rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }> }>
+  /**
+   * current: the index describes the file as it is; when not, `reason` says why (never no-path or not-described here),
+   * `validators` the kinds with validator-kind-differs, and every result is unknown (stale-index).
+   */
+  files: Array<{ path: string, current: boolean, reason?: StaleIndexReason, detail?: string, validators?: { recorded: ValidatorKind, found: ValidatorKind | 'none' },
+    rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }> }>
 }
 
 /** One file as a sidecar index records it (docs/sidecar-index.md "Files"). */
@@ -101,8 +112,8 @@ export class SidecarIndex {
    * first probe (in one wave with its blocks) or by loadDirectory(); asking for it before is INVALID_ARGUMENT.
    */
   readonly directory: { format: string, version: number, writer: string, fpp: number, columns: string[], regions: Array<{ offset: number, count: number, numBytes: number }>, files: SidecarFileEntry[] }
-  /** Of the index: its reads, and the HEADs that check files are the ones it describes (requests, in the rounds they run beside). */
-  readonly stats: { requests: number, bytesFetched: number, rounds: number }
+  /** Of the index: its reads, and the HEADs that check files are the ones it describes (requests, in the rounds they run beside; `heads` of them). */
+  readonly stats: { requests: number, bytesFetched: number, rounds: number, heads: number }
   /** Reads the directory if opening did not (one read); a probe does not need this. */
   loadDirectory(options?: { signal?: AbortSignal }): Promise<void>
   /**
@@ -112,8 +123,11 @@ export class SidecarIndex {
   probe(column: string, values: Iterable<unknown>, options?: {
     files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal
   }): Promise<SidecarProbeResult>
-  /** What openParquet(…, { index }) calls. */
-  refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<void>
+  /**
+   * What openParquet(…, { index }) calls: sharpens the file's open results while the index describes it as it is. Says whether
+   * it did (as a dataset reports it per file), or undefined when it was not asked (nothing open; a column or row groups it has no entry for).
+   */
+  refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<DatasetIndexStatus | undefined>
   close(): Promise<void>
 }
 

@@ -14,7 +14,7 @@ import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chun
 import { decodeHeaderBytes } from '../indexes/bloom-header.js'
 import { crc32Hex, puffinFooter, PUFFIN_MAGIC } from './puffin.js'
 import { openSink } from './sink.js'
-import { openSidecarIndex, BITSETS_BLOB, DIRECTORY_BLOB, fileValidator } from './sidecar-index.js'
+import { openSidecarIndex, BITSETS_BLOB, DIRECTORY_BLOB, fileValidator, validatorKind } from './sidecar-index.js'
 import { encodeBound, SIDECAR_VERSION } from './sidecar-directory.js'
 import { encodeLayout, LAYOUT_PROPERTY } from './sidecar-layout.js'
 import { PACKAGE_VERSION } from './version.js'
@@ -28,7 +28,9 @@ const utf8 = new TextEncoder()
  * @param {string | NodeJS.WritableStream | WritableStream | null} sink as addIndexes takes it
  * @param {import('./index.js').SidecarBuildOptions} options as js/index-builder/index.d.ts declares them
  * @returns {Promise<{ files: number, rebuilt: number, kept: number, dropped: number, chunks: number, bytesWritten: number, blob?: Blob,
- *   skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }> }>}
+ *   validators: Record<string, number>, skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }> }>}
+ *   validators: how many files the index records with each kind of validator (mtime, etag,
+ *   last-modified, none) — what a probe will compare: an mtime matches the file read by its path only
  */
 export async function buildSidecarIndex(files, sink, options) {
   const { fpp = 0.01, ndv = 'auto', signal } = options ?? {}
@@ -76,7 +78,8 @@ export async function buildSidecarIndex(files, sink, options) {
     ], { 'created-by': `parquet-bloom ${PACKAGE_VERSION}` }))
     const bytesWritten = out.written
     const written = await out.close()
-    const result = { files: entries.length, rebuilt, kept, dropped: previous ? previous.files.filter((f) => !entries.some((e) => e.path === f.path)).length : 0, chunks, bytesWritten, skipped }
+    const result = { files: entries.length, rebuilt, kept, dropped: previous ? previous.files.filter((f) => !entries.some((e) => e.path === f.path)).length : 0, chunks, bytesWritten,
+      validators: validatorsOf(entries), skipped }
     if (written) result.blob = written
     return result
   } catch (error) {
@@ -85,6 +88,17 @@ export async function buildSidecarIndex(files, sink, options) {
   } finally {
     await previous?.close()
   }
+}
+
+/** How many entries record each kind of validator (mtime, etag, last-modified; none for a file read from memory or a URL that sent none). */
+function validatorsOf(entries) {
+  /** @type {Record<string, number>} */
+  const counts = {}
+  for (const e of entries) {
+    const kind = validatorKind(e.validator) ?? 'none'
+    counts[kind] = (counts[kind] ?? 0) + 1
+  }
+  return counts
 }
 
 function invalid(message) {

@@ -41,14 +41,63 @@ export async function fileValidator(input, { fetch: fetchImpl = globalThis.fetch
 }
 
 /**
- * Whether an entry describes the file as it is now.
+ * Why an index does not describe a file (a stable code), as probes report it beside `stale-index`:
+ * - missing-from-index: no entry names the file
+ * - file-gone: no such local file; a URL answering 404 or 410
+ * - size-differs: another size than the entry records
+ * - validator-differs: the same kind of validator (mtime, ETag, Last-Modified), another value
+ * - validator-kind-differs: the same size, a validator of another kind — an index built from local paths
+ *   (mtime) probed over HTTP (ETag, Last-Modified), an ETag recorded where the server now sends only
+ *   Last-Modified, or none at all: nothing says whether the file is the one indexed, so it is not taken to
+ *   be. (A caller's listing without validators is taken at its word: its sizes decide.) An mtime is
+ *   never compared with a Last-Modified: the server chooses that time (an object store's is the upload's,
+ *   not the file's) and states it to the second, a weak validator (RFC 9110 §8.8.2.2) — a rewrite of the
+ *   same size within that second would pass for the file indexed.
+ */
+export const StaleReason = Object.freeze({
+  MISSING_FROM_INDEX: 'missing-from-index',
+  FILE_GONE: 'file-gone',
+  SIZE_DIFFERS: 'size-differs',
+  VALIDATOR_DIFFERS: 'validator-differs',
+  VALIDATOR_KIND_DIFFERS: 'validator-kind-differs',
+})
+
+/**
+ * The kind of a validator as recorded (`mtime:…`, `etag:…`, `last-modified:…`); 'other' for one given in
+ * another form (a caller's listing), null for none.
+ * @param {string | null | undefined} validator
+ * @returns {'mtime' | 'etag' | 'last-modified' | 'other' | null}
+ */
+export function validatorKind(validator) {
+  if (!validator) return null
+  const kind = /^(mtime|etag|last-modified):/.exec(validator)?.[1]
+  return /** @type {any} */ (kind ?? 'other')
+}
+
+const KIND_NAMES = { 'mtime': 'a local modification time', 'etag': 'an ETag', 'last-modified': 'a Last-Modified date', 'other': 'a validator of another form', 'none': 'no validator' }
+
+/**
+ * Whether an entry describes the file as it is now; when not, why (`reason`, a StaleReason code) and, for
+ * validators of different kinds, which (`validators: { recorded, found }`).
  * @param {{ size: number, validator: string | null }} entry
  * @param {{ size: number, validator?: string | null }} now
- * @returns {{ current: boolean, detail?: string }}
+ * @param {{ checked?: boolean }} [how] checked: `now` is the file's stat or HEAD (fileValidator), not a
+ *   caller's listing — a HEAD without a validator, where the entry has one, cannot show the file unchanged
+ * @returns {{ current: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string } }}
  */
-export function currency(entry, now) {
-  if (now.size !== entry.size) return { current: false, detail: now.size < 0 ? 'the file is gone' : `its size is ${now.size}, the index recorded ${entry.size}` }
-  if (now.validator && entry.validator && now.validator !== entry.validator) return { current: false, detail: `its validator is ${now.validator}, the index recorded ${entry.validator}` }
+export function currency(entry, now, { checked = false } = {}) {
+  if (now.size < 0) return { current: false, reason: StaleReason.FILE_GONE, detail: 'the file is gone' }
+  if (now.size !== entry.size) return { current: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${now.size}, the index recorded ${entry.size}` }
+  if (entry.validator && (now.validator ? now.validator !== entry.validator : checked)) {
+    const recorded = validatorKind(entry.validator)
+    const found = validatorKind(now.validator) ?? 'none'
+    if (recorded !== found) {
+      return { current: false, reason: StaleReason.VALIDATOR_KIND_DIFFERS, validators: { recorded, found },
+        detail: `its size matches, but the index recorded ${KIND_NAMES[recorded]} (${entry.validator}) and the file has ${KIND_NAMES[found]}${now.validator ? ` (${now.validator})` : ''}: ` +
+          'validators of different kinds cannot be compared' }
+    }
+    return { current: false, reason: StaleReason.VALIDATOR_DIFFERS, detail: `its validator is ${now.validator}, the index recorded ${entry.validator}` }
+  }
   return { current: true }
 }
 

@@ -6,7 +6,7 @@
 // layout says where they are), then applies the directory — so opening and a first probe take two rounds
 // however many files there are. A file is answered from the index only while it is the file the index
 // describes: one missing from the index, or whose size or validator differ, answers `unknown` with
-// reason `stale-index`, never `absent`.
+// reason `stale-index`, never `absent`, and its entry says why (js/index-builder/sidecar-currency.js StaleReason).
 import { openByteSource } from '../sources/open-byte-source.js'
 import { HttpSource } from '../sources/http-source.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
@@ -22,10 +22,10 @@ import { readPuffinFooter } from './puffin.js'
 import { bitsetOf, blockOffset } from './sidecar-regions.js'
 import { decodeBound, notAnIndex, parseDirectory } from './sidecar-directory.js'
 import { blockRows, decodeLayout, LAYOUT_PROPERTY, typeKey } from './sidecar-layout.js'
-import { currency, startValidators } from './sidecar-currency.js'
+import { currency, StaleReason, startValidators } from './sidecar-currency.js'
 
 export { SIDECAR_VERSION } from './sidecar-directory.js'
-export { fileValidator } from './sidecar-currency.js'
+export { fileValidator, StaleReason, validatorKind } from './sidecar-currency.js'
 export const BITSETS_BLOB = 'parquet-bloom-sbbf-bitsets-v1'
 export const DIRECTORY_BLOB = 'parquet-bloom-directory-v1'
 /** The first read of an index: its footer (with the layout) and, for up to a few thousand row groups, its directory. */
@@ -189,10 +189,10 @@ export class SidecarIndex {
     return this.#byPath.get(recorded)
   }
 
-  /** { requests, bytesFetched, rounds } of the index so far, its opening and its HEADs of files included. */
+  /** { requests, bytesFetched, rounds } of the index so far, its opening and its HEADs of files included (`heads` of the requests). */
   get stats() {
     const { requests, bytesFetched } = this.#source.stats
-    return { requests: requests + this.#validations, bytesFetched, rounds: this.#rounds }
+    return { requests: requests + this.#validations, bytesFetched, rounds: this.#rounds, heads: this.#validations }
   }
 
   /** One stored bitset, whole (for copying into a new index); regions are read whole, the last few kept. */
@@ -220,8 +220,8 @@ export class SidecarIndex {
    *   files: the files to answer for (default: every file of the index), with the size (and validator)
    *   the caller knows them by — a listing; without a size, `validate` (default true) stats (or HEADs)
    *   each file, concurrently with the block reads
-   * @returns {Promise<{ column: string, files: Array<{ path: string, current: boolean, detail?: string,
-   *   rowGroups: Array<{ index: number, numRows: number, results: import('../plan/verdicts.js').ValueResult[] }> }> }>}
+   * @returns {Promise<{ column: string, files: Array<{ path: string, current: boolean, reason?: string, detail?: string,
+   *   validators?: { recorded: string, found: string }, rowGroups: Array<{ index: number, numRows: number, results: import('../plan/verdicts.js').ValueResult[] }> }> }>}
    */
   async probe(column, values, options = {}) {
     const list = Array.from(values)
@@ -295,10 +295,10 @@ export class SidecarIndex {
       : [...new Set(targets.filter((t) => t.entry && t.spec.size === undefined && !early?.has(t.path)).map((t) => t.path))]
     const started = toCheck.length ? this.#validate(toCheck, options.signal) : undefined
     const checks = targets.map((t) => {
-      if (!t.entry) return Promise.resolve({ current: false, detail: 'the file is not in the index' })
+      if (!t.entry) return Promise.resolve(/** @type {ReturnType<typeof currency>} */ ({ current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }))
       if (t.spec.size !== undefined) return Promise.resolve(currency(t.entry, { size: t.spec.size, validator: t.spec.validator }))
-      if (options.validate === false) return Promise.resolve(/** @type {{ current: boolean, detail?: string }} */ ({ current: true }))
-      return /** @type {Promise<any>} */ (early?.get(t.path) ?? started?.checks.get(t.path)).then((now) => currency(t.entry, now))
+      if (options.validate === false) return Promise.resolve(/** @type {ReturnType<typeof currency>} */ ({ current: true }))
+      return /** @type {Promise<any>} */ (early?.get(t.path) ?? started?.checks.get(t.path)).then((now) => currency(t.entry, now, { checked: true }))
     })
     const known = await Promise.all(targets.map((t, i) => (t.spec.size !== undefined || !t.entry ? checks[i] : undefined)))
     const tasks = []
@@ -327,7 +327,7 @@ export class SidecarIndex {
         const rowGroups = (t.entry?.rowGroups ?? []).map((g, index) => ({ index, numRows: g.numRows, results: [] }))
         if (!now.current) {
           for (const g of rowGroups) g.results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index', `the sidecar index does not describe this file as it is: ${now.detail}`))
-          return { path: t.path, current: false, detail: now.detail, rowGroups }
+          return { path: t.path, current: false, reason: now.reason, detail: now.detail, ...(now.validators ? { validators: now.validators } : {}), rowGroups }
         }
         for (const g of rowGroups) g.results = answerChunk(t, g.index, list, column)
         return { path: t.path, current: true, rowGroups }
@@ -377,23 +377,31 @@ export class SidecarIndex {
    * value open and the index describes this file as it is, the index's answer replaces a `maybe` when it
    * is `absent`, and an `unknown` when it is anything but. A
    * file the index does not describe (missing, another size or validator) keeps its results as they are.
+   * Resolves to whether the index described the file ({ described, reason?, detail?, validators? }, as a
+   * dataset reports it), or undefined when it was not asked: nothing left open, or a column or row groups
+   * the index has no entry for in this file.
    * @param {{ name: string, fileSize: number, column: string, values: unknown[], rowGroups: Array<{ index: number, results: any[] }>, signal?: AbortSignal }} probe
+   * @returns {Promise<{ described: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string } } | undefined>}
    */
   async refine({ name, fileSize, column, values, rowGroups, signal }) {
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
-    if (!open) return
-    const describes = (entry) => entry && entry.size === fileSize && entry.rowGroups.length >= rowGroups.length && entry.columns[column]
+    if (!open) return undefined
+    // A file missing from the index, or of another size, needs no check to be not described.
+    const stale = (entry) => (!entry ? { described: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }
+      : entry.size !== fileSize ? { described: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${fileSize}, the index recorded ${entry.size}` } : undefined)
+    const fits = (entry) => entry.rowGroups.length >= rowGroups.length && entry.columns[column]
     let entry = this.#directory ? (await this.#keys()).get(await fileKey(name)) : undefined
-    if (this.#directory && !describes(entry)) return
+    if (this.#directory && (stale(entry) || !fits(entry))) return stale(entry)
     // Before the directory is read, the probe reads it with its blocks, and the entry is looked at after.
     let [answered] = (await this.probe(column, values, { files: [{ path: entry?.path ?? name }], signal })).files
     if (!entry) {
       entry = (await this.#keys()).get(await fileKey(name))
-      if (!describes(entry)) return
+      if (stale(entry) || !fits(entry)) return stale(entry)
       if (answered.path !== await resolvePath(entry.path, this.#base)) [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal })).files
     }
-    if (!answered.current) return
+    if (!answered.current) return { described: false, reason: answered.reason, detail: answered.detail, ...(answered.validators ? { validators: answered.validators } : {}) }
     sharpenResults(rowGroups, answered.rowGroups)
+    return { described: true }
   }
 
   /**

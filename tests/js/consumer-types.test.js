@@ -187,6 +187,15 @@ test('what the dataset, table, S3 listing and index-builder code really returns 
   } finally {
     await index.close()
   }
+  // A dataset through the index: a file it does not describe (the broken one, never indexed) shows in `index` of files and totals.
+  const indexed = await api.openDataset(data, { index: indexPath })
+  try {
+    const withIndex = await indexed.probe('user_id', [3n])
+    assert.ok(withIndex.totals.index?.notDescribed && withIndex.totals.index.described && withIndex.stats.index, 'the probe covers described and not-described files')
+    shapes.push(['DatasetProbeResult', withIndex], ['DatasetProbeResult', await api.mergeShardResults([withIndex, withIndex])])
+  } finally {
+    await indexed.close()
+  }
   const parquet = await api.openParquet(file)
   try {
     shapes.push(['Awaited<ReturnType<typeof adviseIndexes>>', await indexBuilder.adviseIndexes(parquet)])

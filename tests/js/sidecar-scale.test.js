@@ -105,8 +105,14 @@ describe(`a sidecar index over ${FILES} files × ${GROUPS} row groups`, () => {
       assert.equal(heads, listing.length)
       assert.equal(headed.server.rounds, 1)
       assert.equal(index.stats.requests, cold.server.requests + headed.server.requests)
+      assert.equal(index.stats.heads, heads)
       assert.equal(index.stats.rounds, 3)
-      assert.ok(headed.result.files.every((f) => f.current))
+      // Built from local paths, the index records mtimes; this server sends no validator, so a HEAD cannot show a
+      // file unchanged — its size alone would let a rewrite of the same size pass: not described, never answered.
+      for (const f of headed.result.files) {
+        assert.deepEqual([f.current, f.reason, f.validators], [false, 'validator-kind-differs', { recorded: 'mtime', found: 'none' }])
+        assert.ok(f.rowGroups.every((g) => g.results.every((r) => r.reason === 'stale-index')))
+      }
     } finally {
       await index?.close()
     }

@@ -5,9 +5,9 @@
 // the declarations fails here until this file follows. Never run, only compiled.
 import {
   createFooterCache, mergeShardResults, openDataset, openTable,
-  type DatasetCoverage, type DatasetFileDescriptor, type DatasetFileResult, type DatasetProbeOptions, type DatasetProbeResult,
+  type DatasetCoverage, type DatasetFileDescriptor, type DatasetFileResult, type DatasetIndexStatus, type DatasetProbeOptions, type DatasetProbeResult,
   type ErrorCodeValue, type OpenDatasetOptions, type OpenTableOptions, type ParquetDataset, type ParquetFile, type ParquetTable,
-  type PartitionType, type PrefilterAnswer, type ProbeValueResult, type TableColumnType, type TableProbeResult, type TableSummary, type Verdict,
+  type PartitionType, type PrefilterAnswer, type ProbeValueResult, type StaleIndexReason, type TableColumnType, type TableProbeResult, type TableSummary, type ValidatorKind, type Verdict,
 } from 'parquet-bloom'
 
 /** Every field of T, each one present (optional ones too), and no other. */
@@ -78,6 +78,9 @@ function fileFields(f: DatasetFileResult): Every<DatasetFileResult> {
     logicalType: f.logicalType, skipped: f.skipped satisfies 'where' | 'limit' | undefined, column: f.column, physicalType: f.physicalType,
     typeLength: f.typeLength,
     confirm: f.confirm && ({ requests: f.confirm.requests, bytesFetched: f.confirm.bytesFetched, rounds: f.confirm.rounds } satisfies Every<NonNullable<DatasetFileResult['confirm']>>),
+    index: f.index && (f.index.described ? { described: f.index.described satisfies true }
+      : { described: f.index.described satisfies false, reason: f.index.reason satisfies StaleIndexReason, detail: f.index.detail,
+        validators: f.index.validators && ({ recorded: f.index.validators.recorded satisfies ValidatorKind, found: f.index.validators.found } satisfies Every<NonNullable<Extract<DatasetIndexStatus, { described: false }>['validators']>>) } satisfies Every<Extract<DatasetIndexStatus, { described: false }>>),
   }
 }
 
@@ -89,13 +92,15 @@ function resultFields(r: DatasetProbeResult): Every<DatasetProbeResult> {
       files: t.files, filesOpened: t.filesOpened, filesWithError: t.filesWithError, filesSkipped: t.filesSkipped, rowGroups: t.rowGroups,
       verdicts: { absent: t.verdicts.absent, maybe: t.verdicts.maybe, present: t.verdicts.present, unknown: t.verdicts.unknown } satisfies Every<DatasetProbeResult['totals']['verdicts']>,
       ruledOut: Object.entries(t.ruledOut).map(([source, n]) => ({ files: n.files, rowGroups: n.rowGroups + source.length }) satisfies Every<DatasetProbeResult['totals']['ruledOut'][string]>),
+      index: t.index && ({ described: t.index.described, notDescribed: t.index.notDescribed, reasons: t.index.reasons['validator-kind-differs'] satisfies number | undefined } satisfies Every<NonNullable<DatasetProbeResult['totals']['index']>>),
     } satisfies Every<DatasetProbeResult['totals']>,
     stats: statsFields(r.stats),
   }
 }
 
 function statsFields(s: DatasetProbeResult['stats']): Every<DatasetProbeResult['stats']> {
-  return { requests: s.requests, bytes: s.bytes, rounds: s.rounds, window: s.window, filesOpened: s.filesOpened, footersFromCache: s.footersFromCache, ms: s.ms }
+  return { requests: s.requests, bytes: s.bytes, rounds: s.rounds, window: s.window, filesOpened: s.filesOpened, footersFromCache: s.footersFromCache, ms: s.ms,
+    index: s.index && ({ requests: s.index.requests, reads: s.index.reads, heads: s.index.heads, bytes: s.index.bytes, rounds: s.index.rounds } satisfies Every<NonNullable<DatasetProbeResult['stats']['index']>>) }
 }
 
 function coverageFields(c: DatasetCoverage): Every<DatasetCoverage> {

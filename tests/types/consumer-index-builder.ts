@@ -2,7 +2,7 @@
 // buildSidecarIndex, openSidecarIndex, SidecarIndex, adviseIndexes), compiled by
 // tests/js/consumer-types.test.js with tsc --strict like tests/types/consumer.ts: every documented option
 // passed (`Required<…>`), every documented result field read (`Every<…>`). Never run, only compiled.
-import { openDataset, openParquet, type ParquetDataset, type ParquetFile, type ProbeValueResult } from 'parquet-bloom'
+import { openDataset, openParquet, type ParquetDataset, type ParquetFile, type ProbeValueResult, type StaleIndexReason, type ValidatorKind } from 'parquet-bloom'
 import {
   addIndexes, adviseIndexes, buildSidecarIndex, INDEXES_KEY, openSidecarIndex,
   type AddIndexesOptions, type AddIndexesResult, type OpenSidecarIndexOptions, type SidecarBuildOptions, type SidecarFileEntry, type SidecarIndex, type SidecarProbeResult,
@@ -44,6 +44,7 @@ type Built = Awaited<ReturnType<typeof buildSidecarIndex>>
 function builtFields(b: Built): Every<Built> {
   return {
     files: b.files, rebuilt: b.rebuilt, kept: b.kept, dropped: b.dropped, chunks: b.chunks, bytesWritten: b.bytesWritten, blob: b.blob,
+    validators: { mtime: b.validators.mtime, etag: b.validators.etag, 'last-modified': b.validators['last-modified'], none: b.validators.none } satisfies Every<Built['validators']>,
     skipped: b.skipped.map((s) => ({ file: s.file, rowGroup: s.rowGroup, column: s.column, detail: s.detail }) satisfies Every<Built['skipped'][number]>),
   }
 }
@@ -65,7 +66,7 @@ function indexMembers(index: SidecarIndex): Every<SidecarIndex> {
       format: d.format, version: d.version, writer: d.writer, fpp: d.fpp, columns: d.columns, files: d.files.map(entryFields),
       regions: d.regions.map((r) => ({ offset: r.offset, count: r.count, numBytes: r.numBytes }) satisfies Every<SidecarIndex['directory']['regions'][number]>),
     } satisfies Every<SidecarIndex['directory']>,
-    stats: { requests: index.stats.requests, bytesFetched: index.stats.bytesFetched, rounds: index.stats.rounds } satisfies Every<SidecarIndex['stats']>,
+    stats: { requests: index.stats.requests, bytesFetched: index.stats.bytesFetched, rounds: index.stats.rounds, heads: index.stats.heads } satisfies Every<SidecarIndex['stats']>,
     loadDirectory: index.loadDirectory, probe: index.probe, refine: index.refine, close: index.close,
   }
 }
@@ -74,7 +75,8 @@ function probedFields(r: SidecarProbeResult): Every<SidecarProbeResult> {
   return {
     column: r.column,
     files: r.files.map((f) => ({
-      path: f.path, current: f.current, detail: f.detail,
+      path: f.path, current: f.current, reason: f.reason satisfies StaleIndexReason | undefined, detail: f.detail,
+      validators: f.validators && ({ recorded: f.validators.recorded satisfies ValidatorKind, found: f.validators.found satisfies ValidatorKind | 'none' }),
       rowGroups: f.rowGroups.map((g) => ({ index: g.index, numRows: g.numRows, results: g.results.map((v: ProbeValueResult) => v.verdict) }) satisfies Every<SidecarProbeResult['files'][number]['rowGroups'][number]>),
     }) satisfies Every<SidecarProbeResult['files'][number]>),
   }
