@@ -50,3 +50,12 @@ export class ParquetBloomError extends Error {
   }
 }
 
+/**
+ * The error every argument check throws: INVALID_ARGUMENT with the caller's message (one helper, so a
+ * check reads the same wherever it is made).
+ * @param {string} message
+ * @param {ConstructorParameters<typeof ParquetBloomError>[2]} [details]
+ */
+export function invalidArgument(message, details) {
+  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message, details)
+}

@@ -11,10 +11,19 @@ namespace pb {
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the bitset is read in place as little-endian words");
 
-constexpr uint32_t kBytesPerBlock = 32;
-constexpr uint32_t kWordsPerBlock = 8;
-constexpr uint32_t kMinNumBytes = 32;
-constexpr uint32_t kMaxNumBytes = 128u * 1024 * 1024;  // the ceiling arrow, parquet-java and arrow-rs use
+// The SBBF's sizes, declared once through the ABI (src/abi.h) so JS (js/wasm/sbbf.js) is checked against them.
+#define PB_SBBF_LIMIT_VALUES(X)                                                        \
+  X(kBytesPerBlock, 32)                                                                \
+  X(kWordsPerBlock, 8)                                                                 \
+  X(kMinNumBytes, 32)                                                                  \
+  X(kMaxNumBytes, 128 * 1024 * 1024) /* the ceiling arrow, parquet-java and arrow-rs use */
+enum class SbbfLimit : int32_t { PB_SBBF_LIMIT_VALUES(PB_ABI_DECLARE_ENUMERATOR) };
+PB_ABI_DESCRIBE_ENUM(SbbfLimit, PB_SBBF_LIMIT_VALUES)
+
+constexpr uint32_t kBytesPerBlock = static_cast<uint32_t>(SbbfLimit::kBytesPerBlock);
+constexpr uint32_t kWordsPerBlock = static_cast<uint32_t>(SbbfLimit::kWordsPerBlock);
+constexpr uint32_t kMinNumBytes = static_cast<uint32_t>(SbbfLimit::kMinNumBytes);
+constexpr uint32_t kMaxNumBytes = static_cast<uint32_t>(SbbfLimit::kMaxNumBytes);
 
 inline bool IsValidNumBytes(int64_t num_bytes) {
   return num_bytes >= kMinNumBytes && num_bytes <= kMaxNumBytes && num_bytes % kBytesPerBlock == 0;

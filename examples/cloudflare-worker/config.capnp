@@ -31,6 +31,7 @@ const probeWorker :Workerd.Worker = (
     (name = "parquet-bloom/parquet_bloom.wasm", wasm = embed "../../js/wasm/parquet_bloom.wasm"),
     (name = "node_modules/parquet-bloom/js/wasm/parquet_bloom.mjs", esModule = embed "../../js/wasm/parquet_bloom.mjs"),
     (name = "node_modules/parquet-bloom/js/wasm/abi.js", esModule = embed "../../js/wasm/abi.js"),
+    (name = "node_modules/parquet-bloom/js/wasm/sbbf.js", esModule = embed "../../js/wasm/sbbf.js"),
     (name = "node_modules/parquet-bloom/js/filter/arrow-input.js", esModule = embed "../../js/filter/arrow-input.js"),
     (name = "node_modules/parquet-bloom/js/wasm/batch-writer.js", esModule = embed "../../js/wasm/batch-writer.js"),
     (name = "node_modules/parquet-bloom/js/filter/bloom-filter.js", esModule = embed "../../js/filter/bloom-filter.js"),

@@ -5,6 +5,7 @@
 // object per value. PLAIN binary pages are matched on their value bytes (js/pages/plain-binary-scan.js, which
 // is loaded with the page decoders and handed in, so probes that never confirm do not load it).
 import { PageDecodeError } from '../pages/page-decode-error.js'
+import { sameBytes } from '../format/bytes.js'
 
 /**
  * Distinct candidate keys, each with the probe values (owners) it stands for: `group` numbers key the
@@ -154,11 +155,6 @@ function scanBytes(values, keys, hits) {
       }
     }
   }
-}
-
-function sameBytes(a, b) {
-  for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false
-  return true
 }
 
 // Several keys: a table indexed by a value's low bits says whether any key could be equal, so most

@@ -3,7 +3,7 @@
 // opened and probed through ONE request window (js/dataset/request-window.js): all footers go out in one
 // wave, all index reads in the next, so the rounds a probe takes stay constant in the number of files.
 // A step in front of the file layer: each file is an openParquet()/ParquetFile probe; nothing is re-done.
-import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { createFooterCache } from '../footer/footer-cache.js'
 import { LinkModel } from '../plan/link-model.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
@@ -156,16 +156,16 @@ export class ParquetDataset {
     const signal = settings.signal
     throwIfAborted(signal)
     for (const given of [this.#options.prefilter, options.prefilter]) {
-      if (given !== undefined && typeof given !== 'function') throw invalid('prefilter must be a function')
+      if (given !== undefined && typeof given !== 'function') throw invalidArgument('prefilter must be a function')
     }
     // A probe's prefilter adds to the dataset's (a table's pruning, say) rather than replacing it.
     settings.prefilter = bothPrefilters(this.#options.prefilter, options.prefilter)
-    if (settings.rowGroups !== undefined) throw invalid('rowGroups names row groups of one file; a dataset probe takes every row group')
+    if (settings.rowGroups !== undefined) throw invalidArgument('rowGroups names row groups of one file; a dataset probe takes every row group')
     const confirm = confirmOptions(settings)
     const limit = settings.limit
-    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw invalid(`limit must be an integer >= 1, got ${limit}`)
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw invalidArgument(`limit must be an integer >= 1, got ${limit}`)
     // Rows are found by reading the data pages: a limit without them would never stop anything.
-    if (limit !== undefined && !confirm) throw invalid('limit counts the rows found: it needs confirm: true')
+    if (limit !== undefined && !confirm) throw invalidArgument('limit counts the rows found: it needs confirm: true')
     const only = settings[PROBE_ONLY]
     const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard) && (!only || only.has(file.path)))
     const where = whereConditions(settings.where, this.partitionTypes)
@@ -292,11 +292,11 @@ export class ParquetDataset {
     if (!prefilter) return decided
     const answers = await prefilter(this.#fileView(file), columnName, values)
     if (answers === null || answers === undefined) return decided
-    if (!Array.isArray(answers) || answers.length !== values.length) throw invalid(`prefilter must return null or an array of ${values.length} entries for ${file.path}`)
+    if (!Array.isArray(answers) || answers.length !== values.length) throw invalidArgument(`prefilter must return null or an array of ${values.length} entries for ${file.path}`)
     answers.forEach((a, k) => {
       if (a === null || a === undefined) return
       if ((a.verdict !== 'absent' && a.verdict !== 'maybe') || typeof a.source !== 'string' || typeof a.reason !== 'string') {
-        throw invalid(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent' | 'maybe', source, reason, detail }`)
+        throw invalidArgument(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent' | 'maybe', source, reason, detail }`)
       }
       decided[k] = valueResult(values[k], a.verdict, a.source, a.reason, String(a.detail ?? ''))
     })
@@ -379,10 +379,10 @@ function totalsOf(files) {
 /** `where: { key: value | [values] }` as a test of a file's raw partitions: false only when a key rules it out. */
 function whereConditions(where, types) {
   if (where === undefined || where === null) return null
-  if (typeof where !== 'object') throw invalid('where must be an object { partitionKey: value | [values] }')
+  if (typeof where !== 'object') throw invalidArgument('where must be an object { partitionKey: value | [values] }')
   /** @type {Array<[string, unknown[]]>} */
   const entries = Object.entries(where).map(([key, wanted]) => {
-    if (!(key in types)) throw invalid(`where: ${JSON.stringify(key)} is not a partition key of the dataset (keys: ${Object.keys(types).join(', ') || 'none'})`)
+    if (!(key in types)) throw invalidArgument(`where: ${JSON.stringify(key)} is not a partition key of the dataset (keys: ${Object.keys(types).join(', ') || 'none'})`)
     return /** @type {[string, unknown[]]} */ ([key, Array.isArray(wanted) ? wanted : [wanted]])
   })
   return (raw) => entries.every(([key, wanted]) => !(key in raw) || wanted.some((v) => partitionMayEqual(raw[key], v)))
@@ -393,7 +393,7 @@ export function inShard(path, shard) {
   if (shard === undefined) return true
   const { index, count } = shard
   if (!(Number.isInteger(count) && count >= 1 && Number.isInteger(index) && index >= 0 && index < count)) {
-    throw invalid(`shard must be { index, count } with 0 <= index < count, got ${JSON.stringify(shard)}`)
+    throw invalidArgument(`shard must be { index, count } with 0 <= index < count, got ${JSON.stringify(shard)}`)
   }
   return fnv1a(path) % count === index
 }
@@ -440,9 +440,6 @@ function omit(object, keys) {
   return out
 }
 
-function invalid(message) {
-  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
-}
 
 /**
  * Two prefilters both asked (the dataset's and a probe's; a table's pruning and its caller's): per value,

@@ -2,7 +2,7 @@
 // glob walked recursively (Node, Bun, Deno), or an s3:// prefix listed by js/sources/s3-listing.js
 // (loaded only then, so a browser bundle does not carry it). Always in one deterministic order: a caller's
 // list as given, anything listed here by path.
-import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { hasFileSystem } from '../sources/open-byte-source.js'
 
 const PARQUET_NAME = /\.(parquet|parq|pq)$/i
@@ -26,7 +26,7 @@ export async function listDataset(source, options = {}) {
   const { files, fetch, listed } = await listUnsorted(source, options)
   const seen = new Set()
   for (const file of files) {
-    if (seen.has(file.path)) throw invalid(`the dataset names ${JSON.stringify(file.path)} twice`)
+    if (seen.has(file.path)) throw invalidArgument(`the dataset names ${JSON.stringify(file.path)} twice`)
     seen.add(file.path)
   }
   return { files: listed ? files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) : files, fetch }
@@ -57,9 +57,9 @@ async function listUnsorted(source, options) {
 /** A caller's entry as a descriptor: descriptors as they are (checked), plain sources named by what they are. */
 function descriptor(item, index) {
   if (item && typeof item === 'object' && 'location' in item && 'path' in item) {
-    if (typeof item.path !== 'string' || item.path === '') throw invalid(`file ${index}: path must be a non-empty string`)
-    if (item.size !== undefined && !(Number.isSafeInteger(item.size) && item.size >= 0)) throw invalid(`${item.path}: size must be a non-negative integer`)
-    if (item.etag !== undefined && typeof item.etag !== 'string') throw invalid(`${item.path}: etag must be a string`)
+    if (typeof item.path !== 'string' || item.path === '') throw invalidArgument(`file ${index}: path must be a non-empty string`)
+    if (item.size !== undefined && !(Number.isSafeInteger(item.size) && item.size >= 0)) throw invalidArgument(`${item.path}: size must be a non-negative integer`)
+    if (item.etag !== undefined && typeof item.etag !== 'string') throw invalidArgument(`${item.path}: etag must be a string`)
     return { ...item }
   }
   return { path: sourcePath(item, index), location: item }
@@ -87,7 +87,7 @@ async function listLocal(text) {
     throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${root}: no such file or directory`, { source: root, cause })
   }
   if (!info.isDirectory()) {
-    if (pattern) throw invalid(`${root} is not a directory`)
+    if (pattern) throw invalidArgument(`${root} is not a directory`)
     return [{ path: path.basename(root), location: root, size: info.size }]
   }
   const files = []
@@ -148,6 +148,3 @@ function escape(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-function invalid(message) {
-  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
-}

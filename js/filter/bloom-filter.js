@@ -4,11 +4,11 @@ import { BitsetHealth } from '../wasm/abi.js'
 import { getCore, throwIfFailed, RESULT_MAYBE, RESULT_NULL } from '../wasm/core.js'
 import { arrowChunks, isArrowVector } from './arrow-input.js'
 import { streamBatch } from '../wasm/batch-writer.js'
-import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
 import { decodeHeaderBytes, encodeHeader, headerError } from '../indexes/bloom-header.js'
+import { BYTES_PER_BLOCK, checkFpp, MAX_NUM_BYTES, MIN_NUM_BYTES } from '../wasm/sbbf.js'
 
-const MAX_NUM_BYTES = 128 * 1024 * 1024
 
 // Safety net only: a filter the caller forgot to free returns its block when it is collected.
 const leaked = new FinalizationRegistry((ptr) => {
@@ -43,7 +43,7 @@ export class BloomFilter {
     const core = getCore()
     if (numBytes === undefined) {
       if (!(Number.isFinite(ndv) && ndv >= 0)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'BloomFilter.create needs { ndv, fpp } or { numBytes }')
-      if (!(fpp > 0 && fpp < 1)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `fpp must be in (0, 1), got ${fpp}`)
+      checkFpp(fpp)
       numBytes = core.native.optimalNumBytes(ndv, fpp)
     }
     checkNumBytes(numBytes)
@@ -256,8 +256,8 @@ export class BloomFilter {
 const constructToken = Symbol('BloomFilter')
 
 function checkNumBytes(numBytes) {
-  if (!Number.isInteger(numBytes) || numBytes < 32 || numBytes % 32 !== 0) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `numBytes must be a positive multiple of 32, got ${numBytes}`)
+  if (!Number.isInteger(numBytes) || numBytes < MIN_NUM_BYTES || numBytes % BYTES_PER_BLOCK !== 0) {
+    throw invalidArgument(`numBytes must be a positive multiple of ${BYTES_PER_BLOCK}, got ${numBytes}`)
   }
   if (numBytes > MAX_NUM_BYTES) {
     throw new ParquetBloomError(ErrorCode.TOO_LARGE, `numBytes ${numBytes} is over the 128 MiB bloom filter ceiling`)

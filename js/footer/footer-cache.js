@@ -3,7 +3,7 @@
 // Entries are serialized compactly (typed arrays as their bytes, checksummed, format-versioned) into a
 // pluggable store, evicted least-recently-used by their byte size. A cache problem is never an error:
 // an unreadable, corrupt or other-version entry is a miss, a store that fails just stops caching.
-import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { invalidArgument } from '../errors.js'
 
 // 2: chunk index records by column slot (js/footer/records.js indexSlots); entries of 1 hold them row-group-major.
 export const FOOTER_CACHE_FORMAT = 2
@@ -20,9 +20,9 @@ const VIEWS = { Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int
  *   one of the same size is answered from the old footer: only for files that never change in place)
  */
 export function createFooterCache({ maxBytes = DEFAULT_MAX_BYTES, store = memoryStore(), trustUnvalidated = false } = {}) {
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw invalid(`footerCache maxBytes must be a non-negative integer, got ${maxBytes}`)
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw invalidArgument(`footerCache maxBytes must be a non-negative integer, got ${maxBytes}`)
   if (!store || typeof store.get !== 'function' || typeof store.set !== 'function' || typeof store.delete !== 'function') {
-    throw invalid('footerCache store must have get(key), set(key, bytes) and delete(key)')
+    throw invalidArgument('footerCache store must have get(key), set(key, bytes) and delete(key)')
   }
   return new FooterCache(maxBytes, store, trustUnvalidated === true)
 }
@@ -179,7 +179,7 @@ export function memoryStore() {
  * file renamed into place); a file that does not read back as an entry is a miss.
  */
 export function directoryStore(dir) {
-  if (typeof dir !== 'string' || dir === '') throw invalid(`directoryStore needs a directory path, got ${dir}`)
+  if (typeof dir !== 'string' || dir === '') throw invalidArgument(`directoryStore needs a directory path, got ${dir}`)
   const modules = Promise.all([import('node:fs/promises'), import('node:path')])
   const fileOf = async (key) => (await modules)[1].join(dir, `${key}.footer`)
   return {
@@ -434,6 +434,3 @@ async function runtimeHash() {
   }
 }
 
-function invalid(message) {
-  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
-}

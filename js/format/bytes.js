@@ -20,3 +20,10 @@ export function joinBytes(first, second) {
   }
   return concatBytes([first, second])
 }
+
+/** Whether two byte arrays hold the same bytes. */
+export function sameBytes(a, b) {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}

@@ -7,6 +7,9 @@
 import { CompactReader, Malformed, T } from './thrift-compact.js'
 
 export const PageType = Object.freeze({ DATA_PAGE: 0, INDEX_PAGE: 1, DICTIONARY_PAGE: 2, DATA_PAGE_V2: 3 })
+/** parquet.thrift CompressionCodec, by id. */
+export const CODEC_NAMES = Object.freeze(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'LZO', 'BROTLI', 'LZ4', 'ZSTD', 'LZ4_RAW'])
+export const UNCOMPRESSED = 0
 
 /** Reads a struct's fields; `onField(id, type)` reads the ones it knows (returns true), the rest are skipped. */
 function readStruct(reader, onField) {

@@ -9,7 +9,7 @@
 // keys are given; with them, filters of encrypted chunks are written as encrypted modules and the footer
 // sealed again (js/index-builder/encrypted-output.js, loaded only then).
 import { openParquet } from '../parquet-file.js'
-import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { allChunks, chunk as chunkView } from '../footer/records.js'
 import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chunk-filter.js'
 import { fileGeometry, locateFilter } from '../indexes/bloom-reads.js'
@@ -20,6 +20,7 @@ import { mapFooter, spliceFooter } from './footer-splice.js'
 import { openSink } from './sink.js'
 import { PageScratch } from '../pages/page-scratch.js'
 import { PACKAGE_VERSION } from './version.js'
+import { checkFpp } from '../wasm/sbbf.js'
 
 /** The key-value metadata key recording what addIndexes added. */
 export const INDEXES_KEY = 'parquet-bloom.indexes'
@@ -36,9 +37,9 @@ const TYPE_ORDER = 1 // ColumnOrder: the order page bounds are defined in
  */
 export async function addIndexes(source, sink, options) {
   const { fpp = 0.01, ndv = 'auto', replace = false, windowBytes = DEFAULT_WINDOW_BYTES, pageIndex = false, signal } = options ?? {}
-  if (!Array.isArray(options?.columns) || options.columns.length === 0) throw invalid('addIndexes needs options.columns: the columns to give bloom filters')
-  if (!(fpp > 0 && fpp < 1)) throw invalid(`fpp must be in (0, 1), got ${fpp}`)
-  if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) throw invalid(`ndv must be 'auto' or a positive integer, got ${ndv}`)
+  if (!Array.isArray(options?.columns) || options.columns.length === 0) throw invalidArgument('addIndexes needs options.columns: the columns to give bloom filters')
+  checkFpp(fpp)
+  if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) throw invalidArgument(`ndv must be 'auto' or a positive integer, got ${ndv}`)
   const { decryption } = options
   let file
   try {
@@ -73,7 +74,7 @@ export async function addIndexes(source, sink, options) {
     const columns = options.columns.map((path) => file.column(path))
     for (const column of columns) {
       if (!FILTERABLE_TYPES.has(column.physicalType)) {
-        throw invalid(`${name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
+        throw invalidArgument(`${name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
       }
     }
     const geometry = fileGeometry(layout, file.fileSize, metadataOffset)
@@ -199,9 +200,6 @@ export async function addIndexes(source, sink, options) {
   }
 }
 
-function invalid(message) {
-  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
-}
 
 /** Whether any column chunk of the file is encrypted (their pages are ciphertext). */
 export function layoutEncrypted(layout) {

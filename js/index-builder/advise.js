@@ -20,6 +20,7 @@ import { chunkStatistics, excludedByBounds, sortKeys, sortOrderFor } from '../in
 import { encodeHeader } from '../indexes/bloom-header.js'
 import { scanChunk } from './chunk-scan.js'
 import { columnarViews, DictionaryUse, FILTERABLE_TYPES } from './chunk-values.js'
+import { checkFpp } from '../wasm/sbbf.js'
 
 export const DEFAULT_SAMPLE_ROW_GROUPS = 8
 /** Probe values taken from each sampled row group. */
@@ -81,7 +82,7 @@ export async function adviseIndexes(file, options = {}) {
   const { fpp = 0.01, sampleRowGroups = DEFAULT_SAMPLE_ROW_GROUPS, valuesPerRowGroup = DEFAULT_VALUES_PER_ROW_GROUP, signal } = options
   if (!(file instanceof ParquetFile)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'adviseIndexes takes a file opened by openParquet')
   // A filter's size is only defined for 0 < fpp < 1; anything else would silently size every filter wrong.
-  if (!(fpp > 0 && fpp < 1)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `fpp must be in (0, 1), got ${fpp}`)
+  checkFpp(fpp)
   const { layout, metadataOffset } = file
   const columns = options.columns ? options.columns.map((c) => file.column(c)) : layout.columns
   const groups = sampleOf(layout.rowGroupRows.length, sampleRowGroups)

@@ -10,6 +10,7 @@ import { BloomFilter } from '../filter/bloom-filter.js'
 import { encodeHeader } from '../indexes/bloom-header.js'
 import { getCore } from '../wasm/core.js'
 import { compareBytes, sortKeys, sortOrderFor } from '../indexes/statistics.js'
+import { WORDS_PER_BLOCK } from '../wasm/sbbf.js'
 
 /** The batch type a column's values are hashed as. */
 export function hashType(column) {
@@ -28,7 +29,6 @@ const NUMBER_ARRAYS = Object.freeze({ INT32: Int32Array, FLOAT: Float32Array, IN
 
 /** Headroom over the fill's estimate of the distinct values, for its error. */
 const ESTIMATE_MARGIN = 1.1
-const BLOCK_BYTES = 32
 
 /** Values chosen by index from a typed array or array (dictionary entries by the indexes pages use). */
 export function pick(values, chosen) {
@@ -204,7 +204,7 @@ export function columnarViews({ values, offsets, length }) {
 export function foldBitset(bitset, target) {
   const aligned = bitset.byteOffset % 4 === 0 ? bitset : bitset.slice()
   let words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length >> 2)
-  const blockWords = BLOCK_BYTES / 4
+  const blockWords = WORDS_PER_BLOCK
   while (words.length * 4 > target && words.length > blockWords) {
     const half = words.length / 2
     // Ascending, block b of the half takes blocks 2b and 2b + 1, which lie at or after it: every word is

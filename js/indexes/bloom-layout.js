@@ -2,6 +2,7 @@
 // header: the header length writers produce for a given numBytes, the layout a bloom_filter_length
 // implies, and the bound that limits a filter whose length the footer does not record.
 import { allChunks } from '../footer/records.js'
+import { isValidNumBytes } from '../wasm/sbbf.js'
 
 const varintLength = (v) => {
   let n = 1
@@ -24,7 +25,7 @@ export function standardHeaderLength(numBytes) {
 export function layoutFromLength(length) {
   for (let v = 1; v <= 5; v++) {
     const numBytes = length - 14 - v
-    if (numBytes >= 32 && numBytes % 32 === 0 && varintLength(numBytes * 2) === v) return { headerLength: 14 + v, numBytes }
+    if (isValidNumBytes(numBytes) && varintLength(numBytes * 2) === v) return { headerLength: 14 + v, numBytes }
   }
   return null
 }

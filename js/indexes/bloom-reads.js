@@ -13,8 +13,8 @@ import { chunkUnavailable } from './index-coverage.js'
 import { Unanswerable } from '../plan/verdicts.js'
 import { NO_FILTER_OFFSET_RULE } from './writer-rules.js'
 import { loadedCrypto } from '../crypto/load-crypto.js'
+import { BYTES_PER_BLOCK, isValidNumBytes, MAX_NUM_BYTES } from '../wasm/sbbf.js'
 
-const MAX_FILTER_BYTES = 128 * 1024 * 1024
 const HEADER_GUESS_BYTES = 64 // standard headers are 15–19 bytes; this leaves room for a few unknown fields
 const HEADER_RETRY_BYTES = 4096
 // What one more request and one more sequential round are worth in bytes, when no link model says
@@ -25,7 +25,7 @@ const DEFAULT_COSTS = Object.freeze({ requestBytes: 4096, roundBytes: 4096 })
 const MAX_JOIN_GAP_BYTES = 16 * 1024
 
 export const MODES = ['auto', 'filter', 'block']
-const EMPTY_BLOCK = new Uint8Array(32)
+const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
 
 /**
  * What filter reads need of a footer: the layout, the file's size and where its footer starts, and the
@@ -250,7 +250,7 @@ export class WholeFilterTask extends FilterTask {
     // Only a header decoded to its end (refused for what it names, not for how it is encoded) says
     // truly where its bitset lies.
     const describesBits = header && (header.status === NativeStatus.UNSUPPORTED || (header.status === NativeStatus.OK && error.reason === 'inconsistent-filter'))
-    const usable = describesBits && header.numBytes >= 32 && header.numBytes % 32 === 0 && header.numBytes <= MAX_FILTER_BYTES &&
+    const usable = describesBits && isValidNumBytes(header.numBytes) &&
       header.headerLength > 0 && this.offset + header.headerLength + header.numBytes <= this.bound
     if (this.keepRefusedBits && usable) {
       this.refusal = error
@@ -314,16 +314,16 @@ export class ProbeTask extends FilterTask {
     if (!this.chooseBlocks(header, (start, end) => lookup(start, end) !== undefined)) {
       return [bitsetRange]
     }
-    const blocks = this.probe.blockIndices(header.numBytes / 32)
+    const blocks = this.probe.blockIndices(header.numBytes / BYTES_PER_BLOCK)
     const base = bitsetRange.start
     const missing = []
     const gathered = []
-    for (const b of this.neededBlocks(header.numBytes / 32)) {
-      if (!lookup(base + b * 32, base + b * 32 + 32)) missing.push(b)
+    for (const b of this.neededBlocks(header.numBytes / BYTES_PER_BLOCK)) {
+      if (!lookup(base + b * BYTES_PER_BLOCK, base + (b + 1) * BYTES_PER_BLOCK)) missing.push(b)
     }
     if (missing.length) return mergeBlockRanges(missing, base, Math.min(this.costs.requestBytes, MAX_JOIN_GAP_BYTES))
     // Candidates already decided elsewhere are checked against an empty block; their answer is unused.
-    for (let k = 0; k < blocks.length; k++) gathered.push(this.needed && !this.needed[k] ? EMPTY_BLOCK : lookup(base + blocks[k] * 32, base + blocks[k] * 32 + 32))
+    for (let k = 0; k < blocks.length; k++) gathered.push(this.needed && !this.needed[k] ? EMPTY_BLOCK : lookup(base + blocks[k] * BYTES_PER_BLOCK, base + (blocks[k] + 1) * BYTES_PER_BLOCK))
     this.answer(this.probe.checkBlocks(gathered))
     return null
   }
@@ -339,7 +339,7 @@ export class ProbeTask extends FilterTask {
     const base = this.offset + layout.headerLength
     if (isHeld(this.offset, base + layout.numBytes)) return { split: 0, joined: 0 }
     if (this.mode === 'filter') return { split: 1, joined: 1 }
-    const blocks = this.neededBlocks(layout.numBytes / 32).filter((b) => !isHeld(base + b * 32, base + b * 32 + 32))
+    const blocks = this.neededBlocks(layout.numBytes / BYTES_PER_BLOCK).filter((b) => !isHeld(base + b * BYTES_PER_BLOCK, base + (b + 1) * BYTES_PER_BLOCK))
     const ranges = mergeBlockRanges(blocks, base, this.probe.coalesceGap)
     if (this.mode === 'auto' && ranges.reduce((n, r) => n + r.end - r.start, 0) >= layout.numBytes) return { split: 1, joined: 1 }
     const header = isHeld(this.offset, base) ? [] : [{ start: this.offset, end: base }]
@@ -352,7 +352,7 @@ export class ProbeTask extends FilterTask {
     if (this.mode === 'filter') return false
     const base = this.offset + layout.headerLength
     if (isHeld(base, base + layout.numBytes)) return false
-    const blocks = this.neededBlocks(layout.numBytes / 32).filter((b) => !isHeld(base + b * 32, base + b * 32 + 32))
+    const blocks = this.neededBlocks(layout.numBytes / BYTES_PER_BLOCK).filter((b) => !isHeld(base + b * BYTES_PER_BLOCK, base + (b + 1) * BYTES_PER_BLOCK))
     if (blocks.length === 0) return true
     // Header and blocks come in the same wave as a whole filter would: only bytes and requests differ.
     const ranges = mergeBlockRanges(blocks, base, this.probe.coalesceGap)
@@ -362,7 +362,7 @@ export class ProbeTask extends FilterTask {
   }
 
   blockRanges(layout) {
-    return mergeBlockRanges(this.neededBlocks(layout.numBytes / 32), this.offset + layout.headerLength)
+    return mergeBlockRanges(this.neededBlocks(layout.numBytes / BYTES_PER_BLOCK), this.offset + layout.headerLength)
   }
 }
 
@@ -385,10 +385,10 @@ function mergeBlockRanges(blocks, base, gap = 0) {
   const sorted = [...blocks].sort((a, b) => a - b)
   const ranges = []
   for (const b of sorted) {
-    const start = base + b * 32
+    const start = base + b * BYTES_PER_BLOCK
     const last = ranges[ranges.length - 1]
-    if (last && start - last.end <= gap) last.end = start + 32
-    else ranges.push({ start, end: start + 32 })
+    if (last && start - last.end <= gap) last.end = start + BYTES_PER_BLOCK
+    else ranges.push({ start, end: start + BYTES_PER_BLOCK })
   }
   return ranges
 }
@@ -399,7 +399,7 @@ function mergeBlockRanges(blocks, base, gap = 0) {
  * @param {{ offset: number, length: number | undefined, bound: number }} location @param {string} where
  */
 export function encryptedFilterTask(location, where, onModules) {
-  return new (loadedCrypto().EncryptedFilterTask)(location, where, onModules, { maxHeaderBytes: MAX_HEADER_BYTES, maxFilterBytes: MAX_FILTER_BYTES })
+  return new (loadedCrypto().EncryptedFilterTask)(location, where, onModules, { maxHeaderBytes: MAX_HEADER_BYTES, maxFilterBytes: MAX_NUM_BYTES })
 }
 
 /**
@@ -480,11 +480,11 @@ export class HashedCandidates {
   /** Checks candidate k against gathered[k], the 32-byte block its hash selects. */
   checkBlocks(gathered) {
     const core = getCore()
-    const at = core.scratch(this.count * (8 + 32 + 1) + 16)
+    const at = core.scratch(this.count * (8 + BYTES_PER_BLOCK + 1) + 16)
     const blocksAt = at + this.count * 8
-    const out = blocksAt + this.count * 32
+    const out = blocksAt + this.count * BYTES_PER_BLOCK
     core.u8.set(this.hashes, at)
-    for (let k = 0; k < this.count; k++) core.u8.set(gathered[k], blocksAt + k * 32)
+    for (let k = 0; k < this.count; k++) core.u8.set(gathered[k], blocksAt + k * BYTES_PER_BLOCK)
     core.native.checkGatheredBlocks(at, blocksAt, this.count, out)
     return core.u8.slice(out, out + this.count)
   }

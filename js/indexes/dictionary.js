@@ -9,8 +9,7 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk } from '../footer/records.js'
 import { chunkUnavailable, dictionaryCoverage } from './index-coverage.js'
-import { CODEC_NAMES, decompressPage } from '../pages/page-codecs.js'
-import { decodePageHeader, PageType } from '../format/page-header.js'
+import { CODEC_NAMES, decodePageHeader, PageType, UNCOMPRESSED } from '../format/page-header.js'
 
 // parquet.thrift Encoding ids a dictionary page may use (PLAIN_DICTIONARY is the format 1.0 name).
 const PLAIN = 0
@@ -144,7 +143,9 @@ export async function decodeDictionary(bytes, { physicalType, typeLength, codec,
   const stored = bytes.subarray(headerLength, pageEnd)
   if (header.crc !== undefined && crc32(stored) !== header.crc) return malformed('the dictionary page does not match its CRC-32 checksum')
 
-  const page = await decompressPage(stored, uncompressedPageSize, codecId, compressors)
+  // The codecs' module is loaded with the first compressed dictionary (it loads the decompressors then too).
+  const page = codecId === UNCOMPRESSED && stored.length === uncompressedPageSize ? { bytes: stored }
+    : await (await import('../pages/page-codecs.js')).decompressPage(stored, uncompressedPageSize, codecId, compressors)
   if ('error' in page) {
     const reason = page.error.kind === 'unsupported' ? 'unsupported-codec' : 'malformed-dictionary'
     return { error: { reason, detail: page.error.detail } }

@@ -9,6 +9,7 @@ import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk, IndexFlag } from '../footer/records.js'
 import { UNMAPPED_COLUMN_ORDER } from '../footer/footer.js'
 import { writerRulesFor } from './writer-rules.js'
+import { sameBytes } from '../format/bytes.js'
 
 const TYPE_ORDER = 1 // ColumnOrder union member
 const utf8 = new TextEncoder()
@@ -337,10 +338,6 @@ function compareDecimalRange(a, start, end, b) {
     if (x !== y) return x - y
   }
   return 0
-}
-
-function sameBytes(a, b) {
-  return compareBytes(a, b) === 0
 }
 
 /** IEEE 754 half precision to a number (FLOAT16; LogicalTypes.md). */

@@ -3,8 +3,7 @@
 // time a compressed page is read, so probing bloom filters alone never downloads it. Every decompressor
 // writes into a buffer of the header's uncompressed size (zstd's streaming decoder into a window no
 // larger), so a hostile page cannot make it allocate more than the caller allowed.
-
-export const CODEC_NAMES = Object.freeze(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'LZO', 'BROTLI', 'LZ4', 'ZSTD', 'LZ4_RAW'])
+import { CODEC_NAMES } from '../format/page-header.js'
 
 let loading = null
 /** Decompressors that write into a given buffer, by codec name (set by loadCompressors). @type {Record<string, (input: Uint8Array, output: Uint8Array) => void>} */

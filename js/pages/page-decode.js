@@ -6,7 +6,8 @@
 // `maybe`, never into an answer. PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY data pages keep their value
 // section as bytes (js/pages/plain-binary-page.js) for matching in place, instead of one array per value.
 import { crc32 } from './crc32.js'
-import { CODEC_NAMES, decompressPage, loadCompressors } from './page-codecs.js'
+import { decompressPage, loadCompressors } from './page-codecs.js'
+import { CODEC_NAMES } from '../format/page-header.js'
 import { decodePageHeader, PageType } from '../format/page-header.js'
 import { PageDecodeError } from './page-decode-error.js'
 import { loadHyparquetPages } from './hyparquet.js'

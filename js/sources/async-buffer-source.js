@@ -1,7 +1,7 @@
 // A byte source over hyparquet's AsyncBuffer ({ byteLength, slice(start, end) } whose slice returns an
 // ArrayBuffer or a promise of one), so anything already wrapped for hyparquet can be probed as is.
-import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { describeValue, invalid, SourceBase } from './shared.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { describeValue, SourceBase } from './shared.js'
 
 /** @typedef {{ byteLength: number, slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer> }} AsyncBuffer */
 
@@ -23,7 +23,7 @@ export class AsyncBufferSource extends SourceBase {
   constructor(asyncBuffer, options) {
     const size = asyncBuffer.byteLength
     if (!Number.isSafeInteger(size) || size < 0) {
-      throw invalid(`an AsyncBuffer's byteLength must be a non-negative integer, got ${describeValue(size)}`)
+      throw invalidArgument(`an AsyncBuffer's byteLength must be a non-negative integer, got ${describeValue(size)}`)
     }
     super('async-buffer', size, options)
     this.#asyncBuffer = asyncBuffer
@@ -40,7 +40,7 @@ export class AsyncBufferSource extends SourceBase {
     } else if (ArrayBuffer.isView(result)) {
       bytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength)
     } else {
-      throw invalid(`${this.name}: slice(${offset}, ${offset + length}) returned ${describeValue(result)}; an AsyncBuffer must return an ArrayBuffer`,
+      throw invalidArgument(`${this.name}: slice(${offset}, ${offset + length}) returned ${describeValue(result)}; an AsyncBuffer must return an ArrayBuffer`,
         { source: this.name, offset })
     }
     this.stats.bytesFetched += bytes.length

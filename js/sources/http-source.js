@@ -4,8 +4,8 @@
 // it with every request (If-Match / If-Unmodified-Since, §13.1) so a replaced file fails as FILE_CHANGED.
 // A size and ETag known beforehand (a bucket listing) make the tail read an exact range; transient
 // failures are retried (js/sources/retry.js).
-import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { callSignal, concatChunks, forEachChunk, invalid, SourceBase } from './shared.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { callSignal, concatChunks, forEachChunk, SourceBase } from './shared.js'
 import { resolveRetries, sleepWithin, withRetries } from './retry.js'
 import { defaultFetch } from './default-fetch.js'
 import { inBrowser } from '../plan/link-model.js'
@@ -126,10 +126,10 @@ export class HttpSource extends SourceBase {
    */
   constructor(url, options) {
     if (url.username || url.password) {
-      throw invalid(`${redactUrl(url)}: URLs with user:password are refused by fetch; send the credentials in options.headers (Authorization) instead`)
+      throw invalidArgument(`${redactUrl(url)}: URLs with user:password are refused by fetch; send the credentials in options.headers (Authorization) instead`)
     }
     super(redactUrl(url), undefined, options)
-    if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw invalid(`no fetch() in this runtime to read ${this.name}; pass options.fetch`)
+    if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw invalidArgument(`no fetch() in this runtime to read ${this.name}; pass options.fetch`)
     this.#fetch = options.fetch ?? defaultFetch()
     this.#url = url.href
     this.#key = url.href

@@ -1,11 +1,11 @@
 // openByteSource(): one interface for reading byte ranges of a file wherever it lives — an http(s)
 // URL (Range requests), a Blob/File, memory, a Node file path, or a hyparquet AsyncBuffer.
+import { invalidArgument } from '../errors.js'
 import { AsyncBufferSource, isAsyncBuffer } from './async-buffer-source.js'
 import { BlobSource } from './blob-source.js'
 import { BufferSource } from './buffer-source.js'
-import { openFileSource } from './file-source.js'
 import { HttpSource } from './http-source.js'
-import { DEFAULT_MAX_BYTES, describeValue, invalid, resolveOptions } from './shared.js'
+import { DEFAULT_MAX_BYTES, describeValue, resolveOptions } from './shared.js'
 
 export { DEFAULT_MAX_BYTES }
 
@@ -67,12 +67,12 @@ export async function openByteSource(source, options) {
   }
   if (isByteSource(source)) return source
   if (isAsyncBuffer(source)) return new AsyncBufferSource(source, settings)
-  throw invalid(`cannot read from ${describeValue(source)}: expected an http(s) URL, a file path, a Blob, an ArrayBuffer or ` +
+  throw invalidArgument(`cannot read from ${describeValue(source)}: expected an http(s) URL, a file path, a Blob, an ArrayBuffer or ` +
     'typed array, or an AsyncBuffer ({ byteLength, slice(start, end) })')
 }
 
 function openString(text, settings) {
-  if (text === '') throw invalid('the source is an empty string; expected a URL or a file path')
+  if (text === '') throw invalidArgument('the source is an empty string; expected a URL or a file path')
   // A scheme of two or more letters (so Windows drive letters stay paths).
   const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(text)?.[1]?.toLowerCase()
   if (scheme === 'http' || scheme === 'https' || scheme === 'file') {
@@ -80,12 +80,12 @@ function openString(text, settings) {
     try {
       url = new URL(text)
     } catch (cause) {
-      throw invalid(`${JSON.stringify(text)} is not a valid URL`, { cause })
+      throw invalidArgument(`${JSON.stringify(text)} is not a valid URL`, { cause })
     }
     return openUrl(url, settings)
   }
   if (scheme !== undefined && /^[a-z][a-z0-9+.-]+:\/\//i.test(text)) {
-    throw invalid(`unsupported URL scheme in ${JSON.stringify(text)}; use an http(s) URL (e.g. a presigned one) or a file path`)
+    throw invalidArgument(`unsupported URL scheme in ${JSON.stringify(text)}; use an http(s) URL (e.g. a presigned one) or a file path`)
   }
   if (!hasFileSystem()) {
     // In a page or worker a relative string is a URL relative to it, as fetch() would take it.
@@ -95,13 +95,19 @@ function openString(text, settings) {
       try {
         url = new URL(text, base)
       } catch (cause) {
-        throw invalid(`${JSON.stringify(text)} is not a valid URL relative to ${base}`, { cause })
+        throw invalidArgument(`${JSON.stringify(text)} is not a valid URL relative to ${base}`, { cause })
       }
       return openUrl(url, settings)
     }
-    throw invalid(`${JSON.stringify(text)} looks like a file path, but this runtime has no file system; pass an http(s) URL, a Blob or bytes`)
+    throw invalidArgument(`${JSON.stringify(text)} looks like a file path, but this runtime has no file system; pass an http(s) URL, a Blob or bytes`)
   }
-  return openFileSource(text, settings)
+  return openLocalFile(text, settings)
+}
+
+/** A local file, through the module only runtimes with a file system load (never a browser). */
+async function openLocalFile(path, settings) {
+  const { openFileSource } = await import('./file-source.js')
+  return openFileSource(path, settings)
 }
 
 /** Node, and the runtimes that provide its process object with a file system (Bun, Deno). */
@@ -117,11 +123,11 @@ async function openUrl(url, settings) {
     try {
       path = fileURLToPath(url)
     } catch (cause) {
-      throw invalid(`${url.href} cannot be turned into a file path: ${cause?.message ?? cause}`, { cause })
+      throw invalidArgument(`${url.href} cannot be turned into a file path: ${cause?.message ?? cause}`, { cause })
     }
-    return openFileSource(path, settings)
+    return openLocalFile(path, settings)
   }
-  throw invalid(`unsupported URL scheme ${url.protocol} in ${url.href}; use an http(s) URL (e.g. a presigned one), a file: URL or a path`)
+  throw invalidArgument(`unsupported URL scheme ${url.protocol} in ${url.href}; use an http(s) URL (e.g. a presigned one), a file: URL or a path`)
 }
 
 /**

@@ -2,8 +2,8 @@
 // a transient failure — 429/500/502/503/504 (S3's SlowDown is a 503), a connection reset or dropped
 // mid-body, a request timeout — is retried after a bounded, jittered exponential backoff. An abort is
 // never retried, nor is an answer that is wrong rather than unavailable (404, a bad Content-Range).
-import { ErrorCode } from '../errors.js'
-import { describeValue, invalid, isTimeout } from './shared.js'
+import { ErrorCode, invalidArgument } from '../errors.js'
+import { describeValue, isTimeout } from './shared.js'
 
 export const DEFAULT_RETRIES = 3
 export const RETRY_BASE_MS = 50
@@ -18,7 +18,7 @@ const PERMANENT_CAUSES = /^(ENOTFOUND|ERR_INVALID_URL|ERR_TLS_|CERT_|DEPTH_ZERO_
 export function resolveRetries(value) {
   if (value === undefined || value === null) return DEFAULT_RETRIES
   if (!Number.isInteger(value) || value < 0 || value > MAX_RETRIES) {
-    throw invalid(`options.retries must be an integer from 0 to ${MAX_RETRIES}, got ${describeValue(value)}`)
+    throw invalidArgument(`options.retries must be an integer from 0 to ${MAX_RETRIES}, got ${describeValue(value)}`)
   }
   return value
 }

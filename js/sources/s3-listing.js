@@ -2,10 +2,10 @@
 // https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html): page by page with
 // continuation tokens, signed when credentials are given, transient failures retried. Each entry carries
 // what openParquet needs to read the object without a HEAD: its URL, size and ETag.
-import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { redactUrl } from './http-source.js'
 import { resolveRetries, sleepWithin, withRetries } from './retry.js'
-import { checkSignal, concatChunks, describeValue, forEachChunk, invalid, Operation } from './shared.js'
+import { checkSignal, concatChunks, describeValue, forEachChunk, Operation } from './shared.js'
 import { checkCredentials, s3FetchFor } from './s3-signing.js'
 import { parseListBucketResult, parseS3Error } from './s3-xml.js'
 import { bucketAddress, encodeRfc3986, objectUrl, parseS3Url } from './s3-url.js'
@@ -28,13 +28,13 @@ const MAX_PAGES = 100_000
  * @returns {Promise<import('../s3.js').S3Entry[]>}
  */
 export async function listS3(url, options = {}) {
-  if (options === null || typeof options !== 'object') throw invalid(`options must be an object, got ${describeValue(options)}`)
+  if (options === null || typeof options !== 'object') throw invalidArgument(`options must be an object, got ${describeValue(options)}`)
   const location = parseS3Url(url)
   const { maxKeys = MAX_KEYS_PER_PAGE, signal, requestTimeoutMs } = options
-  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > MAX_KEYS_PER_PAGE) throw invalid(`options.maxKeys must be an integer from 1 to ${MAX_KEYS_PER_PAGE}, got ${describeValue(maxKeys)}`)
+  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > MAX_KEYS_PER_PAGE) throw invalidArgument(`options.maxKeys must be an integer from 1 to ${MAX_KEYS_PER_PAGE}, got ${describeValue(maxKeys)}`)
   checkSignal(signal, 'options.signal')
   if (requestTimeoutMs !== undefined && !(typeof requestTimeoutMs === 'number' && requestTimeoutMs > 0 && requestTimeoutMs <= 2 ** 31 - 1)) {
-    throw invalid(`options.requestTimeoutMs must be a positive number of milliseconds, got ${describeValue(requestTimeoutMs)}`)
+    throw invalidArgument(`options.requestTimeoutMs must be a positive number of milliseconds, got ${describeValue(requestTimeoutMs)}`)
   }
   const retries = resolveRetries(options.retries)
   const credentials = checkCredentials(options.credentials)

@@ -1,7 +1,8 @@
 // Requests to S3-compatible stores, signed with AWS Signature Version 4 by aws4fetch when credentials
 // are given (imported on the first signed request only; public buckets need no signing). The
 // credentials live in this module's closures only: never in URLs, names, messages or returned objects.
-import { describeValue, invalid } from './shared.js'
+import { invalidArgument } from '../errors.js'
+import { describeValue } from './shared.js'
 import { DEFAULT_REGION } from './s3-url.js'
 import { defaultFetch, sendsThrough } from './default-fetch.js'
 
@@ -18,12 +19,12 @@ const UNSIGNED_HEADERS = ['accept-encoding']
  */
 export function checkCredentials(credentials) {
   if (credentials === undefined || credentials === null) return undefined
-  if (typeof credentials !== 'object') throw invalid(`options.credentials must be an object { accessKeyId, secretAccessKey, sessionToken?, region? }, got ${describeValue(credentials)}`)
+  if (typeof credentials !== 'object') throw invalidArgument(`options.credentials must be an object { accessKeyId, secretAccessKey, sessionToken?, region? }, got ${describeValue(credentials)}`)
   const { accessKeyId, secretAccessKey, sessionToken, region } = credentials
   // Only types are named in these messages: a value here may be a secret.
   for (const [name, value, required] of [['accessKeyId', accessKeyId, true], ['secretAccessKey', secretAccessKey, true], ['sessionToken', sessionToken, false], ['region', region, false]]) {
     if (value === undefined && !required) continue
-    if (typeof value !== 'string' || value === '') throw invalid(`options.credentials.${name} must be a non-empty string, got ${value === undefined ? 'nothing' : typeof value}`)
+    if (typeof value !== 'string' || value === '') throw invalidArgument(`options.credentials.${name} must be a non-empty string, got ${value === undefined ? 'nothing' : typeof value}`)
   }
   return { accessKeyId, secretAccessKey, sessionToken, region }
 }
@@ -37,9 +38,9 @@ export function checkCredentials(credentials) {
  * @returns {typeof fetch}
  */
 export function s3FetchFor(options = {}) {
-  if (options === null || typeof options !== 'object') throw invalid(`options must be an object, got ${describeValue(options)}`)
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw invalid(`options.fetch must be a function, got ${describeValue(options.fetch)}`)
-  if (options.region !== undefined && (typeof options.region !== 'string' || options.region === '')) throw invalid(`options.region must be a non-empty string, got ${describeValue(options.region)}`)
+  if (options === null || typeof options !== 'object') throw invalidArgument(`options must be an object, got ${describeValue(options)}`)
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw invalidArgument(`options.fetch must be a function, got ${describeValue(options.fetch)}`)
+  if (options.region !== undefined && (typeof options.region !== 'string' || options.region === '')) throw invalidArgument(`options.region must be a non-empty string, got ${describeValue(options.region)}`)
   const credentials = checkCredentials(options.credentials)
   const base = options.fetch ?? defaultFetch()
   if (!credentials) return /** @type {typeof fetch} */ (base)

@@ -1,7 +1,8 @@
 // S3 locations: `s3://bucket/key` URLs and glob patterns over keys, and the https/http URLs that
 // address a bucket (AWS virtual-hosted style by default, path style for custom endpoints such as R2,
 // MinIO, Ceph, GCS's XML API or s3rver). Key bytes go into URLs percent-encoded per RFC 3986.
-import { describeValue, invalid } from './shared.js'
+import { invalidArgument } from '../errors.js'
+import { describeValue } from './shared.js'
 
 export const DEFAULT_REGION = 'us-east-1'
 // A bucket name that is one DNS label the virtual-host wildcard certificate covers.
@@ -26,14 +27,14 @@ const VIRTUAL_HOST_BUCKET = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/
  */
 export function parseS3Url(url) {
   const text = typeof url === 'string' ? url : url instanceof URL ? url.href : undefined
-  if (text === undefined) throw invalid(`an S3 location must be an s3://bucket/key string, got ${describeValue(url)}`)
+  if (text === undefined) throw invalidArgument(`an S3 location must be an s3://bucket/key string, got ${describeValue(url)}`)
   const m = /^s3:\/\/([^/?#]+)(?:\/(.*))?$/is.exec(text)
-  if (!m) throw invalid(`${JSON.stringify(text)} is not an S3 location; expected s3://bucket/prefix/, s3://bucket/key or s3://bucket/prefix/**/*.parquet`)
+  if (!m) throw invalidArgument(`${JSON.stringify(text)} is not an S3 location; expected s3://bucket/prefix/, s3://bucket/key or s3://bucket/prefix/**/*.parquet`)
   const bucket = m[1]
   // Checked so that a bucket can never smuggle a host or a path into the URLs built from it: AWS's naming
   // rules, widened to what other stores and legacy buckets allow (capitals, '_', up to 222 characters).
   if (!/^[a-z0-9][a-z0-9._-]{1,221}$/i.test(bucket)) {
-    throw invalid(`${JSON.stringify(bucket)} is not a valid bucket name`)
+    throw invalidArgument(`${JSON.stringify(bucket)} is not a valid bucket name`)
   }
   const pattern = m[2] ?? ''
   const { literal, glob } = splitPattern(pattern)
@@ -117,10 +118,10 @@ export function bucketAddress(bucket, { endpoint, region }) {
   try {
     url = new URL(String(endpoint))
   } catch (cause) {
-    throw invalid(`options.endpoint ${JSON.stringify(String(endpoint))} is not a URL`, { cause })
+    throw invalidArgument(`options.endpoint ${JSON.stringify(String(endpoint))} is not a URL`, { cause })
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`options.endpoint must be an http(s) URL, got ${url.protocol}`)
-  if (url.username || url.password || url.search || url.hash) throw invalid('options.endpoint must be a plain http(s) URL without credentials, query or fragment')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidArgument(`options.endpoint must be an http(s) URL, got ${url.protocol}`)
+  if (url.username || url.password || url.search || url.hash) throw invalidArgument('options.endpoint must be a plain http(s) URL without credentials, query or fragment')
   const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`
   const listing = `${url.origin}${path}${encodeURIComponent(bucket)}`
   return { base: `${listing}/`, listing, region: signingRegion }

@@ -1,6 +1,6 @@
 // What every byte source shares: option and argument checks, stats, close(), and the per-operation
 // plumbing that joins the caller's signals, the source's own close and a timeout into one abort.
-import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
@@ -31,18 +31,18 @@ export function isTimeout(error) {
  */
 export function resolveOptions(options) {
   if (options === undefined || options === null) options = {}
-  if (typeof options !== 'object') throw invalid(`options must be an object, got ${describeValue(options)}`)
+  if (typeof options !== 'object') throw invalidArgument(`options must be an object, got ${describeValue(options)}`)
   const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name, fileSize, etag, retries } = options
-  if (fetch !== undefined && typeof fetch !== 'function') throw invalid(`options.fetch must be a function, got ${describeValue(fetch)}`)
+  if (fetch !== undefined && typeof fetch !== 'function') throw invalidArgument(`options.fetch must be a function, got ${describeValue(fetch)}`)
   checkSignal(signal, 'options.signal')
-  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw invalid(`options.maxBytes must be a positive integer, got ${describeValue(maxBytes)}`)
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw invalidArgument(`options.maxBytes must be a positive integer, got ${describeValue(maxBytes)}`)
   if (requestTimeoutMs !== undefined && !(typeof requestTimeoutMs === 'number' && requestTimeoutMs > 0 && requestTimeoutMs <= 2 ** 31 - 1)) {
-    throw invalid(`options.requestTimeoutMs must be a positive number of milliseconds (at most 2^31-1), got ${describeValue(requestTimeoutMs)}`)
+    throw invalidArgument(`options.requestTimeoutMs must be a positive number of milliseconds (at most 2^31-1), got ${describeValue(requestTimeoutMs)}`)
   }
-  if (userAgent !== undefined && typeof userAgent !== 'string') throw invalid(`options.userAgent must be a string, got ${describeValue(userAgent)}`)
-  if (name !== undefined && (typeof name !== 'string' || name === '')) throw invalid(`options.name must be a non-empty string, got ${describeValue(name)}`)
-  if (fileSize !== undefined && !(Number.isSafeInteger(fileSize) && fileSize >= 0)) throw invalid(`options.fileSize must be a non-negative integer, got ${describeValue(fileSize)}`)
-  if (etag !== undefined && (typeof etag !== 'string' || etag.trim() === '')) throw invalid(`options.etag must be a non-empty string, got ${describeValue(etag)}`)
+  if (userAgent !== undefined && typeof userAgent !== 'string') throw invalidArgument(`options.userAgent must be a string, got ${describeValue(userAgent)}`)
+  if (name !== undefined && (typeof name !== 'string' || name === '')) throw invalidArgument(`options.name must be a non-empty string, got ${describeValue(name)}`)
+  if (fileSize !== undefined && !(Number.isSafeInteger(fileSize) && fileSize >= 0)) throw invalidArgument(`options.fileSize must be a non-negative integer, got ${describeValue(fileSize)}`)
+  if (etag !== undefined && (typeof etag !== 'string' || etag.trim() === '')) throw invalidArgument(`options.etag must be a non-empty string, got ${describeValue(etag)}`)
   let resolvedHeaders
   if (headers !== undefined && headers !== null) {
     try {
@@ -57,13 +57,10 @@ export function resolveOptions(options) {
 export function checkSignal(signal, what) {
   if (signal === undefined || signal === null) return
   if (typeof signal !== 'object' || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function') {
-    throw invalid(`${what} must be an AbortSignal, got ${describeValue(signal)}`)
+    throw invalidArgument(`${what} must be an AbortSignal, got ${describeValue(signal)}`)
   }
 }
 
-export function invalid(message, details) {
-  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message, details)
-}
 
 /** A short description of a value for messages: its type, and the value itself when it is short. */
 export function describeValue(value) {
@@ -168,13 +165,13 @@ export class SourceBase {
 
   /** @protected */
   _checkOpen() {
-    if (this.#closed) throw invalid(`${this.#name} is closed; open the source again to read it`, { source: this.#name })
+    if (this.#closed) throw invalidArgument(`${this.#name} is closed; open the source again to read it`, { source: this.#name })
   }
 
   /** @protected */
   _checkTailLength(length) {
     if (!Number.isSafeInteger(length) || length <= 0) {
-      throw invalid(`readTail length must be a positive integer, got ${describeValue(length)} (${this.#name})`, { source: this.#name })
+      throw invalidArgument(`readTail length must be a positive integer, got ${describeValue(length)} (${this.#name})`, { source: this.#name })
     }
     if (length > this.maxBytes) throw this._tooLarge(length)
   }
@@ -182,10 +179,10 @@ export class SourceBase {
   /** @protected */
   _checkRange(offset, length) {
     if (!Number.isSafeInteger(offset) || offset < 0) {
-      throw invalid(`read offset must be a non-negative integer, got ${describeValue(offset)} (${this.#name})`, { source: this.#name })
+      throw invalidArgument(`read offset must be a non-negative integer, got ${describeValue(offset)} (${this.#name})`, { source: this.#name })
     }
     if (!Number.isSafeInteger(length) || length < 0) {
-      throw invalid(`read length must be a non-negative integer, got ${describeValue(length)} (${this.#name})`, { source: this.#name })
+      throw invalidArgument(`read length must be a non-negative integer, got ${describeValue(length)} (${this.#name})`, { source: this.#name })
     }
     if (length > this.maxBytes) throw this._tooLarge(length)
     if (this.#size !== undefined && offset + length > this.#size) throw this._pastEnd(offset, length, this.#size)
@@ -193,7 +190,7 @@ export class SourceBase {
 
   /** @protected */
   _pastEnd(offset, length, size) {
-    return invalid(`bytes ${offset}-${offset + length - 1} are past the end of ${this.#name}, which has ${size} bytes`, { source: this.#name, offset })
+    return invalidArgument(`bytes ${offset}-${offset + length - 1} are past the end of ${this.#name}, which has ${size} bytes`, { source: this.#name, offset })
   }
 
   /** @protected */
@@ -279,7 +276,7 @@ export function concatChunks(chunks, length) {
 /** The signal in a read/readTail options argument, checked. */
 export function callSignal(options, method) {
   if (options === undefined || options === null) return undefined
-  if (typeof options !== 'object') throw invalid(`${method} options must be an object, got ${describeValue(options)}`)
+  if (typeof options !== 'object') throw invalidArgument(`${method} options must be an object, got ${describeValue(options)}`)
   checkSignal(options.signal, `${method} options.signal`)
   return options.signal ?? undefined
 }

@@ -144,6 +144,8 @@ export const IndexFlag = new AbiEnum('IndexFlag', 'kIndexHasStatistics kIndexMin
   'kIndexDataPagesDictionary kIndexHasEncodings kIndexForeignBloomField kIndexForeignStatisticsField kIndexForeignDictionaryField',
   (cxx) => upperSnake(cxx.replace('Index', ''))) // → HAS_STATISTICS
 
+export const SbbfLimit = new AbiEnum('SbbfLimit', 'kBytesPerBlock kWordsPerBlock kMinNumBytes kMaxNumBytes') // → BYTES_PER_BLOCK
+
 /** Native status codes (src/status.h), as errors.js re-exports them. */
 export const NativeStatus = Status.values
 

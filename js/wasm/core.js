@@ -3,6 +3,7 @@
 // follow memory growth, the fixed scratch region batch calls stream through, the batch descriptor writer,
 // and native status codes turned into errors.
 import { BatchDescriptor, bindAbi, NativeStatus, PhysicalType, whenBound } from './abi.js'
+import { checkSbbfLimits } from './sbbf.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { loadWasmModule } from '../wasm-loader.js'
 
@@ -41,6 +42,7 @@ export async function init(options) {
   const module = await loadWasmModule(options)
   checkNativeFunctions(module)
   bindAbi(module)
+  checkSbbfLimits()
   core ??= new Core(module)
   return core
 }

@@ -188,6 +188,7 @@ constexpr const pb::abi::Enum* kAbiEnums[] = {
     &pb::abi_PhysicalType::kEnum,
     &pb::abi_ChunkFlag::kEnum,
     &pb::abi_IndexFlag::kEnum,
+    &pb::abi_SbbfLimit::kEnum,
 };
 constexpr uint32_t kAbiDescriptionVersion = 2;
 constexpr pb::abi::Description kAbi{kAbiDescriptionVersion, std::size(kAbiRecords), kAbiRecords, std::size(kAbiEnums),
