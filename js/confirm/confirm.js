@@ -14,7 +14,7 @@ import { ParquetBloomError } from '../errors.js'
 import { RangeTask } from '../plan/read-scheduler.js'
 import { decryptPage, pagesAuthenticated, splitPageModules } from '../crypto/encrypted-pages.js'
 import { concatBytes } from '../format/bytes.js'
-import { Source } from '../plan/verdicts.js'
+import { Source } from '../verdicts.js'
 
 
 // 'unknown' answers that only lacked a usable index: the pages can still say. Others (null, NaN, an

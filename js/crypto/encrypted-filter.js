@@ -5,7 +5,7 @@
 // none of the index code) and page indexes (ColumnIndex 6, OffsetIndex 7).
 import { decryptGcmModule, decryptionFailed, GCM_MODULE_OVERHEAD, moduleLength } from './aes-gcm.js'
 import { ModuleType } from './aad.js'
-import { thriftStructPrefix } from './thrift-rewrite.js'
+import { thriftStructPrefix } from '../format/thrift-writer.js'
 
 /**
  * Reads a chunk's two filter modules: with bloom_filter_length in one range, else the header module's

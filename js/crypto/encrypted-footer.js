@@ -5,13 +5,12 @@
 // wasm decoder sees ordinary metadata, and each encrypted chunk keeps a crypto context for later reads.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 // footer.js imports this module too: its bindings are used only at run time, after both have loaded.
-import { ChunkFlag, ChunkView } from '../footer/records.js'
 import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
 import { decryptGcmModule, decryptionFailed, verifyFooterSignature } from './aes-gcm.js'
 import { moduleAad, ModuleType } from './aad.js'
 import { decodeFileCryptoMetaData, FileDecryption, readEncryptionAlgorithm } from './file-crypto.js'
 import { concatBytes } from '../format/bytes.js'
-import { longFieldHeader, thriftStructPrefix } from './thrift-rewrite.js'
+import { longFieldHeader, thriftStructPrefix } from '../format/thrift-writer.js'
 
 const SIGNATURE_BYTES = 28
 const utf8 = new TextDecoder()
@@ -152,9 +151,6 @@ async function withColumns(footer, layout, files, footerCrypto, encryptedFooter,
   }))
   // Statistics are read from layout.footerBytes on demand: they must point into the rewritten bytes.
   const out = splices.length ? decode(spliceColumnMetaData(footer, splices)) : layout
-  // Readers that do not decrypt must see every encrypted chunk as encrypted, also DuckDB's, which
-  // carry no crypto_metadata: they then answer 'encrypted-column' instead of reading ciphertext.
-  chunks.forEach((context, index) => { if (context) new ChunkView(out, index).addFlags(ChunkFlag.HAS_CRYPTO_META_DATA) })
   out.crypto = { algorithm: files.algorithm.algorithm, encryptedFooter, chunks, footer: footerCrypto }
   // Every key is resolved now: what stays for the file's life are non-extractable CryptoKeys.
   files.forget()

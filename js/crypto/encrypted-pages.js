@@ -10,7 +10,7 @@ import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
 import { decryptGcmModule, decryptionFailed, moduleLength } from './aes-gcm.js'
 import { ModuleType } from './aad.js'
 import { concatBytes } from '../format/bytes.js'
-import { longFieldHeader, thriftStructPrefix, varint } from './thrift-rewrite.js'
+import { longFieldHeader, thriftStructPrefix, varint } from '../format/thrift-writer.js'
 
 /** Whether a chunk's pages can be read authenticated: only when they are GCM modules. */
 export function pagesAuthenticated(crypto) {

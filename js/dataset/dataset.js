@@ -8,7 +8,7 @@ import { createFooterCache } from '../footer/footer-cache.js'
 import { LinkModel } from '../plan/link-model.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { confirmOptions } from '../confirm/confirm-options.js'
-import { Source, valueResult } from '../plan/verdicts.js'
+import { Source, valueResult } from '../verdicts.js'
 import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, typedPartitionValue } from './hive.js'
 import { listDataset } from './listing.js'
 import { FileSession } from './session.js'
@@ -277,7 +277,7 @@ export class ParquetDataset {
 
   /** Per value, the answer the file's partitions or the caller's prefilter give without a read (or null). */
   async #decideWithoutReading(file, columnName, values, prefilter) {
-    /** @type {Array<import('../plan/verdicts.js').ValueResult | null>} */
+    /** @type {Array<import('../verdicts.js').ValueResult | null>} */
     const decided = values.map(() => null)
     if (file.pathPartitions && Object.prototype.hasOwnProperty.call(file.raw, columnName)) {
       const raw = file.raw[columnName]

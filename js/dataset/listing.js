@@ -3,7 +3,7 @@
 // (loaded only then, so a browser bundle does not carry it). Always in one deterministic order: a caller's
 // list as given, anything listed here by path.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
-import { hasFileSystem } from '../sources/open-byte-source.js'
+import { hasFileSystem } from '../sources/runtime.js'
 
 const PARQUET_NAME = /\.(parquet|parq|pq)$/i
 const GLOB_CHARS = /[*?[{]/

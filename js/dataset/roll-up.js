@@ -1,13 +1,13 @@
-// A file's answer per value, rolled up from its row groups' answers (js/plan/verdicts.js): present when a row
+// A file's answer per value, rolled up from its row groups' answers (js/verdicts.js): present when a row
 // group holds it, absent only when every row group rules it out, maybe when one may hold it, else
 // unknown. A file is never "absent" on the word of some of its row groups.
-import { valueResult } from '../plan/verdicts.js'
+import { valueResult } from '../verdicts.js'
 
 /**
- * @param {Array<{ results: import('../plan/verdicts.js').ValueResult[] }>} rowGroups
+ * @param {Array<{ results: import('../verdicts.js').ValueResult[] }>} rowGroups
  * @param {number} k the value's position
  * @param {unknown} value
- * @returns {import('../plan/verdicts.js').ValueResult}
+ * @returns {import('../verdicts.js').ValueResult}
  */
 export function rollUpValue(rowGroups, k, value) {
   if (rowGroups.length === 0) return valueResult(value, 'absent', 'statistics', 'empty-row-group', 'the file has no row groups')

@@ -2,12 +2,12 @@
 // decodes it with the wasm FileMetaData decoder into the compact layout probing needs.
 import { ChunkRecord, ChunkSpan, FileSummary, RowGroupRecord, SchemaRecord, whenBound } from '../wasm/abi.js'
 import { decodeChunkIndexes, setLayoutOrigin } from './chunk-indexes.js'
-import { CHUNK_WORDS } from './records.js'
+import { CHUNK_WORDS, ChunkFlag, ChunkView } from './records.js'
 import { getCore } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
 import { loadCrypto } from '../crypto/load-crypto.js'
-import { logicalTypeFromSchemaElement } from '../values/column-type.js'
+import { logicalTypeFromSchemaElement } from './column-type.js'
 import { joinBytes } from '../format/bytes.js'
 
 const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
@@ -102,9 +102,20 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
   const decode = (bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
   // Only an encrypted file loads the encryption modules (js/crypto/load-crypto.js).
   const layout = magic === MAGIC_PARE || decryption
-    ? await (await loadCrypto()).openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode })
+    ? markEncryptedChunks(await (await loadCrypto()).openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode }))
     : decode(metadata)
   return { fileSize, metadataOffset, tail, layout }
+}
+
+/**
+ * Flags every chunk the decrypted footer gives a crypto context as encrypted: readers that do not decrypt
+ * must see it so, also in DuckDB's files, which carry no crypto_metadata, and answer 'encrypted-column'
+ * instead of reading ciphertext.
+ * @param {FileLayout} layout
+ */
+function markEncryptedChunks(layout) {
+  layout.crypto?.chunks.forEach((context, index) => { if (context) new ChunkView(layout, index).addFlags(ChunkFlag.HAS_CRYPTO_META_DATA) })
+  return layout
 }
 
 /**

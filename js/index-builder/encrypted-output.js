@@ -13,7 +13,7 @@ import { decodePageAt, PageDecodeError } from '../pages/page-decode.js'
 import { decryptGcmModule, encryptGcmModule, moduleLength, signFooter } from '../crypto/aes-gcm.js'
 import { ModuleType } from '../crypto/aad.js'
 import { decryptPage, EncryptedPageProblem, pagesAuthenticated } from '../crypto/encrypted-pages.js'
-import { thriftStructPrefix } from '../crypto/thrift-rewrite.js'
+import { thriftStructPrefix } from '../format/thrift-writer.js'
 import { intValue, mapStruct, spliceStruct } from './footer-splice.js'
 
 const MAGIC_PARE = Uint8Array.of(0x50, 0x41, 0x52, 0x45) // PARE: an encrypted footer

@@ -5,7 +5,7 @@
 // one key-value entry. Every other byte, unknown fields included, is copied as it was.
 import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
 import { concatBytes } from '../format/bytes.js'
-import { longFieldHeader, varint } from '../crypto/thrift-rewrite.js'
+import { longFieldHeader, varint } from '../format/thrift-writer.js'
 
 const utf8 = new TextEncoder()
 const utf8Decoder = new TextDecoder()

@@ -5,7 +5,7 @@
 // UNORDERED). Serialized with the Thrift compact protocol. Pages that do not start a row, or bounds that
 // cannot be written (a page of NaNs only), leave the chunk without the index in doubt.
 import { concatBytes } from '../format/bytes.js'
-import { varint } from '../crypto/thrift-rewrite.js'
+import { varint } from '../format/thrift-writer.js'
 import { T } from '../format/thrift-compact.js'
 import { listHeader, intValue } from './footer-splice.js'
 import { pick, ValueBounds } from './chunk-values.js'

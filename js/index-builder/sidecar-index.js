@@ -16,7 +16,7 @@ import { RangeTask } from '../plan/read-scheduler.js'
 import { ByteCache, BLOCK_MODE_COALESCE_GAP, runReadTasks } from '../plan/read-scheduler.js'
 import { LinkModel, transportWindow } from '../plan/link-model.js'
 import { excludedByBounds, sortKeys, sortOrderFor } from '../indexes/statistics.js'
-import { Source, valueResult } from '../plan/verdicts.js'
+import { Source, valueResult } from '../verdicts.js'
 import { init } from '../wasm/core.js'
 import { readPuffinFooter } from './puffin.js'
 import { bitsetOf, blockOffset } from './sidecar-regions.js'
@@ -221,7 +221,7 @@ export class SidecarIndex {
    *   the caller knows them by — a listing; without a size, `validate` (default true) stats (or HEADs)
    *   each file, concurrently with the block reads
    * @returns {Promise<{ column: string, files: Array<{ path: string, current: boolean, reason?: string, detail?: string,
-   *   validators?: { recorded: string, found: string }, rowGroups: Array<{ index: number, numRows: number, results: import('../plan/verdicts.js').ValueResult[] }> }> }>}
+   *   validators?: { recorded: string, found: string }, rowGroups: Array<{ index: number, numRows: number, results: import('../verdicts.js').ValueResult[] }> }> }>}
    */
   async probe(column, values, options = {}) {
     const list = Array.from(values)

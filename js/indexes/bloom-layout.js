@@ -1,7 +1,6 @@
 // Where a column chunk's bloom filter lies and how big its parts are, before and after reading its
-// header: the header length writers produce for a given numBytes, the layout a bloom_filter_length
-// implies, and the bound that limits a filter whose length the footer does not record.
-import { allChunks } from '../footer/records.js'
+// header: the header length writers produce for a given numBytes, and the layout a bloom_filter_length
+// implies (what bounds a filter whose length the footer does not record: js/footer/file-geometry.js).
 import { isValidNumBytes } from '../wasm/sbbf.js'
 
 const varintLength = (v) => {
@@ -30,29 +29,4 @@ export function layoutFromLength(length) {
   return null
 }
 
-/**
- * Sorted offsets of every structure the footer locates (pages, indexes, bloom filters, the footer).
- * A bloom filter cannot extend past the next one, which bounds filters of unknown length.
- */
-export function structureBoundaries(layout, metadataOffset) {
-  const all = []
-  for (const c of allChunks(layout)) {
-    for (const offset of [c.bloomOffset, c.dataPageOffset, c.dictionaryPageOffset, c.columnIndexOffset, c.offsetIndexOffset]) {
-      if (offset >= 0) all.push(offset)
-    }
-  }
-  all.push(metadataOffset)
-  return Float64Array.from(all).sort()
-}
 
-/** The first boundary strictly after `offset` (binary search). */
-export function nextBoundary(boundaries, offset) {
-  let lo = 0
-  let hi = boundaries.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (boundaries[mid] <= offset) lo = mid + 1
-    else hi = mid
-  }
-  return lo < boundaries.length ? boundaries[lo] : Infinity
-}

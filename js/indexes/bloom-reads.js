@@ -4,13 +4,14 @@
 import { getCore } from '../wasm/core.js'
 import { hashValues } from '../wasm/batch-writer.js'
 import { decodeHeaderBytes, headerError, MAX_HEADER_BYTES } from './bloom-header.js'
-import { layoutFromLength, nextBoundary, structureBoundaries } from './bloom-layout.js'
+import { layoutFromLength } from './bloom-layout.js'
+import { nextBoundary, overlappingPages } from '../footer/file-geometry.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
-import { allChunks, chunk, IndexFlag } from '../footer/records.js'
+import { chunk, IndexFlag } from '../footer/records.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
 import { chunkUnavailable } from './index-coverage.js'
-import { Unanswerable } from '../plan/verdicts.js'
+import { Unanswerable } from '../verdicts.js'
 import { NO_FILTER_OFFSET_RULE } from './writer-rules.js'
 import { loadedCrypto } from '../crypto/load-crypto.js'
 import { BYTES_PER_BLOCK, isValidNumBytes, MAX_NUM_BYTES } from '../wasm/sbbf.js'
@@ -28,31 +29,10 @@ export const MODES = ['auto', 'filter', 'block']
 const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
 
 /**
- * What filter reads need of a footer: the layout, the file's size and where its footer starts, and the
- * offsets that bound a filter of unknown length and the chunks' page ranges, each computed once on first use.
- * @param {import('../footer/footer.js').FileLayout} layout
- * @returns {FileGeometry}
- */
-export function fileGeometry(layout, fileSize, metadataOffset) {
-  let boundaries
-  let pageRanges
-  return {
-    layout,
-    fileSize,
-    metadataOffset,
-    boundaries: () => (boundaries ??= structureBoundaries(layout, metadataOffset)),
-    pageRanges: () => (pageRanges ??= chunkPageRanges(layout, metadataOffset)),
-  }
-}
-
-/**
  * Where one chunk's filter is, or why there is none to read. Any disagreement between the footer's
  * description of the filter and the file's other structures makes it unusable ('inconsistent-filter').
- * @param {FileGeometry} geometry what the footer says about the file's layout
+ * @param {import('../footer/file-geometry.js').FileGeometry} geometry what the footer says about the file's layout
  * @returns {{ offset: number, length: number | undefined, bound: number, crypto?: import('../crypto/encrypted-footer.js').ChunkCrypto } | Unanswerable}
- *
- * @typedef {{ layout: import('../footer/footer.js').FileLayout, fileSize: number, metadataOffset: number,
- *   boundaries: () => Float64Array, pageRanges: () => { starts: Float64Array, ends: Float64Array } }} FileGeometry
  */
 export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {}) {
   const { layout, metadataOffset } = geometry
@@ -86,36 +66,6 @@ export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {
   const overlap = overlappingPages(geometry.pageRanges(), offset, length !== undefined ? offset + length : offset + 1)
   if (overlap) return inconsistent(`bloom filter at ${offset} lies inside a column chunk's pages [${overlap[0]}, ${overlap[1]})`, 'inside-pages')
   return { offset, length, bound, crypto }
-}
-
-/**
- * Sorted page ranges of every column chunk: [first page, first page + total_compressed_size). A
- * dictionary_page_offset that does not lie before the data pages (0 in some files) is not trusted.
- */
-export function chunkPageRanges(layout, metadataOffset) {
-  const ranges = []
-  for (const c of allChunks(layout)) {
-    const range = c.pageRange()
-    if (range) ranges.push([range.chunkStart, Math.min(range.chunkEnd, metadataOffset)])
-  }
-  ranges.sort((a, b) => a[0] - b[0])
-  return { starts: Float64Array.from(ranges, (r) => r[0]), ends: Float64Array.from(ranges, (r) => r[1]) }
-}
-
-/** The first page range that overlaps [start, end), or null. */
-function overlappingPages({ starts, ends }, start, end) {
-  // Ranges may nest or overlap each other (bad sizes), so scan back from the last start before `end`.
-  let lo = 0
-  let hi = starts.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (starts[mid] < end) lo = mid + 1
-    else hi = mid
-  }
-  for (let k = lo - 1, seen = 0; k >= 0 && seen < 64; k--, seen++) {
-    if (ends[k] > start) return [starts[k], ends[k]]
-  }
-  return null
 }
 
 /**

@@ -4,7 +4,7 @@
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk, ChunkFlag, IndexFlag } from '../footer/records.js'
 import { ErrorCode } from '../errors.js'
-import { Unanswerable } from '../plan/verdicts.js'
+import { Unanswerable } from '../verdicts.js'
 import { chunkStatistics, sortOrderFor } from './statistics.js'
 
 // parquet.thrift Encoding ids
@@ -14,7 +14,7 @@ const BIT_PACKED = 4
 const RLE_DICTIONARY = 8
 
 /**
- * @param {import('./bloom-reads.js').FileGeometry} geometry
+ * @param {import('../footer/file-geometry.js').FileGeometry} geometry
  * @returns {{ statistics: { present: boolean, usable: boolean, reason?: string, detail?: string },
  *   pageIndex: { columnIndex: boolean, offsetIndex: boolean }, dictionary: { present: boolean, allDataPages: boolean | null },
  *   bloomFilter: boolean }}

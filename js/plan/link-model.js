@@ -6,6 +6,7 @@
 // fetch, bench/sections/transport.js), and the window follows the transport: many requests at once where
 // the transport multiplexes (Node's fetch, HTTP/2 and HTTP/3 origins in browsers), six where a browser
 // holds six HTTP/1.1 connections.
+import { inBrowser } from '../sources/runtime.js'
 
 export const INITIAL_RTT_MS = 30
 export const INITIAL_BYTES_PER_MS = 10_000 // 10 MB/s
@@ -120,11 +121,6 @@ export function transportWindow(source, remote) {
   if (!remote) return LOCAL_WINDOW
   if (!inBrowser()) return NODE_WINDOW
   return multiplexedOrigin(source.name) ? BROWSER_MULTIPLEXED_WINDOW : BROWSER_HTTP1_WINDOW
-}
-
-/** A page or a worker of a browser (not Node, Bun, Deno or workerd). */
-export function inBrowser() {
-  return typeof globalThis.document !== 'undefined' || (typeof globalThis.WorkerGlobalScope !== 'undefined' && typeof globalThis.importScripts === 'function')
 }
 
 /** True when a Resource Timing entry of the URL's origin says it was fetched over HTTP/2 or HTTP/3. */

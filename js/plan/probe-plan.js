@@ -18,11 +18,11 @@ import { RangeTask } from './read-scheduler.js'
 import { RowGroupAnswer } from './row-group-answer.js'
 import { candidatePages, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from '../indexes/page-index.js'
 import { chunkStatistics, excludedByBounds, keyList, sortKeys, sortOrderFor } from '../indexes/statistics.js'
-import { Source, Unanswerable } from './verdicts.js'
+import { Source, Unanswerable } from '../verdicts.js'
 import { writerRulesFor } from '../indexes/writer-rules.js'
 
 /**
- * @typedef {{ name: string, geometry: import('../indexes/bloom-reads.js').FileGeometry, column: import('../footer/footer.js').LeafColumn,
+ * @typedef {{ name: string, geometry: import('../footer/file-geometry.js').FileGeometry, column: import('../footer/footer.js').LeafColumn,
  *   encoded: any, hashed: import('../indexes/bloom-reads.js').HashedCandidates, mode: string, rowGroups: number[], statistics: boolean,
  *   dictionary: 'auto' | boolean, pageIndex: 'auto' | boolean }} Probe
  */

@@ -1,16 +1,16 @@
 // One row group's answer to a probe: what each index says about each value, combined cheapest and
 // most exact first — the value itself (null, NaN, not representable), the row-group statistics, the
 // dictionary, then the bloom filter — into per-value results { value, verdict, source, reason, detail }
-// (js/plan/verdicts.js). A value is 'absent' only when an index rules out every one of its candidates.
+// (js/verdicts.js). A value is 'absent' only when an index rules out every one of its candidates.
 import { DictionaryAnswer } from '../indexes/dictionary.js'
-import { Source, valueResult } from './verdicts.js'
+import { Source, valueResult } from '../verdicts.js'
 
 export class RowGroupAnswer {
   /** @param {{ candidates: any[], owners: Int32Array, outcomes: Array<{ value: any, verdict?: string, source?: string, reason?: string, detail?: string }> }} encoded */
   constructor(encoded) {
     this.encoded = encoded
     this.open = 0
-    /** @type {Array<import('./verdicts.js').ValueResult | null>} */
+    /** @type {Array<import('../verdicts.js').ValueResult | null>} */
     this.results = encoded.outcomes.map((o) => {
       if (o.verdict) return valueResult(o.value, /** @type {any} */ (o.verdict), o.source ?? Source.VALUE, o.reason ?? 'internal', o.detail ?? '')
       this.open++
@@ -135,7 +135,7 @@ export class RowGroupAnswer {
         if (r && r.verdict !== 'absent' && r.source !== Source.VALUE) r.pages = Array.from(pages.pageList.subarray(pages.pageStarts[v], pages.pageStarts[v + 1]))
       })
     }
-    return /** @type {import('./verdicts.js').ValueResult[]} */ (this.results)
+    return /** @type {import('../verdicts.js').ValueResult[]} */ (this.results)
   }
 
   #settleWhereAll(flags, flagValue, verdict, source, reason, detail) {

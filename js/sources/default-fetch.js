@@ -1,7 +1,7 @@
 // The fetch a URL is read with when the caller passes none: in Node, keep-alive node:http(s) requests
 // (js/sources/node-transport.js, loaded on the first request; a third of the client CPU of Node's global
 // fetch per small request); in Bun, Deno, workerd and browsers, their own fetch.
-import { inBrowser } from '../plan/link-model.js'
+import { inBrowser } from './runtime.js'
 
 /** @type {Promise<typeof import('./node-transport.js')> | undefined} */
 let nodeTransport

@@ -8,7 +8,7 @@ import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { callSignal, concatChunks, forEachChunk, SourceBase } from './shared.js'
 import { resolveRetries, sleepWithin, withRetries } from './retry.js'
 import { defaultFetch } from './default-fetch.js'
-import { inBrowser } from '../plan/link-model.js'
+import { inBrowser } from './runtime.js'
 
 // Query parameters whose values are credentials (S3/GCS/Azure/CloudFront signatures, tokens, keys):
 // shown as "…" in names and messages, which end up in logs.

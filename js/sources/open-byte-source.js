@@ -6,6 +6,7 @@ import { BlobSource } from './blob-source.js'
 import { BufferSource } from './buffer-source.js'
 import { HttpSource } from './http-source.js'
 import { DEFAULT_MAX_BYTES, describeValue, resolveOptions } from './shared.js'
+import { hasFileSystem } from './runtime.js'
 
 export { DEFAULT_MAX_BYTES }
 
@@ -108,11 +109,6 @@ function openString(text, settings) {
 async function openLocalFile(path, settings) {
   const { openFileSource } = await import('./file-source.js')
   return openFileSource(path, settings)
-}
-
-/** Node, and the runtimes that provide its process object with a file system (Bun, Deno). */
-export function hasFileSystem() {
-  return typeof process === 'object' && typeof process.versions?.node === 'string' && typeof globalThis.document === 'undefined'
 }
 
 async function openUrl(url, settings) {

@@ -4,7 +4,7 @@
 // absent from that file — a file probe would instead round it into the file's type and could call a
 // neighbour `present`. Integer, decimal and date widenings need no row here: the file's own conversion
 // already refuses what its narrower type cannot hold exactly (2^40 in INT32, 1.2501 in DECIMAL(5,2)).
-import { valueResult } from '../plan/verdicts.js'
+import { valueResult } from '../verdicts.js'
 import { valueKeys } from './column-keys.js'
 
 /**

@@ -61,7 +61,7 @@
 //  - A preset outcome: { value, verdict, source: 'value', reason: 'null' | 'nan' | 'not-representable'
 //    | 'internal', detail: why }.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { describeColumnType } from './column-type.js'
+import { describeColumnType } from '../footer/column-type.js'
 import { asBytes, NO_CANDIDATE, NULL, show } from './input.js'
 import { decimalConverter } from './decimal.js'
 import { doubleConverter, float16Converter, floatConverter } from './float.js'
@@ -77,7 +77,7 @@ const unitIn = (type, ...units) => (lt) => lt?.type === type && units.includes(l
 const withWidth = (type, width) => (lt, typeLength) => lt?.type === type && typeLength === width
 
 // THE conversion table: [physical type, logical type predicate, converter factory], first match wins.
-// A new logical type is a row here (plus its decoding in values/column-type.js). Each physical type
+// A new logical type is a row here (plus its decoding in footer/column-type.js). Each physical type
 // ends with a catch-all: a logical type that does not fit it (DATE on INT64, UUID on BYTE_ARRAY) is ignored.
 /** @type {Array<[string, (logicalType: any, typeLength: number | undefined) => boolean, (ctx: any) => (value: any, sink: Sink) => any]>} */
 const RULES = [

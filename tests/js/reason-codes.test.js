@@ -1,4 +1,4 @@
-// The reason codes exist in three places: REASONS (js/plan/verdicts.js, what the code answers with),
+// The reason codes exist in three places: REASONS (js/verdicts.js, what the code answers with),
 // ReasonCode (js/index.d.ts, what TypeScript users switch on) and README's reason table (what people
 // read). They must name the same codes, and README must give each the verdict REASONS gives it.
 import assert from 'node:assert/strict'

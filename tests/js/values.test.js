@@ -10,7 +10,7 @@ import { parquetMetadata } from 'hyparquet'
 
 import { BloomFilter, ErrorCode, init, ParquetBloomError } from '../../js/index.js'
 import { combineVerdicts, encodeProbeValues } from '../../js/values/probe-values.js'
-import { describeColumnType, logicalTypeFromSchemaElement } from '../../js/values/column-type.js'
+import { describeColumnType, logicalTypeFromSchemaElement } from '../../js/footer/column-type.js'
 import { parseHexBytes } from '../../js/values/input.js'
 import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
 import { tempDir } from './helpers/temp-dir.js'

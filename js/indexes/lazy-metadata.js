@@ -4,10 +4,10 @@
 // rowGroups and columns are Arrays (Proxies of them), so JSON.stringify, spreading, iteration,
 // Array.isArray and the array methods see every element; structuredClone refuses Proxies, so a copy
 // for postMessage is JSON.parse(JSON.stringify(metadata)).
-import { chunk } from './records.js'
-import { chunkIndexes } from '../indexes/index-coverage.js'
+import { chunk } from '../footer/records.js'
+import { chunkIndexes } from './index-coverage.js'
 
-/** @param {import('../indexes/bloom-reads.js').FileGeometry} geometry */
+/** @param {import('../footer/file-geometry.js').FileGeometry} geometry */
 export function lazyMetadata(geometry) {
   const { layout } = geometry
   const { rowGroupRows } = layout

@@ -2,7 +2,7 @@
 // parquet-testing files carry 13–90 zero bytes after a ColumnMetaData, a bloom filter header or a
 // ColumnIndex): Thrift readers stop at the struct's end, and so do we (the padding is authenticated
 // too). Edited structs are written with long-form field headers, valid whatever the previous field id.
-import { CompactReader, Malformed, T } from '../format/thrift-compact.js'
+import { CompactReader, Malformed, T } from './thrift-compact.js'
 
 /** The serialized struct at the start of `plaintext`, or a Malformed's detail when none decodes. */
 export function thriftStructPrefix(plaintext) {
