@@ -776,8 +776,11 @@ export interface ParquetTable extends ParquetDataset {
     columns: Array<{ name: string, type: TableColumnType }>
     /** The live files known so far (an Iceberg table's: of the manifests read; after listFiles(), all). */
     files: Array<{ path: string, location: string, size: number, deletes: Array<'position' | 'equality' | 'dv'> }>
-    /** The table's metadata reads so far: openTable's, then the manifests probes read (each wave of reads is one round). */
-    metadataStats: { requests: number, bytesFetched: number, rounds: number }
+    /**
+     * The table's metadata reads so far: openTable's, then the manifests probes read (each wave of reads is one round);
+     * `retries`: the requests that were transient failures sent again (`requests` includes them).
+     */
+    metadataStats: { requests: number, bytesFetched: number, rounds: number, retries: number }
   }
   /** What the metadata can prune, per column, and the snapshots (Iceberg) or version (Delta): `parquet-bloom inspect <table> --table auto`. */
   summary(): Promise<TableSummary>

@@ -10,7 +10,7 @@ export { parseHexBytes } from './values/input.js'
 export { REASONS, Source } from './verdicts.js'
 export { assessFilterHealth, HEALTH_CODES } from './filter/filter-health.js'
 export { WRITER_RULES, writerRulesFor } from './indexes/writer-rules.js'
-export { redactUrl } from './sources/http-source.js'
+export { redactUrl } from './sources/http-request.js'
 
 /**
  * Opens many Parquet files as one dataset (js/dataset/dataset.js, loaded on first use: a probe of one

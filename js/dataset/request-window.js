@@ -2,7 +2,7 @@
 // footers of all files form one wave, their index reads the next, and many files never put more requests
 // on the link than the transport carries at once (js/plan/link-model.js transportWindow).
 import { NODE_WINDOW } from '../plan/link-model.js'
-import { defaultFetch } from '../sources/default-fetch.js'
+import { scheduledFetch } from '../sources/scheduled-fetch.js'
 
 // Node's own transport (js/sources/node-transport.js) holds one keep-alive socket per request in
 // flight, so its window is what a wave needs rather than a fixed limit: a dataset's first wave is one
@@ -52,9 +52,7 @@ export class RequestWindow {
    * @param {typeof fetch} [inner]
    * @returns {typeof fetch}
    */
-  fetch(inner) {
-    // Without one, what a single file would read with (Node's keep-alive transport, else the runtime's fetch).
-    const call = inner ?? defaultFetch()
-    return /** @type {typeof fetch} */ ((input, init) => this.run(() => call(input, init)))
+  windowedFetch(inner) {
+    return scheduledFetch(inner, (send) => this.run(send))
   }
 }

@@ -28,7 +28,7 @@ export class FileSession {
       : overNodeTransport(openOptions.fetch) ? nodeTransportWindow(files.length, openOptions.initialFetchSize ?? DEFAULT_INITIAL_FETCH_SIZE)
         : transportWindow({ name: String(remote.descriptor.location) }, true))
     this.filesInFlight = fileConcurrency ?? (remote ? this.window : LOCAL_FILES_IN_FLIGHT)
-    this.#fetch = new RequestWindow(this.window).fetch(openOptions.fetch)
+    this.#fetch = new RequestWindow(this.window).windowedFetch(openOptions.fetch)
     // Each file's reads are planned for its share of the window among the files open at that moment,
     // so that merged file by file they still fit it: 1,000 files open through a window of 1,000 plan a
     // request each where they can (their reads joined across cheap gaps), not one per filter part.

@@ -3,6 +3,7 @@
 // footer read anew from the new version of the file. An ETag known beforehand (a listing's) that equals
 // the entry's confirms it without the 8-byte request; one that differs makes the entry a miss.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { etagsDiffer, strongEtag, validatorFromEtag } from '../sources/validator.js'
 import { readFooter } from './footer.js'
 
 /**
@@ -14,14 +15,15 @@ export async function footerThroughCache(cache, source, options) {
   let entry = await cache.lookup(source.cacheKey)
   // A listing's size and ETag (options.fileSize, options.etag) validate the entry without a request.
   const given = source.givenVersion
-  const sameAsGiven = entry !== undefined && (given.size === undefined || given.size === entry.fileSize) &&
-    (given.etag === undefined || entry.validator?.etag === undefined || given.etag === entry.validator.etag)
+  const listed = validatorFromEtag(given.etag)
+  const sameAsGiven = entry !== undefined && (given.size === undefined || given.size === entry.fileSize) && !etagsDiffer(listed, entry.validator)
   if (entry && !sameAsGiven) {
     await cache.forget(source.cacheKey)
     entry = undefined
   }
   if (!entry) return readAndRemember(cache, source, options)
-  source.expectFile(entry.validator, entry.fileSize, { confirmed: given.etag !== undefined && given.etag === entry.validator?.etag && !entry.validator.weak })
+  // The listing's strong ETag is the entry's (it did not differ): the entry is the file as listed.
+  source.expectFile(entry.validator, entry.fileSize, { confirmed: Boolean(strongEtag(listed) && entry.validator?.etag) })
   return { fileSize: entry.fileSize, metadataOffset: entry.metadataOffset, layout: entry.layout, tail: { offset: entry.fileSize, bytes: new Uint8Array(0) }, fromCache: true }
 }
 

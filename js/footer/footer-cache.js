@@ -4,6 +4,7 @@
 // pluggable store, evicted least-recently-used by their byte size. A cache problem is never an error:
 // an unreadable, corrupt or other-version entry is a miss, a store that fails just stops caching.
 import { invalidArgument } from '../errors.js'
+import { canValidate } from '../sources/validator.js'
 
 // 2: chunk index records by column slot (js/footer/records.js indexSlots); entries of 1 hold them row-group-major.
 export const FOOTER_CACHE_FORMAT = 2
@@ -31,7 +32,8 @@ export function createFooterCache({ maxBytes = DEFAULT_MAX_BYTES, store = memory
  * @typedef {{ get(key: string): Promise<Uint8Array | undefined>, set(key: string, bytes: Uint8Array): Promise<void>,
  *   delete(key: string): Promise<void>, list?(): Promise<Array<{ key: string, size: number }>> }} FooterStore
  *   list(): what a persistent store already holds, oldest first (for eviction across processes).
- * @typedef {{ etag?: string, lastModified?: string, size: number, weak?: boolean }} Validator
+ * @typedef {import('../sources/validator.js').Validator & { size: number }} Validator the file's validator and size (kept in
+ *   entries as JSON: its fields' names are part of FOOTER_CACHE_FORMAT)
  */
 export class FooterCache {
   #store
@@ -49,8 +51,7 @@ export class FooterCache {
 
   /** Whether footers validated this way may be kept. */
   accepts(validator) {
-    if (!validator) return this.trustUnvalidated
-    return Boolean(validator.etag && !validator.weak) || Boolean(validator.lastModified) || this.trustUnvalidated
+    return canValidate(validator) || this.trustUnvalidated
   }
 
   /** @returns {Promise<{ validator: Validator | null, fileSize: number, metadataOffset: number, layout: object } | undefined>} */

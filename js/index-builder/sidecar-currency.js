@@ -2,7 +2,8 @@
 // size and validator now — a stat for a local file, a HEAD for a URL — against what the index recorded.
 // A probe checks its files a window at a time and counts each HEAD as a request of the index, so its stats
 // (and a dataset's) show what answering from the index cost.
-import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { headObject } from '../sources/object-reads.js'
+import { recordedValidator, recordedValidatorKind } from '../sources/validator-text.js'
 
 const isUrl = (input) => typeof input === 'string' && /^https?:\/\//i.test(input)
 
@@ -16,25 +17,11 @@ const isUrl = (input) => typeof input === 'string' && /^https?:\/\//i.test(input
  *   caller's (credentials), sent with a HEAD as with the index's own reads
  * @returns {Promise<{ size: number, validator: string | null }>}
  */
-export async function fileValidator(input, { fetch: fetchImpl = globalThis.fetch, signal, headers } = {}) {
-  if (isUrl(input)) {
-    const response = await fetchImpl(input, { method: 'HEAD', signal, ...(headers ? { headers } : {}) })
-    if (response.status === 404 || response.status === 410) return { size: -1, validator: null }
-    if (!response.ok) throw new ParquetBloomError(ErrorCode.HTTP_STATUS, `${input}: HEAD answered ${response.status}`, { status: response.status, source: input })
-    const etag = response.headers.get('etag')
-    const lastModified = response.headers.get('last-modified')
-    const validator = etag && !etag.startsWith('W/') ? `etag:${etag}` : lastModified ? `last-modified:${lastModified}` : null
-    return { size: Number(response.headers.get('content-length')), validator }
-  }
+export async function fileValidator(input, { fetch: fetchImpl, signal, headers } = {}) {
   if (typeof input === 'string') {
-    const { stat } = await import('node:fs/promises')
-    try {
-      const info = await stat(input)
-      return { size: info.size, validator: `mtime:${info.mtimeMs}` }
-    } catch (cause) {
-      if (cause?.code === 'ENOENT') return { size: -1, validator: null }
-      throw new ParquetBloomError(ErrorCode.IO, `${input}: ${cause?.message ?? cause}`, { cause, source: input })
-    }
+    const found = await headObject(input, { fetch: fetchImpl, signal, headers })
+    // A server that does not tell the size (no Content-Length) cannot show the file is the one indexed.
+    return found ? { size: found.size ?? Number.NaN, validator: recordedValidator(found.validator) } : { size: -1, validator: null }
   }
   if (typeof Blob === 'function' && input instanceof Blob) return { size: input.size, validator: null }
   return { size: input?.byteLength ?? -1, validator: null }
@@ -69,9 +56,7 @@ export const StaleReason = Object.freeze({
  * @returns {'mtime' | 'etag' | 'last-modified' | 'other' | null}
  */
 export function validatorKind(validator) {
-  if (!validator) return null
-  const kind = /^(mtime|etag|last-modified):/.exec(validator)?.[1]
-  return /** @type {any} */ (kind ?? 'other')
+  return recordedValidatorKind(validator)
 }
 
 const KIND_NAMES = { 'mtime': 'a local modification time', 'etag': 'an ETag', 'last-modified': 'a Last-Modified date', 'other': 'a validator of another form', 'none': 'no validator' }

@@ -85,7 +85,8 @@ export class FileSource extends SourceBase {
   }
 }
 
-function fileError(cause, path, what) {
+/** A failed file operation as a ParquetBloomError: FILE_NOT_FOUND for a missing file, IO otherwise. */
+export function fileError(cause, path, what) {
   if (cause instanceof ParquetBloomError) return cause
   switch (cause?.code) {
     case 'ENOENT':

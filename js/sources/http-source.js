@@ -4,15 +4,13 @@
 // it with every request (If-Match / If-Unmodified-Since, §13.1) so a replaced file fails as FILE_CHANGED.
 // A size and ETag known beforehand (a bucket listing) make the tail read an exact range; transient
 // failures are retried (js/sources/retry.js).
-import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { callSignal, concatChunks, forEachChunk, SourceBase } from './shared.js'
 import { resolveRetries, sleepWithin, withRetries } from './retry.js'
-import { defaultFetch } from './default-fetch.js'
-import { inBrowser } from './runtime.js'
+import { describeCause, fetchFor, identityLength, redactUrl, refuseUserinfo, releaseBody, requestHeaders, sendRequest, statusError } from './http-request.js'
+import { preconditionFor, validatorChange, validatorFromEtag, validatorFromHeaders } from './validator.js'
 
-// Query parameters whose values are credentials (S3/GCS/Azure/CloudFront signatures, tokens, keys):
-// shown as "…" in names and messages, which end up in logs.
-const SECRET_PARAM = /sig|signature|token|credential|secret|key|auth|password|passwd|policy|session/i
+export { redactUrl }
 
 // How readTail() goes on after the suffix request when that request did not give the tail.
 const NEXT_BOUNDED = 'bounded' // the size is known now: ask for bytes=start-end
@@ -28,44 +26,6 @@ const suffixMisread = new Set()
 /** True when a server of this origin has answered a suffix range with the wrong bytes in this process. */
 export function misreadsSuffixRanges(origin) {
   return suffixMisread.has(origin)
-}
-
-const STATUS_HINTS = {
-  400: 'bad request',
-  401: 'unauthorized — the server wants credentials (pass them in options.headers)',
-  403: "forbidden — check the URL's credentials/signature (a presigned URL may have expired)",
-  404: 'not found',
-  405: 'method not allowed',
-  410: 'gone',
-  416: 'range not satisfiable',
-  429: 'too many requests — try again later',
-  500: 'internal server error',
-  501: 'not implemented',
-  502: 'bad gateway',
-  503: 'service unavailable — try again later',
-  504: 'gateway timeout',
-}
-
-/** The URL as shown in messages: no user:password, credential-like query values replaced by "…". */
-export function redactUrl(url) {
-  const shown = new URL(url.href)
-  shown.username = ''
-  shown.password = ''
-  shown.hash = '' // never sent
-  if (!shown.search) return shown.href
-  const parts = shown.search.slice(1).split('&').map((part) => {
-    const eq = part.indexOf('=')
-    if (eq < 0) return part
-    let key = part.slice(0, eq)
-    try {
-      key = decodeURIComponent(key)
-    } catch {
-      // A malformed escape: match on the raw text.
-    }
-    return SECRET_PARAM.test(key) ? `${part.slice(0, eq)}=…` : part
-  })
-  shown.search = ''
-  return `${shown.href}?${parts.join('&')}`
 }
 
 /**
@@ -87,12 +47,6 @@ export function parseContentRange(value) {
   return null
 }
 
-function parseLength(value) {
-  if (value === null || !/^\s*\d+\s*$/.test(value)) return undefined
-  const n = Number(value)
-  return Number.isSafeInteger(n) ? n : undefined
-}
-
 /**
  * HTTP semantics worth knowing:
  * - stats.requests counts fetch() calls; a redirect fetch follows is part of one request.
@@ -112,7 +66,7 @@ export class HttpSource extends SourceBase {
   #whole
   #key
   #conditional = false
-  /** @type {{ etag?: string, weak?: boolean, lastModified?: string } | undefined} from the first response */
+  /** @type {import('./validator.js').Validator | undefined} from the first response */
   #validator
   #confirmed = true
   #bypassHttpCache = false
@@ -125,25 +79,19 @@ export class HttpSource extends SourceBase {
    * @param {import('./shared.js').SourceOptions} options
    */
   constructor(url, options) {
-    if (url.username || url.password) {
-      throw invalidArgument(`${redactUrl(url)}: URLs with user:password are refused by fetch; send the credentials in options.headers (Authorization) instead`)
-    }
+    refuseUserinfo(url)
     super(redactUrl(url), undefined, options)
-    if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw invalidArgument(`no fetch() in this runtime to read ${this.name}; pass options.fetch`)
-    this.#fetch = options.fetch ?? defaultFetch()
+    this.#fetch = fetchFor(options.fetch, this.name)
     this.#url = url.href
     this.#key = url.href
     this.#origin = url.origin
     this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0
-    this.#headers = new Headers(options.headers)
-    // Compressed bodies break byte ranges; browsers ignore this header (they set it themselves).
-    this.#headers.set('accept-encoding', 'identity')
-    if (options.userAgent !== undefined) this.#headers.set('user-agent', options.userAgent)
+    this.#headers = requestHeaders(options)
     this.#retries = resolveRetries(options.retries)
     this.stats.retries = 0
     this.#given = { size: options.fileSize, etag: options.etag }
     if (options.fileSize !== undefined) this._setSize(options.fileSize)
-    if (options.etag !== undefined) this.#validator = { etag: options.etag, weak: options.etag.startsWith('W/') || undefined }
+    if (options.etag !== undefined) this.#validator = validatorFromEtag(options.etag)
   }
 
   /** The size and ETag options.fileSize and options.etag gave (a listing's), before any response. */
@@ -356,9 +304,7 @@ export class HttpSource extends SourceBase {
    * request is worth trying (some servers ignore only suffix ranges).
    */
   async #takeWhole(response, op, range, { retryBounded }) {
-    const encoding = response.headers.get('content-encoding')
-    // A compressed body's Content-Length is not the file's size.
-    const declared = !encoding || /^\s*identity\s*$/i.test(encoding) ? parseLength(response.headers.get('content-length')) : undefined
+    const declared = identityLength(response)
     if (declared !== undefined && declared > this.maxBytes) {
       op.stop()
       if (retryBounded) {
@@ -436,32 +382,21 @@ export class HttpSource extends SourceBase {
   }
 
   async #exchangeOnce(range, signal, onResponse) {
-    return this._operation(`requesting ${range} of ${this.name}`, signal, async (op) => {
+    const what = `requesting ${range} of ${this.name}`
+    return this._operation(what, signal, async (op) => {
       const headers = new Headers(this.#headers)
       headers.set('range', range)
-      const condition = this.#conditional ? this.#precondition() : undefined
+      // The validator the request carries (a weak ETag never does: If-Match compares strongly).
+      const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
       if (condition) headers.set(condition.name, condition.value)
-      const fetchFn = this.#fetch
       this.stats.requests++
-      let response
-      try {
-        const init = { headers, signal: op.signal, redirect: 'follow' }
-        // In a browser, always: Chromium's HTTP cache lets one request of a URL through at a time (its
-        // cache lock), so a wave of range reads of one file would go one by one, a round each.
-        if (this.#bypassHttpCache || inBrowser()) init.cache = 'no-store'
-        response = await op.race(fetchFn(this.#url, init))
-      } catch (cause) {
-        if (cause instanceof ParquetBloomError || op.aborted) throw cause
-        throw new ParquetBloomError(ErrorCode.IO,
-          `network error requesting ${range} of ${this.name}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ` +
-          `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} request header${condition ? 's' : ''}, and expose Content-Range`,
-          { cause, source: this.name })
-      }
+      const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} request header${condition ? 's' : ''}, and expose Content-Range`
+      const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache }, what, this.name, cors)
       try {
         this.#checkValidator(response, range, condition)
         return await onResponse(response, op)
       } finally {
-        if (response.body && !response.bodyUsed && !response.body.locked) response.body.cancel().catch(() => {})
+        releaseBody(response)
       }
     })
   }
@@ -477,14 +412,6 @@ export class HttpSource extends SourceBase {
     if (origin === this.#origin || !this.#hasCallerHeaders) this.#url = response.url
   }
 
-  /** The header that makes the server refuse another version of the file, when a validator allows one. */
-  #precondition() {
-    const v = this.#validator
-    if (v?.etag !== undefined && !v.weak) return { name: 'if-match', value: v.etag }
-    if (v?.lastModified !== undefined) return { name: 'if-unmodified-since', value: v.lastModified }
-    return undefined
-  }
-
   /**
    * Records the validator of the first response; in conditional mode, a 412 or a response whose ETag,
    * Last-Modified or size differ from it means another version of the file: FILE_CHANGED.
@@ -492,8 +419,7 @@ export class HttpSource extends SourceBase {
   #checkValidator(response, range, condition) {
     const status = response.status
     if (status !== 200 && status !== 206 && status !== 412 && status !== 416) return
-    const etag = response.headers.get('etag') ?? undefined
-    const lastModified = response.headers.get('last-modified') ?? undefined
+    const found = validatorFromHeaders(response.headers)
     const contentRange = parseContentRange(response.headers.get('content-range'))
     const total = status === 200 ? identityLength(response) : contentRange?.total
     // A 412 to the precondition a request carried means that version is gone, whatever happened to the
@@ -502,24 +428,22 @@ export class HttpSource extends SourceBase {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
         `${this.name} changed since its footer was read: it answered 412 Precondition Failed to ${condition.name}: ${condition.value} (${range})`, { source: this.name })
     }
-    if (this.#given.etag !== undefined && etag !== undefined && etag !== this.#given.etag && (status === 200 || status === 206)) {
+    if (this.#given.etag !== undefined && found.etag !== undefined && found.etag !== this.#given.etag && (status === 200 || status === 206)) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
-        `${this.name} is not the file options.etag describes: its ETag is ${etag}, expected ${this.#given.etag} (${range}); list it again`, { source: this.name })
+        `${this.name} is not the file options.etag describes: its ETag is ${found.etag}, expected ${this.#given.etag} (${range}); list it again`, { source: this.name })
     }
     if (!this.#validator) {
       // The first 200/206 of this version of the file says what it is (a 416 before it says nothing).
-      if (status === 200 || status === 206) this.#validator = { etag, weak: etag?.startsWith('W/') || undefined, lastModified }
+      if (status === 200 || status === 206) this.#validator = found
       return
     }
     // A validator made from options.etag alone takes the Last-Modified of the first response too.
-    if (this.#given.etag !== undefined && this.#validator.lastModified === undefined && (status === 200 || status === 206)) this.#validator.lastModified = lastModified
+    if (this.#given.etag !== undefined && this.#validator.lastModified === undefined && (status === 200 || status === 206)) this.#validator.lastModified = found.lastModified
     if (!this.#conditional) return
-    const v = this.#validator
     let change
     if (status === 412) change = condition ? `it answered 412 Precondition Failed to ${condition.name}: ${condition.value}` : undefined
-    else if (v?.etag !== undefined && etag !== v.etag) change = `its ETag is ${etag ?? 'gone'}, was ${v.etag}`
-    else if (v?.etag === undefined && v?.lastModified !== undefined && lastModified !== v.lastModified) change = `its Last-Modified is ${lastModified ?? 'gone'}, was ${v.lastModified}`
-    else if (total !== undefined && this.size !== undefined && total !== this.size) change = `it has ${total} bytes, had ${this.size}`
+    else change = validatorChange(this.#validator, found)
+    if (change === undefined && status !== 412 && total !== undefined && this.size !== undefined && total !== this.size) change = `it has ${total} bytes, had ${this.size}`
     if (change) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed since its footer was read: ${change} (${range})`, { source: this.name })
     }
@@ -543,11 +467,7 @@ export class HttpSource extends SourceBase {
   }
 
   #statusError(response, range) {
-    const status = response.status
-    const hint = STATUS_HINTS[status] ?? (status >= 500 ? 'server error' : status >= 400 ? 'client error' : 'expected 206 Partial Content')
-    const text = response.statusText && response.statusText.toLowerCase() !== hint ? ` ${response.statusText}` : ''
-    return new ParquetBloomError(ErrorCode.HTTP_STATUS, `HTTP ${status}${text} from ${this.name} for ${range}: ${hint}`,
-      { source: this.name, status })
+    return statusError(response, `from ${this.name} for ${range}`, this.name, 'expected 206 Partial Content')
   }
 
   #missingContentRange(range) {
@@ -565,16 +485,4 @@ export class HttpSource extends SourceBase {
     return new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
       `${this.name} sent ${received} of the ${expected} bytes of ${range}: the body ended early`, { source: this.name })
   }
-}
-
-/** A 200's Content-Length, when it is the file's size (not that of a compressed body). */
-function identityLength(response) {
-  const encoding = response.headers.get('content-encoding')
-  return !encoding || /^\s*identity\s*$/i.test(encoding) ? parseLength(response.headers.get('content-length')) : undefined
-}
-
-function describeCause(cause) {
-  const message = cause?.message ?? String(cause)
-  const inner = cause?.cause?.message ?? cause?.cause?.code
-  return inner && inner !== message ? `${message} (${inner})` : message
 }

@@ -3,7 +3,7 @@
 // continuation tokens, signed when credentials are given, transient failures retried. Each entry carries
 // what openParquet needs to read the object without a HEAD: its URL, size and ETag.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
-import { redactUrl } from './http-source.js'
+import { redactUrl } from './http-request.js'
 import { resolveRetries, sleepWithin, withRetries } from './retry.js'
 import { checkSignal, concatChunks, describeValue, forEachChunk, Operation } from './shared.js'
 import { checkCredentials, s3FetchFor } from './s3-signing.js'

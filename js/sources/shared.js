@@ -213,17 +213,34 @@ export class SourceBase {
    * @returns {Promise<T>}
    */
   async _operation(what, signal, fn, { timeout = true } = {}) {
-    const op = new Operation(what, this.#name, [this.#signal, signal, this.#closeController.signal], timeout ? this.#requestTimeoutMs : undefined)
-    try {
-      op.throwIfAborted()
-      return await fn(op)
-    } catch (error) {
-      if (error instanceof ParquetBloomError) throw error
-      if (op.aborted) throw op.abortError()
-      throw this._ioError(error, what)
-    } finally {
-      op.dispose()
-    }
+    return runOperation(what, this.#name, [this.#signal, signal, this.#closeController.signal], timeout ? this.#requestTimeoutMs : undefined,
+      fn, (error) => this._ioError(error, what))
+  }
+}
+
+/**
+ * Runs fn(operation) so that it ends promptly when one of `signals` aborts or `timeoutMs` elapses, and
+ * turns whatever it throws into a ParquetBloomError (`ioError` for a failure that is not ours).
+ * @template T
+ * @param {string} what the start of every message, e.g. "reading bytes 0-99 of <name>"
+ * @param {string} source the name errors carry
+ * @param {(AbortSignal | undefined)[]} signals
+ * @param {number | undefined} timeoutMs
+ * @param {(operation: Operation) => Promise<T>} fn
+ * @param {(error: unknown) => Error} ioError
+ * @returns {Promise<T>}
+ */
+export async function runOperation(what, source, signals, timeoutMs, fn, ioError) {
+  const op = new Operation(what, source, signals, timeoutMs)
+  try {
+    op.throwIfAborted()
+    return await fn(op)
+  } catch (error) {
+    if (error instanceof ParquetBloomError) throw error
+    if (op.aborted) throw op.abortError()
+    throw ioError(error)
+  } finally {
+    op.dispose()
   }
 }
 

@@ -6,6 +6,7 @@
 // DEFLATE (RFC 1951), undone by the runtime's DecompressionStream. Longs are swapped for a type that
 // yields bigints, because snapshot ids and sequence numbers exceed 2^53.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { tableError } from './table-location.js'
 
 /** @typedef {{ avsc: any, Buffer: any, header: any, block: any, longType: any }} AvroKit */
 
@@ -83,7 +84,7 @@ const CODECS = {
  */
 export async function readAvroFile(bytes, name) {
   const kit = await loadKit()
-  const refuse = (why, cause) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${name}: not a readable Avro file (${why})`, { cause, source: name })
+  const refuse = (why, cause) => tableError(ErrorCode.MALFORMED_TABLE, `${name}: not a readable Avro file (${why})`, { cause, source: name })
   const buf = kit.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (MAGIC.some((b, i) => buf[i] !== b)) throw refuse('invalid magic bytes')
   let decoded

@@ -7,14 +7,14 @@
 // it, the `stats_parsed` struct (PROTOCOL.md "Checkpoint Schema"), read by the same rules.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { parseExactJson, JsonNumber } from './exact-json.js'
-import { locationUnder, pathResolver } from './table-location.js'
+import { locationUnder, pathResolver, tableError } from './table-location.js'
 import { textOf } from './table-io.js'
 import { valueKeys } from './column-keys.js'
 import { readBound } from './bound-precision.js'
 import { tableBoundRules } from '../indexes/writer-rules.js'
 import { readParquetRows } from './parquet-rows.js'
 
-const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, message, { source })
+const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
 const pad = (v) => String(v).padStart(20, '0')
 const COMMIT_BATCH = 8
 // Delta truncates string statistics to 32 characters by default; the table property

@@ -6,10 +6,10 @@
 // first that exists in order of preference wins; an empty hint is answered by v1.metadata.json upward.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { parseExactJson } from './exact-json.js'
-import { locationUnder } from './table-location.js'
+import { locationUnder, tableError } from './table-location.js'
 import { textOf } from './table-io.js'
 
-const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, message, { source })
+const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
 const ADVICE = 'pass the metadata.json\'s own URL or path, or options.metadata (the metadata.json to read, relative to the table)'
 // An empty hint probes v1–v16 in one wave, then v17–v48, then v49–v128: Hadoop tables number their
 // commits without gaps, so the wave whose last version is missing holds the newest.
@@ -42,7 +42,7 @@ function parsed(location, bytes) {
   try {
     return parseExactJson(textOf(bytes))
   } catch (err) {
-    throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${location} is not JSON: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
+    throw tableError(ErrorCode.MALFORMED_TABLE, `${location} is not JSON: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
   }
 }
 

@@ -7,12 +7,12 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { readAvroFile } from './avro.js'
 import { manifestMayHoldValues, manifestMayMatchWhere } from './manifest-summaries.js'
 import { decodeBound, icebergType, parseTransform, partitionKey, partitionText, transformResultType } from './iceberg-types.js'
-import { pathResolver } from './table-location.js'
+import { pathResolver, tableError } from './table-location.js'
 import { readIcebergMetadata } from './iceberg-pointer.js'
 import { utf8Length, utf8Prefix } from './column-keys.js'
 import { tableBoundRules } from '../indexes/writer-rules.js'
 
-const malformed = (message, source) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, message, { source })
+const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
 const DEFAULT_TRUNCATE = 16
 
 function chooseSnapshot(metadata, options, source) {
@@ -214,10 +214,12 @@ export class IcebergManifests {
   async filesFor(field, keyed, where) {
     const { specs, allFields } = this.context
     const needed = this.manifests.filter((m) => (!field || !keyed || manifestMayHoldValues(m, specs, field, keyed)) && manifestMayMatchWhere(m, specs, allFields, where))
-    const before = this.io.stats.requests
+    // Manifests fetched: the requests sent, less those that were retries of one.
+    const objectsRead = () => this.io.stats.requests - this.io.stats.retries
+    const before = objectsRead()
     await this.#readManifests(needed)
     const files = needed.filter((m) => m.content === 0).flatMap((m) => this.#read.get(m.index) ?? [])
-    return { files, manifests: { total: this.manifests.length, read: needed.length, skipped: this.manifests.length - needed.length, fetched: this.io.stats.requests - before } }
+    return { files, manifests: { total: this.manifests.length, read: needed.length, skipped: this.manifests.length - needed.length, fetched: objectsRead() - before } }
   }
 
   /** Every manifest read (one wave for those not read yet): `files` is then the snapshot's every live file. */

@@ -5,7 +5,7 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { loadDelta } from './delta.js'
 import { loadIceberg } from './iceberg.js'
 import { TableIO } from './table-io.js'
-import { locationUnder, tableRoot } from './table-location.js'
+import { locationUnder, tableError, tableRoot } from './table-location.js'
 
 const FORMATS = ['iceberg', 'delta', 'auto']
 
@@ -15,7 +15,7 @@ async function detectFormat(io, root) {
   if (listing) {
     if (listing.includes('_delta_log')) return 'delta'
     if (listing.includes('metadata')) return 'iceberg'
-    throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${root.root}: neither a _delta_log/ nor a metadata/ folder: not a Delta or Iceberg table`)
+    throw tableError(ErrorCode.MALFORMED_TABLE, `${root.root}: neither a _delta_log/ nor a metadata/ folder: not a Delta or Iceberg table`)
   }
   const locations = [locationUnder(root, '_delta_log/_last_checkpoint'), locationUnder(root, '_delta_log/00000000000000000000.json'), locationUnder(root, 'metadata/version-hint.text')]
   const [pointer, first, hint] = await io.readAll(locations, { optional: true })
@@ -24,14 +24,15 @@ async function detectFormat(io, root) {
   else if (hint) io.prime(locations[2], hint)
   if (pointer || first) return 'delta'
   if (hint) return 'iceberg'
-  throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${root.root.href}: found no _delta_log/_last_checkpoint, commit 0 or metadata/version-hint.text; pass format (and for Iceberg, metadata)`)
+  throw tableError(ErrorCode.MALFORMED_TABLE, `${root.root.href}: found no _delta_log/_last_checkpoint, commit 0 or metadata/version-hint.text; pass format (and for Iceberg, metadata)`)
 }
 
 /**
  * @param {string | URL} location the table's root folder or URL
  * @param {{ format?: 'iceberg' | 'delta' | 'auto', snapshot?: string | number | bigint, version?: number, metadata?: string,
  *   rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[], fetch?: typeof fetch,
- *   headers?: HeadersInit, signal?: AbortSignal, io?: TableIO, lazy?: boolean }} [options]
+ *   headers?: HeadersInit, signal?: AbortSignal, requestTimeoutMs?: number, userAgent?: string, retries?: number, io?: TableIO,
+ *   lazy?: boolean }} [options] fetch … retries: how the metadata objects are read (as openParquet reads files)
  */
 export async function loadTable(location, options = {}) {
   const format = options.format ?? 'auto'

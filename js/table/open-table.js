@@ -125,7 +125,7 @@ export class ParquetTable extends ParquetDataset {
     const plan = await scan.filesFor(field, keyed, where)
     this.#know(plan.files)
     const after = this.#table.io.stats
-    const cost = { requests: after.requests - before.requests, bytes: after.bytesFetched - before.bytesFetched, rounds: after.rounds - before.rounds }
+    const cost = { requests: after.requests - before.requests, bytes: after.bytesFetched - before.bytesFetched, rounds: after.rounds - before.rounds, retries: after.retries - before.retries }
     return { paths: new Set(plan.files.map((f) => f.path)), manifests: plan.manifests, cost }
   }
 

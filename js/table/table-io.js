@@ -2,8 +2,10 @@
 // checkpoints): whole objects, in waves that count as one round each — or of several names that may
 // exist, the first that does — with the objects that never change once written (everything but the
 // metadata pointer) kept in one bounded, process-wide cache — as bytes, or, for those read through a
-// decoder (Avro manifests), as what the decoder made of them.
+// decoder (Avro manifests), as what the decoder made of them. Each object is read through
+// js/sources/object-reads.js: retried, timed out, redacted and validated as the data files' reads are.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { openObject, readObject } from '../sources/object-reads.js'
 
 const CACHE_BYTES = 64 * 1024 * 1024
 
@@ -74,15 +76,17 @@ export function clearTableCache() {
 export class TableIO {
   /**
    * @param {import('./table-location.js').TableRoot} root
-   * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal }} [options]
+   * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal, requestTimeoutMs?: number, userAgent?: string, retries?: number }} [options]
+   *   openTable's reading options, as openParquet takes them
    */
   constructor(root, options = {}) {
     this.root = root
-    // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of this object.
-    this.fetch = options.fetch ?? ((/** @type {Parameters<typeof fetch>} */ ...args) => globalThis.fetch(...args))
-    this.headers = options.headers
     this.signal = options.signal
-    this.stats = { requests: 0, bytesFetched: 0, rounds: 0 }
+    /** requests sent (retries included), body bytes, rounds (waves of reads), and retries of transient failures */
+    this.stats = { requests: 0, bytesFetched: 0, rounds: 0, retries: 0 }
+    /** @type {import('../sources/object-reads.js').ObjectReadOptions} */
+    this.reading = { fetch: options.fetch, headers: options.headers, signal: options.signal, requestTimeoutMs: options.requestTimeoutMs,
+      userAgent: options.userAgent, retries: options.retries, stats: this.stats }
     this.inFlight = 0
     /** Objects already read for another purpose (format detection), handed to the first read of them. */
     this.primed = new Map()
@@ -108,12 +112,13 @@ export class TableIO {
       if (this.primed.has(location)) {
         const bytes = this.primed.get(location)
         this.primed.delete(location)
-        if (bytes === null && !optional) throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${location} does not exist`, { source: location })
+        // Read while telling the format apart, where it may have been missing: here it must not be.
+        if (bytes === null && !optional) return readObject(location, this.reading)
         return bytes
       }
       if (immutable && immutableCache.has(location)) return immutableCache.get(location)
       try {
-        const bytes = await this.#read(location, optional)
+        const bytes = await readObject(location, { ...this.reading, optional, forbiddenIsMissing: true })
         if (bytes && immutable) remember(location, bytes)
         return bytes
       } finally {
@@ -165,7 +170,7 @@ export class TableIO {
     this.inFlight += asked.length
     const answers = await Promise.allSettled(asked.map(async (location) => {
       try {
-        return await this.#openIfExists(location)
+        return await openObject(location, this.reading)
       } finally {
         this.inFlight--
       }
@@ -180,56 +185,8 @@ export class TableIO {
     if (chosen < 0) return kept < 0 ? null : { location: locations[kept], bytes: immutableCache.get(locations[kept]) }
     const location = asked[chosen]
     const bytes = await /** @type {any} */ (answers[chosen]).value.read()
-    this.stats.bytesFetched += bytes.byteLength
     remember(location, bytes)
     return { location, bytes }
-  }
-
-  /**
-   * An object's existence, as a handle that reads or drops its body; null when it does not exist.
-   * @param {string} location
-   * @returns {Promise<{ read: () => Promise<Uint8Array>, cancel: () => Promise<void> } | null>}
-   */
-  async #openIfExists(location) {
-    this.stats.requests++
-    if (this.root.kind === 'local') {
-      const { readFile, stat } = await import('node:fs/promises')
-      try {
-        await stat(location)
-      } catch (err) {
-        const code = /** @type {any} */ (err).code
-        if (code === 'ENOENT' || code === 'ENOTDIR') return null
-        throw new ParquetBloomError(ErrorCode.IO, `cannot read ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
-      }
-      const read = async () => {
-        try {
-          return new Uint8Array(await readFile(location, { signal: this.signal }))
-        } catch (err) {
-          throw new ParquetBloomError(ErrorCode.IO, `cannot read ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
-        }
-      }
-      return { read, cancel: async () => {} }
-    }
-    const response = await this.#fetch(location)
-    if (response.status === 404 || response.status === 403) {
-      await response.body?.cancel()
-      return null
-    }
-    if (!response.ok) {
-      await response.body?.cancel()
-      throw new ParquetBloomError(response.status === 404 ? ErrorCode.FILE_NOT_FOUND : ErrorCode.HTTP_STATUS, `${location}: HTTP ${response.status}`, { status: response.status, source: location })
-    }
-    return { read: async () => new Uint8Array(await response.arrayBuffer()), cancel: async () => { await response.body?.cancel() } }
-  }
-
-  /** @param {string} location */
-  async #fetch(location) {
-    try {
-      return await this.fetch(location, { headers: this.headers, signal: this.signal })
-    } catch (err) {
-      if (this.signal?.aborted) throw new ParquetBloomError(ErrorCode.ABORTED, `reading ${location} was aborted`, { cause: err, source: location })
-      throw new ParquetBloomError(ErrorCode.IO, `cannot fetch ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
-    }
   }
 
   /** @param {string} location @param {{ immutable?: boolean, optional?: boolean }} [options] */
@@ -250,35 +207,6 @@ export class TableIO {
       if (/** @type {any} */ (err).code === 'ENOENT') return []
       throw new ParquetBloomError(ErrorCode.IO, `cannot list ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
     }
-  }
-
-  async #read(location, optional) {
-    this.stats.requests++
-    if (this.root.kind === 'local') {
-      const { readFile } = await import('node:fs/promises')
-      try {
-        const bytes = new Uint8Array(await readFile(location, { signal: this.signal }))
-        this.stats.bytesFetched += bytes.byteLength
-        return bytes
-      } catch (err) {
-        const code = /** @type {any} */ (err).code
-        if ((code === 'ENOENT' || code === 'ENOTDIR') && optional) return null
-        if (code === 'ENOENT') throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${location} does not exist`, { cause: err, source: location })
-        throw new ParquetBloomError(ErrorCode.IO, `cannot read ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
-      }
-    }
-    const response = await this.#fetch(location)
-    if ((response.status === 404 || response.status === 403) && optional) {
-      await response.body?.cancel()
-      return null
-    }
-    if (!response.ok) {
-      await response.body?.cancel()
-      throw new ParquetBloomError(response.status === 404 ? ErrorCode.FILE_NOT_FOUND : ErrorCode.HTTP_STATUS, `${location}: HTTP ${response.status}`, { status: response.status, source: location })
-    }
-    const bytes = new Uint8Array(await response.arrayBuffer())
-    this.stats.bytesFetched += bytes.byteLength
-    return bytes
   }
 }
 

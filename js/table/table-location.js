@@ -3,6 +3,7 @@
 // metadata that leads outside it (another host, a link-local address, `..` out of the folder). Table
 // metadata is written by whoever could write the table: it must not make us fetch arbitrary URLs.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { redactUrl } from '../sources/http-request.js'
 
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/
 
@@ -28,6 +29,36 @@ export async function tableRoot(location) {
   const path = await import('node:path')
   const local = /^file:/i.test(text) ? fileURLToPath(text) : text
   return { kind: 'local', root: path.resolve(local).replace(/[\\/]+$/, '') || '/' }
+}
+
+/**
+ * `text` with every http(s) URL in it shown as redactUrl shows it: messages name locations built from a
+ * signed table URL (its query rides on every location under it).
+ * @param {string} text
+ */
+function redactUrlsIn(text) {
+  return text.replace(/https?:\/\/[^\s"'<>`]+/gi, (found) => {
+    // Punctuation after a URL belongs to the sentence.
+    const trailing = /[.,;:!?)\]]+$/.exec(found)?.[0] ?? ''
+    let url
+    try {
+      url = new URL(found.slice(0, found.length - trailing.length))
+    } catch {
+      return found
+    }
+    return url.search || url.username || url.password ? redactUrl(url) + trailing : found
+  })
+}
+
+/**
+ * An error about a table's files: the URLs it names shown without credentials (a signed table URL's query
+ * rides on every location under it).
+ * @param {string} code an ErrorCode
+ * @param {string} message
+ * @param {{ source?: string, cause?: unknown }} [details]
+ */
+export function tableError(code, message, { source, cause } = {}) {
+  return new ParquetBloomError(code, redactUrlsIn(message), { ...(cause !== undefined ? { cause } : {}), ...(source !== undefined ? { source: redactUrlsIn(source) } : {}) })
 }
 
 /** Splits a '/'-separated relative path into segments, resolving '.' and '..'; null when it climbs out. */
@@ -81,7 +112,7 @@ function outsideAllowed(location, allowOutside) {
 
 function refuse(path, root, why) {
   const where = root.kind === 'local' ? root.root : root.root.href
-  return new ParquetBloomError(ErrorCode.PATH_OUTSIDE_TABLE,
+  return tableError(ErrorCode.PATH_OUTSIDE_TABLE,
     `the table's metadata names ${JSON.stringify(path)}, which ${why} (table at ${where}); pass allowOutside to read it`, { source: path })
 }
 

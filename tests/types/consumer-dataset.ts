@@ -148,7 +148,7 @@ function tableMembers(t: ParquetTable): Every<ParquetTable> {
       format: info.format, snapshot: info.snapshot, formatVersion: info.formatVersion, metadataLocation: info.metadataLocation, manifests, version: info.version,
       writer: info.writer, columns: info.columns.map((c) => ({ name: c.name, type: tableColumnType(c.type) }) satisfies Every<ParquetTable['table']['columns'][number]>),
       files: info.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes satisfies Array<'position' | 'equality' | 'dv'> }) satisfies Every<ParquetTable['table']['files'][number]>),
-      metadataStats: { requests: info.metadataStats.requests, bytesFetched: info.metadataStats.bytesFetched, rounds: info.metadataStats.rounds } satisfies Every<ParquetTable['table']['metadataStats']>,
+      metadataStats: { requests: info.metadataStats.requests, bytesFetched: info.metadataStats.bytesFetched, rounds: info.metadataStats.rounds, retries: info.metadataStats.retries } satisfies Every<ParquetTable['table']['metadataStats']>,
     } satisfies Every<ParquetTable['table']>,
     summary: t.summary().then(summaryFields),
   }

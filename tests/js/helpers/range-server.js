@@ -24,6 +24,8 @@ import send from 'send'
  * - drop              promises the full length, sends half, then closes the connection
  * - chunked           no Content-Length (chunked transfer encoding)
  * - status:NNN        answers NNN with a small text body
+ * - fail-first:NNN    answers NNN (a small text body) to the first request of each path since the start or
+ *                     the last resetStats(), then serves normally: a transient failure a retry gets past
  * - redirect          302 to /moved/<path> (served like <path>, without the mode)
  * - slow:N            headers after N ms
  * - slow-body:N       headers and the first half of the first chunk at once, the rest after N ms
@@ -211,14 +213,14 @@ function parseModes(text) {
 
 const KNOWN_MODES = new Set(['ignore-range', 'ignore-suffix', 'suffix-416', 'no-suffix', 'wrong-content-range', 'no-content-range', 'unknown-size',
   'change-size', 'short-body', 'drop', 'chunked', 'status', 'redirect', 'slow', 'slow-body', 'wave', 'etag', 'weak-etag', 'last-modified',
-  'ignore-conditions'])
+  'ignore-conditions', 'fail-first'])
 
 function serve({ req, res, urlPath, modes, nth, count, later, root }) {
   const range = req.headers.range
   const isSuffix = typeof range === 'string' && /^bytes=\s*-\d+\s*$/.test(range)
 
-  if (modes.status) {
-    const status = Number(modes.status)
+  if (modes.status || (modes['fail-first'] && nth === 1)) {
+    const status = Number(modes.status || modes['fail-first'])
     const body = `test server: status ${status} on request`
     res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) })
     count(Buffer.byteLength(body))

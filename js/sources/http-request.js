@@ -1,0 +1,149 @@
+// One HTTP request as every reader of URLs here sends it (range reads, whole objects, HEADs): the
+// caller's headers with identity encoding and a User-Agent, no user:password in URLs, credentials kept out
+// of what is shown (redactUrl), a fetch that throws turned into IO with what a browser's CORS refusal
+// would need, a status turned into HTTP_STATUS with a hint, and an unread body cancelled to free its
+// connection. Retries are js/sources/retry.js's; the operation (signals, timeout) js/sources/shared.js's.
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { inBrowser } from './runtime.js'
+import { defaultFetch } from './default-fetch.js'
+
+// Query parameters whose values are credentials (S3/GCS/Azure/CloudFront signatures, tokens, keys):
+// shown as "…" in names and messages, which end up in logs.
+const SECRET_PARAM = /sig|signature|token|credential|secret|key|auth|password|passwd|policy|session/i
+
+const STATUS_HINTS = {
+  400: 'bad request',
+  401: 'unauthorized — the server wants credentials (pass them in options.headers)',
+  403: "forbidden — check the URL's credentials/signature (a presigned URL may have expired)",
+  404: 'not found',
+  405: 'method not allowed',
+  410: 'gone',
+  416: 'range not satisfiable',
+  429: 'too many requests — try again later',
+  500: 'internal server error',
+  501: 'not implemented',
+  502: 'bad gateway',
+  503: 'service unavailable — try again later',
+  504: 'gateway timeout',
+}
+
+/** The URL as shown in messages: no user:password, credential-like query values replaced by "…". */
+export function redactUrl(url) {
+  const shown = new URL(url.href)
+  shown.username = ''
+  shown.password = ''
+  shown.hash = '' // never sent
+  if (!shown.search) return shown.href
+  const parts = shown.search.slice(1).split('&').map((part) => {
+    const eq = part.indexOf('=')
+    if (eq < 0) return part
+    let key = part.slice(0, eq)
+    try {
+      key = decodeURIComponent(key)
+    } catch {
+      // A malformed escape: match on the raw text.
+    }
+    return SECRET_PARAM.test(key) ? `${part.slice(0, eq)}=…` : part
+  })
+  shown.search = ''
+  return `${shown.href}?${parts.join('&')}`
+}
+
+/** Refuses a URL with user:password (fetch refuses them; credentials belong in a header). */
+export function refuseUserinfo(url) {
+  if (url.username || url.password) {
+    throw invalidArgument(`${redactUrl(url)}: URLs with user:password are refused by fetch; send the credentials in options.headers (Authorization) instead`)
+  }
+}
+
+/**
+ * The fetch requests go through: options.fetch, else this runtime's (js/sources/default-fetch.js).
+ * @param {Function | undefined} given
+ * @param {string} name the URL as shown, for the message when there is none
+ * @returns {Function}
+ */
+export function fetchFor(given, name) {
+  if (typeof (given ?? globalThis.fetch) !== 'function') throw invalidArgument(`no fetch() in this runtime to read ${name}; pass options.fetch`)
+  return given ?? defaultFetch()
+}
+
+/**
+ * The headers every request carries: the caller's, identity encoding (a compressed body's length is not
+ * the file's, and breaks byte ranges; browsers ignore it and set their own) and options.userAgent.
+ * @param {{ headers?: HeadersInit, userAgent?: string }} options
+ */
+export function requestHeaders({ headers, userAgent }) {
+  const all = new Headers(headers)
+  all.set('accept-encoding', 'identity')
+  if (userAgent !== undefined) all.set('user-agent', userAgent)
+  return all
+}
+
+/**
+ * Sends one request within `op` and returns the response. A fetch that throws is IO naming `what` and,
+ * since a browser reports a CORS refusal the same way, `cors`: what the server must allow; an abort is
+ * the operation's ABORTED.
+ * @param {import('./shared.js').Operation} op
+ * @param {Function} fetchFn
+ * @param {string} url
+ * @param {{ method?: string, headers: Headers, bypassHttpCache?: boolean }} request
+ * @param {string} what e.g. "requesting bytes=0-99 of <name>"
+ * @param {string} name the URL as shown
+ * @param {string} cors what the server must allow for a browser to read it
+ * @returns {Promise<Response>}
+ */
+export async function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache = false }, what, name, cors) {
+  /** @type {RequestInit} */
+  const init = { method, headers, signal: op.signal } // redirects followed, fetch's default
+  // In a browser, always: Chromium's HTTP cache lets one request of a URL through at a time (its cache
+  // lock), so a wave of reads of one file would go one by one, a round each; and a mutable object (a
+  // table's pointer) must not come from a stale cache.
+  if (bypassHttpCache || inBrowser()) init.cache = 'no-store'
+  try {
+    return await op.race(fetchFn(url, init))
+  } catch (cause) {
+    if (cause instanceof ParquetBloomError || op.aborted) throw cause
+    throw new ParquetBloomError(ErrorCode.IO, `network error ${what}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ${cors}`,
+      { cause, source: name })
+  }
+}
+
+/** Cancels a body left unread (or half read), so its connection is freed for the next request. */
+export function releaseBody(response) {
+  if (response.body && !response.bodyUsed && !response.body.locked) response.body.cancel().catch(() => {})
+}
+
+/**
+ * HTTP_STATUS (the error has `status`; js/sources/retry.js retries 429 and 5xx) with a hint at the cause.
+ * @param {Response} response
+ * @param {string} what e.g. "from <name> for bytes=0-99"
+ * @param {string} name
+ * @param {string} expected the hint for a status that is no error, e.g. "expected 206 Partial Content"
+ * @param {string} [code] another ErrorCode for this status (FILE_NOT_FOUND for a whole object's 404)
+ */
+export function statusError(response, what, name, expected, code = ErrorCode.HTTP_STATUS) {
+  const status = response.status
+  const hint = STATUS_HINTS[status] ?? (status >= 500 ? 'server error' : status >= 400 ? 'client error' : expected)
+  const text = response.statusText && response.statusText.toLowerCase() !== hint ? ` ${response.statusText}` : ''
+  return new ParquetBloomError(code, `HTTP ${status}${text} ${what}: ${hint}`, { source: name, status })
+}
+
+/** A header's non-negative integer (Content-Length), or undefined. */
+export function parseLength(value) {
+  if (value === null || value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined
+  const n = Number(value)
+  return Number.isSafeInteger(n) ? n : undefined
+}
+
+/** A response's Content-Length, when it is the file's size (not that of a compressed body). */
+export function identityLength(response) {
+  const encoding = response.headers.get('content-encoding')
+  return !encoding || /^\s*identity\s*$/i.test(encoding) ? parseLength(response.headers.get('content-length')) : undefined
+}
+
+/** A failure's message with its cause's (fetch's "fetch failed" says nothing alone). */
+export function describeCause(cause) {
+  const message = cause?.message ?? String(cause)
+  const inner = cause?.cause?.message ?? cause?.cause?.code
+  return inner && inner !== message ? `${message} (${inner})` : message
+}

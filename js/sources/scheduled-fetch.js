@@ -1,0 +1,16 @@
+// A fetch whose requests each wait for a turn first — a dataset's window of requests in flight
+// (js/dataset/request-window.js) — so the code that schedules requests never calls a fetch itself.
+import { defaultFetch } from './default-fetch.js'
+
+/**
+ * A fetch whose every request first waits for `schedule` to run it (a window's slot, held until the
+ * response's headers are in; the body follows on the same connection): through `inner`, else what a
+ * single file would read with (Node's keep-alive transport, else the runtime's fetch).
+ * @param {Function | undefined} inner
+ * @param {<T>(send: () => Promise<T>) => Promise<T>} schedule
+ * @returns {typeof fetch}
+ */
+export function scheduledFetch(inner, schedule) {
+  const call = inner ?? defaultFetch()
+  return /** @type {typeof fetch} */ ((input, init) => schedule(() => call(input, init)))
+}

@@ -1,0 +1,29 @@
+// A Validator (js/sources/validator.js) as the text a sidecar index records for a file — `etag:<strong
+// ETag>`, `last-modified:<date>`, `mtime:<ms>` — and the kind of such a text. A module of its own so that
+// reading files (the browser's first download) does not carry what only the sidecar code uses.
+import { strongEtag } from './validator.js'
+
+/**
+ * The form a sidecar index records: `etag:<strong ETag>`, else `last-modified:<date>`, else
+ * `mtime:<ms>`; null when none of those is known.
+ * @param {import('./validator.js').Validator | null | undefined} v
+ * @returns {string | null}
+ */
+export function recordedValidator(v) {
+  const etag = strongEtag(v)
+  if (etag !== undefined) return `etag:${etag}`
+  if (v?.lastModified) return `last-modified:${v.lastModified}`
+  if (v?.mtimeMs !== undefined) return `mtime:${v.mtimeMs}`
+  return null
+}
+
+/**
+ * The kind of a recorded validator; 'other' for a string in another form (a caller's own), null for none.
+ * @param {string | null | undefined} recorded
+ * @returns {'mtime' | 'etag' | 'last-modified' | 'other' | null}
+ */
+export function recordedValidatorKind(recorded) {
+  if (!recorded) return null
+  const kind = /^(mtime|etag|last-modified):/.exec(recorded)?.[1]
+  return /** @type {any} */ (kind ?? 'other')
+}
