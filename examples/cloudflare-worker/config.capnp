@@ -98,6 +98,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/errors.js", esModule = embed "../../js/errors.js"),
     (name = "node_modules/parquet-bloom/js/filter/filter-health.js", esModule = embed "../../js/filter/filter-health.js"),
     (name = "node_modules/parquet-bloom/js/footer/footer-cache.js", esModule = embed "../../js/footer/footer-cache.js"),
+    (name = "node_modules/parquet-bloom/js/footer/footer-stores.js", esModule = embed "../../js/footer/footer-stores.js"),
     (name = "node_modules/parquet-bloom/js/footer/records.js", esModule = embed "../../js/footer/records.js"),
     (name = "node_modules/parquet-bloom/js/indexes/lazy-metadata.js", esModule = embed "../../js/indexes/lazy-metadata.js"),
     (name = "node_modules/parquet-bloom/js/footer/footer.js", esModule = embed "../../js/footer/footer.js"),
