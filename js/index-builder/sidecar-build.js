@@ -86,6 +86,30 @@ export async function buildSidecarIndex(files, sink, options) {
   }
 }
 
+/**
+ * Writes an index of files already described (their bitsets and bounds at hand), in either format: what
+ * buildSidecarIndex does after reading each file, for a caller that has the filters (benchmarks, tools).
+ * @param {AsyncIterable<import('./sidecar-sliced-writer.js').SlicedFileInput> | Iterable<import('./sidecar-sliced-writer.js').SlicedFileInput>} files
+ * @param {string | NodeJS.WritableStream | WritableStream | null} sink
+ * @param {{ format?: 1 | 2, fpp?: number, columns: string[], segmentBytes?: number }} options
+ */
+export async function writeSidecarFiles(files, sink, { format = 2, fpp = 0.01, columns, segmentBytes }) {
+  const out = await openSink(sink)
+  try {
+    await out.write(PUFFIN_MAGIC)
+    const writer = format === 2
+      ? new SlicedIndexWriter(out, { fpp, columns, segmentBytes: segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}` })
+      : new DirectoryWriter(out, { fpp, columns, segmentBytes })
+    for await (const file of files) await writer.add(file)
+    await writer.finish()
+    const bytesWritten = out.written
+    return { bytesWritten, blob: await out.close() }
+  } catch (error) {
+    await out.abort(error)
+    throw error
+  }
+}
+
 /** How many entries record each kind of validator (mtime, etag, last-modified; none for a file read from memory or a URL that sent none). */
 function validatorsOf(validators) {
   /** @type {Record<string, number>} */
