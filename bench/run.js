@@ -244,6 +244,7 @@ function print(result) {
     const rows = []
     for (const format of [2, 1]) {
       const f = x[`format${format}`]
+      if (!f) continue
       for (const phase of ['cold', 'warm']) {
         const p = f[phase]
         rows.push([`format ${format} (${bytes(f.indexBytes)})`, phase, p.rounds, p.requests, p.heads, bytes(p.bytes), fmt(p.ms, 0), fmt(p.cpuMs, 0), bytes(p.rssGrowthBytes)])
@@ -358,7 +359,7 @@ function targets(result) {
     const x = result.sidecarFormats
     const { cold, warm, falseNegative } = x.format2
     add(`sidecar format 2: one absent value, ${x.files} files × ${x.rowGroups / x.files} row groups, sizes and ETags given`, '≤ 3 rounds, 0 HEADs, ≤ 2 MiB, ≤ 300 ms CPU, ≤ 128 MiB RSS cold; warm 1 round',
-      `cold ${cold.rounds} rounds, ${cold.heads} HEADs, ${bytes(cold.bytes)}, ${fmt(cold.cpuMs, 0)} ms CPU, ${bytes(cold.rssGrowthBytes)} RSS; warm ${warm.rounds} round, ${bytes(warm.bytes)} (format 1: ${bytes(x.format1.cold.bytes)} cold)`,
+      `cold ${cold.rounds} rounds, ${cold.heads} HEADs, ${bytes(cold.bytes)}, ${fmt(cold.cpuMs, 0)} ms CPU, ${bytes(cold.rssGrowthBytes)} RSS; warm ${warm.rounds} round, ${bytes(warm.bytes)} (format 1: ${x.format1 ? bytes(x.format1.cold.bytes) : '–'} cold)`,
       cold.rounds <= 3 && cold.heads === 0 && cold.bytes <= 2 * MiB && cold.cpuMs <= 300 && cold.rssGrowthBytes <= 128 * MiB && warm.rounds === 1 && !falseNegative)
     const million = x.sizeModel.find((m) => m.files === 1_000_000)
     add('sidecar format 2 size model, 1,000,000 files × 10 row groups, one value cold', '≤ 16 MiB', bytes(million.coldBytes), million.coldBytes <= 16 * MiB)

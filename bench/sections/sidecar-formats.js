@@ -23,7 +23,7 @@ const PRESENT = 987654321n
 const ABSENT = [123456789n, 555555555n]
 
 /** The synthetic files: file `holder`, row group 4 holds PRESENT. */
-function* synthetic(files, holder) {
+export function* synthetic(files, holder) {
   const random = rng(23)
   for (let f = 0; f < files; f++) {
     const rowGroups = []
@@ -89,13 +89,15 @@ export function sizeModel(files, groups = GROUPS, { pageFiles = 64, segmentChunk
 
 export async function run({ quick } = {}) {
   await init()
-  const files = quick ? 2_000 : 100_000
+  const files = Number(process.env.PB_SIDECAR_FILES) || (quick ? 2_000 : 100_000)
   const holder = Math.floor(files * 0.37)
+  // PB_SIDECAR_FORMATS=2 measures format 2 alone (format 1 at full scale takes minutes).
+  const formats = (process.env.PB_SIDECAR_FORMATS ?? '2,1').split(',').map(Number)
   return withTempDir('bench-sidecar-formats', async (dir) => {
     const data = path.join(dir, 'idx')
     mkdirSync(data)
     const written = {}
-    for (const format of [2, 1]) {
+    for (const format of formats) {
       const started = performance.now()
       const { bytesWritten } = await writeSidecarFiles(synthetic(files, holder), path.join(data, `v${format}.puffin`), { format, columns: ['id'] })
       written[format] = { bytes: bytesWritten, ms: performance.now() - started }
@@ -105,8 +107,8 @@ export async function run({ quick } = {}) {
     const server = await startServer(data, ['slow:30'])
     try {
       const out = { files, rowGroups: files * GROUPS, latencyMs: 30 }
-      for (const format of [2, 1]) out[`format${format}`] = { indexBytes: written[format].bytes, writeMs: written[format].ms, ...await probeFormat(server.origin, `v${format}.puffin`, files, listing, holder) }
-      out.sizeModel = [sizeModel(100_000), sizeModel(1_000_000)]
+      for (const format of formats) out[`format${format}`] = { indexBytes: written[format].bytes, writeMs: written[format].ms, ...await probeFormat(server.origin, `v${format}.puffin`, files, listing, holder) }
+      out.sizeModel = [sizeModel(10_000), sizeModel(100_000), sizeModel(1_000_000)]
       return out
     } finally {
       await server.stop()

@@ -86,7 +86,10 @@ export interface SidecarProbeResult {
    * `validators` the kinds with validator-kind-differs, and every result is unknown (stale-index).
    */
   files: Array<{ path: string, current: boolean, reason?: StaleIndexReason, detail?: string, validators?: { recorded: ValidatorKind, found: ValidatorKind | 'none' },
-    /** numRows: null where a format-2 index did not read the file's details (only the bloom check was needed). */
+    /**
+     * numRows: null where a format-2 index did not read the file's details (only the bloom check was needed). Format 2 shares
+     * row-group and result objects between files that answer alike: treat them as read-only.
+     */
     rowGroups: Array<{ index: number, numRows: number | null, results: ProbeValueResult[] }> }>
 }
 

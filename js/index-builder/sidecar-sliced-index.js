@@ -64,6 +64,9 @@ export class SlicedSidecarIndex {
    * @param {any} cache the tail's bytes
    * @param {any} footer the Puffin footer
    */
+  /** The base as an absolute local path, once a caller's path needed it. */
+  #absoluteBase
+
   /** Where the tail read began: the files blob's bytes from there on are held. */
   #tailOffset
 
@@ -204,9 +207,7 @@ export class SlicedSidecarIndex {
 
     /** per target: { path, f (entry or -1), now?, state } */
     /** @type {any[]} */
-    const targets = specs
-      ? await Promise.all(specs.map(async (spec) => this.#target(spec, validate, started)))
-      : await this.#everyFile(validate, signal)
+    const targets = specs ? await this.#targets(specs, validate, started) : await this.#everyFile(validate, signal)
     // Not matched by identity: by path, then its details say why (or that the caller's facts fit it).
     const byPath = targets.filter((t) => t.state === 'path')
     if (byPath.length) {
@@ -240,31 +241,37 @@ export class SlicedSidecarIndex {
 
     // The bloom check of every described file's chunks.
     const placement = this.#placement(column)
-    const masks = new Map()
-    const maskOf = (r, candidate) => {
-      const key = `${r}:${candidate.index}`
-      let mask = masks.get(key)
-      if (!mask) {
+    /** @type {Array<Array<Uint8Array>>} per region, per candidate: the AND of its 8 rows */
+    const masks = []
+    const masksOf = (r, candidates) => {
+      if (!masks[r]) {
         const region = this.#layout.regions[r]
-        const rows = hashRows(blockIndexOf(candidate.high, region.numBytes / 32), candidate.low).map((p) => rowBytes.get(`${r}:${p}`))
-        mask = andRows(/** @type {Uint8Array[]} */ (rows))
-        masks.set(key, mask)
+        masks[r] = candidates.map((c) => andRows(hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low).map((p) => /** @type {Uint8Array} */ (rowBytes.get(`${r}:${p}`)))))
       }
-      return mask
+      return masks[r]
     }
     const open = []
+    const regionEncodings = []
     for (const t of targets) {
       if (t.state !== 'described') continue
       const r = placement.regionOf[t.f]
       if (r < 0) continue
-      const encoded = this.#encodingFor(encodings, this.#layout.regions[r].type, list, column)
+      const encoded = (regionEncodings[r] ??= this.#encodingFor(encodings, this.#layout.regions[r].type, list, column))
       const slot = placement.slotOf[t.f]
+      const groups = this.#part.rowGroups[t.f]
+      const regionMasks = masksOf(r, encoded.candidates)
+      const count = regionMasks.length
+      // maybe[g × count + c]: candidate c may be in row group g.
+      const maybe = new Uint8Array(groups * count)
+      let any = 0
+      for (let c = 0; c < count; c++) {
+        const mask = regionMasks[c]
+        for (let g = 0, k = slot; g < groups; g++, k++) any |= maybe[g * count + c] = (mask[k >>> 3] >> (k & 7)) & 1
+      }
       t.encoded = encoded
-      t.maybe = Array.from({ length: this.#part.rowGroups[t.f] }, (_, g) => {
-        const k = slot + g
-        return encoded.candidates.map((c) => (maskOf(r, c)[k >>> 3] >> (k & 7)) & 1)
-      })
-      if (t.maybe.some((g) => g.some(Boolean))) open.push(t)
+      t.maybe = maybe
+      t.open = any === 1
+      if (any) open.push(t)
     }
     // Min/max for the files still open, when their pages are few.
     if (open.length && options.bounds !== false) {
@@ -273,23 +280,32 @@ export class SlicedSidecarIndex {
       if (options.bounds === true || bytes <= this.#boundsBytes) await this.#wave(this.#pageTasks(pages), { signal })
     }
     const c = this.#layout.columns.indexOf(column)
+    const shared = sharedResults(list)
     return {
       column,
-      files: targets.map((t) => /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any, rowGroups: any[] }} */ (this.#answer(t, list, column, c, options.bounds !== false))),
+      files: targets.map((t) => /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any, rowGroups: any[] }} */ (this.#answer(t, list, column, c, options.bounds !== false, shared))),
     }
   }
 
   /** One file's entry of a probe's answer. */
-  #answer(t, list, column, c, useBounds) {
+  #answer(t, list, column, c, useBounds, shared) {
     const details = t.f >= 0 ? this.#pageOfFile(t.f) : undefined
     const groups = t.f >= 0 ? this.#part.rowGroups[t.f] : 0
-    const rowGroups = Array.from({ length: groups }, (_, index) => ({ index, numRows: details?.rowRows[index] ?? null, results: [] }))
+    /** @type {Array<{ index: number, numRows: number | null, results: any[] }>} */
+    const rowGroups = new Array(groups)
+    if (t.state === 'described' && !details && t.encoded && !t.open) {
+      // Every row group ruled out by the bloom check alone (most files, for an absent value): shared answers.
+      for (let index = 0; index < groups; index++) rowGroups[index] = shared.ruledOut(index, t.encoded)
+      return { path: t.path, current: true, rowGroups }
+    }
+    for (let index = 0; index < groups; index++) rowGroups[index] = { index, numRows: details ? details.rowRows[index] : null, results: [] }
     if (t.state !== 'described') {
       const now = t.why
-      for (const g of rowGroups) g.results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index', `the sidecar index does not describe this file as it is: ${now.detail}`))
+      const results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index', `the sidecar index does not describe this file as it is: ${now.detail}`))
+      for (const g of rowGroups) g.results = results.slice()
       return { path: t.path, current: false, reason: now.reason, detail: now.detail, ...(now.validators ? { validators: now.validators } : {}), rowGroups }
     }
-    for (const g of rowGroups) g.results = answerChunk(t, g, list, column, useBounds ? details?.bounds[c]?.[g.index] : undefined)
+    for (const g of rowGroups) g.results = answerChunk(t, g, list, column, useBounds ? details?.bounds[c]?.[g.index] : undefined, shared)
     return { path: t.path, current: true, rowGroups }
   }
 
@@ -309,28 +325,44 @@ export class SlicedSidecarIndex {
     await this.#source.close()
   }
 
-  /** How one caller's file is matched: by identity now, by path later, or after its check. */
-  async #target(spec, validate, started) {
-    const path = spec.path
-    const forms = await this.#recordedForms(path)
-    /** @type {any} */
-    const t = { path, forms, f: -1, state: 'path', now: undefined, checked: false, why: undefined }
-    if (spec.size !== undefined) t.now = { size: spec.size, validator: spec.validator ?? null }
-    else if (validate) {
-      t.now = await started.checks.get(await this.#resolve(path))
-      t.checked = true
-    } else return t
-    if (t.now.size < 0) return { ...t, state: 'stale', why: currency({ size: 0, validator: null }, t.now) }
-    // A validator known (given or found): the identity decides, with no request per file.
-    if (t.now.validator) {
-      const hashes = hashHalves(hashStrings(forms.map((form) => identityText(form, t.now.size, t.now.validator))))
-      for (let k = 0; k < forms.length; k++) {
-        const f = this.#identities.find(hashes.low[k], hashes.high[k])
-        if (f === AMBIGUOUS) return { ...t, state: 'stale', why: ambiguous('identity') }
-        if (f >= 0) return { ...t, f, state: 'described' }
+  /**
+   * How each caller's file is matched: by identity now (one batch of hashes for all of them), by path
+   * later, or after its check.
+   */
+  async #targets(specs, validate, started) {
+    const path = this.#base !== undefined && !isUrl(this.#base) ? await import('node:path') : undefined
+    const targets = []
+    for (const spec of specs) {
+      /** @type {any} */
+      const forms = this.#recordedForms(spec.path, path)
+      const t = { path: spec.path, forms, plain: forms.plain === true, f: -1, state: 'path', now: undefined, checked: false, why: undefined }
+      if (spec.size !== undefined) t.now = { size: spec.size, validator: spec.validator ?? null }
+      else if (validate) {
+        t.now = await started.checks.get(this.#resolveWith(spec.path, path))
+        t.checked = true
       }
+      if (t.now && t.now.size < 0) Object.assign(t, { state: 'stale', why: currency({ size: 0, validator: null }, t.now) })
+      targets.push(t)
     }
-    return t
+    // A validator known (given or found): the identity decides, with no request per file.
+    const byIdentity = targets.filter((t) => t.state === 'path' && t.now?.validator)
+    const texts = []
+    // A plain relative name is hashed as given (what a build under the same base records); its other forms
+    // are tried by path when that finds nothing.
+    const hashedForms = (t) => (t.forms.length === 2 && t.plain ? 1 : t.forms.length)
+    for (const t of byIdentity) for (let k = 0; k < hashedForms(t); k++) texts.push(identityText(t.forms[k], t.now.size, t.now.validator))
+    const { low, high } = hashHalves(hashStrings(texts))
+    let i = 0
+    for (const t of byIdentity) {
+      let found = -1
+      for (let k = 0; k < hashedForms(t); k++, i++) {
+        const f = this.#identities.find(low[i], high[i])
+        if (found === -1 && f !== -1) found = f
+      }
+      if (found === AMBIGUOUS) Object.assign(t, { state: 'stale', why: ambiguous('identity') })
+      else if (found >= 0) Object.assign(t, { f: found, state: 'described' })
+    }
+    return targets
   }
 
   /** Every file of the index (no `files`): their paths from the details, checked unless `validate` is false. */
@@ -348,23 +380,34 @@ export class SlicedSidecarIndex {
     return targets
   }
 
-  /** The forms a caller's path may be recorded under: as given, relative to the base, and resolved. */
-  async #recordedForms(given) {
-    const forms = [given]
+  /** The forms a caller's path may be recorded under: as given, relative to the base, and resolved (`path`: node:path, for a local base). */
+  #recordedForms(given, path) {
     const base = this.#base
-    if (base === undefined) return forms
+    if (base === undefined) return [given]
     if (isUrl(given)) {
-      const prefix = isUrl(base) ? new URL('.', base.endsWith('/') ? base : `${base}/`).href : undefined
-      if (prefix && given.startsWith(prefix)) forms.push(decodeURIComponent(given.slice(prefix.length)))
-      return forms
+      if (!isUrl(base)) return [given]
+      const prefix = base.endsWith('/') ? base : `${base}/`
+      return given.startsWith(prefix) ? [given, decodeURIComponent(given.slice(prefix.length))] : [given]
     }
-    if (isUrl(base)) return forms
-    const path = await import('node:path')
+    if (!path) return [given]
+    // A plain relative name (no . or .. segments, / separators): itself, and under the base — no path arithmetic.
+    if (!given.startsWith('/') && !given.includes('\\') && !/(^|\/)\.\.?(\/|$)/.test(given) && !given.includes('//')) {
+      this.#absoluteBase ??= path.resolve(base)
+      return Object.assign([given, `${this.#absoluteBase}${path.sep}${path.sep === '/' ? given : given.split('/').join(path.sep)}`], { plain: true })
+    }
     const absolute = path.resolve(base, given)
     const relative = path.relative(base, absolute)
+    const forms = [given]
     if (!relative.startsWith('..') && !path.isAbsolute(relative)) forms.push(relative.split(path.sep).join('/'))
     forms.push(absolute)
     return [...new Set(forms)]
+  }
+
+  /** A recorded path resolved against the base, `path` (node:path) given for a local base. */
+  #resolveWith(recorded, path) {
+    if (isUrl(recorded) || this.#base === undefined) return recorded
+    if (isUrl(this.#base)) return new URL(recorded, this.#base).href
+    return path ? path.resolve(this.#base, recorded) : recorded
   }
 
   /** Where a recorded path points (resolved against the base). */
@@ -547,28 +590,53 @@ function encodeFor(type, list, path, column) {
   return { encoded, candidates, order, keys }
 }
 
+/**
+ * The answers a probe gives many row groups, made once per value (results are data nobody changes): a
+ * million row groups share a few objects instead of holding a million.
+ */
+function sharedResults(list) {
+  const make = (verdict, source, reason, detail) => list.map((value) => valueResult(value, verdict, source, reason, detail))
+  return {
+    outOfRange: make('absent', Source.STATISTICS, 'out-of-range', 'outside the min/max the sidecar index records for the chunk'),
+    maybe: make('maybe', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter may hold it'),
+    absent: make('absent', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter rules it out'),
+    scratch: new Uint8Array(list.length),
+    /** @type {Map<any, any[]>} per encoding, row group g with every value ruled out by the bloom check (or preset), numRows unread */
+    groups: new Map(),
+    ruledOut(index, encoded) {
+      let byIndex = this.groups.get(encoded)
+      if (!byIndex) this.groups.set(encoded, byIndex = [])
+      if (!byIndex[index]) {
+        const results = encoded.encoded.outcomes.map((o, i) => (o.verdict ? { ...o } : this.absent[i]))
+        byIndex[index] = { index, numRows: null, results }
+      }
+      return byIndex[index]
+    },
+  }
+}
+
 /** One row group's answers: presets, then min/max where read, then the bit slices. */
-function answerChunk(target, group, list, column, bounds) {
+function answerChunk(target, group, list, column, bounds, shared) {
   const encoded = target.encoded
   if (!encoded) return list.map((v) => valueResult(v, 'unknown', null, 'no-index', `the sidecar index has no column ${column} for this file`))
   const { outcomes, owners } = encoded.encoded
-  const maybe = target.maybe[group.index]
+  const count = encoded.candidates.length
+  const base = group.index * count
   let excluded
   if (bounds && encoded.order && (bounds[0] !== null || bounds[1] !== null)) {
     excluded = excludedByBounds(encoded.order, encoded.keys, decodeBound(encoded.order.kind, bounds[0]), decodeBound(encoded.order.kind, bounds[1]))
   }
-  const inBounds = new Uint8Array(list.length)
-  const hit = new Uint8Array(list.length)
-  for (let k = 0; k < owners.length && k < encoded.candidates.length; k++) {
+  // 0: no candidate in bounds, 1: in bounds, 2: in bounds and a bloom hit — scratch reused across row groups.
+  const state = shared.scratch
+  state.fill(0)
+  for (let k = 0; k < owners.length && k < count; k++) {
     if (excluded?.[k]) continue
-    inBounds[owners[k]] = 1
-    if (maybe[k]) hit[owners[k]] = 1
+    const i = owners[k]
+    state[i] = Math.max(state[i], target.maybe[base + k] ? 2 : 1)
   }
-  return list.map((value, i) => {
-    if (outcomes[i].verdict) return { ...outcomes[i] }
-    if (!inBounds[i]) return valueResult(value, 'absent', Source.STATISTICS, 'out-of-range', 'outside the min/max the sidecar index records for the chunk')
-    return hit[i]
-      ? valueResult(value, 'maybe', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter may hold it')
-      : valueResult(value, 'absent', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter rules it out')
-  })
+  const out = new Array(list.length)
+  for (let i = 0; i < list.length; i++) {
+    out[i] = outcomes[i].verdict ? { ...outcomes[i] } : state[i] === 0 ? shared.outOfRange[i] : state[i] === 2 ? shared.maybe[i] : shared.absent[i]
+  }
+  return out
 }
