@@ -112,7 +112,7 @@ export interface SidecarFileEntry {
 
 export class SidecarIndex {
   private constructor()
-  /** The directory's files; like `directory`, INVALID_ARGUMENT until the directory is read (a probe, or loadDirectory()). */
+  /** The directory's files; like `directory`, INVALID_ARGUMENT until the directory is read (format 1: a probe, or loadDirectory(); format 2: loadDirectory()). */
   readonly files: SidecarFileEntry[]
   /** The indexed columns (known from the footer, before the directory is read). */
   readonly columns: string[]
@@ -123,7 +123,7 @@ export class SidecarIndex {
   readonly directory: { format: string, version: number, writer: string, fpp: number, columns: string[], regions: Array<{ offset: number, count: number, numBytes: number }>, files: SidecarFileEntry[] }
   /** Of the index: its reads, and the HEADs that check files are the ones it describes (requests, in the rounds they run beside; `heads` of them). */
   readonly stats: { requests: number, bytesFetched: number, rounds: number, heads: number }
-  /** Reads the directory if opening did not (one read); a probe does not need this. */
+  /** Reads the directory if opening did not (one read; format 2: every details page, the entries built from them); a probe does not need this. */
   loadDirectory(options?: { signal?: AbortSignal }): Promise<void>
   /**
    * Per file and row group, from the index alone: one wave of 32-byte block reads (the first probe of an index
