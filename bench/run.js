@@ -1,7 +1,7 @@
 // `npm run bench` (through scripts/bench.sh): runs every benchmark section in its own Node process, the
 // native Google Benchmark binary before and after the JS throughput section, prints the tables and the
 // targets, and writes everything to bench/results/latest.json with the machine it ran on.
-//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,table,indexes,confirm,size,footer,index-builder] [--no-native]
+//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,table,indexes,confirm,size,footer,index-builder,sidecar-formats] [--no-native]
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -16,7 +16,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'table', 'indexes', 'confirm', 'size', 'footer', 'index-builder']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'table', 'indexes', 'confirm', 'size', 'footer', 'index-builder', 'sidecar-formats']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -96,6 +96,7 @@ async function main() {
   if (want('indexes')) result.indexes = section('indexes.js')
   if (want('confirm')) result.confirm = section('confirm-match.js')
   if (want('index-builder')) result.indexBuilder = section('index-builder.js')
+  if (want('sidecar-formats')) result.sidecarFormats = section('sidecar-formats.js')
   if (want('size')) result.size = await measureDownload()
   if (want('footer')) {
     result.footer = section('big-footer.js', ['--footer', footerPath], ['--max-old-space-size=8192'])
@@ -238,6 +239,23 @@ function print(result) {
       [['sidecar index (open + probe)', big.sidecar.rounds, big.sidecar.requests, bytes(big.sidecar.bytesFetched), fmt(big.sidecar.ms, 0)],
         ['footers (openDataset, one window)', big.footers.rounds, big.footers.requests, bytes(big.footers.bytesFetched), fmt(big.footers.ms, 0)]])
   }
+  if (result.sidecarFormats) {
+    const x = result.sidecarFormats
+    const rows = []
+    for (const format of [2, 1]) {
+      const f = x[`format${format}`]
+      if (!f) continue
+      for (const phase of ['cold', 'warm']) {
+        const p = f[phase]
+        rows.push([`format ${format} (${bytes(f.indexBytes)})`, phase, p.rounds, p.requests, p.heads, bytes(p.bytes), fmt(p.ms, 0), fmt(p.cpuMs, 0), bytes(p.rssGrowthBytes)])
+      }
+    }
+    table(`Sidecar formats: one absent value over ${x.files} files × ${x.rowGroups / x.files} row groups, sizes and ETags given, server waits ${x.latencyMs} ms per response`,
+      ['index', 'probe', 'rounds', 'requests', 'HEADs', 'bytes', 'ms', 'client CPU ms', 'RSS growth'], rows)
+    table('Format 2 size model: bytes of a one-value probe (files blob 9 B/file + 16 B/page of 64; bit rows: 8 × ⌈chunks / 8⌉ per region)',
+      ['files', 'row groups each', 'files blob', 'bit rows', 'cold', 'warm'],
+      x.sizeModel.map((m) => [m.files, m.groups, bytes(m.filesBlobBytes), bytes(m.bitRowBytes), bytes(m.coldBytes), bytes(m.warmBytes)]))
+  }
   if (result.size) {
     const s = result.size
     table('Size a browser loads (gzip -9)', ['part', 'raw', 'gzip'],
@@ -336,6 +354,15 @@ function targets(result) {
       `${big.sidecar.rounds} rounds, ${big.sidecar.requests} requests, blocks ${bytes(big.blockBytes)} + directory ${bytes(big.directoryBytes)} (footers: ${big.footers.requests} requests, ${big.footers.rounds} rounds)`,
       big.sidecar.rounds === 2 && big.blockBytes <= big.blockBound)
     add(`sidecar false positives on absent values (${big.fpp.pairs} pairs)`, `≤ fpp ${big.fpp.target}`, `${fmt(big.fpp.measured * 100, 3)}%`, big.fpp.measured <= big.fpp.target)
+  }
+  if (result.sidecarFormats) {
+    const x = result.sidecarFormats
+    const { cold, warm, falseNegative } = x.format2
+    add(`sidecar format 2: one absent value, ${x.files} files × ${x.rowGroups / x.files} row groups, sizes and ETags given`, '≤ 3 rounds, 0 HEADs, ≤ 2 MiB, ≤ 300 ms CPU, ≤ 128 MiB RSS cold; warm 1 round',
+      `cold ${cold.rounds} rounds, ${cold.heads} HEADs, ${bytes(cold.bytes)}, ${fmt(cold.cpuMs, 0)} ms CPU, ${bytes(cold.rssGrowthBytes)} RSS; warm ${warm.rounds} round, ${bytes(warm.bytes)} (format 1: ${x.format1 ? bytes(x.format1.cold.bytes) : '–'} cold)`,
+      cold.rounds <= 3 && cold.heads === 0 && cold.bytes <= 2 * MiB && cold.cpuMs <= 300 && cold.rssGrowthBytes <= 128 * MiB && warm.rounds === 1 && !falseNegative)
+    const million = x.sizeModel.find((m) => m.files === 1_000_000)
+    add('sidecar format 2 size model, 1,000,000 files × 10 row groups, one value cold', '≤ 16 MiB', bytes(million.coldBytes), million.coldBytes <= 16 * MiB)
   }
   if (result.size) add('wasm + JS gzip', '≤ 100 KiB', bytes(result.size.total.gzip), result.size.total.gzip <= 100 * KiB)
   if (result.footer) {

@@ -631,7 +631,7 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
  * an ETag recorded where the server now sends only Last-Modified, or none), no-path (a file given as bytes),
  * not-described (an index object that gave no reason).
  */
-export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differs' | 'validator-differs' | 'validator-kind-differs' | 'no-path' | 'not-described'
+export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differs' | 'validator-differs' | 'validator-kind-differs' | 'ambiguous-in-index' | 'no-path' | 'not-described'
 
 /** The kind of a validator a sidecar index records or finds: a local file's mtime, a URL's strong ETag or Last-Modified; other: a caller's own form. */
 export type ValidatorKind = 'mtime' | 'etag' | 'last-modified' | 'other'

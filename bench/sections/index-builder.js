@@ -60,7 +60,7 @@ async function sidecarProbe(dir, quick) {
   })
   const indexPath = path.join(data, '_index.puffin')
   const started = performance.now()
-  await buildSidecarIndex([data], indexPath, { columns: ['id'] })
+  await buildSidecarIndex([data], indexPath, { format: 1, columns: ['id'] })
   const buildMs = performance.now() - started
   const server = await startServer(dir, ['slow:20'])
   try {
@@ -108,7 +108,7 @@ async function sidecarAtScale(dir, quick) {
   const writeMs = performance.now() - started
   const indexPath = path.join(data, '_index.puffin')
   started = performance.now()
-  await buildSidecarIndex([data], indexPath, { columns: ['id'] })
+  await buildSidecarIndex([data], indexPath, { format: 1, columns: ['id'] })
   const buildMs = performance.now() - started
   const directoryBytes = await directoryLength(indexPath)
   const server = await startServer(dir, ['slow:20'])

@@ -59,7 +59,7 @@ const COMMANDS = {
   },
   'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' },
     'footer-key': { type: 'string' }, 'column-key': { type: 'string', multiple: true }, 'aad-prefix': { type: 'string' }, 'key-file': { type: 'string' } },
-  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' } },
+  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' } },
 }
 
 export const DEFAULT_CONCURRENCY = 4
@@ -71,7 +71,7 @@ Usage:
   parquet-bloom inspect <file-or-url>... [--json]
   parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [--json]
   parquet-bloom index add <file> -o <out> --column <path> [--column <path>]... [--fpp 0.01] [--ndv auto|N] [--page-index] [--replace]
-  parquet-bloom index build <files-or-dir>... -o <index> --column <path>... [--update]
+  parquet-bloom index build <files-or-dir>... -o <index> --column <path>... [--update] [--format 2|1]
   parquet-bloom <command> --help
   parquet-bloom --version
 

@@ -4,8 +4,9 @@
 /**
  * openDataset's `index`: a sidecar index (js/index-builder/sidecar-index.js), opened once at the first
  * probe — the index-builder is imported only then — and asked for all of a probe's files in one call.
- * Only files it describes as they are (it stats or HEADs them itself: a listing's size alone would miss a
- * rewrite of the same size) get its answers; the others it answers `stale-index`, which decides nothing,
+ * Only files it describes as they are get its answers — matched by the size and ETag the caller's
+ * descriptors give (a listing's), else by a stat or HEAD of each (a size alone would miss a rewrite of
+ * the same size); the others it answers `stale-index`, which decides nothing,
  * and says why — which the probe reports per file and in its totals, so an index that describes none
  * of the files does not pass unnoticed.
  */
@@ -57,7 +58,7 @@ export class DatasetIndex {
       for (const f of files) if (typeof locationOf(f) !== 'string') described.set(f, { described: false, reason: 'no-path', detail: 'the file has no path or URL for the index to look up' })
     }
     if (asked.length && values.length) {
-      const result = await index.probe(column, values, { files: asked.map((f) => ({ path: locationOf(f) })), signal })
+      const result = await index.probe(column, values, { files: asked.map(specOf), signal })
       result.files.forEach((entry, i) => {
         if (entry.current) {
           answers.set(asked[i], entry)
@@ -85,6 +86,18 @@ export class DatasetIndex {
     const { index, owned } = await this.#opened.catch(() => ({ index: null, owned: false }))
     if (owned) await index.close()
   }
+}
+
+/**
+ * What the index is told of a file: its path, and — when the caller's descriptor gives both its size and a
+ * strong ETag (a listing's) — those, so the index decides without a request per file. A size alone is not
+ * enough (a rewrite of the same size would pass): the index then checks the file itself.
+ */
+function specOf(file) {
+  const { size, etag } = file.descriptor
+  const path = locationOf(file)
+  if (Number.isSafeInteger(size) && typeof etag === 'string' && etag !== '' && !etag.startsWith('W/')) return { path, size, validator: `etag:${etag}` }
+  return { path }
 }
 
 function locationOf(file) {

@@ -57,14 +57,19 @@ export interface SidecarBuildOptions {
   base?: string
   /** The old index (anything openSidecarIndex takes): entries of unchanged files are kept, new files indexed, gone ones dropped. */
   update?: Source
-  /** Bitset bytes gathered before they are written block-major (default 32 MiB; js/index-builder/sidecar-regions.js). */
+  /** Bitset bytes gathered before a segment's regions are written (default 32 MiB): what memory holds of them. */
   segmentBytes?: number
+  /**
+   * 2 (default): bit-sliced filters and a fixed-width files part, for datasets of many files (docs/sidecar-index.md "Format 2");
+   * 1: block-major filters and a JSON directory, read whole.
+   */
+  format?: 1 | 2
   signal?: AbortSignal
 }
 
 /** One sidecar index (a Puffin file, docs/sidecar-index.md) for many files. */
 export function buildSidecarIndex(files: string[], sink: Sink, options: SidecarBuildOptions): Promise<{
-  files: number, rebuilt: number, kept: number, dropped: number, chunks: number, bytesWritten: number, blob?: Blob,
+  format: 1 | 2, files: number, rebuilt: number, kept: number, dropped: number, chunks: number, bytesWritten: number, blob?: Blob,
   /**
    * How many files the index records with each kind of validator — what a probe compares: an mtime (local paths) matches
    * the file read by its path only, never an ETag or Last-Modified over HTTP (build from the URLs for that); none: a file
@@ -81,7 +86,11 @@ export interface SidecarProbeResult {
    * `validators` the kinds with validator-kind-differs, and every result is unknown (stale-index).
    */
   files: Array<{ path: string, current: boolean, reason?: StaleIndexReason, detail?: string, validators?: { recorded: ValidatorKind, found: ValidatorKind | 'none' },
-    rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }> }>
+    /**
+     * numRows: null where a format-2 index did not read the file's details (only the bloom check was needed). Format 2 shares
+     * row-group and result objects between files that answer alike: treat them as read-only.
+     */
+    rowGroups: Array<{ index: number, numRows: number | null, results: ProbeValueResult[] }> }>
 }
 
 /** One file as a sidecar index records it (docs/sidecar-index.md "Files"). */
@@ -103,7 +112,7 @@ export interface SidecarFileEntry {
 
 export class SidecarIndex {
   private constructor()
-  /** The directory's files; like `directory`, INVALID_ARGUMENT until the directory is read (a probe, or loadDirectory()). */
+  /** The directory's files; like `directory`, INVALID_ARGUMENT until the directory is read (format 1: a probe, or loadDirectory(); format 2: loadDirectory()). */
   readonly files: SidecarFileEntry[]
   /** The indexed columns (known from the footer, before the directory is read). */
   readonly columns: string[]
@@ -114,14 +123,16 @@ export class SidecarIndex {
   readonly directory: { format: string, version: number, writer: string, fpp: number, columns: string[], regions: Array<{ offset: number, count: number, numBytes: number }>, files: SidecarFileEntry[] }
   /** Of the index: its reads, and the HEADs that check files are the ones it describes (requests, in the rounds they run beside; `heads` of them). */
   readonly stats: { requests: number, bytesFetched: number, rounds: number, heads: number }
-  /** Reads the directory if opening did not (one read); a probe does not need this. */
+  /** Reads the directory if opening did not (one read; format 2: every details page, the entries built from them); a probe does not need this. */
   loadDirectory(options?: { signal?: AbortSignal }): Promise<void>
   /**
    * Per file and row group, from the index alone: one wave of 32-byte block reads (the first probe of an index
    * whose directory was not in the tail read: one wave of the directory and the block rows its values select).
    */
   probe(column: string, values: Iterable<unknown>, options?: {
-    files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal
+    files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal,
+    /** Format 2: read the min/max of the files still open after the bloom check (default: when their pages are at most `boundsBytes`). */
+    bounds?: boolean
   }): Promise<SidecarProbeResult>
   /**
    * What openParquet(…, { index }) calls: sharpens the file's open results while the index describes it as it is. Says whether
@@ -137,6 +148,8 @@ export interface OpenSidecarIndexOptions extends Pick<import('../index.js').Open
   base?: string
   /** Bytes read from the end of the index at open (default 256 KiB). */
   initialFetchSize?: number
+  /** Format 2: details pages a probe reads, at most, for the min/max of the files still open after the bloom check (default 64 KiB). */
+  boundsBytes?: number
 }
 
 /**

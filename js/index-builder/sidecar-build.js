@@ -18,7 +18,8 @@ import { openSidecarIndex, BITSETS_BLOB, DIRECTORY_BLOB, fileValidator, validato
 import { encodeBound, SIDECAR_VERSION } from './sidecar-directory.js'
 import { encodeLayout, LAYOUT_PROPERTY } from './sidecar-layout.js'
 import { PACKAGE_VERSION } from './version.js'
-import { RegionWriter } from './sidecar-regions.js'
+import { DEFAULT_SEGMENT_BYTES, RegionWriter } from './sidecar-regions.js'
+import { SlicedIndexWriter } from './sidecar-sliced-writer.js'
 import { layoutEncrypted } from './add-indexes.js'
 
 const utf8 = new TextEncoder()
@@ -33,7 +34,8 @@ const utf8 = new TextEncoder()
  *   last-modified, none) — what a probe will compare: an mtime matches the file read by its path only
  */
 export async function buildSidecarIndex(files, sink, options) {
-  const { fpp = 0.01, ndv = 'auto', signal } = options ?? {}
+  const { fpp = 0.01, ndv = 'auto', signal, format = 2 } = options ?? {}
+  if (format !== 1 && format !== 2) throw invalid(`format must be 1 or 2, got ${format}`)
   if (!Array.isArray(options?.columns) || !options.columns.length) throw invalid('buildSidecarIndex needs options.columns: the columns to index')
   if (!(fpp > 0 && fpp < 1)) throw invalid(`fpp must be in (0, 1), got ${fpp}`)
   const base = options.base ?? (typeof sink === 'string' ? (await import('node:path')).dirname(sink) : undefined)
@@ -45,41 +47,35 @@ export async function buildSidecarIndex(files, sink, options) {
   let rebuilt = 0
   let kept = 0
   let chunks = 0
+  const validators = []
   try {
     await out.write(PUFFIN_MAGIC)
-    const bitsetsStart = out.written
-    const regions = new RegionWriter(out, bitsetsStart, options.segmentBytes)
-    const entries = []
+    const writer = format === 2
+      ? new SlicedIndexWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}` })
+      : new DirectoryWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes })
+    const paths = new Set()
     for (const input of inputs) {
       const recorded = await recordedPath(input, base)
       const validator = await fileValidator(input)
       const old = previous?.entry(recorded)
+      let file
       if (old && old.size === validator.size && old.validator === validator.validator && options.columns.every((c) => old.columns[c] !== undefined)) {
-        entries.push(await copyEntry(previous, old, regions))
+        file = await copyEntry(previous, old)
         kept++
-        continue
+      } else {
+        file = await indexFile(input, recorded, validator, { ...options, fpp, ndv, signal }, skipped)
+        rebuilt++
       }
-      entries.push(await indexFile(input, recorded, validator, { ...options, fpp, ndv, signal }, regions, skipped))
-      rebuilt++
+      for (const g of file.rowGroups) for (const c of Object.values(g.chunks)) if (c) chunks++
+      paths.add(file.path)
+      validators.push(file.validator)
+      await writer.add(file)
     }
-    await regions.flush()
-    for (const e of entries) for (const g of e.rowGroups) for (const c of Object.values(g.chunks)) if (Array.isArray(c)) chunks++
-    const bitsetsLength = out.written - bitsetsStart
-    const directory = utf8.encode(JSON.stringify({ format: 'parquet-bloom-sidecar', version: SIDECAR_VERSION, writer: `parquet-bloom ${PACKAGE_VERSION}`, fpp,
-      columns: options.columns, regions: regions.regions, files: entries }))
-    const directoryStart = out.written
-    await out.write(directory)
-    const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties })
-    await out.write(puffinFooter([
-      blob(BITSETS_BLOB, bitsetsStart, bitsetsLength, {
-        [LAYOUT_PROPERTY]: encodeLayout({ fpp, columns: options.columns, regions: regions.regions.map((r, i) => ({ ...r, ...regions.kinds[i] })) }),
-      }),
-      blob(DIRECTORY_BLOB, directoryStart, directory.length, { crc32: crc32Hex(directory), version: String(SIDECAR_VERSION) }),
-    ], { 'created-by': `parquet-bloom ${PACKAGE_VERSION}` }))
+    await writer.finish()
     const bytesWritten = out.written
     const written = await out.close()
-    const result = { files: entries.length, rebuilt, kept, dropped: previous ? previous.files.filter((f) => !entries.some((e) => e.path === f.path)).length : 0, chunks, bytesWritten,
-      validators: validatorsOf(entries), skipped }
+    const result = { format, files: validators.length, rebuilt, kept, dropped: previous ? previous.files.filter((f) => !paths.has(f.path)).length : 0, chunks, bytesWritten,
+      validators: validatorsOf(validators), skipped }
     if (written) result.blob = written
     return result
   } catch (error) {
@@ -90,12 +86,36 @@ export async function buildSidecarIndex(files, sink, options) {
   }
 }
 
+/**
+ * Writes an index of files already described (their bitsets and bounds at hand), in either format: what
+ * buildSidecarIndex does after reading each file, for a caller that has the filters (benchmarks, tools).
+ * @param {AsyncIterable<import('./sidecar-sliced-writer.js').SlicedFileInput> | Iterable<import('./sidecar-sliced-writer.js').SlicedFileInput>} files
+ * @param {string | NodeJS.WritableStream | WritableStream | null} sink
+ * @param {{ format?: 1 | 2, fpp?: number, columns: string[], segmentBytes?: number }} options
+ */
+export async function writeSidecarFiles(files, sink, { format = 2, fpp = 0.01, columns, segmentBytes }) {
+  const out = await openSink(sink)
+  try {
+    await out.write(PUFFIN_MAGIC)
+    const writer = format === 2
+      ? new SlicedIndexWriter(out, { fpp, columns, segmentBytes: segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}` })
+      : new DirectoryWriter(out, { fpp, columns, segmentBytes })
+    for await (const file of files) await writer.add(file)
+    await writer.finish()
+    const bytesWritten = out.written
+    return { bytesWritten, blob: await out.close() }
+  } catch (error) {
+    await out.abort(error)
+    throw error
+  }
+}
+
 /** How many entries record each kind of validator (mtime, etag, last-modified; none for a file read from memory or a URL that sent none). */
-function validatorsOf(entries) {
+function validatorsOf(validators) {
   /** @type {Record<string, number>} */
   const counts = {}
-  for (const e of entries) {
-    const kind = validatorKind(e.validator) ?? 'none'
+  for (const v of validators) {
+    const kind = validatorKind(v) ?? 'none'
     counts[kind] = (counts[kind] ?? 0) + 1
   }
   return counts
@@ -132,8 +152,8 @@ async function recordedPath(input, base) {
   return relative.startsWith('..') || path.isAbsolute(relative) ? path.resolve(input) : relative.split(path.sep).join('/')
 }
 
-/** Builds one file's entry; its bitsets go to `out` as they are built. */
-async function indexFile(input, recorded, validator, options, regions, skipped) {
+/** Builds one file's entry, its chunks' bitsets with it (one file's at a time: the writer takes them). */
+async function indexFile(input, recorded, validator, options, skipped) {
   const file = await openParquet(input, { signal: options.signal })
   try {
     const { layout, metadataOffset } = file
@@ -170,10 +190,7 @@ async function indexFile(input, recorded, validator, options, regions, skipped) 
         }
         const header = decodeHeaderBytes(built.bytes)
         const b = built.bounds
-        // [region, place in it, numBytes, min, max]: the region and place are set when the region is written.
-        const entry = [-1, -1, built.numBytes, b ? encodeBound(b.kind, b.min) : null, b ? encodeBound(b.kind, b.max) : null]
-        await regions.add(built.bytes.slice(header.headerLength), entry, name, columns[name])
-        chunkEntries[name] = entry
+        chunkEntries[name] = { bitset: built.bytes.slice(header.headerLength), min: b ? encodeBound(b.kind, b.min) : null, max: b ? encodeBound(b.kind, b.max) : null }
       }
       rowGroups.push({ numRows: layout.rowGroupRows[g], chunks: chunkEntries })
     }
@@ -183,21 +200,66 @@ async function indexFile(input, recorded, validator, options, regions, skipped) 
   }
 }
 
-/** An entry of the old index, its bitsets copied into the new one. */
-async function copyEntry(previous, old, regions) {
+/** An entry of the old index (either format), its bitsets read back for the new one. */
+async function copyEntry(previous, old) {
   const rowGroups = []
   for (const g of old.rowGroups) {
     const chunkEntries = {}
     for (const [name, c] of Object.entries(g.chunks)) {
-      if (!Array.isArray(c)) {
-        chunkEntries[name] = c
-        continue
-      }
-      const entry = [-1, -1, ...c.slice(2)]
-      await regions.add(await previous.readBitset(c[0], c[1]), entry, name, old.columns[name])
-      chunkEntries[name] = entry
+      chunkEntries[name] = Array.isArray(c) ? { bitset: await previous.readBitset(c[0], c[1], c[2]), min: c[3], max: c[4] } : null
     }
     rowGroups.push({ numRows: g.numRows, chunks: chunkEntries })
   }
   return { ...old, rowGroups }
+}
+
+/**
+ * Format 1: bitsets block-major per segment (js/index-builder/sidecar-regions.js), then the JSON
+ * directory right before the footer, whose bitsets blob carries the layout.
+ */
+class DirectoryWriter {
+  constructor(out, { fpp, columns, segmentBytes }) {
+    this.out = out
+    this.fpp = fpp
+    this.columns = columns
+    this.bitsetsStart = out.written
+    this.regions = new RegionWriter(out, this.bitsetsStart, segmentBytes)
+    this.entries = []
+  }
+
+  async add(file) {
+    const rowGroups = []
+    for (const g of file.rowGroups) {
+      const chunkEntries = {}
+      for (const [name, c] of Object.entries(g.chunks)) {
+        if (!c) {
+          chunkEntries[name] = null
+          continue
+        }
+        // [region, place in it, numBytes, min, max]: the region and place are set when the region is written.
+        const entry = [-1, -1, c.bitset.length, c.min, c.max]
+        await this.regions.add(c.bitset, entry, name, file.columns[name])
+        chunkEntries[name] = entry
+      }
+      rowGroups.push({ numRows: g.numRows, chunks: chunkEntries })
+    }
+    this.entries.push({ path: file.path, size: file.size, validator: file.validator, numRows: file.numRows, columns: file.columns, rowGroups })
+  }
+
+  async finish() {
+    const { out, regions } = this
+    await regions.flush()
+    const bitsetsLength = out.written - this.bitsetsStart
+    const directory = utf8.encode(JSON.stringify({ format: 'parquet-bloom-sidecar', version: SIDECAR_VERSION, writer: `parquet-bloom ${PACKAGE_VERSION}`, fpp: this.fpp,
+      columns: this.columns, regions: regions.regions, files: this.entries }))
+    const directoryStart = out.written
+    await out.write(directory)
+    const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties })
+    await out.write(puffinFooter([
+      blob(BITSETS_BLOB, this.bitsetsStart, bitsetsLength, {
+        [LAYOUT_PROPERTY]: encodeLayout({ fpp: this.fpp, columns: this.columns, regions: regions.regions.map((r, i) => ({ ...r, ...regions.kinds[i] })) }),
+      }),
+      blob(DIRECTORY_BLOB, directoryStart, directory.length, { crc32: crc32Hex(directory), version: String(SIDECAR_VERSION) }),
+    ], { 'created-by': `parquet-bloom ${PACKAGE_VERSION}` }))
+  }
 }

@@ -40,6 +40,8 @@ export async function fileValidator(input, { fetch: fetchImpl, signal, headers }
  *   never compared with a Last-Modified: the server chooses that time (an object store's is the upload's,
  *   not the file's) and states it to the second, a weak validator (RFC 9110 §8.8.2.2) — a rewrite of the
  *   same size within that second would pass for the file indexed.
+ * - ambiguous-in-index (format 2): two entries share the file's identity (or path) hash, so the index
+ *   cannot say which describes it; it describes neither.
  */
 export const StaleReason = Object.freeze({
   MISSING_FROM_INDEX: 'missing-from-index',
@@ -47,6 +49,7 @@ export const StaleReason = Object.freeze({
   SIZE_DIFFERS: 'size-differs',
   VALIDATOR_DIFFERS: 'validator-differs',
   VALIDATOR_KIND_DIFFERS: 'validator-kind-differs',
+  AMBIGUOUS_IN_INDEX: 'ambiguous-in-index',
 })
 
 /**

@@ -23,6 +23,7 @@ import { bitsetOf, blockOffset } from './sidecar-regions.js'
 import { decodeBound, notAnIndex, parseDirectory } from './sidecar-directory.js'
 import { blockRows, decodeLayout, LAYOUT_PROPERTY, typeKey } from './sidecar-layout.js'
 import { currency, StaleReason, startValidators } from './sidecar-currency.js'
+import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
 
 export { SIDECAR_VERSION } from './sidecar-directory.js'
 export { fileValidator, StaleReason, validatorKind } from './sidecar-currency.js'
@@ -59,6 +60,12 @@ export async function openSidecarIndex(source, options = {}) {
       parsed = /** @type {any} */ (readPuffinFooter(tail.bytes, size, where))
     }
     const { footer } = /** @type {{ footer: any }} */ (parsed)
+    if (isSlicedFooter(footer)) {
+      const cache = new ByteCache()
+      cache.add(tail.offset, tail.bytes)
+      return new SlicedSidecarIndex(byteSource, cache, footer, { base: options.base ?? await defaultBase(source), fetch: options.fetch, headers: options.headers,
+        boundsBytes: options.boundsBytes, tailOffset: tail.offset })
+    }
     const bitsets = footer.blobs.find((b) => b.type === BITSETS_BLOB)
     const directoryBlob = footer.blobs.find((b) => b.type === DIRECTORY_BLOB)
     if (!bitsets || !directoryBlob) throw notAnIndex(where, `it has no ${!bitsets ? BITSETS_BLOB : DIRECTORY_BLOB} blob`)

@@ -182,6 +182,7 @@ test('what the dataset, table, S3 listing and index-builder code really returns 
   shapes.push(['Awaited<ReturnType<typeof buildSidecarIndex>>', await indexBuilder.buildSidecarIndex(files, indexPath, { columns: ['user_id'] })])
   const index = await indexBuilder.openSidecarIndex(indexPath)
   try {
+    await index.loadDirectory()
     shapes.push(["SidecarIndex['files']", index.files], ["SidecarIndex['directory']", index.directory], ["SidecarIndex['stats']", index.stats])
     shapes.push(['SidecarProbeResult', await index.probe('user_id', [3n, 999_999n], { files: [...files, path.join(data, 'gone.parquet')] })])
   } finally {

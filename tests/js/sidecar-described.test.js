@@ -35,7 +35,7 @@ before(async () => {
   const { mkdir } = await import('node:fs/promises')
   await mkdir(served)
   await writeSidecarDataset(served, { files: FILES, groups: GROUPS, groupRows: GROUP_ROWS })
-  built = await buildSidecarIndex([served], localIndex, { columns: ['id'] })
+  built = await buildSidecarIndex([served], localIndex, { format: 1, columns: ['id'] })
   server = await startTestServer({ root: served })
   urls = Array.from({ length: FILES }, (_, f) => server.url(datasetFileName(f)))
 })
@@ -130,11 +130,11 @@ describe('an index built from a local folder, probed over HTTP', () => {
   test('index build in the CLI names the validators it recorded; built from the URLs it records ETags, which match: no warning', async () => {
     server.setMode('etag')
     try {
-      const text = await runCli(['index', 'build', served, '-o', path.join(dir, 'again.puffin'), '-c', 'id'])
+      const text = await runCli(['index', 'build', served, '-o', path.join(dir, 'again.puffin'), '-c', 'id', '--format', '1'])
       assert.equal(text.code, 0, text.stderr)
       assert.match(text.stdout, new RegExp(`recorded local modification times \\(mtime\\) for ${FILES} files: .*build it from the files' URLs`))
       const fromUrls = path.join(served, '_urls.puffin')
-      const json = await runCli(['index', 'build', ...urls, '-o', fromUrls, '-c', 'id', '--json'])
+      const json = await runCli(['index', 'build', ...urls, '-o', fromUrls, '-c', 'id', '--json', '--format', '1'])
       assert.equal(json.code, 0, json.stderr)
       assert.deepEqual(JSON.parse(json.stdout).validators, { etag: FILES })
       assert.ok((await recordedValidators(fromUrls)).every((v) => v.startsWith('etag:')))
@@ -158,7 +158,7 @@ describe('an index built from a local folder, probed over HTTP', () => {
 
   test('an index of ETags, where the server now sends only Last-Modified or no validator: validator-kind-differs', async () => {
     server.setMode('etag')
-    const built = await buildSidecarIndex(urls, path.join(served, '_etags.puffin'), { columns: ['id'] })
+    const built = await buildSidecarIndex(urls, path.join(served, '_etags.puffin'), { format: 1, columns: ['id'] })
     assert.deepEqual(built.validators, { etag: FILES })
     for (const [modes, found] of [[['last-modified'], 'last-modified'], [[], 'none']]) {
       server.setMode(...modes)
@@ -182,7 +182,7 @@ describe('files changed since a local index was built', () => {
 
   before(async () => {
     await cp(served, local, { recursive: true, filter: (source) => !source.endsWith('.puffin') })
-    await buildSidecarIndex([local], index, { columns: ['id'] })
+    await buildSidecarIndex([local], index, { format: 1, columns: ['id'] })
     // File 2 rewritten with other rows (another size): it now holds a value the index never saw in it.
     await writeFile(path.join(local, datasetFileName(2)), new Uint8Array(parquetWriteBuffer({
       columnData: [{ name: 'id', data: [firstOf(5), 7n, 10n], type: 'INT64' }], rowGroupSize: GROUP_ROWS })))

@@ -40,7 +40,7 @@ before(async () => {
   duck = await openDuckDB()
   for (let f = 0; f < FILES; f++) await writeFile_(f)
   indexPath = path.join(data, '_index.puffin')
-  const result = await buildSidecarIndex([data], indexPath, { columns: ['id', 'name', 'n', 'd'] })
+  const result = await buildSidecarIndex([data], indexPath, { format: 1, columns: ['id', 'name', 'n', 'd'] })
   assert.equal(result.files, FILES)
   assert.deepEqual(result.skipped, [])
   server = await startTestServer({ root: dir })
@@ -123,7 +123,7 @@ describe('a sidecar index over a DuckDB dataset', () => {
     await mkdir(copy)
     for (const f of [0, 1, 2]) await writeFile(path.join(copy, fileName(f)), await readFile(path.join(data, fileName(f))))
     const copyIndex = path.join(copy, '_index.puffin')
-    await buildSidecarIndex([copy], copyIndex, { columns: ['id'] })
+    await buildSidecarIndex([copy], copyIndex, { format: 1, columns: ['id'] })
     await writeFile_(1, path.join(copy, fileName(1)), 1) // rewritten: other rows (DuckDB may give them the same size)
     await rm(path.join(copy, fileName(2)))
     const index = await openSidecarIndex(copyIndex)
@@ -152,10 +152,10 @@ describe('a sidecar index over a DuckDB dataset', () => {
     await mkdir(copy)
     for (const f of [0, 1, 2]) await writeFile(path.join(copy, fileName(f)), await readFile(path.join(data, fileName(f))))
     const target = path.join(copy, '_index.puffin')
-    await buildSidecarIndex([copy], target, { columns: ['id'] })
+    await buildSidecarIndex([copy], target, { format: 1, columns: ['id'] })
     await rm(path.join(copy, fileName(2)))
     await writeFile(path.join(copy, fileName(3)), await readFile(path.join(data, fileName(3))))
-    const result = await buildSidecarIndex([copy], target, { columns: ['id'], update: target })
+    const result = await buildSidecarIndex([copy], target, { format: 1, columns: ['id'], update: target })
     assert.deepEqual({ files: result.files, rebuilt: result.rebuilt, kept: result.kept, dropped: result.dropped }, { files: 3, rebuilt: 1, kept: 2, dropped: 1 })
     const index = await openSidecarIndex(target)
     try {
@@ -235,7 +235,7 @@ describe('a sidecar index over hyparquet-writer files', () => {
       await writeFile(path.join(sub, `h${f}.parquet`), new Uint8Array(buffer))
     }
     const target = path.join(sub, 'index.puffin')
-    await buildSidecarIndex([sub], target, { columns: columns.map(([name]) => name) })
+    await buildSidecarIndex([sub], target, { format: 1, columns: columns.map(([name]) => name) })
     const index = await openSidecarIndex(target)
     try {
       for (const [c, [name]] of columns.entries()) {
@@ -325,7 +325,7 @@ describe('a sidecar index of files behind URLs', () => {
     await mkdir(sub)
     for (const f of [0, 1]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
     const urls = [0, 1].map((f) => server.url(`urls/${fileName(f)}`, { mode: 'etag' }))
-    const built = await buildSidecarIndex(urls, null, { columns: ['id'] })
+    const built = await buildSidecarIndex(urls, null, { format: 1, columns: ['id'] })
     const index = await openSidecarIndex(new Uint8Array(await built.blob.arrayBuffer()))
     try {
       assert.ok(index.files.every((f) => f.validator?.startsWith('etag:')), JSON.stringify(index.files.map((f) => f.validator)))
@@ -357,7 +357,7 @@ test('HEADs carry the caller\'s headers to the index\'s origin only; a file gone
     const elsewhere = [0, 1].map((f) => other.url(`heads/${fileName(f)}`, { mode: 'etag' }))
     assert.notEqual(new URL(elsewhere[0]).origin, new URL(same[0]).origin)
     const files = [...same, ...elsewhere]
-    await buildSidecarIndex(files, path.join(sub, '_index.puffin'), { columns: ['id'] })
+    await buildSidecarIndex(files, path.join(sub, '_index.puffin'), { format: 1, columns: ['id'] })
     const heads = []
     const fetch = (input, init) => {
       if (init?.method === 'HEAD') heads.push([new URL(String(input)).origin, new Headers(init.headers).get('authorization')])
@@ -392,9 +392,9 @@ describe('sidecar regions', () => {
     await mkdir(sub)
     for (const f of [0, 1, 2, 3]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
     const target = path.join(sub, '_index.puffin')
-    await buildSidecarIndex([sub], target, { columns: ['id', 'name'], segmentBytes: 4096 })
+    await buildSidecarIndex([sub], target, { format: 1, columns: ['id', 'name'], segmentBytes: 4096 })
     await rm(path.join(sub, fileName(0)))
-    await buildSidecarIndex([sub], target, { columns: ['id', 'name'], segmentBytes: 8192, update: target })
+    await buildSidecarIndex([sub], target, { format: 1, columns: ['id', 'name'], segmentBytes: 8192, update: target })
     const index = await openSidecarIndex(target)
     try {
       assert.ok(index.directory.regions.length > 4, `${index.directory.regions.length} regions`)

@@ -34,7 +34,7 @@ before(async () => {
   await init()
   dataset = await writeSidecarDataset(dir, { files: FILES, groups: GROUPS, groupRows: GROUP_ROWS })
   indexPath = path.join(dir, '_index.puffin')
-  const built = await buildSidecarIndex([dir], indexPath, { columns: ['id'] })
+  const built = await buildSidecarIndex([dir], indexPath, { format: 1, columns: ['id'] })
   assert.equal(built.files, FILES)
   assert.equal(built.chunks, FILES * GROUPS)
   directoryBytes = await directoryLength(indexPath)

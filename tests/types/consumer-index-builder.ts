@@ -19,12 +19,12 @@ const addOptions: Required<AddIndexesOptions> = {
 }
 
 const buildOptions: Required<SidecarBuildOptions> = {
-  columns: ['user_id'], fpp: 0.01, ndv: 1000, base: '/data', update: '/data/_index.puffin', segmentBytes: 32 << 20, signal,
+  columns: ['user_id'], fpp: 0.01, ndv: 1000, base: '/data', update: '/data/_index.puffin', segmentBytes: 32 << 20, format: 2, signal,
 }
 
 const openOptions: Required<OpenSidecarIndexOptions> = {
   base: '/data', initialFetchSize: 256 << 10, signal, fetch: globalThis.fetch, headers: new Headers({ authorization: 'Bearer x' }), maxBytes: 64 << 20,
-  requestTimeoutMs: 1000, userAgent: 'consumer', retries: 3, name: 'the index', fileSize: 1 << 20, etag: '"abc"',
+  requestTimeoutMs: 1000, userAgent: 'consumer', retries: 3, name: 'the index', fileSize: 1 << 20, etag: '"abc"', boundsBytes: 64 << 10,
 }
 
 function addedFields(r: AddIndexesResult): Every<AddIndexesResult> {
@@ -43,7 +43,7 @@ function addedFields(r: AddIndexesResult): Every<AddIndexesResult> {
 type Built = Awaited<ReturnType<typeof buildSidecarIndex>>
 function builtFields(b: Built): Every<Built> {
   return {
-    files: b.files, rebuilt: b.rebuilt, kept: b.kept, dropped: b.dropped, chunks: b.chunks, bytesWritten: b.bytesWritten, blob: b.blob,
+    format: b.format, files: b.files, rebuilt: b.rebuilt, kept: b.kept, dropped: b.dropped, chunks: b.chunks, bytesWritten: b.bytesWritten, blob: b.blob,
     validators: { mtime: b.validators.mtime, etag: b.validators.etag, 'last-modified': b.validators['last-modified'], none: b.validators.none } satisfies Every<Built['validators']>,
     skipped: b.skipped.map((s) => ({ file: s.file, rowGroup: s.rowGroup, column: s.column, detail: s.detail }) satisfies Every<Built['skipped'][number]>),
   }

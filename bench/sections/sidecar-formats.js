@@ -1,0 +1,119 @@
+// Sidecar index formats side by side at scale (docs/sidecar-index.md): 100,000 files × 10 row groups (2,000
+// with --quick), one INT64 column, a synthetic index written by writeSidecarFiles (each chunk a 32-byte
+// filter with ~25% of its bits set, one known value inserted in one chunk — the generator is the truth),
+// probed over a server that waits 30 ms per response (a child process: the client's CPU and RSS are this
+// process's), with a listing that gives every file's size and validator. Per format: cold (open + one
+// absent value) and warm (the index kept, another value) rounds, requests, HEADs, bytes, client CPU and RSS
+// growth (sampled every 5 ms); and format 2's size model at 1,000,000 files.
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+
+import { init } from '../../js/index.js'
+import { openSidecarIndex } from '../../js/index-builder/index.js'
+import { writeSidecarFiles } from '../../js/index-builder/sidecar-build.js'
+import { referenceHash, rng } from '../../tests/js/helpers/reference-sbbf.js'
+import { sbbfInsert } from 'hyparquet/src/bloom.js'
+import { withTempDir } from '../../tests/js/helpers/temp-dir.js'
+import { runIfMain } from '../lib/section.js'
+import { startServer } from './rounds.js'
+
+const GROUPS = 10
+const TYPE = { physicalType: 'INT64', typeLength: null, logicalType: null }
+const PRESENT = 987654321n
+const ABSENT = [123456789n, 555555555n]
+
+/** The synthetic files: file `holder`, row group 4 holds PRESENT. */
+export function* synthetic(files, holder) {
+  const random = rng(23)
+  for (let f = 0; f < files; f++) {
+    const rowGroups = []
+    for (let g = 0; g < GROUPS; g++) {
+      const words = new Uint32Array(8)
+      for (let w = 0; w < 8; w++) for (let b = 0; b < 32; b++) if (random() < 0.25) words[w] |= 1 << b
+      if (f === holder && g === 4) sbbfInsert(words, referenceHash(PRESENT, 'INT64'))
+      rowGroups.push({ numRows: 1000, chunks: { id: { bitset: new Uint8Array(words.buffer), min: '0', max: '9000000000' } } })
+    }
+    yield { path: `part-${String(f).padStart(7, '0')}.parquet`, size: 100_000 + f, validator: `etag:"${(f * 2654435761 >>> 0).toString(16).padStart(8, '0')}-${f}"`, numRows: GROUPS * 1000, columns: { id: TYPE }, rowGroups }
+  }
+}
+
+/** Runs fn, sampling RSS every 5 ms: its result, ms, client CPU ms and RSS growth. */
+async function measured(fn) {
+  const base = process.memoryUsage().rss
+  let peak = base
+  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss) }, 5)
+  const cpu = process.cpuUsage()
+  const started = performance.now()
+  try {
+    const result = await fn()
+    peak = Math.max(peak, process.memoryUsage().rss)
+    const used = process.cpuUsage(cpu)
+    return { result, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, rssGrowthBytes: peak - base }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+async function probeFormat(origin, name, files, listing, holder) {
+  const url = `${origin}/${name}`
+  let index
+  const before = { requests: 0, bytesFetched: 0, rounds: 0, heads: 0 }
+  const cold = await measured(async () => {
+    // Format 1 reads its directory whole (~84 MB at 100,000 files): beyond the default maxBytes.
+    index = await openSidecarIndex(url, { maxBytes: 512 * 1024 * 1024 })
+    return index.probe('id', [ABSENT[0]], { files: listing })
+  })
+  const afterCold = { ...index.stats }
+  const warm = await measured(() => index.probe('id', [ABSENT[1]], { files: listing }))
+  const afterWarm = { ...index.stats }
+  const present = await index.probe('id', [PRESENT], { files: [listing[holder]] })
+  await index.close()
+  const falseNegative = present.files[0].rowGroups[4].results[0].verdict === 'absent'
+  const absentAnswered = cold.result.files.reduce((n, f) => n + f.rowGroups.filter((g) => g.results[0].verdict === 'absent').length, 0)
+  const delta = (a, b) => ({ requests: a.requests - b.requests, heads: a.heads - b.heads, bytes: a.bytesFetched - b.bytesFetched, rounds: a.rounds - b.rounds })
+  return {
+    cold: { ...delta(afterCold, before), ms: cold.ms, cpuMs: cold.cpuMs, rssGrowthBytes: cold.rssGrowthBytes, absentChunks: absentAnswered, chunks: files * GROUPS },
+    warm: { ...delta(afterWarm, afterCold), ms: warm.ms, cpuMs: warm.cpuMs, rssGrowthBytes: warm.rssGrowthBytes },
+    falseNegative,
+  }
+}
+
+/** Format 2's bytes for a cold one-value probe of `files` files × `groups` row groups (docs/sidecar-index.md "Size model"). */
+export function sizeModel(files, groups = GROUPS, { pageFiles = 64, segmentChunks = 1 << 20 } = {}) {
+  const filesBlob = files * 9 + Math.ceil(files / pageFiles) * 16
+  const chunks = files * groups
+  const regions = Math.ceil(chunks / segmentChunks)
+  const rows = 8 * (Math.ceil(chunks / 8) + regions)
+  return { files, groups, filesBlobBytes: filesBlob, bitRowBytes: rows, coldBytes: filesBlob + rows, warmBytes: rows }
+}
+
+export async function run({ quick } = {}) {
+  await init()
+  const files = Number(process.env.PB_SIDECAR_FILES) || (quick ? 2_000 : 100_000)
+  const holder = Math.floor(files * 0.37)
+  // PB_SIDECAR_FORMATS=2 measures format 2 alone (format 1 at full scale takes minutes).
+  const formats = (process.env.PB_SIDECAR_FORMATS ?? '2,1').split(',').map(Number)
+  return withTempDir('bench-sidecar-formats', async (dir) => {
+    const data = path.join(dir, 'idx')
+    mkdirSync(data)
+    const written = {}
+    for (const format of formats) {
+      const started = performance.now()
+      const { bytesWritten } = await writeSidecarFiles(synthetic(files, holder), path.join(data, `v${format}.puffin`), { format, columns: ['id'] })
+      written[format] = { bytes: bytesWritten, ms: performance.now() - started }
+    }
+    const listing = []
+    for (const f of synthetic(files, -1)) listing.push({ path: f.path, size: f.size, validator: f.validator })
+    const server = await startServer(data, ['slow:30'])
+    try {
+      const out = { files, rowGroups: files * GROUPS, latencyMs: 30 }
+      for (const format of formats) out[`format${format}`] = { indexBytes: written[format].bytes, writeMs: written[format].ms, ...await probeFormat(server.origin, `v${format}.puffin`, files, listing, holder) }
+      out.sizeModel = [sizeModel(10_000), sizeModel(100_000), sizeModel(1_000_000)]
+      return out
+    } finally {
+      await server.stop()
+    }
+  })
+}
+
+runIfMain(import.meta.url, run)

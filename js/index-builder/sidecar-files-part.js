@@ -1,0 +1,187 @@
+// The fixed part of a format-2 sidecar index (docs/sidecar-index.md "Format 2: the files blob"): what
+// every probe needs, fixed-width and binary — per file its identity hash and row-group count (and, where
+// a column's files lie in more than one region of a segment, which one) — with the layout (columns,
+// types, regions, segments, page table sizes) as a JSON property of the blob. It lies right before the
+// footer, so the tail read holds it or most of it. Each file's chunks of a column are consecutive slots
+// of one region, so no per-chunk record is needed: a file's slot is the row groups of the files before it
+// in its segment and region.
+import { notAnIndex } from './sidecar-directory.js'
+
+/** Row-group counts of 255 and more are stored in the overflow list. */
+const OVERFLOW = 255
+/** A file without chunks of the column (it lacks it, or has no row groups). */
+export const NO_REGION = 255
+const PAGE_ENTRY_BYTES = 16
+
+/**
+ * @typedef {{ physicalType: string, typeLength: number | null, logicalType: object | null }} ColumnType
+ * @typedef {{ offset: number, count: number, numBytes: number, column: string, type: ColumnType, segment: number }} SlicedRegion
+ * @typedef {{ version: 2, fpp: number, writer: string, columns: string[], regions: SlicedRegion[], segments: number[],
+ *   files: number, overflow: number, classed: number[], pages: number, pageFiles: number }} SlicedLayout
+ * @typedef {{ hashes: Uint8Array, rowGroups: Uint32Array, classes: Array<Uint8Array | null>, pages: Array<{ offset: number, length: number, crc: number }> }} FilesPart
+ */
+
+/** The layout as the files blob's `layout` property. */
+export function encodeSlicedLayout(layout) {
+  const types = []
+  const keys = new Map()
+  const regions = layout.regions.map((r) => {
+    const key = JSON.stringify(r.type)
+    if (!keys.has(key)) {
+      keys.set(key, types.length)
+      types.push(r.type)
+    }
+    return [r.offset, r.count, r.numBytes, layout.columns.indexOf(r.column), keys.get(key), r.segment]
+  })
+  return JSON.stringify({ ...layout, types, regions })
+}
+
+/**
+ * The layout from its property, checked against the bit slices blob's length.
+ * @returns {SlicedLayout}
+ */
+export function decodeSlicedLayout(text, slicesLength, where) {
+  let parsed
+  try {
+    parsed = JSON.parse(text)
+  } catch (cause) {
+    throw notAnIndex(where, `its files layout is not JSON (${cause?.message ?? cause})`)
+  }
+  const { columns, types, regions, segments, files, overflow, classed, pages, pageFiles } = parsed ?? {}
+  const counts = [files, overflow, pages, pageFiles]
+  if (parsed?.version !== 2 || !Array.isArray(columns) || !Array.isArray(types) || !Array.isArray(regions) || !Array.isArray(segments) || !Array.isArray(classed) ||
+    !counts.every((n) => Number.isSafeInteger(n) && n >= 0) || pageFiles < 1 || pages !== Math.ceil(files / pageFiles)) {
+    throw notAnIndex(where, 'its files layout is not version 2 or lacks columns, types, regions, segments or counts')
+  }
+  let end = 0
+  for (const s of segments) {
+    if (!(Number.isSafeInteger(s) && s > end && s <= files)) throw notAnIndex(where, 'its segments do not cover its files in order')
+    end = s
+  }
+  if (end !== files) throw notAnIndex(where, 'its segments do not cover its files')
+  const out = regions.map((row, r) => {
+    const [offset, count, numBytes, c, t, segment] = Array.isArray(row) ? row : []
+    const rowBytes = (count + 7) >>> 3
+    if (!(Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(numBytes) && numBytes >= 32 &&
+      (numBytes & (numBytes - 1)) === 0 && offset + numBytes * 8 * rowBytes <= slicesLength && typeof columns[c] === 'string' &&
+      typeof types[t]?.physicalType === 'string' && Number.isSafeInteger(segment) && segment >= 0 && segment < segments.length)) {
+      throw notAnIndex(where, `its layout places region ${r} (${JSON.stringify(row)}) outside the ${slicesLength}-byte bit slices blob, not as whole power-of-two blocks, or of no listed column, type and segment`)
+    }
+    return { offset, count, numBytes, column: columns[c], type: types[t], segment }
+  })
+  if (!classed.every((c) => Number.isSafeInteger(c) && typeof columns[c] === 'string')) throw notAnIndex(where, 'its layout names an unknown classed column')
+  return { ...parsed, regions: out }
+}
+
+/** Bytes of the files blob for this layout. */
+export function filesPartLength(layout) {
+  return layout.files * (9 + layout.classed.length) + layout.overflow * 4 + layout.pages * PAGE_ENTRY_BYTES
+}
+
+/**
+ * The files blob.
+ * @param {{ hashes: Uint8Array, rowGroups: number[], classes: Uint8Array[], pages: Array<{ offset: number, length: number, crc: number }> }} part
+ *   classes: one array per classed column, in the layout's `classed` order
+ */
+export function encodeFilesPart({ hashes, rowGroups, classes, pages }) {
+  const n = rowGroups.length
+  const overflow = rowGroups.filter((g) => g >= OVERFLOW)
+  const out = new Uint8Array(n * (9 + classes.length) + overflow.length * 4 + pages.length * PAGE_ENTRY_BYTES)
+  const view = new DataView(out.buffer)
+  out.set(hashes, 0)
+  let at = n * 8
+  for (const g of rowGroups) out[at++] = Math.min(g, OVERFLOW)
+  for (const g of overflow) {
+    view.setUint32(at, g, true)
+    at += 4
+  }
+  for (const c of classes) {
+    out.set(c, at)
+    at += n
+  }
+  for (const p of pages) {
+    view.setFloat64(at, p.offset, true)
+    view.setUint32(at + 8, p.length, true)
+    view.setUint32(at + 12, p.crc, true)
+    at += PAGE_ENTRY_BYTES
+  }
+  return out
+}
+
+/**
+ * The files blob decoded (its CRC checked by the caller).
+ * @param {Uint8Array} bytes
+ * @param {SlicedLayout} layout
+ * @param {number} detailsLength the details blob's length (pages must lie in it)
+ * @returns {FilesPart}
+ */
+export function decodeFilesPart(bytes, layout, detailsLength, where) {
+  if (bytes.length !== filesPartLength(layout)) throw notAnIndex(where, `its files blob has ${bytes.length} bytes, its layout says ${filesPartLength(layout)}`)
+  const n = layout.files
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const hashes = bytes.subarray(0, n * 8)
+  const rowGroups = new Uint32Array(n)
+  let at = n * 8
+  let spill = n * 9
+  for (let f = 0; f < n; f++) {
+    const g = bytes[at + f]
+    if (g === OVERFLOW) {
+      if (spill + 4 > n * 9 + layout.overflow * 4) throw notAnIndex(where, 'its files blob has more overflowing row-group counts than it lists')
+      rowGroups[f] = view.getUint32(spill, true)
+      spill += 4
+    } else rowGroups[f] = g
+  }
+  at = n * 9 + layout.overflow * 4
+  /** @type {Array<Uint8Array | null>} */
+  const classes = layout.columns.map(() => null)
+  for (const c of layout.classed) {
+    classes[c] = bytes.subarray(at, at + n)
+    at += n
+  }
+  const pages = []
+  for (let p = 0; p < layout.pages; p++) {
+    const page = { offset: view.getFloat64(at, true), length: view.getUint32(at + 8, true), crc: view.getUint32(at + 12, true) }
+    if (!(Number.isSafeInteger(page.offset) && page.offset >= 0 && page.offset + page.length <= detailsLength)) throw notAnIndex(where, `its page ${p} lies outside the details blob`)
+    pages.push(page)
+    at += PAGE_ENTRY_BYTES
+  }
+  return { hashes, rowGroups, classes, pages }
+}
+
+/**
+ * Where each file's chunks of one column are: its region (-1: none) and its first slot there. A
+ * file's class picks among its segment's regions of the column, in layout order.
+ * @param {SlicedLayout} layout
+ * @param {FilesPart} part
+ * @param {string} column
+ */
+export function placeColumn(layout, part, column, where) {
+  const c = layout.columns.indexOf(column)
+  const n = layout.files
+  const regionOf = new Int32Array(n).fill(-1)
+  const slotOf = new Uint32Array(n)
+  if (c < 0) return { regionOf, slotOf }
+  /** @type {number[][]} per segment, the column's regions */
+  const bySegment = layout.segments.map(() => [])
+  layout.regions.forEach((r, i) => { if (r.column === column) bySegment[r.segment].push(i) })
+  const used = new Float64Array(layout.regions.length)
+  const classes = part.classes[c]
+  let segment = 0
+  for (let f = 0; f < n; f++) {
+    while (f >= layout.segments[segment]) segment++
+    const cls = classes ? classes[f] : 0
+    if (cls === NO_REGION || part.rowGroups[f] === 0) continue
+    const r = bySegment[segment][cls]
+    if (r === undefined) {
+      if (!classes && !bySegment[segment].length) continue // no file of this segment has the column
+      throw notAnIndex(where, `file ${f} of column ${column} is in no region of its segment`)
+    }
+    regionOf[f] = r
+    slotOf[f] = used[r]
+    used[r] += part.rowGroups[f]
+  }
+  for (const [r, region] of layout.regions.entries()) {
+    if (region.column === column && used[r] !== region.count) throw notAnIndex(where, `region ${r} holds ${region.count} filters, its files' row groups ${used[r]}`)
+  }
+  return { regionOf, slotOf }
+}

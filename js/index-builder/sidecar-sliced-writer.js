@@ -1,0 +1,169 @@
+// Writes a format-2 sidecar index (docs/sidecar-index.md "Format 2"): the bit slices blob a bounded
+// segment of files at a time (js/index-builder/bit-slices.js), then the details pages, the path hashes
+// and the fixed files blob, right before the Puffin footer. A file's chunks of a column are widened to
+// one size (no answer changes) so they take consecutive slots of one region; memory holds one segment
+// of bitsets, its bit-sliced copy, and the details of every file (written at the end).
+import { crc32 } from '../pages/crc32.js'
+import { crc32Hex, puffinFooter } from './puffin.js'
+import { sliceBitsets, widenBitset } from './bit-slices.js'
+import { encodeDetailsPage } from './sidecar-details.js'
+import { encodeFilesPart, encodeSlicedLayout, filesPartLength, NO_REGION } from './sidecar-files-part.js'
+import { hashStrings, identityText } from './sidecar-identity.js'
+import { typeKey } from './sidecar-layout.js'
+
+export const SLICES_BLOB = 'parquet-bloom-sbbf-bitslices-v2'
+export const DETAILS_BLOB = 'parquet-bloom-details-v2'
+export const PATH_HASHES_BLOB = 'parquet-bloom-path-hashes-v2'
+export const FILES_BLOB = 'parquet-bloom-files-v2'
+/** Files per details page: a page is what a probe reads to learn one file's details. */
+export const PAGE_FILES = 64
+const BLOCK_BYTES = 32
+
+/**
+ * @typedef {{ path: string, size: number, validator: string | null, numRows: number,
+ *   columns: Record<string, import('./sidecar-layout.js').ColumnType>,
+ *   rowGroups: Array<{ numRows: number, chunks: Record<string, { bitset: Uint8Array, min: any, max: any } | null> }> }} SlicedFileInput
+ *   a chunk: its bitset (without header) and bounds as encodeBound writes them; null: its pages could not be read
+ */
+
+export class SlicedIndexWriter {
+  /**
+   * @param {{ write: (bytes: Uint8Array) => Promise<void>, written: number }} out the sink, after the Puffin magic
+   * @param {{ fpp: number, columns: string[], segmentBytes: number, writer: string }} options
+   */
+  constructor(out, { fpp, columns, segmentBytes, writer }) {
+    this.out = out
+    this.fpp = fpp
+    this.writer = writer
+    this.columns = [...columns]
+    this.segmentBytes = segmentBytes
+    this.slicesStart = out.written
+    /** @type {import('./sidecar-files-part.js').SlicedRegion[]} */
+    this.regions = []
+    this.segments = []
+    /** per file: path, size, validator, rows, bounds */
+    this.details = []
+    /** per file: row groups */
+    this.rowGroups = []
+    /** per column (by index), per file: its class, or the pending key until its segment is written */
+    this.classes = []
+    /** @type {Map<string, { column: number, type: any, numBytes: number, bitsets: Uint8Array[] }>} this segment's regions to be */
+    this.pending = new Map()
+    this.pendingBytes = 0
+    this.segmentStart = 0
+  }
+
+  /** @param {SlicedFileInput} file */
+  async add(file) {
+    const f = this.details.length
+    const bounds = []
+    for (const [name, type] of Object.entries(file.columns)) {
+      let c = this.columns.indexOf(name)
+      if (c < 0) c = this.columns.push(name) - 1
+      const chunks = file.rowGroups.map((g) => g.chunks[name] ?? null)
+      bounds[c] = chunks.map((chunk) => [chunk?.min ?? null, chunk?.max ?? null])
+      if (!chunks.length) continue
+      const numBytes = Math.max(BLOCK_BYTES, ...chunks.map((chunk) => chunk?.bitset.length ?? 0))
+      // A chunk whose pages could not be read has a filter that holds everything: it can only say maybe.
+      const bitsets = chunks.map((chunk) => (chunk ? widenBitset(chunk.bitset, numBytes) : new Uint8Array(numBytes).fill(255)))
+      const key = JSON.stringify([c, typeKey(type), numBytes])
+      let region = this.pending.get(key)
+      if (!region) this.pending.set(key, region = { column: c, type, numBytes, bitsets: [] })
+      region.bitsets.push(...bitsets)
+      ;(this.classes[c] ??= [])[f] = key
+      this.pendingBytes += numBytes * bitsets.length
+    }
+    this.details.push({ path: file.path, size: file.size, validator: file.validator, numRows: file.numRows, rowRows: file.rowGroups.map((g) => g.numRows), bounds })
+    this.rowGroups.push(file.rowGroups.length)
+    if (this.pendingBytes >= this.segmentBytes) await this.#flush()
+  }
+
+  /** Writes the segment's regions (files segmentStart … now): per column, its regions in the order they began. */
+  async #flush() {
+    const end = this.details.length
+    if (end === this.segmentStart) return
+    const byColumn = new Map()
+    for (const [key, region] of this.pending) {
+      if (!byColumn.has(region.column)) byColumn.set(region.column, new Map())
+      const classes = byColumn.get(region.column)
+      classes.set(key, classes.size)
+      if (classes.size >= NO_REGION) throw new RangeError(`more than ${NO_REGION - 1} sizes and types of column ${this.columns[region.column]} in one segment`)
+      this.regions.push({ offset: this.out.written - this.slicesStart, count: region.bitsets.length, numBytes: region.numBytes,
+        column: this.columns[region.column], type: region.type, segment: this.segments.length })
+      const sliced = sliceBitsets(region.bitsets, region.numBytes)
+      region.bitsets = []
+      await this.out.write(sliced)
+    }
+    for (const [c, keys] of this.classes.entries()) {
+      if (!keys) continue
+      for (let f = this.segmentStart; f < end; f++) if (typeof keys[f] === 'string') keys[f] = byColumn.get(c).get(keys[f])
+    }
+    this.pending = new Map()
+    this.pendingBytes = 0
+    this.segments.push(end)
+    this.segmentStart = end
+  }
+
+  /** The remaining segment, the details, path hashes and files blobs, and the footer; returns the blobs written. */
+  async finish() {
+    await this.#flush()
+    const n = this.details.length
+    if (!this.segments.length) this.segments.push(0)
+    const slicesLength = this.out.written - this.slicesStart
+    const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties })
+    const blobs = [blob(SLICES_BLOB, this.slicesStart, slicesLength, {})]
+
+    const detailsStart = this.out.written
+    const pages = []
+    const detailsCrc = { value: 0, parts: [] }
+    for (let p = 0; p * PAGE_FILES < n; p++) {
+      const page = encodeDetailsPage(this.details.slice(p * PAGE_FILES, (p + 1) * PAGE_FILES), this.columns.length)
+      pages.push({ offset: this.out.written - detailsStart, length: page.length, crc: crc32(page) >>> 0 })
+      detailsCrc.parts.push(page)
+      await this.out.write(page)
+    }
+    const detailsBytes = concat(detailsCrc.parts)
+    blobs.push(blob(DETAILS_BLOB, detailsStart, detailsBytes.length, { crc32: crc32Hex(detailsBytes) }))
+
+    const pathHashes = hashStrings(this.details.map((d) => d.path))
+    blobs.push(blob(PATH_HASHES_BLOB, this.out.written, pathHashes.length, { crc32: crc32Hex(pathHashes) }))
+    await this.out.write(pathHashes)
+
+    // A column needs a class per file where a segment holds it in more than one region, or a file lacks it.
+    const classed = []
+    const classes = []
+    for (let c = 0; c < this.columns.length; c++) {
+      const keys = this.classes[c] ?? []
+      const per = new Uint8Array(n)
+      let needed = false
+      for (let f = 0; f < n; f++) {
+        const cls = keys[f]
+        per[f] = cls === undefined ? NO_REGION : cls
+        if (per[f] !== 0 && this.rowGroups[f] > 0) needed = true
+      }
+      if (needed) {
+        classed.push(c)
+        classes.push(per)
+      }
+    }
+    const layout = { version: /** @type {2} */ (2), fpp: this.fpp, writer: this.writer, columns: this.columns, regions: this.regions, segments: this.segments,
+      files: n, overflow: this.rowGroups.filter((g) => g >= 255).length, classed, pages: pages.length, pageFiles: PAGE_FILES }
+    const hashes = hashStrings(this.details.map((d) => identityText(d.path, d.size, d.validator)))
+    const files = encodeFilesPart({ hashes, rowGroups: this.rowGroups, classes, pages })
+    if (files.length !== filesPartLength(layout)) throw new RangeError('internal: the files blob is not the length its layout gives')
+    blobs.push(blob(FILES_BLOB, this.out.written, files.length, { crc32: crc32Hex(files), version: '2', layout: encodeSlicedLayout(layout) }))
+    await this.out.write(files)
+    await this.out.write(puffinFooter(blobs, { 'created-by': this.writer }))
+    return { regions: this.regions.length, files: n }
+  }
+}
+
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
