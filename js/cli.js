@@ -13,9 +13,10 @@ import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe-command.js'
 import { Progress, runFiles } from './cli/run-files.js'
 import { isDatasetInput, isTableInput, probeFilesAsDataset, runDatasetInspect, runDatasetProbe } from './cli/dataset.js'
-import { adviceText, indexAdd, indexBuild } from './cli/index-add.js'
+import { indexAdd, indexBuild } from './cli/index-add.js'
+import { adviceText } from './cli/advice-text.js'
 import { indexWarning } from './cli/index-warning.js'
-import { adviseIndexes } from './index-builder/advise.js'
+import { adviseIndexes } from './advice/advise.js'
 
 const EXIT_OK = 0
 const EXIT_FAILED = 2

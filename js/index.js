@@ -63,11 +63,11 @@ export function configure({ maxPoolBytes } = {}) {
  * filters would cost (js/index-builder/advise.js, loaded on first use with the page decoders: a probe
  * never downloads it). Here as well as on parquet-bloom/index-builder because a browser reaches only the
  * bundle, which is built from this entry.
- * @param {Parameters<typeof import('./index-builder/advise.js').adviseIndexes>[0]} file
- * @param {Parameters<typeof import('./index-builder/advise.js').adviseIndexes>[1]} [options]
+ * @param {Parameters<typeof import('./advice/advise.js').adviseIndexes>[0]} file
+ * @param {Parameters<typeof import('./advice/advise.js').adviseIndexes>[1]} [options]
  */
 export async function adviseIndexes(file, options) {
-  const advise = await import('./index-builder/advise.js')
+  const advise = await import('./advice/advise.js')
   return advise.adviseIndexes(file, options)
 }
 

@@ -3,7 +3,6 @@
 import { existsSync } from 'node:fs'
 
 import { addIndexes, buildSidecarIndex } from '../index-builder/index.js'
-import { formatBytes, formatTable } from './format.js'
 import { decryptionFromCommandLine } from './keys.js'
 import { recordedValidatorLines } from './index-warning.js'
 
@@ -44,22 +43,4 @@ export async function indexBuild(inputs, options) {
   for (const s of result.skipped.slice(0, 10)) lines.push(`  ${s.file}${s.rowGroup !== undefined ? `, row group ${s.rowGroup}` : ''}${s.column ? `, column ${s.column}` : ''}: ${s.detail}`)
   lines.push(...recordedValidatorLines(result.validators))
   return `${lines.join('\n')}\n`
-}
-
-/**
- * The text of `inspect --advise`: one row per column.
- * @param {{ file: string, columns: Awaited<ReturnType<typeof import('../index-builder/advise.js').adviseIndexes>> }} advice
- */
-export function adviceText({ file, columns }, fpp) {
-  const percent = (x) => (x === null || x === undefined ? '–' : `${(x * 100).toFixed(1)}%`)
-  const rows = [['column', 'type', 'row groups read', '~distinct / rg', 'absent (most any index prunes)', 'statistics prune', `bloom @ ${fpp}`, 'both', 'filter bytes', 'has filters']]
-  for (const c of columns) {
-    if ('skipped' in c) {
-      rows.push([c.column, c.physicalType, '', '', c.skipped, '', '', '', '', ''])
-      continue
-    }
-    rows.push([c.column, c.physicalType, String(c.sampledRowGroups), c.distinctPerRowGroup.toFixed(0), percent(c.prune.ideal), percent(c.prune.statistics),
-      percent(c.prune.bloomFilter), percent(c.prune.withStatistics), formatBytes(c.filterBytes), c.hasFilters ? 'yes' : 'no'])
-  }
-  return `${file}: pruning for probes of each column's own values (share of value × other row group pairs)\n${formatTable(rows)}\n`
 }

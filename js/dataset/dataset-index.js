@@ -26,7 +26,7 @@ export class DatasetIndex {
   }
 
   #open() {
-    this.#opened ??= import('../index-builder/sidecar-index.js').then(async (module) => {
+    this.#opened ??= import('../sidecar/sidecar-index.js').then(async (module) => {
       this.#module = module
       const given = this.#given
       if (typeof given?.probe === 'function') {

@@ -2,5 +2,5 @@
 // untouched; buildSidecarIndex()/openSidecarIndex() keep one index beside a dataset; adviseIndexes() says which is worth it.
 export { addIndexes, INDEXES_KEY } from './add-indexes.js'
 export { buildSidecarIndex } from './sidecar-build.js'
-export { openSidecarIndex, SidecarIndex } from './sidecar-index.js'
-export { adviseIndexes } from './advise.js'
+export { openSidecarIndex, SidecarIndex } from '../sidecar/sidecar-index.js'
+export { adviseIndexes } from '../advice/advise.js'

@@ -4,24 +4,21 @@
 // one size (no answer changes) so they take consecutive slots of one region; memory holds one segment
 // of bitsets, its bit-sliced copy, and the details of every file (written at the end).
 import { crc32 } from '../pages/crc32.js'
-import { crc32Hex, puffinFooter } from './puffin.js'
-import { sliceBitsets, widenBitset } from './bit-slices.js'
-import { encodeDetailsPage } from './sidecar-details.js'
-import { encodeFilesPart, encodeSlicedLayout, filesPartLength, NO_REGION } from './sidecar-files-part.js'
-import { hashStrings, identityText } from './sidecar-identity.js'
-import { typeKey } from './sidecar-layout.js'
+import { crc32Hex, puffinFooter } from '../sidecar/puffin.js'
+import { sliceBitsets, widenBitset } from '../sidecar/bit-slices.js'
+import { encodeDetailsPage } from '../sidecar/sidecar-details.js'
+import { encodeFilesPart, encodeSlicedLayout, filesPartLength, NO_REGION } from '../sidecar/sidecar-files-part.js'
+import { hashStrings, identityText } from '../sidecar/sidecar-identity.js'
+import { typeKey } from '../sidecar/sidecar-layout.js'
+import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from '../sidecar/sidecar-blobs.js'
 
-export const SLICES_BLOB = 'parquet-bloom-sbbf-bitslices-v2'
-export const DETAILS_BLOB = 'parquet-bloom-details-v2'
-export const PATH_HASHES_BLOB = 'parquet-bloom-path-hashes-v2'
-export const FILES_BLOB = 'parquet-bloom-files-v2'
 /** Files per details page: a page is what a probe reads to learn one file's details. */
 export const PAGE_FILES = 64
 const BLOCK_BYTES = 32
 
 /**
  * @typedef {{ path: string, size: number, validator: string | null, numRows: number,
- *   columns: Record<string, import('./sidecar-layout.js').ColumnType>,
+ *   columns: Record<string, import('../sidecar/sidecar-layout.js').ColumnType>,
  *   rowGroups: Array<{ numRows: number, chunks: Record<string, { bitset: Uint8Array, min: any, max: any } | null> }> }} SlicedFileInput
  *   a chunk: its bitset (without header) and bounds as encodeBound writes them; null: its pages could not be read
  */
@@ -38,7 +35,7 @@ export class SlicedIndexWriter {
     this.columns = [...columns]
     this.segmentBytes = segmentBytes
     this.slicesStart = out.written
-    /** @type {import('./sidecar-files-part.js').SlicedRegion[]} */
+    /** @type {import('../sidecar/sidecar-files-part.js').SlicedRegion[]} */
     this.regions = []
     this.segments = []
     /** per file: path, size, validator, rows, bounds */

@@ -477,7 +477,7 @@ describe('addIndexes: pageIndex', () => {
 
 describe('inspect --advise', () => {
   test('sorted columns are pruned by their statistics, shuffled ones only by a filter; the cost is what the filters would take', async () => {
-    const { adviseIndexes } = await import('../../js/index-builder/advise.js')
+    const { adviseIndexes } = await import('../../js/advice/advise.js')
     const input = path.join(dir, 'advise.parquet')
     // sorted: row i; shuffled: a permutation spread over every row group; few: 4 values in each row group.
     await duck.connection.run(`COPY (SELECT i::BIGINT AS sorted, ((i * 7919) % 40960)::BIGINT AS shuffled, (i % 4)::INTEGER AS few

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 
-import { andRows, blockIndexOf, hashRows, sliceBitsets, sliceRowBytes, unsliceBitset, widenBitset } from '../../js/index-builder/bit-slices.js'
+import { andRows, blockIndexOf, hashRows, sliceBitsets, sliceRowBytes, unsliceBitset, widenBitset } from '../../js/sidecar/bit-slices.js'
 import { referenceFilter, referenceHash, rng } from './helpers/reference-sbbf.js'
 
 function membership(rows, regionBytes, count, hash, numBlocks) {

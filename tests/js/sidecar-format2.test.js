@@ -13,7 +13,7 @@ import { parquetReadObjects } from 'hyparquet'
 
 import { init, openDataset } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
-import { crc32Hex, puffinFooter } from '../../js/index-builder/puffin.js'
+import { crc32Hex, puffinFooter } from '../../js/sidecar/puffin.js'
 import { startTestServer } from './helpers/range-server.js'
 import { datasetFileName as fileName, storedValue, writeSidecarDataset } from './helpers/sidecar-dataset.js'
 import { tempDir } from './helpers/temp-dir.js'

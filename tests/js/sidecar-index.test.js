@@ -260,7 +260,7 @@ describe('a sidecar index over hyparquet-writer files', () => {
 describe('a sidecar index that disagrees with itself', () => {
   /** The index with its directory edited (its CRC made to match, so only the content is wrong). */
   async function withDirectory(edit) {
-    const { crc32Hex, puffinFooter } = await import('../../js/index-builder/puffin.js')
+    const { crc32Hex, puffinFooter } = await import('../../js/sidecar/puffin.js')
     const bytes = new Uint8Array(await readFile(indexPath))
     const size = new DataView(bytes.buffer).getUint32(bytes.length - 12, true)
     const footer = JSON.parse(new TextDecoder().decode(bytes.subarray(bytes.length - 12 - size, bytes.length - 12)))
@@ -435,7 +435,7 @@ describe('a directory beyond the tail read', () => {
   const base = () => path.join(data, '/')
   /** The index's bytes with its footer's blobs edited (the directory untouched). */
   async function withFooter(edit) {
-    const { puffinFooter } = await import('../../js/index-builder/puffin.js')
+    const { puffinFooter } = await import('../../js/sidecar/puffin.js')
     const bytes = new Uint8Array(await readFile(indexPath))
     const size = new DataView(bytes.buffer).getUint32(bytes.length - 12, true)
     const footer = JSON.parse(new TextDecoder().decode(bytes.subarray(bytes.length - 12 - size, bytes.length - 12)))

@@ -24,7 +24,7 @@ import { decodeFilesPart, decodeSlicedLayout, placeColumn } from './sidecar-file
 import { AMBIGUOUS, hashHalves, hashStrings, HashTable, identityText } from './sidecar-identity.js'
 import { typeKey } from './sidecar-layout.js'
 import { currency, StaleReason, startValidators } from './sidecar-currency.js'
-import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-sliced-writer.js'
+import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-blobs.js'
 
 /** Details pages a probe reads to sharpen open files with min/max, at most (beyond it, the bloom filter's answer stands). */
 export const DEFAULT_BOUNDS_BYTES = 64 * 1024

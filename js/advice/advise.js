@@ -18,8 +18,8 @@ import { chunkByteRange } from '../indexes/page-index.js'
 import { columnDecoder } from '../pages/page-decode.js'
 import { chunkStatistics, excludedByBounds, sortKeys, sortOrderFor } from '../indexes/statistics.js'
 import { encodeHeader } from '../indexes/bloom-header.js'
-import { scanChunk } from './chunk-scan.js'
-import { columnarViews, DictionaryUse, FILTERABLE_TYPES } from './chunk-values.js'
+import { scanChunk } from '../index-builder/chunk-scan.js'
+import { columnarViews, DictionaryUse, FILTERABLE_TYPES } from '../index-builder/chunk-values.js'
 import { checkFpp } from '../wasm/sbbf.js'
 
 export const DEFAULT_SAMPLE_ROW_GROUPS = 8
@@ -101,7 +101,7 @@ export async function adviseIndexes(file, options = {}) {
       // An encrypted chunk's pages are read as addIndexes reads them (its modules decrypted with the given keys).
       let pages
       if (view.crypto) {
-        const sealing = await import('./encrypted-output.js')
+        const sealing = await import('../index-builder/encrypted-output.js')
         const refusal = sealing.encryptedChunkProblem(view.crypto)
         if (refusal) {
           problem = `row group ${g}: ${refusal.detail}`

@@ -24,11 +24,10 @@ import { decodeBound, notAnIndex, parseDirectory } from './sidecar-directory.js'
 import { blockRows, decodeLayout, LAYOUT_PROPERTY, typeKey } from './sidecar-layout.js'
 import { currency, StaleReason, startValidators } from './sidecar-currency.js'
 import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
+import { BITSETS_BLOB, DIRECTORY_BLOB } from './sidecar-blobs.js'
 
 export { SIDECAR_VERSION } from './sidecar-directory.js'
 export { fileValidator, StaleReason, validatorKind } from './sidecar-currency.js'
-export const BITSETS_BLOB = 'parquet-bloom-sbbf-bitsets-v1'
-export const DIRECTORY_BLOB = 'parquet-bloom-directory-v1'
 /** The first read of an index: its footer (with the layout) and, for up to a few thousand row groups, its directory. */
 export const DEFAULT_INDEX_TAIL_BYTES = 256 * 1024
 const BLOCK_BYTES = 32
@@ -43,7 +42,7 @@ const EMPTY_BLOCK = new Uint8Array(BLOCK_BYTES)
  * directory outside the tail read is read by the first probe, with its blocks (or by loadDirectory());
  * an index written without a layout has its directory read here, as before.
  * @param {any} source anything openParquet takes
- * @param {import('./index.js').OpenSidecarIndexOptions} [options] as js/index-builder/index.d.ts declares them (and
+ * @param {import('../index-builder/index.js').OpenSidecarIndexOptions} [options] as js/index-builder/index.d.ts declares them (and
  *   openParquet's reading options: headers, retries, …); base: where the index's relative paths are resolved
  */
 export async function openSidecarIndex(source, options = {}) {

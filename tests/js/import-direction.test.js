@@ -1,0 +1,84 @@
+// The folders of js/ ranked along the data path (ARCHITECTURE.md): a module may import its own folder
+// and the folders ranked below it, never one above — at load time or by a dynamic import at run time
+// (type-only imports in JSDoc comments do not count). So the shape the map describes stays the shape
+// of the code: the result model, the sources, the footer know nothing of plans, datasets or writers.
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+
+const js = fileURLToPath(new URL('../../js', import.meta.url))
+const BUILT = /^(parquet-bloom\.browser|wasm\/parquet_bloom\.(mjs|wasm)$)/
+
+// Lowest first. Top-level modules are ranked one by one: what every layer shares sits at the bottom,
+// the file layer's front door above its steps, the public API, then the command line over it.
+const RANKS = [
+  ['errors.js', 'verdicts.js', 'wasm-loader.js', 'wasm', 'format'],
+  ['sources'],
+  ['pages'],
+  ['crypto'],
+  ['footer'],
+  ['values'],
+  ['indexes'],
+  ['filter'],
+  ['plan'],
+  ['confirm'],
+  ['parquet-file.js'],
+  ['sidecar'],
+  ['dataset'],
+  ['table'],
+  ['index-builder'],
+  ['advice'],
+  ['index.js'],
+  ['cli', 'cli.js'],
+]
+const rankOf = new Map(RANKS.flatMap((names, rank) => names.map((name) => [name, rank])))
+// The package's entries (package.json "exports", e.g. parquet-bloom/index-builder) gather what their
+// sub-package offers, whatever folder it lives in: they rank with the public API.
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+const ENTRIES = new Set(Object.values(packageJson.exports).map((target) => (typeof target === 'string' ? target : target.default))
+  .filter((target) => target.startsWith('./js/') && target.endsWith('.js')).map((target) => target.slice('./js/'.length)))
+
+/** The folder (or, at the top level, the file) a module path under js/ belongs to. */
+const unitOf = (name) => name.split('/')[0]
+/** What a module may import up to: an entry, anything below the public API; others, their folder's rank. */
+const importerRank = (name) => rankOf.get(ENTRIES.has(name) ? 'index.js' : unitOf(name))
+
+function modules(dir = js, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name)
+    const name = path.relative(js, file).split(path.sep).join('/')
+    if (entry.isDirectory()) modules(file, out)
+    else if (entry.name.endsWith('.js') && !BUILT.test(name)) out.push(name)
+  }
+  return out
+}
+
+/** Relative imports that run: static imports and exports, and import() outside comments. */
+function runtimeImports(source) {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')
+  const found = []
+  for (const m of code.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g)) found.push(m[1])
+  for (const m of code.matchAll(/\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) found.push(m[1])
+  return found
+}
+
+test('every folder and top-level module of js/ has a rank', () => {
+  const unranked = [...new Set(modules().map(unitOf))].filter((unit) => !rankOf.has(unit))
+  assert.deepEqual(unranked, [], 'place these in RANKS (and on ARCHITECTURE.md\'s map)')
+})
+
+test('no module imports a folder ranked above its own', () => {
+  const climbs = []
+  for (const name of modules()) {
+    const from = unitOf(name)
+    for (const spec of runtimeImports(readFileSync(path.join(js, name), 'utf8'))) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), spec))
+      if (target.startsWith('..')) continue // outside js/ (package.json)
+      const to = unitOf(target)
+      if (to !== from && rankOf.get(to) > importerRank(name)) climbs.push(`${name} → ${target}`)
+    }
+  }
+  assert.deepEqual(climbs, [], 'imports that climb the data path')
+})
