@@ -60,7 +60,7 @@ export function configure({ maxPoolBytes } = {}) {
 
 /**
  * Per column, how much each index would prune for probes of the column's own values, and what bloom
- * filters would cost (js/index-builder/advise.js, loaded on first use with the page decoders: a probe
+ * filters would cost (js/advice/advise.js, loaded on first use with the page decoders: a probe
  * never downloads it). Here as well as on parquet-bloom/index-builder because a browser reaches only the
  * bundle, which is built from this entry.
  * @param {Parameters<typeof import('./advice/advise.js').adviseIndexes>[0]} file

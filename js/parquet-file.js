@@ -211,7 +211,7 @@ export class ParquetFile {
     const retry = await plan.afterReads()
     if (retry.length) await this.#run(retry, { ...options, coalesceGap })
     const rowGroups = plan.results()
-    // A sidecar index (js/index-builder/sidecar-index.js) answers what the file's own indexes left open.
+    // A sidecar index (js/sidecar/sidecar-index.js) answers what the file's own indexes left open.
     if (this.#options.index) {
       await this.#options.index.refine({ name: this.name, fileSize: this.fileSize, column: column.name, values: encoded.outcomes.map((o) => o.value), rowGroups,
         signal: options.signal ?? this.#options.signal })

@@ -1,6 +1,6 @@
 // The CLI's words on a sidecar index (--index, `index build`): the one warning line a probe prints when the
 // index did not describe some of its files — how many, and why, from the stable codes the dataset probe
-// gives per file (js/index-builder/sidecar-currency.js StaleReason) — and what `index build` recorded.
+// gives per file (js/sidecar/sidecar-currency.js StaleReason) — and what `index build` recorded.
 
 const KIND_WORDS = { 'mtime': 'local modification times', 'etag': 'ETags', 'last-modified': 'Last-Modified dates', 'other': 'validators of another form', 'none': 'no validator' }
 const HTTP_KINDS = new Set(['etag', 'last-modified'])

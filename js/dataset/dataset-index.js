@@ -1,8 +1,8 @@
-// openDataset(…, { index }): a sidecar index (js/index-builder/sidecar-index.js, docs/sidecar-index.md) asked
+// openDataset(…, { index }): a sidecar index (js/sidecar/sidecar-index.js, docs/sidecar-index.md) asked
 // for all of a dataset probe's files in one call; loaded by js/dataset/dataset.js only for a dataset with one.
 
 /**
- * openDataset's `index`: a sidecar index (js/index-builder/sidecar-index.js), opened once at the first
+ * openDataset's `index`: a sidecar index (js/sidecar/sidecar-index.js), opened once at the first
  * probe — the index-builder is imported only then — and asked for all of a probe's files in one call.
  * Only files it describes as they are get its answers — matched by the size and ETag the caller's
  * descriptors give (a listing's), else by a stat or HEAD of each (a size alone would miss a rewrite of
@@ -15,7 +15,7 @@ export class DatasetIndex {
   #options
   /** @type {Promise<{ index: any, module: any, owned: boolean }> | undefined} */
   #opened
-  /** js/index-builder/sidecar-index.js, once answers() loaded it */
+  /** js/sidecar/sidecar-index.js, once answers() loaded it */
   #module
   /** The index file's stats already counted in a probe's (an index opened here counts its opening too). */
   #counted = { requests: 0, bytesFetched: 0, rounds: 0, heads: 0 }

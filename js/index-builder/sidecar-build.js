@@ -1,10 +1,10 @@
 // buildSidecarIndex(): one index file for a whole dataset, for files that cannot be rewritten — per
 // file (path, size, validator), row group and indexed column, a split block bloom filter's bitset and
-// the exact min/max of the chunk's values. Laid out as a Puffin file (js/index-builder/puffin.js; the
+// the exact min/max of the chunk's values. Laid out as a Puffin file (js/sidecar/puffin.js; the
 // format is docs/sidecar-index.md): the bitsets blob first, written block-major a bounded segment at a
-// time (js/index-builder/sidecar-regions.js), then the directory (JSON) right before the footer, so one
+// time (js/sidecar/sidecar-regions.js), then the directory (JSON) right before the footer, so one
 // tail read finds both while the directory is small; the footer also gives the bitsets blob its layout
-// (js/index-builder/sidecar-layout.js), so a first probe can read the directory and its values' blocks in one
+// (js/sidecar/sidecar-layout.js), so a first probe can read the directory and its values' blocks in one
 // wave when it is not. A probe then reads only the 32-byte blocks its values map to — for one value, one
 // range per region. With `update`, files whose size and validator match the old
 // index keep their entries (their bitsets copied across), new files are indexed and gone ones dropped.
@@ -215,7 +215,7 @@ async function copyEntry(previous, old) {
 }
 
 /**
- * Format 1: bitsets block-major per segment (js/index-builder/sidecar-regions.js), then the JSON
+ * Format 1: bitsets block-major per segment (js/sidecar/sidecar-regions.js), then the JSON
  * directory right before the footer, whose bitsets blob carries the layout.
  */
 class DirectoryWriter {

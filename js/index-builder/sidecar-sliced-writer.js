@@ -1,5 +1,5 @@
 // Writes a format-2 sidecar index (docs/sidecar-index.md "Format 2"): the bit slices blob a bounded
-// segment of files at a time (js/index-builder/bit-slices.js), then the details pages, the path hashes
+// segment of files at a time (js/sidecar/bit-slices.js), then the details pages, the path hashes
 // and the fixed files blob, right before the Puffin footer. A file's chunks of a column are widened to
 // one size (no answer changes) so they take consecutive slots of one region; memory holds one segment
 // of bitsets, its bit-sliced copy, and the details of every file (written at the end).

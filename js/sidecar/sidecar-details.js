@@ -109,7 +109,7 @@ class ByteReader {
  * @typedef {{ path: string, size: number, validator: string | null, numRows: number, rowRows: number[],
  *   bounds: Array<Array<[any, any]> | null> }} FileDetails
  *   rowRows: each row group's rows; bounds[column] (layout order): per row group [min, max] as
- *   js/index-builder/sidecar-directory.js encodeBound writes them, or null when the file lacks the column
+ *   js/sidecar/sidecar-directory.js encodeBound writes them, or null when the file lacks the column
  */
 
 /**

@@ -1,6 +1,6 @@
 // A sidecar index's directory (docs/sidecar-index.md "Directory"): its bytes checked against their CRC-32,
 // parsed, and refused whole (MALFORMED_FOOTER) when it disagrees with itself, with the bitsets blob, or
-// with the layout the footer gave a first probe (js/index-builder/sidecar-layout.js) — an index that
+// with the layout the footer gave a first probe (js/sidecar/sidecar-layout.js) — an index that
 // contradicts itself answers nothing. Also the form min/max bounds take in it.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { sortOrderFor } from '../indexes/statistics.js'

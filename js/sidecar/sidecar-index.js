@@ -6,7 +6,7 @@
 // layout says where they are), then applies the directory — so opening and a first probe take two rounds
 // however many files there are. A file is answered from the index only while it is the file the index
 // describes: one missing from the index, or whose size or validator differ, answers `unknown` with
-// reason `stale-index`, never `absent`, and its entry says why (js/index-builder/sidecar-currency.js StaleReason).
+// reason `stale-index`, never `absent`, and its entry says why (js/sidecar/sidecar-currency.js StaleReason).
 import { openByteSource } from '../sources/open-byte-source.js'
 import { HttpSource } from '../sources/http-source.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'

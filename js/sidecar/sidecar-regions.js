@@ -4,7 +4,7 @@
 // (BloomFilter.md: (hash >> 32) × numBlocks >> 32), so a value's blocks in all the files and row groups
 // of a region are one contiguous range. Memory holds one segment. A region holds one type of its column
 // (files of a dataset may differ), so the layout can say how a probe hashes its values for it
-// (js/index-builder/sidecar-layout.js) before the directory is read.
+// (js/sidecar/sidecar-layout.js) before the directory is read.
 import { typeKey } from './sidecar-layout.js'
 
 const BLOCK_BYTES = 32

@@ -170,7 +170,7 @@ export class SlicedSidecarIndex {
 
   /**
    * Says, per file and row group, whether each value may be in `column`, from the index alone; as format
-   * 1's probe (js/index-builder/sidecar-index.js), with `files` matched by identity where they give a
+   * 1's probe (js/sidecar/sidecar-index.js), with `files` matched by identity where they give a
    * size and validator. `numRows` of a row group is null where its file's details were not read.
    * @param {string} column
    * @param {Iterable<unknown>} values

@@ -1,4 +1,4 @@
-// openDataset(…, { index }): one sidecar index (js/index-builder/sidecar-index.js) answers every file of a
+// openDataset(…, { index }): one sidecar index (js/sidecar/sidecar-index.js) answers every file of a
 // dataset probe in one call. DuckDB writes the files and says which values are where; over the HTTP range
 // server: no stored value is missed, files the sidecar rules out are never read (no GET), a rewritten file
 // is probed as usual, and the sidecar's rounds do not grow with the number of files.

@@ -162,7 +162,7 @@ test(`a browser downloads at most ${BROWSER_BUDGET_GZIP / 1024} KiB gzip (bundle
   assert.ok(total.gzip <= BROWSER_BUDGET_GZIP, `${(total.gzip / 1024).toFixed(1)} KiB gzip; run npm run size for the breakdown`)
 })
 
-test('a probe downloads none of the index advice (adviseIndexes loads js/index-builder/advise.js on demand)', async () => {
+test('a probe downloads none of the index advice (adviseIndexes loads js/advice/advise.js on demand)', async () => {
   const { modules, lazy } = await measureDownload()
   assert.deepEqual(modules.filter((m) => m.startsWith('js/index-builder/')), [])
   assert.ok(lazy.length > 0, 'the on-demand chunks are measured')

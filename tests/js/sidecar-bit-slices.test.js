@@ -1,4 +1,4 @@
-// Bit-sliced bloom filters (js/index-builder/bit-slices.js) against hyparquet's SBBF (tests/js/helpers/
+// Bit-sliced bloom filters (js/sidecar/bit-slices.js) against hyparquet's SBBF (tests/js/helpers/
 // reference-sbbf.js, another implementation): for many values, the AND of the 8 rows a value's hash selects
 // says of every filter exactly what the reference's check of that filter's bitset says; widening a bitset
 // changes no answer; a bitset comes back whole from its region.

@@ -1,4 +1,4 @@
-// Sidecar indexes (js/index-builder/sidecar-*.js, docs/sidecar-index.md): one Puffin file for a dataset
+// Sidecar indexes (js/sidecar/, js/index-builder/sidecar-build.js, docs/sidecar-index.md): one Puffin file for a dataset
 // written at test time by DuckDB and hyparquet-writer. Every stored value (DuckDB's own read of each row
 // group) is found; values known to be absent are ruled out at about the target rate; a probe of many
 // files over HTTP takes two rounds of the index; a changed, gone or unindexed file answers stale-index,
