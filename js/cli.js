@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
 import { createFooterCache, directoryStore, openParquet, ParquetBloomError, redactUrl } from './index.js'
-import { DEFAULT_CONCURRENCY, parseCommandLine, UsageError } from './cli/args.js'
+import { DEFAULT_FILE_CONCURRENCY, parseCommandLine, UsageError } from './cli/args.js'
 import { decryptionFromCommandLine, redactSecrets } from './cli/keys.js'
 import { JsonFilesWriter } from './cli/format.js'
 import { inspectFile } from './cli/inspect-command.js'
@@ -148,7 +148,7 @@ async function runOverFiles(files, options, { job, text, json, end }) {
   const writer = options.json ? new JsonFilesWriter(process.stdout) : undefined
   let failed = 0
   await runFiles(files, {
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    concurrency: options.concurrency ?? DEFAULT_FILE_CONCURRENCY,
     progress,
     job: (input) => job(input, labelOf(input)),
     report: (input, { value, error }) => {

@@ -147,7 +147,7 @@ export type ParquetSource = string | URL | Blob | ArrayBuffer | SharedArrayBuffe
 export interface OpenParquetOptions {
   /** Aborts every operation of this file, now and later. */
   signal?: AbortSignal
-  /** For URLs; defaults to globalThis.fetch. */
+  /** For URLs. Default: in Node, its own keep-alive transport over node:http(s); elsewhere the runtime's fetch. */
   fetch?: typeof fetch
   /** Sent with every HTTP request (e.g. Authorization). */
   headers?: HeadersInit
@@ -157,9 +157,9 @@ export interface OpenParquetOptions {
   maxBytes?: number
   /** Larger footers are refused with TOO_LARGE. Default 128 MiB. */
   maxFooterBytes?: number
-  /** Reads in flight at once. Default 6. */
+  /** Reads in flight at once. Default: what the transport allows — 256 in Node, 100 to an HTTP/2 or HTTP/3 origin in a browser, 6 over HTTP/1.1, 16 for files and memory. */
   concurrency?: number
-  /** Ranges closer than this many bytes are read in one request. Default 8 KiB. */
+  /** Ranges closer than this many bytes are read in one request (the link model may join more to save rounds). Default 1024; 64 for block reads. */
   coalesceGap?: number
   /** The largest coalesced request. Default 16 MiB. */
   maxRequestBytes?: number

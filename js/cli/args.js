@@ -62,7 +62,7 @@ const COMMANDS = {
   'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' } },
 }
 
-export const DEFAULT_CONCURRENCY = 4
+export const DEFAULT_FILE_CONCURRENCY = 4
 const MODES = ['auto', 'filter', 'block']
 
 export const MAIN_HELP = `parquet-bloom — inspect and probe the bloom filters of Parquet files (local paths or http(s) URLs)
@@ -98,7 +98,7 @@ Options:
   --table iceberg|delta|auto  the location is a table's root: its snapshots or version, files, deletes, and
                        per column what its metadata can prune (files with bounds, counts, partition fields)
   --snapshot <id>, --table-version <n>  with --table: the snapshot (Iceberg) or version (Delta) to read
-  --concurrency <n>    files read at once (default ${DEFAULT_CONCURRENCY})
+  --concurrency <n>    files read at once (default ${DEFAULT_FILE_CONCURRENCY})
   --cache-dir <dir>    keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them
   --footer-key <key>   key of an encrypted file's footer (16/24/32 characters, or hex:<bytes>);
                        also PARQUET_BLOOM_FOOTER_KEY
@@ -329,7 +329,7 @@ function checkProbeOptions(options) {
 }
 
 function parseConcurrency(text, command) {
-  if (text === undefined) return undefined // inspect: DEFAULT_CONCURRENCY; probe: one request window over all files
+  if (text === undefined) return undefined // inspect: DEFAULT_FILE_CONCURRENCY; probe: one request window over all files
   const n = Number(text)
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1 || n > 256) {
     throw new UsageError(`--concurrency must be an integer from 1 to 256, got ${JSON.stringify(text)}`, command)

@@ -4,7 +4,7 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { mergeForRounds } from './link-model.js'
 
-export const DEFAULT_CONCURRENCY = 6
+export const DEFAULT_REQUESTS_IN_FLIGHT = 6
 export const DEFAULT_COALESCE_GAP = 1024 // always joined: a request's own overhead; merging for fewer rounds is js/plan/link-model.js's
 export const BLOCK_MODE_COALESCE_GAP = 64 // a header and a block that follows it closely
 export const DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024
@@ -51,7 +51,7 @@ export class RangeTask {
  * @param {ReadTasksOptions} options
  * @returns {Promise<{ rounds: number }>}
  */
-export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT_CONCURRENCY, coalesceGap = DEFAULT_COALESCE_GAP,
+export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT_REQUESTS_IN_FLIGHT, coalesceGap = DEFAULT_COALESCE_GAP,
   maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal, link, planWindow = concurrency } = /** @type {ReadTasksOptions} */ ({})) {
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
