@@ -176,7 +176,7 @@ export interface OpenParquetOptions {
    */
   footerCache?: FooterCache
   /**
-   * Keys of a file protected by Parquet modular encryption (README "Encrypted files"). Decrypted with
+   * Keys of a file protected by Parquet modular encryption (docs/encryption.md). Decrypted with
    * WebCrypto; keys are kept only as non-extractable CryptoKeys for the file's life and never appear in
    * messages. A file opened with `decryption` does not use `footerCache`.
    */
@@ -199,7 +199,7 @@ export interface OpenParquetOptions {
    */
   retries?: number
   /**
-   * A sidecar index (`openSidecarIndex` from 'parquet-bloom/index-builder', README "Giving files the
+   * A sidecar index (`openSidecarIndex` from 'parquet-bloom/index-builder', docs/indexes.md "Giving files the
    * indexes they lack") whose filters and bounds answer what the file's own indexes leave open, while
    * it describes this file as it is (same size and validator); otherwise the file is probed as usual.
    */
@@ -321,7 +321,7 @@ export type Verdict = 'absent' | 'maybe' | 'present' | 'unknown'
 export type VerdictSource = 'statistics' | 'page-index' | 'dictionary' | 'bloom-filter' | 'data-pages' | 'value'
   | 'partition' | 'table-partition' | 'table-stats'
 
-/** Stable reason codes (README "Verdicts, sources and reasons"; REASONS lists them with their meaning). */
+/** Stable reason codes (docs/verdicts.md "Verdicts, sources and reasons"; REASONS lists them with their meaning). */
 export type ReasonCode =
   | 'bloom-filter' | 'out-of-range' | 'in-range' | 'all-null' | 'empty-row-group' | 'in-dictionary' | 'not-in-dictionary'
   | 'out-of-page-range' | 'in-page-range'
@@ -624,7 +624,7 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
 }
 
 /**
- * Why a sidecar index did not describe a file (README "Giving files the indexes they lack"):
+ * Why a sidecar index did not describe a file (docs/indexes.md "Giving files the indexes they lack"):
  * missing-from-index (no entry for it), file-gone (no such file; HEAD 404/410), size-differs,
  * validator-differs (the same kind, another value: the file changed), validator-kind-differs (the same size,
  * validators of different kinds — an index built from local paths, which records mtimes, probed over HTTP;

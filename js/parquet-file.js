@@ -34,7 +34,7 @@ import { lazyMetadata } from './indexes/lazy-metadata.js'
  *   retries: transient failures (429, 5xx, resets, timeouts) are retried per request, default 3; 0: none
  *   index: a sidecar index (openSidecarIndex) whose filters answer what the file's own indexes leave open
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
- *   decryption: keys of a file with Parquet modular encryption (README "Encrypted files")
+ *   decryption: keys of a file with Parquet modular encryption (docs/encryption.md)
  */
 export async function openParquet(source, options = {}) {
   await init()

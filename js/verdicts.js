@@ -1,6 +1,6 @@
 // The probe's result model, in one place: every per-value answer is data — { value, verdict, source,
 // reason, detail } — with a stable kebab-case `reason` that programs (the CLI, the demo, callers) switch
-// on, and a `detail` sentence for people. README and index.d.ts list the same codes.
+// on, and a `detail` sentence for people. docs/verdicts.md and index.d.ts list the same codes.
 
 /** Which index decided: 'value' when the value alone decides (null, NaN, not representable). */
 export const Source = Object.freeze({

@@ -52,7 +52,7 @@ export function useSampleKeys(sample) {
     keys.dataset.filledBy = sample.file
     keys.open = true
     note.textContent = `Filled in for ${sample.file}: its footer key is the public demo key "${footerKey}" ` +
-      '(published in the README), so this sample protects nothing; it shows probing a file with keys.'
+      '(published in the project docs), so this sample protects nothing; it shows probing a file with keys.'
     note.hidden = false
   } else if (keys.dataset.filledBy) {
     for (const field of [footer, columns, aad]) field.value = ''

@@ -4,7 +4,7 @@
 #   PARQUET_BASE_URL=http://127.0.0.1:8080/web/samples/ \
 #     tests/runtimes/pinned/node_modules/.bin/workerd serve examples/cloudflare-worker/config.capnp --socket-addr http=127.0.0.1:8787
 # With wrangler none of this is needed: it bundles `parquet-bloom` and turns the .wasm import into
-# the same precompiled module (see README, "Cloudflare Workers and other edge runtimes").
+# the same precompiled module (see docs/runtimes.md, "Cloudflare Workers and other edge runtimes").
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (

@@ -157,7 +157,7 @@ Options:
 Verdicts: absent (an index rules the value out), maybe (it may be there), unknown (no usable index;
 the reason says why). Each row group line names the index that decided (stats, bloom, value); the
 summary says how many row groups each index ruled out. A value never reported absent is never
-skipped wrongly. Reason codes: see README ("Verdicts, sources and reasons").
+skipped wrongly. Reason codes: see docs/verdicts.md ("Verdicts, sources and reasons").
 `,
 }
 

@@ -1,4 +1,4 @@
-// Decryption keys for the CLI (README "Encrypted files"): --footer-key, --column-key path=key
+// Decryption keys for the CLI (docs/encryption.md): --footer-key, --column-key path=key
 // (repeatable), --aad-prefix, --key-file FILE (JSON), or PARQUET_BLOOM_FOOTER_KEY,
 // PARQUET_BLOOM_COLUMN_KEYS (path=key,path=key) and PARQUET_BLOOM_AAD_PREFIX. 'hex:…' gives raw bytes.
 // Every secret is remembered so that output can be redacted of it.

@@ -1,4 +1,4 @@
-// file.metadata (README "file.metadata") built as it is read: a footer of thousands of row groups answers
+// file.metadata (docs/api.md "file.metadata") built as it is read: a footer of thousands of row groups answers
 // rowGroups.length at once, a row group is made when it is first read, and a column of it when that is
 // (decoding the column's chunk index records, every row group's, once). It keeps the documented shape:
 // rowGroups and columns are Arrays (Proxies of them), so JSON.stringify, spreading, iteration,

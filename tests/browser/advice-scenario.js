@@ -15,7 +15,7 @@ import { readParquet } from '../js/helpers/table-truth.js'
 import { assertEqual, assertOk, pageReader } from './checks.js'
 
 const FPP = 0.05
-// What the demo asks for (adviseIndexes' defaults, as README documents them).
+// What the demo asks for (adviseIndexes' defaults, as docs/indexes.md documents them).
 const SAMPLE_ROW_GROUPS = 8
 const VALUES_PER_ROW_GROUP = 200
 const TOLERANCE = 1e-9
@@ -28,7 +28,7 @@ function comparable(v) {
   return v
 }
 
-/** The row groups the advice samples: evenly spaced, at most SAMPLE_ROW_GROUPS (README). */
+/** The row groups the advice samples: evenly spaced, at most SAMPLE_ROW_GROUPS (docs/indexes.md). */
 function sampledGroups(total) {
   if (total <= SAMPLE_ROW_GROUPS) return Array.from({ length: total }, (_, i) => i)
   return Array.from({ length: SAMPLE_ROW_GROUPS }, (_, i) => Math.floor((i * total) / SAMPLE_ROW_GROUPS))

@@ -1,4 +1,4 @@
-// Parquet modular encryption (README "Encrypted files"): every encrypted parquet-testing file opened with the keys its
+// Parquet modular encryption (docs/encryption.md): every encrypted parquet-testing file opened with the keys its
 // upstream README gives, probed against the rows it documents (Arrow's test data: int32 = i, double =
 // i × 1.1111111, float = i × 1.1f (in float arithmetic) over 50 rows; the bloom filter file: double = i + 0.5, float = i + 0.25
 // over 2000 rows, as its statistics say); DuckDB files written at test time and read back by DuckDB;

@@ -1,4 +1,4 @@
-// Every documented input form (README "Values are converted by the column's type") of every stored
+// Every documented input form (docs/api.md "Values are converted by the column's type") of every stored
 // value, per column type, through openParquet(buffer).probe: files written at test time by DuckDB and
 // hyparquet-writer, values and their forms written out here by hand. A present value must come back
 // 'maybe' (or 'present' from a dictionary), never 'absent' (the false negatives this guards against: UUID text on a plain

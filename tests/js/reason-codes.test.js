@@ -1,6 +1,6 @@
 // The reason codes exist in three places: REASONS (js/verdicts.js, what the code answers with),
-// ReasonCode (js/index.d.ts, what TypeScript users switch on) and README's reason table (what people
-// read). They must name the same codes, and README must give each the verdict REASONS gives it.
+// ReasonCode (js/index.d.ts, what TypeScript users switch on) and the reason table of docs/verdicts.md
+// (what people read). They must name the same codes, and the table must give each the verdict REASONS gives it.
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -19,12 +19,12 @@ function declaredReasonCodes() {
   return [...union[1].matchAll(/'([a-z0-9-]+)'/g)].map((m) => m[1])
 }
 
-/** README's reason table: `code` (or `a` / `b`) | verdict(s) | when. */
-function readmeReasons() {
-  const readme = read('README.md')
-  const start = readme.indexOf('| `reason` | verdict | when |')
-  assert.ok(start >= 0, 'README has the reason table (| `reason` | verdict | when |)')
-  const rows = readme.slice(start).split('\n').slice(2)
+/** docs/verdicts.md's reason table: `code` (or `a` / `b`) | verdict(s) | when. */
+function documentedReasons() {
+  const page = read('docs/verdicts.md')
+  const start = page.indexOf('| `reason` | verdict | when |')
+  assert.ok(start >= 0, 'docs/verdicts.md has the reason table (| `reason` | verdict | when |)')
+  const rows = page.slice(start).split('\n').slice(2)
   const reasons = new Map()
   for (const row of rows) {
     if (!row.startsWith('|')) break
@@ -35,16 +35,16 @@ function readmeReasons() {
   return reasons
 }
 
-test('REASONS, ReasonCode and README name the same reason codes', () => {
+test('REASONS, ReasonCode and docs/verdicts.md name the same reason codes', () => {
   const codes = Object.keys(REASONS).sort()
   assert.deepEqual(declaredReasonCodes().sort(), codes, 'ReasonCode in js/index.d.ts against REASONS')
-  assert.deepEqual([...readmeReasons().keys()].sort(), codes, 'README\'s reason table against REASONS')
+  assert.deepEqual([...documentedReasons().keys()].sort(), codes, 'docs/verdicts.md\'s reason table against REASONS')
 })
 
-test('README gives each reason the verdict REASONS gives it (several where REASONS says null)', () => {
-  for (const [code, verdicts] of readmeReasons()) {
+test('docs/verdicts.md gives each reason the verdict REASONS gives it (several where REASONS says null)', () => {
+  for (const [code, verdicts] of documentedReasons()) {
     const { verdict } = REASONS[code]
-    if (verdict === null) assert.ok(verdicts.length > 1, `${code}: REASONS allows several verdicts, README lists ${verdicts.join(' / ')}`)
-    else assert.deepEqual(verdicts, [verdict], `${code}: README's verdict`)
+    if (verdict === null) assert.ok(verdicts.length > 1, `${code}: REASONS allows several verdicts, docs/verdicts.md lists ${verdicts.join(' / ')}`)
+    else assert.deepEqual(verdicts, [verdict], `${code}: docs/verdicts.md's verdict`)
   }
 })

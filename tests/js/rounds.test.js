@@ -1,4 +1,4 @@
-// Remote probing is bound by round trips (README "Rounds, not requests"): a probe over many row groups must take a
+// Remote probing is bound by round trips (docs/performance.md "Rounds, not requests"): a probe over many row groups must take a
 // constant number of rounds — the tail, then every row group's filter bytes at once — not one per row
 // group; and by requests, each of which costs CPU however wide the window: where filters lie close
 // together, fewer, larger reads win. Asserted through a local server that answers once no request has

@@ -186,7 +186,7 @@ test('Delta partition columns are answered from partitionValues, typed, without 
     const [own] = await readRows(file.location, ['value'])
     rowOf.set(file.path, expected.find((e) => e.value === own.value))
   }
-  // Timestamp partition values without an offset are left out: their zone is not recorded (README).
+  // Timestamp partition values without an offset are left out: their zone is not recorded (docs/tables.md).
   const partitioned = loaded.fields.filter((f) => loaded.metaData.partitionColumns.includes(f.name) && f.type.kind !== 'timestamptz')
   assert.equal(partitioned.length, 11)
   for (const field of partitioned) {

@@ -15,7 +15,7 @@ export const samplesDir = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 const MANIFEST_VERSION = 3
 
 /**
- * The encrypted sample's footer key (16 bytes: AES-128). It is public — in README, the page and the
+ * The encrypted sample's footer key (16 bytes: AES-128). It is public — in docs/demo.md, the page and the
  * manifest — so the sample protects nothing; it only shows probing with keys. DuckDB knows it by name.
  */
 export const DEMO_FOOTER_KEY = 'public-demo-key!'

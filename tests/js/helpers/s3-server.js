@@ -17,7 +17,7 @@ const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 's3-server
 /** s3rver's built-in key pair; tests may add their own with `keyPairs`. */
 export const S3RVER_CREDENTIALS = Object.freeze({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' })
 
-/** What a bucket a page reads must allow (README: the CORS headers a bucket must allow). */
+/** What a bucket a page reads must allow (docs/datasets.md "Buckets": the CORS headers a bucket must allow). */
 const CORS_CONFIGURATION = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>GET</AllowedMethod>
 <AllowedMethod>HEAD</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><ExposeHeader>Content-Range</ExposeHeader>
 <ExposeHeader>Content-Length</ExposeHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>`
