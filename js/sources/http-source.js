@@ -106,6 +106,7 @@ export class HttpSource extends SourceBase {
   #url
   #origin
   #fetch
+  /** @type {Record<string, string>} */
   #headers
   #hasCallerHeaders
   /** @type {Uint8Array | undefined} the whole file, after a server ignored Range */
@@ -134,11 +135,13 @@ export class HttpSource extends SourceBase {
     this.#url = url.href
     this.#key = url.href
     this.#origin = url.origin
-    this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0
-    this.#headers = new Headers(options.headers)
+    // A plain record (names lower-cased, as Headers iterates them), not a Headers: in Node, the first
+    // touch of the Headers global loads all of undici, ~20–35 ms of a fresh process's first probe.
+    this.#headers = options.headers ? Object.fromEntries(options.headers) : {}
+    this.#hasCallerHeaders = Object.keys(this.#headers).length > 0
     // Compressed bodies break byte ranges; browsers ignore this header (they set it themselves).
-    this.#headers.set('accept-encoding', 'identity')
-    if (options.userAgent !== undefined) this.#headers.set('user-agent', options.userAgent)
+    this.#headers['accept-encoding'] = 'identity'
+    if (options.userAgent !== undefined) this.#headers['user-agent'] = options.userAgent
     this.#retries = resolveRetries(options.retries)
     this.stats.retries = 0
     this.#given = { size: options.fileSize, etag: options.etag }
@@ -437,10 +440,9 @@ export class HttpSource extends SourceBase {
 
   async #exchangeOnce(range, signal, onResponse) {
     return this._operation(`requesting ${range} of ${this.name}`, signal, async (op) => {
-      const headers = new Headers(this.#headers)
-      headers.set('range', range)
+      const headers = { ...this.#headers, range }
       const condition = this.#conditional ? this.#precondition() : undefined
-      if (condition) headers.set(condition.name, condition.value)
+      if (condition) headers[condition.name] = condition.value
       const fetchFn = this.#fetch
       this.stats.requests++
       let response

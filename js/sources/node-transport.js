@@ -36,7 +36,7 @@ const DECODERS = { gzip: zlib.createGunzip, 'x-gzip': zlib.createGunzip, deflate
 export async function nodeFetch(input, init = {}) {
   let url = new URL(String(input))
   const method = (init.method ?? 'GET').toUpperCase()
-  const headers = Object.fromEntries(new Headers(init.headers))
+  const headers = headerRecord(init.headers)
   for (let redirects = 0; ; redirects++) {
     const answer = await send(url, method, headers, init.signal)
     const location = answer.headers.location
@@ -51,6 +51,20 @@ export async function nodeFetch(input, init = {}) {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/**
+ * The headers as a record of lower-cased names. A plain record (what the byte sources send) is copied
+ * as it is: in a fresh process, the first touch of the Headers global loads all of undici (~20–35 ms).
+ * @param {HeadersInit | undefined} init
+ * @returns {Record<string, string>}
+ */
+function headerRecord(init) {
+  if (init === undefined || init === null) return {}
+  if (Object.getPrototypeOf(init) === Object.prototype) {
+    return Object.fromEntries(Object.entries(init).map(([name, value]) => [name.toLowerCase(), String(value).trim()]))
+  }
+  return Object.fromEntries(new Headers(init))
+}
 
 /** @returns {Promise<import('node:http').IncomingMessage>} */
 function send(url, method, headers, signal) {
