@@ -3,7 +3,7 @@
 import { ChunkRecord, ChunkSpan, FileSummary, RowGroupRecord, SchemaRecord, whenBound } from '../wasm/abi.js'
 import { decodeChunkIndexes, setLayoutOrigin } from './chunk-indexes.js'
 import { CHUNK_WORDS } from './records.js'
-import { getCore } from '../wasm/core.js'
+import { getCore, init } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
 import { loadCrypto } from '../crypto/load-crypto.js'
@@ -98,6 +98,8 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
     const head = await source.read(metadataOffset, tail.offset - metadataOffset, { signal })
     metadata = joinBytes(head, tail.bytes.subarray(0, tail.bytes.length - 8))
   }
+  // The wasm decoder is awaited only now: openParquet starts loading it beside the footer's first read.
+  await init()
   // Chunk indexes are decoded per column when a probe first reads them (js/footer/chunk-indexes.js).
   const decode = (bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
   // Only an encrypted file loads the encryption modules (js/crypto/load-crypto.js).
