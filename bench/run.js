@@ -254,7 +254,7 @@ function print(result) {
       ['ours', 'oursAll', 'hyparquet'].map((side) => [label[side], fmt(f.warmMs[side]), fmt(f.warmCpuMs[side]), fmt(f.warmMs.hyparquet / f.warmMs[side]),
         ...(cold(side) ? [fmt(cold(side).coldMs), fmt(cold(side).coldCpuMs), fmt(cold('hyparquet').coldMs / cold(side).coldMs), bytes(cold(side).jsHeapRetainedBytes), bytes(cold(side).jsHeapAfterParseBytes), bytes(cold(side).wasmGrowthBytes)] : ['–', '–', '–', '–', '–', '–'])]))
     const b = f.oursBreakdownMs
-    console.log(`ours, open + probe one column, by stage (medians, ms): ${fmt(b.total)} = copy in ${fmt(b.copyIn)} + wasm counts ${fmt(b.countsPass)} + wasm outline ${fmt(b.outlinePass)} + one column's indexes ${fmt(b.oneColumn)} + JS ≈ ${fmt(b.jsRest)}; native build of the decoder (both passes) ${fmt(f.nativeDecodeMs)} ms`)
+    console.log(`ours, the whole-footer decode (footers under 8 MiB; this one is decoded a window at a time) + probe one column, by stage (medians, ms): ${fmt(b.total)} = copy in ${fmt(b.copyIn)} + wasm counts ${fmt(b.countsPass)} + wasm outline ${fmt(b.outlinePass)} + one column's indexes ${fmt(b.oneColumn)} + JS ≈ ${fmt(b.jsRest)}; native build of the decoder (both passes) ${fmt(f.nativeDecodeMs)} ms`)
     const w = f.writerFile
     if (w) {
       table(`hyparquet-writer file ${w.rowGroups} row groups × ${w.columns} INT32 columns (${bytes(w.fileBytes)}): medians of ${w.trials} interleaved trials, ms; cold: the first call of fresh processes (${w.cold?.ours.runs ?? 0} each)`,

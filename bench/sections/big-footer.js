@@ -1,7 +1,8 @@
 // Big footers: from footer bytes to "ready to probe one column" for a synthetic FileMetaData of 10,000
-// row groups × 50 columns. Ours = what openParquet + a probe of one column decode: decodeFileMetaData with
-// lazy indexes (wasm counts + outline pass, JS schema/leaf build) and that column's chunk indexes
-// (ensureColumnIndexes); 'ours, all columns' = every chunk's indexes too (what file.metadata needs);
+// row groups × 50 columns. Ours = what openParquet + a probe of one column decode: the footer's outline
+// (over WINDOWED_FOOTER_BYTES, as this one is, a window at a time: js/footer/windowed-outline.js; the
+// stage breakdown times the whole-footer decode) and that column's chunk indexes (ensureColumnIndexes);
+// 'ours, all columns' = every chunk's indexes too (what file.metadata needs);
 // hyparquet = parquetMetadata on the same bytes (+ length + PAR1), which decodes everything. Warm time is
 // interleaved in one process; cold time and memory are measured in fresh child processes (--expose-gc,
 // bench/lib/cold.js), one side each, so neither sees the other's heap and each runs its code for the
@@ -13,9 +14,11 @@ import { parquetMetadata } from 'hyparquet'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { init, openParquet } from '../../js/index.js'
-import { ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
+import { decodeChunkIndexes, ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
 import { getCore } from '../../js/wasm/core.js'
-import { decodeFileMetaData } from '../../js/footer/footer.js'
+import { FooterPass } from '../../js/wasm/abi.js'
+import { decodeFileMetaData, outlinePieces, WINDOWED_FOOTER_BYTES } from '../../js/footer/footer.js'
+import { decodeWindowedOutline } from '../../js/footer/windowed-outline.js'
 import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
 import { coldRun, measureCold, timeFirstCall } from '../lib/cold.js'
 import { runIfMain } from '../lib/section.js'
@@ -27,16 +30,28 @@ export const FOOTER_SHAPE = { rowGroups: 10000, quickRowGroups: 2000, columns: 5
 // The column a probe reads: one in the middle of the schema.
 const PROBED_COLUMN = 25
 
+/** The footer's outline as readFooter decodes it: a window at a time over WINDOWED_FOOTER_BYTES. */
+function decodeAsRead(metadata) {
+  return (metadata.length > WINDOWED_FOOTER_BYTES && decodeWindowedOutline(metadata, 'footer', outlinePieces)) || decodeFileMetaData(metadata, 'footer', 0, { lazyIndexes: true })
+}
+
 /** Open + what a probe of one column decodes. */
 function openAndProbeOne(metadata) {
-  const layout = decodeFileMetaData(metadata, 'footer', 0, { lazyIndexes: true })
+  const layout = decodeAsRead(metadata)
   ensureColumnIndexes(layout, Math.min(PROBED_COLUMN, layout.columns.length - 1))
+  return layout
+}
+
+/** Open + every column's indexes (what file.metadata reads). */
+function openAndDecodeAll(metadata) {
+  const layout = decodeAsRead(metadata)
+  decodeChunkIndexes(layout, layout.columns.map((c) => c.index))
   return layout
 }
 
 const sides = {
   ours: (metadata) => openAndProbeOne(metadata),
-  oursAll: (metadata) => decodeFileMetaData(metadata),
+  oursAll: (metadata) => openAndDecodeAll(metadata),
   hyparquet: (metadata, file) => parquetMetadata(file.buffer),
 }
 
@@ -86,22 +101,27 @@ async function childWriterFile(side, { rest }) {
 }
 
 /**
- * Our stages, timed through the raw module right after a full open + probe-one-column in the same trial:
- * copy in, the counting pass, the outline pass, one column's indexes (ensureColumnIndexes on a fresh
- * layout); the JS part (leaf/schema build, record copy-out, pool calls) is the whole minus those.
+ * The stages of the whole-footer decode (what footers under WINDOWED_FOOTER_BYTES take), timed through
+ * the raw module right after a whole decode + probe-one-column in the same trial: copy in, the counting
+ * pass, the outline pass, one column's indexes (ensureColumnIndexes on a fresh layout); the JS part
+ * (leaf/schema build, record copy-out, pool calls) is the whole minus those.
  */
 function oursBreakdown(metadata, trials) {
   const core = getCore()
   const stage = { total: [], copyIn: [], countsPass: [], outlinePass: [], oneColumn: [], jsRest: [] }
+  const wholeAndProbeOne = () => {
+    const layout = decodeFileMetaData(metadata, 'footer', 0, { lazyIndexes: true })
+    ensureColumnIndexes(layout, Math.min(PROBED_COLUMN, layout.columns.length - 1))
+  }
   for (let t = 0; t < trials; t++) {
-    const total = timeCalls(() => openAndProbeOne(metadata), 1)
+    const total = timeCalls(wholeAndProbeOne, 1)
     const layout = decodeFileMetaData(metadata, 'footer', 0, { lazyIndexes: true })
     const oneColumn = timeCalls(() => ensureColumnIndexes(layout, Math.min(PROBED_COLUMN, layout.columns.length - 1)), 1)
     const ptr = core.acquire(metadata.length + 64)
     try {
       const bytes = ptr + 64
       const copyIn = timeCalls(() => core.u8.set(metadata, bytes), 1)
-      const countsPass = timeCalls(() => core.native.decodeFooterCounts(bytes, metadata.length, ptr), 1)
+      const countsPass = timeCalls(() => core.decodeFooter(FooterPass.values.FOOTER_COUNTS, bytes, metadata.length, 0, ptr), 1)
       const chunks = layout.chunks.length / 9
       const [schemaCount, rowGroupCount] = [layout.columns.length + 1, layout.rowGroupRows.length]
       const records = core.acquire(chunks * 80 + rowGroupCount * 16 + schemaCount * 60 + 16)
@@ -110,7 +130,7 @@ function oursBreakdown(metadata, trials) {
         const spans = records + chunks * 72
         const rowGroupRecords = spans + chunks * 8
         const schema = rowGroupRecords + rowGroupCount * 16
-        outlinePass = timeCalls(() => core.native.decodeFooterOutline(bytes, metadata.length, ptr, schema, rowGroupRecords, records, spans,
+        outlinePass = timeCalls(() => core.decodeFooter(FooterPass.values.FOOTER_WHOLE, bytes, metadata.length, 0, ptr, schema, rowGroupRecords, records, spans,
           schema + schemaCount * 56, schemaCount, rowGroupCount, chunks, schemaCount), 1)
       } finally {
         core.release(records)

@@ -144,6 +144,9 @@ export const IndexFlag = new AbiEnum('IndexFlag', 'kIndexHasStatistics kIndexMin
   'kIndexDataPagesDictionary kIndexHasEncodings kIndexForeignBloomField kIndexForeignStatisticsField kIndexForeignDictionaryField',
   (cxx) => upperSnake(cxx.replace('Index', ''))) // → HAS_STATISTICS
 
+// The footer decoder's passes (src/file_metadata.h DecodeFooterPass): FOOTER_COUNTS, FOOTER_SUMMARY, FOOTER_WHOLE, …
+export const FooterPass = new AbiEnum('FooterPass', 'kFooterCounts kFooterSummary kFooterWhole kFooterHead kFooterRowGroups kFooterTail')
+
 /** Native status codes (src/status.h), as errors.js re-exports them. */
 export const NativeStatus = Status.values
 

@@ -14,7 +14,7 @@ function fnv1a(text) {
 }
 
 const RECORDS = ['BatchDescriptor', 'BloomHeader', 'BitsetHealth', 'FileSummary', 'SchemaRecord', 'RowGroupRecord', 'ChunkRecord', 'ChunkIndexRecord', 'ChunkSpan']
-const ENUMS = ['Status', 'HeaderProblem', 'PhysicalType', 'ChunkFlag', 'IndexFlag']
+const ENUMS = ['Status', 'HeaderProblem', 'PhysicalType', 'ChunkFlag', 'IndexFlag', 'FooterPass']
 const I32 = 5
 
 /**
@@ -114,7 +114,7 @@ test('one record more than js/wasm/abi.js knows fails init', async () => {
   assertRefused(() => fresh.bindAbi(fakeModule((plan) => {
     plan.records.push({ name: 'StatisticsRecord', names: ['min_offset'] })
     return plan
-  })), /describes 15 records and enums/)
+  })), /describes 16 records and enums/)
 })
 
 test('a module without a description fails init', async () => {
