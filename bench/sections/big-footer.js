@@ -2,7 +2,7 @@
 // row groups × 50 columns. Ours = what openParquet + a probe of one column decode: the footer's outline
 // (over WINDOWED_FOOTER_BYTES, as this one is, a window at a time: js/footer/windowed-outline.js; the
 // stage breakdown times the whole-footer decode) and that column's chunk indexes (ensureColumnIndexes);
-// 'ours, all columns' = every chunk's indexes too (what file.metadata needs);
+// 'ours, all columns' = the whole footer decoded with every chunk's indexes at once (decodeFileMetaData);
 // hyparquet = parquetMetadata on the same bytes (+ length + PAR1), which decodes everything. Warm time is
 // interleaved in one process; cold time and memory are measured in fresh child processes (--expose-gc,
 // bench/lib/cold.js), one side each, so neither sees the other's heap and each runs its code for the
@@ -14,7 +14,7 @@ import { parquetMetadata } from 'hyparquet'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { init, openParquet } from '../../js/index.js'
-import { decodeChunkIndexes, ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
+import { ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
 import { getCore } from '../../js/wasm/core.js'
 import { FooterPass } from '../../js/wasm/abi.js'
 import { decodeFileMetaData, outlinePieces, WINDOWED_FOOTER_BYTES } from '../../js/footer/footer.js'
@@ -42,16 +42,9 @@ function openAndProbeOne(metadata) {
   return layout
 }
 
-/** Open + every column's indexes (what file.metadata reads). */
-function openAndDecodeAll(metadata) {
-  const layout = decodeAsRead(metadata)
-  decodeChunkIndexes(layout, layout.columns.map((c) => c.index))
-  return layout
-}
-
 const sides = {
   ours: (metadata) => openAndProbeOne(metadata),
-  oursAll: (metadata) => openAndDecodeAll(metadata),
+  oursAll: (metadata) => decodeFileMetaData(metadata),
   hyparquet: (metadata, file) => parquetMetadata(file.buffer),
 }
 
