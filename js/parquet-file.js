@@ -37,7 +37,12 @@ import { lazyMetadata } from './indexes/lazy-metadata.js'
  *   decryption: keys of a file with Parquet modular encryption (docs/encryption.md)
  */
 export async function openParquet(source, options = {}) {
-  await init()
+  // Loaded while the footer is read (readFooter awaits it before decoding): in a fresh process the
+  // module's import, compile and instantiation then take no time of their own. Awaited on every path
+  // below (readFooter's own init() shares this load); the catch only keeps a failure from being
+  // reported as unhandled before that.
+  const ready = init()
+  ready.catch(() => {})
   // The declared FooterCache (js/index.d.ts) hides the class's internals; instanceof checks it is one.
   const cache = /** @type {FooterCache | undefined} */ (/** @type {unknown} */ (options.footerCache))
   if (cache !== undefined && !(cache instanceof FooterCache)) {
@@ -48,6 +53,7 @@ export async function openParquet(source, options = {}) {
     // Decrypted footers are never cached: they would put what the keys protect in the store.
     if (cache && byteSource instanceof HttpSource && !options.decryption) {
       byteSource.useConditionalRequests()
+      await ready
       const footer = await footerThroughCache(cache, byteSource, options)
       return new ParquetFile(byteSource, footer, options, () => rereadFooter(cache, byteSource, options))
     }

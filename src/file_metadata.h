@@ -155,6 +155,19 @@ struct FileMetaDataOutput {
   int64_t column_order_capacity = -1;
 };
 
+// The footer decoder's passes JS runs (DecodeFooterPass): the counting pass, the validating pass one, the
+// outline pass whole, or in parts over a footer too big to copy into wasm memory at once, a window of its
+// bytes at a time (js/footer/windowed-outline.js).
+#define PB_FOOTER_PASS_VALUES(X) \
+  X(kFooterCounts, 0)            \
+  X(kFooterSummary, 1)           \
+  X(kFooterWhole, 2)             \
+  X(kFooterHead, 3)              \
+  X(kFooterRowGroups, 4)         \
+  X(kFooterTail, 5)
+enum FooterPass : int32_t { PB_FOOTER_PASS_VALUES(PB_ABI_DECLARE_ENUMERATOR) };
+PB_ABI_DESCRIBE_ENUM(FooterPass, PB_FOOTER_PASS_VALUES)
+
 // Decodes serialized FileMetaData. With out == nullptr only counts and validates (pass one); then
 // call again with arrays sized from summary (pass two). kMalformed on anything undecodable or missing a
 // required field this reader needs; list counts are checked against the bytes left before any loop.
@@ -172,5 +185,27 @@ Status DecodeFileMetaDataCounts(const uint8_t* data, size_t size, FileSummary* s
 // its length.
 Status DecodeColumnChunks(const uint8_t* data, size_t size, const ChunkSpan* spans, uint32_t count, ChunkRecord* chunks,
                           ChunkIndexRecord* indexes, int32_t* failed_slice);
+
+// One pass of the footer decoder over `data`, which starts `bias` bytes into the footer: binary
+// references and spans are footer offsets, as the whole outline pass records them.
+// - kFooterCounts: DecodeFileMetaDataCounts (bias 0; `out` unused).
+// - kFooterSummary: DecodeFileMetaData's pass one (bias 0; `out` unused).
+// - kFooterWhole: the whole outline pass (bias 0), as DecodeFileMetaData with out->chunk_spans set.
+// The parts of the outline pass:
+// Together the parts give what the whole pass gives, for the footers writers produce (fields in id
+// order); any other shape fails here, and the caller decodes the footer whole, which decides it exactly.
+// - kFooterHead: the fields before row_groups, which may only be version, schema and num_rows (the last
+//   two required), up to and including the row_groups list header: summary->row_group_count is its
+//   count and summary->error_offset where the first row group starts. Writes out->schema.
+// - kFooterRowGroups: `data` starts at a row group: as many whole row groups as it holds, at most
+//   out->row_group_capacity, into out->row_groups, chunks and chunk_spans from their first entries;
+//   summary->row_group_count is how many, chunk_count their chunks, error_offset where the next one
+//   starts. The first row group that does not decode in `data` ends the part (kOk): the caller moves the
+//   window there, or widens it when it holds none. Leaves the rest of *summary as it was.
+// - kFooterTail: `data` starts after the last row group: the fields after row_groups (id 5 and up), to
+//   STOP, into a fresh *summary (created_by, column_order_count, has_encryption_algorithm) and
+//   out->column_orders.
+Status DecodeFooterPass(FooterPass pass, const uint8_t* data, size_t size, int64_t bias, FileSummary* summary,
+                        FileMetaDataOutput* out);
 
 }  // namespace pb

@@ -337,10 +337,9 @@ class FastCursor {
 };
 
 // Iterates a struct's fields until STOP: visit(type, id) must consume the field's value and returns
-// false to stop with a failure.
+// false to stop with a failure. `last_id`: the field id the first delta counts from (0 at a struct's start).
 template <typename Visit>
-bool ForEachField(Reader* r, Visit&& visit) {
-  int16_t last_id = 0;
+bool ForEachField(Reader* r, Visit&& visit, int16_t last_id = 0) {
   for (;;) {
     WireType type;
     int16_t id;

@@ -2,7 +2,7 @@
 // files without filters (an INT64 column, a string column, each ≥ 1 GiB unless --quick; input MB/s on one
 // core, peak memory of the process above its start), and a sidecar index's probe of many files over HTTP
 // (rounds, requests, bytes) beside probing each file's footer without it, measured side by side in one run:
-// 200 DuckDB files, and issue #23's 10,000 files × 10 row groups (hyparquet-writer, 500 with --quick),
+// 200 DuckDB files, and 10,000 files × 10 row groups at scale (hyparquet-writer, 500 with --quick),
 // whose megabytes of directory the first probe reads in one wave with its blocks; with the false-positive
 // rate measured on values known to be absent.
 // Memory is the kernel's peak RSS (getrusage maxRSS) of a child process above its RSS just before the
@@ -93,7 +93,7 @@ async function sidecarProbe(dir, quick) {
 }
 
 /**
- * Issue #23: a one-value probe of 10,000 files × 10 row groups through a sidecar index (open + probe, the
+ * At scale: a one-value probe of 10,000 files × 10 row groups through a sidecar index (open + probe, the
  * directory read by the probe) beside the same probe of every file's footer (a dataset of the URLs, its
  * requests a window at a time), over a server that waits 20 ms per response. Target: 2 rounds, at most
  * files × row groups × 32 bytes of blocks beside the directory.

@@ -109,6 +109,8 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/footer/records.js", esModule = embed "../../js/footer/records.js"),
     (name = "node_modules/parquet-bloom/js/indexes/lazy-metadata.js", esModule = embed "../../js/indexes/lazy-metadata.js"),
     (name = "node_modules/parquet-bloom/js/footer/footer.js", esModule = embed "../../js/footer/footer.js"),
+    (name = "node_modules/parquet-bloom/js/footer/outline-layout.js", esModule = embed "../../js/footer/outline-layout.js"),
+    (name = "node_modules/parquet-bloom/js/footer/windowed-outline.js", esModule = embed "../../js/footer/windowed-outline.js"),
     (name = "node_modules/parquet-bloom/js/indexes/index-coverage.js", esModule = embed "../../js/indexes/index-coverage.js"),
     (name = "node_modules/parquet-bloom/js/index.js", esModule = embed "../../js/index.js"),
     (name = "node_modules/parquet-bloom/js/plan/link-model.js", esModule = embed "../../js/plan/link-model.js"),

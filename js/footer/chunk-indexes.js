@@ -1,13 +1,12 @@
 // Decodes the ChunkIndexRecords (parquet.thrift ColumnChunk / ColumnMetaData / Statistics: the statistics,
 // encodings, codec and page index lengths) of a footer's chunks one column at a time, from the ColumnChunk
-// spans the outline pass recorded (js/footer/footer.js), into a slot of the layout's `indexes`
-// (js/footer/records.js): a probe of one column of a footer with thousands of row groups decodes, and
-// holds, that column's chunks only. Idempotent per column.
+// spans the outline pass recorded (js/footer/footer.js), into a slot of the layout's `indexes`, which this
+// module keeps (js/footer/records.js reads the records by name): a probe of one column of a footer with
+// thousands of row groups decodes, and holds, that column's chunks only. Idempotent per column.
 import { ChunkIndexRecord, ChunkRecord, ChunkSpan } from '../wasm/abi.js'
 import { getCore } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
-import { indexRecordAt, reserveIndexSlots } from './records.js'
 
 // Chunks per wasm call: bounds the block the chunk bytes and records are decoded in (~10 MiB for chunks
 // of ~100 bytes), whatever the footer's size.
@@ -114,6 +113,31 @@ function decodeBatch(layout, order, count, bytes, recordAt, runLength) {
   } finally {
     core.release(block)
   }
+}
+
+/** Which record of `layout.indexes` is row group `rowGroup`'s in slot `slot` (negative: none, the column is not decoded). */
+export function indexRecordAt(layout, slot, rowGroup) {
+  return slot < 0 ? -1 : slot * layout.rowGroupRows.length + rowGroup
+}
+
+/**
+ * Room in `layout.indexes` for `count` more columns' records; returns the first of their slots (the
+ * caller assigns them in `layout.indexSlots` once their records are in). The buffer at least doubles
+ * when it grows, so decoding the columns one by one copies the records a bounded number of times.
+ */
+export function reserveIndexSlots(layout, count) {
+  const slotsUsed = layout.indexSlots.reduce((most, slot) => Math.max(most, slot + 1), 0)
+  const slotWords = layout.rowGroupRows.length * ChunkIndexRecord.words(4)
+  const held = layout.indexes.i32
+  const needed = (slotsUsed + count) * slotWords
+  if (needed > held.length) {
+    const capacity = Math.min(Math.max(needed, held.length * 2), layout.columns.length * slotWords)
+    const buffer = new ArrayBuffer(capacity * 4)
+    const i32 = new Int32Array(buffer)
+    i32.set(held.subarray(0, slotsUsed * slotWords))
+    layout.indexes = { f64: new Float64Array(buffer), i32 }
+  }
+  return slotsUsed
 }
 
 function acquire(core, bytes, layout) {

@@ -4,7 +4,7 @@
 // memory, no object per chunk in the cache); only this module knows their word layout, which the wasm
 // module describes (js/wasm/abi.js) and init() binds.
 import { ChunkFlag as ChunkFlagEnum, ChunkIndexRecord, ChunkRecord, IndexFlag as IndexFlagEnum, whenBound } from '../wasm/abi.js'
-import { ensureColumnIndexes } from './chunk-indexes.js'
+import { ensureColumnIndexes, indexRecordAt } from './chunk-indexes.js'
 
 /** Word index of each ChunkRecord field in `layout.chunks`. */
 const Chunk = ChunkRecord.wordIndex('f64')
@@ -13,7 +13,7 @@ const Chunk = ChunkRecord.wordIndex('f64')
  * doubles by IndexF64 word (NUM_VALUES …), the int32s by IndexI32 word (FLAGS …). Unlike `layout.chunks`
  * they are decoded a column at a time (js/footer/chunk-indexes.js), so they are kept by column: each
  * decoded column has a slot (`layout.indexSlots[column]`, -1 until decoded) holding its records for every
- * row group in one stretch (indexRecordAt). Only decoded columns take memory: a probe of one column of a
+ * row group in one stretch (js/footer/chunk-indexes.js, which fills the slots, indexRecordAt). Only decoded columns take memory: a probe of one column of a
  * 50-column footer holds 1/50 of the records, and its decode touches no page but theirs.
  */
 const IndexF64 = ChunkIndexRecord.wordIndexOfType('f64')
@@ -130,31 +130,6 @@ whenBound(() => {
     BOUND_WORDS[which] = [IndexI32[word + '_OFFSET'], IndexI32[word + '_LENGTH']]
   }
 })
-
-/** Which record of `layout.indexes` is row group `rowGroup`'s in slot `slot` (negative: none, the column is not decoded). */
-export function indexRecordAt(layout, slot, rowGroup) {
-  return slot < 0 ? -1 : slot * layout.rowGroupRows.length + rowGroup
-}
-
-/**
- * Room in `layout.indexes` for `count` more columns' records; returns the first of their slots (the
- * caller assigns them in `layout.indexSlots` once their records are in). The buffer at least doubles
- * when it grows, so decoding the columns one by one copies the records a bounded number of times.
- */
-export function reserveIndexSlots(layout, count) {
-  const slotsUsed = layout.indexSlots.reduce((most, slot) => Math.max(most, slot + 1), 0)
-  const slotWords = layout.rowGroupRows.length * INDEX_I32_WORDS
-  const held = layout.indexes.i32
-  const needed = (slotsUsed + count) * slotWords
-  if (needed > held.length) {
-    const capacity = Math.min(Math.max(needed, held.length * 2), layout.columns.length * slotWords)
-    const buffer = new ArrayBuffer(capacity * 4)
-    const i32 = new Int32Array(buffer)
-    i32.set(held.subarray(0, slotsUsed * slotWords))
-    layout.indexes = { f64: new Float64Array(buffer), i32 }
-  }
-  return slotsUsed
-}
 
 /** Row-group-major number of the chunk of leaf column `column` in row group `rowGroup`. */
 export function chunkNumber(layout, rowGroup, column) {

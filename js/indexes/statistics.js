@@ -7,7 +7,7 @@
 // makes the statistics unusable for that chunk, never a reason for "absent".
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk, IndexFlag } from '../footer/records.js'
-import { UNMAPPED_COLUMN_ORDER } from '../footer/footer.js'
+import { UNMAPPED_COLUMN_ORDER } from '../footer/outline-layout.js'
 import { writerRulesFor } from './writer-rules.js'
 import { sameBytes } from '../format/bytes.js'
 

@@ -60,6 +60,7 @@ export class HttpSource extends SourceBase {
   #url
   #origin
   #fetch
+  /** @type {Record<string, string>} */
   #headers
   #hasCallerHeaders
   /** @type {Uint8Array | undefined} the whole file, after a server ignored Range */
@@ -85,8 +86,8 @@ export class HttpSource extends SourceBase {
     this.#url = url.href
     this.#key = url.href
     this.#origin = url.origin
-    this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0
     this.#headers = requestHeaders(options)
+    this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0
     this.#retries = resolveRetries(options.retries)
     this.stats.retries = 0
     this.#given = { size: options.fileSize, etag: options.etag }
@@ -384,11 +385,10 @@ export class HttpSource extends SourceBase {
   async #exchangeOnce(range, signal, onResponse) {
     const what = `requesting ${range} of ${this.name}`
     return this._operation(what, signal, async (op) => {
-      const headers = new Headers(this.#headers)
-      headers.set('range', range)
+      const headers = { ...this.#headers, range }
       // The validator the request carries (a weak ETag never does: If-Match compares strongly).
       const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
-      if (condition) headers.set(condition.name, condition.value)
+      if (condition) headers[condition.name] = condition.value
       this.stats.requests++
       const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} request header${condition ? 's' : ''}, and expose Content-Range`
       const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache }, what, this.name, cors)

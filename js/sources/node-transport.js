@@ -5,8 +5,6 @@
 // browsers keep their own fetch. Redirects are followed like fetch's `redirect: 'follow'` (at most 20,
 // Authorization dropped across origins).
 import http from 'node:http'
-import https from 'node:https'
-import zlib from 'node:zlib'
 
 const MAX_REDIRECTS = 20
 const IDLE_TIMEOUT_MS = 300_000
@@ -16,9 +14,15 @@ const IDLE_TIMEOUT_MS = 300_000
 // (a TCP handshake, and TLS's, is a round trip of its own). Idle sockets do not keep the process alive
 // (the Agent unrefs them) and are closed after a minute.
 const agentOptions = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity, timeout: 60_000, scheduling: /** @type {'lifo'} */ ('lifo') }
-const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) }
-// What fetch decodes by itself, for servers that compress although asked for identity.
-const DECODERS = { gzip: zlib.createGunzip, 'x-gzip': zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress }
+const httpAgent = new http.Agent(agentOptions)
+// node:https (TLS with it) and node:zlib are loaded when first needed, by an https URL or a compressed
+// body: a fresh process probing over http spends no time on either.
+/** @type {Promise<{ client: typeof import('node:https'), agent: import('node:https').Agent }> | undefined} */
+let httpsLoading
+/** @type {Promise<typeof import('node:zlib')> | undefined} */
+let zlibLoading
+// What fetch decodes by itself, for servers that compress although asked for identity: node:zlib's factories.
+const DECODERS = { gzip: 'createGunzip', 'x-gzip': 'createGunzip', deflate: 'createInflate', br: 'createBrotliDecompress' }
 
 /**
  * The part of a fetch Response the byte sources read.
@@ -36,11 +40,14 @@ const DECODERS = { gzip: zlib.createGunzip, 'x-gzip': zlib.createGunzip, deflate
 export async function nodeFetch(input, init = {}) {
   let url = new URL(String(input))
   const method = (init.method ?? 'GET').toUpperCase()
-  const headers = Object.fromEntries(new Headers(init.headers))
+  const headers = headerRecord(init.headers)
   for (let redirects = 0; ; redirects++) {
     const answer = await send(url, method, headers, init.signal)
     const location = answer.headers.location
-    if (!REDIRECTS.has(answer.statusCode ?? 0) || !location || init.redirect === 'manual') return new NodeFetchResponse(answer, url, redirects > 0)
+    if (!REDIRECTS.has(answer.statusCode ?? 0) || !location || init.redirect === 'manual') {
+      const decoder = DECODERS[String(answer.headers['content-encoding'] ?? '').trim().toLowerCase()]
+      return new NodeFetchResponse(answer, url, redirects > 0, decoder && (await (zlibLoading ??= import('node:zlib')))[decoder])
+    }
     answer.destroy()
     if (init.redirect === 'error') throw new TypeError(`fetch failed: redirected to ${location}`)
     if (redirects === MAX_REDIRECTS) throw new TypeError(`fetch failed: more than ${MAX_REDIRECTS} redirects`)
@@ -52,12 +59,28 @@ export async function nodeFetch(input, init = {}) {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
+/**
+ * The headers as a record of lower-cased names. A plain record (what the byte sources send) is copied
+ * as it is: in a fresh process, the first touch of the Headers global loads all of undici (~20–35 ms).
+ * @param {HeadersInit | undefined} init
+ * @returns {Record<string, string>}
+ */
+function headerRecord(init) {
+  if (init === undefined || init === null) return {}
+  if (Object.getPrototypeOf(init) === Object.prototype) {
+    return Object.fromEntries(Object.entries(init).map(([name, value]) => [name.toLowerCase(), String(value).trim()]))
+  }
+  return Object.fromEntries(new Headers(init))
+}
+
 /** @returns {Promise<import('node:http').IncomingMessage>} */
-function send(url, method, headers, signal) {
-  const agent = agents[/** @type {'http:' | 'https:'} */ (url.protocol)]
-  if (!agent) return Promise.reject(new TypeError(`fetch failed: unsupported protocol ${url.protocol}`))
+async function send(url, method, headers, signal) {
+  let client, agent
+  if (url.protocol === 'http:') [client, agent] = [http, httpAgent]
+  else if (url.protocol === 'https:') ({ client, agent } = await (httpsLoading ??= import('node:https').then((https) => ({ client: https.default, agent: new https.default.Agent(agentOptions) }))))
+  else throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`)
   return new Promise((resolve, reject) => {
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method, headers, agent, signal }, resolve)
+    const request = client.request(url, { method, headers, agent, signal }, resolve)
     request.once('error', (error) => reject(new TypeError('fetch failed', { cause: error })))
     // As undici's headers and body timeouts: a connection silent this long is dead (requestTimeoutMs,
     // when given, ends the request sooner).
@@ -70,10 +93,13 @@ function send(url, method, headers, signal) {
 class NodeFetchResponse {
   #body
 
-  /** @param {import('node:http').IncomingMessage} message */
-  constructor(message, url, redirected) {
-    const encoding = String(message.headers['content-encoding'] ?? '').trim().toLowerCase()
-    const decoder = DECODERS[encoding]
+  /**
+   * @param {import('node:http').IncomingMessage} message
+   * @param {URL} url
+   * @param {boolean} redirected
+   * @param {(() => import('node:stream').Transform) | undefined} decoder for the body's content-encoding
+   */
+  constructor(message, url, redirected, decoder) {
     this.status = message.statusCode ?? 0
     this.statusText = message.statusMessage ?? ''
     this.ok = this.status >= 200 && this.status < 300

@@ -157,7 +157,7 @@ function objectReader(location, options) {
   const ioError = (/** @type {any} */ cause) => new ParquetBloomError(ErrorCode.IO, `reading ${name} failed: ${describeCause(cause)}`, { cause, source: name })
   // What a browser needs to read it across origins: the caller's headers allowed, and for a HEAD the
   // headers it reads exposed.
-  const callerHeaders = [...headers.keys()].some((h) => h !== 'accept-encoding' && h !== 'user-agent')
+  const callerHeaders = Object.keys(headers).some((h) => h !== 'accept-encoding' && h !== 'user-agent')
   const cors = (/** @type {string} */ method) => `the server must allow this origin${callerHeaders ? ' and the request headers given' : ''}` +
     (method === 'HEAD' ? ', and expose Content-Length, ETag and Last-Modified' : '')
   return {

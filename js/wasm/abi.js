@@ -145,6 +145,8 @@ export const IndexFlag = new AbiEnum('IndexFlag', 'kIndexHasStatistics kIndexMin
   (cxx) => upperSnake(cxx.replace('Index', ''))) // → HAS_STATISTICS
 
 export const SbbfLimit = new AbiEnum('SbbfLimit', 'kBytesPerBlock kWordsPerBlock kMinNumBytes kMaxNumBytes') // → BYTES_PER_BLOCK
+// The footer decoder's passes (src/file_metadata.h DecodeFooterPass): FOOTER_COUNTS, FOOTER_SUMMARY, FOOTER_WHOLE, …
+export const FooterPass = new AbiEnum('FooterPass', 'kFooterCounts kFooterSummary kFooterWhole kFooterHead kFooterRowGroups kFooterTail')
 
 /** Native status codes (src/status.h), as errors.js re-exports them. */
 export const NativeStatus = Status.values

@@ -14,8 +14,7 @@ import { loadWasmModule } from '../wasm-loader.js'
  */
 export const NATIVE_FUNCTIONS = Object.freeze(['poolAcquire', 'poolRelease', 'poolSetMaxBytes', 'poolStats', 'poolClassBytes',
   'allocationCount', 'batchScratchAddress', 'batchScratchBytes', 'decodeHeader', 'encodeHeader', 'optimalNumBytes',
-  'checkHashes', 'blockIndices', 'checkGatheredBlocks', 'decodeFooterCounts',
-  'decodeFooterSummary', 'decodeFooterOutline', 'decodeColumnChunks', 'analyzeBitset', 'abiDescription'])
+  'checkHashes', 'blockIndices', 'checkGatheredBlocks', 'decodeColumnChunks', 'analyzeBitset', 'abiDescription'])
 
 /** parquet.thrift `Type`, as the native PhysicalType enum numbers it (known once init() bound the ABI). */
 export const PhysicalTypeCode = PhysicalType.values
@@ -82,6 +81,9 @@ export class Core {
     this.insertBatch = rawExport(module, '_pb_insert_batch', 3)
     this.checkBatch = rawExport(module, '_pb_check_batch', 4)
     this.hashBatch = rawExport(module, '_pb_hash_batch', 2)
+    // The footer's outline pass, whole or a big footer's in parts (js/footer/footer.js, windowed-outline.js):
+    // raw too, for the module's size.
+    this.decodeFooter = rawExport(module, '_pb_decode_footer', 14)
     this.refreshViews()
   }
 

@@ -40,11 +40,6 @@ export interface NativeFunctions {
   checkHashes(words: number, numBytes: number, hashes: number, count: number, out: number): number
   blockIndices(hashes: number, count: number, numBlocks: number, out: number): void
   checkGatheredBlocks(hashes: number, blocks: number, count: number, out: number): void
-  decodeFooterCounts(data: number, size: number, summary: number): number
-  decodeFooterSummary(data: number, size: number, summary: number): number
-  decodeFooterOutline(data: number, size: number, summary: number, schema: number, rowGroups: number, chunks: number,
-    spans: number, columnOrders: number, schemaCapacity: number, rowGroupCapacity: number, chunkCapacity: number,
-    columnOrderCapacity: number): number
   decodeColumnChunks(data: number, size: number, spans: number, count: number, chunks: number, indexes: number, failed: number): number
   analyzeBitset(words: number, numBytes: number, out: number): number
   /** Address of the src/abi.h Description js/wasm/abi.js binds to. */
@@ -62,6 +57,10 @@ export interface ParquetBloomModule extends NativeFunctions {
   _pb_check_batch(words: number, numBytes: number, descriptor: number, out: number): number
   /** Hashes a batch into `out` (XXH64, 8 bytes per value); returns how many were hashed, negative on error. */
   _pb_hash_batch(descriptor: number, out: number): number
+  /** One pass of the footer decoder (src/file_metadata.h DecodeFooterPass); a Status. */
+  _pb_decode_footer(pass: number, data: number, size: number, bias: number, summary: number, schema: number,
+    rowGroups: number, chunks: number, spans: number, columnOrders: number, schemaCapacity: number, rowGroupCapacity: number,
+    chunkCapacity: number, columnOrderCapacity: number): number
 }
 
 /** Resolves to the Embind module (src/bindings/wasm_bindings.cc); js/wasm/core.js and js/wasm/abi.js bind it. */

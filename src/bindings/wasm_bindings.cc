@@ -130,35 +130,6 @@ void CheckGatheredBlocks(uint32_t hashes_address, uint32_t blocks_address, uint3
                           Ptr<uint8_t>(out_address));
 }
 
-// Pass one of the footer decoder: validates and writes the FileSummary at summary_address.
-int32_t DecodeFooterSummary(uint32_t data_address, uint32_t size, uint32_t summary_address) {
-  return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
-                                     nullptr));
-}
-
-// The quick pass one of js/footer/footer.js: schema and row group counts from the list headers (FileSummary).
-int32_t DecodeFooterCounts(uint32_t data_address, uint32_t size, uint32_t summary_address) {
-  return Code(pb::DecodeFileMetaDataCounts(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address)));
-}
-
-// The outline pass: schema, row groups, column orders, every chunk's ChunkRecord and ChunkSpan, into
-// arrays of the given capacities (records past them are counted, not written: see FileMetaDataOutput).
-int32_t DecodeFooterOutline(uint32_t data_address, uint32_t size, uint32_t summary_address, uint32_t schema_address,
-                            uint32_t row_groups_address, uint32_t chunks_address, uint32_t spans_address,
-                            uint32_t column_orders_address, uint32_t schema_capacity, uint32_t row_group_capacity,
-                            uint32_t chunk_capacity, uint32_t column_order_capacity) {
-  pb::FileMetaDataOutput out{Ptr<pb::SchemaRecord>(schema_address), Ptr<pb::RowGroupRecord>(row_groups_address),
-                             Ptr<pb::ChunkRecord>(chunks_address), nullptr, Ptr<int32_t>(column_orders_address)};
-  out.chunk_spans = Ptr<pb::ChunkSpan>(spans_address);
-  out.schema_capacity = schema_capacity;
-  out.row_group_capacity = row_group_capacity;
-  out.chunk_capacity = chunk_capacity;
-  out.column_order_capacity = column_order_capacity;
-  if (spans_address == 0) return Code(Status::kInvalidArgument);
-  return Code(pb::DecodeFileMetaData(Ptr<const uint8_t>(data_address), size, Ptr<pb::FileSummary>(summary_address),
-                                     &out));
-}
-
 // Whole ColumnChunks, packed back to back at data_address (js/footer/chunk-indexes.js); writes the index of a
 // slice that does not decode as an int32 at failed_address.
 int32_t DecodeColumnChunks(uint32_t data_address, uint32_t size, uint32_t spans_address, uint32_t count,
@@ -189,6 +160,7 @@ constexpr const pb::abi::Enum* kAbiEnums[] = {
     &pb::abi_ChunkFlag::kEnum,
     &pb::abi_IndexFlag::kEnum,
     &pb::abi_SbbfLimit::kEnum,
+    &pb::abi_FooterPass::kEnum,
 };
 constexpr uint32_t kAbiDescriptionVersion = 2;
 constexpr pb::abi::Description kAbi{kAbiDescriptionVersion, std::size(kAbiRecords), kAbiRecords, std::size(kAbiEnums),
@@ -225,6 +197,29 @@ EMSCRIPTEN_KEEPALIVE int32_t pb_hash_batch(uint32_t desc_address, uint32_t out_a
   return pb::ok(s) ? static_cast<int32_t>(written) : -Code(s);
 }
 
+// One pass of the footer decoder (pb::DecodeFooterPass: the counts, pass one, the outline pass whole or
+// one part of it over a window of a big footer; js/footer/footer.js, js/footer/windowed-outline.js), into
+// arrays of the given capacities (records past them are counted, not written: see FileMetaDataOutput). A
+// plain export for its size: Embind functions, this one of fourteen arguments above all, take more of the
+// module every page downloads than their code does.
+EMSCRIPTEN_KEEPALIVE int32_t pb_decode_footer(int32_t pass, uint32_t data_address, uint32_t size, uint32_t bias,
+                                                   uint32_t summary_address, uint32_t schema_address,
+                                                   uint32_t row_groups_address, uint32_t chunks_address,
+                                                   uint32_t spans_address, uint32_t column_orders_address,
+                                                   uint32_t schema_capacity, uint32_t row_group_capacity,
+                                                   uint32_t chunk_capacity, uint32_t column_order_capacity) {
+  if (summary_address == 0) return Code(Status::kInvalidArgument);
+  pb::FileMetaDataOutput out{Ptr<pb::SchemaRecord>(schema_address), Ptr<pb::RowGroupRecord>(row_groups_address),
+                             Ptr<pb::ChunkRecord>(chunks_address), nullptr, Ptr<int32_t>(column_orders_address)};
+  out.chunk_spans = Ptr<pb::ChunkSpan>(spans_address);
+  out.schema_capacity = schema_capacity;
+  out.row_group_capacity = row_group_capacity;
+  out.chunk_capacity = chunk_capacity;
+  out.column_order_capacity = column_order_capacity;
+  return Code(pb::DecodeFooterPass(static_cast<pb::FooterPass>(pass), Ptr<const uint8_t>(data_address), size, bias,
+                                         Ptr<pb::FileSummary>(summary_address), &out));
+}
+
 }  // extern "C"
 
 void* operator new(size_t size) {
@@ -259,10 +254,7 @@ EMSCRIPTEN_BINDINGS(parquet_bloom) {
   function("checkHashes", &CheckHashes);
   function("blockIndices", &BlockIndices);
   function("checkGatheredBlocks", &CheckGatheredBlocks);
-  function("decodeFooterSummary", &DecodeFooterSummary);
   function("analyzeBitset", &AnalyzeBitset);
   function("abiDescription", &AbiDescription);
-  function("decodeFooterCounts", &DecodeFooterCounts);
-  function("decodeFooterOutline", &DecodeFooterOutline);
   function("decodeColumnChunks", &DecodeColumnChunks);
 }

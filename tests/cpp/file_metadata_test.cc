@@ -3,6 +3,7 @@
 // by an encoder kept separate from src/thrift_compact, each with the records it must produce.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -776,6 +777,210 @@ bool FooterOf(const std::vector<uint8_t>& file, std::vector<uint8_t>* footer) {
   return true;
 }
 
+// --- The outline pass in parts over windows of a footer (DecodeFooterPass), as
+// js/footer/windowed-outline.js runs it: it must give exactly what the outline pass gives.
+
+// `groups` row groups of the two columns of TwoColumnFooter, each with its own offsets.
+std::vector<uint8_t> ManyRowGroupFooter(int groups) {
+  Compact c;
+  c.I32(1, 1);
+  c.List(2, kStruct, 3);
+  SchemaElement(&c, "schema", -1, -1, 2);
+  c.End();
+  SchemaElement(&c, "id", kInt64, kRequired, -1);
+  c.End();
+  SchemaElement(&c, "name", kByteArray, kOptional, -1);
+  c.End();
+  c.I64(3, 3 * groups);
+  c.List(4, kStruct, static_cast<uint64_t>(groups));
+  for (int g = 0; g < groups; ++g) {
+    const int64_t base = 4 + 1000 * g;
+    c.Element();
+    c.List(1, kStruct, 2);
+    c.Element();
+    c.I64(2, base);
+    ColumnMetaData(&c, kInt64, "id", base, -1, base + 500, 40 + g);
+    c.End();
+    c.Element();
+    c.I64(2, base + 100);
+    ColumnMetaData(&c, kByteArray, "name", base + 150, base + 100, g % 2 ? base + 700 : -1, g % 2 ? 64 : -1);
+    c.End();
+    c.I64(2, 240);
+    c.I64(3, 3);
+    c.End();
+  }
+  c.String(6, "pb windowed test");
+  c.List(7, kStruct, 2);
+  for (int i = 0; i < 2; ++i) {
+    c.Element();
+    c.Struct(1);
+    c.End();
+    c.End();
+  }
+  c.End();
+  return c.bytes;
+}
+
+// The parts over windows of `window` bytes (widened while one holds no whole row group), as the JS runs them.
+Outline DecodeWindowed(const std::vector<uint8_t>& footer, size_t window, int64_t groups_per_window) {
+  Outline o;
+  const size_t n = footer.size();
+  size_t head = window;
+  // The counts and the head from the first window (widened until they fit).
+  for (;; head *= 2) {
+    const size_t size = std::min(head, n);
+    o.counts = DecodeFileMetaDataCounts(footer.data(), size, &o.counted);
+    if (ok(o.counts) || size == n) break;
+  }
+  if (!ok(o.counts)) return o;
+  o.schema.resize(static_cast<size_t>(o.counted.schema_count));
+  FileMetaDataOutput head_out{o.schema.data()};
+  head_out.schema_capacity = o.counted.schema_count;
+  for (;; head *= 2) {
+    const size_t size = std::min(head, n);
+    o.outline = DecodeFooterPass(kFooterHead, footer.data(), size, 0, &o.summary, &head_out);
+    if (ok(o.outline) || size == n) break;
+  }
+  if (!ok(o.outline)) return o;
+  const int32_t total_groups = o.summary.row_group_count;
+  const FileSummary head_summary = o.summary;
+  size_t at = static_cast<size_t>(o.summary.error_offset);
+  int64_t columns = 0;  // the leaves: a row group has a chunk for each
+  for (size_t i = 1; i < o.schema.size(); ++i) columns += o.schema[i].num_children > 0 ? 0 : 1;
+  std::vector<RowGroupRecord> groups(static_cast<size_t>(groups_per_window));
+  std::vector<ChunkRecord> chunks(static_cast<size_t>(groups_per_window * columns));
+  std::vector<ChunkSpan> spans(chunks.size());
+  for (int32_t done = 0; done < total_groups;) {
+    FileMetaDataOutput out{nullptr, groups.data(), chunks.data()};
+    out.chunk_spans = spans.data();
+    out.row_group_capacity = std::min<int64_t>(groups_per_window, total_groups - done);
+    out.chunk_capacity = out.row_group_capacity * columns;
+    for (size_t size = window;; size *= 2) {
+      const size_t end = std::min(at + size, n);
+      o.outline = DecodeFooterPass(kFooterRowGroups, footer.data() + at, end - at, static_cast<int64_t>(at), &o.summary, &out);
+      if (!ok(o.outline)) return o;
+      if (o.summary.row_group_count > 0) break;
+      if (end == n) {
+        o.outline = Status::kMalformed;
+        return o;
+      }
+    }
+    const auto decoded = static_cast<size_t>(o.summary.row_group_count);
+    if (o.summary.chunk_count != static_cast<int32_t>(decoded * columns)) {
+      o.outline = Status::kMalformed;
+      return o;
+    }
+    o.row_groups.insert(o.row_groups.end(), groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(decoded));
+    o.chunks.insert(o.chunks.end(), chunks.begin(), chunks.begin() + static_cast<std::ptrdiff_t>(decoded * columns));
+    o.spans.insert(o.spans.end(), spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(decoded * columns));
+    done += static_cast<int32_t>(decoded);
+    at = static_cast<size_t>(o.summary.error_offset);
+  }
+  std::vector<int32_t> orders(static_cast<size_t>(o.counted.schema_count));
+  FileMetaDataOutput tail_out{};
+  tail_out.column_orders = orders.data();
+  tail_out.column_order_capacity = o.counted.schema_count;
+  o.outline = DecodeFooterPass(kFooterTail, footer.data() + at, n - at, static_cast<int64_t>(at), &o.summary, &tail_out);
+  o.summary.version = head_summary.version;
+  o.summary.num_rows = head_summary.num_rows;
+  o.summary.schema_count = head_summary.schema_count;
+  o.summary.row_group_count = total_groups;
+  o.summary.chunk_count = static_cast<int32_t>(o.chunks.size());
+  return o;
+}
+
+void ExpectWindowedEqualsOutline(const std::vector<uint8_t>& footer, size_t window, int64_t groups_per_window, const std::string& what) {
+  FileSummary full;
+  ASSERT_EQ(DecodeFileMetaData(footer.data(), footer.size(), &full, nullptr), Status::kOk) << what;
+  const Outline whole = DecodeOutline(footer, full.chunk_count);
+  ASSERT_EQ(whole.outline, Status::kOk) << what;
+  const Outline parts = DecodeWindowed(footer, window, groups_per_window);
+  ASSERT_EQ(parts.outline, Status::kOk) << what << ", window " << window;
+  EXPECT_EQ(parts.summary.version, whole.summary.version) << what;
+  EXPECT_EQ(parts.summary.num_rows, whole.summary.num_rows) << what;
+  EXPECT_EQ(parts.summary.schema_count, whole.summary.schema_count) << what;
+  EXPECT_EQ(parts.summary.row_group_count, whole.summary.row_group_count) << what;
+  EXPECT_EQ(parts.summary.chunk_count, whole.summary.chunk_count) << what;
+  EXPECT_EQ(parts.summary.created_by_offset, whole.summary.created_by_offset) << what;
+  EXPECT_EQ(parts.summary.created_by_length, whole.summary.created_by_length) << what;
+  EXPECT_EQ(parts.summary.column_order_count, whole.summary.column_order_count) << what;
+  EXPECT_EQ(parts.summary.has_encryption_algorithm, whole.summary.has_encryption_algorithm) << what;
+  ASSERT_EQ(parts.schema.size(), whole.schema.size()) << what;
+  for (size_t i = 0; i < whole.schema.size(); ++i) EXPECT_EQ(std::memcmp(&parts.schema[i], &whole.schema[i], sizeof(SchemaRecord)), 0) << what;
+  ASSERT_EQ(parts.row_groups.size(), whole.row_groups.size()) << what;
+  for (size_t g = 0; g < whole.row_groups.size(); ++g) {
+    EXPECT_EQ(std::memcmp(&parts.row_groups[g], &whole.row_groups[g], sizeof(RowGroupRecord)), 0) << what << ": row group " << g;
+  }
+  ASSERT_EQ(parts.chunks.size(), static_cast<size_t>(whole.summary.chunk_count)) << what;
+  for (size_t k = 0; k < parts.chunks.size(); ++k) {
+    EXPECT_EQ(std::memcmp(&parts.chunks[k], &whole.chunks[k], sizeof(ChunkRecord)), 0) << what << ": chunk " << k;
+    EXPECT_EQ(std::memcmp(&parts.spans[k], &whole.spans[k], sizeof(ChunkSpan)), 0) << what << ": span " << k;
+  }
+}
+
+TEST(FileMetaDataWindowed, PartsOverAnyWindowGiveTheOutline) {
+  const std::vector<uint8_t> footer = ManyRowGroupFooter(9);
+  for (size_t window : {size_t{1}, size_t{16}, size_t{100}, size_t{333}, footer.size()}) {
+    for (int64_t per_window : {1, 2, 4, 100}) ExpectWindowedEqualsOutline(footer, window, per_window, "nine row groups");
+  }
+}
+
+TEST(FileMetaDataWindowed, TheHeadTakesOnlyVersionSchemaAndNumRows) {
+  size_t created_by_at = 0;
+  std::vector<uint8_t> footer = TwoColumnFooter(&created_by_at);
+  ExpectWindowedEqualsOutline(footer, 8, 1, "two columns");
+  // created_by before row_groups: legal Thrift, no writer's order; the head refuses it (the caller then
+  // decodes the footer whole).
+  Compact c;
+  c.I32(1, 1);
+  c.List(2, kStruct, 2);
+  SchemaElement(&c, "schema", -1, -1, 1);
+  c.End();
+  SchemaElement(&c, "id", kInt64, kRequired, -1);
+  c.End();
+  c.I64(3, 0);
+  c.String(6, "early");
+  c.Field(kList, 4);
+  c.ListHeader(kStruct, 0);
+  c.End();
+  std::vector<SchemaRecord> schema(2);
+  FileMetaDataOutput out{schema.data()};
+  out.schema_capacity = 2;
+  FileSummary summary;
+  EXPECT_EQ(DecodeFooterPass(kFooterHead, c.bytes.data(), c.bytes.size(), 0, &summary, &out), Status::kMalformed);
+  FileSummary whole;
+  EXPECT_EQ(DecodeFileMetaData(c.bytes.data(), c.bytes.size(), &whole, nullptr), Status::kOk);
+}
+
+TEST(FileMetaDataWindowed, ARowGroupCutByTheWindowEndsThePartWithoutError) {
+  const std::vector<uint8_t> footer = ManyRowGroupFooter(3);
+  std::vector<SchemaRecord> schema(3);
+  FileMetaDataOutput head{schema.data()};
+  head.schema_capacity = 3;
+  FileSummary summary;
+  ASSERT_EQ(DecodeFooterPass(kFooterHead, footer.data(), footer.size(), 0, &summary, &head), Status::kOk);
+  EXPECT_EQ(summary.row_group_count, 3);
+  const auto first = static_cast<size_t>(summary.error_offset);
+  std::vector<RowGroupRecord> groups(3);
+  std::vector<ChunkRecord> chunks(6);
+  std::vector<ChunkSpan> spans(6);
+  FileMetaDataOutput out{nullptr, groups.data(), chunks.data()};
+  out.chunk_spans = spans.data();
+  out.row_group_capacity = 3;
+  out.chunk_capacity = 6;
+  // Whole: three row groups, ending where the tail starts.
+  ASSERT_EQ(DecodeFooterPass(kFooterRowGroups, footer.data() + first, footer.size() - first, static_cast<int64_t>(first), &summary, &out), Status::kOk);
+  EXPECT_EQ(summary.row_group_count, 3);
+  EXPECT_EQ(summary.chunk_count, 6);
+  const auto tail = static_cast<size_t>(summary.error_offset);
+  // One byte short of the third: two, and the third starts where the part stopped.
+  const size_t third = static_cast<size_t>(spans[4].offset) - 1;  // inside the third row group's list header
+  ASSERT_EQ(DecodeFooterPass(kFooterRowGroups, footer.data() + first, tail - 1 - first, static_cast<int64_t>(first), &summary, &out), Status::kOk);
+  EXPECT_EQ(summary.row_group_count, 2);
+  EXPECT_EQ(summary.chunk_count, 4);
+  EXPECT_LE(static_cast<size_t>(summary.error_offset), third);
+}
+
 TEST(FileMetaDataLazy, LazyChunksEqualTheFullDecodeOnParquetTestingFiles) {
   // Other writers' footers (parquet-mr, Arrow, Impala): statistics, encoding stats, page indexes, filters.
   const char* files[] = {"alltypes_plain.parquet", "alltypes_tiny_pages.parquet", "alltypes_dictionary.parquet",
@@ -786,6 +991,17 @@ TEST(FileMetaDataLazy, LazyChunksEqualTheFullDecodeOnParquetTestingFiles) {
     PB_READ_FIXTURE_OR_SKIP(std::string("parquet-testing/") + name, &file);
     ASSERT_TRUE(FooterOf(file, &footer)) << name;
     ExpectLazyEqualsFull(footer, name);
+  }
+}
+
+TEST(FileMetaDataWindowed, PartsGiveTheOutlineOnParquetTestingFiles) {
+  const char* files[] = {"alltypes_plain.parquet", "alltypes_tiny_pages.parquet", "data_index_bloom_encoding_stats.parquet",
+                         "nan_in_stats.parquet"};
+  for (const char* name : files) {
+    std::vector<uint8_t> file, footer;
+    PB_READ_FIXTURE_OR_SKIP(std::string("parquet-testing/") + name, &file);
+    ASSERT_TRUE(FooterOf(file, &footer)) << name;
+    for (size_t window : {size_t{32}, size_t{500}, footer.size()}) ExpectWindowedEqualsOutline(footer, window, 1, name);
   }
 }
 

@@ -14,7 +14,7 @@ function fnv1a(text) {
 }
 
 const RECORDS = ['BatchDescriptor', 'BloomHeader', 'BitsetHealth', 'FileSummary', 'SchemaRecord', 'RowGroupRecord', 'ChunkRecord', 'ChunkIndexRecord', 'ChunkSpan']
-const ENUMS = ['Status', 'HeaderProblem', 'PhysicalType', 'ChunkFlag', 'IndexFlag', 'SbbfLimit']
+const ENUMS = ['Status', 'HeaderProblem', 'PhysicalType', 'ChunkFlag', 'IndexFlag', 'SbbfLimit', 'FooterPass']
 const I32 = 5
 
 /**
