@@ -70,7 +70,7 @@ export function fetchFor(given, name) {
 /**
  * The headers every request carries: the caller's, identity encoding (a compressed body's length is not
  * the file's, and breaks byte ranges; browsers ignore it and set their own) and options.userAgent.
- * @param {{ headers?: HeadersInit, userAgent?: string }} options
+ * @param {{ headers?: Headers, userAgent?: string }} options headers: as resolveOptions checked them (js/sources/shared.js)
  */
 export function requestHeaders({ headers, userAgent }) {
   // A plain record (names lower-cased, as Headers iterates them), not a Headers: in Node, the first

@@ -114,7 +114,7 @@ test('one record more than js/wasm/abi.js knows fails init', async () => {
   assertRefused(() => fresh.bindAbi(fakeModule((plan) => {
     plan.records.push({ name: 'StatisticsRecord', names: ['min_offset'] })
     return plan
-  })), /describes 16 records and enums/)
+  })), /describes 17 records and enums/)
 })
 
 test('a module without a description fails init', async () => {
