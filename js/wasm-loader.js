@@ -16,7 +16,7 @@ let loading
 let wasmUrl
 
 /**
- * Resolves to the raw Embind module (see src/bindings/wasm_bindings.cc). With `module` (a compiled
+ * Resolves to the raw Emscripten module (its exports: src/bindings/wasm_bindings.cc). With `module` (a compiled
  * WebAssembly.Module of js/wasm/parquet_bloom.wasm) nothing is fetched or compiled: the first call
  * decides, later calls share its result.
  * @param {{ module?: WebAssembly.Module }} [options]

@@ -1,20 +1,50 @@
-// Thin layer over the raw Embind functions, and the one module that holds the raw module: the bound
-// functions (`core.native`, typed in js/wasm/parquet_bloom.d.mts and checked at init()), heap views that
-// follow memory growth, the fixed scratch region batch calls stream through, the batch descriptor writer,
-// and native status codes turned into errors.
+// Thin layer over the module's raw wasm exports, and the one module that holds the raw module: the named
+// native functions (`core.native`, typed in js/wasm/parquet_bloom.d.mts and checked at init()), heap views
+// that follow memory growth, the fixed scratch region batch calls stream through, the batch descriptor
+// writer, and native status codes turned into errors.
 import { BatchDescriptor, bindAbi, NativeStatus, PhysicalType, whenBound } from './abi.js'
 import { checkSbbfLimits } from './sbbf.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { loadWasmModule } from '../wasm-loader.js'
 
+// How a native function's result reads: as the wasm export returns it, or a uint32_t the export returns
+// as a signed int32 (addresses, sizes), or the pool statistics the export writes (three doubles) at the
+// address it returns.
+const AS_IS = 0
+const UNSIGNED = 1
+const POOL_STATS = 2
+
 /**
- * Every Embind function JS calls (src/bindings/wasm_bindings.cc); init() refuses a module that lacks one,
- * as bindAbi refuses one whose records or enums differ.
+ * Each native function JS calls: the C export of src/bindings/wasm_bindings.cc that implements it (its
+ * wasm name, with Emscripten's leading underscore) and how its result reads.
+ * @type {Readonly<Record<keyof import('./parquet_bloom.mjs').NativeFunctions, readonly [keyof import('./parquet_bloom.mjs').ParquetBloomModule, number]>>}
+ */
+const NATIVE_EXPORTS = Object.freeze({
+  poolAcquire: ['_pb_pool_acquire', UNSIGNED],
+  poolRelease: ['_pb_pool_release', AS_IS],
+  poolSetMaxBytes: ['_pb_pool_set_max_bytes', AS_IS],
+  poolStats: ['_pb_pool_stats', POOL_STATS],
+  poolClassBytes: ['_pb_pool_class_bytes', UNSIGNED],
+  allocationCount: ['_pb_allocation_count', AS_IS],
+  batchScratchAddress: ['_pb_batch_scratch_address', UNSIGNED],
+  batchScratchBytes: ['_pb_batch_scratch_bytes', UNSIGNED],
+  decodeHeader: ['_pb_decode_header', AS_IS],
+  encodeHeader: ['_pb_encode_header', UNSIGNED],
+  optimalNumBytes: ['_pb_optimal_num_bytes', AS_IS],
+  checkHashes: ['_pb_check_hashes', AS_IS],
+  blockIndices: ['_pb_block_indices', AS_IS],
+  checkGatheredBlocks: ['_pb_check_gathered_blocks', AS_IS],
+  decodeColumnChunks: ['_pb_decode_column_chunks', AS_IS],
+  analyzeBitset: ['_pb_analyze_bitset', AS_IS],
+  abiDescription: ['_pb_abi_description', UNSIGNED],
+})
+
+/**
+ * Every native function JS calls; init() refuses a module that lacks one, as bindAbi refuses one whose
+ * records or enums differ.
  * @type {ReadonlyArray<keyof import('./parquet_bloom.mjs').NativeFunctions>}
  */
-export const NATIVE_FUNCTIONS = Object.freeze(['poolAcquire', 'poolRelease', 'poolSetMaxBytes', 'poolStats', 'poolClassBytes',
-  'allocationCount', 'batchScratchAddress', 'batchScratchBytes', 'decodeHeader', 'encodeHeader', 'optimalNumBytes',
-  'checkHashes', 'blockIndices', 'checkGatheredBlocks', 'decodeColumnChunks', 'analyzeBitset', 'abiDescription'])
+export const NATIVE_FUNCTIONS = Object.freeze(/** @type {Array<keyof import('./parquet_bloom.mjs').NativeFunctions>} */ (Object.keys(NATIVE_EXPORTS)))
 
 /** parquet.thrift `Type`, as the native PhysicalType enum numbers it (known once init() bound the ABI). */
 export const PhysicalTypeCode = PhysicalType.values
@@ -39,16 +69,43 @@ let core
 export async function init(options) {
   if (core) return core
   const module = await loadWasmModule(options)
-  checkNativeFunctions(module)
-  bindAbi(module)
+  const native = nativeFunctions(module)
+  checkNativeFunctions(native)
+  bindAbi({ HEAPU8: module.HEAPU8, abiDescription: native.abiDescription })
   checkSbbfLimits()
-  core ??= new Core(module)
+  core ??= new Core(module, /** @type {import('./parquet_bloom.mjs').NativeFunctions} */ (native))
   return core
 }
 
-/** Throws WASM, naming them, when the module lacks any of NATIVE_FUNCTIONS (a module of another build). */
-export function checkNativeFunctions(module) {
-  const missing = NATIVE_FUNCTIONS.filter((name) => typeof module[name] !== 'function')
+/**
+ * The native functions, by name, over the module's exports; a function whose export the module lacks is
+ * left out, for checkNativeFunctions to name.
+ * @param {import('./parquet_bloom.mjs').ParquetBloomModule} module
+ * @returns {Partial<import('./parquet_bloom.mjs').NativeFunctions>}
+ */
+function nativeFunctions(module) {
+  /** @type {Record<string, Function>} */
+  const native = {}
+  for (const [name, [exportName, result]] of Object.entries(NATIVE_EXPORTS)) {
+    if (typeof module[exportName] !== 'function') continue
+    // module[exportName] is looked up at each call: Emscripten's glue replaces its first stand-in with the
+    // wasm function itself on the first call.
+    const call = (/** @type {number[]} */ ...args) => /** @type {(...args: number[]) => number} */ (module[exportName])(...args)
+    native[name] = result === UNSIGNED
+      ? (/** @type {number[]} */ ...args) => call(...args) >>> 0
+      : result === POOL_STATS
+        ? () => {
+          const stats = new Float64Array(module.HEAPU8.buffer, call() >>> 0, 3)
+          return { heldBytes: stats[0], inUseBytes: stats[1], maxHeldBytes: stats[2] }
+        }
+        : call
+  }
+  return native
+}
+
+/** Throws WASM, naming them, when the native functions lack any of NATIVE_FUNCTIONS (a module of another build). */
+export function checkNativeFunctions(native) {
+  const missing = NATIVE_FUNCTIONS.filter((name) => typeof native[name] !== 'function')
   if (missing.length) throw new ParquetBloomError(ErrorCode.WASM, `the wasm module does not match this JS: it lacks ${missing.map((n) => `${n}()`).join(', ')}`)
 }
 
@@ -62,27 +119,29 @@ export class Core {
   /** @type {import('./parquet_bloom.mjs').ParquetBloomModule} */
   #module
 
-  /** @param {import('./parquet_bloom.mjs').ParquetBloomModule} module */
-  constructor(module) {
+  /**
+   * @param {import('./parquet_bloom.mjs').ParquetBloomModule} module
+   * @param {import('./parquet_bloom.mjs').NativeFunctions} native its functions, named (nativeFunctions)
+   */
+  constructor(module, native) {
     this.#module = module
-    /** The bound functions (nothing else of the module: its heap is read through the views below). */
-    this.native = /** @type {import('./parquet_bloom.mjs').NativeFunctions} */ (/** @type {unknown} */ (Object.fromEntries(NATIVE_FUNCTIONS.map((name) => [name, module[name]]))))
+    /** The named native functions (nothing else of the module: its heap is read through the views below). */
+    this.native = native
     /** @type {ArrayBuffer | undefined} */
     this.viewsOf = undefined
     // The module's static batch region: batches stream through it a chunk at a time (batch-writer.js),
     // and scratch() hands it out for anything that fits. It never moves and is not pool memory.
-    this.batchRegion = module.batchScratchAddress()
-    this.batchRegionBytes = module.batchScratchBytes()
+    this.batchRegion = native.batchScratchAddress()
+    this.batchRegionBytes = native.batchScratchBytes()
     // A pool block for a scratch() request larger than the batch region; given back at the next request
     // that fits the region. scratchBytes is what it holds of the pool (0 without one).
     this.scratchPtr = 0
     this.scratchBytes = 0
-    // The calls a batch makes per chunk: raw wasm exports, not Embind (src/bindings/wasm_bindings.cc says why).
+    // The calls a batch makes per chunk: the wasm functions themselves, with no wrapper between.
     this.insertBatch = rawExport(module, '_pb_insert_batch', 3)
     this.checkBatch = rawExport(module, '_pb_check_batch', 4)
     this.hashBatch = rawExport(module, '_pb_hash_batch', 2)
-    // The footer's outline pass, whole or a big footer's in parts (js/footer/footer.js, windowed-outline.js):
-    // raw too, for the module's size.
+    // The footer's outline pass, whole or a big footer's in parts (js/footer/footer.js, windowed-outline.js).
     this.decodeFooter = rawExport(module, '_pb_decode_footer', 14)
     this.refreshViews()
   }

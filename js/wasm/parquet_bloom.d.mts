@@ -1,9 +1,9 @@
 // Types of parquet_bloom.mjs, the Emscripten glue scripts/build.sh generates here (git ignores it):
 // TypeScript resolves './wasm/parquet_bloom.mjs' to this file first, so `npm run typecheck` needs no
-// build and does not check generated code. The functions are those src/bindings/wasm_bindings.cc
-// binds; js/wasm/core.js checks at init() that the module has each of them (NATIVE_FUNCTIONS) and is
-// the only module that calls them. Addresses are wasm32 byte addresses; int32 results are src/status.h
-// Status codes unless said otherwise.
+// build and does not check generated code. The exports are the C functions of src/bindings/wasm_bindings.cc;
+// js/wasm/core.js names them as NativeFunctions, checks at init() that the module has each of them
+// (NATIVE_FUNCTIONS) and is the only module that calls them. Addresses are wasm32 byte addresses; int32
+// results are src/status.h Status codes unless said otherwise.
 
 /** What js/wasm-loader.js passes: the .wasm bytes, where to find the .wasm, or how to instantiate it. */
 export interface EmscriptenModuleOptions {
@@ -18,7 +18,7 @@ export interface EmscriptenModuleOptions {
 /** The scratch pool's bytes (src/scratch_pool.h). */
 export interface PoolStats { heldBytes: number, inUseBytes: number, maxHeldBytes: number }
 
-/** The Embind functions of src/bindings/wasm_bindings.cc. */
+/** The native functions as js/wasm/core.js names them (`core.native`), over the module's exports. */
 export interface NativeFunctions {
   /** A pool block of at least `bytes`; 0 when the budget is exhausted. */
   poolAcquire(bytes: number): number
@@ -46,13 +46,31 @@ export interface NativeFunctions {
   abiDescription(): number
 }
 
-/** The instantiated module: the bound functions and the heap. */
-export interface ParquetBloomModule extends NativeFunctions {
+/**
+ * The instantiated module: the exports of src/bindings/wasm_bindings.cc (each a C function of numbers, by
+ * its C name with a leading underscore) and the heap. uint32_t results arrive as signed int32.
+ */
+export interface ParquetBloomModule {
   HEAPU8: Uint8Array<ArrayBuffer>
-  /**
-   * The calls a batch makes per chunk, exported as plain wasm functions rather than through Embind
-   * (src/bindings/wasm_bindings.cc says why); js/wasm/core.js binds and checks them at init().
-   */
+  _pb_pool_acquire(bytes: number): number
+  _pb_pool_release(address: number): number
+  _pb_pool_set_max_bytes(bytes: number): void
+  /** Address of three doubles: the pool's held, in-use and maximum held bytes. */
+  _pb_pool_stats(): number
+  _pb_pool_class_bytes(bytes: number): number
+  _pb_allocation_count(): number
+  _pb_batch_scratch_address(): number
+  _pb_batch_scratch_bytes(): number
+  _pb_decode_header(data: number, size: number, out: number): number
+  _pb_encode_header(numBytes: number, out: number, capacity: number): number
+  _pb_optimal_num_bytes(ndv: number, fpp: number): number
+  _pb_check_hashes(words: number, numBytes: number, hashes: number, count: number, out: number): number
+  _pb_block_indices(hashes: number, count: number, numBlocks: number, out: number): void
+  _pb_check_gathered_blocks(hashes: number, blocks: number, count: number, out: number): void
+  _pb_decode_column_chunks(data: number, size: number, spans: number, count: number, chunks: number, indexes: number, failed: number): number
+  _pb_analyze_bitset(words: number, numBytes: number, out: number): number
+  _pb_abi_description(): number
+  /** The calls a batch makes per chunk; js/wasm/core.js calls them as they are. */
   _pb_insert_batch(words: number, numBytes: number, descriptor: number): number
   _pb_check_batch(words: number, numBytes: number, descriptor: number, out: number): number
   /** Hashes a batch into `out` (XXH64, 8 bytes per value); returns how many were hashed, negative on error. */
@@ -63,6 +81,6 @@ export interface ParquetBloomModule extends NativeFunctions {
     chunkCapacity: number, columnOrderCapacity: number): number
 }
 
-/** Resolves to the Embind module (src/bindings/wasm_bindings.cc); js/wasm/core.js and js/wasm/abi.js bind it. */
+/** Resolves to the module (src/bindings/wasm_bindings.cc); js/wasm/core.js binds it. */
 declare function createModule(options?: EmscriptenModuleOptions): Promise<ParquetBloomModule>
 export default createModule

@@ -1,6 +1,7 @@
-// Embind bindings: the raw, pointer-and-length interface js/ builds its ergonomic API on. Every batch
-// crosses the boundary in one call; pointers are wasm32 addresses passed as numbers.
-#include <emscripten/bind.h>
+// The wasm module's exports: the raw, pointer-and-length interface js/ builds its ergonomic API on, as
+// plain C functions of numbers (js/wasm/core.js binds each by its C name). Every batch crosses the boundary
+// in one call; pointers are wasm32 addresses passed as numbers. No Embind: its runtime in the glue weighs
+// more than the functions it would bind, and every browser downloads it.
 #include <emscripten/emscripten.h>
 
 #include <cstdlib>
@@ -33,6 +34,9 @@ pb::BatchOps g_ops(&g_pool);
 // Static, outside the pool: a batch of any size then costs no pool memory and no heap growth.
 constexpr uint32_t kBatchScratchBytes = 256 * 1024;
 alignas(16) uint8_t g_batch_scratch[kBatchScratchBytes];
+
+// Where pb_pool_stats writes the pool's held, in-use and maximum held bytes for JS to read.
+double g_pool_stats[3];
 
 template <typename T>
 T* Ptr(uint32_t address) {
@@ -70,83 +74,6 @@ bool FilterArgsValid(uint32_t words_address, uint32_t num_bytes) {
   return words_address != 0 && words_address % 4 == 0 && pb::IsValidNumBytes(num_bytes);
 }
 
-uint32_t PoolAcquire(uint32_t bytes) {
-  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_pool.Acquire(bytes)));
-}
-
-int32_t PoolRelease(uint32_t address) { return Code(g_pool.Release(Ptr<void>(address))); }
-
-void PoolSetMaxBytes(double bytes) { g_pool.set_max_held_bytes(static_cast<size_t>(bytes)); }
-
-struct PoolStats {
-  double held_bytes;
-  double in_use_bytes;
-  double max_held_bytes;
-};
-
-PoolStats GetPoolStats() {
-  return {static_cast<double>(g_pool.held_bytes()), static_cast<double>(g_pool.in_use_bytes()),
-          static_cast<double>(g_pool.max_held_bytes())};
-}
-
-// Kept for bench/sections/allocations.js, which shows that warm batched calls allocate nothing.
-double AllocationCount() { return static_cast<double>(g_pool.system_allocations() + g_operator_new_calls); }
-
-uint32_t BatchScratchAddress() { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_batch_scratch)); }
-
-uint32_t BatchScratchBytes() { return kBatchScratchBytes; }
-
-uint32_t PoolClassBytes(uint32_t bytes) { return static_cast<uint32_t>(pb::ScratchPool::ClassBytes(bytes)); }
-
-// Writes the BloomHeader at out_address.
-int32_t DecodeHeader(uint32_t data_address, uint32_t size, uint32_t out_address) {
-  return Code(pb::DecodeBloomHeader(Ptr<const uint8_t>(data_address), size, Ptr<pb::BloomHeader>(out_address)));
-}
-
-uint32_t EncodeHeader(int32_t num_bytes, uint32_t out_address, uint32_t capacity) {
-  return static_cast<uint32_t>(pb::EncodeBloomHeader(num_bytes, Ptr<uint8_t>(out_address), capacity));
-}
-
-double OptimalNumBytes(double ndv, double fpp) {
-  uint32_t n = 0;
-  if (!(ndv >= 0) || !pb::ok(pb::OptimalNumBytes(static_cast<uint64_t>(ndv), fpp, &n))) return 0;
-  return n;
-}
-
-int32_t CheckHashes(uint32_t words_address, uint32_t num_bytes, uint32_t hashes_address, uint32_t n,
-                    uint32_t out_address) {
-  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
-  pb::SbbfView(Ptr<uint32_t>(words_address), num_bytes)
-      .CheckHashes(Ptr<const uint64_t>(hashes_address), n, Ptr<uint8_t>(out_address));
-  return Code(Status::kOk);
-}
-
-void BlockIndices(uint32_t hashes_address, uint32_t n, uint32_t num_blocks, uint32_t out_address) {
-  pb::BlockIndices(Ptr<const uint64_t>(hashes_address), n, num_blocks, Ptr<uint32_t>(out_address));
-}
-
-void CheckGatheredBlocks(uint32_t hashes_address, uint32_t blocks_address, uint32_t n, uint32_t out_address) {
-  pb::CheckGatheredBlocks(Ptr<const uint64_t>(hashes_address), Ptr<const uint32_t>(blocks_address), n,
-                          Ptr<uint8_t>(out_address));
-}
-
-// Whole ColumnChunks, packed back to back at data_address (js/footer/chunk-indexes.js); writes the index of a
-// slice that does not decode as an int32 at failed_address.
-int32_t DecodeColumnChunks(uint32_t data_address, uint32_t size, uint32_t spans_address, uint32_t count,
-                           uint32_t chunks_address, uint32_t indexes_address, uint32_t failed_address) {
-  if (failed_address == 0 || failed_address % 4 != 0) return Code(Status::kInvalidArgument);
-  return Code(pb::DecodeColumnChunks(Ptr<const uint8_t>(data_address), size, Ptr<const pb::ChunkSpan>(spans_address),
-                                     count, Ptr<pb::ChunkRecord>(chunks_address),
-                                     Ptr<pb::ChunkIndexRecord>(indexes_address), Ptr<int32_t>(failed_address)));
-}
-
-// Writes the BitsetHealth at out_address.
-int32_t AnalyzeBitset(uint32_t words_address, uint32_t num_bytes, uint32_t out_address) {
-  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
-  pb::AnalyzeBitset(Ptr<const uint32_t>(words_address), num_bytes, Ptr<pb::BitsetHealth>(out_address));
-  return Code(Status::kOk);
-}
-
 // Every record and enum crossing the boundary (src/abi.h); js/wasm/abi.js binds to exactly these at init().
 constexpr const pb::abi::Record* kAbiRecords[] = {
     &pb::abi_BatchDescriptor::kRecord, &pb::abi_BloomHeader::kRecord, &pb::abi_BitsetHealth::kRecord,
@@ -166,16 +93,106 @@ constexpr uint32_t kAbiDescriptionVersion = 2;
 constexpr pb::abi::Description kAbi{kAbiDescriptionVersion, std::size(kAbiRecords), kAbiRecords, std::size(kAbiEnums),
                                     kAbiEnums};
 
-uint32_t AbiDescription() { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(&kAbi)); }
-
 }  // namespace
 
-// The calls a batch makes once per chunk (js/wasm/batch-writer.js streamBatch), exported as plain wasm
-// functions rather than through Embind: without dynamic execution (-sDYNAMIC_EXECUTION=0) Embind's
-// invokers are generic closures (arguments, apply, a closure per call) that cost ~0.3 us per call, more
-// than hashing and checking a 64-value batch. js/wasm/core.js binds them by their C names. Each refuses the
-// null address, so JS can make the first, binding call of each with zeros.
 extern "C" {
+
+// The pool and scratch calls and the filter and header calls js/ makes outside a batch's chunks.
+// uint32_t results reach JS as signed int32 (js/wasm/core.js reads them back unsigned).
+EMSCRIPTEN_KEEPALIVE uint32_t pb_pool_acquire(uint32_t bytes) {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_pool.Acquire(bytes)));
+}
+
+EMSCRIPTEN_KEEPALIVE int32_t pb_pool_release(uint32_t address) { return Code(g_pool.Release(Ptr<void>(address))); }
+
+EMSCRIPTEN_KEEPALIVE void pb_pool_set_max_bytes(double bytes) {
+  g_pool.set_max_held_bytes(static_cast<size_t>(bytes));
+}
+
+// Fills the pool's held, in-use and maximum held bytes, three doubles, and returns their address
+// (js/wasm/core.js reads them as NativeFunctions.poolStats()).
+EMSCRIPTEN_KEEPALIVE uint32_t pb_pool_stats() {
+  g_pool_stats[0] = static_cast<double>(g_pool.held_bytes());
+  g_pool_stats[1] = static_cast<double>(g_pool.in_use_bytes());
+  g_pool_stats[2] = static_cast<double>(g_pool.max_held_bytes());
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_pool_stats));
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t pb_pool_class_bytes(uint32_t bytes) {
+  return static_cast<uint32_t>(pb::ScratchPool::ClassBytes(bytes));
+}
+
+// Kept for bench/sections/allocations.js, which shows that warm batched calls allocate nothing.
+EMSCRIPTEN_KEEPALIVE double pb_allocation_count() {
+  return static_cast<double>(g_pool.system_allocations() + g_operator_new_calls);
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t pb_batch_scratch_address() {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(g_batch_scratch));
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t pb_batch_scratch_bytes() { return kBatchScratchBytes; }
+
+// Writes the BloomHeader at out_address.
+EMSCRIPTEN_KEEPALIVE int32_t pb_decode_header(uint32_t data_address, uint32_t size, uint32_t out_address) {
+  return Code(pb::DecodeBloomHeader(Ptr<const uint8_t>(data_address), size, Ptr<pb::BloomHeader>(out_address)));
+}
+
+EMSCRIPTEN_KEEPALIVE uint32_t pb_encode_header(int32_t num_bytes, uint32_t out_address, uint32_t capacity) {
+  return static_cast<uint32_t>(pb::EncodeBloomHeader(num_bytes, Ptr<uint8_t>(out_address), capacity));
+}
+
+EMSCRIPTEN_KEEPALIVE double pb_optimal_num_bytes(double ndv, double fpp) {
+  uint32_t n = 0;
+  if (!(ndv >= 0) || !pb::ok(pb::OptimalNumBytes(static_cast<uint64_t>(ndv), fpp, &n))) return 0;
+  return n;
+}
+
+EMSCRIPTEN_KEEPALIVE int32_t pb_check_hashes(uint32_t words_address, uint32_t num_bytes, uint32_t hashes_address,
+                                             uint32_t n, uint32_t out_address) {
+  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
+  pb::SbbfView(Ptr<uint32_t>(words_address), num_bytes)
+      .CheckHashes(Ptr<const uint64_t>(hashes_address), n, Ptr<uint8_t>(out_address));
+  return Code(Status::kOk);
+}
+
+EMSCRIPTEN_KEEPALIVE void pb_block_indices(uint32_t hashes_address, uint32_t n, uint32_t num_blocks,
+                                           uint32_t out_address) {
+  pb::BlockIndices(Ptr<const uint64_t>(hashes_address), n, num_blocks, Ptr<uint32_t>(out_address));
+}
+
+EMSCRIPTEN_KEEPALIVE void pb_check_gathered_blocks(uint32_t hashes_address, uint32_t blocks_address, uint32_t n,
+                                                   uint32_t out_address) {
+  pb::CheckGatheredBlocks(Ptr<const uint64_t>(hashes_address), Ptr<const uint32_t>(blocks_address), n,
+                          Ptr<uint8_t>(out_address));
+}
+
+// Whole ColumnChunks, packed back to back at data_address (js/footer/chunk-indexes.js); writes the index of a
+// slice that does not decode as an int32 at failed_address.
+EMSCRIPTEN_KEEPALIVE int32_t pb_decode_column_chunks(uint32_t data_address, uint32_t size, uint32_t spans_address,
+                                                     uint32_t count, uint32_t chunks_address,
+                                                     uint32_t indexes_address, uint32_t failed_address) {
+  if (failed_address == 0 || failed_address % 4 != 0) return Code(Status::kInvalidArgument);
+  return Code(pb::DecodeColumnChunks(Ptr<const uint8_t>(data_address), size, Ptr<const pb::ChunkSpan>(spans_address),
+                                     count, Ptr<pb::ChunkRecord>(chunks_address),
+                                     Ptr<pb::ChunkIndexRecord>(indexes_address), Ptr<int32_t>(failed_address)));
+}
+
+// Writes the BitsetHealth at out_address.
+EMSCRIPTEN_KEEPALIVE int32_t pb_analyze_bitset(uint32_t words_address, uint32_t num_bytes, uint32_t out_address) {
+  if (!FilterArgsValid(words_address, num_bytes)) return Code(Status::kInvalidArgument);
+  pb::AnalyzeBitset(Ptr<const uint32_t>(words_address), num_bytes, Ptr<pb::BitsetHealth>(out_address));
+  return Code(Status::kOk);
+}
+
+// Address of the src/abi.h Description js/wasm/abi.js binds to.
+EMSCRIPTEN_KEEPALIVE uint32_t pb_abi_description() {
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(&kAbi));
+}
+
+// The calls a batch makes once per chunk (js/wasm/batch-writer.js streamBatch), which js/wasm/core.js calls
+// as the wasm functions themselves, with no wrapper between. Each refuses the null address, so JS can make
+// the first, binding call of each with zeros.
 
 EMSCRIPTEN_KEEPALIVE int32_t pb_insert_batch(uint32_t words_address, uint32_t num_bytes, uint32_t desc_address) {
   if (!FilterArgsValid(words_address, num_bytes) || desc_address == 0) return Code(Status::kInvalidArgument);
@@ -199,9 +216,7 @@ EMSCRIPTEN_KEEPALIVE int32_t pb_hash_batch(uint32_t desc_address, uint32_t out_a
 
 // One pass of the footer decoder (pb::DecodeFooterPass: the counts, pass one, the outline pass whole or
 // one part of it over a window of a big footer; js/footer/footer.js, js/footer/windowed-outline.js), into
-// arrays of the given capacities (records past them are counted, not written: see FileMetaDataOutput). A
-// plain export for its size: Embind functions, this one of fourteen arguments above all, take more of the
-// module every page downloads than their code does.
+// arrays of the given capacities (records past them are counted, not written: see FileMetaDataOutput).
 EMSCRIPTEN_KEEPALIVE int32_t pb_decode_footer(int32_t pass, uint32_t data_address, uint32_t size, uint32_t bias,
                                                    uint32_t summary_address, uint32_t schema_address,
                                                    uint32_t row_groups_address, uint32_t chunks_address,
@@ -233,28 +248,3 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
 void operator delete[](void* p, size_t) noexcept { std::free(p); }
-
-EMSCRIPTEN_BINDINGS(parquet_bloom) {
-  using emscripten::function;
-  emscripten::value_object<PoolStats>("PoolStats")
-      .field("heldBytes", &PoolStats::held_bytes)
-      .field("inUseBytes", &PoolStats::in_use_bytes)
-      .field("maxHeldBytes", &PoolStats::max_held_bytes);
-  function("poolAcquire", &PoolAcquire);
-  function("poolRelease", &PoolRelease);
-  function("poolSetMaxBytes", &PoolSetMaxBytes);
-  function("poolStats", &GetPoolStats);
-  function("poolClassBytes", &PoolClassBytes);
-  function("allocationCount", &AllocationCount);
-  function("batchScratchAddress", &BatchScratchAddress);
-  function("batchScratchBytes", &BatchScratchBytes);
-  function("decodeHeader", &DecodeHeader);
-  function("encodeHeader", &EncodeHeader);
-  function("optimalNumBytes", &OptimalNumBytes);
-  function("checkHashes", &CheckHashes);
-  function("blockIndices", &BlockIndices);
-  function("checkGatheredBlocks", &CheckGatheredBlocks);
-  function("analyzeBitset", &AnalyzeBitset);
-  function("abiDescription", &AbiDescription);
-  function("decodeColumnChunks", &DecodeColumnChunks);
-}
