@@ -10,12 +10,10 @@
 import { openByteSource } from '../sources/open-byte-source.js'
 import { HttpSource } from '../sources/http-source.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { encodeProbeValues } from '../values/probe-values.js'
-import { HashedCandidates } from '../indexes/bloom-reads.js'
 import { RangeTask } from '../plan/read-scheduler.js'
-import { ByteCache, BLOCK_MODE_COALESCE_GAP, runReadTasks } from '../plan/read-scheduler.js'
+import { ByteCache, runReadTasks } from '../plan/read-scheduler.js'
 import { LinkModel, transportWindow } from '../plan/link-model.js'
-import { excludedByBounds, sortKeys, sortOrderFor } from '../indexes/statistics.js'
+import { excludedByBounds } from '../indexes/statistics.js'
 import { Source, valueResult } from '../verdicts.js'
 import { init } from '../wasm/core.js'
 import { readPuffinFooter } from './puffin.js'
@@ -25,6 +23,7 @@ import { blockRows, decodeLayout, LAYOUT_PROPERTY, typeKey } from './sidecar-lay
 import { currency, StaleReason, startValidators } from './sidecar-currency.js'
 import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
 import { BITSETS_BLOB, DIRECTORY_BLOB } from './sidecar-blobs.js'
+import { encodeFor, gapForOneRound } from './sidecar-probe-values.js'
 
 export { SIDECAR_VERSION } from './sidecar-directory.js'
 export { fileValidator, StaleReason, validatorKind } from './sidecar-currency.js'
@@ -488,40 +487,6 @@ export function sharpenResults(rowGroups, theirs) {
       if ((r.verdict === 'maybe' && answers[v].verdict === 'absent') || (r.verdict === 'unknown' && answers[v].verdict !== 'unknown')) g.results[v] = answers[v]
     })
   }
-}
-
-/**
- * The coalescing gap that joins a wave's reads into at most `window` requests — one round, however many
- * files and row groups — by joining across the smallest gaps first (never less than block mode's).
- */
-function gapForOneRound(tasks, window) {
-  const ranges = tasks.map((t) => [t.start, t.end]).sort((a, b) => a[0] - b[0])
-  const gaps = []
-  let end = -Infinity
-  for (const [start, stop] of ranges) {
-    if (start > end && end !== -Infinity) gaps.push(start - end)
-    end = Math.max(end, stop)
-  }
-  if (gaps.length < window) return BLOCK_MODE_COALESCE_GAP
-  gaps.sort((a, b) => a - b)
-  // gaps.length + 1 separate ranges: joining the smallest (gaps.length + 1 - window) gaps leaves `window` requests.
-  return Math.max(BLOCK_MODE_COALESCE_GAP, gaps[gaps.length - window] + 1)
-}
-
-/** The values as a column of this type stores them: candidates, their hashes and sort keys. */
-function encodeFor(type, list, path, column) {
-  const leaf = { physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType }
-  let encoded
-  try {
-    encoded = encodeProbeValues(leaf, list)
-  } catch (error) {
-    if (!(error instanceof ParquetBloomError)) throw error
-    throw new ParquetBloomError(error.code, `${path}: column ${column}: ${error.message}`, { source: path, field: column, cause: error })
-  }
-  const hashed = new HashedCandidates(encoded.candidates, { type: encoded.physicalType, typeLength: encoded.typeLength }, BLOCK_MODE_COALESCE_GAP)
-  const order = sortOrderFor(leaf)
-  const keys = order ? sortKeys(order, encoded.candidates) : undefined
-  return { encoded, hashed, order, keys }
 }
 
 /** The answers of one row group: presets, then bounds, then the bitset's blocks. */

@@ -10,11 +10,9 @@
 import { HttpSource } from '../sources/http-source.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { crc32 } from '../pages/crc32.js'
-import { RangeTask, runReadTasks, BLOCK_MODE_COALESCE_GAP } from '../plan/read-scheduler.js'
+import { RangeTask, runReadTasks } from '../plan/read-scheduler.js'
 import { LinkModel, transportWindow } from '../plan/link-model.js'
-import { excludedByBounds, sortKeys, sortOrderFor } from '../indexes/statistics.js'
-import { HashedCandidates } from '../indexes/bloom-reads.js'
-import { encodeProbeValues } from '../values/probe-values.js'
+import { excludedByBounds } from '../indexes/statistics.js'
 import { Source, valueResult } from '../verdicts.js'
 import { crc32Hex } from './puffin.js'
 import { andRows, blockIndexOf, hashRows, sliceRowBytes, unsliceBitset } from './bit-slices.js'
@@ -25,6 +23,7 @@ import { AMBIGUOUS, hashHalves, hashStrings, HashTable, identityText } from './s
 import { typeKey } from './sidecar-layout.js'
 import { currency, StaleReason, startValidators } from './sidecar-currency.js'
 import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-blobs.js'
+import { encodeFor, gapForOneRound } from './sidecar-probe-values.js'
 
 /** Details pages a probe reads to sharpen open files with min/max, at most (beyond it, the bloom filter's answer stands). */
 export const DEFAULT_BOUNDS_BYTES = 64 * 1024
@@ -510,7 +509,7 @@ export class SlicedSidecarIndex {
     const key = typeKey(type)
     let encoded = encodings.get(key)
     if (!encoded) {
-      encoded = encodeFor(type, list, this.#source.name, column)
+      encoded = encodeWithHalves(type, list, this.#source.name, column)
       encodings.set(key, encoded)
     }
     return encoded
@@ -558,35 +557,11 @@ function ambiguous(what) {
     detail: `more than one entry of the index has this file's ${what} hash: the index cannot say which describes it` }
 }
 
-/** The joining gap that makes a wave at most `window` requests (as format 1 joins its block reads). */
-function gapForOneRound(tasks, window) {
-  const ranges = tasks.map((t) => [t.start, t.end]).sort((a, b) => a[0] - b[0])
-  const gaps = []
-  let end = -Infinity
-  for (const [start, stop] of ranges) {
-    if (start > end && end !== -Infinity) gaps.push(start - end)
-    end = Math.max(end, stop)
-  }
-  if (gaps.length < window) return BLOCK_MODE_COALESCE_GAP
-  gaps.sort((a, b) => a - b)
-  return Math.max(BLOCK_MODE_COALESCE_GAP, gaps[gaps.length - window] + 1)
-}
-
 /** The values as a column of this type stores them: candidates with their hashes' halves, and sort keys. */
-function encodeFor(type, list, path, column) {
-  const leaf = { physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType }
-  let encoded
-  try {
-    encoded = encodeProbeValues(leaf, list)
-  } catch (error) {
-    if (!(error instanceof ParquetBloomError)) throw error
-    throw new ParquetBloomError(error.code, `${path}: column ${column}: ${error.message}`, { source: path, field: column, cause: error })
-  }
-  const hashed = new HashedCandidates(encoded.candidates, { type: encoded.physicalType, typeLength: encoded.typeLength }, BLOCK_MODE_COALESCE_GAP)
+function encodeWithHalves(type, list, path, column) {
+  const { encoded, hashed, order, keys } = encodeFor(type, list, path, column)
   const { low, high } = hashHalves(hashed.hashes)
   const candidates = Array.from({ length: hashed.count }, (_, index) => ({ index, low: low[index], high: high[index] }))
-  const order = sortOrderFor(leaf)
-  const keys = order ? sortKeys(order, encoded.candidates) : undefined
   return { encoded, candidates, order, keys }
 }
 
