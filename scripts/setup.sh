@@ -37,7 +37,11 @@ else
 fi
 
 cd "$ROOT"
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# A node_modules that is a link (a worktree sharing another checkout's packages) is that checkout's to
+# install: npm ci would empty the folder it points at.
+if [ -L node_modules ]; then
+  say "npm dependencies: node_modules is a link to $(readlink node_modules), left as it is"
+elif [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dependencies (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
 else
