@@ -9,7 +9,7 @@
 // range per region. With `update`, files whose size and validator match the old
 // index keep their entries (their bitsets copied across), new files are indexed and gone ones dropped.
 import { openParquet } from '../parquet-file.js'
-import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chunk-filter.js'
 import { decodeHeaderBytes } from '../indexes/bloom-header.js'
 import { crc32Hex, puffinFooter, PUFFIN_MAGIC } from '../sidecar/puffin.js'
@@ -22,6 +22,7 @@ import { PACKAGE_VERSION } from './version.js'
 import { DEFAULT_SEGMENT_BYTES, RegionWriter } from '../sidecar/sidecar-regions.js'
 import { SlicedIndexWriter } from './sidecar-sliced-writer.js'
 import { layoutEncrypted } from './add-indexes.js'
+import { checkFpp } from '../wasm/sbbf.js'
 
 const utf8 = new TextEncoder()
 
@@ -36,9 +37,9 @@ const utf8 = new TextEncoder()
  */
 export async function buildSidecarIndex(files, sink, options) {
   const { fpp = 0.01, ndv = 'auto', signal, format = 2 } = options ?? {}
-  if (format !== 1 && format !== 2) throw invalid(`format must be 1 or 2, got ${format}`)
-  if (!Array.isArray(options?.columns) || !options.columns.length) throw invalid('buildSidecarIndex needs options.columns: the columns to index')
-  if (!(fpp > 0 && fpp < 1)) throw invalid(`fpp must be in (0, 1), got ${fpp}`)
+  if (format !== 1 && format !== 2) throw invalidArgument(`format must be 1 or 2, got ${format}`)
+  if (!Array.isArray(options?.columns) || !options.columns.length) throw invalidArgument('buildSidecarIndex needs options.columns: the columns to index')
+  checkFpp(fpp)
   const base = options.base ?? (typeof sink === 'string' ? (await import('node:path')).dirname(sink) : undefined)
   const inputs = await expandInputs(files)
   const previous = options.update ? await openSidecarIndex(options.update, { base }) : undefined
@@ -122,9 +123,6 @@ function validatorsOf(validators) {
   return counts
 }
 
-function invalid(message) {
-  return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
-}
 
 /** Paths and URLs; a directory becomes the .parquet files under it, sorted. */
 async function expandInputs(files) {
@@ -173,7 +171,7 @@ async function indexFile(input, recorded, validator, options, skipped) {
         skipped.push({ file: recorded, column: name, detail: 'the file has no such column' })
         continue
       }
-      if (!FILTERABLE_TYPES.has(column.physicalType)) throw invalid(`${file.name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
+      if (!FILTERABLE_TYPES.has(column.physicalType)) throw invalidArgument(`${file.name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
       // Recorded by the column's dotted path, as probes name it.
       columns[column.name] = { physicalType: column.physicalType, typeLength: column.typeLength ?? null, logicalType: column.logicalType ?? null }
       leaves.push([column.name, column])

@@ -11,10 +11,10 @@ import { encodeFilesPart, encodeSlicedLayout, filesPartLength, NO_REGION } from 
 import { hashStrings, identityText } from '../sidecar/sidecar-identity.js'
 import { typeKey } from '../sidecar/sidecar-layout.js'
 import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from '../sidecar/sidecar-blobs.js'
+import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 /** Files per details page: a page is what a probe reads to learn one file's details. */
 export const PAGE_FILES = 64
-const BLOCK_BYTES = 32
 
 /**
  * @typedef {{ path: string, size: number, validator: string | null, numRows: number,
@@ -60,7 +60,7 @@ export class SlicedIndexWriter {
       const chunks = file.rowGroups.map((g) => g.chunks[name] ?? null)
       bounds[c] = chunks.map((chunk) => [chunk?.min ?? null, chunk?.max ?? null])
       if (!chunks.length) continue
-      const numBytes = Math.max(BLOCK_BYTES, ...chunks.map((chunk) => chunk?.bitset.length ?? 0))
+      const numBytes = Math.max(BYTES_PER_BLOCK, ...chunks.map((chunk) => chunk?.bitset.length ?? 0))
       // A chunk whose pages could not be read has a filter that holds everything: it can only say maybe.
       const bitsets = chunks.map((chunk) => (chunk ? widenBitset(chunk.bitset, numBytes) : new Uint8Array(numBytes).fill(255)))
       const key = JSON.stringify([c, typeKey(type), numBytes])

@@ -4,10 +4,10 @@
 // of its 8 words the bit the salted low 32 bits choose) — are 8 rows, and one value over M filters costs M
 // bytes instead of M × 32. Bit position p of a bitset is byte p >> 3, bit p & 7: the little-endian words
 // make block b, word w, bit i position b × 256 + w × 32 + i.
+import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 /** BloomFilter.md's salts, one per word of a block (src/sbbf.cc kSalt). */
 const SALT = Uint32Array.of(0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31)
-const BLOCK_BYTES = 32
 const BLOCK_BITS = 256
 
 /** Bytes of one bit row of a region of `count` filters. */
@@ -68,9 +68,9 @@ export function widenBitset(bitset, toBytes) {
   if (bitset.length === toBytes) return bitset
   const factor = toBytes / bitset.length
   const out = new Uint8Array(toBytes)
-  for (let b = 0; b < toBytes / BLOCK_BYTES; b++) {
-    const from = Math.floor(b / factor) * BLOCK_BYTES
-    out.set(bitset.subarray(from, from + BLOCK_BYTES), b * BLOCK_BYTES)
+  for (let b = 0; b < toBytes / BYTES_PER_BLOCK; b++) {
+    const from = Math.floor(b / factor) * BYTES_PER_BLOCK
+    out.set(bitset.subarray(from, from + BYTES_PER_BLOCK), b * BYTES_PER_BLOCK)
   }
   return out
 }

@@ -4,6 +4,7 @@
 // a compressed footer or blob is refused on read, as is any size that does not fit the file.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { crc32 } from '../pages/crc32.js'
+import { sameBytes } from '../format/bytes.js'
 
 export const PUFFIN_MAGIC = Uint8Array.of(0x50, 0x46, 0x41, 0x31) // PFA1
 /** Magic + payload size + flags + magic: the footer's fixed tail. */
@@ -77,8 +78,3 @@ export function readPuffinFooter(tail, fileSize, where) {
   return { footer, footerStart }
 }
 
-function sameBytes(a, b) {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}

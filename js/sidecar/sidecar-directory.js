@@ -6,9 +6,9 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { sortOrderFor } from '../indexes/statistics.js'
 import { crc32Hex } from './puffin.js'
 import { layoutProblem } from './sidecar-layout.js'
+import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 export const SIDECAR_VERSION = 1
-const BLOCK_BYTES = 32
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 
 /** A bound (a sort key, js/indexes/statistics.js sortKeys) as JSON: numbers (±Infinity as text), bigints as text, bytes as hex. */
@@ -67,7 +67,7 @@ export function parseDirectory(bytes, blob, bitsetsLength, layout, where) {
  * region of its size, with bounds of its column's kind.
  */
 function directoryProblem(directory, bitsetsLength) {
-  const isPowerOfTwoBlocks = (n) => Number.isSafeInteger(n) && n >= BLOCK_BYTES && (n & (n - 1)) === 0
+  const isPowerOfTwoBlocks = (n) => Number.isSafeInteger(n) && n >= BYTES_PER_BLOCK && (n & (n - 1)) === 0
   if (!Array.isArray(directory.regions)) return 'has no regions list'
   for (const [r, region] of directory.regions.entries()) {
     if (!(Number.isSafeInteger(region?.offset) && region.offset >= 0 && Number.isSafeInteger(region.count) && region.count >= 1 && isPowerOfTwoBlocks(region.numBytes) &&

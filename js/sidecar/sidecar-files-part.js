@@ -6,6 +6,7 @@
 // of one region, so no per-chunk record is needed: a file's slot is the row groups of the files before it
 // in its segment and region.
 import { notAnIndex } from './sidecar-directory.js'
+import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 /** Row-group counts of 255 and more are stored in the overflow list. */
 const OVERFLOW = 255
@@ -62,7 +63,7 @@ export function decodeSlicedLayout(text, slicesLength, where) {
   const out = regions.map((row, r) => {
     const [offset, count, numBytes, c, t, segment] = Array.isArray(row) ? row : []
     const rowBytes = (count + 7) >>> 3
-    if (!(Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(numBytes) && numBytes >= 32 &&
+    if (!(Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(numBytes) && numBytes >= BYTES_PER_BLOCK &&
       (numBytes & (numBytes - 1)) === 0 && offset + numBytes * 8 * rowBytes <= slicesLength && typeof columns[c] === 'string' &&
       typeof types[t]?.physicalType === 'string' && Number.isSafeInteger(segment) && segment >= 0 && segment < segments.length)) {
       throw notAnIndex(where, `its layout places region ${r} (${JSON.stringify(row)}) outside the ${slicesLength}-byte bit slices blob, not as whole power-of-two blocks, or of no listed column, type and segment`)

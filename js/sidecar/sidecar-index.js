@@ -24,17 +24,17 @@ import { currency, StaleReason, startValidators } from './sidecar-currency.js'
 import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
 import { BITSETS_BLOB, DIRECTORY_BLOB } from './sidecar-blobs.js'
 import { encodeFor, gapForOneRound } from './sidecar-probe-values.js'
+import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 export { SIDECAR_VERSION } from './sidecar-directory.js'
 export { fileValidator, StaleReason, validatorKind } from './sidecar-currency.js'
 /** The first read of an index: its footer (with the layout) and, for up to a few thousand row groups, its directory. */
 export const DEFAULT_INDEX_TAIL_BYTES = 256 * 1024
-const BLOCK_BYTES = 32
 /** What a round of reads of a local file is worth in bytes (as js/parquet-file.js counts it): little. */
 const LOCAL_ROUND_BYTES = 4096
 /** Region bytes readBitset keeps for the next bitsets of the same regions (an index update copies them in order). */
 const MAX_HELD_REGION_BYTES = 64 * 1024 * 1024
-const EMPTY_BLOCK = new Uint8Array(BLOCK_BYTES)
+const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
 
 /**
  * Opens a sidecar index: one tail read (two when its footer is larger than `initialFetchSize`). A
@@ -360,7 +360,7 @@ export class SidecarIndex {
     if (order && (minText !== null || maxText !== null)) excluded = excludedByBounds(order, keys, decodeBound(order.kind, minText), decodeBound(order.kind, maxText))
     const planned = { excluded, blocks: new Array(hashed.count).fill(EMPTY_BLOCK), hits: undefined }
     if (!hashed.count) return planned
-    const indices = hashed.blockIndices(numBytes / BLOCK_BYTES)
+    const indices = hashed.blockIndices(numBytes / BYTES_PER_BLOCK)
     const wanted = new Map()
     for (let c = 0; c < hashed.count; c++) {
       if (excluded?.[c]) continue
@@ -370,9 +370,9 @@ export class SidecarIndex {
     }
     for (const [block, owners] of wanted) {
       const at = this.#bitsets.offset + blockOffset(region, k, block)
-      const bytes = held?.get(at, at + BLOCK_BYTES)
+      const bytes = held?.get(at, at + BYTES_PER_BLOCK)
       if (bytes) for (const c of owners) planned.blocks[c] = bytes
-      else tasks.push(new RangeTask(at, at + BLOCK_BYTES, (read) => { for (const c of owners) planned.blocks[c] = read }))
+      else tasks.push(new RangeTask(at, at + BYTES_PER_BLOCK, (read) => { for (const c of owners) planned.blocks[c] = read }))
     }
     return planned
   }

@@ -4,10 +4,10 @@
 // holds whatever the directory's size. A value's blocks in every bitset of a region are one row of the
 // region (docs/sidecar-index.md "Regions"), so with the layout a probe can read those rows in the same
 // wave as the directory; the directory, once checked against the layout, says which blocks count.
+import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 /** The bitsets blob's property that holds the layout (a JSON string: Puffin properties are strings). */
 export const LAYOUT_PROPERTY = 'layout'
-const BLOCK_BYTES = 32
 
 /**
  * @typedef {{ physicalType: string, typeLength: number | null, logicalType: object | null }} ColumnType
@@ -64,7 +64,7 @@ export function decodeLayout(text, bitsetsLength) {
     const [offset, count, numBytes, c, t] = Array.isArray(row) ? row : []
     const type = types[t]
     if (!(Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(numBytes) &&
-      numBytes >= BLOCK_BYTES && (numBytes & (numBytes - 1)) === 0 && offset + count * numBytes <= bitsetsLength) ||
+      numBytes >= BYTES_PER_BLOCK && (numBytes & (numBytes - 1)) === 0 && offset + count * numBytes <= bitsetsLength) ||
       typeof columns[c] !== 'string' || typeof type?.physicalType !== 'string') {
       return { problem: `its layout places region ${r} (${JSON.stringify(row)}) outside the ${bitsetsLength}-byte bitsets blob, not as whole power-of-two blocks, or of no listed column and type` }
     }
@@ -118,8 +118,8 @@ export function blockRows(layout, column, hashedFor, bitsetsOffset) {
     if (region.column !== column) continue
     const hashed = hashedFor(region.type)
     if (!hashed?.count) continue
-    const rowBytes = region.count * BLOCK_BYTES
-    for (const block of new Set(hashed.blockIndices(region.numBytes / BLOCK_BYTES))) {
+    const rowBytes = region.count * BYTES_PER_BLOCK
+    for (const block of new Set(hashed.blockIndices(region.numBytes / BYTES_PER_BLOCK))) {
       const start = bitsetsOffset + region.offset + block * rowBytes
       rows.push({ start, end: start + rowBytes })
     }

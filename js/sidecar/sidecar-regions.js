@@ -6,8 +6,8 @@
 // (files of a dataset may differ), so the layout can say how a probe hashes its values for it
 // (js/sidecar/sidecar-layout.js) before the directory is read.
 import { typeKey } from './sidecar-layout.js'
+import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
-const BLOCK_BYTES = 32
 /** Bitset bytes gathered before a segment's regions are written. */
 export const DEFAULT_SEGMENT_BYTES = 32 * 1024 * 1024
 
@@ -16,7 +16,7 @@ export const DEFAULT_SEGMENT_BYTES = 32 * 1024 * 1024
  * @param {{ offset: number, count: number }} region
  */
 export function blockOffset(region, k, block) {
-  return region.offset + (block * region.count + k) * BLOCK_BYTES
+  return region.offset + (block * region.count + k) * BYTES_PER_BLOCK
 }
 
 export class RegionWriter {
@@ -64,9 +64,9 @@ export class RegionWriter {
       this.regions.push(region)
       this.kinds.push({ column: list[0].column, type: list[0].type })
       // One row of the region per block index: block b of every bitset.
-      const row = new Uint8Array(list.length * BLOCK_BYTES)
-      for (let b = 0; b < numBytes / BLOCK_BYTES; b++) {
-        list.forEach((p, k) => row.set(p.bitset.subarray(b * BLOCK_BYTES, (b + 1) * BLOCK_BYTES), k * BLOCK_BYTES))
+      const row = new Uint8Array(list.length * BYTES_PER_BLOCK)
+      for (let b = 0; b < numBytes / BYTES_PER_BLOCK; b++) {
+        list.forEach((p, k) => row.set(p.bitset.subarray(b * BYTES_PER_BLOCK, (b + 1) * BYTES_PER_BLOCK), k * BYTES_PER_BLOCK))
         await this.out.write(row)
       }
     }
@@ -80,9 +80,9 @@ export class RegionWriter {
  */
 export function bitsetOf(regionBytes, region, k) {
   const out = new Uint8Array(region.numBytes)
-  for (let b = 0; b < region.numBytes / BLOCK_BYTES; b++) {
-    const at = (b * region.count + k) * BLOCK_BYTES
-    out.set(regionBytes.subarray(at, at + BLOCK_BYTES), b * BLOCK_BYTES)
+  for (let b = 0; b < region.numBytes / BYTES_PER_BLOCK; b++) {
+    const at = (b * region.count + k) * BYTES_PER_BLOCK
+    out.set(regionBytes.subarray(at, at + BYTES_PER_BLOCK), b * BYTES_PER_BLOCK)
   }
   return out
 }
