@@ -3,25 +3,11 @@
 // fetch may pass through other modules as a value (options.fetch handed on); calling one, reaching the
 // runtime's (globalThis.fetch) or taking js/sources/default-fetch.js's defaultFetch is refused here.
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { fileURLToPath } from 'node:url'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
-const js = path.join(root, 'js')
-// Built by scripts/build.sh and scripts/build-bundle.sh (gitignored), not sources.
-const BUILT = /^(parquet-bloom\.browser|wasm\/)/
-
-function modules(dir = js, out = []) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name)
-    const name = path.relative(js, file).split(path.sep).join('/')
-    if (entry.isDirectory()) modules(file, out)
-    else if (entry.name.endsWith('.js') && !BUILT.test(name)) out.push(name)
-  }
-  return out
-}
+import { JS_DIR, jsModules } from './helpers/js-modules.js'
 
 /**
  * The code of a module with comments, string contents and regular expression literals blanked (a
@@ -136,8 +122,8 @@ test('the scan finds every way of calling a fetch, and passes a fetch handed on 
 })
 
 test('no module of js/ outside js/sources/ calls fetch, reaches globalThis.fetch or takes the default fetch', () => {
-  const outside = modules().filter((m) => !m.startsWith('sources/'))
+  const outside = jsModules().filter((m) => !m.startsWith('sources/'))
   assert.ok(outside.length > 50, 'the modules were found')
-  const offences = outside.flatMap((m) => fetchUses(readFileSync(path.join(js, m), 'utf8')).map((u) => `js/${m}:${u.line}: ${u.what}`))
+  const offences = outside.flatMap((m) => fetchUses(readFileSync(path.join(JS_DIR, m), 'utf8')).map((u) => `js/${m}:${u.line}: ${u.what}`))
   assert.deepEqual(offences, [], 'read through js/sources/ (a byte source, or readObject / openObject / headObject in js/sources/object-reads.js)')
 })

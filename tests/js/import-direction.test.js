@@ -3,13 +3,11 @@
 // (type-only imports in JSDoc comments do not count). So the shape the map describes stays the shape
 // of the code: the result model, the sources, the footer know nothing of plans, datasets or writers.
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { fileURLToPath } from 'node:url'
+import { JS_DIR, jsModules } from './helpers/js-modules.js'
 
-const js = fileURLToPath(new URL('../../js', import.meta.url))
-const BUILT = /^(parquet-bloom\.browser|wasm\/parquet_bloom\.(mjs|wasm)$)/
 
 // Lowest first. Top-level modules are ranked one by one: what every layer shares sits at the bottom,
 // the file layer's front door above its steps, the public API, then the command line over it.
@@ -45,16 +43,6 @@ const unitOf = (name) => name.split('/')[0]
 /** What a module may import up to: an entry, anything below the public API; others, their folder's rank. */
 const importerRank = (name) => rankOf.get(ENTRIES.has(name) ? 'index.js' : unitOf(name))
 
-function modules(dir = js, out = []) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name)
-    const name = path.relative(js, file).split(path.sep).join('/')
-    if (entry.isDirectory()) modules(file, out)
-    else if (entry.name.endsWith('.js') && !BUILT.test(name)) out.push(name)
-  }
-  return out
-}
-
 /** Relative imports that run: static imports and exports, and import() outside comments. */
 function runtimeImports(source) {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')
@@ -65,15 +53,15 @@ function runtimeImports(source) {
 }
 
 test('every folder and top-level module of js/ has a rank', () => {
-  const unranked = [...new Set(modules().map(unitOf))].filter((unit) => !rankOf.has(unit))
+  const unranked = [...new Set(jsModules().map(unitOf))].filter((unit) => !rankOf.has(unit))
   assert.deepEqual(unranked, [], 'place these in RANKS (and on ARCHITECTURE.md\'s map)')
 })
 
 test('no module imports a folder ranked above its own', () => {
   const climbs = []
-  for (const name of modules()) {
+  for (const name of jsModules()) {
     const from = unitOf(name)
-    for (const spec of runtimeImports(readFileSync(path.join(js, name), 'utf8'))) {
+    for (const spec of runtimeImports(readFileSync(path.join(JS_DIR, name), 'utf8'))) {
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), spec))
       if (target.startsWith('..')) continue // outside js/ (package.json)
       const to = unitOf(target)
