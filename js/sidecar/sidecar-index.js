@@ -23,7 +23,7 @@ import { blockRows, decodeLayout, LAYOUT_PROPERTY, typeKey } from './sidecar-lay
 import { currency, StaleReason, startValidators } from './sidecar-currency.js'
 import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
 import { BITSETS_BLOB, DIRECTORY_BLOB } from './sidecar-blobs.js'
-import { encodeFor, gapForOneRound } from './sidecar-probe-values.js'
+import { encodeFor, gapForOneRound, holdRegion } from './sidecar-probe-values.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 export { SIDECAR_VERSION } from './sidecar-directory.js'
@@ -32,8 +32,6 @@ export { fileValidator, StaleReason, validatorKind } from './sidecar-currency.js
 export const DEFAULT_INDEX_TAIL_BYTES = 256 * 1024
 /** What a round of reads of a local file is worth in bytes (as js/parquet-file.js counts it): little. */
 const LOCAL_ROUND_BYTES = 4096
-/** Region bytes readBitset keeps for the next bitsets of the same regions (an index update copies them in order). */
-const MAX_HELD_REGION_BYTES = 64 * 1024 * 1024
 const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
 
 /**
@@ -207,12 +205,7 @@ export class SidecarIndex {
     if (!bytes) {
       this.#rounds++
       bytes = await this.#source.read(this.#bitsets.offset + region.offset, region.count * region.numBytes)
-      let held = bytes.length
-      for (const [index, kept] of [...this.#regionBytes].reverse()) {
-        held += kept.length
-        if (held > MAX_HELD_REGION_BYTES) this.#regionBytes.delete(index)
-      }
-      this.#regionBytes.set(regionIndex, bytes)
+      holdRegion(this.#regionBytes, regionIndex, bytes)
     }
     return bitsetOf(bytes, region, k)
   }

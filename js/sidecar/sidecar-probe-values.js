@@ -1,6 +1,6 @@
 // What both sidecar readers (formats 1 and 2) do alike before their reads: the probe's values as a
 // column of a given type stores them (candidates, hashes, sort keys), and the joining gap that makes a
-// wave of block or bit-row reads one round.
+// wave of block or bit-row reads one round; and the regions readBitset keeps for the next bitsets.
 import { ParquetBloomError } from '../errors.js'
 import { encodeProbeValues } from '../values/probe-values.js'
 import { HashedCandidates } from '../indexes/bloom-reads.js'
@@ -39,4 +39,17 @@ export function encodeFor(type, list, path, column) {
   const order = sortOrderFor(leaf)
   const keys = order ? sortKeys(order, encoded.candidates) : undefined
   return { encoded, hashed, order, keys }
+}
+
+/** Region bytes readBitset keeps for the next bitsets of the same regions (an index update copies them in order). */
+const MAX_HELD_REGION_BYTES = 64 * 1024 * 1024
+
+/** Keeps a region read whole in `held`, dropping the oldest ones beyond MAX_HELD_REGION_BYTES in all. */
+export function holdRegion(held, regionIndex, bytes) {
+  let total = bytes.length
+  for (const [index, kept] of [...held].reverse()) {
+    total += kept.length
+    if (total > MAX_HELD_REGION_BYTES) held.delete(index)
+  }
+  held.set(regionIndex, bytes)
 }

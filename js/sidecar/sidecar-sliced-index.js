@@ -23,11 +23,10 @@ import { AMBIGUOUS, hashHalves, hashStrings, HashTable, identityText } from './s
 import { typeKey } from './sidecar-layout.js'
 import { currency, StaleReason, startValidators } from './sidecar-currency.js'
 import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-blobs.js'
-import { encodeFor, gapForOneRound } from './sidecar-probe-values.js'
+import { encodeFor, gapForOneRound, holdRegion } from './sidecar-probe-values.js'
 
 /** Details pages a probe reads to sharpen open files with min/max, at most (beyond it, the bloom filter's answer stands). */
 export const DEFAULT_BOUNDS_BYTES = 64 * 1024
-const MAX_HELD_REGION_BYTES = 64 * 1024 * 1024
 const isUrl = (p) => /^https?:\/\//i.test(p)
 
 /** Whether a Puffin footer is a format-2 sidecar index's. */
@@ -157,12 +156,7 @@ export class SlicedSidecarIndex {
     if (!bytes) {
       this.#rounds++
       bytes = await this.#source.read(this.#blobs.slices.offset + region.offset, region.numBytes * 8 * sliceRowBytes(region.count))
-      let held = bytes.length
-      for (const [index, kept] of [...this.#regionBytes].reverse()) {
-        held += kept.length
-        if (held > MAX_HELD_REGION_BYTES) this.#regionBytes.delete(index)
-      }
-      this.#regionBytes.set(regionIndex, bytes)
+      holdRegion(this.#regionBytes, regionIndex, bytes)
     }
     return unsliceBitset(bytes, region, k)
   }
