@@ -53,7 +53,9 @@ class SampleValues {
       const key = keyOf(values[i])
       if (this.keys.has(key)) continue
       this.keys.add(key)
-      if (this.values.length < this.keep && values[i] === values[i]) this.values.push(values[i] instanceof Uint8Array ? values[i].slice() : values[i])
+      if (this.values.length < this.keep && values[i] === values[i]) {
+        this.values.push(values[i] instanceof Uint8Array ? values[i].slice() : values[i])
+      }
     }
   }
 
@@ -73,14 +75,17 @@ function sampleOf(total, count) {
  * @param {import('../parquet-file.js').ParquetFile} file
  * @param {{ fpp?: number, sampleRowGroups?: number, valuesPerRowGroup?: number, columns?: string[], signal?: AbortSignal }} [options]
  * @returns {Promise<Array<{ column: string, physicalType: string, sampledRowGroups: number, distinctPerRowGroup: number,
- *   prune: { ideal: number, statistics: number | null, bloomFilter: number, withStatistics: number }, filterBytes: number, hasFilters: boolean,
+ *   prune: { ideal: number, statistics: number | null, bloomFilter: number, withStatistics: number },
+ *   filterBytes: number, hasFilters: boolean,
  *   pairs: number } | { column: string, physicalType: string, skipped: string }>>}
  *   prune shares are of (value, other row group) pairs: ideal = truly absent; statistics = ruled out by the
  *   file's min/max (null: no usable statistics); bloomFilter = a filter at fpp alone; withStatistics = both
  */
 export async function adviseIndexes(file, options = {}) {
   const { fpp = 0.01, sampleRowGroups = DEFAULT_SAMPLE_ROW_GROUPS, valuesPerRowGroup = DEFAULT_VALUES_PER_ROW_GROUP, signal } = options
-  if (!(file instanceof ParquetFile)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'adviseIndexes takes a file opened by openParquet')
+  if (!(file instanceof ParquetFile)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'adviseIndexes takes a file opened by openParquet')
+  }
   // A filter's size is only defined for 0 < fpp < 1; anything else would silently size every filter wrong.
   checkFpp(fpp)
   const { layout, metadataOffset } = file
@@ -90,7 +95,10 @@ export async function adviseIndexes(file, options = {}) {
   const out = []
   for (const column of columns) {
     if (!FILTERABLE_TYPES.has(column.physicalType)) {
-      out.push({ column: column.name, physicalType: column.physicalType, skipped: `bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}` })
+      out.push({
+        column: column.name, physicalType: column.physicalType,
+        skipped: `bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`,
+      })
       continue
     }
     ensureColumnIndexes(layout, column.index)
@@ -108,7 +116,8 @@ export async function adviseIndexes(file, options = {}) {
           break
         }
         const where = `${file.name}: row group ${g}, column ${column.name}`
-        pages = (decoding) => sealing.encryptedPages(/** @type {any} */ (view.crypto), decoding, { dictionaryOffset: view.dictionaryPageOffset, where })
+        pages = (decoding) => sealing.encryptedPages(/** @type {any} */ (view.crypto), decoding,
+          { dictionaryOffset: view.dictionaryPageOffset, where })
       }
       const range = chunkByteRange(layout, g, column.index)
       if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) {
@@ -118,7 +127,8 @@ export async function adviseIndexes(file, options = {}) {
       const sink = new SampleValues(valuesPerRowGroup)
       try {
         const decoding = await columnDecoder(layout, column, view.codec)
-        await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues: view.numValues }, decoding, sink, undefined, pages?.(decoding))
+        await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues: view.numValues },
+          decoding, sink, undefined, pages?.(decoding))
         sink.finish()
       } catch (error) {
         if (error?.code) throw error
@@ -151,7 +161,9 @@ function adviceFor(file, column, samples, fpp) {
       if (to === from) continue
       const stats = order ? chunkStatistics(layout, to.rowGroup, column, order) : { usable: false }
       if (!stats.usable) statisticsUsable = false
-      const excluded = stats.usable ? (stats.allNull ? new Uint8Array(values.length).fill(1) : excludedByBounds(order, keys, stats.min, stats.max)) : undefined
+      const excluded = stats.usable
+        ? (stats.allNull ? new Uint8Array(values.length).fill(1) : excludedByBounds(order, keys, stats.min, stats.max))
+        : undefined
       values.forEach((v, k) => {
         pairs++
         const isAbsent = !to.sink.keys.has(keyOf(v))
@@ -171,7 +183,10 @@ function adviceFor(file, column, samples, fpp) {
   return {
     column: column.name, physicalType: column.physicalType, sampledRowGroups: samples.length, pairs,
     distinctPerRowGroup: samples.length ? samples.reduce((n, s) => n + s.sink.keys.size, 0) / samples.length : 0,
-    prune: { ideal: share(absent), statistics: statisticsUsable ? share(byStatistics) : null, bloomFilter: share(bloom), withStatistics: share(statisticsUsable ? both : bloom) },
+    prune: {
+      ideal: share(absent), statistics: statisticsUsable ? share(byStatistics) : null,
+      bloomFilter: share(bloom), withStatistics: share(statisticsUsable ? both : bloom),
+    },
     filterBytes: samples.length ? Math.round((sampledBytes / samples.length) * layout.rowGroupRows.length) : 0,
     hasFilters,
   }
