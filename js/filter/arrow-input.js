@@ -4,7 +4,10 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 // Arrow's Type enum (Schema.fbs); stable across apache-arrow versions.
-const ArrowType = { Int: 2, Float: 3, Binary: 4, Utf8: 5, Bool: 6, Date: 8, Time: 9, Timestamp: 10, FixedSizeBinary: 15, LargeBinary: 19, LargeUtf8: 20, Dictionary: -1 }
+const ArrowType = {
+  Int: 2, Float: 3, Binary: 4, Utf8: 5, Bool: 6, Date: 8, Time: 9, Timestamp: 10,
+  FixedSizeBinary: 15, LargeBinary: 19, LargeUtf8: 20, Dictionary: -1,
+}
 const DATE_DAY = 0
 
 export function isArrowVector(value) {
@@ -65,7 +68,8 @@ function describe(data) {
       return { type: { type: 'FIXED_LEN_BYTE_ARRAY', typeLength: t.byteWidth }, input: { values: data.values, offset: 0 } }
   }
   throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
-    `Arrow ${String(t)} vectors are not supported; convert to an Int/Float/Utf8/Binary/Bool/FixedSizeBinary/Date(DAY)/Timestamp vector or a plain array`)
+    `Arrow ${String(t)} vectors are not supported; ` +
+    'convert to an Int/Float/Utf8/Binary/Bool/FixedSizeBinary/Date(DAY)/Timestamp vector or a plain array')
 }
 
 /** Large (int64) offsets as int32, which the core takes; a chunk over 2 GiB of data cannot be hashed in one go anyway. */
@@ -73,7 +77,9 @@ function narrowOffsets(offsets) {
   const out = new Int32Array(offsets.length)
   for (let i = 0; i < offsets.length; i++) {
     const v = offsets[i]
-    if (v > 2147483647n) throw new ParquetBloomError(ErrorCode.TOO_LARGE, 'an Arrow Large* chunk holds over 2 GiB of data; slice it into smaller chunks')
+    if (v > 2147483647n) {
+      throw new ParquetBloomError(ErrorCode.TOO_LARGE, 'an Arrow Large* chunk holds over 2 GiB of data; slice it into smaller chunks')
+    }
     out[i] = Number(v)
   }
   return out

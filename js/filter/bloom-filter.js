@@ -28,7 +28,9 @@ export class BloomFilter {
 
   /** @private use create(), fromBytes() or a visit */
   constructor(ptr, numBytes, owned, token) {
-    if (token !== constructToken) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'use BloomFilter.create() or BloomFilter.fromBytes()')
+    if (token !== constructToken) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'use BloomFilter.create() or BloomFilter.fromBytes()')
+    }
     this.#ptr = ptr
     this.#numBytes = numBytes
     this.#owned = owned
@@ -42,7 +44,9 @@ export class BloomFilter {
   static create({ ndv, fpp = 0.01, numBytes } = {}) {
     const core = getCore()
     if (numBytes === undefined) {
-      if (!(Number.isFinite(ndv) && ndv >= 0)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'BloomFilter.create needs { ndv, fpp } or { numBytes }')
+      if (!(Number.isFinite(ndv) && ndv >= 0)) {
+        throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'BloomFilter.create needs { ndv, fpp } or { numBytes }')
+      }
       checkFpp(fpp)
       numBytes = core.native.optimalNumBytes(ndv, fpp)
     }
@@ -58,13 +62,16 @@ export class BloomFilter {
    */
   static fromBytes(bytes) {
     const view = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes
-    if (!(view instanceof Uint8Array)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'BloomFilter.fromBytes expects a Uint8Array or ArrayBuffer')
+    if (!(view instanceof Uint8Array)) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'BloomFilter.fromBytes expects a Uint8Array or ArrayBuffer')
+    }
     const header = decodeHeaderBytes(view)
     if (header.status !== NativeStatus.OK) throw headerError(header, 'bloom filter bytes')
     const available = view.length - header.headerLength
     if (available < header.numBytes) {
       throw new ParquetBloomError(ErrorCode.MALFORMED_FILTER,
-        `bloom filter bytes: header says numBytes ${header.numBytes} but only ${available} bitset bytes follow`, { offset: header.headerLength })
+        `bloom filter bytes: header says numBytes ${header.numBytes} but only ${available} bitset bytes follow`,
+        { offset: header.headerLength })
     }
     return BloomFilter.fromBitset(view.subarray(header.headerLength, header.headerLength + header.numBytes))
   }

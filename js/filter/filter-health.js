@@ -16,11 +16,20 @@ const NDV_SLACK_ABSOLUTE = 32
 
 /** Every health warning code, its level ('bad': the filter misleads or rules out little; 'note'), and its meaning. */
 export const HEALTH_CODES = Object.freeze({
-  'saturated': { level: 'bad', text: `fill ≥ ${SATURATED_FILL * 100}% or implied false-positive rate ≥ ${SATURATED_FPP}: nearly every probe answers "maybe"` },
-  'high-fpp': { level: 'bad', text: `implied false-positive rate ≥ ${HIGH_FPP}: the filter was sized for fewer distinct values than it holds` },
+  'saturated': {
+    level: 'bad',
+    text: `fill ≥ ${SATURATED_FILL * 100}% or implied false-positive rate ≥ ${SATURATED_FPP}: nearly every probe answers "maybe"`,
+  },
+  'high-fpp': {
+    level: 'bad',
+    text: `implied false-positive rate ≥ ${HIGH_FPP}: the filter was sized for fewer distinct values than it holds`,
+  },
   'empty': { level: 'note', text: 'no bit is set although the row group has rows: fine only if every value in the chunk is null' },
   'all-blocks-identical': { level: 'bad', text: 'every 32-byte block holds the same bits: the writer did not spread values over blocks' },
-  'ndv-exceeds-rows': { level: 'bad', text: 'the filter seems to hold more distinct values than the row group has rows (values from elsewhere?)' },
+  'ndv-exceeds-rows': {
+    level: 'bad',
+    text: 'the filter seems to hold more distinct values than the row group has rows (values from elsewhere?)',
+  },
 })
 
 /**
@@ -46,7 +55,8 @@ export function assessFilterHealth(health, { numRows } = {}) {
     add('all-blocks-identical', `all ${blocks} blocks hold the same bits: the writer filled one block ` +
       'and copied it (or shared it), so the filter is as weak as a single 32-byte block')
   }
-  if (!saturated && numRows !== undefined && Number.isFinite(health.estimatedNdv) && health.estimatedNdv > numRows * NDV_SLACK_RATIO + NDV_SLACK_ABSOLUTE) {
+  if (!saturated && numRows !== undefined && Number.isFinite(health.estimatedNdv) &&
+    health.estimatedNdv > numRows * NDV_SLACK_RATIO + NDV_SLACK_ABSOLUTE) {
     add('ndv-exceeds-rows', `the bits suggest ~${Math.round(health.estimatedNdv)} distinct values but the row group has ` +
       `${numRows} rows: the filter holds values that are not in this row group`)
   }
