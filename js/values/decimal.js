@@ -13,7 +13,8 @@ export function decimalConverter(ctx) {
   const validPrecision = Number.isInteger(precision) && precision > 0
   // Digits beyond what the physical type can hold overflow anyway; the cap only bounds the BigInt work.
   const capDigits = validPrecision ? precision
-    : physical === 'INT32' ? 10 : physical === 'INT64' ? 19 : physical === 'FIXED_LEN_BYTE_ARRAY' ? Math.ceil(width * 8 * 0.302) + 1 : 100000
+    : physical === 'INT32' ? 10 : physical === 'INT64' ? 19
+    : physical === 'FIXED_LEN_BYTE_ARRAY' ? Math.ceil(width * 8 * 0.302) + 1 : 100000
   const label = `DECIMAL(${precision}, ${scale})`
   return (value, sink) => {
     if (physical === 'FIXED_LEN_BYTE_ARRAY' || physical === 'BYTE_ARRAY') {

@@ -46,7 +46,9 @@ export function parseHexBytes(text) {
   let t = text.trim()
   if (/^0x/i.test(t)) t = t.slice(2)
   t = t.replace(/[\s:_-]/g, '')
-  if (!/^[0-9a-fA-F]*$/.test(t)) throw new ParquetBloomError(ErrorCode.BAD_VALUE, `${show(text)} is not hex: only 0-9, a-f and separators are allowed`)
+  if (!/^[0-9a-fA-F]*$/.test(t)) {
+    throw new ParquetBloomError(ErrorCode.BAD_VALUE, `${show(text)} is not hex: only 0-9, a-f and separators are allowed`)
+  }
   if (t.length % 2 !== 0) throw new ParquetBloomError(ErrorCode.BAD_VALUE, `${show(text)} is not hex: it has an odd number of digits`)
   const out = new Uint8Array(t.length / 2)
   for (let i = 0; i < out.length; i++) out[i] = parseInt(t.substr(i * 2, 2), 16)

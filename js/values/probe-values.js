@@ -133,7 +133,8 @@ function columnContext(column) {
   if (physicalType === 'FIXED_LEN_BYTE_ARRAY') {
     typeLength = column.typeLength ?? DEFAULT_WIDTH[logicalType?.type]
     if (!Number.isInteger(typeLength) || typeLength <= 0) {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `a FIXED_LEN_BYTE_ARRAY column needs a positive integer typeLength, got ${column.typeLength}`)
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+        `a FIXED_LEN_BYTE_ARRAY column needs a positive integer typeLength, got ${column.typeLength}`)
     }
   } else if (physicalType === 'INT96') {
     typeLength = 12
@@ -225,12 +226,14 @@ function valueList(values) {
   // One Uint8Array / ArrayBuffer is one bytes value to most callers, not a list of small numbers:
   // splitting it would probe '1', '2', … and answer a false 'absent'. Make the caller say which.
   if (asBytes(values)) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'values is a byte array: wrap one bytes value in [ ] (or pass Array.from(bytes) to probe its numbers)')
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+      'values is a byte array: wrap one bytes value in [ ] (or pass Array.from(bytes) to probe its numbers)')
   }
   // A typed array (a DataView was refused above as bytes).
   if (Array.isArray(values) || ArrayBuffer.isView(values)) return /** @type {ArrayLike<any>} */ (values)
   if (values != null && typeof values !== 'string' && typeof values[Symbol.iterator] === 'function') return Array.from(values)
-  throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `values must be an array or iterable of values, got ${show(values)}; wrap a single value in [ ]`)
+  throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+    `values must be an array or iterable of values, got ${show(values)}; wrap a single value in [ ]`)
 }
 
 /**

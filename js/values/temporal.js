@@ -31,7 +31,10 @@ function offsetSeconds(text) {
 }
 
 const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTH_NAMES = [
+  'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December',
+]
 
 function daysInMonth(y, m) {
   return m === 2 ? (isLeap(y) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
@@ -76,7 +79,9 @@ function parseDateTimeText(ctx, text) {
 
 function checkClock(ctx, text, p, allow24) {
   const is24 = allow24 && p.hour === 24 && p.minute === 0 && p.second === 0 && !/[^0]/.test(p.fraction)
-  if ((p.hour > 23 && !is24) || p.minute > 59 || p.second > 59) throw badValue(ctx, text, 'a valid time', 'hours run 0-23, minutes and seconds 0-59')
+  if ((p.hour > 23 && !is24) || p.minute > 59 || p.second > 59) {
+    throw badValue(ctx, text, 'a valid time', 'hours run 0-23, minutes and seconds 0-59')
+  }
   if (Number.isNaN(p.offset)) throw badValue(ctx, text, 'a valid time', 'the UTC offset is out of range')
 }
 

@@ -10,7 +10,9 @@ export function textConverter(ctx) {
     if (typeof value === 'string') return sink.add(value)
     const bytes = asBytes(value)
     if (bytes) return sink.add(bytes)
-    if (numbersAsText && (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')) return sink.add(String(value))
+    if (numbersAsText && (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')) {
+      return sink.add(String(value))
+    }
     throw badValue(ctx, value, 'text or bytes', ctx.logicalType?.type === 'JSON' ? 'pass the exact JSON text the writer stored' : undefined)
   }
 }
@@ -54,7 +56,8 @@ export function uuidConverter(ctx) {
     if (bytes) return addBytes(ctx, sink, bytes)
     const uuid = typeof value === 'string' ? uuidTextBytes(value) : undefined
     if (uuid) return sink.add(uuid)
-    throw badValue(ctx, value, 'a UUID', "expected 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' (hyphens, braces and urn:uuid: optional) or 16 bytes")
+    throw badValue(ctx, value, 'a UUID',
+      "expected 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' (hyphens, braces and urn:uuid: optional) or 16 bytes")
   }
 }
 
