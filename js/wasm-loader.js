@@ -32,7 +32,8 @@ export function loadWasmModule({ module } = {}) {
     const hint = !module && /disallowed|not allowed|code generation/i.test(String(cause?.message))
       ? '; this runtime does not compile wasm at run time: pass a precompiled module with init({ module })'
       : ''
-    throw new ParquetBloomError(ErrorCode.WASM, `could not load the parquet-bloom wasm module (${what}): ${cause?.message ?? cause}${hint}`, { cause })
+    throw new ParquetBloomError(ErrorCode.WASM,
+      `could not load the parquet-bloom wasm module (${what}): ${cause?.message ?? cause}${hint}`, { cause })
   })
   return loading
 }
@@ -58,7 +59,10 @@ async function instantiatePrecompiled(module) {
 
 async function instantiate() {
   const createModule = await importFactory()
-  if (!wasmUrl) throw new Error('this runtime gives modules no import.meta.url to find parquet_bloom.wasm by; pass a precompiled module with init({ module })')
+  if (!wasmUrl) {
+    throw new Error('this runtime gives modules no import.meta.url to find parquet_bloom.wasm by; ' +
+      'pass a precompiled module with init({ module })')
+  }
   if (isNode) {
     const { readFile } = await import('node:fs/promises')
     const wasmBinary = await readFile(wasmUrl)

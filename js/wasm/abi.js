@@ -28,7 +28,8 @@ class AbiType {
 
   check(described) {
     if (described.hash !== namesHash(`${this.name}\0${this.names.join('\0')}\0`)) {
-      throw mismatch(`the ${described.count} members of ${this.name} in src/ differ from the ${this.names.length} js/wasm/abi.js lists: ${this.names}`)
+      throw mismatch(`the ${described.count} members of ${this.name} in src/ differ ` +
+        `from the ${this.names.length} js/wasm/abi.js lists: ${this.names}`)
     }
   }
 }
@@ -39,7 +40,9 @@ class AbiRecord extends AbiType {
     this.check(described)
     this.bytes = described.size
     this.layout = described.fields.map(([offset, size, type], i) => {
-      if (offset % size || !/i16|32|f64/.test(type)) throw mismatch(`${this.name}.${this.names[i]} is ${type} at ${offset}: JS cannot read it`)
+      if (offset % size || !/i16|32|f64/.test(type)) {
+        throw mismatch(`${this.name}.${this.names[i]} is ${type} at ${offset}: JS cannot read it`)
+      }
       return [this.names[i], type, offset / size]
     })
     // One reader per field, each on its own heap view, so read() stays monomorphic per field.

@@ -116,7 +116,8 @@ export function hashValues(core, input, type) {
   return streamBatch(core, input, type, 8, (desc, out, count) => {
     const written = core.hashBatch(desc, out)
     if (written !== count) {
-      throw new ParquetBloomError(ErrorCode.BAD_VALUE, written < 0 ? `could not hash the values (status ${-written})` : 'a null value has no hash')
+      throw new ParquetBloomError(ErrorCode.BAD_VALUE,
+        written < 0 ? `could not hash the values (status ${-written})` : 'a null value has no hash')
     }
   })
 }
@@ -291,7 +292,9 @@ function writeArrayChunk(s, core, begin, end, layout) {
   }
   if (end === begin) return begin
   if (s.hasValidity) writeValidity(core.u8, layout.validity, values, begin, end)
-  const valuesLength = s.hasOffsets ? core.i32[(layout.offsets >> 2) + end - begin] : writeValues(core, values, t, begin, end, layout.values)
+  const valuesLength = s.hasOffsets
+    ? core.i32[(layout.offsets >> 2) + end - begin]
+    : writeValues(core, values, t, begin, end, layout.values)
   core.writeDescriptor(layout.desc, t.code, t.typeLength, end - begin, layout.values, valuesLength, layout.offsets, 0, layout.validity, 0)
   return end
 }
@@ -463,7 +466,8 @@ function columnarInput(input, t) {
   const values = asBytes(input.values, 'values')
   const validity = input.validity == null ? undefined : asBytes(input.validity, 'validity')
   if (validity && validity.length * 8 < validityOffset + count) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `validity bitmap holds ${validity.length * 8} bits, need ${validityOffset + count}`)
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+      `validity bitmap holds ${validity.length * 8} bits, need ${validityOffset + count}`)
   }
   const s = new BatchInput(COLUMNAR, t, values, count)
   s.offset = offset
@@ -475,7 +479,8 @@ function columnarInput(input, t) {
   let needed
   if (s.hasOffsets) {
     if (!(input.offsets instanceof Int32Array) || input.offsets.length < offset + count + 1) {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `BYTE_ARRAY columnar input needs Int32Array offsets of at least ${offset + count + 1} entries`)
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+        `BYTE_ARRAY columnar input needs Int32Array offsets of at least ${offset + count + 1} entries`)
     }
     s.offsetsIn = input.offsets.subarray(offset, offset + count + 1)
     if (s.offsetsIn[0] < 0) throw malformedColumnar(`offset ${offset} is negative`)
@@ -483,7 +488,9 @@ function columnarInput(input, t) {
   } else {
     needed = t.name === 'BOOLEAN' ? (offset + count + 7) >> 3 : (offset + count) * s.width
   }
-  if (values.length < needed) throw malformedColumnar(`values hold ${values.length} bytes, ${count} slots from slot ${offset} need ${needed}`)
+  if (values.length < needed) {
+    throw malformedColumnar(`values hold ${values.length} bytes, ${count} slots from slot ${offset} need ${needed}`)
+  }
   return s
 }
 

@@ -17,7 +17,8 @@ const POOL_STATS = 2
 /**
  * Each native function JS calls: the C export of src/bindings/wasm_bindings.cc that implements it (its
  * wasm name, with Emscripten's leading underscore) and how its result reads.
- * @type {Readonly<Record<keyof import('./parquet_bloom.mjs').NativeFunctions, readonly [keyof import('./parquet_bloom.mjs').ParquetBloomModule, number]>>}
+ * @type {Readonly<Record<keyof import('./parquet_bloom.mjs').NativeFunctions,
+ *   readonly [keyof import('./parquet_bloom.mjs').ParquetBloomModule, number]>>}
  */
 const NATIVE_EXPORTS = Object.freeze({
   poolAcquire: ['_pb_pool_acquire', UNSIGNED],
@@ -44,7 +45,8 @@ const NATIVE_EXPORTS = Object.freeze({
  * records or enums differ.
  * @type {ReadonlyArray<keyof import('./parquet_bloom.mjs').NativeFunctions>}
  */
-export const NATIVE_FUNCTIONS = Object.freeze(/** @type {Array<keyof import('./parquet_bloom.mjs').NativeFunctions>} */ (Object.keys(NATIVE_EXPORTS)))
+export const NATIVE_FUNCTIONS = Object.freeze(
+  /** @type {Array<keyof import('./parquet_bloom.mjs').NativeFunctions>} */ (Object.keys(NATIVE_EXPORTS)))
 
 /** parquet.thrift `Type`, as the native PhysicalType enum numbers it (known once init() bound the ABI). */
 export const PhysicalTypeCode = PhysicalType.values
@@ -106,7 +108,10 @@ function nativeFunctions(module) {
 /** Throws WASM, naming them, when the native functions lack any of NATIVE_FUNCTIONS (a module of another build). */
 export function checkNativeFunctions(native) {
   const missing = NATIVE_FUNCTIONS.filter((name) => typeof native[name] !== 'function')
-  if (missing.length) throw new ParquetBloomError(ErrorCode.WASM, `the wasm module does not match this JS: it lacks ${missing.map((n) => `${n}()`).join(', ')}`)
+  if (missing.length) {
+    throw new ParquetBloomError(ErrorCode.WASM,
+      `the wasm module does not match this JS: it lacks ${missing.map((n) => `${n}()`).join(', ')}`)
+  }
 }
 
 /** The initialised core, or a clear error when init() has not completed. */
@@ -213,7 +218,8 @@ export class Core {
    * Writes the BatchDescriptor (src/bindings/batch_descriptor.h) a batch call reads. `offsetsBase` is
    * subtracted from the count + 1 BYTE_ARRAY offsets in wasm before the call uses them.
    */
-  writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset, validityPtr, validityBitOffset, offsetsBase = 0) {
+  writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset,
+    validityPtr, validityBitOffset, offsetsBase = 0) {
     const w = this.i32
     const i = at >> 2
     w[i + Descriptor.TYPE] = typeCode
@@ -242,7 +248,9 @@ export { DESCRIPTOR_BYTES }
  * point refuses without touching memory, so later calls reach wasm directly.
  */
 function rawExport(module, name, arity) {
-  if (typeof module[name] !== 'function') throw new ParquetBloomError(ErrorCode.WASM, `the wasm module does not match this JS: it exports no ${name}`)
+  if (typeof module[name] !== 'function') {
+    throw new ParquetBloomError(ErrorCode.WASM, `the wasm module does not match this JS: it exports no ${name}`)
+  }
   module[name](...new Array(arity).fill(0))
   return module[name]
 }

@@ -25,7 +25,8 @@ export function checkSbbfLimits() {
   const expected = { BYTES_PER_BLOCK, WORDS_PER_BLOCK, MIN_NUM_BYTES, MAX_NUM_BYTES }
   for (const [name, value] of Object.entries(expected)) {
     if (SbbfLimit.values[name] !== value) {
-      throw new ParquetBloomError(ErrorCode.WASM, `the wasm module does not match this JS: its SBBF ${name} is ${SbbfLimit.values[name]}, js/wasm/sbbf.js says ${value}`)
+      throw new ParquetBloomError(ErrorCode.WASM,
+        `the wasm module does not match this JS: its SBBF ${name} is ${SbbfLimit.values[name]}, js/wasm/sbbf.js says ${value}`)
     }
   }
 }
