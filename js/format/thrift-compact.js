@@ -5,7 +5,9 @@
 // result), never an unbounded allocation or a hang.
 
 // Thrift compact type ids
-export const T = Object.freeze({ TRUE: 1, FALSE: 2, BYTE: 3, I16: 4, I32: 5, I64: 6, DOUBLE: 7, BINARY: 8, LIST: 9, SET: 10, MAP: 11, STRUCT: 12, UUID: 13 })
+export const T = Object.freeze({
+  TRUE: 1, FALSE: 2, BYTE: 3, I16: 4, I32: 5, I64: 6, DOUBLE: 7, BINARY: 8, LIST: 9, SET: 10, MAP: 11, STRUCT: 12, UUID: 13,
+})
 // Fields we do not read (histograms, newer additions) are skipped; real ones nest two levels at most.
 const MAX_SKIP_DEPTH = 32
 const I32_MIN = -(2 ** 31)
