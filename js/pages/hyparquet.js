@@ -47,7 +47,8 @@ function pick(name, module) {
   const out = {}
   for (const fn of HYPARQUET_FUNCTIONS[name]) {
     if (typeof module[fn] !== 'function') {
-      throw new TypeError(`${name} no longer exports ${fn}(): the installed hyparquet is not the version js/pages/hyparquet.js was written for`)
+      throw new TypeError(`${name} no longer exports ${fn}(): ` +
+        'the installed hyparquet is not the version js/pages/hyparquet.js was written for')
     }
     out[fn] = module[fn]
   }

@@ -6,7 +6,10 @@
 import { CODEC_NAMES } from '../format/page-header.js'
 
 let loading = null
-/** Decompressors that write into a given buffer, by codec name (set by loadCompressors). @type {Record<string, (input: Uint8Array, output: Uint8Array) => void>} */
+/**
+ * Decompressors that write into a given buffer, by codec name (set by loadCompressors).
+ * @type {Record<string, (input: Uint8Array, output: Uint8Array) => void>}
+ */
 let decompressorsInto = {}
 
 /** hyparquet's JavaScript snappy (js/pages/hyparquet.js), loaded on demand. */
@@ -98,7 +101,12 @@ export async function decompressPage(compressed, uncompressedSize, codec, compre
       decompress = intoBuffer ? (input) => (intoBuffer(input, into), into) : loaded[name]
       if (!decompress) return { error: { kind: 'unsupported', detail: `a ${name} page cannot be read here: ${loaded.unavailable}` } }
     } catch (error) {
-      return { error: { kind: 'unsupported', detail: `hyparquet-compressors could not be loaded to read a ${name} page: ${error?.message ?? error}` } }
+      return {
+        error: {
+          kind: 'unsupported',
+          detail: `hyparquet-compressors could not be loaded to read a ${name} page: ${error?.message ?? error}`,
+        },
+      }
     }
   }
   let bytes

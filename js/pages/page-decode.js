@@ -118,12 +118,18 @@ export async function decodePageAt(bytes, at, end, column) {
   const { header, length: headerLength } = decoded
   const { compressedPageSize, uncompressedPageSize, crc } = header
   if (!(compressedPageSize >= 0 && uncompressedPageSize >= 0)) {
-    throw new PageDecodeError(`a page header without or with negative sizes (compressed ${compressedPageSize}, uncompressed ${uncompressedPageSize})`)
+    throw new PageDecodeError('a page header without or with negative sizes ' +
+      `(compressed ${compressedPageSize}, uncompressed ${uncompressedPageSize})`)
   }
   const dataStart = at + headerLength
   const next = dataStart + compressedPageSize
-  if (next > end) throw new PageDecodeError(`a ${headerLength}-byte page header and ${compressedPageSize} bytes of page run past the ${end - at} bytes the page has`)
-  if (uncompressedPageSize > MAX_PAGE_BYTES) throw new PageDecodeError(`a page of ${uncompressedPageSize} bytes uncompressed, over the ${MAX_PAGE_BYTES}-byte limit`)
+  if (next > end) {
+    throw new PageDecodeError(`a ${headerLength}-byte page header and ${compressedPageSize} bytes of page ` +
+      `run past the ${end - at} bytes the page has`)
+  }
+  if (uncompressedPageSize > MAX_PAGE_BYTES) {
+    throw new PageDecodeError(`a page of ${uncompressedPageSize} bytes uncompressed, over the ${MAX_PAGE_BYTES}-byte limit`)
+  }
   const stored = bytes.subarray(dataStart, next)
   if (crc !== undefined && crc32(stored) !== crc) throw new PageDecodeError('a page does not match its CRC-32 checksum')
   if (header.type !== PageType.DATA_PAGE && header.type !== PageType.DATA_PAGE_V2 && header.type !== PageType.DICTIONARY_PAGE) {
@@ -142,7 +148,8 @@ export async function decodePageAt(bytes, at, end, column) {
       // hyparquet's bigint of one loses bytes when its first 8 read as a negative int64.
       const values = decoder.type === 'INT96' && column.plainBinaryWidth === 12
         ? int96Entries(page, count)
-        : pages.readPlain({ view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 }, decoder.type, count, decoder.element.type_length)
+        : pages.readPlain({ view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 },
+          decoder.type, count, decoder.element.type_length)
       return { page: { kind: 'dictionary', values }, next }
     }
     if (header.type === PageType.DATA_PAGE) {
@@ -150,13 +157,21 @@ export async function decodePageAt(bytes, at, end, column) {
       if (!daph || !(daph.num_values >= 0)) throw new PageDecodeError('a data page without a DataPageHeader')
       // Into the scan's scratch when it has one: a data page is done with before the next (a dictionary is not).
       const page = await decompressed(stored, uncompressedPageSize, column.codec, column.scratch?.bytes('page', uncompressedPageSize))
-      if (daph.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: column.hyparquet.plainBinary.plainBinaryPageV1(page, daph.num_values, column), next }
+      if (daph.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) {
+        return { page: column.hyparquet.plainBinary.plainBinaryPageV1(page, daph.num_values, column), next }
+      }
       const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPage(page, daph, decoder)
       return { page: dataPage_(daph.num_values, definitionLevels, repetitionLevels, dataPage, daph.encoding), next }
     }
     const v2 = full.data_page_header_v2
     if (!v2 || !(v2.num_values >= 0) || !(v2.num_nulls >= 0)) throw new PageDecodeError('a v2 data page without a DataPageHeaderV2')
-    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) return { page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column, (b, size) => decompressed(b, size, column.codec, column.scratch?.bytes('page', size))), next }
+    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) {
+      return {
+        page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column,
+          (b, size) => decompressed(b, size, column.codec, column.scratch?.bytes('page', size))),
+        next,
+      }
+    }
     const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPageV2(stored, full, decoder)
     return { page: dataPage_(v2.num_values, definitionLevels ?? [], repetitionLevels, dataPage, v2.encoding), next }
   } catch (error) {

@@ -111,7 +111,8 @@ function levelsAndSection(numLevels, definitionLevels, repetitionLevels, bytes, 
   /** @type {PlainBinarySection} */
   const plainBinary = { bytes, count, width: width || undefined }
   return {
-    kind: /** @type {'data'} */ ('data'), numLevels, definitionLevels, repetitionLevels, values: undefined, plainBinary, dictionaryIndexes: false,
+    kind: /** @type {'data'} */ ('data'), numLevels, definitionLevels, repetitionLevels, values: undefined, plainBinary,
+    dictionaryIndexes: false,
   }
 }
 

@@ -98,7 +98,10 @@ function zstdFrames(input) {
       const base = 2 ** (10 + (windowDescriptor >> 3))
       windowSize = base + (base / 8) * (windowDescriptor & 7)
     }
-    const frame = { start: at, end: 0, dictionaryIdAt: sizeAt - dictionaryIdBytes, dictionaryIdBytes, dataStart: sizeAt + sizeBytes, contentSize, windowSize, largestStoredBlock: 0 }
+    const frame = {
+      start: at, end: 0, dictionaryIdAt: sizeAt - dictionaryIdBytes, dictionaryIdBytes, dataStart: sizeAt + sizeBytes,
+      contentSize, windowSize, largestStoredBlock: 0,
+    }
     frames.push(frame)
     // The frame's blocks: each has a 3-byte header with its type and size (§3.1.1.2).
     at = sizeAt + sizeBytes
