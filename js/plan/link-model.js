@@ -134,7 +134,9 @@ function multiplexedOrigin(url) {
   const entries = globalThis.performance?.getEntriesByType?.('resource') ?? []
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = /** @type {any} */ (entries[i])
-    if (typeof e.name === 'string' && e.name.startsWith(origin) && e.nextHopProtocol) return e.nextHopProtocol === 'h2' || e.nextHopProtocol === 'h3'
+    if (typeof e.name === 'string' && e.name.startsWith(origin) && e.nextHopProtocol) {
+      return e.nextHopProtocol === 'h2' || e.nextHopProtocol === 'h3'
+    }
   }
   return false
 }

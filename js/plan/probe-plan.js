@@ -16,7 +16,9 @@ import { chunkUnavailable } from '../indexes/index-coverage.js'
 import { loadedCrypto } from '../crypto/load-crypto.js'
 import { RangeTask } from './read-scheduler.js'
 import { RowGroupAnswer } from './row-group-answer.js'
-import { candidatePages, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex } from '../indexes/page-index.js'
+import {
+  candidatePages, decodeColumnIndex, decodeOffsetIndex, pageIndexLocation, pageIndexOrder, preparePageIndex,
+} from '../indexes/page-index.js'
 import { chunkStatistics, excludedByBounds, keyList, sortKeys, sortOrderFor } from '../indexes/statistics.js'
 import { Source, Unanswerable } from '../verdicts.js'
 import { writerRulesFor } from '../indexes/writer-rules.js'
@@ -39,7 +41,10 @@ export function planProbe(probe) {
   let byIndex
   return {
     tasks: plan.tasks,
-    /** After the reads: decrypts and decodes the page indexes and dictionaries read; returns the bloom tasks of chunks whose dictionary failed. */
+    /**
+     * After the reads: decrypts and decodes the page indexes and dictionaries read; returns the bloom tasks
+     * of chunks whose dictionary failed.
+     */
     async afterReads() {
       await Promise.all(groups.map((group) => group.reads?.decrypt(plan, group)))
       for (const group of groups) preparePageIndexRead(plan, group)
@@ -215,7 +220,8 @@ async function decodeDictionaryRead(plan, group) {
 const PLAIN_READS = Object.freeze({
   dictionaryReplacesFilter: true,
   dictionaryRange: (plan, g) => dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset),
-  readsDictionary: (option, page, filter) => shouldReadDictionary(option, page.maxLength, filter instanceof Unanswerable ? null : filter.length ?? null),
+  readsDictionary: (option, page, filter) =>
+    shouldReadDictionary(option, page.maxLength, filter instanceof Unanswerable ? null : filter.length ?? null),
   bloomTask: (plan, group, filter) => plan.bloomTask(group, filter),
   decrypt: async () => {},
   decodeDictionary: (_plan, _group, bytes, options) => decodeDictionary(bytes, options),
@@ -292,7 +298,9 @@ class RowGroupProbe {
     if (this.dictionary && !answer.settled) {
       const rule = dictionaryRules[0]
       answer.applyDictionary(this.dictionary, rule ? `${rule.message} (${rule.link})` : null)
-      if (!answer.settled && !this.bloom) this.bloom = { missing: new Unanswerable('no-index', 'the dictionary could not compare this value and no bloom filter was read') }
+      if (!answer.settled && !this.bloom) {
+        this.bloom = { missing: new Unanswerable('no-index', 'the dictionary could not compare this value and no bloom filter was read') }
+      }
     }
     if (!answer.settled) {
       if (this.bloom && 'hits' in this.bloom) answer.applyBloomFilter(this.bloom.hits)

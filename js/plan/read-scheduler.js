@@ -76,7 +76,10 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
     }
     const pending = new Map(waiting.map(({ task, needs }) => [task, needs.length]))
     let requests = coalesce(waiting, coalesceGap, maxRequestBytes)
-    if (link) requests = mergeForRounds(requests, { window: Math.min(planWindow, concurrency), minGap: coalesceGap, maxBytes: maxRequestBytes, link })
+    if (link) {
+      requests = mergeForRounds(requests,
+        { window: Math.min(planWindow, concurrency), minGap: coalesceGap, maxBytes: maxRequestBytes, link })
+    }
     rounds += Math.ceil(requests.length / concurrency)
     const next = []
     const finished = (t) => {
@@ -106,7 +109,8 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
 /**
  * Requests a wave of tasks takes with every read split to the bytes it needs and with each read as
  * one range, for pricing a request (js/plan/link-model.js). Tasks that cannot say count one request each.
- * @param {Array<ReadTask & { plannedRequests?: (isHeld: (start: number, end: number) => boolean) => { split: number, joined: number } }>} tasks
+ * @param {Array<ReadTask & {
+ *   plannedRequests?: (isHeld: (start: number, end: number) => boolean) => { split: number, joined: number } }>} tasks
  * @param {ByteCache} cache
  */
 export function plannedRequests(tasks, cache) {
@@ -199,6 +203,7 @@ async function forEachConcurrently(items, limit, signal, fn) {
 
 export function throwIfAborted(signal, where) {
   if (signal?.aborted) {
-    throw new ParquetBloomError(ErrorCode.ABORTED, `${where ? `${where}: ` : ''}aborted${signal.reason?.message ? ` (${signal.reason.message})` : ''}`, { cause: signal.reason })
+    throw new ParquetBloomError(ErrorCode.ABORTED,
+      `${where ? `${where}: ` : ''}aborted${signal.reason?.message ? ` (${signal.reason.message})` : ''}`, { cause: signal.reason })
   }
 }

@@ -6,13 +6,18 @@ import { DictionaryAnswer } from '../indexes/dictionary.js'
 import { Source, valueResult } from '../verdicts.js'
 
 export class RowGroupAnswer {
-  /** @param {{ candidates: any[], owners: Int32Array, outcomes: Array<{ value: any, verdict?: string, source?: string, reason?: string, detail?: string }> }} encoded */
+  /**
+   * @param {{ candidates: any[], owners: Int32Array,
+   *   outcomes: Array<{ value: any, verdict?: string, source?: string, reason?: string, detail?: string }> }} encoded
+   */
   constructor(encoded) {
     this.encoded = encoded
     this.open = 0
     /** @type {Array<import('../verdicts.js').ValueResult | null>} */
     this.results = encoded.outcomes.map((o) => {
-      if (o.verdict) return valueResult(o.value, /** @type {any} */ (o.verdict), o.source ?? Source.VALUE, o.reason ?? 'internal', o.detail ?? '')
+      if (o.verdict) {
+        return valueResult(o.value, /** @type {any} */ (o.verdict), o.source ?? Source.VALUE, o.reason ?? 'internal', o.detail ?? '')
+      }
       this.open++
       return null
     })
@@ -78,8 +83,10 @@ export class RowGroupAnswer {
       this.results[i] = answers[i] === DictionaryAnswer.PRESENT
         ? (presentCaveat
           ? valueResult(value, 'maybe', Source.DICTIONARY, 'in-dictionary', `the chunk's dictionary holds it; ${presentCaveat}`)
-          : valueResult(value, 'present', Source.DICTIONARY, 'in-dictionary', 'the chunk\'s dictionary holds it, and every data page is dictionary-encoded'))
-        : valueResult(value, 'absent', Source.DICTIONARY, 'not-in-dictionary', 'not in the chunk\'s dictionary, and every data page is dictionary-encoded')
+          : valueResult(value, 'present', Source.DICTIONARY, 'in-dictionary',
+            'the chunk\'s dictionary holds it, and every data page is dictionary-encoded'))
+        : valueResult(value, 'absent', Source.DICTIONARY, 'not-in-dictionary',
+          'not in the chunk\'s dictionary, and every data page is dictionary-encoded')
       this.open--
     }
   }
@@ -90,7 +97,8 @@ export class RowGroupAnswer {
    */
   applyPageIndex(pages) {
     this.pages = pages
-    this.#settleWhereAll(pages.excluded, 1, 'absent', Source.PAGE_INDEX, 'out-of-page-range', 'outside the min/max of every page of this column chunk (page index)')
+    this.#settleWhereAll(pages.excluded, 1, 'absent', Source.PAGE_INDEX, 'out-of-page-range',
+      'outside the min/max of every page of this column chunk (page index)')
   }
 
   /** The bloom filter's answer per candidate (check results: 0 absent, anything else maybe). */
@@ -115,11 +123,13 @@ export class RowGroupAnswer {
    */
   finishWithout(why) {
     if (this.pages && why.reason === 'no-index') {
-      this.settleOpen('maybe', Source.PAGE_INDEX, 'in-page-range', 'within the min/max of some of this chunk\'s pages (page index); the chunk has no bloom filter')
+      this.settleOpen('maybe', Source.PAGE_INDEX, 'in-page-range',
+        'within the min/max of some of this chunk\'s pages (page index); the chunk has no bloom filter')
       return
     }
     if (this.keptByStatistics && why.reason === 'no-index') {
-      this.settleOpen('maybe', Source.STATISTICS, 'in-range', 'within the min/max of this column chunk\'s statistics; the chunk has no bloom filter')
+      this.settleOpen('maybe', Source.STATISTICS, 'in-range',
+        'within the min/max of this column chunk\'s statistics; the chunk has no bloom filter')
       return
     }
     const detail = this.notes.length ? `${why.detail}; ${this.notes.join('; ')}` : why.detail
@@ -132,7 +142,9 @@ export class RowGroupAnswer {
     const { pages } = this
     if (pages?.pageStarts && pages.pageList) {
       this.results.forEach((r, v) => {
-        if (r && r.verdict !== 'absent' && r.source !== Source.VALUE) r.pages = Array.from(pages.pageList.subarray(pages.pageStarts[v], pages.pageStarts[v + 1]))
+        if (r && r.verdict !== 'absent' && r.source !== Source.VALUE) {
+          r.pages = Array.from(pages.pageList.subarray(pages.pageStarts[v], pages.pageStarts[v + 1]))
+        }
       })
     }
     return /** @type {import('../verdicts.js').ValueResult[]} */ (this.results)
