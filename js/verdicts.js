@@ -24,9 +24,16 @@ export const REASONS = Object.freeze({
   'out-of-range': { verdict: 'absent', text: 'below the chunk\'s min or above its max (row-group statistics)' },
   'in-range': { verdict: 'maybe', text: 'within the chunk\'s min/max, and no other index could rule it out' },
   'out-of-page-range': { verdict: 'absent', text: 'outside the min/max of every page of the chunk (page index)' },
-  'in-page-range': { verdict: 'maybe', text: 'within the min/max of some pages (page index; `pages` lists them), and the chunk has no bloom filter' },
+  'in-page-range': {
+    verdict: 'maybe',
+    text: 'within the min/max of some pages (page index; `pages` lists them), and the chunk has no bloom filter',
+  },
   'all-null': { verdict: 'absent', text: 'every value of the chunk is null (null_count = num_values)' },
-  'in-dictionary': { verdict: null, text: 'the chunk\'s dictionary holds it and every data page is dictionary-encoded: present (maybe, for writers whose dictionaries may hold unused values)' },
+  'in-dictionary': {
+    verdict: null,
+    text: 'the chunk\'s dictionary holds it and every data page is dictionary-encoded: present ' +
+      '(maybe, for writers whose dictionaries may hold unused values)',
+  },
   'not-in-dictionary': { verdict: 'absent', text: 'not in the chunk\'s dictionary, and every data page is dictionary-encoded' },
   'empty-row-group': { verdict: 'absent', text: 'the row group has no rows' },
   'not-representable': { verdict: 'absent', text: 'no file of this column type can hold the value (1.5 in INT32)' },
@@ -38,7 +45,10 @@ export const REASONS = Object.freeze({
   'unsupported-codec': { verdict: 'unknown', text: 'the dictionary page uses a compression this reader cannot decompress' },
   'dictionary-too-large': { verdict: 'unknown', text: 'the dictionary page is larger than this reader decodes (64 MiB)' },
   'unsupported-filter': { verdict: 'unknown', text: 'the bloom filter uses an algorithm, hash or compression this reader does not know' },
-  'inconsistent-filter': { verdict: 'unknown', text: 'the footer\'s description of the filter disagrees with the filter (length, placement)' },
+  'inconsistent-filter': {
+    verdict: 'unknown',
+    text: 'the footer\'s description of the filter disagrees with the filter (length, placement)',
+  },
   'untrusted-writer': { verdict: 'unknown', text: 'the writer is known to write this index wrongly (see the writer rules)' },
   'encrypted-column': { verdict: 'unknown', text: 'the column is encrypted' },
   'no-key': { verdict: 'unknown', text: 'the column is encrypted and its key was not given (options.decryption)' },
@@ -46,18 +56,41 @@ export const REASONS = Object.freeze({
   'external-file': { verdict: 'unknown', text: 'the column chunk lives in another file' },
   'in-data-pages': { verdict: 'present', text: 'the chunk\'s data pages hold it (confirm: true); `rows` lists the rows' },
   'not-in-data-pages': { verdict: 'absent', text: 'no data page that may hold it does (confirm: true read and compared them)' },
-  'confirm-budget': { verdict: null, text: 'not confirmed: reading the chunk\'s pages would pass maxConfirmBytes; the index\'s verdict stands' },
-  'confirm-failed': { verdict: null, text: 'not confirmed: a data page could not be read or disagrees with the file; the index\'s verdict stands' },
+  'confirm-budget': {
+    verdict: null,
+    text: 'not confirmed: reading the chunk\'s pages would pass maxConfirmBytes; the index\'s verdict stands',
+  },
+  'confirm-failed': {
+    verdict: null,
+    text: 'not confirmed: a data page could not be read or disagrees with the file; the index\'s verdict stands',
+  },
   'partition-match': { verdict: 'maybe', text: 'the file\'s partition value equals it (a dataset file; its rows were not read)' },
-  'partition-mismatch': { verdict: 'absent', text: 'the file\'s partition value differs from it (from its path, or the table\'s metadata)' },
-  'outside-where': { verdict: 'absent', text: 'the file\'s partitions fall outside the probe\'s `where`: none of its rows are asked about' },
+  'partition-mismatch': {
+    verdict: 'absent',
+    text: 'the file\'s partition value differs from it (from its path, or the table\'s metadata)',
+  },
+  'outside-where': {
+    verdict: 'absent',
+    text: 'the file\'s partitions fall outside the probe\'s `where`: none of its rows are asked about',
+  },
   'column-missing': { verdict: 'unknown', text: 'the dataset file has no such column (its schema differs from other files\')' },
   'file-error': { verdict: 'unknown', text: 'the dataset file could not be read or probed; its `error` says why' },
   'limit-reached': { verdict: 'unknown', text: 'the dataset file was not probed: `limit` rows were already found in other files' },
   'no-nan': { verdict: 'absent', text: 'a NaN, in a table file whose metadata counts no NaN in the column' },
-  'deletes-not-applied': { verdict: 'maybe', text: 'the table file has deletes (delete files, a deletion vector) that could not be applied to the rows found: they may all be deleted' },
-  'rows-deleted': { verdict: 'absent', text: 'confirm found it only in rows the table\'s deletes (position deletes, a deletion vector) remove' },
-  'stale-index': { verdict: 'unknown', text: 'the sidecar index does not describe the file as it is (missing from it, or another size or validator): probe the file itself' },
+  'deletes-not-applied': {
+    verdict: 'maybe',
+    text: 'the table file has deletes (delete files, a deletion vector) that could not be applied to the rows found: ' +
+      'they may all be deleted',
+  },
+  'rows-deleted': {
+    verdict: 'absent',
+    text: 'confirm found it only in rows the table\'s deletes (position deletes, a deletion vector) remove',
+  },
+  'stale-index': {
+    verdict: 'unknown',
+    text: 'the sidecar index does not describe the file as it is (missing from it, or another size or validator): ' +
+      'probe the file itself',
+  },
   'internal': { verdict: 'unknown', text: 'an internal inconsistency; please report it' },
 })
 
