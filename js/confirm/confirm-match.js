@@ -63,7 +63,9 @@ export class CandidateMatcher {
   scanPlainBinary({ bytes, count, width }, scan) {
     // byteKeys[g] is group g's key for the binary types: hits are groups.
     this.plainKeys ??= scan.plainBinaryKeys(this.byteKeys, (message) => new PageDecodeError(message))
-    return width === undefined ? scan.scanPlainByteArray(bytes, count, this.plainKeys) : scan.scanPlainFixed(bytes, count, width, this.plainKeys)
+    return width === undefined
+      ? scan.scanPlainByteArray(bytes, count, this.plainKeys)
+      : scan.scanPlainFixed(bytes, count, width, this.plainKeys)
   }
 
   /**

@@ -31,7 +31,8 @@ function confirmable(result) {
 /**
  * Plans the confirmation of a probe's results. Returns the read tasks (for runReadTasks, one wave) and
  * `finish()`, which decodes what was read and rewrites the results in place.
- * @param {{ name: string, layout: import('../footer/footer.js').FileLayout, metadataOffset: number, column: import('../footer/footer.js').LeafColumn,
+ * @param {{ name: string, layout: import('../footer/footer.js').FileLayout, metadataOffset: number,
+ *   column: import('../footer/footer.js').LeafColumn,
  *   encoded: { physicalType: string, candidates: any[], owners: Int32Array, outcomes: any[] },
  *   rowGroups: Array<{ index: number, numRows: number, results: any[] }>,
  *   pageIndexOf: (rowGroup: number) => import('../indexes/page-index.js').PreparedPageIndex | undefined,
@@ -39,8 +40,10 @@ function confirmable(result) {
  *   maxReadBytes: the byte source's largest single read (openParquet's maxBytes): a chunk over it is not read
  *   name: the file, for messages
  */
-export function planConfirm({ name, layout, metadataOffset, column, encoded, rowGroups, pageIndexOf, maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS,
-  maxReadBytes = Infinity }) {
+export function planConfirm({
+  name, layout, metadataOffset, column, encoded, rowGroups, pageIndexOf,
+  maxConfirmBytes = DEFAULT_MAX_CONFIRM_BYTES, maxRows = DEFAULT_MAX_ROWS, maxReadBytes = Infinity,
+}) {
   ensureColumnIndexes(layout, column.index) // the chunks' codecs
   const firstRows = rowGroupFirstRows(layout.rowGroupRows)
   const tasks = []
@@ -71,19 +74,27 @@ export function planConfirm({ name, layout, metadataOffset, column, encoded, row
       job.pages = candidatePageUnion(group.results, wanted, prepared.pageCount)
       // The dictionary page, when there is one, lies before the first data page.
       if (range.chunkStart < prepared.offsets[0]) job.reads.push({ start: range.chunkStart, end: prepared.offsets[0], role: 'dictionary' })
-      for (const p of job.pages) job.reads.push({ start: prepared.offsets[p], end: prepared.offsets[p] + prepared.compressedSizes[p], role: p })
+      for (const p of job.pages) {
+        job.reads.push({ start: prepared.offsets[p], end: prepared.offsets[p] + prepared.compressedSizes[p], role: p })
+      }
     } else {
       job.reads.push({ start: range.chunkStart, end: range.chunkEnd, role: 'chunk' })
     }
     const bytes = job.reads.reduce((sum, r) => sum + (r.end - r.start), 0)
     const largest = Math.max(...job.reads.map((r) => r.end - r.start))
     if (largest > maxReadBytes) {
-      job.failure = { reason: 'confirm-budget', detail: `a ${largest}-byte read, over the largest single read this file allows (maxBytes ${maxReadBytes})` }
+      job.failure = {
+        reason: 'confirm-budget',
+        detail: `a ${largest}-byte read, over the largest single read this file allows (maxBytes ${maxReadBytes})`,
+      }
       job.reads = []
       continue
     }
     if (planned + bytes > maxConfirmBytes) {
-      job.failure = { reason: 'confirm-budget', detail: `confirming would read ${bytes} more bytes, past maxConfirmBytes ${maxConfirmBytes}` }
+      job.failure = {
+        reason: 'confirm-budget',
+        detail: `confirming would read ${bytes} more bytes, past maxConfirmBytes ${maxConfirmBytes}`,
+      }
       job.reads = []
       continue
     }
@@ -112,7 +123,11 @@ function encryptionRefusal(record) {
   const { crypto } = record
   if (crypto?.missing !== undefined) return { reason: 'confirm-failed', detail: `the column chunk is encrypted and ${crypto.missing}` }
   if (crypto && !pagesAuthenticated(crypto)) {
-    return { reason: 'confirm-failed', detail: `the file is encrypted with ${crypto.algorithm}, whose data pages are AES-CTR and not authenticated: exact lookups answer only from authenticated pages` }
+    return {
+      reason: 'confirm-failed',
+      detail: `the file is encrypted with ${crypto.algorithm}, whose data pages are AES-CTR and not authenticated: ` +
+        'exact lookups answer only from authenticated pages',
+    }
   }
   if (!crypto && record.encrypted) return { reason: 'confirm-failed', detail: 'the column chunk is encrypted and no key for it was given' }
   return undefined
@@ -172,8 +187,14 @@ async function confirmJob(job, { layout, column, encoded, maxRows, rowsTaken }) 
     if (!wanted[v] || matcher.undecidable[v]) return
     const found = rows[v].length > 0 || truncated[v] === 1
     const result = found
-      ? { value: r.value, verdict: 'present', source: Source.DATA_PAGES, reason: 'in-data-pages', detail: 'the chunk\'s data pages hold it', rows: rows[v] }
-      : { value: r.value, verdict: 'absent', source: Source.DATA_PAGES, reason: 'not-in-data-pages', detail: 'no data page that may hold it does (pages read and compared)', rows: [] }
+      ? {
+        value: r.value, verdict: 'present', source: Source.DATA_PAGES, reason: 'in-data-pages',
+        detail: 'the chunk\'s data pages hold it', rows: rows[v],
+      }
+      : {
+        value: r.value, verdict: 'absent', source: Source.DATA_PAGES, reason: 'not-in-data-pages',
+        detail: 'no data page that may hold it does (pages read and compared)', rows: [],
+      }
     if (truncated[v]) result.rowsTruncated = true
     if (r.pages) result.pages = r.pages
     group.results[v] = result
@@ -198,7 +219,8 @@ async function decryptReads(job) {
     }
     const modules = splitPageModules(read.bytes, nameOf)
     if (read.role !== 'chunk' && modules.length !== 1) {
-      throw new PageDecodeError(`${read.role === 'dictionary' ? 'the bytes before the first data page' : `the OffsetIndex's page ${read.role}`} hold ${modules.length} encrypted pages, not 1`)
+      const what = read.role === 'dictionary' ? 'the bytes before the first data page' : `the OffsetIndex's page ${read.role}`
+      throw new PageDecodeError(`${what} hold ${modules.length} encrypted pages, not 1`)
     }
     read.bytes = concatBytes(await Promise.all(modules.map((m, k) => decryptPage(job.crypto, m, ordinalOf(k), nameOf(k)))))
   }))
@@ -237,7 +259,8 @@ async function scanIndexedPages(job, decoding, matcher, onHit) {
     const expected = (p + 1 < index.pageCount ? index.firstRowIndexes[p + 1] : group.numRows) - first
     const walked = walkLevels(page, decoding.maxDefinitionLevel, pageHits(page, matcher, dictionaryGroups, decoding), first, onHit)
     if (!walked.startsRow || walked.rowsStarted !== expected) {
-      throw new PageDecodeError(`page ${p} holds ${walked.rowsStarted} rows${walked.startsRow ? '' : ' (not starting at a row)'}, its OffsetIndex says ${expected}`)
+      throw new PageDecodeError(`page ${p} holds ${walked.rowsStarted} rows${walked.startsRow ? '' : ' (not starting at a row)'}, ` +
+        `its OffsetIndex says ${expected}`)
     }
   }
 }
@@ -257,7 +280,8 @@ async function scanChunk(job, decoding, matcher, onHit) {
       if (nextRow === 0 && page.repetitionLevels.length && page.numLevels && page.repetitionLevels[0] !== 0) {
         throw new PageDecodeError('the chunk\'s first page does not start a row')
       }
-      nextRow += walkLevels(page, decoding.maxDefinitionLevel, pageHits(page, matcher, dictionaryGroups, decoding), nextRow, onHit).rowsStarted
+      nextRow += walkLevels(page, decoding.maxDefinitionLevel, pageHits(page, matcher, dictionaryGroups, decoding), nextRow, onHit)
+        .rowsStarted
     }
     at = next
   }

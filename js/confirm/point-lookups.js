@@ -22,7 +22,10 @@ export function lookupColumns(layout, columns, name) {
   }
   const topLevel = new Set(layout.columns.map((c) => c.path[0]))
   for (const c of columns) {
-    if (!topLevel.has(c)) throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${name}: no top-level column ${JSON.stringify(c)} to return`, { source: name, field: c })
+    if (!topLevel.has(c)) {
+      throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${name}: no top-level column ${JSON.stringify(c)} to return`,
+        { source: name, field: c })
+    }
   }
   // hyparquet would read an encrypted chunk's ciphertext as values: it cannot decrypt, and no decrypting
   // byte source can stand in for it, since every module needs an AAD naming its page. Even with keys.
@@ -30,7 +33,9 @@ export function lookupColumns(layout, columns, name) {
   for (let chunk = 0; chunk < layout.rowGroupRows.length * numColumns; chunk++) {
     const leaf = layout.columns[chunk % numColumns]
     if (columns.includes(leaf.path[0]) && new ChunkView(layout, chunk).encrypted) {
-      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: column ${JSON.stringify(leaf.name)} is encrypted: point lookups (columns) read with hyparquet, which does not decrypt; name only plaintext columns`, { source: name, field: leaf.path[0] })
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED,
+        `${name}: column ${JSON.stringify(leaf.name)} is encrypted: point lookups (columns) read with hyparquet, ` +
+        'which does not decrypt; name only plaintext columns', { source: name, field: leaf.path[0] })
     }
   }
   return columns
