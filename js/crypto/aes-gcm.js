@@ -1,6 +1,7 @@
 // Decrypts (and, for writers, seals) Parquet modular-encryption modules with WebCrypto (parquet-format
 // Encryption.md §4.2, §5.1): a GCM module is length (4 bytes LE) ‖ nonce (12) ‖ ciphertext ‖ tag (16),
-// authenticated whole with its AAD; a plaintext footer's signature is nonce ‖ tag (§5.5). (A CTR page module of AES_GCM_CTR_V1 is never decrypted: nothing authenticates it.) No cryptography of our own.
+// authenticated whole with its AAD; a plaintext footer's signature is nonce ‖ tag (§5.5). (A CTR page
+// module of AES_GCM_CTR_V1 is never decrypted: nothing authenticates it.) No cryptography of our own.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 const NONCE_BYTES = 12
@@ -12,7 +13,9 @@ export const GCM_MODULE_OVERHEAD = LENGTH_BYTES + NONCE_BYTES + TAG_BYTES
 let webCryptoPromise
 /** WebCrypto: globalThis.crypto in browsers, workers and Node ≥ 19; node:crypto's in Node 18. */
 function webCrypto() {
-  webCryptoPromise ??= (async () => (globalThis.crypto?.subtle ? globalThis.crypto : /** @type {Crypto} */ ((await import('node:crypto')).webcrypto)))()
+  webCryptoPromise ??= (async () => (globalThis.crypto?.subtle
+    ? globalThis.crypto
+    : /** @type {Crypto} */ ((await import('node:crypto')).webcrypto)))()
   return webCryptoPromise
 }
 
@@ -38,12 +41,14 @@ export async function decryptGcmModule(key, bytes, aad, what) {
   const declared = moduleLength(bytes)
   if (declared < NONCE_BYTES + TAG_BYTES || declared !== bytes.length - LENGTH_BYTES) {
     throw decryptionFailed(what, declared < 0 ? 'the module is shorter than its length field'
-      : `the module declares ${declared} bytes but ${Math.max(0, bytes.length - LENGTH_BYTES)} are there (at least ${NONCE_BYTES + TAG_BYTES} needed)`)
+      : `the module declares ${declared} bytes but ${Math.max(0, bytes.length - LENGTH_BYTES)} are there ` +
+        `(at least ${NONCE_BYTES + TAG_BYTES} needed)`)
   }
   const subtle = await subtleCrypto()
   const nonce = bytes.subarray(LENGTH_BYTES, LENGTH_BYTES + NONCE_BYTES)
   try {
-    const plain = await subtle.decrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad, tagLength: TAG_BYTES * 8 }, key, bytes.subarray(LENGTH_BYTES + NONCE_BYTES))
+    const plain = await subtle.decrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad, tagLength: TAG_BYTES * 8 }, key,
+      bytes.subarray(LENGTH_BYTES + NONCE_BYTES))
     return new Uint8Array(plain)
   } catch (error) {
     // WebCrypto says only "OperationError": a wrong key, a wrong AAD and tampered bytes look the same.
@@ -59,13 +64,18 @@ export async function decryptGcmModule(key, bytes, aad, what) {
  * @param {Uint8Array} signature nonce (12) ‖ tag (16)
  */
 export async function verifyFooterSignature(key, footer, signature, aad, what) {
-  if (signature.length !== NONCE_BYTES + TAG_BYTES) throw decryptionFailed(what, `the footer signature is ${signature.length} bytes, not ${NONCE_BYTES + TAG_BYTES}`)
+  if (signature.length !== NONCE_BYTES + TAG_BYTES) {
+    throw decryptionFailed(what, `the footer signature is ${signature.length} bytes, not ${NONCE_BYTES + TAG_BYTES}`)
+  }
   const subtle = await subtleCrypto()
-  const sealed = new Uint8Array(await subtle.encrypt({ name: 'AES-GCM', iv: signature.subarray(0, NONCE_BYTES), additionalData: aad, tagLength: TAG_BYTES * 8 }, key, footer))
+  const sealed = new Uint8Array(await subtle.encrypt(
+    { name: 'AES-GCM', iv: signature.subarray(0, NONCE_BYTES), additionalData: aad, tagLength: TAG_BYTES * 8 }, key, footer))
   const tag = sealed.subarray(sealed.length - TAG_BYTES)
   let diff = 0
   for (let i = 0; i < TAG_BYTES; i++) diff |= tag[i] ^ signature[NONCE_BYTES + i]
-  if (diff !== 0) throw decryptionFailed(what, 'the footer signature does not match (wrong footer key or AAD prefix, or the footer was altered)')
+  if (diff !== 0) {
+    throw decryptionFailed(what, 'the footer signature does not match (wrong footer key or AAD prefix, or the footer was altered)')
+  }
 }
 
 /**
@@ -77,7 +87,8 @@ export async function verifyFooterSignature(key, footer, signature, aad, what) {
 export async function encryptGcmModule(key, plaintext, aad) {
   const crypto = await webCrypto()
   const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES))
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad, tagLength: TAG_BYTES * 8 }, key, plaintext))
+  const sealed = new Uint8Array(await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv: nonce, additionalData: aad, tagLength: TAG_BYTES * 8 }, key, plaintext))
   const module = new Uint8Array(LENGTH_BYTES + NONCE_BYTES + sealed.length)
   new DataView(module.buffer).setUint32(0, NONCE_BYTES + sealed.length, true)
   module.set(nonce, LENGTH_BYTES)

@@ -32,7 +32,10 @@ export class EncryptedFilterTask {
       const bytes = lookup(offset, offset + this.length)
       if (!bytes) return [{ start: offset, end: offset + this.length }]
       const headerEnd = 4 + Math.max(0, moduleLength(bytes))
-      this.onModules({ header: bytes.subarray(0, Math.min(headerEnd, bytes.length)), bitset: bytes.subarray(Math.min(headerEnd, bytes.length)) })
+      this.onModules({
+        header: bytes.subarray(0, Math.min(headerEnd, bytes.length)),
+        bitset: bytes.subarray(Math.min(headerEnd, bytes.length)),
+      })
       return null
     }
     const prefix = lookup(offset, offset + 4)
@@ -40,7 +43,10 @@ export class EncryptedFilterTask {
     const headerLength = moduleLength(prefix)
     const headerEnd = offset + 4 + headerLength
     if (headerLength > this.limits.maxHeaderBytes + GCM_MODULE_OVERHEAD || headerEnd + 4 > this.bound) {
-      this.onModules({ error: decryptionFailed(`${this.where}: bloom filter header`, `the module declares ${headerLength} bytes, more than a filter header can take here`) })
+      this.onModules({
+        error: decryptionFailed(`${this.where}: bloom filter header`,
+          `the module declares ${headerLength} bytes, more than a filter header can take here`),
+      })
       return null
     }
     const head = lookup(offset, headerEnd + 4)
@@ -48,7 +54,10 @@ export class EncryptedFilterTask {
     const bitsetLength = moduleLength(head, headerEnd - offset)
     const end = headerEnd + 4 + bitsetLength
     if (bitsetLength > this.limits.maxFilterBytes + GCM_MODULE_OVERHEAD || end > this.bound) {
-      this.onModules({ error: decryptionFailed(`${this.where}: bloom filter bitset`, `the module declares ${bitsetLength} bytes, past the next structure at ${this.bound}`) })
+      this.onModules({
+        error: decryptionFailed(`${this.where}: bloom filter bitset`,
+          `the module declares ${bitsetLength} bytes, past the next structure at ${this.bound}`),
+      })
       return null
     }
     const bitset = lookup(headerEnd, end)

@@ -21,7 +21,8 @@ const utf8 = new TextDecoder()
  *   aad: (moduleType: number, page?: number) => Uint8Array, algorithm: string, missing?: undefined }} ChunkKeys
  *   aad: the AAD of one of the chunk's modules (js/crypto/aad.js)
  * @typedef {ChunkKeys | { missing: string, path: string }} ChunkCrypto
- * @typedef {{ bytes: Uint8Array, keys: { gcm: CryptoKey } | null, aad: Uint8Array, cryptoMetaData?: Uint8Array, emptyAad: boolean }} FooterCrypto
+ * @typedef {{ bytes: Uint8Array, keys: { gcm: CryptoKey } | null, aad: Uint8Array, cryptoMetaData?: Uint8Array,
+ *   emptyAad: boolean }} FooterCrypto
  *   the footer as the file stores it, for a writer that re-seals it (js/index-builder/encrypted-output.js): the
  *   plaintext FileMetaData before any ColumnMetaData was decrypted into it, the footer key (null when not given),
  *   the footer's AAD, an encrypted footer's FileCryptoMetaData bytes, and whether the file's modules have empty AADs (DuckDB's)
@@ -41,17 +42,22 @@ export async function openEncryptedFooter(region, { encryptedFooter, decryption,
       fileCrypto = decodeFileCryptoMetaData(region)
     } catch (error) {
       if (!(error instanceof Malformed)) throw error
-      throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed FileCryptoMetaData: ${error.detail}`, { source: where, offset: metadataOffset, field: 'FileCryptoMetaData' })
+      throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed FileCryptoMetaData: ${error.detail}`,
+        { source: where, offset: metadataOffset, field: 'FileCryptoMetaData' })
     }
     const files = new FileDecryption(decryption ?? {}, fileCrypto.algorithm, where)
     const footerKeys = await files.footerKey(fileCrypto.keyMetadata)
     if (!footerKeys) {
       throw new ParquetBloomError(ErrorCode.ENCRYPTION_KEY_REQUIRED,
-        `${where}: the footer is encrypted: pass decryption.footerKey${fileCrypto.keyMetadata ? ' (or a keyRetriever for its key metadata)' : ''}`, { source: where, field: 'footer' })
+        `${where}: the footer is encrypted: pass decryption.footerKey` +
+        `${fileCrypto.keyMetadata ? ' (or a keyRetriever for its key metadata)' : ''}`, { source: where, field: 'footer' })
     }
     const module = region.subarray(fileCrypto.length)
     const plaintext = await decryptFooterModule(files, footerKeys, module, where)
-    const footer = { bytes: plaintext, keys: footerKeys, aad: footerAad(files), cryptoMetaData: region.subarray(0, fileCrypto.length), emptyAad: files.emptyAad }
+    const footer = {
+      bytes: plaintext, keys: footerKeys, aad: footerAad(files),
+      cryptoMetaData: region.subarray(0, fileCrypto.length), emptyAad: files.emptyAad,
+    }
     return withColumns(plaintext, decode(plaintext), files, footer, true, where, decode)
   }
   const layout = decode(region)
@@ -65,7 +71,8 @@ export async function openEncryptedFooter(region, { encryptedFooter, decryption,
     // Without the footer key the footer cannot be verified; it is then trusted as any plaintext footer is.
     await verifyFooterSignature(footerKeys.gcm, footer, region.subarray(footerEnd), footerAad(files), `${where}: footer signature`)
   }
-  return withColumns(footer, layout, files, { bytes: footer, keys: footerKeys, aad: footerAad(files), emptyAad: false }, false, where, decode)
+  return withColumns(footer, layout, files, { bytes: footer, keys: footerKeys, aad: footerAad(files), emptyAad: false },
+    false, where, decode)
 }
 
 /** The footer module's AAD: the spec's, or DuckDB's empty one (files.emptyAad). */
@@ -105,11 +112,16 @@ function plaintextFooterAlgorithm(region, where) {
     }
   } catch (error) {
     if (!(error instanceof Malformed)) throw error
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed footer: ${error.detail}`, { source: where, field: 'FileMetaData' })
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed footer: ${error.detail}`,
+      { source: where, field: 'FileMetaData' })
   }
-  if (!algorithm) throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: the footer's encryption_algorithm does not decode`, { source: where, field: 'encryption_algorithm' })
+  if (!algorithm) {
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: the footer's encryption_algorithm does not decode`,
+      { source: where, field: 'encryption_algorithm' })
+  }
   if (region.length - r.at !== SIGNATURE_BYTES) {
-    throw decryptionFailed(`${where}: footer signature`, `${region.length - r.at} bytes follow the footer where its 28-byte signature should be`)
+    throw decryptionFailed(`${where}: footer signature`,
+      `${region.length - r.at} bytes follow the footer where its 28-byte signature should be`)
   }
   return { algorithm, footerEnd: r.at }
 }
@@ -132,11 +144,18 @@ async function withColumns(footer, layout, files, footerCrypto, encryptedFooter,
     const path = names[columnOrdinal] ?? chunk.crypto.path?.join('.') ?? `#${columnOrdinal}`
     const keys = chunk.crypto.footerKey ? footerKeys : await files.columnKey(path, chunk.crypto.keyMetadata)
     if (!keys) {
-      chunks[index] = { missing: chunk.crypto.footerKey ? 'no footer key was given (this column is encrypted with it)' : `no key was given for column ${path}`, path }
+      chunks[index] = {
+        missing: chunk.crypto.footerKey
+          ? 'no footer key was given (this column is encrypted with it)'
+          : `no key was given for column ${path}`,
+        path,
+      }
       return
     }
     const { rowGroupOrdinal } = chunk
-    const aad = (moduleType, page) => files.emptyAad ? new Uint8Array(0) : moduleAad(files.fileAad, moduleType, rowGroupOrdinal, columnOrdinal, page)
+    const aad = (moduleType, page) => files.emptyAad
+      ? new Uint8Array(0)
+      : moduleAad(files.fileAad, moduleType, rowGroupOrdinal, columnOrdinal, page)
     const context = { rowGroupOrdinal, columnOrdinal, path, keys, aad, algorithm: files.algorithm.algorithm }
     chunks[index] = context
     if (chunk.encryptedMetaData) {
@@ -144,7 +163,8 @@ async function withColumns(footer, layout, files, footerCrypto, encryptedFooter,
       const plaintext = await decryptGcmModule(keys.gcm, chunk.encryptedMetaData, aad(ModuleType.COLUMN_META_DATA), what)
       const struct = thriftStructPrefix(plaintext)
       if (struct.problem !== undefined) {
-        throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${what}: the decrypted ColumnMetaData does not decode: ${struct.problem}`, { source: where, field: 'encrypted_column_metadata' })
+        throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${what}: the decrypted ColumnMetaData does not decode: ${struct.problem}`,
+          { source: where, field: 'encrypted_column_metadata' })
       }
       splices.push({ chunk, plaintext: struct.bytes })
     }
@@ -177,7 +197,8 @@ function walkChunks(bytes, where) {
     }
   } catch (error) {
     if (!(error instanceof Malformed)) throw error
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed footer: ${error.detail}`, { source: where, field: 'row_groups' })
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed footer: ${error.detail}`,
+      { source: where, field: 'row_groups' })
   }
   return { chunks }
 }

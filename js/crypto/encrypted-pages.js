@@ -87,7 +87,10 @@ export async function decryptPage(crypto, modules, ordinal, what) {
   if (typeof rewritten === 'string') throw new EncryptedPageProblem(`${what}: ${rewritten}`)
   const fits = dictionary ? type === PageType.DICTIONARY_PAGE : type === PageType.DATA_PAGE || type === PageType.DATA_PAGE_V2
   // Spec AADs already bind the module type; an empty AAD (DuckDB) does not, so the header must say it.
-  if (!fits) throw new EncryptedPageProblem(`${what}: the decrypted header is of page type ${type}, not a ${dictionary ? 'dictionary' : 'data'} page`)
+  if (!fits) {
+    throw new EncryptedPageProblem(
+      `${what}: the decrypted header is of page type ${type}, not a ${dictionary ? 'dictionary' : 'data'} page`)
+  }
   return concatBytes([rewritten, pagePlain])
 }
 
@@ -108,7 +111,10 @@ export function withCompressedPageSize(header, expected, size, dropCrc = false) 
       const start = r.at
       if (id === 3 && type === T.I32) {
         const stored = r.i32()
-        if (!expected.includes(stored)) return `the page header's compressed_page_size ${stored} is neither its ${expected[0]}-byte page module nor its ${expected[1]}-byte plaintext`
+        if (!expected.includes(stored)) {
+          return `the page header's compressed_page_size ${stored} is neither its ${expected[0]}-byte page module ` +
+            `nor its ${expected[1]}-byte plaintext`
+        }
         found = true
         parts.push(longFieldHeader(T.I32, 3), varint(size * 2))
       } else {

@@ -73,7 +73,8 @@ export function keyBytes(key, what) {
   if (!bytes || !KEY_LENGTHS.includes(bytes.length)) {
     // The length is safe to say; the key is not.
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
-      `${what} must be a Uint8Array of 16, 24 or 32 bytes or a string of that many UTF-8 bytes${bytes ? ` (got ${bytes.length} bytes)` : ''}`)
+      `${what} must be a Uint8Array of 16, 24 or 32 bytes or a string of that many UTF-8 bytes` +
+      `${bytes ? ` (got ${bytes.length} bytes)` : ''}`)
   }
   return bytes
 }
@@ -95,13 +96,16 @@ export class FileDecryption {
     this.cache = new Map()
     /** Set when the footer authenticated only with an empty AAD (DuckDB's files; js/crypto/encrypted-footer.js). */
     this.emptyAad = false
-    const supplied = options.aadPrefix !== undefined ? (typeof options.aadPrefix === 'string' ? utf8.encode(options.aadPrefix) : options.aadPrefix) : undefined
+    const supplied = options.aadPrefix !== undefined
+      ? (typeof options.aadPrefix === 'string' ? utf8.encode(options.aadPrefix) : options.aadPrefix)
+      : undefined
     if (supplied !== undefined && !(supplied instanceof Uint8Array)) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'decryption.aadPrefix must be a string or a Uint8Array')
     }
     if (algorithm.supplyAadPrefix && supplied === undefined && !algorithm.aadPrefix) {
       throw new ParquetBloomError(ErrorCode.ENCRYPTION_KEY_REQUIRED,
-        `${where}: the file was encrypted with an AAD prefix it does not store: pass decryption.aadPrefix`, { source: where, field: 'aad_prefix' })
+        `${where}: the file was encrypted with an AAD prefix it does not store: pass decryption.aadPrefix`,
+        { source: where, field: 'aad_prefix' })
     }
     // A supplied prefix wins: a stored one that differs then fails authentication, which is the point.
     const prefix = supplied ?? algorithm.aadPrefix ?? new Uint8Array(0)
@@ -123,7 +127,8 @@ export class FileDecryption {
 
   /** A column's keys (columnKeys by dotted path, else keyRetriever), or null. */
   columnKey(path, keyMetadata) {
-    return this.#resolve(`column ${path}`, this.options.columnKeys?.[path], keyMetadata, path, `decryption.columnKeys[${JSON.stringify(path)}]`)
+    return this.#resolve(`column ${path}`, this.options.columnKeys?.[path], keyMetadata, path,
+      `decryption.columnKeys[${JSON.stringify(path)}]`)
   }
 
   #resolve(slot, given, keyMetadata, column, what) {

@@ -16,7 +16,10 @@ export function loadCrypto() {
   return loading
 }
 
-/** The helpers loadCrypto() loaded: only code handling a chunk's crypto context calls this, and such a context exists only after the load. */
+/**
+ * The helpers loadCrypto() loaded: only code handling a chunk's crypto context calls this, and such a
+ * context exists only after the load.
+ */
 export function loadedCrypto() {
   if (!loaded) throw new Error('js/crypto is used before loadCrypto() has loaded it')
   return loaded
