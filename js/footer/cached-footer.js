@@ -9,14 +9,16 @@ import { readFooter } from './footer.js'
 /**
  * @param {import('./footer-cache.js').FooterCache} cache
  * @param {import('../sources/http-source.js').HttpSource} source in conditional mode
- * @returns {Promise<{ fileSize: number, metadataOffset: number, layout: object, tail: { offset: number, bytes: Uint8Array }, fromCache: boolean }>}
+ * @returns {Promise<{ fileSize: number, metadataOffset: number, layout: object, tail: { offset: number, bytes: Uint8Array },
+ *   fromCache: boolean }>}
  */
 export async function footerThroughCache(cache, source, options) {
   let entry = await cache.lookup(source.cacheKey)
   // A listing's size and ETag (options.fileSize, options.etag) validate the entry without a request.
   const given = source.givenVersion
   const listed = validatorFromEtag(given.etag)
-  const sameAsGiven = entry !== undefined && (given.size === undefined || given.size === entry.fileSize) && !etagsDiffer(listed, entry.validator)
+  const sameAsGiven = entry !== undefined && (given.size === undefined || given.size === entry.fileSize) &&
+    !etagsDiffer(listed, entry.validator)
   if (entry && !sameAsGiven) {
     await cache.forget(source.cacheKey)
     entry = undefined
@@ -24,7 +26,10 @@ export async function footerThroughCache(cache, source, options) {
   if (!entry) return readAndRemember(cache, source, options)
   // The listing's strong ETag is the entry's (it did not differ): the entry is the file as listed.
   source.expectFile(entry.validator, entry.fileSize, { confirmed: Boolean(strongEtag(listed) && entry.validator?.etag) })
-  return { fileSize: entry.fileSize, metadataOffset: entry.metadataOffset, layout: entry.layout, tail: { offset: entry.fileSize, bytes: new Uint8Array(0) }, fromCache: true }
+  return {
+    fileSize: entry.fileSize, metadataOffset: entry.metadataOffset, layout: entry.layout,
+    tail: { offset: entry.fileSize, bytes: new Uint8Array(0) }, fromCache: true,
+  }
 }
 
 /** After FILE_CHANGED: drops the entry and reads the footer of the file as it is now. */
@@ -59,7 +64,8 @@ export async function confirmFooter(source, { fileSize, metadataOffset }, signal
   const last = await source.read(fileSize - 8, 8, { signal })
   const view = new DataView(last.buffer, last.byteOffset, 8)
   if (view.getUint32(0, true) !== fileSize - 8 - metadataOffset || view.getUint32(4, true) !== 0x31524150) {
-    throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${source.name} changed since its footer was cached: its footer length or magic differ`, { source: source.name })
+    throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
+      `${source.name} changed since its footer was cached: its footer length or magic differ`, { source: source.name })
   }
 }
 
@@ -71,6 +77,7 @@ export async function confirmFooter(source, { fileSize, metadataOffset }, signal
 function refuseIfListed(source, error) {
   const given = source.givenVersion
   if (given.size !== undefined || given.etag !== undefined) {
-    throw error ?? new ParquetBloomError(ErrorCode.FILE_CHANGED, `${source.name} is no longer the version options.fileSize / options.etag describe; list it again`, { source: source.name })
+    throw error ?? new ParquetBloomError(ErrorCode.FILE_CHANGED,
+      `${source.name} is no longer the version options.fileSize / options.etag describe; list it again`, { source: source.name })
   }
 }

@@ -61,7 +61,8 @@ export function decodeChunkIndexes(layout, columns) {
       order[k] = chunk
       bytes += layout.chunkSpans[chunk * 2 + 1]
     }
-    decodeBatch(layout, order, count, bytes, (k) => indexRecordAt(layout, firstSlot + Math.floor((first + k) / rowGroups), (first + k) % rowGroups),
+    decodeBatch(layout, order, count, bytes,
+      (k) => indexRecordAt(layout, firstSlot + Math.floor((first + k) / rowGroups), (first + k) % rowGroups),
       (k) => rowGroups - ((first + k) % rowGroups))
   }
   // Only now: a column whose chunks fail to decode stays undecoded (and fails again when next read).
@@ -157,6 +158,7 @@ function malformedChunk(layout, chunk) {
   const column = layout.columns[chunk % numColumns]
   const offset = metadataOffset + layout.chunkSpans[chunk * 2]
   return new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
-    `${where}: malformed footer: the ColumnChunk of row group ${rowGroup}, column ${column.name} does not decode (at byte ${offset} of the file)`,
+    `${where}: malformed footer: the ColumnChunk of row group ${rowGroup}, column ${column.name} does not decode ` +
+    `(at byte ${offset} of the file)`,
     { source: where, offset, field: `row_groups[${rowGroup}].columns[${column.index}]` })
 }

@@ -8,7 +8,9 @@
  */
 export function describeColumnType(column) {
   const physical = column?.physicalType ?? 'unknown type'
-  const base = physical === 'FIXED_LEN_BYTE_ARRAY' && Number.isInteger(column.typeLength) ? `${physical}(${column.typeLength})` : String(physical)
+  const base = physical === 'FIXED_LEN_BYTE_ARRAY' && Number.isInteger(column.typeLength)
+    ? `${physical}(${column.typeLength})`
+    : String(physical)
   const logical = describeLogicalType(column?.logicalType)
   return logical ? `${base} (${logical})` : base
 }
@@ -25,7 +27,9 @@ function describeLogicalType(lt) {
   }
 }
 
-const SIMPLE_LOGICAL = new Set(['STRING', 'ENUM', 'JSON', 'BSON', 'UUID', 'FLOAT16', 'INTERVAL', 'DATE', 'VARIANT', 'GEOMETRY', 'GEOGRAPHY', 'UNKNOWN'])
+const SIMPLE_LOGICAL = new Set([
+  'STRING', 'ENUM', 'JSON', 'BSON', 'UUID', 'FLOAT16', 'INTERVAL', 'DATE', 'VARIANT', 'GEOMETRY', 'GEOGRAPHY', 'UNKNOWN',
+])
 
 /**
  * The normalized logical type of a hyparquet SchemaElement: its `logical_type` when it is one we know,

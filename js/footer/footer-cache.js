@@ -13,7 +13,9 @@ const MAGIC = 0x43464250 // 'PBFC' little-endian
 const PREAMBLE = 44 // magic, format, header length, SHA-256 of the rest
 // What ParquetFile reads from a layout: an entry lacking one came from another build and is refused.
 const REQUIRED_FIELDS = ['columns', 'rowGroupRows', 'chunks', 'indexes', 'indexSlots', 'footerBytes']
-const VIEWS = { Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array }
+const VIEWS = {
+  Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
+}
 
 /**
  * @param {{ maxBytes?: number, store?: FooterStore, trustUnvalidated?: boolean }} [options]
@@ -21,7 +23,9 @@ const VIEWS = { Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int
  *   one of the same size is answered from the old footer: only for files that never change in place)
  */
 export function createFooterCache({ maxBytes = DEFAULT_MAX_BYTES, store = memoryStore(), trustUnvalidated = false } = {}) {
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw invalidArgument(`footerCache maxBytes must be a non-negative integer, got ${maxBytes}`)
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+    throw invalidArgument(`footerCache maxBytes must be a non-negative integer, got ${maxBytes}`)
+  }
   if (!store || typeof store.get !== 'function' || typeof store.set !== 'function' || typeof store.delete !== 'function') {
     throw invalidArgument('footerCache store must have get(key), set(key, bytes) and delete(key)')
   }
@@ -222,7 +226,9 @@ async function cacheStorageBackend(name) {
       return response ? new Uint8Array(await response.arrayBuffer()) : undefined
     },
     async set(key, bytes) {
-      await cache.put(requestOf(key), new Response(bytes, { headers: { 'content-type': 'application/octet-stream', 'x-entry-bytes': String(bytes.length) } }))
+      await cache.put(requestOf(key), new Response(bytes, {
+        headers: { 'content-type': 'application/octet-stream', 'x-entry-bytes': String(bytes.length) },
+      }))
     },
     async delete(key) {
       await cache.delete(requestOf(key))
@@ -288,7 +294,8 @@ export async function serializeEntry({ validator, fileSize, metadataOffset, layo
   for (const [name, value] of Object.entries(layout)) {
     if (ArrayBuffer.isView(value)) {
       fields[name] = { view: viewName(value), section: section(value) }
-    } else if (value && typeof value === 'object' && !Array.isArray(value) && Object.values(value).length && Object.values(value).every(ArrayBuffer.isView)) {
+    } else if (value && typeof value === 'object' && !Array.isArray(value) &&
+      Object.values(value).length && Object.values(value).every(ArrayBuffer.isView)) {
       // Views of one buffer (the chunk index records) stay one buffer when read back.
       const views = Object.entries(value)
       const buffer = views[0][1].buffer
@@ -346,9 +353,13 @@ export async function deserializeEntry(bytes, key) {
       if (field.view) layout[name] = sectionView(field.section, field.view)
       else if (field.shared) {
         const bytesOf = sectionView(field.section, 'Uint8Array')
-        layout[name] = Object.fromEntries(Object.entries(field.shared).map(([k, v]) => [k, new VIEWS[v](bytesOf.buffer, bytesOf.byteOffset, bytesOf.byteLength / VIEWS[v].BYTES_PER_ELEMENT)]))
-      } else if (field.views) layout[name] = Object.fromEntries(Object.entries(field.views).map(([k, v]) => [k, sectionView(v.section, v.view)]))
-      else layout[name] = field.undefined ? undefined : field.json
+        layout[name] = Object.fromEntries(Object.entries(field.shared).map(([k, v]) =>
+          [k, new VIEWS[v](bytesOf.buffer, bytesOf.byteOffset, bytesOf.byteLength / VIEWS[v].BYTES_PER_ELEMENT)]))
+      } else if (field.views) {
+        layout[name] = Object.fromEntries(Object.entries(field.views).map(([k, v]) => [k, sectionView(v.section, v.view)]))
+      } else {
+        layout[name] = field.undefined ? undefined : field.json
+      }
     }
   } catch {
     return undefined

@@ -7,7 +7,9 @@ import { getCore, init } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
 import { loadCrypto } from '../crypto/load-crypto.js'
-import { acquireFor, leafColumns, MIN_CHUNK_BYTES, outlineLayout, ROW_GROUP_WORDS, rowGroupRowsOf, SCHEMA_WORDS, SPAN_WORDS } from './outline-layout.js'
+import {
+  acquireFor, leafColumns, MIN_CHUNK_BYTES, outlineLayout, ROW_GROUP_WORDS, rowGroupRowsOf, SCHEMA_WORDS, SPAN_WORDS,
+} from './outline-layout.js'
 import { joinBytes } from '../format/bytes.js'
 
 const MAGIC_PAR1 = 0x31524150 // 'PAR1' little-endian
@@ -31,7 +33,9 @@ const MAX_RECORDS_PER_FOOTER_BYTE = 2
  * @returns {Promise<{ fileSize: number, metadataOffset: number, tail: { offset: number, bytes: Uint8Array },
  *   layout: FileLayout }>}
  */
-export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal, decryption } = {}) {
+export async function readFooter(source, {
+  initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal, decryption,
+} = {}) {
   if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
   }
@@ -39,27 +43,35 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
   const fileSize = source.size
   const where = source.name
   if (fileSize < 12) {
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: ${fileSize} bytes is too short for a footer`, { source: where })
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: ${fileSize} bytes is too short for a footer`,
+      { source: where })
   }
   const end = new DataView(tail.bytes.buffer, tail.bytes.byteOffset + tail.bytes.length - 8, 8)
   const magic = end.getUint32(4, true)
   if (magic === MAGIC_PARE && !decryption) {
-    throw new ParquetBloomError(ErrorCode.ENCRYPTION_KEY_REQUIRED, `${where}: the file is encrypted (the footer is encrypted: magic PARE): pass options.decryption with its footer key`, { source: where })
+    throw new ParquetBloomError(ErrorCode.ENCRYPTION_KEY_REQUIRED,
+      `${where}: the file is encrypted (the footer is encrypted: magic PARE): pass options.decryption with its footer key`,
+      { source: where })
   }
   if (magic !== MAGIC_PAR1 && magic !== MAGIC_PARE) {
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: it does not end with PAR1 (last 4 bytes ${hex(tail.bytes.subarray(-4))})`, { source: where, offset: fileSize - 4 })
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+      `${where}: not a Parquet file: it does not end with PAR1 (last 4 bytes ${hex(tail.bytes.subarray(-4))})`,
+      { source: where, offset: fileSize - 4 })
   }
   const metadataLength = end.getUint32(0, true)
   const metadataOffset = fileSize - 8 - metadataLength
   if (metadataOffset < 4) {
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: footer length ${metadataLength} does not fit in a ${fileSize}-byte file`, { source: where, offset: fileSize - 8 })
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+      `${where}: footer length ${metadataLength} does not fit in a ${fileSize}-byte file`, { source: where, offset: fileSize - 8 })
   }
   if (metadataLength > maxFooterBytes) {
-    throw new ParquetBloomError(ErrorCode.TOO_LARGE, `${where}: footer is ${metadataLength} bytes, over maxFooterBytes ${maxFooterBytes}`, { source: where, offset: metadataOffset })
+    throw new ParquetBloomError(ErrorCode.TOO_LARGE,
+      `${where}: footer is ${metadataLength} bytes, over maxFooterBytes ${maxFooterBytes}`, { source: where, offset: metadataOffset })
   }
   if (tail.offset === 0 && new DataView(tail.bytes.buffer, tail.bytes.byteOffset, 4).getUint32(0, true) !== magic) {
     // The whole file was read, so the leading magic can be checked for free.
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: it does not start with ${magic === MAGIC_PARE ? 'PARE' : 'PAR1'}`, { source: where, offset: 0 })
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+      `${where}: not a Parquet file: it does not start with ${magic === MAGIC_PARE ? 'PARE' : 'PAR1'}`, { source: where, offset: 0 })
   }
   let metadata
   if (metadataOffset >= tail.offset) {
@@ -74,9 +86,12 @@ export async function readFooter(source, { initialFetchSize = DEFAULT_INITIAL_FE
   const decode = (bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
   // Only an encrypted file loads the encryption modules (js/crypto/load-crypto.js).
   const layout = magic === MAGIC_PARE || decryption
-    ? markEncryptedChunks(await (await loadCrypto()).openEncryptedFooter(metadata, { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode }))
-    // A big footer a window at a time (js/footer/windowed-outline.js, loaded only for one), or whole where that declines it.
-    : (metadata.length > WINDOWED_FOOTER_BYTES && (await import('./windowed-outline.js')).decodeWindowedOutline(metadata, where, outlinePieces)) || decode(metadata)
+    ? markEncryptedChunks(await (await loadCrypto()).openEncryptedFooter(metadata,
+      { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode }))
+    // A big footer a window at a time (js/footer/windowed-outline.js, loaded only for one), or whole
+    // where that declines it.
+    : (metadata.length > WINDOWED_FOOTER_BYTES &&
+      (await import('./windowed-outline.js')).decodeWindowedOutline(metadata, where, outlinePieces)) || decode(metadata)
   setLayoutOrigin(layout, where, metadataOffset)
   return { fileSize, metadataOffset, tail, layout }
 }
@@ -149,7 +164,8 @@ function decodeFileOutline(metadata, where, metadataOffset) {
     // row group, and no more than MIN_CHUNK_BYTES allow; a footer with more is refused below.
     const schemaCapacity = summary.schemaCount
     const rowGroupCapacity = summary.rowGroupCount
-    let chunkCapacity = Math.min(summary.rowGroupCount * Math.max(0, summary.schemaCount - 1), Math.floor(metadata.length / MIN_CHUNK_BYTES))
+    let chunkCapacity = Math.min(summary.rowGroupCount * Math.max(0, summary.schemaCount - 1),
+      Math.floor(metadata.length / MIN_CHUNK_BYTES))
     if (chunkCapacity * (ChunkRecord.bytes + ChunkSpan.bytes) > metadata.length * MAX_RECORDS_PER_FOOTER_BYTE) {
       // Records that could dwarf the footer (tiny chunks, or a hostile footer): count them exactly first.
       status = core.decodeFooter(FooterPass.values.FOOTER_SUMMARY, bytesPtr, metadata.length, 0, summaryPtr)
@@ -170,12 +186,15 @@ function decodeFileOutline(metadata, where, metadataOffset) {
     const rowGroupsPtr = spansPtr + spanBytes
     const schemaPtr = rowGroupsPtr + rowGroupBytes
     const ordersPtr = schemaPtr + schemaBytes
-    status = core.decodeFooter(FooterPass.values.FOOTER_WHOLE, bytesPtr, metadata.length, 0, summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr, spansPtr, ordersPtr,
+    status = core.decodeFooter(FooterPass.values.FOOTER_WHOLE, bytesPtr, metadata.length, 0,
+      summaryPtr, schemaPtr, rowGroupsPtr, chunksPtr, spansPtr, ordersPtr,
       schemaCapacity, rowGroupCapacity, chunkCapacity, orderCapacity)
     summary = FileSummary.read(core, summaryPtr)
     if (status !== NativeStatus.OK) throw malformed(where, metadataOffset, summary.errorOffset)
     if (summary.chunkCount > metadata.length / MIN_CHUNK_BYTES) throw tooManyChunks(where, summary.chunkCount, metadata.length)
-    if (summary.schemaCount !== schemaCapacity || summary.rowGroupCount !== rowGroupCapacity) throw malformed(where, metadataOffset, summary.errorOffset)
+    if (summary.schemaCount !== schemaCapacity || summary.rowGroupCount !== rowGroupCapacity) {
+      throw malformed(where, metadataOffset, summary.errorOffset)
+    }
 
     const schemaWords = core.i32.slice(schemaPtr >> 2, (schemaPtr >> 2) + summary.schemaCount * SCHEMA_WORDS)
     const rowGroupWords = core.f64.slice(rowGroupsPtr >> 3, (rowGroupsPtr >> 3) + summary.rowGroupCount * ROW_GROUP_WORDS)
@@ -196,7 +215,8 @@ function decodeFileOutline(metadata, where, metadataOffset) {
 
 function tooManyChunks(where, chunkCount, footerBytes) {
   return new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
-    `${where}: malformed footer: ${chunkCount} column chunks cannot fit in ${footerBytes} bytes of FileMetaData`, { source: where, field: 'row_groups' })
+    `${where}: malformed footer: ${chunkCount} column chunks cannot fit in ${footerBytes} bytes of FileMetaData`,
+    { source: where, field: 'row_groups' })
 }
 
 function malformed(where, metadataOffset, errorOffset) {

@@ -64,7 +64,8 @@ export function rowGroupRowsOf(rowGroupWords, columns, where) {
     const numColumns = rowGroupWords[g * ROW_GROUP_WORDS + RowGroup.NUM_COLUMNS]
     if (numColumns !== columns.length) {
       throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
-        `${where}: row group ${g} has ${numColumns} column chunks but the schema has ${columns.length} leaf columns`, { source: where, field: `row_groups[${g}].columns` })
+        `${where}: row group ${g} has ${numColumns} column chunks but the schema has ${columns.length} leaf columns`,
+        { source: where, field: `row_groups[${g}].columns` })
     }
   }
   return rowGroupRows
@@ -86,7 +87,9 @@ export function outlineLayout(metadata, summary, columns, rowGroupRows, chunks, 
   return {
     version: summary.version,
     numRows: summary.numRows,
-    createdBy: summary.createdByOffset >= 0 ? utf8.decode(metadata.subarray(summary.createdByOffset, summary.createdByOffset + summary.createdByLength)) : undefined,
+    createdBy: summary.createdByOffset >= 0
+      ? utf8.decode(metadata.subarray(summary.createdByOffset, summary.createdByOffset + summary.createdByLength))
+      : undefined,
     encryptedColumns: summary.hasEncryptionAlgorithm !== 0,
     columns,
     rowGroupRows,
@@ -107,7 +110,8 @@ export function outlineLayout(metadata, summary, columns, rowGroupRows, chunks, 
 
 /** Walks the flattened schema tree (depth-first, num_children) into leaf columns with their paths. */
 export function leafColumns(words, count, metadata, where) {
-  const fail = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed schema: ${why}`, { source: where, field: 'schema' })
+  const fail = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed schema: ${why}`,
+    { source: where, field: 'schema' })
   const element = (i) => {
     const w = i * SCHEMA_WORDS
     const nameOffset = words[w + Schema.NAME_OFFSET]
@@ -155,14 +159,17 @@ export function leafColumns(words, count, metadata, where) {
       pathChars += chars
       if (pathChars > MAX_LEAF_PATH_CHARS) {
         throw new ParquetBloomError(ErrorCode.TOO_LARGE,
-          `${where}: the schema's column paths add up to more than ${MAX_LEAF_PATH_CHARS} characters (at element ${i - 1} of ${count})`, { source: where, field: 'schema' })
+          `${where}: the schema's column paths add up to more than ${MAX_LEAF_PATH_CHARS} characters ` +
+          `(at element ${i - 1} of ${count})`, { source: where, field: 'schema' })
       }
       const path = stack.slice(1).map((s) => s.name)
       path.push(e.name)
       const name = path.join('.')
       if (e.type === undefined) throw fail(`leaf ${shorten(name)} has no physical type (type code ${e.typeCode})`)
       // As parquet-java and Arrow do: without its width no value of the column can be read or hashed.
-      if (e.type === 'FIXED_LEN_BYTE_ARRAY' && !(e.type_length > 0)) throw fail(`leaf ${shorten(name)} is a FIXED_LEN_BYTE_ARRAY without a positive type_length`)
+      if (e.type === 'FIXED_LEN_BYTE_ARRAY' && !(e.type_length > 0)) {
+        throw fail(`leaf ${shorten(name)} is a FIXED_LEN_BYTE_ARRAY without a positive type_length`)
+      }
       columns.push({
         index: columns.length,
         path,

@@ -13,8 +13,9 @@ const Chunk = ChunkRecord.wordIndex('f64')
  * doubles by IndexF64 word (NUM_VALUES …), the int32s by IndexI32 word (FLAGS …). Unlike `layout.chunks`
  * they are decoded a column at a time (js/footer/chunk-indexes.js), so they are kept by column: each
  * decoded column has a slot (`layout.indexSlots[column]`, -1 until decoded) holding its records for every
- * row group in one stretch (js/footer/chunk-indexes.js, which fills the slots, indexRecordAt). Only decoded columns take memory: a probe of one column of a
- * 50-column footer holds 1/50 of the records, and its decode touches no page but theirs.
+ * row group in one stretch (js/footer/chunk-indexes.js, which fills the slots, indexRecordAt). Only
+ * decoded columns take memory: a probe of one column of a 50-column footer holds 1/50 of the records,
+ * and its decode touches no page but theirs.
  */
 const IndexF64 = ChunkIndexRecord.wordIndexOfType('f64')
 const IndexI32 = ChunkIndexRecord.wordIndexOfType('i32')

@@ -25,11 +25,13 @@ const MAX_BLOCK_BYTES = (128 << 20) + (1 << 20)
  *   (tests make them small, so that small footers take many windows)
  * @returns {import('./footer.js').FileLayout | undefined} undefined: decode the footer whole
  */
-export function decodeWindowedOutline(metadata, where, pieces, { windowBytes = WINDOW_BYTES, recordBytes: windowRecordBytes = RECORD_BYTES } = {}) {
+export function decodeWindowedOutline(metadata, where, pieces,
+  { windowBytes = WINDOW_BYTES, recordBytes: windowRecordBytes = RECORD_BYTES } = {}) {
   const [getCore, FileSummary, FooterPass, NativeStatus, RowGroupRecord, ChunkRecord, ChunkSpan, SchemaRecord, acquireFor, leafColumns,
     rowGroupRowsOf, outlineLayout] = pieces
   const core = getCore()
-  const [CHUNK_WORDS, ROW_GROUP_WORDS, SCHEMA_WORDS, SPAN_WORDS] = [ChunkRecord.words(8), RowGroupRecord.words(8), SchemaRecord.words(4), ChunkSpan.words(4)]
+  const [CHUNK_WORDS, ROW_GROUP_WORDS, SCHEMA_WORDS, SPAN_WORDS] =
+    [ChunkRecord.words(8), RowGroupRecord.words(8), SchemaRecord.words(4), ChunkSpan.words(4)]
   const pass = FooterPass.values
   const size = metadata.length
   const summaryBytes = (FileSummary.bytes + 15) & ~15
@@ -47,7 +49,8 @@ export function decodeWindowedOutline(metadata, where, pieces, { windowBytes = W
     core.u8.set(bytes, window + summaryBytes)
     return bytes.length
   }
-  const decodePart = (which, at, length, schema, rowGroups, chunks, spans, orders, [schemaCapacity, rowGroupCapacity, chunkCapacity, orderCapacity]) => {
+  const decodePart = (which, at, length, schema, rowGroups, chunks, spans, orders,
+    [schemaCapacity, rowGroupCapacity, chunkCapacity, orderCapacity]) => {
     const status = core.decodeFooter(which, window + summaryBytes, length, at, window, schema, rowGroups, chunks, spans, orders,
       schemaCapacity, rowGroupCapacity, chunkCapacity, orderCapacity)
     return status === NativeStatus.OK ? FileSummary.read(core, window) : undefined
@@ -82,7 +85,8 @@ export function decodeWindowedOutline(metadata, where, pieces, { windowBytes = W
     // so they must still fit where the whole decode puts them: one pool block (at most MAX_BLOCK_BYTES), within
     // the pool's budget (configure({ maxPoolBytes })), which bound what a hostile footer can make a decode
     // take. Over either, the whole decode says so (LIMIT_EXCEEDED).
-    const recordBytes = chunkCount * (ChunkRecord.bytes + ChunkSpan.bytes) + rowGroupCount * RowGroupRecord.bytes + head.schemaCount * (SchemaRecord.bytes + 4)
+    const recordBytes = chunkCount * (ChunkRecord.bytes + ChunkSpan.bytes) + rowGroupCount * RowGroupRecord.bytes +
+      head.schemaCount * (SchemaRecord.bytes + 4)
     const { heldBytes, maxHeldBytes } = core.native.poolStats()
     if (recordBytes > MAX_BLOCK_BYTES || recordBytes > maxHeldBytes - heldBytes) return undefined
 
@@ -92,7 +96,8 @@ export function decodeWindowedOutline(metadata, where, pieces, { windowBytes = W
     const perWindow = Math.max(1, Math.floor(windowRecordBytes / (RowGroupRecord.bytes + leaves * (ChunkRecord.bytes + ChunkSpan.bytes))))
     const groupBytes = perWindow * RowGroupRecord.bytes
     const chunkBytes = perWindow * leaves * ChunkRecord.bytes
-    records = acquireFor(core, Math.max(groupBytes + chunkBytes + perWindow * leaves * ChunkSpan.bytes, head.schemaCount * 4) + 16, 'records', where)
+    records = acquireFor(core, Math.max(groupBytes + chunkBytes + perWindow * leaves * ChunkSpan.bytes, head.schemaCount * 4) + 16,
+      'records', where)
     const [groupsAt, chunksAt, spansAt] = [records, records + groupBytes, records + groupBytes + chunkBytes]
     let at = head.errorOffset
     wider = 0
@@ -121,7 +126,8 @@ export function decodeWindowedOutline(metadata, where, pieces, { windowBytes = W
     const rowGroupRows = rowGroupRowsOf(rowGroupWords, columns, where)
     const orderCount = Math.min(tail.columnOrderCount, head.schemaCount)
     const columnOrders = tail.columnOrderCount >= 0 ? core.i32.slice(records >> 2, (records >> 2) + orderCount) : null
-    return outlineLayout(metadata, { ...tail, version: head.version, numRows: head.numRows }, columns, rowGroupRows, chunks, chunkSpans, columnOrders)
+    return outlineLayout(metadata, { ...tail, version: head.version, numRows: head.numRows }, columns, rowGroupRows, chunks, chunkSpans,
+      columnOrders)
   } catch {
     return undefined // the whole pass decides, and names what is wrong
   } finally {
