@@ -11,7 +11,9 @@ import { fileGeometry } from './footer/file-geometry.js'
 import { planProbe } from './plan/probe-plan.js'
 import { confirmOptions } from './confirm/confirm-options.js'
 import { LinkModel, transportWindow } from './plan/link-model.js'
-import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks } from './plan/read-scheduler.js'
+import {
+  BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks,
+} from './plan/read-scheduler.js'
 import { openByteSource } from './sources/open-byte-source.js'
 import { HttpSource } from './sources/http-source.js'
 import { confirmFooter, footerThroughCache, rereadFooter } from './footer/cached-footer.js'
@@ -28,7 +30,8 @@ import { lazyMetadata } from './indexes/lazy-metadata.js'
  *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
  *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, fileSize?: number, etag?: string,
  *   retries?: number,
- *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[], signal?: AbortSignal }) => Promise<unknown> } }} [options]
+ *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[],
+ *     signal?: AbortSignal }) => Promise<unknown> } }} [options]
  *   fileSize, etag: the file as a listing describes it (URLs): the tail is read as an exact range, responses
  *   are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached footer is validated by the ETag
  *   retries: transient failures (429, 5xx, resets, timeouts) are retried per request, default 3; 0: none
@@ -155,11 +158,14 @@ export class ParquetFile {
     const wanted = Array.isArray(path) ? path.join('\u0000') : String(path)
     const found = Array.isArray(path)
       ? columns.find((c) => c.path.join('\u0000') === wanted)
-      : columns.find((c) => c.name === wanted) ?? columns.find((c) => c.path.length > 1 && c.path[c.path.length - 1] === wanted && columns.filter((d) => d.path[d.path.length - 1] === wanted).length === 1)
+      : columns.find((c) => c.name === wanted) ??
+        columns.find((c) => c.path.length > 1 && c.path[c.path.length - 1] === wanted &&
+          columns.filter((d) => d.path[d.path.length - 1] === wanted).length === 1)
     if (!found) {
       const names = columns.map((c) => c.name)
       throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
-        `${this.name}: no column ${JSON.stringify(Array.isArray(path) ? path.join('.') : path)}; columns: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length})` : ''}`,
+        `${this.name}: no column ${JSON.stringify(Array.isArray(path) ? path.join('.') : path)}; ` +
+        `columns: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length})` : ''}`,
         { source: this.name, field: String(path) })
     }
     return found
@@ -179,18 +185,22 @@ export class ParquetFile {
   async #probeOnce(columnPath, values, options) {
     this.#assertOpen()
     const mode = options.mode ?? 'auto'
-    if (!MODES.includes(mode)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`)
+    if (!MODES.includes(mode)) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`)
+    }
     const column = this.column(columnPath)
     let encoded
     try {
       encoded = encodeProbeValues(column, values)
     } catch (error) {
       if (!(error instanceof ParquetBloomError)) throw error
-      throw new ParquetBloomError(error.code, `${this.name}: column ${column.name}: ${error.message}`, { source: this.name, field: column.name, cause: error })
+      throw new ParquetBloomError(error.code, `${this.name}: column ${column.name}: ${error.message}`,
+        { source: this.name, field: column.name, cause: error })
     }
     const type = { type: encoded.physicalType, typeLength: encoded.typeLength }
     // Block mode is chosen to read few bytes: only ranges that (nearly) touch are joined, unless asked.
-    const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
+    const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ??
+      (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
     // What a request and a sequential round are worth in bytes, from the link seen so far.
     const window = this.#planWindow(options)
     const roundWindow = this.#window(options)
@@ -219,8 +229,10 @@ export class ParquetFile {
     const rowGroups = plan.results()
     // A sidecar index (js/sidecar/sidecar-index.js) answers what the file's own indexes left open.
     if (this.#options.index) {
-      await this.#options.index.refine({ name: this.name, fileSize: this.fileSize, column: column.name, values: encoded.outcomes.map((o) => o.value), rowGroups,
-        signal: options.signal ?? this.#options.signal })
+      await this.#options.index.refine({
+        name: this.name, fileSize: this.fileSize, column: column.name, values: encoded.outcomes.map((o) => o.value), rowGroups,
+        signal: options.signal ?? this.#options.signal,
+      })
     }
     const result = {
       column: column.name,
@@ -228,7 +240,11 @@ export class ParquetFile {
       logicalType: column.logicalType,
       rowGroups,
     }
-    if (confirm) result.confirm = await this.#confirm({ column, encoded, rowGroups, pageIndexOf: plan.pageIndexOf, columns: options.columns, ...confirm }, { ...options, coalesceGap })
+    if (confirm) {
+      result.confirm = await this.#confirm(
+        { column, encoded, rowGroups, pageIndexOf: plan.pageIndexOf, columns: options.columns, ...confirm },
+        { ...options, coalesceGap })
+    }
     return result
   }
 
@@ -236,12 +252,16 @@ export class ParquetFile {
   async #confirm(probe, options) {
     const before = { ...this.stats }
     // Loaded on the first confirmation: a probe that does not confirm never downloads it (or hyparquet).
-    const [{ planConfirm }, { lookupColumns, lookupRowValues }] = await Promise.all([import('./confirm/confirm.js'), import('./confirm/point-lookups.js')])
+    const [{ planConfirm }, { lookupColumns, lookupRowValues }] =
+      await Promise.all([import('./confirm/confirm.js'), import('./confirm/point-lookups.js')])
     const columns = probe.columns === undefined ? undefined : lookupColumns(this.layout, probe.columns, this.name)
     // A dataset's files share one maxConfirmBytes (js/dataset/dataset.js): each takes what is left of it.
     const budget = options.confirmBudget
     const maxConfirmBytes = budget ? Math.min(probe.maxConfirmBytes, budget.remaining) : probe.maxConfirmBytes
-    const confirmation = planConfirm({ name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity, ...probe, maxConfirmBytes })
+    const confirmation = planConfirm({
+      name: this.name, layout: this.layout, metadataOffset: this.metadataOffset, maxReadBytes: this.#source.maxBytes ?? Infinity,
+      ...probe, maxConfirmBytes,
+    })
     if (budget) budget.remaining -= confirmation.plannedBytes
     await this.#run(confirmation.tasks, options)
     await confirmation.finish()
@@ -250,7 +270,11 @@ export class ParquetFile {
         readRange: (offset, length) => this.readRange(offset, length, options) })
     }
     const after = this.stats
-    return { requests: after.requests - before.requests, bytesFetched: after.bytesFetched - before.bytesFetched, rounds: after.rounds - before.rounds }
+    return {
+      requests: after.requests - before.requests,
+      bytesFetched: after.bytesFetched - before.bytesFetched,
+      rounds: after.rounds - before.rounds,
+    }
   }
 
   /**
@@ -297,7 +321,10 @@ export class ParquetFile {
     const column = this.column(columnPath)
     let parts
     await this.forEachBloomFilter({ rowGroups: [rowGroupIndex], columns: [column.path] }, (p) => { parts = p }, options)
-    return parts ?? { error: this.#refusal(new Unanswerable('no-index', 'this row group has no bloom filter for the column', ErrorCode.NO_BLOOM_FILTER), rowGroupIndex, column.name) }
+    return parts ?? {
+      error: this.#refusal(new Unanswerable('no-index', 'this row group has no bloom filter for the column', ErrorCode.NO_BLOOM_FILTER),
+        rowGroupIndex, column.name),
+    }
   }
 
   /**
@@ -316,7 +343,9 @@ export class ParquetFile {
     try {
       await this.#forEachBloomFilterOnce(selection, visit, options)
     } catch (error) {
-      if (error?.code === ErrorCode.FILE_CHANGED && this.#reread && !this.#closed) await this.#rereadOnce(this.#footerGeneration).catch(() => {})
+      if (error?.code === ErrorCode.FILE_CHANGED && this.#reread && !this.#closed) {
+        await this.#rereadOnce(this.#footerGeneration).catch(() => {})
+      }
       throw error
     }
   }
@@ -340,7 +369,8 @@ export class ParquetFile {
           // Read whole, decrypted once every read is in (js/crypto/encrypted-filter.js).
           const job = { where, crypto: location.crypto, modules: undefined }
           encrypted.push(job)
-          tasks.push(encryptedFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`, (modules) => { job.modules = modules }))
+          tasks.push(encryptedFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`,
+            (modules) => { job.modules = modules }))
           continue
         }
         tasks.push(new WholeFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`,
@@ -428,7 +458,8 @@ export class ParquetFile {
   /** The error a chunk's missing or unusable filter turns into when one is asked for. */
   #refusal(unanswerable, rowGroup, columnName) {
     return new ParquetBloomError(unanswerable.errorCode ?? ErrorCode.UNSUPPORTED_FILTER,
-      `${this.name}: row group ${rowGroup}, column ${columnName}: ${unanswerable.detail}`, { source: this.name, reason: unanswerable.reason, problem: unanswerable.problem })
+      `${this.name}: row group ${rowGroup}, column ${columnName}: ${unanswerable.detail}`,
+      { source: this.name, reason: unanswerable.reason, problem: unanswerable.problem })
   }
 
   get #remote() {
@@ -482,12 +513,17 @@ export class ParquetFile {
 
 /** Decrypts the encrypted filters forEachBloomFilter read (concurrently) and visits them in order. */
 async function visitDecrypted(jobs, visit, name) {
-  const filters = await Promise.all(jobs.map((job) => decryptedFilter(job.crypto, job.modules ?? { error: new ParquetBloomError(ErrorCode.IO, `${name}: the filter was not read`) },
+  const filters = await Promise.all(jobs.map((job) => decryptedFilter(job.crypto,
+    job.modules ?? { error: new ParquetBloomError(ErrorCode.IO, `${name}: the filter was not read`) },
     `${name}: row group ${job.where.rowGroup}, column ${job.where.column}`)))
   jobs.forEach((job, k) => {
     const filter = filters[k]
-    const code = filter instanceof Unanswerable && filter.reason === 'unsupported-filter' ? ErrorCode.UNSUPPORTED_FILTER : ErrorCode.MALFORMED_FILTER
-    if (filter instanceof Unanswerable) visit({ ...job.where, error: new ParquetBloomError(code, filter.detail, { reason: filter.reason }) })
+    const code = filter instanceof Unanswerable && filter.reason === 'unsupported-filter'
+      ? ErrorCode.UNSUPPORTED_FILTER
+      : ErrorCode.MALFORMED_FILTER
+    if (filter instanceof Unanswerable) {
+      visit({ ...job.where, error: new ParquetBloomError(code, filter.detail, { reason: filter.reason }) })
+    }
     else visit({ ...job.where, header: filter.header, bitset: filter.bitset, encrypted: true })
   })
 }
