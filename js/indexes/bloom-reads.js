@@ -32,7 +32,8 @@ const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
  * Where one chunk's filter is, or why there is none to read. Any disagreement between the footer's
  * description of the filter and the file's other structures makes it unusable ('inconsistent-filter').
  * @param {import('../footer/file-geometry.js').FileGeometry} geometry what the footer says about the file's layout
- * @returns {{ offset: number, length: number | undefined, bound: number, crypto?: import('../crypto/encrypted-footer.js').ChunkCrypto } | Unanswerable}
+ * @returns {{ offset: number, length: number | undefined, bound: number,
+ *   crypto?: import('../crypto/encrypted-footer.js').ChunkCrypto } | Unanswerable}
  */
 export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {}) {
   const { layout, metadataOffset } = geometry
@@ -45,7 +46,8 @@ export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {
   if (unavailable) return unavailable
   const inconsistent = (why, problem) => new Unanswerable('inconsistent-filter', why, ErrorCode.MALFORMED_FILTER, problem)
   if (record.indexFlags & IndexFlag.FOREIGN_BLOOM_FIELD) {
-    return inconsistent('bloom_filter_offset or bloom_filter_length is not the integer parquet.thrift defines (a writer\'s own field?)', 'foreign-field')
+    return inconsistent('bloom_filter_offset or bloom_filter_length is not the integer parquet.thrift defines (a writer\'s own field?)',
+      'foreign-field')
   }
   const offset = record.bloomOffset
   // -1 is also what the decoder records for an absent field; 0 and other negatives mean none too.
@@ -55,7 +57,8 @@ export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {
   const recorded = record.bloomLength
   // A filter lives in the data region: after the leading magic, before the footer.
   if (offset < 4 || offset >= metadataOffset) {
-    return inconsistent(`bloom_filter_offset ${offset} is outside the data region [4, ${metadataOffset})`, offset >= metadataOffset ? 'overlaps-footer' : 'outside-file')
+    return inconsistent(`bloom_filter_offset ${offset} is outside the data region [4, ${metadataOffset})`,
+      offset >= metadataOffset ? 'overlaps-footer' : 'outside-file')
   }
   const length = recorded >= 0 ? recorded : undefined
   if (recorded < -1 || recorded === 0) return inconsistent(`bloom_filter_length ${recorded} cannot hold a filter`, 'length-mismatch')
@@ -64,7 +67,9 @@ export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {
   }
   const bound = length !== undefined ? offset + length : Math.min(nextBoundary(geometry.boundaries(), offset), metadataOffset)
   const overlap = overlappingPages(geometry.pageRanges(), offset, length !== undefined ? offset + length : offset + 1)
-  if (overlap) return inconsistent(`bloom filter at ${offset} lies inside a column chunk's pages [${overlap[0]}, ${overlap[1]})`, 'inside-pages')
+  if (overlap) {
+    return inconsistent(`bloom filter at ${offset} lies inside a column chunk's pages [${overlap[0]}, ${overlap[1]})`, 'inside-pages')
+  }
   return { offset, length, bound, crypto }
 }
 
@@ -110,7 +115,8 @@ class FilterTask {
     }
     if (header.status === NativeStatus.MALFORMED && header.problem === 'truncated' && end < this.bound) {
       this.refuse(new ParquetBloomError(ErrorCode.TOO_LARGE,
-        `${this.where}: bloom filter at offset ${this.offset}: the header is longer than ${MAX_HEADER_BYTES} bytes`, { offset: this.offset, field: 'BloomFilterHeader' }), header)
+        `${this.where}: bloom filter at offset ${this.offset}: the header is longer than ${MAX_HEADER_BYTES} bytes`,
+        { offset: this.offset, field: 'BloomFilterHeader' }), header)
       return null
     }
     if (header.status !== NativeStatus.OK) {
@@ -124,7 +130,8 @@ class FilterTask {
       const why = this.length !== undefined
         ? `bloom_filter_length ${this.length} ≠ header ${header.headerLength} + numBytes ${header.numBytes} (= ${described})`
         : `the filter (${header.headerLength} + ${header.numBytes} bytes) runs into the next structure at ${this.bound}`
-      this.refuse(new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `${this.where}: inconsistent bloom filter at offset ${this.offset}: ${why}`,
+      this.refuse(new ParquetBloomError(ErrorCode.MALFORMED_FILTER,
+        `${this.where}: inconsistent bloom filter at offset ${this.offset}: ${why}`,
         { offset: this.offset, reason: 'inconsistent-filter', problem: this.length !== undefined ? 'length-mismatch' : undefined }), header)
       return null
     }
@@ -199,7 +206,8 @@ export class WholeFilterTask extends FilterTask {
   refuse(error, header) {
     // Only a header decoded to its end (refused for what it names, not for how it is encoded) says
     // truly where its bitset lies.
-    const describesBits = header && (header.status === NativeStatus.UNSUPPORTED || (header.status === NativeStatus.OK && error.reason === 'inconsistent-filter'))
+    const describesBits = header &&
+      (header.status === NativeStatus.UNSUPPORTED || (header.status === NativeStatus.OK && error.reason === 'inconsistent-filter'))
     const usable = describesBits && isValidNumBytes(header.numBytes) &&
       header.headerLength > 0 && this.offset + header.headerLength + header.numBytes <= this.bound
     if (this.keepRefusedBits && usable) {
@@ -211,7 +219,8 @@ export class WholeFilterTask extends FilterTask {
   }
 
   giveUp(reason) {
-    this.onRefused(new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `${this.where}: bloom filter at offset ${this.offset}: ${reason}`, { offset: this.offset }))
+    this.onRefused(new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `${this.where}: bloom filter at offset ${this.offset}: ${reason}`,
+      { offset: this.offset }))
   }
 }
 
@@ -241,7 +250,8 @@ export class ProbeTask extends FilterTask {
   }
 
   refuse(error) {
-    this.refuseWith(error.reason ?? (error.code === ErrorCode.UNSUPPORTED_FILTER ? 'unsupported-filter' : 'malformed-filter'), error.message)
+    this.refuseWith(error.reason ?? (error.code === ErrorCode.UNSUPPORTED_FILTER ? 'unsupported-filter' : 'malformed-filter'),
+      error.message)
   }
 
   giveUp(reason) {
@@ -251,7 +261,9 @@ export class ProbeTask extends FilterTask {
   needsWithLayout(layout) {
     const header = { start: this.offset, end: this.offset + layout.headerLength }
     const useBlocks = this.chooseBlocks(layout, () => false)
-    return useBlocks ? joinNear([header, ...this.blockRanges(layout)], Math.min(this.costs.requestBytes, MAX_JOIN_GAP_BYTES)) : [{ start: this.offset, end: this.offset + layout.headerLength + layout.numBytes }]
+    return useBlocks
+      ? joinNear([header, ...this.blockRanges(layout)], Math.min(this.costs.requestBytes, MAX_JOIN_GAP_BYTES))
+      : [{ start: this.offset, end: this.offset + layout.headerLength + layout.numBytes }]
   }
 
   afterHeader(lookup, header) {
@@ -273,7 +285,11 @@ export class ProbeTask extends FilterTask {
     }
     if (missing.length) return mergeBlockRanges(missing, base, Math.min(this.costs.requestBytes, MAX_JOIN_GAP_BYTES))
     // Candidates already decided elsewhere are checked against an empty block; their answer is unused.
-    for (let k = 0; k < blocks.length; k++) gathered.push(this.needed && !this.needed[k] ? EMPTY_BLOCK : lookup(base + blocks[k] * BYTES_PER_BLOCK, base + (blocks[k] + 1) * BYTES_PER_BLOCK))
+    for (let k = 0; k < blocks.length; k++) {
+      gathered.push(this.needed && !this.needed[k]
+        ? EMPTY_BLOCK
+        : lookup(base + blocks[k] * BYTES_PER_BLOCK, base + (blocks[k] + 1) * BYTES_PER_BLOCK))
+    }
     this.answer(this.probe.checkBlocks(gathered))
     return null
   }
@@ -289,7 +305,8 @@ export class ProbeTask extends FilterTask {
     const base = this.offset + layout.headerLength
     if (isHeld(this.offset, base + layout.numBytes)) return { split: 0, joined: 0 }
     if (this.mode === 'filter') return { split: 1, joined: 1 }
-    const blocks = this.neededBlocks(layout.numBytes / BYTES_PER_BLOCK).filter((b) => !isHeld(base + b * BYTES_PER_BLOCK, base + (b + 1) * BYTES_PER_BLOCK))
+    const blocks = this.neededBlocks(layout.numBytes / BYTES_PER_BLOCK)
+      .filter((b) => !isHeld(base + b * BYTES_PER_BLOCK, base + (b + 1) * BYTES_PER_BLOCK))
     const ranges = mergeBlockRanges(blocks, base, this.probe.coalesceGap)
     if (this.mode === 'auto' && ranges.reduce((n, r) => n + r.end - r.start, 0) >= layout.numBytes) return { split: 1, joined: 1 }
     const header = isHeld(this.offset, base) ? [] : [{ start: this.offset, end: base }]
@@ -302,7 +319,8 @@ export class ProbeTask extends FilterTask {
     if (this.mode === 'filter') return false
     const base = this.offset + layout.headerLength
     if (isHeld(base, base + layout.numBytes)) return false
-    const blocks = this.neededBlocks(layout.numBytes / BYTES_PER_BLOCK).filter((b) => !isHeld(base + b * BYTES_PER_BLOCK, base + (b + 1) * BYTES_PER_BLOCK))
+    const blocks = this.neededBlocks(layout.numBytes / BYTES_PER_BLOCK)
+      .filter((b) => !isHeld(base + b * BYTES_PER_BLOCK, base + (b + 1) * BYTES_PER_BLOCK))
     if (blocks.length === 0) return true
     // Header and blocks come in the same wave as a whole filter would: only bytes and requests differ.
     const ranges = mergeBlockRanges(blocks, base, this.probe.coalesceGap)
@@ -349,7 +367,8 @@ function mergeBlockRanges(blocks, base, gap = 0) {
  * @param {{ offset: number, length: number | undefined, bound: number }} location @param {string} where
  */
 export function encryptedFilterTask(location, where, onModules) {
-  return new (loadedCrypto().EncryptedFilterTask)(location, where, onModules, { maxHeaderBytes: MAX_HEADER_BYTES, maxFilterBytes: MAX_NUM_BYTES })
+  return new (loadedCrypto().EncryptedFilterTask)(location, where, onModules,
+    { maxHeaderBytes: MAX_HEADER_BYTES, maxFilterBytes: MAX_NUM_BYTES })
 }
 
 /**
@@ -364,13 +383,15 @@ export async function decryptedFilter(crypto, modules, where) {
   const header = decodeHeaderBytes(headerBytes)
   if (header.status !== NativeStatus.OK) {
     const error = headerError(header, `${where}: bloom filter`)
-    return new Unanswerable(error.reason ?? (header.status === NativeStatus.UNSUPPORTED ? 'unsupported-filter' : 'malformed-filter'), error.message)
+    return new Unanswerable(error.reason ?? (header.status === NativeStatus.UNSUPPORTED ? 'unsupported-filter' : 'malformed-filter'),
+      error.message)
   }
   // Both modules authenticated, so they are the writer's: still, a header that does not describe this
   // bitset is not used. Bytes after the header's struct are ignored, as Thrift readers do (parquet-mr's
   // header modules carry padding: 100 bytes for a 16-byte header in the parquet-testing files).
   if (header.numBytes !== bitset.length) {
-    return new Unanswerable('inconsistent-filter', `${where}: the decrypted bloom filter header says numBytes ${header.numBytes}, the bitset has ${bitset.length}`)
+    return new Unanswerable('inconsistent-filter',
+      `${where}: the decrypted bloom filter header says numBytes ${header.numBytes}, the bitset has ${bitset.length}`)
   }
   return { header, bitset }
 }
@@ -420,7 +441,9 @@ export class HashedCandidates {
       core.u8.set(this.hashes, at)
       const out = at + this.count * 8
       const status = core.native.checkHashes(filterPtr, bitset.length, at, this.count, out)
-      if (status !== NativeStatus.OK) throw new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `bitset of ${bitset.length} bytes refused (status ${status})`)
+      if (status !== NativeStatus.OK) {
+        throw new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `bitset of ${bitset.length} bytes refused (status ${status})`)
+      }
       return core.u8.slice(out, out + this.count)
     } finally {
       core.release(filterPtr)

@@ -51,15 +51,23 @@ export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffse
   const totalSize = record.totalCompressedSize
   const inconsistent = (detail) => ({ reason: 'inconsistent-dictionary', detail })
   if (dictionaryOffset !== -1 && !(dictionaryOffset >= 4 && dictionaryOffset < dataOffset)) {
-    return inconsistent(`dictionary_page_offset ${dictionaryOffset} does not lie between the file's magic and data_page_offset ${dataOffset}`)
+    return inconsistent(
+      `dictionary_page_offset ${dictionaryOffset} does not lie between the file's magic and data_page_offset ${dataOffset}`)
   }
   const coverage = dictionaryCoverage(record)
   if (!coverage.present) return { reason: 'no-dictionary', detail: 'the chunk has no dictionary page' }
   if (coverage.allDataPages === false) {
-    return { reason: 'not-dictionary-only', detail: 'some data pages are not dictionary-encoded (encoding_stats or encodings say so), so the dictionary is not every value' }
+    return {
+      reason: 'not-dictionary-only',
+      detail: 'some data pages are not dictionary-encoded (encoding_stats or encodings say so), so the dictionary is not every value',
+    }
   }
   if (coverage.allDataPages !== true) {
-    return { reason: 'not-dictionary-only', detail: 'without encoding_stats the encodings cannot show that every data page is dictionary-encoded (parquet-java DictionaryFilter rule)' }
+    return {
+      reason: 'not-dictionary-only',
+      detail: 'without encoding_stats the encodings cannot show that every data page is dictionary-encoded ' +
+        '(parquet-java DictionaryFilter rule)',
+    }
   }
   const start = dictionaryOffset === -1 ? dataOffset : dictionaryOffset
   if (!(start >= 4 && totalSize > 0 && start + totalSize <= metadataOffset)) {
@@ -68,7 +76,8 @@ export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffse
   if (dictionaryOffset === -1) return { offset: start, maxLength: totalSize, exact: false }
   const maxLength = dataOffset - dictionaryOffset
   if (maxLength >= totalSize) {
-    return inconsistent(`the data pages start ${maxLength} bytes after the dictionary page, at or past the chunk's total_compressed_size ${totalSize}`)
+    return inconsistent(`the data pages start ${maxLength} bytes after the dictionary page, ` +
+      `at or past the chunk's total_compressed_size ${totalSize}`)
   }
   return { offset: start, maxLength, exact: true }
 }
@@ -111,13 +120,20 @@ export function shouldReadDictionary(option, dictionaryBytes, bloomBytes) {
  *   `codec`: ColumnMetaData.codec (a ChunkView's codec, js/footer/records.js) or its name; `exact`: the range's
  *   `exact`; `compressors`: decompressors by codec name (hyparquet's Compressors shape) instead of
  *   loading hyparquet-compressors, e.g. in a browser page without an import map for it.
- * @returns {Promise<{ set: DictionarySet } | { error: { reason: 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large', detail: string } }>}
+ * @returns {Promise<{ set: DictionarySet }
+ *   | { error: { reason: 'malformed-dictionary' | 'unsupported-codec' | 'dictionary-too-large', detail: string } }>}
  */
-export async function decodeDictionary(bytes, { physicalType, typeLength, codec, exact = true, maxBytes = MAX_DICTIONARY_BYTES, compressors } = /** @type {DecodeDictionaryOptions} */ ({})) {
-  if (!(bytes instanceof Uint8Array)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'decodeDictionary needs the page bytes as a Uint8Array')
+export async function decodeDictionary(bytes, {
+  physicalType, typeLength, codec, exact = true, maxBytes = MAX_DICTIONARY_BYTES, compressors,
+} = /** @type {DecodeDictionaryOptions} */ ({})) {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'decodeDictionary needs the page bytes as a Uint8Array')
+  }
   const width = valueWidth(physicalType, typeLength)
   const codecId = typeof codec === 'string' ? CODEC_NAMES.indexOf(codec) : codec
-  if (!(Number.isInteger(codecId) && codecId >= 0)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `unknown codec ${JSON.stringify(codec)}`)
+  if (!(Number.isInteger(codecId) && codecId >= 0)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `unknown codec ${JSON.stringify(codec)}`)
+  }
 
   const decoded = decodePageHeader(bytes)
   if ('problem' in decoded) return malformed(decoded.problem)
@@ -129,14 +145,21 @@ export async function decodeDictionary(bytes, { physicalType, typeLength, codec,
   const { compressedPageSize, uncompressedPageSize } = header
   if (encoding !== PLAIN && encoding !== PLAIN_DICTIONARY) return malformed(`the dictionary page's encoding ${encoding} is not PLAIN`)
   if (!(numValues >= 0 && compressedPageSize >= 0 && uncompressedPageSize >= 0)) {
-    return malformed(`the page header lacks or has negative num_values (${numValues}), compressed (${compressedPageSize}) or uncompressed (${uncompressedPageSize}) size`)
+    return malformed(`the page header lacks or has negative num_values (${numValues}), ` +
+      `compressed (${compressedPageSize}) or uncompressed (${uncompressedPageSize}) size`)
   }
   const pageEnd = headerLength + compressedPageSize
   if (exact ? pageEnd !== bytes.length : pageEnd > bytes.length) {
-    return malformed(`a ${headerLength}-byte header and ${compressedPageSize} bytes of page ${exact ? 'do not fill' : 'do not fit in'} the ${bytes.length} bytes the footer gives the dictionary page`)
+    return malformed(`a ${headerLength}-byte header and ${compressedPageSize} bytes of page ${exact ? 'do not fill' : 'do not fit in'} ` +
+      `the ${bytes.length} bytes the footer gives the dictionary page`)
   }
   if (uncompressedPageSize > maxBytes) {
-    return { error: { reason: 'dictionary-too-large', detail: `the dictionary page is ${uncompressedPageSize} bytes uncompressed, over the ${maxBytes}-byte limit` } }
+    return {
+      error: {
+        reason: 'dictionary-too-large',
+        detail: `the dictionary page is ${uncompressedPageSize} bytes uncompressed, over the ${maxBytes}-byte limit`,
+      },
+    }
   }
   const needed = physicalType === 'BOOLEAN' ? Math.ceil(numValues / 8) : numValues * (width ?? MIN_VALUE_BYTES[physicalType])
   if (needed > uncompressedPageSize) return malformed(`${numValues} ${physicalType} values cannot fit in ${uncompressedPageSize} bytes`)
@@ -166,7 +189,8 @@ function malformed(detail) {
 function valueWidth(physicalType, typeLength) {
   if (physicalType === 'FIXED_LEN_BYTE_ARRAY') {
     if (!(Number.isInteger(typeLength) && typeLength > 0)) {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `a FIXED_LEN_BYTE_ARRAY dictionary needs a positive typeLength, got ${typeLength}`)
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+        `a FIXED_LEN_BYTE_ARRAY dictionary needs a positive typeLength, got ${typeLength}`)
     }
     return typeLength
   }
@@ -245,7 +269,8 @@ function keyFunction(physicalType) {
       return f64Bits[0]
     }
     case 'BOOLEAN': return (c) => (typeof c === 'boolean' ? c : undefined)
-    case 'BYTE_ARRAY': return (c) => (typeof c === 'string' ? latin1.decode(utf8.encode(c)) : c instanceof Uint8Array ? latin1.decode(c) : undefined)
+    case 'BYTE_ARRAY':
+      return (c) => (typeof c === 'string' ? latin1.decode(utf8.encode(c)) : c instanceof Uint8Array ? latin1.decode(c) : undefined)
     default: return (c) => (c instanceof Uint8Array ? latin1.decode(c) : undefined)
   }
 }

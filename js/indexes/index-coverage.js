@@ -32,7 +32,9 @@ export function chunkIndexes(geometry, rowGroup, columnIndex) {
   else if (!(flags & (IndexFlag.HAS_STATISTICS | IndexFlag.FOREIGN_STATISTICS_FIELD))) statistics = { present: false, usable: false }
   else {
     const stats = chunkStatistics(layout, rowGroup, column, sortOrderFor(column))
-    statistics = stats.usable ? { present: true, usable: true } : { present: true, usable: false, reason: stats.reason, detail: stats.detail }
+    statistics = stats.usable
+      ? { present: true, usable: true }
+      : { present: true, usable: false, reason: stats.reason, detail: stats.detail }
   }
   const { bloomOffset } = record
   return {
@@ -74,12 +76,22 @@ export function dictionaryCoverage(record) {
  * @param {import('../crypto/encrypted-footer.js').ChunkCrypto} [crypto]
  */
 export function chunkUnavailable(flags, crypto) {
-  if (crypto?.missing !== undefined) return new Unanswerable('no-key', `this column is encrypted and ${crypto.missing}`, ErrorCode.ENCRYPTION_KEY_REQUIRED)
+  if (crypto?.missing !== undefined) {
+    return new Unanswerable('no-key', `this column is encrypted and ${crypto.missing}`, ErrorCode.ENCRYPTION_KEY_REQUIRED)
+  }
   if (crypto) return chunkUnavailable(flags & ~(ChunkFlag.ENCRYPTED_META_DATA | ChunkFlag.HAS_CRYPTO_META_DATA))
-  if (flags & ChunkFlag.ENCRYPTED_META_DATA) return new Unanswerable('encrypted-column', 'this column\'s metadata is encrypted', ErrorCode.ENCRYPTED)
+  if (flags & ChunkFlag.ENCRYPTED_META_DATA) {
+    return new Unanswerable('encrypted-column', 'this column\'s metadata is encrypted', ErrorCode.ENCRYPTED)
+  }
   // crypto_metadata alone also means an encrypted column, and its bloom filter is ciphertext.
-  if (flags & ChunkFlag.HAS_CRYPTO_META_DATA) return new Unanswerable('encrypted-column', 'this column is encrypted (it has crypto_metadata)', ErrorCode.ENCRYPTED)
-  if (!(flags & ChunkFlag.HAS_META_DATA)) return new Unanswerable('no-column-metadata', 'the column chunk has no metadata', ErrorCode.UNSUPPORTED_FILTER)
-  if (flags & ChunkFlag.EXTERNAL_FILE) return new Unanswerable('external-file', 'the column chunk lives in another file', ErrorCode.UNSUPPORTED_FILTER)
+  if (flags & ChunkFlag.HAS_CRYPTO_META_DATA) {
+    return new Unanswerable('encrypted-column', 'this column is encrypted (it has crypto_metadata)', ErrorCode.ENCRYPTED)
+  }
+  if (!(flags & ChunkFlag.HAS_META_DATA)) {
+    return new Unanswerable('no-column-metadata', 'the column chunk has no metadata', ErrorCode.UNSUPPORTED_FILTER)
+  }
+  if (flags & ChunkFlag.EXTERNAL_FILE) {
+    return new Unanswerable('external-file', 'the column chunk lives in another file', ErrorCode.UNSUPPORTED_FILTER)
+  }
   return null
 }

@@ -37,10 +37,16 @@ export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset)
   const locate = (what, offset, length) => {
     if (offset === -1 && length === -1) return null
     const where = `${what} at ${offset} (${length} bytes)`
-    if (offset === -1 || length === -1) return { problem: `the footer gives the ${what}'s ${offset === -1 ? 'length' : 'offset'} without its ${offset === -1 ? 'offset' : 'length'}` }
+    if (offset === -1 || length === -1) {
+      return {
+        problem: `the footer gives the ${what}'s ${offset === -1 ? 'length' : 'offset'} without its ${offset === -1 ? 'offset' : 'length'}`,
+      }
+    }
     if (!Number.isSafeInteger(offset) || length <= 0) return { problem: `the ${where} has an impossible offset or length` }
     if (offset < 4 || offset + length > metadataOffset) return { problem: `the ${where} is outside the file's data [4, ${metadataOffset})` }
-    if (range && offset < range.chunkEnd && offset + length > range.chunkStart) return { problem: `the ${where} overlaps the chunk's pages [${range.chunkStart}, ${range.chunkEnd})` }
+    if (range && offset < range.chunkEnd && offset + length > range.chunkStart) {
+      return { problem: `the ${where} overlaps the chunk's pages [${range.chunkStart}, ${range.chunkEnd})` }
+    }
     return { offset, length }
   }
   const ci = locate('column index', record.columnIndexOffset, record.columnIndexLength)
@@ -66,13 +72,17 @@ export function chunkByteRange(layout, rowGroup, columnIndex) {
  * The sort order a column's page bounds are in, or why they have none: ColumnIndex min/max are in the
  * column order (PageIndex.md), read as for min_value/max_value (boundsOrderProblem: TYPE_ORDER, or no
  * column_orders at all), and not from writers known to compute them otherwise (js/indexes/writer-rules.js).
- * @returns {{ usable: boolean, order?: { kind: string, width: number, signed: boolean }, reason?: string, problem?: string, detail?: string, rules?: object[] }}
+ * @returns {{ usable: boolean, order?: { kind: string, width: number, signed: boolean }, reason?: string, problem?: string,
+ *   detail?: string, rules?: object[] }}
  */
 export function pageIndexOrder(layout, column) {
   const orderProblem = boundsOrderProblem(layout, column)
   if (orderProblem !== null) return unusable('no-sort-order', 'column-order', orderProblem)
   const order = sortOrderFor(column)
-  if (!order) return unusable('no-sort-order', 'column-order', 'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)')
+  if (!order) {
+    return unusable('no-sort-order', 'column-order',
+      'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)')
+  }
   const rules = writerRulesFor(layout.createdBy, 'statistics', column).filter((rule) => rule.pageIndex)
   if (rules.length) return { ...unusable('untrusted-writer', 'writer', `${rules[0].message} (${rules[0].link})`), rules }
   return { usable: true, order }
@@ -83,9 +93,10 @@ export function pageIndexOrder(layout, column) {
  *   monotone: boolean, unconfirmedNullPages: number, firstRowIndexes: Float64Array, offsets: Float64Array,
  *   compressedSizes: Float64Array }} PreparedPageIndex
  *   `pages`: the pages that may hold a non-null value, ascending (null pages their null counts confirm
- *   are left out; unconfirmed ones are kept, unbounded, and counted in unconfirmedNullPages); `min`/`max`: their bounds as sort keys (unbounded sides as
- *   sentinels), aligned with `pages`; `monotone`: both bounds non-decreasing along `pages` (checked,
- *   not taken from boundary_order), so a value's pages are one run found by binary search.
+ *   are left out; unconfirmed ones are kept, unbounded, and counted in unconfirmedNullPages); `min`/`max`:
+ *   their bounds as sort keys (unbounded sides as sentinels), aligned with `pages`; `monotone`: both bounds
+ *   non-decreasing along `pages` (checked, not taken from boundary_order), so a value's pages are one run
+ *   found by binary search.
  * @typedef {{ usable: false, reason: string, problem: string, detail: string }} UnusablePageIndex
  */
 
@@ -101,16 +112,21 @@ export function pageIndexOrder(layout, column) {
  *   chunkNullCount: the chunk statistics' null_count when known (the pages' counts cannot add up to more)
  * @returns {PreparedPageIndex | UnusablePageIndex}
  */
-export function preparePageIndex(order, columnIndex, offsetIndex, { numRows, chunkStart, chunkEnd, repeated = false, chunkNullCount = -1 }) {
+export function preparePageIndex(order, columnIndex, offsetIndex,
+  { numRows, chunkStart, chunkEnd, repeated = false, chunkNullCount = -1 }) {
   if ('error' in columnIndex) return unusable(columnIndex.error.reason, 'decode', columnIndex.error.detail)
-  if (!offsetIndex) return unusable(INCONSISTENT, 'no-offset-index', 'the chunk has a column index without the offset index PageIndex.md requires with it')
+  if (!offsetIndex) {
+    return unusable(INCONSISTENT, 'no-offset-index', 'the chunk has a column index without the offset index PageIndex.md requires with it')
+  }
   if ('error' in offsetIndex) return unusable(offsetIndex.error.reason, 'decode', offsetIndex.error.detail)
   const { nullPages, minValues, maxValues, nullCounts } = columnIndex
   const { offsets, compressedSizes, firstRowIndexes } = offsetIndex
   const pageCount = nullPages.length
   if (pageCount === 0) return unusable(INCONSISTENT, 'list-lengths', 'the column index lists no pages')
-  if (minValues.length !== pageCount || maxValues.length !== pageCount || offsets.length !== pageCount || (nullCounts && nullCounts.length !== pageCount)) {
-    return unusable(INCONSISTENT, 'list-lengths', `the page lists differ in length: null_pages ${pageCount}, min_values ${minValues.length}, ` +
+  if (minValues.length !== pageCount || maxValues.length !== pageCount || offsets.length !== pageCount ||
+    (nullCounts && nullCounts.length !== pageCount)) {
+    return unusable(INCONSISTENT, 'list-lengths',
+      `the page lists differ in length: null_pages ${pageCount}, min_values ${minValues.length}, ` +
       `max_values ${maxValues.length}, null_counts ${nullCounts ? nullCounts.length : 'absent'}, page_locations ${offsets.length}`)
   }
   const rows = checkRows(firstRowIndexes, numRows)
@@ -123,15 +139,20 @@ export function preparePageIndex(order, columnIndex, offsetIndex, { numRows, chu
 }
 
 function checkRows(firstRowIndexes, numRows) {
-  if (firstRowIndexes[0] !== 0) return unusable(INCONSISTENT, 'first-row-index', `the first page starts at row ${firstRowIndexes[0]}, not 0`)
+  if (firstRowIndexes[0] !== 0) {
+    return unusable(INCONSISTENT, 'first-row-index', `the first page starts at row ${firstRowIndexes[0]}, not 0`)
+  }
   for (let i = 1; i < firstRowIndexes.length; i++) {
     // Pages begin on row boundaries (PageIndex.md), so each holds at least one row.
     if (!(firstRowIndexes[i] > firstRowIndexes[i - 1])) {
-      return unusable(INCONSISTENT, 'first-row-index', `page ${i} starts at row ${firstRowIndexes[i]}, not after page ${i - 1} (row ${firstRowIndexes[i - 1]})`)
+      return unusable(INCONSISTENT, 'first-row-index',
+        `page ${i} starts at row ${firstRowIndexes[i]}, not after page ${i - 1} (row ${firstRowIndexes[i - 1]})`)
     }
   }
   const last = firstRowIndexes[firstRowIndexes.length - 1]
-  if (!(last < numRows)) return unusable(INCONSISTENT, 'first-row-index', `the last page starts at row ${last} but the row group has ${numRows} rows`)
+  if (!(last < numRows)) {
+    return unusable(INCONSISTENT, 'first-row-index', `the last page starts at row ${last} but the row group has ${numRows} rows`)
+  }
   return null
 }
 
@@ -147,7 +168,9 @@ function checkPlaces(offsets, sizes, chunkStart, chunkEnd) {
     }
     end = offsets[i] + sizes[i]
   }
-  if (bounded && end > chunkEnd) return unusable(INCONSISTENT, 'page-locations', `the last page ends at ${end}, past the chunk's end at ${chunkEnd}`)
+  if (bounded && end > chunkEnd) {
+    return unusable(INCONSISTENT, 'page-locations', `the last page ends at ${end}, past the chunk's end at ${chunkEnd}`)
+  }
   return null
 }
 
@@ -168,16 +191,23 @@ function confirmNullPages(nullPages, nullCounts, firstRowIndexes, numRows, repea
     total += count
     const rows = (i + 1 < n ? firstRowIndexes[i + 1] : numRows) - firstRowIndexes[i]
     // parquet-java GH-3457: null_pages[i] true with null_counts[i] 0 cannot both be right.
-    if (nullPages[i] && count === 0) return unusable(INCONSISTENT, 'null-counts', `page ${i} is a null page with null_count 0 (parquet-java GH-3457)`)
+    if (nullPages[i] && count === 0) {
+      return unusable(INCONSISTENT, 'null-counts', `page ${i} is a null page with null_count 0 (parquet-java GH-3457)`)
+    }
     if (!repeated) {
       // Outside repeated fields a page holds one value (null or not) per row.
-      if (nullPages[i] && count !== rows) return unusable(INCONSISTENT, 'null-counts', `page ${i} is a null page of ${rows} rows with null_count ${count}`)
-      if (!nullPages[i] && count >= rows) return unusable(INCONSISTENT, 'null-counts', `page ${i} is not a null page but null_count ${count} covers its ${rows} rows`)
+      if (nullPages[i] && count !== rows) {
+        return unusable(INCONSISTENT, 'null-counts', `page ${i} is a null page of ${rows} rows with null_count ${count}`)
+      }
+      if (!nullPages[i] && count >= rows) {
+        return unusable(INCONSISTENT, 'null-counts', `page ${i} is not a null page but null_count ${count} covers its ${rows} rows`)
+      }
     }
     if (nullPages[i]) confirmed[i] = 1
   }
   if (chunkNullCount >= 0 && total > chunkNullCount) {
-    return unusable(INCONSISTENT, 'null-counts', `the pages' null counts add up to ${total}, more than the chunk's null_count ${chunkNullCount}`)
+    return unusable(INCONSISTENT, 'null-counts',
+      `the pages' null counts add up to ${total}, more than the chunk's null_count ${chunkNullCount}`)
   }
   return { confirmed }
 }
@@ -189,7 +219,9 @@ const ABOVE_ALL = Symbol('above all')
 function prepareBounds(order, columnIndex, confirmedNull, locations) {
   const { nullPages, minValues, maxValues, boundaryOrder } = columnIndex
   const { pageCount } = locations
-  if (!(boundaryOrder in BOUNDARY_ORDERS)) return unusable(INCONSISTENT, 'boundary-order', `boundary_order ${boundaryOrder} is not one parquet.thrift defines`)
+  if (!(boundaryOrder in BOUNDARY_ORDERS)) {
+    return unusable(INCONSISTENT, 'boundary-order', `boundary_order ${boundaryOrder} is not one parquet.thrift defines`)
+  }
   let kept = 0
   let unconfirmedNullPages = 0
   for (let i = 0; i < pageCount; i++) {
@@ -207,8 +239,14 @@ function prepareBounds(order, columnIndex, confirmedNull, locations) {
     const min = nullPages[i] ? store.lowest : boundKey(order, store, minValues[i], store.lowest)
     const max = nullPages[i] ? store.highest : boundKey(order, store, maxValues[i], store.highest)
     for (const [which, key] of [['min', min], ['max', max]]) {
-      if (key === WRONG_WIDTH) return unusable(INCONSISTENT, 'bound-width', `page ${i}'s ${which} bound is ${(which === 'min' ? minValues : maxValues)[i].length} bytes, not the column's ${order.width}`)
-      if (key !== key) return unusable(INCONSISTENT, 'nan-bound', `page ${i}'s ${which} bound is NaN, which says nothing about the other values (PARQUET-1246)`)
+      if (key === WRONG_WIDTH) {
+        return unusable(INCONSISTENT, 'bound-width',
+          `page ${i}'s ${which} bound is ${(which === 'min' ? minValues : maxValues)[i].length} bytes, not the column's ${order.width}`)
+      }
+      if (key !== key) {
+        return unusable(INCONSISTENT, 'nan-bound',
+          `page ${i}'s ${which} bound is NaN, which says nothing about the other values (PARQUET-1246)`)
+      }
     }
     if (store.compare(min, max) > 0) return unusable(INCONSISTENT, 'min-above-max', `page ${i}'s min bound is larger than its max`)
     store.min[j] = min
@@ -222,7 +260,10 @@ function prepareBounds(order, columnIndex, confirmedNull, locations) {
   for (let p = 1; p < kept && monotone; p++) {
     monotone = store.compare(store.min[p - 1], store.min[p]) <= 0 && store.compare(store.max[p - 1], store.max[p]) <= 0
   }
-  return { usable: true, order, pageCount, pages, min: store.min, max: store.max, compare: store.compare, monotone, unconfirmedNullPages, ...locations }
+  return {
+    usable: true, order, pageCount, pages, min: store.min, max: store.max, compare: store.compare, monotone, unconfirmedNullPages,
+    ...locations,
+  }
 }
 
 const BOUNDARY_ORDERS = ['UNORDERED', 'ASCENDING', 'DESCENDING']
@@ -245,7 +286,8 @@ function claimedOrderBroken(store, bounded, pages, boundaryOrder) {
   let previous = -1
   for (let p = 0; p < bounded.length; p++) {
     if (!bounded[p]) continue
-    if (previous >= 0 && (sign * store.compare(store.min[previous], store.min[p]) > 0 || sign * store.compare(store.max[previous], store.max[p]) > 0)) {
+    if (previous >= 0 &&
+      (sign * store.compare(store.min[previous], store.min[p]) > 0 || sign * store.compare(store.max[previous], store.max[p]) > 0)) {
       return `the bounds of pages ${pages[previous]} and ${pages[p]} are not in that order`
     }
     previous = p
@@ -257,7 +299,9 @@ const compareNative = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Typed storage, decoder and comparison for one order's bounds; unbounded sides compare past every key. */
 function boundStore(order, n) {
-  const numbers = (decode) => ({ min: new Float64Array(n), max: new Float64Array(n), lowest: -Infinity, highest: Infinity, decode, compare: compareNative })
+  const numbers = (decode) => ({
+    min: new Float64Array(n), max: new Float64Array(n), lowest: -Infinity, highest: Infinity, decode, compare: compareNative,
+  })
   switch (order.kind) {
     case 'boolean': return numbers((v) => (v.getUint8(0) ? 1 : 0))
     case 'int32': return numbers((v) => v.getInt32(0, true))
@@ -266,8 +310,14 @@ function boundStore(order, n) {
     case 'double': return numbers((v) => v.getFloat64(0, true))
     case 'float16': return numbers((v) => halfToNumber(v.getUint16(0, true)))
     // The extremes of the type are at or past every key, as an unbounded side is.
-    case 'int64': return { min: new BigInt64Array(n), max: new BigInt64Array(n), lowest: -(2n ** 63n), highest: 2n ** 63n - 1n, decode: (v) => v.getBigInt64(0, true), compare: compareNative }
-    case 'uint64': return { min: new BigUint64Array(n), max: new BigUint64Array(n), lowest: 0n, highest: 2n ** 64n - 1n, decode: (v) => v.getBigUint64(0, true), compare: compareNative }
+    case 'int64': return {
+      min: new BigInt64Array(n), max: new BigInt64Array(n), lowest: -(2n ** 63n), highest: 2n ** 63n - 1n,
+      decode: (v) => v.getBigInt64(0, true), compare: compareNative,
+    }
+    case 'uint64': return {
+      min: new BigUint64Array(n), max: new BigUint64Array(n), lowest: 0n, highest: 2n ** 64n - 1n,
+      decode: (v) => v.getBigUint64(0, true), compare: compareNative,
+    }
     default: {
       const compareValues = order.kind === 'decimal' ? compareDecimal : compareBytes
       const compare = (a, b) => {
@@ -426,7 +476,10 @@ function bySortedKeys(index, keys, owners, numValues, maxMatches) {
     for (let p = from[j]; p < to[j]; p++) take(sorted[p], j)
     for (let q = 0; q < nanCount; q++) take(nanKeys[q], j)
   }
-  return { usable: true, excluded, ...groupByValue(pairValues.subarray(0, at), pairPages.subarray(0, at), numValues, false), pageCount: index.pageCount }
+  return {
+    usable: true, excluded, ...groupByValue(pairValues.subarray(0, at), pairPages.subarray(0, at), numValues, false),
+    pageCount: index.pageCount,
+  }
 }
 
 /** @returns {PageCandidates} */

@@ -28,7 +28,9 @@ export function boundsOrderProblem(layout, column) {
   if (orders === null) return null
   const order = orders[column.index]
   if (order === TYPE_ORDER) return null
-  if (order === UNMAPPED_COLUMN_ORDER) return 'the file\'s column_orders list does not have one entry per column, so which order its bounds are in cannot be told'
+  if (order === UNMAPPED_COLUMN_ORDER) {
+    return 'the file\'s column_orders list does not have one entry per column, so which order its bounds are in cannot be told'
+  }
   return `the column's order is ColumnOrder ${order}, not TYPE_ORDER, the only order its bounds can be read in`
 }
 
@@ -55,7 +57,9 @@ export function sortOrderFor(column) {
     case 'FIXED_LEN_BYTE_ARRAY':
       if (t === 'DECIMAL') return { kind: 'decimal', width: 0, signed: false }
       if (t === 'FLOAT16') return column.typeLength === 2 ? { kind: 'float16', width: 2, signed: false } : null
-      if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON' || t === 'UUID') return { kind: 'bytes', width: 0, signed: false }
+      if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON' || t === 'UUID') {
+        return { kind: 'bytes', width: 0, signed: false }
+      }
       return null
     default: return null // INT96: no defined order (PARQUET-1065)
   }
@@ -268,7 +272,8 @@ function excludedBytes(decimal, keys, min, max) {
     for (let k = 0; k < n; k++) {
       const start = offsets[k]
       const end = offsets[k + 1]
-      out[k] = (min !== undefined && compareDecimalRange(bytes, start, end, min) < 0) || (max !== undefined && compareDecimalRange(bytes, start, end, max) > 0) ? 1 : 0
+      out[k] = (min !== undefined && compareDecimalRange(bytes, start, end, min) < 0) ||
+        (max !== undefined && compareDecimalRange(bytes, start, end, max) > 0) ? 1 : 0
     }
     return out
   }

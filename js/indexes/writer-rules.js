@@ -144,7 +144,8 @@ export const WRITER_RULES = [
     link: 'https://github.com/apache/arrow/pull/5077',
     writer: (_w, createdBy) => !EXACT_DICTIONARY_WRITERS.test(createdBy ?? ''),
     affects: () => true,
-    message: 'this writer may store a dictionary array\'s whole dictionary, with values no row uses: a value in it is only "maybe" in the chunk',
+    message: 'this writer may store a dictionary array\'s whole dictionary, with values no row uses: ' +
+      'a value in it is only "maybe" in the chunk',
   },
 ]
 
@@ -163,7 +164,8 @@ export const TABLE_BOUND_RULES = [
     writer: (writer) => writer === 'delta-uniform',
     affects: (type) => type.kind === 'string' || type.kind === 'binary',
     effect: 'upper-bound-is-prefix',
-    message: 'Delta UniForm copies Delta\'s truncated string max into Iceberg upper_bounds without incrementing it: a value starting with it may be larger',
+    message: 'Delta UniForm copies Delta\'s truncated string max into Iceberg upper_bounds without incrementing it: ' +
+      'a value starting with it may be larger',
   },
   {
     id: 'iceberg-variant-upper-bound',
