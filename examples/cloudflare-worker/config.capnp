@@ -218,8 +218,9 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors/src/hysnappy/js/compress.js", esModule = embed "../../node_modules/hysnappy/js/compress.js"),
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors/src/hysnappy/js/index.js", esModule = embed "../../node_modules/hysnappy/js/index.js"),
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors/src/hysnappy/js/uncompress.js", esModule = embed "../../node_modules/hysnappy/js/uncompress.js"),
-    # avsc (Iceberg manifests, js/table/avro.js) is CommonJS: named so the module graph resolves, it does
-    # not evaluate here, and reading an Iceberg table in this Worker fails with a ParquetBloomError saying so.
+    # avsc (Iceberg manifests, js/table/avro.js) is CommonJS and compiles its decoders with new Function, which
+    # workerd refuses: named so the module graph resolves, it is never imported here (js/table/avro.js checks
+    # first), and reading an Iceberg table in this Worker fails with a ParquetBloomError saying so.
     (name = "node_modules/parquet-bloom/js/table/avsc/etc/browser/avsc-types.js", esModule = embed "../../node_modules/avsc/etc/browser/avsc-types.js"),
   ],
 );

@@ -14,7 +14,10 @@
 // share of the files (`probe(…, { shard: { index, count } })`: by a hash of each path, the same in every
 // invocation) at GET /shard?…&index=i&count=n, and merges their answers with mergeShardResults:
 // → { files: [{ path, values: [{ value, verdict, source, reason }], error }], totals, stats, shards }
-import { init, mergeShardResults, openDataset, openParquet, ParquetBloomError } from 'parquet-bloom'
+// An Iceberg or Delta table under PARQUET_BASE_URL, its files ruled out by the table's metadata first:
+//   GET /table?table=warehouse/events/&column=user_id&value=42
+// → { format, files: [{ path, values: [{ value, verdict, source, reason }], error }], totals, stats }
+import { init, mergeShardResults, openDataset, openParquet, openTable, ParquetBloomError } from 'parquet-bloom'
 import wasmModule from 'parquet-bloom/parquet_bloom.wasm'
 
 const MAX_VALUES = 100
@@ -26,6 +29,7 @@ export default {
     const url = new URL(request.url)
     if (url.pathname === '/shards') return fanOut(url, env, request.signal)
     if (url.pathname === '/shard') return probeShard(url, env, request.signal)
+    if (url.pathname === '/table') return probeTable(url, env, request.signal)
     const params = url.searchParams
     const column = params.get('column')
     const values = params.getAll('value')
@@ -122,5 +126,36 @@ async function probeShard(url, env, signal) {
   } catch (error) {
     if (!(error instanceof ParquetBloomError)) throw error
     return Response.json({ error: { code: error.code, message: error.message } }, { status: error.code === 'INVALID_ARGUMENT' ? 400 : 502 })
+  }
+}
+
+/** GET /table: an Iceberg or Delta table (format told by its metadata) probed as a dataset of its live files. */
+async function probeTable(url, env, signal) {
+  const params = url.searchParams
+  const column = params.get('column')
+  const values = params.getAll('value')
+  const base = new URL(env.PARQUET_BASE_URL)
+  const location = new URL(params.get('table') ?? '', base)
+  if (!column || values.length === 0 || values.length > MAX_VALUES) {
+    return Response.json({ error: { code: 'BAD_REQUEST', message: `need ?table=…&column=…&value=… (1 to ${MAX_VALUES} values)` } }, { status: 400 })
+  }
+  if (location.origin !== base.origin || !location.pathname.startsWith(base.pathname) || location.href === base.href) {
+    return Response.json({ error: { code: 'BAD_REQUEST', message: 'table must name a folder under PARQUET_BASE_URL' } }, { status: 400 })
+  }
+  try {
+    await init({ module: wasmModule })
+    // The table's own metadata may name only files under its folder (openTable refuses others).
+    const table = await openTable(location, { signal })
+    try {
+      const result = await table.probe(column, values)
+      const files = result.files.map((f) => ({ path: f.path, values: f.values.map(({ value, verdict, source, reason }) => ({ value, verdict, source, reason })), error: f.error?.code ?? null }))
+      return Response.json({ format: table.table.format, files, totals: result.totals, stats: result.stats })
+    } finally {
+      await table.close()
+    }
+  } catch (error) {
+    if (!(error instanceof ParquetBloomError)) throw error
+    const status = ['COLUMN_NOT_FOUND', 'BAD_VALUE', 'INVALID_ARGUMENT'].includes(error.code) ? 400 : 502
+    return Response.json({ error: { code: error.code, message: error.message } }, { status })
   }
 }

@@ -1,15 +1,12 @@
 // What files a dataset is made of: a caller's list (sources or file descriptors), a local directory or
 // glob walked recursively (Node, Bun, Deno), or an s3:// prefix listed by js/sources/s3-listing.js
-// (loaded only then, so a browser bundle does not carry it). Always in one deterministic order: a caller's
-// list as given, anything listed here by path.
+// (loaded only then: in the browser bundle it is a chunk of its own, outside what a probe downloads).
+// Always in one deterministic order: a caller's list as given, anything listed here by path.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { hasFileSystem } from '../sources/runtime.js'
 
 const PARQUET_NAME = /\.(parquet|parq|pq)$/i
 const GLOB_CHARS = /[*?[{]/
-// Named apart from the import so that bundlers leave it out (splitting it into a chunk of its own would
-// grow what every browser probe downloads): s3:// sources load it, from the sources.
-const S3_LISTING = '../sources/s3-listing.js'
 
 /**
  * @typedef {{ path: string, location: any, size?: number, etag?: string, partitions?: Record<string, unknown> }} FileDescriptor
@@ -38,9 +35,8 @@ async function listUnsorted(source, options) {
   if (source instanceof URL) source = source.href
   if (typeof source !== 'string') return { files: [descriptor(source, 0)] }
   if (/^s3:\/\//i.test(source)) {
-    const { listS3, s3FetchFor } = await import(S3_LISTING).catch((cause) => {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `listing ${source} needs js/sources/s3-listing.js, which could not be loaded (${cause?.message ?? cause}); ` +
-        'the browser bundle does not carry it: list with listS3 from \'parquet-bloom/s3\' and pass its entries as { path, location: url, size, etag }', { cause })
+    const { listS3, s3FetchFor } = await import('../sources/s3-listing.js').catch((cause) => {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `listing ${source} needs js/sources/s3-listing.js, which could not be loaded (${cause?.message ?? cause})`, { cause })
     })
     const listed = await listS3(source, options)
     // An ETag the listing did not give ('') validates nothing: the file's own responses will.

@@ -1,6 +1,7 @@
 // Avro object container files (Avro 1.11 spec, "Object Container Files") to records, for Iceberg
 // manifest lists and manifests. Decoding is avsc's, through its types-only entry (no Node streams, so the
-// same decoder runs in Node, Bun, Deno, browsers and workers), loaded on first use so the probe path and
+// same decoder runs in Node, Bun, Deno, browsers and web workers; not in Cloudflare Workers, which forbid
+// the code avsc compiles at run time: that is a typed error here), loaded on first use so the probe path and
 // the browser bundle's core never carry it. The container's framing (header, blocks, sync markers) is
 // read with avsc types of the spec's own header and block schemas; a block's `deflate` codec is raw
 // DEFLATE (RFC 1951), undone by the runtime's DecompressionStream. Longs are swapped for a type that
@@ -15,8 +16,24 @@ let kitLoaded
 
 const MAGIC = [0x4f, 0x62, 0x6a, 0x01] // "Obj" 1
 
+/**
+ * Whether this runtime compiles code from strings. avsc builds each type's reader with `new Function`,
+ * which Cloudflare Workers (workerd) and pages under a CSP without 'unsafe-eval' refuse.
+ */
+function compilesAtRunTime() {
+  try {
+    return typeof new Function('return 1') === 'function'
+  } catch {
+    return false
+  }
+}
+
 /** avsc's types and the Buffer class it works on. */
 async function loadKit() {
+  if (!kitLoaded && !compilesAtRunTime()) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'reading Iceberg manifests (Avro) needs avsc, which compiles its decoders at run time; ' +
+      'this runtime forbids that (Cloudflare Workers, or a page whose Content-Security-Policy lacks \'unsafe-eval\'). Delta tables need no Avro')
+  }
   kitLoaded ??= import('avsc/etc/browser/avsc-types.js').then((loaded) => {
     const avsc = loaded.default ?? loaded
     // The class of what avsc encodes to: Node's Buffer in Node, Bun and Deno, in a browser the `buffer`

@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 
+import { measureDownload } from '../js/helpers/download-size.js'
 import { fixturePath, missingFixture } from '../js/helpers/fixtures.js'
 import { filesHolding, writeHiveDataset } from '../js/helpers/hive-dataset.js'
 import { startS3Server } from '../js/helpers/s3-server.js'
@@ -16,6 +17,9 @@ import { assertEqual, assertOk } from './checks.js'
 
 const BUCKET = 'pb-demo'
 const PREFIX = 'events/'
+// Temporary credentials as STS hands them out: a key pair s3rver knows, and a session token that only the
+// signature (checked by the test server, tests/js/helpers/s3-server.js) and the request log can tell apart.
+const SESSION_CREDENTIALS = Object.freeze({ accessKeyId: 'ASIABROWSERTEST', secretAccessKey: 'browser-test-secret-key', sessionToken: 'FwoGZXIvYXdzEBrowserSessionToken/+=' })
 const ICEBERG = 'tables/iceberg/mytable_partitioned_eqdeletes'
 const DELTA = 'tables/delta/dv-partitioned-with-checkpoint'
 
@@ -103,7 +107,8 @@ export function datasetScenarios() {
     const { dir, remove } = await makeTempDir('browser-dataset')
     const root = path.join(dir, 'events')
     await writeHiveDataset(root, { days: 2, bloom: true, rowsPerFile: 300 })
-    const s3 = await startS3Server({ buckets: [BUCKET], cors: true })
+    const { sessionToken, ...keyPair } = SESSION_CREDENTIALS
+    const s3 = await startS3Server({ buckets: [BUCKET], cors: true, keyPairs: [keyPair] })
     const { listDataset } = await import('../../js/dataset/listing.js')
     const local = (await listDataset(root)).files
     for (const f of local) await s3.put(BUCKET, `${PREFIX}${f.path}`, await readFile(path.join(root, f.path)))
@@ -172,6 +177,55 @@ export function datasetScenarios() {
           const urls = local.map((f) => `${s3.endpoint}/${BUCKET}/${PREFIX}${f.path}`)
           const listed = await fillDatasetCard(page, demo, 'urls', { '#dataset-urls': urls.join('\n') }, 'user_id', values)
           assertEqual(listed.rows.map((r) => r.cells.map((c) => c.verdict)), card.rows.map((r) => r.cells.map((c) => c.verdict)), 'a URL list answers as the prefix')
+        },
+      },
+      {
+        // openDataset('s3://…') from the minified bundle itself (not the demo's sources): the listing and
+        // the signer load as chunks on demand, and every request is signed with session credentials.
+        name: 'bundle-s3-prefix',
+        fn: async ({ page, demo, jsRequests }) => {
+          const { root, s3, local } = await setup()
+          const values = [1003, 2006, 7] // each of the first two in one file; 7 in none (user_id = file * 1000 + 3i)
+          await page.goto(`${demo.url}examples/browser.html`) // any page of the origin the bundle is served from
+          const before = new Set(jsRequests)
+          s3.resetStats()
+          s3.requireSignature(SESSION_CREDENTIALS)
+          let answer
+          try {
+            answer = await page.evaluate(async ({ bundle, url, options, values }) => {
+              const { openDataset } = await import(bundle)
+              const dataset = await openDataset(url, options)
+              const { files, stats } = await dataset.probe('user_id', values)
+              return { files: files.map((f) => ({ path: f.path, verdicts: f.values.map((v) => v.verdict), error: f.error?.code ?? null })), requests: stats.requests }
+            }, { bundle: `${demo.url}js/parquet-bloom.browser.js`, url: `s3://${BUCKET}/${PREFIX}`, options: { endpoint: s3.endpoint, region: 'eu-west-1', credentials: SESSION_CREDENTIALS }, values })
+          } finally {
+            s3.requireSignature(undefined)
+          }
+          console.log(`# bundle s3:// prefix: ${answer.files.length} files, ${answer.requests} requests`)
+          assertEqual(answer.files.map((f) => f.path), local.map((f) => f.path), 'the listing\'s Parquet files, _SUCCESS left out')
+          assertEqual(answer.files.filter((f) => f.error), [], 'no file failed')
+          for (const [i, value] of values.entries()) {
+            const truth = await filesHolding(root, `user_id = ${value}`)
+            for (const file of answer.files) {
+              // Each file's min/max are disjoint from the others': a file not holding the value is ruled out.
+              assertEqual(file.verdicts[i] === 'absent', !truth.has(file.path), `${file.path}: ${value} reads ${file.verdicts[i]}, DuckDB finds ${truth.get(file.path) ?? 0} rows`)
+            }
+          }
+          // At the request level: the listing and every read were signed with the session credentials (the
+          // server's independent signer checked each signature) and carried the session token.
+          const signed = s3.stats.log.filter((e) => e.method !== 'OPTIONS')
+          assertOk(signed.some((e) => e.query.get('list-type') === '2') && signed.some((e) => e.range), `a listing and range reads reached the server: ${signed.map((e) => `${e.method} ${e.path}`)}`)
+          for (const e of signed) {
+            assertEqual([[200, 206].includes(e.status), e.injected ?? null, e.securityToken, /Credential=ASIABROWSERTEST\/\d{8}\/eu-west-1\/s3\/aws4_request/.test(e.authorization ?? '')],
+              [true, null, SESSION_CREDENTIALS.sessionToken, true], `${e.method} ${e.path} ${e.range ?? ''} (status ${e.status}): signed with the session credentials`)
+          }
+          assertEqual(answer.requests, signed.length - signed.filter((e) => e.query.get('list-type') === '2').length, 'the probe\'s requests = the reads the S3 server answered')
+          // The S3 listing and the signer came as chunks of their own, fetched only now.
+          const download = await measureDownload()
+          const base = new Set(download.files.map((f) => `/${f.file}`))
+          const loadedNow = [...jsRequests].filter((p) => !before.has(p) && !base.has(p))
+          assertOk(loadedNow.length >= 2, `on-demand chunks loaded for s3:// (${loadedNow.join(', ')})`)
+          assertOk(download.lazy.some((c) => loadedNow.includes(`/${c.file}`)), 'what was loaded on demand is outside the budgeted download')
         },
       },
       // The Iceberg table is partitioned by name (identity), the Delta table by part.

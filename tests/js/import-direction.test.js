@@ -43,9 +43,12 @@ const unitOf = (name) => name.split('/')[0]
 /** What a module may import up to: an entry, anything below the public API; others, their folder's rank. */
 const importerRank = (name) => rankOf.get(ENTRIES.has(name) ? 'index.js' : unitOf(name))
 
+/** The code of a module without its comments (type-only imports in JSDoc load nothing). */
+const withoutComments = (source) => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')
+
 /** Relative imports that run: static imports and exports, and import() outside comments. */
 function runtimeImports(source) {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1')
+  const code = withoutComments(source)
   const found = []
   for (const m of code.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g)) found.push(m[1])
   for (const m of code.matchAll(/\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) found.push(m[1])
@@ -69,4 +72,20 @@ test('no module imports a folder ranked above its own', () => {
     }
   }
   assert.deepEqual(climbs, [], 'imports that climb the data path')
+})
+
+// An import() of a computed specifier would load a module this test (and the bundler, and the Workers
+// config check) cannot see. The one allowed: the Emscripten glue from a directory the caller chose
+// (PARQUET_BLOOM_WASM_DIR), which is outside js/.
+const COMPUTED_IMPORTS = new Map([['wasm-loader.js', ["import(new URL('parquet_bloom.mjs', dir).href)"]]])
+
+test('every import() names its module by a string literal', () => {
+  const computed = []
+  for (const name of jsModules()) {
+    const code = withoutComments(readFileSync(path.join(JS_DIR, name), 'utf8'))
+    for (const m of code.matchAll(/\bimport\s*\((?!\s*['"][^'"\n]+['"]\s*\))[^\n]*/g)) {
+      if (!(COMPUTED_IMPORTS.get(name) ?? []).some((allowed) => m[0].startsWith(allowed))) computed.push(`${name}: ${m[0].trim()}`)
+    }
+  }
+  assert.deepEqual(computed, [], 'import() of a computed specifier: name the module literally')
 })

@@ -2,12 +2,14 @@
 // README name, binaries pinned in tests/runtimes/pinned/. Node 18, 22 and 24, Bun and Deno run smoke.mjs on
 // real files (by URL from a local range server, by path, as a Blob); workerd serves
 // examples/cloudflare-worker/, which probes a file on that server with a precompiled wasm module, and a
-// dataset split into shards probed by sub-requests of the Worker to itself (merged as Node probes it whole).
+// dataset split into shards probed by sub-requests of the Worker to itself (merged as Node probes it whole),
+// and a Delta table of the fixtures (held to hyparquet's read of its files; an Iceberg table is a typed
+// error there: avsc, the Avro decoder, compiles code at run time, which workerd forbids).
 // Verdicts are checked against the truth DuckDB reads back from the files it wrote (tests/js/helpers/demo-samples.js)
 // and against parquet-testing's published contents. Exits non-zero on any failure, and never hangs.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { once } from 'node:events'
 
@@ -16,7 +18,8 @@ import { startTestServer } from '../js/helpers/range-server.js'
 import { assertProbeMatchesTruth, nodeProbe } from '../browser/checks.js'
 import { buildSamples, samplesDir } from '../js/helpers/demo-samples.js'
 import { repoRoot } from '../../web/server.js'
-import { openDataset, openParquet } from '../../js/index.js'
+import { readParquet } from '../js/helpers/table-truth.js'
+import { openDataset, openParquet, openTable } from '../../js/index.js'
 
 const GLOBAL_TIMEOUT_MS = 150_000
 const RUN_TIMEOUT_MS = 30_000
@@ -25,6 +28,8 @@ const WASM = path.join(repoRoot, 'js/wasm/parquet_bloom.wasm')
 const SMOKE = path.join(repoRoot, 'tests/runtimes/smoke.mjs')
 const WORKER_CONFIG = path.join(repoRoot, 'examples/cloudflare-worker/config.capnp')
 const PARQUET_TESTING_FILE = 'parquet-testing/data_index_bloom_encoding_stats.parquet'
+const DELTA_TABLE = 'tables/delta/dv-partitioned-with-checkpoint' // deletion vectors, a checkpoint, partitions
+const ICEBERG_TABLE = 'tables/iceberg/mytable_partitioned_eqdeletes'
 
 const children = new Set()
 const servers = []
@@ -218,6 +223,7 @@ async function checkWorker(manifest, server, reference) {
       await inNode.close()
     }
     await checkShardedWorker(worker, server, planned)
+    await checkWorkerTables()
     const outside = await ask({ file: 'http://example.com/x.parquet', column: 'city', value: 'Tokyo' })
     assert.equal(outside.status, 400, 'a file outside PARQUET_BASE_URL is refused')
     const noColumn = await ask({ file: 'orders.parquet', column: 'no_such_column', value: '1' })
@@ -252,6 +258,72 @@ async function checkShardedWorker(worker, server, planned) {
   assert.deepEqual(body.totals, whole.totals, 'workerd: the merged totals')
   assert.ok(whole.totals.verdicts.maybe > 0 && whole.totals.verdicts.absent > 0, `the files answer, not only the column-less one: ${JSON.stringify(whole.totals)}`)
   assert.equal(body.stats.filesOpened, whole.stats.filesOpened)
+}
+
+/**
+ * GET /table on a Delta table of the fixtures, served over loopback HTTP to a second Worker whose
+ * PARQUET_BASE_URL is that server: each live file holding a probed value (by hyparquet's read of it) must
+ * not read `absent`, the table's metadata must rule some file out, and the answer must be the one Node
+ * gives. An Iceberg table must fail with a typed error, not crash the Worker.
+ */
+async function checkWorkerTables() {
+  const missing = missingFixture(DELTA_TABLE) ?? missingFixture(ICEBERG_TABLE)
+  if (missing) {
+    console.log(`# workerd tables skipped: ${missing}`)
+    return
+  }
+  const server = await startTestServer({ root: fixturesDir })
+  servers.push(server)
+  const worker = await startWorker(server.url('/'))
+  const askTable = async (table, column, values) => {
+    const query = new URLSearchParams({ table: `${table}/`, column })
+    for (const v of values) query.append('value', String(v))
+    const response = await fetch(`${worker.url}table?${query}`, { signal: AbortSignal.timeout(RUN_TIMEOUT_MS) })
+    return { status: response.status, body: await response.json() }
+  }
+  try {
+    const root = fixturePath(DELTA_TABLE)
+    const held = new Map() // data file path (relative to the table) → its col1 values, by hyparquet
+    for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+      const relative = path.relative(root, path.join(entry.parentPath, entry.name))
+      if (!entry.isFile() || !entry.name.endsWith('.parquet') || relative.startsWith('_delta_log')) continue
+      held.set(relative, new Set((await readParquet(path.join(root, relative), ['col1'])).rows.map((r) => r.col1)))
+    }
+    const counts = new Map()
+    for (const inFile of held.values()) for (const v of inFile) counts.set(v, (counts.get(v) ?? 0) + 1)
+    const singles = [...held.values()].map((inFile) => [...inFile].find((v) => counts.get(v) === 1)).filter((v) => v !== undefined).slice(0, 4)
+    assert.ok(singles.length >= 2, 'some col1 values are each in one file only')
+    const values = [...singles, Math.max(...counts.keys()) + 1000]
+    const delta = await askTable(DELTA_TABLE, 'col1', values)
+    assert.equal(delta.status, 200, `workerd: Delta table: ${JSON.stringify(delta.body)}\n${worker.log()}`)
+    assert.equal(delta.body.format, 'delta')
+    let ruledOut = 0
+    for (const file of delta.body.files) {
+      assert.equal(file.error, null, `workerd: Delta table: ${file.path} failed`)
+      const inFile = held.get(file.path)
+      assert.ok(inFile, `workerd: Delta table: ${file.path} is a data file of the table`)
+      values.forEach((value, i) => {
+        if (inFile.has(value)) assert.notEqual(file.values[i].verdict, 'absent', `workerd: Delta table: ${file.path} holds ${value} (hyparquet)`)
+        if (file.values[i].verdict === 'absent') ruledOut++
+      })
+    }
+    console.log(`# workerd: Delta table ${DELTA_TABLE}: ${delta.body.files.length} live files, col1 ${values.join(', ')}: ${ruledOut} file×value answers absent, ${delta.body.stats.requests} requests`)
+    assert.ok(ruledOut > 0 && delta.body.files.some((f) => f.values.some((v) => v.source === 'table-stats')), 'workerd: the Delta log\'s statistics ruled some file out')
+    const inNode = await openTable(server.url(`${DELTA_TABLE}/`))
+    try {
+      const whole = await inNode.probe('col1', values)
+      const shown = (files) => files.map((f) => ({ path: f.path, values: f.values.map(({ verdict, source, reason }) => ({ verdict, source, reason })) })).sort((a, b) => (a.path < b.path ? -1 : 1))
+      assert.deepEqual(shown(delta.body.files), shown(whole.files), 'workerd: the Delta table answers as in Node')
+    } finally {
+      await inNode.close()
+    }
+    // Iceberg manifests are Avro, and avsc compiles its decoders with new Function, which workerd refuses.
+    const iceberg = await askTable(ICEBERG_TABLE, 'id', [1])
+    assert.equal(iceberg.body.error?.code, 'INVALID_ARGUMENT', `workerd: an Iceberg table is a typed error: ${JSON.stringify(iceberg.body)}\n${worker.log()}`)
+    assert.match(iceberg.body.error.message, /compiles its decoders at run time/)
+  } finally {
+    await worker.stop()
+  }
 }
 
 // ---- runner ------------------------------------------------------------------------------------

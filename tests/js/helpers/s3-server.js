@@ -29,9 +29,10 @@ process.on('exit', () => {
 })
 
 /**
- * One log entry per request the proxy received.
+ * One log entry per request the proxy received (securityToken: its x-amz-security-token header, which
+ * s3rver itself ignores).
  * @typedef {{ method: string, path: string, query: URLSearchParams, range: string | undefined, ifMatch: string | undefined,
- *   authorization: string | undefined, status: number | undefined, bytesWritten: number, injected?: string }} S3LogEntry
+ *   authorization: string | undefined, securityToken: string | undefined, status: number | undefined, bytesWritten: number, injected?: string }} S3LogEntry
  */
 
 /**
@@ -79,7 +80,7 @@ export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [], 
     const url = new URL(req.url, 'http://127.0.0.1')
     /** @type {S3LogEntry} */
     const entry = { method: req.method, path: url.pathname, query: url.searchParams, range: req.headers.range, ifMatch: req.headers['if-match'],
-      authorization: req.headers.authorization, status: undefined, bytesWritten: 0 }
+      authorization: req.headers.authorization, securityToken: req.headers['x-amz-security-token'], status: undefined, bytesWritten: 0 }
     stats.requests++
     stats.log.push(entry)
     const perPath = (stats.paths[url.pathname] ??= { requests: 0, ranges: [] })
@@ -105,7 +106,8 @@ export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [], 
         sendXmlError(res, injected, code, injected === 503 ? 'Please reduce your request rate.' : 'We encountered an internal error. Please try again.', count)
         return
       }
-      if (requiredSigner) {
+      // A CORS preflight carries no credentials (browsers never sign one): S3 answers it from the bucket's CORS rules.
+      if (requiredSigner && req.method !== 'OPTIONS') {
         const refusal = await signatureRefusal(req, requiredSigner)
         if (refusal) {
           entry.injected = refusal.code
