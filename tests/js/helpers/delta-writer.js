@@ -82,6 +82,7 @@ export function checkpointParquet(actions, { statsParsed } = {}) {
   const parsed = statsParsed ? Object.entries(statsParsed) : []
   const valueStruct = (name, counts = false) => [group(name, parsed.length), ...parsed.map(([column, type]) => (counts || type === 'INT64' ? opt(column, 'INT64') : str(column)))]
   const statsColumns = parsed.length ? [group('stats_parsed', 4), opt('numRecords', 'INT64'), ...valueStruct('minValues'), ...valueStruct('maxValues'), ...valueStruct('nullCount', true)] : []
+  /** @type {any[]} */
   const schema = [
     { name: 'spark_schema', num_children: 3 },
     group('protocol', 2), opt('minReaderVersion', 'INT32'), opt('minWriterVersion', 'INT32'),
