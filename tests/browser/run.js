@@ -21,6 +21,9 @@ import { BROWSERS, launchBrowser, missingBrowser } from './drivers.js'
 import { roundsScenarios } from './rounds-scenarios.js'
 import { datasetScenarios, tableMounts } from './dataset-scenarios.js'
 import { adviceScenarios } from './advice-scenario.js'
+import { sampleScenarios } from './sample-scenarios.js'
+import { buildDatasetSamples } from '../js/helpers/demo-datasets.js'
+import { startSampleBucket } from '../js/helpers/demo-bucket.js'
 import { openParquet } from '../../js/index.js'
 
 const GLOBAL_TIMEOUT_MS = 300_000
@@ -419,6 +422,7 @@ resources.servers.push(rounds)
 const datasets = datasetScenarios()
 scenarios.push(...datasets.scenarios)
 resources.servers.push(datasets)
+scenarios.push(...sampleScenarios())
 
 // ---- runner ------------------------------------------------------------------------------------
 
@@ -433,7 +437,10 @@ async function main() {
     return 1
   }
   const manifest = await buildSamples({ log: (line) => console.log(`# ${line}`) })
-  const demo = await startDemoServer({ port: 0, mounts: tableMounts() })
+  const datasetManifest = await buildDatasetSamples({ log: (line) => console.log(`# ${line}`) })
+  const bucket = await startSampleBucket(samplesDir)
+  resources.servers.push({ close: () => bucket.stop() })
+  const demo = await startDemoServer({ port: 0, mounts: tableMounts(), documents: { '/web/samples/bucket.json': { endpoint: bucket.endpoint, prefix: bucket.prefix } } })
   resources.servers.push(demo)
   const noCors = await startServerWithoutCors()
   resources.servers.push(noCors)
@@ -469,7 +476,7 @@ async function main() {
       await rm(path.join(shots, `${name}-failed.png`), { force: true })
       const started = Date.now()
       try {
-        const outcome = await fn({ page, demo, noCors, manifest, jsRequests })
+        const outcome = await fn({ page, demo, noCors, manifest, datasetManifest, jsRequests })
         if (pageErrors.length) throw new Error(pageErrors.join('\n'))
         await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
         if (outcome?.skipped) {
