@@ -3,7 +3,8 @@
 // server, in Debian's Chromium (headless via playwright-core) and Firefox ESR (headless via
 // puppeteer-core over WebDriver BiDi), the same scenarios in both (tests/browser/drivers.js). Verdicts
 // are checked against truth DuckDB reads back from the sample files and, with the cost readout, against
-// a Node run of the same probe. Screenshots go to artifacts/browser/<browser>/. Exits non-zero on any
+// a Node run of the same probe; the dataset card's samples against DuckDB and the table writers' input
+// (tests/browser/sample-scenarios.js). Screenshots go to artifacts/browser/<browser>/. Exits non-zero on any
 // failure, and never hangs.
 //   node tests/browser/run.js [--browser=chromium|firefox] [scenario...]
 import { existsSync } from 'node:fs'
