@@ -135,9 +135,11 @@ async function listBucket(prefix, endpoint, listing, signal) {
 
 /** A dataset probe's result as the page draws it: per file its answers per value and whether it was read, and the totals and cost. */
 function plainDatasetResult({ files, totals, stats }) {
-  // read: the file's footer was read (by a request, or from the footer cache), not answered from metadata or an index alone.
+  // read: the file's footer was read (by a request, or from the footer cache: it has row groups, or it
+  // lacks the column), not answered from the table's metadata, its path or a sidecar index alone.
+  const read = (own, rowGroups, answers) => (own?.requests ?? 0) > 0 || rowGroups.length > 0 || answers.some((a) => a.reason === 'column-missing')
   return { files: files.map(({ path, partitions, values: answers, rowGroups, error, stats: own }) => ({ path, partitions, values: answers, rowGroups: rowGroups.length, error,
-    read: (own?.requests ?? 0) > 0 || rowGroups.length > 0 })), totals, stats }
+    read: read(own, rowGroups, answers) })), totals, stats }
 }
 
 function checkFilter({ BloomFilter, assessFilterHealth }, parts, numRows) {
