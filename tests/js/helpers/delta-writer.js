@@ -67,13 +67,15 @@ export const commitText = (actions) => actions.map((a) => JSON.stringify(a)).joi
 const opt = (name, type, extra = {}) => ({ name, type, repetition_type: 'OPTIONAL', ...extra })
 const str = (name) => opt(name, 'BYTE_ARRAY', { converted_type: 'UTF8' })
 const group = (name, n) => ({ name, repetition_type: 'OPTIONAL', num_children: n })
+const stringList = (name) => [{ name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 }, { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+  { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }]
 const stringMap = (name) => [{ name, repetition_type: 'OPTIONAL', converted_type: 'MAP', num_children: 1 }, { name: 'key_value', repetition_type: 'REPEATED', num_children: 2 },
   { name: 'key', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' }, str('value')]
 
 /**
  * A single-file Parquet checkpoint (PROTOCOL.md "Checkpoint Schema"): one row per action, each a
- * protocol, metaData or add (the other columns null). Partition values are a string map — in an action
- * as `[{ key, value }]` — and sizes and times INT64 (BigInt). `statsParsed`: the add.stats_parsed struct
+ * protocol (its reader and writer features as string lists), metaData or add (the other columns null).
+ * Partition values are a string map — in an action as `[{ key, value }]` — and sizes and times INT64 (BigInt). `statsParsed`: the add.stats_parsed struct
  * (numRecords, minValues, maxValues, nullCount) for these physical columns: name → 'INT64' | 'STRING'.
  * @param {Array<{ protocol?: object, metaData?: object, add?: object }>} actions
  * @param {{ statsParsed?: Record<string, 'INT64' | 'STRING'> }} [options]
@@ -85,9 +87,9 @@ export function checkpointParquet(actions, { statsParsed } = {}) {
   /** @type {any[]} */
   const schema = [
     { name: 'spark_schema', num_children: 3 },
-    group('protocol', 2), opt('minReaderVersion', 'INT32'), opt('minWriterVersion', 'INT32'),
+    group('protocol', 4), opt('minReaderVersion', 'INT32'), opt('minWriterVersion', 'INT32'), ...stringList('readerFeatures'), ...stringList('writerFeatures'),
     group('metaData', 3), str('id'), str('schemaString'),
-    { name: 'partitionColumns', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 }, { name: 'list', repetition_type: 'REPEATED', num_children: 1 }, { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+    ...stringList('partitionColumns'),
     group('add', parsed.length ? 7 : 6), str('path'), ...stringMap('partitionValues'),
     opt('size', 'INT64'), opt('modificationTime', 'INT64'), opt('dataChange', 'BOOLEAN'), str('stats'), ...statsColumns,
   ]

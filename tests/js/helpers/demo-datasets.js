@@ -22,7 +22,7 @@ import { checkpointParquet, commitText, inlineDeletionVector, pad, writeDeltaFil
 import { fileIds, ID_STRIDE, writeIcebergTable } from './iceberg-writer.js'
 import { samplesDir } from './demo-samples.js'
 
-const MANIFEST_VERSION = 1
+const MANIFEST_VERSION = 2
 const MANIFEST = 'datasets.json'
 export const DATASET_DIR = 'dataset/events'
 export const DATASET_INDEX = 'dataset/events.puffin'
@@ -173,7 +173,7 @@ async function writeDeltaTable(root) {
   // The checkpoint of version 4: protocol, metadata and the live files then (the first seven).
   const checkpointed = adds.filter((_, k) => DELTA_FILES[k].version <= 4).map((add) => ({ add: { ...add, partitionValues: Object.entries(add.partitionValues).map(([key, value]) => ({ key, value })),
     size: BigInt(add.size), modificationTime: BigInt(add.modificationTime) } }))
-  const checkpointActions = [{ protocol: { minReaderVersion: 3, minWriterVersion: 7 } }, { metaData: { id: metaData.id, schemaString: metaData.schemaString, partitionColumns: metaData.partitionColumns } }, ...checkpointed]
+  const checkpointActions = [{ protocol }, { metaData: { id: metaData.id, schemaString: metaData.schemaString, partitionColumns: metaData.partitionColumns } }, ...checkpointed]
   log[`${pad(4)}.checkpoint.parquet`] = checkpointParquet(checkpointActions)
   log._last_checkpoint = JSON.stringify({ version: 4, size: checkpointActions.length })
   await writeDeltaFiles(root, log, bytes)
