@@ -1,7 +1,12 @@
 // Writes the demo's sample Parquet files and their manifest into web/samples/ (tests/js/helpers/demo-samples.js
-// says what they are and how their truth is read back; the tests use it from there).
+// says what they are and how their truth is read back; the tests use it from there), and the samples of the
+// dataset and table card with theirs (tests/js/helpers/demo-datasets.js).
 // Run: node web/build-samples.js [--force]      (skips files that already exist unless --force)
 import { buildSamples } from '../tests/js/helpers/demo-samples.js'
+import { buildDatasetSamples } from '../tests/js/helpers/demo-datasets.js'
 
-const manifest = await buildSamples({ force: process.argv.includes('--force'), log: (line) => console.log(line) })
+const force = process.argv.includes('--force')
+const manifest = await buildSamples({ force, log: (line) => console.log(line) })
 for (const s of manifest.samples) console.log(`${s.file}: ${s.sizeBytes} bytes, ${s.probe.rowGroupCount} row groups`)
+const datasets = await buildDatasetSamples({ force, log: (line) => console.log(line) })
+for (const s of datasets.samples) console.log(`${s.id}: ${s.title}`)

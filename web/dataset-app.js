@@ -2,7 +2,9 @@
 // table, probed as one dataset in the worker (openDataset / openTable), drawn as a table of files with
 // each value's file-level verdict and the index (or table step) that decided, the partition values as
 // facets to narrow the table by, and what the whole probe cost: listing or table metadata, then footers
-// and index reads.
+// and index reads. Per value it says how many files may hold it, how many ruled it out (and by what), and
+// how many could not answer and why. Its samples (web/samples/datasets.json, written by `npm start`) fill
+// the card and probe in one click.
 import { explainError } from './error-view.js'
 import { formatBytes, plural } from './format.js'
 import { WorkerClient } from './worker-client.js'
@@ -38,7 +40,7 @@ export function bucketSource(text, endpoint) {
 
 function showKind() {
   const kind = $('dataset-kind').value
-  for (const el of document.querySelectorAll('#dataset-form [data-kind]')) /** @type {HTMLElement} */ (el).hidden = el.getAttribute('data-kind') !== kind
+  for (const el of document.querySelectorAll('#dataset-form [data-kind]')) /** @type {HTMLElement} */ (el).hidden = !el.getAttribute('data-kind').split(' ').includes(kind)
 }
 
 async function probeDataset(event) {
@@ -51,6 +53,7 @@ async function probeDataset(event) {
   $('dataset-button').disabled = true
   $('dataset-readout').hidden = false
   $('dataset-readout').removeAttribute('data-files')
+  $('dataset-answers').hidden = true
   $('dataset-steps').hidden = true
   try {
     if (kind === 'table') {
@@ -64,8 +67,9 @@ async function probeDataset(event) {
     } else {
       const urls = lines('dataset-urls').map((u) => new URL(u, location.href).href)
       if (!urls.length) return
-      $('dataset-readout').textContent = `Probing ${plural(urls.length, 'file')}…`
-      last = await worker.call('probeDataset', { urls, column, values })
+      const index = $('dataset-index').value.trim()
+      $('dataset-readout').textContent = `Probing ${plural(urls.length, 'file')}${index ? ' through the sidecar index' : ''}…`
+      last = await worker.call('probeDataset', { urls, column, values, index: index ? new URL(index, location.href).href : undefined })
     }
     Object.assign(facet, { key: undefined, value: undefined })
     render()
@@ -94,10 +98,11 @@ function render() {
   const { files, totals, stats, listing, table } = last
   const kept = files.filter((f) => f.values.some((v) => v.verdict !== 'absent')).length
   const readout = $('dataset-readout')
-  readout.textContent = `${kept} of ${plural(files.length, 'file')} may hold a value (${totals.filesOpened} opened` +
-    `${totals.filesWithError ? `, ${totals.filesWithError} unreadable` : ''}); ${costText(last)}`
-  Object.assign(readout.dataset, { files: String(files.length), kept: String(kept), requests: String(stats.requests + (listing?.requests ?? 0) + (table?.metadataStats.requests ?? 0)) })
+  readout.textContent = `${filesText(files, totals, stats)}; ${costText(last)}`
+  Object.assign(readout.dataset, { files: String(files.length), kept: String(kept), read: String(files.filter((f) => f.read).length),
+    requests: String(stats.requests + (listing?.requests ?? 0) + (table?.metadataStats.requests ?? 0)) })
   delete readout.dataset.error
+  renderAnswers(files)
   renderSteps(totals, table)
   renderFacets(files)
   const shown = files.filter((f) => facet.key === undefined || String(f.partitions[facet.key]) === facet.value)
@@ -121,6 +126,63 @@ function render() {
     row.insertCell().textContent = f.error ? f.error.code : String(f.rowGroups)
   }
   $('dataset-files').replaceChildren(grid)
+}
+
+const WITHOUT_READ = new Set(['table-partition', 'table-stats', 'partition'])
+/** What answered for a file without reading it: the table's metadata, its path, the probe's where, else the sidecar index. */
+const answeredBy = (f) => (f.values.some((v) => v.source === 'table-partition' || v.source === 'table-stats') ? "the table's metadata"
+  : f.values.some((v) => v.reason === 'outside-where') ? "the probe's where" : f.values.some((v) => v.source === 'partition') ? 'their paths' : 'the sidecar index')
+
+/** How many files there are, how many footers were read, and what answered for the others without a read. */
+function filesText(files, totals, stats) {
+  const read = files.filter((f) => f.read).length
+  const parts = [`${plural(read, 'footer')} read${stats.footersFromCache ? ` (${stats.footersFromCache} from cache)` : ''}`]
+  for (const [by, n] of count(files.filter((f) => !f.read && !f.error).map(answeredBy))) parts.push(`${n} answered by ${by} without a read`)
+  if (totals.filesWithError) parts.push(`${totals.filesWithError} unreadable`)
+  return `${plural(files.length, 'file')}: ${parts.join(', ')}`
+}
+
+/** Why files could not answer, as "N files …". */
+const UNKNOWN_WHY = { 'column-missing': 'lack the column', 'file-error': 'could not be read', 'no-index': 'have no usable index',
+  'limit-reached': 'were not probed (limit reached)', 'null': 'do not index nulls', 'nan': 'do not index NaN', 'encrypted-column': 'hold the column encrypted',
+  'no-key': 'need a key for the column', 'unsupported-codec': 'use a compression this page cannot read' }
+const RULED_BY = { 'table-partition': 'table partitions', 'table-stats': 'table statistics', 'partition': 'path partitions', 'statistics': 'min/max statistics',
+  'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'data-pages': 'data pages', 'value': 'the value itself',
+  'sidecar-index': 'the sidecar index', 'outside-where': "the probe's where" }
+/** What ruled a value out of a file: a file not read was ruled out by the table, its path, the where, or the sidecar index. */
+const ruledBy = (f, a) => (a.reason === 'outside-where' ? 'outside-where' : f.read || WITHOUT_READ.has(a.source) ? a.source : 'sidecar-index')
+const count = (list) => list.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map())
+/** "by X" for one cause, "(a by X, b by Y)" for several. */
+const ruledText = (counts) => (counts.size === 1 ? `by ${RULED_BY[[...counts.keys()][0]] ?? [...counts.keys()][0]}` : `(${[...counts].map(([k, n]) => `${n} by ${RULED_BY[k] ?? k}`).join(', ')})`)
+/** "(they lack the column)" for one reason, "(5 lack the column, 1 could not be read)" for several. */
+const unknownText = (counts) => (counts.size === 1 ? `(${[...counts.values()][0] === 1 ? 'it' : 'they'} ${UNKNOWN_WHY[[...counts.keys()][0]] ?? `answered ${[...counts.keys()][0]}`})`
+  : `(${[...counts].map(([k, n]) => `${n} ${UNKNOWN_WHY[k] ?? `answered ${k}`}`).join(', ')})`)
+
+/**
+ * Per value: how many files may hold it (present counted apart), how many ruled it out and by which index,
+ * how many could not answer and why.
+ */
+function renderAnswers(files) {
+  const box = $('dataset-answers')
+  const first = files[0]?.values ?? []
+  box.replaceChildren(...first.map((_, k) => {
+    const answers = files.map((f) => f.values[k])
+    const may = answers.filter((a) => a.verdict === 'maybe' || a.verdict === 'present')
+    const present = answers.filter((a) => a.verdict === 'present').length
+    const absent = files.filter((f) => f.values[k].verdict === 'absent')
+    const unknown = answers.filter((a) => a.verdict === 'unknown')
+    const why = count(unknown.map((a) => a.reason))
+    const li = document.createElement('li')
+    li.append(Object.assign(document.createElement('span'), { className: 'value', textContent: String(first[k].value) }))
+    const parts = [`may be in ${may.length} of ${plural(files.length, 'file')}${present ? ` (${present} ${present === 1 ? 'holds' : 'hold'} it for sure)` : ''}`]
+    if (absent.length) parts.push(`ruled out in ${absent.length} ${ruledText(count(absent.map((f) => ruledBy(f, f.values[k]))))}`)
+    if (unknown.length) parts.push(`${unknown.length} could not answer ${unknownText(why)}`)
+    li.append(`: ${parts.join('; ')}.`)
+    Object.assign(li.dataset, { value: String(first[k].value), may: String(may.length), absent: String(absent.length), unknown: String(unknown.length),
+      why: JSON.stringify(Object.fromEntries(why)) })
+    return li
+  }))
+  box.hidden = first.length === 0
 }
 
 /** Which step ruled how many files out: the table's metadata, the paths, or the files' own indexes. */
@@ -153,5 +215,48 @@ function renderFacets(files) {
   }))
 }
 
+/**
+ * The card's samples (web/samples/datasets.json): one button each fills the card and probes. The bucket's
+ * sample needs the local S3 server web/server.js starts (bucket.json says where); without it, it is left out.
+ */
+async function loadDatasetSamples() {
+  const get = (name) => fetch(`samples/${name}`, { cache: 'no-store' }).then((r) => (r.ok ? r.json() : undefined)).catch(() => undefined)
+  const [manifest, bucket] = await Promise.all([get('datasets.json'), get('bucket.json')])
+  if (!manifest) return
+  const usable = manifest.samples.filter((s) => s.kind !== 'prefix' || bucket)
+  $('dataset-sample-list').replaceChildren(...usable.map((sample) => {
+    const button = Object.assign(document.createElement('button'), { type: 'button', className: 'sample', title: sample.title, textContent: SAMPLE_LABELS[sample.id] ?? sample.id })
+    button.dataset.datasetSample = sample.id
+    button.addEventListener('click', () => useSample(sample, bucket))
+    return button
+  }))
+  $('dataset-samples').hidden = usable.length === 0
+}
+
+const SAMPLE_LABELS = { 'dataset-urls': 'Hive dataset (URLs)', 'dataset-index': 'with a sidecar index', 'dataset-bucket': 'the same as an s3:// bucket',
+  'table-iceberg': 'Iceberg table', 'table-delta': 'Delta table' }
+
+function useSample(sample, bucket) {
+  const page = (relative) => new URL(`samples/${relative}`, location.href).href
+  const { fields } = sample
+  $('dataset-kind').value = sample.kind
+  showKind()
+  if (sample.kind === 'urls') {
+    $('dataset-urls').value = fields.urls.map(page).join('\n')
+    $('dataset-index').value = fields.index ? page(fields.index) : ''
+  } else if (sample.kind === 'prefix') {
+    $('dataset-prefix').value = bucket.prefix
+    $('dataset-endpoint').value = bucket.endpoint
+  } else {
+    $('table-location').value = page(fields.location)
+    $('table-format').value = fields.format
+    $('table-at').value = ''
+  }
+  $('dataset-column').value = sample.column
+  $('dataset-values').value = [...sample.values, ...sample.absent].join('\n')
+  $('dataset-form').requestSubmit()
+}
+
 $('dataset-kind').addEventListener('change', showKind)
 $('dataset-form').addEventListener('submit', probeDataset)
+loadDatasetSamples()

@@ -88,25 +88,17 @@ const handlers = {
   },
 
   // A list of URLs, or the Parquet files under a public S3-compatible bucket prefix, probed as one
-  // dataset (openDataset), sharing this worker's footer cache. The prefix is listed by the package's own
-  // listing (ListObjectsV2, js/dataset/listing.js over js/sources/s3-listing.js), loaded from the sources
-  // because the bundle leaves it out; its requests are counted into the cost shown.
-  async probeDataset({ urls, prefix, endpoint, column, values }, signal) {
+  // dataset (openDataset), sharing this worker's footer cache; `index`: a sidecar index's URL.
+  async probeDataset({ urls, prefix, endpoint, index, column, values }, signal) {
     const { openDataset } = await library
-    let source = urls
     const listing = { requests: 0, bytes: 0 }
-    if (prefix) {
-      const { listDataset } = await import(new URL('../js/dataset/listing.js', import.meta.url).href)
-      const counted = async (input, init) => {
-        const response = await fetch(input, init)
-        listing.requests++
-        listing.bytes += Number(response.headers.get('content-length') ?? 0)
-        return response
-      }
-      source = (await listDataset(prefix, { endpoint: endpoint || undefined, signal, fetch: counted })).files
+    const source = prefix ? await listBucket(prefix, endpoint, listing, signal) : urls
+    const dataset = await openDataset(source, { footerCache: await footerCache, ...(index ? { index } : {}) })
+    try {
+      return { ...plainDatasetResult(await dataset.probe(column, values, { signal })), listing }
+    } finally {
+      await dataset.close()
     }
-    const dataset = await openDataset(source, { footerCache: await footerCache })
-    return { ...plainDatasetResult(await dataset.probe(column, values, { signal })), listing }
   },
 
   // An Iceberg or Delta table (openTable): its metadata rules files out first (sources table-partition
@@ -124,9 +116,30 @@ const handlers = {
   },
 }
 
-/** A dataset probe's result as the page draws it: per file its answers per value, and the totals and cost. */
+/**
+ * The files under a bucket prefix, as openDataset's descriptors, listed by the package's own listing
+ * (ListObjectsV2, js/dataset/listing.js over js/sources/s3-listing.js), loaded from the sources because
+ * the bundle leaves it out; its requests are counted into `listing`. The one place the page lists a
+ * bucket: when the bundle's openDataset takes an s3:// prefix itself, this becomes that call.
+ */
+async function listBucket(prefix, endpoint, listing, signal) {
+  const { listDataset } = await import(new URL('../js/dataset/listing.js', import.meta.url).href)
+  const counted = async (input, init) => {
+    const response = await fetch(input, init)
+    listing.requests++
+    listing.bytes += Number(response.headers.get('content-length') ?? 0)
+    return response
+  }
+  return (await listDataset(prefix, { endpoint: endpoint || undefined, signal, fetch: counted })).files
+}
+
+/** A dataset probe's result as the page draws it: per file its answers per value and whether it was read, and the totals and cost. */
 function plainDatasetResult({ files, totals, stats }) {
-  return { files: files.map(({ path, partitions, values: answers, rowGroups, error }) => ({ path, partitions, values: answers, rowGroups: rowGroups.length, error })), totals, stats }
+  // read: the file's footer was read (by a request, or from the footer cache: it has row groups, or it
+  // lacks the column), not answered from the table's metadata, its path or a sidecar index alone.
+  const read = (own, rowGroups, answers) => (own?.requests ?? 0) > 0 || rowGroups.length > 0 || answers.some((a) => a.reason === 'column-missing')
+  return { files: files.map(({ path, partitions, values: answers, rowGroups, error, stats: own }) => ({ path, partitions, values: answers, rowGroups: rowGroups.length, error,
+    read: read(own, rowGroups, answers) })), totals, stats }
 }
 
 function checkFilter({ BloomFilter, assessFilterHealth }, parts, numRows) {

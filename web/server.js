@@ -1,6 +1,8 @@
 // The demo's static server: serves web/, js/ (the package entry the page imports, as an npm user's
 // bundler-free page would) and examples/ from the repo, with Range requests (via `send`) and CORS so
-// other pages can probe the sample files too. Binds 127.0.0.1 only.
+// other pages can probe the sample files too. Binds 127.0.0.1 only. Run as a script it also starts the
+// sample bucket (tests/js/helpers/demo-bucket.js: a local S3 API holding the sample dataset) and tells the page
+// where it is at /web/samples/bucket.json.
 // Run: node web/server.js        (PORT=8080 by default; PORT=0 picks a free port)
 import http from 'node:http'
 import path from 'node:path'
@@ -17,8 +19,11 @@ const CORS_HEADERS = {
   'access-control-expose-headers': 'Content-Range, Content-Length, Accept-Ranges, ETag',
 }
 
-/** @param {Record<string, string>} mounts more top-level folders: name → directory served under /name/ */
-const handler = (mounts) => function handle(req, res) {
+/**
+ * @param {Record<string, string>} mounts more top-level folders: name → directory served under /name/
+ * @param {Record<string, unknown>} documents pathname → a value answered as JSON at that path
+ */
+const handler = (mounts, documents) => function handle(req, res) {
   for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
   if (req.method === 'OPTIONS') {
     res.writeHead(204, {
@@ -41,6 +46,10 @@ const handler = (mounts) => function handle(req, res) {
   }
   if (pathname === '/' || pathname === '/web') {
     res.writeHead(302, { location: '/web/' }).end()
+    return
+  }
+  if (Object.hasOwn(documents, pathname)) {
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(documents[pathname]))
     return
   }
   const top = pathname.split('/')[1]
@@ -66,12 +75,13 @@ const handler = (mounts) => function handle(req, res) {
 
 /**
  * Starts the server; resolves once it listens.
- * @param {{ port?: number, host?: string, mounts?: Record<string, string> }} [options] mounts: more folders, each served
- *   under /name/ (the browser tests serve table fixtures this way)
+ * @param {{ port?: number, host?: string, mounts?: Record<string, string>, documents?: Record<string, unknown> }} [options] mounts:
+ *   more folders, each served under /name/ (the browser tests serve table fixtures this way); documents: pathname → a
+ *   value answered as JSON (where the sample bucket is)
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
-export function startDemoServer({ port = 0, host = '127.0.0.1', mounts = {} } = {}) {
-  const server = http.createServer(handler(mounts))
+export function startDemoServer({ port = 0, host = '127.0.0.1', mounts = {}, documents = {} } = {}) {
+  const server = http.createServer(handler(mounts, documents))
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {
@@ -95,11 +105,28 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`)
     process.exit(2)
   }
+  const bucket = await startBucket()
   try {
-    const { url } = await startDemoServer({ port })
+    const { url } = await startDemoServer({ port, documents: bucket ? { '/web/samples/bucket.json': { endpoint: bucket.endpoint, prefix: bucket.prefix } } : {} })
     console.log(`parquet-bloom demo: ${url}web/   (Ctrl+C to stop)`)
   } catch (error) {
     console.error(error.code === 'EADDRINUSE' ? `port ${port} is in use; run with PORT=<another port>` : `could not start the demo server: ${error.message}`)
     process.exit(1)
+  }
+}
+
+/** The sample bucket, or undefined (with a note) when the samples or s3rver are missing: the page hides its sample then. */
+async function startBucket() {
+  try {
+    // By URL: test helpers (s3rver's child process) are not part of what the typecheck covers.
+    const { startSampleBucket } = await import(new URL('../tests/js/helpers/demo-bucket.js', import.meta.url).href)
+    const { samplesDir } = await import(new URL('../tests/js/helpers/demo-samples.js', import.meta.url).href)
+    const bucket = await startSampleBucket(samplesDir)
+    console.log(`sample bucket: ${bucket.prefix} at ${bucket.endpoint} (a local S3 API, s3rver)`)
+    for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => bucket.stop().finally(() => process.exit(0)))
+    return bucket
+  } catch (error) {
+    console.log(`no sample bucket (${error.message}); \`node web/build-samples.js\` writes the dataset it serves`)
+    return undefined
   }
 }

@@ -53,7 +53,10 @@ export interface SidecarBuildOptions {
   columns: string[]
   fpp?: number
   ndv?: 'auto' | number
-  /** Recorded paths are relative to it (default: the index file's directory when the sink is a path; else paths are recorded as given). */
+  /**
+   * Recorded paths are relative to it: local paths under a folder, URLs under a URL (default: the index file's directory when the sink
+   * is a path; else paths are recorded as given).
+   */
   base?: string
   /** The old index (anything openSidecarIndex takes): entries of unchanged files are kept, new files indexed, gone ones dropped. */
   update?: Source

@@ -143,9 +143,17 @@ async function expandInputs(files) {
   return out
 }
 
-/** How a file is named in the index: relative to `base` (with / separators) for local paths under it. */
+/**
+ * How a file is named in the index: relative to `base` (with / separators) for local paths under it, and
+ * for URLs under a URL base (decoded, the form readers look a URL up by), so that an index built through
+ * one server still describes the files served from another origin beside it.
+ */
 async function recordedPath(input, base) {
-  if (base === undefined || /^https?:\/\//i.test(input)) return input
+  if (base === undefined) return input
+  if (/^https?:\/\//i.test(input)) {
+    const prefix = base.endsWith('/') ? base : `${base}/`
+    return /^https?:\/\//i.test(base) && input.startsWith(prefix) ? decodeURIComponent(input.slice(prefix.length)) : input
+  }
   const path = await import('node:path')
   const relative = path.relative(base, path.resolve(input))
   return relative.startsWith('..') || path.isAbsolute(relative) ? path.resolve(input) : relative.split(path.sep).join('/')

@@ -3,7 +3,8 @@
 // server, in Debian's Chromium (headless via playwright-core) and Firefox ESR (headless via
 // puppeteer-core over WebDriver BiDi), the same scenarios in both (tests/browser/drivers.js). Verdicts
 // are checked against truth DuckDB reads back from the sample files and, with the cost readout, against
-// a Node run of the same probe. Screenshots go to artifacts/browser/<browser>/. Exits non-zero on any
+// a Node run of the same probe; the dataset card's samples against DuckDB and the table writers' input
+// (tests/browser/sample-scenarios.js). Screenshots go to artifacts/browser/<browser>/. Exits non-zero on any
 // failure, and never hangs.
 //   node tests/browser/run.js [--browser=chromium|firefox] [scenario...]
 import { existsSync } from 'node:fs'
@@ -21,9 +22,12 @@ import { BROWSERS, launchBrowser, missingBrowser } from './drivers.js'
 import { roundsScenarios } from './rounds-scenarios.js'
 import { datasetScenarios, tableMounts } from './dataset-scenarios.js'
 import { adviceScenarios } from './advice-scenario.js'
+import { sampleScenarios } from './sample-scenarios.js'
+import { buildDatasetSamples } from '../js/helpers/demo-datasets.js'
+import { startSampleBucket } from '../js/helpers/demo-bucket.js'
 import { openParquet } from '../../js/index.js'
 
-const GLOBAL_TIMEOUT_MS = 300_000
+const GLOBAL_TIMEOUT_MS = 420_000 // both browsers, every scenario: 2 min 54 s measured on the shared 2-core machine, with room for more load
 const STEP_TIMEOUT_MS = 30_000
 const artifacts = path.join(repoRoot, 'artifacts/browser')
 const ENCRYPTED_FIXTURE = 'parquet-testing/encrypt_columns_and_footer_bloom_filter.parquet.encrypted'
@@ -419,6 +423,7 @@ resources.servers.push(rounds)
 const datasets = datasetScenarios()
 scenarios.push(...datasets.scenarios)
 resources.servers.push(datasets)
+scenarios.push(...sampleScenarios())
 
 // ---- runner ------------------------------------------------------------------------------------
 
@@ -433,7 +438,10 @@ async function main() {
     return 1
   }
   const manifest = await buildSamples({ log: (line) => console.log(`# ${line}`) })
-  const demo = await startDemoServer({ port: 0, mounts: tableMounts() })
+  const datasetManifest = await buildDatasetSamples({ log: (line) => console.log(`# ${line}`) })
+  const bucket = await startSampleBucket(samplesDir)
+  resources.servers.push({ close: () => bucket.stop() })
+  const demo = await startDemoServer({ port: 0, mounts: tableMounts(), documents: { '/web/samples/bucket.json': { endpoint: bucket.endpoint, prefix: bucket.prefix } } })
   resources.servers.push(demo)
   const noCors = await startServerWithoutCors()
   resources.servers.push(noCors)
@@ -469,7 +477,7 @@ async function main() {
       await rm(path.join(shots, `${name}-failed.png`), { force: true })
       const started = Date.now()
       try {
-        const outcome = await fn({ page, demo, noCors, manifest, jsRequests })
+        const outcome = await fn({ page, demo, noCors, manifest, datasetManifest, jsRequests })
         if (pageErrors.length) throw new Error(pageErrors.join('\n'))
         await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
         if (outcome?.skipped) {

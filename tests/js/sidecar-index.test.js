@@ -347,6 +347,27 @@ describe('a sidecar index of files behind URLs', () => {
   })
 })
 
+test('URLs under a URL base are recorded relative to it: the index, read from another origin, describes the files there', async () => {
+  const sub = path.join(dir, 'based')
+  await mkdir(sub)
+  for (const f of [0, 1]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
+  const urls = [0, 1].map((f) => server.url(`based/${fileName(f)}`))
+  const built = await buildSidecarIndex(urls, path.join(sub, '_index.puffin'), { format: 1, columns: ['id'], base: server.url('based/') })
+  assert.deepEqual(built.validators, { none: 2 }, 'the test server sends no validator without a mode: the sizes decide')
+  // The same files by another name of the same server: only a relative path can name them both.
+  const elsewhere = (url) => url.replace('//127.0.0.1:', '//localhost:')
+  const index = await openSidecarIndex(elsewhere(server.url('based/_index.puffin')))
+  try {
+    assert.deepEqual(index.files.map((f) => f.path), [0, 1].map(fileName))
+    const id = BigInt((ROWS + 9) * 3) // file 1, row 9
+    const result = await index.probe('id', [id], { files: urls.map(elsewhere) })
+    assert.deepEqual(result.files.map((f) => f.current), [true, true])
+    assert.notEqual(result.files[1].rowGroups[0].results[0].verdict, 'absent')
+  } finally {
+    await index.close()
+  }
+})
+
 test('HEADs carry the caller\'s headers to the index\'s origin only; a file gone (404) answers stale-index, not an error', async () => {
   const sub = path.join(dir, 'heads')
   await mkdir(sub)

@@ -5,27 +5,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 
 import { decodeRoaringBitmapArray, deletionVectorSource, z85Decode } from '../../js/table/deletion-vector.js'
-
-const Z85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#'
-function z85Encode(bytes) {
-  let out = ''
-  for (let i = 0; i < bytes.length; i += 4) {
-    let n = ((bytes[i] << 24) >>> 0) + (bytes[i + 1] << 16) + (bytes[i + 2] << 8) + bytes[i + 3]
-    const chunk = []
-    for (let j = 0; j < 5; j++) { chunk.unshift(Z85[n % 85]); n = Math.floor(n / 85) }
-    out += chunk.join('')
-  }
-  return out
-}
-
-class Bytes {
-  constructor() { this.parts = [] }
-  u16(n) { const b = new Uint8Array(2); new DataView(b.buffer).setUint16(0, n, true); this.parts.push(b); return this }
-  u32(n) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n, true); this.parts.push(b); return this }
-  i64(n) { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, BigInt(n), true); this.parts.push(b); return this }
-  raw(b) { this.parts.push(b); return this }
-  done() { const out = new Uint8Array(this.parts.reduce((n, p) => n + p.length, 0)); let o = 0; for (const p of this.parts) { out.set(p, o); o += p.length } return out }
-}
+import { Bytes, inlineDeletionVector, z85Encode } from './helpers/delta-writer.js'
 
 describe('deletion vectors', () => {
   test('Z85: the RFC\'s vector', () => {
@@ -41,6 +21,13 @@ describe('deletion vectors', () => {
       .done()
     const { inline } = deletionVectorSource({ storageType: 'i', pathOrInlineDv: z85Encode(b), sizeInBytes: b.length })
     assert.deepEqual(decodeRoaringBitmapArray(inline), [5, 9, 2 ** 32 + 3])
+  })
+
+  test('the writer helper\'s inline vector (odd and even counts, padded for Z85) decodes to its rows', () => {
+    for (const rows of [[4], [0, 17, 199], [1, 2]]) {
+      const dv = inlineDeletionVector(rows)
+      assert.deepEqual(decodeRoaringBitmapArray(deletionVectorSource(dv).inline), rows)
+    }
   })
 
   test('run and bitmap containers (cookie with run flags)', () => {

@@ -3,7 +3,7 @@
 // removes the same path with different deletion vectors, Delta column mapping and a V2 checkpoint,
 // on synthetic tables written by hand from the protocol.
 import assert from 'node:assert/strict'
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, test } from 'node:test'
 import { parquetWriteBuffer } from 'hyparquet-writer'
@@ -11,9 +11,8 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { ErrorCode, openTable } from '../../js/index.js'
 import { loadTable } from '../../js/table/load-table.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
+import { checkpointParquet, pad, writeDeltaFiles } from './helpers/delta-writer.js'
 import { tempDir } from './helpers/temp-dir.js'
-
-const pad = (v) => String(v).padStart(20, '0')
 
 describe('Iceberg snapshots', { skip: missingFixture('tables/iceberg/spark_bunnies') }, () => {
   test('time travel to snapshot 7505300640432048841 (over 2^53) gives 21 rows; the current snapshot 20', async () => {
@@ -70,13 +69,7 @@ describe('Delta versions', { skip: missingFixture('tables/delta/dv-partitioned-w
 describe('synthetic Delta tables', async () => {
   const dir = await tempDir('delta')
 
-  async function writeTable(name, log, files) {
-    const root = path.join(dir, name)
-    await mkdir(path.join(root, '_delta_log'), { recursive: true })
-    for (const [file, text] of Object.entries(log)) await writeFile(path.join(root, '_delta_log', file), text)
-    for (const [file, bytes] of Object.entries(files)) await writeFile(path.join(root, file), bytes)
-    return root
-  }
+  const writeTable = (name, log, files) => writeDeltaFiles(path.join(dir, name), log, files)
 
   test('column mapping (name mode): stats and files use physical names; probes use logical ones', async () => {
     const parquet = new Uint8Array(parquetWriteBuffer({ columnData: [
@@ -146,26 +139,12 @@ describe('synthetic Delta tables', async () => {
       return { numRecords: BigInt(c.id.length), minValues: { id: c.id[0], name: cut(names[0]) }, maxValues: { id: c.id[c.id.length - 1], name: cut(names[names.length - 1]) }, nullCount: { id: 0n, name: 0n } }
     }
     const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }, { name: 'name', type: 'string', nullable: true, metadata: {} }] }
-    const opt = (name, type, extra = {}) => ({ name, type, repetition_type: 'OPTIONAL', ...extra })
-    const str = (name) => opt(name, 'BYTE_ARRAY', { converted_type: 'UTF8' })
-    const group = (name, n) => ({ name, repetition_type: 'OPTIONAL', num_children: n })
-    const valueStruct = (name, counts = false) => [group(name, 2), opt('id', 'INT64'), counts ? opt('name', 'INT64') : str('name')]
-    const checkpointSchema = [
-      { name: 'spark_schema', num_children: 3 },
-      group('protocol', 2), opt('minReaderVersion', 'INT32'), opt('minWriterVersion', 'INT32'),
-      group('metaData', 3), str('id'), str('schemaString'),
-      { name: 'partitionColumns', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 }, { name: 'list', repetition_type: 'REPEATED', num_children: 1 }, { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      group('add', 7), str('path'),
-      { name: 'partitionValues', repetition_type: 'OPTIONAL', converted_type: 'MAP', num_children: 1 }, { name: 'key_value', repetition_type: 'REPEATED', num_children: 2 }, { name: 'key', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' }, str('value'),
-      opt('size', 'INT64'), opt('modificationTime', 'INT64'), opt('dataChange', 'BOOLEAN'), str('stats'),
-      group('stats_parsed', 4), opt('numRecords', 'INT64'), ...valueStruct('minValues'), ...valueStruct('maxValues'), ...valueStruct('nullCount', true),
-    ]
     const actions = [
       { protocol: { minReaderVersion: 1, minWriterVersion: 2 }, metaData: null, add: null },
       { protocol: null, metaData: { id: 'sp', schemaString: JSON.stringify(schema), partitionColumns: [] }, add: null },
       ...Object.entries(data).map(([f, c]) => ({ protocol: null, metaData: null, add: { path: f, partitionValues: [], size: BigInt(files[f].length), modificationTime: 0n, dataChange: true, stats: null, stats_parsed: statsOf(c) } })),
     ]
-    const checkpoint = new Uint8Array(parquetWriteBuffer({ schema: checkpointSchema, columnData: ['protocol', 'metaData', 'add'].map((name) => ({ name, data: actions.map((a) => a[name]) })) }))
+    const checkpoint = checkpointParquet(actions, { statsParsed: { id: 'INT64', name: 'STRING' } })
     const root = await writeTable('stats-parsed', { [`${pad(1)}.checkpoint.parquet`]: checkpoint, '_last_checkpoint': JSON.stringify({ version: 1, size: actions.length }) }, files)
     const table = await openTable(root)
     const probes = { id: [2n, 101n, 50n], name: ['fig', 'plum', `${long}z`, `${long}a`, 'zebra'] }

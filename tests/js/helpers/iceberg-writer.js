@@ -2,7 +2,8 @@
 // Avro manifest list and manifests with the spec's field ids; bounds by Appendix D single-value
 // serialization): N data files written by hyparquet-writer (field ids in the Parquet schema, a bloom
 // filter on `id`) in M manifests, partitioned by identity on a `day` date column. The file → values
-// map it returns is the generator's own input, independent of the reader, for tests and the bench.
+// map it returns is the generator's own input, independent of the reader, for tests, the bench and the demo's sample
+// table (which adds a second snapshot with more files and a position delete file).
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -12,6 +13,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 
 const TABLE_LOCATION = 's3://warehouse/db/events'
 const SNAPSHOT_ID = 3055729675574597
+const SECOND_SNAPSHOT_ID = 6170183452690412
 const EPOCH_DAY = 20454 // 2026-01-01
 // Each file's ids are a disjoint range: [file * ID_STRIDE, file * ID_STRIDE + rows * ID_STEP).
 export const ID_STRIDE = 100_000
@@ -84,7 +86,7 @@ const intBound = (n) => { const b = Buffer.alloc(4); b.writeInt32LE(n); return b
 /** An Avro object container file (avsc's block encoder) of records, with Iceberg's file metadata. */
 function avroFile(schema, records, metadata) {
   const type = avsc.Type.forSchema(schema)
-  const encoder = new avsc.streams.BlockEncoder(type, { codec: 'null', metadata: Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v)])) })
+  const encoder = new avsc.streams.BlockEncoder(type, /** @type {any} */ ({ codec: 'null', metadata: Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v)])) }))
   const sink = new PassThrough()
   const chunks = []
   sink.on('data', (c) => chunks.push(c))
@@ -103,76 +105,140 @@ export function fileIds(file, rows) {
 /** The day (days since epoch) of a data file: consecutive files share a day, manifests hold consecutive files. */
 const dayOf = (file, filesPerDay) => EPOCH_DAY + Math.floor(file / filesPerDay)
 
+/** Writes data file k (its ids and day) and returns what it wrote. */
+async function writeDataFile(dir, k, day, rows) {
+  const ids = fileIds(k, rows)
+  const bytes = parquetWriteBuffer({
+    columnData: [
+      { name: 'id', data: BigInt64Array.from(ids), bloomFilter: true },
+      { name: 'day', data: Int32Array.from({ length: rows }, () => day) },
+    ],
+    schema: [
+      { name: 'root', num_children: 2 },
+      { name: 'id', type: 'INT64', repetition_type: 'REQUIRED', field_id: 1 },
+      { name: 'day', type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' }, repetition_type: 'REQUIRED', field_id: 2 },
+    ],
+  })
+  const relative = `data/day=${day}/part-${String(k).padStart(5, '0')}.parquet`
+  await mkdir(path.join(dir, path.dirname(relative)), { recursive: true })
+  await writeFile(path.join(dir, relative), new Uint8Array(bytes))
+  return { index: k, path: relative, day, ids, size: bytes.byteLength }
+}
+
+const dataEntry = (f, rows, snapshotId, sequence) => ({
+  status: 1, snapshot_id: snapshotId, sequence_number: sequence, file_sequence_number: sequence,
+  data_file: {
+    content: 0, file_path: `${TABLE_LOCATION}/${f.path}`, file_format: 'PARQUET', partition: { day: f.day },
+    record_count: rows, file_size_in_bytes: f.size,
+    value_counts: [{ key: 1, value: rows }, { key: 2, value: rows }],
+    null_value_counts: [{ key: 1, value: 0 }, { key: 2, value: 0 }],
+    nan_value_counts: null,
+    lower_bounds: [{ key: 1, value: longBound(f.ids[0]) }, { key: 2, value: intBound(f.day) }],
+    upper_bounds: [{ key: 1, value: longBound(f.ids[f.ids.length - 1]) }, { key: 2, value: intBound(f.day) }],
+  },
+})
+
+/** A manifest of `entries` (data or position deletes) and its record in a manifest list. */
+async function writeManifest(dir, name, entries, { content, snapshotId, sequence, days, rows }) {
+  const fileMetadata = { schema: JSON.stringify(SCHEMA), 'schema-id': '0', 'partition-spec': JSON.stringify(SPEC.fields), 'partition-spec-id': '0', 'format-version': '2', content: content === 1 ? 'deletes' : 'data' }
+  const bytes = await avroFile(MANIFEST_ENTRY, entries, fileMetadata)
+  await writeFile(path.join(dir, name), bytes)
+  return {
+    manifest_path: `${TABLE_LOCATION}/${name}`, manifest_length: bytes.length, partition_spec_id: 0, content, sequence_number: sequence, min_sequence_number: sequence,
+    added_snapshot_id: snapshotId, added_files_count: entries.length, existing_files_count: 0, deleted_files_count: 0,
+    added_rows_count: rows, existing_rows_count: 0, deleted_rows_count: 0,
+    partitions: [{ contains_null: false, contains_nan: false, lower_bound: intBound(Math.min(...days)), upper_bound: intBound(Math.max(...days)) }],
+  }
+}
+
+/**
+ * A position delete file (spec "Position Delete Files": file_path and pos, field ids 2147483546 and
+ * 2147483545) removing rows of one data file, in the data file's partition.
+ */
+async function writePositionDeletes(dir, name, file, positions) {
+  const bytes = parquetWriteBuffer({
+    columnData: [
+      { name: 'file_path', data: positions.map(() => `${TABLE_LOCATION}/${file.path}`) },
+      { name: 'pos', data: BigInt64Array.from(positions.map(BigInt)) },
+    ],
+    schema: [
+      { name: 'root', num_children: 2 },
+      { name: 'file_path', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED', field_id: 2147483546 },
+      { name: 'pos', type: 'INT64', repetition_type: 'REQUIRED', field_id: 2147483545 },
+    ],
+  })
+  await mkdir(path.dirname(path.join(dir, name)), { recursive: true })
+  await writeFile(path.join(dir, name), new Uint8Array(bytes))
+  return { path: name, day: file.day, size: bytes.byteLength, of: file.path, positions }
+}
+
+async function writeManifestList(dir, snapshotId, sequence, records) {
+  const name = `metadata/snap-${snapshotId}-${sequence}-list.avro`
+  await writeFile(path.join(dir, name), await avroFile(MANIFEST_FILE, records, { 'snapshot-id': String(snapshotId), 'sequence-number': String(sequence), 'format-version': '2' }))
+  return name
+}
+
 /**
  * Writes the table under dir and returns what it wrote.
  * @param {string} dir an empty folder (the table's root)
- * @param {{ files?: number, manifests?: number, rows?: number, filesPerDay?: number }} [shape] filesPerDay: default one
- *   day per manifest; fewer than a manifest's files make days straddle two manifests
+ * @param {{ files?: number, manifests?: number, rows?: number, filesPerDay?: number,
+ *   then?: { files: number, deletes: Array<{ file: number, positions: number[] }> } }} [shape] filesPerDay: default one
+ *   day per manifest; fewer than a manifest's files make days straddle two manifests. `then`: a second snapshot that
+ *   appends `files` more data files (the days going on) in a manifest of their own and position deletes of rows of
+ *   earlier files (row positions within the file) in a delete manifest; the first snapshot stays, as time travel sees it.
+ * @returns {Promise<{ root: string, files: any[], rows: number, manifests: number, filesPerManifest: number,
+ *   snapshots: string[], deletes: Array<{ path: string, of: string, positions: number[] }> }>} files: every data file
+ *   written with its ids and `snapshot` (the first to hold it); snapshots: their ids, oldest first
  */
-export async function writeIcebergTable(dir, { files = 1000, manifests = 50, rows = 64, filesPerDay } = {}) {
+export async function writeIcebergTable(dir, { files = 1000, manifests = 50, rows = 64, filesPerDay, then } = {}) {
   const filesPerManifest = Math.ceil(files / manifests)
   const perDay = filesPerDay ?? filesPerManifest
   await mkdir(path.join(dir, 'metadata'), { recursive: true })
   const written = []
-  for (let k = 0; k < files; k++) {
-    const day = dayOf(k, perDay)
-    const ids = fileIds(k, rows)
-    const bytes = parquetWriteBuffer({
-      columnData: [
-        { name: 'id', data: BigInt64Array.from(ids), bloomFilter: true },
-        { name: 'day', data: Int32Array.from({ length: rows }, () => day) },
-      ],
-      schema: [
-        { name: 'root', num_children: 2 },
-        { name: 'id', type: 'INT64', repetition_type: 'REQUIRED', field_id: 1 },
-        { name: 'day', type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' }, repetition_type: 'REQUIRED', field_id: 2 },
-      ],
-    })
-    const relative = `data/day=${day}/part-${String(k).padStart(5, '0')}.parquet`
-    await mkdir(path.join(dir, path.dirname(relative)), { recursive: true })
-    await writeFile(path.join(dir, relative), new Uint8Array(bytes))
-    written.push({ index: k, path: relative, day, ids, size: bytes.byteLength })
-  }
-  const fileMetadata = { schema: JSON.stringify(SCHEMA), 'schema-id': '0', 'partition-spec': JSON.stringify(SPEC.fields), 'partition-spec-id': '0', 'format-version': '2', content: 'data' }
+  for (let k = 0; k < files; k++) written.push({ ...await writeDataFile(dir, k, dayOf(k, perDay), rows), snapshot: String(SNAPSHOT_ID) })
   const listRecords = []
   for (let m = 0; m < manifests; m++) {
     const members = written.slice(m * filesPerManifest, (m + 1) * filesPerManifest)
     if (!members.length) break
-    const entries = members.map((f) => ({
-      status: 1, snapshot_id: SNAPSHOT_ID, sequence_number: 1, file_sequence_number: 1,
-      data_file: {
-        content: 0, file_path: `${TABLE_LOCATION}/${f.path}`, file_format: 'PARQUET', partition: { day: f.day },
-        record_count: rows, file_size_in_bytes: f.size,
-        value_counts: [{ key: 1, value: rows }, { key: 2, value: rows }],
-        null_value_counts: [{ key: 1, value: 0 }, { key: 2, value: 0 }],
-        nan_value_counts: null,
-        lower_bounds: [{ key: 1, value: longBound(f.ids[0]) }, { key: 2, value: intBound(f.day) }],
-        upper_bounds: [{ key: 1, value: longBound(f.ids[f.ids.length - 1]) }, { key: 2, value: intBound(f.day) }],
-      },
-    }))
-    const name = `metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`
-    const bytes = await avroFile(MANIFEST_ENTRY, entries, fileMetadata)
-    await writeFile(path.join(dir, name), bytes)
-    const days = members.map((f) => f.day)
-    listRecords.push({
-      manifest_path: `${TABLE_LOCATION}/${name}`, manifest_length: bytes.length, partition_spec_id: 0, content: 0, sequence_number: 1, min_sequence_number: 1,
-      added_snapshot_id: SNAPSHOT_ID, added_files_count: members.length, existing_files_count: 0, deleted_files_count: 0,
-      added_rows_count: members.length * rows, existing_rows_count: 0, deleted_rows_count: 0,
-      partitions: [{ contains_null: false, contains_nan: false, lower_bound: intBound(Math.min(...days)), upper_bound: intBound(Math.max(...days)) }],
-    })
+    listRecords.push(await writeManifest(dir, `metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`, members.map((f) => dataEntry(f, rows, SNAPSHOT_ID, 1)),
+      { content: 0, snapshotId: SNAPSHOT_ID, sequence: 1, days: members.map((f) => f.day), rows: members.length * rows }))
   }
-  const listName = `metadata/snap-${SNAPSHOT_ID}-1-list.avro`
-  await writeFile(path.join(dir, listName), await avroFile(MANIFEST_FILE, listRecords, { 'snapshot-id': String(SNAPSHOT_ID), 'sequence-number': '1', 'format-version': '2' }))
+  const listName = await writeManifestList(dir, SNAPSHOT_ID, 1, listRecords)
   const now = 1767225600000
+  const snapshots = [{ 'snapshot-id': SNAPSHOT_ID, 'sequence-number': 1, 'timestamp-ms': now, 'manifest-list': `${TABLE_LOCATION}/${listName}`,
+    summary: { operation: 'append', 'added-data-files': String(files) }, 'schema-id': 0 }]
+  const deletes = []
+  if (then) {
+    const added = []
+    for (let k = files; k < files + then.files; k++) added.push({ ...await writeDataFile(dir, k, dayOf(k, perDay), rows), snapshot: String(SECOND_SNAPSHOT_ID) })
+    written.push(...added)
+    const records = [...listRecords]
+    records.push(await writeManifest(dir, 'metadata/manifest-s2-data.avro', added.map((f) => dataEntry(f, rows, SECOND_SNAPSHOT_ID, 2)),
+      { content: 0, snapshotId: SECOND_SNAPSHOT_ID, sequence: 2, days: added.map((f) => f.day), rows: added.length * rows }))
+    for (const { file, positions } of then.deletes) {
+      const of = written[file]
+      deletes.push(await writePositionDeletes(dir, `data/day=${of.day}/deletes-${String(file).padStart(5, '0')}.parquet`, of, positions))
+    }
+    if (deletes.length) {
+      const entries = deletes.map((d) => ({ status: 1, snapshot_id: SECOND_SNAPSHOT_ID, sequence_number: 2, file_sequence_number: 2,
+        data_file: { content: 1, file_path: `${TABLE_LOCATION}/${d.path}`, file_format: 'PARQUET', partition: { day: d.day }, record_count: d.positions.length,
+          file_size_in_bytes: d.size, value_counts: null, null_value_counts: null, nan_value_counts: null, lower_bounds: null, upper_bounds: null } }))
+      records.push(await writeManifest(dir, 'metadata/manifest-s2-deletes.avro', entries,
+        { content: 1, snapshotId: SECOND_SNAPSHOT_ID, sequence: 2, days: deletes.map((d) => d.day), rows: deletes.reduce((n, d) => n + d.positions.length, 0) }))
+    }
+    const secondList = await writeManifestList(dir, SECOND_SNAPSHOT_ID, 2, records)
+    snapshots.push({ 'snapshot-id': SECOND_SNAPSHOT_ID, 'parent-snapshot-id': SNAPSHOT_ID, 'sequence-number': 2, 'timestamp-ms': now + 3_600_000,
+      'manifest-list': `${TABLE_LOCATION}/${secondList}`, summary: { operation: 'overwrite', 'added-data-files': String(then.files), 'added-delete-files': String(deletes.length) }, 'schema-id': 0 })
+  }
+  const current = snapshots[snapshots.length - 1]
   const metadata = {
-    'format-version': 2, 'table-uuid': '5b0a6e0c-2f7e-4c1a-9a3e-0d9b1c6f4a21', location: TABLE_LOCATION, 'last-sequence-number': 1, 'last-updated-ms': now,
+    'format-version': 2, 'table-uuid': '5b0a6e0c-2f7e-4c1a-9a3e-0d9b1c6f4a21', location: TABLE_LOCATION, 'last-sequence-number': snapshots.length, 'last-updated-ms': current['timestamp-ms'],
     'last-column-id': 2, 'current-schema-id': 0, schemas: [SCHEMA], 'default-spec-id': 0, 'partition-specs': [SPEC], 'last-partition-id': 1000,
-    'default-sort-order-id': 0, 'sort-orders': [{ 'order-id': 0, fields: [] }], properties: {}, 'current-snapshot-id': SNAPSHOT_ID,
-    snapshots: [{ 'snapshot-id': SNAPSHOT_ID, 'sequence-number': 1, 'timestamp-ms': now, 'manifest-list': `${TABLE_LOCATION}/${listName}`,
-      summary: { operation: 'append', 'added-data-files': String(files) }, 'schema-id': 0 }],
-    'snapshot-log': [{ 'snapshot-id': SNAPSHOT_ID, 'timestamp-ms': now }], 'metadata-log': [], refs: { main: { 'snapshot-id': SNAPSHOT_ID, type: 'branch' } },
+    'default-sort-order-id': 0, 'sort-orders': [{ 'order-id': 0, fields: [] }], properties: {}, 'current-snapshot-id': current['snapshot-id'],
+    snapshots, 'snapshot-log': snapshots.map((s) => ({ 'snapshot-id': s['snapshot-id'], 'timestamp-ms': s['timestamp-ms'] })), 'metadata-log': [],
+    refs: { main: { 'snapshot-id': current['snapshot-id'], type: 'branch' } },
   }
   await writeFile(path.join(dir, 'metadata/v1.metadata.json'), JSON.stringify(metadata, null, 2))
   await writeFile(path.join(dir, 'metadata/version-hint.text'), '1')
-  return { root: dir, files: written, rows, manifests: listRecords.length, filesPerManifest }
+  return { root: dir, files: written, rows, manifests: listRecords.length, filesPerManifest, snapshots: snapshots.map((s) => String(s['snapshot-id'])), deletes }
 }

@@ -1,0 +1,176 @@
+// Browser scenario of the dataset card's samples (web/samples/datasets.json, tests/js/helpers/demo-datasets.js):
+// each sample button fills the card and probes; every file's verdict is checked against truth from outside
+// parquet-bloom — DuckDB's reading of the dataset's files (which hold the value, which lack the column,
+// which have bloom filters) and, for the tables, the writers' own input (each data file's ids, the rows deleted).
+// Also: the words of the per-value answers agree with the table of files, and the card's disclosure marker
+// sits on the heading's line.
+import path from 'node:path'
+
+import { DATASET_DIR, DELTA_DELETED, DELTA_FILES, ICEBERG_SHAPE } from '../js/helpers/demo-datasets.js'
+import { samplesDir } from '../js/helpers/demo-samples.js'
+import { duckdb, filesHolding, quote } from '../js/helpers/hive-dataset.js'
+import { fileIds } from '../js/helpers/iceberg-writer.js'
+import { assertEqual, assertOk } from './checks.js'
+
+/** The card after a sample's probe: the readout, per file its verdicts, per value the answers' words. */
+async function readCard(page) {
+  await page.waitForSelector('#dataset-readout[data-files], #dataset-readout[data-error]')
+  const failed = await page.getAttribute('#dataset-readout', 'data-error')
+  if (failed) throw new Error(`the page shows an error: ${await page.textContent('#dataset-readout')}`)
+  return page.evaluate(() => ({
+    readout: document.getElementById('dataset-readout').textContent,
+    read: Number(document.getElementById('dataset-readout').dataset.read),
+    rows: [...document.querySelectorAll('#dataset-files tbody tr')].map((tr) => ({
+      path: /** @type {HTMLElement} */ (tr).dataset.path,
+      cells: [...tr.querySelectorAll('td[data-verdict]')].map((td) => ({ verdict: /** @type {HTMLElement} */ (td).dataset.verdict, reason: /** @type {HTMLElement} */ (td).dataset.reason })),
+    })),
+    answers: [...document.querySelectorAll('#dataset-answers li')].map((li) => {
+      const d = /** @type {HTMLElement} */ (li).dataset
+      return { value: d.value, may: Number(d.may), absent: Number(d.absent), unknown: Number(d.unknown), why: JSON.parse(d.why), text: li.textContent }
+    }),
+  }))
+}
+
+async function clickSample(page, demo, id) {
+  await page.goto(`${demo.url}web/`)
+  await page.click('#dataset-details summary')
+  await page.click(`button[data-dataset-sample="${id}"]`)
+  return readCard(page)
+}
+
+/** The words agree with the table: per value, files that may hold it, that ruled it out, that could not answer. */
+function assertAnswersMatchRows(card, values, what) {
+  assertEqual(card.answers.map((a) => a.value), values.map(String), `${what}: one answer per value`)
+  values.forEach((value, k) => {
+    const verdicts = card.rows.map((r) => r.cells[k].verdict)
+    const a = card.answers[k]
+    assertEqual([a.may, a.absent, a.unknown], [verdicts.filter((v) => v === 'maybe' || v === 'present').length, verdicts.filter((v) => v === 'absent').length,
+      verdicts.filter((v) => v === 'unknown').length], `${what}: the words for ${value} (${a.text})`)
+    assertOk(a.text.includes(`may be in ${a.may} of ${card.rows.length} files`), `${what}: ${a.text}`)
+  })
+}
+
+/** DuckDB's reading of the sample dataset: per value the files holding it, the files with the column, the files with bloom filters on it. */
+async function datasetTruth(column, values) {
+  const root = path.join(samplesDir, DATASET_DIR)
+  const holding = []
+  for (const v of values) holding.push(await filesHolding(root, `${column}::VARCHAR = ${quote(v)}`, { unionByName: true }))
+  const db = await duckdb()
+  try {
+    const relative = (f) => path.relative(root, String(f)).split(path.sep).join('/')
+    const glob = quote(path.join(root, '**/*.parquet'))
+    const withColumn = new Set((await db.rows(`SELECT DISTINCT file_name FROM parquet_schema(${glob}) WHERE name = ${quote(column)}`)).map((r) => relative(r.file_name)))
+    const withFilter = new Set((await db.rows(`SELECT file_name FROM parquet_metadata(${glob}) WHERE path_in_schema = ${quote(column)}
+        GROUP BY file_name HAVING count(bloom_filter_offset) = count(*)`)).map((r) => relative(r.file_name)))
+    return { holding, withColumn, withFilter }
+  } finally {
+    db.close()
+  }
+}
+
+/** A row's file relative to the dataset's root: the page shows a URL's path, a listing's path under the prefix. */
+const pathIn = (rowPath) => (rowPath.includes(`${DATASET_DIR}/`) ? rowPath.slice(rowPath.indexOf(`${DATASET_DIR}/`) + DATASET_DIR.length + 1) : rowPath)
+
+function datasetScenario(id, { indexed = false } = {}) {
+  return {
+    name: `sample-${id}`,
+    fn: async ({ page, demo, datasetManifest }) => {
+      const sample = datasetManifest.samples.find((s) => s.id === id)
+      const values = [...sample.values, ...sample.absent]
+      const card = await clickSample(page, demo, id)
+      console.log(`# ${id}: ${card.readout} | ${card.answers.map((a) => a.text).join(' | ')}`)
+      const truth = await datasetTruth(sample.column, values)
+      assertEqual(card.rows.length, datasetManifest.dataset.files.length, `${id}: every file of the dataset listed`)
+      assertAnswersMatchRows(card, values, id)
+      values.forEach((value, k) => {
+        const held = truth.holding[k]
+        assertEqual(held.size > 0, sample.values.includes(value), `${id}: DuckDB finds ${value} as the sample says`)
+        let falsePositives = 0
+        for (const row of card.rows) {
+          const file = pathIn(row.path)
+          const { verdict, reason } = row.cells[k]
+          if (held.has(file)) assertOk(verdict !== 'absent', `${id}: ${file} holds ${sample.column} = ${value} (${held.get(file)} rows, DuckDB), the page reads absent`)
+          else if (!truth.withColumn.has(file)) assertEqual([verdict, reason], ['unknown', 'column-missing'], `${id}: ${file} has no ${sample.column} (DuckDB)`)
+          else if (verdict !== 'absent') {
+            // Not there: only a file without bloom filters (min/max only) may leave it open, unless the sidecar index answers for it.
+            if (indexed || truth.withFilter.has(file)) falsePositives++
+            else assertEqual(verdict, 'maybe', `${id}: ${file}`)
+          }
+        }
+        assertOk(falsePositives <= 1, `${id}: ${value} is not in ${falsePositives} files whose filters (or index) still say maybe`)
+      })
+      if (indexed) assertOk(card.read < card.rows.length && card.readout.includes(`${card.rows.length - card.read} answered by the sidecar index without a read`), `${id}: the index spared some footer reads (${card.readout})`)
+      else assertOk(card.readout.startsWith(`${card.rows.length} files: ${card.rows.length} footers read`), `${id}: every footer read (${card.readout})`)
+      const missing = card.rows.filter((r) => !truth.withColumn.has(pathIn(r.path))).length
+      if (missing) assertOk(card.answers.every((a) => a.why['column-missing'] === missing && a.text.includes(`${missing} could not answer (they lack the column)`)), `${id}: ${missing} files lack the column, said in words`)
+    },
+  }
+}
+
+/**
+ * A table sample against its writer's input: `liveIds(path)` the ids each live data file holds in rows no delete
+ * removes. A file holding a probed value must not read absent; each file's ids are a range of their own, so every
+ * other file is ruled out (its bloom filter may leave one value open, at its false-positive rate).
+ */
+function tableScenario(id, liveIds) {
+  return {
+    name: `sample-${id}`,
+    fn: async ({ page, demo, datasetManifest }) => {
+      const sample = datasetManifest.samples.find((s) => s.id === id)
+      const values = [...sample.values, ...sample.absent]
+      const card = await clickSample(page, demo, id)
+      console.log(`# ${id}: ${card.readout} | ${card.answers.map((a) => a.text).join(' | ')}`)
+      const files = liveIds()
+      assertEqual(card.rows.map((r) => r.path).sort(), [...files.keys()].sort(), `${id}: the live files, as the writer wrote them`)
+      assertAnswersMatchRows(card, values, id)
+      values.forEach((value, k) => {
+        let open = 0
+        for (const row of card.rows) {
+          const held = files.get(row.path).has(BigInt(value))
+          if (held) assertOk(row.cells[k].verdict !== 'absent', `${id}: ${row.path} holds id ${value} (the writer's input), the page reads absent`)
+          else if (row.cells[k].verdict !== 'absent') open++
+        }
+        assertEqual([...files.values()].some((ids) => ids.has(BigInt(value))), sample.values.includes(value), `${id}: ${value} is in the table as the sample says`)
+        assertOk(open <= 1, `${id}: ${value} left open in ${open} files that do not hold it`)
+      })
+      assertOk(card.read <= 1 && card.readout.includes("answered by the table's metadata without a read"), `${id}: the table's metadata answered for all but one file (${card.readout})`)
+    },
+  }
+}
+
+function icebergLiveIds() {
+  const { files, rows, filesPerDay, then } = ICEBERG_SHAPE
+  const map = new Map()
+  for (let k = 0; k < files + then.files; k++) {
+    const deleted = new Set(then.deletes.filter((d) => d.file === k).flatMap((d) => d.positions))
+    map.set(`data/day=${20454 + Math.floor(k / filesPerDay)}/part-${String(k).padStart(5, '0')}.parquet`, new Set(fileIds(k, rows).filter((_, j) => !deleted.has(j))))
+  }
+  return map
+}
+
+function deltaLiveIds() {
+  return new Map(DELTA_FILES.map((f, k) => [f.path, new Set(f.ids.filter((_, j) => k !== 1 || !DELTA_DELETED.includes(j)))]))
+}
+
+export function sampleScenarios() {
+  return [
+    {
+      name: 'dataset-card-heading',
+      fn: async ({ page, demo }) => {
+        // The disclosure marker is drawn on the heading's line: the summary is one line as tall as the heading.
+        await page.goto(`${demo.url}web/`)
+        const boxes = await page.evaluate(() => {
+          const summary = document.querySelector('#dataset-details > summary').getBoundingClientRect()
+          const heading = document.getElementById('dataset-title').getBoundingClientRect()
+          return { summaryTop: summary.top, headingTop: heading.top, summaryHeight: summary.height, headingHeight: heading.height }
+        })
+        assertOk(Math.abs(boxes.summaryTop - boxes.headingTop) < 2 && boxes.summaryHeight - boxes.headingHeight < 2, `marker and heading on one line: ${JSON.stringify(boxes)}`)
+      },
+    },
+    datasetScenario('dataset-urls'),
+    datasetScenario('dataset-index', { indexed: true }),
+    datasetScenario('dataset-bucket'),
+    tableScenario('table-iceberg', icebergLiveIds),
+    tableScenario('table-delta', deltaLiveIds),
+  ]
+}

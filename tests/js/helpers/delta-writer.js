@@ -1,0 +1,98 @@
+// Writes Delta tables by hand from the protocol (PROTOCOL.md), for the table tests and the demo's sample
+// table: commits as JSON lines, a Parquet checkpoint in the protocol's checkpoint schema (written by
+// hyparquet-writer), and deletion vectors as Z85 text (ZeroMQ RFC 32) of a RoaringBitmapArray
+// ("Deletion Vector Format") over the portable Roaring serialization (RoaringFormatSpec).
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+/** A version as the log names its files: 20 digits. */
+export const pad = (v) => String(v).padStart(20, '0')
+
+const Z85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#'
+
+/** Z85 text of bytes whose length is a multiple of 4. */
+export function z85Encode(bytes) {
+  let out = ''
+  for (let i = 0; i < bytes.length; i += 4) {
+    let n = ((bytes[i] << 24) >>> 0) + (bytes[i + 1] << 16) + (bytes[i + 2] << 8) + bytes[i + 3]
+    const chunk = []
+    for (let j = 0; j < 5; j++) { chunk.unshift(Z85[n % 85]); n = Math.floor(n / 85) }
+    out += chunk.join('')
+  }
+  return out
+}
+
+/** Little-endian bytes, appended field by field. */
+export class Bytes {
+  constructor() { this.parts = [] }
+  u16(n) { const b = new Uint8Array(2); new DataView(b.buffer).setUint16(0, n, true); this.parts.push(b); return this }
+  u32(n) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n, true); this.parts.push(b); return this }
+  i64(n) { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, BigInt(n), true); this.parts.push(b); return this }
+  raw(b) { this.parts.push(b); return this }
+  done() { const out = new Uint8Array(this.parts.reduce((n, p) => n + p.length, 0)); let o = 0; for (const p of this.parts) { out.set(p, o); o += p.length } return out }
+}
+
+const ROARING_ARRAY_MAGIC = 1681511377
+const ROARING_NO_RUN_COOKIE = 12346
+
+/**
+ * A RoaringBitmapArray of rows below 2^16 (one bitmap, one array container), padded to a multiple of
+ * 4 bytes for Z85; the deletion vector an inline `deletionVector` carries.
+ * @param {number[]} rows ascending, distinct, < 65536 (at most 4096: an array container)
+ */
+export function inlineDeletionVector(rows) {
+  const b = new Bytes().u32(ROARING_ARRAY_MAGIC).i64(1)
+    .u32(0).u32(ROARING_NO_RUN_COOKIE).u32(1).u16(0).u16(rows.length - 1).u32(0) // high bits 0: one container (key 0, n values), its offset
+  for (const r of rows) b.u16(r)
+  if (rows.length % 2) b.u16(0) // padding to a multiple of 4
+  const bytes = b.done()
+  return { storageType: 'i', pathOrInlineDv: z85Encode(bytes), sizeInBytes: bytes.length - (rows.length % 2 ? 2 : 0), cardinality: rows.length }
+}
+
+/** Writes `log` (file name → text or bytes) under root/_delta_log and `files` (path → bytes) under root. */
+export async function writeDeltaFiles(root, log, files) {
+  await mkdir(path.join(root, '_delta_log'), { recursive: true })
+  for (const [file, text] of Object.entries(log)) await writeFile(path.join(root, '_delta_log', file), text)
+  for (const [file, bytes] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true })
+    await writeFile(path.join(root, file), bytes)
+  }
+  return root
+}
+
+/** A commit's text: one JSON action per line. */
+export const commitText = (actions) => actions.map((a) => JSON.stringify(a)).join('\n')
+
+const opt = (name, type, extra = {}) => ({ name, type, repetition_type: 'OPTIONAL', ...extra })
+const str = (name) => opt(name, 'BYTE_ARRAY', { converted_type: 'UTF8' })
+const group = (name, n) => ({ name, repetition_type: 'OPTIONAL', num_children: n })
+const stringList = (name) => [{ name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 }, { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+  { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }]
+const stringMap = (name) => [{ name, repetition_type: 'OPTIONAL', converted_type: 'MAP', num_children: 1 }, { name: 'key_value', repetition_type: 'REPEATED', num_children: 2 },
+  { name: 'key', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' }, str('value')]
+
+/**
+ * A single-file Parquet checkpoint (PROTOCOL.md "Checkpoint Schema"): one row per action, each a
+ * protocol (its reader and writer features as string lists), metaData or add (the other columns null).
+ * Partition values are a string map — in an action as `[{ key, value }]` — and sizes and times INT64 (BigInt). `statsParsed`: the add.stats_parsed struct
+ * (numRecords, minValues, maxValues, nullCount) for these physical columns: name → 'INT64' | 'STRING'.
+ * @param {Array<{ protocol?: object, metaData?: object, add?: object }>} actions
+ * @param {{ statsParsed?: Record<string, 'INT64' | 'STRING'> }} [options]
+ */
+export function checkpointParquet(actions, { statsParsed } = {}) {
+  const parsed = statsParsed ? Object.entries(statsParsed) : []
+  const valueStruct = (name, counts = false) => [group(name, parsed.length), ...parsed.map(([column, type]) => (counts || type === 'INT64' ? opt(column, 'INT64') : str(column)))]
+  const statsColumns = parsed.length ? [group('stats_parsed', 4), opt('numRecords', 'INT64'), ...valueStruct('minValues'), ...valueStruct('maxValues'), ...valueStruct('nullCount', true)] : []
+  /** @type {any[]} */
+  const schema = [
+    { name: 'spark_schema', num_children: 3 },
+    group('protocol', 4), opt('minReaderVersion', 'INT32'), opt('minWriterVersion', 'INT32'), ...stringList('readerFeatures'), ...stringList('writerFeatures'),
+    group('metaData', 3), str('id'), str('schemaString'),
+    ...stringList('partitionColumns'),
+    group('add', parsed.length ? 7 : 6), str('path'), ...stringMap('partitionValues'),
+    opt('size', 'INT64'), opt('modificationTime', 'INT64'), opt('dataChange', 'BOOLEAN'), str('stats'), ...statsColumns,
+  ]
+  const rows = actions.map((a) => ({ protocol: a.protocol ?? null, metaData: a.metaData ?? null, add: a.add ?? null }))
+  return new Uint8Array(parquetWriteBuffer({ schema, columnData: ['protocol', 'metaData', 'add'].map((name) => ({ name, data: rows.map((r) => r[name]) })) }))
+}
