@@ -13,6 +13,7 @@ import { confirmOptions } from './confirm/confirm-options.js'
 import { LinkModel, transportWindow } from './plan/link-model.js'
 import { BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks } from './plan/read-scheduler.js'
 import { openByteSource } from './sources/open-byte-source.js'
+import { IoLedger, ioStatsSince, looseLane } from './sources/io-ledger.js'
 import { HttpSource } from './sources/http-source.js'
 import { confirmFooter, footerThroughCache, rereadFooter } from './footer/cached-footer.js'
 import { FooterCache } from './footer/footer-cache.js'
@@ -48,7 +49,8 @@ export async function openParquet(source, options = {}) {
   if (cache !== undefined && !(cache instanceof FooterCache)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'options.footerCache must come from createFooterCache()')
   }
-  const byteSource = await openByteSource(source, options)
+  // With `plan`, the file's own ledger records from the footer read on (a dataset's session passes its ledger).
+  const byteSource = await openByteSource(source, options.plan === true && !options.ioLedger ? { ...options, ioLedger: new IoLedger({ record: true }) } : options)
   try {
     // Decrypted footers are never cached: they would put what the keys protect in the store.
     if (cache && byteSource instanceof HttpSource && !options.decryption) {
@@ -80,7 +82,10 @@ export class ParquetFile {
   #geometry
   #closed = false
   #link
-  #rounds
+  /** @type {import('./sources/io-ledger.js').IoLane} */
+  #io
+  /** Where the next read plan starts in the ledger's requests (a file's own ledger), once one was asked for. */
+  #planFrom = 0
   /** @type {(() => number) | undefined} */
   #windowShare
   /** Reads the footer again after FILE_CHANGED (cached files only). */
@@ -92,6 +97,8 @@ export class ParquetFile {
   // @private; js/index.d.ts declares it private to users.
   constructor(source, footer, options, reread) {
     this.#source = source
+    // A caller's own ByteSource has no lane: its reads are counted by it alone.
+    this.#io = source.io ?? looseLane(source.name)
     this.#options = options
     this.#reread = reread
     // A dataset's files share one model of their link (js/dataset/session.js): what one file's responses
@@ -115,9 +122,6 @@ export class ParquetFile {
     setLayoutOrigin(this.layout, this.name, this.metadataOffset) // a cached layout comes without one
     // The tail often already holds the filters (DuckDB writes them right before the footer).
     this.#cache.add(footer.tail.offset, footer.tail.bytes)
-    // The first footer took one sequential request per read (the tail, then the rest of a larger
-    // footer, or none from the cache); a footer read again after FILE_CHANGED at least one more.
-    this.#rounds = this.#rounds === undefined ? this.#source.stats.requests : this.#rounds + 1
     /** what probe planning needs of the footer, explicitly */
     this.#geometry = fileGeometry(this.layout, this.fileSize, this.metadataOffset)
   }
@@ -128,13 +132,13 @@ export class ParquetFile {
   }
 
   /**
-   * { requests, bytesFetched, rounds, retries } so far, the footer read included. `rounds` counts
-   * sequential round trips: per wave of reads, its requests over the concurrency window; `retries` the
-   * requests sent again after a transient failure (counted in `requests` too).
+   * IoStats { requests, bytesFetched, rounds, retries, heads } so far, the footer read included: `rounds`
+   * are measured (js/sources/io-ledger.js: a request is one round after what it waited for); `retries` the
+   * requests sent again after a transient failure (counted in `requests` too); `heads` always 0 here.
    */
   get stats() {
     const { requests, bytesFetched, retries = 0 } = this.#source.stats
-    return { requests, bytesFetched, rounds: this.#rounds, retries }
+    return { requests, bytesFetched, rounds: this.#io.rounds, retries, heads: 0 }
   }
 
   /**
@@ -178,6 +182,12 @@ export class ParquetFile {
 
   async #probeOnce(columnPath, values, options) {
     this.#assertOpen()
+    const ledger = this.#io.ledger
+    if (options.plan === true && !ledger.record) {
+      // Recorded from now on: the footer read is in the plan only when openParquet was given `plan: true`.
+      ledger.record = true
+      this.#planFrom = ledger.requests.length
+    }
     const mode = options.mode ?? 'auto'
     if (!MODES.includes(mode)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`)
     const column = this.column(columnPath)
@@ -229,6 +239,10 @@ export class ParquetFile {
       rowGroups,
     }
     if (confirm) result.confirm = await this.#confirm({ column, encoded, rowGroups, pageIndexOf: plan.pageIndexOf, columns: options.columns, ...confirm }, { ...options, coalesceGap })
+    if (options.plan === true) {
+      result.plan = ledger.plan(this.#planFrom)
+      this.#planFrom = ledger.requests.length
+    }
     return result
   }
 
@@ -249,8 +263,7 @@ export class ParquetFile {
       await lookupRowValues({ layout: this.layout, fileSize: this.fileSize, columns, rowGroups: probe.rowGroups,
         readRange: (offset, length) => this.readRange(offset, length, options) })
     }
-    const after = this.stats
-    return { requests: after.requests - before.requests, bytesFetched: after.bytesFetched - before.bytesFetched, rounds: after.rounds - before.rounds }
+    return ioStatsSince(this.stats, before)
   }
 
   /**
@@ -367,8 +380,7 @@ export class ParquetFile {
     this.#assertOpen()
     const held = this.#cache.get(offset, offset + length)
     if (held) return held
-    this.#rounds++
-    return this.#source.read(offset, length, { signal: options.signal ?? this.#options.signal, into: options.into })
+    return this.#source.read(offset, length, { signal: options.signal ?? this.#options.signal, into: options.into, purpose: 'data-page' })
   }
 
   async close() {
@@ -451,7 +463,7 @@ export class ParquetFile {
   }
 
   async #run(tasks, options) {
-    const { rounds } = await runReadTasks(tasks, {
+    await runReadTasks(tasks, {
       source: this.#source,
       cache: this.#cache,
       link: this.#remote ? this.#link : undefined,
@@ -461,7 +473,6 @@ export class ParquetFile {
       maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
       signal: options.signal ?? this.#options.signal,
     })
-    this.#rounds += rounds
   }
 
   #rowGroupSelection(selection) {
