@@ -126,6 +126,11 @@ export class ParquetFile {
     this.#geometry = fileGeometry(this.layout, this.fileSize, this.metadataOffset)
   }
 
+  /** @internal The highest round of this file's requests in its ledger (js/dataset/session.js chains files by it). */
+  get ioTop() {
+    return this.#io.top
+  }
+
   /** Where the bytes come from: the URL, path or a label for in-memory sources. */
   get name() {
     return this.#source.name

@@ -124,7 +124,8 @@ function purposeOf(request, tasks) {
   }
   if (!bytes) return first
   for (const part of request.parts) if (tasks[part.task].purpose === first) bytes.set(first, bytes.get(first) + part.end - part.start)
-  return [...bytes].sort((a, b) => b[1] - a[1]).map(([p]) => p).filter((p) => p !== undefined)
+  const listed = [...bytes].sort((a, b) => b[1] - a[1]).map(([p]) => p).filter((p) => p !== undefined)
+  return listed.length ? listed : undefined
 }
 
 /**

@@ -49,6 +49,8 @@ export class SlicedSidecarIndex {
   #link = new LinkModel()
   #rounds
   #validations = 0
+  /** @type {import('../sources/io-ledger.js').IoLane | undefined} where a probe's HEADs of files are clocked and recorded */
+  #checksLane
   #base
   #fetch
   #headers
@@ -171,6 +173,7 @@ export class SlicedSidecarIndex {
    */
   async probe(column, values, options = {}) {
     const list = Array.from(values)
+    this.#joinLedger(options.ioLedger)
     const { signal } = options
     const validate = options.validate !== false
     const specs = options.files?.map((f) => (typeof f === 'string' ? { path: f } : f))
@@ -509,9 +512,16 @@ export class SlicedSidecarIndex {
     return encoded
   }
 
+  /** A dataset probe's ledger (js/sources/io-ledger.js): this probe's reads and HEADs are its requests, counted as its `index` group. */
+  #joinLedger(ledger) {
+    if (!ledger) return
+    this.#source.attachIo(ledger, undefined, 'index')
+    this.#checksLane = ledger.lane(`${this.#source.name} (file checks)`, undefined, 'index')
+  }
+
   #validate(paths, signal) {
     const url = paths.find(isUrl)
-    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined) })
+    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined), ioLane: this.#checksLane })
     this.#validations += started.requests
     return started
   }

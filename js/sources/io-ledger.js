@@ -111,13 +111,17 @@ export class IoRequest {
   }
 }
 
+/** @typedef {{ stats: IoStats, floor: number, top: number }} IoGroup lanes counted together as well */
+
 /** One file's (or one series of metadata reads') requests in a ledger. */
 export class IoLane {
-  /** @param {IoLedger} ledger @param {string} name @param {number} floor */
-  constructor(ledger, name, floor) {
+  /** @param {IoLedger} ledger @param {string} name @param {number} floor @param {IoGroup} [group] */
+  constructor(ledger, name, floor, group) {
     this.ledger = ledger
     this.name = name
     this.floor = floor
+    this.group = group
+    if (group && floor < group.floor) group.floor = floor
     /** highest round of this lane's requests completed */
     this.done = floor
     /** highest round of this lane's requests sent */
@@ -141,6 +145,12 @@ export class IoLane {
     s.requests++
     if (request.retry) s.retries++
     if (request.purpose === 'head') s.heads++
+    if (this.group) {
+      const g = this.group.stats
+      g.requests++
+      if (request.retry) g.retries++
+      if (request.purpose === 'head') g.heads++
+    }
     this.raise(request.round)
     this.ledger.sent(request)
   }
@@ -150,11 +160,16 @@ export class IoLane {
       this.top = round
       this.stats.rounds = round - this.floor
     }
+    if (this.group && round > this.group.top) {
+      this.group.top = round
+      this.group.stats.rounds = round - this.group.floor
+    }
     this.ledger.raise(round)
   }
 
   received(count) {
     this.stats.bytesFetched += count
+    if (this.group) this.group.stats.bytesFetched += count
     this.ledger.stats.bytesFetched += count
   }
 
@@ -179,6 +194,8 @@ export class IoLedger {
     this.record = record
     this.maxRequests = maxRequests
     this.stats = ioStats()
+    /** @type {Map<string, IoGroup>} */
+    this.groups = new Map()
     /** Lanes opened from now on start after this round (what they wait for has completed). */
     this.floor = 0
     this.started = performance.now()
@@ -188,9 +205,23 @@ export class IoLedger {
     this.omitted = new Map()
   }
 
-  /** A lane for one file or series of reads, opened after `floor` (default: the ledger's). */
-  lane(name, floor = this.floor) {
-    return new IoLane(this, name, Math.max(floor, this.floor))
+  /**
+   * A lane for one file or series of reads, opened after `floor` (default: the ledger's); `group` names
+   * a share of the scope counted apart too (a dataset's sidecar index: `groupStats('index')`).
+   */
+  lane(name, floor = this.floor, group) {
+    let shared
+    if (group !== undefined) {
+      shared = this.groups.get(group)
+      if (!shared) this.groups.set(group, shared = { stats: ioStats(), floor: Infinity, top: 0 })
+    }
+    return new IoLane(this, name, Math.max(floor ?? 0, this.floor), shared)
+  }
+
+  /** The IoStats of a group's lanes (its rounds: from the earliest lane's floor to its last request); undefined when none was opened. */
+  groupStats(group) {
+    const shared = this.groups.get(group)
+    return shared && { ...shared.stats }
   }
 
   /** What is opened from now on waits for everything sent so far (a table's manifests, a sidecar's answers). */

@@ -22,9 +22,9 @@ export function isTimeout(error) {
  * times a transient failure of a request is retried (js/sources/retry.js); undefined for the default.
  * @typedef {{ fetch?: Function, signal?: AbortSignal, maxBytes: number, headers?: Headers,
  *   requestTimeoutMs?: number, userAgent?: string, name?: string, fileSize?: number, etag?: string,
- *   retries?: number, ioLedger?: IoLedger, ioFloor?: number }} SourceOptions
+ *   retries?: number, ioLedger?: IoLedger, ioFloor?: number, ioGroup?: string }} SourceOptions
  * ioLedger: the scope whose rounds and read plan the source's requests join (js/sources/io-ledger.js),
- * as a lane opened after round `ioFloor`; else a ledger of its own.
+ * as a lane opened after round `ioFloor`, counted in `ioGroup` too; else a ledger of its own.
  */
 
 /**
@@ -35,7 +35,7 @@ export function isTimeout(error) {
 export function resolveOptions(options) {
   if (options === undefined || options === null) options = {}
   if (typeof options !== 'object') throw invalidArgument(`options must be an object, got ${describeValue(options)}`)
-  const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name, fileSize, etag, retries, ioLedger, ioFloor } = options
+  const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name, fileSize, etag, retries, ioLedger, ioFloor, ioGroup } = options
   if (fetch !== undefined && typeof fetch !== 'function') throw invalidArgument(`options.fetch must be a function, got ${describeValue(fetch)}`)
   checkSignal(signal, 'options.signal')
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw invalidArgument(`options.maxBytes must be a positive integer, got ${describeValue(maxBytes)}`)
@@ -55,7 +55,7 @@ export function resolveOptions(options) {
     }
   }
   return { fetch, signal, maxBytes, headers: resolvedHeaders, requestTimeoutMs, userAgent, name, fileSize, etag: etag?.trim(), retries,
-    ioLedger: ioLedger instanceof IoLedger ? ioLedger : undefined, ioFloor }
+    ioLedger: ioLedger instanceof IoLedger ? ioLedger : undefined, ioFloor, ioGroup }
 }
 
 export function checkSignal(signal, what) {
@@ -103,14 +103,14 @@ export class SourceBase {
     /** I/O operations performed and bytes they transferred or read. */
     this.stats = { requests: 0, bytesFetched: 0 }
     /** The lane of a ledger this source's requests are clocked and recorded in (js/sources/io-ledger.js). */
-    this.io = (options.ioLedger ?? new IoLedger()).lane(this.#name, options.ioFloor)
+    this.io = (options.ioLedger ?? new IoLedger()).lane(this.#name, options.ioFloor, options.ioGroup)
     /** What a read is for when its caller does not say (a READ_PURPOSES code). */
     this.readPurpose = 'data-page'
   }
 
-  /** From now on, requests join `ledger` (a probe's), as a lane opened after round `floor`. */
-  attachIo(ledger, floor) {
-    this.io = ledger.lane(this.#name, floor)
+  /** From now on, requests join `ledger` (a probe's), as a lane opened after round `floor`, in `group` (IoLedger.lane). */
+  attachIo(ledger, floor, group) {
+    this.io = ledger.lane(this.#name, floor, group)
   }
 
   /** The URL (credentials in its query redacted), path, or a label; every error message names it. */
