@@ -156,7 +156,8 @@ function objectReader(location, options, purpose = options.purpose ?? 'table-met
        */
       local: async (what, fn, { counted = true } = {}) => {
         if (counted) stats.requests++
-        const record = counted ? begin(name, false) : undefined
+        // A stat of a local file to check it (a HEAD's counterpart) is no request a server sees: not in the ledger.
+        const record = counted && purpose !== 'head' ? begin(name, false) : undefined
         if (record) reader.record = record
         let failed = true
         try {
