@@ -21,6 +21,9 @@ import { encodeProbeValues } from './values/probe-values.js'
 import { Unanswerable } from './verdicts.js'
 import { lazyMetadata } from './indexes/lazy-metadata.js'
 
+/** The key of a ParquetFile's highest round in its ledger, for js/dataset/session.js. */
+export const IO_TOP = Symbol('ioTop')
+
 /**
  * Opens a Parquet file and reads its footer (one tail read; a second only for a footer larger than it).
  * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source
@@ -28,11 +31,13 @@ import { lazyMetadata } from './indexes/lazy-metadata.js'
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
  *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
  *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, fileSize?: number, etag?: string,
- *   retries?: number,
+ *   retries?: number, plan?: boolean, ioLedger?: import('./sources/io-ledger.js').IoLedger,
  *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[], signal?: AbortSignal }) => Promise<unknown> } }} [options]
  *   fileSize, etag: the file as a listing describes it (URLs): the tail is read as an exact range, responses
  *   are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached footer is validated by the ETag
  *   retries: transient failures (429, 5xx, resets, timeouts) are retried per request, default 3; 0: none
+ *   plan: record every request from the footer read on, for the read plan of `probe(…, { plan: true })`
+ *   ioLedger: (internal) a dataset's ledger the file's requests join
  *   index: a sidecar index (openSidecarIndex) whose filters answer what the file's own indexes leave open
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  *   decryption: keys of a file with Parquet modular encryption (docs/encryption.md)
@@ -126,8 +131,8 @@ export class ParquetFile {
     this.#geometry = fileGeometry(this.layout, this.fileSize, this.metadataOffset)
   }
 
-  /** @internal The highest round of this file's requests in its ledger (js/dataset/session.js chains files by it). */
-  get ioTop() {
+  /** The highest round of this file's requests in its ledger (js/dataset/session.js chains files by it); not public. */
+  get [IO_TOP]() {
     return this.#io.top
   }
 

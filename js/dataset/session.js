@@ -5,7 +5,7 @@
 import { DEFAULT_INITIAL_FETCH_SIZE } from '../footer/footer.js'
 import { LinkModel, LOCAL_WINDOW, transportWindow } from '../plan/link-model.js'
 import { overNodeTransport } from '../sources/default-fetch.js'
-import { openParquet } from '../parquet-file.js'
+import { IO_TOP, openParquet } from '../parquet-file.js'
 import { IoLedger } from '../sources/io-ledger.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { nodeTransportWindow, RequestWindow } from './request-window.js'
@@ -75,7 +75,7 @@ export class FileSession {
       try {
         return await use(file)
       } finally {
-        if (chain) chain.floor = Math.max(chain.floor, file.ioTop)
+        if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
         // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
         await file.close()
       }

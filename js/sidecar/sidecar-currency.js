@@ -13,8 +13,8 @@ const isUrl = (input) => typeof input === 'string' && /^https?:\/\//i.test(input
  * file; a URL answering 404 or 410) is size -1, which no entry matches: stale-index, never an error that
  * would take the other files' answers with it.
  * @param {any} input
- * @param {{ fetch?: typeof fetch, signal?: AbortSignal, headers?: HeadersInit }} [options] headers: the
- *   caller's (credentials), sent with a HEAD as with the index's own reads
+ * @param {{ fetch?: typeof fetch, signal?: AbortSignal, headers?: HeadersInit, ioLane?: import('../sources/io-ledger.js').IoLane }} [options] headers: the
+ *   caller's (credentials), sent with a HEAD as with the index's own reads; ioLane: where the HEAD is clocked
  * @returns {Promise<{ size: number, validator: string | null }>}
  */
 export async function fileValidator(input, { fetch: fetchImpl, signal, headers, ioLane } = {}) {

@@ -217,8 +217,9 @@ export class SidecarIndex {
    * Says, per file and row group, whether each value may be in `column`, from the index alone.
    * @param {string} column an indexed column, as the index names it
    * @param {Iterable<unknown>} values
-   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal }} [options]
-   *   files: the files to answer for (default: every file of the index), with the size (and validator)
+   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal,
+   *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options]
+   *   ioLedger: a dataset probe's, whose requests this probe's are (its `index` group); files: the files to answer for (default: every file of the index), with the size (and validator)
    *   the caller knows them by — a listing; without a size, `validate` (default true) stats (or HEADs)
    *   each file, concurrently with the block reads
    * @returns {Promise<{ column: string, files: Array<{ path: string, current: boolean, reason?: string, detail?: string,

@@ -169,7 +169,8 @@ export class SlicedSidecarIndex {
    * size and validator. `numRows` of a row group is null where its file's details were not read.
    * @param {string} column
    * @param {Iterable<unknown>} values
-   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal, bounds?: boolean }} [options]
+   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal, bounds?: boolean,
+   *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options] ioLedger: as format 1's probe takes it
    */
   async probe(column, values, options = {}) {
     const list = Array.from(values)

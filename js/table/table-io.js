@@ -83,7 +83,7 @@ export class TableIO {
     this.root = root
     this.signal = options.signal
     /** requests sent (retries included), body bytes, rounds (waves of reads), and retries of transient failures */
-    this.stats = { requests: 0, bytesFetched: 0, rounds: 0, retries: 0 }
+    this.stats = { requests: 0, bytesFetched: 0, rounds: 0, retries: 0, heads: 0 }
     /** @type {import('../sources/object-reads.js').ObjectReadOptions} */
     this.reading = { fetch: options.fetch, headers: options.headers, signal: options.signal, requestTimeoutMs: options.requestTimeoutMs,
       userAgent: options.userAgent, retries: options.retries, stats: this.stats }
@@ -107,9 +107,10 @@ export class TableIO {
   }
 
   /**
-   * Reads every location in one round (concurrently). Missing objects give null when `optional`.
+   * Reads every location in one round (concurrently). Missing objects give null when `optional`; `purpose`:
+   * what for, in a read plan (js/sources/io-ledger.js), default table-metadata.
    * @param {string[]} locations
-   * @param {{ immutable?: boolean, optional?: boolean }} [options]
+   * @param {{ immutable?: boolean, optional?: boolean, purpose?: string }} [options]
    * @returns {Promise<Array<Uint8Array | null>>}
    */
   async readAll(locations, { immutable = false, optional = false, purpose = 'table-metadata' } = {}) {
