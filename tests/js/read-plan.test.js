@@ -13,6 +13,7 @@ import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { writeHiveDataset } from './helpers/hive-dataset.js'
 import { startTestServer } from './helpers/range-server.js'
 import { tempDir } from './helpers/temp-dir.js'
+import { runCli } from './helpers/run-cli.js'
 
 const QUIET_MS = 60
 
@@ -141,5 +142,18 @@ describe('the read plan lists every request the server saw', () => {
     const firstFooterRound = Math.min(...plan.requests.filter((r) => r.purpose === 'footer').map((r) => r.round))
     const lastManifestRound = Math.max(...plan.requests.filter((r) => r.purpose === 'manifest').map((r) => r.round))
     assert.ok(firstFooterRound > lastManifestRound, 'files are read after the manifests that list them')
+  })
+})
+
+describe('parquet-bloom probe --explain', { skip: missingFixture('parquet-testing') }, () => {
+  test('prints the plan round by round; --json carries it', async () => {
+    const file = fixturePath('parquet-testing/data_index_bloom_encoding_stats.parquet')
+    const text = await runCli(['probe', file, '-c', 'String', '-v', 'Hello', '--explain'])
+    assert.equal(text.code, 0, text.stderr)
+    assert.match(text.stdout, /read plan: 1 request, .*1 round/)
+    assert.match(text.stdout, /round 1: 1 request.*\(footer 1\)/)
+    const json = await runCli(['probe', file, '-c', 'String', '-v', 'Hello', '--explain', '--json'])
+    const [entry] = JSON.parse(json.stdout).files
+    assert.deepEqual(entry.plan.requests.map((r) => [r.purpose, r.offset, r.length]), [['footer', 0, statSync(file).size]])
   })
 })
