@@ -26,7 +26,8 @@ const handlers = {
     const source = file ?? url
     const { openParquet, describeColumnType } = await library
     // Keys live in this worker's memory for the file's life only (openParquet skips the footer cache with them).
-    const opened = await openParquet(source, { signal, footerCache: await footerCache, decryption })
+    // With its read plan recorded from the footer on: the page draws each probe's requests.
+    const opened = await openParquet(source, { signal, footerCache: await footerCache, decryption, plan: true })
     current = { source, file: opened, inspector: undefined, decryption }
     return describeFile(opened, describeColumnType)
   },
@@ -35,7 +36,7 @@ const handlers = {
     const { file } = requireOpen()
     const before = file.stats
     const started = performance.now()
-    const result = await file.probe(column, values, { mode, signal, confirm })
+    const result = await file.probe(column, values, { mode, signal, confirm, plan: true })
     const stats = file.stats
     return {
       result,
@@ -106,7 +107,7 @@ const handlers = {
       source = (await listDataset(prefix, { endpoint: endpoint || undefined, signal, fetch: counted })).files
     }
     const dataset = await openDataset(source, { footerCache: await footerCache })
-    return { ...plainDatasetResult(await dataset.probe(column, values, { signal })), listing }
+    return { ...plainDatasetResult(await dataset.probe(column, values, { signal, plan: true })), listing }
   },
 
   // An Iceberg or Delta table (openTable): its metadata rules files out first (sources table-partition
@@ -117,7 +118,7 @@ const handlers = {
     const { openTable } = await library
     const pinned = at ? { snapshot: at, ...(/^\d+$/.test(at) ? { version: Number(at) } : {}) } : {}
     const table = await openTable(location, { format, ...pinned, footerCache: await footerCache, signal })
-    const probed = await table.probe(column, values, { signal })
+    const probed = await table.probe(column, values, { signal, plan: true })
     const { format: found, snapshot, version, writer, files, metadataStats } = table.table
     // manifests: what an Iceberg probe did with the snapshot's manifests, where the package says it.
     return { ...plainDatasetResult(probed), table: { format: found, snapshot, version, writer, liveFiles: files.length, metadataStats, manifests: /** @type {any} */ (probed).manifests } }
@@ -125,8 +126,9 @@ const handlers = {
 }
 
 /** A dataset probe's result as the page draws it: per file its answers per value, and the totals and cost. */
-function plainDatasetResult({ files, totals, stats }) {
-  return { files: files.map(({ path, partitions, values: answers, rowGroups, error }) => ({ path, partitions, values: answers, rowGroups: rowGroups.length, error })), totals, stats }
+/** @param {{ files: any[], totals: any, stats: any, plan?: any }} result */
+function plainDatasetResult({ files, totals, stats, plan }) {
+  return { files: files.map(({ path, partitions, values: answers, rowGroups, error }) => ({ path, partitions, values: answers, rowGroups: rowGroups.length, error })), totals, stats, plan }
 }
 
 function checkFilter({ BloomFilter, assessFilterHealth }, parts, numRows) {
