@@ -212,7 +212,7 @@ export function probeFilesAsDataset(inputs, { label, column, values, mode, stati
           // A file the sidecar index ruled out for every value was not opened: no column type, no row groups.
           typeLabel: file.column === undefined ? 'not opened: the sidecar index rules every value out' : describeColumnType(/** @type {any} */ (file)),
           rowGroups: file.rowGroups,
-          stats: { ...file.stats, ms: Math.round(performance.now() - started) },
+          stats: { requests: file.stats.requests, bytesFetched: file.stats.bytesFetched, ms: Math.round(performance.now() - started) },
           ...(file.confirm ? { confirm: file.confirm } : {}),
         })
       }
