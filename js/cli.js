@@ -101,11 +101,12 @@ async function runProbe(files, options) {
 async function probeFiles(files, options, values) {
   const summary = new ProbeSummary(values)
   const probeOptions = { column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
-    confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns }
+    confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns, explain: options.explain }
   // Several files are probed as one dataset: one window of requests, all footers in one wave, and one
   // call of the sidecar index for all of them. (A file named twice is probed twice, file by file.)
   const indexStatuses = []
-  const asDataset = files.length > 1 && new Set(files).size === files.length
+  // With --explain each file is probed on its own, so each has its own read plan.
+  const asDataset = files.length > 1 && new Set(files).size === files.length && !options.explain
     ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption, fileConcurrency: options.concurrency,
       index: options.sidecar, indexStatuses })
     : undefined
@@ -115,7 +116,7 @@ async function probeFiles(files, options, values) {
     job: async (source, label) => {
       if (asDataset) return asDataset.get(source)
       const started = performance.now()
-      return withFile(source, { ...options, sidecar }, (file) => probeFile(file, { label, ...probeOptions, started }))
+      return withFile(source, { ...options, sidecar, plan: options.explain }, (file) => probeFile(file, { label, ...probeOptions, started }))
     },
     text: (entry) => {
       summary.add(entry)
@@ -168,8 +169,8 @@ async function runOverFiles(files, options, { job, text, json, end }) {
   return failed ? EXIT_FAILED : EXIT_OK
 }
 
-async function withFile(source, { footerCache, decryption, sidecar }, fn) {
-  const file = await openParquet(source, { footerCache, decryption, index: sidecar })
+async function withFile(source, { footerCache, decryption, sidecar, plan }, fn) {
+  const file = await openParquet(source, { footerCache, decryption, index: sidecar, ...(plan ? { plan: true } : {}) })
   try {
     return await fn(file)
   } finally {

@@ -198,6 +198,8 @@ export interface OpenParquetOptions {
    * the signal. Default 3; 0 disables retries. An abort is never retried.
    */
   retries?: number
+  /** Record every request from the footer read on: the first `probe(…, { plan: true })` then lists the footer's reads too. Default false. */
+  plan?: boolean
   /**
    * A sidecar index (`openSidecarIndex` from 'parquet-bloom/index-builder', docs/indexes.md "Giving files the
    * indexes they lack") whose filters and bounds answer what the file's own indexes leave open, while
@@ -379,16 +381,62 @@ export function writerRulesFor(createdBy: string | undefined, index: 'bloom-filt
 /** A URL with its query string and credentials hidden, for messages. */
 export function redactUrl(url: URL): string
 
+/**
+ * What I/O cost, in one shape for files, datasets, tables, sidecar indexes and progress events: requests sent
+ * (retries and HEADs included; a local read is one), body bytes received, rounds — measured: a request is one
+ * round after the latest request of its own file it waited for, or the one whose window slot it took
+ * (docs/performance.md#rounds) — retries of transient failures, and HEAD requests.
+ */
+export interface IoStats { requests: number, bytesFetched: number, rounds: number, retries: number, heads: number }
+
+/** What a request of a read plan was for (stable codes; `statistics` come with the footer, never a request of their own). */
+export type ReadPurpose = 'listing' | 'table-metadata' | 'manifest' | 'footer' | 'statistics' | 'page-index' | 'dictionary' | 'bloom'
+  | 'sidecar' | 'data-page' | 'head'
+export declare const READ_PURPOSES: readonly ReadPurpose[]
+
+/**
+ * The read plan of a probe (`plan: true`): every request, which file, which range, what for, its bytes,
+ * round and time (ms from the probe's start). Plain data, JSON-serializable. Past `listed.maxRequests`
+ * (10,000) requests are counted in `rounds` and `stats` only (`listed.omitted`), so it stays bounded at 100,000 files.
+ */
+export interface ReadPlan {
+  /** The objects read; `requests[].file` indexes it. */
+  files: string[]
+  requests: Array<{
+    file: number
+    purpose: ReadPurpose
+    /** A request joined across ranges for several purposes: all of them, most bytes first. */
+    purposes?: ReadPurpose[]
+    /** null: a HEAD; `length` null: a whole object (table metadata). */
+    offset: number | null
+    length: number | null
+    bytes: number
+    round: number
+    startMs: number
+    ms: number
+    retry?: true
+    failed?: true
+  }>
+  /** Per round: its requests, bytes, time span (null when only omitted requests are in it) and purposes. */
+  rounds: Array<{ round: number, requests: number, bytes: number, startMs: number | null, endMs: number | null, purposes: Partial<Record<ReadPurpose, number>> }>
+  stats: IoStats
+  listed: { requests: number, omitted: number, maxRequests: number }
+}
+
 export interface ProbeResult {
   column: string
   physicalType: PhysicalType
   logicalType: LogicalType | null | undefined
   rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }>
   /** With `confirm: true`: what reading the data pages cost, apart from the probe's index reads. */
-  confirm?: { requests: number, bytesFetched: number, rounds: number }
+  confirm?: IoStats
+  /** With `plan: true`: the probe's requests (and the footer's, for a file opened with `plan: true`), since the last plan. */
+  plan?: ReadPlan
 }
 
 export interface ProbeOptions {
+  /** Record the probe's read plan into `result.plan`. Default false (rounds are measured either way). */
+  plan?: boolean
   /** Use row-group min/max statistics (free: they are in the footer). Default true. */
   statistics?: boolean
   /**
@@ -469,7 +517,7 @@ export class ParquetFile {
    * I/O so far, the footer read included: HTTP requests or file/blob reads, the bytes they moved, the
    * sequential round trips, and the requests sent again after a transient failure (in `requests` too).
    */
-  readonly stats: { requests: number, bytesFetched: number, rounds: number, retries: number }
+  readonly stats: IoStats
   /** The footer, shaped for probing; built on first access. */
   readonly metadata: ParquetMetadata
   /** @internal compact footer form used by the probe code; its shape may change. */
@@ -614,7 +662,8 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
   shard?: { index: number, count: number }
   /** With `confirm`: stop starting files once this many rows were found. */
   limit?: number
-  onProgress?: (progress: { filesDone: number, filesFailed: number, filesTotal: number, requests: number, bytes: number }) => void
+  /** After each file: the files done and the probe's IoStats so far (`bytes`: bytesFetched's old name, deprecated). */
+  onProgress?: (progress: IoStats & { filesDone: number, filesFailed: number, filesTotal: number, bytes: number }) => void
   /** As openDataset's; given here it replaces that one for this probe (on a table, the table's own pruning too). */
   prefilter?: OpenDatasetOptions['prefilter']
   /** As openDataset's; given here it replaces that one for this probe (on a table, the table's own field-id matching too). */
@@ -654,8 +703,8 @@ export interface DatasetFileResult {
   rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }>
   /** The file's typed error (a ParquetBloomError's code; IO for anything else); its values are then unknown (reason file-error). */
   error: { code: ErrorCodeValue, message: string } | null
-  /** What this file's reads cost (0 when decided without opening it). */
-  stats: { requests: number, bytesFetched: number }
+  /** What this file's reads cost (0 when decided without opening it); its rounds from its opening. */
+  stats: IoStats
   logicalType?: LogicalType | null
   /** Not probed: outside `where`, or `limit` was reached. */
   skipped?: 'where' | 'limit'
@@ -663,7 +712,7 @@ export interface DatasetFileResult {
   physicalType?: PhysicalType
   typeLength?: number
   /** With `confirm`: what reading this file's data pages cost, apart from its index reads. */
-  confirm?: { requests: number, bytesFetched: number, rounds: number }
+  confirm?: IoStats
   /** With openDataset's `index`, for a file the probe asked it about (not one `where` skipped): whether the index described it. */
   index?: DatasetIndexStatus
 }
@@ -681,14 +730,23 @@ export interface DatasetProbeResult {
      */
     index?: { described: number, notDescribed: number, reasons: Partial<Record<StaleIndexReason, number>> }
   }
-  stats: {
-    requests: number, bytes: number, rounds: number, window: number, filesOpened: number, footersFromCache: number, ms: number
+  stats: IoStats & {
+    /** @deprecated bytesFetched's old name. */
+    bytes: number
+    window: number, filesOpened: number, footersFromCache: number, ms: number
     /**
-     * With openDataset's `index`: its share of the requests, bytes and rounds above — `reads` of the index file (its opening
-     * included) and `heads` of the files, checking they are the ones it describes (requests = reads + heads).
+     * With openDataset's `index`: its share of the I/O above (its opening included) — `heads` of the files, checking
+     * they are the ones it describes, and its reads of the index file (requests = reads + heads).
      */
-    index?: { requests: number, reads: number, heads: number, bytes: number, rounds: number }
+    index?: IoStats & {
+      /** @deprecated requests − heads. */
+      reads: number
+      /** @deprecated bytesFetched's old name. */
+      bytes: number
+    }
   }
+  /** With `plan: true`: every request of the probe (sidecar, footers, indexes; a table's manifests). */
+  plan?: ReadPlan
 }
 
 /** What openDataset() resolves to (the class itself is not exported: it loads with openDataset). */
@@ -699,7 +757,7 @@ export interface ParquetDataset {
   probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<DatasetProbeResult>
   probeEach(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): AsyncGenerator<DatasetFileResult, void, undefined>
   /** Reads every footer and reports per column how many files (every row group) and row groups have each index. */
-  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency' | 'concurrency'>): Promise<DatasetCoverage>
+  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency' | 'concurrency' | 'plan'>): Promise<DatasetCoverage>
   /** Closes the sidecar index the dataset opened from `index` (one passed opened stays the caller's). */
   close(): Promise<void>
 }
@@ -712,6 +770,8 @@ export interface DatasetCoverage {
     statistics: { files: number, rowGroups: number }, pageIndex: { files: number, rowGroups: number },
     dictionaryOnly: { files: number, rowGroups: number }, bloomFilter: { files: number, rowGroups: number } }>
   stats: DatasetProbeResult['stats']
+  /** With `plan: true`: every footer read. */
+  plan?: ReadPlan
 }
 
 /** Opens many Parquet files as one dataset: a list (sources or descriptors), a local directory or glob, or an s3:// prefix. */
@@ -780,7 +840,7 @@ export interface ParquetTable extends ParquetDataset {
      * The table's metadata reads so far: openTable's, then the manifests probes read (each wave of reads is one round);
      * `retries`: the requests that were transient failures sent again (`requests` includes them).
      */
-    metadataStats: { requests: number, bytesFetched: number, rounds: number, retries: number }
+    metadataStats: IoStats
   }
   /** What the metadata can prune, per column, and the snapshots (Iceberg) or version (Delta): `parquet-bloom inspect <table> --table auto`. */
   summary(): Promise<TableSummary>

@@ -11,6 +11,7 @@ export { REASONS, Source } from './verdicts.js'
 export { assessFilterHealth, HEALTH_CODES } from './filter/filter-health.js'
 export { WRITER_RULES, writerRulesFor } from './indexes/writer-rules.js'
 export { redactUrl } from './sources/http-request.js'
+export { READ_PURPOSES } from './sources/io-ledger.js'
 
 /**
  * Opens many Parquet files as one dataset (js/dataset/dataset.js, loaded on first use: a probe of one

@@ -15,12 +15,16 @@ import {
   BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks,
 } from './plan/read-scheduler.js'
 import { openByteSource } from './sources/open-byte-source.js'
+import { IoLedger, ioStatsSince, looseLane } from './sources/io-ledger.js'
 import { HttpSource } from './sources/http-source.js'
 import { confirmFooter, footerThroughCache, rereadFooter } from './footer/cached-footer.js'
 import { FooterCache } from './footer/footer-cache.js'
 import { encodeProbeValues } from './values/probe-values.js'
 import { Unanswerable } from './verdicts.js'
 import { lazyMetadata } from './indexes/lazy-metadata.js'
+
+/** The key of a ParquetFile's highest round in its ledger, for js/dataset/session.js. */
+export const IO_TOP = Symbol('ioTop')
 
 /**
  * Opens a Parquet file and reads its footer (one tail read; a second only for a footer larger than it).
@@ -29,12 +33,14 @@ import { lazyMetadata } from './indexes/lazy-metadata.js'
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
  *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
  *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, fileSize?: number, etag?: string,
- *   retries?: number,
+ *   retries?: number, plan?: boolean, ioLedger?: import('./sources/io-ledger.js').IoLedger,
  *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[],
  *     signal?: AbortSignal }) => Promise<unknown> } }} [options]
  *   fileSize, etag: the file as a listing describes it (URLs): the tail is read as an exact range, responses
  *   are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached footer is validated by the ETag
  *   retries: transient failures (429, 5xx, resets, timeouts) are retried per request, default 3; 0: none
+ *   plan: record every request from the footer read on, for the read plan of `probe(…, { plan: true })`
+ *   ioLedger: (internal) a dataset's ledger the file's requests join
  *   index: a sidecar index (openSidecarIndex) whose filters answer what the file's own indexes leave open
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  *   decryption: keys of a file with Parquet modular encryption (docs/encryption.md)
@@ -51,7 +57,9 @@ export async function openParquet(source, options = {}) {
   if (cache !== undefined && !(cache instanceof FooterCache)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'options.footerCache must come from createFooterCache()')
   }
-  const byteSource = await openByteSource(source, options)
+  // With `plan`, the file's own ledger records from the footer read on (a dataset's session passes its ledger).
+  const recorded = options.plan === true && !options.ioLedger ? { ...options, ioLedger: new IoLedger({ record: true }) } : options
+  const byteSource = await openByteSource(source, recorded)
   try {
     // Decrypted footers are never cached: they would put what the keys protect in the store.
     if (cache && byteSource instanceof HttpSource && !options.decryption) {
@@ -83,7 +91,10 @@ export class ParquetFile {
   #geometry
   #closed = false
   #link
-  #rounds
+  /** @type {import('./sources/io-ledger.js').IoLane} */
+  #io
+  /** Where the next read plan starts in the ledger's requests (a file's own ledger), once one was asked for. */
+  #planFrom = 0
   /** @type {(() => number) | undefined} */
   #windowShare
   /** Reads the footer again after FILE_CHANGED (cached files only). */
@@ -95,6 +106,8 @@ export class ParquetFile {
   // @private; js/index.d.ts declares it private to users.
   constructor(source, footer, options, reread) {
     this.#source = source
+    // A caller's own ByteSource has no lane: its reads are counted by it alone.
+    this.#io = source.io ?? looseLane(source.name)
     this.#options = options
     this.#reread = reread
     // A dataset's files share one model of their link (js/dataset/session.js): what one file's responses
@@ -118,11 +131,13 @@ export class ParquetFile {
     setLayoutOrigin(this.layout, this.name, this.metadataOffset) // a cached layout comes without one
     // The tail often already holds the filters (DuckDB writes them right before the footer).
     this.#cache.add(footer.tail.offset, footer.tail.bytes)
-    // The first footer took one sequential request per read (the tail, then the rest of a larger
-    // footer, or none from the cache); a footer read again after FILE_CHANGED at least one more.
-    this.#rounds = this.#rounds === undefined ? this.#source.stats.requests : this.#rounds + 1
     /** what probe planning needs of the footer, explicitly */
     this.#geometry = fileGeometry(this.layout, this.fileSize, this.metadataOffset)
+  }
+
+  /** The highest round of this file's requests in its ledger (js/dataset/session.js chains files by it); not public. */
+  get [IO_TOP]() {
+    return this.#io.top
   }
 
   /** Where the bytes come from: the URL, path or a label for in-memory sources. */
@@ -131,13 +146,13 @@ export class ParquetFile {
   }
 
   /**
-   * { requests, bytesFetched, rounds, retries } so far, the footer read included. `rounds` counts
-   * sequential round trips: per wave of reads, its requests over the concurrency window; `retries` the
-   * requests sent again after a transient failure (counted in `requests` too).
+   * IoStats { requests, bytesFetched, rounds, retries, heads } so far, the footer read included: `rounds`
+   * are measured (js/sources/io-ledger.js: a request is one round after what it waited for); `retries` the
+   * requests sent again after a transient failure (counted in `requests` too); `heads` always 0 here.
    */
   get stats() {
     const { requests, bytesFetched, retries = 0 } = this.#source.stats
-    return { requests, bytesFetched, rounds: this.#rounds, retries }
+    return { requests, bytesFetched, rounds: this.#io.rounds, retries, heads: 0 }
   }
 
   /**
@@ -184,6 +199,12 @@ export class ParquetFile {
 
   async #probeOnce(columnPath, values, options) {
     this.#assertOpen()
+    const ledger = this.#io.ledger
+    if (options.plan === true && !ledger.record) {
+      // Recorded from now on: the footer read is in the plan only when openParquet was given `plan: true`.
+      ledger.record = true
+      this.#planFrom = ledger.requests.length
+    }
     const mode = options.mode ?? 'auto'
     if (!MODES.includes(mode)) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(mode)}`)
@@ -245,6 +266,10 @@ export class ParquetFile {
         { column, encoded, rowGroups, pageIndexOf: plan.pageIndexOf, columns: options.columns, ...confirm },
         { ...options, coalesceGap })
     }
+    if (options.plan === true) {
+      result.plan = ledger.plan(this.#planFrom)
+      this.#planFrom = ledger.requests.length
+    }
     return result
   }
 
@@ -269,12 +294,7 @@ export class ParquetFile {
       await lookupRowValues({ layout: this.layout, fileSize: this.fileSize, columns, rowGroups: probe.rowGroups,
         readRange: (offset, length) => this.readRange(offset, length, options) })
     }
-    const after = this.stats
-    return {
-      requests: after.requests - before.requests,
-      bytesFetched: after.bytesFetched - before.bytesFetched,
-      rounds: after.rounds - before.rounds,
-    }
+    return ioStatsSince(this.stats, before)
   }
 
   /**
@@ -397,8 +417,7 @@ export class ParquetFile {
     this.#assertOpen()
     const held = this.#cache.get(offset, offset + length)
     if (held) return held
-    this.#rounds++
-    return this.#source.read(offset, length, { signal: options.signal ?? this.#options.signal, into: options.into })
+    return this.#source.read(offset, length, { signal: options.signal ?? this.#options.signal, into: options.into, purpose: 'data-page' })
   }
 
   async close() {
@@ -482,7 +501,7 @@ export class ParquetFile {
   }
 
   async #run(tasks, options) {
-    const { rounds } = await runReadTasks(tasks, {
+    await runReadTasks(tasks, {
       source: this.#source,
       cache: this.#cache,
       link: this.#remote ? this.#link : undefined,
@@ -492,7 +511,6 @@ export class ParquetFile {
       maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
       signal: options.signal ?? this.#options.signal,
     })
-    this.#rounds += rounds
   }
 
   #rowGroupSelection(selection) {

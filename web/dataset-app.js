@@ -8,6 +8,7 @@
 import { explainError } from './error-view.js'
 import { formatBytes, plural } from './format.js'
 import { WorkerClient } from './worker-client.js'
+import { renderPlan } from './plan-view.js'
 
 const $ = (id) => /** @type {any} */ (document.getElementById(id))
 let worker
@@ -105,6 +106,7 @@ function render() {
   renderAnswers(files)
   renderSteps(totals, table)
   renderFacets(files)
+  renderPlan($('dataset-plan'), last.plan)
   const shown = files.filter((f) => facet.key === undefined || String(f.partitions[facet.key]) === facet.value)
   const grid = document.createElement('table')
   grid.className = 'columns'

@@ -4,6 +4,7 @@ import { checkHealth } from './footer-view.js'
 import { formatBytes, formatCount, formatPercent, plural } from './format.js'
 import { hideError, hideStatus, showError, showStatus } from './messages.js'
 import { $, state, worker } from './page.js'
+import { renderPlan } from './plan-view.js'
 import { COLLAPSE_ABOVE, renderConfirmedRows, renderGrid, renderSummary, summarizeVerdicts } from './verdicts-view.js'
 
 /** @param {{ column?: string, values?: string[] }} [preset] */
@@ -136,6 +137,7 @@ export function renderResult() {
   $('grid-note').textContent = grid.hidden
     ? `Showing the ${plural(grid.shown, 'row group')} where a value may be present; ${formatCount(grid.hidden)} where every value is absent are hidden.`
     : `${plural(result.rowGroups.length, 'row group')} × ${plural(summary.length, 'value')}, column ${result.column}: ${f.columns.find((c) => c.name === result.column)?.typeLabel ?? result.physicalType}.`
+  renderPlan($('plan'), result.plan)
   $('result-card').hidden = false
 }
 

@@ -26,7 +26,8 @@ const handlers = {
     const source = file ?? url
     const { openParquet, describeColumnType } = await library
     // Keys live in this worker's memory for the file's life only (openParquet skips the footer cache with them).
-    const opened = await openParquet(source, { signal, footerCache: await footerCache, decryption })
+    // With its read plan recorded from the footer on: the page draws each probe's requests.
+    const opened = await openParquet(source, { signal, footerCache: await footerCache, decryption, plan: true })
     current = { source, file: opened, inspector: undefined, decryption }
     return describeFile(opened, describeColumnType)
   },
@@ -35,7 +36,7 @@ const handlers = {
     const { file } = requireOpen()
     const before = file.stats
     const started = performance.now()
-    const result = await file.probe(column, values, { mode, signal, confirm })
+    const result = await file.probe(column, values, { mode, signal, confirm, plan: true })
     const stats = file.stats
     return {
       result,
@@ -95,7 +96,7 @@ const handlers = {
     const source = prefix ? await listBucket(prefix, endpoint, listing, signal) : urls
     const dataset = await openDataset(source, { footerCache: await footerCache, ...(index ? { index } : {}) })
     try {
-      return { ...plainDatasetResult(await dataset.probe(column, values, { signal })), listing }
+      return { ...plainDatasetResult(await dataset.probe(column, values, { signal, plan: true })), listing }
     } finally {
       await dataset.close()
     }
@@ -109,7 +110,7 @@ const handlers = {
     const { openTable } = await library
     const pinned = at ? { snapshot: at, ...(/^\d+$/.test(at) ? { version: Number(at) } : {}) } : {}
     const table = await openTable(location, { format, ...pinned, footerCache: await footerCache, signal })
-    const probed = await table.probe(column, values, { signal })
+    const probed = await table.probe(column, values, { signal, plan: true })
     const { format: found, snapshot, version, writer, files, metadataStats } = table.table
     // manifests: what an Iceberg probe did with the snapshot's manifests, where the package says it.
     return { ...plainDatasetResult(probed), table: { format: found, snapshot, version, writer, liveFiles: files.length, metadataStats, manifests: /** @type {any} */ (probed).manifests } }
@@ -134,12 +135,13 @@ async function listBucket(prefix, endpoint, listing, signal) {
 }
 
 /** A dataset probe's result as the page draws it: per file its answers per value and whether it was read, and the totals and cost. */
-function plainDatasetResult({ files, totals, stats }) {
+/** @param {{ files: any[], totals: any, stats: any, plan?: any }} result */
+function plainDatasetResult({ files, totals, stats, plan }) {
   // read: the file's footer was read (by a request, or from the footer cache: it has row groups, or it
   // lacks the column), not answered from the table's metadata, its path or a sidecar index alone.
   const read = (own, rowGroups, answers) => (own?.requests ?? 0) > 0 || rowGroups.length > 0 || answers.some((a) => a.reason === 'column-missing')
   return { files: files.map(({ path, partitions, values: answers, rowGroups, error, stats: own }) => ({ path, partitions, values: answers, rowGroups: rowGroups.length, error,
-    read: read(own, rowGroups, answers) })), totals, stats }
+    read: read(own, rowGroups, answers) })), totals, stats, plan }
 }
 
 function checkFilter({ BloomFilter, assessFilterHealth }, parts, numRows) {

@@ -139,6 +139,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/sources/validator.js", esModule = embed "../../js/sources/validator.js"),
     (name = "node_modules/parquet-bloom/js/sources/validator-text.js", esModule = embed "../../js/sources/validator-text.js"),
     (name = "node_modules/parquet-bloom/js/sources/scheduled-fetch.js", esModule = embed "../../js/sources/scheduled-fetch.js"),
+    (name = "node_modules/parquet-bloom/js/sources/io-ledger.js", esModule = embed "../../js/sources/io-ledger.js"),
     (name = "node_modules/parquet-bloom/js/sources/object-reads.js", esModule = embed "../../js/sources/object-reads.js"),
     (name = "node_modules/parquet-bloom/js/sources/open-byte-source.js", esModule = embed "../../js/sources/open-byte-source.js"),
     (name = "node_modules/parquet-bloom/js/sources/shared.js", esModule = embed "../../js/sources/shared.js"),

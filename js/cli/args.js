@@ -56,6 +56,7 @@ const COMMANDS = {
     'columns': { type: 'string' },
     'where': { type: 'string', multiple: true },
     'index': { type: 'string' },
+    'explain': { type: 'boolean' },
   },
   'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' },
     'footer-key': { type: 'string' }, 'column-key': { type: 'string', multiple: true }, 'aad-prefix': { type: 'string' }, 'key-file': { type: 'string' } },
@@ -144,6 +145,9 @@ Options:
   --index <file>           a sidecar index (parquet-bloom index build): its filters and bounds answer what
                            the files' own indexes leave open, for files it describes as they are; a line on
                            stderr says how many files it did not describe, and why
+  --explain                print the read plan after the answers: round by round, which ranges of which files
+                           were read and what for (footer, bloom, dictionary, page-index, manifest, …), their
+                           bytes and times; with --json, a "plan" field (several named files: one per file)
   --json                   one JSON document: { "files": [ { file, column, physicalType, logicalType, rowGroups, stats } ] }
   --concurrency <n>        files probed at once (default: all, through one window of requests, as a dataset)
   --cache-dir <dir>        keep the footers of URLs in <dir> (validated by ETag/Last-Modified) and reuse them

@@ -8,6 +8,7 @@ import { formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './
 import { rememberSecrets, redactSecrets } from './keys.js'
 import { Progress } from './run-files.js'
 import { indexWarning } from './index-warning.js'
+import { planText } from './plan-text.js'
 
 const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom', 'data-pages': 'pages', 'value': 'value',
   'partition': 'partition', 'table-partition': 'table partition', 'table-stats': 'table stats' }
@@ -68,18 +69,20 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
     ...(options.confirm ? { confirm: true, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns } : {}),
     where: options.where,
+    ...(options.explain ? { plan: true } : {}),
     onProgress: (p) => { progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) },
   }).finally(() => dataset.close())
   progress.clear()
   if (options.json) {
     out.write(`${JSON.stringify(jsonSafe({ files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats,
-      ...('manifests' in result && result.manifests ? { manifests: result.manifests } : {}) }))}\n`)
+      ...('manifests' in result && result.manifests ? { manifests: result.manifests } : {}), ...(result.plan ? { plan: result.plan } : {}) }))}\n`)
   } else {
     for (const file of result.files) out.write(`${fileLine(file)}\n`)
     out.write(`${datasetSummary(result, values)}\n`)
     // An Iceberg table: the files of manifests its partition summaries skipped are not listed above.
     const m = /** @type {{ read: number, total: number, skipped: number } | undefined} */ ('manifests' in result ? result.manifests : undefined)
     if (m) out.write(`manifests: ${m.read} of ${m.total} read, ${m.skipped} skipped by their partition summaries (their files are not listed)\n`)
+    if (result.plan) out.write(`${planText(result.plan).join('\n')}\n`)
   }
   for (const file of result.files) if (file.error) process.stderr.write(redactSecrets(`parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
   const warning = indexWarning(result.files.map((f) => f.index))
@@ -209,7 +212,7 @@ export function probeFilesAsDataset(inputs, { label, column, values, mode, stati
           // A file the sidecar index ruled out for every value was not opened: no column type, no row groups.
           typeLabel: file.column === undefined ? 'not opened: the sidecar index rules every value out' : describeColumnType(/** @type {any} */ (file)),
           rowGroups: file.rowGroups,
-          stats: { ...file.stats, ms: Math.round(performance.now() - started) },
+          stats: { requests: file.stats.requests, bytesFetched: file.stats.bytesFetched, ms: Math.round(performance.now() - started) },
           ...(file.confirm ? { confirm: file.confirm } : {}),
         })
       }

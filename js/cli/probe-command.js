@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 
 import { describeColumnType, ErrorCode, ParquetBloomError, parseHexBytes } from '../index.js'
 import { formatBytes, jsonSafe, showValue } from './format.js'
+import { planText } from './plan-text.js'
 
 /**
  * The values of --value and --values-file in order: text, or bytes with --hex. A values file holds one
@@ -44,8 +45,8 @@ async function readStdin() {
  * Probes one opened file. Returns the JSON shape of one entry of `files`.
  * @param {import('../parquet-file.js').ParquetFile} file
  */
-export async function probeFile(file, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, started }) {
-  const result = await file.probe(column, values, { mode, statistics, dictionary, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}) })
+export async function probeFile(file, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, started, explain }) {
+  const result = await file.probe(column, values, { mode, statistics, dictionary, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}), ...(explain ? { plan: true } : {}) })
   const { requests, bytesFetched } = file.stats
   return {
     file: label,
@@ -56,6 +57,7 @@ export async function probeFile(file, { label, column, values, mode, statistics,
     rowGroups: result.rowGroups,
     stats: { requests, bytesFetched, ms: Math.round(performance.now() - started) },
     ...(result.confirm ? { confirm: result.confirm } : {}),
+    ...(result.plan ? { plan: result.plan } : {}),
   }
 }
 
@@ -78,6 +80,7 @@ export function probeText(entry) {
     const c = entry.confirm
     lines.push(`  of which confirming: ${c.requests} request${c.requests === 1 ? '' : 's'}, ${formatBytes(c.bytesFetched)}`)
   }
+  if (entry.plan) lines.push(...planText(entry.plan).map((line) => `  ${line}`))
   return lines.join('\n')
 }
 

@@ -99,7 +99,7 @@ export function planConfirm({
       continue
     }
     planned += bytes
-    for (const read of job.reads) tasks.push(new RangeTask(read.start, read.end, (b) => { read.bytes = b }))
+    for (const read of job.reads) tasks.push(new RangeTask(read.start, read.end, (b) => { read.bytes = b }, 'data-page'))
   }
   const rowsTaken = new Int32Array(encoded.outcomes.length)
   return {

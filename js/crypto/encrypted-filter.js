@@ -13,6 +13,9 @@ import { thriftStructPrefix } from '../format/thrift-writer.js'
  * `limits`: the largest plaintext header and bitset a filter may have.
  */
 export class EncryptedFilterTask {
+  /** What its reads are for, in a read plan (js/sources/io-ledger.js). */
+  purpose = 'bloom'
+
   /**
    * @param {{ offset: number, length: number | undefined, bound: number }} location @param {string} where
    * @param {(modules: any) => void} onModules @param {{ maxHeaderBytes: number, maxFilterBytes: number }} limits

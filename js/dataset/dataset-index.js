@@ -25,7 +25,8 @@ export class DatasetIndex {
     this.#options = options
   }
 
-  #open() {
+  /** @param {import('../sources/io-ledger.js').IoLedger} [ledger] the first probe's: the opening's reads are its requests */
+  #open(ledger) {
     this.#opened ??= import('../sidecar/sidecar-index.js').then(async (module) => {
       this.#module = module
       const given = this.#given
@@ -33,7 +34,7 @@ export class DatasetIndex {
         if (given.stats) this.#counted = { heads: 0, ...given.stats }
         return { index: given, module, owned: false }
       }
-      return { index: await module.openSidecarIndex(given, this.#options), module, owned: true }
+      return { index: await module.openSidecarIndex(given, { ...this.#options, ...(ledger ? { ioLedger: ledger, ioGroup: 'index' } : {}) }), module, owned: true }
     })
     return this.#opened
   }
@@ -43,14 +44,16 @@ export class DatasetIndex {
    * file it was asked about, whether it describes it (described: Map(file → { described: true } or
    * { described: false, reason, detail, validators? }); a file whose location is not a path or URL is
    * not described, reason `no-path`); nothing when there are no values to ask about. And what asking cost
-   * (cost: { requests, heads, bytes, rounds } of the index since the last call, its opening included;
-   * `heads` of the requests are its HEADs of files, the others its reads).
+   * (cost: the IoStats of the index since the last call, its opening included; `heads` of the requests are
+   * its HEADs of files, the others its reads), measured in the probe's `ledger` (cost.inLedger) — an index
+   * of the caller's own making that does not take one is counted by its stats instead.
+   * @param {import('../sources/io-ledger.js').IoLedger} [ledger]
    * @returns {Promise<{ answers: Map<object, { rowGroups: Array<{ index: number, results: any[] }> }>,
    *   described: Map<object, { described: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string } }>,
-   *   cost: { requests: number, heads: number, bytes: number, rounds: number } }>}
+   *   cost: import('../sources/io-ledger.js').IoStats & { inLedger: boolean } }>}
    */
-  async answers(column, values, files, signal) {
-    const { index } = await this.#open()
+  async answers(column, values, files, signal, ledger) {
+    const { index } = await this.#open(ledger)
     const asked = files.filter((f) => typeof locationOf(f) === 'string')
     const answers = new Map()
     const described = new Map()
@@ -58,7 +61,7 @@ export class DatasetIndex {
       for (const f of files) if (typeof locationOf(f) !== 'string') described.set(f, { described: false, reason: 'no-path', detail: 'the file has no path or URL for the index to look up' })
     }
     if (asked.length && values.length) {
-      const result = await index.probe(column, values, { files: asked.map(specOf), signal })
+      const result = await index.probe(column, values, { files: asked.map(specOf), signal, ioLedger: ledger })
       result.files.forEach((entry, i) => {
         if (entry.current) {
           answers.set(asked[i], entry)
@@ -71,8 +74,11 @@ export class DatasetIndex {
       })
     }
     const now = { heads: 0, ...(index.stats ?? { requests: 0, bytesFetched: 0, rounds: 0 }) }
-    const cost = { requests: now.requests - this.#counted.requests, heads: now.heads - this.#counted.heads, bytes: now.bytesFetched - this.#counted.bytesFetched, rounds: now.rounds - this.#counted.rounds }
+    const counted = { requests: now.requests - this.#counted.requests, heads: now.heads - this.#counted.heads, bytesFetched: now.bytesFetched - this.#counted.bytesFetched,
+      rounds: now.rounds - this.#counted.rounds, retries: 0 }
     this.#counted = now
+    const measured = ledger?.groupStats('index')
+    const cost = measured && measured.requests >= counted.requests ? { ...measured, inLedger: true } : { ...counted, inLedger: false }
     return { answers, described, cost }
   }
 

@@ -14,6 +14,7 @@ import { listDataset } from './listing.js'
 import { FileSession } from './session.js'
 import { CoverageTally } from './coverage.js'
 import { rollUpValue } from './roll-up.js'
+import { addIoStats, asIoStats, ioStats } from '../sources/io-ledger.js'
 
 /**
  * For a layer in front whose file list grows as it is read (a table reading its manifests as probes
@@ -28,10 +29,12 @@ export const PROBE_ONLY = Symbol('probeOnly')
  * per value null or an answer, asked once the footer is read and before the file is probed.
  */
 export const DECIDE_IN_FILE = Symbol('decideInFile')
+/** A table's probe ledger (js/sources/io-ledger.js), so its manifest reads and the files' reads are one plan, one clock. */
+export const IO_LEDGER = Symbol('ioLedger')
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
 // (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
-const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, 'partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
+const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, IO_LEDGER, 'partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
@@ -98,10 +101,10 @@ export class ParquetDataset {
   async probe(column, values, options = {}) {
     const files = []
     const run = this.#start(column, values, options, (result) => files.push(result))
-    const stats = await run
+    const { stats, plan } = await run
     files.sort((a, b) => a.order - b.order)
     for (const f of files) delete f.order
-    return { files, totals: totalsOf(files), stats }
+    return { files, totals: totalsOf(files), stats, ...(plan ? { plan } : {}) }
   }
 
   /**
@@ -169,21 +172,29 @@ export class ParquetDataset {
     const only = settings[PROBE_ONLY]
     const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard) && (!only || only.has(file.path)))
     const where = whereConditions(settings.where, this.partitionTypes)
-    const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
-    const probeOptions = { ...omit(settings, DATASET_OPTIONS), concurrency: session.window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
+    const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link,
+      ledger: settings[IO_LEDGER] })
+    const ledger = session.ledger
+    // The plan is the dataset's (its ledger records every file's requests): no file makes one of its own.
+    const probeOptions = { ...omit(settings, [...DATASET_OPTIONS, 'plan']), concurrency: session.window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
     // The sidecar answers every selected file in one call (one wave of block reads), while footers are read;
     // files `where` skips are never probed, so it is not asked about them.
     const index = this.#sidecar()
     const asked = selected.filter(({ file }) => !where || where(file.raw)).map(({ file }) => file)
-    const fromIndex = index?.then(async (opened) => ({ opened, ...(await opened.answers(columnName, list, asked, signal)) }))
+    const fromIndex = index?.then(async (opened) => {
+      const answered = await opened.answers(columnName, list, asked, signal, ledger)
+      // The files are opened once its answers are in: their requests come in the rounds after its.
+      ledger.closePhase()
+      return { opened, ...answered }
+    })
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     let rowsFound = 0
 
-    const probeOne = async ({ file, order }) => {
+    const probeOne = async ({ file, order }, chain) => {
       /** @type {Record<string, any>} */
-      const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: { requests: 0, bytesFetched: 0 } }
+      const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: ioStats() }
       if (where && !where(file.raw)) {
         return { ...base, skipped: 'where', values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where', 'the file\'s partitions fall outside `where`: none of its rows are asked about')) }
       }
@@ -226,7 +237,7 @@ export class ParquetDataset {
           const { typeLength } = opened.column(fileColumn)
           return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType, ...(typeLength !== undefined ? { typeLength } : {}),
             rowGroups, values: fileValues, stats: statsOf(opened), ...(probed.confirm ? { confirm: probed.confirm } : {}) }
-        })
+        }, chain)
       } catch (error) {
         if (signal?.aborted) throw error
         const data = errorData(error)
@@ -236,13 +247,15 @@ export class ParquetDataset {
     }
 
     return session.run(selected, probeOne, emit, settings.onProgress).then(async () => {
+      const plan = settings.plan === true && !settings[IO_LEDGER] ? ledger.plan() : undefined
       const stats = session.stats
-      // The sidecar's reads are the probe's too; its rounds come before the files' (they wait for its answers).
-      // `index` shows them apart: its reads of the index file and its HEADs of the files.
+      // The sidecar's reads are the probe's too, in its ledger (its rounds before the files'): `index` shows
+      // them apart (`reads` and `bytes`: the old names of its reads of the index file and of bytesFetched, deprecated).
       const cost = fromIndex && (await fromIndex).cost
-      if (!cost) return stats
-      return { ...stats, requests: stats.requests + cost.requests, bytes: stats.bytes + cost.bytes, rounds: stats.rounds + cost.rounds,
-        index: { requests: cost.requests, reads: cost.requests - cost.heads, heads: cost.heads, bytes: cost.bytes, rounds: cost.rounds } }
+      if (!cost) return { stats, plan }
+      if (!cost.inLedger) addIoStats(stats, cost)
+      stats.bytes = stats.bytesFetched
+      return { stats: { ...stats, index: { ...asIoStats(cost), reads: cost.requests - cost.heads, bytes: cost.bytesFetched } }, plan }
     })
   }
 
@@ -258,21 +271,22 @@ export class ParquetDataset {
     const session = new FileSession(selected, omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
     const tally = new CoverageTally()
     const errors = []
-    const inspectOne = async (file) => {
+    const inspectOne = async (file, chain) => {
       try {
         return await session.withFile(file.descriptor, async (parquet) => {
           await parquet.validateFooter() // a cached footer must still describe the file it reports on
           tally.add(parquet.metadata)
           return { path: file.path, error: null }
-        })
+        }, chain)
       } catch (error) {
         if (settings.signal?.aborted) throw error
         return { path: file.path, error: errorData(error) }
       }
     }
     await session.run(selected, inspectOne, (result) => { if (result.error) errors.push(result) }, settings.onProgress)
+    const plan = settings.plan === true ? { plan: session.ledger.plan() } : {}
     errors.sort((a, b) => (a.path < b.path ? -1 : 1))
-    return { files: selected.length, filesWithError: errors.length, errors, columns: tally.result(), stats: session.stats }
+    return { files: selected.length, filesWithError: errors.length, errors, columns: tally.result(), stats: session.stats, ...plan }
   }
 
   /** Per value, the answer the file's partitions or the caller's prefilter give without a read (or null). */
@@ -330,16 +344,22 @@ export class ParquetDataset {
  */
 export function mergeShardResults(results) {
   const files = results.flatMap((r) => r.files).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  const sum = (name) => results.reduce((n, r) => n + r.stats[name], 0)
-  const max = (name) => Math.max(0, ...results.map((r) => r.stats[name]))
+  const sum = (name) => results.reduce((n, r) => n + (r.stats[name] ?? 0), 0)
+  const max = (name) => Math.max(0, ...results.map((r) => r.stats[name] ?? 0))
+  // Shards run side by side: counts add up, rounds are the slowest shard's.
+  const io = ioStats()
+  for (const r of results) addIoStats(io, asIoStats({ ...r.stats, bytesFetched: r.stats.bytesFetched ?? r.stats.bytes }), { beside: true })
   const withIndex = results.map((r) => r.stats.index).filter(Boolean)
-  const index = withIndex.length ? { requests: 0, reads: 0, heads: 0, bytes: 0, rounds: 0 } : undefined
-  for (const s of withIndex) for (const key of ['requests', 'reads', 'heads', 'bytes']) index[key] += s[key]
-  if (index) index.rounds = Math.max(...withIndex.map((s) => s.rounds))
+  let index
+  if (withIndex.length) {
+    index = ioStats()
+    for (const s of withIndex) addIoStats(index, asIoStats({ ...s, bytesFetched: s.bytesFetched ?? s.bytes }), { beside: true })
+    index = { ...index, reads: index.requests - index.heads, bytes: index.bytesFetched }
+  }
   return {
     files,
     totals: totalsOf(files),
-    stats: { requests: sum('requests'), bytes: sum('bytes'), rounds: max('rounds'), window: max('window'), filesOpened: sum('filesOpened'), footersFromCache: sum('footersFromCache'), ms: max('ms'),
+    stats: { ...io, bytes: io.bytesFetched, window: max('window'), filesOpened: sum('filesOpened'), footersFromCache: sum('footersFromCache'), ms: max('ms'),
       ...(index ? { index } : {}) },
   }
 }
@@ -424,8 +444,7 @@ function typedPartitions(raw, types) {
 }
 
 function statsOf(file) {
-  const { requests, bytesFetched } = file.stats
-  return { requests, bytesFetched }
+  return asIoStats(file.stats)
 }
 
 /** A failure as data: { code, message } of a ParquetBloomError, IO for anything else. */

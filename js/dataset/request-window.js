@@ -33,15 +33,18 @@ export class RequestWindow {
     this.#free = size
   }
 
-  /** Runs `task` when a slot is free; the slot is held until it settles. */
-  async run(task) {
+  /**
+   * Runs `task` when a slot is free; the slot is held until it settles. `record`: the request's ledger
+   * entry (js/sources/io-ledger.js), told which request's slot it took when it had to wait.
+   */
+  async run(task, record) {
     if (this.#free > 0) this.#free--
-    else await new Promise((resolve) => this.#queue.push(resolve))
+    else record?.waitedFor(await new Promise((resolve) => this.#queue.push(resolve)))
     try {
       return await task()
     } finally {
       const next = this.#queue.shift()
-      if (next) next()
+      if (next) next(record)
       else this.#free++
     }
   }
@@ -53,6 +56,6 @@ export class RequestWindow {
    * @returns {typeof fetch}
    */
   windowedFetch(inner) {
-    return scheduledFetch(inner, (send) => this.run(send))
+    return scheduledFetch(inner, (send, record) => this.run(send, record))
   }
 }

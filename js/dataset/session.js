@@ -1,10 +1,12 @@
 // One pass over a dataset's files (a probe, an inspection): every file opened through the same request
 // window and footer cache, a bounded number of files at once, each closed as soon as its job is done, and
-// the I/O of all of them counted as one plan — requests, bytes, and rounds over the shared window.
+// the I/O of all of them counted in one ledger (js/sources/io-ledger.js) — requests, bytes, and rounds
+// measured over the shared window, and with `plan` every request recorded.
 import { DEFAULT_INITIAL_FETCH_SIZE } from '../footer/footer.js'
 import { LinkModel, LOCAL_WINDOW, transportWindow } from '../plan/link-model.js'
 import { overNodeTransport } from '../sources/default-fetch.js'
-import { openParquet } from '../parquet-file.js'
+import { IO_TOP, openParquet } from '../parquet-file.js'
+import { IoLedger } from '../sources/io-ledger.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { nodeTransportWindow, RequestWindow } from './request-window.js'
 
@@ -15,10 +17,10 @@ export class FileSession {
   /**
    * @param {Array<{ descriptor: { location: any, size?: number, etag?: string } }>} files the files this pass may open
    * @param {Record<string, any>} openOptions openParquet's options (concurrency: the window, when given)
-   * @param {{ footerCache: import('../footer/footer-cache.js').FooterCache, fileConcurrency?: number, link?: LinkModel }} settings
-   *   link: the dataset's model of its link (RTT, bandwidth), kept across passes
+   * @param {{ footerCache: import('../footer/footer-cache.js').FooterCache, fileConcurrency?: number, link?: LinkModel, ledger?: IoLedger }} settings
+   *   link: the dataset's model of its link (RTT, bandwidth), kept across passes; ledger: the pass's (a table's probe shares its own)
    */
-  constructor(files, openOptions, { footerCache, fileConcurrency, link }) {
+  constructor(files, openOptions, { footerCache, fileConcurrency, link, ledger }) {
     const remote = files.find((f) => isRemote(f.descriptor.location))
     /**
      * Requests in flight at once over all files: the caller's `concurrency`, else what the transport
@@ -29,38 +31,42 @@ export class FileSession {
         : transportWindow({ name: String(remote.descriptor.location) }, true))
     this.filesInFlight = fileConcurrency ?? (remote ? this.window : LOCAL_FILES_IN_FLIGHT)
     this.#fetch = new RequestWindow(this.window).windowedFetch(openOptions.fetch)
+    /** Every request of the pass: rounds measured, and with openOptions.plan the read plan. */
+    this.ledger = ledger ?? new IoLedger({ record: openOptions.plan === true })
     // Each file's reads are planned for its share of the window among the files open at that moment,
     // so that merged file by file they still fit it: 1,000 files open through a window of 1,000 plan a
     // request each where they can (their reads joined across cheap gaps), not one per filter part.
     const windowShare = () => Math.max(1, Math.floor(this.window / Math.max(1, this.#open)))
-    this.#openOptions = { ...openOptions, concurrency: this.window, footerCache, link: link ?? new LinkModel(), windowShare }
+    const { plan: _plan, ...forFiles } = openOptions
+    this.#openOptions = { ...forFiles, concurrency: this.window, footerCache, link: link ?? new LinkModel(), windowShare, ioLedger: this.ledger }
     this.signal = openOptions.signal
-    this.progress = { filesDone: 0, filesFailed: 0, filesTotal: 0, requests: 0, bytes: 0 }
+    this.progress = { filesDone: 0, filesFailed: 0, filesTotal: 0 }
     this.filesOpened = 0
     this.footersFromCache = 0
-    this.#maxFileRounds = 0
     this.#started = performance.now()
   }
 
   #fetch
   #openOptions
-  #maxFileRounds
   #open = 0
   #started
 
   /**
    * Opens one file, hands it to `use`, and closes it whatever happens; its I/O joins the pass's. The
    * file's size and ETag from a listing make its tail read exact and its cached footer valid without a request.
+   * `chain`: the worker's (run()'s job gets it): the file's requests come in rounds after the ones of the
+   * file that worker finished before it — it waited for that one to open this one.
    * @template T
    * @param {(file: import('../parquet-file.js').ParquetFile) => Promise<T>} use
+   * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
    */
-  async withFile(descriptor, use) {
+  async withFile(descriptor, use, chain) {
     // Counted from the tail read on: a file still opening shares the window too.
     this.#open++
     try {
       const file = await openParquet(descriptor.location, {
-        ...this.#openOptions, fetch: this.#fetch,
+        ...this.#openOptions, fetch: this.#fetch, ioFloor: chain?.floor,
         ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
         ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
       })
@@ -69,10 +75,7 @@ export class FileSession {
       try {
         return await use(file)
       } finally {
-        const { requests, bytesFetched, rounds } = file.stats
-        this.progress.requests += requests
-        this.progress.bytes += bytesFetched
-        this.#maxFileRounds = Math.max(this.#maxFileRounds, rounds)
+        if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
         // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
         await file.close()
       }
@@ -83,9 +86,10 @@ export class FileSession {
 
   /**
    * Runs `job` over `items`, `filesInFlight` at a time, and hands each result to `emit` as it finishes.
+   * Progress events carry the pass's IoStats so far (and `bytes`, bytesFetched's old name, deprecated).
    * @template I, R
    * @param {I[]} items
-   * @param {(item: I) => Promise<R>} job
+   * @param {(item: I, chain: { floor: number }) => Promise<R>} job chain: for withFile
    * @param {(result: R) => void} emit
    * @param {(progress: object) => void} [onProgress]
    */
@@ -93,26 +97,32 @@ export class FileSession {
     this.progress.filesTotal = items.length
     let next = 0
     const worker = async () => {
+      const chain = { floor: 0 }
       while (next < items.length) {
         throwIfAborted(this.signal)
-        const result = await job(items[next++])
+        const result = await job(items[next++], chain)
         this.progress.filesDone++
         if (/** @type {any} */ (result)?.error) this.progress.filesFailed++
         emit(result)
-        onProgress?.({ ...this.progress })
+        if (onProgress) {
+          const io = this.ledger.stats
+          onProgress({ ...this.progress, ...io, bytes: io.bytesFetched })
+        }
       }
     }
     await Promise.all(Array.from({ length: Math.min(this.filesInFlight, items.length) }, worker))
     throwIfAborted(this.signal)
   }
 
-  /** What the pass cost: files side by side through one window take a round per window of requests, at least the rounds of the slowest file. */
+  /**
+   * What the pass cost: its ledger's IoStats (rounds measured: js/sources/io-ledger.js), `bytes` the old
+   * name of bytesFetched (deprecated), the window, the files opened and the time.
+   */
   get stats() {
-    const { requests, bytes } = this.progress
+    const io = this.ledger.stats
     return {
-      requests,
-      bytes,
-      rounds: Math.max(this.#maxFileRounds, Math.ceil(requests / this.window)),
+      ...io,
+      bytes: io.bytesFetched,
       window: this.window,
       filesOpened: this.filesOpened,
       footersFromCache: this.footersFromCache,

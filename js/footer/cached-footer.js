@@ -61,7 +61,7 @@ async function readAndRemember(cache, source, options) {
  */
 export async function confirmFooter(source, { fileSize, metadataOffset }, signal) {
   if (source.confirmed !== false) return
-  const last = await source.read(fileSize - 8, 8, { signal })
+  const last = await source.read(fileSize - 8, 8, { signal, purpose: 'footer' })
   const view = new DataView(last.buffer, last.byteOffset, 8)
   if (view.getUint32(0, true) !== fileSize - 8 - metadataOffset || view.getUint32(4, true) !== 0x31524150) {
     throw new ParquetBloomError(ErrorCode.FILE_CHANGED,

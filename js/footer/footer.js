@@ -39,7 +39,7 @@ export async function readFooter(source, {
   if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
   }
-  const tail = await source.readTail(initialFetchSize, { signal })
+  const tail = await source.readTail(initialFetchSize, { signal, purpose: 'footer' })
   const fileSize = source.size
   const where = source.name
   if (fileSize < 12) {
@@ -77,7 +77,7 @@ export async function readFooter(source, {
   if (metadataOffset >= tail.offset) {
     metadata = tail.bytes.subarray(metadataOffset - tail.offset, tail.bytes.length - 8)
   } else {
-    const head = await source.read(metadataOffset, tail.offset - metadataOffset, { signal })
+    const head = await source.read(metadataOffset, tail.offset - metadataOffset, { signal, purpose: 'footer' })
     metadata = joinBytes(head, tail.bytes.subarray(0, tail.bytes.length - 8))
   }
   // The wasm decoder is awaited only now: openParquet starts loading it beside the footer's first read.

@@ -79,6 +79,9 @@ export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {
  * byte is used; layouts guessed from bloom_filter_length only decide what to request early.
  */
 class FilterTask {
+  /** What its reads are for, in a read plan (js/sources/io-ledger.js). */
+  purpose = 'bloom'
+
   /** @param {{ requestBytes: number, roundBytes: number }} [costs] */
   constructor(location, where, costs = DEFAULT_COSTS) {
     this.costs = costs

@@ -152,7 +152,7 @@ function planPageIndexRead(plan, group, usableFilter) {
   group.pageIndexRead = {}
   for (const part of /** @type {const} */ (['columnIndex', 'offsetIndex'])) {
     const { offset, length } = where[part]
-    plan.tasks.push(new RangeTask(offset, offset + length, (bytes) => { group.pageIndexRead[part] = bytes }))
+    plan.tasks.push(new RangeTask(offset, offset + length, (bytes) => { group.pageIndexRead[part] = bytes }, 'page-index'))
   }
 }
 
@@ -166,7 +166,7 @@ function planDictionaryRead(plan, group, codec, filter) {
   const page = dictionary === false ? null : group.reads.dictionaryRange(plan, group.index)
   if (!page || 'reason' in page || !group.reads.readsDictionary(dictionary, page, filter)) return false
   group.dictionaryRead = { page, codec, fallback: filter }
-  plan.tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }))
+  plan.tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }, 'dictionary'))
   return group.reads.dictionaryReplacesFilter
 }
 

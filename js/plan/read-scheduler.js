@@ -18,12 +18,16 @@ const MAX_ROUNDS = 4
  *   giveUp(reason: string): void }} ReadTask
  */
 
-/** Reads one byte range whole and hands it over (a dictionary page, a page index, data pages to confirm). */
+/**
+ * Reads one byte range whole and hands it over (a dictionary page, a page index, data pages to confirm).
+ * `purpose`: what for, in a read plan (a READ_PURPOSES code, js/sources/io-ledger.js); else the source's.
+ */
 export class RangeTask {
-  constructor(start, end, onBytes) {
+  constructor(start, end, onBytes, purpose) {
     this.start = start
     this.end = end
     this.onBytes = onBytes
+    this.purpose = purpose
   }
 
   step(lookup) {
@@ -91,7 +95,8 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
     const waveStarted = performance.now()
     await forEachConcurrently(requests, concurrency, signal, async (request, requestSignal) => {
       const started = performance.now()
-      const bytes = await source.read(request.start, request.end - request.start, { signal: requestSignal })
+      const purpose = purposeOf(request, tasks)
+      const bytes = await source.read(request.start, request.end - request.start, { signal: requestSignal, purpose })
       responses.push({ bytes: bytes.length, ms: performance.now() - started })
       for (const part of request.parts) {
         held[part.task].push({ start: part.start, bytes: bytes.subarray(part.start - request.start, part.end - request.start) })
@@ -104,6 +109,27 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
     waiting = next
   }
   return { rounds }
+}
+
+/**
+ * What a request is for (js/sources/io-ledger.js): its tasks' purpose; when it serves several, their list,
+ * the one with the most bytes first. Undefined: the source's own.
+ * @returns {string | string[] | undefined}
+ */
+function purposeOf(request, tasks) {
+  const first = tasks[request.parts[0].task].purpose
+  if (request.parts.length === 1) return first
+  let bytes
+  for (const part of request.parts) {
+    const purpose = tasks[part.task].purpose
+    if (purpose === first && !bytes) continue
+    bytes ??= new Map([[first, 0]])
+    bytes.set(purpose, (bytes.get(purpose) ?? 0) + part.end - part.start)
+  }
+  if (!bytes) return first
+  for (const part of request.parts) if (tasks[part.task].purpose === first) bytes.set(first, bytes.get(first) + part.end - part.start)
+  const listed = [...bytes].sort((a, b) => b[1] - a[1]).map(([p]) => p).filter((p) => p !== undefined)
+  return listed.length ? listed : undefined
 }
 
 /**

@@ -13,13 +13,13 @@ const isUrl = (input) => typeof input === 'string' && /^https?:\/\//i.test(input
  * file; a URL answering 404 or 410) is size -1, which no entry matches: stale-index, never an error that
  * would take the other files' answers with it.
  * @param {any} input
- * @param {{ fetch?: typeof fetch, signal?: AbortSignal, headers?: HeadersInit }} [options] headers: the
- *   caller's (credentials), sent with a HEAD as with the index's own reads
+ * @param {{ fetch?: typeof fetch, signal?: AbortSignal, headers?: HeadersInit, ioLane?: import('../sources/io-ledger.js').IoLane }} [options] headers: the
+ *   caller's (credentials), sent with a HEAD as with the index's own reads; ioLane: where the HEAD is clocked
  * @returns {Promise<{ size: number, validator: string | null }>}
  */
-export async function fileValidator(input, { fetch: fetchImpl, signal, headers } = {}) {
+export async function fileValidator(input, { fetch: fetchImpl, signal, headers, ioLane } = {}) {
   if (typeof input === 'string') {
-    const found = await headObject(input, { fetch: fetchImpl, signal, headers })
+    const found = await headObject(input, { fetch: fetchImpl, signal, headers, ioLane })
     // A server that does not tell the size (no Content-Length) cannot show the file is the one indexed.
     return found ? { size: found.size ?? Number.NaN, validator: recordedValidator(found.validator) } : { size: -1, validator: null }
   }
@@ -95,11 +95,12 @@ export function currency(entry, now, { checked = false } = {}) {
  * failed check of a file the probe ends up not needing fails nothing), how many HEADs were sent and the
  * rounds they take (a window of requests each).
  * @param {string[]} paths
- * @param {{ fetch?: typeof globalThis.fetch, signal?: AbortSignal, headers?: HeadersInit, origin?: string, window: number }} options
- *   headers: sent with the HEADs of URLs of `origin` (the index's) only
+ * @param {{ fetch?: typeof globalThis.fetch, signal?: AbortSignal, headers?: HeadersInit, origin?: string, window: number,
+ *   ioLane?: import('../sources/io-ledger.js').IoLane }} options
+ *   headers: sent with the HEADs of URLs of `origin` (the index's) only; ioLane: where the HEADs are clocked and recorded (a probe's ledger)
  * @returns {{ checks: Map<string, Promise<{ size: number, validator: string | null }>>, requests: number, rounds: number, settled: Promise<unknown> }}
  */
-export function startValidators(paths, { fetch, signal, headers, origin, window }) {
+export function startValidators(paths, { fetch, signal, headers, origin, window, ioLane }) {
   // The caller's headers (credentials for the index's host) go only to that origin, as HttpSource keeps
   // them from other origins' redirects.
   const headersFor = (path) => (headers && origin && isUrl(path) && new URL(path).origin === origin ? headers : undefined)
@@ -113,7 +114,7 @@ export function startValidators(paths, { fetch, signal, headers, origin, window 
   const slot = () => (running < window ? (running++, Promise.resolve())
     : /** @type {Promise<void>} */ (new Promise((go) => queue.push(() => { running++; go(undefined) }))))
   for (const path of paths) {
-    const check = slot().then(() => fileValidator(path, { fetch, signal, headers: headersFor(path) })).finally(release)
+    const check = slot().then(() => fileValidator(path, { fetch, signal, headers: headersFor(path), ioLane })).finally(release)
     check.catch(() => {}) // seen where it is awaited
     checks.set(path, check)
   }

@@ -45,6 +45,7 @@ const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
 export async function openSidecarIndex(source, options = {}) {
   await init()
   const byteSource = await openByteSource(source, options)
+  byteSource.readPurpose = 'sidecar'
   try {
     const where = byteSource.name
     const { signal } = options
@@ -121,6 +122,8 @@ export class SidecarIndex {
   #rounds
   /** HEADs sent to check that files are the ones the index describes: requests of the index, beside its reads. */
   #validations = 0
+  /** @type {import('../sources/io-ledger.js').IoLane | undefined} where a probe's HEADs of files are clocked and recorded */
+  #checksLane
   #byKey = new Map()
   /** @type {Map<string, SidecarEntry> | undefined} entries by the path they are recorded under */
   #byPath
@@ -214,8 +217,9 @@ export class SidecarIndex {
    * Says, per file and row group, whether each value may be in `column`, from the index alone.
    * @param {string} column an indexed column, as the index names it
    * @param {Iterable<unknown>} values
-   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal }} [options]
-   *   files: the files to answer for (default: every file of the index), with the size (and validator)
+   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal,
+   *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options]
+   *   ioLedger: a dataset probe's, whose requests this probe's are (its `index` group); files: the files to answer for (default: every file of the index), with the size (and validator)
    *   the caller knows them by — a listing; without a size, `validate` (default true) stats (or HEADs)
    *   each file, concurrently with the block reads
    * @returns {Promise<{ column: string, files: Array<{ path: string, current: boolean, reason?: string, detail?: string,
@@ -223,6 +227,7 @@ export class SidecarIndex {
    */
   async probe(column, values, options = {}) {
     const list = Array.from(values)
+    this.#joinLedger(options.ioLedger)
     if (!this.#directory && this.#loading) await this.#loading.catch(() => {})
     if (!this.#directory) return this.#firstProbe(column, list, options)
     return this.#probeLoaded(column, list, options, {})
@@ -425,9 +430,16 @@ export class SidecarIndex {
   }
 
   /** Starts checking files (stat or HEAD), a window at a time; each HEAD counts as a request of the index. */
+  /** A dataset probe's ledger (js/sources/io-ledger.js): this probe's reads and HEADs are its requests, counted as its `index` group. */
+  #joinLedger(ledger) {
+    if (!ledger) return
+    this.#source.attachIo(ledger, undefined, 'index')
+    this.#checksLane = ledger.lane(`${this.#source.name} (file checks)`, undefined, 'index')
+  }
+
   #validate(paths, signal) {
     const url = paths.find((p) => /^https?:\/\//i.test(p))
-    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined) })
+    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined), ioLane: this.#checksLane })
     this.#validations += started.requests
     return started
   }

@@ -49,6 +49,8 @@ export class SlicedSidecarIndex {
   #link = new LinkModel()
   #rounds
   #validations = 0
+  /** @type {import('../sources/io-ledger.js').IoLane | undefined} where a probe's HEADs of files are clocked and recorded */
+  #checksLane
   #base
   #fetch
   #headers
@@ -167,10 +169,12 @@ export class SlicedSidecarIndex {
    * size and validator. `numRows` of a row group is null where its file's details were not read.
    * @param {string} column
    * @param {Iterable<unknown>} values
-   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal, bounds?: boolean }} [options]
+   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal, bounds?: boolean,
+   *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options] ioLedger: as format 1's probe takes it
    */
   async probe(column, values, options = {}) {
     const list = Array.from(values)
+    this.#joinLedger(options.ioLedger)
     const { signal } = options
     const validate = options.validate !== false
     const specs = options.files?.map((f) => (typeof f === 'string' ? { path: f } : f))
@@ -509,9 +513,16 @@ export class SlicedSidecarIndex {
     return encoded
   }
 
+  /** A dataset probe's ledger (js/sources/io-ledger.js): this probe's reads and HEADs are its requests, counted as its `index` group. */
+  #joinLedger(ledger) {
+    if (!ledger) return
+    this.#source.attachIo(ledger, undefined, 'index')
+    this.#checksLane = ledger.lane(`${this.#source.name} (file checks)`, undefined, 'index')
+  }
+
   #validate(paths, signal) {
     const url = paths.find(isUrl)
-    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined) })
+    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined), ioLane: this.#checksLane })
     this.#validations += started.requests
     return started
   }

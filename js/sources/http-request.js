@@ -4,6 +4,7 @@
 // would need, a status turned into HTTP_STATUS with a hint, and an unread body cancelled to free its
 // connection. Retries are js/sources/retry.js's; the operation (signals, timeout) js/sources/shared.js's.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { IO_RECORD } from './io-ledger.js'
 import { inBrowser } from './runtime.js'
 import { defaultFetch } from './default-fetch.js'
 
@@ -90,15 +91,17 @@ export function requestHeaders({ headers, userAgent }) {
  * @param {import('./shared.js').Operation} op
  * @param {Function} fetchFn
  * @param {string} url
- * @param {{ method?: string, headers: Record<string, string>, bypassHttpCache?: boolean }} request
+ * @param {{ method?: string, headers: Record<string, string>, bypassHttpCache?: boolean, record?: import('./io-ledger.js').IoRequest }} request
+ *   record: the request's entry in its ledger, handed to a window the fetch may wait in (js/sources/scheduled-fetch.js)
  * @param {string} what e.g. "requesting bytes=0-99 of <name>"
  * @param {string} name the URL as shown
  * @param {string} cors what the server must allow for a browser to read it
  * @returns {Promise<Response>}
  */
-export async function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache = false }, what, name, cors) {
+export async function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache = false, record }, what, name, cors) {
   /** @type {RequestInit} */
   const init = { method, headers, signal: op.signal } // redirects followed, fetch's default
+  if (record) /** @type {any} */ (init)[IO_RECORD] = record
   // In a browser, always: Chromium's HTTP cache lets one request of a URL through at a time (its cache
   // lock), so a wave of reads of one file would go one by one, a round each; and a mutable object (a
   // table's pointer) must not come from a stale cache.

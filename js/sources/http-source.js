@@ -47,6 +47,18 @@ export function parseContentRange(value) {
   return null
 }
 
+// Each request's ledger entry (js/sources/io-ledger.js) by the operation it runs in, for its body's bytes.
+const requestRecords = new WeakMap()
+
+/** A Range header's offset and length: [null, n] for a suffix of n bytes (known once answered). */
+function rangeBounds(range) {
+  const dash = range.indexOf('-')
+  const first = range.slice(6, dash)
+  if (first === '') return [null, Number(range.slice(dash + 1))]
+  const start = Number(first)
+  return [start, Number(range.slice(dash + 1)) - start + 1]
+}
+
 /**
  * HTTP semantics worth knowing:
  * - stats.requests counts fetch() calls; a redirect fetch follows is part of one request.
@@ -154,11 +166,12 @@ export class HttpSource extends SourceBase {
     const signal = callSignal(options, 'readTail')
     this._checkOpen()
     this._checkTailLength(length)
+    const purpose = options?.purpose ?? this.readPurpose
     if (this.#whole) return this.#tailOfWhole(length)
-    if (this.size !== undefined) return this.#boundedTail(length, signal)
+    if (this.size !== undefined) return this.#boundedTail(length, signal, purpose)
 
     const range = `bytes=-${length}`
-    const first = await this.#exchange(range, signal, async (response, op) => {
+    const first = await this.#exchange(range, signal, purpose, async (response, op) => {
       switch (response.status) {
         case 206: return this.#suffixPartial(response, op, range, length)
         case 200: return this.#takeWhole(response, op, range, { retryBounded: true })
@@ -180,13 +193,13 @@ export class HttpSource extends SourceBase {
       }
     })
     if (first === WHOLE_BODY) return this.#tailOfWhole(length)
-    if (first === NEXT_BOUNDED) return this.#boundedTail(length, signal)
+    if (first === NEXT_BOUNDED) return this.#boundedTail(length, signal, purpose)
     if (first !== NEXT_PROBE) return first
 
-    const probe = await this.#probeSize(signal)
+    const probe = await this.#probeSize(signal, purpose)
     if (this.#whole) return this.#tailOfWhole(length)
     if (this.size <= 1) return { offset: 0, bytes: probe.subarray(0, this.size) }
-    return this.#boundedTail(length, signal)
+    return this.#boundedTail(length, signal, purpose)
   }
 
   async read(offset, length, options) {
@@ -195,7 +208,7 @@ export class HttpSource extends SourceBase {
     this._checkRange(offset, length)
     if (length === 0) return new Uint8Array(0)
     if (this.#whole) return this.#whole.subarray(offset, offset + length)
-    return this.#readRange(offset, length, signal)
+    return this.#readRange(offset, length, signal, options?.purpose ?? this.readPurpose)
   }
 
   async _close() {
@@ -207,11 +220,11 @@ export class HttpSource extends SourceBase {
     return { offset: start, bytes: this.#whole.subarray(start) }
   }
 
-  async #boundedTail(length, signal) {
+  async #boundedTail(length, signal, purpose) {
     if (this.#whole) return this.#tailOfWhole(length)
     const start = Math.max(0, this.size - length)
     if (start === this.size) return { offset: start, bytes: new Uint8Array(0) }
-    return { offset: start, bytes: await this.#readRange(start, this.size - start, signal) }
+    return { offset: start, bytes: await this.#readRange(start, this.size - start, signal, purpose) }
   }
 
   /** A 206 to bytes=-n: must be exactly the last min(n, total) bytes. */
@@ -236,9 +249,9 @@ export class HttpSource extends SourceBase {
   }
 
   /** bytes=0-0, for servers that reject suffix ranges: the size comes from Content-Range. */
-  async #probeSize(signal) {
+  async #probeSize(signal, purpose) {
     const range = 'bytes=0-0'
-    return this.#exchange(range, signal, async (response, op) => {
+    return this.#exchange(range, signal, purpose, async (response, op) => {
       const raw = response.headers.get('content-range')
       const contentRange = parseContentRange(raw)
       if (response.status === 206) {
@@ -262,10 +275,10 @@ export class HttpSource extends SourceBase {
     })
   }
 
-  async #readRange(offset, length, signal) {
+  async #readRange(offset, length, signal, purpose) {
     const last = offset + length - 1
     const range = `bytes=${offset}-${last}`
-    const result = await this.#exchange(range, signal, async (response, op) => {
+    const result = await this.#exchange(range, signal, purpose, async (response, op) => {
       const raw = response.headers.get('content-range')
       const contentRange = parseContentRange(raw)
       if (response.status === 206) {
@@ -347,8 +360,10 @@ export class HttpSource extends SourceBase {
       if (expected === 0 || expected === undefined) return new Uint8Array(0)
       throw this.#shortBody(range, received, expected)
     }
+    const record = requestRecords.get(op)
     await forEachChunk(body, op, (value) => {
       this.stats.bytesFetched += value.byteLength
+      record?.received(value.byteLength)
       if (expected !== undefined) {
         if (received + value.byteLength > expected) {
           throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
@@ -374,31 +389,49 @@ export class HttpSource extends SourceBase {
    * One HTTP request: counts it, sends it under an operation (caller signals, close(), timeout) and
    * hands the response to onResponse; a body left unread is cancelled so the connection is freed.
    */
-  async #exchange(range, signal, onResponse) {
-    return withRetries(() => this.#exchangeOnce(range, signal, onResponse), {
+  async #exchange(range, signal, purpose, onResponse) {
+    return withRetries((attempt) => this.#exchangeOnce(range, signal, purpose, attempt > 0, onResponse), {
       retries: this.#retries,
       pause: (ms) => this._operation(`waiting to retry ${range} of ${this.name}`, signal, (op) => sleepWithin(ms, op), { timeout: false }),
       onRetry: () => { this.stats.retries++ },
     })
   }
 
-  async #exchangeOnce(range, signal, onResponse) {
+  async #exchangeOnce(range, signal, purpose, retry, onResponse) {
     const what = `requesting ${range} of ${this.name}`
-    return this._operation(what, signal, async (op) => {
-      const headers = { ...this.#headers, range }
-      // The validator the request carries (a weak ETag never does: If-Match compares strongly).
-      const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
-      if (condition) headers[condition.name] = condition.value
-      this.stats.requests++
-      const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} request header${condition ? 's' : ''}, and expose Content-Range`
-      const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache }, what, this.name, cors)
-      try {
-        this.#checkValidator(response, range, condition)
-        return await onResponse(response, op)
-      } finally {
-        releaseBody(response)
-      }
-    })
+    let record
+    let failed = true
+    try {
+      const result = await this._operation(what, signal, async (op) => {
+        const headers = { ...this.#headers, range }
+        // The validator the request carries (a weak ETag never does: If-Match compares strongly).
+        const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
+        if (condition) headers[condition.name] = condition.value
+        this.stats.requests++
+        record = this.io.begin(purpose, ...rangeBounds(range), { retry })
+        requestRecords.set(op, record)
+        const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} request header${condition ? 's' : ''}, and expose Content-Range`
+        const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record }, what, this.name, cors)
+        if (record.offset === null) {
+          // A suffix read: where it started is known from the answer.
+          const answered = parseContentRange(response.headers.get('content-range'))
+          if (answered && !answered.unsatisfied) {
+            record.offset = answered.start
+            record.length = answered.end - answered.start + 1
+          }
+        }
+        try {
+          this.#checkValidator(response, range, condition)
+          return await onResponse(response, op)
+        } finally {
+          releaseBody(response)
+        }
+      })
+      failed = false
+      return result
+    } finally {
+      record?.finish(failed)
+    }
   }
 
   #followRedirect(response) {

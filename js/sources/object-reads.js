@@ -7,15 +7,19 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { fileError } from './file-source.js'
 import { describeCause, fetchFor, identityLength, redactUrl, refuseUserinfo, releaseBody, requestHeaders, sendRequest, statusError } from './http-request.js'
 import { isTransientFailure, resolveRetries, sleepWithin, withRetries } from './retry.js'
+import { looseLane } from './io-ledger.js'
 import { concatChunks, forEachChunk, resolveOptions, runOperation } from './shared.js'
 import { validatorFromHeaders } from './validator.js'
 
 /**
  * What every read of a whole object takes: openParquet's reading options (fetch, headers, signal,
  * requestTimeoutMs, userAgent, retries), and `stats`, counted into: each request sent (retries included,
- * as a byte source counts them; a local read is one), the body bytes received, and the retries.
+ * as a byte source counts them; a local read is one), the body bytes received, and the retries. `ioLane`:
+ * the ledger lane its requests are clocked and recorded in (js/sources/io-ledger.js), as `purpose` (a
+ * READ_PURPOSES code; a HEAD is always `head`); else a lane of their own.
  * @typedef {{ fetch?: Function, headers?: HeadersInit, signal?: AbortSignal, requestTimeoutMs?: number, userAgent?: string,
- *   retries?: number, stats?: { requests: number, bytesFetched: number, retries: number, [count: string]: number } }} ObjectReadOptions
+ *   retries?: number, stats?: { requests: number, bytesFetched: number, retries: number, [count: string]: number },
+ *   ioLane?: import('./io-ledger.js').IoLane, purpose?: string }} ObjectReadOptions
  */
 
 // A URL answering one of these has no object there.
@@ -105,7 +109,7 @@ export async function openObject(location, options = {}) {
  * @returns {Promise<{ size: number | undefined, validator: import('./validator.js').Validator } | null>}
  */
 export async function headObject(location, options = {}) {
-  const reader = objectReader(location, options)
+  const reader = objectReader(location, options, 'head')
   if (reader.local) {
     return reader.local(`checking ${reader.name}`, async (fs, op) => {
       try {
@@ -125,17 +129,26 @@ export async function headObject(location, options = {}) {
 }
 
 /** What a read of one object needs, its options checked once. */
-function objectReader(location, options) {
+function objectReader(location, options, purpose = options.purpose ?? 'table-metadata') {
   const settings = resolveOptions(options)
   const retries = resolveRetries(settings.retries)
   const stats = options.stats ?? { requests: 0, bytesFetched: 0, retries: 0 }
+  /** Opens a ledger entry for one request of the object (named apart when the lane is not the object's). */
+  const begin = (/** @type {string} */ name, /** @type {boolean} */ retry) => {
+    const lane = options.ioLane ?? looseLane(name)
+    const record = lane.begin(purpose, purpose === 'head' ? null : 0, null, { retry })
+    if (lane.name !== name) record.name = name
+    return record
+  }
   const signal = settings.signal
   const timeoutMs = settings.requestTimeoutMs
   if (!isUrl(location)) {
     const name = String(location)
     const ioError = (/** @type {unknown} */ cause) => fileError(cause, name, `reading ${name}`)
-    return {
+    const reader = {
       name, stats, signal, timeoutMs, retries, ioError, exchange: undefined, statusError: undefined,
+      /** @type {import('./io-ledger.js').IoRequest | undefined} the request in progress, for its bytes */
+      record: undefined,
       /**
        * @template T
        * @param {string} what
@@ -143,11 +156,22 @@ function objectReader(location, options) {
        */
       local: async (what, fn, { counted = true } = {}) => {
         if (counted) stats.requests++
-        // Imported here, not at the top, so the module graph still loads in browsers.
-        const fs = await import('node:fs/promises')
-        return runOperation(what, name, [signal], timeoutMs, (op) => fn(fs, op), (cause) => fileError(cause, name, what))
+        // A stat of a local file to check it (a HEAD's counterpart) is no request a server sees: not in the ledger.
+        const record = counted && purpose !== 'head' ? begin(name, false) : undefined
+        if (record) reader.record = record
+        let failed = true
+        try {
+          // Imported here, not at the top, so the module graph still loads in browsers.
+          const fs = await import('node:fs/promises')
+          const result = await runOperation(what, name, [signal], timeoutMs, (op) => fn(fs, op), (cause) => fileError(cause, name, what))
+          failed = false
+          return result
+        } finally {
+          record?.finish(failed)
+        }
       },
     }
+    return reader
   }
   const url = new URL(String(location))
   refuseUserinfo(url)
@@ -160,8 +184,10 @@ function objectReader(location, options) {
   const callerHeaders = Object.keys(headers).some((h) => h !== 'accept-encoding' && h !== 'user-agent')
   const cors = (/** @type {string} */ method) => `the server must allow this origin${callerHeaders ? ' and the request headers given' : ''}` +
     (method === 'HEAD' ? ', and expose Content-Length, ETag and Last-Modified' : '')
-  return {
+  const reader = {
     name, stats, signal, timeoutMs, retries, ioError, local: undefined,
+    /** @type {import('./io-ledger.js').IoRequest | undefined} the request in progress, for its bytes */
+    record: undefined,
     /**
      * One request, retried while it fails transiently; `onResponse` decides what its response means
      * (and reads its body within the same operation). keepBody: the body is left open for the caller.
@@ -170,20 +196,29 @@ function objectReader(location, options) {
      * @param {(response: Response, op: import('./shared.js').Operation) => Promise<T>} onResponse
      * @returns {Promise<T>}
      */
-    exchange: (method, onResponse, { keepBody = false } = {}) => withRetries(() => {
+    exchange: (method, onResponse, { keepBody = false } = {}) => withRetries(async (attempt) => {
       const what = `${method === 'HEAD' ? 'checking' : 'reading'} ${name}`
-      return runOperation(what, name, [signal], timeoutMs, async (op) => {
-        stats.requests++
-        const response = await sendRequest(op, fetchFn, url.href, { method, headers }, what, name, cors(method))
-        let kept = false
-        try {
-          const result = await onResponse(response, op)
-          kept = keepBody && result !== null
-          return result
-        } finally {
-          if (!kept) releaseBody(response)
-        }
-      }, ioError)
+      let record
+      let failed = true
+      try {
+        const answer = await runOperation(what, name, [signal], timeoutMs, async (op) => {
+          stats.requests++
+          record = reader.record = begin(name, attempt > 0)
+          const response = await sendRequest(op, fetchFn, url.href, { method, headers, record }, what, name, cors(method))
+          let kept = false
+          try {
+            const result = await onResponse(response, op)
+            kept = keepBody && result !== null
+            return result
+          } finally {
+            if (!kept) releaseBody(response)
+          }
+        }, ioError)
+        failed = false
+        return answer
+      } finally {
+        record?.finish(failed)
+      }
     }, {
       retries,
       pause: (ms) => runOperation(`waiting to retry ${name}`, name, [signal], undefined, (op) => sleepWithin(ms, op), ioError),
@@ -193,6 +228,7 @@ function objectReader(location, options) {
     statusError: (response, method) => statusError(response, `from ${name} for ${method}`, name, 'expected 200 OK',
       GONE.has(response.status) ? ErrorCode.FILE_NOT_FOUND : ErrorCode.HTTP_STATUS),
   }
+  return reader
 }
 
 /** The body whole, its bytes counted as they come; BAD_RESPONSE_LENGTH when it ends short of its Content-Length. */
@@ -201,8 +237,10 @@ async function readBody(response, op, reader) {
   const chunks = []
   let received = 0
   if (response.body) {
+    const record = reader.record
     await forEachChunk(response.body, op, (chunk) => {
       reader.stats.bytesFetched += chunk.byteLength
+      record?.received(chunk.byteLength)
       received += chunk.byteLength
       chunks.push(chunk)
     }, (/** @type {any} */ cause) => new ParquetBloomError(ErrorCode.IO, `the connection to ${reader.name} failed after ${received} bytes: ${describeCause(cause)}`,
@@ -231,5 +269,6 @@ function isMissingFile(cause) {
 async function readFileWithin(fs, op, reader) {
   const bytes = new Uint8Array(await op.race(fs.readFile(reader.name, { signal: op.signal })))
   reader.stats.bytesFetched += bytes.byteLength
+  reader.record?.received(bytes.byteLength)
   return bytes
 }

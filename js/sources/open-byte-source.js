@@ -22,10 +22,12 @@ export { DEFAULT_MAX_BYTES }
  * @property {{ requests: number, bytesFetched: number }} stats I/O operations performed (HTTP requests,
  *   file reads, blob/AsyncBuffer slices, buffer reads) and the bytes they moved. A read served from a
  *   whole body already downloaded counts nothing.
- * @property {(length: number, options?: { signal?: AbortSignal }) => Promise<{ offset: number, bytes: Uint8Array }>} readTail
+ * @property {import('./io-ledger.js').IoLane} [io] the ledger lane its requests are clocked in (js/sources/io-ledger.js); a caller's own ByteSource has none
+ * @property {string} [readPurpose] what a read is for when its caller does not say (a READ_PURPOSES code)
+ * @property {(length: number, options?: { signal?: AbortSignal, purpose?: string }) => Promise<{ offset: number, bytes: Uint8Array }>} readTail
  *   The last min(length, size) bytes and the offset they start at; learns the size. For a URL whose size
  *   is unknown this is one request (a suffix range, no HEAD) whenever the server supports suffix ranges.
- * @property {(offset: number, length: number, options?: { signal?: AbortSignal }) => Promise<Uint8Array>} read
+ * @property {(offset: number, length: number, options?: { signal?: AbortSignal, purpose?: string | string[] }) => Promise<Uint8Array>} read
  *   Exactly the bytes [offset, offset + length). INVALID_ARGUMENT past the end of a known size, TOO_LARGE
  *   over options.maxBytes; length 0 returns an empty array without any I/O.
  * @property {() => Promise<void>} close Idempotent. Reads in flight end with ABORTED, file handles are
@@ -43,6 +45,9 @@ export { DEFAULT_MAX_BYTES }
  *   out"). Default: no timeout.
  * @property {string} [userAgent] User-Agent for HTTP requests (browsers may ignore it).
  * @property {string} [name] Overrides the name used in messages (useful for buffers).
+ * @property {import('./io-ledger.js').IoLedger} [ioLedger] The scope whose ledger the source's requests join (internal).
+ * @property {number} [ioFloor] The round its lane opens after (internal).
+ * @property {string} [ioGroup] The group its lane counts in (internal).
  */
 
 /**

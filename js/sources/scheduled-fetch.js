@@ -1,16 +1,19 @@
 // A fetch whose requests each wait for a turn first — a dataset's window of requests in flight
 // (js/dataset/request-window.js) — so the code that schedules requests never calls a fetch itself.
 import { defaultFetch } from './default-fetch.js'
+import { IO_RECORD } from './io-ledger.js'
 
 /**
  * A fetch whose every request first waits for `schedule` to run it (a window's slot, held until the
  * response's headers are in; the body follows on the same connection): through `inner`, else what a
- * single file would read with (Node's keep-alive transport, else the runtime's fetch).
+ * single file would read with (Node's keep-alive transport, else the runtime's fetch). `schedule` is
+ * handed the request's ledger entry too (js/sources/io-ledger.js), when its sender gave one: a request
+ * that waited for a slot is sent in the round after the one whose slot it took.
  * @param {Function | undefined} inner
- * @param {<T>(send: () => Promise<T>) => Promise<T>} schedule
+ * @param {<T>(send: () => Promise<T>, record?: import('./io-ledger.js').IoRequest) => Promise<T>} schedule
  * @returns {typeof fetch}
  */
 export function scheduledFetch(inner, schedule) {
   const call = inner ?? defaultFetch()
-  return /** @type {typeof fetch} */ ((input, init) => schedule(() => call(input, init)))
+  return /** @type {typeof fetch} */ ((input, init) => schedule(() => call(input, init), /** @type {any} */ (init)?.[IO_RECORD]))
 }

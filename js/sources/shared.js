@@ -1,6 +1,7 @@
 // What every byte source shares: option and argument checks, stats, close(), and the per-operation
 // plumbing that joins the caller's signals, the source's own close and a timeout into one abort.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { IoLedger } from './io-ledger.js'
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
@@ -21,7 +22,9 @@ export function isTimeout(error) {
  * times a transient failure of a request is retried (js/sources/retry.js); undefined for the default.
  * @typedef {{ fetch?: Function, signal?: AbortSignal, maxBytes: number, headers?: Headers,
  *   requestTimeoutMs?: number, userAgent?: string, name?: string, fileSize?: number, etag?: string,
- *   retries?: number }} SourceOptions
+ *   retries?: number, ioLedger?: IoLedger, ioFloor?: number, ioGroup?: string }} SourceOptions
+ * ioLedger: the scope whose rounds and read plan the source's requests join (js/sources/io-ledger.js),
+ * as a lane opened after round `ioFloor`, counted in `ioGroup` too; else a ledger of its own.
  */
 
 /**
@@ -32,7 +35,7 @@ export function isTimeout(error) {
 export function resolveOptions(options) {
   if (options === undefined || options === null) options = {}
   if (typeof options !== 'object') throw invalidArgument(`options must be an object, got ${describeValue(options)}`)
-  const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name, fileSize, etag, retries } = options
+  const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name, fileSize, etag, retries, ioLedger, ioFloor, ioGroup } = options
   if (fetch !== undefined && typeof fetch !== 'function') throw invalidArgument(`options.fetch must be a function, got ${describeValue(fetch)}`)
   checkSignal(signal, 'options.signal')
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw invalidArgument(`options.maxBytes must be a positive integer, got ${describeValue(maxBytes)}`)
@@ -51,7 +54,8 @@ export function resolveOptions(options) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `options.headers is not a valid set of HTTP headers: ${cause?.message ?? cause}`, { cause })
     }
   }
-  return { fetch, signal, maxBytes, headers: resolvedHeaders, requestTimeoutMs, userAgent, name, fileSize, etag: etag?.trim(), retries }
+  return { fetch, signal, maxBytes, headers: resolvedHeaders, requestTimeoutMs, userAgent, name, fileSize, etag: etag?.trim(), retries,
+    ioLedger: ioLedger instanceof IoLedger ? ioLedger : undefined, ioFloor, ioGroup }
 }
 
 export function checkSignal(signal, what) {
@@ -98,6 +102,15 @@ export class SourceBase {
     this.#signal = options.signal ?? undefined
     /** I/O operations performed and bytes they transferred or read. */
     this.stats = { requests: 0, bytesFetched: 0 }
+    /** The lane of a ledger this source's requests are clocked and recorded in (js/sources/io-ledger.js). */
+    this.io = (options.ioLedger ?? new IoLedger()).lane(this.#name, options.ioFloor, options.ioGroup)
+    /** What a read is for when its caller does not say (a READ_PURPOSES code). */
+    this.readPurpose = 'data-page'
+  }
+
+  /** From now on, requests join `ledger` (a probe's), as a lane opened after round `floor`, in `group` (IoLedger.lane). */
+  attachIo(ledger, floor, group) {
+    this.io = ledger.lane(this.#name, floor, group)
   }
 
   /** The URL (credentials in its query redacted), path, or a label; every error message names it. */
@@ -119,13 +132,13 @@ export class SourceBase {
     this.#size = size
   }
 
-  /** The last min(length, size) bytes and where they start. */
+  /** The last min(length, size) bytes and where they start. `options.purpose`: what the read is for (js/sources/io-ledger.js). */
   async readTail(length, options) {
     const signal = callSignal(options, 'readTail')
     this._checkOpen()
     this._checkTailLength(length)
     const start = Math.max(0, this.#size - length)
-    return { offset: start, bytes: await this.read(start, this.#size - start, { signal }) }
+    return { offset: start, bytes: await this.read(start, this.#size - start, { signal, purpose: options?.purpose }) }
   }
 
   /**
@@ -139,7 +152,16 @@ export class SourceBase {
     this._checkRange(offset, length)
     if (length === 0) return new Uint8Array(0)
     const into = options?.into instanceof Uint8Array && options.into.length >= length ? options.into.subarray(0, length) : undefined
-    return this._operation(`reading bytes ${offset}-${offset + length - 1} of ${this.#name}`, signal, (op) => this._read(offset, length, op, into))
+    const request = this.io.begin(options?.purpose ?? this.readPurpose, offset, length)
+    let failed = true
+    try {
+      const bytes = await this._operation(`reading bytes ${offset}-${offset + length - 1} of ${this.#name}`, signal, (op) => this._read(offset, length, op, into))
+      request.received(bytes.byteLength)
+      failed = false
+      return bytes
+    } finally {
+      request.finish(failed)
+    }
   }
 
   /** Idempotent. Reads in flight end with ABORTED; later reads fail. */

@@ -4,7 +4,8 @@
 // columns are found in each file by field id (Iceberg) or physical name (Delta column mapping); rows a
 // confirmation finds are checked against the file's deletes (js/table/deletes.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { ADD_FILES, bothPrefilters, DECIDE_IN_FILE, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
+import { ADD_FILES, bothPrefilters, DECIDE_IN_FILE, IO_LEDGER, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
+import { IoLedger } from '../sources/io-ledger.js'
 import { loadTable } from './load-table.js'
 import { pruneFile } from './prune.js'
 import { valueKeys } from './column-keys.js'
@@ -121,12 +122,9 @@ export class ParquetTable extends ParquetDataset {
     } catch {
       keyed = null // a value the file probe refuses: it says why; every manifest is kept
     }
-    const before = { ...this.#table.io.stats }
     const plan = await scan.filesFor(field, keyed, where)
     this.#know(plan.files)
-    const after = this.#table.io.stats
-    const cost = { requests: after.requests - before.requests, bytes: after.bytesFetched - before.bytesFetched, rounds: after.rounds - before.rounds, retries: after.retries - before.retries }
-    return { paths: new Set(plan.files.map((f) => f.path)), manifests: plan.manifests, cost }
+    return { paths: new Set(plan.files.map((f) => f.path)), manifests: plan.manifests }
   }
 
   /** The probe's options for the dataset: only the planned files, and `where` by the keys the dataset knows. */
@@ -155,16 +153,26 @@ export class ParquetTable extends ParquetDataset {
   async probe(column, values, options = {}) {
     const list = Array.from(values)
     const started = performance.now()
-    const plan = await this.#plan(column, list, options.where ?? this.#where)
-    const result = await super.probe(column, list, this.#datasetOptions(options, plan))
-    await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
-    if (!plan) return result
-    // In the table's order (manifest by manifest), whichever manifests earlier probes read first.
-    const rank = new Map(this.#table.files.map((f, i) => [f.path, i]))
-    result.files.sort((a, b) => rank.get(a.path) - rank.get(b.path))
-    const stats = result.stats
-    Object.assign(stats, { requests: stats.requests + plan.cost.requests, bytes: stats.bytes + plan.cost.bytes, rounds: stats.rounds + plan.cost.rounds, ms: performance.now() - started })
-    return { ...result, manifests: plan.manifests }
+    // One ledger for the probe: the manifests it reads, then the files (opened after them), then deletes.
+    const ledger = new IoLedger({ record: options.plan === true })
+    const io = this.#table.io
+    io.useLedger(ledger)
+    try {
+      const plan = await this.#plan(column, list, options.where ?? this.#where)
+      ledger.closePhase()
+      const result = await super.probe(column, list, { ...this.#datasetOptions(options, plan), [IO_LEDGER]: ledger })
+      await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
+      // Its stats are the ledger's (the manifests' requests and rounds included), the time the table's.
+      Object.assign(result.stats, { ...ledger.stats, bytes: ledger.stats.bytesFetched, ms: performance.now() - started })
+      if (options.plan === true) result.plan = ledger.plan()
+      if (!plan) return result
+      // In the table's order (manifest by manifest), whichever manifests earlier probes read first.
+      const rank = new Map(this.#table.files.map((f, i) => [f.path, i]))
+      result.files.sort((a, b) => rank.get(a.path) - rank.get(b.path))
+      return { ...result, manifests: plan.manifests }
+    } finally {
+      io.useLedger(undefined)
+    }
   }
 
   /**

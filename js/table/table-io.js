@@ -83,7 +83,7 @@ export class TableIO {
     this.root = root
     this.signal = options.signal
     /** requests sent (retries included), body bytes, rounds (waves of reads), and retries of transient failures */
-    this.stats = { requests: 0, bytesFetched: 0, rounds: 0, retries: 0 }
+    this.stats = { requests: 0, bytesFetched: 0, rounds: 0, retries: 0, heads: 0 }
     /** @type {import('../sources/object-reads.js').ObjectReadOptions} */
     this.reading = { fetch: options.fetch, headers: options.headers, signal: options.signal, requestTimeoutMs: options.requestTimeoutMs,
       userAgent: options.userAgent, retries: options.retries, stats: this.stats }
@@ -92,18 +92,28 @@ export class TableIO {
     this.primed = new Map()
   }
 
+  /**
+   * From now on (until called again), reads are requests of `ledger` (a probe's, js/sources/io-ledger.js):
+   * clocked there and in its read plan. Without one, each read is clocked on its own.
+   * @param {import('../sources/io-ledger.js').IoLedger | undefined} ledger
+   */
+  useLedger(ledger) {
+    this.reading.ioLane = ledger?.lane('table metadata')
+  }
+
   /** Keeps bytes (or null: missing) read for one purpose for the next read of the same location. */
   prime(location, bytes) {
     this.primed.set(location, bytes)
   }
 
   /**
-   * Reads every location in one round (concurrently). Missing objects give null when `optional`.
+   * Reads every location in one round (concurrently). Missing objects give null when `optional`; `purpose`:
+   * what for, in a read plan (js/sources/io-ledger.js), default table-metadata.
    * @param {string[]} locations
-   * @param {{ immutable?: boolean, optional?: boolean }} [options]
+   * @param {{ immutable?: boolean, optional?: boolean, purpose?: string }} [options]
    * @returns {Promise<Array<Uint8Array | null>>}
    */
-  async readAll(locations, { immutable = false, optional = false } = {}) {
+  async readAll(locations, { immutable = false, optional = false, purpose = 'table-metadata' } = {}) {
     const pending = locations.filter((l) => !(immutable && immutableCache.has(l)) && !this.primed.has(l))
     // Reads started while others are in flight share their round (a wave made of several calls).
     if (pending.length && this.inFlight === 0) this.stats.rounds++
@@ -118,7 +128,7 @@ export class TableIO {
       }
       if (immutable && immutableCache.has(location)) return immutableCache.get(location)
       try {
-        const bytes = await readObject(location, { ...this.reading, optional, forbiddenIsMissing: true })
+        const bytes = await readObject(location, { ...this.reading, optional, forbiddenIsMissing: true, purpose })
         if (bytes && immutable) remember(location, bytes)
         return bytes
       } finally {
@@ -140,7 +150,7 @@ export class TableIO {
     if (missing.length) {
       // The bytes are kept too (as before there was a decoded cache): an object whose decoded form the
       // smaller decoded budget dropped is decoded again, not fetched again.
-      const reading = this.readAll(missing, { immutable: true })
+      const reading = this.readAll(missing, { immutable: true, purpose: 'manifest' })
       reading.catch(() => {})
       missing.forEach((location, k) => {
         let size = 0

@@ -71,6 +71,13 @@ export function pageReader(page) {
       fileSize: Number(el.dataset.fileSize),
     })),
 
+    /** The read plan's waterfall (web/plan-view.js): one row per request drawn, and the rounds' headings. */
+    plan: () => page.$eval('#plan', (el) => ({
+      shown: !el.hidden,
+      requests: [...el.querySelectorAll('tr[data-request]')].map((r) => ({ purpose: r.dataset.purpose, round: Number(r.dataset.round), bar: r.querySelector('.plan-bar') !== null })),
+      rounds: [...el.querySelectorAll('tr.plan-round')].map((r) => Number(r.dataset.round)),
+    })),
+
     summary: () => page.$$eval('#summary tbody tr', (rows) => rows.map((r) => ({
       value: r.dataset.value,
       absent: Number(r.dataset.absent),

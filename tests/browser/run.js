@@ -116,6 +116,13 @@ scenario('url-probe', async ({ page, demo, manifest, jsRequests }) => {
   assertEqual(readout.fileSize, s.sizeBytes, 'file size in the readout')
   assertOk(readout.bytes < s.sizeBytes / 10, `reads a small part of the file (${readout.bytes} of ${s.sizeBytes})`)
   assertOk(new RegExp(`in ${expected.stats.requests} requests`).test(readout.text), `readout text: ${readout.text}`)
+  // The waterfall draws every request of the file so far (it was opened for this probe): one bar each, per round.
+  const plan = await read.plan()
+  assertOk(plan.shown, 'the read plan is shown')
+  assertEqual(plan.requests.length, readout.requests, 'one waterfall row per request')
+  assertOk(plan.requests.every((r) => r.bar), 'each row has its bar')
+  assertEqual(plan.rounds, [...new Set(plan.requests.map((r) => r.round))].sort((a, b) => a - b), 'a heading per round')
+  assertOk(plan.requests.some((r) => r.purpose === 'bloom'), `the filters' reads are drawn: ${plan.requests.map((r) => r.purpose)}`)
 
   // The probe ran in the module worker, which loaded the package once, as browsers get it: the bundle,
   // the glue and the wasm (the page itself loads nothing from js/).

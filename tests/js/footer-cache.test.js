@@ -144,7 +144,7 @@ describe('a cached footer is read once', () => {
       if (mode === 'etag') assert.match(request.ifMatch ?? '', /^"[0-9a-f]+"$/)
       else assert.equal(request.ifUnmodifiedSince, new Date(mtime * 1000).toUTCString())
       assert.equal(mode === 'etag' ? request.ifUnmodifiedSince : request.ifMatch, undefined)
-      assert.deepEqual(second.stats, { requests: 1, bytesFetched: server.stats.bytesWritten, rounds: 1, retries: 0 })
+      assert.deepEqual(second.stats, { requests: 1, bytesFetched: server.stats.bytesWritten, rounds: 1, retries: 0, heads: 0 })
       assert.deepEqual(verdicts(second.result), verdicts(first.result))
       assertNoFalseNegative(v, [value], second.result, 'cached probe')
       assert.ok(validator)

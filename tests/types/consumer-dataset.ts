@@ -9,6 +9,7 @@ import {
   type ErrorCodeValue, type OpenDatasetOptions, type OpenTableOptions, type ParquetDataset, type ParquetFile, type ParquetTable,
   type PartitionType, type PrefilterAnswer, type ProbeValueResult, type StaleIndexReason, type TableColumnType, type TableProbeResult, type TableSummary, type ValidatorKind, type Verdict,
 } from 'parquet-bloom'
+import { ioFields, planFields } from './consumer.js'
 
 /** Every field of T, each one present (optional ones too), and no other. */
 type Every<T> = { [K in keyof Required<T>]: unknown }
@@ -44,7 +45,7 @@ const probeOptions: Required<Omit<DatasetProbeOptions, keyof import('parquet-blo
   shard: { index: 0, count: 4 },
   limit: 10,
   onProgress: (progress) => {
-    const fields: Every<typeof progress> = { filesDone: progress.filesDone, filesFailed: progress.filesFailed, filesTotal: progress.filesTotal, requests: progress.requests, bytes: progress.bytes }
+    const fields: Every<typeof progress> = { filesDone: progress.filesDone, filesFailed: progress.filesFailed, filesTotal: progress.filesTotal, ...ioFields(progress), bytes: progress.bytes }
     void fields
   },
   prefilter,
@@ -74,10 +75,10 @@ function fileFields(f: DatasetFileResult): Every<DatasetFileResult> {
     path: f.path, partitions: f.partitions, values: f.values.map((v: ProbeValueResult) => v.verdict satisfies Verdict),
     rowGroups: f.rowGroups.map((g) => ({ index: g.index, numRows: g.numRows, results: g.results }) satisfies Every<DatasetFileResult['rowGroups'][number]>),
     error: f.error && ({ code: f.error.code satisfies ErrorCodeValue, message: f.error.message } satisfies Every<NonNullable<DatasetFileResult['error']>>),
-    stats: { requests: f.stats.requests, bytesFetched: f.stats.bytesFetched } satisfies Every<DatasetFileResult['stats']>,
+    stats: ioFields(f.stats),
     logicalType: f.logicalType, skipped: f.skipped satisfies 'where' | 'limit' | undefined, column: f.column, physicalType: f.physicalType,
     typeLength: f.typeLength,
-    confirm: f.confirm && ({ requests: f.confirm.requests, bytesFetched: f.confirm.bytesFetched, rounds: f.confirm.rounds } satisfies Every<NonNullable<DatasetFileResult['confirm']>>),
+    confirm: f.confirm && ioFields(f.confirm),
     index: f.index && (f.index.described ? { described: f.index.described satisfies true }
       : { described: f.index.described satisfies false, reason: f.index.reason satisfies StaleIndexReason, detail: f.index.detail,
         validators: f.index.validators && ({ recorded: f.index.validators.recorded satisfies ValidatorKind, found: f.index.validators.found } satisfies Every<NonNullable<Extract<DatasetIndexStatus, { described: false }>['validators']>>) } satisfies Every<Extract<DatasetIndexStatus, { described: false }>>),
@@ -95,12 +96,13 @@ function resultFields(r: DatasetProbeResult): Every<DatasetProbeResult> {
       index: t.index && ({ described: t.index.described, notDescribed: t.index.notDescribed, reasons: t.index.reasons['validator-kind-differs'] satisfies number | undefined } satisfies Every<NonNullable<DatasetProbeResult['totals']['index']>>),
     } satisfies Every<DatasetProbeResult['totals']>,
     stats: statsFields(r.stats),
+    plan: r.plan && planFields(r.plan),
   }
 }
 
 function statsFields(s: DatasetProbeResult['stats']): Every<DatasetProbeResult['stats']> {
-  return { requests: s.requests, bytes: s.bytes, rounds: s.rounds, window: s.window, filesOpened: s.filesOpened, footersFromCache: s.footersFromCache, ms: s.ms,
-    index: s.index && ({ requests: s.index.requests, reads: s.index.reads, heads: s.index.heads, bytes: s.index.bytes, rounds: s.index.rounds } satisfies Every<NonNullable<DatasetProbeResult['stats']['index']>>) }
+  return { ...ioFields(s), bytes: s.bytes, window: s.window, filesOpened: s.filesOpened, footersFromCache: s.footersFromCache, ms: s.ms,
+    index: s.index && ({ ...ioFields(s.index), reads: s.index.reads, bytes: s.index.bytes } satisfies Every<NonNullable<DatasetProbeResult['stats']['index']>>) }
 }
 
 function coverageFields(c: DatasetCoverage): Every<DatasetCoverage> {
@@ -113,6 +115,7 @@ function coverageFields(c: DatasetCoverage): Every<DatasetCoverage> {
       dictionaryOnly: { files: col.dictionaryOnly.files, rowGroups: col.dictionaryOnly.rowGroups }, bloomFilter: { files: col.bloomFilter.files, rowGroups: col.bloomFilter.rowGroups },
     }) satisfies Every<DatasetCoverage['columns'][number]>),
     stats: statsFields(c.stats),
+    plan: c.plan && planFields(c.plan),
   }
 }
 
@@ -148,7 +151,7 @@ function tableMembers(t: ParquetTable): Every<ParquetTable> {
       format: info.format, snapshot: info.snapshot, formatVersion: info.formatVersion, metadataLocation: info.metadataLocation, manifests, version: info.version,
       writer: info.writer, columns: info.columns.map((c) => ({ name: c.name, type: tableColumnType(c.type) }) satisfies Every<ParquetTable['table']['columns'][number]>),
       files: info.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes satisfies Array<'position' | 'equality' | 'dv'> }) satisfies Every<ParquetTable['table']['files'][number]>),
-      metadataStats: { requests: info.metadataStats.requests, bytesFetched: info.metadataStats.bytesFetched, rounds: info.metadataStats.rounds, retries: info.metadataStats.retries } satisfies Every<ParquetTable['table']['metadataStats']>,
+      metadataStats: ioFields(info.metadataStats),
     } satisfies Every<ParquetTable['table']>,
     summary: t.summary().then(summaryFields),
   }
@@ -166,7 +169,7 @@ export async function consumeDataset(url: string): Promise<unknown[]> {
   const each: DatasetFileResult[] = []
   for await (const file of dataset.probeEach(['a', 'b'], new Set([1]), { signal: probeOptions.signal, mode: 'block' })) each.push(file)
   const inspectOptions: Required<NonNullable<Parameters<ParquetDataset['inspect']>[0]>> = {
-    signal: new AbortController().signal, shard: { index: 1, count: 2 }, onProgress: probeOptions.onProgress, fileConcurrency: 4, concurrency: 64,
+    signal: new AbortController().signal, shard: { index: 1, count: 2 }, onProgress: probeOptions.onProgress, fileConcurrency: 4, concurrency: 64, plan: true,
   }
   const coverage: DatasetCoverage = await dataset.inspect(inspectOptions)
   const merged: DatasetProbeResult = await mergeShardResults([result, result])

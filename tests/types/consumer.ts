@@ -11,11 +11,31 @@ import {
   type ColumnarValues, type DecryptionOptions, type ErrorCodeValue, type FilterHealth, type FooterCache, type FooterCacheOptions,
   type FooterStore, type HealthWarning, type InitOptions, type LeafColumn, type MemoryStats, type OpenParquetOptions,
   type ParquetFile, type ParquetMetadata, type ProbeOptions, type ProbeResult, type ProbeValueResult, type ReasonCode,
-  type RowGroupInfo, type Verdict, type VerdictSource, type WriterRule,
+  type RowGroupInfo, type Verdict, type VerdictSource, type WriterRule, type IoStats, type ReadPlan, type ReadPurpose, READ_PURPOSES,
 } from 'parquet-bloom'
 
 /** Every field of T, each one present (optional ones too), and no other. */
 type Every<T> = { [K in keyof Required<T>]: unknown }
+
+/** Every field of an IoStats, the one I/O shape. */
+export function ioFields(s: IoStats): Every<IoStats> {
+  return { requests: s.requests, bytesFetched: s.bytesFetched, rounds: s.rounds, retries: s.retries, heads: s.heads }
+}
+
+/** Every field of a read plan. */
+export function planFields(p: ReadPlan): Every<ReadPlan> {
+  return {
+    files: p.files satisfies string[],
+    requests: p.requests.map((r) => ({ file: r.file, purpose: r.purpose satisfies ReadPurpose, purposes: r.purposes, offset: r.offset, length: r.length, bytes: r.bytes,
+      round: r.round, startMs: r.startMs, ms: r.ms, retry: r.retry, failed: r.failed }) satisfies Every<ReadPlan['requests'][number]>),
+    rounds: p.rounds.map((r) => ({ round: r.round, requests: r.requests, bytes: r.bytes, startMs: r.startMs, endMs: r.endMs, purposes: r.purposes.footer }) satisfies Every<ReadPlan['rounds'][number]>),
+    stats: ioFields(p.stats),
+    listed: { requests: p.listed.requests, omitted: p.listed.omitted, maxRequests: p.listed.maxRequests } satisfies Every<ReadPlan['listed']>,
+  }
+}
+
+const purposes: readonly ReadPurpose[] = READ_PURPOSES
+void purposes
 
 const store: FooterStore = {
   get: async (_key: string) => undefined,
@@ -51,6 +71,7 @@ const openOptions: Required<OpenParquetOptions> = {
   fileSize: 1 << 20,
   etag: '"abc"',
   retries: 3,
+  plan: true,
   index: { refine: async () => {} },
 }
 
@@ -67,6 +88,7 @@ const probeOptions: Required<ProbeOptions> = {
   maxConfirmBytes: 16 << 20,
   maxRows: 1000,
   columns: ['id'],
+  plan: true,
 }
 
 const initOptions: Required<InitOptions> = { module: new WebAssembly.Module(new Uint8Array(8)) }
@@ -78,7 +100,7 @@ export async function consume(url: string): Promise<unknown[]> {
   const file: ParquetFile = await openParquet(url, openOptions)
   const fileMembers: Every<ParquetFile> = {
     name: file.name, fileSize: file.fileSize, metadataOffset: file.metadataOffset, footerFromCache: file.footerFromCache,
-    stats: { requests: file.stats.requests, bytesFetched: file.stats.bytesFetched, rounds: file.stats.rounds, retries: file.stats.retries } satisfies Every<ParquetFile['stats']>,
+    stats: ioFields(file.stats),
     metadata: file.metadata, layout: file.layout, column: file.column, probe: file.probe, visitBloomFilter: file.visitBloomFilter,
     getBloomFilter: file.getBloomFilter, readBloomFilterParts: file.readBloomFilterParts, forEachBloomFilter: file.forEachBloomFilter,
     validateFooter: file.validateFooter, readRange: file.readRange, close: file.close,
@@ -87,7 +109,8 @@ export async function consume(url: string): Promise<unknown[]> {
   const result: ProbeResult = await file.probe('id', [1n, 'x', null], probeOptions)
   const resultFields: Every<ProbeResult> = {
     column: result.column, physicalType: result.physicalType, logicalType: result.logicalType, rowGroups: result.rowGroups,
-    confirm: result.confirm && ({ requests: result.confirm.requests, bytesFetched: result.confirm.bytesFetched, rounds: result.confirm.rounds } satisfies Every<NonNullable<ProbeResult['confirm']>>),
+    confirm: result.confirm && ioFields(result.confirm),
+    plan: result.plan && planFields(result.plan),
   }
   const valueFields: Array<Every<ProbeValueResult>> = result.rowGroups.flatMap((g) => {
     const group: Every<ProbeResult['rowGroups'][number]> = { index: g.index, numRows: g.numRows, results: g.results }
