@@ -61,10 +61,12 @@ export async function buildSidecarIndex(files, sink, options) {
       ? new SlicedIndexWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}`, properties })
       : new DirectoryWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes, properties })
     const paths = new Set()
-    // An unchanged file (size and validator as the old index records them) keeps its entry unread.
+    // An unchanged file (size and validator as the old index records them) keeps its entry unread, when
+    // the old index indexed every column asked for (an entry without one: the file has no such column).
+    const reusable = previous !== undefined && options.columns.every((c) => previous.columns.includes(c))
     const job = async (i) => {
-      const old = previous?.entry(recorded[i])
-      if (!old || !options.columns.every((c) => old.columns[c] !== undefined)) return readFileEntry(inputs[i], recorded[i], readOptions, reading)
+      const old = reusable ? previous.entry(recorded[i]) : undefined
+      if (!old) return readFileEntry(inputs[i], recorded[i], readOptions, reading)
       const validator = await fileValidator(inputs[i], { fetch: reading.fetch, signal })
       if (old.size === validator.size && old.validator === validator.validator) return { old }
       return readFileEntry(inputs[i], recorded[i], readOptions, reading, validator)

@@ -29,17 +29,6 @@ export function segmentProperties(shard, files, positions) {
 }
 
 /**
- * A shard as the command line writes it: "i/n", 0 <= i < n.
- * @param {string} text
- */
-export function parseShard(text) {
-  const match = /^(\d+)\/(\d+)$/.exec(String(text))
-  const shard = match ? { index: Number(match[1]), count: Number(match[2]) } : undefined
-  if (!shard || !(shard.count >= 1 && shard.index < shard.count)) throw invalidArgument(`a shard is i/n with 0 <= i < n, got ${JSON.stringify(text)}`)
-  return shard
-}
-
-/**
  * What a segment's footer says of it (undefined for an index built whole): read from its tail.
  * @param {any} source anything openSidecarIndex takes
  * @param {{ signal?: AbortSignal, fetch?: typeof fetch }} [options]
