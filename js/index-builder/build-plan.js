@@ -121,10 +121,16 @@ export function buildReading(inputs, { concurrency, fetch, prefetchBytes }) {
  */
 export async function readFileEntry(input, recorded, options, reading, known) {
   const { signal } = options
-  const [validator, file] = await Promise.all([
+  const [checked, opened] = await Promise.allSettled([
     known ?? fileValidator(input, { fetch: reading.fetch, signal }),
     openParquet(input, { signal, fetch: reading.fetch, concurrency: reading.window }),
   ])
+  if (checked.status === 'rejected' || opened.status === 'rejected') {
+    if (opened.status === 'fulfilled') await opened.value.close()
+    throw checked.status === 'rejected' ? checked.reason : /** @type {PromiseRejectedResult} */ (opened).reason
+  }
+  const validator = checked.value
+  const file = opened.value
   const skipped = []
   let taken = 0
   try {
