@@ -1,6 +1,6 @@
 // How a sidecar index build reads many files at once: a bounded number of files in flight through one
-// window of requests (js/dataset/request-window.js), each file's validator and footer read side by side
-// (one round), then every indexed chunk's bytes read together (the next round: ranges joined across small
+// window of requests (js/dataset/request-window.js), each file's validator (a URL's from its tail read's
+// response, a local file's stat beside it) and footer in one round, then every indexed chunk's bytes read together (the next round: ranges joined across small
 // gaps), then its filters built — while the files before and after it are doing the same. Entries come
 // out in input order, whatever order the files finish in, so the index is the same as one built one file
 // at a time. Memory: the files in flight, their tails, and at most `budgetBytes` of prefetched chunk bytes.
@@ -14,6 +14,9 @@ import { fileValidator } from '../sidecar/sidecar-index.js'
 import { encodeBound } from '../sidecar/sidecar-directory.js'
 import { layoutEncrypted } from './add-indexes.js'
 import { RequestWindow } from '../dataset/request-window.js'
+import { validatorFromHeaders } from '../sources/validator.js'
+import { recordedValidator } from '../sources/validator-text.js'
+import { defaultFetch } from '../sources/default-fetch.js'
 
 /** Files read at once: local files are CPU-bound (a few keep the disk busy); URLs wait on the link. */
 export const LOCAL_FILES_IN_FLIGHT = 8
@@ -110,8 +113,9 @@ export function buildReading(inputs, { concurrency, fetch, prefetchBytes }) {
 }
 
 /**
- * One file's entry, its chunks' bitsets with it: the validator (stat or HEAD) and the footer side by
- * side, then the indexed chunks' bytes in one wave, then the filters. `validator` when already known.
+ * One file's entry, its chunks' bitsets with it: the validator (a stat beside the footer's read, or
+ * the headers of a URL's tail read) and the footer, then the indexed chunks' bytes in one wave, then the
+ * filters. `known`: the validator when already known (an update's HEAD).
  * @param {string} input
  * @param {string} recorded the path the index records
  * @param {{ columns: string[], fpp: number, ndv: 'auto' | number, signal?: AbortSignal }} options
@@ -121,16 +125,25 @@ export function buildReading(inputs, { concurrency, fetch, prefetchBytes }) {
  */
 export async function readFileEntry(input, recorded, options, reading, known) {
   const { signal } = options
+  // A URL's validator is the one its first response (the tail read) carries, as a HEAD would give it: no HEAD.
+  const remote = known === undefined && typeof input === 'string' && /^https?:\/\//i.test(input)
+  /** @type {any} */
+  let firstHeaders
+  const fetchFirst = remote ? /** @type {typeof fetch} */ (async (url, init) => {
+    const response = await (reading.fetch ?? defaultFetch())(url, init)
+    firstHeaders ??= response.headers
+    return response
+  }) : reading.fetch
   const [checked, opened] = await Promise.allSettled([
-    known ?? fileValidator(input, { fetch: reading.fetch, signal }),
-    openParquet(input, { signal, fetch: reading.fetch, concurrency: reading.window }),
+    known ?? (remote ? undefined : fileValidator(input, { fetch: reading.fetch, signal })),
+    openParquet(input, { signal, fetch: fetchFirst, concurrency: reading.window }),
   ])
   if (checked.status === 'rejected' || opened.status === 'rejected') {
     if (opened.status === 'fulfilled') await opened.value.close()
     throw checked.status === 'rejected' ? checked.reason : /** @type {PromiseRejectedResult} */ (opened).reason
   }
-  const validator = checked.value
   const file = opened.value
+  const validator = checked.value ?? { size: file.fileSize, validator: firstHeaders ? recordedValidator(validatorFromHeaders(firstHeaders)) : null }
   const skipped = []
   let taken = 0
   try {
