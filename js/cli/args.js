@@ -206,7 +206,7 @@ Options:
                        every machine) into a segment; parquet-bloom index merge joins the n segments into
                        the index a build of all the files writes, byte for byte. With --update, a shard's
                        old segment keeps its unchanged files
-  --concurrency <n>    files read at once (default 64 when any input is a URL, else 8)
+  --concurrency <n>    files read at once (default 32 when any input is a URL, else 8)
   --format 2|1         the index format (default 2; docs/sidecar-index.md)
   --json               print the result as JSON
   --debug              show stack traces of errors

@@ -20,7 +20,7 @@ import { defaultFetch } from '../sources/default-fetch.js'
 
 /** Files read at once: local files are CPU-bound (a few keep the disk busy); URLs wait on the link. */
 export const LOCAL_FILES_IN_FLIGHT = 8
-export const REMOTE_FILES_IN_FLIGHT = 64
+export const REMOTE_FILES_IN_FLIGHT = 32
 /** Chunk bytes read ahead, over all files in flight: what bounds the build's memory beside its filters. */
 export const DEFAULT_PREFETCH_BUDGET = 64 * 1024 * 1024
 /** Chunks closer than this are read as one range. */
@@ -102,7 +102,7 @@ export async function* inOrder(items, limit, job) {
 export function buildReading(inputs, { concurrency, fetch, prefetchBytes }) {
   const remote = inputs.some((i) => typeof i === 'string' && /^https?:\/\//i.test(i))
   const filesInFlight = Math.max(1, concurrency ?? (remote ? REMOTE_FILES_IN_FLIGHT : LOCAL_FILES_IN_FLIGHT))
-  // Two requests per file go out side by side (its validator and its tail), then its chunk reads.
+  // A file's tail read, then its chunk reads (an update's HEAD before them): room for two per file in flight.
   const window = new RequestWindow(Math.max(2, filesInFlight * 2))
   return {
     filesInFlight,

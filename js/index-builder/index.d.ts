@@ -70,7 +70,7 @@ export interface SidecarBuildOptions {
    * segment that mergeSidecarSegments() joins with the other shards' into the index a build of all the files writes.
    */
   shard?: { index: number, count: number }
-  /** Files read at once (default 64 when any input is a URL, else 8); their requests share one window of twice that. */
+  /** Files read at once (default 32 when any input is a URL, else 8); their requests share one window of twice that. */
   concurrency?: number
   /** Chunk bytes read ahead over all files in flight (default 64 MiB): with the files in flight, what bounds memory. */
   prefetchBytes?: number
