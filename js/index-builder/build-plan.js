@@ -16,7 +16,7 @@ import { layoutEncrypted } from './add-indexes.js'
 import { RequestWindow } from '../dataset/request-window.js'
 import { validatorFromHeaders } from '../sources/validator.js'
 import { recordedValidator } from '../sources/validator-text.js'
-import { defaultFetch } from '../sources/default-fetch.js'
+import { scheduledFetch } from '../sources/scheduled-fetch.js'
 
 /** Files read at once: local files are CPU-bound (a few keep the disk busy); URLs wait on the link. */
 export const LOCAL_FILES_IN_FLIGHT = 8
@@ -129,8 +129,8 @@ export async function readFileEntry(input, recorded, options, reading, known) {
   const remote = known === undefined && typeof input === 'string' && /^https?:\/\//i.test(input)
   /** @type {any} */
   let firstHeaders
-  const fetchFirst = remote ? /** @type {typeof fetch} */ (async (url, init) => {
-    const response = await (reading.fetch ?? defaultFetch())(url, init)
+  const fetchFirst = remote ? scheduledFetch(reading.fetch, async (send) => {
+    const response = /** @type {any} */ (await send())
     firstHeaders ??= response.headers
     return response
   }) : reading.fetch
