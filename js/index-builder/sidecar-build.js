@@ -22,6 +22,7 @@ import { DEFAULT_SEGMENT_BYTES, RegionWriter } from '../sidecar/sidecar-regions.
 import { SlicedIndexWriter } from './sidecar-sliced-writer.js'
 import { buildReading, inOrder, readFileEntry } from './build-plan.js'
 import { segmentProperties, shardPositions } from './sidecar-segments.js'
+import { inShard } from '../dataset/dataset.js'
 import { checkFpp } from '../wasm/sbbf.js'
 
 const utf8 = new TextEncoder()
@@ -42,10 +43,11 @@ export async function buildSidecarIndex(files, sink, options) {
   checkFpp(fpp)
   const base = options.base ?? (typeof sink === 'string' ? (await import('node:path')).dirname(sink) : undefined)
   const inputs = await expandInputs(files)
-  const previous = options.update ? await openSidecarIndex(options.update, { base }) : undefined
-  await previous?.loadDirectory({ signal })
   const recorded = await Promise.all(inputs.map((input) => recordedPath(input, base)))
   const chosen = shardPositions(recorded, options.shard)
+  if (options.shard) inShard('', options.shard) // refused even when no file falls in it
+  const previous = options.update ? await openSidecarIndex(options.update, { base }) : undefined
+  await previous?.loadDirectory({ signal })
   const reading = buildReading(chosen.map((i) => inputs[i]), { concurrency: options.concurrency, fetch: options.fetch, prefetchBytes: options.prefetchBytes })
   const readOptions = { columns: options.columns, fpp, ndv, signal }
   const out = await openSink(sink)

@@ -113,10 +113,11 @@ describe(`${FILES + NAMED} files in ${SHARDS} shards`, () => {
     assert.ok((await readFile(indexPath('merged1.puffin'))).equals(await readFile(indexPath('whole1.puffin'))), 'merged = one-shot, byte for byte')
   })
 
-  test('merging refuses a missing or doubled shard, and segments of other settings', async () => {
+  test('a shard outside 0…n-1 is refused; merging refuses a missing or doubled shard, and segments of other settings', async () => {
     const segments = Array.from({ length: SHARDS }, (_, i) => indexPath(`seg-${i}.puffin`))
     await assert.rejects(mergeSidecarSegments(segments.slice(1), null), { code: 'INVALID_ARGUMENT', message: /shards 0 of 16 are missing/ })
     await assert.rejects(mergeSidecarSegments([...segments, segments[3]], null), { code: 'INVALID_ARGUMENT', message: /twice/ })
+    await assert.rejects(buildSidecarIndex([], null, { columns: COLUMNS, shard: { index: 4, count: 4 } }), { code: 'INVALID_ARGUMENT', message: /shard must be/ })
     await buildSidecarIndex([dir], indexPath('other-fpp.puffin'), { columns: COLUMNS, fpp: 0.05, shard: shard(0) })
     await assert.rejects(mergeSidecarSegments([indexPath('other-fpp.puffin'), ...segments.slice(1)], null), { code: 'INVALID_ARGUMENT', message: /fpp/ })
   })
