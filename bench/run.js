@@ -1,7 +1,7 @@
 // `npm run bench` (through scripts/bench.sh): runs every benchmark section in its own Node process, the
 // native Google Benchmark binary before and after the JS throughput section, prints the tables and the
 // targets, and writes everything to bench/results/latest.json with the machine it ran on.
-//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,table,indexes,confirm,size,footer,index-builder,sidecar-formats] [--no-native]
+//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,table,indexes,confirm,size,footer,index-builder,sidecar-formats,sidecar-build] [--no-native]
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -16,7 +16,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'table', 'indexes', 'confirm', 'size', 'footer', 'index-builder', 'sidecar-formats']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'table', 'indexes', 'confirm', 'size', 'footer', 'index-builder', 'sidecar-formats', 'sidecar-build']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -97,6 +97,7 @@ async function main() {
   if (want('confirm')) result.confirm = section('confirm-match.js')
   if (want('index-builder')) result.indexBuilder = section('index-builder.js')
   if (want('sidecar-formats')) result.sidecarFormats = section('sidecar-formats.js')
+  if (want('sidecar-build')) result.sidecarBuild = section('sidecar-build.js')
   if (want('size')) result.size = await measureDownload()
   if (want('footer')) {
     result.footer = section('big-footer.js', ['--footer', footerPath], ['--max-old-space-size=8192'])
@@ -283,6 +284,16 @@ function print(result) {
           ['reading every row group and column of file.metadata (what building it eagerly cost)', fmt(w.ms.metadataEveryElement), '–', '–', '–']])
     }
   }
+  if (result.sidecarBuild) {
+    const x = result.sidecarBuild
+    const row = (label, r, files = r.files) => [label, files, fmt(r.ms / 1000), fmt(r.cpuMs / 1000), fmt(r.ms / files, 2), bytes(r.peakRssBytes)]
+    table(`Sidecar index build of ${x.files} files × ${x.rowGroups / x.files} row groups (one INT64 column), server waits ${x.latencyMs} ms per response (child processes; peak RSS: getrusage maxRSS)`,
+      ['build', 'files', 's', 'CPU s', 'ms per file', 'peak RSS'],
+      [row('URLs, files read at once (default)', x.oneShot),
+        row(`URLs, one file at a time (concurrency 1; extrapolated: ${fmt(x.oneAtATime.ms / x.oneAtATime.files * x.files / 1000, 0)} s)`, x.oneAtATime),
+        row('local paths (default)', x.local),
+        row(`URLs, ${x.shards.count} shards one after another (${fmt(x.shards.shardMs / 1000)} s) + merge; merged = one-shot: ${x.shards.identical ? 'yes' : 'NO'}`, x.shards)])
+  }
   table('Targets (from the issues: 6 for throughput and memory, 13 for rounds and footers)', ['target', 'goal', 'measured', 'met'], result.targets.map((t) => [t.name, t.goal, t.measured, t.met === undefined ? '–' : t.met ? 'yes' : 'NO']))
 }
 
@@ -369,6 +380,14 @@ function targets(result) {
       cold.rounds <= 3 && cold.heads === 0 && cold.bytes <= 2 * MiB && cold.cpuMs <= 300 && cold.rssGrowthBytes <= 128 * MiB && warm.rounds === 1 && !falseNegative)
     const million = x.sizeModel.find((m) => m.files === 1_000_000)
     add('sidecar format 2 size model, 1,000,000 files × 10 row groups, one value cold', '≤ 16 MiB', bytes(million.coldBytes), million.coldBytes <= 16 * MiB)
+  }
+  if (result.sidecarBuild) {
+    const x = result.sidecarBuild
+    add(`sidecar build of ${x.files} files at ${x.latencyMs} ms per response`, '≤ 60 s, peak RSS ≤ 256 MiB',
+      `${fmt(x.oneShot.ms / 1000)} s (one at a time: ~${fmt(x.oneAtATime.ms / x.oneAtATime.files * x.files / 1000, 0)} s), ${bytes(x.oneShot.peakRssBytes)}`,
+      x.oneShot.ms <= 60_000 && x.oneShot.peakRssBytes <= 256 * MiB)
+    add(`sidecar build in ${x.shards.count} shards, merged`, 'byte for byte the one-shot index; no false negative',
+      `${x.shards.identical ? 'identical' : 'DIFFERENT'}; ${x.shards.checked} stored values found`, x.shards.identical)
   }
   if (result.size) add('wasm + JS gzip', '≤ 100 KiB', bytes(result.size.total.gzip), result.size.total.gzip <= 100 * KiB)
   if (result.footer) {

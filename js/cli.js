@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // parquet-bloom command line: `inspect` reports where each bloom filter is and how healthy it is,
-// `probe` says per row group whether values may be present, `index add` writes a copy with filters, `index build` one sidecar index for many files. Built on the public JS API (js/index.js).
+// `probe` says per row group whether values may be present, `index add` writes a copy with filters, `index build` one sidecar index for many files (or a shard's segment), `index merge` one from segments. Built on the public JS API (js/index.js).
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
@@ -13,7 +13,7 @@ import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe-command.js'
 import { Progress, runFiles } from './cli/run-files.js'
 import { isDatasetInput, isTableInput, probeFilesAsDataset, runDatasetInspect, runDatasetProbe } from './cli/dataset.js'
-import { indexAdd, indexBuild } from './cli/index-add.js'
+import { indexAdd, indexBuild, indexMerge } from './cli/index-add.js'
 import { adviceText } from './cli/advice-text.js'
 import { indexWarning } from './cli/index-warning.js'
 import { adviseIndexes } from './advice/advise.js'
@@ -38,9 +38,9 @@ async function main(argv) {
     return EXIT_OK
   }
   const { command, files, options } = parsed
-  if (command === 'index add' || command === 'index build') {
+  if (command === 'index add' || command === 'index build' || command === 'index merge') {
     try {
-      process.stdout.write(command === 'index add' ? await indexAdd(files[0], options) : await indexBuild(files, options))
+      process.stdout.write(command === 'index add' ? await indexAdd(files[0], options) : command === 'index build' ? await indexBuild(files, options) : await indexMerge(files, options))
       return EXIT_OK
     } catch (error) {
       return fail(error, options.debug)

@@ -17,7 +17,13 @@
 // An Iceberg or Delta table under PARQUET_BASE_URL, its files ruled out by the table's metadata first:
 //   GET /table?table=warehouse/events/&column=user_id&value=42
 // → { format, files: [{ path, values: [{ value, verdict, source, reason }], error }], totals, stats }
+// A sidecar index of many files is built the same way, in shards, and merged:
+//   GET /index?file=a.parquet&file=b.parquet…&column=city[&shards=4]
+// fans out GET /index-shard?…&index=i&count=n, each invocation building its shard's segment
+// (buildSidecarIndex(…, { shard })), and merges the segments (mergeSidecarSegments): the response is the
+// index file, the very bytes one build of all the files writes.
 import { init, mergeShardResults, openDataset, openParquet, openTable, ParquetBloomError } from 'parquet-bloom'
+import { buildSidecarIndex, mergeSidecarSegments } from 'parquet-bloom/index-builder'
 import wasmModule from 'parquet-bloom/parquet_bloom.wasm'
 
 const MAX_VALUES = 100
@@ -30,6 +36,7 @@ export default {
     if (url.pathname === '/shards') return fanOut(url, env, request.signal)
     if (url.pathname === '/shard') return probeShard(url, env, request.signal)
     if (url.pathname === '/table') return probeTable(url, env, request.signal)
+    if (url.pathname === '/index' || url.pathname === '/index-shard') return sidecarIndex(url, env, request.signal)
     const params = url.searchParams
     const column = params.get('column')
     const values = params.getAll('value')
@@ -71,13 +78,13 @@ export default {
   },
 }
 
-/** The files a dataset request names, each under PARQUET_BASE_URL (else a Response saying why not). */
-function datasetRequest(params, env) {
+/** The files a dataset request names, each under PARQUET_BASE_URL (else a Response saying why not); an index build asks no values. */
+function datasetRequest(params, env, { needValues = true } = {}) {
   const base = new URL(env.PARQUET_BASE_URL)
   const column = params.get('column')
   const values = params.getAll('value')
   const names = params.getAll('file')
-  if (!column || values.length === 0 || values.length > MAX_VALUES || names.length === 0 || names.length > MAX_FILES) {
+  if (!column || (needValues && values.length === 0) || values.length > MAX_VALUES || names.length === 0 || names.length > MAX_FILES) {
     return Response.json({ error: { code: 'BAD_REQUEST', message: `need file=… (1 to ${MAX_FILES}), column=…, value=… (1 to ${MAX_VALUES})` } }, { status: 400 })
   }
   const files = names.map((name) => new URL(name, base))
@@ -157,5 +164,39 @@ async function probeTable(url, env, signal) {
     if (!(error instanceof ParquetBloomError)) throw error
     const status = ['COLUMN_NOT_FOUND', 'BAD_VALUE', 'INVALID_ARGUMENT'].includes(error.code) ? 400 : 502
     return Response.json({ error: { code: error.code, message: error.message } }, { status })
+  }
+}
+
+/** GET /index: the segments of sub-requests to GET /index-shard, merged; GET /index-shard: one shard's segment. */
+async function sidecarIndex(url, env, signal) {
+  const params = url.searchParams
+  const asked = datasetRequest(params, env, { needValues: false })
+  if (asked instanceof Response) return asked
+  const count = Number(params.get(url.pathname === '/index' ? 'shards' : 'count') ?? 4)
+  const index = Number(params.get('index') ?? 0)
+  if (!(Number.isInteger(count) && count >= 1 && count <= MAX_SHARDS && Number.isInteger(index) && index >= 0 && index < count)) {
+    return Response.json({ error: { code: 'BAD_REQUEST', message: `shards must be an integer from 1 to ${MAX_SHARDS}` } }, { status: 400 })
+  }
+  try {
+    await init({ module: wasmModule })
+    if (url.pathname === '/index-shard') {
+      const urls = asked.descriptors.map((d) => d.location.href)
+      const { blob } = await buildSidecarIndex(urls, null, { columns: [asked.column], shard: { index, count }, signal })
+      return new Response(blob)
+    }
+    const segments = await Promise.all(Array.from({ length: count }, async (_, i) => {
+      const query = new URLSearchParams(params)
+      query.set('index', String(i))
+      query.set('count', String(count))
+      const response = await env.SELF.fetch(`https://self/index-shard?${query}`, { signal })
+      if (!response.ok) throw Object.assign(new Error('a shard failed'), { response })
+      return new Uint8Array(await response.arrayBuffer())
+    }))
+    const { blob } = await mergeSidecarSegments(segments, null)
+    return new Response(blob, { headers: { 'content-type': 'application/octet-stream' } })
+  } catch (error) {
+    if (error?.response) return error.response
+    if (!(error instanceof ParquetBloomError)) throw error
+    return Response.json({ error: { code: error.code, message: error.message } }, { status: error.code === 'INVALID_ARGUMENT' ? 400 : 502 })
   }
 }

@@ -60,7 +60,8 @@ const COMMANDS = {
   },
   'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' },
     'footer-key': { type: 'string' }, 'column-key': { type: 'string', multiple: true }, 'aad-prefix': { type: 'string' }, 'key-file': { type: 'string' } },
-  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' } },
+  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' }, 'shard': { type: 'string' }, 'concurrency': { type: 'string' } },
+  'index merge': { 'output': { type: 'string', short: 'o' }, 'format': { type: 'string' }, 'json': { type: 'boolean' }, 'debug': { type: 'boolean' }, 'help': { type: 'boolean', short: 'h' } },
 }
 
 export const DEFAULT_FILE_CONCURRENCY = 4
@@ -72,7 +73,8 @@ Usage:
   parquet-bloom inspect <file-or-url>... [--json]
   parquet-bloom probe <file-or-url>... --column <path> --value <v> [--value <v>]... [--json]
   parquet-bloom index add <file> -o <out> --column <path> [--column <path>]... [--fpp 0.01] [--ndv auto|N] [--page-index] [--replace]
-  parquet-bloom index build <files-or-dir>... -o <index> --column <path>... [--update] [--format 2|1]
+  parquet-bloom index build <files-or-dir>... -o <index> --column <path>... [--update] [--format 2|1] [--shard i/n]
+  parquet-bloom index merge <segments>... -o <index>
   parquet-bloom <command> --help
   parquet-bloom --version
 
@@ -204,6 +206,26 @@ Options:
   --ndv auto|<n>       distinct values each filter is sized for (default: counted per chunk)
   --update             keep the entries of <index-file> whose files have not changed (size, modification
                        time), index new files, drop gone ones
+  --shard <i/n>        index only shard i of n (0 <= i < n; by a hash of each recorded path, the same on
+                       every machine) into a segment; parquet-bloom index merge joins the n segments into
+                       the index a build of all the files writes, byte for byte. With --update, a shard's
+                       old segment keeps its unchanged files
+  --concurrency <n>    files read at once (default 32 when any input is a URL, else 8)
+  --format 2|1         the index format (default 2; docs/sidecar-index.md)
+  --json               print the result as JSON
+  --debug              show stack traces of errors
+  -h, --help           this help
+`
+HELP['index merge'] = `Usage: parquet-bloom index merge <segment>... -o <index-file> [options]
+
+Joins the segments that parquet-bloom index build --shard i/n wrote (all n of one build, each once) into
+one sidecar index, reading no Parquet file: the index a build of all the files at once writes, byte for
+byte. Indexes built whole merge too (their files ordered by path). Relative paths are rewritten when the
+segments lie in another directory than <index-file>.
+
+Options:
+  -o, --output <file>  the merged index
+  --format 2|1         the merged index's format (default: the first segment's)
   --json               print the result as JSON
   --debug              show stack traces of errors
   -h, --help           this help
@@ -211,6 +233,7 @@ Options:
 HELP.index = `Usage:
   parquet-bloom index add <file> -o <out> --column <path>...          (see parquet-bloom index add --help)
   parquet-bloom index build <files-or-dir>... -o <index> --column <path>...  (see parquet-bloom index build --help)
+  parquet-bloom index merge <segments>... -o <index>                  (see parquet-bloom index merge --help)
 `
 
 /**
@@ -276,7 +299,7 @@ function parseIndexCommand(args) {
   const command = `index ${sub}`
   const spec = COMMANDS[command]
   if (sub === undefined || sub === '--help' || sub === '-h') return { kind: 'help', text: HELP.index }
-  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}: use index add or index build (see parquet-bloom index --help)`)
+  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}: use index add, index build or index merge (see parquet-bloom index --help)`)
   let parsed
   try {
     parsed = parseArgs({ args: rest, options: spec, allowPositionals: true, strict: true })
@@ -286,9 +309,20 @@ function parseIndexCommand(args) {
   const { values: options, positionals: files } = parsed
   if (options.help) return { kind: 'help', text: HELP[command] }
   const usage = (text) => new UsageError(`${text} (see parquet-bloom ${command} --help)`, command)
-  if (sub === 'add' ? files.length !== 1 : files.length === 0) throw usage(`${command} takes ${sub === 'add' ? 'one input file' : 'files or directories'}, got ${files.length}`)
+  if (sub === 'add' ? files.length !== 1 : files.length === 0) throw usage(`${command} takes ${sub === 'add' ? 'one input file' : sub === 'merge' ? 'segments' : 'files or directories'}, got ${files.length}`)
   if (!options.output) throw usage(`${command} needs -o <out>`)
+  if (options.format !== undefined && !['1', '2'].includes(options.format)) throw usage(`--format must be 1 or 2, got ${JSON.stringify(options.format)}`)
+  if (sub === 'merge') return { kind: 'run', command, files, options }
   if (!options.column?.length) throw usage(`${command} needs at least one --column <path>`)
+  if (options.shard !== undefined) {
+    const match = /^(\d+)\/(\d+)$/.exec(options.shard)
+    if (!match || !(Number(match[2]) >= 1 && Number(match[1]) < Number(match[2]))) throw usage(`--shard must be i/n with 0 <= i < n, got ${JSON.stringify(options.shard)}`)
+    options.shard = { index: Number(match[1]), count: Number(match[2]) }
+  }
+  if (options.concurrency !== undefined) {
+    if (!/^\d+$/.test(options.concurrency) || !(Number(options.concurrency) >= 1)) throw usage(`--concurrency must be a positive whole number, got ${JSON.stringify(options.concurrency)}`)
+    options.concurrency = Number(options.concurrency)
+  }
   if (options.fpp !== undefined) {
     const fpp = Number(options.fpp)
     if (!(fpp > 0 && fpp < 1)) throw usage(`--fpp must be a number between 0 and 1, got ${JSON.stringify(options.fpp)}`)

@@ -1,8 +1,9 @@
 // `parquet-bloom index add`: one file copied with bloom filters (js/index-builder/add-indexes.js), and a
-// summary of what was added, kept and skipped; `index build`: one sidecar index for many files.
+// summary of what was added, kept and skipped; `index build`: one sidecar index for many files (or one
+// shard's segment of it); `index merge`: one index from the segments.
 import { existsSync } from 'node:fs'
 
-import { addIndexes, buildSidecarIndex } from '../index-builder/index.js'
+import { addIndexes, buildSidecarIndex, mergeSidecarSegments } from '../index-builder/index.js'
 import { decryptionFromCommandLine } from './keys.js'
 import { recordedValidatorLines } from './index-warning.js'
 
@@ -36,11 +37,25 @@ export async function indexAdd(input, options) {
 export async function indexBuild(inputs, options) {
   const update = options.update && existsSync(options.output) ? options.output : undefined
   const format = options.format === undefined ? undefined : /** @type {1 | 2} */ (Number(options.format))
-  const result = await buildSidecarIndex(inputs, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, update, ...(format === undefined ? {} : { format }) })
+  const result = await buildSidecarIndex(inputs, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, update, ...(format === undefined ? {} : { format }),
+    ...(options.shard ? { shard: options.shard } : {}), ...(options.concurrency ? { concurrency: options.concurrency } : {}) })
   const { blob, ...shape } = result
-  if (options.json) return `${JSON.stringify({ output: options.output, ...shape }, null, 2)}\n`
-  const lines = [`${options.output} (format ${result.format}): ${result.files} files, ${result.chunks} column chunks indexed (${result.rebuilt} files read, ${result.kept} kept, ${result.dropped} dropped), ${result.bytesWritten} bytes`]
+  if (options.json) return `${JSON.stringify({ output: options.output, ...(options.shard ? { shard: options.shard } : {}), ...shape }, null, 2)}\n`
+  const shard = options.shard ? ` segment ${options.shard.index}/${options.shard.count}` : ''
+  const lines = [`${options.output} (format ${result.format}${shard}): ${result.files} files, ${result.chunks} column chunks indexed (${result.rebuilt} files read, ${result.kept} kept, ${result.dropped} dropped), ${result.bytesWritten} bytes`]
   for (const s of result.skipped.slice(0, 10)) lines.push(`  ${s.file}${s.rowGroup !== undefined ? `, row group ${s.rowGroup}` : ''}${s.column ? `, column ${s.column}` : ''}: ${s.detail}`)
   lines.push(...recordedValidatorLines(result.validators))
   return `${lines.join('\n')}\n`
+}
+
+/**
+ * @param {string[]} segments
+ * @param {Record<string, any>} options the parsed command line (js/cli/args.js)
+ * @returns {Promise<string>} what to print
+ */
+export async function indexMerge(segments, options) {
+  const format = options.format === undefined ? undefined : /** @type {1 | 2} */ (Number(options.format))
+  const { blob, ...result } = await mergeSidecarSegments(segments, options.output, format === undefined ? {} : { format })
+  if (options.json) return `${JSON.stringify({ output: options.output, ...result }, null, 2)}\n`
+  return `${options.output} (format ${result.format}): ${result.segments} segments merged, ${result.files} files, ${result.chunks} column chunks, ${result.bytesWritten} bytes\n`
 }

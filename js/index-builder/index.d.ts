@@ -68,7 +68,38 @@ export interface SidecarBuildOptions {
    */
   format?: 1 | 2
   signal?: AbortSignal
+  /**
+   * Only the files of shard `index` of `count` (by a hash of each recorded path: the same on every machine), written as a
+   * segment that mergeSidecarSegments() joins with the other shards' into the index a build of all the files writes.
+   */
+  shard?: { index: number, count: number }
+  /** Files read at once (default 32 when any input is a URL, else 8); their requests share one window of twice that. */
+  concurrency?: number
+  /** Chunk bytes read ahead over all files in flight (default 64 MiB): with the files in flight, what bounds memory. */
+  prefetchBytes?: number
+  /** The fetch URLs are read (and HEAD-checked) with (default: Node's keep-alive transport, elsewhere the runtime's). */
+  fetch?: typeof fetch
 }
+
+export interface SidecarMergeOptions {
+  /** The merged index's format (default: the first segment's). */
+  format?: 1 | 2
+  /** As SidecarBuildOptions.segmentBytes. */
+  segmentBytes?: number
+  /** The fetch segments given as URLs are read with. */
+  fetch?: typeof fetch
+  signal?: AbortSignal
+}
+
+/**
+ * One sidecar index from the segments of a sharded build (every shard of one build, each once), reading no Parquet file:
+ * the same index, byte for byte, as a build of all the files at once. Indexes built whole merge too, their files ordered by
+ * path. Relative paths are rewritten when a segment lies in another directory than the merged index. Segments of different
+ * builds, a shard twice or missing, other columns or fpp, or a file in two segments: INVALID_ARGUMENT.
+ */
+export function mergeSidecarSegments(segments: Source[], sink: Sink, options?: SidecarMergeOptions): Promise<{
+  format: 1 | 2, segments: number, files: number, chunks: number, bytesWritten: number, blob?: Blob
+}>
 
 /** One sidecar index (a Puffin file, docs/sidecar-index.md) for many files. */
 export function buildSidecarIndex(files: string[], sink: Sink, options: SidecarBuildOptions): Promise<{

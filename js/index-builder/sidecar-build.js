@@ -8,20 +8,21 @@
 // wave when it is not. A probe then reads only the 32-byte blocks its values map to — for one value, one
 // range per region. With `update`, files whose size and validator match the old
 // index keep their entries (their bitsets copied across), new files are indexed and gone ones dropped.
-import { openParquet } from '../parquet-file.js'
-import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
-import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chunk-filter.js'
-import { decodeHeaderBytes } from '../indexes/bloom-header.js'
+// Files are read many at once (js/index-builder/build-plan.js); with `shard`, only shard i of n's, into a
+// segment that mergeSidecarSegments() joins with the others (js/index-builder/sidecar-segments.js).
+import { invalidArgument } from '../errors.js'
 import { crc32Hex, puffinFooter, PUFFIN_MAGIC } from '../sidecar/puffin.js'
 import { openSink } from './sink.js'
 import { openSidecarIndex, fileValidator, validatorKind } from '../sidecar/sidecar-index.js'
 import { BITSETS_BLOB, DIRECTORY_BLOB } from '../sidecar/sidecar-blobs.js'
-import { encodeBound, SIDECAR_VERSION } from '../sidecar/sidecar-directory.js'
+import { SIDECAR_VERSION } from '../sidecar/sidecar-directory.js'
 import { encodeLayout, LAYOUT_PROPERTY } from '../sidecar/sidecar-layout.js'
 import { PACKAGE_VERSION } from './version.js'
 import { DEFAULT_SEGMENT_BYTES, RegionWriter } from '../sidecar/sidecar-regions.js'
 import { SlicedIndexWriter } from './sidecar-sliced-writer.js'
-import { layoutEncrypted } from './add-indexes.js'
+import { buildReading, inOrder, readFileEntry } from './build-plan.js'
+import { segmentProperties, shardPositions } from './sidecar-segments.js'
+import { inShard } from '../dataset/dataset.js'
 import { checkFpp } from '../wasm/sbbf.js'
 
 const utf8 = new TextEncoder()
@@ -42,8 +43,13 @@ export async function buildSidecarIndex(files, sink, options) {
   checkFpp(fpp)
   const base = options.base ?? (typeof sink === 'string' ? (await import('node:path')).dirname(sink) : undefined)
   const inputs = await expandInputs(files)
+  const recorded = await Promise.all(inputs.map((input) => recordedPath(input, base)))
+  const chosen = shardPositions(recorded, options.shard)
+  if (options.shard) inShard('', options.shard) // refused even when no file falls in it
   const previous = options.update ? await openSidecarIndex(options.update, { base }) : undefined
   await previous?.loadDirectory({ signal })
+  const reading = buildReading(chosen.map((i) => inputs[i]), { concurrency: options.concurrency, fetch: options.fetch, prefetchBytes: options.prefetchBytes })
+  const readOptions = { columns: options.columns, fpp, ndv, signal }
   const out = await openSink(sink)
   const skipped = []
   let rebuilt = 0
@@ -52,20 +58,29 @@ export async function buildSidecarIndex(files, sink, options) {
   const validators = []
   try {
     await out.write(PUFFIN_MAGIC)
+    const properties = options.shard ? segmentProperties(options.shard, inputs.length, chosen) : undefined
     const writer = format === 2
-      ? new SlicedIndexWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}` })
-      : new DirectoryWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes })
+      ? new SlicedIndexWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}`, properties })
+      : new DirectoryWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes, properties })
     const paths = new Set()
-    for (const input of inputs) {
-      const recorded = await recordedPath(input, base)
-      const validator = await fileValidator(input)
-      const old = previous?.entry(recorded)
+    // An unchanged file (size and validator as the old index records them) keeps its entry unread, when
+    // the old index indexed every column asked for (an entry without one: the file has no such column).
+    const reusable = previous !== undefined && options.columns.every((c) => previous.columns.includes(c))
+    const job = async (i) => {
+      const old = reusable ? previous.entry(recorded[i]) : undefined
+      if (!old) return readFileEntry(inputs[i], recorded[i], readOptions, reading)
+      const validator = await fileValidator(inputs[i], { fetch: reading.fetch, signal })
+      if (old.size === validator.size && old.validator === validator.validator) return { old }
+      return readFileEntry(inputs[i], recorded[i], readOptions, reading, validator)
+    }
+    for await (const done of inOrder(chosen, reading.filesInFlight, job)) {
       let file
-      if (old && old.size === validator.size && old.validator === validator.validator && options.columns.every((c) => old.columns[c] !== undefined)) {
-        file = await copyEntry(previous, old)
+      if ('old' in done) {
+        file = await copyEntry(previous, done.old)
         kept++
       } else {
-        file = await indexFile(input, recorded, validator, { ...options, fpp, ndv, signal }, skipped)
+        file = done.file
+        skipped.push(...done.skipped)
         rebuilt++
       }
       for (const g of file.rowGroups) for (const c of Object.values(g.chunks)) if (c) chunks++
@@ -101,7 +116,7 @@ export async function writeSidecarFiles(files, sink, { format = 2, fpp = 0.01, c
     await out.write(PUFFIN_MAGIC)
     const writer = format === 2
       ? new SlicedIndexWriter(out, { fpp, columns, segmentBytes: segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}` })
-      : new DirectoryWriter(out, { fpp, columns, segmentBytes })
+      : new DirectoryWriter(out, { fpp, columns, segmentBytes, properties: undefined })
     for await (const file of files) await writer.add(file)
     await writer.finish()
     const bytesWritten = out.written
@@ -159,56 +174,8 @@ async function recordedPath(input, base) {
   return relative.startsWith('..') || path.isAbsolute(relative) ? path.resolve(input) : relative.split(path.sep).join('/')
 }
 
-/** Builds one file's entry, its chunks' bitsets with it (one file's at a time: the writer takes them). */
-async function indexFile(input, recorded, validator, options, skipped) {
-  const file = await openParquet(input, { signal: options.signal })
-  try {
-    const { layout, metadataOffset } = file
-    if (layoutEncrypted(layout)) {
-      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${file.name}: the file is encrypted; sidecar indexes of encrypted files are not supported (they would hold what the keys protect)`, { source: file.name })
-    }
-    const read = (offset, length) => file.readRange(offset, length, { signal: options.signal })
-    const columns = {}
-    const leaves = []
-    for (const name of options.columns) {
-      let column
-      try {
-        column = file.column(name)
-      } catch (error) {
-        if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
-        skipped.push({ file: recorded, column: name, detail: 'the file has no such column' })
-        continue
-      }
-      if (!FILTERABLE_TYPES.has(column.physicalType)) throw invalidArgument(`${file.name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
-      // Recorded by the column's dotted path, as probes name it.
-      columns[column.name] = { physicalType: column.physicalType, typeLength: column.typeLength ?? null, logicalType: column.logicalType ?? null }
-      leaves.push([column.name, column])
-    }
-    const rowGroups = []
-    for (let g = 0; g < layout.rowGroupRows.length; g++) {
-      const chunkEntries = {}
-      for (const [name, column] of leaves) {
-        const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read,
-          fpp: options.fpp, ndv: options.ndv, windowBytes: DEFAULT_WINDOW_BYTES, bounds: true })
-        if ('problem' in built) {
-          skipped.push({ file: recorded, rowGroup: g, column: name, detail: built.problem })
-          chunkEntries[name] = null
-          continue
-        }
-        const header = decodeHeaderBytes(built.bytes)
-        const b = built.bounds
-        chunkEntries[name] = { bitset: built.bytes.slice(header.headerLength), min: b ? encodeBound(b.kind, b.min) : null, max: b ? encodeBound(b.kind, b.max) : null }
-      }
-      rowGroups.push({ numRows: layout.rowGroupRows[g], chunks: chunkEntries })
-    }
-    return { path: recorded, size: validator.size, validator: validator.validator, numRows: layout.numRows, columns, rowGroups }
-  } finally {
-    await file.close()
-  }
-}
-
-/** An entry of the old index (either format), its bitsets read back for the new one. */
-async function copyEntry(previous, old) {
+/** An entry of an index (either format), its bitsets read back for a new one. */
+export async function copyEntry(previous, old) {
   const rowGroups = []
   for (const g of old.rowGroups) {
     const chunkEntries = {}
@@ -225,8 +192,9 @@ async function copyEntry(previous, old) {
  * directory right before the footer, whose bitsets blob carries the layout.
  */
 class DirectoryWriter {
-  constructor(out, { fpp, columns, segmentBytes }) {
+  constructor(out, { fpp, columns, segmentBytes, properties }) {
     this.out = out
+    this.properties = properties
     this.fpp = fpp
     this.columns = columns
     this.bitsetsStart = out.written
@@ -267,6 +235,6 @@ class DirectoryWriter {
         [LAYOUT_PROPERTY]: encodeLayout({ fpp: this.fpp, columns: this.columns, regions: regions.regions.map((r, i) => ({ ...r, ...regions.kinds[i] })) }),
       }),
       blob(DIRECTORY_BLOB, directoryStart, directory.length, { crc32: crc32Hex(directory), version: String(SIDECAR_VERSION) }),
-    ], { 'created-by': `parquet-bloom ${PACKAGE_VERSION}` }))
+    ], { 'created-by': `parquet-bloom ${PACKAGE_VERSION}`, ...this.properties }))
   }
 }

@@ -26,10 +26,12 @@ export const PAGE_FILES = 64
 export class SlicedIndexWriter {
   /**
    * @param {{ write: (bytes: Uint8Array) => Promise<void>, written: number }} out the sink, after the Puffin magic
-   * @param {{ fpp: number, columns: string[], segmentBytes: number, writer: string }} options
+   * @param {{ fpp: number, columns: string[], segmentBytes: number, writer: string, properties?: Record<string, string> }} options
    */
-  constructor(out, { fpp, columns, segmentBytes, writer }) {
+  constructor(out, { fpp, columns, segmentBytes, writer, properties }) {
     this.out = out
+    /** more footer properties (a segment's mark, js/index-builder/sidecar-segments.js) */
+    this.properties = properties
     this.fpp = fpp
     this.writer = writer
     this.columns = [...columns]
@@ -150,7 +152,7 @@ export class SlicedIndexWriter {
     if (files.length !== filesPartLength(layout)) throw new RangeError('internal: the files blob is not the length its layout gives')
     blobs.push(blob(FILES_BLOB, this.out.written, files.length, { crc32: crc32Hex(files), version: '2', layout: encodeSlicedLayout(layout) }))
     await this.out.write(files)
-    await this.out.write(puffinFooter(blobs, { 'created-by': this.writer }))
+    await this.out.write(puffinFooter(blobs, { 'created-by': this.writer, ...this.properties }))
     return { regions: this.regions.length, files: n }
   }
 }

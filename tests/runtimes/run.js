@@ -4,7 +4,8 @@
 // examples/cloudflare-worker/, which probes a file on that server with a precompiled wasm module, and a
 // dataset split into shards probed by sub-requests of the Worker to itself (merged as Node probes it whole),
 // and a Delta table of the fixtures (held to hyparquet's read of its files; an Iceberg table is a typed
-// error there: avsc, the Avro decoder, compiles code at run time, which workerd forbids).
+// error there: avsc, the Avro decoder, compiles code at run time, which workerd forbids);
+// A sidecar index is built in shards by sub-requests and merged (the bytes Node's one-shot build writes).
 // Verdicts are checked against the truth DuckDB reads back from the files it wrote (tests/js/helpers/demo-samples.js)
 // and against parquet-testing's published contents. Exits non-zero on any failure, and never hangs.
 import assert from 'node:assert/strict'
@@ -20,6 +21,7 @@ import { buildSamples, samplesDir } from '../js/helpers/demo-samples.js'
 import { repoRoot } from '../../web/server.js'
 import { readParquet } from '../js/helpers/table-truth.js'
 import { openDataset, openParquet, openTable } from '../../js/index.js'
+import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 
 const GLOBAL_TIMEOUT_MS = 150_000
 const RUN_TIMEOUT_MS = 30_000
@@ -224,6 +226,7 @@ async function checkWorker(manifest, server, reference) {
     }
     await checkShardedWorker(worker, server, planned)
     await checkWorkerTables()
+    await checkWorkerIndexBuild(worker, server, planned)
     const outside = await ask({ file: 'http://example.com/x.parquet', column: 'city', value: 'Tokyo' })
     assert.equal(outside.status, 400, 'a file outside PARQUET_BASE_URL is refused')
     const noColumn = await ask({ file: 'orders.parquet', column: 'no_such_column', value: '1' })
@@ -323,6 +326,37 @@ async function checkWorkerTables() {
     assert.match(iceberg.body.error.message, /compiles its decoders at run time/)
   } finally {
     await worker.stop()
+  }
+}
+
+/**
+ * GET /index: a sidecar index of many names (as for /shards) built in 4 shards by sub-requests of the Worker
+ * and merged there: the bytes Node's one-shot build of the same URLs writes, and every value DuckDB's truth
+ * puts in a row group is maybe there.
+ */
+async function checkWorkerIndexBuild(worker, server, planned) {
+  const sample = path.basename(new URL(planned.location).pathname)
+  const names = [...Array.from({ length: 7 }, (_, i) => `${sample}?part=${i}`), 'events-20rg.parquet']
+  const query = new URLSearchParams({ column: planned.column, shards: '4' })
+  for (const name of names) query.append('file', name)
+  const response = await fetch(`${worker.url}index?${query}`, { signal: AbortSignal.timeout(RUN_TIMEOUT_MS) })
+  assert.equal(response.status, 200, `workerd: /index: ${await response.clone().text()}\n${worker.log()}`)
+  const built = new Uint8Array(await response.arrayBuffer())
+  const { blob } = await buildSidecarIndex(names.map((name) => server.url(name)), null, { columns: [planned.column] })
+  assert.ok(Buffer.from(built).equals(Buffer.from(await blob.arrayBuffer())), 'workerd: the merged shards are the index Node builds in one go, byte for byte')
+  const index = await openSidecarIndex(built)
+  try {
+    const values = planned.truth.truth.map((t) => t.value)
+    const probed = await index.probe(planned.column, values, { validate: false })
+    const sampleFiles = probed.files.filter((f) => f.path.includes(sample))
+    assert.equal(sampleFiles.length, 7)
+    for (const f of sampleFiles) {
+      planned.truth.truth.forEach((t, k) => {
+        for (const g of t.rowGroups) assert.notEqual(f.rowGroups[g].results[k].verdict, 'absent', `workerd index: ${t.value} is in ${f.path}, row group ${g}`)
+      })
+    }
+  } finally {
+    await index.close()
   }
 }
 

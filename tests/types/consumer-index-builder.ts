@@ -1,11 +1,11 @@
 // A consumer of the 'parquet-bloom/index-builder' entry (js/index-builder/index.d.ts: addIndexes,
-// buildSidecarIndex, openSidecarIndex, SidecarIndex, adviseIndexes), compiled by
+// buildSidecarIndex, mergeSidecarSegments, openSidecarIndex, SidecarIndex, adviseIndexes), compiled by
 // tests/js/consumer-types.test.js with tsc --strict like tests/types/consumer.ts: every documented option
 // passed (`Required<…>`), every documented result field read (`Every<…>`). Never run, only compiled.
 import { openDataset, openParquet, type ParquetDataset, type ParquetFile, type ProbeValueResult, type StaleIndexReason, type ValidatorKind } from 'parquet-bloom'
 import {
-  addIndexes, adviseIndexes, buildSidecarIndex, INDEXES_KEY, openSidecarIndex,
-  type AddIndexesOptions, type AddIndexesResult, type OpenSidecarIndexOptions, type SidecarBuildOptions, type SidecarFileEntry, type SidecarIndex, type SidecarProbeResult,
+  addIndexes, adviseIndexes, buildSidecarIndex, INDEXES_KEY, mergeSidecarSegments, openSidecarIndex,
+  type AddIndexesOptions, type AddIndexesResult, type OpenSidecarIndexOptions, type SidecarBuildOptions, type SidecarMergeOptions, type SidecarFileEntry, type SidecarIndex, type SidecarProbeResult,
 } from 'parquet-bloom/index-builder'
 
 /** Every field of T, each one present (optional ones too), and no other. */
@@ -20,7 +20,10 @@ const addOptions: Required<AddIndexesOptions> = {
 
 const buildOptions: Required<SidecarBuildOptions> = {
   columns: ['user_id'], fpp: 0.01, ndv: 1000, base: '/data', update: '/data/_index.puffin', segmentBytes: 32 << 20, format: 2, signal,
+  shard: { index: 3, count: 16 }, concurrency: 64, prefetchBytes: 64 << 20, fetch: globalThis.fetch,
 }
+
+const mergeOptions: Required<SidecarMergeOptions> = { format: 2, segmentBytes: 32 << 20, fetch: globalThis.fetch, signal }
 
 const openOptions: Required<OpenSidecarIndexOptions> = {
   base: '/data', initialFetchSize: 256 << 10, signal, fetch: globalThis.fetch, headers: new Headers({ authorization: 'Bearer x' }), maxBytes: 64 << 20,
@@ -38,6 +41,11 @@ function addedFields(r: AddIndexesResult): Every<AddIndexesResult> {
     }) satisfies Every<AddIndexesResult['pageIndexes'][number]>),
     skipped: r.skipped.map((s) => ({ rowGroup: s.rowGroup, column: s.column, reason: s.reason, detail: s.detail }) satisfies Every<AddIndexesResult['skipped'][number]>),
   }
+}
+
+type Merged = Awaited<ReturnType<typeof mergeSidecarSegments>>
+function mergedFields(m: Merged): Every<Merged> {
+  return { format: m.format, segments: m.segments, files: m.files, chunks: m.chunks, bytesWritten: m.bytesWritten, blob: m.blob }
 }
 
 type Built = Awaited<ReturnType<typeof buildSidecarIndex>>
@@ -98,6 +106,8 @@ export async function consumeIndexBuilder(url: string): Promise<unknown[]> {
   await addIndexes(new Uint8Array(8), '/tmp/out.parquet', { columns: ['id'] })
   await addIndexes(new Blob([]), new WritableStream<Uint8Array>(), { columns: ['id'], ndv: 100 })
   const built = await buildSidecarIndex(['/data/a.parquet', '/data'], '/data/_index.puffin', buildOptions)
+  const merged = await mergeSidecarSegments(['/data/_seg0.puffin', new Uint8Array(8), new Blob([])], null, mergeOptions)
+  await mergeSidecarSegments(['/data/_seg0.puffin'], '/data/_index.puffin')
   const index: SidecarIndex = await openSidecarIndex(url, openOptions)
   await index.loadDirectory({ signal }) // a directory beyond the tail read: index.files and index.directory once it is read
   const probed = await index.probe('user_id', [42n], { files: ['a.parquet', { path: 'b.parquet', size: 10, validator: null }], validate: true, signal })
@@ -107,5 +117,5 @@ export async function consumeIndexBuilder(url: string): Promise<unknown[]> {
   await dataset.close()
   const advice = await adviseIndexes(file, { fpp: 0.01, sampleRowGroups: 8, valuesPerRowGroup: 200, columns: ['id'], signal })
   await index.close()
-  return [key, addedFields(added), builtFields(built), indexMembers(index), probedFields(probed), advice.map(adviceFields)]
+  return [key, addedFields(added), builtFields(built), mergedFields(merged), indexMembers(index), probedFields(probed), advice.map(adviceFields)]
 }
