@@ -114,8 +114,41 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
   const perDay = filesPerDay ?? filesPerManifest
   await mkdir(path.join(dir, 'metadata'), { recursive: true })
   const written = []
-  for (let k = 0; k < files; k++) {
-    const day = dayOf(k, perDay)
+  for (let k = 0; k < files; k++) written.push(await writeDataFile(dir, k, dayOf(k, perDay), rows))
+  const fileMetadata = { schema: JSON.stringify(SCHEMA), 'schema-id': '0', 'partition-spec': JSON.stringify(SPEC.fields), 'partition-spec-id': '0', 'format-version': '2', content: 'data' }
+  const listRecords = []
+  for (let m = 0; m < manifests; m++) {
+    const members = written.slice(m * filesPerManifest, (m + 1) * filesPerManifest)
+    if (!members.length) break
+    listRecords.push(await writeManifest(dir, `metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`, members, rows, SNAPSHOT_ID, 1))
+  }
+  const metadata = await writeSnapshot(dir, { snapshots: [], listRecords, snapshotId: SNAPSHOT_ID, sequence: 1, version: 1, addedFiles: files })
+  return { root: dir, files: written, rows, manifests: listRecords.length, filesPerManifest, listRecords, metadata }
+}
+
+/**
+ * Appends one snapshot to a table writeIcebergTable wrote (a fast append, as Iceberg's AppendFiles does):
+ * `files` new data files (their own day) in one new manifest, a manifest list of the old manifests and
+ * the new one, metadata v(n+1).json and the version hint. Returns the table as writeIcebergTable does.
+ * @param {Awaited<ReturnType<typeof writeIcebergTable>>} table
+ */
+export async function appendIcebergSnapshot(table, { files = 1 } = {}) {
+  const dir = table.root
+  const first = table.files.length
+  const day = EPOCH_DAY + 10_000 + table.metadata.snapshots.length
+  const added = []
+  for (let k = first; k < first + files; k++) added.push(await writeDataFile(dir, k, day, table.rows))
+  const sequence = table.metadata['last-sequence-number'] + 1
+  const snapshotId = SNAPSHOT_ID + sequence - 1
+  const record = await writeManifest(dir, `metadata/manifest-s${sequence}-m0.avro`, added, table.rows, snapshotId, sequence)
+  const listRecords = [...table.listRecords, record]
+  const metadata = await writeSnapshot(dir, { snapshots: table.metadata.snapshots, listRecords, snapshotId, sequence, version: sequence, addedFiles: files })
+  return { ...table, files: [...table.files, ...added], manifests: listRecords.length, listRecords, metadata, added }
+}
+
+/** One data file: ids of its own range, every row of one day. */
+async function writeDataFile(dir, k, day, rows) {
+  {
     const ids = fileIds(k, rows)
     const bytes = parquetWriteBuffer({
       columnData: [
@@ -131,15 +164,16 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
     const relative = `data/day=${day}/part-${String(k).padStart(5, '0')}.parquet`
     await mkdir(path.join(dir, path.dirname(relative)), { recursive: true })
     await writeFile(path.join(dir, relative), new Uint8Array(bytes))
-    written.push({ index: k, path: relative, day, ids, size: bytes.byteLength })
+    return { index: k, path: relative, day, ids, size: bytes.byteLength }
   }
+}
+
+/** A manifest of these data files, all ADDED by one snapshot; its manifest list record. */
+async function writeManifest(dir, name, members, rows, snapshotId, sequence) {
   const fileMetadata = { schema: JSON.stringify(SCHEMA), 'schema-id': '0', 'partition-spec': JSON.stringify(SPEC.fields), 'partition-spec-id': '0', 'format-version': '2', content: 'data' }
-  const listRecords = []
-  for (let m = 0; m < manifests; m++) {
-    const members = written.slice(m * filesPerManifest, (m + 1) * filesPerManifest)
-    if (!members.length) break
+  {
     const entries = members.map((f) => ({
-      status: 1, snapshot_id: SNAPSHOT_ID, sequence_number: 1, file_sequence_number: 1,
+      status: 1, snapshot_id: snapshotId, sequence_number: sequence, file_sequence_number: sequence,
       data_file: {
         content: 0, file_path: `${TABLE_LOCATION}/${f.path}`, file_format: 'PARQUET', partition: { day: f.day },
         record_count: rows, file_size_in_bytes: f.size,
@@ -150,29 +184,34 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
         upper_bounds: [{ key: 1, value: longBound(f.ids[f.ids.length - 1]) }, { key: 2, value: intBound(f.day) }],
       },
     }))
-    const name = `metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`
     const bytes = await avroFile(MANIFEST_ENTRY, entries, fileMetadata)
     await writeFile(path.join(dir, name), bytes)
     const days = members.map((f) => f.day)
-    listRecords.push({
-      manifest_path: `${TABLE_LOCATION}/${name}`, manifest_length: bytes.length, partition_spec_id: 0, content: 0, sequence_number: 1, min_sequence_number: 1,
-      added_snapshot_id: SNAPSHOT_ID, added_files_count: members.length, existing_files_count: 0, deleted_files_count: 0,
+    return {
+      manifest_path: `${TABLE_LOCATION}/${name}`, manifest_length: bytes.length, partition_spec_id: 0, content: 0, sequence_number: sequence, min_sequence_number: sequence,
+      added_snapshot_id: snapshotId, added_files_count: members.length, existing_files_count: 0, deleted_files_count: 0,
       added_rows_count: members.length * rows, existing_rows_count: 0, deleted_rows_count: 0,
       partitions: [{ contains_null: false, contains_nan: false, lower_bound: intBound(Math.min(...days)), upper_bound: intBound(Math.max(...days)) }],
-    })
+    }
   }
-  const listName = `metadata/snap-${SNAPSHOT_ID}-1-list.avro`
-  await writeFile(path.join(dir, listName), await avroFile(MANIFEST_FILE, listRecords, { 'snapshot-id': String(SNAPSHOT_ID), 'sequence-number': '1', 'format-version': '2' }))
-  const now = 1767225600000
+}
+
+/** The snapshot's manifest list, metadata v<version>.json naming it current, and the version hint. */
+async function writeSnapshot(dir, { snapshots, listRecords, snapshotId, sequence, version, addedFiles }) {
+  const listName = `metadata/snap-${snapshotId}-${sequence}-list.avro`
+  await writeFile(path.join(dir, listName), await avroFile(MANIFEST_FILE, listRecords, { 'snapshot-id': String(snapshotId), 'sequence-number': String(sequence), 'format-version': '2' }))
+  const now = 1767225600000 + sequence * 1000
+  const snapshot = { 'snapshot-id': snapshotId, ...(snapshots.length ? { 'parent-snapshot-id': snapshots[snapshots.length - 1]['snapshot-id'] } : {}), 'sequence-number': sequence,
+    'timestamp-ms': now, 'manifest-list': `${TABLE_LOCATION}/${listName}`, summary: { operation: 'append', 'added-data-files': String(addedFiles) }, 'schema-id': 0 }
+  const all = [...snapshots, snapshot]
   const metadata = {
-    'format-version': 2, 'table-uuid': '5b0a6e0c-2f7e-4c1a-9a3e-0d9b1c6f4a21', location: TABLE_LOCATION, 'last-sequence-number': 1, 'last-updated-ms': now,
+    'format-version': 2, 'table-uuid': '5b0a6e0c-2f7e-4c1a-9a3e-0d9b1c6f4a21', location: TABLE_LOCATION, 'last-sequence-number': sequence, 'last-updated-ms': now,
     'last-column-id': 2, 'current-schema-id': 0, schemas: [SCHEMA], 'default-spec-id': 0, 'partition-specs': [SPEC], 'last-partition-id': 1000,
-    'default-sort-order-id': 0, 'sort-orders': [{ 'order-id': 0, fields: [] }], properties: {}, 'current-snapshot-id': SNAPSHOT_ID,
-    snapshots: [{ 'snapshot-id': SNAPSHOT_ID, 'sequence-number': 1, 'timestamp-ms': now, 'manifest-list': `${TABLE_LOCATION}/${listName}`,
-      summary: { operation: 'append', 'added-data-files': String(files) }, 'schema-id': 0 }],
-    'snapshot-log': [{ 'snapshot-id': SNAPSHOT_ID, 'timestamp-ms': now }], 'metadata-log': [], refs: { main: { 'snapshot-id': SNAPSHOT_ID, type: 'branch' } },
+    'default-sort-order-id': 0, 'sort-orders': [{ 'order-id': 0, fields: [] }], properties: {}, 'current-snapshot-id': snapshotId,
+    snapshots: all, 'snapshot-log': all.map((s) => ({ 'snapshot-id': s['snapshot-id'], 'timestamp-ms': s['timestamp-ms'] })), 'metadata-log': [],
+    refs: { main: { 'snapshot-id': snapshotId, type: 'branch' } },
   }
-  await writeFile(path.join(dir, 'metadata/v1.metadata.json'), JSON.stringify(metadata, null, 2))
-  await writeFile(path.join(dir, 'metadata/version-hint.text'), '1')
-  return { root: dir, files: written, rows, manifests: listRecords.length, filesPerManifest }
+  await writeFile(path.join(dir, `metadata/v${version}.metadata.json`), JSON.stringify(metadata, null, 2))
+  await writeFile(path.join(dir, 'metadata/version-hint.text'), String(version))
+  return metadata
 }

@@ -1,0 +1,68 @@
+// A table index's snapshot record (docs/table-index.md): the Iceberg snapshot or Delta version a sidecar
+// index was built at, and that snapshot's live files as its metadata listed them — written by
+// js/index-builder/table-index-build.js as one more blob of the index's Puffin file, read by
+// js/table/table-index.js so an unchanged table is opened without its manifests or log.
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+
+export const RECORD_FORMAT = 'parquet-bloom-table-snapshot'
+export const RECORD_VERSION = 1
+
+const utf8 = new TextEncoder()
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * @typedef {{ path: string, size: number, validator: string | null, manifest?: number, records?: number, content?: number,
+ *   sequence?: string, spec?: number, partition?: unknown[], equalityIds?: number[] | null,
+ *   partitionValues?: Record<string, string | null>, stats?: string, deletionVector?: object | null, relative: string }} RecordedFile
+ *   Iceberg: path as the manifest writes it, its manifest (an index into `manifests`), record count, content, data sequence
+ *   number, partition spec and raw partition values, equality ids. Delta: the add action's path, partition values, stats and
+ *   deletion vector. Both: size, and the validator the sidecar recorded (its identity: docs/sidecar-index.md "Identity").
+ * @typedef {{ format: string, version: number, table: 'iceberg' | 'delta', tableId?: string, columns?: string[], snapshotId?: string, sequenceNumber?: string,
+ *   deltaVersion?: number, metaData?: object, protocol?: object, manifests?: string[], files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
+ *   files: the data files, in the sidecar's entry order (file i is entry i); deleteFiles: Iceberg's position and equality deletes
+ */
+
+/** Avro's longs (bigint) and bytes keep their kind through JSON: { $long: digits }, { $bytes: hex }. */
+function replacer(_, value) {
+  if (typeof value === 'bigint') return { $long: String(value) }
+  if (value instanceof Uint8Array) return { $bytes: Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('') }
+  if (value && typeof value === 'object' && value.type === 'Buffer' && Array.isArray(value.data)) return { $bytes: value.data.map((b) => b.toString(16).padStart(2, '0')).join('') }
+  return value
+}
+
+function reviver(_, value) {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    if (typeof value.$long === 'string' && Object.keys(value).length === 1) return BigInt(value.$long)
+    if (typeof value.$bytes === 'string' && Object.keys(value).length === 1) return Uint8Array.from(value.$bytes.match(/../g) ?? [], (h) => parseInt(h, 16))
+  }
+  return value
+}
+
+/** @param {Omit<SnapshotRecord, 'format' | 'version'>} record */
+export function encodeSnapshotRecord(record) {
+  return utf8.encode(JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, ...record }, function (key, value) {
+    // Buffer's toJSON runs before a replacer sees the value: take the raw one.
+    return replacer(key, this[key] instanceof Uint8Array ? this[key] : value)
+  }))
+}
+
+/**
+ * @param {Uint8Array} bytes
+ * @param {string} where for messages
+ * @returns {SnapshotRecord}
+ */
+export function decodeSnapshotRecord(bytes, where) {
+  const bad = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a table index's snapshot record: ${why}`, { source: where })
+  let record
+  try {
+    record = JSON.parse(utf8Decoder.decode(bytes), reviver)
+  } catch (cause) {
+    throw bad(`it is not UTF-8 JSON (${cause?.message ?? cause})`)
+  }
+  if (record?.format !== RECORD_FORMAT || record.version !== RECORD_VERSION) throw bad(`format ${JSON.stringify(record?.format)} version ${record?.version}`)
+  if (record.table !== 'iceberg' && record.table !== 'delta') throw bad(`table ${JSON.stringify(record.table)}`)
+  if (!Array.isArray(record.files) || !record.files.every((f) => typeof f?.path === 'string' && Number.isSafeInteger(f.size))) throw bad('a file without a path or size')
+  if (record.table === 'iceberg' && (typeof record.snapshotId !== 'string' || !Array.isArray(record.manifests))) throw bad('no snapshot id or manifests')
+  if (record.table === 'delta' && (!Number.isSafeInteger(record.deltaVersion) || !record.metaData)) throw bad('no version or metaData')
+  return record
+}
