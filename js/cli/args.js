@@ -59,7 +59,7 @@ const COMMANDS = {
   },
   'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' },
     'footer-key': { type: 'string' }, 'column-key': { type: 'string', multiple: true }, 'aad-prefix': { type: 'string' }, 'key-file': { type: 'string' } },
-  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' } },
+  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' }, 'table': { type: 'string' } },
 }
 
 export const DEFAULT_FILE_CONCURRENCY = 4
@@ -200,6 +200,9 @@ Options:
   --ndv auto|<n>       distinct values each filter is sized for (default: counted per chunk)
   --update             keep the entries of <index-file> whose files have not changed (size, modification
                        time), index new files, drop gone ones
+  --table <location>   a table index of this Iceberg or Delta table (no files given): its live files at the
+                       current snapshot or version, which the index records; probe --table … --index <index>
+                       then reads no manifest or commit while the table is unchanged (docs/table-index.md)
   --json               print the result as JSON
   --debug              show stack traces of errors
   -h, --help           this help
@@ -282,7 +285,8 @@ function parseIndexCommand(args) {
   const { values: options, positionals: files } = parsed
   if (options.help) return { kind: 'help', text: HELP[command] }
   const usage = (text) => new UsageError(`${text} (see parquet-bloom ${command} --help)`, command)
-  if (sub === 'add' ? files.length !== 1 : files.length === 0) throw usage(`${command} takes ${sub === 'add' ? 'one input file' : 'files or directories'}, got ${files.length}`)
+  if (options.table !== undefined && (sub !== 'build' || files.length)) throw usage('--table <location> names the table whose files are indexed: give no files with it')
+  if (options.table === undefined && (sub === 'add' ? files.length !== 1 : files.length === 0)) throw usage(`${command} takes ${sub === 'add' ? 'one input file' : 'files or directories'}, got ${files.length}`)
   if (!options.output) throw usage(`${command} needs -o <out>`)
   if (!options.column?.length) throw usage(`${command} needs at least one --column <path>`)
   if (options.fpp !== undefined) {

@@ -21,6 +21,7 @@ import { appendDeltaCommit, writeDeltaTable } from './helpers/delta-writer.js'
 import { startTestServer } from './helpers/range-server.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { icebergTruth, idOf, probeForm, readParquet } from './helpers/table-truth.js'
+import { runCli } from './helpers/run-cli.js'
 
 const FPP = 0.001
 let dir
@@ -179,4 +180,23 @@ describe('a table index keeps deletes', () => {
       await table.close()
     })
   }
+})
+
+describe('the command line', () => {
+  test('index build --table, then probe --table auto --index: the table index\'s snapshot is recorded and answers the probe', async () => {
+    const root = path.join(dir, 'cli-table')
+    const table = await writeIcebergTable(root, { files: 20, manifests: 5 })
+    const index = path.join(dir, 'cli.puffin')
+    const built = await runCli(['index', 'build', '--table', root, '-o', index, '--column', 'id', '--json'])
+    assert.equal(built.code, 0, built.stderr)
+    assert.equal(JSON.parse(built.stdout).table.snapshot, String(table.metadata['current-snapshot-id']))
+    const target = table.files[13]
+    const probed = await runCli(['probe', root, '--table', 'auto', '--index', index, '-c', 'id', '-v', String(target.ids[2]), '--json'])
+    assert.equal(probed.code, 0, probed.stderr)
+    const result = JSON.parse(probed.stdout)
+    assert.deepEqual(result.files.filter((f) => f.values[0].verdict !== 'absent').map((f) => f.file), [target.path])
+    assert.equal(result.totals.index.described, 20)
+    const refused = await runCli(['index', 'build', '--table', root, root, '-o', index, '--column', 'id'])
+    assert.equal(refused.code, 2)
+  })
 })
