@@ -795,7 +795,9 @@ export interface ParquetTable extends ParquetDataset {
      * With a table index: whether the table was at its snapshot or version (unchanged); Iceberg: the manifests the record stood for and
      * those added since; Delta: the commits read since (`replayed`: the log could not be followed from the record and was read whole).
      */
-    index?: { unchanged: boolean, manifestsFromIndex?: number, manifestsAdded?: number, commitsRead?: number, replayed?: boolean }
+    index?: { unchanged: boolean, manifestsFromIndex?: number, manifestsAdded?: number, commitsRead?: number, replayed?: boolean,
+      /** The index's own reads so far (opening and its snapshot record included), when the table opened it. */
+      reads: { requests?: number, bytesFetched?: number, rounds?: number, heads?: number } }
   }
   /** What the metadata can prune, per column, and the snapshots (Iceberg) or version (Delta): `parquet-bloom inspect <table> --table auto`. */
   summary(): Promise<TableSummary>

@@ -25,10 +25,10 @@ const BUILD_CONCURRENCY = 8
 function recordedFile(table, file, validator) {
   if (table.format === 'delta') {
     const add = file.logged
-    return { path: add.path, relative: file.path, size: file.size, validator, partitionValues: add.partitionValues ?? {},
+    return { path: add.path, size: file.size, validator, partitionValues: add.partitionValues ?? {},
       ...(typeof add.stats === 'string' ? { stats: add.stats } : {}), ...(add.deletionVector ? { deletionVector: add.deletionVector } : {}) }
   }
-  return { path: file.writtenPath, relative: file.path, size: file.size, validator, manifest: file.manifest, records: file.recordCount, content: file.content,
+  return { path: file.writtenPath, size: file.size, validator, manifest: file.manifest, records: file.recordCount, content: file.content,
     sequence: String(file.sequence), spec: file.specId, partition: file.partitions.map((p) => p.raw ?? null), equalityIds: file.equalityIds ?? null }
 }
 

@@ -93,7 +93,7 @@ export class ParquetTable extends ParquetDataset {
       ...(t.format === 'iceberg' ? { snapshot: t.snapshot ? String(t.snapshot['snapshot-id']) : null, formatVersion: t.formatVersion, metadataLocation: t.metadataLocation,
         manifests: t.scan?.counts ?? { total: 0, read: 0 } } : { version: t.version }),
       // With a table index: whether the table was at its snapshot, and what was read since.
-      ...(t.scan?.indexed ?? t.indexed ? { index: t.scan?.indexed ?? t.indexed } : {}),
+      ...(t.scan?.indexed ?? t.indexed ? { index: { ...(t.scan?.indexed ?? t.indexed), reads: { ...this.#ownedIndex?.stats } } } : {}),
       writer: t.writer,
       columns: t.fields.map((f) => ({ name: f.name, type: f.type })),
       files: t.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes.map((d) => d.kind) })),

@@ -44,7 +44,7 @@ export class TableSidecar {
   #sidecar
   #owned
   #table
-  /** @type {Map<string, import('./table-snapshot-record.js').RecordedFile>} by table-relative path */
+  /** @type {Map<string, import('./table-snapshot-record.js').RecordedFile>} */
   #recorded
   #sameTable
 
@@ -58,7 +58,8 @@ export class TableSidecar {
     this.#sidecar = sidecar
     this.#owned = owned
     this.#table = table
-    this.#recorded = new Map(record.files.map((f) => [f.relative, f]))
+    // By the path the metadata writes (the recorded file's); the sidecar knows it by its path relative to the table's root.
+    this.#recorded = new Map(record.files.map((f) => [f.path, f]))
     this.#sameTable = recordOfTable(record, table)
     this.record = record
   }
@@ -84,11 +85,11 @@ export class TableSidecar {
     const notDescribed = (i, reason, detail) => { out[i] = { path: files[i].path, current: false, reason, detail, rowGroups: [] } }
     files.forEach((spec, i) => {
       const file = byLocation.get(spec.path)
-      const recorded = file && this.#sameTable ? this.#recorded.get(file.path) : undefined
+      const recorded = file && this.#sameTable ? this.#recorded.get(file.writtenPath ?? file.logged?.path) : undefined
       if (!this.#sameTable) notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the table index was built for another table')
       else if (!recorded) notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the file is not in the table index: added to the table after the snapshot it was built at')
       else if (recorded.size !== file.size) notDescribed(i, StaleReason.SIZE_DIFFERS, `the table lists ${file.size} bytes, the index recorded ${recorded.size}`)
-      else asked.push([i, { path: recorded.relative, size: recorded.size, validator: recorded.validator }])
+      else asked.push([i, { path: file.path, size: recorded.size, validator: recorded.validator }])
     })
     if (asked.length) {
       const result = await this.#sidecar.probe(column, values, { files: asked.map(([, spec]) => spec), signal, validate: false })

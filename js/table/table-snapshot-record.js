@@ -13,13 +13,14 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 /**
  * @typedef {{ path: string, size: number, validator: string | null, manifest?: number, records?: number, content?: number,
  *   sequence?: string, spec?: number, partition?: unknown[], equalityIds?: number[] | null,
- *   partitionValues?: Record<string, string | null>, stats?: string, deletionVector?: object | null, relative: string }} RecordedFile
+ *   partitionValues?: Record<string, string | null>, stats?: string, deletionVector?: object | null }} RecordedFile
  *   Iceberg: path as the manifest writes it, its manifest (an index into `manifests`), record count, content, data sequence
  *   number, partition spec and raw partition values, equality ids. Delta: the add action's path, partition values, stats and
  *   deletion vector. Both: size, and the validator the sidecar recorded (its identity: docs/sidecar-index.md "Identity").
  * @typedef {{ format: string, version: number, table: 'iceberg' | 'delta', tableId?: string, columns?: string[], snapshotId?: string, sequenceNumber?: string,
  *   deltaVersion?: number, metaData?: object, protocol?: object, manifests?: string[], files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
- *   files: the data files, in the sidecar's entry order (file i is entry i); deleteFiles: Iceberg's position and equality deletes
+ *   files: the data files, in the sidecar's entry order (file i is entry i; the sidecar records it by its path relative to the
+ *   table's root); deleteFiles: Iceberg's position and equality deletes. Stored as columns (columnsOf).
  */
 
 /** Avro's longs (bigint) and bytes keep their kind through JSON: { $long: digits }, { $bytes: hex }. */
@@ -38,9 +39,45 @@ function reviver(_, value) {
   return value
 }
 
+/**
+ * Files as columns — per field one array, or { all: value } when every file has the same — and their paths
+ * without the prefix they share (to the last /): a tenth of the bytes of one object per file.
+ * @param {RecordedFile[]} files
+ */
+function columnsOf(files) {
+  const paths = files.map((f) => f.path)
+  let prefix = paths[0] ?? ''
+  for (const p of paths) while (!p.startsWith(prefix)) prefix = prefix.slice(0, prefix.length - 1)
+  prefix = prefix.slice(0, prefix.lastIndexOf('/') + 1)
+  const keys = [...new Set(files.flatMap((f) => Object.keys(f)))].filter((k) => k !== 'path')
+  const columns = {}
+  for (const key of keys) {
+    const values = files.map((f) => f[key] ?? null)
+    const first = JSON.stringify(values[0], replacer)
+    columns[key] = values.every((v) => JSON.stringify(v, replacer) === first) ? { all: values[0] } : values
+  }
+  return { count: files.length, prefix, paths: paths.map((p) => p.slice(prefix.length)), columns }
+}
+
+/** @returns {RecordedFile[]} */
+function filesOf(table, where) {
+  const { count, prefix, paths, columns } = table ?? {}
+  if (!Number.isSafeInteger(count) || typeof prefix !== 'string' || !Array.isArray(paths) || paths.length !== count || typeof columns !== 'object') {
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a table index's snapshot record: its files are not columns of one length`, { source: where })
+  }
+  const files = paths.map((p) => /** @type {RecordedFile} */ ({ path: prefix + p }))
+  for (const [key, values] of Object.entries(columns)) {
+    const all = !Array.isArray(values)
+    if (!all && values.length !== count) throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a table index's snapshot record: its column ${key} is not ${count} long`, { source: where })
+    files.forEach((f, i) => { const v = all ? values.all : values[i]; if (v !== null) f[key] = v })
+  }
+  return files
+}
+
 /** @param {Omit<SnapshotRecord, 'format' | 'version'>} record */
 export function encodeSnapshotRecord(record) {
-  return utf8.encode(JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, ...record }, function (key, value) {
+  const stored = { ...record, files: columnsOf(record.files), ...(record.deleteFiles ? { deleteFiles: columnsOf(record.deleteFiles) } : {}) }
+  return utf8.encode(JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, ...stored }, function (key, value) {
     // Buffer's toJSON runs before a replacer sees the value: take the raw one.
     return replacer(key, this[key] instanceof Uint8Array ? this[key] : value)
   }))
@@ -61,6 +98,8 @@ export function decodeSnapshotRecord(bytes, where) {
   }
   if (record?.format !== RECORD_FORMAT || record.version !== RECORD_VERSION) throw bad(`format ${JSON.stringify(record?.format)} version ${record?.version}`)
   if (record.table !== 'iceberg' && record.table !== 'delta') throw bad(`table ${JSON.stringify(record.table)}`)
+  record.files = filesOf(record.files, where)
+  if (record.deleteFiles) record.deleteFiles = filesOf(record.deleteFiles, where)
   if (!Array.isArray(record.files) || !record.files.every((f) => typeof f?.path === 'string' && Number.isSafeInteger(f.size))) throw bad('a file without a path or size')
   if (record.table === 'iceberg' && (typeof record.snapshotId !== 'string' || !Array.isArray(record.manifests))) throw bad('no snapshot id or manifests')
   if (record.table === 'delta' && (!Number.isSafeInteger(record.deltaVersion) || !record.metaData)) throw bad('no version or metaData')

@@ -36,10 +36,21 @@ async function writeCommit(dir, version, actions) {
  * @param {{ files?: number, commits?: number, rows?: number }} [shape]
  */
 export async function writeDeltaTable(dir, { files = 100, commits = 10, rows = 64 } = {}) {
-  await mkdir(path.join(dir, '_delta_log'), { recursive: true })
+  await mkdir(dir, { recursive: true })
   const written = []
   for (let k = 0; k < files; k++) written.push(await writeDataFile(dir, k, rows))
-  const perCommit = Math.ceil(files / commits)
+  return writeDeltaLog(dir, written, { commits, rows })
+}
+
+/**
+ * A Delta log over data files already written under dir ({ path, size, ids }, paths relative to it; any
+ * further columns the files hold are not in the table's schema): their adds spread over `commits` commits.
+ * @param {string} dir
+ * @param {Array<{ index: number, path: string, size: number, ids: bigint[] }>} written
+ */
+export async function writeDeltaLog(dir, written, { commits = 10, rows = 64 } = {}) {
+  await mkdir(path.join(dir, '_delta_log'), { recursive: true })
+  const perCommit = Math.ceil(written.length / commits)
   const metaData = { metaData: { id: TABLE_ID, format: { provider: 'parquet', options: {} }, partitionColumns: [], configuration: {}, createdTime: 1767225600000,
     schemaString: JSON.stringify({ type: 'struct', fields: [{ name: 'id', type: 'long', nullable: false, metadata: {} }] }) } }
   for (let c = 0; c < commits; c++) {
