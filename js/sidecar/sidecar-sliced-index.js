@@ -152,6 +152,11 @@ export class SlicedSidecarIndex {
     this.#entries = entries
   }
 
+  /** The Puffin metadata of a blob of this type (its properties are in the footer, read at open), or undefined. */
+  blobMetadata(type) {
+    return this.#footer.blobs.find((b) => b.type === type)
+  }
+
   /**
    * A blob of the Puffin file beside the sidecar's own (a table index's snapshot record), read whole in
    * one counted wave (none when the tail read holds it), checked against its CRC-32; undefined when the
@@ -160,7 +165,7 @@ export class SlicedSidecarIndex {
    * @returns {Promise<{ bytes: Uint8Array, metadata: any } | undefined>}
    */
   async readBlob(type, { signal } = /** @type {{ signal?: AbortSignal }} */ ({})) {
-    const blob = this.#footer.blobs.find((b) => b.type === type)
+    const blob = this.blobMetadata(type)
     if (!blob) return undefined
     let bytes = this.#cache.get(blob.offset, blob.offset + blob.length)
     if (!bytes) await this.#wave([new RangeTask(blob.offset, blob.offset + blob.length, (read) => { bytes = read })], { signal })

@@ -110,12 +110,17 @@ function planFromListing(names, wanted) {
  * @param {import('./table-io.js').TableIO} io
  * @param {import('./table-location.js').TableRoot} root
  * @param {{ version?: number, rebase?: any, allowOutside?: boolean | string[],
- *   tableIndex?: Promise<import('./table-snapshot-record.js').SnapshotRecord | null> }} options tableIndex: a table index's record
+ *   tableIndex?: Promise<import('./table-snapshot-record.js').SnapshotRecord | null>, tableIndexAt?: Promise<{ deltaVersion?: number } | null> }} options
+ *   tableIndex: a table index's record; tableIndexAt: the version its footer names, known before the record is read
  */
 export async function loadDelta(io, root, options = {}) {
   // A table index's snapshot record (js/table/table-index.js): the recorded version's live files, then only the commits after it.
+  // The recorded version is in the index's footer: the commits after it are read beside the record itself.
+  const at = await options.tableIndexAt
+  const reading = at?.deltaVersion !== undefined ? readLogSince(io, root, at.deltaVersion, options.version) : null
+  reading?.catch(() => {})
   const record = await options.tableIndex
-  const since = record?.table === 'delta' ? await readLogSince(io, root, record, options.version) : null
+  const since = record?.table === 'delta' && record.deltaVersion === at?.deltaVersion ? await reading : null
   let log = since ?? await readLog(io, root, options.version)
   let replayed = await replayLog(io, root, log, since ? record : null)
   // A metaData action since that names another table: the record was not this table's; read the log whole.
@@ -132,14 +137,13 @@ export async function loadDelta(io, root, options = {}) {
 }
 
 /**
- * The commits after a table index's recorded version, and no checkpoint: from a listing, or by asking
+ * The commits after a table index's recorded version `from`, and no checkpoint: from a listing, or by asking
  * for the next versions a batch at a time (the first batch beside `_last_checkpoint`). Null when they
  * cannot be had — a version before the recorded one was asked for, or the log no longer holds the commits
  * after it (cleaned up behind a newer checkpoint): the log is then read as without an index.
- * @param {import('./table-snapshot-record.js').SnapshotRecord} record
+ * @param {number} from
  */
-async function readLogSince(io, root, record, wanted) {
-  const from = /** @type {number} */ (record.deltaVersion)
+async function readLogSince(io, root, from, wanted) {
   if (wanted !== undefined && wanted < from) return null
   const log = (name) => logLocation(root, name)
   const result = (commits, commitTexts) => ({ checkpointVersion: from, checkpointNames: [], checkpointBytes: [], commits, commitTexts })

@@ -232,7 +232,8 @@ export async function openTable(location, options = {}) {
   indexing?.catch(() => {})
   let table
   try {
-    table = await loadTable(location, { ...options, lazy: true, ...(indexing ? { tableIndex: indexing.then((opened) => opened.record) } : {}) })
+    table = await loadTable(location, { ...options, lazy: true,
+      ...(indexing ? { tableIndex: indexing.then((opened) => opened.record), tableIndexAt: indexing.then((opened) => opened.at) } : {}) })
   } catch (error) {
     const opened = await indexing?.catch(() => null)
     if (opened?.owned) await opened.sidecar.close()
@@ -241,10 +242,17 @@ export async function openTable(location, options = {}) {
   const rest = Object.fromEntries(Object.entries(options).filter(([k]) => !TABLE_OPTIONS.includes(k)))
   if (!indexing) return new ParquetTable(table, rest)
   const opened = await indexing
+  let record
+  try {
+    record = await opened.record
+  } catch (error) {
+    if (opened.owned) await opened.sidecar.close()
+    throw error
+  }
   const { TableSidecar } = await import('./table-index.js')
   // An index without a record (built from files) is asked as openDataset asks one: by stat or HEAD of each file.
-  const index = opened.record ? new TableSidecar(opened.sidecar, opened.record, table, opened.owned) : opened.sidecar
-  return new ParquetTable(table, { ...rest, index }, opened.record || !opened.owned ? null : opened.sidecar)
+  const index = record ? new TableSidecar(opened.sidecar, record, table, opened.owned) : opened.sidecar
+  return new ParquetTable(table, { ...rest, index }, record || !opened.owned ? null : opened.sidecar)
 }
 
 /** The reading options openSidecarIndex takes, from openTable's. */
