@@ -115,7 +115,6 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
   await mkdir(path.join(dir, 'metadata'), { recursive: true })
   const written = []
   for (let k = 0; k < files; k++) written.push(await writeDataFile(dir, k, dayOf(k, perDay), rows))
-  const fileMetadata = { schema: JSON.stringify(SCHEMA), 'schema-id': '0', 'partition-spec': JSON.stringify(SPEC.fields), 'partition-spec-id': '0', 'format-version': '2', content: 'data' }
   const listRecords = []
   for (let m = 0; m < manifests; m++) {
     const members = written.slice(m * filesPerManifest, (m + 1) * filesPerManifest)
@@ -148,51 +147,47 @@ export async function appendIcebergSnapshot(table, { files = 1 } = {}) {
 
 /** One data file: ids of its own range, every row of one day. */
 async function writeDataFile(dir, k, day, rows) {
-  {
-    const ids = fileIds(k, rows)
-    const bytes = parquetWriteBuffer({
-      columnData: [
-        { name: 'id', data: BigInt64Array.from(ids), bloomFilter: true },
-        { name: 'day', data: Int32Array.from({ length: rows }, () => day) },
-      ],
-      schema: [
-        { name: 'root', num_children: 2 },
-        { name: 'id', type: 'INT64', repetition_type: 'REQUIRED', field_id: 1 },
-        { name: 'day', type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' }, repetition_type: 'REQUIRED', field_id: 2 },
-      ],
-    })
-    const relative = `data/day=${day}/part-${String(k).padStart(5, '0')}.parquet`
-    await mkdir(path.join(dir, path.dirname(relative)), { recursive: true })
-    await writeFile(path.join(dir, relative), new Uint8Array(bytes))
-    return { index: k, path: relative, day, ids, size: bytes.byteLength }
-  }
+  const ids = fileIds(k, rows)
+  const bytes = parquetWriteBuffer({
+    columnData: [
+      { name: 'id', data: BigInt64Array.from(ids), bloomFilter: true },
+      { name: 'day', data: Int32Array.from({ length: rows }, () => day) },
+    ],
+    schema: [
+      { name: 'root', num_children: 2 },
+      { name: 'id', type: 'INT64', repetition_type: 'REQUIRED', field_id: 1 },
+      { name: 'day', type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' }, repetition_type: 'REQUIRED', field_id: 2 },
+    ],
+  })
+  const relative = `data/day=${day}/part-${String(k).padStart(5, '0')}.parquet`
+  await mkdir(path.join(dir, path.dirname(relative)), { recursive: true })
+  await writeFile(path.join(dir, relative), new Uint8Array(bytes))
+  return { index: k, path: relative, day, ids, size: bytes.byteLength }
 }
 
 /** A manifest of these data files, all ADDED by one snapshot; its manifest list record. */
 async function writeManifest(dir, name, members, rows, snapshotId, sequence) {
   const fileMetadata = { schema: JSON.stringify(SCHEMA), 'schema-id': '0', 'partition-spec': JSON.stringify(SPEC.fields), 'partition-spec-id': '0', 'format-version': '2', content: 'data' }
-  {
-    const entries = members.map((f) => ({
-      status: 1, snapshot_id: snapshotId, sequence_number: sequence, file_sequence_number: sequence,
-      data_file: {
-        content: 0, file_path: `${TABLE_LOCATION}/${f.path}`, file_format: 'PARQUET', partition: { day: f.day },
-        record_count: rows, file_size_in_bytes: f.size,
-        value_counts: [{ key: 1, value: rows }, { key: 2, value: rows }],
-        null_value_counts: [{ key: 1, value: 0 }, { key: 2, value: 0 }],
-        nan_value_counts: null,
-        lower_bounds: [{ key: 1, value: longBound(f.ids[0]) }, { key: 2, value: intBound(f.day) }],
-        upper_bounds: [{ key: 1, value: longBound(f.ids[f.ids.length - 1]) }, { key: 2, value: intBound(f.day) }],
-      },
-    }))
-    const bytes = await avroFile(MANIFEST_ENTRY, entries, fileMetadata)
-    await writeFile(path.join(dir, name), bytes)
-    const days = members.map((f) => f.day)
-    return {
-      manifest_path: `${TABLE_LOCATION}/${name}`, manifest_length: bytes.length, partition_spec_id: 0, content: 0, sequence_number: sequence, min_sequence_number: sequence,
-      added_snapshot_id: snapshotId, added_files_count: members.length, existing_files_count: 0, deleted_files_count: 0,
-      added_rows_count: members.length * rows, existing_rows_count: 0, deleted_rows_count: 0,
-      partitions: [{ contains_null: false, contains_nan: false, lower_bound: intBound(Math.min(...days)), upper_bound: intBound(Math.max(...days)) }],
-    }
+  const entries = members.map((f) => ({
+    status: 1, snapshot_id: snapshotId, sequence_number: sequence, file_sequence_number: sequence,
+    data_file: {
+      content: 0, file_path: `${TABLE_LOCATION}/${f.path}`, file_format: 'PARQUET', partition: { day: f.day },
+      record_count: rows, file_size_in_bytes: f.size,
+      value_counts: [{ key: 1, value: rows }, { key: 2, value: rows }],
+      null_value_counts: [{ key: 1, value: 0 }, { key: 2, value: 0 }],
+      nan_value_counts: null,
+      lower_bounds: [{ key: 1, value: longBound(f.ids[0]) }, { key: 2, value: intBound(f.day) }],
+      upper_bounds: [{ key: 1, value: longBound(f.ids[f.ids.length - 1]) }, { key: 2, value: intBound(f.day) }],
+    },
+  }))
+  const bytes = await avroFile(MANIFEST_ENTRY, entries, fileMetadata)
+  await writeFile(path.join(dir, name), bytes)
+  const days = members.map((f) => f.day)
+  return {
+    manifest_path: `${TABLE_LOCATION}/${name}`, manifest_length: bytes.length, partition_spec_id: 0, content: 0, sequence_number: sequence, min_sequence_number: sequence,
+    added_snapshot_id: snapshotId, added_files_count: members.length, existing_files_count: 0, deleted_files_count: 0,
+    added_rows_count: members.length * rows, existing_rows_count: 0, deleted_rows_count: 0,
+    partitions: [{ contains_null: false, contains_nan: false, lower_bound: intBound(Math.min(...days)), upper_bound: intBound(Math.max(...days)) }],
   }
 }
 
