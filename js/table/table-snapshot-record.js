@@ -31,11 +31,17 @@ function replacer(_, value) {
   return value
 }
 
-function reviver(_, value) {
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    if (typeof value.$long === 'string' && Object.keys(value).length === 1) return BigInt(value.$long)
-    if (typeof value.$bytes === 'string' && Object.keys(value).length === 1) return Uint8Array.from(value.$bytes.match(/../g) ?? [], (h) => parseInt(h, 16))
+/** Longs and bytes back from their JSON forms, walking only objects (a reviver would be called for every value of every file). */
+function restore(value) {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (value[i] !== null && typeof value[i] === 'object') value[i] = restore(value[i])
+    return value
   }
+  const keys = Object.keys(value)
+  if (keys.length === 1 && typeof value.$long === 'string') return BigInt(value.$long)
+  if (keys.length === 1 && typeof value.$bytes === 'string') return Uint8Array.from(value.$bytes.match(/../g) ?? [], (h) => parseInt(h, 16))
+  for (const key of keys) if (value[key] !== null && typeof value[key] === 'object') value[key] = restore(value[key])
   return value
 }
 
@@ -92,7 +98,7 @@ export function decodeSnapshotRecord(bytes, where) {
   const bad = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a table index's snapshot record: ${why}`, { source: where })
   let record
   try {
-    record = JSON.parse(utf8Decoder.decode(bytes), reviver)
+    record = restore(JSON.parse(utf8Decoder.decode(bytes)))
   } catch (cause) {
     throw bad(`it is not UTF-8 JSON (${cause?.message ?? cause})`)
   }
