@@ -3,7 +3,8 @@
 // Delta table of 200 files in 20 commits (tests/js/helpers/delta-writer.js). While the table is at the
 // indexed snapshot, an id probe reads no manifest, manifest list or commit and sends no HEAD, in at most
 // 4 rounds counted at the server; after one more append only that snapshot's manifest (or that commit)
-// is read. Which files hold a value comes from the writers' own ids. On fixtures with equality deletes
+// is read, and files a later snapshot drops (a manifest left out of its list; a Delta remove) are gone
+// from the answers. Which files hold a value comes from the writers' own ids. On fixtures with equality deletes
 // and deletion vectors, live values are never absent and deleted ones never present with the index, by
 // hyparquet's reads and Spark's expected results.
 import assert from 'node:assert/strict'
@@ -96,6 +97,16 @@ describe('a table index over HTTP', () => {
     assert.deepEqual(kept(afterAppend.result, 1), [target.path])
     assert.equal(afterAppend.result.files.length, 402)
     assert.deepEqual(afterAppend.result.totals.index, { described: 400, notDescribed: 2, reasons: { 'missing-from-index': 2 } })
+
+    // A snapshot that drops a manifest: its files leave the table; of the manifests, only the one added since the index is read.
+    table = await appendIcebergSnapshot(table, { files: 0, dropManifests: [0] })
+    const gone = table.removed[0]
+    const afterDrop = await openAndProbe('ice', 'ice.puffin', 'id', [gone.ids[1], fresh.ids[3]], { format: 'iceberg' })
+    assert.deepEqual(afterDrop.log.filter((r) => isManifest(r.path) && !r.path.includes('-list.avro')).map((r) => path.basename(r.path)), ['manifest-s2-m0.avro'])
+    assert.equal(afterDrop.result.files.length, 402 - table.removed.length)
+    assert.ok(!afterDrop.result.files.some((f) => f.path === gone.path))
+    assert.deepEqual(kept(afterDrop.result, 0), [])
+    assert.deepEqual(kept(afterDrop.result, 1), [fresh.path])
 
     // A column the index does not hold: the manifests its values need are read, as without an index.
     const byDay = await openAndProbe('ice', 'ice.puffin', 'day', [new Date(target.day * 86_400_000).toISOString().slice(0, 10)], { format: 'iceberg' })

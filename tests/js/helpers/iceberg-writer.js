@@ -119,7 +119,9 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
   for (let m = 0; m < manifests; m++) {
     const members = written.slice(m * filesPerManifest, (m + 1) * filesPerManifest)
     if (!members.length) break
-    listRecords.push(await writeManifest(dir, `metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`, members, rows, SNAPSHOT_ID, 1))
+    const record = await writeManifest(dir, `metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`, members, rows, SNAPSHOT_ID, 1)
+    for (const f of members) f.manifest = record.manifest_path
+    listRecords.push(record)
   }
   const metadata = await writeSnapshot(dir, { snapshots: [], listRecords, snapshotId: SNAPSHOT_ID, sequence: 1, version: 1, addedFiles: files })
   return { root: dir, files: written, rows, manifests: listRecords.length, filesPerManifest, listRecords, metadata }
@@ -128,21 +130,27 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
 /**
  * Appends one snapshot to a table writeIcebergTable wrote (a fast append, as Iceberg's AppendFiles does):
  * `files` new data files (their own day) in one new manifest, a manifest list of the old manifests and
- * the new one, metadata v(n+1).json and the version hint. Returns the table as writeIcebergTable does.
+ * the new one, metadata v(n+1).json and the version hint. With `dropManifests` (indexes into the manifest
+ * list), those manifests leave the list: their files are no longer the table's (a delete of whole
+ * manifests' files). Returns the table as writeIcebergTable does, with `added` and `removed`.
  * @param {Awaited<ReturnType<typeof writeIcebergTable>>} table
+ * @param {{ files?: number, dropManifests?: number[] }} [change]
  */
-export async function appendIcebergSnapshot(table, { files = 1 } = {}) {
+export async function appendIcebergSnapshot(table, { files = 1, dropManifests = [] } = {}) {
   const dir = table.root
-  const first = table.files.length
+  const first = Math.max(...table.files.map((f) => f.index)) + 1
   const day = EPOCH_DAY + 10_000 + table.metadata.snapshots.length
   const added = []
   for (let k = first; k < first + files; k++) added.push(await writeDataFile(dir, k, day, table.rows))
   const sequence = table.metadata['last-sequence-number'] + 1
   const snapshotId = SNAPSHOT_ID + sequence - 1
-  const record = await writeManifest(dir, `metadata/manifest-s${sequence}-m0.avro`, added, table.rows, snapshotId, sequence)
-  const listRecords = [...table.listRecords, record]
+  const dropped = new Set(dropManifests.map((m) => table.listRecords[m].manifest_path))
+  const kept = table.listRecords.filter((r) => !dropped.has(r.manifest_path))
+  const listRecords = added.length ? [...kept, await writeManifest(dir, `metadata/manifest-s${sequence}-m0.avro`, added, table.rows, snapshotId, sequence)] : kept
   const metadata = await writeSnapshot(dir, { snapshots: table.metadata.snapshots, listRecords, snapshotId, sequence, version: sequence, addedFiles: files })
-  return { ...table, files: [...table.files, ...added], manifests: listRecords.length, listRecords, metadata, added }
+  const removed = table.files.filter((f) => f.manifest !== undefined && dropped.has(f.manifest))
+  return { ...table, files: [...table.files.filter((f) => !removed.includes(f)), ...added.map((f) => ({ ...f, manifest: listRecords[listRecords.length - 1].manifest_path }))],
+    manifests: listRecords.length, listRecords, metadata, added, removed }
 }
 
 /** One data file: ids of its own range, every row of one day. */
