@@ -21,12 +21,29 @@ import { PACKAGE_VERSION } from './version.js'
 /** Files read at once while building (their bitsets wait, in order, for the writer). */
 const BUILD_CONCURRENCY = 8
 
-/** A table file as the record lists it. */
-function recordedFile(table, file, validator) {
+/**
+ * A Delta add's `stats` without the min/max of the indexed columns (`paths`: their physical paths), whose
+ * filters and exact bounds the index holds: a smaller record, and a bound dropped only prunes less.
+ */
+function statsWithoutIndexed(text, paths) {
+  let stats
+  try { stats = JSON.parse(text) } catch { return text }
+  for (const side of ['minValues', 'maxValues']) {
+    for (const path of paths) {
+      let holder = stats?.[side]
+      for (const part of path.slice(0, -1)) holder = holder && typeof holder === 'object' ? holder[part] : undefined
+      if (holder && typeof holder === 'object') delete holder[path[path.length - 1]]
+    }
+  }
+  return JSON.stringify(stats)
+}
+
+/** A table file as the record lists it (`indexedPaths`: Delta's physical paths of the indexed columns). */
+function recordedFile(table, file, validator, indexedPaths = []) {
   if (table.format === 'delta') {
     const add = file.logged
     return { path: add.path, size: file.size, validator, partitionValues: add.partitionValues ?? {},
-      ...(typeof add.stats === 'string' ? { stats: add.stats } : {}), ...(add.deletionVector ? { deletionVector: add.deletionVector } : {}) }
+      ...(typeof add.stats === 'string' ? { stats: statsWithoutIndexed(add.stats, indexedPaths) } : {}), ...(add.deletionVector ? { deletionVector: add.deletionVector } : {}) }
   }
   return { path: file.writtenPath, size: file.size, validator, manifest: file.manifest, records: file.recordCount, content: file.content,
     sequence: String(file.sequence), spec: file.specId, partition: file.partitions.map((p) => p.raw ?? null), equalityIds: file.equalityIds ?? null }
@@ -53,6 +70,7 @@ export async function buildTableIndex(sink, options) {
   const fields = iceberg ? options.columns.map((c) => table.fields.find((f) => f.name === c)?.id).filter((id) => id !== undefined) : []
   const puffin = snapshot ? { fields, 'snapshot-id': BigInt(snapshot['snapshot-id']), 'sequence-number': BigInt(snapshot['sequence-number'] ?? 0) } : undefined
 
+  const indexedPaths = iceberg ? [] : options.columns.map((c) => table.fields.find((f) => f.name === c)?.physicalPath).filter(Boolean)
   const out = await openSink(sink)
   const skipped = []
   const recorded = []
@@ -80,7 +98,7 @@ export async function buildTableIndex(sink, options) {
       const { found, entry } = await /** @type {Promise<any>} */ (pending.shift())
       await writer.add(entry)
       for (const g of entry.rowGroups) for (const c of Object.values(g.chunks)) if (c) chunks++
-      recorded.push(recordedFile(table, dataFiles[i], found.validator))
+      recorded.push(recordedFile(table, dataFiles[i], found.validator, indexedPaths))
       const kind = validatorKind(found.validator) ?? 'none'
       validators[kind] = (validators[kind] ?? 0) + 1
     }
