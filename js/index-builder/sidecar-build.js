@@ -167,7 +167,10 @@ export async function indexFile(input, recorded, validator, options, skipped) {
     for (const name of options.columns) {
       let column
       try {
-        column = file.column(name)
+        // A table index names a column as the table does; its Parquet column may be found otherwise (an Iceberg field id).
+        const found = options.columnIn ? options.columnIn(layout, name) : name
+        if (found === null) throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${file.name}: no column for ${name}`)
+        column = file.column(found)
       } catch (error) {
         if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
         skipped.push({ file: recorded, column: name, detail: 'the file has no such column' })
@@ -175,8 +178,9 @@ export async function indexFile(input, recorded, validator, options, skipped) {
       }
       if (!FILTERABLE_TYPES.has(column.physicalType)) throw invalidArgument(`${file.name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
       // Recorded by the column's dotted path, as probes name it.
-      columns[column.name] = { physicalType: column.physicalType, typeLength: column.typeLength ?? null, logicalType: column.logicalType ?? null }
-      leaves.push([column.name, column])
+      const indexedName = options.columnIn ? name : column.name
+      columns[indexedName] = { physicalType: column.physicalType, typeLength: column.typeLength ?? null, logicalType: column.logicalType ?? null }
+      leaves.push([indexedName, column])
     }
     const rowGroups = []
     for (let g = 0; g < layout.rowGroupRows.length; g++) {

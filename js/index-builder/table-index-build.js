@@ -70,6 +70,16 @@ export async function buildTableIndex(sink, options) {
   const fields = iceberg ? options.columns.map((c) => table.fields.find((f) => f.name === c)?.id).filter((id) => id !== undefined) : []
   const puffin = snapshot ? { fields, 'snapshot-id': BigInt(snapshot['snapshot-id']), 'sequence-number': BigInt(snapshot['sequence-number'] ?? 0) } : undefined
 
+  // Each file's column of a table column: by field id (Iceberg; a file with field ids but not this one has none,
+  // whatever its names say), else by the physical name (Delta column mapping) or the name.
+  const columnIn = (layout, name) => {
+    const field = table.fields.find((f) => f.name === name)
+    if (!field) return name
+    if (!iceberg) return field.physicalPath
+    const byId = layout.columns.find((c) => c.fieldId === field.id)
+    if (byId) return byId.path
+    return layout.columns.some((c) => c.fieldId !== undefined) ? null : name
+  }
   const indexedPaths = iceberg ? [] : options.columns.map((c) => table.fields.find((f) => f.name === c)?.physicalPath).filter(Boolean)
   const out = await openSink(sink)
   const skipped = []
@@ -84,7 +94,7 @@ export async function buildTableIndex(sink, options) {
       if (found.size !== file.size) {
         throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `${file.path}: the table lists ${file.size} bytes, the file has ${found.size}: not the file the table describes`, { source: file.path })
       }
-      return { found, entry: await indexFile(String(file.location), file.path, found, { ...options, fpp, ndv, signal }, skipped) }
+      return { found, entry: await indexFile(String(file.location), file.path, found, { ...options, fpp, ndv, signal, columnIn }, skipped) }
     }
     // In table order, a few files read ahead.
     const pending = []
