@@ -4,7 +4,8 @@
 // indexed snapshot, an id probe reads no manifest, manifest list or commit and sends no HEAD, in at most
 // 4 rounds counted at the server; after one more append only that snapshot's manifest (or that commit)
 // is read, and files a later snapshot drops (a manifest left out of its list; a Delta remove) are gone
-// from the answers. Which files hold a value comes from the writers' own ids. On fixtures with equality deletes
+// from the answers. Which files hold a value comes from the writers' own ids. A renamed Iceberg column is
+// indexed in files written under its old name (by field id). On fixtures with equality deletes
 // and deletion vectors, live values are never absent and deleted ones never present with the index, by
 // hyparquet's reads and Spark's expected results.
 import assert from 'node:assert/strict'
