@@ -757,7 +757,7 @@ export interface TableProbeResult extends DatasetProbeResult {
    * listed); `fetched`: how many were read from the store for this probe (0 when read or decoded before).
    */
   manifests?: { total: number, read: number, skipped: number, fetched: number,
-    /** With a table index: the manifests its record stood for (neither read nor needed). */
+    /** With a table index: the manifests its record stood for (neither read nor needed; not counted in `skipped`). */
     fromIndex?: number }
 }
 

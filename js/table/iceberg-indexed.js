@@ -93,7 +93,8 @@ export class IndexedIcebergScan {
     this.#refresh()
     const total = this.counts.total
     return { files: [...this.#kept, ...added.files],
-      manifests: { total, read: added.manifests.read, skipped: total - added.manifests.read, fetched: this.#io.stats.requests - this.#io.stats.retries - fetched, fromIndex: total - added.manifests.total } }
+      // read + skipped (by the summaries, of those added since) + fromIndex (the record's, still listed) = total
+      manifests: { total, read: added.manifests.read, skipped: added.manifests.skipped, fetched: this.#io.stats.requests - this.#io.stats.retries - fetched, fromIndex: total - added.manifests.total } }
   }
 
   /** Every live file: the record's and those of every manifest added since (one wave). */

@@ -80,6 +80,7 @@ describe('a table index over HTTP', () => {
     assert.equal(cold.result.files.length, 400)
     assert.deepEqual(cold.result.totals.index, { described: 400, notDescribed: 0, reasons: {} })
     assert.equal(cold.table.table.index?.unchanged, true)
+    assert.deepEqual(cold.result.manifests, { total: 50, read: 0, skipped: 0, fetched: 0, fromIndex: 50 })
 
     // Without the index the same probe reads every manifest (the id is in no partition summary).
     clearTableCache()
@@ -94,6 +95,7 @@ describe('a table index over HTTP', () => {
     const manifests = afterAppend.log.filter((r) => isManifest(r.path)).map((r) => path.basename(r.path)).sort()
     assert.deepEqual(manifests, ['manifest-s2-m0.avro', `snap-${table.metadata['current-snapshot-id']}-2-list.avro`])
     assert.deepEqual(afterAppend.log.filter((r) => r.method === 'HEAD').map((r) => r.path), [])
+    assert.deepEqual(afterAppend.result.manifests, { total: 51, read: 1, skipped: 0, fetched: 1, fromIndex: 50 })
     assert.deepEqual(kept(afterAppend.result, 0), [fresh.path])
     assert.deepEqual(kept(afterAppend.result, 1), [target.path])
     assert.equal(afterAppend.result.files.length, 402)
