@@ -16,7 +16,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'table', 'indexes', 'confirm', 'size', 'footer', 'index-builder', 'sidecar-formats', 'sidecar-build']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'table', 'table-index', 'indexes', 'confirm', 'size', 'footer', 'index-builder', 'sidecar-formats', 'sidecar-build']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -93,6 +93,7 @@ async function main() {
   if (want('transport')) result.transport = section('transport.js')
   if (want('dataset')) result.dataset = section('dataset.js')
   if (want('table')) result.table = section('table.js')
+  if (want('table-index')) result.tableIndex = section('table-index.js')
   if (want('indexes')) result.indexes = section('indexes.js')
   if (want('confirm')) result.confirm = section('confirm-match.js')
   if (want('index-builder')) result.indexBuilder = section('index-builder.js')
@@ -200,6 +201,12 @@ function print(result) {
     table(`A dataset of ${d.files} files (${d.rowGroups} row groups, no bloom filter), one value, server (own process) waits ${d.responseDelayMs} ms per response (medians of ${d.trials} interleaved trials)`,
       ['plan', 'rounds', 'window', 'requests', 'bytes', 'ms', 'client cpu ms', '× per-file loop', 'files kept'],
       Object.entries(d.plans).map(([name, p]) => [label[name] ?? name, p.rounds ?? '–', p.window ?? '–', p.requests ?? '–', p.bytes === null ? '–' : bytes(p.bytes), fmt(p.ms), fmt(p.cpuMs), fmt(base / p.ms), p.kept]))
+  }
+  if (result.tableIndex) {
+    const x = result.tableIndex
+    table(`A table index of ${x.files} files (Iceberg: ${x.manifests} manifests; Delta: ${x.commits} commits; ${x.rowsPerFile} rows each, id filters at fpp ${x.fpp}; built in ${fmt(x.builds.iceberg.seconds)} s / ${fmt(x.builds.delta.seconds)} s, ${bytes(x.builds.iceberg.bytes)} / ${bytes(x.builds.delta.bytes)}): cold openTable + one id probe, server (own process) waits ${x.responseDelayMs} ms per response (medians of ${x.trials} interleaved trials; answers ${x.correct ? 'match' : 'DO NOT match'} the writer's files)`,
+      ['plan', 'manifests / commits read', 'metadata requests', 'metadata bytes', 'index requests', 'index bytes', 'probe rounds', 'probe requests', 'files opened', 'ms', 'CPU ms'],
+      Object.entries(x.plans).map(([name, p]) => [name, p.manifestsRead ?? p.commitsRead ?? '–', p.metadataRequests, bytes(p.metadataBytes), p.indexRequests, bytes(p.indexBytes), p.probeRounds, p.probeRequests, p.filesOpened, fmt(p.ms), fmt(p.cpuMs)]))
   }
   if (result.table) {
     const x = result.table
@@ -342,6 +349,17 @@ function targets(result) {
     if (now.cold) {
       add(`the same, first probe of a fresh process (cold)`, '≤ 150 ms', `${fmt(now.cold.ms, 0)} ms (best ${fmt(now.cold.minMs, 0)}, client cpu ${fmt(now.cold.cpuMs, 0)} ms; warm ${fmt(now.ms, 0)} ms)`, now.cold.ms <= 150)
     }
+  }
+  if (result.tableIndex) {
+    const { files, manifests, plans } = result.tableIndex
+    const ice = plans['iceberg with index']
+    const iceAfter = plans['iceberg with index, after one append']
+    const delta = plans['delta with index']
+    const deltaAfter = plans['delta with index, after one append']
+    add(`table index, Iceberg of ${files} files / ${manifests} manifests, id probe, unchanged`, '0 manifests, probe ≤ 4 rounds', `${ice.manifestsRead} manifests, probe ${ice.probeRounds} rounds (open: ${ice.metadataRounds} metadata rounds, the index's beside them)`, ice.manifestsRead === 0 && ice.probeRounds <= 4)
+    add('table index, Iceberg, after one append', 'that snapshot\'s manifest only', `${iceAfter.manifestsRead} manifest read`, iceAfter.manifestsRead === 1)
+    add(`table index, Delta of ${files} files, id probe, unchanged`, '0 commits, probe ≤ 4 rounds', `${delta.commitsRead} commits, probe ${delta.probeRounds} rounds`, delta.commitsRead === 0 && delta.probeRounds <= 4)
+    add('table index, Delta, after one commit', 'that commit only', `${deltaAfter.commitsRead} commit read`, deltaAfter.commitsRead === 1)
   }
   if (result.dataset) {
     const { files, plans } = result.dataset

@@ -790,6 +790,14 @@ export interface OpenTableOptions extends Omit<OpenDatasetOptions, 'hivePartitio
   rebase?: (path: string) => string | URL | null | undefined
   /** Let the metadata name files outside the table's location: every one (true) or those under these prefixes. */
   allowOutside?: boolean | string[]
+  /**
+   * A sidecar index, as openDataset takes it. A table index (buildSidecarIndex(null, sink, { table }), docs/table-index.md) also
+   * records its snapshot or version: while the table is still there no manifest, manifest list or commit is read and no file is
+   * checked (table files are immutable); after later commits only theirs are read, files they add are probed without the index, files
+   * they remove are dropped, and deletes apply to confirmed rows as without it. A probe of a column it does not index reads the
+   * manifests as without it.
+   */
+  index?: OpenDatasetOptions['index']
 }
 
 export interface TableColumnType {
@@ -808,7 +816,9 @@ export interface TableProbeResult extends DatasetProbeResult {
    * the manifest list's partition summaries ruled out for every value and `where` (their files are not
    * listed); `fetched`: how many were read from the store for this probe (0 when read or decoded before).
    */
-  manifests?: { total: number, read: number, skipped: number, fetched: number }
+  manifests?: { total: number, read: number, skipped: number, fetched: number,
+    /** With a table index: the manifests its record stood for (neither read nor needed; not counted in `skipped`). */
+    fromIndex?: number }
 }
 
 /**
@@ -841,6 +851,13 @@ export interface ParquetTable extends ParquetDataset {
      * `retries`: the requests that were transient failures sent again (`requests` includes them).
      */
     metadataStats: IoStats
+    /**
+     * With a table index: whether the table was at its snapshot or version (unchanged); Iceberg: the manifests the record stood for and
+     * those added since; Delta: the commits read since (`replayed`: the log could not be followed from the record and was read whole).
+     */
+    index?: { unchanged: boolean, manifestsFromIndex?: number, manifestsAdded?: number, commitsRead?: number, replayed?: boolean,
+      /** The index's own reads so far (opening and its snapshot record included), when the table opened it. */
+      reads: { requests?: number, bytesFetched?: number, rounds?: number, heads?: number } }
   }
   /** What the metadata can prune, per column, and the snapshots (Iceberg) or version (Delta): `parquet-bloom inspect <table> --table auto`. */
   summary(): Promise<TableSummary>

@@ -60,7 +60,8 @@ const COMMANDS = {
   },
   'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' },
     'footer-key': { type: 'string' }, 'column-key': { type: 'string', multiple: true }, 'aad-prefix': { type: 'string' }, 'key-file': { type: 'string' } },
-  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' }, 'shard': { type: 'string' }, 'concurrency': { type: 'string' } },
+  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' }, 'shard': { type: 'string' }, 'concurrency': { type: 'string' },
+    'table': { type: 'string' } },
   'index merge': { 'output': { type: 'string', short: 'o' }, 'format': { type: 'string' }, 'json': { type: 'boolean' }, 'debug': { type: 'boolean' }, 'help': { type: 'boolean', short: 'h' } },
 }
 
@@ -212,6 +213,9 @@ Options:
                        old segment keeps its unchanged files
   --concurrency <n>    files read at once (default 32 when any input is a URL, else 8)
   --format 2|1         the index format (default 2; docs/sidecar-index.md)
+  --table <location>   a table index of this Iceberg or Delta table (no files given): its live files at the
+                       current snapshot or version, which the index records; probe --table … --index <index>
+                       then reads no manifest or commit while the table is unchanged (docs/table-index.md)
   --json               print the result as JSON
   --debug              show stack traces of errors
   -h, --help           this help
@@ -309,7 +313,8 @@ function parseIndexCommand(args) {
   const { values: options, positionals: files } = parsed
   if (options.help) return { kind: 'help', text: HELP[command] }
   const usage = (text) => new UsageError(`${text} (see parquet-bloom ${command} --help)`, command)
-  if (sub === 'add' ? files.length !== 1 : files.length === 0) throw usage(`${command} takes ${sub === 'add' ? 'one input file' : sub === 'merge' ? 'segments' : 'files or directories'}, got ${files.length}`)
+  if (options.table !== undefined && (sub !== 'build' || files.length)) throw usage('--table <location> names the table whose files are indexed: give no files with it')
+  if (options.table === undefined && (sub === 'add' ? files.length !== 1 : files.length === 0)) throw usage(`${command} takes ${sub === 'add' ? 'one input file' : sub === 'merge' ? 'segments' : 'files or directories'}, got ${files.length}`)
   if (!options.output) throw usage(`${command} needs -o <out>`)
   if (options.format !== undefined && !['1', '2'].includes(options.format)) throw usage(`--format must be 1 or 2, got ${JSON.stringify(options.format)}`)
   if (sub === 'merge') return { kind: 'run', command, files, options }

@@ -53,7 +53,8 @@ export function isTableInput(inputs, options) {
 async function openInput(input, options) {
   if (options.table !== undefined) {
     // A table without live files is a table at an empty snapshot: that is an answer, not a mistake.
-    return openTable(input, { format: options.table, snapshot: options.snapshot, version: options['table-version'], footerCache: options.footerCache, decryption: options.decryption })
+    return openTable(input, { format: options.table, snapshot: options.snapshot, version: options['table-version'], footerCache: options.footerCache, decryption: options.decryption,
+      ...(options.index !== undefined ? { index: options.index } : {}) })
   }
   const dataset = await openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(options.index !== undefined ? { index: options.index } : {}),
     ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })

@@ -37,13 +37,16 @@ export async function indexAdd(input, options) {
 export async function indexBuild(inputs, options) {
   const update = options.update && existsSync(options.output) ? options.output : undefined
   const format = options.format === undefined ? undefined : /** @type {1 | 2} */ (Number(options.format))
-  const result = await buildSidecarIndex(inputs, options.output, { columns: options.column, fpp: options.fpp, ndv: options.ndv, update, ...(format === undefined ? {} : { format }),
-    ...(options.shard ? { shard: options.shard } : {}), ...(options.concurrency ? { concurrency: options.concurrency } : {}) })
+  const result = await buildSidecarIndex(options.table !== undefined ? null : inputs, options.output, {
+    columns: options.column, fpp: options.fpp, ndv: options.ndv, update, ...(format === undefined ? {} : { format }),
+    ...(options.shard ? { shard: options.shard } : {}), ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    ...(options.table !== undefined ? { table: options.table } : {}) })
   const { blob, ...shape } = result
   if (options.json) return `${JSON.stringify({ output: options.output, ...(options.shard ? { shard: options.shard } : {}), ...shape }, null, 2)}\n`
   const shard = options.shard ? ` segment ${options.shard.index}/${options.shard.count}` : ''
   const lines = [`${options.output} (format ${result.format}${shard}): ${result.files} files, ${result.chunks} column chunks indexed (${result.rebuilt} files read, ${result.kept} kept, ${result.dropped} dropped), ${result.bytesWritten} bytes`]
   for (const s of result.skipped.slice(0, 10)) lines.push(`  ${s.file}${s.rowGroup !== undefined ? `, row group ${s.rowGroup}` : ''}${s.column ? `, column ${s.column}` : ''}: ${s.detail}`)
+  if (result.table) lines.push(`  the table index records ${result.table.format === 'iceberg' ? `snapshot ${result.table.snapshot}` : `version ${result.table.version}`}`)
   lines.push(...recordedValidatorLines(result.validators))
   return `${lines.join('\n')}\n`
 }

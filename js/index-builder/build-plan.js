@@ -118,7 +118,8 @@ export function buildReading(inputs, { concurrency, fetch, prefetchBytes }) {
  * filters. `known`: the validator when already known (an update's HEAD).
  * @param {string} input
  * @param {string} recorded the path the index records
- * @param {{ columns: string[], fpp: number, ndv: 'auto' | number, signal?: AbortSignal }} options
+ * @param {{ columns: string[], fpp: number, ndv: 'auto' | number, signal?: AbortSignal,
+ *   columnIn?: (layout: any, name: string) => string | null }} options
  * @param {ReturnType<typeof buildReading>} reading
  * @param {{ size: number, validator: string | null }} [known]
  * @returns {Promise<{ file: import('./sidecar-sliced-writer.js').SlicedFileInput, skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }> }>}
@@ -156,16 +157,21 @@ export async function readFileEntry(input, recorded, options, reading, known) {
     for (const name of options.columns) {
       let column
       try {
-        column = file.column(name)
+        // A table index names a column as the table does; a file's Parquet column may be found otherwise
+        // (by an Iceberg field id, or Delta's physical name): options.columnIn says which, null for none.
+        const found = options.columnIn ? options.columnIn(layout, name) : name
+        if (found === null) throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${file.name}: no column for ${name}`)
+        column = file.column(found)
       } catch (error) {
         if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
         skipped.push({ file: recorded, column: name, detail: 'the file has no such column' })
         continue
       }
       if (!FILTERABLE_TYPES.has(column.physicalType)) throw invalidArgument(`${file.name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
-      // Recorded by the column's dotted path, as probes name it.
-      columns[column.name] = { physicalType: column.physicalType, typeLength: column.typeLength ?? null, logicalType: column.logicalType ?? null }
-      leaves.push([column.name, column])
+      // Recorded by the column's dotted path, as probes name it (a table index: as the table names it).
+      const indexedName = options.columnIn ? name : column.name
+      columns[indexedName] = { physicalType: column.physicalType, typeLength: column.typeLength ?? null, logicalType: column.logicalType ?? null }
+      leaves.push([indexedName, column])
     }
     const ranges = joinedRanges(chunkRanges(layout, metadataOffset, leaves), reading.budget.total)
     const wanted = ranges.reduce((n, r) => n + r.end - r.start, 0)

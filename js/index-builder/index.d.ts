@@ -79,6 +79,28 @@ export interface SidecarBuildOptions {
   prefetchBytes?: number
   /** The fetch URLs are read (and HEAD-checked) with (default: Node's keep-alive transport, elsewhere the runtime's). */
   fetch?: typeof fetch
+  /**
+   * A table index (docs/table-index.md): the live data files of this Iceberg or Delta table (its root folder or URL, or
+   * { location, format, snapshot, version, fetch, headers, … } as openTable takes them) at its current (or given) snapshot or
+   * version, with that snapshot recorded in the index, so openTable(…, { index }) reads no manifest or commit while the table is
+   * still there. `files` is then ignored (pass null); always format 2; recorded paths are relative to the table's root.
+   */
+  table?: string | URL | ({ location: string | URL } & Pick<import('../index.js').OpenTableOptions, 'format' | 'snapshot' | 'version' | 'metadata' | 'rebase' | 'allowOutside' | 'fetch' | 'headers'>)
+}
+
+/** What a table index recorded: the snapshot (Iceberg) or version (Delta), and for Iceberg the `statistics` entry that would register it. */
+export interface TableIndexBuilt {
+  format: 'iceberg' | 'delta'
+  /** Iceberg: the snapshot id, as decimal digits. */
+  snapshot?: string
+  /** Delta: the version. */
+  version?: number
+  /**
+   * Iceberg: an entry for the table metadata's `statistics` list (table spec "Table Statistics"); set `statistics-path` to where the
+   * index is stored, and write `snapshot-id` and each blob's `snapshot-id` and `sequence-number` as JSON numbers (they are longs).
+   */
+  statistics?: { 'snapshot-id': string, 'statistics-path': string | null, 'file-size-in-bytes': number, 'file-footer-size-in-bytes': number,
+    'blob-metadata': Array<{ type: string, 'snapshot-id': string, 'sequence-number': string, fields: number[], properties?: Record<string, string> }> }
 }
 
 export interface SidecarMergeOptions {
@@ -102,8 +124,10 @@ export function mergeSidecarSegments(segments: Source[], sink: Sink, options?: S
 }>
 
 /** One sidecar index (a Puffin file, docs/sidecar-index.md) for many files. */
-export function buildSidecarIndex(files: string[], sink: Sink, options: SidecarBuildOptions): Promise<{
+export function buildSidecarIndex(files: string[] | null, sink: Sink, options: SidecarBuildOptions): Promise<{
   format: 1 | 2, files: number, rebuilt: number, kept: number, dropped: number, chunks: number, bytesWritten: number, blob?: Blob,
+  /** With `table`: what the table index recorded. */
+  table?: TableIndexBuilt
   /**
    * How many files the index records with each kind of validator — what a probe compares: an mtime (local paths) matches
    * the file read by its path only, never an ETag or Last-Modified over HTTP (build from the URLs for that); none: a file

@@ -37,6 +37,8 @@ const utf8 = new TextEncoder()
  *   last-modified, none) — what a probe will compare: an mtime matches the file read by its path only
  */
 export async function buildSidecarIndex(files, sink, options) {
+  // A table's live files at its snapshot, and the snapshot recorded beside them (js/index-builder/table-index-build.js).
+  if (options?.table !== undefined && options.table !== null) return (await import('./table-index-build.js')).buildTableIndex(sink, options)
   const { fpp = 0.01, ndv = 'auto', signal, format = 2 } = options ?? {}
   if (format !== 1 && format !== 2) throw invalidArgument(`format must be 1 or 2, got ${format}`)
   if (!Array.isArray(options?.columns) || !options.columns.length) throw invalidArgument('buildSidecarIndex needs options.columns: the columns to index')

@@ -26,12 +26,15 @@ export const PAGE_FILES = 64
 export class SlicedIndexWriter {
   /**
    * @param {{ write: (bytes: Uint8Array) => Promise<void>, written: number }} out the sink, after the Puffin magic
-   * @param {{ fpp: number, columns: string[], segmentBytes: number, writer: string, properties?: Record<string, string> }} options
+   * @param {{ fpp: number, columns: string[], segmentBytes: number, writer: string, properties?: Record<string, string>,
+   *   puffin?: { fields: number[], 'snapshot-id': number | bigint, 'sequence-number': number | bigint } }} options
+   *   properties: more footer properties (a segment's mark, js/index-builder/sidecar-segments.js); puffin: what every
+   *   blob's metadata says it was computed from (an Iceberg table index's field ids and snapshot); default: nothing of a table
    */
-  constructor(out, { fpp, columns, segmentBytes, writer, properties }) {
+  constructor(out, { fpp, columns, segmentBytes, writer, properties, puffin }) {
     this.out = out
-    /** more footer properties (a segment's mark, js/index-builder/sidecar-segments.js) */
     this.properties = properties
+    this.puffin = puffin
     this.fpp = fpp
     this.writer = writer
     this.columns = [...columns]
@@ -103,14 +106,22 @@ export class SlicedIndexWriter {
     this.segmentStart = end
   }
 
-  /** The remaining segment, the details, path hashes and files blobs, and the footer; returns the blobs written. */
-  async finish() {
+  /**
+   * The remaining segment, the details, path hashes and files blobs, and the footer; returns the blobs written.
+   * @param {Array<{ type: string, bytes: Uint8Array, properties?: Record<string, string> }>} [extra] blobs of a caller's
+   *   (a table index's snapshot record), written after the bit slices: the files blob stays right before the footer
+   */
+  async finish(extra = []) {
     await this.#flush()
     const n = this.details.length
     if (!this.segments.length) this.segments.push(0)
     const slicesLength = this.out.written - this.slicesStart
-    const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties })
+    const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, ...this.puffin, offset, length, properties })
     const blobs = [blob(SLICES_BLOB, this.slicesStart, slicesLength, {})]
+    for (const e of extra) {
+      blobs.push(blob(e.type, this.out.written, e.bytes.length, { ...e.properties, crc32: crc32Hex(e.bytes) }))
+      await this.out.write(e.bytes)
+    }
 
     const detailsStart = this.out.written
     const pages = []
@@ -152,8 +163,9 @@ export class SlicedIndexWriter {
     if (files.length !== filesPartLength(layout)) throw new RangeError('internal: the files blob is not the length its layout gives')
     blobs.push(blob(FILES_BLOB, this.out.written, files.length, { crc32: crc32Hex(files), version: '2', layout: encodeSlicedLayout(layout) }))
     await this.out.write(files)
-    await this.out.write(puffinFooter(blobs, { 'created-by': this.writer, ...this.properties }))
-    return { regions: this.regions.length, files: n }
+    const footer = puffinFooter(blobs, { 'created-by': this.writer, ...this.properties })
+    await this.out.write(footer)
+    return { regions: this.regions.length, files: n, blobs, footerBytes: footer.length }
   }
 }
 

@@ -14,7 +14,7 @@ const utf8 = new TextEncoder()
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 
 /**
- * @typedef {{ type: string, fields: number[], 'snapshot-id': number, 'sequence-number': number, offset: number, length: number,
+ * @typedef {{ type: string, fields: number[], 'snapshot-id': number | bigint, 'sequence-number': number | bigint, offset: number, length: number,
  *   'compression-codec'?: string, properties?: Record<string, string> }} BlobMetadata
  */
 
@@ -29,7 +29,9 @@ export function crc32Hex(bytes) {
  * @param {Record<string, string>} properties
  */
 export function puffinFooter(blobs, properties) {
-  const payload = utf8.encode(JSON.stringify({ blobs, properties }))
+  // Iceberg snapshot ids are longs past 2^53: a bigint is written as its exact digits.
+  const json = JSON.stringify({ blobs, properties }, (_, v) => (typeof v === 'bigint' ? `\u0000long:${v}` : v)).replace(/"\\u0000long:(-?\d+)"/g, '$1')
+  const payload = utf8.encode(json)
   const out = new Uint8Array(4 + payload.length + FOOTER_TAIL_BYTES)
   out.set(PUFFIN_MAGIC, 0)
   out.set(payload, 4)

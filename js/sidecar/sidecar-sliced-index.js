@@ -58,6 +58,8 @@ export class SlicedSidecarIndex {
   #regionBytes = new Map()
   #entries
   #byPath
+  /** @type {any} the Puffin footer */
+  #footer
 
   /**
    * @param {any} source its byte source, tail read
@@ -86,6 +88,7 @@ export class SlicedSidecarIndex {
     this.#boundsBytes = boundsBytes ?? DEFAULT_BOUNDS_BYTES
     this.#rounds = source.stats.requests
     this.#tailOffset = tailOffset
+    this.#footer = footer
     const held = cache.get(blobs.files.offset, blobs.files.offset + blobs.files.length)
     if (held) this.#takeFilesPart(held)
   }
@@ -149,6 +152,27 @@ export class SlicedSidecarIndex {
       entries.push({ path: d.path, size: d.size, validator: d.validator, numRows: d.numRows, columns, rowGroups })
     }
     this.#entries = entries
+  }
+
+  /** The Puffin metadata of a blob of this type (its properties are in the footer, read at open), or undefined. */
+  blobMetadata(type) {
+    return this.#footer.blobs.find((b) => b.type === type)
+  }
+
+  /**
+   * A blob of the Puffin file beside the sidecar's own (a table index's snapshot record), read whole in
+   * one counted wave (none when the tail read holds it), checked against its CRC-32; undefined when the
+   * file has no blob of that type.
+   * @param {string} type
+   * @returns {Promise<{ bytes: Uint8Array, metadata: any } | undefined>}
+   */
+  async readBlob(type, { signal } = /** @type {{ signal?: AbortSignal }} */ ({})) {
+    const blob = this.blobMetadata(type)
+    if (!blob) return undefined
+    let bytes = this.#cache.get(blob.offset, blob.offset + blob.length)
+    if (!bytes) await this.#wave([new RangeTask(blob.offset, blob.offset + blob.length, (read) => { bytes = read })], { signal })
+    if (blob.properties?.crc32 !== crc32Hex(bytes)) throw notAnIndex(this.#source.name, `its ${type} blob does not match its CRC-32`)
+    return { bytes, metadata: blob }
   }
 
   /** One stored bitset, whole (for copying into a new index): its region is read whole, the last few kept. */

@@ -109,15 +109,73 @@ function planFromListing(names, wanted) {
  * file described by its partition values and statistics (describeFiles).
  * @param {import('./table-io.js').TableIO} io
  * @param {import('./table-location.js').TableRoot} root
- * @param {{ version?: number, rebase?: any, allowOutside?: boolean | string[] }} options
+ * @param {{ version?: number, rebase?: any, allowOutside?: boolean | string[],
+ *   tableIndex?: Promise<import('./table-snapshot-record.js').SnapshotRecord | null>, tableIndexAt?: Promise<{ deltaVersion?: number } | null> }} options
+ *   tableIndex: a table index's record; tableIndexAt: the version its footer names, known before the record is read
  */
 export async function loadDelta(io, root, options = {}) {
-  const log = await readLog(io, root, options.version)
-  const { live, metaData, protocol } = await replayLog(io, root, log)
+  // A table index's snapshot record (js/table/table-index.js): the recorded version's live files, then only the commits after it.
+  // The recorded version is in the index's footer: the commits after it are read beside the record itself.
+  const at = await options.tableIndexAt
+  const reading = at?.deltaVersion !== undefined ? readLogSince(io, root, at.deltaVersion, options.version) : null
+  reading?.catch(() => {})
+  const record = await options.tableIndex
+  const since = record?.table === 'delta' && record.deltaVersion === at?.deltaVersion ? await reading : null
+  let log = since ?? await readLog(io, root, options.version)
+  let replayed = await replayLog(io, root, log, since ? record : null)
+  // A metaData action since that names another table: the record was not this table's; read the log whole.
+  if (since && record?.tableId !== undefined && replayed.metaData.id !== record.tableId) {
+    log = await readLog(io, root, options.version)
+    replayed = await replayLog(io, root, log)
+  }
+  const { live, metaData, protocol } = replayed
   const writer = 'delta'
   const { fields, files } = describeFiles(root, metaData, live, writer, options)
   const version = log.commits.length ? log.commits[log.commits.length - 1] : log.checkpointVersion
-  return { format: 'delta', version, metaData, protocol, writer, fields, files, columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none' }
+  return { format: 'delta', version, metaData, protocol, writer, fields, files, columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none',
+    ...(record?.table === 'delta' ? { indexed: since ? { unchanged: since.commits.length === 0, commitsRead: since.commits.length } : { unchanged: false, replayed: true } } : {}) }
+}
+
+/**
+ * The commits after a table index's recorded version `from`, and no checkpoint: from a listing, or by asking
+ * for the next versions a batch at a time (the first batch beside `_last_checkpoint`). Null when they
+ * cannot be had — a version before the recorded one was asked for, or the log no longer holds the commits
+ * after it (cleaned up behind a newer checkpoint): the log is then read as without an index.
+ * @param {number} from
+ */
+async function readLogSince(io, root, from, wanted) {
+  if (wanted !== undefined && wanted < from) return null
+  const log = (name) => logLocation(root, name)
+  const result = (commits, commitTexts) => ({ checkpointVersion: from, checkpointNames: [], checkpointBytes: [], commits, commitTexts })
+  const listing = await io.list(locationUnder(root, '_delta_log'))
+  if (listing) {
+    const { latest } = planFromListing(listing, wanted)
+    const names = new Set(listing)
+    const versions = Array.from({ length: Math.max(0, latest - from) }, (_, i) => from + 1 + i)
+    if (!versions.every((v) => names.has(`${pad(v)}.json`))) return null
+    return result(versions, await io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true }))
+  }
+  const commits = []
+  const commitTexts = []
+  let next = from + 1
+  for (let first = true; ; first = false) {
+    const count = wanted !== undefined ? wanted - next + 1 : COMMIT_BATCH
+    const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
+    const [batch, pointer] = await Promise.all([
+      io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true, optional: true }),
+      first ? io.read(log('_last_checkpoint'), { optional: true }) : null,
+    ])
+    const end = batch.indexOf(null)
+    const got = end < 0 ? batch : batch.slice(0, end)
+    // The next commit gone behind a newer checkpoint: the log was cleaned up past the recorded version.
+    if (first && got.length === 0 && pointer && Number(parseExactJson(textOf(pointer)).version) > from) return null
+    if (wanted !== undefined && got.length < versions.length) return null
+    commitTexts.push(...got)
+    commits.push(...versions.slice(0, got.length))
+    if (wanted !== undefined || end >= 0 || versions.length === 0) break
+    next += COMMIT_BATCH
+  }
+  return result(commits, commitTexts)
 }
 
 const logLocation = (root, name) => locationUnder(root, `_delta_log/${name}`)
@@ -172,10 +230,15 @@ async function readLog(io, root, wanted) {
  * The log replayed: the checkpoint (and its sidecars, read in one more wave), then each commit in order.
  * A file's identity is its path and its deletion vector.
  */
-async function replayLog(io, root, log) {
+async function replayLog(io, root, log, record = null) {
   const live = new Map()
-  let metaData
-  let protocol
+  let metaData = record?.metaData
+  let protocol = record?.protocol
+  // A table index's record stands for the checkpoint and commits up to its version.
+  for (const f of record?.files ?? []) {
+    const add = { path: f.path, size: f.size, partitionValues: f.partitionValues ?? {}, stats: f.stats, deletionVector: f.deletionVector ?? undefined }
+    live.set(fileKey(add), add)
+  }
   const apply = (action) => {
     if (action.add) live.set(fileKey(action.add), action.add)
     else if (action.remove) live.delete(fileKey(action.remove))
@@ -218,6 +281,8 @@ function describeFiles(root, metaData, live, writer, options) {
       partitions: deltaPartitions(fields, partitionColumns, add.partitionValues ?? {}),
       columnFacts: deltaFacts(fields, partitionColumns, add.stats, writer, prefixLength, add.stats_parsed),
       deletes: add.deletionVector ? [{ kind: 'dv', dv: add.deletionVector }] : [],
+      // The add action as logged, for a table index's record (js/index-builder/table-index-build.js).
+      logged: add,
       // By logical name, as a dataset `where` and people name them; empty means null.
       partitionValues: Object.fromEntries(fields.filter((f) => f.topLevel && partitionColumns.has(f.name)).map((f) => {
         const raw = add.partitionValues?.[f.physicalName] ?? add.partitionValues?.[f.name] ?? null

@@ -99,7 +99,8 @@ export function icebergColumnFacts(dataFile, fields, truncate, writer) {
  * Loads an Iceberg table's files at a snapshot.
  * @param {import('./table-io.js').TableIO} io
  * @param {import('./table-location.js').TableRoot} root
- * @param {{ metadata?: string, snapshot?: string | number | bigint, rebase?: any, allowOutside?: boolean | string[] }} options
+ * @param {{ metadata?: string, snapshot?: string | number | bigint, rebase?: any, allowOutside?: boolean | string[],
+ *   tableIndex?: Promise<import('./table-snapshot-record.js').SnapshotRecord | null> }} options tableIndex: a table index's record
  */
 export async function loadIceberg(io, root, options = {}) {
   const { location: metadataLocation, metadata } = await readIcebergMetadata(io, root, options)
@@ -121,24 +122,36 @@ export async function loadIceberg(io, root, options = {}) {
   const base = { format: 'iceberg', formatVersion, metadataLocation, metadata, snapshot, writer, fields, fieldsById: allFields, specs }
   if (!snapshot) return { ...base, files: [], deleteFiles: [], manifests: [], scan: null }
 
-  const listLocation = resolve(String(snapshot['manifest-list'])).location
-  const listed = snapshot['manifest-list']
-    ? (await io.readAllDecoded([listLocation], readAvroFile))[0].records
-    : (snapshot.manifests ?? []).map((path) => ({ manifest_path: path, partition_spec_id: 0, content: 0 }))
-  const manifests = listed.map((m, index) => ({
-    index,
-    location: resolve(m.manifest_path).location,
-    content: m.content ?? 0,
-    specId: m.partition_spec_id,
-    sequence: m.sequence_number ?? 0n,
-    summaries: m.partitions ?? null,
-  }))
-  const scan = new IcebergManifests(io, manifests, { specs, allFields, resolve, truncate, writer })
+  const listManifests = async () => {
+    const listed = snapshot['manifest-list']
+      ? (await io.readAllDecoded([resolve(String(snapshot['manifest-list'])).location], readAvroFile))[0].records
+      : (snapshot.manifests ?? []).map((path) => ({ manifest_path: path, partition_spec_id: 0, content: 0 }))
+    return listed.map((m, index) => ({
+      index,
+      path: m.manifest_path,
+      location: resolve(m.manifest_path).location,
+      content: m.content ?? 0,
+      specId: m.partition_spec_id,
+      sequence: m.sequence_number ?? 0n,
+      summaries: m.partitions ?? null,
+    }))
+  }
+  const context = { specs, allFields, resolve, truncate, writer }
+  // A table index's snapshot record (js/table/table-index.js): the manifest list is read only when the
+  // table has moved on since, and then only the manifests added since are.
+  const record = await options.tableIndex
+  if (record?.table === 'iceberg' && (record.tableId === undefined || record.tableId === metadata['table-uuid'])) {
+    const { IndexedIcebergScan } = await import('./iceberg-indexed.js')
+    const scan = await IndexedIcebergScan.open(io, record, { snapshot, listManifests, context })
+    return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests: scan.manifests, scan }
+  }
+  const manifests = await listManifests()
+  const scan = new IcebergManifests(io, manifests, context)
   return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests, scan }
 }
 
 /** The live entries of one decoded manifest as table files (data or delete files). */
-function manifestFiles(manifest, records, { specs, allFields, resolve, truncate, writer }) {
+export function manifestFiles(manifest, records, { specs, allFields, resolve, truncate, writer }) {
   const specFields = specs.get(manifest.specId) ?? []
   const factFields = [...allFields.values()]
   const out = []
@@ -254,7 +267,7 @@ const samePartition = (a, b) => a.specId === b.specId && a.partitions.every((p, 
  * sequence number ≥ the data file's, equality deletes of a greater one; in the same partition, or
  * global (unpartitioned spec) for equality deletes.
  */
-function attachDeletes(files, deleteFiles) {
+export function attachDeletes(files, deleteFiles) {
   for (const file of files) {
     file.deletes = []
     for (const del of deleteFiles) {

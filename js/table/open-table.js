@@ -41,7 +41,15 @@ export class ParquetTable extends ParquetDataset {
   /** openTable's own `where`, which a probe's replaces (as the dataset's options are merged). */
   #where
 
-  constructor(table, options) {
+  /** The sidecar this table opened and closes (a table index, or an index of files opened for it). */
+  #ownedIndex
+
+  /**
+   * @param {any} table the loaded table
+   * @param {Record<string, any>} options
+   * @param {{ close(): Promise<void> } | null} [ownedIndex] an opened sidecar the table closes
+   */
+  constructor(table, options, ownedIndex = null) {
     const byPath = new Map(table.files.map((f) => [f.path, f]))
     const keysFor = new WeakMap()
     const fieldOf = (column) => fieldNamed(table, column)
@@ -69,6 +77,13 @@ export class ParquetTable extends ParquetDataset {
     this.#table = table
     this.#byPath = byPath
     this.#where = options.where
+    this.#ownedIndex = ownedIndex ?? (typeof options.index?.record === 'object' ? options.index : null)
+  }
+
+  /** Releases the sidecar index the table opened. */
+  async close() {
+    await super.close()
+    await this.#ownedIndex?.close()
   }
 
   /** What the table is: format, snapshot or version, the writer, its live files (read so far) and their deletes. */
@@ -78,6 +93,8 @@ export class ParquetTable extends ParquetDataset {
       format: t.format,
       ...(t.format === 'iceberg' ? { snapshot: t.snapshot ? String(t.snapshot['snapshot-id']) : null, formatVersion: t.formatVersion, metadataLocation: t.metadataLocation,
         manifests: t.scan?.counts ?? { total: 0, read: 0 } } : { version: t.version }),
+      // With a table index: whether the table was at its snapshot, and what was read since.
+      ...(t.scan?.indexed ?? t.indexed ? { index: { ...(t.scan?.indexed ?? t.indexed), reads: { ...this.#ownedIndex?.stats } } } : {}),
       writer: t.writer,
       columns: t.fields.map((f) => ({ name: f.name, type: f.type })),
       files: t.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes.map((d) => d.kind) })),
@@ -100,6 +117,8 @@ export class ParquetTable extends ParquetDataset {
   /** Files the dataset does not know yet join it (an Iceberg manifest just read). */
   #know(files) {
     const fresh = files.filter((f) => !this.#byPath.has(f.path))
+    // A file a table index's record described (no bounds) gives way to its manifest entry, once read.
+    for (const f of files) if (this.#byPath.get(f.path)?.fromIndex && !f.fromIndex) this.#byPath.set(f.path, f)
     for (const f of fresh) this.#byPath.set(f.path, f)
     if (fresh.length) this[ADD_FILES](fresh.map(descriptorOf))
   }
@@ -216,7 +235,36 @@ export class ParquetTable extends ParquetDataset {
  *   every openDataset / openParquet option
  */
 export async function openTable(location, options = {}) {
-  const table = await loadTable(location, { ...options, lazy: true })
+  // A sidecar index is opened beside the table's pointer: a table index's snapshot record decides what of the metadata is read.
+  const indexing = options.index !== undefined && options.index !== null ? import('./table-index.js').then((m) => m.openTableIndex(options.index, indexReading(options))) : null
+  indexing?.catch(() => {})
+  let table
+  try {
+    table = await loadTable(location, { ...options, lazy: true,
+      ...(indexing ? { tableIndex: indexing.then((opened) => opened.record), tableIndexAt: indexing.then((opened) => opened.at) } : {}) })
+  } catch (error) {
+    const opened = await indexing?.catch(() => null)
+    if (opened?.owned) await opened.sidecar.close()
+    throw error
+  }
   const rest = Object.fromEntries(Object.entries(options).filter(([k]) => !TABLE_OPTIONS.includes(k)))
-  return new ParquetTable(table, rest)
+  if (!indexing) return new ParquetTable(table, rest)
+  const opened = await indexing
+  let record
+  try {
+    record = await opened.record
+  } catch (error) {
+    if (opened.owned) await opened.sidecar.close()
+    throw error
+  }
+  const { TableSidecar } = await import('./table-index.js')
+  // An index without a record (built from files) is asked as openDataset asks one: by stat or HEAD of each file.
+  const index = record ? new TableSidecar(opened.sidecar, record, table, opened.owned) : opened.sidecar
+  return new ParquetTable(table, { ...rest, index }, record || !opened.owned ? null : opened.sidecar)
+}
+
+/** The reading options openSidecarIndex takes, from openTable's. */
+function indexReading(options) {
+  const { fetch, headers, signal, requestTimeoutMs, userAgent, retries } = options
+  return Object.fromEntries(Object.entries({ fetch, headers, signal, requestTimeoutMs, userAgent, retries }).filter(([, v]) => v !== undefined))
 }

@@ -152,6 +152,10 @@ function tableMembers(t: ParquetTable): Every<ParquetTable> {
       writer: info.writer, columns: info.columns.map((c) => ({ name: c.name, type: tableColumnType(c.type) }) satisfies Every<ParquetTable['table']['columns'][number]>),
       files: info.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes satisfies Array<'position' | 'equality' | 'dv'> }) satisfies Every<ParquetTable['table']['files'][number]>),
       metadataStats: ioFields(info.metadataStats),
+      index: info.index && ({ unchanged: info.index.unchanged satisfies boolean, manifestsFromIndex: info.index.manifestsFromIndex, manifestsAdded: info.index.manifestsAdded,
+        commitsRead: info.index.commitsRead, replayed: info.index.replayed,
+        reads: { requests: info.index.reads.requests, bytesFetched: info.index.reads.bytesFetched, rounds: info.index.reads.rounds, heads: info.index.reads.heads } satisfies Every<NonNullable<ParquetTable['table']['index']>['reads']>,
+      } satisfies Every<NonNullable<ParquetTable['table']['index']>>),
     } satisfies Every<ParquetTable['table']>,
     summary: t.summary().then(summaryFields),
   }
@@ -159,7 +163,7 @@ function tableMembers(t: ParquetTable): Every<ParquetTable> {
 
 function tableResultFields(r: TableProbeResult): Every<TableProbeResult> {
   const m = r.manifests
-  return { ...resultFields(r), manifests: m && ({ total: m.total, read: m.read, skipped: m.skipped, fetched: m.fetched } satisfies Every<NonNullable<TableProbeResult['manifests']>>) }
+  return { ...resultFields(r), manifests: m && ({ total: m.total, read: m.read, skipped: m.skipped, fetched: m.fetched, fromIndex: m.fromIndex } satisfies Every<NonNullable<TableProbeResult['manifests']>>) }
 }
 
 export async function consumeDataset(url: string): Promise<unknown[]> {

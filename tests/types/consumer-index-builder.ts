@@ -21,6 +21,7 @@ const addOptions: Required<AddIndexesOptions> = {
 const buildOptions: Required<SidecarBuildOptions> = {
   columns: ['user_id'], fpp: 0.01, ndv: 1000, base: '/data', update: '/data/_index.puffin', segmentBytes: 32 << 20, format: 2, signal,
   shard: { index: 3, count: 16 }, concurrency: 64, prefetchBytes: 64 << 20, fetch: globalThis.fetch,
+  table: { location: 'https://bucket.example.com/warehouse/events/', format: 'iceberg', snapshot: '3055729675574597', headers: { authorization: 'Bearer x' } },
 }
 
 const mergeOptions: Required<SidecarMergeOptions> = { format: 2, segmentBytes: 32 << 20, fetch: globalThis.fetch, signal }
@@ -54,6 +55,11 @@ function builtFields(b: Built): Every<Built> {
     format: b.format, files: b.files, rebuilt: b.rebuilt, kept: b.kept, dropped: b.dropped, chunks: b.chunks, bytesWritten: b.bytesWritten, blob: b.blob,
     validators: { mtime: b.validators.mtime, etag: b.validators.etag, 'last-modified': b.validators['last-modified'], none: b.validators.none } satisfies Every<Built['validators']>,
     skipped: b.skipped.map((s) => ({ file: s.file, rowGroup: s.rowGroup, column: s.column, detail: s.detail }) satisfies Every<Built['skipped'][number]>),
+    table: b.table && ({ format: b.table.format, snapshot: b.table.snapshot, version: b.table.version,
+      statistics: b.table.statistics && ({ 'snapshot-id': b.table.statistics['snapshot-id'], 'statistics-path': b.table.statistics['statistics-path'],
+        'file-size-in-bytes': b.table.statistics['file-size-in-bytes'], 'file-footer-size-in-bytes': b.table.statistics['file-footer-size-in-bytes'],
+        'blob-metadata': b.table.statistics['blob-metadata'].map((m) => ({ type: m.type, 'snapshot-id': m['snapshot-id'], 'sequence-number': m['sequence-number'], fields: m.fields, properties: m.properties })) }),
+    } satisfies Every<NonNullable<Built['table']>>),
   }
 }
 

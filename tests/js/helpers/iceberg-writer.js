@@ -151,6 +151,12 @@ async function writeManifest(dir, name, entries, { content, snapshotId, sequence
   }
 }
 
+/** A manifest of data files all ADDED by one snapshot, and its record in a manifest list. */
+function writeDataManifest(dir, name, members, rows, snapshotId, sequence) {
+  return writeManifest(dir, name, members.map((f) => dataEntry(f, rows, snapshotId, sequence)),
+    { content: 0, snapshotId, sequence, days: members.map((f) => f.day), rows: members.length * rows })
+}
+
 /**
  * A position delete file (spec "Position Delete Files": file_path and pos, field ids 2147483546 and
  * 2147483545) removing rows of one data file, in the data file's partition.
@@ -187,8 +193,9 @@ async function writeManifestList(dir, snapshotId, sequence, records) {
  *   appends `files` more data files (the days going on) in a manifest of their own and position deletes of rows of
  *   earlier files (row positions within the file) in a delete manifest; the first snapshot stays, as time travel sees it.
  * @returns {Promise<{ root: string, files: any[], rows: number, manifests: number, filesPerManifest: number,
- *   snapshots: string[], deletes: Array<{ path: string, of: string, positions: number[] }> }>} files: every data file
- *   written with its ids and `snapshot` (the first to hold it); snapshots: their ids, oldest first
+ *   snapshots: string[], deletes: Array<{ path: string, of: string, positions: number[] }>, listRecords: any[], metadata: any }>}
+ *   files: every data file written with its ids, `snapshot` (the first to hold it) and `manifest`; snapshots: their ids,
+ *   oldest first; listRecords: the current snapshot's manifest list; metadata: its metadata.json (appendIcebergSnapshot takes them)
  */
 export async function writeIcebergTable(dir, { files = 1000, manifests = 50, rows = 64, filesPerDay, then } = {}) {
   const filesPerManifest = Math.ceil(files / manifests)
@@ -200,21 +207,24 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
   for (let m = 0; m < manifests; m++) {
     const members = written.slice(m * filesPerManifest, (m + 1) * filesPerManifest)
     if (!members.length) break
-    listRecords.push(await writeManifest(dir, `metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`, members.map((f) => dataEntry(f, rows, SNAPSHOT_ID, 1)),
-      { content: 0, snapshotId: SNAPSHOT_ID, sequence: 1, days: members.map((f) => f.day), rows: members.length * rows }))
+    const record = await writeDataManifest(dir, `metadata/manifest-${String(m).padStart(3, '0')}-m0.avro`, members, rows, SNAPSHOT_ID, 1)
+    for (const f of members) f.manifest = record.manifest_path
+    listRecords.push(record)
   }
   const listName = await writeManifestList(dir, SNAPSHOT_ID, 1, listRecords)
   const now = 1767225600000
   const snapshots = [{ 'snapshot-id': SNAPSHOT_ID, 'sequence-number': 1, 'timestamp-ms': now, 'manifest-list': `${TABLE_LOCATION}/${listName}`,
     summary: { operation: 'append', 'added-data-files': String(files) }, 'schema-id': 0 }]
   const deletes = []
+  let currentRecords = listRecords
   if (then) {
     const added = []
     for (let k = files; k < files + then.files; k++) added.push({ ...await writeDataFile(dir, k, dayOf(k, perDay), rows), snapshot: String(SECOND_SNAPSHOT_ID) })
     written.push(...added)
     const records = [...listRecords]
-    records.push(await writeManifest(dir, 'metadata/manifest-s2-data.avro', added.map((f) => dataEntry(f, rows, SECOND_SNAPSHOT_ID, 2)),
-      { content: 0, snapshotId: SECOND_SNAPSHOT_ID, sequence: 2, days: added.map((f) => f.day), rows: added.length * rows }))
+    const record = await writeDataManifest(dir, 'metadata/manifest-s2-data.avro', added, rows, SECOND_SNAPSHOT_ID, 2)
+    for (const f of added) f.manifest = record.manifest_path
+    records.push(record)
     for (const { file, positions } of then.deletes) {
       const of = written[file]
       deletes.push(await writePositionDeletes(dir, `data/day=${of.day}/deletes-${String(file).padStart(5, '0')}.parquet`, of, positions))
@@ -226,6 +236,7 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
       records.push(await writeManifest(dir, 'metadata/manifest-s2-deletes.avro', entries,
         { content: 1, snapshotId: SECOND_SNAPSHOT_ID, sequence: 2, days: deletes.map((d) => d.day), rows: deletes.reduce((n, d) => n + d.positions.length, 0) }))
     }
+    currentRecords = records
     const secondList = await writeManifestList(dir, SECOND_SNAPSHOT_ID, 2, records)
     snapshots.push({ 'snapshot-id': SECOND_SNAPSHOT_ID, 'parent-snapshot-id': SNAPSHOT_ID, 'sequence-number': 2, 'timestamp-ms': now + 3_600_000,
       'manifest-list': `${TABLE_LOCATION}/${secondList}`, summary: { operation: 'overwrite', 'added-data-files': String(then.files), 'added-delete-files': String(deletes.length) }, 'schema-id': 0 })
@@ -240,5 +251,52 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
   }
   await writeFile(path.join(dir, 'metadata/v1.metadata.json'), JSON.stringify(metadata, null, 2))
   await writeFile(path.join(dir, 'metadata/version-hint.text'), '1')
-  return { root: dir, files: written, rows, manifests: listRecords.length, filesPerManifest, snapshots: snapshots.map((s) => String(s['snapshot-id'])), deletes }
+  return { root: dir, files: written, rows, manifests: listRecords.length, filesPerManifest, snapshots: snapshots.map((s) => String(s['snapshot-id'])), deletes,
+    listRecords: currentRecords, metadata }
+}
+
+/**
+ * Appends one snapshot to a table writeIcebergTable wrote (a fast append, as Iceberg's AppendFiles does):
+ * `files` new data files (their own day) in one new manifest, a manifest list of the old manifests and
+ * the new one, metadata v(n+1).json and the version hint. With `dropManifests` (indexes into the manifest
+ * list), those manifests leave the list: their files are no longer the table's (a delete of whole
+ * manifests' files). Returns the table as writeIcebergTable does, with `added` and `removed`.
+ * @param {Awaited<ReturnType<typeof writeIcebergTable>>} table
+ * @param {{ files?: number, dropManifests?: number[] }} [change]
+ */
+export async function appendIcebergSnapshot(table, { files = 1, dropManifests = [] } = {}) {
+  const dir = table.root
+  const first = Math.max(...table.files.map((f) => f.index)) + 1
+  const day = EPOCH_DAY + 10_000 + table.metadata.snapshots.length
+  const added = []
+  for (let k = first; k < first + files; k++) added.push(await writeDataFile(dir, k, day, table.rows))
+  const sequence = table.metadata['last-sequence-number'] + 1
+  const snapshotId = SNAPSHOT_ID + sequence - 1
+  const dropped = new Set(dropManifests.map((m) => table.listRecords[m].manifest_path))
+  const kept = table.listRecords.filter((r) => !dropped.has(r.manifest_path))
+  const listRecords = added.length ? [...kept, await writeDataManifest(dir, `metadata/manifest-s${sequence}-m0.avro`, added, table.rows, snapshotId, sequence)] : kept
+  const metadata = await writeSnapshot(dir, { snapshots: table.metadata.snapshots, listRecords, snapshotId, sequence, version: sequence, addedFiles: files })
+  const removed = table.files.filter((f) => f.manifest !== undefined && dropped.has(f.manifest))
+  return { ...table, files: [...table.files.filter((f) => !removed.includes(f)), ...added.map((f) => ({ ...f, manifest: listRecords[listRecords.length - 1].manifest_path }))],
+    manifests: listRecords.length, listRecords, metadata, added, removed }
+}
+
+/** The snapshot's manifest list, metadata v<version>.json naming it current, and the version hint. */
+async function writeSnapshot(dir, { snapshots, listRecords, snapshotId, sequence, version, addedFiles }) {
+  const listName = `metadata/snap-${snapshotId}-${sequence}-list.avro`
+  await writeFile(path.join(dir, listName), await avroFile(MANIFEST_FILE, listRecords, { 'snapshot-id': String(snapshotId), 'sequence-number': String(sequence), 'format-version': '2' }))
+  const now = 1767225600000 + sequence * 1000
+  const snapshot = { 'snapshot-id': snapshotId, ...(snapshots.length ? { 'parent-snapshot-id': snapshots[snapshots.length - 1]['snapshot-id'] } : {}), 'sequence-number': sequence,
+    'timestamp-ms': now, 'manifest-list': `${TABLE_LOCATION}/${listName}`, summary: { operation: 'append', 'added-data-files': String(addedFiles) }, 'schema-id': 0 }
+  const all = [...snapshots, snapshot]
+  const metadata = {
+    'format-version': 2, 'table-uuid': '5b0a6e0c-2f7e-4c1a-9a3e-0d9b1c6f4a21', location: TABLE_LOCATION, 'last-sequence-number': sequence, 'last-updated-ms': now,
+    'last-column-id': 2, 'current-schema-id': 0, schemas: [SCHEMA], 'default-spec-id': 0, 'partition-specs': [SPEC], 'last-partition-id': 1000,
+    'default-sort-order-id': 0, 'sort-orders': [{ 'order-id': 0, fields: [] }], properties: {}, 'current-snapshot-id': snapshotId,
+    snapshots: all, 'snapshot-log': all.map((s) => ({ 'snapshot-id': s['snapshot-id'], 'timestamp-ms': s['timestamp-ms'] })), 'metadata-log': [],
+    refs: { main: { 'snapshot-id': snapshotId, type: 'branch' } },
+  }
+  await writeFile(path.join(dir, `metadata/v${version}.metadata.json`), JSON.stringify(metadata, null, 2))
+  await writeFile(path.join(dir, 'metadata/version-hint.text'), String(version))
+  return metadata
 }

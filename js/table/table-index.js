@@ -1,0 +1,106 @@
+// openTable(…, { index }) with a table index (docs/table-index.md): a format-2 sidecar index whose Puffin
+// file also records the snapshot it was built at (js/table/table-snapshot-record.js). Opened beside the
+// table's pointer; its record lets the table be loaded without its manifests or log while it is at that
+// snapshot (js/table/iceberg-indexed.js, js/table/delta.js), and its files are matched to the sidecar's
+// entries by the identity the record keeps — table files are immutable, so no file is checked by a stat
+// or HEAD. A file the record does not list (added since) is never answered from the index.
+import { TABLE_SNAPSHOT_BLOB } from '../sidecar/sidecar-blobs.js'
+import { openSidecarIndex } from '../sidecar/sidecar-index.js'
+import { StaleReason } from '../sidecar/sidecar-currency.js'
+import { decodeSnapshotRecord } from './table-snapshot-record.js'
+
+/**
+ * Opens the sidecar of openTable's `index` (or takes one already open): what its footer says of the
+ * snapshot record (`at`: the Delta version, known after the tail read, so the log can be read beside the
+ * record), and the record being read, if it has one (a format-2 index built with `table`).
+ * @param {any} given anything openSidecarIndex takes, or an opened index
+ * @param {Record<string, any>} options openSidecarIndex's reading options
+ * @returns {Promise<{ sidecar: any, owned: boolean, at: { deltaVersion?: number } | null,
+ *   record: Promise<import('./table-snapshot-record.js').SnapshotRecord | null> }>}
+ */
+export async function openTableIndex(given, options) {
+  const owned = typeof given?.probe !== 'function'
+  const sidecar = owned ? await openSidecarIndex(given, options) : given
+  const metadata = typeof sidecar.blobMetadata === 'function' ? sidecar.blobMetadata(TABLE_SNAPSHOT_BLOB) : undefined
+  const version = Number(metadata?.properties?.['delta-version'])
+  const record = metadata
+    ? sidecar.readBlob(TABLE_SNAPSHOT_BLOB, { signal: options.signal }).then((blob) => decodeSnapshotRecord(blob.bytes, String(given?.name ?? given)))
+    : Promise.resolve(null)
+  record.catch(() => {}) // awaited by openTable, which closes the sidecar when it fails
+  return { sidecar, owned, at: metadata ? { ...(Number.isSafeInteger(version) ? { deltaVersion: version } : {}) } : null, record }
+}
+
+/** Whether the record was made of this table: Iceberg's table-uuid, Delta's metaData id (when both are known). */
+export function recordOfTable(record, table) {
+  const recorded = record.tableId
+  const found = table.format === 'iceberg' ? table.metadata?.['table-uuid'] : table.metaData?.id
+  return record.table === table.format && (recorded === undefined || found === undefined || recorded === found)
+}
+
+/**
+ * What a table's dataset asks as its sidecar index (js/dataset/dataset-index.js): files the record lists,
+ * with the size it records, are asked of the sidecar by their recorded identity; the others answer
+ * not described (`missing-from-index`: added since; `size-differs`).
+ */
+export class TableSidecar {
+  #sidecar
+  #owned
+  #table
+  /** @type {Map<string, import('./table-snapshot-record.js').RecordedFile>} */
+  #recorded
+  #sameTable
+
+  /**
+   * @param {any} sidecar the opened sidecar index
+   * @param {import('./table-snapshot-record.js').SnapshotRecord} record
+   * @param {any} table the loaded table (js/table/load-table.js): its `files` grow as manifests are read
+   * @param {boolean} owned whether closing the table closes the sidecar
+   */
+  constructor(sidecar, record, table, owned) {
+    this.#sidecar = sidecar
+    this.#owned = owned
+    this.#table = table
+    // By the path the metadata writes (the recorded file's); the sidecar knows it by its path relative to the table's root.
+    this.#recorded = new Map(record.files.map((f) => [f.path, f]))
+    this.#sameTable = recordOfTable(record, table)
+    this.record = record
+  }
+
+  get stats() {
+    return this.#sidecar.stats
+  }
+
+  get columns() {
+    return this.#sidecar.columns
+  }
+
+  /**
+   * The sidecar's probe of a table's files, named by location (as the dataset knows them).
+   * @param {string} column
+   * @param {unknown[]} values
+   * @param {{ files: Array<{ path: string }>, signal?: AbortSignal }} options
+   */
+  async probe(column, values, { files, signal }) {
+    const byLocation = new Map(this.#table.files.map((f) => [String(f.location), f]))
+    const out = new Array(files.length)
+    const asked = []
+    const notDescribed = (i, reason, detail) => { out[i] = { path: files[i].path, current: false, reason, detail, rowGroups: [] } }
+    files.forEach((spec, i) => {
+      const file = byLocation.get(spec.path)
+      const recorded = file && this.#sameTable ? this.#recorded.get(file.writtenPath ?? file.logged?.path) : undefined
+      if (!this.#sameTable) notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the table index was built for another table')
+      else if (!recorded) notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the file is not in the table index: added to the table after the snapshot it was built at')
+      else if (recorded.size !== file.size) notDescribed(i, StaleReason.SIZE_DIFFERS, `the table lists ${file.size} bytes, the index recorded ${recorded.size}`)
+      else asked.push([i, { path: file.path, size: recorded.size, validator: recorded.validator }])
+    })
+    if (asked.length) {
+      const result = await this.#sidecar.probe(column, values, { files: asked.map(([, spec]) => spec), signal, validate: false })
+      result.files.forEach((entry, j) => { out[asked[j][0]] = { ...entry, path: files[asked[j][0]].path } })
+    }
+    return { column, files: out }
+  }
+
+  async close() {
+    if (this.#owned) await this.#sidecar.close()
+  }
+}
