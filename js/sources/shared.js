@@ -146,8 +146,15 @@ export class SourceBase {
   async close() {
     if (this.#closed) return
     this.#closed = true
-    this.#closeController.abort(new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`, { source: this.#name }))
+    // Only reads in flight watch the signal: a file closed after its last read (nearly always) needs no
+    // abort, whose error alone costs more than the rest of close(). A read begun later aborts it (_operation).
+    if (watchers.get(this.#closeController.signal)?.size) this.#abortOnClose()
     await this._close()
+  }
+
+  #abortOnClose() {
+    if (this.#closeController.signal.aborted) return
+    this.#closeController.abort(new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`, { source: this.#name }))
   }
 
   /** @protected */
@@ -213,6 +220,7 @@ export class SourceBase {
    * @returns {Promise<T>}
    */
   async _operation(what, signal, fn, { timeout = true } = {}) {
+    if (this.#closed) this.#abortOnClose()
     return runOperation(what, this.#name, [this.#signal, signal, this.#closeController.signal], timeout ? this.#requestTimeoutMs : undefined,
       fn, (error) => this._ioError(error, what))
   }
