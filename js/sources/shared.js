@@ -337,7 +337,10 @@ export class Operation {
   #cleanups = []
   #what
   #source
+  /** @type {Promise<never> | undefined} rejects with the abort: made by the first race() */
   #abortedPromise
+  /** @type {((error: unknown) => void) | undefined} */
+  #rejectAborted
 
   /**
    * @param {string} what
@@ -348,13 +351,6 @@ export class Operation {
   constructor(what, source, signals, timeoutMs) {
     this.#what = what
     this.#source = source
-    let reject
-    this.#abortedPromise = new Promise((_, r) => { reject = r })
-    this.#abortedPromise.catch(() => {}) // only ever observed through race()
-    const onAbort = () => {
-      if (this.#controller.signal.reason !== STOPPED_ON_PURPOSE) reject(this.abortError())
-    }
-    this.#controller.signal.addEventListener('abort', onAbort, { once: true })
     for (const signal of signals) {
       if (!signal) continue
       if (signal.aborted) {
@@ -389,6 +385,12 @@ export class Operation {
 
   /** Settles like promise, or rejects with ABORTED as soon as the operation is aborted. */
   race(promise) {
+    if (!this.#abortedPromise) {
+      // Made on first use, not per operation: most operations end without racing an abort.
+      this.#abortedPromise = new Promise((_, reject) => { this.#rejectAborted = reject })
+      this.#abortedPromise.catch(() => {}) // only ever observed through race()
+      if (this.aborted) this.#rejectAborted?.(this.abortError())
+    }
     return Promise.race([promise, this.#abortedPromise])
   }
 
@@ -409,6 +411,8 @@ export class Operation {
   }
 
   #abort(reason) {
-    if (!this.#controller.signal.aborted) this.#controller.abort(reason)
+    if (this.#controller.signal.aborted) return
+    this.#controller.abort(reason)
+    if (reason !== STOPPED_ON_PURPOSE) this.#rejectAborted?.(this.abortError())
   }
 }
