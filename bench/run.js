@@ -1,7 +1,7 @@
 // `npm run bench` (through scripts/bench.sh): runs every benchmark section in its own Node process, the
 // native Google Benchmark binary before and after the JS throughput section, prints the tables and the
 // targets, and writes everything to bench/results/latest.json with the machine it ran on.
-//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,table,indexes,confirm,size,footer,index-builder,sidecar-formats,sidecar-build] [--no-native]
+//   node bench/run.js [--quick] [--only throughput,allocations,memory,wire,rounds,transport,dataset,dataset-scale,table,table-index,indexes,confirm,size,footer,index-builder,sidecar-formats,sidecar-build] [--no-native]
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -16,7 +16,7 @@ import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '..')
 const NATIVE_BINARY = path.join(root, process.env.PB_BUILD_DIR ?? 'build', 'bench', 'pb_bench')
-const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'table', 'table-index', 'indexes', 'confirm', 'size', 'footer', 'index-builder', 'sidecar-formats', 'sidecar-build']
+const SECTIONS = ['throughput', 'allocations', 'memory', 'wire', 'rounds', 'transport', 'dataset', 'dataset-scale', 'table', 'table-index', 'indexes', 'confirm', 'size', 'footer', 'index-builder', 'sidecar-formats', 'sidecar-build']
 const MiB = 1 << 20
 const KiB = 1024
 
@@ -92,6 +92,7 @@ async function main() {
   if (want('rounds')) result.rounds = section('rounds.js')
   if (want('transport')) result.transport = section('transport.js')
   if (want('dataset')) result.dataset = section('dataset.js')
+  if (want('dataset-scale')) result.datasetScale = section('dataset-scale.js')
   if (want('table')) result.table = section('table.js')
   if (want('table-index')) result.tableIndex = section('table-index.js')
   if (want('indexes')) result.indexes = section('indexes.js')
@@ -207,6 +208,22 @@ function print(result) {
     table(`A table index of ${x.files} files (Iceberg: ${x.manifests} manifests; Delta: ${x.commits} commits; ${x.rowsPerFile} rows each, id filters at fpp ${x.fpp}; built in ${fmt(x.builds.iceberg.seconds)} s / ${fmt(x.builds.delta.seconds)} s, ${bytes(x.builds.iceberg.bytes)} / ${bytes(x.builds.delta.bytes)}): cold openTable + one id probe, server (own process) waits ${x.responseDelayMs} ms per response (medians of ${x.trials} interleaved trials; answers ${x.correct ? 'match' : 'DO NOT match'} the writer's files)`,
       ['plan', 'manifests / commits read', 'metadata requests', 'metadata bytes', 'index requests', 'index bytes', 'probe rounds', 'probe requests', 'files opened', 'ms', 'CPU ms'],
       Object.entries(x.plans).map(([name, p]) => [name, p.manifestsRead ?? p.commitsRead ?? '–', p.metadataRequests, bytes(p.metadataBytes), p.indexRequests, bytes(p.indexBytes), p.probeRounds, p.probeRequests, p.filesOpened, fmt(p.ms), fmt(p.cpuMs)]))
+  }
+  if (result.datasetScale) {
+    const x = result.datasetScale
+    const rows = []
+    for (const [name, runs] of Object.entries(x.remote)) {
+      for (const [when, r] of Object.entries(runs)) {
+        rows.push([`${name === 'probe' ? 'probe() (every answer kept)' : 'probeEach (streamed)'}, ${when === 'cold' ? 'cold process' : 'again (warm)'}`,
+          r.rounds ?? '–', r.window ?? '–', r.requests, bytes(r.bytes), fmt(r.ms, 0), fmt(r.cpuMs, 0), fmt(r.cpuMsPerFile, 3), bytes(r.peakAboveStartBytes)])
+      }
+    }
+    table(`A dataset without an index: ${x.files} files × ${x.rowGroupsPerFile} row groups (hyparquet-writer, unsorted INT64, no bloom filter), one value, server (own process) waits ${x.responseDelayMs} ms per response (a fresh process per trial, medians of ${x.trials})`,
+      ['run', 'rounds', 'window', 'requests', 'bytes', 'ms', 'client cpu ms', 'cpu ms / file', 'peak RSS growth'], rows)
+    const l = x.local
+    table(`${l.files} of those files on local disk: openDataset on the folder against DuckDB's read_parquet query of the same files (medians of ${l.trials} interleaved trials)`,
+      ['reader', 'ms', 'cpu ms', '× DuckDB (wall)', 'files kept'],
+      [['parquet-bloom openDataset', fmt(l.ours.ms), fmt(l.ours.cpuMs), fmt(l.ours.ms / l.duckdb.ms, 2), l.keptByUs], ['DuckDB read_parquet … WHERE id = v', fmt(l.duckdb.ms), fmt(l.duckdb.cpuMs), '1.00', l.keptByDuckDB]])
   }
   if (result.table) {
     const x = result.table
@@ -406,6 +423,15 @@ function targets(result) {
       x.oneShot.ms <= 60_000 && x.oneShot.peakRssBytes <= 256 * MiB)
     add(`sidecar build in ${x.shards.count} shards, merged`, 'byte for byte the one-shot index; no false negative',
       `${x.shards.identical ? 'identical' : 'DIFFERENT'}; ${x.shards.checked} stored values found`, x.shards.identical)
+  }
+  if (result.datasetScale) {
+    const x = result.datasetScale
+    const cold = x.remote.probe.cold
+    add(`dataset without an index, ${x.files} files`, '≤ 5 rounds, one request per file', `${cold.rounds} rounds (window ${cold.window}), ${cold.requests} requests`, cold.rounds <= 5 && cold.requests === x.files)
+    add(`dataset without an index, ${x.files} files: client CPU`, '≤ 0.25 ms per file', `${fmt(cold.cpuMsPerFile, 3)} ms cold, ${fmt(x.remote.probe.warm.cpuMsPerFile, 3)} ms again`, cold.cpuMsPerFile <= 0.25)
+    add(`dataset without an index, ${x.files} files: peak RSS growth`, '≤ 256 MiB', `${bytes(cold.peakAboveStartBytes)} probe(), ${bytes(x.remote.probeEach.cold.peakAboveStartBytes)} probeEach`,
+      Math.max(cold.peakAboveStartBytes, x.remote.probeEach.cold.peakAboveStartBytes) <= 256 * MiB)
+    add(`${x.local.files} local files`, 'faster than DuckDB\'s query', `${fmt(x.local.ours.ms, 0)} ms vs ${fmt(x.local.duckdb.ms, 0)} ms`, x.local.ours.ms < x.local.duckdb.ms)
   }
   if (result.size) add('wasm + JS gzip', '≤ 100 KiB', bytes(result.size.total.gzip), result.size.total.gzip <= 100 * KiB)
   if (result.footer) {

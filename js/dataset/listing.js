@@ -105,11 +105,17 @@ async function listLocal(text) {
           await walk(full, rel)
         }
       } else if (target.isFile() && (pattern ? pattern.test(rel) : PARQUET_NAME.test(entry.name))) {
-        files.push({ path: rel, location: full, size: (await fs.stat(full)).size })
+        files.push({ path: rel, location: full, size: -1 })
       }
     }
   }
   await walk(root, '')
+  // Sizes asked for all at once, through node:fs's callbacks (a third of the CPU of node:fs/promises' stat).
+  const { stat } = (await import('node:fs')).default
+  await Promise.all(files.map((file) => new Promise((resolve, reject) => stat(file.location, (error, stats) => {
+    if (error) reject(error)
+    else resolve(file.size = stats.size)
+  }))))
   return files
 }
 

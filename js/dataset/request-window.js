@@ -9,18 +9,62 @@ import { scheduledFetch } from '../sources/scheduled-fetch.js'
 // tail read per file, and 1,000 files in a window of 256 would wait four round trips for what the link
 // carries in one. A round is one wait for responses whose requests did not wait for each other; the
 // CPU each request costs, client and server, is priced apart (requestMs) and does not shrink with a
-// narrower window. The window is capped by sockets (one file descriptor each, kept idle for the next
-// probe) and by what is in flight: 1,024 tail reads of 64 KiB are 64 MiB.
-export const NODE_MAX_WINDOW = 1024
-export const NODE_MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024
+// narrower window. What bounds it:
+// - sockets: one file descriptor each (kept idle for the next probe), and one more at a server in the
+//   same process (a test's, a local one): at most half the process's limit (RLIMIT_NOFILE, which Node
+//   raises to the hard limit at start-up), less a reserve for everything else the process opens;
+// - the server's accept backlog: a wave opens a connection per request at once, and a connection the
+//   listen queue drops is retried a second later (a false round). 4,096 is Linux's default
+//   net.core.somaxconn since 5.4, the queue a server asking for more gets;
+// - bytes in flight: a tail read per file is up to initialFetchSize (64 KiB: 4,096 of them are 256 MiB).
+// At 4,096, 20,000 files take five rounds (of 4,000: the narrowest window that takes no more).
+export const NODE_MAX_WINDOW = 4096
+export const NODE_MAX_IN_FLIGHT_BYTES = 256 * 1024 * 1024
+// Where the descriptor limit cannot be read (not Linux, a runtime without process.getBuiltinModule):
+// the window Node's transport held before its limit was read.
+const UNKNOWN_LIMIT_WINDOW = 1024
+const RESERVED_DESCRIPTORS = 256
 
 /**
  * The window of Node's own transport for a wave of `requests` requests of up to `bytesPerRequest` bytes
- * each: the wave whole, at least NODE_WINDOW, at most NODE_MAX_WINDOW and NODE_MAX_IN_FLIGHT_BYTES.
+ * each: at least NODE_WINDOW; at most NODE_MAX_WINDOW, NODE_MAX_IN_FLIGHT_BYTES and the sockets the
+ * process may open; and of those, the narrowest that takes as few rounds: 5,000 requests go in two
+ * rounds of 2,500, not of 4,096 and 904, each round holding half the sockets and bytes.
+ * @param {number} requests
+ * @param {number} bytesPerRequest
+ * @param {number} [sockets] sockets the process may hold open at once (default: from its descriptor limit)
  */
-export function nodeTransportWindow(requests, bytesPerRequest) {
+export function nodeTransportWindow(requests, bytesPerRequest, sockets = nodeSocketLimit()) {
   const byBytes = Math.floor(NODE_MAX_IN_FLIGHT_BYTES / Math.max(1, bytesPerRequest))
-  return Math.max(NODE_WINDOW, Math.min(requests, NODE_MAX_WINDOW, byBytes))
+  const most = Math.max(NODE_WINDOW, Math.min(NODE_MAX_WINDOW, byBytes, sockets))
+  const rounds = Math.ceil(requests / most)
+  return Math.max(NODE_WINDOW, Math.ceil(requests / Math.max(1, rounds)))
+}
+
+/** @type {number | undefined} */
+let socketLimit
+
+/**
+ * Sockets this process may keep open for requests: half its soft file descriptor limit less a reserve
+ * (a server in the same process holds the other end of each), read once from /proc/self/limits.
+ */
+export function nodeSocketLimit() {
+  socketLimit ??= readSocketLimit()
+  return socketLimit
+}
+
+function readSocketLimit() {
+  try {
+    // Not imported: this module is in the browser bundle too, where there is no process.
+    const fs = /** @type {any} */ (globalThis.process)?.getBuiltinModule?.('node:fs')
+    if (!fs) return UNKNOWN_LIMIT_WINDOW
+    const soft = /^Max open files\s+(\d+|unlimited)/m.exec(fs.readFileSync('/proc/self/limits', 'latin1'))?.[1]
+    if (soft === undefined) return UNKNOWN_LIMIT_WINDOW
+    if (soft === 'unlimited') return NODE_MAX_WINDOW
+    return Math.max(NODE_WINDOW, Math.floor((Number(soft) - RESERVED_DESCRIPTORS) / 2))
+  } catch {
+    return UNKNOWN_LIMIT_WINDOW
+  }
 }
 
 export class RequestWindow {
@@ -34,19 +78,44 @@ export class RequestWindow {
   }
 
   /**
-   * Runs `task` when a slot is free; the slot is held until it settles. `record`: the request's ledger
-   * entry (js/sources/io-ledger.js), told which request's slot it took when it had to wait.
+   * Runs `task` when a slot is free; the slot is held until it settles. Promise chains rather than an
+   * async function: a dataset holds thousands of these at once, each waiting on the network. `record`:
+   * the request's ledger entry (js/sources/io-ledger.js), told which request's slot it took when it had to wait.
+   * @template T
+   * @param {() => Promise<T>} task
+   * @param {{ waitedFor(freedBy: unknown): void }} [record]
+   * @returns {Promise<T>}
    */
-  async run(task, record) {
-    if (this.#free > 0) this.#free--
-    else record?.waitedFor(await new Promise((resolve) => this.#queue.push(resolve)))
-    try {
-      return await task()
-    } finally {
-      const next = this.#queue.shift()
-      if (next) next(record)
-      else this.#free++
+  run(task, record) {
+    if (this.#free > 0) {
+      this.#free--
+      return this.#hold(task, record)
     }
+    return new Promise((resolve) => this.#queue.push(resolve)).then((freedBy) => {
+      record?.waitedFor(freedBy)
+      return this.#hold(task, record)
+    })
+  }
+
+  /** @template T @param {() => Promise<T>} task @param {unknown} record @returns {Promise<T>} */
+  #hold(task, record) {
+    let running
+    try {
+      running = Promise.resolve(task())
+    } catch (error) {
+      this.#release(record)
+      return Promise.reject(error)
+    }
+    const release = () => this.#release(record)
+    running.then(release, release)
+    return running
+  }
+
+  /** The slot passes to the first request waiting, which learns whose it was; else it is free. */
+  #release(record) {
+    const next = this.#queue.shift()
+    if (next) next(record)
+    else this.#free++
   }
 
   /**

@@ -5,13 +5,17 @@ import { inBrowser } from './runtime.js'
 
 /** @type {Promise<typeof import('./node-transport.js')> | undefined} */
 let nodeTransport
+/** @type {typeof import('./node-transport.js') | undefined} once loaded: called directly, without a promise of its own per request */
+let loadedTransport
 /** The fetches whose requests go over Node's keep-alive pool: its own, and wrappers that call one (signing). */
 const overNodePool = new WeakSet()
 
 /** @returns {typeof fetch} */
 export function defaultFetch() {
   if (isNodeItself()) {
-    const viaPool = /** @type {typeof fetch} */ (/** @type {unknown} */ (async (/** @type {string} */ url, /** @type {RequestInit} */ init) => (await (nodeTransport ??= import('./node-transport.js'))).nodeFetch(url, init)))
+    const viaPool = /** @type {typeof fetch} */ (/** @type {unknown} */ ((/** @type {string} */ url, /** @type {RequestInit} */ init) => (loadedTransport
+      ? loadedTransport.nodeFetch(url, init)
+      : (nodeTransport ??= import('./node-transport.js').then((module) => (loadedTransport = module))).then((module) => module.nodeFetch(url, init)))))
     overNodePool.add(viaPool)
     return viaPool
   }

@@ -1,7 +1,25 @@
 // A byte source over a local file in Node: stat() when opened (so the size is known up front and a
-// missing file is reported at once), one file handle opened on the first read, positioned reads.
+// missing file is reported at once), one file descriptor opened on the first read, positioned reads.
+// A call to the file system is synchronous while such calls stay fast and the read is small, else one
+// of node:fs's callback functions (never node:fs/promises, whose FileHandle and promises cost two to
+// three times the CPU per call). A callback is a round trip through libuv's thread pool: handing the
+// call to another thread and back costs the event loop more than the call itself on a local disk (a
+// dataset of 1,000 small files took twice as long that way), while a synchronous call blocks the loop
+// for as long as the disk takes — microseconds from the page cache, milliseconds from a network file
+// system. So synchronous calls that keep taking longer than SLOW_SYNC_MS (a few among the last dozens:
+// one alone may be the collector, or the thread losing its core) turn them off for the process.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { SourceBase } from './shared.js'
+import { callSignal, SourceBase } from './shared.js'
+
+const SYNC_MAX_BYTES = 1024 * 1024
+const SLOW_SYNC_MS = 2
+const SLOW_SYNC_DECAY = 0.95 // per call: a slow call counts about as long as the last 20 calls
+const SLOW_SYNC_LIMIT = 3
+
+/** @type {Promise<typeof import('node:fs')> | undefined} */
+let loading
+let syncCalls = true
+let slowSyncCalls = 0
 
 /**
  * @param {string} path
@@ -9,10 +27,12 @@ import { SourceBase } from './shared.js'
  */
 export async function openFileSource(path, options) {
   // Imported here, not at the top, so the module graph still loads in browsers.
-  const fs = await import('node:fs/promises')
+  const fs = await (loading ??= import('node:fs').then((m) => m.default))
+  // A listing's size (a dataset's folder walk stat()ed every file) is checked by the tail read itself.
+  if (options.fileSize !== undefined) return new FileSource(fs, path, options.fileSize, options, true)
   let stats
   try {
-    stats = await fs.stat(path)
+    stats = await call(fs, 'stat', path)
   } catch (cause) {
     throw fileError(cause, path, `opening ${path}`)
   }
@@ -21,25 +41,79 @@ export async function openFileSource(path, options) {
   return new FileSource(fs, path, stats.size, options)
 }
 
+/**
+ * node:fs's `name` (stat, open, read, fstat, close) as a promise of its result: its synchronous form while
+ * those stay fast (and `small`: a read of at most SYNC_MAX_BYTES), else its callback form.
+ * @returns {Promise<any>}
+ */
+function call(fs, name, ...args) {
+  if (syncCalls && (name !== 'read' || args[3] <= SYNC_MAX_BYTES)) {
+    const started = performance.now()
+    try {
+      return Promise.resolve(fs[`${name}Sync`](...args))
+    } catch (error) {
+      return Promise.reject(error)
+    } finally {
+      slowSyncCalls = slowSyncCalls * SLOW_SYNC_DECAY + (performance.now() - started > SLOW_SYNC_MS ? 1 : 0)
+      if (slowSyncCalls > SLOW_SYNC_LIMIT) syncCalls = false
+    }
+  }
+  return new Promise((resolve, reject) => fs[name](...args, (error, value) => (error ? reject(error) : resolve(value))))
+}
+
 export class FileSource extends SourceBase {
   #fs
   #path
-  /** @type {Promise<import('node:fs/promises').FileHandle> | undefined} */
+  /** @type {Promise<number> | undefined} the file descriptor */
   #opening
+  /** @type {Set<Promise<number>>} reads in the thread pool: the descriptor is closed only after them (a closed number may be reused by another open) */
+  #reads = new Set()
 
-  constructor(fs, path, size, options) {
+  /** The size came from a listing and no read has confirmed it yet. */
+  #listedSize
+
+  constructor(fs, path, size, options, listedSize = false) {
     super(path, size, options)
     this.#fs = fs
     this.#path = path
+    this.#listedSize = listedSize
+  }
+
+  /**
+   * With a listing's size not yet confirmed, the tail is read one byte past it: the read ending exactly
+   * at that size confirms it without a stat() of its own; a file that changed since is stat()ed and read anew.
+   */
+  async readTail(length, options) {
+    if (!this.#listedSize) return super.readTail(length, options)
+    const signal = callSignal(options, 'readTail')
+    this._checkOpen()
+    this._checkTailLength(length)
+    const start = Math.max(0, this.size - length)
+    const wanted = this.size - start
+    const bytes = await this._operation(`reading the last ${wanted} bytes of ${this.#path}`, signal, async (operation) => {
+      const fd = await operation.race(this.#open())
+      const buffer = new Uint8Array(wanted + 1)
+      // One read: of a regular file, a read returns less than asked only at its end.
+      this.stats.requests++
+      const filled = await operation.race(this.#track(call(this.#fs, 'read', fd, buffer, 0, buffer.length, start)))
+      this.stats.bytesFetched += filled
+      if (filled === wanted) return buffer.subarray(0, wanted)
+      const stats = await operation.race(call(this.#fs, 'fstat', fd))
+      if (!stats.isFile()) throw new ParquetBloomError(ErrorCode.IO, `${this.#path} is not a regular file`, { source: this.#path })
+      this._setSize(stats.size)
+      return undefined
+    })
+    this.#listedSize = false
+    return bytes ? { offset: start, bytes } : super.readTail(length, options)
   }
 
   async _read(offset, length, operation, into) {
-    const handle = await operation.race(this.#open())
+    const fd = await operation.race(this.#open())
     const bytes = into ?? new Uint8Array(length)
     let filled = 0
     while (filled < length) {
       this.stats.requests++
-      const { bytesRead } = await operation.race(handle.read(bytes, filled, length - filled, offset + filled))
+      const bytesRead = await operation.race(this.#track(call(this.#fs, 'read', fd, bytes, filled, length - filled, offset + filled)))
       this.stats.bytesFetched += bytesRead
       if (bytesRead === 0) {
         throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
@@ -51,18 +125,26 @@ export class FileSource extends SourceBase {
     return bytes
   }
 
+  /** A read in the thread pool, kept until it ends (close() waits for it). */
+  #track(reading) {
+    this.#reads.add(reading)
+    const done = () => this.#reads.delete(reading)
+    reading.then(done, done)
+    return reading
+  }
+
   _ioError(cause, what) {
     return fileError(cause, this.#path, what)
   }
 
   #open() {
-    this.#opening ??= this.#fs.open(this.#path, 'r').then(
-      async (handle) => {
+    this.#opening ??= call(this.#fs, 'open', this.#path, 'r').then(
+      async (fd) => {
         if (this.closed) {
-          await handle.close()
+          await call(this.#fs, 'close', fd).catch(() => {})
           throw new ParquetBloomError(ErrorCode.ABORTED, `${this.#path} was closed while it was being opened`, { source: this.#path })
         }
-        return handle
+        return fd
       },
       (cause) => {
         this.#opening = undefined // a later read may succeed (e.g. after a permission fix)
@@ -74,14 +156,15 @@ export class FileSource extends SourceBase {
   async _close() {
     const opening = this.#opening
     if (!opening) return
-    let handle
+    let fd
     try {
-      handle = await opening
+      fd = await opening
     } catch {
       return // never opened, nothing to close
     }
-    // FileHandle.close() waits for reads still running on it.
-    await handle.close().catch(() => {})
+    // A read aborted with the source may still run in the thread pool: the descriptor stays open until it is done.
+    if (this.#reads.size) await Promise.allSettled([...this.#reads])
+    await call(this.#fs, 'close', fd).catch(() => {})
   }
 }
 

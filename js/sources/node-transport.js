@@ -38,7 +38,7 @@ const DECODERS = { gzip: 'createGunzip', 'x-gzip': 'createGunzip', deflate: 'cre
  * @returns {Promise<NodeResponse>}
  */
 export async function nodeFetch(input, init = {}) {
-  let url = new URL(String(input))
+  let url = target(String(input))
   const method = (init.method ?? 'GET').toUpperCase()
   const headers = headerRecord(init.headers)
   for (let redirects = 0; ; redirects++) {
@@ -51,13 +51,35 @@ export async function nodeFetch(input, init = {}) {
     answer.destroy()
     if (init.redirect === 'error') throw new TypeError(`fetch failed: redirected to ${location}`)
     if (redirects === MAX_REDIRECTS) throw new TypeError(`fetch failed: more than ${MAX_REDIRECTS} redirects`)
-    const next = new URL(location, url)
+    const next = target(new URL(location, url.href).href)
     if (next.origin !== url.origin) delete headers.authorization
     url = next
   }
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/** @typedef {{ href: string, origin: string, protocol: string, options: import('node:http').RequestOptions }} Target */
+// A probe sends each of its URLs many requests: each is parsed once into request options rather than
+// per request (new URL, then http.request's own conversion of it).
+/** @type {Map<string, Target>} */
+const targets = new Map()
+const MAX_TARGETS = 4096
+
+/** @returns {Target} */
+function target(href) {
+  let known = targets.get(href)
+  if (known) return known
+  const url = new URL(href)
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  /** @type {import('node:http').RequestOptions} */
+  const options = { protocol: url.protocol, hostname, port: url.port, path: `${url.pathname}${url.search}` }
+  if (url.username || url.password) options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+  known = { href: url.href, origin: url.origin, protocol: url.protocol, options }
+  if (targets.size >= MAX_TARGETS) targets.clear()
+  targets.set(href, known)
+  return known
+}
 
 /**
  * The headers as a record of lower-cased names. A plain record (what the byte sources send) is copied
@@ -68,23 +90,37 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 function headerRecord(init) {
   if (init === undefined || init === null) return {}
   if (Object.getPrototypeOf(init) === Object.prototype) {
-    return Object.fromEntries(Object.entries(init).map(([name, value]) => [name.toLowerCase(), String(value).trim()]))
+    /** @type {Record<string, string>} */
+    const record = {}
+    for (const name in init) record[name.toLowerCase()] = String(init[name]).trim()
+    return record
   }
   return Object.fromEntries(new Headers(init))
 }
 
-/** @returns {Promise<import('node:http').IncomingMessage>} */
+/**
+ * @param {Target} url
+ * @returns {Promise<import('node:http').IncomingMessage>}
+ */
 async function send(url, method, headers, signal) {
   let client, agent
   if (url.protocol === 'http:') [client, agent] = [http, httpAgent]
   else if (url.protocol === 'https:') ({ client, agent } = await (httpsLoading ??= import('node:https').then((https) => ({ client: https.default, agent: new https.default.Agent(agentOptions) }))))
   else throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`)
+  signal?.throwIfAborted()
   return new Promise((resolve, reject) => {
-    const request = client.request(url, { method, headers, agent, signal }, resolve)
-    request.once('error', (error) => reject(new TypeError('fetch failed', { cause: error })))
     // As undici's headers and body timeouts: a connection silent this long is dead (requestTimeoutMs,
-    // when given, ends the request sooner).
-    request.setTimeout(IDLE_TIMEOUT_MS, () => request.destroy(Object.assign(new Error(`the connection was silent for ${IDLE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })))
+    // when given, ends the request sooner). Given as an option, the request arms it on its socket.
+    const request = client.request({ ...url.options, method, headers, agent, timeout: IDLE_TIMEOUT_MS }, resolve)
+    request.once('error', (error) => reject(new TypeError('fetch failed', { cause: error })))
+    request.once('timeout', () => request.destroy(Object.assign(new Error(`the connection was silent for ${IDLE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })))
+    // The signal is watched here rather than handed to http.request, which ties it to the request's
+    // and the response's stream ends through a dozen listeners each; one listener, removed at close.
+    if (signal) {
+      const abort = () => request.destroy(signal.reason)
+      signal.addEventListener('abort', abort, { once: true })
+      request.once('close', () => signal.removeEventListener('abort', abort))
+    }
     request.end()
   })
 }
@@ -95,7 +131,7 @@ class NodeFetchResponse {
 
   /**
    * @param {import('node:http').IncomingMessage} message
-   * @param {URL} url
+   * @param {Target} url
    * @param {boolean} redirected
    * @param {(() => import('node:stream').Transform) | undefined} decoder for the body's content-encoding
    */
@@ -167,12 +203,9 @@ class NodeBody {
     if (this.locked) throw new TypeError('the body is locked to a reader')
     this.locked = true
     this.used = true
-    const iterator = this.#stream[Symbol.asyncIterator]()
+    const chunks = new ChunkQueue(this.#stream)
     return {
-      read: async () => {
-        const { done, value } = await iterator.next()
-        return done ? { done: true, value: undefined } : { done: false, value: /** @type {Uint8Array} */ (value) }
-      },
+      read: () => chunks.next(),
       cancel: async () => this.#destroy(),
       releaseLock: () => {},
     }
@@ -188,5 +221,65 @@ class NodeBody {
       this.#stream.destroy()
       this.#message.destroy()
     }
+  }
+}
+
+// A stream's chunks handed out one read() at a time: the stream flows into a queue of its 'data'
+// events, paused while a chunk waits unread. Cheaper than the stream's async iterator, whose set-up
+// (end-of-stream watching, a promise per step) costs more than a small range response itself.
+/** @typedef {{ resolve: (r: { done: boolean, value: any }) => void, reject: (e: unknown) => void }} Waiting a read() waiting for a chunk */
+class ChunkQueue {
+  #stream
+  /** @type {Uint8Array[]} */
+  #chunks = []
+  #ended = false
+  /** @type {unknown} */
+  #error
+  /** @type {Waiting | undefined} */
+  #waiting
+
+  /** @param {import('node:stream').Readable} stream */
+  constructor(stream) {
+    this.#stream = stream
+    stream.on('data', (chunk) => {
+      if (this.#waiting) this.#settle().resolve({ done: false, value: chunk })
+      else {
+        this.#chunks.push(chunk)
+        stream.pause()
+      }
+    })
+    stream.once('end', () => {
+      this.#ended = true
+      this.#waiting && this.#settle().resolve({ done: true, value: undefined })
+    })
+    const fail = (/** @type {unknown} */ error) => {
+      if (this.#ended) return
+      this.#error = error
+      this.#waiting && this.#settle().reject(error)
+    }
+    stream.once('error', fail)
+    // A connection reset mid-body ends with 'close' (or 'aborted') and no 'end'.
+    stream.once('close', () => fail(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' })))
+  }
+
+  /** @returns {Promise<{ done: boolean, value: any }>} */
+  next() {
+    const chunk = this.#chunks.shift()
+    if (chunk) {
+      if (this.#chunks.length === 0) this.#stream.resume()
+      return Promise.resolve({ done: false, value: chunk })
+    }
+    if (this.#ended) return Promise.resolve({ done: true, value: undefined })
+    if (this.#error !== undefined) return Promise.reject(this.#error)
+    return new Promise((resolve, reject) => {
+      this.#waiting = { resolve, reject }
+      this.#stream.resume()
+    })
+  }
+
+  #settle() {
+    const waiting = /** @type {Waiting} */ (this.#waiting)
+    this.#waiting = undefined
+    return waiting
   }
 }

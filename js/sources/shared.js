@@ -168,8 +168,15 @@ export class SourceBase {
   async close() {
     if (this.#closed) return
     this.#closed = true
-    this.#closeController.abort(new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`, { source: this.#name }))
+    // Only reads in flight watch the signal: a file closed after its last read (nearly always) needs no
+    // abort, whose error alone costs more than the rest of close(). A read begun later aborts it (_operation).
+    if (watchers.get(this.#closeController.signal)?.size) this.#abortOnClose()
     await this._close()
+  }
+
+  #abortOnClose() {
+    if (this.#closeController.signal.aborted) return
+    this.#closeController.abort(new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`, { source: this.#name }))
   }
 
   /** @protected */
@@ -235,6 +242,7 @@ export class SourceBase {
    * @returns {Promise<T>}
    */
   async _operation(what, signal, fn, { timeout = true } = {}) {
+    if (this.#closed) this.#abortOnClose()
     return runOperation(what, this.#name, [this.#signal, signal, this.#closeController.signal], timeout ? this.#requestTimeoutMs : undefined,
       fn, (error) => this._ioError(error, what))
   }
@@ -351,7 +359,10 @@ export class Operation {
   #cleanups = []
   #what
   #source
+  /** @type {Promise<never> | undefined} rejects with the abort: made by the first race() */
   #abortedPromise
+  /** @type {((error: unknown) => void) | undefined} */
+  #rejectAborted
 
   /**
    * @param {string} what
@@ -362,13 +373,6 @@ export class Operation {
   constructor(what, source, signals, timeoutMs) {
     this.#what = what
     this.#source = source
-    let reject
-    this.#abortedPromise = new Promise((_, r) => { reject = r })
-    this.#abortedPromise.catch(() => {}) // only ever observed through race()
-    const onAbort = () => {
-      if (this.#controller.signal.reason !== STOPPED_ON_PURPOSE) reject(this.abortError())
-    }
-    this.#controller.signal.addEventListener('abort', onAbort, { once: true })
     for (const signal of signals) {
       if (!signal) continue
       if (signal.aborted) {
@@ -403,6 +407,12 @@ export class Operation {
 
   /** Settles like promise, or rejects with ABORTED as soon as the operation is aborted. */
   race(promise) {
+    if (!this.#abortedPromise) {
+      // Made on first use, not per operation: most operations end without racing an abort.
+      this.#abortedPromise = new Promise((_, reject) => { this.#rejectAborted = reject })
+      this.#abortedPromise.catch(() => {}) // only ever observed through race()
+      if (this.aborted) this.#rejectAborted?.(this.abortError())
+    }
     return Promise.race([promise, this.#abortedPromise])
   }
 
@@ -423,6 +433,8 @@ export class Operation {
   }
 
   #abort(reason) {
-    if (!this.#controller.signal.aborted) this.#controller.abort(reason)
+    if (this.#controller.signal.aborted) return
+    this.#controller.abort(reason)
+    if (reason !== STOPPED_ON_PURPOSE) this.#rejectAborted?.(this.abortError())
   }
 }
