@@ -99,6 +99,8 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/indexes/dictionary.js", esModule = embed "../../js/indexes/dictionary.js"),
     (name = "node_modules/parquet-bloom/js/table/parquet-rows.js", esModule = embed "../../js/table/parquet-rows.js"),
     (name = "node_modules/parquet-bloom/js/table/avro.js", esModule = embed "../../js/table/avro.js"),
+    (name = "node_modules/parquet-bloom/js/table/avro-codecs.js", esModule = embed "../../js/table/avro-codecs.js"),
+    (name = "node_modules/parquet-bloom/js/table/avro-interpreted.js", esModule = embed "../../js/table/avro-interpreted.js"),
     (name = "node_modules/parquet-bloom/js/table/column-keys.js", esModule = embed "../../js/table/column-keys.js"),
     (name = "node_modules/parquet-bloom/js/table/deletes.js", esModule = embed "../../js/table/deletes.js"),
     (name = "node_modules/parquet-bloom/js/table/deletion-vector.js", esModule = embed "../../js/table/deletion-vector.js"),
@@ -237,7 +239,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/pages/hyparquet-compressors/src/hysnappy/js/uncompress.js", esModule = embed "../../node_modules/hysnappy/js/uncompress.js"),
     # avsc (Iceberg manifests, js/table/avro.js) is CommonJS and compiles its decoders with new Function, which
     # workerd refuses: named so the module graph resolves, it is never imported here (js/table/avro.js checks
-    # first), and reading an Iceberg table in this Worker fails with a ParquetBloomError saying so.
+    # first and reads Iceberg manifests with js/table/avro-interpreted.js instead).
     (name = "node_modules/parquet-bloom/js/table/avsc/etc/browser/avsc-types.js", esModule = embed "../../node_modules/avsc/etc/browser/avsc-types.js"),
   ],
 );

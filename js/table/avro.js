@@ -1,12 +1,13 @@
 // Avro object container files (Avro 1.11 spec, "Object Container Files") to records, for Iceberg
 // manifest lists and manifests. Decoding is avsc's, through its types-only entry (no Node streams, so the
-// same decoder runs in Node, Bun, Deno, browsers and web workers; not in Cloudflare Workers, which forbid
-// the code avsc compiles at run time: that is a typed error here), loaded on first use so the probe path and
-// the browser bundle's core never carry it. The container's framing (header, blocks, sync markers) is
-// read with avsc types of the spec's own header and block schemas; a block's `deflate` codec is raw
-// DEFLATE (RFC 1951), undone by the runtime's DecompressionStream. Longs are swapped for a type that
-// yields bigints, because snapshot ids and sequence numbers exceed 2^53.
+// same decoder runs in Node, Bun, Deno, browsers and web workers), loaded on first use so the probe path and
+// the browser bundle's core never carry it. Runtimes that forbid the code avsc compiles at run time
+// (Cloudflare Workers, pages under a strict CSP) get js/table/avro-interpreted.js instead, which walks the
+// schema and yields the same records. The container's framing (header, blocks, sync markers) is read with
+// avsc types of the spec's own header and block schemas; block codecs are js/table/avro-codecs.js's.
+// Longs are swapped for a type that yields bigints, because snapshot ids and sequence numbers exceed 2^53.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { AVRO_CODECS } from './avro-codecs.js'
 import { tableError } from './table-location.js'
 
 /** @typedef {{ avsc: any, Buffer: any, header: any, block: any, longType: any }} AvroKit */
@@ -30,10 +31,6 @@ function compilesAtRunTime() {
 
 /** avsc's types and the Buffer class it works on. */
 async function loadKit() {
-  if (!kitLoaded && !compilesAtRunTime()) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'reading Iceberg manifests (Avro) needs avsc, which compiles its decoders at run time; ' +
-      'this runtime forbids that (Cloudflare Workers, or a page whose Content-Security-Policy lacks \'unsafe-eval\'). Delta tables need no Avro')
-  }
   kitLoaded ??= import('avsc/etc/browser/avsc-types.js').then((loaded) => {
     const avsc = loaded.default ?? loaded
     // The class of what avsc encodes to: Node's Buffer in Node, Bun and Deno, in a browser the `buffer`
@@ -75,23 +72,6 @@ function bigLongType(avsc, Buffer) {
   })
 }
 
-/** Raw DEFLATE undone: the runtime's DecompressionStream, or zlib where a Node predates 'deflate-raw'. */
-async function inflateRaw(bytes) {
-  let stream
-  try {
-    stream = new DecompressionStream('deflate-raw')
-  } catch {
-    const { inflateRawSync } = await import('node:zlib')
-    return new Uint8Array(inflateRawSync(bytes))
-  }
-  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer())
-}
-
-const CODECS = {
-  null: async (bytes) => bytes,
-  deflate: inflateRaw,
-}
-
 /**
  * Every record of an Avro container file, with longs as bigints and bytes/fixed as Uint8Arrays, and the
  * file's metadata (avro.schema, avro.codec, and the writer's own keys such as Iceberg's format-version).
@@ -100,6 +80,10 @@ const CODECS = {
  * @returns {Promise<{ records: any[], meta: Record<string, string> }>}
  */
 export async function readAvroFile(bytes, name) {
+  if (!compilesAtRunTime()) {
+    const { readAvroFileInterpreted } = await import('./avro-interpreted.js')
+    return readAvroFileInterpreted(bytes, name)
+  }
   const kit = await loadKit()
   const refuse = (why, cause) => tableError(ErrorCode.MALFORMED_TABLE, `${name}: not a readable Avro file (${why})`, { cause, source: name })
   const buf = kit.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -115,11 +99,14 @@ export async function readAvroFile(bytes, name) {
   const meta = {}
   for (const [key, value] of Object.entries(decoded.value.meta)) meta[key] = new TextDecoder().decode(value)
   const sync = decoded.value.sync
-  const codec = CODECS[meta['avro.codec'] ?? 'null']
+  const codec = Object.hasOwn(AVRO_CODECS, meta['avro.codec'] ?? 'null') ? AVRO_CODECS[meta['avro.codec'] ?? 'null'] : undefined
   if (!codec) throw refuse(`unsupported codec ${meta['avro.codec']}`)
   let type
   try {
-    type = kit.avsc.Type.forSchema(JSON.parse(meta['avro.schema']), { registry: { long: kit.longType }, wrapUnions: false })
+    // Longs written as objects ({ "type": "long", "logicalType": … }: Iceberg's timestamp partition values)
+    // bypass the registry, and avsc's own long type refuses values past 2^53 (nanosecond timestamps).
+    const typeHook = (schema) => (schema?.type === 'long' ? kit.longType : undefined)
+    type = kit.avsc.Type.forSchema(JSON.parse(meta['avro.schema']), { registry: { long: kit.longType }, typeHook, wrapUnions: false })
   } catch (err) {
     throw refuse(`bad schema: ${err.message}`, err)
   }

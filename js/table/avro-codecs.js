@@ -1,0 +1,21 @@
+// The block codecs of Avro object container files that Iceberg writers use, shared by both Avro decoders
+// (js/table/avro.js's avsc path and js/table/avro-interpreted.js): `null`, and `deflate`, which is raw
+// DEFLATE (RFC 1951) undone by the runtime's DecompressionStream.
+
+/** Raw DEFLATE undone: the runtime's DecompressionStream, or zlib where a Node predates 'deflate-raw'. */
+async function inflateRaw(bytes) {
+  let stream
+  try {
+    stream = new DecompressionStream('deflate-raw')
+  } catch {
+    const { inflateRawSync } = await import('node:zlib')
+    return new Uint8Array(inflateRawSync(bytes))
+  }
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer())
+}
+
+/** @type {Record<string, (bytes: Uint8Array) => Promise<Uint8Array>>} */
+export const AVRO_CODECS = {
+  null: async (bytes) => bytes,
+  deflate: inflateRaw,
+}
