@@ -27,7 +27,9 @@ import { encodeFor, gapForOneRound, holdRegion } from './sidecar-probe-values.js
 
 /** Details pages a probe reads to sharpen open files with min/max, at most (beyond it, the bloom filter's answer stands). */
 export const DEFAULT_BOUNDS_BYTES = 64 * 1024
-const isUrl = (p) => /^https?:\/\//i.test(p)
+const URL_PREFIX = /^https?:\/\//i
+/** Whether a path is an http(s) URL (its first letter tested before the pattern: most paths are not). */
+const isUrl = (p) => (p.charCodeAt(0) | 32) === 104 && URL_PREFIX.test(p)
 
 /** Whether a Puffin footer is a format-2 sidecar index's. */
 export function isSlicedFooter(footer) {
@@ -64,6 +66,9 @@ export class SlicedSidecarIndex {
    */
   /** The base as an absolute local path, once a caller's path needed it. */
   #absoluteBase
+
+  /** Whether the base is a URL, once a caller's path needed it. */
+  #baseIsUrl
 
   /** Where the tail read began: the files blob's bytes from there on are held. */
   #tailOffset
@@ -198,36 +203,41 @@ export class SlicedSidecarIndex {
     const rounds = await Promise.all([this.#waveRounds(waveA, signal), started ? started.settled.then(() => started.rounds) : 0])
     this.#rounds += Math.max(...rounds)
 
-    /** per target: { path, f (entry or -1), now?, state } */
-    /** @type {any[]} */
     const targets = specs ? await this.#targets(specs, validate, started) : await this.#everyFile(validate, signal)
+    const { entry, state, more } = targets
     // Not matched by identity: by path, then its details say why (or that the caller's facts fit it).
-    const byPath = targets.filter((t) => t.state === 'path')
+    const byPath = [...more.keys()].filter((i) => state[i] === PATH)
     if (byPath.length) {
       if (!this.#paths) await this.#wave(this.#pathsTask(), { signal })
-      const hashes = hashHalves(hashStrings(byPath.flatMap((t) => t.forms)))
-      let i = 0
-      for (const t of byPath) {
+      const hashes = hashHalves(hashStrings(byPath.flatMap((i) => more.get(i).forms)))
+      let h = 0
+      for (const i of byPath) {
+        const t = more.get(i)
         let found = -1
-        for (let k = 0; k < t.forms.length; k++, i++) {
-          const f = this.#paths.find(hashes.low[i], hashes.high[i])
+        for (let k = 0; k < t.forms.length; k++, h++) {
+          const f = this.#paths.find(hashes.low[h], hashes.high[h])
           if (found === -1 && f !== -1) found = f
         }
-        if (found === AMBIGUOUS) Object.assign(t, { state: 'stale', why: ambiguous('path') })
-        else if (found < 0) Object.assign(t, { state: 'stale', why: { current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' } })
-        else Object.assign(t, { f: found, state: t.now ? 'details' : 'described' })
+        if (found === AMBIGUOUS) targets.stale(i, ambiguous('path'))
+        else if (found < 0) targets.stale(i, notInIndex())
+        else {
+          entry[i] = found
+          state[i] = t.now ? DETAILS : DESCRIBED
+        }
       }
     }
-    const needReasons = targets.filter((t) => t.state === 'details')
+    const needReasons = byPath.filter((i) => state[i] === DETAILS)
     if (needReasons.length) {
-      await this.#wave(this.#pageTasks(needReasons.map((t) => this.#pageOf(t.f))), { signal })
-      for (const t of needReasons) {
-        const d = this.#detailsOf(t.f)
+      await this.#wave(this.#pageTasks(needReasons.map((i) => this.#pageOf(entry[i]))), { signal })
+      for (const i of needReasons) {
+        const t = more.get(i)
+        const d = this.#detailsOf(entry[i])
         // The path's hash found it; its text must be one of the caller's forms (a hash of paths is not the path).
-        if (!t.forms.includes(d.path)) Object.assign(t, { state: 'stale', why: { current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' } })
+        if (!t.forms.includes(d.path)) targets.stale(i, notInIndex())
         else {
           const now = currency(d, t.now, { checked: t.checked })
-          Object.assign(t, now.current ? { state: 'described' } : { state: 'stale', why: now })
+          if (now.current) state[i] = DESCRIBED
+          else targets.stale(i, now)
         }
       }
     }
@@ -243,63 +253,80 @@ export class SlicedSidecarIndex {
       }
       return masks[r]
     }
-    const open = []
+    /** @type {Map<number, Uint8Array>} per caller's file with a bloom hit: maybe[g × candidates + c], candidate c may be in row group g */
+    const maybes = new Map()
     const regionEncodings = []
-    for (const t of targets) {
-      if (t.state !== 'described') continue
-      const r = placement.regionOf[t.f]
+    const rowGroupCounts = this.#part.rowGroups
+    const { regionOf, slotOf } = placement
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== DESCRIBED) continue
+      const f = entry[i]
+      const r = regionOf[f]
       if (r < 0) continue
       const encoded = (regionEncodings[r] ??= this.#encodingFor(encodings, this.#layout.regions[r].type, list, column))
-      const slot = placement.slotOf[t.f]
-      const groups = this.#part.rowGroups[t.f]
+      const slot = slotOf[f]
+      const end = slot + rowGroupCounts[f]
       const regionMasks = masksOf(r, encoded.candidates)
+      // Most files of an absent value have no bit set: they are told apart without an allocation.
+      let any = false
+      for (let c = 0; c < regionMasks.length && !any; c++) {
+        const mask = regionMasks[c]
+        for (let k = slot; k < end; k++) {
+          if ((mask[k >>> 3] >> (k & 7)) & 1) {
+            any = true
+            break
+          }
+        }
+      }
+      if (!any) continue
       const count = regionMasks.length
-      // maybe[g × count + c]: candidate c may be in row group g.
-      const maybe = new Uint8Array(groups * count)
-      let any = 0
+      const maybe = new Uint8Array((end - slot) * count)
       for (let c = 0; c < count; c++) {
         const mask = regionMasks[c]
-        for (let g = 0, k = slot; g < groups; g++, k++) any |= maybe[g * count + c] = (mask[k >>> 3] >> (k & 7)) & 1
+        for (let g = 0, k = slot; k < end; g++, k++) maybe[g * count + c] = (mask[k >>> 3] >> (k & 7)) & 1
       }
-      t.encoded = encoded
-      t.maybe = maybe
-      t.open = any === 1
-      if (any) open.push(t)
+      maybes.set(i, maybe)
     }
     // Min/max for the files still open, when their pages are few.
-    if (open.length && options.bounds !== false) {
-      const pages = [...new Set(open.map((t) => this.#pageOf(t.f)))].filter((p) => !this.#pages.has(p))
+    if (maybes.size && options.bounds !== false) {
+      const pages = [...new Set([...maybes.keys()].map((i) => this.#pageOf(entry[i])))].filter((p) => !this.#pages.has(p))
       const bytes = pages.reduce((n, p) => n + this.#part.pages[p].length, 0)
       if (options.bounds === true || bytes <= this.#boundsBytes) await this.#wave(this.#pageTasks(pages), { signal })
     }
     const c = this.#layout.columns.indexOf(column)
     const shared = sharedResults(list)
-    return {
-      column,
-      files: targets.map((t) => /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any, rowGroups: any[] }} */ (this.#answer(t, list, column, c, options.bounds !== false, shared))),
+    const useBounds = options.bounds !== false
+    const files = new Array(targets.count)
+    for (let i = 0; i < targets.count; i++) {
+      const f = entry[i]
+      const r = f >= 0 ? regionOf[f] : -1
+      const encoded = r >= 0 ? regionEncodings[r] : undefined
+      const answered = { path: targets.paths[i], current: state[i] === DESCRIBED, rowGroups: /** @type {any[]} */ ([]) }
+      if (state[i] === DESCRIBED && encoded && !maybes.has(i) && !this.#pageOfFile(f)) {
+        // Every row group ruled out by the bloom check alone (most files, for an absent value): answers
+        // shared by every such file with as many row groups.
+        answered.rowGroups = shared.ruledOut(rowGroupCounts[f], encoded)
+      } else this.#answer(answered, state[i] === DESCRIBED ? undefined : more.get(i).why, f, encoded, maybes.get(i), list, column, c, useBounds, shared)
+      files[i] = /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any, rowGroups: any[] }} */ (answered)
     }
+    return { column, files }
   }
 
-  /** One file's entry of a probe's answer. */
-  #answer(t, list, column, c, useBounds, shared) {
-    const details = t.f >= 0 ? this.#pageOfFile(t.f) : undefined
-    const groups = t.f >= 0 ? this.#part.rowGroups[t.f] : 0
+  /** One file's entry of a probe's answer, beyond the common case: not described (`why`), or open after the bloom check, or with its details read. */
+  #answer(answered, why, f, encoded, maybe, list, column, c, useBounds, shared) {
+    const details = f >= 0 ? this.#pageOfFile(f) : undefined
+    const groups = f >= 0 ? this.#part.rowGroups[f] : 0
     /** @type {Array<{ index: number, numRows: number | null, results: any[] }>} */
     const rowGroups = new Array(groups)
-    if (t.state === 'described' && !details && t.encoded && !t.open) {
-      // Every row group ruled out by the bloom check alone (most files, for an absent value): shared answers.
-      for (let index = 0; index < groups; index++) rowGroups[index] = shared.ruledOut(index, t.encoded)
-      return { path: t.path, current: true, rowGroups }
-    }
     for (let index = 0; index < groups; index++) rowGroups[index] = { index, numRows: details ? details.rowRows[index] : null, results: [] }
-    if (t.state !== 'described') {
-      const now = t.why
-      const results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index', `the sidecar index does not describe this file as it is: ${now.detail}`))
+    answered.rowGroups = rowGroups
+    if (why) {
+      const results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index', `the sidecar index does not describe this file as it is: ${why.detail}`))
       for (const g of rowGroups) g.results = results.slice()
-      return { path: t.path, current: false, reason: now.reason, detail: now.detail, ...(now.validators ? { validators: now.validators } : {}), rowGroups }
+      Object.assign(answered, { reason: why.reason, detail: why.detail, ...(why.validators ? { validators: why.validators } : {}), rowGroups })
+      return
     }
-    for (const g of rowGroups) g.results = answerChunk(t, g, list, column, useBounds ? details?.bounds[c]?.[g.index] : undefined, shared)
-    return { path: t.path, current: true, rowGroups }
+    for (const g of rowGroups) g.results = answerChunk(encoded, maybe, g, list, column, useBounds ? details?.bounds[c]?.[g.index] : undefined, shared)
   }
 
   /** Sharpens one file's probe results, as format 1's refine does (the file stat'ed or HEADed to be matched). */
@@ -320,40 +347,69 @@ export class SlicedSidecarIndex {
 
   /**
    * How each caller's file is matched: by identity now (one batch of hashes for all of them), by path
-   * later, or after its check.
+   * later, or after its check. Files matched by identity (all of a listing's, as a rule) get no object of
+   * their own: only the others' forms, facts and reasons are kept.
    */
   async #targets(specs, validate, started) {
     const path = this.#base !== undefined && !isUrl(this.#base) ? await import('node:path') : undefined
-    const targets = []
-    for (const spec of specs) {
+    const targets = new Targets(specs.map((s) => s.path))
+    const { more, state } = targets
+    /** per identity text: the caller's file it is of */
+    let owners = []
+    let texts = []
+    const identities = this.#identities
+    const { entry } = targets
+    // Hashed a batch at a time, so the texts die young (a listing's worth of them would outlive collections).
+    const match = () => {
+      const { low, high } = hashHalves(hashStrings(texts))
+      for (let h = 0; h < texts.length; h++) {
+        const i = owners[h]
+        if (state[i] !== PATH) continue // an earlier form decided
+        const f = identities.find(low[h], high[h])
+        if (f === AMBIGUOUS) targets.stale(i, ambiguous('identity'))
+        else if (f >= 0) {
+          entry[i] = f
+          state[i] = DESCRIBED
+        }
+      }
+      owners = []
+      texts = []
+    }
+    for (let i = 0; i < specs.length; i++) {
+      if (texts.length >= IDENTITY_BATCH) match()
+      const spec = specs[i]
+      if (spec.size !== undefined && spec.size >= 0 && spec.validator && this.#hashedAsGiven(spec.path, path)) {
+        // The identity decides, with no request per file.
+        owners.push(i)
+        texts.push(identityText(spec.path, spec.size, spec.validator))
+        continue
+      }
       /** @type {any} */
       const forms = this.#recordedForms(spec.path, path)
-      const t = { path: spec.path, forms, plain: forms.plain === true, f: -1, state: 'path', now: undefined, checked: false, why: undefined }
-      if (spec.size !== undefined) t.now = { size: spec.size, validator: spec.validator ?? null }
+      let now
+      let checked = false
+      if (spec.size !== undefined) now = { size: spec.size, validator: spec.validator ?? null }
       else if (validate) {
-        t.now = await started.checks.get(this.#resolveWith(spec.path, path))
-        t.checked = true
+        now = await started.checks.get(this.#resolveWith(spec.path, path))
+        checked = true
       }
-      if (t.now && t.now.size < 0) Object.assign(t, { state: 'stale', why: currency({ size: 0, validator: null }, t.now) })
-      targets.push(t)
+      more.set(i, { forms, now, checked, why: undefined })
+      if (now && now.size < 0) targets.stale(i, currency({ size: 0, validator: null }, now))
+      else if (now?.validator) {
+        // A plain relative name is hashed as given (what a build under the same base records); its other
+        // forms are tried by path when that finds nothing.
+        const hashed = forms.plain === true ? 1 : forms.length
+        for (let k = 0; k < hashed; k++) {
+          owners.push(i)
+          texts.push(identityText(forms[k], now.size, now.validator))
+        }
+      }
     }
-    // A validator known (given or found): the identity decides, with no request per file.
-    const byIdentity = targets.filter((t) => t.state === 'path' && t.now?.validator)
-    const texts = []
-    // A plain relative name is hashed as given (what a build under the same base records); its other forms
-    // are tried by path when that finds nothing.
-    const hashedForms = (t) => (t.forms.length === 2 && t.plain ? 1 : t.forms.length)
-    for (const t of byIdentity) for (let k = 0; k < hashedForms(t); k++) texts.push(identityText(t.forms[k], t.now.size, t.now.validator))
-    const { low, high } = hashHalves(hashStrings(texts))
-    let i = 0
-    for (const t of byIdentity) {
-      let found = -1
-      for (let k = 0; k < hashedForms(t); k++, i++) {
-        const f = this.#identities.find(low[i], high[i])
-        if (found === -1 && f !== -1) found = f
-      }
-      if (found === AMBIGUOUS) Object.assign(t, { state: 'stale', why: ambiguous('identity') })
-      else if (found >= 0) Object.assign(t, { f: found, state: 'described' })
+    match()
+    // Those of the fast path that matched no entry are looked up by path, as the others.
+    for (let i = 0; i < specs.length; i++) {
+      if (state[i] !== PATH || more.has(i)) continue
+      more.set(i, { forms: this.#recordedForms(specs[i].path, path), now: { size: specs[i].size, validator: specs[i].validator }, checked: false, why: undefined })
     }
     return targets
   }
@@ -361,30 +417,47 @@ export class SlicedSidecarIndex {
   /** Every file of the index (no `files`): their paths from the details, checked unless `validate` is false. */
   async #everyFile(validate, signal) {
     const paths = await Promise.all(Array.from({ length: this.#layout.files }, (_, f) => this.#resolve(this.#detailsOf(f).path)))
-    const targets = paths.map((path, f) => ({ path, forms: [this.#detailsOf(f).path], f, state: 'described', now: undefined, checked: false, why: undefined }))
+    const targets = new Targets(paths)
+    paths.forEach((_, f) => {
+      targets.entry[f] = f
+      targets.state[f] = DESCRIBED
+    })
     if (!validate) return targets
     const started = this.#validate([...new Set(paths)], signal)
     await started.settled
     this.#rounds += started.rounds
-    for (const t of targets) {
-      const now = currency(this.#detailsOf(t.f), await /** @type {Promise<any>} */ (started.checks.get(t.path)), { checked: true })
-      if (!now.current) Object.assign(t, { state: 'stale', why: now })
+    for (let f = 0; f < paths.length; f++) {
+      const now = currency(this.#detailsOf(f), await /** @type {Promise<any>} */ (started.checks.get(paths[f])), { checked: true })
+      if (!now.current) targets.stale(f, now)
     }
     return targets
+  }
+
+  /**
+   * Whether a caller's path is matched by identity as given alone: `#recordedForms` gives it alone, or
+   * (a plain relative name under a local base) hashes it alone.
+   */
+  #hashedAsGiven(given, path) {
+    const base = this.#base
+    if (base === undefined) return true
+    this.#baseIsUrl ??= isUrl(base)
+    if (isUrl(given)) return !this.#baseIsUrl
+    return !path || isPlainName(given)
   }
 
   /** The forms a caller's path may be recorded under: as given, relative to the base, and resolved (`path`: node:path, for a local base). */
   #recordedForms(given, path) {
     const base = this.#base
     if (base === undefined) return [given]
+    this.#baseIsUrl ??= isUrl(base)
     if (isUrl(given)) {
-      if (!isUrl(base)) return [given]
+      if (!this.#baseIsUrl) return [given]
       const prefix = base.endsWith('/') ? base : `${base}/`
       return given.startsWith(prefix) ? [given, decodeURIComponent(given.slice(prefix.length))] : [given]
     }
     if (!path) return [given]
     // A plain relative name (no . or .. segments, / separators): itself, and under the base — no path arithmetic.
-    if (!given.startsWith('/') && !given.includes('\\') && !/(^|\/)\.\.?(\/|$)/.test(given) && !given.includes('//')) {
+    if (isPlainName(given)) {
       this.#absoluteBase ??= path.resolve(base)
       return Object.assign([given, `${this.#absoluteBase}${path.sep}${path.sep === '/' ? given : given.split('/').join(path.sep)}`], { plain: true })
     }
@@ -546,6 +619,45 @@ export class SlicedSidecarIndex {
   }
 }
 
+/** Identity texts hashed in one call. */
+const IDENTITY_BATCH = 4096
+
+/** A caller's file: matched by path (or not yet), described by an entry, its details to be read, or not described. */
+const PATH = 0
+const DESCRIBED = 1
+const DETAILS = 2
+const STALE = 3
+
+/** The caller's files of one probe as arrays: the entry and state of each; forms, facts and reasons only where needed. */
+class Targets {
+  /** @param {string[]} paths */
+  constructor(paths) {
+    this.paths = paths
+    this.count = paths.length
+    this.entry = new Int32Array(paths.length).fill(-1)
+    this.state = new Uint8Array(paths.length)
+    /** @type {Map<number, { forms: any, now: any, checked: boolean, why: any }>} */
+    this.more = new Map()
+  }
+
+  /** File i is not described, for this reason. */
+  stale(i, why) {
+    this.state[i] = STALE
+    const t = this.more.get(i)
+    if (t) t.why = why
+    else this.more.set(i, { forms: [this.paths[i]], now: undefined, checked: false, why })
+  }
+}
+
+/** A relative path without . or .. segments, doubled or back slashes: under a local base, itself and base/itself. */
+function isPlainName(given) {
+  return !given.startsWith('/') && !given.includes('\\') && !/(^|\/)\.\.?(\/|$)/.test(given) && !given.includes('//')
+}
+
+function notInIndex() {
+  return { current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }
+}
+
 function ambiguous(what) {
   return { current: false, reason: StaleReason.AMBIGUOUS_IN_INDEX,
     detail: `more than one entry of the index has this file's ${what} hash: the index cannot say which describes it` }
@@ -570,23 +682,25 @@ function sharedResults(list) {
     maybe: make('maybe', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter may hold it'),
     absent: make('absent', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter rules it out'),
     scratch: new Uint8Array(list.length),
-    /** @type {Map<any, any[]>} per encoding, row group g with every value ruled out by the bloom check (or preset), numRows unread */
-    groups: new Map(),
-    ruledOut(index, encoded) {
-      let byIndex = this.groups.get(encoded)
-      if (!byIndex) this.groups.set(encoded, byIndex = [])
-      if (!byIndex[index]) {
-        const results = encoded.encoded.outcomes.map((o, i) => (o.verdict ? { ...o } : this.absent[i]))
-        byIndex[index] = { index, numRows: null, results }
+    /** @type {Map<any, { groups: any[], byCount: any[][] }>} per encoding: row group g with every value ruled out by the bloom check (or preset), numRows unread, and the arrays of the first n of them */
+    ruled: new Map(),
+    ruledOut(count, encoded) {
+      let made = this.ruled.get(encoded)
+      if (!made) this.ruled.set(encoded, made = { groups: [], byCount: [] })
+      let rowGroups = made.byCount[count]
+      if (!rowGroups) {
+        for (let index = made.groups.length; index < count; index++) {
+          made.groups.push({ index, numRows: null, results: encoded.encoded.outcomes.map((o, i) => (o.verdict ? { ...o } : this.absent[i])) })
+        }
+        rowGroups = made.byCount[count] = made.groups.slice(0, count)
       }
-      return byIndex[index]
+      return rowGroups
     },
   }
 }
 
 /** One row group's answers: presets, then min/max where read, then the bit slices. */
-function answerChunk(target, group, list, column, bounds, shared) {
-  const encoded = target.encoded
+function answerChunk(encoded, maybe, group, list, column, bounds, shared) {
   if (!encoded) return list.map((v) => valueResult(v, 'unknown', null, 'no-index', `the sidecar index has no column ${column} for this file`))
   const { outcomes, owners } = encoded.encoded
   const count = encoded.candidates.length
@@ -601,7 +715,7 @@ function answerChunk(target, group, list, column, bounds, shared) {
   for (let k = 0; k < owners.length && k < count; k++) {
     if (excluded?.[k]) continue
     const i = owners[k]
-    state[i] = Math.max(state[i], target.maybe[base + k] ? 2 : 1)
+    state[i] = Math.max(state[i], maybe?.[base + k] ? 2 : 1)
   }
   const out = new Array(list.length)
   for (let i = 0; i < list.length; i++) {
