@@ -48,6 +48,8 @@ export class SlicedIndexWriter {
     this.pending = new Map()
     this.pendingBytes = 0
     this.segmentStart = 0
+    /** runs of chunks whose pages could not be read: [column, file, first row group, count] */
+    this.unreadable = []
   }
 
   /** @param {SlicedFileInput} file */
@@ -63,6 +65,13 @@ export class SlicedIndexWriter {
       const numBytes = Math.max(BYTES_PER_BLOCK, ...chunks.map((chunk) => chunk?.bitset.length ?? 0))
       // A chunk whose pages could not be read has a filter that holds everything: it can only say maybe.
       const bitsets = chunks.map((chunk) => (chunk ? widenBitset(chunk.bitset, numBytes) : new Uint8Array(numBytes).fill(255)))
+      // …and the layout lists it, so a reader answers unknown there, as for a chunk the index does not describe.
+      chunks.forEach((chunk, g) => {
+        if (chunk) return
+        const last = this.unreadable.at(-1)
+        if (last && last[0] === c && last[1] === f && last[2] + last[3] === g) last[3]++
+        else this.unreadable.push([c, f, g, 1])
+      })
       const key = JSON.stringify([c, typeKey(type), numBytes])
       let region = this.pending.get(key)
       if (!region) this.pending.set(key, region = { column: c, type, numBytes, bitsets: [] })
@@ -144,7 +153,8 @@ export class SlicedIndexWriter {
       }
     }
     const layout = { version: /** @type {2} */ (2), fpp: this.fpp, writer: this.writer, columns: this.columns, regions: this.regions, segments: this.segments,
-      files: n, overflow: this.rowGroups.filter((g) => g >= 255).length, classed, pages: pages.length, pageFiles: PAGE_FILES }
+      files: n, overflow: this.rowGroups.filter((g) => g >= 255).length, classed, pages: pages.length, pageFiles: PAGE_FILES,
+      ...(this.unreadable.length ? { unreadable: this.unreadable } : {}) }
     const hashes = hashStrings(this.details.map((d) => identityText(d.path, d.size, d.validator)))
     const files = encodeFilesPart({ hashes, rowGroups: this.rowGroups, classes, pages })
     if (files.length !== filesPartLength(layout)) throw new RangeError('internal: the files blob is not the length its layout gives')

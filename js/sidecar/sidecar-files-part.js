@@ -18,7 +18,8 @@ const PAGE_ENTRY_BYTES = 16
  * @typedef {{ physicalType: string, typeLength: number | null, logicalType: object | null }} ColumnType
  * @typedef {{ offset: number, count: number, numBytes: number, column: string, type: ColumnType, segment: number }} SlicedRegion
  * @typedef {{ version: 2, fpp: number, writer: string, columns: string[], regions: SlicedRegion[], segments: number[],
- *   files: number, overflow: number, classed: number[], pages: number, pageFiles: number }} SlicedLayout
+ *   files: number, overflow: number, classed: number[], pages: number, pageFiles: number, unreadable?: number[][] }} SlicedLayout
+ *   unreadable: runs [column, file, first row group, count] of chunks whose pages could not be read (their filters hold everything)
  * @typedef {{ hashes: Uint8Array, rowGroups: Uint32Array, classes: Array<Uint8Array | null>, pages: Array<{ offset: number, length: number, crc: number }> }} FilesPart
  */
 
@@ -71,7 +72,10 @@ export function decodeSlicedLayout(text, slicesLength, where) {
     return { offset, count, numBytes, column: columns[c], type: types[t], segment }
   })
   if (!classed.every((c) => Number.isSafeInteger(c) && typeof columns[c] === 'string')) throw notAnIndex(where, 'its layout names an unknown classed column')
-  return { ...parsed, regions: out }
+  const unreadable = parsed.unreadable ?? []
+  if (!Array.isArray(unreadable) || !unreadable.every((run) => Array.isArray(run) && run.length === 4 && run.every((n) => Number.isSafeInteger(n) && n >= 0) &&
+    typeof columns[run[0]] === 'string' && run[1] < files && run[3] >= 1)) throw notAnIndex(where, 'its layout lists unreadable chunks of no listed column or file')
+  return { ...parsed, regions: out, unreadable }
 }
 
 /** Bytes of the files blob for this layout. */
@@ -185,4 +189,24 @@ export function placeColumn(layout, part, column, where) {
     if (region.column === column && used[r] !== region.count) throw notAnIndex(where, `region ${r} holds ${region.count} filters, its files' row groups ${used[r]}`)
   }
   return { regionOf, slotOf }
+}
+
+/**
+ * The chunks of `column` whose pages could not be read: per file, its row groups' flags (1: unreadable).
+ * @param {SlicedLayout} layout
+ * @param {FilesPart} part
+ * @returns {Map<number, Uint8Array>}
+ */
+export function unreadableChunks(layout, part, column, where) {
+  const c = layout.columns.indexOf(column)
+  const out = new Map()
+  for (const [column_, f, first, count] of layout.unreadable ?? []) {
+    if (column_ !== c) continue
+    const groups = part.rowGroups[f]
+    if (first + count > groups) throw notAnIndex(where, `its layout lists row groups ${first}…${first + count - 1} of file ${f} as unreadable; it has ${groups}`)
+    let flags = out.get(f)
+    if (!flags) out.set(f, flags = new Uint8Array(groups))
+    flags.fill(1, first, first + count)
+  }
+  return out
 }

@@ -18,7 +18,7 @@ import { crc32Hex } from './puffin.js'
 import { andRows, blockIndexOf, hashRows, sliceRowBytes, unsliceBitset } from './bit-slices.js'
 import { decodeBound, notAnIndex } from './sidecar-directory.js'
 import { decodeDetailsPage } from './sidecar-details.js'
-import { decodeFilesPart, decodeSlicedLayout, placeColumn } from './sidecar-files-part.js'
+import { decodeFilesPart, decodeSlicedLayout, placeColumn, unreadableChunks } from './sidecar-files-part.js'
 import { AMBIGUOUS, hashHalves, hashStrings, HashTable, identityText } from './sidecar-identity.js'
 import { typeKey } from './sidecar-layout.js'
 import { currency, StaleReason, startValidators } from './sidecar-currency.js'
@@ -44,7 +44,7 @@ export class SlicedSidecarIndex {
   #part
   #identities
   #paths
-  /** @type {Map<string, { regionOf: Int32Array, slotOf: Uint32Array }>} */
+  /** @type {Map<string, { regionOf: Int32Array, slotOf: Uint32Array, unreadable: Map<number, Uint8Array> }>} */
   #placements = new Map()
   /** @type {Map<number, import('./sidecar-details.js').FileDetails[]>} */
   #pages = new Map()
@@ -145,10 +145,11 @@ export class SlicedSidecarIndex {
         if (r < 0) return
         const region = l.regions[r]
         columns[name] = region.type
-        chunksOf.push([name, region, r, placements[c].slotOf[f], d.bounds[c]])
+        chunksOf.push([name, region, r, placements[c].slotOf[f], d.bounds[c], placements[c].unreadable.get(f)])
       })
+      // A chunk whose pages could not be read is null, as in format 1's directory.
       const rowGroups = d.rowRows.map((numRows, g) => ({ numRows,
-        chunks: Object.fromEntries(chunksOf.map(([name, region, r, slot, bounds]) => [name, [r, slot + g, region.numBytes, bounds?.[g]?.[0] ?? null, bounds?.[g]?.[1] ?? null]])) }))
+        chunks: Object.fromEntries(chunksOf.map(([name, region, r, slot, bounds, unreadable]) => [name, unreadable?.[g] ? null : [r, slot + g, region.numBytes, bounds?.[g]?.[0] ?? null, bounds?.[g]?.[1] ?? null]])) }))
       entries.push({ path: d.path, size: d.size, validator: d.validator, numRows: d.numRows, columns, rowGroups })
     }
     this.#entries = entries
@@ -257,7 +258,7 @@ export class SlicedSidecarIndex {
     const maybes = new Map()
     const regionEncodings = []
     const rowGroupCounts = this.#part.rowGroups
-    const { regionOf, slotOf } = placement
+    const { regionOf, slotOf, unreadable } = placement
     for (let i = 0; i < targets.count; i++) {
       if (state[i] !== DESCRIBED) continue
       const f = entry[i]
@@ -302,18 +303,18 @@ export class SlicedSidecarIndex {
       const r = f >= 0 ? regionOf[f] : -1
       const encoded = r >= 0 ? regionEncodings[r] : undefined
       const answered = { path: targets.paths[i], current: state[i] === DESCRIBED, rowGroups: /** @type {any[]} */ ([]) }
-      if (state[i] === DESCRIBED && encoded && !maybes.has(i) && !this.#pageOfFile(f)) {
+      if (state[i] === DESCRIBED && encoded && !maybes.has(i) && !this.#pageOfFile(f) && !unreadable.has(f)) {
         // Every row group ruled out by the bloom check alone (most files, for an absent value): answers
         // shared by every such file with as many row groups.
         answered.rowGroups = shared.ruledOut(rowGroupCounts[f], encoded)
-      } else this.#answer(answered, state[i] === DESCRIBED ? undefined : more.get(i).why, f, encoded, maybes.get(i), list, column, c, useBounds, shared)
+      } else this.#answer(answered, state[i] === DESCRIBED ? undefined : more.get(i).why, f, encoded, maybes.get(i), unreadable.get(f), list, column, c, useBounds, shared)
       files[i] = /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any, rowGroups: any[] }} */ (answered)
     }
     return { column, files }
   }
 
   /** One file's entry of a probe's answer, beyond the common case: not described (`why`), or open after the bloom check, or with its details read. */
-  #answer(answered, why, f, encoded, maybe, list, column, c, useBounds, shared) {
+  #answer(answered, why, f, encoded, maybe, unreadable, list, column, c, useBounds, shared) {
     const details = f >= 0 ? this.#pageOfFile(f) : undefined
     const groups = f >= 0 ? this.#part.rowGroups[f] : 0
     /** @type {Array<{ index: number, numRows: number | null, results: any[] }>} */
@@ -326,7 +327,7 @@ export class SlicedSidecarIndex {
       Object.assign(answered, { reason: why.reason, detail: why.detail, ...(why.validators ? { validators: why.validators } : {}), rowGroups })
       return
     }
-    for (const g of rowGroups) g.results = answerChunk(encoded, maybe, g, list, column, useBounds ? details?.bounds[c]?.[g.index] : undefined, shared)
+    for (const g of rowGroups) g.results = answerChunk(encoded, maybe, unreadable?.[g.index] === 1, g, list, column, useBounds ? details?.bounds[c]?.[g.index] : undefined, shared)
   }
 
   /** Sharpens one file's probe results, as format 1's refine does (the file stat'ed or HEADed to be matched). */
@@ -566,7 +567,7 @@ export class SlicedSidecarIndex {
   #placement(column) {
     let placed = this.#placements.get(column)
     if (!placed) {
-      placed = placeColumn(this.#layout, this.#part, column, this.#source.name)
+      placed = { ...placeColumn(this.#layout, this.#part, column, this.#source.name), unreadable: unreadableChunks(this.#layout, this.#part, column, this.#source.name) }
       this.#placements.set(column, placed)
     }
     return placed
@@ -699,10 +700,12 @@ function sharedResults(list) {
   }
 }
 
-/** One row group's answers: presets, then min/max where read, then the bit slices. */
-function answerChunk(encoded, maybe, group, list, column, bounds, shared) {
+/** One row group's answers: presets, then whether the index could read the chunk, then min/max where read, then the bit slices. */
+function answerChunk(encoded, maybe, unreadable, group, list, column, bounds, shared) {
   if (!encoded) return list.map((v) => valueResult(v, 'unknown', null, 'no-index', `the sidecar index has no column ${column} for this file`))
   const { outcomes, owners } = encoded.encoded
+  // Its filter holds everything (it says maybe to all), but the index could not describe the chunk: unknown, as format 1 says.
+  if (unreadable) return list.map((v, i) => (outcomes[i].verdict ? { ...outcomes[i] } : valueResult(v, 'unknown', null, 'no-index', 'the sidecar index has no filter for this chunk (its pages could not be read)')))
   const count = encoded.candidates.length
   const base = group.index * count
   let excluded
