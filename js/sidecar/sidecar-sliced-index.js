@@ -7,11 +7,10 @@
 // needed: the path hashes and a page of details to say why a file is not described (or to match it by
 // path when only its size is known), the pages of the files still open after the bloom check to sharpen
 // them with min/max, when those pages are few.
-import { HttpSource } from '../sources/http-source.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { crc32 } from '../pages/crc32.js'
-import { RangeTask, runReadTasks } from '../plan/read-scheduler.js'
-import { LinkModel, transportWindow } from '../plan/link-model.js'
+import { RangeTask } from '../plan/read-scheduler.js'
+import { LinkModel } from '../plan/link-model.js'
 import { excludedByBounds } from '../indexes/statistics.js'
 import { Source, valueResult } from '../verdicts.js'
 import { crc32Hex } from './puffin.js'
@@ -21,9 +20,10 @@ import { decodeDetailsPage } from './sidecar-details.js'
 import { decodeFilesPart, decodeSlicedLayout, placeColumn, unreadableChunks } from './sidecar-files-part.js'
 import { AMBIGUOUS, hashHalves, hashStrings, HashTable, identityText } from './sidecar-identity.js'
 import { typeKey } from './sidecar-layout.js'
-import { currency, StaleReason, startValidators } from './sidecar-currency.js'
+import { currency, StaleReason } from './sidecar-currency.js'
 import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-blobs.js'
-import { encodeFor, gapForOneRound, holdRegion } from './sidecar-probe-values.js'
+import { encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
+import { checkFiles, heldRegion, indexStats, readWave } from './sidecar-reads.js'
 
 /** Details pages a probe reads to sharpen open files with min/max, at most (beyond it, the bloom filter's answer stands). */
 export const DEFAULT_BOUNDS_BYTES = 64 * 1024
@@ -104,8 +104,7 @@ export class SlicedSidecarIndex {
 
   /** { requests, bytesFetched, rounds, heads } of the index so far, as format 1 counts them. */
   get stats() {
-    const { requests, bytesFetched } = this.#source.stats
-    return { requests: requests + this.#validations, bytesFetched, rounds: this.#rounds, heads: this.#validations }
+    return indexStats(this.#source, this.#rounds, this.#validations)
   }
 
   /** Every entry, as format 1's directory records them (chunks: [region, slot, numBytes, min, max]); after loadDirectory(). */
@@ -158,12 +157,10 @@ export class SlicedSidecarIndex {
   /** One stored bitset, whole (for copying into a new index): its region is read whole, the last few kept. */
   async readBitset(regionIndex, k) {
     const region = this.#layout.regions[regionIndex]
-    let bytes = this.#regionBytes.get(regionIndex)
-    if (!bytes) {
+    const bytes = await heldRegion(this.#regionBytes, regionIndex, () => {
       this.#rounds++
-      bytes = await this.#source.read(this.#blobs.slices.offset + region.offset, region.numBytes * 8 * sliceRowBytes(region.count))
-      holdRegion(this.#regionBytes, regionIndex, bytes)
-    }
+      return this.#source.read(this.#blobs.slices.offset + region.offset, region.numBytes * 8 * sliceRowBytes(region.count))
+    })
     return unsliceBitset(bytes, region, k)
   }
 
@@ -584,18 +581,9 @@ export class SlicedSidecarIndex {
   }
 
   #validate(paths, signal) {
-    const url = paths.find(isUrl)
-    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined) })
+    const started = checkFiles(paths, { source: this.#source, fetch: this.#fetch, headers: this.#headers, signal })
     this.#validations += started.requests
     return started
-  }
-
-  #origin() {
-    try {
-      return this.#source instanceof HttpSource ? new URL(this.#source.name).origin : undefined
-    } catch {
-      return undefined
-    }
   }
 
   async #wave(tasks, { signal }) {
@@ -605,12 +593,7 @@ export class SlicedSidecarIndex {
   /** One wave of reads of the index file; its rounds. Whole details read early are split into pages after. */
   async #waveRounds(tasks, signal) {
     if (!tasks.length) return 0
-    const remote = this.#source instanceof HttpSource
-    const window = transportWindow(this.#source, remote)
-    const { rounds } = await runReadTasks(tasks, {
-      source: this.#source, cache: this.#cache, link: remote ? this.#link : undefined,
-      concurrency: window, coalesceGap: gapForOneRound(tasks, window), signal,
-    })
+    const rounds = await readWave({ source: this.#source, cache: this.#cache, link: this.#link }, tasks, signal)
     if (this.#wholeDetails) {
       const bytes = this.#wholeDetails
       this.#wholeDetails = undefined
@@ -705,7 +688,7 @@ function answerChunk(encoded, maybe, unreadable, group, list, column, bounds, sh
   if (!encoded) return list.map((v) => valueResult(v, 'unknown', null, 'no-index', `the sidecar index has no column ${column} for this file`))
   const { outcomes, owners } = encoded.encoded
   // Its filter holds everything (it says maybe to all), but the index could not describe the chunk: unknown, as format 1 says.
-  if (unreadable) return list.map((v, i) => (outcomes[i].verdict ? { ...outcomes[i] } : valueResult(v, 'unknown', null, 'no-index', 'the sidecar index has no filter for this chunk (its pages could not be read)')))
+  if (unreadable) return unreadableChunkResults(list, outcomes)
   const count = encoded.candidates.length
   const base = group.index * count
   let excluded
