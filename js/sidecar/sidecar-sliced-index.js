@@ -9,6 +9,7 @@
 // them with min/max, when those pages are few.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { crc32 } from '../pages/crc32.js'
+import { sameBytes } from '../format/bytes.js'
 import { RangeTask } from '../plan/read-scheduler.js'
 import { LinkModel } from '../plan/link-model.js'
 import { excludedByBounds } from '../indexes/statistics.js'
@@ -17,11 +18,11 @@ import { crc32Hex } from './puffin.js'
 import { andRows, blockIndexOf, hashRows, sliceRowBytes, unsliceBitset } from './bit-slices.js'
 import { decodeBound, notAnIndex } from './sidecar-directory.js'
 import { decodeDetailsPage } from './sidecar-details.js'
-import { decodeFilesPart, decodeSlicedLayout, placeColumn, unreadableChunks } from './sidecar-files-part.js'
-import { AMBIGUOUS, hashHalves, hashStrings, HashTable, identityText } from './sidecar-identity.js'
+import { decodeFilesPart, decodeSlicedLayout, FILES_VERSIONS, placeColumn, unreadableChunks } from './sidecar-files-part.js'
+import { AMBIGUOUS, hashHalves, hashStrings, HashTable, identityText, pageDigests } from './sidecar-identity.js'
 import { typeKey } from './sidecar-layout.js'
 import { currency, StaleReason } from './sidecar-currency.js'
-import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-blobs.js'
+import { DETAILS_BLOB, FILES_BLOB, IDENTITIES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-blobs.js'
 import { encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
 import { checkFiles, heldRegion, indexStats, readWave } from './sidecar-reads.js'
 
@@ -73,13 +74,19 @@ export class SlicedSidecarIndex {
   /** Where the tail read began: the files blob's bytes from there on are held. */
   #tailOffset
 
+  /** @type {Map<number, Uint8Array>} version 3: pages of the identities blob read, each checked against its digest */
+  #identityPages = new Map()
+
   constructor(source, cache, footer, { base, fetch, headers, boundsBytes, tailOffset }) {
     const where = source.name
     const find = (type) => footer.blobs.find((b) => b.type === type)
-    const blobs = { slices: find(SLICES_BLOB), details: find(DETAILS_BLOB), paths: find(PATH_HASHES_BLOB), files: find(FILES_BLOB) }
-    for (const [name, blob] of Object.entries(blobs)) if (!blob) throw notAnIndex(where, `it has no ${name} blob of format 2`)
-    if (blobs.files.properties?.version !== '2' || typeof blobs.files.properties?.layout !== 'string') throw notAnIndex(where, 'its files blob is not version 2 or has no layout')
+    const blobs = { slices: find(SLICES_BLOB), details: find(DETAILS_BLOB), paths: find(PATH_HASHES_BLOB), files: find(FILES_BLOB), identities: find(IDENTITIES_BLOB) }
+    for (const [name, blob] of Object.entries(blobs)) if (!blob && name !== 'identities') throw notAnIndex(where, `it has no ${name} blob of format 2`)
+    const version = blobs.files.properties?.version
+    if (!FILES_VERSIONS.map(String).includes(version) || typeof blobs.files.properties?.layout !== 'string') throw notAnIndex(where, 'its files blob is not version 2 or 3 or has no layout')
     this.#layout = decodeSlicedLayout(blobs.files.properties.layout, blobs.slices.length, where)
+    if (String(this.#layout.version) !== version) throw notAnIndex(where, 'its files blob and its layout are of different versions')
+    if (this.#layout.version >= 3 && blobs.identities?.length !== this.#layout.files * 8) throw notAnIndex(where, 'it has no identities blob of one hash per file')
     this.#source = source
     this.#cache = cache
     this.#blobs = blobs
@@ -203,6 +210,75 @@ export class SlicedSidecarIndex {
 
     const targets = specs ? await this.#targets(specs, validate, started) : await this.#everyFile(validate, signal)
     const { entry, state, more } = targets
+    const placement = this.#placement(column)
+    /** @type {Array<Array<Uint8Array>>} per region, per candidate: the AND of its 8 rows */
+    const masks = []
+    const masksOf = (r, candidates) => {
+      if (!masks[r]) {
+        const region = this.#layout.regions[r]
+        masks[r] = candidates.map((c) => andRows(hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low).map((p) => /** @type {Uint8Array} */ (rowBytes.get(`${r}:${p}`)))))
+      }
+      return masks[r]
+    }
+    /** @type {Map<number, Uint8Array>} per caller's file with a bloom hit: maybe[g × candidates + c], candidate c may be in row group g */
+    const maybes = new Map()
+    const regionEncodings = []
+    const rowGroupCounts = this.#part.rowGroups
+    const { regionOf, slotOf, unreadable } = placement
+    /** The bloom check of caller's file i's chunks, in the entry it is (or claims to be). */
+    const bloomCheck = (i) => {
+      const f = entry[i]
+      const r = regionOf[f]
+      if (r < 0) return
+      const encoded = (regionEncodings[r] ??= this.#encodingFor(encodings, this.#layout.regions[r].type, list, column))
+      const slot = slotOf[f]
+      const end = slot + rowGroupCounts[f]
+      const regionMasks = masksOf(r, encoded.candidates)
+      // Most files of an absent value have no bit set: they are told apart without an allocation.
+      let any = false
+      for (let c = 0; c < regionMasks.length && !any; c++) {
+        const mask = regionMasks[c]
+        for (let k = slot; k < end; k++) {
+          if ((mask[k >>> 3] >> (k & 7)) & 1) {
+            any = true
+            break
+          }
+        }
+      }
+      if (!any) return
+      const count = regionMasks.length
+      const maybe = new Uint8Array((end - slot) * count)
+      for (let c = 0; c < count; c++) {
+        const mask = regionMasks[c]
+        for (let g = 0, k = slot; k < end; g++, k++) maybe[g * count + c] = (mask[k >>> 3] >> (k & 7)) & 1
+      }
+      maybes.set(i, maybe)
+    }
+    /** The details pages of the open files `opened` for their min/max, when they are few. */
+    const boundsPages = (opened) => {
+      if (!opened.length || options.bounds === false) return []
+      const pages = [...new Set(opened.map((i) => this.#pageOf(entry[i])))].filter((p) => !this.#pages.has(p))
+      const bytes = pages.reduce((n, p) => n + this.#part.pages[p].length, 0)
+      return options.bounds === true || bytes <= this.#boundsBytes ? pages : []
+    }
+    const checked = new Uint8Array(targets.count)
+    // Version 3: claims confirmed by their pages' digests; the others' identities are read in the wave that
+    // reads the bounds of the files the bloom check leaves open (a claim is checked as the entry it names).
+    const identityPages = this.#part.hashes ? [] : this.#confirmByDigest(targets)
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== DESCRIBED && !(state[i] === CLAIMED && entry[i] >= 0)) continue
+      checked[i] = 1
+      bloomCheck(i)
+    }
+    await this.#wave([...this.#identityTasks(identityPages), ...this.#pageTasks(boundsPages([...maybes.keys()]))], { signal })
+    if (!this.#part.hashes) {
+      this.#confirmByIdentities(targets)
+      for (const i of maybes.keys()) {
+        if (state[i] !== DESCRIBED) maybes.delete(i)
+      }
+      for (let i = 0; i < targets.count; i++) if (state[i] !== DESCRIBED) checked[i] = 0
+    }
+
     // Not matched by identity: by path, then its details say why (or that the caller's facts fit it).
     const byPath = [...more.keys()].filter((i) => state[i] === PATH)
     if (byPath.length) {
@@ -240,57 +316,14 @@ export class SlicedSidecarIndex {
       }
     }
 
-    // The bloom check of every described file's chunks.
-    const placement = this.#placement(column)
-    /** @type {Array<Array<Uint8Array>>} per region, per candidate: the AND of its 8 rows */
-    const masks = []
-    const masksOf = (r, candidates) => {
-      if (!masks[r]) {
-        const region = this.#layout.regions[r]
-        masks[r] = candidates.map((c) => andRows(hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low).map((p) => /** @type {Uint8Array} */ (rowBytes.get(`${r}:${p}`)))))
-      }
-      return masks[r]
-    }
-    /** @type {Map<number, Uint8Array>} per caller's file with a bloom hit: maybe[g × candidates + c], candidate c may be in row group g */
-    const maybes = new Map()
-    const regionEncodings = []
-    const rowGroupCounts = this.#part.rowGroups
-    const { regionOf, slotOf, unreadable } = placement
+    // Files described by path: their bloom check, and their bounds.
+    const late = []
     for (let i = 0; i < targets.count; i++) {
-      if (state[i] !== DESCRIBED) continue
-      const f = entry[i]
-      const r = regionOf[f]
-      if (r < 0) continue
-      const encoded = (regionEncodings[r] ??= this.#encodingFor(encodings, this.#layout.regions[r].type, list, column))
-      const slot = slotOf[f]
-      const end = slot + rowGroupCounts[f]
-      const regionMasks = masksOf(r, encoded.candidates)
-      // Most files of an absent value have no bit set: they are told apart without an allocation.
-      let any = false
-      for (let c = 0; c < regionMasks.length && !any; c++) {
-        const mask = regionMasks[c]
-        for (let k = slot; k < end; k++) {
-          if ((mask[k >>> 3] >> (k & 7)) & 1) {
-            any = true
-            break
-          }
-        }
-      }
-      if (!any) continue
-      const count = regionMasks.length
-      const maybe = new Uint8Array((end - slot) * count)
-      for (let c = 0; c < count; c++) {
-        const mask = regionMasks[c]
-        for (let g = 0, k = slot; k < end; g++, k++) maybe[g * count + c] = (mask[k >>> 3] >> (k & 7)) & 1
-      }
-      maybes.set(i, maybe)
+      if (state[i] !== DESCRIBED || checked[i]) continue
+      bloomCheck(i)
+      if (maybes.has(i)) late.push(i)
     }
-    // Min/max for the files still open, when their pages are few.
-    if (maybes.size && options.bounds !== false) {
-      const pages = [...new Set([...maybes.keys()].map((i) => this.#pageOf(entry[i])))].filter((p) => !this.#pages.has(p))
-      const bytes = pages.reduce((n, p) => n + this.#part.pages[p].length, 0)
-      if (options.bounds === true || bytes <= this.#boundsBytes) await this.#wave(this.#pageTasks(pages), { signal })
-    }
+    await this.#wave(this.#pageTasks(boundsPages(late)), { signal })
     const c = this.#layout.columns.indexOf(column)
     const shared = sharedResults(list)
     const useBounds = options.bounds !== false
@@ -299,12 +332,14 @@ export class SlicedSidecarIndex {
       const f = entry[i]
       const r = f >= 0 ? regionOf[f] : -1
       const encoded = r >= 0 ? regionEncodings[r] : undefined
-      const answered = { path: targets.paths[i], current: state[i] === DESCRIBED, rowGroups: /** @type {any[]} */ ([]) }
-      if (state[i] === DESCRIBED && encoded && !maybes.has(i) && !this.#pageOfFile(f) && !unreadable.has(f)) {
+      if (state[i] === DESCRIBED && encoded && !maybes.has(i) && (!this.#pages.size || !this.#pageOfFile(f)) && !unreadable.has(f)) {
         // Every row group ruled out by the bloom check alone (most files, for an absent value): answers
         // shared by every such file with as many row groups.
-        answered.rowGroups = shared.ruledOut(rowGroupCounts[f], encoded)
-      } else this.#answer(answered, state[i] === DESCRIBED ? undefined : more.get(i).why, f, encoded, maybes.get(i), unreadable.get(f), list, column, c, useBounds, shared)
+        files[i] = { path: targets.paths[i], current: true, rowGroups: shared.ruledOut(rowGroupCounts[f], encoded) }
+        continue
+      }
+      const answered = { path: targets.paths[i], current: state[i] === DESCRIBED, rowGroups: /** @type {any[]} */ ([]) }
+      this.#answer(answered, state[i] === DESCRIBED ? undefined : more.get(i).why, f, encoded, maybes.get(i), unreadable.get(f), list, column, c, useBounds, shared)
       files[i] = /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any, rowGroups: any[] }} */ (answered)
     }
     return { column, files }
@@ -356,6 +391,7 @@ export class SlicedSidecarIndex {
     let owners = []
     let texts = []
     const identities = this.#identities
+    const located = !this.#part.hashes
     const { entry } = targets
     // Hashed a batch at a time, so the texts die young (a listing's worth of them would outlive collections).
     const match = () => {
@@ -363,6 +399,16 @@ export class SlicedSidecarIndex {
       for (let h = 0; h < texts.length; h++) {
         const i = owners[h]
         if (state[i] !== PATH) continue // an earlier form decided
+        if (located) {
+          // A claim: the entry with this locator (or, shared, every such entry) is checked against the whole hash later.
+          const f = identities.find(low[h], 0)
+          if (f === -1) continue
+          entry[i] = f
+          state[i] = CLAIMED
+          targets.low[i] = low[h]
+          targets.high[i] = high[h]
+          continue
+        }
         const f = identities.find(low[h], high[h])
         if (f === AMBIGUOUS) targets.stale(i, ambiguous('identity'))
         else if (f >= 0) {
@@ -404,12 +450,164 @@ export class SlicedSidecarIndex {
       }
     }
     match()
-    // Those of the fast path that matched no entry are looked up by path, as the others.
-    for (let i = 0; i < specs.length; i++) {
-      if (state[i] !== PATH || more.has(i)) continue
-      more.set(i, { forms: this.#recordedForms(specs[i].path, path), now: { size: specs[i].size, validator: specs[i].validator }, checked: false, why: undefined })
-    }
+    targets.specs = specs
+    targets.nodePath = path
+    this.#byPathLater(targets)
     return targets
+  }
+
+  /** Those of the fast path that matched no entry (or whose claim failed) are looked up by path, as the others. */
+  #byPathLater(targets) {
+    const { specs, state, more } = targets
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== PATH || more.has(i)) continue
+      more.set(i, { forms: this.#recordedForms(specs[i].path, targets.nodePath), now: { size: specs[i].size, validator: specs[i].validator }, checked: false, why: undefined })
+    }
+  }
+
+  /**
+   * Version 3: confirms claims by page where the caller claims every file of a page — the digest of the
+   * claimants' hashes in file order is the page's — and returns the pages whose identities must be read
+   * for the other claims (a page claimed in part, or whose digest no claimants give). A locator several
+   * entries share makes its callers claimants of each; a page tries each choice of its claimants (a few).
+   */
+  #confirmByDigest(targets) {
+    const { entry, state } = targets
+    const n = this.#layout.files
+    const pageFiles = this.#layout.pageFiles
+    /** per entry: its one claimant (a caller's file), -1: none, -2: several (in `more`) */
+    const claim = new Int32Array(n).fill(-1)
+    /** @type {Map<number, number[]>} the entries with several claimants: theirs */
+    const several = new Map()
+    const candidates = (i) => (entry[i] === AMBIGUOUS ? this.#identities.findAll(targets.low[i], 0) : [entry[i]])
+    const addClaim = (f, i) => {
+      if (claim[f] === -1) claim[f] = i
+      else if (claim[f] >= 0) {
+        several.set(f, [claim[f], i])
+        claim[f] = -2
+      } else several.get(f)?.push(i)
+    }
+    const claimed = []
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== CLAIMED) continue
+      claimed.push(i)
+      if (entry[i] === AMBIGUOUS) for (const f of candidates(i)) addClaim(f, i)
+      else addClaim(entry[i], i)
+    }
+    /** per page tried: its first file, and one choice of claimants (one caller per file), whose hashes are in `blobs` */
+    const tries = []
+    const blobs = []
+    const { low, high } = targets
+    for (let p = 0; p < this.#layout.pages; p++) {
+      const first = p * pageFiles
+      const end = Math.min(n, first + pageFiles)
+      let choices = 1
+      for (let f = first; f < end && choices; f++) {
+        if (claim[f] === -1) choices = 0
+        else if (claim[f] === -2) choices *= /** @type {number[]} */ (several.get(f)).length
+      }
+      if (!choices || choices > MAX_PAGE_CHOICES) continue
+      for (let choice = 0; choice < choices; choice++) {
+        // Each file's claimant (the common case: the only one, read in place).
+        let callers = claim.subarray(first, end)
+        if (choices > 1) {
+          callers = Int32Array.from(callers)
+          let rest = choice
+          for (let k = 0; k < callers.length; k++) {
+            if (callers[k] !== -2) continue
+            const list = /** @type {number[]} */ (several.get(first + k))
+            callers[k] = list[rest % list.length]
+            rest = Math.floor(rest / list.length)
+          }
+        }
+        // 8 little-endian bytes per hash, as the writer digests them.
+        const words = new Uint32Array(callers.length * 2)
+        for (let k = 0; k < callers.length; k++) {
+          words[2 * k] = low[callers[k]]
+          words[2 * k + 1] = high[callers[k]]
+        }
+        tries.push({ p, first, callers })
+        blobs.push(new Uint8Array(words.buffer))
+      }
+    }
+    const digests = pageDigests(blobs)
+    /** per page vouched for: per file, the caller whose hash it is */
+    const vouched = targets.vouched
+    tries.forEach(({ p, first, callers }, k) => {
+      if (!sameBytes(digests.subarray(k * 8, k * 8 + 8), /** @type {Uint8Array} */ (this.#part.pages[p].digest))) return
+      // Two choices cannot both give the digest unless two callers' hashes are equal (then either will do).
+      if (!vouched.has(p)) vouched.set(p, { first, callers })
+    })
+    const toRead = new Set()
+    for (const i of claimed) {
+      const f = entry[i]
+      if (f >= 0) {
+        // The common case, without arrays: one candidate, its page vouched for (by this caller's hash or an equal one).
+        const page = vouched.get(this.#pageOf(f))
+        if (page) {
+          const j = page.callers[f - page.first]
+          if (j === i || (targets.low[j] === targets.low[i] && targets.high[j] === targets.high[i])) state[i] = DESCRIBED
+          else {
+            entry[i] = -1
+            state[i] = PATH
+          }
+        } else toRead.add(this.#pageOf(f))
+        continue
+      }
+      const unvouched = candidates(i).filter((e) => !vouched.has(this.#pageOf(e)))
+      if (unvouched.length) for (const e of unvouched) toRead.add(this.#pageOf(e))
+      else this.#decideClaim(targets, i, candidates(i))
+    }
+    return [...toRead].filter((p) => !this.#identityPages.has(p))
+  }
+
+  /** Version 3: the claims left, their pages' identities read: each decided. */
+  #confirmByIdentities(targets) {
+    for (let i = 0; i < targets.count; i++) {
+      if (targets.state[i] !== CLAIMED) continue
+      this.#decideClaim(targets, i, targets.entry[i] === AMBIGUOUS ? this.#identities.findAll(targets.low[i], 0) : [targets.entry[i]])
+    }
+    this.#byPathLater(targets)
+  }
+
+  /**
+   * A claim decided, its candidates' pages vouched for by their digests or read: the one entry whose whole
+   * identity hash is the caller's describes it; several: ambiguous; none: it is looked up by path.
+   */
+  #decideClaim(targets, i, candidates) {
+    const matches = candidates.filter((f) => {
+      const p = this.#pageOf(f)
+      const vouched = targets.vouched.get(p)
+      if (vouched) {
+        const j = vouched.callers[f - vouched.first]
+        return j === i || (targets.low[j] === targets.low[i] && targets.high[j] === targets.high[i])
+      }
+      const page = /** @type {Uint8Array} */ (this.#identityPages.get(p))
+      const view = new DataView(page.buffer, page.byteOffset + (f - p * this.#layout.pageFiles) * 8, 8)
+      return view.getUint32(0, true) === targets.low[i] && view.getUint32(4, true) === targets.high[i]
+    })
+    if (matches.length > 1) targets.stale(i, ambiguous('identity'))
+    else if (matches.length === 1) {
+      targets.entry[i] = matches[0]
+      targets.state[i] = DESCRIBED
+    } else {
+      targets.entry[i] = -1
+      targets.state[i] = PATH
+    }
+  }
+
+  /** Reads of these pages of the identities blob, each checked against its page's digest. */
+  #identityTasks(pages) {
+    const blob = this.#blobs.identities
+    const pageFiles = this.#layout.pageFiles
+    return pages.map((p) => {
+      const start = blob.offset + p * pageFiles * 8
+      const end = blob.offset + Math.min(this.#layout.files, (p + 1) * pageFiles) * 8
+      return new RangeTask(start, end, (bytes) => {
+        if (!sameBytes(pageDigests([bytes]), /** @type {Uint8Array} */ (this.#part.pages[p].digest))) throw notAnIndex(this.#source.name, `its identities of page ${p} do not match the page's digest`)
+        this.#identityPages.set(p, bytes)
+      })
+    })
   }
 
   /** Every file of the index (no `files`): their paths from the details, checked unless `validate` is false. */
@@ -516,7 +714,9 @@ export class SlicedSidecarIndex {
     const where = this.#source.name
     if (this.#blobs.files.properties.crc32 !== crc32Hex(bytes)) throw notAnIndex(where, 'its files blob does not match its CRC-32')
     this.#part = decodeFilesPart(bytes, this.#layout, this.#blobs.details.length, where)
-    this.#identities = new HashTable(hashHalves(this.#part.hashes))
+    // Version 2: whole identity hashes, a match is a match. Version 3: locators, a match a claim that a page's digest or its identities confirm.
+    const { hashes, locators } = this.#part
+    this.#identities = new HashTable(hashes ? hashHalves(hashes) : { low: /** @type {Uint32Array} */ (locators), high: new Uint32Array(this.#layout.files) })
   }
 
   #pathsTask() {
@@ -611,6 +811,10 @@ const PATH = 0
 const DESCRIBED = 1
 const DETAILS = 2
 const STALE = 3
+/** Choices of claimants a page's digest is tried with, at most (beyond, its identities are read). */
+const MAX_PAGE_CHOICES = 16
+/** Version 3: its locator names an entry (AMBIGUOUS: several), to be confirmed by a page's digest or the entry's whole hash. */
+const CLAIMED = 4
 
 /** The caller's files of one probe as arrays: the entry and state of each; forms, facts and reasons only where needed. */
 class Targets {
@@ -620,6 +824,15 @@ class Targets {
     this.count = paths.length
     this.entry = new Int32Array(paths.length).fill(-1)
     this.state = new Uint8Array(paths.length)
+    /** version 3: the identity hash of each claim (low and high halves) */
+    this.low = new Uint32Array(paths.length)
+    this.high = new Uint32Array(paths.length)
+    /** @type {any[]} */
+    this.specs = []
+    /** @type {any} */
+    this.nodePath = undefined
+    /** @type {Map<number, { first: number, callers: Int32Array }>} version 3: pages vouched for by their digests, and by whose hashes */
+    this.vouched = new Map()
     /** @type {Map<number, { forms: any, now: any, checked: boolean, why: any }>} */
     this.more = new Map()
   }
