@@ -85,7 +85,8 @@ async function probeFormat(origin, name, files, listing, holder) {
 
 /** Format 2's bytes for a cold one-value probe of `files` files × `groups` row groups (docs/sidecar-index.md "Size model"). */
 export function sizeModel(files, groups = GROUPS, { pageFiles = 64, segmentChunks = 1 << 20 } = {}) {
-  const filesBlob = files * 9 + Math.ceil(files / pageFiles) * 16
+  // Per file a 4-byte locator and a row-group count; per page of 64 files its table entry (16) and digest (8).
+  const filesBlob = files * 5 + Math.ceil(files / pageFiles) * 24
   const chunks = files * groups
   const regions = Math.ceil(chunks / segmentChunks)
   const rows = 8 * (Math.ceil(chunks / 8) + regions)
