@@ -487,10 +487,8 @@ export class SlicedSidecarIndex {
         claim[f] = -2
       } else several.get(f)?.push(i)
     }
-    const claimed = []
     for (let i = 0; i < targets.count; i++) {
       if (state[i] !== CLAIMED) continue
-      claimed.push(i)
       if (entry[i] === AMBIGUOUS) for (const f of candidates(i)) addClaim(f, i)
       else addClaim(entry[i], i)
     }
@@ -539,11 +537,15 @@ export class SlicedSidecarIndex {
       if (!vouched.has(p)) vouched.set(p, { first, callers })
     })
     const toRead = new Set()
-    for (const i of claimed) {
+    /** @type {Array<{ first: number, callers: Int32Array } | undefined>} */
+    const byPage = new Array(this.#layout.pages)
+    for (const [p, page] of vouched) byPage[p] = page
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== CLAIMED) continue
       const f = entry[i]
       if (f >= 0) {
         // The common case, without arrays: one candidate, its page vouched for (by this caller's hash or an equal one).
-        const page = vouched.get(this.#pageOf(f))
+        const page = byPage[(f / pageFiles) | 0]
         if (page) {
           const j = page.callers[f - page.first]
           if (j === i || (targets.low[j] === targets.low[i] && targets.high[j] === targets.high[i])) state[i] = DESCRIBED
