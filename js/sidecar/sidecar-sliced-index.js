@@ -3,7 +3,9 @@
 // that blob and, per region of its column, the 8 bit rows each value's hash selects (js/index-builder/
 // bit-slices.js) — M bytes per value over M chunks. Files the caller describes (size and validator, as a
 // listing gives them) are matched by identity hash with no request per file; a file answered from the
-// index is one whose identity matches exactly one entry. Paths, reasons and min/max are read only where
+// index is one whose identity matches exactly one entry's whole 64-bit hash (files blob version 3 stores a
+// 4-byte locator per file: a caller's claims are vouched for a page at a time by the page's digest, or by
+// the page's whole hashes, read where no digest vouches). Paths, reasons and min/max are read only where
 // needed: the path hashes and a page of details to say why a file is not described (or to match it by
 // path when only its size is known), the pages of the files still open after the bloom check to sharpen
 // them with min/max, when those pages are few.
