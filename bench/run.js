@@ -251,6 +251,7 @@ function print(result) {
         const p = f[phase]
         rows.push([`format ${format} (${bytes(f.indexBytes)})`, phase, p.rounds, p.requests, p.heads, bytes(p.bytes), fmt(p.ms, 0), fmt(p.cpuMs, 0), bytes(p.rssGrowthBytes)])
       }
+      if (f.coldFresh) rows.push([`format ${format}`, `cold, fresh process (median of ${f.coldFresh.runs})`, f.coldFresh.rounds, '', '', bytes(f.coldFresh.bytes), fmt(f.coldFresh.ms, 0), fmt(f.coldFresh.cpuMs, 0), ''])
     }
     table(`Sidecar formats: one absent value over ${x.files} files × ${x.rowGroups / x.files} row groups, sizes and ETags given, server waits ${x.latencyMs} ms per response`,
       ['index', 'probe', 'rounds', 'requests', 'HEADs', 'bytes', 'ms', 'client CPU ms', 'RSS growth'], rows)
