@@ -276,10 +276,11 @@ function print(result) {
         const p = f[phase]
         rows.push([`format ${format} (${bytes(f.indexBytes)})`, phase, p.rounds, p.requests, p.heads, bytes(p.bytes), fmt(p.ms, 0), fmt(p.cpuMs, 0), bytes(p.rssGrowthBytes)])
       }
+      if (f.coldFresh) rows.push([`format ${format}`, `cold, fresh process (median of ${f.coldFresh.runs})`, f.coldFresh.rounds, '', '', bytes(f.coldFresh.bytes), fmt(f.coldFresh.ms, 0), fmt(f.coldFresh.cpuMs, 0), ''])
     }
     table(`Sidecar formats: one absent value over ${x.files} files × ${x.rowGroups / x.files} row groups, sizes and ETags given, server waits ${x.latencyMs} ms per response`,
       ['index', 'probe', 'rounds', 'requests', 'HEADs', 'bytes', 'ms', 'client CPU ms', 'RSS growth'], rows)
-    table('Format 2 size model: bytes of a one-value probe (files blob 9 B/file + 16 B/page of 64; bit rows: 8 × ⌈chunks / 8⌉ per region)',
+    table('Format 2 size model: bytes of a one-value probe (files blob 5 B/file + 24 B/page of 64; bit rows: 8 × ⌈chunks / 8⌉ per region; target ≤ 16 MiB at 1,000,000 files)',
       ['files', 'row groups each', 'files blob', 'bit rows', 'cold', 'warm'],
       x.sizeModel.map((m) => [m.files, m.groups, bytes(m.filesBlobBytes), bytes(m.bitRowBytes), bytes(m.coldBytes), bytes(m.warmBytes)]))
   }

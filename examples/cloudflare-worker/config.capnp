@@ -81,6 +81,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/sidecar/puffin.js", esModule = embed "../../js/sidecar/puffin.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sidecar-blobs.js", esModule = embed "../../js/sidecar/sidecar-blobs.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sidecar-probe-values.js", esModule = embed "../../js/sidecar/sidecar-probe-values.js"),
+    (name = "node_modules/parquet-bloom/js/sidecar/sidecar-reads.js", esModule = embed "../../js/sidecar/sidecar-reads.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sidecar-regions.js", esModule = embed "../../js/sidecar/sidecar-regions.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sidecar-layout.js", esModule = embed "../../js/sidecar/sidecar-layout.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sidecar-directory.js", esModule = embed "../../js/sidecar/sidecar-directory.js"),

@@ -110,14 +110,14 @@ export async function buildSidecarIndex(files, sink, options) {
  * buildSidecarIndex does after reading each file, for a caller that has the filters (benchmarks, tools).
  * @param {AsyncIterable<import('./sidecar-sliced-writer.js').SlicedFileInput> | Iterable<import('./sidecar-sliced-writer.js').SlicedFileInput>} files
  * @param {string | NodeJS.WritableStream | WritableStream | null} sink
- * @param {{ format?: 1 | 2, fpp?: number, columns: string[], segmentBytes?: number }} options
+ * @param {{ format?: 1 | 2, fpp?: number, columns: string[], segmentBytes?: number, filesVersion?: 2 | 3 }} options filesVersion: format 2's files blob (default 3; 2 writes indexes as they were, for tests of such indexes)
  */
-export async function writeSidecarFiles(files, sink, { format = 2, fpp = 0.01, columns, segmentBytes }) {
+export async function writeSidecarFiles(files, sink, { format = 2, fpp = 0.01, columns, segmentBytes, filesVersion }) {
   const out = await openSink(sink)
   try {
     await out.write(PUFFIN_MAGIC)
     const writer = format === 2
-      ? new SlicedIndexWriter(out, { fpp, columns, segmentBytes: segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}` })
+      ? new SlicedIndexWriter(out, { fpp, columns, segmentBytes: segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}`, filesVersion })
       : new DirectoryWriter(out, { fpp, columns, segmentBytes, properties: undefined })
     for await (const file of files) await writer.add(file)
     await writer.finish()

@@ -8,9 +8,9 @@ import { crc32Hex, puffinFooter } from '../sidecar/puffin.js'
 import { sliceBitsets, widenBitset } from '../sidecar/bit-slices.js'
 import { encodeDetailsPage } from '../sidecar/sidecar-details.js'
 import { encodeFilesPart, encodeSlicedLayout, filesPartLength, NO_REGION } from '../sidecar/sidecar-files-part.js'
-import { hashStrings, identityText } from '../sidecar/sidecar-identity.js'
+import { hashStrings, identityText, pageDigests } from '../sidecar/sidecar-identity.js'
 import { typeKey } from '../sidecar/sidecar-layout.js'
-import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from '../sidecar/sidecar-blobs.js'
+import { DETAILS_BLOB, FILES_BLOB, IDENTITIES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from '../sidecar/sidecar-blobs.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 /** Files per details page: a page is what a probe reads to learn one file's details. */
@@ -27,14 +27,16 @@ export class SlicedIndexWriter {
   /**
    * @param {{ write: (bytes: Uint8Array) => Promise<void>, written: number }} out the sink, after the Puffin magic
    * @param {{ fpp: number, columns: string[], segmentBytes: number, writer: string, properties?: Record<string, string>,
-   *   puffin?: { fields: number[], 'snapshot-id': number | bigint, 'sequence-number': number | bigint } }} options
+   *   puffin?: { fields: number[], 'snapshot-id': number | bigint, 'sequence-number': number | bigint }, filesVersion?: 2 | 3 }} options
    *   properties: more footer properties (a segment's mark, js/index-builder/sidecar-segments.js); puffin: what every
-   *   blob's metadata says it was computed from (an Iceberg table index's field ids and snapshot); default: nothing of a table
+   *   blob's metadata says it was computed from (an Iceberg table index's field ids and snapshot); default: nothing of a table;
+   *   filesVersion: the files blob's (docs/sidecar-index.md "The files blob"); 2 only to write indexes as they were
    */
-  constructor(out, { fpp, columns, segmentBytes, writer, properties, puffin }) {
+  constructor(out, { fpp, columns, segmentBytes, writer, properties, puffin, filesVersion = 3 }) {
     this.out = out
     this.properties = properties
     this.puffin = puffin
+    this.filesVersion = filesVersion
     this.fpp = fpp
     this.writer = writer
     this.columns = [...columns]
@@ -53,6 +55,8 @@ export class SlicedIndexWriter {
     this.pending = new Map()
     this.pendingBytes = 0
     this.segmentStart = 0
+    /** runs of chunks whose pages could not be read: [column, file, first row group, count] */
+    this.unreadable = []
   }
 
   /** @param {SlicedFileInput} file */
@@ -68,6 +72,13 @@ export class SlicedIndexWriter {
       const numBytes = Math.max(BYTES_PER_BLOCK, ...chunks.map((chunk) => chunk?.bitset.length ?? 0))
       // A chunk whose pages could not be read has a filter that holds everything: it can only say maybe.
       const bitsets = chunks.map((chunk) => (chunk ? widenBitset(chunk.bitset, numBytes) : new Uint8Array(numBytes).fill(255)))
+      // …and the layout lists it, so a reader answers unknown there, as for a chunk the index does not describe.
+      chunks.forEach((chunk, g) => {
+        if (chunk) return
+        const last = this.unreadable.at(-1)
+        if (last && last[0] === c && last[1] === f && last[2] + last[3] === g) last[3]++
+        else this.unreadable.push([c, f, g, 1])
+      })
       const key = JSON.stringify([c, typeKey(type), numBytes])
       let region = this.pending.get(key)
       if (!region) this.pending.set(key, region = { column: c, type, numBytes, bitsets: [] })
@@ -156,12 +167,21 @@ export class SlicedIndexWriter {
         classes.push(per)
       }
     }
-    const layout = { version: /** @type {2} */ (2), fpp: this.fpp, writer: this.writer, columns: this.columns, regions: this.regions, segments: this.segments,
-      files: n, overflow: this.rowGroups.filter((g) => g >= 255).length, classed, pages: pages.length, pageFiles: PAGE_FILES }
+    const version = this.filesVersion
+    const layout = { version, fpp: this.fpp, writer: this.writer, columns: this.columns, regions: this.regions, segments: this.segments,
+      files: n, overflow: this.rowGroups.filter((g) => g >= 255).length, classed, pages: pages.length, pageFiles: PAGE_FILES,
+      ...(this.unreadable.length ? { unreadable: this.unreadable } : {}) }
     const hashes = hashStrings(this.details.map((d) => identityText(d.path, d.size, d.validator)))
-    const files = encodeFilesPart({ hashes, rowGroups: this.rowGroups, classes, pages })
+    if (version >= 3) {
+      // Each file's whole identity hash, read by page only where a page's digest cannot vouch for a caller's files.
+      const digests = pageDigests(pages.map((_, p) => hashes.subarray(p * PAGE_FILES * 8, Math.min(n, (p + 1) * PAGE_FILES) * 8)))
+      pages.forEach((page, p) => { page.digest = digests.subarray(p * 8, p * 8 + 8) })
+      blobs.push(blob(IDENTITIES_BLOB, this.out.written, hashes.length, { crc32: crc32Hex(hashes) }))
+      await this.out.write(hashes)
+    }
+    const files = encodeFilesPart({ version, hashes, rowGroups: this.rowGroups, classes, pages })
     if (files.length !== filesPartLength(layout)) throw new RangeError('internal: the files blob is not the length its layout gives')
-    blobs.push(blob(FILES_BLOB, this.out.written, files.length, { crc32: crc32Hex(files), version: '2', layout: encodeSlicedLayout(layout) }))
+    blobs.push(blob(FILES_BLOB, this.out.written, files.length, { crc32: crc32Hex(files), version: String(version), layout: encodeSlicedLayout(layout) }))
     await this.out.write(files)
     const footer = puffinFooter(blobs, { 'created-by': this.writer, ...this.properties })
     await this.out.write(footer)

@@ -4,10 +4,9 @@
 // of its 8 words the bit the salted low 32 bits choose) — are 8 rows, and one value over M filters costs M
 // bytes instead of M × 32. Bit position p of a bitset is byte p >> 3, bit p & 7: the little-endian words
 // make block b, word w, bit i position b × 256 + w × 32 + i.
-import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
+import { BYTES_PER_BLOCK, SALTS } from '../wasm/sbbf.js'
 
-/** BloomFilter.md's salts, one per word of a block (src/sbbf.cc kSalt). */
-const SALT = Uint32Array.of(0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31)
+const SALT = Uint32Array.from(SALTS)
 const BLOCK_BITS = 256
 
 /** Bytes of one bit row of a region of `count` filters. */

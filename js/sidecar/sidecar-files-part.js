@@ -1,10 +1,11 @@
 // The fixed part of a format-2 sidecar index (docs/sidecar-index.md "Format 2: the files blob"): what
-// every probe needs, fixed-width and binary — per file its identity hash and row-group count (and, where
-// a column's files lie in more than one region of a segment, which one) — with the layout (columns,
-// types, regions, segments, page table sizes) as a JSON property of the blob. It lies right before the
-// footer, so the tail read holds it or most of it. Each file's chunks of a column are consecutive slots
-// of one region, so no per-chunk record is needed: a file's slot is the row groups of the files before it
-// in its segment and region.
+// every probe needs, fixed-width and binary — per file its identity (version 2: the 8-byte hash; version
+// 3: its low 4 bytes, a locator, with a digest per details page that checks a page's files at once) and
+// row-group count (and, where a column's files lie in more than one region of a segment, which one) —
+// with the layout (columns, types, regions, segments, page table sizes) as a JSON property of the blob.
+// It lies right before the footer, so the tail read holds it or most of it. Each file's chunks of a
+// column are consecutive slots of one region, so no per-chunk record is needed: a file's slot is the row
+// groups of the files before it in its segment and region.
 import { notAnIndex } from './sidecar-directory.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
@@ -13,13 +14,20 @@ const OVERFLOW = 255
 /** A file without chunks of the column (it lacks it, or has no row groups). */
 export const NO_REGION = 255
 const PAGE_ENTRY_BYTES = 16
+const DIGEST_BYTES = 8
+/** The files blob's versions: 2 stores each file's whole identity hash, 3 a locator and a digest per page. */
+export const FILES_VERSIONS = [2, 3]
 
 /**
  * @typedef {{ physicalType: string, typeLength: number | null, logicalType: object | null }} ColumnType
  * @typedef {{ offset: number, count: number, numBytes: number, column: string, type: ColumnType, segment: number }} SlicedRegion
- * @typedef {{ version: 2, fpp: number, writer: string, columns: string[], regions: SlicedRegion[], segments: number[],
- *   files: number, overflow: number, classed: number[], pages: number, pageFiles: number }} SlicedLayout
- * @typedef {{ hashes: Uint8Array, rowGroups: Uint32Array, classes: Array<Uint8Array | null>, pages: Array<{ offset: number, length: number, crc: number }> }} FilesPart
+ * @typedef {{ version: 2 | 3, fpp: number, writer: string, columns: string[], regions: SlicedRegion[], segments: number[],
+ *   files: number, overflow: number, classed: number[], pages: number, pageFiles: number, unreadable?: number[][] }} SlicedLayout
+ *   unreadable: runs [column, file, first row group, count] of chunks whose pages could not be read (their filters hold everything)
+ * @typedef {{ offset: number, length: number, crc: number, digest?: Uint8Array }} PageEntry
+ *   digest (version 3): XXH64 of the page's files' identity hashes, 8 bytes each in file order
+ * @typedef {{ hashes: Uint8Array | null, locators: Uint32Array | null, rowGroups: Uint32Array, classes: Array<Uint8Array | null>, pages: PageEntry[] }} FilesPart
+ *   hashes (version 2): the identity hashes, 8 bytes each; locators (version 3): their low 32 bits
  */
 
 /** The layout as the files blob's `layout` property. */
@@ -50,9 +58,9 @@ export function decodeSlicedLayout(text, slicesLength, where) {
   }
   const { columns, types, regions, segments, files, overflow, classed, pages, pageFiles } = parsed ?? {}
   const counts = [files, overflow, pages, pageFiles]
-  if (parsed?.version !== 2 || !Array.isArray(columns) || !Array.isArray(types) || !Array.isArray(regions) || !Array.isArray(segments) || !Array.isArray(classed) ||
+  if (!FILES_VERSIONS.includes(parsed?.version) || !Array.isArray(columns) || !Array.isArray(types) || !Array.isArray(regions) || !Array.isArray(segments) || !Array.isArray(classed) ||
     !counts.every((n) => Number.isSafeInteger(n) && n >= 0) || pageFiles < 1 || pages !== Math.ceil(files / pageFiles)) {
-    throw notAnIndex(where, 'its files layout is not version 2 or lacks columns, types, regions, segments or counts')
+    throw notAnIndex(where, 'its files layout is not version 2 or 3 or lacks columns, types, regions, segments or counts')
   }
   let end = 0
   for (const s of segments) {
@@ -71,26 +79,38 @@ export function decodeSlicedLayout(text, slicesLength, where) {
     return { offset, count, numBytes, column: columns[c], type: types[t], segment }
   })
   if (!classed.every((c) => Number.isSafeInteger(c) && typeof columns[c] === 'string')) throw notAnIndex(where, 'its layout names an unknown classed column')
-  return { ...parsed, regions: out }
+  const unreadable = parsed.unreadable ?? []
+  if (!Array.isArray(unreadable) || !unreadable.every((run) => Array.isArray(run) && run.length === 4 && run.every((n) => Number.isSafeInteger(n) && n >= 0) &&
+    typeof columns[run[0]] === 'string' && run[1] < files && run[3] >= 1)) throw notAnIndex(where, 'its layout lists unreadable chunks of no listed column or file')
+  return { ...parsed, regions: out, unreadable }
 }
 
 /** Bytes of the files blob for this layout. */
 export function filesPartLength(layout) {
-  return layout.files * (9 + layout.classed.length) + layout.overflow * 4 + layout.pages * PAGE_ENTRY_BYTES
+  return layout.files * (identityBytes(layout.version) + 1 + layout.classed.length) + layout.overflow * 4 +
+    layout.pages * (PAGE_ENTRY_BYTES + (layout.version >= 3 ? DIGEST_BYTES : 0))
+}
+
+/** Bytes of a file's identity in the files blob. */
+function identityBytes(version) {
+  return version >= 3 ? 4 : 8
 }
 
 /**
- * The files blob.
- * @param {{ hashes: Uint8Array, rowGroups: number[], classes: Uint8Array[], pages: Array<{ offset: number, length: number, crc: number }> }} part
- *   classes: one array per classed column, in the layout's `classed` order
+ * The files blob of this version.
+ * @param {{ version: 2 | 3, hashes: Uint8Array, rowGroups: number[], classes: Uint8Array[], pages: PageEntry[] }} part
+ *   hashes: the identity hashes, 8 bytes each; classes: one array per classed column, in the layout's
+ *   `classed` order; pages: with their digests for version 3
  */
-export function encodeFilesPart({ hashes, rowGroups, classes, pages }) {
+export function encodeFilesPart({ version, hashes, rowGroups, classes, pages }) {
   const n = rowGroups.length
   const overflow = rowGroups.filter((g) => g >= OVERFLOW)
-  const out = new Uint8Array(n * (9 + classes.length) + overflow.length * 4 + pages.length * PAGE_ENTRY_BYTES)
+  const identity = identityBytes(version)
+  const out = new Uint8Array(n * (identity + 1 + classes.length) + overflow.length * 4 + pages.length * (PAGE_ENTRY_BYTES + (version >= 3 ? DIGEST_BYTES : 0)))
   const view = new DataView(out.buffer)
-  out.set(hashes, 0)
-  let at = n * 8
+  if (version >= 3) for (let f = 0; f < n; f++) out.set(hashes.subarray(f * 8, f * 8 + 4), f * 4)
+  else out.set(hashes, 0)
+  let at = n * identity
   for (const g of rowGroups) out[at++] = Math.min(g, OVERFLOW)
   for (const g of overflow) {
     view.setUint32(at, g, true)
@@ -106,6 +126,13 @@ export function encodeFilesPart({ hashes, rowGroups, classes, pages }) {
     view.setUint32(at + 12, p.crc, true)
     at += PAGE_ENTRY_BYTES
   }
+  if (version >= 3) {
+    for (const p of pages) {
+      if (p.digest?.length !== DIGEST_BYTES) throw new RangeError('internal: a page without its digest')
+      out.set(p.digest, at)
+      at += DIGEST_BYTES
+    }
+  }
   return out
 }
 
@@ -120,19 +147,26 @@ export function decodeFilesPart(bytes, layout, detailsLength, where) {
   if (bytes.length !== filesPartLength(layout)) throw notAnIndex(where, `its files blob has ${bytes.length} bytes, its layout says ${filesPartLength(layout)}`)
   const n = layout.files
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const hashes = bytes.subarray(0, n * 8)
+  const identity = identityBytes(layout.version)
+  const hashes = layout.version >= 3 ? null : bytes.subarray(0, n * 8)
+  let locators = null
+  if (layout.version >= 3) {
+    locators = new Uint32Array(n)
+    for (let f = 0; f < n; f++) locators[f] = view.getUint32(f * 4, true)
+  }
   const rowGroups = new Uint32Array(n)
-  let at = n * 8
-  let spill = n * 9
+  let at = n * identity
+  const counted = n * (identity + 1)
+  let spill = counted
   for (let f = 0; f < n; f++) {
     const g = bytes[at + f]
     if (g === OVERFLOW) {
-      if (spill + 4 > n * 9 + layout.overflow * 4) throw notAnIndex(where, 'its files blob has more overflowing row-group counts than it lists')
+      if (spill + 4 > counted + layout.overflow * 4) throw notAnIndex(where, 'its files blob has more overflowing row-group counts than it lists')
       rowGroups[f] = view.getUint32(spill, true)
       spill += 4
     } else rowGroups[f] = g
   }
-  at = n * 9 + layout.overflow * 4
+  at = counted + layout.overflow * 4
   /** @type {Array<Uint8Array | null>} */
   const classes = layout.columns.map(() => null)
   for (const c of layout.classed) {
@@ -141,12 +175,19 @@ export function decodeFilesPart(bytes, layout, detailsLength, where) {
   }
   const pages = []
   for (let p = 0; p < layout.pages; p++) {
+    /** @type {PageEntry} */
     const page = { offset: view.getFloat64(at, true), length: view.getUint32(at + 8, true), crc: view.getUint32(at + 12, true) }
     if (!(Number.isSafeInteger(page.offset) && page.offset >= 0 && page.offset + page.length <= detailsLength)) throw notAnIndex(where, `its page ${p} lies outside the details blob`)
     pages.push(page)
     at += PAGE_ENTRY_BYTES
   }
-  return { hashes, rowGroups, classes, pages }
+  if (layout.version >= 3) {
+    for (const page of pages) {
+      page.digest = bytes.subarray(at, at + DIGEST_BYTES)
+      at += DIGEST_BYTES
+    }
+  }
+  return { hashes, locators, rowGroups, classes, pages }
 }
 
 /**
@@ -185,4 +226,24 @@ export function placeColumn(layout, part, column, where) {
     if (region.column === column && used[r] !== region.count) throw notAnIndex(where, `region ${r} holds ${region.count} filters, its files' row groups ${used[r]}`)
   }
   return { regionOf, slotOf }
+}
+
+/**
+ * The chunks of `column` whose pages could not be read: per file, its row groups' flags (1: unreadable).
+ * @param {SlicedLayout} layout
+ * @param {FilesPart} part
+ * @returns {Map<number, Uint8Array>}
+ */
+export function unreadableChunks(layout, part, column, where) {
+  const c = layout.columns.indexOf(column)
+  const out = new Map()
+  for (const [column_, f, first, count] of layout.unreadable ?? []) {
+    if (column_ !== c) continue
+    const groups = part.rowGroups[f]
+    if (first + count > groups) throw notAnIndex(where, `its layout lists row groups ${first}…${first + count - 1} of file ${f} as unreadable; it has ${groups}`)
+    let flags = out.get(f)
+    if (!flags) out.set(f, flags = new Uint8Array(groups))
+    flags.fill(1, first, first + count)
+  }
+  return out
 }

@@ -20,10 +20,22 @@ export function hashStrings(strings) {
   return hashValues(getCore(), strings, 'BYTE_ARRAY')
 }
 
+/**
+ * The digest of each page of `pageFiles` identity hashes (8 bytes each, in order): XXH64 of the page's
+ * bytes, 8 little-endian bytes per page.
+ * @param {Uint8Array[]} pages each page's hashes
+ * @returns {Uint8Array}
+ */
+export function pageDigests(pages) {
+  if (!pages.length) return new Uint8Array(0)
+  return hashValues(getCore(), pages, 'BYTE_ARRAY')
+}
+
 /** The hashes of `hashStrings` as low and high 32-bit halves. */
 export function hashHalves(bytes) {
-  const words = new Uint32Array(bytes.slice().buffer)
-  const count = words.length / 2
+  // Read in place where the bytes are 4-aligned (hashStrings' are): a listing's worth of hashes is not copied.
+  const words = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2) : new Uint32Array(bytes.slice().buffer)
+  const count = words.length >>> 1
   const low = new Uint32Array(count)
   const high = new Uint32Array(count)
   for (let i = 0; i < count; i++) {
@@ -52,6 +64,16 @@ export class HashTable {
       while (this.slots[s] !== EMPTY) s = (s + 1) & this.mask
       this.slots[s] = i
     }
+  }
+
+  /** Every entry with this hash. */
+  findAll(low, high) {
+    const found = []
+    for (let s = low & this.mask; this.slots[s] !== EMPTY; s = (s + 1) & this.mask) {
+      const i = this.slots[s]
+      if (this.low[i] === low && this.high[i] === high) found.push(i)
+    }
+    return found
   }
 
   /** The entry with this hash, AMBIGUOUS when more than one has it, or -1. */

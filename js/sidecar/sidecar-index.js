@@ -11,8 +11,8 @@ import { openByteSource } from '../sources/open-byte-source.js'
 import { HttpSource } from '../sources/http-source.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { RangeTask } from '../plan/read-scheduler.js'
-import { ByteCache, runReadTasks } from '../plan/read-scheduler.js'
-import { LinkModel, transportWindow } from '../plan/link-model.js'
+import { ByteCache } from '../plan/read-scheduler.js'
+import { LinkModel } from '../plan/link-model.js'
 import { excludedByBounds } from '../indexes/statistics.js'
 import { Source, valueResult } from '../verdicts.js'
 import { init } from '../wasm/core.js'
@@ -20,10 +20,11 @@ import { readPuffinFooter } from './puffin.js'
 import { bitsetOf, blockOffset } from './sidecar-regions.js'
 import { decodeBound, notAnIndex, parseDirectory } from './sidecar-directory.js'
 import { blockRows, decodeLayout, LAYOUT_PROPERTY, typeKey } from './sidecar-layout.js'
-import { currency, StaleReason, startValidators } from './sidecar-currency.js'
+import { currency, StaleReason } from './sidecar-currency.js'
 import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
 import { BITSETS_BLOB, DIRECTORY_BLOB } from './sidecar-blobs.js'
-import { encodeFor, gapForOneRound, holdRegion } from './sidecar-probe-values.js'
+import { encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
+import { checkFiles, heldRegion, indexStats, readWave } from './sidecar-reads.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 export { SIDECAR_VERSION } from './sidecar-directory.js'
@@ -197,19 +198,16 @@ export class SidecarIndex {
 
   /** { requests, bytesFetched, rounds } of the index so far, its opening and its HEADs of files included (`heads` of the requests). */
   get stats() {
-    const { requests, bytesFetched } = this.#source.stats
-    return { requests: requests + this.#validations, bytesFetched, rounds: this.#rounds, heads: this.#validations }
+    return indexStats(this.#source, this.#rounds, this.#validations)
   }
 
   /** One stored bitset, whole (for copying into a new index); regions are read whole, the last few kept. */
   async readBitset(regionIndex, k) {
     const region = this.directory.regions[regionIndex]
-    let bytes = this.#regionBytes.get(regionIndex)
-    if (!bytes) {
+    const bytes = await heldRegion(this.#regionBytes, regionIndex, () => {
       this.#rounds++
-      bytes = await this.#source.read(this.#bitsets.offset + region.offset, region.count * region.numBytes)
-      holdRegion(this.#regionBytes, regionIndex, bytes)
-    }
+      return this.#source.read(this.#bitsets.offset + region.offset, region.count * region.numBytes)
+    })
     return bitsetOf(bytes, region, k)
   }
 
@@ -438,31 +436,14 @@ export class SidecarIndex {
   }
 
   #validate(paths, signal) {
-    const url = paths.find((p) => /^https?:\/\//i.test(p))
-    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined), ioLane: this.#checksLane })
+    const started = checkFiles(paths, { source: this.#source, fetch: this.#fetch, headers: this.#headers, signal, ioLane: this.#checksLane })
     this.#validations += started.requests
     return started
   }
 
-  /** The index's own origin when it is read over HTTP (its caller's headers are for that host). */
-  #origin() {
-    try {
-      return this.#source instanceof HttpSource ? new URL(this.#source.name).origin : undefined
-    } catch {
-      return undefined
-    }
-  }
-
   /** Runs a wave of reads of the index file; returns its rounds. */
-  async #runWave(tasks, options) {
-    if (!tasks.length) return 0
-    const remote = this.#source instanceof HttpSource
-    const window = transportWindow(this.#source, remote)
-    const { rounds } = await runReadTasks(tasks, {
-      source: this.#source, cache: this.#cache, link: remote ? this.#link : undefined,
-      concurrency: window, coalesceGap: gapForOneRound(tasks, window), signal: options.signal,
-    })
-    return rounds
+  #runWave(tasks, options) {
+    return readWave({ source: this.#source, cache: this.#cache, link: this.#link }, tasks, options.signal)
   }
 
   async close() {
@@ -503,7 +484,7 @@ function answerChunk(target, rowGroup, list, column) {
   if (!encoded) return list.map((v) => fromIndex(v, `the sidecar index has no column ${column} for this file`))
   const { outcomes, owners } = encoded.encoded
   if (numRows === 0) return list.map((v) => valueResult(v, 'absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows'))
-  if (!Array.isArray(chunk)) return list.map((v, i) => (outcomes[i].verdict ? { ...outcomes[i] } : fromIndex(v, 'the sidecar index has no filter for this chunk (its pages could not be read)')))
+  if (!Array.isArray(chunk)) return unreadableChunkResults(list, outcomes)
   planned.hits ??= encoded.hashed.count ? encoded.hashed.checkBlocks(planned.blocks) : new Uint8Array(0)
   const inBounds = new Uint8Array(list.length)
   const maybe = new Uint8Array(list.length)

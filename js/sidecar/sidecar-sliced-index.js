@@ -3,31 +3,36 @@
 // that blob and, per region of its column, the 8 bit rows each value's hash selects (js/index-builder/
 // bit-slices.js) — M bytes per value over M chunks. Files the caller describes (size and validator, as a
 // listing gives them) are matched by identity hash with no request per file; a file answered from the
-// index is one whose identity matches exactly one entry. Paths, reasons and min/max are read only where
+// index is one whose identity matches exactly one entry's whole 64-bit hash (files blob version 3 stores a
+// 4-byte locator per file: a caller's claims are vouched for a page at a time by the page's digest, or by
+// the page's whole hashes, read where no digest vouches). Paths, reasons and min/max are read only where
 // needed: the path hashes and a page of details to say why a file is not described (or to match it by
 // path when only its size is known), the pages of the files still open after the bloom check to sharpen
 // them with min/max, when those pages are few.
-import { HttpSource } from '../sources/http-source.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { crc32 } from '../pages/crc32.js'
-import { RangeTask, runReadTasks } from '../plan/read-scheduler.js'
-import { LinkModel, transportWindow } from '../plan/link-model.js'
+import { sameBytes } from '../format/bytes.js'
+import { RangeTask } from '../plan/read-scheduler.js'
+import { LinkModel } from '../plan/link-model.js'
 import { excludedByBounds } from '../indexes/statistics.js'
 import { Source, valueResult } from '../verdicts.js'
 import { crc32Hex } from './puffin.js'
 import { andRows, blockIndexOf, hashRows, sliceRowBytes, unsliceBitset } from './bit-slices.js'
 import { decodeBound, notAnIndex } from './sidecar-directory.js'
 import { decodeDetailsPage } from './sidecar-details.js'
-import { decodeFilesPart, decodeSlicedLayout, placeColumn } from './sidecar-files-part.js'
-import { AMBIGUOUS, hashHalves, hashStrings, HashTable, identityText } from './sidecar-identity.js'
+import { decodeFilesPart, decodeSlicedLayout, FILES_VERSIONS, placeColumn, unreadableChunks } from './sidecar-files-part.js'
+import { AMBIGUOUS, hashHalves, hashStrings, HashTable, identityText, pageDigests } from './sidecar-identity.js'
 import { typeKey } from './sidecar-layout.js'
-import { currency, StaleReason, startValidators } from './sidecar-currency.js'
-import { DETAILS_BLOB, FILES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-blobs.js'
-import { encodeFor, gapForOneRound, holdRegion } from './sidecar-probe-values.js'
+import { currency, StaleReason } from './sidecar-currency.js'
+import { DETAILS_BLOB, FILES_BLOB, IDENTITIES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-blobs.js'
+import { encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
+import { checkFiles, heldRegion, indexStats, readWave } from './sidecar-reads.js'
 
 /** Details pages a probe reads to sharpen open files with min/max, at most (beyond it, the bloom filter's answer stands). */
 export const DEFAULT_BOUNDS_BYTES = 64 * 1024
-const isUrl = (p) => /^https?:\/\//i.test(p)
+const URL_PREFIX = /^https?:\/\//i
+/** Whether a path is an http(s) URL (its first letter tested before the pattern: most paths are not). */
+const isUrl = (p) => (p.charCodeAt(0) | 32) === 104 && URL_PREFIX.test(p)
 
 /** Whether a Puffin footer is a format-2 sidecar index's. */
 export function isSlicedFooter(footer) {
@@ -42,7 +47,7 @@ export class SlicedSidecarIndex {
   #part
   #identities
   #paths
-  /** @type {Map<string, { regionOf: Int32Array, slotOf: Uint32Array }>} */
+  /** @type {Map<string, { regionOf: Int32Array, slotOf: Uint32Array, unreadable: Map<number, Uint8Array> }>} */
   #placements = new Map()
   /** @type {Map<number, import('./sidecar-details.js').FileDetails[]>} */
   #pages = new Map()
@@ -69,16 +74,25 @@ export class SlicedSidecarIndex {
   /** The base as an absolute local path, once a caller's path needed it. */
   #absoluteBase
 
+  /** Whether the base is a URL, once a caller's path needed it. */
+  #baseIsUrl
+
   /** Where the tail read began: the files blob's bytes from there on are held. */
   #tailOffset
+
+  /** @type {Map<number, Uint8Array>} version 3: pages of the identities blob read, each checked against its digest */
+  #identityPages = new Map()
 
   constructor(source, cache, footer, { base, fetch, headers, boundsBytes, tailOffset }) {
     const where = source.name
     const find = (type) => footer.blobs.find((b) => b.type === type)
-    const blobs = { slices: find(SLICES_BLOB), details: find(DETAILS_BLOB), paths: find(PATH_HASHES_BLOB), files: find(FILES_BLOB) }
-    for (const [name, blob] of Object.entries(blobs)) if (!blob) throw notAnIndex(where, `it has no ${name} blob of format 2`)
-    if (blobs.files.properties?.version !== '2' || typeof blobs.files.properties?.layout !== 'string') throw notAnIndex(where, 'its files blob is not version 2 or has no layout')
+    const blobs = { slices: find(SLICES_BLOB), details: find(DETAILS_BLOB), paths: find(PATH_HASHES_BLOB), files: find(FILES_BLOB), identities: find(IDENTITIES_BLOB) }
+    for (const [name, blob] of Object.entries(blobs)) if (!blob && name !== 'identities') throw notAnIndex(where, `it has no ${name} blob of format 2`)
+    const version = blobs.files.properties?.version
+    if (!FILES_VERSIONS.map(String).includes(version) || typeof blobs.files.properties?.layout !== 'string') throw notAnIndex(where, 'its files blob is not version 2 or 3 or has no layout')
     this.#layout = decodeSlicedLayout(blobs.files.properties.layout, blobs.slices.length, where)
+    if (String(this.#layout.version) !== version) throw notAnIndex(where, 'its files blob and its layout are of different versions')
+    if (this.#layout.version >= 3 && blobs.identities?.length !== this.#layout.files * 8) throw notAnIndex(where, 'it has no identities blob of one hash per file')
     this.#source = source
     this.#cache = cache
     this.#blobs = blobs
@@ -104,8 +118,7 @@ export class SlicedSidecarIndex {
 
   /** { requests, bytesFetched, rounds, heads } of the index so far, as format 1 counts them. */
   get stats() {
-    const { requests, bytesFetched } = this.#source.stats
-    return { requests: requests + this.#validations, bytesFetched, rounds: this.#rounds, heads: this.#validations }
+    return indexStats(this.#source, this.#rounds, this.#validations)
   }
 
   /** Every entry, as format 1's directory records them (chunks: [region, slot, numBytes, min, max]); after loadDirectory(). */
@@ -145,10 +158,11 @@ export class SlicedSidecarIndex {
         if (r < 0) return
         const region = l.regions[r]
         columns[name] = region.type
-        chunksOf.push([name, region, r, placements[c].slotOf[f], d.bounds[c]])
+        chunksOf.push([name, region, r, placements[c].slotOf[f], d.bounds[c], placements[c].unreadable.get(f)])
       })
+      // A chunk whose pages could not be read is null, as in format 1's directory.
       const rowGroups = d.rowRows.map((numRows, g) => ({ numRows,
-        chunks: Object.fromEntries(chunksOf.map(([name, region, r, slot, bounds]) => [name, [r, slot + g, region.numBytes, bounds?.[g]?.[0] ?? null, bounds?.[g]?.[1] ?? null]])) }))
+        chunks: Object.fromEntries(chunksOf.map(([name, region, r, slot, bounds, unreadable]) => [name, unreadable?.[g] ? null : [r, slot + g, region.numBytes, bounds?.[g]?.[0] ?? null, bounds?.[g]?.[1] ?? null]])) }))
       entries.push({ path: d.path, size: d.size, validator: d.validator, numRows: d.numRows, columns, rowGroups })
     }
     this.#entries = entries
@@ -178,12 +192,10 @@ export class SlicedSidecarIndex {
   /** One stored bitset, whole (for copying into a new index): its region is read whole, the last few kept. */
   async readBitset(regionIndex, k) {
     const region = this.#layout.regions[regionIndex]
-    let bytes = this.#regionBytes.get(regionIndex)
-    if (!bytes) {
+    const bytes = await heldRegion(this.#regionBytes, regionIndex, () => {
       this.#rounds++
-      bytes = await this.#source.read(this.#blobs.slices.offset + region.offset, region.numBytes * 8 * sliceRowBytes(region.count))
-      holdRegion(this.#regionBytes, regionIndex, bytes)
-    }
+      return this.#source.read(this.#blobs.slices.offset + region.offset, region.numBytes * 8 * sliceRowBytes(region.count))
+    })
     return unsliceBitset(bytes, region, k)
   }
 
@@ -226,41 +238,8 @@ export class SlicedSidecarIndex {
     const rounds = await Promise.all([this.#waveRounds(waveA, signal), started ? started.settled.then(() => started.rounds) : 0])
     this.#rounds += Math.max(...rounds)
 
-    /** per target: { path, f (entry or -1), now?, state } */
-    /** @type {any[]} */
     const targets = specs ? await this.#targets(specs, validate, started) : await this.#everyFile(validate, signal)
-    // Not matched by identity: by path, then its details say why (or that the caller's facts fit it).
-    const byPath = targets.filter((t) => t.state === 'path')
-    if (byPath.length) {
-      if (!this.#paths) await this.#wave(this.#pathsTask(), { signal })
-      const hashes = hashHalves(hashStrings(byPath.flatMap((t) => t.forms)))
-      let i = 0
-      for (const t of byPath) {
-        let found = -1
-        for (let k = 0; k < t.forms.length; k++, i++) {
-          const f = this.#paths.find(hashes.low[i], hashes.high[i])
-          if (found === -1 && f !== -1) found = f
-        }
-        if (found === AMBIGUOUS) Object.assign(t, { state: 'stale', why: ambiguous('path') })
-        else if (found < 0) Object.assign(t, { state: 'stale', why: { current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' } })
-        else Object.assign(t, { f: found, state: t.now ? 'details' : 'described' })
-      }
-    }
-    const needReasons = targets.filter((t) => t.state === 'details')
-    if (needReasons.length) {
-      await this.#wave(this.#pageTasks(needReasons.map((t) => this.#pageOf(t.f))), { signal })
-      for (const t of needReasons) {
-        const d = this.#detailsOf(t.f)
-        // The path's hash found it; its text must be one of the caller's forms (a hash of paths is not the path).
-        if (!t.forms.includes(d.path)) Object.assign(t, { state: 'stale', why: { current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' } })
-        else {
-          const now = currency(d, t.now, { checked: t.checked })
-          Object.assign(t, now.current ? { state: 'described' } : { state: 'stale', why: now })
-        }
-      }
-    }
-
-    // The bloom check of every described file's chunks.
+    const { entry, state, more } = targets
     const placement = this.#placement(column)
     /** @type {Array<Array<Uint8Array>>} per region, per candidate: the AND of its 8 rows */
     const masks = []
@@ -271,63 +250,146 @@ export class SlicedSidecarIndex {
       }
       return masks[r]
     }
-    const open = []
+    /** @type {Map<number, Uint8Array>} per caller's file with a bloom hit: maybe[g × candidates + c], candidate c may be in row group g */
+    const maybes = new Map()
     const regionEncodings = []
-    for (const t of targets) {
-      if (t.state !== 'described') continue
-      const r = placement.regionOf[t.f]
-      if (r < 0) continue
+    const rowGroupCounts = this.#part.rowGroups
+    const { regionOf, slotOf, unreadable } = placement
+    /** The bloom check of caller's file i's chunks, in the entry it is (or claims to be). */
+    const bloomCheck = (i) => {
+      const f = entry[i]
+      const r = regionOf[f]
+      if (r < 0) return
       const encoded = (regionEncodings[r] ??= this.#encodingFor(encodings, this.#layout.regions[r].type, list, column))
-      const slot = placement.slotOf[t.f]
-      const groups = this.#part.rowGroups[t.f]
+      const slot = slotOf[f]
+      const end = slot + rowGroupCounts[f]
       const regionMasks = masksOf(r, encoded.candidates)
+      // Most files of an absent value have no bit set: they are told apart without an allocation.
+      let any = false
+      for (let c = 0; c < regionMasks.length && !any; c++) {
+        const mask = regionMasks[c]
+        for (let k = slot; k < end; k++) {
+          if ((mask[k >>> 3] >> (k & 7)) & 1) {
+            any = true
+            break
+          }
+        }
+      }
+      if (!any) return
       const count = regionMasks.length
-      // maybe[g × count + c]: candidate c may be in row group g.
-      const maybe = new Uint8Array(groups * count)
-      let any = 0
+      const maybe = new Uint8Array((end - slot) * count)
       for (let c = 0; c < count; c++) {
         const mask = regionMasks[c]
-        for (let g = 0, k = slot; g < groups; g++, k++) any |= maybe[g * count + c] = (mask[k >>> 3] >> (k & 7)) & 1
+        for (let g = 0, k = slot; k < end; g++, k++) maybe[g * count + c] = (mask[k >>> 3] >> (k & 7)) & 1
       }
-      t.encoded = encoded
-      t.maybe = maybe
-      t.open = any === 1
-      if (any) open.push(t)
+      maybes.set(i, maybe)
     }
-    // Min/max for the files still open, when their pages are few.
-    if (open.length && options.bounds !== false) {
-      const pages = [...new Set(open.map((t) => this.#pageOf(t.f)))].filter((p) => !this.#pages.has(p))
+    /** The details pages of the open files `opened` for their min/max, when they are few. */
+    const boundsPages = (opened) => {
+      if (!opened.length || options.bounds === false) return []
+      const pages = [...new Set(opened.map((i) => this.#pageOf(entry[i])))].filter((p) => !this.#pages.has(p))
       const bytes = pages.reduce((n, p) => n + this.#part.pages[p].length, 0)
-      if (options.bounds === true || bytes <= this.#boundsBytes) await this.#wave(this.#pageTasks(pages), { signal })
+      return options.bounds === true || bytes <= this.#boundsBytes ? pages : []
     }
+    const checked = new Uint8Array(targets.count)
+    // Version 3: claims confirmed by their pages' digests; the others' identities are read in the wave that
+    // reads the bounds of the files the bloom check leaves open (a claim is checked as the entry it names).
+    const identityPages = this.#part.hashes ? [] : this.#confirmByDigest(targets)
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== DESCRIBED && !(state[i] === CLAIMED && entry[i] >= 0)) continue
+      checked[i] = 1
+      bloomCheck(i)
+    }
+    await this.#wave([...this.#identityTasks(identityPages), ...this.#pageTasks(boundsPages([...maybes.keys()]))], { signal })
+    if (!this.#part.hashes) {
+      this.#confirmByIdentities(targets)
+      for (const i of maybes.keys()) {
+        if (state[i] !== DESCRIBED) maybes.delete(i)
+      }
+      for (let i = 0; i < targets.count; i++) if (state[i] !== DESCRIBED) checked[i] = 0
+    }
+
+    // Not matched by identity: by path, then its details say why (or that the caller's facts fit it).
+    const byPath = [...more.keys()].filter((i) => state[i] === PATH)
+    if (byPath.length) {
+      if (!this.#paths) await this.#wave(this.#pathsTask(), { signal })
+      const hashes = hashHalves(hashStrings(byPath.flatMap((i) => more.get(i).forms)))
+      let h = 0
+      for (const i of byPath) {
+        const t = more.get(i)
+        let found = -1
+        for (let k = 0; k < t.forms.length; k++, h++) {
+          const f = this.#paths.find(hashes.low[h], hashes.high[h])
+          if (found === -1 && f !== -1) found = f
+        }
+        if (found === AMBIGUOUS) targets.stale(i, ambiguous('path'))
+        else if (found < 0) targets.stale(i, notInIndex())
+        else {
+          entry[i] = found
+          state[i] = t.now ? DETAILS : DESCRIBED
+        }
+      }
+    }
+    const needReasons = byPath.filter((i) => state[i] === DETAILS)
+    if (needReasons.length) {
+      await this.#wave(this.#pageTasks(needReasons.map((i) => this.#pageOf(entry[i]))), { signal })
+      for (const i of needReasons) {
+        const t = more.get(i)
+        const d = this.#detailsOf(entry[i])
+        // The path's hash found it; its text must be one of the caller's forms (a hash of paths is not the path).
+        if (!t.forms.includes(d.path)) targets.stale(i, notInIndex())
+        else {
+          const now = currency(d, t.now, { checked: t.checked })
+          if (now.current) state[i] = DESCRIBED
+          else targets.stale(i, now)
+        }
+      }
+    }
+
+    // Files described by path: their bloom check, and their bounds.
+    const late = []
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== DESCRIBED || checked[i]) continue
+      bloomCheck(i)
+      if (maybes.has(i)) late.push(i)
+    }
+    await this.#wave(this.#pageTasks(boundsPages(late)), { signal })
     const c = this.#layout.columns.indexOf(column)
     const shared = sharedResults(list)
-    return {
-      column,
-      files: targets.map((t) => /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any, rowGroups: any[] }} */ (this.#answer(t, list, column, c, options.bounds !== false, shared))),
+    const useBounds = options.bounds !== false
+    const files = new Array(targets.count)
+    for (let i = 0; i < targets.count; i++) {
+      const f = entry[i]
+      const r = f >= 0 ? regionOf[f] : -1
+      const encoded = r >= 0 ? regionEncodings[r] : undefined
+      if (state[i] === DESCRIBED && encoded && !maybes.has(i) && (!this.#pages.size || !this.#pageOfFile(f)) && !unreadable.has(f)) {
+        // Every row group ruled out by the bloom check alone (most files, for an absent value): answers
+        // shared by every such file with as many row groups.
+        files[i] = { path: targets.paths[i], current: true, rowGroups: shared.ruledOut(rowGroupCounts[f], encoded) }
+        continue
+      }
+      const answered = { path: targets.paths[i], current: state[i] === DESCRIBED, rowGroups: /** @type {any[]} */ ([]) }
+      this.#answer(answered, state[i] === DESCRIBED ? undefined : more.get(i).why, f, encoded, maybes.get(i), unreadable.get(f), list, column, c, useBounds, shared)
+      files[i] = /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any, rowGroups: any[] }} */ (answered)
     }
+    return { column, files }
   }
 
-  /** One file's entry of a probe's answer. */
-  #answer(t, list, column, c, useBounds, shared) {
-    const details = t.f >= 0 ? this.#pageOfFile(t.f) : undefined
-    const groups = t.f >= 0 ? this.#part.rowGroups[t.f] : 0
+  /** One file's entry of a probe's answer, beyond the common case: not described (`why`), or open after the bloom check, or with its details read. */
+  #answer(answered, why, f, encoded, maybe, unreadable, list, column, c, useBounds, shared) {
+    const details = f >= 0 ? this.#pageOfFile(f) : undefined
+    const groups = f >= 0 ? this.#part.rowGroups[f] : 0
     /** @type {Array<{ index: number, numRows: number | null, results: any[] }>} */
     const rowGroups = new Array(groups)
-    if (t.state === 'described' && !details && t.encoded && !t.open) {
-      // Every row group ruled out by the bloom check alone (most files, for an absent value): shared answers.
-      for (let index = 0; index < groups; index++) rowGroups[index] = shared.ruledOut(index, t.encoded)
-      return { path: t.path, current: true, rowGroups }
-    }
     for (let index = 0; index < groups; index++) rowGroups[index] = { index, numRows: details ? details.rowRows[index] : null, results: [] }
-    if (t.state !== 'described') {
-      const now = t.why
-      const results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index', `the sidecar index does not describe this file as it is: ${now.detail}`))
+    answered.rowGroups = rowGroups
+    if (why) {
+      const results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index', `the sidecar index does not describe this file as it is: ${why.detail}`))
       for (const g of rowGroups) g.results = results.slice()
-      return { path: t.path, current: false, reason: now.reason, detail: now.detail, ...(now.validators ? { validators: now.validators } : {}), rowGroups }
+      Object.assign(answered, { reason: why.reason, detail: why.detail, ...(why.validators ? { validators: why.validators } : {}), rowGroups })
+      return
     }
-    for (const g of rowGroups) g.results = answerChunk(t, g, list, column, useBounds ? details?.bounds[c]?.[g.index] : undefined, shared)
-    return { path: t.path, current: true, rowGroups }
+    for (const g of rowGroups) g.results = answerChunk(encoded, maybe, unreadable?.[g.index] === 1, g, list, column, useBounds ? details?.bounds[c]?.[g.index] : undefined, shared)
   }
 
   /** Sharpens one file's probe results, as format 1's refine does (the file stat'ed or HEADed to be matched). */
@@ -348,71 +410,282 @@ export class SlicedSidecarIndex {
 
   /**
    * How each caller's file is matched: by identity now (one batch of hashes for all of them), by path
-   * later, or after its check.
+   * later, or after its check. Files matched by identity (all of a listing's, as a rule) get no object of
+   * their own: only the others' forms, facts and reasons are kept.
    */
   async #targets(specs, validate, started) {
     const path = this.#base !== undefined && !isUrl(this.#base) ? await import('node:path') : undefined
-    const targets = []
-    for (const spec of specs) {
+    const targets = new Targets(specs.map((s) => s.path))
+    const { more, state } = targets
+    /** per identity text: the caller's file it is of */
+    let owners = []
+    let texts = []
+    const identities = this.#identities
+    const located = !this.#part.hashes
+    const { entry } = targets
+    // Hashed a batch at a time, so the texts die young (a listing's worth of them would outlive collections).
+    const match = () => {
+      const { low, high } = hashHalves(hashStrings(texts))
+      for (let h = 0; h < texts.length; h++) {
+        const i = owners[h]
+        if (state[i] !== PATH) continue // an earlier form decided
+        if (located) {
+          // A claim: the entry with this locator (or, shared, every such entry) is checked against the whole hash later.
+          const f = identities.find(low[h], 0)
+          if (f === -1) continue
+          entry[i] = f
+          state[i] = CLAIMED
+          targets.low[i] = low[h]
+          targets.high[i] = high[h]
+          continue
+        }
+        const f = identities.find(low[h], high[h])
+        if (f === AMBIGUOUS) targets.stale(i, ambiguous('identity'))
+        else if (f >= 0) {
+          entry[i] = f
+          state[i] = DESCRIBED
+        }
+      }
+      owners = []
+      texts = []
+    }
+    for (let i = 0; i < specs.length; i++) {
+      if (texts.length >= IDENTITY_BATCH) match()
+      const spec = specs[i]
+      if (spec.size !== undefined && spec.size >= 0 && spec.validator && this.#hashedAsGiven(spec.path, path)) {
+        // The identity decides, with no request per file.
+        owners.push(i)
+        texts.push(identityText(spec.path, spec.size, spec.validator))
+        continue
+      }
       /** @type {any} */
       const forms = this.#recordedForms(spec.path, path)
-      const t = { path: spec.path, forms, plain: forms.plain === true, f: -1, state: 'path', now: undefined, checked: false, why: undefined }
-      if (spec.size !== undefined) t.now = { size: spec.size, validator: spec.validator ?? null }
+      let now
+      let checked = false
+      if (spec.size !== undefined) now = { size: spec.size, validator: spec.validator ?? null }
       else if (validate) {
-        t.now = await started.checks.get(this.#resolveWith(spec.path, path))
-        t.checked = true
+        now = await started.checks.get(this.#resolveWith(spec.path, path))
+        checked = true
       }
-      if (t.now && t.now.size < 0) Object.assign(t, { state: 'stale', why: currency({ size: 0, validator: null }, t.now) })
-      targets.push(t)
-    }
-    // A validator known (given or found): the identity decides, with no request per file.
-    const byIdentity = targets.filter((t) => t.state === 'path' && t.now?.validator)
-    const texts = []
-    // A plain relative name is hashed as given (what a build under the same base records); its other forms
-    // are tried by path when that finds nothing.
-    const hashedForms = (t) => (t.forms.length === 2 && t.plain ? 1 : t.forms.length)
-    for (const t of byIdentity) for (let k = 0; k < hashedForms(t); k++) texts.push(identityText(t.forms[k], t.now.size, t.now.validator))
-    const { low, high } = hashHalves(hashStrings(texts))
-    let i = 0
-    for (const t of byIdentity) {
-      let found = -1
-      for (let k = 0; k < hashedForms(t); k++, i++) {
-        const f = this.#identities.find(low[i], high[i])
-        if (found === -1 && f !== -1) found = f
+      more.set(i, { forms, now, checked, why: undefined })
+      if (now && now.size < 0) targets.stale(i, currency({ size: 0, validator: null }, now))
+      else if (now?.validator) {
+        // A plain relative name is hashed as given (what a build under the same base records); its other
+        // forms are tried by path when that finds nothing.
+        const hashed = forms.plain === true ? 1 : forms.length
+        for (let k = 0; k < hashed; k++) {
+          owners.push(i)
+          texts.push(identityText(forms[k], now.size, now.validator))
+        }
       }
-      if (found === AMBIGUOUS) Object.assign(t, { state: 'stale', why: ambiguous('identity') })
-      else if (found >= 0) Object.assign(t, { f: found, state: 'described' })
     }
+    match()
+    targets.specs = specs
+    targets.nodePath = path
+    this.#byPathLater(targets)
     return targets
+  }
+
+  /** Those of the fast path that matched no entry (or whose claim failed) are looked up by path, as the others. */
+  #byPathLater(targets) {
+    const { specs, state, more } = targets
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== PATH || more.has(i)) continue
+      more.set(i, { forms: this.#recordedForms(specs[i].path, targets.nodePath), now: { size: specs[i].size, validator: specs[i].validator }, checked: false, why: undefined })
+    }
+  }
+
+  /**
+   * Version 3: confirms claims by page where the caller claims every file of a page — the digest of the
+   * claimants' hashes in file order is the page's — and returns the pages whose identities must be read
+   * for the other claims (a page claimed in part, or whose digest no claimants give). A locator several
+   * entries share makes its callers claimants of each; a page tries each choice of its claimants (a few).
+   */
+  #confirmByDigest(targets) {
+    const { entry, state } = targets
+    const n = this.#layout.files
+    const pageFiles = this.#layout.pageFiles
+    /** per entry: its one claimant (a caller's file), -1: none, -2: several (in `more`) */
+    const claim = new Int32Array(n).fill(-1)
+    /** @type {Map<number, number[]>} the entries with several claimants: theirs */
+    const several = new Map()
+    const candidates = (i) => (entry[i] === AMBIGUOUS ? this.#identities.findAll(targets.low[i], 0) : [entry[i]])
+    const addClaim = (f, i) => {
+      if (claim[f] === -1) claim[f] = i
+      else if (claim[f] >= 0) {
+        several.set(f, [claim[f], i])
+        claim[f] = -2
+      } else several.get(f)?.push(i)
+    }
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== CLAIMED) continue
+      if (entry[i] === AMBIGUOUS) for (const f of candidates(i)) addClaim(f, i)
+      else addClaim(entry[i], i)
+    }
+    /** per page tried: its first file, and one choice of claimants (one caller per file), whose hashes are in `blobs` */
+    const tries = []
+    const blobs = []
+    const { low, high } = targets
+    for (let p = 0; p < this.#layout.pages; p++) {
+      const first = p * pageFiles
+      const end = Math.min(n, first + pageFiles)
+      let choices = 1
+      for (let f = first; f < end && choices; f++) {
+        if (claim[f] === -1) choices = 0
+        else if (claim[f] === -2) choices *= /** @type {number[]} */ (several.get(f)).length
+      }
+      if (!choices || choices > MAX_PAGE_CHOICES) continue
+      for (let choice = 0; choice < choices; choice++) {
+        // Each file's claimant (the common case: the only one, read in place).
+        let callers = claim.subarray(first, end)
+        if (choices > 1) {
+          callers = Int32Array.from(callers)
+          let rest = choice
+          for (let k = 0; k < callers.length; k++) {
+            if (callers[k] !== -2) continue
+            const list = /** @type {number[]} */ (several.get(first + k))
+            callers[k] = list[rest % list.length]
+            rest = Math.floor(rest / list.length)
+          }
+        }
+        // 8 little-endian bytes per hash, as the writer digests them.
+        const words = new Uint32Array(callers.length * 2)
+        for (let k = 0; k < callers.length; k++) {
+          words[2 * k] = low[callers[k]]
+          words[2 * k + 1] = high[callers[k]]
+        }
+        tries.push({ p, first, callers })
+        blobs.push(new Uint8Array(words.buffer))
+      }
+    }
+    const digests = pageDigests(blobs)
+    /** per page vouched for: per file, the caller whose hash it is */
+    const vouched = targets.vouched
+    tries.forEach(({ p, first, callers }, k) => {
+      if (!sameBytes(digests.subarray(k * 8, k * 8 + 8), /** @type {Uint8Array} */ (this.#part.pages[p].digest))) return
+      // Two choices cannot both give the digest unless two callers' hashes are equal (then either will do).
+      if (!vouched.has(p)) vouched.set(p, { first, callers })
+    })
+    const toRead = new Set()
+    /** @type {Array<{ first: number, callers: Int32Array } | undefined>} */
+    const byPage = new Array(this.#layout.pages)
+    for (const [p, page] of vouched) byPage[p] = page
+    for (let i = 0; i < targets.count; i++) {
+      if (state[i] !== CLAIMED) continue
+      const f = entry[i]
+      if (f >= 0) {
+        // The common case, without arrays: one candidate, its page vouched for (by this caller's hash or an equal one).
+        const page = byPage[(f / pageFiles) | 0]
+        if (page) {
+          const j = page.callers[f - page.first]
+          if (j === i || (targets.low[j] === targets.low[i] && targets.high[j] === targets.high[i])) state[i] = DESCRIBED
+          else {
+            entry[i] = -1
+            state[i] = PATH
+          }
+        } else toRead.add(this.#pageOf(f))
+        continue
+      }
+      const unvouched = candidates(i).filter((e) => !vouched.has(this.#pageOf(e)))
+      if (unvouched.length) for (const e of unvouched) toRead.add(this.#pageOf(e))
+      else this.#decideClaim(targets, i, candidates(i))
+    }
+    return [...toRead].filter((p) => !this.#identityPages.has(p))
+  }
+
+  /** Version 3: the claims left, their pages' identities read: each decided. */
+  #confirmByIdentities(targets) {
+    for (let i = 0; i < targets.count; i++) {
+      if (targets.state[i] !== CLAIMED) continue
+      this.#decideClaim(targets, i, targets.entry[i] === AMBIGUOUS ? this.#identities.findAll(targets.low[i], 0) : [targets.entry[i]])
+    }
+    this.#byPathLater(targets)
+  }
+
+  /**
+   * A claim decided, its candidates' pages vouched for by their digests or read: the one entry whose whole
+   * identity hash is the caller's describes it; several: ambiguous; none: it is looked up by path.
+   */
+  #decideClaim(targets, i, candidates) {
+    const matches = candidates.filter((f) => {
+      const p = this.#pageOf(f)
+      const vouched = targets.vouched.get(p)
+      if (vouched) {
+        const j = vouched.callers[f - vouched.first]
+        return j === i || (targets.low[j] === targets.low[i] && targets.high[j] === targets.high[i])
+      }
+      const page = /** @type {Uint8Array} */ (this.#identityPages.get(p))
+      const view = new DataView(page.buffer, page.byteOffset + (f - p * this.#layout.pageFiles) * 8, 8)
+      return view.getUint32(0, true) === targets.low[i] && view.getUint32(4, true) === targets.high[i]
+    })
+    if (matches.length > 1) targets.stale(i, ambiguous('identity'))
+    else if (matches.length === 1) {
+      targets.entry[i] = matches[0]
+      targets.state[i] = DESCRIBED
+    } else {
+      targets.entry[i] = -1
+      targets.state[i] = PATH
+    }
+  }
+
+  /** Reads of these pages of the identities blob, each checked against its page's digest. */
+  #identityTasks(pages) {
+    const blob = this.#blobs.identities
+    const pageFiles = this.#layout.pageFiles
+    return pages.map((p) => {
+      const start = blob.offset + p * pageFiles * 8
+      const end = blob.offset + Math.min(this.#layout.files, (p + 1) * pageFiles) * 8
+      return new RangeTask(start, end, (bytes) => {
+        if (!sameBytes(pageDigests([bytes]), /** @type {Uint8Array} */ (this.#part.pages[p].digest))) throw notAnIndex(this.#source.name, `its identities of page ${p} do not match the page's digest`)
+        this.#identityPages.set(p, bytes)
+      })
+    })
   }
 
   /** Every file of the index (no `files`): their paths from the details, checked unless `validate` is false. */
   async #everyFile(validate, signal) {
     const paths = await Promise.all(Array.from({ length: this.#layout.files }, (_, f) => this.#resolve(this.#detailsOf(f).path)))
-    const targets = paths.map((path, f) => ({ path, forms: [this.#detailsOf(f).path], f, state: 'described', now: undefined, checked: false, why: undefined }))
+    const targets = new Targets(paths)
+    paths.forEach((_, f) => {
+      targets.entry[f] = f
+      targets.state[f] = DESCRIBED
+    })
     if (!validate) return targets
     const started = this.#validate([...new Set(paths)], signal)
     await started.settled
     this.#rounds += started.rounds
-    for (const t of targets) {
-      const now = currency(this.#detailsOf(t.f), await /** @type {Promise<any>} */ (started.checks.get(t.path)), { checked: true })
-      if (!now.current) Object.assign(t, { state: 'stale', why: now })
+    for (let f = 0; f < paths.length; f++) {
+      const now = currency(this.#detailsOf(f), await /** @type {Promise<any>} */ (started.checks.get(paths[f])), { checked: true })
+      if (!now.current) targets.stale(f, now)
     }
     return targets
+  }
+
+  /**
+   * Whether a caller's path is matched by identity as given alone: `#recordedForms` gives it alone, or
+   * (a plain relative name under a local base) hashes it alone.
+   */
+  #hashedAsGiven(given, path) {
+    const base = this.#base
+    if (base === undefined) return true
+    this.#baseIsUrl ??= isUrl(base)
+    if (isUrl(given)) return !this.#baseIsUrl
+    return !path || isPlainName(given)
   }
 
   /** The forms a caller's path may be recorded under: as given, relative to the base, and resolved (`path`: node:path, for a local base). */
   #recordedForms(given, path) {
     const base = this.#base
     if (base === undefined) return [given]
+    this.#baseIsUrl ??= isUrl(base)
     if (isUrl(given)) {
-      if (!isUrl(base)) return [given]
+      if (!this.#baseIsUrl) return [given]
       const prefix = base.endsWith('/') ? base : `${base}/`
       return given.startsWith(prefix) ? [given, decodeURIComponent(given.slice(prefix.length))] : [given]
     }
     if (!path) return [given]
     // A plain relative name (no . or .. segments, / separators): itself, and under the base — no path arithmetic.
-    if (!given.startsWith('/') && !given.includes('\\') && !/(^|\/)\.\.?(\/|$)/.test(given) && !given.includes('//')) {
+    if (isPlainName(given)) {
       this.#absoluteBase ??= path.resolve(base)
       return Object.assign([given, `${this.#absoluteBase}${path.sep}${path.sep === '/' ? given : given.split('/').join(path.sep)}`], { plain: true })
     }
@@ -473,7 +746,9 @@ export class SlicedSidecarIndex {
     const where = this.#source.name
     if (this.#blobs.files.properties.crc32 !== crc32Hex(bytes)) throw notAnIndex(where, 'its files blob does not match its CRC-32')
     this.#part = decodeFilesPart(bytes, this.#layout, this.#blobs.details.length, where)
-    this.#identities = new HashTable(hashHalves(this.#part.hashes))
+    // Version 2: whole identity hashes, a match is a match. Version 3: locators, a match a claim that a page's digest or its identities confirm.
+    const { hashes, locators } = this.#part
+    this.#identities = new HashTable(hashes ? hashHalves(hashes) : { low: /** @type {Uint32Array} */ (locators), high: new Uint32Array(this.#layout.files) })
   }
 
   #pathsTask() {
@@ -521,7 +796,7 @@ export class SlicedSidecarIndex {
   #placement(column) {
     let placed = this.#placements.get(column)
     if (!placed) {
-      placed = placeColumn(this.#layout, this.#part, column, this.#source.name)
+      placed = { ...placeColumn(this.#layout, this.#part, column, this.#source.name), unreadable: unreadableChunks(this.#layout, this.#part, column, this.#source.name) }
       this.#placements.set(column, placed)
     }
     return placed
@@ -545,18 +820,9 @@ export class SlicedSidecarIndex {
   }
 
   #validate(paths, signal) {
-    const url = paths.find(isUrl)
-    const started = startValidators(paths, { fetch: this.#fetch, signal, headers: this.#headers, origin: this.#origin(), window: transportWindow({ name: url ?? this.#source.name }, url !== undefined), ioLane: this.#checksLane })
+    const started = checkFiles(paths, { source: this.#source, fetch: this.#fetch, headers: this.#headers, signal, ioLane: this.#checksLane })
     this.#validations += started.requests
     return started
-  }
-
-  #origin() {
-    try {
-      return this.#source instanceof HttpSource ? new URL(this.#source.name).origin : undefined
-    } catch {
-      return undefined
-    }
   }
 
   async #wave(tasks, { signal }) {
@@ -566,12 +832,7 @@ export class SlicedSidecarIndex {
   /** One wave of reads of the index file; its rounds. Whole details read early are split into pages after. */
   async #waveRounds(tasks, signal) {
     if (!tasks.length) return 0
-    const remote = this.#source instanceof HttpSource
-    const window = transportWindow(this.#source, remote)
-    const { rounds } = await runReadTasks(tasks, {
-      source: this.#source, cache: this.#cache, link: remote ? this.#link : undefined,
-      concurrency: window, coalesceGap: gapForOneRound(tasks, window), signal,
-    })
+    const rounds = await readWave({ source: this.#source, cache: this.#cache, link: this.#link }, tasks, signal)
     if (this.#wholeDetails) {
       const bytes = this.#wholeDetails
       this.#wholeDetails = undefined
@@ -579,6 +840,58 @@ export class SlicedSidecarIndex {
     }
     return rounds
   }
+}
+
+/** Identity texts hashed in one call. */
+const IDENTITY_BATCH = 4096
+
+/** A caller's file: matched by path (or not yet), described by an entry, its details to be read, or not described. */
+const PATH = 0
+const DESCRIBED = 1
+const DETAILS = 2
+const STALE = 3
+/** Choices of claimants a page's digest is tried with, at most (beyond, its identities are read). */
+const MAX_PAGE_CHOICES = 16
+/** Version 3: its locator names an entry (AMBIGUOUS: several), to be confirmed by a page's digest or the entry's whole hash. */
+const CLAIMED = 4
+
+/** The caller's files of one probe as arrays: the entry and state of each; forms, facts and reasons only where needed. */
+class Targets {
+  /** @param {string[]} paths */
+  constructor(paths) {
+    this.paths = paths
+    this.count = paths.length
+    this.entry = new Int32Array(paths.length).fill(-1)
+    this.state = new Uint8Array(paths.length)
+    /** version 3: the identity hash of each claim (low and high halves) */
+    this.low = new Uint32Array(paths.length)
+    this.high = new Uint32Array(paths.length)
+    /** @type {any[]} */
+    this.specs = []
+    /** @type {any} */
+    this.nodePath = undefined
+    /** @type {Map<number, { first: number, callers: Int32Array }>} version 3: pages vouched for by their digests, and by whose hashes */
+    this.vouched = new Map()
+    /** @type {Map<number, { forms: any, now: any, checked: boolean, why: any }>} */
+    this.more = new Map()
+  }
+
+  /** File i is not described, for this reason. */
+  stale(i, why) {
+    this.state[i] = STALE
+    const t = this.more.get(i)
+    if (t) t.why = why
+    else this.more.set(i, { forms: [this.paths[i]], now: undefined, checked: false, why })
+  }
+}
+
+/** A relative path without . or .. segments, doubled or back slashes: under a local base, itself and base/itself. */
+function isPlainName(given) {
+  return !given.startsWith('/') && !given.includes('\\') && !/(^|\/)\.\.?(\/|$)/.test(given) && !given.includes('//')
+}
+
+function notInIndex() {
+  return { current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }
 }
 
 function ambiguous(what) {
@@ -605,25 +918,29 @@ function sharedResults(list) {
     maybe: make('maybe', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter may hold it'),
     absent: make('absent', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter rules it out'),
     scratch: new Uint8Array(list.length),
-    /** @type {Map<any, any[]>} per encoding, row group g with every value ruled out by the bloom check (or preset), numRows unread */
-    groups: new Map(),
-    ruledOut(index, encoded) {
-      let byIndex = this.groups.get(encoded)
-      if (!byIndex) this.groups.set(encoded, byIndex = [])
-      if (!byIndex[index]) {
-        const results = encoded.encoded.outcomes.map((o, i) => (o.verdict ? { ...o } : this.absent[i]))
-        byIndex[index] = { index, numRows: null, results }
+    /** @type {Map<any, { groups: any[], byCount: any[][] }>} per encoding: row group g with every value ruled out by the bloom check (or preset), numRows unread, and the arrays of the first n of them */
+    ruled: new Map(),
+    ruledOut(count, encoded) {
+      let made = this.ruled.get(encoded)
+      if (!made) this.ruled.set(encoded, made = { groups: [], byCount: [] })
+      let rowGroups = made.byCount[count]
+      if (!rowGroups) {
+        for (let index = made.groups.length; index < count; index++) {
+          made.groups.push({ index, numRows: null, results: encoded.encoded.outcomes.map((o, i) => (o.verdict ? { ...o } : this.absent[i])) })
+        }
+        rowGroups = made.byCount[count] = made.groups.slice(0, count)
       }
-      return byIndex[index]
+      return rowGroups
     },
   }
 }
 
-/** One row group's answers: presets, then min/max where read, then the bit slices. */
-function answerChunk(target, group, list, column, bounds, shared) {
-  const encoded = target.encoded
+/** One row group's answers: presets, then whether the index could read the chunk, then min/max where read, then the bit slices. */
+function answerChunk(encoded, maybe, unreadable, group, list, column, bounds, shared) {
   if (!encoded) return list.map((v) => valueResult(v, 'unknown', null, 'no-index', `the sidecar index has no column ${column} for this file`))
   const { outcomes, owners } = encoded.encoded
+  // Its filter holds everything (it says maybe to all), but the index could not describe the chunk: unknown, as format 1 says.
+  if (unreadable) return unreadableChunkResults(list, outcomes)
   const count = encoded.candidates.length
   const base = group.index * count
   let excluded
@@ -636,7 +953,7 @@ function answerChunk(target, group, list, column, bounds, shared) {
   for (let k = 0; k < owners.length && k < count; k++) {
     if (excluded?.[k]) continue
     const i = owners[k]
-    state[i] = Math.max(state[i], target.maybe[base + k] ? 2 : 1)
+    state[i] = Math.max(state[i], maybe?.[base + k] ? 2 : 1)
   }
   const out = new Array(list.length)
   for (let i = 0; i < list.length; i++) {

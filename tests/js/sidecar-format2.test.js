@@ -10,9 +10,11 @@ import { readFile, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { parquetReadObjects } from 'hyparquet'
+import { xxhash64 } from 'hyparquet/src/xxhash.js'
 
 import { init, openDataset } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
+import { writeSidecarFiles } from '../../js/index-builder/sidecar-build.js'
 import { crc32Hex, puffinFooter } from '../../js/sidecar/puffin.js'
 import { startTestServer } from './helpers/range-server.js'
 import { datasetFileName as fileName, storedValue, writeSidecarDataset } from './helpers/sidecar-dataset.js'
@@ -29,6 +31,8 @@ let server
 let dataset
 let listing
 const indexV2 = () => path.join(dir, '_v2.puffin')
+/** The same index with the files blob of version 2 (each file's whole identity hash), as written before version 3. */
+const indexV2Files2 = () => path.join(dir, '_v2-files2.puffin')
 
 before(async () => {
   await init()
@@ -36,6 +40,7 @@ before(async () => {
   const built = await buildSidecarIndex([dir], indexV2(), { columns: ['id'] })
   assert.equal(built.format, 2)
   assert.equal(built.chunks, CHUNKS)
+  await writeFilesVersion2(indexV2(), indexV2Files2())
   listing = await Promise.all(Array.from({ length: FILES }, async (_, f) => {
     const info = await stat(path.join(dir, fileName(f)))
     return { path: fileName(f), size: info.size, validator: `mtime:${info.mtimeMs}` }
@@ -53,6 +58,28 @@ async function counted(fn) {
     return { result, server: { ...server.stats } }
   } finally {
     server.setMode()
+  }
+}
+
+/** Writes the entries and filters of a format-2 index again with the files blob of version 2. */
+async function writeFilesVersion2(from, to) {
+  const index = await openSidecarIndex(from, { base: dir })
+  try {
+    await index.loadDirectory()
+    async function* entries() {
+      for (const file of index.files) {
+        const rowGroups = []
+        for (const group of file.rowGroups) {
+          const chunks = {}
+          for (const [name, c] of Object.entries(group.chunks)) chunks[name] = c && { bitset: await index.readBitset(c[0], c[1]), min: c[3], max: c[4] }
+          rowGroups.push({ numRows: group.numRows, chunks })
+        }
+        yield { path: file.path, size: file.size, validator: file.validator, numRows: file.numRows, columns: file.columns, rowGroups }
+      }
+    }
+    await writeSidecarFiles(entries(), to, { columns: ['id'], filesVersion: 2 })
+  } finally {
+    await index.close()
   }
 }
 
@@ -84,7 +111,7 @@ describe(`format 2 over ${FILES} files × ${GROUPS} row groups`, () => {
     try {
       const rowBytes = Math.ceil(CHUNKS / 8)
       t.diagnostic(`files blob ${filesBlob.length} bytes (${(filesBlob.length / FILES).toFixed(2)} per file); cold: ${cold.server.rounds} rounds, ${cold.server.requests} requests, ${cold.server.bytesWritten} bytes`)
-      assert.ok(filesBlob.length <= FILES * 10.5, `${filesBlob.length} bytes`)
+      assert.ok(filesBlob.length <= FILES * 5.5, `${filesBlob.length} bytes`) // a 4-byte locator, a row-group count, 24 bytes a page of 64
       assert.equal(cold.server.rounds, 2)
       assert.equal(cold.server.log.filter((e) => e.method === 'HEAD').length, 0)
       assert.equal(index.stats.heads, 0)
@@ -173,33 +200,74 @@ describe(`format 2 over ${FILES} files × ${GROUPS} row groups`, () => {
 })
 
 describe('identities two entries share', () => {
-  // File 1's identity hash overwritten with file 0's: file 0's identity is now shared (ambiguous, not described);
-  // file 1's own identity is found nowhere, so it is looked up by path, and its details — its exact path, size
-  // and validator — match the listing: described, by the details rather than the hash.
-  test('a collision (file 1 given file 0\'s identity hash, by hand): file 0 is not described, never absent; the others are answered', async () => {
-    const { bytes, footer, footerStart } = await blobsOf(indexV2())
-    const blob = footer.blobs.find((b) => b.type === 'parquet-bloom-files-v2')
+  /**
+   * File 1 given file 0's identity, by hand. Files blob version 2: its hash; version 3: its locator, its
+   * whole hash in the identities blob, and page 0's digest (XXH64 of the page's hashes, by hyparquet's
+   * XXH64) — the index stays consistent, two entries share one identity.
+   */
+  async function collided(from, to) {
+    const { bytes, footer, footerStart } = await blobsOf(from)
+    const filesBlob = footer.blobs.find((b) => b.type === 'parquet-bloom-files-v2')
     const body = Buffer.from(bytes.subarray(0, footerStart - 4))
-    body.copy(body, blob.offset + 8, blob.offset, blob.offset + 8)
-    // A new footer with the files blob's CRC recomputed: the index is consistent, two entries share one identity.
-    blob.properties.crc32 = crc32Hex(body.subarray(blob.offset, blob.offset + blob.length))
-    const copy = Buffer.concat([body, puffinFooter(footer.blobs, footer.properties)])
-    const patched = path.join(dir, '_collided.puffin')
-    await writeFile(patched, copy)
-    const index = await openSidecarIndex(patched, { base: dir })
-    try {
-      const values = [storedValue(0), storedValue(GROUPS * GROUP_ROWS), storedValue(2 * GROUPS * GROUP_ROWS), 1n]
-      const { files } = await index.probe('id', values, { files: listing.slice(0, 3) })
-      assert.deepEqual(files.map((f) => [f.current, f.reason]), [[false, 'ambiguous-in-index'], [true, undefined], [true, undefined]])
-      for (const f of files.slice(0, 1)) for (const g of f.rowGroups) for (const r of g.results) assert.equal(r.verdict, 'unknown')
-      assert.equal(files[1].rowGroups[0].results[1].verdict, 'maybe')
-      assert.equal(files[2].rowGroups[0].results[2].verdict, 'maybe')
-      // Asked by file 0's identity alone, the file that now shares it is not described either.
-      const shared = await index.probe('id', values, { files: [{ ...listing[0] }, { ...listing[0], path: fileName(1) }] })
-      assert.equal(shared.files[0].reason, 'ambiguous-in-index')
-    } finally {
-      await index.close()
+    if (filesBlob.properties.version === '2') body.copy(body, filesBlob.offset + 8, filesBlob.offset, filesBlob.offset + 8)
+    else {
+      const layout = JSON.parse(filesBlob.properties.layout)
+      assert.equal(layout.version, 3)
+      const identities = footer.blobs.find((b) => b.type === 'parquet-bloom-identities-v3')
+      body.copy(body, filesBlob.offset + 4, filesBlob.offset, filesBlob.offset + 4)
+      body.copy(body, identities.offset + 8, identities.offset, identities.offset + 8)
+      identities.properties.crc32 = crc32Hex(body.subarray(identities.offset, identities.offset + identities.length))
+      const page0 = body.subarray(identities.offset, identities.offset + Math.min(layout.files, layout.pageFiles) * 8)
+      const digestAt = filesBlob.offset + layout.files * (4 + 1 + layout.classed.length) + layout.overflow * 4 + layout.pages * 16
+      body.writeBigUInt64LE(xxhash64(new Uint8Array(page0)), digestAt)
     }
+    filesBlob.properties.crc32 = crc32Hex(body.subarray(filesBlob.offset, filesBlob.offset + filesBlob.length))
+    await writeFile(to, Buffer.concat([body, puffinFooter(footer.blobs, footer.properties)]))
+  }
+
+  // File 0's identity is now shared (ambiguous, not described); file 1's own identity is found nowhere, so
+  // it is looked up by path, and its details — its exact path, size and validator — match the listing:
+  // described, by the details rather than the hash.
+  for (const [version, from] of [[3, indexV2], [2, indexV2Files2]]) {
+    test(`files blob version ${version}: a collision (file 1 given file 0's identity, by hand): file 0 is not described, never absent; the others are answered`, async () => {
+      const patched = path.join(dir, `_collided-${version}.puffin`)
+      await collided(from(), patched)
+      const index = await openSidecarIndex(patched, { base: dir })
+      try {
+        const values = [storedValue(0), storedValue(GROUPS * GROUP_ROWS), storedValue(2 * GROUPS * GROUP_ROWS), 1n]
+        const { files } = await index.probe('id', values, { files: listing.slice(0, 3) })
+        assert.deepEqual(files.map((f) => [f.current, f.reason]), [[false, 'ambiguous-in-index'], [true, undefined], [true, undefined]])
+        for (const f of files.slice(0, 1)) for (const g of f.rowGroups) for (const r of g.results) assert.equal(r.verdict, 'unknown')
+        assert.equal(files[1].rowGroups[0].results[1].verdict, 'maybe')
+        assert.equal(files[2].rowGroups[0].results[2].verdict, 'maybe')
+        // Asked by file 0's identity alone, the file that now shares it is not described either.
+        const shared = await index.probe('id', values, { files: [{ ...listing[0] }, { ...listing[0], path: fileName(1) }] })
+        assert.equal(shared.files[0].reason, 'ambiguous-in-index')
+        // The whole listing: page 0 cannot be vouched for by its digest (file 0 claimed by no one alone); every other file is.
+        const all = await index.probe('id', [storedValue(5 * GROUPS * GROUP_ROWS)], { files: listing })
+        assert.deepEqual(all.files.filter((f) => !f.current).map((f) => f.path), [fileName(0)])
+        assert.equal(all.files[5].rowGroups[0].results[0].verdict, 'maybe')
+      } finally {
+        await index.close()
+      }
+    })
+  }
+
+  test('files blob version 2 (as written before version 3) answers as version 3 does', async () => {
+    const values = [storedValue(7 * GROUPS * GROUP_ROWS + 5), storedValue(9000 * GROUPS * GROUP_ROWS + 2 * GROUP_ROWS), 1n, 4n]
+    const answers = []
+    for (const file of [indexV2(), indexV2Files2()]) {
+      const index = await openSidecarIndex(file, { base: dir })
+      try {
+        const { files } = await index.probe('id', values, { files: listing })
+        answers.push(files.map((f) => [f.current, f.rowGroups.map((g) => g.results.map((r) => r.verdict).join()).join(';')]))
+      } finally {
+        await index.close()
+      }
+    }
+    assert.deepEqual(answers[1], answers[0])
+    assert.equal(answers[0][7][1].split(';')[0].split(',')[0], 'maybe')
+    assert.equal(answers[0][9000][1].split(';')[2].split(',')[1], 'maybe')
   })
 })
 

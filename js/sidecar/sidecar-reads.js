@@ -1,0 +1,87 @@
+// How both sidecar readers (formats 1 and 2) read their index file and check the files it names: a wave
+// of range reads joined into one round, regions kept whole for readBitset, files stat'ed or HEADed a
+// window at a time (the caller's headers only to the index's own origin), and the stats both report,
+// HEADs counted as requests of the index.
+import { HttpSource } from '../sources/http-source.js'
+import { BLOCK_MODE_COALESCE_GAP, runReadTasks } from '../plan/read-scheduler.js'
+import { transportWindow } from '../plan/link-model.js'
+import { startValidators } from './sidecar-currency.js'
+
+/**
+ * The coalescing gap that joins a wave's reads into at most `window` requests — one round, however many
+ * files and row groups — by joining across the smallest gaps first (never less than block mode's).
+ */
+export function gapForOneRound(tasks, window) {
+  const ranges = tasks.map((t) => [t.start, t.end]).sort((a, b) => a[0] - b[0])
+  const gaps = []
+  let end = -Infinity
+  for (const [start, stop] of ranges) {
+    if (start > end && end !== -Infinity) gaps.push(start - end)
+    end = Math.max(end, stop)
+  }
+  if (gaps.length < window) return BLOCK_MODE_COALESCE_GAP
+  gaps.sort((a, b) => a - b)
+  // gaps.length + 1 separate ranges: joining the smallest (gaps.length + 1 - window) gaps leaves `window` requests.
+  return Math.max(BLOCK_MODE_COALESCE_GAP, gaps[gaps.length - window] + 1)
+}
+
+/**
+ * One wave of reads of the index file (its tasks' ranges, one round however many); its rounds.
+ * @param {{ source: any, cache: any, link: import('../plan/link-model.js').LinkModel }} index
+ */
+export async function readWave({ source, cache, link }, tasks, signal) {
+  if (!tasks.length) return 0
+  const remote = source instanceof HttpSource
+  const window = transportWindow(source, remote)
+  const { rounds } = await runReadTasks(tasks, {
+    source, cache, link: remote ? link : undefined, concurrency: window, coalesceGap: gapForOneRound(tasks, window), signal,
+  })
+  return rounds
+}
+
+/** Region bytes readBitset keeps for the next bitsets of the same regions (an index update copies them in order). */
+const MAX_HELD_REGION_BYTES = 64 * 1024 * 1024
+
+/**
+ * A region's bytes, read whole (`read()`) unless `held` has them; kept in `held`, the oldest dropped beyond
+ * MAX_HELD_REGION_BYTES in all. `read` is called (a round of its own) only when they are not held.
+ * @param {Map<number, Uint8Array>} held
+ * @param {() => Promise<Uint8Array>} read
+ */
+export async function heldRegion(held, regionIndex, read) {
+  const kept = held.get(regionIndex)
+  if (kept) return kept
+  const bytes = await read()
+  let total = bytes.length
+  for (const [index, other] of [...held].reverse()) {
+    total += other.length
+    if (total > MAX_HELD_REGION_BYTES) held.delete(index)
+  }
+  held.set(regionIndex, bytes)
+  return bytes
+}
+
+/**
+ * Starts checking files (stat or HEAD), a window at a time, with the caller's headers only to the index's
+ * own origin; `started.requests` of them count as requests of the index.
+ * @param {string[]} paths
+ */
+export function checkFiles(paths, { source, fetch, headers, signal, ioLane }) {
+  const url = paths.find((p) => /^https?:\/\//i.test(p))
+  return startValidators(paths, { fetch, signal, headers, origin: originOf(source), window: transportWindow({ name: url ?? source.name }, url !== undefined), ioLane })
+}
+
+/** The index's own origin when it is read over HTTP (its caller's headers are for that host). */
+function originOf(source) {
+  try {
+    return source instanceof HttpSource ? new URL(source.name).origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** { requests, bytesFetched, rounds, heads } of an index: its reads and its checks of files (`heads`). */
+export function indexStats(source, rounds, checks) {
+  const { requests, bytesFetched } = source.stats
+  return { requests: requests + checks, bytesFetched, rounds, heads: checks }
+}
