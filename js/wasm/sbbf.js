@@ -7,7 +7,10 @@ import { SbbfLimit } from './abi.js'
 export const BYTES_PER_BLOCK = 32
 export const WORDS_PER_BLOCK = 8
 export const MIN_NUM_BYTES = 32
-/** BloomFilter.md's salts, one per word of a block (src/sbbf.cc kSalt): word w of the block a hash selects sets bit (low32 × SALTS[w]) >>> 27. */
+/**
+ * BloomFilter.md's salts, one per word of a block (src/sbbf.cc kSalt): word w of the block a hash selects
+ * sets bit (low32 × SALTS[w]) >>> 27.
+ */
 export const SALTS = Object.freeze([0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31])
 /** The ceiling arrow, parquet-java and arrow-rs use: a larger filter is refused, never allocated. */
 export const MAX_NUM_BYTES = 128 * 1024 * 1024
