@@ -754,6 +754,8 @@ export interface ParquetDataset {
   /** The files in probe order: a caller's list as given, listed files (directory, glob, S3) by path. */
   readonly files: Array<{ path: string, size: number | null, validator: string | null, partitions: Record<string, unknown> }>
   readonly partitionTypes: Record<string, PartitionType>
+  /** What listing an s3:// prefix cost (its pages: a request and a round each), when the dataset was listed from one. */
+  readonly listing?: IoStats
   probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<DatasetProbeResult>
   probeEach(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): AsyncGenerator<DatasetFileResult, void, undefined>
   /** Reads every footer and reports per column how many files (every row group) and row groups have each index. */

@@ -92,10 +92,11 @@ const handlers = {
   // dataset (openDataset), sharing this worker's footer cache; `index`: a sidecar index's URL.
   async probeDataset({ urls, prefix, endpoint, index, column, values }, signal) {
     const { openDataset } = await library
-    const listing = { requests: 0, bytes: 0 }
-    const source = prefix ? await listBucket(prefix, endpoint, listing, signal) : urls
-    const dataset = await openDataset(source, { footerCache: await footerCache, ...(index ? { index } : {}) })
+    // A prefix is listed by the bundle itself (ListObjectsV2; the listing loads on demand as a chunk of its own).
+    const source = prefix || urls
+    const dataset = await openDataset(source, { footerCache: await footerCache, signal, ...(prefix && endpoint ? { endpoint } : {}), ...(index ? { index } : {}) })
     try {
+      const listing = dataset.listing ? { requests: dataset.listing.requests, bytes: dataset.listing.bytesFetched } : { requests: 0, bytes: 0 }
       return { ...plainDatasetResult(await dataset.probe(column, values, { signal, plan: true })), listing }
     } finally {
       await dataset.close()
@@ -115,23 +116,6 @@ const handlers = {
     // manifests: what an Iceberg probe did with the snapshot's manifests, where the package says it.
     return { ...plainDatasetResult(probed), table: { format: found, snapshot, version, writer, liveFiles: files.length, metadataStats, manifests: /** @type {any} */ (probed).manifests } }
   },
-}
-
-/**
- * The files under a bucket prefix, as openDataset's descriptors, listed by the package's own listing
- * (ListObjectsV2, js/dataset/listing.js over js/sources/s3-listing.js), loaded from the sources because
- * the bundle leaves it out; its requests are counted into `listing`. The one place the page lists a
- * bucket: when the bundle's openDataset takes an s3:// prefix itself, this becomes that call.
- */
-async function listBucket(prefix, endpoint, listing, signal) {
-  const { listDataset } = await import(new URL('../js/dataset/listing.js', import.meta.url).href)
-  const counted = async (input, init) => {
-    const response = await fetch(input, init)
-    listing.requests++
-    listing.bytes += Number(response.headers.get('content-length') ?? 0)
-    return response
-  }
-  return (await listDataset(prefix, { endpoint: endpoint || undefined, signal, fetch: counted })).files
 }
 
 /** A dataset probe's result as the page draws it: per file its answers per value and whether it was read, and the totals and cost. */

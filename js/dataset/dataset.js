@@ -46,11 +46,15 @@ const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, IO_LEDGER, 'partitioning', 
  *   one in memory for this dataset)
  */
 export async function openDataset(source, options = {}) {
-  const { files, fetch } = await listDataset(source, options)
-  return new ParquetDataset(files, fetch ? { ...options, fetch } : options)
+  const { files, fetch, listing } = await listDataset(source, options)
+  const dataset = new ParquetDataset(files, fetch ? { ...options, fetch } : options)
+  if (listing) dataset.listing = listing
+  return dataset
 }
 
 export class ParquetDataset {
+  /** @type {import('../sources/io-ledger.js').IoStats | undefined} what listing an s3:// prefix cost, when one was listed */
+  listing
   #files
   #options
   #footerCache

@@ -3,6 +3,8 @@
 // (loaded only then: in the browser bundle it is a chunk of its own, outside what a probe downloads).
 // Always in one deterministic order: a caller's list as given, anything listed here by path.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { defaultFetch, sendsThrough } from '../sources/default-fetch.js'
+import { ioStats } from '../sources/io-ledger.js'
 import { hasFileSystem } from '../sources/runtime.js'
 
 const PARQUET_NAME = /\.(parquet|parq|pq)$/i
@@ -16,20 +18,24 @@ const GLOB_CHARS = /[*?[{]/
 /**
  * @param {unknown} source an array of sources or descriptors, a directory, a glob, an s3:// URL, or one file
  * @param {object} options passed on to the S3 listing
- * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch }>} files: a caller's list in its order, listed
- *   ones by path; fetch: what reads them, when the listing says (a signed fetch for a bucket)
+ * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch, listing?: import('../sources/io-ledger.js').IoStats }>}
+ *   files: a caller's list in its order, listed ones by path; fetch: what reads them, when the listing says (a signed
+ *   fetch for a bucket); listing: what listing a bucket cost (its pages are requests, one after another)
  */
 export async function listDataset(source, options = {}) {
-  const { files, fetch, listed } = await listUnsorted(source, options)
+  const { files, fetch, listed, listing } = await listUnsorted(source, options)
   const seen = new Set()
   for (const file of files) {
     if (seen.has(file.path)) throw invalidArgument(`the dataset names ${JSON.stringify(file.path)} twice`)
     seen.add(file.path)
   }
-  return { files: listed ? files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) : files, fetch }
+  return { files: listed ? files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) : files, fetch, ...(listing ? { listing } : {}) }
 }
 
-/** @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch, listed?: boolean }>} fetch: what reads the listed objects (signed, for a bucket with credentials); listed: found here, not given */
+/**
+ * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch, listed?: boolean, listing?: any }>} fetch: what reads the
+ *   listed objects (signed, for a bucket with credentials); listed: found here, not given; listing: the bucket listing's cost
+ */
 async function listUnsorted(source, options) {
   if (Array.isArray(source)) return { files: source.map((item, i) => descriptor(item, i)) }
   if (source instanceof URL) source = source.href
@@ -38,16 +44,35 @@ async function listUnsorted(source, options) {
     const { listS3, s3FetchFor } = await import('../sources/s3-listing.js').catch((cause) => {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `listing ${source} needs js/sources/s3-listing.js, which could not be loaded (${cause?.message ?? cause})`, { cause })
     })
-    const listed = await listS3(source, options)
+    const listing = ioStats()
+    const listed = await listS3(source, { ...options, fetch: countedFetch(options.fetch ?? defaultFetch(), listing) })
     // An ETag the listing did not give ('') validates nothing: the file's own responses will.
     // A prefix is a directory: its Parquet files, without writers' bookkeeping; a glob says itself what it wants.
     const wanted = GLOB_CHARS.test(source) ? listed : listed.filter((f) => isDataFile(f.path))
     const files = wanted.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
-    return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch, listed: true }
+    return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch, listed: true, listing }
   }
   // Without a file system (a page, a worker) a string is one file's URL, as openParquet reads it.
   if (/^https?:\/\//i.test(source) || !hasFileSystem()) return { files: [descriptor(source, 0)] }
   return { files: await listLocal(source), listed: true }
+}
+
+/**
+ * `inner`, counting into `cost` what it sends: a request and a round each (a listing's pages follow one
+ * another), the bytes its responses say they carry.
+ * @param {typeof fetch} inner
+ * @param {import('../sources/io-ledger.js').IoStats} cost
+ * @returns {typeof fetch}
+ */
+function countedFetch(inner, cost) {
+  const counted = /** @type {typeof fetch} */ (async (input, init) => {
+    cost.requests++
+    cost.rounds++
+    const response = await inner(input, init)
+    cost.bytesFetched += Number(response.headers.get('content-length') ?? 0)
+    return response
+  })
+  return sendsThrough(counted, inner)
 }
 
 /** A caller's entry as a descriptor: descriptors as they are (checked), plain sources named by what they are. */

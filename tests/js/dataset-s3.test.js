@@ -91,3 +91,16 @@ test('parquet-bloom probe s3://…: --endpoint, credentials from the environment
   assert.equal(inspect.code, 0, inspect.stderr)
   assert.match(inspect.stdout, /^ {2}user_id\s+INT64\s+12\s+100% \(12\/12\)/m)
 })
+
+test('what the listing cost: dataset.listing counts the pages the server saw', async () => {
+  s3.resetStats()
+  // maxKeys 3: the listing takes several pages, one after another.
+  const dataset = await openDataset(`s3://${BUCKET}/events/`, { endpoint: s3.endpoint, credentials: KEY, maxKeys: 3 })
+  const pages = s3.stats.log.filter((e) => e.method === 'GET' && /list-type=2/.test(e.path + (e.query ?? '')))
+  assert.ok(pages.length >= 3, `${pages.length} listing pages`)
+  assert.equal(s3.stats.requests, pages.length, 'opening a listed dataset sends only the listing')
+  assert.equal(dataset.listing?.requests, pages.length)
+  assert.equal(dataset.listing?.rounds, pages.length)
+  assert.ok(dataset.listing.bytesFetched > 0)
+  assert.equal(local.listing, undefined, 'a local folder is not a listing over the network')
+})

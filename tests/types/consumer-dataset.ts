@@ -123,6 +123,7 @@ function datasetMembers(d: ParquetDataset): Every<ParquetDataset> {
   return {
     files: d.files.map((f) => ({ path: f.path, size: f.size, validator: f.validator, partitions: f.partitions }) satisfies Every<ParquetDataset['files'][number]>),
     partitionTypes: d.partitionTypes satisfies Record<string, PartitionType>,
+    listing: d.listing && ioFields(d.listing),
     probe: d.probe, probeEach: d.probeEach, inspect: d.inspect, close: d.close,
   }
 }
