@@ -44,9 +44,13 @@ export function renderPlan(container, plan) {
     const listed = (byRound.get(round.round) ?? []).sort((a, b) => a.startMs - b.startMs)
     for (const r of listed.slice(0, DRAWN_PER_ROUND)) {
       const name = plan.files[r.file]
-      const range = r.offset === null ? 'HEAD' : r.length === null ? 'whole object' : `${r.offset}–${r.offset + r.length - 1}`
+      // offset null: a HEAD, or a suffix read the server did not place (416 to a suffix longer than the object, say).
+      const range = r.offset === null ? (r.length === null ? 'HEAD' : `last ${r.length} bytes`)
+        : r.length === null ? 'whole object' : `${r.offset}–${r.offset + r.length - 1}`
       const purpose = r.purposes ? r.purposes.join(' + ') : r.purpose
-      rows.push(`<tr class="plan-request" data-request data-purpose="${escape(r.purpose)}" data-round="${r.round}">` +
+      // data-file/-offset/-length: what the request read, as data (the browser tests hold it to the server's log).
+      rows.push(`<tr class="plan-request" data-request data-purpose="${escape(r.purpose)}" data-round="${r.round}" data-file="${escape(name)}"` +
+        ` data-offset="${r.offset ?? ''}" data-length="${r.length ?? ''}">` +
         `<td><span class="plan-purpose p-${escape(r.purpose)}">${escape(purpose)}</span></td>` +
         `<td class="plan-file" title="${escape(name)}">${escape(shortName(name))}</td>` +
         `<td class="muted small">${escape(range)}</td><td class="num">${formatBytes(r.bytes)}</td>` +

@@ -22,8 +22,10 @@ const CORS_HEADERS = {
 /**
  * @param {Record<string, string>} mounts more top-level folders: name → directory served under /name/
  * @param {Record<string, unknown>} documents pathname → a value answered as JSON at that path
+ * @param {((request: { method: string, path: string, range: string | null }) => void) | undefined} onRequest told of
+ *   every GET and HEAD (the browser tests hold a page's read plan to what the server saw)
  */
-const handler = (mounts, documents) => function handle(req, res) {
+const handler = (mounts, documents, onRequest) => function handle(req, res) {
   for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
   if (req.method === 'OPTIONS') {
     res.writeHead(204, {
@@ -44,6 +46,7 @@ const handler = (mounts, documents) => function handle(req, res) {
     res.writeHead(400, { 'content-type': 'text/plain' }).end('bad URL')
     return
   }
+  onRequest?.({ method: req.method, path: pathname, range: req.headers.range ?? null })
   if (pathname === '/' || pathname === '/web') {
     res.writeHead(302, { location: '/web/' }).end()
     return
@@ -75,13 +78,14 @@ const handler = (mounts, documents) => function handle(req, res) {
 
 /**
  * Starts the server; resolves once it listens.
- * @param {{ port?: number, host?: string, mounts?: Record<string, string>, documents?: Record<string, unknown> }} [options] mounts:
+ * @param {{ port?: number, host?: string, mounts?: Record<string, string>, documents?: Record<string, unknown>,
+ *   onRequest?: (request: { method: string, path: string, range: string | null }) => void }} [options] mounts:
  *   more folders, each served under /name/ (the browser tests serve table fixtures this way); documents: pathname → a
- *   value answered as JSON (where the sample bucket is)
+ *   value answered as JSON (where the sample bucket is); onRequest: told of every GET and HEAD
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  */
-export function startDemoServer({ port = 0, host = '127.0.0.1', mounts = {}, documents = {} } = {}) {
-  const server = http.createServer(handler(mounts, documents))
+export function startDemoServer({ port = 0, host = '127.0.0.1', mounts = {}, documents = {}, onRequest } = {}) {
+  const server = http.createServer(handler(mounts, documents, onRequest))
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {

@@ -418,6 +418,10 @@ export class HttpSource extends SourceBase {
           if (answered && !answered.unsatisfied) {
             record.offset = answered.start
             record.length = answered.end - answered.start + 1
+          } else if (response.status === 200) {
+            // The whole object instead (a suffix longer than the file, or Range ignored).
+            record.offset = 0
+            record.length = identityLength(response) ?? null
           }
         }
         try {

@@ -448,7 +448,10 @@ async function main() {
   const datasetManifest = await buildDatasetSamples({ log: (line) => console.log(`# ${line}`) })
   const bucket = await startSampleBucket(samplesDir)
   resources.servers.push({ close: () => bucket.stop() })
-  const demo = await startDemoServer({ port: 0, mounts: tableMounts(), documents: { '/web/samples/bucket.json': { endpoint: bucket.endpoint, prefix: bucket.prefix } } })
+  // What the demo server saw, for the sample scenarios to hold the page's read plan to.
+  const seen = []
+  const demo = Object.assign(await startDemoServer({ port: 0, mounts: tableMounts(), documents: { '/web/samples/bucket.json': { endpoint: bucket.endpoint, prefix: bucket.prefix } },
+    onRequest: (request) => seen.push(request) }), { requests: seen })
   resources.servers.push(demo)
   const noCors = await startServerWithoutCors()
   resources.servers.push(noCors)

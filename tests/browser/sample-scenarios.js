@@ -4,6 +4,7 @@
 // which have bloom filters) and, for the tables, the writers' own input (each data file's ids, the rows deleted).
 // Also: the words of the per-value answers agree with the table of files, and the card's disclosure marker
 // sits on the heading's line.
+import { statSync } from 'node:fs'
 import path from 'node:path'
 
 import { DATASET_DIR, DELTA_DELETED, DELTA_FILES, ICEBERG_SHAPE } from '../js/helpers/demo-datasets.js'
@@ -34,8 +35,40 @@ async function readCard(page) {
 async function clickSample(page, demo, id) {
   await page.goto(`${demo.url}web/`)
   await page.click('#dataset-details summary')
+  demo.requests.length = 0
   await page.click(`button[data-dataset-sample="${id}"]`)
   return readCard(page)
+}
+
+/**
+ * The card's read plan (web/plan-view.js) against the demo server's log of the probe: every request the
+ * server saw for `wanted` paths is a row of the plan, and every such row a request it saw (a range read
+ * `bytes=a-b`, a whole object no Range, a HEAD by its method).
+ */
+async function assertPlanIsServerLog(page, demo, wanted, what) {
+  const rows = await page.$$eval('#dataset-plan tr[data-request]', (trs) => trs.map((tr) => ({
+    file: tr.getAttribute('data-file'), offset: tr.getAttribute('data-offset'), length: tr.getAttribute('data-length') })))
+  // Both as the bytes served: a suffix range (`bytes=-n`) and a whole object by the file's size on disk.
+  const sizeOf = (file) => statSync(path.join(samplesDir, file.slice('/web/samples/'.length))).size
+  const served = (file, start, end) => `${file} ${start}-${end}`
+  const asRow = (r) => {
+    const file = decodeURIComponent(new URL(r.file, demo.url).pathname)
+    if (r.offset === '' && r.length === '') return `${file} HEAD`
+    if (r.offset === '') return served(file, Math.max(0, sizeOf(file) - Number(r.length)), sizeOf(file) - 1)
+    return r.length === '' ? served(file, 0, sizeOf(file) - 1) : served(file, Number(r.offset), Number(r.offset) + Number(r.length) - 1)
+  }
+  const asSeen = (r) => {
+    if (r.method === 'HEAD') return `${r.path} HEAD`
+    const size = sizeOf(r.path)
+    const range = /^bytes=(\d*)-(\d*)$/.exec(r.range ?? '')
+    if (!range) return served(r.path, 0, size - 1)
+    if (range[1] === '') return served(r.path, Math.max(0, size - Number(range[2])), size - 1)
+    return served(r.path, Number(range[1]), Math.min(size - 1, range[2] === '' ? size - 1 : Number(range[2])))
+  }
+  const planned = rows.filter((r) => wanted(decodeURIComponent(new URL(r.file, demo.url).pathname))).map(asRow).sort()
+  const seen = demo.requests.filter((r) => wanted(r.path)).map(asSeen).sort()
+  assertOk(seen.length > 0, `${what}: the server saw the probe's reads`)
+  assertEqual(planned, seen, `${what}: the read plan lists every request the server saw, and no other`)
 }
 
 /** The words agree with the table: per value, files that may hold it, that ruled it out, that could not answer. */
@@ -79,6 +112,7 @@ function datasetScenario(id, { indexed = false } = {}) {
       const values = [...sample.values, ...sample.absent]
       const card = await clickSample(page, demo, id)
       console.log(`# ${id}: ${card.readout} | ${card.answers.map((a) => a.text).join(' | ')}`)
+      if (sample.kind !== 'prefix') await assertPlanIsServerLog(page, demo, (p) => p.startsWith(`/web/samples/${DATASET_DIR}/`) || p.endsWith('.puffin'), id)
       const truth = await datasetTruth(sample.column, values)
       assertEqual(card.rows.length, datasetManifest.dataset.files.length, `${id}: every file of the dataset listed`)
       assertAnswersMatchRows(card, values, id)
@@ -120,6 +154,8 @@ function tableScenario(id, liveIds) {
       const values = [...sample.values, ...sample.absent]
       const card = await clickSample(page, demo, id)
       console.log(`# ${id}: ${card.readout} | ${card.answers.map((a) => a.text).join(' | ')}`)
+      // The data files' reads: the table's metadata is read when it opens, before the probe's plan begins.
+      await assertPlanIsServerLog(page, demo, (p) => p.endsWith('.parquet') && !/_delta_log\//.test(p), id)
       const files = liveIds()
       assertEqual(card.rows.map((r) => r.path).sort(), [...files.keys()].sort(), `${id}: the live files, as the writer wrote them`)
       assertAnswersMatchRows(card, values, id)
