@@ -800,6 +800,11 @@ export interface OpenTableOptions extends Omit<OpenDatasetOptions, 'hivePartitio
    * manifests as without it.
    */
   index?: OpenDatasetOptions['index']
+  /**
+   * Record the opening's reads (the pointer, metadata.json, the manifest list; a Delta log): the first
+   * `probe(…, { plan: true })` lists them before its own (its `stats` stay the probe's). Default false.
+   */
+  plan?: boolean
 }
 
 export interface TableColumnType {

@@ -110,7 +110,8 @@ const handlers = {
   async probeTable({ location, format, at, column, values }, signal) {
     const { openTable } = await library
     const pinned = at ? { snapshot: at, ...(/^\d+$/.test(at) ? { version: Number(at) } : {}) } : {}
-    const table = await openTable(location, { format, ...pinned, footerCache: await footerCache, signal })
+    // plan: the opening's metadata reads are drawn in the probe's waterfall, before its own.
+    const table = await openTable(location, { format, ...pinned, footerCache: await footerCache, signal, plan: true })
     const probed = await table.probe(column, values, { signal, plan: true })
     const { format: found, snapshot, version, writer, files, metadataStats } = table.table
     // manifests: what an Iceberg probe did with the snapshot's manifests, where the package says it.

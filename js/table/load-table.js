@@ -32,7 +32,8 @@ async function detectFormat(io, root) {
  * @param {{ format?: 'iceberg' | 'delta' | 'auto', snapshot?: string | number | bigint, version?: number, metadata?: string,
  *   rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[], fetch?: typeof fetch,
  *   headers?: HeadersInit, signal?: AbortSignal, requestTimeoutMs?: number, userAgent?: string, retries?: number, io?: TableIO,
- *   lazy?: boolean }} [options] fetch … retries: how the metadata objects are read (as openParquet reads files)
+ *   lazy?: boolean, ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options] fetch … retries: how the metadata
+ *   objects are read (as openParquet reads files); ioLedger: where the opening's reads are recorded
  */
 export async function loadTable(location, options = {}) {
   const format = options.format ?? 'auto'
@@ -45,8 +46,15 @@ export async function loadTable(location, options = {}) {
   }
   const root = await tableRoot(location)
   const io = options.io ?? new TableIO(root, options)
-  const chosen = format === 'auto' ? await detectFormat(io, root) : format
-  const table = chosen === 'delta' ? await loadDelta(io, root, options) : await loadIceberg(io, root, options)
+  // options.ioLedger: a read plan of the opening (openTable's `plan`), its reads recorded as table metadata.
+  if (options.ioLedger) io.useLedger(options.ioLedger)
+  let table
+  try {
+    const chosen = format === 'auto' ? await detectFormat(io, root) : format
+    table = chosen === 'delta' ? await loadDelta(io, root, options) : await loadIceberg(io, root, options)
+  } finally {
+    if (options.ioLedger) io.useLedger(undefined)
+  }
   // Iceberg manifests are read when a probe needs them (`lazy`, as openTable does), or all of them now.
   if (!options.lazy && 'scan' in table) await table.scan?.readAll()
   return { ...table, root, io, allowOutside: options.allowOutside }

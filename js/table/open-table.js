@@ -5,7 +5,7 @@
 // confirmation finds are checked against the file's deletes (js/table/deletes.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { ADD_FILES, bothPrefilters, DECIDE_IN_FILE, IO_LEDGER, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
-import { IoLedger } from '../sources/io-ledger.js'
+import { IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 import { loadTable } from './load-table.js'
 import { pruneFile } from './prune.js'
 import { valueKeys } from './column-keys.js'
@@ -44,12 +44,15 @@ export class ParquetTable extends ParquetDataset {
   /** The sidecar this table opened and closes (a table index, or an index of files opened for it). */
   #ownedIndex
 
+  /** openTable's reads, with `plan: true`: the first probe that asks for a plan carries them in it. */
+  #openLedger
+
   /**
    * @param {any} table the loaded table
    * @param {Record<string, any>} options
    * @param {{ close(): Promise<void> } | null} [ownedIndex] an opened sidecar the table closes
    */
-  constructor(table, options, ownedIndex = null) {
+  constructor(table, options, ownedIndex = null, openLedger = undefined) {
     const byPath = new Map(table.files.map((f) => [f.path, f]))
     const keysFor = new WeakMap()
     const fieldOf = (column) => fieldNamed(table, column)
@@ -78,6 +81,7 @@ export class ParquetTable extends ParquetDataset {
     this.#byPath = byPath
     this.#where = options.where
     this.#ownedIndex = ownedIndex ?? (typeof options.index?.record === 'object' ? options.index : null)
+    this.#openLedger = openLedger
   }
 
   /** Releases the sidecar index the table opened. */
@@ -172,8 +176,12 @@ export class ParquetTable extends ParquetDataset {
   async probe(column, values, options = {}) {
     const list = Array.from(values)
     const started = performance.now()
-    // One ledger for the probe: the manifests it reads, then the files (opened after them), then deletes.
-    const ledger = new IoLedger({ record: options.plan === true })
+    // One ledger for the probe: the manifests it reads, then the files (opened after them), then deletes;
+    // the first probe asking for a plan of a table opened with one goes on from the opening's reads.
+    const opening = options.plan === true ? this.#openLedger : undefined
+    if (opening) this.#openLedger = undefined
+    const ledger = opening ?? new IoLedger({ record: options.plan === true })
+    const before = { ...ledger.stats }
     const io = this.#table.io
     io.useLedger(ledger)
     try {
@@ -182,7 +190,8 @@ export class ParquetTable extends ParquetDataset {
       const result = await super.probe(column, list, { ...this.#datasetOptions(options, plan), [IO_LEDGER]: ledger })
       await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
       // Its stats are the ledger's (the manifests' requests and rounds included), the time the table's.
-      Object.assign(result.stats, { ...ledger.stats, bytes: ledger.stats.bytesFetched, ms: performance.now() - started })
+      const own = ioStatsSince(ledger.stats, before)
+      Object.assign(result.stats, { ...own, bytes: own.bytesFetched, ms: performance.now() - started })
       if (options.plan === true) result.plan = ledger.plan()
       if (!plan) return result
       // In the table's order (manifest by manifest), whichever manifests earlier probes read first.
@@ -238,17 +247,20 @@ export async function openTable(location, options = {}) {
   // A sidecar index is opened beside the table's pointer: a table index's snapshot record decides what of the metadata is read.
   const indexing = options.index !== undefined && options.index !== null ? import('./table-index.js').then((m) => m.openTableIndex(options.index, indexReading(options))) : null
   indexing?.catch(() => {})
+  // With `plan`, the opening's reads (pointer, metadata, manifest list, log) are recorded for the first plan.
+  const openLedger = options.plan === true ? new IoLedger({ record: true }) : undefined
   let table
   try {
-    table = await loadTable(location, { ...options, lazy: true,
+    table = await loadTable(location, { ...options, lazy: true, ...(openLedger ? { ioLedger: openLedger } : {}),
       ...(indexing ? { tableIndex: indexing.then((opened) => opened.record), tableIndexAt: indexing.then((opened) => opened.at) } : {}) })
   } catch (error) {
     const opened = await indexing?.catch(() => null)
     if (opened?.owned) await opened.sidecar.close()
     throw error
   }
-  const rest = Object.fromEntries(Object.entries(options).filter(([k]) => !TABLE_OPTIONS.includes(k)))
-  if (!indexing) return new ParquetTable(table, rest)
+  openLedger?.closePhase()
+  const rest = Object.fromEntries(Object.entries(options).filter(([k]) => !TABLE_OPTIONS.includes(k) && k !== 'plan'))
+  if (!indexing) return new ParquetTable(table, rest, null, openLedger)
   const opened = await indexing
   let record
   try {
@@ -260,7 +272,7 @@ export async function openTable(location, options = {}) {
   const { TableSidecar } = await import('./table-index.js')
   // An index without a record (built from files) is asked as openDataset asks one: by stat or HEAD of each file.
   const index = record ? new TableSidecar(opened.sidecar, record, table, opened.owned) : opened.sidecar
-  return new ParquetTable(table, { ...rest, index }, record || !opened.owned ? null : opened.sidecar)
+  return new ParquetTable(table, { ...rest, index }, record || !opened.owned ? null : opened.sidecar, openLedger)
 }
 
 /** The reading options openSidecarIndex takes, from openTable's. */

@@ -143,6 +143,36 @@ describe('the read plan lists every request the server saw', () => {
     const lastManifestRound = Math.max(...plan.requests.filter((r) => r.purpose === 'manifest').map((r) => r.round))
     assert.ok(firstFooterRound > lastManifestRound, 'files are read after the manifests that list them')
   })
+
+  test('a table opened with plan: true: its first plan begins with the opening\'s reads, its stats stay the probe\'s', { skip: missingFixture('tables') }, async () => {
+    clearTableCache()
+    await serve(fixturePath('tables'))
+    const opened = await counted(() => openTable(server.url('iceberg/spark_rename_column/'), { plan: true }))
+    const table = opened.result
+    try {
+      const { result: probed, log } = await counted(() => table.probe('id', [1, 3, 99], { plan: true }))
+      const plan = probed.plan
+      checkPlanShape(plan)
+      const seen = [...opened.log, ...log]
+      // Objects that are not there (the probing for a Delta log, a version hint): the server's 404 page is no
+      // bytes of the table, so the plan lists them at 0 bytes.
+      const missing = new Set(seen.filter((e) => e.status === 404).map((e) => e.path))
+      assert.ok(missing.size > 0, 'the opening looked for objects that are not there')
+      assert.deepEqual(planRows(plan, server).filter((r) => missing.has(r[0])).map((r) => `${r[0]} ${r[3]}`).sort(), [...missing].map((p) => `${p} 0`).sort())
+      assert.deepEqual(planRows(plan, server).filter((r) => !missing.has(r[0])), serverRows(seen.filter((e) => e.status !== 404), sizeOf),
+        'the opening and the probe: every request the server saw')
+      // The opening's reads come first (the manifest list it sends ahead is drawn as the first manifest read).
+      const opening = plan.requests.filter((r) => r.purpose === 'table-metadata')
+      assert.ok(opening.length >= 2, 'the pointer and metadata.json')
+      assert.ok(Math.max(...opening.map((r) => r.round)) < Math.min(...plan.requests.filter((r) => r.purpose === 'manifest').map((r) => r.round)))
+      assert.equal(probed.stats.requests, log.length, 'the probe\'s stats count what it sent, not what the opening did')
+      const again = await table.probe('id', [2], { plan: true })
+      assert.ok(again.plan.requests.every((r) => r.purpose !== 'table-metadata' || r.round > 0) && again.plan.requests.length < plan.requests.length,
+        'a later plan lists its own probe only')
+    } finally {
+      await table.close()
+    }
+  })
 })
 
 describe('parquet-bloom probe --explain', { skip: missingFixture('parquet-testing') }, () => {
