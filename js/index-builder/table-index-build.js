@@ -115,10 +115,12 @@ export async function buildTableIndex(sink, options) {
     }
     const record = iceberg
       ? { table: 'iceberg', tableId: table.metadata['table-uuid'], snapshotId: snapshot ? String(snapshot['snapshot-id']) : '-1', sequenceNumber: String(snapshot?.['sequence-number'] ?? 0),
-          columns: options.columns, manifests: table.manifests.map((m) => m.path), files: recorded,
+          columns: options.columns, manifestList: snapshot?.['manifest-list'] ?? null, manifests: table.manifests.map((m) => m.path), files: recorded,
           deleteFiles: table.deleteFiles.map((d) => recordedFile(table, d, null)) }
-      : { table: 'delta', tableId: table.metaData.id, deltaVersion: table.version, columns: options.columns, metaData: table.metaData, protocol: table.protocol, files: recorded }
-    const properties = iceberg ? { 'snapshot-id': record.snapshotId } : { 'delta-version': String(table.version) }
+      : { table: 'delta', tableId: table.metaData.id, deltaVersion: table.version, logObject: table.logObject, columns: options.columns, metaData: table.metaData,
+          protocol: table.protocol, files: recorded }
+    // Delta: the version and its log object in the footer too, so a reader reads the log after it, and the start of that object, beside the record.
+    const properties = iceberg ? { 'snapshot-id': record.snapshotId } : { 'delta-version': String(table.version), ...(table.logObject ? { 'delta-log-object': table.logObject.name } : {}) }
     const written = await writer.finish([{ type: TABLE_SNAPSHOT_BLOB, bytes: encodeSnapshotRecord(/** @type {any} */ (record)), properties }])
     const bytesWritten = out.written
     const blob = await out.close()

@@ -140,14 +140,28 @@ export async function loadIceberg(io, root, options = {}) {
   // A table index's snapshot record (js/table/table-index.js): the manifest list is read only when the
   // table has moved on since, and then only the manifests added since are.
   const record = await options.tableIndex
-  if (record?.table === 'iceberg' && (record.tableId === undefined || record.tableId === metadata['table-uuid'])) {
+  const reason = record?.table === 'iceberg' ? untrustedRecord(record, metadata) : null
+  if (record?.table === 'iceberg' && !reason) {
     const { IndexedIcebergScan } = await import('./iceberg-indexed.js')
     const scan = await IndexedIcebergScan.open(io, record, { snapshot, listManifests, context })
     return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests: scan.manifests, scan }
   }
   const manifests = await listManifests()
   const scan = new IcebergManifests(io, manifests, context)
-  return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests, scan }
+  return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests, scan, ...(reason ? { indexed: { unchanged: false, replayed: true, reason } } : {}) }
+}
+
+/**
+ * Why a table index's record does not stand for this table's manifests (a stable code), or null: another
+ * table-uuid ('other-table'), or its snapshot not among the metadata's with the manifest list it recorded
+ * ('snapshot-differs': expired, or another table's history) — checked in the metadata.json already read.
+ */
+function untrustedRecord(record, metadata) {
+  if (record.tableId !== undefined && record.tableId !== metadata['table-uuid']) return 'other-table'
+  const recorded = (metadata.snapshots ?? []).find((s) => String(s['snapshot-id']) === record.snapshotId)
+  if (!recorded) return 'snapshot-differs'
+  if (record.manifestList !== undefined && (recorded['manifest-list'] ?? null) !== record.manifestList) return 'snapshot-differs'
+  return null
 }
 
 /** The live entries of one decoded manifest as table files (data or delete files). */

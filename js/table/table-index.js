@@ -11,11 +11,11 @@ import { decodeSnapshotRecord } from './table-snapshot-record.js'
 
 /**
  * Opens the sidecar of openTable's `index` (or takes one already open): what its footer says of the
- * snapshot record (`at`: the Delta version, known after the tail read, so the log can be read beside the
- * record), and the record being read, if it has one (a format-2 index built with `table`).
+ * snapshot record (`at`: the Delta version and the name of its log object, known after the tail read, so
+ * the log can be read beside the record), and the record being read, if it has one (a format-2 index built with `table`).
  * @param {any} given anything openSidecarIndex takes, or an opened index
  * @param {Record<string, any>} options openSidecarIndex's reading options
- * @returns {Promise<{ sidecar: any, owned: boolean, at: { deltaVersion?: number } | null,
+ * @returns {Promise<{ sidecar: any, owned: boolean, at: { deltaVersion?: number, logObject?: string } | null,
  *   record: Promise<import('./table-snapshot-record.js').SnapshotRecord | null> }>}
  */
 export async function openTableIndex(given, options) {
@@ -23,11 +23,13 @@ export async function openTableIndex(given, options) {
   const sidecar = owned ? await openSidecarIndex(given, options) : given
   const metadata = typeof sidecar.blobMetadata === 'function' ? sidecar.blobMetadata(TABLE_SNAPSHOT_BLOB) : undefined
   const version = Number(metadata?.properties?.['delta-version'])
+  const logObject = metadata?.properties?.['delta-log-object']
   const record = metadata
     ? sidecar.readBlob(TABLE_SNAPSHOT_BLOB, { signal: options.signal }).then((blob) => decodeSnapshotRecord(blob.bytes, String(given?.name ?? given)))
     : Promise.resolve(null)
   record.catch(() => {}) // awaited by openTable, which closes the sidecar when it fails
-  return { sidecar, owned, at: metadata ? { ...(Number.isSafeInteger(version) ? { deltaVersion: version } : {}) } : null, record }
+  return { sidecar, owned, record,
+    at: metadata ? { ...(Number.isSafeInteger(version) ? { deltaVersion: version } : {}), ...(typeof logObject === 'string' ? { logObject } : {}) } : null }
 }
 
 /** Whether the record was made of this table: Iceberg's table-uuid, Delta's metaData id (when both are known). */
