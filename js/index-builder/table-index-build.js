@@ -7,6 +7,7 @@
 // and the indexed field ids, as an Iceberg table's `statistics` list describes a statistics file.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { loadTable } from '../table/load-table.js'
+import { summaryOf } from '../table/iceberg.js'
 import { encodeSnapshotRecord } from '../table/table-snapshot-record.js'
 import { PUFFIN_MAGIC } from '../sidecar/puffin.js'
 import { TABLE_SNAPSHOT_BLOB } from '../sidecar/sidecar-blobs.js'
@@ -115,7 +116,8 @@ export async function buildTableIndex(sink, options) {
     }
     const record = iceberg
       ? { table: 'iceberg', tableId: table.metadata['table-uuid'], snapshotId: snapshot ? String(snapshot['snapshot-id']) : '-1', sequenceNumber: String(snapshot?.['sequence-number'] ?? 0),
-          columns: options.columns, manifestList: snapshot?.['manifest-list'] ?? null, manifests: table.manifests.map((m) => m.path), files: recorded,
+          columns: options.columns,
+          manifestList: snapshot?.['manifest-list'] ?? null, snapshotTimestampMs: snapshot ? String(snapshot['timestamp-ms']) : undefined, snapshotSummary: snapshot ? summaryOf(snapshot) : undefined, manifests: table.manifests.map((m) => m.path), files: recorded,
           deleteFiles: table.deleteFiles.map((d) => recordedFile(table, d, null)) }
       : { table: 'delta', tableId: table.metaData.id, deltaVersion: table.version, logObject: table.logObject, columns: options.columns, metaData: table.metaData,
           protocol: table.protocol, files: recorded }

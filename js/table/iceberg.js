@@ -153,15 +153,25 @@ export async function loadIceberg(io, root, options = {}) {
 
 /**
  * Why a table index's record does not stand for this table's manifests (a stable code), or null: another
- * table-uuid ('other-table'), or its snapshot not among the metadata's with the manifest list it recorded
- * ('snapshot-differs': expired, or another table's history) — checked in the metadata.json already read.
+ * table-uuid ('other-table'), or its snapshot not among the metadata's as it was recorded — the manifest
+ * list, commit time and summary of a snapshot never change once committed ('snapshot-differs': expired, or
+ * another table's history) — checked in the metadata.json already read.
  */
 function untrustedRecord(record, metadata) {
   if (record.tableId !== undefined && record.tableId !== metadata['table-uuid']) return 'other-table'
-  const recorded = (metadata.snapshots ?? []).find((s) => String(s['snapshot-id']) === record.snapshotId)
-  if (!recorded) return 'snapshot-differs'
-  if (record.manifestList !== undefined && (recorded['manifest-list'] ?? null) !== record.manifestList) return 'snapshot-differs'
+  const found = (metadata.snapshots ?? []).find((s) => String(s['snapshot-id']) === record.snapshotId)
+  if (!found) return 'snapshot-differs'
+  const { manifestList, snapshotTimestampMs, snapshotSummary } = record
+  if (manifestList !== undefined && (found['manifest-list'] ?? null) !== manifestList) return 'snapshot-differs'
+  if (snapshotTimestampMs !== undefined && String(found['timestamp-ms']) !== snapshotTimestampMs) return 'snapshot-differs'
+  if (snapshotSummary !== undefined && JSON.stringify(summaryOf(found)) !== JSON.stringify(snapshotSummary)) return 'snapshot-differs'
   return null
+}
+
+/** A snapshot's summary as a table index records it: its entries as strings, by name. */
+export function summaryOf(snapshot) {
+  const summary = snapshot?.summary ?? {}
+  return Object.fromEntries(Object.keys(summary).sort().map((k) => [k, String(summary[k])]))
 }
 
 /** The live entries of one decoded manifest as table files (data or delete files). */

@@ -5,7 +5,8 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 export const RECORD_FORMAT = 'parquet-bloom-table-snapshot'
-// 2: Delta's `logObject` (the log object the record was built from) and Iceberg's `manifestList`. A version-1
+// 2: Delta's `logObject` (the log object the record was built from) and Iceberg's snapshot entry (`manifestList`,
+// `snapshotTimestampMs`, `snapshotSummary`). A version-1
 // record is still read: Delta opens it as not tied to a log (read whole); Iceberg checks its snapshot is the table's.
 export const RECORD_VERSION = 2
 const READABLE_VERSIONS = new Set([1, 2])
@@ -22,10 +23,10 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  *   deletion vector. Both: size, and the validator the sidecar recorded (its identity: docs/sidecar-index.md "Identity").
  * @typedef {{ format: string, version: number, table: 'iceberg' | 'delta', tableId?: string, columns?: string[], snapshotId?: string, sequenceNumber?: string,
  *   deltaVersion?: number, metaData?: object, protocol?: object, manifests?: string[], manifestList?: string | null,
- *   logObject?: import('./log-identity.js').LogIdentity, files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
+ *   snapshotTimestampMs?: string, snapshotSummary?: Record<string, string>, logObject?: import('./log-identity.js').LogIdentity, files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
  *   files: the data files, in the sidecar's entry order (file i is entry i; the sidecar records it by its path relative to the
- *   table's root); deleteFiles: Iceberg's position and equality deletes. Stored as columns (columnsOf). manifestList: the Iceberg
- *   snapshot's manifest list as its metadata writes it; logObject: the Delta log object at deltaVersion (version 2 on).
+ *   table's root); deleteFiles: Iceberg's position and equality deletes. Stored as columns (columnsOf). manifestList,
+ *   snapshotTimestampMs, snapshotSummary: the Iceberg snapshot's, as its metadata writes them (a summary's values as strings); logObject: the Delta log object at deltaVersion (version 2 on).
  */
 
 /** Avro's longs (bigint) and bytes keep their kind through JSON: { $long: digits }, { $bytes: hex }. */
