@@ -1,4 +1,4 @@
-// Which bytes a Delta table index's record was built from (docs/table-index.md "Tied to the log"): the
+// Which bytes a Delta table index's record was built from (docs/table-index.md "Tied to the table"): the
 // log object at the recorded version — its commit, or the checkpoint the build started from when that
 // commit was gone — named, sized, and hashed over its first 4 KiB. A commit's first line is usually its
 // commitInfo with a timestamp, and log objects never change once written: another table at the same
