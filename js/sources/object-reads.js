@@ -56,12 +56,13 @@ export async function readObject(location, options = {}) {
 
 /**
  * The object's first `length` bytes (fewer when it is shorter) and its total size — a Range request of a
- * URL (the size from Content-Range; a server that ignores the range sends it whole), a read of a local
- * file's start and a stat — or null when it does not exist (404, 410, or with `forbiddenIsMissing` 403; no such file).
+ * URL (the size from Content-Range, undefined when the response has none usable; a server that ignores the
+ * range sends it whole), a read of a local file's start and a stat — or null when it does not exist (404,
+ * 410, or with `forbiddenIsMissing` 403; no such file).
  * @param {string | URL} location
  * @param {number} length
  * @param {ObjectReadOptions & { forbiddenIsMissing?: boolean }} [options]
- * @returns {Promise<{ bytes: Uint8Array, size: number } | null>}
+ * @returns {Promise<{ bytes: Uint8Array, size: number | undefined } | null>}
  */
 export async function readObjectStart(location, length, options = {}) {
   const reader = objectReader(location, { ...options, range: `bytes=0-${length - 1}` })
@@ -94,11 +95,10 @@ export async function readObjectStart(location, length, options = {}) {
     }
     if (response.status === 206) {
       const range = parseContentRange(response.headers.get('content-range'))
-      if (!range || range.unsatisfied || range.start !== 0 || range.total === undefined) {
-        throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH, `${reader.name} answered a range request without a usable Content-Range`, { source: reader.name })
-      }
       const bytes = await readBody(response, op, reader)
-      return { bytes: bytes.subarray(0, length), size: range.total }
+      // No Content-Range a browser may read (not exposed), or another range than asked: the size is not known.
+      const usable = range && !range.unsatisfied && range.start === 0 && range.total !== undefined
+      return { bytes: bytes.subarray(0, length), size: usable ? range.total : undefined }
     }
     if (response.ok) {
       const bytes = await readBody(response, op, reader)

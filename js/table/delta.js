@@ -169,10 +169,13 @@ function versionObject(log) {
   return logIdentity(log.checkpointNames[first], bytes, bytes.byteLength)
 }
 
-/** The identity of a log object as it is now: the start of it (one range read) and its size; null when it is gone. */
+/**
+ * The identity of a log object as it is now: the start of it (one range read) and its size; null when it is
+ * gone, or its size is not known (a response without a Content-Range it may read): then it is not tied either.
+ */
 async function readLogIdentity(io, root, name) {
   const found = await io.readStart(logLocation(root, name), LOG_IDENTITY_BYTES)
-  return found ? logIdentity(name, found.bytes, found.size) : null
+  return found && found.size !== undefined ? logIdentity(name, found.bytes, found.size) : null
 }
 
 /**

@@ -204,7 +204,7 @@ export class TableIO {
    * the whole object is kept), or null when it does not exist. Shares the round of reads in flight.
    * @param {string} location
    * @param {number} length
-   * @returns {Promise<{ bytes: Uint8Array, size: number } | null>}
+   * @returns {Promise<{ bytes: Uint8Array, size: number | undefined } | null>}
    */
   async readStart(location, length) {
     if (immutableCache.has(location)) {
