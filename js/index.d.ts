@@ -860,15 +860,26 @@ export interface ParquetTable extends ParquetDataset {
     metadataStats: IoStats
     /**
      * With a table index: whether the table was at its snapshot or version (unchanged); Iceberg: the manifests the record stood for and
-     * those added since; Delta: the commits read since (`replayed`: the log could not be followed from the record and was read whole).
+     * those added since; Delta: the commits read since (`replayed`: the record was not used — the manifests or log were read as
+     * without an index — and `reason` says why).
      */
     index?: { unchanged: boolean, manifestsFromIndex?: number, manifestsAdded?: number, commitsRead?: number, replayed?: boolean,
+      reason?: TableIndexUnusedReason,
       /** The index's own reads so far (opening and its snapshot record included), when the table opened it. */
       reads: { requests?: number, bytesFetched?: number, rounds?: number, heads?: number } }
   }
   /** What the metadata can prune, per column, and the snapshots (Iceberg) or version (Delta): `parquet-bloom inspect <table> --table auto`. */
   summary(): Promise<TableSummary>
 }
+
+/**
+ * Why a table index's snapshot record was not used (docs/table-index.md "Tied to the table"): `untied-record`, a Delta record
+ * from before records named their log object; `log-differs`, the Delta log object at the recorded version is gone or not the
+ * one the index was built from (another table, or one re-created at the location); `commits-unavailable`, a version before the
+ * recorded one was asked for, or the commits after it were cleaned up; `other-table`, the table-uuid or a metaData id since
+ * names another table; `snapshot-differs`, the Iceberg metadata does not list the recorded snapshot with its manifest list.
+ */
+export type TableIndexUnusedReason = 'untied-record' | 'log-differs' | 'commits-unavailable' | 'other-table' | 'snapshot-differs'
 
 export interface TableSummary {
   format: 'iceberg' | 'delta'

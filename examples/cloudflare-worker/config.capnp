@@ -121,6 +121,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/table/table-summary.js", esModule = embed "../../js/table/table-summary.js"),
     (name = "node_modules/parquet-bloom/js/table/table-index.js", esModule = embed "../../js/table/table-index.js"),
     (name = "node_modules/parquet-bloom/js/table/table-snapshot-record.js", esModule = embed "../../js/table/table-snapshot-record.js"),
+    (name = "node_modules/parquet-bloom/js/table/log-identity.js", esModule = embed "../../js/table/log-identity.js"),
     (name = "node_modules/parquet-bloom/js/table/iceberg-indexed.js", esModule = embed "../../js/table/iceberg-indexed.js"),
     (name = "node_modules/parquet-bloom/js/errors.js", esModule = embed "../../js/errors.js"),
     (name = "node_modules/parquet-bloom/js/filter/filter-health.js", esModule = embed "../../js/filter/filter-health.js"),

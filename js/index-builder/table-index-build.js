@@ -7,6 +7,7 @@
 // and the indexed field ids, as an Iceberg table's `statistics` list describes a statistics file.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { loadTable } from '../table/load-table.js'
+import { summaryOf } from '../table/iceberg.js'
 import { encodeSnapshotRecord } from '../table/table-snapshot-record.js'
 import { PUFFIN_MAGIC } from '../sidecar/puffin.js'
 import { TABLE_SNAPSHOT_BLOB } from '../sidecar/sidecar-blobs.js'
@@ -115,10 +116,13 @@ export async function buildTableIndex(sink, options) {
     }
     const record = iceberg
       ? { table: 'iceberg', tableId: table.metadata['table-uuid'], snapshotId: snapshot ? String(snapshot['snapshot-id']) : '-1', sequenceNumber: String(snapshot?.['sequence-number'] ?? 0),
-          columns: options.columns, manifests: table.manifests.map((m) => m.path), files: recorded,
+          columns: options.columns,
+          manifestList: snapshot?.['manifest-list'] ?? null, snapshotTimestampMs: snapshot ? String(snapshot['timestamp-ms']) : undefined, snapshotSummary: snapshot ? summaryOf(snapshot) : undefined, manifests: table.manifests.map((m) => m.path), files: recorded,
           deleteFiles: table.deleteFiles.map((d) => recordedFile(table, d, null)) }
-      : { table: 'delta', tableId: table.metaData.id, deltaVersion: table.version, columns: options.columns, metaData: table.metaData, protocol: table.protocol, files: recorded }
-    const properties = iceberg ? { 'snapshot-id': record.snapshotId } : { 'delta-version': String(table.version) }
+      : { table: 'delta', tableId: table.metaData.id, deltaVersion: table.version, logObject: table.logObject, columns: options.columns, metaData: table.metaData,
+          protocol: table.protocol, files: recorded }
+    // Delta: the version and its log object in the footer too, so a reader reads the log after it, and the start of that object, beside the record.
+    const properties = iceberg ? { 'snapshot-id': record.snapshotId } : { 'delta-version': String(table.version), ...(table.logObject ? { 'delta-log-object': table.logObject.name } : {}) }
     const written = await writer.finish([{ type: TABLE_SNAPSHOT_BLOB, bytes: encodeSnapshotRecord(/** @type {any} */ (record)), properties }])
     const bytesWritten = out.written
     const blob = await out.close()

@@ -10,6 +10,7 @@ import { isTransientFailure, resolveRetries, sleepWithin, withRetries } from './
 import { looseLane } from './io-ledger.js'
 import { concatChunks, forEachChunk, resolveOptions, runOperation } from './shared.js'
 import { validatorFromHeaders } from './validator.js'
+import { parseContentRange } from './http-source.js'
 
 /**
  * What every read of a whole object takes: openParquet's reading options (fetch, headers, signal,
@@ -49,6 +50,61 @@ export async function readObject(location, options = {}) {
   return reader.exchange('GET', async (response, op) => {
     if (response.ok) return readBody(response, op, reader)
     if (options.optional && missing(response.status, options.forbiddenIsMissing)) return null
+    throw reader.statusError(response, 'GET')
+  })
+}
+
+/**
+ * The object's first `length` bytes (fewer when it is shorter) and its total size — a Range request of a
+ * URL (the size from Content-Range, undefined when the response has none usable; a server that ignores the
+ * range sends it whole), a read of a local file's start and a stat — or null when it does not exist (404,
+ * 410, or with `forbiddenIsMissing` 403; no such file).
+ * @param {string | URL} location
+ * @param {number} length
+ * @param {ObjectReadOptions & { forbiddenIsMissing?: boolean }} [options]
+ * @returns {Promise<{ bytes: Uint8Array, size: number | undefined } | null>}
+ */
+export async function readObjectStart(location, length, options = {}) {
+  const reader = objectReader(location, { ...options, range: `bytes=0-${length - 1}` })
+  if (reader.local) {
+    return reader.local(`reading ${reader.name}`, async (fs, op) => {
+      let handle
+      try {
+        handle = await op.race(fs.open(reader.name, 'r'))
+      } catch (cause) {
+        if (isMissingFile(cause)) return null
+        throw cause
+      }
+      try {
+        const { size } = await op.race(handle.stat())
+        const bytes = new Uint8Array(Math.min(length, size))
+        const { bytesRead } = await op.race(handle.read(bytes, 0, bytes.length, 0))
+        reader.stats.bytesFetched += bytesRead
+        reader.record?.received(bytesRead)
+        return { bytes: bytes.subarray(0, bytesRead), size }
+      } finally {
+        await handle.close()
+      }
+    })
+  }
+  return reader.exchange('GET', async (response, op) => {
+    if (response.status === 416) {
+      // Nothing at offset 0: an empty object.
+      const unsatisfied = parseContentRange(response.headers.get('content-range'))
+      return { bytes: new Uint8Array(0), size: unsatisfied?.total ?? 0 }
+    }
+    if (response.status === 206) {
+      const range = parseContentRange(response.headers.get('content-range'))
+      const bytes = await readBody(response, op, reader)
+      // No Content-Range a browser may read (not exposed), or another range than asked: the size is not known.
+      const usable = range && !range.unsatisfied && range.start === 0 && range.total !== undefined
+      return { bytes: bytes.subarray(0, length), size: usable ? range.total : undefined }
+    }
+    if (response.ok) {
+      const bytes = await readBody(response, op, reader)
+      return { bytes: bytes.subarray(0, length), size: bytes.byteLength }
+    }
+    if (missing(response.status, options.forbiddenIsMissing)) return null
     throw reader.statusError(response, 'GET')
   })
 }
@@ -129,6 +185,7 @@ export async function headObject(location, options = {}) {
 }
 
 /** What a read of one object needs, its options checked once. */
+/** @param {ObjectReadOptions & { range?: string }} options range: a Range header's value */
 function objectReader(location, options, purpose = options.purpose ?? 'table-metadata') {
   const settings = resolveOptions(options)
   const retries = resolveRetries(settings.retries)
@@ -177,7 +234,7 @@ function objectReader(location, options, purpose = options.purpose ?? 'table-met
   refuseUserinfo(url)
   const name = redactUrl(url)
   const fetchFn = fetchFor(settings.fetch, name)
-  const headers = requestHeaders(settings)
+  const headers = options.range ? { ...requestHeaders(settings), range: options.range } : requestHeaders(settings)
   const ioError = (/** @type {any} */ cause) => new ParquetBloomError(ErrorCode.IO, `reading ${name} failed: ${describeCause(cause)}`, { cause, source: name })
   // What a browser needs to read it across origins: the caller's headers allowed, and for a HEAD the
   // headers it reads exposed.

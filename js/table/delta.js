@@ -13,6 +13,7 @@ import { valueKeys } from './column-keys.js'
 import { readBound } from './bound-precision.js'
 import { tableBoundRules } from '../indexes/writer-rules.js'
 import { readParquetRows } from './parquet-rows.js'
+import { LOG_IDENTITY_BYTES, logIdentity, sameLogIdentity } from './log-identity.js'
 
 const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
 const pad = (v) => String(v).padStart(20, '0')
@@ -110,21 +111,34 @@ function planFromListing(names, wanted) {
  * @param {import('./table-io.js').TableIO} io
  * @param {import('./table-location.js').TableRoot} root
  * @param {{ version?: number, rebase?: any, allowOutside?: boolean | string[],
- *   tableIndex?: Promise<import('./table-snapshot-record.js').SnapshotRecord | null>, tableIndexAt?: Promise<{ deltaVersion?: number } | null> }} options
- *   tableIndex: a table index's record; tableIndexAt: the version its footer names, known before the record is read
+ *   tableIndex?: Promise<import('./table-snapshot-record.js').SnapshotRecord | null>,
+ *   tableIndexAt?: Promise<{ deltaVersion?: number, logObject?: string } | null> }} options
+ *   tableIndex: a table index's record; tableIndexAt: the version and log object its footer names, known before the record is read
  */
 export async function loadDelta(io, root, options = {}) {
   // A table index's snapshot record (js/table/table-index.js): the recorded version's live files, then only the commits after it.
-  // The recorded version is in the index's footer: the commits after it are read beside the record itself.
+  // The recorded version and its log object are in the index's footer: the commits after it, and the start of that object
+  // (which ties the record to this table's log), are read beside the record itself.
   const at = await options.tableIndexAt
-  const reading = at?.deltaVersion !== undefined ? readLogSince(io, root, at.deltaVersion, options.version) : null
+  const tied = at?.deltaVersion !== undefined && at.logObject !== undefined
+  const identity = tied ? readLogIdentity(io, root, /** @type {string} */ (at.logObject)) : null
+  const reading = tied ? readLogSince(io, root, /** @type {number} */ (at.deltaVersion), options.version) : null
+  identity?.catch(() => {})
   reading?.catch(() => {})
   const record = await options.tableIndex
-  const since = record?.table === 'delta' && record.deltaVersion === at?.deltaVersion ? await reading : null
+  const delta = record?.table === 'delta' ? record : null
+  /** Why the record was not used: a stable code (js/index.d.ts TableIndexState). */
+  let reason = !delta ? null
+    : !delta.logObject || !tied ? 'untied-record'
+      : delta.deltaVersion !== at.deltaVersion || !sameLogIdentity(delta.logObject, await identity) ? 'log-differs'
+        : null
+  const since = delta && !reason ? await reading : null
+  if (delta && !reason && !since) reason = 'commits-unavailable'
   let log = since ?? await readLog(io, root, options.version)
-  let replayed = await replayLog(io, root, log, since ? record : null)
+  let replayed = await replayLog(io, root, log, since ? delta : null)
   // A metaData action since that names another table: the record was not this table's; read the log whole.
-  if (since && record?.tableId !== undefined && replayed.metaData.id !== record.tableId) {
+  if (since && delta?.tableId !== undefined && replayed.metaData.id !== delta.tableId) {
+    reason = 'other-table'
     log = await readLog(io, root, options.version)
     replayed = await replayLog(io, root, log)
   }
@@ -132,8 +146,36 @@ export async function loadDelta(io, root, options = {}) {
   const writer = 'delta'
   const { fields, files } = describeFiles(root, metaData, live, writer, options)
   const version = log.commits.length ? log.commits[log.commits.length - 1] : log.checkpointVersion
+  const used = Boolean(since) && !reason
   return { format: 'delta', version, metaData, protocol, writer, fields, files, columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none',
-    ...(record?.table === 'delta' ? { indexed: since ? { unchanged: since.commits.length === 0, commitsRead: since.commits.length } : { unchanged: false, replayed: true } } : {}) }
+    logObject: used && !log.commits.length ? delta?.logObject : versionObject(log),
+    ...(delta ? { indexed: used ? { unchanged: log.commits.length === 0, commitsRead: log.commits.length } : { unchanged: false, replayed: true, reason } } : {}) }
+}
+
+/**
+ * The identity of the log object at the version read (js/table/log-identity.js): its last commit, or,
+ * when no commit follows the checkpoint, the checkpoint (of a multi-part one, its first part).
+ * Undefined when the log read holds neither (a table index's record stood for them).
+ */
+function versionObject(log) {
+  if (log.commits.length) {
+    const last = log.commits.length - 1
+    const bytes = log.commitTexts[last]
+    return logIdentity(`${pad(log.commits[last])}.json`, bytes, bytes.byteLength)
+  }
+  if (!log.checkpointNames.length) return undefined
+  const first = log.checkpointNames.reduce((a, b, i) => (b < log.checkpointNames[a] ? i : a), 0)
+  const bytes = log.checkpointBytes[first]
+  return logIdentity(log.checkpointNames[first], bytes, bytes.byteLength)
+}
+
+/**
+ * The identity of a log object as it is now: the start of it (one range read) and its size; null when it is
+ * gone, or its size is not known (a response without a Content-Range it may read): then it is not tied either.
+ */
+async function readLogIdentity(io, root, name) {
+  const found = await io.readStart(logLocation(root, name), LOG_IDENTITY_BYTES)
+  return found && found.size !== undefined ? logIdentity(name, found.bytes, found.size) : null
 }
 
 /**

@@ -140,14 +140,38 @@ export async function loadIceberg(io, root, options = {}) {
   // A table index's snapshot record (js/table/table-index.js): the manifest list is read only when the
   // table has moved on since, and then only the manifests added since are.
   const record = await options.tableIndex
-  if (record?.table === 'iceberg' && (record.tableId === undefined || record.tableId === metadata['table-uuid'])) {
+  const reason = record?.table === 'iceberg' ? untrustedRecord(record, metadata) : null
+  if (record?.table === 'iceberg' && !reason) {
     const { IndexedIcebergScan } = await import('./iceberg-indexed.js')
     const scan = await IndexedIcebergScan.open(io, record, { snapshot, listManifests, context })
     return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests: scan.manifests, scan }
   }
   const manifests = await listManifests()
   const scan = new IcebergManifests(io, manifests, context)
-  return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests, scan }
+  return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests, scan, ...(reason ? { indexed: { unchanged: false, replayed: true, reason } } : {}) }
+}
+
+/**
+ * Why a table index's record does not stand for this table's manifests (a stable code), or null: another
+ * table-uuid ('other-table'), or its snapshot not among the metadata's as it was recorded — the manifest
+ * list, commit time and summary of a snapshot never change once committed ('snapshot-differs': expired, or
+ * another table's history) — checked in the metadata.json already read.
+ */
+function untrustedRecord(record, metadata) {
+  if (record.tableId !== undefined && record.tableId !== metadata['table-uuid']) return 'other-table'
+  const found = (metadata.snapshots ?? []).find((s) => String(s['snapshot-id']) === record.snapshotId)
+  if (!found) return 'snapshot-differs'
+  const { manifestList, snapshotTimestampMs, snapshotSummary } = record
+  if (manifestList !== undefined && (found['manifest-list'] ?? null) !== manifestList) return 'snapshot-differs'
+  if (snapshotTimestampMs !== undefined && String(found['timestamp-ms']) !== snapshotTimestampMs) return 'snapshot-differs'
+  if (snapshotSummary !== undefined && JSON.stringify(summaryOf(found)) !== JSON.stringify(snapshotSummary)) return 'snapshot-differs'
+  return null
+}
+
+/** A snapshot's summary as a table index records it: its entries as strings, by name. */
+export function summaryOf(snapshot) {
+  const summary = snapshot?.summary ?? {}
+  return Object.fromEntries(Object.keys(summary).sort().map((k) => [k, String(summary[k])]))
 }
 
 /** The live entries of one decoded manifest as table files (data or delete files). */

@@ -11,11 +11,11 @@ import { decodeSnapshotRecord } from './table-snapshot-record.js'
 
 /**
  * Opens the sidecar of openTable's `index` (or takes one already open): what its footer says of the
- * snapshot record (`at`: the Delta version, known after the tail read, so the log can be read beside the
- * record), and the record being read, if it has one (a format-2 index built with `table`).
+ * snapshot record (`at`: the Delta version and the name of its log object, known after the tail read, so
+ * the log can be read beside the record), and the record being read, if it has one (a format-2 index built with `table`).
  * @param {any} given anything openSidecarIndex takes, or an opened index
  * @param {Record<string, any>} options openSidecarIndex's reading options
- * @returns {Promise<{ sidecar: any, owned: boolean, at: { deltaVersion?: number } | null,
+ * @returns {Promise<{ sidecar: any, owned: boolean, at: { deltaVersion?: number, logObject?: string } | null,
  *   record: Promise<import('./table-snapshot-record.js').SnapshotRecord | null> }>}
  */
 export async function openTableIndex(given, options) {
@@ -23,18 +23,29 @@ export async function openTableIndex(given, options) {
   const sidecar = owned ? await openSidecarIndex(given, options) : given
   const metadata = typeof sidecar.blobMetadata === 'function' ? sidecar.blobMetadata(TABLE_SNAPSHOT_BLOB) : undefined
   const version = Number(metadata?.properties?.['delta-version'])
+  const logObject = metadata?.properties?.['delta-log-object']
   const record = metadata
     ? sidecar.readBlob(TABLE_SNAPSHOT_BLOB, { signal: options.signal }).then((blob) => decodeSnapshotRecord(blob.bytes, String(given?.name ?? given)))
     : Promise.resolve(null)
   record.catch(() => {}) // awaited by openTable, which closes the sidecar when it fails
-  return { sidecar, owned, at: metadata ? { ...(Number.isSafeInteger(version) ? { deltaVersion: version } : {}) } : null, record }
+  return { sidecar, owned, record,
+    at: metadata ? { ...(Number.isSafeInteger(version) ? { deltaVersion: version } : {}), ...(typeof logObject === 'string' ? { logObject } : {}) } : null }
 }
 
-/** Whether the record was made of this table: Iceberg's table-uuid, Delta's metaData id (when both are known). */
+// Why a record was not used (loadDelta, loadIceberg) that leaves no sign it was made of this table: its files are not asked
+// of the sidecar either. A record whose log or snapshot is this table's but could not be followed ('commits-unavailable',
+// 'snapshot-differs': the same table-uuid) still knows this table's files by path and size, which never change.
+const NOT_THIS_TABLE = new Set(['untied-record', 'log-differs', 'other-table'])
+
+/**
+ * Whether the record was made of this table: Iceberg's table-uuid, Delta's metaData id (when both are known),
+ * and, when loading the table set it aside, not for a reason that leaves that in doubt.
+ */
 export function recordOfTable(record, table) {
   const recorded = record.tableId
   const found = table.format === 'iceberg' ? table.metadata?.['table-uuid'] : table.metaData?.id
-  return record.table === table.format && (recorded === undefined || found === undefined || recorded === found)
+  const reason = (table.scan?.indexed ?? table.indexed)?.reason
+  return record.table === table.format && (recorded === undefined || found === undefined || recorded === found) && !NOT_THIS_TABLE.has(reason)
 }
 
 /**
@@ -88,7 +99,7 @@ export class TableSidecar {
     files.forEach((spec, i) => {
       const file = byLocation.get(spec.path)
       const recorded = file && this.#sameTable ? this.#recorded.get(file.writtenPath ?? file.logged?.path) : undefined
-      if (!this.#sameTable) notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the table index was built for another table')
+      if (!this.#sameTable) notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the table index is not tied to this table: built for another table, or for a table since re-created here, or before indexes recorded their log')
       else if (!recorded) notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the file is not in the table index: added to the table after the snapshot it was built at')
       else if (recorded.size !== file.size) notDescribed(i, StaleReason.SIZE_DIFFERS, `the table lists ${file.size} bytes, the index recorded ${recorded.size}`)
       else asked.push([i, { path: file.path, size: recorded.size, validator: recorded.validator }])

@@ -5,7 +5,7 @@
 // decoder (Avro manifests), as what the decoder made of them. Each object is read through
 // js/sources/object-reads.js: retried, timed out, redacted and validated as the data files' reads are.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { openObject, readObject } from '../sources/object-reads.js'
+import { openObject, readObject, readObjectStart } from '../sources/object-reads.js'
 
 const CACHE_BYTES = 64 * 1024 * 1024
 
@@ -197,6 +197,27 @@ export class TableIO {
     const bytes = await /** @type {any} */ (answers[chosen]).value.read()
     remember(location, bytes)
     return { location, bytes }
+  }
+
+  /**
+   * An immutable object's first `length` bytes and its total size (a range read; from the cache when
+   * the whole object is kept), or null when it does not exist. Shares the round of reads in flight.
+   * @param {string} location
+   * @param {number} length
+   * @returns {Promise<{ bytes: Uint8Array, size: number | undefined } | null>}
+   */
+  async readStart(location, length) {
+    if (immutableCache.has(location)) {
+      const whole = immutableCache.get(location)
+      return { bytes: whole.subarray(0, length), size: whole.byteLength }
+    }
+    if (this.inFlight === 0) this.stats.rounds++
+    this.inFlight++
+    try {
+      return await readObjectStart(location, length, { ...this.reading, forbiddenIsMissing: true, purpose: 'table-metadata' })
+    } finally {
+      this.inFlight--
+    }
   }
 
   /** @param {string} location @param {{ immutable?: boolean, optional?: boolean }} [options] */

@@ -5,7 +5,11 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 export const RECORD_FORMAT = 'parquet-bloom-table-snapshot'
-export const RECORD_VERSION = 1
+// 2: Delta's `logObject` (the log object the record was built from) and Iceberg's snapshot entry (`manifestList`,
+// `snapshotTimestampMs`, `snapshotSummary`). A version-1
+// record is still read: Delta opens it as not tied to a log (read whole); Iceberg checks its snapshot is the table's.
+export const RECORD_VERSION = 2
+const READABLE_VERSIONS = new Set([1, 2])
 
 const utf8 = new TextEncoder()
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
@@ -18,9 +22,11 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  *   number, partition spec and raw partition values, equality ids. Delta: the add action's path, partition values, stats and
  *   deletion vector. Both: size, and the validator the sidecar recorded (its identity: docs/sidecar-index.md "Identity").
  * @typedef {{ format: string, version: number, table: 'iceberg' | 'delta', tableId?: string, columns?: string[], snapshotId?: string, sequenceNumber?: string,
- *   deltaVersion?: number, metaData?: object, protocol?: object, manifests?: string[], files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
+ *   deltaVersion?: number, metaData?: object, protocol?: object, manifests?: string[], manifestList?: string | null,
+ *   snapshotTimestampMs?: string, snapshotSummary?: Record<string, string>, logObject?: import('./log-identity.js').LogIdentity, files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
  *   files: the data files, in the sidecar's entry order (file i is entry i; the sidecar records it by its path relative to the
- *   table's root); deleteFiles: Iceberg's position and equality deletes. Stored as columns (columnsOf).
+ *   table's root); deleteFiles: Iceberg's position and equality deletes. Stored as columns (columnsOf). manifestList,
+ *   snapshotTimestampMs, snapshotSummary: the Iceberg snapshot's, as its metadata writes them (a summary's values as strings); logObject: the Delta log object at deltaVersion (version 2 on).
  */
 
 /** Avro's longs (bigint) and bytes keep their kind through JSON: { $long: digits }, { $bytes: hex }. */
@@ -102,12 +108,14 @@ export function decodeSnapshotRecord(bytes, where) {
   } catch (cause) {
     throw bad(`it is not UTF-8 JSON (${cause?.message ?? cause})`)
   }
-  if (record?.format !== RECORD_FORMAT || record.version !== RECORD_VERSION) throw bad(`format ${JSON.stringify(record?.format)} version ${record?.version}`)
+  if (record?.format !== RECORD_FORMAT || !READABLE_VERSIONS.has(record.version)) throw bad(`format ${JSON.stringify(record?.format)} version ${record?.version}`)
   if (record.table !== 'iceberg' && record.table !== 'delta') throw bad(`table ${JSON.stringify(record.table)}`)
   record.files = filesOf(record.files, where)
   if (record.deleteFiles) record.deleteFiles = filesOf(record.deleteFiles, where)
   if (!Array.isArray(record.files) || !record.files.every((f) => typeof f?.path === 'string' && Number.isSafeInteger(f.size))) throw bad('a file without a path or size')
   if (record.table === 'iceberg' && (typeof record.snapshotId !== 'string' || !Array.isArray(record.manifests))) throw bad('no snapshot id or manifests')
   if (record.table === 'delta' && (!Number.isSafeInteger(record.deltaVersion) || !record.metaData)) throw bad('no version or metaData')
+  const log = record.logObject
+  if (log !== undefined && !(typeof log?.name === 'string' && Number.isSafeInteger(log.size) && typeof log.hash === 'string')) throw bad('a log object without a name, size or hash')
   return record
 }

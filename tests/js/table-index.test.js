@@ -9,12 +9,14 @@
 // and deletion vectors, live values are never absent and deleted ones never present with the index, by
 // hyparquet's reads and Spark's expected results.
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { openTable } from '../../js/index.js'
+import { openSidecarIndex } from '../../js/sidecar/sidecar-index.js'
+import { TABLE_SNAPSHOT_BLOB } from '../../js/sidecar/sidecar-blobs.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { loadTable } from '../../js/table/load-table.js'
 import { clearTableCache } from '../../js/table/table-io.js'
@@ -127,6 +129,8 @@ describe('a table index over HTTP', () => {
     const cold = await openAndProbe('delta', 'delta.puffin', 'id', [value], { format: 'delta' })
     const read = (log) => log.filter((r) => isCommit(r.path) && r.status === 200).map((r) => path.basename(r.path))
     assert.deepEqual(read(cold.log), [], 'no commit or checkpoint part read')
+    // The record is tied to the log it was built from: the start of its version's commit, read beside the commits after it.
+    assert.deepEqual(cold.log.filter((r) => isCommit(r.path) && r.status === 206).map((r) => [path.basename(r.path), r.range]), [['00000000000000000019.json', 'bytes=0-4095']])
     assert.deepEqual(cold.log.filter((r) => r.method === 'HEAD').map((r) => r.path), [])
     assert.ok(cold.rounds >= 2 && cold.rounds <= 4, `open and probe in ${cold.rounds} rounds`)
     t.diagnostic(`cold open + id probe: ${cold.rounds} rounds at the server`)
@@ -142,6 +146,120 @@ describe('a table index over HTTP', () => {
     assert.deepEqual(kept(afterCommit.result, 2), [table.files[3].path])
     assert.equal(afterCommit.result.files.length, 200)
     assert.equal(afterCommit.table.table.index?.commitsRead, 1)
+  })
+})
+
+/** Which of the writer's files hold each value: the truth, from the writer's own ids. */
+const holders = (table, values) => values.map((v) => table.files.filter((f) => f.ids.includes(v)).map((f) => f.path).sort())
+const answers = (result, count) => Array.from({ length: count }, (_, k) => kept(result, k))
+
+/** Opens the table without an index and probes once, as openAndProbe does with one. */
+async function probeWithoutIndex(name, column, values, options = {}) {
+  clearTableCache()
+  const table = await openTable(server.url(`${name}/`), options)
+  const result = await table.probe(column, values)
+  await table.close()
+  return result
+}
+
+// The delta and iceberg writers give every table they write the same metaData id / table-uuid (and the iceberg writer the same
+// snapshot id): the table id alone cannot tell these tables apart, as it cannot a table copied or re-created under the same id.
+describe('a table index is tied to the table it was built from', () => {
+  test('Delta: the index of another table at the same version is not used; answers are the table\'s own', async () => {
+    await writeDeltaTable(path.join(dir, 'tied-a'), { files: 100, commits: 10 })
+    await buildSidecarIndex(null, path.join(dir, 'tied-a.puffin'), { table: path.join(dir, 'tied-a'), columns: ['id'], fpp: FPP })
+    const b = await writeDeltaTable(path.join(dir, 'tied-b'), { files: 150, commits: 10 })
+    assert.equal(b.version, 9)
+    const values = [b.files[120].ids[5], b.files[149].ids[0], b.files[7].ids[2]]
+    const truth = holders(b, values)
+    assert.deepEqual(truth.map((t) => t.length), [1, 1, 1])
+    const withA = await openAndProbe('tied-b', 'tied-a.puffin', 'id', values, { format: 'delta' })
+    assert.deepEqual(answers(withA.result, 3), truth)
+    assert.deepEqual(answers(await probeWithoutIndex('tied-b', 'id', values, { format: 'delta' }), 3), truth)
+    assert.equal(withA.result.files.length, 150)
+    assert.deepEqual({ ...withA.table.table.index, reads: undefined }, { unchanged: false, replayed: true, reason: 'log-differs', reads: undefined })
+    assert.deepEqual(withA.result.totals.index, { described: 0, notDescribed: 150, reasons: { 'missing-from-index': 150 } })
+  })
+
+  test('Delta: a table deleted and written again at the same location, at the same version, is read as without an index', async () => {
+    const root = path.join(dir, 'tied-again')
+    const first = await writeDeltaTable(root, { files: 60, commits: 6 })
+    await buildSidecarIndex(null, path.join(dir, 'tied-again.puffin'), { table: root, columns: ['id'], fpp: FPP })
+    const before = await openAndProbe('tied-again', 'tied-again.puffin', 'id', [first.files[30].ids[1]], { format: 'delta' })
+    assert.equal(before.table.table.index?.unchanged, true)
+
+    rmSync(root, { recursive: true, force: true })
+    // The same file names and count, more rows each: the ids past the 64th are in no file the index saw.
+    const again = await writeDeltaTable(root, { files: 60, commits: 6, rows: 80 })
+    assert.equal(again.version, first.version)
+    const values = [again.files[30].ids[70], again.files[59].ids[79], again.files[2].ids[3]]
+    const truth = holders(again, values)
+    assert.deepEqual(truth.map((t) => t.length), [1, 1, 1])
+    const over = await openAndProbe('tied-again', 'tied-again.puffin', 'id', values, { format: 'delta' })
+    assert.deepEqual(answers(over.result, 3), truth)
+    assert.equal(over.table.table.index?.reason, 'log-differs')
+    assert.equal(over.table.table.index?.replayed, true)
+    // A local folder: the size from a stat, the start of the commit read from the file.
+    clearTableCache()
+    const local = await openTable(root, { index: path.join(dir, 'tied-again.puffin') })
+    assert.deepEqual(answers(await local.probe('id', values), 3), truth)
+    assert.equal(local.table.index?.reason, 'log-differs')
+    await local.close()
+  })
+
+  test('Delta: a record from before records named their log object is not used, and says so', async () => {
+    const root = path.join(dir, 'tied-old')
+    const table = await writeDeltaTable(root, { files: 40, commits: 4 })
+    const indexPath = path.join(dir, 'tied-old.puffin')
+    await buildSidecarIndex(null, indexPath, { table: root, columns: ['id'], fpp: FPP })
+    // The index as a version-1 build wrote it: no log object in its record or its footer.
+    const opened = await openSidecarIndex(indexPath)
+    const stored = JSON.parse(new TextDecoder().decode((await opened.readBlob(TABLE_SNAPSHOT_BLOB)).bytes))
+    assert.equal(stored.version, 2)
+    assert.equal(stored.logObject.name, '00000000000000000003.json')
+    assert.equal(stored.logObject.size, statSync(path.join(root, '_delta_log/00000000000000000003.json')).size)
+    delete stored.logObject
+    const oldRecord = new TextEncoder().encode(JSON.stringify({ ...stored, version: 1 }))
+    const old = {
+      probe: (...args) => opened.probe(...args),
+      get stats() { return opened.stats },
+      get columns() { return opened.columns },
+      blobMetadata: (type) => {
+        const found = opened.blobMetadata(type)
+        if (!found) return found
+        const { 'delta-log-object': _, ...properties } = found.properties
+        return { ...found, properties }
+      },
+      readBlob: async (type, options) => (type === TABLE_SNAPSHOT_BLOB ? { bytes: oldRecord } : opened.readBlob(type, options)),
+      close: async () => {},
+    }
+    try {
+      clearTableCache()
+      const values = [table.files[33].ids[4], table.files[0].ids[0]]
+      const opening = await openTable(root, { index: old })
+      assert.deepEqual({ ...opening.table.index, reads: undefined }, { unchanged: false, replayed: true, reason: 'untied-record', reads: undefined })
+      const result = await opening.probe('id', values)
+      assert.deepEqual(answers(result, 2), holders(table, values))
+      assert.equal(result.totals.index.described, 0)
+      await opening.close()
+    } finally {
+      await opened.close()
+    }
+  })
+
+  test('Iceberg: the index of another table with the same table-uuid and snapshot id is not used for its manifests', async () => {
+    await writeIcebergTable(path.join(dir, 'tied-ice-a'), { files: 40, manifests: 5 })
+    await buildSidecarIndex(null, path.join(dir, 'tied-ice-a.puffin'), { table: path.join(dir, 'tied-ice-a'), columns: ['id'], fpp: FPP })
+    const b = await writeIcebergTable(path.join(dir, 'tied-ice-b'), { files: 60, manifests: 5 })
+    const values = [b.files[55].ids[3], b.files[12].ids[0]]
+    const truth = holders(b, values)
+    assert.deepEqual(truth.map((t) => t.length), [1, 1])
+    const withA = await openAndProbe('tied-ice-b', 'tied-ice-a.puffin', 'id', values, { format: 'iceberg' })
+    assert.deepEqual(answers(withA.result, 2), truth)
+    assert.deepEqual(answers(await probeWithoutIndex('tied-ice-b', 'id', values, { format: 'iceberg' }), 2), truth)
+    assert.equal(withA.result.files.length, 60)
+    assert.equal(withA.table.table.index?.reason, 'snapshot-differs')
+    assert.ok(withA.log.some((r) => isManifest(r.path)), 'the manifests are read')
   })
 })
 

@@ -7,7 +7,7 @@ import {
   createFooterCache, mergeShardResults, openDataset, openTable,
   type DatasetCoverage, type DatasetFileDescriptor, type DatasetFileResult, type DatasetIndexStatus, type DatasetProbeOptions, type DatasetProbeResult,
   type ErrorCodeValue, type OpenDatasetOptions, type OpenTableOptions, type ParquetDataset, type ParquetFile, type ParquetTable,
-  type PartitionType, type PrefilterAnswer, type ProbeValueResult, type StaleIndexReason, type TableColumnType, type TableProbeResult, type TableSummary, type ValidatorKind, type Verdict,
+  type PartitionType, type PrefilterAnswer, type ProbeValueResult, type StaleIndexReason, type TableColumnType, type TableIndexUnusedReason, type TableProbeResult, type TableSummary, type ValidatorKind, type Verdict,
 } from 'parquet-bloom'
 import { ioFields, planFields } from './consumer.js'
 
@@ -154,7 +154,7 @@ function tableMembers(t: ParquetTable): Every<ParquetTable> {
       files: info.files.map((f) => ({ path: f.path, location: f.location, size: f.size, deletes: f.deletes satisfies Array<'position' | 'equality' | 'dv'> }) satisfies Every<ParquetTable['table']['files'][number]>),
       metadataStats: ioFields(info.metadataStats),
       index: info.index && ({ unchanged: info.index.unchanged satisfies boolean, manifestsFromIndex: info.index.manifestsFromIndex, manifestsAdded: info.index.manifestsAdded,
-        commitsRead: info.index.commitsRead, replayed: info.index.replayed,
+        commitsRead: info.index.commitsRead, replayed: info.index.replayed, reason: info.index.reason satisfies TableIndexUnusedReason | undefined,
         reads: { requests: info.index.reads.requests, bytesFetched: info.index.reads.bytesFetched, rounds: info.index.reads.rounds, heads: info.index.reads.heads } satisfies Every<NonNullable<ParquetTable['table']['index']>['reads']>,
       } satisfies Every<NonNullable<ParquetTable['table']['index']>>),
     } satisfies Every<ParquetTable['table']>,
