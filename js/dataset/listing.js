@@ -3,7 +3,7 @@
 // (loaded only then: in the browser bundle it is a chunk of its own, outside what a probe downloads).
 // Always in one deterministic order: a caller's list as given, anything listed here by path.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
-import { defaultFetch, sendsThrough } from '../sources/default-fetch.js'
+import { countedFetch } from '../sources/default-fetch.js'
 import { ioStats } from '../sources/io-ledger.js'
 import { hasFileSystem } from '../sources/runtime.js'
 
@@ -45,7 +45,7 @@ async function listUnsorted(source, options) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `listing ${source} needs js/sources/s3-listing.js, which could not be loaded (${cause?.message ?? cause})`, { cause })
     })
     const listing = ioStats()
-    const listed = await listS3(source, { ...options, fetch: countedFetch(options.fetch ?? defaultFetch(), listing) })
+    const listed = await listS3(source, { ...options, fetch: countedFetch(options.fetch, listing) })
     // An ETag the listing did not give ('') validates nothing: the file's own responses will.
     // A prefix is a directory: its Parquet files, without writers' bookkeeping; a glob says itself what it wants.
     const wanted = GLOB_CHARS.test(source) ? listed : listed.filter((f) => isDataFile(f.path))
@@ -55,24 +55,6 @@ async function listUnsorted(source, options) {
   // Without a file system (a page, a worker) a string is one file's URL, as openParquet reads it.
   if (/^https?:\/\//i.test(source) || !hasFileSystem()) return { files: [descriptor(source, 0)] }
   return { files: await listLocal(source), listed: true }
-}
-
-/**
- * `inner`, counting into `cost` what it sends: a request and a round each (a listing's pages follow one
- * another), the bytes its responses say they carry.
- * @param {typeof fetch} inner
- * @param {import('../sources/io-ledger.js').IoStats} cost
- * @returns {typeof fetch}
- */
-function countedFetch(inner, cost) {
-  const counted = /** @type {typeof fetch} */ (async (input, init) => {
-    cost.requests++
-    cost.rounds++
-    const response = await inner(input, init)
-    cost.bytesFetched += Number(response.headers.get('content-length') ?? 0)
-    return response
-  })
-  return sendsThrough(counted, inner)
 }
 
 /** A caller's entry as a descriptor: descriptors as they are (checked), plain sources named by what they are. */

@@ -50,3 +50,22 @@ export function sendsThrough(wrapper, inner) {
   if (overNodePool.has(inner)) overNodePool.add(wrapper)
   return wrapper
 }
+
+/**
+ * `inner` (default: defaultFetch()), counting into `cost` what it sends: a request and a round each
+ * (for requests that follow one another, as a listing's pages do), the bytes its responses say they carry.
+ * @param {typeof fetch | undefined} inner
+ * @param {{ requests: number, rounds: number, bytesFetched: number }} cost
+ * @returns {typeof fetch}
+ */
+export function countedFetch(inner, cost) {
+  const sending = inner ?? defaultFetch()
+  const counted = /** @type {typeof fetch} */ (async (input, init) => {
+    cost.requests++
+    cost.rounds++
+    const response = await sending(input, init)
+    cost.bytesFetched += Number(response.headers.get('content-length') ?? 0)
+    return response
+  })
+  return sendsThrough(counted, sending)
+}
