@@ -90,21 +90,38 @@ export class FileSource extends SourceBase {
     this._checkTailLength(length)
     const start = Math.max(0, this.size - length)
     const wanted = this.size - start
-    const bytes = await this._operation(`reading the last ${wanted} bytes of ${this.#path}`, signal, async (operation) => {
+    // A request of the source's ledger as every read is (shared.js read()): counted, clocked, in a plan.
+    const request = this.io.begin(options?.purpose ?? this.readPurpose, start, wanted)
+    let received = 0
+    let failed = true
+    let bytes
+    try {
+      bytes = await this.#readListedTail(start, wanted, signal, (n) => { received = n })
+      failed = false
+    } finally {
+      request.received(received)
+      request.finish(failed)
+    }
+    this.#listedSize = false
+    return bytes ? { offset: start, bytes } : super.readTail(length, options)
+  }
+
+  /** The listed tail's one read; undefined when the file is not the size listed (it is stat()ed anew). */
+  #readListedTail(start, wanted, signal, got) {
+    return this._operation(`reading the last ${wanted} bytes of ${this.#path}`, signal, async (operation) => {
       const fd = await operation.race(this.#open())
       const buffer = new Uint8Array(wanted + 1)
       // One read: of a regular file, a read returns less than asked only at its end.
       this.stats.requests++
       const filled = await operation.race(this.#track(call(this.#fs, 'read', fd, buffer, 0, buffer.length, start)))
       this.stats.bytesFetched += filled
+      got(filled)
       if (filled === wanted) return buffer.subarray(0, wanted)
       const stats = await operation.race(call(this.#fs, 'fstat', fd))
       if (!stats.isFile()) throw new ParquetBloomError(ErrorCode.IO, `${this.#path} is not a regular file`, { source: this.#path })
       this._setSize(stats.size)
       return undefined
     })
-    this.#listedSize = false
-    return bytes ? { offset: start, bytes } : super.readTail(length, options)
   }
 
   async _read(offset, length, operation, into) {
