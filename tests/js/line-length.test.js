@@ -21,6 +21,7 @@ const CLEAN = [
   'indexes/',
   'pages/',
   'plan/',
+  'sources/',
   'values/',
   'wasm/',
   'errors.js',
