@@ -13,6 +13,7 @@ const MAX_LINE_CHARS = 140
 // Paths under js/: a folder ends with '/', a file is named whole.
 const CLEAN = [
   'advice/',
+  'cli/',
   'confirm/',
   'crypto/',
   'dataset/',
