@@ -146,8 +146,9 @@ function datasetSummary({ files, totals, stats }, values) {
     const present = kept.filter((f) => f.values[k].verdict === 'present').length
     const unknown = kept.filter((f) => f.values[k].verdict === 'unknown').length
     const bySource = new Map()
-    for (const f of files) if (f.values[k].verdict === 'absent') bySource.set(f.values[k].source,
-      (bySource.get(f.values[k].source) ?? 0) + 1)
+    for (const f of files) {
+      if (f.values[k].verdict === 'absent') bySource.set(f.values[k].source, (bySource.get(f.values[k].source) ?? 0) + 1)
+    }
     const ruledOut = [...bySource].sort((a, b) => b[1] - a[1]).map(([source, n]) => `${n} by ${SOURCE_LABEL[source] ?? source}`)
     lines.push(`${showValue(value)}: maybe in ${kept.length} of ${files.length} files${present ? ` (present in ${present})` : ''}` +
       `${unknown ? `, unknown in ${unknown}` : ''}` +
@@ -162,8 +163,11 @@ function datasetSummary({ files, totals, stats }, values) {
 export async function runDatasetInspect(input, options, out = process.stdout) {
   const dataset = await openInput(input, options)
   const progress = new Progress(dataset.files.length)
-  const report = await dataset.inspect({ onProgress: (p) =>
-    { progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
+  const report = await dataset.inspect({
+    onProgress: (p) => {
+      progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false)
+    },
+  })
   progress.clear()
   const table = 'summary' in dataset && typeof dataset.summary === 'function' ? await dataset.summary() : undefined
   if (table && !options.json) out.write(tableText(input, table))
@@ -179,9 +183,8 @@ export async function runDatasetInspect(input, options, out = process.stdout) {
       for (const [unit, total] of [['files', c.files], ['row groups', c.rowGroups]]) {
         const pick = unit === 'files' ? 'files' : 'rowGroups'
         rows.push([unit === 'files' ? c.column : '', unit === 'files' ? c.physicalTypes.join('|') : '',
-          unit === 'files' ? String(c.files) : 'row groups',
-          share(c.statistics[pick], total), share(c.pageIndex[pick], total), share(c.dictionaryOnly[pick], total),
-            share(c.bloomFilter[pick], total)])
+          unit === 'files' ? String(c.files) : 'row groups', share(c.statistics[pick], total), share(c.pageIndex[pick], total),
+          share(c.dictionaryOnly[pick], total), share(c.bloomFilter[pick], total)])
       }
     }
     out.write(`${input}: ${report.files} files${report.filesWithError ? `, ${report.filesWithError} unreadable` : ''}; ` +
