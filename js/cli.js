@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // parquet-bloom command line: `inspect` reports where each bloom filter is and how healthy it is,
-// `probe` says per row group whether values may be present, `index add` writes a copy with filters, `index build` one sidecar index for many files (or a shard's segment), `index merge` one from segments. Built on the public JS API (js/index.js).
+// `probe` says per row group whether values may be present, `index add` writes a copy with filters, `index build` one sidecar index for
+// many files (or a shard's segment), `index merge` one from segments. Built on the public JS API (js/index.js).
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 
@@ -40,7 +41,9 @@ async function main(argv) {
   const { command, files, options } = parsed
   if (command === 'index add' || command === 'index build' || command === 'index merge') {
     try {
-      process.stdout.write(command === 'index add' ? await indexAdd(files[0], options) : command === 'index build' ? await indexBuild(files, options) : await indexMerge(files, options))
+      process.stdout.write(command === 'index add'
+        ? await indexAdd(files[0], options)
+        : command === 'index build' ? await indexBuild(files, options) : await indexMerge(files, options))
       return EXIT_OK
     } catch (error) {
       return fail(error, options.debug)
@@ -60,7 +63,8 @@ async function runInspect(files, options) {
   if (isTableInput(files, options) || isDatasetInput(files)) return runDatasetInspect(files[0], options)
   if (options.advise) {
     return runOverFiles(files, options, {
-      job: (source, label) => withFile(source, options, async (file) => ({ file: label, columns: await adviseIndexes(file, { fpp: options.fpp }) })),
+      job: (source, label) => withFile(source, options, async (file) =>
+        ({ file: label, columns: await adviseIndexes(file, { fpp: options.fpp }) })),
       text: (advice) => adviceText(advice, options.fpp ?? 0.01),
       json: (advice) => advice,
     })
@@ -100,14 +104,16 @@ async function runProbe(files, options) {
 
 async function probeFiles(files, options, values) {
   const summary = new ProbeSummary(values)
-  const probeOptions = { column: options.column, values, mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
-    confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns, explain: options.explain }
+  const probeOptions = { column: options.column, values, mode: options.mode, statistics: !options['no-statistics'],
+    dictionary: options.dictionary, confirm: options.confirm, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'],
+    columns: options.columns, explain: options.explain }
   // Several files are probed as one dataset: one window of requests, all footers in one wave, and one
   // call of the sidecar index for all of them. (A file named twice is probed twice, file by file.)
   const indexStatuses = []
   // With --explain each file is probed on its own, so each has its own read plan.
   const asDataset = files.length > 1 && new Set(files).size === files.length && !options.explain
-    ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption, fileConcurrency: options.concurrency,
+    ? probeFilesAsDataset(files, { ...probeOptions, label: labelOf, footerCache: options.footerCache, decryption: options.decryption,
+      fileConcurrency: options.concurrency,
       index: options.sidecar, indexStatuses })
     : undefined
   // A file probed on its own asks the index through openParquet: what it says of the file joins the others'.
@@ -116,7 +122,8 @@ async function probeFiles(files, options, values) {
     job: async (source, label) => {
       if (asDataset) return asDataset.get(source)
       const started = performance.now()
-      return withFile(source, { ...options, sidecar, plan: options.explain }, (file) => probeFile(file, { label, ...probeOptions, started }))
+      return withFile(source, { ...options, sidecar, plan: options.explain }, (file) =>
+        probeFile(file, { label, ...probeOptions, started }))
     },
     text: (entry) => {
       summary.add(entry)
@@ -156,7 +163,8 @@ async function runOverFiles(files, options, { job, text, json, end }) {
       if (error !== undefined) {
         failed++
         progress.log(errorLine(error, labelOf(input), options.debug))
-        writer?.add({ file: labelOf(input), error: { code: error instanceof ParquetBloomError ? error.code : 'INTERNAL', message: messageOf(error, labelOf(input)) } })
+        writer?.add({ file: labelOf(input),
+          error: { code: error instanceof ParquetBloomError ? error.code : 'INTERNAL', message: messageOf(error, labelOf(input)) } })
         return
       }
       if (writer) writer.add(json(value))

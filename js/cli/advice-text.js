@@ -8,13 +8,15 @@ import { formatBytes, formatTable } from './format.js'
  */
 export function adviceText({ file, columns }, fpp) {
   const percent = (x) => (x === null || x === undefined ? '–' : `${(x * 100).toFixed(1)}%`)
-  const rows = [['column', 'type', 'row groups read', '~distinct / rg', 'absent (most any index prunes)', 'statistics prune', `bloom @ ${fpp}`, 'both', 'filter bytes', 'has filters']]
+  const rows = [['column', 'type', 'row groups read', '~distinct / rg', 'absent (most any index prunes)', 'statistics prune',
+    `bloom @ ${fpp}`, 'both', 'filter bytes', 'has filters']]
   for (const c of columns) {
     if ('skipped' in c) {
       rows.push([c.column, c.physicalType, '', '', c.skipped, '', '', '', '', ''])
       continue
     }
-    rows.push([c.column, c.physicalType, String(c.sampledRowGroups), c.distinctPerRowGroup.toFixed(0), percent(c.prune.ideal), percent(c.prune.statistics),
+    rows.push([c.column, c.physicalType, String(c.sampledRowGroups), c.distinctPerRowGroup.toFixed(0), percent(c.prune.ideal),
+      percent(c.prune.statistics),
       percent(c.prune.bloomFilter), percent(c.prune.withStatistics), formatBytes(c.filterBytes), c.hasFilters ? 'yes' : 'no'])
   }
   return `${file}: pruning for probes of each column's own values (share of value × other row group pairs)\n${formatTable(rows)}\n`

@@ -59,10 +59,13 @@ const COMMANDS = {
     'explain': { type: 'boolean' },
   },
   'index add': { ...INDEX_COMMON, 'replace': { type: 'boolean' }, 'page-index': { type: 'boolean' },
-    'footer-key': { type: 'string' }, 'column-key': { type: 'string', multiple: true }, 'aad-prefix': { type: 'string' }, 'key-file': { type: 'string' } },
-  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' }, 'shard': { type: 'string' }, 'concurrency': { type: 'string' },
+    'footer-key': { type: 'string' }, 'column-key': { type: 'string', multiple: true }, 'aad-prefix': { type: 'string' },
+      'key-file': { type: 'string' } },
+  'index build': { ...INDEX_COMMON, 'update': { type: 'boolean' }, 'format': { type: 'string' }, 'shard': { type: 'string' },
+    'concurrency': { type: 'string' },
     'table': { type: 'string' } },
-  'index merge': { 'output': { type: 'string', short: 'o' }, 'format': { type: 'string' }, 'json': { type: 'boolean' }, 'debug': { type: 'boolean' }, 'help': { type: 'boolean', short: 'h' } },
+  'index merge': { 'output': { type: 'string', short: 'o' }, 'format': { type: 'string' }, 'json': { type: 'boolean' },
+    'debug': { type: 'boolean' }, 'help': { type: 'boolean', short: 'h' } },
 }
 
 export const DEFAULT_FILE_CONCURRENCY = 4
@@ -280,7 +283,9 @@ export function parseCommandLine(argv) {
     throw new UsageError(`--snapshot and --table-version go with --table (see parquet-bloom ${first} --help)`, first)
   }
   if (options['table-version'] !== undefined) {
-    if (!/^\d+$/.test(options['table-version'])) throw new UsageError(`--table-version must be a whole number, got ${JSON.stringify(options['table-version'])}`, first)
+    if (!/^\d+$/.test(options['table-version'])) {
+      throw new UsageError(`--table-version must be a whole number, got ${JSON.stringify(options['table-version'])}`, first)
+    }
     options['table-version'] = Number(options['table-version'])
   }
   if (first === 'probe') checkProbeOptions(options)
@@ -303,29 +308,44 @@ function parseIndexCommand(args) {
   const command = `index ${sub}`
   const spec = COMMANDS[command]
   if (sub === undefined || sub === '--help' || sub === '-h') return { kind: 'help', text: HELP.index }
-  if (!spec) throw new UsageError(`unknown command ${JSON.stringify(command)}: use index add, index build or index merge (see parquet-bloom index --help)`)
+  if (!spec) {
+    throw new UsageError(`unknown command ${JSON.stringify(command)}: use index add, index build or index merge (see parquet-bloom ` +
+      'index --help)')
+  }
   let parsed
   try {
     parsed = parseArgs({ args: rest, options: spec, allowPositionals: true, strict: true })
   } catch (error) {
-    throw new UsageError(`${oneLine(error.message).split('. ')[0].replace(/^Unknown/, 'unknown')} (see parquet-bloom ${command} --help)`, command)
+    throw new UsageError(`${oneLine(error.message).split('. ')[0].replace(/^Unknown/, 'unknown')} (see parquet-bloom ${command} --help)`,
+      command)
   }
   const { values: options, positionals: files } = parsed
   if (options.help) return { kind: 'help', text: HELP[command] }
   const usage = (text) => new UsageError(`${text} (see parquet-bloom ${command} --help)`, command)
-  if (options.table !== undefined && (sub !== 'build' || files.length)) throw usage('--table <location> names the table whose files are indexed: give no files with it')
-  if (options.table === undefined && (sub === 'add' ? files.length !== 1 : files.length === 0)) throw usage(`${command} takes ${sub === 'add' ? 'one input file' : sub === 'merge' ? 'segments' : 'files or directories'}, got ${files.length}`)
+  if (options.table !== undefined && (sub !== 'build' || files.length)) {
+    throw usage('--table <location> names the table whose files are indexed: give no files with it')
+  }
+  if (options.table === undefined && (sub === 'add' ? files.length !== 1 : files.length === 0)) {
+    const wanted = sub === 'add' ? 'one input file' : sub === 'merge' ? 'segments' : 'files or directories'
+    throw usage(`${command} takes ${wanted}, got ${files.length}`)
+  }
   if (!options.output) throw usage(`${command} needs -o <out>`)
-  if (options.format !== undefined && !['1', '2'].includes(options.format)) throw usage(`--format must be 1 or 2, got ${JSON.stringify(options.format)}`)
+  if (options.format !== undefined && !['1', '2'].includes(options.format)) {
+    throw usage(`--format must be 1 or 2, got ${JSON.stringify(options.format)}`)
+  }
   if (sub === 'merge') return { kind: 'run', command, files, options }
   if (!options.column?.length) throw usage(`${command} needs at least one --column <path>`)
   if (options.shard !== undefined) {
     const match = /^(\d+)\/(\d+)$/.exec(options.shard)
-    if (!match || !(Number(match[2]) >= 1 && Number(match[1]) < Number(match[2]))) throw usage(`--shard must be i/n with 0 <= i < n, got ${JSON.stringify(options.shard)}`)
+    if (!match || !(Number(match[2]) >= 1 && Number(match[1]) < Number(match[2]))) {
+      throw usage(`--shard must be i/n with 0 <= i < n, got ${JSON.stringify(options.shard)}`)
+    }
     options.shard = { index: Number(match[1]), count: Number(match[2]) }
   }
   if (options.concurrency !== undefined) {
-    if (!/^\d+$/.test(options.concurrency) || !(Number(options.concurrency) >= 1)) throw usage(`--concurrency must be a positive whole number, got ${JSON.stringify(options.concurrency)}`)
+    if (!/^\d+$/.test(options.concurrency) || !(Number(options.concurrency) >= 1)) {
+      throw usage(`--concurrency must be a positive whole number, got ${JSON.stringify(options.concurrency)}`)
+    }
     options.concurrency = Number(options.concurrency)
   }
   if (options.fpp !== undefined) {
@@ -334,19 +354,29 @@ function parseIndexCommand(args) {
     options.fpp = fpp
   }
   if (options.ndv !== undefined && options.ndv !== 'auto') {
-    if (!/^\d+$/.test(options.ndv) || !(Number(options.ndv) > 0)) throw usage(`--ndv must be auto or a positive whole number, got ${JSON.stringify(options.ndv)}`)
+    if (!/^\d+$/.test(options.ndv) || !(Number(options.ndv) > 0)) {
+      throw usage(`--ndv must be auto or a positive whole number, got ${JSON.stringify(options.ndv)}`)
+    }
     options.ndv = Number(options.ndv)
   }
   return { kind: 'run', command, files, options }
 }
 
 function checkProbeOptions(options) {
-  if (options.column === undefined || options.column === '') throw new UsageError('probe needs --column <path> (see parquet-bloom probe --help)', 'probe')
-  if (!options.value && !options['values-file']) throw new UsageError('probe needs at least one --value or --values-file (see parquet-bloom probe --help)', 'probe')
+  if (options.column === undefined || options.column === '') {
+    throw new UsageError('probe needs --column <path> (see parquet-bloom probe --help)', 'probe')
+  }
+  if (!options.value && !options['values-file']) {
+    throw new UsageError('probe needs at least one --value or --values-file (see parquet-bloom probe --help)', 'probe')
+  }
   options.mode ??= 'auto'
-  if (!MODES.includes(options.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(options.mode)}`, 'probe')
+  if (!MODES.includes(options.mode)) {
+    throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(options.mode)}`, 'probe')
+  }
   const dictionary = { auto: 'auto', true: true, false: false }[options.dictionary ?? 'auto']
-  if (dictionary === undefined) throw new UsageError(`--dictionary must be auto, true or false, got ${JSON.stringify(options.dictionary)}`, 'probe')
+  if (dictionary === undefined) {
+    throw new UsageError(`--dictionary must be auto, true or false, got ${JSON.stringify(options.dictionary)}`, 'probe')
+  }
   options.dictionary = dictionary
   if (options.columns !== undefined) {
     if (!options.confirm) throw new UsageError('--columns goes with --confirm (see parquet-bloom probe --help)', 'probe')
@@ -366,7 +396,9 @@ function checkProbeOptions(options) {
     const text = options[name]
     if (text === undefined) continue
     if (!options.confirm) throw new UsageError(`--${name} goes with --confirm (see parquet-bloom probe --help)`, 'probe')
-    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(text)}`, 'probe')
+    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) {
+      throw new UsageError(`--${name} must be a whole number, got ${JSON.stringify(text)}`, 'probe')
+    }
     options[name] = Number(text)
   }
 }

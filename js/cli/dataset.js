@@ -10,7 +10,8 @@ import { Progress } from './run-files.js'
 import { indexWarning } from './index-warning.js'
 import { planText } from './plan-text.js'
 
-const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom', 'data-pages': 'pages', 'value': 'value',
+const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom',
+  'data-pages': 'pages', 'value': 'value',
   'partition': 'partition', 'table-partition': 'table partition', 'table-stats': 'table stats' }
 
 /** Whether the command line names a dataset rather than files: one directory, glob or s3:// prefix. */
@@ -36,7 +37,8 @@ export function s3Options(options, env = process.env) {
   const endpoint = options.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION
   const credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
-    ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }
+    ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+      ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }
     : undefined
   if (credentials) rememberSecrets(credentials.secretAccessKey, credentials.sessionToken)
   return { ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}), ...(credentials ? { credentials } : {}) }
@@ -53,12 +55,17 @@ export function isTableInput(inputs, options) {
 async function openInput(input, options) {
   if (options.table !== undefined) {
     // A table without live files is a table at an empty snapshot: that is an answer, not a mistake.
-    return openTable(input, { format: options.table, snapshot: options.snapshot, version: options['table-version'], footerCache: options.footerCache, decryption: options.decryption,
+    return openTable(input, { format: options.table, snapshot: options.snapshot, version: options['table-version'],
+      footerCache: options.footerCache, decryption: options.decryption,
       ...(options.index !== undefined ? { index: options.index } : {}) })
   }
-  const dataset = await openDataset(input, { footerCache: options.footerCache, decryption: options.decryption, ...(options.index !== undefined ? { index: options.index } : {}),
+  const dataset = await openDataset(input,
+    { footerCache: options.footerCache, decryption: options.decryption, ...(options.index !== undefined ? { index: options.index } : {}),
     ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
-  if (dataset.files.length === 0) throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${input}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped)`)
+  if (dataset.files.length === 0) {
+    throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND,
+      `${input}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped)`)
+  }
   return dataset
 }
 
@@ -68,24 +75,36 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   const progress = new Progress(dataset.files.length)
   const result = await dataset.probe(options.column, values, {
     mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
-    ...(options.confirm ? { confirm: true, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'], columns: options.columns } : {}),
+    ...(options.confirm ? { confirm: true, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'],
+      columns: options.columns } : {}),
     where: options.where,
     ...(options.explain ? { plan: true } : {}),
-    onProgress: (p) => { progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) },
+    onProgress: (p) => {
+      progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false)
+    },
   }).finally(() => dataset.close())
   progress.clear()
   if (options.json) {
-    out.write(`${JSON.stringify(jsonSafe({ files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats,
-      ...('manifests' in result && result.manifests ? { manifests: result.manifests } : {}), ...(result.plan ? { plan: result.plan } : {}) }))}\n`)
+    out.write(`${JSON.stringify(jsonSafe({
+      files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats,
+      ...('manifests' in result && result.manifests ? { manifests: result.manifests } : {}), ...(result.plan ? { plan: result.plan } : {}),
+    }))}\n`)
   } else {
     for (const file of result.files) out.write(`${fileLine(file)}\n`)
     out.write(`${datasetSummary(result, values)}\n`)
     // An Iceberg table: the files of manifests its partition summaries skipped are not listed above.
-    const m = /** @type {{ read: number, total: number, skipped: number } | undefined} */ ('manifests' in result ? result.manifests : undefined)
-    if (m) out.write(`manifests: ${m.read} of ${m.total} read, ${m.skipped} skipped by their partition summaries (their files are not listed)\n`)
+    const m = /** @type {{ read: number, total: number, skipped: number } | undefined} */ (
+      'manifests' in result ? result.manifests : undefined)
+    if (m) out.write(`manifests: ${m.read} of ${m.total} read, ${m.skipped} skipped by their partition summaries (their files are ` +
+      `not listed)\n`)
     if (result.plan) out.write(`${planText(result.plan).join('\n')}\n`)
   }
-  for (const file of result.files) if (file.error) process.stderr.write(redactSecrets(`parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
+  for (const file of result.files) {
+    if (file.error) {
+      process.stderr.write(redactSecrets(
+        `parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
+    }
+  }
   const warning = indexWarning(result.files.map((f) => f.index))
   if (warning) process.stderr.write(`${redactSecrets(warning)}\n`)
   return result.totals.filesWithError ? 2 : 0
@@ -93,9 +112,13 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
 
 function fileLine(file) {
   const partitions = Object.entries(file.partitions).map(([k, v]) => `${k}=${v}`).join(' ')
-  const verdicts = file.values.map((r) => `${showValue(r.value)}: ${r.verdict} (${r.verdict === 'unknown' ? r.reason : SOURCE_LABEL[r.source] ?? r.reason})`)
-  const lines = [`${file.path}${partitions ? `  [${partitions}]` : ''}  ${verdicts.join('  ')}${file.error ? `  error ${file.error.code}` : ''}`]
-  for (const r of file.values) if (r.rows?.length) lines.push(`  ${showValue(r.value)} in rows ${r.rows.join(', ')}${r.rowsTruncated ? ', … (--max-rows)' : ''}`)
+  const verdicts = file.values.map((r) =>
+    `${showValue(r.value)}: ${r.verdict} (${r.verdict === 'unknown' ? r.reason : SOURCE_LABEL[r.source] ?? r.reason})`)
+  const lines = [`${file.path}${partitions ? `  [${partitions}]` : ''}  ${verdicts.join('  ')}` +
+    `${file.error ? `  error ${file.error.code}` : ''}`]
+  for (const r of file.values) {
+    if (r.rows?.length) lines.push(`  ${showValue(r.value)} in rows ${r.rows.join(', ')}${r.rowsTruncated ? ', … (--max-rows)' : ''}`)
+  }
   return lines.join('\n')
 }
 
@@ -114,7 +137,8 @@ function datasetSummary({ files, totals, stats }, values) {
   }
   if (facets.size) {
     lines.push('by partition:')
-    const rows = [...facets].map(([label, facet]) => [`  ${label}`, ...facet.kept.map((n, k) => `${showValue(values[k])}: ${n} of ${facet.files} file${facet.files === 1 ? '' : 's'}`)])
+    const rows = [...facets].map(([label, facet]) =>
+      [`  ${label}`, ...facet.kept.map((n, k) => `${showValue(values[k])}: ${n} of ${facet.files} file${facet.files === 1 ? '' : 's'}`)])
     lines.push(formatTable(rows))
   }
   values.forEach((value, k) => {
@@ -122,9 +146,12 @@ function datasetSummary({ files, totals, stats }, values) {
     const present = kept.filter((f) => f.values[k].verdict === 'present').length
     const unknown = kept.filter((f) => f.values[k].verdict === 'unknown').length
     const bySource = new Map()
-    for (const f of files) if (f.values[k].verdict === 'absent') bySource.set(f.values[k].source, (bySource.get(f.values[k].source) ?? 0) + 1)
+    for (const f of files) {
+      if (f.values[k].verdict === 'absent') bySource.set(f.values[k].source, (bySource.get(f.values[k].source) ?? 0) + 1)
+    }
     const ruledOut = [...bySource].sort((a, b) => b[1] - a[1]).map(([source, n]) => `${n} by ${SOURCE_LABEL[source] ?? source}`)
-    lines.push(`${showValue(value)}: maybe in ${kept.length} of ${files.length} files${present ? ` (present in ${present})` : ''}${unknown ? `, unknown in ${unknown}` : ''}` +
+    lines.push(`${showValue(value)}: maybe in ${kept.length} of ${files.length} files${present ? ` (present in ${present})` : ''}` +
+      `${unknown ? `, unknown in ${unknown}` : ''}` +
       `${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`)
   })
   const failed = totals.filesWithError ? `; ${totals.filesWithError} file${totals.filesWithError === 1 ? '' : 's'} failed` : ''
@@ -136,46 +163,66 @@ function datasetSummary({ files, totals, stats }, values) {
 export async function runDatasetInspect(input, options, out = process.stdout) {
   const dataset = await openInput(input, options)
   const progress = new Progress(dataset.files.length)
-  const report = await dataset.inspect({ onProgress: (p) => { progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false) } })
+  const report = await dataset.inspect({
+    onProgress: (p) => {
+      progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false)
+    },
+  })
   progress.clear()
   const table = 'summary' in dataset && typeof dataset.summary === 'function' ? await dataset.summary() : undefined
   if (table && !options.json) out.write(tableText(input, table))
   if (options.json) {
-    out.write(`${JSON.stringify(jsonSafe({ ...(table ? { table } : {}), files: report.files, filesWithError: report.filesWithError, errors: report.errors, columns: report.columns, stats: report.stats }))}\n`)
+    out.write(`${JSON.stringify(jsonSafe({
+      ...(table ? { table } : {}), files: report.files, filesWithError: report.filesWithError, errors: report.errors,
+      columns: report.columns, stats: report.stats,
+    }))}\n`)
   } else {
     const share = (part, whole) => `${formatPercent(whole ? part / whole : 0)} (${part}/${whole})`
     const rows = [['column', 'type', 'files', 'statistics', 'page index', 'dictionary-only', 'bloom filter']]
     for (const c of report.columns) {
       for (const [unit, total] of [['files', c.files], ['row groups', c.rowGroups]]) {
         const pick = unit === 'files' ? 'files' : 'rowGroups'
-        rows.push([unit === 'files' ? c.column : '', unit === 'files' ? c.physicalTypes.join('|') : '', unit === 'files' ? String(c.files) : 'row groups',
-          share(c.statistics[pick], total), share(c.pageIndex[pick], total), share(c.dictionaryOnly[pick], total), share(c.bloomFilter[pick], total)])
+        rows.push([unit === 'files' ? c.column : '', unit === 'files' ? c.physicalTypes.join('|') : '',
+          unit === 'files' ? String(c.files) : 'row groups', share(c.statistics[pick], total), share(c.pageIndex[pick], total),
+          share(c.dictionaryOnly[pick], total), share(c.bloomFilter[pick], total)])
       }
     }
     out.write(`${input}: ${report.files} files${report.filesWithError ? `, ${report.filesWithError} unreadable` : ''}; ` +
       `a file counts when every row group has the index\n${formatTable(rows, 'llrrrrr').replace(/^/gm, '  ')}\n` +
       `${costLine(report.stats)}\n`)
   }
-  for (const e of report.errors) process.stderr.write(redactSecrets(`parquet-bloom: ${e.error.message.includes(e.path) ? '' : `${e.path}: `}${e.error.message}\n`))
+  for (const e of report.errors) {
+    process.stderr.write(redactSecrets(`parquet-bloom: ${e.error.message.includes(e.path) ? '' : `${e.path}: `}${e.error.message}\n`))
+  }
   return report.filesWithError ? 2 : 0
 }
 
 /** A table's metadata, for people: what was read and per column what it can rule out without reads. */
 function tableText(input, t) {
   const at = t.format === 'iceberg' ? `snapshot ${t.snapshot ?? 'none'} of ${t.snapshots.length}` : `version ${t.version}`
-  const deletes = Object.entries(t.filesWithDeletes).filter(([, n]) => n).map(([k, n]) => `${n} with ${k === 'dv' ? 'deletion vectors' : `${k} deletes`}`)
+  const deletes = Object.entries(t.filesWithDeletes).filter(([, n]) => n).map(([k, n]) =>
+    `${n} with ${k === 'dv' ? 'deletion vectors' : `${k} deletes`}`)
   const rows = [['column', 'type', 'files with bounds', 'null counts', 'NaN counts', 'partitioned by']]
-  for (const c of t.columns) rows.push([c.column, c.type, `${c.bounds}/${c.files}`, `${c.nullCounts}/${c.files}`, `${c.nanCounts}/${c.files}`, c.partitions.join(', ') || '-'])
-  const snapshots = t.format === 'iceberg' ? t.snapshots.map((s) => `  snapshot ${s.id} ${new Date(s.timestampMs).toISOString()} ${s.operation ?? ''}${s.id === t.snapshot ? ' (read)' : ''}\n`).join('') : ''
-  return `${input}: ${t.format} table (writer ${t.writer}), ${at}: ${t.files} live files${deletes.length ? ` (${deletes.join(', ')})` : ''}\n${snapshots}` +
+  for (const c of t.columns) rows.push([c.column, c.type, `${c.bounds}/${c.files}`, `${c.nullCounts}/${c.files}`,
+    `${c.nanCounts}/${c.files}`, c.partitions.join(', ') || '-'])
+  const snapshots = t.format === 'iceberg'
+    ? t.snapshots.map((s) =>
+      `  snapshot ${s.id} ${new Date(s.timestampMs).toISOString()} ${s.operation ?? ''}${s.id === t.snapshot ? ' (read)' : ''}\n`).join('')
+    : ''
+  return `${input}: ${t.format} table (writer ${t.writer}), ${at}: ${t.files} ` +
+    `live files${deletes.length ? ` (${deletes.join(', ')})` : ''}\n${snapshots}` +
     `what the table's metadata can rule out without reading a file:\n${formatTable(rows, 'llrrrl').replace(/^/gm, '  ')}\n`
 }
 
-/** @param {{ requests: number, bytes: number, rounds: number, ms: number, index?: { reads: number, heads: number, bytes: number } }} stats */
+/** @param {{ requests: number, bytes: number, rounds: number, ms: number, index?: { reads: number, heads:
+ * number, bytes: number } }} stats */
 function costLine({ requests, bytes, rounds, ms, index }) {
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
   // The sidecar index's share: its reads of the index file and its HEADs of the files (checking they are the ones it describes).
-  const ofIndex = index ? ` (the sidecar index: ${plural(index.reads, 'read')}, ${index.heads} HEAD${index.heads === 1 ? '' : 's'}, ${formatBytes(index.bytes)})` : ''
+  const ofIndex = index
+    ? ` (the sidecar index: ${plural(index.reads, 'read')}, ${index.heads} HEAD${index.heads === 1 ? '' : 's'}, ` +
+      `${formatBytes(index.bytes)})`
+    : ''
   return `${plural(requests, 'request')}${ofIndex}, ${formatBytes(bytes)} read, ${plural(rounds, 'round')}, ${Math.round(ms)} ms`
 }
 
@@ -187,7 +234,9 @@ function costLine({ requests, bytes, rounds, ms, index }) {
  * @param {string[]} inputs
  * @returns {Map<string, Promise<object>>}
  */
-export function probeFilesAsDataset(inputs, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, footerCache, decryption, fileConcurrency, index, indexStatuses }) {
+export function probeFilesAsDataset(inputs,
+  { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, footerCache, decryption,
+    fileConcurrency, index, indexStatuses }) {
   const started = performance.now()
   const settle = new Map()
   const entries = new Map(inputs.map((input) => [input, new Promise((resolve, reject) => settle.set(input, { resolve, reject }))]))
@@ -195,7 +244,8 @@ export function probeFilesAsDataset(inputs, { label, column, values, mode, stati
   const run = async () => {
     // Named files are files, not partitions: no key=value of their paths decides anything here.
     // A sidecar index (opened by the caller, who closes it) answers all of them in one call.
-    const dataset = await openDataset(inputs.map((input) => ({ path: input, location: input })), { footerCache, decryption, hivePartitioning: false, ...(index ? { index } : {}) })
+    const dataset = await openDataset(inputs.map((input) => ({ path: input, location: input })),
+      { footerCache, decryption, hivePartitioning: false, ...(index ? { index } : {}) })
     const options = { mode, statistics, dictionary, fileConcurrency, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}) }
     for await (const file of dataset.probeEach(column, values, options)) {
       const { resolve, reject } = settle.get(file.path)
@@ -211,7 +261,8 @@ export function probeFilesAsDataset(inputs, { label, column, values, mode, stati
           physicalType: file.physicalType,
           logicalType: file.logicalType,
           // A file the sidecar index ruled out for every value was not opened: no column type, no row groups.
-          typeLabel: file.column === undefined ? 'not opened: the sidecar index rules every value out' : describeColumnType(/** @type {any} */ (file)),
+          typeLabel: file.column === undefined ? 'not opened: the sidecar index rules ' +
+            'every value out' : describeColumnType(/** @type {any} */ (file)),
           rowGroups: file.rowGroups,
           stats: { requests: file.stats.requests, bytesFetched: file.stats.bytesFetched, ms: Math.round(performance.now() - started) },
           ...(file.confirm ? { confirm: file.confirm } : {}),

@@ -2,19 +2,23 @@
 // index did not describe some of its files — how many, and why, from the stable codes the dataset probe
 // gives per file (js/sidecar/sidecar-currency.js StaleReason) — and what `index build` recorded.
 
-const KIND_WORDS = { 'mtime': 'local modification times', 'etag': 'ETags', 'last-modified': 'Last-Modified dates', 'other': 'validators of another form', 'none': 'no validator' }
+const KIND_WORDS = { 'mtime': 'local modification times', 'etag': 'ETags', 'last-modified': 'Last-Modified dates',
+  'other': 'validators of another form', 'none': 'no validator' }
 const HTTP_KINDS = new Set(['etag', 'last-modified'])
 
 /** What to do about files not described, for one kind of mismatch of validators. */
 function kindHint(recorded, found) {
   if (recorded === 'mtime' && HTTP_KINDS.has(found)) {
-    return `the index records local modification times (it was built from local paths) and the files are served with ${KIND_WORDS[found]}, which never match them: build the index from the files' URLs`
+    return `the index records local modification times (it was built from local paths) and the files are ` +
+      `served with ${KIND_WORDS[found]}, which never match them: build the index from the files' URLs`
   }
   if (HTTP_KINDS.has(recorded) && found === 'mtime') {
-    return `the index records ${KIND_WORDS[recorded]} (it was built from URLs) and the files are read by local path: build the index from the local paths`
+    return `the index records ${KIND_WORDS[recorded]} (it was built from URLs) and the files are read by local path: build the index ` +
+      'from the local paths'
   }
   if (HTTP_KINDS.has(recorded) && (found === 'last-modified' || found === 'none')) {
-    return `the index records ${KIND_WORDS[recorded]} and the server now sends ${found === 'none' ? 'neither ETag nor Last-Modified' : 'only Last-Modified dates'}, which cannot show a file unchanged`
+    return `the index records ${KIND_WORDS[recorded]} and the server ` +
+      `now sends ${found === 'none' ? 'neither ETag nor Last-Modified' : 'only Last-Modified dates'}, which cannot show a file unchanged`
   }
   return `the index records ${KIND_WORDS[recorded] ?? recorded} and the files have ${KIND_WORDS[found] ?? found}`
 }
@@ -44,9 +48,12 @@ export function indexWarning(statuses) {
     if (s.reason === 'validator-kind-differs' && s.validators) hints.add(kindHint(s.validators.recorded, s.validators.found))
     else if (REASON_HINTS[s.reason]) hints.add(REASON_HINTS[s.reason])
   }
-  if (['missing-from-index', 'size-differs', 'validator-differs', 'file-gone'].some((r) => byReason.has(r))) hints.add('parquet-bloom index build --update brings the index up to date')
+  if (['missing-from-index', 'size-differs', 'validator-differs', 'file-gone'].some((r) => byReason.has(r))) {
+    hints.add('parquet-bloom index build --update brings the index up to date')
+  }
   const all = missed.length === asked.length
-  return `parquet-bloom: warning: the sidecar index did not describe ${all ? (asked.length === 1 ? 'the' : `any of the ${asked.length}`) : `${missed.length} of ${asked.length}`} file${asked.length === 1 ? '' : 's'}` +
+  const which = all ? (asked.length === 1 ? 'the' : `any of the ${asked.length}`) : `${missed.length} of ${asked.length}`
+  return `parquet-bloom: warning: the sidecar index did not describe ${which} file${asked.length === 1 ? '' : 's'}` +
     ` (probed without it): ${counts.join(', ')}${hints.size ? ` — ${[...hints].join('; ')}` : ''}`
 }
 
@@ -60,14 +67,17 @@ export function recordedValidatorLines(validators) {
   const lines = []
   for (const [kind, n] of Object.entries(validators)) {
     if (kind === 'mtime') {
-      lines.push(`recorded local modification times (mtime) for ${files(n)}: they match these files read by local path; served over HTTP, ` +
-        'a file\'s ETag or Last-Modified never matches an mtime, so a probe over HTTP would not use the index: for that, build it from the files\' URLs')
+      lines.push(`recorded local modification times (mtime) for ${files(n)}: they match these files read by local path; ` +
+        'served over HTTP, a file\'s ETag or Last-Modified never matches an mtime, so a probe over HTTP would not use the index: ' +
+        'for that, build it from the files\' URLs')
     } else if (kind === 'etag') {
       lines.push(`recorded strong ETags for ${files(n)}: they match these URLs while their server sends the same ETag`)
     } else if (kind === 'last-modified') {
-      lines.push(`recorded Last-Modified dates for ${files(n)} (their server sent no strong ETag): a rewrite of the same size within the same second would not be noticed`)
+      lines.push(`recorded Last-Modified dates for ${files(n)} (their server sent no strong ETag): a rewrite of the same size within the ` +
+        'same second would not be noticed')
     } else if (kind === 'none') {
-      lines.push(`recorded no validator for ${files(n)} (their server sent neither ETag nor Last-Modified): only their size tells a changed file apart`)
+      lines.push(`recorded no validator for ${files(n)} (their server sent neither ETag nor Last-Modified): only their size tells a ` +
+        'changed file apart')
     } else {
       lines.push(`recorded ${kind} validators for ${files(n)}`)
     }

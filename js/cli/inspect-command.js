@@ -37,7 +37,9 @@ export async function inspectFile(file, { label, signal }) {
   const rowGroups = metadata.rowGroups.map((rg) => ({
     index: rg.index,
     numRows: rg.numRows,
-    columns: rg.columns.map((c) => ({ path: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, indexes: c.indexes, bloom: null })),
+    columns: rg.columns.map((c) =>
+      ({ path: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, indexes: c.indexes,
+        bloom: null })),
   }))
   await file.forEachBloomFilter(undefined, (parts) => {
     const rg = metadata.rowGroups[parts.rowGroup]
@@ -82,7 +84,9 @@ function chunkReport(file, parts, { numRows, column, rules }) {
     const code = HEADER_PROBLEM_CODES[header.problem] ?? 'malformed-header'
     warnings.add(code, HEADER_MESSAGES[code] ?? errorText(parts.error, file.name) ?? `bloom filter header problem: ${header.problem}`)
   }
-  if (parts.error?.problem === 'inside-pages' || parts.error?.problem === 'foreign-field') warnings.add(parts.error.problem, errorText(parts.error, file.name))
+  if (parts.error?.problem === 'inside-pages' || parts.error?.problem === 'foreign-field') {
+    warnings.add(parts.error.problem, errorText(parts.error, file.name))
+  }
   if (parts.error !== undefined && warnings.list.length === 0) warnings.add('unreadable', errorText(parts.error, file.name))
   for (const rule of rules) warnings.add(rule.code, `${rule.message} (${rule.link})`)
   if (parts.bitset) addHealth(report, warnings, parts.bitset, numRows)

@@ -30,14 +30,17 @@ export function inspectText(report) {
       rows.push([
         String(rg.index), column.path, type, String(b.offset), b.length === null ? 'absent' : String(b.length),
         b.headerBytes === null ? '?' : String(b.headerBytes), b.numBytes === null ? '?' : formatBytes(b.numBytes),
-        b.fillRatio === null ? '-' : formatPercent(b.fillRatio), b.fillRatio === null ? '-' : `${b.warnings.some((w) => w.code === 'saturated') ? '≥' : ''}${formatCount(b.estimatedNdv)}`,
+        b.fillRatio === null ? '-' : formatPercent(b.fillRatio),
+          b.fillRatio === null ? '-' : `${b.warnings.some((w) => w.code === 'saturated') ? '≥' : ''}${formatCount(b.estimatedNdv)}`,
         b.fillRatio === null ? '-' : formatProbability(b.estimatedFpp), b.warnings.map((w) => w.code).join(',') || 'ok',
       ])
     }
   }
   lines.push(formatTable(rows, 'rllrrrrrrrl').replace(/^/gm, '  '))
   const chunks = groups * (report.rowGroups[0]?.columns.length ?? 0)
-  const io = report.stats ? `; ${report.stats.requests} request${report.stats.requests === 1 ? '' : 's'}, ${formatBytes(report.stats.bytesFetched)} read` : ''
+  const io = report.stats
+    ? `; ${report.stats.requests} request${report.stats.requests === 1 ? '' : 's'}, ${formatBytes(report.stats.bytesFetched)} read`
+    : ''
   lines.push(`  ${filters} of ${chunks} column chunks have a bloom filter (${formatBytes(filterBytes)} of bitsets)${io}`)
   for (const [code, { count, where, message }] of byCode) {
     lines.push(`  ${code} (${count} chunk${count === 1 ? '' : 's'}), e.g. ${where}: ${message}`)

@@ -50,8 +50,12 @@ function readKeyFile(file) {
   }
   const ok = parsed && typeof parsed === 'object' &&
     ['footerKey', 'aadPrefix'].every((k) => parsed[k] === undefined || typeof parsed[k] === 'string') &&
-    (parsed.columnKeys === undefined || (typeof parsed.columnKeys === 'object' && Object.values(parsed.columnKeys).every((v) => typeof v === 'string')))
-  if (!ok) throw new UsageError(`--key-file ${file}: expected { "footerKey": "…", "columnKeys": { "path": "…" }, "aadPrefix": "…" } with string values`)
+    (parsed.columnKeys === undefined ||
+      (typeof parsed.columnKeys === 'object' && Object.values(parsed.columnKeys).every((v) => typeof v === 'string')))
+  if (!ok) {
+    throw new UsageError(`--key-file ${file}: expected { "footerKey": "…", "columnKeys": { "path": "…" }, "aadPrefix": "…" } with ` +
+      'string values')
+  }
   return parsed
 }
 

@@ -15,7 +15,8 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
 export function planText(plan, label = (name) => name) {
   const { stats } = plan
   const lines = [`read plan: ${plural(stats.requests, 'request')}, ${formatBytes(stats.bytesFetched)}, ${plural(stats.rounds, 'round')}` +
-    `${stats.retries ? `, ${plural(stats.retries, 'retry')}`.replace('retrys', 'retries') : ''}${stats.heads ? `, ${stats.heads} HEAD${stats.heads === 1 ? '' : 's'}` : ''}`]
+    `${stats.retries ? `, ${plural(stats.retries, 'retry')}`.replace('retrys', 'retries') : ''}` +
+    `${stats.heads ? `, ${stats.heads} HEAD${stats.heads === 1 ? '' : 's'}` : ''}`]
   const byRound = new Map()
   for (const r of plan.requests) {
     if (!byRound.has(r.round)) byRound.set(r.round, [])
@@ -29,12 +30,14 @@ export function planText(plan, label = (name) => name) {
     for (const r of listed.slice(0, LISTED_PER_ROUND)) {
       const range = r.offset === null ? 'HEAD' : r.length === null ? 'whole' : `bytes ${r.offset}-${r.offset + r.length - 1}`
       const what = r.purposes ? r.purposes.join('+') : r.purpose
-      lines.push(`    ${what.padEnd(14)} ${label(plan.files[r.file])}  ${range}  ${formatBytes(r.bytes)}  +${r.startMs.toFixed(1)} ms, ${r.ms.toFixed(1)} ms` +
+      lines.push(`    ${what.padEnd(14)} ${label(plan.files[r.file])}  ${range}  ${formatBytes(r.bytes)}  ` +
+        `+${r.startMs.toFixed(1)} ms, ${r.ms.toFixed(1)} ms` +
         `${r.retry ? '  (retry)' : ''}${r.failed ? '  (failed)' : ''}`)
     }
     const more = round.requests - Math.min(listed.length, LISTED_PER_ROUND)
     if (more > 0) lines.push(`    … ${plural(more, 'more request')}`)
   }
-  if (plan.listed.omitted) lines.push(`  (${plan.listed.omitted} requests past the first ${plan.listed.maxRequests} are counted, not listed)`)
+  if (plan.listed.omitted) lines.push(`  (${plan.listed.omitted} requests past the first ${plan.listed.maxRequests} are counted, ` +
+    'not listed)')
   return lines
 }

@@ -18,7 +18,8 @@ export async function loadValues(options) {
       content = name === '-' ? await readStdin() : await readFile(name, 'utf8')
     } catch (cause) {
       const code = cause?.code === 'ENOENT' ? ErrorCode.FILE_NOT_FOUND : ErrorCode.IO
-      throw new ParquetBloomError(code, `--values-file ${name}: ${cause?.code === 'ENOENT' ? 'file not found' : cause?.message ?? cause}`, { cause })
+      throw new ParquetBloomError(code, `--values-file ${name}: ${cause?.code === 'ENOENT' ? 'file not found' : cause?.message ?? cause}`,
+        { cause })
     }
     const lines = content.split(/\r?\n/)
     if (lines.at(-1) === '') lines.pop()
@@ -45,8 +46,11 @@ async function readStdin() {
  * Probes one opened file. Returns the JSON shape of one entry of `files`.
  * @param {import('../parquet-file.js').ParquetFile} file
  */
-export async function probeFile(file, { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, started, explain }) {
-  const result = await file.probe(column, values, { mode, statistics, dictionary, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}), ...(explain ? { plan: true } : {}) })
+export async function probeFile(file,
+  { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, started, explain }) {
+  const result = await file.probe(column, values,
+    { mode, statistics, dictionary, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}),
+      ...(explain ? { plan: true } : {}) })
   const { requests, bytesFetched } = file.stats
   return {
     file: label,
@@ -67,8 +71,10 @@ export function probeText(entry) {
   const labelWidth = String(Math.max(0, entry.rowGroups.length - 1)).length
   const rowsWidth = Math.max(0, ...entry.rowGroups.map((rg) => String(rg.numRows).length))
   for (const rg of entry.rowGroups) {
-    const verdicts = rg.results.map((r) => `${showValue(r.value)}: ${r.verdict} (${r.verdict === 'unknown' ? r.reason : SOURCE_LABEL[r.source] ?? r.reason})`)
-    lines.push(`  row group ${String(rg.index).padStart(labelWidth)}  ${String(rg.numRows).padStart(rowsWidth)} rows  ${verdicts.join('  ')}`)
+    const verdicts = rg.results.map((r) =>
+      `${showValue(r.value)}: ${r.verdict} (${r.verdict === 'unknown' ? r.reason : SOURCE_LABEL[r.source] ?? r.reason})`)
+    lines.push(`  row group ${String(rg.index).padStart(labelWidth)}  ${String(rg.numRows).padStart(rowsWidth)} rows  ` +
+      `${verdicts.join('  ')}`)
     for (const r of rg.results) {
       if (r.rows?.length) lines.push(`    ${showValue(r.value)} in rows ${r.rows.join(', ')}${r.rowsTruncated ? ', … (--max-rows)' : ''}`)
       r.values?.forEach((row, i) => lines.push(`      row ${r.rows[i]}: ${JSON.stringify(jsonSafe(row))}`))
@@ -85,9 +91,11 @@ export function probeText(entry) {
 }
 
 // How a verdict's deciding index is shown on a row group's line.
-const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom', 'data-pages': 'pages', 'value': 'value' }
+const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom',
+  'data-pages': 'pages', 'value': 'value' }
 // ... and in the summary.
-const SOURCE_PHRASE = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'data-pages': 'data pages', 'value': 'the value itself' }
+const SOURCE_PHRASE = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries',
+  'bloom-filter': 'bloom filters', 'data-pages': 'data pages', 'value': 'the value itself' }
 
 /** Per value: in how many row groups and files it may be, over every file probed successfully. */
 export class ProbeSummary {
@@ -139,7 +147,8 @@ export class ProbeSummary {
         .map(([source, n]) => `${n} by ${SOURCE_PHRASE[source] ?? source}`)
       const present = this.presentGroups[i] ? ` (present in ${this.presentGroups[i]})` : ''
       return `${showValue(value)}: maybe in ${this.maybeGroups[i]} of ${groups(this.rowGroups)}${present}${unknown} ` +
-        `(${this.maybeFiles[i]} of ${this.files} file${this.files === 1 ? '' : 's'})${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`
+        `(${this.maybeFiles[i]} of ${this.files} file${this.files === 1 ? '' : 's'})` +
+        `${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`
     })
     const failed = failedFiles ? `; ${failedFiles} file${failedFiles === 1 ? '' : 's'} failed` : ''
     const io = `${this.requests} request${this.requests === 1 ? '' : 's'}, ${formatBytes(this.bytesFetched)} read${failed}`

@@ -5,7 +5,8 @@
 /**
  * @template T
  * @param {string[]} files
- * @param {{ concurrency: number, job: (file: string) => Promise<T>, report: (file: string, outcome: { value?: T, error?: unknown }) => void,
+ * @param {{ concurrency: number, job: (file: string) => Promise<T>, report: (file: string, outcome: { value?:
+ * T, error?: unknown }) => void,
  *   progress?: Progress }} options
  */
 export async function runFiles(files, { concurrency, job, report, progress }) {

@@ -13,23 +13,28 @@ const HAS = {
 }
 
 export class CoverageTally {
-  /** @type {Map<string, { physicalTypes: Set<string>, files: number, rowGroups: number, counts: Record<string, { files: number, rowGroups: number }> }>} */
+  /** @type {Map<string, { physicalTypes: Set<string>, files: number, rowGroups: number, counts: Record<string, { files:
+   * number, rowGroups: number }> }>} */
   #columns = new Map()
 
-  /** @param {{ rowGroups: Array<{ columns: Array<{ path: string, physicalType: string, indexes: any }> }> }} metadata one file's (ParquetFile.metadata) */
+  /** @param {{ rowGroups: Array<{ columns: Array<{ path: string, physicalType: string, indexes: any }> }> }} metadata one
+   * file's (ParquetFile.metadata) */
   add(metadata) {
     const perColumn = new Map()
     for (const group of metadata.rowGroups) {
       for (const chunk of group.columns) {
         let seen = perColumn.get(chunk.path)
-        if (!seen) perColumn.set(chunk.path, (seen = { physicalType: chunk.physicalType, rowGroups: 0, has: Object.fromEntries(KINDS.map((k) => [k, 0])) }))
+        if (!seen) perColumn.set(chunk.path,
+          (seen = { physicalType: chunk.physicalType, rowGroups: 0, has: Object.fromEntries(KINDS.map((k) => [k, 0])) }))
         seen.rowGroups++
         for (const kind of KINDS) if (HAS[kind](chunk.indexes)) seen.has[kind]++
       }
     }
     for (const [path, seen] of perColumn) {
       let column = this.#columns.get(path)
-      if (!column) this.#columns.set(path, (column = { physicalTypes: new Set(), files: 0, rowGroups: 0, counts: Object.fromEntries(KINDS.map((k) => [k, { files: 0, rowGroups: 0 }])) }))
+      if (!column) this.#columns.set(path,
+        (column = { physicalTypes: new Set(), files: 0, rowGroups: 0,
+          counts: Object.fromEntries(KINDS.map((k) => [k, { files: 0, rowGroups: 0 }])) }))
       column.physicalTypes.add(seen.physicalType)
       column.files++
       column.rowGroups += seen.rowGroups
@@ -43,6 +48,7 @@ export class CoverageTally {
 
   /** Per column (in first-seen order): files and row groups holding it, and per kind how many of them have it. */
   result() {
-    return [...this.#columns].map(([column, c]) => ({ column, physicalTypes: [...c.physicalTypes], files: c.files, rowGroups: c.rowGroups, ...c.counts }))
+    return [...this.#columns].map(([column, c]) =>
+      ({ column, physicalTypes: [...c.physicalTypes], files: c.files, rowGroups: c.rowGroups, ...c.counts }))
   }
 }

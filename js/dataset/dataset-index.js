@@ -34,7 +34,8 @@ export class DatasetIndex {
         if (given.stats) this.#counted = { heads: 0, ...given.stats }
         return { index: given, module, owned: false }
       }
-      return { index: await module.openSidecarIndex(given, { ...this.#options, ...(ledger ? { ioLedger: ledger, ioGroup: 'index' } : {}) }), module, owned: true }
+      return { index: await module.openSidecarIndex(given, { ...this.#options, ...(ledger ? { ioLedger: ledger, ioGroup: 'index' } : {}) }),
+        module, owned: true }
     })
     return this.#opened
   }
@@ -58,7 +59,8 @@ export class DatasetIndex {
     const answers = new Map()
     const described = new Map()
     if (values.length) {
-      for (const f of files) if (typeof locationOf(f) !== 'string') described.set(f, { described: false, reason: 'no-path', detail: 'the file has no path or URL for the index to look up' })
+      for (const f of files) if (typeof locationOf(f) !== 'string') described.set(f,
+        { described: false, reason: 'no-path', detail: 'the file has no path or URL for the index to look up' })
     }
     if (asked.length && values.length) {
       const result = await index.probe(column, values, { files: asked.map(specOf), signal, ioLedger: ledger })
@@ -69,12 +71,14 @@ export class DatasetIndex {
           return
         }
         // An index of another version may give no reason: it did not describe the file all the same.
-        described.set(asked[i], { described: false, reason: entry.reason ?? 'not-described', detail: entry.detail ?? 'the sidecar index does not describe this file as it is',
+        described.set(asked[i], { described: false, reason: entry.reason ?? 'not-described', detail: entry.detail ??
+          'the sidecar index does not describe this file as it is',
           ...(entry.validators ? { validators: entry.validators } : {}) })
       })
     }
     const now = { heads: 0, ...(index.stats ?? { requests: 0, bytesFetched: 0, rounds: 0 }) }
-    const counted = { requests: now.requests - this.#counted.requests, heads: now.heads - this.#counted.heads, bytesFetched: now.bytesFetched - this.#counted.bytesFetched,
+    const counted = { requests: now.requests - this.#counted.requests, heads: now.heads - this.#counted.heads,
+      bytesFetched: now.bytesFetched - this.#counted.bytesFetched,
       rounds: now.rounds - this.#counted.rounds, retries: 0 }
     this.#counted = now
     const measured = ledger?.groupStats('index')
@@ -102,7 +106,9 @@ export class DatasetIndex {
 function specOf(file) {
   const { size, etag } = file.descriptor
   const path = locationOf(file)
-  if (Number.isSafeInteger(size) && typeof etag === 'string' && etag !== '' && !etag.startsWith('W/')) return { path, size, validator: `etag:${etag}` }
+  if (Number.isSafeInteger(size) && typeof etag === 'string' && etag !== '' && !etag.startsWith('W/')) {
+    return { path, size, validator: `etag:${etag}` }
+  }
   return { path }
 }
 

@@ -34,7 +34,8 @@ export const IO_LEDGER = Symbol('ioLedger')
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
 // (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
-const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, IO_LEDGER, 'partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
+const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, IO_LEDGER, 'partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where',
+  'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
@@ -59,7 +60,8 @@ export class ParquetDataset {
   #options
   #footerCache
   #link = new LinkModel()
-  /** @type {Promise<import('./dataset-index.js').DatasetIndex> | undefined} the sidecar index of options.index, loaded at the first probe */
+  /** @type {Promise<import('./dataset-index.js').DatasetIndex> | undefined} the sidecar index of
+   * options.index, loaded at the first probe */
   #index
 
   constructor(descriptors, options) {
@@ -167,20 +169,27 @@ export class ParquetDataset {
     }
     // A probe's prefilter adds to the dataset's (a table's pruning, say) rather than replacing it.
     settings.prefilter = bothPrefilters(this.#options.prefilter, options.prefilter)
-    if (settings.rowGroups !== undefined) throw invalidArgument('rowGroups names row groups of one file; a dataset probe takes every row group')
+    if (settings.rowGroups !== undefined) {
+      throw invalidArgument('rowGroups names row groups of one file; a dataset probe takes every row group')
+    }
     const confirm = confirmOptions(settings)
     const limit = settings.limit
-    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) throw invalidArgument(`limit must be an integer >= 1, got ${limit}`)
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
+      throw invalidArgument(`limit must be an integer >= 1, got ${limit}`)
+    }
     // Rows are found by reading the data pages: a limit without them would never stop anything.
     if (limit !== undefined && !confirm) throw invalidArgument('limit counts the rows found: it needs confirm: true')
     const only = settings[PROBE_ONLY]
-    const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard) && (!only || only.has(file.path)))
+    const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard) &&
+      (!only || only.has(file.path)))
     const where = whereConditions(settings.where, this.partitionTypes)
-    const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link,
+    const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS),
+      { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link,
       ledger: settings[IO_LEDGER] })
     const ledger = session.ledger
     // The plan is the dataset's (its ledger records every file's requests): no file makes one of its own.
-    const probeOptions = { ...omit(settings, [...DATASET_OPTIONS, 'plan']), concurrency: session.window, confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
+    const probeOptions = { ...omit(settings, [...DATASET_OPTIONS, 'plan']), concurrency: session.window,
+      confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
     // The sidecar answers every selected file in one call (one wave of block reads), while footers are read;
@@ -200,10 +209,13 @@ export class ParquetDataset {
       /** @type {Record<string, any>} */
       const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: ioStats() }
       if (where && !where(file.raw)) {
-        return { ...base, skipped: 'where', values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where', 'the file\'s partitions fall outside `where`: none of its rows are asked about')) }
+        return { ...base, skipped: 'where',
+          values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where',
+            'the file\'s partitions fall outside `where`: none of its rows are asked about')) }
       }
       if (limit !== undefined && rowsFound >= limit) {
-        return { ...base, skipped: 'limit', values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', `not probed: ${limit} rows were found in other files`)) }
+        return { ...base, skipped: 'limit',
+          values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', `not probed: ${limit} rows were found in other files`)) }
       }
       const decided = await this.#decideWithoutReading(file, columnName, list, settings.prefilter)
       const { opened: sidecar, answers, described } = (await fromIndex) ?? {}
@@ -212,7 +224,13 @@ export class ParquetDataset {
       const status = described?.get(file)
       if (status) base.index = status
       // A value the sidecar rules out in every row group needs no read of this file.
-      if (indexed) list.forEach((v, k) => { decided[k] ??= indexed.rowGroups.length && indexed.rowGroups.every((g) => g.results[k].verdict === 'absent') ? rollUpValue(indexed.rowGroups, k, v) : null })
+      if (indexed) {
+        list.forEach((v, k) => {
+          decided[k] ??= indexed.rowGroups.length && indexed.rowGroups.every((g) => g.results[k].verdict === 'absent')
+            ? rollUpValue(indexed.rowGroups, k, v)
+            : null
+        })
+      }
       const open = list.map((_, k) => k).filter((k) => !decided[k])
       if (open.length === 0) return { ...base, values: decided }
       let parquet
@@ -231,22 +249,26 @@ export class ParquetDataset {
           } catch (error) {
             if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
             const detail = error.message // names the file's columns
-            return { ...base, stats: statsOf(opened), values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
+            return { ...base, stats: statsOf(opened),
+              values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
           }
           if (indexed) sidecar?.sharpen(probed.rowGroups, indexed.rowGroups, asked)
           const at = new Map(asked.map((k, j) => [k, j]))
-          const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
+          const rowGroups = probed.rowGroups.map((g) =>
+            ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
           const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
           for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
           const { typeLength } = opened.column(fileColumn)
-          return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType, ...(typeLength !== undefined ? { typeLength } : {}),
+          return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType,
+            ...(typeLength !== undefined ? { typeLength } : {}),
             rowGroups, values: fileValues, stats: statsOf(opened), ...(probed.confirm ? { confirm: probed.confirm } : {}) }
         }, chain)
       } catch (error) {
         if (signal?.aborted) throw error
         const data = errorData(error)
         return { ...base, error: data, stats: parquet ? statsOf(parquet) : base.stats,
-          values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }
+          values: list.map((v, k) => decided[k] ??
+            valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }
       }
     }
 
@@ -272,7 +294,8 @@ export class ParquetDataset {
     const settings = { ...this.#options, ...options }
     throwIfAborted(settings.signal)
     const selected = this.#files.filter((file) => inShard(file.path, settings.shard))
-    const session = new FileSession(selected, omit(settings, DATASET_OPTIONS), { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
+    const session = new FileSession(selected, omit(settings, DATASET_OPTIONS),
+      { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
     const tally = new CoverageTally()
     const errors = []
     const inspectOne = async (file, chain) => {
@@ -302,7 +325,8 @@ export class ParquetDataset {
       const shown = raw === null ? 'null (the default partition)' : JSON.stringify(raw)
       values.forEach((v, k) => {
         decided[k] = partitionMayEqual(raw, v)
-          ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match', `the file's partition ${columnName} is ${shown}; its rows were not read`)
+          ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match',
+            `the file's partition ${columnName} is ${shown}; its rows were not read`)
           : valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`)
       })
       return decided
@@ -310,11 +334,14 @@ export class ParquetDataset {
     if (!prefilter) return decided
     const answers = await prefilter(this.#fileView(file), columnName, values)
     if (answers === null || answers === undefined) return decided
-    if (!Array.isArray(answers) || answers.length !== values.length) throw invalidArgument(`prefilter must return null or an array of ${values.length} entries for ${file.path}`)
+    if (!Array.isArray(answers) || answers.length !== values.length) {
+      throw invalidArgument(`prefilter must return null or an array of ${values.length} entries for ${file.path}`)
+    }
     answers.forEach((a, k) => {
       if (a === null || a === undefined) return
       if ((a.verdict !== 'absent' && a.verdict !== 'maybe') || typeof a.source !== 'string' || typeof a.reason !== 'string') {
-        throw invalidArgument(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent' | 'maybe', source, reason, detail }`)
+        throw invalidArgument(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent' | 'maybe', source, ` +
+          'reason, detail }')
       }
       decided[k] = valueResult(values[k], a.verdict, a.source, a.reason, String(a.detail ?? ''))
     })
@@ -329,7 +356,8 @@ export class ParquetDataset {
   #sidecar() {
     const given = this.#options.index
     if (given === undefined || given === null) return undefined
-    this.#index ??= import('./dataset-index.js').then((m) => new m.DatasetIndex(given, omit(this.#options, [...DATASET_OPTIONS, 'footerCache'])))
+    this.#index ??= import('./dataset-index.js').then((m) =>
+      new m.DatasetIndex(given, omit(this.#options, [...DATASET_OPTIONS, 'footerCache'])))
     return this.#index
   }
 
@@ -363,7 +391,8 @@ export function mergeShardResults(results) {
   return {
     files,
     totals: totalsOf(files),
-    stats: { ...io, bytes: io.bytesFetched, window: max('window'), filesOpened: sum('filesOpened'), footersFromCache: sum('footersFromCache'), ms: max('ms'),
+    stats: { ...io, bytes: io.bytesFetched, window: max('window'), filesOpened: sum('filesOpened'),
+      footersFromCache: sum('footersFromCache'), ms: max('ms'),
       ...(index ? { index } : {}) },
   }
 }
@@ -376,7 +405,8 @@ export function mergeShardResults(results) {
 function totalsOf(files) {
   /** @type {Record<string, any>} */
   const totals = { files: files.length, filesOpened: 0, filesWithError: 0, filesSkipped: 0, rowGroups: 0,
-    verdicts: { absent: 0, maybe: 0, present: 0, unknown: 0 }, ruledOut: /** @type {Record<string, { files: number, rowGroups: number }>} */ ({}) }
+    verdicts: { absent: 0, maybe: 0, present: 0, unknown: 0 },
+      ruledOut: /** @type {Record<string, { files: number, rowGroups: number }>} */ ({}) }
   const credit = (source) => (totals.ruledOut[source ?? 'none'] ??= { files: 0, rowGroups: 0 })
   for (const f of files) {
     if (f.index) {
@@ -406,7 +436,10 @@ function whereConditions(where, types) {
   if (typeof where !== 'object') throw invalidArgument('where must be an object { partitionKey: value | [values] }')
   /** @type {Array<[string, unknown[]]>} */
   const entries = Object.entries(where).map(([key, wanted]) => {
-    if (!(key in types)) throw invalidArgument(`where: ${JSON.stringify(key)} is not a partition key of the dataset (keys: ${Object.keys(types).join(', ') || 'none'})`)
+    if (!(key in types)) {
+      throw invalidArgument(`where: ${JSON.stringify(key)} is not a partition key of the ` +
+        `dataset (keys: ${Object.keys(types).join(', ') || 'none'})`)
+    }
     return /** @type {[string, unknown[]]} */ ([key, Array.isArray(wanted) ? wanted : [wanted]])
   })
   return (raw) => entries.every(([key, wanted]) => !(key in raw) || wanted.some((v) => partitionMayEqual(raw[key], v)))

@@ -60,7 +60,8 @@ function decode(text) {
 export function inferPartitionTypes(rawPartitions, partitioning = {}) {
   for (const [key, type] of Object.entries(partitioning)) {
     if (!PARTITION_TYPES.includes(String(type).toUpperCase())) {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `partitioning.${key}: type must be one of ${PARTITION_TYPES.join(', ')}, got ${JSON.stringify(type)}`)
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+        `partitioning.${key}: type must be one of ${PARTITION_TYPES.join(', ')}, got ${JSON.stringify(type)}`)
     }
   }
   const values = new Map()

@@ -29,7 +29,8 @@ export async function listDataset(source, options = {}) {
     if (seen.has(file.path)) throw invalidArgument(`the dataset names ${JSON.stringify(file.path)} twice`)
     seen.add(file.path)
   }
-  return { files: listed ? files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) : files, fetch, ...(listing ? { listing } : {}) }
+  const ordered = listed ? files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) : files
+  return { files: ordered, fetch, ...(listing ? { listing } : {}) }
 }
 
 /**
@@ -42,7 +43,8 @@ async function listUnsorted(source, options) {
   if (typeof source !== 'string') return { files: [descriptor(source, 0)] }
   if (/^s3:\/\//i.test(source)) {
     const { listS3, s3FetchFor } = await import('../sources/s3-listing.js').catch((cause) => {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `listing ${source} needs js/sources/s3-listing.js, which could not be loaded (${cause?.message ?? cause})`, { cause })
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+        `listing ${source} needs js/sources/s3-listing.js, which could not be loaded (${cause?.message ?? cause})`, { cause })
     })
     const listing = ioStats()
     const listed = await listS3(source, { ...options, fetch: countedFetch(options.fetch, listing) })
@@ -61,7 +63,9 @@ async function listUnsorted(source, options) {
 function descriptor(item, index) {
   if (item && typeof item === 'object' && 'location' in item && 'path' in item) {
     if (typeof item.path !== 'string' || item.path === '') throw invalidArgument(`file ${index}: path must be a non-empty string`)
-    if (item.size !== undefined && !(Number.isSafeInteger(item.size) && item.size >= 0)) throw invalidArgument(`${item.path}: size must be a non-negative integer`)
+    if (item.size !== undefined && !(Number.isSafeInteger(item.size) && item.size >= 0)) {
+      throw invalidArgument(`${item.path}: size must be a non-negative integer`)
+    }
     if (item.etag !== undefined && typeof item.etag !== 'string') throw invalidArgument(`${item.path}: etag must be a string`)
     return { ...item }
   }
@@ -71,7 +75,10 @@ function descriptor(item, index) {
 function sourcePath(item, index) {
   if (typeof item === 'string') return /^(https?|file):\/\//i.test(item) ? new URL(item).pathname.replace(/^\//, '') || item : item
   if (item instanceof URL) return item.pathname.replace(/^\//, '') || item.href
-  if (typeof Blob === 'function' && item instanceof Blob && typeof (/** @type {any} */ (item).name) === 'string' && /** @type {any} */ (item).name) return /** @type {any} */ (item).name
+  if (typeof Blob === 'function' && item instanceof Blob && typeof (/** @type {any} */ (item).name) === 'string' &&
+    /** @type {any} */ (item).name) {
+    return /** @type {any} */ (item).name
+  }
   return `#${index}`
 }
 

@@ -15,7 +15,8 @@ export function rollUpValue(rowGroups, k, value) {
   const present = results.filter((r) => r.verdict === 'present')
   if (present.length) {
     const rows = present.flatMap((r) => r.rows ?? [])
-    const out = valueResult(value, 'present', present[0].source, present[0].reason, `${present.length} of ${results.length} row groups hold it`)
+    const out = valueResult(value, 'present', present[0].source, present[0].reason,
+      `${present.length} of ${results.length} row groups hold it`)
     if (present.some((r) => r.rows)) out.rows = rows
     if (present.some((r) => r.rowsTruncated)) out.rowsTruncated = true
     return out
@@ -23,12 +24,14 @@ export function rollUpValue(rowGroups, k, value) {
   const maybe = results.find((r) => r.verdict === 'maybe')
   if (maybe) {
     const count = results.filter((r) => r.verdict === 'maybe').length
-    return valueResult(value, 'maybe', maybe.source, maybe.reason, `${count} of ${results.length} row groups may hold it; the first: ${maybe.detail}`)
+    return valueResult(value, 'maybe', maybe.source, maybe.reason,
+      `${count} of ${results.length} row groups may hold it; the first: ${maybe.detail}`)
   }
   const unknown = results.find((r) => r.verdict === 'unknown')
   if (unknown) {
     const count = results.filter((r) => r.verdict === 'unknown').length
-    return valueResult(value, 'unknown', unknown.source, unknown.reason, `${count} of ${results.length} row groups could not answer; the first: ${unknown.detail}`)
+    return valueResult(value, 'unknown', unknown.source, unknown.reason,
+      `${count} of ${results.length} row groups could not answer; the first: ${unknown.detail}`)
   }
   // Every row group ruled it out: credit the index that ruled out the most of them.
   const bySource = new Map()
@@ -38,6 +41,7 @@ export function rollUpValue(rowGroups, k, value) {
   }
   const [top] = [...bySource.entries()].sort((a, b) => b[1] - a[1])[0]
   const [source, reason] = top.split('\u0000')
-  const detail = `all ${results.length} row groups ruled it out (${[...bySource.entries()].map(([key, n]) => `${key.split('\u0000')[0]}: ${n}`).join(', ')})`
+  const detail = `all ${results.length} row groups ` +
+    `ruled it out (${[...bySource.entries()].map(([key, n]) => `${key.split('\u0000')[0]}: ${n}`).join(', ')})`
   return valueResult(value, 'absent', source, reason, detail)
 }

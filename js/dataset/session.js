@@ -17,7 +17,8 @@ export class FileSession {
   /**
    * @param {Array<{ descriptor: { location: any, size?: number, etag?: string } }>} files the files this pass may open
    * @param {Record<string, any>} openOptions openParquet's options (concurrency: the window, when given)
-   * @param {{ footerCache: import('../footer/footer-cache.js').FooterCache, fileConcurrency?: number, link?: LinkModel, ledger?: IoLedger }} settings
+   * @param {{ footerCache: import('../footer/footer-cache.js').FooterCache, fileConcurrency?: number, link?:
+   * LinkModel, ledger?: IoLedger }} settings
    *   link: the dataset's model of its link (RTT, bandwidth), kept across passes; ledger: the pass's (a table's probe shares its own)
    */
   constructor(files, openOptions, { footerCache, fileConcurrency, link, ledger }) {
@@ -38,7 +39,8 @@ export class FileSession {
     // request each where they can (their reads joined across cheap gaps), not one per filter part.
     const windowShare = () => Math.max(1, Math.floor(this.window / Math.max(1, this.#open)))
     const { plan: _plan, ...forFiles } = openOptions
-    this.#openOptions = { ...forFiles, concurrency: this.window, footerCache, link: link ?? new LinkModel(), windowShare, ioLedger: this.ledger }
+    this.#openOptions = { ...forFiles, concurrency: this.window, footerCache, link: link ?? new LinkModel(), windowShare,
+      ioLedger: this.ledger }
     this.signal = openOptions.signal
     this.progress = { filesDone: 0, filesFailed: 0, filesTotal: 0 }
     this.filesOpened = 0

@@ -40,13 +40,15 @@ export class AsyncBufferSource extends SourceBase {
     } else if (ArrayBuffer.isView(result)) {
       bytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength)
     } else {
-      throw invalidArgument(`${this.name}: slice(${offset}, ${offset + length}) returned ${describeValue(result)}; an AsyncBuffer must return an ArrayBuffer`,
+      throw invalidArgument(`${this.name}: slice(${offset}, ${offset + length}) returned ${describeValue(result)}; an AsyncBuffer must ` +
+        'return an ArrayBuffer',
         { source: this.name, offset })
     }
     this.stats.bytesFetched += bytes.length
     if (bytes.length !== length) {
       throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-        `${this.name}: slice(${offset}, ${offset + length}) returned ${bytes.length} bytes, ${length} expected`, { source: this.name, offset })
+        `${this.name}: slice(${offset}, ${offset + length}) returned ${bytes.length} bytes, ${length} expected`,
+          { source: this.name, offset })
     }
     return bytes
   }

@@ -21,7 +21,8 @@ export class BlobSource extends SourceBase {
     this.stats.bytesFetched += buffer.byteLength
     if (buffer.byteLength !== length) {
       throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-        `${this.name} gave ${buffer.byteLength} bytes for bytes ${offset}-${offset + length - 1} (${length} expected); the blob changed or is unreadable`,
+        `${this.name} gave ${buffer.byteLength} bytes for bytes ${offset}-${offset + length - 1} (${length} expected); the blob changed ` +
+          'or is unreadable',
         { source: this.name, offset })
     }
     return new Uint8Array(buffer)
@@ -29,7 +30,8 @@ export class BlobSource extends SourceBase {
 
   _ioError(cause, what) {
     // A File whose underlying disk file changed or vanished after it was picked rejects with NotReadableError.
-    return new ParquetBloomError(ErrorCode.IO, `${what} failed: ${cause?.name && cause.name !== 'Error' ? `${cause.name}: ` : ''}${cause?.message ?? cause}`,
+    return new ParquetBloomError(ErrorCode.IO,
+      `${what} failed: ${cause?.name && cause.name !== 'Error' ? `${cause.name}: ` : ''}${cause?.message ?? cause}`,
       { cause, source: this.name })
   }
 

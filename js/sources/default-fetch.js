@@ -13,9 +13,11 @@ const overNodePool = new WeakSet()
 /** @returns {typeof fetch} */
 export function defaultFetch() {
   if (isNodeItself()) {
-    const viaPool = /** @type {typeof fetch} */ (/** @type {unknown} */ ((/** @type {string} */ url, /** @type {RequestInit} */ init) => (loadedTransport
+    const viaPool = /** @type {typeof fetch} */ (/** @type {unknown} */ ((/** @type {string} */ url, /** @type {RequestInit} */ init) =>
+      (loadedTransport
       ? loadedTransport.nodeFetch(url, init)
-      : (nodeTransport ??= import('./node-transport.js').then((module) => (loadedTransport = module))).then((module) => module.nodeFetch(url, init)))))
+      : (nodeTransport ??= import('./node-transport.js').then((module) => (loadedTransport = module))).then((module) =>
+        module.nodeFetch(url, init)))))
     overNodePool.add(viaPool)
     return viaPool
   }
@@ -25,7 +27,10 @@ export function defaultFetch() {
 
 /** Node — not Bun, Deno or workerd, which provide a `process` too, nor a browser. */
 function isNodeItself() {
-  if (typeof process !== 'object' || typeof process.versions?.node !== 'string' || process.versions.bun || typeof globalThis.Deno !== 'undefined' || inBrowser()) return false
+  if (typeof process !== 'object' || typeof process.versions?.node !== 'string' || process.versions.bun ||
+    typeof globalThis.Deno !== 'undefined' || inBrowser()) {
+    return false
+  }
   const agent = globalThis.navigator?.userAgent
   return agent === undefined || agent.startsWith('Node.js')
 }

@@ -37,7 +37,10 @@ export async function openFileSource(path, options) {
     throw fileError(cause, path, `opening ${path}`)
   }
   if (stats.isDirectory()) throw new ParquetBloomError(ErrorCode.IO, `${path} is a directory, not a file`, { source: path })
-  if (!stats.isFile()) throw new ParquetBloomError(ErrorCode.IO, `${path} is not a regular file (a pipe, socket or device cannot be read by offset)`, { source: path })
+  if (!stats.isFile()) {
+    throw new ParquetBloomError(ErrorCode.IO, `${path} is not a regular file (a pipe, socket or device cannot be read by offset)`,
+      { source: path })
+  }
   return new FileSource(fs, path, stats.size, options)
 }
 
@@ -66,7 +69,8 @@ export class FileSource extends SourceBase {
   #path
   /** @type {Promise<number> | undefined} the file descriptor */
   #opening
-  /** @type {Set<Promise<number>>} reads in the thread pool: the descriptor is closed only after them (a closed number may be reused by another open) */
+  /** @type {Set<Promise<number>>} reads in the thread pool: the descriptor is closed only after them (a closed number
+   * may be reused by another open) */
   #reads = new Set()
 
   /** The size came from a listing and no read has confirmed it yet. */
@@ -134,7 +138,8 @@ export class FileSource extends SourceBase {
       this.stats.bytesFetched += bytesRead
       if (bytesRead === 0) {
         throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-          `${this.#path} ended at byte ${offset + filled} while reading bytes ${offset}-${offset + length - 1}; it had ${this.size} bytes when opened, so it changed while being read`,
+          `${this.#path} ended at byte ${offset + filled} while reading bytes ${offset}-${offset + length - 1}; it had ${this.size} ` +
+            'bytes when opened, so it changed while being read',
           { source: this.#path, offset: offset + filled })
       }
       filled += bytesRead

@@ -53,7 +53,8 @@ export function redactUrl(url) {
 /** Refuses a URL with user:password (fetch refuses them; credentials belong in a header). */
 export function refuseUserinfo(url) {
   if (url.username || url.password) {
-    throw invalidArgument(`${redactUrl(url)}: URLs with user:password are refused by fetch; send the credentials in options.headers (Authorization) instead`)
+    throw invalidArgument(`${redactUrl(url)}: URLs with user:password are refused by fetch; send the credentials in options.headers ` +
+      '(Authorization) instead')
   }
 }
 
@@ -64,7 +65,9 @@ export function refuseUserinfo(url) {
  * @returns {Function}
  */
 export function fetchFor(given, name) {
-  if (typeof (given ?? globalThis.fetch) !== 'function') throw invalidArgument(`no fetch() in this runtime to read ${name}; pass options.fetch`)
+  if (typeof (given ?? globalThis.fetch) !== 'function') {
+    throw invalidArgument(`no fetch() in this runtime to read ${name}; pass options.fetch`)
+  }
   return given ?? defaultFetch()
 }
 
@@ -91,7 +94,8 @@ export function requestHeaders({ headers, userAgent }) {
  * @param {import('./shared.js').Operation} op
  * @param {Function} fetchFn
  * @param {string} url
- * @param {{ method?: string, headers: Record<string, string>, bypassHttpCache?: boolean, record?: import('./io-ledger.js').IoRequest }} request
+ * @param {{ method?: string, headers: Record<string, string>, bypassHttpCache?: boolean, record?:
+ * import('./io-ledger.js').IoRequest }} request
  *   record: the request's entry in its ledger, handed to a window the fetch may wait in (js/sources/scheduled-fetch.js)
  * @param {string} what e.g. "requesting bytes=0-99 of <name>"
  * @param {string} name the URL as shown
@@ -110,7 +114,8 @@ export async function sendRequest(op, fetchFn, url, { method, headers, bypassHtt
     return await op.race(fetchFn(url, init))
   } catch (cause) {
     if (cause instanceof ParquetBloomError || op.aborted) throw cause
-    throw new ParquetBloomError(ErrorCode.IO, `network error ${what}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ${cors}`,
+    throw new ParquetBloomError(ErrorCode.IO,
+      `network error ${what}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ${cors}`,
       { cause, source: name })
   }
 }

@@ -7,7 +7,8 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { callSignal, concatChunks, forEachChunk, SourceBase } from './shared.js'
 import { resolveRetries, sleepWithin, withRetries } from './retry.js'
-import { describeCause, fetchFor, identityLength, redactUrl, refuseUserinfo, releaseBody, requestHeaders, sendRequest, statusError } from './http-request.js'
+import { describeCause, fetchFor, identityLength, redactUrl, refuseUserinfo, releaseBody, requestHeaders, sendRequest,
+  statusError } from './http-request.js'
 import { preconditionFor, validatorChange, validatorFromEtag, validatorFromHeaders } from './validator.js'
 
 export { redactUrl }
@@ -256,7 +257,9 @@ export class HttpSource extends SourceBase {
       const contentRange = parseContentRange(raw)
       if (response.status === 206) {
         if (contentRange === undefined) throw this.#missingContentRange(range)
-        if (contentRange === null || contentRange.unsatisfied || contentRange.start !== 0 || contentRange.end !== 0) throw this.#malformedContentRange(raw, range)
+        if (contentRange === null || contentRange.unsatisfied || contentRange.start !== 0 || contentRange.end !== 0) {
+          throw this.#malformedContentRange(raw, range)
+        }
         if (contentRange.total === undefined) {
           throw new ParquetBloomError(ErrorCode.RANGE_NOT_SUPPORTED,
             `${this.name} does not tell its size (Content-Range: ${raw.trim()}), so its tail cannot be located`, { source: this.name })
@@ -288,7 +291,9 @@ export class HttpSource extends SourceBase {
         if (contentRange) {
           if (contentRange.total !== undefined) this.#checkSameSize(contentRange.total, range)
           if (contentRange.start !== offset || contentRange.end !== last) {
-            if (contentRange.total !== undefined && offset + length > contentRange.total) throw this._pastEnd(offset, length, contentRange.total)
+            if (contentRange.total !== undefined && offset + length > contentRange.total) {
+              throw this._pastEnd(offset, length, contentRange.total)
+            }
             throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
               `asked ${this.name} for ${range} but it answered Content-Range: ${raw.trim()}`, { source: this.name, offset })
           }
@@ -376,7 +381,8 @@ export class HttpSource extends SourceBase {
       }
       received += value.byteLength
     }, (cause) => new ParquetBloomError(ErrorCode.IO,
-      `the connection to ${this.name} failed after ${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
+      `the connection to ${this.name} failed after ` +
+        `${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
       { cause, source: this.name }))
     if (expected !== undefined) {
       if (received !== expected) throw this.#shortBody(range, received, expected)
@@ -410,8 +416,10 @@ export class HttpSource extends SourceBase {
         this.stats.requests++
         record = this.io.begin(purpose, ...rangeBounds(range), { retry })
         requestRecords.set(op, record)
-        const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} request header${condition ? 's' : ''}, and expose Content-Range`
-        const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record }, what, this.name, cors)
+        const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} ` +
+          `request header${condition ? 's' : ''}, and expose Content-Range`
+        const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record }, what,
+          this.name, cors)
         if (record.offset === null) {
           // A suffix read: where it started is known from the answer.
           const answered = parseContentRange(response.headers.get('content-range'))
@@ -463,11 +471,14 @@ export class HttpSource extends SourceBase {
     // validator since (a concurrent probe may have forgotten it to read the new footer).
     if (status === 412 && condition) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
-        `${this.name} changed since its footer was read: it answered 412 Precondition Failed to ${condition.name}: ${condition.value} (${range})`, { source: this.name })
+        `${this.name} changed since its footer was read: it answered 412 Precondition ` +
+          `Failed to ${condition.name}: ${condition.value} (${range})`, { source: this.name })
     }
-    if (this.#given.etag !== undefined && found.etag !== undefined && found.etag !== this.#given.etag && (status === 200 || status === 206)) {
+    if (this.#given.etag !== undefined && found.etag !== undefined && found.etag !== this.#given.etag &&
+      (status === 200 || status === 206)) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
-        `${this.name} is not the file options.etag describes: its ETag is ${found.etag}, expected ${this.#given.etag} (${range}); list it again`, { source: this.name })
+        `${this.name} is not the file options.etag describes: its ETag is ${found.etag}, expected ${this.#given.etag} (${range}); ` +
+          'list it again', { source: this.name })
     }
     if (!this.#validator) {
       // The first 200/206 of this version of the file says what it is (a 416 before it says nothing).
@@ -475,14 +486,17 @@ export class HttpSource extends SourceBase {
       return
     }
     // A validator made from options.etag alone takes the Last-Modified of the first response too.
-    if (this.#given.etag !== undefined && this.#validator.lastModified === undefined && (status === 200 || status === 206)) this.#validator.lastModified = found.lastModified
+    if (this.#given.etag !== undefined && this.#validator.lastModified === undefined &&
+      (status === 200 || status === 206)) this.#validator.lastModified = found.lastModified
     if (!this.#conditional) return
     let change
     if (status === 412) change = condition ? `it answered 412 Precondition Failed to ${condition.name}: ${condition.value}` : undefined
     else change = validatorChange(this.#validator, found)
-    if (change === undefined && status !== 412 && total !== undefined && this.size !== undefined && total !== this.size) change = `it has ${total} bytes, had ${this.size}`
+    if (change === undefined && status !== 412 && total !== undefined && this.size !== undefined &&
+      total !== this.size) change = `it has ${total} bytes, had ${this.size}`
     if (change) {
-      throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed since its footer was read: ${change} (${range})`, { source: this.name })
+      throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed since its footer was read: ${change} (${range})`,
+        { source: this.name })
     }
     if (status === 200 || status === 206) this.#confirmed = true
   }
@@ -490,11 +504,13 @@ export class HttpSource extends SourceBase {
   #checkSameSize(total, range) {
     if (this.size !== undefined && this.size !== total && this.size === this.#given.size) {
       throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-        `${this.name} has ${total} bytes (the response to ${range} says so), not the ${this.size} options.fileSize gave; list it again`, { source: this.name })
+        `${this.name} has ${total} bytes (the response to ${range} says so), not the ${this.size} options.fileSize gave; list it again`,
+          { source: this.name })
     }
     if (this.size !== undefined && this.size !== total) {
       throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-        `${this.name} changed while being read: it had ${this.size} bytes, and the response to ${range} says ${total}`, { source: this.name })
+        `${this.name} changed while being read: it had ${this.size} bytes, and the response to ${range} says ${total}`,
+          { source: this.name })
     }
   }
 

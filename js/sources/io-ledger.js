@@ -15,8 +15,8 @@
 // the spread of response times rather than with what requests waited for.
 
 /** The purposes a request of the read plan is made for (stable codes). `statistics` come with the footer: no request of their own. */
-export const READ_PURPOSES = Object.freeze(['listing', 'table-metadata', 'manifest', 'footer', 'statistics', 'page-index', 'dictionary', 'bloom',
-  'sidecar', 'data-page', 'head'])
+export const READ_PURPOSES = Object.freeze(['listing', 'table-metadata', 'manifest', 'footer', 'statistics', 'page-index', 'dictionary',
+  'bloom', 'sidecar', 'data-page', 'head'])
 
 /** Requests the read plan keeps one by one; beyond this, it counts them per round and purpose only. */
 export const MAX_PLAN_REQUESTS = 10_000
@@ -34,7 +34,8 @@ export function ioStats() {
 
 /** Any stats-like record as an IoStats (missing counts are 0). @returns {IoStats} */
 export function asIoStats(stats) {
-  return { requests: stats?.requests ?? 0, bytesFetched: stats?.bytesFetched ?? 0, rounds: stats?.rounds ?? 0, retries: stats?.retries ?? 0, heads: stats?.heads ?? 0 }
+  return { requests: stats?.requests ?? 0, bytesFetched: stats?.bytesFetched ?? 0, rounds: stats?.rounds ?? 0, retries: stats?.retries ?? 0,
+    heads: stats?.heads ?? 0 }
 }
 
 /**
@@ -55,7 +56,8 @@ export function addIoStats(into, more, { beside = false } = {}) {
 export function ioStatsSince(now, before) {
   const a = asIoStats(now)
   const b = asIoStats(before)
-  return { requests: a.requests - b.requests, bytesFetched: a.bytesFetched - b.bytesFetched, rounds: a.rounds - b.rounds, retries: a.retries - b.retries, heads: a.heads - b.heads }
+  return { requests: a.requests - b.requests, bytesFetched: a.bytesFetched - b.bytesFetched, rounds: a.rounds - b.rounds,
+    retries: a.retries - b.retries, heads: a.heads - b.heads }
 }
 
 /** The property of a fetch's init that carries its request's record to a window (js/sources/scheduled-fetch.js). */
@@ -201,7 +203,8 @@ export class IoLedger {
     this.started = performance.now()
     /** @type {IoRequest[]} */
     this.requests = []
-    /** @type {Map<number, { requests: number, bytes: number, purposes: Record<string, number> }>} per round, the requests past maxRequests */
+    /** @type {Map<number, { requests: number, bytes: number, purposes: Record<string, number> }>} per round,
+     * the requests past maxRequests */
     this.omitted = new Map()
   }
 

@@ -13,7 +13,8 @@ const IDLE_TIMEOUT_MS = 300_000
 // tail read per file). As many are kept idle, so a second probe of the same files opens no connection
 // (a TCP handshake, and TLS's, is a round trip of its own). Idle sockets do not keep the process alive
 // (the Agent unrefs them) and are closed after a minute.
-const agentOptions = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity, timeout: 60_000, scheduling: /** @type {'lifo'} */ ('lifo') }
+const agentOptions = { keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity, timeout: 60_000,
+  scheduling: /** @type {'lifo'} */ ('lifo') }
 const httpAgent = new http.Agent(agentOptions)
 // node:https (TLS with it) and node:zlib are loaded when first needed, by an https URL or a compressed
 // body: a fresh process probing over http spends no time on either.
@@ -105,15 +106,18 @@ function headerRecord(init) {
 async function send(url, method, headers, signal) {
   let client, agent
   if (url.protocol === 'http:') [client, agent] = [http, httpAgent]
-  else if (url.protocol === 'https:') ({ client, agent } = await (httpsLoading ??= import('node:https').then((https) => ({ client: https.default, agent: new https.default.Agent(agentOptions) }))))
-  else throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`)
+  else if (url.protocol === 'https:') {
+    ({ client, agent } = await (httpsLoading ??= import('node:https').then((https) =>
+      ({ client: https.default, agent: new https.default.Agent(agentOptions) }))))
+  } else throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`)
   signal?.throwIfAborted()
   return new Promise((resolve, reject) => {
     // As undici's headers and body timeouts: a connection silent this long is dead (requestTimeoutMs,
     // when given, ends the request sooner). Given as an option, the request arms it on its socket.
     const request = client.request({ ...url.options, method, headers, agent, timeout: IDLE_TIMEOUT_MS }, resolve)
     request.once('error', (error) => reject(new TypeError('fetch failed', { cause: error })))
-    request.once('timeout', () => request.destroy(Object.assign(new Error(`the connection was silent for ${IDLE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })))
+    request.once('timeout', () => request.destroy(Object.assign(new Error(`the connection was silent for ${IDLE_TIMEOUT_MS / 1000} s`),
+      { code: 'ETIMEDOUT' })))
     // The signal is watched here rather than handed to http.request, which ties it to the request's
     // and the response's stream ends through a dozen listeners each; one listener, removed at close.
     if (signal) {

@@ -5,7 +5,8 @@
 // object's validator. A table's metadata files and a sidecar index's checks of its files come here.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { fileError } from './file-source.js'
-import { describeCause, fetchFor, identityLength, redactUrl, refuseUserinfo, releaseBody, requestHeaders, sendRequest, statusError } from './http-request.js'
+import { describeCause, fetchFor, identityLength, redactUrl, refuseUserinfo, releaseBody, requestHeaders, sendRequest,
+  statusError } from './http-request.js'
 import { isTransientFailure, resolveRetries, sleepWithin, withRetries } from './retry.js'
 import { looseLane } from './io-ledger.js'
 import { concatChunks, forEachChunk, resolveOptions, runOperation } from './shared.js'
@@ -131,7 +132,8 @@ export async function openObject(location, options = {}) {
     })
     if (!exists) return null
     // One request counted, the stat: the read that follows is of the object found.
-    return { read: () => reader.local(`reading ${reader.name}`, (fs, op) => readFileWithin(fs, op, reader), { counted: false }), cancel: async () => {} }
+    return { read: () => reader.local(`reading ${reader.name}`, (fs, op) => readFileWithin(fs, op, reader), { counted: false }),
+      cancel: async () => {} }
   }
   const response = await reader.exchange('GET', async (response) => {
     if (response.ok) return { response }
@@ -143,7 +145,8 @@ export async function openObject(location, options = {}) {
   return {
     read: async () => {
       try {
-        return await runOperation(`reading ${reader.name}`, reader.name, [reader.signal], reader.timeoutMs, (op) => readBody(body, op, reader), reader.ioError)
+        return await runOperation(`reading ${reader.name}`, reader.name, [reader.signal], reader.timeoutMs, (op) =>
+          readBody(body, op, reader), reader.ioError)
       } catch (error) {
         // The connection dropped mid-body (or timed out): read it anew, with the retries left.
         if (reader.retries === 0 || !isTransientFailure(error)) throw error
@@ -235,11 +238,13 @@ function objectReader(location, options, purpose = options.purpose ?? 'table-met
   const name = redactUrl(url)
   const fetchFn = fetchFor(settings.fetch, name)
   const headers = options.range ? { ...requestHeaders(settings), range: options.range } : requestHeaders(settings)
-  const ioError = (/** @type {any} */ cause) => new ParquetBloomError(ErrorCode.IO, `reading ${name} failed: ${describeCause(cause)}`, { cause, source: name })
+  const ioError = (/** @type {any} */ cause) =>
+    new ParquetBloomError(ErrorCode.IO, `reading ${name} failed: ${describeCause(cause)}`, { cause, source: name })
   // What a browser needs to read it across origins: the caller's headers allowed, and for a HEAD the
   // headers it reads exposed.
   const callerHeaders = Object.keys(headers).some((h) => h !== 'accept-encoding' && h !== 'user-agent')
-  const cors = (/** @type {string} */ method) => `the server must allow this origin${callerHeaders ? ' and the request headers given' : ''}` +
+  const cors = (/** @type {string} */ method) =>
+    `the server must allow this origin${callerHeaders ? ' and the request headers given' : ''}` +
     (method === 'HEAD' ? ', and expose Content-Length, ETag and Last-Modified' : '')
   const reader = {
     name, stats, signal, timeoutMs, retries, ioError, local: undefined,
@@ -300,11 +305,13 @@ async function readBody(response, op, reader) {
       record?.received(chunk.byteLength)
       received += chunk.byteLength
       chunks.push(chunk)
-    }, (/** @type {any} */ cause) => new ParquetBloomError(ErrorCode.IO, `the connection to ${reader.name} failed after ${received} bytes: ${describeCause(cause)}`,
+    }, (/** @type {any} */ cause) =>
+      new ParquetBloomError(ErrorCode.IO, `the connection to ${reader.name} failed after ${received} bytes: ${describeCause(cause)}`,
       { cause, source: reader.name }))
   }
   if (declared !== undefined && received !== declared) {
-    throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH, `${reader.name} sent ${received} of the ${declared} bytes it promised: the body ended early`, { source: reader.name })
+    throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+      `${reader.name} sent ${received} of the ${declared} bytes it promised: the body ended early`, { source: reader.name })
   }
   return concatChunks(chunks, received)
 }

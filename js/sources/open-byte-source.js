@@ -22,9 +22,11 @@ export { DEFAULT_MAX_BYTES }
  * @property {{ requests: number, bytesFetched: number }} stats I/O operations performed (HTTP requests,
  *   file reads, blob/AsyncBuffer slices, buffer reads) and the bytes they moved. A read served from a
  *   whole body already downloaded counts nothing.
- * @property {import('./io-ledger.js').IoLane} [io] the ledger lane its requests are clocked in (js/sources/io-ledger.js); a caller's own ByteSource has none
+ * @property {import('./io-ledger.js').IoLane} [io] the ledger lane its requests are clocked in (js/sources/io-ledger.js); a
+ * caller's own ByteSource has none
  * @property {string} [readPurpose] what a read is for when its caller does not say (a READ_PURPOSES code)
- * @property {(length: number, options?: { signal?: AbortSignal, purpose?: string }) => Promise<{ offset: number, bytes: Uint8Array }>} readTail
+ * @property {(length: number, options?: { signal?: AbortSignal, purpose?: string }) => Promise<{ offset: number,
+ * bytes: Uint8Array }>} readTail
  *   The last min(length, size) bytes and the offset they start at; learns the size. For a URL whose size
  *   is unknown this is one request (a suffix range, no HEAD) whenever the server supports suffix ranges.
  * @property {(offset: number, length: number, options?: { signal?: AbortSignal, purpose?: string | string[] }) => Promise<Uint8Array>} read
@@ -68,7 +70,8 @@ export async function openByteSource(source, options) {
   if (typeof source === 'string') return openString(source, settings)
   if (source instanceof URL || isForeignUrl(source)) return openUrl(new URL(source.href), settings)
   if (typeof Blob === 'function' && source instanceof Blob) return new BlobSource(source, settings)
-  if (source instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && source instanceof SharedArrayBuffer) || ArrayBuffer.isView(source)) {
+  if (source instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && source instanceof SharedArrayBuffer) ||
+    ArrayBuffer.isView(source)) {
     return new BufferSource(source, settings)
   }
   if (isByteSource(source)) return source
@@ -105,7 +108,8 @@ function openString(text, settings) {
       }
       return openUrl(url, settings)
     }
-    throw invalidArgument(`${JSON.stringify(text)} looks like a file path, but this runtime has no file system; pass an http(s) URL, a Blob or bytes`)
+    throw invalidArgument(`${JSON.stringify(text)} looks like a file path, but this runtime has no file system; pass an http(s) URL, a ` +
+      'Blob or bytes')
   }
   return openLocalFile(text, settings)
 }
@@ -128,7 +132,8 @@ async function openUrl(url, settings) {
     }
     return openLocalFile(path, settings)
   }
-  throw invalidArgument(`unsupported URL scheme ${url.protocol} in ${url.href}; use an http(s) URL (e.g. a presigned one), a file: URL or a path`)
+  throw invalidArgument(`unsupported URL scheme ${url.protocol} in ${url.href}; use an http(s) URL (e.g. a presigned one), a file: ` +
+    'URL or a path')
 }
 
 /**
@@ -136,7 +141,8 @@ async function openUrl(url, settings) {
  * @returns {value is URL}
  */
 function isForeignUrl(value) {
-  return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object URL]' && typeof value.href === 'string'
+  return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object URL]' &&
+    typeof value.href === 'string'
 }
 
 /** @returns {value is ByteSource} */

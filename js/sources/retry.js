@@ -12,7 +12,8 @@ export const MAX_RETRIES = 10
 export const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504])
 
 // Failures of the connection that no retry mends: the host does not exist, TLS refuses the peer.
-const PERMANENT_CAUSES = /^(ENOTFOUND|ERR_INVALID_URL|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|ERR_SSL_)/
+const PERMANENT_CAUSES = new RegExp('^(ENOTFOUND|ERR_INVALID_URL|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|' +
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE|ERR_SSL_)')
 
 /** options.retries checked: a count of retries after the first attempt (0 disables them). */
 export function resolveRetries(value) {

@@ -3,7 +3,8 @@
 
 /** A page or a worker of a browser (not Node, Bun, Deno or workerd). */
 export function inBrowser() {
-  return typeof globalThis.document !== 'undefined' || (typeof globalThis.WorkerGlobalScope !== 'undefined' && typeof globalThis.importScripts === 'function')
+  return typeof globalThis.document !== 'undefined' ||
+    (typeof globalThis.WorkerGlobalScope !== 'undefined' && typeof globalThis.importScripts === 'function')
 }
 
 /** Node, and the runtimes that provide its process object with a file system (Bun, Deno). */

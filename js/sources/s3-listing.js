@@ -31,9 +31,12 @@ export async function listS3(url, options = {}) {
   if (options === null || typeof options !== 'object') throw invalidArgument(`options must be an object, got ${describeValue(options)}`)
   const location = parseS3Url(url)
   const { maxKeys = MAX_KEYS_PER_PAGE, signal, requestTimeoutMs } = options
-  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > MAX_KEYS_PER_PAGE) throw invalidArgument(`options.maxKeys must be an integer from 1 to ${MAX_KEYS_PER_PAGE}, got ${describeValue(maxKeys)}`)
+  if (!Number.isInteger(maxKeys) || maxKeys < 1 || maxKeys > MAX_KEYS_PER_PAGE) {
+    throw invalidArgument(`options.maxKeys must be an integer from 1 to ${MAX_KEYS_PER_PAGE}, got ${describeValue(maxKeys)}`)
+  }
   checkSignal(signal, 'options.signal')
-  if (requestTimeoutMs !== undefined && !(typeof requestTimeoutMs === 'number' && requestTimeoutMs > 0 && requestTimeoutMs <= 2 ** 31 - 1)) {
+  if (requestTimeoutMs !== undefined &&
+    !(typeof requestTimeoutMs === 'number' && requestTimeoutMs > 0 && requestTimeoutMs <= 2 ** 31 - 1)) {
     throw invalidArgument(`options.requestTimeoutMs must be a positive number of milliseconds, got ${describeValue(requestTimeoutMs)}`)
   }
   const retries = resolveRetries(options.retries)
@@ -45,7 +48,8 @@ export async function listS3(url, options = {}) {
   // Kept page by page, so a glob over a large prefix holds only what it matches.
   const { key, match } = location
   const keep = key !== undefined ? (k) => k === key || k.startsWith(`${key}/`) : (match ?? (() => true))
-  const listed = await listPrefix(address.listing, location.prefix, location.delimiter, maxKeys, (k) => !k.endsWith('/') && keep(k), context)
+  const listed = await listPrefix(address.listing, location.prefix, location.delimiter, maxKeys, (k) => !k.endsWith('/') && keep(k),
+    context)
   let selected = listed
   let directory = location.directory
   if (key !== undefined) {
@@ -56,7 +60,8 @@ export async function listS3(url, options = {}) {
       directory = `${key}/`
     }
   }
-  return selected.map((o) => ({ path: o.key.slice(directory.length), key: o.key, url: objectUrl(address.base, o.key), size: o.size, etag: o.etag ?? '' }))
+  return selected.map((o) => ({ path: o.key.slice(directory.length), key: o.key, url: objectUrl(address.base, o.key), size: o.size,
+    etag: o.etag ?? '' }))
 }
 
 /** The objects whose key starts with `prefix` and that `keep` selects, following continuation tokens. */
@@ -79,12 +84,18 @@ async function listPrefix(listingUrl, prefix, delimiter, maxKeys, keep, context)
       throw listingError(`${shownUrl(pageUrl)} did not answer with a ListObjectsV2 listing: ${cause.message}`, context, { cause })
     }
     for (const o of result.objects) {
-      if (!o.key.startsWith(prefix)) throw listingError(`${shownUrl(pageUrl)} listed ${JSON.stringify(o.key)}, which is not under the prefix asked for`, context)
+      if (!o.key.startsWith(prefix)) {
+        throw listingError(`${shownUrl(pageUrl)} listed ${JSON.stringify(o.key)}, which is not under the prefix asked for`, context)
+      }
       if (keep(o.key)) objects.push(o)
     }
     if (!result.truncated) return objects
-    if (result.nextToken === undefined) throw listingError(`${shownUrl(pageUrl)} says the listing is truncated but gives no NextContinuationToken`, context)
-    if (seenTokens.has(result.nextToken)) throw listingError(`${shownUrl(pageUrl)} gave a continuation token it had given before: the listing would never end`, context)
+    if (result.nextToken === undefined) {
+      throw listingError(`${shownUrl(pageUrl)} says the listing is truncated but gives no NextContinuationToken`, context)
+    }
+    if (seenTokens.has(result.nextToken)) {
+      throw listingError(`${shownUrl(pageUrl)} gave a continuation token it had given before: the listing would never end`, context)
+    }
     seenTokens.add(result.nextToken)
     token = result.nextToken
   }
@@ -107,7 +118,9 @@ async function fetchPage(pageUrl, context) {
     })
   } catch (error) {
     // A status still transient after the retries is the listing's failure, like any other status.
-    if (error?.code === ErrorCode.HTTP_STATUS) throw new ParquetBloomError(ErrorCode.LISTING_FAILED, error.message, { source: shown, status: error.status })
+    if (error?.code === ErrorCode.HTTP_STATUS) {
+      throw new ParquetBloomError(ErrorCode.LISTING_FAILED, error.message, { source: shown, status: error.status })
+    }
     throw error
   }
 }
@@ -124,7 +137,8 @@ async function fetchPageOnce(pageUrl, shown, context) {
     if (cause instanceof ParquetBloomError) throw cause
     if (op.aborted) throw op.abortError()
     throw new ParquetBloomError(ErrorCode.IO, scrub(`network error listing ${shown}: ${cause?.message ?? cause}` +
-      '. In a browser, a CORS refusal looks the same: the bucket must allow this origin to GET the listing', context.secrets), { cause, source: shown })
+      '. In a browser, a CORS refusal looks the same: the bucket must allow this origin to GET the listing', context.secrets),
+        { cause, source: shown })
   } finally {
     op.dispose()
   }
@@ -143,7 +157,9 @@ async function readText(response, op, shown, context) {
       received += chunk.byteLength
       if (received > MAX_PAGE_BYTES) throw listingError(`${shown} sent a listing page of more than ${MAX_PAGE_BYTES} bytes`, context)
       chunks.push(chunk)
-    }, (/** @type {any} */ cause) => new ParquetBloomError(ErrorCode.IO, scrub(`the connection failed while listing ${shown}: ${cause?.message ?? cause}`, context.secrets), { cause, source: shown }))
+    }, (/** @type {any} */ cause) =>
+      new ParquetBloomError(ErrorCode.IO,
+        scrub(`the connection failed while listing ${shown}: ${cause?.message ?? cause}`, context.secrets), { cause, source: shown }))
   }
   const bytes = concatChunks(chunks, received)
   return new TextDecoder().decode(bytes)
@@ -155,7 +171,8 @@ function statusError(status, body, shown, context) {
   const said = s3 ? ` ${[s3.code, s3.message].filter(Boolean).join(': ')}` : ''
   const hint = LISTING_HINTS[s3?.code] ?? LISTING_HINTS[status] ?? ''
   const message = scrub(`HTTP ${status} listing ${shown}:${said}${hint ? ` — ${hint}` : ''}`, context.secrets)
-  return new ParquetBloomError(status >= 500 || status === 429 ? ErrorCode.HTTP_STATUS : ErrorCode.LISTING_FAILED, message, { source: shown, status })
+  return new ParquetBloomError(status >= 500 || status === 429 ? ErrorCode.HTTP_STATUS : ErrorCode.LISTING_FAILED, message,
+    { source: shown, status })
 }
 
 const LISTING_HINTS = {
@@ -179,7 +196,8 @@ function shownUrl(pageUrl) {
 }
 
 function secretsOf(credentials) {
-  return credentials ? [credentials.secretAccessKey, credentials.sessionToken, credentials.accessKeyId].filter((s) => typeof s === 'string' && s.length >= 4) : []
+  return credentials ? [credentials.secretAccessKey, credentials.sessionToken, credentials.accessKeyId].filter((s) =>
+    typeof s === 'string' && s.length >= 4) : []
 }
 
 /** Replaces any credential a server may have echoed with '…': messages reach logs and JSON output. */

@@ -19,12 +19,18 @@ const UNSIGNED_HEADERS = ['accept-encoding']
  */
 export function checkCredentials(credentials) {
   if (credentials === undefined || credentials === null) return undefined
-  if (typeof credentials !== 'object') throw invalidArgument(`options.credentials must be an object { accessKeyId, secretAccessKey, sessionToken?, region? }, got ${describeValue(credentials)}`)
+  if (typeof credentials !== 'object') {
+    throw invalidArgument(`options.credentials must be an object { accessKeyId, secretAccessKey, sessionToken?, ` +
+      `region? }, got ${describeValue(credentials)}`)
+  }
   const { accessKeyId, secretAccessKey, sessionToken, region } = credentials
   // Only types are named in these messages: a value here may be a secret.
-  for (const [name, value, required] of [['accessKeyId', accessKeyId, true], ['secretAccessKey', secretAccessKey, true], ['sessionToken', sessionToken, false], ['region', region, false]]) {
+  for (const [name, value, required] of [['accessKeyId', accessKeyId, true], ['secretAccessKey', secretAccessKey, true],
+    ['sessionToken', sessionToken, false], ['region', region, false]]) {
     if (value === undefined && !required) continue
-    if (typeof value !== 'string' || value === '') throw invalidArgument(`options.credentials.${name} must be a non-empty string, got ${value === undefined ? 'nothing' : typeof value}`)
+    if (typeof value !== 'string' || value === '') {
+      throw invalidArgument(`options.credentials.${name} must be a non-empty string, got ${value === undefined ? 'nothing' : typeof value}`)
+    }
   }
   return { accessKeyId, secretAccessKey, sessionToken, region }
 }
@@ -39,8 +45,12 @@ export function checkCredentials(credentials) {
  */
 export function s3FetchFor(options = {}) {
   if (options === null || typeof options !== 'object') throw invalidArgument(`options must be an object, got ${describeValue(options)}`)
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw invalidArgument(`options.fetch must be a function, got ${describeValue(options.fetch)}`)
-  if (options.region !== undefined && (typeof options.region !== 'string' || options.region === '')) throw invalidArgument(`options.region must be a non-empty string, got ${describeValue(options.region)}`)
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw invalidArgument(`options.fetch must be a function, got ${describeValue(options.fetch)}`)
+  }
+  if (options.region !== undefined && (typeof options.region !== 'string' || options.region === '')) {
+    throw invalidArgument(`options.region must be a non-empty string, got ${describeValue(options.region)}`)
+  }
   const credentials = checkCredentials(options.credentials)
   const base = options.fetch ?? defaultFetch()
   if (!credentials) return /** @type {typeof fetch} */ (base)

@@ -29,7 +29,10 @@ export function parseS3Url(url) {
   const text = typeof url === 'string' ? url : url instanceof URL ? url.href : undefined
   if (text === undefined) throw invalidArgument(`an S3 location must be an s3://bucket/key string, got ${describeValue(url)}`)
   const m = /^s3:\/\/([^/?#]+)(?:\/(.*))?$/is.exec(text)
-  if (!m) throw invalidArgument(`${JSON.stringify(text)} is not an S3 location; expected s3://bucket/prefix/, s3://bucket/key or s3://bucket/prefix/**/*.parquet`)
+  if (!m) {
+    throw invalidArgument(`${JSON.stringify(text)} is not an S3 location; expected s3://bucket/prefix/, s3://bucket/key or ` +
+      's3://bucket/prefix/**/*.parquet')
+  }
   const bucket = m[1]
   // Checked so that a bucket can never smuggle a host or a path into the URLs built from it: AWS's naming
   // rules, widened to what other stores and legacy buckets allow (capitals, '_', up to 222 characters).
@@ -110,7 +113,9 @@ function escapeRegex(c) {
 export function bucketAddress(bucket, { endpoint, region }) {
   const signingRegion = region ?? DEFAULT_REGION
   if (endpoint === undefined || endpoint === null) {
-    const host = VIRTUAL_HOST_BUCKET.test(bucket) ? `${bucket}.s3.${signingRegion}.amazonaws.com` : `s3.${signingRegion}.amazonaws.com/${bucket}`
+    const host = VIRTUAL_HOST_BUCKET.test(bucket)
+      ? `${bucket}.s3.${signingRegion}.amazonaws.com`
+      : `s3.${signingRegion}.amazonaws.com/${bucket}`
     const base = `https://${host}/`
     return { base, listing: host.includes('/') ? base.slice(0, -1) : base, region: signingRegion }
   }
@@ -120,8 +125,12 @@ export function bucketAddress(bucket, { endpoint, region }) {
   } catch (cause) {
     throw invalidArgument(`options.endpoint ${JSON.stringify(String(endpoint))} is not a URL`, { cause })
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidArgument(`options.endpoint must be an http(s) URL, got ${url.protocol}`)
-  if (url.username || url.password || url.search || url.hash) throw invalidArgument('options.endpoint must be a plain http(s) URL without credentials, query or fragment')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw invalidArgument(`options.endpoint must be an http(s) URL, got ${url.protocol}`)
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw invalidArgument('options.endpoint must be a plain http(s) URL without credentials, query or fragment')
+  }
   const path = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`
   const listing = `${url.origin}${path}${encodeURIComponent(bucket)}`
   return { base: `${listing}/`, listing, region: signingRegion }

@@ -111,7 +111,8 @@ function decodeEntities(chunk, fail) {
     if (!m) fail(`an unknown entity &${ref};`)
     const code = m[1] !== undefined ? parseInt(m[1], 16) : Number(m[2])
     // Char production of XML 1.0 §2.2: no NUL, no surrogates, nothing past U+10FFFF.
-    if (!(code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff))) {
+    if (!(code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) ||
+      (code >= 0x10000 && code <= 0x10ffff))) {
       fail(`a character reference to U+${code.toString(16)}, which XML does not allow`)
     }
     return String.fromCodePoint(code)
@@ -150,7 +151,9 @@ export function parseListBucketResult(text) {
     objects.push({ key: urlEncoded ? decodeUrlKey(rawKey) : rawKey, size, etag: childText(entry, 'ETag')?.trim() || undefined })
   }
   const truncatedText = childText(root, 'IsTruncated')?.trim().toLowerCase()
-  if (truncatedText !== undefined && truncatedText !== 'true' && truncatedText !== 'false') throw new Error(`<IsTruncated> is ${JSON.stringify(truncatedText)}`)
+  if (truncatedText !== undefined && truncatedText !== 'true' && truncatedText !== 'false') {
+    throw new Error(`<IsTruncated> is ${JSON.stringify(truncatedText)}`)
+  }
   return { objects, truncated: truncatedText === 'true', nextToken: childText(root, 'NextContinuationToken')?.trim() || undefined }
 }
 

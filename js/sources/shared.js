@@ -35,23 +35,39 @@ export function isTimeout(error) {
 export function resolveOptions(options) {
   if (options === undefined || options === null) options = {}
   if (typeof options !== 'object') throw invalidArgument(`options must be an object, got ${describeValue(options)}`)
-  const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name, fileSize, etag, retries, ioLedger, ioFloor, ioGroup } = options
-  if (fetch !== undefined && typeof fetch !== 'function') throw invalidArgument(`options.fetch must be a function, got ${describeValue(fetch)}`)
-  checkSignal(signal, 'options.signal')
-  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw invalidArgument(`options.maxBytes must be a positive integer, got ${describeValue(maxBytes)}`)
-  if (requestTimeoutMs !== undefined && !(typeof requestTimeoutMs === 'number' && requestTimeoutMs > 0 && requestTimeoutMs <= 2 ** 31 - 1)) {
-    throw invalidArgument(`options.requestTimeoutMs must be a positive number of milliseconds (at most 2^31-1), got ${describeValue(requestTimeoutMs)}`)
+  const { fetch, signal, maxBytes = DEFAULT_MAX_BYTES, headers, requestTimeoutMs, userAgent, name, fileSize, etag, retries, ioLedger,
+    ioFloor, ioGroup } = options
+  if (fetch !== undefined && typeof fetch !== 'function') {
+    throw invalidArgument(`options.fetch must be a function, got ${describeValue(fetch)}`)
   }
-  if (userAgent !== undefined && typeof userAgent !== 'string') throw invalidArgument(`options.userAgent must be a string, got ${describeValue(userAgent)}`)
-  if (name !== undefined && (typeof name !== 'string' || name === '')) throw invalidArgument(`options.name must be a non-empty string, got ${describeValue(name)}`)
-  if (fileSize !== undefined && !(Number.isSafeInteger(fileSize) && fileSize >= 0)) throw invalidArgument(`options.fileSize must be a non-negative integer, got ${describeValue(fileSize)}`)
-  if (etag !== undefined && (typeof etag !== 'string' || etag.trim() === '')) throw invalidArgument(`options.etag must be a non-empty string, got ${describeValue(etag)}`)
+  checkSignal(signal, 'options.signal')
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
+    throw invalidArgument(`options.maxBytes must be a positive integer, got ${describeValue(maxBytes)}`)
+  }
+  if (requestTimeoutMs !== undefined &&
+    !(typeof requestTimeoutMs === 'number' && requestTimeoutMs > 0 && requestTimeoutMs <= 2 ** 31 - 1)) {
+    throw invalidArgument(`options.requestTimeoutMs must be a positive number of milliseconds (at most ` +
+      `2^31-1), got ${describeValue(requestTimeoutMs)}`)
+  }
+  if (userAgent !== undefined && typeof userAgent !== 'string') {
+    throw invalidArgument(`options.userAgent must be a string, got ${describeValue(userAgent)}`)
+  }
+  if (name !== undefined && (typeof name !== 'string' || name === '')) {
+    throw invalidArgument(`options.name must be a non-empty string, got ${describeValue(name)}`)
+  }
+  if (fileSize !== undefined && !(Number.isSafeInteger(fileSize) && fileSize >= 0)) {
+    throw invalidArgument(`options.fileSize must be a non-negative integer, got ${describeValue(fileSize)}`)
+  }
+  if (etag !== undefined && (typeof etag !== 'string' || etag.trim() === '')) {
+    throw invalidArgument(`options.etag must be a non-empty string, got ${describeValue(etag)}`)
+  }
   let resolvedHeaders
   if (headers !== undefined && headers !== null) {
     try {
       resolvedHeaders = new Headers(headers)
     } catch (cause) {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `options.headers is not a valid set of HTTP headers: ${cause?.message ?? cause}`, { cause })
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+        `options.headers is not a valid set of HTTP headers: ${cause?.message ?? cause}`, { cause })
     }
   }
   return { fetch, signal, maxBytes, headers: resolvedHeaders, requestTimeoutMs, userAgent, name, fileSize, etag: etag?.trim(), retries,
@@ -70,7 +86,9 @@ export function checkSignal(signal, what) {
 export function describeValue(value) {
   if (value === null) return 'null'
   if (typeof value === 'string') return value.length > 60 ? `a ${value.length}-character string` : JSON.stringify(value)
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${value}${typeof value === 'bigint' ? 'n' : ''}`
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return `${value}${typeof value === 'bigint' ? 'n' : ''}`
+  }
   if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'no constructor'})`
   return typeof value
 }
@@ -155,7 +173,8 @@ export class SourceBase {
     const request = this.io.begin(options?.purpose ?? this.readPurpose, offset, length)
     let failed = true
     try {
-      const bytes = await this._operation(`reading bytes ${offset}-${offset + length - 1} of ${this.#name}`, signal, (op) => this._read(offset, length, op, into))
+      const bytes = await this._operation(`reading bytes ${offset}-${offset + length - 1} of ${this.#name}`, signal, (op) =>
+        this._read(offset, length, op, into))
       request.received(bytes.byteLength)
       failed = false
       return bytes
@@ -176,7 +195,8 @@ export class SourceBase {
 
   #abortOnClose() {
     if (this.#closeController.signal.aborted) return
-    this.#closeController.abort(new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`, { source: this.#name }))
+    this.#closeController.abort(new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`,
+      { source: this.#name }))
   }
 
   /** @protected */
@@ -200,7 +220,8 @@ export class SourceBase {
   /** @protected */
   _checkTailLength(length) {
     if (!Number.isSafeInteger(length) || length <= 0) {
-      throw invalidArgument(`readTail length must be a positive integer, got ${describeValue(length)} (${this.#name})`, { source: this.#name })
+      throw invalidArgument(`readTail length must be a positive integer, got ${describeValue(length)} (${this.#name})`,
+        { source: this.#name })
     }
     if (length > this.maxBytes) throw this._tooLarge(length)
   }
@@ -208,10 +229,12 @@ export class SourceBase {
   /** @protected */
   _checkRange(offset, length) {
     if (!Number.isSafeInteger(offset) || offset < 0) {
-      throw invalidArgument(`read offset must be a non-negative integer, got ${describeValue(offset)} (${this.#name})`, { source: this.#name })
+      throw invalidArgument(`read offset must be a non-negative integer, got ${describeValue(offset)} (${this.#name})`,
+        { source: this.#name })
     }
     if (!Number.isSafeInteger(length) || length < 0) {
-      throw invalidArgument(`read length must be a non-negative integer, got ${describeValue(length)} (${this.#name})`, { source: this.#name })
+      throw invalidArgument(`read length must be a non-negative integer, got ${describeValue(length)} (${this.#name})`,
+        { source: this.#name })
     }
     if (length > this.maxBytes) throw this._tooLarge(length)
     if (this.#size !== undefined && offset + length > this.#size) throw this._pastEnd(offset, length, this.#size)
@@ -219,7 +242,8 @@ export class SourceBase {
 
   /** @protected */
   _pastEnd(offset, length, size) {
-    return invalidArgument(`bytes ${offset}-${offset + length - 1} are past the end of ${this.#name}, which has ${size} bytes`, { source: this.#name, offset })
+    return invalidArgument(`bytes ${offset}-${offset + length - 1} are past the end of ${this.#name}, which has ${size} bytes`,
+      { source: this.#name, offset })
   }
 
   /** @protected */
@@ -243,7 +267,8 @@ export class SourceBase {
    */
   async _operation(what, signal, fn, { timeout = true } = {}) {
     if (this.#closed) this.#abortOnClose()
-    return runOperation(what, this.#name, [this.#signal, signal, this.#closeController.signal], timeout ? this.#requestTimeoutMs : undefined,
+    return runOperation(what, this.#name, [this.#signal, signal, this.#closeController.signal],
+      timeout ? this.#requestTimeoutMs : undefined,
       fn, (error) => this._ioError(error, what))
   }
 }
@@ -383,7 +408,8 @@ export class Operation {
     }
     if (timeoutMs !== undefined && !this.#controller.signal.aborted) {
       const timer = setTimeout(() => {
-        const timeout = new ParquetBloomError(ErrorCode.ABORTED, `${what} timed out after ${timeoutMs} ms (options.requestTimeoutMs)`, { source })
+        const timeout = new ParquetBloomError(ErrorCode.ABORTED, `${what} timed out after ${timeoutMs} ms (options.requestTimeoutMs)`,
+          { source })
         timeouts.add(timeout)
         this.#abort(timeout)
       }, timeoutMs)

@@ -62,7 +62,9 @@ export function etagsDiffer(a, b) {
  */
 export function validatorChange(was, now) {
   if (was.etag !== undefined) return now.etag !== was.etag ? `its ETag is ${now.etag ?? 'gone'}, was ${was.etag}` : undefined
-  if (was.lastModified !== undefined && now.lastModified !== was.lastModified) return `its Last-Modified is ${now.lastModified ?? 'gone'}, was ${was.lastModified}`
+  if (was.lastModified !== undefined && now.lastModified !== was.lastModified) {
+    return `its Last-Modified is ${now.lastModified ?? 'gone'}, was ${was.lastModified}`
+  }
   return undefined
 }
 
