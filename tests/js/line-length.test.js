@@ -21,6 +21,7 @@ const CLEAN = [
   'indexes/',
   'pages/',
   'plan/',
+  'sidecar/',
   'values/',
   'wasm/',
   'errors.js',
