@@ -38,16 +38,22 @@ const TYPE_ORDER = 1 // ColumnOrder: the order page bounds are defined in
  */
 export async function addIndexes(source, sink, options) {
   const { fpp = 0.01, ndv = 'auto', replace = false, windowBytes = DEFAULT_WINDOW_BYTES, pageIndex = false, signal } = options ?? {}
-  if (!Array.isArray(options?.columns) || options.columns.length === 0) throw invalidArgument('addIndexes needs options.columns: the columns to give bloom filters')
+  if (!Array.isArray(options?.columns) || options.columns.length === 0) {
+    throw invalidArgument('addIndexes needs options.columns: the columns to give bloom filters')
+  }
   checkFpp(fpp)
-  if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) throw invalidArgument(`ndv must be 'auto' or a positive integer, got ${ndv}`)
+  if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) {
+    throw invalidArgument(`ndv must be 'auto' or a positive integer, got ${ndv}`)
+  }
   const { decryption } = options
   let file
   try {
     file = await openParquet(source, { signal, decryption })
   } catch (error) {
     if (error?.code === ErrorCode.ENCRYPTION_KEY_REQUIRED && !decryption) {
-      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${error.message.split(':')[0]}: the file is encrypted: pass its keys (decryption) to add indexes`, { cause: error, source: error.source })
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED,
+        `${error.message.split(':')[0]}: the file is encrypted: pass its keys (decryption) to add indexes`,
+        { cause: error, source: error.source })
     }
     throw error
   }
@@ -66,7 +72,10 @@ export async function addIndexes(source, sink, options) {
     }
     let sealing
     if (map.encrypted || layoutEncrypted(layout)) {
-      if (!layout.crypto) throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${name}: the file is encrypted: pass its keys (decryption) to add indexes`, { source: name })
+      if (!layout.crypto) {
+        throw new ParquetBloomError(ErrorCode.ENCRYPTED,
+          `${name}: the file is encrypted: pass its keys (decryption) to add indexes`, { source: name })
+      }
       sealing = await import('./encrypted-output.js')
       const refusal = sealing.unsealableFile(layout.crypto, name)
       if (refusal) throw refusal
@@ -75,7 +84,8 @@ export async function addIndexes(source, sink, options) {
     const columns = options.columns.map((path) => file.column(path))
     for (const column of columns) {
       if (!FILTERABLE_TYPES.has(column.physicalType)) {
-        throw invalidArgument(`${name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
+        throw invalidArgument(`${name}: column ${column.name} is ${column.physicalType}; ` +
+          `bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
       }
     }
     const geometry = fileGeometry(layout, file.fileSize, metadataOffset)
@@ -120,7 +130,9 @@ export async function addIndexes(source, sink, options) {
         const chunk = g * numColumns + column.index
         const where = { rowGroup: g, column: column.name }
         const wantFilter = replace || !usableFilter(geometry, g, column)
-        if (!wantFilter) skipped.push({ ...where, reason: 'has-filter', detail: 'the chunk has a usable bloom filter (replace: true builds a new one)' })
+        if (!wantFilter) {
+          skipped.push({ ...where, reason: 'has-filter', detail: 'the chunk has a usable bloom filter (replace: true builds a new one)' })
+        }
         const view = chunkView(layout, g, column.index)
         const crypto = view.crypto
         const wantOffsetIndex = pageIndex && !(view.offsetIndexOffset >= 4)
@@ -138,7 +150,9 @@ export async function addIndexes(source, sink, options) {
           continue
         }
         const chunkName = `${name}: row group ${g}, column ${column.name}`
-        const pageLayout = crypto ? (decoding) => sealing.encryptedPages(crypto, decoding, { dictionaryOffset: view.dictionaryPageOffset, where: chunkName }) : undefined
+        const pageLayout = crypto
+          ? (decoding) => sealing.encryptedPages(crypto, decoding, { dictionaryOffset: view.dictionaryPageOffset, where: chunkName })
+          : undefined
         const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read: readChunk(), fpp, ndv, windowBytes,
           pageIndex: wantColumnIndex ? 'both' : wantOffsetIndex ? 'offset' : false, pages: pageLayout, scratch })
         if ('problem' in built) {
@@ -155,7 +169,8 @@ export async function addIndexes(source, sink, options) {
             const sealed = await sealing.sealColumnMetaData(footerBytes, place, crypto, edit.bloom, chunkName)
             if (sealed) edit.encryptedMetaData = sealed
           }
-          added.push({ ...where, offset, length: bytes.length, ndv: built.ndv, exact: built.exact, numBytes: built.numBytes, ...(crypto ? { encrypted: true } : {}) })
+          added.push({ ...where, offset, length: bytes.length, ndv: built.ndv, exact: built.exact, numBytes: built.numBytes,
+            ...(crypto ? { encrypted: true } : {}) })
         }
         const pages = built.pageIndex
         if (pages?.offsetIndex) {
@@ -166,7 +181,8 @@ export async function addIndexes(source, sink, options) {
             edit[kind] = { offset: out.written, length: bytes.length }
             await out.write(bytes)
           }
-          pageIndexes.push({ ...where, offsetIndex: edit.offsetIndex, columnIndex: edit.columnIndex, ...(crypto ? { encrypted: true } : {}) })
+          pageIndexes.push({ ...where, offsetIndex: edit.offsetIndex, columnIndex: edit.columnIndex,
+            ...(crypto ? { encrypted: true } : {}) })
         }
         if (pages?.problem) skipped.push({ ...where, reason: 'no-page-index', detail: pages.problem })
         if (Object.keys(edit).length) edits.set(chunk, edit)

@@ -1,6 +1,7 @@
 // How a sidecar index build reads many files at once: a bounded number of files in flight through one
 // window of requests (js/dataset/request-window.js), each file's validator (a URL's from its tail read's
-// response, a local file's stat beside it) and footer in one round, then every indexed chunk's bytes read together (the next round: ranges joined across small
+// response, a local file's stat beside it) and footer in one round, then every indexed chunk's bytes read
+// together (the next round: ranges joined across small
 // gaps), then its filters built — while the files before and after it are doing the same. Entries come
 // out in input order, whatever order the files finish in, so the index is the same as one built one file
 // at a time. Memory: the files in flight, their tails, and at most `budgetBytes` of prefetched chunk bytes.
@@ -122,7 +123,8 @@ export function buildReading(inputs, { concurrency, fetch, prefetchBytes }) {
  *   columnIn?: (layout: any, name: string) => string | null }} options
  * @param {ReturnType<typeof buildReading>} reading
  * @param {{ size: number, validator: string | null }} [known]
- * @returns {Promise<{ file: import('./sidecar-sliced-writer.js').SlicedFileInput, skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }> }>}
+ * @returns {Promise<{ file: import('./sidecar-sliced-writer.js').SlicedFileInput,
+ *   skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }> }>}
  */
 export async function readFileEntry(input, recorded, options, reading, known) {
   const { signal } = options
@@ -144,13 +146,17 @@ export async function readFileEntry(input, recorded, options, reading, known) {
     throw checked.status === 'rejected' ? checked.reason : /** @type {PromiseRejectedResult} */ (opened).reason
   }
   const file = opened.value
-  const validator = checked.value ?? { size: file.fileSize, validator: firstHeaders ? recordedValidator(validatorFromHeaders(firstHeaders)) : null }
+  const validator = checked.value ?? {
+    size: file.fileSize, validator: firstHeaders ? recordedValidator(validatorFromHeaders(firstHeaders)) : null,
+  }
   const skipped = []
   let taken = 0
   try {
     const { layout, metadataOffset } = file
     if (layoutEncrypted(layout)) {
-      throw new ParquetBloomError(ErrorCode.ENCRYPTED, `${file.name}: the file is encrypted; sidecar indexes of encrypted files are not supported (they would hold what the keys protect)`, { source: file.name })
+      throw new ParquetBloomError(ErrorCode.ENCRYPTED,
+        `${file.name}: the file is encrypted; sidecar indexes of encrypted files are not supported ` +
+        '(they would hold what the keys protect)', { source: file.name })
     }
     const columns = {}
     const leaves = []
@@ -167,19 +173,28 @@ export async function readFileEntry(input, recorded, options, reading, known) {
         skipped.push({ file: recorded, column: name, detail: 'the file has no such column' })
         continue
       }
-      if (!FILTERABLE_TYPES.has(column.physicalType)) throw invalidArgument(`${file.name}: column ${column.name} is ${column.physicalType}; bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
+      if (!FILTERABLE_TYPES.has(column.physicalType)) {
+        throw invalidArgument(`${file.name}: column ${column.name} is ${column.physicalType}; ` +
+          `bloom filters are built for ${[...FILTERABLE_TYPES].join(', ')}`)
+      }
       // Recorded by the column's dotted path, as probes name it (a table index: as the table names it).
       const indexedName = options.columnIn ? name : column.name
-      columns[indexedName] = { physicalType: column.physicalType, typeLength: column.typeLength ?? null, logicalType: column.logicalType ?? null }
+      columns[indexedName] = {
+        physicalType: column.physicalType, typeLength: column.typeLength ?? null, logicalType: column.logicalType ?? null,
+      }
       leaves.push([indexedName, column])
     }
     const ranges = joinedRanges(chunkRanges(layout, metadataOffset, leaves), reading.budget.total)
     const wanted = ranges.reduce((n, r) => n + r.end - r.start, 0)
     taken = await reading.budget.take(wanted)
-    const held = await Promise.all(ranges.map(async (r) => ({ start: r.start, bytes: await file.readRange(r.start, r.end - r.start, { signal }) })))
+    const held = await Promise.all(ranges.map(async (r) => ({
+      start: r.start, bytes: await file.readRange(r.start, r.end - r.start, { signal }),
+    })))
     const read = (offset, length) => {
       const within = held.find((h) => offset >= h.start && offset + length <= h.start + h.bytes.length)
-      return within ? Promise.resolve(within.bytes.subarray(offset - within.start, offset - within.start + length)) : file.readRange(offset, length, { signal })
+      return within
+        ? Promise.resolve(within.bytes.subarray(offset - within.start, offset - within.start + length))
+        : file.readRange(offset, length, { signal })
     }
     const rowGroups = []
     for (let g = 0; g < layout.rowGroupRows.length; g++) {
@@ -194,11 +209,18 @@ export async function readFileEntry(input, recorded, options, reading, known) {
         }
         const header = decodeHeaderBytes(built.bytes)
         const b = built.bounds
-        chunkEntries[name] = { bitset: built.bytes.slice(header.headerLength), min: b ? encodeBound(b.kind, b.min) : null, max: b ? encodeBound(b.kind, b.max) : null }
+        chunkEntries[name] = {
+          bitset: built.bytes.slice(header.headerLength),
+          min: b ? encodeBound(b.kind, b.min) : null,
+          max: b ? encodeBound(b.kind, b.max) : null,
+        }
       }
       rowGroups.push({ numRows: layout.rowGroupRows[g], chunks: chunkEntries })
     }
-    return { file: { path: recorded, size: validator.size, validator: validator.validator, numRows: layout.numRows, columns, rowGroups }, skipped }
+    return {
+      file: { path: recorded, size: validator.size, validator: validator.validator, numRows: layout.numRows, columns, rowGroups },
+      skipped,
+    }
   } finally {
     if (taken) reading.budget.give(taken)
     await file.close()
@@ -212,7 +234,9 @@ function chunkRanges(layout, metadataOffset, leaves) {
     for (const [, column] of leaves) {
       ensureColumnIndexes(layout, column.index)
       const range = chunkByteRange(layout, g, column.index)
-      if (range && range.chunkStart >= 4 && range.chunkEnd <= metadataOffset && range.chunkEnd > range.chunkStart) ranges.push({ start: range.chunkStart, end: range.chunkEnd })
+      if (range && range.chunkStart >= 4 && range.chunkEnd <= metadataOffset && range.chunkEnd > range.chunkStart) {
+        ranges.push({ start: range.chunkStart, end: range.chunkEnd })
+      }
     }
   }
   return ranges

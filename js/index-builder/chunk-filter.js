@@ -38,13 +38,18 @@ const PLAIN_WIDTHS = Object.freeze({ INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, IN
  *   valid until the next chunk built with it (without it, a chunk's pages share buffers of its own)
  * @returns {Promise<ChunkFilter | { problem: string }>} a problem when the pages cannot be read fully (no filter then)
  */
-export async function buildChunkFilter({ layout, metadataOffset, column, rowGroup, read, fpp, ndv, windowBytes = DEFAULT_WINDOW_BYTES, bounds = false,
+export async function buildChunkFilter({ layout, metadataOffset, column, rowGroup, read, fpp, ndv,
+  windowBytes = DEFAULT_WINDOW_BYTES, bounds = false,
   pageIndex = false, pages: pageLayout, scratch }) {
   ensureColumnIndexes(layout, column.index)
   const range = chunkByteRange(layout, rowGroup, column.index)
-  if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) return { problem: 'the footer does not place the column chunk inside the file\'s data' }
+  if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) {
+    return { problem: 'the footer does not place the column chunk inside the file\'s data' }
+  }
   const { codec, numValues } = chunkView(layout, rowGroup, column.index)
-  const feed = new FilterFeed(column, { capacity: numValues >= 0 ? numValues : layout.rowGroupRows[rowGroup], fpp, ndv: ndv === 'auto' ? undefined : ndv, bounds })
+  const feed = new FilterFeed(column, {
+    capacity: numValues >= 0 ? numValues : layout.rowGroupRows[rowGroup], fpp, ndv: ndv === 'auto' ? undefined : ndv, bounds,
+  })
   try {
     const decoding = await columnDecoder(layout, column, codec)
     // PLAIN data pages of fixed-width types as their value bytes, hashed as they lie (BloomFilter.md hashes the
@@ -54,7 +59,8 @@ export async function buildChunkFilter({ layout, metadataOffset, column, rowGrou
     if (width) decoding.plainBinaryWidth = width
     decoding.scratch = scratch ?? new PageScratch()
     const pages = pageIndex ? new PageIndexFeed(feed, column, pageIndex === 'both') : undefined
-    await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues }, decoding, pages ?? feed, windowBytes, pageLayout?.(decoding))
+    await scanChunk(read, { start: range.chunkStart, end: range.chunkEnd, numValues }, decoding, pages ?? feed, windowBytes,
+      pageLayout?.(decoding))
     feed.finish()
     /** @type {ChunkFilter} */
     const built = feed.take(scratch && ((length) => scratch.bytes('filter', length)))

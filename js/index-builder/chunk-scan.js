@@ -16,14 +16,17 @@ export const DEFAULT_WINDOW_BYTES = 4 * 1024 * 1024
  * `pageStart()` / `pageEnd(page)`, when the sink has them, bracket each data page (its offset, size with
  * header, rows started, levels, present values, and whether it starts a row).
  * @typedef {{ dictionary: (values: any) => void, plain: (values: any) => void, indexes: (indexes: ArrayLike<number>) => void,
- *   pageStart?: () => void, pageEnd?: (page: { offset: number, size: number, rows: number, levels: number, present: number, startsRow: boolean }) => void }} ValueSink
+ *   pageStart?: () => void,
+ *   pageEnd?: (page: { offset: number, size: number, rows: number, levels: number, present: number, startsRow: boolean }) => void
+ * }} ValueSink
  */
 
 /**
  * How a chunk's pages lie: `need(bytes, at)` is how many bytes from `at` the page there takes, or -1 when
  * what is held does not tell yet; `decode(bytes, at, offset)` decodes it (all of it held; `offset`: where it lies in the file).
  * @typedef {{ need: (bytes: Uint8Array, at: number) => number,
- *   decode: (bytes: Uint8Array, at: number, offset: number) => Promise<{ page: import('../pages/page-decode.js').DecodedPage, size: number }> }} PageLayout
+ *   decode: (bytes: Uint8Array, at: number, offset: number) =>
+ *     Promise<{ page: import('../pages/page-decode.js').DecodedPage, size: number }> }} PageLayout
  */
 
 /** Plaintext pages: a PageHeader, then compressed_page_size bytes. */
@@ -84,7 +87,9 @@ export async function scanChunk(read, chunk, decoding, sink, windowBytes = DEFAU
         if (dictionaryLength < 0) throw new PageDecodeError('a dictionary-encoded page, but the chunk has no dictionary page')
         const indexes = page.values ?? []
         for (let i = 0; i < indexes.length; i++) {
-          if (!(indexes[i] >= 0 && indexes[i] < dictionaryLength)) throw new PageDecodeError(`dictionary index ${indexes[i]} past the ${dictionaryLength}-entry dictionary`)
+          if (!(indexes[i] >= 0 && indexes[i] < dictionaryLength)) {
+            throw new PageDecodeError(`dictionary index ${indexes[i]} past the ${dictionaryLength}-entry dictionary`)
+          }
         }
         present = indexes.length
         sink.indexes(indexes)
@@ -102,7 +107,10 @@ export async function scanChunk(read, chunk, decoding, sink, windowBytes = DEFAU
         rows = 0
         for (let i = 0; i < reps.length; i++) if (reps[i] === 0) rows++
       }
-      sink.pageEnd?.({ offset: at, size: next - local, rows, levels: page.numLevels, present, startsRow: !repeated || page.numLevels === 0 || reps[0] === 0 })
+      sink.pageEnd?.({
+        offset: at, size: next - local, rows, levels: page.numLevels, present,
+        startsRow: !repeated || page.numLevels === 0 || reps[0] === 0,
+      })
     }
     at += next - local
   }

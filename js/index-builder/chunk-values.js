@@ -83,7 +83,8 @@ export class ValueBounds {
     const columnar = !(Array.isArray(input) || ArrayBuffer.isView(input))
     // Fixed-width numbers as PLAIN bytes: read as their numbers (copied, as the section need not be aligned).
     const values = /** @type {any[]} */ (!columnar ? input
-      : this.numbers && this.order.kind !== 'bytes' ? new this.numbers(input.values.slice(0, input.length * this.numbers.BYTES_PER_ELEMENT).buffer)
+      : this.numbers && this.order.kind !== 'bytes'
+        ? new this.numbers(input.values.slice(0, input.length * this.numbers.BYTES_PER_ELEMENT).buffer)
         : columnarViews(input))
     const keys = sortKeys(this.order, values)
     if ('offsets' in keys) {
@@ -180,7 +181,10 @@ export class FilterFeed {
       bytes.set(header)
       bytes.set(bitset, header.length)
       return sized
-        ? { bytes, headerLength: header.length, ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined, numBytes: bitset.length }
+        ? {
+          bytes, headerLength: header.length, ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined,
+          numBytes: bitset.length,
+        }
         : { bytes, headerLength: header.length, ndv: estimate, exact: false, numBytes: bitset.length }
     } finally {
       filter.free()
@@ -192,7 +196,9 @@ export class FilterFeed {
 /** One view per value of columnar bytes. */
 export function columnarViews({ values, offsets, length }) {
   const width = offsets ? 0 : values.length / length
-  return Array.from({ length }, (_, i) => (offsets ? values.subarray(offsets[i], offsets[i + 1]) : values.subarray(i * width, (i + 1) * width)))
+  return Array.from({ length }, (_, i) => (offsets
+    ? values.subarray(offsets[i], offsets[i + 1])
+    : values.subarray(i * width, (i + 1) * width)))
 }
 
 /**

@@ -25,7 +25,10 @@ const MAGIC_PAR1 = Uint8Array.of(0x50, 0x41, 0x52, 0x31)
  */
 export function encryptedChunkProblem(crypto) {
   if (crypto.missing !== undefined) return { reason: 'no-key', detail: `the column is encrypted and ${crypto.missing}` }
-  if (!pagesAuthenticated(crypto)) return { reason: 'unreadable-pages', detail: `${/** @type {any} */ (crypto).algorithm} encrypts pages with AES-CTR, which authenticates nothing: a filter is never built from unauthenticated bytes` }
+  if (!pagesAuthenticated(crypto)) {
+    return { reason: 'unreadable-pages', detail: `${/** @type {any} */ (crypto).algorithm} encrypts pages with AES-CTR, ` +
+      'which authenticates nothing: a filter is never built from unauthenticated bytes' }
+  }
   return undefined
 }
 
@@ -57,7 +60,8 @@ export function encryptedPages(crypto, decoding, { dictionaryOffset, where }) {
       const ordinal = offset === dictionaryOffset ? 'dictionary' : dataPages
       let plain
       try {
-        plain = await decryptPage(crypto, { header, page }, ordinal, `${where}: ${ordinal === 'dictionary' ? 'dictionary page' : `data page ${ordinal}`}`)
+        plain = await decryptPage(crypto, { header, page }, ordinal,
+          `${where}: ${ordinal === 'dictionary' ? 'dictionary page' : `data page ${ordinal}`}`)
       } catch (error) {
         if (error instanceof EncryptedPageProblem) throw new PageDecodeError(error.message)
         throw error
@@ -109,13 +113,17 @@ export async function sealColumnMetaData(footer, place, crypto, bloom, where) {
   const aad = crypto.aad(ModuleType.COLUMN_META_DATA)
   const plaintext = await decryptGcmModule(crypto.keys.gcm, module, aad, `${where}: column metadata`)
   const struct = thriftStructPrefix(plaintext)
-  if (struct.problem !== undefined) throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: the decrypted ColumnMetaData does not decode: ${struct.problem}`, { source: where })
+  if (struct.problem !== undefined) {
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+      `${where}: the decrypted ColumnMetaData does not decode: ${struct.problem}`, { source: where })
+  }
   let meta
   try {
     meta = mapStruct(struct.bytes)
   } catch (error) {
     if (!(error instanceof Malformed)) throw error
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: the decrypted ColumnMetaData does not decode: ${error.detail}`, { source: where })
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+      `${where}: the decrypted ColumnMetaData does not decode: ${error.detail}`, { source: where })
   }
   const spliced = concatBytes(spliceStruct(struct.bytes, meta, new Map([
     [14, { type: T.I64, parts: [intValue(bloom.offset)] }],
@@ -152,11 +160,14 @@ export async function sealFooter(fileCrypto, footer, where) {
 export function unsealableFile(fileCrypto, where) {
   if (!fileCrypto.footer.emptyAad) return undefined
   return new ParquetBloomError(ErrorCode.ENCRYPTED,
-    `${where}: the file is encrypted as DuckDB encrypts (empty AADs): DuckDB reads bloom filters of encrypted files as plaintext, so encrypted filters would break its filtered scans and plaintext ones would disclose the values' hashes; no filters are added`, { source: where })
+    `${where}: the file is encrypted as DuckDB encrypts (empty AADs): DuckDB reads bloom filters of encrypted files ` +
+      'as plaintext, so encrypted filters would break its filtered scans and plaintext ones would disclose ' +
+      'the values\' hashes; no filters are added', { source: where })
 }
 
 /** ENCRYPTION_KEY_REQUIRED: the footer cannot be sealed again without its key. */
 export function footerKeyRequired(where) {
   return new ParquetBloomError(ErrorCode.ENCRYPTION_KEY_REQUIRED,
-    `${where}: adding indexes to an encrypted file needs its footer key (decryption.footerKey): the new footer must be encrypted or signed with it`, { source: where, field: 'footer' })
+    `${where}: adding indexes to an encrypted file needs its footer key (decryption.footerKey): ` +
+      'the new footer must be encrypted or signed with it', { source: where, field: 'footer' })
 }

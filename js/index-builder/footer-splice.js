@@ -15,7 +15,8 @@ const utf8Decoder = new TextDecoder()
  *   start: the field header; valueStart..end: its value (empty for a boolean, whose value is its type)
  * @typedef {{ start: number, fields: Field[], end: number }} Struct end: after the stop byte
  * @typedef {{ rowGroup: number, column: number, struct: Struct, meta: Struct | undefined }} ChunkPlace
- * @typedef {{ top: Struct, rowGroups: Array<{ struct: Struct, chunks: ChunkPlace[] }>, keyValues: Array<{ key: string, start: number, end: number }> | undefined,
+ * @typedef {{ top: Struct, rowGroups: Array<{ struct: Struct, chunks: ChunkPlace[] }>,
+ *   keyValues: Array<{ key: string, start: number, end: number }> | undefined,
  *   encrypted: boolean }} FooterMap
  */
 
@@ -216,7 +217,11 @@ export function spliceFooter(bytes, map, edits, keyValue, numColumns) {
     ? [bytes.subarray(rowGroupsField.valueStart, map.rowGroups[0].struct.start), ...rowGroupParts]
     : [bytes.subarray(rowGroupsField.valueStart, rowGroupsField.end)]
   const kept = (map.keyValues ?? []).filter((kv) => kv.key !== keyValue.key)
-  const kvValue = [listHeader(kept.length + 1, T.STRUCT), ...kept.map((kv) => bytes.subarray(kv.start, kv.end)), keyValueStruct(keyValue.key, keyValue.value)]
+  const kvValue = [
+    listHeader(kept.length + 1, T.STRUCT),
+    ...kept.map((kv) => bytes.subarray(kv.start, kv.end)),
+    keyValueStruct(keyValue.key, keyValue.value),
+  ]
   const top = new Map([[4, { type: T.LIST, parts: rowGroupsValue }], [5, { type: T.LIST, parts: kvValue }]])
   return concatBytes(spliceStruct(bytes, map.top, top))
 }

@@ -12,7 +12,10 @@ import { pick, ValueBounds } from './chunk-values.js'
 
 const utf8 = new TextEncoder()
 
-/** A ValueSink that passes values on to `inner` and keeps each data page's bounds (js/index-builder/chunk-scan.js calls pageStart/pageEnd). */
+/**
+ * A ValueSink that passes values on to `inner` and keeps each data page's bounds (js/index-builder/chunk-scan.js
+ * calls pageStart/pageEnd).
+ */
 export class PageIndexFeed {
   /** @param {{ dictionary: Function, plain: Function, indexes: Function, finish: Function }} inner */
   constructor(inner, column, withBounds) {
@@ -21,7 +24,10 @@ export class PageIndexFeed {
     this.withBounds = withBounds
     this.dictionaryValues = undefined
     this.current = undefined
-    /** @type {Array<{ offset: number, size: number, rows: number, levels: number, present: number, startsRow: boolean, bounds?: ValueBounds }>} */
+    /**
+     * @type {Array<{ offset: number, size: number, rows: number, levels: number, present: number, startsRow: boolean,
+     *   bounds?: ValueBounds }>}
+     */
     this.pages = []
   }
 
@@ -63,7 +69,10 @@ export class PageIndexFeed {
     const locations = []
     for (const p of this.pages) {
       if (!p.startsRow) return { offsetIndex: undefined, problem: 'a data page does not start at a row' }
-      locations.push(concatBytes([Uint8Array.of(0x16), intValue(p.offset), Uint8Array.of(0x15), intValue(p.size), Uint8Array.of(0x16), intValue(firstRow), Uint8Array.of(0)]))
+      locations.push(concatBytes([
+        Uint8Array.of(0x16), intValue(p.offset), Uint8Array.of(0x15), intValue(p.size),
+        Uint8Array.of(0x16), intValue(firstRow), Uint8Array.of(0),
+      ]))
       firstRow += p.rows
     }
     if (firstRow !== numRows) return { offsetIndex: undefined, problem: `the pages hold ${firstRow} rows, the row group ${numRows}` }
@@ -77,14 +86,18 @@ export class PageIndexFeed {
     for (const p of this.pages) {
       const bounds = p.bounds?.result()
       const allNull = p.present === 0
-      if (!allNull && (!bounds || bounds.min === undefined)) return { offsetIndex, problem: 'no ColumnIndex (the OffsetIndex is written): a page has no bounds in the column\'s order (NaN only, or an order bounds are not written for)' }
+      if (!allNull && (!bounds || bounds.min === undefined)) {
+        return { offsetIndex, problem: 'no ColumnIndex (the OffsetIndex is written): a page has no bounds in the column\'s order ' +
+          '(NaN only, or an order bounds are not written for)' }
+      }
       nullPages.push(allNull ? 1 : 2) // compact-protocol booleans in a list: 1 true, 2 false
       mins.push(allNull ? new Uint8Array(0) : plainBound(bounds.kind, bounds.min, 'min'))
       maxs.push(allNull ? new Uint8Array(0) : plainBound(bounds.kind, bounds.max, 'max'))
       nullCounts.push(p.levels - p.present)
     }
     const binaries = (list) => [listHeader(list.length, T.BINARY), ...list.flatMap((b) => [varint(b.length), b])]
-    // ColumnIndex { 1: list<bool> null_pages, 2: list<binary> min_values, 3: list<binary> max_values, 4: BoundaryOrder, 5: list<i64> null_counts }
+    // ColumnIndex { 1: list<bool> null_pages, 2: list<binary> min_values, 3: list<binary> max_values,
+    //   4: BoundaryOrder, 5: list<i64> null_counts }
     const columnIndex = concatBytes([
       Uint8Array.of(0x19), listHeader(nullPages.length, T.TRUE), Uint8Array.from(nullPages),
       Uint8Array.of(0x19), ...binaries(mins),

@@ -41,7 +41,9 @@ export async function buildSidecarIndex(files, sink, options) {
   if (options?.table !== undefined && options.table !== null) return (await import('./table-index-build.js')).buildTableIndex(sink, options)
   const { fpp = 0.01, ndv = 'auto', signal, format = 2 } = options ?? {}
   if (format !== 1 && format !== 2) throw invalidArgument(`format must be 1 or 2, got ${format}`)
-  if (!Array.isArray(options?.columns) || !options.columns.length) throw invalidArgument('buildSidecarIndex needs options.columns: the columns to index')
+  if (!Array.isArray(options?.columns) || !options.columns.length) {
+    throw invalidArgument('buildSidecarIndex needs options.columns: the columns to index')
+  }
   checkFpp(fpp)
   const base = options.base ?? (typeof sink === 'string' ? (await import('node:path')).dirname(sink) : undefined)
   const inputs = await expandInputs(files)
@@ -50,7 +52,9 @@ export async function buildSidecarIndex(files, sink, options) {
   if (options.shard) inShard('', options.shard) // refused even when no file falls in it
   const previous = options.update ? await openSidecarIndex(options.update, { base }) : undefined
   await previous?.loadDirectory({ signal })
-  const reading = buildReading(chosen.map((i) => inputs[i]), { concurrency: options.concurrency, fetch: options.fetch, prefetchBytes: options.prefetchBytes })
+  const reading = buildReading(chosen.map((i) => inputs[i]), {
+    concurrency: options.concurrency, fetch: options.fetch, prefetchBytes: options.prefetchBytes,
+  })
   const readOptions = { columns: options.columns, fpp, ndv, signal }
   const out = await openSink(sink)
   const skipped = []
@@ -62,7 +66,10 @@ export async function buildSidecarIndex(files, sink, options) {
     await out.write(PUFFIN_MAGIC)
     const properties = options.shard ? segmentProperties(options.shard, inputs.length, chosen) : undefined
     const writer = format === 2
-      ? new SlicedIndexWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}`, properties })
+      ? new SlicedIndexWriter(out, {
+        fpp, columns: options.columns, segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
+        writer: `parquet-bloom ${PACKAGE_VERSION}`, properties,
+      })
       : new DirectoryWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes, properties })
     const paths = new Set()
     // An unchanged file (size and validator as the old index records them) keeps its entry unread, when
@@ -93,7 +100,8 @@ export async function buildSidecarIndex(files, sink, options) {
     await writer.finish()
     const bytesWritten = out.written
     const written = await out.close()
-    const result = { format, files: validators.length, rebuilt, kept, dropped: previous ? previous.files.filter((f) => !paths.has(f.path)).length : 0, chunks, bytesWritten,
+    const result = { format, files: validators.length, rebuilt, kept,
+      dropped: previous ? previous.files.filter((f) => !paths.has(f.path)).length : 0, chunks, bytesWritten,
       validators: validatorsOf(validators), skipped }
     if (written) result.blob = written
     return result
@@ -108,16 +116,20 @@ export async function buildSidecarIndex(files, sink, options) {
 /**
  * Writes an index of files already described (their bitsets and bounds at hand), in either format: what
  * buildSidecarIndex does after reading each file, for a caller that has the filters (benchmarks, tools).
- * @param {AsyncIterable<import('./sidecar-sliced-writer.js').SlicedFileInput> | Iterable<import('./sidecar-sliced-writer.js').SlicedFileInput>} files
+ * @param {AsyncIterable<import('./sidecar-sliced-writer.js').SlicedFileInput> |
+ *   Iterable<import('./sidecar-sliced-writer.js').SlicedFileInput>} files
  * @param {string | NodeJS.WritableStream | WritableStream | null} sink
- * @param {{ format?: 1 | 2, fpp?: number, columns: string[], segmentBytes?: number, filesVersion?: 2 | 3 }} options filesVersion: format 2's files blob (default 3; 2 writes indexes as they were, for tests of such indexes)
+ * @param {{ format?: 1 | 2, fpp?: number, columns: string[], segmentBytes?: number, filesVersion?: 2 | 3 }} options
+ *   filesVersion: format 2's files blob (default 3; 2 writes indexes as they were, for tests of such indexes)
  */
 export async function writeSidecarFiles(files, sink, { format = 2, fpp = 0.01, columns, segmentBytes, filesVersion }) {
   const out = await openSink(sink)
   try {
     await out.write(PUFFIN_MAGIC)
     const writer = format === 2
-      ? new SlicedIndexWriter(out, { fpp, columns, segmentBytes: segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}`, filesVersion })
+      ? new SlicedIndexWriter(out, {
+        fpp, columns, segmentBytes: segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}`, filesVersion,
+      })
       : new DirectoryWriter(out, { fpp, columns, segmentBytes, properties: undefined })
     for await (const file of files) await writer.add(file)
     await writer.finish()
@@ -129,7 +141,10 @@ export async function writeSidecarFiles(files, sink, { format = 2, fpp = 0.01, c
   }
 }
 
-/** How many entries record each kind of validator (mtime, etag, last-modified; none for a file read from memory or a URL that sent none). */
+/**
+ * How many entries record each kind of validator (mtime, etag, last-modified; none for a file read from memory
+ * or a URL that sent none).
+ */
 function validatorsOf(validators) {
   /** @type {Record<string, number>} */
   const counts = {}
@@ -220,21 +235,28 @@ class DirectoryWriter {
       }
       rowGroups.push({ numRows: g.numRows, chunks: chunkEntries })
     }
-    this.entries.push({ path: file.path, size: file.size, validator: file.validator, numRows: file.numRows, columns: file.columns, rowGroups })
+    this.entries.push({
+      path: file.path, size: file.size, validator: file.validator, numRows: file.numRows, columns: file.columns, rowGroups,
+    })
   }
 
   async finish() {
     const { out, regions } = this
     await regions.flush()
     const bitsetsLength = out.written - this.bitsetsStart
-    const directory = utf8.encode(JSON.stringify({ format: 'parquet-bloom-sidecar', version: SIDECAR_VERSION, writer: `parquet-bloom ${PACKAGE_VERSION}`, fpp: this.fpp,
+    const directory = utf8.encode(JSON.stringify({
+      format: 'parquet-bloom-sidecar', version: SIDECAR_VERSION, writer: `parquet-bloom ${PACKAGE_VERSION}`, fpp: this.fpp,
       columns: this.columns, regions: regions.regions, files: this.entries }))
     const directoryStart = out.written
     await out.write(directory)
-    const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties })
+    const blob = (type, offset, length, properties) => ({
+      type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties,
+    })
     await out.write(puffinFooter([
       blob(BITSETS_BLOB, this.bitsetsStart, bitsetsLength, {
-        [LAYOUT_PROPERTY]: encodeLayout({ fpp: this.fpp, columns: this.columns, regions: regions.regions.map((r, i) => ({ ...r, ...regions.kinds[i] })) }),
+        [LAYOUT_PROPERTY]: encodeLayout({
+          fpp: this.fpp, columns: this.columns, regions: regions.regions.map((r, i) => ({ ...r, ...regions.kinds[i] })),
+        }),
       }),
       blob(DIRECTORY_BLOB, directoryStart, directory.length, { crc32: crc32Hex(directory), version: String(SIDECAR_VERSION) }),
     ], { 'created-by': `parquet-bloom ${PACKAGE_VERSION}`, ...this.properties }))

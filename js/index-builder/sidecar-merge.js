@@ -30,8 +30,13 @@ export async function mergeSidecarSegments(segments, sink, options = {}) {
     const { fpp } = first.index.directory
     const columns = first.index.columns
     for (const { source, index } of opened) {
-      if (index.directory.fpp !== fpp) throw invalidArgument(`${nameOf(source)}: built with fpp ${index.directory.fpp}, ${nameOf(first.source)} with ${fpp}`)
-      if (JSON.stringify(index.columns) !== JSON.stringify(columns)) throw invalidArgument(`${nameOf(source)}: indexes columns ${index.columns.join(', ')}, ${nameOf(first.source)} ${columns.join(', ')}`)
+      if (index.directory.fpp !== fpp) {
+        throw invalidArgument(`${nameOf(source)}: built with fpp ${index.directory.fpp}, ${nameOf(first.source)} with ${fpp}`)
+      }
+      if (JSON.stringify(index.columns) !== JSON.stringify(columns)) {
+        throw invalidArgument(`${nameOf(source)}: indexes columns ${index.columns.join(', ')}, ` +
+          `${nameOf(first.source)} ${columns.join(', ')}`)
+      }
     }
     const order = mergeOrder(opened)
     const rebase = await rebaser(opened, outBase)
@@ -65,12 +70,20 @@ function mergeOrder(opened) {
   const marks = opened.map((o) => o.mark)
   if (marks.every(Boolean)) {
     const { count, files } = marks[0]
-    if (marks.some((m) => m.count !== count || m.files !== files)) throw invalidArgument('the segments come from different builds (their shard counts or file counts differ)')
+    if (marks.some((m) => m.count !== count || m.files !== files)) {
+      throw invalidArgument('the segments come from different builds (their shard counts or file counts differ)')
+    }
     const shards = new Set(marks.map((m) => m.shard))
     if (shards.size !== marks.length) throw invalidArgument('a shard is given twice')
-    if (shards.size !== count) throw invalidArgument(`shards ${[...Array(count).keys()].filter((s) => !shards.has(s)).join(', ')} of ${count} are missing: the merged index would lack their files`)
+    if (shards.size !== count) {
+      throw invalidArgument(`shards ${[...Array(count).keys()].filter((s) => !shards.has(s)).join(', ')} of ${count} are missing: ` +
+        'the merged index would lack their files')
+    }
     for (const [k, o] of opened.entries()) {
-      if (o.mark.positions.length !== o.index.files.length) throw invalidArgument(`${nameOf(opened[k].source)}: its mark lists ${o.mark.positions.length} files, its index ${o.index.files.length}`)
+      if (o.mark.positions.length !== o.index.files.length) {
+        throw invalidArgument(`${nameOf(opened[k].source)}: its mark lists ${o.mark.positions.length} files, ` +
+          `its index ${o.index.files.length}`)
+      }
     }
     all.sort((a, b) => a.position - b.position)
   } else {

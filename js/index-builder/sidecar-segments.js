@@ -40,7 +40,9 @@ export async function readSegmentMark(source, options = {}) {
     let tail = await bytes.readTail(SEGMENT_TAIL_BYTES, { signal: options.signal })
     let parsed = readPuffinFooter(tail.bytes, bytes.size, bytes.name)
     if ('need' in parsed) {
-      tail = { offset: bytes.size - parsed.need, bytes: await bytes.read(bytes.size - parsed.need, parsed.need, { signal: options.signal }) }
+      tail = {
+        offset: bytes.size - parsed.need, bytes: await bytes.read(bytes.size - parsed.need, parsed.need, { signal: options.signal }),
+      }
       parsed = readPuffinFooter(tail.bytes, bytes.size, bytes.name)
     }
     const text = 'footer' in parsed ? parsed.footer.properties?.[SEGMENT_PROPERTY] : undefined
@@ -52,7 +54,8 @@ export async function readSegmentMark(source, options = {}) {
       mark = undefined
     }
     const { shard, count, files, positions } = mark ?? {}
-    if (!(Number.isInteger(count) && count >= 1 && Number.isInteger(shard) && shard >= 0 && shard < count && Number.isInteger(files) && Array.isArray(positions) &&
+    if (!(Number.isInteger(count) && count >= 1 && Number.isInteger(shard) && shard >= 0 && shard < count &&
+      Number.isInteger(files) && Array.isArray(positions) &&
       positions.every((p) => Number.isInteger(p) && p >= 0 && p < files))) {
       throw invalidArgument(`${bytes.name}: its segment mark (${SEGMENT_PROPERTY}) is not { shard, count, files, positions }`)
     }

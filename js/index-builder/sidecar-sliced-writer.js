@@ -86,7 +86,10 @@ export class SlicedIndexWriter {
       ;(this.classes[c] ??= [])[f] = key
       this.pendingBytes += numBytes * bitsets.length
     }
-    this.details.push({ path: file.path, size: file.size, validator: file.validator, numRows: file.numRows, rowRows: file.rowGroups.map((g) => g.numRows), bounds })
+    this.details.push({
+      path: file.path, size: file.size, validator: file.validator, numRows: file.numRows,
+      rowRows: file.rowGroups.map((g) => g.numRows), bounds,
+    })
     this.rowGroups.push(file.rowGroups.length)
     if (this.pendingBytes >= this.segmentBytes) await this.#flush()
   }
@@ -100,7 +103,9 @@ export class SlicedIndexWriter {
       if (!byColumn.has(region.column)) byColumn.set(region.column, new Map())
       const classes = byColumn.get(region.column)
       classes.set(key, classes.size)
-      if (classes.size >= NO_REGION) throw new RangeError(`more than ${NO_REGION - 1} sizes and types of column ${this.columns[region.column]} in one segment`)
+      if (classes.size >= NO_REGION) {
+        throw new RangeError(`more than ${NO_REGION - 1} sizes and types of column ${this.columns[region.column]} in one segment`)
+      }
       this.regions.push({ offset: this.out.written - this.slicesStart, count: region.bitsets.length, numBytes: region.numBytes,
         column: this.columns[region.column], type: region.type, segment: this.segments.length })
       const sliced = sliceBitsets(region.bitsets, region.numBytes)
@@ -127,7 +132,9 @@ export class SlicedIndexWriter {
     const n = this.details.length
     if (!this.segments.length) this.segments.push(0)
     const slicesLength = this.out.written - this.slicesStart
-    const blob = (type, offset, length, properties) => ({ type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, ...this.puffin, offset, length, properties })
+    const blob = (type, offset, length, properties) => ({
+      type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, ...this.puffin, offset, length, properties,
+    })
     const blobs = [blob(SLICES_BLOB, this.slicesStart, slicesLength, {})]
     for (const e of extra) {
       blobs.push(blob(e.type, this.out.written, e.bytes.length, { ...e.properties, crc32: crc32Hex(e.bytes) }))
@@ -181,7 +188,9 @@ export class SlicedIndexWriter {
     }
     const files = encodeFilesPart({ version, hashes, rowGroups: this.rowGroups, classes, pages })
     if (files.length !== filesPartLength(layout)) throw new RangeError('internal: the files blob is not the length its layout gives')
-    blobs.push(blob(FILES_BLOB, this.out.written, files.length, { crc32: crc32Hex(files), version: String(version), layout: encodeSlicedLayout(layout) }))
+    blobs.push(blob(FILES_BLOB, this.out.written, files.length, {
+      crc32: crc32Hex(files), version: String(version), layout: encodeSlicedLayout(layout),
+    }))
     await this.out.write(files)
     const footer = puffinFooter(blobs, { 'created-by': this.writer, ...this.properties })
     await this.out.write(footer)

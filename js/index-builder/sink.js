@@ -5,7 +5,8 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 /**
- * @typedef {{ write: (bytes: Uint8Array) => Promise<void>, close: () => Promise<Blob | undefined>, abort: (error: unknown) => Promise<void>,
+ * @typedef {{ write: (bytes: Uint8Array) => Promise<void>, close: () => Promise<Blob | undefined>,
+ *   abort: (error: unknown) => Promise<void>,
  *   written: number }} Sink
  */
 
@@ -17,8 +18,11 @@ export async function openSink(target) {
   if (target === null || target === undefined) return memorySink()
   if (typeof target === 'string') return fileSink(target)
   if (typeof (/** @type {any} */ (target).getWriter) === 'function') return webSink(/** @type {WritableStream} */ (target))
-  if (typeof (/** @type {any} */ (target).write) === 'function' && typeof (/** @type {any} */ (target).end) === 'function') return nodeSink(/** @type {any} */ (target))
-  throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'the sink must be a file path, a Node Writable, a WritableStream, or null (a Blob)')
+  if (typeof (/** @type {any} */ (target).write) === 'function' && typeof (/** @type {any} */ (target).end) === 'function') {
+    return nodeSink(/** @type {any} */ (target))
+  }
+  throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+    'the sink must be a file path, a Node Writable, a WritableStream, or null (a Blob)')
 }
 
 function counted(sink) {

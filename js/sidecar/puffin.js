@@ -14,7 +14,8 @@ const utf8 = new TextEncoder()
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 
 /**
- * @typedef {{ type: string, fields: number[], 'snapshot-id': number | bigint, 'sequence-number': number | bigint, offset: number, length: number,
+ * @typedef {{ type: string, fields: number[], 'snapshot-id': number | bigint, 'sequence-number': number | bigint,
+ *   offset: number, length: number,
  *   'compression-codec'?: string, properties?: Record<string, string> }} BlobMetadata
  */
 
@@ -30,7 +31,8 @@ export function crc32Hex(bytes) {
  */
 export function puffinFooter(blobs, properties) {
   // Iceberg snapshot ids are longs past 2^53: a bigint is written as its exact digits.
-  const json = JSON.stringify({ blobs, properties }, (_, v) => (typeof v === 'bigint' ? `\u0000long:${v}` : v)).replace(/"\\u0000long:(-?\d+)"/g, '$1')
+  const json = JSON.stringify({ blobs, properties }, (_, v) => (typeof v === 'bigint' ? `\u0000long:${v}` : v))
+    .replace(/"\\u0000long:(-?\d+)"/g, '$1')
   const payload = utf8.encode(json)
   const out = new Uint8Array(4 + payload.length + FOOTER_TAIL_BYTES)
   out.set(PUFFIN_MAGIC, 0)
@@ -72,10 +74,13 @@ export function readPuffinFooter(tail, fileSize, where) {
   }
   if (!footer || !Array.isArray(footer.blobs)) throw bad('its footer has no blobs list')
   for (const blob of footer.blobs) {
-    if (!(Number.isSafeInteger(blob?.offset) && Number.isSafeInteger(blob.length) && blob.offset >= 4 && blob.length >= 0 && blob.offset + blob.length <= footerStart)) {
+    if (!(Number.isSafeInteger(blob?.offset) && Number.isSafeInteger(blob.length) && blob.offset >= 4 && blob.length >= 0 &&
+      blob.offset + blob.length <= footerStart)) {
       throw bad(`a blob of type ${JSON.stringify(blob?.type)} lies outside the file's blobs`)
     }
-    if (blob['compression-codec'] !== undefined && blob['compression-codec'] !== null) throw bad(`blob ${JSON.stringify(blob.type)} is compressed (${blob['compression-codec']})`)
+    if (blob['compression-codec'] !== undefined && blob['compression-codec'] !== null) {
+      throw bad(`blob ${JSON.stringify(blob.type)} is compressed (${blob['compression-codec']})`)
+    }
   }
   return { footer, footerStart }
 }

@@ -13,7 +13,8 @@ const isUrl = (input) => typeof input === 'string' && /^https?:\/\//i.test(input
  * file; a URL answering 404 or 410) is size -1, which no entry matches: stale-index, never an error that
  * would take the other files' answers with it.
  * @param {any} input
- * @param {{ fetch?: typeof fetch, signal?: AbortSignal, headers?: HeadersInit, ioLane?: import('../sources/io-ledger.js').IoLane }} [options] headers: the
+ * @param {{ fetch?: typeof fetch, signal?: AbortSignal, headers?: HeadersInit,
+ *   ioLane?: import('../sources/io-ledger.js').IoLane }} [options] headers: the
  *   caller's (credentials), sent with a HEAD as with the index's own reads; ioLane: where the HEAD is clocked
  * @returns {Promise<{ size: number, validator: string | null }>}
  */
@@ -62,7 +63,13 @@ export function validatorKind(validator) {
   return recordedValidatorKind(validator)
 }
 
-const KIND_NAMES = { 'mtime': 'a local modification time', 'etag': 'an ETag', 'last-modified': 'a Last-Modified date', 'other': 'a validator of another form', 'none': 'no validator' }
+const KIND_NAMES = {
+  'mtime': 'a local modification time',
+  'etag': 'an ETag',
+  'last-modified': 'a Last-Modified date',
+  'other': 'a validator of another form',
+  'none': 'no validator',
+}
 
 /**
  * Whether an entry describes the file as it is now; when not, why (`reason`, a StaleReason code) and, for
@@ -75,16 +82,20 @@ const KIND_NAMES = { 'mtime': 'a local modification time', 'etag': 'an ETag', 'l
  */
 export function currency(entry, now, { checked = false } = {}) {
   if (now.size < 0) return { current: false, reason: StaleReason.FILE_GONE, detail: 'the file is gone' }
-  if (now.size !== entry.size) return { current: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${now.size}, the index recorded ${entry.size}` }
+  if (now.size !== entry.size) {
+    return { current: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${now.size}, the index recorded ${entry.size}` }
+  }
   if (entry.validator && (now.validator ? now.validator !== entry.validator : checked)) {
     const recorded = validatorKind(entry.validator)
     const found = validatorKind(now.validator) ?? 'none'
     if (recorded !== found) {
       return { current: false, reason: StaleReason.VALIDATOR_KIND_DIFFERS, validators: { recorded, found },
-        detail: `its size matches, but the index recorded ${KIND_NAMES[recorded]} (${entry.validator}) and the file has ${KIND_NAMES[found]}${now.validator ? ` (${now.validator})` : ''}: ` +
+        detail: `its size matches, but the index recorded ${KIND_NAMES[recorded]} (${entry.validator}) ` +
+          `and the file has ${KIND_NAMES[found]}${now.validator ? ` (${now.validator})` : ''}: ` +
           'validators of different kinds cannot be compared' }
     }
-    return { current: false, reason: StaleReason.VALIDATOR_DIFFERS, detail: `its validator is ${now.validator}, the index recorded ${entry.validator}` }
+    return { current: false, reason: StaleReason.VALIDATOR_DIFFERS,
+      detail: `its validator is ${now.validator}, the index recorded ${entry.validator}` }
   }
   return { current: true }
 }
@@ -97,8 +108,10 @@ export function currency(entry, now, { checked = false } = {}) {
  * @param {string[]} paths
  * @param {{ fetch?: typeof globalThis.fetch, signal?: AbortSignal, headers?: HeadersInit, origin?: string, window: number,
  *   ioLane?: import('../sources/io-ledger.js').IoLane }} options
- *   headers: sent with the HEADs of URLs of `origin` (the index's) only; ioLane: where the HEADs are clocked and recorded (a probe's ledger)
- * @returns {{ checks: Map<string, Promise<{ size: number, validator: string | null }>>, requests: number, rounds: number, settled: Promise<unknown> }}
+ *   headers: sent with the HEADs of URLs of `origin` (the index's) only; ioLane: where the HEADs are clocked and
+ *   recorded (a probe's ledger)
+ * @returns {{ checks: Map<string, Promise<{ size: number, validator: string | null }>>, requests: number, rounds: number,
+ *   settled: Promise<unknown> }}
  */
 export function startValidators(paths, { fetch, signal, headers, origin, window, ioLane }) {
   // The caller's headers (credentials for the index's host) go only to that origin, as HttpSource keeps

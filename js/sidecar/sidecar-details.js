@@ -166,7 +166,9 @@ function writeBound(w, bound) {
 export function decodeDetailsPage(bytes, columnCount, where) {
   const r = new ByteReader(bytes, where)
   const n = r.varint()
-  const files = Array.from({ length: n }, () => /** @type {FileDetails} */ ({ path: r.text(), size: 0, validator: null, numRows: 0, rowRows: [], bounds: [] }))
+  const files = Array.from({ length: n }, () => /** @type {FileDetails} */ ({
+    path: r.text(), size: 0, validator: null, numRows: 0, rowRows: [], bounds: [],
+  }))
   for (const f of files) f.size = r.varint()
   for (const f of files) f.validator = r.byte() ? r.text() : null
   for (const f of files) f.numRows = r.varint()

@@ -70,32 +70,45 @@ function directoryProblem(directory, bitsetsLength) {
   const isPowerOfTwoBlocks = (n) => Number.isSafeInteger(n) && n >= BYTES_PER_BLOCK && (n & (n - 1)) === 0
   if (!Array.isArray(directory.regions)) return 'has no regions list'
   for (const [r, region] of directory.regions.entries()) {
-    if (!(Number.isSafeInteger(region?.offset) && region.offset >= 0 && Number.isSafeInteger(region.count) && region.count >= 1 && isPowerOfTwoBlocks(region.numBytes) &&
+    if (!(Number.isSafeInteger(region?.offset) && region.offset >= 0 && Number.isSafeInteger(region.count) && region.count >= 1 &&
+      isPowerOfTwoBlocks(region.numBytes) &&
       region.offset + region.count * region.numBytes <= bitsetsLength)) {
-      return `places region ${r} (${region?.count} bitsets of ${region?.numBytes} bytes at ${region?.offset}) outside the ${bitsetsLength}-byte bitsets blob, or not as whole power-of-two blocks`
+      return `places region ${r} (${region?.count} bitsets of ${region?.numBytes} bytes at ${region?.offset}) ` +
+        `outside the ${bitsetsLength}-byte bitsets blob, or not as whole power-of-two blocks`
     }
   }
   for (const [i, file] of directory.files.entries()) {
     const where = `file ${i}`
-    if (typeof file?.path !== 'string' || !Number.isSafeInteger(file.size) || !Array.isArray(file.rowGroups) || typeof file.columns !== 'object' || file.columns === null) {
+    if (typeof file?.path !== 'string' || !Number.isSafeInteger(file.size) || !Array.isArray(file.rowGroups) ||
+      typeof file.columns !== 'object' || file.columns === null) {
       return `describes ${where} incompletely (path, size, columns, rowGroups)`
     }
     for (const [g, group] of file.rowGroups.entries()) {
-      if (!Number.isSafeInteger(group?.numRows) || group.numRows < 0 || typeof group.chunks !== 'object' || group.chunks === null) return `describes ${where}, row group ${g} incompletely`
+      if (!Number.isSafeInteger(group?.numRows) || group.numRows < 0 || typeof group.chunks !== 'object' || group.chunks === null) {
+        return `describes ${where}, row group ${g} incompletely`
+      }
       for (const [column, chunk] of Object.entries(group.chunks)) {
         if (chunk === null) continue
         const type = file.columns[column]
-        if (!type || typeof type.physicalType !== 'string') return `has a chunk of ${where}, row group ${g} for column ${column}, which the file's entry does not describe`
+        if (!type || typeof type.physicalType !== 'string') {
+          return `has a chunk of ${where}, row group ${g} for column ${column}, which the file's entry does not describe`
+        }
         if (!Array.isArray(chunk) || chunk.length !== 5) return `has a malformed chunk (${where}, row group ${g}, column ${column})`
         const [r, k, numBytes, min, max] = chunk
         const region = Number.isSafeInteger(r) ? directory.regions[r] : undefined
         if (!region || !(Number.isSafeInteger(k) && k >= 0 && k < region.count) || numBytes !== region.numBytes) {
-          return `places the bitset of ${where}, row group ${g}, column ${column} at ${JSON.stringify([r, k])} of ${numBytes} bytes, which no region holds`
+          return `places the bitset of ${where}, row group ${g}, column ${column} at ${JSON.stringify([r, k])} of ${numBytes} bytes, ` +
+            'which no region holds'
         }
-        const order = sortOrderFor({ physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType })
+        const order = sortOrderFor({
+          physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType,
+        })
         for (const bound of [min, max]) {
           if (bound === null) continue
-          if (!order || !boundFits(order.kind, bound)) return `records a bound ${JSON.stringify(bound)} that is not a ${order?.kind ?? 'orderless'} value (${where}, row group ${g}, column ${column})`
+          if (!order || !boundFits(order.kind, bound)) {
+            return `records a bound ${JSON.stringify(bound)} that is not a ${order?.kind ?? 'orderless'} value ` +
+              `(${where}, row group ${g}, column ${column})`
+          }
         }
       }
     }

@@ -26,7 +26,8 @@ export const FILES_VERSIONS = [2, 3]
  *   unreadable: runs [column, file, first row group, count] of chunks whose pages could not be read (their filters hold everything)
  * @typedef {{ offset: number, length: number, crc: number, digest?: Uint8Array }} PageEntry
  *   digest (version 3): XXH64 of the page's files' identity hashes, 8 bytes each in file order
- * @typedef {{ hashes: Uint8Array | null, locators: Uint32Array | null, rowGroups: Uint32Array, classes: Array<Uint8Array | null>, pages: PageEntry[] }} FilesPart
+ * @typedef {{ hashes: Uint8Array | null, locators: Uint32Array | null, rowGroups: Uint32Array,
+ *   classes: Array<Uint8Array | null>, pages: PageEntry[] }} FilesPart
  *   hashes (version 2): the identity hashes, 8 bytes each; locators (version 3): their low 32 bits
  */
 
@@ -58,7 +59,8 @@ export function decodeSlicedLayout(text, slicesLength, where) {
   }
   const { columns, types, regions, segments, files, overflow, classed, pages, pageFiles } = parsed ?? {}
   const counts = [files, overflow, pages, pageFiles]
-  if (!FILES_VERSIONS.includes(parsed?.version) || !Array.isArray(columns) || !Array.isArray(types) || !Array.isArray(regions) || !Array.isArray(segments) || !Array.isArray(classed) ||
+  if (!FILES_VERSIONS.includes(parsed?.version) || !Array.isArray(columns) || !Array.isArray(types) || !Array.isArray(regions) ||
+    !Array.isArray(segments) || !Array.isArray(classed) ||
     !counts.every((n) => Number.isSafeInteger(n) && n >= 0) || pageFiles < 1 || pages !== Math.ceil(files / pageFiles)) {
     throw notAnIndex(where, 'its files layout is not version 2 or 3 or lacks columns, types, regions, segments or counts')
   }
@@ -71,17 +73,24 @@ export function decodeSlicedLayout(text, slicesLength, where) {
   const out = regions.map((row, r) => {
     const [offset, count, numBytes, c, t, segment] = Array.isArray(row) ? row : []
     const rowBytes = (count + 7) >>> 3
-    if (!(Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(numBytes) && numBytes >= BYTES_PER_BLOCK &&
+    if (!(Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(numBytes) &&
+      numBytes >= BYTES_PER_BLOCK &&
       (numBytes & (numBytes - 1)) === 0 && offset + numBytes * 8 * rowBytes <= slicesLength && typeof columns[c] === 'string' &&
       typeof types[t]?.physicalType === 'string' && Number.isSafeInteger(segment) && segment >= 0 && segment < segments.length)) {
-      throw notAnIndex(where, `its layout places region ${r} (${JSON.stringify(row)}) outside the ${slicesLength}-byte bit slices blob, not as whole power-of-two blocks, or of no listed column, type and segment`)
+      throw notAnIndex(where, `its layout places region ${r} (${JSON.stringify(row)}) outside the ${slicesLength}-byte bit slices blob, ` +
+        'not as whole power-of-two blocks, or of no listed column, type and segment')
     }
     return { offset, count, numBytes, column: columns[c], type: types[t], segment }
   })
-  if (!classed.every((c) => Number.isSafeInteger(c) && typeof columns[c] === 'string')) throw notAnIndex(where, 'its layout names an unknown classed column')
+  if (!classed.every((c) => Number.isSafeInteger(c) && typeof columns[c] === 'string')) {
+    throw notAnIndex(where, 'its layout names an unknown classed column')
+  }
   const unreadable = parsed.unreadable ?? []
-  if (!Array.isArray(unreadable) || !unreadable.every((run) => Array.isArray(run) && run.length === 4 && run.every((n) => Number.isSafeInteger(n) && n >= 0) &&
-    typeof columns[run[0]] === 'string' && run[1] < files && run[3] >= 1)) throw notAnIndex(where, 'its layout lists unreadable chunks of no listed column or file')
+  if (!Array.isArray(unreadable) || !unreadable.every((run) => Array.isArray(run) && run.length === 4 &&
+    run.every((n) => Number.isSafeInteger(n) && n >= 0) &&
+    typeof columns[run[0]] === 'string' && run[1] < files && run[3] >= 1)) {
+      throw notAnIndex(where, 'its layout lists unreadable chunks of no listed column or file')
+    }
   return { ...parsed, regions: out, unreadable }
 }
 
@@ -106,7 +115,8 @@ export function encodeFilesPart({ version, hashes, rowGroups, classes, pages }) 
   const n = rowGroups.length
   const overflow = rowGroups.filter((g) => g >= OVERFLOW)
   const identity = identityBytes(version)
-  const out = new Uint8Array(n * (identity + 1 + classes.length) + overflow.length * 4 + pages.length * (PAGE_ENTRY_BYTES + (version >= 3 ? DIGEST_BYTES : 0)))
+  const out = new Uint8Array(n * (identity + 1 + classes.length) + overflow.length * 4 +
+    pages.length * (PAGE_ENTRY_BYTES + (version >= 3 ? DIGEST_BYTES : 0)))
   const view = new DataView(out.buffer)
   if (version >= 3) for (let f = 0; f < n; f++) out.set(hashes.subarray(f * 8, f * 8 + 4), f * 4)
   else out.set(hashes, 0)
@@ -144,7 +154,9 @@ export function encodeFilesPart({ version, hashes, rowGroups, classes, pages }) 
  * @returns {FilesPart}
  */
 export function decodeFilesPart(bytes, layout, detailsLength, where) {
-  if (bytes.length !== filesPartLength(layout)) throw notAnIndex(where, `its files blob has ${bytes.length} bytes, its layout says ${filesPartLength(layout)}`)
+  if (bytes.length !== filesPartLength(layout)) {
+    throw notAnIndex(where, `its files blob has ${bytes.length} bytes, its layout says ${filesPartLength(layout)}`)
+  }
   const n = layout.files
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const identity = identityBytes(layout.version)
@@ -161,7 +173,9 @@ export function decodeFilesPart(bytes, layout, detailsLength, where) {
   for (let f = 0; f < n; f++) {
     const g = bytes[at + f]
     if (g === OVERFLOW) {
-      if (spill + 4 > counted + layout.overflow * 4) throw notAnIndex(where, 'its files blob has more overflowing row-group counts than it lists')
+      if (spill + 4 > counted + layout.overflow * 4) {
+        throw notAnIndex(where, 'its files blob has more overflowing row-group counts than it lists')
+      }
       rowGroups[f] = view.getUint32(spill, true)
       spill += 4
     } else rowGroups[f] = g
@@ -177,7 +191,9 @@ export function decodeFilesPart(bytes, layout, detailsLength, where) {
   for (let p = 0; p < layout.pages; p++) {
     /** @type {PageEntry} */
     const page = { offset: view.getFloat64(at, true), length: view.getUint32(at + 8, true), crc: view.getUint32(at + 12, true) }
-    if (!(Number.isSafeInteger(page.offset) && page.offset >= 0 && page.offset + page.length <= detailsLength)) throw notAnIndex(where, `its page ${p} lies outside the details blob`)
+    if (!(Number.isSafeInteger(page.offset) && page.offset >= 0 && page.offset + page.length <= detailsLength)) {
+      throw notAnIndex(where, `its page ${p} lies outside the details blob`)
+    }
     pages.push(page)
     at += PAGE_ENTRY_BYTES
   }
@@ -223,7 +239,9 @@ export function placeColumn(layout, part, column, where) {
     used[r] += part.rowGroups[f]
   }
   for (const [r, region] of layout.regions.entries()) {
-    if (region.column === column && used[r] !== region.count) throw notAnIndex(where, `region ${r} holds ${region.count} filters, its files' row groups ${used[r]}`)
+    if (region.column === column && used[r] !== region.count) {
+      throw notAnIndex(where, `region ${r} holds ${region.count} filters, its files' row groups ${used[r]}`)
+    }
   }
   return { regionOf, slotOf }
 }
@@ -240,7 +258,9 @@ export function unreadableChunks(layout, part, column, where) {
   for (const [column_, f, first, count] of layout.unreadable ?? []) {
     if (column_ !== c) continue
     const groups = part.rowGroups[f]
-    if (first + count > groups) throw notAnIndex(where, `its layout lists row groups ${first}…${first + count - 1} of file ${f} as unreadable; it has ${groups}`)
+    if (first + count > groups) {
+      throw notAnIndex(where, `its layout lists row groups ${first}…${first + count - 1} of file ${f} as unreadable; it has ${groups}`)
+    }
     let flags = out.get(f)
     if (!flags) out.set(f, flags = new Uint8Array(groups))
     flags.fill(1, first, first + count)

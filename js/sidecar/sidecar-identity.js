@@ -34,7 +34,9 @@ export function pageDigests(pages) {
 /** The hashes of `hashStrings` as low and high 32-bit halves. */
 export function hashHalves(bytes) {
   // Read in place where the bytes are 4-aligned (hashStrings' are): a listing's worth of hashes is not copied.
-  const words = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2) : new Uint32Array(bytes.slice().buffer)
+  const words = bytes.byteOffset % 4 === 0
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2)
+    : new Uint32Array(bytes.slice().buffer)
   const count = words.length >>> 1
   const low = new Uint32Array(count)
   const high = new Uint32Array(count)

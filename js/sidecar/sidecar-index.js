@@ -61,7 +61,8 @@ export async function openSidecarIndex(source, options = {}) {
     if (isSlicedFooter(footer)) {
       const cache = new ByteCache()
       cache.add(tail.offset, tail.bytes)
-      return new SlicedSidecarIndex(byteSource, cache, footer, { base: options.base ?? await defaultBase(source), fetch: options.fetch, headers: options.headers,
+      return new SlicedSidecarIndex(byteSource, cache, footer, {
+        base: options.base ?? await defaultBase(source), fetch: options.fetch, headers: options.headers,
         boundsBytes: options.boundsBytes, tailOffset: tail.offset })
     }
     const bitsets = footer.blobs.find((b) => b.type === BITSETS_BLOB)
@@ -81,7 +82,9 @@ export async function openSidecarIndex(source, options = {}) {
       (layout ? undefined : await byteSource.read(directoryBlob.offset, directoryBlob.length, { signal }))
     const directory = directoryBytes && parseDirectory(directoryBytes, directoryBlob, bitsets.length, layout, where)
     const base = options.base ?? await defaultBase(source)
-    return new SidecarIndex(byteSource, cache, { directory, directoryBlob, layout, bitsets, base, fetch: options.fetch, headers: options.headers })
+    return new SidecarIndex(byteSource, cache, {
+      directory, directoryBlob, layout, bitsets, base, fetch: options.fetch, headers: options.headers,
+    })
   } catch (error) {
     await byteSource.close()
     throw error
@@ -157,7 +160,9 @@ export class SidecarIndex {
   /** The directory as stored (docs/sidecar-index.md); until it is read (a probe, or loadDirectory()) asking for it is a caller error. */
   get directory() {
     if (!this.#directory) {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${this.#source.name}: the sidecar index's directory is not read yet: await index.loadDirectory() (a probe reads it with its first blocks)`)
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+        `${this.#source.name}: the sidecar index's directory is not read yet: await index.loadDirectory() ` +
+        '(a probe reads it with its first blocks)')
     }
     return this.#directory
   }
@@ -217,11 +222,13 @@ export class SidecarIndex {
    * @param {Iterable<unknown>} values
    * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal,
    *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options]
-   *   ioLedger: a dataset probe's, whose requests this probe's are (its `index` group); files: the files to answer for (default: every file of the index), with the size (and validator)
+   *   ioLedger: a dataset probe's, whose requests this probe's are (its `index` group); files: the files to answer
+   *   for (default: every file of the index), with the size (and validator)
    *   the caller knows them by — a listing; without a size, `validate` (default true) stats (or HEADs)
    *   each file, concurrently with the block reads
    * @returns {Promise<{ column: string, files: Array<{ path: string, current: boolean, reason?: string, detail?: string,
-   *   validators?: { recorded: string, found: string }, rowGroups: Array<{ index: number, numRows: number, results: import('../verdicts.js').ValueResult[] }> }> }>}
+   *   validators?: { recorded: string, found: string },
+   *   rowGroups: Array<{ index: number, numRows: number, results: import('../verdicts.js').ValueResult[] }> }> }>}
    */
   async probe(column, values, options = {}) {
     const list = Array.from(values)
@@ -279,7 +286,8 @@ export class SidecarIndex {
    * @param {string} column
    * @param {unknown[]} list
    * @param {any} options
-   * @param {{ held?: ByteCache, early?: Map<string, Promise<{ size: number, validator: string | null }>>, encodings?: Map<string, any> }} carried
+   * @param {{ held?: ByteCache, early?: Map<string, Promise<{ size: number, validator: string | null }>>,
+   *   encodings?: Map<string, any> }} carried
    */
   async #probeLoaded(column, list, options, { held, early, encodings = new Map() }) {
     const keys = await this.#keys()
@@ -296,10 +304,15 @@ export class SidecarIndex {
       : [...new Set(targets.filter((t) => t.entry && t.spec.size === undefined && !early?.has(t.path)).map((t) => t.path))]
     const started = toCheck.length ? this.#validate(toCheck, options.signal) : undefined
     const checks = targets.map((t) => {
-      if (!t.entry) return Promise.resolve(/** @type {ReturnType<typeof currency>} */ ({ current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }))
+      if (!t.entry) {
+        return Promise.resolve(/** @type {ReturnType<typeof currency>} */ ({
+          current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index',
+        }))
+      }
       if (t.spec.size !== undefined) return Promise.resolve(currency(t.entry, { size: t.spec.size, validator: t.spec.validator }))
       if (options.validate === false) return Promise.resolve(/** @type {ReturnType<typeof currency>} */ ({ current: true }))
-      return /** @type {Promise<any>} */ (early?.get(t.path) ?? started?.checks.get(t.path)).then((now) => currency(t.entry, now, { checked: true }))
+      return /** @type {Promise<any>} */ (early?.get(t.path) ?? started?.checks.get(t.path))
+        .then((now) => currency(t.entry, now, { checked: true }))
     })
     const known = await Promise.all(targets.map((t, i) => (t.spec.size !== undefined || !t.entry ? checks[i] : undefined)))
     const tasks = []
@@ -327,8 +340,12 @@ export class SidecarIndex {
         const now = currencies[i]
         const rowGroups = (t.entry?.rowGroups ?? []).map((g, index) => ({ index, numRows: g.numRows, results: [] }))
         if (!now.current) {
-          for (const g of rowGroups) g.results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index', `the sidecar index does not describe this file as it is: ${now.detail}`))
-          return { path: t.path, current: false, reason: now.reason, detail: now.detail, ...(now.validators ? { validators: now.validators } : {}), rowGroups }
+          for (const g of rowGroups) {
+            g.results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index',
+              `the sidecar index does not describe this file as it is: ${now.detail}`))
+          }
+          return { path: t.path, current: false, reason: now.reason, detail: now.detail,
+            ...(now.validators ? { validators: now.validators } : {}), rowGroups }
         }
         for (const g of rowGroups) g.results = answerChunk(t, g.index, list, column)
         return { path: t.path, current: true, rowGroups }
@@ -347,13 +364,18 @@ export class SidecarIndex {
     return encoded
   }
 
-  /** One chunk's block reads: for each candidate inside the chunk's bounds, the block its hash selects (from `held` rows when a first probe read them). */
+  /**
+   * One chunk's block reads: for each candidate inside the chunk's bounds, the block its hash selects (from `held`
+   * rows when a first probe read them).
+   */
   #planChunk(encoded, chunk, tasks, held) {
     const [regionIndex, k, numBytes, minText, maxText] = chunk
     const region = this.#directory.regions[regionIndex]
     const { hashed, order, keys } = encoded
     let excluded
-    if (order && (minText !== null || maxText !== null)) excluded = excludedByBounds(order, keys, decodeBound(order.kind, minText), decodeBound(order.kind, maxText))
+    if (order && (minText !== null || maxText !== null)) {
+      excluded = excludedByBounds(order, keys, decodeBound(order.kind, minText), decodeBound(order.kind, maxText))
+    }
     const planned = { excluded, blocks: new Array(hashed.count).fill(EMPTY_BLOCK), hits: undefined }
     if (!hashed.count) return planned
     const indices = hashed.blockIndices(numBytes / BYTES_PER_BLOCK)
@@ -381,15 +403,19 @@ export class SidecarIndex {
    * Resolves to whether the index described the file ({ described, reason?, detail?, validators? }, as a
    * dataset reports it), or undefined when it was not asked: nothing left open, or a column or row groups
    * the index has no entry for in this file.
-   * @param {{ name: string, fileSize: number, column: string, values: unknown[], rowGroups: Array<{ index: number, results: any[] }>, signal?: AbortSignal }} probe
-   * @returns {Promise<{ described: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string } } | undefined>}
+   * @param {{ name: string, fileSize: number, column: string, values: unknown[],
+   *   rowGroups: Array<{ index: number, results: any[] }>, signal?: AbortSignal }} probe
+   * @returns {Promise<{ described: boolean, reason?: string, detail?: string,
+   *   validators?: { recorded: string, found: string } } | undefined>}
    */
   async refine({ name, fileSize, column, values, rowGroups, signal }) {
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
     if (!open) return undefined
     // A file missing from the index, or of another size, needs no check to be not described.
     const stale = (entry) => (!entry ? { described: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }
-      : entry.size !== fileSize ? { described: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${fileSize}, the index recorded ${entry.size}` } : undefined)
+      : entry.size !== fileSize
+        ? { described: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${fileSize}, the index recorded ${entry.size}` }
+        : undefined)
     const fits = (entry) => entry.rowGroups.length >= rowGroups.length && entry.columns[column]
     let entry = this.#directory ? (await this.#keys()).get(await fileKey(name)) : undefined
     if (this.#directory && (stale(entry) || !fits(entry))) return stale(entry)
@@ -398,9 +424,14 @@ export class SidecarIndex {
     if (!entry) {
       entry = (await this.#keys()).get(await fileKey(name))
       if (stale(entry) || !fits(entry)) return stale(entry)
-      if (answered.path !== await resolvePath(entry.path, this.#base)) [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal })).files
+      if (answered.path !== await resolvePath(entry.path, this.#base)) {
+        [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal })).files
+      }
     }
-    if (!answered.current) return { described: false, reason: answered.reason, detail: answered.detail, ...(answered.validators ? { validators: answered.validators } : {}) }
+    if (!answered.current) {
+      return { described: false, reason: answered.reason, detail: answered.detail,
+        ...(answered.validators ? { validators: answered.validators } : {}) }
+    }
     sharpenResults(rowGroups, answered.rowGroups)
     return { described: true }
   }
@@ -436,7 +467,9 @@ export class SidecarIndex {
   }
 
   #validate(paths, signal) {
-    const started = checkFiles(paths, { source: this.#source, fetch: this.#fetch, headers: this.#headers, signal, ioLane: this.#checksLane })
+    const started = checkFiles(paths, {
+      source: this.#source, fetch: this.#fetch, headers: this.#headers, signal, ioLane: this.#checksLane,
+    })
     this.#validations += started.requests
     return started
   }
@@ -470,7 +503,8 @@ export function sharpenResults(rowGroups, theirs) {
     if (!answers) continue
     g.results.forEach((r, v) => {
       if (r.source === Source.VALUE) return
-      if ((r.verdict === 'maybe' && answers[v].verdict === 'absent') || (r.verdict === 'unknown' && answers[v].verdict !== 'unknown')) g.results[v] = answers[v]
+      if ((r.verdict === 'maybe' && answers[v].verdict === 'absent') ||
+        (r.verdict === 'unknown' && answers[v].verdict !== 'unknown')) g.results[v] = answers[v]
     })
   }
 }
@@ -495,7 +529,9 @@ function answerChunk(target, rowGroup, list, column) {
   }
   return list.map((value, i) => {
     if (outcomes[i].verdict) return { ...outcomes[i] }
-    if (!inBounds[i]) return valueResult(value, 'absent', Source.STATISTICS, 'out-of-range', 'outside the min/max the sidecar index records for the chunk')
+    if (!inBounds[i]) {
+      return valueResult(value, 'absent', Source.STATISTICS, 'out-of-range', 'outside the min/max the sidecar index records for the chunk')
+    }
     return maybe[i]
       ? valueResult(value, 'maybe', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter may hold it')
       : valueResult(value, 'absent', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter rules it out')

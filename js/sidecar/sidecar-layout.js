@@ -66,7 +66,8 @@ export function decodeLayout(text, bitsetsLength) {
     if (!(Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(count) && count >= 1 && Number.isSafeInteger(numBytes) &&
       numBytes >= BYTES_PER_BLOCK && (numBytes & (numBytes - 1)) === 0 && offset + count * numBytes <= bitsetsLength) ||
       typeof columns[c] !== 'string' || typeof type?.physicalType !== 'string') {
-      return { problem: `its layout places region ${r} (${JSON.stringify(row)}) outside the ${bitsetsLength}-byte bitsets blob, not as whole power-of-two blocks, or of no listed column and type` }
+      return { problem: `its layout places region ${r} (${JSON.stringify(row)}) outside the ${bitsetsLength}-byte bitsets blob, ` +
+        'not as whole power-of-two blocks, or of no listed column and type' }
     }
     out.push({ offset, count, numBytes, column: columns[c], type })
   }
@@ -79,10 +80,14 @@ export function decodeLayout(text, bitsetsLength) {
  * @param {Layout} layout
  */
 export function layoutProblem(layout, directory) {
-  if (layout.regions.length !== directory.regions.length) return `has ${directory.regions.length} regions, the footer's layout ${layout.regions.length}`
+  if (layout.regions.length !== directory.regions.length) {
+    return `has ${directory.regions.length} regions, the footer's layout ${layout.regions.length}`
+  }
   for (const [r, region] of layout.regions.entries()) {
     const d = directory.regions[r]
-    if (d.offset !== region.offset || d.count !== region.count || d.numBytes !== region.numBytes) return `places region ${r} elsewhere than the footer's layout`
+    if (d.offset !== region.offset || d.count !== region.count || d.numBytes !== region.numBytes) {
+      return `places region ${r} elsewhere than the footer's layout`
+    }
   }
   const keys = layout.regions.map((r) => typeKey(r.type))
   for (const [i, file] of directory.files.entries()) {
@@ -93,7 +98,8 @@ export function layoutProblem(layout, directory) {
         if (!fileKeys.has(column)) fileKeys.set(column, typeKey(file.columns[column]))
         const r = chunk[0]
         if (layout.regions[r].column !== column || keys[r] !== fileKeys.get(column)) {
-          return `puts the bitset of file ${i}, row group ${g}, column ${column} in region ${r}, which the footer's layout gives to column ${layout.regions[r].column} of another type`
+          return `puts the bitset of file ${i}, row group ${g}, column ${column} in region ${r}, ` +
+            `which the footer's layout gives to column ${layout.regions[r].column} of another type`
         }
       }
     }

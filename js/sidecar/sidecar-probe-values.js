@@ -18,7 +18,8 @@ export function encodeFor(type, list, path, column) {
     if (!(error instanceof ParquetBloomError)) throw error
     throw new ParquetBloomError(error.code, `${path}: column ${column}: ${error.message}`, { source: path, field: column, cause: error })
   }
-  const hashed = new HashedCandidates(encoded.candidates, { type: encoded.physicalType, typeLength: encoded.typeLength }, BLOCK_MODE_COALESCE_GAP)
+  const hashed = new HashedCandidates(encoded.candidates, { type: encoded.physicalType, typeLength: encoded.typeLength },
+    BLOCK_MODE_COALESCE_GAP)
   const order = sortOrderFor(leaf)
   const keys = order ? sortKeys(order, encoded.candidates) : undefined
   return { encoded, hashed, order, keys }
@@ -26,5 +27,7 @@ export function encodeFor(type, list, path, column) {
 
 /** A chunk the builder could not read has no filter: its values are unknown to the index (presets stand). */
 export function unreadableChunkResults(list, outcomes) {
-  return list.map((v, i) => (outcomes[i].verdict ? { ...outcomes[i] } : valueResult(v, 'unknown', null, 'no-index', 'the sidecar index has no filter for this chunk (its pages could not be read)')))
+  return list.map((v, i) => (outcomes[i].verdict
+    ? { ...outcomes[i] }
+    : valueResult(v, 'unknown', null, 'no-index', 'the sidecar index has no filter for this chunk (its pages could not be read)')))
 }

@@ -68,7 +68,9 @@ export async function heldRegion(held, regionIndex, read) {
  */
 export function checkFiles(paths, { source, fetch, headers, signal, ioLane }) {
   const url = paths.find((p) => /^https?:\/\//i.test(p))
-  return startValidators(paths, { fetch, signal, headers, origin: originOf(source), window: transportWindow({ name: url ?? source.name }, url !== undefined), ioLane })
+  return startValidators(paths, {
+    fetch, signal, headers, origin: originOf(source), window: transportWindow({ name: url ?? source.name }, url !== undefined), ioLane,
+  })
 }
 
 /** The index's own origin when it is read over HTTP (its caller's headers are for that host). */

@@ -37,7 +37,10 @@ export class RegionWriter {
     this.pendingBytes = 0
   }
 
-  /** Takes a column's bitset (of a file where the column has `type`); `entry[0]`, `entry[1]` become its region and place when its segment is written. */
+  /**
+   * Takes a column's bitset (of a file where the column has `type`); `entry[0]`, `entry[1]` become its region and
+   * place when its segment is written.
+   */
   async add(bitset, entry, column, type) {
     this.pending.push({ bitset, entry, column, type })
     this.pendingBytes += bitset.length

@@ -86,13 +86,25 @@ export class SlicedSidecarIndex {
   constructor(source, cache, footer, { base, fetch, headers, boundsBytes, tailOffset }) {
     const where = source.name
     const find = (type) => footer.blobs.find((b) => b.type === type)
-    const blobs = { slices: find(SLICES_BLOB), details: find(DETAILS_BLOB), paths: find(PATH_HASHES_BLOB), files: find(FILES_BLOB), identities: find(IDENTITIES_BLOB) }
-    for (const [name, blob] of Object.entries(blobs)) if (!blob && name !== 'identities') throw notAnIndex(where, `it has no ${name} blob of format 2`)
+    const blobs = {
+      slices: find(SLICES_BLOB),
+      details: find(DETAILS_BLOB),
+      paths: find(PATH_HASHES_BLOB),
+      files: find(FILES_BLOB),
+      identities: find(IDENTITIES_BLOB),
+    }
+    for (const [name, blob] of Object.entries(blobs)) {
+      if (!blob && name !== 'identities') throw notAnIndex(where, `it has no ${name} blob of format 2`)
+    }
     const version = blobs.files.properties?.version
-    if (!FILES_VERSIONS.map(String).includes(version) || typeof blobs.files.properties?.layout !== 'string') throw notAnIndex(where, 'its files blob is not version 2 or 3 or has no layout')
+    if (!FILES_VERSIONS.map(String).includes(version) || typeof blobs.files.properties?.layout !== 'string') {
+      throw notAnIndex(where, 'its files blob is not version 2 or 3 or has no layout')
+    }
     this.#layout = decodeSlicedLayout(blobs.files.properties.layout, blobs.slices.length, where)
     if (String(this.#layout.version) !== version) throw notAnIndex(where, 'its files blob and its layout are of different versions')
-    if (this.#layout.version >= 3 && blobs.identities?.length !== this.#layout.files * 8) throw notAnIndex(where, 'it has no identities blob of one hash per file')
+    if (this.#layout.version >= 3 && blobs.identities?.length !== this.#layout.files * 8) {
+      throw notAnIndex(where, 'it has no identities blob of one hash per file')
+    }
     this.#source = source
     this.#cache = cache
     this.#blobs = blobs
@@ -127,7 +139,10 @@ export class SlicedSidecarIndex {
   }
 
   get directory() {
-    if (!this.#entries) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${this.#source.name}: the sidecar index's entries are not read yet: await index.loadDirectory()`)
+    if (!this.#entries) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+        `${this.#source.name}: the sidecar index's entries are not read yet: await index.loadDirectory()`)
+    }
     const l = this.#layout
     return { format: 'parquet-bloom-sidecar', version: 2, writer: l.writer, fpp: l.fpp, columns: l.columns,
       regions: l.regions.map(({ offset, count, numBytes }) => ({ offset, count, numBytes })), files: this.#entries }
@@ -145,7 +160,8 @@ export class SlicedSidecarIndex {
   /** Reads every page of details and the files blob (one wave) and builds the entries: what an update or a listing of the index needs. */
   async loadDirectory({ signal } = /** @type {{ signal?: AbortSignal }} */ ({})) {
     if (this.#entries) return
-    await this.#wave([...this.#filesTask(), ...this.#pageTasks(this.#layout.pages ? [...Array(this.#layout.pages).keys()] : [])], { signal })
+    await this.#wave([...this.#filesTask(), ...this.#pageTasks(this.#layout.pages ? [...Array(this.#layout.pages).keys()] : [])],
+      { signal })
     const l = this.#layout
     const placements = l.columns.map((c) => this.#placement(c))
     const entries = []
@@ -162,7 +178,9 @@ export class SlicedSidecarIndex {
       })
       // A chunk whose pages could not be read is null, as in format 1's directory.
       const rowGroups = d.rowRows.map((numRows, g) => ({ numRows,
-        chunks: Object.fromEntries(chunksOf.map(([name, region, r, slot, bounds, unreadable]) => [name, unreadable?.[g] ? null : [r, slot + g, region.numBytes, bounds?.[g]?.[0] ?? null, bounds?.[g]?.[1] ?? null]])) }))
+        chunks: Object.fromEntries(chunksOf.map(([name, region, r, slot, bounds, unreadable]) => [name, unreadable?.[g]
+          ? null
+          : [r, slot + g, region.numBytes, bounds?.[g]?.[0] ?? null, bounds?.[g]?.[1] ?? null]])) }))
       entries.push({ path: d.path, size: d.size, validator: d.validator, numRows: d.numRows, columns, rowGroups })
     }
     this.#entries = entries
@@ -205,7 +223,8 @@ export class SlicedSidecarIndex {
    * size and validator. `numRows` of a row group is null where its file's details were not read.
    * @param {string} column
    * @param {Iterable<unknown>} values
-   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal, bounds?: boolean,
+   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean,
+   *   signal?: AbortSignal, bounds?: boolean,
    *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options] ioLedger: as format 1's probe takes it
    */
   async probe(column, values, options = {}) {
@@ -233,7 +252,9 @@ export class SlicedSidecarIndex {
     const waveA = [...this.#filesTask(), ...rowTasks, ...(wantPaths ? this.#pathsTask() : []),
       ...(specs ? [] : this.#pageTasks([...Array(this.#layout.pages).keys()]))]
     // Files named without a size are checked (stat / HEAD) beside the first wave.
-    const toCheck = specs && validate ? [...new Set(await Promise.all(specs.filter((s) => s.size === undefined).map((s) => this.#resolve(s.path))))] : []
+    const toCheck = specs && validate
+      ? [...new Set(await Promise.all(specs.filter((s) => s.size === undefined).map((s) => this.#resolve(s.path))))]
+      : []
     const started = toCheck.length ? this.#validate(toCheck, signal) : undefined
     const rounds = await Promise.all([this.#waveRounds(waveA, signal), started ? started.settled.then(() => started.rounds) : 0])
     this.#rounds += Math.max(...rounds)
@@ -246,7 +267,8 @@ export class SlicedSidecarIndex {
     const masksOf = (r, candidates) => {
       if (!masks[r]) {
         const region = this.#layout.regions[r]
-        masks[r] = candidates.map((c) => andRows(hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low).map((p) => /** @type {Uint8Array} */ (rowBytes.get(`${r}:${p}`)))))
+        masks[r] = candidates.map((c) => andRows(hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low)
+          .map((p) => /** @type {Uint8Array} */ (rowBytes.get(`${r}:${p}`)))))
       }
       return masks[r]
     }
@@ -369,13 +391,18 @@ export class SlicedSidecarIndex {
         continue
       }
       const answered = { path: targets.paths[i], current: state[i] === DESCRIBED, rowGroups: /** @type {any[]} */ ([]) }
-      this.#answer(answered, state[i] === DESCRIBED ? undefined : more.get(i).why, f, encoded, maybes.get(i), unreadable.get(f), list, column, c, useBounds, shared)
-      files[i] = /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any, rowGroups: any[] }} */ (answered)
+      this.#answer(answered, state[i] === DESCRIBED ? undefined : more.get(i).why, f, encoded, maybes.get(i), unreadable.get(f),
+        list, column, c, useBounds, shared)
+      files[i] = /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any,
+        rowGroups: any[] }} */ (answered)
     }
     return { column, files }
   }
 
-  /** One file's entry of a probe's answer, beyond the common case: not described (`why`), or open after the bloom check, or with its details read. */
+  /**
+   * One file's entry of a probe's answer, beyond the common case: not described (`why`), or open after the bloom
+   * check, or with its details read.
+   */
   #answer(answered, why, f, encoded, maybe, unreadable, list, column, c, useBounds, shared) {
     const details = f >= 0 ? this.#pageOfFile(f) : undefined
     const groups = f >= 0 ? this.#part.rowGroups[f] : 0
@@ -384,12 +411,18 @@ export class SlicedSidecarIndex {
     for (let index = 0; index < groups; index++) rowGroups[index] = { index, numRows: details ? details.rowRows[index] : null, results: [] }
     answered.rowGroups = rowGroups
     if (why) {
-      const results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index', `the sidecar index does not describe this file as it is: ${why.detail}`))
+      const results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index',
+        `the sidecar index does not describe this file as it is: ${why.detail}`))
       for (const g of rowGroups) g.results = results.slice()
-      Object.assign(answered, { reason: why.reason, detail: why.detail, ...(why.validators ? { validators: why.validators } : {}), rowGroups })
+      Object.assign(answered, {
+        reason: why.reason, detail: why.detail, ...(why.validators ? { validators: why.validators } : {}), rowGroups,
+      })
       return
     }
-    for (const g of rowGroups) g.results = answerChunk(encoded, maybe, unreadable?.[g.index] === 1, g, list, column, useBounds ? details?.bounds[c]?.[g.index] : undefined, shared)
+    for (const g of rowGroups) {
+      g.results = answerChunk(encoded, maybe, unreadable?.[g.index] === 1, g, list, column,
+        useBounds ? details?.bounds[c]?.[g.index] : undefined, shared)
+    }
   }
 
   /** Sharpens one file's probe results, as format 1's refine does (the file stat'ed or HEADed to be matched). */
@@ -397,7 +430,10 @@ export class SlicedSidecarIndex {
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
     if (!open) return undefined
     const [answered] = (await this.probe(column, values, { files: [{ path: name }], signal })).files
-    if (!answered.current) return { described: false, reason: answered.reason, detail: answered.detail, ...(answered.validators ? { validators: answered.validators } : {}) }
+    if (!answered.current) {
+      return { described: false, reason: answered.reason, detail: answered.detail,
+        ...(answered.validators ? { validators: answered.validators } : {}) }
+    }
     if (answered.rowGroups.length < rowGroups.length) return undefined
     const { sharpenResults } = await import('./sidecar-index.js')
     sharpenResults(rowGroups, answered.rowGroups)
@@ -491,7 +527,12 @@ export class SlicedSidecarIndex {
     const { specs, state, more } = targets
     for (let i = 0; i < targets.count; i++) {
       if (state[i] !== PATH || more.has(i)) continue
-      more.set(i, { forms: this.#recordedForms(specs[i].path, targets.nodePath), now: { size: specs[i].size, validator: specs[i].validator }, checked: false, why: undefined })
+      more.set(i, {
+        forms: this.#recordedForms(specs[i].path, targets.nodePath),
+        now: { size: specs[i].size, validator: specs[i].validator },
+        checked: false,
+        why: undefined,
+      })
     }
   }
 
@@ -636,7 +677,9 @@ export class SlicedSidecarIndex {
       const start = blob.offset + p * pageFiles * 8
       const end = blob.offset + Math.min(this.#layout.files, (p + 1) * pageFiles) * 8
       return new RangeTask(start, end, (bytes) => {
-        if (!sameBytes(pageDigests([bytes]), /** @type {Uint8Array} */ (this.#part.pages[p].digest))) throw notAnIndex(this.#source.name, `its identities of page ${p} do not match the page's digest`)
+        if (!sameBytes(pageDigests([bytes]), /** @type {Uint8Array} */ (this.#part.pages[p].digest))) {
+          throw notAnIndex(this.#source.name, `its identities of page ${p} do not match the page's digest`)
+        }
         this.#identityPages.set(p, bytes)
       })
     })
@@ -673,7 +716,10 @@ export class SlicedSidecarIndex {
     return !path || isPlainName(given)
   }
 
-  /** The forms a caller's path may be recorded under: as given, relative to the base, and resolved (`path`: node:path, for a local base). */
+  /**
+   * The forms a caller's path may be recorded under: as given, relative to the base, and resolved (`path`:
+   * node:path, for a local base).
+   */
   #recordedForms(given, path) {
     const base = this.#base
     if (base === undefined) return [given]
@@ -687,7 +733,10 @@ export class SlicedSidecarIndex {
     // A plain relative name (no . or .. segments, / separators): itself, and under the base — no path arithmetic.
     if (isPlainName(given)) {
       this.#absoluteBase ??= path.resolve(base)
-      return Object.assign([given, `${this.#absoluteBase}${path.sep}${path.sep === '/' ? given : given.split('/').join(path.sep)}`], { plain: true })
+      return Object.assign([
+        given,
+        `${this.#absoluteBase}${path.sep}${path.sep === '/' ? given : given.split('/').join(path.sep)}`,
+      ], { plain: true })
     }
     const absolute = path.resolve(base, given)
     const relative = path.relative(base, absolute)
@@ -746,16 +795,21 @@ export class SlicedSidecarIndex {
     const where = this.#source.name
     if (this.#blobs.files.properties.crc32 !== crc32Hex(bytes)) throw notAnIndex(where, 'its files blob does not match its CRC-32')
     this.#part = decodeFilesPart(bytes, this.#layout, this.#blobs.details.length, where)
-    // Version 2: whole identity hashes, a match is a match. Version 3: locators, a match a claim that a page's digest or its identities confirm.
+    // Version 2: whole identity hashes, a match is a match. Version 3: locators, a match a claim that a page's
+    // digest or its identities confirm.
     const { hashes, locators } = this.#part
-    this.#identities = new HashTable(hashes ? hashHalves(hashes) : { low: /** @type {Uint32Array} */ (locators), high: new Uint32Array(this.#layout.files) })
+    this.#identities = new HashTable(hashes
+      ? hashHalves(hashes)
+      : { low: /** @type {Uint32Array} */ (locators), high: new Uint32Array(this.#layout.files) })
   }
 
   #pathsTask() {
     if (this.#paths) return []
     const blob = this.#blobs.paths
     return [new RangeTask(blob.offset, blob.offset + blob.length, (bytes) => {
-      if (blob.properties?.crc32 !== crc32Hex(bytes) || bytes.length !== this.#layout.files * 8) throw notAnIndex(this.#source.name, 'its path hashes do not match their CRC-32 or count')
+      if (blob.properties?.crc32 !== crc32Hex(bytes) || bytes.length !== this.#layout.files * 8) {
+        throw notAnIndex(this.#source.name, 'its path hashes do not match their CRC-32 or count')
+      }
       this.#paths = new HashTable(hashHalves(bytes))
     })]
   }
@@ -788,7 +842,9 @@ export class SlicedSidecarIndex {
     const expected = Math.min(this.#layout.pageFiles, this.#layout.files - first)
     if (files.length !== expected) throw notAnIndex(where, `its details page ${p} has ${files.length} files, not ${expected}`)
     files.forEach((d, i) => {
-      if (d.rowRows.length !== this.#part.rowGroups[first + i]) throw notAnIndex(where, `its details page ${p} disagrees with the files blob's row-group counts`)
+      if (d.rowRows.length !== this.#part.rowGroups[first + i]) {
+        throw notAnIndex(where, `its details page ${p} disagrees with the files blob's row-group counts`)
+      }
     })
     this.#pages.set(p, files)
   }
@@ -796,7 +852,10 @@ export class SlicedSidecarIndex {
   #placement(column) {
     let placed = this.#placements.get(column)
     if (!placed) {
-      placed = { ...placeColumn(this.#layout, this.#part, column, this.#source.name), unreadable: unreadableChunks(this.#layout, this.#part, column, this.#source.name) }
+      placed = {
+        ...placeColumn(this.#layout, this.#part, column, this.#source.name),
+        unreadable: unreadableChunks(this.#layout, this.#part, column, this.#source.name),
+      }
       this.#placements.set(column, placed)
     }
     return placed
@@ -820,7 +879,9 @@ export class SlicedSidecarIndex {
   }
 
   #validate(paths, signal) {
-    const started = checkFiles(paths, { source: this.#source, fetch: this.#fetch, headers: this.#headers, signal, ioLane: this.#checksLane })
+    const started = checkFiles(paths, {
+      source: this.#source, fetch: this.#fetch, headers: this.#headers, signal, ioLane: this.#checksLane,
+    })
     this.#validations += started.requests
     return started
   }
@@ -836,7 +897,9 @@ export class SlicedSidecarIndex {
     if (this.#wholeDetails) {
       const bytes = this.#wholeDetails
       this.#wholeDetails = undefined
-      for (const [p, page] of this.#part.pages.entries()) if (!this.#pages.has(p)) this.#takePage(p, bytes.subarray(page.offset, page.offset + page.length))
+      for (const [p, page] of this.#part.pages.entries()) {
+        if (!this.#pages.has(p)) this.#takePage(p, bytes.subarray(page.offset, page.offset + page.length))
+      }
     }
     return rounds
   }
@@ -918,7 +981,10 @@ function sharedResults(list) {
     maybe: make('maybe', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter may hold it'),
     absent: make('absent', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter rules it out'),
     scratch: new Uint8Array(list.length),
-    /** @type {Map<any, { groups: any[], byCount: any[][] }>} per encoding: row group g with every value ruled out by the bloom check (or preset), numRows unread, and the arrays of the first n of them */
+    /**
+     * @type {Map<any, { groups: any[], byCount: any[][] }>} per encoding: row group g with every value ruled out by
+     * the bloom check (or preset), numRows unread, and the arrays of the first n of them
+     */
     ruled: new Map(),
     ruledOut(count, encoded) {
       let made = this.ruled.get(encoded)
@@ -926,7 +992,9 @@ function sharedResults(list) {
       let rowGroups = made.byCount[count]
       if (!rowGroups) {
         for (let index = made.groups.length; index < count; index++) {
-          made.groups.push({ index, numRows: null, results: encoded.encoded.outcomes.map((o, i) => (o.verdict ? { ...o } : this.absent[i])) })
+          made.groups.push({
+            index, numRows: null, results: encoded.encoded.outcomes.map((o, i) => (o.verdict ? { ...o } : this.absent[i])),
+          })
         }
         rowGroups = made.byCount[count] = made.groups.slice(0, count)
       }
@@ -937,7 +1005,9 @@ function sharedResults(list) {
 
 /** One row group's answers: presets, then whether the index could read the chunk, then min/max where read, then the bit slices. */
 function answerChunk(encoded, maybe, unreadable, group, list, column, bounds, shared) {
-  if (!encoded) return list.map((v) => valueResult(v, 'unknown', null, 'no-index', `the sidecar index has no column ${column} for this file`))
+  if (!encoded) {
+    return list.map((v) => valueResult(v, 'unknown', null, 'no-index', `the sidecar index has no column ${column} for this file`))
+  }
   const { outcomes, owners } = encoded.encoded
   // Its filter holds everything (it says maybe to all), but the index could not describe the chunk: unknown, as format 1 says.
   if (unreadable) return unreadableChunkResults(list, outcomes)
@@ -945,7 +1015,8 @@ function answerChunk(encoded, maybe, unreadable, group, list, column, bounds, sh
   const base = group.index * count
   let excluded
   if (bounds && encoded.order && (bounds[0] !== null || bounds[1] !== null)) {
-    excluded = excludedByBounds(encoded.order, encoded.keys, decodeBound(encoded.order.kind, bounds[0]), decodeBound(encoded.order.kind, bounds[1]))
+    excluded = excludedByBounds(encoded.order, encoded.keys, decodeBound(encoded.order.kind, bounds[0]),
+      decodeBound(encoded.order.kind, bounds[1]))
   }
   // 0: no candidate in bounds, 1: in bounds, 2: in bounds and a bloom hit — scratch reused across row groups.
   const state = shared.scratch
@@ -957,7 +1028,9 @@ function answerChunk(encoded, maybe, unreadable, group, list, column, bounds, sh
   }
   const out = new Array(list.length)
   for (let i = 0; i < list.length; i++) {
-    out[i] = outcomes[i].verdict ? { ...outcomes[i] } : state[i] === 0 ? shared.outOfRange[i] : state[i] === 2 ? shared.maybe[i] : shared.absent[i]
+    out[i] = outcomes[i].verdict
+      ? { ...outcomes[i] }
+      : state[i] === 0 ? shared.outOfRange[i] : state[i] === 2 ? shared.maybe[i] : shared.absent[i]
   }
   return out
 }

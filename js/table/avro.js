@@ -52,7 +52,8 @@ async function loadKit() {
     return { avsc, Buffer, header, block, longType }
   }).catch((err) => {
     kitLoaded = undefined
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `reading Iceberg manifests (Avro) needs the avsc package (${err?.message ?? err})`, { cause: err })
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+      `reading Iceberg manifests (Avro) needs the avsc package (${err?.message ?? err})`, { cause: err })
   })
   return kitLoaded
 }
@@ -85,7 +86,8 @@ export async function readAvroFile(bytes, name) {
     return readAvroFileInterpreted(bytes, name)
   }
   const kit = await loadKit()
-  const refuse = (why, cause) => tableError(ErrorCode.MALFORMED_TABLE, `${name}: not a readable Avro file (${why})`, { cause, source: name })
+  const refuse = (why, cause) => tableError(ErrorCode.MALFORMED_TABLE,
+    `${name}: not a readable Avro file (${why})`, { cause, source: name })
   const buf = kit.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (MAGIC.some((b, i) => buf[i] !== b)) throw refuse('invalid magic bytes')
   let decoded

@@ -99,7 +99,9 @@ export const BOUND_PRECISION_RULES = [
     kind: 'adjusts',
     message: 'timestamp bounds are written in milliseconds, truncated, over microsecond data: a bound may be up to 1 ms off either way',
     applies: (c) => isTimestamp(c.type),
-    adjust: (_c, reading, end) => ({ ...reading, keys: reading.keys.map((k) => /** @type {bigint} */ (k) + (end === 'lower' ? -MS_IN_MICROS : MS_IN_MICROS)) }),
+    adjust: (_c, reading, end) => ({
+      ...reading, keys: reading.keys.map((k) => /** @type {bigint} */ (k) + (end === 'lower' ? -MS_IN_MICROS : MS_IN_MICROS)),
+    }),
   },
   {
     id: 'delta-string-prefix',
@@ -137,7 +139,8 @@ export const BOUND_PRECISION_RULES = [
     id: 'iceberg-float-promoted-to-double',
     format: 'iceberg',
     kind: 'reads',
-    message: 'float promoted to double keeps the old files\' 4-byte bounds: read as float32, which widens to the double exactly as the data does',
+    message: 'float promoted to double keeps the old files\' 4-byte bounds: read as float32, ' +
+      'which widens to the double exactly as the data does',
     applies: (c, bytes) => c.type.kind === 'double' && bytes.length === 4,
     read: (_c, bytes) => [view(bytes).getFloat32(0, true)],
   },
@@ -145,7 +148,8 @@ export const BOUND_PRECISION_RULES = [
     id: 'iceberg-decimal-precision-promoted',
     format: 'iceberg',
     kind: 'reads',
-    message: 'decimal precision widens with the scale fixed: an old bound\'s unscaled two\'s complement value is the same number, whatever its width',
+    message: 'decimal precision widens with the scale fixed: an old bound\'s unscaled two\'s complement value ' +
+      'is the same number, whatever its width',
     applies: (c) => c.type.kind === 'decimal',
     read: (_c, bytes) => [twosComplementToBigInt(bytes)],
   },
@@ -165,7 +169,9 @@ export function readBound(context, raw, end) {
   if (!reader?.read) return null
   /** @type {BoundReading} */
   let reading = { keys: reader.read(context, raw) }
-  for (const rule of rules) if (rule.kind === 'adjusts' && rule.adjust && rule.applies(context, raw)) reading = rule.adjust(context, reading, end)
+  for (const rule of rules) {
+    if (rule.kind === 'adjusts' && rule.adjust && rule.applies(context, raw)) reading = rule.adjust(context, reading, end)
+  }
   const keys = reading.keys.filter((k) => !(typeof k === 'number' && Number.isNaN(k)))
   if (keys.length === 0) return null
   const key = keys.reduce((a, b) => (end === 'lower' ? (compareKeys(b, a) < 0 ? b : a) : (compareKeys(a, b) < 0 ? b : a)))

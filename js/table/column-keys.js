@@ -82,7 +82,9 @@ export function valueKeys(type, values) {
   if (!column) return values.map(() => null)
   const encoded = encodeProbeValues(column, values)
   /** @type {Array<{ keys: Key[] } | { nan: true } | null>} */
-  const out = encoded.outcomes.map((/** @type {any} */ o) => (o.reason === 'nan' ? { nan: true } : o.verdict !== undefined ? null : { keys: [] }))
+  const out = encoded.outcomes.map((/** @type {any} */ o) => (o.reason === 'nan'
+    ? { nan: true }
+    : o.verdict !== undefined ? null : { keys: [] }))
   encoded.candidates.forEach((candidate, k) => {
     const slot = out[encoded.owners[k]]
     if (!slot || !('keys' in slot)) return
@@ -144,10 +146,12 @@ export function utf8Length(bytes) {
  * @param {Key} key
  */
 export function factsExclude(facts, key) {
-  if (facts.valueCount !== undefined && facts.nullCount !== undefined && facts.valueCount > 0n && facts.nullCount === facts.valueCount) return 'all-null'
+  if (facts.valueCount !== undefined && facts.nullCount !== undefined && facts.valueCount > 0n &&
+    facts.nullCount === facts.valueCount) return 'all-null'
   if (facts.valueCount === 0n) return 'all-null'
   const usable = (bound) => bound !== undefined && !(typeof bound === 'number' && Number.isNaN(bound))
   if (usable(facts.lower) && compareKeys(key, facts.lower) < 0) return 'out-of-bounds'
-  if (usable(facts.upper) && compareKeys(key, facts.upper) > 0 && !(facts.upperPrefix && startsWith(key, facts.upperPrefix))) return 'out-of-bounds'
+  if (usable(facts.upper) && compareKeys(key, facts.upper) > 0 &&
+    !(facts.upperPrefix && startsWith(key, facts.upperPrefix))) return 'out-of-bounds'
   return null
 }

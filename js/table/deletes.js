@@ -61,7 +61,9 @@ async function readDeletes(table, file, probedId) {
         continue
       }
       const { location } = resolve(source.path)
-      reads.push({ location, use: (bytes) => { for (const r of decodeRoaringBitmapArray(bitmapInFile(bytes, source.offset, Number(d.dv.sizeInBytes)))) positions.add(r) } })
+      reads.push({ location, use: (bytes) => {
+        for (const r of decodeRoaringBitmapArray(bitmapInFile(bytes, source.offset, Number(d.dv.sizeInBytes)))) positions.add(r)
+      } })
     } else if (d.kind === 'position') {
       reads.push({ location: d.location, use: async (bytes) => {
         for (const row of await readParquetRows(bytes, ['file_path', 'pos'])) {
@@ -103,7 +105,9 @@ function equalityDeleted(table, equality, valueOf) {
   return uncertain ? null : false
 }
 
-const notApplied = (v, why) => ({ ...v, verdict: 'maybe', reason: 'deletes-not-applied', detail: `${v.detail}; but the file has deletes that were not applied (${why})` })
+const notApplied = (v, why) => ({
+  ...v, verdict: 'maybe', reason: 'deletes-not-applied', detail: `${v.detail}; but the file has deletes that were not applied (${why})`,
+})
 
 /**
  * The file's values with its deletes applied to each `present` one.
@@ -137,6 +141,7 @@ export async function applyDeletes(table, file, values, field) {
     }
     if (rows.length) return { ...v, rows }
     if (v.rowsTruncated) return notApplied(v, 'every row listed is deleted, and the list was cut at maxRows')
-    return { ...v, verdict: 'absent', reason: 'rows-deleted', detail: `every row holding it (${v.rows.join(', ')}) is deleted by the table's deletes` }
+    return { ...v, verdict: 'absent', reason: 'rows-deleted',
+      detail: `every row holding it (${v.rows.join(', ')}) is deleted by the table's deletes` }
   })
 }

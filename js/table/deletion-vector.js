@@ -51,7 +51,9 @@ export function bitmapInFile(fileBytes, offset, sizeInBytes) {
   if (offset + 4 > fileBytes.length) throw malformed(`offset ${offset} is past the file's ${fileBytes.length} bytes`)
   const view = new DataView(fileBytes.buffer, fileBytes.byteOffset, fileBytes.byteLength)
   const size = view.getInt32(offset, false)
-  if (size !== sizeInBytes || offset + 4 + size > fileBytes.length) throw malformed(`the file says ${size} bytes at ${offset}, the log says ${sizeInBytes}`)
+  if (size !== sizeInBytes || offset + 4 + size > fileBytes.length) {
+    throw malformed(`the file says ${size} bytes at ${offset}, the log says ${sizeInBytes}`)
+  }
   return fileBytes.subarray(offset + 4, offset + 4 + size)
 }
 

@@ -42,7 +42,8 @@ function parsed(location, bytes) {
   try {
     return parseExactJson(textOf(bytes))
   } catch (err) {
-    throw tableError(ErrorCode.MALFORMED_TABLE, `${location} is not JSON: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
+    throw tableError(ErrorCode.MALFORMED_TABLE,
+      `${location} is not JSON: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
   }
 }
 
@@ -83,7 +84,8 @@ async function hintedMetadata(io, root) {
   const found = names.length ? await io.readFirstExisting(names.map((n) => locationUnder(root, `metadata/${n}`))) : null
   if (!found) {
     const tried = names.map((n) => `metadata/${n}`).join(', ') || 'no file name'
-    throw malformed(`${hintLocation} says ${JSON.stringify(text)}, and none of the files it may name exists (${tried}): ${ADVICE}`, hintLocation)
+    throw malformed(`${hintLocation} says ${JSON.stringify(text)}, and none of the files it may name exists (${tried}): ` +
+      `${ADVICE}`, hintLocation)
   }
   return found
 }
@@ -100,10 +102,14 @@ async function newestVersion(io, root, hintLocation) {
     if (!found || found.location !== locationUnder(root, `metadata/v${end}.metadata.json`)) break
     from = end + 1
   }
-  if (!newest) throw malformed(`${hintLocation} is empty and no metadata/v1–v${VERSION_WAVE_ENDS[0]}.metadata.json exists (a folder over HTTP cannot be listed): ${ADVICE}`, hintLocation)
+  if (!newest) {
+    throw malformed(`${hintLocation} is empty and no metadata/v1–v${VERSION_WAVE_ENDS[0]}.metadata.json exists ` +
+      `(a folder over HTTP cannot be listed): ${ADVICE}`, hintLocation)
+  }
   const last = VERSION_WAVE_ENDS[VERSION_WAVE_ENDS.length - 1]
   if (newest.location === locationUnder(root, `metadata/v${last}.metadata.json`)) {
-    throw malformed(`${hintLocation} is empty and metadata/v${last}.metadata.json exists: the table has more versions than the ${last} probed for it: ${ADVICE}`, hintLocation)
+    throw malformed(`${hintLocation} is empty and metadata/v${last}.metadata.json exists: ` +
+      `the table has more versions than the ${last} probed for it: ${ADVICE}`, hintLocation)
   }
   return newest
 }

@@ -13,7 +13,10 @@ export function icebergType(type) {
   if (decimal) return { kind: 'decimal', precision: Number(decimal[1]), scale: Number(decimal[2]) }
   const fixed = /^fixed\[\s*(\d+)\s*\]$/.exec(type)
   if (fixed) return { kind: 'fixed', length: Number(fixed[1]) }
-  const simple = ['boolean', 'int', 'long', 'float', 'double', 'date', 'time', 'timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns', 'string', 'uuid', 'binary']
+  const simple = [
+    'boolean', 'int', 'long', 'float', 'double', 'date', 'time', 'timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns',
+    'string', 'uuid', 'binary',
+  ]
   return simple.includes(type) ? { kind: /** @type {any} */ (type) } : { kind: 'other', name: type }
 }
 
@@ -91,7 +94,8 @@ function longBytes(n) {
 /** The bucket hash of a key of a source type (spec Appendix B), or undefined for types without one. */
 export function bucketHash(type, key) {
   switch (type.kind) {
-    case 'int': case 'long': case 'date': case 'time': case 'timestamp': case 'timestamptz': return murmur3(longBytes(/** @type {bigint} */ (key)))
+    case 'int': case 'long': case 'date': case 'time': case 'timestamp': case 'timestamptz':
+      return murmur3(longBytes(/** @type {bigint} */ (key)))
     case 'decimal': return murmur3(bigIntToTwosComplement(/** @type {bigint} */ (key)))
     case 'string': case 'binary': case 'fixed': case 'uuid': return murmur3(/** @type {Uint8Array} */ (key))
     default: return undefined // nanosecond timestamps and others: not ruled out
@@ -218,7 +222,8 @@ export function partitionText(transform, sourceType, raw) {
   switch (sourceType?.kind) {
     case 'date': return n === null ? String(raw) : dateOf(n)
     case 'timestamp': case 'timestamptz': return n === null ? String(raw) : isoOfMicros(n, sourceType.kind === 'timestamptz')
-    case 'timestamp_ns': case 'timestamptz_ns': return n === null ? String(raw) : isoOfMicros(floorDiv(n, 1000n), sourceType.kind === 'timestamptz_ns')
+    case 'timestamp_ns': case 'timestamptz_ns':
+      return n === null ? String(raw) : isoOfMicros(floorDiv(n, 1000n), sourceType.kind === 'timestamptz_ns')
     case 'decimal': {
       if (!(raw instanceof Uint8Array)) return String(raw)
       const v = twosComplementToBigInt(raw)
@@ -231,7 +236,8 @@ export function partitionText(transform, sourceType, raw) {
       const hex = [...raw].map((b) => b.toString(16).padStart(2, '0')).join('')
       return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
     }
-    case 'binary': case 'fixed': return raw instanceof Uint8Array ? [...raw].map((b) => b.toString(16).padStart(2, '0')).join('') : String(raw)
+    case 'binary': case 'fixed':
+      return raw instanceof Uint8Array ? [...raw].map((b) => b.toString(16).padStart(2, '0')).join('') : String(raw)
     default: return String(raw)
   }
 }

@@ -21,7 +21,10 @@ function chooseSnapshot(metadata, options, source) {
   if (wanted === undefined || wanted === null || wanted === -1) return null
   const id = BigInt(wanted)
   const snapshot = snapshots.find((s) => BigInt(s['snapshot-id']) === id)
-  if (!snapshot) throw malformed(`${source}: no snapshot ${id} (snapshots: ${snapshots.map((s) => String(s['snapshot-id'])).join(', ') || 'none'})`, source)
+  if (!snapshot) {
+    throw malformed(`${source}: no snapshot ${id} ` +
+      `(snapshots: ${snapshots.map((s) => String(s['snapshot-id'])).join(', ') || 'none'})`, source)
+  }
   return snapshot
 }
 
@@ -115,7 +118,8 @@ export async function loadIceberg(io, root, options = {}) {
   const allFields = new Map()
   for (const s of metadata.schemas ?? [metadata.schema]) for (const f of schemaFields(s)) if (!allFields.has(f.id)) allFields.set(f.id, f)
   for (const f of fields) allFields.set(f.id, f)
-  const specs = new Map((metadata['partition-specs'] ?? [{ 'spec-id': 0, fields: metadata['partition-spec'] ?? [] }]).map((s) => [s['spec-id'], s.fields ?? []]))
+  const specs = new Map((metadata['partition-specs'] ?? [{ 'spec-id': 0, fields: metadata['partition-spec'] ?? [] }])
+    .map((s) => [s['spec-id'], s.fields ?? []]))
   const resolve = pathResolver(root, { tablePrefix: metadata.location, rebase: options.rebase, allowOutside: options.allowOutside })
   const writer = icebergWriter(metadata, snapshot)
   const truncate = truncateLength(metadata.properties)
@@ -188,7 +192,8 @@ export function manifestFiles(manifest, records, { specs, allFields, resolve, tr
       const transform = parseTransform(pf.transform)
       const source = allFields.get(pf['source-id'])
       const resultType = transformResultType(transform, source?.type ?? { kind: 'other' })
-      return { name: pf.name, sourceId: pf['source-id'], transform, sourceType: source?.type, key: partitionKey(resultType, partitionValues[k]), raw: partitionValues[k] }
+      return { name: pf.name, sourceId: pf['source-id'], transform, sourceType: source?.type,
+        key: partitionKey(resultType, partitionValues[k]), raw: partitionValues[k] }
     })
     const { location, relative } = resolve(dataFile.file_path)
     out.push({
@@ -227,7 +232,8 @@ export class IcebergManifests {
 
   /**
    * @param {import('./table-io.js').TableIO} io
-   * @param {Array<{ index: number, location: string, content: number, specId: number, sequence: bigint, summaries: any[] | null }>} manifests
+   * @param {Array<{ index: number, location: string, content: number, specId: number, sequence: bigint,
+   *   summaries: any[] | null }>} manifests
    * @param {{ specs: Map<number, any[]>, allFields: Map<number, any>, resolve: Function, truncate: number, writer: string }} context
    */
   constructor(io, manifests, context) {
@@ -250,13 +256,16 @@ export class IcebergManifests {
    */
   async filesFor(field, keyed, where) {
     const { specs, allFields } = this.context
-    const needed = this.manifests.filter((m) => (!field || !keyed || manifestMayHoldValues(m, specs, field, keyed)) && manifestMayMatchWhere(m, specs, allFields, where))
+    const needed = this.manifests.filter((m) => (!field || !keyed || manifestMayHoldValues(m, specs, field, keyed)) &&
+      manifestMayMatchWhere(m, specs, allFields, where))
     // Manifests fetched: the requests sent, less those that were retries of one.
     const objectsRead = () => this.io.stats.requests - this.io.stats.retries
     const before = objectsRead()
     await this.#readManifests(needed)
     const files = needed.filter((m) => m.content === 0).flatMap((m) => this.#read.get(m.index) ?? [])
-    return { files, manifests: { total: this.manifests.length, read: needed.length, skipped: this.manifests.length - needed.length, fetched: objectsRead() - before } }
+    return { files, manifests: {
+      total: this.manifests.length, read: needed.length, skipped: this.manifests.length - needed.length, fetched: objectsRead() - before,
+    } }
   }
 
   /** Every manifest read (one wave for those not read yet): `files` is then the snapshot's every live file. */
@@ -297,8 +306,11 @@ export function attachDeletes(files, deleteFiles) {
     for (const del of deleteFiles) {
       const global = del.partitions.length === 0
       if (!(global || samePartition(file, del))) continue
-      if (del.content === 1 && del.sequence >= file.sequence) file.deletes.push({ kind: 'position', location: del.location, path: del.path })
-      else if (del.content === 2 && del.sequence > file.sequence) file.deletes.push({ kind: 'equality', location: del.location, path: del.path, equalityIds: del.equalityIds })
+      if (del.content === 1 && del.sequence >= file.sequence) {
+        file.deletes.push({ kind: 'position', location: del.location, path: del.path })
+      } else if (del.content === 2 && del.sequence > file.sequence) {
+        file.deletes.push({ kind: 'equality', location: del.location, path: del.path, equalityIds: del.equalityIds })
+      }
     }
   }
 }

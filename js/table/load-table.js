@@ -17,14 +17,19 @@ async function detectFormat(io, root) {
     if (listing.includes('metadata')) return 'iceberg'
     throw tableError(ErrorCode.MALFORMED_TABLE, `${root.root}: neither a _delta_log/ nor a metadata/ folder: not a Delta or Iceberg table`)
   }
-  const locations = [locationUnder(root, '_delta_log/_last_checkpoint'), locationUnder(root, '_delta_log/00000000000000000000.json'), locationUnder(root, 'metadata/version-hint.text')]
+  const locations = [
+    locationUnder(root, '_delta_log/_last_checkpoint'),
+    locationUnder(root, '_delta_log/00000000000000000000.json'),
+    locationUnder(root, 'metadata/version-hint.text'),
+  ]
   const [pointer, first, hint] = await io.readAll(locations, { optional: true })
   // The pointer read here is the one the format's reader starts with: it is not read twice.
   if (pointer || first) io.prime(locations[0], pointer)
   else if (hint) io.prime(locations[2], hint)
   if (pointer || first) return 'delta'
   if (hint) return 'iceberg'
-  throw tableError(ErrorCode.MALFORMED_TABLE, `${root.root.href}: found no _delta_log/_last_checkpoint, commit 0 or metadata/version-hint.text; pass format (and for Iceberg, metadata)`)
+  throw tableError(ErrorCode.MALFORMED_TABLE, `${root.root.href}: found no _delta_log/_last_checkpoint, commit 0 or ` +
+    'metadata/version-hint.text; pass format (and for Iceberg, metadata)')
 }
 
 /**
@@ -37,7 +42,10 @@ async function detectFormat(io, root) {
  */
 export async function loadTable(location, options = {}) {
   const format = options.format ?? 'auto'
-  if (!FORMATS.includes(format)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`)
+  if (!FORMATS.includes(format)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+      `format must be one of ${FORMATS.join(', ')}, got ${JSON.stringify(format)}`)
+  }
   // A metadata.json named directly: the table's root is the folder above its metadata/ folder.
   const text = location instanceof URL ? location.href : String(location)
   const named = /^(.*?)\/?metadata\/([^/?#]+\.metadata\.json)([?#].*)?$/.exec(text)

@@ -95,7 +95,8 @@ export function manifestMayMatchWhere(manifest, specs, fieldsById, where) {
     const pf = fields[k]
     const transform = parseTransform(pf.transform)
     const sourceType = fieldsById.get(pf['source-id'])?.type
-    const integral = transform.name === 'bucket' || (transform.name === 'identity' && (sourceType?.kind === 'int' || sourceType?.kind === 'long'))
+    const integral = transform.name === 'bucket' ||
+      (transform.name === 'identity' && (sourceType?.kind === 'int' || sourceType?.kind === 'long'))
     if (!integral || !sourceType) return true
     const values = Array.isArray(wanted) ? wanted : [wanted]
     return values.some((value) => {

@@ -25,7 +25,9 @@ function columnInFile(table, field, parquetFile) {
     const byId = columns.find((c) => c.fieldId === field.id)
     if (byId) return byId.path
     if (columns.some((c) => c.fieldId !== undefined)) {
-      throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${parquetFile.name}: no column with field id ${field.id} (${field.name}): the file was written before the column existed`, { source: parquetFile.name, field: field.name })
+      throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
+        `${parquetFile.name}: no column with field id ${field.id} (${field.name}): the file was written before the column existed`,
+        { source: parquetFile.name, field: field.name })
     }
     return field.name.split('.')
   }
@@ -95,7 +97,8 @@ export class ParquetTable extends ParquetDataset {
     const t = this.#table
     return {
       format: t.format,
-      ...(t.format === 'iceberg' ? { snapshot: t.snapshot ? String(t.snapshot['snapshot-id']) : null, formatVersion: t.formatVersion, metadataLocation: t.metadataLocation,
+      ...(t.format === 'iceberg' ? { snapshot: t.snapshot ? String(t.snapshot['snapshot-id']) : null, formatVersion: t.formatVersion,
+        metadataLocation: t.metadataLocation,
         manifests: t.scan?.counts ?? { total: 0, read: 0 } } : { version: t.version }),
       // With a table index: whether the table was at its snapshot, and what was read since.
       ...(t.scan?.indexed ?? t.indexed ? { index: { ...(t.scan?.indexed ?? t.indexed), reads: { ...this.#ownedIndex?.stats } } } : {}),
@@ -136,7 +139,10 @@ export class ParquetTable extends ParquetDataset {
     if (!scan) return null
     const names = new Set([...this.#table.specs.values()].flat().map((pf) => pf.name))
     for (const key of Object.keys(where ?? {})) {
-      if (!names.has(key)) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `where: ${JSON.stringify(key)} is not a partition key of the table (keys: ${[...names].join(', ') || 'none'})`)
+      if (!names.has(key)) {
+        throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
+          `where: ${JSON.stringify(key)} is not a partition key of the table (keys: ${[...names].join(', ') || 'none'})`)
+      }
     }
     const field = fieldNamed(this.#table, column) ?? null
     let keyed = null
@@ -158,7 +164,10 @@ export class ParquetTable extends ParquetDataset {
     return { ...options, ...(where ? { where } : {}), [PROBE_ONLY]: plan.paths }
   }
 
-  /** Per column, what the metadata can prune (files with bounds, null and NaN counts, partition fields); snapshots or version. Reads every manifest. */
+  /**
+   * Per column, what the metadata can prune (files with bounds, null and NaN counts, partition fields); snapshots or
+   * version. Reads every manifest.
+   */
   async summary() {
     await this.listFiles()
     return summarizeTable(this.#table)
@@ -245,7 +254,9 @@ export class ParquetTable extends ParquetDataset {
  */
 export async function openTable(location, options = {}) {
   // A sidecar index is opened beside the table's pointer: a table index's snapshot record decides what of the metadata is read.
-  const indexing = options.index !== undefined && options.index !== null ? import('./table-index.js').then((m) => m.openTableIndex(options.index, indexReading(options))) : null
+  const indexing = options.index !== undefined && options.index !== null
+    ? import('./table-index.js').then((m) => m.openTableIndex(options.index, indexReading(options)))
+    : null
   indexing?.catch(() => {})
   // With `plan`, the opening's reads (pointer, metadata, manifest list, log) are recorded for the first plan.
   const openLedger = options.plan === true ? new IoLedger({ record: true }) : undefined
@@ -278,5 +289,6 @@ export async function openTable(location, options = {}) {
 /** The reading options openSidecarIndex takes, from openTable's. */
 function indexReading(options) {
   const { fetch, headers, signal, requestTimeoutMs, userAgent, retries } = options
-  return Object.fromEntries(Object.entries({ fetch, headers, signal, requestTimeoutMs, userAgent, retries }).filter(([, v]) => v !== undefined))
+  return Object.fromEntries(Object.entries({ fetch, headers, signal, requestTimeoutMs, userAgent, retries })
+    .filter(([, v]) => v !== undefined))
 }

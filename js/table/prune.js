@@ -19,18 +19,28 @@ function keyExcluded(file, field, key) {
   for (const p of file.partitions) {
     if (p.sourceId !== field.id || p.key === undefined) continue
     if (p.transform.name === 'void') continue
-    if (p.key === null) return absent(TableSource.PARTITION, 'partition-mismatch', `the file's partition ${p.name} is null: every row has a null ${field.name}`)
+    if (p.key === null) {
+      return absent(TableSource.PARTITION, 'partition-mismatch',
+        `the file's partition ${p.name} is null: every row has a null ${field.name}`)
+    }
     const transformed = applyTransform(p.transform, field.type, key)
     const matches = p.keys ? p.keys.some((k) => sameKey(transformed, k)) : sameKey(transformed, p.key)
     if (transformed !== undefined && !matches) {
-      return absent(TableSource.PARTITION, 'partition-mismatch', `the file's partition ${p.name} (${p.transform.name}${p.transform.arg !== undefined ? `[${p.transform.arg}]` : ''}) is ${show(p.raw)}; the value's is ${show(transformed)}`)
+      return absent(TableSource.PARTITION, 'partition-mismatch',
+        `the file's partition ${p.name} (${p.transform.name}${p.transform.arg !== undefined ? `[${p.transform.arg}]` : ''}) ` +
+        `is ${show(p.raw)}; the value's is ${show(transformed)}`)
     }
   }
   const facts = file.columnFacts.get(field.id)
   if (!facts) return null
   const why = factsExclude(facts, key)
-  if (why === 'all-null') return absent(TableSource.STATISTICS, 'all-null', `the table's metadata counts only nulls in ${field.name} for this file`)
-  if (why === 'out-of-bounds') return absent(TableSource.STATISTICS, 'out-of-range', `outside the lower/upper bounds the table's metadata records for ${field.name} in this file`)
+  if (why === 'all-null') {
+    return absent(TableSource.STATISTICS, 'all-null', `the table's metadata counts only nulls in ${field.name} for this file`)
+  }
+  if (why === 'out-of-bounds') {
+    return absent(TableSource.STATISTICS, 'out-of-range',
+      `outside the lower/upper bounds the table's metadata records for ${field.name} in this file`)
+  }
   return null
 }
 
@@ -50,7 +60,9 @@ export function pruneFile(file, field, keyed) {
     if (slot === null) return null
     if ('nan' in slot) {
       const facts = file.columnFacts.get(field.id)
-      return facts?.nanCount === 0n ? absent(TableSource.STATISTICS, 'no-nan', `the table's metadata counts no NaN in ${field.name} for this file`) : null
+      return facts?.nanCount === 0n
+        ? absent(TableSource.STATISTICS, 'no-nan', `the table's metadata counts no NaN in ${field.name} for this file`)
+        : null
     }
     let first = null
     for (const key of slot.keys) {
@@ -69,7 +81,8 @@ export function pruneFile(file, field, keyed) {
 function partitionMatch(file, field, keys) {
   const p = file.partitions.find((x) => x.sourceId === field.id && x.notInFile && x.key !== null && x.key !== undefined)
   if (!p || !keys.some((key) => (p.keys ?? [p.key]).some((k) => sameKey(key, k)))) return null
-  return { verdict: /** @type {'maybe'} */ ('maybe'), source: TableSource.PARTITION, reason: 'partition-match', detail: `the file's partition ${p.name} is ${show(p.raw)}: it equals the value; its rows were not read` }
+  return { verdict: /** @type {'maybe'} */ ('maybe'), source: TableSource.PARTITION, reason: 'partition-match',
+    detail: `the file's partition ${p.name} is ${show(p.raw)}: it equals the value; its rows were not read` }
 }
 
 /**

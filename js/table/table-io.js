@@ -76,7 +76,8 @@ export function clearTableCache() {
 export class TableIO {
   /**
    * @param {import('./table-location.js').TableRoot} root
-   * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal, requestTimeoutMs?: number, userAgent?: string, retries?: number }} [options]
+   * @param {{ fetch?: typeof fetch, headers?: HeadersInit, signal?: AbortSignal, requestTimeoutMs?: number,
+   *   userAgent?: string, retries?: number }} [options]
    *   openTable's reading options, as openParquet takes them
    */
   constructor(root, options = {}) {
@@ -236,7 +237,8 @@ export class TableIO {
       return await readdir(location)
     } catch (err) {
       if (/** @type {any} */ (err).code === 'ENOENT') return []
-      throw new ParquetBloomError(ErrorCode.IO, `cannot list ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
+      throw new ParquetBloomError(ErrorCode.IO,
+        `cannot list ${location}: ${/** @type {Error} */ (err).message}`, { cause: err, source: location })
     }
   }
 }

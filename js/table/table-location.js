@@ -58,7 +58,9 @@ function redactUrlsIn(text) {
  * @param {{ source?: string, cause?: unknown }} [details]
  */
 export function tableError(code, message, { source, cause } = {}) {
-  return new ParquetBloomError(code, redactUrlsIn(message), { ...(cause !== undefined ? { cause } : {}), ...(source !== undefined ? { source: redactUrlsIn(source) } : {}) })
+  return new ParquetBloomError(code, redactUrlsIn(message), {
+    ...(cause !== undefined ? { cause } : {}), ...(source !== undefined ? { source: redactUrlsIn(source) } : {}),
+  })
 }
 
 /** Splits a '/'-separated relative path into segments, resolving '.' and '..'; null when it climbs out. */
@@ -131,7 +133,10 @@ export function pathResolver(root, { tablePrefix, encoded = false, rebase, allow
   const prefixes = prefixVariants(tablePrefix)
   const decode = (text) => (encoded ? safeDecode(text) : text)
   return (path) => {
-    if (typeof path !== 'string' || path === '') throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `a file path in the table's metadata is ${JSON.stringify(path)}`)
+    if (typeof path !== 'string' || path === '') {
+      throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE,
+        `a file path in the table's metadata is ${JSON.stringify(path)}`)
+    }
     const mapped = rebase?.(path)
     if (mapped != null) return checkedAbsolute(String(mapped instanceof URL ? mapped.href : mapped), path, root, allowOutside)
     for (const prefix of prefixes) {
@@ -172,7 +177,9 @@ function checkedAbsolute(location, original, root, allowOutside) {
     if (url.origin === root.root.origin && url.pathname.startsWith(root.root.pathname) && !isLinkLocalHost(url.hostname)) {
       return { location: url.href, relative: decodeURIComponent(url.pathname.slice(root.root.pathname.length)) }
     }
-    if (isLinkLocalHost(url.hostname) && !outsideAllowed(candidate, allowOutside)) throw refuse(original, root, 'is on a link-local address')
+    if (isLinkLocalHost(url.hostname) && !outsideAllowed(candidate, allowOutside)) {
+      throw refuse(original, root, 'is on a link-local address')
+    }
   }
   if (outsideAllowed(candidate, allowOutside)) return { location: candidate, relative: candidate }
   throw refuse(original, root, 'is outside the table\'s location')
@@ -186,10 +193,17 @@ function prefixVariants(prefix) {
   // s3://, s3a:// and s3n:// name the same object store.
   const s3 = /^s3[an]?:\/\//.exec(trimmed)
   if (s3) for (const scheme of ['s3://', 's3a://', 's3n://']) variants.add(scheme + trimmed.slice(s3[0].length))
-  if (/^file:\/\//.test(trimmed)) variants.add(trimmed.replace(/^file:\/\//, '').replace(/^localhost/, '')).add(trimmed.replace(/^file:\/\/\/?/, 'file:/'))
+  if (/^file:\/\//.test(trimmed)) {
+    variants.add(trimmed.replace(/^file:\/\//, '').replace(/^localhost/, '')).add(trimmed.replace(/^file:\/\/\/?/, 'file:/'))
+  }
   return [...variants].sort((a, b) => b.length - a.length)
 }
 
 function safeDecode(text) {
-  try { return decodeURIComponent(text) } catch { throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `the path ${JSON.stringify(text)} is not valid URL encoding`) }
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE,
+      `the path ${JSON.stringify(text)} is not valid URL encoding`)
+  }
 }

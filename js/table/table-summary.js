@@ -17,8 +17,13 @@ export function summarizeTable(table) {
       if (facts?.nanCount !== undefined) nanCounts++
     }
     const partitions = new Set()
-    for (const file of table.files) for (const p of file.partitions) if (p.sourceId === field.id) partitions.add(`${p.transform.name}${p.transform.arg !== undefined ? `[${p.transform.arg}]` : ''}`)
-    return { column: field.name, type: field.type.kind, files: table.files.length, bounds, nullCounts, nanCounts, partitions: [...partitions] }
+    for (const file of table.files) {
+      for (const p of file.partitions) {
+        if (p.sourceId === field.id) partitions.add(`${p.transform.name}${p.transform.arg !== undefined ? `[${p.transform.arg}]` : ''}`)
+      }
+    }
+    return { column: field.name, type: field.type.kind, files: table.files.length, bounds, nullCounts, nanCounts,
+      partitions: [...partitions] }
   })
   const deletes = { position: 0, equality: 0, dv: 0 }
   for (const file of table.files) for (const kind of new Set(file.deletes.map((d) => d.kind))) deletes[kind]++
@@ -28,7 +33,9 @@ export function summarizeTable(table) {
     ...(table.format === 'iceberg'
       ? {
           snapshot: table.snapshot ? String(table.snapshot['snapshot-id']) : null,
-          snapshots: (table.metadata.snapshots ?? []).map((s) => ({ id: String(s['snapshot-id']), timestampMs: Number(s['timestamp-ms']), operation: s.summary?.operation ?? null })),
+          snapshots: (table.metadata.snapshots ?? []).map((s) => ({
+            id: String(s['snapshot-id']), timestampMs: Number(s['timestamp-ms']), operation: s.summary?.operation ?? null,
+          })),
         }
       : { version: table.version }),
     files: table.files.length,
