@@ -29,7 +29,9 @@ function statsWithoutIndexed(text, paths) {
   for (const side of ['minValues', 'maxValues']) {
     for (const path of paths) {
       let holder = stats?.[side]
-      for (const part of path.slice(0, -1)) holder = holder && typeof holder === 'object' ? holder[part] : undefined
+      for (const part of path.slice(0, -1)) {
+        holder = holder && typeof holder === 'object' ? holder[part] : undefined
+      }
       if (holder && typeof holder === 'object') delete holder[path[path.length - 1]]
     }
   }
@@ -41,21 +43,26 @@ function recordedFile(table, file, validator, indexedPaths = []) {
   if (table.format === 'delta') {
     const add = file.logged
     return { path: add.path, size: file.size, validator, partitionValues: add.partitionValues ?? {},
-      ...(typeof add.stats === 'string' ? { stats: statsWithoutIndexed(add.stats, indexedPaths) } : {}), ...(add.deletionVector ? { deletionVector: add.deletionVector } : {}) }
+      ...(typeof add.stats === 'string' ? { stats: statsWithoutIndexed(add.stats, indexedPaths) } : {}),
+      ...(add.deletionVector ? { deletionVector: add.deletionVector } : {}) }
   }
-  return { path: file.writtenPath, size: file.size, validator, manifest: file.manifest, records: file.recordCount, content: file.content,
-    sequence: String(file.sequence), spec: file.specId, partition: file.partitions.map((p) => p.raw ?? null), equalityIds: file.equalityIds ?? null }
+  return { path: file.writtenPath, size: file.size, validator, manifest: file.manifest, records: file.recordCount,
+    content: file.content, sequence: String(file.sequence), spec: file.specId, partition: file.partitions.map((p) => p.raw ?? null),
+    equalityIds: file.equalityIds ?? null }
 }
 
 /**
  * @param {string | NodeJS.WritableStream | WritableStream | null} sink
- * @param {import('./index.js').SidecarBuildOptions} options with `table`: the table's location, or { location, format, snapshot, version, … }
+ * @param {import('./index.js').SidecarBuildOptions} options with `table`: the table's location, or
+ *   { location, format, snapshot, version, … }
  */
 export async function buildTableIndex(sink, options) {
   const { fpp = 0.01, ndv = 'auto', signal } = options
   if (options.format !== undefined && options.format !== 2) throw invalidArgument('a table index is a format-2 sidecar index')
   if (options.update !== undefined) throw invalidArgument('a table index is built again for a new snapshot, not updated')
-  if (!Array.isArray(options.columns) || !options.columns.length) throw invalidArgument('buildSidecarIndex needs options.columns: the columns to index')
+  if (!Array.isArray(options.columns) || !options.columns.length) {
+    throw invalidArgument('buildSidecarIndex needs options.columns: the columns to index')
+  }
   checkFpp(fpp)
   const given = /** @type {any} */ (options.table)
   const spec = typeof given === 'string' || given instanceof URL ? { location: given } : given
@@ -64,8 +71,12 @@ export async function buildTableIndex(sink, options) {
   const dataFiles = table.files
   const iceberg = table.format === 'iceberg'
   const snapshot = iceberg ? table.snapshot : null
-  const fields = iceberg ? options.columns.map((c) => table.fields.find((f) => f.name === c)?.id).filter((id) => id !== undefined) : []
-  const puffin = snapshot ? { fields, 'snapshot-id': BigInt(snapshot['snapshot-id']), 'sequence-number': BigInt(snapshot['sequence-number'] ?? 0) } : undefined
+  const fields = iceberg
+    ? options.columns.map((c) => table.fields.find((f) => f.name === c)?.id).filter((id) => id !== undefined)
+    : []
+  const puffin = snapshot
+    ? { fields, 'snapshot-id': BigInt(snapshot['snapshot-id']), 'sequence-number': BigInt(snapshot['sequence-number'] ?? 0) }
+    : undefined
 
   // Each file's column of a table column: by field id (Iceberg; a file with field ids but not this one has none,
   // whatever its names say), else by the physical name (Delta column mapping) or the name.
@@ -77,7 +88,9 @@ export async function buildTableIndex(sink, options) {
     if (byId) return byId.path
     return layout.columns.some((c) => c.fieldId !== undefined) ? null : name
   }
-  const indexedPaths = iceberg ? [] : options.columns.map((c) => table.fields.find((f) => f.name === c)?.physicalPath).filter(Boolean)
+  const indexedPaths = iceberg
+    ? []
+    : options.columns.map((c) => table.fields.find((f) => f.name === c)?.physicalPath).filter(Boolean)
   const out = await openSink(sink)
   const skipped = []
   const recorded = []
@@ -85,15 +98,21 @@ export async function buildTableIndex(sink, options) {
   let chunks = 0
   try {
     await out.write(PUFFIN_MAGIC)
-    const writer = new SlicedIndexWriter(out, { fpp, columns: options.columns, segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES, writer: `parquet-bloom ${PACKAGE_VERSION}`, puffin })
+    const writer = new SlicedIndexWriter(out, {
+      fpp, columns: options.columns, segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
+      writer: `parquet-bloom ${PACKAGE_VERSION}`, puffin,
+    })
     // The files are read as any build's are (js/index-builder/build-plan.js): their validators from
     // their tail reads, no HEAD; a size other than the table's is another file than the one it describes.
-    const files = buildReading(dataFiles.map((f) => String(f.location)), { concurrency: options.concurrency, fetch: tableOptions.fetch, prefetchBytes: options.prefetchBytes })
+    const files = buildReading(dataFiles.map((f) => String(f.location)), {
+      concurrency: options.concurrency, fetch: tableOptions.fetch, prefetchBytes: options.prefetchBytes,
+    })
     const build = async (file) => {
       const read = await readFileEntry(String(file.location), file.path, { ...options, fpp, ndv, signal, columnIn }, files)
       if (read.file.size !== file.size) {
         throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE,
-          `${file.path}: the table lists ${file.size} bytes, the file has ${read.file.size}: not the file the table describes`, { source: file.path })
+          `${file.path}: the table lists ${file.size} bytes, the file has ${read.file.size}: not the file the table describes`,
+          { source: file.path })
       }
       skipped.push(...read.skipped)
       return { found: { size: read.file.size, validator: read.file.validator }, entry: read.file }
@@ -115,19 +134,29 @@ export async function buildTableIndex(sink, options) {
       validators[kind] = (validators[kind] ?? 0) + 1
     }
     const record = iceberg
-      ? { table: 'iceberg', tableId: table.metadata['table-uuid'], snapshotId: snapshot ? String(snapshot['snapshot-id']) : '-1', sequenceNumber: String(snapshot?.['sequence-number'] ?? 0),
+      ? { table: 'iceberg', tableId: table.metadata['table-uuid'], snapshotId: snapshot ? String(snapshot['snapshot-id']) : '-1',
+          sequenceNumber: String(snapshot?.['sequence-number'] ?? 0),
           columns: options.columns,
-          manifestList: snapshot?.['manifest-list'] ?? null, snapshotTimestampMs: snapshot ? String(snapshot['timestamp-ms']) : undefined, snapshotSummary: snapshot ? summaryOf(snapshot) : undefined, manifests: table.manifests.map((m) => m.path), files: recorded,
+          manifestList: snapshot?.['manifest-list'] ?? null, snapshotTimestampMs: snapshot ? String(snapshot['timestamp-ms']) : undefined,
+          snapshotSummary: snapshot ? summaryOf(snapshot) : undefined, manifests: table.manifests.map((m) => m.path), files: recorded,
           deleteFiles: table.deleteFiles.map((d) => recordedFile(table, d, null)) }
-      : { table: 'delta', tableId: table.metaData.id, deltaVersion: table.version, logObject: table.logObject, columns: options.columns, metaData: table.metaData,
-          protocol: table.protocol, files: recorded }
-    // Delta: the version and its log object in the footer too, so a reader reads the log after it, and the start of that object, beside the record.
-    const properties = iceberg ? { 'snapshot-id': record.snapshotId } : { 'delta-version': String(table.version), ...(table.logObject ? { 'delta-log-object': table.logObject.name } : {}) }
-    const written = await writer.finish([{ type: TABLE_SNAPSHOT_BLOB, bytes: encodeSnapshotRecord(/** @type {any} */ (record)), properties }])
+      : { table: 'delta', tableId: table.metaData.id, deltaVersion: table.version, logObject: table.logObject, columns: options.columns,
+          metaData: table.metaData, protocol: table.protocol, files: recorded }
+    // Delta: the version and its log object in the footer too, so a reader reads the log after it, and the start of
+    // that object, beside the record.
+    const properties = iceberg
+      ? { 'snapshot-id': record.snapshotId }
+      : { 'delta-version': String(table.version), ...(table.logObject ? { 'delta-log-object': table.logObject.name } : {}) }
+    const written = await writer.finish([
+      { type: TABLE_SNAPSHOT_BLOB, bytes: encodeSnapshotRecord(/** @type {any} */ (record)), properties },
+    ])
     const bytesWritten = out.written
     const blob = await out.close()
-    return { format: /** @type {2} */ (2), files: recorded.length, rebuilt: recorded.length, kept: 0, dropped: 0, chunks, bytesWritten, validators, skipped,
-      table: { format: table.format, ...(iceberg ? { snapshot: record.snapshotId, statistics: statisticsEntry(record.snapshotId, bytesWritten, written) } : { version: table.version }) },
+    return { format: /** @type {2} */ (2), files: recorded.length, rebuilt: recorded.length, kept: 0, dropped: 0, chunks, bytesWritten,
+      validators, skipped,
+      table: { format: table.format, ...(iceberg
+        ? { snapshot: record.snapshotId, statistics: statisticsEntry(record.snapshotId, bytesWritten, written) }
+        : { version: table.version }) },
       ...(blob ? { blob } : {}) }
   } catch (error) {
     await out.abort(error)
@@ -145,6 +174,9 @@ function statisticsEntry(snapshotId, fileSize, written) {
     'statistics-path': null,
     'file-size-in-bytes': fileSize,
     'file-footer-size-in-bytes': written.footerBytes,
-    'blob-metadata': written.blobs.map((b) => ({ type: b.type, 'snapshot-id': String(b['snapshot-id']), 'sequence-number': String(b['sequence-number']), fields: b.fields, properties: b.properties })),
+    'blob-metadata': written.blobs.map((b) => ({
+      type: b.type, 'snapshot-id': String(b['snapshot-id']), 'sequence-number': String(b['sequence-number']),
+      fields: b.fields, properties: b.properties,
+    })),
   }
 }
