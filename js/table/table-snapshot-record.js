@@ -21,23 +21,31 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  *   Iceberg: path as the manifest writes it, its manifest (an index into `manifests`), record count, content, data sequence
  *   number, partition spec and raw partition values, equality ids. Delta: the add action's path, partition values, stats and
  *   deletion vector. Both: size, and the validator the sidecar recorded (its identity: docs/sidecar-index.md "Identity").
- * @typedef {{ format: string, version: number, table: 'iceberg' | 'delta', tableId?: string, columns?: string[], snapshotId?: string, sequenceNumber?: string,
+ * @typedef {{ format: string, version: number, table: 'iceberg' | 'delta', tableId?: string, columns?: string[],
+ *   snapshotId?: string, sequenceNumber?: string,
  *   deltaVersion?: number, metaData?: object, protocol?: object, manifests?: string[], manifestList?: string | null,
- *   snapshotTimestampMs?: string, snapshotSummary?: Record<string, string>, logObject?: import('./log-identity.js').LogIdentity, files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
+ *   snapshotTimestampMs?: string, snapshotSummary?: Record<string, string>, logObject?: import('./log-identity.js').LogIdentity,
+ *   files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
  *   files: the data files, in the sidecar's entry order (file i is entry i; the sidecar records it by its path relative to the
  *   table's root); deleteFiles: Iceberg's position and equality deletes. Stored as columns (columnsOf). manifestList,
- *   snapshotTimestampMs, snapshotSummary: the Iceberg snapshot's, as its metadata writes them (a summary's values as strings); logObject: the Delta log object at deltaVersion (version 2 on).
+ *   snapshotTimestampMs, snapshotSummary: the Iceberg snapshot's, as its metadata writes them (a summary's values as
+ *   strings); logObject: the Delta log object at deltaVersion (version 2 on).
  */
 
 /** Avro's longs (bigint) and bytes keep their kind through JSON: { $long: digits }, { $bytes: hex }. */
 function replacer(_, value) {
   if (typeof value === 'bigint') return { $long: String(value) }
   if (value instanceof Uint8Array) return { $bytes: Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('') }
-  if (value && typeof value === 'object' && value.type === 'Buffer' && Array.isArray(value.data)) return { $bytes: value.data.map((b) => b.toString(16).padStart(2, '0')).join('') }
+  if (value && typeof value === 'object' && value.type === 'Buffer' && Array.isArray(value.data)) {
+    return { $bytes: value.data.map((b) => b.toString(16).padStart(2, '0')).join('') }
+  }
   return value
 }
 
-/** Longs and bytes back from their JSON forms, walking only objects (a reviver would be called for every value of every file). */
+/**
+ * Longs and bytes back from their JSON forms, walking only objects (a reviver would be called for every value
+ * of every file).
+ */
 function restore(value) {
   if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) {
@@ -74,13 +82,18 @@ function columnsOf(files) {
 /** @returns {RecordedFile[]} */
 function filesOf(table, where) {
   const { count, prefix, paths, columns } = table ?? {}
-  if (!Number.isSafeInteger(count) || typeof prefix !== 'string' || !Array.isArray(paths) || paths.length !== count || typeof columns !== 'object') {
-    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a table index's snapshot record: its files are not columns of one length`, { source: where })
+  if (!Number.isSafeInteger(count) || typeof prefix !== 'string' || !Array.isArray(paths) || paths.length !== count ||
+    typeof columns !== 'object') {
+    throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+      `${where}: not a table index's snapshot record: its files are not columns of one length`, { source: where })
   }
   const files = paths.map((p) => /** @type {RecordedFile} */ ({ path: prefix + p }))
   for (const [key, values] of Object.entries(columns)) {
     const all = !Array.isArray(values)
-    if (!all && values.length !== count) throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a table index's snapshot record: its column ${key} is not ${count} long`, { source: where })
+    if (!all && values.length !== count) {
+      throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+        `${where}: not a table index's snapshot record: its column ${key} is not ${count} long`, { source: where })
+    }
     files.forEach((f, i) => { const v = all ? values.all : values[i]; if (v !== null) f[key] = v })
   }
   return files
@@ -88,7 +101,9 @@ function filesOf(table, where) {
 
 /** @param {Omit<SnapshotRecord, 'format' | 'version'>} record */
 export function encodeSnapshotRecord(record) {
-  const stored = { ...record, files: columnsOf(record.files), ...(record.deleteFiles ? { deleteFiles: columnsOf(record.deleteFiles) } : {}) }
+  const stored = {
+    ...record, files: columnsOf(record.files), ...(record.deleteFiles ? { deleteFiles: columnsOf(record.deleteFiles) } : {}),
+  }
   return utf8.encode(JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, ...stored }, function (key, value) {
     // Buffer's toJSON runs before a replacer sees the value: take the raw one.
     return replacer(key, this[key] instanceof Uint8Array ? this[key] : value)
@@ -101,21 +116,30 @@ export function encodeSnapshotRecord(record) {
  * @returns {SnapshotRecord}
  */
 export function decodeSnapshotRecord(bytes, where) {
-  const bad = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a table index's snapshot record: ${why}`, { source: where })
+  const bad = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+    `${where}: not a table index's snapshot record: ${why}`, { source: where })
   let record
   try {
     record = restore(JSON.parse(utf8Decoder.decode(bytes)))
   } catch (cause) {
     throw bad(`it is not UTF-8 JSON (${cause?.message ?? cause})`)
   }
-  if (record?.format !== RECORD_FORMAT || !READABLE_VERSIONS.has(record.version)) throw bad(`format ${JSON.stringify(record?.format)} version ${record?.version}`)
+  if (record?.format !== RECORD_FORMAT || !READABLE_VERSIONS.has(record.version)) {
+    throw bad(`format ${JSON.stringify(record?.format)} version ${record?.version}`)
+  }
   if (record.table !== 'iceberg' && record.table !== 'delta') throw bad(`table ${JSON.stringify(record.table)}`)
   record.files = filesOf(record.files, where)
   if (record.deleteFiles) record.deleteFiles = filesOf(record.deleteFiles, where)
-  if (!Array.isArray(record.files) || !record.files.every((f) => typeof f?.path === 'string' && Number.isSafeInteger(f.size))) throw bad('a file without a path or size')
-  if (record.table === 'iceberg' && (typeof record.snapshotId !== 'string' || !Array.isArray(record.manifests))) throw bad('no snapshot id or manifests')
+  if (!Array.isArray(record.files) || !record.files.every((f) => typeof f?.path === 'string' && Number.isSafeInteger(f.size))) {
+    throw bad('a file without a path or size')
+  }
+  if (record.table === 'iceberg' && (typeof record.snapshotId !== 'string' || !Array.isArray(record.manifests))) {
+    throw bad('no snapshot id or manifests')
+  }
   if (record.table === 'delta' && (!Number.isSafeInteger(record.deltaVersion) || !record.metaData)) throw bad('no version or metaData')
   const log = record.logObject
-  if (log !== undefined && !(typeof log?.name === 'string' && Number.isSafeInteger(log.size) && typeof log.hash === 'string')) throw bad('a log object without a name, size or hash')
+  if (log !== undefined && !(typeof log?.name === 'string' && Number.isSafeInteger(log.size) && typeof log.hash === 'string')) {
+    throw bad('a log object without a name, size or hash')
+  }
   return record
 }
