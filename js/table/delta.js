@@ -65,7 +65,11 @@ function parseLines(text, name) {
   const actions = []
   for (const line of text.split('\n')) {
     if (!line.trim()) continue
-    try { actions.push(JSON.parse(line)) } catch (err) { throw malformed(`${name}: a line is not JSON (${/** @type {Error} */ (err).message})`, name) }
+    try {
+      actions.push(JSON.parse(line))
+    } catch (err) {
+      throw malformed(`${name}: a line is not JSON (${/** @type {Error} */ (err).message})`, name)
+    }
   }
   return actions
 }
@@ -101,7 +105,9 @@ function planFromListing(names, wanted) {
     if (after[i] !== checkpointVersion + 1 + i) throw malformed(`_delta_log: commit ${pad(checkpointVersion + 1 + i)}.json is missing`)
   }
   // A V2 checkpoint may have both a .json and a .parquet form: one is enough.
-  const parts = checkpoint ? (checkpoint.of > 1 ? checkpoint.names : [checkpoint.names.find((n) => n.endsWith('.json')) ?? checkpoint.names[0]]) : []
+  const parts = checkpoint
+    ? (checkpoint.of > 1 ? checkpoint.names : [checkpoint.names.find((n) => n.endsWith('.json')) ?? checkpoint.names[0]])
+    : []
   return { checkpointVersion, checkpointNames: parts, commits: after, latest }
 }
 
@@ -147,9 +153,14 @@ export async function loadDelta(io, root, options = {}) {
   const { fields, files } = describeFiles(root, metaData, live, writer, options)
   const version = log.commits.length ? log.commits[log.commits.length - 1] : log.checkpointVersion
   const used = Boolean(since) && !reason
-  return { format: 'delta', version, metaData, protocol, writer, fields, files, columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none',
+  return { format: 'delta', version, metaData, protocol, writer, fields, files,
+    columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none',
     logObject: used && !log.commits.length ? delta?.logObject : versionObject(log),
-    ...(delta ? { indexed: used ? { unchanged: log.commits.length === 0, commitsRead: log.commits.length } : { unchanged: false, replayed: true, reason } } : {}) }
+    ...(delta ? {
+      indexed: used
+        ? { unchanged: log.commits.length === 0, commitsRead: log.commits.length }
+        : { unchanged: false, replayed: true, reason },
+    } : {}) }
 }
 
 /**
@@ -226,7 +237,8 @@ const logLocation = (root, name) => locationUnder(root, `_delta_log/${name}`)
  * The checkpoint's parts and the commits after it, read in one wave: from a listing when the store has
  * one, else from `_last_checkpoint` and the next versions probed a batch at a time (the first batch in
  * the same wave as the checkpoint; a wanted version is read exactly).
- * @returns {Promise<{ checkpointVersion: number, checkpointNames: string[], checkpointBytes: Uint8Array[], commits: number[], commitTexts: Uint8Array[] }>}
+ * @returns {Promise<{ checkpointVersion: number, checkpointNames: string[], checkpointBytes: Uint8Array[], commits: number[],
+ *   commitTexts: Uint8Array[] }>}
  */
 async function readLog(io, root, wanted) {
   const log = (name) => logLocation(root, name)
@@ -244,7 +256,8 @@ async function readLog(io, root, wanted) {
   const last = pointer ? parseExactJson(textOf(pointer)) : null
   const checkpointVersion = last && (wanted === undefined || Number(last.version) <= wanted) ? Number(last.version) : -1
   const checkpointNames = checkpointVersion < 0 ? [] : last.parts > 1
-    ? Array.from({ length: Number(last.parts) }, (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(last.parts).slice(-10)}.parquet`)
+    ? Array.from({ length: Number(last.parts) },
+      (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(last.parts).slice(-10)}.parquet`)
     : [last.v2Checkpoint?.path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
   const commits = []
   const commitTexts = []
@@ -278,7 +291,9 @@ async function replayLog(io, root, log, record = null) {
   let protocol = record?.protocol
   // A table index's record stands for the checkpoint and commits up to its version.
   for (const f of record?.files ?? []) {
-    const add = { path: f.path, size: f.size, partitionValues: f.partitionValues ?? {}, stats: f.stats, deletionVector: f.deletionVector ?? undefined }
+    const add = {
+      path: f.path, size: f.size, partitionValues: f.partitionValues ?? {}, stats: f.stats, deletionVector: f.deletionVector ?? undefined,
+    }
     live.set(fileKey(add), add)
   }
   const apply = (action) => {
@@ -290,7 +305,9 @@ async function replayLog(io, root, log, record = null) {
   const sidecars = []
   for (let i = 0; i < log.checkpointBytes.length; i++) {
     const name = log.checkpointNames[i]
-    const actions = name.endsWith('.json') ? parseLines(textOf(log.checkpointBytes[i]), name) : await parquetActions(log.checkpointBytes[i], name)
+    const actions = name.endsWith('.json')
+      ? parseLines(textOf(log.checkpointBytes[i]), name)
+      : await parquetActions(log.checkpointBytes[i], name)
     for (const a of actions) {
       if (a.sidecar) sidecars.push(a.sidecar.path)
       // Checkpoint removes are tombstones of files no longer in the table: nothing to undo.
