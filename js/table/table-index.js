@@ -25,11 +25,14 @@ export async function openTableIndex(given, options) {
   const version = Number(metadata?.properties?.['delta-version'])
   const logObject = metadata?.properties?.['delta-log-object']
   const record = metadata
-    ? sidecar.readBlob(TABLE_SNAPSHOT_BLOB, { signal: options.signal }).then((blob) => decodeSnapshotRecord(blob.bytes, String(given?.name ?? given)))
+    ? sidecar.readBlob(TABLE_SNAPSHOT_BLOB, { signal: options.signal })
+      .then((blob) => decodeSnapshotRecord(blob.bytes, String(given?.name ?? given)))
     : Promise.resolve(null)
   record.catch(() => {}) // awaited by openTable, which closes the sidecar when it fails
   return { sidecar, owned, record,
-    at: metadata ? { ...(Number.isSafeInteger(version) ? { deltaVersion: version } : {}), ...(typeof logObject === 'string' ? { logObject } : {}) } : null }
+    at: metadata
+      ? { ...(Number.isSafeInteger(version) ? { deltaVersion: version } : {}), ...(typeof logObject === 'string' ? { logObject } : {}) }
+      : null }
 }
 
 // Why a record was not used (loadDelta, loadIceberg) that leaves no sign it was made of this table: its files are not asked
@@ -45,7 +48,8 @@ export function recordOfTable(record, table) {
   const recorded = record.tableId
   const found = table.format === 'iceberg' ? table.metadata?.['table-uuid'] : table.metaData?.id
   const reason = (table.scan?.indexed ?? table.indexed)?.reason
-  return record.table === table.format && (recorded === undefined || found === undefined || recorded === found) && !NOT_THIS_TABLE.has(reason)
+  return record.table === table.format && (recorded === undefined || found === undefined || recorded === found) &&
+    !NOT_THIS_TABLE.has(reason)
 }
 
 /**
@@ -99,10 +103,17 @@ export class TableSidecar {
     files.forEach((spec, i) => {
       const file = byLocation.get(spec.path)
       const recorded = file && this.#sameTable ? this.#recorded.get(file.writtenPath ?? file.logged?.path) : undefined
-      if (!this.#sameTable) notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the table index is not tied to this table: built for another table, or for a table since re-created here, or before indexes recorded their log')
-      else if (!recorded) notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the file is not in the table index: added to the table after the snapshot it was built at')
-      else if (recorded.size !== file.size) notDescribed(i, StaleReason.SIZE_DIFFERS, `the table lists ${file.size} bytes, the index recorded ${recorded.size}`)
-      else asked.push([i, { path: file.path, size: recorded.size, validator: recorded.validator }])
+      if (!this.#sameTable) {
+        notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the table index is not tied to this table: built for another table, ' +
+          'or for a table since re-created here, or before indexes recorded their log')
+      } else if (!recorded) {
+        notDescribed(i, StaleReason.MISSING_FROM_INDEX,
+          'the file is not in the table index: added to the table after the snapshot it was built at')
+      } else if (recorded.size !== file.size) {
+        notDescribed(i, StaleReason.SIZE_DIFFERS, `the table lists ${file.size} bytes, the index recorded ${recorded.size}`)
+      } else {
+        asked.push([i, { path: file.path, size: recorded.size, validator: recorded.validator }])
+      }
     })
     if (asked.length) {
       const result = await this.#sidecar.probe(column, values, { files: asked.map(([, spec]) => spec), signal, validate: false })
