@@ -12,8 +12,9 @@ function recordedTableFile(recorded, context) {
   const content = recorded.content ?? 0
   const manifest = { index: recorded.manifest ?? 0, specId: recorded.spec ?? 0, content: content > 0 ? 1 : 0, sequence: 0n }
   const partition = Object.fromEntries((recorded.partition ?? []).map((v, k) => [`p${k}`, v]))
-  const entry = { status: 1, sequence_number: BigInt(recorded.sequence ?? 0), data_file: { content, file_path: recorded.path, file_size_in_bytes: recorded.size,
-    record_count: recorded.records ?? 0, partition, equality_ids: recorded.equalityIds ?? null } }
+  const entry = { status: 1, sequence_number: BigInt(recorded.sequence ?? 0),
+    data_file: { content, file_path: recorded.path, file_size_in_bytes: recorded.size,
+      record_count: recorded.records ?? 0, partition, equality_ids: recorded.equalityIds ?? null } }
   const [file] = manifestFiles(manifest, [entry], context)
   return Object.assign(file, { fromIndex: true })
 }
@@ -64,7 +65,9 @@ export class IndexedIcebergScan {
     const added = manifests.filter((m) => !recorded.has(m.path))
     this.#added = added.length ? new IcebergManifests(io, added, context) : null
     /** Whether the table is at the recorded snapshot, and how many manifests the record stood for. */
-    this.indexed = { unchanged, manifestsFromIndex: unchanged ? record.manifests.length : manifests.length - added.length, manifestsAdded: added.length }
+    this.indexed = {
+      unchanged, manifestsFromIndex: unchanged ? record.manifests.length : manifests.length - added.length, manifestsAdded: added.length,
+    }
     this.#refresh()
   }
 
@@ -89,12 +92,15 @@ export class IndexedIcebergScan {
       return plan
     }
     const fetched = this.#io.stats.requests - this.#io.stats.retries
-    const added = this.#added ? await this.#added.filesFor(field, keyed, where) : { files: [], manifests: { total: 0, read: 0, skipped: 0, fetched: 0 } }
+    const added = this.#added
+      ? await this.#added.filesFor(field, keyed, where)
+      : { files: [], manifests: { total: 0, read: 0, skipped: 0, fetched: 0 } }
     this.#refresh()
     const total = this.counts.total
     return { files: [...this.#kept, ...added.files],
       // read + skipped (by the summaries, of those added since) + fromIndex (the record's, still listed) = total
-      manifests: { total, read: added.manifests.read, skipped: added.manifests.skipped, fetched: this.#io.stats.requests - this.#io.stats.retries - fetched, fromIndex: total - added.manifests.total } }
+      manifests: { total, read: added.manifests.read, skipped: added.manifests.skipped,
+        fetched: this.#io.stats.requests - this.#io.stats.retries - fetched, fromIndex: total - added.manifests.total } }
   }
 
   /** Every live file: the record's and those of every manifest added since (one wave). */

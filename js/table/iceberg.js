@@ -152,7 +152,8 @@ export async function loadIceberg(io, root, options = {}) {
   }
   const manifests = await listManifests()
   const scan = new IcebergManifests(io, manifests, context)
-  return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests, scan, ...(reason ? { indexed: { unchanged: false, replayed: true, reason } } : {}) }
+  return { ...base, files: scan.files, deleteFiles: scan.deleteFiles, manifests, scan,
+    ...(reason ? { indexed: { unchanged: false, replayed: true, reason } } : {}) }
 }
 
 /**
