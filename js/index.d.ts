@@ -631,6 +631,11 @@ export type PartitionType = 'DATE' | 'TIMESTAMP' | 'BIGINT' | 'VARCHAR'
 
 export interface OpenDatasetOptions extends Omit<OpenParquetOptions, 'index'> {
   /**
+   * Record the opening's reads (the pages of an s3:// listing): the first `probe(…, { plan: true })` lists them
+   * before its own (its `stats` stay the probe's). Default false.
+   */
+  plan?: boolean
+  /**
    * A sidecar index ('parquet-bloom/index-builder': a path, a URL, or one openSidecarIndex opened) for the
    * dataset's files: opened once, asked for all of a probe's files in one call; a file it describes as it
    * is (same size and validator) and rules out for every value is not opened, the others are probed and

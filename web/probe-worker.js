@@ -94,7 +94,9 @@ const handlers = {
     const { openDataset } = await library
     // A prefix is listed by the bundle itself (ListObjectsV2; the listing loads on demand as a chunk of its own).
     const source = prefix || urls
-    const dataset = await openDataset(source, { footerCache: await footerCache, signal, ...(prefix && endpoint ? { endpoint } : {}), ...(index ? { index } : {}) })
+    // plan: a listing's pages are drawn in the probe's waterfall, before its own reads.
+    const dataset = await openDataset(source, { footerCache: await footerCache, signal, plan: true, ...(prefix && endpoint ? { endpoint } : {}),
+      ...(index ? { index } : {}) })
     try {
       const listing = dataset.listing ? { requests: dataset.listing.requests, bytes: dataset.listing.bytesFetched } : { requests: 0, bytes: 0 }
       return { ...plainDatasetResult(await dataset.probe(column, values, { signal, plan: true })), listing }

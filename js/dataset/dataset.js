@@ -14,7 +14,7 @@ import { listDataset } from './listing.js'
 import { FileSession } from './session.js'
 import { CoverageTally } from './coverage.js'
 import { rollUpValue } from './roll-up.js'
-import { addIoStats, asIoStats, ioStats } from '../sources/io-ledger.js'
+import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 
 /**
  * For a layer in front whose file list grows as it is read (a table reading its manifests as probes
@@ -47,8 +47,11 @@ const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, IO_LEDGER, 'partitioning', 
  *   one in memory for this dataset)
  */
 export async function openDataset(source, options = {}) {
-  const { files, fetch, listing } = await listDataset(source, options)
-  const dataset = new ParquetDataset(files, fetch ? { ...options, fetch } : options)
+  // With `plan`, the listing's requests are recorded for the first probe that asks for a plan.
+  const openLedger = options.plan === true ? new IoLedger({ record: true }) : undefined
+  const { files, fetch, listing } = await listDataset(source, openLedger ? { ...options, ioLedger: openLedger } : options)
+  const { plan, ...rest } = options
+  const dataset = new ParquetDataset(files, fetch ? { ...rest, fetch } : rest, listing ? openLedger : undefined)
   if (listing) dataset.listing = listing
   return dataset
 }
@@ -64,8 +67,18 @@ export class ParquetDataset {
    * options.index, loaded at the first probe */
   #index
 
-  constructor(descriptors, options) {
+  /** openDataset's listing, with `plan: true`: the first probe that asks for a plan lists it first. */
+  #openLedger
+
+  /**
+   * @param {any[]} descriptors
+   * @param {Record<string, any>} options
+   * @param {IoLedger} [openLedger] the opening's recorded reads (a listing)
+   */
+  constructor(descriptors, options, openLedger = undefined) {
     this.#options = options
+    this.#openLedger = openLedger
+    openLedger?.closePhase()
     // Footers of URLs are kept and validated per file, so a second probe reads no footer.
     this.#footerCache = options.footerCache ?? createFooterCache()
     this.#files = []
@@ -105,6 +118,15 @@ export class ParquetDataset {
    * @param {import('../index.js').DatasetProbeOptions} [options]
    */
   async probe(column, values, options = {}) {
+    const opening = options.plan === true && !options[IO_LEDGER] ? this.#openLedger : undefined
+    if (opening) {
+      // The first planned probe goes on from the listing's requests: its plan lists them, its stats are its own.
+      this.#openLedger = undefined
+      const before = { ...opening.stats }
+      const result = await this.probe(column, values, /** @type {any} */ ({ ...options, [IO_LEDGER]: opening }))
+      const own = ioStatsSince(opening.stats, before)
+      return { ...result, stats: { ...result.stats, ...own, bytes: own.bytesFetched }, plan: opening.plan() }
+    }
     const files = []
     const run = this.#start(column, values, options, (result) => files.push(result))
     const { stats, plan } = await run

@@ -47,7 +47,9 @@ async function listUnsorted(source, options) {
         `listing ${source} needs js/sources/s3-listing.js, which could not be loaded (${cause?.message ?? cause})`, { cause })
     })
     const listing = ioStats()
-    const listed = await listS3(source, { ...options, fetch: countedFetch(options.fetch, listing) })
+    // With a read plan of the opening (openDataset's `plan`), the listing's pages are its requests.
+    const lane = options.ioLedger?.lane(source)
+    const listed = await listS3(source, { ...options, fetch: countedFetch(options.fetch, listing, { lane }) })
     // An ETag the listing did not give ('') validates nothing: the file's own responses will.
     // A prefix is a directory: its Parquet files, without writers' bookkeeping; a glob says itself what it wants.
     const wanted = GLOB_CHARS.test(source) ? listed : listed.filter((f) => isDataFile(f.path))

@@ -58,19 +58,30 @@ export function sendsThrough(wrapper, inner) {
 
 /**
  * `inner` (default: defaultFetch()), counting into `cost` what it sends: a request and a round each
- * (for requests that follow one another, as a listing's pages do), the bytes its responses say they carry.
+ * (for requests that follow one another, as a listing's pages do), the bytes its responses say they carry;
+ * with `lane` (a read plan's, js/sources/io-ledger.js), each is also a request of it, for `purpose`.
  * @param {typeof fetch | undefined} inner
  * @param {{ requests: number, rounds: number, bytesFetched: number }} cost
+ * @param {{ lane?: import('./io-ledger.js').IoLane, purpose?: string }} [recording]
  * @returns {typeof fetch}
  */
-export function countedFetch(inner, cost) {
+export function countedFetch(inner, cost, { lane, purpose = 'listing' } = {}) {
   const sending = inner ?? defaultFetch()
   const counted = /** @type {typeof fetch} */ (async (input, init) => {
     cost.requests++
     cost.rounds++
-    const response = await sending(input, init)
-    cost.bytesFetched += Number(response.headers.get('content-length') ?? 0)
-    return response
+    const request = lane?.begin(purpose, 0, null)
+    let failed = true
+    try {
+      const response = await sending(input, init)
+      const bytes = Number(response.headers.get('content-length') ?? 0)
+      cost.bytesFetched += bytes
+      request?.received(bytes)
+      failed = !response.ok
+      return response
+    } finally {
+      request?.finish(failed)
+    }
   })
   return sendsThrough(counted, sending)
 }

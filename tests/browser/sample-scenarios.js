@@ -119,6 +119,11 @@ function datasetScenario(id, { indexed = false } = {}) {
       const card = await clickSample(page, demo, id)
       console.log(`# ${id}: ${card.readout} | ${card.answers.map((a) => a.text).join(' | ')}`)
       if (sample.kind !== 'prefix') await assertPlanIsServerLog(page, demo, (p) => p.startsWith(`/web/samples/${DATASET_DIR}/`) || p.endsWith('.puffin'), id)
+      else {
+        // The bucket's requests go to the S3 server: the plan begins with the listing's pages, then the files'.
+        const drawn = await page.$$eval('#dataset-plan tr[data-request]', (trs) => trs.map((tr) => tr.getAttribute('data-purpose')))
+        assertOk(drawn[0] === 'listing' && drawn.filter((p) => p === 'footer').length > 0, `${id}: the listing, then the files, drawn: ${drawn}`)
+      }
       const truth = await datasetTruth(sample.column, values)
       assertEqual(card.rows.length, datasetManifest.dataset.files.length, `${id}: every file of the dataset listed`)
       assertAnswersMatchRows(card, values, id)

@@ -104,3 +104,19 @@ test('what the listing cost: dataset.listing counts the pages the server saw', a
   assert.ok(dataset.listing.bytesFetched > 0)
   assert.equal(local.listing, undefined, 'a local folder is not a listing over the network')
 })
+
+test('opened with plan: true, the first planned probe lists the listing\'s pages before its own reads', async () => {
+  s3.resetStats()
+  const dataset = await openDataset(`s3://${BUCKET}/events/`, { endpoint: s3.endpoint, credentials: KEY, maxKeys: 3, plan: true })
+  const pages = s3.stats.requests
+  s3.resetStats()
+  const result = await dataset.probe('user_id', [4003], { plan: true, statistics: false })
+  const listing = result.plan.requests.filter((r) => r.purpose === 'listing')
+  assert.equal(listing.length, pages, 'every page of the listing is in the plan')
+  assert.deepEqual(listing.map((r) => r.round), listing.map((_, i) => i + 1), 'the pages follow one another')
+  assert.ok(result.plan.requests.filter((r) => r.purpose !== 'listing').every((r) => r.round > pages), 'the files are read after the listing')
+  assert.equal(result.plan.requests.length, pages + s3.stats.requests, 'the plan lists the listing and every request of the probe')
+  assert.equal(result.stats.requests, s3.stats.requests, 'the probe\'s stats count its own requests')
+  const again = await dataset.probe('user_id', [1003], { plan: true, statistics: false })
+  assert.ok(again.plan.requests.every((r) => r.purpose !== 'listing'), 'a later plan lists its probe only')
+})
