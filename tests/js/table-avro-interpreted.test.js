@@ -13,6 +13,7 @@ import avsc from 'avsc'
 
 import { readAvroFile } from '../../js/table/avro.js'
 import { readAvroFileInterpreted } from '../../js/table/avro-interpreted.js'
+import { bigLong } from './helpers/avsc-big-long.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { writeIcebergTable } from './helpers/iceberg-writer.js'
 import { tempDir } from './helpers/temp-dir.js'
@@ -83,16 +84,6 @@ function containerFile(schema, blocks, { sync = SYNC } = {}) {
   for (const [count, objects] of blocks) out.push(...varint(count), ...varint(objects.length), ...objects, ...sync)
   return new Uint8Array(out)
 }
-
-/** avsc's long type yielding bigints, for writing longs past 2^53: the 8 bytes avsc hands over, little-endian. */
-const bigLong = avsc.types.LongType.__with({
-  fromBuffer: (buf) => BigInt.asIntN(64, BigInt(`0x${Buffer.from(buf).reverse().toString('hex')}`)),
-  toBuffer: (n) => Buffer.from(BigInt.asUintN(64, BigInt(n)).toString(16).padStart(16, '0'), 'hex').reverse(),
-  fromJSON: (text) => BigInt(text),
-  toJSON: (n) => Number(n),
-  isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => Number(a > b) - Number(a < b),
-})
 
 function encodeWithAvsc(schema, records, { codec, blockSize }) {
   return new Promise((resolve, reject) => {

@@ -8,20 +8,8 @@ import { describe, test } from 'node:test'
 import avsc from 'avsc'
 
 import { readAvroFile } from '../../js/table/avro.js'
+import { bigLong } from './helpers/avsc-big-long.js'
 import { fixturePath, missingFixture, readFixture } from './helpers/fixtures.js'
-
-/**
- * avsc's long type yielding bigints (ids past 2^53), written here apart from avro.js's: the 8 bytes avsc
- * hands over as hex, little-endian.
- */
-const bigLong = avsc.types.LongType.__with({
-  fromBuffer: (buf) => BigInt.asIntN(64, BigInt(`0x${Buffer.from(buf).reverse().toString('hex')}`)),
-  toBuffer: (n) => Buffer.from(BigInt.asUintN(64, BigInt(n)).toString(16).padStart(16, '0'), 'hex').reverse(),
-  fromJSON: (text) => BigInt(text),
-  toJSON: (n) => Number(n),
-  isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => Number(a > b) - Number(a < b),
-})
 
 /** Records as avsc's BlockDecoder reads them (bytes as plain Uint8Arrays, to compare by content). */
 function decodeWithStreams(bytes) {

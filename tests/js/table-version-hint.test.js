@@ -13,6 +13,7 @@ import avsc from 'avsc'
 
 import { openTable } from '../../js/index.js'
 import { clearTableCache } from '../../js/table/table-io.js'
+import { bigLong } from './helpers/avsc-big-long.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { startTestServer } from './helpers/range-server.js'
 import { readParquet } from './helpers/table-truth.js'
@@ -31,16 +32,6 @@ async function tableWithHint(name, fixture, hint) {
   await writeFile(path.join(table, 'metadata/version-hint.text'), hint)
   return table
 }
-
-/** avsc's long type yielding bigints (snapshot ids pass 2^53): the 8 bytes it hands over, little-endian. */
-const bigLong = avsc.types.LongType.__with({
-  fromBuffer: (buf) => BigInt.asIntN(64, BigInt(`0x${Buffer.from(buf).reverse().toString('hex')}`)),
-  toBuffer: (n) => Buffer.from(BigInt.asUintN(64, BigInt(n)).toString(16).padStart(16, '0'), 'hex').reverse(),
-  fromJSON: (text) => BigInt(text),
-  toJSON: (n) => Number(n),
-  isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => Number(a > b) - Number(a < b),
-})
 
 function avroRecords(file) {
   return new Promise((resolve, reject) => {
