@@ -14,6 +14,7 @@ import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { clearTableCache } from '../../js/table/table-io.js'
 import { appendIcebergSnapshot, writeIcebergTable } from '../../tests/js/helpers/iceberg-writer.js'
 import { appendDeltaCommit, writeDeltaLog } from '../../tests/js/helpers/delta-appends-writer.js'
+import { timeFirstCall } from '../lib/cold.js'
 import { startServerProcess } from '../lib/range-server-fork.js'
 import { runIfMain } from '../lib/section.js'
 
@@ -23,14 +24,6 @@ const MANIFESTS = 50
 const COMMITS = 20
 const ROWS = 16
 const FPP = 0.001
-
-async function timed(fn) {
-  const started = performance.now()
-  const cpu = process.cpuUsage()
-  const out = await fn()
-  const used = process.cpuUsage(cpu)
-  return { ...out, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }
-}
 
 /** A cold openTable + one probe: the metadata's reads, the index's, the dataset's, and which files the probe kept. */
 async function openAndProbe(url, value, options) {
@@ -73,8 +66,8 @@ export async function run({ quick } = {}) {
     const record = (t, name, r) => { if (t >= 0) (runs[name] ??= []).push(r) }
     for (let t = -1; t < trials; t++) { // trial -1 warms up wasm, connections and the JIT
       for (const format of ['iceberg', 'delta']) {
-        record(t, `${format} without index`, await timed(() => openAndProbe(tableUrl, value, { format })))
-        record(t, `${format} with index`, await timed(() => openAndProbe(tableUrl, value, { format, index: indexUrl(format) })))
+        record(t, `${format} without index`, await timeFirstCall(() => openAndProbe(tableUrl, value, { format })))
+        record(t, `${format} with index`, await timeFirstCall(() => openAndProbe(tableUrl, value, { format, index: indexUrl(format) })))
       }
     }
     // One more append to each: a snapshot of one new file, a commit adding one.
@@ -83,7 +76,7 @@ export async function run({ quick } = {}) {
     const appended = { iceberg: iceberg.added[0], delta: delta.added[0] }
     for (let t = -1; t < trials; t++) {
       for (const format of ['iceberg', 'delta']) {
-        record(t, `${format} with index, after one append`, await timed(() => openAndProbe(tableUrl, appended[format].ids[1], { format, index: indexUrl(format) })))
+        record(t, `${format} with index, after one append`, await timeFirstCall(() => openAndProbe(tableUrl, appended[format].ids[1], { format, index: indexUrl(format) })))
       }
     }
     const summary = (name) => ({ ...runs[name][0], kept: runs[name][0].kept.length, ms: median(runs[name].map((r) => r.ms)), cpuMs: median(runs[name].map((r) => r.cpuMs)) })

@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs'
 import { readAvroFile } from '../../js/table/avro.js'
 import { clearTableCache } from '../../js/table/table-io.js'
 import { writeIcebergTable } from '../../tests/js/helpers/iceberg-writer.js'
+import { timeFirstCall } from '../lib/cold.js'
 import { startServerProcess } from '../lib/range-server-fork.js'
 import { runIfMain } from '../lib/section.js'
 
@@ -26,14 +27,6 @@ const FILES = 1000
 const MANIFESTS = 50
 
 const kept = (result) => result.files.filter((f) => f.values[0].verdict !== 'absent').length
-
-async function timed(fn) {
-  const started = performance.now()
-  const cpu = process.cpuUsage()
-  const out = await fn()
-  const used = process.cpuUsage(cpu)
-  return { ...out, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }
-}
 
 /** openTable + probe: what opening read (pointer, metadata, manifest list) added to the probe's (manifests, files). */
 async function tableProbe(url, column, value, options) {
@@ -66,19 +59,19 @@ export async function run({ quick } = {}) {
       const record = (name, r) => { if (t >= 0) runs[name].push(r) }
       clearTableCache()
       const footerCache = createFooterCache()
-      record('tableCold', await timed(() => tableProbe(tableUrl, 'id', value, { footerCache })))
-      record('tableWarm', await timed(() => tableProbe(tableUrl, 'id', value, { footerCache, format: 'iceberg' })))
+      record('tableCold', await timeFirstCall(() => tableProbe(tableUrl, 'id', value, { footerCache })))
+      record('tableWarm', await timeFirstCall(() => tableProbe(tableUrl, 'id', value, { footerCache, format: 'iceberg' })))
       clearTableCache()
       const dayCache = createFooterCache()
-      record('tableColdDay', await timed(() => tableProbe(tableUrl, 'day', day, { footerCache: dayCache })))
-      record('tableWarmDay', await timed(() => tableProbe(tableUrl, 'day', day, { footerCache: dayCache, format: 'iceberg' })))
-      record('decodeManifests', await timed(async () => {
+      record('tableColdDay', await timeFirstCall(() => tableProbe(tableUrl, 'day', day, { footerCache: dayCache })))
+      record('tableWarmDay', await timeFirstCall(() => tableProbe(tableUrl, 'day', day, { footerCache: dayCache, format: 'iceberg' })))
+      record('decodeManifests', await timeFirstCall(async () => {
         await Promise.all(manifestBytes.map((b, m) => readAvroFile(new Uint8Array(b), `manifest ${m}`)))
         return { rounds: 0, metadataRounds: 0, requests: 0, bytes: 0, kept: null, opened: 0, manifestsRead: manifestBytes.length, manifestsSkipped: 0 }
       }))
       const dataset = await openDataset(fileUrls, { footerCache: createFooterCache() })
-      record('perFileCold', await timed(() => datasetProbe(dataset, value)))
-      record('perFileWarm', await timed(() => datasetProbe(dataset, value)))
+      record('perFileCold', await timeFirstCall(() => datasetProbe(dataset, value)))
+      record('perFileWarm', await timeFirstCall(() => datasetProbe(dataset, value)))
     }
     const summary = (name) => ({ ...runs[name][0], ms: median(runs[name].map((r) => r.ms)), cpuMs: median(runs[name].map((r) => r.cpuMs)) })
     return { files: FILES, manifests: written.manifests, rowsPerFile: written.rows, responseDelayMs: 30, trials, value: String(value), day,
