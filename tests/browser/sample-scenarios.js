@@ -32,12 +32,17 @@ async function readCard(page) {
   }))
 }
 
-async function clickSample(page, demo, id) {
+/** Clicks sample `id` on a fresh page: the sample as the manifest gives it, the values it probes, the card it fills. */
+async function clickSample(page, demo, datasetManifest, id) {
+  const sample = datasetManifest.samples.find((s) => s.id === id)
+  const values = [...sample.values, ...sample.absent]
   await page.goto(`${demo.url}web/`)
   await page.click('#dataset-details summary')
   demo.requests.length = 0
   await page.click(`button[data-dataset-sample="${id}"]`)
-  return readCard(page)
+  const card = await readCard(page)
+  console.log(`# ${id}: ${card.readout} | ${card.answers.map((a) => a.text).join(' | ')}`)
+  return { sample, values, card }
 }
 
 /**
@@ -114,10 +119,7 @@ function datasetScenario(id, { indexed = false } = {}) {
   return {
     name: `sample-${id}`,
     fn: async ({ page, demo, datasetManifest }) => {
-      const sample = datasetManifest.samples.find((s) => s.id === id)
-      const values = [...sample.values, ...sample.absent]
-      const card = await clickSample(page, demo, id)
-      console.log(`# ${id}: ${card.readout} | ${card.answers.map((a) => a.text).join(' | ')}`)
+      const { sample, values, card } = await clickSample(page, demo, datasetManifest, id)
       if (sample.kind !== 'prefix') await assertPlanIsServerLog(page, demo, (p) => p.startsWith(`/web/samples/${DATASET_DIR}/`) || p.endsWith('.puffin'), id)
       else {
         // The bucket's requests go to the S3 server: the plan begins with the listing's pages, then the files'.
@@ -161,10 +163,7 @@ function tableScenario(id, liveIds) {
   return {
     name: `sample-${id}`,
     fn: async ({ page, demo, datasetManifest }) => {
-      const sample = datasetManifest.samples.find((s) => s.id === id)
-      const values = [...sample.values, ...sample.absent]
-      const card = await clickSample(page, demo, id)
-      console.log(`# ${id}: ${card.readout} | ${card.answers.map((a) => a.text).join(' | ')}`)
+      const { sample, values, card } = await clickSample(page, demo, datasetManifest, id)
       // Opened with `plan: true`: the table's metadata reads (and its probing for objects that are not there) too.
       await assertPlanIsServerLog(page, demo, (p) => p.startsWith('/web/samples/tables/'), id)
       const files = liveIds()
