@@ -23,7 +23,11 @@ export const LOCAL_WINDOW = 16 // files, Blobs, buffers: no network, a few reads
 const SMOOTHING = 0.25
 const MAX_WASTE_BYTES = 64 * 1024
 // Bytes a wave may read in vain to send fewer requests (on top of MAX_WASTE_BYTES for fewer rounds):
-// the bandwidth is a guess until large responses come in, and on a metered link bytes are paid for.
+// the bandwidth is a guess until large responses come in, and on a metered link bytes are paid for. So
+// at most this, or what one round trip carries at the modelled bandwidth when that is more: a wave of
+// small reads (a block of each of a hundred filters) then waits at most about one more round for its
+// bytes read in vain, where each request it saves would have opened a connection of its own (a first
+// probe's wave finds none open).
 const MAX_REQUEST_WASTE_BYTES = 128 * 1024
 // A wave of fewer requests says little about what one costs: the round trip hides them.
 const MIN_REQUESTS_TO_PRICE = 16
@@ -147,7 +151,7 @@ function multiplexedOrigin(url) {
  * so saves a whole round for fewer bytes than a round is worth at the measured bandwidth — and while the
  * bytes read in vain stay within MAX_WASTE_BYTES per wave: the model's bandwidth is a guess until
  * responses come in, and on a metered or slow link bytes are what the user pays for. Then, smallest
- * first, gaps that cost less to read than a request costs to send, within MAX_REQUEST_WASTE_BYTES.
+ * first, gaps that cost less to read than a request costs to send, within MAX_REQUEST_WASTE_BYTES or a round's bytes.
  * Requests stay ≤ maxBytes.
  * @param {Array<{ start: number, end: number, parts: any[] }>} requests sorted, each already a union of parts
  * @returns {Array<{ start: number, end: number, parts: any[] }>}
@@ -204,10 +208,11 @@ function joinCheapGaps(merged, { maxBytes, link }) {
     if (bytes < worth) gaps.push({ i, bytes })
   }
   gaps.sort((a, b) => a.bytes - b.bytes)
+  const budget = Math.max(MAX_REQUEST_WASTE_BYTES, link.bytesPerRound)
   const joinAt = new Set()
   let wasted = 0
   for (const g of gaps) {
-    if (wasted + g.bytes > MAX_REQUEST_WASTE_BYTES) break
+    if (wasted + g.bytes > budget) break
     wasted += g.bytes
     joinAt.add(g.i)
   }

@@ -52,19 +52,27 @@ describe('the cost of a request', () => {
     assert.equal(link.bytesPerRequest, 5000)
   })
 
-  test('mergeForRounds reads gaps cheaper than a request, smallest first, at most 128 KiB in vain', () => {
-    const link = new LinkModel({ rttMs: 30, bytesPerMs: 10_000, requestMs: 0.5 })
+  test('mergeForRounds reads gaps cheaper than a request, smallest first, at most a round\'s bytes (≥ 128 KiB) in vain', () => {
     // 60 reads of 32 bytes, 3,000 bytes apart, and 60 more 6,000 bytes apart (over 5,000: not worth it).
     const reads = []
     let at = 0
     for (let i = 0; i < 60; i++, at += 3032) reads.push({ start: at, end: at + 32, parts: [i] })
     for (let i = 0; i < 60; i++, at += 6032) reads.push({ start: at, end: at + 32, parts: [60 + i] })
+    const wastedBy = (merged) => merged.reduce((n, r) => n + r.end - r.start, 0) - 120 * 32
+    // 30 ms at 10 MB/s: a round carries 300,000 bytes, room for all 60 gaps of 3,000 (180,000 bytes).
+    const link = new LinkModel({ rttMs: 30, bytesPerMs: 10_000, requestMs: 0.5 })
     const merged = mergeForRounds(reads, { window: 256, minGap: 1024, maxBytes: 16 << 20, link })
-    const wasted = merged.reduce((n, r) => n + r.end - r.start, 0) - 120 * 32
-    assert.ok(wasted <= 128 * 1024, `${wasted} bytes`)
-    assert.equal(merged.length, 120 - Math.floor((128 * 1024) / 3000))
-    assert.ok(merged.every((r) => r.parts.length === 1 || r.end <= 60 * 3032), 'only the 3,000-byte gaps are joined')
+    assert.equal(wastedBy(merged), 60 * 3000)
+    assert.equal(merged.length, 60)
+    // The 61st read is 3,000 bytes after the 60th: joined too.
+    assert.ok(merged.every((r) => r.parts.length === 1 || r.end <= 60 * 3032 + 32), 'only the 3,000-byte gaps are joined')
     assert.deepEqual(merged.flatMap((r) => r.parts), Array.from({ length: 120 }, (_, i) => i), 'every read served, in order')
+    // 5 ms at 10 MB/s: a round carries 50,000 bytes, less than the floor: 128 KiB in vain, smallest gaps first.
+    const near = new LinkModel({ rttMs: 5, bytesPerMs: 10_000, requestMs: 0.5 })
+    const floor = mergeForRounds(reads, { window: 256, minGap: 1024, maxBytes: 16 << 20, link: near })
+    assert.ok(wastedBy(floor) <= 128 * 1024, `${wastedBy(floor)} bytes`)
+    assert.equal(floor.length, 120 - Math.floor((128 * 1024) / 3000))
+    assert.deepEqual(floor.flatMap((r) => r.parts), Array.from({ length: 120 }, (_, i) => i), 'every read served, in order')
     // Free requests (a cost of 0 measured): nothing joined.
     const free = new LinkModel({ rttMs: 30, bytesPerMs: 10_000, requestMs: 0 })
     assert.equal(mergeForRounds(reads, { window: 256, minGap: 1024, maxBytes: 16 << 20, link: free }).length, 120)
