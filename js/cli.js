@@ -22,6 +22,12 @@ import { adviseIndexes } from './advice/advise.js'
 const EXIT_OK = 0
 const EXIT_FAILED = 2
 
+/**
+ * @typedef {Record<string, any>} CommandLine the parsed command line's options (js/cli/args.js), and what the run adds to them
+ * @typedef {{ message?: unknown, stack?: string, cause?: unknown } | null | undefined} ErrorLike what is thrown, as read here
+ */
+
+/** @param {string[]} argv */
 async function main(argv) {
   let parsed
   try {
@@ -59,12 +65,19 @@ async function main(argv) {
   }
 }
 
+/**
+ * @param {string[]} files
+ * @param {CommandLine} options
+ */
 async function runInspect(files, options) {
   if (isTableInput(files, options) || isDatasetInput(files)) return runDatasetInspect(files[0], options)
   if (options.advise) {
     return runOverFiles(files, options, {
-      job: (source, label) => withFile(source, options, async (file) =>
-        ({ file: label, columns: await adviseIndexes(file, { fpp: options.fpp }) })),
+      job: (source, label) => withFile(source, options, async (file) => {
+        // The published ParquetFile is the class's declared face; advise.js takes the class.
+        const opened = /** @type {import('./parquet-file.js').ParquetFile} */ (/** @type {unknown} */ (file))
+        return { file: label, columns: await adviseIndexes(opened, { fpp: options.fpp }) }
+      }),
       text: (advice) => adviceText(advice, options.fpp ?? 0.01),
       json: (advice) => advice,
     })
@@ -79,7 +92,10 @@ async function runInspect(files, options) {
   })
 }
 
-/** The documented JSON shape: I/O stats and FIXED_LEN_BYTE_ARRAY widths are for the text form only. */
+/**
+ * The documented JSON shape: I/O stats and FIXED_LEN_BYTE_ARRAY widths are for the text form only.
+ * @param {Awaited<ReturnType<typeof inspectFile>>} report
+ */
 function jsonInspectShape({ stats, rowGroups, ...file }) {
   return {
     ...file,
@@ -87,6 +103,10 @@ function jsonInspectShape({ stats, rowGroups, ...file }) {
   }
 }
 
+/**
+ * @param {string[]} files
+ * @param {CommandLine} options
+ */
 async function runProbe(files, options) {
   const values = await loadValues(options)
   if (isTableInput(files, options) || isDatasetInput(files)) return runDatasetProbe(files[0], values, options)
@@ -102,6 +122,11 @@ async function runProbe(files, options) {
   }
 }
 
+/**
+ * @param {string[]} files
+ * @param {CommandLine} options
+ * @param {unknown[]} values
+ */
 async function probeFiles(files, options, values) {
   const summary = new ProbeSummary(values)
   const probeOptions = { column: options.column, values, mode: options.mode, statistics: !options['no-statistics'],
@@ -109,6 +134,7 @@ async function probeFiles(files, options, values) {
     columns: options.columns, explain: options.explain }
   // Several files are probed as one dataset: one window of requests, all footers in one wave, and one
   // call of the sidecar index for all of them. (A file named twice is probed twice, file by file.)
+  /** @type {Array<import('./index.js').DatasetIndexStatus | undefined>} */
   const indexStatuses = []
   // With --explain each file is probed on its own, so each has its own read plan.
   const asDataset = files.length > 1 && new Set(files).size === files.length && !options.explain
@@ -117,6 +143,7 @@ async function probeFiles(files, options, values) {
       index: options.sidecar, indexStatuses })
     : undefined
   // A file probed on its own asks the index through openParquet: what it says of the file joins the others'.
+  /** @type {import('./index.js').OpenParquetOptions['index']} */
   const sidecar = options.sidecar && { refine: async (probe) => indexStatuses.push(await options.sidecar.refine(probe)) }
   const code = await runOverFiles(files, options, {
     job: async (source, label) => {
@@ -177,6 +204,15 @@ async function runOverFiles(files, options, { job, text, json, end }) {
   return failed ? EXIT_FAILED : EXIT_OK
 }
 
+/**
+ * Opens a file, hands it to `fn`, and closes it whatever happens.
+ * @template T
+ * @param {string} source
+ * @param {{ footerCache?: import('./index.js').FooterCache, decryption?: import('./index.js').DecryptionOptions,
+ *   sidecar?: import('./index.js').OpenParquetOptions['index'], plan?: boolean }} options
+ * @param {(file: import('./index.js').ParquetFile) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
 async function withFile(source, { footerCache, decryption, sidecar, plan }, fn) {
   const file = await openParquet(source, { footerCache, decryption, index: sidecar, ...(plan ? { plan: true } : {}) })
   try {
@@ -186,7 +222,10 @@ async function withFile(source, { footerCache, decryption, sidecar, plan }, fn) 
   }
 }
 
-/** How a file is named in output: the path as given, a URL without credentials. */
+/**
+ * How a file is named in output: the path as given, a URL without credentials.
+ * @param {string} input
+ */
 function labelOf(input) {
   if (/^https?:\/\//i.test(input)) {
     try {
@@ -198,12 +237,21 @@ function labelOf(input) {
   return input
 }
 
-/** The message, prefixed with the file unless it already names it. */
+/**
+ * The message, prefixed with the file unless it already names it.
+ * @param {unknown} error
+ * @param {string} [label]
+ */
 function messageOf(error, label) {
-  const message = redactSecrets(String(error?.message ?? error).split('\n')[0])
+  const message = redactSecrets(String(/** @type {ErrorLike} */ (error)?.message ?? error).split('\n')[0])
   return label === undefined || message.includes(label) ? message : `${label}: ${message}`
 }
 
+/**
+ * @param {unknown} error
+ * @param {string} label
+ * @param {boolean} debug
+ */
 function errorLine(error, label, debug) {
   const internal = error instanceof ParquetBloomError ? '' : 'internal error: '
   const line = `parquet-bloom: ${internal}${messageOf(error, label)}${internal && !debug ? ' (--debug shows where)' : ''}`
@@ -211,12 +259,20 @@ function errorLine(error, label, debug) {
   return `${line}\n${describeForDebug(error)}`
 }
 
+/** @param {unknown} error */
 function describeForDebug(error) {
-  const parts = [error?.stack ?? String(error)]
-  for (let cause = error?.cause; cause; cause = cause.cause) parts.push(`caused by: ${cause?.stack ?? cause}`)
+  const failure = /** @type {ErrorLike} */ (error)
+  const parts = [failure?.stack ?? String(error)]
+  for (let cause = /** @type {ErrorLike} */ (failure?.cause); cause; cause = /** @type {ErrorLike} */ (cause.cause)) {
+    parts.push(`caused by: ${cause?.stack ?? cause}`)
+  }
   return redactSecrets(parts.join('\n'))
 }
 
+/**
+ * @param {unknown} error
+ * @param {boolean} debug
+ */
 function fail(error, debug) {
   const known = error instanceof UsageError || error instanceof ParquetBloomError
   const line = known ? messageOf(error) : `internal error: ${messageOf(error)}${debug ? '' : ' (--debug shows where)'}`

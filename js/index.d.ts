@@ -52,7 +52,7 @@ export function configure(options?: { maxPoolBytes?: number }): void
 export function parseHexBytes(text: string): Uint8Array
 
 /** A human label for a column type, e.g. "INT32 (DATE)" or "FIXED_LEN_BYTE_ARRAY(16) (UUID)". */
-export function describeColumnType(column: { physicalType: PhysicalType, typeLength?: number, logicalType?: LogicalType | null }): string
+export function describeColumnType(column: { physicalType: PhysicalType, typeLength?: number | null, logicalType?: LogicalType | null }): string
 
 export type PhysicalType = 'BOOLEAN' | 'INT32' | 'INT64' | 'INT96' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY' | 'FIXED_LEN_BYTE_ARRAY'
 
@@ -377,7 +377,7 @@ export interface WriterRule {
 }
 export declare const WRITER_RULES: readonly WriterRule[]
 export function writerRulesFor(createdBy: string | undefined, index: 'bloom-filter' | 'statistics' | 'dictionary',
-  column: { physicalType: PhysicalType, logicalType: LogicalType | null, typeLength?: number }, chunk?: { encodings: number }): WriterRule[]
+  column: { physicalType: PhysicalType, logicalType?: LogicalType | null, typeLength?: number | null }, chunk?: { encodings: number }): WriterRule[]
 /** A URL with its query string and credentials hidden, for messages. */
 export function redactUrl(url: URL): string
 

@@ -33,14 +33,14 @@ export const IO_TOP = Symbol('ioTop')
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
  *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
  *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, fileSize?: number, etag?: string,
- *   retries?: number, plan?: boolean, ioLedger?: import('./sources/io-ledger.js').IoLedger,
+ *   retries?: number, plan?: boolean, ioLedger?: import('./sources/io-ledger.js').IoLedger, ioFloor?: number,
  *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[],
  *     signal?: AbortSignal }) => Promise<unknown> } }} [options]
  *   fileSize, etag: the file as a listing describes it (URLs): the tail is read as an exact range, responses
  *   are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached footer is validated by the ETag
  *   retries: transient failures (429, 5xx, resets, timeouts) are retried per request, default 3; 0: none
  *   plan: record every request from the footer read on, for the read plan of `probe(…, { plan: true })`
- *   ioLedger: (internal) a dataset's ledger the file's requests join
+ *   ioLedger: (internal) a dataset's ledger the file's requests join; ioFloor: (internal) the round they come after
  *   index: a sidecar index (openSidecarIndex) whose filters answer what the file's own indexes leave open
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  *   decryption: keys of a file with Parquet modular encryption (docs/encryption.md)
@@ -352,7 +352,7 @@ export class ParquetFile {
    * dropped as soon as each chunk is handed over — and calls `visit(parts)` for each chunk that has a
    * bloom_filter_offset, as its bytes arrive. `parts` is `{ rowGroup, column, columnIndex, offset, length, header?,
    * bitset?, error? }` as readBloomFilterParts describes; `bitset` may be reused after `visit` returns.
-   * @param {{ rowGroups?: number[], columns?: Array<string | string[]> }} selection default: everything
+   * @param {{ rowGroups?: number[], columns?: Array<string | string[]> } | undefined} selection default: everything
    * @param {(parts: BloomFilterParts) => void} visit
    * @param {{ signal?: AbortSignal, concurrency?: number }} [options]
    */

@@ -5,8 +5,10 @@ import { formatBytes, formatTable } from './format.js'
 /**
  * The text of `inspect --advise`: one row per column.
  * @param {{ file: string, columns: Awaited<ReturnType<typeof import('../advice/advise.js').adviseIndexes>> }} advice
+ * @param {number} fpp the filters' false-positive rate
  */
 export function adviceText({ file, columns }, fpp) {
+  /** @param {number | null | undefined} x */
   const percent = (x) => (x === null || x === undefined ? '–' : `${(x * 100).toFixed(1)}%`)
   const rows = [['column', 'type', 'row groups read', '~distinct / rg', 'absent (most any index prunes)', 'statistics prune',
     `bloom @ ${fpp}`, 'both', 'filter bytes', 'has filters']]

@@ -5,6 +5,10 @@ import { parseArgs } from 'node:util'
 import { WARNING_CODES } from './inspect-command.js'
 
 export class UsageError extends Error {
+  /**
+   * @param {string} message
+   * @param {string} [command] the command whose help to point to
+   */
   constructor(message, command) {
     super(message)
     this.name = 'UsageError'
@@ -12,6 +16,9 @@ export class UsageError extends Error {
   }
 }
 
+/** @typedef {import('node:util').ParseArgsOptionsConfig} OptionsSpec */
+
+/** @type {OptionsSpec} */
 const COMMON = {
   'json': { type: 'boolean' },
   'concurrency': { type: 'string' },
@@ -29,6 +36,7 @@ const COMMON = {
   'help': { type: 'boolean', short: 'h' },
 }
 
+/** @type {OptionsSpec} */
 const INDEX_COMMON = {
   'output': { type: 'string', short: 'o' },
   'column': { type: 'string', short: 'c', multiple: true },
@@ -39,6 +47,7 @@ const INDEX_COMMON = {
   'help': { type: 'boolean', short: 'h' },
 }
 
+/** @type {Record<string, OptionsSpec>} */
 const COMMANDS = {
   inspect: { ...COMMON, 'advise': { type: 'boolean' }, 'fpp': { type: 'string' } },
   probe: {
@@ -85,6 +94,7 @@ Usage:
 Exit status: 0 on success; 2 on bad usage or when any file cannot be read (the others are still processed).
 `
 
+/** @type {Record<string, string>} */
 export const HELP = {
   inspect: `Usage: parquet-bloom inspect <file-or-url>... [options]
        parquet-bloom inspect <dir|glob|s3://bucket/prefix/> [--json]
@@ -253,7 +263,7 @@ export function parseCommandLine(argv) {
   if (first === undefined) throw new UsageError('no command given: use inspect or probe (see parquet-bloom --help)')
   if (first === '--help' || first === '-h' || first === 'help') {
     const topic = rest[0]
-    return { kind: 'help', text: HELP[topic] ?? MAIN_HELP }
+    return { kind: 'help', text: HELP[topic ?? ''] ?? MAIN_HELP }
   }
   if (first === '--version' || first === '-V') return { kind: 'version' }
   if (first === 'index') return parseIndexCommand(rest)
@@ -266,12 +276,15 @@ export function parseCommandLine(argv) {
   let parsed
   try {
     parsed = parseArgs({ args: joinDashValues(rest, spec), options: spec, allowPositionals: true, strict: true })
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {Error & { code?: string }} */ (caught) // parseArgs's
     // parseArgs explains '--' at length after "Unknown option '--x'."; the first sentence is what matters.
     const text = error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? error.message.split('. ')[0] : oneLine(error.message)
     throw new UsageError(`${text.replace(/^Unknown/, 'unknown')} (see parquet-bloom ${first} --help)`, first)
   }
-  const { values: options, positionals: files } = parsed
+  /** @type {Record<string, any>} options as parsed, then as checked here (numbers, objects) */
+  const options = parsed.values
+  const files = parsed.positionals
   if (options.help) return { kind: 'help', text: HELP[first] }
   if (files.length === 0) throw new UsageError(`${first} needs at least one file or URL (see parquet-bloom ${first} --help)`, first)
   options.concurrency = parseConcurrency(options.concurrency, first)
@@ -316,11 +329,14 @@ function parseIndexCommand(args) {
   try {
     parsed = parseArgs({ args: rest, options: spec, allowPositionals: true, strict: true })
   } catch (error) {
-    throw new UsageError(`${oneLine(error.message).split('. ')[0].replace(/^Unknown/, 'unknown')} (see parquet-bloom ${command} --help)`,
-      command)
+    const text = oneLine(/** @type {Error} */ (error).message) // parseArgs's
+    throw new UsageError(`${text.split('. ')[0].replace(/^Unknown/, 'unknown')} (see parquet-bloom ${command} --help)`, command)
   }
-  const { values: options, positionals: files } = parsed
+  /** @type {Record<string, any>} options as parsed, then as checked here (numbers, objects) */
+  const options = parsed.values
+  const files = parsed.positionals
   if (options.help) return { kind: 'help', text: HELP[command] }
+  /** @param {string} text */
   const usage = (text) => new UsageError(`${text} (see parquet-bloom ${command} --help)`, command)
   if (options.table !== undefined && (sub !== 'build' || files.length)) {
     throw usage('--table <location> names the table whose files are indexed: give no files with it')
@@ -362,6 +378,10 @@ function parseIndexCommand(args) {
   return { kind: 'run', command, files, options }
 }
 
+/**
+ * Checks probe's options and puts them in the form the command takes (numbers, booleans, `where` by key).
+ * @param {Record<string, any>} options
+ */
 function checkProbeOptions(options) {
   if (options.column === undefined || options.column === '') {
     throw new UsageError('probe needs --column <path> (see parquet-bloom probe --help)', 'probe')
@@ -373,16 +393,21 @@ function checkProbeOptions(options) {
   if (!MODES.includes(options.mode)) {
     throw new UsageError(`--mode must be one of ${MODES.join(', ')}, got ${JSON.stringify(options.mode)}`, 'probe')
   }
-  const dictionary = { auto: 'auto', true: true, false: false }[options.dictionary ?? 'auto']
+  /** @type {Record<string, 'auto' | boolean>} */
+  const dictionaries = { auto: 'auto', true: true, false: false }
+  const dictionary = dictionaries[options.dictionary ?? 'auto']
   if (dictionary === undefined) {
     throw new UsageError(`--dictionary must be auto, true or false, got ${JSON.stringify(options.dictionary)}`, 'probe')
   }
   options.dictionary = dictionary
   if (options.columns !== undefined) {
     if (!options.confirm) throw new UsageError('--columns goes with --confirm (see parquet-bloom probe --help)', 'probe')
-    options.columns = options.columns.split(',').map((c) => c.trim()).filter((c) => c !== '')
+    /** @type {string} */
+    const columns = options.columns
+    options.columns = columns.split(',').map((c) => c.trim()).filter((c) => c !== '')
   }
   if (options.where !== undefined) {
+    /** @type {Record<string, string[]>} */
     const where = {}
     for (const text of options.where) {
       const eq = text.indexOf('=')
@@ -403,6 +428,10 @@ function checkProbeOptions(options) {
   }
 }
 
+/**
+ * @param {string | undefined} text
+ * @param {string} command
+ */
 function parseConcurrency(text, command) {
   if (text === undefined) return undefined // inspect: DEFAULT_FILE_CONCURRENCY; probe: one request window over all files
   const n = Number(text)
@@ -415,6 +444,8 @@ function parseConcurrency(text, command) {
 /**
  * parseArgs refuses `--value -5` as ambiguous; a value that is not itself one of our options is joined
  * to its option (`--value=-5`), so negative numbers work as people type them.
+ * @param {string[]} args
+ * @param {OptionsSpec} spec
  */
 function joinDashValues(args, spec) {
   const takesValue = new Map() // spelling → long name
@@ -446,4 +477,5 @@ function warningLegend() {
   return Object.entries(WARNING_CODES).map(([code, text]) => `  ${code.padEnd(width)}  ${text}`).join('\n')
 }
 
+/** @param {string} text */
 const oneLine = (text) => text.split('\n').map((s) => s.trim()).filter(Boolean).join(' ')

@@ -10,11 +10,20 @@ import { Progress } from './run-files.js'
 import { indexWarning } from './index-warning.js'
 import { planText } from './plan-text.js'
 
+/**
+ * @typedef {{ write(text: string): unknown }} Output standard output, or a stream standing in for it
+ * @typedef {import('../index.js').DatasetFileResult} DatasetFileResult
+ */
+
+/** @type {Record<string, string>} */
 const SOURCE_LABEL = { 'statistics': 'stats', 'page-index': 'page index', 'dictionary': 'dict', 'bloom-filter': 'bloom',
   'data-pages': 'pages', 'value': 'value',
   'partition': 'partition', 'table-partition': 'table partition', 'table-stats': 'table stats' }
 
-/** Whether the command line names a dataset rather than files: one directory, glob or s3:// prefix. */
+/**
+ * Whether the command line names a dataset rather than files: one directory, glob or s3:// prefix.
+ * @param {string[]} inputs
+ */
 export function isDatasetInput(inputs) {
   if (inputs.length !== 1) return false
   const [input] = inputs
@@ -32,6 +41,8 @@ export function isDatasetInput(inputs) {
  * What an s3:// dataset needs from the command line and the environment: the endpoint and region
  * (--endpoint, --region, else AWS_ENDPOINT_URL, AWS_REGION) and the credentials, from the environment
  * only (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), as the AWS tools read them.
+ * @param {Record<string, any>} options the parsed command line
+ * @param {Record<string, string | undefined>} [env]
  */
 export function s3Options(options, env = process.env) {
   const endpoint = options.endpoint ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL
@@ -44,14 +55,23 @@ export function s3Options(options, env = process.env) {
   return { ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}), ...(credentials ? { credentials } : {}) }
 }
 
-/** Whether the command line names a table (--table): exactly one location. */
+/**
+ * Whether the command line names a table (--table): exactly one location.
+ * @param {string[]} inputs
+ * @param {Record<string, any>} options the parsed command line
+ */
 export function isTableInput(inputs, options) {
   if (options.table === undefined) return false
   if (inputs.length !== 1) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `--table takes one table location, got ${inputs.length}`)
   return true
 }
 
-/** The dataset (or table) a command line names; a dataset without any file is a mistake worth saying (exit 2). */
+/**
+ * The dataset (or table) a command line names; a dataset without any file is a mistake worth saying (exit 2).
+ * @param {string} input
+ * @param {Record<string, any>} options the parsed command line
+ * @returns {Promise<import('../index.js').ParquetDataset | import('../index.js').ParquetTable>}
+ */
 async function openInput(input, options) {
   if (options.table !== undefined) {
     // A table without live files is a table at an empty snapshot: that is an answer, not a mistake.
@@ -69,7 +89,13 @@ async function openInput(input, options) {
   return dataset
 }
 
-/** Probes a dataset; returns the exit code (2 when a file failed). */
+/**
+ * Probes a dataset; returns the exit code (2 when a file failed).
+ * @param {string} input
+ * @param {unknown[]} values
+ * @param {Record<string, any>} options the parsed command line
+ * @param {Output} [out]
+ */
 export async function runDatasetProbe(input, values, options, out = process.stdout) {
   const dataset = await openInput(input, options)
   const progress = new Progress(dataset.files.length)
@@ -110,10 +136,11 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   return result.totals.filesWithError ? 2 : 0
 }
 
+/** @param {DatasetFileResult} file */
 function fileLine(file) {
   const partitions = Object.entries(file.partitions).map(([k, v]) => `${k}=${v}`).join(' ')
-  const verdicts = file.values.map((r) =>
-    `${showValue(r.value)}: ${r.verdict} (${r.verdict === 'unknown' ? r.reason : SOURCE_LABEL[r.source] ?? r.reason})`)
+  const verdicts = file.values.map((r) => `${showValue(r.value)}: ${r.verdict} ` +
+    `(${r.verdict === 'unknown' || r.source === null ? r.reason : SOURCE_LABEL[r.source] ?? r.reason})`)
   const lines = [`${file.path}${partitions ? `  [${partitions}]` : ''}  ${verdicts.join('  ')}` +
     `${file.error ? `  error ${file.error.code}` : ''}`]
   for (const r of file.values) {
@@ -122,9 +149,14 @@ function fileLine(file) {
   return lines.join('\n')
 }
 
-/** Per partition value, in how many of its files each value may be; then per value over all files; then the cost. */
+/**
+ * Per partition value, in how many of its files each value may be; then per value over all files; then the cost.
+ * @param {import('../index.js').DatasetProbeResult} result
+ * @param {unknown[]} values
+ */
 function datasetSummary({ files, totals, stats }, values) {
   const lines = []
+  /** @type {Map<string, { files: number, kept: number[] }>} */
   const facets = new Map()
   for (const file of files) {
     for (const [key, value] of Object.entries(file.partitions)) {
@@ -132,7 +164,8 @@ function datasetSummary({ files, totals, stats }, values) {
       let facet = facets.get(label)
       if (!facet) facets.set(label, (facet = { files: 0, kept: values.map(() => 0) }))
       facet.files++
-      file.values.forEach((r, k) => { if (r.verdict !== 'absent') facet.kept[k]++ })
+      const { kept } = facet
+      file.values.forEach((r, k) => { if (r.verdict !== 'absent') kept[k]++ })
     }
   }
   if (facets.size) {
@@ -145,11 +178,13 @@ function datasetSummary({ files, totals, stats }, values) {
     const kept = files.filter((f) => f.values[k].verdict !== 'absent')
     const present = kept.filter((f) => f.values[k].verdict === 'present').length
     const unknown = kept.filter((f) => f.values[k].verdict === 'unknown').length
+    /** @type {Map<string | null, number>} */
     const bySource = new Map()
     for (const f of files) {
       if (f.values[k].verdict === 'absent') bySource.set(f.values[k].source, (bySource.get(f.values[k].source) ?? 0) + 1)
     }
-    const ruledOut = [...bySource].sort((a, b) => b[1] - a[1]).map(([source, n]) => `${n} by ${SOURCE_LABEL[source] ?? source}`)
+    const ruledOut = [...bySource].sort((a, b) => b[1] - a[1])
+      .map(([source, n]) => `${n} by ${(source === null ? undefined : SOURCE_LABEL[source]) ?? source}`)
     lines.push(`${showValue(value)}: maybe in ${kept.length} of ${files.length} files${present ? ` (present in ${present})` : ''}` +
       `${unknown ? `, unknown in ${unknown}` : ''}` +
       `${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`)
@@ -159,7 +194,12 @@ function datasetSummary({ files, totals, stats }, values) {
   return lines.join('\n')
 }
 
-/** Inspects a dataset: per column, the share of files and row groups each index covers. */
+/**
+ * Inspects a dataset: per column, the share of files and row groups each index covers.
+ * @param {string} input
+ * @param {Record<string, any>} options the parsed command line
+ * @param {Output} [out]
+ */
 export async function runDatasetInspect(input, options, out = process.stdout) {
   const dataset = await openInput(input, options)
   const progress = new Progress(dataset.files.length)
@@ -177,10 +217,11 @@ export async function runDatasetInspect(input, options, out = process.stdout) {
       columns: report.columns, stats: report.stats,
     }))}\n`)
   } else {
+    /** @type {(part: number, whole: number) => string} */
     const share = (part, whole) => `${formatPercent(whole ? part / whole : 0)} (${part}/${whole})`
     const rows = [['column', 'type', 'files', 'statistics', 'page index', 'dictionary-only', 'bloom filter']]
     for (const c of report.columns) {
-      for (const [unit, total] of [['files', c.files], ['row groups', c.rowGroups]]) {
+      for (const [unit, total] of /** @type {const} */ ([['files', c.files], ['row groups', c.rowGroups]])) {
         const pick = unit === 'files' ? 'files' : 'rowGroups'
         rows.push([unit === 'files' ? c.column : '', unit === 'files' ? c.physicalTypes.join('|') : '',
           unit === 'files' ? String(c.files) : 'row groups', share(c.statistics[pick], total), share(c.pageIndex[pick], total),
@@ -197,16 +238,21 @@ export async function runDatasetInspect(input, options, out = process.stdout) {
   return report.filesWithError ? 2 : 0
 }
 
-/** A table's metadata, for people: what was read and per column what it can rule out without reads. */
+/**
+ * A table's metadata, for people: what was read and per column what it can rule out without reads.
+ * @param {string} input
+ * @param {import('../index.js').TableSummary} t
+ */
 function tableText(input, t) {
-  const at = t.format === 'iceberg' ? `snapshot ${t.snapshot ?? 'none'} of ${t.snapshots.length}` : `version ${t.version}`
+  const snapshotList = t.snapshots ?? [] // an Iceberg table's summary always lists them
+  const at = t.format === 'iceberg' ? `snapshot ${t.snapshot ?? 'none'} of ${snapshotList.length}` : `version ${t.version}`
   const deletes = Object.entries(t.filesWithDeletes).filter(([, n]) => n).map(([k, n]) =>
     `${n} with ${k === 'dv' ? 'deletion vectors' : `${k} deletes`}`)
   const rows = [['column', 'type', 'files with bounds', 'null counts', 'NaN counts', 'partitioned by']]
   for (const c of t.columns) rows.push([c.column, c.type, `${c.bounds}/${c.files}`, `${c.nullCounts}/${c.files}`,
     `${c.nanCounts}/${c.files}`, c.partitions.join(', ') || '-'])
   const snapshots = t.format === 'iceberg'
-    ? t.snapshots.map((s) =>
+    ? snapshotList.map((s) =>
       `  snapshot ${s.id} ${new Date(s.timestampMs).toISOString()} ${s.operation ?? ''}${s.id === t.snapshot ? ' (read)' : ''}\n`).join('')
     : ''
   return `${input}: ${t.format} table (writer ${t.writer}), ${at}: ${t.files} ` +
@@ -217,6 +263,7 @@ function tableText(input, t) {
 /** @param {{ requests: number, bytes: number, rounds: number, ms: number, index?: { reads: number, heads:
  * number, bytes: number } }} stats */
 function costLine({ requests, bytes, rounds, ms, index }) {
+  /** @type {(n: number, word: string) => string} */
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
   // The sidecar index's share: its reads of the index file and its HEADs of the files (checking they are the ones it describes).
   const ofIndex = index
@@ -232,14 +279,22 @@ function costLine({ requests, bytes, rounds, ms, index }) {
  * shape), or of the error that file failed with. The inputs are the dataset's paths, in their order.
  * `indexStatuses` receives, per file, whether the sidecar index described it (the dataset's `index`).
  * @param {string[]} inputs
- * @returns {Map<string, Promise<object>>}
+ * @param {import('./probe-command.js').ProbeSettings & { label: (input: string) => string,
+ *   footerCache?: import('../index.js').FooterCache, decryption?: import('../index.js').DecryptionOptions, fileConcurrency?: number,
+ *   index?: import('../index.js').OpenDatasetOptions['index'],
+ *   indexStatuses?: Array<import('../index.js').DatasetIndexStatus | undefined> }} settings
+ * @returns {Map<string, Promise<import('./probe-command.js').ProbeEntry>>}
  */
 export function probeFilesAsDataset(inputs,
   { label, column, values, mode, statistics, dictionary, confirm, maxConfirmBytes, maxRows, columns, footerCache, decryption,
     fileConcurrency, index, indexStatuses }) {
   const started = performance.now()
+  /** @typedef {import('./probe-command.js').ProbeEntry} ProbeEntry */
+  /** @typedef {{ resolve: (entry: ProbeEntry) => void, reject: (error: unknown) => void }} Settlement */
+  /** @type {Map<string, Settlement>} */
   const settle = new Map()
-  const entries = new Map(inputs.map((input) => [input, new Promise((resolve, reject) => settle.set(input, { resolve, reject }))]))
+  const entries = new Map(inputs.map((input) =>
+    [input, /** @type {Promise<ProbeEntry>} */ (new Promise((resolve, reject) => settle.set(input, { resolve, reject })))]))
   for (const entry of entries.values()) entry.catch(() => {}) // reported by whoever awaits it
   const run = async () => {
     // Named files are files, not partitions: no key=value of their paths decides anything here.
@@ -248,7 +303,8 @@ export function probeFilesAsDataset(inputs,
       { footerCache, decryption, hivePartitioning: false, ...(index ? { index } : {}) })
     const options = { mode, statistics, dictionary, fileConcurrency, ...(confirm ? { confirm, maxConfirmBytes, maxRows, columns } : {}) }
     for await (const file of dataset.probeEach(column, values, options)) {
-      const { resolve, reject } = settle.get(file.path)
+      // Every file of the dataset is one of the inputs, answered once.
+      const { resolve, reject } = /** @type {Settlement} */ (settle.get(file.path))
       settle.delete(file.path)
       indexStatuses?.push(file.index)
       const missing = file.values.find((v) => v.reason === 'column-missing')

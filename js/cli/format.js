@@ -1,7 +1,10 @@
 // Text and JSON output helpers for the CLI: human-readable sizes and ratios, aligned tables, JSON-safe
 // values (bigint → string, bytes → hex), and a JSON document streamed file by file.
 
-/** 1536 → '1.5 KB' (binary units, as `ls -h` uses). */
+/**
+ * 1536 → '1.5 KB' (binary units, as `ls -h` uses).
+ * @param {number} n
+ */
 export function formatBytes(n) {
   if (!Number.isFinite(n)) return '?'
   if (n < 1024) return `${n} B`
@@ -15,7 +18,10 @@ export function formatBytes(n) {
   return `${value >= 100 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`
 }
 
-/** 0.0136 → '1.4%', 1 → '100%', tiny but nonzero → '<0.1%'. */
+/**
+ * 0.0136 → '1.4%', 1 → '100%', tiny but nonzero → '<0.1%'.
+ * @param {number} ratio
+ */
 export function formatPercent(ratio) {
   if (!Number.isFinite(ratio)) return '?'
   if (ratio === 0) return '0%'
@@ -25,16 +31,22 @@ export function formatPercent(ratio) {
   return `${pct >= 10 ? Math.round(pct) : Number(pct.toFixed(1))}%`
 }
 
-/** A probability compactly: '1.2e-6', '0.013', '0.87', '1'. */
+/**
+ * A probability compactly: '1.2e-6', '0.013', '0.87', '1'; '?' when there is none.
+ * @param {number | null} p
+ */
 export function formatProbability(p) {
-  if (!Number.isFinite(p)) return '?'
+  if (p === null || !Number.isFinite(p)) return '?'
   if (p === 0) return '0'
   if (p >= 1) return '1'
   if (p < 0.001) return p.toExponential(1)
   return String(Number(p.toPrecision(2)))
 }
 
-/** An estimated count: '14', '2.1k', '3.4M', '∞' (saturated filters imply no finite count). */
+/**
+ * An estimated count: '14', '2.1k', '3.4M', '∞' (saturated filters imply no finite count).
+ * @param {number | null | undefined} n
+ */
 export function formatCount(n) {
   if (n === null || n === undefined) return '-'
   if (!Number.isFinite(n)) return '∞'
@@ -50,6 +62,7 @@ export function formatCount(n) {
  * @param {string} align e.g. 'rllrr'
  */
 export function formatTable(rows, align = '') {
+  /** @type {number[]} */
   const widths = []
   for (const row of rows) row.forEach((cell, i) => { widths[i] = Math.max(widths[i] ?? 0, displayWidth(cell)) })
   return rows.map((row) => row.map((cell, i) => {
@@ -59,17 +72,21 @@ export function formatTable(rows, align = '') {
 }
 
 // Column names and values may hold wide characters; counting code points keeps most tables aligned.
+/** @param {string} text */
 function displayWidth(text) {
   let n = 0
   for (const _ of text) n++
   return n
 }
 
+/** @param {Uint8Array} bytes */
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 
 /**
  * A copy of `value` that JSON.stringify renders faithfully: bigint → decimal string, Uint8Array → hex
  * string, Date → ISO string, non-finite numbers → null.
+ * @param {unknown} value
+ * @returns {unknown}
  */
 export function jsonSafe(value) {
   if (typeof value === 'bigint') return value.toString()
@@ -78,6 +95,7 @@ export function jsonSafe(value) {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString()
   if (Array.isArray(value)) return value.map(jsonSafe)
   if (value && typeof value === 'object') {
+    /** @type {Record<string, unknown>} */
     const out = {}
     for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = jsonSafe(v)
     return out
@@ -85,7 +103,10 @@ export function jsonSafe(value) {
   return value
 }
 
-/** How a probe value is shown in text output: strings quoted only when they need it. */
+/**
+ * How a probe value is shown in text output: strings quoted only when they need it.
+ * @param {unknown} value
+ */
 export function showValue(value) {
   if (value instanceof Uint8Array) return `0x${hex(value)}`
   const text = String(value)
@@ -97,11 +118,13 @@ export function showValue(value) {
  * the whole document.
  */
 export class JsonFilesWriter {
+  /** @param {{ write(text: string): unknown }} out a stream */
   constructor(out) {
     this.out = out
     this.count = 0
   }
 
+  /** @param {unknown} item */
   add(item) {
     this.out.write(`${this.count === 0 ? '{ "files": [\n' : ',\n'}${JSON.stringify(jsonSafe(item))}`)
     this.count++

@@ -2,11 +2,16 @@
 // index did not describe some of its files — how many, and why, from the stable codes the dataset probe
 // gives per file (js/sidecar/sidecar-currency.js StaleReason) — and what `index build` recorded.
 
+/** @type {Record<string, string>} */
 const KIND_WORDS = { 'mtime': 'local modification times', 'etag': 'ETags', 'last-modified': 'Last-Modified dates',
   'other': 'validators of another form', 'none': 'no validator' }
 const HTTP_KINDS = new Set(['etag', 'last-modified'])
 
-/** What to do about files not described, for one kind of mismatch of validators. */
+/**
+ * What to do about files not described, for one kind of mismatch of validators.
+ * @param {string} recorded the kind of validator the index recorded
+ * @param {string} found the kind the file has now
+ */
 function kindHint(recorded, found) {
   if (recorded === 'mtime' && HTTP_KINDS.has(found)) {
     return `the index records local modification times (it was built from local paths) and the files are ` +
@@ -23,6 +28,7 @@ function kindHint(recorded, found) {
   return `the index records ${KIND_WORDS[recorded] ?? recorded} and the files have ${KIND_WORDS[found] ?? found}`
 }
 
+/** @type {Record<string, string>} */
 const REASON_HINTS = {
   'missing-from-index': 'files new since the index was built',
   'size-differs': 'files changed since the index was built',
@@ -37,16 +43,17 @@ const REASON_HINTS = {
  *   per file probed, its `index` (undefined: the index was not asked about it)
  */
 export function indexWarning(statuses) {
-  const asked = statuses.filter(Boolean)
+  const asked = statuses.filter((s) => s != null)
   const missed = asked.filter((s) => !s.described)
   if (!missed.length) return undefined
+  /** @type {Map<string | undefined, number>} */
   const byReason = new Map()
   for (const s of missed) byReason.set(s.reason, (byReason.get(s.reason) ?? 0) + 1)
   const counts = [...byReason].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${n} ${reason}`)
   const hints = new Set()
   for (const s of missed) {
     if (s.reason === 'validator-kind-differs' && s.validators) hints.add(kindHint(s.validators.recorded, s.validators.found))
-    else if (REASON_HINTS[s.reason]) hints.add(REASON_HINTS[s.reason])
+    else if (s.reason !== undefined && REASON_HINTS[s.reason]) hints.add(REASON_HINTS[s.reason])
   }
   if (['missing-from-index', 'size-differs', 'validator-differs', 'file-gone'].some((r) => byReason.has(r))) {
     hints.add('parquet-bloom index build --update brings the index up to date')
@@ -63,6 +70,7 @@ export function indexWarning(statuses) {
  * @param {Record<string, number>} validators how many files with each kind (buildSidecarIndex's result)
  */
 export function recordedValidatorLines(validators) {
+  /** @param {number} n */
   const files = (n) => `${n} file${n === 1 ? '' : 's'}`
   const lines = []
   for (const [kind, n] of Object.entries(validators)) {

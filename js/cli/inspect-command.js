@@ -1,6 +1,6 @@
 // `parquet-bloom inspect`: per column chunk, where its bloom filter lies, how it is laid out, how full it
 // is, and the warnings that say whether a writer produced a usable filter.
-import { assessFilterHealth, BloomFilter, HEALTH_CODES, WRITER_RULES, writerRulesFor } from '../index.js'
+import { assessFilterHealth, BloomFilter, HEALTH_CODES, ParquetBloomError, WRITER_RULES, writerRulesFor } from '../index.js'
 
 const READ_CONCURRENCY = 8
 
@@ -20,6 +20,7 @@ export const WARNING_CODES = {
   'unreadable': 'the filter could not be read; probes answer "unknown"',
 }
 
+/** @type {Record<string, string>} */
 const HEADER_PROBLEM_CODES = {
   'empty-union': 'header-empty-union',
   'unknown-union': 'header-unknown-union',
@@ -27,9 +28,18 @@ const HEADER_PROBLEM_CODES = {
 }
 
 /**
+ * @typedef {import('../index.js').BloomFilterParts} BloomFilterParts
+ * @typedef {import('../index.js').BloomFilterHeaderInfo} BloomHeader
+ * @typedef {{ code: string, message: string }} Warning
+ * @typedef {{ offset: number, length: number | null, headerBytes: number | null, numBytes: number | null,
+ *   fillRatio: number | null, estimatedNdv: number | null, estimatedFpp: number | null, warnings: Warning[] }} BloomReport
+ *   one chunk's filter: where it is, how it is laid out, how full it is
+ */
+
+/**
  * The inspection report of one opened file, JSON-ready except for numbers that may be non-finite.
  * Every filter is read in one scan (ranges coalesced, bounded concurrency, bits dropped per chunk).
- * @param {import('../parquet-file.js').ParquetFile} file
+ * @param {import('../index.js').ParquetFile} file
  * @param {{ label: string, signal?: AbortSignal }} options
  */
 export async function inspectFile(file, { label, signal }) {
@@ -39,15 +49,16 @@ export async function inspectFile(file, { label, signal }) {
     numRows: rg.numRows,
     columns: rg.columns.map((c) =>
       ({ path: c.path, physicalType: c.physicalType, typeLength: c.typeLength, logicalType: c.logicalType, indexes: c.indexes,
-        bloom: null })),
+        bloom: /** @type {BloomReport | null} */ (null) })),
   }))
   await file.forEachBloomFilter(undefined, (parts) => {
     const rg = metadata.rowGroups[parts.rowGroup]
     const column = rg.columns[parts.columnIndex]
     // An encrypted chunk without its key is refused whether or not it has a filter: only filters are reported.
-    if (column.bloom === null) return
+    const { bloom } = column
+    if (bloom === null) return
     const rules = writerRulesFor(metadata.createdBy, 'bloom-filter', column)
-    rowGroups[parts.rowGroup].columns[parts.columnIndex].bloom = chunkReport(file, parts, { numRows: rg.numRows, column, rules })
+    rowGroups[parts.rowGroup].columns[parts.columnIndex].bloom = chunkReport(file, parts, { numRows: rg.numRows, bloom, rules })
   }, { signal, concurrency: READ_CONCURRENCY })
   const { requests, bytesFetched } = file.stats
   return {
@@ -60,13 +71,21 @@ export async function inspectFile(file, { label, signal }) {
   }
 }
 
-/** One chunk's report from the parts forEachBloomFilter hands over (refused filters come with their bits). */
-function chunkReport(file, parts, { numRows, column, rules }) {
-  const { offset } = column.bloom
-  const length = column.bloom.length ?? null
+/**
+ * One chunk's report from the parts forEachBloomFilter hands over (refused filters come with their bits).
+ * @param {import('../index.js').ParquetFile} file
+ * @param {BloomFilterParts} parts
+ * @param {{ numRows: number, bloom: { offset: number, length: number | undefined },
+ *   rules: import('../index.js').WriterRule[] }} chunk the chunk's row count, where the footer places its filter, the writer's bugs
+ * @returns {BloomReport}
+ */
+function chunkReport(file, parts, { numRows, bloom, rules }) {
+  const { offset } = bloom
+  const length = bloom.length ?? null
   const warnings = new Warnings()
   const header = parts.header
   const headerKnown = header !== undefined && header.headerLength > 0 && header.numBytes > 0
+  /** @type {BloomReport} */
   const report = {
     offset,
     length,
@@ -82,10 +101,12 @@ function chunkReport(file, parts, { numRows, column, rules }) {
   checkPlacement(warnings, file, offset, length, headerKnown && !parts.encrypted ? header : undefined)
   if (header && header.status !== 0) {
     const code = HEADER_PROBLEM_CODES[header.problem] ?? 'malformed-header'
-    warnings.add(code, HEADER_MESSAGES[code] ?? errorText(parts.error, file.name) ?? `bloom filter header problem: ${header.problem}`)
+    warnings.add(code, HEADER_MESSAGES[code] ?? (parts.error === undefined ? undefined : errorText(parts.error, file.name)) ??
+      `bloom filter header problem: ${header.problem}`)
   }
-  if (parts.error?.problem === 'inside-pages' || parts.error?.problem === 'foreign-field') {
-    warnings.add(parts.error.problem, errorText(parts.error, file.name))
+  const { error } = parts
+  if (error instanceof ParquetBloomError && (error.problem === 'inside-pages' || error.problem === 'foreign-field')) {
+    warnings.add(error.problem, errorText(error, file.name))
   }
   if (parts.error !== undefined && warnings.list.length === 0) warnings.add('unreadable', errorText(parts.error, file.name))
   for (const rule of rules) warnings.add(rule.code, `${rule.message} (${rule.link})`)
@@ -93,6 +114,12 @@ function chunkReport(file, parts, { numRows, column, rules }) {
   return report
 }
 
+/**
+ * @param {BloomReport} report
+ * @param {Warnings} warnings
+ * @param {Uint8Array} bitset
+ * @param {number} numRows the row group's
+ */
 function addHealth(report, warnings, bitset, numRows) {
   const filter = BloomFilter.fromBitset(bitset)
   let health
@@ -107,9 +134,17 @@ function addHealth(report, warnings, bitset, numRows) {
   for (const w of assessFilterHealth(health, { numRows })) warnings.add(w.code, w.message)
 }
 
-/** outside-file / overlaps-footer / length-mismatch, from the footer's numbers and the decoded header. */
+/**
+ * outside-file / overlaps-footer / length-mismatch, from the footer's numbers and the decoded header.
+ * @param {Warnings} warnings
+ * @param {import('../index.js').ParquetFile} file
+ * @param {number} offset
+ * @param {number | null} length
+ * @param {BloomHeader | undefined} header
+ */
 function checkPlacement(warnings, file, offset, length, header) {
   const { fileSize, metadataOffset } = file
+  /** @type {Array<[string, number]>} */
   const ranges = []
   if (length !== null) ranges.push(['bloom_filter_length', offset + length])
   if (header) ranges.push(['header + numBytes', offset + header.headerLength + header.numBytes])
@@ -135,14 +170,20 @@ function checkPlacement(warnings, file, offset, length, header) {
 /** Warnings of one chunk: `{ code, message }`, one per code. */
 class Warnings {
   constructor() {
+    /** @type {Warning[]} */
     this.list = []
   }
 
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
   add(code, message) {
     if (!this.list.some((w) => w.code === code)) this.list.push({ code, message })
   }
 }
 
+/** @type {Record<string, string>} */
 const HEADER_MESSAGES = {
   'header-empty-union': 'the header leaves the algorithm, hash and compression unions empty: the spec says BLOCK/XXHASH/' +
     'UNCOMPRESSED must be named, so readers refuse it and probes answer "unknown"',
@@ -151,9 +192,12 @@ const HEADER_MESSAGES = {
   'legacy-format': 'this is the pre-release bloom filter format (Murmur3, no Thrift header): probes answer "unknown"',
 }
 
-/** The library's message without the "<file>: row group N, column C: " it starts with (the report says where). */
+/**
+ * The library's message without the "<file>: row group N, column C: " it starts with (the report says where).
+ * @param {ParquetBloomError | string} error
+ * @param {string} fileName
+ */
 function errorText(error, fileName) {
-  if (error === undefined) return undefined
   const text = error instanceof Error ? error.message : String(error)
   return text.startsWith(`${fileName}: `) ? text.slice(fileName.length + 2).replace(/^row group \d+, column [^:]*: /, '') : text
 }

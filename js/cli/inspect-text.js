@@ -52,11 +52,13 @@ export function inspectText(report) {
 /**
  * How probe-able each column is: in how many row groups it has usable statistics, a page index, only
  * dictionary-encoded data pages and a bloom filter; then why statistics were ignored, by reason.
+ * @param {Awaited<ReturnType<typeof import('./inspect-command.js').inspectFile>>} report
  */
 function coverageLines(report) {
   const groups = report.rowGroups.length
   const columns = report.rowGroups[0]?.columns ?? []
   if (columns.length === 0) return []
+  /** @param {number} n */
   const share = (n) => (n === groups ? 'all' : n === 0 ? '-' : `${n}/${groups}`)
   const rows = [['column', 'statistics', 'page index', 'dictionary-only', 'bloom filter']]
   const ignored = new Map()

@@ -5,6 +5,7 @@ import { formatBytes } from './format.js'
 // Requests listed per round; the rest of a round is summed up in one line.
 const LISTED_PER_ROUND = 20
 
+/** @type {(n: number, word: string) => string} */
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /**
@@ -17,14 +18,17 @@ export function planText(plan, label = (name) => name) {
   const lines = [`read plan: ${plural(stats.requests, 'request')}, ${formatBytes(stats.bytesFetched)}, ${plural(stats.rounds, 'round')}` +
     `${stats.retries ? `, ${plural(stats.retries, 'retry')}`.replace('retrys', 'retries') : ''}` +
     `${stats.heads ? `, ${stats.heads} HEAD${stats.heads === 1 ? '' : 's'}` : ''}`]
+  /** @type {Map<number, import('../index.js').ReadPlan['requests']>} */
   const byRound = new Map()
   for (const r of plan.requests) {
-    if (!byRound.has(r.round)) byRound.set(r.round, [])
-    byRound.get(r.round).push(r)
+    let list = byRound.get(r.round)
+    if (!list) byRound.set(r.round, (list = []))
+    list.push(r)
   }
   for (const round of plan.rounds) {
     const purposes = Object.entries(round.purposes).map(([p, n]) => `${p} ${n}`).join(', ')
-    const span = round.startMs === null ? '' : `  ${round.startMs.toFixed(1)}–${round.endMs.toFixed(1)} ms`
+    // A round with a listed request has both ends of its span (ReadPlan).
+    const span = round.startMs === null || round.endMs === null ? '' : `  ${round.startMs.toFixed(1)}–${round.endMs.toFixed(1)} ms`
     lines.push(`  round ${round.round}: ${plural(round.requests, 'request')}, ${formatBytes(round.bytes)}${span}  (${purposes})`)
     const listed = (byRound.get(round.round) ?? []).sort((a, b) => a.startMs - b.startMs)
     for (const r of listed.slice(0, LISTED_PER_ROUND)) {

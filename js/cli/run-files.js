@@ -11,13 +11,15 @@
  */
 export async function runFiles(files, { concurrency, job, report, progress }) {
   const window = Math.max(concurrency * 4, 16) // how far ahead of the first unreported file work may start
+  /** @type {Map<number, { value?: T, error?: unknown }>} */
   const outcomes = new Map()
   let nextToStart = 0
   let nextToReport = 0
+  /** @type {Array<(value?: unknown) => void>} */
   let waiters = []
   const flush = () => {
     while (outcomes.has(nextToReport)) {
-      const outcome = outcomes.get(nextToReport)
+      const outcome = /** @type {{ value?: T, error?: unknown }} */ (outcomes.get(nextToReport)) // has() above
       outcomes.delete(nextToReport)
       report(files[nextToReport], outcome)
       nextToReport++
@@ -50,6 +52,10 @@ export async function runFiles(files, { concurrency, job, report, progress }) {
 
 /** A one-line progress bar on stderr, shown only on a terminal and only for two or more files. */
 export class Progress {
+  /**
+   * @param {number} total files
+   * @param {{ write(text: string): unknown, isTTY?: boolean }} [stream]
+   */
   constructor(total, stream = process.stderr) {
     this.total = total
     this.done = 0
@@ -65,6 +71,7 @@ export class Progress {
     return this.tty && this.total >= 2
   }
 
+  /** @param {boolean} failed */
   tick(failed) {
     this.done++
     if (failed) this.failed++
@@ -85,6 +92,7 @@ export class Progress {
   }
 
   /** Writes a line to stderr without tearing the bar. */
+  /** @param {string} line */
   log(line) {
     if (this.shown) this.stream.write('\r\x1b[K')
     this.stream.write(`${line}\n`)

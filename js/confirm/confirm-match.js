@@ -24,9 +24,11 @@ export class CandidateMatcher {
     this.groups = []
     /** Values with a candidate of a form this matcher cannot compare: never answered from pages. */
     this.undecidable = new Uint8Array(wanted.length)
-    /** The key of each group: Uint8Arrays for binary types, else numbers, bigints or booleans. */
+    /** @type {Uint8Array[]} The key of each group for binary types */
     this.byteKeys = []
+    /** @type {Array<number | bigint | boolean>} The key of each group for the other types */
     this.scalarKeys = []
+    /** @type {Map<string | number | bigint | boolean, number>} a key (binary ones by bytesKeyId) to its group */
     const byKey = new Map()
     for (let k = 0; k < candidates.length; k++) {
       const owner = owners[k]
@@ -84,13 +86,13 @@ export class CandidateMatcher {
         scanBytes(values, this.byteKeys, hits)
         return hits
       case 'INT64':
-        // A BigInt64Array is compared as pairs of int32 words: no bigint per value.
-        if (values instanceof BigInt64Array) scanWords(values, this.scalarKeys, hits)
+        // A BigInt64Array is compared as pairs of int32 words: no bigint per value. INT64 keys are bigints (matchKey).
+        if (values instanceof BigInt64Array) scanWords(values, /** @type {bigint[]} */ (this.scalarKeys), hits)
         else for (let i = 0; i < n; i++) hits[i] = byKey.get(values[i]) ?? -1
         return hits
       case 'INT32':
         if (this.scalarKeys.length > 1 && values instanceof Int32Array) {
-          scanInts(values, this.scalarKeys, hits)
+          scanInts(values, /** @type {number[]} */ (this.scalarKeys), hits) // INT32 keys are numbers (matchKey)
           return hits
         }
       // falls through
@@ -109,7 +111,12 @@ export class CandidateMatcher {
   }
 }
 
-/** A candidate as the raw value hyparquet decodes for the physical type, or undefined if of another form. */
+/**
+ * A candidate as the raw value hyparquet decodes for the physical type, or undefined if of another form.
+ * @param {string} physicalType
+ * @param {unknown} candidate
+ * @returns {Uint8Array | number | bigint | boolean | undefined}
+ */
 function matchKey(physicalType, candidate) {
   switch (physicalType) {
     case 'INT32': return typeof candidate === 'number' && Number.isInteger(candidate) ? candidate : undefined
@@ -133,13 +140,22 @@ function matchKey(physicalType, candidate) {
 
 const latin1 = new TextDecoder('latin1')
 
-/** One Map key per distinct byte string (built once per candidate, never per page value). */
+/**
+ * One Map key per distinct byte string (built once per candidate, never per page value).
+ * @param {Uint8Array} bytes
+ */
 function bytesKeyId(bytes) {
   return `b:${latin1.decode(bytes)}`
 }
 
-/** Byte values against byte keys: length first, then the bytes, only for equal lengths. */
+/**
+ * Byte values against byte keys: length first, then the bytes, only for equal lengths.
+ * @param {ArrayLike<Uint8Array>} values
+ * @param {Uint8Array[]} keys
+ * @param {Int32Array} hits
+ */
 function scanBytes(values, keys, hits) {
+  /** @type {Map<number, number[]>} */
   const byLength = new Map()
   keys.forEach((key, group) => {
     const list = byLength.get(key.length)
@@ -164,13 +180,19 @@ function scanBytes(values, keys, hits) {
 const FILTER_BITS = 12
 const FILTER_MASK = (1 << FILTER_BITS) - 1
 
+/** @param {Iterable<number>} lows */
 function lowBitsFilter(lows) {
   const filter = new Uint8Array(1 << FILTER_BITS)
   for (const low of lows) filter[low & FILTER_MASK] = 1
   return filter
 }
 
-/** INT32 values against several keys. */
+/**
+ * INT32 values against several keys.
+ * @param {Int32Array} values
+ * @param {number[]} keys
+ * @param {Int32Array} hits
+ */
 function scanInts(values, keys, hits) {
   const filter = lowBitsFilter(keys)
   const m = keys.length
@@ -186,7 +208,12 @@ function scanInts(values, keys, hits) {
   }
 }
 
-/** INT64 values as little-endian int32 pairs against the keys' words. */
+/**
+ * INT64 values as little-endian int32 pairs against the keys' words.
+ * @param {BigInt64Array} values
+ * @param {bigint[]} keys
+ * @param {Int32Array} hits
+ */
 function scanWords(values, keys, hits) {
   const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2)
   const lows = new Int32Array(keys.length)
@@ -249,11 +276,16 @@ export function walkLevels(page, maxDefinitionLevel, hits, nextRow, onHit) {
   return { rowsStarted, startsRow: !repeated || reps[0] === 0 || numLevels === 0 }
 }
 
+/** @param {Int32Array} hits */
 function anyHit(hits) {
   for (let i = 0; i < hits.length; i++) if (hits[i] >= 0) return true
   return false
 }
 
+/**
+ * @param {ArrayLike<number>} levels
+ * @param {number} level
+ */
 function countEqual(levels, level) {
   let count = 0
   for (let i = 0; i < levels.length; i++) if (levels[i] === level) count++

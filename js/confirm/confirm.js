@@ -22,7 +22,25 @@ import { Source } from '../verdicts.js'
 const INDEX_LACKING = new Set(['no-index', 'malformed-filter', 'unsupported-filter', 'inconsistent-filter', 'untrusted-writer',
   'malformed-dictionary', 'unsupported-codec', 'dictionary-too-large'])
 
-/** Whether the pages may decide this result: a 'maybe', a 'present' without rows, or an index-less 'unknown'. */
+/**
+ * @typedef {import('../verdicts.js').ValueResult} ValueResult
+ * @typedef {{ index: number, numRows: number, results: ValueResult[] }} ConfirmGroup
+ * @typedef {{ reason: string, detail: string }} ConfirmFailure why a row group's pages could not decide
+ * @typedef {{ start: number, end: number, role: 'dictionary' | 'chunk' | number, bytes?: Uint8Array }} ConfirmRead
+ *   role: the bytes before the first data page, the whole chunk, or the OffsetIndex's page of that number
+ * @typedef {{ group: ConfirmGroup, wanted: Uint8Array, firstRow: number, reads: ConfirmRead[],
+ *   pageIndex: import('../indexes/page-index.js').PreparedPageIndex | undefined, pages?: number[],
+ *   failure: ConfirmFailure | undefined, crypto: import('../crypto/encrypted-footer.js').ChunkKeys | undefined,
+ *   dictionaryFirst: boolean, where: string }} ConfirmJob
+ *   one row group's confirmation: its reads, and why it failed when it did
+ * @typedef {Awaited<ReturnType<typeof columnDecoder>>} ColumnDecoding
+ * @typedef {(group: number, row: number) => void} OnHit
+ */
+
+/**
+ * Whether the pages may decide this result: a 'maybe', a 'present' without rows, or an index-less 'unknown'.
+ * @param {ValueResult} result
+ */
 function confirmable(result) {
   if (result.source === Source.VALUE) return false
   return result.verdict === 'maybe' || result.verdict === 'present' || (result.verdict === 'unknown' && INDEX_LACKING.has(result.reason))
@@ -34,7 +52,7 @@ function confirmable(result) {
  * @param {{ name: string, layout: import('../footer/footer.js').FileLayout, metadataOffset: number,
  *   column: import('../footer/footer.js').LeafColumn,
  *   encoded: { physicalType: string, candidates: any[], owners: Int32Array, outcomes: any[] },
- *   rowGroups: Array<{ index: number, numRows: number, results: any[] }>,
+ *   rowGroups: ConfirmGroup[],
  *   pageIndexOf: (rowGroup: number) => import('../indexes/page-index.js').PreparedPageIndex | undefined,
  *   maxConfirmBytes?: number, maxRows?: number, maxReadBytes?: number }} probe
  *   maxReadBytes: the byte source's largest single read (openParquet's maxBytes): a chunk over it is not read
@@ -47,6 +65,7 @@ export function planConfirm({
   ensureColumnIndexes(layout, column.index) // the chunks' codecs
   const firstRows = rowGroupFirstRows(layout.rowGroupRows)
   const tasks = []
+  /** @type {ConfirmJob[]} */
   const jobs = []
   let planned = 0
   for (const group of rowGroups) {
@@ -54,13 +73,15 @@ export function planConfirm({
     let open = 0
     group.results.forEach((r, v) => { if (confirmable(r)) { wanted[v] = 1; open++ } })
     if (!open) continue
+    /** @type {ConfirmJob} */
     const job = { group, wanted, firstRow: firstRows[group.index], reads: [], pageIndex: undefined, failure: undefined,
       crypto: undefined, dictionaryFirst: false, where: `${name}: row group ${group.index}, column ${column.name}` }
     jobs.push(job)
     const record = chunk(layout, group.index, column.index)
     job.failure = encryptionRefusal(record)
     if (job.failure) continue
-    job.crypto = record.crypto
+    // encryptionRefusal let it through: no key is missing.
+    job.crypto = /** @type {import('../crypto/encrypted-footer.js').ChunkKeys | undefined} */ (record.crypto)
     const range = record.pageRange()
     if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) {
       job.failure = { reason: 'confirm-failed', detail: 'the footer does not place the column chunk inside the file\'s data' }
@@ -70,11 +91,12 @@ export function planConfirm({
     job.dictionaryFirst = range.chunkStart !== record.dataPageOffset
     const prepared = pageIndexOf(group.index)
     if (prepared) {
+      const pages = candidatePageUnion(group.results, wanted, prepared.pageCount)
       job.pageIndex = prepared
-      job.pages = candidatePageUnion(group.results, wanted, prepared.pageCount)
+      job.pages = pages
       // The dictionary page, when there is one, lies before the first data page.
       if (range.chunkStart < prepared.offsets[0]) job.reads.push({ start: range.chunkStart, end: prepared.offsets[0], role: 'dictionary' })
-      for (const p of job.pages) {
+      for (const p of pages) {
         job.reads.push({ start: prepared.offsets[p], end: prepared.offsets[p] + prepared.compressedSizes[p], role: p })
       }
     } else {
@@ -99,7 +121,9 @@ export function planConfirm({
       continue
     }
     planned += bytes
-    for (const read of job.reads) tasks.push(new RangeTask(read.start, read.end, (b) => { read.bytes = b }, 'data-page'))
+    for (const read of job.reads) {
+      tasks.push(new RangeTask(read.start, read.end, (/** @type {Uint8Array} */ b) => { read.bytes = b }, 'data-page'))
+    }
   }
   const rowsTaken = new Int32Array(encoded.outcomes.length)
   return {
@@ -118,29 +142,40 @@ export function planConfirm({
  * Why a chunk's pages cannot be confirmed for its encryption, or undefined: encrypted without its key,
  * or encrypted with AES_GCM_CTR_V1, whose pages are AES-CTR and authenticate nothing (a verdict never
  * comes from unauthenticated bytes, as for CTR dictionaries in js/crypto/encrypted-dictionary.js).
+ * @param {import('../footer/records.js').ChunkView} record
+ * @returns {ConfirmFailure | undefined}
  */
 function encryptionRefusal(record) {
   const { crypto } = record
   if (crypto?.missing !== undefined) return { reason: 'confirm-failed', detail: `the column chunk is encrypted and ${crypto.missing}` }
-  if (crypto && !pagesAuthenticated(crypto)) {
+  const keys = /** @type {import('../crypto/encrypted-footer.js').ChunkKeys | undefined} */ (crypto) // none missing, as checked
+  if (keys && !pagesAuthenticated(keys)) {
     return {
       reason: 'confirm-failed',
-      detail: `the file is encrypted with ${crypto.algorithm}, whose data pages are AES-CTR and not authenticated: ` +
+      detail: `the file is encrypted with ${keys.algorithm}, whose data pages are AES-CTR and not authenticated: ` +
         'exact lookups answer only from authenticated pages',
     }
   }
-  if (!crypto && record.encrypted) return { reason: 'confirm-failed', detail: 'the column chunk is encrypted and no key for it was given' }
+  if (!keys && record.encrypted) return { reason: 'confirm-failed', detail: 'the column chunk is encrypted and no key for it was given' }
   return undefined
 }
 
-/** File-level number of each row group's first row. */
+/**
+ * File-level number of each row group's first row.
+ * @param {ArrayLike<number>} rowGroupRows
+ */
 function rowGroupFirstRows(rowGroupRows) {
   const first = new Float64Array(rowGroupRows.length)
   for (let g = 1; g < rowGroupRows.length; g++) first[g] = first[g - 1] + rowGroupRows[g - 1]
   return first
 }
 
-/** The pages any confirmed value may be on (all pages for a value without a list), ascending. */
+/**
+ * The pages any confirmed value may be on (all pages for a value without a list), ascending.
+ * @param {ValueResult[]} results
+ * @param {Uint8Array} wanted
+ * @param {number} pageCount
+ */
 function candidatePageUnion(results, wanted, pageCount) {
   const on = new Uint8Array(pageCount)
   results.forEach((r, v) => {
@@ -153,12 +188,19 @@ function candidatePageUnion(results, wanted, pageCount) {
   return pages
 }
 
-/** Decodes one row group's reads and settles its confirmed values; returns a failure instead when any page is in doubt. */
+/**
+ * Decodes one row group's reads and settles its confirmed values; returns a failure instead when any page is in doubt.
+ * @param {ConfirmJob} job
+ * @param {{ layout: import('../footer/footer.js').FileLayout, column: import('../footer/footer.js').LeafColumn,
+ *   encoded: { physicalType: string, candidates: any[], owners: Int32Array }, maxRows: number, rowsTaken: Int32Array }} context
+ * @returns {Promise<ConfirmFailure | undefined>}
+ */
 async function confirmJob(job, { layout, column, encoded, maxRows, rowsTaken }) {
   const { group, wanted } = job
   const matcher = new CandidateMatcher(encoded.physicalType, encoded.candidates, encoded.owners, wanted)
-  const rows = group.results.map(() => [])
+  const rows = group.results.map(() => /** @type {number[]} */ ([]))
   const truncated = new Uint8Array(group.results.length)
+  /** @type {OnHit} */
   const onHit = (g, row) => {
     const fileRow = job.firstRow + row
     for (const owner of matcher.groups[g]) {
@@ -175,8 +217,8 @@ async function confirmJob(job, { layout, column, encoded, maxRows, rowsTaken }) 
   try {
     const { codec } = chunk(layout, group.index, column.index)
     const decoding = await columnDecoder(layout, column, codec)
-    if (job.crypto) await decryptReads(job)
-    if (job.pageIndex) await scanIndexedPages(job, decoding, matcher, onHit)
+    if (job.crypto) await decryptReads(job, job.crypto)
+    if (job.pageIndex) await scanIndexedPages(job, job.pageIndex, decoding, matcher, onHit)
     else await scanChunk(job, decoding, matcher, onHit)
   } catch (error) {
     if (error instanceof ParquetBloomError) throw error
@@ -186,6 +228,7 @@ async function confirmJob(job, { layout, column, encoded, maxRows, rowsTaken }) 
   group.results.forEach((r, v) => {
     if (!wanted[v] || matcher.undecidable[v]) return
     const found = rows[v].length > 0 || truncated[v] === 1
+    /** @type {ValueResult} */
     const result = found
       ? {
         value: r.value, verdict: 'present', source: Source.DATA_PAGES, reason: 'in-data-pages',
@@ -206,13 +249,17 @@ async function confirmJob(job, { layout, column, encoded, maxRows, rowsTaken }) 
  * An encrypted chunk's reads, replaced by their plaintext pages. Every module of every read is decrypted
  * at once: their places follow from the modules' length prefixes. Page ordinals count data pages only:
  * an OffsetIndex page p is ordinal p; a whole chunk's pages count from 0 after its dictionary page.
+ * @param {ConfirmJob} job
+ * @param {import('../crypto/encrypted-footer.js').ChunkKeys} crypto the job's
  */
-async function decryptReads(job) {
+async function decryptReads(job, crypto) {
   await Promise.all(job.reads.map(async (read) => {
     if (!read.bytes) return
     const dictionaryFirst = read.role === 'dictionary' || (read.role === 'chunk' && job.dictionaryFirst)
     const firstOrdinal = typeof read.role === 'number' ? read.role : 0
+    /** @type {(k: number) => number | 'dictionary'} */
     const ordinalOf = (k) => (dictionaryFirst ? (k === 0 ? 'dictionary' : k - 1) : firstOrdinal + k)
+    /** @param {number} k */
     const nameOf = (k) => {
       const ordinal = ordinalOf(k)
       return `${job.where}: ${ordinal === 'dictionary' ? 'dictionary page' : `data page ${ordinal}`}`
@@ -222,21 +269,37 @@ async function decryptReads(job) {
       const what = read.role === 'dictionary' ? 'the bytes before the first data page' : `the OffsetIndex's page ${read.role}`
       throw new PageDecodeError(`${what} hold ${modules.length} encrypted pages, not 1`)
     }
-    read.bytes = concatBytes(await Promise.all(modules.map((m, k) => decryptPage(job.crypto, m, ordinalOf(k), nameOf(k)))))
+    read.bytes = concatBytes(await Promise.all(modules.map((m, k) => decryptPage(crypto, m, ordinalOf(k), nameOf(k)))))
   }))
 }
 
-/** Hits of one decoded data page: its values, or its dictionary indexes looked up. */
+/**
+ * Hits of one decoded data page: its values, or its dictionary indexes looked up.
+ * @param {Extract<import('../pages/page-decode.js').DecodedPage, { kind: 'data' }>} page
+ * @param {CandidateMatcher} matcher
+ * @param {Int32Array | undefined} dictionaryGroups
+ * @param {ColumnDecoding} decoding
+ */
 function pageHits(page, matcher, dictionaryGroups, decoding) {
   if (page.plainBinary) return matcher.scanPlainBinary(page.plainBinary, decoding.hyparquet.plainBinary)
-  if (!page.dictionaryIndexes) return matcher.scan(page.values)
+  // Only a PLAIN binary page comes without values (decodePageAt).
+  const { values } = page
+  if (values === undefined) throw new PageDecodeError('a data page without values')
+  if (!page.dictionaryIndexes) return matcher.scan(values)
   if (!dictionaryGroups) throw new PageDecodeError('a dictionary-encoded page, but the chunk has no dictionary page')
-  return hitsThroughDictionary(page.values, dictionaryGroups)
+  return hitsThroughDictionary(values, dictionaryGroups)
 }
 
-/** With an OffsetIndex: each candidate page alone, its first row from first_row_index, its row count checked. */
-async function scanIndexedPages(job, decoding, matcher, onHit) {
-  const { pageIndex: index, group } = job
+/**
+ * With an OffsetIndex: each candidate page alone, its first row from first_row_index, its row count checked.
+ * @param {ConfirmJob} job
+ * @param {import('../indexes/page-index.js').PreparedPageIndex} index the job's page index
+ * @param {ColumnDecoding} decoding
+ * @param {CandidateMatcher} matcher
+ * @param {OnHit} onHit
+ */
+async function scanIndexedPages(job, index, decoding, matcher, onHit) {
+  const { group } = job
   let dictionaryGroups
   for (const read of job.reads) {
     const { bytes } = read
@@ -265,7 +328,13 @@ async function scanIndexedPages(job, decoding, matcher, onHit) {
   }
 }
 
-/** Without an OffsetIndex: every page of the chunk in order; the rows they hold must add up to the row group's. */
+/**
+ * Without an OffsetIndex: every page of the chunk in order; the rows they hold must add up to the row group's.
+ * @param {ConfirmJob} job
+ * @param {ColumnDecoding} decoding
+ * @param {CandidateMatcher} matcher
+ * @param {OnHit} onHit
+ */
 async function scanChunk(job, decoding, matcher, onHit) {
   const { bytes } = job.reads[0]
   if (!bytes) throw new PageDecodeError('the column chunk was not read')
@@ -288,7 +357,11 @@ async function scanChunk(job, decoding, matcher, onHit) {
   if (nextRow !== job.group.numRows) throw new PageDecodeError(`the chunk's pages hold ${nextRow} rows, the row group ${job.group.numRows}`)
 }
 
-/** Values the pages could not decide keep the index's verdict; the reason says why they were not confirmed. */
+/**
+ * Values the pages could not decide keep the index's verdict; the reason says why they were not confirmed.
+ * @param {ConfirmJob} job
+ * @param {ConfirmFailure} failure
+ */
 function keepWithReason(job, { reason, detail }) {
   job.group.results.forEach((r, v) => {
     if (!job.wanted[v]) return

@@ -46,26 +46,31 @@ export function lookupColumns(layout, columns, name) {
  * result that has rows.
  * @param {{ layout: import('../footer/footer.js').FileLayout, fileSize: number, columns: string[],
  *   readRange: (offset: number, length: number) => Promise<Uint8Array>,
- *   rowGroups: Array<{ results: Array<{ rows?: number[], values?: object[] }> }> }} lookup
+ *   rowGroups: Array<{ results: Array<{ rows?: number[], values?: Array<object | undefined> }> }> }} lookup
  */
 export async function lookupRowValues({ layout, fileSize, columns, readRange, rowGroups }) {
+  /** @type {Set<number>} */
   const wanted = new Set()
   for (const g of rowGroups) for (const r of g.results) for (const row of r.rows ?? []) wanted.add(row)
   if (!wanted.size) return
   const { pages, compressors } = await loadHyparquet()
   const metadata = await hyparquetMetadata(layout)
   // The same bytes (an OffsetIndex) may be asked for by several runs: read once.
+  /** @type {Map<string, Promise<ArrayBuffer>>} */
   const slices = new Map()
   const file = {
     byteLength: fileSize,
+    /** @param {number} start @param {number} [end] */
     slice(start, end = fileSize) {
       const key = `${start}:${end}`
       if (!slices.has(key)) slices.set(key, readRange(start, end - start).then((b) => b.slice().buffer))
       return slices.get(key)
     },
   }
+  /** @type {Map<number, Record<string, unknown>>} */
   const byRow = new Map()
   await Promise.all(rowRuns([...wanted].sort((a, b) => a - b), layout.rowGroupRows).map(async ([rowStart, rowEnd]) => {
+    /** @type {Array<Record<string, unknown>>} */
     const rows = await pages.parquetReadObjects({ file, metadata, columns, rowStart, rowEnd, useOffsetIndex: true, compressors })
     rows.forEach((row, i) => { if (wanted.has(rowStart + i)) byRow.set(rowStart + i, row) })
   }))
@@ -74,11 +79,17 @@ export async function lookupRowValues({ layout, fileSize, columns, readRange, ro
   }
 }
 
-/** Sorted rows as [start, end) runs that stay within one row group and join rows less than RUN_GAP_ROWS apart. */
+/**
+ * Sorted rows as [start, end) runs that stay within one row group and join rows less than RUN_GAP_ROWS apart.
+ * @param {number[]} rows
+ * @param {Iterable<number>} rowGroupRows
+ * @returns {Array<[number, number]>}
+ */
 function rowRuns(rows, rowGroupRows) {
   const groupEnds = []
   let end = 0
   for (const n of rowGroupRows) groupEnds.push((end += n))
+  /** @type {Array<{ group: number, start: number, end: number }>} */
   const runs = []
   let g = 0
   for (const row of rows) {

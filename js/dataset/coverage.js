@@ -2,9 +2,14 @@
 // usable statistics, a page index, a dictionary that covers every data page, and a bloom filter — the
 // per-chunk facts of js/indexes/index-coverage.js (file.metadata … indexes), added up over files.
 
+/** @typedef {'statistics' | 'pageIndex' | 'dictionaryOnly' | 'bloomFilter'} IndexKind */
+/** @type {IndexKind[]} */
 const KINDS = ['statistics', 'pageIndex', 'dictionaryOnly', 'bloomFilter']
 
-/** What each kind means for one chunk's `indexes` (js/indexes/index-coverage.js chunkIndexes). */
+/**
+ * What each kind means for one chunk's `indexes` (js/indexes/index-coverage.js chunkIndexes).
+ * @type {Record<IndexKind, (ix: ReturnType<typeof import('../indexes/index-coverage.js').chunkIndexes>) => boolean>}
+ */
 const HAS = {
   statistics: (ix) => ix.statistics.usable,
   pageIndex: (ix) => ix.pageIndex.columnIndex && ix.pageIndex.offsetIndex,

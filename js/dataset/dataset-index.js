@@ -2,6 +2,15 @@
 // for all of a dataset probe's files in one call; loaded by js/dataset/dataset.js only for a dataset with one.
 
 /**
+ * @typedef {import('../verdicts.js').ValueResult} ValueResult
+ * @typedef {{ descriptor: { location: unknown, size?: number, etag?: string } }} IndexedFile
+ *   a dataset's file, as the index is asked about it
+ * @typedef {{ path: string, current: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string },
+ *   rowGroups: Array<{ index: number, numRows: number, results: ValueResult[] }> }} SidecarFileAnswer
+ *   a file of the sidecar's probe result (js/sidecar/sidecar-index.js)
+ */
+
+/**
  * openDataset's `index`: a sidecar index (js/sidecar/sidecar-index.js), opened once at the first
  * probe — the index-builder is imported only then — and asked for all of a probe's files in one call.
  * Only files it describes as they are get its answers — matched by the size and ETag the caller's
@@ -15,11 +24,16 @@ export class DatasetIndex {
   #options
   /** @type {Promise<{ index: any, module: any, owned: boolean }> | undefined} */
   #opened
-  /** js/sidecar/sidecar-index.js, once answers() loaded it */
+  /** @type {typeof import('../sidecar/sidecar-index.js') | undefined} js/sidecar/sidecar-index.js, once answers() loaded it */
   #module
   /** The index file's stats already counted in a probe's (an index opened here counts its opening too). */
   #counted = { requests: 0, bytesFetched: 0, rounds: 0, heads: 0 }
 
+  /**
+   * @param {unknown} given openDataset's `index`: a path or URL of a sidecar index, or one opened (an object with probe())
+   * @param {import('../index-builder/index.js').OpenSidecarIndexOptions} options the dataset's options for openParquet, which
+   *   openSidecarIndex takes too
+   */
   constructor(given, options) {
     this.#given = given
     this.#options = options
@@ -29,7 +43,8 @@ export class DatasetIndex {
   #open(ledger) {
     this.#opened ??= import('../sidecar/sidecar-index.js').then(async (module) => {
       this.#module = module
-      const given = this.#given
+      // A caller's index object is used as it is: any shape with probe() and close().
+      const given = /** @type {any} */ (this.#given)
       if (typeof given?.probe === 'function') {
         if (given.stats) this.#counted = { heads: 0, ...given.stats }
         return { index: given, module, owned: false }
@@ -48,6 +63,10 @@ export class DatasetIndex {
    * (cost: the IoStats of the index since the last call, its opening included; `heads` of the requests are
    * its HEADs of files, the others its reads), measured in the probe's `ledger` (cost.inLedger) — an index
    * of the caller's own making that does not take one is counted by its stats instead.
+   * @param {string} column
+   * @param {unknown[]} values
+   * @param {IndexedFile[]} files
+   * @param {AbortSignal | undefined} signal
    * @param {import('../sources/io-ledger.js').IoLedger} [ledger]
    * @returns {Promise<{ answers: Map<object, { rowGroups: Array<{ index: number, results: any[] }> }>,
    *   described: Map<object, { described: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string } }>,
@@ -64,7 +83,7 @@ export class DatasetIndex {
     }
     if (asked.length && values.length) {
       const result = await index.probe(column, values, { files: asked.map(specOf), signal, ioLedger: ledger })
-      result.files.forEach((entry, i) => {
+      result.files.forEach((/** @type {SidecarFileAnswer} */ entry, /** @type {number} */ i) => {
         if (entry.current) {
           answers.set(asked[i], entry)
           described.set(asked[i], { described: true })
@@ -86,9 +105,16 @@ export class DatasetIndex {
     return { answers, described, cost }
   }
 
-  /** The file's own row-group answers for values `open` (in that order), sharpened by the sidecar's, as openParquet's `index` does. */
+  /**
+   * The file's own row-group answers for values `open` (in that order), sharpened by the sidecar's, as openParquet's `index` does.
+   * Called after answers(), which loaded the module.
+   * @param {Array<{ index: number, results: ValueResult[] }>} rowGroups
+   * @param {Array<{ results: ValueResult[] }>} indexed
+   * @param {number[]} open
+   */
   sharpen(rowGroups, indexed, open) {
-    this.#module.sharpenResults(rowGroups, indexed.map((g) => ({ results: open.map((k) => g.results[k]) })))
+    const module = /** @type {typeof import('../sidecar/sidecar-index.js')} */ (this.#module)
+    module.sharpenResults(rowGroups, indexed.map((g) => ({ results: open.map((k) => g.results[k]) })))
   }
 
   async close() {
@@ -103,6 +129,7 @@ export class DatasetIndex {
  * strong ETag (a listing's) — those, so the index decides without a request per file. A size alone is not
  * enough (a rewrite of the same size would pass): the index then checks the file itself.
  */
+/** @param {IndexedFile} file */
 function specOf(file) {
   const { size, etag } = file.descriptor
   const path = locationOf(file)
@@ -112,6 +139,7 @@ function specOf(file) {
   return { path }
 }
 
+/** @param {IndexedFile} file */
 function locationOf(file) {
   const { location } = file.descriptor
   return location instanceof URL ? location.href : location

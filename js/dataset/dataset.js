@@ -32,6 +32,21 @@ export const DECIDE_IN_FILE = Symbol('decideInFile')
 /** A table's probe ledger (js/sources/io-ledger.js), so its manifest reads and the files' reads are one plan, one clock. */
 export const IO_LEDGER = Symbol('ioLedger')
 
+/**
+ * @typedef {import('./listing.js').FileDescriptor} FileDescriptor
+ * @typedef {import('../verdicts.js').ValueResult} ValueResult
+ * @typedef {{ descriptor: FileDescriptor, raw: Record<string, string | null>, pathPartitions: boolean, path: string,
+ *   size: number | null, validator: string | null, partitions: Record<string, unknown> }} DatasetFile
+ *   one file of the dataset: raw, its partitions as text (a path's key=value folders, or a caller's); partitions, typed
+ * @typedef {{ [PROBE_ONLY]?: Set<string>, [IO_LEDGER]?: IoLedger,
+ *   [DECIDE_IN_FILE]?: (parquetFile: import('../parquet-file.js').ParquetFile, column: string | string[],
+ *     fileColumn: string | string[], values: unknown[]) => Array<ValueResult | null> | null }} LayerOptions
+ *   what a layer in front (a table) adds to the dataset's options and a probe's
+ * @typedef {Record<string, any>} FileResult a file's answer (DatasetFileResult), `order` its place until sorted
+ * @typedef {ReturnType<IoLedger['plan']>} ReadPlan
+ * @typedef {NonNullable<import('../index.js').OpenDatasetOptions['prefilter']>} Prefilter
+ */
+
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
 // (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
 const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, IO_LEDGER, 'partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where',
@@ -59,7 +74,9 @@ export async function openDataset(source, options = {}) {
 export class ParquetDataset {
   /** @type {import('../sources/io-ledger.js').IoStats | undefined} what listing an s3:// prefix cost, when one was listed */
   listing
+  /** @type {DatasetFile[]} */
   #files
+  /** @type {Record<string, any> & LayerOptions} openDataset's options: the dataset's own and those for every file */
   #options
   #footerCache
   #link = new LinkModel()
@@ -67,12 +84,12 @@ export class ParquetDataset {
    * options.index, loaded at the first probe */
   #index
 
-  /** openDataset's listing, with `plan: true`: the first probe that asks for a plan lists it first. */
+  /** @type {IoLedger | undefined} openDataset's listing, with `plan: true`: the first probe that asks for a plan lists it first. */
   #openLedger
 
   /**
-   * @param {any[]} descriptors
-   * @param {Record<string, any>} options
+   * @param {FileDescriptor[]} descriptors
+   * @param {Record<string, any> & LayerOptions} options
    * @param {IoLedger} [openLedger] the opening's recorded reads (a listing)
    */
   constructor(descriptors, options, openLedger = undefined) {
@@ -82,11 +99,15 @@ export class ParquetDataset {
     // Footers of URLs are kept and validated per file, so a second probe reads no footer.
     this.#footerCache = options.footerCache ?? createFooterCache()
     this.#files = []
+    /** @type {Record<string, string>} */
     this.partitionTypes = {}
     this[ADD_FILES](descriptors)
   }
 
-  /** Adds files (ADD_FILES above); partition types are inferred again over every file. */
+  /**
+   * Adds files (ADD_FILES above); partition types are inferred again over every file.
+   * @param {FileDescriptor[]} descriptors
+   */
   [ADD_FILES](descriptors) {
     const options = this.#options
     const hive = options.hivePartitioning !== false
@@ -115,7 +136,9 @@ export class ParquetDataset {
    * Probes every file; resolves to { files, totals, stats } once all have answered (see probeEach).
    * @param {string | string[]} column
    * @param {Iterable<unknown>} values
-   * @param {import('../index.js').DatasetProbeOptions} [options]
+   * @param {import('../index.js').DatasetProbeOptions & LayerOptions} [options]
+   * @returns {Promise<{ files: FileResult[], totals: Record<string, any>, stats: Record<string, any>,
+   *   plan?: ReadPlan }>}
    */
   async probe(column, values, options = {}) {
     const opening = options.plan === true && !options[IO_LEDGER] ? this.#openLedger : undefined
@@ -123,10 +146,11 @@ export class ParquetDataset {
       // The first planned probe goes on from the listing's requests: its plan lists them, its stats are its own.
       this.#openLedger = undefined
       const before = { ...opening.stats }
-      const result = await this.probe(column, values, /** @type {any} */ ({ ...options, [IO_LEDGER]: opening }))
+      const result = await this.probe(column, values, { ...options, [IO_LEDGER]: opening })
       const own = ioStatsSince(opening.stats, before)
       return { ...result, stats: { ...result.stats, ...own, bytes: own.bytesFetched }, plan: opening.plan() }
     }
+    /** @type {FileResult[]} */
     const files = []
     const run = this.#start(column, values, options, (result) => files.push(result))
     const { stats, plan } = await run
@@ -140,12 +164,16 @@ export class ParquetDataset {
    * Each is { path, partitions, values: [{ value, verdict, source, reason, detail }], rowGroups, error, stats }.
    * @param {string | string[]} column
    * @param {Iterable<unknown>} values
-   * @param {import('../index.js').DatasetProbeOptions} [options]
+   * @param {import('../index.js').DatasetProbeOptions & LayerOptions} [options]
+   * @returns {AsyncGenerator<FileResult, void, undefined>}
    */
   async * probeEach(column, values, options = {}) {
+    /** @type {FileResult[]} */
     const ready = []
+    /** @type {((value?: unknown) => void) | undefined} */
     let wake
     let finished = false
+    /** @type {unknown} */
     let failure
     // A loop that stops early (break, return, a throw) stops the files still being read.
     // (Not AbortSignal.any: Node 18 lacks it, and its listener would outlive the loop.)
@@ -164,7 +192,7 @@ export class ParquetDataset {
       run.then(() => { finished = true }, (error) => { failure = error; finished = true }).finally(() => wake?.())
       while (true) {
         if (ready.length) {
-          yield ready.shift()
+          yield /** @type {FileResult} */ (ready.shift())
           continue
         }
         if (failure) throw failure
@@ -181,9 +209,18 @@ export class ParquetDataset {
     }
   }
 
+  /**
+   * Starts a probe of the selected files; each file's answer goes to `emit` as it finishes.
+   * @param {string | string[]} column
+   * @param {Iterable<unknown>} values
+   * @param {import('../index.js').DatasetProbeOptions & LayerOptions} options
+   * @param {(result: FileResult) => void} emit
+   * @returns {Promise<{ stats: Record<string, any>, plan: ReadPlan | undefined }>}
+   */
   #start(column, values, options, emit) {
     const list = Array.from(values)
     const settings = { ...this.#options, ...options }
+    /** @type {AbortSignal | undefined} */
     const signal = settings.signal
     throwIfAborted(signal)
     for (const given of [this.#options.prefilter, options.prefilter]) {
@@ -191,7 +228,7 @@ export class ParquetDataset {
     }
     // A probe's prefilter adds to the dataset's (a table's pruning, say) rather than replacing it.
     settings.prefilter = bothPrefilters(this.#options.prefilter, options.prefilter)
-    if (settings.rowGroups !== undefined) {
+    if ('rowGroups' in settings && settings.rowGroups !== undefined) {
       throw invalidArgument('rowGroups names row groups of one file; a dataset probe takes every row group')
     }
     const confirm = confirmOptions(settings)
@@ -210,6 +247,7 @@ export class ParquetDataset {
       ledger: settings[IO_LEDGER] })
     const ledger = session.ledger
     // The plan is the dataset's (its ledger records every file's requests): no file makes one of its own.
+    /** @type {Record<string, any>} */
     const probeOptions = { ...omit(settings, [...DATASET_OPTIONS, 'plan']), concurrency: session.window,
       confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
@@ -227,6 +265,7 @@ export class ParquetDataset {
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     let rowsFound = 0
 
+    /** @type {(item: { file: DatasetFile, order: number }, chain: { floor: number }) => Promise<FileResult>} */
     const probeOne = async ({ file, order }, chain) => {
       /** @type {Record<string, any>} */
       const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: ioStats() }
@@ -263,21 +302,24 @@ export class ParquetDataset {
           let fileColumn = column
           let asked = open
           try {
-            fileColumn = settings.columnOf ? await settings.columnOf(this.#fileView(file), opened, column) : column
+            // The published ParquetFile is this class's declared face.
+            const published = /** @type {import('../index.js').ParquetFile} */ (/** @type {unknown} */ (opened))
+            fileColumn = settings.columnOf ? await settings.columnOf(this.#fileView(file), published, column) : column
             const inFile = settings[DECIDE_IN_FILE]?.(opened, column, fileColumn, open.map((k) => list[k]))
             if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
             if (asked.length === 0) return { ...base, stats: statsOf(opened), values: decided }
             probed = await opened.probe(fileColumn, asked.map((k) => list[k]), probeOptions)
           } catch (error) {
-            if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
-            const detail = error.message // names the file's columns
+            if (/** @type {{ code?: unknown } | null | undefined} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+            const detail = /** @type {ParquetBloomError} */ (error).message // names the file's columns
             return { ...base, stats: statsOf(opened),
               values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
           }
           if (indexed) sidecar?.sharpen(probed.rowGroups, indexed.rowGroups, asked)
           const at = new Map(asked.map((k, j) => [k, j]))
-          const rowGroups = probed.rowGroups.map((g) =>
-            ({ ...g, results: list.map((v, k) => (at.has(k) ? g.results[at.get(k)] : decided[k])) }))
+          // A value not asked in the file was decided without it (prefilter, sidecar, DECIDE_IN_FILE).
+          const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) =>
+            (at.has(k) ? g.results[/** @type {number} */ (at.get(k))] : /** @type {ValueResult} */ (decided[k]))) }))
           const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
           for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
           const { typeLength } = opened.column(fileColumn)
@@ -319,7 +361,10 @@ export class ParquetDataset {
     const session = new FileSession(selected, omit(settings, DATASET_OPTIONS),
       { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
     const tally = new CoverageTally()
+    /** @typedef {{ path: string, error: { code: string, message: string } | null }} Inspected */
+    /** @type {Inspected[]} */
     const errors = []
+    /** @type {(file: DatasetFile, chain: { floor: number }) => Promise<Inspected>} */
     const inspectOne = async (file, chain) => {
       try {
         return await session.withFile(file.descriptor, async (parquet) => {
@@ -338,7 +383,13 @@ export class ParquetDataset {
     return { files: selected.length, filesWithError: errors.length, errors, columns: tally.result(), stats: session.stats, ...plan }
   }
 
-  /** Per value, the answer the file's partitions or the caller's prefilter give without a read (or null). */
+  /**
+   * Per value, the answer the file's partitions or the caller's prefilter give without a read (or null).
+   * @param {DatasetFile} file
+   * @param {string} columnName
+   * @param {unknown[]} values
+   * @param {Prefilter | undefined} prefilter
+   */
   async #decideWithoutReading(file, columnName, values, prefilter) {
     /** @type {Array<import('../verdicts.js').ValueResult | null>} */
     const decided = values.map(() => null)
@@ -370,6 +421,10 @@ export class ParquetDataset {
     return decided
   }
 
+  /**
+   * The file as a prefilter and columnOf see it.
+   * @param {DatasetFile} file
+   */
   #fileView(file) {
     return { ...file.descriptor, partitions: file.partitions, validator: file.validator }
   }
@@ -398,7 +453,9 @@ export class ParquetDataset {
  */
 export function mergeShardResults(results) {
   const files = results.flatMap((r) => r.files).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  /** @param {string} name */
   const sum = (name) => results.reduce((n, r) => n + (r.stats[name] ?? 0), 0)
+  /** @param {string} name */
   const max = (name) => Math.max(0, ...results.map((r) => r.stats[name] ?? 0))
   // Shards run side by side: counts add up, rounds are the slowest shard's.
   const io = ioStats()
@@ -423,12 +480,14 @@ export function mergeShardResults(results) {
  * Counts per verdict, and per source what it ruled out: files and row groups, counted per value. With a
  * sidecar index, `index`: how many files it described, and of the others (probed without it) how many
  * for each reason.
+ * @param {FileResult[]} files
  */
 function totalsOf(files) {
   /** @type {Record<string, any>} */
   const totals = { files: files.length, filesOpened: 0, filesWithError: 0, filesSkipped: 0, rowGroups: 0,
     verdicts: { absent: 0, maybe: 0, present: 0, unknown: 0 },
       ruledOut: /** @type {Record<string, { files: number, rowGroups: number }>} */ ({}) }
+  /** @param {string | null} source */
   const credit = (source) => (totals.ruledOut[source ?? 'none'] ??= { files: 0, rowGroups: 0 })
   for (const f of files) {
     if (f.index) {
@@ -452,7 +511,12 @@ function totalsOf(files) {
   return totals
 }
 
-/** `where: { key: value | [values] }` as a test of a file's raw partitions: false only when a key rules it out. */
+/**
+ * `where: { key: value | [values] }` as a test of a file's raw partitions: false only when a key rules it out.
+ * @param {unknown} where
+ * @param {Record<string, string>} types the partition keys' types
+ * @returns {((raw: Record<string, string | null>) => boolean) | null}
+ */
 function whereConditions(where, types) {
   if (where === undefined || where === null) return null
   if (typeof where !== 'object') throw invalidArgument('where must be an object { partitionKey: value | [values] }')
@@ -467,7 +531,11 @@ function whereConditions(where, types) {
   return (raw) => entries.every(([key, wanted]) => !(key in raw) || wanted.some((v) => partitionMayEqual(raw[key], v)))
 }
 
-/** Whether a file belongs to shard `index` of `count`: by a hash of its path, the same on every machine. */
+/**
+ * Whether a file belongs to shard `index` of `count`: by a hash of its path, the same on every machine.
+ * @param {string} path
+ * @param {{ index: number, count: number } | undefined} shard
+ */
 export function inShard(path, shard) {
   if (shard === undefined) return true
   const { index, count } = shard
@@ -477,6 +545,7 @@ export function inShard(path, shard) {
   return fnv1a(path) % count === index
 }
 
+/** @param {string} text */
 function fnv1a(text) {
   let hash = 0x811c9dc5
   for (const byte of new TextEncoder().encode(text)) {
@@ -486,6 +555,7 @@ function fnv1a(text) {
   return hash
 }
 
+/** @param {Record<string, unknown>} partitions a caller's, typed */
 function rawPartitions(partitions) {
   /** @type {Record<string, string | null>} */
   const raw = {}
@@ -495,6 +565,10 @@ function rawPartitions(partitions) {
   return raw
 }
 
+/**
+ * @param {Record<string, string | null>} raw
+ * @param {Record<string, string>} types
+ */
 function typedPartitions(raw, types) {
   /** @type {Record<string, unknown>} */
   const typed = {}
@@ -502,16 +576,26 @@ function typedPartitions(raw, types) {
   return typed
 }
 
+/** @param {import('../parquet-file.js').ParquetFile} file */
 function statsOf(file) {
   return asIoStats(file.stats)
 }
 
-/** A failure as data: { code, message } of a ParquetBloomError, IO for anything else. */
+/**
+ * A failure as data: { code, message } of a ParquetBloomError, IO for anything else.
+ * @param {unknown} error
+ * @returns {{ code: string, message: string }}
+ */
 function errorData(error) {
   if (error instanceof ParquetBloomError) return { code: error.code, message: error.message }
-  return { code: ErrorCode.IO, message: String(error?.message ?? error) }
+  return { code: ErrorCode.IO, message: String(/** @type {{ message?: unknown } | null | undefined} */ (error)?.message ?? error) }
 }
 
+/**
+ * @param {Record<string | symbol, any>} object
+ * @param {Array<string | symbol>} keys
+ * @returns {Record<string, any>}
+ */
 function omit(object, keys) {
   const out = { ...object }
   for (const key of keys) delete out[key]
@@ -522,7 +606,9 @@ function omit(object, keys) {
 /**
  * Two prefilters both asked (the dataset's and a probe's; a table's pruning and its caller's): per value,
  * the first answer that rules it out, else the first that decides it without a read (`maybe`).
- * @returns {((file: unknown, column: string, values: unknown[]) => Promise<Array<object | null> | null>) | undefined}
+ * @param {Prefilter | undefined} first
+ * @param {Prefilter | undefined} second
+ * @returns {Prefilter | undefined}
  */
 export function bothPrefilters(first, second) {
   if (!first || !second) return first ?? second

@@ -42,6 +42,7 @@ export function parseHivePartitions(path) {
   return partitions
 }
 
+/** @param {string} text */
 function decode(text) {
   try {
     return decodeURIComponent(text)
@@ -64,23 +65,30 @@ export function inferPartitionTypes(rawPartitions, partitioning = {}) {
         `partitioning.${key}: type must be one of ${PARTITION_TYPES.join(', ')}, got ${JSON.stringify(type)}`)
     }
   }
+  /** @type {Map<string, string[]>} */
   const values = new Map()
   for (const partitions of rawPartitions) {
     for (const [key, value] of Object.entries(partitions)) {
-      if (!values.has(key)) values.set(key, [])
-      if (value !== null) values.get(key).push(value)
+      let list = values.get(key)
+      if (!list) values.set(key, (list = []))
+      if (value !== null) list.push(value)
     }
   }
   /** @type {Record<string, string>} */
   const types = {}
   for (const [key, list] of values) {
     const given = partitioning[key]
+    // VARCHAR, last, parses every value: find always finds.
     types[key] = given !== undefined ? String(given).toUpperCase()
-      : PARTITION_TYPES.find((type) => type === 'VARCHAR' || list.every((v) => parsesAs(type, v)))
+      : /** @type {string} */ (PARTITION_TYPES.find((type) => type === 'VARCHAR' || list.every((v) => parsesAs(type, v))))
   }
   return types
 }
 
+/**
+ * @param {string} type
+ * @param {string} text
+ */
 function parsesAs(type, text) {
   if (type === 'DATE') return dateMicros(text) !== undefined
   if (type === 'TIMESTAMP') return timestampMicros(text) !== undefined || dateMicros(text) !== undefined
@@ -91,6 +99,9 @@ function parsesAs(type, text) {
 /**
  * A raw partition value as its key's type: BIGINT as a number (a bigint beyond 2^53), DATE as
  * 'YYYY-MM-DD', TIMESTAMP and VARCHAR as the text; null stays null.
+ * @param {string} type
+ * @param {string | null} raw
+ * @returns {number | bigint | string | null}
  */
 export function typedPartitionValue(type, raw) {
   if (raw === null) return null
@@ -98,8 +109,9 @@ export function typedPartitionValue(type, raw) {
     const n = BigInt(raw)
     return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n
   }
-  if (type === 'DATE' && dateMicros(raw) !== undefined) {
-    const [, y, m, d] = DATE.exec(raw)
+  const date = type === 'DATE' ? DATE.exec(raw) : null
+  if (date && dateMicros(raw) !== undefined) {
+    const [, y, m, d] = date
     return `${y.padStart(4, '0')}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`
   }
   return raw
@@ -108,6 +120,8 @@ export function typedPartitionValue(type, raw) {
 /**
  * Whether a file whose partition key holds `raw` (null: the default partition) may hold rows whose
  * column equals `value`. False only when no reading of the two makes them equal.
+ * @param {string | null} raw
+ * @param {unknown} value
  */
 export function partitionMayEqual(raw, value) {
   if (value === null || value === undefined) return raw === null || raw === ''
@@ -143,12 +157,19 @@ export function partitionMayEqual(raw, value) {
   return false
 }
 
+/**
+ * @param {number | bigint} a
+ * @param {number | bigint} b
+ */
 function numbersEqual(a, b) {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a === b
   return Number(a) === Number(b)
 }
 
-/** An integer as a bigint, another finite number as a number, else undefined. */
+/**
+ * An integer as a bigint, another finite number as a number, else undefined.
+ * @param {string} text
+ */
 function numeric(text) {
   const trimmed = text.trim()
   if (/^[+-]?\d+$/.test(trimmed)) return BigInt(trimmed)
@@ -157,7 +178,10 @@ function numeric(text) {
   return Number.isFinite(n) ? n : undefined
 }
 
-/** Microseconds since 1970-01-01 of a valid 'Y-M-D' date at midnight, or undefined. */
+/**
+ * Microseconds since 1970-01-01 of a valid 'Y-M-D' date at midnight, or undefined.
+ * @param {string} text
+ */
 function dateMicros(text) {
   const m = DATE.exec(text)
   if (!m) return undefined
@@ -165,7 +189,10 @@ function dateMicros(text) {
   return day === undefined ? undefined : BigInt(day) * DAY_MICROS
 }
 
-/** Microseconds since 1970-01-01 of a valid 'Y-M-D h:m[:s[.f]]' timestamp (UTC), or undefined. */
+/**
+ * Microseconds since 1970-01-01 of a valid 'Y-M-D h:m[:s[.f]]' timestamp (UTC), or undefined.
+ * @param {string} text
+ */
 function timestampMicros(text) {
   const m = TIMESTAMP.exec(text)
   if (!m) return undefined
@@ -176,6 +203,12 @@ function timestampMicros(text) {
   return BigInt(day) * DAY_MICROS + BigInt((h * 3600 + min * 60 + s) * 1_000_000) + fraction
 }
 
+/**
+ * Days since 1970-01-01 of a valid date, or undefined.
+ * @param {number} y
+ * @param {number} m 1-12
+ * @param {number} d
+ */
 function civilDay(y, m, d) {
   if (m < 1 || m > 12 || d < 1) return undefined
   const ms = Date.UTC(y, m - 1, d)

@@ -16,8 +16,13 @@ const GLOB_CHARS = /[*?[{]/
  */
 
 /**
+ * @typedef {import('../s3.js').ListS3Options & { ioLedger?: import('../sources/io-ledger.js').IoLedger }} ListOptions
+ *   ioLedger: the opening's, when its reads are recorded (openDataset's `plan`)
+ */
+
+/**
  * @param {unknown} source an array of sources or descriptors, a directory, a glob, an s3:// URL, or one file
- * @param {object} options passed on to the S3 listing
+ * @param {ListOptions} [options] passed on to the S3 listing
  * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch, listing?: import('../sources/io-ledger.js').IoStats }>}
  *   files: a caller's list in its order, listed ones by path; fetch: what reads them, when the listing says (a signed
  *   fetch for a bucket); listing: what listing a bucket cost (its pages are requests, one after another)
@@ -34,8 +39,12 @@ export async function listDataset(source, options = {}) {
 }
 
 /**
- * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch, listed?: boolean, listing?: any }>} fetch: what reads the
- *   listed objects (signed, for a bucket with credentials); listed: found here, not given; listing: the bucket listing's cost
+ * @param {unknown} source
+ * @param {ListOptions} options
+ * @returns {Promise<{ files: FileDescriptor[], fetch?: typeof fetch, listed?: boolean,
+ *   listing?: import('../sources/io-ledger.js').IoStats }>}
+ *   fetch: what reads the listed objects (signed, for a bucket with credentials); listed: found here, not given; listing: the
+ *   bucket listing's cost
  */
 async function listUnsorted(source, options) {
   if (Array.isArray(source)) return { files: source.map((item, i) => descriptor(item, i)) }
@@ -61,19 +70,29 @@ async function listUnsorted(source, options) {
   return { files: await listLocal(source), listed: true }
 }
 
-/** A caller's entry as a descriptor: descriptors as they are (checked), plain sources named by what they are. */
+/**
+ * A caller's entry as a descriptor: descriptors as they are (checked), plain sources named by what they are.
+ * @param {unknown} item
+ * @param {number} index
+ * @returns {FileDescriptor}
+ */
 function descriptor(item, index) {
   if (item && typeof item === 'object' && 'location' in item && 'path' in item) {
-    if (typeof item.path !== 'string' || item.path === '') throw invalidArgument(`file ${index}: path must be a non-empty string`)
-    if (item.size !== undefined && !(Number.isSafeInteger(item.size) && item.size >= 0)) {
-      throw invalidArgument(`${item.path}: size must be a non-negative integer`)
+    const given = /** @type {{ path: unknown, location: unknown, size?: unknown, etag?: unknown }} */ (item)
+    if (typeof given.path !== 'string' || given.path === '') throw invalidArgument(`file ${index}: path must be a non-empty string`)
+    if (given.size !== undefined && !(typeof given.size === 'number' && Number.isSafeInteger(given.size) && given.size >= 0)) {
+      throw invalidArgument(`${given.path}: size must be a non-negative integer`)
     }
-    if (item.etag !== undefined && typeof item.etag !== 'string') throw invalidArgument(`${item.path}: etag must be a string`)
-    return { ...item }
+    if (given.etag !== undefined && typeof given.etag !== 'string') throw invalidArgument(`${given.path}: etag must be a string`)
+    return /** @type {FileDescriptor} */ ({ ...given }) // as checked above
   }
   return { path: sourcePath(item, index), location: item }
 }
 
+/**
+ * @param {unknown} item
+ * @param {number} index
+ */
 function sourcePath(item, index) {
   if (typeof item === 'string') return /^(https?|file):\/\//i.test(item) ? new URL(item).pathname.replace(/^\//, '') || item : item
   if (item instanceof URL) return item.pathname.replace(/^\//, '') || item.href
@@ -84,7 +103,11 @@ function sourcePath(item, index) {
   return `#${index}`
 }
 
-/** A directory (every Parquet file below it), a glob ('dir/**\/*.parquet') or one file, on a local file system. */
+/**
+ * A directory (every Parquet file below it), a glob ('dir/**\/*.parquet') or one file, on a local file system.
+ * @param {string} text
+ * @returns {Promise<Array<FileDescriptor & { size: number }>>}
+ */
 async function listLocal(text) {
   const fs = await import('node:fs/promises')
   const path = await import('node:path')
@@ -102,8 +125,10 @@ async function listLocal(text) {
     if (pattern) throw invalidArgument(`${root} is not a directory`)
     return [{ path: path.basename(root), location: root, size: info.size }]
   }
+  /** @type {Array<{ path: string, location: string, size: number }>} */
   const files = []
   const walked = new Set([await fs.realpath(root)])
+  /** @type {(dir: string, relative: string) => Promise<void>} */
   const walk = async (dir, relative) => {
     const entries = await fs.readdir(dir, { withFileTypes: true })
     for (const entry of entries) {
@@ -135,13 +160,19 @@ async function listLocal(text) {
   return files
 }
 
-/** A Parquet file's name under no hidden or underscore folder (_delta_log, .hive-staging, _SUCCESS). */
+/**
+ * A Parquet file's name under no hidden or underscore folder (_delta_log, .hive-staging, _SUCCESS).
+ * @param {string} relative
+ */
 function isDataFile(relative) {
   const segments = relative.split('/')
   return segments.every((s) => !/^[._]/.test(s)) && PARQUET_NAME.test(segments[segments.length - 1])
 }
 
-/** A glob over '/'-separated relative paths: `**` any folders, `*` and `?` within a segment, `{a,b}` alternatives. */
+/**
+ * A glob over '/'-separated relative paths: `**` any folders, `*` and `?` within a segment, `{a,b}` alternatives.
+ * @param {string} glob
+ */
 export function globRegExp(glob) {
   let out = ''
   for (let i = 0; i < glob.length; i++) {
@@ -162,6 +193,7 @@ export function globRegExp(glob) {
   return new RegExp(`^${out}$`)
 }
 
+/** @param {string} text */
 function escape(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

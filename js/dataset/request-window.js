@@ -69,6 +69,7 @@ function readSocketLimit() {
 
 export class RequestWindow {
   #free
+  /** @type {Array<(freedBy: unknown) => void>} the requests waiting for a slot */
   #queue = []
 
   /** @param {number} size requests in flight at once */
@@ -111,7 +112,10 @@ export class RequestWindow {
     return running
   }
 
-  /** The slot passes to the first request waiting, which learns whose it was; else it is free. */
+  /**
+   * The slot passes to the first request waiting, which learns whose it was; else it is free.
+   * @param {unknown} record
+   */
   #release(record) {
     const next = this.#queue.shift()
     if (next) next(record)

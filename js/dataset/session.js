@@ -59,6 +59,7 @@ export class FileSession {
    * `chain`: the worker's (run()'s job gets it): the file's requests come in rounds after the ones of the
    * file that worker finished before it — it waited for that one to open this one.
    * @template T
+   * @param {{ location: any, size?: number, etag?: string }} descriptor location: openParquet's source
    * @param {(file: import('../parquet-file.js').ParquetFile) => Promise<T>} use
    * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
@@ -93,7 +94,8 @@ export class FileSession {
    * @param {I[]} items
    * @param {(item: I, chain: { floor: number }) => Promise<R>} job chain: for withFile
    * @param {(result: R) => void} emit
-   * @param {(progress: object) => void} [onProgress]
+   * @param {(progress: import('../index.js').IoStats & { filesDone: number, filesFailed: number, filesTotal: number,
+   *   bytes: number }) => void} [onProgress]
    */
   async run(items, job, emit, onProgress) {
     this.progress.filesTotal = items.length
@@ -133,6 +135,7 @@ export class FileSession {
   }
 }
 
+/** @param {unknown} location */
 export function isRemote(location) {
   const text = location instanceof URL ? location.href : typeof location === 'string' ? location : ''
   return /^https?:\/\//i.test(text)
