@@ -14,7 +14,8 @@ async function inflateRaw(bytes) {
     const { inflateRawSync } = await import('node:zlib')
     return new Uint8Array(inflateRawSync(bytes))
   }
-  return new Uint8Array(await new Response(new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]).stream().pipeThrough(stream)).arrayBuffer())
+  const blob = new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)])
+  return new Uint8Array(await new Response(blob.stream().pipeThrough(stream)).arrayBuffer())
 }
 
 /** @type {Record<string, (bytes: Uint8Array) => Promise<Uint8Array>>} */
