@@ -8,6 +8,8 @@ import { applyTransform, decodeBound, parseTransform, transformResultType } from
 import { factsExclude } from './column-keys.js'
 import { partitionMayEqual } from '../dataset/hive.js'
 
+/** @typedef {import('./iceberg.js').IcebergPartitionField} IcebergPartitionField */
+
 /**
  * The summary of partition field `k` of a manifest as bounds ({ lower, upper, upperPrefix } keys), or
  * null when it cannot be used. String and binary upper bounds are read as prefixes: a writer may cut them.
@@ -27,7 +29,11 @@ function summaryBounds(manifest, k, resultType) {
   return { lower, upper, ...(prefix ? { upperPrefix: upper } : {}), containsNull: summary.contains_null }
 }
 
-/** The partition fields of a manifest's spec, when its summaries line up with them (else null: keep it). */
+/**
+ * The partition fields of a manifest's spec, when its summaries line up with them (else null: keep it).
+ * @param {{ specId: number, summaries: any[] | null }} manifest
+ * @param {Map<number, IcebergPartitionField[]>} specs
+ */
 function summarizedFields(manifest, specs) {
   const fields = specs.get(manifest.specId)
   if (!fields || !Array.isArray(manifest.summaries) || manifest.summaries.length !== fields.length) return null
@@ -38,7 +44,7 @@ function summarizedFields(manifest, specs) {
  * Whether a manifest may hold a file that holds one of the values: false only when, for every value,
  * some partition field derived from the column rules out every reading of it.
  * @param {{ specId: number, summaries: any[] | null }} manifest
- * @param {Map<number, any[]>} specs partition spec fields by spec id
+ * @param {Map<number, IcebergPartitionField[]>} specs partition spec fields by spec id
  * @param {{ id: number, type: import('./column-keys.js').TableType }} field the probed column
  * @param {ReturnType<typeof import('./column-keys.js').valueKeys>} keyed the values' keys
  */
@@ -65,6 +71,7 @@ export function manifestMayHoldValues(manifest, specs, field, keyed) {
 /**
  * A `where` value as the integer partition value it can equal (the dataset compares the text of a
  * partition value with `partitionMayEqual`), or undefined when this is not known for certain.
+ * @param {unknown} value
  */
 function integerWanted(value) {
   let n
@@ -81,7 +88,7 @@ function integerWanted(value) {
  * plain integers as text (identity of int or long, bucket): a value given as an integer, or null (then
  * `contains_null` false rules the manifest out). Anything else keeps the manifest.
  * @param {{ specId: number, summaries: any[] | null }} manifest
- * @param {Map<number, any[]>} specs
+ * @param {Map<number, IcebergPartitionField[]>} specs
  * @param {Map<number, { type: import('./column-keys.js').TableType }>} fieldsById
  * @param {Record<string, unknown> | undefined | null} where
  */

@@ -122,6 +122,18 @@ export class TableIO {
   /**
    * Reads every location in one round (concurrently). Missing objects give null when `optional`; `purpose`:
    * what for, in a read plan (js/sources/io-ledger.js), default table-metadata.
+   * @overload
+   * @param {string[]} locations
+   * @param {{ immutable?: boolean, optional?: false, purpose?: string }} [options]
+   * @returns {Promise<Uint8Array[]>} a missing object rejects
+   */
+  /**
+   * @overload
+   * @param {string[]} locations
+   * @param {{ immutable?: boolean, optional?: boolean, purpose?: string }} [options]
+   * @returns {Promise<Array<Uint8Array | null>>}
+   */
+  /**
    * @param {string[]} locations
    * @param {{ immutable?: boolean, optional?: boolean, purpose?: string }} [options]
    * @returns {Promise<Array<Uint8Array | null>>}
@@ -168,12 +180,7 @@ export class TableIO {
       reading.catch(() => {})
       missing.forEach((location, k) => {
         let size = 0
-        // Not optional: a missing object rejects, so every read is bytes.
-        const decoded = reading.then((all) => {
-          const bytes = /** @type {Uint8Array} */ (all[k])
-          size = bytes.byteLength
-          return decode(bytes, location)
-        })
+        const decoded = reading.then((all) => { size = all[k].byteLength; return decode(all[k], location) })
         decodedCache.set(location, decoded, 0) // weighed once its bytes are known
         decoded.then(() => {
           if (decodedCache.get(location) === decoded) decodedCache.set(location, decoded, size)
@@ -241,6 +248,18 @@ export class TableIO {
     }
   }
 
+  /**
+   * @overload
+   * @param {string} location
+   * @param {{ immutable?: boolean, optional?: false }} [options]
+   * @returns {Promise<Uint8Array>} a missing object rejects
+   */
+  /**
+   * @overload
+   * @param {string} location
+   * @param {{ immutable?: boolean, optional?: boolean }} [options]
+   * @returns {Promise<Uint8Array | null>}
+   */
   /** @param {string} location @param {{ immutable?: boolean, optional?: boolean }} [options] */
   async read(location, options) {
     return (await this.readAll([location], options))[0]
