@@ -79,7 +79,8 @@ export function bitmapInFile(fileBytes, offset, sizeInBytes) {
  */
 export function decodeRoaringBitmapArray(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const need = (/** @type {number} */ at, /** @type {number} */ n) => { if (at + n > bytes.length) throw malformed('the bitmap is truncated') }
+  /** @param {number} at @param {number} n */
+  const need = (at, n) => { if (at + n > bytes.length) throw malformed('the bitmap is truncated') }
   need(0, 12)
   if (view.getInt32(0, true) !== MAGIC) throw malformed(`magic ${view.getInt32(0, true)} is not ${MAGIC}`)
   const count = Number(view.getBigInt64(4, true))

@@ -9,7 +9,8 @@ import { parseExactJson } from './exact-json.js'
 import { locationUnder, tableError } from './table-location.js'
 import { textOf } from './table-io.js'
 
-const malformed = (/** @type {string} */ message, /** @type {string} */ source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
+/** @param {string} message @param {string} source */
+const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
 const ADVICE = 'pass the metadata.json\'s own URL or path, or options.metadata (the metadata.json to read, relative to the table)'
 // An empty hint probes v1–v16 in one wave, then v17–v48, then v49–v128: Hadoop tables number their
 // commits without gaps, so the wave whose last version is missing holds the newest.

@@ -43,7 +43,8 @@ import { tableBoundRules } from '../indexes/writer-rules.js'
  *   resolve: (path: string) => { location: string, relative: string }, truncate: number, writer: string }} ManifestContext
  */
 
-const malformed = (/** @type {string} */ message, /** @type {string} */ source) =>
+/** @param {string} message @param {string} source */
+const malformed = (message, source) =>
   tableError(ErrorCode.MALFORMED_TABLE, message, { source })
 const DEFAULT_TRUNCATE = 16
 
@@ -202,7 +203,8 @@ export async function loadIceberg(io, root, options = {}) {
   const resolve = pathResolver(root, { tablePrefix: metadata.location, rebase: options.rebase, allowOutside: options.allowOutside })
   const writer = icebergWriter(metadata, snapshot)
   const truncate = truncateLength(metadata.properties)
-  const base = { format: /** @type {const} */ ('iceberg'), formatVersion, metadataLocation, metadata, snapshot, writer, fields, fieldsById: allFields, specs }
+  const base = { format: /** @type {const} */ ('iceberg'), formatVersion, metadataLocation, metadata, snapshot, writer, fields,
+    fieldsById: allFields, specs }
   if (!snapshot) return { ...base, files: [], deleteFiles: [], manifests: [], scan: null }
 
   /** @returns {Promise<IcebergManifest[]>} */

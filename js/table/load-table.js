@@ -57,7 +57,8 @@ async function detectFormat(io, root) {
   else if (hint) io.prime(locations[2], hint)
   if (pointer || first) return 'delta'
   if (hint) return 'iceberg'
-  throw tableError(ErrorCode.MALFORMED_TABLE, `${root.kind === 'url' ? root.root.href : root.root}: found no _delta_log/_last_checkpoint, commit 0 or ` +
+  const where = root.kind === 'url' ? root.root.href : root.root
+  throw tableError(ErrorCode.MALFORMED_TABLE, `${where}: found no _delta_log/_last_checkpoint, commit 0 or ` +
     'metadata/version-hint.text; pass format (and for Iceberg, metadata)')
 }
 
