@@ -15,28 +15,73 @@ import { tableBoundRules } from '../indexes/writer-rules.js'
 import { readParquetRows } from './parquet-rows.js'
 import { LOG_IDENTITY_BYTES, logIdentity, sameLogIdentity } from './log-identity.js'
 
+/**
+ * The log's actions (PROTOCOL.md "Actions"), the fields read here; a checkpoint's Parquet rows read as the same objects.
+ * @typedef {{ path: string, size: number | bigint, partitionValues?: Record<string, string | null> | null, stats?: string | null,
+ *   stats_parsed?: unknown, deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} DeltaAdd
+ *   an add action: a live file; stats: its statistics as JSON text; stats_parsed: a checkpoint's typed struct of them
+ * @typedef {{ path: string, deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} DeltaRemove
+ * @typedef {{ id?: string, schemaString: string, partitionColumns?: string[] | null,
+ *   configuration?: Record<string, string> | null }} DeltaMetaData
+ * @typedef {Record<string, unknown>} DeltaProtocol the reader and writer versions and features, kept as logged
+ * @typedef {{ add?: DeltaAdd | null, remove?: DeltaRemove | null, metaData?: DeltaMetaData | null, protocol?: DeltaProtocol | null,
+ *   sidecar?: { path: string } | null }} DeltaAction
+ *
+ * The log objects read for a version: a checkpoint's parts (none when it starts from a table index's record or
+ * version 0), then the commits after it, in order.
+ * @typedef {{ checkpointVersion: number, checkpointNames: string[], checkpointBytes: Uint8Array[], commits: number[],
+ *   commitTexts: Uint8Array[] }} DeltaLog
+ *
+ * A field of the schema (metaData.schemaString), the fields read here.
+ * @typedef {{ name: string, type: string | { type?: string, fields?: DeltaSchemaField[] },
+ *   metadata?: Record<string, any> | null }} DeltaSchemaField
+ *   metadata: the field's own keys (column mapping's physical name and id, type changes), values of any JSON shape
+ * @typedef {import('./load-table.js').TableField & { physicalName: string, physicalPath: string[], topLevel: boolean,
+ *   mappingId: unknown, widenedFrom: TableType[] }} DeltaField
+ * @typedef {import('./column-keys.js').TableType} TableType
+ * @typedef {import('./table-io.js').TableIO} TableIO
+ * @typedef {import('./table-location.js').TableRoot} TableRoot
+ */
+
+/** @param {string} message @param {string} [source] */
 const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
+/** @param {number} v */
 const pad = (v) => String(v).padStart(20, '0')
 const COMMIT_BATCH = 8
 // Delta truncates string statistics to 32 characters by default; the table property
 // delta.dataSkippingStringPrefixLength can make that shorter (js/table/bound-precision.js reads them).
 const STRING_PREFIX = 32
 
-/** @returns {import('./column-keys.js').TableType} */
+/**
+ * @param {DeltaSchemaField['type'] | null | undefined} type
+ * @returns {TableType}
+ */
 export function deltaType(type) {
   if (typeof type !== 'string') return { kind: 'other', name: type?.type ?? 'nested' }
   const decimal = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(type)
   if (decimal) return { kind: 'decimal', precision: Number(decimal[1]), scale: Number(decimal[2]) }
+  /** @type {Record<string, TableType['kind']>} */
   const kinds = { byte: 'int', short: 'int', integer: 'int', long: 'long', float: 'float', double: 'double', boolean: 'boolean',
     string: 'string', binary: 'binary', date: 'date', timestamp: 'timestamptz', timestamp_ntz: 'timestamp' }
-  return kinds[type] ? { kind: /** @type {any} */ (kinds[type]) } : { kind: 'other', name: type }
+  return kinds[type] ? { kind: kinds[type] } : { kind: 'other', name: type }
 }
 
-/** Fields of the Delta schema with logical and physical dotted names (column mapping), numbered. */
+/**
+ * Fields of the Delta schema with logical and physical dotted names (column mapping), numbered.
+ * @param {{ fields?: DeltaSchemaField[] } | null | undefined} schema
+ */
 function deltaFields(schema) {
+  /** @type {DeltaField[]} */
   const out = []
+  /**
+   * @param {DeltaSchemaField[] | undefined} fields
+   * @param {string} prefix
+   * @param {string} physicalPrefix
+   * @param {boolean} topLevel
+   */
   const walk = (fields, prefix, physicalPrefix, topLevel) => {
     for (const f of fields ?? []) {
+      /** @type {string} */
       const physical = f.metadata?.['delta.columnMapping.physicalName'] ?? f.name
       const name = prefix ? `${prefix}.${f.name}` : f.name
       const physicalName = physicalPrefix ? `${physicalPrefix}.${physical}` : physical
@@ -52,15 +97,23 @@ function deltaFields(schema) {
 /**
  * The types a field had before a widening (PROTOCOL.md "Type Widening": `delta.typeChanges` in the
  * field's metadata); entries with a `fieldPath` name a map key or value or an array element, not the field.
+ * @param {unknown} changes
  */
 function widenedFrom(changes) {
   if (!Array.isArray(changes)) return []
   return changes.filter((c) => c && typeof c.fromType === 'string' && c.fieldPath === undefined).map((c) => deltaType(c.fromType))
 }
 
+/** @param {import('./deletion-vector.js').DeletionVectorDescriptor | null | undefined} dv */
 const dvId = (dv) => (dv ? `${dv.storageType}|${dv.pathOrInlineDv}|${dv.offset ?? ''}` : '')
+/** @param {DeltaAdd | DeltaRemove} action */
 const fileKey = (action) => `${action.path}\u0000${dvId(action.deletionVector)}`
 
+/**
+ * @param {string} text
+ * @param {string} name
+ * @returns {DeltaAction[]}
+ */
 function parseLines(text, name) {
   const actions = []
   for (const line of text.split('\n')) {
@@ -74,6 +127,11 @@ function parseLines(text, name) {
   return actions
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @param {string} name
+ * @returns {Promise<DeltaAction[]>}
+ */
 async function parquetActions(bytes, name) {
   try {
     return await readParquetRows(bytes, ['add', 'remove', 'metaData', 'protocol', 'sidecar', 'checkpointMetadata'])
@@ -82,9 +140,15 @@ async function parquetActions(bytes, name) {
   }
 }
 
-/** Which checkpoint to start from and which commits follow it, from a local listing. */
+/**
+ * Which checkpoint to start from and which commits follow it, from a local listing.
+ * @param {string[]} names
+ * @param {number | undefined} wanted
+ */
 function planFromListing(names, wanted) {
+  /** @type {Map<number, string>} */
   const commits = new Map()
+  /** @type {Map<number, { names: string[], of: number }>} */
   const checkpoints = new Map()
   for (const n of names) {
     let m = /^(\d{20})\.json$/.exec(n)
@@ -114,9 +178,9 @@ function planFromListing(names, wanted) {
 /**
  * Loads a Delta table's live files: the log's objects read (readLog), replayed (replayLog), and each live
  * file described by its partition values and statistics (describeFiles).
- * @param {import('./table-io.js').TableIO} io
- * @param {import('./table-location.js').TableRoot} root
- * @param {{ version?: number, rebase?: any, allowOutside?: boolean | string[],
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {{ version?: number, rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[],
  *   tableIndex?: Promise<import('./table-snapshot-record.js').SnapshotRecord | null>,
  *   tableIndexAt?: Promise<{ deltaVersion?: number, logObject?: string } | null> }} options
  *   tableIndex: a table index's record; tableIndexAt: the version and log object its footer names, known before the record is read
@@ -167,6 +231,7 @@ export async function loadDelta(io, root, options = {}) {
  * The identity of the log object at the version read (js/table/log-identity.js): its last commit, or,
  * when no commit follows the checkpoint, the checkpoint (of a multi-part one, its first part).
  * Undefined when the log read holds neither (a table index's record stood for them).
+ * @param {DeltaLog} log
  */
 function versionObject(log) {
   if (log.commits.length) {
@@ -183,6 +248,9 @@ function versionObject(log) {
 /**
  * The identity of a log object as it is now: the start of it (one range read) and its size; null when it is
  * gone, or its size is not known (a response without a Content-Range it may read): then it is not tied either.
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {string} name
  */
 async function readLogIdentity(io, root, name) {
   const found = await io.readStart(logLocation(root, name), LOG_IDENTITY_BYTES)
@@ -194,13 +262,18 @@ async function readLogIdentity(io, root, name) {
  * for the next versions a batch at a time (the first batch beside `_last_checkpoint`). Null when they
  * cannot be had — a version before the recorded one was asked for, or the log no longer holds the commits
  * after it (cleaned up behind a newer checkpoint): the log is then read as without an index.
+ * @param {TableIO} io
+ * @param {TableRoot} root
  * @param {number} from
+ * @param {number | undefined} wanted
+ * @returns {Promise<DeltaLog | null>}
  */
 async function readLogSince(io, root, from, wanted) {
   if (wanted !== undefined && wanted < from) return null
-  const log = (name) => logLocation(root, name)
+  const log = (/** @type {string} */ name) => logLocation(root, name)
+  /** @type {(commits: number[], commitTexts: Uint8Array[]) => DeltaLog} */
   const result = (commits, commitTexts) => ({ checkpointVersion: from, checkpointNames: [], checkpointBytes: [], commits, commitTexts })
-  const listing = await io.list(locationUnder(root, '_delta_log'))
+  const listing = await io.list(logLocation(root, ''))
   if (listing) {
     const { latest } = planFromListing(listing, wanted)
     const names = new Set(listing)
@@ -208,7 +281,9 @@ async function readLogSince(io, root, from, wanted) {
     if (!versions.every((v) => names.has(`${pad(v)}.json`))) return null
     return result(versions, await io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true }))
   }
+  /** @type {number[]} */
   const commits = []
+  /** @type {Uint8Array[]} */
   const commitTexts = []
   let next = from + 1
   for (let first = true; ; first = false) {
@@ -219,7 +294,8 @@ async function readLogSince(io, root, from, wanted) {
       first ? io.read(log('_last_checkpoint'), { optional: true }) : null,
     ])
     const end = batch.indexOf(null)
-    const got = end < 0 ? batch : batch.slice(0, end)
+    // The commits up to the first missing one.
+    const got = /** @type {Uint8Array[]} */ (end < 0 ? batch : batch.slice(0, end))
     // The next commit gone behind a newer checkpoint: the log was cleaned up past the recorded version.
     if (first && got.length === 0 && pointer && Number(parseExactJson(textOf(pointer)).version) > from) return null
     if (wanted !== undefined && got.length < versions.length) return null
@@ -231,7 +307,13 @@ async function readLogSince(io, root, from, wanted) {
   return result(commits, commitTexts)
 }
 
-const logLocation = (root, name) => locationUnder(root, `_delta_log/${name}`)
+/**
+ * The location of a log object, by a name this module chose (a version's, a checkpoint's, a sidecar's as the log names
+ * it): under the root's _delta_log/.
+ * @param {TableRoot} root
+ * @param {string} name
+ */
+const logLocation = (root, name) => /** @type {string} */ (locationUnder(root, `_delta_log/${name}`))
 
 /**
  * The checkpoint's parts and the commits after it, read in one wave: from a listing when the store has
@@ -239,10 +321,13 @@ const logLocation = (root, name) => locationUnder(root, `_delta_log/${name}`)
  * the same wave as the checkpoint; a wanted version is read exactly).
  * @returns {Promise<{ checkpointVersion: number, checkpointNames: string[], checkpointBytes: Uint8Array[], commits: number[],
  *   commitTexts: Uint8Array[] }>}
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {number | undefined} wanted
  */
 async function readLog(io, root, wanted) {
-  const log = (name) => logLocation(root, name)
-  const listing = await io.list(locationUnder(root, '_delta_log'))
+  const log = (/** @type {string} */ name) => logLocation(root, name)
+  const listing = await io.list(logLocation(root, ''))
   if (listing) {
     const plan = planFromListing(listing, wanted)
     if (plan.latest < 0) throw malformed(`${log('')}: no commits`)
@@ -259,8 +344,11 @@ async function readLog(io, root, wanted) {
     ? Array.from({ length: Number(last.parts) },
       (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(last.parts).slice(-10)}.parquet`)
     : [last.v2Checkpoint?.path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
+  /** @type {number[]} */
   const commits = []
+  /** @type {Uint8Array[]} */
   const commitTexts = []
+  /** @type {Uint8Array[]} */
   let checkpointBytes = []
   let next = checkpointVersion + 1
   for (let first = true; ; first = false) {
@@ -268,9 +356,10 @@ async function readLog(io, root, wanted) {
     const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
     const reads = io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true, optional: true })
     const [batch, checkpoint] = await Promise.all([reads, first ? io.readAll(checkpointNames.map(log), { immutable: true }) : null])
-    if (first) checkpointBytes = checkpoint
+    if (checkpoint) checkpointBytes = checkpoint // the first wave's
     const end = batch.indexOf(null)
-    const got = end < 0 ? batch : batch.slice(0, end)
+    // The commits up to the first missing one.
+    const got = /** @type {Uint8Array[]} */ (end < 0 ? batch : batch.slice(0, end))
     commitTexts.push(...got)
     commits.push(...versions.slice(0, got.length))
     if (wanted !== undefined && got.length < versions.length) throw malformed(`${log('')}: version ${wanted} does not exist`)
@@ -284,8 +373,14 @@ async function readLog(io, root, wanted) {
 /**
  * The log replayed: the checkpoint (and its sidecars, read in one more wave), then each commit in order.
  * A file's identity is its path and its deletion vector.
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {DeltaLog} log
+ * @param {import('./table-snapshot-record.js').SnapshotRecord | null} [record] a table index's record: the live files
+ *   at the version the log read starts after
  */
 async function replayLog(io, root, log, record = null) {
+  /** @type {Map<string, DeltaAdd>} */
   const live = new Map()
   let metaData = record?.metaData
   let protocol = record?.protocol
@@ -296,12 +391,14 @@ async function replayLog(io, root, log, record = null) {
     }
     live.set(fileKey(add), add)
   }
+  /** @param {DeltaAction} action */
   const apply = (action) => {
     if (action.add) live.set(fileKey(action.add), action.add)
     else if (action.remove) live.delete(fileKey(action.remove))
     else if (action.metaData) metaData = action.metaData
     else if (action.protocol) protocol = action.protocol
   }
+  /** @type {string[]} */
   const sidecars = []
   for (let i = 0; i < log.checkpointBytes.length; i++) {
     const name = log.checkpointNames[i]
@@ -324,7 +421,14 @@ async function replayLog(io, root, log, record = null) {
   return { live, metaData, protocol }
 }
 
-/** The schema's fields and each live file: its location, partition values, column facts and deletes. */
+/**
+ * The schema's fields and each live file: its location, partition values, column facts and deletes.
+ * @param {TableRoot} root
+ * @param {DeltaMetaData} metaData
+ * @param {Map<string, DeltaAdd>} live
+ * @param {string} writer
+ * @param {{ rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[] }} options
+ */
 function describeFiles(root, metaData, live, writer, options) {
   const fields = deltaFields(JSON.parse(metaData.schemaString))
   const partitionColumns = new Set(metaData.partitionColumns ?? [])
@@ -352,6 +456,13 @@ function describeFiles(root, metaData, live, writer, options) {
   return { fields, files }
 }
 
+/**
+ * A file's partition values (its add action's, by physical or logical name; strings) typed by the schema.
+ * @param {DeltaField[]} fields
+ * @param {Set<string>} partitionColumns
+ * @param {Record<string, string | null>} values
+ * @returns {import('./load-table.js').FilePartition[]}
+ */
 export function deltaPartitions(fields, partitionColumns, values) {
   const out = []
   for (const field of fields) {
@@ -371,16 +482,24 @@ export function deltaPartitions(fields, partitionColumns, values) {
   return out
 }
 
+/**
+ * @param {unknown} object a statistics struct (minValues, nullCount, …) as parsed
+ * @param {string[]} path the column's physical path in it
+ * @returns {unknown}
+ */
 function statAt(object, path) {
   let v = object
   for (const p of path) {
     if (v === null || typeof v !== 'object' || v instanceof JsonNumber) return undefined
-    v = v[p]
+    v = /** @type {Record<string, unknown>} */ (v)[p]
   }
   return v
 }
 
-/** A count from `stats` (JSON digits) or `stats_parsed` (a long, read as a bigint), else undefined. */
+/**
+ * A count from `stats` (JSON digits) or `stats_parsed` (a long, read as a bigint), else undefined.
+ * @param {unknown} value
+ */
 function countOf(value) {
   if (value instanceof JsonNumber) return /^\d+$/.test(value.text) ? BigInt(value.text) : undefined
   if (typeof value === 'bigint' && value >= 0n) return value
@@ -391,8 +510,15 @@ function countOf(value) {
 /**
  * One file's column facts from its `stats` JSON text or, when that is missing, its checkpoint's
  * `stats_parsed` struct (the same fields, typed).
+ * @param {DeltaField[]} fields
+ * @param {Set<string>} partitionColumns
+ * @param {string | null | undefined} statsText
+ * @param {string} writer
+ * @param {number} [prefixLength]
+ * @param {unknown} [statsParsed]
  */
 export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLength = STRING_PREFIX, statsParsed = undefined) {
+  /** @type {Map<number, import('./column-keys.js').ColumnFacts>} */
   const facts = new Map()
   let stats = null
   if (typeof statsText === 'string' && statsText !== '') {
@@ -404,6 +530,7 @@ export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLe
   for (const field of fields) {
     if (partitionColumns.has(field.name)) continue
     if (tableBoundRules(writer, field.type).some((r) => r.effect === 'ignore-bounds')) continue
+    /** @type {import('./column-keys.js').ColumnFacts} */
     const f = {}
     const context = { format: /** @type {const} */ ('delta'), type: field.type, widenedFrom: field.widenedFrom, prefixLength }
     const lower = readBound(context, statAt(stats.minValues, field.physicalPath), 'lower')

@@ -17,13 +17,15 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 /**
  * @typedef {{ path: string, size: number, validator: string | null, manifest?: number, records?: number, content?: number,
  *   sequence?: string, spec?: number, partition?: unknown[], equalityIds?: number[] | null,
- *   partitionValues?: Record<string, string | null>, stats?: string, deletionVector?: object | null }} RecordedFile
+ *   partitionValues?: Record<string, string | null>, stats?: string,
+ *   deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} RecordedFile
  *   Iceberg: path as the manifest writes it, its manifest (an index into `manifests`), record count, content, data sequence
  *   number, partition spec and raw partition values, equality ids. Delta: the add action's path, partition values, stats and
  *   deletion vector. Both: size, and the validator the sidecar recorded (its identity: docs/sidecar-index.md "Identity").
  * @typedef {{ format: string, version: number, table: 'iceberg' | 'delta', tableId?: string, columns?: string[],
  *   snapshotId?: string, sequenceNumber?: string,
- *   deltaVersion?: number, metaData?: object, protocol?: object, manifests?: string[], manifestList?: string | null,
+ *   deltaVersion?: number, metaData?: import('./delta.js').DeltaMetaData, protocol?: import('./delta.js').DeltaProtocol,
+ *   manifests?: string[], manifestList?: string | null,
  *   snapshotTimestampMs?: string, snapshotSummary?: Record<string, string>, logObject?: import('./log-identity.js').LogIdentity,
  *   files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
  *   files: the data files, in the sidecar's entry order (file i is entry i; the sidecar records it by its path relative to the
