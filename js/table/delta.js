@@ -38,6 +38,8 @@ import { LOG_IDENTITY_BYTES, logIdentity, sameLogIdentity } from './log-identity
  *   metadata: the field's own keys (column mapping's physical name and id, type changes), values of any JSON shape
  * @typedef {import('./load-table.js').TableField & { physicalName: string, physicalPath: string[], topLevel: boolean,
  *   mappingId: unknown, widenedFrom: TableType[] }} DeltaField
+ * @typedef {import('./load-table.js').TableFile & { logged: DeltaAdd }} DeltaFile
+ *   a live file; logged: its add action as logged, for a table index's record (js/index-builder/table-index-build.js)
  * @typedef {import('./column-keys.js').TableType} TableType
  * @typedef {import('./table-io.js').TableIO} TableIO
  * @typedef {import('./table-location.js').TableRoot} TableRoot
@@ -197,7 +199,7 @@ export async function loadDelta(io, root, options = {}) {
   reading?.catch(() => {})
   const record = await options.tableIndex
   const delta = record?.table === 'delta' ? record : null
-  /** Why the record was not used: a stable code (js/index.d.ts TableIndexState). */
+  /** @type {import('../index.js').TableIndexUnusedReason | null} why the record was not used: a stable code */
   let reason = !delta ? null
     : !delta.logObject || !tied ? 'untied-record'
       : delta.deltaVersion !== at.deltaVersion || !sameLogIdentity(delta.logObject, await identity) ? 'log-differs'
@@ -217,7 +219,7 @@ export async function loadDelta(io, root, options = {}) {
   const { fields, files } = describeFiles(root, metaData, live, writer, options)
   const version = log.commits.length ? log.commits[log.commits.length - 1] : log.checkpointVersion
   const used = Boolean(since) && !reason
-  return { format: 'delta', version, metaData, protocol, writer, fields, files,
+  return { format: /** @type {const} */ ('delta'), version, metaData, protocol, writer, fields, files,
     columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none',
     logObject: used && !log.commits.length ? delta?.logObject : versionObject(log),
     ...(delta ? {
@@ -428,6 +430,7 @@ async function replayLog(io, root, log, record = null) {
  * @param {Map<string, DeltaAdd>} live
  * @param {string} writer
  * @param {{ rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[] }} options
+ * @returns {{ fields: DeltaField[], files: DeltaFile[] }}
  */
 function describeFiles(root, metaData, live, writer, options) {
   const fields = deltaFields(JSON.parse(metaData.schemaString))
@@ -443,7 +446,7 @@ function describeFiles(root, metaData, live, writer, options) {
       size: Number(add.size),
       partitions: deltaPartitions(fields, partitionColumns, add.partitionValues ?? {}),
       columnFacts: deltaFacts(fields, partitionColumns, add.stats, writer, prefixLength, add.stats_parsed),
-      deletes: add.deletionVector ? [{ kind: 'dv', dv: add.deletionVector }] : [],
+      deletes: add.deletionVector ? [{ kind: /** @type {const} */ ('dv'), dv: add.deletionVector }] : [],
       // The add action as logged, for a table index's record (js/index-builder/table-index-build.js).
       logged: add,
       // By logical name, as a dataset `where` and people name them; empty means null.

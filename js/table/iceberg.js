@@ -245,6 +245,7 @@ export async function loadIceberg(io, root, options = {}) {
  * another table's history) — checked in the metadata.json already read.
  * @param {import('./table-snapshot-record.js').SnapshotRecord} record
  * @param {IcebergMetadata} metadata
+ * @returns {import('../index.js').TableIndexUnusedReason | null}
  */
 function untrustedRecord(record, metadata) {
   if (record.tableId !== undefined && record.tableId !== metadata['table-uuid']) return 'other-table'

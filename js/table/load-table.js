@@ -34,6 +34,24 @@ const FORMATS = ['iceberg', 'delta', 'auto']
  */
 
 /**
+ * A table as loadTable loads it: its format's reader's answer (js/table/iceberg.js loadIceberg, js/table/delta.js
+ * loadDelta), with the root, the reader of its metadata and `allowOutside`. Iceberg: the snapshot read (null: none),
+ * its metadata and partition specs, and `scan`, which reads the manifests probes need; Delta: the version read.
+ * @typedef {{ format: 'iceberg' | 'delta', writer: string, fields: TableField[], files: TableFile[], io: TableIO,
+ *   root: import('./table-location.js').TableRoot, allowOutside?: boolean | string[], indexed?: TableIndexState,
+ *   fieldsById?: Map<number, TableField>, specs?: Map<number, import('./iceberg.js').IcebergPartitionField[]>,
+ *   snapshot?: import('./iceberg.js').IcebergSnapshot | null, metadata?: import('./iceberg.js').IcebergMetadata,
+ *   formatVersion?: number, metadataLocation?: string, scan?: ManifestScan | null, version?: number }} LoadedTable
+ * @typedef {{ counts: { total: number, read: number }, readAll(): Promise<void>,
+ *   filesFor: import('./iceberg.js').IcebergManifests['filesFor'], indexed?: TableIndexState }} ManifestScan
+ *   an Iceberg snapshot's manifests, read as probes need them (js/table/iceberg.js, js/table/iceberg-indexed.js)
+ * @typedef {{ unchanged: boolean, manifestsFromIndex?: number, manifestsAdded?: number, commitsRead?: number,
+ *   replayed?: boolean, reason?: import('../index.js').TableIndexUnusedReason | null }} TableIndexState
+ *   with a table index: whether the table was at its record's snapshot or version, what was read since, or why the
+ *   record was not used (js/index.d.ts ParquetTable's table.index)
+ */
+
+/**
  * 'iceberg' or 'delta' for a table root: a _delta_log/ folder (or its pointer/commit 0) means Delta.
  * @param {TableIO} io
  * @param {import('./table-location.js').TableRoot} root
@@ -69,6 +87,7 @@ async function detectFormat(io, root) {
  *   headers?: HeadersInit, signal?: AbortSignal, requestTimeoutMs?: number, userAgent?: string, retries?: number, io?: TableIO,
  *   lazy?: boolean, ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options] fetch … retries: how the metadata
  *   objects are read (as openParquet reads files); ioLedger: where the opening's reads are recorded
+ * @returns {Promise<LoadedTable>}
  */
 export async function loadTable(location, options = {}) {
   const format = options.format ?? 'auto'
