@@ -163,7 +163,8 @@ export async function applyDeletes(table, file, values, field) {
     if (equality.length) {
       const kept = []
       for (const r of rows) {
-        const valueOf = (/** @type {number} */ id) => (id === probedId ? v.value : dataRows?.ids.has(id) ? dataRows.rows[r]?.get(id) : undefined)
+        /** @param {number} id */
+        const valueOf = (id) => (id === probedId ? v.value : dataRows?.ids.has(id) ? dataRows.rows[r]?.get(id) : undefined)
         const gone = equalityDeleted(table, equality, valueOf)
         if (gone === null) return notApplied(v, `equality deletes could not be compared with row ${r} exactly`)
         if (!gone) kept.push(r)

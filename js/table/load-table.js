@@ -27,10 +27,10 @@ const FORMATS = ['iceberg', 'delta', 'auto']
  *   a delete that may apply to a file's rows: an Iceberg position or equality delete file, or a Delta deletion vector
  * @typedef {{ path: string, location: string, size: number, partitions: FilePartition[], partitionValues: Record<string, unknown>,
  *   columnFacts: Map<number, import('./column-keys.js').ColumnFacts>, deletes: FileDelete[], writtenPath?: string,
- *   fromIndex?: boolean }} TableFile
+ *   fromIndex?: boolean, logged?: import('./delta.js').DeltaAdd }} TableFile
  *   a live data file: its path relative to the root and location to read; partition values (typed, and by name as text);
  *   column facts by field id; writtenPath: as the metadata writes it (position deletes name it); fromIndex: described by
- *   a table index's record, not yet by its manifest entry
+ *   a table index's record, not yet by its manifest entry; logged: a Delta file's add action as logged
  */
 
 /**
@@ -41,7 +41,8 @@ const FORMATS = ['iceberg', 'delta', 'auto']
  *   root: import('./table-location.js').TableRoot, allowOutside?: boolean | string[], indexed?: TableIndexState,
  *   fieldsById?: Map<number, TableField>, specs?: Map<number, import('./iceberg.js').IcebergPartitionField[]>,
  *   snapshot?: import('./iceberg.js').IcebergSnapshot | null, metadata?: import('./iceberg.js').IcebergMetadata,
- *   formatVersion?: number, metadataLocation?: string, scan?: ManifestScan | null, version?: number }} LoadedTable
+ *   formatVersion?: number, metadataLocation?: string, scan?: ManifestScan | null, version?: number,
+ *   metaData?: import('./delta.js').DeltaMetaData }} LoadedTable
  * @typedef {{ counts: { total: number, read: number }, readAll(): Promise<void>,
  *   filesFor: import('./iceberg.js').IcebergManifests['filesFor'], indexed?: TableIndexState }} ManifestScan
  *   an Iceberg snapshot's manifests, read as probes need them (js/table/iceberg.js, js/table/iceberg-indexed.js)
