@@ -124,7 +124,9 @@ export class TableSidecar {
     })
     if (asked.length) {
       const result = await this.#sidecar.probe(column, values, { files: asked.map(([, spec]) => spec), signal, validate: false })
-      result.files.forEach((/** @type {object} */ entry, /** @type {number} */ j) => { out[asked[j][0]] = { ...entry, path: files[asked[j][0]].path } })
+      /** @type {object[]} the sidecar's answers, in the order asked */
+      const answers = result.files
+      answers.forEach((entry, j) => { out[asked[j][0]] = { ...entry, path: files[asked[j][0]].path } })
     }
     return { column, files: out }
   }
