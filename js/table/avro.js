@@ -6,6 +6,7 @@
 // schema and yields the same records. The container's framing (header, blocks, sync markers) is read with
 // avsc types of the spec's own header and block schemas; block codecs are js/table/avro-codecs.js's.
 // Longs are swapped for a type that yields bigints, because snapshot ids and sequence numbers exceed 2^53.
+/// <reference path="./avsc-types.d.ts" />
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { AVRO_CODECS } from './avro-codecs.js'
 import { tableError } from './table-location.js'
