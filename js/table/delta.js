@@ -179,7 +179,8 @@ function planFromListing(names, wanted) {
 
 /**
  * Loads a Delta table's live files: the log's objects read (readLog), replayed (replayLog), and each live
- * file described by its partition values and statistics (describeFiles).
+ * file described by its partition values and statistics (describeFiles). With a table index's snapshot record
+ * (js/table/table-index.js): the recorded version's live files, then only the commits after it.
  * @param {TableIO} io
  * @param {TableRoot} root
  * @param {{ version?: number, rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[],
@@ -188,45 +189,97 @@ function planFromListing(names, wanted) {
  *   tableIndex: a table index's record; tableIndexAt: the version and log object its footer names, known before the record is read
  */
 export async function loadDelta(io, root, options = {}) {
-  // A table index's snapshot record (js/table/table-index.js): the recorded version's live files, then only the commits after it.
-  // The recorded version and its log object are in the index's footer: the commits after it, and the start of that object
-  // (which ties the record to this table's log), are read beside the record itself.
-  const at = await options.tableIndexAt
-  const tied = at?.deltaVersion !== undefined && at.logObject !== undefined
-  const identity = tied ? readLogIdentity(io, root, /** @type {string} */ (at.logObject)) : null
-  const reading = tied ? readLogSince(io, root, /** @type {number} */ (at.deltaVersion), options.version) : null
-  identity?.catch(() => {})
-  reading?.catch(() => {})
+  const tiedReads = startTiedReads(io, root, await options.tableIndexAt, options.version)
   const record = await options.tableIndex
   const delta = record?.table === 'delta' ? record : null
-  /** @type {import('../index.js').TableIndexUnusedReason | null} why the record was not used: a stable code */
-  let reason = !delta ? null
-    : !delta.logObject || !tied ? 'untied-record'
-      : delta.deltaVersion !== at.deltaVersion || !sameLogIdentity(delta.logObject, await identity) ? 'log-differs'
-        : null
-  const since = delta && !reason ? await reading : null
-  if (delta && !reason && !since) reason = 'commits-unavailable'
-  let log = since ?? await readLog(io, root, options.version)
-  let replayed = await replayLog(io, root, log, since ? delta : null)
-  // A metaData action since that names another table: the record was not this table's; read the log whole.
-  if (since && delta?.tableId !== undefined && replayed.metaData.id !== delta.tableId) {
-    reason = 'other-table'
-    log = await readLog(io, root, options.version)
-    replayed = await replayLog(io, root, log)
-  }
+  const start = delta ? await recordStart(delta, tiedReads) : { since: null, reason: null }
+  const { log, replayed, reason } = await replayFrom(io, root, options.version, delta, start)
   const { live, metaData, protocol } = replayed
   const writer = 'delta'
   const { fields, files } = describeFiles(root, metaData, live, writer, options)
-  const version = log.commits.length ? log.commits[log.commits.length - 1] : log.checkpointVersion
-  const used = Boolean(since) && !reason
-  return { format: /** @type {const} */ ('delta'), version, metaData, protocol, writer, fields, files,
+  const used = Boolean(start.since) && !reason
+  return { format: /** @type {const} */ ('delta'), version: versionRead(log), metaData, protocol, writer, fields, files,
     columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none',
     logObject: used && !log.commits.length ? delta?.logObject : versionObject(log),
-    ...(delta ? {
-      indexed: used
-        ? { unchanged: log.commits.length === 0, commitsRead: log.commits.length }
-        : { unchanged: false, replayed: true, reason },
-    } : {}) }
+    ...(delta ? { indexed: indexState(log, used, reason) } : {}) }
+}
+
+/**
+ * Where a table index's record leaves the log to be read: the commits since its version (`since`), or null and
+ * why the record is not used (a stable code, js/index.d.ts TableIndexUnusedReason).
+ * @typedef {{ since: DeltaLog | null, reason: import('../index.js').TableIndexUnusedReason | null }} RecordStart
+ */
+
+/**
+ * The reads a table index's footer lets start before its record is read: the commits after the recorded version,
+ * and the start of the log object it names (which ties the record to this table's log). Null when the footer
+ * names no version and log object (an index built before records named their log, or no index).
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {{ deltaVersion?: number, logObject?: string } | null | undefined} at
+ * @param {number | undefined} wanted the version asked for
+ */
+function startTiedReads(io, root, at, wanted) {
+  if (at?.deltaVersion === undefined || at.logObject === undefined) return null
+  const identity = readLogIdentity(io, root, at.logObject)
+  const reading = readLogSince(io, root, at.deltaVersion, wanted)
+  identity.catch(() => {})
+  reading.catch(() => {})
+  return { deltaVersion: at.deltaVersion, identity, reading }
+}
+
+/**
+ * Whether the record can be used, and the commits since it: it must name its log object, at the version the footer
+ * names, and that object must be the one the log still holds; the commits after it must still be there.
+ * @param {import('./table-snapshot-record.js').SnapshotRecord} delta a Delta table's record
+ * @param {ReturnType<typeof startTiedReads>} tiedReads
+ * @returns {Promise<RecordStart>}
+ */
+async function recordStart(delta, tiedReads) {
+  if (!delta.logObject || !tiedReads) return { since: null, reason: 'untied-record' }
+  if (delta.deltaVersion !== tiedReads.deltaVersion || !sameLogIdentity(delta.logObject, await tiedReads.identity)) {
+    return { since: null, reason: 'log-differs' }
+  }
+  const since = await tiedReads.reading
+  return since ? { since, reason: null } : { since: null, reason: 'commits-unavailable' }
+}
+
+/**
+ * The log read and replayed: from the record on (the commits since it), else whole. A metaData action since that
+ * names another table means the record was not this table's: the log is then read whole.
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {number | undefined} wanted the version asked for
+ * @param {import('./table-snapshot-record.js').SnapshotRecord | null} delta a Delta table's record
+ * @param {RecordStart} start
+ */
+async function replayFrom(io, root, wanted, delta, { since, reason }) {
+  const log = since ?? await readLog(io, root, wanted)
+  const replayed = await replayLog(io, root, log, since ? delta : null)
+  if (since && delta?.tableId !== undefined && replayed.metaData.id !== delta.tableId) {
+    const whole = await readLog(io, root, wanted)
+    return { log: whole, replayed: await replayLog(io, root, whole), reason: /** @type {const} */ ('other-table') }
+  }
+  return { log, replayed, reason }
+}
+
+/**
+ * The version a log read stands at: its last commit's, else its checkpoint's.
+ * @param {DeltaLog} log
+ */
+const versionRead = (log) => (log.commits.length ? log.commits[log.commits.length - 1] : log.checkpointVersion)
+
+/**
+ * What the table says of its index (js/index.d.ts ParquetTable's table.index): whether the table was at the
+ * record's version and how many commits were read since, or, the record not used, why.
+ * @param {DeltaLog} log
+ * @param {boolean} used
+ * @param {import('../index.js').TableIndexUnusedReason | null} reason
+ */
+function indexState(log, used, reason) {
+  return used
+    ? { unchanged: log.commits.length === 0, commitsRead: log.commits.length }
+    : { unchanged: false, replayed: true, reason }
 }
 
 /**
