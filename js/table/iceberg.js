@@ -29,9 +29,14 @@ import { tableBoundRules } from '../indexes/writer-rules.js'
  *
  * A manifest of a snapshot, as its manifest list names it.
  * @typedef {{ index: number, path: string, location: string, content: number, specId: number, sequence: bigint,
- *   summaries: any[] | null }} IcebergManifest
+ *   summaries: PartitionFieldSummary[] | null }} IcebergManifest
  *   content: 0 data files, 1 deletes; sequence: the manifest's sequence number, which its ADDED entries inherit;
- *   summaries: its partition field summaries (Avro records: contains_null, lower_bound, …)
+ *   summaries: its partition field summaries, one per field of its partition spec
+ * @typedef {{ contains_null?: boolean, contains_nan?: boolean | null, lower_bound?: Uint8Array | null,
+ *   upper_bound?: Uint8Array | null }} PartitionFieldSummary
+ *   a manifest list's field_summary (spec "Manifest Lists"): bounds in the single-value serialization of the field's result type
+ * @typedef {{ manifest_path: string, partition_spec_id: number, content?: number, sequence_number?: bigint,
+ *   partitions?: PartitionFieldSummary[] | null }} IcebergManifestListEntry a manifest list's manifest_file record, as Avro decoded it
  *
  * A data or delete file of a manifest entry (content 0 data, 1 position deletes, 2 equality deletes).
  * @typedef {import('./load-table.js').TableFile & { writtenPath: string, recordCount: number, content: number, sequence: bigint,
@@ -212,7 +217,7 @@ export async function loadIceberg(io, root, options = {}) {
     const listed = snapshot['manifest-list']
       ? (await io.readAllDecoded([resolve(String(snapshot['manifest-list'])).location], readAvroFile))[0].records
       : (snapshot.manifests ?? []).map((/** @type {string} */ path) => ({ manifest_path: path, partition_spec_id: 0, content: 0 }))
-    return listed.map((/** @type {any} */ m, /** @type {number} */ index) => ({
+    return listed.map((/** @type {IcebergManifestListEntry} */ m, /** @type {number} */ index) => ({
       index,
       path: m.manifest_path,
       location: resolve(m.manifest_path).location,
