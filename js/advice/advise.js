@@ -26,27 +26,39 @@ export const DEFAULT_SAMPLE_ROW_GROUPS = 8
 /** Probe values taken from each sampled row group. */
 export const DEFAULT_VALUES_PER_ROW_GROUP = 200
 
-const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-/** One key per stored value: the two zeros are one value to a probe. */
+const hex = (/** @type {Uint8Array} */ bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+/**
+ * One key per stored value: the two zeros are one value to a probe.
+ * @param {unknown} v
+ */
 const keyOf = (v) => (v instanceof Uint8Array ? `x${hex(v)}` : typeof v === 'bigint' ? `b${v}` : `n${v === 0 ? 0 : v}`)
 
 /** A chunk's distinct values (a ValueSink): every distinct key, and up to `keep` of the values. */
 class SampleValues {
+  /** @param {number} keep */
   constructor(keep) {
     this.keep = keep
+    /** @type {Set<string>} */
     this.keys = new Set()
+    /** @type {unknown[]} */
     this.values = []
     this.dictionaryUse = new DictionaryUse()
   }
 
+  /** @param {ArrayLike<unknown>} values the dictionary page's */
   dictionary(values) {
     this.dictionaryUse.set(values)
   }
 
+  /** @param {ArrayLike<number>} indexes a data page's dictionary indexes */
   indexes(indexes) {
     this.dictionaryUse.mark(indexes)
   }
 
+  /**
+   * @param {unknown[] | ArrayBufferView | { values: Uint8Array, offsets: ArrayLike<number>, length: number }} input
+   *   a data page's values: an array, a typed array, or byte arrays as columnar bytes
+   */
   plain(input) {
     const values = /** @type {any[]} */ (Array.isArray(input) || ArrayBuffer.isView(input) ? input : columnarViews(input))
     for (let i = 0; i < values.length; i++) {
@@ -65,7 +77,11 @@ class SampleValues {
   }
 }
 
-/** Evenly spaced row groups, at most `count`. */
+/**
+ * Evenly spaced row groups, at most `count`.
+ * @param {number} total
+ * @param {number} count
+ */
 function sampleOf(total, count) {
   if (total <= count) return Array.from({ length: total }, (_, i) => i)
   return Array.from({ length: count }, (_, i) => Math.floor((i * total) / count))
@@ -91,7 +107,7 @@ export async function adviseIndexes(file, options = {}) {
   const { layout, metadataOffset } = file
   const columns = options.columns ? options.columns.map((c) => file.column(c)) : layout.columns
   const groups = sampleOf(layout.rowGroupRows.length, sampleRowGroups)
-  const read = (offset, length) => file.readRange(offset, length, { signal })
+  const read = (/** @type {number} */ offset, /** @type {number} */ length) => file.readRange(offset, length, { signal })
   const out = []
   for (const column of columns) {
     if (!FILTERABLE_TYPES.has(column.physicalType)) {
@@ -116,6 +132,7 @@ export async function adviseIndexes(file, options = {}) {
           break
         }
         const where = `${file.name}: row group ${g}, column ${column.name}`
+        /** @param {Awaited<ReturnType<typeof columnDecoder>>} decoding */
         pages = (decoding) => sealing.encryptedPages(/** @type {any} */ (view.crypto), decoding,
           { dictionaryOffset: view.dictionaryPageOffset, where })
       }
@@ -131,8 +148,9 @@ export async function adviseIndexes(file, options = {}) {
           decoding, sink, undefined, pages?.(decoding))
         sink.finish()
       } catch (error) {
-        if (error?.code) throw error
-        problem = `row group ${g}: ${error?.message ?? error}`
+        const failure = /** @type {{ code?: unknown, message?: string } | null | undefined} */ (error)
+        if (failure?.code) throw error
+        problem = `row group ${g}: ${failure?.message ?? error}`
         break
       }
       samples.push({ rowGroup: g, sink })
@@ -146,6 +164,12 @@ export async function adviseIndexes(file, options = {}) {
   return out
 }
 
+/**
+ * @param {ParquetFile} file
+ * @param {import('../footer/footer.js').LeafColumn} column
+ * @param {Array<{ rowGroup: number, sink: SampleValues }>} samples
+ * @param {number} fpp
+ */
 function adviceFor(file, column, samples, fpp) {
   const { layout } = file
   const order = sortOrderFor(column)
@@ -159,6 +183,7 @@ function adviceFor(file, column, samples, fpp) {
     const keys = order ? sortKeys(order, values) : undefined
     for (const to of samples) {
       if (to === from) continue
+      /** @type {{ usable: boolean, allNull?: boolean, min?: unknown, max?: unknown }} */
       const stats = order ? chunkStatistics(layout, to.rowGroup, column, order) : { usable: false }
       if (!stats.usable) statisticsUsable = false
       const excluded = stats.usable
@@ -175,7 +200,7 @@ function adviceFor(file, column, samples, fpp) {
   const core = getCore()
   const headerBytes = encodeHeader(32).length
   const sampledBytes = samples.reduce((n, s) => n + core.native.optimalNumBytes(s.sink.keys.size, fpp) + headerBytes, 0)
-  const share = (n) => (pairs ? n / pairs : 0)
+  const share = (/** @type {number} */ n) => (pairs ? n / pairs : 0)
   const bloom = absent * (1 - fpp)
   // Statistics rule out only absent pairs; a filter rules out the absent pairs they leave, at 1 − fpp.
   const both = byStatistics + (absent - byStatistics) * (1 - fpp)

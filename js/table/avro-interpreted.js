@@ -27,6 +27,7 @@ class Cursor {
     return this.bytes.length - this.pos
   }
 
+  /** @param {number} n */
   need(n) {
     if (n > this.remaining) throw new AvroUnreadable(`truncated at byte ${this.pos} (${n} bytes wanted, ${this.remaining} left)`)
   }
@@ -63,13 +64,14 @@ class Cursor {
     return Number(this.long())
   }
 
-  /** A block count, a length or an index that must lie in [0, max]. */
+  /** A block count, a length or an index that must lie in [0, max]. @param {string} what @param {number} max */
   count(what, max) {
     const n = this.long()
     if (n < 0n || n > BigInt(max)) throw new AvroUnreadable(`${what} ${n} at byte ${this.pos} (at most ${max} possible)`)
     return Number(n)
   }
 
+  /** @param {number} n */
   take(n) {
     this.need(n)
     const out = this.bytes.subarray(this.pos, this.pos + n)
@@ -82,7 +84,12 @@ const utf8 = new TextDecoder()
 const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'])
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
-/** A name as the spec allows it (a full name: each dotted part), or the schema is refused as avsc refuses it. */
+/**
+ * A name as the spec allows it (a full name: each dotted part), or the schema is refused as avsc refuses it.
+ * @param {unknown} name
+ * @param {string} what
+ * @returns {string}
+ */
 function checkedName(name, what) {
   if (typeof name !== 'string' || !name.split('.').every((part) => NAME.test(part))) {
     throw new AvroUnreadable(`bad schema: invalid ${what} ${JSON.stringify(name)}`)
@@ -90,9 +97,18 @@ function checkedName(name, what) {
   return name
 }
 
-/** @typedef {{ read: (c: Cursor) => any, mayBeEmpty: boolean }} Reader */
+/**
+ * @typedef {{ read: (c: Cursor) => any, mayBeEmpty: boolean }} Reader
+ *   read: a value of the schema's type (a record, a map, a long, …: what the schema says)
+ * @typedef {any} AvroSchema the writer's schema as JSON, of any shape: each use checks what it needs of it
+ */
 
-/** Items of an array or entries of a map: blocks of a count (negative: followed by the block's byte size). */
+/**
+ * Items of an array or entries of a map: blocks of a count (negative: followed by the block's byte size).
+ * @param {Cursor} c
+ * @param {boolean} itemMayBeEmpty
+ * @param {() => void} readItem
+ */
 function readBlocks(c, itemMayBeEmpty, readItem) {
   for (;;) {
     let n = c.long()
@@ -111,6 +127,10 @@ function readBlocks(c, itemMayBeEmpty, readItem) {
 /**
  * Readers for a schema (spec, "Schema Declaration"), named types registered by full name as they are
  * declared, so later references and recursive ones resolve.
+ * @param {AvroSchema} schema
+ * @param {string} namespace
+ * @param {Map<string, Reader>} named
+ * @returns {Reader}
  */
 function schemaReader(schema, namespace, named) {
   if (typeof schema === 'string') {
@@ -134,7 +154,7 @@ function schemaReader(schema, namespace, named) {
     const branches = schema.map((s) => schemaReader(s, namespace, named))
     return {
       mayBeEmpty: false,
-      read: (c) => branches[c.count('union branch', branches.length - 1)].read(c),
+      read: (/** @type {Cursor} */ c) => branches[c.count('union branch', branches.length - 1)].read(c),
     }
   }
   if (!schema || typeof schema !== 'object') throw new AvroUnreadable(`bad schema: ${JSON.stringify(schema)}`)
@@ -145,7 +165,8 @@ function schemaReader(schema, namespace, named) {
       const items = schemaReader(schema.items, namespace, named)
       return {
         mayBeEmpty: false,
-        read: (c) => {
+        read: (/** @type {Cursor} */ c) => {
+          /** @type {unknown[]} */
           const out = []
           readBlocks(c, items.mayBeEmpty, () => out.push(items.read(c)))
           return out
@@ -156,7 +177,8 @@ function schemaReader(schema, namespace, named) {
       const values = schemaReader(schema.values, namespace, named)
       return {
         mayBeEmpty: false,
-        read: (c) => {
+        read: (/** @type {Cursor} */ c) => {
+          /** @type {Record<string, unknown>} */
           const out = {}
           readBlocks(c, false, () => {
             const key = utf8.decode(c.take(c.count('string length', c.remaining)))
@@ -175,6 +197,10 @@ function schemaReader(schema, namespace, named) {
   }
 }
 
+/**
+ * @param {string} type a primitive type's name
+ * @returns {Reader}
+ */
 function primitiveReader(type) {
   switch (type) {
     case 'null': return { mayBeEmpty: true, read: () => null }
@@ -191,6 +217,9 @@ function primitiveReader(type) {
 /**
  * A record, enum or fixed: registered under its full name before its fields are read, for recursion. One
  * without a name (the spec requires one; avsc reads it all the same) is read, and never referenced.
+ * @param {AvroSchema} schema
+ * @param {string} namespace
+ * @param {Map<string, Reader>} named
  */
 function namedReader(schema, namespace, named) {
   /** @type {Reader} */
@@ -223,17 +252,18 @@ function namedReader(schema, namespace, named) {
   } else {
     if (!Array.isArray(schema.fields)) throw new AvroUnreadable(`bad schema: record ${fullName} without fields`)
     // Field types resolve in the record's namespace; recursive references see the reader registered above.
-    const fields = schema.fields.map((f) => {
+    const fields = schema.fields.map((/** @type {AvroSchema} */ f) => {
       if (typeof f?.name !== 'string' || !NAME.test(f.name)) {
         throw new AvroUnreadable(`bad schema: invalid field name ${JSON.stringify(f?.name)} in ${fullName}`)
       }
       return { name: f.name, reader: schemaReader(f.type, ownNamespace, named) }
     })
-    if (new Set(fields.map((f) => f.name)).size !== fields.length) {
+    if (new Set(fields.map((/** @type {{ name: string }} */ f) => f.name)).size !== fields.length) {
       throw new AvroUnreadable(`bad schema: record ${fullName} repeats a field name`)
     }
-    reader.mayBeEmpty = fields.every((f) => f.reader.mayBeEmpty)
+    reader.mayBeEmpty = fields.every((/** @type {{ reader: Reader }} */ f) => f.reader.mayBeEmpty)
     reader.read = (c) => {
+      /** @type {Record<string, unknown>} */
       const out = {}
       for (const f of fields) out[f.name] = f.reader.read(c)
       return out
@@ -250,7 +280,7 @@ const HEADER = schemaReader({ type: 'record', name: 'Header', fields: [
 ] }, '', new Map())
 const SYNC = schemaReader({ type: 'fixed', name: 'Sync', size: 16 }, '', new Map())
 
-const sameBytes = (a, b) => a.length === b.length && a.every((x, i) => x === b[i])
+const sameBytes = (/** @type {Uint8Array} */ a, /** @type {Uint8Array} */ b) => a.length === b.length && a.every((x, i) => x === b[i])
 
 /**
  * Every record of an Avro container file and its metadata, as js/table/avro.js's readAvroFile gives them.
@@ -259,8 +289,9 @@ const sameBytes = (a, b) => a.length === b.length && a.every((x, i) => x === b[i
  * @returns {Promise<{ records: any[], meta: Record<string, string> }>}
  */
 export async function readAvroFileInterpreted(bytes, name) {
-  const refuse = (why, cause) =>
+  const refuse = (/** @type {string} */ why, /** @type {unknown} */ cause = undefined) =>
     tableError(ErrorCode.MALFORMED_TABLE, `${name}: not a readable Avro file (${why})`, { cause, source: name })
+  /** @template T @param {() => T} fn @returns {T} */
   const attempt = (fn) => {
     try {
       return fn()
@@ -281,9 +312,10 @@ export async function readAvroFileInterpreted(bytes, name) {
   try {
     schema = JSON.parse(meta['avro.schema'])
   } catch (err) {
-    throw refuse(`bad schema: ${err.message}`, err)
+    throw refuse(`bad schema: ${/** @type {Error} */ (err).message}`, err)
   }
   const type = attempt(() => schemaReader(schema, '', new Map()))
+  /** @type {any[]} */
   const records = []
   while (file.remaining > 0) {
     const at = file.pos
@@ -297,7 +329,7 @@ export async function readAvroFileInterpreted(bytes, name) {
     try {
       objects = new Cursor(await codec(data))
     } catch (err) {
-      throw refuse(`${meta['avro.codec']} block at byte ${file.pos}: ${err.message}`, err)
+      throw refuse(`${meta['avro.codec']} block at byte ${file.pos}: ${/** @type {Error} */ (err).message}`, err)
     }
     if (count > (type.mayBeEmpty ? 1_000_000 : objects.remaining)) {
       throw refuse(`block of ${count} objects in ${objects.remaining} bytes at byte ${at}`)

@@ -6,6 +6,7 @@
 // schema and yields the same records. The container's framing (header, blocks, sync markers) is read with
 // avsc types of the spec's own header and block schemas; block codecs are js/table/avro-codecs.js's.
 // Longs are swapped for a type that yields bigints, because snapshot ids and sequence numbers exceed 2^53.
+/// <reference path="./avsc-types.d.ts" />
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { AVRO_CODECS } from './avro-codecs.js'
 import { tableError } from './table-location.js'
@@ -58,18 +59,22 @@ async function loadKit() {
   return kitLoaded
 }
 
+/**
+ * @param {AvroKit['avsc']} avsc
+ * @param {AvroKit['Buffer']} Buffer
+ */
 function bigLongType(avsc, Buffer) {
   return avsc.types.LongType.__with({
-    fromBuffer: (buf) => buf.readBigInt64LE(),
-    toBuffer: (n) => {
+    fromBuffer: (/** @type {import('node:buffer').Buffer} */ buf) => buf.readBigInt64LE(),
+    toBuffer: (/** @type {bigint | number} */ n) => {
       const buf = Buffer.alloc(8)
       buf.writeBigInt64LE(BigInt(n))
       return buf
     },
     fromJSON: BigInt,
     toJSON: Number,
-    isValid: (n) => typeof n === 'bigint',
-    compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+    isValid: (/** @type {unknown} */ n) => typeof n === 'bigint',
+    compare: (/** @type {bigint} */ a, /** @type {bigint} */ b) => (a < b ? -1 : a > b ? 1 : 0),
   })
 }
 
@@ -86,7 +91,7 @@ export async function readAvroFile(bytes, name) {
     return readAvroFileInterpreted(bytes, name)
   }
   const kit = await loadKit()
-  const refuse = (why, cause) => tableError(ErrorCode.MALFORMED_TABLE,
+  const refuse = (/** @type {string} */ why, /** @type {unknown} */ cause = undefined) => tableError(ErrorCode.MALFORMED_TABLE,
     `${name}: not a readable Avro file (${why})`, { cause, source: name })
   const buf = kit.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (MAGIC.some((b, i) => buf[i] !== b)) throw refuse('invalid magic bytes')
@@ -94,7 +99,7 @@ export async function readAvroFile(bytes, name) {
   try {
     decoded = kit.header.decode(buf, 0)
   } catch (err) {
-    throw refuse(err.message, err)
+    throw refuse(/** @type {Error} */ (err).message, err)
   }
   if (decoded.offset < 0) throw refuse('truncated header')
   /** @type {Record<string, string>} */
@@ -107,10 +112,10 @@ export async function readAvroFile(bytes, name) {
   try {
     // Longs written as objects ({ "type": "long", "logicalType": … }: Iceberg's timestamp partition values)
     // bypass the registry, and avsc's own long type refuses values past 2^53 (nanosecond timestamps).
-    const typeHook = (schema) => (schema?.type === 'long' ? kit.longType : undefined)
+    const typeHook = (/** @type {{ type?: unknown } | undefined} */ schema) => (schema?.type === 'long' ? kit.longType : undefined)
     type = kit.avsc.Type.forSchema(JSON.parse(meta['avro.schema']), { registry: { long: kit.longType }, typeHook, wrapUnions: false })
   } catch (err) {
-    throw refuse(`bad schema: ${err.message}`, err)
+    throw refuse(`bad schema: ${/** @type {Error} */ (err).message}`, err)
   }
   const records = []
   let offset = decoded.offset
@@ -118,7 +123,7 @@ export async function readAvroFile(bytes, name) {
     try {
       decoded = kit.block.decode(buf, offset)
     } catch (err) {
-      throw refuse(err.message, err)
+      throw refuse(/** @type {Error} */ (err).message, err)
     }
     if (decoded.offset < 0) throw refuse(`truncated block at byte ${offset}`)
     const { count, data, sync: blockSync } = decoded.value
@@ -128,7 +133,7 @@ export async function readAvroFile(bytes, name) {
     try {
       objects = kit.Buffer.from(await codec(data))
     } catch (err) {
-      throw refuse(`${meta['avro.codec']} block at byte ${offset}: ${err.message}`, err)
+      throw refuse(`${meta['avro.codec']} block at byte ${offset}: ${/** @type {Error} */ (err).message}`, err)
     }
     let at = 0
     for (let i = 0n; i < count; i++) {
@@ -136,7 +141,7 @@ export async function readAvroFile(bytes, name) {
       try {
         record = type.decode(objects, at)
       } catch (err) {
-        throw refuse(err.message, err)
+        throw refuse(/** @type {Error} */ (err).message, err)
       }
       if (record.offset < 0) throw refuse(`truncated record in the block before byte ${offset}`)
       records.push(record.value)

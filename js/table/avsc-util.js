@@ -2,13 +2,21 @@
 // bundle only: scripts/build-bundle.js aliases `util` to this module, since browsers have no `util` and
 // the npm polyfill pulls in a dozen packages for what avsc needs of it. Node, Bun and Deno use their own.
 
-/** Node's util.inherits: the constructor's prototype chained to the parent's, and `super_` set. */
+/**
+ * Node's util.inherits: the constructor's prototype chained to the parent's, and `super_` set.
+ * @param {Function} ctor
+ * @param {Function} superCtor
+ */
 export function inherits(ctor, superCtor) {
   Object.defineProperty(ctor, 'super_', { value: superCtor, writable: true, configurable: true })
   Object.setPrototypeOf(ctor.prototype, superCtor.prototype)
 }
 
-/** Node's util.format for the directives avsc's messages use (%s %d %i %j %%); extra arguments appended. */
+/**
+ * Node's util.format for the directives avsc's messages use (%s %d %i %j %%); extra arguments appended.
+ * @param {unknown} template
+ * @param {...unknown} args
+ */
 export function format(template, ...args) {
   let next = 0
   const text = String(template).replace(/%([sdij%])/g, (directive, kind) => {
@@ -33,7 +41,11 @@ export function debuglog() {
   return () => {}
 }
 
-/** Deprecated functions run as they are, without a warning. */
+/**
+ * Deprecated functions run as they are, without a warning.
+ * @template {Function} F
+ * @param {F} fn
+ */
 export function deprecate(fn) {
   return fn
 }

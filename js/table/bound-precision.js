@@ -16,11 +16,16 @@ import { compareKeys, twosComplementToBigInt, utf8Length, utf8Prefix, valueKeys 
 
 const DAY_MICROS = 86_400_000_000n
 const MS_IN_MICROS = 1000n
-const isTimestamp = (type) => type.kind === 'timestamp' || type.kind === 'timestamptz'
-const isNanos = (type) => type.kind === 'timestamp_ns' || type.kind === 'timestamptz_ns'
-const view = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+const isTimestamp = (/** @type {TableType} */ type) => type.kind === 'timestamp' || type.kind === 'timestamptz'
+const isNanos = (/** @type {TableType} */ type) => type.kind === 'timestamp_ns' || type.kind === 'timestamptz_ns'
+const view = (/** @type {Uint8Array} */ bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 
-/** The keys of one value read as a type (several where a value has several stored readings), or []. */
+/**
+ * The keys of one value read as a type (several where a value has several stored readings), or [].
+ * @param {TableType} type
+ * @param {unknown} value
+ * @returns {Key[]}
+ */
 function keysAs(type, value) {
   try {
     const slot = valueKeys(type, [value])[0]
@@ -34,6 +39,8 @@ function keysAs(type, value) {
  * A Delta statistic as the input valueKeys takes: JSON number text (a JsonNumber's literal digits, so a
  * long or a decimal never passes through a double), a string, or a `stats_parsed` value as hyparquet
  * reads it — except a decimal, which hyparquet reads as a double.
+ * @param {TableType} type
+ * @param {unknown} raw
  */
 function deltaInput(type, raw) {
   if (raw === null || raw === undefined) return undefined

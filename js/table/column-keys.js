@@ -15,7 +15,10 @@ import { encodeProbeValues } from '../values/probe-values.js'
 
 const utf8 = new TextEncoder()
 
-/** The Parquet column a value of this table type is converted through (null: not comparable). */
+/**
+ * The Parquet column a value of this table type is converted through (null: not comparable).
+ * @param {TableType} type
+ */
 export function parquetColumnOf(type) {
   switch (type.kind) {
     case 'int': return { physicalType: 'INT32' }
@@ -38,7 +41,10 @@ export function parquetColumnOf(type) {
   }
 }
 
-/** Big-endian two's complement bytes (Iceberg decimals, Parquet BYTE_ARRAY decimals) to a bigint. */
+/**
+ * Big-endian two's complement bytes (Iceberg decimals, Parquet BYTE_ARRAY decimals) to a bigint.
+ * @param {Uint8Array} bytes
+ */
 export function twosComplementToBigInt(bytes) {
   if (bytes.length === 0) return 0n
   let n = 0n
@@ -46,8 +52,12 @@ export function twosComplementToBigInt(bytes) {
   return bytes[0] & 0x80 ? n - (1n << BigInt(bytes.length * 8)) : n
 }
 
-/** The minimal big-endian two's complement bytes of a bigint (Java's BigInteger.toByteArray). */
+/**
+ * The minimal big-endian two's complement bytes of a bigint (Java's BigInteger.toByteArray).
+ * @param {bigint} n
+ */
 export function bigIntToTwosComplement(n) {
+  /** @type {number[]} */
   const out = []
   let v = n
   for (;;) {
@@ -59,6 +69,11 @@ export function bigIntToTwosComplement(n) {
   return Uint8Array.from(out)
 }
 
+/**
+ * @param {TableType} type
+ * @param {unknown} candidate a probe value as encodeProbeValues converted it
+ * @returns {Key | undefined}
+ */
 function candidateKey(type, candidate) {
   if (typeof candidate === 'boolean') return candidate ? 1n : 0n
   if (typeof candidate === 'bigint') return candidate
@@ -95,7 +110,11 @@ export function valueKeys(type, values) {
   return out.map((slot) => (slot && 'keys' in slot && slot.keys.length === 0 ? null : slot))
 }
 
-/** Order of two keys of one type: numbers and bigints numerically, bytes lexicographically (unsigned). */
+/**
+ * Order of two keys of one type: numbers and bigints numerically, bytes lexicographically (unsigned).
+ * @param {Key} a
+ * @param {Key} b
+ */
 export function compareKeys(a, b) {
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
     const n = Math.min(a.length, b.length)
@@ -105,18 +124,24 @@ export function compareKeys(a, b) {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/** @param {Key} a @param {Key} b */
 export function sameKey(a, b) {
   if (typeof a !== typeof b && !(a instanceof Uint8Array && b instanceof Uint8Array)) return false
   return compareKeys(a, b) === 0
 }
 
+/** @param {Key} key @param {Key} prefix */
 export function startsWith(key, prefix) {
   if (!(key instanceof Uint8Array) || !(prefix instanceof Uint8Array) || prefix.length > key.length) return false
   for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false
   return true
 }
 
-/** The first `n` code points of UTF-8 bytes (bytes as they are when they are not valid UTF-8). */
+/**
+ * The first `n` code points of UTF-8 bytes (bytes as they are when they are not valid UTF-8).
+ * @param {Uint8Array} bytes
+ * @param {number} n
+ */
 export function utf8Prefix(bytes, n) {
   let i = 0
   let points = 0
@@ -128,6 +153,7 @@ export function utf8Prefix(bytes, n) {
   return bytes.subarray(0, Math.min(i, bytes.length))
 }
 
+/** @param {Uint8Array} bytes */
 export function utf8Length(bytes) {
   let points = 0
   for (const b of bytes) if ((b & 0xc0) !== 0x80) points++
@@ -149,6 +175,7 @@ export function factsExclude(facts, key) {
   if (facts.valueCount !== undefined && facts.nullCount !== undefined && facts.valueCount > 0n &&
     facts.nullCount === facts.valueCount) return 'all-null'
   if (facts.valueCount === 0n) return 'all-null'
+  /** @param {Key | undefined} bound @returns {bound is Key} */
   const usable = (bound) => bound !== undefined && !(typeof bound === 'number' && Number.isNaN(bound))
   if (usable(facts.lower) && compareKeys(key, facts.lower) < 0) return 'out-of-bounds'
   if (usable(facts.upper) && compareKeys(key, facts.upper) > 0 &&

@@ -16,12 +16,24 @@ import { sameKey, valueKeys } from './column-keys.js'
 const EXACT_KINDS = new Set(['int', 'long', 'string', 'binary', 'fixed', 'uuid', 'boolean', 'date'])
 
 /**
+ * @typedef {import('./load-table.js').LoadedTable} LoadedTable
+ * @typedef {import('./load-table.js').TableFile} TableFile
+ * @typedef {import('../index.js').ProbeValueResult} ProbeValueResult
+ * @typedef {Array<Map<number, unknown>>} RowsById a Parquet file's rows, each its values by field id
+ * @typedef {{ ids: number[], rows: RowsById | null }} EqualityDeletes
+ *   one equality delete file: its equality field ids and rows (null: it could not be read as needed)
+ */
+
+/**
  * Whether two values of one column are equal for an equality delete: true, false, or null when it
  * cannot be said with certainty. Nulls equal nulls (spec: "Equality Delete Files"); undefined is a
  * column that was not there to read.
+ * @param {import('./column-keys.js').TableType | undefined} type
+ * @param {unknown} a
+ * @param {unknown} b
  */
 function equalForDelete(type, a, b) {
-  if (a === undefined || b === undefined || !EXACT_KINDS.has(type?.kind)) return null
+  if (a === undefined || b === undefined || !type || !EXACT_KINDS.has(type.kind)) return null
   if (a === null || b === null) return a === null && b === null
   let ka, kb
   try {
@@ -39,12 +51,20 @@ function equalForDelete(type, a, b) {
  * What the file's deletes remove: the deleted row positions, the equality delete files' rows (by field
  * id), and — when an equality column is not the probed one — the data file's own rows by field id.
  * Null `equality` rows mean an equality delete file could not be read as needed.
+ * @param {LoadedTable} table
+ * @param {TableFile} file
+ * @param {number | undefined} probedId
+ * @returns {Promise<{ positions: Set<number>, equality: EqualityDeletes[], dataRows: { ids: Set<number>, rows: RowsById } | null }>}
  */
 async function readDeletes(table, file, probedId) {
+  /** @type {Set<number>} */
   const positions = new Set()
+  /** @type {EqualityDeletes[]} */
   const equality = []
   const resolve = pathResolver(table.root, { encoded: true, allowOutside: table.allowOutside })
+  /** @type {Array<{ location: string, use: (bytes: Uint8Array) => void | Promise<void> }>} */
   const reads = []
+  /** @type {Set<number>} */
   const needed = new Set()
   for (const d of file.deletes) {
     if (d.kind === 'equality') {
@@ -74,6 +94,7 @@ async function readDeletes(table, file, probedId) {
   }
   // The data file is read (in the same round as the delete files) only when an equality column is not
   // the probed one: the probed column's value at a found row is the value found.
+  /** @type {{ ids: Set<number>, rows: RowsById } | null} */
   let dataRows = null
   const others = [...needed].filter((id) => id !== probedId)
   if (others.length) {
@@ -87,6 +108,9 @@ async function readDeletes(table, file, probedId) {
 /**
  * Whether one found row is removed by the equality deletes: true, false, or null (cannot be said).
  * `valueOf(id)` is the row's value of a field (undefined: not known).
+ * @param {LoadedTable} table
+ * @param {EqualityDeletes[]} equality
+ * @param {(id: number) => unknown} valueOf
  */
 function equalityDeleted(table, equality, valueOf) {
   let uncertain = false
@@ -95,7 +119,7 @@ function equalityDeleted(table, equality, valueOf) {
     for (const deleteRow of rows) {
       let all = true
       for (const id of ids) {
-        const eq = equalForDelete(table.fieldsById.get(id)?.type, valueOf(id), deleteRow.get(id))
+        const eq = equalForDelete(table.fieldsById?.get(id)?.type, valueOf(id), deleteRow.get(id))
         if (eq === false) { all = false; break }
         if (eq === null) { all = false; uncertain = true; break }
       }
@@ -105,16 +129,22 @@ function equalityDeleted(table, equality, valueOf) {
   return uncertain ? null : false
 }
 
+/**
+ * @param {ProbeValueResult} v
+ * @param {string} why
+ * @returns {ProbeValueResult}
+ */
 const notApplied = (v, why) => ({
   ...v, verdict: 'maybe', reason: 'deletes-not-applied', detail: `${v.detail}; but the file has deletes that were not applied (${why})`,
 })
 
 /**
  * The file's values with its deletes applied to each `present` one.
- * @param {any} table the loaded table (js/table/load-table.js)
- * @param {any} file the table file
- * @param {Array<any>} values the file's per-value results
+ * @param {LoadedTable} table
+ * @param {TableFile} file
+ * @param {ProbeValueResult[]} values the file's per-value results
  * @param {{ id?: number }} [field] the probed table field (its value at a found row is the value itself)
+ * @returns {Promise<ProbeValueResult[]>}
  */
 export async function applyDeletes(table, file, values, field) {
   const probedId = table.format === 'iceberg' ? field?.id : undefined
@@ -122,7 +152,8 @@ export async function applyDeletes(table, file, values, field) {
   try {
     deletes = await readDeletes(table, file, probedId)
   } catch (error) {
-    return values.map((v) => (v.verdict === 'present' ? notApplied(v, `${error.code ?? 'error'}: ${error.message}`) : v))
+    const { code, message } = /** @type {{ code?: string, message?: string }} */ (error)
+    return values.map((v) => (v.verdict === 'present' ? notApplied(v, `${code ?? 'error'}: ${message}`) : v))
   }
   const { positions, equality, dataRows } = deletes
   return values.map((v) => {
@@ -132,6 +163,7 @@ export async function applyDeletes(table, file, values, field) {
     if (equality.length) {
       const kept = []
       for (const r of rows) {
+        /** @param {number} id */
         const valueOf = (id) => (id === probedId ? v.value : dataRows?.ids.has(id) ? dataRows.rows[r]?.get(id) : undefined)
         const gone = equalityDeleted(table, equality, valueOf)
         if (gone === null) return notApplied(v, `equality deletes could not be compared with row ${r} exactly`)

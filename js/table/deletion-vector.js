@@ -10,9 +10,12 @@ const MAGIC = 1681511377
 const SERIAL_COOKIE_NO_RUN = 12346
 const SERIAL_COOKIE = 12347
 
-const malformed = (message) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `deletion vector: ${message}`)
+const malformed = (/** @type {string} */ message) => new ParquetBloomError(ErrorCode.MALFORMED_TABLE, `deletion vector: ${message}`)
 
-/** Z85 text (ZeroMQ RFC 32) to bytes: every 5 characters are 4 bytes, big-endian. */
+/**
+ * Z85 text (ZeroMQ RFC 32) to bytes: every 5 characters are 4 bytes, big-endian.
+ * @param {string} text
+ */
 export function z85Decode(text) {
   if (text.length % 5 !== 0) throw malformed(`Z85 text of ${text.length} characters (not a multiple of 5)`)
   const out = new Uint8Array((text.length / 5) * 4)
@@ -30,8 +33,15 @@ export function z85Decode(text) {
 }
 
 /**
+ * A deletion vector as a Delta add action describes it (PROTOCOL.md "Deletion Vector Descriptor"): storageType 'i'
+ * (inline Z85), 'u' (a file named by a Z85 UUID) or 'p' (a path); offset in that file; sizeInBytes of the bitmap.
+ * @typedef {{ storageType: string, pathOrInlineDv: string, offset?: number | null, sizeInBytes: number,
+ *   cardinality?: number }} DeletionVectorDescriptor
+ */
+
+/**
  * Where a DV's bytes are: { inline: bytes } or { path (relative to the table root, or absolute), offset }.
- * @param {{ storageType: string, pathOrInlineDv: string, offset?: number | null, sizeInBytes: number }} dv
+ * @param {DeletionVectorDescriptor} dv
  */
 export function deletionVectorSource(dv) {
   if (dv.storageType === 'i') return { inline: z85Decode(dv.pathOrInlineDv) }
@@ -46,7 +56,12 @@ export function deletionVectorSource(dv) {
   throw malformed(`unknown storageType ${JSON.stringify(dv.storageType)}`)
 }
 
-/** The bitmap bytes of a DV inside its file: at `offset`, a big-endian size, the bytes, a CRC. */
+/**
+ * The bitmap bytes of a DV inside its file: at `offset`, a big-endian size, the bytes, a CRC.
+ * @param {Uint8Array} fileBytes
+ * @param {number} offset
+ * @param {number} sizeInBytes
+ */
 export function bitmapInFile(fileBytes, offset, sizeInBytes) {
   if (offset + 4 > fileBytes.length) throw malformed(`offset ${offset} is past the file's ${fileBytes.length} bytes`)
   const view = new DataView(fileBytes.buffer, fileBytes.byteOffset, fileBytes.byteLength)
@@ -64,11 +79,13 @@ export function bitmapInFile(fileBytes, offset, sizeInBytes) {
  */
 export function decodeRoaringBitmapArray(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  /** @param {number} at @param {number} n */
   const need = (at, n) => { if (at + n > bytes.length) throw malformed('the bitmap is truncated') }
   need(0, 12)
   if (view.getInt32(0, true) !== MAGIC) throw malformed(`magic ${view.getInt32(0, true)} is not ${MAGIC}`)
   const count = Number(view.getBigInt64(4, true))
   let at = 12
+  /** @type {number[]} */
   const rows = []
   for (let b = 0; b < count; b++) {
     need(at, 4)
@@ -79,7 +96,13 @@ export function decodeRoaringBitmapArray(bytes) {
   return rows
 }
 
-/** One portable 32-bit Roaring bitmap at `at`; calls `emit` per value; returns the end offset. */
+/**
+ * One portable 32-bit Roaring bitmap at `at`; calls `emit` per value; returns the end offset.
+ * @param {DataView} view
+ * @param {number} at
+ * @param {(at: number, n: number) => void} need throws when fewer than n bytes are left at `at`
+ * @param {(low: number) => void} emit
+ */
 function decodeRoaring32(view, at, need, emit) {
   need(at, 4)
   const cookie = view.getUint32(at, true)

@@ -15,28 +15,75 @@ import { tableBoundRules } from '../indexes/writer-rules.js'
 import { readParquetRows } from './parquet-rows.js'
 import { LOG_IDENTITY_BYTES, logIdentity, sameLogIdentity } from './log-identity.js'
 
+/**
+ * The log's actions (PROTOCOL.md "Actions"), the fields read here; a checkpoint's Parquet rows read as the same objects.
+ * @typedef {{ path: string, size: number | bigint, partitionValues?: Record<string, string | null> | null, stats?: string | null,
+ *   stats_parsed?: unknown, deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} DeltaAdd
+ *   an add action: a live file; stats: its statistics as JSON text; stats_parsed: a checkpoint's typed struct of them
+ * @typedef {{ path: string, deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} DeltaRemove
+ * @typedef {{ id?: string, schemaString: string, partitionColumns?: string[] | null,
+ *   configuration?: Record<string, string> | null }} DeltaMetaData
+ * @typedef {Record<string, unknown>} DeltaProtocol the reader and writer versions and features, kept as logged
+ * @typedef {{ add?: DeltaAdd | null, remove?: DeltaRemove | null, metaData?: DeltaMetaData | null, protocol?: DeltaProtocol | null,
+ *   sidecar?: { path: string } | null }} DeltaAction
+ *
+ * The log objects read for a version: a checkpoint's parts (none when it starts from a table index's record or
+ * version 0), then the commits after it, in order.
+ * @typedef {{ checkpointVersion: number, checkpointNames: string[], checkpointBytes: Uint8Array[], commits: number[],
+ *   commitTexts: Uint8Array[] }} DeltaLog
+ *
+ * A field of the schema (metaData.schemaString), the fields read here.
+ * @typedef {{ name: string, type: string | { type?: string, fields?: DeltaSchemaField[] },
+ *   metadata?: Record<string, any> | null }} DeltaSchemaField
+ *   metadata: the field's own keys (column mapping's physical name and id, type changes), values of any JSON shape
+ * @typedef {import('./load-table.js').TableField & { physicalName: string, physicalPath: string[], topLevel: boolean,
+ *   mappingId: unknown, widenedFrom: TableType[] }} DeltaField
+ * @typedef {import('./load-table.js').TableFile & { logged: DeltaAdd }} DeltaFile
+ *   a live file; logged: its add action as logged, for a table index's record (js/index-builder/table-index-build.js)
+ * @typedef {import('./column-keys.js').TableType} TableType
+ * @typedef {import('./table-io.js').TableIO} TableIO
+ * @typedef {import('./table-location.js').TableRoot} TableRoot
+ */
+
+/** @param {string} message @param {string} [source] */
 const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
+/** @param {number} v */
 const pad = (v) => String(v).padStart(20, '0')
 const COMMIT_BATCH = 8
 // Delta truncates string statistics to 32 characters by default; the table property
 // delta.dataSkippingStringPrefixLength can make that shorter (js/table/bound-precision.js reads them).
 const STRING_PREFIX = 32
 
-/** @returns {import('./column-keys.js').TableType} */
+/**
+ * @param {DeltaSchemaField['type'] | null | undefined} type
+ * @returns {TableType}
+ */
 export function deltaType(type) {
   if (typeof type !== 'string') return { kind: 'other', name: type?.type ?? 'nested' }
   const decimal = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(type)
   if (decimal) return { kind: 'decimal', precision: Number(decimal[1]), scale: Number(decimal[2]) }
+  /** @type {Record<string, TableType['kind']>} */
   const kinds = { byte: 'int', short: 'int', integer: 'int', long: 'long', float: 'float', double: 'double', boolean: 'boolean',
     string: 'string', binary: 'binary', date: 'date', timestamp: 'timestamptz', timestamp_ntz: 'timestamp' }
-  return kinds[type] ? { kind: /** @type {any} */ (kinds[type]) } : { kind: 'other', name: type }
+  return kinds[type] ? { kind: kinds[type] } : { kind: 'other', name: type }
 }
 
-/** Fields of the Delta schema with logical and physical dotted names (column mapping), numbered. */
+/**
+ * Fields of the Delta schema with logical and physical dotted names (column mapping), numbered.
+ * @param {{ fields?: DeltaSchemaField[] } | null | undefined} schema
+ */
 function deltaFields(schema) {
+  /** @type {DeltaField[]} */
   const out = []
+  /**
+   * @param {DeltaSchemaField[] | undefined} fields
+   * @param {string} prefix
+   * @param {string} physicalPrefix
+   * @param {boolean} topLevel
+   */
   const walk = (fields, prefix, physicalPrefix, topLevel) => {
     for (const f of fields ?? []) {
+      /** @type {string} */
       const physical = f.metadata?.['delta.columnMapping.physicalName'] ?? f.name
       const name = prefix ? `${prefix}.${f.name}` : f.name
       const physicalName = physicalPrefix ? `${physicalPrefix}.${physical}` : physical
@@ -52,15 +99,23 @@ function deltaFields(schema) {
 /**
  * The types a field had before a widening (PROTOCOL.md "Type Widening": `delta.typeChanges` in the
  * field's metadata); entries with a `fieldPath` name a map key or value or an array element, not the field.
+ * @param {unknown} changes
  */
 function widenedFrom(changes) {
   if (!Array.isArray(changes)) return []
   return changes.filter((c) => c && typeof c.fromType === 'string' && c.fieldPath === undefined).map((c) => deltaType(c.fromType))
 }
 
+/** @param {import('./deletion-vector.js').DeletionVectorDescriptor | null | undefined} dv */
 const dvId = (dv) => (dv ? `${dv.storageType}|${dv.pathOrInlineDv}|${dv.offset ?? ''}` : '')
+/** @param {DeltaAdd | DeltaRemove} action */
 const fileKey = (action) => `${action.path}\u0000${dvId(action.deletionVector)}`
 
+/**
+ * @param {string} text
+ * @param {string} name
+ * @returns {DeltaAction[]}
+ */
 function parseLines(text, name) {
   const actions = []
   for (const line of text.split('\n')) {
@@ -74,6 +129,11 @@ function parseLines(text, name) {
   return actions
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @param {string} name
+ * @returns {Promise<DeltaAction[]>}
+ */
 async function parquetActions(bytes, name) {
   try {
     return await readParquetRows(bytes, ['add', 'remove', 'metaData', 'protocol', 'sidecar', 'checkpointMetadata'])
@@ -82,9 +142,15 @@ async function parquetActions(bytes, name) {
   }
 }
 
-/** Which checkpoint to start from and which commits follow it, from a local listing. */
+/**
+ * Which checkpoint to start from and which commits follow it, from a local listing.
+ * @param {string[]} names
+ * @param {number | undefined} wanted
+ */
 function planFromListing(names, wanted) {
+  /** @type {Map<number, string>} */
   const commits = new Map()
+  /** @type {Map<number, { names: string[], of: number }>} */
   const checkpoints = new Map()
   for (const n of names) {
     let m = /^(\d{20})\.json$/.exec(n)
@@ -113,60 +179,114 @@ function planFromListing(names, wanted) {
 
 /**
  * Loads a Delta table's live files: the log's objects read (readLog), replayed (replayLog), and each live
- * file described by its partition values and statistics (describeFiles).
- * @param {import('./table-io.js').TableIO} io
- * @param {import('./table-location.js').TableRoot} root
- * @param {{ version?: number, rebase?: any, allowOutside?: boolean | string[],
+ * file described by its partition values and statistics (describeFiles). With a table index's snapshot record
+ * (js/table/table-index.js): the recorded version's live files, then only the commits after it.
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {{ version?: number, rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[],
  *   tableIndex?: Promise<import('./table-snapshot-record.js').SnapshotRecord | null>,
  *   tableIndexAt?: Promise<{ deltaVersion?: number, logObject?: string } | null> }} options
  *   tableIndex: a table index's record; tableIndexAt: the version and log object its footer names, known before the record is read
  */
 export async function loadDelta(io, root, options = {}) {
-  // A table index's snapshot record (js/table/table-index.js): the recorded version's live files, then only the commits after it.
-  // The recorded version and its log object are in the index's footer: the commits after it, and the start of that object
-  // (which ties the record to this table's log), are read beside the record itself.
-  const at = await options.tableIndexAt
-  const tied = at?.deltaVersion !== undefined && at.logObject !== undefined
-  const identity = tied ? readLogIdentity(io, root, /** @type {string} */ (at.logObject)) : null
-  const reading = tied ? readLogSince(io, root, /** @type {number} */ (at.deltaVersion), options.version) : null
-  identity?.catch(() => {})
-  reading?.catch(() => {})
+  const tiedReads = startTiedReads(io, root, await options.tableIndexAt, options.version)
   const record = await options.tableIndex
   const delta = record?.table === 'delta' ? record : null
-  /** Why the record was not used: a stable code (js/index.d.ts TableIndexState). */
-  let reason = !delta ? null
-    : !delta.logObject || !tied ? 'untied-record'
-      : delta.deltaVersion !== at.deltaVersion || !sameLogIdentity(delta.logObject, await identity) ? 'log-differs'
-        : null
-  const since = delta && !reason ? await reading : null
-  if (delta && !reason && !since) reason = 'commits-unavailable'
-  let log = since ?? await readLog(io, root, options.version)
-  let replayed = await replayLog(io, root, log, since ? delta : null)
-  // A metaData action since that names another table: the record was not this table's; read the log whole.
-  if (since && delta?.tableId !== undefined && replayed.metaData.id !== delta.tableId) {
-    reason = 'other-table'
-    log = await readLog(io, root, options.version)
-    replayed = await replayLog(io, root, log)
-  }
+  const start = delta ? await recordStart(delta, tiedReads) : { since: null, reason: null }
+  const { log, replayed, reason } = await replayFrom(io, root, options.version, delta, start)
   const { live, metaData, protocol } = replayed
   const writer = 'delta'
   const { fields, files } = describeFiles(root, metaData, live, writer, options)
-  const version = log.commits.length ? log.commits[log.commits.length - 1] : log.checkpointVersion
-  const used = Boolean(since) && !reason
-  return { format: 'delta', version, metaData, protocol, writer, fields, files,
+  const used = Boolean(start.since) && !reason
+  return { format: /** @type {const} */ ('delta'), version: versionRead(log), metaData, protocol, writer, fields, files,
     columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none',
     logObject: used && !log.commits.length ? delta?.logObject : versionObject(log),
-    ...(delta ? {
-      indexed: used
-        ? { unchanged: log.commits.length === 0, commitsRead: log.commits.length }
-        : { unchanged: false, replayed: true, reason },
-    } : {}) }
+    ...(delta ? { indexed: indexState(log, used, reason) } : {}) }
+}
+
+/**
+ * Where a table index's record leaves the log to be read: the commits since its version (`since`), or null and
+ * why the record is not used (a stable code, js/index.d.ts TableIndexUnusedReason).
+ * @typedef {{ since: DeltaLog | null, reason: import('../index.js').TableIndexUnusedReason | null }} RecordStart
+ */
+
+/**
+ * The reads a table index's footer lets start before its record is read: the commits after the recorded version,
+ * and the start of the log object it names (which ties the record to this table's log). Null when the footer
+ * names no version and log object (an index built before records named their log, or no index).
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {{ deltaVersion?: number, logObject?: string } | null | undefined} at
+ * @param {number | undefined} wanted the version asked for
+ */
+function startTiedReads(io, root, at, wanted) {
+  if (at?.deltaVersion === undefined || at.logObject === undefined) return null
+  const identity = readLogIdentity(io, root, at.logObject)
+  const reading = readLogSince(io, root, at.deltaVersion, wanted)
+  identity.catch(() => {})
+  reading.catch(() => {})
+  return { deltaVersion: at.deltaVersion, identity, reading }
+}
+
+/**
+ * Whether the record can be used, and the commits since it: it must name its log object, at the version the footer
+ * names, and that object must be the one the log still holds; the commits after it must still be there.
+ * @param {import('./table-snapshot-record.js').SnapshotRecord} delta a Delta table's record
+ * @param {ReturnType<typeof startTiedReads>} tiedReads
+ * @returns {Promise<RecordStart>}
+ */
+async function recordStart(delta, tiedReads) {
+  if (!delta.logObject || !tiedReads) return { since: null, reason: 'untied-record' }
+  if (delta.deltaVersion !== tiedReads.deltaVersion || !sameLogIdentity(delta.logObject, await tiedReads.identity)) {
+    return { since: null, reason: 'log-differs' }
+  }
+  const since = await tiedReads.reading
+  return since ? { since, reason: null } : { since: null, reason: 'commits-unavailable' }
+}
+
+/**
+ * The log read and replayed: from the record on (the commits since it), else whole. A metaData action since that
+ * names another table means the record was not this table's: the log is then read whole.
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {number | undefined} wanted the version asked for
+ * @param {import('./table-snapshot-record.js').SnapshotRecord | null} delta a Delta table's record
+ * @param {RecordStart} start
+ */
+async function replayFrom(io, root, wanted, delta, { since, reason }) {
+  const log = since ?? await readLog(io, root, wanted)
+  const replayed = await replayLog(io, root, log, since ? delta : null)
+  if (since && delta?.tableId !== undefined && replayed.metaData.id !== delta.tableId) {
+    const whole = await readLog(io, root, wanted)
+    return { log: whole, replayed: await replayLog(io, root, whole), reason: /** @type {const} */ ('other-table') }
+  }
+  return { log, replayed, reason }
+}
+
+/**
+ * The version a log read stands at: its last commit's, else its checkpoint's.
+ * @param {DeltaLog} log
+ */
+const versionRead = (log) => (log.commits.length ? log.commits[log.commits.length - 1] : log.checkpointVersion)
+
+/**
+ * What the table says of its index (js/index.d.ts ParquetTable's table.index): whether the table was at the
+ * record's version and how many commits were read since, or, the record not used, why.
+ * @param {DeltaLog} log
+ * @param {boolean} used
+ * @param {import('../index.js').TableIndexUnusedReason | null} reason
+ */
+function indexState(log, used, reason) {
+  return used
+    ? { unchanged: log.commits.length === 0, commitsRead: log.commits.length }
+    : { unchanged: false, replayed: true, reason }
 }
 
 /**
  * The identity of the log object at the version read (js/table/log-identity.js): its last commit, or,
  * when no commit follows the checkpoint, the checkpoint (of a multi-part one, its first part).
  * Undefined when the log read holds neither (a table index's record stood for them).
+ * @param {DeltaLog} log
  */
 function versionObject(log) {
   if (log.commits.length) {
@@ -183,6 +303,9 @@ function versionObject(log) {
 /**
  * The identity of a log object as it is now: the start of it (one range read) and its size; null when it is
  * gone, or its size is not known (a response without a Content-Range it may read): then it is not tied either.
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {string} name
  */
 async function readLogIdentity(io, root, name) {
   const found = await io.readStart(logLocation(root, name), LOG_IDENTITY_BYTES)
@@ -194,13 +317,18 @@ async function readLogIdentity(io, root, name) {
  * for the next versions a batch at a time (the first batch beside `_last_checkpoint`). Null when they
  * cannot be had — a version before the recorded one was asked for, or the log no longer holds the commits
  * after it (cleaned up behind a newer checkpoint): the log is then read as without an index.
+ * @param {TableIO} io
+ * @param {TableRoot} root
  * @param {number} from
+ * @param {number | undefined} wanted
+ * @returns {Promise<DeltaLog | null>}
  */
 async function readLogSince(io, root, from, wanted) {
   if (wanted !== undefined && wanted < from) return null
-  const log = (name) => logLocation(root, name)
+  const log = (/** @type {string} */ name) => logLocation(root, name)
+  /** @type {(commits: number[], commitTexts: Uint8Array[]) => DeltaLog} */
   const result = (commits, commitTexts) => ({ checkpointVersion: from, checkpointNames: [], checkpointBytes: [], commits, commitTexts })
-  const listing = await io.list(locationUnder(root, '_delta_log'))
+  const listing = await io.list(logLocation(root, ''))
   if (listing) {
     const { latest } = planFromListing(listing, wanted)
     const names = new Set(listing)
@@ -208,7 +336,9 @@ async function readLogSince(io, root, from, wanted) {
     if (!versions.every((v) => names.has(`${pad(v)}.json`))) return null
     return result(versions, await io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true }))
   }
+  /** @type {number[]} */
   const commits = []
+  /** @type {Uint8Array[]} */
   const commitTexts = []
   let next = from + 1
   for (let first = true; ; first = false) {
@@ -219,7 +349,8 @@ async function readLogSince(io, root, from, wanted) {
       first ? io.read(log('_last_checkpoint'), { optional: true }) : null,
     ])
     const end = batch.indexOf(null)
-    const got = end < 0 ? batch : batch.slice(0, end)
+    // The commits up to the first missing one.
+    const got = /** @type {Uint8Array[]} */ (end < 0 ? batch : batch.slice(0, end))
     // The next commit gone behind a newer checkpoint: the log was cleaned up past the recorded version.
     if (first && got.length === 0 && pointer && Number(parseExactJson(textOf(pointer)).version) > from) return null
     if (wanted !== undefined && got.length < versions.length) return null
@@ -231,7 +362,13 @@ async function readLogSince(io, root, from, wanted) {
   return result(commits, commitTexts)
 }
 
-const logLocation = (root, name) => locationUnder(root, `_delta_log/${name}`)
+/**
+ * The location of a log object, by a name this module chose (a version's, a checkpoint's, a sidecar's as the log names
+ * it): under the root's _delta_log/.
+ * @param {TableRoot} root
+ * @param {string} name
+ */
+const logLocation = (root, name) => /** @type {string} */ (locationUnder(root, `_delta_log/${name}`))
 
 /**
  * The checkpoint's parts and the commits after it, read in one wave: from a listing when the store has
@@ -239,10 +376,13 @@ const logLocation = (root, name) => locationUnder(root, `_delta_log/${name}`)
  * the same wave as the checkpoint; a wanted version is read exactly).
  * @returns {Promise<{ checkpointVersion: number, checkpointNames: string[], checkpointBytes: Uint8Array[], commits: number[],
  *   commitTexts: Uint8Array[] }>}
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {number | undefined} wanted
  */
 async function readLog(io, root, wanted) {
-  const log = (name) => logLocation(root, name)
-  const listing = await io.list(locationUnder(root, '_delta_log'))
+  const log = (/** @type {string} */ name) => logLocation(root, name)
+  const listing = await io.list(logLocation(root, ''))
   if (listing) {
     const plan = planFromListing(listing, wanted)
     if (plan.latest < 0) throw malformed(`${log('')}: no commits`)
@@ -259,8 +399,11 @@ async function readLog(io, root, wanted) {
     ? Array.from({ length: Number(last.parts) },
       (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(last.parts).slice(-10)}.parquet`)
     : [last.v2Checkpoint?.path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
+  /** @type {number[]} */
   const commits = []
+  /** @type {Uint8Array[]} */
   const commitTexts = []
+  /** @type {Uint8Array[]} */
   let checkpointBytes = []
   let next = checkpointVersion + 1
   for (let first = true; ; first = false) {
@@ -268,9 +411,10 @@ async function readLog(io, root, wanted) {
     const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
     const reads = io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true, optional: true })
     const [batch, checkpoint] = await Promise.all([reads, first ? io.readAll(checkpointNames.map(log), { immutable: true }) : null])
-    if (first) checkpointBytes = checkpoint
+    if (checkpoint) checkpointBytes = checkpoint // the first wave's
     const end = batch.indexOf(null)
-    const got = end < 0 ? batch : batch.slice(0, end)
+    // The commits up to the first missing one.
+    const got = /** @type {Uint8Array[]} */ (end < 0 ? batch : batch.slice(0, end))
     commitTexts.push(...got)
     commits.push(...versions.slice(0, got.length))
     if (wanted !== undefined && got.length < versions.length) throw malformed(`${log('')}: version ${wanted} does not exist`)
@@ -284,8 +428,14 @@ async function readLog(io, root, wanted) {
 /**
  * The log replayed: the checkpoint (and its sidecars, read in one more wave), then each commit in order.
  * A file's identity is its path and its deletion vector.
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {DeltaLog} log
+ * @param {import('./table-snapshot-record.js').SnapshotRecord | null} [record] a table index's record: the live files
+ *   at the version the log read starts after
  */
 async function replayLog(io, root, log, record = null) {
+  /** @type {Map<string, DeltaAdd>} */
   const live = new Map()
   let metaData = record?.metaData
   let protocol = record?.protocol
@@ -296,12 +446,14 @@ async function replayLog(io, root, log, record = null) {
     }
     live.set(fileKey(add), add)
   }
+  /** @param {DeltaAction} action */
   const apply = (action) => {
     if (action.add) live.set(fileKey(action.add), action.add)
     else if (action.remove) live.delete(fileKey(action.remove))
     else if (action.metaData) metaData = action.metaData
     else if (action.protocol) protocol = action.protocol
   }
+  /** @type {string[]} */
   const sidecars = []
   for (let i = 0; i < log.checkpointBytes.length; i++) {
     const name = log.checkpointNames[i]
@@ -324,7 +476,15 @@ async function replayLog(io, root, log, record = null) {
   return { live, metaData, protocol }
 }
 
-/** The schema's fields and each live file: its location, partition values, column facts and deletes. */
+/**
+ * The schema's fields and each live file: its location, partition values, column facts and deletes.
+ * @param {TableRoot} root
+ * @param {DeltaMetaData} metaData
+ * @param {Map<string, DeltaAdd>} live
+ * @param {string} writer
+ * @param {{ rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[] }} options
+ * @returns {{ fields: DeltaField[], files: DeltaFile[] }}
+ */
 function describeFiles(root, metaData, live, writer, options) {
   const fields = deltaFields(JSON.parse(metaData.schemaString))
   const partitionColumns = new Set(metaData.partitionColumns ?? [])
@@ -339,7 +499,7 @@ function describeFiles(root, metaData, live, writer, options) {
       size: Number(add.size),
       partitions: deltaPartitions(fields, partitionColumns, add.partitionValues ?? {}),
       columnFacts: deltaFacts(fields, partitionColumns, add.stats, writer, prefixLength, add.stats_parsed),
-      deletes: add.deletionVector ? [{ kind: 'dv', dv: add.deletionVector }] : [],
+      deletes: add.deletionVector ? [{ kind: /** @type {const} */ ('dv'), dv: add.deletionVector }] : [],
       // The add action as logged, for a table index's record (js/index-builder/table-index-build.js).
       logged: add,
       // By logical name, as a dataset `where` and people name them; empty means null.
@@ -352,6 +512,13 @@ function describeFiles(root, metaData, live, writer, options) {
   return { fields, files }
 }
 
+/**
+ * A file's partition values (its add action's, by physical or logical name; strings) typed by the schema.
+ * @param {DeltaField[]} fields
+ * @param {Set<string>} partitionColumns
+ * @param {Record<string, string | null>} values
+ * @returns {import('./load-table.js').FilePartition[]}
+ */
 export function deltaPartitions(fields, partitionColumns, values) {
   const out = []
   for (const field of fields) {
@@ -371,16 +538,24 @@ export function deltaPartitions(fields, partitionColumns, values) {
   return out
 }
 
+/**
+ * @param {unknown} object a statistics struct (minValues, nullCount, …) as parsed
+ * @param {string[]} path the column's physical path in it
+ * @returns {unknown}
+ */
 function statAt(object, path) {
   let v = object
   for (const p of path) {
     if (v === null || typeof v !== 'object' || v instanceof JsonNumber) return undefined
-    v = v[p]
+    v = /** @type {Record<string, unknown>} */ (v)[p]
   }
   return v
 }
 
-/** A count from `stats` (JSON digits) or `stats_parsed` (a long, read as a bigint), else undefined. */
+/**
+ * A count from `stats` (JSON digits) or `stats_parsed` (a long, read as a bigint), else undefined.
+ * @param {unknown} value
+ */
 function countOf(value) {
   if (value instanceof JsonNumber) return /^\d+$/.test(value.text) ? BigInt(value.text) : undefined
   if (typeof value === 'bigint' && value >= 0n) return value
@@ -391,8 +566,15 @@ function countOf(value) {
 /**
  * One file's column facts from its `stats` JSON text or, when that is missing, its checkpoint's
  * `stats_parsed` struct (the same fields, typed).
+ * @param {DeltaField[]} fields
+ * @param {Set<string>} partitionColumns
+ * @param {string | null | undefined} statsText
+ * @param {string} writer
+ * @param {number} [prefixLength]
+ * @param {unknown} [statsParsed]
  */
 export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLength = STRING_PREFIX, statsParsed = undefined) {
+  /** @type {Map<number, import('./column-keys.js').ColumnFacts>} */
   const facts = new Map()
   let stats = null
   if (typeof statsText === 'string' && statsText !== '') {
@@ -404,6 +586,7 @@ export function deltaFacts(fields, partitionColumns, statsText, writer, prefixLe
   for (const field of fields) {
     if (partitionColumns.has(field.name)) continue
     if (tableBoundRules(writer, field.type).some((r) => r.effect === 'ignore-bounds')) continue
+    /** @type {import('./column-keys.js').ColumnFacts} */
     const f = {}
     const context = { format: /** @type {const} */ ('delta'), type: field.type, widenedFrom: field.widenedFrom, prefixLength }
     const lower = readBound(context, statAt(stats.minValues, field.physicalPath), 'lower')

@@ -7,7 +7,19 @@
 // manifests it needs as without an index (their bounds prune), through a scan of the whole snapshot.
 import { attachDeletes, IcebergManifests, manifestFiles } from './iceberg.js'
 
-/** One recorded file as the table file its manifest entry made of it (partition values, sequence, deletes), without bounds. */
+/**
+ * @typedef {import('./iceberg.js').IcebergFile} IcebergFile
+ * @typedef {import('./iceberg.js').IcebergManifest} IcebergManifest
+ * @typedef {import('./iceberg.js').ManifestContext} ManifestContext
+ * @typedef {import('./table-snapshot-record.js').SnapshotRecord} SnapshotRecord
+ * @typedef {import('./table-snapshot-record.js').RecordedFile} RecordedFile
+ */
+
+/**
+ * One recorded file as the table file its manifest entry made of it (partition values, sequence, deletes), without bounds.
+ * @param {RecordedFile} recorded
+ * @param {ManifestContext} context
+ */
 function recordedTableFile(recorded, context) {
   const content = recorded.content ?? 0
   const manifest = { index: recorded.manifest ?? 0, specId: recorded.spec ?? 0, content: content > 0 ? 1 : 0, sequence: 0n }
@@ -20,17 +32,18 @@ function recordedTableFile(recorded, context) {
 }
 
 export class IndexedIcebergScan {
-  /** @type {any[]} every live data file known: the record's still live, then those read since */
+  /** @type {IcebergFile[]} every live data file known: the record's still live, then those read since */
   files = []
-  /** @type {any[]} */
+  /** @type {IcebergFile[]} */
   deleteFiles = []
-  /** @type {any[]} the current snapshot's manifests once its list is read (empty at the recorded snapshot) */
+  /** @type {IcebergManifest[]} the current snapshot's manifests once its list is read (empty at the recorded snapshot) */
   manifests = []
   #io
   #context
   #listManifests
-  /** @type {any[]} the recorded data files still live */
+  /** @type {IcebergFile[]} the recorded data files still live */
   #kept
+  /** @type {IcebergFile[]} */
   #keptDeletes
   /** @type {IcebergManifests | null} the manifests added since the recorded snapshot */
   #added
@@ -42,7 +55,8 @@ export class IndexedIcebergScan {
   /**
    * @param {import('./table-io.js').TableIO} io
    * @param {import('./table-snapshot-record.js').SnapshotRecord} record
-   * @param {{ snapshot: any, listManifests: () => Promise<any[]>, context: any, indexedColumns?: string[] }} at
+   * @param {{ snapshot: import('./iceberg.js').IcebergSnapshot, listManifests: () => Promise<IcebergManifest[]>,
+   *   context: ManifestContext, indexedColumns?: string[] }} at
    */
   static async open(io, record, { snapshot, listManifests, context }) {
     const unchanged = String(snapshot['snapshot-id']) === record.snapshotId
@@ -50,23 +64,31 @@ export class IndexedIcebergScan {
     return new IndexedIcebergScan(io, record, { unchanged, manifests, listManifests, context })
   }
 
+  /**
+   * @param {import('./table-io.js').TableIO} io
+   * @param {SnapshotRecord} record
+   * @param {{ unchanged: boolean, manifests: IcebergManifest[], listManifests: () => Promise<IcebergManifest[]>,
+   *   context: ManifestContext }} at
+   */
   constructor(io, record, { unchanged, manifests, listManifests, context }) {
     this.#io = io
     this.#context = context
     this.#listManifests = listManifests
     this.manifests = manifests
-    this.#recordedManifests = record.manifests
+    // An Iceberg record always lists its manifests (js/table/table-snapshot-record.js refuses one without).
+    const recordedManifests = record.manifests ?? []
+    this.#recordedManifests = recordedManifests
     this.#indexedColumns = new Set(record.columns ?? [])
     const listed = new Set(manifests.map((m) => m.path))
-    const recorded = new Set(record.manifests)
-    const stillListed = (f) => unchanged || listed.has(record.manifests[f.manifest ?? -1])
+    const recorded = new Set(recordedManifests)
+    const stillListed = (/** @type {RecordedFile} */ f) => unchanged || listed.has(recordedManifests[f.manifest ?? -1])
     this.#kept = record.files.filter(stillListed).map((f) => recordedTableFile(f, context))
     this.#keptDeletes = (record.deleteFiles ?? []).filter(stillListed).map((f) => recordedTableFile(f, context))
     const added = manifests.filter((m) => !recorded.has(m.path))
     this.#added = added.length ? new IcebergManifests(io, added, context) : null
     /** Whether the table is at the recorded snapshot, and how many manifests the record stood for. */
     this.indexed = {
-      unchanged, manifestsFromIndex: unchanged ? record.manifests.length : manifests.length - added.length, manifestsAdded: added.length,
+      unchanged, manifestsFromIndex: unchanged ? recordedManifests.length : manifests.length - added.length, manifestsAdded: added.length,
     }
     this.#refresh()
   }
@@ -80,6 +102,9 @@ export class IndexedIcebergScan {
   /**
    * A probe's files: of a column the index holds, the record's live files and those of the manifests
    * added since that the summaries keep; of another column, the whole snapshot's as without an index.
+   * @param {Parameters<IcebergManifests['filesFor']>[0]} field
+   * @param {Parameters<IcebergManifests['filesFor']>[1]} keyed
+   * @param {Parameters<IcebergManifests['filesFor']>[2]} where
    */
   async filesFor(field, keyed, where) {
     if (!field || !this.#indexedColumns.has(field.name)) {

@@ -9,11 +9,20 @@ import { parseExactJson } from './exact-json.js'
 import { locationUnder, tableError } from './table-location.js'
 import { textOf } from './table-io.js'
 
+/** @param {string} message @param {string} source */
 const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
 const ADVICE = 'pass the metadata.json\'s own URL or path, or options.metadata (the metadata.json to read, relative to the table)'
 // An empty hint probes v1–v16 in one wave, then v17–v48, then v49–v128: Hadoop tables number their
 // commits without gaps, so the wave whose last version is missing holds the newest.
 const VERSION_WAVE_ENDS = [16, 48, 128]
+
+/**
+ * The location of a file of the table's metadata/ folder, by a name this module chose (listed, hinted or numbered: a
+ * name without a path, so never outside the root).
+ * @param {import('./table-location.js').TableRoot} root
+ * @param {string} name
+ */
+const inMetadataFolder = (root, name) => /** @type {string} */ (locationUnder(root, `metadata/${name}`))
 
 /**
  * The metadata.json of a table: where it was read and what it holds.
@@ -27,16 +36,20 @@ export async function readIcebergMetadata(io, root, options) {
     // A metadata.json is never rewritten (each commit writes a new one): only the pointer changes.
     return { location, metadata: parsed(location, await io.read(location, { immutable: true })) }
   }
-  const listed = newestListed(await io.list(locationUnder(root, 'metadata')))
+  const listed = newestListed(await io.list(/** @type {string} */ (locationUnder(root, 'metadata'))))
   if (listed) {
-    const location = locationUnder(root, `metadata/${listed}`)
+    const location = inMetadataFolder(root, listed)
     return { location, metadata: parsed(location, await io.read(location, { immutable: true })) }
   }
   const found = await hintedMetadata(io, root)
   return { location: found.location, metadata: parsed(found.location, found.bytes) }
 }
 
-/** @param {string} location @param {Uint8Array} bytes */
+/**
+ * @param {string} location
+ * @param {Uint8Array} bytes
+ * @returns {import('./iceberg.js').IcebergMetadata}
+ */
 function parsed(location, bytes) {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw malformed(`${location} is gzip-compressed: compressed metadata is not read`, location)
   try {
@@ -47,13 +60,18 @@ function parsed(location, bytes) {
   }
 }
 
-/** The newest versioned metadata.json of a listing (null: no listing, or no such name in it). */
+/**
+ * The newest versioned metadata.json of a listing (null: no listing, or no such name in it).
+ * @param {string[] | null} listing
+ */
 function newestListed(listing) {
-  const versions = (listing ?? []).map((name) => ({ name, version: metadataVersion(name) })).filter((x) => x.version !== null)
+  const versions = (listing ?? []).map((name) => ({ name, version: metadataVersion(name) }))
+    .filter(/** @returns {x is { name: string, version: number }} */ (x) => x.version !== null)
   versions.sort((a, b) => a.version - b.version)
   return versions.length ? versions[versions.length - 1].name : null
 }
 
+/** @param {string} name */
 function metadataVersion(name) {
   const m = /^v(\d+)\.metadata\.json$/.exec(name) ?? /^(\d+)-[^/]*\.metadata\.json$/.exec(name)
   return m ? Number(m[1]) : null
@@ -74,14 +92,18 @@ function hintedNames(text) {
   return [`${name}.metadata.json`, ...(name.startsWith('v') ? [] : [`v${name}.metadata.json`]), name]
 }
 
+/**
+ * @param {import('./table-io.js').TableIO} io
+ * @param {import('./table-location.js').TableRoot} root
+ */
 async function hintedMetadata(io, root) {
-  const hintLocation = locationUnder(root, 'metadata/version-hint.text')
+  const hintLocation = inMetadataFolder(root, 'version-hint.text')
   const hint = await io.read(hintLocation, { optional: true })
   if (!hint) throw malformed(`${hintLocation} is missing: ${ADVICE}`, hintLocation)
   const text = textOf(hint).trim()
   if (text === '') return newestVersion(io, root, hintLocation)
   const names = hintedNames(text)
-  const found = names.length ? await io.readFirstExisting(names.map((n) => locationUnder(root, `metadata/${n}`))) : null
+  const found = names.length ? await io.readFirstExisting(names.map((n) => inMetadataFolder(root, n))) : null
   if (!found) {
     const tried = names.map((n) => `metadata/${n}`).join(', ') || 'no file name'
     throw malformed(`${hintLocation} says ${JSON.stringify(text)}, and none of the files it may name exists (${tried}): ` +
@@ -90,13 +112,18 @@ async function hintedMetadata(io, root) {
   return found
 }
 
-/** The newest of v1.metadata.json upward, probed in waves (no listing tells it over HTTP). */
+/**
+ * The newest of v1.metadata.json upward, probed in waves (no listing tells it over HTTP).
+ * @param {import('./table-io.js').TableIO} io
+ * @param {import('./table-location.js').TableRoot} root
+ * @param {string} hintLocation
+ */
 async function newestVersion(io, root, hintLocation) {
   let newest = null
   let from = 1
   for (const end of VERSION_WAVE_ENDS) {
     const versions = Array.from({ length: end - from + 1 }, (_, k) => end - k)
-    const found = await io.readFirstExisting(versions.map((v) => locationUnder(root, `metadata/v${v}.metadata.json`)))
+    const found = await io.readFirstExisting(versions.map((v) => inMetadataFolder(root, `v${v}.metadata.json`)))
     if (found) newest = found
     // The wave's last version missing: the newest is in this wave, or was the previous wave's last.
     if (!found || found.location !== locationUnder(root, `metadata/v${end}.metadata.json`)) break

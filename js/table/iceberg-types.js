@@ -4,9 +4,18 @@
 import { bigIntToTwosComplement, twosComplementToBigInt, utf8Length, utf8Prefix } from './column-keys.js'
 import { readBound } from './bound-precision.js'
 
+/**
+ * @typedef {import('./column-keys.js').TableType} TableType
+ * @typedef {import('./column-keys.js').Key} Key
+ * @typedef {{ name: string, arg?: number }} Transform a partition transform: its name and its argument (bucket[N], truncate[W])
+ */
+
 const utf8 = new TextEncoder()
 
-/** @returns {import('./column-keys.js').TableType} */
+/**
+ * @param {string | { type?: string } | null | undefined} type a schema field's type: a name, or a nested type's object
+ * @returns {TableType}
+ */
 export function icebergType(type) {
   if (typeof type !== 'string') return { kind: 'other', name: type?.type ?? 'nested' }
   const decimal = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(type)
@@ -20,6 +29,7 @@ export function icebergType(type) {
   return simple.includes(type) ? { kind: /** @type {any} */ (type) } : { kind: 'other', name: type }
 }
 
+/** @param {Uint8Array} bytes */
 function view(bytes) {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
@@ -48,13 +58,18 @@ export function decodeBound(type, bytes) {
   }
 }
 
-/** A partition value as Avro decoded it (manifest `partition` struct) to the key of the transform's result type. */
+/**
+ * A partition value as Avro decoded it (manifest `partition` struct) to the key of the transform's result type.
+ * @param {TableType} resultType
+ * @param {unknown} value
+ * @returns {Key | null | undefined}
+ */
 export function partitionKey(resultType, value) {
   if (value === null || value === undefined) return null
   switch (resultType.kind) {
     case 'boolean': return value ? 1n : 0n
     case 'int': case 'long': case 'date': case 'time': case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns':
-      return typeof value === 'bigint' ? value : Number.isInteger(value) ? BigInt(value) : undefined
+      return typeof value === 'bigint' ? value : typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : undefined
     case 'float': case 'double': return typeof value === 'number' ? value : undefined
     case 'decimal': return value instanceof Uint8Array ? twosComplementToBigInt(value) : undefined
     case 'string': return typeof value === 'string' ? utf8.encode(value) : undefined
@@ -63,7 +78,10 @@ export function partitionKey(resultType, value) {
   }
 }
 
-/** 32-bit Murmur3 (x86), seed 0, as a signed int (spec Appendix B). */
+/**
+ * 32-bit Murmur3 (x86), seed 0, as a signed int (spec Appendix B).
+ * @param {Uint8Array} bytes
+ */
 export function murmur3(bytes) {
   const c1 = 0xcc9e2d51
   const c2 = 0x1b873593
@@ -85,13 +103,18 @@ export function murmur3(bytes) {
   return h | 0
 }
 
+/** @param {bigint} n */
 function longBytes(n) {
   const bytes = new Uint8Array(8)
   new DataView(bytes.buffer).setBigInt64(0, BigInt.asIntN(64, n), true)
   return bytes
 }
 
-/** The bucket hash of a key of a source type (spec Appendix B), or undefined for types without one. */
+/**
+ * The bucket hash of a key of a source type (spec Appendix B), or undefined for types without one.
+ * @param {TableType} type
+ * @param {Key} key
+ */
 export function bucketHash(type, key) {
   switch (type.kind) {
     case 'int': case 'long': case 'date': case 'time': case 'timestamp': case 'timestamptz':
@@ -107,7 +130,10 @@ const HOUR_MICROS = 3_600_000_000n
 /** @type {(a: bigint, b: bigint) => bigint} */
 const floorDiv = (a, b) => (a >= 0n ? a / b : -((-a + b - 1n) / b))
 
-/** Civil date of days since 1970-01-01 (H. Hinnant's civil_from_days). */
+/**
+ * Civil date of days since 1970-01-01 (H. Hinnant's civil_from_days).
+ * @param {bigint} days
+ */
 function civil(days) {
   const z = Number(days) + 719468
   const era = Math.floor(z / 146097)
@@ -119,7 +145,11 @@ function civil(days) {
   return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m }
 }
 
-/** Micros (or days, for dates) of a temporal key. */
+/**
+ * Micros (or days, for dates) of a temporal key.
+ * @param {TableType} type
+ * @param {bigint} key
+ */
 function daysOf(type, key) {
   if (type.kind === 'date') return key
   const micros = type.kind.endsWith('_ns') ? floorDiv(key, 1000n) : key
@@ -128,14 +158,20 @@ function daysOf(type, key) {
 
 /**
  * Parses a transform name ('identity', 'bucket[16]', 'truncate[4]', 'year', 'month', 'day', 'hour', 'void').
- * @returns {{ name: string, arg?: number }}
+ * @param {unknown} text
+ * @returns {Transform}
  */
 export function parseTransform(text) {
   const m = /^(\w+)(?:\[(\d+)\])?$/.exec(String(text).trim())
   return m ? { name: m[1], arg: m[2] === undefined ? undefined : Number(m[2]) } : { name: String(text) }
 }
 
-/** The type of a transform's result, for decoding partition values and summaries. */
+/**
+ * The type of a transform's result, for decoding partition values and summaries.
+ * @param {Transform} transform
+ * @param {TableType} sourceType
+ * @returns {TableType}
+ */
 export function transformResultType(transform, sourceType) {
   switch (transform.name) {
     case 'identity': case 'truncate': return sourceType
@@ -149,6 +185,10 @@ export function transformResultType(transform, sourceType) {
  * The transform of a source key, in the result type's key space; undefined when this reader does
  * not compute it (then a partition cannot rule the value out). `void` maps every value to null, so
  * it never rules anything out either.
+ * @param {Transform} transform
+ * @param {TableType} type
+ * @param {Key} key
+ * @returns {Key | undefined}
  */
 export function applyTransform(transform, type, key) {
   const temporal = ['date', 'timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns']
@@ -156,11 +196,12 @@ export function applyTransform(transform, type, key) {
     case 'identity': return key
     case 'bucket': {
       const hash = bucketHash(type, key)
-      return hash === undefined || !(transform.arg > 0) ? undefined : BigInt((hash & 0x7fffffff) % transform.arg)
+      const buckets = transform.arg
+      return hash === undefined || buckets === undefined || !(buckets > 0) ? undefined : BigInt((hash & 0x7fffffff) % buckets)
     }
     case 'truncate': {
       const w = transform.arg
-      if (!(w > 0)) return undefined
+      if (w === undefined || !(w > 0)) return undefined
       if (typeof key === 'bigint' && ['int', 'long', 'decimal'].includes(type.kind)) {
         const W = BigInt(w)
         return key - (((key % W) + W) % W)
@@ -185,8 +226,9 @@ export function applyTransform(transform, type, key) {
   }
 }
 
-const pad2 = (n) => String(n).padStart(2, '0')
+const pad2 = (/** @type {number} */ n) => String(n).padStart(2, '0')
 
+/** @param {bigint} micros @param {boolean} zoned */
 function isoOfMicros(micros, zoned) {
   const ms = Number(floorDiv(micros, 1000n))
   const fraction = String(micros - floorDiv(micros, 1000000n) * 1000000n).padStart(6, '0')
@@ -197,12 +239,15 @@ function isoOfMicros(micros, zoned) {
  * A partition value as text, as Iceberg writes it in partition paths (Transform.toHumanString):
  * dates as 2022-01-01, months as 2022-01, hours as 2022-01-01-10, decimals with their scale — what a
  * dataset `where` compares with, and what people read.
+ * @param {Transform} transform
+ * @param {TableType | undefined} sourceType
+ * @param {unknown} raw
  * @returns {string | null}
  */
 export function partitionText(transform, sourceType, raw) {
   if (raw === null || raw === undefined) return null
-  const n = typeof raw === 'bigint' ? raw : Number.isInteger(raw) ? BigInt(raw) : null
-  const dateOf = (days) => new Date(Number(days) * 86400000).toISOString().slice(0, 10)
+  const n = typeof raw === 'bigint' ? raw : typeof raw === 'number' && Number.isInteger(raw) ? BigInt(raw) : null
+  const dateOf = (/** @type {bigint} */ days) => new Date(Number(days) * 86400000).toISOString().slice(0, 10)
   switch (transform.name) {
     case 'bucket': return String(raw)
     case 'year': return n === null ? String(raw) : String(1970n + n)

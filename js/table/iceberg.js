@@ -12,9 +12,52 @@ import { readIcebergMetadata } from './iceberg-pointer.js'
 import { utf8Length, utf8Prefix } from './column-keys.js'
 import { tableBoundRules } from '../indexes/writer-rules.js'
 
-const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
+/**
+ * An Iceberg table's metadata.json as parsed (spec "Table Metadata"; ids past 2^53 as bigints), the fields read here.
+ * @typedef {{ 'format-version'?: number, 'table-uuid'?: string, location?: string, properties?: Record<string, string>,
+ *   'current-snapshot-id'?: number | bigint | null, snapshots?: IcebergSnapshot[], 'current-schema-id'?: number,
+ *   schemas?: IcebergSchema[], schema?: IcebergSchema, 'partition-specs'?: Array<{ 'spec-id': number, fields?: IcebergPartitionField[] }>,
+ *   'partition-spec'?: IcebergPartitionField[] }} IcebergMetadata
+ * @typedef {{ 'snapshot-id': number | bigint, 'schema-id'?: number, 'timestamp-ms'?: number | bigint, 'manifest-list'?: string,
+ *   manifests?: string[], summary?: Record<string, unknown> }} IcebergSnapshot
+ *   manifests: a v1 snapshot's manifests listed in the metadata itself, without a manifest list
+ * @typedef {{ 'schema-id'?: number, fields?: IcebergSchemaField[] }} IcebergSchema
+ * @typedef {{ id: number, name: string, type: string | { type?: string, fields?: IcebergSchemaField[] } }} IcebergSchemaField
+ * @typedef {{ name: string, transform: string, 'source-id': number }} IcebergPartitionField
+ * @typedef {import('./load-table.js').TableField} TableField
+ * @typedef {import('./column-keys.js').ColumnFacts} ColumnFacts
+ *
+ * A manifest of a snapshot, as its manifest list names it.
+ * @typedef {{ index: number, path: string, location: string, content: number, specId: number, sequence: bigint,
+ *   summaries: PartitionFieldSummary[] | null }} IcebergManifest
+ *   content: 0 data files, 1 deletes; sequence: the manifest's sequence number, which its ADDED entries inherit;
+ *   summaries: its partition field summaries, one per field of its partition spec
+ * @typedef {{ contains_null?: boolean, contains_nan?: boolean | null, lower_bound?: Uint8Array | null,
+ *   upper_bound?: Uint8Array | null }} PartitionFieldSummary
+ *   a manifest list's field_summary (spec "Manifest Lists"): bounds in the single-value serialization of the field's result type
+ * @typedef {{ manifest_path: string, partition_spec_id: number, content?: number, sequence_number?: bigint,
+ *   partitions?: PartitionFieldSummary[] | null }} IcebergManifestListEntry a manifest list's manifest_file record, as Avro decoded it
+ *
+ * A data or delete file of a manifest entry (content 0 data, 1 position deletes, 2 equality deletes).
+ * @typedef {import('./load-table.js').TableFile & { writtenPath: string, recordCount: number, content: number, sequence: bigint,
+ *   specId: number, equalityIds: number[] | null, manifest: number }} IcebergFile
+ *
+ * What reading a manifest needs: partition specs by id, every field by id, the path resolver, the metrics truncation
+ * length and the writer (js/indexes/writer-rules.js).
+ * @typedef {{ specs: Map<number, IcebergPartitionField[]>, allFields: Map<number, TableField>,
+ *   resolve: (path: string) => { location: string, relative: string }, truncate: number, writer: string }} ManifestContext
+ */
+
+/** @param {string} message @param {string} source */
+const malformed = (message, source) =>
+  tableError(ErrorCode.MALFORMED_TABLE, message, { source })
 const DEFAULT_TRUNCATE = 16
 
+/**
+ * @param {IcebergMetadata} metadata
+ * @param {{ snapshot?: string | number | bigint }} options
+ * @param {string} source
+ */
 function chooseSnapshot(metadata, options, source) {
   const snapshots = metadata.snapshots ?? []
   const wanted = options.snapshot ?? metadata['current-snapshot-id']
@@ -28,9 +71,14 @@ function chooseSnapshot(metadata, options, source) {
   return snapshot
 }
 
-/** Every field of a schema by id, with its dotted logical name (nested structs included). */
+/**
+ * Every field of a schema by id, with its dotted logical name (nested structs included).
+ * @param {IcebergSchema | undefined} schema
+ */
 export function schemaFields(schema) {
+  /** @type {TableField[]} */
   const out = []
+  /** @param {IcebergSchemaField[] | undefined} fields @param {string} prefix */
   const walk = (fields, prefix) => {
     for (const f of fields ?? []) {
       const name = prefix ? `${prefix}.${f.name}` : f.name
@@ -42,6 +90,7 @@ export function schemaFields(schema) {
   return out
 }
 
+/** @param {Record<string, string> | undefined} properties */
 function truncateLength(properties) {
   let n = DEFAULT_TRUNCATE
   for (const [key, value] of Object.entries(properties ?? {})) {
@@ -52,19 +101,45 @@ function truncateLength(properties) {
   return n
 }
 
-/** The writer, for the writer rules: 'delta-uniform' when Delta wrote this Iceberg metadata, else the engine. */
+/**
+ * The writer, for the writer rules: 'delta-uniform' when Delta wrote this Iceberg metadata, else the engine.
+ * @param {IcebergMetadata} metadata
+ * @param {IcebergSnapshot | null | undefined} snapshot
+ * @returns {string}
+ */
 export function icebergWriter(metadata, snapshot) {
   const keys = [...Object.keys(metadata.properties ?? {}), ...Object.keys(snapshot?.summary ?? {})]
   if (keys.some((k) => /^delta[-.]/.test(k))) return 'delta-uniform'
+  /** @type {Record<string, any>} */
   const s = snapshot?.summary ?? {}
   return s['engine-name'] ?? (s['spark.app.id'] ? 'spark' : s.trino_query_id ? 'trino' : s['iceberg-version'] ?? 'iceberg')
 }
 
+/**
+ * @template V
+ * @param {Array<{ key: number, value: V }> | null | undefined} entries an Avro map of field ids
+ * @returns {Map<number, V>}
+ */
 const mapOf = (entries) => new Map((entries ?? []).map((e) => [e.key, e.value]))
 
 /**
+ * A manifest entry's data file as Avro decoded it (spec "Manifests": data_file), the fields read here.
+ * @typedef {{ content?: number, file_path: string, file_size_in_bytes: bigint | number, record_count: bigint | number,
+ *   partition?: Record<string, unknown>, equality_ids?: number[] | null,
+ *   lower_bounds?: Array<{ key: number, value: Uint8Array }> | null, upper_bounds?: Array<{ key: number, value: Uint8Array }> | null,
+ *   null_value_counts?: Array<{ key: number, value: bigint }> | null, value_counts?: Array<{ key: number, value: bigint }> | null,
+ *   nan_value_counts?: Array<{ key: number, value: bigint }> | null }} IcebergDataFile
+ * @typedef {{ status: number, sequence_number?: bigint | null, data_file: IcebergDataFile }} IcebergManifestEntry
+ *   status: 0 EXISTING, 1 ADDED, 2 DELETED
+ */
+
+/**
  * The column facts of one data file (manifest entry), by field id.
- * @returns {Map<number, import('./column-keys.js').ColumnFacts>}
+ * @param {IcebergDataFile} dataFile
+ * @param {TableField[]} fields
+ * @param {number} truncate
+ * @param {string} writer
+ * @returns {Map<number, ColumnFacts>}
  */
 export function icebergColumnFacts(dataFile, fields, truncate, writer) {
   const lower = mapOf(dataFile.lower_bounds)
@@ -74,6 +149,7 @@ export function icebergColumnFacts(dataFile, fields, truncate, writer) {
   const nans = mapOf(dataFile.nan_value_counts)
   const facts = new Map()
   for (const field of fields) {
+    /** @type {ColumnFacts} */
     const f = {}
     const rules = tableBoundRules(writer, field.type)
     if (!rules.some((r) => r.effect === 'ignore-bounds')) {
@@ -81,18 +157,24 @@ export function icebergColumnFacts(dataFile, fields, truncate, writer) {
       const hi = upper.get(field.id)
       if (lo) f.lower = decodeBound(field.type, lo)
       if (hi && !rules.some((r) => r.effect === 'ignore-upper-bound')) {
-        f.upper = decodeBound(field.type, hi)
+        const upper = decodeBound(field.type, hi)
+        f.upper = upper
         const text = field.type.kind === 'string'
         const len = text ? utf8Length(hi) : hi.length
         const prefixRule = rules.some((r) => r.effect === 'upper-bound-is-prefix')
-        if ((text || field.type.kind === 'binary' || field.type.kind === 'fixed') && (len >= truncate || prefixRule)) {
-          f.upperPrefix = text ? utf8Prefix(f.upper, Math.min(truncate, len)) : f.upper.subarray(0, Math.min(truncate, len))
+        // Bounds of these types decode to their bytes.
+        if ((text || field.type.kind === 'binary' || field.type.kind === 'fixed') && (len >= truncate || prefixRule) &&
+          upper instanceof Uint8Array) {
+          f.upperPrefix = text ? utf8Prefix(upper, Math.min(truncate, len)) : upper.subarray(0, Math.min(truncate, len))
         }
       }
     }
-    if (nulls.has(field.id)) f.nullCount = BigInt(nulls.get(field.id))
-    if (values.has(field.id)) f.valueCount = BigInt(values.get(field.id))
-    if (nans.has(field.id)) f.nanCount = BigInt(nans.get(field.id))
+    const nullCount = nulls.get(field.id)
+    const valueCount = values.get(field.id)
+    const nanCount = nans.get(field.id)
+    if (nullCount !== undefined) f.nullCount = BigInt(nullCount)
+    if (valueCount !== undefined) f.valueCount = BigInt(valueCount)
+    if (nanCount !== undefined) f.nanCount = BigInt(nanCount)
     facts.set(field.id, f)
   }
   return facts
@@ -102,7 +184,8 @@ export function icebergColumnFacts(dataFile, fields, truncate, writer) {
  * Loads an Iceberg table's files at a snapshot.
  * @param {import('./table-io.js').TableIO} io
  * @param {import('./table-location.js').TableRoot} root
- * @param {{ metadata?: string, snapshot?: string | number | bigint, rebase?: any, allowOutside?: boolean | string[],
+ * @param {{ metadata?: string, snapshot?: string | number | bigint, rebase?: (path: string) => string | URL | null | undefined,
+ *   allowOutside?: boolean | string[],
  *   tableIndex?: Promise<import('./table-snapshot-record.js').SnapshotRecord | null> }} options tableIndex: a table index's record
  */
 export async function loadIceberg(io, root, options = {}) {
@@ -115,22 +198,26 @@ export async function loadIceberg(io, root, options = {}) {
   // Columns are asked for by the current schema's names; older files are matched by field id.
   const current = (metadata.schemas ?? []).find((s) => s['schema-id'] === metadata['current-schema-id']) ?? schema
   const fields = schemaFields(current)
+  /** @type {Map<number, TableField>} */
   const allFields = new Map()
   for (const s of metadata.schemas ?? [metadata.schema]) for (const f of schemaFields(s)) if (!allFields.has(f.id)) allFields.set(f.id, f)
   for (const f of fields) allFields.set(f.id, f)
+  /** @type {Map<number, IcebergPartitionField[]>} */
   const specs = new Map((metadata['partition-specs'] ?? [{ 'spec-id': 0, fields: metadata['partition-spec'] ?? [] }])
     .map((s) => [s['spec-id'], s.fields ?? []]))
   const resolve = pathResolver(root, { tablePrefix: metadata.location, rebase: options.rebase, allowOutside: options.allowOutside })
   const writer = icebergWriter(metadata, snapshot)
   const truncate = truncateLength(metadata.properties)
-  const base = { format: 'iceberg', formatVersion, metadataLocation, metadata, snapshot, writer, fields, fieldsById: allFields, specs }
+  const base = { format: /** @type {const} */ ('iceberg'), formatVersion, metadataLocation, metadata, snapshot, writer, fields,
+    fieldsById: allFields, specs }
   if (!snapshot) return { ...base, files: [], deleteFiles: [], manifests: [], scan: null }
 
+  /** @returns {Promise<IcebergManifest[]>} */
   const listManifests = async () => {
     const listed = snapshot['manifest-list']
       ? (await io.readAllDecoded([resolve(String(snapshot['manifest-list'])).location], readAvroFile))[0].records
-      : (snapshot.manifests ?? []).map((path) => ({ manifest_path: path, partition_spec_id: 0, content: 0 }))
-    return listed.map((m, index) => ({
+      : (snapshot.manifests ?? []).map((/** @type {string} */ path) => ({ manifest_path: path, partition_spec_id: 0, content: 0 }))
+    return listed.map((/** @type {IcebergManifestListEntry} */ m, /** @type {number} */ index) => ({
       index,
       path: m.manifest_path,
       location: resolve(m.manifest_path).location,
@@ -161,6 +248,9 @@ export async function loadIceberg(io, root, options = {}) {
  * table-uuid ('other-table'), or its snapshot not among the metadata's as it was recorded — the manifest
  * list, commit time and summary of a snapshot never change once committed ('snapshot-differs': expired, or
  * another table's history) — checked in the metadata.json already read.
+ * @param {import('./table-snapshot-record.js').SnapshotRecord} record
+ * @param {IcebergMetadata} metadata
+ * @returns {import('../index.js').TableIndexUnusedReason | null}
  */
 function untrustedRecord(record, metadata) {
   if (record.tableId !== undefined && record.tableId !== metadata['table-uuid']) return 'other-table'
@@ -173,16 +263,26 @@ function untrustedRecord(record, metadata) {
   return null
 }
 
-/** A snapshot's summary as a table index records it: its entries as strings, by name. */
+/**
+ * A snapshot's summary as a table index records it: its entries as strings, by name.
+ * @param {IcebergSnapshot | null | undefined} snapshot
+ */
 export function summaryOf(snapshot) {
   const summary = snapshot?.summary ?? {}
   return Object.fromEntries(Object.keys(summary).sort().map((k) => [k, String(summary[k])]))
 }
 
-/** The live entries of one decoded manifest as table files (data or delete files). */
+/**
+ * The live entries of one decoded manifest as table files (data or delete files).
+ * @param {Pick<IcebergManifest, 'index' | 'specId' | 'content' | 'sequence'>} manifest
+ * @param {IcebergManifestEntry[]} records
+ * @param {ManifestContext} context
+ * @returns {IcebergFile[]}
+ */
 export function manifestFiles(manifest, records, { specs, allFields, resolve, truncate, writer }) {
   const specFields = specs.get(manifest.specId) ?? []
   const factFields = [...allFields.values()]
+  /** @type {IcebergFile[]} */
   const out = []
   for (const entry of records) {
     if (entry.status === 2) continue // DELETED: no longer part of the table
@@ -224,18 +324,17 @@ export function manifestFiles(manifest, records, { specs, allFields, resolve, tr
  * `files` and `deleteFiles` are the live files of the manifests read so far.
  */
 export class IcebergManifests {
-  /** @type {any[]} */
+  /** @type {IcebergFile[]} */
   files = []
-  /** @type {any[]} */
+  /** @type {IcebergFile[]} */
   deleteFiles = []
-  /** @type {Map<number, any[]>} the files of each manifest read, by its index */
+  /** @type {Map<number, IcebergFile[]>} the files of each manifest read, by its index */
   #read = new Map()
 
   /**
    * @param {import('./table-io.js').TableIO} io
-   * @param {Array<{ index: number, location: string, content: number, specId: number, sequence: bigint,
-   *   summaries: any[] | null }>} manifests
-   * @param {{ specs: Map<number, any[]>, allFields: Map<number, any>, resolve: Function, truncate: number, writer: string }} context
+   * @param {IcebergManifest[]} manifests
+   * @param {ManifestContext} context
    */
   constructor(io, manifests, context) {
     this.io = io
@@ -251,7 +350,8 @@ export class IcebergManifests {
   /**
    * The data files a probe of `field` for these values (and `where`) must consider: those of every
    * manifest the summaries do not rule out, read now if they were not before.
-   * @param {{ id: number, type: any } | null} field null: a column the table does not know (every manifest)
+   * @param {{ id: number, name: string, type: import('./column-keys.js').TableType } | null} field null: a column the table does not know
+   *   (every manifest)
    * @param {ReturnType<typeof import('./column-keys.js').valueKeys> | null} keyed
    * @param {Record<string, unknown> | undefined} where
    */
@@ -274,6 +374,7 @@ export class IcebergManifests {
     await this.#readManifests(this.manifests)
   }
 
+  /** @param {IcebergManifest[]} manifests */
   async #readManifests(manifests) {
     const pending = manifests.filter((m) => !this.#read.has(m.index))
     if (!pending.length) return
@@ -294,12 +395,15 @@ export class IcebergManifests {
   }
 }
 
+/** @param {IcebergFile} a @param {IcebergFile} b */
 const samePartition = (a, b) => a.specId === b.specId && a.partitions.every((p, k) => String(p.raw) === String(b.partitions[k]?.raw))
 
 /**
  * The delete files that may apply to each data file (spec "Scan Planning"): position deletes of a
  * sequence number ≥ the data file's, equality deletes of a greater one; in the same partition, or
  * global (unpartitioned spec) for equality deletes.
+ * @param {IcebergFile[]} files
+ * @param {IcebergFile[]} deleteFiles
  */
 export function attachDeletes(files, deleteFiles) {
   for (const file of files) {

@@ -9,7 +9,54 @@ import { locationUnder, tableError, tableRoot } from './table-location.js'
 
 const FORMATS = ['iceberg', 'delta', 'auto']
 
-/** 'iceberg' or 'delta' for a table root: a _delta_log/ folder (or its pointer/commit 0) means Delta. */
+/**
+ * What both formats' readers say of a table, as the table layer (pruning, deletes, summaries) reads it.
+ * @typedef {import('./column-keys.js').TableType} TableType
+ * @typedef {import('./column-keys.js').Key} Key
+ * @typedef {{ id: number, name: string, type: TableType, physicalPath?: string[], topLevel?: boolean,
+ *   widenedFrom?: TableType[] }} TableField
+ *   a column of the table's schema by its dotted logical name: Iceberg's field id; for Delta its number in the
+ *   schema, and its physical path in the data files (column mapping)
+ * @typedef {{ name: string, sourceId: number, transform: import('./iceberg-types.js').Transform, key: Key | null | undefined,
+ *   keys?: Key[], raw: unknown, sourceType?: TableType, notInFile?: boolean }} FilePartition
+ *   one partition value of a file: the field it derives from, by a transform; its key (null: a null value; undefined: not
+ *   known), or several; notInFile: a Delta partition column, which the data files do not hold
+ * @typedef {{ kind: 'position', location: string, path: string }
+ *   | { kind: 'equality', location: string, path: string, equalityIds: number[] | null }
+ *   | { kind: 'dv', dv: import('./deletion-vector.js').DeletionVectorDescriptor }} FileDelete
+ *   a delete that may apply to a file's rows: an Iceberg position or equality delete file, or a Delta deletion vector
+ * @typedef {{ path: string, location: string, size: number, partitions: FilePartition[], partitionValues: Record<string, unknown>,
+ *   columnFacts: Map<number, import('./column-keys.js').ColumnFacts>, deletes: FileDelete[], writtenPath?: string,
+ *   fromIndex?: boolean, logged?: import('./delta.js').DeltaAdd }} TableFile
+ *   a live data file: its path relative to the root and location to read; partition values (typed, and by name as text);
+ *   column facts by field id; writtenPath: as the metadata writes it (position deletes name it); fromIndex: described by
+ *   a table index's record, not yet by its manifest entry; logged: a Delta file's add action as logged
+ */
+
+/**
+ * A table as loadTable loads it: its format's reader's answer (js/table/iceberg.js loadIceberg, js/table/delta.js
+ * loadDelta), with the root, the reader of its metadata and `allowOutside`. Iceberg: the snapshot read (null: none),
+ * its metadata and partition specs, and `scan`, which reads the manifests probes need; Delta: the version read.
+ * @typedef {{ format: 'iceberg' | 'delta', writer: string, fields: TableField[], files: TableFile[], io: TableIO,
+ *   root: import('./table-location.js').TableRoot, allowOutside?: boolean | string[], indexed?: TableIndexState,
+ *   fieldsById?: Map<number, TableField>, specs?: Map<number, import('./iceberg.js').IcebergPartitionField[]>,
+ *   snapshot?: import('./iceberg.js').IcebergSnapshot | null, metadata?: import('./iceberg.js').IcebergMetadata,
+ *   formatVersion?: number, metadataLocation?: string, scan?: ManifestScan | null, version?: number,
+ *   metaData?: import('./delta.js').DeltaMetaData }} LoadedTable
+ * @typedef {{ counts: { total: number, read: number }, readAll(): Promise<void>,
+ *   filesFor: import('./iceberg.js').IcebergManifests['filesFor'], indexed?: TableIndexState }} ManifestScan
+ *   an Iceberg snapshot's manifests, read as probes need them (js/table/iceberg.js, js/table/iceberg-indexed.js)
+ * @typedef {{ unchanged: boolean, manifestsFromIndex?: number, manifestsAdded?: number, commitsRead?: number,
+ *   replayed?: boolean, reason?: import('../index.js').TableIndexUnusedReason | null }} TableIndexState
+ *   with a table index: whether the table was at its record's snapshot or version, what was read since, or why the
+ *   record was not used (js/index.d.ts ParquetTable's table.index)
+ */
+
+/**
+ * 'iceberg' or 'delta' for a table root: a _delta_log/ folder (or its pointer/commit 0) means Delta.
+ * @param {TableIO} io
+ * @param {import('./table-location.js').TableRoot} root
+ */
 async function detectFormat(io, root) {
   const listing = await io.list(root.kind === 'local' ? root.root : '')
   if (listing) {
@@ -17,18 +64,20 @@ async function detectFormat(io, root) {
     if (listing.includes('metadata')) return 'iceberg'
     throw tableError(ErrorCode.MALFORMED_TABLE, `${root.root}: neither a _delta_log/ nor a metadata/ folder: not a Delta or Iceberg table`)
   }
-  const locations = [
+  // Fixed names under the root: none climbs out of it.
+  const locations = /** @type {string[]} */ ([
     locationUnder(root, '_delta_log/_last_checkpoint'),
     locationUnder(root, '_delta_log/00000000000000000000.json'),
     locationUnder(root, 'metadata/version-hint.text'),
-  ]
+  ])
   const [pointer, first, hint] = await io.readAll(locations, { optional: true })
   // The pointer read here is the one the format's reader starts with: it is not read twice.
   if (pointer || first) io.prime(locations[0], pointer)
   else if (hint) io.prime(locations[2], hint)
   if (pointer || first) return 'delta'
   if (hint) return 'iceberg'
-  throw tableError(ErrorCode.MALFORMED_TABLE, `${root.root.href}: found no _delta_log/_last_checkpoint, commit 0 or ` +
+  const where = root.kind === 'url' ? root.root.href : root.root
+  throw tableError(ErrorCode.MALFORMED_TABLE, `${where}: found no _delta_log/_last_checkpoint, commit 0 or ` +
     'metadata/version-hint.text; pass format (and for Iceberg, metadata)')
 }
 
@@ -39,6 +88,7 @@ async function detectFormat(io, root) {
  *   headers?: HeadersInit, signal?: AbortSignal, requestTimeoutMs?: number, userAgent?: string, retries?: number, io?: TableIO,
  *   lazy?: boolean, ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options] fetch … retries: how the metadata
  *   objects are read (as openParquet reads files); ioLedger: where the opening's reads are recorded
+ * @returns {Promise<LoadedTable>}
  */
 export async function loadTable(location, options = {}) {
   const format = options.format ?? 'auto'

@@ -12,6 +12,7 @@ const FNV_PRIME = 0x100000001b3n
 const MASK = 0xffffffffffffffffn
 
 /** 64-bit FNV-1a of the bytes, as 16 hex digits (a non-cryptographic fingerprint: the size is compared too). */
+/** @param {Uint8Array} bytes */
 function fnv1a64(bytes) {
   let h = FNV_OFFSET
   for (const b of bytes) h = ((h ^ BigInt(b)) * FNV_PRIME) & MASK
@@ -33,7 +34,11 @@ export function logIdentity(name, start, size) {
   return { name, size, hash: fnv1a64(start.subarray(0, LOG_IDENTITY_BYTES)) }
 }
 
-/** Whether an object read now is the one recorded (false when it is gone). */
+/**
+ * Whether an object read now is the one recorded (false when it is gone).
+ * @param {LogIdentity} recorded
+ * @param {LogIdentity | null | undefined} found
+ */
 export function sameLogIdentity(recorded, found) {
-  return Boolean(found) && recorded.name === found.name && recorded.size === found.size && recorded.hash === found.hash
+  return !!found && recorded.name === found.name && recorded.size === found.size && recorded.hash === found.hash
 }

@@ -9,9 +9,14 @@ import { factsExclude } from './column-keys.js'
 import { partitionMayEqual } from '../dataset/hive.js'
 
 /**
+ * @typedef {import('./iceberg.js').IcebergPartitionField} IcebergPartitionField
+ * @typedef {import('./iceberg.js').PartitionFieldSummary} PartitionFieldSummary
+ */
+
+/**
  * The summary of partition field `k` of a manifest as bounds ({ lower, upper, upperPrefix } keys), or
  * null when it cannot be used. String and binary upper bounds are read as prefixes: a writer may cut them.
- * @param {{ summaries: any[] | null }} manifest
+ * @param {{ summaries: PartitionFieldSummary[] | null }} manifest
  * @param {number} k
  * @param {import('./column-keys.js').TableType} resultType
  */
@@ -24,10 +29,14 @@ function summaryBounds(manifest, k, resultType) {
   const upper = decodeBound(resultType, upperBytes)
   if (lower === undefined || upper === undefined) return null
   const prefix = upper instanceof Uint8Array && ['string', 'binary', 'fixed'].includes(resultType.kind)
-  return { lower, upper, ...(prefix ? { upperPrefix: upper } : {}), containsNull: summary.contains_null }
+  return { lower, upper, ...(prefix ? { upperPrefix: upper } : {}), containsNull: summary?.contains_null }
 }
 
-/** The partition fields of a manifest's spec, when its summaries line up with them (else null: keep it). */
+/**
+ * The partition fields of a manifest's spec, when its summaries line up with them (else null: keep it).
+ * @param {{ specId: number, summaries: PartitionFieldSummary[] | null }} manifest
+ * @param {Map<number, IcebergPartitionField[]>} specs
+ */
 function summarizedFields(manifest, specs) {
   const fields = specs.get(manifest.specId)
   if (!fields || !Array.isArray(manifest.summaries) || manifest.summaries.length !== fields.length) return null
@@ -37,8 +46,8 @@ function summarizedFields(manifest, specs) {
 /**
  * Whether a manifest may hold a file that holds one of the values: false only when, for every value,
  * some partition field derived from the column rules out every reading of it.
- * @param {{ specId: number, summaries: any[] | null }} manifest
- * @param {Map<number, any[]>} specs partition spec fields by spec id
+ * @param {{ specId: number, summaries: PartitionFieldSummary[] | null }} manifest
+ * @param {Map<number, IcebergPartitionField[]>} specs partition spec fields by spec id
  * @param {{ id: number, type: import('./column-keys.js').TableType }} field the probed column
  * @param {ReturnType<typeof import('./column-keys.js').valueKeys>} keyed the values' keys
  */
@@ -65,6 +74,7 @@ export function manifestMayHoldValues(manifest, specs, field, keyed) {
 /**
  * A `where` value as the integer partition value it can equal (the dataset compares the text of a
  * partition value with `partitionMayEqual`), or undefined when this is not known for certain.
+ * @param {unknown} value
  */
 function integerWanted(value) {
   let n
@@ -80,8 +90,8 @@ function integerWanted(value) {
  * Whether a manifest may hold a file `where` keeps. Decided only for partition fields whose values are
  * plain integers as text (identity of int or long, bucket): a value given as an integer, or null (then
  * `contains_null` false rules the manifest out). Anything else keeps the manifest.
- * @param {{ specId: number, summaries: any[] | null }} manifest
- * @param {Map<number, any[]>} specs
+ * @param {{ specId: number, summaries: PartitionFieldSummary[] | null }} manifest
+ * @param {Map<number, IcebergPartitionField[]>} specs
  * @param {Map<number, { type: import('./column-keys.js').TableType }>} fieldsById
  * @param {Record<string, unknown> | undefined | null} where
  */

@@ -13,14 +13,32 @@ import { applyDeletes } from './deletes.js'
 import { summarizeTable } from './table-summary.js'
 import { notInNarrowerFile } from './widened-files.js'
 
+/**
+ * @typedef {import('./load-table.js').LoadedTable} LoadedTable
+ * @typedef {import('./load-table.js').TableField} TableField
+ * @typedef {import('./load-table.js').TableFile} TableFile
+ * @typedef {import('../parquet-file.js').ParquetFile} ParquetFile
+ */
+
 const TABLE_OPTIONS = ['format', 'snapshot', 'version', 'metadata', 'rebase', 'allowOutside']
 
-/** The table field a probe names (dotted for nested fields), or undefined. */
+/**
+ * The table field a probe names (dotted for nested fields), or undefined.
+ * @param {{ fields: TableField[] }} table
+ * @param {string | string[]} column
+ */
 const fieldNamed = (table, column) => table.fields.find((f) => f.name === (Array.isArray(column) ? column.join('.') : String(column)))
 
-/** The Parquet column of a table field in one file: by field id (Iceberg), else by its physical path. */
+/**
+ * The Parquet column of a table field in one file: by field id (Iceberg), else by its physical path.
+ * @param {LoadedTable} table
+ * @param {TableField} field
+ * @param {ParquetFile} parquetFile
+ * @returns {string | string[]}
+ */
 function columnInFile(table, field, parquetFile) {
   if (table.format === 'iceberg') {
+    /** @type {Array<{ path: string[], fieldId?: number }>} */
     const columns = parquetFile.layout.columns
     const byId = columns.find((c) => c.fieldId === field.id)
     if (byId) return byId.path
@@ -31,9 +49,10 @@ function columnInFile(table, field, parquetFile) {
     }
     return field.name.split('.')
   }
-  return field.physicalPath
+  return /** @type {string[]} */ (field.physicalPath) // a Delta field's, always there
 }
 
+/** @param {TableFile} f */
 const descriptorOf = (f) => ({ path: f.path, location: f.location, size: f.size, partitions: f.partitionValues })
 
 export class ParquetTable extends ParquetDataset {
@@ -46,23 +65,25 @@ export class ParquetTable extends ParquetDataset {
   /** The sidecar this table opened and closes (a table index, or an index of files opened for it). */
   #ownedIndex
 
-  /** openTable's reads, with `plan: true`: the first probe that asks for a plan carries them in it. */
+  /** @type {IoLedger | undefined} openTable's reads, with `plan: true`: the first probe that asks for a plan carries them in it. */
   #openLedger
 
   /**
-   * @param {any} table the loaded table
-   * @param {Record<string, any>} options
-   * @param {{ close(): Promise<void> } | null} [ownedIndex] an opened sidecar the table closes
+   * @param {LoadedTable} table
+   * @param {Record<string, any>} options openDataset's (what openTable was given, less the table's own)
+   * @param {{ close(): Promise<void>, stats?: object } | null} [ownedIndex] an opened sidecar the table closes
+   * @param {IoLedger} [openLedger] openTable's reads, with `plan: true`
    */
   constructor(table, options, ownedIndex = null, openLedger = undefined) {
     const byPath = new Map(table.files.map((f) => [f.path, f]))
     const keysFor = new WeakMap()
-    const fieldOf = (column) => fieldNamed(table, column)
+    const fieldOf = (/** @type {string | string[]} */ column) => fieldNamed(table, column)
     super(table.files.map(descriptorOf), {
       ...options,
       hivePartitioning: false,
       // The table's pruning and the caller's own prefilter, merged as a probe's is with the dataset's.
-      prefilter: bothPrefilters(async (file, column, values) => {
+      prefilter: bothPrefilters(async (/** @type {{ path: string }} */ file, /** @type {string} */ column,
+        /** @type {unknown[]} */ values) => {
         const field = fieldOf(column)
         const tableFile = byPath.get(file.path)
         if (!field || !tableFile) return null
@@ -70,11 +91,12 @@ export class ParquetTable extends ParquetDataset {
         if (!keyed) keysFor.set(values, (keyed = valueKeys(field.type, values)))
         return pruneFile(tableFile, field, keyed)
       }, options.prefilter),
-      columnOf: (file, parquetFile, column) => {
+      columnOf: (/** @type {unknown} */ file, /** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column) => {
         const field = fieldOf(column)
         return field ? columnInFile(table, field, parquetFile) : column
       },
-      [DECIDE_IN_FILE]: (parquetFile, column, fileColumn, values) => {
+      [DECIDE_IN_FILE]: (/** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column,
+        /** @type {string | string[]} */ fileColumn, /** @type {unknown[]} */ values) => {
         const field = fieldOf(column)
         return field ? notInNarrowerFile(field, parquetFile.column(fileColumn), values) : null
       },
@@ -121,7 +143,10 @@ export class ParquetTable extends ParquetDataset {
     return this.files
   }
 
-  /** Files the dataset does not know yet join it (an Iceberg manifest just read). */
+  /**
+   * Files the dataset does not know yet join it (an Iceberg manifest just read).
+   * @param {TableFile[]} files
+   */
   #know(files) {
     const fresh = files.filter((f) => !this.#byPath.has(f.path))
     // A file a table index's record described (no bounds) gives way to its manifest entry, once read.
@@ -133,11 +158,14 @@ export class ParquetTable extends ParquetDataset {
   /**
    * An Iceberg probe's files: those of the manifests its values and `where` may match, read now if
    * they were not (one wave); with what the manifest reads cost. Null for a table whose files are all known.
+   * @param {string | string[]} column
+   * @param {unknown[]} values
+   * @param {Record<string, unknown> | undefined} where
    */
   async #plan(column, values, where) {
     const scan = this.#table.scan
     if (!scan) return null
-    const names = new Set([...this.#table.specs.values()].flat().map((pf) => pf.name))
+    const names = new Set([...(this.#table.specs?.values() ?? [])].flat().map((pf) => pf.name))
     for (const key of Object.keys(where ?? {})) {
       if (!names.has(key)) {
         throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
@@ -156,7 +184,11 @@ export class ParquetTable extends ParquetDataset {
     return { paths: new Set(plan.files.map((f) => f.path)), manifests: plan.manifests }
   }
 
-  /** The probe's options for the dataset: only the planned files, and `where` by the keys the dataset knows. */
+  /**
+   * The probe's options for the dataset: only the planned files, and `where` by the keys the dataset knows.
+   * @param {import('../index.js').DatasetProbeOptions} options
+   * @param {{ paths: Set<string> } | null} plan
+   */
   #datasetOptions(options, plan) {
     if (!plan) return options
     const given = options.where ?? this.#where
@@ -196,16 +228,20 @@ export class ParquetTable extends ParquetDataset {
     try {
       const plan = await this.#plan(column, list, options.where ?? this.#where)
       ledger.closePhase()
-      const result = await super.probe(column, list, { ...this.#datasetOptions(options, plan), [IO_LEDGER]: ledger })
+      const datasetOptions = { ...this.#datasetOptions(options, plan), [IO_LEDGER]: ledger }
+      /** @type {import('../index.js').DatasetProbeResult} */
+      const result = await super.probe(column, list, datasetOptions)
       await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
       // Its stats are the ledger's (the manifests' requests and rounds included), the time the table's.
       const own = ioStatsSince(ledger.stats, before)
       Object.assign(result.stats, { ...own, bytes: own.bytesFetched, ms: performance.now() - started })
-      if (options.plan === true) result.plan = ledger.plan()
+      // The ledger's plan is the published ReadPlan (its purposes are ReadPurpose's).
+      if (options.plan === true) result.plan = /** @type {import('../index.js').ReadPlan} */ (ledger.plan())
       if (!plan) return result
       // In the table's order (manifest by manifest), whichever manifests earlier probes read first.
       const rank = new Map(this.#table.files.map((f, i) => [f.path, i]))
-      result.files.sort((a, b) => rank.get(a.path) - rank.get(b.path))
+      // Every file probed is one of the table's.
+      result.files.sort((a, b) => /** @type {number} */ (rank.get(a.path)) - /** @type {number} */ (rank.get(b.path)))
       return { ...result, manifests: plan.manifests }
     } finally {
       io.useLedger(undefined)
@@ -236,7 +272,11 @@ export class ParquetTable extends ParquetDataset {
     return super.inspect(options)
   }
 
-  /** Applies the file's deletes to the values a confirmation found present. */
+  /**
+   * Applies the file's deletes to the values a confirmation found present.
+   * @param {import('../index.js').DatasetFileResult} fileResult
+   * @param {string | string[]} column
+   */
   async #withDeletes(fileResult, column) {
     const file = this.#byPath.get(fileResult.path)
     if (!file?.deletes.length || !fileResult.values.some((v) => v.verdict === 'present')) return
@@ -286,7 +326,10 @@ export async function openTable(location, options = {}) {
   return new ParquetTable(table, { ...rest, index }, record || !opened.owned ? null : opened.sidecar, openLedger)
 }
 
-/** The reading options openSidecarIndex takes, from openTable's. */
+/**
+ * The reading options openSidecarIndex takes, from openTable's.
+ * @param {import('../index.js').OpenTableOptions} options
+ */
 function indexReading(options) {
   const { fetch, headers, signal, requestTimeoutMs, userAgent, retries } = options
   return Object.fromEntries(Object.entries({ fetch, headers, signal, requestTimeoutMs, userAgent, retries })

@@ -3,7 +3,10 @@
 import { loadHyparquetPages } from '../pages/hyparquet.js'
 import { loadCompressors } from '../pages/page-codecs.js'
 
-/** A Parquet file held in memory with its footer parsed, and the row reader. */
+/**
+ * A Parquet file held in memory with its footer parsed, and the row reader.
+ * @param {Uint8Array} bytes
+ */
 async function parsed(bytes) {
   // Through the one hyparquet adapter (js/pages/hyparquet.js): its package entry for Node imports node:fs.
   const [{ parquetMetadata, parquetReadObjects }, compressors] = await Promise.all([loadHyparquetPages(), loadCompressors()])
@@ -20,7 +23,7 @@ async function parsed(bytes) {
  */
 export async function readParquetRows(bytes, columns) {
   const { file, metadata, compressors, parquetReadObjects } = await parsed(bytes)
-  const present = new Set(metadata.schema.map((e) => e.name))
+  const present = new Set(metadata.schema.map((/** @type {{ name: string }} */ e) => e.name))
   const wanted = columns?.filter((c) => present.has(c))
   if (wanted && wanted.length === 0) return []
   return parquetReadObjects({ file, metadata, compressors, ...(wanted ? { columns: wanted } : {}) })
@@ -39,6 +42,7 @@ export async function readParquetRowsByFieldId(bytes, wanted) {
   // Top-level elements: the root's children, walked by num_children (a nested column's children follow it).
   const names = new Map()
   let i = 1
+  /** @type {(at: number) => number} the element after `at` and its descendants */
   const skip = (at) => { let n = at + 1; for (let c = 0; c < (metadata.schema[at].num_children ?? 0); c++) n = skip(n); return n }
   while (i < metadata.schema.length) {
     const e = metadata.schema[i]
@@ -48,5 +52,5 @@ export async function readParquetRowsByFieldId(bytes, wanted) {
   const ids = new Set(names.keys())
   if (!ids.size) return { ids, rows: [] }
   const objects = await parquetReadObjects({ file, metadata, compressors, columns: [...names.values()] })
-  return { ids, rows: objects.map((o) => new Map([...names].map(([id, name]) => [id, o[name]]))) }
+  return { ids, rows: objects.map((/** @type {Record<string, unknown>} */ o) => new Map([...names].map(([id, name]) => [id, o[name]]))) }
 }

@@ -6,14 +6,22 @@
 import { applyTransform } from './iceberg-types.js'
 import { factsExclude, sameKey, valueKeys } from './column-keys.js'
 
+/**
+ * @typedef {import('./load-table.js').TableFile} TableFile
+ * @typedef {import('./load-table.js').TableField} TableField
+ * @typedef {import('./column-keys.js').Key} Key
+ */
+
 export const TableSource = Object.freeze({ PARTITION: 'table-partition', STATISTICS: 'table-stats' })
 
+/** @param {string} source @param {string} reason @param {string} detail */
 const absent = (source, reason, detail) => ({ verdict: /** @type {'absent'} */ ('absent'), source, reason, detail })
 
 /**
  * Why one key cannot be in the file, or null.
- * @param {{ partitions: any[], columnFacts: Map<number, any> }} file
- * @param {{ id: number, name: string, type: any }} field
+ * @param {Pick<TableFile, 'partitions' | 'columnFacts'>} file
+ * @param {Pick<TableField, 'id' | 'name' | 'type'>} field
+ * @param {Key} key
  */
 function keyExcluded(file, field, key) {
   for (const p of file.partitions) {
@@ -24,8 +32,9 @@ function keyExcluded(file, field, key) {
         `the file's partition ${p.name} is null: every row has a null ${field.name}`)
     }
     const transformed = applyTransform(p.transform, field.type, key)
+    if (transformed === undefined) continue
     const matches = p.keys ? p.keys.some((k) => sameKey(transformed, k)) : sameKey(transformed, p.key)
-    if (transformed !== undefined && !matches) {
+    if (!matches) {
       return absent(TableSource.PARTITION, 'partition-mismatch',
         `the file's partition ${p.name} (${p.transform.name}${p.transform.arg !== undefined ? `[${p.transform.arg}]` : ''}) ` +
         `is ${show(p.raw)}; the value's is ${show(transformed)}`)
@@ -44,6 +53,7 @@ function keyExcluded(file, field, key) {
   return null
 }
 
+/** @param {unknown} v */
 function show(v) {
   if (v instanceof Uint8Array) return new TextDecoder().decode(v)
   return String(v)
@@ -51,8 +61,8 @@ function show(v) {
 
 /**
  * The prefilter answers for one file: an entry per value.
- * @param {{ partitions: any[], columnFacts: Map<number, any> }} file a table file (js/table/iceberg.js, js/table/delta.js)
- * @param {{ id: number, name: string, type: any }} field
+ * @param {Pick<TableFile, 'partitions' | 'columnFacts'>} file a table file (js/table/iceberg.js, js/table/delta.js)
+ * @param {Pick<TableField, 'id' | 'name' | 'type'>} field
  * @param {ReturnType<typeof valueKeys>} keyed the values' keys (valueKeys)
  */
 export function pruneFile(file, field, keyed) {
@@ -77,17 +87,21 @@ export function pruneFile(file, field, keyed) {
 /**
  * `maybe` for a column the data files do not hold (a Delta partition column) when the file's partition
  * value equals one of the value's keys: its rows were not read, and opening the file could not tell more.
+ * @param {Pick<TableFile, 'partitions'>} file
+ * @param {Pick<TableField, 'id'>} field
+ * @param {Key[]} keys
  */
 function partitionMatch(file, field, keys) {
   const p = file.partitions.find((x) => x.sourceId === field.id && x.notInFile && x.key !== null && x.key !== undefined)
-  if (!p || !keys.some((key) => (p.keys ?? [p.key]).some((k) => sameKey(key, k)))) return null
+  const single = p?.key
+  if (!p || single === null || single === undefined || !keys.some((key) => (p.keys ?? [single]).some((k) => sameKey(key, k)))) return null
   return { verdict: /** @type {'maybe'} */ ('maybe'), source: TableSource.PARTITION, reason: 'partition-match',
     detail: `the file's partition ${p.name} is ${show(p.raw)}: it equals the value; its rows were not read` }
 }
 
 /**
  * Prunes every file for one column and values: per file, the per-value entries (null or absent).
- * @param {{ files: any[], fields: Array<{ id: number, name: string, type: any }> }} table
+ * @param {{ files: TableFile[], fields: TableField[] }} table
  * @param {string} column a name of the current schema (dotted for nested fields)
  * @param {unknown[]} values
  */

@@ -26,7 +26,7 @@ export async function openTableIndex(given, options) {
   const logObject = metadata?.properties?.['delta-log-object']
   const record = metadata
     ? sidecar.readBlob(TABLE_SNAPSHOT_BLOB, { signal: options.signal })
-      .then((blob) => decodeSnapshotRecord(blob.bytes, String(given?.name ?? given)))
+      .then((/** @type {{ bytes: Uint8Array }} */ blob) => decodeSnapshotRecord(blob.bytes, String(given?.name ?? given)))
     : Promise.resolve(null)
   record.catch(() => {}) // awaited by openTable, which closes the sidecar when it fails
   return { sidecar, owned, record,
@@ -38,11 +38,14 @@ export async function openTableIndex(given, options) {
 // Why a record was not used (loadDelta, loadIceberg) that leaves no sign it was made of this table: its files are not asked
 // of the sidecar either. A record whose log or snapshot is this table's but could not be followed ('commits-unavailable',
 // 'snapshot-differs': the same table-uuid) still knows this table's files by path and size, which never change.
+/** @type {Set<import('../index.js').TableIndexUnusedReason | null | undefined>} */
 const NOT_THIS_TABLE = new Set(['untied-record', 'log-differs', 'other-table'])
 
 /**
  * Whether the record was made of this table: Iceberg's table-uuid, Delta's metaData id (when both are known),
  * and, when loading the table set it aside, not for a reason that leaves that in doubt.
+ * @param {import('./table-snapshot-record.js').SnapshotRecord} record
+ * @param {import('./load-table.js').LoadedTable} table
  */
 export function recordOfTable(record, table) {
   const recorded = record.tableId
@@ -68,7 +71,7 @@ export class TableSidecar {
   /**
    * @param {any} sidecar the opened sidecar index
    * @param {import('./table-snapshot-record.js').SnapshotRecord} record
-   * @param {any} table the loaded table (js/table/load-table.js): its `files` grow as manifests are read
+   * @param {import('./load-table.js').LoadedTable} table its `files` grow as manifests are read
    * @param {boolean} owned whether closing the table closes the sidecar
    */
   constructor(sidecar, record, table, owned) {
@@ -97,16 +100,20 @@ export class TableSidecar {
    */
   async probe(column, values, { files, signal }) {
     const byLocation = new Map(this.#table.files.map((f) => [String(f.location), f]))
+    /** @type {object[]} */
     const out = new Array(files.length)
+    /** @type {Array<[number, { path: string, size: number, validator: string | null }]>} */
     const asked = []
+    /** @param {number} i @param {string} reason @param {string} detail */
     const notDescribed = (i, reason, detail) => { out[i] = { path: files[i].path, current: false, reason, detail, rowGroups: [] } }
     files.forEach((spec, i) => {
       const file = byLocation.get(spec.path)
-      const recorded = file && this.#sameTable ? this.#recorded.get(file.writtenPath ?? file.logged?.path) : undefined
+      const recordedPath = file?.writtenPath ?? file?.logged?.path
+      const recorded = file && this.#sameTable && recordedPath !== undefined ? this.#recorded.get(recordedPath) : undefined
       if (!this.#sameTable) {
         notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the table index is not tied to this table: built for another table, ' +
           'or for a table since re-created here, or before indexes recorded their log')
-      } else if (!recorded) {
+      } else if (!recorded || !file) { // a recorded file is a known one
         notDescribed(i, StaleReason.MISSING_FROM_INDEX,
           'the file is not in the table index: added to the table after the snapshot it was built at')
       } else if (recorded.size !== file.size) {
@@ -117,7 +124,9 @@ export class TableSidecar {
     })
     if (asked.length) {
       const result = await this.#sidecar.probe(column, values, { files: asked.map(([, spec]) => spec), signal, validate: false })
-      result.files.forEach((entry, j) => { out[asked[j][0]] = { ...entry, path: files[asked[j][0]].path } })
+      /** @type {object[]} the sidecar's answers, in the order asked */
+      const answers = result.files
+      answers.forEach((entry, j) => { out[asked[j][0]] = { ...entry, path: files[asked[j][0]].path } })
     }
     return { column, files: out }
   }

@@ -9,9 +9,12 @@ import { openObject, readObject, readObjectStart } from '../sources/object-reads
 
 const CACHE_BYTES = 64 * 1024 * 1024
 
-/** Values by location, least recently used first, dropped oldest first once their weights pass a budget. */
+/**
+ * Values by location, least recently used first, dropped oldest first once their weights pass a budget.
+ * @template V
+ */
 class WeighedCache {
-  /** @type {Map<string, { value: any, weight: number }>} */
+  /** @type {Map<string, { value: V, weight: number }>} */
   entries = new Map()
   total = 0
 
@@ -20,11 +23,12 @@ class WeighedCache {
     this.budget = budget
   }
 
+  /** @param {string} location */
   has(location) {
     return this.entries.has(location)
   }
 
-  /** The value, now the most recently used (undefined when absent). */
+  /** The value, now the most recently used (undefined when absent). @param {string} location */
   get(location) {
     const entry = this.entries.get(location)
     if (!entry) return undefined
@@ -33,6 +37,7 @@ class WeighedCache {
     return entry.value
   }
 
+  /** @param {string} location @param {V} value @param {number} weight */
   set(location, value, weight) {
     this.delete(location)
     this.entries.set(location, { value, weight })
@@ -44,6 +49,7 @@ class WeighedCache {
     }
   }
 
+  /** @param {string} location */
   delete(location) {
     const entry = this.entries.get(location)
     if (!entry) return
@@ -57,12 +63,14 @@ class WeighedCache {
   }
 }
 
-/** Immutable objects' bytes by location. */
+/** Immutable objects' bytes by location. @type {WeighedCache<Uint8Array>} */
 const immutableCache = new WeighedCache(CACHE_BYTES)
 // Decoded immutable objects (a promise while the read is under way, so concurrent readers share it),
 // weighed by the bytes they were decoded from: a decoded manifest is several times their size.
+/** @type {WeighedCache<Promise<unknown>>} */
 const decodedCache = new WeighedCache(CACHE_BYTES / 4)
 
+/** @param {string} location @param {Uint8Array} bytes */
 function remember(location, bytes) {
   if (bytes.byteLength <= CACHE_BYTES / 4) immutableCache.set(location, bytes, bytes.byteLength)
 }
@@ -90,6 +98,7 @@ export class TableIO {
       userAgent: options.userAgent, retries: options.retries, stats: this.stats }
     this.inFlight = 0
     /** Objects already read for another purpose (format detection), handed to the first read of them. */
+    /** @type {Map<string, Uint8Array | null>} */
     this.primed = new Map()
   }
 
@@ -102,7 +111,10 @@ export class TableIO {
     this.reading.ioLane = ledger?.lane('table metadata')
   }
 
-  /** Keeps bytes (or null: missing) read for one purpose for the next read of the same location. */
+  /**
+   * Keeps bytes (or null: missing) read for one purpose for the next read of the same location.
+   * @param {string} location @param {Uint8Array | null} bytes
+   */
   prime(location, bytes) {
     this.primed.set(location, bytes)
   }
@@ -110,6 +122,18 @@ export class TableIO {
   /**
    * Reads every location in one round (concurrently). Missing objects give null when `optional`; `purpose`:
    * what for, in a read plan (js/sources/io-ledger.js), default table-metadata.
+   * @overload
+   * @param {string[]} locations
+   * @param {{ immutable?: boolean, optional?: false, purpose?: string }} [options]
+   * @returns {Promise<Uint8Array[]>} a missing object rejects
+   */
+  /**
+   * @overload
+   * @param {string[]} locations
+   * @param {{ immutable?: boolean, optional?: boolean, purpose?: string }} [options]
+   * @returns {Promise<Array<Uint8Array | null>>}
+   */
+  /**
    * @param {string[]} locations
    * @param {{ immutable?: boolean, optional?: boolean, purpose?: string }} [options]
    * @returns {Promise<Array<Uint8Array | null>>}
@@ -120,14 +144,15 @@ export class TableIO {
     if (pending.length && this.inFlight === 0) this.stats.rounds++
     this.inFlight += pending.length
     return Promise.all(locations.map(async (location) => {
-      if (this.primed.has(location)) {
-        const bytes = this.primed.get(location)
+      const primed = this.primed.get(location)
+      if (primed !== undefined) {
         this.primed.delete(location)
         // Read while telling the format apart, where it may have been missing: here it must not be.
-        if (bytes === null && !optional) return readObject(location, this.reading)
-        return bytes
+        if (primed === null && !optional) return readObject(location, this.reading)
+        return primed
       }
-      if (immutable && immutableCache.has(location)) return immutableCache.get(location)
+      const cached = immutable ? immutableCache.get(location) : undefined
+      if (cached) return cached
       try {
         const bytes = await readObject(location, { ...this.reading, optional, forbiddenIsMissing: true, purpose })
         if (bytes && immutable) remember(location, bytes)
@@ -176,6 +201,8 @@ export class TableIO {
    */
   async readFirstExisting(locations) {
     const kept = locations.findIndex((l) => immutableCache.has(l))
+    // Taken now: the reads below may push it out of the cache.
+    const keptBytes = kept < 0 ? undefined : immutableCache.get(locations[kept])
     const asked = kept < 0 ? locations : locations.slice(0, kept)
     if (asked.length && this.inFlight === 0) this.stats.rounds++
     this.inFlight += asked.length
@@ -193,7 +220,7 @@ export class TableIO {
       if (chosen >= 0) await /** @type {any} */ (answers[chosen]).value.cancel()
       throw /** @type {PromiseRejectedResult} */ (failed).reason
     }
-    if (chosen < 0) return kept < 0 ? null : { location: locations[kept], bytes: immutableCache.get(locations[kept]) }
+    if (chosen < 0) return keptBytes ? { location: locations[kept], bytes: keptBytes } : null
     const location = asked[chosen]
     const bytes = await /** @type {any} */ (answers[chosen]).value.read()
     remember(location, bytes)
@@ -208,8 +235,8 @@ export class TableIO {
    * @returns {Promise<{ bytes: Uint8Array, size: number | undefined } | null>}
    */
   async readStart(location, length) {
-    if (immutableCache.has(location)) {
-      const whole = immutableCache.get(location)
+    const whole = immutableCache.get(location)
+    if (whole) {
       return { bytes: whole.subarray(0, length), size: whole.byteLength }
     }
     if (this.inFlight === 0) this.stats.rounds++
@@ -221,6 +248,18 @@ export class TableIO {
     }
   }
 
+  /**
+   * @overload
+   * @param {string} location
+   * @param {{ immutable?: boolean, optional?: false }} [options]
+   * @returns {Promise<Uint8Array>} a missing object rejects
+   */
+  /**
+   * @overload
+   * @param {string} location
+   * @param {{ immutable?: boolean, optional?: boolean }} [options]
+   * @returns {Promise<Uint8Array | null>}
+   */
   /** @param {string} location @param {{ immutable?: boolean, optional?: boolean }} [options] */
   async read(location, options) {
     return (await this.readAll([location], options))[0]

@@ -63,8 +63,12 @@ export function tableError(code, message, { source, cause } = {}) {
   })
 }
 
-/** Splits a '/'-separated relative path into segments, resolving '.' and '..'; null when it climbs out. */
+/**
+ * Splits a '/'-separated relative path into segments, resolving '.' and '..'; null when it climbs out.
+ * @param {string} relative
+ */
 function normalizeSegments(relative) {
+  /** @type {string[]} */
   const out = []
   for (const segment of relative.split('/')) {
     if (segment === '' || segment === '.') continue
@@ -94,7 +98,10 @@ export function locationUnder(root, relative) {
   return url.href
 }
 
-/** Whether a URL names a link-local, loopback-metadata or otherwise never-table host (cloud metadata endpoints). */
+/**
+ * Whether a URL names a link-local, loopback-metadata or otherwise never-table host (cloud metadata endpoints).
+ * @param {string} hostname
+ */
 function isLinkLocalHost(hostname) {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
   return /^169\.254\./.test(host) || /^fe[89ab][0-9a-f]:/.test(host) || host === 'metadata.google.internal'
@@ -112,6 +119,7 @@ function outsideAllowed(location, allowOutside) {
   return allowOutside.some((prefix) => typeof prefix === 'string' && prefix !== '' && location.startsWith(prefix))
 }
 
+/** @param {string} path @param {TableRoot} root @param {string} why */
 function refuse(path, root, why) {
   const where = root.kind === 'local' ? root.root : root.root.href
   return tableError(ErrorCode.PATH_OUTSIDE_TABLE,
@@ -131,7 +139,7 @@ function refuse(path, root, why) {
  */
 export function pathResolver(root, { tablePrefix, encoded = false, rebase, allowOutside } = {}) {
   const prefixes = prefixVariants(tablePrefix)
-  const decode = (text) => (encoded ? safeDecode(text) : text)
+  const decode = (/** @type {string} */ text) => (encoded ? safeDecode(text) : text)
   return (path) => {
     if (typeof path !== 'string' || path === '') {
       throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE,
@@ -150,16 +158,31 @@ export function pathResolver(root, { tablePrefix, encoded = false, rebase, allow
   }
 }
 
+/**
+ * @param {TableRoot} root
+ * @param {string} relative
+ * @param {string} original the path as the metadata writes it
+ * @param {boolean | string[] | undefined} allowOutside
+ * @returns {{ location: string, relative: string }}
+ */
 function underRoot(root, relative, original, allowOutside) {
   const location = locationUnder(root, relative)
-  if (location === null) {
+  const segments = normalizeSegments(relative)
+  if (location === null || segments === null) {
     if (allowOutside === true && root.kind === 'local') return { location: `${root.root}/${relative}`, relative }
     throw refuse(original, root, 'climbs out of the table\'s folder')
   }
-  return { location, relative: normalizeSegments(relative).join('/') }
+  return { location, relative: segments.join('/') }
 }
 
-/** An absolute location (URL or path) from the metadata or a rebase: inside the root, or allowed. */
+/**
+ * An absolute location (URL or path) from the metadata or a rebase: inside the root, or allowed.
+ * @param {string} location
+ * @param {string} original the path as the metadata writes it
+ * @param {TableRoot} root
+ * @param {boolean | string[] | undefined} allowOutside
+ * @returns {{ location: string, relative: string }}
+ */
 function checkedAbsolute(location, original, root, allowOutside) {
   let candidate = location
   if (root.kind === 'local') {
@@ -185,6 +208,7 @@ function checkedAbsolute(location, original, root, allowOutside) {
   throw refuse(original, root, 'is outside the table\'s location')
 }
 
+/** @param {string | undefined} prefix */
 function prefixVariants(prefix) {
   if (typeof prefix !== 'string' || prefix === '') return []
   const trimmed = prefix.replace(/\/+$/, '')
@@ -199,6 +223,7 @@ function prefixVariants(prefix) {
   return [...variants].sort((a, b) => b.length - a.length)
 }
 
+/** @param {string} text */
 function safeDecode(text) {
   try {
     return decodeURIComponent(text)

@@ -17,13 +17,15 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 /**
  * @typedef {{ path: string, size: number, validator: string | null, manifest?: number, records?: number, content?: number,
  *   sequence?: string, spec?: number, partition?: unknown[], equalityIds?: number[] | null,
- *   partitionValues?: Record<string, string | null>, stats?: string, deletionVector?: object | null }} RecordedFile
+ *   partitionValues?: Record<string, string | null>, stats?: string,
+ *   deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} RecordedFile
  *   Iceberg: path as the manifest writes it, its manifest (an index into `manifests`), record count, content, data sequence
  *   number, partition spec and raw partition values, equality ids. Delta: the add action's path, partition values, stats and
  *   deletion vector. Both: size, and the validator the sidecar recorded (its identity: docs/sidecar-index.md "Identity").
  * @typedef {{ format: string, version: number, table: 'iceberg' | 'delta', tableId?: string, columns?: string[],
  *   snapshotId?: string, sequenceNumber?: string,
- *   deltaVersion?: number, metaData?: object, protocol?: object, manifests?: string[], manifestList?: string | null,
+ *   deltaVersion?: number, metaData?: import('./delta.js').DeltaMetaData, protocol?: import('./delta.js').DeltaProtocol,
+ *   manifests?: string[], manifestList?: string | null,
  *   snapshotTimestampMs?: string, snapshotSummary?: Record<string, string>, logObject?: import('./log-identity.js').LogIdentity,
  *   files: RecordedFile[], deleteFiles?: RecordedFile[] }} SnapshotRecord
  *   files: the data files, in the sidecar's entry order (file i is entry i; the sidecar records it by its path relative to the
@@ -32,12 +34,16 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  *   strings); logObject: the Delta log object at deltaVersion (version 2 on).
  */
 
-/** Avro's longs (bigint) and bytes keep their kind through JSON: { $long: digits }, { $bytes: hex }. */
+/**
+ * Avro's longs (bigint) and bytes keep their kind through JSON: { $long: digits }, { $bytes: hex }.
+ * @param {string} _
+ * @param {any} value JSON.stringify's: of any shape
+ */
 function replacer(_, value) {
   if (typeof value === 'bigint') return { $long: String(value) }
   if (value instanceof Uint8Array) return { $bytes: Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('') }
   if (value && typeof value === 'object' && value.type === 'Buffer' && Array.isArray(value.data)) {
-    return { $bytes: value.data.map((b) => b.toString(16).padStart(2, '0')).join('') }
+    return { $bytes: value.data.map((/** @type {number} */ b) => b.toString(16).padStart(2, '0')).join('') }
   }
   return value
 }
@@ -45,6 +51,8 @@ function replacer(_, value) {
 /**
  * Longs and bytes back from their JSON forms, walking only objects (a reviver would be called for every value
  * of every file).
+ * @param {any} value parsed JSON: of any shape
+ * @returns {any}
  */
 function restore(value) {
   if (value === null || typeof value !== 'object') return value
@@ -70,16 +78,21 @@ function columnsOf(files) {
   for (const p of paths) while (!p.startsWith(prefix)) prefix = prefix.slice(0, prefix.length - 1)
   prefix = prefix.slice(0, prefix.lastIndexOf('/') + 1)
   const keys = [...new Set(files.flatMap((f) => Object.keys(f)))].filter((k) => k !== 'path')
+  /** @type {Record<string, unknown>} */
   const columns = {}
   for (const key of keys) {
-    const values = files.map((f) => f[key] ?? null)
+    const values = files.map((f) => /** @type {Record<string, unknown>} */ (f)[key] ?? null)
     const first = JSON.stringify(values[0], replacer)
     columns[key] = values.every((v) => JSON.stringify(v, replacer) === first) ? { all: values[0] } : values
   }
   return { count: files.length, prefix, paths: paths.map((p) => p.slice(prefix.length)), columns }
 }
 
-/** @returns {RecordedFile[]} */
+/**
+ * @param {any} table the files' columns as parsed (columnsOf's form, checked here)
+ * @param {string} where for messages
+ * @returns {RecordedFile[]}
+ */
 function filesOf(table, where) {
   const { count, prefix, paths, columns } = table ?? {}
   if (!Number.isSafeInteger(count) || typeof prefix !== 'string' || !Array.isArray(paths) || paths.length !== count ||
@@ -94,7 +107,7 @@ function filesOf(table, where) {
       throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
         `${where}: not a table index's snapshot record: its column ${key} is not ${count} long`, { source: where })
     }
-    files.forEach((f, i) => { const v = all ? values.all : values[i]; if (v !== null) f[key] = v })
+    files.forEach((f, i) => { const v = all ? values.all : values[i]; if (v !== null) /** @type {Record<string, unknown>} */ (f)[key] = v })
   }
   return files
 }
@@ -116,13 +129,13 @@ export function encodeSnapshotRecord(record) {
  * @returns {SnapshotRecord}
  */
 export function decodeSnapshotRecord(bytes, where) {
-  const bad = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
+  const bad = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
     `${where}: not a table index's snapshot record: ${why}`, { source: where })
   let record
   try {
     record = restore(JSON.parse(utf8Decoder.decode(bytes)))
   } catch (cause) {
-    throw bad(`it is not UTF-8 JSON (${cause?.message ?? cause})`)
+    throw bad(`it is not UTF-8 JSON (${/** @type {{ message?: string } | undefined} */ (cause)?.message ?? cause})`)
   }
   if (record?.format !== RECORD_FORMAT || !READABLE_VERSIONS.has(record.version)) {
     throw bad(`format ${JSON.stringify(record?.format)} version ${record?.version}`)
@@ -130,7 +143,9 @@ export function decodeSnapshotRecord(bytes, where) {
   if (record.table !== 'iceberg' && record.table !== 'delta') throw bad(`table ${JSON.stringify(record.table)}`)
   record.files = filesOf(record.files, where)
   if (record.deleteFiles) record.deleteFiles = filesOf(record.deleteFiles, where)
-  if (!Array.isArray(record.files) || !record.files.every((f) => typeof f?.path === 'string' && Number.isSafeInteger(f.size))) {
+  /** @param {RecordedFile | null} f */
+  const wellFormed = (f) => typeof f?.path === 'string' && Number.isSafeInteger(f.size)
+  if (!Array.isArray(record.files) || !record.files.every(wellFormed)) {
     throw bad('a file without a path or size')
   }
   if (record.table === 'iceberg' && (typeof record.snapshotId !== 'string' || !Array.isArray(record.manifests))) {

@@ -3,7 +3,7 @@
 // snapshots (Iceberg) or version (Delta).
 
 /**
- * @param {any} table a loaded table (js/table/load-table.js)
+ * @param {import('./load-table.js').LoadedTable} table
  */
 export function summarizeTable(table) {
   const columns = table.fields.filter((f) => f.type.kind !== 'other').map((field) => {
@@ -33,7 +33,7 @@ export function summarizeTable(table) {
     ...(table.format === 'iceberg'
       ? {
           snapshot: table.snapshot ? String(table.snapshot['snapshot-id']) : null,
-          snapshots: (table.metadata.snapshots ?? []).map((s) => ({
+          snapshots: (table.metadata?.snapshots ?? []).map((s) => ({
             id: String(s['snapshot-id']), timestampMs: Number(s['timestamp-ms']), operation: s.summary?.operation ?? null,
           })),
         }
