@@ -137,8 +137,7 @@ export class ParquetDataset {
    * @param {string | string[]} column
    * @param {Iterable<unknown>} values
    * @param {import('../index.js').DatasetProbeOptions & LayerOptions} [options]
-   * @returns {Promise<{ files: FileResult[], totals: Record<string, any>, stats: Record<string, any>,
-   *   plan?: ReadPlan }>}
+   * @returns {Promise<import('../index.js').DatasetProbeResult>}
    */
   async probe(column, values, options = {}) {
     const opening = options.plan === true && !options[IO_LEDGER] ? this.#openLedger : undefined
@@ -148,7 +147,9 @@ export class ParquetDataset {
       const before = { ...opening.stats }
       const result = await this.probe(column, values, { ...options, [IO_LEDGER]: opening })
       const own = ioStatsSince(opening.stats, before)
-      return { ...result, stats: { ...result.stats, ...own, bytes: own.bytesFetched }, plan: opening.plan() }
+      // The ledger's plan is the published ReadPlan (its purposes are ReadPurpose's).
+      const plan = /** @type {import('../index.js').ReadPlan} */ (opening.plan())
+      return { ...result, stats: { ...result.stats, ...own, bytes: own.bytesFetched }, plan }
     }
     /** @type {FileResult[]} */
     const files = []
@@ -156,7 +157,8 @@ export class ParquetDataset {
     const { stats, plan } = await run
     files.sort((a, b) => a.order - b.order)
     for (const f of files) delete f.order
-    return { files, totals: totalsOf(files), stats, ...(plan ? { plan } : {}) }
+    // The records built here are the published shapes (js/index.d.ts), checked by tests/js/consumer-types.test.js.
+    return /** @type {import('../index.js').DatasetProbeResult} */ ({ files, totals: totalsOf(files), stats, ...(plan ? { plan } : {}) })
   }
 
   /**
@@ -165,7 +167,7 @@ export class ParquetDataset {
    * @param {string | string[]} column
    * @param {Iterable<unknown>} values
    * @param {import('../index.js').DatasetProbeOptions & LayerOptions} [options]
-   * @returns {AsyncGenerator<FileResult, void, undefined>}
+   * @returns {AsyncGenerator<import('../index.js').DatasetFileResult, void, undefined>}
    */
   async * probeEach(column, values, options = {}) {
     /** @type {FileResult[]} */
@@ -192,7 +194,7 @@ export class ParquetDataset {
       run.then(() => { finished = true }, (error) => { failure = error; finished = true }).finally(() => wake?.())
       while (true) {
         if (ready.length) {
-          yield /** @type {FileResult} */ (ready.shift())
+          yield /** @type {import('../index.js').DatasetFileResult} */ (ready.shift())
           continue
         }
         if (failure) throw failure
