@@ -8,7 +8,7 @@ import { prepareProbe, renderResult, runProbe, selectColumn } from './probe-view
 import { decryptionFromForm, forgetSampleKeys, KEY_FIELDS, loadSamples, resolveUrl, sampleUrl, useSampleKeys } from './source-view.js'
 
 /**
- * @param {{ url?: string, file?: File }} source
+ * @param {{ url: string, file?: undefined } | { file: File, url?: undefined }} source
  * @param {{ column?: string, values?: string[], autoProbe?: boolean }} [preset]
  */
 async function openSource(source, preset = {}) {
@@ -47,7 +47,7 @@ function wire() {
     if (url) openSource({ url })
   })
   $('file-input').addEventListener('change', () => {
-    const file = $('file-input').files[0]
+    const file = $('file-input').files?.[0]
     if (file) openSource({ file })
     $('file-input').value = '' // the same file can be picked again
   })
