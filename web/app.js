@@ -93,8 +93,9 @@ function wire() {
 wire()
 const samples = loadSamples((url, preset) => openSource({ url }, preset))
 const params = new URLSearchParams(location.search)
-if (params.get('url')) {
-  const url = resolveUrl(params.get('url'))
+const urlParam = params.get('url')
+if (urlParam) {
+  const url = resolveUrl(urlParam)
   $('url-input').value = url
   // A link never carries keys: one to an encrypted sample opens with the sample's public key from the manifest.
   samples.then((manifest) => {
