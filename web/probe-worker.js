@@ -287,8 +287,8 @@ self.onmessage = async ({ data }) => {
   const controller = new AbortController()
   inFlight.set(data.id, controller)
   try {
-    // The page's args as it sent them (structured clone); each operation destructures its own.
-    const handler = /** @type {Record<string, ((args: any, signal: AbortSignal) => Promise<unknown>) | undefined>} */ (handlers)[data.op]
+    // By the name the page sent; it sends each operation's args as that operation takes them.
+    const handler = /** @type {Record<string, ((args: object, signal: AbortSignal) => Promise<unknown>) | undefined>} */ (handlers)[data.op]
     if (!handler) throw new Error(`unknown operation ${data.op}`)
     self.postMessage({ id: data.id, ok: true, result: await handler(data.args ?? {}, controller.signal) })
   } catch (error) {
