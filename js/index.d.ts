@@ -57,7 +57,10 @@ export function describeColumnType(column: { physicalType: PhysicalType, typeLen
 export type PhysicalType = 'BOOLEAN' | 'INT32' | 'INT64' | 'INT96' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY' | 'FIXED_LEN_BYTE_ARRAY'
 
 /** A physical type name, or one with its width (FIXED_LEN_BYTE_ARRAY needs typeLength). */
-export type FilterValueType = PhysicalType | { type: PhysicalType, typeLength?: number } | { physicalType: PhysicalType, typeLength?: number }
+export type FilterValueType =
+  | PhysicalType
+  | { type: PhysicalType, typeLength?: number }
+  | { physicalType: PhysicalType, typeLength?: number }
 
 /** Arrow-style columnar input: fixed-width slots, BYTE_ARRAY data + offsets, or the BOOLEAN bitmap. */
 export interface ColumnarValues {
@@ -157,9 +160,15 @@ export interface OpenParquetOptions {
   maxBytes?: number
   /** Larger footers are refused with TOO_LARGE. Default 128 MiB. */
   maxFooterBytes?: number
-  /** Reads in flight at once. Default: what the transport allows — 256 in Node, 100 to an HTTP/2 or HTTP/3 origin in a browser, 6 over HTTP/1.1, 16 for files and memory. */
+  /**
+   * Reads in flight at once. Default: what the transport allows — 256 in Node, 100 to an HTTP/2 or HTTP/3
+   * origin in a browser, 6 over HTTP/1.1, 16 for files and memory.
+   */
   concurrency?: number
-  /** Ranges closer than this many bytes are read in one request (the link model may join more to save rounds). Default 1024; 64 for block reads. */
+  /**
+   * Ranges closer than this many bytes are read in one request (the link model may join more to save
+   * rounds). Default 1024; 64 for block reads.
+   */
   coalesceGap?: number
   /** The largest coalesced request. Default 16 MiB. */
   maxRequestBytes?: number
@@ -198,14 +207,21 @@ export interface OpenParquetOptions {
    * the signal. Default 3; 0 disables retries. An abort is never retried.
    */
   retries?: number
-  /** Record every request from the footer read on: the first `probe(…, { plan: true })` then lists the footer's reads too. Default false. */
+  /**
+   * Record every request from the footer read on: the first `probe(…, { plan: true })` then lists the
+   * footer's reads too. Default false.
+   */
   plan?: boolean
   /**
    * A sidecar index (`openSidecarIndex` from 'parquet-bloom/index-builder', docs/indexes.md "Giving files the
    * indexes they lack") whose filters and bounds answer what the file's own indexes leave open, while
    * it describes this file as it is (same size and validator); otherwise the file is probed as usual.
    */
-  index?: { refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<unknown> }
+  index?: {
+    refine(probe: {
+      name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal
+    }): Promise<unknown>
+  }
 }
 
 /** A key: 16, 24 or 32 bytes, or a string whose UTF-8 bytes are the key (as parquet-testing writes them). */
@@ -219,7 +235,8 @@ export interface DecryptionOptions {
   /** The AAD prefix of a file written with one it does not store (supply_aad_prefix); checked against a stored one. */
   aadPrefix?: Uint8Array | string
   /** Asked for each key not given above, with the key_metadata the file stores for it; `column` unset for the footer key. */
-  keyRetriever?: (keyMetadata: Uint8Array, context: { column?: string }) => EncryptionKey | null | undefined | Promise<EncryptionKey | null | undefined>
+  keyRetriever?: (keyMetadata: Uint8Array, context: { column?: string }) =>
+    EncryptionKey | null | undefined | Promise<EncryptionKey | null | undefined>
 }
 
 /** Where a FooterCache keeps its serialized entries. Keys are SHA-256 hex strings (never URLs). */
@@ -266,7 +283,10 @@ export function openParquet(source: ParquetSource, options?: OpenParquetOptions)
 
 /** A Parquet LogicalType as the footer records it, e.g. { type: 'TIMESTAMP', unit: 'MICROS', isAdjustedToUTC: true }. */
 export type LogicalType =
-  | { type: 'STRING' | 'MAP' | 'LIST' | 'ENUM' | 'DATE' | 'NULL' | 'JSON' | 'BSON' | 'UUID' | 'FLOAT16' | 'VARIANT' | 'GEOMETRY' | 'GEOGRAPHY' }
+  | {
+    type: 'STRING' | 'MAP' | 'LIST' | 'ENUM' | 'DATE' | 'NULL' | 'JSON' | 'BSON' | 'UUID' | 'FLOAT16' | 'VARIANT' | 'GEOMETRY'
+      | 'GEOGRAPHY'
+  }
   | { type: 'DECIMAL', precision: number, scale: number }
   | { type: 'TIME' | 'TIMESTAMP', unit: 'MILLIS' | 'MICROS' | 'NANOS', isAdjustedToUTC: boolean }
   | { type: 'INTEGER', bitWidth: number, isSigned: boolean }
@@ -356,7 +376,8 @@ export interface ProbeValueResult {
 }
 
 export declare const REASONS: Readonly<Record<ReasonCode, { verdict: Verdict | null, text: string }>>
-export declare const Source: Readonly<{ STATISTICS: 'statistics', PAGE_INDEX: 'page-index', DICTIONARY: 'dictionary', BLOOM_FILTER: 'bloom-filter', DATA_PAGES: 'data-pages', VALUE: 'value',
+export declare const Source: Readonly<{ STATISTICS: 'statistics', PAGE_INDEX: 'page-index', DICTIONARY: 'dictionary',
+  BLOOM_FILTER: 'bloom-filter', DATA_PAGES: 'data-pages', VALUE: 'value',
   PARTITION: 'partition', TABLE_PARTITION: 'table-partition', TABLE_STATS: 'table-stats' }>
 
 /** A filter health warning (the one policy inspect and the demo apply). */
@@ -418,7 +439,10 @@ export interface ReadPlan {
     failed?: true
   }>
   /** Per round: its requests, bytes, time span (null when only omitted requests are in it) and purposes. */
-  rounds: Array<{ round: number, requests: number, bytes: number, startMs: number | null, endMs: number | null, purposes: Partial<Record<ReadPurpose, number>> }>
+  rounds: Array<{
+    round: number, requests: number, bytes: number, startMs: number | null, endMs: number | null,
+    purposes: Partial<Record<ReadPurpose, number>>
+  }>
   stats: IoStats
   listed: { requests: number, omitted: number, maxRequests: number }
 }
@@ -445,7 +469,10 @@ export interface ProbeOptions {
    * is at most 64 KiB; true whenever usable; false never. Default 'auto'.
    */
   dictionary?: 'auto' | boolean
-  /** Read page indexes (ColumnIndex + OffsetIndex): 'auto' for chunks without a usable bloom filter, true always, false never. Default 'auto'. */
+  /**
+   * Read page indexes (ColumnIndex + OffsetIndex): 'auto' for chunks without a usable bloom filter, true always,
+   * false never. Default 'auto'.
+   */
   pageIndex?: 'auto' | boolean
   /** 'block' reads each filter's header and only the 32-byte blocks the values hash to; 'filter' whole filters; 'auto' the cheaper. */
   mode?: 'auto' | 'filter' | 'block'
@@ -461,7 +488,10 @@ export interface ProbeOptions {
    * page index with the other indexes (pageIndex defaults to true). Default false.
    */
   confirm?: boolean
-  /** Data page bytes a confirmation may read, over all row groups; chunks past it keep their verdict (reason confirm-budget). Default 16 MiB. */
+  /**
+   * Data page bytes a confirmation may read, over all row groups; chunks past it keep their verdict (reason
+   * confirm-budget). Default 16 MiB.
+   */
   maxConfirmBytes?: number
   /** Rows listed per value, over all row groups; beyond it `rowsTruncated: true`. Default 1000. */
   maxRows?: number
@@ -530,7 +560,8 @@ export class ParquetFile {
    */
   probe(column: string | string[], values: Iterable<unknown>, options?: ProbeOptions): Promise<ProbeResult>
   /** Lends one chunk's filter to `visit` for the duration of the call; it is released afterwards. */
-  visitBloomFilter<T>(rowGroup: number, column: string | string[], visit: (filter: BloomFilter) => T | Promise<T>, options?: { signal?: AbortSignal }): Promise<T>
+  visitBloomFilter<T>(rowGroup: number, column: string | string[], visit: (filter: BloomFilter) => T | Promise<T>,
+    options?: { signal?: AbortSignal }): Promise<T>
   /** One chunk's filter as an owned BloomFilter: free() it. */
   getBloomFilter(rowGroup: number, column: string | string[], options?: { signal?: AbortSignal }): Promise<BloomFilter>
   /** The raw header and bitset of one chunk's filter, or why it cannot be read. */
@@ -587,7 +618,9 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode]
 
 /** The one error class parquet-bloom throws: `code` is for programs, `message` names the file and offset. */
 export class ParquetBloomError extends Error {
-  constructor(code: ErrorCodeValue, message: string, details?: { cause?: unknown, source?: string, offset?: number, field?: string, status?: number, reason?: ReasonCode, problem?: string })
+  constructor(code: ErrorCodeValue, message: string, details?: {
+    cause?: unknown, source?: string, offset?: number, field?: string, status?: number, reason?: ReasonCode, problem?: string
+  })
   readonly name: 'ParquetBloomError'
   readonly code: ErrorCodeValue
   /** The URL or path involved. */
@@ -641,16 +674,23 @@ export interface OpenDatasetOptions extends Omit<OpenParquetOptions, 'index'> {
    * is (same size and validator) and rules out for every value is not opened, the others are probed and
    * sharpened by it; a file it does not describe is probed as usual.
    */
-  index?: string | URL | { probe(column: string, values: Iterable<unknown>, options?: { files?: Array<string | { path: string, size?: number, validator?: string | null }>, signal?: AbortSignal }): Promise<unknown>, close(): Promise<void> }
+  index?: string | URL | {
+    probe(column: string, values: Iterable<unknown>, options?: {
+      files?: Array<string | { path: string, size?: number, validator?: string | null }>, signal?: AbortSignal
+    }): Promise<unknown>
+    close(): Promise<void>
+  }
   /** Partition key types; the others are inferred as DuckDB infers them (DATE, TIMESTAMP, BIGINT, else VARCHAR). */
   partitioning?: Record<string, PartitionType>
   /** Parse key=value folders of paths as partitions. Default true. */
   hivePartitioning?: boolean
   /** Called per file per probe before any read of it; a non-null entry decides value k for the file (absent, or maybe without a read). */
-  prefilter?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, column: string, values: unknown[]) =>
+  prefilter?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, column: string,
+    values: unknown[]) =>
     PrefilterAnswer[] | null | Promise<PrefilterAnswer[] | null>
   /** The column's path in one file, after its footer was read (tables: renamed columns matched by field id, column mapping). */
-  columnOf?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, parquetFile: ParquetFile, column: string | string[]) =>
+  columnOf?: (file: DatasetFileDescriptor & { partitions: Record<string, unknown>, validator: string | null }, parquetFile: ParquetFile,
+    column: string | string[]) =>
     string | string[] | Promise<string | string[]>
   /** For s3:// sources (js/sources/s3-listing.js, as 'parquet-bloom/s3' listS3 takes them): they sign the listing and every read. */
   credentials?: { accessKeyId: string, secretAccessKey: string, sessionToken?: string, region?: string }
@@ -685,9 +725,13 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
  * an ETag recorded where the server now sends only Last-Modified, or none), no-path (a file given as bytes),
  * not-described (an index object that gave no reason).
  */
-export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differs' | 'validator-differs' | 'validator-kind-differs' | 'ambiguous-in-index' | 'no-path' | 'not-described'
+export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differs' | 'validator-differs' | 'validator-kind-differs'
+  | 'ambiguous-in-index' | 'no-path' | 'not-described'
 
-/** The kind of a validator a sidecar index records or finds: a local file's mtime, a URL's strong ETag or Last-Modified; other: a caller's own form. */
+/**
+ * The kind of a validator a sidecar index records or finds: a local file's mtime, a URL's strong ETag or Last-Modified;
+ * other: a caller's own form.
+ */
 export type ValidatorKind = 'mtime' | 'etag' | 'last-modified' | 'other'
 
 /** Whether the dataset's sidecar index described a file (a file it does not describe is probed without it), and if not, why. */
@@ -762,9 +806,11 @@ export interface ParquetDataset {
   /** What listing an s3:// prefix cost (its pages: a request and a round each), when the dataset was listed from one. */
   readonly listing?: IoStats
   probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<DatasetProbeResult>
-  probeEach(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): AsyncGenerator<DatasetFileResult, void, undefined>
+  probeEach(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions):
+    AsyncGenerator<DatasetFileResult, void, undefined>
   /** Reads every footer and reports per column how many files (every row group) and row groups have each index. */
-  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency' | 'concurrency' | 'plan'>): Promise<DatasetCoverage>
+  inspect(options?: Pick<DatasetProbeOptions, 'signal' | 'shard' | 'onProgress' | 'fileConcurrency' | 'concurrency' | 'plan'>):
+    Promise<DatasetCoverage>
   /** Closes the sidecar index the dataset opened from `index` (one passed opened stays the caller's). */
   close(): Promise<void>
 }
@@ -782,7 +828,8 @@ export interface DatasetCoverage {
 }
 
 /** Opens many Parquet files as one dataset: a list (sources or descriptors), a local directory or glob, or an s3:// prefix. */
-export function openDataset(source: ParquetSource[] | DatasetFileDescriptor[] | string | URL, options?: OpenDatasetOptions): Promise<ParquetDataset>
+export function openDataset(source: ParquetSource[] | DatasetFileDescriptor[] | string | URL, options?: OpenDatasetOptions):
+  Promise<ParquetDataset>
 
 export interface OpenTableOptions extends Omit<OpenDatasetOptions, 'hivePartitioning' | 'partitioning' | 'columnOf'> {
   /** 'auto' (default): a `_delta_log/` means Delta, a `metadata/` folder (or version hint) Iceberg. */
@@ -791,7 +838,10 @@ export interface OpenTableOptions extends Omit<OpenDatasetOptions, 'hivePartitio
   snapshot?: string | bigint | number
   /** Delta: the table version to read. Default: the latest. */
   version?: number
-  /** Iceberg: the metadata.json to read, relative to the table's root (over HTTP, for tables whose version-hint.text is missing or leads to no file). */
+  /**
+   * Iceberg: the metadata.json to read, relative to the table's root (over HTTP, for tables whose version-hint.text
+   * is missing or leads to no file).
+   */
   metadata?: string
   /** Maps a path as the metadata writes it to a location to read; default: strip the table's own location. */
   rebase?: (path: string) => string | URL | null | undefined
@@ -873,7 +923,10 @@ export interface ParquetTable extends ParquetDataset {
       /** The index's own reads so far (opening and its snapshot record included), when the table opened it. */
       reads: { requests?: number, bytesFetched?: number, rounds?: number, heads?: number } }
   }
-  /** What the metadata can prune, per column, and the snapshots (Iceberg) or version (Delta): `parquet-bloom inspect <table> --table auto`. */
+  /**
+   * What the metadata can prune, per column, and the snapshots (Iceberg) or version (Delta):
+   * `parquet-bloom inspect <table> --table auto`.
+   */
   summary(): Promise<TableSummary>
 }
 
@@ -899,14 +952,23 @@ export interface TableSummary {
   files: number
   /** Live data files with deletes of each kind. */
   filesWithDeletes: { position: number, equality: number, dv: number }
-  /** Per column of a type the table layer knows (not nested or unknown ones): of the live files, how many the metadata gives bounds, null counts and NaN counts for, and the partition fields (transforms) derived from it. */
-  columns: Array<{ column: string, type: TableColumnType['kind'], files: number, bounds: number, nullCounts: number, nanCounts: number, partitions: string[] }>
+  /**
+   * Per column of a type the table layer knows (not nested or unknown ones): of the live files, how many the
+   * metadata gives bounds, null counts and NaN counts for, and the partition fields (transforms) derived from it.
+   */
+  columns: Array<{
+    column: string, type: TableColumnType['kind'], files: number, bounds: number, nullCounts: number, nanCounts: number,
+    partitions: string[]
+  }>
 }
 
 /** Opens an Iceberg (v1, v2) or Delta table by its root: a local folder, a file: URL or an http(s) URL. */
 export function openTable(location: string | URL, options?: OpenTableOptions): Promise<ParquetTable>
 
-/** The answers of a dataset's shards (probe(…, { shard: { index, count } }) run apart) as one: files by path, totals recounted, stats added up. */
+/**
+ * The answers of a dataset's shards (probe(…, { shard: { index, count } }) run apart) as one: files by path, totals
+ * recounted, stats added up.
+ */
 export function mergeShardResults(results: DatasetProbeResult[]): Promise<DatasetProbeResult>
 
 export interface AdviseIndexesOptions {

@@ -3,7 +3,7 @@
 // filter and both would prune for probes of the column's own values, and what the filters would cost.
 import { formatBytes, formatPercent, plural } from './format.js'
 import { hideError, showError } from './messages.js'
-import { $, state, worker } from './page.js'
+import { $, shownFile, state, worker } from './page.js'
 
 /** Shows the advice form for a newly opened file and forgets the last file's advice. */
 export function resetAdvice() {
@@ -38,7 +38,8 @@ export async function runAdvice() {
   } catch (error) {
     if (generation !== state.generation) return
     $('advice-note').textContent = ''
-    if (error.code !== 'ABORTED' || controller.signal.aborted) showError(error)
+    const { code } = /** @type {import('./worker-client.js').WorkerError} */ (error)
+    if (code !== 'ABORTED' || controller.signal.aborted) showError(error)
   } finally {
     clearInterval(ticker)
     if (state.adviceController === controller) {
@@ -48,12 +49,17 @@ export async function runAdvice() {
   }
 }
 
+/** @param {boolean} busy */
 function setAdvising(busy) {
   $('advice-button').disabled = busy
   $('advice-cancel').hidden = !busy
 }
 
-/** A share as a cell: the rounded percentage shown, the exact number kept for readers of the page. */
+/**
+ * A share as a cell: the rounded percentage shown, the exact number kept for readers of the page.
+ * @param {number | null} share null: no usable statistics
+ * @param {string} key
+ */
 function shareCell(share, key) {
   const td = document.createElement('td')
   td.className = 'num'
@@ -68,10 +74,11 @@ function shareCell(share, key) {
   return td
 }
 
+/** @param {Awaited<ReturnType<import('./probe-worker.js').Handlers['advise']>>} reply */
 function renderAdvice({ fpp, columns, read, ms }) {
-  const f = state.file
+  const f = shownFile()
   const unit = f.kind === 'local' ? 'read' : 'request'
-  const sampled = columns.find((c) => !('skipped' in c))?.sampledRowGroups
+  const sampled = columns.flatMap((c) => ('skipped' in c ? [] : [c.sampledRowGroups]))[0] // the first column sampled
   $('advice-note').textContent = `${sampled === undefined ? 'No column could be sampled' : `Sampled ${sampled} of ${plural(f.rowGroups.length, 'row group')}`}: ` +
     `read ${formatBytes(read.bytesFetched)} in ${plural(read.requests, unit)}, ${(ms / 1000).toFixed(1)} s.`
   const table = $('advice-table')

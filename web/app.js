@@ -8,7 +8,7 @@ import { prepareProbe, renderResult, runProbe, selectColumn } from './probe-view
 import { decryptionFromForm, forgetSampleKeys, KEY_FIELDS, loadSamples, resolveUrl, sampleUrl, useSampleKeys } from './source-view.js'
 
 /**
- * @param {{ url?: string, file?: File }} source
+ * @param {{ url: string, file?: undefined } | { file: File, url?: undefined }} source
  * @param {{ column?: string, values?: string[], autoProbe?: boolean }} [preset]
  */
 async function openSource(source, preset = {}) {
@@ -47,7 +47,7 @@ function wire() {
     if (url) openSource({ url })
   })
   $('file-input').addEventListener('change', () => {
-    const file = $('file-input').files[0]
+    const file = $('file-input').files?.[0]
     if (file) openSource({ file })
     $('file-input').value = '' // the same file can be picked again
   })
@@ -93,8 +93,9 @@ function wire() {
 wire()
 const samples = loadSamples((url, preset) => openSource({ url }, preset))
 const params = new URLSearchParams(location.search)
-if (params.get('url')) {
-  const url = resolveUrl(params.get('url'))
+const urlParam = params.get('url')
+if (urlParam) {
+  const url = resolveUrl(urlParam)
   $('url-input').value = url
   // A link never carries keys: one to an encrypted sample opens with the sample's public key from the manifest.
   samples.then((manifest) => {

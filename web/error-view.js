@@ -1,6 +1,7 @@
 // Turns an error from the worker ({ code, message }) into what a person needs: what happened, the
 // library's own message (it names the URL or file), and what to do about it.
 
+/** @type {Record<string, { title: string, hint: string }>} */
 const EXPLANATIONS = {
   IO: {
     title: 'The file could not be reached',
@@ -30,13 +31,15 @@ const EXPLANATIONS = {
   WORKER: { title: 'The probe worker did not start', hint: 'Open the page through a web server (npm start), not as a file:// page, in a browser with module workers.' },
 }
 
-/** @param {{ code?: string, message?: string }} error */
+/** @param {unknown} error the worker's { code, message } (an Error with a code), or anything else thrown */
 export function explainError(error) {
-  const known = EXPLANATIONS[error.code]
+  // Read as the worker's shape; on anything else the fields are undefined and the fallbacks apply.
+  const { code, message } = /** @type {{ code?: string, message?: string }} */ (error)
+  const known = code === undefined ? undefined : EXPLANATIONS[code]
   return {
-    code: error.code ?? 'INTERNAL',
+    code: code ?? 'INTERNAL',
     title: known?.title ?? 'Something went wrong',
-    message: error.message ?? String(error),
+    message: message ?? String(error),
     hint: known ? known.hint : 'This looks like a bug in parquet-bloom; please report it with the file if you can.',
   }
 }

@@ -1,14 +1,14 @@
 // The footer view: the file's facts, one row per column (type, indexes, filters, their health), and the
 // health checks the worker runs on request. A finished check is announced on healthEvents ('checked').
 import { formatBytes, formatCount, formatPercent, plural } from './format.js'
-import { $, state, worker } from './page.js'
+import { $, shownFile, state, worker } from './page.js'
 
 /** Dispatches 'checked' (detail: the column) when a column's health check has finished. */
 export const healthEvents = new EventTarget()
 
 /** @param {(column: string) => void} onSelectColumn a row was clicked */
 export function renderFile(onSelectColumn) {
-  const f = state.file
+  const f = shownFile()
   const footerBytes = f.fileSize - f.metadataOffset - 8
   const facts = [
     ['File', f.kind === 'local' ? `${f.label} (local)` : f.label, 'wide'],
@@ -58,9 +58,16 @@ export function renderFile(onSelectColumn) {
 /**
  * One pill per index a column offers over the file's row groups: usable statistics, page index,
  * dictionary-only chunks, bloom filters. A file without bloom filters can still answer from the others.
+ * @param {import('./page.js').OpenFile['columns'][number]['coverage']} coverage
+ * @param {number} rowGroupCount
  */
 function indexPills(coverage, rowGroupCount) {
   const pills = []
+  /**
+   * @param {string} label
+   * @param {number} count
+   * @param {string} title
+   */
   const add = (label, count, title) => {
     if (count === 0) return
     const pill = document.createElement('span')
@@ -90,13 +97,15 @@ function indexPills(coverage, rowGroupCount) {
   return pills
 }
 
+/** @param {string} column */
 function renderHealthCell(column) {
   const row = [...$('columns-table').tBodies[0].rows].find((r) => r.dataset.column === column)
   if (!row) return
   const cell = /** @type {HTMLTableCellElement} */ (row.querySelector('td.health'))
-  const info = state.file.columns.find((c) => c.name === column)
+  const info = shownFile().columns.find((c) => c.name === column)
   const health = state.health.get(column)
   cell.replaceChildren()
+  if (!info) return // the row drawn for it is one of the file's columns
   if (info.filters === 0) {
     cell.innerHTML = '<span class="muted">—</span>'
     return
@@ -113,19 +122,22 @@ function renderHealthCell(column) {
     cell.append(button)
     return
   }
-  if (health.pending) {
+  if ('pending' in health) {
     cell.innerHTML = '<span class="muted">checking…</span>'
     return
   }
-  if (health.error) {
+  if ('error' in health) {
     cell.innerHTML = '<span class="warn"></span>'
-    cell.firstChild.textContent = `could not check: ${health.error.message}`
+    const warn = /** @type {HTMLElement} */ (cell.firstChild)
+    warn.textContent = `could not check: ${health.error.message}`
     return
   }
   const s = health.summary
   const line = document.createElement('div')
   line.className = 'health-line'
-  const fill = s.minFill === undefined ? '' : formatPercent(s.minFill) === formatPercent(s.maxFill) ? formatPercent(s.minFill) : `${formatPercent(s.minFill)}–${formatPercent(s.maxFill)}`
+  // minFill and maxFill are both set (some filter was read) or both undefined.
+  const fill = s.minFill === undefined || s.maxFill === undefined ? ''
+    : formatPercent(s.minFill) === formatPercent(s.maxFill) ? formatPercent(s.minFill) : `${formatPercent(s.minFill)}–${formatPercent(s.maxFill)}`
   const sampled = health.checks.length < health.withFilter ? ` (${health.checks.length} of ${formatCount(health.withFilter)} sampled)` : ''
   const fpp = s.maxFpp ?? 0
   line.textContent = `fill ${fill} · est. false positives ${fpp < 0.0001 ? '< 0.01%' : `≤ ${formatPercent(fpp)}`}${sampled}`
@@ -147,11 +159,14 @@ function renderHealthCell(column) {
   if (s.warnings.length) line.append(list)
 }
 
-/** The note under the columns table, with a button checking every column not yet checked. */
+/**
+ * The note under the columns table, with a button checking every column not yet checked.
+ * @param {string} text
+ */
 function setHealthNote(text) {
   const note = $('health-note')
   note.textContent = `${text} `
-  const unchecked = state.file.columns.filter((c) => c.filters > 0 && !state.health.has(c.name))
+  const unchecked = shownFile().columns.filter((c) => c.filters > 0 && !state.health.has(c.name))
   if (unchecked.length === 0) return
   const button = document.createElement('button')
   button.type = 'button'
@@ -165,6 +180,7 @@ function setHealthNote(text) {
   note.append(button)
 }
 
+/** @param {string} column */
 export async function checkHealth(column) {
   const info = state.file?.columns.find((c) => c.name === column)
   if (!info || info.filters === 0 || state.health.has(column)) return
@@ -179,9 +195,10 @@ export async function checkHealth(column) {
     state.health.set(column, reply)
     state.healthStats = reply.stats
     setHealthNote(`Health checks read whole filters on a separate handle: ${formatBytes(reply.stats.bytesFetched)} in ` +
-      `${plural(reply.stats.requests, state.file.kind === 'local' ? 'read' : 'request')} so far, not counted in the probe readout.`)
-  } catch (error) {
+      `${plural(reply.stats.requests, shownFile().kind === 'local' ? 'read' : 'request')} so far, not counted in the probe readout.`)
+  } catch (caught) {
     if (generation !== state.generation) return
+    const error = /** @type {import('./worker-client.js').WorkerError} */ (caught) // what call() rejects with
     if (error.code === 'ABORTED') state.health.delete(column)
     else state.health.set(column, { error })
   }

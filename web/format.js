@@ -2,7 +2,10 @@
 
 const UNITS = ['bytes', 'KB', 'MB', 'GB', 'TB']
 
-/** 22 KB, 3.4 MB: decimal units, two or three significant digits. */
+/**
+ * 22 KB, 3.4 MB: decimal units, two or three significant digits.
+ * @param {number} n bytes
+ */
 export function formatBytes(n) {
   if (n < 1000) return `${n} ${n === 1 ? 'byte' : 'bytes'}`
   let unit = 0
@@ -14,10 +17,16 @@ export function formatBytes(n) {
   return `${value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1).replace(/\.0$/, '') : value.toFixed(2).replace(/\.?0+$/, '')} ${UNITS[unit]}`
 }
 
-export const formatCount = (n) => n.toLocaleString('en-US')
+export const formatCount = (/** @type {number} */ n) => n.toLocaleString('en-US')
 
+/**
+ * @param {number} n
+ * @param {string} one the noun for one
+ * @param {string} [many] the noun for several
+ */
 export const plural = (n, one, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
 
+/** @param {number} x a fraction, 0 to 1 */
 export function formatPercent(x) {
   if (x === 0) return '0%'
   if (x < 0.0001) return '<0.01%'

@@ -22,8 +22,8 @@ export function filterWarnings(health, numRows, assessFilterHealth) {
  *   error?: { code: string, message: string } }>} checks
  */
 export function summarizeHealth(checks) {
-  const healthy = checks.filter((c) => c.health)
-  const fills = healthy.map((c) => c.health.fillRatio)
+  const healthy = checks.map((c) => c.health).filter((health) => health !== undefined)
+  const fills = healthy.map((health) => health.fillRatio)
   const counts = new Map()
   for (const c of checks) {
     const items = c.error ? [{ code: c.error.code, level: 'bad', text: `unreadable: ${c.error.message}` }] : c.warnings ?? []
@@ -38,7 +38,7 @@ export function summarizeHealth(checks) {
     checked: checks.length,
     minFill: fills.length ? Math.min(...fills) : undefined,
     maxFill: fills.length ? Math.max(...fills) : undefined,
-    maxFpp: healthy.length ? Math.max(...healthy.map((c) => c.health.estimatedFpp)) : undefined,
+    maxFpp: healthy.length ? Math.max(...healthy.map((health) => health.estimatedFpp)) : undefined,
     warnings: [...counts.values()].sort((a, b) => (a.level === b.level ? b.count - a.count : a.level === 'bad' ? -1 : 1)),
   }
 }

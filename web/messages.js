@@ -3,6 +3,7 @@
 import { explainError } from './error-view.js'
 import { $ } from './page.js'
 
+/** @param {string} text */
 export function showStatus(text) {
   const el = $('status')
   el.innerHTML = '<span class="spinner" aria-hidden="true"></span>'
@@ -14,12 +15,15 @@ export function hideStatus() {
   $('status').hidden = true
 }
 
+/** @param {unknown} error the worker's { code, message }, or anything else thrown */
 export function showError(error) {
   const e = explainError(error)
   const box = $('error')
   box.dataset.code = e.code
-  box.querySelector('.error-title').textContent = e.title
-  box.querySelector('.error-message').textContent = e.message
+  const title = /** @type {HTMLElement} */ (box.querySelector('.error-title'))
+  title.textContent = e.title
+  const message = /** @type {HTMLElement} */ (box.querySelector('.error-message'))
+  message.textContent = e.message
   const hint = /** @type {HTMLElement} */ (box.querySelector('.error-hint'))
   hint.textContent = e.hint
   hint.hidden = !e.hint

@@ -18,6 +18,20 @@ import { WorkerClient } from './worker-client.js'
 export const $ = (id) => /** @type {any} */ (document.getElementById(id))
 export const worker = new WorkerClient(new URL('./probe-worker.js', import.meta.url))
 
+/**
+ * @typedef {import('./probe-worker.js').Handlers} Handlers
+ * @typedef {Awaited<ReturnType<Handlers['open']>> & { kind: 'url' | 'local', url: string | undefined, label: string }} OpenFile
+ *   what the worker's open returned, and where the file came from
+ * @typedef {Awaited<ReturnType<Handlers['health']>>} HealthReply
+ * @typedef {HealthReply | { pending: true } | { error: import('./worker-client.js').WorkerError }} ColumnHealth
+ *   a column's health check: its reply, under way, or failed
+ * @typedef {{ generation: number, file: OpenFile | undefined, health: Map<string, ColumnHealth>,
+ *   healthStats: import('../js/index.js').IoStats | undefined, lastProbe: Awaited<ReturnType<Handlers['probe']>> | undefined,
+ *   probeController: AbortController | undefined, healthController: AbortController | undefined,
+ *   adviceController: AbortController | undefined }} PageState
+ */
+
+/** @type {PageState} */
 export const state = {
   generation: 0, // bumped whenever another file is opened: replies about an older file are dropped
   file: undefined, // what the worker's open returned, plus { kind: 'url' | 'local', url? }
@@ -27,4 +41,10 @@ export const state = {
   probeController: undefined,
   healthController: undefined,
   adviceController: undefined,
+}
+
+/** The file being shown: the views that draw it run only once the worker has opened one. */
+export function shownFile() {
+  if (!state.file) throw new Error('no file is open')
+  return state.file
 }

@@ -5,13 +5,16 @@ import { formatBytes, plural } from './format.js'
 // Requests drawn per round; the rest of a round is one line.
 const DRAWN_PER_ROUND = 40
 
-/** The last path segment of a URL or path, for a row label (the whole name is the row's title). */
+/**
+ * The last path segment of a URL or path, for a row label (the whole name is the row's title).
+ * @param {string} name
+ */
 function shortName(name) {
   const clean = name.split('?')[0].replace(/\/+$/, '')
   return clean.slice(clean.lastIndexOf('/') + 1) || name
 }
 
-const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+const escape = (/** @type {unknown} */ text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
  * Fills `container` with the plan's waterfall (hides it when there is none).
@@ -28,11 +31,13 @@ export function renderPlan(container, plan) {
   const start = Math.min(...drawn.map((r) => r.startMs), Infinity)
   const end = Math.max(...drawn.map((r) => r.startMs + r.ms), -Infinity)
   const span = Math.max(end - start, 0.1)
-  const at = (ms) => `${(((ms - start) / span) * 100).toFixed(2)}%`
+  const at = (/** @type {number} */ ms) => `${(((ms - start) / span) * 100).toFixed(2)}%`
+  /** @type {Map<number, import('../js/index.js').ReadPlan['requests']>} */
   const byRound = new Map()
   for (const r of drawn) {
-    if (!byRound.has(r.round)) byRound.set(r.round, [])
-    byRound.get(r.round).push(r)
+    const inRound = byRound.get(r.round)
+    if (inRound) inRound.push(r)
+    else byRound.set(r.round, [r])
   }
   const { stats } = plan
   const rows = [`<p class="plan-head"><strong>Read plan</strong>: ${plural(stats.requests, 'request')}, ${formatBytes(stats.bytesFetched)}, ${plural(stats.rounds, 'round')}` +

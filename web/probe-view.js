@@ -3,13 +3,13 @@
 import { checkHealth } from './footer-view.js'
 import { formatBytes, formatCount, formatPercent, plural } from './format.js'
 import { hideError, hideStatus, showError, showStatus } from './messages.js'
-import { $, state, worker } from './page.js'
+import { $, shownFile, state, worker } from './page.js'
 import { renderPlan } from './plan-view.js'
 import { COLLAPSE_ABOVE, renderConfirmedRows, renderGrid, renderSummary, summarizeVerdicts } from './verdicts-view.js'
 
 /** @param {{ column?: string, values?: string[] }} [preset] */
 export function prepareProbe({ column, values } = {}) {
-  const f = state.file
+  const f = shownFile()
   const select = $('column-select')
   select.replaceChildren(...f.columns.map((c) => {
     const option = document.createElement('option')
@@ -23,15 +23,21 @@ export function prepareProbe({ column, values } = {}) {
   if (preferred) selectColumn(preferred.name)
 }
 
+/** @param {string} name one of the file's columns */
 export function selectColumn(name) {
   $('column-select').value = name
   for (const row of $('columns-table').tBodies[0].rows) row.classList.toggle('selected', row.dataset.column === name)
-  const info = state.file.columns.find((c) => c.name === name)
+  const info = shownFile().columns.find((c) => c.name === name)
+  if (!info) return // the name is one of the file's columns
   $('column-type').textContent = `${info.typeLabel}${info.filters === 0 ? ' — no bloom filter: only its statistics can answer' : ''}`
   checkHealth(name)
 }
 
-/** Lines of the values box; a line in double quotes is a JSON string (exact spaces, escapes). */
+/**
+ * Lines of the values box; a line in double quotes is a JSON string (exact spaces, escapes).
+ * @param {string} text
+ * @returns {string[]}
+ */
 function parseValues(text) {
   return text.split('\n').map((line) => line.trim()).filter((line) => line !== '').map((line) => {
     if (line.length >= 2 && line.startsWith('"') && line.endsWith('"')) {
@@ -65,7 +71,9 @@ export async function runProbe({ confirm = false } = {}) {
   showStatus(`Probing ${plural(values.length, 'value')} in ${plural(groups, 'row group')}…`)
   const ticker = setInterval(() => showStatus(`Probing ${plural(values.length, 'value')} in ${plural(groups, 'row group')}… ${((performance.now() - started) / 1000).toFixed(1)} s`), 250)
   try {
-    const reply = await worker.call('probe', { column, values, mode: $('mode-select').value, confirm }, { signal: controller.signal })
+    // The select offers only the package's modes.
+    const mode = /** @type {import('../js/index.js').ProbeOptions['mode']} */ ($('mode-select').value)
+    const reply = await worker.call('probe', { column, values, mode, confirm }, { signal: controller.signal })
     if (generation !== state.generation) return
     state.lastProbe = reply
     hideStatus()
@@ -74,7 +82,8 @@ export async function runProbe({ confirm = false } = {}) {
   } catch (error) {
     if (generation !== state.generation) return
     hideStatus()
-    if (error.code !== 'ABORTED' || controller.signal.aborted) showError(error)
+    const { code } = /** @type {import('./worker-client.js').WorkerError} */ (error)
+    if (code !== 'ABORTED' || controller.signal.aborted) showError(error)
   } finally {
     clearInterval(ticker)
     if (state.probeController === controller) {
@@ -84,6 +93,7 @@ export async function runProbe({ confirm = false } = {}) {
   }
 }
 
+/** @param {boolean} busy */
 function setProbing(busy) {
   $('probe-button').disabled = busy
   $('confirm-button').disabled = busy
@@ -91,8 +101,9 @@ function setProbing(busy) {
 }
 
 export function renderResult() {
+  if (!state.lastProbe) return // drawn only after a probe
   const { result, stats, delta, ms } = state.lastProbe
-  const f = state.file
+  const f = shownFile()
   const unit = f.kind === 'local' ? 'read' : 'request'
   const readout = $('readout')
   readout.innerHTML = ''
@@ -129,7 +140,9 @@ export function renderResult() {
   $('summary').innerHTML = renderSummary(summary, result.rowGroups.length)
 
   const health = state.health.get(result.column)
-  const fills = health?.checks ? new Map(health.checks.filter((c) => c.health).map((c) => [c.index, c.health.fillRatio])) : undefined
+  const fills = health && 'checks' in health
+    ? new Map(health.checks.flatMap((c) => (c.health ? [[c.index, c.health.fillRatio]] : [])))
+    : undefined
   const showAll = $('show-all').checked
   const grid = renderGrid(result, { showAll, fills })
   $('grid').innerHTML = grid.html
@@ -141,16 +154,22 @@ export function renderResult() {
   $('result-card').hidden = false
 }
 
+/** @param {string} text */
 function strong(text) {
   const el = document.createElement('strong')
   el.textContent = text
   return el
 }
 
-/** Keeps a URL probe shareable: ?url=…&column=…&value=…&value=… */
+/**
+ * Keeps a URL probe shareable: ?url=…&column=…&value=…&value=…
+ * @param {string} column
+ * @param {string[]} values
+ */
 function rememberInAddress(column, values) {
-  if (state.file.kind !== 'url') return
-  const params = new URLSearchParams({ url: state.file.url, column })
+  const { kind, url } = shownFile()
+  if (kind !== 'url' || url === undefined) return // a URL file has its URL
+  const params = new URLSearchParams({ url, column })
   for (const v of values) params.append('value', v)
   history.replaceState(null, '', `?${params}`)
 }

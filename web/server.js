@@ -4,6 +4,7 @@
 // sample bucket (tests/js/helpers/demo-bucket.js: a local S3 API holding the sample dataset) and tells the page
 // where it is at /web/samples/bucket.json.
 // Run: node web/server.js        (PORT=8080 by default; PORT=0 picks a free port)
+/// <reference path="./send.d.ts" />
 import http from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,6 +25,7 @@ const CORS_HEADERS = {
  * @param {Record<string, unknown>} documents pathname → a value answered as JSON at that path
  * @param {((request: { method: string, path: string, range: string | null }) => void) | undefined} onRequest told of
  *   every GET and HEAD (the browser tests hold a page's read plan to what the server saw)
+ * @returns {import('node:http').RequestListener}
  */
 const handler = (mounts, documents, onRequest) => function handle(req, res) {
   for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value)
@@ -39,9 +41,10 @@ const handler = (mounts, documents, onRequest) => function handle(req, res) {
     res.writeHead(405, { allow: 'GET, HEAD, OPTIONS' }).end()
     return
   }
+  const requestUrl = req.url ?? '/' // always set on a server's requests
   let pathname
   try {
-    pathname = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname)
+    pathname = decodeURIComponent(new URL(requestUrl, 'http://127.0.0.1').pathname)
   } catch {
     res.writeHead(400, { 'content-type': 'text/plain' }).end('bad URL')
     return
@@ -71,7 +74,7 @@ const handler = (mounts, documents, onRequest) => function handle(req, res) {
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 404 ? `not found: ${pathname}` : String(error.message))
     })
     .on('directory', () => {
-      res.writeHead(301, { location: `${req.url.replace(/\?.*/, '')}/` }).end()
+      res.writeHead(301, { location: `${requestUrl.replace(/\?.*/, '')}/` }).end()
     })
     .pipe(res)
 }
@@ -113,7 +116,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const { url } = await startDemoServer({ port, documents: bucket ? { '/web/samples/bucket.json': { endpoint: bucket.endpoint, prefix: bucket.prefix } } : {} })
     console.log(`parquet-bloom demo: ${url}web/   (Ctrl+C to stop)`)
-  } catch (error) {
+  } catch (caught) {
+    const error = /** @type {NodeJS.ErrnoException} */ (caught) // listen's error, or what the server threw
     console.error(error.code === 'EADDRINUSE' ? `port ${port} is in use; run with PORT=<another port>` : `could not start the demo server: ${error.message}`)
     process.exit(1)
   }
@@ -130,7 +134,7 @@ async function startBucket() {
     for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => bucket.stop().finally(() => process.exit(0)))
     return bucket
   } catch (error) {
-    console.log(`no sample bucket (${error.message}); \`node web/build-samples.js\` writes the dataset it serves`)
+    console.log(`no sample bucket (${/** @type {Error} */ (error).message}); \`node web/build-samples.js\` writes the dataset it serves`)
     return undefined
   }
 }

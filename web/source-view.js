@@ -3,6 +3,13 @@
 import { formatBytes } from './format.js'
 import { $ } from './page.js'
 
+/**
+ * A sample of web/samples/manifest.json (tests/js/helpers/demo-samples.js writes it), as the page uses it.
+ * @typedef {{ file: string, title: string, sizeBytes: number,
+ *   decryption?: { footerKey?: string, columnKeys?: Record<string, string>, aadPrefix?: string },
+ *   probe: { column: string, values: string[], absent: string[] } }} Sample
+ */
+
 export const KEY_FIELDS = ['footer-key-input', 'column-keys-input', 'aad-prefix-input']
 
 /**
@@ -10,12 +17,13 @@ export const KEY_FIELDS = ['footer-key-input', 'column-keys-input', 'aad-prefix-
  * by postMessage and live in memory only: never in the URL, storage or the console.
  */
 export function decryptionFromForm() {
-  const key = (text) => {
+  const key = (/** @type {string} */ text) => {
     const t = text.trim()
-    return /^hex:(?:[0-9a-fA-F]{2})+$/.test(t) ? Uint8Array.from(t.slice(4).match(/../g), (h) => parseInt(h, 16)) : t
+    return /^hex:(?:[0-9a-fA-F]{2})+$/.test(t) ? Uint8Array.from(t.slice(4).match(/../g) ?? [], (h) => parseInt(h, 16)) : t
   }
   const footerKey = /** @type {HTMLInputElement} */ ($('footer-key-input')).value
   const aadPrefix = /** @type {HTMLInputElement} */ ($('aad-prefix-input')).value
+  /** @type {Record<string, Uint8Array | string>} */
   const columnKeys = {}
   for (const line of /** @type {HTMLTextAreaElement} */ ($('column-keys-input')).value.split('\n')) {
     const at = line.indexOf('=')
@@ -25,6 +33,7 @@ export function decryptionFromForm() {
   return { ...(footerKey.trim() ? { footerKey: key(footerKey) } : {}), ...(aadPrefix ? { aadPrefix } : {}), columnKeys }
 }
 
+/** @param {string} text */
 export function resolveUrl(text) {
   const trimmed = text.trim()
   try {
@@ -38,7 +47,7 @@ export function resolveUrl(text) {
  * Puts an encrypted sample's keys (public demo keys, from the manifest) into the key fields, or clears
  * keys an earlier sample put there when this one needs none; keys a person typed are left alone. Like
  * typed keys they stay in the fields' memory only: never in the URL, storage or the console.
- * @param {{ file: string, decryption?: { footerKey?: string, columnKeys?: Record<string, string>, aadPrefix?: string } }} sample
+ * @param {Pick<Sample, 'file' | 'decryption'>} sample
  */
 export function useSampleKeys(sample) {
   const keys = /** @type {HTMLDetailsElement} */ ($('keys'))
@@ -68,10 +77,11 @@ export function forgetSampleKeys() {
 
 /**
  * @param {(url: string, preset: { column: string, values: string[] }) => void} openSample a sample was clicked
- * @returns {Promise<{ samples: any[] } | undefined>} the manifest, or undefined without one
+ * @returns {Promise<{ samples: Sample[] } | undefined>} the manifest, or undefined without one
  */
 export async function loadSamples(openSample) {
   const list = $('sample-list')
+  /** @type {{ samples: Sample[] }} */
   let manifest
   try {
     const response = await fetch('samples/manifest.json', { cache: 'no-store' })
@@ -101,4 +111,4 @@ export async function loadSamples(openSample) {
   return manifest
 }
 
-export const sampleUrl = (sample) => new URL(`samples/${sample.file}`, location.href).href
+export const sampleUrl = (/** @type {Pick<Sample, 'file'>} */ sample) => new URL(`samples/${sample.file}`, location.href).href

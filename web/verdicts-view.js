@@ -7,24 +7,34 @@ import { formatCount, formatPercent } from './format.js'
 export const COLLAPSE_ABOVE = 200
 const MAX_DRAWN_ROWS = 5000
 
-const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c])
+/** @type {Record<string, string>} */
+const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+const escapeHtml = (/** @type {unknown} */ text) => String(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c])
 
+/** @type {Record<import('../js/index.js').Verdict, string>} */
 const SYMBOL = { absent: '✕', maybe: '●', present: '✔', unknown: '?' }
-/** The index that decided a verdict, as a cell shows it (the legend under the grid explains them). */
+/**
+ * The index that decided a verdict, as a cell shows it (the legend under the grid explains them).
+ * @type {Partial<Record<import('../js/index.js').VerdictSource, string>>}
+ */
 export const SOURCE_TAG = { 'statistics': 'S', 'page-index': 'P', 'dictionary': 'D', 'bloom-filter': 'B', 'data-pages': 'R', 'value': 'V' }
 
-/** Per value: row groups by verdict, and the rows a reader still has to scan. */
+/**
+ * Per value: row groups by verdict, and the rows a reader still has to scan.
+ * @param {import('../js/index.js').ProbeResult} result
+ */
 export function summarizeVerdicts(result) {
   const values = result.rowGroups[0]?.results.map((r) => r.value) ?? []
   return values.map((value, i) => {
     const counts = { absent: 0, maybe: 0, unknown: 0 }
+    /** @type {Record<string, number>} source → row groups it ruled out */
     const absentBy = {}
     let rowsToRead = 0
     let totalRows = 0
     for (const g of result.rowGroups) {
       const { verdict, source } = g.results[i]
       counts[verdict === 'present' ? 'maybe' : verdict]++
-      if (verdict === 'absent') absentBy[source] = (absentBy[source] ?? 0) + 1
+      if (verdict === 'absent') absentBy[String(source)] = (absentBy[String(source)] ?? 0) + 1
       totalRows += g.numRows
       if (verdict !== 'absent') rowsToRead += g.numRows
     }
@@ -32,8 +42,13 @@ export function summarizeVerdicts(result) {
   })
 }
 
+/** @type {Record<string, string | undefined>} */
 const SOURCE_NAME = { 'statistics': 'statistics', 'page-index': 'page indexes', 'dictionary': 'dictionaries', 'bloom-filter': 'bloom filters', 'data-pages': 'data pages', 'value': 'the value itself' }
 
+/**
+ * @param {ReturnType<typeof summarizeVerdicts>} summary
+ * @param {number} rowGroupCount
+ */
 export function renderSummary(summary, rowGroupCount) {
   const rows = summary.map((s) => {
     const skip = s.absent === rowGroupCount
@@ -65,7 +80,8 @@ export function renderGrid(result, { showAll, fills }) {
   const head = `<tr><th class="num">Row group</th><th class="num">Rows</th>${fills ? '<th class="num" title="share of bits set in this row group\'s filter">Fill</th>' : ''}
     ${values.map((v) => `<th class="value" title="${escapeHtml(v)}">${escapeHtml(v)}</th>`).join('')}</tr>`
   const body = shownGroups.map((g) => {
-    const fill = fills ? `<td class="num muted">${fills.has(g.index) ? formatPercent(fills.get(g.index)) : ''}</td>` : ''
+    const fillRatio = fills?.get(g.index)
+    const fill = fills ? `<td class="num muted">${fillRatio !== undefined ? formatPercent(fillRatio) : ''}</td>` : ''
     const cells = g.results.map((r) =>
       `<td class="cell v-${r.verdict}" data-verdict="${r.verdict}" data-source="${r.source ?? ''}" data-reason="${escapeHtml(r.reason)}" title="${escapeHtml(`${r.value} — ${r.verdict} (${r.reason}): ${r.detail}`)}">${SYMBOL[r.verdict]} ${r.verdict}${r.source ? ` <span class="source-tag">${SOURCE_TAG[r.source] ?? ''}</span>` : ''}</td>`).join('')
     return `<tr data-row-group="${g.index}"><td class="num">${g.index}</td><td class="num muted">${formatCount(g.numRows)}</td>${fill}${cells}</tr>`

@@ -1,9 +1,18 @@
 // The page's side of the worker protocol (see probe-worker.js): call(op, args) returns a promise, an
 // AbortSignal cancels the operation in the worker, and a worker that fails to start rejects every call.
+
+/**
+ * @typedef {import('./probe-worker.js').Handlers} Handlers
+ * @typedef {Error & { code: string, status?: number }} WorkerError what a call rejects with: the worker's
+ *   { name, code, message, status } on an Error (WORKER when the worker did not start, ABORTED when cancelled)
+ */
+
 export class WorkerClient {
   #worker
   #nextId = 1
+  /** @type {Map<number, { resolve(result: unknown): void, reject(error: WorkerError): void }>} */
   #pending = new Map()
+  /** @type {{ code: string, message: string } | undefined} */
   #broken
 
   /** @param {URL} url a module worker script */
@@ -25,9 +34,11 @@ export class WorkerClient {
   }
 
   /**
-   * @param {string} op
-   * @param {object} [args] structured-cloneable (File objects included)
+   * @template {keyof Handlers} Op
+   * @param {Op} op
+   * @param {Parameters<Handlers[Op]>[0]} [args] structured-cloneable (File objects included)
    * @param {{ signal?: AbortSignal }} [options]
+   * @returns {Promise<Awaited<ReturnType<Handlers[Op]>>>} what the worker's operation returned
    */
   call(op, args, { signal } = {}) {
     if (this.#broken) return Promise.reject(Object.assign(new Error(this.#broken.message), this.#broken))
@@ -39,6 +50,7 @@ export class WorkerClient {
     })
   }
 
+  /** @param {{ code: string, message: string }} error */
   #fail(error) {
     this.#broken = error
     for (const pending of this.#pending.values()) pending.reject(Object.assign(new Error(error.message), error))

@@ -7,11 +7,14 @@ import path from 'node:path'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 /** A version as the log names its files: 20 digits. */
-export const pad = (v) => String(v).padStart(20, '0')
+export const pad = (/** @type {number} */ v) => String(v).padStart(20, '0')
 
 const Z85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#'
 
-/** Z85 text of bytes whose length is a multiple of 4. */
+/**
+ * Z85 text of bytes whose length is a multiple of 4.
+ * @param {Uint8Array} bytes
+ */
 export function z85Encode(bytes) {
   let out = ''
   for (let i = 0; i < bytes.length; i += 4) {
@@ -25,10 +28,17 @@ export function z85Encode(bytes) {
 
 /** Little-endian bytes, appended field by field. */
 export class Bytes {
-  constructor() { this.parts = [] }
+  constructor() {
+    /** @type {Uint8Array[]} */
+    this.parts = []
+  }
+  /** @param {number} n */
   u16(n) { const b = new Uint8Array(2); new DataView(b.buffer).setUint16(0, n, true); this.parts.push(b); return this }
+  /** @param {number} n */
   u32(n) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n, true); this.parts.push(b); return this }
+  /** @param {number | bigint} n */
   i64(n) { const b = new Uint8Array(8); new DataView(b.buffer).setBigInt64(0, BigInt(n), true); this.parts.push(b); return this }
+  /** @param {Uint8Array} b */
   raw(b) { this.parts.push(b); return this }
   done() { const out = new Uint8Array(this.parts.reduce((n, p) => n + p.length, 0)); let o = 0; for (const p of this.parts) { out.set(p, o); o += p.length } return out }
 }
@@ -50,7 +60,12 @@ export function inlineDeletionVector(rows) {
   return { storageType: 'i', pathOrInlineDv: z85Encode(bytes), sizeInBytes: bytes.length - (rows.length % 2 ? 2 : 0), cardinality: rows.length }
 }
 
-/** Writes `log` (file name → text or bytes) under root/_delta_log and `files` (path → bytes) under root. */
+/**
+ * Writes `log` (file name → text or bytes) under root/_delta_log and `files` (path → bytes) under root.
+ * @param {string} root
+ * @param {Record<string, string | Uint8Array>} log
+ * @param {Record<string, Uint8Array>} files
+ */
 export async function writeDeltaFiles(root, log, files) {
   await mkdir(path.join(root, '_delta_log'), { recursive: true })
   for (const [file, text] of Object.entries(log)) await writeFile(path.join(root, '_delta_log', file), text)
@@ -61,14 +76,24 @@ export async function writeDeltaFiles(root, log, files) {
   return root
 }
 
-/** A commit's text: one JSON action per line. */
+/**
+ * A commit's text: one JSON action per line.
+ * @param {object[]} actions
+ */
 export const commitText = (actions) => actions.map((a) => JSON.stringify(a)).join('\n')
 
+/**
+ * @param {string} name
+ * @param {string} type
+ * @param {object} [extra]
+ */
 const opt = (name, type, extra = {}) => ({ name, type, repetition_type: 'OPTIONAL', ...extra })
-const str = (name) => opt(name, 'BYTE_ARRAY', { converted_type: 'UTF8' })
-const group = (name, n) => ({ name, repetition_type: 'OPTIONAL', num_children: n })
+const str = (/** @type {string} */ name) => opt(name, 'BYTE_ARRAY', { converted_type: 'UTF8' })
+const group = (/** @type {string} */ name, /** @type {number} */ n) => ({ name, repetition_type: 'OPTIONAL', num_children: n })
+/** @param {string} name */
 const stringList = (name) => [{ name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 }, { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
   { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }]
+/** @param {string} name */
 const stringMap = (name) => [{ name, repetition_type: 'OPTIONAL', converted_type: 'MAP', num_children: 1 }, { name: 'key_value', repetition_type: 'REPEATED', num_children: 2 },
   { name: 'key', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' }, str('value')]
 
@@ -82,6 +107,7 @@ const stringMap = (name) => [{ name, repetition_type: 'OPTIONAL', converted_type
  */
 export function checkpointParquet(actions, { statsParsed } = {}) {
   const parsed = statsParsed ? Object.entries(statsParsed) : []
+  /** @param {string} name */
   const valueStruct = (name, counts = false) => [group(name, parsed.length), ...parsed.map(([column, type]) => (counts || type === 'INT64' ? opt(column, 'INT64') : str(column)))]
   const statsColumns = parsed.length ? [group('stats_parsed', 4), opt('numRecords', 'INT64'), ...valueStruct('minValues'), ...valueStruct('maxValues'), ...valueStruct('nullCount', true)] : []
   /** @type {any[]} */
@@ -94,5 +120,6 @@ export function checkpointParquet(actions, { statsParsed } = {}) {
     opt('size', 'INT64'), opt('modificationTime', 'INT64'), opt('dataChange', 'BOOLEAN'), str('stats'), ...statsColumns,
   ]
   const rows = actions.map((a) => ({ protocol: a.protocol ?? null, metaData: a.metaData ?? null, add: a.add ?? null }))
-  return new Uint8Array(parquetWriteBuffer({ schema, columnData: ['protocol', 'metaData', 'add'].map((name) => ({ name, data: rows.map((r) => r[name]) })) }))
+  const actionColumns = /** @type {const} */ (['protocol', 'metaData', 'add'])
+  return new Uint8Array(parquetWriteBuffer({ schema, columnData: actionColumns.map((name) => ({ name, data: rows.map((r) => r[name]) })) }))
 }

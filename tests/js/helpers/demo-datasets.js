@@ -34,7 +34,7 @@ export const SAMPLE_BUCKET = { bucket: 'pb-demo', prefix: 'events/' }
 const DAYS = ['2026-01-07', '2026-01-08', '2026-01-09']
 const COUNTRIES = ['DE', 'FR', 'US']
 const ROWS_PER_FILE = 4096
-const sql = (text) => `'${String(text).replace(/'/g, "''")}'`
+const sql = (/** @type {unknown} */ text) => `'${String(text).replace(/'/g, "''")}'`
 
 /**
  * How each day is written: whether DuckDB dictionary-encodes its chunks and writes bloom filters, and
@@ -50,6 +50,9 @@ const DAY_LAYOUT = [
  * The dataset: file f (day-major, then country) holds order ids f * 10000 + i and user ids spread over
  * the whole range 0 … 1,000,002 (a bijection of the row's number), so every file's min/max spans nearly
  * all user ids and only a file's own indexes (or the sidecar index) can rule one out.
+ * @param {import('@duckdb/node-api').DuckDBConnection} conn
+ * @param {string} root
+ * @param {string} scratch a folder for each day's COPY
  */
 async function writeDataset(conn, root, scratch) {
   await rm(root, { recursive: true, force: true })
@@ -72,7 +75,10 @@ async function writeDataset(conn, root, scratch) {
   }
 }
 
-/** The dataset's files, relative to its root, sorted. */
+/**
+ * The dataset's files, relative to its root, sorted.
+ * @param {string} root
+ */
 export async function datasetFiles(root) {
   const out = []
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
@@ -84,6 +90,10 @@ export async function datasetFiles(root) {
 /**
  * A value of `column` that DuckDB finds in exactly one file (in `preferred`'s, the nearest `middle` — inside
  * every file's min/max — or the first), and one it finds in none.
+ * @param {import('@duckdb/node-api').DuckDBConnection} conn
+ * @param {string} root
+ * @param {string} column
+ * @param {{ preferred: string, absentFrom: Array<string | number>, middle?: number }} choice
  */
 async function chooseValues(conn, root, column, { preferred, absentFrom, middle = undefined }) {
   const glob = sql(path.join(root, '**/*.parquet'))
@@ -101,6 +111,8 @@ async function chooseValues(conn, root, column, { preferred, absentFrom, middle 
 /**
  * The sidecar index of the dataset's user_id, built from the URLs the demo server serves (no ETag, no
  * Last-Modified: the index records no validator and the sizes decide, as they will when the page probes).
+ * @param {string} dir
+ * @param {string[]} files
  */
 async function writeSidecarIndex(dir, files) {
   const { startDemoServer } = await import('../../../web/server.js')
@@ -125,7 +137,8 @@ export const ICEBERG_SHAPE = { files: 6, manifests: 3, rows: 200, filesPerDay: 2
 export const DELTA_ROWS = 300
 export const DELTA_COUNTRIES = ['DE', 'FR', 'US']
 export const DELTA_DELETED = [0, 4, 7]
-export const deltaFileIds = (k) => Array.from({ length: DELTA_ROWS }, (_, j) => BigInt(k * 1000 + 3 * j))
+export const deltaFileIds = (/** @type {number} */ k) => Array.from({ length: DELTA_ROWS }, (_, j) => BigInt(k * 1000 + 3 * j))
+/** @param {number} k */
 const deltaProducts = (k) => Array.from({ length: DELTA_ROWS }, (_, j) => `sku-${String((k * 131 + j * 17) % 5000).padStart(4, '0')}`)
 export const DELTA_FILES = Array.from({ length: 8 }, (_, k) => ({
   path: `country=${DELTA_COUNTRIES[k % 3]}/part-${String(k).padStart(5, '0')}.snappy.parquet`,
@@ -134,6 +147,7 @@ export const DELTA_FILES = Array.from({ length: 8 }, (_, k) => ({
   ids: deltaFileIds(k),
 }))
 
+/** @param {string} root */
 async function writeDeltaTable(root) {
   await rm(root, { recursive: true, force: true })
   const schema = { type: 'struct', fields: [
@@ -144,6 +158,7 @@ async function writeDeltaTable(root) {
   const protocol = { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['deletionVectors'], writerFeatures: ['deletionVectors'] }
   const metaData = { id: '0b6c7f0e-9d6a-4a43-8a0e-5f4b2a9c1d77', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
     partitionColumns: ['country'], configuration: { 'delta.enableDeletionVectors': 'true' }, createdTime: 1767225600000 }
+  /** @type {Record<string, Uint8Array>} path → the file's bytes */
   const bytes = {}
   const adds = DELTA_FILES.map((f, k) => {
     const data = parquetWriteBuffer({ columnData: [
@@ -155,7 +170,12 @@ async function writeDeltaTable(root) {
     const stats = { numRecords: DELTA_ROWS, minValues: { id: Number(f.ids[0]), product: products[0] }, maxValues: { id: Number(f.ids.at(-1)), product: products.at(-1) }, nullCount: { id: 0, product: 0 } }
     return { path: f.path, partitionValues: { country: f.country }, size: data.byteLength, modificationTime: 1767225600000 + f.version * 60_000, dataChange: true, stats: JSON.stringify(stats) }
   })
+  /**
+   * @param {number} version
+   * @param {string} operation
+   */
   const commitInfo = (version, operation) => ({ commitInfo: { timestamp: 1767225600000 + version * 60_000, operation, engineInfo: 'parquet-bloom demo sample writer' } })
+  /** @type {Record<string, string | Uint8Array>} file name → its text or bytes */
   const log = {}
   for (let version = 0; version <= 6; version++) {
     /** @type {object[]} */
@@ -235,6 +255,10 @@ export async function buildDatasetSamples({ dir = samplesDir, force = false, log
   }
 }
 
+/**
+ * @param {string} root
+ * @param {string[]} files
+ */
 async function totalSize(root, files) {
   let n = 0
   for (const f of files) n += (await stat(path.join(root, f))).size

@@ -21,15 +21,29 @@ const MANIFEST_VERSION = 3
 export const DEMO_FOOTER_KEY = 'public-demo-key!'
 const DUCKDB_KEY_NAME = 'demo'
 
-const sql = (text) => `'${String(text).replace(/'/g, "''")}'`
+const sql = (/** @type {unknown} */ text) => `'${String(text).replace(/'/g, "''")}'`
 
 const CITIES = ['Amsterdam', 'Berlin', 'Cairo', 'Dakar', 'Edinburgh', 'Florence', 'Geneva', 'Hanoi', 'Istanbul', 'Jakarta',
   'Kyoto', 'Lima', 'Madrid', 'Nairobi', 'Oslo', 'Porto', 'Quito', 'Riga', 'Santiago', 'Tokyo', 'Utrecht', 'Valencia',
   'Warsaw', 'Xi\'an', 'Yerevan', 'Zagreb', 'Accra', 'Bogotá', 'Chennai', 'Dublin', 'Essen', 'Fukuoka']
 
 /**
+ * What to probe in a sample: the values (or the rows to take them from) and the values in no row group.
+ * @typedef {{ column: string, values?: string[], valuesFromRows?: number[], absent?: string[] }} ProbeSpec
+ */
+
+/**
+ * A sample: a DuckDB SELECT written with COPY options, or rows hyparquet-writer writes.
+ * @typedef {{ file: string, title: string, probe: ProbeSpec, extraTruth?: ProbeSpec[] } & (
+ *   { writer: 'duckdb', select: string, options: string, falsePositiveRatio?: number, encryption?: { footerKey: string } } |
+ *   { writer: 'hyparquet-writer', rows: number, rowGroupSize: number, falsePositiveRatio?: undefined, encryption?: undefined })} SampleSpec
+ * @typedef {Extract<SampleSpec, { writer: 'duckdb' }>} DuckdbSample
+ */
+
+/**
  * The samples. `write` produces the file; `probe` is what the page suggests and the browser test runs:
  * present values are checked against the truth DuckDB reads back, `absent` values must not be in the file.
+ * @type {SampleSpec[]}
  */
 const SAMPLES = [
   {
@@ -112,7 +126,13 @@ const SAMPLES = [
   },
 ]
 
-/** Writes the sample with DuckDB; `plaintext` writes an encrypted sample's unencrypted twin. */
+/**
+ * Writes the sample with DuckDB; `plaintext` writes an encrypted sample's unencrypted twin.
+ * @param {import('@duckdb/node-api').DuckDBInstance} db
+ * @param {DuckdbSample} sample
+ * @param {string} file
+ * @param {{ plaintext?: boolean }} [options]
+ */
 async function writeDuckdb(db, sample, file, { plaintext = false } = {}) {
   const conn = await db.connect()
   try {
@@ -127,11 +147,19 @@ async function writeDuckdb(db, sample, file, { plaintext = false } = {}) {
   }
 }
 
+/**
+ * @param {import('@duckdb/node-api').DuckDBConnection} conn
+ * @param {{ forWriting?: boolean }} [options]
+ */
 async function registerDemoKey(conn, { forWriting = false } = {}) {
   if (forWriting) await conn.run("SET force_mbedtls_unsafe = 'true'")
   await conn.run(`PRAGMA add_parquet_key(${sql(DUCKDB_KEY_NAME)}, ${sql(DEMO_FOOTER_KEY)})`)
 }
 
+/**
+ * @param {Extract<SampleSpec, { writer: 'hyparquet-writer' }>} sample
+ * @param {string} file
+ */
 async function writeHyparquet(sample, file) {
   const { parquetWriteBuffer } = await import('hyparquet-writer')
   const n = sample.rows
@@ -155,12 +183,23 @@ async function writeHyparquet(sample, file) {
  * @typedef {{ rows: (options?: string) => string, layoutFile: string, encrypted: boolean }} SampleReading
  */
 
-/** @returns {Promise<SampleReading>} */
+/**
+ * @param {import('@duckdb/node-api').DuckDBInstance} db
+ * @param {import('@duckdb/node-api').DuckDBConnection} conn
+ * @param {SampleSpec} sample
+ * @param {string} file
+ * @param {string} scratchDir
+ * @returns {Promise<SampleReading>}
+ */
 async function readingFor(db, conn, sample, file, scratchDir) {
-  if (!sample.encryption) return { rows: (options = '') => `read_parquet(${sql(file)}${options})`, layoutFile: file, encrypted: false }
+  // Only DuckDB writes encrypted samples.
+  if (sample.writer !== 'duckdb' || !sample.encryption) {
+    return { rows: (options = '') => `read_parquet(${sql(file)}${options})`, layoutFile: file, encrypted: false }
+  }
   const twin = path.join(scratchDir, `plaintext-${sample.file}`)
   await writeDuckdb(db, sample, twin, { plaintext: true })
   const rows = (options = '') => `read_parquet(${sql(file)}, encryption_config = {footer_key: ${sql(DUCKDB_KEY_NAME)}}${options})`
+  /** @param {string} from */
   const digest = async (from) => (await conn.runAndReadAll(`SELECT count(*)::BIGINT AS n, md5(string_agg(t::VARCHAR, '|' ORDER BY t.file_row_number)) AS h
       FROM ${from} t`)).getRowObjectsJS()[0]
   const [encrypted, plaintext] = [await digest(rows(', file_row_number = true')), await digest(`read_parquet(${sql(twin)}, file_row_number = true)`)]
@@ -168,14 +207,21 @@ async function readingFor(db, conn, sample, file, scratchDir) {
   return { rows, layoutFile: twin, encrypted: true }
 }
 
-/** Which row groups hold each value (compared as DuckDB's text of the column), and in how many rows. */
+/**
+ * Which row groups hold each value (compared as DuckDB's text of the column), and in how many rows.
+ * @param {import('@duckdb/node-api').DuckDBConnection} conn
+ * @param {SampleReading} reading
+ * @param {string} column
+ * @param {string[]} values
+ */
 async function truthFor(conn, reading, column, values) {
   const groups = (await conn.runAndReadAll(`SELECT row_group_id, any_value(row_group_num_rows) AS n
       FROM parquet_metadata(${sql(reading.layoutFile)}) GROUP BY row_group_id ORDER BY row_group_id`)).getRowObjectsJS()
+  /** @type {number[]} the row after each row group */
   const ends = []
   let end = 0
   for (const g of groups) ends.push((end += Number(g.n)))
-  const groupOf = (row) => ends.findIndex((e) => row < e)
+  const groupOf = (/** @type {number} */ row) => ends.findIndex((e) => row < e)
   const out = []
   for (const value of values) {
     const rows = (await conn.runAndReadAll(`SELECT file_row_number AS r FROM ${reading.rows(', file_row_number = true')}
@@ -189,6 +235,8 @@ async function truthFor(conn, reading, column, values) {
  * Rows, and per column how many row groups have a bloom filter and its bytes, as DuckDB reads the footer.
  * DuckDB writes no bloom filters into encrypted files (ParquetWriter::BufferBloomFilter returns when
  * encrypting), so an encrypted sample's columns have none: its statistics and dictionaries answer.
+ * @param {import('@duckdb/node-api').DuckDBConnection} conn
+ * @param {SampleReading} reading
  */
 async function footerTruth(conn, reading) {
   const [{ rows }] = (await conn.runAndReadAll(`SELECT count(*)::BIGINT AS rows FROM ${reading.rows()}`)).getRowObjectsJS()
@@ -201,10 +249,18 @@ async function footerTruth(conn, reading) {
   return { numRows: Number(rows), columns: columns.map((c) => ({ name: c.name, filters: c.filters, filterBytes: Number(c.filterBytes) })) }
 }
 
+/**
+ * The column's values at those rows, as DuckDB's text of them.
+ * @param {import('@duckdb/node-api').DuckDBConnection} conn
+ * @param {SampleReading} reading
+ * @param {string} column
+ * @param {number[]} rows rows where the column is not null
+ * @returns {Promise<string[]>}
+ */
 async function valuesAtRows(conn, reading, column, rows) {
   const found = (await conn.runAndReadAll(`SELECT "${column}"::VARCHAR AS v FROM ${reading.rows(', file_row_number = true')}
       WHERE file_row_number IN (${rows.join(', ')}) ORDER BY file_row_number`)).getRowObjectsJS()
-  return found.map((row) => row.v)
+  return found.map((row) => /** @type {string} */ (row.v)) // a VARCHAR, not null at these rows
 }
 
 /**

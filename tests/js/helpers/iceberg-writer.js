@@ -19,7 +19,26 @@ const EPOCH_DAY = 20454 // 2026-01-01
 export const ID_STRIDE = 100_000
 export const ID_STEP = 7
 
+/**
+ * A data file written: its number, path under the table's root, day, ids (the truth) and size; `snapshot`, the first
+ * to hold it, and `manifest`, the manifest that lists it.
+ * @typedef {{ index: number, path: string, day: number, ids: bigint[], size: number, snapshot?: string, manifest?: string }} DataFile
+ * @typedef {Awaited<ReturnType<typeof writeManifest>>} ManifestRecord a manifest's record in a manifest list
+ * @typedef {{ 'snapshot-id': number, 'parent-snapshot-id'?: number, 'sequence-number': number, 'timestamp-ms': number,
+ *   'manifest-list': string, summary: Record<string, string>, 'schema-id': number }} Snapshot
+ * @typedef {{ snapshots: Snapshot[], 'last-sequence-number': number } & Record<string, unknown>} TableMetadata
+ *   a metadata.json written (appendIcebergSnapshot goes on from its snapshots and sequence number)
+ */
+
+/** @param {string | object} type an Avro type */
 const optional = (type) => ['null', type]
+/**
+ * An Iceberg int → value map as Avro writes it: an array of key/value records (logicalType map).
+ * @param {string} fieldId the field's name
+ * @param {number} keyId
+ * @param {number} valueId
+ * @param {string} valueType
+ */
 const intMap = (fieldId, keyId, valueId, valueType) => ({
   name: fieldId, type: optional({ type: 'array', logicalType: 'map', items: { type: 'record', name: `k${keyId}_v${valueId}`, fields: [
     { name: 'key', type: 'int', 'field-id': keyId }, { name: 'value', type: valueType, 'field-id': valueId }] } }),
@@ -80,14 +99,21 @@ const SCHEMA = { type: 'struct', 'schema-id': 0, fields: [
 const SPEC = { 'spec-id': 0, fields: [{ name: 'day', transform: 'identity', 'source-id': 2, 'field-id': 1000 }] }
 
 /** Appendix D: long as 8 bytes little-endian, int/date as 4. */
-const longBound = (n) => { const b = Buffer.alloc(8); b.writeBigInt64LE(BigInt(n)); return b }
-const intBound = (n) => { const b = Buffer.alloc(4); b.writeInt32LE(n); return b }
+const longBound = (/** @type {number | bigint} */ n) => { const b = Buffer.alloc(8); b.writeBigInt64LE(BigInt(n)); return b }
+const intBound = (/** @type {number} */ n) => { const b = Buffer.alloc(4); b.writeInt32LE(n); return b }
 
-/** An Avro object container file (avsc's block encoder) of records, with Iceberg's file metadata. */
+/**
+ * An Avro object container file (avsc's block encoder) of records, with Iceberg's file metadata.
+ * @param {object} schema an Avro schema
+ * @param {object[]} records
+ * @param {Record<string, string>} metadata
+ */
 function avroFile(schema, records, metadata) {
-  const type = avsc.Type.forSchema(schema)
+  // Iceberg's schemas carry field-id attributes: Avro keeps such attributes, avsc's types do not declare them.
+  const type = avsc.Type.forSchema(/** @type {import('avsc').Schema} */ (schema))
   const encoder = new avsc.streams.BlockEncoder(type, /** @type {any} */ ({ codec: 'null', metadata: Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, Buffer.from(v)])) }))
   const sink = new PassThrough()
+  /** @type {Buffer[]} */
   const chunks = []
   sink.on('data', (c) => chunks.push(c))
   const done = new Promise((resolve, reject) => { sink.on('end', resolve); encoder.on('error', reject) })
@@ -97,15 +123,26 @@ function avroFile(schema, records, metadata) {
   return done.then(() => Buffer.concat(chunks))
 }
 
-/** The ids stored in one data file (the generator's input: the truth the tests check against). */
+/**
+ * The ids stored in one data file (the generator's input: the truth the tests check against).
+ * @param {number} file
+ * @param {number} rows
+ */
 export function fileIds(file, rows) {
   return Array.from({ length: rows }, (_, j) => BigInt(file * ID_STRIDE + j * ID_STEP))
 }
 
 /** The day (days since epoch) of a data file: consecutive files share a day, manifests hold consecutive files. */
-const dayOf = (file, filesPerDay) => EPOCH_DAY + Math.floor(file / filesPerDay)
+const dayOf = (/** @type {number} */ file, /** @type {number} */ filesPerDay) => EPOCH_DAY + Math.floor(file / filesPerDay)
 
-/** Writes data file k (its ids and day) and returns what it wrote. */
+/**
+ * Writes data file k (its ids and day) and returns what it wrote.
+ * @param {string} dir
+ * @param {number} k
+ * @param {number} day
+ * @param {number} rows
+ * @returns {Promise<DataFile>}
+ */
 async function writeDataFile(dir, k, day, rows) {
   const ids = fileIds(k, rows)
   const bytes = parquetWriteBuffer({
@@ -125,6 +162,12 @@ async function writeDataFile(dir, k, day, rows) {
   return { index: k, path: relative, day, ids, size: bytes.byteLength }
 }
 
+/**
+ * @param {DataFile} f
+ * @param {number} rows
+ * @param {number} snapshotId
+ * @param {number} sequence
+ */
 const dataEntry = (f, rows, snapshotId, sequence) => ({
   status: 1, snapshot_id: snapshotId, sequence_number: sequence, file_sequence_number: sequence,
   data_file: {
@@ -138,7 +181,13 @@ const dataEntry = (f, rows, snapshotId, sequence) => ({
   },
 })
 
-/** A manifest of `entries` (data or position deletes) and its record in a manifest list. */
+/**
+ * A manifest of `entries` (data or position deletes) and its record in a manifest list.
+ * @param {string} dir
+ * @param {string} name
+ * @param {object[]} entries
+ * @param {{ content: number, snapshotId: number, sequence: number, days: number[], rows: number }} record
+ */
 async function writeManifest(dir, name, entries, { content, snapshotId, sequence, days, rows }) {
   const fileMetadata = { schema: JSON.stringify(SCHEMA), 'schema-id': '0', 'partition-spec': JSON.stringify(SPEC.fields), 'partition-spec-id': '0', 'format-version': '2', content: content === 1 ? 'deletes' : 'data' }
   const bytes = await avroFile(MANIFEST_ENTRY, entries, fileMetadata)
@@ -151,7 +200,15 @@ async function writeManifest(dir, name, entries, { content, snapshotId, sequence
   }
 }
 
-/** A manifest of data files all ADDED by one snapshot, and its record in a manifest list. */
+/**
+ * A manifest of data files all ADDED by one snapshot, and its record in a manifest list.
+ * @param {string} dir
+ * @param {string} name
+ * @param {DataFile[]} members
+ * @param {number} rows
+ * @param {number} snapshotId
+ * @param {number} sequence
+ */
 function writeDataManifest(dir, name, members, rows, snapshotId, sequence) {
   return writeManifest(dir, name, members.map((f) => dataEntry(f, rows, snapshotId, sequence)),
     { content: 0, snapshotId, sequence, days: members.map((f) => f.day), rows: members.length * rows })
@@ -160,6 +217,10 @@ function writeDataManifest(dir, name, members, rows, snapshotId, sequence) {
 /**
  * A position delete file (spec "Position Delete Files": file_path and pos, field ids 2147483546 and
  * 2147483545) removing rows of one data file, in the data file's partition.
+ * @param {string} dir
+ * @param {string} name
+ * @param {DataFile} file
+ * @param {number[]} positions
  */
 async function writePositionDeletes(dir, name, file, positions) {
   const bytes = parquetWriteBuffer({
@@ -178,6 +239,12 @@ async function writePositionDeletes(dir, name, file, positions) {
   return { path: name, day: file.day, size: bytes.byteLength, of: file.path, positions }
 }
 
+/**
+ * @param {string} dir
+ * @param {number} snapshotId
+ * @param {number} sequence
+ * @param {ManifestRecord[]} records
+ */
 async function writeManifestList(dir, snapshotId, sequence, records) {
   const name = `metadata/snap-${snapshotId}-${sequence}-list.avro`
   await writeFile(path.join(dir, name), await avroFile(MANIFEST_FILE, records, { 'snapshot-id': String(snapshotId), 'sequence-number': String(sequence), 'format-version': '2' }))
@@ -192,8 +259,9 @@ async function writeManifestList(dir, snapshotId, sequence, records) {
  *   day per manifest; fewer than a manifest's files make days straddle two manifests. `then`: a second snapshot that
  *   appends `files` more data files (the days going on) in a manifest of their own and position deletes of rows of
  *   earlier files (row positions within the file) in a delete manifest; the first snapshot stays, as time travel sees it.
- * @returns {Promise<{ root: string, files: any[], rows: number, manifests: number, filesPerManifest: number,
- *   snapshots: string[], deletes: Array<{ path: string, of: string, positions: number[] }>, listRecords: any[], metadata: any }>}
+ * @returns {Promise<{ root: string, files: DataFile[], rows: number, manifests: number, filesPerManifest: number,
+ *   snapshots: string[], deletes: Array<{ path: string, of: string, positions: number[] }>, listRecords: ManifestRecord[],
+ *   metadata: TableMetadata }>}
  *   files: every data file written with its ids, `snapshot` (the first to hold it) and `manifest`; snapshots: their ids,
  *   oldest first; listRecords: the current snapshot's manifest list; metadata: its metadata.json (appendIcebergSnapshot takes them)
  */
@@ -201,6 +269,7 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
   const filesPerManifest = Math.ceil(files / manifests)
   const perDay = filesPerDay ?? filesPerManifest
   await mkdir(path.join(dir, 'metadata'), { recursive: true })
+  /** @type {DataFile[]} */
   const written = []
   for (let k = 0; k < files; k++) written.push({ ...await writeDataFile(dir, k, dayOf(k, perDay), rows), snapshot: String(SNAPSHOT_ID) })
   const listRecords = []
@@ -213,11 +282,13 @@ export async function writeIcebergTable(dir, { files = 1000, manifests = 50, row
   }
   const listName = await writeManifestList(dir, SNAPSHOT_ID, 1, listRecords)
   const now = 1767225600000
+  /** @type {Snapshot[]} */
   const snapshots = [{ 'snapshot-id': SNAPSHOT_ID, 'sequence-number': 1, 'timestamp-ms': now, 'manifest-list': `${TABLE_LOCATION}/${listName}`,
     summary: { operation: 'append', 'added-data-files': String(files) }, 'schema-id': 0 }]
   const deletes = []
   let currentRecords = listRecords
   if (then) {
+    /** @type {DataFile[]} */
     const added = []
     for (let k = files; k < files + then.files; k++) added.push({ ...await writeDataFile(dir, k, dayOf(k, perDay), rows), snapshot: String(SECOND_SNAPSHOT_ID) })
     written.push(...added)
@@ -281,7 +352,13 @@ export async function appendIcebergSnapshot(table, { files = 1, dropManifests = 
     manifests: listRecords.length, listRecords, metadata, added, removed }
 }
 
-/** The snapshot's manifest list, metadata v<version>.json naming it current, and the version hint. */
+/**
+ * The snapshot's manifest list, metadata v<version>.json naming it current, and the version hint.
+ * @param {string} dir
+ * @param {{ snapshots: Snapshot[], listRecords: ManifestRecord[], snapshotId: number, sequence: number, version: number,
+ *   addedFiles: number }} snapshot
+ * @returns {Promise<TableMetadata>}
+ */
 async function writeSnapshot(dir, { snapshots, listRecords, snapshotId, sequence, version, addedFiles }) {
   const listName = `metadata/snap-${snapshotId}-${sequence}-list.avro`
   await writeFile(path.join(dir, listName), await avroFile(MANIFEST_FILE, listRecords, { 'snapshot-id': String(snapshotId), 'sequence-number': String(sequence), 'format-version': '2' }))

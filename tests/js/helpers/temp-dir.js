@@ -18,7 +18,10 @@ export async function makeTempDir(name) {
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
 }
 
-/** A new empty folder named pb-<name>-…, removed after the current file's (or suite's) tests. */
+/**
+ * A new empty folder named pb-<name>-…, removed after the current file's (or suite's) tests.
+ * @param {string} name
+ */
 export async function tempDir(name) {
   const { dir, remove } = await makeTempDir(name)
   after(remove)
