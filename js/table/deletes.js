@@ -158,22 +158,28 @@ export async function applyDeletes(table, file, values, field) {
   const { positions, equality, dataRows } = deletes
   return values.map((v) => {
     if (v.verdict !== 'present') return v
-    if (!Array.isArray(v.rows)) return notApplied(v, 'the rows holding it are not known')
-    let rows = v.rows.filter((r) => !positions.has(r))
-    if (equality.length) {
-      const kept = []
-      for (const r of rows) {
+    const { values: rowValues, rows: listed, ...rest } = v
+    if (!Array.isArray(listed)) return notApplied(v, 'the rows holding it are not known')
+    /** the indexes into `listed` of the rows no delete removes */
+    const kept = []
+    for (let k = 0; k < listed.length; k++) {
+      const r = listed[k]
+      if (positions.has(r)) continue
+      if (equality.length) {
         /** @param {number} id */
         const valueOf = (id) => (id === probedId ? v.value : dataRows?.ids.has(id) ? dataRows.rows[r]?.get(id) : undefined)
         const gone = equalityDeleted(table, equality, valueOf)
         if (gone === null) return notApplied(v, `equality deletes could not be compared with row ${r} exactly`)
-        if (!gone) kept.push(r)
+        if (gone) continue
       }
-      rows = kept
+      kept.push(k)
     }
-    if (rows.length) return { ...v, rows }
+    // `values` (with `columns`) is per row of `rows`: the deleted rows' values go with them.
+    if (kept.length) {
+      return { ...rest, rows: kept.map((k) => listed[k]), ...(rowValues ? { values: kept.map((k) => rowValues[k]) } : {}) }
+    }
     if (v.rowsTruncated) return notApplied(v, 'every row listed is deleted, and the list was cut at maxRows')
-    return { ...v, verdict: 'absent', reason: 'rows-deleted',
-      detail: `every row holding it (${v.rows.join(', ')}) is deleted by the table's deletes` }
+    return { ...rest, verdict: 'absent', reason: 'rows-deleted',
+      detail: `every row holding it (${listed.join(', ')}) is deleted by the table's deletes` }
   })
 }

@@ -127,6 +127,11 @@ describe('deletes applied to the rows confirm found', () => {
     const [a, b] = await applyDeletes(loaded, file, [present([1, 2, 3, 79, 80]), present([2, 79])])
     assert.deepEqual(a.rows, [1, 3, 80])
     assert.equal(b.reason, 'rows-deleted')
+    // With `columns`, each listed row's values go with it: a deleted row's never stay behind.
+    const withValues = (rows) => present(rows, { values: rows.map((r) => ({ row: r })) })
+    const [c, d] = await applyDeletes(loaded, file, [withValues([1, 2, 3, 79, 80]), withValues([2, 79])])
+    assert.deepEqual([c.rows, c.values], [[1, 3, 80], [{ row: 1 }, { row: 3 }, { row: 80 }]])
+    assert.deepEqual([d.verdict, d.rows, d.values], ['absent', undefined, undefined])
   })
 
   test('equality deletes (java_bunnies v5: "Breed Name" = New Zealand, equality_ids [1], a later sequence number than the initial file only)', { skip: missingFixture('tables/iceberg/java_bunnies') }, async () => {
