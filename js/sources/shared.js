@@ -154,7 +154,10 @@ export class SourceBase {
     this.maxBytes = options.maxBytes
     this.#requestTimeoutMs = options.requestTimeoutMs
     this.#signal = options.signal ?? undefined
-    /** I/O operations performed and bytes they transferred or read. */
+    /**
+     * I/O operations performed and bytes they transferred or read (retries: an HTTP source's).
+     * @type {{ requests: number, bytesFetched: number, retries?: number }}
+     */
     this.stats = { requests: 0, bytesFetched: 0 }
     /** The lane of a ledger this source's requests are clocked and recorded in (js/sources/io-ledger.js). */
     this.io = (options.ioLedger ?? new IoLedger()).lane(this.#name, options.ioFloor, options.ioGroup)
