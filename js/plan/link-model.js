@@ -35,6 +35,7 @@ const MAX_REQUEST_MS = 20
 
 /** What one source's link has shown so far. */
 export class LinkModel {
+  /** @param {{ rttMs?: number, bytesPerMs?: number, requestMs?: number }} [initial] */
   constructor({ rttMs = INITIAL_RTT_MS, bytesPerMs = INITIAL_BYTES_PER_MS, requestMs = INITIAL_REQUEST_MS } = {}) {
     this.rttMs = rttMs
     this.bytesPerMs = bytesPerMs
@@ -46,6 +47,8 @@ export class LinkModel {
   /**
    * One response: `bytes` in `ms` from request to last byte. Small responses measure the round trip;
    * large ones, what is left after it, the bandwidth.
+   * @param {number} bytes
+   * @param {number} ms
    */
   observe(bytes, ms) {
     if (!(ms > 0)) return
@@ -83,7 +86,12 @@ export class LinkModel {
     }
   }
 
-  /** Modelled milliseconds of `requests` requests carrying `bytes` through a window of `window`. */
+  /**
+   * Modelled milliseconds of `requests` requests carrying `bytes` through a window of `window`.
+   * @param {number} requests
+   * @param {number} bytes
+   * @param {number} window
+   */
   cost(requests, bytes, window) {
     return Math.ceil(requests / window) * this.rttMs + requests * this.requestMs + bytes / this.bytesPerMs
   }
@@ -107,12 +115,19 @@ export class LinkModel {
    * window's share of the bytes a round is worth. `window` is what the wave may use of a round, and
    * `roundWindow` (default `window`) what a round carries: a dataset's file plans for its share of a
    * window its other files fill too, and its extra request costs a share of that whole round, not all of it.
+   * @param {{ splitRequests: number, joinedRequests: number, window: number, roundWindow?: number }} wave
    */
   requestBytes({ splitRequests, joinedRequests, window, roundWindow = window }) {
     if (Math.ceil(splitRequests / window) <= Math.ceil(joinedRequests / window)) return 0
     return this.bytesPerRound / Math.max(window, roundWindow)
   }
 }
+
+/**
+ * A range of a file and the parts (the reads' own ranges) it serves.
+ * @template P
+ * @typedef {{ start: number, end: number, parts: P[] }} Span
+ */
 
 /**
  * How many requests to keep in flight for a source: the caller's `concurrency` when given, else by
@@ -127,7 +142,10 @@ export function transportWindow(source, remote) {
   return multiplexedOrigin(source.name) ? BROWSER_MULTIPLEXED_WINDOW : BROWSER_HTTP1_WINDOW
 }
 
-/** True when a Resource Timing entry of the URL's origin says it was fetched over HTTP/2 or HTTP/3. */
+/**
+ * True when a Resource Timing entry of the URL's origin says it was fetched over HTTP/2 or HTTP/3.
+ * @param {string} url
+ */
 function multiplexedOrigin(url) {
   let origin
   try {
@@ -137,7 +155,7 @@ function multiplexedOrigin(url) {
   }
   const entries = globalThis.performance?.getEntriesByType?.('resource') ?? []
   for (let i = entries.length - 1; i >= 0; i--) {
-    const e = /** @type {any} */ (entries[i])
+    const e = /** @type {{ name: unknown, nextHopProtocol?: unknown }} */ (entries[i]) // a PerformanceResourceTiming
     if (typeof e.name === 'string' && e.name.startsWith(origin) && e.nextHopProtocol) {
       return e.nextHopProtocol === 'h2' || e.nextHopProtocol === 'h3'
     }
@@ -153,10 +171,13 @@ function multiplexedOrigin(url) {
  * responses come in, and on a metered or slow link bytes are what the user pays for. Then, smallest
  * first, gaps that cost less to read than a request costs to send, within MAX_REQUEST_WASTE_BYTES or a round's bytes.
  * Requests stay ≤ maxBytes.
- * @param {Array<{ start: number, end: number, parts: any[] }>} requests sorted, each already a union of parts
- * @returns {Array<{ start: number, end: number, parts: any[] }>}
+ * @template P
+ * @param {Array<Span<P>>} requests sorted, each already a union of parts
+ * @param {{ window: number, minGap: number, maxBytes: number, link: LinkModel }} limits
+ * @returns {Array<Span<P>>}
  */
 export function mergeForRounds(requests, { window, minGap, maxBytes, link }) {
+  /** @type {Array<Span<P>>} */
   let merged = []
   for (const r of requests) {
     const last = merged[merged.length - 1]
@@ -167,6 +188,11 @@ export function mergeForRounds(requests, { window, minGap, maxBytes, link }) {
   return joinCheapGaps(merged, { maxBytes, link })
 }
 
+/**
+ * @template P
+ * @param {Array<Span<P>>} merged
+ * @param {{ window: number, maxBytes: number, link: LinkModel }} limits
+ */
 function mergeForRoundsOnly(merged, { window, maxBytes, link }) {
   let wasted = 0
   for (;;) {
@@ -175,6 +201,7 @@ function mergeForRoundsOnly(merged, { window, maxBytes, link }) {
     // Dropping a round needs (requests - window × (rounds - 1)) fewer requests: join that many of the
     // smallest gaps, if their bytes cost less than the round they save.
     const joins = merged.length - window * (rounds - 1)
+    /** @type {Array<{ i: number, bytes: number }>} */
     const gaps = []
     for (let i = 1; i < merged.length; i++) {
       if (merged[i].end - merged[i - 1].start <= maxBytes) gaps.push({ i, bytes: merged[i].start - merged[i - 1].end })
@@ -186,6 +213,7 @@ function mergeForRoundsOnly(merged, { window, maxBytes, link }) {
     if (extra / link.bytesPerMs >= link.rttMs || wasted + extra > MAX_WASTE_BYTES) return merged
     wasted += extra
     const joinAt = new Set(chosen.map((g) => g.i))
+    /** @type {Array<Span<P>>} */
     const next = []
     for (let i = 0; i < merged.length; i++) {
       const last = next[next.length - 1]
@@ -198,10 +226,16 @@ function mergeForRoundsOnly(merged, { window, maxBytes, link }) {
   }
 }
 
-/** Joins the gaps cheaper to read than a request is to send, smallest first, within the waste budget. */
+/**
+ * Joins the gaps cheaper to read than a request is to send, smallest first, within the waste budget.
+ * @template P
+ * @param {Array<Span<P>>} merged
+ * @param {{ maxBytes: number, link: LinkModel }} limits
+ */
 function joinCheapGaps(merged, { maxBytes, link }) {
   const worth = link.bytesPerRequest
   if (merged.length < 2 || !(worth > 0)) return merged
+  /** @type {Array<{ i: number, bytes: number }>} */
   const gaps = []
   for (let i = 1; i < merged.length; i++) {
     const bytes = merged[i].start - merged[i - 1].end
@@ -209,6 +243,7 @@ function joinCheapGaps(merged, { maxBytes, link }) {
   }
   gaps.sort((a, b) => a.bytes - b.bytes)
   const budget = Math.max(MAX_REQUEST_WASTE_BYTES, link.bytesPerRound)
+  /** @type {Set<number>} */
   const joinAt = new Set()
   let wasted = 0
   for (const g of gaps) {
@@ -217,6 +252,7 @@ function joinCheapGaps(merged, { maxBytes, link }) {
     joinAt.add(g.i)
   }
   if (joinAt.size === 0) return merged
+  /** @type {Array<Span<P>>} */
   const next = []
   for (let i = 0; i < merged.length; i++) {
     const last = next[next.length - 1]
@@ -226,6 +262,11 @@ function joinCheapGaps(merged, { maxBytes, link }) {
   return next
 }
 
+/**
+ * @template P
+ * @param {Span<P>} target
+ * @param {Span<P>} r
+ */
 function joinInto(target, r) {
   target.end = Math.max(target.end, r.end)
   target.parts.push(...r.parts)

@@ -30,6 +30,26 @@ import { writerRulesFor } from '../indexes/writer-rules.js'
  */
 
 /**
+ * Where a chunk's filter is (js/indexes/bloom-reads.js locateFilter), or why there is none to read.
+ * @typedef {ReturnType<typeof locateFilter>} FilterLocation
+ */
+/** @typedef {Exclude<FilterLocation, Unanswerable>} FoundFilter */
+/**
+ * A chunk's statistics as js/indexes/statistics.js chunkStatistics documents them.
+ * @typedef {{ usable: true, allNull: boolean, min?: unknown, max?: unknown }
+ *   | { usable: false, reason: string, detail: string }} ChunkStats
+ */
+/**
+ * A dictionary page to read (js/indexes/dictionary.js dictionaryPageRange), what it is compressed with, the
+ * filter to read instead should it fail, and its bytes once read.
+ * @typedef {{ page: { offset: number, maxLength: number, exact: boolean }, codec: number, fallback: FilterLocation,
+ *   bytes?: Uint8Array }} DictionaryRead
+ */
+/** @typedef {import('../indexes/dictionary.js').DecodeDictionaryOptions} DecodeDictionaryOptions */
+/** @typedef {ConstructorParameters<typeof Unanswerable>[0]} Reason a reason code, as an Unanswerable takes it */
+/** @typedef {typeof PLAIN_READS | EncryptedChunkReads} ChunkReads how a chunk's indexes are read */
+
+/**
  * Plans one probe. Returns the read tasks (for runReadTasks), `afterReads()` (decodes what was read and
  * returns the second wave's tasks) and `results()`, which combines each row group's answers after the
  * reads: [{ index, numRows, results }].
@@ -38,6 +58,7 @@ import { writerRulesFor } from '../indexes/writer-rules.js'
 export function planProbe(probe) {
   const plan = new ProbeContext(probe)
   const groups = probe.rowGroups.map((g) => planRowGroup(plan, g))
+  /** @type {Map<number, RowGroupProbe> | undefined} */
   let byIndex
   return {
     tasks: plan.tasks,
@@ -48,6 +69,7 @@ export function planProbe(probe) {
     async afterReads() {
       await Promise.all(groups.map((group) => group.reads?.decrypt(plan, group)))
       for (const group of groups) preparePageIndexRead(plan, group)
+      /** @type {Array<ReturnType<ProbeContext['bloomTask']>>} */
       const retry = []
       await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
         const fallback = await decodeDictionaryRead(plan, group)
@@ -57,7 +79,7 @@ export function planProbe(probe) {
     },
     results: () => groups.map((group) => group.combine(plan.dictionaryRules)),
     /** The checked page index of a row group, when it was read and usable (exact lookups read its pages). */
-    pageIndexOf: (g) => (byIndex ??= new Map(groups.map((group) => [group.index, group]))).get(g)?.pageIndex,
+    pageIndexOf: (/** @type {number} */ g) => (byIndex ??= new Map(groups.map((group) => [group.index, group]))).get(g)?.pageIndex,
   }
 }
 
@@ -75,6 +97,7 @@ class ProbeContext {
     this.keys = this.order && probe.encoded.candidates.length ? sortKeys(this.order, probe.encoded.candidates) : null
     // Page bounds are defined in the column order only; their keys are made on first need.
     this.pageOrder = probe.pageIndex === false ? null : pageIndexOrder(layout, probe.column)
+    /** @type {ReturnType<typeof keyList> | undefined} */
     this.pageKeys = undefined
     const bloomRules = writerRulesFor(layout.createdBy, 'bloom-filter', probe.column)
     this.untrustedFilter = bloomRules.length
@@ -86,26 +109,40 @@ class ProbeContext {
     this.tasks = []
   }
 
-  /** The candidates' keys in the page index's order (the statistics' keys when the orders agree). */
+  /**
+   * The candidates' keys in the page index's order (the statistics' keys when the orders agree).
+   * @param {{ kind: string }} order
+   */
   pageKeysFor(order) {
     this.pageKeys ??= keyList(this.keys && order.kind === this.order?.kind ? this.keys : sortKeys(order, this.probe.encoded.candidates))
     return this.pageKeys
   }
 
+  /** @param {number} g */
   where(g) {
     return `${this.probe.name}: row group ${g}, column ${this.probe.column.name}`
   }
 
-  /** The bloom read of one chunk (plaintext): header, then the blocks the open candidates need. */
+  /**
+   * The bloom read of one chunk (plaintext): header, then the blocks the open candidates need.
+   * @param {RowGroupProbe} group
+   * @param {FoundFilter} location
+   */
   bloomTask(group, location) {
     return new ProbeTask(location, this.where(group.index), this.probe.hashed, this.probe.mode,
-      (hits) => { group.bloom = { hits } },
-      (reason, detail) => { group.bloom = { missing: new Unanswerable(reason, detail) } },
+      (/** @type {Uint8Array} */ hits) => { group.bloom = { hits } },
+      (/** @type {Reason} */ reason, /** @type {string} */ detail) => {
+        group.bloom = { missing: new Unanswerable(reason, detail) }
+      },
       group.answer.openCandidates())
   }
 }
 
-/** Plans one row group: each index in turn, cheapest first, until the values are settled or every read is planned. */
+/**
+ * Plans one row group: each index in turn, cheapest first, until the values are settled or every read is planned.
+ * @param {ProbeContext} plan
+ * @param {number} g
+ */
 function planRowGroup(plan, g) {
   const { layout } = plan
   const { column } = plan.probe
@@ -123,7 +160,9 @@ function planRowGroup(plan, g) {
   }
   pruneByStatistics(plan, group)
   if (answer.settled) return group
-  group.reads = record.crypto ? new EncryptedChunkReads(record.crypto) : PLAIN_READS
+  // A chunk whose keys are missing was settled above (chunkUnavailable): a crypto context here has its keys.
+  const keys = /** @type {import('../crypto/encrypted-footer.js').ChunkKeys | undefined} */ (record.crypto)
+  group.reads = keys ? new EncryptedChunkReads(keys) : PLAIN_READS
   const filter = plan.untrustedFilter ?? locateFilter(plan.probe.geometry, g, column.index, { decrypt: true })
   planPageIndexRead(plan, group, !(filter instanceof Unanswerable))
   const dictionaryInstead = planDictionaryRead(plan, group, record.codec, filter)
@@ -131,16 +170,26 @@ function planRowGroup(plan, g) {
   return group
 }
 
-/** Statistics: free (in the footer); values outside min/max, or a chunk of nulls only, are settled here. */
+/**
+ * Statistics: free (in the footer); values outside min/max, or a chunk of nulls only, are settled here.
+ * @param {ProbeContext} plan
+ * @param {RowGroupProbe} group
+ */
 function pruneByStatistics(plan, group) {
   const { answer } = group
   if (!plan.order || answer.settled) return
-  const stats = chunkStatistics(plan.layout, group.index, plan.probe.column, plan.order)
+  const stats = /** @type {ChunkStats} */ (chunkStatistics(plan.layout, group.index, plan.probe.column, plan.order))
   if (stats.usable) answer.applyStatistics(stats, stats.allNull ? null : excludedByBounds(plan.order, plan.keys, stats.min, stats.max))
-  else answer.noteStatistics(stats)
+  // A cast: without strictNullChecks tsc does not narrow a union on a falsy discriminant.
+  else answer.noteStatistics(/** @type {{ detail: string }} */ (stats))
 }
 
-/** The page index: read with the other reads when nothing cheaper can answer (auto), or when asked. */
+/**
+ * The page index: read with the other reads when nothing cheaper can answer (auto), or when asked.
+ * @param {ProbeContext} plan
+ * @param {RowGroupProbe} group
+ * @param {boolean} usableFilter
+ */
 function planPageIndexRead(plan, group, usableFilter) {
   if (!plan.pageOrder?.usable || !(plan.probe.pageIndex === true || !usableFilter)) return
   const where = pageIndexLocation(plan.layout, group.index, plan.probe.column.index, plan.probe.geometry.metadataOffset)
@@ -149,10 +198,12 @@ function planPageIndexRead(plan, group, usableFilter) {
     return
   }
   if (!where.columnIndex || !where.offsetIndex) return
-  group.pageIndexRead = {}
+  /** @type {{ columnIndex?: Uint8Array, offsetIndex?: Uint8Array }} */
+  const read = {}
+  group.pageIndexRead = read
   for (const part of /** @type {const} */ (['columnIndex', 'offsetIndex'])) {
-    const { offset, length } = where[part]
-    plan.tasks.push(new RangeTask(offset, offset + length, (bytes) => { group.pageIndexRead[part] = bytes }, 'page-index'))
+    const { offset, length } = /** @type {{ offset: number, length: number }} */ (where[part]) // both checked above
+    plan.tasks.push(new RangeTask(offset, offset + length, (bytes) => { read[part] = bytes }, 'page-index'))
   }
 }
 
@@ -160,29 +211,47 @@ function planPageIndexRead(plan, group, usableFilter) {
  * The dictionary page: read when it is cheaper than the filter, or when asked. Returns true when it
  * replaces the chunk's bloom read (a plaintext chunk's filter is read in a second wave only if the
  * dictionary fails to decode).
+ * @param {ProbeContext} plan
+ * @param {RowGroupProbe} group
+ * @param {number} codec
+ * @param {FilterLocation} filter
  */
 function planDictionaryRead(plan, group, codec, filter) {
   const { dictionary } = plan.probe
-  const page = dictionary === false ? null : group.reads.dictionaryRange(plan, group.index)
-  if (!page || 'reason' in page || !group.reads.readsDictionary(dictionary, page, filter)) return false
-  group.dictionaryRead = { page, codec, fallback: filter }
-  plan.tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { group.dictionaryRead.bytes = bytes }, 'dictionary'))
-  return group.reads.dictionaryReplacesFilter
+  const reads = /** @type {ChunkReads} */ (group.reads) // planRowGroup set them
+  const page = dictionary === false ? null : reads.dictionaryRange(plan, group.index)
+  if (!page || 'reason' in page || !reads.readsDictionary(dictionary, page, filter)) return false
+  /** @type {DictionaryRead} */
+  const read = { page, codec, fallback: filter }
+  group.dictionaryRead = read
+  plan.tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { read.bytes = bytes }, 'dictionary'))
+  return reads.dictionaryReplacesFilter
 }
 
-/** The bloom filter: its header and the blocks the open candidates need, or why there is none to read. */
+/**
+ * The bloom filter: its header and the blocks the open candidates need, or why there is none to read.
+ * @param {ProbeContext} plan
+ * @param {RowGroupProbe} group
+ * @param {FilterLocation} filter
+ */
 function planBloomRead(plan, group, filter) {
   if (filter instanceof Unanswerable) group.bloom = { missing: filter }
-  else plan.tasks.push(group.reads.bloomTask(plan, group, filter))
+  else plan.tasks.push(/** @type {ChunkReads} */ (group.reads).bloomTask(plan, group, filter)) // planRowGroup set them
 }
 
-/** A read page index, checked and turned into candidate pages per value. */
+/**
+ * A read page index, checked and turned into candidate pages per value.
+ * @param {ProbeContext} plan
+ * @param {RowGroupProbe} group
+ */
 function preparePageIndexRead(plan, group) {
   const read = group.pageIndexRead
   if (!read?.columnIndex || !read.offsetIndex) return
   const record = chunk(plan.layout, group.index, plan.probe.column.index)
   const range = record.pageRange()
-  const prepared = preparePageIndex(plan.pageOrder.order, decodeColumnIndex(read.columnIndex), decodeOffsetIndex(read.offsetIndex), {
+  // Read only when the page index's order was usable (planPageIndexRead).
+  const order = /** @type {{ kind: string, width: number, signed: boolean }} */ (plan.pageOrder?.order)
+  const prepared = preparePageIndex(order, decodeColumnIndex(read.columnIndex), decodeOffsetIndex(read.offsetIndex), {
     numRows: group.numRows, chunkStart: range?.chunkStart, chunkEnd: range?.chunkEnd, repeated: plan.probe.column.repeated,
     chunkNullCount: record.nullCount,
   })
@@ -193,16 +262,21 @@ function preparePageIndexRead(plan, group) {
   }
   group.pageIndex = prepared
   const { encoded } = plan.probe
-  group.pages = candidatePages(prepared, plan.pageKeysFor(plan.pageOrder.order), encoded.owners, { numValues: encoded.outcomes.length })
+  group.pages = candidatePages(prepared, plan.pageKeysFor(order), encoded.owners, { numValues: encoded.outcomes.length })
 }
 
-/** A read dictionary decoded into per-value answers; when it fails, the bloom task of a second wave (or null). */
+/**
+ * A read dictionary decoded into per-value answers; when it fails, the bloom task of a second wave (or null).
+ * @param {ProbeContext} plan
+ * @param {RowGroupProbe} group one with a dictionaryRead
+ */
 async function decodeDictionaryRead(plan, group) {
   const { column, encoded } = plan.probe
-  const { page, codec, bytes, fallback } = group.dictionaryRead
+  const { page, codec, bytes, fallback } = /** @type {DictionaryRead} */ (group.dictionaryRead)
+  const reads = /** @type {ChunkReads} */ (group.reads) // planRowGroup set them before planning this read
   const options = { physicalType: column.physicalType, typeLength: column.typeLength, codec, exact: page.exact }
   const decoded = !bytes ? { error: { reason: 'malformed-dictionary', detail: 'the dictionary page was not read' } }
-    : await group.reads.decodeDictionary(plan, group, bytes, options)
+    : await reads.decodeDictionary(plan, group, bytes, options)
   if ('set' in decoded) {
     group.dictionary = dictionaryVerdicts(decoded.set, encoded.candidates, encoded.owners, encoded.outcomes.length)
     return null
@@ -213,18 +287,22 @@ async function decodeDictionaryRead(plan, group) {
     return null
   }
   // An encrypted chunk's filter was read in the same wave as its dictionary (group.bloom is set after decrypt).
-  return group.reads.dictionaryReplacesFilter ? plan.bloomTask(group, fallback) : null
+  return reads.dictionaryReplacesFilter ? plan.bloomTask(group, fallback) : null
 }
 
 /** How a plaintext chunk's indexes are read: ranges as they lie in the file, filters by blocks. */
 const PLAIN_READS = Object.freeze({
   dictionaryReplacesFilter: true,
-  dictionaryRange: (plan, g) => dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset),
-  readsDictionary: (option, page, filter) =>
+  dictionaryRange: (/** @type {ProbeContext} */ plan, /** @type {number} */ g) =>
+    dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset),
+  readsDictionary: (/** @type {'auto' | boolean} */ option, /** @type {{ maxLength: number }} */ page,
+    /** @type {FilterLocation} */ filter) =>
     shouldReadDictionary(option, page.maxLength, filter instanceof Unanswerable ? null : filter.length ?? null),
-  bloomTask: (plan, group, filter) => plan.bloomTask(group, filter),
-  decrypt: async () => {},
-  decodeDictionary: (_plan, _group, bytes, options) => decodeDictionary(bytes, options),
+  bloomTask: (/** @type {ProbeContext} */ plan, /** @type {RowGroupProbe} */ group, /** @type {FoundFilter} */ filter) =>
+    plan.bloomTask(group, filter),
+  decrypt: async (/** @type {ProbeContext} */ _plan, /** @type {RowGroupProbe} */ _group) => {},
+  decodeDictionary: (/** @type {ProbeContext} */ _plan, /** @type {RowGroupProbe} */ _group, /** @type {Uint8Array} */ bytes,
+    /** @type {DecodeDictionaryOptions} */ options) => decodeDictionary(bytes, options),
 })
 
 /**
@@ -235,24 +313,43 @@ const PLAIN_READS = Object.freeze({
 class EncryptedChunkReads {
   dictionaryReplacesFilter = false
 
+  /** @param {import('../crypto/encrypted-footer.js').ChunkKeys} crypto */
   constructor(crypto) {
     this.crypto = crypto
   }
 
+  /**
+   * @param {ProbeContext} plan
+   * @param {number} g
+   */
   dictionaryRange(plan, g) {
     if (!loadedCrypto().dictionaryDecryptable(this.crypto)) return null
     return dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset, { decrypt: true })
   }
 
+  /**
+   * @param {'auto' | boolean} option
+   * @param {{ maxLength: number, exact: boolean }} page
+   * @param {FilterLocation} filter
+   */
   readsDictionary(option, page, filter) {
     return page.exact && (option === true || (filter instanceof Unanswerable && shouldReadDictionary(option, page.maxLength, null)))
   }
 
+  /**
+   * @param {ProbeContext} plan
+   * @param {RowGroupProbe} group
+   * @param {FoundFilter} filter
+   */
   bloomTask(plan, group, filter) {
-    return encryptedFilterTask(filter, plan.where(group.index), (modules) => { group.encryptedBloom = modules })
+    return encryptedFilterTask(filter, plan.where(group.index), (/** @type {unknown} */ modules) => { group.encryptedBloom = modules })
   }
 
-  /** Every encrypted module of the row group is decrypted before anything of it is decoded. */
+  /**
+   * Every encrypted module of the row group is decrypted before anything of it is decoded.
+   * @param {ProbeContext} plan
+   * @param {RowGroupProbe} group
+   */
   async decrypt(plan, group) {
     const where = plan.where(group.index)
     if (group.encryptedBloom) {
@@ -260,10 +357,17 @@ class EncryptedChunkReads {
       group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: plan.probe.hashed.checkBitset(filter.bitset) }
     }
     if (group.pageIndexRead?.columnIndex && group.pageIndexRead.offsetIndex) {
-      group.pageIndexRead = await loadedCrypto().decryptPageIndex(this.crypto, group.pageIndexRead, where)
+      const read = /** @type {{ columnIndex: Uint8Array, offsetIndex: Uint8Array }} */ (group.pageIndexRead) // both tested above
+      group.pageIndexRead = await loadedCrypto().decryptPageIndex(this.crypto, read, where)
     }
   }
 
+  /**
+   * @param {ProbeContext} plan
+   * @param {RowGroupProbe} group
+   * @param {Uint8Array} bytes
+   * @param {DecodeDictionaryOptions} options
+   */
   async decodeDictionary(plan, group, bytes, options) {
     const decrypted = await loadedCrypto().decryptDictionary(this.crypto, bytes, plan.where(group.index))
     return decrypted.error ? decrypted : decodeDictionary(decrypted.page, { ...options, exact: true })
@@ -272,6 +376,11 @@ class EncryptedChunkReads {
 
 /** One row group of a probe: its answer so far and what each index read brought. */
 class RowGroupProbe {
+  /**
+   * @param {number} index
+   * @param {number} numRows
+   * @param {RowGroupAnswer} answer
+   */
   constructor(index, numRows, answer) {
     this.index = index
     this.numRows = numRows
@@ -282,16 +391,22 @@ class RowGroupProbe {
     this.bloom = undefined
     /** @type {Uint8Array | undefined} per value: DictionaryAnswer */
     this.dictionary = undefined
+    /** @type {DictionaryRead | undefined} */
     this.dictionaryRead = undefined
+    /** @type {{ columnIndex?: Uint8Array, offsetIndex?: Uint8Array } | undefined} */
     this.pageIndexRead = undefined
     /** @type {import('../indexes/page-index.js').PreparedPageIndex | undefined} */
     this.pageIndex = undefined
+    /** @type {import('../indexes/page-index.js').PageCandidates | undefined} */
     this.pages = undefined
     /** @type {any} an encrypted chunk's filter modules, decrypted in afterReads */
     this.encryptedBloom = undefined
   }
 
-  /** Combines the indexes' answers, exact ones first, into this row group's results. */
+  /**
+   * Combines the indexes' answers, exact ones first, into this row group's results.
+   * @param {Array<{ message: string, link: string }>} dictionaryRules
+   */
   combine(dictionaryRules) {
     const { answer } = this
     if (this.pages && !answer.settled) answer.applyPageIndex(this.pages)
@@ -303,7 +418,7 @@ class RowGroupProbe {
       }
     }
     if (!answer.settled) {
-      if (this.bloom && 'hits' in this.bloom) answer.applyBloomFilter(this.bloom.hits)
+      if (this.bloom && 'hits' in this.bloom) answer.applyBloomFilter(/** @type {Uint8Array} */ (this.bloom.hits)) // its own key
       else answer.finishWithout(this.bloom?.missing ?? new Unanswerable('internal', 'the bloom filter read did not finish'))
     }
     return { index: this.index, numRows: this.numRows, results: answer.finalResults() }

@@ -13,9 +13,15 @@ const MAX_ROUNDS = 4
 /**
  * A task reads the bytes of one row group's filter in steps. `step(lookup)` either finishes (returns
  * null) or returns the ranges it needs next: [{ start, end }]. `lookup(start, end)` returns the bytes
- * of [start, end) when this task or the file cache holds them.
+ * of [start, end) when this task or the file cache holds them. `purpose`: what its reads are for (RangeTask).
  * @typedef {{ step(lookup: (start: number, end: number) => Uint8Array | undefined): Array<{start: number, end: number}> | null,
- *   giveUp(reason: string): void }} ReadTask
+ *   giveUp(reason: string): void, purpose?: string }} ReadTask
+ */
+
+/**
+ * One task's need, and a request serving needs (js/plan/link-model.js Span).
+ * @typedef {{ task: number, start: number, end: number }} Part
+ * @typedef {import('./link-model.js').Span<Part>} Request
  */
 
 /**
@@ -23,6 +29,12 @@ const MAX_ROUNDS = 4
  * `purpose`: what for, in a read plan (a READ_PURPOSES code, js/sources/io-ledger.js); else the source's.
  */
 export class RangeTask {
+  /**
+   * @param {number} start
+   * @param {number} end
+   * @param {(bytes: Uint8Array) => void} onBytes
+   * @param {string} [purpose]
+   */
   constructor(start, end, onBytes, purpose) {
     this.start = start
     this.end = end
@@ -30,6 +42,7 @@ export class RangeTask {
     this.purpose = purpose
   }
 
+  /** @param {(start: number, end: number) => Uint8Array | undefined} lookup */
   step(lookup) {
     const bytes = lookup(this.start, this.end)
     if (!bytes) return [{ start: this.start, end: this.end }]
@@ -41,7 +54,9 @@ export class RangeTask {
 }
 
 /**
- * @typedef {{ source: any, cache: ByteCache, concurrency?: number, planWindow?: number, coalesceGap?: number, maxRequestBytes?: number,
+ * `source`: a ByteSource; its maxBytes, when it has one, bounds a merged request.
+ * @typedef {{ source: import('../sources/open-byte-source.js').ByteSource & { maxBytes?: number }, cache: ByteCache,
+ *   concurrency?: number, planWindow?: number, coalesceGap?: number, maxRequestBytes?: number,
  *   signal?: AbortSignal, link?: import('./link-model.js').LinkModel }} ReadTasksOptions
  */
 
@@ -61,11 +76,14 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
   }
   // A merged request must stay a read the source accepts: each range may fit where their union does not.
-  if (Number.isFinite(source.maxBytes)) maxRequestBytes = Math.min(maxRequestBytes, source.maxBytes)
+  if (source.maxBytes !== undefined && Number.isFinite(source.maxBytes)) maxRequestBytes = Math.min(maxRequestBytes, source.maxBytes)
+  /** @type {Array<Array<{ start: number, bytes: Uint8Array }>>} each task's bytes read so far */
   const held = tasks.map(() => [])
-  const lookupFor = (t) => (start, end) => findBytes(held[t], start, end) ?? cache.get(start, end)
+  const lookupFor = (/** @type {number} */ t) => (/** @type {number} */ start, /** @type {number} */ end) =>
+    findBytes(held[t], start, end) ?? cache.get(start, end)
 
   let rounds = 0
+  /** @type {Array<{ task: number, needs: Array<{ start: number, end: number }> }>} */
   let waiting = []
   for (let t = 0; t < tasks.length; t++) {
     const needs = tasks[t].step(lookupFor(t))
@@ -85,12 +103,14 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
         { window: Math.min(planWindow, concurrency), minGap: coalesceGap, maxBytes: maxRequestBytes, link })
     }
     rounds += Math.ceil(requests.length / concurrency)
+    /** @type {typeof waiting} */
     const next = []
-    const finished = (t) => {
+    const finished = (/** @type {number} */ t) => {
       const needs = tasks[t].step(lookupFor(t))
       if (needs) next.push({ task: t, needs })
       else held[t] = [] // done: drop the bytes so memory tracks only what is still needed
     }
+    /** @type {Array<{ bytes: number, ms: number }>} */
     const responses = []
     const waveStarted = performance.now()
     await forEachConcurrently(requests, concurrency, signal, async (request, requestSignal) => {
@@ -100,7 +120,7 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
       responses.push({ bytes: bytes.length, ms: performance.now() - started })
       for (const part of request.parts) {
         held[part.task].push({ start: part.start, bytes: bytes.subarray(part.start - request.start, part.end - request.start) })
-        const left = pending.get(part.task) - 1
+        const left = /** @type {number} */ (pending.get(part.task)) - 1 // every task waiting has its count
         pending.set(part.task, left)
         if (left === 0) finished(part.task)
       }
@@ -114,11 +134,14 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
 /**
  * What a request is for (js/sources/io-ledger.js): its tasks' purpose; when it serves several, their list,
  * the one with the most bytes first. Undefined: the source's own.
+ * @param {Request} request
+ * @param {ReadTask[]} tasks
  * @returns {string | string[] | undefined}
  */
 function purposeOf(request, tasks) {
   const first = tasks[request.parts[0].task].purpose
   if (request.parts.length === 1) return first
+  /** @type {Map<string | undefined, number> | undefined} */
   let bytes
   for (const part of request.parts) {
     const purpose = tasks[part.task].purpose
@@ -127,8 +150,10 @@ function purposeOf(request, tasks) {
     bytes.set(purpose, (bytes.get(purpose) ?? 0) + part.end - part.start)
   }
   if (!bytes) return first
-  for (const part of request.parts) if (tasks[part.task].purpose === first) bytes.set(first, bytes.get(first) + part.end - part.start)
-  const listed = [...bytes].sort((a, b) => b[1] - a[1]).map(([p]) => p).filter((p) => p !== undefined)
+  for (const part of request.parts) {
+    if (tasks[part.task].purpose === first) bytes.set(first, /** @type {number} */ (bytes.get(first)) + part.end - part.start) // set above
+  }
+  const listed = [...bytes].sort((a, b) => b[1] - a[1]).map(([p]) => p).filter(/** @returns {p is string} */ (p) => p !== undefined)
   return listed.length ? listed : undefined
 }
 
@@ -140,7 +165,7 @@ function purposeOf(request, tasks) {
  * @param {ByteCache} cache
  */
 export function plannedRequests(tasks, cache) {
-  const isHeld = (start, end) => cache.get(start, end) !== undefined
+  const isHeld = (/** @type {number} */ start, /** @type {number} */ end) => cache.get(start, end) !== undefined
   let splitRequests = 0
   let joinedRequests = 0
   for (const task of tasks) {
@@ -158,15 +183,28 @@ export class ByteCache {
     this.segments = []
   }
 
+  /**
+   * @param {number} start
+   * @param {Uint8Array} bytes
+   */
   add(start, bytes) {
     this.segments.push({ start, bytes })
   }
 
+  /**
+   * @param {number} start
+   * @param {number} end
+   */
   get(start, end) {
     return findBytes(this.segments, start, end)
   }
 }
 
+/**
+ * @param {Array<{ start: number, bytes: Uint8Array }>} segments
+ * @param {number} start
+ * @param {number} end
+ */
 function findBytes(segments, start, end) {
   for (const s of segments) {
     if (s.start <= start && end <= s.start + s.bytes.length) return s.bytes.subarray(start - s.start, end - s.start)
@@ -177,12 +215,18 @@ function findBytes(segments, start, end) {
 /**
  * Merges every task's needs into requests: sorted by offset, joined while the gap between them is at
  * most `gap` and the request stays under `maxBytes`. Each request lists the parts it serves.
+ * @param {Array<{ task: number, needs: Array<{ start: number, end: number }> }>} waiting
+ * @param {number} gap
+ * @param {number} maxBytes
  */
 export function coalesce(waiting, gap, maxBytes) {
+  /** @type {Part[]} */
   const parts = []
   for (const { task, needs } of waiting) for (const n of needs) parts.push({ task, start: n.start, end: n.end })
   parts.sort((a, b) => a.start - b.start || a.end - b.end)
+  /** @type {Request[]} */
   const requests = []
+  /** @type {Request | undefined} */
   let current
   for (const p of parts) {
     if (current && p.start - current.end <= gap && Math.max(current.end, p.end) - current.start <= maxBytes) {
@@ -199,13 +243,19 @@ export function coalesce(waiting, gap, maxBytes) {
 /**
  * Runs fn(item, signal) over items with at most `limit` in flight. The first failure aborts the
  * requests still running (their signal) and stops new work, so a failed probe returns promptly.
+ * @template T
+ * @param {T[]} items
+ * @param {number} limit
+ * @param {AbortSignal | undefined} signal
+ * @param {(item: T, signal: AbortSignal) => Promise<void>} fn
  */
 async function forEachConcurrently(items, limit, signal, fn) {
   const stop = new AbortController()
-  const onAbort = () => stop.abort(signal.reason)
+  const onAbort = () => stop.abort(signal?.reason) // watched only when there is a signal
   if (signal?.aborted) onAbort()
   else signal?.addEventListener('abort', onAbort, { once: true })
   let next = 0
+  /** @type {unknown} */
   let firstError
   const worker = async () => {
     while (firstError === undefined && !stop.signal.aborted && next < items.length) {
@@ -227,6 +277,10 @@ async function forEachConcurrently(items, limit, signal, fn) {
   throwIfAborted(signal)
 }
 
+/**
+ * @param {AbortSignal | null | undefined} signal
+ * @param {string} [where]
+ */
 export function throwIfAborted(signal, where) {
   if (signal?.aborted) {
     throw new ParquetBloomError(ErrorCode.ABORTED,

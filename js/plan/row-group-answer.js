@@ -5,6 +5,9 @@
 import { DictionaryAnswer } from '../indexes/dictionary.js'
 import { Source, valueResult } from '../verdicts.js'
 
+/** @typedef {import('../verdicts.js').Verdict} Verdict */
+/** @typedef {Parameters<typeof valueResult>[3]} Reason a result's reason code, as valueResult takes it */
+
 export class RowGroupAnswer {
   /**
    * @param {{ candidates: any[], owners: Int32Array,
@@ -23,8 +26,9 @@ export class RowGroupAnswer {
     })
     this.keptByStatistics = false
     /** The page index's candidate pages, when it was read: pageList[pageStarts[v] .. pageStarts[v + 1]) for value v. */
+    /** @type {import('../indexes/page-index.js').PageCandidates | undefined} */
     this.pages = undefined
-    /** Why indexes that were there could not be used, for the detail of a value no index decided. */
+    /** @type {string[]} why indexes that were there could not be used, for the detail of a value no index decided */
     this.notes = []
   }
 
@@ -40,6 +44,12 @@ export class RowGroupAnswer {
     return mask
   }
 
+  /**
+   * @param {Verdict} verdict
+   * @param {string | null} source
+   * @param {Reason} reason
+   * @param {string} detail
+   */
   settleOpen(verdict, source, reason, detail) {
     const { outcomes } = this.encoded
     for (let i = 0; i < outcomes.length; i++) {
@@ -51,6 +61,8 @@ export class RowGroupAnswer {
   /**
    * Statistics that were usable: every non-null value is out when the chunk is all null; otherwise a
    * value is out when each of its candidates is (`excluded[k]` = 1).
+   * @param {{ allNull?: boolean }} stats
+   * @param {ArrayLike<number> | null} excluded null only for a chunk of nulls
    */
   applyStatistics(stats, excluded) {
     if (stats.allNull) {
@@ -58,14 +70,19 @@ export class RowGroupAnswer {
       return
     }
     this.keptByStatistics = true
-    this.#settleWhereAll(excluded, 1, 'absent', Source.STATISTICS, 'out-of-range', 'outside the min/max of this column chunk\'s statistics')
+    const bounds = /** @type {ArrayLike<number>} */ (excluded) // given for a chunk not all null
+    this.#settleWhereAll(bounds, 1, 'absent', Source.STATISTICS, 'out-of-range', 'outside the min/max of this column chunk\'s statistics')
   }
 
-  /** Why statistics could not be used, for the detail of a value no index decided. */
+  /**
+   * Why statistics could not be used, for the detail of a value no index decided.
+   * @param {{ detail: string }} stats
+   */
   noteStatistics(stats) {
     this.noteIndex(`statistics: ${stats.detail}`)
   }
 
+  /** @param {string} note */
   noteIndex(note) {
     this.notes.push(note)
   }
@@ -74,6 +91,8 @@ export class RowGroupAnswer {
    * The chunk's dictionary, when it holds every value of the chunk: per value DictionaryAnswer. In it
    * is 'present' — or 'maybe' when `presentCaveat` says this writer's dictionaries may hold values no
    * row uses; not in it is 'absent'; values it cannot compare stay open.
+   * @param {Uint8Array} answers per value: DictionaryAnswer
+   * @param {string | null} presentCaveat
    */
   applyDictionary(answers, presentCaveat) {
     const { outcomes } = this.encoded
@@ -94,6 +113,7 @@ export class RowGroupAnswer {
   /**
    * The page index's answer (js/indexes/page-index.js candidatePages): a value is out when no page may hold any
    * of its candidates; the others keep their candidate pages, which the results carry.
+   * @param {import('../indexes/page-index.js').PageCandidates} pages
    */
   applyPageIndex(pages) {
     this.pages = pages
@@ -101,7 +121,10 @@ export class RowGroupAnswer {
       'outside the min/max of every page of this column chunk (page index)')
   }
 
-  /** The bloom filter's answer per candidate (check results: 0 absent, anything else maybe). */
+  /**
+   * The bloom filter's answer per candidate (check results: 0 absent, anything else maybe).
+   * @param {ArrayLike<number>} hits
+   */
   applyBloomFilter(hits) {
     const { owners, outcomes } = this.encoded
     const maybe = new Uint8Array(outcomes.length)
@@ -120,6 +143,7 @@ export class RowGroupAnswer {
    * No bloom filter could answer (`why`: an Unanswerable). Values the statistics kept are 'maybe'
    * from them when there simply is no filter; otherwise, and when a filter exists but is unusable,
    * they are 'unknown' with the reason.
+   * @param {import('../verdicts.js').Unanswerable} why
    */
   finishWithout(why) {
     if (this.pages && why.reason === 'no-index') {
@@ -139,17 +163,26 @@ export class RowGroupAnswer {
   /** Final results (every value settled); values the page index kept carry `pages`, their candidate pages. */
   finalResults() {
     if (this.open) this.settleOpen('unknown', null, 'internal', 'no index settled this value')
-    const { pages } = this
-    if (pages?.pageStarts && pages.pageList) {
+    const pageStarts = this.pages?.pageStarts
+    const pageList = this.pages?.pageList
+    if (pageStarts && pageList) {
       this.results.forEach((r, v) => {
         if (r && r.verdict !== 'absent' && r.source !== Source.VALUE) {
-          r.pages = Array.from(pages.pageList.subarray(pages.pageStarts[v], pages.pageStarts[v + 1]))
+          r.pages = Array.from(pageList.subarray(pageStarts[v], pageStarts[v + 1]))
         }
       })
     }
     return /** @type {import('../verdicts.js').ValueResult[]} */ (this.results)
   }
 
+  /**
+   * @param {ArrayLike<number>} flags per candidate
+   * @param {number} flagValue
+   * @param {Verdict} verdict
+   * @param {string | null} source
+   * @param {Reason} reason
+   * @param {string} detail
+   */
   #settleWhereAll(flags, flagValue, verdict, source, reason, detail) {
     const { owners, outcomes } = this.encoded
     // A value is settled only when all its candidates carry the flag.

@@ -3,17 +3,20 @@
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { describeValue, SourceBase } from './shared.js'
 
-/** @typedef {{ byteLength: number, slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer> }} AsyncBuffer */
+/** @typedef {import('../index.js').AsyncBufferLike} AsyncBuffer slice() gives an ArrayBuffer or a view, or a promise of one */
 
 /**
  * True for an object shaped like an AsyncBuffer (ArrayBuffers themselves are handled before this).
+ * @param {unknown} value
  * @returns {value is AsyncBuffer}
  */
 export function isAsyncBuffer(value) {
-  return typeof value === 'object' && value !== null && typeof value.byteLength === 'number' && typeof value.slice === 'function'
+  const candidate = /** @type {{ byteLength?: unknown, slice?: unknown }} */ (value)
+  return typeof value === 'object' && value !== null && typeof candidate.byteLength === 'number' && typeof candidate.slice === 'function'
 }
 
 export class AsyncBufferSource extends SourceBase {
+  /** @type {AsyncBuffer | undefined} undefined once closed */
   #asyncBuffer
 
   /**
@@ -29,9 +32,14 @@ export class AsyncBufferSource extends SourceBase {
     this.#asyncBuffer = asyncBuffer
   }
 
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {import('./shared.js').Operation} operation
+   */
   async _read(offset, length, operation) {
     this.stats.requests++
-    const asyncBuffer = this.#asyncBuffer
+    const asyncBuffer = /** @type {AsyncBuffer} */ (this.#asyncBuffer) // set: a closed source refuses reads before _read
     // Through then() so a slice() that throws synchronously is handled like one that rejects.
     const result = await operation.race(Promise.resolve().then(() => asyncBuffer.slice(offset, offset + length)))
     let bytes

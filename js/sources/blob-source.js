@@ -1,9 +1,10 @@
 // A byte source over a Blob or File (browser file pickers, drag and drop, fetched blobs): each read
 // is blob.slice(a, b).arrayBuffer(), so only the requested bytes are ever loaded.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { SourceBase } from './shared.js'
+import { messageOf, SourceBase } from './shared.js'
 
 export class BlobSource extends SourceBase {
+  /** @type {Blob | undefined} undefined once closed */
   #blob
 
   /**
@@ -15,9 +16,15 @@ export class BlobSource extends SourceBase {
     this.#blob = blob
   }
 
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {import('./shared.js').Operation} operation
+   */
   async _read(offset, length, operation) {
     this.stats.requests++
-    const buffer = await operation.race(this.#blob.slice(offset, offset + length).arrayBuffer())
+    const blob = /** @type {Blob} */ (this.#blob) // set: a closed source refuses reads before _read
+    const buffer = await operation.race(blob.slice(offset, offset + length).arrayBuffer())
     this.stats.bytesFetched += buffer.byteLength
     if (buffer.byteLength !== length) {
       throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
@@ -28,10 +35,15 @@ export class BlobSource extends SourceBase {
     return new Uint8Array(buffer)
   }
 
+  /**
+   * @param {unknown} cause
+   * @param {string} what
+   */
   _ioError(cause, what) {
     // A File whose underlying disk file changed or vanished after it was picked rejects with NotReadableError.
+    const name = (typeof cause === 'object' || typeof cause === 'function') && cause !== null && 'name' in cause ? cause.name : undefined
     return new ParquetBloomError(ErrorCode.IO,
-      `${what} failed: ${cause?.name && cause.name !== 'Error' ? `${cause.name}: ` : ''}${cause?.message ?? cause}`,
+      `${what} failed: ${name && name !== 'Error' ? `${name}: ` : ''}${messageOf(cause)}`,
       { cause, source: this.name })
   }
 

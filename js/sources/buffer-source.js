@@ -3,6 +3,7 @@
 import { SourceBase } from './shared.js'
 
 export class BufferSource extends SourceBase {
+  /** @type {Uint8Array | undefined} undefined once closed */
   #bytes
 
   /**
@@ -17,11 +18,15 @@ export class BufferSource extends SourceBase {
     this.#bytes = bytes
   }
 
+  /**
+   * @param {number} offset
+   * @param {number} length
+   */
   async _read(offset, length) {
     // Counted like any other source's reads so request counts compare across source kinds.
     this.stats.requests++
     this.stats.bytesFetched += length
-    return this.#bytes.subarray(offset, offset + length)
+    return /** @type {Uint8Array} */ (this.#bytes).subarray(offset, offset + length) // set: a closed source refuses reads
   }
 
   async _close() {

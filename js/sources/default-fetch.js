@@ -28,7 +28,7 @@ export function defaultFetch() {
 /** Node — not Bun, Deno or workerd, which provide a `process` too, nor a browser. */
 function isNodeItself() {
   if (typeof process !== 'object' || typeof process.versions?.node !== 'string' || process.versions.bun ||
-    typeof globalThis.Deno !== 'undefined' || inBrowser()) {
+    typeof /** @type {{ Deno?: unknown }} */ (globalThis).Deno !== 'undefined' || inBrowser()) {
     return false
   }
   const agent = globalThis.navigator?.userAgent

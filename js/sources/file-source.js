@@ -9,7 +9,7 @@
 // system. So synchronous calls that keep taking longer than SLOW_SYNC_MS (a few among the last dozens:
 // one alone may be the collector, or the thread losing its core) turn them off for the process.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { callSignal, SourceBase } from './shared.js'
+import { callSignal, messageOf, SourceBase } from './shared.js'
 
 const SYNC_MAX_BYTES = 1024 * 1024
 const SLOW_SYNC_MS = 2
@@ -44,16 +44,63 @@ export async function openFileSource(path, options) {
   return new FileSource(fs, path, stats.size, options)
 }
 
+/** @typedef {typeof import('node:fs')} NodeFs */
+
 /**
  * node:fs's `name` (stat, open, read, fstat, close) as a promise of its result: its synchronous form while
  * those stay fast (and `small`: a read of at most SYNC_MAX_BYTES), else its callback form.
- * @returns {Promise<any>}
+ * @overload
+ * @param {NodeFs} fs
+ * @param {'stat'} name
+ * @param {string} path
+ * @returns {Promise<import('node:fs').Stats>}
+ */
+/**
+ * @overload
+ * @param {NodeFs} fs
+ * @param {'fstat'} name
+ * @param {number} fd
+ * @returns {Promise<import('node:fs').Stats>}
+ */
+/**
+ * @overload
+ * @param {NodeFs} fs
+ * @param {'open'} name
+ * @param {string} path
+ * @param {string} flags
+ * @returns {Promise<number>} the file descriptor
+ */
+/**
+ * @overload
+ * @param {NodeFs} fs
+ * @param {'read'} name
+ * @param {number} fd
+ * @param {Uint8Array} buffer
+ * @param {number} offset
+ * @param {number} length
+ * @param {number} position
+ * @returns {Promise<number>} the bytes read
+ */
+/**
+ * @overload
+ * @param {NodeFs} fs
+ * @param {'close'} name
+ * @param {number} fd
+ * @returns {Promise<void>}
+ */
+/**
+ * @param {NodeFs} fs
+ * @param {'stat' | 'fstat' | 'open' | 'read' | 'close'} name
+ * @param {...unknown} args
+ * @returns {Promise<unknown>}
  */
 function call(fs, name, ...args) {
-  if (syncCalls && (name !== 'read' || args[3] <= SYNC_MAX_BYTES)) {
+  // Each name's synchronous and callback forms, called by name with the arguments the overloads above give.
+  const functions = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (fs))
+  if (syncCalls && (name !== 'read' || /** @type {number} */ (args[3]) <= SYNC_MAX_BYTES)) {
     const started = performance.now()
     try {
-      return Promise.resolve(fs[`${name}Sync`](...args))
+      return Promise.resolve(functions[`${name}Sync`](...args))
     } catch (error) {
       return Promise.reject(error)
     } finally {
@@ -61,10 +108,12 @@ function call(fs, name, ...args) {
       if (slowSyncCalls > SLOW_SYNC_LIMIT) syncCalls = false
     }
   }
-  return new Promise((resolve, reject) => fs[name](...args, (error, value) => (error ? reject(error) : resolve(value))))
+  return new Promise((resolve, reject) =>
+    functions[name](...args, (/** @type {unknown} */ error, /** @type {unknown} */ value) => (error ? reject(error) : resolve(value))))
 }
 
 export class FileSource extends SourceBase {
+  /** @type {NodeFs} */
   #fs
   #path
   /** @type {Promise<number> | undefined} the file descriptor */
@@ -76,6 +125,12 @@ export class FileSource extends SourceBase {
   /** The size came from a listing and no read has confirmed it yet. */
   #listedSize
 
+  /**
+   * @param {NodeFs} fs
+   * @param {string} path
+   * @param {number} size
+   * @param {import('./shared.js').SourceOptions} options
+   */
   constructor(fs, path, size, options, listedSize = false) {
     super(path, size, options)
     this.#fs = fs
@@ -86,14 +141,18 @@ export class FileSource extends SourceBase {
   /**
    * With a listing's size not yet confirmed, the tail is read one byte past it: the read ending exactly
    * at that size confirms it without a stat() of its own; a file that changed since is stat()ed and read anew.
+   * @param {number} length
+   * @param {import('./shared.js').ReadOptions} [options]
+   * @returns {Promise<{ offset: number, bytes: Uint8Array }>}
    */
   async readTail(length, options) {
     if (!this.#listedSize) return super.readTail(length, options)
     const signal = callSignal(options, 'readTail')
     this._checkOpen()
     this._checkTailLength(length)
-    const start = Math.max(0, this.size - length)
-    const wanted = this.size - start
+    const size = /** @type {number} */ (this.size) // a FileSource is made with its size
+    const start = Math.max(0, size - length)
+    const wanted = size - start
     // A request of the source's ledger as every read is (shared.js read()): counted, clocked, in a plan.
     const request = this.io.begin(options?.purpose ?? this.readPurpose, start, wanted)
     let received = 0
@@ -110,7 +169,13 @@ export class FileSource extends SourceBase {
     return bytes ? { offset: start, bytes } : super.readTail(length, options)
   }
 
-  /** The listed tail's one read; undefined when the file is not the size listed (it is stat()ed anew). */
+  /**
+   * The listed tail's one read; undefined when the file is not the size listed (it is stat()ed anew).
+   * @param {number} start
+   * @param {number} wanted
+   * @param {AbortSignal | undefined} signal
+   * @param {(bytesRead: number) => void} got
+   */
   #readListedTail(start, wanted, signal, got) {
     return this._operation(`reading the last ${wanted} bytes of ${this.#path}`, signal, async (operation) => {
       const fd = await operation.race(this.#open())
@@ -128,6 +193,12 @@ export class FileSource extends SourceBase {
     })
   }
 
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {import('./shared.js').Operation} operation
+   * @param {Uint8Array | undefined} into
+   */
   async _read(offset, length, operation, into) {
     const fd = await operation.race(this.#open())
     const bytes = into ?? new Uint8Array(length)
@@ -147,7 +218,10 @@ export class FileSource extends SourceBase {
     return bytes
   }
 
-  /** A read in the thread pool, kept until it ends (close() waits for it). */
+  /**
+   * A read in the thread pool, kept until it ends (close() waits for it).
+   * @param {Promise<number>} reading
+   */
   #track(reading) {
     this.#reads.add(reading)
     const done = () => this.#reads.delete(reading)
@@ -155,6 +229,10 @@ export class FileSource extends SourceBase {
     return reading
   }
 
+  /**
+   * @param {unknown} cause
+   * @param {string} what
+   */
   _ioError(cause, what) {
     return fileError(cause, this.#path, what)
   }
@@ -190,10 +268,16 @@ export class FileSource extends SourceBase {
   }
 }
 
-/** A failed file operation as a ParquetBloomError: FILE_NOT_FOUND for a missing file, IO otherwise. */
+/**
+ * A failed file operation as a ParquetBloomError: FILE_NOT_FOUND for a missing file, IO otherwise.
+ * @param {unknown} cause
+ * @param {string} path
+ * @param {string} what
+ */
 export function fileError(cause, path, what) {
   if (cause instanceof ParquetBloomError) return cause
-  switch (cause?.code) {
+  const code = /** @type {{ code?: unknown } | null | undefined} */ (cause)?.code // read through ?.: a primitive has none
+  switch (code) {
     case 'ENOENT':
     case 'ENOTDIR':
       return new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `file not found: ${path}`, { cause, source: path })
@@ -201,8 +285,8 @@ export function fileError(cause, path, what) {
       return new ParquetBloomError(ErrorCode.IO, `${path} is a directory, not a file`, { cause, source: path })
     case 'EACCES':
     case 'EPERM':
-      return new ParquetBloomError(ErrorCode.IO, `permission denied: ${what} (${cause.code})`, { cause, source: path })
+      return new ParquetBloomError(ErrorCode.IO, `permission denied: ${what} (${code})`, { cause, source: path })
     default:
-      return new ParquetBloomError(ErrorCode.IO, `${what} failed: ${cause?.message ?? cause}`, { cause, source: path })
+      return new ParquetBloomError(ErrorCode.IO, `${what} failed: ${messageOf(cause)}`, { cause, source: path })
   }
 }

@@ -12,6 +12,7 @@ import { defaultFetch } from './default-fetch.js'
 // shown as "…" in names and messages, which end up in logs.
 const SECRET_PARAM = /sig|signature|token|credential|secret|key|auth|password|passwd|policy|session/i
 
+/** @type {Readonly<Record<number, string>>} */
 const STATUS_HINTS = {
   400: 'bad request',
   401: 'unauthorized — the server wants credentials (pass them in options.headers)',
@@ -28,7 +29,10 @@ const STATUS_HINTS = {
   504: 'gateway timeout',
 }
 
-/** The URL as shown in messages: no user:password, credential-like query values replaced by "…". */
+/**
+ * The URL as shown in messages: no user:password, credential-like query values replaced by "…".
+ * @param {{ href: string }} url
+ */
 export function redactUrl(url) {
   const shown = new URL(url.href)
   shown.username = ''
@@ -50,7 +54,10 @@ export function redactUrl(url) {
   return `${shown.href}?${parts.join('&')}`
 }
 
-/** Refuses a URL with user:password (fetch refuses them; credentials belong in a header). */
+/**
+ * Refuses a URL with user:password (fetch refuses them; credentials belong in a header).
+ * @param {URL} url
+ */
 export function refuseUserinfo(url) {
   if (url.username || url.password) {
     throw invalidArgument(`${redactUrl(url)}: URLs with user:password are refused by fetch; send the credentials in options.headers ` +
@@ -120,7 +127,11 @@ export async function sendRequest(op, fetchFn, url, { method, headers, bypassHtt
   }
 }
 
-/** Cancels a body left unread (or half read), so its connection is freed for the next request. */
+/**
+ * Cancels a body left unread (or half read), so its connection is freed for the next request.
+ * @param {{ body: { locked: boolean, cancel(): Promise<unknown> } | null, bodyUsed: boolean }} response a fetch
+ *   Response, or js/sources/node-transport.js's
+ */
 export function releaseBody(response) {
   if (response.body && !response.bodyUsed && !response.body.locked) response.body.cancel().catch(() => {})
 }
@@ -140,21 +151,32 @@ export function statusError(response, what, name, expected, code = ErrorCode.HTT
   return new ParquetBloomError(code, `HTTP ${status}${text} ${what}: ${hint}`, { source: name, status })
 }
 
-/** A header's non-negative integer (Content-Length), or undefined. */
+/**
+ * A header's non-negative integer (Content-Length), or undefined.
+ * @param {string | null | undefined} value
+ */
 export function parseLength(value) {
   if (value === null || value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined
   const n = Number(value)
   return Number.isSafeInteger(n) ? n : undefined
 }
 
-/** A response's Content-Length, when it is the file's size (not that of a compressed body). */
+/**
+ * A response's Content-Length, when it is the file's size (not that of a compressed body).
+ * @param {{ headers: { get(name: string): string | null } }} response
+ */
 export function identityLength(response) {
   const encoding = response.headers.get('content-encoding')
   return !encoding || /^\s*identity\s*$/i.test(encoding) ? parseLength(response.headers.get('content-length')) : undefined
 }
 
-/** A failure's message with its cause's (fetch's "fetch failed" says nothing alone). */
-export function describeCause(cause) {
+/**
+ * A failure's message with its cause's (fetch's "fetch failed" says nothing alone).
+ * @param {unknown} thrown
+ */
+export function describeCause(thrown) {
+  // Read through ?.: any thrown value reads so (a primitive has no message).
+  const cause = /** @type {{ message?: unknown, cause?: { message?: unknown, code?: unknown } } | null | undefined} */ (thrown)
   const message = cause?.message ?? String(cause)
   const inner = cause?.cause?.message ?? cause?.cause?.code
   return inner && inner !== message ? `${message} (${inner})` : message

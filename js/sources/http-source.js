@@ -22,9 +22,13 @@ const WHOLE_BODY = Symbol('whole body')
 // bytes 0-n/N — while telling the size. Such an answer's body is never read: its Content-Range gives the
 // size, then the tail is read as an exact range. Noted for callers (misreadsSuffixRanges): a file of such
 // an origin costs one request more unless its size is given (options.fileSize, from a listing).
+/** @type {Set<string>} */
 const suffixMisread = new Set()
 
-/** True when a server of this origin has answered a suffix range with the wrong bytes in this process. */
+/**
+ * True when a server of this origin has answered a suffix range with the wrong bytes in this process.
+ * @param {string} origin
+ */
 export function misreadsSuffixRanges(origin) {
   return suffixMisread.has(origin)
 }
@@ -32,6 +36,8 @@ export function misreadsSuffixRanges(origin) {
 /**
  * Parses Content-Range. undefined when absent, null when malformed, { start, end, total } for a
  * satisfied range (total undefined for "*"), { unsatisfied: true, total } for "bytes *\/total".
+ * @param {string | null | undefined} value
+ * @returns {ContentRange | null | undefined}
  */
 export function parseContentRange(value) {
   if (value === null || value === undefined) return undefined
@@ -48,10 +54,21 @@ export function parseContentRange(value) {
   return null
 }
 
+/**
+ * A parsed Content-Range (parseContentRange); `unsatisfied` tells the two apart.
+ * @typedef {{ start: number, end: number, total: number | undefined, unsatisfied?: undefined }
+ *   | { unsatisfied: true, total: number, start?: undefined, end?: undefined }} ContentRange
+ */
+
 // Each request's ledger entry (js/sources/io-ledger.js) by the operation it runs in, for its body's bytes.
+/** @type {WeakMap<import('./shared.js').Operation, import('./io-ledger.js').IoRequest>} */
 const requestRecords = new WeakMap()
 
-/** A Range header's offset and length: [null, n] for a suffix of n bytes (known once answered). */
+/**
+ * A Range header's offset and length: [null, n] for a suffix of n bytes (known once answered).
+ * @param {string} range
+ * @returns {[number | null, number]}
+ */
 function rangeBounds(range) {
   const dash = range.indexOf('-')
   const first = range.slice(6, dash)
@@ -142,6 +159,8 @@ export class HttpSource extends SourceBase {
    * Reads as of a known version of the file (a cached footer): no request is needed to learn its size.
    * `confirmed`: something other than a response already showed it is the file as it is (a listing's
    * ETag equal to the cached one), so no request need confirm it.
+   * @param {import('./validator.js').Validator | null | undefined} validator
+   * @param {number} size
    */
   expectFile(validator, size, { confirmed = false } = {}) {
     // An object even without validators: the size alone is then what later responses are checked against.
@@ -163,6 +182,11 @@ export class HttpSource extends SourceBase {
     this.#confirmed = true
   }
 
+  /**
+   * @param {number} length
+   * @param {import('./shared.js').ReadOptions} [options]
+   * @returns {Promise<{ offset: number, bytes: Uint8Array }>}
+   */
   async readTail(length, options) {
     const signal = callSignal(options, 'readTail')
     this._checkOpen()
@@ -172,7 +196,7 @@ export class HttpSource extends SourceBase {
     if (this.size !== undefined) return this.#boundedTail(length, signal, purpose)
 
     const range = `bytes=-${length}`
-    const first = await this.#exchange(range, signal, purpose, async (response, op) => {
+    const first = await this.#exchange(range, signal, purpose, async (/** @type {Response} */ response, op) => {
       switch (response.status) {
         case 206: return this.#suffixPartial(response, op, range, length)
         case 200: return this.#takeWhole(response, op, range, { retryBounded: true })
@@ -198,11 +222,19 @@ export class HttpSource extends SourceBase {
     if (first !== NEXT_PROBE) return first
 
     const probe = await this.#probeSize(signal, purpose)
-    if (this.#whole) return this.#tailOfWhole(length)
-    if (this.size <= 1) return { offset: 0, bytes: probe.subarray(0, this.size) }
+    // The probe answers bytes, or WHOLE_BODY having set #whole.
+    if (this.#whole || typeof probe !== 'object') return this.#tailOfWhole(length)
+    const { size } = this // the probe learned it
+    if (size !== undefined && size <= 1) return { offset: 0, bytes: probe.subarray(0, size) }
     return this.#boundedTail(length, signal, purpose)
   }
 
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {import('./shared.js').ReadOptions} [options]
+   * @returns {Promise<Uint8Array>}
+   */
   async read(offset, length, options) {
     const signal = callSignal(options, 'read')
     this._checkOpen()
@@ -216,19 +248,33 @@ export class HttpSource extends SourceBase {
     this.#whole = undefined
   }
 
+  /** @param {number} length */
   #tailOfWhole(length) {
-    const start = Math.max(0, this.#whole.length - length)
-    return { offset: start, bytes: this.#whole.subarray(start) }
+    const whole = /** @type {Uint8Array} */ (this.#whole) // callers check it is set
+    const start = Math.max(0, whole.length - length)
+    return { offset: start, bytes: whole.subarray(start) }
   }
 
+  /**
+   * @param {number} length
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   */
   async #boundedTail(length, signal, purpose) {
     if (this.#whole) return this.#tailOfWhole(length)
-    const start = Math.max(0, this.size - length)
-    if (start === this.size) return { offset: start, bytes: new Uint8Array(0) }
-    return { offset: start, bytes: await this.#readRange(start, this.size - start, signal, purpose) }
+    const size = /** @type {number} */ (this.size) // callers come here once it is known
+    const start = Math.max(0, size - length)
+    if (start === size) return { offset: start, bytes: new Uint8Array(0) }
+    return { offset: start, bytes: await this.#readRange(start, size - start, signal, purpose) }
   }
 
-  /** A 206 to bytes=-n: must be exactly the last min(n, total) bytes. */
+  /**
+   * A 206 to bytes=-n: must be exactly the last min(n, total) bytes.
+   * @param {Response} response
+   * @param {import('./shared.js').Operation} op
+   * @param {string} range
+   * @param {number} length
+   */
   async #suffixPartial(response, op, range, length) {
     const raw = response.headers.get('content-range')
     const contentRange = parseContentRange(raw)
@@ -249,10 +295,16 @@ export class HttpSource extends SourceBase {
     return { offset: start, bytes }
   }
 
-  /** bytes=0-0, for servers that reject suffix ranges: the size comes from Content-Range. */
+  /**
+   * bytes=0-0, for servers that reject suffix ranges: the size comes from Content-Range.
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   * @returns {Promise<Uint8Array | typeof NEXT_BOUNDED | typeof WHOLE_BODY>} WHOLE_BODY (#takeWhole's) when it took the
+   *   file whole; never NEXT_BOUNDED, which #takeWhole gives only when asked to retry bounded
+   */
   async #probeSize(signal, purpose) {
     const range = 'bytes=0-0'
-    return this.#exchange(range, signal, purpose, async (response, op) => {
+    return this.#exchange(range, signal, purpose, async (/** @type {Response} */ response, op) => {
       const raw = response.headers.get('content-range')
       const contentRange = parseContentRange(raw)
       if (response.status === 206) {
@@ -262,7 +314,7 @@ export class HttpSource extends SourceBase {
         }
         if (contentRange.total === undefined) {
           throw new ParquetBloomError(ErrorCode.RANGE_NOT_SUPPORTED,
-            `${this.name} does not tell its size (Content-Range: ${raw.trim()}), so its tail cannot be located`, { source: this.name })
+            `${this.name} does not tell its size (Content-Range: ${raw?.trim()}), so its tail cannot be located`, { source: this.name })
         }
         this.#learnSize(contentRange.total, range)
         this.#followRedirect(response)
@@ -278,10 +330,17 @@ export class HttpSource extends SourceBase {
     })
   }
 
+  /**
+   * @param {number} offset
+   * @param {number} length
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   * @returns {Promise<Uint8Array>}
+   */
   async #readRange(offset, length, signal, purpose) {
     const last = offset + length - 1
     const range = `bytes=${offset}-${last}`
-    const result = await this.#exchange(range, signal, purpose, async (response, op) => {
+    const result = await this.#exchange(range, signal, purpose, async (/** @type {Response} */ response, op) => {
       const raw = response.headers.get('content-range')
       const contentRange = parseContentRange(raw)
       if (response.status === 206) {
@@ -295,7 +354,7 @@ export class HttpSource extends SourceBase {
               throw this._pastEnd(offset, length, contentRange.total)
             }
             throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-              `asked ${this.name} for ${range} but it answered Content-Range: ${raw.trim()}`, { source: this.name, offset })
+              `asked ${this.name} for ${range} but it answered Content-Range: ${raw?.trim()}`, { source: this.name, offset })
           }
           if (contentRange.total !== undefined) this.#learnSize(contentRange.total, range)
         }
@@ -313,14 +372,20 @@ export class HttpSource extends SourceBase {
       throw this.#statusError(response, range)
     })
     if (result !== WHOLE_BODY) return result
-    if (offset + length > this.#whole.length) throw this._pastEnd(offset, length, this.#whole.length)
-    return this.#whole.subarray(offset, offset + length)
+    const whole = /** @type {Uint8Array} */ (this.#whole) // #takeWhole set it
+    if (offset + length > whole.length) throw this._pastEnd(offset, length, whole.length)
+    return whole.subarray(offset, offset + length)
   }
 
   /**
    * A 200 to a range request: the server ignores Range. Taken whole when it fits in maxBytes; else
    * the download is cancelled at once and, for a suffix request with a declared length, one bounded
    * request is worth trying (some servers ignore only suffix ranges).
+   * @param {Response} response
+   * @param {import('./shared.js').Operation} op
+   * @param {string} range
+   * @param {{ retryBounded: boolean }} fallback
+   * @returns {Promise<typeof NEXT_BOUNDED | typeof WHOLE_BODY>}
    */
   async #takeWhole(response, op, range, { retryBounded }) {
     const declared = identityLength(response)
@@ -358,8 +423,10 @@ export class HttpSource extends SourceBase {
    */
   async #readBody(response, op, range, { expected, limit }) {
     const body = response.body
+    /** @type {Uint8Array[]} */
     const chunks = []
-    let bytes = expected !== undefined ? new Uint8Array(expected) : undefined
+    // Set exactly when expected is: tested below in its place, to the same effect.
+    const bytes = expected !== undefined ? new Uint8Array(expected) : undefined
     let received = 0
     if (!body) {
       if (expected === 0 || expected === undefined) return new Uint8Array(0)
@@ -369,14 +436,14 @@ export class HttpSource extends SourceBase {
     await forEachChunk(body, op, (value) => {
       this.stats.bytesFetched += value.byteLength
       record?.received(value.byteLength)
-      if (expected !== undefined) {
-        if (received + value.byteLength > expected) {
+      if (bytes !== undefined) {
+        if (received + value.byteLength > bytes.length) {
           throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
             `${this.name} sent more than the ${expected} bytes it promised for ${range}`, { source: this.name })
         }
         bytes.set(value, received)
       } else {
-        if (received + value.byteLength > limit) throw this.#rangeIgnored(undefined)
+        if (received + value.byteLength > /** @type {number} */ (limit)) throw this.#rangeIgnored(undefined) // given without expected
         chunks.push(value)
       }
       received += value.byteLength
@@ -384,8 +451,8 @@ export class HttpSource extends SourceBase {
       `the connection to ${this.name} failed after ` +
         `${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
       { cause, source: this.name }))
-    if (expected !== undefined) {
-      if (received !== expected) throw this.#shortBody(range, received, expected)
+    if (bytes !== undefined) {
+      if (received !== bytes.length) throw this.#shortBody(range, received, bytes.length)
       return bytes
     }
     return concatChunks(chunks, received)
@@ -394,42 +461,60 @@ export class HttpSource extends SourceBase {
   /**
    * One HTTP request: counts it, sends it under an operation (caller signals, close(), timeout) and
    * hands the response to onResponse; a body left unread is cancelled so the connection is freed.
+   * @template T
+   * @param {string} range
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   * @param {(response: Response, op: import('./shared.js').Operation) => Promise<T>} onResponse
+   * @returns {Promise<T>}
    */
   async #exchange(range, signal, purpose, onResponse) {
     return withRetries((attempt) => this.#exchangeOnce(range, signal, purpose, attempt > 0, onResponse), {
       retries: this.#retries,
       pause: (ms) => this._operation(`waiting to retry ${range} of ${this.name}`, signal, (op) => sleepWithin(ms, op), { timeout: false }),
-      onRetry: () => { this.stats.retries++ },
+      onRetry: () => { this.stats.retries = (this.stats.retries ?? 0) + 1 }, // 0 from the constructor on
     })
   }
 
+  /**
+   * @template T
+   * @param {string} range
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   * @param {boolean} retry
+   * @param {(response: Response, op: import('./shared.js').Operation) => Promise<T>} onResponse
+   * @returns {Promise<T>}
+   */
   async #exchangeOnce(range, signal, purpose, retry, onResponse) {
     const what = `requesting ${range} of ${this.name}`
+    /** @type {import('./io-ledger.js').IoRequest | undefined} */
     let record
     let failed = true
     try {
       const result = await this._operation(what, signal, async (op) => {
+        /** @type {Record<string, string>} */
         const headers = { ...this.#headers, range }
         // The validator the request carries (a weak ETag never does: If-Match compares strongly).
         const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
         if (condition) headers[condition.name] = condition.value
         this.stats.requests++
-        record = this.io.begin(purpose, ...rangeBounds(range), { retry })
-        requestRecords.set(op, record)
+        const sent = this.io.begin(purpose, ...rangeBounds(range), { retry })
+        record = sent
+        requestRecords.set(op, sent)
         const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} ` +
           `request header${condition ? 's' : ''}, and expose Content-Range`
-        const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record }, what,
-          this.name, cors)
-        if (record.offset === null) {
+        const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record: sent },
+          what, this.name, cors)
+        if (sent.offset === null) {
           // A suffix read: where it started is known from the answer.
           const answered = parseContentRange(response.headers.get('content-range'))
           if (answered && !answered.unsatisfied) {
-            record.offset = answered.start
-            record.length = answered.end - answered.start + 1
+            sent.offset = answered.start
+            sent.length = answered.end - answered.start + 1
           } else if (response.status === 200) {
             // The whole object instead (a suffix longer than the file, or Range ignored).
-            record.offset = 0
-            record.length = identityLength(response) ?? null
+            sent.offset = 0
+            sent.length = identityLength(response) ?? null
           }
         }
         try {
@@ -446,6 +531,7 @@ export class HttpSource extends SourceBase {
     }
   }
 
+  /** @param {Response} response */
   #followRedirect(response) {
     if (!response.redirected || !response.url || response.url === this.#url) return
     let origin
@@ -460,6 +546,9 @@ export class HttpSource extends SourceBase {
   /**
    * Records the validator of the first response; in conditional mode, a 412 or a response whose ETag,
    * Last-Modified or size differ from it means another version of the file: FILE_CHANGED.
+   * @param {Response} response
+   * @param {string} range
+   * @param {{ name: string, value: string } | undefined} condition the precondition the request carried
    */
   #checkValidator(response, range, condition) {
     const status = response.status
@@ -501,6 +590,10 @@ export class HttpSource extends SourceBase {
     if (status === 200 || status === 206) this.#confirmed = true
   }
 
+  /**
+   * @param {number} total
+   * @param {string} range
+   */
   #checkSameSize(total, range) {
     if (this.size !== undefined && this.size !== total && this.size === this.#given.size) {
       throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
@@ -514,26 +607,44 @@ export class HttpSource extends SourceBase {
     }
   }
 
+  /**
+   * @param {number} total
+   * @param {string} range
+   */
   #learnSize(total, range) {
     this.#checkSameSize(total, range)
     this._setSize(total)
   }
 
+  /**
+   * @param {Response} response
+   * @param {string} range
+   */
   #statusError(response, range) {
     return statusError(response, `from ${this.name} for ${range}`, this.name, 'expected 206 Partial Content')
   }
 
+  /** @param {string} range */
   #missingContentRange(range) {
     return new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
       `${this.name} answered ${range} with 206 but no Content-Range header, so the file's size is unknown ` +
       '(in a browser, a cross-origin server must send Access-Control-Expose-Headers: Content-Range)', { source: this.name })
   }
 
+  /**
+   * @param {string | null} raw
+   * @param {string} range
+   */
   #malformedContentRange(raw, range) {
     return new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
       `${this.name} answered ${range} with a malformed Content-Range: ${JSON.stringify(raw)}`, { source: this.name })
   }
 
+  /**
+   * @param {string} range
+   * @param {number} received
+   * @param {number} expected
+   */
   #shortBody(range, received, expected) {
     return new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
       `${this.name} sent ${received} of the ${expected} bytes of ${range}: the body ended early`, { source: this.name })

@@ -22,7 +22,7 @@ export const READ_PURPOSES = Object.freeze(['listing', 'table-metadata', 'manife
 export const MAX_PLAN_REQUESTS = 10_000
 
 /**
- * @typedef {{ requests: number, bytesFetched: number, rounds: number, retries: number, heads: number }} IoStats
+ * @typedef {import('../index.js').IoStats} IoStats
  * requests: sent (retries and HEADs included; a local read is one); bytesFetched: body bytes received;
  * rounds: see above; retries: requests sent again after a transient failure; heads: HEAD requests (or stats of local files).
  */
@@ -32,7 +32,11 @@ export function ioStats() {
   return { requests: 0, bytesFetched: 0, rounds: 0, retries: 0, heads: 0 }
 }
 
-/** Any stats-like record as an IoStats (missing counts are 0). @returns {IoStats} */
+/**
+ * Any stats-like record as an IoStats (missing counts are 0).
+ * @param {Partial<IoStats> | null | undefined} stats
+ * @returns {IoStats}
+ */
 export function asIoStats(stats) {
   return { requests: stats?.requests ?? 0, bytesFetched: stats?.bytesFetched ?? 0, rounds: stats?.rounds ?? 0, retries: stats?.retries ?? 0,
     heads: stats?.heads ?? 0 }
@@ -52,7 +56,12 @@ export function addIoStats(into, more, { beside = false } = {}) {
   return into
 }
 
-/** What happened between two readings of the same stats. @returns {IoStats} */
+/**
+ * What happened between two readings of the same stats.
+ * @param {Partial<IoStats> | null | undefined} now
+ * @param {Partial<IoStats> | null | undefined} before
+ * @returns {IoStats}
+ */
 export function ioStatsSince(now, before) {
   const a = asIoStats(now)
   const b = asIoStats(before)
@@ -65,7 +74,13 @@ export const IO_RECORD = Symbol('parquet-bloom io record')
 
 /** One request as the ledger sees it. */
 export class IoRequest {
-  /** @param {IoLane} lane @param {string | string[]} purpose several for a request that served several (most bytes first) */
+  /**
+   * @param {IoLane} lane
+   * @param {string | string[]} purpose several for a request that served several (most bytes first)
+   * @param {number | null} offset null for a suffix read (known once answered) or a HEAD
+   * @param {number | null} length null for a whole object
+   * @param {boolean} retry
+   */
   constructor(lane, purpose, offset, length, retry) {
     this.lane = lane
     /** @type {string} */
@@ -87,7 +102,10 @@ export class IoRequest {
     lane.sent(this)
   }
 
-  /** It waited in a full window for the slot `before` held: it was sent when that one's answer came. */
+  /**
+   * It waited in a full window for the slot `before` held: it was sent when that one's answer came.
+   * @param {IoRequest | null | undefined} before
+   */
   waitedFor(before) {
     const round = Math.max(this.round, (before?.round ?? 0) + 1, this.lane.done + 1)
     this.start = performance.now()
@@ -97,7 +115,10 @@ export class IoRequest {
     }
   }
 
-  /** Body bytes as they arrive. */
+  /**
+   * Body bytes as they arrive.
+   * @param {number} count
+   */
   received(count) {
     this.bytes += count
     this.lane.received(count)
@@ -136,7 +157,12 @@ export class IoLane {
     return this.top - this.floor
   }
 
-  /** A request of this lane, sent now. `offset` null for a suffix read (known once answered) or a HEAD. */
+  /**
+   * A request of this lane, sent now. `offset` null for a suffix read (known once answered) or a HEAD.
+   * @param {string | string[]} purpose
+   * @param {number | null} offset
+   * @param {number | null} length
+   */
   begin(purpose, offset, length, { retry = false } = {}) {
     return new IoRequest(this, purpose, offset, length, retry)
   }
@@ -157,6 +183,7 @@ export class IoLane {
     this.ledger.sent(request)
   }
 
+  /** @param {number} round */
   raise(round) {
     if (round > this.top) {
       this.top = round
@@ -169,6 +196,7 @@ export class IoLane {
     this.ledger.raise(round)
   }
 
+  /** @param {number} count */
   received(count) {
     this.stats.bytesFetched += count
     if (this.group) this.group.stats.bytesFetched += count
@@ -181,7 +209,10 @@ export class IoLane {
   }
 }
 
-/** A lane for requests outside any scope that asked for one: counted, timed, never kept. */
+/**
+ * A lane for requests outside any scope that asked for one: counted, timed, never kept.
+ * @param {string} name
+ */
 export function looseLane(name) {
   return new IoLedger().lane(name)
 }
@@ -211,8 +242,12 @@ export class IoLedger {
   /**
    * A lane for one file or series of reads, opened after `floor` (default: the ledger's); `group` names
    * a share of the scope counted apart too (a dataset's sidecar index: `groupStats('index')`).
+   * @param {string} name
+   * @param {number} [floor]
+   * @param {string} [group]
    */
   lane(name, floor = this.floor, group) {
+    /** @type {IoGroup | undefined} */
     let shared
     if (group !== undefined) {
       shared = this.groups.get(group)
@@ -221,7 +256,10 @@ export class IoLedger {
     return new IoLane(this, name, Math.max(floor ?? 0, this.floor), shared)
   }
 
-  /** The IoStats of a group's lanes (its rounds: from the earliest lane's floor to its last request); undefined when none was opened. */
+  /**
+   * The IoStats of a group's lanes (its rounds: from the earliest lane's floor to its last request); undefined when none was opened.
+   * @param {string} group
+   */
   groupStats(group) {
     const shared = this.groups.get(group)
     return shared && { ...shared.stats }
@@ -252,6 +290,7 @@ export class IoLedger {
     round.purposes[request.purpose] = (round.purposes[request.purpose] ?? 0) + 1
   }
 
+  /** @param {number} round */
   raise(round) {
     if (round > this.stats.rounds) this.stats.rounds = round
   }
@@ -265,9 +304,24 @@ export class IoLedger {
   }
 }
 
-const ms = (t) => Math.round(t * 10) / 10
+const ms = (/** @type {number} */ t) => Math.round(t * 10) / 10
 
-/** The IoStats of part of a plan: its rounds from the first listed to the last. */
+/**
+ * A request of a read plan (js/index.d.ts ReadPlan's requests, with the ledger's purposes as strings).
+ * @typedef {{ file: number, purpose: string, purposes?: string[], offset: number | null, length: number | null, bytes: number,
+ *   round: number, startMs: number, ms: number, retry?: true, failed?: true }} PlanEntry
+ */
+/**
+ * A round of a read plan (js/index.d.ts ReadPlan's rounds).
+ * @typedef {{ round: number, requests: number, bytes: number, startMs: number | null, endMs: number | null,
+ *   purposes: Record<string, number> }} PlanRound
+ */
+
+/**
+ * The IoStats of part of a plan: its rounds from the first listed to the last.
+ * @param {PlanEntry[]} requests
+ * @param {Map<number, PlanRound>} rounds
+ */
 function statsOfEntries(requests, rounds) {
   const stats = ioStats()
   for (const r of requests) {
@@ -281,10 +335,16 @@ function statsOfEntries(requests, rounds) {
   return stats
 }
 
-/** @param {IoLedger} ledger */
+/**
+ * @param {IoLedger} ledger
+ * @param {number} from
+ */
 function readPlan(ledger, from) {
+  /** @type {string[]} */
   const files = []
+  /** @type {Map<string, number>} */
   const fileIndex = new Map()
+  /** @type {Map<number, PlanRound>} */
   const rounds = new Map()
   const requests = (from > 0 ? ledger.requests.slice(from) : ledger.requests).map((r) => {
     const name = r.name ?? r.lane.name
@@ -295,6 +355,7 @@ function readPlan(ledger, from) {
       fileIndex.set(name, file)
     }
     const end = r.end >= 0 ? r.end : performance.now()
+    /** @type {PlanEntry} */
     const entry = { file, purpose: r.purpose, offset: r.offset, length: r.length, bytes: r.bytes, round: r.round,
       startMs: ms(r.start - ledger.started), ms: ms(end - r.start) }
     if (r.also) entry.purposes = [r.purpose, ...r.also]
@@ -304,8 +365,9 @@ function readPlan(ledger, from) {
     if (!round) rounds.set(r.round, round = { round: r.round, requests: 0, bytes: 0, startMs: entry.startMs, endMs: 0, purposes: {} })
     round.requests++
     round.bytes += r.bytes
-    round.startMs = Math.min(round.startMs, entry.startMs)
-    round.endMs = Math.max(round.endMs, ms(end - ledger.started))
+    // Numbers: a round made here has its times, and one made for omitted requests below is made after these.
+    round.startMs = Math.min(/** @type {number} */ (round.startMs), entry.startMs)
+    round.endMs = Math.max(/** @type {number} */ (round.endMs), ms(end - ledger.started))
     round.purposes[r.purpose] = (round.purposes[r.purpose] ?? 0) + 1
     return entry
   })

@@ -23,6 +23,7 @@ let httpsLoading
 /** @type {Promise<typeof import('node:zlib')> | undefined} */
 let zlibLoading
 // What fetch decodes by itself, for servers that compress although asked for identity: node:zlib's factories.
+/** @type {Readonly<Record<string, 'createGunzip' | 'createInflate' | 'createBrotliDecompress' | undefined>>} */
 const DECODERS = { gzip: 'createGunzip', 'x-gzip': 'createGunzip', deflate: 'createInflate', br: 'createBrotliDecompress' }
 
 /**
@@ -35,7 +36,7 @@ const DECODERS = { gzip: 'createGunzip', 'x-gzip': 'createGunzip', deflate: 'cre
 /**
  * fetch(url, { method, headers, signal, redirect }) over the keep-alive agents.
  * @param {string | URL} input
- * @param {{ method?: string, headers?: HeadersInit, signal?: AbortSignal, redirect?: string }} [init]
+ * @param {{ method?: string, headers?: HeadersInit, signal?: AbortSignal | null, redirect?: string }} [init]
  * @returns {Promise<NodeResponse>}
  */
 export async function nodeFetch(input, init = {}) {
@@ -67,7 +68,10 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const targets = new Map()
 const MAX_TARGETS = 4096
 
-/** @returns {Target} */
+/**
+ * @param {string} href
+ * @returns {Target}
+ */
 function target(href) {
   let known = targets.get(href)
   if (known) return known
@@ -93,7 +97,8 @@ function headerRecord(init) {
   if (Object.getPrototypeOf(init) === Object.prototype) {
     /** @type {Record<string, string>} */
     const record = {}
-    for (const name in init) record[name.toLowerCase()] = String(init[name]).trim()
+    const plain = /** @type {Record<string, unknown>} */ (init) // a plain object: its own prototype is Object's
+    for (const name in plain) record[name.toLowerCase()] = String(plain[name]).trim()
     return record
   }
   return Object.fromEntries(new Headers(init))
@@ -101,6 +106,9 @@ function headerRecord(init) {
 
 /**
  * @param {Target} url
+ * @param {string} method
+ * @param {Record<string, string>} headers
+ * @param {AbortSignal | null | undefined} signal
  * @returns {Promise<import('node:http').IncomingMessage>}
  */
 async function send(url, method, headers, signal) {
@@ -147,7 +155,7 @@ class NodeFetchResponse {
     this.redirected = redirected
     const raw = message.headers
     this.headers = {
-      get(name) {
+      get(/** @type {string} */ name) {
         const value = raw[name.toLowerCase()]
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : String(value)
       },

@@ -27,7 +27,7 @@ import { parseContentRange } from './http-source.js'
 // A URL answering one of these has no object there.
 const GONE = new Set([404, 410])
 
-const isUrl = (location) => location instanceof URL || /^https?:\/\//i.test(location)
+const isUrl = (/** @type {string | URL} */ location) => location instanceof URL || /^https?:\/\//i.test(location)
 
 /**
  * The object's bytes; null when it does not exist and `optional` says it need not (else FILE_NOT_FOUND).
@@ -187,8 +187,16 @@ export async function headObject(location, options = {}) {
   })
 }
 
+/**
+ * What reading an object's body needs of its reader (objectReader): its name, counts, and the request in progress.
+ * @typedef {{ name: string, stats: { bytesFetched: number }, record: import('./io-ledger.js').IoRequest | undefined }} BodyReader
+ */
+
 /** What a read of one object needs, its options checked once. */
-/** @param {ObjectReadOptions & { range?: string }} options range: a Range header's value */
+/**
+ * @param {string | URL} location
+ * @param {ObjectReadOptions & { range?: string }} options range: a Range header's value
+ */
 function objectReader(location, options, purpose = options.purpose ?? 'table-metadata') {
   const settings = resolveOptions(options)
   const retries = resolveRetries(settings.retries)
@@ -260,6 +268,7 @@ function objectReader(location, options, purpose = options.purpose ?? 'table-met
      */
     exchange: (method, onResponse, { keepBody = false } = {}) => withRetries(async (attempt) => {
       const what = `${method === 'HEAD' ? 'checking' : 'reading'} ${name}`
+      /** @type {import('./io-ledger.js').IoRequest | undefined} */
       let record
       let failed = true
       try {
@@ -293,9 +302,15 @@ function objectReader(location, options, purpose = options.purpose ?? 'table-met
   return reader
 }
 
-/** The body whole, its bytes counted as they come; BAD_RESPONSE_LENGTH when it ends short of its Content-Length. */
+/**
+ * The body whole, its bytes counted as they come; BAD_RESPONSE_LENGTH when it ends short of its Content-Length.
+ * @param {Response} response
+ * @param {import('./shared.js').Operation} op
+ * @param {BodyReader} reader
+ */
 async function readBody(response, op, reader) {
   const declared = identityLength(response)
+  /** @type {Uint8Array[]} */
   const chunks = []
   let received = 0
   if (response.body) {
@@ -321,15 +336,24 @@ async function readBody(response, op, reader) {
  * for a key that does not exist when the requester may not list the bucket (s3:ListBucket): where an
  * object is only possibly there (a table's next commit, a metadata version probed for), that is its
  * absence too; an object that must exist answering 403 stays an error.
+ * @param {number} status
+ * @param {boolean | undefined} forbiddenIsMissing
  */
 function missing(status, forbiddenIsMissing) {
   return GONE.has(status) || (forbiddenIsMissing === true && status === 403)
 }
 
-function isMissingFile(cause) {
+/** @param {unknown} thrown read through ?.: a primitive has no code */
+function isMissingFile(thrown) {
+  const cause = /** @type {{ code?: unknown } | null | undefined} */ (thrown)
   return cause?.code === 'ENOENT' || cause?.code === 'ENOTDIR'
 }
 
+/**
+ * @param {typeof import('node:fs/promises')} fs
+ * @param {import('./shared.js').Operation} op
+ * @param {BodyReader} reader
+ */
 async function readFileWithin(fs, op, reader) {
   const bytes = new Uint8Array(await op.race(fs.readFile(reader.name, { signal: op.signal })))
   reader.stats.bytesFetched += bytes.byteLength

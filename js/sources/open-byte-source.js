@@ -5,7 +5,7 @@ import { AsyncBufferSource, isAsyncBuffer } from './async-buffer-source.js'
 import { BlobSource } from './blob-source.js'
 import { BufferSource } from './buffer-source.js'
 import { HttpSource } from './http-source.js'
-import { DEFAULT_MAX_BYTES, describeValue, resolveOptions } from './shared.js'
+import { DEFAULT_MAX_BYTES, describeValue, messageOf, resolveOptions } from './shared.js'
 import { hasFileSystem } from './runtime.js'
 
 export { DEFAULT_MAX_BYTES }
@@ -80,6 +80,11 @@ export async function openByteSource(source, options) {
     'typed array, or an AsyncBuffer ({ byteLength, slice(start, end) })')
 }
 
+/**
+ * @param {string} text
+ * @param {import('./shared.js').SourceOptions} settings
+ * @returns {Promise<ByteSource>}
+ */
 function openString(text, settings) {
   if (text === '') throw invalidArgument('the source is an empty string; expected a URL or a file path')
   // A scheme of two or more letters (so Windows drive letters stay paths).
@@ -114,12 +119,22 @@ function openString(text, settings) {
   return openLocalFile(text, settings)
 }
 
-/** A local file, through the module only runtimes with a file system load (never a browser). */
+/**
+ * A local file, through the module only runtimes with a file system load (never a browser).
+ * @param {string} path
+ * @param {import('./shared.js').SourceOptions} settings
+ * @returns {Promise<ByteSource>}
+ */
 async function openLocalFile(path, settings) {
   const { openFileSource } = await import('./file-source.js')
   return openFileSource(path, settings)
 }
 
+/**
+ * @param {URL} url
+ * @param {import('./shared.js').SourceOptions} settings
+ * @returns {Promise<ByteSource>}
+ */
 async function openUrl(url, settings) {
   if (url.protocol === 'http:' || url.protocol === 'https:') return new HttpSource(url, settings)
   if (url.protocol === 'file:') {
@@ -128,7 +143,7 @@ async function openUrl(url, settings) {
     try {
       path = fileURLToPath(url)
     } catch (cause) {
-      throw invalidArgument(`${url.href} cannot be turned into a file path: ${cause?.message ?? cause}`, { cause })
+      throw invalidArgument(`${url.href} cannot be turned into a file path: ${messageOf(cause)}`, { cause })
     }
     return openLocalFile(path, settings)
   }
@@ -138,15 +153,20 @@ async function openUrl(url, settings) {
 
 /**
  * URL objects from another realm (an iframe, a vm context) fail instanceof.
+ * @param {unknown} value
  * @returns {value is URL}
  */
 function isForeignUrl(value) {
   return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object URL]' &&
-    typeof value.href === 'string'
+    typeof /** @type {{ href?: unknown }} */ (value).href === 'string'
 }
 
-/** @returns {value is ByteSource} */
+/**
+ * @param {unknown} value
+ * @returns {value is ByteSource}
+ */
 function isByteSource(value) {
+  const candidate = /** @type {{ readTail?: unknown, read?: unknown, close?: unknown }} */ (value)
   return typeof value === 'object' && value !== null &&
-    typeof value.readTail === 'function' && typeof value.read === 'function' && typeof value.close === 'function'
+    typeof candidate.readTail === 'function' && typeof candidate.read === 'function' && typeof candidate.close === 'function'
 }

@@ -15,24 +15,40 @@ export const TRANSIENT_STATUSES = new Set([429, 500, 502, 503, 504])
 const PERMANENT_CAUSES = new RegExp('^(ENOTFOUND|ERR_INVALID_URL|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|' +
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE|ERR_SSL_)')
 
-/** options.retries checked: a count of retries after the first attempt (0 disables them). */
+/**
+ * options.retries checked: a count of retries after the first attempt (0 disables them).
+ * @param {unknown} value
+ * @returns {number}
+ */
 export function resolveRetries(value) {
   if (value === undefined || value === null) return DEFAULT_RETRIES
-  if (!Number.isInteger(value) || value < 0 || value > MAX_RETRIES) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_RETRIES) {
     throw invalidArgument(`options.retries must be an integer from 0 to ${MAX_RETRIES}, got ${describeValue(value)}`)
   }
   return value
 }
 
-/** Milliseconds to wait before retry number `attempt` (0-based): half the ceiling plus a random half. */
+/**
+ * Milliseconds to wait before retry number `attempt` (0-based): half the ceiling plus a random half.
+ * @param {number} attempt
+ */
 export function retryDelayMs(attempt, random = Math.random) {
   const ceiling = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt)
   return ceiling / 2 + random() * (ceiling / 2)
 }
 
-/** True for a failure another attempt may not meet (see the top of this file). */
-export function isTransientFailure(error) {
-  if (error?.code === ErrorCode.HTTP_STATUS) return TRANSIENT_STATUSES.has(error.status)
+/**
+ * What isTransientFailure reads of a thrown value (through ?., so any value reads as one: a primitive has no code).
+ * @typedef {{ code?: unknown, status?: number, cause?: Failure } | null | undefined} Failure
+ */
+
+/**
+ * True for a failure another attempt may not meet (see the top of this file).
+ * @param {unknown} thrown
+ */
+export function isTransientFailure(thrown) {
+  const error = /** @type {Failure} */ (thrown)
+  if (error?.code === ErrorCode.HTTP_STATUS) return TRANSIENT_STATUSES.has(/** @type {number} */ (error.status))
   if (error?.code === ErrorCode.ABORTED) return isTimeout(error)
   if (error?.code === ErrorCode.IO) {
     for (let cause = error.cause, depth = 0; cause && depth < 4; cause = cause.cause, depth++) {
@@ -63,8 +79,13 @@ export async function withRetries(attempt, { retries, pause, onRetry }) {
   }
 }
 
-/** Resolves after `ms`, or rejects as soon as the operation is aborted (its timer cleared). */
+/**
+ * Resolves after `ms`, or rejects as soon as the operation is aborted (its timer cleared).
+ * @param {number} ms
+ * @param {import('./shared.js').Operation} operation
+ */
 export function sleepWithin(ms, operation) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer
   const slept = new Promise((resolve) => { timer = setTimeout(resolve, ms) })
   return operation.race(slept).finally(() => clearTimeout(timer))

@@ -5,7 +5,7 @@
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { redactUrl } from './http-request.js'
 import { resolveRetries, sleepWithin, withRetries } from './retry.js'
-import { checkSignal, concatChunks, describeValue, forEachChunk, Operation } from './shared.js'
+import { checkSignal, concatChunks, describeValue, forEachChunk, messageOf, Operation } from './shared.js'
 import { checkCredentials, s3FetchFor } from './s3-signing.js'
 import { parseListBucketResult, parseS3Error } from './s3-xml.js'
 import { bucketAddress, encodeRfc3986, objectUrl, parseS3Url } from './s3-url.js'
@@ -17,6 +17,13 @@ export const MAX_KEYS_PER_PAGE = 1000 // what S3 returns at most per page, and i
 const MAX_PAGE_BYTES = 16 * 1024 * 1024
 // Listings of millions of keys take thousands of pages; a server that never stops is not one.
 const MAX_PAGES = 100_000
+
+/**
+ * What every page request of one listing shares: the fetch, the caller's signal and timeout, the retries,
+ * and the credentials no message may show.
+ * @typedef {{ fetchFn: typeof fetch, signal: AbortSignal | undefined, requestTimeoutMs: number | undefined, retries: number,
+ *   secrets: string[] }} ListingContext
+ */
 
 /**
  * Lists `url` — `s3://bucket/prefix/`, `s3://bucket/key` or a glob such as `s3://bucket/prefix/**\/*.parquet`
@@ -47,7 +54,7 @@ export async function listS3(url, options = {}) {
 
   // Kept page by page, so a glob over a large prefix holds only what it matches.
   const { key, match } = location
-  const keep = key !== undefined ? (k) => k === key || k.startsWith(`${key}/`) : (match ?? (() => true))
+  const keep = key !== undefined ? (/** @type {string} */ k) => k === key || k.startsWith(`${key}/`) : (match ?? (() => true))
   const listed = await listPrefix(address.listing, location.prefix, location.delimiter, maxKeys, (k) => !k.endsWith('/') && keep(k),
     context)
   let selected = listed
@@ -64,10 +71,21 @@ export async function listS3(url, options = {}) {
     etag: o.etag ?? '' }))
 }
 
-/** The objects whose key starts with `prefix` and that `keep` selects, following continuation tokens. */
+/**
+ * The objects whose key starts with `prefix` and that `keep` selects, following continuation tokens.
+ * @param {string} listingUrl
+ * @param {string} prefix
+ * @param {string | undefined} delimiter
+ * @param {number} maxKeys
+ * @param {(key: string) => boolean} keep
+ * @param {ListingContext} context
+ */
 async function listPrefix(listingUrl, prefix, delimiter, maxKeys, keep, context) {
+  /** @type {Array<{ key: string, size: number, etag: string | undefined }>} */
   const objects = []
+  /** @type {Set<string>} */
   const seenTokens = new Set()
+  /** @type {string | undefined} */
   let token
   for (let page = 0; ; page++) {
     if (page === MAX_PAGES) throw listingError(`${redactUrl(new URL(listingUrl))} sent more than ${MAX_PAGES} pages; giving up`, context)
@@ -81,7 +99,7 @@ async function listPrefix(listingUrl, prefix, delimiter, maxKeys, keep, context)
     try {
       result = parseListBucketResult(text)
     } catch (cause) {
-      throw listingError(`${shownUrl(pageUrl)} did not answer with a ListObjectsV2 listing: ${cause.message}`, context, { cause })
+      throw listingError(`${shownUrl(pageUrl)} did not answer with a ListObjectsV2 listing: ${messageOf(cause)}`, context, { cause })
     }
     for (const o of result.objects) {
       if (!o.key.startsWith(prefix)) {
@@ -101,7 +119,11 @@ async function listPrefix(listingUrl, prefix, delimiter, maxKeys, keep, context)
   }
 }
 
-/** One page's XML: the GET retried on transient failures, its body bounded. */
+/**
+ * One page's XML: the GET retried on transient failures, its body bounded.
+ * @param {string} pageUrl
+ * @param {ListingContext} context
+ */
 async function fetchPage(pageUrl, context) {
   const shown = shownUrl(pageUrl)
   try {
@@ -118,13 +140,19 @@ async function fetchPage(pageUrl, context) {
     })
   } catch (error) {
     // A status still transient after the retries is the listing's failure, like any other status.
-    if (error?.code === ErrorCode.HTTP_STATUS) {
-      throw new ParquetBloomError(ErrorCode.LISTING_FAILED, error.message, { source: shown, status: error.status })
+    const failure = /** @type {{ code?: unknown, message: string, status?: number } | null | undefined} */ (error)
+    if (failure?.code === ErrorCode.HTTP_STATUS) {
+      throw new ParquetBloomError(ErrorCode.LISTING_FAILED, failure.message, { source: shown, status: failure.status })
     }
     throw error
   }
 }
 
+/**
+ * @param {string} pageUrl
+ * @param {string} shown
+ * @param {ListingContext} context
+ */
 async function fetchPageOnce(pageUrl, shown, context) {
   const op = new Operation(`listing ${shown}`, shown, [context.signal], context.requestTimeoutMs)
   try {
@@ -136,7 +164,7 @@ async function fetchPageOnce(pageUrl, shown, context) {
   } catch (cause) {
     if (cause instanceof ParquetBloomError) throw cause
     if (op.aborted) throw op.abortError()
-    throw new ParquetBloomError(ErrorCode.IO, scrub(`network error listing ${shown}: ${cause?.message ?? cause}` +
+    throw new ParquetBloomError(ErrorCode.IO, scrub(`network error listing ${shown}: ${messageOf(cause)}` +
       '. In a browser, a CORS refusal looks the same: the bucket must allow this origin to GET the listing', context.secrets),
         { cause, source: shown })
   } finally {
@@ -144,12 +172,19 @@ async function fetchPageOnce(pageUrl, shown, context) {
   }
 }
 
+/**
+ * @param {Response} response
+ * @param {Operation} op
+ * @param {string} shown
+ * @param {ListingContext} context
+ */
 async function readText(response, op, shown, context) {
   const declared = Number(response.headers.get('content-length'))
   if (declared > MAX_PAGE_BYTES) {
     response.body?.cancel().catch(() => {})
     throw listingError(`${shown} sent a ${declared}-byte listing page, more than ${MAX_PAGE_BYTES}`, context)
   }
+  /** @type {Uint8Array[]} */
   const chunks = []
   let received = 0
   if (response.body) {
@@ -157,24 +192,31 @@ async function readText(response, op, shown, context) {
       received += chunk.byteLength
       if (received > MAX_PAGE_BYTES) throw listingError(`${shown} sent a listing page of more than ${MAX_PAGE_BYTES} bytes`, context)
       chunks.push(chunk)
-    }, (/** @type {any} */ cause) =>
+    }, (cause) =>
       new ParquetBloomError(ErrorCode.IO,
-        scrub(`the connection failed while listing ${shown}: ${cause?.message ?? cause}`, context.secrets), { cause, source: shown }))
+        scrub(`the connection failed while listing ${shown}: ${messageOf(cause)}`, context.secrets), { cause, source: shown }))
   }
   const bytes = concatChunks(chunks, received)
   return new TextDecoder().decode(bytes)
 }
 
-/** HTTP_STATUS for what may pass (429, 5xx: retried), LISTING_FAILED with S3's error code otherwise. */
+/**
+ * HTTP_STATUS for what may pass (429, 5xx: retried), LISTING_FAILED with S3's error code otherwise.
+ * @param {number} status
+ * @param {string} body
+ * @param {string} shown
+ * @param {ListingContext} context
+ */
 function statusError(status, body, shown, context) {
   const s3 = parseS3Error(body)
   const said = s3 ? ` ${[s3.code, s3.message].filter(Boolean).join(': ')}` : ''
-  const hint = LISTING_HINTS[s3?.code] ?? LISTING_HINTS[status] ?? ''
+  const hint = LISTING_HINTS[String(s3?.code)] ?? LISTING_HINTS[status] ?? ''
   const message = scrub(`HTTP ${status} listing ${shown}:${said}${hint ? ` — ${hint}` : ''}`, context.secrets)
   return new ParquetBloomError(status >= 500 || status === 429 ? ErrorCode.HTTP_STATUS : ErrorCode.LISTING_FAILED, message,
     { source: shown, status })
 }
 
+/** @type {Readonly<Record<string, string>>} by S3 error code, else by status */
 const LISTING_HINTS = {
   AccessDenied: 'the bucket does not allow listing to these credentials (or to anonymous requests: pass options.credentials)',
   SignatureDoesNotMatch: 'check options.credentials (the secret access key) and options.region',
@@ -187,20 +229,34 @@ const LISTING_HINTS = {
   404: 'no such bucket',
 }
 
+/**
+ * @param {string} message
+ * @param {ListingContext} context
+ * @param {{ cause?: unknown }} [details]
+ */
 function listingError(message, context, details = {}) {
   return new ParquetBloomError(ErrorCode.LISTING_FAILED, scrub(message, context.secrets), { cause: details.cause })
 }
 
+/** @param {string} pageUrl */
 function shownUrl(pageUrl) {
   return redactUrl(new URL(pageUrl))
 }
 
+/**
+ * @param {import('./s3-signing.js').S3Credentials | undefined} credentials
+ * @returns {string[]}
+ */
 function secretsOf(credentials) {
-  return credentials ? [credentials.secretAccessKey, credentials.sessionToken, credentials.accessKeyId].filter((s) =>
-    typeof s === 'string' && s.length >= 4) : []
+  return credentials ? [credentials.secretAccessKey, credentials.sessionToken, credentials.accessKeyId].filter(
+    /** @returns {s is string} */ (s) => typeof s === 'string' && s.length >= 4) : []
 }
 
-/** Replaces any credential a server may have echoed with '…': messages reach logs and JSON output. */
+/**
+ * Replaces any credential a server may have echoed with '…': messages reach logs and JSON output.
+ * @param {string} text
+ * @param {string[]} secrets
+ */
 function scrub(text, secrets) {
   let out = text
   for (const secret of secrets) out = out.split(secret).join('…')

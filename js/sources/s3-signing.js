@@ -15,6 +15,7 @@ const UNSIGNED_HEADERS = ['accept-encoding']
 
 /**
  * Checks options.credentials; undefined when none are given.
+ * @param {unknown} credentials
  * @returns {S3Credentials | undefined}
  */
 export function checkCredentials(credentials) {
@@ -23,7 +24,7 @@ export function checkCredentials(credentials) {
     throw invalidArgument(`options.credentials must be an object { accessKeyId, secretAccessKey, sessionToken?, ` +
       `region? }, got ${describeValue(credentials)}`)
   }
-  const { accessKeyId, secretAccessKey, sessionToken, region } = credentials
+  const { accessKeyId, secretAccessKey, sessionToken, region } = /** @type {Record<string, unknown>} */ (credentials)
   // Only types are named in these messages: a value here may be a secret.
   for (const [name, value, required] of [['accessKeyId', accessKeyId, true], ['secretAccessKey', secretAccessKey, true],
     ['sessionToken', sessionToken, false], ['region', region, false]]) {
@@ -32,7 +33,7 @@ export function checkCredentials(credentials) {
       throw invalidArgument(`options.credentials.${name} must be a non-empty string, got ${value === undefined ? 'nothing' : typeof value}`)
     }
   }
-  return { accessKeyId, secretAccessKey, sessionToken, region }
+  return /** @type {S3Credentials} */ ({ accessKeyId, secretAccessKey, sessionToken, region }) // each checked above
 }
 
 /**

@@ -48,7 +48,7 @@ export function parseS3Url(url) {
     return { bucket, prefix: literal, directory, key: literal }
   }
   const regex = globRegex(glob)
-  const match = (key) => key.startsWith(literal) && regex.test(key.slice(literal.length))
+  const match = (/** @type {string} */ key) => key.startsWith(literal) && regex.test(key.slice(literal.length))
   // Without '**' and without a '/' after the first wildcard, no key below the next '/' can match.
   const delimiter = !glob.includes('**') && !glob.slice(0, -1).includes('/') && !glob.endsWith('/') ? '/' : undefined
   return { bucket, prefix: literal, directory, match, delimiter }
@@ -57,6 +57,7 @@ export function parseS3Url(url) {
 /**
  * The pattern split at its first unescaped wildcard: the literal start (escapes removed) and the rest
  * (escapes kept, for globRegex). `glob` is undefined when there is no wildcard.
+ * @param {string} pattern
  */
 function splitPattern(pattern) {
   let literal = ''
@@ -72,6 +73,7 @@ function splitPattern(pattern) {
   return { literal, glob: undefined }
 }
 
+/** @param {string} glob */
 function globRegex(glob) {
   let source = ''
   for (let i = 0; i < glob.length; i++) {
@@ -97,6 +99,7 @@ function globRegex(glob) {
   return new RegExp(`^${source}$`, 's')
 }
 
+/** @param {string} c */
 function escapeRegex(c) {
   return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c
 }
@@ -136,12 +139,19 @@ export function bucketAddress(bucket, { endpoint, region }) {
   return { base: `${listing}/`, listing, region: signingRegion }
 }
 
-/** The URL of one object: the bucket's base and the key, each segment percent-encoded (RFC 3986). */
+/**
+ * The URL of one object: the bucket's base and the key, each segment percent-encoded (RFC 3986).
+ * @param {string} base
+ * @param {string} key
+ */
 export function objectUrl(base, key) {
   return base + key.split('/').map(encodeRfc3986).join('/')
 }
 
-/** encodeURIComponent plus the characters it leaves that S3's canonical form encodes: ! ' ( ) *. */
+/**
+ * encodeURIComponent plus the characters it leaves that S3's canonical form encodes: ! ' ( ) *.
+ * @param {string} text
+ */
 export function encodeRfc3986(text) {
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 }

@@ -3,6 +3,7 @@
 // character references (XML 1.0 §4.1, §4.6). No DTDs, no external entities: anything else is malformed.
 
 const MAX_DEPTH = 32
+/** @type {Readonly<Record<string, string>>} */
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 
 /**
@@ -21,6 +22,7 @@ export function parseXml(text) {
   const stack = []
   /** @type {XmlElement | undefined} */
   let root
+  /** @type {(what: string) => never} */
   const fail = (what) => {
     throw new Error(`${what} at character ${i}`)
   }
@@ -79,8 +81,13 @@ export function parseXml(text) {
   return /** @type {XmlElement} */ (root)
 }
 
-/** The '>' ending the start tag at `start`, skipping quoted attribute values. */
+/**
+ * The '>' ending the start tag at `start`, skipping quoted attribute values.
+ * @param {string} text
+ * @param {number} start
+ */
 function tagEnd(text, start) {
+  /** @type {string | undefined} */
   let quote
   for (let j = start + 1; j < text.length; j++) {
     const c = text[j]
@@ -97,14 +104,19 @@ function tagEnd(text, start) {
   return -1
 }
 
+/** @param {string} qualified */
 function localName(qualified) {
   const colon = qualified.indexOf(':')
   return colon < 0 ? qualified : qualified.slice(colon + 1)
 }
 
+/**
+ * @param {string} chunk
+ * @param {(what: string) => never} fail
+ */
 function decodeEntities(chunk, fail) {
   if (!chunk.includes('&')) return chunk
-  return chunk.replace(/&([^;&\s]*);?/g, (whole, ref) => {
+  return chunk.replace(/&([^;&\s]*);?/g, (/** @type {string} */ whole, /** @type {string} */ ref) => {
     if (!whole.endsWith(';')) fail('an unterminated entity reference')
     if (ref in ENTITIES) return ENTITIES[ref]
     const m = /^#(?:x([0-9a-f]+)|([0-9]+))$/i.exec(ref)
@@ -119,12 +131,20 @@ function decodeEntities(chunk, fail) {
   })
 }
 
-/** The first child element named `name`, or undefined. */
+/**
+ * The first child element named `name`, or undefined.
+ * @param {XmlElement} element
+ * @param {string} name
+ */
 export function child(element, name) {
   return element.children.find((c) => c.name === name)
 }
 
-/** The text of the first child named `name`, or undefined when there is none. */
+/**
+ * The text of the first child named `name`, or undefined when there is none.
+ * @param {XmlElement} element
+ * @param {string} name
+ */
 export function childText(element, name) {
   return child(element, name)?.text
 }
@@ -140,6 +160,7 @@ export function parseListBucketResult(text) {
   const root = parseXml(text)
   if (root.name !== 'ListBucketResult') throw new Error(`the document is <${root.name}>, not <ListBucketResult>`)
   const urlEncoded = childText(root, 'EncodingType')?.trim().toLowerCase() === 'url'
+  /** @type {Array<{ key: string, size: number, etag: string | undefined }>} */
   const objects = []
   for (const entry of root.children) {
     if (entry.name !== 'Contents') continue
@@ -157,7 +178,10 @@ export function parseListBucketResult(text) {
   return { objects, truncated: truncatedText === 'true', nextToken: childText(root, 'NextContinuationToken')?.trim() || undefined }
 }
 
-/** Keys under encoding-type=url are form-encoded ('+' for a space, as botocore reads them). */
+/**
+ * Keys under encoding-type=url are form-encoded ('+' for a space, as botocore reads them).
+ * @param {string} raw
+ */
 function decodeUrlKey(raw) {
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '))
@@ -169,6 +193,7 @@ function decodeUrlKey(raw) {
 /**
  * The Code and Message of an S3 Error document, when `text` is one; undefined otherwise (an HTML page
  * from a proxy, an empty body).
+ * @param {string} text
  * @returns {{ code?: string, message?: string } | undefined}
  */
 export function parseS3Error(text) {

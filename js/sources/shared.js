@@ -10,7 +10,10 @@ const STOPPED_ON_PURPOSE = Symbol('stopped on purpose')
 /** The ABORTED errors that are requestTimeoutMs elapsing, not an abort: a retry may succeed (js/sources/retry.js). */
 const timeouts = new WeakSet()
 
-/** True when `error` is the ABORTED of a request that ran past requestTimeoutMs. */
+/**
+ * True when `error` is the ABORTED of a request that ran past requestTimeoutMs.
+ * @param {unknown} error
+ */
 export function isTimeout(error) {
   return typeof error === 'object' && error !== null && timeouts.has(error)
 }
@@ -28,8 +31,21 @@ export function isTimeout(error) {
  */
 
 /**
+ * What resolveOptions reads: ByteSourceOptions (with any function as fetch, as callers' options type it),
+ * and what a listing tells of the file (SourceOptions).
+ * @typedef {Omit<import('./open-byte-source.js').ByteSourceOptions, 'fetch'>
+ *   & { fetch?: Function, fileSize?: number, etag?: string, retries?: number }} SourceOptionsInput
+ */
+
+/**
+ * A read's or readTail's options argument.
+ * @typedef {{ signal?: AbortSignal | null, purpose?: string | string[], into?: Uint8Array }} ReadOptions
+ */
+
+/**
  * Checks the options every source takes and fills in defaults. Unknown keys are ignored: callers
  * such as openParquet() pass one options object to several layers.
+ * @param {SourceOptionsInput | null | undefined} options
  * @returns {SourceOptions}
  */
 export function resolveOptions(options) {
@@ -67,22 +83,42 @@ export function resolveOptions(options) {
       resolvedHeaders = new Headers(headers)
     } catch (cause) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
-        `options.headers is not a valid set of HTTP headers: ${cause?.message ?? cause}`, { cause })
+        `options.headers is not a valid set of HTTP headers: ${messageOf(cause)}`, { cause })
     }
   }
   return { fetch, signal, maxBytes, headers: resolvedHeaders, requestTimeoutMs, userAgent, name, fileSize, etag: etag?.trim(), retries,
     ioLedger: ioLedger instanceof IoLedger ? ioLedger : undefined, ioFloor, ioGroup }
 }
 
+/**
+ * @param {unknown} signal
+ * @param {string} what
+ * @returns {asserts signal is AbortSignal | null | undefined}
+ */
 export function checkSignal(signal, what) {
   if (signal === undefined || signal === null) return
-  if (typeof signal !== 'object' || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function') {
+  const candidate = /** @type {{ aborted?: unknown, addEventListener?: unknown }} */ (signal)
+  if (typeof signal !== 'object' || typeof candidate.aborted !== 'boolean' || typeof candidate.addEventListener !== 'function') {
     throw invalidArgument(`${what} must be an AbortSignal, got ${describeValue(signal)}`)
   }
 }
 
 
-/** A short description of a value for messages: its type, and the value itself when it is short. */
+/**
+ * What a message shows of a thrown value: its message when it has one, else the value itself.
+ * @param {unknown} cause
+ */
+export function messageOf(cause) {
+  const message = (typeof cause === 'object' || typeof cause === 'function') && cause !== null && 'message' in cause
+    ? cause.message
+    : undefined
+  return message ?? cause
+}
+
+/**
+ * A short description of a value for messages: its type, and the value itself when it is short.
+ * @param {unknown} value
+ */
 export function describeValue(value) {
   if (value === null) return 'null'
   if (typeof value === 'string') return value.length > 60 ? `a ${value.length}-character string` : JSON.stringify(value)
@@ -118,7 +154,10 @@ export class SourceBase {
     this.maxBytes = options.maxBytes
     this.#requestTimeoutMs = options.requestTimeoutMs
     this.#signal = options.signal ?? undefined
-    /** I/O operations performed and bytes they transferred or read. */
+    /**
+     * I/O operations performed and bytes they transferred or read (retries: an HTTP source's).
+     * @type {{ requests: number, bytesFetched: number, retries?: number }}
+     */
     this.stats = { requests: 0, bytesFetched: 0 }
     /** The lane of a ledger this source's requests are clocked and recorded in (js/sources/io-ledger.js). */
     this.io = (options.ioLedger ?? new IoLedger()).lane(this.#name, options.ioFloor, options.ioGroup)
@@ -126,7 +165,12 @@ export class SourceBase {
     this.readPurpose = 'data-page'
   }
 
-  /** From now on, requests join `ledger` (a probe's), as a lane opened after round `floor`, in `group` (IoLedger.lane). */
+  /**
+   * From now on, requests join `ledger` (a probe's), as a lane opened after round `floor`, in `group` (IoLedger.lane).
+   * @param {IoLedger} ledger
+   * @param {number} [floor]
+   * @param {string} [group]
+   */
   attachIo(ledger, floor, group) {
     this.io = ledger.lane(this.#name, floor, group)
   }
@@ -145,24 +189,37 @@ export class SourceBase {
     return this.#closed
   }
 
-  /** @protected */
+  /**
+   * @protected
+   * @param {number | undefined} size
+   */
   _setSize(size) {
     this.#size = size
   }
 
-  /** The last min(length, size) bytes and where they start. `options.purpose`: what the read is for (js/sources/io-ledger.js). */
+  /**
+   * The last min(length, size) bytes and where they start. `options.purpose`: what the read is for (js/sources/io-ledger.js).
+   * @param {number} length
+   * @param {ReadOptions} [options]
+   * @returns {Promise<{ offset: number, bytes: Uint8Array }>}
+   */
   async readTail(length, options) {
     const signal = callSignal(options, 'readTail')
     this._checkOpen()
     this._checkTailLength(length)
-    const start = Math.max(0, this.#size - length)
-    return { offset: start, bytes: await this.read(start, this.#size - start, { signal, purpose: options?.purpose }) }
+    const size = /** @type {number} */ (this.#size) // known here: a source that learns it (HttpSource) has its own readTail
+    const start = Math.max(0, size - length)
+    return { offset: start, bytes: await this.read(start, size - start, { signal, purpose: options?.purpose }) }
   }
 
   /**
    * Exactly the bytes [offset, offset + length). `options.into`: a buffer of at least `length` bytes the
    * source may read into and return a view of (a local file does; others return bytes of their own), so a
    * caller streaming a file through can reuse its buffers instead of leaving one behind per read.
+   * @param {number} offset
+   * @param {number} length
+   * @param {ReadOptions} [options]
+   * @returns {Promise<Uint8Array>}
    */
   async read(offset, length, options) {
     const signal = callSignal(options, 'read')
@@ -202,14 +259,26 @@ export class SourceBase {
   /** @protected */
   async _close() {}
 
-  /** @protected @returns {Promise<Uint8Array>} */
+  /**
+   * @protected
+   * @param {number} _offset
+   * @param {number} _length
+   * @param {Operation} _operation
+   * @param {Uint8Array | undefined} _into
+   * @returns {Promise<Uint8Array>}
+   */
   async _read(_offset, _length, _operation, _into) {
     throw new Error('not implemented')
   }
 
-  /** @protected Turns a failure that is not ours (a rejected fs call, a thrown slice()) into an error. */
+  /**
+   * @protected Turns a failure that is not ours (a rejected fs call, a thrown slice()) into an error.
+   * @param {unknown} cause
+   * @param {string} what
+   * @returns {Error}
+   */
   _ioError(cause, what) {
-    return new ParquetBloomError(ErrorCode.IO, `${what} failed: ${cause?.message ?? cause}`, { cause, source: this.#name })
+    return new ParquetBloomError(ErrorCode.IO, `${what} failed: ${messageOf(cause)}`, { cause, source: this.#name })
   }
 
   /** @protected */
@@ -217,7 +286,10 @@ export class SourceBase {
     if (this.#closed) throw invalidArgument(`${this.#name} is closed; open the source again to read it`, { source: this.#name })
   }
 
-  /** @protected */
+  /**
+   * @protected
+   * @param {number} length
+   */
   _checkTailLength(length) {
     if (!Number.isSafeInteger(length) || length <= 0) {
       throw invalidArgument(`readTail length must be a positive integer, got ${describeValue(length)} (${this.#name})`,
@@ -226,7 +298,11 @@ export class SourceBase {
     if (length > this.maxBytes) throw this._tooLarge(length)
   }
 
-  /** @protected */
+  /**
+   * @protected
+   * @param {number} offset
+   * @param {number} length
+   */
   _checkRange(offset, length) {
     if (!Number.isSafeInteger(offset) || offset < 0) {
       throw invalidArgument(`read offset must be a non-negative integer, got ${describeValue(offset)} (${this.#name})`,
@@ -240,13 +316,21 @@ export class SourceBase {
     if (this.#size !== undefined && offset + length > this.#size) throw this._pastEnd(offset, length, this.#size)
   }
 
-  /** @protected */
+  /**
+   * @protected
+   * @param {number} offset
+   * @param {number} length
+   * @param {number} size
+   */
   _pastEnd(offset, length, size) {
     return invalidArgument(`bytes ${offset}-${offset + length - 1} are past the end of ${this.#name}, which has ${size} bytes`,
       { source: this.#name, offset })
   }
 
-  /** @protected */
+  /**
+   * @protected
+   * @param {number} length
+   */
   _tooLarge(length) {
     return new ParquetBloomError(ErrorCode.TOO_LARGE,
       `reading ${length} bytes at once from ${this.#name} is over maxBytes (${this.maxBytes}); raise options.maxBytes to allow it`,
@@ -334,7 +418,11 @@ export async function forEachChunk(body, op, onChunk, failure) {
   }
 }
 
-/** The chunks joined into one array of `length` bytes. */
+/**
+ * The chunks joined into one array of `length` bytes.
+ * @param {Iterable<Uint8Array>} chunks
+ * @param {number} length
+ */
 export function concatChunks(chunks, length) {
   const bytes = new Uint8Array(length)
   let at = 0
@@ -345,7 +433,11 @@ export function concatChunks(chunks, length) {
   return bytes
 }
 
-/** The signal in a read/readTail options argument, checked. */
+/**
+ * The signal in a read/readTail options argument, checked.
+ * @param {ReadOptions | null | undefined} options
+ * @param {string} method
+ */
 export function callSignal(options, method) {
   if (options === undefined || options === null) return undefined
   if (typeof options !== 'object') throw invalidArgument(`${method} options must be an object, got ${describeValue(options)}`)
@@ -355,9 +447,14 @@ export function callSignal(options, method) {
 
 // One listener per shared signal, fanned out to the operations that watch it: a probe keeps dozens of
 // requests in flight on the same signals, and Node warns about (and browsers keep) one listener each.
+/** @type {WeakMap<AbortSignal, Set<() => void>>} */
 const watchers = new WeakMap()
 
-/** Calls `fn` once when `signal` aborts; returns the function that stops watching. */
+/**
+ * Calls `fn` once when `signal` aborts; returns the function that stops watching.
+ * @param {AbortSignal} signal
+ * @param {() => void} fn
+ */
 function onAbortOf(signal, fn) {
   let set = watchers.get(signal)
   if (!set) {
@@ -381,6 +478,7 @@ function onAbortOf(signal, fn) {
  */
 export class Operation {
   #controller = new AbortController()
+  /** @type {Array<() => void>} */
   #cleanups = []
   #what
   #source
@@ -431,7 +529,12 @@ export class Operation {
     if (this.aborted) throw this.abortError()
   }
 
-  /** Settles like promise, or rejects with ABORTED as soon as the operation is aborted. */
+  /**
+   * Settles like promise, or rejects with ABORTED as soon as the operation is aborted.
+   * @template T
+   * @param {Promise<T>} promise
+   * @returns {Promise<T>}
+   */
   race(promise) {
     if (!this.#abortedPromise) {
       // Made on first use, not per operation: most operations end without racing an abort.
@@ -458,6 +561,7 @@ export class Operation {
     for (const cleanup of this.#cleanups.splice(0)) cleanup()
   }
 
+  /** @param {unknown} reason */
   #abort(reason) {
     if (this.#controller.signal.aborted) return
     this.#controller.abort(reason)
