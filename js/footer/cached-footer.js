@@ -6,13 +6,18 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { etagsDiffer, strongEtag, validatorFromEtag } from '../sources/validator.js'
 import { readFooter } from './footer.js'
 
-/** @typedef {Parameters<typeof readFooter>[1]} ReadFooterOptions */
+/**
+ * @typedef {Parameters<typeof readFooter>[1]} ReadFooterOptions
+ * @typedef {import('./footer-cache.js').FooterCache} FooterCache
+ * @typedef {import('../sources/http-source.js').HttpSource} HttpSource
+ */
 
 /**
  * @param {import('./footer-cache.js').FooterCache} cache
  * @param {import('../sources/http-source.js').HttpSource} source in conditional mode
  * @param {ReadFooterOptions} [options]
- * @returns {Promise<{ fileSize: number, metadataOffset: number, layout: import('./footer.js').FileLayout, tail: { offset: number, bytes: Uint8Array },
+ * @returns {Promise<{ fileSize: number, metadataOffset: number, layout: import('./footer.js').FileLayout,
+ *   tail: { offset: number, bytes: Uint8Array },
  *   fromCache: boolean }>}
  */
 export async function footerThroughCache(cache, source, options) {
@@ -37,7 +42,7 @@ export async function footerThroughCache(cache, source, options) {
 
 /**
  * After FILE_CHANGED: drops the entry and reads the footer of the file as it is now.
- * @param {import('./footer-cache.js').FooterCache} cache @param {import('../sources/http-source.js').HttpSource} source @param {ReadFooterOptions} [options]
+ * @param {FooterCache} cache @param {HttpSource} source @param {ReadFooterOptions} [options]
  */
 export async function rereadFooter(cache, source, options) {
   await cache.forget(source.cacheKey)
@@ -46,7 +51,7 @@ export async function rereadFooter(cache, source, options) {
   return readAndRemember(cache, source, options)
 }
 
-/** @param {import('./footer-cache.js').FooterCache} cache @param {import('../sources/http-source.js').HttpSource} source @param {ReadFooterOptions} [options] */
+/** @param {FooterCache} cache @param {HttpSource} source @param {ReadFooterOptions} [options] */
 async function readAndRemember(cache, source, options) {
   let footer
   try {
@@ -65,7 +70,7 @@ async function readAndRemember(cache, source, options) {
 /**
  * Checks that a footer taken from the cache still describes the file, when no read has shown it yet:
  * the file's last 8 bytes (footer length + PAR1), fetched with the validator. FILE_CHANGED otherwise.
- * @param {import('../sources/http-source.js').HttpSource} source @param {{ fileSize: number, metadataOffset: number }} footer @param {AbortSignal} [signal]
+ * @param {HttpSource} source @param {{ fileSize: number, metadataOffset: number }} footer @param {AbortSignal} [signal]
  */
 export async function confirmFooter(source, { fileSize, metadataOffset }, signal) {
   if (source.confirmed !== false) return
@@ -81,7 +86,7 @@ export async function confirmFooter(source, { fileSize, metadataOffset }, signal
  * A file opened with a listing's size or ETag that changed is not the file the listing (a table's
  * snapshot) named: reading whatever replaced it would answer for another version. FILE_CHANGED (`error`,
  * when one already says so).
- * @param {import('../sources/http-source.js').HttpSource} source @param {unknown} [error]
+ * @param {HttpSource} source @param {unknown} [error]
  */
 function refuseIfListed(source, error) {
   const given = source.givenVersion

@@ -4,7 +4,7 @@
 /**
  * A human label for a column type: "INT32 (DATE)", "FIXED_LEN_BYTE_ARRAY(16) (UUID)",
  * "INT64 (TIMESTAMP(MICROS, UTC))", "INT32 (INTEGER(8, signed))", "BYTE_ARRAY".
- * @param {{ physicalType: string, typeLength?: number, logicalType?: import('../index.js').LogicalType | null }} column
+ * @param {{ physicalType: string, typeLength?: number, logicalType?: { [key: string]: unknown } | null }} column a LogicalType
  */
 export function describeColumnType(column) {
   const physical = column?.physicalType ?? 'unknown type'

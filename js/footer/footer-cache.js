@@ -14,7 +14,8 @@ const PREAMBLE = 44 // magic, format, header length, SHA-256 of the rest
 // What ParquetFile reads from a layout: an entry lacking one came from another build and is refused.
 const REQUIRED_FIELDS = ['columns', 'rowGroupRows', 'chunks', 'indexes', 'indexSlots', 'footerBytes']
 /** The typed arrays an entry may hold, by constructor name. */
-/** @type {Record<string, { new (buffer: ArrayBufferLike, byteOffset: number, length: number): ArrayBufferView, BYTES_PER_ELEMENT: number }>} */
+/** @type {Record<string, { new (buffer: ArrayBufferLike, byteOffset: number, length: number): ArrayBufferView,
+ *   BYTES_PER_ELEMENT: number }>} */
 const VIEWS = {
   Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
 }
@@ -101,7 +102,8 @@ export class FooterCache {
   /**
    * Keeps a footer just read; false when it is not kept (no validator, too large, the store failed).
    * @param {string} url
-   * @param {{ validator: Validator | null | undefined, fileSize: number, metadataOffset: number, layout: import('./footer.js').FileLayout }} footer
+   * @param {{ validator: Validator | null | undefined, fileSize: number, metadataOffset: number,
+   *   layout: import('./footer.js').FileLayout }} footer
    */
   async remember(url, { validator, fileSize, metadataOffset, layout }) {
     if (!this.accepts(validator)) return false
@@ -217,8 +219,10 @@ export function directoryStore(dir) {
  * @returns {Required<FooterStore>}
  */
 export function browserStore(name = 'parquet-bloom-footers') {
-  // Runtimes without Cache Storage have no globalThis.caches.
-  return lazyStore(async () => (/** @type {CacheStorage | undefined} */ (globalThis.caches)?.open ? cacheStorageBackend(name) : indexedDbBackend(name)))
+  return lazyStore(async () => {
+    const caches = /** @type {CacheStorage | undefined} */ (globalThis.caches) // none in runtimes without Cache Storage
+    return caches?.open ? cacheStorageBackend(name) : indexedDbBackend(name)
+  })
 }
 
 /**

@@ -129,7 +129,8 @@ export class ChunkView {
 /** Each bound's [offset, length] IndexI32 words, looked up once (at init) rather than by name per read. */
 const BOUND_WORDS = /** @type {Record<'minValue' | 'maxValue' | 'min' | 'max', [number, number]>} */ ({}) // filled at init()
 whenBound(() => {
-  for (const [which, word] of /** @type {const} */ ([['minValue', 'MIN_VALUE'], ['maxValue', 'MAX_VALUE'], ['min', 'MIN'], ['max', 'MAX']])) {
+  const fields = /** @type {const} */ ([['minValue', 'MIN_VALUE'], ['maxValue', 'MAX_VALUE'], ['min', 'MIN'], ['max', 'MAX']])
+  for (const [which, word] of fields) {
     BOUND_WORDS[which] = [IndexI32[word + '_OFFSET'], IndexI32[word + '_LENGTH']]
   }
 })
