@@ -53,10 +53,7 @@ class AbiRecord extends AbiType {
       u32: (core, at) => core.u32[(at >> 2) + i],
       f64: (core, at) => core.f64[(at >> 3) + i],
     })[type])
-    /**
-     * The record at `at`, keys in camelCase (num_bytes → numBytes).
-     * @type {(core: import('./core.js').Core, at: number) => Record<string, number>}
-     */
+    /** The record at `at`, keys in camelCase (num_bytes → numBytes). */
     this.read = (core, at) => {
       const out = {}
       for (let k = 0; k < keys.length; k++) out[keys[k]] = readers[k](core, at)
@@ -68,7 +65,6 @@ class AbiRecord extends AbiType {
   /**
    * Word indices, UPPER_SNAKE (Chunk.BLOOM_OFFSET), filled at init(), for a record JS copies or writes
    * as one array of `type` words; every field must be one (`orU32`: or u32, where JS writes via i32).
-   * @returns {Readonly<Record<string, number>>}
    */
   wordIndex(type, orU32 = false) {
     const index = {}
@@ -85,7 +81,6 @@ class AbiRecord extends AbiType {
   /**
    * Word indices of the fields of one type only, for a record of mixed types that JS copies whole and
    * reads through one view per type (ChunkIndexRecord: its doubles by f64 word, its int32s by i32 word).
-   * @returns {Readonly<Record<string, number>>}
    */
   wordIndexOfType(type) {
     const index = {}
@@ -107,7 +102,6 @@ class AbiEnum extends AbiType {
   constructor(name, names, toJs = upperSnake) {
     super(name, names)
     this.toJs = toJs
-    /** @type {Record<string, number>} each value by its JS name, filled at init() */
     this.values = {}
     this.byValue = new Map()
   }

@@ -134,8 +134,6 @@ export class Core {
     this.native = native
     /** @type {ArrayBuffer | undefined} */
     this.viewsOf = undefined
-    // No view yet: an empty one reads as a detached view, so refreshViews() below makes them all.
-    this.u8 = new Uint8Array(0)
     // The module's static batch region: batches stream through it a chunk at a time (batch-writer.js),
     // and scratch() hands it out for anything that fits. It never moves and is not pool memory.
     this.batchRegion = native.batchScratchAddress()
@@ -163,12 +161,12 @@ export class Core {
     if (buffer === this.viewsOf) return
     this.viewsOf = buffer
     this.u8 = new Uint8Array(buffer)
-    /** @type {Int16Array} */ this.i16 = new Int16Array(buffer)
-    /** @type {Int32Array} */ this.i32 = new Int32Array(buffer)
-    /** @type {Uint32Array} */ this.u32 = new Uint32Array(buffer)
-    /** @type {Float32Array} */ this.f32 = new Float32Array(buffer)
-    /** @type {Float64Array} */ this.f64 = new Float64Array(buffer)
-    /** @type {BigInt64Array} */ this.i64 = new BigInt64Array(buffer)
+    this.i16 = new Int16Array(buffer)
+    this.i32 = new Int32Array(buffer)
+    this.u32 = new Uint32Array(buffer)
+    this.f32 = new Float32Array(buffer)
+    this.f64 = new Float64Array(buffer)
+    this.i64 = new BigInt64Array(buffer)
   }
 
   /** Pool block of at least `bytes`, or a LIMIT_EXCEEDED error. May grow memory. */
