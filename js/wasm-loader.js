@@ -40,9 +40,14 @@ export function loadWasmModule({ module } = {}) {
 
 // Emscripten's instantiateWasm hook is synchronous and reports success through a callback; a failed
 // instantiation must reject the load rather than leave the factory's ready promise pending forever.
+/**
+ * @param {WebAssembly.Module} module
+ * @returns {Promise<import('./wasm/parquet_bloom.mjs').ParquetBloomModule>}
+ */
 async function instantiatePrecompiled(module) {
   const createModule = await importFactory()
   return new Promise((resolve, reject) => {
+    /** @type {import('./wasm/parquet_bloom.mjs').EmscriptenModuleOptions} */
     const options = {
       // Given, so the glue does not resolve its default .wasm URL from import.meta.url (absent in workerd).
       locateFile: (name) => name,
@@ -69,7 +74,8 @@ async function instantiate() {
     if (overrideDir) return withCommonJsGlobals(() => createModule({ wasmBinary }))
     return createModule({ wasmBinary })
   }
-  return createModule({ locateFile: () => wasmUrl.href })
+  const url = wasmUrl
+  return createModule({ locateFile: () => url.href })
 }
 
 /** The Emscripten factory, from js/wasm/ or PARQUET_BLOOM_WASM_DIR; sets wasmUrl to its .wasm. */
@@ -90,22 +96,29 @@ async function importFactory() {
 // The debug build includes Emscripten's Node environment (its ASSERTIONS refuse to start otherwise),
 // whose 3.1.6 glue expects CommonJS's require and __dirname even in an ES module. They are provided
 // only while the factory runs its synchronous environment setup, then removed again.
+/**
+ * @param {() => Promise<import('./wasm/parquet_bloom.mjs').ParquetBloomModule>} create
+ * @returns {Promise<import('./wasm/parquet_bloom.mjs').ParquetBloomModule>}
+ */
 async function withCommonJsGlobals(create) {
   const { createRequire } = await import('node:module')
   const { fileURLToPath } = await import('node:url')
+  if (!wasmUrl) throw new Error('importFactory sets wasmUrl before the factory runs')
+  /** @type {string[]} */
   const added = []
   /** @type {Array<[string, unknown]>} */
   const globals = [['require', createRequire(wasmUrl)], ['__dirname', fileURLToPath(new URL('.', wasmUrl))]]
+  const globalRecord = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis))
   for (const [name, value] of globals) {
     if (!(name in globalThis)) {
-      globalThis[name] = value
+      globalRecord[name] = value
       added.push(name)
     }
   }
   try {
     return create()
   } finally {
-    for (const name of added) delete globalThis[name]
+    for (const name of added) delete globalRecord[name]
   }
 }
 

@@ -8,28 +8,41 @@ const TWO_32 = 4294967296
 const INT64_MIN = -(2n ** 63n)
 const UINT64_MAX = 2n ** 64n - 1n
 
+/** @type {Readonly<Record<string, number>>} bytes per value of the fixed-width types (no entry for the others) */
 const FIXED_WIDTH = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 }
+
+/** @typedef {{ name: string, code: number, typeLength: number, width: number }} ResolvedType */
+/**
+ * What resolveType is given: a FilterValueType (import('../index.js')), or anything callers pass as one
+ * (it throws on the rest).
+ * @typedef {string | { type?: string, physicalType?: string, typeLength?: number } | null | undefined} TypeArgument
+ */
+/** @typedef {Int32Array | Uint32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array} FixedWidthArray */
+/** @typedef {(desc: number, out: number, count: number) => void} ChunkCall */
 
 /**
  * Resolves a type argument: a physical type name, or { type | physicalType, typeLength }. `width`: bytes
  * of a fixed-width type's value (0 for the others).
- * @returns {{ name: string, code: number, typeLength: number, width: number }}
+ * @param {TypeArgument} type
+ * @returns {ResolvedType}
  */
 export function resolveType(type) {
   // A name's resolution is made once (not for FIXED_LEN_BYTE_ARRAY, whose width the values may set).
   if (typeof type === 'string') return resolvedNames.get(type) ?? resolveName(type)
   const name = type?.physicalType ?? type?.type
-  const code = PhysicalTypeCode[name]
-  if (code === undefined) throw unknownType(name)
-  const typeLength = typeof type === 'object' && type.typeLength !== undefined ? type.typeLength : FIXED_WIDTH[name] ?? 0
+  const code = name === undefined ? undefined : PhysicalTypeCode[name]
+  if (code === undefined || name === undefined) throw unknownType(name)
+  const typeLength = typeof type === 'object' && type !== null && type.typeLength !== undefined ? type.typeLength : FIXED_WIDTH[name] ?? 0
   if (!Number.isInteger(typeLength) || typeLength < 0) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `typeLength must be a non-negative integer, got ${typeLength}`)
   }
   return { name, code, typeLength, width: FIXED_WIDTH[name] ?? 0 }
 }
 
+/** @type {Map<string, ResolvedType>} */
 const resolvedNames = new Map()
 
+/** @param {string} name */
 function resolveName(name) {
   const code = PhysicalTypeCode[name]
   if (code === undefined) throw unknownType(name)
@@ -38,11 +51,18 @@ function resolveName(name) {
   return t
 }
 
+/** @param {unknown} name */
 function unknownType(name) {
   return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
     `unknown physical type ${JSON.stringify(name)}; expected one of ${Object.keys(PhysicalTypeCode).join(', ')}`)
 }
 
+/**
+ * @param {string} type
+ * @param {number} index
+ * @param {unknown} value
+ * @param {string} expected
+ */
 function badValue(type, index, value, expected) {
   let shown
   try {
@@ -53,11 +73,13 @@ function badValue(type, index, value, expected) {
   return new ParquetBloomError(ErrorCode.BAD_VALUE, `value ${index} (${shown}) is not ${expected} for a ${type} batch`)
 }
 
-const align16 = (n) => (n + 15) & ~15
+const align16 = (/** @type {number} */ n) => (n + 15) & ~15
 
 /**
  * Columnar input: { values, offsets?, validity?, offset?, length } — Arrow-style buffers.
  * values holds fixed-width slots, BYTE_ARRAY data, or the BOOLEAN bitmap.
+ * @param {unknown} input
+ * @returns {input is import('../index.js').ColumnarValues}
  */
 function isColumnar(input) {
   return input !== null && typeof input === 'object' && !ArrayBuffer.isView(input) && !Array.isArray(input) &&
@@ -75,7 +97,11 @@ const LAYOUT_SLACK = 5 * 16 // each area's alignment padding
  * A value too large for the region goes alone through a leased pool block. Values are checked per
  * chunk: a BAD_VALUE can follow earlier chunks' calls. Returns the gathered bytes (empty when
  * outBytesPerSlot is 0).
- * @param {(desc: number, out: number, count: number) => void} call
+ * @param {import('./core.js').Core} core
+ * @param {import('../index.js').FilterValues} input
+ * @param {TypeArgument} type
+ * @param {number} outBytesPerSlot
+ * @param {ChunkCall} call
  * @param {Uint8Array} [into]
  * @returns {Uint8Array}
  */
@@ -111,7 +137,13 @@ export function streamBatch(core, input, type, outBytesPerSlot, call, into, at =
   return out ?? new Uint8Array(0)
 }
 
-/** XXH64 of every (non-null) value as writers hash it, 8 little-endian bytes each. @returns {Uint8Array} */
+/**
+ * XXH64 of every (non-null) value as writers hash it, 8 little-endian bytes each.
+ * @param {import('./core.js').Core} core
+ * @param {import('../index.js').FilterValues} input
+ * @param {TypeArgument} type
+ * @returns {Uint8Array}
+ */
 export function hashValues(core, input, type) {
   return streamBatch(core, input, type, 8, (desc, out, count) => {
     const written = core.hashBatch(desc, out)
@@ -122,7 +154,14 @@ export function hashValues(core, input, type) {
   })
 }
 
-/** One value too large for the empty region, through a pool block held for its call only; returns its out bytes. */
+/**
+ * One value too large for the empty region, through a pool block held for its call only; returns its out bytes.
+ * @param {import('./core.js').Core} core
+ * @param {BatchInput} batch
+ * @param {number} at
+ * @param {number} outBytesPerSlot
+ * @param {ChunkCall} call
+ */
 function streamLargeValue(core, batch, at, outBytesPerSlot, call) {
   const bytes = DESCRIPTOR_BYTES + LAYOUT_SLACK + 48 + outBytesPerSlot + batch.valueBytes(at)
   const ptr = core.acquire(bytes, 'a value larger than the batch region')
@@ -140,12 +179,20 @@ function streamLargeValue(core, batch, at, outBytesPerSlot, call) {
   }
 }
 
-/** Layout bytes per slot (an estimate for byte arrays). */
+/**
+ * Layout bytes per slot (an estimate for byte arrays).
+ * @param {BatchInput} batch
+ * @param {number} outBytesPerSlot
+ */
 function slotBytes(batch, outBytesPerSlot) {
   return outBytesPerSlot + (batch.hasValidity ? 1 / 8 : 0) + (batch.hasOffsets ? 4 + BYTE_ARRAY_GUESS_BYTES : batch.width)
 }
 
-/** As many slots as the region holds at `perSlot` bytes, in whole ropes when there is room. */
+/**
+ * As many slots as the region holds at `perSlot` bytes, in whole ropes when there is room.
+ * @param {number} regionBytes
+ * @param {number} perSlot
+ */
 function chunkSlots(regionBytes, perSlot) {
   const n = Math.floor((regionBytes - DESCRIPTOR_BYTES - LAYOUT_SLACK) / perSlot)
   return n >= ROPE_CHUNK ? Math.min(MAX_CHUNK_SLOTS, n - (n % ROPE_CHUNK)) : Math.max(1, n)
@@ -153,6 +200,13 @@ function chunkSlots(regionBytes, perSlot) {
 
 /** A chunk's areas in a region: descriptor, validity, offsets, results, values. */
 class Layout {
+  /**
+   * @param {number} base
+   * @param {number} bytes
+   * @param {number} slots
+   * @param {BatchInput} batch
+   * @param {number} outBytesPerSlot
+   */
   constructor(base, bytes, slots, batch, outBytesPerSlot) {
     this.desc = base
     this.slots = slots
@@ -182,6 +236,12 @@ const COLUMNAR = 2
 // on a 64-value call).
 
 class BatchInput {
+  /**
+   * @param {number} kind TYPED, ARRAY or COLUMNAR
+   * @param {ResolvedType} t
+   * @param {ArrayLike<unknown>} values TYPED: a FixedWidthArray; ARRAY: the values; COLUMNAR: the values' bytes
+   * @param {number} count
+   */
   constructor(kind, t, values, count) {
     this.kind = kind
     this.t = t
@@ -193,20 +253,33 @@ class BatchInput {
     this.view = 0 // TYPED: the heap view the array is copied through (HEAP_*)
     this.offset = 0 // COLUMNAR: the first slot (first bit of a BOOLEAN bitmap)
     this.validityOffset = 0
+    /** @type {Uint8Array | undefined} COLUMNAR: the validity bitmap's bytes */
     this.validity = undefined
+    /** @type {Int32Array | undefined} COLUMNAR BYTE_ARRAY: the count + 1 offsets, from the first slot */
     this.offsetsIn = undefined
   }
 
-  /** Writes slots [begin, end), or those that fit, and the descriptor; returns where it stopped. */
+  /**
+   * Writes slots [begin, end), or those that fit, and the descriptor; returns where it stopped.
+   * @param {import('./core.js').Core} core
+   * @param {number} begin
+   * @param {number} end
+   * @param {Layout} layout
+   * @returns {number}
+   */
   write(core, begin, end, layout) {
     if (this.kind === TYPED) return writeTypedChunk(this, core, begin, end, layout)
     if (this.kind === ARRAY) return writeArrayChunk(this, core, begin, end, layout)
     return writeColumnarChunk(this, core, begin, end, layout)
   }
 
-  /** Bytes value i needs alone. */
+  /**
+   * Bytes value i needs alone.
+   * @param {number} i
+   */
   valueBytes(i) {
-    if (this.kind === COLUMNAR && this.hasOffsets) return Math.max(0, this.offsetsIn[i + 1] - this.offsetsIn[i])
+    const { offsetsIn } = this
+    if (this.kind === COLUMNAR && this.hasOffsets && offsetsIn) return Math.max(0, offsetsIn[i + 1] - offsetsIn[i])
     if (this.kind === ARRAY && this.hasOffsets) {
       const v = this.values[i]
       return typeof v === 'string' ? v.length * 3 : v instanceof Uint8Array ? v.length : 0
@@ -215,10 +288,15 @@ class BatchInput {
   }
 }
 
+/**
+ * @param {import('../index.js').FilterValues} input
+ * @param {ResolvedType} t
+ */
 function batchInputOf(input, t) {
   if (ArrayBuffer.isView(input)) {
     if (t.width !== 0 && t.name !== 'INT96' && !(input instanceof DataView)) return typedInput(input, t)
-    return arrayInput(input, t)
+    // A DataView has no length: it reads as no values, as before types were checked.
+    return arrayInput(/** @type {ArrayLike<unknown>} */ (input), t)
   }
   if (isColumnar(input)) return columnarInput(input, t)
   return arrayInput(Array.isArray(input) ? input : Array.from(input), t)
@@ -232,7 +310,11 @@ const HEAP_F32 = 4
 const HEAP_F64 = 5
 const HEAP_BYTES = 6
 
-/** The heap view for `values` holding type `name`, 0 if it cannot hold the type. */
+/**
+ * The heap view for `values` holding type `name`, 0 if it cannot hold the type.
+ * @param {ArrayBufferView} values
+ * @param {string} name
+ */
 function heapViewFor(values, name) {
   switch (name) {
     case 'INT32': return values instanceof Int32Array ? HEAP_I32 : values instanceof Uint32Array ? HEAP_U32 : 0
@@ -243,37 +325,55 @@ function heapViewFor(values, name) {
   return 0
 }
 
-/** A typed array of a fixed-width type: chunks are copies of slices. */
+/**
+ * A typed array of a fixed-width type: chunks are copies of slices.
+ * @param {ArrayBufferView} values
+ * @param {ResolvedType} t
+ */
 function typedInput(values, t) {
   const view = heapViewFor(values, t.name)
   if (view === 0) {
     throw new ParquetBloomError(ErrorCode.BAD_VALUE, `a ${values.constructor.name} cannot hold ${t.name} values; ` +
       'use Int32Array/Uint32Array, BigInt64Array/BigUint64Array, Float32Array or Float64Array to match the type')
   }
-  const s = new BatchInput(TYPED, t, values, values.length)
+  const array = /** @type {FixedWidthArray} */ (values) // heapViewFor found it one
+  const s = new BatchInput(TYPED, t, array, array.length)
   s.width = t.width
   s.view = view
   return s
 }
 
+/**
+ * @param {BatchInput} s
+ * @param {import('./core.js').Core} core
+ * @param {number} begin
+ * @param {number} end
+ * @param {Layout} layout
+ */
 function writeTypedChunk(s, core, begin, end, layout) {
   const w = s.width
   end = Math.min(end, begin + fittingSlots(layout.valuesEnd - layout.values, w))
-  const v = s.values
+  const v = /** @type {FixedWidthArray} */ (s.values) // a TYPED input's (typedInput)
   const slice = begin === 0 && end === v.length ? v : v.subarray(begin, end)
+  // s.view is the view of slice's own kind (heapViewFor): numbers for all but HEAP_I64's and HEAP_BYTES's.
+  const numbers = /** @type {ArrayLike<number>} */ (slice)
   switch (s.view) {
-    case HEAP_I32: core.i32.set(slice, layout.values >> 2); break
-    case HEAP_U32: core.u32.set(slice, layout.values >> 2); break
-    case HEAP_I64: core.i64.set(slice, layout.values >> 3); break
-    case HEAP_F32: core.f32.set(slice, layout.values >> 2); break
-    case HEAP_F64: core.f64.set(slice, layout.values >> 3); break
+    case HEAP_I32: core.i32.set(numbers, layout.values >> 2); break
+    case HEAP_U32: core.u32.set(numbers, layout.values >> 2); break
+    case HEAP_I64: core.i64.set(/** @type {BigInt64Array} */ (slice), layout.values >> 3); break
+    case HEAP_F32: core.f32.set(numbers, layout.values >> 2); break
+    case HEAP_F64: core.f64.set(numbers, layout.values >> 3); break
     default: core.u8.set(new Uint8Array(v.buffer, v.byteOffset + begin * w, (end - begin) * w), layout.values)
   }
   core.writeDescriptor(layout.desc, s.t.code, s.t.typeLength, end - begin, layout.values, (end - begin) * w, 0, 0, 0, 0)
   return end
 }
 
-/** A JS array (or a typed array read value by value), converted a chunk at a time. */
+/**
+ * A JS array (or a typed array read value by value), converted a chunk at a time.
+ * @param {ArrayLike<unknown>} values
+ * @param {ResolvedType} t
+ */
 function arrayInput(values, t) {
   const s = new BatchInput(ARRAY, t, values, values.length)
   s.hasValidity = !ArrayBuffer.isView(values) && anyNull(values)
@@ -283,6 +383,13 @@ function arrayInput(values, t) {
   return s
 }
 
+/**
+ * @param {BatchInput} s
+ * @param {import('./core.js').Core} core
+ * @param {number} begin
+ * @param {number} end
+ * @param {Layout} layout
+ */
 function writeArrayChunk(s, core, begin, end, layout) {
   const { values, t } = s
   if (s.hasOffsets) {
@@ -299,30 +406,57 @@ function writeArrayChunk(s, core, begin, end, layout) {
   return end
 }
 
-/** Slots of `width` bytes (1/8 for a bitmap, whose copy may start mid-byte) that fit in `room` bytes. */
+/**
+ * Slots of `width` bytes (1/8 for a bitmap, whose copy may start mid-byte) that fit in `room` bytes.
+ * @param {number} room
+ * @param {number} width
+ */
 function fittingSlots(room, width) {
   if (width === 0) return Infinity
   return width < 1 ? Math.max(0, room * 8 - 7) : Math.floor(room / width)
 }
 
+/** @param {ArrayLike<unknown>} values */
 function anyNull(values) {
   for (let i = 0; i < values.length; i++) if (values[i] == null) return true
   return false
 }
 
-/** The validity bits of slots [begin, end) of values, from bit 0 at `at`. */
+/**
+ * The validity bits of slots [begin, end) of values, from bit 0 at `at`.
+ * @param {Uint8Array} u8
+ * @param {number} at
+ * @param {ArrayLike<unknown>} values
+ * @param {number} begin
+ * @param {number} end
+ */
 function writeValidity(u8, at, values, begin, end) {
   u8.fill(0, at, at + ((end - begin + 7) >> 3))
   for (let i = begin; i < end; i++) if (values[i] != null) u8[at + ((i - begin) >> 3)] |= 1 << ((i - begin) & 7)
 }
 
+/**
+ * @param {ArrayLike<unknown>} values
+ * @param {ResolvedType} t
+ */
 function flbaWidth(values, t) {
   if (t.typeLength > 0) return t.typeLength
-  for (let i = 0; i < values.length; i++) if (values[i] instanceof Uint8Array) return (t.typeLength = values[i].length)
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]
+    if (v instanceof Uint8Array) return (t.typeLength = v.length)
+  }
   return 0
 }
 
-/** Writes JS values of slots [begin, end) from `at`; returns the number of value bytes written. */
+/**
+ * Writes JS values of slots [begin, end) from `at`; returns the number of value bytes written.
+ * @param {import('./core.js').Core} core
+ * @param {ArrayLike<unknown>} values
+ * @param {ResolvedType} t
+ * @param {number} begin
+ * @param {number} end
+ * @param {number} at
+ */
 function writeValues(core, values, t, begin, end, at) {
   const count = end - begin
   switch (t.name) {
@@ -401,6 +535,13 @@ const ROPE_CHUNK = 256
  * costs more than the bytes, so a rope of strings is encoded in one call; when it is ASCII (units read ==
  * bytes written) each length is .length. A rope that does not fit ends the chunk; non-ASCII, bytes,
  * nulls, or a rope too long for an empty region go one value at a time.
+ * @param {import('./core.js').Core} core
+ * @param {ArrayLike<unknown>} values
+ * @param {number} begin
+ * @param {number} end
+ * @param {number} at
+ * @param {number} limit
+ * @param {number} offsetsPtr
  */
 function writeByteArrays(core, values, begin, end, at, limit, offsetsPtr) {
   const u8 = core.u8
@@ -455,6 +596,8 @@ function writeByteArrays(core, values, begin, end, at, limit, offsetsPtr) {
  * Arrow-style buffers, copied a chunk at a time. `offset`: first slot (first bit for BOOLEAN);
  * `validityOffset` (default `offset`): first validity bit — Arrow slices fixed-width buffers, not
  * bitmaps. Lengths are checked up front, so a short buffer fails before any chunk.
+ * @param {import('../index.js').ColumnarValues} input
+ * @param {ResolvedType} t
  */
 function columnarInput(input, t) {
   const count = input.length
@@ -482,9 +625,10 @@ function columnarInput(input, t) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
         `BYTE_ARRAY columnar input needs Int32Array offsets of at least ${offset + count + 1} entries`)
     }
-    s.offsetsIn = input.offsets.subarray(offset, offset + count + 1)
-    if (s.offsetsIn[0] < 0) throw malformedColumnar(`offset ${offset} is negative`)
-    needed = s.offsetsIn[count]
+    const offsetsIn = input.offsets.subarray(offset, offset + count + 1)
+    s.offsetsIn = offsetsIn
+    if (offsetsIn[0] < 0) throw malformedColumnar(`offset ${offset} is negative`)
+    needed = offsetsIn[count]
   } else {
     needed = t.name === 'BOOLEAN' ? (offset + count + 7) >> 3 : (offset + count) * s.width
   }
@@ -494,17 +638,26 @@ function columnarInput(input, t) {
   return s
 }
 
+/**
+ * @param {BatchInput} s
+ * @param {import('./core.js').Core} core
+ * @param {number} begin
+ * @param {number} end
+ * @param {Layout} layout
+ */
 function writeColumnarChunk(s, core, begin, end, layout) {
-  const { t, values } = s
+  const { t } = s
+  const values = /** @type {Uint8Array} */ (s.values) // a COLUMNAR input's bytes (columnarInput)
   const room = layout.valuesEnd - layout.values
   let valuesLength
   let bitOffset = 0
   let offsetsBase = 0
-  if (s.hasOffsets) {
-    end = writeColumnarByteArrays(s, core, begin, end, layout, room)
+  const { offsetsIn } = s
+  if (s.hasOffsets && offsetsIn) { // columnarInput sets offsetsIn with hasOffsets
+    end = writeColumnarByteArrays(s, offsetsIn, core, begin, end, layout, room)
     if (end === begin) return begin
-    offsetsBase = s.offsetsIn[begin]
-    valuesLength = Math.max(0, s.offsetsIn[end] - offsetsBase)
+    offsetsBase = offsetsIn[begin]
+    valuesLength = Math.max(0, offsetsIn[end] - offsetsBase)
   } else {
     end = Math.min(end, begin + fittingSlots(room, s.width))
     if (end === begin) return begin
@@ -529,9 +682,17 @@ function writeColumnarChunk(s, core, begin, end, layout) {
   return end
 }
 
-/** The slots from `begin` whose bytes fit `room`; offsets copied as they are (wasm rebases them). */
-function writeColumnarByteArrays(s, core, begin, end, layout, room) {
-  const offsets = s.offsetsIn
+/**
+ * The slots from `begin` whose bytes fit `room`; offsets copied as they are (wasm rebases them).
+ * @param {BatchInput} s
+ * @param {Int32Array} offsets s.offsetsIn
+ * @param {import('./core.js').Core} core
+ * @param {number} begin
+ * @param {number} end
+ * @param {Layout} layout
+ * @param {number} room
+ */
+function writeColumnarByteArrays(s, offsets, core, begin, end, layout, room) {
   const first = offsets[begin]
   // Largest end with offsets[end] - first <= room (the core rejects offsets that do not ascend).
   let lo = begin
@@ -544,14 +705,19 @@ function writeColumnarByteArrays(s, core, begin, end, layout, room) {
   end = lo
   if (end === begin) return begin
   core.i32.set(offsets.subarray(begin, end + 1), layout.offsets >> 2)
-  core.u8.set(s.values.subarray(first, Math.max(first, offsets[end])), layout.values)
+  core.u8.set(/** @type {Uint8Array} */ (s.values).subarray(first, Math.max(first, offsets[end])), layout.values)
   return end
 }
 
+/** @param {string} problem */
 function malformedColumnar(problem) {
   return new ParquetBloomError(ErrorCode.BAD_VALUE, `columnar input: ${problem}`)
 }
 
+/**
+ * @param {unknown} view
+ * @param {string} name
+ */
 function asBytes(view, name) {
   if (view instanceof Uint8Array) return view
   if (ArrayBuffer.isView(view)) return new Uint8Array(view.buffer, view.byteOffset, view.byteLength)

@@ -105,7 +105,10 @@ function nativeFunctions(module) {
   return native
 }
 
-/** Throws WASM, naming them, when the native functions lack any of NATIVE_FUNCTIONS (a module of another build). */
+/**
+ * Throws WASM, naming them, when the native functions lack any of NATIVE_FUNCTIONS (a module of another build).
+ * @param {Partial<Record<keyof import('./parquet_bloom.mjs').NativeFunctions, unknown>>} native
+ */
 export function checkNativeFunctions(native) {
   const missing = NATIVE_FUNCTIONS.filter((name) => typeof native[name] !== 'function')
   if (missing.length) {
@@ -156,20 +159,32 @@ export class Core {
   refreshViews() {
     // Growing wasm memory detaches the old buffer, whose views then read as empty: a cheap test for the
     // hot path (reaching the module's HEAPU8 costs tens of nanoseconds).
-    if (this.u8 !== undefined && this.u8.length !== 0) return
+    const { u8 } = this
+    if (u8 !== undefined && u8.length !== 0) return
     const buffer = this.#module.HEAPU8.buffer
     if (buffer === this.viewsOf) return
     this.viewsOf = buffer
+    // Typed without undefined: the constructor calls refreshViews(), so they are set on every Core.
+    /** @type {Uint8Array<ArrayBuffer>} */
     this.u8 = new Uint8Array(buffer)
+    /** @type {Int16Array<ArrayBuffer>} */
     this.i16 = new Int16Array(buffer)
+    /** @type {Int32Array<ArrayBuffer>} */
     this.i32 = new Int32Array(buffer)
+    /** @type {Uint32Array<ArrayBuffer>} */
     this.u32 = new Uint32Array(buffer)
+    /** @type {Float32Array<ArrayBuffer>} */
     this.f32 = new Float32Array(buffer)
+    /** @type {Float64Array<ArrayBuffer>} */
     this.f64 = new Float64Array(buffer)
+    /** @type {BigInt64Array<ArrayBuffer>} */
     this.i64 = new BigInt64Array(buffer)
   }
 
-  /** Pool block of at least `bytes`, or a LIMIT_EXCEEDED error. May grow memory. */
+  /**
+   * Pool block of at least `bytes`, or a LIMIT_EXCEEDED error. May grow memory.
+   * @param {number} bytes
+   */
   acquire(bytes, what = 'scratch') {
     const ptr = this.native.poolAcquire(bytes)
     this.refreshViews()
@@ -181,6 +196,7 @@ export class Core {
     return ptr
   }
 
+  /** @param {number} ptr a pool block acquire() gave */
   release(ptr) {
     const status = this.native.poolRelease(ptr)
     if (status !== NativeStatus.OK) {
@@ -192,6 +208,7 @@ export class Core {
    * A scratch region at least `bytes` long, 16-byte aligned: the static batch region when it fits, else
    * a pool block. Valid until the next call to scratch() or batch operation; they are synchronous, so
    * one region serves them all.
+   * @param {number} bytes
    */
   scratch(bytes) {
     if (bytes <= this.batchRegionBytes) {
@@ -217,6 +234,16 @@ export class Core {
   /**
    * Writes the BatchDescriptor (src/bindings/batch_descriptor.h) a batch call reads. `offsetsBase` is
    * subtracted from the count + 1 BYTE_ARRAY offsets in wasm before the call uses them.
+   * @param {number} at
+   * @param {number} typeCode
+   * @param {number} typeLength
+   * @param {number} count
+   * @param {number} valuesPtr
+   * @param {number} valuesLength
+   * @param {number} offsetsPtr
+   * @param {number} valuesBitOffset
+   * @param {number} validityPtr
+   * @param {number} validityBitOffset
    */
   writeDescriptor(at, typeCode, typeLength, count, valuesPtr, valuesLength, offsetsPtr, valuesBitOffset,
     validityPtr, validityBitOffset, offsetsBase = 0) {
@@ -245,17 +272,26 @@ export { DESCRIPTOR_BYTES }
 /**
  * A plain wasm export of the module. Emscripten's glue wraps each export in a function that replaces
  * itself with the export on its first call; that call is made here with zeros, which every such entry
- * point refuses without touching memory, so later calls reach wasm directly.
+ * point refuses without touching memory, so later calls reach wasm directly. Typed as wasm calls it:
+ * arguments left out read as 0 (js/footer/ passes the footer decoder's capacities only to the passes that use them).
+ * @param {import('./parquet_bloom.mjs').ParquetBloomModule} module
+ * @param {'_pb_insert_batch' | '_pb_check_batch' | '_pb_hash_batch' | '_pb_decode_footer'} name
+ * @param {number} arity
+ * @returns {(...args: number[]) => number}
  */
 function rawExport(module, name, arity) {
   if (typeof module[name] !== 'function') {
     throw new ParquetBloomError(ErrorCode.WASM, `the wasm module does not match this JS: it exports no ${name}`)
   }
-  module[name](...new Array(arity).fill(0))
+  /** @type {(...args: number[]) => number} */ (module[name])(...new Array(arity).fill(0))
   return module[name]
 }
 
-/** Converts a native status into the error it means; OK returns quietly. */
+/**
+ * Converts a native status into the error it means; OK returns quietly.
+ * @param {number} status
+ * @param {string} what
+ */
 export function throwIfFailed(status, what) {
   switch (status) {
     case NativeStatus.OK: return

@@ -15,12 +15,19 @@ export const SALTS = Object.freeze([0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b728
 /** The ceiling arrow, parquet-java and arrow-rs use: a larger filter is refused, never allocated. */
 export const MAX_NUM_BYTES = 128 * 1024 * 1024
 
-/** A bitset length the core accepts: whole blocks, within [MIN_NUM_BYTES, MAX_NUM_BYTES]. */
+/**
+ * A bitset length the core accepts: whole blocks, within [MIN_NUM_BYTES, MAX_NUM_BYTES].
+ * @param {unknown} numBytes
+ */
 export function isValidNumBytes(numBytes) {
-  return Number.isInteger(numBytes) && numBytes >= MIN_NUM_BYTES && numBytes <= MAX_NUM_BYTES && numBytes % BYTES_PER_BLOCK === 0
+  return typeof numBytes === 'number' && Number.isInteger(numBytes) && numBytes >= MIN_NUM_BYTES && numBytes <= MAX_NUM_BYTES &&
+    numBytes % BYTES_PER_BLOCK === 0
 }
 
-/** Throws INVALID_ARGUMENT unless `fpp` is a probability a filter can be sized for: 0 < fpp < 1. */
+/**
+ * Throws INVALID_ARGUMENT unless `fpp` is a probability a filter can be sized for: 0 < fpp < 1.
+ * @param {unknown} fpp
+ */
 export function checkFpp(fpp, name = 'fpp') {
   if (!(typeof fpp === 'number' && fpp > 0 && fpp < 1)) throw invalidArgument(`${name} must be in (0, 1), got ${fpp}`)
 }
