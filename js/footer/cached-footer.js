@@ -70,7 +70,9 @@ async function readAndRemember(cache, source, options) {
 /**
  * Checks that a footer taken from the cache still describes the file, when no read has shown it yet:
  * the file's last 8 bytes (footer length + PAR1), fetched with the validator. FILE_CHANGED otherwise.
- * @param {HttpSource} source @param {{ fileSize: number, metadataOffset: number }} footer @param {AbortSignal} [signal]
+ * @param {import('../sources/open-byte-source.js').ByteSource & { confirmed?: boolean }} source any file's (only an
+ *   HttpSource's footer can be unconfirmed)
+ * @param {{ fileSize: number, metadataOffset: number }} footer @param {AbortSignal} [signal]
  */
 export async function confirmFooter(source, { fileSize, metadataOffset }, signal) {
   if (source.confirmed !== false) return

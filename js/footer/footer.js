@@ -115,8 +115,9 @@ export const outlinePieces = /** @type {const} */ ([getCore, FileSummary, Footer
   SchemaRecord, acquireFor, leafColumns, rowGroupRowsOf, outlineLayout])
 
 /**
- * @typedef {{ index: number, path: string[], name: string, physicalType: string, typeLength: number | undefined,
- *   logicalType: object | null, repetition: string | undefined, repeated: boolean, fieldId?: number }} LeafColumn
+ * @typedef {{ index: number, path: string[], name: string, physicalType: import('../index.js').PhysicalType,
+ *   typeLength: number | undefined, logicalType: import('../index.js').LogicalType | null, repetition: string | undefined,
+ *   repeated: boolean, fieldId?: number }} LeafColumn
  * @typedef {{ f64: Float64Array, i32: Int32Array }} IndexRecords ChunkIndexRecords of the decoded columns, by slot (js/footer/records.js)
  * @typedef {{ version: number, numRows: number, createdBy: string | undefined, encryptedColumns: boolean,
  *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array, indexes: IndexRecords,

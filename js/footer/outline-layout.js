@@ -10,6 +10,7 @@ import { logicalTypeFromSchemaElement } from './column-type.js'
 // entry per leaf column (parquet.thrift ColumnOrder members are 1 and up; 0 is "none" from the decoder).
 export const UNMAPPED_COLUMN_ORDER = -1
 
+/** @type {import('../index.js').PhysicalType[]} */
 const PHYSICAL_TYPES = ['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY']
 const CONVERTED_TYPES = ['UTF8', 'MAP', 'MAP_KEY_VALUE', 'LIST', 'ENUM', 'DECIMAL', 'DATE', 'TIME_MILLIS', 'TIME_MICROS',
   'TIMESTAMP_MILLIS', 'TIMESTAMP_MICROS', 'UINT_8', 'UINT_16', 'UINT_32', 'UINT_64', 'INT_8', 'INT_16', 'INT_32',

@@ -174,7 +174,8 @@ function columnContext(column) {
  * column's kind ('abc' for INT32, '2024-02-30' for DATE) throws ParquetBloomError BAD_VALUE.
  * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} column
  * @param {ArrayLike<any> | Iterable<any>} values
- * @returns {{ physicalType: string, typeLength: number | undefined, candidates: any[], owners: Int32Array, outcomes: object[] }}
+ * @returns {{ physicalType: string, typeLength: number | undefined, candidates: any[], owners: Int32Array,
+ *   outcomes: Array<{ value: unknown } & Partial<import('./input.js').Preset>> }}
  */
 export function encodeProbeValues(column, values) {
   const ctx = columnContext(column)
