@@ -13,9 +13,11 @@ const MAGIC = 0x43464250 // 'PBFC' little-endian
 const PREAMBLE = 44 // magic, format, header length, SHA-256 of the rest
 // What ParquetFile reads from a layout: an entry lacking one came from another build and is refused.
 const REQUIRED_FIELDS = ['columns', 'rowGroupRows', 'chunks', 'indexes', 'indexSlots', 'footerBytes']
-/** The typed arrays an entry may hold, by constructor name. */
-/** @type {Record<string, { new (buffer: ArrayBufferLike, byteOffset: number, length: number): ArrayBufferView,
- *   BYTES_PER_ELEMENT: number }>} */
+/**
+ * The typed arrays an entry may hold, by constructor name.
+ * @type {Record<string, { new (buffer: ArrayBufferLike, byteOffset: number, length: number): ArrayBufferView,
+ *   BYTES_PER_ELEMENT: number }>}
+ */
 const VIEWS = {
   Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
 }
@@ -435,7 +437,7 @@ let hashHere
 async function sha256(bytes) {
   const hash = await (hashHere ??= runtimeHash())
   if (hash) return hash(bytes)
-  // A view of a SharedArrayBuffer is refused there, as it was before it was typed so.
+  // Typed as the BufferSource WebCrypto's types ask for: WebCrypto itself refuses a view of a SharedArrayBuffer.
   return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', /** @type {Uint8Array<ArrayBuffer>} */ (bytes)))
 }
 
