@@ -173,8 +173,8 @@ function columnContext(column) {
  * `outcomes[i]` is `{ value }`, or its preset outcome (above) when no filter is needed. Input not of the
  * column's kind ('abc' for INT32, '2024-02-30' for DATE) throws ParquetBloomError BAD_VALUE.
  * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} column
- * @param {ArrayLike<any> | Iterable<any>} values
- * @returns {{ physicalType: string, typeLength: number | undefined, candidates: any[], owners: Int32Array,
+ * @param {ArrayLike<unknown> | Iterable<unknown>} values
+ * @returns {{ physicalType: string, typeLength: number | undefined, candidates: import('./input.js').Candidate[], owners: Int32Array,
  *   outcomes: Array<{ value: unknown } & Partial<import('./input.js').Preset>> }}
  */
 export function encodeProbeValues(column, values) {
