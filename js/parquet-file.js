@@ -81,15 +81,37 @@ export async function openParquet(source, options = {}) {
  * @typedef {{ rowGroup: number, column: string, columnIndex: number, offset?: number, length?: number,
  *   header?: ReturnType<typeof import('./indexes/bloom-header.js').decodeHeaderBytes>, bitset?: Uint8Array,
  *   error?: ParquetBloomError | string, encrypted?: boolean }} BloomFilterParts encrypted: read from a decrypted filter
+ * @typedef {NonNullable<Parameters<typeof openParquet>[1]> & { link?: LinkModel, windowShare?: () => number }} FileOptions
+ *   openParquet's options, and what a dataset's session adds (js/dataset/session.js): the link model and window
+ *   share its files plan with
+ * @typedef {import('./sources/open-byte-source.js').ByteSource & { maxBytes?: number,
+ *   stats: { requests: number, bytesFetched: number, retries?: number },
+ *   read: (offset: number, length: number, options?: { signal?: AbortSignal, purpose?: string, into?: Uint8Array })
+ *     => Promise<Uint8Array> }} FileSource
+ *   the file's ByteSource (HttpSource's also counts retries and caps a read at maxBytes; a file's reads into `into`)
+ * @typedef {{ fileSize: number, metadataOffset: number, layout: import('./footer/footer.js').FileLayout,
+ *   tail: { offset: number, bytes: Uint8Array }, fromCache?: boolean }} OpenedFooter a footer as read or taken from a cache
+ * @typedef {ReturnType<typeof import('./indexes/bloom-header.js').decodeHeaderBytes>} FilterHeader a decoded BloomFilterHeader
+ * @typedef {import('./index.js').ProbeOptions & { confirmBudget?: { remaining: number } }} ProbeRunOptions
+ *   probe()'s options, and a dataset's shared maxConfirmBytes (js/dataset/dataset.js)
+ * @typedef {{ where: { rowGroup: number, column: string, columnIndex: number, offset: number, length: number | undefined },
+ *   crypto: import('./crypto/encrypted-footer.js').ChunkKeys,
+ *   modules: import('./crypto/encrypted-filter.js').FilterModules | undefined }} EncryptedFilterJob
+ *   an encrypted chunk's filter: which it is, its keys, and its two modules once read
  */
 
 export class ParquetFile {
+  /** @type {FileSource} */
   #source
   #cache = new ByteCache()
+  /** @type {FileOptions} */
   #options
+  /** @type {ReturnType<typeof lazyMetadata> | undefined} */
   #metadata
+  /** @type {import('./footer/file-geometry.js').FileGeometry} */
   #geometry
   #closed = false
+  /** @type {LinkModel} */
   #link
   /** @type {import('./sources/io-ledger.js').IoLane} */
   #io
@@ -97,13 +119,18 @@ export class ParquetFile {
   #planFrom = 0
   /** @type {(() => number) | undefined} */
   #windowShare
-  /** Reads the footer again after FILE_CHANGED (cached files only). */
+  /** @type {(() => Promise<OpenedFooter>) | undefined} Reads the footer again after FILE_CHANGED (cached files only). */
   #reread
   #footerGeneration = 0
+  /** @type {Promise<void> | undefined} */
   #rereading
 
   // Use openParquet(). Private to this module, which calls it, rather than to the class, so not
   // @private; js/index.d.ts declares it private to users.
+  /**
+   * @param {FileSource} source @param {OpenedFooter} footer @param {FileOptions} options
+   * @param {() => Promise<OpenedFooter>} [reread]
+   */
   constructor(source, footer, options, reread) {
     this.#source = source
     // A caller's own ByteSource has no lane: its reads are counted by it alone.
@@ -116,23 +143,30 @@ export class ParquetFile {
     // And one window: a file plans its reads for its share of it (the session's windowShare), so a
     // thousand files' index reads, merged file by file, still fit the window as one wave.
     this.#windowShare = typeof options.windowShare === 'function' ? options.windowShare : undefined
-    this.#adopt(footer)
+    this.#geometry = this.#adopt(footer)
   }
 
-  /** Takes a footer as the file's description: the one read at open, or a new one after the file changed. */
+  /**
+   * Takes a footer as the file's description: the one read at open, or a new one after the file changed.
+   * @param {OpenedFooter} footer
+   * @returns {import('./footer/file-geometry.js').FileGeometry} what probe planning needs of it, for #geometry
+   */
   #adopt(footer) {
     /** True when the footer came from options.footerCache (no footer bytes read). */
     this.footerFromCache = footer.fromCache === true
     this.#metadata = undefined
     this.#cache = new ByteCache()
+    /** @type {import('./footer/footer.js').FileLayout} */
     this.layout = footer.layout
+    /** @type {number} */
     this.fileSize = footer.fileSize
+    /** @type {number} */
     this.metadataOffset = footer.metadataOffset
     setLayoutOrigin(this.layout, this.name, this.metadataOffset) // a cached layout comes without one
     // The tail often already holds the filters (DuckDB writes them right before the footer).
     this.#cache.add(footer.tail.offset, footer.tail.bytes)
     /** what probe planning needs of the footer, explicitly */
-    this.#geometry = fileGeometry(this.layout, this.fileSize, this.metadataOffset)
+    return fileGeometry(this.layout, this.fileSize, this.metadataOffset)
   }
 
   /** The highest round of this file's requests in its ledger (js/dataset/session.js chains files by it); not public. */
@@ -167,7 +201,10 @@ export class ParquetFile {
     return this.#metadata
   }
 
-  /** The leaf column a dotted path (or path array) names. */
+  /**
+   * The leaf column a dotted path (or path array) names.
+   * @param {string | string[]} path
+   */
   column(path) {
     const columns = this.layout.columns
     const wanted = Array.isArray(path) ? path.join('\u0000') : String(path)
@@ -197,6 +234,7 @@ export class ParquetFile {
     return this.#withCurrentFooter(() => this.#probeOnce(columnPath, values, options), options)
   }
 
+  /** @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options */
   async #probeOnce(columnPath, values, options) {
     this.#assertOpen()
     const ledger = this.#io.ledger
@@ -255,6 +293,7 @@ export class ParquetFile {
         signal: options.signal ?? this.#options.signal,
       })
     }
+    /** @type {import('./index.js').ProbeResult} */
     const result = {
       column: column.name,
       physicalType: column.physicalType,
@@ -267,13 +306,20 @@ export class ParquetFile {
         { ...options, coalesceGap })
     }
     if (options.plan === true) {
-      result.plan = ledger.plan(this.#planFrom)
+      // (Its purposes are READ_PURPOSES codes.)
+      result.plan = /** @type {import('./index.js').ReadPlan} */ (ledger.plan(this.#planFrom))
       this.#planFrom = ledger.requests.length
     }
     return result
   }
 
-  /** Reads and compares the data pages of what is still open (js/confirm/confirm.js); returns what that cost apart from the probe. */
+  /**
+   * Reads and compares the data pages of what is still open (js/confirm/confirm.js); returns what that cost apart from
+   * the probe.
+   * @param {Omit<Parameters<typeof import('./confirm/confirm.js').planConfirm>[0], 'name' | 'layout' | 'metadataOffset' | 'maxReadBytes'>
+   *   & { columns?: string[], maxConfirmBytes: number }} probe
+   * @param {ProbeRunOptions} options
+   */
   async #confirm(probe, options) {
     const before = { ...this.stats }
     // Loaded on the first confirmation: a probe that does not confirm never downloads it (or hyparquet).
@@ -326,6 +372,7 @@ export class ParquetFile {
   /**
    * The filter of one column chunk as an owned BloomFilter: call free() (or rely on the finalizer as a
    * last resort). Prefer visitBloomFilter, which cannot leak.
+   * @param {number} rowGroupIndex @param {string | string[]} columnPath @param {{ signal?: AbortSignal }} [options]
    */
   async getBloomFilter(rowGroupIndex, columnPath, options = {}) {
     return BloomFilter.fromBitset(await this.#readBitset(rowGroupIndex, columnPath, options))
@@ -336,9 +383,12 @@ export class ParquetFile {
    * `error` (a ParquetBloomError, or a reason string when there is nothing to read) when it cannot be
    * used. `header` is the decoded BloomFilterHeader; a refused filter whose header still gives a usable
    * size comes with its `bitset` too.
+   * @param {number} rowGroupIndex @param {string | string[]} columnPath @param {{ signal?: AbortSignal }} [options]
+   * @returns {Promise<Partial<BloomFilterParts>>}
    */
   async readBloomFilterParts(rowGroupIndex, columnPath, options = {}) {
     const column = this.column(columnPath)
+    /** @type {BloomFilterParts | undefined} */
     let parts
     await this.forEachBloomFilter({ rowGroups: [rowGroupIndex], columns: [column.path] }, (p) => { parts = p }, options)
     return parts ?? {
@@ -363,18 +413,23 @@ export class ParquetFile {
     try {
       await this.#forEachBloomFilterOnce(selection, visit, options)
     } catch (error) {
-      if (error?.code === ErrorCode.FILE_CHANGED && this.#reread && !this.#closed) {
+      if (/** @type {{ code?: unknown } | undefined} */ (error)?.code === ErrorCode.FILE_CHANGED && this.#reread && !this.#closed) {
         await this.#rereadOnce(this.#footerGeneration).catch(() => {})
       }
       throw error
     }
   }
 
+  /**
+   * @param {{ rowGroups?: number[], columns?: Array<string | string[]> } | undefined} selection
+   * @param {(parts: BloomFilterParts) => void} visit @param {{ signal?: AbortSignal, concurrency?: number }} options
+   */
   async #forEachBloomFilterOnce(selection, visit, options) {
     this.#assertOpen()
     const rowGroups = this.#rowGroupSelection(selection?.rowGroups)
     const columns = selection?.columns ? selection.columns.map((p) => this.column(p)) : this.layout.columns
     const tasks = []
+    /** @type {EncryptedFilterJob[]} */
     const encrypted = []
     for (const g of rowGroups) {
       for (const column of columns) {
@@ -387,15 +442,19 @@ export class ParquetFile {
         const where = { ...base, offset: location.offset, length: location.length }
         if (location.crypto) {
           // Read whole, decrypted once every read is in (js/crypto/encrypted-filter.js).
-          const job = { where, crypto: location.crypto, modules: undefined }
+          // (A chunk whose key is missing is refused by locateFilter: this one has its keys.)
+          const keys = /** @type {import('./crypto/encrypted-footer.js').ChunkKeys} */ (location.crypto)
+          /** @type {EncryptedFilterJob} */
+          const job = { where, crypto: keys, modules: undefined }
           encrypted.push(job)
           tasks.push(encryptedFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`,
-            (modules) => { job.modules = modules }))
+            (/** @type {import('./crypto/encrypted-filter.js').FilterModules} */ modules) => { job.modules = modules }))
           continue
         }
         tasks.push(new WholeFilterTask(location, `${this.name}: row group ${g}, column ${column.name}`,
-          (header, bitset) => visit({ ...where, header, bitset }),
-          (error, header, bitset) => visit({ ...where, header, bitset, error }),
+          (/** @type {FilterHeader} */ header, /** @type {Uint8Array} */ bitset) => visit({ ...where, header, bitset }),
+          (/** @type {ParquetBloomError | string} */ error, /** @type {FilterHeader | undefined} */ header,
+            /** @type {Uint8Array | undefined} */ bitset) => visit({ ...where, header, bitset, error }),
           { keepRefusedBits: true }))
       }
     }
@@ -412,7 +471,10 @@ export class ParquetFile {
     await this.#withCurrentFooter(async () => {}, options)
   }
 
-  /** Bytes [offset, offset + length) of the file, from what is already held or one counted read. */
+  /**
+   * Bytes [offset, offset + length) of the file, from what is already held or one counted read.
+   * @param {number} offset @param {number} length @param {{ signal?: AbortSignal, into?: Uint8Array }} [options]
+   */
   async readRange(offset, length, options = {}) {
     this.#assertOpen()
     const held = this.#cache.get(offset, offset + length)
@@ -433,9 +495,13 @@ export class ParquetFile {
    * Runs `answer` and returns its result only once the footer it used is known to describe the file.
    * A file replaced since its footer was cached or read (FILE_CHANGED) gets its footer read anew and
    * `answer` run once more from it; a second change is the caller's error. Never loops.
+   * @template T
+   * @param {() => Promise<T>} answer @param {{ signal?: AbortSignal }} options
+   * @returns {Promise<T>}
    */
   async #withCurrentFooter(answer, options) {
     const signal = options.signal ?? this.#options.signal
+    /** @type {number | undefined} */
     let generation
     const attempt = async () => {
       await this.#rereading
@@ -451,30 +517,40 @@ export class ParquetFile {
     try {
       return await attempt()
     } catch (error) {
-      if (error?.code !== ErrorCode.FILE_CHANGED || !this.#reread || this.#closed) throw error
+      const code = /** @type {{ code?: unknown } | undefined} */ (error)?.code
+      if (code !== ErrorCode.FILE_CHANGED || !this.#reread || this.#closed) throw error
       await this.#rereadOnce(generation)
       return attempt()
     }
   }
 
-  /** Reads the footer anew unless a newer one than `generation` is already in; concurrent callers share it. */
+  /**
+   * Reads the footer anew unless a newer one than `generation` is already in; concurrent callers share it.
+   * Only for a file that can (`#reread`: its callers check).
+   * @param {number | undefined} generation
+   */
   async #rereadOnce(generation) {
-    if (generation === this.#footerGeneration) {
-      this.#rereading ??= this.#reread().then((footer) => {
-        this.#adopt(footer)
+    const reread = this.#reread
+    if (generation === this.#footerGeneration && reread) {
+      this.#rereading ??= reread().then((footer) => {
+        this.#geometry = this.#adopt(footer)
         this.#footerGeneration++
       }).finally(() => { this.#rereading = undefined })
     }
     await this.#rereading
   }
 
+  /** @param {number} rowGroupIndex @param {string | string[]} columnPath @param {{ signal?: AbortSignal }} options */
   async #readBitset(rowGroupIndex, columnPath, options) {
     const parts = await this.readBloomFilterParts(rowGroupIndex, columnPath, options)
     if (parts.bitset && !parts.error) return parts.bitset
     throw parts.error
   }
 
-  /** The error a chunk's missing or unusable filter turns into when one is asked for. */
+  /**
+   * The error a chunk's missing or unusable filter turns into when one is asked for.
+   * @param {Unanswerable} unanswerable @param {number} rowGroup @param {string} columnName
+   */
   #refusal(unanswerable, rowGroup, columnName) {
     return new ParquetBloomError(unanswerable.errorCode ?? ErrorCode.UNSUPPORTED_FILTER,
       `${this.name}: row group ${rowGroup}, column ${columnName}: ${unanswerable.detail}`,
@@ -485,7 +561,10 @@ export class ParquetFile {
     return this.#source instanceof HttpSource
   }
 
-  /** Requests in flight at once: the caller's `concurrency`, else what the transport allows. */
+  /**
+   * Requests in flight at once: the caller's `concurrency`, else what the transport allows.
+   * @param {{ concurrency?: number }} options
+   */
   #window(options) {
     return options.concurrency ?? this.#options.concurrency ?? transportWindow(this.#source, this.#remote)
   }
@@ -494,12 +573,17 @@ export class ParquetFile {
    * The window this file's reads are planned for: its share of a dataset's, else all of its own. Each
    * file still joins its reads across at most MAX_WASTE_BYTES a wave (js/plan/link-model.js), so a
    * dataset's bytes read in vain grow with its files, never with the size of their filters.
+   * @param {{ concurrency?: number }} options
    */
   #planWindow(options) {
     const window = this.#window(options)
     return this.#windowShare && this.#remote ? Math.max(1, Math.min(window, this.#windowShare())) : window
   }
 
+  /**
+   * @param {Parameters<typeof runReadTasks>[0]} tasks
+   * @param {{ concurrency?: number, coalesceGap?: number, signal?: AbortSignal }} options
+   */
   async #run(tasks, options) {
     await runReadTasks(tasks, {
       source: this.#source,
@@ -513,6 +597,7 @@ export class ParquetFile {
     })
   }
 
+  /** @param {number[] | undefined} selection @returns {number[]} */
   #rowGroupSelection(selection) {
     const count = this.layout.rowGroupRows.length
     if (selection === undefined) return Array.from({ length: count }, (_, i) => i)
@@ -529,7 +614,10 @@ export class ParquetFile {
   }
 }
 
-/** Decrypts the encrypted filters forEachBloomFilter read (concurrently) and visits them in order. */
+/**
+ * Decrypts the encrypted filters forEachBloomFilter read (concurrently) and visits them in order.
+ * @param {EncryptedFilterJob[]} jobs @param {(parts: BloomFilterParts) => void} visit @param {string} name the file
+ */
 async function visitDecrypted(jobs, visit, name) {
   const filters = await Promise.all(jobs.map((job) => decryptedFilter(job.crypto,
     job.modules ?? { error: new ParquetBloomError(ErrorCode.IO, `${name}: the filter was not read`) },

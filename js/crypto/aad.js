@@ -39,7 +39,9 @@ export function moduleAad(fileAad, moduleType, rowGroup, column, page) {
   let at = fileAad.length
   aad[at++] = moduleType
   for (const ordinal of withPage ? [rowGroup, column, page] : [rowGroup, column]) {
-    if (!(Number.isInteger(ordinal) && ordinal >= 0 && ordinal < ORDINAL_LIMIT)) throw new RangeError(`AAD ordinal ${ordinal} out of range`)
+    if (!(typeof ordinal === 'number' && Number.isInteger(ordinal) && ordinal >= 0 && ordinal < ORDINAL_LIMIT)) {
+      throw new RangeError(`AAD ordinal ${ordinal} out of range`)
+    }
     view.setUint16(at, ordinal, true)
     at += 2
   }

@@ -10,6 +10,7 @@ const LENGTH_BYTES = 4
 /** Bytes a GCM module adds to its plaintext: length, nonce and tag. */
 export const GCM_MODULE_OVERHEAD = LENGTH_BYTES + NONCE_BYTES + TAG_BYTES
 
+/** @type {Promise<Crypto> | undefined} */
 let webCryptoPromise
 /** WebCrypto: globalThis.crypto in browsers, workers and Node ≥ 19; node:crypto's in Node 18. */
 function webCrypto() {
@@ -19,12 +20,22 @@ function webCrypto() {
   return webCryptoPromise
 }
 
+/**
+ * `bytes` typed as the BufferSource WebCrypto's types ask for (a view of an ArrayBuffer). Nothing changes at
+ * run time: WebCrypto refuses a view of a SharedArrayBuffer itself, as it always did.
+ * @param {Uint8Array} bytes
+ */
+const bufferSource = (bytes) => /** @type {Uint8Array<ArrayBuffer>} */ (bytes)
+
 /** WebCrypto's SubtleCrypto. */
 export async function subtleCrypto() {
   return (await webCrypto()).subtle
 }
 
-/** The length a module declares in its first 4 bytes (the bytes after them), or -1 when fewer are there. */
+/**
+ * The length a module declares in its first 4 bytes (the bytes after them), or -1 when fewer are there.
+ * @param {Uint8Array} bytes @param {number} [at]
+ */
 export function moduleLength(bytes, at = 0) {
   if (bytes.length - at < LENGTH_BYTES) return -1
   return new DataView(bytes.buffer, bytes.byteOffset + at, LENGTH_BYTES).getUint32(0, true)
@@ -47,8 +58,9 @@ export async function decryptGcmModule(key, bytes, aad, what) {
   const subtle = await subtleCrypto()
   const nonce = bytes.subarray(LENGTH_BYTES, LENGTH_BYTES + NONCE_BYTES)
   try {
-    const plain = await subtle.decrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad, tagLength: TAG_BYTES * 8 }, key,
-      bytes.subarray(LENGTH_BYTES + NONCE_BYTES))
+    const plain = await subtle.decrypt(
+      { name: 'AES-GCM', iv: bufferSource(nonce), additionalData: bufferSource(aad), tagLength: TAG_BYTES * 8 }, key,
+      bufferSource(bytes.subarray(LENGTH_BYTES + NONCE_BYTES)))
     return new Uint8Array(plain)
   } catch (error) {
     // WebCrypto says only "OperationError": a wrong key, a wrong AAD and tampered bytes look the same.
@@ -62,6 +74,8 @@ export async function decryptGcmModule(key, bytes, aad, what) {
  * @param {CryptoKey} key an AES-GCM key with 'encrypt' usage
  * @param {Uint8Array} footer the serialized FileMetaData
  * @param {Uint8Array} signature nonce (12) ‖ tag (16)
+ * @param {Uint8Array} aad the footer AAD
+ * @param {string} what the footer, for the error
  */
 export async function verifyFooterSignature(key, footer, signature, aad, what) {
   if (signature.length !== NONCE_BYTES + TAG_BYTES) {
@@ -69,7 +83,8 @@ export async function verifyFooterSignature(key, footer, signature, aad, what) {
   }
   const subtle = await subtleCrypto()
   const sealed = new Uint8Array(await subtle.encrypt(
-    { name: 'AES-GCM', iv: signature.subarray(0, NONCE_BYTES), additionalData: aad, tagLength: TAG_BYTES * 8 }, key, footer))
+    { name: 'AES-GCM', iv: bufferSource(signature.subarray(0, NONCE_BYTES)), additionalData: bufferSource(aad), tagLength: TAG_BYTES * 8 },
+    key, bufferSource(footer)))
   const tag = sealed.subarray(sealed.length - TAG_BYTES)
   let diff = 0
   for (let i = 0; i < TAG_BYTES; i++) diff |= tag[i] ^ signature[NONCE_BYTES + i]
@@ -82,13 +97,14 @@ export async function verifyFooterSignature(key, footer, signature, aad, what) {
  * One GCM module sealing `plaintext` under `aad`, with a fresh random nonce (a nonce is never used twice
  * with one key: 96 random bits, as the spec's writers draw them).
  * @param {CryptoKey} key an AES-GCM key with 'encrypt' usage
+ * @param {Uint8Array} plaintext @param {Uint8Array} aad
  * @returns {Promise<Uint8Array>} length ‖ nonce ‖ ciphertext ‖ tag
  */
 export async function encryptGcmModule(key, plaintext, aad) {
   const crypto = await webCrypto()
   const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES))
   const sealed = new Uint8Array(await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv: nonce, additionalData: aad, tagLength: TAG_BYTES * 8 }, key, plaintext))
+    { name: 'AES-GCM', iv: nonce, additionalData: bufferSource(aad), tagLength: TAG_BYTES * 8 }, key, bufferSource(plaintext)))
   const module = new Uint8Array(LENGTH_BYTES + NONCE_BYTES + sealed.length)
   new DataView(module.buffer).setUint32(0, NONCE_BYTES + sealed.length, true)
   module.set(nonce, LENGTH_BYTES)
@@ -99,6 +115,7 @@ export async function encryptGcmModule(key, plaintext, aad) {
 /**
  * A plaintext footer's signature (§5.5): a fresh nonce and the tag of GCM-encrypting the footer with it
  * under the footer AAD — what verifyFooterSignature checks.
+ * @param {CryptoKey} key @param {Uint8Array} footer @param {Uint8Array} aad
  * @returns {Promise<Uint8Array>} nonce (12) ‖ tag (16)
  */
 export async function signFooter(key, footer, aad) {
@@ -118,10 +135,10 @@ export async function signFooter(key, footer, aad) {
  */
 export async function importKeys(raw) {
   const subtle = await subtleCrypto()
-  return { gcm: await subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['decrypt', 'encrypt']) }
+  return { gcm: await subtle.importKey('raw', bufferSource(raw), { name: 'AES-GCM' }, false, ['decrypt', 'encrypt']) }
 }
 
-/** DECRYPTION_FAILED naming the module; never a key. */
+/** DECRYPTION_FAILED naming the module; never a key. @param {string} what @param {string} why @param {unknown} [cause] */
 export function decryptionFailed(what, why, cause) {
   return new ParquetBloomError(ErrorCode.DECRYPTION_FAILED, `${what}: cannot decrypt: ${why}`, { cause, field: what })
 }

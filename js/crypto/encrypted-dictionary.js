@@ -8,7 +8,10 @@
 import { moduleLength } from './aes-gcm.js'
 import { decryptPage, EncryptedPageProblem, pagesAuthenticated } from './encrypted-pages.js'
 
-/** Whether a chunk's dictionary can be read authenticated: only when its pages are GCM modules. */
+/**
+ * Whether a chunk's dictionary can be read authenticated: only when its pages are GCM modules.
+ * @param {import('./encrypted-footer.js').ChunkCrypto | undefined} crypto
+ */
 export function dictionaryDecryptable(crypto) {
   return pagesAuthenticated(crypto)
 }
@@ -20,6 +23,7 @@ export function dictionaryDecryptable(crypto) {
  * a page. Throws DECRYPTION_FAILED when a module does not authenticate.
  * @param {import('./encrypted-footer.js').ChunkKeys} crypto
  * @param {Uint8Array} bytes
+ * @param {string} where the chunk, for errors
  * @returns {Promise<{ page: Uint8Array, error?: undefined }
  *   | { error: { reason: 'malformed-dictionary', detail: string }, page?: undefined }>}
  */

@@ -11,6 +11,9 @@ import { thriftStructPrefix } from '../format/thrift-writer.js'
  * Reads a chunk's two filter modules: with bloom_filter_length in one range, else the header module's
  * length first. Hands `{ header, bitset }` (the two modules, length prefixes included) to `onModules`.
  * `limits`: the largest plaintext header and bitset a filter may have.
+ * @typedef {{ header: Uint8Array, bitset: Uint8Array, error?: undefined }
+ *   | { error: import('../errors.js').ParquetBloomError, header?: undefined, bitset?: undefined }} FilterModules
+ *   the two modules as read, or why they could not be
  */
 export class EncryptedFilterTask {
   /** What its reads are for, in a read plan (js/sources/io-ledger.js). */
@@ -18,7 +21,7 @@ export class EncryptedFilterTask {
 
   /**
    * @param {{ offset: number, length: number | undefined, bound: number }} location @param {string} where
-   * @param {(modules: any) => void} onModules @param {{ maxHeaderBytes: number, maxFilterBytes: number }} limits
+   * @param {(modules: FilterModules) => void} onModules @param {{ maxHeaderBytes: number, maxFilterBytes: number }} limits
    */
   constructor(location, where, onModules, limits) {
     this.limits = limits
@@ -29,6 +32,10 @@ export class EncryptedFilterTask {
     this.onModules = onModules
   }
 
+  /**
+   * @param {(start: number, end: number) => Uint8Array | undefined} lookup
+   * @returns {Array<{ start: number, end: number }> | null}
+   */
   step(lookup) {
     const { offset } = this
     if (this.length !== undefined) {
@@ -69,6 +76,7 @@ export class EncryptedFilterTask {
     return null
   }
 
+  /** @param {string} reason */
   giveUp(reason) {
     this.onModules({ error: decryptionFailed(`${this.where}: bloom filter`, reason) })
   }
@@ -77,12 +85,12 @@ export class EncryptedFilterTask {
 /**
  * Decrypts one filter read by EncryptedFilterTask: the plaintext header module and bitset, to check like a
  * plaintext filter's. Throws DECRYPTION_FAILED for anything that does not authenticate (or was not read).
- * @param {import('./encrypted-footer.js').ChunkKeys} crypto
+ * @param {import('./encrypted-footer.js').ChunkKeys} crypto @param {FilterModules} modules @param {string} where
  * @returns {Promise<{ header: Uint8Array, bitset: Uint8Array }>}
  */
 export async function decryptFilter(crypto, modules, where) {
   if (modules.error) throw modules.error
-  const aad = (type) => crypto.aad(type)
+  const aad = (/** @type {number} */ type) => crypto.aad(type)
   const [header, bitset] = await Promise.all([
     decryptGcmModule(crypto.keys.gcm, modules.header, aad(ModuleType.BLOOM_FILTER_HEADER), `${where}: bloom filter header`),
     decryptGcmModule(crypto.keys.gcm, modules.bitset, aad(ModuleType.BLOOM_FILTER_BITSET), `${where}: bloom filter bitset`),
@@ -95,6 +103,7 @@ export async function decryptFilter(crypto, modules, where) {
  * column_index_length / offset_index_length covers one whole module). Throws DECRYPTION_FAILED.
  * @param {import('./encrypted-footer.js').ChunkKeys} crypto
  * @param {{ columnIndex: Uint8Array, offsetIndex: Uint8Array }} modules
+ * @param {string} where the chunk, for errors
  */
 export async function decryptPageIndex(crypto, modules, where) {
   const [columnIndex, offsetIndex] = await Promise.all([
@@ -102,6 +111,6 @@ export async function decryptPageIndex(crypto, modules, where) {
     decryptGcmModule(crypto.keys.gcm, modules.offsetIndex, crypto.aad(ModuleType.OFFSET_INDEX), `${where}: offset index`),
   ])
   // A prefix that does not decode is handed on whole: the page index decoder then says what is wrong.
-  const struct = (bytes) => thriftStructPrefix(bytes).bytes ?? bytes
+  const struct = (/** @type {Uint8Array} */ bytes) => thriftStructPrefix(bytes).bytes ?? bytes
   return { columnIndex: struct(columnIndex), offsetIndex: struct(offsetIndex) }
 }

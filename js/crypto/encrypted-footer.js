@@ -20,20 +20,28 @@ const utf8 = new TextDecoder()
  * @typedef {{ rowGroupOrdinal: number, columnOrdinal: number, path: string, keys: { gcm: CryptoKey },
  *   aad: (moduleType: number, page?: number) => Uint8Array, algorithm: string, missing?: undefined }} ChunkKeys
  *   aad: the AAD of one of the chunk's modules (js/crypto/aad.js)
- * @typedef {ChunkKeys | { missing: string, path: string }} ChunkCrypto
+ * @typedef {ChunkKeys | { missing: string, path: string, algorithm?: undefined }} ChunkCrypto
  * @typedef {{ bytes: Uint8Array, keys: { gcm: CryptoKey } | null, aad: Uint8Array, cryptoMetaData?: Uint8Array,
  *   emptyAad: boolean }} FooterCrypto
  *   the footer as the file stores it, for a writer that re-seals it (js/index-builder/encrypted-output.js): the
  *   plaintext FileMetaData before any ColumnMetaData was decrypted into it, the footer key (null when not given),
  *   the footer's AAD, an encrypted footer's FileCryptoMetaData bytes, and whether the file's modules have empty AADs (DuckDB's)
  * @typedef {{ algorithm: string, encryptedFooter: boolean, chunks: Array<ChunkCrypto | undefined>, footer: FooterCrypto }} FileCrypto
+ * @typedef {{ footerKey: boolean, path?: string[], keyMetadata?: Uint8Array }} ColumnCryptoMetaData
+ *   { footerKey: true } (encrypted with the footer key) or { footerKey: false, path, keyMetadata } (with its column's)
+ * @typedef {{ id: number, type: number, valueStart: number, valueEnd: number }} ChunkField one field of a ColumnChunk
+ * @typedef {{ start: number, end: number, fields: ChunkField[], columnOrdinal: number, rowGroupOrdinal: number,
+ *   crypto: ColumnCryptoMetaData | null, encryptedMetaData: Uint8Array | null }} WalkedChunk
+ *   a ColumnChunk of the serialized FileMetaData: its extent, its fields' and what its encryption needs
+ * @typedef {{ chunk: WalkedChunk, plaintext: Uint8Array }} Splice a chunk's decrypted ColumnMetaData, to splice in as its field 3
  */
 
 /**
  * @param {Uint8Array} region the bytes between the data and the footer length
  * @param {{ encryptedFooter: boolean, decryption: import('./file-crypto.js').DecryptionOptions | undefined, where: string,
- *   metadataOffset: number, decode: (bytes: Uint8Array) => any }} context `decode` is decodeFileMetaData
- * @returns {Promise<any>} the FileLayout, with `crypto` (FileCrypto) when the file is encrypted
+ *   metadataOffset: number, decode: (bytes: Uint8Array) => import('../footer/footer.js').FileLayout }} context
+ *   `decode` is decodeFileMetaData
+ * @returns {Promise<import('../footer/footer.js').FileLayout>} with `crypto` (FileCrypto) when the file is encrypted
  */
 export async function openEncryptedFooter(region, { encryptedFooter, decryption, where, metadataOffset, decode }) {
   if (encryptedFooter) {
@@ -75,7 +83,7 @@ export async function openEncryptedFooter(region, { encryptedFooter, decryption,
     false, where, decode)
 }
 
-/** The footer module's AAD: the spec's, or DuckDB's empty one (files.emptyAad). */
+/** The footer module's AAD: the spec's, or DuckDB's empty one (files.emptyAad). @param {FileDecryption} files */
 function footerAad(files) {
   return files.emptyAad ? new Uint8Array(0) : moduleAad(files.fileAad, ModuleType.FOOTER)
 }
@@ -85,21 +93,27 @@ function footerAad(files) {
  * an empty AAD, not the spec's: a file with neither AAD prefix nor file identifier whose footer
  * authenticates only with an empty AAD is read that way throughout (files.emptyAad). Still
  * authenticated by the key; only module swapping within the file goes undetected, as it does for DuckDB.
+ * @param {FileDecryption} files @param {{ gcm: CryptoKey }} footerKeys @param {Uint8Array} module @param {string} where
  */
 async function decryptFooterModule(files, footerKeys, module, where) {
   try {
     return await decryptGcmModule(footerKeys.gcm, module, moduleAad(files.fileAad, ModuleType.FOOTER), `${where}: footer`)
   } catch (error) {
-    if (files.fileAad.length !== 0 || error?.code !== ErrorCode.DECRYPTION_FAILED) throw error
+    const code = /** @type {{ code?: unknown } | undefined} */ (error)?.code
+    if (files.fileAad.length !== 0 || code !== ErrorCode.DECRYPTION_FAILED) throw error
     const plaintext = await decryptGcmModule(footerKeys.gcm, module, new Uint8Array(0), `${where}: footer`).catch(() => { throw error })
     files.emptyAad = true
     return plaintext
   }
 }
 
-/** FileMetaData's encryption_algorithm and where the struct ends (its signature follows). */
+/**
+ * FileMetaData's encryption_algorithm and where the struct ends (its signature follows).
+ * @param {Uint8Array} region @param {string} where
+ */
 function plaintextFooterAlgorithm(region, where) {
   const r = new CompactReader(region)
+  /** @type {import('./file-crypto.js').EncryptionAlgorithm | undefined} */
   let algorithm
   try {
     let lastId = 0
@@ -129,12 +143,17 @@ function plaintextFooterAlgorithm(region, where) {
 /**
  * Decrypts every encrypted ColumnMetaData it has a key for, splices them in, and decodes the result once
  * more when anything changed. Chunks are visited in the decoder's order (row group-major).
+ * @param {Uint8Array} footer @param {import('../footer/footer.js').FileLayout} layout @param {FileDecryption} files
+ * @param {FooterCrypto} footerCrypto
+ * @param {boolean} encryptedFooter @param {string} where @param {(bytes: Uint8Array) => import('../footer/footer.js').FileLayout} decode
  */
 async function withColumns(footer, layout, files, footerCrypto, encryptedFooter, where, decode) {
   const footerKeys = footerCrypto.keys
   const walk = walkChunks(footer, where)
   const names = layout.columns.map((c) => c.name)
+  /** @type {Array<ChunkCrypto | undefined>} */
   const chunks = new Array(walk.chunks.length)
+  /** @type {Splice[]} */
   const splices = []
   await Promise.all(walk.chunks.map(async (chunk, index) => {
     // DuckDB encrypts every column with the footer key without saying so per chunk.
@@ -153,6 +172,7 @@ async function withColumns(footer, layout, files, footerCrypto, encryptedFooter,
       return
     }
     const { rowGroupOrdinal } = chunk
+    /** @type {ChunkKeys['aad']} */
     const aad = (moduleType, page) => files.emptyAad
       ? new Uint8Array(0)
       : moduleAad(files.fileAad, moduleType, rowGroupOrdinal, columnOrdinal, page)
@@ -180,9 +200,11 @@ async function withColumns(footer, layout, files, footerCrypto, encryptedFooter,
 /**
  * Every ColumnChunk of a FileMetaData with the byte extents of its fields, its ordinals and its
  * crypto_metadata (ColumnCryptoMetaData). Throws MALFORMED_FOOTER.
+ * @param {Uint8Array} bytes @param {string} where
  */
 function walkChunks(bytes, where) {
   const r = new CompactReader(bytes)
+  /** @type {WalkedChunk[]} */
   const chunks = []
   try {
     let lastId = 0
@@ -203,8 +225,10 @@ function walkChunks(bytes, where) {
   return { chunks }
 }
 
+/** @param {CompactReader} r @param {number} g the row group's place @param {WalkedChunk[]} chunks */
 function readRowGroup(r, g, chunks) {
   const first = chunks.length
+  /** @type {number | undefined} */
   let ordinal
   let lastId = 0
   for (;;) {
@@ -221,9 +245,12 @@ function readRowGroup(r, g, chunks) {
   for (let k = first; k < chunks.length; k++) chunks[k].rowGroupOrdinal = ordinal ?? g
 }
 
+/** @param {CompactReader} r @param {number} columnOrdinal @returns {WalkedChunk} */
 function readColumnChunk(r, columnOrdinal) {
   const start = r.at
+  /** @type {ChunkField[]} */
   const fields = []
+  /** @type {WalkedChunk} */
   const chunk = { start, end: 0, fields, columnOrdinal, rowGroupOrdinal: 0, crypto: null, encryptedMetaData: null }
   let lastId = 0
   for (;;) {
@@ -240,8 +267,13 @@ function readColumnChunk(r, columnOrdinal) {
   return chunk
 }
 
-/** ColumnCryptoMetaData: { footerKey: true } or { path, keyMetadata }. */
+/**
+ * ColumnCryptoMetaData: { footerKey: true } or { path, keyMetadata }.
+ * @param {CompactReader} r
+ * @returns {ColumnCryptoMetaData}
+ */
 function readColumnCrypto(r) {
+  /** @type {ColumnCryptoMetaData | null} */
   let out = null
   let lastId = 0
   for (;;) {
@@ -251,14 +283,16 @@ function readColumnCrypto(r) {
       r.skip(type)
       out = { footerKey: true }
     } else if (id === 2 && type === T.STRUCT) {
-      out = { footerKey: false, path: [], keyMetadata: undefined }
+      /** @type {string[]} */
+      const path = []
+      out = { footerKey: false, path, keyMetadata: undefined }
       let inner = 0
       for (;;) {
         const field = r.fieldHeader(inner)
         if (field.type === 0) break
         if (field.id === 1 && field.type === T.LIST) {
           const count = r.expectList(field.type, 'path_in_schema', T.BINARY)
-          for (let i = 0; i < count; i++) out.path.push(utf8.decode(r.binary()))
+          for (let i = 0; i < count; i++) path.push(utf8.decode(r.binary()))
         } else if (field.id === 2 && field.type === T.BINARY) out.keyMetadata = r.binary().slice()
         else r.skip(field.type)
         inner = field.id
@@ -274,9 +308,12 @@ function readColumnCrypto(r) {
  * The FileMetaData with each edited ColumnChunk re-serialized: its fields copied as they are, under
  * long-form field headers (always valid, whatever the previous id), field 9 replaced by field 3 holding
  * the decrypted ColumnMetaData, and any stripped field 3 (plaintext footers) dropped.
+ * @param {Uint8Array} bytes the FileMetaData
+ * @param {Splice[]} splices
  */
 function spliceColumnMetaData(bytes, splices) {
   splices.sort((a, b) => a.chunk.start - b.chunk.start)
+  /** @type {Uint8Array[]} */
   const parts = []
   let at = 0
   for (const { chunk, plaintext } of splices) {

@@ -12,7 +12,10 @@ import { ModuleType } from './aad.js'
 import { concatBytes } from '../format/bytes.js'
 import { longFieldHeader, thriftStructPrefix, varint } from '../format/thrift-writer.js'
 
-/** Whether a chunk's pages can be read authenticated: only when they are GCM modules. */
+/**
+ * Whether a chunk's pages can be read authenticated: only when they are GCM modules.
+ * @param {import('./encrypted-footer.js').ChunkCrypto | undefined} crypto
+ */
 export function pagesAuthenticated(crypto) {
   return crypto?.algorithm === 'AES_GCM_V1'
 }
@@ -40,6 +43,7 @@ export function splitPageModules(bytes, nameOf) {
   return pages
 }
 
+/** @param {Uint8Array} bytes @param {number} at @param {() => string} what the module, for the error */
 function moduleAt(bytes, at, what) {
   const declared = moduleLength(bytes, at)
   if (declared < 0 || at + 4 + declared > bytes.length) {
@@ -98,9 +102,12 @@ export async function decryptPage(crypto, modules, ordinal, what) {
  * The PageHeader struct with field 3 (compressed_page_size) set to `size`, when it says one of `expected`; every
  * other field copied as it is (but field 4, crc, when `dropCrc`), under long-form field headers. Else
  * the disagreement, as a sentence.
+ * @param {Uint8Array} header @param {number[]} expected @param {number} size @param {boolean} [dropCrc]
+ * @returns {Uint8Array | string}
  */
 export function withCompressedPageSize(header, expected, size, dropCrc = false) {
   const r = new CompactReader(header)
+  /** @type {Uint8Array[]} */
   const parts = []
   let found = false
   try {

@@ -11,15 +11,21 @@ const utf8 = new TextEncoder()
 
 /**
  * @typedef {{ footerKey?: Uint8Array | string, columnKeys?: Record<string, Uint8Array | string>,
- *   aadPrefix?: Uint8Array | string, keyRetriever?: (keyMetadata: Uint8Array, context: { column?: string }) => any }} DecryptionOptions
+ *   aadPrefix?: Uint8Array | string, keyRetriever?: (keyMetadata: Uint8Array, context: { column?: string }) => unknown }} DecryptionOptions
  * @typedef {{ algorithm: 'AES_GCM_V1' | 'AES_GCM_CTR_V1', aadPrefix?: Uint8Array, aadFileUnique: Uint8Array,
  *   supplyAadPrefix: boolean }} EncryptionAlgorithm
  */
 
-/** Decodes FileCryptoMetaData: { algorithm, keyMetadata? }. Throws Malformed. */
+/**
+ * Decodes FileCryptoMetaData: { algorithm, keyMetadata? }. Throws Malformed.
+ * @param {Uint8Array} bytes
+ * @returns {{ algorithm: EncryptionAlgorithm, keyMetadata: Uint8Array | undefined, length: number }}
+ */
 export function decodeFileCryptoMetaData(bytes) {
   const r = new CompactReader(bytes)
+  /** @type {EncryptionAlgorithm | undefined} */
   let algorithm
+  /** @type {Uint8Array | undefined} */
   let keyMetadata
   let lastId = 0
   for (;;) {
@@ -34,8 +40,13 @@ export function decodeFileCryptoMetaData(bytes) {
   return { algorithm, keyMetadata, length: r.at }
 }
 
-/** Reads the EncryptionAlgorithm union (its field header already read). Throws Malformed. */
+/**
+ * Reads the EncryptionAlgorithm union (its field header already read). Throws Malformed.
+ * @param {CompactReader} r
+ * @returns {EncryptionAlgorithm}
+ */
 export function readEncryptionAlgorithm(r) {
+  /** @type {EncryptionAlgorithm | undefined} */
   let algorithm
   let lastId = 0
   for (;;) {
@@ -51,6 +62,7 @@ export function readEncryptionAlgorithm(r) {
   return algorithm
 }
 
+/** @param {CompactReader} r @param {EncryptionAlgorithm['algorithm']} name */
 function readAesParameters(r, name) {
   /** @type {EncryptionAlgorithm} */
   const out = { algorithm: name, aadPrefix: undefined, aadFileUnique: new Uint8Array(0), supplyAadPrefix: false }
@@ -67,7 +79,10 @@ function readAesParameters(r, name) {
   return out
 }
 
-/** A key as bytes: a Uint8Array of 16, 24 or 32 bytes, or a string (its UTF-8 bytes). Copied. */
+/**
+ * A key as bytes: a Uint8Array of 16, 24 or 32 bytes, or a string (its UTF-8 bytes). Copied.
+ * @param {unknown} key @param {string} what the option it came from, for the error
+ */
 export function keyBytes(key, what) {
   const bytes = typeof key === 'string' ? utf8.encode(key) : key instanceof Uint8Array ? key.slice() : null
   if (!bytes || !KEY_LENGTHS.includes(bytes.length)) {
@@ -93,6 +108,7 @@ export class FileDecryption {
     this.where = where
     this.algorithm = algorithm
     this.options = options
+    /** @type {Map<string, Promise<{ gcm: CryptoKey } | null>>} imported keys by slot ('footer', 'column a.b') */
     this.cache = new Map()
     /** Set when the footer authenticated only with an empty AAD (DuckDB's files; js/crypto/encrypted-footer.js). */
     this.emptyAad = false
@@ -120,21 +136,33 @@ export class FileDecryption {
     this.cache.clear()
   }
 
-  /** The footer key's WebCrypto keys, or null when none was given or retrieved. */
+  /**
+   * The footer key's WebCrypto keys, or null when none was given or retrieved.
+   * @param {Uint8Array | null} [keyMetadata]
+   */
   footerKey(keyMetadata) {
     return this.#resolve('footer', this.options.footerKey, keyMetadata, undefined, 'decryption.footerKey')
   }
 
-  /** A column's keys (columnKeys by dotted path, else keyRetriever), or null. */
+  /**
+   * A column's keys (columnKeys by dotted path, else keyRetriever), or null.
+   * @param {string} path @param {Uint8Array} [keyMetadata]
+   */
   columnKey(path, keyMetadata) {
     return this.#resolve(`column ${path}`, this.options.columnKeys?.[path], keyMetadata, path,
       `decryption.columnKeys[${JSON.stringify(path)}]`)
   }
 
+  /**
+   * @param {string} slot @param {Uint8Array | string | undefined} given @param {Uint8Array | null | undefined} keyMetadata
+   * @param {string | undefined} column @param {string} what
+   * @returns {Promise<{ gcm: CryptoKey } | null>}
+   */
   #resolve(slot, given, keyMetadata, column, what) {
     let entry = this.cache.get(slot)
     if (!entry) {
       entry = (async () => {
+        /** @type {unknown} */
         let key = given
         if (key === undefined && typeof this.options.keyRetriever === 'function' && keyMetadata) {
           key = await this.options.keyRetriever(keyMetadata, column === undefined ? {} : { column })

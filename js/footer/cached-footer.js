@@ -7,9 +7,17 @@ import { etagsDiffer, strongEtag, validatorFromEtag } from '../sources/validator
 import { readFooter } from './footer.js'
 
 /**
+ * @typedef {Parameters<typeof readFooter>[1]} ReadFooterOptions
+ * @typedef {import('./footer-cache.js').FooterCache} FooterCache
+ * @typedef {import('../sources/http-source.js').HttpSource} HttpSource
+ */
+
+/**
  * @param {import('./footer-cache.js').FooterCache} cache
  * @param {import('../sources/http-source.js').HttpSource} source in conditional mode
- * @returns {Promise<{ fileSize: number, metadataOffset: number, layout: object, tail: { offset: number, bytes: Uint8Array },
+ * @param {ReadFooterOptions} [options]
+ * @returns {Promise<{ fileSize: number, metadataOffset: number, layout: import('./footer.js').FileLayout,
+ *   tail: { offset: number, bytes: Uint8Array },
  *   fromCache: boolean }>}
  */
 export async function footerThroughCache(cache, source, options) {
@@ -32,7 +40,10 @@ export async function footerThroughCache(cache, source, options) {
   }
 }
 
-/** After FILE_CHANGED: drops the entry and reads the footer of the file as it is now. */
+/**
+ * After FILE_CHANGED: drops the entry and reads the footer of the file as it is now.
+ * @param {FooterCache} cache @param {HttpSource} source @param {ReadFooterOptions} [options]
+ */
 export async function rereadFooter(cache, source, options) {
   await cache.forget(source.cacheKey)
   refuseIfListed(source)
@@ -40,13 +51,14 @@ export async function rereadFooter(cache, source, options) {
   return readAndRemember(cache, source, options)
 }
 
+/** @param {FooterCache} cache @param {HttpSource} source @param {ReadFooterOptions} [options] */
 async function readAndRemember(cache, source, options) {
   let footer
   try {
     footer = await readFooter(source, options)
   } catch (error) {
     // Replaced between the tail read and the rest of a large footer: once more, from the new version.
-    if (error?.code !== ErrorCode.FILE_CHANGED) throw error
+    if (/** @type {{ code?: unknown } | undefined} */ (error)?.code !== ErrorCode.FILE_CHANGED) throw error
     refuseIfListed(source, error)
     source.forgetFile()
     footer = await readFooter(source, options)
@@ -58,6 +70,9 @@ async function readAndRemember(cache, source, options) {
 /**
  * Checks that a footer taken from the cache still describes the file, when no read has shown it yet:
  * the file's last 8 bytes (footer length + PAR1), fetched with the validator. FILE_CHANGED otherwise.
+ * @param {import('../sources/open-byte-source.js').ByteSource & { confirmed?: boolean }} source any file's (only an
+ *   HttpSource's footer can be unconfirmed)
+ * @param {{ fileSize: number, metadataOffset: number }} footer @param {AbortSignal} [signal]
  */
 export async function confirmFooter(source, { fileSize, metadataOffset }, signal) {
   if (source.confirmed !== false) return
@@ -73,6 +88,7 @@ export async function confirmFooter(source, { fileSize, metadataOffset }, signal
  * A file opened with a listing's size or ETag that changed is not the file the listing (a table's
  * snapshot) named: reading whatever replaced it would answer for another version. FILE_CHANGED (`error`,
  * when one already says so).
+ * @param {HttpSource} source @param {unknown} [error]
  */
 function refuseIfListed(source, error) {
   const given = source.givenVersion

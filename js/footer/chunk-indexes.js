@@ -17,9 +17,13 @@ export const chunkIndexDecodes = { chunks: 0 }
 
 // Which file a layout describes, for the errors of a chunk found malformed only when first read. Kept
 // beside the layout, not in it: a footer cache stores the layout, and must never hold a URL.
+/** @type {WeakMap<import('./footer.js').FileLayout, { source: string, metadataOffset: number }>} */
 const origins = new WeakMap()
 
-/** Names the file `layout` is the footer of, and where its footer starts in it. */
+/**
+ * Names the file `layout` is the footer of, and where its footer starts in it.
+ * @param {import('./footer.js').FileLayout} layout @param {string} source @param {number} metadataOffset
+ */
 export function setLayoutOrigin(layout, source, metadataOffset) {
   origins.set(layout, { source, metadataOffset })
 }
@@ -73,6 +77,8 @@ export function decodeChunkIndexes(layout, columns) {
 /**
  * Decodes the batch's slices (order[k]: their chunk numbers) and copies slice k's record to
  * recordAt(k) in layout.indexes; runLength(k): how many slices from k on have consecutive records there.
+ * @param {import('./footer.js').FileLayout} layout @param {Int32Array} order @param {number} count @param {number} bytes the slices' bytes
+ * @param {(k: number) => number} recordAt @param {(k: number) => number} runLength
  */
 function decodeBatch(layout, order, count, bytes, recordAt, runLength) {
   const core = getCore()
@@ -116,7 +122,10 @@ function decodeBatch(layout, order, count, bytes, recordAt, runLength) {
   }
 }
 
-/** Which record of `layout.indexes` is row group `rowGroup`'s in slot `slot` (negative: none, the column is not decoded). */
+/**
+ * Which record of `layout.indexes` is row group `rowGroup`'s in slot `slot` (negative: none, the column is not decoded).
+ * @param {import('./footer.js').FileLayout} layout @param {number} slot @param {number} rowGroup
+ */
 export function indexRecordAt(layout, slot, rowGroup) {
   return slot < 0 ? -1 : slot * layout.rowGroupRows.length + rowGroup
 }
@@ -125,9 +134,10 @@ export function indexRecordAt(layout, slot, rowGroup) {
  * Room in `layout.indexes` for `count` more columns' records; returns the first of their slots (the
  * caller assigns them in `layout.indexSlots` once their records are in). The buffer at least doubles
  * when it grows, so decoding the columns one by one copies the records a bounded number of times.
+ * @param {import('./footer.js').FileLayout} layout @param {number} count
  */
 export function reserveIndexSlots(layout, count) {
-  const slotsUsed = layout.indexSlots.reduce((most, slot) => Math.max(most, slot + 1), 0)
+  const slotsUsed = layout.indexSlots.reduce((/** @type {number} */ most, slot) => Math.max(most, slot + 1), 0)
   const slotWords = layout.rowGroupRows.length * ChunkIndexRecord.words(4)
   const held = layout.indexes.i32
   const needed = (slotsUsed + count) * slotWords
@@ -141,6 +151,7 @@ export function reserveIndexSlots(layout, count) {
   return slotsUsed
 }
 
+/** @param {import('../wasm/core.js').Core} core @param {number} bytes @param {import('./footer.js').FileLayout} layout */
 function acquire(core, bytes, layout) {
   try {
     return core.acquire(bytes, 'the footer\'s column chunks')
@@ -151,6 +162,7 @@ function acquire(core, bytes, layout) {
   }
 }
 
+/** @param {import('./footer.js').FileLayout} layout @param {number} chunk its row-group-major number */
 function malformedChunk(layout, chunk) {
   const { source: where = 'footer', metadataOffset = 0 } = origins.get(layout) ?? {}
   const numColumns = layout.columns.length

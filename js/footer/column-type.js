@@ -4,7 +4,7 @@
 /**
  * A human label for a column type: "INT32 (DATE)", "FIXED_LEN_BYTE_ARRAY(16) (UUID)",
  * "INT64 (TIMESTAMP(MICROS, UTC))", "INT32 (INTEGER(8, signed))", "BYTE_ARRAY".
- * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} column
+ * @param {{ physicalType: string, typeLength?: number, logicalType?: { [key: string]: unknown } | null }} column a LogicalType
  */
 export function describeColumnType(column) {
   const physical = column?.physicalType ?? 'unknown type'
@@ -15,6 +15,7 @@ export function describeColumnType(column) {
   return logical ? `${base} (${logical})` : base
 }
 
+/** @param {{ [key: string]: unknown } | null | undefined} lt a LogicalType */
 function describeLogicalType(lt) {
   if (!lt || typeof lt !== 'object') return ''
   switch (lt.type) {
@@ -27,6 +28,12 @@ function describeLogicalType(lt) {
   }
 }
 
+/**
+ * What of a SchemaElement (hyparquet's, or js/footer/outline-layout.js's of the wasm decoder's records) sets its column's type.
+ * @typedef {{ logical_type?: { [key: string]: unknown } | null, converted_type?: string | null, precision?: number,
+ *   scale?: number }} SchemaElementTypes
+ */
+
 const SIMPLE_LOGICAL = new Set([
   'STRING', 'ENUM', 'JSON', 'BSON', 'UUID', 'FLOAT16', 'INTERVAL', 'DATE', 'VARIANT', 'GEOMETRY', 'GEOGRAPHY', 'UNKNOWN',
 ])
@@ -34,8 +41,8 @@ const SIMPLE_LOGICAL = new Set([
 /**
  * The normalized logical type of a hyparquet SchemaElement: its `logical_type` when it is one we know,
  * else its legacy `converted_type`, else null.
- * @param {{ logical_type?: any, converted_type?: string, precision?: number, scale?: number }} element
- * @returns {object | null}
+ * @param {SchemaElementTypes} element
+ * @returns {import('../index.js').LogicalType | null}
  */
 export function logicalTypeFromSchemaElement(element) {
   const fromLogical = logicalFromThrift(element?.logical_type)
@@ -44,11 +51,15 @@ export function logicalTypeFromSchemaElement(element) {
   return logicalFromConverted(element) ?? fromLogical
 }
 
+/**
+ * @param {{ [key: string]: unknown } | null | undefined} lt a SchemaElement's logical_type
+ * @returns {import('../index.js').LogicalType | null}
+ */
 function logicalFromThrift(lt) {
   if (!lt || typeof lt !== 'object') return null
   const type = lt.type
   if (type === 'NULL') return { type: 'UNKNOWN' }
-  if (SIMPLE_LOGICAL.has(type)) return { type }
+  if (typeof type === 'string' && SIMPLE_LOGICAL.has(type)) return { type }
   switch (type) {
     case 'DECIMAL': return { type, precision: lt.precision, scale: lt.scale ?? 0 }
     case 'TIME':
@@ -61,11 +72,13 @@ function logicalFromThrift(lt) {
   return { type: 'OTHER', name: key ? `LogicalType ${key.replace('field_', 'field ')}` : 'LogicalType' }
 }
 
+/** @type {Record<string, [number, boolean]>} */
 const CONVERTED_INTEGERS = {
   INT_8: [8, true], INT_16: [16, true], INT_32: [32, true], INT_64: [64, true],
   UINT_8: [8, false], UINT_16: [16, false], UINT_32: [32, false], UINT_64: [64, false],
 }
 
+/** @param {SchemaElementTypes} element @returns {import('../index.js').LogicalType | null} */
 function logicalFromConverted(element) {
   const ct = element?.converted_type
   switch (ct) {

@@ -11,11 +11,13 @@ import { allChunks } from './records.js'
 /**
  * What filter reads need of a footer: the layout, the file's size and where its footer starts, and the
  * offsets that bound a filter of unknown length and the chunks' page ranges, each computed once on first use.
- * @param {import('./footer.js').FileLayout} layout
+ * @param {import('./footer.js').FileLayout} layout @param {number} fileSize @param {number} metadataOffset
  * @returns {FileGeometry}
  */
 export function fileGeometry(layout, fileSize, metadataOffset) {
+  /** @type {Float64Array | undefined} */
   let boundaries
+  /** @type {{ starts: Float64Array, ends: Float64Array } | undefined} */
   let pageRanges
   return {
     layout,
@@ -29,6 +31,7 @@ export function fileGeometry(layout, fileSize, metadataOffset) {
 /**
  * Sorted offsets of every structure the footer locates (pages, indexes, bloom filters, the footer).
  * A bloom filter cannot extend past the next one, which bounds filters of unknown length.
+ * @param {import('./footer.js').FileLayout} layout @param {number} metadataOffset
  */
 export function structureBoundaries(layout, metadataOffset) {
   const all = []
@@ -41,7 +44,7 @@ export function structureBoundaries(layout, metadataOffset) {
   return Float64Array.from(all).sort()
 }
 
-/** The first boundary strictly after `offset` (binary search). */
+/** The first boundary strictly after `offset` (binary search). @param {Float64Array} boundaries @param {number} offset */
 export function nextBoundary(boundaries, offset) {
   let lo = 0
   let hi = boundaries.length
@@ -56,8 +59,10 @@ export function nextBoundary(boundaries, offset) {
 /**
  * Sorted page ranges of every column chunk: [first page, first page + total_compressed_size). A
  * dictionary_page_offset that does not lie before the data pages (0 in some files) is not trusted.
+ * @param {import('./footer.js').FileLayout} layout @param {number} metadataOffset
  */
 export function chunkPageRanges(layout, metadataOffset) {
+  /** @type {[number, number][]} */
   const ranges = []
   for (const c of allChunks(layout)) {
     const range = c.pageRange()
@@ -67,7 +72,11 @@ export function chunkPageRanges(layout, metadataOffset) {
   return { starts: Float64Array.from(ranges, (r) => r[0]), ends: Float64Array.from(ranges, (r) => r[1]) }
 }
 
-/** The first page range that overlaps [start, end), or null. */
+/**
+ * The first page range that overlaps [start, end), or null.
+ * @param {{ starts: Float64Array, ends: Float64Array }} pageRanges @param {number} start @param {number} end
+ * @returns {[number, number] | null}
+ */
 export function overlappingPages({ starts, ends }, start, end) {
   // Ranges may nest or overlap each other (bad sizes), so scan back from the last start before `end`.
   let lo = 0

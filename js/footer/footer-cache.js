@@ -13,6 +13,11 @@ const MAGIC = 0x43464250 // 'PBFC' little-endian
 const PREAMBLE = 44 // magic, format, header length, SHA-256 of the rest
 // What ParquetFile reads from a layout: an entry lacking one came from another build and is refused.
 const REQUIRED_FIELDS = ['columns', 'rowGroupRows', 'chunks', 'indexes', 'indexSlots', 'footerBytes']
+/**
+ * The typed arrays an entry may hold, by constructor name.
+ * @type {Record<string, { new (buffer: ArrayBufferLike, byteOffset: number, length: number): ArrayBufferView,
+ *   BYTES_PER_ELEMENT: number }>}
+ */
 const VIEWS = {
   Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array,
 }
@@ -36,16 +41,25 @@ export function createFooterCache({ maxBytes = DEFAULT_MAX_BYTES, store = memory
  * @typedef {{ get(key: string): Promise<Uint8Array | undefined>, set(key: string, bytes: Uint8Array): Promise<void>,
  *   delete(key: string): Promise<void>, list?(): Promise<Array<{ key: string, size: number }>> }} FooterStore
  *   list(): what a persistent store already holds, oldest first (for eviction across processes).
- * @typedef {import('../sources/validator.js').Validator & { size: number }} Validator the file's validator and size (kept in
+ * @typedef {import('../sources/validator.js').Validator & { size?: number }} Validator the file's validator and size (kept in
  *   entries as JSON: its fields' names are part of FOOTER_CACHE_FORMAT)
+ * @typedef {{ validator: Validator | null, fileSize: number, metadataOffset: number,
+ *   layout: import('./footer.js').FileLayout }} FooterCacheEntry
+ * @typedef {{ view?: string, section?: number, shared?: Record<string, string>,
+ *   views?: Record<string, { view: string, section: number }>, undefined?: true, json?: unknown }} SerializedField
+ *   one layout field in an entry's header: a typed array (view: its constructor's name, section: where its bytes are),
+ *   views of one buffer (shared), views of several (views), undefined, or JSON
  */
 export class FooterCache {
+  /** @type {FooterStore} */
   #store
   /** @type {Map<string, number> | undefined} store key → entry bytes, least recently used first */
   #index
+  /** @type {Promise<Map<string, number>> | undefined} */
   #indexing
   #bytes = 0
 
+  /** @param {number} maxBytes @param {FooterStore} store @param {boolean} trustUnvalidated */
   constructor(maxBytes, store, trustUnvalidated) {
     this.maxBytes = maxBytes
     this.trustUnvalidated = trustUnvalidated
@@ -53,12 +67,15 @@ export class FooterCache {
     this.stats = { hits: 0, misses: 0, stores: 0, evictions: 0, invalidations: 0 }
   }
 
-  /** Whether footers validated this way may be kept. */
+  /**
+   * Whether footers validated this way may be kept.
+   * @param {import('../sources/validator.js').Validator | null | undefined} validator
+   */
   accepts(validator) {
     return canValidate(validator) || this.trustUnvalidated
   }
 
-  /** @returns {Promise<{ validator: Validator | null, fileSize: number, metadataOffset: number, layout: object } | undefined>} */
+  /** @param {string} url @returns {Promise<FooterCacheEntry | undefined>} */
   async lookup(url) {
     const index = await this.#loadIndex()
     let key
@@ -71,7 +88,7 @@ export class FooterCache {
     } catch {
       entry = undefined
     }
-    if (!entry) {
+    if (!entry || key === undefined) {
       this.stats.misses++
       return undefined
     }
@@ -84,7 +101,12 @@ export class FooterCache {
     return entry
   }
 
-  /** Keeps a footer just read; false when it is not kept (no validator, too large, the store failed). */
+  /**
+   * Keeps a footer just read; false when it is not kept (no validator, too large, the store failed).
+   * @param {string} url
+   * @param {{ validator: Validator | null | undefined, fileSize: number, metadataOffset: number,
+   *   layout: import('./footer.js').FileLayout }} footer
+   */
   async remember(url, { validator, fileSize, metadataOffset, layout }) {
     if (!this.accepts(validator)) return false
     let key
@@ -115,7 +137,7 @@ export class FooterCache {
     return true
   }
 
-  /** Drops the entry of a URL (its file changed). */
+  /** Drops the entry of a URL (its file changed). @param {string} url */
   async forget(url) {
     this.stats.invalidations++
     let key
@@ -132,6 +154,7 @@ export class FooterCache {
     return this.#bytes
   }
 
+  /** @param {string} key */
   async #drop(key) {
     const index = await this.#loadIndex()
     this.#bytes -= index.get(key) ?? 0
@@ -146,6 +169,7 @@ export class FooterCache {
   async #loadIndex() {
     if (this.#index) return this.#index
     this.#indexing ??= (async () => {
+      /** @type {Map<string, number>} */
       const index = new Map()
       try {
         for (const { key, size } of (await this.#store.list?.()) ?? []) index.set(key, size)
@@ -160,8 +184,9 @@ export class FooterCache {
   }
 }
 
-/** Entries in this process's memory (the default store). */
+/** Entries in this process's memory (the default store). @returns {Required<FooterStore>} */
 export function memoryStore() {
+  /** @type {Map<string, Uint8Array>} */
   const entries = new Map()
   return {
     async get(key) {
@@ -182,6 +207,8 @@ export function memoryStore() {
 /**
  * Entries as files in a directory (Node), so later processes reuse them. Writes are atomic (a temporary
  * file renamed into place); a file that does not read back as an entry is a miss.
+ * @param {string} dir
+ * @returns {Required<FooterStore>}
  */
 export function directoryStore(dir) {
   if (typeof dir !== 'string' || dir === '') throw invalidArgument(`directoryStore needs a directory path, got ${dir}`)
@@ -191,13 +218,22 @@ export function directoryStore(dir) {
 /**
  * Entries in the browser: Cache Storage when the page has it (secure contexts), else IndexedDB.
  * Opened on first use; where neither exists every lookup is a miss.
+ * @returns {Required<FooterStore>}
  */
 export function browserStore(name = 'parquet-bloom-footers') {
-  return lazyStore(async () => (globalThis.caches?.open ? cacheStorageBackend(name) : indexedDbBackend(name)))
+  return lazyStore(async () => {
+    const caches = /** @type {CacheStorage | undefined} */ (globalThis.caches) // none in runtimes without Cache Storage
+    return caches?.open ? cacheStorageBackend(name) : indexedDbBackend(name)
+  })
 }
 
-/** A store whose backend is opened on first use (the directory store's module, js/footer/footer-stores.js, loaded then). */
+/**
+ * A store whose backend is opened on first use (the directory store's module, js/footer/footer-stores.js, loaded then).
+ * @param {() => Promise<Required<FooterStore> | undefined>} open
+ * @returns {Required<FooterStore>}
+ */
 function lazyStore(open) {
+  /** @type {Promise<Required<FooterStore> | undefined> | undefined} */
   let opened
   const backend = () => (opened ??= open())
   return {
@@ -216,17 +252,19 @@ function lazyStore(open) {
   }
 }
 
+/** @param {string} name @returns {Promise<Required<FooterStore>>} */
 async function cacheStorageBackend(name) {
   const cache = await globalThis.caches.open(name)
   // Entries are addressed by a synthetic URL: the key is a hash, never the file's URL.
-  const requestOf = (key) => `https://parquet-bloom.invalid/footer/${key}`
+  const requestOf = (/** @type {string} */ key) => `https://parquet-bloom.invalid/footer/${key}`
   return {
     async get(key) {
       const response = await cache.match(requestOf(key))
       return response ? new Uint8Array(await response.arrayBuffer()) : undefined
     },
     async set(key, bytes) {
-      await cache.put(requestOf(key), new Response(bytes, {
+      // (Entries are serializeEntry's own arrays, never views of a SharedArrayBuffer.)
+      await cache.put(requestOf(key), new Response(/** @type {Uint8Array<ArrayBuffer>} */ (bytes), {
         headers: { 'content-type': 'application/octet-stream', 'x-entry-bytes': String(bytes.length) },
       }))
     },
@@ -244,14 +282,16 @@ async function cacheStorageBackend(name) {
   }
 }
 
+/** @param {string} name @returns {Promise<Required<FooterStore> | undefined>} */
 async function indexedDbBackend(name) {
   if (!globalThis.indexedDB) return undefined
-  const db = await new Promise((resolve, reject) => {
+  const db = await /** @type {Promise<IDBDatabase>} */ (new Promise((resolve, reject) => {
     const request = globalThis.indexedDB.open(name, 1)
     request.onupgradeneeded = () => request.result.createObjectStore('entries')
     request.onsuccess = () => resolve(request.result)
     request.onerror = () => reject(request.error)
-  })
+  }))
+  /** @type {<T>(mode: IDBTransactionMode, fn: (store: IDBObjectStore) => IDBRequest<T>) => Promise<T>} */
   const run = (mode, fn) => new Promise((resolve, reject) => {
     const request = fn(db.transaction('entries', mode).objectStore('entries'))
     request.onsuccess = () => resolve(request.result)
@@ -280,16 +320,18 @@ async function indexedDbBackend(name) {
 // the preamble, the JSON header, then each typed array's bytes 8-byte aligned. The header names the
 // store key it belongs to, so an entry copied under another key is refused too.
 
-/** @returns {Promise<Uint8Array>} */
+/** @param {FooterCacheEntry} entry @param {string} key @returns {Promise<Uint8Array>} */
 export async function serializeEntry({ validator, fileSize, metadataOffset, layout }, key) {
+  /** @type {{ at: number, bytes: Uint8Array }[]} */
   const sections = []
   let sectionBytes = 0
-  const section = (view) => {
+  const section = (/** @type {ArrayBufferView} */ view) => {
     const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
     sections.push({ at: sectionBytes, bytes })
     sectionBytes += (bytes.length + 7) & ~7
     return sections.length - 1
   }
+  /** @type {Record<string, SerializedField>} */
   const fields = {}
   for (const [name, value] of Object.entries(layout)) {
     if (ArrayBuffer.isView(value)) {
@@ -322,7 +364,11 @@ export async function serializeEntry({ validator, fileSize, metadataOffset, layo
   return out
 }
 
-/** The entry, or undefined when the bytes are not a whole, intact entry of this format for `key`. */
+/**
+ * The entry, or undefined when the bytes are not a whole, intact entry of this format for `key`.
+ * @param {Uint8Array} bytes @param {string} key
+ * @returns {Promise<FooterCacheEntry | undefined>}
+ */
 export async function deserializeEntry(bytes, key) {
   if (bytes.length < PREAMBLE) return undefined
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -341,12 +387,13 @@ export async function deserializeEntry(bytes, key) {
   if (header?.key !== key || !Number.isSafeInteger(header.fileSize) || !Number.isSafeInteger(header.metadataOffset)) return undefined
   // One aligned copy: the stored bytes may start anywhere, typed arrays need their element alignment.
   const body = bytes.slice(bodyStart).buffer
-  const sectionView = (index, name) => {
+  const sectionView = (/** @type {number} */ index, /** @type {string} */ name) => {
     const [at, length] = header.sections[index] ?? []
     const View = VIEWS[name]
     if (!View || !(at >= 0) || at + length > body.byteLength || length % View.BYTES_PER_ELEMENT) throw new Error('bad section')
     return new View(body, at, length / View.BYTES_PER_ELEMENT)
   }
+  /** @type {Record<string, unknown>} */
   const layout = {}
   try {
     for (const [name, field] of Object.entries(header.fields ?? {})) {
@@ -365,9 +412,12 @@ export async function deserializeEntry(bytes, key) {
     return undefined
   }
   if (!REQUIRED_FIELDS.every((f) => layout[f] !== undefined)) return undefined
-  return { validator: header.validator ?? null, fileSize: header.fileSize, metadataOffset: header.metadataOffset, layout }
+  // The fields ParquetFile reads are there (REQUIRED_FIELDS), as serialized from a FileLayout of this format.
+  return { validator: header.validator ?? null, fileSize: header.fileSize, metadataOffset: header.metadataOffset,
+    layout: /** @type {import('./footer.js').FileLayout} */ (layout) }
 }
 
+/** @param {ArrayBufferView} view */
 function viewName(view) {
   const name = view.constructor.name
   if (VIEWS[name] !== view.constructor) throw new Error(`cannot serialize a ${name}`)
@@ -375,6 +425,7 @@ function viewName(view) {
 }
 
 /** The store key of a URL: a SHA-256 hex, so no store ever holds (or shows) a URL or its credentials. */
+/** @param {string} url */
 async function storeKey(url) {
   return Array.from(await sha256(new TextEncoder().encode(String(url))), (b) => b.toString(16).padStart(2, '0')).join('')
 }
@@ -382,10 +433,12 @@ async function storeKey(url) {
 /** @type {Promise<((bytes: Uint8Array) => Uint8Array) | null> | undefined} */
 let hashHere
 
+/** @param {Uint8Array} bytes */
 async function sha256(bytes) {
   const hash = await (hashHere ??= runtimeHash())
   if (hash) return hash(bytes)
-  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes))
+  // Typed as the BufferSource WebCrypto's types ask for: WebCrypto itself refuses a view of a SharedArrayBuffer.
+  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', /** @type {Uint8Array<ArrayBuffer>} */ (bytes)))
 }
 
 /**
@@ -397,7 +450,7 @@ async function runtimeHash() {
   if (typeof process !== 'object' || typeof process.versions?.node !== 'string') return null
   try {
     const { createHash } = await import('node:crypto')
-    return (bytes) => new Uint8Array(createHash('sha256').update(bytes).digest())
+    return (/** @type {Uint8Array} */ bytes) => new Uint8Array(createHash('sha256').update(bytes).digest())
   } catch {
     return null
   }

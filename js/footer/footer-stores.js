@@ -4,10 +4,12 @@
 /**
  * Entries as files in a directory (Node), so later processes reuse them. Writes are atomic (a temporary
  * file renamed into place); a file that does not read back as an entry is a miss.
+ * @param {string} dir
+ * @returns {Required<import('./footer-cache.js').FooterStore>}
  */
 export function openDirectoryStore(dir) {
   const modules = Promise.all([import('node:fs/promises'), import('node:path')])
-  const fileOf = async (key) => (await modules)[1].join(dir, `${key}.footer`)
+  const fileOf = async (/** @type {string} */ key) => (await modules)[1].join(dir, `${key}.footer`)
   return {
     async get(key) {
       const [fs] = await modules

@@ -40,7 +40,7 @@ export async function readFooter(source, {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
   }
   const tail = await source.readTail(initialFetchSize, { signal, purpose: 'footer' })
-  const fileSize = source.size
+  const fileSize = /** @type {number} */ (source.size) // readTail() always learns it
   const where = source.name
   if (fileSize < 12) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: ${fileSize} bytes is too short for a footer`,
@@ -83,7 +83,7 @@ export async function readFooter(source, {
   // The wasm decoder is awaited only now: openParquet starts loading it beside the footer's first read.
   await init()
   // Chunk indexes are decoded per column when a probe first reads them (js/footer/chunk-indexes.js).
-  const decode = (bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
+  const decode = (/** @type {Uint8Array} */ bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
   // Only an encrypted file loads the encryption modules (js/crypto/load-crypto.js).
   const layout = magic === MAGIC_PARE || decryption
     ? markEncryptedChunks(await (await loadCrypto()).openEncryptedFooter(metadata,
@@ -115,8 +115,9 @@ export const outlinePieces = /** @type {const} */ ([getCore, FileSummary, Footer
   SchemaRecord, acquireFor, leafColumns, rowGroupRowsOf, outlineLayout])
 
 /**
- * @typedef {{ index: number, path: string[], name: string, physicalType: string, typeLength: number | undefined,
- *   logicalType: object | null, repetition: string | undefined, repeated: boolean, fieldId?: number }} LeafColumn
+ * @typedef {{ index: number, path: string[], name: string, physicalType: import('../index.js').PhysicalType,
+ *   typeLength: number | undefined, logicalType: import('../index.js').LogicalType | null, repetition: string | undefined,
+ *   repeated: boolean, fieldId?: number }} LeafColumn
  * @typedef {{ f64: Float64Array, i32: Int32Array }} IndexRecords ChunkIndexRecords of the decoded columns, by slot (js/footer/records.js)
  * @typedef {{ version: number, numRows: number, createdBy: string | undefined, encryptedColumns: boolean,
  *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array, indexes: IndexRecords,
@@ -148,6 +149,7 @@ export function decodeFileMetaData(metadata, where = 'footer', metadataOffset = 
   return layout
 }
 
+/** @param {Uint8Array} metadata @param {string} where @param {number} metadataOffset @returns {FileLayout} */
 function decodeFileOutline(metadata, where, metadataOffset) {
   const core = getCore()
   const summaryBytes = (FileSummary.bytes + 15) & ~15
@@ -213,18 +215,21 @@ function decodeFileOutline(metadata, where, metadataOffset) {
   }
 }
 
+/** @param {string} where @param {number} chunkCount @param {number} footerBytes */
 function tooManyChunks(where, chunkCount, footerBytes) {
   return new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
     `${where}: malformed footer: ${chunkCount} column chunks cannot fit in ${footerBytes} bytes of FileMetaData`,
     { source: where, field: 'row_groups' })
 }
 
+/** @param {string} where @param {number} metadataOffset @param {number} errorOffset */
 function malformed(where, metadataOffset, errorOffset) {
   return new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
     `${where}: malformed footer: FileMetaData does not decode (stopped at byte ${metadataOffset + errorOffset} of the file)`,
     { source: where, offset: metadataOffset + errorOffset, field: 'FileMetaData' })
 }
 
+/** @param {Uint8Array} bytes */
 function hex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ')
 }

@@ -10,11 +10,13 @@ import { logicalTypeFromSchemaElement } from './column-type.js'
 // entry per leaf column (parquet.thrift ColumnOrder members are 1 and up; 0 is "none" from the decoder).
 export const UNMAPPED_COLUMN_ORDER = -1
 
+/** @type {import('../index.js').PhysicalType[]} */
 const PHYSICAL_TYPES = ['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY']
 const CONVERTED_TYPES = ['UTF8', 'MAP', 'MAP_KEY_VALUE', 'LIST', 'ENUM', 'DECIMAL', 'DATE', 'TIME_MILLIS', 'TIME_MICROS',
   'TIMESTAMP_MILLIS', 'TIMESTAMP_MICROS', 'UINT_8', 'UINT_16', 'UINT_32', 'UINT_64', 'INT_8', 'INT_16', 'INT_32',
   'INT_64', 'JSON', 'BSON', 'INTERVAL']
 const REPETITIONS = ['REQUIRED', 'OPTIONAL', 'REPEATED']
+/** @type {Record<number, string>} */
 const TIME_UNITS = { 1: 'MILLIS', 2: 'MICROS', 3: 'NANOS' }
 // Real schemas nest a few levels (automatic variant shredding reaches ~150); deeper ones are hostile.
 const MAX_SCHEMA_DEPTH = 256
@@ -40,7 +42,10 @@ whenBound(() => {
 
 const utf8 = new TextDecoder()
 
-/** A pool block for decoding the footer; when the pool cannot give it, the error names the file. */
+/**
+ * A pool block for decoding the footer; when the pool cannot give it, the error names the file.
+ * @param {import('../wasm/core.js').Core} core @param {number} bytes @param {string} what @param {string} where
+ */
 export function acquireFor(core, bytes, what, where) {
   try {
     return core.acquire(bytes, `the footer's ${what}`)
@@ -55,6 +60,7 @@ export function acquireFor(core, bytes, what, where) {
  * chunks are not one per leaf column (they could not be mapped to the columns safely).
  * @param {Float64Array} rowGroupWords
  * @param {unknown[]} columns the leaf columns
+ * @param {string} where the file, for errors
  */
 export function rowGroupRowsOf(rowGroupWords, columns, where) {
   const count = rowGroupWords.length / ROW_GROUP_WORDS
@@ -108,11 +114,16 @@ export function outlineLayout(metadata, summary, columns, rowGroupRows, chunks, 
   }
 }
 
-/** Walks the flattened schema tree (depth-first, num_children) into leaf columns with their paths. */
+/**
+ * Walks the flattened schema tree (depth-first, num_children) into leaf columns with their paths.
+ * @param {Int32Array} words SchemaRecord words @param {number} count schema elements
+ * @param {Uint8Array} metadata the footer bytes @param {string} where the file, for errors
+ * @returns {import('./footer.js').LeafColumn[]}
+ */
 export function leafColumns(words, count, metadata, where) {
-  const fail = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed schema: ${why}`,
+  const fail = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed schema: ${why}`,
     { source: where, field: 'schema' })
-  const element = (i) => {
+  const element = (/** @type {number} */ i) => {
     const w = i * SCHEMA_WORDS
     const nameOffset = words[w + Schema.NAME_OFFSET]
     const typeCode = words[w + Schema.TYPE]
@@ -135,6 +146,7 @@ export function leafColumns(words, count, metadata, where) {
   }
   const root = element(0)
   if (root.num_children < 0) throw fail('the root element has no children count')
+  /** @type {import('./footer.js').LeafColumn[]} */
   const columns = []
   // Explicit stack of the open groups: a hostile schema must not be able to exhaust the JS call stack.
   // A leaf's path is built from it when the leaf is reached, so a group costs nothing per descendant.
@@ -167,7 +179,7 @@ export function leafColumns(words, count, metadata, where) {
       const name = path.join('.')
       if (e.type === undefined) throw fail(`leaf ${shorten(name)} has no physical type (type code ${e.typeCode})`)
       // As parquet-java and Arrow do: without its width no value of the column can be read or hashed.
-      if (e.type === 'FIXED_LEN_BYTE_ARRAY' && !(e.type_length > 0)) {
+      if (e.type === 'FIXED_LEN_BYTE_ARRAY' && !(e.type_length !== undefined && e.type_length > 0)) {
         throw fail(`leaf ${shorten(name)} is a FIXED_LEN_BYTE_ARRAY without a positive type_length`)
       }
       columns.push({
@@ -189,12 +201,15 @@ export function leafColumns(words, count, metadata, where) {
   return columns
 }
 
-/** A name from the file as shown in a message: hostile names can be megabytes long. */
+/** A name from the file as shown in a message: hostile names can be megabytes long. @param {string} text */
 function shorten(text) {
   return text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text
 }
 
-/** The LogicalType union as hyparquet shapes it, so one converter serves both decoders. */
+/**
+ * The LogicalType union as hyparquet shapes it, so one converter serves both decoders.
+ * @param {number} kind @param {number} a @param {number} b SchemaRecord LOGICAL_KIND, LOGICAL_A, LOGICAL_B
+ */
 function logicalTypeRecord(kind, a, b) {
   switch (kind) {
     case 0: return undefined

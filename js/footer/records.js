@@ -59,7 +59,7 @@ export class ChunkView {
   get totalCompressedSize() { return this.layout.chunks[this.w + Chunk.TOTAL_COMPRESSED_SIZE] }
   /** ChunkFlag bits */
   get flags() { return this.layout.chunks[this.w + Chunk.FLAGS] }
-  /** Sets ChunkFlag bits (a decrypted footer marks its encrypted chunks). */
+  /** Sets ChunkFlag bits (a decrypted footer marks its encrypted chunks). @param {number} bits */
   addFlags(bits) { this.layout.chunks[this.w + Chunk.FLAGS] |= bits }
   /** The chunk's decryption context in an encrypted file opened with keys. */
   get crypto() { return this.layout.crypto?.chunks[this.number] }
@@ -113,11 +113,13 @@ export class ChunkView {
     return indexRecordAt(this.layout, this.layout.indexSlots[this.column], this.rowGroup)
   }
   // The record first: decoding may replace layout.indexes.
+  /** @param {number} word */
   #f64(word) {
     const record = this.#record()
     return this.layout.indexes.f64[record * INDEX_F64_WORDS + word]
   }
 
+  /** @param {number} word */
   #i32(word) {
     const record = this.#record()
     return this.layout.indexes.i32[record * INDEX_I32_WORDS + word]
@@ -125,24 +127,31 @@ export class ChunkView {
 }
 
 /** Each bound's [offset, length] IndexI32 words, looked up once (at init) rather than by name per read. */
-const BOUND_WORDS = {}
+const BOUND_WORDS = /** @type {Record<'minValue' | 'maxValue' | 'min' | 'max', [number, number]>} */ ({}) // filled at init()
 whenBound(() => {
-  for (const [which, word] of [['minValue', 'MIN_VALUE'], ['maxValue', 'MAX_VALUE'], ['min', 'MIN'], ['max', 'MAX']]) {
+  const fields = /** @type {const} */ ([['minValue', 'MIN_VALUE'], ['maxValue', 'MAX_VALUE'], ['min', 'MIN'], ['max', 'MAX']])
+  for (const [which, word] of fields) {
     BOUND_WORDS[which] = [IndexI32[word + '_OFFSET'], IndexI32[word + '_LENGTH']]
   }
 })
 
-/** Row-group-major number of the chunk of leaf column `column` in row group `rowGroup`. */
+/**
+ * Row-group-major number of the chunk of leaf column `column` in row group `rowGroup`.
+ * @param {import('./footer.js').FileLayout} layout @param {number} rowGroup @param {number} column
+ */
 export function chunkNumber(layout, rowGroup, column) {
   return rowGroup * layout.columns.length + column
 }
 
-/** The chunk of leaf column `column` in row group `rowGroup`. */
+/**
+ * The chunk of leaf column `column` in row group `rowGroup`.
+ * @param {import('./footer.js').FileLayout} layout @param {number} rowGroup @param {number} column
+ */
 export function chunk(layout, rowGroup, column) {
   return new ChunkView(layout, rowGroup * layout.columns.length + column)
 }
 
-/** Every chunk of the file, row-group-major. */
+/** Every chunk of the file, row-group-major. @param {import('./footer.js').FileLayout} layout */
 export function* allChunks(layout) {
   const count = layout.chunks.length / CHUNK_WORDS
   for (let n = 0; n < count; n++) yield new ChunkView(layout, n)

@@ -38,7 +38,7 @@ export function decodeWindowedOutline(metadata, where, pieces,
   let window = 0
   let records = 0
   // The window's block: the FileSummary, then up to windowBytes of the footer from `at` (the copy's length).
-  const copyWindow = (at, atLeast = 0) => {
+  const copyWindow = (/** @type {number} */ at, atLeast = 0) => {
     if (atLeast > windowBytes || !window) {
       windowBytes = Math.max(windowBytes, atLeast)
       if (window) core.release(window)
@@ -49,6 +49,13 @@ export function decodeWindowedOutline(metadata, where, pieces,
     core.u8.set(bytes, window + summaryBytes)
     return bytes.length
   }
+  // One pass (`which`) over the window's `length` bytes, footer offset `at`, into the record blocks given
+  // (0: none) with their capacities; the FileSummary, or undefined when the part does not decode.
+  /**
+   * @param {number} which @param {number} at @param {number} length
+   * @param {number} schema @param {number} rowGroups @param {number} chunks @param {number} spans @param {number} orders
+   * @param {[number, number, number, number]} capacities schema, row groups, chunks, column orders
+   */
   const decodePart = (which, at, length, schema, rowGroups, chunks, spans, orders,
     [schemaCapacity, rowGroupCapacity, chunkCapacity, orderCapacity]) => {
     const status = core.decodeFooter(which, window + summaryBytes, length, at, window, schema, rowGroups, chunks, spans, orders,

@@ -5,12 +5,14 @@ import {
   decimalToBigInt, FRACTION, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, NON_FINITE_WORD, OVERFLOW, parseDecimalText,
 } from './integer.js'
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function decimalConverter(ctx) {
-  const { precision, scale: rawScale } = ctx.logicalType
-  const scale = Number.isInteger(rawScale) ? rawScale : 0
+  // RULES (js/values/probe-values.js) route only DECIMAL columns here.
+  const { precision, scale: rawScale } = /** @type {import('./input.js').ColumnLogicalType} */ (ctx.logicalType)
+  const scale = typeof rawScale === 'number' && Number.isInteger(rawScale) ? rawScale : 0
   const physical = ctx.physicalType
-  const width = ctx.typeLength
-  const validPrecision = Number.isInteger(precision) && precision > 0
+  const width = /** @type {number} */ (ctx.typeLength) // read for FIXED_LEN_BYTE_ARRAY only, where columnContext set it
+  const validPrecision = typeof precision === 'number' && Number.isInteger(precision) && precision > 0
   // Digits beyond what the physical type can hold overflow anyway; the cap only bounds the BigInt work.
   const capDigits = validPrecision ? precision
     : physical === 'INT32' ? 10 : physical === 'INT64' ? 19
@@ -21,12 +23,13 @@ export function decimalConverter(ctx) {
       const bytes = asBytes(value)
       if (bytes) return addBytes(ctx, sink, bytes)
     }
+    /** @type {import('./integer.js').DecimalText | undefined} */
     let dec
     if (typeof value === 'bigint') {
-      dec = parseDecimalText(value.toString())
+      dec = /** @type {import('./integer.js').DecimalText} */ (parseDecimalText(value.toString())) // a bigint's digits
     } else if (typeof value === 'number') {
       if (!Number.isFinite(value)) return absent(`${show(value)} cannot be in a ${label} column`)
-      dec = parseDecimalText(String(value))
+      dec = /** @type {import('./integer.js').DecimalText} */ (parseDecimalText(String(value))) // a finite number's text
     } else if (typeof value === 'string') {
       dec = parseDecimalText(value.trim())
       if (dec === undefined) {
@@ -55,7 +58,7 @@ export function decimalConverter(ctx) {
         return
       }
       case 'BYTE_ARRAY':
-        sink.add(twosComplement(unscaled, minimalTwosComplementLength(unscaled)))
+        sink.add(/** @type {Uint8Array} */ (twosComplement(unscaled, minimalTwosComplementLength(unscaled)))) // fits: minimal length
         if (unscaled === 0n) sink.add(new Uint8Array(0)) // hyparquet-writer stores zero as no bytes
         return
     }
@@ -73,7 +76,7 @@ function minimalTwosComplementLength(v) {
   return (bitLength >> 3) + 1
 }
 
-/** Big-endian two's complement of v in exactly `width` bytes, or undefined when it does not fit. */
+/** Big-endian two's complement of v in exactly `width` bytes, or undefined when it does not fit. @param {bigint} v @param {number} width */
 function twosComplement(v, width) {
   const bits = BigInt(width * 8)
   if (width === 0 || v < -(1n << (bits - 1n)) || v >= 1n << (bits - 1n)) return undefined

@@ -6,7 +6,11 @@ const FLOAT_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
 const f32 = new Float32Array(1)
 const f32bits = new Uint32Array(f32.buffer)
 
-/** A number from a number, exactly-representable bigint or strict float text; a Preset when it cannot be one. */
+/**
+ * A number from a number, exactly-representable bigint or strict float text; a Preset when it cannot be one.
+ * @param {import('./input.js').ColumnContext} ctx @param {unknown} value
+ * @returns {number | Preset}
+ */
 function floatInput(ctx, value) {
   if (typeof value === 'number') return value
   if (typeof value === 'string') {
@@ -31,7 +35,7 @@ function floatInput(ctx, value) {
   throw badValue(ctx, value, 'a number')
 }
 
-/** The float32 next to finite float f in the direction of x. */
+/** The float32 next to finite float f in the direction of x. @param {number} f @param {number} x */
 function floatNeighbor(f, x) {
   if (f === 0) return x > 0 ? 2 ** -149 : -(2 ** -149)
   f32[0] = f
@@ -39,6 +43,7 @@ function floatNeighbor(f, x) {
   return f32[0]
 }
 
+/** @param {import('./input.js').CandidateSink} sink @param {number} x */
 function addFloat(sink, x) {
   if (x === 0) {
     sink.add(0)
@@ -48,7 +53,7 @@ function addFloat(sink, x) {
   }
 }
 
-/** Half-precision bits of finite x, rounded to nearest even; overflow gives ±Infinity. */
+/** Half-precision bits of finite x, rounded to nearest even; overflow gives ±Infinity. @param {number} x */
 function halfBits(x) {
   const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0
   const a = Math.abs(x)
@@ -60,6 +65,7 @@ function halfBits(x) {
   return sign | (((e + 15) << 10) + roundHalfEven((a / 2 ** e) * 1024) - 1024)
 }
 
+/** @param {number} y */
 function roundHalfEven(y) {
   const f = Math.floor(y)
   const d = y - f
@@ -68,6 +74,7 @@ function roundHalfEven(y) {
   return f % 2 === 0 ? f : f + 1
 }
 
+/** @param {number} bits */
 function halfValue(bits) {
   const sign = bits & 0x8000 ? -1 : 1
   const e = (bits >> 10) & 0x1f
@@ -76,8 +83,9 @@ function halfValue(bits) {
   return sign * (e === 0 ? m * 2 ** -24 : (1024 + m) * 2 ** (e - 25))
 }
 
-const halfBytes = (bits) => new Uint8Array([bits & 0xff, bits >> 8])
+const halfBytes = (/** @type {number} */ bits) => new Uint8Array([bits & 0xff, bits >> 8])
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function doubleConverter(ctx) {
   return (value, sink) => {
     const x = typeof value === 'number' ? value : floatInput(ctx, value)
@@ -87,6 +95,7 @@ export function doubleConverter(ctx) {
   }
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function floatConverter(ctx) {
   return (value, sink) => {
     const x = floatInput(ctx, value)
@@ -104,6 +113,7 @@ export function floatConverter(ctx) {
   }
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function float16Converter(ctx) {
   return (value, sink) => {
     const bytes = asBytes(value)

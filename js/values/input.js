@@ -2,6 +2,22 @@
 // decided from the value alone (null, NaN, a value no file of the column's type could hold).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
+/**
+ * @typedef {number | bigint | string | boolean | Uint8Array} Candidate a physical value as a bloom filter hashes it
+ *   (INT32, FLOAT, DOUBLE: number; INT64: bigint; BYTE_ARRAY: string or bytes; BOOLEAN: boolean; others: bytes)
+ * @typedef {{ add(candidate: Candidate): undefined, addUnique(candidate: Candidate): undefined }} CandidateSink
+ *   where a converter puts a value's candidates (js/values/probe-values.js Sink); addUnique skips one the value already has
+ * @typedef {{ type?: string, unit?: string, isAdjustedToUTC?: boolean, precision?: number, scale?: number,
+ *   bitWidth?: number, isSigned?: boolean }} ColumnLogicalType a column type's logicalType as a caller gives it:
+ *   every field optional, each checked where a converter reads it
+ * @typedef {{ physicalType: string, typeLength: number | undefined, logicalType: ColumnLogicalType | null,
+ *   label: string }} ColumnContext a column's type as converters read it (js/values/probe-values.js columnContext);
+ *   typeLength: set for FIXED_LEN_BYTE_ARRAY (a positive integer) and INT96 (12)
+ * @typedef {(value: unknown, sink: CandidateSink) => Preset | undefined | void} Converter one column's conversion of a
+ *   value: undefined after adding its candidates, or a Preset; BAD_VALUE throws
+ */
+
+/** A value as messages show it. @param {unknown} value */
 export function show(value) {
   switch (typeof value) {
     case 'string': return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)
@@ -18,14 +34,19 @@ export function show(value) {
   return value === null ? 'null' : `an object (${Object.prototype.toString.call(value).slice(8, -1)})`
 }
 
-const article = (label) => (/^[AEIOU]/.test(label) ? 'an' : 'a')
+const article = (/** @type {string} */ label) => (/^[AEIOU]/.test(label) ? 'an' : 'a')
 
+/** @param {{ label: string }} ctx @param {unknown} value @param {string} expected @param {string} [detail] */
 export function badValue(ctx, value, expected, detail) {
   return new ParquetBloomError(ErrorCode.BAD_VALUE,
     `${show(value)} is not ${expected} for ${article(ctx.label)} ${ctx.label} column${detail ? `: ${detail}` : ''}`)
 }
 
-/** Raw bytes from a Uint8Array (Buffer), Uint8ClampedArray, Int8Array, DataView or ArrayBuffer; else undefined. */
+/**
+ * Raw bytes from a Uint8Array (Buffer), Uint8ClampedArray, Int8Array, DataView or ArrayBuffer; else undefined.
+ * @param {unknown} value
+ * @returns {Uint8Array | undefined}
+ */
 export function asBytes(value) {
   if (value instanceof Uint8Array) return value
   if (value instanceof ArrayBuffer) return new Uint8Array(value)
@@ -55,7 +76,11 @@ export function parseHexBytes(text) {
   return out
 }
 
-/** Adds raw bytes; 'absent' when of another length than a fixed-width column's (BYTE_ARRAY has none). */
+/**
+ * Adds raw bytes; 'absent' when of another length than a fixed-width column's (BYTE_ARRAY has none).
+ * @param {ColumnContext} ctx @param {CandidateSink} sink @param {Uint8Array} bytes
+ * @returns {Preset | undefined}
+ */
 export function addBytes(ctx, sink, bytes) {
   if (ctx.physicalType !== 'BYTE_ARRAY' && bytes.length !== ctx.typeLength) {
     return absent(`${bytes.length} bytes cannot be in ${article(ctx.label)} ${ctx.label} column`)
@@ -65,6 +90,10 @@ export function addBytes(ctx, sink, bytes) {
 
 /** A verdict decided from the value, not the filter: reason 'null', 'nan', 'not-representable' or 'internal'. */
 export class Preset {
+  /**
+   * @param {'absent' | 'unknown'} verdict @param {'null' | 'nan' | 'not-representable' | 'internal'} reason
+   * @param {string} detail
+   */
   constructor(verdict, reason, detail) {
     this.verdict = verdict
     this.source = 'value'
@@ -74,7 +103,7 @@ export class Preset {
 }
 
 /** 'absent' for a value no file of the column's type can hold; `detail` says why. */
-export const absent = (detail) => new Preset('absent', 'not-representable', detail)
+export const absent = (/** @type {string} */ detail) => new Preset('absent', 'not-representable', detail)
 
 export const NULL = new Preset('unknown', 'null', 'bloom filters do not record nulls')
 export const NAN = new Preset('unknown', 'nan', 'NaN has many bit patterns')

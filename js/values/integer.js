@@ -12,9 +12,13 @@ export const NON_FINITE_WORD = /^[+-]?(?:nan|inf|infinity)$/i
 export const FRACTION = Symbol('fraction')
 export const OVERFLOW = Symbol('overflow')
 
+/** @typedef {{ negative: boolean, digits: string, exp: number }} DecimalText ±digits × 10^exp (parseDecimalText) */
+
 /**
  * '−12.340e1' → { negative: true, digits: '1234', exp: -1 }: value = ±digits × 10^exp with no leading or
  * trailing zeros in digits ('' for zero). undefined when the text is not a decimal number.
+ * @param {string} t
+ * @returns {DecimalText | undefined}
  */
 export function parseDecimalText(t) {
   const m = DECIMAL_TEXT.exec(t)
@@ -30,7 +34,11 @@ export function parseDecimalText(t) {
   return { negative: m[1] === '-', digits, exp }
 }
 
-/** dec × 10^shift as a bigint, FRACTION when that is not an integer, OVERFLOW when it has more than maxDigits digits. */
+/**
+ * dec × 10^shift as a bigint, FRACTION when that is not an integer, OVERFLOW when it has more than maxDigits digits.
+ * @param {DecimalText} dec @param {number} shift @param {number} maxDigits
+ * @returns {bigint | typeof FRACTION | typeof OVERFLOW}
+ */
 export function decimalToBigInt(dec, shift, maxDigits) {
   if (dec.digits === '') return 0n
   const e = dec.exp + shift
@@ -44,6 +52,8 @@ export function decimalToBigInt(dec, shift, maxDigits) {
  * Integer text → bigint, or a Preset for numbers that are not integers; BAD_VALUE for non-numbers.
  * `temporal`: 'infinity' / 'NaN' are BAD_VALUE (DuckDB and PostgreSQL store an 'infinity' timestamp as
  * an extreme integer, so 'absent' could be wrong).
+ * @param {import('./input.js').ColumnContext} ctx @param {string} text @param {string} [expected] @param {boolean} [temporal]
+ * @returns {bigint | Preset}
  */
 export function parseIntegerText(ctx, text, expected = 'a number', temporal = false) {
   const t = text.trim()
@@ -64,7 +74,11 @@ export function parseIntegerText(ctx, text, expected = 'a number', temporal = fa
 
 const INFINITY_HINT = "infinite dates and times have no standard Parquet encoding; pass the integer the writer stored"
 
-/** A temporal column's integer from a number, bigint or integer text; a Preset when it cannot be an integer. */
+/**
+ * A temporal column's integer from a number, bigint or integer text; a Preset when it cannot be an integer.
+ * @param {import('./input.js').ColumnContext} ctx @param {unknown} value @param {string} expected
+ * @returns {bigint | Preset}
+ */
 export function integerInput(ctx, value, expected) {
   if (typeof value === 'bigint') return value
   if (typeof value === 'number') {
@@ -76,13 +90,14 @@ export function integerInput(ctx, value, expected) {
   throw badValue(ctx, value, expected)
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function integerConverter(ctx) {
   const physBits = ctx.physicalType === 'INT32' ? 32 : 64
   const lt = ctx.logicalType
   let bits = physBits
   let signed = true
   let rangeLabel = ctx.physicalType
-  if (lt?.type === 'INTEGER' && [8, 16, 32, 64].includes(lt.bitWidth)) {
+  if (lt?.type === 'INTEGER' && lt.bitWidth !== undefined && [8, 16, 32, 64].includes(lt.bitWidth)) {
     bits = Math.min(lt.bitWidth, physBits)
     signed = lt.isSigned !== false
     rangeLabel = `INTEGER(${bits}, ${signed ? 'signed' : 'unsigned'})`
@@ -92,8 +107,9 @@ export function integerConverter(ctx) {
   const minN = Number(min)
   const maxN = Number(max)
   const is32 = physBits === 32
-  const outOfRange = (value) => absent(`${show(value)} is outside ${rangeLabel} [${min}, ${max}]`)
+  const outOfRange = (/** @type {unknown} */ value) => absent(`${show(value)} is outside ${rangeLabel} [${min}, ${max}]`)
 
+  /** @param {bigint} v @param {unknown} value @param {import('./input.js').CandidateSink} sink */
   const fromBigInt = (v, value, sink) => {
     if (v < min || v > max) return outOfRange(value)
     sink.add(is32 ? Number(BigInt.asIntN(32, v)) : signed ? v : BigInt.asIntN(64, v))
@@ -117,7 +133,12 @@ export function integerConverter(ctx) {
   }
 }
 
-/** Adds the in-range int32 / int64 stored values among `values` (bigints); a Preset when none fits. */
+/**
+ * Adds the in-range int32 / int64 stored values among `values` (bigints); a Preset when none fits.
+ * @param {import('./input.js').ColumnContext} ctx @param {import('./input.js').CandidateSink} sink
+ * @param {bigint[]} values @param {unknown} value what they were made of
+ * @returns {Preset | undefined}
+ */
 export function addPhysicalIntegers(ctx, sink, values, value) {
   const [lo, hi] = ctx.physicalType === 'INT32' ? [BigInt(INT32_MIN), BigInt(INT32_MAX)] : [INT64_MIN, INT64_MAX]
   let added = false
@@ -129,6 +150,7 @@ export function addPhysicalIntegers(ctx, sink, values, value) {
   if (!added) return absent(`${show(value)} is outside the ${ctx.physicalType} range of ${ctx.label}`)
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function booleanConverter(ctx) {
   return (value, sink) => {
     let b

@@ -70,16 +70,25 @@ import { dateConverter, int96Converter, timeConverter, timestampConverter } from
 import { fixedConverter, rawConverter, textConverter, uuidConverter } from './text.js'
 
 // Predicates on (logicalType | null, typeLength).
+/**
+ * @typedef {import('./input.js').ColumnLogicalType} ColumnLogicalType
+ * @typedef {(lt: ColumnLogicalType | null, typeLength: number | undefined) => boolean} TypeTest
+ */
+/** @type {TypeTest} */
 const any = () => true
-const is = (...types) => (lt) => lt !== null && types.includes(lt.type)
+/** @param {...string} types @returns {TypeTest} */
+const is = (...types) => (lt) => lt !== null && lt.type !== undefined && types.includes(lt.type)
+/** @param {...string} types @returns {TypeTest} */
 const noneOr = (...types) => (lt) => !lt?.type || types.includes(lt.type)
-const unitIn = (type, ...units) => (lt) => lt?.type === type && units.includes(lt.unit)
+/** @param {string} type @param {...string} units @returns {TypeTest} */
+const unitIn = (type, ...units) => (lt) => lt?.type === type && lt.unit !== undefined && units.includes(lt.unit)
+/** @param {string} type @param {number} width @returns {TypeTest} */
 const withWidth = (type, width) => (lt, typeLength) => lt?.type === type && typeLength === width
 
 // THE conversion table: [physical type, logical type predicate, converter factory], first match wins.
 // A new logical type is a row here (plus its decoding in footer/column-type.js). Each physical type
 // ends with a catch-all: a logical type that does not fit it (DATE on INT64, UUID on BYTE_ARRAY) is ignored.
-/** @type {Array<[string, (logicalType: any, typeLength: number | undefined) => boolean, (ctx: any) => (value: any, sink: Sink) => any]>} */
+/** @type {Array<[string, TypeTest, (ctx: import('./input.js').ColumnContext) => import('./input.js').Converter]>} */
 const RULES = [
   ['BOOLEAN', any, booleanConverter],
 
@@ -108,17 +117,27 @@ const RULES = [
   ['FIXED_LEN_BYTE_ARRAY', any, rawConverter], // INTERVAL, a UUID not 16 wide, ...
 ]
 
-/** The column's converter: (value, sink) → undefined after adding ≥ 1 candidate, or a Preset; BAD_VALUE throws. */
+/**
+ * The column's converter: (value, sink) → undefined after adding ≥ 1 candidate, or a Preset; BAD_VALUE throws.
+ * @param {import('./input.js').ColumnContext} ctx
+ */
 function converterFor(ctx) {
-  const row = RULES.find(([physical, matches]) => physical === ctx.physicalType && matches(ctx.logicalType, ctx.typeLength))
+  // Found: each physical type's rows end with a catch-all, and columnContext admits only those types.
+  const row = /** @type {(typeof RULES)[number]} */ (RULES.find(([physical, matches]) =>
+    physical === ctx.physicalType && matches(ctx.logicalType, ctx.typeLength)))
   return row[2](ctx)
 }
 
 const PHYSICAL_TYPES = [...new Set(RULES.map(([physical]) => physical))]
 
 // The width a logical type fixes, for a FIXED_LEN_BYTE_ARRAY column type given without typeLength.
+/** @type {Record<string, number>} */
 const DEFAULT_WIDTH = { UUID: 16, FLOAT16: 2, INTERVAL: 12 }
 
+/**
+ * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null } | null | undefined} column
+ * @returns {import('./input.js').ColumnContext}
+ */
 function columnContext(column) {
   if (!column || typeof column !== 'object') {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'a column type { physicalType, typeLength?, logicalType? } is required')
@@ -128,11 +147,15 @@ function columnContext(column) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
       `unknown physical type ${JSON.stringify(physicalType)}; expected one of ${PHYSICAL_TYPES.join(', ')}`)
   }
-  const logicalType = column.logicalType && typeof column.logicalType === 'object' ? column.logicalType : null
+  // A caller's object: the converters check each field they read.
+  const logicalType = column.logicalType && typeof column.logicalType === 'object'
+    ? /** @type {ColumnLogicalType} */ (column.logicalType)
+    : null
+  /** @type {number | undefined} */
   let typeLength
   if (physicalType === 'FIXED_LEN_BYTE_ARRAY') {
-    typeLength = column.typeLength ?? DEFAULT_WIDTH[logicalType?.type]
-    if (!Number.isInteger(typeLength) || typeLength <= 0) {
+    typeLength = column.typeLength ?? DEFAULT_WIDTH[String(logicalType?.type)]
+    if (typeLength === undefined || !Number.isInteger(typeLength) || typeLength <= 0) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
         `a FIXED_LEN_BYTE_ARRAY column needs a positive integer typeLength, got ${column.typeLength}`)
     }
@@ -150,8 +173,9 @@ function columnContext(column) {
  * `outcomes[i]` is `{ value }`, or its preset outcome (above) when no filter is needed. Input not of the
  * column's kind ('abc' for INT32, '2024-02-30' for DATE) throws ParquetBloomError BAD_VALUE.
  * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} column
- * @param {ArrayLike<any> | Iterable<any>} values
- * @returns {{ physicalType: string, typeLength: number | undefined, candidates: any[], owners: Int32Array, outcomes: object[] }}
+ * @param {ArrayLike<unknown> | Iterable<unknown>} values
+ * @returns {{ physicalType: string, typeLength: number | undefined, candidates: import('./input.js').Candidate[], owners: Int32Array,
+ *   outcomes: Array<{ value: unknown } & Partial<import('./input.js').Preset>> }}
  */
 export function encodeProbeValues(column, values) {
   const ctx = columnContext(column)
@@ -182,13 +206,16 @@ export function encodeProbeValues(column, values) {
 
 /** The candidates of all values, and the index of the value owning each. */
 class Sink {
+  /** @param {number} capacity values */
   constructor(capacity) {
+    /** @type {import('./input.js').Candidate[]} */
     this.candidates = []
     this.owners = new Int32Array(Math.max(16, capacity))
     this.owner = 0
     this.start = 0 // first candidate of the current value
   }
 
+  /** @param {import('./input.js').Candidate} candidate @returns {undefined} */
   add(candidate) {
     const k = this.candidates.length
     if (k === this.owners.length) {
@@ -201,6 +228,7 @@ class Sink {
   }
 
   /** Adds unless the current value already has an identical candidate (same number, bigint or bytes). */
+  /** @param {import('./input.js').Candidate} candidate @returns {undefined} */
   addUnique(candidate) {
     for (let k = this.start; k < this.candidates.length; k++) if (sameCandidate(this.candidates[k], candidate)) return
     this.add(candidate)
@@ -212,6 +240,7 @@ class Sink {
   }
 }
 
+/** @param {import('./input.js').Candidate} a @param {import('./input.js').Candidate} b */
 function sameCandidate(a, b) {
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
     if (a.length !== b.length) return false
@@ -221,7 +250,7 @@ function sameCandidate(a, b) {
   return Object.is(a, b)
 }
 
-/** @returns {ArrayLike<any>} */
+/** @param {ArrayLike<unknown> | Iterable<unknown>} values @returns {ArrayLike<unknown>} */
 function valueList(values) {
   // One Uint8Array / ArrayBuffer is one bytes value to most callers, not a list of small numbers:
   // splitting it would probe '1', '2', … and answer a false 'absent'. Make the caller say which.
@@ -230,8 +259,11 @@ function valueList(values) {
       'values is a byte array: wrap one bytes value in [ ] (or pass Array.from(bytes) to probe its numbers)')
   }
   // A typed array (a DataView was refused above as bytes).
-  if (Array.isArray(values) || ArrayBuffer.isView(values)) return /** @type {ArrayLike<any>} */ (values)
-  if (values != null && typeof values !== 'string' && typeof values[Symbol.iterator] === 'function') return Array.from(values)
+  if (Array.isArray(values) || ArrayBuffer.isView(values)) return /** @type {ArrayLike<unknown>} */ (values)
+  const iterator = values != null && typeof values !== 'string' && /** @type {Partial<Iterable<unknown>>} */ (values)[Symbol.iterator]
+  if (typeof iterator === 'function') {
+    return Array.from(values)
+  }
   throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
     `values must be an array or iterable of values, got ${show(values)}; wrap a single value in [ ]`)
 }

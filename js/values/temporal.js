@@ -10,6 +10,12 @@ const MAX_DATE_MS = 8.64e15
 const UNIT_PER_SECOND = { MILLIS: 1000n, MICROS: 1000000n, NANOS: 1000000000n }
 const UNIT_PER_MS = { MILLIS: 1n, MICROS: 1000n, NANOS: 1000000n }
 const UNIT_DIGITS = { MILLIS: 3, MICROS: 6, NANOS: 9 }
+/** @typedef {keyof typeof UNIT_PER_SECOND} TimeUnit */
+/**
+ * @typedef {{ hour: number, minute: number, second: number, fraction: string, offset: number | undefined }} ClockFields
+ *   a time of day as written (fraction: its digits; offset: seconds east of UTC, NaN out of range, undefined when none)
+ * @typedef {ClockFields & { days: number, hasTime: boolean }} DateTimeFields days since 1970-01-01
+ */
 
 const DATE_TIME_TEXT = new RegExp(
   '^([+-]?\\d{4,9})-(\\d{1,2})-(\\d{1,2})' + // date
@@ -19,6 +25,7 @@ const DATE_TIME_TEXT = new RegExp(
 )
 const TIME_TEXT = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:\s*(Z|z|UTC|GMT|[+-]\d{2}(?::?\d{2}(?::?\d{2})?)?))?$/
 
+/** @param {string | undefined} text */
 function offsetSeconds(text) {
   if (text === undefined) return undefined
   if (!/^[+-]/.test(text)) return 0
@@ -30,17 +37,21 @@ function offsetSeconds(text) {
   return (text[0] === '-' ? -1 : 1) * (h * 3600 + m * 60 + s)
 }
 
-const isLeap = (y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
+const isLeap = (/** @type {number} */ y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
 const MONTH_NAMES = [
   'January', 'February', 'March', 'April', 'May', 'June',
   'July', 'August', 'September', 'October', 'November', 'December',
 ]
 
+/** @param {number} y @param {number} m */
 function daysInMonth(y, m) {
   return m === 2 ? (isLeap(y) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
 }
 
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+ * @param {number} y @param {number} m @param {number} d
+ */
 function daysFromCivil(y, m, d) {
   y -= m <= 2 ? 1 : 0
   const era = Math.floor(y / 400)
@@ -53,6 +64,8 @@ function daysFromCivil(y, m, d) {
 /**
  * Parses date or date-time text. undefined when it does not look like one; BAD_VALUE when it does but
  * names no real date or time ('2024-02-30', '25:00').
+ * @param {import('./input.js').ColumnContext} ctx @param {string} text
+ * @returns {DateTimeFields | undefined}
  */
 function parseDateTimeText(ctx, text) {
   const m = DATE_TIME_TEXT.exec(text.trim())
@@ -77,6 +90,7 @@ function parseDateTimeText(ctx, text) {
   return parsed
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @param {string} text @param {ClockFields} p @param {boolean} allow24 */
 function checkClock(ctx, text, p, allow24) {
   const is24 = allow24 && p.hour === 24 && p.minute === 0 && p.second === 0 && !/[^0]/.test(p.fraction)
   if ((p.hour > 23 && !is24) || p.minute > 59 || p.second > 59) {
@@ -85,7 +99,10 @@ function checkClock(ctx, text, p, allow24) {
   if (Number.isNaN(p.offset)) throw badValue(ctx, text, 'a valid time', 'the UTC offset is out of range')
 }
 
-/** Fraction digits as a count of `unit`, or a Preset when non-zero digits are finer than the unit. */
+/**
+ * Fraction digits as a count of `unit`, or a Preset when non-zero digits are finer than the unit.
+ * @param {import('./input.js').ColumnContext} ctx @param {string} text @param {string} fraction @param {TimeUnit} unit
+ */
 function fractionIn(ctx, text, fraction, unit) {
   const digits = UNIT_DIGITS[unit]
   if (fraction.length > digits && /[^0]/.test(fraction.slice(digits))) {
@@ -94,9 +111,10 @@ function fractionIn(ctx, text, fraction, unit) {
   return BigInt(fraction.slice(0, digits).padEnd(digits, '0'))
 }
 
-/** The process's offsets (local − UTC, ms) under which wallMs is a local wall-clock reading. */
+/** The process's offsets (local − UTC, ms) under which wallMs is a local wall-clock reading. @param {number} wallMs */
 function localOffsetsFor(wallMs) {
   if (!(Math.abs(wallMs) <= MAX_DATE_MS - 2 * DAY_MS)) return []
+  /** @type {number[]} */
   const offsets = []
   for (const probe of [wallMs - DAY_MS, wallMs, wallMs + DAY_MS]) {
     const off = -new Date(probe).getTimezoneOffset() * 60000
@@ -119,8 +137,9 @@ function localReadings(wall, unit) {
 }
 
 /** Local wall-clock fields of a Date's instant, as ms since the epoch read as UTC. */
-const localFieldsMs = (date) => date.getTime() - date.getTimezoneOffset() * 60000
+const localFieldsMs = (/** @type {Date} */ date) => date.getTime() - date.getTimezoneOffset() * 60000
 
+/** @param {import('./input.js').ColumnContext} ctx @param {Date} value */
 function validDateMs(ctx, value) {
   const ms = value.getTime()
   if (Number.isNaN(ms)) throw badValue(ctx, value, 'a valid date')
@@ -138,6 +157,7 @@ const JULIAN_DAY_OF_EPOCH = 2440588n
 
 const DATE_EXPECTED = "a date ('YYYY-MM-DD', a Date or a day number)"
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function dateConverter(ctx) {
   return (value, sink) => {
     if (value instanceof Date) {
@@ -161,9 +181,12 @@ export function dateConverter(ctx) {
   }
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function timestampConverter(ctx) {
-  const unit = ctx.logicalType.unit
-  const adjusted = Boolean(ctx.logicalType.isAdjustedToUTC)
+  // RULES (js/values/probe-values.js) route only TIMESTAMP(MILLIS | MICROS | NANOS) columns here.
+  const lt = /** @type {{ unit: TimeUnit, isAdjustedToUTC?: boolean }} */ (ctx.logicalType)
+  const unit = lt.unit
+  const adjusted = Boolean(lt.isAdjustedToUTC)
   const perSecond = UNIT_PER_SECOND[unit]
   const perMs = UNIT_PER_MS[unit]
   return (value, sink) => {
@@ -196,7 +219,11 @@ export function timestampConverter(ctx) {
   }
 }
 
-/** The parsed date-time's fields as a count of unit since 1970-01-01T00:00 (offset not applied). */
+/**
+ * The parsed date-time's fields as a count of unit since 1970-01-01T00:00 (offset not applied).
+ * @param {import('./input.js').ColumnContext} ctx @param {string} text @param {DateTimeFields} p
+ * @param {TimeUnit} unit @param {bigint} perSecond
+ */
 function wallClock(ctx, text, p, unit, perSecond) {
   const fraction = fractionIn(ctx, text, p.fraction, unit)
   if (fraction instanceof Preset) return fraction
@@ -244,6 +271,7 @@ function truncatedForm(julian, perDay, nanosPerUnit) {
   return [days, (julian - days * perDay) * nanosPerUnit]
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function int96Converter(ctx) {
   return (value, sink) => {
     const bytes = asBytes(value)
@@ -252,7 +280,7 @@ export function int96Converter(ctx) {
     const p = typeof value === 'string' ? parseDateTimeText(ctx, value) : undefined
     if (value instanceof Date) {
       values = [BigInt(validDateMs(ctx, value)) * 1000000n, BigInt(localFieldsMs(value)) * 1000000n]
-    } else if (p) {
+    } else if (p && typeof value === 'string') { // (p is parsed from text only)
       const wall = wallClock(ctx, value, p, 'NANOS', UNIT_PER_SECOND.NANOS)
       if (wall instanceof Preset) return wall
       values = p.offset !== undefined ? [wall, wall - BigInt(p.offset) * UNIT_PER_SECOND.NANOS] : [wall, ...localReadings(wall, 'NANOS')]
@@ -272,13 +300,16 @@ export function int96Converter(ctx) {
   }
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function timeConverter(ctx) {
-  const unit = ctx.logicalType.unit
-  const adjusted = Boolean(ctx.logicalType.isAdjustedToUTC)
+  // RULES (js/values/probe-values.js) route only TIME(MILLIS | MICROS | NANOS) columns here.
+  const lt = /** @type {{ unit: TimeUnit, isAdjustedToUTC?: boolean }} */ (ctx.logicalType)
+  const unit = lt.unit
+  const adjusted = Boolean(lt.isAdjustedToUTC)
   const perSecond = UNIT_PER_SECOND[unit]
   const perMs = UNIT_PER_MS[unit]
   const perDay = DAY_SECONDS * perSecond
-  const mod = (v) => ((v % perDay) + perDay) % perDay
+  const mod = (/** @type {bigint} */ v) => ((v % perDay) + perDay) % perDay
   return (value, sink) => {
     if (value instanceof Date) {
       const ms = validDateMs(ctx, value)

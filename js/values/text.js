@@ -2,6 +2,7 @@
 // 16 big-endian bytes) and types only raw bytes can be probed for.
 import { addBytes, asBytes, badValue, parseHexBytes } from './input.js'
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function textConverter(ctx) {
   // Only annotated text columns turn numbers into text; for plain BYTE_ARRAY a number is more likely a
   // mistake (a Uint8Array spread into its byte values) than the digits the user meant.
@@ -21,7 +22,7 @@ const utf8 = new TextEncoder()
 
 const UUID_HYPHENATED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** The 16 bytes of UUID text in any case, with or without hyphens, braces, urn:uuid: or 0x; else undefined. */
+/** The 16 bytes of UUID text in any case, with or without hyphens, braces, urn:uuid: or 0x; else undefined. @param {string} text */
 function uuidTextBytes(text) {
   let t = text.trim().replace(/^(urn:uuid:|0x)/i, '')
   if (t.startsWith('{') && t.endsWith('}')) t = t.slice(1, -1)
@@ -30,6 +31,7 @@ function uuidTextBytes(text) {
 }
 
 // Text as n bytes: its UTF-8, '0x' + 2n hex digits or, for n = 16, a UUID. They differ in length: one fits.
+/** @param {string} text @param {number} n */
 function fixedText(text, n) {
   const encoded = utf8.encode(text)
   if (encoded.length === n) return encoded
@@ -39,8 +41,9 @@ function fixedText(text, n) {
 }
 
 // Text no file of the type could hold is BAD_VALUE, never a silent 'absent'.
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function fixedConverter(ctx) {
-  const n = ctx.typeLength
+  const n = /** @type {number} */ (ctx.typeLength) // FIXED_LEN_BYTE_ARRAY: columnContext checked it
   return (value, sink) => {
     const bytes = asBytes(value) ?? (typeof value === 'string' ? fixedText(value, n) : undefined)
     if (bytes) return addBytes(ctx, sink, bytes)
@@ -50,6 +53,7 @@ export function fixedConverter(ctx) {
   }
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function uuidConverter(ctx) {
   return (value, sink) => {
     const bytes = asBytes(value)
@@ -61,6 +65,7 @@ export function uuidConverter(ctx) {
   }
 }
 
+/** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function rawConverter(ctx) {
   return (value, sink) => {
     const bytes = asBytes(value)
