@@ -96,8 +96,10 @@ export const REASONS = Object.freeze({
 
 /**
  * @typedef {'absent' | 'maybe' | 'present' | 'unknown'} Verdict
- * @typedef {{ value: any, verdict: Verdict, source: string | null, reason: string, detail: string, pages?: number[],
- *   rows?: number[], rowsTruncated?: boolean, values?: object[] }} ValueResult
+ * @typedef {import('./index.js').VerdictSource} VerdictSource
+ * @typedef {{ value: any, verdict: Verdict, source: VerdictSource | null, reason: import('./index.js').ReasonCode, detail: string,
+ *   pages?: number[],
+ *   rows?: number[], rowsTruncated?: boolean, values?: Array<Record<string, unknown>> }} ValueResult
  *   `pages`: the candidate pages of a value the page index kept (js/plan/row-group-answer.js finalResults);
  *   `rows`: file-level row numbers holding it, ascending, when confirmed (js/confirm/confirm.js)
  */

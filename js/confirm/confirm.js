@@ -25,7 +25,7 @@ const INDEX_LACKING = new Set(['no-index', 'malformed-filter', 'unsupported-filt
 /**
  * @typedef {import('../verdicts.js').ValueResult} ValueResult
  * @typedef {{ index: number, numRows: number, results: ValueResult[] }} ConfirmGroup
- * @typedef {{ reason: string, detail: string }} ConfirmFailure why a row group's pages could not decide
+ * @typedef {{ reason: import('../index.js').ReasonCode, detail: string }} ConfirmFailure why a row group's pages could not decide
  * @typedef {{ start: number, end: number, role: 'dictionary' | 'chunk' | number, bytes?: Uint8Array }} ConfirmRead
  *   role: the bytes before the first data page, the whole chunk, or the OffsetIndex's page of that number
  * @typedef {{ group: ConfirmGroup, wanted: Uint8Array, firstRow: number, reads: ConfirmRead[],
