@@ -19,7 +19,10 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  *   'compression-codec'?: string, properties?: Record<string, string> }} BlobMetadata
  */
 
-/** The hex CRC-32 recorded with each blob (properties.crc32), so a reader can check what it reads whole. */
+/**
+ * The hex CRC-32 recorded with each blob (properties.crc32), so a reader can check what it reads whole.
+ * @param {Uint8Array} bytes
+ */
 export function crc32Hex(bytes) {
   return crc32(bytes).toString(16).padStart(8, '0')
 }
@@ -53,7 +56,7 @@ export function puffinFooter(blobs, properties) {
  * @returns {{ footer: { blobs: BlobMetadata[], properties?: Record<string, string> }, footerStart: number } | { need: number }}
  */
 export function readPuffinFooter(tail, fileSize, where) {
-  const bad = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Puffin index file: ${why}`, { source: where })
+  const bad = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Puffin index file: ${why}`, { source: where })
   if (tail.length < FOOTER_TAIL_BYTES + 4) throw bad(`${fileSize} bytes is too short`)
   const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
   if (!sameBytes(tail.subarray(tail.length - 4), PUFFIN_MAGIC)) throw bad('it does not end with PFA1')
@@ -70,7 +73,7 @@ export function readPuffinFooter(tail, fileSize, where) {
   try {
     footer = JSON.parse(utf8Decoder.decode(footerBytes.subarray(4, 4 + payloadSize)))
   } catch (cause) {
-    throw bad(`its footer is not UTF-8 JSON (${cause?.message ?? cause})`)
+    throw bad(`its footer is not UTF-8 JSON (${/** @type {Error} */ (cause)?.message ?? cause})`)
   }
   if (!footer || !Array.isArray(footer.blobs)) throw bad('its footer has no blobs list')
   for (const blob of footer.blobs) {

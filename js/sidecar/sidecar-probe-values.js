@@ -8,7 +8,13 @@ import { BLOCK_MODE_COALESCE_GAP } from '../plan/read-scheduler.js'
 import { valueResult } from '../verdicts.js'
 import { sortKeys, sortOrderFor } from '../indexes/statistics.js'
 
-/** The values as a column of this type stores them: candidates, their hashes and sort keys. */
+/**
+ * The values as a column of this type stores them: candidates, their hashes and sort keys.
+ * @param {import('./sidecar-layout.js').ColumnType} type
+ * @param {unknown[]} list
+ * @param {string} path
+ * @param {string} column
+ */
 export function encodeFor(type, list, path, column) {
   const leaf = { physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType }
   let encoded
@@ -25,7 +31,11 @@ export function encodeFor(type, list, path, column) {
   return { encoded, hashed, order, keys }
 }
 
-/** A chunk the builder could not read has no filter: its values are unknown to the index (presets stand). */
+/**
+ * A chunk the builder could not read has no filter: its values are unknown to the index (presets stand).
+ * @param {unknown[]} list
+ * @param {Array<Partial<import('../verdicts.js').ValueResult>>} outcomes presets: a verdict where one is already known
+ */
 export function unreadableChunkResults(list, outcomes) {
   return list.map((v, i) => (outcomes[i].verdict
     ? { ...outcomes[i] }
