@@ -56,7 +56,8 @@ export function puffinFooter(blobs, properties) {
  * @returns {{ footer: { blobs: BlobMetadata[], properties?: Record<string, string> }, footerStart: number } | { need: number }}
  */
 export function readPuffinFooter(tail, fileSize, where) {
-  const bad = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Puffin index file: ${why}`, { source: where })
+  /** @param {string} why */
+  const bad = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Puffin index file: ${why}`, { source: where })
   if (tail.length < FOOTER_TAIL_BYTES + 4) throw bad(`${fileSize} bytes is too short`)
   const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
   if (!sameBytes(tail.subarray(tail.length - 4), PUFFIN_MAGIC)) throw bad('it does not end with PFA1')

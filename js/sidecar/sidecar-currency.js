@@ -120,7 +120,8 @@ export function currency(entry, now, { checked = false } = {}) {
 export function startValidators(paths, { fetch, signal, headers, origin, window, ioLane }) {
   // The caller's headers (credentials for the index's host) go only to that origin, as HttpSource keeps
   // them from other origins' redirects.
-  const headersFor = (/** @type {string} */ path) => (headers && origin && isUrl(path) && new URL(path).origin === origin ? headers : undefined)
+  /** @param {string} path */
+  const headersFor = (path) => (headers && origin && isUrl(path) && new URL(path).origin === origin ? headers : undefined)
   const checks = new Map()
   let running = 0
   /** @type {Array<() => void>} */

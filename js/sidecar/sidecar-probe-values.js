@@ -9,6 +9,12 @@ import { valueResult } from '../verdicts.js'
 import { sortKeys, sortOrderFor } from '../indexes/statistics.js'
 
 /**
+ * @typedef {import('../verdicts.js').ValueResult | { value: unknown, verdict?: undefined }} PresetOutcome a value's answer
+ *   known before any filter (encodeProbeValues: a null, a value the column cannot hold), or just the value
+ * @typedef {Omit<ReturnType<typeof encodeProbeValues>, 'outcomes'> & { outcomes: PresetOutcome[] }} EncodedValues
+ */
+
+/**
  * The values as a column of this type stores them: candidates, their hashes and sort keys.
  * @param {import('./sidecar-layout.js').ColumnType} type
  * @param {unknown[]} list
@@ -17,9 +23,10 @@ import { sortKeys, sortOrderFor } from '../indexes/statistics.js'
  */
 export function encodeFor(type, list, path, column) {
   const leaf = { physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType }
+  /** @type {EncodedValues} */
   let encoded
   try {
-    encoded = encodeProbeValues(leaf, list)
+    encoded = /** @type {EncodedValues} */ (encodeProbeValues(leaf, list))
   } catch (error) {
     if (!(error instanceof ParquetBloomError)) throw error
     throw new ParquetBloomError(error.code, `${path}: column ${column}: ${error.message}`, { source: path, field: column, cause: error })
@@ -34,10 +41,11 @@ export function encodeFor(type, list, path, column) {
 /**
  * A chunk the builder could not read has no filter: its values are unknown to the index (presets stand).
  * @param {unknown[]} list
- * @param {Array<Partial<import('../verdicts.js').ValueResult>>} outcomes presets: a verdict where one is already known
+ * @param {PresetOutcome[]} outcomes
+ * @returns {import('../verdicts.js').ValueResult[]}
  */
 export function unreadableChunkResults(list, outcomes) {
   return list.map((v, i) => (outcomes[i].verdict
-    ? { ...outcomes[i] }
+    ? { .../** @type {import('../verdicts.js').ValueResult} */ (outcomes[i]) } // a preset answer
     : valueResult(v, 'unknown', null, 'no-index', 'the sidecar index has no filter for this chunk (its pages could not be read)')))
 }

@@ -7,7 +7,11 @@ import { BLOCK_MODE_COALESCE_GAP, runReadTasks } from '../plan/read-scheduler.js
 import { transportWindow } from '../plan/link-model.js'
 import { startValidators } from './sidecar-currency.js'
 
-/** @typedef {import('../sources/open-byte-source.js').ByteSource} ByteSource */
+/**
+ * @typedef {import('../sources/open-byte-source.js').ByteSource} ByteSource
+ * @typedef {ByteSource & Pick<import('../sources/shared.js').SourceBase, 'attachIo'>} IndexSource an index's bytes as
+ *   openByteSource opens them, which a dataset probe's ledger can be attached to
+ */
 
 /**
  * The coalescing gap that joins a wave's reads into at most `window` requests — one round, however many
