@@ -17,6 +17,7 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  * @typedef {{ type: string, fields: number[], 'snapshot-id': number | bigint, 'sequence-number': number | bigint,
  *   offset: number, length: number,
  *   'compression-codec'?: string, properties?: Record<string, string> }} BlobMetadata
+ * @typedef {{ blobs: BlobMetadata[], properties?: Record<string, string> }} PuffinFooter
  */
 
 /**
@@ -53,7 +54,7 @@ export function puffinFooter(blobs, properties) {
  * @param {Uint8Array} tail the last bytes of the file
  * @param {number} fileSize
  * @param {string} where for messages
- * @returns {{ footer: { blobs: BlobMetadata[], properties?: Record<string, string> }, footerStart: number } | { need: number }}
+ * @returns {{ footer: PuffinFooter, footerStart: number } | { need: number }}
  */
 export function readPuffinFooter(tail, fileSize, where) {
   /** @param {string} why */
