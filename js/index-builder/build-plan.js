@@ -125,7 +125,7 @@ export function buildReading(inputs, { concurrency, fetch, prefetchBytes }) {
  * @param {string} input
  * @param {string} recorded the path the index records
  * @param {{ columns: string[], fpp: number, ndv: 'auto' | number, signal?: AbortSignal,
- *   columnIn?: (layout: any, name: string) => string | null }} options
+ *   columnIn?: (layout: import('../footer/footer.js').FileLayout, name: string) => string | string[] | null }} options
  * @param {ReturnType<typeof buildReading>} reading
  * @param {{ size: number, validator: string | null }} [known]
  * @returns {Promise<{ file: import('./sidecar-sliced-writer.js').SlicedFileInput,

@@ -201,9 +201,13 @@ export class SidecarIndex {
     return this.directory.files
   }
 
-  /** The indexed columns: the footer's layout says them before the directory is read. */
+  /**
+   * The indexed columns: the footer's layout says them before the directory is read.
+   * @returns {string[]}
+   */
   get columns() {
-    return this.#directory?.columns ?? this.#layout?.columns
+    // One of the two is here: an index without a layout has its directory read at open.
+    return /** @type {string[]} */ (this.#directory?.columns ?? this.#layout?.columns)
   }
 
   /** Reads the directory when opening did not (one read); a probe does it itself, in the wave of its first blocks. */
