@@ -22,6 +22,7 @@ const MAGIC_PAR1 = Uint8Array.of(0x50, 0x41, 0x52, 0x31)
 /**
  * Why a chunk's filter cannot be built and written here, or undefined when it can.
  * @param {import('../crypto/encrypted-footer.js').ChunkCrypto} crypto
+ * @returns {{ reason: 'no-key' | 'unreadable-pages', detail: string } | undefined}
  */
 export function encryptedChunkProblem(crypto) {
   if (crypto.missing !== undefined) return { reason: 'no-key', detail: `the column is encrypted and ${crypto.missing}` }

@@ -18,6 +18,10 @@ const utf8Decoder = new TextDecoder()
  * @typedef {{ top: Struct, rowGroups: Array<{ struct: Struct, chunks: ChunkPlace[] }>,
  *   keyValues: Array<{ key: string, start: number, end: number }> | undefined,
  *   encrypted: boolean }} FooterMap
+ * @typedef {{ bloom?: { offset: number, length: number }, columnIndex?: { offset: number, length: number },
+ *   offsetIndex?: { offset: number, length: number }, encryptedMetaData?: Uint8Array }} ChunkEdit
+ *   where a chunk's new filter and page indexes lie; encryptedMetaData: a new encrypted_column_metadata module holding the
+ *   bloom location (the plaintext ColumnMetaData, if any, is then kept)
  */
 
 /**
@@ -210,9 +214,7 @@ function withChild(bytes, struct, fieldId, parts) {
  * locations; `keyValue` replaces any entry with its key, or is appended.
  * @param {Uint8Array} bytes
  * @param {FooterMap} map
- * @param {Map<number, { bloom?: { offset: number, length: number }, columnIndex?: { offset: number, length: number },
- *   offsetIndex?: { offset: number, length: number }, encryptedMetaData?: Uint8Array }>} edits encryptedMetaData: a new
- *   encrypted_column_metadata module holding the bloom location (the plaintext ColumnMetaData, if any, is then kept)
+ * @param {Map<number, ChunkEdit>} edits
  * @param {{ key: string, value: string }} keyValue
  * @param {number} numColumns
  */
