@@ -34,26 +34,30 @@ const JOIN_GAP = 64 * 1024
  */
 export class ByteBudget {
   #free
+  /** @type {Array<{ want: number, resolve: () => void }>} the files waiting for bytes, first come first served */
   #waiting = []
+  /** @param {number} bytes */
   constructor(bytes) {
     this.total = bytes
     this.#free = bytes
   }
 
+  /** @param {number} bytes */
   async take(bytes) {
     const want = Math.min(bytes, this.total)
     if (this.#waiting.length === 0 && this.#free >= want) {
       this.#free -= want
       return want
     }
-    await new Promise((resolve) => this.#waiting.push({ want, resolve }))
+    await /** @type {Promise<void>} */ (new Promise((resolve) => this.#waiting.push({ want, resolve })))
     return want
   }
 
+  /** @param {number} taken */
   give(taken) {
     this.#free += taken
     while (this.#waiting.length && this.#free >= this.#waiting[0].want) {
-      const next = this.#waiting.shift()
+      const next = /** @type {{ want: number, resolve: () => void }} */ (this.#waiting.shift())
       this.#free -= next.want
       next.resolve()
     }
@@ -70,6 +74,7 @@ export class ByteBudget {
  * @returns {AsyncGenerator<R>}
  */
 export async function* inOrder(items, limit, job) {
+  /** @type {Promise<R>[]} */
   const started = []
   let next = 0
   const start = () => {
@@ -120,7 +125,7 @@ export function buildReading(inputs, { concurrency, fetch, prefetchBytes }) {
  * @param {string} input
  * @param {string} recorded the path the index records
  * @param {{ columns: string[], fpp: number, ndv: 'auto' | number, signal?: AbortSignal,
- *   columnIn?: (layout: any, name: string) => string | null }} options
+ *   columnIn?: (layout: import('../footer/footer.js').FileLayout, name: string) => string | string[] | null }} options
  * @param {ReturnType<typeof buildReading>} reading
  * @param {{ size: number, validator: string | null }} [known]
  * @returns {Promise<{ file: import('./sidecar-sliced-writer.js').SlicedFileInput,
@@ -158,7 +163,9 @@ export async function readFileEntry(input, recorded, options, reading, known) {
         `${file.name}: the file is encrypted; sidecar indexes of encrypted files are not supported ` +
         '(they would hold what the keys protect)', { source: file.name })
     }
+    /** @type {Record<string, import('../sidecar/sidecar-layout.js').ColumnType>} */
     const columns = {}
+    /** @type {Array<[string, import('../footer/footer.js').LeafColumn]>} by the name the index records */
     const leaves = []
     for (const name of options.columns) {
       let column
@@ -169,7 +176,7 @@ export async function readFileEntry(input, recorded, options, reading, known) {
         if (found === null) throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${file.name}: no column for ${name}`)
         column = file.column(found)
       } catch (error) {
-        if (error?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+        if (/** @type {ParquetBloomError} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
         skipped.push({ file: recorded, column: name, detail: 'the file has no such column' })
         continue
       }
@@ -190,6 +197,10 @@ export async function readFileEntry(input, recorded, options, reading, known) {
     const held = await Promise.all(ranges.map(async (r) => ({
       start: r.start, bytes: await file.readRange(r.start, r.end - r.start, { signal }),
     })))
+    /**
+     * @param {number} offset
+     * @param {number} length
+     */
     const read = (offset, length) => {
       const within = held.find((h) => offset >= h.start && offset + length <= h.start + h.bytes.length)
       return within
@@ -198,6 +209,7 @@ export async function readFileEntry(input, recorded, options, reading, known) {
     }
     const rowGroups = []
     for (let g = 0; g < layout.rowGroupRows.length; g++) {
+      /** @type {import('./sidecar-sliced-writer.js').SlicedFileInput['rowGroups'][number]['chunks']} */
       const chunkEntries = {}
       for (const [name, column] of leaves) {
         const built = await buildChunkFilter({ layout, metadataOffset, column, rowGroup: g, read,
@@ -227,8 +239,14 @@ export async function readFileEntry(input, recorded, options, reading, known) {
   }
 }
 
-/** The byte ranges of the indexed chunks whose pages lie inside the file's data (others are left to buildChunkFilter to refuse). */
+/**
+ * The byte ranges of the indexed chunks whose pages lie inside the file's data (others are left to buildChunkFilter to refuse).
+ * @param {import('../footer/footer.js').FileLayout} layout
+ * @param {number} metadataOffset
+ * @param {Array<[string, import('../footer/footer.js').LeafColumn]>} leaves
+ */
 function chunkRanges(layout, metadataOffset, leaves) {
+  /** @type {Array<{ start: number, end: number }>} */
   const ranges = []
   for (let g = 0; g < layout.rowGroupRows.length; g++) {
     for (const [, column] of leaves) {
@@ -245,8 +263,11 @@ function chunkRanges(layout, metadataOffset, leaves) {
 /**
  * The chunks' ranges joined across gaps of at most JOIN_GAP, each at most DEFAULT_WINDOW_BYTES long (a
  * longer chunk is left to be read a window at a time as it is scanned), at most `limit` bytes in all.
+ * @param {Array<{ start: number, end: number }>} ranges
+ * @param {number} limit
  */
 function joinedRanges(ranges, limit) {
+  /** @type {Array<{ start: number, end: number }>} */
   const out = []
   let total = 0
   for (const r of ranges.filter((r) => r.end - r.start <= DEFAULT_WINDOW_BYTES).sort((a, b) => a.start - b.start)) {

@@ -15,6 +15,7 @@ import { PageIndexFeed } from './page-index-writer.js'
 export { DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES }
 
 /** Bytes a PLAIN value of each fixed-width physical type takes (BOOLEAN's are bits: hyparquet decodes those). */
+/** @type {Readonly<Record<string, number | undefined>>} */
 const PLAIN_WIDTHS = Object.freeze({ INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 })
 
 /**

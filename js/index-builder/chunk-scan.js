@@ -29,12 +29,17 @@ export const DEFAULT_WINDOW_BYTES = 4 * 1024 * 1024
  *     Promise<{ page: import('../pages/page-decode.js').DecodedPage, size: number }> }} PageLayout
  */
 
-/** Plaintext pages: a PageHeader, then compressed_page_size bytes. */
+/**
+ * Plaintext pages: a PageHeader, then compressed_page_size bytes.
+ * @param {Awaited<ReturnType<typeof import('../pages/page-decode.js').columnDecoder>>} decoding
+ * @returns {PageLayout}
+ */
 export function plaintextPages(decoding) {
   return {
     need(bytes, at) {
       const held = decodePageHeader(bytes.subarray(at))
-      return 'problem' in held ? -1 : held.length + held.header.compressedPageSize
+      // compressed_page_size is a required field (decodePageHeader does not check that it is there).
+      return 'problem' in held ? -1 : held.length + /** @type {number} */ (held.header.compressedPageSize)
     },
     async decode(bytes, at) {
       const { page, next } = await decodePageAt(bytes, at, bytes.length, decoding)
@@ -147,6 +152,12 @@ export function columnarSection({ bytes, count, width }, scratch) {
  * Kept to small integers and typed arrays throughout: optimized, anything else (DataView.getUint32's uint32,
  * a subarray view per value) allocated ~20 bytes a value that V8 pretenured into old space — ~2.7 MB of
  * garbage a 122,880-value page, freed only by full collections.
+ */
+/**
+ * @param {Uint8Array} bytes
+ * @param {number} count
+ * @param {Uint8Array} values
+ * @param {Int32Array} offsets
  */
 function copyByteArrays(bytes, count, values, offsets) {
   const length = bytes.length | 0

@@ -12,7 +12,16 @@ import { getCore } from '../wasm/core.js'
 import { compareBytes, sortKeys, sortOrderFor } from '../indexes/statistics.js'
 import { WORDS_PER_BLOCK } from '../wasm/sbbf.js'
 
-/** The batch type a column's values are hashed as. */
+/**
+ * @typedef {import('../footer/footer.js').LeafColumn} LeafColumn
+ * @typedef {{ values: Uint8Array, offsets?: Int32Array, length: number }} ColumnarBytes a PLAIN section's values as bytes
+ *   (js/index-builder/chunk-scan.js): fixed-width values back to back, or BYTE_ARRAY values behind `offsets`
+ */
+
+/**
+ * The batch type a column's values are hashed as.
+ * @param {LeafColumn} column
+ */
 export function hashType(column) {
   return column.physicalType === 'FIXED_LEN_BYTE_ARRAY' ? { type: column.physicalType, typeLength: column.typeLength } : column.physicalType
 }
@@ -24,13 +33,22 @@ export function hashType(column) {
  */
 export const FILTERABLE_TYPES = new Set(['BOOLEAN', 'INT32', 'INT64', 'INT96', 'FLOAT', 'DOUBLE', 'BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
 
-/** The typed array of each fixed-width numeric physical type's PLAIN values (little-endian, as typed arrays are here). */
+/**
+ * The typed array of each fixed-width numeric physical type's PLAIN values (little-endian, as typed arrays are here).
+ * @type {Readonly<Record<string, Int32ArrayConstructor | Float32ArrayConstructor | BigInt64ArrayConstructor |
+ *   Float64ArrayConstructor>>}
+ */
 const NUMBER_ARRAYS = Object.freeze({ INT32: Int32Array, FLOAT: Float32Array, INT64: BigInt64Array, DOUBLE: Float64Array })
 
 /** Headroom over the fill's estimate of the distinct values, for its error. */
 const ESTIMATE_MARGIN = 1.1
 
-/** Values chosen by index from a typed array or array (dictionary entries by the indexes pages use). */
+/**
+ * Values chosen by index from a typed array or array (dictionary entries by the indexes pages use).
+ * @param {ArrayLike<unknown>} values
+ * @param {ArrayLike<number>} chosen
+ * @returns {ArrayLike<unknown>} of the same kind as `values`
+ */
 export function pick(values, chosen) {
   if (Array.isArray(values)) return Array.from(chosen, (i) => values[i])
   const out = new /** @type {any} */ (values.constructor)(chosen.length)
@@ -41,15 +59,19 @@ export function pick(values, chosen) {
 /** Which dictionary entries the data pages use. */
 export class DictionaryUse {
   constructor() {
+    /** @type {ArrayLike<unknown> | undefined} */
     this.values = undefined
+    /** @type {Uint8Array | undefined} per entry: 1 when a page uses it */
     this.used = undefined
   }
 
+  /** @param {ArrayLike<unknown>} values */
   set(values) {
     this.values = values
     this.used = new Uint8Array(values.length)
   }
 
+  /** @param {ArrayLike<number>} indexes */
   mark(indexes) {
     const used = /** @type {Uint8Array} */ (this.used)
     for (let i = 0; i < indexes.length; i++) used[indexes[i]] = 1
@@ -58,8 +80,10 @@ export class DictionaryUse {
   /** The used entries, or undefined when there is no dictionary. */
   usedValues() {
     if (!this.values) return undefined
+    /** @type {number[]} */
     const chosen = []
-    this.used.forEach((u, i) => { if (u) chosen.push(i) })
+    const used = /** @type {Uint8Array} */ (this.used) // set with the values
+    used.forEach((u, i) => { if (u) chosen.push(i) })
     return pick(this.values, chosen)
   }
 }
@@ -69,11 +93,15 @@ export class DictionaryUse {
  * the orders a sidecar index records; `kind` is null for the others.
  */
 export class ValueBounds {
+  /** @param {LeafColumn} column */
   constructor(column) {
     const order = sortOrderFor(column)
     this.order = order && ['int32', 'uint32', 'int64', 'uint64', 'float', 'double', 'bytes'].includes(order.kind) ? order : null
+    /** @type {(typeof NUMBER_ARRAYS)[string] | undefined} */
     this.numbers = NUMBER_ARRAYS[column.physicalType]
+    /** @type {number | bigint | Uint8Array | undefined} a sort key: bytes for kind 'bytes', else a number or bigint */
     this.min = undefined
+    /** @type {number | bigint | Uint8Array | undefined} */
     this.max = undefined
   }
 
@@ -91,12 +119,13 @@ export class ValueBounds {
       const { bytes, offsets } = keys
       for (let k = 0; k + 1 < offsets.length; k++) {
         const v = bytes.subarray(offsets[k], offsets[k + 1])
-        if (this.min === undefined || compareBytes(v, this.min) < 0) this.min = v.slice()
-        if (this.max === undefined || compareBytes(v, this.max) > 0) this.max = v.slice()
+        if (this.min === undefined || compareBytes(v, /** @type {Uint8Array} */ (this.min)) < 0) this.min = v.slice()
+        if (this.max === undefined || compareBytes(v, /** @type {Uint8Array} */ (this.max)) > 0) this.max = v.slice()
       }
       return
     }
-    let { min, max } = this
+    // Keys of numbers: so are the bounds kept.
+    let { min, max } = /** @type {{ min: number | bigint | undefined, max: number | bigint | undefined }} */ (this)
     for (let k = 0; k < keys.length; k++) {
       const v = keys[k]
       if (v !== v) continue // NaN has no place in an order; probes answer it themselves
@@ -113,12 +142,13 @@ export class ValueBounds {
   }
 }
 
-/**
- * A chunk's values streamed into a filter (a ValueSink for js/index-builder/chunk-scan.js).
- * @param {{ capacity: number, fpp: number, ndv?: number, bounds?: boolean }} sizing capacity: the most
- *   distinct values the chunk can hold (its value count); ndv: a fixed size instead of the fold
- */
+/** A chunk's values streamed into a filter (a ValueSink for js/index-builder/chunk-scan.js). */
 export class FilterFeed {
+  /**
+   * @param {LeafColumn} column
+   * @param {{ capacity: number, fpp: number, ndv?: number, bounds?: boolean }} sizing capacity: the most
+   *   distinct values the chunk can hold (its value count); ndv: a fixed size instead of the fold
+   */
   constructor(column, sizing) {
     this.type = hashType(column)
     this.sizing = sizing
@@ -126,17 +156,21 @@ export class FilterFeed {
     this.bounds = sizing.bounds ? new ValueBounds(column) : undefined
     /** @type {BloomFilter | undefined} */
     this.filter = undefined
+    /** @type {number | undefined} the distinct values, when only dictionary pages told them */
     this.exactNdv = undefined
   }
 
+  /** @param {ArrayLike<unknown>} values */
   dictionary(values) {
     this.dictionaryUse.set(values)
   }
 
+  /** @param {ArrayLike<number>} indexes */
   indexes(indexes) {
     this.dictionaryUse.mark(indexes)
   }
 
+  /** @param {ArrayLike<unknown> | ColumnarBytes} values */
   plain(values) {
     if (!values.length) return
     this.filter ??= BloomFilter.create({ ndv: this.sizing.ndv ?? Math.max(1, this.sizing.capacity), fpp: this.sizing.fpp })
@@ -175,14 +209,16 @@ export class FilterFeed {
       const target = sized ? filter.numBytes : core.native.optimalNumBytes(estimate, this.sizing.fpp)
       // Folded where the filter lies in wasm memory (it is freed next), so the bytes below are its one copy:
       // a page-scale copy or two per chunk is garbage V8 lets pile up.
-      const bitset = foldBitset(core.u8.subarray(filter.address, filter.address + filter.numBytes), target)
+      const memory = /** @type {Uint8Array} */ (core.u8) // the core is loaded: the filter lives in it
+      const bitset = foldBitset(memory.subarray(filter.address, filter.address + filter.numBytes), target)
       const header = encodeHeader(bitset.length)
       const bytes = into(header.length + bitset.length)
       bytes.set(header)
       bytes.set(bitset, header.length)
       return sized
         ? {
-          bytes, headerLength: header.length, ndv: this.sizing.ndv ?? this.exactNdv, exact: this.exactNdv !== undefined,
+          bytes, headerLength: header.length, ndv: /** @type {number} */ (this.sizing.ndv ?? this.exactNdv), // sized: one is set
+          exact: this.exactNdv !== undefined,
           numBytes: bitset.length,
         }
         : { bytes, headerLength: header.length, ndv: estimate, exact: false, numBytes: bitset.length }
@@ -193,7 +229,10 @@ export class FilterFeed {
   }
 }
 
-/** One view per value of columnar bytes. */
+/**
+ * One view per value of columnar bytes.
+ * @param {ColumnarBytes} section
+ */
 export function columnarViews({ values, offsets, length }) {
   const width = offsets ? 0 : values.length / length
   return Array.from({ length }, (_, i) => (offsets

@@ -22,6 +22,7 @@ const MAGIC_PAR1 = Uint8Array.of(0x50, 0x41, 0x52, 0x31)
 /**
  * Why a chunk's filter cannot be built and written here, or undefined when it can.
  * @param {import('../crypto/encrypted-footer.js').ChunkCrypto} crypto
+ * @returns {{ reason: 'no-key' | 'unreadable-pages', detail: string } | undefined}
  */
 export function encryptedChunkProblem(crypto) {
   if (crypto.missing !== undefined) return { reason: 'no-key', detail: `the column is encrypted and ${crypto.missing}` }
@@ -43,7 +44,7 @@ export function encryptedChunkProblem(crypto) {
  */
 export function encryptedPages(crypto, decoding, { dictionaryOffset, where }) {
   let dataPages = 0
-  const modules = (bytes, at) => {
+  const modules = (/** @type {Uint8Array} */ bytes, /** @type {number} */ at) => {
     const h = moduleLength(bytes, at)
     if (h < 0 || at + 4 + h + 4 > bytes.length) return { need: h < 0 ? -1 : 4 + h + 4 }
     const p = moduleLength(bytes, at + 4 + h)
@@ -76,6 +77,8 @@ export function encryptedPages(crypto, decoding, { dictionaryOffset, where }) {
 /**
  * A filter (BloomFilterHeader ‖ bitset, as js/index-builder/chunk-values.js builds it) as its two modules.
  * @param {import('../crypto/encrypted-footer.js').ChunkKeys} crypto
+ * @param {Uint8Array} bytes
+ * @param {number} headerLength
  */
 export async function sealFilter(crypto, bytes, headerLength) {
   const [header, bitset] = await Promise.all([
@@ -105,6 +108,8 @@ export function sealPageIndex(crypto, kind, bytes) {
  * @param {Uint8Array} footer the plaintext FileMetaData
  * @param {import('./footer-splice.js').ChunkPlace} place
  * @param {import('../crypto/encrypted-footer.js').ChunkKeys} crypto
+ * @param {{ offset: number, length: number }} bloom where the filter lies
+ * @param {string} where
  */
 export async function sealColumnMetaData(footer, place, crypto, bloom, where) {
   const field = place.struct.fields.find((f) => f.id === 9 && f.type === T.BINARY)
@@ -138,6 +143,7 @@ export async function sealColumnMetaData(footer, place, crypto, bloom, where) {
  * signed (readers that verify would refuse a stale signature).
  * @param {import('../crypto/encrypted-footer.js').FileCrypto} fileCrypto
  * @param {Uint8Array} footer the new plaintext FileMetaData
+ * @param {string} where
  */
 export async function sealFooter(fileCrypto, footer, where) {
   const { keys, aad, cryptoMetaData } = fileCrypto.footer
@@ -156,6 +162,7 @@ export async function sealFooter(fileCrypto, footer, where) {
  * of an encrypted file as plaintext, so encrypted filters would make its filtered scans fail, and
  * plaintext ones would give the data's hashes to anyone without the key.
  * @param {import('../crypto/encrypted-footer.js').FileCrypto} fileCrypto
+ * @param {string} where
  */
 export function unsealableFile(fileCrypto, where) {
   if (!fileCrypto.footer.emptyAad) return undefined
@@ -165,7 +172,10 @@ export function unsealableFile(fileCrypto, where) {
       'the values\' hashes; no filters are added', { source: where })
 }
 
-/** ENCRYPTION_KEY_REQUIRED: the footer cannot be sealed again without its key. */
+/**
+ * ENCRYPTION_KEY_REQUIRED: the footer cannot be sealed again without its key.
+ * @param {string} where
+ */
 export function footerKeyRequired(where) {
   return new ParquetBloomError(ErrorCode.ENCRYPTION_KEY_REQUIRED,
     `${where}: adding indexes to an encrypted file needs its footer key (decryption.footerKey): ` +

@@ -11,18 +11,28 @@ const utf8 = new TextEncoder()
 const utf8Decoder = new TextDecoder()
 
 /**
- * @typedef {{ id: number, type: number, start: number, valueStart: number, end: number, child?: any }} Field
+ * @typedef {{ id: number, type: number, start: number, valueStart: number, end: number, child?: unknown }} Field
  *   start: the field header; valueStart..end: its value (empty for a boolean, whose value is its type)
  * @typedef {{ start: number, fields: Field[], end: number }} Struct end: after the stop byte
  * @typedef {{ rowGroup: number, column: number, struct: Struct, meta: Struct | undefined }} ChunkPlace
  * @typedef {{ top: Struct, rowGroups: Array<{ struct: Struct, chunks: ChunkPlace[] }>,
  *   keyValues: Array<{ key: string, start: number, end: number }> | undefined,
  *   encrypted: boolean }} FooterMap
+ * @typedef {{ bloom?: { offset: number, length: number }, columnIndex?: { offset: number, length: number },
+ *   offsetIndex?: { offset: number, length: number }, encryptedMetaData?: Uint8Array }} ChunkEdit
+ *   where a chunk's new filter and page indexes lie; encryptedMetaData: a new encrypted_column_metadata module holding the
+ *   bloom location (the plaintext ColumnMetaData, if any, is then kept)
  */
 
-/** Reads one struct's fields; `descend(id, type)` may read a field's value itself and return what it found. */
+/**
+ * Reads one struct's fields; `descend(id, type)` may read a field's value itself and return what it found.
+ * @param {CompactReader} r
+ * @param {(id: number, type: number) => unknown} [descend]
+ * @returns {Struct}
+ */
 function readStruct(r, descend) {
   const structStart = r.at
+  /** @type {Field[]} */
   const fields = []
   let lastId = 0
   for (;;) {
@@ -37,9 +47,17 @@ function readStruct(r, descend) {
   }
 }
 
+/**
+ * @template E
+ * @param {CompactReader} r
+ * @param {string} what
+ * @param {(index: number) => E} readElement
+ * @returns {E[]}
+ */
 function readListOf(r, what, readElement) {
   const { elemType, count } = r.listHeader(what)
   if (count > 0 && elemType !== T.STRUCT) throw new Malformed(`${what} does not hold structs (Thrift type ${elemType})`)
+  /** @type {E[]} */
   const out = []
   for (let i = 0; i < count; i++) out.push(readElement(i))
   return out
@@ -53,15 +71,17 @@ function readListOf(r, what, readElement) {
  */
 export function mapFooter(bytes) {
   const r = new CompactReader(bytes)
-  /** @type {FooterMap} */
+  /** @type {Omit<FooterMap, 'top'> & { top?: Struct }} the top struct once it is read */
   const map = { top: undefined, rowGroups: [], keyValues: undefined, encrypted: false }
   map.top = readStruct(r, (id, type) => {
     if (id === 4 && type === T.LIST) {
       map.rowGroups = readListOf(r, 'FileMetaData.row_groups', (g) => {
+        /** @type {ChunkPlace[]} */
         const chunks = []
         const struct = readStruct(r, (rid, rtype) => {
           if (rid !== 1 || rtype !== T.LIST) return undefined
           readListOf(r, 'RowGroup.columns', (c) => {
+            /** @type {Struct | undefined} */
             let meta
             const chunk = readStruct(r, (cid, ctype) => {
               if (cid === 8 || cid === 9) map.encrypted = true // crypto_metadata, encrypted_column_metadata
@@ -93,25 +113,39 @@ export function mapFooter(bytes) {
     if (id === 8) map.encrypted = true // encryption_algorithm: a plaintext footer of an encrypted file
     return undefined
   })
-  return map
+  return /** @type {FooterMap} */ (map)
 }
 
-/** The fields of the struct serialized at the start of `bytes`. Throws Malformed. */
+/**
+ * The fields of the struct serialized at the start of `bytes`. Throws Malformed.
+ * @param {Uint8Array} bytes
+ */
 export function mapStruct(bytes) {
   return readStruct(new CompactReader(bytes))
 }
 
-/** A compact-protocol list header. */
+/**
+ * A compact-protocol list header.
+ * @param {number} count
+ * @param {number} elemType
+ */
 export function listHeader(count, elemType) {
   return count < 15 ? Uint8Array.of((count << 4) | elemType) : concatBytes([Uint8Array.of(0xf0 | elemType), varint(count)])
 }
 
-/** An i64 or i32 value (zigzag varint) of a non-negative integer. */
+/**
+ * An i64 or i32 value (zigzag varint) of a non-negative integer.
+ * @param {number} n
+ */
 export function intValue(n) {
   return varint(n * 2)
 }
 
-/** A KeyValue struct { 1: key, 2: value }. */
+/**
+ * A KeyValue struct { 1: key, 2: value }.
+ * @param {string} key
+ * @param {string} value
+ */
 export function keyValueStruct(key, value) {
   const k = utf8.encode(key)
   const v = utf8.encode(value)
@@ -129,6 +163,7 @@ export function keyValueStruct(key, value) {
  * @returns {Uint8Array[]}
  */
 export function spliceStruct(bytes, struct, set) {
+  /** @type {Uint8Array[]} */
   const out = []
   const inPlace = [...set].every(([id, v]) => v !== null && struct.fields.some((f) => f.id === id && f.type === v.type))
   if (inPlace) {
@@ -141,6 +176,11 @@ export function spliceStruct(bytes, struct, set) {
   } else {
     const pending = /** @type {Array<[number, { type: number, parts: Uint8Array[] }]>} */ ([...set]
       .filter(([id, v]) => v !== null && !struct.fields.some((f) => f.id === id)).sort((a, b) => a[0] - b[0]))
+    /**
+     * @param {number} id
+     * @param {number} type
+     * @param {Uint8Array[]} parts
+     */
     const emit = (id, type, parts) => out.push(longFieldHeader(type, id), ...parts)
     for (const f of struct.fields) {
       while (pending.length && pending[0][0] < f.id) {
@@ -157,9 +197,16 @@ export function spliceStruct(bytes, struct, set) {
   return out
 }
 
-/** The parts of a field's value, with the value of one child field replaced (parents of a spliced struct). */
+/**
+ * The parts of a field's value, with the value of one child field replaced (parents of a spliced struct).
+ * @param {Uint8Array} bytes
+ * @param {Struct} struct
+ * @param {number} fieldId a field the struct has (the one the child was found in)
+ * @param {Uint8Array[]} parts
+ */
 function withChild(bytes, struct, fieldId, parts) {
-  return spliceStruct(bytes, struct, new Map([[fieldId, { type: struct.fields.find((f) => f.id === fieldId).type, parts }]]))
+  const field = /** @type {Field} */ (struct.fields.find((f) => f.id === fieldId))
+  return spliceStruct(bytes, struct, new Map([[fieldId, { type: field.type, parts }]]))
 }
 
 /**
@@ -167,13 +214,12 @@ function withChild(bytes, struct, fieldId, parts) {
  * locations; `keyValue` replaces any entry with its key, or is appended.
  * @param {Uint8Array} bytes
  * @param {FooterMap} map
- * @param {Map<number, { bloom?: { offset: number, length: number }, columnIndex?: { offset: number, length: number },
- *   offsetIndex?: { offset: number, length: number }, encryptedMetaData?: Uint8Array }>} edits encryptedMetaData: a new
- *   encrypted_column_metadata module holding the bloom location (the plaintext ColumnMetaData, if any, is then kept)
+ * @param {Map<number, ChunkEdit>} edits
  * @param {{ key: string, value: string }} keyValue
  * @param {number} numColumns
  */
 export function spliceFooter(bytes, map, edits, keyValue, numColumns) {
+  /** @type {Uint8Array[]} */
   const rowGroupParts = []
   for (const [g, rowGroup] of map.rowGroups.entries()) {
     const touched = rowGroup.chunks.some((c) => edits.has(g * numColumns + c.column))
@@ -181,7 +227,8 @@ export function spliceFooter(bytes, map, edits, keyValue, numColumns) {
       rowGroupParts.push(bytes.subarray(rowGroup.struct.start, rowGroup.struct.end))
       continue
     }
-    const columnsField = rowGroup.struct.fields.find((f) => f.id === 1)
+    // The row group's chunks were found in its columns field.
+    const columnsField = /** @type {Field} */ (rowGroup.struct.fields.find((f) => f.id === 1))
     const chunkParts = [bytes.subarray(columnsField.valueStart, rowGroup.chunks[0].struct.start)]
     for (const chunk of rowGroup.chunks) {
       const edit = edits.get(g * numColumns + chunk.column)
@@ -212,7 +259,8 @@ export function spliceFooter(bytes, map, edits, keyValue, numColumns) {
     }
     rowGroupParts.push(...withChild(bytes, rowGroup.struct, 1, chunkParts))
   }
-  const rowGroupsField = map.top.fields.find((f) => f.id === 4)
+  // FileMetaData.row_groups is a required field.
+  const rowGroupsField = /** @type {Field} */ (map.top.fields.find((f) => f.id === 4))
   const rowGroupsValue = map.rowGroups.length
     ? [bytes.subarray(rowGroupsField.valueStart, map.rowGroups[0].struct.start), ...rowGroupParts]
     : [bytes.subarray(rowGroupsField.valueStart, rowGroupsField.end)]

@@ -3,7 +3,10 @@ import type { DatasetIndexStatus, DecryptionOptions, ProbeValueResult, StaleInde
 
 type Source = string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice(start: number, end?: number): unknown }
 /** A Node path (written under a temporary name, then renamed), a Node Writable, a WritableStream, or null for a Blob. */
-type Sink = string | { write(chunk: Uint8Array, callback?: (error?: Error | null) => void): boolean, end(callback?: () => void): unknown } | WritableStream<Uint8Array> | null
+type Sink = string
+  | { write(chunk: Uint8Array, callback?: (error?: Error | null) => void): boolean, end(callback?: () => void): unknown }
+  | WritableStream<Uint8Array>
+  | null
 
 export const INDEXES_KEY: 'parquet-bloom.indexes'
 
@@ -24,7 +27,8 @@ export interface AddIndexesOptions {
   /**
    * The keys of an encrypted file (as openParquet takes them). Without them an encrypted file is refused (ENCRYPTED); with
    * them, filters of encrypted chunks are written as encrypted modules (BloomFilter Header and Bitset, the column's key),
-   * so are their new page indexes (ColumnIndex and OffsetIndex modules), and the footer is encrypted or signed again with the footer key, which is therefore required (ENCRYPTION_KEY_REQUIRED).
+   * so are their new page indexes (ColumnIndex and OffsetIndex modules), and the footer is encrypted or signed again with the
+   * footer key, which is therefore required (ENCRYPTION_KEY_REQUIRED).
    */
   decryption?: DecryptionOptions
 }
@@ -33,15 +37,23 @@ export interface AddIndexesResult {
   bytesRead: number
   bytesWritten: number
   /** encrypted: the filter was written as two encrypted modules (`length` covers both). */
-  added: Array<{ rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number, encrypted?: true }>
+  added: Array<{
+    rowGroup: number, column: string, offset: number, length: number, ndv: number, exact: boolean, numBytes: number, encrypted?: true
+  }>
   /** encrypted: each index was written as an encrypted module under the column's key (`length` covers the module). */
-  pageIndexes: Array<{ rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number }, encrypted?: true }>
+  pageIndexes: Array<{
+    rowGroup: number, column: string, offsetIndex: { offset: number, length: number }, columnIndex?: { offset: number, length: number },
+    encrypted?: true
+  }>
   /**
    * has-filter: kept, usable (no `replace`); unreadable-pages: nothing written (also AES_GCM_CTR_V1 pages, which nothing
    * authenticates); no-column-metadata; no-page-index: pages that do not start rows, or bounds that cannot be written
    * (the chunk has no new page index); no-key: the chunk is encrypted and its key was not given.
    */
-  skipped: Array<{ rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index' | 'no-key', detail: string }>
+  skipped: Array<{
+    rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index' | 'no-key',
+    detail: string
+  }>
   /** With a null sink. */
   blob?: Blob
 }
@@ -85,10 +97,14 @@ export interface SidecarBuildOptions {
    * version, with that snapshot recorded in the index, so openTable(…, { index }) reads no manifest or commit while the table is
    * still there. `files` is then ignored (pass null); always format 2; recorded paths are relative to the table's root.
    */
-  table?: string | URL | ({ location: string | URL } & Pick<import('../index.js').OpenTableOptions, 'format' | 'snapshot' | 'version' | 'metadata' | 'rebase' | 'allowOutside' | 'fetch' | 'headers'>)
+  table?: string | URL | ({ location: string | URL } & Pick<import('../index.js').OpenTableOptions,
+    'format' | 'snapshot' | 'version' | 'metadata' | 'rebase' | 'allowOutside' | 'fetch' | 'headers'>)
 }
 
-/** What a table index recorded: the snapshot (Iceberg) or version (Delta), and for Iceberg the `statistics` entry that would register it. */
+/**
+ * What a table index recorded: the snapshot (Iceberg) or version (Delta), and for Iceberg the `statistics` entry that would
+ * register it.
+ */
 export interface TableIndexBuilt {
   format: 'iceberg' | 'delta'
   /** Iceberg: the snapshot id, as decimal digits. */
@@ -100,7 +116,9 @@ export interface TableIndexBuilt {
    * index is stored, and write `snapshot-id` and each blob's `snapshot-id` and `sequence-number` as JSON numbers (they are longs).
    */
   statistics?: { 'snapshot-id': string, 'statistics-path': string | null, 'file-size-in-bytes': number, 'file-footer-size-in-bytes': number,
-    'blob-metadata': Array<{ type: string, 'snapshot-id': string, 'sequence-number': string, fields: number[], properties?: Record<string, string> }> }
+    'blob-metadata': Array<{
+      type: string, 'snapshot-id': string, 'sequence-number': string, fields: number[], properties?: Record<string, string>
+    }> }
 }
 
 export interface SidecarMergeOptions {
@@ -143,7 +161,8 @@ export interface SidecarProbeResult {
    * current: the index describes the file as it is; when not, `reason` says why (never no-path or not-described here),
    * `validators` the kinds with validator-kind-differs, and every result is unknown (stale-index).
    */
-  files: Array<{ path: string, current: boolean, reason?: StaleIndexReason, detail?: string, validators?: { recorded: ValidatorKind, found: ValidatorKind | 'none' },
+  files: Array<{ path: string, current: boolean, reason?: StaleIndexReason, detail?: string,
+    validators?: { recorded: ValidatorKind, found: ValidatorKind | 'none' },
     /**
      * numRows: null where a format-2 index did not read the file's details (only the bloom check was needed). Format 2 shares
      * row-group and result objects between files that answer alike: treat them as read-only.
@@ -165,12 +184,17 @@ export interface SidecarFileEntry {
    * Per row group and column: [region, place in the region, numBytes, min, max] (min/max: JSON numbers, decimal strings
    * or hex, null where not recorded), or null when the chunk's pages could not be read fully.
    */
-  rowGroups: Array<{ numRows: number, chunks: Record<string, [number, number, number, number | string | null, number | string | null] | null> }>
+  rowGroups: Array<{
+    numRows: number, chunks: Record<string, [number, number, number, number | string | null, number | string | null] | null>
+  }>
 }
 
 export class SidecarIndex {
   private constructor()
-  /** The directory's files; like `directory`, INVALID_ARGUMENT until the directory is read (format 1: a probe, or loadDirectory(); format 2: loadDirectory()). */
+  /**
+   * The directory's files; like `directory`, INVALID_ARGUMENT until the directory is read (format 1: a probe, or loadDirectory();
+   * format 2: loadDirectory()).
+   */
   readonly files: SidecarFileEntry[]
   /** The indexed columns (known from the footer, before the directory is read). */
   readonly columns: string[]
@@ -178,10 +202,19 @@ export class SidecarIndex {
    * The directory as stored (docs/sidecar-index.md). A directory larger than the open's tail read is read by the
    * first probe (in one wave with its blocks) or by loadDirectory(); asking for it before is INVALID_ARGUMENT.
    */
-  readonly directory: { format: string, version: number, writer: string, fpp: number, columns: string[], regions: Array<{ offset: number, count: number, numBytes: number }>, files: SidecarFileEntry[] }
-  /** Of the index: its reads, and the HEADs that check files are the ones it describes (requests, in the rounds they run beside; `heads` of them). */
+  readonly directory: {
+    format: string, version: number, writer: string, fpp: number, columns: string[],
+    regions: Array<{ offset: number, count: number, numBytes: number }>, files: SidecarFileEntry[]
+  }
+  /**
+   * Of the index: its reads, and the HEADs that check files are the ones it describes (requests, in the rounds they run beside;
+   * `heads` of them).
+   */
   readonly stats: { requests: number, bytesFetched: number, rounds: number, heads: number }
-  /** Reads the directory if opening did not (one read; format 2: every details page, the entries built from them); a probe does not need this. */
+  /**
+   * Reads the directory if opening did not (one read; format 2: every details page, the entries built from them); a probe does
+   * not need this.
+   */
   loadDirectory(options?: { signal?: AbortSignal }): Promise<void>
   /**
    * Per file and row group, from the index alone: one wave of 32-byte block reads (the first probe of an index
@@ -194,9 +227,12 @@ export class SidecarIndex {
   }): Promise<SidecarProbeResult>
   /**
    * What openParquet(…, { index }) calls: sharpens the file's open results while the index describes it as it is. Says whether
-   * it did (as a dataset reports it per file), or undefined when it was not asked (nothing open; a column or row groups it has no entry for).
+   * it did (as a dataset reports it per file), or undefined when it was not asked (nothing open; a column or row groups it has no
+   * entry for).
    */
-  refine(probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal }): Promise<DatasetIndexStatus | undefined>
+  refine(probe: {
+    name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal
+  }): Promise<DatasetIndexStatus | undefined>
   close(): Promise<void>
 }
 
@@ -216,5 +252,10 @@ export interface OpenSidecarIndexOptions extends Pick<import('../index.js').Open
  */
 export function openSidecarIndex(source: Source, options?: OpenSidecarIndexOptions): Promise<SidecarIndex>
 
-/** Per column, the share of probes of its own values each index would prune, and what filters would cost (inspect --advise; the main entry's adviseIndexes is the same function). */
-export function adviseIndexes(file: import('../index.js').ParquetFile, options?: import('../index.js').AdviseIndexesOptions): Promise<import('../index.js').IndexAdvice[]>
+/**
+ * Per column, the share of probes of its own values each index would prune, and what filters would cost (inspect --advise; the
+ * main entry's adviseIndexes is the same function).
+ */
+export function adviseIndexes(
+  file: import('../index.js').ParquetFile, options?: import('../index.js').AdviseIndexesOptions,
+): Promise<import('../index.js').IndexAdvice[]>

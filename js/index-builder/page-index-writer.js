@@ -17,12 +17,18 @@ const utf8 = new TextEncoder()
  * calls pageStart/pageEnd).
  */
 export class PageIndexFeed {
-  /** @param {{ dictionary: Function, plain: Function, indexes: Function, finish: Function }} inner */
+  /**
+   * @param {{ dictionary: Function, plain: Function, indexes: Function, finish: Function }} inner
+   * @param {import('../footer/footer.js').LeafColumn} column
+   * @param {boolean} withBounds
+   */
   constructor(inner, column, withBounds) {
     this.inner = inner
     this.column = column
     this.withBounds = withBounds
+    /** @type {ArrayLike<unknown> | undefined} */
     this.dictionaryValues = undefined
+    /** @type {ValueBounds | undefined} the bounds of the page being scanned */
     this.current = undefined
     /**
      * @type {Array<{ offset: number, size: number, rows: number, levels: number, present: number, startsRow: boolean,
@@ -31,6 +37,7 @@ export class PageIndexFeed {
     this.pages = []
   }
 
+  /** @param {ArrayLike<unknown>} values */
   dictionary(values) {
     this.dictionaryValues = values
     this.inner.dictionary(values)
@@ -40,16 +47,20 @@ export class PageIndexFeed {
     this.current = this.withBounds ? new ValueBounds(this.column) : undefined
   }
 
+  /** @param {ArrayLike<unknown> | import('./chunk-values.js').ColumnarBytes} values */
   plain(values) {
     this.inner.plain(values)
     this.current?.add(values)
   }
 
+  /** @param {ArrayLike<number>} indexes */
   indexes(indexes) {
     this.inner.indexes(indexes)
-    if (this.current && indexes.length) this.current.add(pick(this.dictionaryValues, indexes))
+    // Indexes follow their dictionary.
+    if (this.current && indexes.length) this.current.add(pick(/** @type {ArrayLike<unknown>} */ (this.dictionaryValues), indexes))
   }
 
+  /** @param {{ offset: number, size: number, rows: number, levels: number, present: number, startsRow: boolean }} page */
   pageEnd(page) {
     this.pages.push({ ...page, bounds: this.current })
   }
@@ -62,10 +73,11 @@ export class PageIndexFeed {
    * The serialized OffsetIndex and, with bounds, ColumnIndex; `problem` when pages do not start rows,
    * or a ColumnIndex could not say what its pages hold.
    * @param {number} numRows the row group's
-   * @returns {{ offsetIndex: Uint8Array, columnIndex?: Uint8Array, problem?: string }}
+   * @returns {{ offsetIndex: undefined, problem: string } | { offsetIndex: Uint8Array, columnIndex?: Uint8Array, problem?: string }}
    */
   serialize(numRows) {
     let firstRow = 0
+    /** @type {Uint8Array[]} */
     const locations = []
     for (const p of this.pages) {
       if (!p.startsRow) return { offsetIndex: undefined, problem: 'a data page does not start at a row' }
@@ -79,9 +91,13 @@ export class PageIndexFeed {
     // OffsetIndex { 1: list<PageLocation> page_locations }
     const offsetIndex = concatBytes([Uint8Array.of(0x19), listHeader(locations.length, T.STRUCT), ...locations, Uint8Array.of(0)])
     if (!this.withBounds) return { offsetIndex }
+    /** @type {number[]} */
     const nullPages = []
+    /** @type {Uint8Array[]} */
     const mins = []
+    /** @type {Uint8Array[]} */
     const maxs = []
+    /** @type {number[]} */
     const nullCounts = []
     for (const p of this.pages) {
       const bounds = p.bounds?.result()
@@ -91,10 +107,12 @@ export class PageIndexFeed {
           '(NaN only, or an order bounds are not written for)' }
       }
       nullPages.push(allNull ? 1 : 2) // compact-protocol booleans in a list: 1 true, 2 false
-      mins.push(allNull ? new Uint8Array(0) : plainBound(bounds.kind, bounds.min, 'min'))
-      maxs.push(allNull ? new Uint8Array(0) : plainBound(bounds.kind, bounds.max, 'max'))
+      const b = /** @type {NonNullable<typeof bounds>} */ (bounds) // a page not all null has bounds (above)
+      mins.push(allNull ? new Uint8Array(0) : plainBound(b.kind, b.min, 'min'))
+      maxs.push(allNull ? new Uint8Array(0) : plainBound(b.kind, b.max, 'max'))
       nullCounts.push(p.levels - p.present)
     }
+    /** @param {Uint8Array[]} list */
     const binaries = (list) => [listHeader(list.length, T.BINARY), ...list.flatMap((b) => [varint(b.length), b])]
     // ColumnIndex { 1: list<bool> null_pages, 2: list<binary> min_values, 3: list<binary> max_values,
     //   4: BoundaryOrder, 5: list<i64> null_counts }
@@ -113,6 +131,10 @@ export class PageIndexFeed {
 /**
  * A bound (a sort key) in its PLAIN encoding. A zero bound of a float column is written -0 as a min and
  * +0 as a max (PageIndex.md), so it covers both zeros.
+ * @param {string} kind
+ * @param {any} key a sort key of `kind`: a number, a bigint or bytes as the kind has it
+ * @param {'min' | 'max'} which
+ * @returns {Uint8Array}
  */
 function plainBound(kind, key, which) {
   const out = new DataView(new ArrayBuffer(8))

@@ -28,11 +28,16 @@ import { checkFpp } from '../wasm/sbbf.js'
 const utf8 = new TextEncoder()
 
 /**
+ * @typedef {import('./sidecar-sliced-writer.js').SlicedFileInput} SlicedFileInput
+ * @typedef {import('../sidecar/sidecar-directory.js').FileEntry} FileEntry
+ * @typedef {Awaited<ReturnType<typeof openSidecarIndex>>} OpenedIndex an index of either format
+ */
+
+/**
  * @param {string[]} files Node paths (a directory stands for the .parquet files under it) or URLs
  * @param {string | NodeJS.WritableStream | WritableStream | null} sink as addIndexes takes it
  * @param {import('./index.js').SidecarBuildOptions} options as js/index-builder/index.d.ts declares them
- * @returns {Promise<{ files: number, rebuilt: number, kept: number, dropped: number, chunks: number, bytesWritten: number, blob?: Blob,
- *   validators: Record<string, number>, skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }> }>}
+ * @returns {ReturnType<typeof import('./index.js').buildSidecarIndex>}
  *   validators: how many files the index records with each kind of validator (mtime, etag,
  *   last-modified, none) — what a probe will compare: an mtime matches the file read by its path only
  */
@@ -57,10 +62,12 @@ export async function buildSidecarIndex(files, sink, options) {
   })
   const readOptions = { columns: options.columns, fpp, ndv, signal }
   const out = await openSink(sink)
+  /** @type {Array<{ file: string, rowGroup?: number, column?: string, detail: string }>} */
   const skipped = []
   let rebuilt = 0
   let kept = 0
   let chunks = 0
+  /** @type {Array<string | null>} per file written: its validator */
   const validators = []
   try {
     await out.write(PUFFIN_MAGIC)
@@ -75,7 +82,7 @@ export async function buildSidecarIndex(files, sink, options) {
     // An unchanged file (size and validator as the old index records them) keeps its entry unread, when
     // the old index indexed every column asked for (an entry without one: the file has no such column).
     const reusable = previous !== undefined && options.columns.every((c) => previous.columns.includes(c))
-    const job = async (i) => {
+    const job = async (/** @type {number} */ i) => {
       const old = reusable ? previous.entry(recorded[i]) : undefined
       if (!old) return readFileEntry(inputs[i], recorded[i], readOptions, reading)
       const validator = await fileValidator(inputs[i], { fetch: reading.fetch, signal })
@@ -85,7 +92,7 @@ export async function buildSidecarIndex(files, sink, options) {
     for await (const done of inOrder(chosen, reading.filesInFlight, job)) {
       let file
       if ('old' in done) {
-        file = await copyEntry(previous, done.old)
+        file = await copyEntry(/** @type {OpenedIndex} */ (previous), done.old) // an old entry comes from it
         kept++
       } else {
         file = done.file
@@ -100,6 +107,7 @@ export async function buildSidecarIndex(files, sink, options) {
     await writer.finish()
     const bytesWritten = out.written
     const written = await out.close()
+    /** @type {Awaited<ReturnType<typeof buildSidecarIndex>>} */
     const result = { format, files: validators.length, rebuilt, kept,
       dropped: previous ? previous.files.filter((f) => !paths.has(f.path)).length : 0, chunks, bytesWritten,
       validators: validatorsOf(validators), skipped }
@@ -144,6 +152,7 @@ export async function writeSidecarFiles(files, sink, { format = 2, fpp = 0.01, c
 /**
  * How many entries record each kind of validator (mtime, etag, last-modified; none for a file read from memory
  * or a URL that sent none).
+ * @param {Array<string | null>} validators
  */
 function validatorsOf(validators) {
   /** @type {Record<string, number>} */
@@ -156,8 +165,12 @@ function validatorsOf(validators) {
 }
 
 
-/** Paths and URLs; a directory becomes the .parquet files under it, sorted. */
+/**
+ * Paths and URLs; a directory becomes the .parquet files under it, sorted.
+ * @param {string[]} files
+ */
 async function expandInputs(files) {
+  /** @type {string[]} */
   const out = []
   for (const input of files) {
     if (typeof input === 'string' && !/^https?:\/\//i.test(input)) {
@@ -179,6 +192,8 @@ async function expandInputs(files) {
  * How a file is named in the index: relative to `base` (with / separators) for local paths under it, and
  * for URLs under a URL base (decoded, the form readers look a URL up by), so that an index built through
  * one server still describes the files served from another origin beside it.
+ * @param {string} input
+ * @param {string | undefined} base
  */
 async function recordedPath(input, base) {
   if (base === undefined) return input
@@ -191,13 +206,20 @@ async function recordedPath(input, base) {
   return relative.startsWith('..') || path.isAbsolute(relative) ? path.resolve(input) : relative.split(path.sep).join('/')
 }
 
-/** An entry of an index (either format), its bitsets read back for a new one. */
+/**
+ * An entry of an index (either format), its bitsets read back for a new one.
+ * @param {OpenedIndex} previous
+ * @param {FileEntry} old
+ * @returns {Promise<SlicedFileInput>}
+ */
 export async function copyEntry(previous, old) {
+  /** @type {SlicedFileInput['rowGroups']} */
   const rowGroups = []
   for (const g of old.rowGroups) {
+    /** @type {SlicedFileInput['rowGroups'][number]['chunks']} */
     const chunkEntries = {}
     for (const [name, c] of Object.entries(g.chunks)) {
-      chunkEntries[name] = Array.isArray(c) ? { bitset: await previous.readBitset(c[0], c[1], c[2]), min: c[3], max: c[4] } : null
+      chunkEntries[name] = Array.isArray(c) ? { bitset: await previous.readBitset(c[0], c[1]), min: c[3], max: c[4] } : null
     }
     rowGroups.push({ numRows: g.numRows, chunks: chunkEntries })
   }
@@ -209,6 +231,10 @@ export async function copyEntry(previous, old) {
  * directory right before the footer, whose bitsets blob carries the layout.
  */
 class DirectoryWriter {
+  /**
+   * @param {import('./sink.js').Sink} out the sink, after the Puffin magic
+   * @param {{ fpp: number, columns: string[], segmentBytes: number | undefined, properties: Record<string, string> | undefined }} options
+   */
   constructor(out, { fpp, columns, segmentBytes, properties }) {
     this.out = out
     this.properties = properties
@@ -216,12 +242,16 @@ class DirectoryWriter {
     this.columns = columns
     this.bitsetsStart = out.written
     this.regions = new RegionWriter(out, this.bitsetsStart, segmentBytes)
+    /** @type {FileEntry[]} */
     this.entries = []
   }
 
+  /** @param {SlicedFileInput} file */
   async add(file) {
+    /** @type {FileEntry['rowGroups']} */
     const rowGroups = []
     for (const g of file.rowGroups) {
+      /** @type {FileEntry['rowGroups'][number]['chunks']} */
       const chunkEntries = {}
       for (const [name, c] of Object.entries(g.chunks)) {
         if (!c) {
@@ -229,6 +259,7 @@ class DirectoryWriter {
           continue
         }
         // [region, place in it, numBytes, min, max]: the region and place are set when the region is written.
+        /** @type {NonNullable<import('../sidecar/sidecar-directory.js').Chunk>} */
         const entry = [-1, -1, c.bitset.length, c.min, c.max]
         await this.regions.add(c.bitset, entry, name, file.columns[name])
         chunkEntries[name] = entry
@@ -249,6 +280,13 @@ class DirectoryWriter {
       columns: this.columns, regions: regions.regions, files: this.entries }))
     const directoryStart = out.written
     await out.write(directory)
+    /**
+     * @param {string} type
+     * @param {number} offset
+     * @param {number} length
+     * @param {Record<string, string>} properties
+     * @returns {import('../sidecar/puffin.js').BlobMetadata}
+     */
     const blob = (type, offset, length, properties) => ({
       type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, offset, length, properties,
     })

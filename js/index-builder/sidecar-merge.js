@@ -9,6 +9,11 @@ import { copyEntry, writeSidecarFiles } from './sidecar-build.js'
 import { readSegmentMark } from './sidecar-segments.js'
 
 /**
+ * @typedef {NonNullable<Awaited<ReturnType<typeof readSegmentMark>>>} SegmentMark
+ * @typedef {{ source: unknown, mark: SegmentMark | undefined, index: Awaited<ReturnType<typeof openSidecarIndex>> }} OpenedSegment
+ */
+
+/**
  * @param {any[]} segments paths, URLs, Blobs or bytes of the segments (anything openSidecarIndex takes)
  * @param {string | NodeJS.WritableStream | WritableStream | null} sink as buildSidecarIndex takes it
  * @param {import('./index.js').SidecarMergeOptions} [options]
@@ -17,6 +22,7 @@ export async function mergeSidecarSegments(segments, sink, options = {}) {
   if (!Array.isArray(segments) || !segments.length) throw invalidArgument('mergeSidecarSegments needs the segments to merge')
   const { signal } = options
   const outBase = typeof sink === 'string' ? (await import('node:path')).dirname(sink) : undefined
+  /** @type {OpenedSegment[]} */
   const opened = []
   try {
     for (const source of segments) {
@@ -64,11 +70,13 @@ export async function mergeSidecarSegments(segments, sink, options = {}) {
 /**
  * The entries of all segments in the order to write them: by position when every segment is a shard of
  * one build (all n shards, each once), else by path. A path twice is refused: two entries for one file.
+ * @param {OpenedSegment[]} opened
  */
 function mergeOrder(opened) {
   const all = opened.flatMap(({ index, mark }, at) => index.files.map((entry, k) => ({ at, entry, position: mark?.positions[k] })))
-  const marks = opened.map((o) => o.mark)
-  if (marks.every(Boolean)) {
+  const maybeMarks = opened.map((o) => o.mark)
+  if (maybeMarks.every(Boolean)) {
+    const marks = /** @type {SegmentMark[]} */ (maybeMarks)
     const { count, files } = marks[0]
     if (marks.some((m) => m.count !== count || m.files !== files)) {
       throw invalidArgument('the segments come from different builds (their shard counts or file counts differ)')
@@ -80,12 +88,13 @@ function mergeOrder(opened) {
         'the merged index would lack their files')
     }
     for (const [k, o] of opened.entries()) {
-      if (o.mark.positions.length !== o.index.files.length) {
-        throw invalidArgument(`${nameOf(opened[k].source)}: its mark lists ${o.mark.positions.length} files, ` +
+      if (marks[k].positions.length !== o.index.files.length) {
+        throw invalidArgument(`${nameOf(opened[k].source)}: its mark lists ${marks[k].positions.length} files, ` +
           `its index ${o.index.files.length}`)
       }
     }
-    all.sort((a, b) => a.position - b.position)
+    // Every entry has its position: every segment's mark lists one per file (above).
+    all.sort((a, b) => /** @type {number} */ (a.position) - /** @type {number} */ (b.position))
   } else {
     all.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0))
   }
@@ -98,6 +107,9 @@ function mergeOrder(opened) {
 /**
  * Recorded paths are relative to the directory of the index that records them: a segment in another
  * directory than the merged index has its relative paths rewritten for the merged index's.
+ * @param {OpenedSegment[]} opened
+ * @param {string | undefined} outBase
+ * @returns {Promise<(at: number, p: string) => string>}
  */
 async function rebaser(opened, outBase) {
   if (outBase === undefined) return (at, p) => p
@@ -111,6 +123,7 @@ async function rebaser(opened, outBase) {
   }
 }
 
+/** @param {unknown} source */
 function nameOf(source) {
   return typeof source === 'string' ? source : source instanceof URL ? source.href : 'a segment'
 }

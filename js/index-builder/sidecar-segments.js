@@ -23,7 +23,12 @@ export function shardPositions(recorded, shard) {
   return all.filter((i) => inShard(recorded[i], shard))
 }
 
-/** The footer properties of segment `shard` of a build of `files` files, holding those at `positions`. */
+/**
+ * The footer properties of segment `shard` of a build of `files` files, holding those at `positions`.
+ * @param {{ index: number, count: number }} shard
+ * @param {number} files
+ * @param {number[]} positions
+ */
 export function segmentProperties(shard, files, positions) {
   return { [SEGMENT_PROPERTY]: JSON.stringify({ shard: shard.index, count: shard.count, files, positions }) }
 }
@@ -38,12 +43,13 @@ export async function readSegmentMark(source, options = {}) {
   const bytes = await openByteSource(source, options)
   try {
     let tail = await bytes.readTail(SEGMENT_TAIL_BYTES, { signal: options.signal })
-    let parsed = readPuffinFooter(tail.bytes, bytes.size, bytes.name)
+    const size = /** @type {number} */ (bytes.size) // readTail learnt it
+    let parsed = readPuffinFooter(tail.bytes, size, bytes.name)
     if ('need' in parsed) {
       tail = {
-        offset: bytes.size - parsed.need, bytes: await bytes.read(bytes.size - parsed.need, parsed.need, { signal: options.signal }),
+        offset: size - parsed.need, bytes: await bytes.read(size - parsed.need, parsed.need, { signal: options.signal }),
       }
-      parsed = readPuffinFooter(tail.bytes, bytes.size, bytes.name)
+      parsed = readPuffinFooter(tail.bytes, size, bytes.name)
     }
     const text = 'footer' in parsed ? parsed.footer.properties?.[SEGMENT_PROPERTY] : undefined
     if (text === undefined) return undefined

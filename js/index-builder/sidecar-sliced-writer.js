@@ -19,8 +19,11 @@ export const PAGE_FILES = 64
 /**
  * @typedef {{ path: string, size: number, validator: string | null, numRows: number,
  *   columns: Record<string, import('../sidecar/sidecar-layout.js').ColumnType>,
- *   rowGroups: Array<{ numRows: number, chunks: Record<string, { bitset: Uint8Array, min: any, max: any } | null> }> }} SlicedFileInput
+ *   rowGroups: Array<{ numRows: number,
+ *     chunks: Record<string, { bitset: Uint8Array, min: RecordedBound, max: RecordedBound } | null> }> }} SlicedFileInput
  *   a chunk: its bitset (without header) and bounds as encodeBound writes them; null: its pages could not be read
+ * @typedef {import('../sidecar/sidecar-directory.js').RecordedBound} RecordedBound
+ * @typedef {import('../sidecar/sidecar-details.js').FileDetails} FileDetails
  */
 
 export class SlicedIndexWriter {
@@ -44,24 +47,33 @@ export class SlicedIndexWriter {
     this.slicesStart = out.written
     /** @type {import('../sidecar/sidecar-files-part.js').SlicedRegion[]} */
     this.regions = []
+    /** @type {number[]} per segment: the file it ends before */
     this.segments = []
-    /** per file: path, size, validator, rows, bounds */
+    /** @type {FileDetails[]} per file: path, size, validator, rows, bounds */
     this.details = []
-    /** per file: row groups */
+    /** @type {number[]} per file: row groups */
     this.rowGroups = []
-    /** per column (by index), per file: its class, or the pending key until its segment is written */
+    /**
+     * @type {Array<Array<number | string> | undefined>} per column (by index), per file: its class, or the pending key until
+     *   its segment is written
+     */
     this.classes = []
-    /** @type {Map<string, { column: number, type: any, numBytes: number, bitsets: Uint8Array[] }>} this segment's regions to be */
+    /**
+     * @type {Map<string, { column: number, type: import('../sidecar/sidecar-layout.js').ColumnType, numBytes: number,
+     *   bitsets: Uint8Array[] }>}
+     *   this segment's regions to be
+     */
     this.pending = new Map()
     this.pendingBytes = 0
     this.segmentStart = 0
-    /** runs of chunks whose pages could not be read: [column, file, first row group, count] */
+    /** @type {number[][]} runs of chunks whose pages could not be read: [column, file, first row group, count] */
     this.unreadable = []
   }
 
   /** @param {SlicedFileInput} file */
   async add(file) {
     const f = this.details.length
+    /** @type {FileDetails['bounds']} */
     const bounds = []
     for (const [name, type] of Object.entries(file.columns)) {
       let c = this.columns.indexOf(name)
@@ -132,6 +144,13 @@ export class SlicedIndexWriter {
     const n = this.details.length
     if (!this.segments.length) this.segments.push(0)
     const slicesLength = this.out.written - this.slicesStart
+    /**
+     * @param {string} type
+     * @param {number} offset
+     * @param {number} length
+     * @param {Record<string, string>} properties
+     * @returns {import('../sidecar/puffin.js').BlobMetadata}
+     */
     const blob = (type, offset, length, properties) => ({
       type, fields: [], 'snapshot-id': -1, 'sequence-number': -1, ...this.puffin, offset, length, properties,
     })
@@ -142,8 +161,9 @@ export class SlicedIndexWriter {
     }
 
     const detailsStart = this.out.written
+    /** @type {import('../sidecar/sidecar-files-part.js').PageEntry[]} */
     const pages = []
-    const detailsCrc = { value: 0, parts: [] }
+    const detailsCrc = { value: 0, parts: /** @type {Uint8Array[]} */ ([]) }
     for (let p = 0; p * PAGE_FILES < n; p++) {
       const page = encodeDetailsPage(this.details.slice(p * PAGE_FILES, (p + 1) * PAGE_FILES), this.columns.length)
       pages.push({ offset: this.out.written - detailsStart, length: page.length, crc: crc32(page) >>> 0 })
@@ -165,7 +185,7 @@ export class SlicedIndexWriter {
       const per = new Uint8Array(n)
       let needed = false
       for (let f = 0; f < n; f++) {
-        const cls = keys[f]
+        const cls = /** @type {number | undefined} */ (keys[f]) // every segment is written: classes, no keys
         per[f] = cls === undefined ? NO_REGION : cls
         if (per[f] !== 0 && this.rowGroups[f] > 0) needed = true
       }
@@ -198,6 +218,7 @@ export class SlicedIndexWriter {
   }
 }
 
+/** @param {Uint8Array[]} parts */
 function concat(parts) {
   const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0))
   let at = 0

@@ -8,6 +8,9 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
  * @typedef {{ write: (bytes: Uint8Array) => Promise<void>, close: () => Promise<Blob | undefined>,
  *   abort: (error: unknown) => Promise<void>,
  *   written: number }} Sink
+ * @typedef {{ write(chunk: Uint8Array, callback: (error?: Error | null) => void): boolean,
+ *   once(event: 'drain', listener: () => void): unknown, end(callback: (error?: Error | null) => void): unknown,
+ *   destroy?: (error?: Error) => void }} NodeWritable what of a Node Writable is used
  */
 
 /**
@@ -25,17 +28,23 @@ export async function openSink(target) {
     'the sink must be a file path, a Node Writable, a WritableStream, or null (a Blob)')
 }
 
+/**
+ * @param {Omit<Sink, 'written'>} sink
+ * @returns {Sink}
+ */
 function counted(sink) {
-  const write = sink.write
-  sink.written = 0
-  sink.write = async (bytes) => {
+  const counting = /** @type {Sink} */ (sink) // its count starts here
+  const write = counting.write
+  counting.written = 0
+  counting.write = async (bytes) => {
     await write(bytes)
-    sink.written += bytes.length
+    counting.written += bytes.length
   }
-  return sink
+  return counting
 }
 
 function memorySink() {
+  /** @type {Uint8Array<ArrayBuffer>[]} copies (slice()), so a caller may reuse its buffers */
   const parts = []
   return counted({
     write: async (bytes) => { parts.push(bytes.slice()) },
@@ -44,6 +53,7 @@ function memorySink() {
   })
 }
 
+/** @param {string} path */
 async function fileSink(path) {
   const { open, rename, unlink } = await import('node:fs/promises')
   const temporary = `${path}.partial-${process.pid}-${Date.now()}`
@@ -51,7 +61,8 @@ async function fileSink(path) {
   try {
     handle = await open(temporary, 'w')
   } catch (cause) {
-    throw new ParquetBloomError(ErrorCode.IO, `${path}: cannot be written: ${cause?.message ?? cause}`, { cause, source: path })
+    throw new ParquetBloomError(ErrorCode.IO, `${path}: cannot be written: ${/** @type {Error} */ (cause)?.message ?? cause}`,
+      { cause, source: path })
   }
   return counted({
     write: async (bytes) => {
@@ -70,6 +81,7 @@ async function fileSink(path) {
   })
 }
 
+/** @param {WritableStream<Uint8Array>} stream */
 function webSink(stream) {
   const writer = stream.getWriter()
   return counted({
@@ -85,6 +97,7 @@ function webSink(stream) {
   })
 }
 
+/** @param {NodeWritable} stream */
 function nodeSink(stream) {
   return counted({
     write: (bytes) => /** @type {Promise<void>} */ (new Promise((resolve, reject) => {

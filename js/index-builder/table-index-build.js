@@ -20,8 +20,18 @@ import { openSink } from './sink.js'
 import { PACKAGE_VERSION } from './version.js'
 
 /**
+ * What of loadTable's table a build reads (loadTable's own result is of two shapes without a common type):
+ * @typedef {{ name: string, id?: number, physicalPath?: string[] }} TableField a table column (physicalPath: Delta's)
+ * @typedef {{ location: string | URL, path: string, size: number }} TableFile a live data file (and what the record takes of it)
+ */
+
+/**
  * A Delta add's `stats` without the min/max of the indexed columns (`paths`: their physical paths), whose
  * filters and exact bounds the index holds: a smaller record, and a bound dropped only prunes less.
+ */
+/**
+ * @param {string} text
+ * @param {string[][]} paths
  */
 function statsWithoutIndexed(text, paths) {
   let stats
@@ -38,7 +48,13 @@ function statsWithoutIndexed(text, paths) {
   return JSON.stringify(stats)
 }
 
-/** A table file as the record lists it (`indexedPaths`: Delta's physical paths of the indexed columns). */
+/**
+ * A table file as the record lists it (`indexedPaths`: Delta's physical paths of the indexed columns).
+ * @param {{ format: string }} table
+ * @param {any} file a data or delete file as loadTable lists it: an Iceberg manifest entry's or a Delta add's fields
+ * @param {string | null} validator
+ * @param {string[][]} [indexedPaths]
+ */
 function recordedFile(table, file, validator, indexedPaths = []) {
   if (table.format === 'delta') {
     const add = file.logged
@@ -47,7 +63,8 @@ function recordedFile(table, file, validator, indexedPaths = []) {
       ...(add.deletionVector ? { deletionVector: add.deletionVector } : {}) }
   }
   return { path: file.writtenPath, size: file.size, validator, manifest: file.manifest, records: file.recordCount,
-    content: file.content, sequence: String(file.sequence), spec: file.specId, partition: file.partitions.map((p) => p.raw ?? null),
+    content: file.content, sequence: String(file.sequence), spec: file.specId,
+    partition: file.partitions.map((/** @type {{ raw?: unknown }} */ p) => p.raw ?? null),
     equalityIds: file.equalityIds ?? null }
 }
 
@@ -68,11 +85,12 @@ export async function buildTableIndex(sink, options) {
   const spec = typeof given === 'string' || given instanceof URL ? { location: given } : given
   const { location, ...tableOptions } = spec
   const table = /** @type {any} */ (await loadTable(location, { ...tableOptions, signal }))
+  /** @type {TableFile[]} */
   const dataFiles = table.files
   const iceberg = table.format === 'iceberg'
   const snapshot = iceberg ? table.snapshot : null
   const fields = iceberg
-    ? options.columns.map((c) => table.fields.find((f) => f.name === c)?.id).filter((id) => id !== undefined)
+    ? options.columns.map((c) => table.fields.find((/** @type {TableField} */ f) => f.name === c)?.id).filter((id) => id !== undefined)
     : []
   const puffin = snapshot
     ? { fields, 'snapshot-id': BigInt(snapshot['snapshot-id']), 'sequence-number': BigInt(snapshot['sequence-number'] ?? 0) }
@@ -80,20 +98,28 @@ export async function buildTableIndex(sink, options) {
 
   // Each file's column of a table column: by field id (Iceberg; a file with field ids but not this one has none,
   // whatever its names say), else by the physical name (Delta column mapping) or the name.
+  /**
+   * @param {import('../footer/footer.js').FileLayout} layout
+   * @param {string} name
+   * @returns {string | string[] | null}
+   */
   const columnIn = (layout, name) => {
-    const field = table.fields.find((f) => f.name === name)
+    /** @type {TableField | undefined} */
+    const field = table.fields.find((/** @type {TableField} */ f) => f.name === name)
     if (!field) return name
-    if (!iceberg) return field.physicalPath
+    if (!iceberg) return /** @type {string[]} */ (field.physicalPath) // every Delta field has one
     const byId = layout.columns.find((c) => c.fieldId === field.id)
     if (byId) return byId.path
     return layout.columns.some((c) => c.fieldId !== undefined) ? null : name
   }
   const indexedPaths = iceberg
     ? []
-    : options.columns.map((c) => table.fields.find((f) => f.name === c)?.physicalPath).filter(Boolean)
+    : options.columns.map((c) => table.fields.find((/** @type {TableField} */ f) => f.name === c)?.physicalPath).filter(Boolean)
   const out = await openSink(sink)
+  /** @type {Array<{ file: string, rowGroup?: number, column?: string, detail: string }>} */
   const skipped = []
   const recorded = []
+  /** @type {Partial<Record<string, number>>} */
   const validators = {}
   let chunks = 0
   try {
@@ -107,7 +133,7 @@ export async function buildTableIndex(sink, options) {
     const files = buildReading(dataFiles.map((f) => String(f.location)), {
       concurrency: options.concurrency, fetch: tableOptions.fetch, prefetchBytes: options.prefetchBytes,
     })
-    const build = async (file) => {
+    const build = async (/** @type {TableFile} */ file) => {
       const read = await readFileEntry(String(file.location), file.path, { ...options, fpp, ndv, signal, columnIn }, files)
       if (read.file.size !== file.size) {
         throw new ParquetBloomError(ErrorCode.MALFORMED_TABLE,
@@ -133,19 +159,22 @@ export async function buildTableIndex(sink, options) {
       const kind = validatorKind(found.validator) ?? 'none'
       validators[kind] = (validators[kind] ?? 0) + 1
     }
+    const snapshotId = snapshot ? String(snapshot['snapshot-id']) : '-1'
     const record = iceberg
-      ? { table: 'iceberg', tableId: table.metadata['table-uuid'], snapshotId: snapshot ? String(snapshot['snapshot-id']) : '-1',
+      ? { table: 'iceberg', tableId: table.metadata['table-uuid'], snapshotId,
           sequenceNumber: String(snapshot?.['sequence-number'] ?? 0),
           columns: options.columns,
           manifestList: snapshot?.['manifest-list'] ?? null, snapshotTimestampMs: snapshot ? String(snapshot['timestamp-ms']) : undefined,
-          snapshotSummary: snapshot ? summaryOf(snapshot) : undefined, manifests: table.manifests.map((m) => m.path), files: recorded,
-          deleteFiles: table.deleteFiles.map((d) => recordedFile(table, d, null)) }
+          snapshotSummary: snapshot ? summaryOf(snapshot) : undefined,
+          manifests: table.manifests.map((/** @type {{ path: string }} */ m) => m.path), files: recorded,
+          deleteFiles: table.deleteFiles.map((/** @type {unknown} */ d) => recordedFile(table, d, null)) }
       : { table: 'delta', tableId: table.metaData.id, deltaVersion: table.version, logObject: table.logObject, columns: options.columns,
           metaData: table.metaData, protocol: table.protocol, files: recorded }
     // Delta: the version and its log object in the footer too, so a reader reads the log after it, and the start of
     // that object, beside the record.
+    /** @type {Record<string, string>} */
     const properties = iceberg
-      ? { 'snapshot-id': record.snapshotId }
+      ? { 'snapshot-id': snapshotId }
       : { 'delta-version': String(table.version), ...(table.logObject ? { 'delta-log-object': table.logObject.name } : {}) }
     const written = await writer.finish([
       { type: TABLE_SNAPSHOT_BLOB, bytes: encodeSnapshotRecord(/** @type {any} */ (record)), properties },
@@ -155,7 +184,7 @@ export async function buildTableIndex(sink, options) {
     return { format: /** @type {2} */ (2), files: recorded.length, rebuilt: recorded.length, kept: 0, dropped: 0, chunks, bytesWritten,
       validators, skipped,
       table: { format: table.format, ...(iceberg
-        ? { snapshot: record.snapshotId, statistics: statisticsEntry(record.snapshotId, bytesWritten, written) }
+        ? { snapshot: snapshotId, statistics: statisticsEntry(snapshotId, bytesWritten, written) }
         : { version: table.version }) },
       ...(blob ? { blob } : {}) }
   } catch (error) {
@@ -167,6 +196,9 @@ export async function buildTableIndex(sink, options) {
 /**
  * The entry of an Iceberg table's `statistics` list (table spec "Table Statistics") that would register the
  * index for its snapshot; `statistics-path` is left for the caller, who knows where the index is stored.
+ * @param {string} snapshotId
+ * @param {number} fileSize
+ * @param {Awaited<ReturnType<SlicedIndexWriter['finish']>>} written
  */
 function statisticsEntry(snapshotId, fileSize, written) {
   return {

@@ -9,7 +9,10 @@ import { BYTES_PER_BLOCK, SALTS } from '../wasm/sbbf.js'
 const SALT = Uint32Array.from(SALTS)
 const BLOCK_BITS = 256
 
-/** Bytes of one bit row of a region of `count` filters. */
+/**
+ * Bytes of one bit row of a region of `count` filters.
+ * @param {number} count
+ */
 export function sliceRowBytes(count) {
   return (count + 7) >>> 3
 }
@@ -45,6 +48,7 @@ export function sliceBitsets(bitsets, numBytes) {
  * Bitset k back from a bit-sliced region (the whole region's bytes).
  * @param {Uint8Array} regionBytes
  * @param {{ count: number, numBytes: number }} region
+ * @param {number} k
  */
 export function unsliceBitset(regionBytes, region, k) {
   const rowBytes = sliceRowBytes(region.count)
@@ -62,6 +66,8 @@ export function unsliceBitset(regionBytes, region, k) {
  * block a hash selects among N blocks is b = ⌊h·N / 2³²⌋, among f·N blocks ⌊h·f·N / 2³²⌋, whose ⌊· / f⌋
  * is b — so new block b' is old block ⌊b' / f⌋, and every check reads the same bits. A file's chunks of
  * one column then share one size and lie in consecutive slots of one region.
+ * @param {Uint8Array} bitset
+ * @param {number} toBytes
  */
 export function widenBitset(bitset, toBytes) {
   if (bitset.length === toBytes) return bitset
@@ -89,6 +95,8 @@ export function hashRows(block, low32) {
 /**
  * ((hash >> 32) × numBlocks) >> 32 exactly, with the high 32 bits given as a number (the product can
  * pass 2⁵³, so it is taken in two halves).
+ * @param {number} high32
+ * @param {number} numBlocks
  */
 export function blockIndexOf(high32, numBlocks) {
   const a = (high32 >>> 16) * numBlocks

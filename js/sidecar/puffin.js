@@ -17,9 +17,13 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  * @typedef {{ type: string, fields: number[], 'snapshot-id': number | bigint, 'sequence-number': number | bigint,
  *   offset: number, length: number,
  *   'compression-codec'?: string, properties?: Record<string, string> }} BlobMetadata
+ * @typedef {{ blobs: BlobMetadata[], properties?: Record<string, string> }} PuffinFooter
  */
 
-/** The hex CRC-32 recorded with each blob (properties.crc32), so a reader can check what it reads whole. */
+/**
+ * The hex CRC-32 recorded with each blob (properties.crc32), so a reader can check what it reads whole.
+ * @param {Uint8Array} bytes
+ */
 export function crc32Hex(bytes) {
   return crc32(bytes).toString(16).padStart(8, '0')
 }
@@ -50,9 +54,10 @@ export function puffinFooter(blobs, properties) {
  * @param {Uint8Array} tail the last bytes of the file
  * @param {number} fileSize
  * @param {string} where for messages
- * @returns {{ footer: { blobs: BlobMetadata[], properties?: Record<string, string> }, footerStart: number } | { need: number }}
+ * @returns {{ footer: PuffinFooter, footerStart: number } | { need: number }}
  */
 export function readPuffinFooter(tail, fileSize, where) {
+  /** @param {string} why */
   const bad = (why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Puffin index file: ${why}`, { source: where })
   if (tail.length < FOOTER_TAIL_BYTES + 4) throw bad(`${fileSize} bytes is too short`)
   const view = new DataView(tail.buffer, tail.byteOffset, tail.byteLength)
@@ -70,7 +75,7 @@ export function readPuffinFooter(tail, fileSize, where) {
   try {
     footer = JSON.parse(utf8Decoder.decode(footerBytes.subarray(4, 4 + payloadSize)))
   } catch (cause) {
-    throw bad(`its footer is not UTF-8 JSON (${cause?.message ?? cause})`)
+    throw bad(`its footer is not UTF-8 JSON (${/** @type {Error} */ (cause)?.message ?? cause})`)
   }
   if (!footer || !Array.isArray(footer.blobs)) throw bad('its footer has no blobs list')
   for (const blob of footer.blobs) {

@@ -5,6 +5,9 @@
 import { headObject } from '../sources/object-reads.js'
 import { recordedValidator, recordedValidatorKind } from '../sources/validator-text.js'
 
+/**
+ * @param {unknown} input
+ */
 const isUrl = (input) => typeof input === 'string' && /^https?:\/\//i.test(input)
 
 /**
@@ -86,7 +89,8 @@ export function currency(entry, now, { checked = false } = {}) {
     return { current: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${now.size}, the index recorded ${entry.size}` }
   }
   if (entry.validator && (now.validator ? now.validator !== entry.validator : checked)) {
-    const recorded = validatorKind(entry.validator)
+    // Not null: entry.validator is set.
+    const recorded = /** @type {Exclude<ReturnType<typeof validatorKind>, null>} */ (validatorKind(entry.validator))
     const found = validatorKind(now.validator) ?? 'none'
     if (recorded !== found) {
       return { current: false, reason: StaleReason.VALIDATOR_KIND_DIFFERS, validators: { recorded, found },
@@ -116,9 +120,11 @@ export function currency(entry, now, { checked = false } = {}) {
 export function startValidators(paths, { fetch, signal, headers, origin, window, ioLane }) {
   // The caller's headers (credentials for the index's host) go only to that origin, as HttpSource keeps
   // them from other origins' redirects.
+  /** @param {string} path */
   const headersFor = (path) => (headers && origin && isUrl(path) && new URL(path).origin === origin ? headers : undefined)
   const checks = new Map()
   let running = 0
+  /** @type {Array<() => void>} */
   const queue = []
   const release = () => {
     running--

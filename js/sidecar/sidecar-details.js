@@ -17,6 +17,9 @@ class ByteWriter {
     this.length = 0
   }
 
+  /**
+   * @param {number} n
+   */
   #room(n) {
     if (this.length + n <= this.bytes.length) return
     let size = this.bytes.length * 2
@@ -26,12 +29,18 @@ class ByteWriter {
     this.bytes = grown
   }
 
+  /**
+   * @param {number} b
+   */
   byte(b) {
     this.#room(1)
     this.bytes[this.length++] = b
   }
 
-  /** A non-negative safe integer, 7 bits a byte. */
+  /**
+   * A non-negative safe integer, 7 bits a byte.
+   * @param {number} n
+   */
   varint(n) {
     this.#room(8)
     while (n >= 128) {
@@ -41,12 +50,18 @@ class ByteWriter {
     this.bytes[this.length++] = n
   }
 
+  /**
+   * @param {number} x
+   */
   double(x) {
     this.#room(8)
     new DataView(this.bytes.buffer).setFloat64(this.length, x, true)
     this.length += 8
   }
 
+  /**
+   * @param {string} s
+   */
   text(s) {
     const b = utf8.encode(s)
     this.varint(b.length)
@@ -61,6 +76,10 @@ class ByteWriter {
 }
 
 class ByteReader {
+  /**
+   * @param {Uint8Array} bytes
+   * @param {string} where
+   */
   constructor(bytes, where) {
     this.bytes = bytes
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -68,6 +87,9 @@ class ByteReader {
     this.where = where
   }
 
+  /**
+   * @param {number} n
+   */
   #need(n) {
     if (this.at + n > this.bytes.length) throw notAnIndex(this.where, 'a details page ends early')
   }
@@ -107,7 +129,8 @@ class ByteReader {
 
 /**
  * @typedef {{ path: string, size: number, validator: string | null, numRows: number, rowRows: number[],
- *   bounds: Array<Array<[any, any]> | null> }} FileDetails
+ *   bounds: Array<Array<[RecordedBound, RecordedBound]> | null> }} FileDetails
+ * @typedef {import('./sidecar-directory.js').RecordedBound} RecordedBound
  *   rowRows: each row group's rows; bounds[column] (layout order): per row group [min, max] as
  *   js/sidecar/sidecar-directory.js encodeBound writes them, or null when the file lacks the column
  */
@@ -148,6 +171,10 @@ export function encodeDetailsPage(files, columnCount) {
   return w.done()
 }
 
+/**
+ * @param {ByteWriter} w
+ * @param {import('./sidecar-directory.js').RecordedBound | undefined} bound
+ */
 function writeBound(w, bound) {
   if (bound === null || bound === undefined) w.byte(BOUND_NULL)
   else if (typeof bound === 'number') {
@@ -162,6 +189,9 @@ function writeBound(w, bound) {
 /**
  * A page back (its CRC checked by the caller).
  * @returns {FileDetails[]}
+ * @param {Uint8Array} bytes
+ * @param {number} columnCount
+ * @param {string} where
  */
 export function decodeDetailsPage(bytes, columnCount, where) {
   const r = new ByteReader(bytes, where)
@@ -186,6 +216,10 @@ export function decodeDetailsPage(bytes, columnCount, where) {
   return files
 }
 
+/**
+ * @param {ByteReader} r
+ * @returns {import('./sidecar-directory.js').RecordedBound}
+ */
 function readBound(r) {
   const tag = r.byte()
   if (tag === BOUND_NULL) return null

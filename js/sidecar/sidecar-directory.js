@@ -8,10 +8,24 @@ import { crc32Hex } from './puffin.js'
 import { layoutProblem } from './sidecar-layout.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
+/**
+ * @typedef {import('../index-builder/index.js').SidecarFileEntry} FileEntry
+ * @typedef {{ offset: number, count: number, numBytes: number }} Region
+ * @typedef {import('../index-builder/index.js').SidecarIndex['directory']} Directory
+ * @typedef {FileEntry['rowGroups'][number]['chunks'][string]} Chunk [region, place, numBytes, min, max], or null
+ * @typedef {number | string | null} RecordedBound a bound as the directory records it
+ * @typedef {number | bigint | Uint8Array} SortKey a bound as a sort key (js/indexes/statistics.js sortKeys)
+ */
+
 export const SIDECAR_VERSION = 1
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 
-/** A bound (a sort key, js/indexes/statistics.js sortKeys) as JSON: numbers (±Infinity as text), bigints as text, bytes as hex. */
+/**
+ * A bound (a sort key, js/indexes/statistics.js sortKeys) as JSON: numbers (±Infinity as text), bigints as text, bytes as hex.
+ * @param {string | undefined} kind
+ * @param {SortKey | undefined} key
+ * @returns {RecordedBound}
+ */
 export function encodeBound(kind, key) {
   if (key === undefined) return null
   if (typeof key === 'bigint') return String(key)
@@ -19,19 +33,29 @@ export function encodeBound(kind, key) {
   return Number.isFinite(key) ? key : String(key)
 }
 
-/** A recorded bound back as a sort key of its column's kind (undefined where none is recorded). */
+/**
+ * A recorded bound back as a sort key of its column's kind (undefined where none is recorded).
+ * @param {string | undefined} kind
+ * @param {RecordedBound | undefined} text
+ * @returns {SortKey | undefined}
+ */
 export function decodeBound(kind, text) {
   if (text === null || text === undefined) return undefined
   if (kind === 'int64' || kind === 'uint64') return BigInt(text)
   if (kind === 'bytes') {
-    const out = new Uint8Array(text.length / 2)
-    for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16)
+    const hex = /** @type {string} */ (text) // bytes are recorded as hex (boundFits)
+    const out = new Uint8Array(hex.length / 2)
+    for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16)
     return out
   }
   return Number(text)
 }
 
-/** The error an index that cannot be used is refused with. */
+/**
+ * The error an index that cannot be used is refused with.
+ * @param {string} where
+ * @param {string} why
+ */
 export function notAnIndex(where, why) {
   return new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a parquet-bloom sidecar index: ${why}`, { source: where })
 }
@@ -44,6 +68,7 @@ export function notAnIndex(where, why) {
  * @param {number} bitsetsLength
  * @param {import('./sidecar-layout.js').Layout | undefined} layout
  * @param {string} where for messages
+ * @returns {Directory}
  */
 export function parseDirectory(bytes, blob, bitsetsLength, layout, where) {
   if (blob.properties?.crc32 !== crc32Hex(bytes)) throw notAnIndex(where, 'its directory does not match its CRC-32')
@@ -51,7 +76,7 @@ export function parseDirectory(bytes, blob, bitsetsLength, layout, where) {
   try {
     directory = JSON.parse(utf8Decoder.decode(bytes))
   } catch (cause) {
-    throw notAnIndex(where, `its directory is not JSON (${cause?.message ?? cause})`)
+    throw notAnIndex(where, `its directory is not JSON (${/** @type {Error} */ (cause)?.message ?? cause})`)
   }
   if (directory?.format !== 'parquet-bloom-sidecar' || directory.version !== SIDECAR_VERSION || !Array.isArray(directory.files)) {
     throw notAnIndex(where, `its directory is not version ${SIDECAR_VERSION} of the sidecar format`)
@@ -65,9 +90,11 @@ export function parseDirectory(bytes, blob, bitsetsLength, layout, where) {
  * Why a directory cannot be used, or undefined: every region must lie inside the bitsets blob as whole
  * power-of-two blocks, every entry describe a file (path, size, row groups) and every chunk a place in a
  * region of its size, with bounds of its column's kind.
+ * @param {any} directory parsed JSON of any shape: this is what checks it
+ * @param {number} bitsetsLength
  */
 function directoryProblem(directory, bitsetsLength) {
-  const isPowerOfTwoBlocks = (n) => Number.isSafeInteger(n) && n >= BYTES_PER_BLOCK && (n & (n - 1)) === 0
+  const isPowerOfTwoBlocks = (/** @type {number} */ n) => Number.isSafeInteger(n) && n >= BYTES_PER_BLOCK && (n & (n - 1)) === 0
   if (!Array.isArray(directory.regions)) return 'has no regions list'
   for (const [r, region] of directory.regions.entries()) {
     if (!(Number.isSafeInteger(region?.offset) && region.offset >= 0 && Number.isSafeInteger(region.count) && region.count >= 1 &&
@@ -116,7 +143,11 @@ function directoryProblem(directory, bitsetsLength) {
   return undefined
 }
 
-/** Whether a recorded bound is of the form encodeBound writes for this kind. */
+/**
+ * Whether a recorded bound is of the form encodeBound writes for this kind.
+ * @param {string} kind
+ * @param {unknown} bound
+ */
 function boundFits(kind, bound) {
   if (kind === 'int64' || kind === 'uint64') return typeof bound === 'string' && /^-?\d+$/.test(bound)
   if (kind === 'bytes') return typeof bound === 'string' && /^([0-9a-f]{2})*$/.test(bound)

@@ -31,9 +31,14 @@ export const FILES_VERSIONS = [2, 3]
  *   hashes (version 2): the identity hashes, 8 bytes each; locators (version 3): their low 32 bits
  */
 
-/** The layout as the files blob's `layout` property. */
+/**
+ * The layout as the files blob's `layout` property.
+ * @param {SlicedLayout} layout
+ */
 export function encodeSlicedLayout(layout) {
+  /** @type {ColumnType[]} */
   const types = []
+  /** @type {Map<string, number>} */
   const keys = new Map()
   const regions = layout.regions.map((r) => {
     const key = JSON.stringify(r.type)
@@ -49,13 +54,16 @@ export function encodeSlicedLayout(layout) {
 /**
  * The layout from its property, checked against the bit slices blob's length.
  * @returns {SlicedLayout}
+ * @param {string} text
+ * @param {number} slicesLength
+ * @param {string} where
  */
 export function decodeSlicedLayout(text, slicesLength, where) {
   let parsed
   try {
     parsed = JSON.parse(text)
   } catch (cause) {
-    throw notAnIndex(where, `its files layout is not JSON (${cause?.message ?? cause})`)
+    throw notAnIndex(where, `its files layout is not JSON (${/** @type {Error} */ (cause)?.message ?? cause})`)
   }
   const { columns, types, regions, segments, files, overflow, classed, pages, pageFiles } = parsed ?? {}
   const counts = [files, overflow, pages, pageFiles]
@@ -94,13 +102,19 @@ export function decodeSlicedLayout(text, slicesLength, where) {
   return { ...parsed, regions: out, unreadable }
 }
 
-/** Bytes of the files blob for this layout. */
+/**
+ * Bytes of the files blob for this layout.
+ * @param {Pick<SlicedLayout, 'version' | 'files' | 'classed' | 'overflow' | 'pages'>} layout
+ */
 export function filesPartLength(layout) {
   return layout.files * (identityBytes(layout.version) + 1 + layout.classed.length) + layout.overflow * 4 +
     layout.pages * (PAGE_ENTRY_BYTES + (layout.version >= 3 ? DIGEST_BYTES : 0))
 }
 
-/** Bytes of a file's identity in the files blob. */
+/**
+ * Bytes of a file's identity in the files blob.
+ * @param {number} version
+ */
 function identityBytes(version) {
   return version >= 3 ? 4 : 8
 }
@@ -152,6 +166,7 @@ export function encodeFilesPart({ version, hashes, rowGroups, classes, pages }) 
  * @param {SlicedLayout} layout
  * @param {number} detailsLength the details blob's length (pages must lie in it)
  * @returns {FilesPart}
+ * @param {string} where
  */
 export function decodeFilesPart(bytes, layout, detailsLength, where) {
   if (bytes.length !== filesPartLength(layout)) {
@@ -212,6 +227,7 @@ export function decodeFilesPart(bytes, layout, detailsLength, where) {
  * @param {SlicedLayout} layout
  * @param {FilesPart} part
  * @param {string} column
+ * @param {string} where
  */
 export function placeColumn(layout, part, column, where) {
   const c = layout.columns.indexOf(column)
@@ -251,6 +267,8 @@ export function placeColumn(layout, part, column, where) {
  * @param {SlicedLayout} layout
  * @param {FilesPart} part
  * @returns {Map<number, Uint8Array>}
+ * @param {string} column
+ * @param {string} where
  */
 export function unreadableChunks(layout, part, column, where) {
   const c = layout.columns.indexOf(column)

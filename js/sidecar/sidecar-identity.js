@@ -5,7 +5,12 @@
 import { getCore } from '../wasm/core.js'
 import { hashValues } from '../wasm/batch-writer.js'
 
-/** The text an identity hash is taken of: path, size and validator (none: empty), a line each. */
+/**
+ * The text an identity hash is taken of: path, size and validator (none: empty), a line each.
+ * @param {string} path
+ * @param {number} size
+ * @param {string | null | undefined} validator
+ */
 export function identityText(path, size, validator) {
   return `${path}\n${size}\n${validator ?? ''}`
 }
@@ -31,7 +36,10 @@ export function pageDigests(pages) {
   return hashValues(getCore(), pages, 'BYTE_ARRAY')
 }
 
-/** The hashes of `hashStrings` as low and high 32-bit halves. */
+/**
+ * The hashes of `hashStrings` as low and high 32-bit halves.
+ * @param {Uint8Array} bytes
+ */
 export function hashHalves(bytes) {
   // Read in place where the bytes are 4-aligned (hashStrings' are): a listing's worth of hashes is not copied.
   const words = bytes.byteOffset % 4 === 0
@@ -68,8 +76,14 @@ export class HashTable {
     }
   }
 
-  /** Every entry with this hash. */
+  /**
+   * Every entry with this hash.
+   * @param {number} low
+   * @param {number} high
+   * @returns {number[]}
+   */
   findAll(low, high) {
+    /** @type {number[]} */
     const found = []
     for (let s = low & this.mask; this.slots[s] !== EMPTY; s = (s + 1) & this.mask) {
       const i = this.slots[s]
@@ -78,7 +92,11 @@ export class HashTable {
     return found
   }
 
-  /** The entry with this hash, AMBIGUOUS when more than one has it, or -1. */
+  /**
+   * The entry with this hash, AMBIGUOUS when more than one has it, or -1.
+   * @param {number} low
+   * @param {number} high
+   */
   find(low, high) {
     let found = EMPTY
     for (let s = low & this.mask; this.slots[s] !== EMPTY; s = (s + 1) & this.mask) {

@@ -45,19 +45,19 @@ const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
  */
 export async function openSidecarIndex(source, options = {}) {
   await init()
-  const byteSource = await openByteSource(source, options)
+  const byteSource = /** @type {IndexSource} */ (await openByteSource(source, options))
   byteSource.readPurpose = 'sidecar'
   try {
     const where = byteSource.name
     const { signal } = options
     let tail = await byteSource.readTail(options.initialFetchSize ?? DEFAULT_INDEX_TAIL_BYTES, { signal })
-    const size = byteSource.size
+    const size = /** @type {number} */ (byteSource.size) // readTail learnt it
     let parsed = readPuffinFooter(tail.bytes, size, where)
     if ('need' in parsed) {
       tail = { offset: size - parsed.need, bytes: await byteSource.read(size - parsed.need, parsed.need, { signal }) }
       parsed = /** @type {any} */ (readPuffinFooter(tail.bytes, size, where))
     }
-    const { footer } = /** @type {{ footer: any }} */ (parsed)
+    const { footer } = /** @type {Exclude<typeof parsed, { need: number }>} */ (parsed)
     if (isSlicedFooter(footer)) {
       const cache = new ByteCache()
       cache.add(tail.offset, tail.bytes)
@@ -91,6 +91,10 @@ export async function openSidecarIndex(source, options = {}) {
   }
 }
 
+/**
+ * @param {unknown} source
+ * @returns {Promise<string | undefined>}
+ */
 async function defaultBase(source) {
   if (source instanceof URL) return new URL('.', source).href
   if (typeof source !== 'string') return undefined
@@ -98,24 +102,41 @@ async function defaultBase(source) {
   return (await import('node:path')).dirname(source)
 }
 
-/** Where a recorded path points: resolved against the base (a directory or a URL). */
+/**
+ * Where a recorded path points: resolved against the base (a directory or a URL).
+ * @param {string} recorded
+ * @param {string | undefined} base
+ */
 async function resolvePath(recorded, base) {
   if (/^https?:\/\//i.test(recorded) || base === undefined) return recorded
   if (/^https?:\/\//i.test(base)) return new URL(recorded, base).href
   return (await import('node:path')).resolve(base, recorded)
 }
 
-/** The key a file is looked up by: an absolute path, or the URL as given. */
+/**
+ * The key a file is looked up by: an absolute path, or the URL as given.
+ * @param {unknown} input
+ */
 async function fileKey(input) {
   if (typeof input !== 'string' || /^https?:\/\//i.test(input)) return String(input)
   return (await import('node:path')).resolve(input)
 }
 
 /**
- * @typedef {{ path: string, size: number, validator: string | null, numRows: number,
- *   columns: Record<string, { physicalType: string, typeLength: number | null, logicalType: object | null }>,
- *   rowGroups: Array<{ numRows: number, chunks: Record<string, [number, number, number, any, any] | null> }> }} SidecarEntry
+ * @typedef {import('./sidecar-directory.js').FileEntry} SidecarEntry
  *   a chunk: [region, place in the region, numBytes, min, max] (docs/sidecar-index.md)
+ * @typedef {import('./puffin.js').BlobMetadata} BlobMetadata
+ * @typedef {import('./sidecar-reads.js').IndexSource} IndexSource
+ * @typedef {ReturnType<typeof encodeFor>} Encoding the values as a column of one type stores them
+ * @typedef {{ path: string, size?: number, validator?: string | null }} FileSpec a file the caller names
+ * @typedef {{ size: number, validator: string | null }} FoundValidator
+ * @typedef {{ excluded: ReturnType<typeof excludedByBounds> | undefined, blocks: Uint8Array[], hits: Uint8Array | undefined }} Planned
+ *   a chunk's blocks per candidate (EMPTY_BLOCK where none is read), and which candidates its bounds exclude
+ * @typedef {{ spec: FileSpec, path: string, entry: SidecarEntry | undefined, encoded?: Encoding,
+ *   chunks?: Array<{ index: number, chunk: import('./sidecar-directory.js').Chunk, planned?: Planned }> }} Target
+ *   a file a probe answers for: the entry that describes it (none: missing from the index), its chunks' plans
+ * @typedef {{ files?: Array<string | FileSpec>, validate?: boolean, signal?: AbortSignal,
+ *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} ProbeOptions
  */
 
 export class SidecarIndex {
@@ -128,6 +149,7 @@ export class SidecarIndex {
   #validations = 0
   /** @type {import('../sources/io-ledger.js').IoLane | undefined} where a probe's HEADs of files are clocked and recorded */
   #checksLane
+  /** @type {Map<string, SidecarEntry>} entries by key (fileKey of their resolved paths) */
   #byKey = new Map()
   /** @type {Map<string, SidecarEntry> | undefined} entries by the path they are recorded under */
   #byPath
@@ -144,6 +166,13 @@ export class SidecarIndex {
   /** @type {Promise<void> | undefined} the directory's read, while one is in flight */
   #loading
 
+  /**
+   * @param {IndexSource} source
+   * @param {ByteCache} cache
+   * @param {{ directory: import('./sidecar-directory.js').Directory | undefined, directoryBlob: BlobMetadata,
+   *   layout: import('./sidecar-layout.js').Layout | undefined, bitsets: BlobMetadata, base: string | undefined,
+   *   fetch: typeof globalThis.fetch | undefined, headers: HeadersInit | undefined }} parts
+   */
   constructor(source, cache, { directory, directoryBlob, layout, bitsets, base, fetch, headers }) {
     this.#source = source
     this.#cache = cache
@@ -172,9 +201,13 @@ export class SidecarIndex {
     return this.directory.files
   }
 
-  /** The indexed columns: the footer's layout says them before the directory is read. */
+  /**
+   * The indexed columns: the footer's layout says them before the directory is read.
+   * @returns {string[]}
+   */
   get columns() {
-    return this.#directory?.columns ?? this.#layout?.columns
+    // One of the two is here: an index without a layout has its directory read at open.
+    return /** @type {string[]} */ (this.#directory?.columns ?? this.#layout?.columns)
   }
 
   /** Reads the directory when opening did not (one read); a probe does it itself, in the wave of its first blocks. */
@@ -192,7 +225,10 @@ export class SidecarIndex {
     return this.#byKey
   }
 
-  /** The entry recorded under exactly this path (as the index records it). */
+  /**
+   * The entry recorded under exactly this path (as the index records it).
+   * @param {string} recorded
+   */
   entry(recorded) {
     if (!this.#byPath) {
       this.#byPath = new Map()
@@ -206,7 +242,11 @@ export class SidecarIndex {
     return indexStats(this.#source, this.#rounds, this.#validations)
   }
 
-  /** One stored bitset, whole (for copying into a new index); regions are read whole, the last few kept. */
+  /**
+   * One stored bitset, whole (for copying into a new index); regions are read whole, the last few kept.
+   * @param {number} regionIndex
+   * @param {number} k
+   */
   async readBitset(regionIndex, k) {
     const region = this.directory.regions[regionIndex]
     const bytes = await heldRegion(this.#regionBytes, regionIndex, () => {
@@ -220,8 +260,7 @@ export class SidecarIndex {
    * Says, per file and row group, whether each value may be in `column`, from the index alone.
    * @param {string} column an indexed column, as the index names it
    * @param {Iterable<unknown>} values
-   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal,
-   *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options]
+   * @param {ProbeOptions} [options]
    *   ioLedger: a dataset probe's, whose requests this probe's are (its `index` group); files: the files to answer
    *   for (default: every file of the index), with the size (and validator)
    *   the caller knows them by — a listing; without a size, `validate` (default true) stats (or HEADs)
@@ -243,10 +282,14 @@ export class SidecarIndex {
    * column (the layout's), the block row each value selects — every chunk's block, before min/max or the
    * directory could say which count — while the files the caller names are checked beside it. Then the
    * probe runs as any other, its blocks taken from those rows.
+   * @param {string} column
+   * @param {unknown[]} list
+   * @param {ProbeOptions} options
    */
   async #firstProbe(column, list, options) {
+    /** @type {Map<string, Encoding>} */
     const encodings = new Map()
-    const hashedFor = (type) => {
+    const hashedFor = (/** @type {import('./sidecar-layout.js').ColumnType} */ type) => {
       try {
         return this.#encodingFor(encodings, type, list, this.#source.name, column).hashed
       } catch (error) {
@@ -264,10 +307,11 @@ export class SidecarIndex {
     const roundBytes = this.#source instanceof HttpSource ? this.#link.bytesPerRound : LOCAL_ROUND_BYTES
     if (rowBytes > this.#directoryBlob.length + roundBytes) rows = []
     const held = new ByteCache()
-    const tasks = rows.map((r) => new RangeTask(r.start, r.end, (bytes) => held.add(r.start, bytes)))
+    const tasks = rows.map((r) => new RangeTask(r.start, r.end, (/** @type {Uint8Array} */ bytes) => held.add(r.start, bytes)))
     // A file the caller names needs no directory to be stat'ed or HEADed: where its recorded path is the
     // name (the usual case), that check is the one the probe uses.
     const named = options.validate === false || !options.files ? [] : options.files.map(specOf).filter((s) => s.size === undefined)
+    /** @type {ReturnType<typeof checkFiles> | undefined} */
     let early
     const alongside = async () => {
       if (!named.length) return 0
@@ -285,36 +329,38 @@ export class SidecarIndex {
    * files it started; `encodings`: the values as each column type stores them, by typeKey.
    * @param {string} column
    * @param {unknown[]} list
-   * @param {any} options
-   * @param {{ held?: ByteCache, early?: Map<string, Promise<{ size: number, validator: string | null }>>,
-   *   encodings?: Map<string, any> }} carried
+   * @param {ProbeOptions} options
+   * @param {{ held?: ByteCache, early?: Map<string, Promise<FoundValidator>>, encodings?: Map<string, Encoding> }} carried
    */
   async #probeLoaded(column, list, options, { held, early, encodings = new Map() }) {
     const keys = await this.#keys()
     const requested = options.files ?? this.files.map((e) => ({ path: e.path }))
-    const targets = await Promise.all(requested.map(async (f) => {
+    const targets = await Promise.all(requested.map(async (/** @type {string | FileSpec} */ f) => {
       const spec = specOf(f)
       const recorded = this.entry(spec.path)
       const path = recorded ? await resolvePath(recorded.path, this.#base) : spec.path
       const entry = recorded ?? keys.get(await fileKey(path))
-      return { spec, path, entry }
+      return /** @type {Target} */ ({ spec, path, entry })
     }))
     // Files the caller described are checked at once; the others are checked while their blocks are read.
     const toCheck = options.validate === false ? []
       : [...new Set(targets.filter((t) => t.entry && t.spec.size === undefined && !early?.has(t.path)).map((t) => t.path))]
     const started = toCheck.length ? this.#validate(toCheck, options.signal) : undefined
     const checks = targets.map((t) => {
-      if (!t.entry) {
+      const { entry } = t
+      if (!entry) {
         return Promise.resolve(/** @type {ReturnType<typeof currency>} */ ({
           current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index',
         }))
       }
-      if (t.spec.size !== undefined) return Promise.resolve(currency(t.entry, { size: t.spec.size, validator: t.spec.validator }))
+      if (t.spec.size !== undefined) return Promise.resolve(currency(entry, { size: t.spec.size, validator: t.spec.validator }))
       if (options.validate === false) return Promise.resolve(/** @type {ReturnType<typeof currency>} */ ({ current: true }))
-      return /** @type {Promise<any>} */ (early?.get(t.path) ?? started?.checks.get(t.path))
-        .then((now) => currency(t.entry, now, { checked: true }))
+      // One of the two checks every path that is neither described by the caller nor exempt.
+      return /** @type {Promise<FoundValidator>} */ (early?.get(t.path) ?? started?.checks.get(t.path))
+        .then((now) => currency(entry, now, { checked: true }))
     })
     const known = await Promise.all(targets.map((t, i) => (t.spec.size !== undefined || !t.entry ? checks[i] : undefined)))
+    /** @type {RangeTask[]} */
     const tasks = []
     for (const [i, t] of targets.entries()) {
       if (!t.entry || known[i]?.current === false) continue
@@ -338,7 +384,9 @@ export class SidecarIndex {
       column,
       files: targets.map((t, i) => {
         const now = currencies[i]
-        const rowGroups = (t.entry?.rowGroups ?? []).map((g, index) => ({ index, numRows: g.numRows, results: [] }))
+        const rowGroups = (t.entry?.rowGroups ?? []).map((g, index) => ({
+          index, numRows: g.numRows, results: /** @type {import('../verdicts.js').ValueResult[]} */ ([]),
+        }))
         if (!now.current) {
           for (const g of rowGroups) {
             g.results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index',
@@ -353,7 +401,14 @@ export class SidecarIndex {
     }
   }
 
-  /** The values as a column of `type` stores them, encoded once per type for the whole probe. */
+  /**
+   * The values as a column of `type` stores them, encoded once per type for the whole probe.
+   * @param {Map<string, Encoding>} encodings
+   * @param {import('./sidecar-layout.js').ColumnType} type
+   * @param {unknown[]} list
+   * @param {string} path
+   * @param {string} column
+   */
   #encodingFor(encodings, type, list, path, column) {
     const key = typeKey(type)
     let encoded = encodings.get(key)
@@ -367,10 +422,15 @@ export class SidecarIndex {
   /**
    * One chunk's block reads: for each candidate inside the chunk's bounds, the block its hash selects (from `held`
    * rows when a first probe read them).
+   * @param {Encoding} encoded
+   * @param {NonNullable<import('./sidecar-directory.js').Chunk>} chunk
+   * @param {RangeTask[]} tasks
+   * @param {ByteCache | undefined} held
+   * @returns {Planned}
    */
   #planChunk(encoded, chunk, tasks, held) {
     const [regionIndex, k, numBytes, minText, maxText] = chunk
-    const region = this.#directory.regions[regionIndex]
+    const region = this.directory.regions[regionIndex]
     const { hashed, order, keys } = encoded
     let excluded
     if (order && (minText !== null || maxText !== null)) {
@@ -379,18 +439,23 @@ export class SidecarIndex {
     const planned = { excluded, blocks: new Array(hashed.count).fill(EMPTY_BLOCK), hits: undefined }
     if (!hashed.count) return planned
     const indices = hashed.blockIndices(numBytes / BYTES_PER_BLOCK)
+    /** @type {Map<number, number[]>} candidates by the block their hash selects */
     const wanted = new Map()
     for (let c = 0; c < hashed.count; c++) {
       if (excluded?.[c]) continue
       const block = indices[c]
-      if (!wanted.has(block)) wanted.set(block, [])
-      wanted.get(block).push(c)
+      let owners = wanted.get(block)
+      if (!owners) wanted.set(block, owners = [])
+      owners.push(c)
     }
     for (const [block, owners] of wanted) {
       const at = this.#bitsets.offset + blockOffset(region, k, block)
       const bytes = held?.get(at, at + BYTES_PER_BLOCK)
       if (bytes) for (const c of owners) planned.blocks[c] = bytes
-      else tasks.push(new RangeTask(at, at + BYTES_PER_BLOCK, (read) => { for (const c of owners) planned.blocks[c] = read }))
+      else {
+        const onBytes = (/** @type {Uint8Array} */ read) => { for (const c of owners) planned.blocks[c] = read }
+        tasks.push(new RangeTask(at, at + BYTES_PER_BLOCK, onBytes))
+      }
     }
     return planned
   }
@@ -412,18 +477,19 @@ export class SidecarIndex {
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
     if (!open) return undefined
     // A file missing from the index, or of another size, needs no check to be not described.
+    /** @param {SidecarEntry | undefined} entry */
     const stale = (entry) => (!entry ? { described: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }
       : entry.size !== fileSize
         ? { described: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${fileSize}, the index recorded ${entry.size}` }
         : undefined)
-    const fits = (entry) => entry.rowGroups.length >= rowGroups.length && entry.columns[column]
+    const fits = (/** @type {SidecarEntry} */ entry) => entry.rowGroups.length >= rowGroups.length && entry.columns[column]
     let entry = this.#directory ? (await this.#keys()).get(await fileKey(name)) : undefined
-    if (this.#directory && (stale(entry) || !fits(entry))) return stale(entry)
+    if (this.#directory && (!entry || stale(entry) || !fits(entry))) return stale(entry)
     // Before the directory is read, the probe reads it with its blocks, and the entry is looked at after.
     let [answered] = (await this.probe(column, values, { files: [{ path: entry?.path ?? name }], signal })).files
     if (!entry) {
       entry = (await this.#keys()).get(await fileKey(name))
-      if (stale(entry) || !fits(entry)) return stale(entry)
+      if (!entry || stale(entry) || !fits(entry)) return stale(entry)
       if (answered.path !== await resolvePath(entry.path, this.#base)) {
         [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal })).files
       }
@@ -440,15 +506,19 @@ export class SidecarIndex {
    * One wave: the directory and `tasks` (a first probe's block rows), with `alongside` (its checks of
    * files, returning their rounds) running beside it; then the directory is checked and kept. A probe
    * or loadDirectory() that comes meanwhile waits for this one.
+   * @param {RangeTask[]} tasks
+   * @param {{ signal?: AbortSignal }} options
+   * @param {() => Promise<number>} [alongside]
    */
   async #readDirectoryWith(tasks, options, alongside = async () => 0) {
     const blob = this.#directoryBlob
+    /** @type {Uint8Array | undefined} */
     let bytes
-    const wave = [new RangeTask(blob.offset, blob.offset + blob.length, (read) => { bytes = read }), ...tasks]
+    const wave = [new RangeTask(blob.offset, blob.offset + blob.length, (/** @type {Uint8Array} */ read) => { bytes = read }), ...tasks]
     const loading = (async () => {
       const [waveRounds, sideRounds] = await Promise.all([this.#runWave(wave, options), alongside()])
       this.#rounds += Math.max(waveRounds, sideRounds)
-      this.#directory = parseDirectory(bytes, blob, this.#bitsets.length, this.#layout, this.#source.name)
+      this.#directory = parseDirectory(/** @type {Uint8Array} */ (bytes), blob, this.#bitsets.length, this.#layout, this.#source.name)
     })()
     this.#loading = loading
     try {
@@ -459,13 +529,20 @@ export class SidecarIndex {
   }
 
   /** Starts checking files (stat or HEAD), a window at a time; each HEAD counts as a request of the index. */
-  /** A dataset probe's ledger (js/sources/io-ledger.js): this probe's reads and HEADs are its requests, counted as its `index` group. */
+  /**
+   * A dataset probe's ledger (js/sources/io-ledger.js): this probe's reads and HEADs are its requests, counted as its `index` group.
+   * @param {import('../sources/io-ledger.js').IoLedger | undefined} ledger
+   */
   #joinLedger(ledger) {
     if (!ledger) return
     this.#source.attachIo(ledger, undefined, 'index')
     this.#checksLane = ledger.lane(`${this.#source.name} (file checks)`, undefined, 'index')
   }
 
+  /**
+   * @param {string[]} paths
+   * @param {AbortSignal | undefined} signal
+   */
   #validate(paths, signal) {
     const started = checkFiles(paths, {
       source: this.#source, fetch: this.#fetch, headers: this.#headers, signal, ioLane: this.#checksLane,
@@ -474,7 +551,11 @@ export class SidecarIndex {
     return started
   }
 
-  /** Runs a wave of reads of the index file; returns its rounds. */
+  /**
+   * Runs a wave of reads of the index file; returns its rounds.
+   * @param {RangeTask[]} tasks
+   * @param {{ signal?: AbortSignal }} options
+   */
   #runWave(tasks, options) {
     return readWave({ source: this.#source, cache: this.#cache, link: this.#link }, tasks, options.signal)
   }
@@ -484,7 +565,11 @@ export class SidecarIndex {
   }
 }
 
-/** A file the caller names: a path (or URL), or { path, size?, validator? }. */
+/**
+ * A file the caller names: a path (or URL), or { path, size?, validator? }.
+ * @param {string | FileSpec} file
+ * @returns {FileSpec}
+ */
 function specOf(file) {
   return typeof file === 'string' ? { path: file } : file
 }
@@ -509,16 +594,25 @@ export function sharpenResults(rowGroups, theirs) {
   }
 }
 
-/** The answers of one row group: presets, then bounds, then the bitset's blocks. */
+/**
+ * The answers of one row group: presets, then bounds, then the bitset's blocks.
+ * @param {Target} target
+ * @param {number} rowGroup
+ * @param {unknown[]} list
+ * @param {string} column
+ * @returns {import('../verdicts.js').ValueResult[]}
+ */
 function answerChunk(target, rowGroup, list, column) {
-  const { chunk, planned } = target.chunks?.[rowGroup] ?? {}
-  const numRows = target.entry.rowGroups[rowGroup].numRows
+  const { chunk, planned: maybePlanned } = target.chunks?.[rowGroup] ?? {}
+  // Only a current file is answered, so an entry describes it.
+  const numRows = /** @type {SidecarEntry} */ (target.entry).rowGroups[rowGroup].numRows
   const encoded = target.encoded
-  const fromIndex = (value, why) => valueResult(value, 'unknown', null, 'no-index', why)
+  const fromIndex = (/** @type {unknown} */ value, /** @type {string} */ why) => valueResult(value, 'unknown', null, 'no-index', why)
   if (!encoded) return list.map((v) => fromIndex(v, `the sidecar index has no column ${column} for this file`))
   const { outcomes, owners } = encoded.encoded
   if (numRows === 0) return list.map((v) => valueResult(v, 'absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows'))
   if (!Array.isArray(chunk)) return unreadableChunkResults(list, outcomes)
+  const planned = /** @type {Planned} */ (maybePlanned) // #planChunk planned every chunk with a filter and rows
   planned.hits ??= encoded.hashed.count ? encoded.hashed.checkBlocks(planned.blocks) : new Uint8Array(0)
   const inBounds = new Uint8Array(list.length)
   const maybe = new Uint8Array(list.length)
@@ -528,7 +622,7 @@ function answerChunk(target, rowGroup, list, column) {
     if (planned.hits[k]) maybe[owners[k]] = 1
   }
   return list.map((value, i) => {
-    if (outcomes[i].verdict) return { ...outcomes[i] }
+    if (outcomes[i].verdict) return { .../** @type {import('../verdicts.js').ValueResult} */ (outcomes[i]) } // a preset answer
     if (!inBounds[i]) {
       return valueResult(value, 'absent', Source.STATISTICS, 'out-of-range', 'outside the min/max the sidecar index records for the chunk')
     }

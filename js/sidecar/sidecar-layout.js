@@ -15,10 +15,14 @@ export const LAYOUT_PROPERTY = 'layout'
  * @typedef {{ fpp: number, columns: string[], regions: LayoutRegion[] }} Layout
  */
 
-/** A column type as one string, object keys sorted, so one type written twice compares equal. */
+/**
+ * A column type as one string, object keys sorted, so one type written twice compares equal.
+ * @param {Partial<ColumnType> | null | undefined} type
+ */
 export function typeKey(type) {
+  /** @type {(v: unknown) => unknown} */
   const canonical = (v) => (v && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]))
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(/** @type {Record<string, unknown>} */ (v)[k])]))
     : v)
   return JSON.stringify([type?.physicalType ?? null, type?.typeLength ?? null, canonical(type?.logicalType ?? null)])
 }
@@ -30,7 +34,9 @@ export function typeKey(type) {
 export function encodeLayout({ fpp, columns: asked, regions }) {
   // Regions name columns by their dotted paths, which the columns asked for may spell otherwise.
   const columns = [...new Set([...asked, ...regions.map((r) => r.column)])]
+  /** @type {ColumnType[]} */
   const types = []
+  /** @type {Map<string, number>} */
   const typeIndex = new Map()
   const rows = regions.map((r) => {
     const key = typeKey(r.type)
@@ -46,6 +52,8 @@ export function encodeLayout({ fpp, columns: asked, regions }) {
 /**
  * The layout from its property's text, or why it cannot be used: every region must name a column and a
  * type the layout lists and lie inside the bitsets blob as whole power-of-two blocks.
+ * @param {string} text
+ * @param {number} bitsetsLength
  * @returns {{ layout: Layout } | { problem: string }}
  */
 export function decodeLayout(text, bitsetsLength) {
@@ -53,7 +61,7 @@ export function decodeLayout(text, bitsetsLength) {
   try {
     parsed = JSON.parse(text)
   } catch (cause) {
-    return { problem: `its layout is not JSON (${cause?.message ?? cause})` }
+    return { problem: `its layout is not JSON (${/** @type {Error} */ (cause)?.message ?? cause})` }
   }
   const { fpp, columns, types, regions } = parsed ?? {}
   if (!Array.isArray(columns) || !columns.every((c) => typeof c === 'string') || !Array.isArray(types) || !Array.isArray(regions)) {
@@ -78,6 +86,7 @@ export function decodeLayout(text, bitsetsLength) {
  * Why a directory disagrees with the layout a first probe read its blocks by, or undefined: the same
  * regions, and every chunk in a region of its own column and its file's type for that column.
  * @param {Layout} layout
+ * @param {import('./sidecar-directory.js').Directory} directory
  */
 export function layoutProblem(layout, directory) {
   if (layout.regions.length !== directory.regions.length) {

@@ -8,12 +8,25 @@ import { BLOCK_MODE_COALESCE_GAP } from '../plan/read-scheduler.js'
 import { valueResult } from '../verdicts.js'
 import { sortKeys, sortOrderFor } from '../indexes/statistics.js'
 
-/** The values as a column of this type stores them: candidates, their hashes and sort keys. */
+/**
+ * @typedef {import('../verdicts.js').ValueResult | { value: unknown, verdict?: undefined }} PresetOutcome a value's answer
+ *   known before any filter (encodeProbeValues: a null, a value the column cannot hold), or just the value
+ * @typedef {Omit<ReturnType<typeof encodeProbeValues>, 'outcomes'> & { outcomes: PresetOutcome[] }} EncodedValues
+ */
+
+/**
+ * The values as a column of this type stores them: candidates, their hashes and sort keys.
+ * @param {import('./sidecar-layout.js').ColumnType} type
+ * @param {unknown[]} list
+ * @param {string} path
+ * @param {string} column
+ */
 export function encodeFor(type, list, path, column) {
   const leaf = { physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType }
+  /** @type {EncodedValues} */
   let encoded
   try {
-    encoded = encodeProbeValues(leaf, list)
+    encoded = /** @type {EncodedValues} */ (encodeProbeValues(leaf, list))
   } catch (error) {
     if (!(error instanceof ParquetBloomError)) throw error
     throw new ParquetBloomError(error.code, `${path}: column ${column}: ${error.message}`, { source: path, field: column, cause: error })
@@ -25,9 +38,14 @@ export function encodeFor(type, list, path, column) {
   return { encoded, hashed, order, keys }
 }
 
-/** A chunk the builder could not read has no filter: its values are unknown to the index (presets stand). */
+/**
+ * A chunk the builder could not read has no filter: its values are unknown to the index (presets stand).
+ * @param {unknown[]} list
+ * @param {PresetOutcome[]} outcomes
+ * @returns {import('../verdicts.js').ValueResult[]}
+ */
 export function unreadableChunkResults(list, outcomes) {
   return list.map((v, i) => (outcomes[i].verdict
-    ? { ...outcomes[i] }
+    ? { .../** @type {import('../verdicts.js').ValueResult} */ (outcomes[i]) } // a preset answer
     : valueResult(v, 'unknown', null, 'no-index', 'the sidecar index has no filter for this chunk (its pages could not be read)')))
 }

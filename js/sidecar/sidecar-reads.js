@@ -8,11 +8,20 @@ import { transportWindow } from '../plan/link-model.js'
 import { startValidators } from './sidecar-currency.js'
 
 /**
+ * @typedef {import('../sources/open-byte-source.js').ByteSource} ByteSource
+ * @typedef {ByteSource & Pick<import('../sources/shared.js').SourceBase, 'attachIo'>} IndexSource an index's bytes as
+ *   openByteSource opens them, which a dataset probe's ledger can be attached to
+ */
+
+/**
  * The coalescing gap that joins a wave's reads into at most `window` requests — one round, however many
  * files and row groups — by joining across the smallest gaps first (never less than block mode's).
+ * @param {Array<{ start: number, end: number }>} tasks
+ * @param {number} window
  */
 export function gapForOneRound(tasks, window) {
   const ranges = tasks.map((t) => [t.start, t.end]).sort((a, b) => a[0] - b[0])
+  /** @type {number[]} */
   const gaps = []
   let end = -Infinity
   for (const [start, stop] of ranges) {
@@ -28,6 +37,8 @@ export function gapForOneRound(tasks, window) {
 /**
  * One wave of reads of the index file (its tasks' ranges, one round however many); its rounds.
  * @param {{ source: any, cache: any, link: import('../plan/link-model.js').LinkModel }} index
+ * @param {import('../plan/read-scheduler.js').RangeTask[]} tasks
+ * @param {AbortSignal | undefined} signal
  */
 export async function readWave({ source, cache, link }, tasks, signal) {
   if (!tasks.length) return 0
@@ -47,6 +58,7 @@ const MAX_HELD_REGION_BYTES = 64 * 1024 * 1024
  * MAX_HELD_REGION_BYTES in all. `read` is called (a round of its own) only when they are not held.
  * @param {Map<number, Uint8Array>} held
  * @param {() => Promise<Uint8Array>} read
+ * @param {number} regionIndex
  */
 export async function heldRegion(held, regionIndex, read) {
   const kept = held.get(regionIndex)
@@ -65,6 +77,8 @@ export async function heldRegion(held, regionIndex, read) {
  * Starts checking files (stat or HEAD), a window at a time, with the caller's headers only to the index's
  * own origin; `started.requests` of them count as requests of the index.
  * @param {string[]} paths
+ * @param {{ source: ByteSource, fetch?: typeof globalThis.fetch, headers?: HeadersInit, signal?: AbortSignal,
+ * ioLane?: import('../sources/io-ledger.js').IoLane }} io
  */
 export function checkFiles(paths, { source, fetch, headers, signal, ioLane }) {
   const url = paths.find((p) => /^https?:\/\//i.test(p))
@@ -73,7 +87,10 @@ export function checkFiles(paths, { source, fetch, headers, signal, ioLane }) {
   })
 }
 
-/** The index's own origin when it is read over HTTP (its caller's headers are for that host). */
+/**
+ * The index's own origin when it is read over HTTP (its caller's headers are for that host).
+ * @param {ByteSource} source
+ */
 function originOf(source) {
   try {
     return source instanceof HttpSource ? new URL(source.name).origin : undefined
@@ -82,7 +99,12 @@ function originOf(source) {
   }
 }
 
-/** { requests, bytesFetched, rounds, heads } of an index: its reads and its checks of files (`heads`). */
+/**
+ * { requests, bytesFetched, rounds, heads } of an index: its reads and its checks of files (`heads`).
+ * @param {ByteSource} source
+ * @param {number} rounds
+ * @param {number} checks
+ */
 export function indexStats(source, rounds, checks) {
   const { requests, bytesFetched } = source.stats
   return { requests: requests + checks, bytesFetched, rounds, heads: checks }

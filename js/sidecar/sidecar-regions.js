@@ -14,6 +14,8 @@ export const DEFAULT_SEGMENT_BYTES = 32 * 1024 * 1024
 /**
  * Where block `block` of bitset `k` of a region lies, from the bitsets blob's start.
  * @param {{ offset: number, count: number }} region
+ * @param {number} k
+ * @param {number} block
  */
 export function blockOffset(region, k, block) {
   return region.offset + (block * region.count + k) * BYTES_PER_BLOCK
@@ -32,7 +34,7 @@ export class RegionWriter {
     this.regions = []
     /** @type {Array<{ column: string, type: import('./sidecar-layout.js').ColumnType }>} per region: whose bitsets it holds */
     this.kinds = []
-    /** @type {Array<{ bitset: Uint8Array, entry: any[], column: string, type: import('./sidecar-layout.js').ColumnType }>} */
+    /** @type {Array<{ bitset: Uint8Array, entry: unknown[], column: string, type: import('./sidecar-layout.js').ColumnType }>} */
     this.pending = []
     this.pendingBytes = 0
   }
@@ -40,6 +42,10 @@ export class RegionWriter {
   /**
    * Takes a column's bitset (of a file where the column has `type`); `entry[0]`, `entry[1]` become its region and
    * place when its segment is written.
+   * @param {Uint8Array} bitset
+   * @param {unknown[]} entry
+   * @param {string} column
+   * @param {import('./sidecar-layout.js').ColumnType} type
    */
   async add(bitset, entry, column, type) {
     this.pending.push({ bitset, entry, column, type })
@@ -49,11 +55,13 @@ export class RegionWriter {
 
   /** Writes the gathered bitsets as one region per column, type and size (a probe asks one column). */
   async flush() {
+    /** @type {Map<string, RegionWriter['pending']>} */
     const groups = new Map()
     for (const p of this.pending) {
       const key = JSON.stringify([p.bitset.length, p.column, typeKey(p.type)])
-      if (!groups.has(key)) groups.set(key, [])
-      groups.get(key).push(p)
+      let group = groups.get(key)
+      if (!group) groups.set(key, group = [])
+      group.push(p)
     }
     this.pending = []
     this.pendingBytes = 0
@@ -80,6 +88,7 @@ export class RegionWriter {
  * One bitset of a region, gathered from its blocks.
  * @param {Uint8Array} regionBytes the whole region
  * @param {{ count: number, numBytes: number }} region
+ * @param {number} k
  */
 export function bitsetOf(regionBytes, region, k) {
   const out = new Uint8Array(region.numBytes)

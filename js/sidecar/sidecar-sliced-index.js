@@ -28,24 +28,57 @@ import { DETAILS_BLOB, FILES_BLOB, IDENTITIES_BLOB, PATH_HASHES_BLOB, SLICES_BLO
 import { encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
 import { checkFiles, heldRegion, indexStats, readWave } from './sidecar-reads.js'
 
+/**
+ * @typedef {import('./sidecar-files-part.js').SlicedLayout} SlicedLayout
+ * @typedef {import('./sidecar-files-part.js').FilesPart} FilesPart
+ * @typedef {import('./puffin.js').BlobMetadata} BlobMetadata
+ * @typedef {import('./puffin.js').PuffinFooter} PuffinFooter
+ * @typedef {{ slices: BlobMetadata, details: BlobMetadata, paths: BlobMetadata, files: BlobMetadata,
+ *   identities: BlobMetadata | undefined }} SlicedBlobs the blobs of format 2 (identities: files blob version 3)
+ * @typedef {import('./sidecar-index.js').FileSpec} FileSpec
+ * @typedef {import('./sidecar-index.js').ProbeOptions & { bounds?: boolean }} SlicedProbeOptions
+ * @typedef {ReturnType<typeof currency>} Currency
+ * @typedef {ReturnType<typeof encodeWithHalves>} HalvedEncoding
+ * @typedef {ReturnType<typeof sharedResults>} SharedResults
+ * @typedef {string[] & { plain?: boolean }} PathForms
+ * @typedef {{ forms: PathForms, now: { size: number, validator?: string | null } | undefined, checked: boolean,
+ *   why: Currency | undefined }} MoreFacts
+ *   a caller's file not matched by identity: the forms its path may be recorded under, its size and validator, why it is stale
+ * @typedef {import('../verdicts.js').ValueResult} ValueResult
+ * @typedef {import('./sidecar-directory.js').RecordedBound} RecordedBound
+ * @typedef {{ index: number, numRows: number | null, results: ValueResult[] }} AnsweredRowGroup
+ * @typedef {{ path: string, current: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string },
+ *   rowGroups: AnsweredRowGroup[] }} AnsweredFile
+ */
+
 /** Details pages a probe reads to sharpen open files with min/max, at most (beyond it, the bloom filter's answer stands). */
 export const DEFAULT_BOUNDS_BYTES = 64 * 1024
 const URL_PREFIX = /^https?:\/\//i
 /** Whether a path is an http(s) URL (its first letter tested before the pattern: most paths are not). */
-const isUrl = (p) => (p.charCodeAt(0) | 32) === 104 && URL_PREFIX.test(p)
+const isUrl = (/** @type {string} */ p) => (p.charCodeAt(0) | 32) === 104 && URL_PREFIX.test(p)
 
-/** Whether a Puffin footer is a format-2 sidecar index's. */
+/**
+ * Whether a Puffin footer is a format-2 sidecar index's.
+ * @param {PuffinFooter} footer
+ */
 export function isSlicedFooter(footer) {
   return footer.blobs.some((b) => b.type === FILES_BLOB)
 }
 
 export class SlicedSidecarIndex {
+  /** @type {import('./sidecar-reads.js').IndexSource} */
   #source
+  /** @type {import('../plan/read-scheduler.js').ByteCache} */
   #cache
+  /** @type {SlicedBlobs} */
   #blobs
+  /** @type {SlicedLayout} */
   #layout
+  /** @type {FilesPart | undefined} the files blob, once read (#filesPart()) */
   #part
+  /** @type {HashTable | undefined} the files' identity hashes (version 3: their locators), with the files blob */
   #identities
+  /** @type {HashTable | undefined} the path hashes, once a probe needed them */
   #paths
   /** @type {Map<string, { regionOf: Int32Array, slotOf: Uint32Array, unreadable: Map<number, Uint8Array> }>} */
   #placements = new Map()
@@ -60,21 +93,19 @@ export class SlicedSidecarIndex {
   #fetch
   #headers
   #boundsBytes
+  /** @type {Map<number, Uint8Array>} regions readBitset read, the most recent last */
   #regionBytes = new Map()
+  /** @type {import('./sidecar-directory.js').FileEntry[] | undefined} */
   #entries
+  /** @type {Map<string, import('./sidecar-directory.js').FileEntry> | undefined} */
   #byPath
-  /** @type {any} the Puffin footer */
+  /** @type {PuffinFooter} */
   #footer
 
-  /**
-   * @param {any} source its byte source, tail read
-   * @param {any} cache the tail's bytes
-   * @param {any} footer the Puffin footer
-   */
-  /** The base as an absolute local path, once a caller's path needed it. */
+  /** @type {string | undefined} The base as an absolute local path, once a caller's path needed it. */
   #absoluteBase
 
-  /** Whether the base is a URL, once a caller's path needed it. */
+  /** @type {boolean | undefined} Whether the base is a URL, once a caller's path needed it. */
   #baseIsUrl
 
   /** Where the tail read began: the files blob's bytes from there on are held. */
@@ -83,21 +114,28 @@ export class SlicedSidecarIndex {
   /** @type {Map<number, Uint8Array>} version 3: pages of the identities blob read, each checked against its digest */
   #identityPages = new Map()
 
+  /**
+   * @param {import('./sidecar-reads.js').IndexSource} source its byte source, tail read
+   * @param {import('../plan/read-scheduler.js').ByteCache} cache the tail's bytes
+   * @param {PuffinFooter} footer the Puffin footer
+   * @param {{ base: string | undefined, fetch: typeof globalThis.fetch | undefined, headers: HeadersInit | undefined,
+   *   boundsBytes: number | undefined, tailOffset: number }} options
+   */
   constructor(source, cache, footer, { base, fetch, headers, boundsBytes, tailOffset }) {
     const where = source.name
-    const find = (type) => footer.blobs.find((b) => b.type === type)
-    const blobs = {
+    const find = (/** @type {string} */ type) => footer.blobs.find((b) => b.type === type)
+    const blobs = /** @type {SlicedBlobs} checked just below */ ({
       slices: find(SLICES_BLOB),
       details: find(DETAILS_BLOB),
       paths: find(PATH_HASHES_BLOB),
       files: find(FILES_BLOB),
       identities: find(IDENTITIES_BLOB),
-    }
+    })
     for (const [name, blob] of Object.entries(blobs)) {
       if (!blob && name !== 'identities') throw notAnIndex(where, `it has no ${name} blob of format 2`)
     }
     const version = blobs.files.properties?.version
-    if (!FILES_VERSIONS.map(String).includes(version) || typeof blobs.files.properties?.layout !== 'string') {
+    if (version === undefined || !FILES_VERSIONS.map(String).includes(version) || typeof blobs.files.properties?.layout !== 'string') {
       throw notAnIndex(where, 'its files blob is not version 2 or 3 or has no layout')
     }
     this.#layout = decodeSlicedLayout(blobs.files.properties.layout, blobs.slices.length, where)
@@ -148,7 +186,10 @@ export class SlicedSidecarIndex {
       regions: l.regions.map(({ offset, count, numBytes }) => ({ offset, count, numBytes })), files: this.#entries }
   }
 
-  /** The entry recorded under exactly this path (after loadDirectory()). */
+  /**
+   * The entry recorded under exactly this path (after loadDirectory()).
+   * @param {string} recorded
+   */
   entry(recorded) {
     if (!this.#byPath) {
       this.#byPath = new Map()
@@ -164,10 +205,16 @@ export class SlicedSidecarIndex {
       { signal })
     const l = this.#layout
     const placements = l.columns.map((c) => this.#placement(c))
+    /** @type {import('./sidecar-directory.js').FileEntry[]} */
     const entries = []
     for (let f = 0; f < l.files; f++) {
       const d = this.#detailsOf(f)
+      /** @type {Record<string, import('./sidecar-layout.js').ColumnType>} */
       const columns = {}
+      /**
+       * @type {Array<[string, import('./sidecar-files-part.js').SlicedRegion, number, number, (typeof d.bounds)[number],
+       *   Uint8Array | undefined]>} per column the file has: its name, region, region index, first slot, bounds, unreadable flags
+       */
       const chunksOf = []
       l.columns.forEach((name, c) => {
         const r = placements[c].regionOf[f]
@@ -180,13 +227,17 @@ export class SlicedSidecarIndex {
       const rowGroups = d.rowRows.map((numRows, g) => ({ numRows,
         chunks: Object.fromEntries(chunksOf.map(([name, region, r, slot, bounds, unreadable]) => [name, unreadable?.[g]
           ? null
-          : [r, slot + g, region.numBytes, bounds?.[g]?.[0] ?? null, bounds?.[g]?.[1] ?? null]])) }))
+          : /** @type {import('./sidecar-directory.js').Chunk} */ (
+            [r, slot + g, region.numBytes, bounds?.[g]?.[0] ?? null, bounds?.[g]?.[1] ?? null])])) }))
       entries.push({ path: d.path, size: d.size, validator: d.validator, numRows: d.numRows, columns, rowGroups })
     }
     this.#entries = entries
   }
 
-  /** The Puffin metadata of a blob of this type (its properties are in the footer, read at open), or undefined. */
+  /**
+   * The Puffin metadata of a blob of this type (its properties are in the footer, read at open), or undefined.
+   * @param {string} type
+   */
   blobMetadata(type) {
     return this.#footer.blobs.find((b) => b.type === type)
   }
@@ -196,18 +247,24 @@ export class SlicedSidecarIndex {
    * one counted wave (none when the tail read holds it), checked against its CRC-32; undefined when the
    * file has no blob of that type.
    * @param {string} type
-   * @returns {Promise<{ bytes: Uint8Array, metadata: any } | undefined>}
+   * @returns {Promise<{ bytes: Uint8Array, metadata: BlobMetadata } | undefined>}
    */
   async readBlob(type, { signal } = /** @type {{ signal?: AbortSignal }} */ ({})) {
     const blob = this.blobMetadata(type)
     if (!blob) return undefined
     let bytes = this.#cache.get(blob.offset, blob.offset + blob.length)
-    if (!bytes) await this.#wave([new RangeTask(blob.offset, blob.offset + blob.length, (read) => { bytes = read })], { signal })
-    if (blob.properties?.crc32 !== crc32Hex(bytes)) throw notAnIndex(this.#source.name, `its ${type} blob does not match its CRC-32`)
-    return { bytes, metadata: blob }
+    const onBytes = (/** @type {Uint8Array} */ read) => { bytes = read }
+    if (!bytes) await this.#wave([new RangeTask(blob.offset, blob.offset + blob.length, onBytes)], { signal })
+    const whole = /** @type {Uint8Array} */ (bytes) // held, or read by the wave
+    if (blob.properties?.crc32 !== crc32Hex(whole)) throw notAnIndex(this.#source.name, `its ${type} blob does not match its CRC-32`)
+    return { bytes: whole, metadata: blob }
   }
 
-  /** One stored bitset, whole (for copying into a new index): its region is read whole, the last few kept. */
+  /**
+   * One stored bitset, whole (for copying into a new index): its region is read whole, the last few kept.
+   * @param {number} regionIndex
+   * @param {number} k
+   */
   async readBitset(regionIndex, k) {
     const region = this.#layout.regions[regionIndex]
     const bytes = await heldRegion(this.#regionBytes, regionIndex, () => {
@@ -223,9 +280,8 @@ export class SlicedSidecarIndex {
    * size and validator. `numRows` of a row group is null where its file's details were not read.
    * @param {string} column
    * @param {Iterable<unknown>} values
-   * @param {{ files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean,
-   *   signal?: AbortSignal, bounds?: boolean,
-   *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} [options] ioLedger: as format 1's probe takes it
+   * @param {SlicedProbeOptions} [options] ioLedger: as format 1's probe takes it
+   * @returns {Promise<{ column: string, files: AnsweredFile[] }>}
    */
   async probe(column, values, options = {}) {
     const list = Array.from(values)
@@ -233,9 +289,11 @@ export class SlicedSidecarIndex {
     const { signal } = options
     const validate = options.validate !== false
     const specs = options.files?.map((f) => (typeof f === 'string' ? { path: f } : f))
+    /** @type {Map<string, HalvedEncoding>} */
     const encodings = new Map()
     // The rows of every region of the column, for every value's candidates: whoever the files are.
     const rowTasks = []
+    /** @type {Map<string, Uint8Array>} by `${region}:${position}` */
     const rowBytes = new Map()
     for (const [r, region] of this.#layout.regions.entries()) {
       if (region.column !== column) continue
@@ -245,7 +303,7 @@ export class SlicedSidecarIndex {
       for (const c of encoded.candidates) for (const p of hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low)) positions.add(p)
       for (const p of positions) {
         const start = this.#blobs.slices.offset + region.offset + p * rows
-        rowTasks.push(new RangeTask(start, start + rows, (bytes) => rowBytes.set(`${r}:${p}`, bytes)))
+        rowTasks.push(new RangeTask(start, start + rows, (/** @type {Uint8Array} */ bytes) => rowBytes.set(`${r}:${p}`, bytes)))
       }
     }
     const wantPaths = !this.#paths && specs?.some((s) => s.size === undefined && !validate)
@@ -264,6 +322,10 @@ export class SlicedSidecarIndex {
     const placement = this.#placement(column)
     /** @type {Array<Array<Uint8Array>>} per region, per candidate: the AND of its 8 rows */
     const masks = []
+    /**
+     * @param {number} r
+     * @param {HalvedEncoding['candidates']} candidates
+     */
     const masksOf = (r, candidates) => {
       if (!masks[r]) {
         const region = this.#layout.regions[r]
@@ -274,11 +336,12 @@ export class SlicedSidecarIndex {
     }
     /** @type {Map<number, Uint8Array>} per caller's file with a bloom hit: maybe[g × candidates + c], candidate c may be in row group g */
     const maybes = new Map()
+    /** @type {HalvedEncoding[]} per region of the column: the values as its type stores them */
     const regionEncodings = []
-    const rowGroupCounts = this.#part.rowGroups
+    const rowGroupCounts = this.#filesPart().rowGroups
     const { regionOf, slotOf, unreadable } = placement
     /** The bloom check of caller's file i's chunks, in the entry it is (or claims to be). */
-    const bloomCheck = (i) => {
+    const bloomCheck = (/** @type {number} */ i) => {
       const f = entry[i]
       const r = regionOf[f]
       if (r < 0) return
@@ -307,23 +370,23 @@ export class SlicedSidecarIndex {
       maybes.set(i, maybe)
     }
     /** The details pages of the open files `opened` for their min/max, when they are few. */
-    const boundsPages = (opened) => {
+    const boundsPages = (/** @type {number[]} */ opened) => {
       if (!opened.length || options.bounds === false) return []
       const pages = [...new Set(opened.map((i) => this.#pageOf(entry[i])))].filter((p) => !this.#pages.has(p))
-      const bytes = pages.reduce((n, p) => n + this.#part.pages[p].length, 0)
+      const bytes = pages.reduce((n, p) => n + this.#filesPart().pages[p].length, 0)
       return options.bounds === true || bytes <= this.#boundsBytes ? pages : []
     }
     const checked = new Uint8Array(targets.count)
     // Version 3: claims confirmed by their pages' digests; the others' identities are read in the wave that
     // reads the bounds of the files the bloom check leaves open (a claim is checked as the entry it names).
-    const identityPages = this.#part.hashes ? [] : this.#confirmByDigest(targets)
+    const identityPages = this.#filesPart().hashes ? [] : this.#confirmByDigest(targets)
     for (let i = 0; i < targets.count; i++) {
       if (state[i] !== DESCRIBED && !(state[i] === CLAIMED && entry[i] >= 0)) continue
       checked[i] = 1
       bloomCheck(i)
     }
     await this.#wave([...this.#identityTasks(identityPages), ...this.#pageTasks(boundsPages([...maybes.keys()]))], { signal })
-    if (!this.#part.hashes) {
+    if (!this.#filesPart().hashes) {
       this.#confirmByIdentities(targets)
       for (const i of maybes.keys()) {
         if (state[i] !== DESCRIBED) maybes.delete(i)
@@ -335,13 +398,16 @@ export class SlicedSidecarIndex {
     const byPath = [...more.keys()].filter((i) => state[i] === PATH)
     if (byPath.length) {
       if (!this.#paths) await this.#wave(this.#pathsTask(), { signal })
-      const hashes = hashHalves(hashStrings(byPath.flatMap((i) => more.get(i).forms)))
+      const paths = /** @type {HashTable} */ (this.#paths) // held, or read by the wave
+      // Facts of byPath's files are kept (they are keys of `more`).
+      const factsOf = (/** @type {number} */ i) => /** @type {MoreFacts} */ (more.get(i))
+      const hashes = hashHalves(hashStrings(byPath.flatMap((i) => factsOf(i).forms)))
       let h = 0
       for (const i of byPath) {
-        const t = more.get(i)
+        const t = factsOf(i)
         let found = -1
         for (let k = 0; k < t.forms.length; k++, h++) {
-          const f = this.#paths.find(hashes.low[h], hashes.high[h])
+          const f = paths.find(hashes.low[h], hashes.high[h])
           if (found === -1 && f !== -1) found = f
         }
         if (found === AMBIGUOUS) targets.stale(i, ambiguous('path'))
@@ -356,12 +422,13 @@ export class SlicedSidecarIndex {
     if (needReasons.length) {
       await this.#wave(this.#pageTasks(needReasons.map((i) => this.#pageOf(entry[i]))), { signal })
       for (const i of needReasons) {
-        const t = more.get(i)
+        const t = /** @type {MoreFacts} */ (more.get(i)) // needReasons are of byPath
         const d = this.#detailsOf(entry[i])
         // The path's hash found it; its text must be one of the caller's forms (a hash of paths is not the path).
         if (!t.forms.includes(d.path)) targets.stale(i, notInIndex())
         else {
-          const now = currency(d, t.now, { checked: t.checked })
+          // A file is DETAILS only with its size (and validator) known.
+          const now = currency(d, /** @type {NonNullable<MoreFacts['now']>} */ (t.now), { checked: t.checked })
           if (now.current) state[i] = DESCRIBED
           else targets.stale(i, now)
         }
@@ -379,6 +446,7 @@ export class SlicedSidecarIndex {
     const c = this.#layout.columns.indexOf(column)
     const shared = sharedResults(list)
     const useBounds = options.bounds !== false
+    /** @type {AnsweredFile[]} */
     const files = new Array(targets.count)
     for (let i = 0; i < targets.count; i++) {
       const f = entry[i]
@@ -390,11 +458,12 @@ export class SlicedSidecarIndex {
         files[i] = { path: targets.paths[i], current: true, rowGroups: shared.ruledOut(rowGroupCounts[f], encoded) }
         continue
       }
-      const answered = { path: targets.paths[i], current: state[i] === DESCRIBED, rowGroups: /** @type {any[]} */ ([]) }
-      this.#answer(answered, state[i] === DESCRIBED ? undefined : more.get(i).why, f, encoded, maybes.get(i), unreadable.get(f),
-        list, column, c, useBounds, shared)
-      files[i] = /** @type {{ path: string, current: boolean, reason?: string, detail?: string, validators?: any,
-        rowGroups: any[] }} */ (answered)
+      /** @type {AnsweredFile} */
+      const answered = { path: targets.paths[i], current: state[i] === DESCRIBED, rowGroups: [] }
+      // A file not described is stale for a reason kept in `more`.
+      const why = state[i] === DESCRIBED ? undefined : /** @type {MoreFacts} */ (more.get(i)).why
+      this.#answer(answered, why, f, encoded, maybes.get(i), unreadable.get(f), list, column, c, useBounds, shared)
+      files[i] = answered
     }
     return { column, files }
   }
@@ -402,11 +471,22 @@ export class SlicedSidecarIndex {
   /**
    * One file's entry of a probe's answer, beyond the common case: not described (`why`), or open after the bloom
    * check, or with its details read.
+   * @param {AnsweredFile} answered
+   * @param {Currency | undefined} why
+   * @param {number} f its entry, or -1
+   * @param {HalvedEncoding | undefined} encoded
+   * @param {Uint8Array | undefined} maybe
+   * @param {Uint8Array | undefined} unreadable
+   * @param {unknown[]} list
+   * @param {string} column
+   * @param {number} c the column's index in the layout
+   * @param {boolean} useBounds
+   * @param {SharedResults} shared
    */
   #answer(answered, why, f, encoded, maybe, unreadable, list, column, c, useBounds, shared) {
     const details = f >= 0 ? this.#pageOfFile(f) : undefined
-    const groups = f >= 0 ? this.#part.rowGroups[f] : 0
-    /** @type {Array<{ index: number, numRows: number | null, results: any[] }>} */
+    const groups = f >= 0 ? this.#filesPart().rowGroups[f] : 0
+    /** @type {AnsweredRowGroup[]} */
     const rowGroups = new Array(groups)
     for (let index = 0; index < groups; index++) rowGroups[index] = { index, numRows: details ? details.rowRows[index] : null, results: [] }
     answered.rowGroups = rowGroups
@@ -425,7 +505,10 @@ export class SlicedSidecarIndex {
     }
   }
 
-  /** Sharpens one file's probe results, as format 1's refine does (the file stat'ed or HEADed to be matched). */
+  /**
+   * Sharpens one file's probe results, as format 1's refine does (the file stat'ed or HEADed to be matched).
+   * @param {Parameters<import('./sidecar-index.js').SidecarIndex['refine']>[0]} probe
+   */
   async refine({ name, column, values, rowGroups, signal }) {
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
     if (!open) return undefined
@@ -448,16 +531,21 @@ export class SlicedSidecarIndex {
    * How each caller's file is matched: by identity now (one batch of hashes for all of them), by path
    * later, or after its check. Files matched by identity (all of a listing's, as a rule) get no object of
    * their own: only the others' forms, facts and reasons are kept.
+   * @param {FileSpec[]} specs
+   * @param {boolean} validate
+   * @param {ReturnType<typeof checkFiles> | undefined} started the checks of files named without a size
    */
   async #targets(specs, validate, started) {
     const path = this.#base !== undefined && !isUrl(this.#base) ? await import('node:path') : undefined
     const targets = new Targets(specs.map((s) => s.path))
     const { more, state } = targets
     /** per identity text: the caller's file it is of */
+    /** @type {number[]} */
     let owners = []
+    /** @type {string[]} */
     let texts = []
-    const identities = this.#identities
-    const located = !this.#part.hashes
+    const identities = this.#identityTable()
+    const located = !this.#filesPart().hashes
     const { entry } = targets
     // Hashed a batch at a time, so the texts die young (a listing's worth of them would outlive collections).
     const match = () => {
@@ -494,13 +582,15 @@ export class SlicedSidecarIndex {
         texts.push(identityText(spec.path, spec.size, spec.validator))
         continue
       }
-      /** @type {any} */
       const forms = this.#recordedForms(spec.path, path)
+      /** @type {MoreFacts['now']} */
       let now
       let checked = false
       if (spec.size !== undefined) now = { size: spec.size, validator: spec.validator ?? null }
       else if (validate) {
-        now = await started.checks.get(this.#resolveWith(spec.path, path))
+        // Validating, every file named without a size is being checked.
+        const { checks } = /** @type {ReturnType<typeof checkFiles>} */ (started)
+        now = await checks.get(this.#resolveWith(spec.path, path))
         checked = true
       }
       more.set(i, { forms, now, checked, why: undefined })
@@ -522,14 +612,17 @@ export class SlicedSidecarIndex {
     return targets
   }
 
-  /** Those of the fast path that matched no entry (or whose claim failed) are looked up by path, as the others. */
+  /**
+   * Those of the fast path that matched no entry (or whose claim failed) are looked up by path, as the others.
+   * @param {Targets} targets
+   */
   #byPathLater(targets) {
     const { specs, state, more } = targets
     for (let i = 0; i < targets.count; i++) {
       if (state[i] !== PATH || more.has(i)) continue
       more.set(i, {
         forms: this.#recordedForms(specs[i].path, targets.nodePath),
-        now: { size: specs[i].size, validator: specs[i].validator },
+        now: { size: /** @type {number} */ (specs[i].size), validator: specs[i].validator }, // the fast path's have sizes
         checked: false,
         why: undefined,
       })
@@ -541,6 +634,8 @@ export class SlicedSidecarIndex {
    * claimants' hashes in file order is the page's — and returns the pages whose identities must be read
    * for the other claims (a page claimed in part, or whose digest no claimants give). A locator several
    * entries share makes its callers claimants of each; a page tries each choice of its claimants (a few).
+   * @param {Targets} targets
+   * @returns {number[]}
    */
   #confirmByDigest(targets) {
     const { entry, state } = targets
@@ -550,7 +645,11 @@ export class SlicedSidecarIndex {
     const claim = new Int32Array(n).fill(-1)
     /** @type {Map<number, number[]>} the entries with several claimants: theirs */
     const several = new Map()
-    const candidates = (i) => (entry[i] === AMBIGUOUS ? this.#identities.findAll(targets.low[i], 0) : [entry[i]])
+    const candidates = (/** @type {number} */ i) => (entry[i] === AMBIGUOUS ? this.#identityTable().findAll(targets.low[i], 0) : [entry[i]])
+    /**
+     * @param {number} f an entry
+     * @param {number} i a caller's file claiming it
+     */
     const addClaim = (f, i) => {
       if (claim[f] === -1) claim[f] = i
       else if (claim[f] >= 0) {
@@ -603,7 +702,7 @@ export class SlicedSidecarIndex {
     /** per page vouched for: per file, the caller whose hash it is */
     const vouched = targets.vouched
     tries.forEach(({ p, first, callers }, k) => {
-      if (!sameBytes(digests.subarray(k * 8, k * 8 + 8), /** @type {Uint8Array} */ (this.#part.pages[p].digest))) return
+      if (!sameBytes(digests.subarray(k * 8, k * 8 + 8), /** @type {Uint8Array} */ (this.#filesPart().pages[p].digest))) return
       // Two choices cannot both give the digest unless two callers' hashes are equal (then either will do).
       if (!vouched.has(p)) vouched.set(p, { first, callers })
     })
@@ -634,11 +733,14 @@ export class SlicedSidecarIndex {
     return [...toRead].filter((p) => !this.#identityPages.has(p))
   }
 
-  /** Version 3: the claims left, their pages' identities read: each decided. */
+  /**
+   * Version 3: the claims left, their pages' identities read: each decided.
+   * @param {Targets} targets
+   */
   #confirmByIdentities(targets) {
     for (let i = 0; i < targets.count; i++) {
       if (targets.state[i] !== CLAIMED) continue
-      this.#decideClaim(targets, i, targets.entry[i] === AMBIGUOUS ? this.#identities.findAll(targets.low[i], 0) : [targets.entry[i]])
+      this.#decideClaim(targets, i, targets.entry[i] === AMBIGUOUS ? this.#identityTable().findAll(targets.low[i], 0) : [targets.entry[i]])
     }
     this.#byPathLater(targets)
   }
@@ -646,6 +748,9 @@ export class SlicedSidecarIndex {
   /**
    * A claim decided, its candidates' pages vouched for by their digests or read: the one entry whose whole
    * identity hash is the caller's describes it; several: ambiguous; none: it is looked up by path.
+   * @param {Targets} targets
+   * @param {number} i
+   * @param {number[]} candidates
    */
   #decideClaim(targets, i, candidates) {
     const matches = candidates.filter((f) => {
@@ -669,15 +774,18 @@ export class SlicedSidecarIndex {
     }
   }
 
-  /** Reads of these pages of the identities blob, each checked against its page's digest. */
+  /**
+   * Reads of these pages of the identities blob, each checked against its page's digest.
+   * @param {number[]} pages
+   */
   #identityTasks(pages) {
-    const blob = this.#blobs.identities
+    const blob = /** @type {BlobMetadata} */ (this.#blobs.identities) // version 3 has one (checked at open)
     const pageFiles = this.#layout.pageFiles
     return pages.map((p) => {
       const start = blob.offset + p * pageFiles * 8
       const end = blob.offset + Math.min(this.#layout.files, (p + 1) * pageFiles) * 8
-      return new RangeTask(start, end, (bytes) => {
-        if (!sameBytes(pageDigests([bytes]), /** @type {Uint8Array} */ (this.#part.pages[p].digest))) {
+      return new RangeTask(start, end, (/** @type {Uint8Array} */ bytes) => {
+        if (!sameBytes(pageDigests([bytes]), /** @type {Uint8Array} */ (this.#filesPart().pages[p].digest))) {
           throw notAnIndex(this.#source.name, `its identities of page ${p} do not match the page's digest`)
         }
         this.#identityPages.set(p, bytes)
@@ -685,7 +793,11 @@ export class SlicedSidecarIndex {
     })
   }
 
-  /** Every file of the index (no `files`): their paths from the details, checked unless `validate` is false. */
+  /**
+   * Every file of the index (no `files`): their paths from the details, checked unless `validate` is false.
+   * @param {boolean} validate
+   * @param {AbortSignal | undefined} signal
+   */
   async #everyFile(validate, signal) {
     const paths = await Promise.all(Array.from({ length: this.#layout.files }, (_, f) => this.#resolve(this.#detailsOf(f).path)))
     const targets = new Targets(paths)
@@ -707,6 +819,8 @@ export class SlicedSidecarIndex {
   /**
    * Whether a caller's path is matched by identity as given alone: `#recordedForms` gives it alone, or
    * (a plain relative name under a local base) hashes it alone.
+   * @param {string} given
+   * @param {typeof import('node:path') | undefined} path
    */
   #hashedAsGiven(given, path) {
     const base = this.#base
@@ -719,6 +833,9 @@ export class SlicedSidecarIndex {
   /**
    * The forms a caller's path may be recorded under: as given, relative to the base, and resolved (`path`:
    * node:path, for a local base).
+   * @param {string} given
+   * @param {typeof import('node:path') | undefined} path
+   * @returns {PathForms}
    */
   #recordedForms(given, path) {
     const base = this.#base
@@ -746,28 +863,44 @@ export class SlicedSidecarIndex {
     return [...new Set(forms)]
   }
 
-  /** A recorded path resolved against the base, `path` (node:path) given for a local base. */
+  /**
+   * A recorded path resolved against the base, `path` (node:path) given for a local base.
+   * @param {string} recorded
+   * @param {typeof import('node:path') | undefined} path
+   */
   #resolveWith(recorded, path) {
     if (isUrl(recorded) || this.#base === undefined) return recorded
     if (isUrl(this.#base)) return new URL(recorded, this.#base).href
     return path ? path.resolve(this.#base, recorded) : recorded
   }
 
-  /** Where a recorded path points (resolved against the base). */
+  /**
+   * Where a recorded path points (resolved against the base).
+   * @param {string} recorded
+   */
   async #resolve(recorded) {
     if (isUrl(recorded) || this.#base === undefined) return recorded
     if (isUrl(this.#base)) return new URL(recorded, this.#base).href
     return (await import('node:path')).resolve(this.#base, recorded)
   }
 
+  /**
+   * @param {number} f
+   */
   #pageOf(f) {
     return Math.floor(f / this.#layout.pageFiles)
   }
 
+  /**
+   * @param {number} f
+   */
   #pageOfFile(f) {
     return this.#pages.get(this.#pageOf(f))?.[f % this.#layout.pageFiles]
   }
 
+  /**
+   * @param {number} f
+   */
   #detailsOf(f) {
     const d = this.#pageOfFile(f)
     if (!d) throw new Error(`internal: details of file ${f} not read`)
@@ -781,8 +914,8 @@ export class SlicedSidecarIndex {
     const end = blob.offset + blob.length
     // The tail read holds the blob's end: only the bytes before it are read.
     const held = this.#tailOffset > blob.offset && this.#tailOffset < end ? this.#cache.get(this.#tailOffset, end) : undefined
-    if (!held) return [new RangeTask(blob.offset, end, (bytes) => this.#takeFilesPart(bytes))]
-    return [new RangeTask(blob.offset, this.#tailOffset, (bytes) => {
+    if (!held) return [new RangeTask(blob.offset, end, (/** @type {Uint8Array} */ bytes) => this.#takeFilesPart(bytes))]
+    return [new RangeTask(blob.offset, this.#tailOffset, (/** @type {Uint8Array} */ bytes) => {
       const whole = new Uint8Array(blob.length)
       whole.set(bytes, 0)
       whole.set(held, bytes.length)
@@ -790,10 +923,23 @@ export class SlicedSidecarIndex {
     })]
   }
 
+  /** The files blob decoded: a probe's first wave reads it (unless the tail read held it) before anything asks for it. */
+  #filesPart() {
+    if (!this.#part) throw new Error('internal: the files blob is not read')
+    return this.#part
+  }
+
+  /** The files' identity hashes, decoded with the files blob. */
+  #identityTable() {
+    if (!this.#identities) throw new Error('internal: the files blob is not read')
+    return this.#identities
+  }
+
+  /** @param {Uint8Array} bytes */
   #takeFilesPart(bytes) {
     if (this.#part) return
     const where = this.#source.name
-    if (this.#blobs.files.properties.crc32 !== crc32Hex(bytes)) throw notAnIndex(where, 'its files blob does not match its CRC-32')
+    if (this.#blobs.files.properties?.crc32 !== crc32Hex(bytes)) throw notAnIndex(where, 'its files blob does not match its CRC-32')
     this.#part = decodeFilesPart(bytes, this.#layout, this.#blobs.details.length, where)
     // Version 2: whole identity hashes, a match is a match. Version 3: locators, a match a claim that a page's
     // digest or its identities confirm.
@@ -806,7 +952,7 @@ export class SlicedSidecarIndex {
   #pathsTask() {
     if (this.#paths) return []
     const blob = this.#blobs.paths
-    return [new RangeTask(blob.offset, blob.offset + blob.length, (bytes) => {
+    return [new RangeTask(blob.offset, blob.offset + blob.length, (/** @type {Uint8Array} */ bytes) => {
       if (blob.properties?.crc32 !== crc32Hex(bytes) || bytes.length !== this.#layout.files * 8) {
         throw notAnIndex(this.#source.name, 'its path hashes do not match their CRC-32 or count')
       }
@@ -814,53 +960,69 @@ export class SlicedSidecarIndex {
     })]
   }
 
-  /** Reads of these details pages; before the page table is here (no files blob yet), the whole details blob. */
+  /**
+   * Reads of these details pages; before the page table is here (no files blob yet), the whole details blob.
+   * @param {number[]} pages
+   */
   #pageTasks(pages) {
     const wanted = [...new Set(pages)].filter((p) => !this.#pages.has(p))
     if (!wanted.length) return []
     if (!this.#part) {
       const blob = this.#blobs.details
-      return [new RangeTask(blob.offset, blob.offset + blob.length, (bytes) => {
+      return [new RangeTask(blob.offset, blob.offset + blob.length, (/** @type {Uint8Array} */ bytes) => {
         if (blob.properties?.crc32 !== crc32Hex(bytes)) throw notAnIndex(this.#source.name, 'its details do not match their CRC-32')
         this.#wholeDetails = bytes
       })]
     }
     return wanted.map((p) => {
-      const start = this.#blobs.details.offset + this.#part.pages[p].offset
-      return new RangeTask(start, start + this.#part.pages[p].length, (bytes) => this.#takePage(p, bytes))
+      const start = this.#blobs.details.offset + this.#filesPart().pages[p].offset
+      return new RangeTask(start, start + this.#filesPart().pages[p].length, (/** @type {Uint8Array} */ bytes) => this.#takePage(p, bytes))
     })
   }
 
-  /** The whole details blob, read before the page table was known: split into pages after its wave. */
+  /** @type {Uint8Array | undefined} The whole details blob, read before the page table was known: split into pages after its wave. */
   #wholeDetails
 
+  /**
+   * @param {number} p
+   * @param {Uint8Array} bytes
+   */
   #takePage(p, bytes) {
     const where = this.#source.name
-    if ((crc32(bytes) >>> 0) !== this.#part.pages[p].crc) throw notAnIndex(where, `its details page ${p} does not match its CRC-32`)
+    if ((crc32(bytes) >>> 0) !== this.#filesPart().pages[p].crc) throw notAnIndex(where, `its details page ${p} does not match its CRC-32`)
     const files = decodeDetailsPage(bytes, this.#layout.columns.length, where)
     const first = p * this.#layout.pageFiles
     const expected = Math.min(this.#layout.pageFiles, this.#layout.files - first)
     if (files.length !== expected) throw notAnIndex(where, `its details page ${p} has ${files.length} files, not ${expected}`)
     files.forEach((d, i) => {
-      if (d.rowRows.length !== this.#part.rowGroups[first + i]) {
+      if (d.rowRows.length !== this.#filesPart().rowGroups[first + i]) {
         throw notAnIndex(where, `its details page ${p} disagrees with the files blob's row-group counts`)
       }
     })
     this.#pages.set(p, files)
   }
 
+  /**
+   * @param {string} column
+   */
   #placement(column) {
     let placed = this.#placements.get(column)
     if (!placed) {
       placed = {
-        ...placeColumn(this.#layout, this.#part, column, this.#source.name),
-        unreadable: unreadableChunks(this.#layout, this.#part, column, this.#source.name),
+        ...placeColumn(this.#layout, this.#filesPart(), column, this.#source.name),
+        unreadable: unreadableChunks(this.#layout, this.#filesPart(), column, this.#source.name),
       }
       this.#placements.set(column, placed)
     }
     return placed
   }
 
+  /**
+   * @param {Map<string, HalvedEncoding>} encodings
+   * @param {import('./sidecar-layout.js').ColumnType} type
+   * @param {unknown[]} list
+   * @param {string} column
+   */
   #encodingFor(encodings, type, list, column) {
     const key = typeKey(type)
     let encoded = encodings.get(key)
@@ -871,13 +1033,20 @@ export class SlicedSidecarIndex {
     return encoded
   }
 
-  /** A dataset probe's ledger (js/sources/io-ledger.js): this probe's reads and HEADs are its requests, counted as its `index` group. */
+  /**
+   * A dataset probe's ledger (js/sources/io-ledger.js): this probe's reads and HEADs are its requests, counted as its `index` group.
+   * @param {import('../sources/io-ledger.js').IoLedger | undefined} ledger
+   */
   #joinLedger(ledger) {
     if (!ledger) return
     this.#source.attachIo(ledger, undefined, 'index')
     this.#checksLane = ledger.lane(`${this.#source.name} (file checks)`, undefined, 'index')
   }
 
+  /**
+   * @param {string[]} paths
+   * @param {AbortSignal | undefined} signal
+   */
   #validate(paths, signal) {
     const started = checkFiles(paths, {
       source: this.#source, fetch: this.#fetch, headers: this.#headers, signal, ioLane: this.#checksLane,
@@ -886,18 +1055,26 @@ export class SlicedSidecarIndex {
     return started
   }
 
+  /**
+   * @param {RangeTask[]} tasks
+   * @param {{ signal?: AbortSignal }} options
+   */
   async #wave(tasks, { signal }) {
     this.#rounds += await this.#waveRounds(tasks, signal)
   }
 
-  /** One wave of reads of the index file; its rounds. Whole details read early are split into pages after. */
+  /**
+   * One wave of reads of the index file; its rounds. Whole details read early are split into pages after.
+   * @param {RangeTask[]} tasks
+   * @param {AbortSignal | undefined} signal
+   */
   async #waveRounds(tasks, signal) {
     if (!tasks.length) return 0
     const rounds = await readWave({ source: this.#source, cache: this.#cache, link: this.#link }, tasks, signal)
     if (this.#wholeDetails) {
       const bytes = this.#wholeDetails
       this.#wholeDetails = undefined
-      for (const [p, page] of this.#part.pages.entries()) {
+      for (const [p, page] of this.#filesPart().pages.entries()) {
         if (!this.#pages.has(p)) this.#takePage(p, bytes.subarray(page.offset, page.offset + page.length))
       }
     }
@@ -929,17 +1106,21 @@ class Targets {
     /** version 3: the identity hash of each claim (low and high halves) */
     this.low = new Uint32Array(paths.length)
     this.high = new Uint32Array(paths.length)
-    /** @type {any[]} */
+    /** @type {FileSpec[]} */
     this.specs = []
-    /** @type {any} */
+    /** @type {typeof import('node:path') | undefined} */
     this.nodePath = undefined
     /** @type {Map<number, { first: number, callers: Int32Array }>} version 3: pages vouched for by their digests, and by whose hashes */
     this.vouched = new Map()
-    /** @type {Map<number, { forms: any, now: any, checked: boolean, why: any }>} */
+    /** @type {Map<number, MoreFacts>} */
     this.more = new Map()
   }
 
-  /** File i is not described, for this reason. */
+  /**
+   * File i is not described, for this reason.
+   * @param {number} i
+   * @param {Currency} why
+   */
   stale(i, why) {
     this.state[i] = STALE
     const t = this.more.get(i)
@@ -948,7 +1129,10 @@ class Targets {
   }
 }
 
-/** A relative path without . or .. segments, doubled or back slashes: under a local base, itself and base/itself. */
+/**
+ * A relative path without . or .. segments, doubled or back slashes: under a local base, itself and base/itself.
+ * @param {string} given
+ */
 function isPlainName(given) {
   return !given.startsWith('/') && !given.includes('\\') && !/(^|\/)\.\.?(\/|$)/.test(given) && !given.includes('//')
 }
@@ -957,12 +1141,21 @@ function notInIndex() {
   return { current: false, reason: StaleReason.MISSING_FROM_INDEX, detail: 'the file is not in the index' }
 }
 
+/**
+ * @param {string} what
+ */
 function ambiguous(what) {
   return { current: false, reason: StaleReason.AMBIGUOUS_IN_INDEX,
     detail: `more than one entry of the index has this file's ${what} hash: the index cannot say which describes it` }
 }
 
-/** The values as a column of this type stores them: candidates with their hashes' halves, and sort keys. */
+/**
+ * The values as a column of this type stores them: candidates with their hashes' halves, and sort keys.
+ * @param {import('./sidecar-layout.js').ColumnType} type
+ * @param {unknown[]} list
+ * @param {string} path
+ * @param {string} column
+ */
 function encodeWithHalves(type, list, path, column) {
   const { encoded, hashed, order, keys } = encodeFor(type, list, path, column)
   const { low, high } = hashHalves(hashed.hashes)
@@ -973,8 +1166,15 @@ function encodeWithHalves(type, list, path, column) {
 /**
  * The answers a probe gives many row groups, made once per value (results are data nobody changes): a
  * million row groups share a few objects instead of holding a million.
+ * @param {unknown[]} list
  */
 function sharedResults(list) {
+  /**
+   * @param {import('../verdicts.js').Verdict} verdict
+   * @param {string} source
+   * @param {string} reason
+   * @param {string} detail
+   */
   const make = (verdict, source, reason, detail) => list.map((value) => valueResult(value, verdict, source, reason, detail))
   return {
     outOfRange: make('absent', Source.STATISTICS, 'out-of-range', 'outside the min/max the sidecar index records for the chunk'),
@@ -982,10 +1182,14 @@ function sharedResults(list) {
     absent: make('absent', Source.BLOOM_FILTER, 'bloom-filter', 'the sidecar index\'s bloom filter rules it out'),
     scratch: new Uint8Array(list.length),
     /**
-     * @type {Map<any, { groups: any[], byCount: any[][] }>} per encoding: row group g with every value ruled out by
-     * the bloom check (or preset), numRows unread, and the arrays of the first n of them
+     * @type {Map<HalvedEncoding, { groups: AnsweredRowGroup[], byCount: AnsweredRowGroup[][] }>} per encoding: row group g
+     * with every value ruled out by the bloom check (or preset), numRows unread, and the arrays of the first n of them
      */
     ruled: new Map(),
+    /**
+     * @param {number} count
+     * @param {HalvedEncoding} encoded
+     */
     ruledOut(count, encoded) {
       let made = this.ruled.get(encoded)
       if (!made) this.ruled.set(encoded, made = { groups: [], byCount: [] })
@@ -993,7 +1197,8 @@ function sharedResults(list) {
       if (!rowGroups) {
         for (let index = made.groups.length; index < count; index++) {
           made.groups.push({
-            index, numRows: null, results: encoded.encoded.outcomes.map((o, i) => (o.verdict ? { ...o } : this.absent[i])),
+            index, numRows: null,
+            results: encoded.encoded.outcomes.map((o, i) => (o.verdict ? { .../** @type {ValueResult} */ (o) } : this.absent[i])),
           })
         }
         rowGroups = made.byCount[count] = made.groups.slice(0, count)
@@ -1003,7 +1208,18 @@ function sharedResults(list) {
   }
 }
 
-/** One row group's answers: presets, then whether the index could read the chunk, then min/max where read, then the bit slices. */
+/**
+ * One row group's answers: presets, then whether the index could read the chunk, then min/max where read, then the bit slices.
+ * @param {HalvedEncoding | undefined} encoded
+ * @param {Uint8Array | undefined} maybe
+ * @param {boolean} unreadable
+ * @param {{ index: number }} group
+ * @param {unknown[]} list
+ * @param {string} column
+ * @param {[RecordedBound, RecordedBound] | undefined} bounds
+ * @param {SharedResults} shared
+ * @returns {ValueResult[]}
+ */
 function answerChunk(encoded, maybe, unreadable, group, list, column, bounds, shared) {
   if (!encoded) {
     return list.map((v) => valueResult(v, 'unknown', null, 'no-index', `the sidecar index has no column ${column} for this file`))
@@ -1029,7 +1245,7 @@ function answerChunk(encoded, maybe, unreadable, group, list, column, bounds, sh
   const out = new Array(list.length)
   for (let i = 0; i < list.length; i++) {
     out[i] = outcomes[i].verdict
-      ? { ...outcomes[i] }
+      ? { .../** @type {ValueResult} */ (outcomes[i]) } // a preset answer
       : state[i] === 0 ? shared.outOfRange[i] : state[i] === 2 ? shared.maybe[i] : shared.absent[i]
   }
   return out
