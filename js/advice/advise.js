@@ -22,6 +22,8 @@ import { scanChunk } from '../index-builder/chunk-scan.js'
 import { columnarViews, DictionaryUse, FILTERABLE_TYPES } from '../index-builder/chunk-values.js'
 import { checkFpp } from '../wasm/sbbf.js'
 
+/** @typedef {import('../index-builder/chunk-values.js').ColumnarBytes} ColumnarBytes */
+
 export const DEFAULT_SAMPLE_ROW_GROUPS = 8
 /** Probe values taken from each sampled row group. */
 export const DEFAULT_VALUES_PER_ROW_GROUP = 200
@@ -56,11 +58,12 @@ class SampleValues {
   }
 
   /**
-   * @param {unknown[] | ArrayBufferView | { values: Uint8Array, offsets: ArrayLike<number>, length: number }} input
+   * @param {ArrayLike<unknown> | ColumnarBytes} input
    *   a data page's values: an array, a typed array, or byte arrays as columnar bytes
    */
   plain(input) {
-    const values = /** @type {any[]} */ (Array.isArray(input) || ArrayBuffer.isView(input) ? input : columnarViews(input))
+    const columnar = !Array.isArray(input) && !ArrayBuffer.isView(input)
+    const values = /** @type {any[]} */ (columnar ? columnarViews(/** @type {ColumnarBytes} */ (input)) : input)
     for (let i = 0; i < values.length; i++) {
       const key = keyOf(values[i])
       if (this.keys.has(key)) continue
