@@ -52,7 +52,8 @@ export function configure(options?: { maxPoolBytes?: number }): void
 export function parseHexBytes(text: string): Uint8Array
 
 /** A human label for a column type, e.g. "INT32 (DATE)" or "FIXED_LEN_BYTE_ARRAY(16) (UUID)". */
-export function describeColumnType(column: { physicalType: PhysicalType, typeLength?: number | null, logicalType?: LogicalType | null }): string
+export function describeColumnType(
+  column: { physicalType: PhysicalType, typeLength?: number | null, logicalType?: LogicalType | null }): string
 
 export type PhysicalType = 'BOOLEAN' | 'INT32' | 'INT64' | 'INT96' | 'FLOAT' | 'DOUBLE' | 'BYTE_ARRAY' | 'FIXED_LEN_BYTE_ARRAY'
 
@@ -191,10 +192,12 @@ export interface OpenParquetOptions {
    */
   decryption?: DecryptionOptions
   /**
-   * The file's size in bytes, as a listing gives it (listS3): the tail is read as an exact range
-   * (bytes=size-64KiB..size-1) rather than a suffix range. A size the server contradicts is
-   * BAD_RESPONSE_LENGTH, never an answer. URLs only.
+   * The file's size in bytes, as a listing gives it (listS3) and a dataset's descriptors name it: the tail is
+   * read as an exact range (bytes=size-64KiB..size-1) rather than a suffix range. A size the server contradicts
+   * is BAD_RESPONSE_LENGTH, never an answer. URLs only.
    */
+  size?: number
+  /** @deprecated The former name of `size` (still read; giving both, unequal, is INVALID_ARGUMENT). */
   fileSize?: number
   /**
    * The file's ETag, as a listing gives it (quotes included): a response with another ETag is
@@ -398,7 +401,8 @@ export interface WriterRule {
 }
 export declare const WRITER_RULES: readonly WriterRule[]
 export function writerRulesFor(createdBy: string | undefined, index: 'bloom-filter' | 'statistics' | 'dictionary',
-  column: { physicalType: PhysicalType, logicalType?: LogicalType | null, typeLength?: number | null }, chunk?: { encodings: number }): WriterRule[]
+  column: { physicalType: PhysicalType, logicalType?: LogicalType | null, typeLength?: number | null },
+  chunk?: { encodings: number }): WriterRule[]
 /** A URL with its query string and credentials hidden, for messages. */
 export function redactUrl(url: URL): string
 
@@ -662,7 +666,8 @@ export type PrefilterAnswer = null | { verdict: 'absent' | 'maybe', source: stri
 
 export type PartitionType = 'DATE' | 'TIMESTAMP' | 'BIGINT' | 'VARCHAR'
 
-export interface OpenDatasetOptions extends Omit<OpenParquetOptions, 'index'> {
+/** openParquet's options but those of one file (its size and ETag are its descriptor's) and its sidecar. */
+export interface OpenDatasetOptions extends Omit<OpenParquetOptions, 'index' | 'size' | 'fileSize' | 'etag'> {
   /**
    * Record the opening's reads (the pages of an s3:// listing): the first `probe(…, { plan: true })` lists them
    * before its own (its `stats` stay the probe's). Default false.

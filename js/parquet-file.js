@@ -3,6 +3,7 @@
 import { BloomFilter } from './filter/bloom-filter.js'
 import { getCore, init } from './wasm/core.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
+import { withFileSize } from './sources/shared.js'
 import { setLayoutOrigin } from './footer/chunk-indexes.js'
 import { readFooter } from './footer/footer.js'
 import { chunk } from './footer/records.js'
@@ -32,12 +33,13 @@ export const IO_TOP = Symbol('ioTop')
  * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
  *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
- *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, fileSize?: number, etag?: string,
+ *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, size?: number, fileSize?: number, etag?: string,
  *   retries?: number, plan?: boolean, ioLedger?: import('./sources/io-ledger.js').IoLedger, ioFloor?: number,
  *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[],
  *     signal?: AbortSignal }) => Promise<unknown> } }} [options]
- *   fileSize, etag: the file as a listing describes it (URLs): the tail is read as an exact range, responses
- *   are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached footer is validated by the ETag
+ *   size, etag: the file as a listing describes it (URLs; `fileSize`: the former name of `size`): the tail is
+ *   read as an exact range, responses are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached
+ *   footer is validated by the ETag
  *   retries: transient failures (429, 5xx, resets, timeouts) are retried per request, default 3; 0: none
  *   plan: record every request from the footer read on, for the read plan of `probe(…, { plan: true })`
  *   ioLedger: (internal) a dataset's ledger the file's requests join; ioFloor: (internal) the round they come after
@@ -46,6 +48,7 @@ export const IO_TOP = Symbol('ioTop')
  *   decryption: keys of a file with Parquet modular encryption (docs/encryption.md)
  */
 export async function openParquet(source, options = {}) {
+  options = withFileSize(options)
   // Loaded while the footer is read (readFooter awaits it before decoding): in a fresh process the
   // module's import, compile and instantiation then take no time of their own. Awaited on every path
   // below (readFooter's own init() shares this load); the catch only keeps a failure from being

@@ -38,7 +38,8 @@ export class FileSession {
     // so that merged file by file they still fit it: 1,000 files open through a window of 1,000 plan a
     // request each where they can (their reads joined across cheap gaps), not one per filter part.
     const windowShare = () => Math.max(1, Math.floor(this.window / Math.max(1, this.#open)))
-    const { plan: _plan, ...forFiles } = openOptions
+    // A file's size and ETag are its descriptor's, never one value for every file.
+    const { plan: _plan, size: _size, fileSize: _fileSize, etag: _etag, ...forFiles } = openOptions
     this.#openOptions = { ...forFiles, concurrency: this.window, footerCache, link: link ?? new LinkModel(), windowShare,
       ioLedger: this.ledger }
     this.signal = openOptions.signal
@@ -70,7 +71,7 @@ export class FileSession {
     try {
       const file = await openParquet(descriptor.location, {
         ...this.#openOptions, fetch: this.#fetch, ioFloor: chain?.floor,
-        ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
+        ...(descriptor.size !== undefined ? { size: descriptor.size } : {}),
         ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
       })
       this.filesOpened++

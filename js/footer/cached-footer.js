@@ -22,7 +22,7 @@ import { readFooter } from './footer.js'
  */
 export async function footerThroughCache(cache, source, options) {
   let entry = await cache.lookup(source.cacheKey)
-  // A listing's size and ETag (options.fileSize, options.etag) validate the entry without a request.
+  // A listing's size and ETag (options.size, options.etag) validate the entry without a request.
   const given = source.givenVersion
   const listed = validatorFromEtag(given.etag)
   const sameAsGiven = entry !== undefined && (given.size === undefined || given.size === entry.fileSize) &&
@@ -94,6 +94,6 @@ function refuseIfListed(source, error) {
   const given = source.givenVersion
   if (given.size !== undefined || given.etag !== undefined) {
     throw error ?? new ParquetBloomError(ErrorCode.FILE_CHANGED,
-      `${source.name} is no longer the version options.fileSize / options.etag describe; list it again`, { source: source.name })
+      `${source.name} is no longer the version options.size / options.etag describe; list it again`, { source: source.name })
   }
 }

@@ -237,7 +237,7 @@ export class SidecarIndex {
 }
 
 export interface OpenSidecarIndexOptions extends Pick<import('../index.js').OpenParquetOptions,
-  'signal' | 'fetch' | 'headers' | 'maxBytes' | 'requestTimeoutMs' | 'userAgent' | 'retries' | 'name' | 'fileSize' | 'etag'> {
+  'signal' | 'fetch' | 'headers' | 'maxBytes' | 'requestTimeoutMs' | 'userAgent' | 'retries' | 'name' | 'size' | 'fileSize' | 'etag'> {
   /** Where the index's relative paths are resolved (default: the index's own directory or URL). */
   base?: string
   /** Bytes read from the end of the index at open (default 256 KiB). */

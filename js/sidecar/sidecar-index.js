@@ -9,6 +9,7 @@
 // reason `stale-index`, never `absent`, and its entry says why (js/sidecar/sidecar-currency.js StaleReason).
 import { openByteSource } from '../sources/open-byte-source.js'
 import { HttpSource } from '../sources/http-source.js'
+import { withFileSize } from '../sources/shared.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { RangeTask } from '../plan/read-scheduler.js'
 import { ByteCache } from '../plan/read-scheduler.js'
@@ -44,6 +45,7 @@ const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
  *   openParquet's reading options: headers, retries, …); base: where the index's relative paths are resolved
  */
 export async function openSidecarIndex(source, options = {}) {
+  options = withFileSize(options)
   await init()
   const byteSource = /** @type {IndexSource} */ (await openByteSource(source, options))
   byteSource.readPurpose = 'sidecar'

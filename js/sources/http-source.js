@@ -21,7 +21,7 @@ const WHOLE_BODY = Symbol('whole body')
 // Origins seen answering a suffix range (bytes=-n) with other bytes than the last n — s3rver answers
 // bytes 0-n/N — while telling the size. Such an answer's body is never read: its Content-Range gives the
 // size, then the tail is read as an exact range. Noted for callers (misreadsSuffixRanges): a file of such
-// an origin costs one request more unless its size is given (options.fileSize, from a listing).
+// an origin costs one request more unless its size is given (options.size, from a listing).
 /** @type {Set<string>} */
 const suffixMisread = new Set()
 
@@ -102,7 +102,7 @@ export class HttpSource extends SourceBase {
   #confirmed = true
   #bypassHttpCache = false
   #retries
-  /** @type {{ size?: number, etag?: string }} the file as options.fileSize / options.etag describe it */
+  /** @type {{ size?: number, etag?: string }} the file as options.size / options.etag describe it */
   #given
 
   /**
@@ -125,7 +125,7 @@ export class HttpSource extends SourceBase {
     if (options.etag !== undefined) this.#validator = validatorFromEtag(options.etag)
   }
 
-  /** The size and ETag options.fileSize and options.etag gave (a listing's), before any response. */
+  /** The size and ETag options.size and options.etag gave (a listing's), before any response. */
   get givenVersion() {
     return { ...this.#given }
   }
@@ -597,7 +597,7 @@ export class HttpSource extends SourceBase {
   #checkSameSize(total, range) {
     if (this.size !== undefined && this.size !== total && this.size === this.#given.size) {
       throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-        `${this.name} has ${total} bytes (the response to ${range} says so), not the ${this.size} options.fileSize gave; list it again`,
+        `${this.name} has ${total} bytes (the response to ${range} says so), not the ${this.size} options.size gave; list it again`,
           { source: this.name })
     }
     if (this.size !== undefined && this.size !== total) {

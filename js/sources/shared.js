@@ -568,3 +568,24 @@ export class Operation {
     if (reason !== STOPPED_ON_PURPOSE) this.#rejectAborted?.(this.abortError())
   }
 }
+
+/**
+ * The options with the file's size under the name the sources read (`fileSize`): a caller gives it as `size`,
+ * as a dataset's descriptors and a listing's entries name it, or by its former name `fileSize`; both, unequal,
+ * is an INVALID_ARGUMENT.
+ * @template {{ size?: number, fileSize?: number }} T
+ * @param {T} options
+ * @returns {T}
+ */
+export function withFileSize(options) {
+  const { size } = options
+  if (size === undefined) return options
+  if (options.fileSize !== undefined && options.fileSize !== size) {
+    throw invalidArgument(`options.size (${size}) and options.fileSize (${options.fileSize}) ` +
+      'differ: give the size once, as options.size')
+  }
+  if (!(typeof size === 'number' && Number.isSafeInteger(size) && size >= 0)) {
+    throw invalidArgument(`options.size must be a non-negative integer, got ${String(size)}`)
+  }
+  return { ...options, fileSize: size }
+}

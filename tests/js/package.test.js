@@ -96,7 +96,7 @@ test('its TypeScript declarations resolve through "exports" and type the API', a
     export async function listed(): Promise<number> {
       const entries: S3Entry[] = await listS3('s3://bucket/data/**/*.parquet', { endpoint: 'http://127.0.0.1:9000', maxKeys: 10, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } })
       const fetch = s3FetchFor({ credentials: { accessKeyId: 'a', secretAccessKey: 'b', region: 'auto' } })
-      const file = await openParquet(entries[0].url, { fetch, fileSize: entries[0].size, etag: entries[0].etag, retries: 2 })
+      const file = await openParquet(entries[0].url, { fetch, size: entries[0].size, etag: entries[0].etag, retries: 2 })
       return file.stats.retries + entries.length
     }
     export async function main(url: string): Promise<Verdict[]> {

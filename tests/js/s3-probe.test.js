@@ -91,7 +91,7 @@ describe('openParquet over s3rver', () => {
     assert.equal(entries.length, FILES)
     for (const [k, entry] of entries.entries()) {
       s3.resetStats()
-      await withFile(entry.url, { fileSize: entry.size, etag: entry.etag }, async (file) => {
+      await withFile(entry.url, { size: entry.size, etag: entry.etag }, async (file) => {
         assert.equal(file.stats.requests, 1, 'one request for the footer')
         assert.deepEqual(gets().map((e) => e.range), [`bytes=${entry.size - 65536}-${entry.size - 1}`])
         await assertVerdicts(file, k)
@@ -102,12 +102,26 @@ describe('openParquet over s3rver', () => {
 
   test('a lying size is BAD_RESPONSE_LENGTH and a lying ETag FILE_CHANGED: never an answer', async () => {
     const [entry] = await listing()
-    for (const fileSize of [entry.size + 1000, entry.size - 1000, entry.size + 100_000_000]) {
-      await assert.rejects(openParquet(entry.url, { fileSize, etag: entry.etag }),
-        (e) => (e.code === ErrorCode.BAD_RESPONSE_LENGTH && /options\.fileSize/.test(e.message)) || (e.code === ErrorCode.HTTP_STATUS && e.status === 416), String(fileSize))
+    for (const size of [entry.size + 1000, entry.size - 1000, entry.size + 100_000_000]) {
+      await assert.rejects(openParquet(entry.url, { size, etag: entry.etag }),
+        (e) => (e.code === ErrorCode.BAD_RESPONSE_LENGTH && /options\.size/.test(e.message)) || (e.code === ErrorCode.HTTP_STATUS && e.status === 416), String(size))
     }
-    await assert.rejects(openParquet(entry.url, { fileSize: entry.size, etag: '"0123456789abcdef0123456789abcdef"' }),
+    await assert.rejects(openParquet(entry.url, { size: entry.size, etag: '"0123456789abcdef0123456789abcdef"' }),
       (e) => e.code === ErrorCode.FILE_CHANGED && /options\.etag/.test(e.message))
+  })
+
+  test('the size by its former name (fileSize) reads the same exact range; the two names unequal are refused', async () => {
+    const [entry] = await listing()
+    s3.resetStats()
+    await withFile(entry.url, { fileSize: entry.size, etag: entry.etag }, async (file) => {
+      assert.deepEqual(gets().map((e) => e.range), [`bytes=${entry.size - 65536}-${entry.size - 1}`])
+      await assertVerdicts(file, 0)
+    })
+    s3.resetStats()
+    for (const options of [{ size: entry.size, fileSize: entry.size + 1 }, { size: -1 }, { size: '123' }]) {
+      await assert.rejects(openParquet(entry.url, /** @type {any} */ (options)), (e) => e.code === ErrorCode.INVALID_ARGUMENT, JSON.stringify(options))
+    }
+    assert.equal(s3.stats.requests, 0, 'refused before any request')
   })
 
   test('a footer cache validated by the listing\'s ETag: the second open sends no request, the probe no 8-byte check', async () => {
@@ -147,7 +161,7 @@ describe('openParquet over s3rver', () => {
       return undefined
     })
     try {
-      await withFile(entry.url, { fileSize: entry.size, etag: entry.etag }, async (file) => {
+      await withFile(entry.url, { size: entry.size, etag: entry.etag }, async (file) => {
         await assertVerdicts(file, 0)
         assert.ok(file.stats.retries >= 1, `${file.stats.retries} retries`)
         assert.equal(file.stats.requests, gets().length, 'every attempt is a counted request')

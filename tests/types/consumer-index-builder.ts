@@ -28,7 +28,7 @@ const mergeOptions: Required<SidecarMergeOptions> = { format: 2, segmentBytes: 3
 
 const openOptions: Required<OpenSidecarIndexOptions> = {
   base: '/data', initialFetchSize: 256 << 10, signal, fetch: globalThis.fetch, headers: new Headers({ authorization: 'Bearer x' }), maxBytes: 64 << 20,
-  requestTimeoutMs: 1000, userAgent: 'consumer', retries: 3, name: 'the index', fileSize: 1 << 20, etag: '"abc"', boundsBytes: 64 << 10,
+  requestTimeoutMs: 1000, userAgent: 'consumer', retries: 3, name: 'the index', size: 1 << 20, fileSize: 1 << 20, etag: '"abc"', boundsBytes: 64 << 10,
 }
 
 function addedFields(r: AddIndexesResult): Every<AddIndexesResult> {

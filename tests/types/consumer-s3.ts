@@ -26,6 +26,6 @@ export async function consumeS3(): Promise<unknown[]> {
   const fields: Array<Every<S3Entry>> = entries.map((e) => ({ path: e.path, key: e.key, url: e.url, size: e.size, etag: e.etag }))
   const fetch: typeof globalThis.fetch = s3FetchFor({ credentials: options.credentials, region: options.region, fetch: options.fetch })
   const unsigned: typeof globalThis.fetch = s3FetchFor()
-  const files: ParquetFile[] = await Promise.all(entries.map((e) => openParquet(e.url, { fetch, fileSize: e.size, etag: e.etag })))
+  const files: ParquetFile[] = await Promise.all(entries.map((e) => openParquet(e.url, { fetch, size: e.size, etag: e.etag })))
   return [fields, unsigned, files]
 }

@@ -68,7 +68,8 @@ const openOptions: Required<OpenParquetOptions> = {
   name: 'a file',
   footerCache: cache,
   decryption,
-  fileSize: 1 << 20,
+  size: 1 << 20,
+  fileSize: 1 << 20, // deprecated: the former name of size (equal values accepted)
   etag: '"abc"',
   retries: 3,
   plan: true,
