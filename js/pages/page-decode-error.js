@@ -4,3 +4,12 @@
 
 /** A page that cannot be decoded (or disagrees with its header or the file). */
 export class PageDecodeError extends Error {}
+
+/**
+ * What a caught value says, for a detail sentence: its `message` when it has one, else the value itself.
+ * @param {unknown} error
+ */
+export function thrownMessage(error) {
+  const message = typeof error === 'object' && error !== null && 'message' in error ? error.message : undefined
+  return message ?? error
+}
