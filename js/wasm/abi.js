@@ -53,8 +53,12 @@ class AbiRecord extends AbiType {
       u32: (core, at) => core.u32[(at >> 2) + i],
       f64: (core, at) => core.f64[(at >> 3) + i],
     })[type])
-    /** The record at `at`, keys in camelCase (num_bytes → numBytes). */
+    /**
+     * The record at `at`, keys in camelCase (num_bytes → numBytes).
+     * @type {(core: import('./core.js').Core, at: number) => Record<string, number>}
+     */
     this.read = (core, at) => {
+      /** @type {Record<string, number>} */
       const out = {}
       for (let k = 0; k < keys.length; k++) out[keys[k]] = readers[k](core, at)
       return out
@@ -102,6 +106,7 @@ class AbiEnum extends AbiType {
   constructor(name, names, toJs = upperSnake) {
     super(name, names)
     this.toJs = toJs
+    /** @type {Record<string, number>} each value by its JS name, set when the ABI is bound */
     this.values = {}
     this.byValue = new Map()
   }

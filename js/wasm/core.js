@@ -160,12 +160,20 @@ export class Core {
     const buffer = this.#module.HEAPU8.buffer
     if (buffer === this.viewsOf) return
     this.viewsOf = buffer
+    // Declared (not `| undefined`): the constructor's refreshViews() sets every view.
+    /** @type {Uint8Array} */
     this.u8 = new Uint8Array(buffer)
+    /** @type {Int16Array} */
     this.i16 = new Int16Array(buffer)
+    /** @type {Int32Array} */
     this.i32 = new Int32Array(buffer)
+    /** @type {Uint32Array} */
     this.u32 = new Uint32Array(buffer)
+    /** @type {Float32Array} */
     this.f32 = new Float32Array(buffer)
+    /** @type {Float64Array} */
     this.f64 = new Float64Array(buffer)
+    /** @type {BigInt64Array} */
     this.i64 = new BigInt64Array(buffer)
   }
 
