@@ -35,7 +35,7 @@ const SIMPLE_LOGICAL = new Set([
  * The normalized logical type of a hyparquet SchemaElement: its `logical_type` when it is one we know,
  * else its legacy `converted_type`, else null.
  * @param {{ logical_type?: any, converted_type?: string, precision?: number, scale?: number }} element
- * @returns {object | null}
+ * @returns {import('../index.js').LogicalType | null}
  */
 export function logicalTypeFromSchemaElement(element) {
   const fromLogical = logicalFromThrift(element?.logical_type)

@@ -116,7 +116,8 @@ export const outlinePieces = /** @type {const} */ ([getCore, FileSummary, Footer
 
 /**
  * @typedef {{ index: number, path: string[], name: string, physicalType: string, typeLength: number | undefined,
- *   logicalType: object | null, repetition: string | undefined, repeated: boolean, fieldId?: number }} LeafColumn
+ *   logicalType: import('../index.js').LogicalType | null, repetition: string | undefined, repeated: boolean,
+ *   fieldId?: number }} LeafColumn
  * @typedef {{ f64: Float64Array, i32: Int32Array }} IndexRecords ChunkIndexRecords of the decoded columns, by slot (js/footer/records.js)
  * @typedef {{ version: number, numRows: number, createdBy: string | undefined, encryptedColumns: boolean,
  *   columns: LeafColumn[], rowGroupRows: Float64Array, chunks: Float64Array, indexes: IndexRecords,
