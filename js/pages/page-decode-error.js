@@ -10,6 +10,7 @@ export class PageDecodeError extends Error {}
  * @param {unknown} error
  */
 export function thrownMessage(error) {
-  const message = typeof error === 'object' && error !== null && 'message' in error ? error.message : undefined
+  const holder = (typeof error === 'object' && error !== null) || typeof error === 'function'
+  const message = holder && 'message' in error ? error.message : undefined
   return message ?? error
 }
