@@ -33,8 +33,8 @@ export class ParquetBloomError extends Error {
   /**
    * @param {string} code one of ErrorCode
    * @param {string} message
-   * @param {{ cause?: unknown, source?: string, offset?: number, field?: string, status?: number, reason?: string,
-   *   problem?: string }} [details]
+   * @param {{ cause?: unknown, source?: string, offset?: number, field?: string, status?: number,
+   *   reason?: import('./verdicts.js').ReasonCode, problem?: string }} [details]
    *   `reason`: the verdict reason code (js/verdicts.js) a probe answers with when this error makes an index unusable;
    *   `problem`: for an inconsistent filter, which disagreement (an inspect warning code)
    */

@@ -17,9 +17,9 @@ export const Source = Object.freeze({
 
 /**
  * Every reason code with the verdict it comes with and what it means. `verdict: null` where the code
- * can come with more than one verdict.
+ * can come with more than one verdict. Its keys are the reason codes: ReasonCode below, and index.d.ts's.
  */
-export const REASONS = Object.freeze({
+export const REASONS = Object.freeze(/** @satisfies {Record<string, { verdict: Verdict | null, text: string }>} */ ({
   'bloom-filter': { verdict: null, text: 'the bloom filter answered: absent, or maybe (at its false-positive rate)' },
   'out-of-range': { verdict: 'absent', text: 'below the chunk\'s min or above its max (row-group statistics)' },
   'in-range': { verdict: 'maybe', text: 'within the chunk\'s min/max, and no other index could rule it out' },
@@ -92,21 +92,28 @@ export const REASONS = Object.freeze({
       'probe the file itself',
   },
   'internal': { verdict: 'unknown', text: 'an internal inconsistency; please report it' },
-})
+}))
 
 /**
  * @typedef {'absent' | 'maybe' | 'present' | 'unknown'} Verdict
  * @typedef {import('./index.js').VerdictSource} VerdictSource
- * @typedef {{ value: any, verdict: Verdict, source: VerdictSource | null, reason: import('./index.js').ReasonCode, detail: string,
- *   pages?: number[],
- *   rows?: number[], rowsTruncated?: boolean, values?: Array<Record<string, unknown>> }} ValueResult
+ * @typedef {keyof typeof REASONS} ReasonCode a stable kebab-case code a result's `reason` holds
+ * @typedef {{ value: any, verdict: Verdict, source: VerdictSource | null, reason: ReasonCode, detail: string,
+ *   pages?: number[], rows?: number[], rowsTruncated?: boolean, values?: Array<Record<string, unknown>> }} ValueResult
  *   `pages`: the candidate pages of a value the page index kept (js/plan/row-group-answer.js finalResults);
  *   `rows`: file-level row numbers holding it, ascending, when confirmed (js/confirm/confirm.js)
  */
 
-/** @returns {ValueResult} */
+/**
+ * @param {unknown} value
+ * @param {Verdict} verdict
+ * @param {string | null} source one of Source's values (the published VerdictSource), or null
+ * @param {ReasonCode} reason
+ * @param {string} detail
+ * @returns {ValueResult}
+ */
 export function valueResult(value, verdict, source, reason, detail) {
-  return { value, verdict, source, reason, detail }
+  return { value, verdict, source: /** @type {VerdictSource | null} */ (source), reason, detail }
 }
 
 /**
@@ -114,6 +121,12 @@ export function valueResult(value, verdict, source, reason, detail) {
  * and for inconsistent filters which disagreement it is (`problem`, an inspect warning code).
  */
 export class Unanswerable {
+  /**
+   * @param {ReasonCode} reason
+   * @param {string} detail
+   * @param {string} [errorCode] one of ErrorCode (js/errors.js)
+   * @param {string} [problem]
+   */
   constructor(reason, detail, errorCode, problem) {
     this.reason = reason
     this.detail = detail

@@ -23,6 +23,7 @@ import { columnarViews, DictionaryUse, FILTERABLE_TYPES } from '../index-builder
 import { checkFpp } from '../wasm/sbbf.js'
 
 /** @typedef {import('../index-builder/chunk-values.js').ColumnarBytes} ColumnarBytes */
+/** @typedef {import('../indexes/statistics.js').SortKey} SortKey */
 
 export const DEFAULT_SAMPLE_ROW_GROUPS = 8
 /** Probe values taken from each sampled row group. */
@@ -186,10 +187,10 @@ function adviceFor(file, column, samples, fpp) {
     const keys = order ? sortKeys(order, values) : undefined
     for (const to of samples) {
       if (to === from) continue
-      /** @type {{ usable: boolean, allNull?: boolean, min?: unknown, max?: unknown }} */
+      /** @type {{ usable: boolean, allNull?: boolean, min?: SortKey, max?: SortKey }} */
       const stats = order ? chunkStatistics(layout, to.rowGroup, column, order) : { usable: false }
       if (!stats.usable) statisticsUsable = false
-      const excluded = stats.usable
+      const excluded = stats.usable && order && keys // usable statistics are an ordered column's (keys set with order)
         ? (stats.allNull ? new Uint8Array(values.length).fill(1) : excludedByBounds(order, keys, stats.min, stats.max))
         : undefined
       values.forEach((v, k) => {

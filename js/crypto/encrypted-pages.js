@@ -79,7 +79,7 @@ export async function decryptPage(crypto, modules, ordinal, what) {
   const headerPlain = headerResult.value
   const pagePlain = pageResult.value
   const header = thriftStructPrefix(headerPlain)
-  const decoded = header.problem === undefined ? decodePageHeader(header.bytes) : { problem: header.problem }
+  const decoded = header.bytes !== undefined ? decodePageHeader(header.bytes) : { problem: header.problem }
   if ('problem' in decoded) throw new EncryptedPageProblem(`${what}: the decrypted page header does not decode: ${decoded.problem}`)
   const { type, crc } = decoded.header
   // parquet-mr computes a page's CRC over its page module; one that matches it is dropped here (GCM has
@@ -87,7 +87,8 @@ export async function decryptPage(crypto, modules, ordinal, what) {
   const dropCrc = crc !== undefined && (crc32(modules.page) | 0) === (crc | 0)
   // compressed_page_size counts the page module (length, nonce, ciphertext, tag) as the spec's writers
   // count it, or the plaintext, as DuckDB does; both modules are authenticated, so either is the writer's.
-  const rewritten = withCompressedPageSize(header.bytes, [modules.page.length, pagePlain.length], pagePlain.length, dropCrc)
+  const headerBytes = /** @type {Uint8Array} */ (header.bytes) // it decoded above
+  const rewritten = withCompressedPageSize(headerBytes, [modules.page.length, pagePlain.length], pagePlain.length, dropCrc)
   if (typeof rewritten === 'string') throw new EncryptedPageProblem(`${what}: ${rewritten}`)
   const fits = dictionary ? type === PageType.DICTIONARY_PAGE : type === PageType.DATA_PAGE || type === PageType.DATA_PAGE_V2
   // Spec AADs already bind the module type; an empty AAD (DuckDB) does not, so the header must say it.

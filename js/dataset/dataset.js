@@ -418,7 +418,9 @@ export class ParquetDataset {
         throw invalidArgument(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent' | 'maybe', source, ` +
           'reason, detail }')
       }
-      decided[k] = valueResult(values[k], a.verdict, a.source, a.reason, String(a.detail ?? ''))
+      // A prefilter names its own reason (PrefilterAnswer takes a string): a table's are reason codes, a caller's its own.
+      const reason = /** @type {import('../verdicts.js').ReasonCode} */ (a.reason)
+      decided[k] = valueResult(values[k], a.verdict, a.source, reason, String(a.detail ?? ''))
     })
     return decided
   }

@@ -10,6 +10,42 @@ const ArrowType = {
 }
 const DATE_DAY = 0
 
+/**
+ * What is read here of an apache-arrow Data (one chunk of a Vector). `values` is the typed array of the
+ * chunk's type (or the dictionary's indices), handed to the batch writer as it is.
+ * @typedef {{ type: { typeId: number, bitWidth?: number, unit?: number, precision?: number, byteWidth?: number },
+ *   length: number, offset: number, nullCount: number, nullBitmap?: Uint8Array, values: any,
+ *   valueOffsets?: any, dictionary?: ArrowVector }} ArrowData
+ * @typedef {{ data: ArrowData[], type: { typeId: number }, length: number } & Iterable<unknown>} ArrowVector
+ */
+
+/**
+ * The batch writer's columnar form (js/wasm/batch-writer.js): Arrow-style buffers.
+ * @typedef {{ values: any, offsets?: Int32Array, offset: number, validity?: Uint8Array, validityOffset?: number,
+ *   length?: number }} ColumnarInput
+ */
+
+/**
+ * One chunk of a vector: its values in the batch writer's form, or a dictionary chunk's dictionary and indices.
+ * @typedef {{ length: number, type: import('./bloom-filter.js').FilterType, input: ColumnarInput, dictionary?: undefined }} PlainChunk
+ * @typedef {{ length: number, dictionary: ArrowVector, indices: ArrayLike<number>, validity: Uint8Array | undefined,
+ *   validityOffset: number }} DictionaryChunk
+ * @typedef {PlainChunk | DictionaryChunk} ArrowChunk
+ */
+
+/**
+ * Whether a chunk is a dictionary chunk (which apache-arrow never makes without its dictionary).
+ * @param {ArrowChunk} chunk
+ * @returns {chunk is DictionaryChunk}
+ */
+export function hasDictionary(chunk) {
+  return Boolean(chunk.dictionary)
+}
+
+/**
+ * @param {any} value a caller's batch, of any shape: recognised here by its shape
+ * @returns {value is ArrowVector}
+ */
 export function isArrowVector(value) {
   return value !== null && typeof value === 'object' && Array.isArray(value.data) && typeof value.type?.typeId === 'number' &&
     typeof value.length === 'number' && !ArrayBuffer.isView(value)
@@ -18,14 +54,16 @@ export function isArrowVector(value) {
 /**
  * One entry per chunk: `{ length, type, input }` with input in the batch writer's columnar form, or
  * `{ length, dictionary, indices, validity, validityOffset }` for dictionary-encoded chunks.
- * @param {any} vector an apache-arrow Vector
- * @param {string | object | undefined} type an explicit physical type overrides the inferred one
+ * @param {ArrowVector} vector an apache-arrow Vector
+ * @param {import('./bloom-filter.js').FilterType | undefined} type an explicit physical type overrides the inferred one
+ * @returns {ArrowChunk[]}
  */
 export function arrowChunks(vector, type) {
   return vector.data.map((data) => {
     const validity = data.nullCount > 0 && data.nullBitmap?.length ? data.nullBitmap : undefined
     if (data.type.typeId === ArrowType.Dictionary) {
-      return { length: data.length, dictionary: data.dictionary, indices: data.values, validity, validityOffset: data.offset }
+      const dictionary = /** @type {ArrowVector} */ (data.dictionary) // a Dictionary chunk's Data always has it
+      return { length: data.length, dictionary, indices: data.values, validity, validityOffset: data.offset }
     }
     const described = describe(data)
     // Assigned, not spread: a spread costs microseconds per chunk on V8, more than a 64-value check.
@@ -37,7 +75,11 @@ export function arrowChunks(vector, type) {
   })
 }
 
-/** Physical type and buffers of a non-dictionary chunk. Fixed-width and offset buffers are already sliced. */
+/**
+ * Physical type and buffers of a non-dictionary chunk. Fixed-width and offset buffers are already sliced.
+ * @param {ArrowData} data
+ * @returns {{ type: string | { type: string, typeLength: number | undefined }, input: ColumnarInput }}
+ */
 function describe(data) {
   const t = data.type
   switch (t.typeId) {
@@ -72,7 +114,10 @@ function describe(data) {
     'convert to an Int/Float/Utf8/Binary/Bool/FixedSizeBinary/Date(DAY)/Timestamp vector or a plain array')
 }
 
-/** Large (int64) offsets as int32, which the core takes; a chunk over 2 GiB of data cannot be hashed in one go anyway. */
+/**
+ * Large (int64) offsets as int32, which the core takes; a chunk over 2 GiB of data cannot be hashed in one go anyway.
+ * @param {BigInt64Array} offsets
+ */
 function narrowOffsets(offsets) {
   const out = new Int32Array(offsets.length)
   for (let i = 0; i < offsets.length; i++) {

@@ -2,7 +2,7 @@
 // freed explicitly (free() / `using`); visit-scoped ones die when their visit ends and refuse use after.
 import { BitsetHealth } from '../wasm/abi.js'
 import { getCore, throwIfFailed, RESULT_MAYBE, RESULT_NULL } from '../wasm/core.js'
-import { arrowChunks, isArrowVector } from './arrow-input.js'
+import { arrowChunks, hasDictionary, isArrowVector } from './arrow-input.js'
 import { streamBatch } from '../wasm/batch-writer.js'
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
@@ -19,14 +19,26 @@ const leaked = new FinalizationRegistry((ptr) => {
   }
 })
 
+/**
+ * A physical type name, or { type, typeLength } (js/wasm/batch-writer.js resolveType).
+ * @typedef {string | { type: string, typeLength?: number }} FilterType
+ */
+
 export class BloomFilter {
   #ptr
   #numBytes
   #owned
   #released = false
+  /** @type {string | undefined} */
   #releasedReason
 
-  /** @private use create(), fromBytes() or a visit */
+  /**
+   * @private use create(), fromBytes() or a visit
+   * @param {number} ptr
+   * @param {number} numBytes
+   * @param {boolean} owned
+   * @param {symbol} token
+   */
   constructor(ptr, numBytes, owned, token) {
     if (token !== constructToken) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'use BloomFilter.create() or BloomFilter.fromBytes()')
@@ -44,7 +56,7 @@ export class BloomFilter {
   static create({ ndv, fpp = 0.01, numBytes } = {}) {
     const core = getCore()
     if (numBytes === undefined) {
-      if (!(Number.isFinite(ndv) && ndv >= 0)) {
+      if (ndv === undefined || !(Number.isFinite(ndv) && ndv >= 0)) {
         throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'BloomFilter.create needs { ndv, fpp } or { numBytes }')
       }
       checkFpp(fpp)
@@ -76,7 +88,10 @@ export class BloomFilter {
     return BloomFilter.fromBitset(view.subarray(header.headerLength, header.headerLength + header.numBytes))
   }
 
-  /** Copies a bare bitset (no header) into a new filter. */
+  /**
+   * Copies a bare bitset (no header) into a new filter.
+   * @param {Uint8Array} bitset
+   */
   static fromBitset(bitset) {
     checkNumBytes(bitset.length)
     const core = getCore()
@@ -85,14 +100,22 @@ export class BloomFilter {
     return BloomFilter.adopt(ptr, bitset.length)
   }
 
-  /** @internal wraps a pool block holding a bitset; the filter now owns it. */
+  /**
+   * @internal wraps a pool block holding a bitset; the filter now owns it.
+   * @param {number} ptr
+   * @param {number} numBytes
+   */
   static adopt(ptr, numBytes) {
     const filter = new BloomFilter(ptr, numBytes, true, constructToken)
     leaked.register(filter, ptr, filter)
     return filter
   }
 
-  /** @internal a filter whose block belongs to a visit scope, not to the filter. */
+  /**
+   * @internal a filter whose block belongs to a visit scope, not to the filter.
+   * @param {number} ptr
+   * @param {number} numBytes
+   */
   static scoped(ptr, numBytes) {
     return new BloomFilter(ptr, numBytes, false, constructToken)
   }
@@ -112,14 +135,14 @@ export class BloomFilter {
    * length }) and Apache Arrow JS vectors (type inferred when omitted). Batches are inserted a chunk at
    * a time: a BAD_VALUE error part-way leaves the chunks before it inserted (more "maybe", never a false
    * "absent").
-   * @param {ArrayLike<any> | object} values
-   * @param {string | { type: string, typeLength?: number }} [type]
+   * @param {import('../index.js').FilterValues} values
+   * @param {FilterType} [type]
    */
   insert(values, type) {
     this.#assertLive()
     if (isArrowVector(values)) {
       for (const chunk of arrowChunks(values, type)) {
-        if (chunk.dictionary) this.insert(chunk.dictionary, type)
+        if (hasDictionary(chunk)) this.insert(chunk.dictionary, type)
         else this.#insertBatch(chunk.input, chunk.type)
       }
       return this
@@ -131,6 +154,8 @@ export class BloomFilter {
   /**
    * Checks a batch: 1 = maybe present, 0 = definitely absent, 2 = null slot (a bloom filter records no
    * nulls). Same inputs as insert().
+   * @param {import('../index.js').FilterValues} values
+   * @param {FilterType} [type]
    * @returns {Uint8Array}
    */
   check(values, type) {
@@ -139,7 +164,7 @@ export class BloomFilter {
     const results = new Uint8Array(values.length)
     let at = 0
     for (const chunk of arrowChunks(values, type)) {
-      if (chunk.dictionary) {
+      if (hasDictionary(chunk)) {
         // Check each dictionary entry once, then look the answers up by index.
         const answers = this.check(chunk.dictionary, type)
         const { indices, validity, validityOffset } = chunk
@@ -158,9 +183,15 @@ export class BloomFilter {
   // Batches stream through the module's fixed batch region a chunk at a time (batch-writer.js): one wasm
   // call per chunk, so a batch of any size costs neither pool memory nor heap growth. The per-chunk
   // calls are made once per filter: a small batch then allocates only its answers.
+  /** @type {((desc: number) => void) | undefined} */
   #insertChunk
+  /** @type {((desc: number, out: number) => void) | undefined} */
   #checkChunk
 
+  /**
+   * @param {import('../index.js').FilterValues | import('./arrow-input.js').ColumnarInput} values
+   * @param {FilterType} [type]
+   */
   #insertBatch(values, type) {
     const core = getCore()
     if (!this.#insertChunk) {
@@ -171,7 +202,13 @@ export class BloomFilter {
     streamBatch(core, values, type, 0, this.#insertChunk)
   }
 
-  /** Checks one batch; results go into `into` at `at` when given, else into a new array. */
+  /**
+   * Checks one batch; results go into `into` at `at` when given, else into a new array.
+   * @param {import('../index.js').FilterValues | import('./arrow-input.js').ColumnarInput} values
+   * @param {FilterType} [type]
+   * @param {Uint8Array} [into]
+   * @param {number} [at]
+   */
   #checkBatch(values, type, into, at) {
     const core = getCore()
     if (!this.#checkChunk) {
@@ -182,7 +219,11 @@ export class BloomFilter {
     return streamBatch(core, values, type, 1, this.#checkChunk, into, at)
   }
 
-  /** One value: false only when it is definitely absent. */
+  /**
+   * One value: false only when it is definitely absent.
+   * @param {unknown} value
+   * @param {FilterType} type
+   */
   mightContain(value, type) {
     return this.check([value], type)[0] === RESULT_MAYBE
   }
@@ -245,7 +286,10 @@ export class BloomFilter {
     return this.#ptr
   }
 
-  /** @internal ends a scoped filter's life; its scope releases the block. */
+  /**
+   * @internal ends a scoped filter's life; its scope releases the block.
+   * @param {string} reason why it can no longer be used
+   */
   expire(reason) {
     if (this.#released) return
     this.#released = true
@@ -262,6 +306,7 @@ export class BloomFilter {
 
 const constructToken = Symbol('BloomFilter')
 
+/** @param {number} numBytes */
 function checkNumBytes(numBytes) {
   if (!Number.isInteger(numBytes) || numBytes < MIN_NUM_BYTES || numBytes % BYTES_PER_BLOCK !== 0) {
     throw invalidArgument(`numBytes must be a positive multiple of ${BYTES_PER_BLOCK}, got ${numBytes}`)

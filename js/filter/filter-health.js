@@ -15,7 +15,7 @@ const NDV_SLACK_RATIO = 1.25
 const NDV_SLACK_ABSOLUTE = 32
 
 /** Every health warning code, its level ('bad': the filter misleads or rules out little; 'note'), and its meaning. */
-export const HEALTH_CODES = Object.freeze({
+export const HEALTH_CODES = Object.freeze(/** @satisfies {Record<string, { level: 'bad' | 'note', text: string }>} */ ({
   'saturated': {
     level: 'bad',
     text: `fill ≥ ${SATURATED_FILL * 100}% or implied false-positive rate ≥ ${SATURATED_FPP}: nearly every probe answers "maybe"`,
@@ -30,7 +30,7 @@ export const HEALTH_CODES = Object.freeze({
     level: 'bad',
     text: 'the filter seems to hold more distinct values than the row group has rows (values from elsewhere?)',
   },
-})
+}))
 
 /**
  * The health warnings of one filter, worst first: [{ code, level, message }].
@@ -39,7 +39,9 @@ export const HEALTH_CODES = Object.freeze({
  * @param {{ numRows?: number }} [chunk] the row group's row count, when known
  */
 export function assessFilterHealth(health, { numRows } = {}) {
+  /** @type {import('../index.js').HealthWarning[]} */
   const warnings = []
+  /** @type {(code: keyof typeof HEALTH_CODES, message: string) => void} */
   const add = (code, message) => warnings.push({ code, level: HEALTH_CODES[code].level, message })
   const fpp = health.estimatedFpp
   const blocks = health.numBytes / 32
@@ -67,5 +69,5 @@ export function assessFilterHealth(health, { numRows } = {}) {
   return warnings
 }
 
-const pct = (ratio) => `${Number((ratio * 100).toFixed(1))}%`
-const round = (p) => (p >= 0.001 ? String(Number(p.toPrecision(2))) : p.toExponential(1))
+const pct = (/** @type {number} */ ratio) => `${Number((ratio * 100).toFixed(1))}%`
+const round = (/** @type {number} */ p) => (p >= 0.001 ? String(Number(p.toPrecision(2))) : p.toExponential(1))

@@ -1,5 +1,9 @@
 // Byte-array helpers the decoders share (decrypted modules, pages read in parts).
-/** The parts, concatenated. */
+/**
+ * The parts, concatenated.
+ * @param {Uint8Array[]} parts
+ * @returns {Uint8Array}
+ */
 export function concatBytes(parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
@@ -13,6 +17,9 @@ export function concatBytes(parts) {
 /**
  * `first` then `second`: a view across both when `second` follows `first` in the same buffer (two reads of
  * memory the caller already holds, as a buffer source gives them), otherwise a copy.
+ * @param {Uint8Array} first
+ * @param {Uint8Array} second
+ * @returns {Uint8Array}
  */
 export function joinBytes(first, second) {
   if (first.buffer === second.buffer && first.byteOffset + first.length === second.byteOffset) {
@@ -21,7 +28,11 @@ export function joinBytes(first, second) {
   return concatBytes([first, second])
 }
 
-/** Whether two byte arrays hold the same bytes. */
+/**
+ * Whether two byte arrays hold the same bytes.
+ * @param {ArrayLike<number>} a
+ * @param {ArrayLike<number>} b
+ */
 export function sameBytes(a, b) {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false

@@ -11,7 +11,11 @@ export const PageType = Object.freeze({ DATA_PAGE: 0, INDEX_PAGE: 1, DICTIONARY_
 export const CODEC_NAMES = Object.freeze(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'LZO', 'BROTLI', 'LZ4', 'ZSTD', 'LZ4_RAW'])
 export const UNCOMPRESSED = 0
 
-/** Reads a struct's fields; `onField(id, type)` reads the ones it knows (returns true), the rest are skipped. */
+/**
+ * Reads a struct's fields; `onField(id, type)` reads the ones it knows (returns true), the rest are skipped.
+ * @param {CompactReader} reader
+ * @param {(id: number, type: number) => boolean} onField
+ */
 function readStruct(reader, onField) {
   let lastId = 0
   for (;;) {
@@ -38,7 +42,7 @@ export function decodePageHeader(bytes) {
   const reader = new CompactReader(bytes)
   /** @type {PageHeader} */
   const header = {}
-  const i32Field = (type) => {
+  const i32Field = (/** @type {number} */ type) => {
     if (type !== T.I32) throw new Malformed('a PageHeader integer field has the wrong Thrift type')
     return reader.i32()
   }

@@ -8,7 +8,14 @@ import { CompactReader, Malformed, T } from './thrift-compact.js'
 
 const MALFORMED = 'malformed-page-index'
 
-/** Runs a decoder, turning any Malformed into the typed error result. */
+/**
+ * Runs a decoder, turning any Malformed into the typed error result.
+ * @template R
+ * @param {unknown} bytes checked here: the decoders' callers pass what the file gave them
+ * @param {string} what
+ * @param {(reader: CompactReader) => R} decode
+ * @returns {R | DecodeError}
+ */
 function decodeWith(bytes, what, decode) {
   if (!(bytes instanceof Uint8Array)) return { error: { reason: MALFORMED, detail: `the ${what} bytes are not a Uint8Array` } }
   const reader = new CompactReader(bytes)
@@ -30,7 +37,10 @@ function decodeWith(bytes, what, decode) {
  * @typedef {{ error: { reason: string, detail: string } }} DecodeError
  */
 
-/** @returns {ColumnIndex | DecodeError} */
+/**
+ * @param {Uint8Array} bytes
+ * @returns {ColumnIndex | DecodeError}
+ */
 export function decodeColumnIndex(bytes) {
   return decodeWith(bytes, 'ColumnIndex', (r) => {
     /** @type {Uint8Array | null} */
@@ -85,7 +95,10 @@ export function decodeColumnIndex(bytes) {
   })
 }
 
-/** @returns {OffsetIndex | DecodeError} */
+/**
+ * @param {Uint8Array} bytes
+ * @returns {OffsetIndex | DecodeError}
+ */
 export function decodeOffsetIndex(bytes) {
   return decodeWith(bytes, 'OffsetIndex', (r) => {
     /** @type {OffsetIndex | null} */
@@ -110,6 +123,12 @@ export function decodeOffsetIndex(bytes) {
   })
 }
 
+/**
+ * Reads page_locations[i] into `locations`.
+ * @param {CompactReader} r
+ * @param {OffsetIndex} locations
+ * @param {number} i
+ */
 function readPageLocation(r, locations, i) {
   let seen = 0
   let lastId = 0

@@ -15,12 +15,14 @@ const I32_MAX = 2 ** 31 - 1
 
 /** Thrown by the reader and its callers' decoders; each decoder turns it into its typed result. */
 export class Malformed {
+  /** @param {string} detail */
   constructor(detail) {
     this.detail = detail
   }
 }
 
 export class CompactReader {
+  /** @param {Uint8Array} bytes */
   constructor(bytes) {
     this.bytes = bytes
     this.at = 0
@@ -70,7 +72,10 @@ export class CompactReader {
     return view
   }
 
-  /** A list header: { elemType, count }, the count checked against the bytes left (≥ 1 byte per element). */
+  /**
+   * A list header: { elemType, count }, the count checked against the bytes left (≥ 1 byte per element).
+   * @param {string} what
+   */
   listHeader(what) {
     const b = this.byte()
     let count = b >> 4
@@ -80,7 +85,10 @@ export class CompactReader {
     return { elemType, count }
   }
 
-  /** A field header: { id, type } (type 0: the struct's end). */
+  /**
+   * A field header: { id, type } (type 0: the struct's end).
+   * @param {number} lastId
+   */
   fieldHeader(lastId) {
     const b = this.byte()
     const type = b & 0x0f
@@ -90,6 +98,10 @@ export class CompactReader {
     return { id, type }
   }
 
+  /**
+   * @param {number} type
+   * @param {number} [depth]
+   */
   skip(type, depth = 0) {
     if (depth > MAX_SKIP_DEPTH) throw new Malformed(`fields nest deeper than ${MAX_SKIP_DEPTH} levels`)
     switch (type) {
@@ -137,12 +149,21 @@ export class CompactReader {
     }
   }
 
-  /** Inside a list, set or map a boolean takes a byte of its own (in a field it lives in the header). */
+  /**
+   * Inside a list, set or map a boolean takes a byte of its own (in a field it lives in the header).
+   * @param {number} type
+   * @param {number} depth
+   */
   skipElement(type, depth) {
     if (type === T.TRUE || type === T.FALSE) this.byte()
     else this.skip(type, depth)
   }
 
+  /**
+   * @param {number} type
+   * @param {string} what
+   * @param {number} elemType
+   */
   expectList(type, what, elemType) {
     if (type !== T.LIST) throw new Malformed(`${what} is not a list (Thrift type ${type})`)
     const header = this.listHeader(what)

@@ -4,7 +4,11 @@
 // too). Edited structs are written with long-form field headers, valid whatever the previous field id.
 import { CompactReader, Malformed, T } from './thrift-compact.js'
 
-/** The serialized struct at the start of `plaintext`, or a Malformed's detail when none decodes. */
+/**
+ * The serialized struct at the start of `plaintext`, or a Malformed's detail when none decodes.
+ * @param {Uint8Array} plaintext
+ * @returns {{ bytes: Uint8Array, problem?: undefined } | { problem: string, bytes?: undefined }}
+ */
 export function thriftStructPrefix(plaintext) {
   const r = new CompactReader(plaintext)
   try {
@@ -16,7 +20,11 @@ export function thriftStructPrefix(plaintext) {
   return { bytes: plaintext.subarray(0, r.at) }
 }
 
-/** A compact-protocol field header in the long form: the type, then the id as a zigzag varint. */
+/**
+ * A compact-protocol field header in the long form: the type, then the id as a zigzag varint.
+ * @param {number} type
+ * @param {number} id
+ */
 export function longFieldHeader(type, id) {
   const bytes = varint(id >= 0 ? id * 2 : -id * 2 - 1)
   const out = new Uint8Array(bytes.length + 1)
@@ -25,7 +33,10 @@ export function longFieldHeader(type, id) {
   return out
 }
 
-/** An unsigned varint. */
+/**
+ * An unsigned varint.
+ * @param {number} value
+ */
 export function varint(value) {
   const out = []
   let v = value

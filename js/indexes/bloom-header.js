@@ -8,7 +8,10 @@ import { NativeStatus } from '../wasm/abi.js'
 // Headers are ~16 bytes; a header with unknown fields may be longer, but never this long.
 export const MAX_HEADER_BYTES = 64 * 1024
 
-// Keyed by js/wasm/abi.js's names for src/bloom_header.h HeaderProblem.
+/**
+ * Keyed by js/wasm/abi.js's names for src/bloom_header.h HeaderProblem.
+ * @type {Record<string, string>}
+ */
 const PROBLEM_TEXT = {
   'truncated': 'the header is truncated',
   'bad-encoding': 'the header is not valid Thrift compact encoding',
@@ -41,7 +44,12 @@ export function decodeHeaderBytes(bytes) {
   return { status, numBytes, algorithm, hash, compression, headerLength, problem: HeaderProblem.byValue.get(problem) ?? 'unknown' }
 }
 
-/** The error a failed decode means. `where` names the file/offset for the message. */
+/**
+ * The error a failed decode means. `where` names the file/offset for the message.
+ * @param {{ status: number, problem: string }} header decodeHeaderBytes' result
+ * @param {string} where
+ * @param {ConstructorParameters<typeof ParquetBloomError>[2]} [details]
+ */
 export function headerError(header, where, details = {}) {
   const text = PROBLEM_TEXT[header.problem] ?? `header problem ${header.problem}`
   const code = header.status === NativeStatus.UNSUPPORTED ? ErrorCode.UNSUPPORTED_FILTER
@@ -51,7 +59,10 @@ export function headerError(header, where, details = {}) {
   return new ParquetBloomError(code, `${where}: ${kind}: ${text}`, { field: 'BloomFilterHeader', ...details })
 }
 
-/** Encodes {numBytes, BLOCK, XXHASH, UNCOMPRESSED}. */
+/**
+ * Encodes {numBytes, BLOCK, XXHASH, UNCOMPRESSED}.
+ * @param {number} numBytes
+ */
 export function encodeHeader(numBytes) {
   const core = getCore()
   const at = core.scratch(64)

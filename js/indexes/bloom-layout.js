@@ -3,7 +3,7 @@
 // implies (what bounds a filter whose length the footer does not record: js/footer/file-geometry.js).
 import { isValidNumBytes } from '../wasm/sbbf.js'
 
-const varintLength = (v) => {
+const varintLength = (/** @type {number} */ v) => {
   let n = 1
   while (v >= 0x80) {
     v = Math.floor(v / 128)
@@ -12,7 +12,10 @@ const varintLength = (v) => {
   return n
 }
 
-/** Bytes of the header standard writers emit: field 1 (i32 zigzag varint) + three one-member unions. */
+/**
+ * Bytes of the header standard writers emit: field 1 (i32 zigzag varint) + three one-member unions.
+ * @param {number} numBytes
+ */
 export function standardHeaderLength(numBytes) {
   return 14 + varintLength(numBytes * 2)
 }
@@ -20,6 +23,7 @@ export function standardHeaderLength(numBytes) {
 /**
  * The (headerLength, numBytes) a bloom_filter_length implies when the header is the standard one, or
  * null. Only a guess until the header is read and agrees.
+ * @param {number} length
  */
 export function layoutFromLength(length) {
   for (let v = 1; v <= 5; v++) {

@@ -29,11 +29,23 @@ export const MODES = ['auto', 'filter', 'block']
 const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
 
 /**
+ * @typedef {ReturnType<typeof decodeHeaderBytes>} DecodedHeader
+ * @typedef {{ headerLength: number, numBytes: number }} FilterLayout a filter's parts: guessed (layoutFromLength) or read
+ * @typedef {{ start: number, end: number }} ByteRange
+ * @typedef {(start: number, end: number) => Uint8Array | undefined} Lookup the bytes [start, end) when they have been read
+ * @typedef {(start: number, end: number) => boolean} IsHeld whether the bytes [start, end) have been read
+ * @typedef {{ offset: number, length: number | undefined, bound: number }} FilterLocation locateFilter's answer
+ */
+
+/**
  * Where one chunk's filter is, or why there is none to read. Any disagreement between the footer's
  * description of the filter and the file's other structures makes it unusable ('inconsistent-filter').
  * @param {import('../footer/file-geometry.js').FileGeometry} geometry what the footer says about the file's layout
  * @returns {{ offset: number, length: number | undefined, bound: number,
  *   crypto?: import('../crypto/encrypted-footer.js').ChunkCrypto } | Unanswerable}
+ * @param {number} rowGroup
+ * @param {number} column
+ * @param {{ decrypt?: boolean }} [options]
  */
 export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {}) {
   const { layout, metadataOffset } = geometry
@@ -44,6 +56,7 @@ export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {
   const crypto = decrypt ? record.crypto : undefined
   const unavailable = chunkUnavailable(flags, crypto)
   if (unavailable) return unavailable
+  /** @type {(why: string, problem: string) => Unanswerable} */
   const inconsistent = (why, problem) => new Unanswerable('inconsistent-filter', why, ErrorCode.MALFORMED_FILTER, problem)
   if (record.indexFlags & IndexFlag.FOREIGN_BLOOM_FIELD) {
     return inconsistent('bloom_filter_offset or bloom_filter_length is not the integer parquet.thrift defines (a writer\'s own field?)',
@@ -82,7 +95,11 @@ class FilterTask {
   /** What its reads are for, in a read plan (js/sources/io-ledger.js). */
   purpose = 'bloom'
 
-  /** @param {{ requestBytes: number, roundBytes: number }} [costs] */
+  /**
+   * @param {FilterLocation} location
+   * @param {string} where
+   * @param {{ requestBytes: number, roundBytes: number }} [costs]
+   */
   constructor(location, where, costs = DEFAULT_COSTS) {
     this.costs = costs
     this.offset = location.offset
@@ -90,10 +107,15 @@ class FilterTask {
     this.bound = location.bound
     this.where = where
     this.guess = location.length !== undefined ? layoutFromLength(location.length) : null
+    /** @type {DecodedHeader | undefined} */
     this.header = undefined
     this.headerBytesTried = 0
   }
 
+  /**
+   * @param {Lookup} lookup
+   * @returns {ByteRange[] | null}
+   */
   step(lookup) {
     if (!this.header) {
       const header = this.readHeader(lookup)
@@ -104,7 +126,11 @@ class FilterTask {
     return this.afterHeader(lookup, this.header)
   }
 
-  /** Decoded header, undefined when its bytes are not here yet, null when refused (and answered). */
+  /**
+   * Decoded header, undefined when its bytes are not here yet, null when refused (and answered).
+   * @param {Lookup} lookup
+   * @returns {DecodedHeader | null | undefined}
+   */
   readHeader(lookup) {
     const want = this.headerBytesTried || (this.guess ? this.guess.headerLength : HEADER_GUESS_BYTES)
     const end = Math.min(this.offset + want, this.bound)
@@ -150,6 +176,7 @@ class FilterTask {
     return [{ start: this.offset, end: Math.min(this.offset + HEADER_GUESS_BYTES, this.bound) }]
   }
 
+  /** @param {FilterLayout} header */
   bitsetRange(header) {
     const start = this.offset + header.headerLength
     return { start, end: start + header.numBytes }
@@ -159,6 +186,7 @@ class FilterTask {
 
   /**
    * The first ranges to request when the filter's layout is guessed from bloom_filter_length.
+   * @param {FilterLayout} _layout
    * @returns {Array<{ start: number, end: number }>}
    */
   needsWithLayout(_layout) {
@@ -167,13 +195,19 @@ class FilterTask {
 
   /**
    * Once the header is known: the ranges still needed, or null when the task has finished.
+   * @param {Lookup} _lookup
+   * @param {DecodedHeader} _header
    * @returns {Array<{ start: number, end: number }> | null}
    */
   afterHeader(_lookup, _header) {
     throw new Error('not implemented')
   }
 
-  /** A header that cannot be used: answers (or, for WholeFilterTask, may keep reading its bits). */
+  /**
+   * A header that cannot be used: answers (or, for WholeFilterTask, may keep reading its bits).
+   * @param {ParquetBloomError} _error
+   * @param {DecodedHeader} [_header]
+   */
   refuse(_error, _header) {
     throw new Error('not implemented')
   }
@@ -185,18 +219,31 @@ class FilterTask {
  * gives a usable size inside the filter's bounds (inspection reports how such filters are filled).
  */
 export class WholeFilterTask extends FilterTask {
+  /**
+   * @param {FilterLocation} location
+   * @param {string} where
+   * @param {(header: DecodedHeader, bitset: Uint8Array) => void} onBitset
+   * @param {(error: ParquetBloomError, header?: DecodedHeader, bitset?: Uint8Array) => void} onRefused
+   * @param {{ keepRefusedBits?: boolean }} [options]
+   */
   constructor(location, where, onBitset, onRefused, { keepRefusedBits = false } = {}) {
     super(location, where)
     this.onBitset = onBitset
     this.onRefused = onRefused
     this.keepRefusedBits = keepRefusedBits
+    /** @type {ParquetBloomError | undefined} */
     this.refusal = undefined
   }
 
+  /** @param {FilterLayout} layout */
   needsWithLayout(layout) {
     return [{ start: this.offset, end: this.offset + layout.headerLength + layout.numBytes }]
   }
 
+  /**
+   * @param {Lookup} lookup
+   * @param {DecodedHeader} header
+   */
   afterHeader(lookup, header) {
     const { start, end } = this.bitsetRange(header)
     const bitset = lookup(start, end)
@@ -206,6 +253,10 @@ export class WholeFilterTask extends FilterTask {
     return null
   }
 
+  /**
+   * @param {ParquetBloomError} error
+   * @param {DecodedHeader} [header]
+   */
   refuse(error, header) {
     // Only a header decoded to its end (refused for what it names, not for how it is encoded) says
     // truly where its bitset lies.
@@ -221,6 +272,7 @@ export class WholeFilterTask extends FilterTask {
     this.onRefused(error, header)
   }
 
+  /** @param {string} reason */
   giveUp(reason) {
     this.onRefused(new ParquetBloomError(ErrorCode.MALFORMED_FILTER, `${this.where}: bloom filter at offset ${this.offset}: ${reason}`,
       { offset: this.offset }))
@@ -233,7 +285,15 @@ export class WholeFilterTask extends FilterTask {
  * says why the filter cannot answer.
  */
 export class ProbeTask extends FilterTask {
-  /** @param {Uint8Array} [needed] 1 per candidate still to answer (others were decided by cheaper indexes) */
+  /**
+   * @param {FilterLocation} location
+   * @param {string} where
+   * @param {HashedCandidates} probe
+   * @param {string} mode one of MODES
+   * @param {(candidateHits: Uint8Array) => void} answer
+   * @param {(reason: import('../verdicts.js').ReasonCode, detail: string) => void} refuse
+   * @param {Uint8Array} [needed] 1 per candidate still to answer (others were decided by cheaper indexes)
+   */
   constructor(location, where, probe, mode, answer, refuse, needed) {
     super(location, where, probe.costs)
     this.probe = probe
@@ -243,24 +303,32 @@ export class ProbeTask extends FilterTask {
     this.needed = needed && needed.includes(0) ? needed : null
   }
 
-  /** Distinct blocks of the candidates still needed. */
+  /**
+   * Distinct blocks of the candidates still needed.
+   * @param {number} numBlocks
+   * @returns {number[]}
+   */
   neededBlocks(numBlocks) {
     const indices = this.probe.blockIndices(numBlocks)
     if (!this.needed) return [...new Set(indices)]
+    /** @type {Set<number>} */
     const blocks = new Set()
     for (let k = 0; k < indices.length; k++) if (this.needed[k]) blocks.add(indices[k])
     return [...blocks]
   }
 
+  /** @param {ParquetBloomError} error */
   refuse(error) {
     this.refuseWith(error.reason ?? (error.code === ErrorCode.UNSUPPORTED_FILTER ? 'unsupported-filter' : 'malformed-filter'),
       error.message)
   }
 
+  /** @param {string} reason */
   giveUp(reason) {
     this.refuseWith('malformed-filter', reason)
   }
 
+  /** @param {FilterLayout} layout */
   needsWithLayout(layout) {
     const header = { start: this.offset, end: this.offset + layout.headerLength }
     const useBlocks = this.chooseBlocks(layout, () => false)
@@ -269,6 +337,10 @@ export class ProbeTask extends FilterTask {
       : [{ start: this.offset, end: this.offset + layout.headerLength + layout.numBytes }]
   }
 
+  /**
+   * @param {Lookup} lookup
+   * @param {DecodedHeader} header
+   */
   afterHeader(lookup, header) {
     const bitsetRange = this.bitsetRange(header)
     const whole = lookup(bitsetRange.start, bitsetRange.end)
@@ -281,7 +353,9 @@ export class ProbeTask extends FilterTask {
     }
     const blocks = this.probe.blockIndices(header.numBytes / BYTES_PER_BLOCK)
     const base = bitsetRange.start
+    /** @type {number[]} */
     const missing = []
+    /** @type {Uint8Array[]} */
     const gathered = []
     for (const b of this.neededBlocks(header.numBytes / BYTES_PER_BLOCK)) {
       if (!lookup(base + b * BYTES_PER_BLOCK, base + (b + 1) * BYTES_PER_BLOCK)) missing.push(b)
@@ -291,7 +365,8 @@ export class ProbeTask extends FilterTask {
     for (let k = 0; k < blocks.length; k++) {
       gathered.push(this.needed && !this.needed[k]
         ? EMPTY_BLOCK
-        : lookup(base + blocks[k] * BYTES_PER_BLOCK, base + (blocks[k] + 1) * BYTES_PER_BLOCK))
+        // held: no needed block is missing
+        : /** @type {Uint8Array} */ (lookup(base + blocks[k] * BYTES_PER_BLOCK, base + (blocks[k] + 1) * BYTES_PER_BLOCK)))
     }
     this.answer(this.probe.checkBlocks(gathered))
     return null
@@ -301,6 +376,7 @@ export class ProbeTask extends FilterTask {
    * Requests this read takes in its first wave with each part its own range (`split`: the header, and
    * the blocks apart from it) and with header and blocks as one range (`joined`), from the layout
    * bloom_filter_length implies: what the link model weighs to price a request (js/plan/link-model.js).
+   * @param {IsHeld} isHeld
    */
   plannedRequests(isHeld) {
     const layout = this.guess
@@ -316,7 +392,11 @@ export class ProbeTask extends FilterTask {
     return { split: joinNear([...header, ...ranges], this.probe.coalesceGap).length, joined: 1 }
   }
 
-  /** Block reads when the mode says so, or in auto mode when they cost less than the whole filter. */
+  /**
+   * Block reads when the mode says so, or in auto mode when they cost less than the whole filter.
+   * @param {FilterLayout} layout
+   * @param {IsHeld} isHeld
+   */
   chooseBlocks(layout, isHeld) {
     if (this.mode === 'block') return true
     if (this.mode === 'filter') return false
@@ -332,6 +412,7 @@ export class ProbeTask extends FilterTask {
     return blockCost < layout.numBytes + requestBytes
   }
 
+  /** @param {FilterLayout} layout */
   blockRanges(layout) {
     return mergeBlockRanges(this.neededBlocks(layout.numBytes / BYTES_PER_BLOCK), this.offset + layout.headerLength)
   }
@@ -340,8 +421,11 @@ export class ProbeTask extends FilterTask {
 /**
  * Sorted ranges, each joined with the next when the bytes between them cost less than one more
  * request would (`gap`: what a request is worth in bytes, from the link model).
+ * @param {ByteRange[]} ranges
+ * @param {number} gap
  */
 function joinNear(ranges, gap) {
+  /** @type {ByteRange[]} */
   const out = []
   for (const r of ranges) {
     const last = out[out.length - 1]
@@ -351,9 +435,15 @@ function joinNear(ranges, gap) {
   return out
 }
 
-/** Sorted 32-byte block ranges, adjacent ones joined (and, with a gap, nearly adjacent ones). */
+/**
+ * Sorted 32-byte block ranges, adjacent ones joined (and, with a gap, nearly adjacent ones).
+ * @param {number[]} blocks
+ * @param {number} base
+ * @param {number} [gap]
+ */
 function mergeBlockRanges(blocks, base, gap = 0) {
   const sorted = [...blocks].sort((a, b) => a - b)
+  /** @type {ByteRange[]} */
   const ranges = []
   for (const b of sorted) {
     const start = base + b * BYTES_PER_BLOCK
@@ -368,6 +458,7 @@ function mergeBlockRanges(blocks, base, gap = 0) {
  * The read of an encrypted chunk's filter: both modules whole (js/crypto/encrypted-filter.js), bounded as a
  * plaintext filter is. Only for a chunk with a crypto context (so js/crypto/ is loaded).
  * @param {{ offset: number, length: number | undefined, bound: number }} location @param {string} where
+ * @param {ConstructorParameters<typeof import('../crypto/encrypted-filter.js').EncryptedFilterTask>[2]} onModules
  */
 export function encryptedFilterTask(location, where, onModules) {
   return new (loadedCrypto().EncryptedFilterTask)(location, where, onModules,
@@ -379,6 +470,8 @@ export function encryptedFilterTask(location, where, onModules) {
  * the bitset's plaintext, or an Unanswerable for an authenticated filter this reader cannot use. Throws
  * DECRYPTION_FAILED for anything that does not authenticate.
  * @param {import('../crypto/encrypted-footer.js').ChunkKeys} crypto
+ * @param {Parameters<typeof import('../crypto/encrypted-filter.js').decryptFilter>[1]} modules what encryptedFilterTask read
+ * @param {string} where
  * @returns {Promise<{ header: ReturnType<typeof decodeHeaderBytes>, bitset: Uint8Array } | Unanswerable>}
  */
 export async function decryptedFilter(crypto, modules, where) {
@@ -404,12 +497,18 @@ export async function decryptedFilter(crypto, modules, where) {
  * for each check (a few bytes per value; the bitsets are the large part).
  */
 export class HashedCandidates {
-  /** @param {{ requestBytes: number, roundBytes: number }} [costs] what a request and a round are worth in bytes */
+  /**
+   * @param {ArrayLike<unknown>} candidates the probe's values in their physical type's form (js/values/)
+   * @param {string | { type: string, typeLength?: number }} type a physical type (js/wasm/batch-writer.js resolveType)
+   * @param {number} coalesceGap
+   * @param {{ requestBytes: number, roundBytes: number }} [costs] what a request and a round are worth in bytes
+   */
   constructor(candidates, type, coalesceGap, costs = DEFAULT_COSTS) {
     this.costs = costs
     const core = getCore()
     this.count = candidates.length
     this.coalesceGap = coalesceGap
+    /** @type {Map<number, Uint32Array>} */
     this.indexCache = new Map()
     if (this.count === 0) {
       this.hashes = new Uint8Array(0)
@@ -419,7 +518,10 @@ export class HashedCandidates {
     this.hashes = hashValues(core, candidates, type)
   }
 
-  /** Block index of each candidate in a filter of numBlocks blocks (cached per size). */
+  /**
+   * Block index of each candidate in a filter of numBlocks blocks (cached per size).
+   * @param {number} numBlocks
+   */
   blockIndices(numBlocks) {
     let indices = this.indexCache.get(numBlocks)
     if (!indices) {
@@ -434,7 +536,10 @@ export class HashedCandidates {
     return indices
   }
 
-  /** Checks every candidate against a whole bitset; the bitset's pool block is returned at once. */
+  /**
+   * Checks every candidate against a whole bitset; the bitset's pool block is returned at once.
+   * @param {Uint8Array} bitset
+   */
   checkBitset(bitset) {
     const core = getCore()
     const filterPtr = core.acquire(bitset.length, 'a bloom filter bitset')
@@ -453,7 +558,10 @@ export class HashedCandidates {
     }
   }
 
-  /** Checks candidate k against gathered[k], the 32-byte block its hash selects. */
+  /**
+   * Checks candidate k against gathered[k], the 32-byte block its hash selects.
+   * @param {Uint8Array[]} gathered
+   */
   checkBlocks(gathered) {
     const core = getCore()
     const at = core.scratch(this.count * (8 + BYTES_PER_BLOCK + 1) + 16)

@@ -19,7 +19,10 @@ export const MAX_DICTIONARY_BYTES = 64 * 1024 * 1024
 /** 'auto' reads the dictionary of a chunk without a bloom filter only up to this many bytes. */
 export const AUTO_DICTIONARY_WITHOUT_FILTER_BYTES = 64 * 1024
 
-// Bytes one PLAIN value takes at least (BYTE_ARRAY: its 4-byte length); BOOLEAN is bit-packed.
+/**
+ * Bytes one PLAIN value takes at least (BYTE_ARRAY: its 4-byte length); BOOLEAN is bit-packed.
+ * @type {Readonly<Record<string, number>>}
+ */
 const MIN_VALUE_BYTES = { INT32: 4, INT64: 8, INT96: 12, FLOAT: 4, DOUBLE: 8, BYTE_ARRAY: 4 }
 
 // Candidates answered by a dictionary, per value: any candidate in the set, or one it cannot compare.
@@ -32,7 +35,10 @@ const utf8 = new TextEncoder()
  * Where a chunk's dictionary page is, when the chunk is provably dictionary-only and its metadata
  * describes the page consistently.
  * @param {import('../footer/footer.js').FileLayout} layout
+ * @param {number} rowGroup
+ * @param {number} columnIndex
  * @param {number} metadataOffset where the footer starts: the data region ends there
+ * @param {{ decrypt?: boolean }} [options]
  * @returns {{ offset: number, maxLength: number, exact: boolean } | { reason: string, detail: string }}
  *   `exact`: the page (header + compressed data) must fill [offset, offset + maxLength) exactly (it ends
  *   where the data pages start); false when the writer gave no dictionary_page_offset and the page is
@@ -49,7 +55,7 @@ export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffse
   const dictionaryOffset = record.dictionaryPageOffset
   const dataOffset = record.dataPageOffset
   const totalSize = record.totalCompressedSize
-  const inconsistent = (detail) => ({ reason: 'inconsistent-dictionary', detail })
+  const inconsistent = (/** @type {string} */ detail) => ({ reason: 'inconsistent-dictionary', detail })
   if (dictionaryOffset !== -1 && !(dictionaryOffset >= 4 && dictionaryOffset < dataOffset)) {
     return inconsistent(
       `dictionary_page_offset ${dictionaryOffset} does not lie between the file's magic and data_page_offset ${dataOffset}`)
@@ -85,6 +91,11 @@ export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffse
 /**
  * Bytes a dictionary read of the chunk costs (the planner compares it with the bloom filter read), or
  * null when the chunk's dictionary cannot be used (dictionaryPageRange says why).
+ * @param {import('../footer/footer.js').FileLayout} layout
+ * @param {number} rowGroup
+ * @param {number} columnIndex
+ * @param {number} [metadataOffset]
+ * @returns {number | null}
  */
 export function dictionaryReadCost(layout, rowGroup, columnIndex, metadataOffset = Infinity) {
   const range = dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffset)
@@ -144,7 +155,8 @@ export async function decodeDictionary(bytes, {
   const { numValues, encoding } = header.dictionary
   const { compressedPageSize, uncompressedPageSize } = header
   if (encoding !== PLAIN && encoding !== PLAIN_DICTIONARY) return malformed(`the dictionary page's encoding ${encoding} is not PLAIN`)
-  if (!(numValues >= 0 && compressedPageSize >= 0 && uncompressedPageSize >= 0)) {
+  if (numValues === undefined || compressedPageSize === undefined || uncompressedPageSize === undefined ||
+    !(numValues >= 0 && compressedPageSize >= 0 && uncompressedPageSize >= 0)) {
     return malformed(`the page header lacks or has negative num_values (${numValues}), ` +
       `compressed (${compressedPageSize}) or uncompressed (${uncompressedPageSize}) size`)
   }
@@ -185,10 +197,15 @@ function malformed(detail) {
   return { error: { reason: 'malformed-dictionary', detail } }
 }
 
-/** The fixed width of a physical type's PLAIN values, undefined for BYTE_ARRAY and BOOLEAN. */
+/**
+ * The fixed width of a physical type's PLAIN values, undefined for BYTE_ARRAY and BOOLEAN.
+ * @param {string} physicalType
+ * @param {number | undefined} typeLength
+ * @returns {number | undefined}
+ */
 function valueWidth(physicalType, typeLength) {
   if (physicalType === 'FIXED_LEN_BYTE_ARRAY') {
-    if (!(Number.isInteger(typeLength) && typeLength > 0)) {
+    if (typeLength === undefined || !(Number.isInteger(typeLength) && typeLength > 0)) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
         `a FIXED_LEN_BYTE_ARRAY dictionary needs a positive typeLength, got ${typeLength}`)
     }
@@ -203,8 +220,14 @@ function valueWidth(physicalType, typeLength) {
 /**
  * The dictionary's values as lookup keys: numbers (INT32, FLOAT bit patterns), bigints (INT64, DOUBLE
  * bit patterns), booleans, or latin1 strings of the bytes (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96).
+ * @typedef {number | bigint | boolean | string} DictionaryKey
  */
 export class DictionarySet {
+  /**
+   * @param {string} physicalType
+   * @param {number | undefined} typeLength
+   * @param {Set<DictionaryKey>} keys
+   */
   constructor(physicalType, typeLength, keys) {
     this.physicalType = physicalType
     this.typeLength = typeLength
@@ -219,11 +242,17 @@ export class DictionarySet {
 /**
  * PLAIN values (Encodings.md "Plain"), which must fill the page exactly: a page with bytes left over or
  * missing disagrees with its header. Returns a DictionarySet, or a sentence saying what is wrong.
+ * @param {Uint8Array} page
+ * @param {string} physicalType
+ * @param {number | undefined} width valueWidth(): set for every type but BYTE_ARRAY and BOOLEAN
+ * @param {number} numValues
+ * @returns {DictionarySet | string}
  */
 function readPlainValues(page, physicalType, width, numValues) {
   const view = new DataView(page.buffer, page.byteOffset, page.byteLength)
+  /** @type {Set<DictionaryKey>} */
   const keys = new Set()
-  const fill = (used) => `${numValues} ${physicalType} values take ${used} bytes, the page holds ${page.length}`
+  const fill = (/** @type {number} */ used) => `${numValues} ${physicalType} values take ${used} bytes, the page holds ${page.length}`
   if (physicalType === 'BOOLEAN') {
     if (Math.ceil(numValues / 8) !== page.length) return fill(Math.ceil(numValues / 8))
     for (let k = 0; k < numValues; k++) keys.add((page[k >> 3] & (1 << (k & 7))) !== 0)
@@ -238,12 +267,13 @@ function readPlainValues(page, physicalType, width, numValues) {
     }
     if (at !== page.length) return fill(at)
   } else {
-    if (numValues * width !== page.length) return fill(numValues * width)
+    const size = /** @type {number} */ (width) // the fixed-width types have one
+    if (numValues * size !== page.length) return fill(numValues * size)
     if (physicalType === 'INT32') for (let k = 0; k < numValues; k++) keys.add(view.getInt32(k * 4, true))
     else if (physicalType === 'INT64') for (let k = 0; k < numValues; k++) keys.add(view.getBigInt64(k * 8, true))
     else if (physicalType === 'FLOAT') for (let k = 0; k < numValues; k++) keys.add(view.getUint32(k * 4, true))
     else if (physicalType === 'DOUBLE') for (let k = 0; k < numValues; k++) keys.add(view.getBigUint64(k * 8, true))
-    else for (let k = 0; k < numValues; k++) keys.add(latin1.decode(page.subarray(k * width, (k + 1) * width)))
+    else for (let k = 0; k < numValues; k++) keys.add(latin1.decode(page.subarray(k * size, (k + 1) * size)))
   }
   return new DictionarySet(physicalType, physicalType === 'FIXED_LEN_BYTE_ARRAY' ? width : undefined, keys)
 }
@@ -253,7 +283,11 @@ const f32Bits = new Uint32Array(f32.buffer)
 const f64 = new Float64Array(1)
 const f64Bits = new BigUint64Array(f64.buffer)
 
-/** A candidate (encodeProbeValues' form for the physical type) as a key of the set, undefined if of another form. */
+/**
+ * A candidate (encodeProbeValues' form for the physical type) as a key of the set, undefined if of another form.
+ * @param {string} physicalType
+ * @returns {(candidate: unknown) => DictionaryKey | undefined}
+ */
 function keyFunction(physicalType) {
   switch (physicalType) {
     case 'INT32': return (c) => (typeof c === 'number' && Number.isInteger(c) ? c : undefined)

@@ -15,6 +15,8 @@ const RLE_DICTIONARY = 8
 
 /**
  * @param {import('../footer/file-geometry.js').FileGeometry} geometry
+ * @param {number} rowGroup
+ * @param {number} columnIndex
  * @returns {{ statistics: { present: boolean, usable: boolean, reason?: string, detail?: string },
  *   pageIndex: { columnIndex: boolean, offsetIndex: boolean }, dictionary: { present: boolean, allDataPages: boolean | null },
  *   bloomFilter: boolean }}
@@ -55,7 +57,7 @@ export function chunkIndexes(geometry, rowGroup, columnIndex) {
 export function dictionaryCoverage(record) {
   const { dictionaryPageOffset: dictionaryOffset, dataPageOffset: dataOffset, indexFlags: flags, encodings } = record
   if (flags & IndexFlag.FOREIGN_DICTIONARY_FIELD) return { present: false, allDataPages: null }
-  const bit = (e) => (encodings & (1 << e)) !== 0
+  const bit = (/** @type {number} */ e) => (encodings & (1 << e)) !== 0
   const listed = (flags & IndexFlag.HAS_ENCODINGS) !== 0 && (bit(PLAIN_DICTIONARY) || bit(RLE_DICTIONARY))
   // A dictionary page comes first in its chunk; an offset at or after the data pages (0 in some files)
   // disagrees with the rest of the chunk and is not used.
@@ -73,7 +75,9 @@ export function dictionaryCoverage(record) {
 /**
  * Why a chunk's metadata or indexes cannot be read at all, or null. With the chunk's crypto context
  * (js/crypto/encrypted-footer.js) an encrypted chunk is readable, by a caller that decrypts.
+ * @param {number} flags the chunk's ChunkFlag bits
  * @param {import('../crypto/encrypted-footer.js').ChunkCrypto} [crypto]
+ * @returns {Unanswerable | null}
  */
 export function chunkUnavailable(flags, crypto) {
   if (crypto?.missing !== undefined) {

@@ -18,6 +18,10 @@ export function lazyMetadata(geometry) {
   }
 }
 
+/**
+ * @param {import('../footer/file-geometry.js').FileGeometry} geometry
+ * @param {number} g
+ */
 function rowGroupColumns(geometry, g) {
   const { layout } = geometry
   const { columns } = layout
@@ -40,14 +44,19 @@ function rowGroupColumns(geometry, g) {
 /**
  * An Array of `length` elements (a Proxy of one), element i made by make(i) when first read and kept:
  * by index, iteration, an array method, JSON.stringify, Object.keys or a property descriptor.
+ * @template T
+ * @param {number} length
+ * @param {(index: number) => T} make
+ * @returns {T[]}
  */
 export function lazyArray(length, make) {
+  /** @type {T[]} */
   const target = new Array(length)
   /** @param {string | symbol} key */
   const isIndex = (key) => typeof key === 'string' && String(Number(key) >>> 0) === key && Number(key) < length
   /** @param {string | symbol} key */
   const ensure = (key) => {
-    if (isIndex(key) && !Object.prototype.hasOwnProperty.call(target, key)) target[key] = make(Number(key))
+    if (isIndex(key) && !Object.prototype.hasOwnProperty.call(target, key)) target[Number(key)] = make(Number(key))
   }
   return new Proxy(target, {
     get(t, key, receiver) {

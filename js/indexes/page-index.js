@@ -16,7 +16,12 @@ const INCONSISTENT = 'inconsistent-page-index'
 // `excluded` is still exact, and a lookup then reads every kept page.
 export const DEFAULT_MAX_MATCHES = 1 << 24
 
-/** @returns {{ usable: false, reason: string, problem: string, detail: string }} */
+/**
+ * @param {string} reason
+ * @param {string} problem
+ * @param {string} detail
+ * @returns {{ usable: false, reason: string, problem: string, detail: string }}
+ */
 function unusable(reason, problem, detail) {
   return { usable: false, reason, problem, detail }
 }
@@ -27,6 +32,9 @@ function unusable(reason, problem, detail) {
  * lengths, an offset without a length, a range outside the data region [4, metadataOffset) or inside
  * the chunk's own pages).
  * @param {import('../footer/footer.js').FileLayout} layout
+ * @param {number} rowGroup
+ * @param {number} columnIndex
+ * @param {number} metadataOffset where the footer starts: the end of the data region
  * @returns {{ columnIndex: { offset: number, length: number } | null, offsetIndex: { offset: number, length: number } | null }
  *   | { reason: string, problem: string, detail: string }}
  */
@@ -34,6 +42,7 @@ export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset)
   ensureColumnIndexes(layout, columnIndex)
   const record = chunk(layout, rowGroup, columnIndex)
   const range = record.pageRange()
+  /** @type {(what: string, offset: number, length: number) => { offset: number, length: number } | { problem: string } | null} */
   const locate = (what, offset, length) => {
     if (offset === -1 && length === -1) return null
     const where = `${what} at ${offset} (${length} bytes)`
@@ -52,16 +61,23 @@ export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset)
   const ci = locate('column index', record.columnIndexOffset, record.columnIndexLength)
   const oi = locate('offset index', record.offsetIndexOffset, record.offsetIndexLength)
   for (const located of [ci, oi]) {
-    if (located?.problem) return { reason: INCONSISTENT, problem: 'location', detail: located.problem }
+    if (located && 'problem' in located && located.problem) return { reason: INCONSISTENT, problem: 'location', detail: located.problem }
   }
-  if (ci && oi && ci.offset < oi.offset + oi.length && oi.offset < ci.offset + ci.length) {
+  // Neither is a problem now.
+  const columnRange = /** @type {{ offset: number, length: number } | null} */ (ci)
+  const offsetRange = /** @type {{ offset: number, length: number } | null} */ (oi)
+  if (columnRange && offsetRange && columnRange.offset < offsetRange.offset + offsetRange.length &&
+    offsetRange.offset < columnRange.offset + columnRange.length) {
     return { reason: INCONSISTENT, problem: 'location', detail: 'the column index and the offset index overlap' }
   }
-  return { columnIndex: /** @type {any} */ (ci), offsetIndex: /** @type {any} */ (oi) }
+  return { columnIndex: columnRange, offsetIndex: offsetRange }
 }
 
 /**
  * The byte range of a chunk's pages (ChunkView.pageRange, js/footer/records.js), or null.
+ * @param {import('../footer/footer.js').FileLayout} layout
+ * @param {number} rowGroup
+ * @param {number} columnIndex
  * @returns {{ chunkStart: number, chunkEnd: number } | null}
  */
 export function chunkByteRange(layout, rowGroup, columnIndex) {
@@ -74,6 +90,8 @@ export function chunkByteRange(layout, rowGroup, columnIndex) {
  * column_orders at all), and not from writers known to compute them otherwise (js/indexes/writer-rules.js).
  * @returns {{ usable: boolean, order?: { kind: string, width: number, signed: boolean }, reason?: string, problem?: string,
  *   detail?: string, rules?: object[] }}
+ * @param {import('../footer/footer.js').FileLayout} layout
+ * @param {import('../footer/footer.js').LeafColumn} column
  */
 export function pageIndexOrder(layout, column) {
   const orderProblem = boundsOrderProblem(layout, column)
@@ -89,7 +107,8 @@ export function pageIndexOrder(layout, column) {
 }
 
 /**
- * @typedef {{ usable: true, order: object, pageCount: number, pages: Int32Array, min: any, max: any, compare: Function,
+ * @typedef {{ usable: true, order: { kind: string, width: number }, pageCount: number, pages: Int32Array, min: BoundKeys,
+ *   max: BoundKeys, compare: CompareBounds,
  *   monotone: boolean, unconfirmedNullPages: number, firstRowIndexes: Float64Array, offsets: Float64Array,
  *   compressedSizes: Float64Array }} PreparedPageIndex
  *   `pages`: the pages that may hold a non-null value, ascending (null pages their null counts confirm
@@ -98,6 +117,19 @@ export function pageIndexOrder(layout, column) {
  *   non-decreasing along `pages` (checked, not taken from boundary_order), so a value's pages are one run
  *   found by binary search.
  * @typedef {{ usable: false, reason: string, problem: string, detail: string }} UnusablePageIndex
+ */
+
+/**
+ * Page bounds and probe keys as one order's sort keys (numbers, bigints or bytes: js/indexes/statistics.js
+ * SortKey), and for the byte orders the sentinels of unbounded sides. Each order has its own store,
+ * decoder and comparison (boundStore); the code between them handles keys of every kind alike, so they
+ * are typed `any` here.
+ * @typedef {any} BoundKey
+ * @typedef {Float64Array | BigInt64Array | BigUint64Array | BoundKey[]} BoundKeys
+ * @typedef {(a: BoundKey, b: BoundKey) => number} CompareBounds
+ * @typedef {{ min: BoundKeys, max: BoundKeys, lowest: BoundKey, highest: BoundKey,
+ *   decode: (view: DataView, bytes: Uint8Array) => BoundKey, compare: CompareBounds }} BoundStore
+ * @typedef {ReturnType<typeof keyList>} KeyList the probe's keys one per candidate
  */
 
 /**
@@ -138,6 +170,10 @@ export function preparePageIndex(order, columnIndex, offsetIndex,
   return prepareBounds(order, columnIndex, nulls.confirmed, { pageCount, firstRowIndexes, offsets, compressedSizes })
 }
 
+/**
+ * @param {Float64Array} firstRowIndexes
+ * @param {number} numRows
+ */
 function checkRows(firstRowIndexes, numRows) {
   if (firstRowIndexes[0] !== 0) {
     return unusable(INCONSISTENT, 'first-row-index', `the first page starts at row ${firstRowIndexes[0]}, not 0`)
@@ -156,8 +192,14 @@ function checkRows(firstRowIndexes, numRows) {
   return null
 }
 
+/**
+ * @param {Float64Array} offsets
+ * @param {Float64Array} sizes
+ * @param {number} [chunkStart]
+ * @param {number} [chunkEnd]
+ */
 function checkPlaces(offsets, sizes, chunkStart, chunkEnd) {
-  const bounded = Number.isFinite(chunkStart) && Number.isFinite(chunkEnd)
+  const bounded = chunkStart !== undefined && chunkEnd !== undefined && Number.isFinite(chunkStart) && Number.isFinite(chunkEnd)
   let end = bounded ? chunkStart : -Infinity
   for (let i = 0; i < offsets.length; i++) {
     if (!(sizes[i] > 0)) return unusable(INCONSISTENT, 'page-locations', `page ${i} has compressed_page_size ${sizes[i]}`)
@@ -179,6 +221,13 @@ function checkPlaces(offsets, sizes, chunkStart, chunkEnd) {
  * page without a known count (null_counts absent, or -1 as parquet-java writes when it did not count) is
  * not trusted: parquet-java with statistics off marks every page of a REQUIRED column null
  * (datapage_v1-*.parquet), and parquet-format requires readers not to assume anything from a missing count.
+ * @param {Uint8Array} nullPages
+ * @param {Float64Array | null} nullCounts
+ * @param {Float64Array} firstRowIndexes
+ * @param {number} numRows
+ * @param {boolean} repeated
+ * @param {number} chunkNullCount
+ * @returns {{ confirmed: Uint8Array } | UnusablePageIndex}
  */
 function confirmNullPages(nullPages, nullCounts, firstRowIndexes, numRows, repeated, chunkNullCount) {
   const n = nullPages.length
@@ -216,6 +265,13 @@ function confirmNullPages(nullPages, nullCounts, firstRowIndexes, numRows, repea
 const BELOW_ALL = Symbol('below all')
 const ABOVE_ALL = Symbol('above all')
 
+/**
+ * @param {{ kind: string, width: number }} order
+ * @param {import('../format/page-index-thrift.js').ColumnIndex} columnIndex
+ * @param {Uint8Array} confirmedNull
+ * @param {{ pageCount: number, firstRowIndexes: Float64Array, offsets: Float64Array, compressedSizes: Float64Array }} locations
+ * @returns {PreparedPageIndex | UnusablePageIndex}
+ */
 function prepareBounds(order, columnIndex, confirmedNull, locations) {
   const { nullPages, minValues, maxValues, boundaryOrder } = columnIndex
   const { pageCount } = locations
@@ -261,7 +317,7 @@ function prepareBounds(order, columnIndex, confirmedNull, locations) {
     monotone = store.compare(store.min[p - 1], store.min[p]) <= 0 && store.compare(store.max[p - 1], store.max[p]) <= 0
   }
   return {
-    usable: true, order, pageCount, pages, min: store.min, max: store.max, compare: store.compare, monotone, unconfirmedNullPages,
+    usable: true, order, pages, min: store.min, max: store.max, compare: store.compare, monotone, unconfirmedNullPages,
     ...locations,
   }
 }
@@ -269,7 +325,14 @@ function prepareBounds(order, columnIndex, confirmedNull, locations) {
 const BOUNDARY_ORDERS = ['UNORDERED', 'ASCENDING', 'DESCENDING']
 const WRONG_WIDTH = Symbol('wrong width')
 
-/** A bound's sort key: `unbounded` for an empty bound, WRONG_WIDTH for a fixed-width order's odd length. */
+/**
+ * A bound's sort key: `unbounded` for an empty bound, WRONG_WIDTH for a fixed-width order's odd length.
+ * @param {{ width: number }} order
+ * @param {BoundStore} store
+ * @param {Uint8Array} bytes
+ * @param {BoundKey} unbounded
+ * @returns {BoundKey}
+ */
 function boundKey(order, store, bytes, unbounded) {
   if (bytes.length === 0) return unbounded
   if (order.width && bytes.length !== order.width) return WRONG_WIDTH
@@ -279,6 +342,10 @@ function boundKey(order, store, bytes, unbounded) {
 /**
  * Where the bounds contradict a claimed ASCENDING or DESCENDING boundary_order (over the pages with
  * both bounds, as writers compute it), or null. A writer wrong about it may be wrong about more.
+ * @param {BoundStore} store
+ * @param {Uint8Array} bounded
+ * @param {Int32Array} pages
+ * @param {number} boundaryOrder
  */
 function claimedOrderBroken(store, bounded, pages, boundaryOrder) {
   if (boundaryOrder === 0) return null
@@ -295,10 +362,17 @@ function claimedOrderBroken(store, bounded, pages, boundaryOrder) {
   return null
 }
 
+/** @type {CompareBounds} numbers and bigints, by the operators */
 const compareNative = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
 
-/** Typed storage, decoder and comparison for one order's bounds; unbounded sides compare past every key. */
+/**
+ * Typed storage, decoder and comparison for one order's bounds; unbounded sides compare past every key.
+ * @param {{ kind: string }} order
+ * @param {number} n
+ * @returns {BoundStore}
+ */
 function boundStore(order, n) {
+  /** @type {(decode: (view: DataView) => number) => BoundStore} */
   const numbers = (decode) => ({
     min: new Float64Array(n), max: new Float64Array(n), lowest: -Infinity, highest: Infinity, decode, compare: compareNative,
   })
@@ -320,6 +394,7 @@ function boundStore(order, n) {
     }
     default: {
       const compareValues = order.kind === 'decimal' ? compareDecimal : compareBytes
+      /** @type {CompareBounds} */
       const compare = (a, b) => {
         if (a === b) return 0
         if (a === BELOW_ALL || b === ABOVE_ALL) return -1
@@ -342,28 +417,43 @@ function boundStore(order, n) {
 /**
  * For each candidate, whether some page may hold it, and for each value the pages that may.
  * @param {PreparedPageIndex} index from preparePageIndex
- * @param {ArrayLike<any>} keys sortKeys(order, candidates)
+ * @param {import('./statistics.js').SortKeys | import('./statistics.js').KeyList} keys sortKeys(order, candidates), or its keyList
  * @param {Int32Array} owners the value each candidate belongs to
  * @param {{ numValues?: number, maxMatches?: number }} [options]
  * @returns {PageCandidates}
  */
 export function candidatePages(index, keys, owners, { numValues, maxMatches = DEFAULT_MAX_MATCHES } = {}) {
-  keys = keyList(keys) // byte keys come packed in one buffer from sortKeys
+  const list = keyList(keys) // byte keys come packed in one buffer from sortKeys
   const values = numValues ?? maxOwner(owners) + 1
-  return index.monotone ? byBinarySearch(index, keys, owners, values, maxMatches) : bySortedKeys(index, keys, owners, values, maxMatches)
+  return index.monotone ? byBinarySearch(index, list, owners, values, maxMatches) : bySortedKeys(index, list, owners, values, maxMatches)
 }
 
 /**
  * preparePageIndex then candidatePages: `{ usable: false, … }` when the index cannot be used.
  * `options`: preparePageIndex's chunk fields and candidatePages' numValues, maxMatches.
+ * @param {{ kind: string, width: number }} order
+ * @param {import('./statistics.js').SortKeys} keys
+ * @param {Int32Array} owners
+ * @param {Parameters<typeof preparePageIndex>[1]} columnIndex
+ * @param {Parameters<typeof preparePageIndex>[2]} offsetIndex
+ * @param {Parameters<typeof preparePageIndex>[3] & Parameters<typeof candidatePages>[3]} options
+ * @returns {PageCandidates | UnusablePageIndex}
  */
 export function pageIndexCandidates(order, keys, owners, columnIndex, offsetIndex, options) {
   const index = preparePageIndex(order, columnIndex, offsetIndex, options)
-  if (!index.usable) return index
+  if (index.usable === false) return index
   return candidatePages(index, keys, owners, options)
 }
 
-/** Pages ordered by both bounds: the pages holding a key are the run from the first whose max ≥ key to the last whose min ≤ key. */
+/**
+ * Pages ordered by both bounds: the pages holding a key are the run from the first whose max ≥ key to the last whose min ≤ key.
+ * @param {PreparedPageIndex} index
+ * @param {KeyList} keys
+ * @param {Int32Array} owners
+ * @param {number} numValues
+ * @param {number} maxMatches
+ * @returns {PageCandidates}
+ */
 function byBinarySearch(index, keys, owners, numValues, maxMatches) {
   const { min, max, compare, pages } = index
   const m = pages.length
@@ -400,7 +490,15 @@ function byBinarySearch(index, keys, owners, numValues, maxMatches) {
   return { usable: true, excluded, ...groupByValue(pairValues, pairPages, numValues, true), pageCount: index.pageCount }
 }
 
-/** One candidate per value, values in order (the common probe): each run of pages is its value's list as it stands. */
+/**
+ * One candidate per value, values in order (the common probe): each run of pages is its value's list as it stands.
+ * @param {Int32Array} from
+ * @param {Int32Array} to
+ * @param {Int32Array} owners
+ * @param {Int32Array} pages
+ * @param {number} numValues
+ * @param {number} matches
+ */
 function runsInValueOrder(from, to, owners, pages, numValues, matches) {
   const starts = new Int32Array(numValues + 1)
   const list = new Int32Array(matches)
@@ -415,12 +513,21 @@ function runsInValueOrder(from, to, owners, pages, numValues, matches) {
   return { pageStarts: starts, pageList: list }
 }
 
+/** @param {Int32Array} owners */
 function strictlyAscending(owners) {
   for (let k = 1; k < owners.length; k++) if (!(owners[k] > owners[k - 1])) return false
   return true
 }
 
-/** Any pages: sort the keys once, then each page takes the run of sorted keys within its bounds. */
+/**
+ * Any pages: sort the keys once, then each page takes the run of sorted keys within its bounds.
+ * @param {PreparedPageIndex} index
+ * @param {KeyList} keys
+ * @param {Int32Array} owners
+ * @param {number} numValues
+ * @param {number} maxMatches
+ * @returns {PageCandidates}
+ */
 function bySortedKeys(index, keys, owners, numValues, maxMatches) {
   const { min, max, compare, pages } = index
   const m = pages.length
@@ -465,7 +572,7 @@ function bySortedKeys(index, keys, owners, numValues, maxMatches) {
   // Pages in ascending order, each value at most once per page: every value's list comes out sorted and unique.
   const lastPage = new Int32Array(numValues).fill(-1)
   let at = 0
-  const take = (k, j) => {
+  const take = (/** @type {number} */ k, /** @type {number} */ j) => {
     const v = owners[k]
     if (lastPage[v] === j) return
     lastPage[v] = j
@@ -482,7 +589,13 @@ function bySortedKeys(index, keys, owners, numValues, maxMatches) {
   }
 }
 
-/** @returns {PageCandidates} */
+/**
+ * @param {Uint8Array} excluded
+ * @param {{ pageCount: number }} index
+ * @param {number} matches
+ * @param {number} maxMatches
+ * @returns {PageCandidates}
+ */
 function omittedLists(excluded, index, matches, maxMatches) {
   return { usable: true, excluded, pageStarts: null, pageList: null, pageCount: index.pageCount,
     omitted: `${matches} (value, page) pairs exceed maxMatches ${maxMatches}: read every page a value is not excluded from` }
@@ -491,6 +604,11 @@ function omittedLists(excluded, index, matches, maxMatches) {
 /**
  * The first j in [0, n) of an ascending array (bounds or sorted keys) with sorted[j] > key (`strict`)
  * or sorted[j] ≥ key, n when none.
+ * @param {ArrayLike<BoundKey>} sorted
+ * @param {number} n
+ * @param {BoundKey} key
+ * @param {CompareBounds} compare
+ * @param {boolean} strict
  */
 function firstBeyond(sorted, n, key, compare, strict) {
   let lo = 0
@@ -505,19 +623,31 @@ function firstBeyond(sorted, n, key, compare, strict) {
   return lo
 }
 
-/** Orders candidate indices by their keys (never sentinels, never NaN): numbers subtract, bytes compare directly. */
+/**
+ * Orders candidate indices by their keys (never sentinels, never NaN): numbers subtract, bytes compare directly.
+ * @param {KeyList} keys
+ * @param {{ kind: string }} order
+ * @returns {(a: number, b: number) => number}
+ */
 function sortComparator(keys, order) {
   if (keys instanceof Float64Array) return (a, b) => keys[a] - keys[b]
-  if (order.kind === 'bytes') {
+  if (order.kind === 'bytes' || order.kind === 'decimal') {
+    const bytes = /** @type {Uint8Array[]} */ (keys) // the byte orders' keys (keyList)
+    if (order.kind === 'decimal') return (a, b) => compareDecimal(bytes[a], bytes[b])
     // Most comparisons are one subtraction of 6-byte prefixes; equal prefixes compare the bytes.
-    const prefix = Float64Array.from(keys, (key) => bytePrefix(key, 0, key.length))
-    return (a, b) => prefix[a] - prefix[b] || compareBytes(keys[a], keys[b])
+    const prefix = Float64Array.from(bytes, (key) => bytePrefix(key, 0, key.length))
+    return (a, b) => prefix[a] - prefix[b] || compareBytes(bytes[a], bytes[b])
   }
-  if (order.kind === 'decimal') return (a, b) => compareDecimal(keys[a], keys[b])
   return (a, b) => compareNative(keys[a], keys[b])
 }
 
-/** (value, page) pairs to per-value page lists by a stable counting sort; `mayRepeat`: sort and de-duplicate each list. */
+/**
+ * (value, page) pairs to per-value page lists by a stable counting sort; `mayRepeat`: sort and de-duplicate each list.
+ * @param {Int32Array} pairValues
+ * @param {Int32Array} pairPages
+ * @param {number} numValues
+ * @param {boolean} mayRepeat
+ */
 function groupByValue(pairValues, pairPages, numValues, mayRepeat) {
   const starts = new Int32Array(numValues + 1)
   for (let i = 0; i < pairValues.length; i++) starts[pairValues[i] + 1]++
@@ -547,6 +677,7 @@ function groupByValue(pairValues, pairPages, numValues, mayRepeat) {
   return { pageStarts: starts, pageList: list.subarray(0, write) }
 }
 
+/** @param {Int32Array} owners */
 function maxOwner(owners) {
   let top = -1
   for (let k = 0; k < owners.length; k++) if (owners[k] > top) top = owners[k]

@@ -15,12 +15,24 @@ const TYPE_ORDER = 1 // ColumnOrder union member
 const utf8 = new TextEncoder()
 
 /**
+ * @typedef {{ kind: string, width: number, signed: boolean }} SortOrder how a column's values are ordered (sortOrderFor)
+ * @typedef {number | bigint | Uint8Array} SortKey a value or bound in its order: a number, a bigint or bytes, by the order's kind
+ * @typedef {{ bytes: Uint8Array, offsets: Int32Array, prefixes?: Float64Array }} PackedKeys byte keys in one buffer
+ *   (sortKeys); `prefixes`: their bytePrefix, made by the first bounds check that needs them
+ * @typedef {Float64Array | BigInt64Array | BigUint64Array | PackedKeys} SortKeys the probe's candidates as sort keys
+ * @typedef {{ physicalType: string, typeLength?: number, logicalType?: import('../index.js').LogicalType | null }} TypedColumn
+ * @typedef {{ usable: boolean, allNull?: boolean, min?: SortKey, max?: SortKey, reason?: string, detail?: string,
+ *   rules?: import('../index.js').WriterRule[] }} ChunkStatistics usable: { allNull, min, max }; not: { reason, detail, rules }
+ */
+
+/**
  * Whether a column's min_value/max_value and ColumnIndex bounds are in its type-defined order: null when
  * they are, else why not. A file without column_orders (DuckDB before 1.5, Databricks Photon, Trino,
  * arrow-rs before 50) is read as parquet-java reads it: PrimitiveType's default column order is
  * TYPE_DEFINED_ORDER for every type but INT96 (and INTERVAL), which sortOrderFor leaves without an order
  * anyway; writers known to compute these bounds otherwise are in js/indexes/writer-rules.js.
  * @param {import('../footer/footer.js').FileLayout} layout
+ * @param {{ index: number }} column
  * @returns {string | null}
  */
 export function boundsOrderProblem(layout, column) {
@@ -37,13 +49,14 @@ export function boundsOrderProblem(layout, column) {
 /**
  * How a column's values are ordered, or null when the spec defines no order (INT96, INTERVAL, unknown
  * logical types). Signed orderings are the ones the deprecated min/max fields were computed in.
- * @returns {{ kind: string, width: number, signed: boolean } | null}
+ * @param {TypedColumn} column
+ * @returns {SortOrder | null}
  */
 export function sortOrderFor(column) {
   const lt = column.logicalType
   const t = lt?.type
   if (t === 'OTHER' || t === 'UNKNOWN' || (typeof t === 'string' && t.startsWith('LOGICAL_TYPE_'))) return null
-  const unsigned = t === 'INTEGER' && lt.isSigned === false
+  const unsigned = t === 'INTEGER' && lt?.isSigned === false
   switch (column.physicalType) {
     case 'BOOLEAN': return { kind: 'boolean', width: 1, signed: true }
     case 'INT32': return unsigned ? { kind: 'uint32', width: 4, signed: false } : { kind: 'int32', width: 4, signed: true }
@@ -71,7 +84,7 @@ export function sortOrderFor(column) {
  * or for byte orders all candidates' bytes in one buffer with offsets.
  * @param {{ kind: string }} order
  * @param {any[]} candidates in the forms values.js produces for the physical type
- * @returns {Float64Array | BigInt64Array | BigUint64Array | { bytes: Uint8Array, offsets: Int32Array }}
+ * @returns {SortKeys}
  */
 export function sortKeys(order, candidates) {
   const n = candidates.length
@@ -104,14 +117,25 @@ export function sortKeys(order, candidates) {
   }
 }
 
-/** Sort keys one per candidate (bytes as views of the packed buffer), for readers that index them. */
+/**
+ * @typedef {Float64Array | BigInt64Array | BigUint64Array | Uint8Array[]} KeyList sort keys one per candidate (keyList)
+ */
+/**
+ * Sort keys one per candidate (bytes as views of the packed buffer), for readers that index them; a list already is one.
+ * @param {SortKeys | KeyList} keys
+ * @returns {KeyList}
+ */
 export function keyList(keys) {
-  if (!('offsets' in keys)) return keys
+  if (Array.isArray(keys) || !('offsets' in keys)) return keys
   const { bytes, offsets } = keys
   return Array.from({ length: offsets.length - 1 }, (_, k) => bytes.subarray(offsets[k], offsets[k + 1]))
 }
 
-/** Every candidate's bytes (strings as UTF-8) in one buffer: candidate k is bytes[offsets[k], offsets[k + 1]). */
+/**
+ * Every candidate's bytes (strings as UTF-8) in one buffer: candidate k is bytes[offsets[k], offsets[k + 1]).
+ * @param {Array<string | Uint8Array>} candidates
+ * @returns {PackedKeys}
+ */
 function packedBytes(candidates) {
   const n = candidates.length
   const offsets = new Int32Array(n + 1)
@@ -140,7 +164,10 @@ function packedBytes(candidates) {
     if (written === joined.length) {
       for (let j = k; j < end; j++) offsets[j + 1] = (at += candidates[j].length)
     } else {
-      for (let j = k; j < end; j++) offsets[j + 1] = (at += utf8.encodeInto(candidates[j], bytes.subarray(at)).written)
+      for (let j = k; j < end; j++) {
+        const text = /** @type {string} */ (candidates[j]) // candidates[k, end) are the run's strings
+        offsets[j + 1] = (at += utf8.encodeInto(text, bytes.subarray(at)).written)
+      }
     }
     k = end
   }
@@ -153,6 +180,10 @@ const STRING_RUN = 256
  * What one chunk's statistics can say. `{ usable: false, reason, detail }` when they cannot be used;
  * else `{ usable: true, allNull, min, max }` with bounds as sort keys (undefined when one is absent).
  * @param {import('../footer/footer.js').FileLayout} layout
+ * @param {number} rowGroup
+ * @param {import('../footer/footer.js').LeafColumn} column
+ * @param {SortOrder | null} order sortOrderFor(column)
+ * @returns {ChunkStatistics}
  */
 export function chunkStatistics(layout, rowGroup, column, order) {
   ensureColumnIndexes(layout, column.index)
@@ -177,7 +208,7 @@ export function chunkStatistics(layout, rowGroup, column, order) {
   if (rules.length) return unusable('untrusted-writer', `${rules[0].message} (${rules[0].link})`, rules)
 
   const bytes = layout.footerBytes
-  const slice = (which) => {
+  const slice = (/** @type {'minValue' | 'maxValue' | 'min' | 'max'} */ which) => {
     const { offset, length } = record.bound(which)
     return offset >= 0 ? bytes.subarray(offset, offset + length) : undefined
   }
@@ -208,12 +239,19 @@ export function chunkStatistics(layout, rowGroup, column, order) {
   const max = maxBytes && boundKey(order, maxBytes, 'max')
   if (min && min.problem) return unusable(min.reason, min.problem)
   if (max && max.problem) return unusable(max.reason, max.problem)
-  if (min && max && compareKeys(order, min.key, max.key) > 0) {
+  // Bounds without a problem have their keys.
+  if (min && max && compareKeys(order, /** @type {SortKey} */ (min.key), /** @type {SortKey} */ (max.key)) > 0) {
     return unusable('inconsistent-statistics', 'min is larger than max')
   }
   return { usable: true, allNull: false, min: min?.key, max: max?.key }
 }
 
+/**
+ * @param {string} reason
+ * @param {string} detail
+ * @param {import('../index.js').WriterRule[]} [rules]
+ * @returns {ChunkStatistics}
+ */
 const unusable = (reason, detail, rules) => ({ usable: false, reason, detail, rules })
 
 const scratchBytes = new Uint8Array(8)
@@ -222,7 +260,13 @@ const scratchU64 = new BigUint64Array(scratchBytes.buffer)
 const scratchF32 = new Float32Array(scratchBytes.buffer)
 const scratchF64 = new Float64Array(scratchBytes.buffer)
 
-/** A bound's sort key, or { reason, problem } when it cannot be read with certainty. */
+/**
+ * A bound's sort key, or { reason, problem } when it cannot be read with certainty.
+ * @param {SortOrder} order
+ * @param {Uint8Array} bytes
+ * @param {string} which
+ * @returns {{ key: SortKey, reason?: undefined, problem?: undefined } | { key?: undefined, reason: string, problem: string }}
+ */
 function boundKey(order, bytes, which) {
   if (order.width && bytes.length !== order.width) {
     return { reason: 'inconsistent-statistics', problem: `the ${which} bound is ${bytes.length} bytes, not the column's ${order.width}` }
@@ -249,21 +293,37 @@ function boundKey(order, bytes, which) {
 
 /**
  * For each candidate k, 1 when the statistics rule it out (it is below min or above max), else 0.
+ * @param {SortOrder} order
+ * @param {SortKeys} keys sortKeys(order, candidates): packed bytes for the byte orders, numbers or bigints for the others
+ * @param {SortKey | undefined} min a bound of the same kind
+ * @param {SortKey | undefined} max
  * @returns {Uint8Array}
  */
 export function excludedByBounds(order, keys, min, max) {
-  if (order.kind === 'bytes' || order.kind === 'decimal') return excludedBytes(order.kind === 'decimal', keys, min, max)
-  const n = keys.length
+  if (order.kind === 'bytes' || order.kind === 'decimal') {
+    return excludedBytes(order.kind === 'decimal', /** @type {PackedKeys} */ (keys), /** @type {Uint8Array | undefined} */ (min),
+      /** @type {Uint8Array | undefined} */ (max))
+  }
+  const numeric = /** @type {Float64Array | BigInt64Array | BigUint64Array} */ (keys)
+  const low = /** @type {number | bigint | undefined} */ (min)
+  const high = /** @type {number | bigint | undefined} */ (max)
+  const n = numeric.length
   const out = new Uint8Array(n)
   for (let k = 0; k < n; k++) {
-    const v = keys[k]
+    const v = numeric[k]
     // NaN candidates never reach here (values.js answers them itself); a NaN key would compare false
     // both ways and so be kept, which is the safe side.
-    out[k] = (min !== undefined && v < min) || (max !== undefined && v > max) ? 1 : 0
+    out[k] = (low !== undefined && v < low) || (high !== undefined && v > high) ? 1 : 0
   }
   return out
 }
 
+/**
+ * @param {boolean} decimal
+ * @param {PackedKeys} keys
+ * @param {Uint8Array | undefined} min
+ * @param {Uint8Array | undefined} max
+ */
 function excludedBytes(decimal, keys, min, max) {
   const { bytes, offsets } = keys
   const n = offsets.length - 1
@@ -283,8 +343,9 @@ function excludedBytes(decimal, keys, min, max) {
   const maxPrefix = max === undefined ? Infinity : bytePrefix(max, 0, max.length)
   for (let k = 0; k < n; k++) {
     const p = prefixes[k]
-    const below = p < minPrefix || (p === minPrefix && compareBytesRange(bytes, offsets[k], offsets[k + 1], min) < 0)
-    const above = p > maxPrefix || (p === maxPrefix && compareBytesRange(bytes, offsets[k], offsets[k + 1], max) > 0)
+    // A prefix equals minPrefix (maxPrefix) only when min (max) is there: -1 and Infinity are no prefix.
+    const below = p < minPrefix || (p === minPrefix && min !== undefined && compareBytesRange(bytes, offsets[k], offsets[k + 1], min) < 0)
+    const above = p > maxPrefix || (p === maxPrefix && max !== undefined && compareBytesRange(bytes, offsets[k], offsets[k + 1], max) > 0)
     out[k] = below || above ? 1 : 0
   }
   return out
@@ -293,6 +354,9 @@ function excludedBytes(decimal, keys, min, max) {
 /**
  * The first 6 bytes of a[start, end) as a number, zero-padded: exact in a double, and in the bytes'
  * order (a smaller prefix means smaller bytes; equal prefixes say nothing).
+ * @param {ArrayLike<number>} a
+ * @param {number} start
+ * @param {number} end
  */
 export function bytePrefix(a, start, end) {
   let p = 0
@@ -300,24 +364,44 @@ export function bytePrefix(a, start, end) {
   return p
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @param {Int32Array} offsets
+ */
 function bytePrefixes(bytes, offsets) {
   const prefixes = new Float64Array(offsets.length - 1)
   for (let k = 0; k < prefixes.length; k++) prefixes[k] = bytePrefix(bytes, offsets[k], offsets[k + 1])
   return prefixes
 }
 
+/**
+ * @param {SortOrder} order
+ * @param {SortKey} a
+ * @param {SortKey} b
+ */
 function compareKeys(order, a, b) {
-  if (order.kind === 'bytes') return compareBytes(a, b)
-  if (order.kind === 'decimal') return compareDecimal(a, b)
+  // Both keys are of the order's kind (boundKey): bytes for the byte orders, else numbers or bigints.
+  if (order.kind === 'bytes') return compareBytes(/** @type {Uint8Array} */ (a), /** @type {Uint8Array} */ (b))
+  if (order.kind === 'decimal') return compareDecimal(/** @type {Uint8Array} */ (a), /** @type {Uint8Array} */ (b))
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** Unsigned lexicographic order of byte strings (how strings and binary sort, LogicalTypes.md). */
+/**
+ * Unsigned lexicographic order of byte strings (how strings and binary sort, LogicalTypes.md).
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ */
 export function compareBytes(a, b) {
   return compareBytesRange(a, 0, a.length, b)
 }
 
-/** compareBytes of a[start, end) and b, without a view. */
+/**
+ * compareBytes of a[start, end) and b, without a view.
+ * @param {Uint8Array} a
+ * @param {number} start
+ * @param {number} end
+ * @param {Uint8Array} b
+ */
 function compareBytesRange(a, start, end, b) {
   const length = end - start
   const n = Math.min(length, b.length)
@@ -325,11 +409,21 @@ function compareBytesRange(a, start, end, b) {
   return length - b.length
 }
 
-/** Signed big-endian two's complement order of DECIMAL bytes of any lengths (empty is zero). */
+/**
+ * Signed big-endian two's complement order of DECIMAL bytes of any lengths (empty is zero).
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ */
 export function compareDecimal(a, b) {
   return compareDecimalRange(a, 0, a.length, b)
 }
 
+/**
+ * @param {Uint8Array} a
+ * @param {number} start
+ * @param {number} end
+ * @param {Uint8Array} b
+ */
 function compareDecimalRange(a, start, end, b) {
   const length = end - start
   const negA = length > 0 && a[start] >= 0x80
@@ -345,7 +439,10 @@ function compareDecimalRange(a, start, end, b) {
   return 0
 }
 
-/** IEEE 754 half precision to a number (FLOAT16; LogicalTypes.md). */
+/**
+ * IEEE 754 half precision to a number (FLOAT16; LogicalTypes.md).
+ * @param {number} bits
+ */
 export function halfToNumber(bits) {
   const sign = bits & 0x8000 ? -1 : 1
   const exponent = (bits >> 10) & 0x1f

@@ -6,13 +6,14 @@
 // a false "absent".
 
 const BINARY_TYPES = new Set(['BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
+/** @type {Set<string | undefined>} */
 const TEXT_LOGICAL = new Set(['STRING', 'ENUM', 'JSON'])
 // Encoding ids (parquet.thrift Encoding) that mean dictionary pages.
 const DICTIONARY_ENCODINGS = (1 << 2) | (1 << 8)
 
 /**
  * @typedef {{ application: string, version: [number, number, number] | null, prerelease: string }} WriterVersion
- * @typedef {{ physicalType: string, logicalType: { type: string } | null, typeLength?: number }} ColumnType
+ * @typedef {{ physicalType: string, logicalType: import('../index.js').LogicalType | null, typeLength?: number }} ColumnType
  * @typedef {{ id: string, index: 'bloom-filter' | 'statistics' | 'dictionary', code: string, link: string,
  *   writer: (w: WriterVersion | null, createdBy: string | undefined) => boolean,
  *   affects: (column: ColumnType, chunk: { encodings: number }) => boolean, message: string, pageIndex?: boolean }} WriterRule
@@ -177,7 +178,11 @@ export const TABLE_BOUND_RULES = [
   },
 ]
 
-/** The table-bound rules for a table writer and a column type. */
+/**
+ * The table-bound rules for a table writer and a column type.
+ * @param {string} writer
+ * @param {{ kind: string }} type
+ */
 export function tableBoundRules(writer, type) {
   return TABLE_BOUND_RULES.filter((rule) => rule.writer(writer) && rule.affects(type))
 }
@@ -189,15 +194,24 @@ export function tableBoundRules(writer, type) {
 export const NO_FILTER_OFFSET_RULE = {
   id: 'bloom-filter-offset-zero',
   link: 'https://github.com/apache/iceberg/pull/5172',
-  applies: (offset) => offset <= 0,
+  applies: (/** @type {number} */ offset) => offset <= 0,
 }
 
 // A probe asks once per row group for the same created_by: it is parsed, and the rules whose writer it
 // names are found, once per created_by (affects() still runs per chunk).
+/** @type {string | undefined} */
 let lastCreatedBy
+/** @type {Map<string, WriterRule[]>} */
 let writerRules = new Map()
 
-/** The rules of `index` that make this writer's index of this column untrustworthy. */
+/**
+ * The rules of `index` that make this writer's index of this column untrustworthy.
+ * @param {string | undefined} createdBy
+ * @param {WriterRule['index']} index
+ * @param {ColumnType} column
+ * @param {{ encodings: number }} [chunk]
+ * @returns {WriterRule[]}
+ */
 export function writerRulesFor(createdBy, index, column, chunk = { encodings: 0 }) {
   if (createdBy !== lastCreatedBy) {
     lastCreatedBy = createdBy
@@ -205,8 +219,9 @@ export function writerRulesFor(createdBy, index, column, chunk = { encodings: 0 
     writerRules = new Map()
     for (const rule of WRITER_RULES) {
       if (!rule.writer(writer, createdBy)) continue
-      if (!writerRules.has(rule.index)) writerRules.set(rule.index, [])
-      writerRules.get(rule.index).push(rule)
+      const rules = writerRules.get(rule.index)
+      if (rules) rules.push(rule)
+      else writerRules.set(rule.index, [rule])
     }
   }
   const rules = writerRules.get(index)
@@ -216,6 +231,7 @@ export function writerRulesFor(createdBy, index, column, chunk = { encodings: 0 
 
 /**
  * created_by as parquet-java's VersionParser reads it: "<application> version <version> (build <hash>)".
+ * @param {unknown} createdBy
  * @returns {WriterVersion | null} null when it does not parse
  */
 export function parseCreatedBy(createdBy) {
@@ -230,20 +246,35 @@ export function parseCreatedBy(createdBy) {
   }
 }
 
-/** Semver order: a prerelease sorts before its release. */
+/**
+ * Semver order: a prerelease sorts before its release.
+ * @param {WriterVersion} w one with a version (the callers check)
+ * @param {number[]} bound
+ */
 function compareVersion(w, bound) {
-  for (let i = 0; i < 3; i++) if (w.version[i] !== bound[i]) return w.version[i] < bound[i] ? -1 : 1
+  const version = /** @type {number[]} */ (w.version)
+  for (let i = 0; i < 3; i++) if (version[i] !== bound[i]) return version[i] < bound[i] ? -1 : 1
   return w.prerelease ? -1 : 0
 }
 
+/**
+ * @param {WriterVersion} w
+ * @param {number[]} bound
+ */
 function before(w, bound) {
   return w.version !== null && compareVersion(w, bound) < 0
 }
 
+/**
+ * @param {WriterVersion} w
+ * @param {number[]} from
+ * @param {number[]} to
+ */
 function between(w, from, to) {
   return w.version !== null && compareVersion(w, from) >= 0 && compareVersion(w, to) < 0
 }
 
+/** @param {ColumnType} column */
 function isUnsigned(column) {
   const lt = column.logicalType
   return lt?.type === 'INTEGER' && lt.isSigned === false

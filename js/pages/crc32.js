@@ -1,6 +1,7 @@
 // CRC-32 (IEEE 802.3, the zlib/gzip polynomial), which parquet.thrift PageHeader.crc carries for the
 // page's bytes as stored (after compression): a page whose checksum disagrees is not used.
 
+/** @type {Int32Array | null} */
 let table = null
 
 function makeTable() {
@@ -13,7 +14,10 @@ function makeTable() {
   return t
 }
 
-/** The CRC-32 of `bytes` as a signed 32-bit integer (how Thrift's i32 field holds it). */
+/**
+ * The CRC-32 of `bytes` as a signed 32-bit integer (how Thrift's i32 field holds it).
+ * @param {Uint8Array} bytes
+ */
 export function crc32(bytes) {
   table ??= makeTable()
   let c = -1

@@ -30,7 +30,8 @@ export async function loadHyparquetPages() {
     import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/read.js'),
     import('hyparquet/src/encoding.js'),
   ])
-  const names = Object.keys(HYPARQUET_FUNCTIONS).filter((name) => name !== 'hyparquet/src/snappy.js')
+  const moduleNames = /** @type {(keyof typeof HYPARQUET_FUNCTIONS)[]} */ (Object.keys(HYPARQUET_FUNCTIONS))
+  const names = moduleNames.filter((name) => name !== 'hyparquet/src/snappy.js')
   return Object.assign({}, ...modules.map((module, i) => pick(names[i], module)))
 }
 
@@ -42,15 +43,21 @@ export async function loadHyparquetSnappy() {
   return /** @type {any} */ (pick('hyparquet/src/snappy.js', await import('hyparquet/src/snappy.js')))
 }
 
-/** The functions parquet-bloom uses from one hyparquet module; a clear error when one is gone. */
+/**
+ * The functions parquet-bloom uses from one hyparquet module; a clear error when one is gone.
+ * @param {keyof typeof HYPARQUET_FUNCTIONS} name
+ * @param {Record<string, unknown>} module the module as imported
+ * @returns {Record<string, Function>}
+ */
 function pick(name, module) {
+  /** @type {Record<string, Function>} */
   const out = {}
   for (const fn of HYPARQUET_FUNCTIONS[name]) {
     if (typeof module[fn] !== 'function') {
       throw new TypeError(`${name} no longer exports ${fn}(): ` +
         'the installed hyparquet is not the version js/pages/hyparquet.js was written for')
     }
-    out[fn] = module[fn]
+    out[fn] = /** @type {Function} */ (module[fn])
   }
   return out
 }

@@ -4,6 +4,7 @@
 // writes into a buffer of the header's uncompressed size (zstd's streaming decoder into a window no
 // larger), so a hostile page cannot make it allocate more than the caller allowed.
 import { CODEC_NAMES } from '../format/page-header.js'
+import { thrownMessage } from './page-decode-error.js'
 
 let loading = null
 /**
@@ -48,7 +49,7 @@ export async function loadCompressors() {
     }
     return {
       SNAPPY: snappy,
-      GZIP: (input, length) => m.gunzip(input, new Uint8Array(length)),
+      GZIP: (/** @type {Uint8Array} */ input, /** @type {number} */ length) => m.gunzip(input, new Uint8Array(length)),
       BROTLI: m.decompressBrotli,
       ZSTD: zstd.decompressZstdPage,
       LZ4: m.decompressLz4,
@@ -58,12 +59,12 @@ export async function loadCompressors() {
     const { snappyUncompress } = await loadHyparquetSnappy()
     decompressorsInto = { SNAPPY: snappyUncompress }
     return {
-      SNAPPY: (input, length) => {
+      SNAPPY: (/** @type {Uint8Array} */ input, /** @type {number} */ length) => {
         const out = new Uint8Array(length)
         snappyUncompress(input, out)
         return out
       },
-      unavailable: `hyparquet-compressors could not be loaded: ${error?.message ?? error}`,
+      unavailable: `hyparquet-compressors could not be loaded: ${thrownMessage(error)}`,
     }
   }).catch((error) => {
     loading = null // a later call may succeed (e.g. after an import map is added)
@@ -98,13 +99,13 @@ export async function decompressPage(compressed, uncompressedSize, codec, compre
     try {
       const loaded = await loadCompressors()
       const intoBuffer = into?.length === uncompressedSize ? decompressorsInto[name] : undefined
-      decompress = intoBuffer ? (input) => (intoBuffer(input, into), into) : loaded[name]
+      decompress = intoBuffer && into ? (/** @type {Uint8Array} */ input) => (intoBuffer(input, into), into) : loaded[name]
       if (!decompress) return { error: { kind: 'unsupported', detail: `a ${name} page cannot be read here: ${loaded.unavailable}` } }
     } catch (error) {
       return {
         error: {
           kind: 'unsupported',
-          detail: `hyparquet-compressors could not be loaded to read a ${name} page: ${error?.message ?? error}`,
+          detail: `hyparquet-compressors could not be loaded to read a ${name} page: ${thrownMessage(error)}`,
         },
       }
     }
@@ -113,7 +114,7 @@ export async function decompressPage(compressed, uncompressedSize, codec, compre
   try {
     bytes = decompress(compressed, uncompressedSize)
   } catch (error) {
-    return malformed(`the ${name} page does not decompress: ${error?.message ?? error}`)
+    return malformed(`the ${name} page does not decompress: ${thrownMessage(error)}`)
   }
   if (!(bytes instanceof Uint8Array) || bytes.length !== uncompressedSize) {
     return malformed(`the ${name} page decompresses to ${bytes?.length} bytes, its header says ${uncompressedSize}`)

@@ -9,7 +9,7 @@ import { crc32 } from './crc32.js'
 import { decompressPage, loadCompressors } from './page-codecs.js'
 import { CODEC_NAMES } from '../format/page-header.js'
 import { decodePageHeader, PageType } from '../format/page-header.js'
-import { PageDecodeError } from './page-decode-error.js'
+import { PageDecodeError, thrownMessage } from './page-decode-error.js'
 import { loadHyparquetPages } from './hyparquet.js'
 
 /** The largest decompressed page decoded: a header claiming more is refused before any allocation. */
@@ -97,7 +97,11 @@ export async function columnDecoder(layout, column, codec) {
  *   A PLAIN binary data page has `plainBinary` (its value section) instead of `values`.
  */
 
-/** A PLAIN INT96 dictionary's entries as 12-byte views. */
+/**
+ * A PLAIN INT96 dictionary's entries as 12-byte views.
+ * @param {Uint8Array} page
+ * @param {number} count
+ */
 function int96Entries(page, count) {
   if (page.length < 12 * count) throw new PageDecodeError(`a dictionary page of ${count} INT96 values holds ${page.length} bytes`)
   return Array.from({ length: count }, (_, i) => page.subarray(12 * i, 12 * i + 12))
@@ -117,7 +121,7 @@ export async function decodePageAt(bytes, at, end, column) {
   if ('problem' in decoded) throw new PageDecodeError(decoded.problem)
   const { header, length: headerLength } = decoded
   const { compressedPageSize, uncompressedPageSize, crc } = header
-  if (!(compressedPageSize >= 0 && uncompressedPageSize >= 0)) {
+  if (!(compressedPageSize !== undefined && uncompressedPageSize !== undefined && compressedPageSize >= 0 && uncompressedPageSize >= 0)) {
     throw new PageDecodeError('a page header without or with negative sizes ' +
       `(compressed ${compressedPageSize}, uncompressed ${uncompressedPageSize})`)
   }
@@ -168,7 +172,8 @@ export async function decodePageAt(bytes, at, end, column) {
     if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) {
       return {
         page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column,
-          (b, size) => decompressed(b, size, column.codec, column.scratch?.bytes('page', size))),
+          (/** @type {Uint8Array} */ b, /** @type {number} */ size) =>
+            decompressed(b, size, column.codec, column.scratch?.bytes('page', size))),
         next,
       }
     }
@@ -176,10 +181,17 @@ export async function decodePageAt(bytes, at, end, column) {
     return { page: dataPage_(v2.num_values, definitionLevels ?? [], repetitionLevels, dataPage, v2.encoding), next }
   } catch (error) {
     if (error instanceof PageDecodeError) throw error
-    throw new PageDecodeError(`the page does not decode: ${error?.message ?? error}`)
+    throw new PageDecodeError(`the page does not decode: ${thrownMessage(error)}`)
   }
 }
 
+/**
+ * @param {number} numLevels
+ * @param {ArrayLike<number>} definitionLevels
+ * @param {ArrayLike<number>} repetitionLevels
+ * @param {ArrayLike<any>} values hyparquet's decoded values: any of readPlain's forms
+ * @param {string} encoding
+ */
 function dataPage_(numLevels, definitionLevels, repetitionLevels, values, encoding) {
   return {
     kind: /** @type {'data'} */ ('data'), numLevels, definitionLevels, repetitionLevels, values,
@@ -187,7 +199,12 @@ function dataPage_(numLevels, definitionLevels, repetitionLevels, values, encodi
   }
 }
 
-/** @param {Uint8Array} [into] where to decompress, when the caller keeps nothing of the page past the next one */
+/**
+ * @param {Uint8Array} stored
+ * @param {number} uncompressedSize
+ * @param {number} codec
+ * @param {Uint8Array} [into] where to decompress, when the caller keeps nothing of the page past the next one
+ */
 async function decompressed(stored, uncompressedSize, codec, into) {
   const page = await decompressPage(stored, uncompressedSize, codec, undefined, into)
   if ('error' in page) throw new PageDecodeError(page.error.detail)

@@ -8,16 +8,29 @@ export class PageScratch {
   /** @type {Map<string, Int32Array | Uint8Array>} */
   #buffers = new Map()
 
-  /** `n` 32-bit integers under `name` (a view of a buffer reused while it is large enough; contents undefined). */
+  /**
+   * `n` 32-bit integers under `name` (a view of a buffer reused while it is large enough; contents undefined).
+   * @param {string} name
+   * @param {number} n
+   */
   int32(name, n) {
     return /** @type {Int32Array} */ (this.#view(name, n, Int32Array))
   }
 
-  /** `n` bytes under `name`, as int32(). */
+  /**
+   * `n` bytes under `name`, as int32().
+   * @param {string} name
+   * @param {number} n
+   */
   bytes(name, n) {
     return /** @type {Uint8Array} */ (this.#view(name, n, Uint8Array))
   }
 
+  /**
+   * @param {string} name
+   * @param {number} n
+   * @param {Int32ArrayConstructor | Uint8ArrayConstructor} Type
+   */
   #view(name, n, Type) {
     let buffer = this.#buffers.get(name)
     if (!buffer || buffer.length < n) {

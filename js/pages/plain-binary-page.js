@@ -23,7 +23,9 @@ export { plainBinaryKeys, scanPlainByteArray, scanPlainFixed } from './plain-bin
  */
 export function plainBinaryWidth(physicalType, typeLength) {
   if (physicalType === 'BYTE_ARRAY') return 0
-  if (physicalType === 'FIXED_LEN_BYTE_ARRAY' && Number.isInteger(typeLength) && typeLength > 0) return typeLength
+  if (physicalType === 'FIXED_LEN_BYTE_ARRAY' && typeLength !== undefined && Number.isInteger(typeLength) && typeLength > 0) {
+    return typeLength
+  }
   return undefined
 }
 
@@ -36,12 +38,18 @@ export function plainBinaryWidth(physicalType, typeLength) {
  *   scratch?: { int32: (name: string, n: number) => Int32Array } }} PlainBinaryColumn
  */
 
-/** An array for `n` levels: scratch when the column has it (a JS array of numbers is 8 bytes a level, freed late). */
+/**
+ * An array for `n` levels: scratch when the column has it (a JS array of numbers is 8 bytes a level, freed late).
+ * @param {PlainBinaryColumn} column
+ * @param {string} kind
+ * @param {number} n
+ * @returns {Int32Array | number[]}
+ */
 function levelArray(column, kind, n) {
   return column.scratch ? column.scratch.int32(kind, n) : new Array(n)
 }
 
-const bitWidth = (level) => 32 - Math.clz32(level)
+const bitWidth = (/** @type {number} */ level) => 32 - Math.clz32(level)
 
 /**
  * A v1 data page (already decompressed): [repetition levels][definition levels][values], each level run
@@ -52,11 +60,13 @@ const bitWidth = (level) => 32 - Math.clz32(level)
  */
 export function plainBinaryPageV1(page, numValues, column) {
   const reader = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 }
+  /** @type {Int32Array | number[]} */
   let repetitionLevels = []
   if (column.maxRepetitionLevel) {
     repetitionLevels = levelArray(column, 'repetition', numValues)
     column.hyparquet.pages.readRleBitPackedHybrid(reader, bitWidth(column.maxRepetitionLevel), repetitionLevels)
   }
+  /** @type {Int32Array | number[]} */
   let definitionLevels = []
   let present = numValues
   if (column.maxDefinitionLevel) {
@@ -86,12 +96,14 @@ export async function plainBinaryPageV2(stored, header, column, decompress) {
     throw new Error(`level lengths ${repetitionBytes} + ${definitionBytes} do not fit the page's ${stored.length} bytes`)
   }
   const reader = { view: new DataView(stored.buffer, stored.byteOffset, stored.byteLength), offset: 0 }
+  /** @type {Int32Array | number[]} */
   let repetitionLevels = []
   if (column.maxRepetitionLevel) {
     repetitionLevels = levelArray(column, 'repetition', v2.num_values)
     column.hyparquet.pages.readRleBitPackedHybrid(reader, bitWidth(column.maxRepetitionLevel), repetitionLevels, repetitionBytes)
   }
   reader.offset = repetitionBytes
+  /** @type {Int32Array | number[]} */
   let definitionLevels = []
   if (column.maxDefinitionLevel) {
     definitionLevels = levelArray(column, 'definition', v2.num_values)
@@ -106,6 +118,14 @@ export async function plainBinaryPageV2(stored, header, column, decompress) {
   return levelsAndSection(v2.num_values, definitionLevels, repetitionLevels, values, v2.num_values - v2.num_nulls, column.plainBinaryWidth)
 }
 
+/**
+ * @param {number} numLevels
+ * @param {ArrayLike<number>} definitionLevels
+ * @param {ArrayLike<number>} repetitionLevels
+ * @param {Uint8Array} bytes
+ * @param {number} count
+ * @param {number} width
+ */
 function levelsAndSection(numLevels, definitionLevels, repetitionLevels, bytes, count, width) {
   if (!(count >= 0)) throw new Error(`a page of ${count} values`)
   /** @type {PlainBinarySection} */
@@ -116,6 +136,10 @@ function levelsAndSection(numLevels, definitionLevels, repetitionLevels, bytes, 
   }
 }
 
+/**
+ * @param {ArrayLike<number>} levels
+ * @param {number} level
+ */
 function countEqual(levels, level) {
   let count = 0
   for (let i = 0; i < levels.length; i++) if (levels[i] === level) count++

@@ -6,7 +6,12 @@
 // bytes before the values the levels announce throws the caller's error (PageDecodeError): this module
 // is loaded on demand and imports nothing of the main bundle.
 
-/** The last min(length, 4) bytes at `at`, as a little-endian word: the part of a value the table hashes. */
+/**
+ * The last min(length, 4) bytes at `at`, as a little-endian word: the part of a value the table hashes.
+ * @param {Uint8Array} bytes
+ * @param {number} at
+ * @param {number} length
+ */
 function tailWord(bytes, at, length) {
   if (length >= 4) {
     const t = at + length - 4
@@ -19,7 +24,10 @@ function tailWord(bytes, at, length) {
 // Lengths below this are marked in a per-length table, so a value of a length no key has costs no tail.
 const LENGTH_MARKS = 4096
 
-/** The table slot of a (length, tail) pair, in a table of 2^bits slots. */
+/**
+ * The table slot of a (length, tail) pair, in a table of 2^bits slots.
+ * @type {(length: number, tail: number, shift: number) => number}
+ */
 const slotOf = (length, tail, shift) => (Math.imul(tail ^ Math.imul(length, 0x9e3779b1), 0x85ebca6b) >>> shift) | 0
 
 /**
@@ -121,14 +129,33 @@ export function scanPlainFixed(bytes, count, width, table) {
 
 // The errors are made out of line: a template literal inside the scan loop made V8's optimized code for
 // it four times slower (measured with --no-use-osr, the code every call after the first runs).
+/**
+ * @param {PlainBinaryKeys} table
+ * @param {number} i
+ * @param {number} count
+ * @param {number} end
+ */
 function sectionEnded(table, i, count, end) {
   return table.fail(`the PLAIN values end after ${i} of the ${count} values the levels say (${end} bytes)`)
 }
 
+/**
+ * @param {PlainBinaryKeys} table
+ * @param {number} i
+ * @param {number} length
+ * @param {number} remaining
+ */
 function lengthPastEnd(table, i, length, remaining) {
   return table.fail(`value ${i} of a PLAIN section claims ${length >>> 0} bytes, ${remaining} remain`)
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @param {number} at
+ * @param {Uint8Array} keyBytes
+ * @param {number} start
+ * @param {number} length
+ */
 function equalAt(bytes, at, keyBytes, start, length) {
   for (let j = 0; j < length; j++) if (bytes[at + j] !== keyBytes[start + j]) return false
   return true

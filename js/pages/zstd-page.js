@@ -11,12 +11,15 @@ import { concatBytes } from '../format/bytes.js'
  * aircompressor declare no content size to check it by), so its streaming decoder is used: it reports
  * each block it produces, and the bytes are counted: more than `length` stops it, fewer is refused.
  * Declared content sizes that do not add up to `length` are refused before anything is decoded.
+ * @param {Uint8Array} input
+ * @param {number} length
  */
 export function decompressZstdPage(input, length) {
   const frames = zstdFrames(input)
   if (frames === null) throw new Error('the zstd frames do not parse')
-  if (frames.every((f) => f.contentSize !== null)) {
-    const declared = frames.reduce((sum, f) => sum + f.contentSize, 0)
+  const contentSizes = frames.map((f) => f.contentSize)
+  if (contentSizes.every((size) => size !== null)) {
+    const declared = contentSizes.reduce((sum, size) => sum + size, 0)
     if (declared !== length) throw new Error(`the zstd frames hold ${declared} bytes, the page header says ${length}`)
   }
   // The decoder allocates a raw or RLE block's size as it stands (up to 2 MiB) before producing it.
@@ -40,6 +43,9 @@ export function decompressZstdPage(input, length) {
  * few KiB; a hostile frame up to 2 GiB). A frame that produces at most `length` bytes — anything more is
  * refused — never refers further back than `length`, nor has a block larger than it, so it decodes the
  * same with a window of `length`: its header is rewritten as a single-segment one that says so.
+ * @param {Uint8Array} input
+ * @param {NonNullable<ReturnType<typeof zstdFrames>>} frames
+ * @param {number} length
  */
 function boundedWindows(input, frames, length) {
   const parts = frames.map((f) => {
@@ -64,6 +70,7 @@ function boundedWindows(input, frames, length) {
  * the frames do not parse to the end of `input`.
  * @returns {{ start: number, end: number, dictionaryIdAt: number, dictionaryIdBytes: number, dataStart: number,
  *   contentSize: number | null, windowSize: number, largestStoredBlock: number }[] | null}
+ * @param {Uint8Array} input
  */
 function zstdFrames(input) {
   const frames = []

@@ -36,7 +36,8 @@ import { writerRulesFor } from '../indexes/writer-rules.js'
 /** @typedef {Exclude<FilterLocation, Unanswerable>} FoundFilter */
 /**
  * A chunk's statistics as js/indexes/statistics.js chunkStatistics documents them.
- * @typedef {{ usable: true, allNull: boolean, min?: unknown, max?: unknown }
+ * @typedef {{ usable: true, allNull: boolean, min?: import('../indexes/statistics.js').SortKey,
+ *   max?: import('../indexes/statistics.js').SortKey }
  *   | { usable: false, reason: string, detail: string }} ChunkStats
  */
 /**
@@ -179,7 +180,9 @@ function pruneByStatistics(plan, group) {
   const { answer } = group
   if (!plan.order || answer.settled) return
   const stats = /** @type {ChunkStats} */ (chunkStatistics(plan.layout, group.index, plan.probe.column, plan.order))
-  if (stats.usable) answer.applyStatistics(stats, stats.allNull ? null : excludedByBounds(plan.order, plan.keys, stats.min, stats.max))
+  // plan.keys are the candidates' sort keys wherever plan.order is set.
+  const keys = /** @type {import('../indexes/statistics.js').SortKeys} */ (plan.keys)
+  if (stats.usable) answer.applyStatistics(stats, stats.allNull ? null : excludedByBounds(plan.order, keys, stats.min, stats.max))
   // A cast: without strictNullChecks tsc does not narrow a union on a falsy discriminant.
   else answer.noteStatistics(/** @type {{ detail: string }} */ (stats))
 }
@@ -283,7 +286,9 @@ async function decodeDictionaryRead(plan, group) {
   }
   group.answer.noteIndex(`dictionary: ${decoded.error.detail}`)
   if (fallback instanceof Unanswerable) {
-    group.bloom = { missing: new Unanswerable(decoded.error.reason, decoded.error.detail) }
+    // The dictionary decoder's reasons are reason codes (malformed-dictionary, unsupported-codec, dictionary-too-large).
+    const reason = /** @type {import('../verdicts.js').ReasonCode} */ (decoded.error.reason)
+    group.bloom = { missing: new Unanswerable(reason, decoded.error.detail) }
     return null
   }
   // An encrypted chunk's filter was read in the same wave as its dictionary (group.bloom is set after decrypt).

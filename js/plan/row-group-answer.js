@@ -11,7 +11,8 @@ import { Source, valueResult } from '../verdicts.js'
 export class RowGroupAnswer {
   /**
    * @param {{ candidates: any[], owners: Int32Array,
-   *   outcomes: Array<{ value: any, verdict?: string, source?: string, reason?: string, detail?: string }> }} encoded
+   *   outcomes: Array<{ value: any, verdict?: string, source?: string, reason?: import('../verdicts.js').ReasonCode,
+   *     detail?: string }> }} encoded
    */
   constructor(encoded) {
     this.encoded = encoded

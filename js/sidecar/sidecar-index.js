@@ -436,7 +436,9 @@ export class SidecarIndex {
     const { hashed, order, keys } = encoded
     let excluded
     if (order && (minText !== null || maxText !== null)) {
-      excluded = excludedByBounds(order, keys, decodeBound(order.kind, minText), decodeBound(order.kind, maxText))
+      // keys are the sort keys wherever there is an order (encodeFor).
+      const sortKeys = /** @type {import('../indexes/statistics.js').SortKeys} */ (keys)
+      excluded = excludedByBounds(order, sortKeys, decodeBound(order.kind, minText), decodeBound(order.kind, maxText))
     }
     const planned = { excluded, blocks: new Array(hashed.count).fill(EMPTY_BLOCK), hits: undefined }
     if (!hashed.count) return planned

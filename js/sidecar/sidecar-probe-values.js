@@ -22,7 +22,9 @@ import { sortKeys, sortOrderFor } from '../indexes/statistics.js'
  * @param {string} column
  */
 export function encodeFor(type, list, path, column) {
-  const leaf = { physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType }
+  // The index records the column's logical type as the footer decoded it (a LogicalType).
+  const leaf = /** @type {import('../indexes/statistics.js').TypedColumn} */ (
+    { physicalType: type.physicalType, typeLength: type.typeLength ?? undefined, logicalType: type.logicalType })
   /** @type {EncodedValues} */
   let encoded
   try {

@@ -1172,7 +1172,7 @@ function sharedResults(list) {
   /**
    * @param {import('../verdicts.js').Verdict} verdict
    * @param {string} source
-   * @param {string} reason
+   * @param {import('../verdicts.js').ReasonCode} reason
    * @param {string} detail
    */
   const make = (verdict, source, reason, detail) => list.map((value) => valueResult(value, verdict, source, reason, detail))
@@ -1231,7 +1231,9 @@ function answerChunk(encoded, maybe, unreadable, group, list, column, bounds, sh
   const base = group.index * count
   let excluded
   if (bounds && encoded.order && (bounds[0] !== null || bounds[1] !== null)) {
-    excluded = excludedByBounds(encoded.order, encoded.keys, decodeBound(encoded.order.kind, bounds[0]),
+    // keys are the sort keys wherever there is an order (encodeFor).
+    excluded = excludedByBounds(encoded.order, /** @type {import('../indexes/statistics.js').SortKeys} */ (encoded.keys),
+      decodeBound(encoded.order.kind, bounds[0]),
       decodeBound(encoded.order.kind, bounds[1]))
   }
   // 0: no candidate in bounds, 1: in bounds, 2: in bounds and a bloom hit — scratch reused across row groups.

@@ -98,7 +98,7 @@ const LAYOUT_SLACK = 5 * 16 // each area's alignment padding
  * chunk: a BAD_VALUE can follow earlier chunks' calls. Returns the gathered bytes (empty when
  * outBytesPerSlot is 0).
  * @param {import('./core.js').Core} core
- * @param {import('../index.js').FilterValues} input
+ * @param {import('../index.js').FilterValues | import('../filter/arrow-input.js').ColumnarInput} input values, or Arrow buffers
  * @param {TypeArgument} type
  * @param {number} outBytesPerSlot
  * @param {ChunkCall} call
@@ -289,7 +289,7 @@ class BatchInput {
 }
 
 /**
- * @param {import('../index.js').FilterValues} input
+ * @param {import('../index.js').FilterValues | import('../filter/arrow-input.js').ColumnarInput} input
  * @param {ResolvedType} t
  */
 function batchInputOf(input, t) {
@@ -299,7 +299,8 @@ function batchInputOf(input, t) {
     return arrayInput(/** @type {ArrayLike<unknown>} */ (input), t)
   }
   if (isColumnar(input)) return columnarInput(input, t)
-  return arrayInput(Array.isArray(input) ? input : Array.from(input), t)
+  // Columnar buffers (a caller's, or Arrow's) went above: what is left is a list of values.
+  return arrayInput(Array.isArray(input) ? input : Array.from(/** @type {ArrayLike<unknown> | Iterable<unknown>} */ (input)), t)
 }
 
 // The heap view a typed array is copied through: the one of its own kind (a memcpy), bytes for BigUint64Array.
