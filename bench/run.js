@@ -8,8 +8,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { measureDownload } from '../tests/js/helpers/download-size.js'
-import { makeTempDir } from '../tests/js/helpers/temp-dir.js'
+import { measureDownload } from '../testkit/download-size.js'
+import { makeTempDir } from '../testkit/temp-dir.js'
 import { runNative, summarizeNative } from './lib/native.js'
 import { FOOTER_SHAPE, writeFooterFile } from './sections/big-footer.js'
 

@@ -9,7 +9,7 @@ import path from 'node:path'
 
 import { parquetMetadata } from 'hyparquet'
 
-import { writeDuckdbSample, writeHyparquetSample } from '../tests/js/helpers/sample-files.js'
+import { writeDuckdbSample, writeHyparquetSample } from '../testkit/sample-files.js'
 
 const out = process.argv[2]
 if (!out) {

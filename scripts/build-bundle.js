@@ -50,7 +50,7 @@ const avscAsModule = {
 
 /**
  * Runs esbuild. With write: false nothing touches the disk and the outputs come back in memory
- * (tests/js/helpers/download-size.js measures them that way, so a stale bundle on disk can never pass the budget).
+ * (testkit/download-size.js measures them that way, so a stale bundle on disk can never pass the budget).
  * @returns {Promise<import('esbuild').BuildResult & { metafile: import('esbuild').Metafile }>}
  */
 export function buildBrowserBundle({ write = true } = {}) {

@@ -14,8 +14,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
-import { runFuzzInWorker } from '../tests/js/helpers/fuzz-worker.js'
-import { buildFuzzBases, describeInput, fuzzInput, runFuzzIteration } from '../tests/js/helpers/mutation-fuzzer.js'
+import { runFuzzInWorker } from '../testkit/fuzz-worker.js'
+import { buildFuzzBases, describeInput, fuzzInput, runFuzzIteration } from '../testkit/mutation-fuzzer.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const CHUNK_ITERATIONS = 50000 // a fresh worker (and wasm instance) per chunk, so one crash costs little

@@ -1,11 +1,11 @@
 // Prints what a browser downloads to probe a file with parquet-bloom, raw and gzip -9, as `npm run size`
 // shows: the budgeted base (bundle, glue, wasm), any chunk loaded only on demand (reported, not counted),
-// then each commented source module, for reading. The measuring is tests/js/helpers/download-size.js's.
+// then each commented source module, for reading. The measuring is testkit/download-size.js's.
 // Usage: node scripts/size.js [--json]
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { measureDownload, measureSources } from '../tests/js/helpers/download-size.js'
+import { measureDownload, measureSources } from '../testkit/download-size.js'
 
 function printTable(title, report, { count = true } = {}) {
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`

@@ -20,7 +20,7 @@ import { renderPlan } from './plan-view.js'
 
 /**
  * What the worker answers for a dataset or a table (web/probe-worker.js), and a sample of web/samples/datasets.json
- * (tests/js/helpers/demo-datasets.js writes it).
+ * (testkit/demo-datasets.js writes it).
  * @typedef {import('./probe-worker.js').Handlers} Handlers
  * @typedef {Awaited<ReturnType<Handlers['probeDataset']>>} DatasetReply
  * @typedef {Awaited<ReturnType<Handlers['probeTable']>>} TableReply

@@ -1,7 +1,7 @@
 // The demo's static server: serves web/, js/ (the package entry the page imports, as an npm user's
 // bundler-free page would) and examples/ from the repo, with Range requests (via `send`) and CORS so
 // other pages can probe the sample files too. Binds 127.0.0.1 only. Run as a script it also starts the
-// sample bucket (tests/js/helpers/demo-bucket.js: a local S3 API holding the sample dataset) and tells the page
+// sample bucket (testkit/demo-bucket.js: a local S3 API holding the sample dataset) and tells the page
 // where it is at /web/samples/bucket.json.
 // Run: node web/server.js        (PORT=8080 by default; PORT=0 picks a free port)
 /// <reference path="./send.d.ts" />
@@ -127,8 +127,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
 async function startBucket() {
   try {
     // By URL: test helpers (s3rver's child process) are not part of what the typecheck covers.
-    const { startSampleBucket } = await import(new URL('../tests/js/helpers/demo-bucket.js', import.meta.url).href)
-    const { samplesDir } = await import(new URL('../tests/js/helpers/demo-samples.js', import.meta.url).href)
+    const { startSampleBucket } = await import(new URL('../testkit/demo-bucket.js', import.meta.url).href)
+    const { samplesDir } = await import(new URL('../testkit/demo-samples.js', import.meta.url).href)
     const bucket = await startSampleBucket(samplesDir)
     console.log(`sample bucket: ${bucket.prefix} at ${bucket.endpoint} (a local S3 API, s3rver)`)
     for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => bucket.stop().finally(() => process.exit(0)))

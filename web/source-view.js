@@ -4,7 +4,7 @@ import { formatBytes } from './format.js'
 import { $ } from './page.js'
 
 /**
- * A sample of web/samples/manifest.json (tests/js/helpers/demo-samples.js writes it), as the page uses it.
+ * A sample of web/samples/manifest.json (testkit/demo-samples.js writes it), as the page uses it.
  * @typedef {{ file: string, title: string, sizeBytes: number,
  *   decryption?: { footerKey?: string, columnKeys?: Record<string, string>, aadPrefix?: string },
  *   probe: { column: string, values: string[], absent: string[] } }} Sample

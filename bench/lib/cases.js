@@ -4,7 +4,7 @@
 import * as arrow from 'apache-arrow'
 import { hashParquetValue, sbbfContains } from 'hyparquet/src/bloom.js'
 
-import { rng } from '../../tests/js/helpers/reference-sbbf.js'
+import { rng } from '../../testkit/reference-sbbf.js'
 import { plainSbbfContains } from './plain-sbbf.js'
 
 // The tests' seeded PRNG (mulberry32), so every run builds the same inputs.

@@ -2,10 +2,10 @@
 // what it costs in memory is the probe's: the kernel's peak RSS (getrusage maxRSS) above the RSS just
 // before the probe, with client CPU and wall time and what the probe counted. Then the same probe again
 // in the same process (connections kept, the JIT warm). Argument: JSON { origin, files, value, stream }:
-// `files` URLs named as tests/js/helpers/sidecar-dataset.js names them; `stream`: probeEach, keeping
+// `files` URLs named as testkit/sidecar-dataset.js names them; `stream`: probeEach, keeping
 // nothing, rather than probe().
 import { init, openDataset } from '../../js/index.js'
-import { datasetFileName } from '../../tests/js/helpers/sidecar-dataset.js'
+import { datasetFileName } from '../../testkit/sidecar-dataset.js'
 
 const { origin, files, value, stream } = JSON.parse(process.argv[2])
 await init()

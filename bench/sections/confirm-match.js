@@ -15,7 +15,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { CandidateMatcher, hitsThroughDictionary, walkLevels } from '../../js/confirm/confirm-match.js'
 import * as plainBinaryScan from '../../js/pages/plain-binary-scan.js'
 import { openParquet } from '../../js/index.js'
-import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
+import { makeTempDir } from '../../testkit/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 import { calibrate, interleave } from '../lib/timing.js'
 

@@ -1,5 +1,5 @@
 // A dataset without an index at scale: 20,000 files written by hyparquet-writer (2,000 with --quick;
-// tests/js/helpers/sidecar-dataset.js: five row groups of 40 rows, an unsorted INT64 column spread over
+// testkit/sidecar-dataset.js: five row groups of 40 rows, an unsorted INT64 column spread over
 // the whole range, no bloom filter, no dictionary), served by the range server in its own process waiting
 // 30 ms per response. One value, probed by openDataset over the URLs in a fresh child process per trial
 // (bench/lib/dataset-probe-child.js), so that the RSS growth measured is the probe's: probe() keeping
@@ -14,9 +14,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { init, openDataset } from '../../js/index.js'
-import { duckdb, quote } from '../../tests/js/helpers/hive-dataset.js'
-import { datasetFileName, storedValue, writeSidecarDataset } from '../../tests/js/helpers/sidecar-dataset.js'
-import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
+import { duckdb, quote } from '../../testkit/hive-dataset.js'
+import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
+import { makeTempDir } from '../../testkit/temp-dir.js'
 import { startServerProcess } from '../lib/range-server-fork.js'
 import { runIfMain } from '../lib/section.js'
 

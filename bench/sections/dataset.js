@@ -8,9 +8,9 @@
 import path from 'node:path'
 
 import { createFooterCache, openDataset, openParquet } from '../../js/index.js'
-import { duckdb, quote } from '../../tests/js/helpers/hive-dataset.js'
+import { duckdb, quote } from '../../testkit/hive-dataset.js'
 import { startServerProcess } from '../lib/range-server-fork.js'
-import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
+import { makeTempDir } from '../../testkit/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]

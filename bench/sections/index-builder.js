@@ -6,7 +6,7 @@
 // whose megabytes of directory the first probe reads in one wave with its blocks; with the false-positive
 // rate measured on values known to be absent.
 // Memory is the kernel's peak RSS (getrusage maxRSS) of a child process above its RSS just before the
-// copy starts (tests/js/helpers/measure-add.js): it counts everything — JS heap, ArrayBuffers, every wasm
+// copy starts (testkit/measure-add.js): it counts everything — JS heap, ArrayBuffers, every wasm
 // memory (ours and the snappy decoder's), native buffers — with no sampling gap, and over-counts rather
 // than under-counts (any peak before the baseline stays in it). JS heap + external is shown beside it.
 import { mkdirSync, rmSync, statSync } from 'node:fs'
@@ -14,10 +14,10 @@ import path from 'node:path'
 
 import { openDataset, openParquet } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
-import { withDuckDB } from '../../tests/js/helpers/duckdb.js'
-import { withTempDir } from '../../tests/js/helpers/temp-dir.js'
-import { measureAddInChild } from '../../tests/js/helpers/measure-add.js'
-import { datasetFileName, directoryLength, storedValue, writeSidecarDataset } from '../../tests/js/helpers/sidecar-dataset.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
+import { withTempDir } from '../../testkit/temp-dir.js'
+import { measureAddInChild } from '../../testkit/measure-add.js'
+import { datasetFileName, directoryLength, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
 import { runIfMain } from '../lib/section.js'
 import { startServer } from './rounds.js'
 

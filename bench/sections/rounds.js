@@ -10,8 +10,8 @@ import { fork } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { ROUNDS_ROW_GROUPS, writeRoundsFile } from '../../tests/js/helpers/rounds-file.js'
-import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
+import { ROUNDS_ROW_GROUPS, writeRoundsFile } from '../../testkit/rounds-file.js'
+import { makeTempDir } from '../../testkit/temp-dir.js'
 import { coldRun, summarizeCold, timeFirstCall } from '../lib/cold.js'
 import { runIfMain } from '../lib/section.js'
 

@@ -9,8 +9,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { withTempDir } from '../../tests/js/helpers/temp-dir.js'
-import { datasetFileName, storedValue, writeSidecarDataset } from '../../tests/js/helpers/sidecar-dataset.js'
+import { withTempDir } from '../../testkit/temp-dir.js'
+import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
 import { runIfMain } from '../lib/section.js'
 import { startServer } from './rounds.js'
 

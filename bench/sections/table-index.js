@@ -1,6 +1,6 @@
 // A table index at scale: an Iceberg v2 table of 10,000 data files in 50 manifests
-// (tests/js/helpers/iceberg-writer.js) and a Delta log of 20 commits over the same files
-// (tests/js/helpers/delta-appends-writer.js), each with a table index of `id` (buildSidecarIndex(null, …, { table }),
+// (testkit/iceberg-writer.js) and a Delta log of 20 commits over the same files
+// (testkit/delta-appends-writer.js), each with a table index of `id` (buildSidecarIndex(null, …, { table }),
 // fpp 0.001). A server in its own process waits 30 ms per response. Per format, side by side in each trial,
 // a cold openTable + one id probe without the index and with it; then, after one more append (a snapshot
 // of one new file; a commit adding one), with the index again: the manifests or commits read, the
@@ -12,8 +12,8 @@ import path from 'node:path'
 import { createFooterCache, openTable } from '../../js/index.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { clearTableCache } from '../../js/table/table-io.js'
-import { appendIcebergSnapshot, writeIcebergTable } from '../../tests/js/helpers/iceberg-writer.js'
-import { appendDeltaCommit, writeDeltaLog } from '../../tests/js/helpers/delta-appends-writer.js'
+import { appendIcebergSnapshot, writeIcebergTable } from '../../testkit/iceberg-writer.js'
+import { appendDeltaCommit, writeDeltaLog } from '../../testkit/delta-appends-writer.js'
 import { timeFirstCall } from '../lib/cold.js'
 import { startServerProcess } from '../lib/range-server-fork.js'
 import { runIfMain } from '../lib/section.js'

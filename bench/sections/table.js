@@ -1,4 +1,4 @@
-// An Iceberg v2 table of 1,000 data files in 50 manifests (tests/js/helpers/iceberg-writer.js:
+// An Iceberg v2 table of 1,000 data files in 50 manifests (testkit/iceberg-writer.js:
 // hyparquet-writer files, disjoint id bounds, identity partitions by day, one day per manifest), one
 // stored id and its day, a server in its own process waiting 30 ms per response: openTable cold
 // (pointer, metadata.json, manifest list, then the manifests the probe needs — all 50 for an id, the
@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs'
 
 import { readAvroFile } from '../../js/table/avro.js'
 import { clearTableCache } from '../../js/table/table-io.js'
-import { writeIcebergTable } from '../../tests/js/helpers/iceberg-writer.js'
+import { writeIcebergTable } from '../../testkit/iceberg-writer.js'
 import { timeFirstCall } from '../lib/cold.js'
 import { startServerProcess } from '../lib/range-server-fork.js'
 import { runIfMain } from '../lib/section.js'

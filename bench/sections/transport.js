@@ -9,7 +9,7 @@ import http from 'node:http'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
+import { makeTempDir } from '../../testkit/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]

@@ -9,10 +9,10 @@ import { asyncBufferFromUrl, parquetQuery } from 'hyparquet'
 
 import { openParquet } from '../../js/index.js'
 import { standardHeaderLength } from '../../js/indexes/bloom-layout.js'
-import { startTestServer } from '../../tests/js/helpers/range-server.js'
-import { makeTempDir } from '../../tests/js/helpers/temp-dir.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { makeTempDir } from '../../testkit/temp-dir.js'
 import { runIfMain } from '../lib/section.js'
-import { withDuckDB } from '../../tests/js/helpers/duckdb.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const ROW_GROUPS = 200
 const ROWS_PER_GROUP = 2048 // DuckDB's row groups are multiples of its 2048-row vectors

@@ -9,8 +9,8 @@ import path from 'node:path'
 
 import { parquetMetadata } from 'hyparquet'
 
-import { measureDownload } from '../js/helpers/download-size.js'
-import { samplesDir } from '../js/helpers/demo-samples.js'
+import { measureDownload } from '../../testkit/download-size.js'
+import { samplesDir } from '../../testkit/demo-samples.js'
 import { readParquet } from '../js/helpers/table-truth.js'
 import { assertEqual, assertOk, pageReader } from './checks.js'
 

@@ -1,5 +1,5 @@
 // Browser scenarios of the demo's dataset card: a public bucket prefix on a real S3 server (s3rver in its
-// own process, tests/js/helpers/s3-server.js, with a CORS configuration s3rver itself answers) holding a
+// own process, testkit/s3-server.js, with a CORS configuration s3rver itself answers) holding a
 // Hive dataset DuckDB wrote; and an Iceberg and a Delta table from the table fixtures, served on the demo's
 // origin. Verdicts are checked against truth from outside parquet-bloom: DuckDB's query over the same
 // files, and hyparquet's read of each live data file; the cost shown against the S3 server's own log.
@@ -7,18 +7,18 @@ import { readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 
-import { measureDownload } from '../js/helpers/download-size.js'
+import { measureDownload } from '../../testkit/download-size.js'
 import { fixturePath, missingFixture } from '../js/helpers/fixtures.js'
-import { filesHolding, writeHiveDataset } from '../js/helpers/hive-dataset.js'
-import { startS3Server } from '../js/helpers/s3-server.js'
+import { filesHolding, writeHiveDataset } from '../../testkit/hive-dataset.js'
+import { startS3Server } from '../../testkit/s3-server.js'
 import { readParquet } from '../js/helpers/table-truth.js'
-import { makeTempDir } from '../js/helpers/temp-dir.js'
+import { makeTempDir } from '../../testkit/temp-dir.js'
 import { assertEqual, assertOk } from './checks.js'
 
 const BUCKET = 'pb-demo'
 const PREFIX = 'events/'
 // Temporary credentials as STS hands them out: a key pair s3rver knows, and a session token that only the
-// signature (checked by the test server, tests/js/helpers/s3-server.js) and the request log can tell apart.
+// signature (checked by the test server, testkit/s3-server.js) and the request log can tell apart.
 const SESSION_CREDENTIALS = Object.freeze({ accessKeyId: 'ASIABROWSERTEST', secretAccessKey: 'browser-test-secret-key', sessionToken: 'FwoGZXIvYXdzEBrowserSessionToken/+=' })
 const ICEBERG = 'tables/iceberg/mytable_partitioned_eqdeletes'
 const DELTA = 'tables/delta/dv-partitioned-with-checkpoint'

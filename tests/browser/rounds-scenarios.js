@@ -1,4 +1,4 @@
-// Browser scenarios of reads planned for round trips (js/plan/link-model.js): one value over 100 row groups (tests/js/helpers/rounds-file.js) from
+// Browser scenarios of reads planned for round trips (js/plan/link-model.js): one value over 100 row groups (testkit/rounds-file.js) from
 // a server that waits 30 ms per response, probed by the bundle on a page of the file's own origin —
 // over HTTP/2 (node:http2, a self-signed certificate made at test time by the openssl CLI) the window
 // widens once Resource Timing says h2, and the probe takes ≤ 3 rounds; over HTTP/1.1 the browser's six
@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process'
 import { readFile, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
-import { startTestServer } from '../js/helpers/range-server.js'
-import { ROUNDS_PROBED_ROWS, ROUNDS_ROW_GROUPS, writeRoundsFile } from '../js/helpers/rounds-file.js'
-import { makeTempDir } from '../js/helpers/temp-dir.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { ROUNDS_PROBED_ROWS, ROUNDS_ROW_GROUPS, writeRoundsFile } from '../../testkit/rounds-file.js'
+import { makeTempDir } from '../../testkit/temp-dir.js'
 import { BROWSER_HTTP1_WINDOW } from '../../js/plan/link-model.js'
 import { repoRoot } from '../../web/server.js'
 import { assertEqual, assertOk } from './checks.js'

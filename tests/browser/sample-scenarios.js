@@ -1,4 +1,4 @@
-// Browser scenario of the dataset card's samples (web/samples/datasets.json, tests/js/helpers/demo-datasets.js):
+// Browser scenario of the dataset card's samples (web/samples/datasets.json, testkit/demo-datasets.js):
 // each sample button fills the card and probes; every file's verdict is checked against truth from outside
 // parquet-bloom — DuckDB's reading of the dataset's files (which hold the value, which lack the column,
 // which have bloom filters) and, for the tables, the writers' own input (each data file's ids, the rows deleted).
@@ -7,10 +7,10 @@
 import { statSync } from 'node:fs'
 import path from 'node:path'
 
-import { DATASET_DIR, DELTA_DELETED, DELTA_FILES, ICEBERG_SHAPE } from '../js/helpers/demo-datasets.js'
-import { samplesDir } from '../js/helpers/demo-samples.js'
-import { duckdb, filesHolding, quote } from '../js/helpers/hive-dataset.js'
-import { fileIds } from '../js/helpers/iceberg-writer.js'
+import { DATASET_DIR, DELTA_DELETED, DELTA_FILES, ICEBERG_SHAPE } from '../../testkit/demo-datasets.js'
+import { samplesDir } from '../../testkit/demo-samples.js'
+import { duckdb, filesHolding, quote } from '../../testkit/hive-dataset.js'
+import { fileIds } from '../../testkit/iceberg-writer.js'
 import { assertEqual, assertOk } from './checks.js'
 
 /** The card after a sample's probe: the readout, per file its verdicts, per value the answers' words. */

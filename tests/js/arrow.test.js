@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import * as arrow from 'apache-arrow'
 
 import { BloomFilter, init } from '../../js/index.js'
-import { rng } from './helpers/reference-sbbf.js'
+import { rng } from '../../testkit/reference-sbbf.js'
 
 before(async () => {
   await init()

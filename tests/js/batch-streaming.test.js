@@ -10,7 +10,7 @@ import { promisify } from 'node:util'
 
 import { BloomFilter, ErrorCode, init, memoryStats } from '../../js/index.js'
 import { getCore } from '../../js/wasm/core.js'
-import { referenceFilter, rng } from './helpers/reference-sbbf.js'
+import { referenceFilter, rng } from '../../testkit/reference-sbbf.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const run = promisify(execFile)
@@ -189,7 +189,7 @@ describe('errors part-way through a batch', () => {
 describe('hashValues', () => {
   test('streams the hashes of a large batch, equal to hyparquet\'s XXH64 of the PLAIN bytes', async () => {
     const { hashValues } = await import('../../js/wasm/batch-writer.js')
-    const { referenceHash } = await import('./helpers/reference-sbbf.js')
+    const { referenceHash } = await import('../../testkit/reference-sbbf.js')
     const strings = Array.from({ length: 25_000 }, (_, i) => (i % 1000 === 7 ? 'x'.repeat(300_000) : `h${i}é`))
     const ints = BigInt64Array.from({ length: 70_000 }, (_, i) => BigInt(i) * 1234567891011n)
     for (const [values, type] of [[strings, 'BYTE_ARRAY'], [ints, 'INT64']]) {

@@ -7,7 +7,7 @@ import { BloomFilter, ErrorCode, init, memoryStats, ParquetBloomError } from '..
 import {
   missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PRESENT, readFixture, readVectors,
 } from './helpers/fixtures.js'
-import { referenceFilter, rng } from './helpers/reference-sbbf.js'
+import { referenceFilter, rng } from '../../testkit/reference-sbbf.js'
 
 before(async () => {
   await init()

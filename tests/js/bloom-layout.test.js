@@ -8,7 +8,7 @@ import { parquetMetadata } from 'hyparquet'
 
 import { layoutFromLength, standardHeaderLength } from '../../js/indexes/bloom-layout.js'
 import { missingFixture, readFixture, readVectors } from './helpers/fixtures.js'
-import { decodeStruct, encodeStruct, getField, struct, T } from './helpers/thrift-writer.js'
+import { decodeStruct, encodeStruct, getField, struct, T } from '../../testkit/thrift-writer.js'
 
 /** BloomFilterHeader {1: numBytes, 2: BLOCK {}, 3: XXHASH {}, 4: UNCOMPRESSED {}}, as standard writers emit it. */
 function standardHeader(numBytes) {

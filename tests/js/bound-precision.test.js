@@ -18,8 +18,8 @@ import { icebergColumnFacts } from '../../js/table/iceberg.js'
 import { icebergType } from '../../js/table/iceberg-types.js'
 import { pruneFile } from '../../js/table/prune.js'
 import { BOUND_PRECISION_RULES } from '../../js/table/bound-precision.js'
-import { withDuckDB } from './helpers/duckdb.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const pad = (v) => String(v).padStart(20, '0')
 const f32bits = new Float32Array(1)

@@ -11,7 +11,7 @@ import { before, test } from 'node:test'
 
 import * as sources from '../../js/index.js'
 import { BUNDLE, buildBrowserBundle, root } from '../../scripts/build-bundle.js'
-import { buildSamples, samplesDir } from './helpers/demo-samples.js'
+import { buildSamples, samplesDir } from '../../testkit/demo-samples.js'
 import { fixturePath, missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PRESENT, readFixture } from './helpers/fixtures.js'
 
 const bundlePath = path.join(root, BUNDLE)

@@ -19,8 +19,8 @@ import { openParquet } from '../../js/index.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from '../../js/pages/page-decode.js'
 import { chunkByteRange } from '../../js/indexes/page-index.js'
 import * as scan from '../../js/pages/plain-binary-scan.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const ROWS = 12000
 const utf8 = new TextEncoder()

@@ -15,9 +15,9 @@ import { openParquet } from '../../js/index.js'
 import { fixturePath, missingFixture, readFixture } from './helpers/fixtures.js'
 import { hyparquetTruth } from './helpers/page-index-truth.js'
 import { pageSizeFields, readZigzag, writeZigzag } from './helpers/page-header-edit.js'
-import { startTestServer } from './helpers/range-server.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const ROWS = 60000
 const GROUP_ROWS = 20000

@@ -27,7 +27,7 @@ import * as indexBuilder from '../../js/index-builder/index.js'
 import * as s3 from '../../js/sources/s3-listing.js'
 import { ParquetDataset } from '../../js/dataset/dataset.js'
 import { ParquetTable } from '../../js/table/open-table.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
@@ -133,7 +133,7 @@ function literal(value) {
 }
 
 test('what the dataset, table, S3 listing and index-builder code really returns is what their declarations declare, field for field', async (t) => {
-  const { writeHiveDataset } = await import('./helpers/hive-dataset.js')
+  const { writeHiveDataset } = await import('../../testkit/hive-dataset.js')
   const { fixturePath, missingFixture } = await import('./helpers/fixtures.js')
   const { writeFile } = await import('node:fs/promises')
   const dir = await shapesDir
@@ -162,7 +162,7 @@ test('what the dataset, table, S3 listing and index-builder code really returns 
   }
 
   // The same files in a bucket (s3rver), listed with credentials and probed as an s3:// dataset.
-  const { startS3Server, S3RVER_CREDENTIALS } = await import('./helpers/s3-server.js')
+  const { startS3Server, S3RVER_CREDENTIALS } = await import('../../testkit/s3-server.js')
   const s3server = await startS3Server({ buckets: ['shapes'] })
   try {
     for (const f of dataset.files) await s3server.put('shapes', `events/${f.path}`, readFileSync(path.join(data, f.path)))

@@ -7,10 +7,10 @@ import path from 'node:path'
 import { before, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import { duckdb, filesHolding, quote, writeHiveDataset } from './helpers/hive-dataset.js'
-import { startTestServer } from './helpers/range-server.js'
+import { duckdb, filesHolding, quote, writeHiveDataset } from '../../testkit/hive-dataset.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 

@@ -9,10 +9,10 @@ import { before, after, describe, test } from 'node:test'
 
 import { init, openDataset } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
-import { withDuckDB } from './helpers/duckdb.js'
-import { startTestServer } from './helpers/range-server.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 12
 const ROWS = 3000

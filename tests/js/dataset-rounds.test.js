@@ -9,9 +9,9 @@ import { after, before, describe, test } from 'node:test'
 
 import { createFooterCache, openDataset } from '../../js/index.js'
 import { NODE_MAX_WINDOW } from '../../js/dataset/request-window.js'
-import { filesHolding, writeHiveDataset } from './helpers/hive-dataset.js'
-import { startTestServer } from './helpers/range-server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { filesHolding, writeHiveDataset } from '../../testkit/hive-dataset.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 1000
 // A round is answered once no request has come for this long: longer than the pauses of a loaded

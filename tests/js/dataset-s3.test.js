@@ -1,5 +1,5 @@
 // openDataset('s3://…') end to end over a real S3 implementation (s3rver behind a latency proxy,
-// tests/js/helpers/s3-server.js) with a Hive dataset DuckDB wrote: the listing gives every file's size and
+// testkit/s3-server.js) with a Hive dataset DuckDB wrote: the listing gives every file's size and
 // ETag, so the footers are one exact range each and a second probe validates them without a footer read;
 // signed GETs; partitions answer with no request beyond the listing. Checked against DuckDB's answers.
 import assert from 'node:assert/strict'
@@ -9,9 +9,9 @@ import path from 'node:path'
 import { after, before, test } from 'node:test'
 
 import { openDataset } from '../../js/index.js'
-import { filesHolding, writeHiveDataset } from './helpers/hive-dataset.js'
+import { filesHolding, writeHiveDataset } from '../../testkit/hive-dataset.js'
 import { runCli } from './helpers/run-cli.js'
-import { startS3Server } from './helpers/s3-server.js'
+import { startS3Server } from '../../testkit/s3-server.js'
 
 const BUCKET = 'pb-dataset'
 const KEY = { accessKeyId: 'AKIDDATASETTEST', secretAccessKey: 'dataset-secret-MUST-NOT-APPEAR/+=' }

@@ -1,5 +1,5 @@
 // A dataset probed without an index at scale, over HTTP: 500 and 4,000 files written by hyparquet-writer
-// (tests/js/helpers/sidecar-dataset.js: five row groups each, an INT64 column whose values spread over
+// (testkit/sidecar-dataset.js: five row groups each, an INT64 column whose values spread over
 // the whole range, no bloom filter, no dictionary) served by the range server, which counts requests,
 // bytes and rounds (wave mode: a round is a wave of requests sent without waiting for a response). The
 // rounds do not grow with the files, each file costs one request (its tail read holds the whole file),
@@ -14,11 +14,11 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { init, openDataset } from '../../js/index.js'
-import { duckdb, quote } from './helpers/hive-dataset.js'
-import { startTestServer } from './helpers/range-server.js'
+import { duckdb, quote } from '../../testkit/hive-dataset.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { runNode } from './helpers/run-cli.js'
-import { datasetFileName, storedValue, writeSidecarDataset } from './helpers/sidecar-dataset.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 4000
 const GROUPS = 5

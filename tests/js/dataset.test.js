@@ -8,9 +8,9 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { createFooterCache, mergeShardResults, openDataset, REASONS, Source } from '../../js/index.js'
-import { duckdb, filesHolding, quote, writeHiveDataset } from './helpers/hive-dataset.js'
-import { startTestServer } from './helpers/range-server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { duckdb, filesHolding, quote, writeHiveDataset } from '../../testkit/hive-dataset.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 import { parseHivePartitions, partitionMayEqual } from '../../js/dataset/hive.js'
 
 const dir = await tempDir('dataset')

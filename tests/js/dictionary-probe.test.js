@@ -11,8 +11,8 @@ import { before, describe, test } from 'node:test'
 import { parquetMetadata } from 'hyparquet'
 
 import { openParquet } from '../../js/index.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const ROW_GROUP = 2048
 const GROUPS = 3

@@ -20,8 +20,8 @@ import { chunk } from '../../js/footer/records.js'
 import { openParquet, ParquetBloomError } from '../../js/index.js'
 import { encodeProbeValues } from '../../js/values/probe-values.js'
 import { fixturePath, fixturesDir, missingFixture } from './helpers/fixtures.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const CODECS = ['SNAPPY', 'ZSTD', 'GZIP', 'UNCOMPRESSED', 'LZ4', 'BROTLI']
 const ROWS = 6144

@@ -17,8 +17,8 @@ import { decryptPage } from '../../js/crypto/encrypted-pages.js'
 import { fixturePath, missingFixture, PARQUET_TESTING_FOOTER_KEY, PARQUET_TESTING_KEYS, PARQUET_TESTING_KEYS_256 } from './helpers/fixtures.js'
 import { withFile } from './helpers/with-file.js'
 import { runCli } from './helpers/run-cli.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const FOOTER_KEY = PARQUET_TESTING_FOOTER_KEY
 const KEYS = PARQUET_TESTING_KEYS

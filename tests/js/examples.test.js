@@ -1,12 +1,12 @@
 // Runs the examples in examples/ as a user would (separate node processes) and checks what they print
-// against truth DuckDB reads back from the sample files (tests/js/helpers/demo-samples.js writes both).
+// against truth DuckDB reads back from the sample files (testkit/demo-samples.js writes both).
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { after, before, test } from 'node:test'
 import { promisify } from 'node:util'
 
-import { buildSamples, samplesDir } from './helpers/demo-samples.js'
+import { buildSamples, samplesDir } from '../../testkit/demo-samples.js'
 import { startDemoServer } from '../../web/server.js'
 import { projectRoot as repoRoot } from './helpers/fixtures.js'
 

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { test } from 'node:test'
 
 import { projectRoot } from './helpers/fixtures.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const empty = await tempDir('no-fixtures')
 

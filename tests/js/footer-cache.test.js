@@ -13,9 +13,9 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { createFooterCache, directoryStore, ErrorCode, openParquet, ParquetBloomError } from '../../js/index.js'
 import { projectRoot } from './helpers/fixtures.js'
-import { startTestServer } from './helpers/range-server.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { runCli, runNode } from './helpers/run-cli.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const ROWS_PER_GROUP = 1000
 // A tail that holds the footer but none of the filters, so every probe sends range requests.

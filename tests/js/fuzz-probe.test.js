@@ -1,4 +1,4 @@
-// The seeded JS mutation fuzzer over openParquet + probe + visitBloomFilter (helpers/mutation-fuzzer.js, run in a worker by helpers/fuzz-worker.js),
+// The seeded JS mutation fuzzer over openParquet + probe + visitBloomFilter (testkit/mutation-fuzzer.js, run in a worker by testkit/fuzz-worker.js),
 // bounded for `npm test` (`npm run fuzz:js` runs it for as long as asked): mutated real files may only
 // ever produce ParquetBloomErrors, never hang, never leak pool blocks, and never change a verdict where
 // the filters and footer are intact. Also tests of the harness itself, so a quiet run means something.
@@ -7,12 +7,12 @@ import { mkdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { parseParquet } from './helpers/file-surgery.js'
-import { runFuzzInWorker } from './helpers/fuzz-worker.js'
-import { buildFuzzBases, fuzzInput } from './helpers/mutation-fuzzer.js'
-import { writeHyparquetSample } from './helpers/sample-files.js'
-import { decodeStruct, encodeStruct, varintSpans } from './helpers/thrift-writer.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { parseParquet } from '../../testkit/file-surgery.js'
+import { runFuzzInWorker } from '../../testkit/fuzz-worker.js'
+import { buildFuzzBases, fuzzInput } from '../../testkit/mutation-fuzzer.js'
+import { writeHyparquetSample } from '../../testkit/sample-files.js'
+import { decodeStruct, encodeStruct, varintSpans } from '../../testkit/thrift-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 // Fixed, so every run of `npm test` tries the same inputs; the time cap only guards slow machines.
 const SEED = 20261130

@@ -8,10 +8,10 @@ import { after, before, describe, test } from 'node:test'
 
 import { getCore } from '../../js/wasm/core.js'
 import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../js/index.js'
-import { bitsetOf, expectedVerdicts, probeValues, rebuild, TARGET } from './helpers/file-surgery.js'
+import { bitsetOf, expectedVerdicts, probeValues, rebuild, TARGET } from '../../testkit/file-surgery.js'
 import { buildCorpus } from './helpers/hostile-corpus.js'
-import { getField, setField, T } from './helpers/thrift-writer.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { getField, setField, T } from '../../testkit/thrift-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const MiB = 1024 * 1024
 // Within a second; the debug wasm build (SAFE_HEAP checks every access) gets four.

@@ -10,11 +10,11 @@ import { after, afterEach, before, describe, test } from 'node:test'
 
 import { getCore } from '../../js/wasm/core.js'
 import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../js/index.js'
-import { bitsetOf, buildTruth, expectedVerdicts, parseParquet, probeValues, rebuild, TARGET } from './helpers/file-surgery.js'
-import { startTestServer } from './helpers/range-server.js'
-import { writeHyparquetSample } from './helpers/sample-files.js'
+import { bitsetOf, buildTruth, expectedVerdicts, parseParquet, probeValues, rebuild, TARGET } from '../../testkit/file-surgery.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { writeHyparquetSample } from '../../testkit/sample-files.js'
 import { withFile } from './helpers/with-file.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const MiB = 1024 * 1024
 const PROMPT_MS = 500 // how long an aborted or failed probe may take to settle

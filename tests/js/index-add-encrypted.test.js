@@ -23,10 +23,10 @@ import { addIndexes, adviseIndexes, INDEXES_KEY } from '../../js/index-builder/i
 import { chunk } from '../../js/footer/records.js'
 import { mapFooter, spliceStruct } from '../../js/index-builder/footer-splice.js'
 import { fixturePath, missingFixture, PARQUET_TESTING_FOOTER_KEY, PARQUET_TESTING_KEYS, PARQUET_TESTING_KEYS_256 } from './helpers/fixtures.js'
-import { referenceHash } from './helpers/reference-sbbf.js'
+import { referenceHash } from '../../testkit/reference-sbbf.js'
 import { runCli } from './helpers/run-cli.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const FOOTER_KEY = PARQUET_TESTING_FOOTER_KEY
 const KEYS = PARQUET_TESTING_KEYS

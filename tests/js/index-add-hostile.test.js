@@ -8,7 +8,7 @@ import { before, test } from 'node:test'
 import { init, ParquetBloomError } from '../../js/index.js'
 import { addIndexes } from '../../js/index-builder/index.js'
 import { buildCorpus } from './helpers/hostile-corpus.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 import { withFile } from './helpers/with-file.js'
 
 const dir = await tempDir('index-hostile')

@@ -1,6 +1,6 @@
 // index add keeps memory bounded whatever the file's size: the copy streams in bounded windows and each
 // chunk is decoded and filtered on its own, so a 400 MB input takes about what a 100 MB one does. Each run
-// is a child process of its own (tests/js/helpers/measure-add.js: the kernel's peak RSS above the RSS just
+// is a child process of its own (testkit/measure-add.js: the kernel's peak RSS above the RSS just
 // before the copy), on DuckDB files written here (random INT64s, and ~12-byte PLAIN strings; snappy,
 // DuckDB's 122,880-row groups) and removed after. The 1 GB run is `npm run bench` (bench/sections/index-builder.js).
 import assert from 'node:assert/strict'
@@ -8,9 +8,9 @@ import { rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 
-import { measureAddInChild } from './helpers/measure-add.js'
-import { withDuckDB } from './helpers/duckdb.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { measureAddInChild } from '../../testkit/measure-add.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const MiB = 1 << 20
 const dir = await tempDir('index-add-memory')

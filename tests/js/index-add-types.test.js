@@ -13,9 +13,9 @@ import { hashParquetValue, readBloomFilter, sbbfContains } from 'hyparquet/src/b
 import { init, openParquet } from '../../js/index.js'
 import { addIndexes } from '../../js/index-builder/index.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { referenceHash } from './helpers/reference-sbbf.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { referenceHash } from '../../testkit/reference-sbbf.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const dir = await tempDir('index-add-types')
 before(async () => { await init() })

@@ -18,9 +18,9 @@ import { FILTERABLE_TYPES, foldBitset } from '../../js/index-builder/chunk-value
 import { addIndexes, INDEXES_KEY } from '../../js/index-builder/index.js'
 import { PACKAGE_VERSION } from '../../js/index-builder/version.js'
 import { fixturePath, fixturesDir, missingFixture, projectRoot } from './helpers/fixtures.js'
-import { openDuckDB } from './helpers/duckdb.js'
+import { openDuckDB } from '../../testkit/duckdb.js'
 import { runCli } from './helpers/run-cli.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 import { withFile } from './helpers/with-file.js'
 
 const ROWS = 30000

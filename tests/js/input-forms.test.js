@@ -11,9 +11,9 @@ import { before, describe, test } from 'node:test'
 import { parquetMetadata } from 'hyparquet'
 
 import { openParquet } from '../../js/index.js'
-import { decodeStruct, encodeStruct, getField, setField, struct, T } from './helpers/thrift-writer.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { decodeStruct, encodeStruct, getField, setField, struct, T } from '../../testkit/thrift-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const utf8 = (text) => new TextEncoder().encode(text)
 const fromHex = (hex) => new Uint8Array(Buffer.from(hex, 'hex'))

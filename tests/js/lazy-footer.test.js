@@ -15,9 +15,9 @@ import { chunk as chunkRecord } from '../../js/footer/records.js'
 import { ErrorCode, init, openParquet, ParquetBloomError } from '../../js/index.js'
 import { editFooter } from './helpers/footer-edit.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { writeHyparquetSample } from './helpers/sample-files.js'
-import { getField, setField, T } from './helpers/thrift-writer.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { writeHyparquetSample } from '../../testkit/sample-files.js'
+import { getField, setField, T } from '../../testkit/thrift-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const dir = await tempDir('lazy-footer')
 let sample

@@ -18,8 +18,8 @@ import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js'
 import { openParquet } from '../../js/index.js'
 import { pageIndexOrder } from '../../js/indexes/page-index.js'
 import { editFooter } from './helpers/footer-edit.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { removeField } from './helpers/thrift-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { removeField } from '../../testkit/thrift-writer.js'
 
 const ROW_GROUP = 2048
 const GROUPS = 20

@@ -10,8 +10,8 @@ import { after, afterEach, before, describe, test } from 'node:test'
 
 import { ErrorCode, ParquetBloomError } from '../../js/errors.js'
 import { headObject, openObject, readObject } from '../../js/sources/object-reads.js'
-import { startTestServer } from './helpers/range-server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const dir = await tempDir('object-reads')
 const bytes = randomFillSync(Buffer.alloc(200_000))

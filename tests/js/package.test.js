@@ -9,10 +9,10 @@ import path from 'node:path'
 import { before, test } from 'node:test'
 import { promisify } from 'node:util'
 
-import { measureDownload } from './helpers/download-size.js'
-import { buildSamples, samplesDir } from './helpers/demo-samples.js'
+import { measureDownload } from '../../testkit/download-size.js'
+import { buildSamples, samplesDir } from '../../testkit/demo-samples.js'
 import { projectRoot as repoRoot } from './helpers/fixtures.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const execFileAsync = promisify(execFile)
 // The installed package must load its own wasm, whatever module the suite itself was pointed at.

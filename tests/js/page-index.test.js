@@ -16,8 +16,8 @@ import {
 import { sortKeys } from '../../js/indexes/statistics.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { hyparquetTruth, naivePages, pageOfRow } from './helpers/page-index-truth.js'
-import { ByteWriter, encodeStruct, struct, T } from './helpers/thrift-writer.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { ByteWriter, encodeStruct, struct, T } from '../../testkit/thrift-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const BOUNDARY_ORDERS = ['UNORDERED', 'ASCENDING', 'DESCENDING']
 const PAGE_INDEXED = [

@@ -8,11 +8,11 @@ import { after, before, describe, test } from 'node:test'
 
 import { ErrorCode, memoryStats, openParquet } from '../../js/index.js'
 import { fixturePath, missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PRESENT } from './helpers/fixtures.js'
-import { startTestServer } from './helpers/range-server.js'
-import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { writeDuckdbSample, writeHyparquetSample } from '../../testkit/sample-files.js'
 import { withFile } from './helpers/with-file.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const MODES = ['auto', 'filter', 'block']
 const STATS_FILE = 'parquet-testing/data_index_bloom_encoding_stats.parquet'

@@ -10,9 +10,9 @@ import { after, describe, test } from 'node:test'
 import { openDataset, openParquet, openTable, READ_PURPOSES } from '../../js/index.js'
 import { clearTableCache } from '../../js/table/table-io.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { writeHiveDataset } from './helpers/hive-dataset.js'
-import { startTestServer } from './helpers/range-server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { writeHiveDataset } from '../../testkit/hive-dataset.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 import { runCli } from './helpers/run-cli.js'
 
 const QUIET_MS = 60

@@ -9,9 +9,9 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { createFooterCache, openParquet } from '../../js/index.js'
-import { startTestServer } from './helpers/range-server.js'
-import { ROUNDS_ROW_GROUPS, writeRoundsFile } from './helpers/rounds-file.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { ROUNDS_ROW_GROUPS, writeRoundsFile } from '../../testkit/rounds-file.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const ROW_GROUPS = ROUNDS_ROW_GROUPS
 const dir = await tempDir('rounds')

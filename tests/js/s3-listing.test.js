@@ -1,5 +1,5 @@
 // Listing S3-compatible buckets (js/sources/s3-listing.js) against s3rver, a real S3 implementation,
-// started on loopback by tests/js/helpers/s3-server.js: pagination, globs, keys that need XML and URL
+// started on loopback by testkit/s3-server.js: pagination, globs, keys that need XML and URL
 // escaping, SigV4 signing (checked by AWS's own signer in the proxy, since s3rver checks only the key
 // id), retries of 503 SlowDown, and credentials kept out of every message.
 import assert from 'node:assert/strict'
@@ -9,7 +9,7 @@ import { ErrorCode } from '../../js/index.js'
 import { listS3, s3FetchFor } from '../../js/sources/s3-listing.js'
 import { bucketAddress, objectUrl, parseS3Url } from '../../js/sources/s3-url.js'
 import { parseListBucketResult, parseXml } from '../../js/sources/s3-xml.js'
-import { startS3Server } from './helpers/s3-server.js'
+import { startS3Server } from '../../testkit/s3-server.js'
 
 const BUCKET = 'pb-listing'
 const SECRET = { accessKeyId: 'AKIDTESTLISTING', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' }

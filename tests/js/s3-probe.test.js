@@ -1,4 +1,4 @@
-// openParquet over a real S3 implementation (s3rver, tests/js/helpers/s3-server.js) with files DuckDB
+// openParquet over a real S3 implementation (s3rver, testkit/s3-server.js) with files DuckDB
 // wrote: the listing's size and ETag make the footer one exact range, s3rver's wrong answer to suffix
 // ranges is corrected without a HEAD, 503 SlowDown and reset connections are retried, a lying size or
 // ETag is a typed error, signed GETs work and no message carries a credential. Verdicts are checked
@@ -11,9 +11,9 @@ import { after, before, describe, test } from 'node:test'
 import { createFooterCache, ErrorCode, openParquet } from '../../js/index.js'
 import { misreadsSuffixRanges } from '../../js/sources/http-source.js'
 import { listS3, s3FetchFor } from '../../js/sources/s3-listing.js'
-import { withDuckDB } from './helpers/duckdb.js'
-import { startS3Server } from './helpers/s3-server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
+import { startS3Server } from '../../testkit/s3-server.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 import { withFile } from './helpers/with-file.js'
 
 const BUCKET = 'pb-probe'

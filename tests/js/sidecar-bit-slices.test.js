@@ -1,4 +1,4 @@
-// Bit-sliced bloom filters (js/sidecar/bit-slices.js) against hyparquet's SBBF (tests/js/helpers/
+// Bit-sliced bloom filters (js/sidecar/bit-slices.js) against hyparquet's SBBF (testkit/
 // reference-sbbf.js, another implementation): for many values, the AND of the 8 rows a value's hash selects
 // says of every filter exactly what the reference's check of that filter's bitset says; widening a bitset
 // changes no answer; a bitset comes back whole from its region.
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 
 import { andRows, blockIndexOf, hashRows, sliceBitsets, sliceRowBytes, unsliceBitset, widenBitset } from '../../js/sidecar/bit-slices.js'
-import { referenceFilter, referenceHash, rng } from './helpers/reference-sbbf.js'
+import { referenceFilter, referenceHash, rng } from '../../testkit/reference-sbbf.js'
 
 function membership(rows, regionBytes, count, hash, numBlocks) {
   const block = blockIndexOf(Number(hash >> 32n), numBlocks)

@@ -13,10 +13,10 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { init, openDataset } from '../../js/index.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
-import { datasetFileName, storedValue, writeSidecarDataset } from './helpers/sidecar-dataset.js'
-import { startTestServer } from './helpers/range-server.js'
+import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 12
 const GROUPS = 2

@@ -1,5 +1,5 @@
 // Format 2 of the sidecar index (docs/sidecar-index.md "Format 2") over 10,000 files × 10 row groups written
-// by hyparquet-writer (tests/js/helpers/sidecar-dataset.js: the generator is the truth — every stored value
+// by hyparquet-writer (testkit/sidecar-dataset.js: the generator is the truth — every stored value
 // is computed, values ≡ 1 (mod 3) are stored nowhere; a few files are read back with hyparquet to check it).
 // Counted at the server: a listing's sizes and validators match files by identity with no request per file;
 // open + a one-value probe take 2 rounds and read the files blob and 8 bit rows per region, not per file;
@@ -16,9 +16,9 @@ import { init, openDataset } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { writeSidecarFiles } from '../../js/index-builder/sidecar-build.js'
 import { crc32Hex, puffinFooter } from '../../js/sidecar/puffin.js'
-import { startTestServer } from './helpers/range-server.js'
-import { datasetFileName as fileName, storedValue, writeSidecarDataset } from './helpers/sidecar-dataset.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { datasetFileName as fileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 10_000
 const GROUPS = 10

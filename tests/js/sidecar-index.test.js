@@ -11,10 +11,10 @@ import { after, before, describe, test } from 'node:test'
 
 import { ErrorCode, init, openParquet } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
-import { openDuckDB } from './helpers/duckdb.js'
-import { startTestServer } from './helpers/range-server.js'
+import { openDuckDB } from '../../testkit/duckdb.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 30
 const ROWS = 6000

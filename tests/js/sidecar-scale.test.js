@@ -1,5 +1,5 @@
 // A sidecar index at issue #23's scale: 10,000 files × 10 row groups, written at test time by
-// hyparquet-writer (tests/js/helpers/sidecar-dataset.js: an INT64 column whose values the test computes
+// hyparquet-writer (testkit/sidecar-dataset.js: an INT64 column whose values the test computes
 // itself, spread so every chunk's min/max spans nearly the whole range; 3k+1 is stored nowhere). Its
 // directory is megabytes, far beyond the 256 KiB tail read, so opening leaves it to the first probe:
 // over HTTP, counted at the server, opening and a one-value probe take 2 rounds and read at most
@@ -13,9 +13,9 @@ import { after, before, describe, test } from 'node:test'
 
 import { ErrorCode, init } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
-import { startTestServer } from './helpers/range-server.js'
-import { datasetFileName as fileName, directoryLength, storedValue, writeSidecarDataset } from './helpers/sidecar-dataset.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { datasetFileName as fileName, directoryLength, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 10_000
 const GROUPS = 10

@@ -11,10 +11,10 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { init } from '../../js/index.js'
 import { buildSidecarIndex, mergeSidecarSegments, openSidecarIndex } from '../../js/index-builder/index.js'
-import { startTestServer } from './helpers/range-server.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
-import { datasetFileName, storedValue, writeSidecarDataset } from './helpers/sidecar-dataset.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 200
 const GROUPS = 2

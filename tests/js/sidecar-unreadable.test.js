@@ -1,7 +1,7 @@
 // A chunk whose pages the builder could not read has no filter in the sidecar index; both formats answer
 // it `unknown` (the index cannot describe it), never `maybe` and never `absent`, whatever the value, and
 // keep answering the other chunks from their filters. The truth here is the generator: each chunk's filter
-// is built with hyparquet's SBBF (tests/js/helpers/reference-sbbf.js) from the values it holds.
+// is built with hyparquet's SBBF (testkit/reference-sbbf.js) from the values it holds.
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { before, test } from 'node:test'
@@ -9,8 +9,8 @@ import { before, test } from 'node:test'
 import { init } from '../../js/index.js'
 import { openSidecarIndex } from '../../js/index-builder/index.js'
 import { writeSidecarFiles } from '../../js/index-builder/sidecar-build.js'
-import { referenceFilter } from './helpers/reference-sbbf.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { referenceFilter } from '../../testkit/reference-sbbf.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 40
 const GROUPS = 4

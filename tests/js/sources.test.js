@@ -10,8 +10,8 @@ import { asyncBufferFromFile } from 'hyparquet'
 
 import { ErrorCode, ParquetBloomError } from '../../js/errors.js'
 import { openByteSource } from '../../js/sources/open-byte-source.js'
-import { startTestServer } from './helpers/range-server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const MiB = 1024 * 1024
 const TAIL = 64 * 1024

@@ -15,8 +15,8 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import { openParquet } from '../../js/index.js'
 import { compareBytes, compareDecimal, sortKeys, sortOrderFor } from '../../js/indexes/statistics.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { tempDir } from './helpers/temp-dir.js'
-import { withDuckDB } from './helpers/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 
 const ROW_GROUP = 2048
 const GROUPS = 4
@@ -240,7 +240,7 @@ function probeable(column) {
 describe('statistics that disagree are not used', () => {
   /** A DuckDB file whose footer has one chunk's Statistics (or ColumnMetaData) edited. */
   async function edited(editChunk) {
-    const { getField } = await import('./helpers/thrift-writer.js')
+    const { getField } = await import('../../testkit/thrift-writer.js')
     const { editFooter } = await import('./helpers/footer-edit.js')
     const written = await writeDuckdb(`hostile-${Math.random().toString(36).slice(2)}.parquet`)
     const bytes = editFooter(new Uint8Array(await readFile(written.path)), (struct) => {

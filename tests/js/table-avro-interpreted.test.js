@@ -1,7 +1,7 @@
 // js/table/avro-interpreted.js (the schema-walking Avro decoder for runtimes without run-time code
 // generation) held to avsc, an independent decoder (js/table/avro.js's path in Node): every Avro file
 // of the table fixtures (Spark, Iceberg Java, Athena/Trino manifests and manifest lists), the manifests
-// tests/js/helpers/iceberg-writer.js writes, and files avsc writes with every Avro type, both codecs,
+// testkit/iceberg-writer.js writes, and files avsc writes with every Avro type, both codecs,
 // named references across namespaces, a recursive type and blocks of negative counts. Each must decode to
 // the same records, value for value and type for type. Damaged and hostile files (every truncation, bad
 // sync markers, byte flips, counts and lengths past the file) are MALFORMED_TABLE, promptly.
@@ -15,8 +15,8 @@ import { readAvroFile } from '../../js/table/avro.js'
 import { readAvroFileInterpreted } from '../../js/table/avro-interpreted.js'
 import { bigLong } from './helpers/avsc-big-long.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { writeIcebergTable } from './helpers/iceberg-writer.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { writeIcebergTable } from '../../testkit/iceberg-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 /**
  * Values made comparable across the two decoders with their JS types kept (bigint vs number, string,
@@ -165,7 +165,7 @@ describe('the schema-walking Avro decoder reads what avsc reads', () => {
     t.diagnostic(`${files.length} files, ${records} records`)
   })
 
-  test('the manifests and manifest list tests/js/helpers/iceberg-writer.js writes', async () => {
+  test('the manifests and manifest list testkit/iceberg-writer.js writes', async () => {
     const dir = await tempDir('avro-interpreted')
     await writeIcebergTable(dir, { files: 40, manifests: 4, rows: 2 })
     const files = avroFiles(dir)

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 
 import { decodeRoaringBitmapArray, deletionVectorSource, z85Decode } from '../../js/table/deletion-vector.js'
-import { Bytes, inlineDeletionVector, z85Encode } from './helpers/delta-writer.js'
+import { Bytes, inlineDeletionVector, z85Encode } from '../../testkit/delta-writer.js'
 
 describe('deletion vectors', () => {
   test('Z85: the RFC\'s vector', () => {

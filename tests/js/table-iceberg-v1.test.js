@@ -10,7 +10,7 @@ import avsc from 'avsc'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { openTable } from '../../js/index.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const kv = (name, value) => ({ type: 'array', items: { type: 'record', name, fields: [{ name: 'key', type: 'int' }, { name: 'value', type: value }] } })
 const DATA_FILE = { type: 'record', name: 'r2', fields: [

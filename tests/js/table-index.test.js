@@ -1,6 +1,6 @@
 // A table index (buildSidecarIndex(null, sink, { table }) → openTable(…, { index })) over HTTP, counted at
-// the server: an Iceberg table of 400 files in 50 manifests (tests/js/helpers/iceberg-writer.js) and a
-// Delta table of 200 files in 20 commits (tests/js/helpers/delta-appends-writer.js). While the table is at the
+// the server: an Iceberg table of 400 files in 50 manifests (testkit/iceberg-writer.js) and a
+// Delta table of 200 files in 20 commits (testkit/delta-appends-writer.js). While the table is at the
 // indexed snapshot, an id probe reads no manifest, manifest list or commit and sends no HEAD, in at most
 // 4 rounds counted at the server; after one more append only that snapshot's manifest (or that commit)
 // is read, and files a later snapshot drops (a manifest left out of its list; a Delta remove) are gone
@@ -20,9 +20,9 @@ import { TABLE_SNAPSHOT_BLOB } from '../../js/sidecar/sidecar-blobs.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { loadTable } from '../../js/table/load-table.js'
 import { clearTableCache } from '../../js/table/table-io.js'
-import { appendIcebergSnapshot, ID_STRIDE, writeIcebergTable } from './helpers/iceberg-writer.js'
-import { appendDeltaCommit, writeDeltaTable } from './helpers/delta-appends-writer.js'
-import { startTestServer } from './helpers/range-server.js'
+import { appendIcebergSnapshot, ID_STRIDE, writeIcebergTable } from '../../testkit/iceberg-writer.js'
+import { appendDeltaCommit, writeDeltaTable } from '../../testkit/delta-appends-writer.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { icebergTruth, idOf, probeForm, readParquet } from './helpers/table-truth.js'
 import { runCli } from './helpers/run-cli.js'

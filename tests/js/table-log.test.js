@@ -11,8 +11,8 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { ErrorCode, openTable } from '../../js/index.js'
 import { loadTable } from '../../js/table/load-table.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { checkpointParquet, pad, writeDeltaFiles } from './helpers/delta-writer.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { checkpointParquet, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 describe('Iceberg snapshots', { skip: missingFixture('tables/iceberg/spark_bunnies') }, () => {
   test('time travel to snapshot 7505300640432048841 (over 2^53) gives 21 rows; the current snapshot 20', async () => {

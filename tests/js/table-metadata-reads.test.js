@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test'
 import { ErrorCode, openTable } from '../../js/index.js'
 import { clearTableCache } from '../../js/table/table-io.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { startTestServer } from './helpers/range-server.js'
+import { startTestServer } from '../../testkit/range-server.js'
 
 const skip = missingFixture('tables')
 const SECRET = 'signature-MUST-NOT-APPEAR'

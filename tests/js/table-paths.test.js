@@ -8,7 +8,7 @@ import { before, describe, test } from 'node:test'
 
 import { ErrorCode, openTable } from '../../js/index.js'
 import { pathResolver, tableRoot } from '../../js/table/table-location.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const outside = (fn) => assert.throws(fn, (e) => e.code === ErrorCode.PATH_OUTSIDE_TABLE)
 

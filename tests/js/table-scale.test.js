@@ -4,7 +4,7 @@
 // the manifests whose partition summaries hold its days, the metadata rules out ≥ 99% of the files for
 // an id, a cold probe takes ≤ 6 rounds, and a second probe of the unchanged table reads only the
 // version hint before the index reads (no manifest is read or decoded again). Truth is the generator's
-// own input (tests/js/helpers/iceberg-writer.js), not the reader.
+// own input (testkit/iceberg-writer.js), not the reader.
 import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -14,9 +14,9 @@ import { parquetMetadata } from 'hyparquet'
 
 import { createFooterCache, openTable } from '../../js/index.js'
 import { clearTableCache } from '../../js/table/table-io.js'
-import { ID_STEP, ID_STRIDE, writeIcebergTable } from './helpers/iceberg-writer.js'
-import { startTestServer } from './helpers/range-server.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { ID_STEP, ID_STRIDE, writeIcebergTable } from '../../testkit/iceberg-writer.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 1000
 const MANIFESTS = 50

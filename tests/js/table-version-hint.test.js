@@ -15,9 +15,9 @@ import { openTable } from '../../js/index.js'
 import { clearTableCache } from '../../js/table/table-io.js'
 import { bigLong } from './helpers/avsc-big-long.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { startTestServer } from './helpers/range-server.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { readParquet } from './helpers/table-truth.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const skip = missingFixture('tables')
 const ATHENA_NEW = '00001-aaf0d033-d06b-43c7-be60-67f83abd4aca'

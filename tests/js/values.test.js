@@ -12,8 +12,8 @@ import { BloomFilter, ErrorCode, init, ParquetBloomError } from '../../js/index.
 import { combineVerdicts, encodeProbeValues } from '../../js/values/probe-values.js'
 import { describeColumnType, logicalTypeFromSchemaElement } from '../../js/footer/column-type.js'
 import { parseHexBytes } from '../../js/values/input.js'
-import { writeDuckdbSample, writeHyparquetSample } from './helpers/sample-files.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { writeDuckdbSample, writeHyparquetSample } from '../../testkit/sample-files.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 before(async () => {
   await init()

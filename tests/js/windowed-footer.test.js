@@ -15,7 +15,7 @@ import { decodeWindowedOutline } from '../../js/footer/windowed-outline.js'
 import { chunk } from '../../js/footer/records.js'
 import { init, memoryStats, openParquet, ParquetBloomError } from '../../js/index.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const dir = await tempDir('windowed-footer')
 

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import { importSpecifiers, moduleGraph } from './helpers/download-size.js'
+import { importSpecifiers, moduleGraph } from '../../testkit/download-size.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const PACKAGE_PREFIX = 'node_modules/parquet-bloom/'

@@ -13,9 +13,9 @@ import { openParquet, WRITER_RULES, writerRulesFor } from '../../js/index.js'
 import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/indexes/writer-rules.js'
 import { pageIndexOrder } from '../../js/indexes/page-index.js'
 import { editFooter } from './helpers/footer-edit.js'
-import { setField, T } from './helpers/thrift-writer.js'
-import { writeDuckdbSample } from './helpers/sample-files.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { setField, T } from '../../testkit/thrift-writer.js'
+import { writeDuckdbSample } from '../../testkit/sample-files.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const INT64 = { physicalType: 'INT64', logicalType: null }
 const UINT64 = { physicalType: 'INT64', logicalType: { type: 'INTEGER', bitWidth: 64, isSigned: false } }

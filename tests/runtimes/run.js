@@ -7,7 +7,7 @@
 // answers; the Iceberg manifests are Avro, read there by the schema-walking decoder, since workerd forbids
 // the code avsc compiles at run time).
 // A sidecar index is built in shards by sub-requests and merged (the bytes Node's one-shot build writes).
-// Verdicts are checked against the truth DuckDB reads back from the files it wrote (tests/js/helpers/demo-samples.js)
+// Verdicts are checked against the truth DuckDB reads back from the files it wrote (testkit/demo-samples.js)
 // and against parquet-testing's published contents. Exits non-zero on any failure, and never hangs.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -16,9 +16,9 @@ import path from 'node:path'
 import { once } from 'node:events'
 
 import { fixturePath, fixturesDir, missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PRESENT } from '../js/helpers/fixtures.js'
-import { startTestServer } from '../js/helpers/range-server.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { assertProbeMatchesTruth, nodeProbe } from '../browser/checks.js'
-import { buildSamples, samplesDir } from '../js/helpers/demo-samples.js'
+import { buildSamples, samplesDir } from '../../testkit/demo-samples.js'
 import { repoRoot } from '../../web/server.js'
 import { readParquet } from '../js/helpers/table-truth.js'
 import { openDataset, openParquet, openTable } from '../../js/index.js'

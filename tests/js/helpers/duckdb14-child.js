@@ -2,7 +2,7 @@
 // 1.4 and current bindings both load libduckdb under one soname, so in one process the second gets the
 // first's library. Reads { statements, queries } as JSON on stdin; prints { version, results } as JSON,
 // each query's rows as objects (bigints as strings).
-import { withDuckDB } from './duckdb.js'
+import { withDuckDB } from '../../../testkit/duckdb.js'
 
 let input = ''
 for await (const chunk of process.stdin) input += chunk

@@ -1,6 +1,6 @@
 // Rewrites a real file's footer for tests: decode its FileMetaData with the test Thrift codec, edit the
 // struct, re-encode it. The data and every offset stay as they are; only what the edit touches changes.
-import { decodeStruct, encodeStruct } from './thrift-writer.js'
+import { decodeStruct, encodeStruct } from '../../../testkit/thrift-writer.js'
 
 /** `bytes` with its FileMetaData passed through `edit(struct)`; returns the new file's bytes. */
 export function editFooter(bytes, edit) {

@@ -1,15 +1,15 @@
 // Hostile Parquet files made at test time from a sample file we write ourselves (never committed):
 // broken magic, footer lengths, truncations, garbage and Thrift bombs in the footer, and every way a
 // bloom filter's offset, length or header can be wrong. Each case says what it must end in. The files
-// are taken apart and rebuilt with ./file-surgery.js; the mutation fuzzer is ./mutation-fuzzer.js.
+// are taken apart and rebuilt with testkit/file-surgery.js; the mutation fuzzer is testkit/mutation-fuzzer.js.
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
-import { rng } from './reference-sbbf.js'
-import { writeHyparquetSample } from './sample-files.js'
-import { ByteWriter, cloneStruct, decodeStruct, encodeStruct, getField, removeField, setField, struct, T } from './thrift-writer.js'
+import { rng } from '../../../testkit/reference-sbbf.js'
+import { writeHyparquetSample } from '../../../testkit/sample-files.js'
+import { ByteWriter, cloneStruct, decodeStruct, encodeStruct, getField, removeField, setField, struct, T } from '../../../testkit/thrift-writer.js'
 
-import { assemble, buildTruth, columnChunk, columnMetaData, concat, MAGIC, MiB, parseParquet, rebuild, TARGET } from './file-surgery.js'
+import { assemble, buildTruth, columnChunk, columnMetaData, concat, MAGIC, MiB, parseParquet, rebuild, TARGET } from '../../../testkit/file-surgery.js'
 
 /**
  * Writes the sample file and the hostile files made from it into `dir`.

@@ -5,7 +5,7 @@
 // { origin, files, distinct, concurrency, column, value }: `files` URLs over the `distinct` files the
 // dataset helper names (a query string tells copies apart); concurrency null: the dataset's own window.
 import { init, openDataset } from '../../../js/index.js'
-import { datasetFileName } from './sidecar-dataset.js'
+import { datasetFileName } from '../../../testkit/sidecar-dataset.js'
 
 const { origin, files, distinct, concurrency, column, value } = JSON.parse(process.argv[2])
 await init()

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 
-import { BUNDLE, buildBrowserBundle, GLUE, root, WASM } from '../../../scripts/build-bundle.js'
+import { BUNDLE, buildBrowserBundle, GLUE, root, WASM } from '../scripts/build-bundle.js'
 
 const SOURCE_ENTRY = path.join(root, 'js/index.js')
 

@@ -7,8 +7,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
-import { getCore } from '../../../js/wasm/core.js'
-import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../../../js/index.js'
+import { getCore } from '../js/wasm/core.js'
+import { ErrorCode, init, memoryStats, openParquet, ParquetBloomError } from '../js/index.js'
 
 import { rng } from './reference-sbbf.js'
 import { writeDuckdbSample, writeHyparquetSample } from './sample-files.js'

@@ -2,7 +2,7 @@
 // fuzzer: its data and its decoded footer (Thrift structs, ./thrift-writer.js), rebuilt with edits; and
 // the truth about it — which values each row group holds, and what an independent SBBF
 // (./reference-sbbf.js) says about the rest.
-import { concatBytes } from '../../../js/format/bytes.js'
+import { concatBytes } from '../js/format/bytes.js'
 
 import { referenceFilter, rng } from './reference-sbbf.js'
 import { cloneStruct, decodeStruct, encodeStruct, getField, removeField, struct } from './thrift-writer.js'

@@ -6,9 +6,9 @@
 //                          them and an evolved schema (a `coupon` column added)
 //   dataset/events.puffin  a sidecar index of the dataset's user_id (buildSidecarIndex), built over HTTP
 //                          from the demo server, which sends no validator: the file sizes decide
-//   tables/iceberg/        an Iceberg v2 table (tests/js/helpers/iceberg-writer.js): partitioned by day,
+//   tables/iceberg/        an Iceberg v2 table (testkit/iceberg-writer.js): partitioned by day,
 //                          two snapshots, the second with more files and a position delete file
-//   tables/delta/          a Delta table (tests/js/helpers/delta-writer.js): partitioned by country, a
+//   tables/delta/          a Delta table (testkit/delta-writer.js): partitioned by country, a
 //                          Parquet checkpoint at version 4, an inline deletion vector at version 5
 // The same dataset is served as a bucket prefix by demo-bucket.js. The browser test
 // (tests/browser/sample-scenarios.js) checks the page's answers against DuckDB and the writers' input.
@@ -115,8 +115,8 @@ async function chooseValues(conn, root, column, { preferred, absentFrom, middle 
  * @param {string[]} files
  */
 async function writeSidecarIndex(dir, files) {
-  const { startDemoServer } = await import('../../../web/server.js')
-  const { buildSidecarIndex } = await import('../../../js/index-builder/index.js')
+  const { startDemoServer } = await import('../web/server.js')
+  const { buildSidecarIndex } = await import('../js/index-builder/index.js')
   const server = await startDemoServer({ port: 0, mounts: { 'sample-root': dir } })
   try {
     const base = `${server.url}sample-root/${path.posix.dirname(DATASET_INDEX)}/`

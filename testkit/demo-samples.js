@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { withDuckDB } from './duckdb.js'
 import { withTempDir } from './temp-dir.js'
 
-export const samplesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/samples')
+export const samplesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web/samples')
 const MANIFEST_VERSION = 3
 
 /**

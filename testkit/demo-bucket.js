@@ -10,7 +10,7 @@ import { startS3Server } from './s3-server.js'
 
 /**
  * Starts the bucket and uploads the dataset into it.
- * @param {string} samplesDir where the samples were written (tests/js/helpers/demo-samples.js samplesDir)
+ * @param {string} samplesDir where the samples were written (testkit/demo-samples.js samplesDir)
  * @returns {Promise<{ endpoint: string, prefix: string, files: string[], server: Awaited<ReturnType<typeof startS3Server>>, stop: () => Promise<void> }>}
  */
 export async function startSampleBucket(samplesDir) {

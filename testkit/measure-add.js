@@ -20,8 +20,8 @@ export function measureAddInChild(input, output, column, flags = ['--max-semi-sp
 }
 
 async function addOnce(input, output, column) {
-  const { init } = await import('../../../js/index.js')
-  const { addIndexes } = await import('../../../js/index-builder/index.js')
+  const { init } = await import('../js/index.js')
+  const { addIndexes } = await import('../js/index-builder/index.js')
   await init()
   const held = () => { const m = process.memoryUsage(); return m.heapUsed + m.external }
   const baseline = process.memoryUsage().rss

@@ -1,4 +1,4 @@
-// A real S3 server for tests: s3rver in a child process (tests/js/helpers/s3-server-child.js) on
+// A real S3 server for tests: s3rver in a child process (testkit/s3-server-child.js) on
 // 127.0.0.1, behind a proxy in this process that waits N ms per response, answers chosen requests with
 // S3's 503 SlowDown (or a reset connection), logs every request, and — since s3rver does not check SigV4
 // signatures — can require requests signed with given credentials, checked by AWS's own signer

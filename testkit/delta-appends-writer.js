@@ -2,7 +2,7 @@
 // _delta_log/, no checkpoint): N data files written by hyparquet-writer (a bloom filter on `id`), added
 // over C commits, each add with its `stats` (numRecords, min/max, nullCount); appendDeltaCommit adds and
 // removes files in one more commit. The file → ids map it returns is the generator's own input (the
-// same disjoint id ranges as tests/js/helpers/iceberg-writer.js), independent of the reader.
+// same disjoint id ranges as testkit/iceberg-writer.js), independent of the reader.
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 

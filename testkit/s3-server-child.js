@@ -1,4 +1,4 @@
-// The child process of tests/js/helpers/s3-server.js: runs s3rver (a real S3 implementation, suffix-range
+// The child process of testkit/s3-server.js: runs s3rver (a real S3 implementation, suffix-range
 // bug included) on 127.0.0.1 with a random port, and tells the parent that port over IPC. Started with
 // --openssl-legacy-provider: s3rver's continuation tokens use DES, which Node ≥ 17 disables by default.
 // Exits when the parent goes away, so no test run can leave it behind.
