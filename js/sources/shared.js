@@ -104,8 +104,13 @@ export class SourceBase {
   #closed = false
   #signal
   #requestTimeoutMs
-  // Aborted by close(), so reads in flight end instead of finishing against a closed source.
-  #closeController = new AbortController()
+  // The operations in flight, which close() aborts so they end instead of finishing against a closed
+  // source: a set rather than an AbortController of the source's own, which every operation would
+  // listen to (a dataset holds thousands of sources open at once, each waiting on one request).
+  /** @type {Set<Operation> | undefined} */
+  #inFlight
+  /** @type {ParquetBloomError | undefined} */
+  #closedReason
 
   /**
    * @param {string} name
@@ -187,16 +192,19 @@ export class SourceBase {
   async close() {
     if (this.#closed) return
     this.#closed = true
-    // Only reads in flight watch the signal: a file closed after its last read (nearly always) needs no
-    // abort, whose error alone costs more than the rest of close(). A read begun later aborts it (_operation).
-    if (watchers.get(this.#closeController.signal)?.size) this.#abortOnClose()
+    // Only reads in flight are aborted: a file closed after its last read (nearly always) needs no
+    // abort, whose error alone costs more than the rest of close(). A read begun later aborts at once (_operation).
+    if (this.#inFlight?.size) {
+      const reason = this.#closeReason()
+      for (const op of [...this.#inFlight]) op.abort(reason)
+    }
     await this._close()
   }
 
-  #abortOnClose() {
-    if (this.#closeController.signal.aborted) return
-    this.#closeController.abort(new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`,
-      { source: this.#name }))
+  #closeReason() {
+    this.#closedReason ??= new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`,
+      { source: this.#name })
+    return this.#closedReason
   }
 
   /** @protected */
@@ -266,10 +274,10 @@ export class SourceBase {
    * @returns {Promise<T>}
    */
   async _operation(what, signal, fn, { timeout = true } = {}) {
-    if (this.#closed) this.#abortOnClose()
-    return runOperation(what, this.#name, [this.#signal, signal, this.#closeController.signal],
+    const closed = this.#closed ? AbortSignal.abort(this.#closeReason()) : undefined
+    return runOperation(what, this.#name, [this.#signal, signal, closed],
       timeout ? this.#requestTimeoutMs : undefined,
-      fn, (error) => this._ioError(error, what))
+      fn, (error) => this._ioError(error, what), (this.#inFlight ??= new Set()))
   }
 }
 
@@ -283,10 +291,12 @@ export class SourceBase {
  * @param {number | undefined} timeoutMs
  * @param {(operation: Operation) => Promise<T>} fn
  * @param {(error: unknown) => Error} ioError
+ * @param {Set<Operation>} [inFlight] the operation is in it while it runs (a source's, which close() aborts)
  * @returns {Promise<T>}
  */
-export async function runOperation(what, source, signals, timeoutMs, fn, ioError) {
+export async function runOperation(what, source, signals, timeoutMs, fn, ioError, inFlight) {
   const op = new Operation(what, source, signals, timeoutMs)
+  inFlight?.add(op)
   try {
     op.throwIfAborted()
     return await fn(op)
@@ -295,6 +305,7 @@ export async function runOperation(what, source, signals, timeoutMs, fn, ioError
     if (op.aborted) throw op.abortError()
     throw ioError(error)
   } finally {
+    inFlight?.delete(op)
     op.dispose()
   }
 }
@@ -445,6 +456,11 @@ export class Operation {
   /** Tears down the transfer (e.g. a body we decided not to read) without reporting an abort. */
   stop() {
     this.#abort(STOPPED_ON_PURPOSE)
+  }
+
+  /** Ends the operation as aborted for `reason` (its source was closed). */
+  abort(reason) {
+    this.#abort(reason)
   }
 
   abortError() {
