@@ -41,18 +41,18 @@ export async function rereadFooter(cache, source, options) {
 }
 
 async function readAndRemember(cache, source, options) {
-  let footer
-  try {
-    footer = await readFooter(source, options)
-  } catch (error) {
+  // Chained rather than awaited: no async frame held per file while its footer read is in flight.
+  const read = readFooter(source, options).catch((error) => {
     // Replaced between the tail read and the rest of a large footer: once more, from the new version.
     if (error?.code !== ErrorCode.FILE_CHANGED) throw error
     refuseIfListed(source, error)
     source.forgetFile()
-    footer = await readFooter(source, options)
-  }
-  await cache.remember(source.cacheKey, { validator: source.validator, ...footer })
-  return { ...footer, fromCache: false }
+    return readFooter(source, options)
+  })
+  return read.then(async (footer) => {
+    await cache.remember(source.cacheKey, { validator: source.validator, ...footer })
+    return { ...footer, fromCache: false }
+  })
 }
 
 /**

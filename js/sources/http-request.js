@@ -110,14 +110,20 @@ export async function sendRequest(op, fetchFn, url, { method, headers, bypassHtt
   // lock), so a wave of reads of one file would go one by one, a round each; and a mutable object (a
   // table's pointer) must not come from a stale cache.
   if (bypassHttpCache || inBrowser()) init.cache = 'no-store'
-  try {
-    return await op.race(fetchFn(url, init))
-  } catch (cause) {
+  const failed = (/** @type {unknown} */ cause) => {
     if (cause instanceof ParquetBloomError || op.aborted) throw cause
     throw new ParquetBloomError(ErrorCode.IO,
       `network error ${what}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ${cors}`,
       { cause, source: name })
   }
+  // Not awaited here: no async frame held per request in flight.
+  let sent
+  try {
+    sent = op.race(fetchFn(url, init))
+  } catch (cause) {
+    sent = Promise.reject(cause)
+  }
+  return sent.catch(failed)
 }
 
 /** Cancels a body left unread (or half read), so its connection is freed for the next request. */

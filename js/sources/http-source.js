@@ -172,7 +172,8 @@ export class HttpSource extends SourceBase {
     if (this.size !== undefined) return this.#boundedTail(length, signal, purpose)
 
     const range = `bytes=-${length}`
-    const first = await this.#exchange(range, signal, purpose, async (response, op) => {
+    // Chained rather than awaited: no async frame held per request in flight (a dataset has thousands).
+    const suffix = this.#exchange(range, signal, purpose, async (response, op) => {
       switch (response.status) {
         case 206: return this.#suffixPartial(response, op, range, length)
         case 200: return this.#takeWhole(response, op, range, { retryBounded: true })
@@ -193,6 +194,11 @@ export class HttpSource extends SourceBase {
           throw this.#statusError(response, range)
       }
     })
+    return suffix.then((first) => this.#tailAfterSuffix(first, length, signal, purpose))
+  }
+
+  /** readTail() once its suffix request answered `first`: the tail, or what to ask next for it. */
+  async #tailAfterSuffix(first, length, signal, purpose) {
     if (first === WHOLE_BODY) return this.#tailOfWhole(length)
     if (first === NEXT_BOUNDED) return this.#boundedTail(length, signal, purpose)
     if (first !== NEXT_PROBE) return first
@@ -225,7 +231,7 @@ export class HttpSource extends SourceBase {
     if (this.#whole) return this.#tailOfWhole(length)
     const start = Math.max(0, this.size - length)
     if (start === this.size) return { offset: start, bytes: new Uint8Array(0) }
-    return { offset: start, bytes: await this.#readRange(start, this.size - start, signal, purpose) }
+    return this.#readRange(start, this.size - start, signal, purpose).then((bytes) => ({ offset: start, bytes }))
   }
 
   /** A 206 to bytes=-n: must be exactly the last min(n, total) bytes. */
@@ -281,7 +287,7 @@ export class HttpSource extends SourceBase {
   async #readRange(offset, length, signal, purpose) {
     const last = offset + length - 1
     const range = `bytes=${offset}-${last}`
-    const result = await this.#exchange(range, signal, purpose, async (response, op) => {
+    const exchanged = this.#exchange(range, signal, purpose, async (response, op) => {
       const raw = response.headers.get('content-range')
       const contentRange = parseContentRange(raw)
       if (response.status === 206) {
@@ -312,9 +318,11 @@ export class HttpSource extends SourceBase {
       }
       throw this.#statusError(response, range)
     })
-    if (result !== WHOLE_BODY) return result
-    if (offset + length > this.#whole.length) throw this._pastEnd(offset, length, this.#whole.length)
-    return this.#whole.subarray(offset, offset + length)
+    return exchanged.then((result) => {
+      if (result !== WHOLE_BODY) return result
+      if (offset + length > this.#whole.length) throw this._pastEnd(offset, length, this.#whole.length)
+      return this.#whole.subarray(offset, offset + length)
+    })
   }
 
   /**
@@ -405,10 +413,13 @@ export class HttpSource extends SourceBase {
 
   async #exchangeOnce(range, signal, purpose, retry, onResponse) {
     const what = `requesting ${range} of ${this.name}`
+    /** @type {import('./io-ledger.js').IoRequest | undefined} */
     let record
-    let failed = true
+    // Chained rather than awaited, here and in the operation: a dataset holds thousands of requests in
+    // flight, and a suspended async frame each would hold its registers and context for as long.
+    let sent
     try {
-      const result = await this._operation(what, signal, async (op) => {
+      sent = this._operation(what, signal, async (op) => {
         const headers = { ...this.#headers, range }
         // The validator the request carries (a weak ETag never does: If-Match compares strongly).
         const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
@@ -418,31 +429,41 @@ export class HttpSource extends SourceBase {
         requestRecords.set(op, record)
         const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} ` +
           `request header${condition ? 's' : ''}, and expose Content-Range`
-        const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record }, what,
+        const sending = sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record }, what,
           this.name, cors)
-        if (record.offset === null) {
-          // A suffix read: where it started is known from the answer.
-          const answered = parseContentRange(response.headers.get('content-range'))
-          if (answered && !answered.unsatisfied) {
-            record.offset = answered.start
-            record.length = answered.end - answered.start + 1
-          } else if (response.status === 200) {
-            // The whole object instead (a suffix longer than the file, or Range ignored).
-            record.offset = 0
-            record.length = identityLength(response) ?? null
-          }
-        }
-        try {
-          this.#checkValidator(response, range, condition)
-          return await onResponse(response, op)
-        } finally {
-          releaseBody(response)
-        }
+        return sending.then((response) => this.#answered(response, op, range, condition, /** @type {any} */ (record), onResponse))
       })
-      failed = false
+    } catch (error) {
+      sent = Promise.reject(error)
+    }
+    return sent.then((result) => {
+      record?.finish(false)
       return result
+    }, (error) => {
+      record?.finish(true)
+      throw error
+    })
+  }
+
+  /** A request's response: where a suffix read started, the validator checked, then `onResponse`; an unread body released. */
+  async #answered(response, op, range, condition, record, onResponse) {
+    if (record.offset === null) {
+      // A suffix read: where it started is known from the answer.
+      const answered = parseContentRange(response.headers.get('content-range'))
+      if (answered && !answered.unsatisfied) {
+        record.offset = answered.start
+        record.length = answered.end - answered.start + 1
+      } else if (response.status === 200) {
+        // The whole object instead (a suffix longer than the file, or Range ignored).
+        record.offset = 0
+        record.length = identityLength(response) ?? null
+      }
+    }
+    try {
+      this.#checkValidator(response, range, condition)
+      return await onResponse(response, op)
     } finally {
-      record?.finish(failed)
+      releaseBody(response)
     }
   }
 

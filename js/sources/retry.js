@@ -52,14 +52,28 @@ export function isTransientFailure(error) {
  * @returns {Promise<T>}
  */
 export async function withRetries(attempt, { retries, pause, onRetry }) {
-  for (let n = 0; ; n++) {
-    try {
-      return await attempt(n)
-    } catch (error) {
-      if (n >= retries || !isTransientFailure(error)) throw error
-      onRetry?.(error)
-      await pause(retryDelayMs(n))
-    }
+  // A chain rather than a loop of awaits: a dataset holds thousands of requests in flight, and a
+  // suspended async frame each would hold its registers and context for as long.
+  const from = (/** @type {number} */ n) => attemptNow(attempt, n).catch((error) => {
+    if (n >= retries || !isTransientFailure(error)) throw error
+    onRetry?.(error)
+    return pause(retryDelayMs(n)).then(() => from(n + 1))
+  })
+  return from(0)
+}
+
+/**
+ * `attempt(n)`, a synchronous throw as a rejection.
+ * @template T
+ * @param {(attemptNumber: number) => Promise<T>} attempt
+ * @param {number} n
+ * @returns {Promise<T>}
+ */
+function attemptNow(attempt, n) {
+  try {
+    return Promise.resolve(attempt(n))
+  } catch (error) {
+    return Promise.reject(error)
   }
 }
 

@@ -297,17 +297,29 @@ export class SourceBase {
 export async function runOperation(what, source, signals, timeoutMs, fn, ioError, inFlight) {
   const op = new Operation(what, source, signals, timeoutMs)
   inFlight?.add(op)
+  /** @type {Promise<T>} */
+  let running
   try {
     op.throwIfAborted()
-    return await fn(op)
+    running = Promise.resolve(fn(op))
   } catch (error) {
-    if (error instanceof ParquetBloomError) throw error
-    if (op.aborted) throw op.abortError()
-    throw ioError(error)
-  } finally {
+    running = Promise.reject(error)
+  }
+  // Settled through the promise rather than awaited: no async frame held per operation in flight.
+  return running.then((value) => {
     inFlight?.delete(op)
     op.dispose()
-  }
+    return value
+  }, (error) => {
+    try {
+      if (error instanceof ParquetBloomError) throw error
+      if (op.aborted) throw op.abortError()
+      throw ioError(error)
+    } finally {
+      inFlight?.delete(op)
+      op.dispose()
+    }
+  })
 }
 
 /**
