@@ -63,15 +63,23 @@ export class FileSession {
    * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
    */
-  async withFile(descriptor, use, chain) {
+  withFile(descriptor, use, chain) {
     // Counted from the tail read on: a file still opening shares the window too.
     this.#open++
-    // Chained rather than awaited: thousands of files in flight hold no async frame each.
+    const closed = () => { this.#open-- }
+    // Chained rather than awaited (nor an async function's promise around it): thousands of files in
+    // flight hold no frame each. openParquet, async, never throws.
     return openParquet(descriptor.location, {
       ...this.#openOptions, fetch: this.#fetch, ioFloor: chain?.floor,
       ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
       ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
-    }).then((file) => this.#use(file, use, chain)).finally(() => { this.#open-- })
+    }).then((file) => this.#use(file, use, chain)).then((result) => {
+      closed()
+      return result
+    }, (error) => {
+      closed()
+      throw error
+    })
   }
 
   /**

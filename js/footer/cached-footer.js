@@ -40,8 +40,9 @@ export async function rereadFooter(cache, source, options) {
   return readAndRemember(cache, source, options)
 }
 
-async function readAndRemember(cache, source, options) {
-  // Chained rather than awaited: no async frame held per file while its footer read is in flight.
+function readAndRemember(cache, source, options) {
+  // Chained rather than awaited (nor an async function's promise around it): nothing of its own held per
+  // file while its footer read is in flight.
   const read = readFooter(source, options).catch((error) => {
     // Replaced between the tail read and the rest of a large footer: once more, from the new version.
     if (error?.code !== ErrorCode.FILE_CHANGED) throw error

@@ -102,7 +102,7 @@ export function requestHeaders({ headers, userAgent }) {
  * @param {string} cors what the server must allow for a browser to read it
  * @returns {Promise<Response>}
  */
-export async function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache = false, record }, what, name, cors) {
+export function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache = false, record }, what, name, cors) {
   /** @type {RequestInit} */
   const init = { method, headers, signal: op.signal } // redirects followed, fetch's default
   if (record) /** @type {any} */ (init)[IO_RECORD] = record
@@ -116,7 +116,7 @@ export async function sendRequest(op, fetchFn, url, { method, headers, bypassHtt
       `network error ${what}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ${cors}`,
       { cause, source: name })
   }
-  // Not awaited here: no async frame held per request in flight.
+  // Neither async nor awaited here: no frame or promise of its own held per request in flight.
   let sent
   try {
     sent = op.race(fetchFn(url, init))

@@ -17,6 +17,8 @@ export { redactUrl }
 const NEXT_BOUNDED = 'bounded' // the size is known now: ask for bytes=start-end
 const NEXT_PROBE = 'probe' // ask for bytes=0-0 to learn the size from Content-Range
 const WHOLE_BODY = Symbol('whole body')
+// What a browser needs of a server to read its ranges (one string, not one built per request).
+const CORS_RANGE = 'the server must allow this origin and the Range request header, and expose Content-Range'
 
 // Origins seen answering a suffix range (bytes=-n) with other bytes than the last n — s3rver answers
 // bytes 0-n/N — while telling the size. Such an answer's body is never read: its Content-Range gives the
@@ -403,7 +405,7 @@ export class HttpSource extends SourceBase {
    * One HTTP request: counts it, sends it under an operation (caller signals, close(), timeout) and
    * hands the response to onResponse; a body left unread is cancelled so the connection is freed.
    */
-  async #exchange(range, signal, purpose, onResponse) {
+  #exchange(range, signal, purpose, onResponse) {
     return withRetries((attempt) => this.#exchangeOnce(range, signal, purpose, attempt > 0, onResponse), {
       retries: this.#retries,
       pause: (ms) => this._operation(`waiting to retry ${range} of ${this.name}`, signal, (op) => sleepWithin(ms, op), { timeout: false }),
@@ -411,7 +413,7 @@ export class HttpSource extends SourceBase {
     })
   }
 
-  async #exchangeOnce(range, signal, purpose, retry, onResponse) {
+  #exchangeOnce(range, signal, purpose, retry, onResponse) {
     const what = `requesting ${range} of ${this.name}`
     /** @type {import('./io-ledger.js').IoRequest | undefined} */
     let record
@@ -419,7 +421,7 @@ export class HttpSource extends SourceBase {
     // flight, and a suspended async frame each would hold its registers and context for as long.
     let sent
     try {
-      sent = this._operation(what, signal, async (op) => {
+      sent = this._operation(what, signal, (op) => {
         const headers = { ...this.#headers, range }
         // The validator the request carries (a weak ETag never does: If-Match compares strongly).
         const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
@@ -427,8 +429,8 @@ export class HttpSource extends SourceBase {
         this.stats.requests++
         record = this.io.begin(purpose, ...rangeBounds(range), { retry })
         requestRecords.set(op, record)
-        const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} ` +
-          `request header${condition ? 's' : ''}, and expose Content-Range`
+        const cors = condition ? `the server must allow this origin and the Range and ${condition.name} request headers, and expose ` +
+          'Content-Range' : CORS_RANGE
         const sending = sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record }, what,
           this.name, cors)
         return sending.then((response) => this.#answered(response, op, range, condition, /** @type {any} */ (record), onResponse))

@@ -51,9 +51,9 @@ export function isTransientFailure(error) {
  * @param {{ retries: number, pause: (ms: number) => Promise<void>, onRetry?: (error: unknown) => void }} policy
  * @returns {Promise<T>}
  */
-export async function withRetries(attempt, { retries, pause, onRetry }) {
-  // A chain rather than a loop of awaits: a dataset holds thousands of requests in flight, and a
-  // suspended async frame each would hold its registers and context for as long.
+export function withRetries(attempt, { retries, pause, onRetry }) {
+  // A chain rather than a loop of awaits (nor an async function's promise around it): a dataset holds
+  // thousands of requests in flight, and a suspended frame each would hold its registers and context as long.
   const from = (/** @type {number} */ n) => attemptNow(attempt, n).catch((error) => {
     if (n >= retries || !isTransientFailure(error)) throw error
     onRetry?.(error)

@@ -273,7 +273,7 @@ export class SourceBase {
    *   requestTimeoutMs does not bound
    * @returns {Promise<T>}
    */
-  async _operation(what, signal, fn, { timeout = true } = {}) {
+  _operation(what, signal, fn, { timeout = true } = {}) {
     const closed = this.#closed ? AbortSignal.abort(this.#closeReason()) : undefined
     return runOperation(what, this.#name, [this.#signal, signal, closed],
       timeout ? this.#requestTimeoutMs : undefined,
@@ -294,7 +294,7 @@ export class SourceBase {
  * @param {Set<Operation>} [inFlight] the operation is in it while it runs (a source's, which close() aborts)
  * @returns {Promise<T>}
  */
-export async function runOperation(what, source, signals, timeoutMs, fn, ioError, inFlight) {
+export function runOperation(what, source, signals, timeoutMs, fn, ioError, inFlight) {
   const op = new Operation(what, source, signals, timeoutMs)
   inFlight?.add(op)
   /** @type {Promise<T>} */
@@ -376,24 +376,25 @@ export function callSignal(options, method) {
   return options.signal ?? undefined
 }
 
-// One listener per shared signal, fanned out to the operations that watch it: a probe keeps dozens of
+// One listener per shared signal, fanned out to the operations that watch it: a probe keeps thousands of
 // requests in flight on the same signals, and Node warns about (and browsers keep) one listener each.
+// The operations themselves are kept, not a closure each: a dataset's files in flight hold no more.
+/** @type {WeakMap<AbortSignal, Set<Operation>>} */
 const watchers = new WeakMap()
 
-/** Calls `fn` once when `signal` aborts; returns the function that stops watching. */
-function onAbortOf(signal, fn) {
+/** Aborts `op` once `signal` aborts, until unwatch(). */
+function watch(signal, op) {
   let set = watchers.get(signal)
   if (!set) {
     set = new Set()
     watchers.set(signal, set)
     const all = set
     signal.addEventListener('abort', () => {
-      for (const f of [...all]) f()
+      for (const watching of [...all]) watching.abort(signal.reason)
       all.clear()
     }, { once: true })
   }
-  set.add(fn)
-  return () => set.delete(fn)
+  set.add(op)
 }
 
 /**
@@ -404,7 +405,10 @@ function onAbortOf(signal, fn) {
  */
 export class Operation {
   #controller = new AbortController()
-  #cleanups = []
+  /** @type {AbortSignal[] | undefined} the signals it watches (watch()) */
+  #watched
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  #timer
   #what
   #source
   /** @type {Promise<never> | undefined} rejects with the abort: made by the first race() */
@@ -427,7 +431,11 @@ export class Operation {
         this.#abort(signal.reason)
         break
       }
-      this.#cleanups.push(onAbortOf(signal, () => this.#abort(signal.reason)))
+      // The same signal twice (a source's and its call's, often one) is watched once.
+      if (this.#watched?.includes(signal)) continue
+      watch(signal, this)
+      if (this.#watched) this.#watched.push(signal)
+      else this.#watched = [signal]
     }
     if (timeoutMs !== undefined && !this.#controller.signal.aborted) {
       const timer = setTimeout(() => {
@@ -436,7 +444,7 @@ export class Operation {
         timeouts.add(timeout)
         this.#abort(timeout)
       }, timeoutMs)
-      this.#cleanups.push(() => clearTimeout(timer))
+      this.#timer = timer
     }
   }
 
@@ -483,7 +491,10 @@ export class Operation {
   }
 
   dispose() {
-    for (const cleanup of this.#cleanups.splice(0)) cleanup()
+    for (const signal of this.#watched ?? []) watchers.get(signal)?.delete(this)
+    this.#watched = undefined
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#timer = undefined
   }
 
   #abort(reason) {
