@@ -274,8 +274,11 @@ class ChunkQueue {
       this.#waiting && this.#settle().reject(error)
     }
     stream.once('error', fail)
-    // A connection reset mid-body ends with 'close' (or 'aborted') and no 'end'.
-    stream.once('close', () => fail(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' })))
+    // A connection reset mid-body ends with 'close' (or 'aborted') and no 'end'. The error is made only
+    // then: its stack trace costs more than the rest of a small response's reading.
+    stream.once('close', () => {
+      if (!this.#ended) fail(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }))
+    })
   }
 
   /** @returns {Promise<{ done: boolean, value: any }>} */
