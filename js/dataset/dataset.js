@@ -257,6 +257,7 @@ export class ParquetDataset {
       }
       const open = list.map((_, k) => k).filter((k) => !decided[k])
       if (open.length === 0) return { ...base, values: decided }
+      /** @type {import('../parquet-file.js').ParquetFile | undefined} */
       let parquet
       // The file's read chained rather than awaited: thousands of files in flight hold no async frame each.
       return session.withFile(file.descriptor, async (opened) => {
@@ -479,6 +480,9 @@ function fnv1a(text) {
 /**
  * Per value, the answer of the file's partition folder (`column=value` in its path) when the column is
  * one; else null, and the prefilter decides.
+ * @param {{ pathPartitions: boolean, raw: Record<string, string | null> }} file
+ * @param {string} columnName
+ * @param {unknown[]} values
  * @returns {Array<import('../verdicts.js').ValueResult> | null}
  */
 function decidedByPartition(file, columnName, values) {

@@ -199,7 +199,13 @@ export class HttpSource extends SourceBase {
     return suffix.then((first) => this.#tailAfterSuffix(first, length, signal, purpose))
   }
 
-  /** readTail() once its suffix request answered `first`: the tail, or what to ask next for it. */
+  /**
+   * readTail() once its suffix request answered `first`: the tail, or what to ask next for it.
+   * @param {any} first the tail ({ offset, bytes }), or NEXT_BOUNDED, NEXT_PROBE, WHOLE_BODY (any: the exchange answers any of them)
+   * @param {number} length
+   * @param {AbortSignal | undefined} signal
+   * @param {string} purpose
+   */
   async #tailAfterSuffix(first, length, signal, purpose) {
     if (first === WHOLE_BODY) return this.#tailOfWhole(length)
     if (first === NEXT_BOUNDED) return this.#boundedTail(length, signal, purpose)
@@ -447,7 +453,15 @@ export class HttpSource extends SourceBase {
     })
   }
 
-  /** A request's response: where a suffix read started, the validator checked, then `onResponse`; an unread body released. */
+  /**
+   * A request's response: where a suffix read started, the validator checked, then `onResponse`; an unread body released.
+   * @param {Response} response
+   * @param {import('./shared.js').Operation} op
+   * @param {string} range
+   * @param {{ name: string, value: string } | undefined} condition the precondition the request carried
+   * @param {import('./io-ledger.js').IoRequest} record
+   * @param {(response: Response, op: import('./shared.js').Operation) => unknown} onResponse
+   */
   async #answered(response, op, range, condition, record, onResponse) {
     if (record.offset === null) {
       // A suffix read: where it started is known from the answer.

@@ -54,7 +54,8 @@ export function isTransientFailure(error) {
 export function withRetries(attempt, { retries, pause, onRetry }) {
   // A chain rather than a loop of awaits (nor an async function's promise around it): a dataset holds
   // thousands of requests in flight, and a suspended frame each would hold its registers and context as long.
-  const from = (/** @type {number} */ n) => attemptNow(attempt, n).catch((error) => {
+  /** @type {(n: number) => Promise<T>} */
+  const from = (n) => attemptNow(attempt, n).catch((error) => {
     if (n >= retries || !isTransientFailure(error)) throw error
     onRetry?.(error)
     return pause(retryDelayMs(n)).then(() => from(n + 1))
