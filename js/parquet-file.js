@@ -63,20 +63,26 @@ export async function openParquet(source, options = {}) {
   // With `plan`, the file's own ledger records from the footer read on (a dataset's session passes its ledger).
   const recorded = options.plan === true && !options.ioLedger ? { ...options, ioLedger: new IoLedger({ record: true }) } : options
   const byteSource = await openByteSource(source, recorded)
+  const failed = async (/** @type {unknown} */ error) => {
+    await byteSource.close()
+    throw error
+  }
+  // The footer's read chained rather than awaited: no async frame held per file while it is in flight.
+  let opened
   try {
     // Decrypted footers are never cached: they would put what the keys protect in the store.
     if (cache && byteSource instanceof HttpSource && !options.decryption) {
       byteSource.useConditionalRequests()
       await ready
-      const footer = await footerThroughCache(cache, byteSource, options)
-      return new ParquetFile(byteSource, footer, options, () => rereadFooter(cache, byteSource, options))
+      opened = footerThroughCache(cache, byteSource, options).then((footer) =>
+        new ParquetFile(byteSource, footer, options, () => rereadFooter(cache, byteSource, options)))
+    } else {
+      opened = readFooter(byteSource, options).then((footer) => new ParquetFile(byteSource, footer, options))
     }
-    const footer = await readFooter(byteSource, options)
-    return new ParquetFile(byteSource, footer, options)
   } catch (error) {
-    await byteSource.close()
-    throw error
+    return failed(error)
   }
+  return opened.catch(failed)
 }
 
 /**

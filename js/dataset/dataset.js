@@ -280,8 +280,10 @@ export class ParquetDataset {
         return { ...base, skipped: 'limit',
           values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', `not probed: ${limit} rows were found in other files`)) }
       }
-      const decided = await this.#decideWithoutReading(file, columnName, list, settings.prefilter)
-      const { opened: sidecar, answers, described } = (await fromIndex) ?? {}
+      // Awaited only when there is something to wait for: a file in flight holds every frame it awaits in.
+      const decided = decidedByPartition(file, columnName, list) ??
+        (settings.prefilter ? await this.#decidedByPrefilter(file, columnName, list, settings.prefilter) : list.map(() => null))
+      const { opened: sidecar, answers, described } = fromIndex ? await fromIndex : {}
       const indexed = answers?.get(file)
       // Whether the sidecar described the file (and if not, why): a file it does not describe is probed without it.
       const status = described?.get(file)
@@ -296,9 +298,10 @@ export class ParquetDataset {
       }
       const open = list.map((_, k) => k).filter((k) => !decided[k])
       if (open.length === 0) return { ...base, values: decided }
+      /** @type {import('../parquet-file.js').ParquetFile | undefined} */
       let parquet
-      try {
-        return await session.withFile(file.descriptor, async (opened) => {
+      // The file's read chained rather than awaited: thousands of files in flight hold no async frame each.
+      return session.withFile(file.descriptor, async (opened) => {
           parquet = opened
           let probed
           let fileColumn = column
@@ -318,9 +321,10 @@ export class ParquetDataset {
               values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
           }
           if (indexed) sidecar?.sharpen(probed.rowGroups, indexed.rowGroups, asked)
-          const at = new Map(asked.map((k, j) => [k, j]))
+          // Every value asked of the file: its row groups' answers are the file's as they are.
+          const at = asked.length === list.length ? undefined : new Map(asked.map((k, j) => [k, j]))
           // A value not asked in the file was decided without it (prefilter, sidecar, DECIDE_IN_FILE).
-          const rowGroups = probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) =>
+          const rowGroups = !at ? probed.rowGroups : probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) =>
             (at.has(k) ? g.results[/** @type {number} */ (at.get(k))] : /** @type {ValueResult} */ (decided[k]))) }))
           const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
           for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
@@ -328,14 +332,13 @@ export class ParquetDataset {
           return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType,
             ...(typeLength !== undefined ? { typeLength } : {}),
             rowGroups, values: fileValues, stats: statsOf(opened), ...(probed.confirm ? { confirm: probed.confirm } : {}) }
-        }, chain)
-      } catch (error) {
+      }, chain).catch((error) => {
         if (signal?.aborted) throw error
         const data = errorData(error)
         return { ...base, error: data, stats: parquet ? statsOf(parquet) : base.stats,
           values: list.map((v, k) => decided[k] ??
             valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }
-      }
+      })
     }
 
     return session.run(selected, probeOne, emit, settings.onProgress).then(async () => {
@@ -386,27 +389,15 @@ export class ParquetDataset {
   }
 
   /**
-   * Per value, the answer the file's partitions or the caller's prefilter give without a read (or null).
+   * Per value, the answer the caller's prefilter gives without a read (or null).
    * @param {DatasetFile} file
    * @param {string} columnName
    * @param {unknown[]} values
-   * @param {Prefilter | undefined} prefilter
+   * @param {Prefilter} prefilter
    */
-  async #decideWithoutReading(file, columnName, values, prefilter) {
+  async #decidedByPrefilter(file, columnName, values, prefilter) {
     /** @type {Array<import('../verdicts.js').ValueResult | null>} */
     const decided = values.map(() => null)
-    if (file.pathPartitions && Object.prototype.hasOwnProperty.call(file.raw, columnName)) {
-      const raw = file.raw[columnName]
-      const shown = raw === null ? 'null (the default partition)' : JSON.stringify(raw)
-      values.forEach((v, k) => {
-        decided[k] = partitionMayEqual(raw, v)
-          ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match',
-            `the file's partition ${columnName} is ${shown}; its rows were not read`)
-          : valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`)
-      })
-      return decided
-    }
-    if (!prefilter) return decided
     const answers = await prefilter(this.#fileView(file), columnName, values)
     if (answers === null || answers === undefined) return decided
     if (!Array.isArray(answers) || answers.length !== values.length) {
@@ -557,6 +548,23 @@ function fnv1a(text) {
     hash = Math.imul(hash, 0x01000193) >>> 0
   }
   return hash
+}
+
+/**
+ * Per value, the answer of the file's partition folder (`column=value` in its path) when the column is
+ * one; else null, and the prefilter decides.
+ * @param {{ pathPartitions: boolean, raw: Record<string, string | null> }} file
+ * @param {string} columnName
+ * @param {unknown[]} values
+ * @returns {Array<import('../verdicts.js').ValueResult> | null}
+ */
+function decidedByPartition(file, columnName, values) {
+  if (!file.pathPartitions || !Object.prototype.hasOwnProperty.call(file.raw, columnName)) return null
+  const raw = file.raw[columnName]
+  const shown = raw === null ? 'null (the default partition)' : JSON.stringify(raw)
+  return values.map((v) => (partitionMayEqual(raw, v)
+    ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match', `the file's partition ${columnName} is ${shown}; its rows were not read`)
+    : valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`)))
 }
 
 /** @param {Record<string, unknown>} partitions a caller's, typed */

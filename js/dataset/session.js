@@ -65,26 +65,41 @@ export class FileSession {
    * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
    */
-  async withFile(descriptor, use, chain) {
+  withFile(descriptor, use, chain) {
     // Counted from the tail read on: a file still opening shares the window too.
     this.#open++
+    const closed = () => { this.#open-- }
+    // Chained rather than awaited (nor an async function's promise around it): thousands of files in
+    // flight hold no frame each. openParquet, async, never throws.
+    return openParquet(descriptor.location, {
+      ...this.#openOptions, fetch: this.#fetch, ioFloor: chain?.floor,
+      ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
+      ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
+    }).then((file) => this.#use(file, use, chain)).then((result) => {
+      closed()
+      return result
+    }, (error) => {
+      closed()
+      throw error
+    })
+  }
+
+  /**
+   * @template T
+   * @param {import('../parquet-file.js').ParquetFile} file
+   * @param {(file: import('../parquet-file.js').ParquetFile) => Promise<T>} use
+   * @param {{ floor: number }} [chain]
+   * @returns {Promise<T>}
+   */
+  async #use(file, use, chain) {
+    this.filesOpened++
+    if (file.footerFromCache) this.footersFromCache++
     try {
-      const file = await openParquet(descriptor.location, {
-        ...this.#openOptions, fetch: this.#fetch, ioFloor: chain?.floor,
-        ...(descriptor.size !== undefined ? { size: descriptor.size } : {}),
-        ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
-      })
-      this.filesOpened++
-      if (file.footerFromCache) this.footersFromCache++
-      try {
-        return await use(file)
-      } finally {
-        if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
-        // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
-        await file.close()
-      }
+      return await use(file)
     } finally {
-      this.#open--
+      if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
+      // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
+      await file.close()
     }
   }
 
@@ -101,20 +116,31 @@ export class FileSession {
   async run(items, job, emit, onProgress) {
     this.progress.filesTotal = items.length
     let next = 0
-    const worker = async () => {
+    // Each worker takes the next item as its last one finishes: a chain of callbacks rather than a loop
+    // of awaits, so thousands of workers waiting on the network hold no async frame each.
+    const worker = () => new Promise((resolve, reject) => {
       const chain = { floor: 0 }
-      while (next < items.length) {
+      const take = () => {
+        if (next >= items.length) return resolve(undefined)
         throwIfAborted(this.signal)
-        const result = await job(items[next++], chain)
-        this.progress.filesDone++
-        if (/** @type {any} */ (result)?.error) this.progress.filesFailed++
-        emit(result)
-        if (onProgress) {
-          const io = this.ledger.stats
-          onProgress({ ...this.progress, ...io, bytes: io.bytesFetched })
+        job(items[next++], chain).then(finished, reject)
+      }
+      const finished = (/** @type {R} */ result) => {
+        try {
+          this.progress.filesDone++
+          if (/** @type {any} */ (result)?.error) this.progress.filesFailed++
+          emit(result)
+          if (onProgress) {
+            const io = this.ledger.stats
+            onProgress({ ...this.progress, ...io, bytes: io.bytesFetched })
+          }
+          take()
+        } catch (error) {
+          reject(error)
         }
       }
-    }
+      take()
+    })
     await Promise.all(Array.from({ length: Math.min(this.filesInFlight, items.length) }, worker))
     throwIfAborted(this.signal)
   }

@@ -52,19 +52,20 @@ export async function rereadFooter(cache, source, options) {
 }
 
 /** @param {FooterCache} cache @param {HttpSource} source @param {ReadFooterOptions} [options] */
-async function readAndRemember(cache, source, options) {
-  let footer
-  try {
-    footer = await readFooter(source, options)
-  } catch (error) {
+function readAndRemember(cache, source, options) {
+  // Chained rather than awaited (nor an async function's promise around it): nothing of its own held per
+  // file while its footer read is in flight.
+  const read = readFooter(source, options).catch((error) => {
     // Replaced between the tail read and the rest of a large footer: once more, from the new version.
     if (/** @type {{ code?: unknown } | undefined} */ (error)?.code !== ErrorCode.FILE_CHANGED) throw error
     refuseIfListed(source, error)
     source.forgetFile()
-    footer = await readFooter(source, options)
-  }
-  await cache.remember(source.cacheKey, { validator: source.validator, ...footer })
-  return { ...footer, fromCache: false }
+    return readFooter(source, options)
+  })
+  return read.then(async (footer) => {
+    await cache.remember(source.cacheKey, { validator: source.validator, ...footer })
+    return { ...footer, fromCache: false }
+  })
 }
 
 /**

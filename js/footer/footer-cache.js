@@ -27,7 +27,12 @@ const VIEWS = {
  *   trustUnvalidated: also cache files whose server sends no usable validator (then a file replaced by
  *   one of the same size is answered from the old footer: only for files that never change in place)
  */
-export function createFooterCache({ maxBytes = DEFAULT_MAX_BYTES, store = memoryStore(), trustUnvalidated = false } = {}) {
+export function createFooterCache({ maxBytes = DEFAULT_MAX_BYTES, store, trustUnvalidated = false } = {}) {
+  if (store === undefined) {
+    // A memory store of its own: its every entry is one this cache stored, so its index lists them all.
+    store = memoryStore()
+    wholeInIndex.add(store)
+  }
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
     throw invalidArgument(`footerCache maxBytes must be a non-negative integer, got ${maxBytes}`)
   }
@@ -36,6 +41,9 @@ export function createFooterCache({ maxBytes = DEFAULT_MAX_BYTES, store = memory
   }
   return new FooterCache(maxBytes, store, trustUnvalidated === true)
 }
+
+/** Stores whose every entry their cache's index lists (the default: a memory store no other cache shares). */
+const wholeInIndex = new WeakSet()
 
 /**
  * @typedef {{ get(key: string): Promise<Uint8Array | undefined>, set(key: string, bytes: Uint8Array): Promise<void>,
@@ -77,7 +85,12 @@ export class FooterCache {
 
   /** @param {string} url @returns {Promise<FooterCacheEntry | undefined>} */
   async lookup(url) {
-    const index = await this.#loadIndex()
+    const index = this.#index ?? (await this.#loadIndex())
+    // A store that holds only what its index lists, holding nothing: a miss without hashing the URL.
+    if (index.size === 0 && wholeInIndex.has(this.#store)) {
+      this.stats.misses++
+      return undefined
+    }
     let key
     let entry
     try {

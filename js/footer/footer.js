@@ -39,8 +39,19 @@ export async function readFooter(source, {
   if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
   }
-  const tail = await source.readTail(initialFetchSize, { signal, purpose: 'footer' })
-  const fileSize = /** @type {number} */ (source.size) // readTail() always learns it
+  // Chained rather than awaited: no async frame held per file while its tail read is in flight.
+  return source.readTail(initialFetchSize, { signal, purpose: 'footer' }).then((tail) =>
+    footerFromTail(source, tail, { maxFooterBytes, signal, decryption }))
+}
+
+/**
+ * readFooter() once the tail is in: the footer checked, read further when the tail does not hold it, decoded.
+ * @param {import('../sources/open-byte-source.js').ByteSource} source
+ * @param {{ offset: number, bytes: Uint8Array }} tail
+ * @param {{ maxFooterBytes: number, signal?: AbortSignal, decryption?: import('../crypto/file-crypto.js').DecryptionOptions }} options
+ */
+async function footerFromTail(source, tail, { maxFooterBytes, signal, decryption }) {
+  const fileSize = /** @type {number} */ (source.size)
   const where = source.name
   if (fileSize < 12) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: ${fileSize} bytes is too short for a footer`,

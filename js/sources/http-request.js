@@ -109,7 +109,7 @@ export function requestHeaders({ headers, userAgent }) {
  * @param {string} cors what the server must allow for a browser to read it
  * @returns {Promise<Response>}
  */
-export async function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache = false, record }, what, name, cors) {
+export function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache = false, record }, what, name, cors) {
   /** @type {RequestInit} */
   const init = { method, headers, signal: op.signal } // redirects followed, fetch's default
   if (record) /** @type {any} */ (init)[IO_RECORD] = record
@@ -117,14 +117,20 @@ export async function sendRequest(op, fetchFn, url, { method, headers, bypassHtt
   // lock), so a wave of reads of one file would go one by one, a round each; and a mutable object (a
   // table's pointer) must not come from a stale cache.
   if (bypassHttpCache || inBrowser()) init.cache = 'no-store'
-  try {
-    return await op.race(fetchFn(url, init))
-  } catch (cause) {
+  const failed = (/** @type {unknown} */ cause) => {
     if (cause instanceof ParquetBloomError || op.aborted) throw cause
     throw new ParquetBloomError(ErrorCode.IO,
       `network error ${what}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ${cors}`,
       { cause, source: name })
   }
+  // Neither async nor awaited here: no frame or promise of its own held per request in flight.
+  let sent
+  try {
+    sent = op.race(fetchFn(url, init))
+  } catch (cause) {
+    sent = Promise.reject(cause)
+  }
+  return sent.catch(failed)
 }
 
 /**

@@ -17,6 +17,8 @@ export { redactUrl }
 const NEXT_BOUNDED = 'bounded' // the size is known now: ask for bytes=start-end
 const NEXT_PROBE = 'probe' // ask for bytes=0-0 to learn the size from Content-Range
 const WHOLE_BODY = Symbol('whole body')
+// What a browser needs of a server to read its ranges (one string, not one built per request).
+const CORS_RANGE = 'the server must allow this origin and the Range request header, and expose Content-Range'
 
 // Origins seen answering a suffix range (bytes=-n) with other bytes than the last n — s3rver answers
 // bytes 0-n/N — while telling the size. Such an answer's body is never read: its Content-Range gives the
@@ -196,7 +198,8 @@ export class HttpSource extends SourceBase {
     if (this.size !== undefined) return this.#boundedTail(length, signal, purpose)
 
     const range = `bytes=-${length}`
-    const first = await this.#exchange(range, signal, purpose, async (/** @type {Response} */ response, op) => {
+    // Chained rather than awaited: no async frame held per request in flight (a dataset has thousands).
+    const suffix = this.#exchange(range, signal, purpose, async (response, op) => {
       switch (response.status) {
         case 206: return this.#suffixPartial(response, op, range, length)
         case 200: return this.#takeWhole(response, op, range, { retryBounded: true })
@@ -217,6 +220,17 @@ export class HttpSource extends SourceBase {
           throw this.#statusError(response, range)
       }
     })
+    return suffix.then((first) => this.#tailAfterSuffix(first, length, signal, purpose))
+  }
+
+  /**
+   * readTail() once its suffix request answered `first`: the tail, or what to ask next for it.
+   * @param {any} first the tail ({ offset, bytes }), or NEXT_BOUNDED, NEXT_PROBE, WHOLE_BODY (any: the exchange answers any of them)
+   * @param {number} length
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   */
+  async #tailAfterSuffix(first, length, signal, purpose) {
     if (first === WHOLE_BODY) return this.#tailOfWhole(length)
     if (first === NEXT_BOUNDED) return this.#boundedTail(length, signal, purpose)
     if (first !== NEXT_PROBE) return first
@@ -262,10 +276,10 @@ export class HttpSource extends SourceBase {
    */
   async #boundedTail(length, signal, purpose) {
     if (this.#whole) return this.#tailOfWhole(length)
-    const size = /** @type {number} */ (this.size) // callers come here once it is known
+    const size = /** @type {number} */ (this.size) // a bounded tail is read once the size is known
     const start = Math.max(0, size - length)
     if (start === size) return { offset: start, bytes: new Uint8Array(0) }
-    return { offset: start, bytes: await this.#readRange(start, size - start, signal, purpose) }
+    return this.#readRange(start, size - start, signal, purpose).then((bytes) => ({ offset: start, bytes }))
   }
 
   /**
@@ -340,7 +354,7 @@ export class HttpSource extends SourceBase {
   async #readRange(offset, length, signal, purpose) {
     const last = offset + length - 1
     const range = `bytes=${offset}-${last}`
-    const result = await this.#exchange(range, signal, purpose, async (/** @type {Response} */ response, op) => {
+    const exchanged = this.#exchange(range, signal, purpose, async (response, op) => {
       const raw = response.headers.get('content-range')
       const contentRange = parseContentRange(raw)
       if (response.status === 206) {
@@ -371,10 +385,12 @@ export class HttpSource extends SourceBase {
       }
       throw this.#statusError(response, range)
     })
-    if (result !== WHOLE_BODY) return result
-    const whole = /** @type {Uint8Array} */ (this.#whole) // #takeWhole set it
-    if (offset + length > whole.length) throw this._pastEnd(offset, length, whole.length)
-    return whole.subarray(offset, offset + length)
+    return exchanged.then((result) => {
+      if (result !== WHOLE_BODY) return result
+      const whole = /** @type {Uint8Array} */ (this.#whole) // WHOLE_BODY: #takeWhole kept it
+      if (offset + length > whole.length) throw this._pastEnd(offset, length, whole.length)
+      return whole.subarray(offset, offset + length)
+    })
   }
 
   /**
@@ -468,66 +484,85 @@ export class HttpSource extends SourceBase {
    * @param {(response: Response, op: import('./shared.js').Operation) => Promise<T>} onResponse
    * @returns {Promise<T>}
    */
-  async #exchange(range, signal, purpose, onResponse) {
-    return withRetries((attempt) => this.#exchangeOnce(range, signal, purpose, attempt > 0, onResponse), {
+  #exchange(range, signal, purpose, onResponse) {
+    return /** @type {Promise<T>} */ (withRetries((attempt) => this.#exchangeOnce(range, signal, purpose, attempt > 0, onResponse), {
       retries: this.#retries,
       pause: (ms) => this._operation(`waiting to retry ${range} of ${this.name}`, signal, (op) => sleepWithin(ms, op), { timeout: false }),
       onRetry: () => { this.stats.retries = (this.stats.retries ?? 0) + 1 }, // 0 from the constructor on
-    })
+    }))
   }
 
   /**
+   * One attempt of #exchange.
    * @template T
    * @param {string} range
    * @param {AbortSignal | undefined} signal
    * @param {string | string[]} purpose
    * @param {boolean} retry
    * @param {(response: Response, op: import('./shared.js').Operation) => Promise<T>} onResponse
-   * @returns {Promise<T>}
    */
-  async #exchangeOnce(range, signal, purpose, retry, onResponse) {
+  #exchangeOnce(range, signal, purpose, retry, onResponse) {
     const what = `requesting ${range} of ${this.name}`
     /** @type {import('./io-ledger.js').IoRequest | undefined} */
     let record
-    let failed = true
+    // Chained rather than awaited, here and in the operation: a dataset holds thousands of requests in
+    // flight, and a suspended async frame each would hold its registers and context for as long.
+    let sent
     try {
-      const result = await this._operation(what, signal, async (op) => {
+      sent = this._operation(what, signal, (op) => {
         /** @type {Record<string, string>} */
         const headers = { ...this.#headers, range }
         // The validator the request carries (a weak ETag never does: If-Match compares strongly).
         const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
         if (condition) headers[condition.name] = condition.value
         this.stats.requests++
-        const sent = this.io.begin(purpose, ...rangeBounds(range), { retry })
-        record = sent
-        requestRecords.set(op, sent)
-        const cors = `the server must allow this origin and the Range${condition ? ` and ${condition.name}` : ''} ` +
-          `request header${condition ? 's' : ''}, and expose Content-Range`
-        const response = await sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record: sent },
-          what, this.name, cors)
-        if (sent.offset === null) {
-          // A suffix read: where it started is known from the answer.
-          const answered = parseContentRange(response.headers.get('content-range'))
-          if (answered && !answered.unsatisfied) {
-            sent.offset = answered.start
-            sent.length = answered.end - answered.start + 1
-          } else if (response.status === 200) {
-            // The whole object instead (a suffix longer than the file, or Range ignored).
-            sent.offset = 0
-            sent.length = identityLength(response) ?? null
-          }
-        }
-        try {
-          this.#checkValidator(response, range, condition)
-          return await onResponse(response, op)
-        } finally {
-          releaseBody(response)
-        }
+        record = this.io.begin(purpose, ...rangeBounds(range), { retry })
+        requestRecords.set(op, record)
+        const cors = condition ? `the server must allow this origin and the Range and ${condition.name} request headers, and expose ` +
+          'Content-Range' : CORS_RANGE
+        const sending = sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record }, what,
+          this.name, cors)
+        return sending.then((response) => this.#answered(response, op, range, condition, /** @type {any} */ (record), onResponse))
       })
-      failed = false
+    } catch (error) {
+      sent = Promise.reject(error)
+    }
+    return sent.then((result) => {
+      record?.finish(false)
       return result
+    }, (error) => {
+      record?.finish(true)
+      throw error
+    })
+  }
+
+  /**
+   * A request's response: where a suffix read started, the validator checked, then `onResponse`; an unread body released.
+   * @param {Response} response
+   * @param {import('./shared.js').Operation} op
+   * @param {string} range
+   * @param {{ name: string, value: string } | undefined} condition the precondition the request carried
+   * @param {import('./io-ledger.js').IoRequest} record
+   * @param {(response: Response, op: import('./shared.js').Operation) => unknown} onResponse
+   */
+  async #answered(response, op, range, condition, record, onResponse) {
+    if (record.offset === null) {
+      // A suffix read: where it started is known from the answer.
+      const answered = parseContentRange(response.headers.get('content-range'))
+      if (answered && !answered.unsatisfied) {
+        record.offset = answered.start
+        record.length = answered.end - answered.start + 1
+      } else if (response.status === 200) {
+        // The whole object instead (a suffix longer than the file, or Range ignored).
+        record.offset = 0
+        record.length = identityLength(response) ?? null
+      }
+    }
+    try {
+      this.#checkValidator(response, range, condition)
+      return await onResponse(response, op)
     } finally {
-      record?.finish(failed)
+      releaseBody(response)
     }
   }
 

@@ -67,15 +67,30 @@ export function isTransientFailure(thrown) {
  * @param {{ retries: number, pause: (ms: number) => Promise<void>, onRetry?: (error: unknown) => void }} policy
  * @returns {Promise<T>}
  */
-export async function withRetries(attempt, { retries, pause, onRetry }) {
-  for (let n = 0; ; n++) {
-    try {
-      return await attempt(n)
-    } catch (error) {
-      if (n >= retries || !isTransientFailure(error)) throw error
-      onRetry?.(error)
-      await pause(retryDelayMs(n))
-    }
+export function withRetries(attempt, { retries, pause, onRetry }) {
+  // A chain rather than a loop of awaits (nor an async function's promise around it): a dataset holds
+  // thousands of requests in flight, and a suspended frame each would hold its registers and context as long.
+  /** @type {(n: number) => Promise<T>} */
+  const from = (n) => attemptNow(attempt, n).catch((error) => {
+    if (n >= retries || !isTransientFailure(error)) throw error
+    onRetry?.(error)
+    return pause(retryDelayMs(n)).then(() => from(n + 1))
+  })
+  return from(0)
+}
+
+/**
+ * `attempt(n)`, a synchronous throw as a rejection.
+ * @template T
+ * @param {(attemptNumber: number) => Promise<T>} attempt
+ * @param {number} n
+ * @returns {Promise<T>}
+ */
+function attemptNow(attempt, n) {
+  try {
+    return Promise.resolve(attempt(n))
+  } catch (error) {
+    return Promise.reject(error)
   }
 }
 

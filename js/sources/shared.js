@@ -140,8 +140,13 @@ export class SourceBase {
   #closed = false
   #signal
   #requestTimeoutMs
-  // Aborted by close(), so reads in flight end instead of finishing against a closed source.
-  #closeController = new AbortController()
+  // The operations in flight, which close() aborts so they end instead of finishing against a closed
+  // source: a set rather than an AbortController of the source's own, which every operation would
+  // listen to (a dataset holds thousands of sources open at once, each waiting on one request).
+  /** @type {Set<Operation> | undefined} */
+  #inFlight
+  /** @type {ParquetBloomError | undefined} */
+  #closedReason
 
   /**
    * @param {string} name
@@ -244,16 +249,19 @@ export class SourceBase {
   async close() {
     if (this.#closed) return
     this.#closed = true
-    // Only reads in flight watch the signal: a file closed after its last read (nearly always) needs no
-    // abort, whose error alone costs more than the rest of close(). A read begun later aborts it (_operation).
-    if (watchers.get(this.#closeController.signal)?.size) this.#abortOnClose()
+    // Only reads in flight are aborted: a file closed after its last read (nearly always) needs no
+    // abort, whose error alone costs more than the rest of close(). A read begun later aborts at once (_operation).
+    if (this.#inFlight?.size) {
+      const reason = this.#closeReason()
+      for (const op of [...this.#inFlight]) op.abort(reason)
+    }
     await this._close()
   }
 
-  #abortOnClose() {
-    if (this.#closeController.signal.aborted) return
-    this.#closeController.abort(new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`,
-      { source: this.#name }))
+  #closeReason() {
+    this.#closedReason ??= new ParquetBloomError(ErrorCode.ABORTED, `${this.#name} was closed while a read was in flight`,
+      { source: this.#name })
+    return this.#closedReason
   }
 
   /** @protected */
@@ -349,11 +357,11 @@ export class SourceBase {
    *   requestTimeoutMs does not bound
    * @returns {Promise<T>}
    */
-  async _operation(what, signal, fn, { timeout = true } = {}) {
-    if (this.#closed) this.#abortOnClose()
-    return runOperation(what, this.#name, [this.#signal, signal, this.#closeController.signal],
+  _operation(what, signal, fn, { timeout = true } = {}) {
+    const closed = this.#closed ? AbortSignal.abort(this.#closeReason()) : undefined
+    return runOperation(what, this.#name, [this.#signal, signal, closed],
       timeout ? this.#requestTimeoutMs : undefined,
-      fn, (error) => this._ioError(error, what))
+      fn, (error) => this._ioError(error, what), (this.#inFlight ??= new Set()))
   }
 }
 
@@ -367,20 +375,35 @@ export class SourceBase {
  * @param {number | undefined} timeoutMs
  * @param {(operation: Operation) => Promise<T>} fn
  * @param {(error: unknown) => Error} ioError
+ * @param {Set<Operation>} [inFlight] the operation is in it while it runs (a source's, which close() aborts)
  * @returns {Promise<T>}
  */
-export async function runOperation(what, source, signals, timeoutMs, fn, ioError) {
+export function runOperation(what, source, signals, timeoutMs, fn, ioError, inFlight) {
   const op = new Operation(what, source, signals, timeoutMs)
+  inFlight?.add(op)
+  /** @type {Promise<T>} */
+  let running
   try {
     op.throwIfAborted()
-    return await fn(op)
+    running = Promise.resolve(fn(op))
   } catch (error) {
-    if (error instanceof ParquetBloomError) throw error
-    if (op.aborted) throw op.abortError()
-    throw ioError(error)
-  } finally {
-    op.dispose()
+    running = Promise.reject(error)
   }
+  // Settled through the promise rather than awaited: no async frame held per operation in flight.
+  return running.then((value) => {
+    inFlight?.delete(op)
+    op.dispose()
+    return value
+  }, (error) => {
+    try {
+      if (error instanceof ParquetBloomError) throw error
+      if (op.aborted) throw op.abortError()
+      throw ioError(error)
+    } finally {
+      inFlight?.delete(op)
+      op.dispose()
+    }
+  })
 }
 
 /**
@@ -445,29 +468,29 @@ export function callSignal(options, method) {
   return options.signal ?? undefined
 }
 
-// One listener per shared signal, fanned out to the operations that watch it: a probe keeps dozens of
+// One listener per shared signal, fanned out to the operations that watch it: a probe keeps thousands of
 // requests in flight on the same signals, and Node warns about (and browsers keep) one listener each.
-/** @type {WeakMap<AbortSignal, Set<() => void>>} */
+// The operations themselves are kept, not a closure each: a dataset's files in flight hold no more.
+/** @type {WeakMap<AbortSignal, Set<Operation>>} */
 const watchers = new WeakMap()
 
 /**
- * Calls `fn` once when `signal` aborts; returns the function that stops watching.
+ * Aborts `op` once `signal` aborts, until unwatch().
  * @param {AbortSignal} signal
- * @param {() => void} fn
+ * @param {Operation} op
  */
-function onAbortOf(signal, fn) {
+function watch(signal, op) {
   let set = watchers.get(signal)
   if (!set) {
     set = new Set()
     watchers.set(signal, set)
     const all = set
     signal.addEventListener('abort', () => {
-      for (const f of [...all]) f()
+      for (const watching of [...all]) watching.abort(signal.reason)
       all.clear()
     }, { once: true })
   }
-  set.add(fn)
-  return () => set.delete(fn)
+  set.add(op)
 }
 
 /**
@@ -478,8 +501,10 @@ function onAbortOf(signal, fn) {
  */
 export class Operation {
   #controller = new AbortController()
-  /** @type {Array<() => void>} */
-  #cleanups = []
+  /** @type {AbortSignal[] | undefined} the signals it watches (watch()) */
+  #watched
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  #timer
   #what
   #source
   /** @type {Promise<never> | undefined} rejects with the abort: made by the first race() */
@@ -502,7 +527,11 @@ export class Operation {
         this.#abort(signal.reason)
         break
       }
-      this.#cleanups.push(onAbortOf(signal, () => this.#abort(signal.reason)))
+      // The same signal twice (a source's and its call's, often one) is watched once.
+      if (this.#watched?.includes(signal)) continue
+      watch(signal, this)
+      if (this.#watched) this.#watched.push(signal)
+      else this.#watched = [signal]
     }
     if (timeoutMs !== undefined && !this.#controller.signal.aborted) {
       const timer = setTimeout(() => {
@@ -511,7 +540,7 @@ export class Operation {
         timeouts.add(timeout)
         this.#abort(timeout)
       }, timeoutMs)
-      this.#cleanups.push(() => clearTimeout(timer))
+      this.#timer = timer
     }
   }
 
@@ -550,6 +579,14 @@ export class Operation {
     this.#abort(STOPPED_ON_PURPOSE)
   }
 
+  /**
+   * Ends the operation as aborted for `reason` (its source was closed).
+   * @param {unknown} reason
+   */
+  abort(reason) {
+    this.#abort(reason)
+  }
+
   abortError() {
     const reason = this.#controller.signal.reason
     if (reason instanceof ParquetBloomError) return reason
@@ -558,7 +595,10 @@ export class Operation {
   }
 
   dispose() {
-    for (const cleanup of this.#cleanups.splice(0)) cleanup()
+    for (const signal of this.#watched ?? []) watchers.get(signal)?.delete(this)
+    this.#watched = undefined
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#timer = undefined
   }
 
   /** @param {unknown} reason */
