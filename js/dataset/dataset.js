@@ -221,25 +221,9 @@ export class ParquetDataset {
    */
   #start(column, values, options, emit) {
     const list = Array.from(values)
-    const settings = { ...this.#options, ...options }
+    const { settings, confirm, limit } = probeSettings(this.#options, options)
     /** @type {AbortSignal | undefined} */
     const signal = settings.signal
-    throwIfAborted(signal)
-    for (const given of [this.#options.prefilter, options.prefilter]) {
-      if (given !== undefined && typeof given !== 'function') throw invalidArgument('prefilter must be a function')
-    }
-    // A probe's prefilter adds to the dataset's (a table's pruning, say) rather than replacing it.
-    settings.prefilter = bothPrefilters(this.#options.prefilter, options.prefilter)
-    if ('rowGroups' in settings && settings.rowGroups !== undefined) {
-      throw invalidArgument('rowGroups names row groups of one file; a dataset probe takes every row group')
-    }
-    const confirm = confirmOptions(settings)
-    const limit = settings.limit
-    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
-      throw invalidArgument(`limit must be an integer >= 1, got ${limit}`)
-    }
-    // Rows are found by reading the data pages: a limit without them would never stop anything.
-    if (limit !== undefined && !confirm) throw invalidArgument('limit counts the rows found: it needs confirm: true')
     const only = settings[PROBE_ONLY]
     const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard) &&
       (!only || only.has(file.path)))
@@ -341,17 +325,10 @@ export class ParquetDataset {
       })
     }
 
-    return session.run(selected, probeOne, emit, settings.onProgress).then(async () => {
-      const plan = settings.plan === true && !settings[IO_LEDGER] ? ledger.plan() : undefined
-      const stats = session.stats
-      // The sidecar's reads are the probe's too, in its ledger (its rounds before the files'): `index` shows
-      // them apart (`reads` and `bytes`: the old names of its reads of the index file and of bytesFetched, deprecated).
-      const cost = fromIndex && (await fromIndex).cost
-      if (!cost) return { stats, plan }
-      if (!cost.inLedger) addIoStats(stats, cost)
-      stats.bytes = stats.bytesFetched
-      return { stats: { ...stats, index: { ...asIoStats(cost), reads: cost.requests - cost.heads, bytes: cost.bytesFetched } }, plan }
-    })
+    return session.run(selected, probeOne, emit, settings.onProgress).then(async () => ({
+      stats: withSidecarCost(session.stats, fromIndex && (await fromIndex).cost),
+      plan: settings.plan === true && !settings[IO_LEDGER] ? ledger.plan() : undefined,
+    }))
   }
 
   /**
@@ -614,6 +591,49 @@ function omit(object, keys) {
   return out
 }
 
+
+/**
+ * A probe's settings (the dataset's options, then the probe's), checked: its prefilter added to the dataset's,
+ * its confirmation settings and its limit. Throws INVALID_ARGUMENT (or the signal's abort) before any read.
+ * @param {import('../index.js').OpenDatasetOptions & LayerOptions} datasetOptions
+ * @param {import('../index.js').DatasetProbeOptions & LayerOptions} options
+ */
+function probeSettings(datasetOptions, options) {
+  /** @type {Record<string | symbol, any>} */
+  const settings = { ...datasetOptions, ...options }
+  throwIfAborted(settings.signal)
+  for (const given of [datasetOptions.prefilter, options.prefilter]) {
+    if (given !== undefined && typeof given !== 'function') throw invalidArgument('prefilter must be a function')
+  }
+  // A probe's prefilter adds to the dataset's (a table's pruning, say) rather than replacing it.
+  settings.prefilter = bothPrefilters(datasetOptions.prefilter, options.prefilter)
+  if ('rowGroups' in settings && settings.rowGroups !== undefined) {
+    throw invalidArgument('rowGroups names row groups of one file; a dataset probe takes every row group')
+  }
+  const confirm = confirmOptions(settings)
+  /** @type {number | undefined} */
+  const limit = settings.limit
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
+    throw invalidArgument(`limit must be an integer >= 1, got ${limit}`)
+  }
+  // Rows are found by reading the data pages: a limit without them would never stop anything.
+  if (limit !== undefined && !confirm) throw invalidArgument('limit counts the rows found: it needs confirm: true')
+  return { settings, confirm, limit }
+}
+
+/**
+ * A probe's stats with the sidecar's reads in them: they are the probe's too, in its ledger (its rounds before the
+ * files'); `index` shows them apart (`reads` and `bytes`: the old names of its reads of the index file and of
+ * bytesFetched, deprecated).
+ * @param {import('../index.js').IoStats & Record<string, any>} stats the session's
+ * @param {(import('../index.js').IoStats & { inLedger?: boolean }) | undefined} cost the sidecar's, when one was asked
+ */
+function withSidecarCost(stats, cost) {
+  if (!cost) return stats
+  if (!cost.inLedger) addIoStats(stats, cost)
+  stats.bytes = stats.bytesFetched
+  return { ...stats, index: { ...asIoStats(cost), reads: cost.requests - cost.heads, bytes: cost.bytesFetched } }
+}
 
 /**
  * Two prefilters both asked (the dataset's and a probe's; a table's pruning and its caller's): per value,
