@@ -411,9 +411,13 @@ function targets(result) {
   if (result.sidecarFormats) {
     const x = result.sidecarFormats
     const { cold, warm, falseNegative } = x.format2
+    // The CPU of a cold probe where only the client runs: a fresh process (in this one, collecting what writing
+    // the index left behind falls in the probe measured next, hundreds of ms from run to run).
+    const coldCpu = x.format2.coldFresh?.cpuMs ?? cold.cpuMs
     add(`sidecar format 2: one absent value, ${x.files} files × ${x.rowGroups / x.files} row groups, sizes and ETags given`, '≤ 3 rounds, 0 HEADs, ≤ 2 MiB, ≤ 300 ms CPU, ≤ 128 MiB RSS cold; warm 1 round',
-      `cold ${cold.rounds} rounds, ${cold.heads} HEADs, ${bytes(cold.bytes)}, ${fmt(cold.cpuMs, 0)} ms CPU, ${bytes(cold.rssGrowthBytes)} RSS; warm ${warm.rounds} round, ${bytes(warm.bytes)} (format 1: ${x.format1 ? bytes(x.format1.cold.bytes) : '–'} cold)`,
-      cold.rounds <= 3 && cold.heads === 0 && cold.bytes <= 2 * MiB && cold.cpuMs <= 300 && cold.rssGrowthBytes <= 128 * MiB && warm.rounds === 1 && !falseNegative)
+      `cold ${cold.rounds} rounds, ${cold.heads} HEADs, ${bytes(cold.bytes)}, ${fmt(coldCpu, 0)} ms CPU (fresh process; ${fmt(cold.cpuMs, 0)} after the write), ` +
+      `${bytes(cold.rssGrowthBytes)} RSS; warm ${warm.rounds} round, ${bytes(warm.bytes)} (format 1: ${x.format1 ? bytes(x.format1.cold.bytes) : '–'} cold)`,
+      cold.rounds <= 3 && cold.heads === 0 && cold.bytes <= 2 * MiB && coldCpu <= 300 && cold.rssGrowthBytes <= 128 * MiB && warm.rounds === 1 && !falseNegative)
     const million = x.sizeModel.find((m) => m.files === 1_000_000)
     add('sidecar format 2 size model, 1,000,000 files × 10 row groups, one value cold', '≤ 16 MiB', bytes(million.coldBytes), million.coldBytes <= 16 * MiB)
   }
