@@ -24,10 +24,12 @@ const SMOOTHING = 0.25
 const MAX_WASTE_BYTES = 64 * 1024
 // Bytes a wave may read in vain to send fewer requests (on top of MAX_WASTE_BYTES for fewer rounds):
 // the bandwidth is a guess until large responses come in, and on a metered link bytes are paid for. So
-// at most this, or what one round trip carries at the modelled bandwidth when that is more: a wave of
-// small reads (a block of each of a hundred filters) then waits at most about one more round for its
-// bytes read in vain, where each request it saves would have opened a connection of its own (a first
-// probe's wave finds none open).
+// at most this, or the wave's share of what one round trip carries at the modelled bandwidth when that is
+// more: a file's wave of small reads (a block of each of a hundred filters) then waits at most about one
+// more round for its bytes read in vain, where each request it saves would have opened a connection of
+// its own (a first probe's wave finds none open); a dataset's file, planning for its share of a window
+// its other files fill too, gets that share of the round's bytes, so a dataset's bytes read in vain grow
+// with its files as before, never by a round's worth each.
 const MAX_REQUEST_WASTE_BYTES = 128 * 1024
 // A wave of fewer requests says little about what one costs: the round trip hides them.
 const MIN_REQUESTS_TO_PRICE = 16
@@ -169,14 +171,15 @@ function multiplexedOrigin(url) {
  * so saves a whole round for fewer bytes than a round is worth at the measured bandwidth — and while the
  * bytes read in vain stay within MAX_WASTE_BYTES per wave: the model's bandwidth is a guess until
  * responses come in, and on a metered or slow link bytes are what the user pays for. Then, smallest
- * first, gaps that cost less to read than a request costs to send, within MAX_REQUEST_WASTE_BYTES or a round's bytes.
- * Requests stay ≤ maxBytes.
+ * first, gaps that cost less to read than a request costs to send, within MAX_REQUEST_WASTE_BYTES or the
+ * wave's share (`window` of `roundWindow`) of a round's bytes. Requests stay ≤ maxBytes.
  * @template P
  * @param {Array<Span<P>>} requests sorted, each already a union of parts
- * @param {{ window: number, minGap: number, maxBytes: number, link: LinkModel }} limits
+ * @param {{ window: number, roundWindow?: number, minGap: number, maxBytes: number, link: LinkModel }} limits
+ *   roundWindow: what a round carries (default `window`: the wave has the round to itself)
  * @returns {Array<Span<P>>}
  */
-export function mergeForRounds(requests, { window, minGap, maxBytes, link }) {
+export function mergeForRounds(requests, { window, roundWindow = window, minGap, maxBytes, link }) {
   /** @type {Array<Span<P>>} */
   let merged = []
   for (const r of requests) {
@@ -185,7 +188,7 @@ export function mergeForRounds(requests, { window, minGap, maxBytes, link }) {
     else merged.push({ start: r.start, end: r.end, parts: [...r.parts] })
   }
   merged = mergeForRoundsOnly(merged, { window, maxBytes, link })
-  return joinCheapGaps(merged, { maxBytes, link })
+  return joinCheapGaps(merged, { maxBytes, link, share: Math.min(1, window / Math.max(window, roundWindow)) })
 }
 
 /**
@@ -230,9 +233,9 @@ function mergeForRoundsOnly(merged, { window, maxBytes, link }) {
  * Joins the gaps cheaper to read than a request is to send, smallest first, within the waste budget.
  * @template P
  * @param {Array<Span<P>>} merged
- * @param {{ maxBytes: number, link: LinkModel }} limits
+ * @param {{ maxBytes: number, link: LinkModel, share: number }} limits share: the wave's of a round
  */
-function joinCheapGaps(merged, { maxBytes, link }) {
+function joinCheapGaps(merged, { maxBytes, link, share }) {
   const worth = link.bytesPerRequest
   if (merged.length < 2 || !(worth > 0)) return merged
   /** @type {Array<{ i: number, bytes: number }>} */
@@ -242,7 +245,7 @@ function joinCheapGaps(merged, { maxBytes, link }) {
     if (bytes < worth) gaps.push({ i, bytes })
   }
   gaps.sort((a, b) => a.bytes - b.bytes)
-  const budget = Math.max(MAX_REQUEST_WASTE_BYTES, link.bytesPerRound)
+  const budget = Math.max(MAX_REQUEST_WASTE_BYTES, link.bytesPerRound * share)
   /** @type {Set<number>} */
   const joinAt = new Set()
   let wasted = 0

@@ -100,7 +100,7 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
     let requests = coalesce(waiting, coalesceGap, maxRequestBytes)
     if (link) {
       requests = mergeForRounds(requests,
-        { window: Math.min(planWindow, concurrency), minGap: coalesceGap, maxBytes: maxRequestBytes, link })
+        { window: Math.min(planWindow, concurrency), roundWindow: concurrency, minGap: coalesceGap, maxBytes: maxRequestBytes, link })
     }
     rounds += Math.ceil(requests.length / concurrency)
     /** @type {typeof waiting} */

@@ -67,6 +67,9 @@ describe('the cost of a request', () => {
     // The 61st read is 3,000 bytes after the 60th: joined too.
     assert.ok(merged.every((r) => r.parts.length === 1 || r.end <= 60 * 3032 + 32), 'only the 3,000-byte gaps are joined')
     assert.deepEqual(merged.flatMap((r) => r.parts), Array.from({ length: 120 }, (_, i) => i), 'every read served, in order')
+    // A dataset's file planning for a quarter of the window gets a quarter of the round's bytes (75,000): the floor.
+    const shared = mergeForRounds(reads, { window: 64, roundWindow: 256, minGap: 1024, maxBytes: 16 << 20, link })
+    assert.equal(shared.length, 120 - Math.floor((128 * 1024) / 3000))
     // 5 ms at 10 MB/s: a round carries 50,000 bytes, less than the floor: 128 KiB in vain, smallest gaps first.
     const near = new LinkModel({ rttMs: 5, bytesPerMs: 10_000, requestMs: 0.5 })
     const floor = mergeForRounds(reads, { window: 256, minGap: 1024, maxBytes: 16 << 20, link: near })
