@@ -60,3 +60,14 @@ export class ParquetBloomError extends Error {
 export function invalidArgument(message, details) {
   return new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message, details)
 }
+
+/**
+ * What a message shows of a caught value: its `message` when it has one, else the value itself.
+ * @param {unknown} cause
+ */
+export function messageOf(cause) {
+  const message = (typeof cause === 'object' || typeof cause === 'function') && cause !== null && 'message' in cause
+    ? cause.message
+    : undefined
+  return message ?? cause
+}

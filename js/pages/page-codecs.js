@@ -4,7 +4,7 @@
 // writes into a buffer of the header's uncompressed size (zstd's streaming decoder into a window no
 // larger), so a hostile page cannot make it allocate more than the caller allowed.
 import { CODEC_NAMES } from '../format/page-header.js'
-import { thrownMessage } from './page-decode-error.js'
+import { messageOf } from '../errors.js'
 
 let loading = null
 /**
@@ -64,7 +64,7 @@ export async function loadCompressors() {
         snappyUncompress(input, out)
         return out
       },
-      unavailable: `hyparquet-compressors could not be loaded: ${thrownMessage(error)}`,
+      unavailable: `hyparquet-compressors could not be loaded: ${messageOf(error)}`,
     }
   }).catch((error) => {
     loading = null // a later call may succeed (e.g. after an import map is added)
@@ -105,7 +105,7 @@ export async function decompressPage(compressed, uncompressedSize, codec, compre
       return {
         error: {
           kind: 'unsupported',
-          detail: `hyparquet-compressors could not be loaded to read a ${name} page: ${thrownMessage(error)}`,
+          detail: `hyparquet-compressors could not be loaded to read a ${name} page: ${messageOf(error)}`,
         },
       }
     }
@@ -114,7 +114,7 @@ export async function decompressPage(compressed, uncompressedSize, codec, compre
   try {
     bytes = decompress(compressed, uncompressedSize)
   } catch (error) {
-    return malformed(`the ${name} page does not decompress: ${thrownMessage(error)}`)
+    return malformed(`the ${name} page does not decompress: ${messageOf(error)}`)
   }
   if (!(bytes instanceof Uint8Array) || bytes.length !== uncompressedSize) {
     return malformed(`the ${name} page decompresses to ${bytes?.length} bytes, its header says ${uncompressedSize}`)

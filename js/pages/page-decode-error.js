@@ -4,13 +4,3 @@
 
 /** A page that cannot be decoded (or disagrees with its header or the file). */
 export class PageDecodeError extends Error {}
-
-/**
- * What a caught value says, for a detail sentence: its `message` when it has one, else the value itself.
- * @param {unknown} error
- */
-export function thrownMessage(error) {
-  const holder = (typeof error === 'object' && error !== null) || typeof error === 'function'
-  const message = holder && 'message' in error ? error.message : undefined
-  return message ?? error
-}

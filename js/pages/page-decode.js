@@ -9,7 +9,8 @@ import { crc32 } from './crc32.js'
 import { decompressPage, loadCompressors } from './page-codecs.js'
 import { CODEC_NAMES } from '../format/page-header.js'
 import { decodePageHeader, PageType } from '../format/page-header.js'
-import { PageDecodeError, thrownMessage } from './page-decode-error.js'
+import { PageDecodeError } from './page-decode-error.js'
+import { messageOf } from '../errors.js'
 import { loadHyparquetPages } from './hyparquet.js'
 
 /** The largest decompressed page decoded: a header claiming more is refused before any allocation. */
@@ -181,7 +182,7 @@ export async function decodePageAt(bytes, at, end, column) {
     return { page: dataPage_(v2.num_values, definitionLevels ?? [], repetitionLevels, dataPage, v2.encoding), next }
   } catch (error) {
     if (error instanceof PageDecodeError) throw error
-    throw new PageDecodeError(`the page does not decode: ${thrownMessage(error)}`)
+    throw new PageDecodeError(`the page does not decode: ${messageOf(error)}`)
   }
 }
 

@@ -1,7 +1,7 @@
 // A byte source over a Blob or File (browser file pickers, drag and drop, fetched blobs): each read
 // is blob.slice(a, b).arrayBuffer(), so only the requested bytes are ever loaded.
-import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { messageOf, SourceBase } from './shared.js'
+import { ErrorCode, messageOf, ParquetBloomError } from '../errors.js'
+import { SourceBase } from './shared.js'
 
 export class BlobSource extends SourceBase {
   /** @type {Blob | undefined} undefined once closed */

@@ -8,8 +8,8 @@
 // for as long as the disk takes — microseconds from the page cache, milliseconds from a network file
 // system. So synchronous calls that keep taking longer than SLOW_SYNC_MS (a few among the last dozens:
 // one alone may be the collector, or the thread losing its core) turn them off for the process.
-import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { callSignal, messageOf, SourceBase } from './shared.js'
+import { ErrorCode, messageOf, ParquetBloomError } from '../errors.js'
+import { callSignal, SourceBase } from './shared.js'
 
 const SYNC_MAX_BYTES = 1024 * 1024
 const SLOW_SYNC_MS = 2

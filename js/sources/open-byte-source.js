@@ -1,11 +1,11 @@
 // openByteSource(): one interface for reading byte ranges of a file wherever it lives — an http(s)
 // URL (Range requests), a Blob/File, memory, a Node file path, or a hyparquet AsyncBuffer.
-import { invalidArgument } from '../errors.js'
+import { invalidArgument, messageOf } from '../errors.js'
 import { AsyncBufferSource, isAsyncBuffer } from './async-buffer-source.js'
 import { BlobSource } from './blob-source.js'
 import { BufferSource } from './buffer-source.js'
 import { HttpSource } from './http-source.js'
-import { DEFAULT_MAX_BYTES, describeValue, messageOf, resolveOptions } from './shared.js'
+import { DEFAULT_MAX_BYTES, describeValue, resolveOptions } from './shared.js'
 import { hasFileSystem } from './runtime.js'
 
 export { DEFAULT_MAX_BYTES }

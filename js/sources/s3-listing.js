@@ -2,10 +2,10 @@
 // https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListObjectsV2.html): page by page with
 // continuation tokens, signed when credentials are given, transient failures retried. Each entry carries
 // what openParquet needs to read the object without a HEAD: its URL, size and ETag.
-import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { ErrorCode, invalidArgument, messageOf, ParquetBloomError } from '../errors.js'
 import { redactUrl } from './http-request.js'
 import { resolveRetries, sleepWithin, withRetries } from './retry.js'
-import { checkSignal, concatChunks, describeValue, forEachChunk, messageOf, Operation } from './shared.js'
+import { checkSignal, concatChunks, describeValue, forEachChunk, Operation } from './shared.js'
 import { checkCredentials, s3FetchFor } from './s3-signing.js'
 import { parseListBucketResult, parseS3Error } from './s3-xml.js'
 import { bucketAddress, encodeRfc3986, objectUrl, parseS3Url } from './s3-url.js'

@@ -1,6 +1,6 @@
 // What every byte source shares: option and argument checks, stats, close(), and the per-operation
 // plumbing that joins the caller's signals, the source's own close and a timeout into one abort.
-import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { ErrorCode, invalidArgument, messageOf, ParquetBloomError } from '../errors.js'
 import { IoLedger } from './io-ledger.js'
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -103,17 +103,6 @@ export function checkSignal(signal, what) {
   }
 }
 
-
-/**
- * What a message shows of a thrown value: its message when it has one, else the value itself.
- * @param {unknown} cause
- */
-export function messageOf(cause) {
-  const message = (typeof cause === 'object' || typeof cause === 'function') && cause !== null && 'message' in cause
-    ? cause.message
-    : undefined
-  return message ?? cause
-}
 
 /**
  * A short description of a value for messages: its type, and the value itself when it is short.
