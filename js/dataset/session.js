@@ -68,20 +68,13 @@ export class FileSession {
   withFile(descriptor, use, chain) {
     // Counted from the tail read on: a file still opening shares the window too.
     this.#open++
-    const closed = () => { this.#open-- }
     // Chained rather than awaited (nor an async function's promise around it): thousands of files in
     // flight hold no frame each. openParquet, async, never throws.
     return openParquet(descriptor.location, {
       ...this.#openOptions, fetch: this.#fetch, ioFloor: chain?.floor,
-      ...(descriptor.size !== undefined ? { fileSize: descriptor.size } : {}),
+      ...(descriptor.size !== undefined ? { size: descriptor.size } : {}),
       ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
-    }).then((file) => this.#use(file, use, chain)).then((result) => {
-      closed()
-      return result
-    }, (error) => {
-      closed()
-      throw error
-    })
+    }).then((file) => this.#use(file, use, chain)).finally(() => { this.#open-- })
   }
 
   /**
