@@ -109,12 +109,18 @@ export class FileSession {
   async run(items, job, emit, onProgress) {
     this.progress.filesTotal = items.length
     let next = 0
+    const workers = Math.min(this.filesInFlight, items.length)
+    // A worker opens its next file once it has finished its last: its files' rounds add up. Each takes
+    // at most its share, so that no chain is longer than ⌈items / workers⌉ files (20,000 files over
+    // 4,000 workers: five, a round each, where workers that happened to be quicker took six).
+    const share = Math.ceil(items.length / Math.max(1, workers))
     // Each worker takes the next item as its last one finishes: a chain of callbacks rather than a loop
     // of awaits, so thousands of workers waiting on the network hold no async frame each.
     const worker = () => new Promise((resolve, reject) => {
       const chain = { floor: 0 }
+      let taken = 0
       const take = () => {
-        if (next >= items.length) return resolve(undefined)
+        if (next >= items.length || taken++ === share) return resolve(undefined)
         throwIfAborted(this.signal)
         job(items[next++], chain).then(finished, reject)
       }
@@ -134,7 +140,7 @@ export class FileSession {
       }
       take()
     })
-    await Promise.all(Array.from({ length: Math.min(this.filesInFlight, items.length) }, worker))
+    await Promise.all(Array.from({ length: workers }, worker))
     throwIfAborted(this.signal)
   }
 

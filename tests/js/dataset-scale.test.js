@@ -144,6 +144,21 @@ describe(`a dataset without an index: 500 and ${FILES} files over HTTP`, () => {
     assert.ok(large.heapAfterBytes <= small.heapAfterBytes + 8 * MiB, 'nothing of the files is kept after the stream ends')
   })
 
+  test('a worker opens no more than its share of the files: a slow file does not make another worker\'s chain longer', async () => {
+    // Five files through a window of two; the first file's answer comes 300 ms late, the others' at once.
+    // The worker with the quick ones must leave the fifth to the other: chains of three and two files
+    // (three rounds, ⌈5 / 2⌉), not the slow one alone beside a chain of four.
+    const slow = datasetFileName(0)
+    const fetch = (/** @type {string} */ url, /** @type {RequestInit} */ init) => (String(url).endsWith(slow)
+      ? new Promise((resolve) => setTimeout(resolve, 300)).then(() => globalThis.fetch(url, init))
+      : globalThis.fetch(url, init))
+    const urls = Array.from({ length: 5 }, (_, f) => server.url(datasetFileName(f)))
+    const result = await (await openDataset(urls, { fetch, concurrency: 2 })).probe('id', [values[2]])
+    assert.deepEqual(result.files.map((f) => f.error), [null, null, null, null, null])
+    assert.equal(result.stats.requests, 5)
+    assert.equal(result.stats.rounds, 3)
+  })
+
   test(`probeEach of ${FILES} files in one window: peak RSS growth within 256 MiB`, { timeout: 300_000 }, async (t) => {
     const child = path.join(import.meta.dirname, 'helpers', 'probe-each-memory-child.js')
     const { stdout, stderr, code } = await runNode([child, JSON.stringify({ origin: server.origin, files: FILES, distinct: FILES, concurrency: null, column: 'id', value: String(values[2]) })])
