@@ -81,21 +81,25 @@ export class RequestWindow {
   /**
    * Runs `task` when a slot is free; the slot is held until it settles. Promise chains rather than an
    * async function: a dataset holds thousands of these at once, each waiting on the network. `record`:
-   * the request's ledger entry (js/sources/io-ledger.js), told which request's slot it took when it had to wait.
+   * the request's ledger entry (js/sources/io-ledger.js), told which request's slot it took when it had to
+   * wait; `op`: its operation, when it has no signal of its own (js/sources/http-request.js fetchWithin),
+   * whose abort ends a wait for a slot.
    * @template T
    * @param {() => Promise<T>} task
    * @param {{ waitedFor(freedBy: unknown): void }} [record]
+   * @param {{ race<R>(promise: Promise<R>): Promise<R> }} [op]
    * @returns {Promise<T>}
    */
-  run(task, record) {
+  run(task, record, op) {
     if (this.#free > 0) {
       this.#free--
       return this.#hold(task, record)
     }
-    return new Promise((resolve) => this.#queue.push(resolve)).then((freedBy) => {
+    const turn = new Promise((resolve) => this.#queue.push(resolve)).then((freedBy) => {
       record?.waitedFor(freedBy)
       return this.#hold(task, record)
     })
+    return op ? op.race(turn) : turn
   }
 
   /** @template T @param {() => Promise<T>} task @param {unknown} record @returns {Promise<T>} */
@@ -129,6 +133,6 @@ export class RequestWindow {
    * @returns {typeof fetch}
    */
   windowedFetch(inner) {
-    return scheduledFetch(inner, (send, record) => this.run(send, record))
+    return scheduledFetch(inner, (send, record, op) => this.run(send, record, op))
   }
 }

@@ -9,6 +9,11 @@ let nodeTransport
 let loadedTransport
 /** The fetches whose requests go over Node's keep-alive pool: its own, and wrappers that call one (signing). */
 const overNodePool = new WeakSet()
+/**
+ * The fetches that hand their init as it is to Node's own transport (its own, a window over it), which
+ * takes the request's operation from it (js/sources/shared.js OPERATION) rather than an AbortSignal.
+ */
+const operationTakers = new WeakSet()
 
 /** @returns {typeof fetch} */
 export function defaultFetch() {
@@ -19,6 +24,7 @@ export function defaultFetch() {
       : (nodeTransport ??= import('./node-transport.js').then((module) => (loadedTransport = module))).then((module) =>
         module.nodeFetch(url, init)))))
     overNodePool.add(viaPool)
+    operationTakers.add(viaPool)
     return viaPool
   }
   // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of another object.
@@ -42,6 +48,27 @@ function isNodeItself() {
  */
 export function overNodeTransport(fetch) {
   return fetch === undefined ? isNodeItself() : overNodePool.has(fetch)
+}
+
+/**
+ * Whether `fetch` hands its init as it is to Node's own transport: a request's init may then carry its
+ * operation (js/sources/shared.js OPERATION) in place of a signal.
+ * @param {Function} fetch
+ */
+export function takesOperation(fetch) {
+  return operationTakers.has(fetch)
+}
+
+/**
+ * Marks `wrapper` as handing every request's init as it is to `inner`: it takes an operation when inner does.
+ * @template {Function} F
+ * @param {F} wrapper
+ * @param {Function} inner
+ * @returns {F}
+ */
+export function passesInitTo(wrapper, inner) {
+  if (operationTakers.has(inner)) operationTakers.add(wrapper)
+  return sendsThrough(wrapper, inner)
 }
 
 /**

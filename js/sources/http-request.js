@@ -6,7 +6,8 @@
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { IO_RECORD } from './io-ledger.js'
 import { inBrowser } from './runtime.js'
-import { defaultFetch } from './default-fetch.js'
+import { defaultFetch, takesOperation } from './default-fetch.js'
+import { OPERATION } from './shared.js'
 
 // Query parameters whose values are credentials (S3/GCS/Azure/CloudFront signatures, tokens, keys):
 // shown as "…" in names and messages, which end up in logs.
@@ -101,36 +102,75 @@ export function requestHeaders({ headers, userAgent }) {
  * @param {import('./shared.js').Operation} op
  * @param {Function} fetchFn
  * @param {string} url
- * @param {{ method?: string, headers: Record<string, string>, bypassHttpCache?: boolean, record?:
- * import('./io-ledger.js').IoRequest }} request
- *   record: the request's entry in its ledger, handed to a window the fetch may wait in (js/sources/scheduled-fetch.js)
+ * @param {Request} request
  * @param {string} what e.g. "requesting bytes=0-99 of <name>"
  * @param {string} name the URL as shown
  * @param {string} cors what the server must allow for a browser to read it
  * @returns {Promise<Response>}
  */
 export function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache = false, record }, what, name, cors) {
-  /** @type {RequestInit} */
-  const init = { method, headers, signal: op.signal } // redirects followed, fetch's default
-  if (record) /** @type {any} */ (init)[IO_RECORD] = record
+  return fetchWithin(op, fetchFn, url, method, headers, bypassHttpCache, record).catch((cause) => {
+    throw networkError(op, cause, what, name, cors)
+  })
+}
+
+/**
+ * What a request is: record, the request's entry in its ledger, handed to a window the fetch may wait in
+ * (js/sources/scheduled-fetch.js).
+ * @typedef {{ method?: string, headers: Record<string, string>, bypassHttpCache?: boolean,
+ *   record?: import('./io-ledger.js').IoRequest }} Request
+ */
+
+/**
+ * Starts one request within `op` (as sendRequest's): what fetch answers, or rejects with (networkError()
+ * tells what that means). Node's own transport, and a window over it, is handed the operation itself,
+ * whose end destroys the request (no AbortSignal, which Node makes at a cost, nor a race); any other fetch
+ * gets the operation's signal, and loses to its abort should it ignore the signal.
+ * @param {import('./shared.js').Operation} op
+ * @param {Function} fetchFn
+ * @param {string} url
+ * @param {string | undefined} method undefined: GET
+ * @param {Record<string, string>} headers
+ * @param {boolean} bypassHttpCache
+ * @param {import('./io-ledger.js').IoRequest | undefined} record
+ * @returns {Promise<Response>}
+ */
+export function fetchWithin(op, fetchFn, url, method, headers, bypassHttpCache, record) {
+  /** @type {RequestInit & { [OPERATION]?: import('./shared.js').Operation, [IO_RECORD]?: unknown }} */
+  const init = { method, headers } // redirects followed, fetch's default
+  if (record) init[IO_RECORD] = record
   // In a browser, always: Chromium's HTTP cache lets one request of a URL through at a time (its cache
   // lock), so a wave of reads of one file would go one by one, a round each; and a mutable object (a
   // table's pointer) must not come from a stale cache.
   if (bypassHttpCache || inBrowser()) init.cache = 'no-store'
-  const failed = (/** @type {unknown} */ cause) => {
-    if (cause instanceof ParquetBloomError || op.aborted) throw cause
-    throw new ParquetBloomError(ErrorCode.IO,
-      `network error ${what}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ${cors}`,
-      { cause, source: name })
-  }
   // Neither async nor awaited here: no frame or promise of its own held per request in flight.
-  let sent
   try {
-    sent = op.race(fetchFn(url, init))
+    if (takesOperation(fetchFn)) {
+      init[OPERATION] = op
+      return fetchFn(url, init)
+    }
+    init.signal = op.signal
+    return op.race(fetchFn(url, init))
   } catch (cause) {
-    sent = Promise.reject(cause)
+    return Promise.reject(cause)
   }
-  return sent.catch(failed)
+}
+
+/**
+ * What a fetch that failed within `op` throws: the abort, or IO naming `what` and, since a browser reports a
+ * CORS refusal the same way, `cors`: what the server must allow.
+ * @param {import('./shared.js').Operation} op
+ * @param {unknown} cause
+ * @param {string} what e.g. "requesting bytes=0-99 of <name>"
+ * @param {string} name the URL as shown
+ * @param {string} cors what the server must allow for a browser to read it
+ */
+export function networkError(op, cause, what, name, cors) {
+  if (cause instanceof ParquetBloomError) return cause
+  if (op.aborted) return op.abortError()
+  return new ParquetBloomError(ErrorCode.IO,
+    `network error ${what}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ${cors}`,
+    { cause, source: name })
 }
 
 /**

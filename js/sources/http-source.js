@@ -6,8 +6,8 @@
 // failures are retried (js/sources/retry.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { callSignal, concatChunks, forEachChunk, SourceBase } from './shared.js'
-import { resolveRetries, sleepWithin, withRetries } from './retry.js'
-import { describeCause, fetchFor, identityLength, redactUrl, refuseUserinfo, releaseBody, requestHeaders, sendRequest,
+import { resolveRetries, retryDelayMs, shouldRetry, sleepWithin } from './retry.js'
+import { describeCause, fetchFor, fetchWithin, identityLength, networkError, redactUrl, refuseUserinfo, releaseBody, requestHeaders,
   statusError } from './http-request.js'
 import { preconditionFor, validatorChange, validatorFromEtag, validatorFromHeaders } from './validator.js'
 
@@ -19,6 +19,24 @@ const NEXT_PROBE = 'probe' // ask for bytes=0-0 to learn the size from Content-R
 const WHOLE_BODY = Symbol('whole body')
 // What a browser needs of a server to read its ranges (one string, not one built per request).
 const CORS_RANGE = 'the server must allow this origin and the Range request header, and expose Content-Range'
+
+/**
+ * What a browser needs of a server to read its ranges with `condition` sent too (for the message of a
+ * request that failed).
+ * @param {{ name: string } | undefined} condition
+ */
+function corsNeeds(condition) {
+  return condition ? `the server must allow this origin and the Range and ${condition.name} request headers, and expose ` +
+    'Content-Range' : CORS_RANGE
+}
+
+// What a request asks for, and so how its response is read (HttpSource #answered, #settled): the last n
+// bytes (bytes=-n), bytes=0-0 to learn the size, a range, or a range that is the tail of a known size.
+/** @typedef {0 | 1 | 2 | 3} RequestKind */
+const TAIL = 0
+const PROBE = 1
+const RANGE = 2
+const BOUNDED_TAIL = 3
 
 // Origins seen answering a suffix range (bytes=-n) with other bytes than the last n — s3rver answers
 // bytes 0-n/N — while telling the size. Such an answer's body is never read: its Content-Range gives the
@@ -61,23 +79,6 @@ export function parseContentRange(value) {
  * @typedef {{ start: number, end: number, total: number | undefined, unsatisfied?: undefined }
  *   | { unsatisfied: true, total: number, start?: undefined, end?: undefined }} ContentRange
  */
-
-// Each request's ledger entry (js/sources/io-ledger.js) by the operation it runs in, for its body's bytes.
-/** @type {WeakMap<import('./shared.js').Operation, import('./io-ledger.js').IoRequest>} */
-const requestRecords = new WeakMap()
-
-/**
- * A Range header's offset and length: [null, n] for a suffix of n bytes (known once answered).
- * @param {string} range
- * @returns {[number | null, number]}
- */
-function rangeBounds(range) {
-  const dash = range.indexOf('-')
-  const first = range.slice(6, dash)
-  if (first === '') return [null, Number(range.slice(dash + 1))]
-  const start = Number(first)
-  return [start, Number(range.slice(dash + 1)) - start + 1]
-}
 
 /**
  * HTTP semantics worth knowing:
@@ -189,53 +190,34 @@ export class HttpSource extends SourceBase {
    * @param {import('./shared.js').ReadOptions} [options]
    * @returns {Promise<{ offset: number, bytes: Uint8Array }>}
    */
-  async readTail(length, options) {
-    const signal = callSignal(options, 'readTail')
-    this._checkOpen()
-    this._checkTailLength(length)
-    const purpose = options?.purpose ?? this.readPurpose
-    if (this.#whole) return this.#tailOfWhole(length)
-    if (this.size !== undefined) return this.#boundedTail(length, signal, purpose)
-
-    const range = `bytes=-${length}`
-    // Chained rather than awaited: no async frame held per request in flight (a dataset has thousands).
-    const suffix = this.#exchange(range, signal, purpose, async (response, op) => {
-      switch (response.status) {
-        case 206: return this.#suffixPartial(response, op, range, length)
-        case 200: return this.#takeWhole(response, op, range, { retryBounded: true })
-        case 416: {
-          // The file is shorter than the suffix (some servers refuse that instead of sending it all) or
-          // empty, or suffixes are not supported; bytes */total still tells the size.
-          const contentRange = parseContentRange(response.headers.get('content-range'))
-          if (contentRange?.unsatisfied) {
-            this.#learnSize(contentRange.total, range)
-            return NEXT_BOUNDED
-          }
-          return NEXT_PROBE
-        }
-        case 400:
-        case 501:
-          return NEXT_PROBE // suffix ranges rejected outright
-        default:
-          throw this.#statusError(response, range)
-      }
-    })
-    return suffix.then((first) => this.#tailAfterSuffix(first, length, signal, purpose))
+  readTail(length, options) {
+    // Not async (its checks' throws are rejections all the same): the request's own promise is the answer.
+    try {
+      const signal = callSignal(options, 'readTail')
+      this._checkOpen()
+      this._checkTailLength(length)
+      const purpose = options?.purpose ?? this.readPurpose
+      if (this.#whole) return Promise.resolve(this.#tailOfWhole(length))
+      if (this.size !== undefined) return this.#boundedTail(length, signal, purpose)
+      return this.#exchange(TAIL, `bytes=-${length}`, null, length, signal, purpose, 0)
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 
   /**
-   * readTail() once its suffix request answered `first`: the tail, or what to ask next for it.
-   * @param {any} first the tail ({ offset, bytes }), or NEXT_BOUNDED, NEXT_PROBE, WHOLE_BODY (any: the exchange answers any of them)
+   * readTail() once its suffix request answered `first` other than the tail: what to ask next for it.
+   * @param {typeof NEXT_BOUNDED | typeof NEXT_PROBE | typeof WHOLE_BODY} first
    * @param {number} length
    * @param {AbortSignal | undefined} signal
    * @param {string | string[]} purpose
+   * @returns {Promise<{ offset: number, bytes: Uint8Array }>}
    */
   async #tailAfterSuffix(first, length, signal, purpose) {
     if (first === WHOLE_BODY) return this.#tailOfWhole(length)
     if (first === NEXT_BOUNDED) return this.#boundedTail(length, signal, purpose)
-    if (first !== NEXT_PROBE) return first
 
-    const probe = await this.#probeSize(signal, purpose)
+    const probe = await this.#exchange(PROBE, 'bytes=0-0', 0, 1, signal, purpose, 0)
     // The probe answers bytes, or WHOLE_BODY having set #whole.
     if (this.#whole || typeof probe !== 'object') return this.#tailOfWhole(length)
     const { size } = this // the probe learned it
@@ -249,13 +231,18 @@ export class HttpSource extends SourceBase {
    * @param {import('./shared.js').ReadOptions} [options]
    * @returns {Promise<Uint8Array>}
    */
-  async read(offset, length, options) {
-    const signal = callSignal(options, 'read')
-    this._checkOpen()
-    this._checkRange(offset, length)
-    if (length === 0) return new Uint8Array(0)
-    if (this.#whole) return this.#whole.subarray(offset, offset + length)
-    return this.#readRange(offset, length, signal, options?.purpose ?? this.readPurpose)
+  read(offset, length, options) {
+    try {
+      const signal = callSignal(options, 'read')
+      this._checkOpen()
+      this._checkRange(offset, length)
+      if (length === 0) return Promise.resolve(new Uint8Array(0))
+      if (this.#whole) return Promise.resolve(this.#whole.subarray(offset, offset + length))
+      const purpose = options?.purpose ?? this.readPurpose
+      return this.#exchange(RANGE, `bytes=${offset}-${offset + length - 1}`, offset, length, signal, purpose, 0)
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
 
   async _close() {
@@ -273,124 +260,244 @@ export class HttpSource extends SourceBase {
    * @param {number} length
    * @param {AbortSignal | undefined} signal
    * @param {string | string[]} purpose
+   * @returns {Promise<{ offset: number, bytes: Uint8Array }>}
    */
-  async #boundedTail(length, signal, purpose) {
-    if (this.#whole) return this.#tailOfWhole(length)
+  #boundedTail(length, signal, purpose) {
+    if (this.#whole) return Promise.resolve(this.#tailOfWhole(length))
     const size = /** @type {number} */ (this.size) // a bounded tail is read once the size is known
     const start = Math.max(0, size - length)
-    if (start === size) return { offset: start, bytes: new Uint8Array(0) }
-    return this.#readRange(start, size - start, signal, purpose).then((bytes) => ({ offset: start, bytes }))
+    if (start === size) return Promise.resolve({ offset: start, bytes: new Uint8Array(0) })
+    return this.#exchange(BOUNDED_TAIL, `bytes=${start}-${size - 1}`, start, size - start, signal, purpose, 0)
   }
 
   /**
-   * A 206 to bytes=-n: must be exactly the last min(n, total) bytes.
+   * One request, sent again while it fails transiently (js/sources/retry.js): counted, recorded in the
+   * ledger, sent under an operation (caller signals, close(), timeout), its response checked and read
+   * as `kind` asks (#respond). One chain of promises, none of them an async function's: a dataset holds
+   * thousands of requests in flight, and a suspended frame each would hold its registers and context.
+   * @param {RequestKind} kind
+   * @param {string} range the Range header
+   * @param {number | null} offset the first byte asked for (null: a suffix)
+   * @param {number} length how many bytes
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   * @param {number} attempt 0, then 1 for the first retry…
+   * @returns {Promise<any>} what #settled makes of the answer for `kind`
+   */
+  #exchange(kind, range, offset, length, signal, purpose, attempt) {
+    const op = this._begin('requesting', signal, range)
+    if (op.aborted) {
+      this._end(op)
+      return Promise.reject(op.abortError())
+    }
+    // The validator the request carries (a weak ETag never does: If-Match compares strongly).
+    const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
+    this.stats.requests++
+    const record = this.io.begin(purpose, offset, length, attempt > 0)
+    /** @type {Record<string, string>} */
+    const headers = { ...this.#headers, range }
+    if (condition) headers[condition.name] = condition.value
+    return fetchWithin(op, this.#fetch, this.#url, undefined, headers, this.#bypassHttpCache, record).then(
+      (response) => this.#answered(kind, response, op, range, offset, length, condition, record),
+      (cause) => { throw networkError(op, cause, op.what, this.name, corsNeeds(condition)) },
+    ).then((result) => {
+      record.finish(false)
+      this._end(op)
+      return this.#settled(kind, result, offset, length, signal, purpose)
+    }, (error) => {
+      record.finish(true)
+      this._end(op)
+      const failure = op.failure(error, (cause) => this._ioError(cause, op.what))
+      if (!shouldRetry(failure, attempt, this.#retries)) throw failure
+      this.stats.retries = (this.stats.retries ?? 0) + 1 // 0 from the constructor on
+      const delay = retryDelayMs(attempt)
+      const waited = this._operation(`waiting to retry ${range} of ${this.name}`, signal, (wait) => sleepWithin(delay, wait),
+        { timeout: false })
+      return waited.then(() => this.#exchange(kind, range, offset, length, signal, purpose, attempt + 1))
+    })
+  }
+
+  /**
+   * A request's response: where a suffix read started, the validator checked, then read as `kind` asks; a
+   * body left unread released, so its connection is freed. What the kind's reading answers, or its promise.
+   * @param {RequestKind} kind
+   * @param {Response} response
+   * @param {import('./shared.js').Operation} op
+   * @param {string} range
+   * @param {number | null} offset
+   * @param {number} length
+   * @param {{ name: string, value: string } | undefined} condition the precondition the request carried
+   * @param {import('./io-ledger.js').IoRequest} record
+   * @returns {unknown}
+   */
+  #answered(kind, response, op, range, offset, length, condition, record) {
+    const raw = response.headers.get('content-range')
+    const contentRange = parseContentRange(raw)
+    if (record.offset === null) {
+      // A suffix read: where it started is known from the answer.
+      if (contentRange && !contentRange.unsatisfied) {
+        record.offset = contentRange.start
+        record.length = contentRange.end - contentRange.start + 1
+      } else if (response.status === 200) {
+        // The whole object instead (a suffix longer than the file, or Range ignored).
+        record.offset = 0
+        record.length = identityLength(response) ?? null
+      }
+    }
+    try {
+      this.#checkValidator(response, range, condition, contentRange)
+      // Each reading starts to read the body (if it does) before it returns: what it left unread is released below.
+      if (kind === TAIL) return this.#suffixAnswered(response, op, range, length, raw, contentRange, record)
+      if (kind === PROBE) return this.#probeAnswered(response, op, range, raw, contentRange, record)
+      return this.#rangeAnswered(response, op, range, /** @type {number} */ (offset), length, raw, contentRange, record)
+    } finally {
+      releaseBody(response)
+    }
+  }
+
+  /**
+   * What #exchange answers for `kind` once its request is done: a tail or a range's bytes, or what the
+   * suffix request's answer leads to.
+   * @param {RequestKind} kind
+   * @param {any} result what #answered's reading answered
+   * @param {number | null} offset
+   * @param {number} length
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   */
+  #settled(kind, result, offset, length, signal, purpose) {
+    // A tail's answer is { offset, bytes } (#suffixAnswered's), else what it leads to.
+    if (kind === TAIL) return typeof result === 'object' ? result : this.#tailAfterSuffix(result, length, signal, purpose)
+    if (kind === PROBE) return result
+    let bytes = result
+    if (result === WHOLE_BODY) {
+      const whole = /** @type {Uint8Array} */ (this.#whole) // WHOLE_BODY: #takeWhole kept it
+      const start = /** @type {number} */ (offset)
+      if (start + length > whole.length) throw this._pastEnd(start, length, whole.length)
+      bytes = whole.subarray(start, start + length)
+    }
+    return kind === BOUNDED_TAIL ? { offset, bytes } : bytes
+  }
+
+  /**
+   * A response to bytes=-n: a 206 must be exactly the last min(n, total) bytes.
    * @param {Response} response
    * @param {import('./shared.js').Operation} op
    * @param {string} range
    * @param {number} length
+   * @param {string | null} raw the Content-Range header
+   * @param {ContentRange | null | undefined} contentRange
+   * @param {import('./io-ledger.js').IoRequest} record
+   * @returns {Promise<{ offset: number, bytes: Uint8Array }> | typeof NEXT_BOUNDED | typeof NEXT_PROBE
+   *   | Promise<typeof NEXT_BOUNDED | typeof WHOLE_BODY>}
    */
-  async #suffixPartial(response, op, range, length) {
-    const raw = response.headers.get('content-range')
-    const contentRange = parseContentRange(raw)
-    if (contentRange === undefined) throw this.#missingContentRange(range)
-    if (contentRange === null || contentRange.unsatisfied) throw this.#malformedContentRange(raw, range)
-    if (contentRange.total === undefined) return NEXT_PROBE // "bytes a-b/*": the tail, but not where it starts
-    const { start, end, total } = contentRange
-    const expectedStart = Math.max(0, total - length)
-    if (start !== expectedStart || end !== total - 1) {
-      // Other bytes than the tail, but the size: read the tail as an exact range (one more request, no HEAD).
-      suffixMisread.add(this.#origin)
-      this.#learnSize(total, range)
-      return NEXT_BOUNDED
-    }
-    this.#learnSize(total, range)
-    this.#followRedirect(response)
-    const bytes = await this.#readBody(response, op, range, { expected: end - start + 1 })
-    return { offset: start, bytes }
-  }
-
-  /**
-   * bytes=0-0, for servers that reject suffix ranges: the size comes from Content-Range.
-   * @param {AbortSignal | undefined} signal
-   * @param {string | string[]} purpose
-   * @returns {Promise<Uint8Array | typeof NEXT_BOUNDED | typeof WHOLE_BODY>} WHOLE_BODY (#takeWhole's) when it took the
-   *   file whole; never NEXT_BOUNDED, which #takeWhole gives only when asked to retry bounded
-   */
-  async #probeSize(signal, purpose) {
-    const range = 'bytes=0-0'
-    return this.#exchange(range, signal, purpose, async (/** @type {Response} */ response, op) => {
-      const raw = response.headers.get('content-range')
-      const contentRange = parseContentRange(raw)
-      if (response.status === 206) {
+  #suffixAnswered(response, op, range, length, raw, contentRange, record) {
+    switch (response.status) {
+      case 206: {
         if (contentRange === undefined) throw this.#missingContentRange(range)
-        if (contentRange === null || contentRange.unsatisfied || contentRange.start !== 0 || contentRange.end !== 0) {
-          throw this.#malformedContentRange(raw, range)
+        if (contentRange === null || contentRange.unsatisfied) throw this.#malformedContentRange(raw, range)
+        if (contentRange.total === undefined) return NEXT_PROBE // "bytes a-b/*": the tail, but not where it starts
+        const { start, end, total } = contentRange
+        const expectedStart = Math.max(0, total - length)
+        if (start !== expectedStart || end !== total - 1) {
+          // Other bytes than the tail, but the size: read the tail as an exact range (one more request, no HEAD).
+          suffixMisread.add(this.#origin)
+          this.#learnSize(total, range)
+          return NEXT_BOUNDED
         }
-        if (contentRange.total === undefined) {
-          throw new ParquetBloomError(ErrorCode.RANGE_NOT_SUPPORTED,
-            `${this.name} does not tell its size (Content-Range: ${raw?.trim()}), so its tail cannot be located`, { source: this.name })
-        }
-        this.#learnSize(contentRange.total, range)
+        this.#learnSize(total, range)
         this.#followRedirect(response)
-        return this.#readBody(response, op, range, { expected: 1 })
+        return this.#readBody(response, op, range, record, end - start + 1, undefined, start)
       }
-      if (response.status === 200) return this.#takeWhole(response, op, range, { retryBounded: false })
-      // Only an empty file cannot satisfy bytes=0-0.
-      if (response.status === 416 && (contentRange === undefined || (contentRange?.unsatisfied && contentRange.total === 0))) {
-        this.#learnSize(0, range)
-        return new Uint8Array(0)
+      case 200: return this.#takeWhole(response, op, range, record, true)
+      case 416: {
+        // The file is shorter than the suffix (some servers refuse that instead of sending it all) or
+        // empty, or suffixes are not supported; bytes */total still tells the size.
+        if (contentRange?.unsatisfied) {
+          this.#learnSize(contentRange.total, range)
+          return NEXT_BOUNDED
+        }
+        return NEXT_PROBE
       }
-      throw this.#statusError(response, range)
-    })
+      case 400:
+      case 501:
+        return NEXT_PROBE // suffix ranges rejected outright
+      default:
+        throw this.#statusError(response, range)
+    }
   }
 
   /**
+   * A response to bytes=0-0, sent to servers that reject suffix ranges: the size comes from Content-Range.
+   * @param {Response} response
+   * @param {import('./shared.js').Operation} op
+   * @param {string} range
+   * @param {string | null} raw the Content-Range header
+   * @param {ContentRange | null | undefined} contentRange
+   * @param {import('./io-ledger.js').IoRequest} record
+   * @returns {Promise<Uint8Array> | Uint8Array | Promise<typeof NEXT_BOUNDED | typeof WHOLE_BODY>} WHOLE_BODY (#takeWhole's)
+   *   when it took the file whole; never NEXT_BOUNDED, which #takeWhole gives only when asked to retry bounded
+   */
+  #probeAnswered(response, op, range, raw, contentRange, record) {
+    if (response.status === 206) {
+      if (contentRange === undefined) throw this.#missingContentRange(range)
+      if (contentRange === null || contentRange.unsatisfied || contentRange.start !== 0 || contentRange.end !== 0) {
+        throw this.#malformedContentRange(raw, range)
+      }
+      if (contentRange.total === undefined) {
+        throw new ParquetBloomError(ErrorCode.RANGE_NOT_SUPPORTED,
+          `${this.name} does not tell its size (Content-Range: ${raw?.trim()}), so its tail cannot be located`, { source: this.name })
+      }
+      this.#learnSize(contentRange.total, range)
+      this.#followRedirect(response)
+      return this.#readBody(response, op, range, record, 1, undefined)
+    }
+    if (response.status === 200) return this.#takeWhole(response, op, range, record, false)
+    // Only an empty file cannot satisfy bytes=0-0.
+    if (response.status === 416 && (contentRange === undefined || (contentRange?.unsatisfied && contentRange.total === 0))) {
+      this.#learnSize(0, range)
+      return new Uint8Array(0)
+    }
+    throw this.#statusError(response, range)
+  }
+
+  /**
+   * A response to bytes=offset-last: its bytes, or WHOLE_BODY when it took the file whole.
+   * @param {Response} response
+   * @param {import('./shared.js').Operation} op
+   * @param {string} range
    * @param {number} offset
    * @param {number} length
-   * @param {AbortSignal | undefined} signal
-   * @param {string | string[]} purpose
-   * @returns {Promise<Uint8Array>}
+   * @param {string | null} raw the Content-Range header
+   * @param {ContentRange | null | undefined} contentRange
+   * @param {import('./io-ledger.js').IoRequest} record
+   * @returns {Promise<Uint8Array> | Promise<typeof NEXT_BOUNDED | typeof WHOLE_BODY>}
    */
-  async #readRange(offset, length, signal, purpose) {
-    const last = offset + length - 1
-    const range = `bytes=${offset}-${last}`
-    const exchanged = this.#exchange(range, signal, purpose, async (response, op) => {
-      const raw = response.headers.get('content-range')
-      const contentRange = parseContentRange(raw)
-      if (response.status === 206) {
-        if (contentRange === null || contentRange?.unsatisfied) throw this.#malformedContentRange(raw, range)
-        // No Content-Range at all is accepted here: a cross-origin server may not expose it to browsers,
-        // and the status plus the exact body length still say we got the range.
-        if (contentRange) {
-          if (contentRange.total !== undefined) this.#checkSameSize(contentRange.total, range)
-          if (contentRange.start !== offset || contentRange.end !== last) {
-            if (contentRange.total !== undefined && offset + length > contentRange.total) {
-              throw this._pastEnd(offset, length, contentRange.total)
-            }
-            throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
-              `asked ${this.name} for ${range} but it answered Content-Range: ${raw?.trim()}`, { source: this.name, offset })
+  #rangeAnswered(response, op, range, offset, length, raw, contentRange, record) {
+    if (response.status === 206) {
+      if (contentRange === null || contentRange?.unsatisfied) throw this.#malformedContentRange(raw, range)
+      // No Content-Range at all is accepted here: a cross-origin server may not expose it to browsers,
+      // and the status plus the exact body length still say we got the range.
+      if (contentRange) {
+        if (contentRange.total !== undefined) this.#checkSameSize(contentRange.total, range)
+        if (contentRange.start !== offset || contentRange.end !== offset + length - 1) {
+          if (contentRange.total !== undefined && offset + length > contentRange.total) {
+            throw this._pastEnd(offset, length, contentRange.total)
           }
-          if (contentRange.total !== undefined) this.#learnSize(contentRange.total, range)
+          throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
+            `asked ${this.name} for ${range} but it answered Content-Range: ${raw?.trim()}`, { source: this.name, offset })
         }
-        this.#followRedirect(response)
-        return this.#readBody(response, op, range, { expected: length })
+        if (contentRange.total !== undefined) this.#learnSize(contentRange.total, range)
       }
-      if (response.status === 200) {
-        await this.#takeWhole(response, op, range, { retryBounded: false })
-        return WHOLE_BODY
-      }
-      if (response.status === 416 && contentRange?.unsatisfied) {
-        this.#learnSize(contentRange.total, range)
-        if (offset + length > contentRange.total) throw this._pastEnd(offset, length, contentRange.total)
-      }
-      throw this.#statusError(response, range)
-    })
-    return exchanged.then((result) => {
-      if (result !== WHOLE_BODY) return result
-      const whole = /** @type {Uint8Array} */ (this.#whole) // WHOLE_BODY: #takeWhole kept it
-      if (offset + length > whole.length) throw this._pastEnd(offset, length, whole.length)
-      return whole.subarray(offset, offset + length)
-    })
+      this.#followRedirect(response)
+      return this.#readBody(response, op, range, record, length, undefined)
+    }
+    if (response.status === 200) return this.#takeWhole(response, op, range, record, false)
+    if (response.status === 416 && contentRange?.unsatisfied) {
+      this.#learnSize(contentRange.total, range)
+      if (offset + length > contentRange.total) throw this._pastEnd(offset, length, contentRange.total)
+    }
+    throw this.#statusError(response, range)
   }
 
   /**
@@ -400,24 +507,26 @@ export class HttpSource extends SourceBase {
    * @param {Response} response
    * @param {import('./shared.js').Operation} op
    * @param {string} range
-   * @param {{ retryBounded: boolean }} fallback
+   * @param {import('./io-ledger.js').IoRequest} record
+   * @param {boolean} retryBounded
    * @returns {Promise<typeof NEXT_BOUNDED | typeof WHOLE_BODY>}
    */
-  async #takeWhole(response, op, range, { retryBounded }) {
+  #takeWhole(response, op, range, record, retryBounded) {
     const declared = identityLength(response)
     if (declared !== undefined && declared > this.maxBytes) {
       op.stop()
       if (retryBounded) {
         this.#learnSize(declared, range)
-        return NEXT_BOUNDED
+        return Promise.resolve(NEXT_BOUNDED)
       }
       throw this.#rangeIgnored(declared)
     }
-    const bytes = await this.#readBody(response, op, range, { expected: declared, limit: this.maxBytes })
-    this.#learnSize(bytes.length, range)
-    this.#followRedirect(response)
-    this.#whole = bytes
-    return WHOLE_BODY
+    return this.#readBody(response, op, range, record, declared, this.maxBytes).then((/** @type {Uint8Array} */ bytes) => {
+      this.#learnSize(bytes.length, range)
+      this.#followRedirect(response)
+      this.#whole = bytes
+      return WHOLE_BODY
+    })
   }
 
   /** @param {number | undefined} declared the Content-Length, when the server sent one */
@@ -431,27 +540,32 @@ export class HttpSource extends SourceBase {
 
   /**
    * Streams a body into memory, never past `expected` (or `limit` when the length is unknown), and
-   * cancels the transfer whenever it stops reading early.
+   * cancels the transfer whenever it stops reading early. It starts reading before it returns.
    * @param {Response} response
    * @param {import('./shared.js').Operation} op the operation the request runs in
    * @param {string} range the Range header sent, for messages
-   * @param {{ expected?: number, limit?: number }} size
+   * @param {import('./io-ledger.js').IoRequest} record the request's ledger entry, told of the bytes
+   * @param {number | undefined} expected
+   * @param {number | undefined} limit given when expected is not
+   * @param {number} [at] for a tail, the offset its bytes start at: the answer is then { offset: at, bytes }
+   * @returns {Promise<any>} the bytes (Uint8Array), or the tail's { offset, bytes }
    */
-  async #readBody(response, op, range, { expected, limit }) {
+  #readBody(response, op, range, record, expected, limit, at) {
     const body = response.body
-    /** @type {Uint8Array[]} */
-    const chunks = []
+    if (!body) {
+      const empty = new Uint8Array(0)
+      if (expected === 0 || expected === undefined) return Promise.resolve(at === undefined ? empty : { offset: at, bytes: empty })
+      return Promise.reject(this.#shortBody(range, 0, expected))
+    }
     // Set exactly when expected is: tested below in its place, to the same effect.
     const bytes = expected !== undefined ? new Uint8Array(expected) : undefined
+    /** @type {Uint8Array[]} */
+    const chunks = []
     let received = 0
-    if (!body) {
-      if (expected === 0 || expected === undefined) return new Uint8Array(0)
-      throw this.#shortBody(range, received, expected)
-    }
-    const record = requestRecords.get(op)
-    await forEachChunk(body, op, (value) => {
-      this.stats.bytesFetched += value.byteLength
-      record?.received(value.byteLength)
+    const stats = this.stats
+    return forEachChunk(body, op, (value) => {
+      stats.bytesFetched += value.byteLength
+      record.received(value.byteLength)
       if (bytes !== undefined) {
         if (received + value.byteLength > bytes.length) {
           throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
@@ -466,104 +580,11 @@ export class HttpSource extends SourceBase {
     }, (cause) => new ParquetBloomError(ErrorCode.IO,
       `the connection to ${this.name} failed after ` +
         `${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
-      { cause, source: this.name }))
-    if (bytes !== undefined) {
+      { cause, source: this.name })).then(() => {
+      if (bytes === undefined) return concatChunks(chunks, received)
       if (received !== bytes.length) throw this.#shortBody(range, received, bytes.length)
-      return bytes
-    }
-    return concatChunks(chunks, received)
-  }
-
-  /**
-   * One HTTP request: counts it, sends it under an operation (caller signals, close(), timeout) and
-   * hands the response to onResponse; a body left unread is cancelled so the connection is freed.
-   * @template T
-   * @param {string} range
-   * @param {AbortSignal | undefined} signal
-   * @param {string | string[]} purpose
-   * @param {(response: Response, op: import('./shared.js').Operation) => Promise<T>} onResponse
-   * @returns {Promise<T>}
-   */
-  #exchange(range, signal, purpose, onResponse) {
-    return /** @type {Promise<T>} */ (withRetries((attempt) => this.#exchangeOnce(range, signal, purpose, attempt > 0, onResponse), {
-      retries: this.#retries,
-      pause: (ms) => this._operation(`waiting to retry ${range} of ${this.name}`, signal, (op) => sleepWithin(ms, op), { timeout: false }),
-      onRetry: () => { this.stats.retries = (this.stats.retries ?? 0) + 1 }, // 0 from the constructor on
-    }))
-  }
-
-  /**
-   * One attempt of #exchange.
-   * @template T
-   * @param {string} range
-   * @param {AbortSignal | undefined} signal
-   * @param {string | string[]} purpose
-   * @param {boolean} retry
-   * @param {(response: Response, op: import('./shared.js').Operation) => Promise<T>} onResponse
-   */
-  #exchangeOnce(range, signal, purpose, retry, onResponse) {
-    const what = `requesting ${range} of ${this.name}`
-    /** @type {import('./io-ledger.js').IoRequest | undefined} */
-    let record
-    // Chained rather than awaited, here and in the operation: a dataset holds thousands of requests in
-    // flight, and a suspended async frame each would hold its registers and context for as long.
-    let sent
-    try {
-      sent = this._operation(what, signal, (op) => {
-        /** @type {Record<string, string>} */
-        const headers = { ...this.#headers, range }
-        // The validator the request carries (a weak ETag never does: If-Match compares strongly).
-        const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
-        if (condition) headers[condition.name] = condition.value
-        this.stats.requests++
-        record = this.io.begin(purpose, ...rangeBounds(range), { retry })
-        requestRecords.set(op, record)
-        const cors = condition ? `the server must allow this origin and the Range and ${condition.name} request headers, and expose ` +
-          'Content-Range' : CORS_RANGE
-        const sending = sendRequest(op, this.#fetch, this.#url, { headers, bypassHttpCache: this.#bypassHttpCache, record }, what,
-          this.name, cors)
-        return sending.then((response) => this.#answered(response, op, range, condition, /** @type {any} */ (record), onResponse))
-      })
-    } catch (error) {
-      sent = Promise.reject(error)
-    }
-    return sent.then((result) => {
-      record?.finish(false)
-      return result
-    }, (error) => {
-      record?.finish(true)
-      throw error
+      return at === undefined ? bytes : { offset: at, bytes }
     })
-  }
-
-  /**
-   * A request's response: where a suffix read started, the validator checked, then `onResponse`; an unread body released.
-   * @param {Response} response
-   * @param {import('./shared.js').Operation} op
-   * @param {string} range
-   * @param {{ name: string, value: string } | undefined} condition the precondition the request carried
-   * @param {import('./io-ledger.js').IoRequest} record
-   * @param {(response: Response, op: import('./shared.js').Operation) => unknown} onResponse
-   */
-  async #answered(response, op, range, condition, record, onResponse) {
-    if (record.offset === null) {
-      // A suffix read: where it started is known from the answer.
-      const answered = parseContentRange(response.headers.get('content-range'))
-      if (answered && !answered.unsatisfied) {
-        record.offset = answered.start
-        record.length = answered.end - answered.start + 1
-      } else if (response.status === 200) {
-        // The whole object instead (a suffix longer than the file, or Range ignored).
-        record.offset = 0
-        record.length = identityLength(response) ?? null
-      }
-    }
-    try {
-      this.#checkValidator(response, range, condition)
-      return await onResponse(response, op)
-    } finally {
-      releaseBody(response)
-    }
   }
 
   /** @param {Response} response */
@@ -584,12 +605,12 @@ export class HttpSource extends SourceBase {
    * @param {Response} response
    * @param {string} range
    * @param {{ name: string, value: string } | undefined} condition the precondition the request carried
+   * @param {ContentRange | null | undefined} contentRange its Content-Range, parsed
    */
-  #checkValidator(response, range, condition) {
+  #checkValidator(response, range, condition, contentRange) {
     const status = response.status
     if (status !== 200 && status !== 206 && status !== 412 && status !== 416) return
     const found = validatorFromHeaders(response.headers)
-    const contentRange = parseContentRange(response.headers.get('content-range'))
     const total = status === 200 ? identityLength(response) : contentRange?.total
     // A 412 to the precondition a request carried means that version is gone, whatever happened to the
     // validator since (a concurrent probe may have forgotten it to read the new footer).

@@ -158,12 +158,13 @@ export class IoLane {
   }
 
   /**
-   * A request of this lane, sent now. `offset` null for a suffix read (known once answered) or a HEAD.
+   * A request of this lane, sent now. `offset` null for a suffix read (known once answered) or a HEAD;
+   * `retry`: it is a failed request sent again.
    * @param {string | string[]} purpose
    * @param {number | null} offset
    * @param {number | null} length
    */
-  begin(purpose, offset, length, { retry = false } = {}) {
+  begin(purpose, offset, length, retry = false) {
     return new IoRequest(this, purpose, offset, length, retry)
   }
 

@@ -5,6 +5,7 @@
 // browsers keep their own fetch. Redirects are followed like fetch's `redirect: 'follow'` (at most 20,
 // Authorization dropped across origins).
 import http from 'node:http'
+import { EACH_CHUNK, OPERATION } from './shared.js'
 
 const MAX_REDIRECTS = 20
 const IDLE_TIMEOUT_MS = 300_000
@@ -48,7 +49,7 @@ function agentPool(make) {
 const httpAgents = agentPool(() => new http.Agent(agentOptions))
 // node:https (TLS with it) and node:zlib are loaded when first needed, by an https URL or a compressed
 // body: a fresh process probing over http spends no time on either.
-/** @type {Promise<{ client: typeof import('node:https'), agents: ReturnType<typeof agentPool<import('node:https').Agent>> }> | undefined} */
+/** @type {Promise<unknown> | undefined} */
 let httpsLoading
 /** @type {Promise<typeof import('node:zlib')> | undefined} */
 let zlibLoading
@@ -64,41 +65,27 @@ const DECODERS = { gzip: 'createGunzip', 'x-gzip': 'createGunzip', deflate: 'cre
  */
 
 /**
- * fetch(url, { method, headers, signal, redirect }) over the keep-alive agents.
- * @param {string | URL} input
- * @param {{ method?: string, headers?: HeadersInit, signal?: AbortSignal | null, redirect?: string }} [init]
- * @returns {Promise<NodeResponse>}
+ * What the transport reads of a fetch's init. [OPERATION]: the request's operation (js/sources/shared.js),
+ * handed over by the byte sources in place of a signal: its end destroys the request.
+ * @typedef {{ method?: string, headers?: HeadersInit, signal?: AbortSignal | null, redirect?: string,
+ *   [OPERATION]?: import('./shared.js').Operation }} NodeInit
  */
-export async function nodeFetch(input, init = {}) {
-  const url = target(String(input))
-  const method = (init.method ?? 'GET').toUpperCase()
-  return follow(url, method, headerRecord(init.headers), init, 0)
-}
 
 /**
- * One request and the redirects it leads to, chained: no async frame is held while the request is in
- * flight (a dataset keeps thousands in flight).
- * @param {Target} url
- * @param {string} method
- * @param {Record<string, string>} headers
- * @param {{ signal?: AbortSignal | null, redirect?: string }} init
- * @param {number} redirects followed so far
+ * fetch(url, { method, headers, signal, redirect }) over the keep-alive agents.
+ * @param {string | URL} input
+ * @param {NodeInit} [init]
  * @returns {Promise<NodeResponse>}
  */
-function follow(url, method, headers, init, redirects) {
-  return send(url, method, headers, init.signal).then(async (answer) => {
-    const location = answer.headers.location
-    if (!REDIRECTS.has(answer.statusCode ?? 0) || !location || init.redirect === 'manual') {
-      const decoder = DECODERS[String(answer.headers['content-encoding'] ?? '').trim().toLowerCase()]
-      return new NodeFetchResponse(answer, url, redirects > 0, decoder && (await (zlibLoading ??= import('node:zlib')))[decoder])
-    }
-    answer.destroy()
-    if (init.redirect === 'error') throw new TypeError(`fetch failed: redirected to ${location}`)
-    if (redirects === MAX_REDIRECTS) throw new TypeError(`fetch failed: more than ${MAX_REDIRECTS} redirects`)
-    const next = target(new URL(location, url.href).href)
-    if (next.origin !== url.origin) delete headers.authorization
-    return follow(next, method, headers, init, redirects + 1)
-  })
+export function nodeFetch(input, init = {}) {
+  // Not async: a request in flight holds no promise of this function's own (a dataset keeps thousands in flight).
+  try {
+    const url = target(typeof input === 'string' ? input : String(input))
+    const method = init.method === undefined ? 'GET' : init.method.toUpperCase()
+    return send(url, method, headerRecord(init.headers), init, 0)
+  } catch (error) {
+    return Promise.reject(error)
+  }
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
@@ -129,65 +116,146 @@ function target(href) {
 }
 
 /**
- * The headers as a record of lower-cased names. A plain record (what the byte sources send) is copied
- * as it is: in a fresh process, the first touch of the Headers global loads all of undici (~20–35 ms).
+ * The headers as a record of lower-cased names and trimmed values. A plain record already so (what the byte
+ * sources send) is used as it is, never changed; another is copied. Not a Headers: in a fresh process,
+ * the first touch of the Headers global loads all of undici (~20–35 ms).
  * @param {HeadersInit | undefined} init
  * @returns {Record<string, string>}
  */
 function headerRecord(init) {
   if (init === undefined || init === null) return {}
   if (Object.getPrototypeOf(init) === Object.prototype) {
-    /** @type {Record<string, string>} */
-    const record = {}
     const plain = /** @type {Record<string, unknown>} */ (init) // a plain object: its own prototype is Object's
-    for (const name in plain) record[name.toLowerCase()] = String(plain[name]).trim()
-    return record
+    for (const name in plain) {
+      const value = plain[name]
+      if (typeof value !== 'string' || name !== name.toLowerCase() || value !== value.trim()) return copyHeaders(plain)
+    }
+    return /** @type {Record<string, string>} */ (plain)
   }
   return Object.fromEntries(new Headers(init))
 }
 
 /**
+ * @param {Record<string, unknown>} plain
+ * @returns {Record<string, string>}
+ */
+function copyHeaders(plain) {
+  /** @type {Record<string, string>} */
+  const record = {}
+  for (const name in plain) record[name.toLowerCase()] = String(plain[name]).trim()
+  return record
+}
+
+/** The client and agents of a protocol. @typedef {{ client: typeof http, agents: ReturnType<typeof agentPool> }} Transport */
+/** @type {Transport} */
+const HTTP = { client: http, agents: httpAgents }
+/** @type {Transport | undefined} once loaded */
+let httpsTransport
+
+/**
+ * One request and the redirects it leads to: the response, once its headers are in. Listeners rather
+ * than promises chained on it: no promise or async frame of its own held while it is in flight.
  * @param {Target} url
  * @param {string} method
- * @param {Record<string, string>} headers
- * @param {AbortSignal | null | undefined} signal
- * @returns {Promise<import('node:http').IncomingMessage>}
+ * @param {Record<string, string>} headers never changed (a redirect to another origin drops Authorization from a copy)
+ * @param {NodeInit} init
+ * @param {number} redirects followed so far
+ * @returns {Promise<NodeResponse>}
  */
-async function send(url, method, headers, signal) {
-  let client, agents
-  if (url.protocol === 'http:') [client, agents] = [http, httpAgents]
-  else if (url.protocol === 'https:') {
-    ({ client, agents } = await (httpsLoading ??= import('node:https').then((https) =>
-      ({ client: https.default, agents: agentPool(() => new https.default.Agent(agentOptions)) }))))
-  } else throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`)
-  signal?.throwIfAborted()
+function send(url, method, headers, init, redirects) {
+  const transport = url.protocol === 'http:' ? HTTP : url.protocol === 'https:' ? httpsTransport : undefined
+  if (transport === undefined) {
+    if (url.protocol !== 'https:') return Promise.reject(new TypeError(`fetch failed: unsupported protocol ${url.protocol}`))
+    // node:https (TLS with it) is loaded when first needed: a fresh process probing over http spends no time on it.
+    return (httpsLoading ??= import('node:https').then((https) =>
+      (httpsTransport = { client: /** @type {typeof http} */ (/** @type {unknown} */ (https.default)),
+        agents: agentPool(() => new https.default.Agent(agentOptions)) })))
+      .then(() => send(url, method, headers, init, redirects))
+  }
+  const op = init[OPERATION]
+  const signal = init.signal
+  if (op?.ended) return Promise.reject(op.reason)
+  if (signal?.aborted) return Promise.reject(signal.reason)
   return new Promise((resolve, reject) => {
-    // As undici's headers and body timeouts: a connection silent this long is dead (requestTimeoutMs,
-    // when given, ends the request sooner). Given as an option, the request arms it on its socket.
+    const { client, agents } = transport
     const shard = agents.take()
+    /** @type {import('node:http').ClientRequest} */
     let request
     try {
-      request = client.request({ ...url.options, method, headers, agent: agents.agent(shard), timeout: IDLE_TIMEOUT_MS }, resolve)
+      // As undici's headers and body timeouts: a connection silent this long is dead (requestTimeoutMs,
+      // when given, ends the request sooner). Given as an option, the request arms it on its socket.
+      request = client.request({ ...url.options, method, headers, agent: agents.agent(shard), timeout: IDLE_TIMEOUT_MS })
     } catch (error) {
       agents.release(shard) // a header http.request refuses: no request, no 'close'
       throw error
     }
-    request.once('close', () => agents.release(shard))
-    request.once('error', (error) => reject(new TypeError('fetch failed', { cause: error })))
-    request.once('timeout', () => request.destroy(Object.assign(new Error(`the connection was silent for ${IDLE_TIMEOUT_MS / 1000} s`),
-      { code: 'ETIMEDOUT' })))
-    // The signal is watched here rather than handed to http.request, which ties it to the request's
-    // and the response's stream ends through a dozen listeners each; one listener, removed at close.
-    if (signal) {
-      const abort = () => request.destroy(signal.reason)
+    // Listeners added with on(), not once(): each fires once anyway, and once() wraps each in two objects more.
+    request.on('response', (answer) => {
+      try {
+        resolve(answered(answer, url, method, headers, init, redirects))
+      } catch (error) {
+        reject(error)
+      }
+    })
+    request.on('error', (error) => reject(new TypeError('fetch failed', { cause: error })))
+    request.on('timeout', silent)
+    /** @type {(() => void) | undefined} */
+    let abort
+    if (op) op.bind(request)
+    else if (signal) {
+      // The signal is watched here rather than handed to http.request, which ties it to the request's
+      // and the response's stream ends through a dozen listeners each; one listener, removed at close.
+      abort = () => request.destroy(signal.reason)
       signal.addEventListener('abort', abort, { once: true })
-      request.once('close', () => signal.removeEventListener('abort', abort))
     }
+    request.on('close', () => {
+      agents.release(shard)
+      if (op) op.unbind(request)
+      else if (abort) signal?.removeEventListener('abort', abort)
+    })
     request.end()
   })
 }
 
-/** A Response-like view of an IncomingMessage; its body is read once, through getReader() or a method. */
+/**
+ * A request's 'timeout' listener: its connection was silent for IDLE_TIMEOUT_MS.
+ * @this {import('node:http').ClientRequest}
+ */
+function silent() {
+  this.destroy(Object.assign(new Error(`the connection was silent for ${IDLE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' }))
+}
+
+/**
+ * The response to a request once its headers are in, or the next request of a redirect (see send()).
+ * @param {import('node:http').IncomingMessage} answer
+ * @param {Target} url
+ * @param {string} method
+ * @param {Record<string, string>} headers
+ * @param {NodeInit} init
+ * @param {number} redirects
+ * @returns {NodeResponse | Promise<NodeResponse>}
+ */
+function answered(answer, url, method, headers, init, redirects) {
+  const location = answer.headers.location
+  if (!REDIRECTS.has(answer.statusCode ?? 0) || !location || init.redirect === 'manual') {
+    const encoding = answer.headers['content-encoding']
+    const decoder = encoding === undefined ? undefined : DECODERS[encoding.trim().toLowerCase()]
+    if (decoder === undefined) return new NodeFetchResponse(answer, url, redirects > 0, undefined)
+    return (zlibLoading ??= import('node:zlib')).then((zlib) => new NodeFetchResponse(answer, url, redirects > 0, zlib[decoder]))
+  }
+  answer.destroy()
+  if (init.redirect === 'error') throw new TypeError(`fetch failed: redirected to ${location}`)
+  if (redirects === MAX_REDIRECTS) throw new TypeError(`fetch failed: more than ${MAX_REDIRECTS} redirects`)
+  const next = target(new URL(location, url.href).href)
+  let nextHeaders = headers
+  if (next.origin !== url.origin && 'authorization' in headers) {
+    nextHeaders = { ...headers }
+    delete nextHeaders.authorization
+  }
+  return send(next, method, nextHeaders, init, redirects + 1)
+}
+
+/** A Response-like view of an IncomingMessage; its body is read once, through getReader(), EACH_CHUNK or a method. */
 class NodeFetchResponse {
   #body
 
@@ -203,13 +271,7 @@ class NodeFetchResponse {
     this.ok = this.status >= 200 && this.status < 300
     this.url = url.href
     this.redirected = redirected
-    const raw = message.headers
-    this.headers = {
-      get(/** @type {string} */ name) {
-        const value = raw[name.toLowerCase()]
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : String(value)
-      },
-    }
+    this.headers = new NodeHeaders(message.headers)
     if (decoder) {
       const decoded = message.pipe(decoder())
       message.once('error', (error) => decoded.destroy(error))
@@ -228,13 +290,9 @@ class NodeFetchResponse {
   }
 
   async arrayBuffer() {
+    /** @type {Uint8Array[]} */
     const chunks = []
-    const reader = this.#body.getReader()
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      chunks.push(value)
-    }
+    await this.#body[EACH_CHUNK]((chunk) => { chunks.push(chunk) })
     // A copy of its own: a small Buffer.concat lives in Node's shared pool, beside other bytes.
     const joined = Buffer.concat(chunks)
     return joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength)
@@ -245,7 +303,26 @@ class NodeFetchResponse {
   }
 }
 
-/** The ReadableStream surface the sources use: getReader() with read() and cancel(), locked, cancel(). */
+/** A response's headers as fetch's Headers answers get(): one object, its method shared. */
+class NodeHeaders {
+  #raw
+
+  /** @param {import('node:http').IncomingHttpHeaders} raw */
+  constructor(raw) {
+    this.#raw = raw
+  }
+
+  /** @param {string} name */
+  get(name) {
+    const value = this.#raw[name.toLowerCase()]
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : String(value)
+  }
+}
+
+/**
+ * The ReadableStream surface the sources use: getReader() with read() and cancel(), locked, cancel(); and
+ * EACH_CHUNK (js/sources/shared.js), which hands every chunk to a callback with one promise for the whole body.
+ */
 class NodeBody {
   #stream
   #message
@@ -262,9 +339,7 @@ class NodeBody {
   }
 
   getReader() {
-    if (this.locked) throw new TypeError('the body is locked to a reader')
-    this.locked = true
-    this.used = true
+    this.#lock()
     const chunks = new ChunkQueue(this.#stream)
     return {
       read: () => chunks.next(),
@@ -273,9 +348,65 @@ class NodeBody {
     }
   }
 
+  /**
+   * Every chunk handed to `onChunk` as it comes (the stream flows: a chunk is copied as it comes, so no
+   * queue is needed); resolves at the end, rejects when the connection fails, and when onChunk throws,
+   * destroys the body and rejects with what it threw.
+   * @param {(chunk: Uint8Array) => void} onChunk
+   * @returns {Promise<void>}
+   */
+  [EACH_CHUNK](onChunk) {
+    try {
+      this.#lock()
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    const stream = this.#stream
+    if (stream.destroyed || (this.#message.destroyed && !this.#message.complete)) return Promise.reject(closedEarly())
+    return new Promise((resolve, reject) => {
+      let failed = false
+      const fail = (/** @type {unknown} */ error) => {
+        if (failed) return
+        failed = true
+        reject(error)
+      }
+      stream.on('data', (chunk) => {
+        if (failed) return
+        try {
+          onChunk(chunk)
+        } catch (error) {
+          fail(error)
+          this.#destroy()
+        }
+      })
+      stream.on('end', resolve)
+      stream.on('error', fail)
+      // A connection reset mid-body ends with 'close' (or 'aborted') and no 'end'.
+      stream.on('close', () => {
+        if (!stream.readableEnded) fail(failed ? undefined : closedEarly())
+      })
+    })
+  }
+
   async cancel() {
     this.used = true
     this.#destroy()
+  }
+
+  /**
+   * Ends the transfer now (an abort): the body's reading fails with `reason`.
+   * @param {unknown} reason
+   */
+  destroy(reason) {
+    if (this.#message.complete && this.#stream.readableEnded) return
+    this.#stream.destroy(/** @type {Error} */ (reason))
+    this.#message.destroy(/** @type {Error} */ (reason))
+  }
+
+  #lock() {
+    if (this.locked) throw new TypeError('the body is locked to a reader')
+    this.locked = true
+    this.used = true
   }
 
   #destroy() {
@@ -284,6 +415,11 @@ class NodeBody {
       this.#message.destroy()
     }
   }
+}
+
+/** The error of a body whose connection closed before its end: made only then, its stack trace costing more than a small body's reading. */
+function closedEarly() {
+  return Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' })
 }
 
 // A stream's chunks handed out one read() at a time: the stream flows into a queue of its 'data'
@@ -323,7 +459,7 @@ class ChunkQueue {
     // A connection reset mid-body ends with 'close' (or 'aborted') and no 'end'. The error is made only
     // then: its stack trace costs more than the rest of a small response's reading.
     stream.once('close', () => {
-      if (!this.#ended) fail(Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }))
+      if (!this.#ended) fail(closedEarly())
     })
   }
 

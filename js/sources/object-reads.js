@@ -204,7 +204,7 @@ function objectReader(location, options, purpose = options.purpose ?? 'table-met
   /** Opens a ledger entry for one request of the object (named apart when the lane is not the object's). */
   const begin = (/** @type {string} */ name, /** @type {boolean} */ retry) => {
     const lane = options.ioLane ?? looseLane(name)
-    const record = lane.begin(purpose, purpose === 'head' ? null : 0, null, { retry })
+    const record = lane.begin(purpose, purpose === 'head' ? null : 0, null, retry)
     if (lane.name !== name) record.name = name
     return record
   }

@@ -72,11 +72,22 @@ export function withRetries(attempt, { retries, pause, onRetry }) {
   // thousands of requests in flight, and a suspended frame each would hold its registers and context as long.
   /** @type {(n: number) => Promise<T>} */
   const from = (n) => attemptNow(attempt, n).catch((error) => {
-    if (n >= retries || !isTransientFailure(error)) throw error
+    if (!shouldRetry(error, n, retries)) throw error
     onRetry?.(error)
     return pause(retryDelayMs(n)).then(() => from(n + 1))
   })
   return from(0)
+}
+
+/**
+ * Whether attempt number `n` (0-based) that failed with `error` is worth another: a transient failure, with
+ * retries left of `retries`.
+ * @param {unknown} error
+ * @param {number} n
+ * @param {number} retries
+ */
+export function shouldRetry(error, n, retries) {
+  return n < retries && isTransientFailure(error)
 }
 
 /**

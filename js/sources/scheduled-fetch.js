@@ -1,19 +1,27 @@
 // A fetch whose requests each wait for a turn first — a dataset's window of requests in flight
 // (js/dataset/request-window.js) — so the code that schedules requests never calls a fetch itself.
-import { defaultFetch } from './default-fetch.js'
+import { defaultFetch, passesInitTo } from './default-fetch.js'
 import { IO_RECORD } from './io-ledger.js'
+import { OPERATION } from './shared.js'
 
 /**
  * A fetch whose every request first waits for `schedule` to run it (a window's slot, held until the
  * response's headers are in; the body follows on the same connection): through `inner`, else what a
  * single file would read with (Node's keep-alive transport, else the runtime's fetch). `schedule` is
  * handed the request's ledger entry too (js/sources/io-ledger.js), when its sender gave one: a request
- * that waited for a slot is sent in the round after the one whose slot it took.
+ * that waited for a slot is sent in the round after the one whose slot it took; and its operation, when
+ * its sender handed one over in place of a signal (js/sources/http-request.js fetchWithin): a wait for a
+ * turn must then end on its abort.
  * @param {Function | undefined} inner
- * @param {<T>(send: () => Promise<T>, record?: import('./io-ledger.js').IoRequest) => Promise<T>} schedule
+ * @param {<T>(send: () => Promise<T>, record?: import('./io-ledger.js').IoRequest, op?: import('./shared.js').Operation) =>
+ *   Promise<T>} schedule
  * @returns {typeof fetch}
  */
 export function scheduledFetch(inner, schedule) {
   const call = inner ?? defaultFetch()
-  return /** @type {typeof fetch} */ ((input, init) => schedule(() => call(input, init), /** @type {any} */ (init)?.[IO_RECORD]))
+  const scheduled = /** @type {typeof fetch} */ ((input, init) => {
+    const given = /** @type {any} */ (init)
+    return schedule(() => call(input, init), given?.[IO_RECORD], given?.[OPERATION])
+  })
+  return passesInitTo(scheduled, call)
 }

@@ -5,6 +5,12 @@ import { IoLedger } from './io-ledger.js'
 
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
+/**
+ * The key of a fetch's init that hands Node's own transport the request's Operation in place of a signal
+ * (js/sources/http-request.js fetchWithin): its end destroys the request.
+ */
+export const OPERATION = Symbol('parquet-bloom operation')
+
 /** The abort reason used when a source stops a transfer on purpose (not an abort the caller sees). */
 const STOPPED_ON_PURPOSE = Symbol('stopped on purpose')
 /** The ABORTED errors that are requestTimeoutMs elapsing, not an abort: a retry may succeed (js/sources/retry.js). */
@@ -130,9 +136,10 @@ export class SourceBase {
   #signal
   #requestTimeoutMs
   // The operations in flight, which close() aborts so they end instead of finishing against a closed
-  // source: a set rather than an AbortController of the source's own, which every operation would
-  // listen to (a dataset holds thousands of sources open at once, each waiting on one request).
-  /** @type {Set<Operation> | undefined} */
+  // source: the one in flight, or a set of several, rather than an AbortController of the source's own,
+  // which every operation would listen to (a dataset holds thousands of sources open at once, each
+  // waiting on one request).
+  /** @type {Operation | Set<Operation> | undefined} */
   #inFlight
   /** @type {ParquetBloomError | undefined} */
   #closedReason
@@ -240,9 +247,10 @@ export class SourceBase {
     this.#closed = true
     // Only reads in flight are aborted: a file closed after its last read (nearly always) needs no
     // abort, whose error alone costs more than the rest of close(). A read begun later aborts at once (_operation).
-    if (this.#inFlight?.size) {
+    const inFlight = this.#inFlight
+    if (inFlight !== undefined && !(inFlight instanceof Set && inFlight.size === 0)) {
       const reason = this.#closeReason()
-      for (const op of [...this.#inFlight]) op.abort(reason)
+      for (const op of inFlight instanceof Set ? [...inFlight] : [inFlight]) op.abort(reason)
     }
     await this._close()
   }
@@ -347,12 +355,62 @@ export class SourceBase {
    * @returns {Promise<T>}
    */
   _operation(what, signal, fn, { timeout = true } = {}) {
-    const closed = this.#closed ? AbortSignal.abort(this.#closeReason()) : undefined
-    return runOperation(what, this.#name, [this.#signal, signal, closed],
-      timeout ? this.#requestTimeoutMs : undefined,
-      fn, (error) => this._ioError(error, what), (this.#inFlight ??= new Set()))
+    const op = this._begin(what, signal, undefined, timeout)
+    /** @type {Promise<T>} */
+    let running
+    try {
+      op.throwIfAborted()
+      running = Promise.resolve(fn(op))
+    } catch (error) {
+      running = Promise.reject(error)
+    }
+    // Settled through the promise rather than awaited: no async frame held per operation in flight.
+    return running.then((value) => {
+      this._end(op)
+      return value
+    }, (error) => {
+      this._end(op)
+      throw op.failure(error, (cause) => this._ioError(cause, what))
+    })
+  }
+
+  /**
+   * An operation of this source begun: in flight (close() aborts it) until _end(op); already aborted when
+   * the source is closed or a signal has aborted. The caller runs it, and maps its failures with op.failure().
+   * @protected
+   * @param {string} what as Operation's
+   * @param {AbortSignal | undefined} signal the call's own signal
+   * @param {string} [detail] as Operation's: what is acted on, in messages only
+   * @param {boolean} [timeout] false for a wait of our own (a retry's backoff), which requestTimeoutMs does not bound
+   */
+  _begin(what, signal, detail, timeout = true) {
+    const op = new Operation(what, this.#name, NO_SIGNALS, undefined, detail)
+    if (this.#closed) op.abort(this.#closeReason())
+    op.watch(this.#signal)
+    op.watch(signal)
+    if (timeout) op.limit(this.#requestTimeoutMs)
+    const inFlight = this.#inFlight
+    if (inFlight === undefined) this.#inFlight = op
+    else if (inFlight instanceof Set) inFlight.add(op)
+    else this.#inFlight = new Set([inFlight, op])
+    return op
+  }
+
+  /**
+   * An operation of _begin() done: out of flight, its listeners and timer gone.
+   * @protected
+   * @param {Operation} op
+   */
+  _end(op) {
+    const inFlight = this.#inFlight
+    if (inFlight === op) this.#inFlight = undefined
+    else if (inFlight instanceof Set) inFlight.delete(op)
+    op.dispose()
   }
 }
+
+/** @type {(AbortSignal | undefined)[]} */
+const NO_SIGNALS = []
 
 /**
  * Runs fn(operation) so that it ends promptly when one of `signals` aborts or `timeoutMs` elapses, and
@@ -384,27 +442,57 @@ export function runOperation(what, source, signals, timeoutMs, fn, ioError, inFl
     op.dispose()
     return value
   }, (error) => {
-    try {
-      if (error instanceof ParquetBloomError) throw error
-      if (op.aborted) throw op.abortError()
-      throw ioError(error)
-    } finally {
-      inFlight?.delete(op)
-      op.dispose()
-    }
+    inFlight?.delete(op)
+    op.dispose()
+    throw op.failure(error, ioError)
   })
 }
+
+/**
+ * The method of a body that hands its chunks to a callback itself (js/sources/node-transport.js's): read
+ * so, a body costs one promise rather than one per chunk, each raced against the abort. It resolves at
+ * the body's end, rejects when the transfer fails, and when the callback throws destroys the body and
+ * rejects with what it threw. Its body can be destroyed (destroy(reason)), which an abort does.
+ */
+export const EACH_CHUNK = Symbol('each chunk')
+
+/**
+ * A body that hands its chunks over itself (EACH_CHUNK).
+ * @typedef {{ [EACH_CHUNK](onChunk: (chunk: Uint8Array) => void): Promise<void>, destroy(reason?: any): void }} ChunkSource
+ */
 
 /**
  * Reads a response body chunk by chunk under `op`, handing each chunk to `onChunk` (which may throw to
  * stop); a read that fails becomes `failure(cause)`, an abort the operation's ABORTED. Whenever it stops
  * before the end, the body is cancelled and the transfer torn down (op.stop()).
+ * @param {ReadableStream<Uint8Array> | ChunkSource} body
+ * @param {Operation} op
+ * @param {(chunk: Uint8Array) => void} onChunk
+ * @param {(cause: unknown) => Error} failure
+ * @returns {Promise<void>}
+ */
+export function forEachChunk(body, op, onChunk, failure) {
+  if (!(EACH_CHUNK in body)) return readEachChunk(body, op, onChunk, failure)
+  if (op.aborted) return Promise.reject(op.abortError())
+  // The abort destroys the body, which ends its reading: no race per chunk.
+  op.bind(body)
+  return body[EACH_CHUNK](onChunk).then(() => { op.unbind(body) }, (cause) => {
+    op.unbind(body)
+    op.stop()
+    if (cause instanceof ParquetBloomError) throw cause
+    if (op.aborted) throw op.abortError()
+    throw failure(cause)
+  })
+}
+
+/**
+ * forEachChunk() of a ReadableStream: each read raced against the abort.
  * @param {ReadableStream<Uint8Array>} body
  * @param {Operation} op
  * @param {(chunk: Uint8Array) => void} onChunk
  * @param {(cause: unknown) => Error} failure
  */
-export async function forEachChunk(body, op, onChunk, failure) {
+async function readEachChunk(body, op, onChunk, failure) {
   const reader = body.getReader()
   let done = false
   try {
@@ -483,68 +571,130 @@ function watch(signal, op) {
 }
 
 /**
- * One abortable unit of work. Its signal aborts when any input signal does or the timeout elapses;
- * race() makes any promise lose to that abort, so a fetch or body read that ignores its signal still
- * ends on time. Listeners are removed in dispose() — AbortSignal.any() would leave them on a long-lived
- * options.signal until it is collected, and Node 20.0–20.2 lack it.
+ * What an abort tears down at once: a request of Node's transport, a body it is reading (js/sources/node-transport.js).
+ * @typedef {{ destroy(reason?: any): unknown }} Destroyable
+ */
+
+/**
+ * One abortable unit of work. It ends when any input signal aborts, the timeout elapses, or abort()/stop()
+ * is called. Its signal (an AbortController's, made only when asked for: Node's are costly, and a request
+ * of Node's own transport never needs one) aborts then; so does the target bound to it (bind()); race()
+ * makes any promise lose to the abort, so a fetch or body read that ignores its signal still ends on time.
+ * Listeners are removed in dispose() — AbortSignal.any() would leave them on a long-lived options.signal
+ * until it is collected, and Node 20.0–20.2 lack it.
  */
 export class Operation {
-  #controller = new AbortController()
-  /** @type {AbortSignal[] | undefined} the signals it watches (watch()) */
+  #ended = false
+  /** @type {unknown} why it ended (STOPPED_ON_PURPOSE for a stop()) */
+  #reason
+  /** @type {AbortController | undefined} */
+  #controller
+  /** @type {AbortSignal | AbortSignal[] | undefined} the signals it watches (watch()) */
   #watched
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   #timer
   #what
+  /** @type {string | undefined} */
+  #detail
   #source
   /** @type {Promise<never> | undefined} rejects with the abort: made by the first race() */
   #abortedPromise
   /** @type {((error: unknown) => void) | undefined} */
   #rejectAborted
+  /** @type {Destroyable | undefined} */
+  #bound
 
   /**
-   * @param {string} what
+   * @param {string} what the start of every message ("reading bytes 0-99 of <name>"), or with `detail` its verb
    * @param {string} source
    * @param {(AbortSignal | undefined)[]} signals
    * @param {number | undefined} timeoutMs
+   * @param {string} [detail] what is acted on: `what` is then "<what> <detail> of <source>", made only for a message
    */
-  constructor(what, source, signals, timeoutMs) {
+  constructor(what, source, signals, timeoutMs, detail) {
     this.#what = what
+    this.#detail = detail
     this.#source = source
-    for (const signal of signals) {
-      if (!signal) continue
-      if (signal.aborted) {
-        this.#abort(signal.reason)
-        break
-      }
-      // The same signal twice (a source's and its call's, often one) is watched once.
-      if (this.#watched?.includes(signal)) continue
-      watch(signal, this)
-      if (this.#watched) this.#watched.push(signal)
-      else this.#watched = [signal]
+    for (const signal of signals) this.watch(signal)
+    this.limit(timeoutMs)
+  }
+
+  /**
+   * Ends it as timed out (ABORTED, a timeout: js/sources/retry.js may retry it) once `timeoutMs` elapse.
+   * @param {number | undefined} timeoutMs
+   */
+  limit(timeoutMs) {
+    if (timeoutMs === undefined || this.#ended) return
+    this.#timer = setTimeout(() => {
+      const timeout = new ParquetBloomError(ErrorCode.ABORTED, `${this.what} timed out after ${timeoutMs} ms (options.requestTimeoutMs)`,
+        { source: this.#source })
+      timeouts.add(timeout)
+      this.#abort(timeout)
+    }, timeoutMs)
+  }
+
+  /** What the operation does, as messages start: "requesting bytes=0-99 of <name>". */
+  get what() {
+    return this.#detail === undefined ? this.#what : `${this.#what} ${this.#detail} of ${this.#source}`
+  }
+
+  /**
+   * Ends the operation too when `signal` aborts (watched once however often given).
+   * @param {AbortSignal | undefined} signal
+   */
+  watch(signal) {
+    if (!signal || this.#ended) return
+    if (signal.aborted) {
+      this.#abort(signal.reason)
+      return
     }
-    if (timeoutMs !== undefined && !this.#controller.signal.aborted) {
-      const timer = setTimeout(() => {
-        const timeout = new ParquetBloomError(ErrorCode.ABORTED, `${what} timed out after ${timeoutMs} ms (options.requestTimeoutMs)`,
-          { source })
-        timeouts.add(timeout)
-        this.#abort(timeout)
-      }, timeoutMs)
-      this.#timer = timer
-    }
+    const watched = this.#watched
+    if (watched === signal || (Array.isArray(watched) && watched.includes(signal))) return
+    watch(signal, this)
+    this.#watched = watched === undefined ? signal : Array.isArray(watched) ? [...watched, signal] : [watched, signal]
   }
 
   /** Pass to fetch() and the like. */
   get signal() {
+    if (!this.#controller) {
+      this.#controller = new AbortController()
+      if (this.#ended) this.#controller.abort(this.#reason)
+    }
     return this.#controller.signal
   }
 
   /** True when the caller, close() or the timeout ended this operation (not a stop() of our own). */
   get aborted() {
-    return this.#controller.signal.aborted && this.#controller.signal.reason !== STOPPED_ON_PURPOSE
+    return this.#ended && this.#reason !== STOPPED_ON_PURPOSE
+  }
+
+  /** True once it ended in any way, a stop() of our own included: what it bound is torn down. */
+  get ended() {
+    return this.#ended
+  }
+
+  /** Why it ended (a stop()'s own reason included), as its signal's reason would say. */
+  get reason() {
+    return this.#reason
   }
 
   throwIfAborted() {
     if (this.aborted) throw this.abortError()
+  }
+
+  /**
+   * From now on, until unbind(target), its end destroys `target` with the reason (at once if it has ended).
+   * A transfer so bound needs neither the signal nor race().
+   * @param {Destroyable} target
+   */
+  bind(target) {
+    if (this.#ended) target.destroy(this.#reason)
+    else this.#bound = target
+  }
+
+  /** @param {Destroyable} target no longer destroyed by its end (when it is the one bound) */
+  unbind(target) {
+    if (this.#bound === target) this.#bound = undefined
   }
 
   /**
@@ -577,23 +727,43 @@ export class Operation {
   }
 
   abortError() {
-    const reason = this.#controller.signal.reason
+    const reason = /** @type {any} */ (this.#reason)
     if (reason instanceof ParquetBloomError) return reason
     const detail = reason?.message && reason.name !== 'AbortError' ? ` (${reason.message})` : ''
-    return new ParquetBloomError(ErrorCode.ABORTED, `${this.#what} was aborted${detail}`, { cause: reason, source: this.#source })
+    return new ParquetBloomError(ErrorCode.ABORTED, `${this.what} was aborted${detail}`, { cause: reason, source: this.#source })
+  }
+
+  /**
+   * What a failure of the operation throws: a ParquetBloomError as it is, the abort once aborted, else `ioError(error)`.
+   * @param {unknown} error
+   * @param {(error: unknown) => Error} ioError
+   */
+  failure(error, ioError) {
+    if (error instanceof ParquetBloomError) return error
+    if (this.aborted) return this.abortError()
+    return ioError(error)
   }
 
   dispose() {
-    for (const signal of this.#watched ?? []) watchers.get(signal)?.delete(this)
-    this.#watched = undefined
+    const watched = this.#watched
+    if (watched !== undefined) {
+      for (const signal of Array.isArray(watched) ? watched : [watched]) watchers.get(signal)?.delete(this)
+      this.#watched = undefined
+    }
     if (this.#timer !== undefined) clearTimeout(this.#timer)
     this.#timer = undefined
+    this.#bound = undefined
   }
 
   /** @param {unknown} reason */
   #abort(reason) {
-    if (this.#controller.signal.aborted) return
-    this.#controller.abort(reason)
+    if (this.#ended) return
+    this.#ended = true
+    this.#reason = reason
+    this.#controller?.abort(reason)
+    const bound = this.#bound
+    this.#bound = undefined
+    bound?.destroy(reason)
     if (reason !== STOPPED_ON_PURPOSE) this.#rejectAborted?.(this.abortError())
   }
 }
