@@ -2,7 +2,7 @@
 // footers of all files form one wave, their index reads the next, and many files never put more requests
 // on the link than the transport carries at once (js/plan/link-model.js transportWindow).
 import { NODE_WINDOW } from '../plan/link-model.js'
-import { scheduledFetch } from '../sources/scheduled-fetch.js'
+import { windowedFetch } from '../sources/scheduled-fetch.js'
 
 // Node's own transport (js/sources/node-transport.js) holds one keep-alive socket per request in
 // flight, so its window is what a wave needs rather than a fixed limit: a dataset's first wave is one
@@ -91,10 +91,7 @@ export class RequestWindow {
    * @returns {Promise<T>}
    */
   run(task, record, op) {
-    if (this.#free > 0) {
-      this.#free--
-      return this.#hold(task, record)
-    }
+    if (this.take()) return this.#hold(task, record)
     const turn = new Promise((resolve) => this.#queue.push(resolve)).then((freedBy) => {
       record?.waitedFor(freedBy)
       return this.#hold(task, record)
@@ -111,6 +108,22 @@ export class RequestWindow {
       this.#release(record)
       return Promise.reject(error)
     }
+    return this.holdUntil(running, record)
+  }
+
+  /** Takes a free slot (the caller then holds it: holdUntil()); false when there is none. */
+  take() {
+    if (this.#free === 0) return false
+    this.#free--
+    return true
+  }
+
+  /**
+   * A slot taken (take()) held until `running` settles, then passed on.
+   * @template T @param {Promise<T>} running @param {unknown} [record] the request's ledger entry, for the
+   * request that takes the slot next @returns {Promise<T>}
+   */
+  holdUntil(running, record) {
     const release = () => this.#release(record)
     running.then(release, release)
     return running
@@ -133,6 +146,6 @@ export class RequestWindow {
    * @returns {typeof fetch}
    */
   windowedFetch(inner) {
-    return scheduledFetch(inner, (send, record, op) => this.run(send, record, op))
+    return windowedFetch(inner, this)
   }
 }

@@ -35,6 +35,8 @@ const STATUS_HINTS = {
  * @param {{ href: string }} url
  */
 export function redactUrl(url) {
+  // Nothing to hide (no credentials, query or fragment): shown as it is, without parsing it again.
+  if (url instanceof URL && !url.username && !url.password && !url.href.includes('?') && !url.href.includes('#')) return url.href
   const shown = new URL(url.href)
   shown.username = ''
   shown.password = ''

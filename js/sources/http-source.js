@@ -245,7 +245,7 @@ export class HttpSource extends SourceBase {
     }
   }
 
-  async _close() {
+  _close() {
     this.#whole = undefined
   }
 
@@ -559,8 +559,8 @@ export class HttpSource extends SourceBase {
     }
     // Set exactly when expected is: tested below in its place, to the same effect.
     const bytes = expected !== undefined ? new Uint8Array(expected) : undefined
-    /** @type {Uint8Array[]} */
-    const chunks = []
+    /** @type {Uint8Array[] | undefined} made only when the length is unknown */
+    let chunks
     let received = 0
     const stats = this.stats
     return forEachChunk(body, op, (value) => {
@@ -574,14 +574,15 @@ export class HttpSource extends SourceBase {
         bytes.set(value, received)
       } else {
         if (received + value.byteLength > /** @type {number} */ (limit)) throw this.#rangeIgnored(undefined) // given without expected
-        chunks.push(value)
+        if (chunks) chunks.push(value)
+        else chunks = [value]
       }
       received += value.byteLength
     }, (cause) => new ParquetBloomError(ErrorCode.IO,
       `the connection to ${this.name} failed after ` +
         `${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
       { cause, source: this.name })).then(() => {
-      if (bytes === undefined) return concatChunks(chunks, received)
+      if (bytes === undefined) return concatChunks(chunks ?? [], received)
       if (received !== bytes.length) throw this.#shortBody(range, received, bytes.length)
       return at === undefined ? bytes : { offset: at, bytes }
     })

@@ -83,7 +83,7 @@ export async function openByteSource(source, options) {
 /**
  * @param {string} text
  * @param {import('./shared.js').SourceOptions} settings
- * @returns {Promise<ByteSource>}
+ * @returns {ByteSource | Promise<ByteSource>} a URL's source itself: openByteSource's promise is the only one
  */
 function openString(text, settings) {
   if (text === '') throw invalidArgument('the source is an empty string; expected a URL or a file path')
@@ -133,22 +133,29 @@ async function openLocalFile(path, settings) {
 /**
  * @param {URL} url
  * @param {import('./shared.js').SourceOptions} settings
- * @returns {Promise<ByteSource>}
+ * @returns {ByteSource | Promise<ByteSource>} an http(s) URL's source itself: openByteSource's promise is the only one
  */
-async function openUrl(url, settings) {
+function openUrl(url, settings) {
   if (url.protocol === 'http:' || url.protocol === 'https:') return new HttpSource(url, settings)
-  if (url.protocol === 'file:') {
-    const { fileURLToPath } = await import('node:url')
-    let path
-    try {
-      path = fileURLToPath(url)
-    } catch (cause) {
-      throw invalidArgument(`${url.href} cannot be turned into a file path: ${messageOf(cause)}`, { cause })
-    }
-    return openLocalFile(path, settings)
-  }
+  if (url.protocol === 'file:') return openFileUrl(url, settings)
   throw invalidArgument(`unsupported URL scheme ${url.protocol} in ${url.href}; use an http(s) URL (e.g. a presigned one), a file: ` +
     'URL or a path')
+}
+
+/**
+ * @param {URL} url a file: URL
+ * @param {import('./shared.js').SourceOptions} settings
+ * @returns {Promise<ByteSource>}
+ */
+async function openFileUrl(url, settings) {
+  const { fileURLToPath } = await import('node:url')
+  let path
+  try {
+    path = fileURLToPath(url)
+  } catch (cause) {
+    throw invalidArgument(`${url.href} cannot be turned into a file path: ${messageOf(cause)}`, { cause })
+  }
+  return openLocalFile(path, settings)
 }
 
 /**

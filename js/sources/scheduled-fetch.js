@@ -25,3 +25,34 @@ export function scheduledFetch(inner, schedule) {
   })
   return passesInitTo(scheduled, call)
 }
+
+/**
+ * The slots of a window of requests in flight (js/dataset/request-window.js RequestWindow).
+ * @typedef {{ take(): boolean, holdUntil<T>(running: Promise<T>, record?: import('./io-ledger.js').IoRequest): Promise<T>,
+ *   run<T>(task: () => Promise<T>, record?: import('./io-ledger.js').IoRequest, op?: import('./shared.js').Operation):
+ *   Promise<T> }} Slots
+ */
+
+/**
+ * scheduledFetch(inner, window.run) without a task made per request: one that finds a slot free is sent at
+ * once, and holds the slot until its response's headers are in.
+ * @param {Function | undefined} inner
+ * @param {Slots} window
+ * @returns {typeof fetch}
+ */
+export function windowedFetch(inner, window) {
+  const call = inner ?? defaultFetch()
+  const windowed = /** @type {typeof fetch} */ ((input, init) => {
+    const given = /** @type {any} */ (init)
+    const record = given?.[IO_RECORD]
+    if (!window.take()) return window.run(() => call(input, init), record, given?.[OPERATION])
+    let running
+    try {
+      running = Promise.resolve(call(input, init))
+    } catch (error) {
+      running = Promise.reject(error)
+    }
+    return window.holdUntil(running, record)
+  })
+  return passesInitTo(windowed, call)
+}

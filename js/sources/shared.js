@@ -252,7 +252,9 @@ export class SourceBase {
       const reason = this.#closeReason()
       for (const op of inFlight instanceof Set ? [...inFlight] : [inFlight]) op.abort(reason)
     }
-    await this._close()
+    // Awaited only when it is a promise: most sources have nothing to close (a URL's).
+    const closing = this._close()
+    if (closing) await closing
   }
 
   #closeReason() {
@@ -261,8 +263,11 @@ export class SourceBase {
     return this.#closedReason
   }
 
-  /** @protected */
-  async _close() {}
+  /**
+   * @protected
+   * @returns {Promise<void> | void}
+   */
+  _close() {}
 
   /**
    * @protected
