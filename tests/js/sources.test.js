@@ -10,6 +10,7 @@ import { asyncBufferFromFile } from 'hyparquet'
 
 import { ErrorCode, ParquetBloomError } from '../../js/errors.js'
 import { openByteSource } from '../../js/sources/open-byte-source.js'
+import { RequestWindow } from '../../js/dataset/request-window.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
@@ -569,6 +570,41 @@ describe('http source', () => {
     await sleep(30)
     await source.close()
     await rejectsWith(reading, ErrorCode.ABORTED, /closed/)
+  })
+
+  test('close() ends a body being read, promptly, and closes the connection', async () => {
+    const source = await openByteSource(server.url('data.bin', { mode: 'slow-body:10000' }))
+    const reading = source.read(0, MiB)
+    await waitFor(() => server.stats.bytesWritten > 0, 'the body to start')
+    await sleep(20)
+    const closedAt = performance.now()
+    await source.close()
+    await rejectsWith(reading, ErrorCode.ABORTED, /closed/, /data\.bin/)
+    const took = performance.now() - closedAt
+    assert.ok(took < 100, `took ${took} ms`)
+    assert.ok(source.stats.bytesFetched > 0 && source.stats.bytesFetched < MiB)
+    await waitFor(() => server.stats.log[0].status !== undefined, 'the server to see the connection close')
+  })
+
+  test('a request waiting for a slot of a full window ends on its abort, and is never sent', async () => {
+    const window = new RequestWindow(1)
+    const fetch = window.windowedFetch()
+    const holding = await openByteSource(server.url('data.bin', { mode: 'slow:10000' }), { fetch })
+    const waiting = await openByteSource(server.url('small.bin'), { fetch })
+    const held = holding.readTail(TAIL)
+    await waitFor(() => server.stats.requests === 1, 'the first request to reach the server')
+    const controller = new AbortController()
+    const queued = waiting.readTail(TAIL, { signal: controller.signal })
+    await sleep(20)
+    const abortedAt = performance.now()
+    controller.abort()
+    await rejectsWith(queued, ErrorCode.ABORTED, /aborted/, /small\.bin/)
+    assert.ok(performance.now() - abortedAt < 100)
+    await holding.close()
+    await rejectsWith(held, ErrorCode.ABORTED, /closed/)
+    await sleep(20)
+    assert.equal(server.stats.requests, 1, 'the aborted request never reached the server')
+    assert.equal(waiting.stats.requests, 1)
   })
 
   test('a network failure is IO mentioning CORS as a possible cause', async () => {
