@@ -30,6 +30,10 @@ function corsNeeds(condition) {
     'Content-Range' : CORS_RANGE
 }
 
+// A body that came in one chunk is kept as that chunk (no copy) when the memory the chunk lies in holds at
+// most this many bytes more (a response's headers, read with it), not when it is a view of a larger buffer.
+const MAX_SHARED_SLACK = 4096
+
 // What a request asks for, and so how its response is read (HttpSource #answered, #settled): the last n
 // bytes (bytes=-n), bytes=0-0 to learn the size, a range, or a range that is the tail of a known size.
 /** @typedef {0 | 1 | 2 | 3} RequestKind */
@@ -557,8 +561,13 @@ export class HttpSource extends SourceBase {
       if (expected === 0 || expected === undefined) return Promise.resolve(at === undefined ? empty : { offset: at, bytes: empty })
       return Promise.reject(this.#shortBody(range, 0, expected))
     }
-    // Set exactly when expected is: tested below in its place, to the same effect.
-    const bytes = expected !== undefined ? new Uint8Array(expected) : undefined
+    /**
+     * With `expected`, the body: the first chunk itself when it is the whole body (a small range's, nearly
+     * always), else a copy of every chunk. (A typed array of more than 64 bytes has its memory apart, which
+     * costs its allocation, zeroing and the garbage collector's accounting: more than the rest of a small read.)
+     * @type {Uint8Array | undefined}
+     */
+    let bytes
     /** @type {Uint8Array[] | undefined} made only when the length is unknown */
     let chunks
     let received = 0
@@ -566,12 +575,17 @@ export class HttpSource extends SourceBase {
     return forEachChunk(body, op, (value) => {
       stats.bytesFetched += value.byteLength
       record.received(value.byteLength)
-      if (bytes !== undefined) {
-        if (received + value.byteLength > bytes.length) {
+      if (expected !== undefined) {
+        if (received + value.byteLength > expected) {
           throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
             `${this.name} sent more than the ${expected} bytes it promised for ${range}`, { source: this.name })
         }
-        bytes.set(value, received)
+        if (received === 0 && value.byteLength === expected && value.buffer.byteLength - expected <= MAX_SHARED_SLACK) {
+          bytes = new Uint8Array(value.buffer, value.byteOffset, expected) // a plain Uint8Array, not a Node Buffer
+        } else {
+          bytes ??= new Uint8Array(expected)
+          bytes.set(value, received)
+        }
       } else {
         if (received + value.byteLength > /** @type {number} */ (limit)) throw this.#rangeIgnored(undefined) // given without expected
         if (chunks) chunks.push(value)
@@ -582,9 +596,10 @@ export class HttpSource extends SourceBase {
       `the connection to ${this.name} failed after ` +
         `${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
       { cause, source: this.name })).then(() => {
-      if (bytes === undefined) return concatChunks(chunks ?? [], received)
-      if (received !== bytes.length) throw this.#shortBody(range, received, bytes.length)
-      return at === undefined ? bytes : { offset: at, bytes }
+      if (expected === undefined) return concatChunks(chunks ?? [], received)
+      if (received !== expected) throw this.#shortBody(range, received, expected)
+      const answer = bytes ?? new Uint8Array(0)
+      return at === undefined ? answer : { offset: at, bytes: answer }
     })
   }
 
