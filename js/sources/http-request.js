@@ -138,19 +138,17 @@ export function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache
  * @returns {Promise<Response>}
  */
 export function fetchWithin(op, fetchFn, url, method, headers, bypassHttpCache, record) {
+  const own = takesOperation(fetchFn)
+  // Redirects followed, fetch's default. Every key in the literal, so the object is made once with its shape.
   /** @type {RequestInit & { [OPERATION]?: import('./shared.js').Operation, [IO_RECORD]?: unknown }} */
-  const init = { method, headers } // redirects followed, fetch's default
-  if (record) init[IO_RECORD] = record
+  const init = { method, headers, [IO_RECORD]: record, [OPERATION]: own ? op : undefined }
   // In a browser, always: Chromium's HTTP cache lets one request of a URL through at a time (its cache
   // lock), so a wave of reads of one file would go one by one, a round each; and a mutable object (a
   // table's pointer) must not come from a stale cache.
   if (bypassHttpCache || inBrowser()) init.cache = 'no-store'
   // Neither async nor awaited here: no frame or promise of its own held per request in flight.
   try {
-    if (takesOperation(fetchFn)) {
-      init[OPERATION] = op
-      return fetchFn(url, init)
-    }
+    if (own) return fetchFn(url, init)
     init.signal = op.signal
     return op.race(fetchFn(url, init))
   } catch (cause) {

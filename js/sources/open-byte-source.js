@@ -87,8 +87,10 @@ export async function openByteSource(source, options) {
  */
 function openString(text, settings) {
   if (text === '') throw invalidArgument('the source is an empty string; expected a URL or a file path')
-  // A scheme of two or more letters (so Windows drive letters stay paths).
-  const scheme = /^([a-z][a-z0-9+.-]+):/i.exec(text)?.[1]?.toLowerCase()
+  // A scheme of two or more letters (so Windows drive letters stay paths); a dataset's URLs, nearly always
+  // written in lower case, are told without the regular expression.
+  const scheme = text.startsWith('https://') ? 'https' : text.startsWith('http://') ? 'http'
+    : /^([a-z][a-z0-9+.-]+):/i.exec(text)?.[1]?.toLowerCase()
   if (scheme === 'http' || scheme === 'https' || scheme === 'file') {
     let url
     try {
