@@ -30,6 +30,9 @@ function corsNeeds(condition) {
     'Content-Range' : CORS_RANGE
 }
 
+// The headers of every request of a source given neither headers nor a User-Agent (requestHeaders()'s).
+const IDENTITY_ONLY = requestHeaders({})
+
 // A body that came in one chunk is kept as that chunk (no copy) when the memory the chunk lies in holds at
 // most this many bytes more (a response's headers, read with it), not when it is a view of a larger buffer.
 const MAX_SHARED_SLACK = 4096
@@ -95,7 +98,6 @@ export function parseContentRange(value) {
  */
 export class HttpSource extends SourceBase {
   #url
-  #origin
   #fetch
   /** @type {Record<string, string>} */
   #headers
@@ -122,8 +124,8 @@ export class HttpSource extends SourceBase {
     this.#fetch = fetchFor(options.fetch, this.name)
     this.#url = url.href
     this.#key = url.href
-    this.#origin = url.origin
-    this.#headers = requestHeaders(options)
+    // Only ever copied into a request's headers: one record for every source without headers of its own.
+    this.#headers = options.headers === undefined && options.userAgent === undefined ? IDENTITY_ONLY : requestHeaders(options)
     this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0
     this.#retries = resolveRetries(options.retries)
     this.stats.retries = 0
@@ -405,7 +407,7 @@ export class HttpSource extends SourceBase {
         const expectedStart = Math.max(0, total - length)
         if (start !== expectedStart || end !== total - 1) {
           // Other bytes than the tail, but the size: read the tail as an exact range (one more request, no HEAD).
-          suffixMisread.add(this.#origin)
+          suffixMisread.add(this.#origin())
           this.#learnSize(total, range)
           return NEXT_BOUNDED
         }
@@ -595,7 +597,7 @@ export class HttpSource extends SourceBase {
     }, (cause) => new ParquetBloomError(ErrorCode.IO,
       `the connection to ${this.name} failed after ` +
         `${received}${expected !== undefined ? ` of ${expected}` : ''} bytes of ${range}: ${describeCause(cause)}`,
-      { cause, source: this.name })).then(() => {
+      { cause, source: this.name }), () => {
       if (expected === undefined) return concatChunks(chunks ?? [], received)
       if (received !== expected) throw this.#shortBody(range, received, expected)
       const answer = bytes ?? new Uint8Array(0)
@@ -612,7 +614,12 @@ export class HttpSource extends SourceBase {
     } catch {
       return
     }
-    if (origin === this.#origin || !this.#hasCallerHeaders) this.#url = response.url
+    if (origin === this.#origin() || !this.#hasCallerHeaders) this.#url = response.url
+  }
+
+  /** The origin of the URL as given (made when a redirect or a misread suffix needs it, not per source). */
+  #origin() {
+    return new URL(this.#key).origin
   }
 
   /**

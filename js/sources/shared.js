@@ -468,20 +468,29 @@ export const EACH_CHUNK = Symbol('each chunk')
 
 /**
  * Reads a response body chunk by chunk under `op`, handing each chunk to `onChunk` (which may throw to
- * stop); a read that fails becomes `failure(cause)`, an abort the operation's ABORTED. Whenever it stops
- * before the end, the body is cancelled and the transfer torn down (op.stop()).
+ * stop), and answers what `onEnd` makes of it at its end (in the same step: no promise more); a read that
+ * fails becomes `failure(cause)`, an abort the operation's ABORTED. Whenever it stops before the end, the
+ * body is cancelled and the transfer torn down (op.stop()).
+ * @template [T=void]
  * @param {ReadableStream<Uint8Array> | ChunkSource} body
  * @param {Operation} op
  * @param {(chunk: Uint8Array) => void} onChunk
  * @param {(cause: unknown) => Error} failure
- * @returns {Promise<void>}
+ * @param {() => T} [onEnd]
+ * @returns {Promise<T>}
  */
-export function forEachChunk(body, op, onChunk, failure) {
-  if (!(EACH_CHUNK in body)) return readEachChunk(body, op, onChunk, failure)
+export function forEachChunk(body, op, onChunk, failure, onEnd) {
+  if (!(EACH_CHUNK in body)) {
+    const read = readEachChunk(body, op, onChunk, failure)
+    return /** @type {Promise<T>} */ (onEnd ? read.then(onEnd) : read)
+  }
   if (op.aborted) return Promise.reject(op.abortError())
   // The abort destroys the body, which ends its reading: no race per chunk.
   op.bind(body)
-  return body[EACH_CHUNK](onChunk).then(() => { op.unbind(body) }, (cause) => {
+  return body[EACH_CHUNK](onChunk).then(() => {
+    op.unbind(body)
+    return /** @type {T} */ (onEnd?.())
+  }, (cause) => {
     op.unbind(body)
     op.stop()
     if (cause instanceof ParquetBloomError) throw cause
