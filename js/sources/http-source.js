@@ -5,7 +5,7 @@
 // A size and ETag known beforehand (a bucket listing) make the tail read an exact range; transient
 // failures are retried (js/sources/retry.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { callSignal, concatChunks, forEachChunk, SourceBase } from './shared.js'
+import { callSignal, concatChunks, forEachChunk, SourceBase, withKeys } from './shared.js'
 import { resolveRetries, retryDelayMs, shouldRetry, sleepWithin } from './retry.js'
 import { describeCause, fetchFor, fetchWithin, identityLength, networkError, redactUrl, refuseUserinfo, releaseBody, requestHeaders,
   statusError } from './http-request.js'
@@ -151,7 +151,7 @@ export class HttpSource extends SourceBase {
   get validator() {
     const v = this.#validator
     if (!v || (v.etag === undefined && v.lastModified === undefined)) return undefined
-    return { ...v, size: this.size }
+    return Object.assign({}, v, { size: this.size }) // not { ...v, size }: see js/sources/shared.js withKeys
   }
 
   /** False from expectFile() until a response proves the file is still the one expected. */
@@ -300,8 +300,7 @@ export class HttpSource extends SourceBase {
     const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
     this.stats.requests++
     const record = this.io.begin(purpose, offset, length, attempt > 0)
-    /** @type {Record<string, string>} */
-    const headers = { ...this.#headers, range }
+    const headers = withKeys(this.#headers, { range })
     if (condition) headers[condition.name] = condition.value
     return fetchWithin(op, this.#fetch, this.#url, undefined, headers, this.#bypassHttpCache, record).then(
       (response) => this.#answered(kind, response, op, range, offset, length, condition, record),

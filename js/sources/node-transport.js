@@ -105,7 +105,10 @@ export function nodeFetch(input, init = {}) {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
-/** @typedef {{ href: string, origin: string, protocol: string, options: import('node:http').RequestOptions }} Target */
+/**
+ * A URL as requests are sent to it: http.request's host, port, path and auth (user:password), read once.
+ * @typedef {{ href: string, origin: string, protocol: string, host: string, port: string, path: string, auth: string | undefined }} Target
+ */
 // A probe sends each of its URLs many requests: each is parsed once into request options rather than
 // per request (new URL, then http.request's own conversion of it).
 /** @type {Map<string, Target>} */
@@ -121,10 +124,9 @@ function target(href) {
   if (known) return known
   const url = new URL(href)
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
-  /** @type {import('node:http').RequestOptions} */
-  const options = { host: hostname, port: url.port, path: `${url.pathname}${url.search}` }
-  if (url.username || url.password) options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
-  known = { href: url.href, origin: url.origin, protocol: url.protocol, options }
+  const auth = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined
+  const path = `${url.pathname}${url.search}`
+  known = { href: url.href, origin: url.origin, protocol: url.protocol, host: hostname, port: url.port, path, auth }
   if (targets.size >= MAX_TARGETS) targets.clear()
   targets.set(href, known)
   return known
@@ -199,8 +201,10 @@ function send(url, method, headers, init, redirects) {
     try {
       // As undici's headers and body timeouts: a connection silent this long is dead (requestTimeoutMs,
       // when given, ends the request sooner). Given as an option, the request arms it on its socket.
+      // A literal, not a spread of the target's options with these keys added (js/sources/shared.js withKeys).
       /** @type {import('node:http').RequestOptions} */
-      const options = { ...url.options, agent: agents.agent(shard), timeout: IDLE_TIMEOUT_MS }
+      const options = { host: url.host, port: url.port, path: url.path, agent: agents.agent(shard), timeout: IDLE_TIMEOUT_MS }
+      if (url.auth !== undefined) options.auth = url.auth
       if (method !== 'GET') options.method = method
       request = client.request(options)
     } catch (error) {
@@ -273,8 +277,8 @@ function answered(answer, url, method, headers, init, redirects) {
   const next = target(new URL(location, url.href).href)
   let nextHeaders = headers
   if (next.origin !== url.origin && 'authorization' in headers) {
-    nextHeaders = { ...headers }
-    delete nextHeaders.authorization
+    nextHeaders = {}
+    for (const name in headers) if (name !== 'authorization') nextHeaders[name] = headers[name]
   }
   return send(next, method, nextHeaders, init, redirects + 1)
 }

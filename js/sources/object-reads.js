@@ -9,7 +9,7 @@ import { describeCause, fetchFor, identityLength, redactUrl, refuseUserinfo, rel
   statusError } from './http-request.js'
 import { isTransientFailure, resolveRetries, sleepWithin, withRetries } from './retry.js'
 import { looseLane } from './io-ledger.js'
-import { concatChunks, forEachChunk, resolveOptions, runOperation } from './shared.js'
+import { concatChunks, forEachChunk, resolveOptions, runOperation, withKeys } from './shared.js'
 import { validatorFromHeaders } from './validator.js'
 import { parseContentRange } from './http-source.js'
 
@@ -66,7 +66,7 @@ export async function readObject(location, options = {}) {
  * @returns {Promise<{ bytes: Uint8Array, size: number | undefined } | null>}
  */
 export async function readObjectStart(location, length, options = {}) {
-  const reader = objectReader(location, { ...options, range: `bytes=0-${length - 1}` })
+  const reader = objectReader(location, withKeys(options, { range: `bytes=0-${length - 1}` }))
   if (reader.local) {
     return reader.local(`reading ${reader.name}`, async (fs, op) => {
       let handle
@@ -151,7 +151,7 @@ export async function openObject(location, options = {}) {
         // The connection dropped mid-body (or timed out): read it anew, with the retries left.
         if (reader.retries === 0 || !isTransientFailure(error)) throw error
         reader.stats.retries++
-        const bytes = await readObject(location, { ...options, retries: reader.retries - 1 })
+        const bytes = await readObject(location, withKeys(options, { retries: reader.retries - 1 }))
         return /** @type {Uint8Array} */ (bytes)
       }
     },
@@ -245,7 +245,7 @@ function objectReader(location, options, purpose = options.purpose ?? 'table-met
   refuseUserinfo(url)
   const name = redactUrl(url)
   const fetchFn = fetchFor(settings.fetch, name)
-  const headers = options.range ? { ...requestHeaders(settings), range: options.range } : requestHeaders(settings)
+  const headers = options.range ? withKeys(requestHeaders(settings), { range: options.range }) : requestHeaders(settings)
   const ioError = (/** @type {any} */ cause) =>
     new ParquetBloomError(ErrorCode.IO, `reading ${name} failed: ${describeCause(cause)}`, { cause, source: name })
   // What a browser needs to read it across origins: the caller's headers allowed, and for a HEAD the

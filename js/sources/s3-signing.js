@@ -2,7 +2,7 @@
 // are given (imported on the first signed request only; public buckets need no signing). The
 // credentials live in this module's closures only: never in URLs, names, messages or returned objects.
 import { invalidArgument } from '../errors.js'
-import { describeValue } from './shared.js'
+import { describeValue, withKeys } from './shared.js'
 import { DEFAULT_REGION } from './s3-url.js'
 import { defaultFetch, sendsThrough } from './default-fetch.js'
 
@@ -78,7 +78,7 @@ export function s3FetchFor(options = {}) {
     const request = await signer.sign()
     const sent = new Headers(request.headers)
     for (const [name, value] of unsigned) sent.set(name, value)
-    return base(request.url.toString(), { ...init, method: request.method, headers: sent })
+    return base(request.url.toString(), withKeys(init, { method: request.method, headers: sent }))
   }
   return /** @type {typeof fetch} */ (sendsThrough(signed, base))
 }
