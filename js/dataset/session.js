@@ -7,6 +7,7 @@ import { LinkModel, LOCAL_WINDOW, transportWindow } from '../plan/link-model.js'
 import { overNodeTransport } from '../sources/default-fetch.js'
 import { IO_TOP, openParquet } from '../parquet-file.js'
 import { IoLedger } from '../sources/io-ledger.js'
+import { withKeys } from '../sources/shared.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { nodeTransportWindow, RequestWindow } from './request-window.js'
 
@@ -70,11 +71,12 @@ export class FileSession {
     this.#open++
     // Chained rather than awaited (nor an async function's promise around it): thousands of files in
     // flight hold no frame each. openParquet, async, never throws.
-    return openParquet(descriptor.location, {
-      ...this.#openOptions, fetch: this.#fetch, ioFloor: chain?.floor,
-      ...(descriptor.size !== undefined ? { size: descriptor.size } : {}),
-      ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
-    }).then((file) => this.#use(file, use, chain)).finally(() => { this.#open-- })
+    // Not a spread with keys after it: that makes each file's options a shape of its own (js/sources/shared.js withKeys).
+    /** @type {Record<string, any>} */
+    const options = withKeys(this.#openOptions, { fetch: this.#fetch, ioFloor: chain?.floor })
+    if (descriptor.size !== undefined) options.size = descriptor.size
+    if (descriptor.etag !== undefined) options.etag = descriptor.etag
+    return openParquet(descriptor.location, options).then((file) => this.#use(file, use, chain)).finally(() => { this.#open-- })
   }
 
   /**
