@@ -45,7 +45,7 @@ export function windowedFetch(inner, window) {
   const windowed = /** @type {typeof fetch} */ ((input, init) => {
     const given = /** @type {any} */ (init)
     const record = given?.[IO_RECORD]
-    if (!window.take()) return window.run(() => call(input, init), record, given?.[OPERATION])
+    if (!window.take()) return waitForSlot(window, call, input, init, record, given?.[OPERATION])
     let running
     try {
       running = Promise.resolve(call(input, init))
@@ -55,4 +55,19 @@ export function windowedFetch(inner, window) {
     return window.holdUntil(running, record)
   })
   return passesInitTo(windowed, call)
+}
+
+/**
+ * A request of windowedFetch() that found no slot free: sent once it has one. A function of its own, so
+ * that a request sent at once makes no closure nor context for this one (a context is made as a function
+ * is entered, for every closure it may make).
+ * @param {Slots} window
+ * @param {Function} call
+ * @param {unknown} input
+ * @param {unknown} init
+ * @param {import('./io-ledger.js').IoRequest | undefined} record
+ * @param {import('./shared.js').Operation | undefined} op
+ */
+function waitForSlot(window, call, input, init, record, op) {
+  return window.run(() => call(input, init), record, op)
 }

@@ -638,7 +638,15 @@ export class Operation {
    * @param {number | undefined} timeoutMs
    */
   limit(timeoutMs) {
-    if (timeoutMs === undefined || this.#ended) return
+    if (timeoutMs !== undefined && !this.#ended) this.#arm(timeoutMs)
+  }
+
+  /**
+   * limit()'s timer. A method of its own: a function's closures' context is made as it is entered, so
+   * limit() itself, called for every operation, makes none when there is no timeout.
+   * @param {number} timeoutMs
+   */
+  #arm(timeoutMs) {
     this.#timer = setTimeout(() => {
       const timeout = new ParquetBloomError(ErrorCode.ABORTED, `${this.what} timed out after ${timeoutMs} ms (options.requestTimeoutMs)`,
         { source: this.#source })
