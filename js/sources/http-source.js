@@ -300,7 +300,9 @@ export class HttpSource extends SourceBase {
     const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
     this.stats.requests++
     const record = this.io.begin(purpose, offset, length, attempt > 0)
-    const headers = withKeys(this.#headers, { range })
+    // IDENTITY_ONLY's one header and the range, as a literal: the common case, without copying a record.
+    /** @type {Record<string, string>} */
+    const headers = this.#headers === IDENTITY_ONLY ? { 'accept-encoding': 'identity', range } : withKeys(this.#headers, { range })
     if (condition) headers[condition.name] = condition.value
     return fetchWithin(op, this.#fetch, this.#url, undefined, headers, this.#bypassHttpCache, record).then(
       (response) => this.#answered(kind, response, op, range, offset, length, condition, record),
