@@ -98,34 +98,9 @@ export function requestHeaders({ headers, userAgent }) {
 }
 
 /**
- * Sends one request within `op` and returns the response. A fetch that throws is IO naming `what` and,
- * since a browser reports a CORS refusal the same way, `cors`: what the server must allow; an abort is
- * the operation's ABORTED.
- * @param {import('./shared.js').Operation} op
- * @param {Function} fetchFn
- * @param {string} url
- * @param {Request} request
- * @param {string} what e.g. "requesting bytes=0-99 of <name>"
- * @param {string} name the URL as shown
- * @param {string} cors what the server must allow for a browser to read it
- * @returns {Promise<Response>}
- */
-export function sendRequest(op, fetchFn, url, { method, headers, bypassHttpCache = false, record }, what, name, cors) {
-  return fetchWithin(op, fetchFn, url, method, headers, bypassHttpCache, record).catch((cause) => {
-    throw networkError(op, cause, what, name, cors)
-  })
-}
-
-/**
- * What a request is: record, the request's entry in its ledger, handed to a window the fetch may wait in
- * (js/sources/scheduled-fetch.js).
- * @typedef {{ method?: string, headers: Record<string, string>, bypassHttpCache?: boolean,
- *   record?: import('./io-ledger.js').IoRequest }} Request
- */
-
-/**
- * Starts one request within `op` (as sendRequest's): what fetch answers, or rejects with (networkError()
- * tells what that means). Node's own transport, and a window over it, is handed the operation itself,
+ * Starts one request within `op`: what fetch answers, or rejects with (networkError() tells what that
+ * means). `record`: the request's entry in its ledger, handed to a window the fetch may wait in
+ * (js/sources/scheduled-fetch.js). Node's own transport, and a window over it, is handed the operation itself,
  * whose end destroys the request (no AbortSignal, which Node makes at a cost, nor a race); any other fetch
  * gets the operation's signal, and loses to its abort should it ignore the signal.
  * @param {import('./shared.js').Operation} op

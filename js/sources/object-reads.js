@@ -5,7 +5,7 @@
 // object's validator. A table's metadata files and a sidecar index's checks of its files come here.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { fileError } from './file-source.js'
-import { describeCause, fetchFor, identityLength, redactUrl, refuseUserinfo, releaseBody, requestHeaders, sendRequest,
+import { describeCause, fetchFor, fetchWithin, identityLength, networkError, redactUrl, refuseUserinfo, releaseBody, requestHeaders,
   statusError } from './http-request.js'
 import { isTransientFailure, resolveRetries, sleepWithin, withRetries } from './retry.js'
 import { looseLane } from './io-ledger.js'
@@ -275,7 +275,9 @@ function objectReader(location, options, purpose = options.purpose ?? 'table-met
         const answer = await runOperation(what, name, [signal], timeoutMs, async (op) => {
           stats.requests++
           record = reader.record = begin(name, attempt > 0)
-          const response = await sendRequest(op, fetchFn, url.href, { method, headers, record }, what, name, cors(method))
+          const response = await fetchWithin(op, fetchFn, url.href, method, headers, false, record).catch((cause) => {
+            throw networkError(op, cause, what, name, cors(method))
+          })
           let kept = false
           try {
             const result = await onResponse(response, op)

@@ -361,22 +361,7 @@ export class SourceBase {
    */
   _operation(what, signal, fn, { timeout = true } = {}) {
     const op = this._begin(what, signal, undefined, timeout)
-    /** @type {Promise<T>} */
-    let running
-    try {
-      op.throwIfAborted()
-      running = Promise.resolve(fn(op))
-    } catch (error) {
-      running = Promise.reject(error)
-    }
-    // Settled through the promise rather than awaited: no async frame held per operation in flight.
-    return running.then((value) => {
-      this._end(op)
-      return value
-    }, (error) => {
-      this._end(op)
-      throw op.failure(error, (cause) => this._ioError(cause, what))
-    })
+    return runWithin(op, fn, (cause) => this._ioError(cause, what), () => this._end(op))
   }
 
   /**
@@ -427,12 +412,24 @@ const NO_SIGNALS = []
  * @param {number | undefined} timeoutMs
  * @param {(operation: Operation) => Promise<T>} fn
  * @param {(error: unknown) => Error} ioError
- * @param {Set<Operation>} [inFlight] the operation is in it while it runs (a source's, which close() aborts)
  * @returns {Promise<T>}
  */
-export function runOperation(what, source, signals, timeoutMs, fn, ioError, inFlight) {
+export function runOperation(what, source, signals, timeoutMs, fn, ioError) {
   const op = new Operation(what, source, signals, timeoutMs)
-  inFlight?.add(op)
+  return runWithin(op, fn, ioError, () => op.dispose())
+}
+
+/**
+ * fn(op) unless op has been aborted, `end` called once it settles, and its failure made a ParquetBloomError
+ * (op.failure()). Settled through the promise rather than awaited: no async frame held per operation in flight.
+ * @template T
+ * @param {Operation} op
+ * @param {(operation: Operation) => Promise<T>} fn
+ * @param {(error: unknown) => Error} ioError
+ * @param {() => void} end
+ * @returns {Promise<T>}
+ */
+function runWithin(op, fn, ioError, end) {
   /** @type {Promise<T>} */
   let running
   try {
@@ -441,14 +438,11 @@ export function runOperation(what, source, signals, timeoutMs, fn, ioError, inFl
   } catch (error) {
     running = Promise.reject(error)
   }
-  // Settled through the promise rather than awaited: no async frame held per operation in flight.
   return running.then((value) => {
-    inFlight?.delete(op)
-    op.dispose()
+    end()
     return value
   }, (error) => {
-    inFlight?.delete(op)
-    op.dispose()
+    end()
     throw op.failure(error, ioError)
   })
 }
@@ -603,7 +597,7 @@ export class Operation {
   #reason
   /** @type {AbortController | undefined} */
   #controller
-  /** @type {AbortSignal | AbortSignal[] | undefined} the signals it watches (watch()) */
+  /** @type {AbortSignal[] | undefined} the signals it watches (watch()) */
   #watched
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   #timer
@@ -666,14 +660,12 @@ export class Operation {
    */
   watch(signal) {
     if (!signal || this.#ended) return
-    if (signal.aborted) {
-      this.#abort(signal.reason)
-      return
+    if (signal.aborted) this.#abort(signal.reason)
+    else if (!this.#watched?.includes(signal)) {
+      watch(signal, this)
+      if (this.#watched) this.#watched.push(signal)
+      else this.#watched = [signal]
     }
-    const watched = this.#watched
-    if (watched === signal || (Array.isArray(watched) && watched.includes(signal))) return
-    watch(signal, this)
-    this.#watched = watched === undefined ? signal : Array.isArray(watched) ? [...watched, signal] : [watched, signal]
   }
 
   /** Pass to fetch() and the like. */
@@ -767,11 +759,8 @@ export class Operation {
   }
 
   dispose() {
-    const watched = this.#watched
-    if (watched !== undefined) {
-      for (const signal of Array.isArray(watched) ? watched : [watched]) watchers.get(signal)?.delete(this)
-      this.#watched = undefined
-    }
+    for (const signal of this.#watched ?? []) watchers.get(signal)?.delete(this)
+    this.#watched = undefined
     if (this.#timer !== undefined) clearTimeout(this.#timer)
     this.#timer = undefined
     this.#bound = undefined
