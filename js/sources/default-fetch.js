@@ -15,9 +15,13 @@ const overNodePool = new WeakSet()
  */
 const operationTakers = new WeakSet()
 
+/** @type {typeof fetch | undefined} the fetch over Node's pool: one for every source that reads with it */
+let nodePoolFetch
+
 /** @returns {typeof fetch} */
 export function defaultFetch() {
   if (isNodeItself()) {
+    if (nodePoolFetch) return nodePoolFetch
     const viaPool = /** @type {typeof fetch} */ (/** @type {unknown} */ ((/** @type {string} */ url, /** @type {RequestInit} */ init) =>
       (loadedTransport
       ? loadedTransport.nodeFetch(url, init)
@@ -25,6 +29,7 @@ export function defaultFetch() {
         module.nodeFetch(url, init)))))
     overNodePool.add(viaPool)
     operationTakers.add(viaPool)
+    nodePoolFetch = viaPool
     return viaPool
   }
   // Called unbound: browsers' fetch throws "Illegal invocation" when called as a method of another object.
