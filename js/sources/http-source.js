@@ -279,7 +279,7 @@ export class HttpSource extends SourceBase {
   /**
    * One request, sent again while it fails transiently (js/sources/retry.js): counted, recorded in the
    * ledger, sent under an operation (caller signals, close(), timeout), its response checked and read
-   * as `kind` asks (#respond). One chain of promises, none of them an async function's: a dataset holds
+   * as `kind` asks (#answered). One chain of promises, none of them an async function's: a dataset holds
    * thousands of requests in flight, and a suspended frame each would hold its registers and context.
    * @param {RequestKind} kind
    * @param {string} range the Range header
