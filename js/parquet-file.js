@@ -1,7 +1,7 @@
 // ParquetFile: an opened Parquet file whose footer has been read, answering "could row group R hold
 // value X of column C?" from its bloom filters, and lending filters out for the length of a visit.
 import { BloomFilter } from './filter/bloom-filter.js'
-import { getCore, init } from './wasm/core.js'
+import { getCore, init, initialized } from './wasm/core.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { withFileSize } from './sources/shared.js'
 import { setLayoutOrigin } from './footer/chunk-indexes.js'
@@ -52,9 +52,9 @@ export async function openParquet(source, options = {}) {
   // Loaded while the footer is read (readFooter awaits it before decoding): in a fresh process the
   // module's import, compile and instantiation then take no time of their own. Awaited on every path
   // below (readFooter's own init() shares this load); the catch only keeps a failure from being
-  // reported as unhandled before that.
-  const ready = init()
-  ready.catch(() => {})
+  // reported as unhandled before that. Once loaded, nothing is awaited for it.
+  const ready = initialized() ? undefined : init()
+  ready?.catch(() => {})
   // The declared FooterCache (js/index.d.ts) hides the class's internals; instanceof checks it is one.
   const cache = /** @type {FooterCache | undefined} */ (/** @type {unknown} */ (options.footerCache))
   if (cache !== undefined && !(cache instanceof FooterCache)) {
@@ -63,26 +63,35 @@ export async function openParquet(source, options = {}) {
   // With `plan`, the file's own ledger records from the footer read on (a dataset's session passes its ledger).
   const recorded = options.plan === true && !options.ioLedger ? { ...options, ioLedger: new IoLedger({ record: true }) } : options
   const byteSource = await openByteSource(source, recorded)
-  const failed = async (/** @type {unknown} */ error) => {
-    await byteSource.close()
-    throw error
-  }
   // The footer's read chained rather than awaited: no async frame held per file while it is in flight.
-  let opened
+  /** @type {Promise<OpenedFooter>} */
+  let footer
+  /** @type {(() => Promise<OpenedFooter>) | undefined} */
+  let reread
   try {
     // Decrypted footers are never cached: they would put what the keys protect in the store.
     if (cache && byteSource instanceof HttpSource && !options.decryption) {
       byteSource.useConditionalRequests()
-      await ready
-      opened = footerThroughCache(cache, byteSource, options).then((footer) =>
-        new ParquetFile(byteSource, footer, options, () => rereadFooter(cache, byteSource, options)))
+      if (ready) await ready
+      footer = footerThroughCache(cache, byteSource, options)
+      reread = () => rereadFooter(cache, byteSource, options)
     } else {
-      opened = readFooter(byteSource, options).then((footer) => new ParquetFile(byteSource, footer, options))
+      footer = readFooter(byteSource, options)
     }
   } catch (error) {
-    return failed(error)
+    footer = Promise.reject(error)
   }
-  return opened.catch(failed)
+  const failed = async (/** @type {unknown} */ error) => {
+    await byteSource.close()
+    throw error
+  }
+  return footer.then((read) => {
+    try {
+      return new ParquetFile(byteSource, read, options, reread)
+    } catch (error) {
+      return failed(error)
+    }
+  }, failed)
 }
 
 /**

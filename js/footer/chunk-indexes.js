@@ -25,7 +25,9 @@ const origins = new WeakMap()
  * @param {import('./footer.js').FileLayout} layout @param {string} source @param {number} metadataOffset
  */
 export function setLayoutOrigin(layout, source, metadataOffset) {
-  origins.set(layout, { source, metadataOffset })
+  const known = origins.get(layout)
+  // A layout just read already names its file (ParquetFile names it again, for a cached layout's sake).
+  if (known?.source !== source || known.metadataOffset !== metadataOffset) origins.set(layout, { source, metadataOffset })
 }
 
 /**

@@ -83,6 +83,16 @@ export class FooterCache {
     return canValidate(validator) || this.trustUnvalidated
   }
 
+  /**
+   * True, counted as a miss, when the cache surely holds no entry at all (a memory store of its own with
+   * nothing in it yet): its caller reads the footer without a lookup (no hash of the URL, no promise).
+   */
+  holdsNothing() {
+    if (!wholeInIndex.has(this.#store) || (this.#index !== undefined && this.#index.size !== 0)) return false
+    this.stats.misses++
+    return true
+  }
+
   /** @param {string} url @returns {Promise<FooterCacheEntry | undefined>} */
   async lookup(url) {
     const index = this.#index ?? (await this.#loadIndex())

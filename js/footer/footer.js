@@ -3,7 +3,7 @@
 import { ChunkRecord, ChunkSpan, FileSummary, FooterPass, RowGroupRecord, SchemaRecord } from '../wasm/abi.js'
 import { decodeChunkIndexes, setLayoutOrigin } from './chunk-indexes.js'
 import { CHUNK_WORDS, ChunkFlag, ChunkView } from './records.js'
-import { getCore, init } from '../wasm/core.js'
+import { getCore, init, initialized } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
 import { loadCrypto } from '../crypto/load-crypto.js'
@@ -30,35 +30,48 @@ const MAX_RECORDS_PER_FOOTER_BYTE = 2
  * @param {import('../sources/open-byte-source.js').ByteSource} source
  * @param {{ initialFetchSize?: number, maxFooterBytes?: number, signal?: AbortSignal,
  *   decryption?: import('../crypto/file-crypto.js').DecryptionOptions }} [options] decryption: keys for modular encryption (js/crypto/)
- * @returns {Promise<{ fileSize: number, metadataOffset: number, tail: { offset: number, bytes: Uint8Array },
- *   layout: FileLayout }>}
+ * @returns {Promise<ReadFooter>}
  */
-export async function readFooter(source, {
-  initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal, decryption,
-} = {}) {
-  if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
+export function readFooter(source, options = {}) {
+  // A chain of the tail read and the decode rather than an async function around them: no frame, and no
+  // promise of its own, held per file while its tail read is in flight.
+  try {
+    const { initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal, decryption } = options
+    if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
+    }
+    return source.readTail(initialFetchSize, { signal, purpose: 'footer' }).then((tail) =>
+      footerFromTail(source, tail, maxFooterBytes, signal, decryption))
+  } catch (error) {
+    return Promise.reject(error)
   }
-  // Chained rather than awaited: no async frame held per file while its tail read is in flight.
-  return source.readTail(initialFetchSize, { signal, purpose: 'footer' }).then((tail) =>
-    footerFromTail(source, tail, { maxFooterBytes, signal, decryption }))
 }
 
 /**
+ * A footer as read: the file's size, where its footer starts, the tail read (its bytes hold the footer, and
+ * often the filters before it) and the decoded layout; fromCache: false (a FooterCache's entries say true).
+ * @typedef {{ fileSize: number, metadataOffset: number, tail: { offset: number, bytes: Uint8Array }, layout: FileLayout,
+ *   fromCache: boolean }} ReadFooter
+ */
+
+/**
  * readFooter() once the tail is in: the footer checked, read further when the tail does not hold it, decoded.
+ * Synchronous when the tail holds the footer and the wasm module is loaded (the common case: no promise made).
  * @param {import('../sources/open-byte-source.js').ByteSource} source
  * @param {{ offset: number, bytes: Uint8Array }} tail
- * @param {{ maxFooterBytes: number, signal?: AbortSignal, decryption?: import('../crypto/file-crypto.js').DecryptionOptions }} options
+ * @param {number} maxFooterBytes @param {AbortSignal | undefined} signal
+ * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
+ * @returns {ReadFooter | Promise<ReadFooter>}
  */
-async function footerFromTail(source, tail, { maxFooterBytes, signal, decryption }) {
+function footerFromTail(source, tail, maxFooterBytes, signal, decryption) {
   const fileSize = /** @type {number} */ (source.size)
   const where = source.name
   if (fileSize < 12) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: ${fileSize} bytes is too short for a footer`,
       { source: where })
   }
-  const end = new DataView(tail.bytes.buffer, tail.bytes.byteOffset + tail.bytes.length - 8, 8)
-  const magic = end.getUint32(4, true)
+  const bytes = tail.bytes
+  const magic = uint32At(bytes, bytes.length - 4)
   if (magic === MAGIC_PARE && !decryption) {
     throw new ParquetBloomError(ErrorCode.ENCRYPTION_KEY_REQUIRED,
       `${where}: the file is encrypted (the footer is encrypted: magic PARE): pass options.decryption with its footer key`,
@@ -66,10 +79,10 @@ async function footerFromTail(source, tail, { maxFooterBytes, signal, decryption
   }
   if (magic !== MAGIC_PAR1 && magic !== MAGIC_PARE) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
-      `${where}: not a Parquet file: it does not end with PAR1 (last 4 bytes ${hex(tail.bytes.subarray(-4))})`,
+      `${where}: not a Parquet file: it does not end with PAR1 (last 4 bytes ${hex(bytes.subarray(-4))})`,
       { source: where, offset: fileSize - 4 })
   }
-  const metadataLength = end.getUint32(0, true)
+  const metadataLength = uint32At(bytes, bytes.length - 8)
   const metadataOffset = fileSize - 8 - metadataLength
   if (metadataOffset < 4) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
@@ -79,32 +92,68 @@ async function footerFromTail(source, tail, { maxFooterBytes, signal, decryption
     throw new ParquetBloomError(ErrorCode.TOO_LARGE,
       `${where}: footer is ${metadataLength} bytes, over maxFooterBytes ${maxFooterBytes}`, { source: where, offset: metadataOffset })
   }
-  if (tail.offset === 0 && new DataView(tail.bytes.buffer, tail.bytes.byteOffset, 4).getUint32(0, true) !== magic) {
+  if (tail.offset === 0 && uint32At(bytes, 0) !== magic) {
     // The whole file was read, so the leading magic can be checked for free.
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
       `${where}: not a Parquet file: it does not start with ${magic === MAGIC_PARE ? 'PARE' : 'PAR1'}`, { source: where, offset: 0 })
   }
-  let metadata
   if (metadataOffset >= tail.offset) {
-    metadata = tail.bytes.subarray(metadataOffset - tail.offset, tail.bytes.length - 8)
-  } else {
-    const head = await source.read(metadataOffset, tail.offset - metadataOffset, { signal, purpose: 'footer' })
-    metadata = joinBytes(head, tail.bytes.subarray(0, tail.bytes.length - 8))
+    // The footer is the tail's own bytes (a view, no copy): the layout reads statistics from them.
+    return decodeFooter(where, fileSize, metadataOffset, tail, bytes.subarray(metadataOffset - tail.offset, bytes.length - 8),
+      magic, decryption)
   }
+  return source.read(metadataOffset, tail.offset - metadataOffset, { signal, purpose: 'footer' }).then((head) =>
+    decodeFooter(where, fileSize, metadataOffset, tail, joinBytes(head, bytes.subarray(0, bytes.length - 8)), magic, decryption))
+}
+
+/**
+ * The footer's bytes decoded into a ReadFooter: at once for a plain footer of ordinary size once the wasm
+ * module is loaded; an encrypted or very large one (or any before the module is) through what it awaits.
+ * @param {string} where @param {number} fileSize @param {number} metadataOffset
+ * @param {{ offset: number, bytes: Uint8Array }} tail @param {Uint8Array} metadata @param {number} magic
+ * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
+ * @returns {ReadFooter | Promise<ReadFooter>}
+ */
+function decodeFooter(where, fileSize, metadataOffset, tail, metadata, magic, decryption) {
   // The wasm decoder is awaited only now: openParquet starts loading it beside the footer's first read.
-  await init()
+  if (!initialized()) return init().then(() => decodeFooter(where, fileSize, metadataOffset, tail, metadata, magic, decryption))
+  if (magic === MAGIC_PARE || decryption || metadata.length > WINDOWED_FOOTER_BYTES) {
+    return decodeAwaiting(where, metadataOffset, metadata, magic, decryption).then((layout) =>
+      readFooterOf(where, fileSize, metadataOffset, tail, layout))
+  }
   // Chunk indexes are decoded per column when a probe first reads them (js/footer/chunk-indexes.js).
+  return readFooterOf(where, fileSize, metadataOffset, tail, decodeFileOutline(metadata, where, metadataOffset))
+}
+
+/**
+ * The layout of an encrypted footer (the encryption modules loaded for it, js/crypto/load-crypto.js) or of a
+ * big one, a window at a time (js/footer/windowed-outline.js, loaded only for one), or whole where that declines it.
+ * @param {string} where @param {number} metadataOffset @param {Uint8Array} metadata @param {number} magic
+ * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
+ * @returns {Promise<FileLayout>}
+ */
+async function decodeAwaiting(where, metadataOffset, metadata, magic, decryption) {
   const decode = (/** @type {Uint8Array} */ bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
-  // Only an encrypted file loads the encryption modules (js/crypto/load-crypto.js).
-  const layout = magic === MAGIC_PARE || decryption
-    ? markEncryptedChunks(await (await loadCrypto()).openEncryptedFooter(metadata,
+  if (magic === MAGIC_PARE || decryption) {
+    return markEncryptedChunks(await (await loadCrypto()).openEncryptedFooter(metadata,
       { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode }))
-    // A big footer a window at a time (js/footer/windowed-outline.js, loaded only for one), or whole
-    // where that declines it.
-    : (metadata.length > WINDOWED_FOOTER_BYTES &&
-      (await import('./windowed-outline.js')).decodeWindowedOutline(metadata, where, outlinePieces)) || decode(metadata)
+  }
+  return (await import('./windowed-outline.js')).decodeWindowedOutline(metadata, where, outlinePieces) || decode(metadata)
+}
+
+/**
+ * @param {string} where @param {number} fileSize @param {number} metadataOffset
+ * @param {{ offset: number, bytes: Uint8Array }} tail @param {FileLayout} layout
+ * @returns {ReadFooter}
+ */
+function readFooterOf(where, fileSize, metadataOffset, tail, layout) {
   setLayoutOrigin(layout, where, metadataOffset)
-  return { fileSize, metadataOffset, tail, layout }
+  return { fileSize, metadataOffset, tail, layout, fromCache: false }
+}
+
+/** The little-endian uint32 at `at` (no DataView made for four bytes). @param {Uint8Array} bytes @param {number} at */
+function uint32At(bytes, at) {
+  return (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0
 }
 
 /**

@@ -68,8 +68,21 @@ let core
  * @param {{ module?: WebAssembly.Module }} [options] `module`: parquet_bloom.wasm precompiled by the
  *   platform (e.g. a Workers wasm module import), for runtimes that forbid compiling wasm from bytes.
  */
-export async function init(options) {
-  if (core) return core
+export function init(options) {
+  // Once loaded, every caller (each file a dataset opens) shares one settled promise: none made per call.
+  return core ? (coreReady ??= Promise.resolve(core)) : load(options)
+}
+
+/** Whether init() has completed: getCore() answers, and nothing need be awaited first. */
+export function initialized() {
+  return core !== undefined
+}
+
+/** @type {Promise<Core> | undefined} */
+let coreReady
+
+/** @param {{ module?: WebAssembly.Module }} [options] */
+async function load(options) {
   const module = await loadWasmModule(options)
   const native = nativeFunctions(module)
   checkNativeFunctions(native)
