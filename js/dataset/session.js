@@ -40,8 +40,10 @@ export class FileSession {
     const windowShare = () => Math.max(1, Math.floor(this.window / Math.max(1, this.#open)))
     // A file's size and ETag are its descriptor's, never one value for every file.
     const { plan: _plan, size: _size, fileSize: _fileSize, etag: _etag, ...forFiles } = openOptions
+    // What every file is opened with, the per-file fields among them (each file's copy sets them): a copy of
+    // an object with the same fields keeps its shape, with no property added per file.
     this.#openOptions = { ...forFiles, concurrency: this.window, footerCache, link: link ?? new LinkModel(), windowShare,
-      ioLedger: this.ledger }
+      ioLedger: this.ledger, fetch: this.#fetch, ioFloor: undefined, size: undefined, fileSize: undefined, etag: undefined }
     this.signal = openOptions.signal
     this.progress = { filesDone: 0, filesFailed: 0, filesTotal: 0 }
     this.filesOpened = 0
@@ -70,30 +72,44 @@ export class FileSession {
     this.#open++
     // Chained rather than awaited (nor an async function's promise around it): thousands of files in
     // flight hold no frame each. openParquet, async, never throws.
-    return openParquet(descriptor.location, {
-      ...this.#openOptions, fetch: this.#fetch, ioFloor: chain?.floor,
-      ...(descriptor.size !== undefined ? { size: descriptor.size } : {}),
-      ...(descriptor.etag !== undefined ? { etag: descriptor.etag } : {}),
-    }).then((file) => this.#use(file, use, chain)).finally(() => { this.#open-- })
+    // One copy of the options per file: its size also under the name the sources read (fileSize), so
+    // openParquet need not copy them again to rename it.
+    const { size, etag } = descriptor
+    return openParquet(descriptor.location, { ...this.#openOptions, ioFloor: chain?.floor, size, fileSize: size, etag })
+      .then((file) => this.#use(file, use, chain), (error) => {
+        this.#open--
+        throw error
+      })
   }
 
   /**
+   * use(file)'s result once the file is closed, whatever happens (its open count released then). Chained,
+   * not an async function: no frame held per file while its job is in flight.
    * @template T
    * @param {import('../parquet-file.js').ParquetFile} file
    * @param {(file: import('../parquet-file.js').ParquetFile) => Promise<T>} use
    * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
    */
-  async #use(file, use, chain) {
+  #use(file, use, chain) {
     this.filesOpened++
     if (file.footerFromCache) this.footersFromCache++
+    /** @type {Promise<T>} */
+    let used
     try {
-      return await use(file)
-    } finally {
+      used = use(file)
+    } catch (error) {
+      used = Promise.reject(error)
+    }
+    const close = () => {
       if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
       // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
-      await file.close()
+      return file.close().then(() => { this.#open-- }, (error) => {
+        this.#open--
+        throw error
+      })
     }
+    return used.then((result) => close().then(() => result), (error) => close().then(() => { throw error }))
   }
 
   /**

@@ -258,21 +258,43 @@ function decodeFileOutline(metadata, where, metadataOffset) {
       throw malformed(where, metadataOffset, summary.errorOffset)
     }
 
-    const schemaWords = core.i32.slice(schemaPtr >> 2, (schemaPtr >> 2) + summary.schemaCount * SCHEMA_WORDS)
-    const rowGroupWords = core.f64.slice(rowGroupsPtr >> 3, (rowGroupsPtr >> 3) + summary.rowGroupCount * ROW_GROUP_WORDS)
+    // The schema and row group records are read in place (views, not copies: nothing below calls into
+    // wasm, so memory cannot grow under them).
+    const schemaWords = core.i32.subarray(schemaPtr >> 2, (schemaPtr >> 2) + summary.schemaCount * SCHEMA_WORDS)
+    const rowGroupWords = core.f64.subarray(rowGroupsPtr >> 3, (rowGroupsPtr >> 3) + summary.rowGroupCount * ROW_GROUP_WORDS)
     const columns = leafColumns(schemaWords, summary.schemaCount, metadata, where)
-    const rowGroupRows = rowGroupRowsOf(rowGroupWords, columns, where)
     // Every row group has one chunk per leaf, so the chunks fit the capacity (a leaf is a schema element).
     if (summary.chunkCount > chunkCapacity) throw malformed(where, metadataOffset, summary.errorOffset)
-    const chunks = core.f64.slice(chunksPtr >> 3, (chunksPtr >> 3) + summary.chunkCount * CHUNK_WORDS)
-    const chunkSpans = core.i32.slice(spansPtr >> 2, (spansPtr >> 2) + summary.chunkCount * SPAN_WORDS)
-    const orderCount = Math.min(summary.columnOrderCount, orderCapacity)
-    const columnOrders = summary.columnOrderCount >= 0 ? core.i32.slice(ordersPtr >> 2, (ordersPtr >> 2) + orderCount) : null
-    return outlineLayout(metadata, summary, columns, rowGroupRows, chunks, chunkSpans, columnOrders)
+    // What the layout keeps of the records, in one buffer rather than an ArrayBuffer each: the doubles
+    // (chunk records, row counts), then the int32s (chunk spans, column orders, index slots).
+    const chunkWords = summary.chunkCount * CHUNK_WORDS
+    const spanWords = summary.chunkCount * SPAN_WORDS
+    const orderCount = summary.columnOrderCount >= 0 ? Math.min(summary.columnOrderCount, orderCapacity) : 0
+    const f64Words = chunkWords + summary.rowGroupCount
+    const buffer = new ArrayBuffer(f64Words * 8 + (spanWords + orderCount + columns.length) * 4)
+    const rowGroupRows = rowGroupRowsOf(rowGroupWords, columns, where, new Float64Array(buffer, chunkWords * 8, summary.rowGroupCount))
+    const chunks = copyWords(new Float64Array(buffer, 0, chunkWords), core.f64, chunksPtr >> 3)
+    const chunkSpans = copyWords(new Int32Array(buffer, f64Words * 8, spanWords), core.i32, spansPtr >> 2)
+    const columnOrders = summary.columnOrderCount >= 0
+      ? copyWords(new Int32Array(buffer, (f64Words * 2 + spanWords) * 4, orderCount), core.i32, ordersPtr >> 2)
+      : null
+    const indexSlots = new Int32Array(buffer, (f64Words * 2 + spanWords + orderCount) * 4, columns.length)
+    return outlineLayout(metadata, summary, columns, rowGroupRows, chunks, chunkSpans, columnOrders, indexSlots)
   } finally {
     if (recordsPtr) core.release(recordsPtr)
     core.release(dataPtr)
   }
+}
+
+/**
+ * Fills `target` from `heap` at word `from`: a few words one by one (no view of the heap made for them).
+ * @template {Float64Array | Int32Array} T @param {T} target @param {T} heap @param {number} from @returns {T}
+ */
+function copyWords(target, heap, from) {
+  const n = target.length
+  if (n > 256) target.set(heap.subarray(from, from + n))
+  else for (let i = 0; i < n; i++) target[i] = heap[from + i]
+  return target
 }
 
 /** @param {string} where @param {number} chunkCount @param {number} footerBytes */

@@ -616,5 +616,5 @@ export function withFileSize(options) {
   if (!(typeof size === 'number' && Number.isSafeInteger(size) && size >= 0)) {
     throw invalidArgument(`options.size must be a non-negative integer, got ${String(size)}`)
   }
-  return { ...options, fileSize: size }
+  return options.fileSize === size ? options : { ...options, fileSize: size }
 }
