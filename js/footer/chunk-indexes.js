@@ -147,7 +147,9 @@ export function indexRecordAt(layout, slot, rowGroup) {
  * @param {import('./footer.js').FileLayout} layout @param {number} count
  */
 export function reserveIndexSlots(layout, count) {
-  const slotsUsed = layout.indexSlots.reduce((/** @type {number} */ most, slot) => Math.max(most, slot + 1), 0)
+  const slots = layout.indexSlots
+  let slotsUsed = 0
+  for (let c = 0; c < slots.length; c++) slotsUsed = Math.max(slotsUsed, slots[c] + 1)
   const slotWords = layout.rowGroupRows.length * ChunkIndexRecord.words(4)
   const held = layout.indexes.i32
   const needed = (slotsUsed + count) * slotWords
