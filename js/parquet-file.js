@@ -24,6 +24,9 @@ import { encodeProbeValues } from './values/probe-values.js'
 import { Unanswerable } from './verdicts.js'
 import { lazyMetadata } from './indexes/lazy-metadata.js'
 
+/** A closed file's byte cache: empty, and nothing adds to it (#adopt gives a file a cache of its own). */
+const NO_BYTES = new ByteCache()
+
 /** The key of a ParquetFile's highest round in its ledger, for js/dataset/session.js. */
 export const IO_TOP = Symbol('ioTop')
 
@@ -121,7 +124,8 @@ export async function openParquet(source, options = {}) {
 export class ParquetFile {
   /** @type {FileSource} */
   #source
-  #cache = new ByteCache()
+  /** Bytes already read (the tail at first): #adopt gives each footer a cache of its own. */
+  #cache = NO_BYTES
   /** @type {FileOptions} */
   #options
   /** @type {ReturnType<typeof lazyMetadata> | undefined} */
@@ -503,7 +507,7 @@ export class ParquetFile {
   async close() {
     if (this.#closed) return
     this.#closed = true
-    this.#cache = new ByteCache()
+    this.#cache = NO_BYTES
     // The keys of an encrypted file (CryptoKeys in layout.crypto) do not outlive it.
     if (this.layout.crypto) this.layout.crypto = undefined
     await this.#source.close()

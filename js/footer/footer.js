@@ -258,11 +258,9 @@ function decodeFileOutline(metadata, where, metadataOffset) {
       throw malformed(where, metadataOffset, summary.errorOffset)
     }
 
-    // The schema and row group records are read in place (views, not copies: nothing below calls into
-    // wasm, so memory cannot grow under them).
-    const schemaWords = core.i32.subarray(schemaPtr >> 2, (schemaPtr >> 2) + summary.schemaCount * SCHEMA_WORDS)
-    const rowGroupWords = core.f64.subarray(rowGroupsPtr >> 3, (rowGroupsPtr >> 3) + summary.rowGroupCount * ROW_GROUP_WORDS)
-    const columns = leafColumns(schemaWords, summary.schemaCount, metadata, where)
+    // The schema and row group records are read in place, in the heap (nothing below calls into wasm, so
+    // memory cannot grow under them).
+    const columns = leafColumns(core.i32, summary.schemaCount, metadata, where, schemaPtr >> 2)
     // Every row group has one chunk per leaf, so the chunks fit the capacity (a leaf is a schema element).
     if (summary.chunkCount > chunkCapacity) throw malformed(where, metadataOffset, summary.errorOffset)
     // What the layout keeps of the records, in one buffer rather than an ArrayBuffer each: the doubles
@@ -272,7 +270,8 @@ function decodeFileOutline(metadata, where, metadataOffset) {
     const orderCount = summary.columnOrderCount >= 0 ? Math.min(summary.columnOrderCount, orderCapacity) : 0
     const f64Words = chunkWords + summary.rowGroupCount
     const buffer = new ArrayBuffer(f64Words * 8 + (spanWords + orderCount + columns.length) * 4)
-    const rowGroupRows = rowGroupRowsOf(rowGroupWords, columns, where, new Float64Array(buffer, chunkWords * 8, summary.rowGroupCount))
+    const rowGroupRows = rowGroupRowsOf(core.f64, columns, where, new Float64Array(buffer, chunkWords * 8, summary.rowGroupCount),
+      rowGroupsPtr >> 3)
     const chunks = copyWords(new Float64Array(buffer, 0, chunkWords), core.f64, chunksPtr >> 3)
     const chunkSpans = copyWords(new Int32Array(buffer, f64Words * 8, spanWords), core.i32, spansPtr >> 2)
     const columnOrders = summary.columnOrderCount >= 0

@@ -62,12 +62,14 @@ export function acquireFor(core, bytes, what, where) {
  * @param {unknown[]} columns the leaf columns
  * @param {string} where the file, for errors
  * @param {Float64Array} [rowGroupRows] where to write them (one per row group), else a new array
+ * @param {number} [base] the first row group's first word in rowGroupWords (then rowGroupRows gives the count)
  */
-export function rowGroupRowsOf(rowGroupWords, columns, where, rowGroupRows = new Float64Array(rowGroupWords.length / ROW_GROUP_WORDS)) {
-  const count = rowGroupWords.length / ROW_GROUP_WORDS
+export function rowGroupRowsOf(rowGroupWords, columns, where, rowGroupRows = new Float64Array(rowGroupWords.length / ROW_GROUP_WORDS),
+  base = 0) {
+  const count = rowGroupRows.length
   for (let g = 0; g < count; g++) {
-    rowGroupRows[g] = rowGroupWords[g * ROW_GROUP_WORDS + RowGroup.NUM_ROWS]
-    const numColumns = rowGroupWords[g * ROW_GROUP_WORDS + RowGroup.NUM_COLUMNS]
+    rowGroupRows[g] = rowGroupWords[base + g * ROW_GROUP_WORDS + RowGroup.NUM_ROWS]
+    const numColumns = rowGroupWords[base + g * ROW_GROUP_WORDS + RowGroup.NUM_COLUMNS]
     if (numColumns !== columns.length) {
       throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
         `${where}: row group ${g} has ${numColumns} column chunks but the schema has ${columns.length} leaf columns`,
@@ -127,13 +129,14 @@ const NO_INDEXES = Object.freeze({ f64: new Float64Array(0), i32: new Int32Array
  * Walks the flattened schema tree (depth-first, num_children) into leaf columns with their paths.
  * @param {Int32Array} words SchemaRecord words @param {number} count schema elements
  * @param {Uint8Array} metadata the footer bytes @param {string} where the file, for errors
+ * @param {number} [base] the first element's first word in `words` (the wasm heap's, read in place)
  * @returns {import('./footer.js').LeafColumn[]}
  */
-export function leafColumns(words, count, metadata, where) {
+export function leafColumns(words, count, metadata, where, base = 0) {
   const fail = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed schema: ${why}`,
     { source: where, field: 'schema' })
   const element = (/** @type {number} */ i) => {
-    const w = i * SCHEMA_WORDS
+    const w = base + i * SCHEMA_WORDS
     const nameOffset = words[w + Schema.NAME_OFFSET]
     const typeCode = words[w + Schema.TYPE]
     const typeLength = words[w + Schema.TYPE_LENGTH]
@@ -154,7 +157,8 @@ export function leafColumns(words, count, metadata, where) {
     }
   }
   // Of the root only its children count is read (its name is no column's).
-  const rootChildren = words[Schema.NUM_CHILDREN]
+  // (A schema of no elements: NaN, as reading past an empty list gave, which fails below as too few elements.)
+  const rootChildren = count > 0 ? words[base + Schema.NUM_CHILDREN] : NaN
   if (rootChildren < 0) throw fail('the root element has no children count')
   /** @type {import('./footer.js').LeafColumn[]} */
   const columns = []
