@@ -69,7 +69,7 @@ export async function openParquet(source, options = {}) {
   // The footer's read chained rather than awaited: no async frame held per file while it is in flight.
   /** @type {Promise<OpenedFooter>} */
   let footer
-  /** @type {(() => Promise<OpenedFooter>) | undefined} */
+  /** @type {FooterCache | undefined} the cache to read it anew through (no closure made per file for that) */
   let reread
   try {
     // Decrypted footers are never cached: they would put what the keys protect in the store.
@@ -77,7 +77,7 @@ export async function openParquet(source, options = {}) {
       byteSource.useConditionalRequests()
       if (ready) await ready
       footer = footerThroughCache(cache, byteSource, options)
-      reread = () => rereadFooter(cache, byteSource, options)
+      reread = cache
     } else {
       footer = readFooter(byteSource, options)
     }
@@ -141,7 +141,7 @@ export class ParquetFile {
   #planFrom = 0
   /** @type {(() => number) | undefined} */
   #windowShare
-  /** @type {(() => Promise<OpenedFooter>) | undefined} Reads the footer again after FILE_CHANGED (cached files only). */
+  /** @type {FooterCache | undefined} The footer cache a URL's footer came through: read again after FILE_CHANGED. */
   #reread
   #footerGeneration = 0
   /** @type {Promise<void> | undefined} */
@@ -151,7 +151,8 @@ export class ParquetFile {
   // @private; js/index.d.ts declares it private to users.
   /**
    * @param {FileSource} source @param {OpenedFooter} footer @param {FileOptions} options
-   * @param {() => Promise<OpenedFooter>} [reread]
+   * @param {FooterCache} [reread] the cache the footer came through (source then is an HttpSource): it is read
+   *   anew through it after FILE_CHANGED
    */
   constructor(source, footer, options, reread) {
     this.#source = source
@@ -552,9 +553,10 @@ export class ParquetFile {
    * @param {number | undefined} generation
    */
   async #rereadOnce(generation) {
-    const reread = this.#reread
-    if (generation === this.#footerGeneration && reread) {
-      this.#rereading ??= reread().then((footer) => {
+    const cache = this.#reread
+    if (generation === this.#footerGeneration && cache) {
+      const source = /** @type {HttpSource} */ (/** @type {unknown} */ (this.#source))
+      this.#rereading ??= rereadFooter(cache, source, this.#options).then((footer) => {
         this.#geometry = this.#adopt(footer)
         this.#footerGeneration++
       }).finally(() => { this.#rereading = undefined })
