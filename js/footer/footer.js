@@ -40,12 +40,15 @@ export function readFooter(source, options = {}) {
     if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
     }
-    return source.readTail(initialFetchSize, { signal, purpose: 'footer' }).then((tail) =>
+    return source.readTail(initialFetchSize, signal ? { signal, purpose: 'footer' } : FOOTER_READ).then((tail) =>
       footerFromTail(source, tail, maxFooterBytes, signal, decryption))
   } catch (error) {
     return Promise.reject(error)
   }
 }
+
+/** A footer read's options without a signal, the same for every file. */
+const FOOTER_READ = Object.freeze({ purpose: 'footer' })
 
 /**
  * A footer as read: the file's size, where its footer starts, the tail read (its bytes hold the footer, and
