@@ -76,40 +76,26 @@ export class FileSession {
     // openParquet need not copy them again to rename it.
     const { size, etag } = descriptor
     return openParquet(descriptor.location, { ...this.#openOptions, ioFloor: chain?.floor, size, fileSize: size, etag })
-      .then((file) => this.#use(file, use, chain), (error) => {
-        this.#open--
-        throw error
-      })
+      .then((file) => this.#use(file, use, chain)).finally(() => { this.#open-- })
   }
 
   /**
-   * use(file)'s result once the file is closed, whatever happens (its open count released then). Chained,
-   * not an async function: no frame held per file while its job is in flight.
    * @template T
    * @param {import('../parquet-file.js').ParquetFile} file
    * @param {(file: import('../parquet-file.js').ParquetFile) => Promise<T>} use
    * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
    */
-  #use(file, use, chain) {
+  async #use(file, use, chain) {
     this.filesOpened++
     if (file.footerFromCache) this.footersFromCache++
-    /** @type {Promise<T>} */
-    let used
     try {
-      used = use(file)
-    } catch (error) {
-      used = Promise.reject(error)
-    }
-    const close = () => {
+      return await use(file)
+    } finally {
       if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
       // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
-      return file.close().then(() => { this.#open-- }, (error) => {
-        this.#open--
-        throw error
-      })
+      await file.close()
     }
-    return used.then((result) => close().then(() => result), (error) => close().then(() => { throw error }))
   }
 
   /**

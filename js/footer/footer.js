@@ -100,58 +100,49 @@ function footerFromTail(source, tail, maxFooterBytes, signal, decryption) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
       `${where}: not a Parquet file: it does not start with ${magic === MAGIC_PARE ? 'PARE' : 'PAR1'}`, { source: where, offset: 0 })
   }
+  const footer = (/** @type {FileLayout} */ layout) => {
+    setLayoutOrigin(layout, where, metadataOffset)
+    return { fileSize, metadataOffset, tail, layout, fromCache: false }
+  }
   if (metadataOffset >= tail.offset) {
     // The footer is the tail's own bytes (a view, no copy): the layout reads statistics from them.
-    return decodeFooter(where, fileSize, metadataOffset, tail, bytes.subarray(metadataOffset - tail.offset, bytes.length - 8),
-      magic, decryption)
+    const layout = layoutOf(where, metadataOffset, bytes.subarray(metadataOffset - tail.offset, bytes.length - 8), magic, decryption)
+    return layout instanceof Promise ? layout.then(footer) : footer(layout)
   }
   return source.read(metadataOffset, tail.offset - metadataOffset, { signal, purpose: 'footer' }).then((head) =>
-    decodeFooter(where, fileSize, metadataOffset, tail, joinBytes(head, bytes.subarray(0, bytes.length - 8)), magic, decryption))
+    layoutOf(where, metadataOffset, joinBytes(head, bytes.subarray(0, bytes.length - 8)), magic, decryption)).then(footer)
 }
 
 /**
- * The footer's bytes decoded into a ReadFooter: at once for a plain footer of ordinary size once the wasm
- * module is loaded; an encrypted or very large one (or any before the module is) through what it awaits.
- * @param {string} where @param {number} fileSize @param {number} metadataOffset
- * @param {{ offset: number, bytes: Uint8Array }} tail @param {Uint8Array} metadata @param {number} magic
- * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
- * @returns {ReadFooter | Promise<ReadFooter>}
- */
-function decodeFooter(where, fileSize, metadataOffset, tail, metadata, magic, decryption) {
-  // The wasm decoder is awaited only now: openParquet starts loading it beside the footer's first read.
-  if (!initialized()) return init().then(() => decodeFooter(where, fileSize, metadataOffset, tail, metadata, magic, decryption))
-  if (magic === MAGIC_PARE || decryption || metadata.length > WINDOWED_FOOTER_BYTES) {
-    return decodeAwaiting(where, metadataOffset, metadata, magic, decryption).then((layout) =>
-      readFooterOf(where, fileSize, metadataOffset, tail, layout))
-  }
-  // Chunk indexes are decoded per column when a probe first reads them (js/footer/chunk-indexes.js).
-  return readFooterOf(where, fileSize, metadataOffset, tail, decodeFileOutline(metadata, where, metadataOffset))
-}
-
-/**
- * The layout of an encrypted footer (the encryption modules loaded for it, js/crypto/load-crypto.js) or of a
- * big one, a window at a time (js/footer/windowed-outline.js, loaded only for one), or whole where that declines it.
+ * The footer's layout: at once for a plain footer of ordinary size once the wasm module is loaded (chunk
+ * indexes are decoded per column when a probe first reads them: js/footer/chunk-indexes.js), else through
+ * what it awaits.
  * @param {string} where @param {number} metadataOffset @param {Uint8Array} metadata @param {number} magic
  * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
- * @returns {Promise<FileLayout>}
+ * @returns {FileLayout | Promise<FileLayout>}
  */
-async function decodeAwaiting(where, metadataOffset, metadata, magic, decryption) {
-  const decode = (/** @type {Uint8Array} */ bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
-  if (magic === MAGIC_PARE || decryption) {
-    return markEncryptedChunks(await (await loadCrypto()).openEncryptedFooter(metadata,
-      { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode }))
-  }
-  return (await import('./windowed-outline.js')).decodeWindowedOutline(metadata, where, outlinePieces) || decode(metadata)
+function layoutOf(where, metadataOffset, metadata, magic, decryption) {
+  return initialized() && magic === MAGIC_PAR1 && !decryption && metadata.length <= WINDOWED_FOOTER_BYTES
+    ? decodeFileOutline(metadata, where, metadataOffset)
+    : layoutAwaiting(where, metadataOffset, metadata, magic, decryption)
 }
 
 /**
- * @param {string} where @param {number} fileSize @param {number} metadataOffset
- * @param {{ offset: number, bytes: Uint8Array }} tail @param {FileLayout} layout
- * @returns {ReadFooter}
+ * @param {string} where @param {number} metadataOffset @param {Uint8Array} metadata @param {number} magic
+ * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
  */
-function readFooterOf(where, fileSize, metadataOffset, tail, layout) {
-  setLayoutOrigin(layout, where, metadataOffset)
-  return { fileSize, metadataOffset, tail, layout, fromCache: false }
+async function layoutAwaiting(where, metadataOffset, metadata, magic, decryption) {
+  // The wasm decoder is awaited only now: openParquet starts loading it beside the footer's first read.
+  await init()
+  const decode = (/** @type {Uint8Array} */ bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
+  // Only an encrypted file loads the encryption modules (js/crypto/load-crypto.js).
+  return magic === MAGIC_PARE || decryption
+    ? markEncryptedChunks(await (await loadCrypto()).openEncryptedFooter(metadata,
+      { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode }))
+    // A big footer a window at a time (js/footer/windowed-outline.js, loaded only for one), or whole
+    // where that declines it.
+    : (metadata.length > WINDOWED_FOOTER_BYTES &&
+      (await import('./windowed-outline.js')).decodeWindowedOutline(metadata, where, outlinePieces)) || decode(metadata)
 }
 
 /** The little-endian uint32 at `at` (no DataView made for four bytes). @param {Uint8Array} bytes @param {number} at */

@@ -68,21 +68,8 @@ let core
  * @param {{ module?: WebAssembly.Module }} [options] `module`: parquet_bloom.wasm precompiled by the
  *   platform (e.g. a Workers wasm module import), for runtimes that forbid compiling wasm from bytes.
  */
-export function init(options) {
-  // Once loaded, every caller (each file a dataset opens) shares one settled promise: none made per call.
-  return core ? (coreReady ??= Promise.resolve(core)) : load(options)
-}
-
-/** Whether init() has completed: getCore() answers, and nothing need be awaited first. */
-export function initialized() {
-  return core !== undefined
-}
-
-/** @type {Promise<Core> | undefined} */
-let coreReady
-
-/** @param {{ module?: WebAssembly.Module }} [options] */
-async function load(options) {
+export async function init(options) {
+  if (core) return core
   const module = await loadWasmModule(options)
   const native = nativeFunctions(module)
   checkNativeFunctions(native)
@@ -128,6 +115,11 @@ export function checkNativeFunctions(native) {
     throw new ParquetBloomError(ErrorCode.WASM,
       `the wasm module does not match this JS: it lacks ${missing.map((n) => `${n}()`).join(', ')}`)
   }
+}
+
+/** Whether init() has completed (callers per file then await nothing for it). */
+export function initialized() {
+  return core !== undefined
 }
 
 /** The initialised core, or a clear error when init() has not completed. */
