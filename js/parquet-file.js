@@ -1,7 +1,7 @@
 // ParquetFile: an opened Parquet file whose footer has been read, answering "could row group R hold
 // value X of column C?" from its bloom filters, and lending filters out for the length of a visit.
 import { BloomFilter } from './filter/bloom-filter.js'
-import { getCore, init } from './wasm/core.js'
+import { getCore, init, initialized } from './wasm/core.js'
 import { ErrorCode, ParquetBloomError } from './errors.js'
 import { withFileSize } from './sources/shared.js'
 import { setLayoutOrigin } from './footer/chunk-indexes.js'
@@ -23,6 +23,9 @@ import { FooterCache } from './footer/footer-cache.js'
 import { encodeProbeValues } from './values/probe-values.js'
 import { Unanswerable } from './verdicts.js'
 import { lazyMetadata } from './indexes/lazy-metadata.js'
+
+/** A closed file's byte cache: empty, and nothing adds to it (#adopt gives a file a cache of its own). */
+const NO_BYTES = new ByteCache()
 
 /** The key of a ParquetFile's highest round in its ledger, for js/dataset/session.js. */
 export const IO_TOP = Symbol('ioTop')
@@ -52,9 +55,9 @@ export async function openParquet(source, options = {}) {
   // Loaded while the footer is read (readFooter awaits it before decoding): in a fresh process the
   // module's import, compile and instantiation then take no time of their own. Awaited on every path
   // below (readFooter's own init() shares this load); the catch only keeps a failure from being
-  // reported as unhandled before that.
-  const ready = init()
-  ready.catch(() => {})
+  // reported as unhandled before that. Once loaded, nothing is awaited for it.
+  const ready = initialized() ? undefined : init()
+  ready?.catch(() => {})
   // The declared FooterCache (js/index.d.ts) hides the class's internals; instanceof checks it is one.
   const cache = /** @type {FooterCache | undefined} */ (/** @type {unknown} */ (options.footerCache))
   if (cache !== undefined && !(cache instanceof FooterCache)) {
@@ -63,26 +66,35 @@ export async function openParquet(source, options = {}) {
   // With `plan`, the file's own ledger records from the footer read on (a dataset's session passes its ledger).
   const recorded = options.plan === true && !options.ioLedger ? { ...options, ioLedger: new IoLedger({ record: true }) } : options
   const byteSource = await openByteSource(source, recorded)
-  const failed = async (/** @type {unknown} */ error) => {
-    await byteSource.close()
-    throw error
-  }
   // The footer's read chained rather than awaited: no async frame held per file while it is in flight.
-  let opened
+  /** @type {Promise<OpenedFooter>} */
+  let footer
+  /** @type {FooterCache | undefined} the cache to read it anew through (no closure made per file for that) */
+  let reread
   try {
     // Decrypted footers are never cached: they would put what the keys protect in the store.
     if (cache && byteSource instanceof HttpSource && !options.decryption) {
       byteSource.useConditionalRequests()
-      await ready
-      opened = footerThroughCache(cache, byteSource, options).then((footer) =>
-        new ParquetFile(byteSource, footer, options, () => rereadFooter(cache, byteSource, options)))
+      if (ready) await ready
+      footer = footerThroughCache(cache, byteSource, options)
+      reread = cache
     } else {
-      opened = readFooter(byteSource, options).then((footer) => new ParquetFile(byteSource, footer, options))
+      footer = readFooter(byteSource, options)
     }
   } catch (error) {
-    return failed(error)
+    footer = Promise.reject(error)
   }
-  return opened.catch(failed)
+  const failed = async (/** @type {unknown} */ error) => {
+    await byteSource.close()
+    throw error
+  }
+  return footer.then((read) => {
+    try {
+      return new ParquetFile(byteSource, read, options, reread)
+    } catch (error) {
+      return failed(error)
+    }
+  }, failed)
 }
 
 /**
@@ -112,7 +124,8 @@ export async function openParquet(source, options = {}) {
 export class ParquetFile {
   /** @type {FileSource} */
   #source
-  #cache = new ByteCache()
+  /** Bytes already read (the tail at first): #adopt gives each footer a cache of its own. */
+  #cache = NO_BYTES
   /** @type {FileOptions} */
   #options
   /** @type {ReturnType<typeof lazyMetadata> | undefined} */
@@ -128,7 +141,7 @@ export class ParquetFile {
   #planFrom = 0
   /** @type {(() => number) | undefined} */
   #windowShare
-  /** @type {(() => Promise<OpenedFooter>) | undefined} Reads the footer again after FILE_CHANGED (cached files only). */
+  /** @type {FooterCache | undefined} The footer cache a URL's footer came through: read again after FILE_CHANGED. */
   #reread
   #footerGeneration = 0
   /** @type {Promise<void> | undefined} */
@@ -138,7 +151,8 @@ export class ParquetFile {
   // @private; js/index.d.ts declares it private to users.
   /**
    * @param {FileSource} source @param {OpenedFooter} footer @param {FileOptions} options
-   * @param {() => Promise<OpenedFooter>} [reread]
+   * @param {FooterCache} [reread] the cache the footer came through (source then is an HttpSource): it is read
+   *   anew through it after FILE_CHANGED
    */
   constructor(source, footer, options, reread) {
     this.#source = source
@@ -494,7 +508,7 @@ export class ParquetFile {
   async close() {
     if (this.#closed) return
     this.#closed = true
-    this.#cache = new ByteCache()
+    this.#cache = NO_BYTES
     // The keys of an encrypted file (CryptoKeys in layout.crypto) do not outlive it.
     if (this.layout.crypto) this.layout.crypto = undefined
     await this.#source.close()
@@ -539,9 +553,10 @@ export class ParquetFile {
    * @param {number | undefined} generation
    */
   async #rereadOnce(generation) {
-    const reread = this.#reread
-    if (generation === this.#footerGeneration && reread) {
-      this.#rereading ??= reread().then((footer) => {
+    const cache = this.#reread
+    if (generation === this.#footerGeneration && cache) {
+      const source = /** @type {HttpSource} */ (/** @type {unknown} */ (this.#source))
+      this.#rereading ??= rereadFooter(cache, source, this.#options).then((footer) => {
         this.#geometry = this.#adopt(footer)
         this.#footerGeneration++
       }).finally(() => { this.#rereading = undefined })

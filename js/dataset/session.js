@@ -41,8 +41,10 @@ export class FileSession {
     const windowShare = () => Math.max(1, Math.floor(this.window / Math.max(1, this.#open)))
     // A file's size and ETag are its descriptor's, never one value for every file.
     const { plan: _plan, size: _size, fileSize: _fileSize, etag: _etag, ...forFiles } = openOptions
+    // What every file is opened with, the per-file fields among them (each file's copy sets them): a copy of
+    // an object with the same fields keeps its shape, with no property added per file.
     this.#openOptions = { ...forFiles, concurrency: this.window, footerCache, link: link ?? new LinkModel(), windowShare,
-      ioLedger: this.ledger }
+      ioLedger: this.ledger, fetch: this.#fetch, ioFloor: undefined, size: undefined, fileSize: undefined, etag: undefined }
     this.signal = openOptions.signal
     this.progress = { filesDone: 0, filesFailed: 0, filesTotal: 0 }
     this.filesOpened = 0
@@ -71,12 +73,11 @@ export class FileSession {
     this.#open++
     // Chained rather than awaited (nor an async function's promise around it): thousands of files in
     // flight hold no frame each. openParquet, async, never throws.
-    // Not a spread with keys after it: that makes each file's options a shape of its own (js/sources/shared.js withKeys).
-    /** @type {Record<string, any>} */
-    const options = withKeys(this.#openOptions, { fetch: this.#fetch, ioFloor: chain?.floor })
-    if (descriptor.size !== undefined) options.size = descriptor.size
-    if (descriptor.etag !== undefined) options.etag = descriptor.etag
-    return openParquet(descriptor.location, options).then((file) => this.#use(file, use, chain)).finally(() => { this.#open-- })
+    // One copy of the options per file, its size also under the name the sources read (fileSize), so
+    // openParquet need not copy them again; not a spread with keys after it (js/sources/shared.js withKeys).
+    const { size, etag } = descriptor
+    return openParquet(descriptor.location, withKeys(this.#openOptions, { ioFloor: chain?.floor, size, fileSize: size, etag }))
+      .then((file) => this.#use(file, use, chain)).finally(() => { this.#open-- })
   }
 
   /**

@@ -16,11 +16,17 @@ import { readFooter } from './footer.js'
  * @param {import('./footer-cache.js').FooterCache} cache
  * @param {import('../sources/http-source.js').HttpSource} source in conditional mode
  * @param {ReadFooterOptions} [options]
- * @returns {Promise<{ fileSize: number, metadataOffset: number, layout: import('./footer.js').FileLayout,
- *   tail: { offset: number, bytes: Uint8Array },
- *   fromCache: boolean }>}
+ * @returns {Promise<import('./footer.js').ReadFooter>}
  */
-export async function footerThroughCache(cache, source, options) {
+export function footerThroughCache(cache, source, options) {
+  // A cache that holds nothing (a dataset's own, in a fresh process or over files without validators):
+  // straight to the read, with no lookup and no promise of the cache's own per file.
+  if (cache.holdsNothing()) return readAndRemember(cache, source, options)
+  return lookUp(cache, source, options)
+}
+
+/** @param {FooterCache} cache @param {HttpSource} source @param {ReadFooterOptions} [options] */
+async function lookUp(cache, source, options) {
   let entry = await cache.lookup(source.cacheKey)
   // A listing's size and ETag (options.size, options.etag) validate the entry without a request.
   const given = source.givenVersion
@@ -51,21 +57,34 @@ export async function rereadFooter(cache, source, options) {
   return readAndRemember(cache, source, options)
 }
 
-/** @param {FooterCache} cache @param {HttpSource} source @param {ReadFooterOptions} [options] */
+/**
+ * @param {FooterCache} cache @param {HttpSource} source @param {ReadFooterOptions} [options]
+ * @returns {Promise<import('./footer.js').ReadFooter>}
+ */
 function readAndRemember(cache, source, options) {
   // Chained rather than awaited (nor an async function's promise around it): nothing of its own held per
   // file while its footer read is in flight.
-  const read = readFooter(source, options).catch((error) => {
+  const remember = (/** @type {import('./footer.js').ReadFooter} */ footer) => rememberFooter(cache, source, footer)
+  return readFooter(source, options).then(remember, (error) => {
     // Replaced between the tail read and the rest of a large footer: once more, from the new version.
     if (/** @type {{ code?: unknown } | undefined} */ (error)?.code !== ErrorCode.FILE_CHANGED) throw error
     refuseIfListed(source, error)
     source.forgetFile()
-    return readFooter(source, options)
+    return readFooter(source, options).then(remember)
   })
-  return read.then(async (footer) => {
-    await cache.remember(source.cacheKey, { validator: source.validator, ...footer })
-    return { ...footer, fromCache: false }
-  })
+}
+
+/**
+ * Keeps a footer just read in the cache when its server validated it, and hands it on; one the cache
+ * would not keep (no validator) goes on at once, without a promise of the cache's.
+ * @param {FooterCache} cache @param {HttpSource} source @param {import('./footer.js').ReadFooter} footer
+ * @returns {import('./footer.js').ReadFooter | Promise<import('./footer.js').ReadFooter>}
+ */
+function rememberFooter(cache, source, footer) {
+  const validator = source.validator
+  if (!cache.accepts(validator)) return footer
+  return cache.remember(source.cacheKey, { validator, fileSize: footer.fileSize, metadataOffset: footer.metadataOffset,
+    layout: footer.layout }).then(() => footer)
 }
 
 /**

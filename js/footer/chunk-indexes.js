@@ -25,7 +25,9 @@ const origins = new WeakMap()
  * @param {import('./footer.js').FileLayout} layout @param {string} source @param {number} metadataOffset
  */
 export function setLayoutOrigin(layout, source, metadataOffset) {
-  origins.set(layout, { source, metadataOffset })
+  const known = origins.get(layout)
+  // A layout just read already names its file (ParquetFile names it again, for a cached layout's sake).
+  if (known?.source !== source || known.metadataOffset !== metadataOffset) origins.set(layout, { source, metadataOffset })
 }
 
 /**
@@ -36,7 +38,7 @@ export function setLayoutOrigin(layout, source, metadataOffset) {
  */
 export function ensureColumnIndexes(layout, column) {
   if (layout.indexSlots[column] >= 0) return
-  decodeChunkIndexes(layout, [column])
+  decodeColumns(layout, [column])
 }
 
 /**
@@ -48,14 +50,23 @@ export function ensureColumnIndexes(layout, column) {
 export function decodeChunkIndexes(layout, columns) {
   const slots = layout.indexSlots
   const todo = [...new Set(columns)].filter((c) => slots[c] < 0)
-  if (todo.length === 0) return
+  if (todo.length > 0) decodeColumns(layout, todo)
+}
+
+/**
+ * @param {import('./footer.js').FileLayout} layout
+ * @param {number[]} todo distinct leaf indices, none decoded yet
+ */
+function decodeColumns(layout, todo) {
+  const slots = layout.indexSlots
   const numColumns = layout.columns.length
   const rowGroups = layout.rowGroupRows.length
   const total = rowGroups * todo.length
   const firstSlot = reserveIndexSlots(layout, todo.length)
   const order = new Int32Array(Math.min(total, CHUNKS_PER_CALL)) // chunk index of each slice in the batch
   // Column by column, as the records lie in layout.indexes: slice n is row group n % rowGroups of
-  // todo[n / rowGroups], whose records go to slot firstSlot + n / rowGroups.
+  // todo[n / rowGroups], whose records go to slot firstSlot + n / rowGroups, so the slices' records are
+  // consecutive from the first slot's first record on (indexRecordAt).
   for (let first = 0; first < total; first += CHUNKS_PER_CALL) {
     const count = Math.min(CHUNKS_PER_CALL, total - first)
     let bytes = 0
@@ -65,22 +76,23 @@ export function decodeChunkIndexes(layout, columns) {
       order[k] = chunk
       bytes += layout.chunkSpans[chunk * 2 + 1]
     }
-    decodeBatch(layout, order, count, bytes,
-      (k) => indexRecordAt(layout, firstSlot + Math.floor((first + k) / rowGroups), (first + k) % rowGroups),
-      (k) => rowGroups - ((first + k) % rowGroups))
+    decodeBatch(layout, order, count, bytes, indexRecordAt(layout, firstSlot, 0) + first)
   }
   // Only now: a column whose chunks fail to decode stays undecoded (and fails again when next read).
   todo.forEach((c, i) => { slots[c] = firstSlot + i })
   chunkIndexDecodes.chunks += total
 }
 
+// Chunks' bytes up to this long are copied into wasm memory a byte at a time, rather than through a view of each.
+const COPY_BY_BYTE = 512
+
 /**
- * Decodes the batch's slices (order[k]: their chunk numbers) and copies slice k's record to
- * recordAt(k) in layout.indexes; runLength(k): how many slices from k on have consecutive records there.
+ * Decodes the batch's slices (order[k]: their chunk numbers) and copies their records, consecutive, to
+ * layout.indexes from record `firstRecord` on.
  * @param {import('./footer.js').FileLayout} layout @param {Int32Array} order @param {number} count @param {number} bytes the slices' bytes
- * @param {(k: number) => number} recordAt @param {(k: number) => number} runLength
+ * @param {number} firstRecord
  */
-function decodeBatch(layout, order, count, bytes, recordAt, runLength) {
+function decodeBatch(layout, order, count, bytes, firstRecord) {
   const core = getCore()
   const { chunkSpans, footerBytes } = layout
   const spanBytes = count * ChunkSpan.bytes
@@ -102,21 +114,19 @@ function decodeBatch(layout, order, count, bytes, recordAt, runLength) {
       const length = chunkSpans[order[k] * 2 + 1]
       i32[(spansPtr >> 2) + k * 2] = offset
       i32[(spansPtr >> 2) + k * 2 + 1] = length
-      u8.set(footerBytes.subarray(offset, offset + length), at)
+      if (length <= COPY_BY_BYTE) {
+        for (let b = 0; b < length; b++) u8[at + b] = footerBytes[offset + b]
+      } else {
+        u8.set(footerBytes.subarray(offset, offset + length), at)
+      }
       at += length
     }
     const status = core.native.decodeColumnChunks(bytesPtr, bytes, spansPtr, count, chunksPtr, indexesPtr, failedPtr)
     if (status !== NativeStatus.OK) throw malformedChunk(layout, order[core.i32[failedPtr >> 2]] ?? order[0])
-    // Every record's words, doubles included (copied as their bits), a run of consecutive records at a time.
-    const records = core.i32
-    const target = layout.indexes.i32
+    // Every record's words, doubles included (copied as their bits).
     const words = ChunkIndexRecord.bytes >> 2
-    for (let k = 0; k < count;) {
-      const run = Math.min(runLength(k), count - k)
-      const from = (indexesPtr >> 2) + k * words
-      target.set(records.subarray(from, from + run * words), recordAt(k) * words)
-      k += run
-    }
+    const from = indexesPtr >> 2
+    layout.indexes.i32.set(core.i32.subarray(from, from + count * words), firstRecord * words)
   } finally {
     core.release(block)
   }
@@ -137,7 +147,9 @@ export function indexRecordAt(layout, slot, rowGroup) {
  * @param {import('./footer.js').FileLayout} layout @param {number} count
  */
 export function reserveIndexSlots(layout, count) {
-  const slotsUsed = layout.indexSlots.reduce((/** @type {number} */ most, slot) => Math.max(most, slot + 1), 0)
+  const slots = layout.indexSlots
+  let slotsUsed = 0
+  for (let c = 0; c < slots.length; c++) slotsUsed = Math.max(slotsUsed, slots[c] + 1)
   const slotWords = layout.rowGroupRows.length * ChunkIndexRecord.words(4)
   const held = layout.indexes.i32
   const needed = (slotsUsed + count) * slotWords

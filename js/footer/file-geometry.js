@@ -4,28 +4,38 @@
 import { allChunks } from './records.js'
 
 /**
- * @typedef {{ layout: import('./footer.js').FileLayout, fileSize: number, metadataOffset: number,
- *   boundaries: () => Float64Array, pageRanges: () => { starts: Float64Array, ends: Float64Array } }} FileGeometry
+ * What filter reads need of a footer: the layout, the file's size and where its footer starts, and the
+ * offsets that bound a filter of unknown length and the chunks' page ranges, each computed once on first use
+ * (a class: one object per file, no closures).
  */
+export class FileGeometry {
+  /** @type {Float64Array | undefined} */
+  #boundaries
+  /** @type {{ starts: Float64Array, ends: Float64Array } | undefined} */
+  #pageRanges
+
+  /** @param {import('./footer.js').FileLayout} layout @param {number} fileSize @param {number} metadataOffset */
+  constructor(layout, fileSize, metadataOffset) {
+    this.layout = layout
+    this.fileSize = fileSize
+    this.metadataOffset = metadataOffset
+  }
+
+  boundaries() {
+    return (this.#boundaries ??= structureBoundaries(this.layout, this.metadataOffset))
+  }
+
+  pageRanges() {
+    return (this.#pageRanges ??= chunkPageRanges(this.layout, this.metadataOffset))
+  }
+}
 
 /**
- * What filter reads need of a footer: the layout, the file's size and where its footer starts, and the
- * offsets that bound a filter of unknown length and the chunks' page ranges, each computed once on first use.
+ * The FileGeometry of a footer.
  * @param {import('./footer.js').FileLayout} layout @param {number} fileSize @param {number} metadataOffset
- * @returns {FileGeometry}
  */
 export function fileGeometry(layout, fileSize, metadataOffset) {
-  /** @type {Float64Array | undefined} */
-  let boundaries
-  /** @type {{ starts: Float64Array, ends: Float64Array } | undefined} */
-  let pageRanges
-  return {
-    layout,
-    fileSize,
-    metadataOffset,
-    boundaries: () => (boundaries ??= structureBoundaries(layout, metadataOffset)),
-    pageRanges: () => (pageRanges ??= chunkPageRanges(layout, metadataOffset)),
-  }
+  return new FileGeometry(layout, fileSize, metadataOffset)
 }
 
 /**

@@ -83,6 +83,16 @@ export class FooterCache {
     return canValidate(validator) || this.trustUnvalidated
   }
 
+  /**
+   * True, counted as a miss, when the cache surely holds no entry at all (a memory store of its own with
+   * nothing in it yet): its caller reads the footer without a lookup (no hash of the URL, no promise).
+   */
+  holdsNothing() {
+    if (!wholeInIndex.has(this.#store) || (this.#index !== undefined && this.#index.size !== 0)) return false
+    this.stats.misses++
+    return true
+  }
+
   /** @param {string} url @returns {Promise<FooterCacheEntry | undefined>} */
   async lookup(url) {
     const index = this.#index ?? (await this.#loadIndex())
@@ -95,7 +105,8 @@ export class FooterCache {
     let entry
     try {
       key = await storeKey(url)
-      const bytes = await this.#store.get(key)
+      // A store whose every entry the index lists: a key it does not list is a miss without asking it.
+      const bytes = wholeInIndex.has(this.#store) && !index.has(key) ? undefined : await this.#store.get(key)
       entry = bytes ? await deserializeEntry(bytes, key) : undefined
       if (bytes && !entry) await this.#drop(key) // corrupt or from another format: a miss, and room freed
     } catch {
@@ -440,16 +451,19 @@ function viewName(view) {
 /** The store key of a URL: a SHA-256 hex, so no store ever holds (or shows) a URL or its credentials. */
 /** @param {string} url */
 async function storeKey(url) {
+  const hash = await (hashHere ??= runtimeHash())
+  // Hex made by the runtime where it can (one string, not one per byte).
+  if (hash) return hash.hex(String(url))
   return Array.from(await sha256(new TextEncoder().encode(String(url))), (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
-/** @type {Promise<((bytes: Uint8Array) => Uint8Array) | null> | undefined} */
+/** @type {Promise<{ bytes: (bytes: Uint8Array) => Uint8Array, hex: (text: string) => string } | null> | undefined} */
 let hashHere
 
 /** @param {Uint8Array} bytes */
 async function sha256(bytes) {
   const hash = await (hashHere ??= runtimeHash())
-  if (hash) return hash(bytes)
+  if (hash) return hash.bytes(bytes)
   // Typed as the BufferSource WebCrypto's types ask for: WebCrypto itself refuses a view of a SharedArrayBuffer.
   return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', /** @type {Uint8Array<ArrayBuffer>} */ (bytes)))
 }
@@ -458,14 +472,17 @@ async function sha256(bytes) {
  * node:crypto's hash where the runtime has it (Node, Bun, Deno): a dataset hashes three times per
  * file (two store keys, one checksum), and WebCrypto's digest is a thread-pool round trip each, about
  * ten times the CPU of hashing in place — a quarter of a second over 1,000 files. Elsewhere, WebCrypto.
+ * `hex` hashes text as its UTF-8 bytes, as TextEncoder gives them.
  */
 async function runtimeHash() {
   if (typeof process !== 'object' || typeof process.versions?.node !== 'string') return null
   try {
     const { createHash } = await import('node:crypto')
-    return (/** @type {Uint8Array} */ bytes) => new Uint8Array(createHash('sha256').update(bytes).digest())
+    return {
+      bytes: (/** @type {Uint8Array} */ bytes) => new Uint8Array(createHash('sha256').update(bytes).digest()),
+      hex: (/** @type {string} */ text) => createHash('sha256').update(text, 'utf8').digest('hex'),
+    }
   } catch {
     return null
   }
 }
-

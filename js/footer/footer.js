@@ -3,7 +3,7 @@
 import { ChunkRecord, ChunkSpan, FileSummary, FooterPass, RowGroupRecord, SchemaRecord } from '../wasm/abi.js'
 import { decodeChunkIndexes, setLayoutOrigin } from './chunk-indexes.js'
 import { CHUNK_WORDS, ChunkFlag, ChunkView } from './records.js'
-import { getCore, init } from '../wasm/core.js'
+import { getCore, init, initialized } from '../wasm/core.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { NativeStatus } from '../wasm/abi.js'
 import { loadCrypto } from '../crypto/load-crypto.js'
@@ -30,35 +30,51 @@ const MAX_RECORDS_PER_FOOTER_BYTE = 2
  * @param {import('../sources/open-byte-source.js').ByteSource} source
  * @param {{ initialFetchSize?: number, maxFooterBytes?: number, signal?: AbortSignal,
  *   decryption?: import('../crypto/file-crypto.js').DecryptionOptions }} [options] decryption: keys for modular encryption (js/crypto/)
- * @returns {Promise<{ fileSize: number, metadataOffset: number, tail: { offset: number, bytes: Uint8Array },
- *   layout: FileLayout }>}
+ * @returns {Promise<ReadFooter>}
  */
-export async function readFooter(source, {
-  initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal, decryption,
-} = {}) {
-  if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
+export function readFooter(source, options = {}) {
+  // A chain of the tail read and the decode rather than an async function around them: no frame, and no
+  // promise of its own, held per file while its tail read is in flight.
+  try {
+    const { initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal, decryption } = options
+    if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
+    }
+    return source.readTail(initialFetchSize, signal ? { signal, purpose: 'footer' } : FOOTER_READ).then((tail) =>
+      footerFromTail(source, tail, maxFooterBytes, signal, decryption))
+  } catch (error) {
+    return Promise.reject(error)
   }
-  // Chained rather than awaited: no async frame held per file while its tail read is in flight.
-  return source.readTail(initialFetchSize, { signal, purpose: 'footer' }).then((tail) =>
-    footerFromTail(source, tail, { maxFooterBytes, signal, decryption }))
 }
+
+/** A footer read's options without a signal, the same for every file. */
+const FOOTER_READ = Object.freeze({ purpose: 'footer' })
+
+/**
+ * A footer as read: the file's size, where its footer starts, the tail read (its bytes hold the footer, and
+ * often the filters before it) and the decoded layout; fromCache: false (a FooterCache's entries say true).
+ * @typedef {{ fileSize: number, metadataOffset: number, tail: { offset: number, bytes: Uint8Array }, layout: FileLayout,
+ *   fromCache: boolean }} ReadFooter
+ */
 
 /**
  * readFooter() once the tail is in: the footer checked, read further when the tail does not hold it, decoded.
+ * Synchronous when the tail holds the footer and the wasm module is loaded (the common case: no promise made).
  * @param {import('../sources/open-byte-source.js').ByteSource} source
  * @param {{ offset: number, bytes: Uint8Array }} tail
- * @param {{ maxFooterBytes: number, signal?: AbortSignal, decryption?: import('../crypto/file-crypto.js').DecryptionOptions }} options
+ * @param {number} maxFooterBytes @param {AbortSignal | undefined} signal
+ * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
+ * @returns {ReadFooter | Promise<ReadFooter>}
  */
-async function footerFromTail(source, tail, { maxFooterBytes, signal, decryption }) {
+function footerFromTail(source, tail, maxFooterBytes, signal, decryption) {
   const fileSize = /** @type {number} */ (source.size)
   const where = source.name
   if (fileSize < 12) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: not a Parquet file: ${fileSize} bytes is too short for a footer`,
       { source: where })
   }
-  const end = new DataView(tail.bytes.buffer, tail.bytes.byteOffset + tail.bytes.length - 8, 8)
-  const magic = end.getUint32(4, true)
+  const bytes = tail.bytes
+  const magic = uint32At(bytes, bytes.length - 4)
   if (magic === MAGIC_PARE && !decryption) {
     throw new ParquetBloomError(ErrorCode.ENCRYPTION_KEY_REQUIRED,
       `${where}: the file is encrypted (the footer is encrypted: magic PARE): pass options.decryption with its footer key`,
@@ -66,10 +82,10 @@ async function footerFromTail(source, tail, { maxFooterBytes, signal, decryption
   }
   if (magic !== MAGIC_PAR1 && magic !== MAGIC_PARE) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
-      `${where}: not a Parquet file: it does not end with PAR1 (last 4 bytes ${hex(tail.bytes.subarray(-4))})`,
+      `${where}: not a Parquet file: it does not end with PAR1 (last 4 bytes ${hex(bytes.subarray(-4))})`,
       { source: where, offset: fileSize - 4 })
   }
-  const metadataLength = end.getUint32(0, true)
+  const metadataLength = uint32At(bytes, bytes.length - 8)
   const metadataOffset = fileSize - 8 - metadataLength
   if (metadataOffset < 4) {
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
@@ -79,32 +95,59 @@ async function footerFromTail(source, tail, { maxFooterBytes, signal, decryption
     throw new ParquetBloomError(ErrorCode.TOO_LARGE,
       `${where}: footer is ${metadataLength} bytes, over maxFooterBytes ${maxFooterBytes}`, { source: where, offset: metadataOffset })
   }
-  if (tail.offset === 0 && new DataView(tail.bytes.buffer, tail.bytes.byteOffset, 4).getUint32(0, true) !== magic) {
+  if (tail.offset === 0 && uint32At(bytes, 0) !== magic) {
     // The whole file was read, so the leading magic can be checked for free.
     throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
       `${where}: not a Parquet file: it does not start with ${magic === MAGIC_PARE ? 'PARE' : 'PAR1'}`, { source: where, offset: 0 })
   }
-  let metadata
-  if (metadataOffset >= tail.offset) {
-    metadata = tail.bytes.subarray(metadataOffset - tail.offset, tail.bytes.length - 8)
-  } else {
-    const head = await source.read(metadataOffset, tail.offset - metadataOffset, { signal, purpose: 'footer' })
-    metadata = joinBytes(head, tail.bytes.subarray(0, tail.bytes.length - 8))
+  const footer = (/** @type {FileLayout} */ layout) => {
+    setLayoutOrigin(layout, where, metadataOffset)
+    return { fileSize, metadataOffset, tail, layout, fromCache: false }
   }
+  if (metadataOffset >= tail.offset) {
+    // The footer is the tail's own bytes (a view, no copy): the layout reads statistics from them.
+    const layout = layoutOf(where, metadataOffset, bytes.subarray(metadataOffset - tail.offset, bytes.length - 8), magic, decryption)
+    return layout instanceof Promise ? layout.then(footer) : footer(layout)
+  }
+  return source.read(metadataOffset, tail.offset - metadataOffset, { signal, purpose: 'footer' }).then((head) =>
+    layoutOf(where, metadataOffset, joinBytes(head, bytes.subarray(0, bytes.length - 8)), magic, decryption)).then(footer)
+}
+
+/**
+ * The footer's layout: at once for a plain footer of ordinary size once the wasm module is loaded (chunk
+ * indexes are decoded per column when a probe first reads them: js/footer/chunk-indexes.js), else through
+ * what it awaits.
+ * @param {string} where @param {number} metadataOffset @param {Uint8Array} metadata @param {number} magic
+ * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
+ * @returns {FileLayout | Promise<FileLayout>}
+ */
+function layoutOf(where, metadataOffset, metadata, magic, decryption) {
+  return initialized() && magic === MAGIC_PAR1 && !decryption && metadata.length <= WINDOWED_FOOTER_BYTES
+    ? decodeFileOutline(metadata, where, metadataOffset)
+    : layoutAwaiting(where, metadataOffset, metadata, magic, decryption)
+}
+
+/**
+ * @param {string} where @param {number} metadataOffset @param {Uint8Array} metadata @param {number} magic
+ * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
+ */
+async function layoutAwaiting(where, metadataOffset, metadata, magic, decryption) {
   // The wasm decoder is awaited only now: openParquet starts loading it beside the footer's first read.
   await init()
-  // Chunk indexes are decoded per column when a probe first reads them (js/footer/chunk-indexes.js).
   const decode = (/** @type {Uint8Array} */ bytes) => decodeFileMetaData(bytes, where, metadataOffset, { lazyIndexes: true })
   // Only an encrypted file loads the encryption modules (js/crypto/load-crypto.js).
-  const layout = magic === MAGIC_PARE || decryption
+  return magic === MAGIC_PARE || decryption
     ? markEncryptedChunks(await (await loadCrypto()).openEncryptedFooter(metadata,
       { encryptedFooter: magic === MAGIC_PARE, decryption, where, metadataOffset, decode }))
     // A big footer a window at a time (js/footer/windowed-outline.js, loaded only for one), or whole
     // where that declines it.
     : (metadata.length > WINDOWED_FOOTER_BYTES &&
       (await import('./windowed-outline.js')).decodeWindowedOutline(metadata, where, outlinePieces)) || decode(metadata)
-  setLayoutOrigin(layout, where, metadataOffset)
-  return { fileSize, metadataOffset, tail, layout }
+}
+
+/** The little-endian uint32 at `at` (no DataView made for four bytes). @param {Uint8Array} bytes @param {number} at */
+function uint32At(bytes, at) {
+  return (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0
 }
 
 /**
@@ -209,21 +252,42 @@ function decodeFileOutline(metadata, where, metadataOffset) {
       throw malformed(where, metadataOffset, summary.errorOffset)
     }
 
-    const schemaWords = core.i32.slice(schemaPtr >> 2, (schemaPtr >> 2) + summary.schemaCount * SCHEMA_WORDS)
-    const rowGroupWords = core.f64.slice(rowGroupsPtr >> 3, (rowGroupsPtr >> 3) + summary.rowGroupCount * ROW_GROUP_WORDS)
-    const columns = leafColumns(schemaWords, summary.schemaCount, metadata, where)
-    const rowGroupRows = rowGroupRowsOf(rowGroupWords, columns, where)
+    // The schema and row group records are read in place, in the heap (nothing below calls into wasm, so
+    // memory cannot grow under them).
+    const columns = leafColumns(core.i32, summary.schemaCount, metadata, where, schemaPtr >> 2)
     // Every row group has one chunk per leaf, so the chunks fit the capacity (a leaf is a schema element).
     if (summary.chunkCount > chunkCapacity) throw malformed(where, metadataOffset, summary.errorOffset)
-    const chunks = core.f64.slice(chunksPtr >> 3, (chunksPtr >> 3) + summary.chunkCount * CHUNK_WORDS)
-    const chunkSpans = core.i32.slice(spansPtr >> 2, (spansPtr >> 2) + summary.chunkCount * SPAN_WORDS)
-    const orderCount = Math.min(summary.columnOrderCount, orderCapacity)
-    const columnOrders = summary.columnOrderCount >= 0 ? core.i32.slice(ordersPtr >> 2, (ordersPtr >> 2) + orderCount) : null
-    return outlineLayout(metadata, summary, columns, rowGroupRows, chunks, chunkSpans, columnOrders)
+    // What the layout keeps of the records, in one buffer rather than an ArrayBuffer each: the doubles
+    // (chunk records, row counts), then the int32s (chunk spans, column orders, index slots).
+    const chunkWords = summary.chunkCount * CHUNK_WORDS
+    const spanWords = summary.chunkCount * SPAN_WORDS
+    const orderCount = summary.columnOrderCount >= 0 ? Math.min(summary.columnOrderCount, orderCapacity) : 0
+    const f64Words = chunkWords + summary.rowGroupCount
+    const buffer = new ArrayBuffer(f64Words * 8 + (spanWords + orderCount + columns.length) * 4)
+    const rowGroupRows = rowGroupRowsOf(core.f64, columns, where, new Float64Array(buffer, chunkWords * 8, summary.rowGroupCount),
+      rowGroupsPtr >> 3)
+    const chunks = copyWords(new Float64Array(buffer, 0, chunkWords), core.f64, chunksPtr >> 3)
+    const chunkSpans = copyWords(new Int32Array(buffer, f64Words * 8, spanWords), core.i32, spansPtr >> 2)
+    const columnOrders = summary.columnOrderCount >= 0
+      ? copyWords(new Int32Array(buffer, (f64Words * 2 + spanWords) * 4, orderCount), core.i32, ordersPtr >> 2)
+      : null
+    const indexSlots = new Int32Array(buffer, (f64Words * 2 + spanWords + orderCount) * 4, columns.length)
+    return outlineLayout(metadata, summary, columns, rowGroupRows, chunks, chunkSpans, columnOrders, indexSlots)
   } finally {
     if (recordsPtr) core.release(recordsPtr)
     core.release(dataPtr)
   }
+}
+
+/**
+ * Fills `target` from `heap` at word `from`: a few words one by one (no view of the heap made for them).
+ * @template {Float64Array | Int32Array} T @param {T} target @param {T} heap @param {number} from @returns {T}
+ */
+function copyWords(target, heap, from) {
+  const n = target.length
+  if (n > 256) target.set(heap.subarray(from, from + n))
+  else for (let i = 0; i < n; i++) target[i] = heap[from + i]
+  return target
 }
 
 /** @param {string} where @param {number} chunkCount @param {number} footerBytes */

@@ -61,13 +61,15 @@ export function acquireFor(core, bytes, what, where) {
  * @param {Float64Array} rowGroupWords
  * @param {unknown[]} columns the leaf columns
  * @param {string} where the file, for errors
+ * @param {Float64Array} [rowGroupRows] where to write them (one per row group), else a new array
+ * @param {number} [base] the first row group's first word in rowGroupWords (then rowGroupRows gives the count)
  */
-export function rowGroupRowsOf(rowGroupWords, columns, where) {
-  const count = rowGroupWords.length / ROW_GROUP_WORDS
-  const rowGroupRows = new Float64Array(count)
+export function rowGroupRowsOf(rowGroupWords, columns, where, rowGroupRows = new Float64Array(rowGroupWords.length / ROW_GROUP_WORDS),
+  base = 0) {
+  const count = rowGroupRows.length
   for (let g = 0; g < count; g++) {
-    rowGroupRows[g] = rowGroupWords[g * ROW_GROUP_WORDS + RowGroup.NUM_ROWS]
-    const numColumns = rowGroupWords[g * ROW_GROUP_WORDS + RowGroup.NUM_COLUMNS]
+    rowGroupRows[g] = rowGroupWords[base + g * ROW_GROUP_WORDS + RowGroup.NUM_ROWS]
+    const numColumns = rowGroupWords[base + g * ROW_GROUP_WORDS + RowGroup.NUM_COLUMNS]
     if (numColumns !== columns.length) {
       throw new ParquetBloomError(ErrorCode.MALFORMED_FOOTER,
         `${where}: row group ${g} has ${numColumns} column chunks but the schema has ${columns.length} leaf columns`,
@@ -87,9 +89,11 @@ export function rowGroupRowsOf(rowGroupWords, columns, where) {
  * @param {Float64Array} chunks ChunkRecord words, row-group-major
  * @param {Int32Array} chunkSpans
  * @param {Int32Array | null} columnOrders null: the file has none
+ * @param {Int32Array} [indexSlots] one per leaf column, to be filled with -1 (none decoded yet), else a new array
  * @returns {import('./footer.js').FileLayout}
  */
-export function outlineLayout(metadata, summary, columns, rowGroupRows, chunks, chunkSpans, columnOrders) {
+export function outlineLayout(metadata, summary, columns, rowGroupRows, chunks, chunkSpans, columnOrders,
+  indexSlots = new Int32Array(columns.length)) {
   return {
     version: summary.version,
     numRows: summary.numRows,
@@ -101,7 +105,7 @@ export function outlineLayout(metadata, summary, columns, rowGroupRows, chunks, 
     rowGroupRows,
     chunks,
     // Filled per column by js/footer/chunk-indexes.js, into the slots indexSlots gives (js/footer/records.js).
-    indexes: { f64: new Float64Array(0), i32: new Int32Array(0) },
+    indexes: NO_INDEXES,
     // null: the file has none. A count that differs from the leaves cannot be mapped to columns: every
     // column is then marked as having an order that cannot be told (never as having none at all).
     columnOrders: columnOrders && summary.columnOrderCount !== columns.length
@@ -110,21 +114,29 @@ export function outlineLayout(metadata, summary, columns, rowGroupRows, chunks, 
     // Statistics bounds are read from these bytes on demand (the decoder only records where they are).
     footerBytes: metadata,
     chunkSpans,
-    indexSlots: new Int32Array(columns.length).fill(-1),
+    indexSlots: indexSlots.fill(-1),
   }
 }
+
+/**
+ * A layout's `indexes` before any column's are decoded, shared by every layout: nothing writes into it
+ * (chunk-indexes.js replaces it when it makes room).
+ * @type {import('./footer.js').IndexRecords}
+ */
+const NO_INDEXES = Object.freeze({ f64: new Float64Array(0), i32: new Int32Array(0) })
 
 /**
  * Walks the flattened schema tree (depth-first, num_children) into leaf columns with their paths.
  * @param {Int32Array} words SchemaRecord words @param {number} count schema elements
  * @param {Uint8Array} metadata the footer bytes @param {string} where the file, for errors
+ * @param {number} [base] the first element's first word in `words` (the wasm heap's, read in place)
  * @returns {import('./footer.js').LeafColumn[]}
  */
-export function leafColumns(words, count, metadata, where) {
+export function leafColumns(words, count, metadata, where, base = 0) {
   const fail = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.MALFORMED_FOOTER, `${where}: malformed schema: ${why}`,
     { source: where, field: 'schema' })
   const element = (/** @type {number} */ i) => {
-    const w = i * SCHEMA_WORDS
+    const w = base + i * SCHEMA_WORDS
     const nameOffset = words[w + Schema.NAME_OFFSET]
     const typeCode = words[w + Schema.TYPE]
     const typeLength = words[w + Schema.TYPE_LENGTH]
@@ -144,13 +156,15 @@ export function leafColumns(words, count, metadata, where) {
       field_id: words[w + Schema.FIELD_ID],
     }
   }
-  const root = element(0)
-  if (root.num_children < 0) throw fail('the root element has no children count')
+  // Of the root only its children count is read (its name is no column's).
+  // (A schema of no elements: NaN, as reading past an empty list gave, which fails below as too few elements.)
+  const rootChildren = count > 0 ? words[base + Schema.NUM_CHILDREN] : NaN
+  if (rootChildren < 0) throw fail('the root element has no children count')
   /** @type {import('./footer.js').LeafColumn[]} */
   const columns = []
   // Explicit stack of the open groups: a hostile schema must not be able to exhaust the JS call stack.
   // A leaf's path is built from it when the leaf is reached, so a group costs nothing per descendant.
-  const stack = [{ remaining: root.num_children, name: '', chars: -1, repeated: false }]
+  const stack = [{ remaining: rootChildren, name: '', chars: -1, repeated: false }]
   let pathChars = 0
   let i = 1
   while (stack.length) {
@@ -174,9 +188,9 @@ export function leafColumns(words, count, metadata, where) {
           `${where}: the schema's column paths add up to more than ${MAX_LEAF_PATH_CHARS} characters ` +
           `(at element ${i - 1} of ${count})`, { source: where, field: 'schema' })
       }
-      const path = stack.slice(1).map((s) => s.name)
-      path.push(e.name)
-      const name = path.join('.')
+      // A top-level leaf (most columns) is its own path: no array of its groups' names to join.
+      const path = stack.length === 1 ? [e.name] : [...stack.slice(1).map((s) => s.name), e.name]
+      const name = stack.length === 1 ? e.name : path.join('.')
       if (e.type === undefined) throw fail(`leaf ${shorten(name)} has no physical type (type code ${e.typeCode})`)
       // As parquet-java and Arrow do: without its width no value of the column can be read or hashed.
       if (e.type === 'FIXED_LEN_BYTE_ARRAY' && !(e.type_length !== undefined && e.type_length > 0)) {

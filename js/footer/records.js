@@ -102,8 +102,8 @@ export class ChunkView {
    * @param {'minValue' | 'maxValue' | 'min' | 'max'} which
    */
   bound(which) {
-    const [offset, length] = BOUND_WORDS[which]
-    return { offset: this.#i32(offset), length: this.#i32(length) }
+    const words = BOUND_WORDS[which] // by index: destructuring would make an iterator per read
+    return { offset: this.#i32(words[0]), length: this.#i32(words[1]) }
   }
 
   // The slot is looked up at each read (the column may be decoded after this view was made); a column not

@@ -797,7 +797,7 @@ export function withFileSize(options) {
   if (!(typeof size === 'number' && Number.isSafeInteger(size) && size >= 0)) {
     throw invalidArgument(`options.size must be a non-negative integer, got ${String(size)}`)
   }
-  return withKeys(options, { fileSize: size })
+  return options.fileSize === size ? options : withKeys(options, { fileSize: size })
 }
 
 /**

@@ -81,13 +81,17 @@ class AbiRecord extends AbiType {
       u32: (core, at) => core.u32[(at >> 2) + i],
       f64: (core, at) => core.f64[(at >> 3) + i],
     }))[type])
+    // Copies of one object with every key: each record read then has its shape at once, rather than
+    // growing into it a key at a time.
+    /** @type {Record<string, number>} */
+    const shape = {}
+    for (const key of keys) shape[key] = 0
     /**
      * The record at `at`, keys in camelCase (num_bytes → numBytes).
      * @type {(core: import('./core.js').Core, at: number) => Record<string, number>}
      */
     this.read = (core, at) => {
-      /** @type {Record<string, number>} */
-      const out = {}
+      const out = { ...shape }
       for (let k = 0; k < keys.length; k++) out[keys[k]] = readers[k](core, at)
       return out
     }

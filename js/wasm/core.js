@@ -117,6 +117,11 @@ export function checkNativeFunctions(native) {
   }
 }
 
+/** Whether init() has completed (callers per file then await nothing for it). */
+export function initialized() {
+  return core !== undefined
+}
+
 /** The initialised core, or a clear error when init() has not completed. */
 export function getCore() {
   if (!core) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'parquet-bloom is not initialised: await init() first')

@@ -46,7 +46,7 @@ const main = ENTRIES[0].declarations
 // Public on the prototype for the package's own modules, not part of the API (so not declared).
 const INTERNAL_MEMBERS = {
   BloomFilter: ['address', 'expire', 'adopt', 'scoped'], // the pool's handle, the end of a visit, wrapping native filters
-  FooterCache: ['accepts', 'lookup', 'remember'], // used by js/footer/cached-footer.js
+  FooterCache: ['accepts', 'holdsNothing', 'lookup', 'remember'], // used by js/footer/cached-footer.js
   SidecarIndex: ['entry', 'readBitset'], // buildSidecarIndex's update: an old entry by its recorded path, its bitsets copied
 }
 
