@@ -7,13 +7,13 @@ import { withFileSize } from './sources/shared.js'
 import { setLayoutOrigin } from './footer/chunk-indexes.js'
 import { readFooter } from './footer/footer.js'
 import { chunk } from './footer/records.js'
-import { decryptedFilter, encryptedFilterTask, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
+import { decryptedFilter, encryptedFilterTask, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
 import { fileGeometry } from './footer/file-geometry.js'
 import { planProbe } from './plan/probe-plan.js'
 import { confirmOptions } from './confirm/confirm-options.js'
 import { LinkModel, transportWindow } from './plan/link-model.js'
 import {
-  BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks,
+  BLOCK_MODE_COALESCE_GAP, ByteCache, checkConcurrency, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks,
 } from './plan/read-scheduler.js'
 import { openByteSource } from './sources/open-byte-source.js'
 import { IoLedger, ioStatsSince, looseLane } from './sources/io-ledger.js'
@@ -26,6 +26,10 @@ import { lazyMetadata } from './indexes/lazy-metadata.js'
 
 /** The key of a ParquetFile's highest round in its ledger, for js/dataset/session.js. */
 export const IO_TOP = Symbol('ioTop')
+/** A probe option of a dataset's (js/dataset/dataset.js): its values' encodings (ProbeValuesCache), shared by its files. */
+export const PROBE_VALUES = Symbol('probeValues')
+/** A dataset's way into probe() (js/dataset/dataset.js): `file[PROBE_NOW](…)` answers without a promise when it reads nothing. */
+export const PROBE_NOW = Symbol('probeNow')
 
 /**
  * Opens a Parquet file and reads its footer (one tail read; a second only for a footer larger than it).
@@ -101,8 +105,9 @@ export async function openParquet(source, options = {}) {
  * @typedef {{ fileSize: number, metadataOffset: number, layout: import('./footer/footer.js').FileLayout,
  *   tail: { offset: number, bytes: Uint8Array }, fromCache?: boolean }} OpenedFooter a footer as read or taken from a cache
  * @typedef {ReturnType<typeof import('./indexes/bloom-header.js').decodeHeaderBytes>} FilterHeader a decoded BloomFilterHeader
- * @typedef {import('./index.js').ProbeOptions & { confirmBudget?: { remaining: number } }} ProbeRunOptions
- *   probe()'s options, and a dataset's shared maxConfirmBytes (js/dataset/dataset.js)
+ * @typedef {import('./index.js').ProbeOptions & { confirmBudget?: { remaining: number },
+ *   [PROBE_VALUES]?: import('./values/probe-values.js').ProbeValuesCache }} ProbeRunOptions
+ *   probe()'s options, and a dataset's shared maxConfirmBytes and value encodings (js/dataset/dataset.js)
  * @typedef {{ where: { rowGroup: number, column: string, columnIndex: number, offset: number, length: number | undefined },
  *   crypto: import('./crypto/encrypted-footer.js').ChunkKeys,
  *   modules: import('./crypto/encrypted-filter.js').FilterModules | undefined }} EncryptedFilterJob
@@ -217,10 +222,11 @@ export class ParquetFile {
   column(path) {
     const columns = this.layout.columns
     const wanted = Array.isArray(path) ? path.join('\u0000') : String(path)
+    // A dotted name is looked up by a loop first: every file of a dataset asks it once per probe.
+    if (!Array.isArray(path)) for (let c = 0; c < columns.length; c++) if (columns[c].name === wanted) return columns[c]
     const found = Array.isArray(path)
       ? columns.find((c) => c.path.join('\u0000') === wanted)
-      : columns.find((c) => c.name === wanted) ??
-        columns.find((c) => c.path.length > 1 && c.path[c.path.length - 1] === wanted &&
+      : columns.find((c) => c.path.length > 1 && c.path[c.path.length - 1] === wanted &&
           columns.filter((d) => d.path[d.path.length - 1] === wanted).length === 1)
     if (!found) {
       const names = columns.map((c) => c.name)
@@ -240,11 +246,47 @@ export class ParquetFile {
    * @returns {Promise<import('./index.js').ProbeResult>}
    */
   async probe(columnPath, values, options = {}) {
-    return this.#withCurrentFooter(() => this.#probeOnce(columnPath, values, options), options)
+    const answer = this[PROBE_NOW](columnPath, values, options)
+    return answer instanceof Promise ? await answer : answer
   }
 
-  /** @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options */
-  async #probeOnce(columnPath, values, options) {
+  /**
+   * probe() without a promise where none is needed: the result itself when nothing is read or confirmed (its
+   * statistics answered), else the promise of it; what probe() rejects with before any read is thrown. Runs by
+   * #withCurrentFooter's rule, without its closures: a dataset's thousands of files in flight hold no frame each.
+   * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} [options]
+   * @returns {import('./index.js').ProbeResult | Promise<import('./index.js').ProbeResult>}
+   */
+  [PROBE_NOW](columnPath, values, options = {}) {
+    const rereading = this.#rereading
+    if (rereading) return rereading.then(() => this[PROBE_NOW](columnPath, values, options))
+    const generation = this.#footerGeneration
+    const answer = this.#probeOnce(columnPath, values, options, generation)
+    if (!(answer instanceof Promise)) return answer
+    return answer.catch((error) => this.#probeAgainIfChanged(error, generation, columnPath, values, options))
+  }
+
+  /**
+   * A probe whose file changed (FILE_CHANGED) under it, once more from the footer read anew; any other failure is the caller's.
+   * @param {unknown} error @param {number} generation the footer's the failed probe used
+   * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options
+   */
+  async #probeAgainIfChanged(error, generation, columnPath, values, options) {
+    const code = /** @type {{ code?: unknown } | undefined} */ (error)?.code
+    if (code !== ErrorCode.FILE_CHANGED || !this.#reread || this.#closed) throw error
+    await this.#rereadOnce(generation)
+    if (this.#rereading) await this.#rereading
+    return this.#probeOnce(columnPath, values, options, this.#footerGeneration)
+  }
+
+  /**
+   * One probe from the footer as it is (`generation`): planned at once, the answer itself when the plan reads
+   * nothing and the footer needs no confirming, else the promise of it.
+   * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options
+   * @param {number} generation the footer's, when the probe began
+   * @returns {import('./index.js').ProbeResult | Promise<import('./index.js').ProbeResult>}
+   */
+  #probeOnce(columnPath, values, options, generation) {
     this.#assertOpen()
     const ledger = this.#io.ledger
     if (options.plan === true && !ledger.record) {
@@ -259,22 +301,21 @@ export class ParquetFile {
     const column = this.column(columnPath)
     let encoded
     try {
-      encoded = encodeProbeValues(column, values)
+      // A dataset's files share one encoding of its values per column type.
+      const shared = options[PROBE_VALUES]
+      encoded = shared && shared.values === values ? shared.encode(column) : encodeProbeValues(column, values)
     } catch (error) {
       if (!(error instanceof ParquetBloomError)) throw error
       throw new ParquetBloomError(error.code, `${this.name}: column ${column.name}: ${error.message}`,
         { source: this.name, field: column.name, cause: error })
     }
-    const type = { type: encoded.physicalType, typeLength: encoded.typeLength }
     // Block mode is chosen to read few bytes: only ranges that (nearly) touch are joined, unless asked.
     const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ??
       (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
     // What a request and a sequential round are worth in bytes, from the link seen so far.
-    const window = this.#planWindow(options)
     const roundWindow = this.#window(options)
     const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
     const costs = { requestBytes: roundBytes / roundWindow, roundBytes }
-    const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, costs)
     const confirm = confirmOptions(options)
     // An exact lookup reads the page index with the other indexes, so its pages are known in one wave.
     const pageIndex = options.pageIndex ?? (confirm ? true : 'auto')
@@ -286,14 +327,37 @@ export class ParquetFile {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `dictionary must be 'auto', true or false, got ${JSON.stringify(dictionary)}`)
     }
     const plan = planProbe({
-      name: this.name, geometry: this.#geometry, column, encoded, hashed, mode,
+      name: this.name, geometry: this.#geometry, column, encoded, coalesceGap, costs, mode,
       rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false, dictionary, pageIndex,
     })
-    if (this.#remote) costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window, roundWindow })
-    await this.#run(plan.tasks, { ...options, coalesceGap })
+    const probe = { column, encoded, plan, confirm, coalesceGap, generation }
+    // Nothing to read, refine or confirm (confirmFooter reads nothing for a footer already confirmed): answered now.
+    const unconfirmed = /** @type {{ confirmed?: boolean }} */ (this.#source).confirmed === false
+    if (plan.tasks.length || plan.readsAfter || this.#options.index || confirm || unconfirmed) return this.#readAndAnswer(probe, options)
+    checkConcurrency(roundWindow) // as runReadTasks would
+    return this.#probeResult(probe, plan.results(), options)
+  }
+
+  /**
+   * The rest of a probe whose plan reads: the reads, a second wave for dictionaries that failed, the sidecar's
+   * refinement, the exact lookup, then the footer confirmed.
+   * @param {{ column: import('./footer/footer.js').LeafColumn, encoded: ReturnType<typeof encodeProbeValues>,
+   *   plan: ReturnType<typeof planProbe>, confirm: ReturnType<typeof confirmOptions>, coalesceGap: number, generation: number }} probe
+   * @param {ProbeRunOptions} options
+   */
+  async #readAndAnswer(probe, options) {
+    const { column, encoded, plan, confirm, coalesceGap } = probe
+    if (this.#remote && plan.tasks.length) {
+      const window = this.#planWindow(options)
+      const roundWindow = this.#window(options)
+      plan.costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window, roundWindow })
+    }
+    await this.#run(plan.tasks, options, coalesceGap)
     // Chunks whose dictionary did not decode fall back to their bloom filters: one more wave, only then.
-    const retry = await plan.afterReads()
-    if (retry.length) await this.#run(retry, { ...options, coalesceGap })
+    if (plan.readsAfter) {
+      const retry = await plan.afterReads()
+      if (retry.length) await this.#run(retry, options, coalesceGap)
+    }
     const rowGroups = plan.results()
     // A sidecar index (js/sidecar/sidecar-index.js) answers what the file's own indexes left open.
     if (this.#options.index) {
@@ -302,6 +366,30 @@ export class ParquetFile {
         signal: options.signal ?? this.#options.signal,
       })
     }
+    let confirmed
+    if (confirm) {
+      confirmed = await this.#confirm(
+        { column, encoded, rowGroups, pageIndexOf: (g) => plan.pageIndexOf(g), columns: options.columns, ...confirm },
+        { ...options, coalesceGap })
+    }
+    await confirmFooter(this.#source, this, options.signal ?? this.#options.signal)
+    return this.#probeResult(probe, rowGroups, options, confirmed)
+  }
+
+  /**
+   * The probe's result, once the footer it used is known to describe the file.
+   * @param {{ column: import('./footer/footer.js').LeafColumn, generation: number }} probe
+   * @param {import('./index.js').ProbeResult['rowGroups']} rowGroups
+   * @param {ProbeRunOptions} options
+   * @param {import('./index.js').IoStats} [confirmed] what an exact lookup cost, when one was made
+   * @returns {import('./index.js').ProbeResult}
+   */
+  #probeResult(probe, rowGroups, options, confirmed) {
+    // Another call re-read the footer meanwhile: this answer may mix the two versions.
+    if (probe.generation !== this.#footerGeneration || this.#rereading) {
+      throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed while it was being probed`, { source: this.name })
+    }
+    const { column } = probe
     /** @type {import('./index.js').ProbeResult} */
     const result = {
       column: column.name,
@@ -309,12 +397,9 @@ export class ParquetFile {
       logicalType: column.logicalType,
       rowGroups,
     }
-    if (confirm) {
-      result.confirm = await this.#confirm(
-        { column, encoded, rowGroups, pageIndexOf: plan.pageIndexOf, columns: options.columns, ...confirm },
-        { ...options, coalesceGap })
-    }
+    if (confirmed) result.confirm = confirmed
     if (options.plan === true) {
+      const ledger = this.#io.ledger
       // (Its purposes are READ_PURPOSES codes.)
       result.plan = /** @type {import('./index.js').ReadPlan} */ (ledger.plan(this.#planFrom))
       this.#planFrom = ledger.requests.length
@@ -592,15 +677,16 @@ export class ParquetFile {
   /**
    * @param {Parameters<typeof runReadTasks>[0]} tasks
    * @param {{ concurrency?: number, coalesceGap?: number, signal?: AbortSignal }} options
+   * @param {number} [coalesceGap] the probe's (its mode's), when it chose one
    */
-  async #run(tasks, options) {
+  async #run(tasks, options, coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP) {
     await runReadTasks(tasks, {
       source: this.#source,
       cache: this.#cache,
       link: this.#remote ? this.#link : undefined,
       concurrency: this.#window(options),
       planWindow: this.#planWindow(options),
-      coalesceGap: options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP,
+      coalesceGap,
       maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
       signal: options.signal ?? this.#options.signal,
     })
@@ -609,7 +695,11 @@ export class ParquetFile {
   /** @param {number[] | undefined} selection @returns {number[]} */
   #rowGroupSelection(selection) {
     const count = this.layout.rowGroupRows.length
-    if (selection === undefined) return Array.from({ length: count }, (_, i) => i)
+    if (selection === undefined) {
+      const all = new Array(count)
+      for (let g = 0; g < count; g++) all[g] = g
+      return all
+    }
     for (const g of selection) {
       if (!Number.isInteger(g) || g < 0 || g >= count) {
         throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${this.name}: row group ${g} does not exist (the file has ${count})`)
