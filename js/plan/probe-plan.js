@@ -258,15 +258,23 @@ function planRowGroup(plan, g) {
   }
   pruneByStatistics(plan, answer, g, record)
   if (answer.settled) return answer
-  const group = new RowGroupProbe(g, numRows, answer)
-  plan.groups.push(group)
   // A chunk whose keys are missing was settled above (chunkUnavailable): a crypto context here has its keys.
   const keys = /** @type {import('../crypto/encrypted-footer.js').ChunkKeys | undefined} */ (record.crypto)
-  group.reads = keys ? new EncryptedChunkReads(keys) : PLAIN_READS
-  if (keys) plan.readsAfter = true
+  const reads = keys ? new EncryptedChunkReads(keys) : PLAIN_READS
   const filter = plan.untrustedFilter ?? locateFilter(plan.probe.geometry, g, column.index, DECRYPT, record)
-  planPageIndexRead(plan, group, !(filter instanceof Unanswerable), record)
-  const dictionaryInstead = planDictionaryRead(plan, group, record, filter)
+  const pageIndex = pageIndexToRead(plan, answer, g, !(filter instanceof Unanswerable), record)
+  const dictionaryPage = dictionaryToRead(plan, reads, g, record, filter)
+  if (filter instanceof Unanswerable && !pageIndex && !dictionaryPage) {
+    // Nothing to read: the answer is what the statistics and the missing filter say (RowGroupProbe.combine's last step).
+    answer.finishWithout(filter)
+    return answer
+  }
+  const group = new RowGroupProbe(g, numRows, answer)
+  plan.groups.push(group)
+  group.reads = reads
+  if (keys) plan.readsAfter = true
+  if (pageIndex) planPageIndexRead(plan, group, pageIndex)
+  const dictionaryInstead = dictionaryPage ? planDictionaryRead(plan, group, record, dictionaryPage, filter) : false
   if (!dictionaryInstead) planBloomRead(plan, group, filter)
   return answer
 }
@@ -298,53 +306,78 @@ function pruneByStatistics(plan, answer, g, record) {
 }
 
 /**
- * The page index: read with the other reads when nothing cheaper can answer (auto), or when asked.
+ * The page index: read with the other reads when nothing cheaper can answer (auto), or when asked. Its location
+ * when it is to be read; a location the footer gets wrong is noted on the answer.
  * @param {ProbeContext} plan
- * @param {RowGroupProbe} group
+ * @param {RowGroupAnswer} answer
+ * @param {number} g
  * @param {boolean} usableFilter
  * @param {import('../footer/records.js').ChunkView} record the chunk's
+ * @returns {{ columnIndex: { offset: number, length: number }, offsetIndex: { offset: number, length: number } } | null}
  */
-function planPageIndexRead(plan, group, usableFilter, record) {
-  if (!(plan.probe.pageIndex === true || !usableFilter)) return
-  const where = pageIndexLocation(plan.layout, group.index, plan.probe.column.index, plan.probe.geometry.metadataOffset, record)
+function pageIndexToRead(plan, answer, g, usableFilter, record) {
+  if (!(plan.probe.pageIndex === true || !usableFilter)) return null
+  const where = pageIndexLocation(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset, record)
   // A chunk without a page index has nothing to read, whatever its order (most chunks: asked before the order).
-  if (!('reason' in where) && (!where.columnIndex || !where.offsetIndex)) return
-  if (!plan.pageOrder?.usable) return
+  if (!('reason' in where) && (!where.columnIndex || !where.offsetIndex)) return null
+  if (!plan.pageOrder?.usable) return null
   if ('reason' in where) {
-    group.answer.noteIndex(`page index: ${where.detail}`)
-    return
+    answer.noteIndex(`page index: ${where.detail}`)
+    return null
   }
-  if (!where.columnIndex || !where.offsetIndex) return
+  // Both parts are there (checked above).
+  return /** @type {{ columnIndex: { offset: number, length: number }, offsetIndex: { offset: number, length: number } }} */ (where)
+}
+
+/**
+ * Plans the reads of a row group's page index.
+ * @param {ProbeContext} plan
+ * @param {RowGroupProbe} group
+ * @param {{ columnIndex: { offset: number, length: number }, offsetIndex: { offset: number, length: number } }} where
+ */
+function planPageIndexRead(plan, group, where) {
   /** @type {{ columnIndex?: Uint8Array, offsetIndex?: Uint8Array }} */
   const read = {}
   group.pageIndexRead = read
   plan.readsAfter = true
   for (const part of /** @type {const} */ (['columnIndex', 'offsetIndex'])) {
-    const { offset, length } = /** @type {{ offset: number, length: number }} */ (where[part]) // both checked above
+    const { offset, length } = where[part]
     plan.tasks.push(new RangeTask(offset, offset + length, (bytes) => { read[part] = bytes }, 'page-index'))
   }
 }
 
 /**
- * The dictionary page: read when it is cheaper than the filter, or when asked. Returns true when it
- * replaces the chunk's bloom read (a plaintext chunk's filter is read in a second wave only if the
- * dictionary fails to decode).
+ * The dictionary page: read when it is cheaper than the filter, or when asked. Its range when it is to be read.
+ * @param {ProbeContext} plan
+ * @param {ChunkReads} reads how the chunk's indexes are read
+ * @param {number} g
+ * @param {import('../footer/records.js').ChunkView} record the chunk's
+ * @param {FilterLocation} filter
+ * @returns {{ offset: number, maxLength: number, exact: boolean } | null}
+ */
+function dictionaryToRead(plan, reads, g, record, filter) {
+  const { dictionary } = plan.probe
+  const page = dictionary === false ? null : reads.dictionaryRange(plan, g, record)
+  if (!page || 'reason' in page || !reads.readsDictionary(dictionary, page, filter)) return null
+  return page
+}
+
+/**
+ * Plans the read of a row group's dictionary page. Returns true when it replaces the chunk's bloom read (a
+ * plaintext chunk's filter is read in a second wave only if the dictionary fails to decode).
  * @param {ProbeContext} plan
  * @param {RowGroupProbe} group
  * @param {import('../footer/records.js').ChunkView} record the chunk's
+ * @param {{ offset: number, maxLength: number, exact: boolean }} page
  * @param {FilterLocation} filter
  */
-function planDictionaryRead(plan, group, record, filter) {
-  const { dictionary } = plan.probe
-  const reads = /** @type {ChunkReads} */ (group.reads) // planRowGroup set them
-  const page = dictionary === false ? null : reads.dictionaryRange(plan, group.index, record)
-  if (!page || 'reason' in page || !reads.readsDictionary(dictionary, page, filter)) return false
+function planDictionaryRead(plan, group, record, page, filter) {
   /** @type {DictionaryRead} */
   const read = { page, codec: record.codec, fallback: filter }
   group.dictionaryRead = read
   plan.readsAfter = true
   plan.tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { read.bytes = bytes }, 'dictionary'))
-  return reads.dictionaryReplacesFilter
+  return /** @type {ChunkReads} */ (group.reads).dictionaryReplacesFilter // planRowGroup set them
 }
 
 /**
