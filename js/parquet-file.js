@@ -328,25 +328,29 @@ export class ParquetFile {
     }
     const plan = planProbe({
       name: this.name, geometry: this.#geometry, column, encoded, coalesceGap, costs, mode,
-      rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false, dictionary, pageIndex,
+      rowGroups: options.rowGroups === undefined ? null : this.#rowGroupSelection(options.rowGroups),
+      statistics: options.statistics !== false, dictionary, pageIndex,
     })
-    const probe = { column, encoded, plan, confirm, coalesceGap, generation }
     // Nothing to read, refine or confirm (confirmFooter reads nothing for a footer already confirmed): answered now.
     const unconfirmed = /** @type {{ confirmed?: boolean }} */ (this.#source).confirmed === false
-    if (plan.tasks.length || plan.readsAfter || this.#options.index || confirm || unconfirmed) return this.#readAndAnswer(probe, options)
+    if (plan.tasks.length || plan.readsAfter || this.#options.index || confirm || unconfirmed) {
+      return this.#readAndAnswer(plan, confirm, generation, options)
+    }
     checkConcurrency(roundWindow) // as runReadTasks would
-    return this.#probeResult(probe, plan.results(), options)
+    return this.#probeResult(column, generation, plan.results(), options)
   }
 
   /**
    * The rest of a probe whose plan reads: the reads, a second wave for dictionaries that failed, the sidecar's
    * refinement, the exact lookup, then the footer confirmed.
-   * @param {{ column: import('./footer/footer.js').LeafColumn, encoded: ReturnType<typeof encodeProbeValues>,
-   *   plan: ReturnType<typeof planProbe>, confirm: ReturnType<typeof confirmOptions>, coalesceGap: number, generation: number }} probe
+   * @param {ReturnType<typeof planProbe>} plan
+   * @param {ReturnType<typeof confirmOptions>} confirm
+   * @param {number} generation the footer's, when the probe began
    * @param {ProbeRunOptions} options
    */
-  async #readAndAnswer(probe, options) {
-    const { column, encoded, plan, confirm, coalesceGap } = probe
+  async #readAndAnswer(plan, confirm, generation, options) {
+    const { column, coalesceGap } = plan.probe
+    const encoded = /** @type {ReturnType<typeof encodeProbeValues>} */ (plan.probe.encoded)
     if (this.#remote && plan.tasks.length) {
       const window = this.#planWindow(options)
       const roundWindow = this.#window(options)
@@ -373,23 +377,23 @@ export class ParquetFile {
         { ...options, coalesceGap })
     }
     await confirmFooter(this.#source, this, options.signal ?? this.#options.signal)
-    return this.#probeResult(probe, rowGroups, options, confirmed)
+    return this.#probeResult(column, generation, rowGroups, options, confirmed)
   }
 
   /**
    * The probe's result, once the footer it used is known to describe the file.
-   * @param {{ column: import('./footer/footer.js').LeafColumn, generation: number }} probe
+   * @param {import('./footer/footer.js').LeafColumn} column
+   * @param {number} generation the footer's, when the probe began
    * @param {import('./index.js').ProbeResult['rowGroups']} rowGroups
    * @param {ProbeRunOptions} options
    * @param {import('./index.js').IoStats} [confirmed] what an exact lookup cost, when one was made
    * @returns {import('./index.js').ProbeResult}
    */
-  #probeResult(probe, rowGroups, options, confirmed) {
+  #probeResult(column, generation, rowGroups, options, confirmed) {
     // Another call re-read the footer meanwhile: this answer may mix the two versions.
-    if (probe.generation !== this.#footerGeneration || this.#rereading) {
+    if (generation !== this.#footerGeneration || this.#rereading) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed while it was being probed`, { source: this.name })
     }
-    const { column } = probe
     /** @type {import('./index.js').ProbeResult} */
     const result = {
       column: column.name,

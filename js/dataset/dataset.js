@@ -244,8 +244,8 @@ export class ParquetDataset {
     // The sidecar answers every selected file in one call (one wave of block reads), while footers are read;
     // files `where` skips are never probed, so it is not asked about them.
     const index = this.#sidecar()
-    const asked = selected.filter(({ file }) => !where || where(file.raw)).map(({ file }) => file)
     const fromIndex = index?.then(async (opened) => {
+      const asked = selected.filter(({ file }) => !where || where(file.raw)).map(({ file }) => file)
       const answered = await opened.answers(columnName, list, asked, signal, ledger)
       // The files are opened once its answers are in: their requests come in the rounds after its.
       ledger.closePhase()
@@ -325,39 +325,40 @@ export class ParquetDataset {
       if (open.length === 0) return Promise.resolve(ordered({ ...baseOf(file, status), values: decided }, order))
       /** @type {import('../parquet-file.js').ParquetFile | undefined} */
       let parquet
-      /** A file without the column answers 'column-missing' for what is still open; any other failure is its error. */
-      const columnMissing = (/** @type {import('../parquet-file.js').ParquetFile} */ opened, /** @type {unknown} */ error) => {
-        if (/** @type {{ code?: unknown } | null | undefined} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
-        const detail = /** @type {ParquetBloomError} */ (error).message // names the file's columns
-        return ordered({ ...baseOf(file, status), stats: statsOf(opened),
-          values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }, order)
-      }
-      /**
-       * The file's answer from its column `fileColumn`: at once when its statistics answer, else its promise.
-       * @param {import('../parquet-file.js').ParquetFile} opened @param {string | string[]} fileColumn
-       * @returns {FileResult | Promise<FileResult>}
-       */
-      const answerIn = (opened, fileColumn) => {
-        let asked = open
-        let probed
-        try {
-          const inFile = settings[DECIDE_IN_FILE]?.(opened, column, fileColumn, open.map((k) => list[k]))
-          if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
-          if (asked.length === 0) return ordered({ ...baseOf(file, status), stats: statsOf(opened), values: decided }, order)
-          probed = opened[PROBE_NOW](fileColumn, asked.length === list.length ? list : asked.map((k) => list[k]), probeOptions)
-        } catch (error) {
-          return columnMissing(opened, error)
-        }
-        if (probed instanceof Promise) {
-          return probed.then((answer) => fileAnswer(file, order, status, opened, fileColumn, decided, asked, answer, fromSidecar),
-            (error) => columnMissing(opened, error))
-        }
-        return fileAnswer(file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar)
-      }
-      // The file's read chained rather than awaited: thousands of files in flight hold no async frame each.
+      // The file's read chained rather than awaited: thousands of files in flight hold no async frame each (and
+      // what answers it is made once it is open).
       return session.withFile(file.descriptor, (opened) => {
         parquet = opened
-        if (!settings.columnOf) return answerIn(opened, column)
+        /** A file without the column answers 'column-missing' for what is still open; any other failure is its error. */
+        const columnMissing = (/** @type {unknown} */ error) => {
+          if (/** @type {{ code?: unknown } | null | undefined} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+          const detail = /** @type {ParquetBloomError} */ (error).message // names the file's columns
+          return ordered({ ...baseOf(file, status), stats: statsOf(opened),
+            values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }, order)
+        }
+        /**
+         * The file's answer from its column `fileColumn`: at once when its statistics answer, else its promise.
+         * @param {string | string[]} fileColumn
+         * @returns {FileResult | Promise<FileResult>}
+         */
+        const answerIn = (fileColumn) => {
+          let asked = open
+          let probed
+          try {
+            const inFile = settings[DECIDE_IN_FILE]?.(opened, column, fileColumn, open.map((k) => list[k]))
+            if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
+            if (asked.length === 0) return ordered({ ...baseOf(file, status), stats: statsOf(opened), values: decided }, order)
+            probed = opened[PROBE_NOW](fileColumn, asked.length === list.length ? list : asked.map((k) => list[k]), probeOptions)
+          } catch (error) {
+            return columnMissing(error)
+          }
+          if (probed instanceof Promise) {
+            return probed.then((answer) => fileAnswer(file, order, status, opened, fileColumn, decided, asked, answer, fromSidecar),
+              columnMissing)
+          }
+          return fileAnswer(file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar)
+        }
+        if (!settings.columnOf) return answerIn(column)
         // The published ParquetFile is this class's declared face.
         const published = /** @type {import('../index.js').ParquetFile} */ (/** @type {unknown} */ (opened))
         return (async () => {
@@ -365,9 +366,9 @@ export class ParquetDataset {
           try {
             fileColumn = await settings.columnOf(this.#fileView(file), published, column)
           } catch (error) {
-            return columnMissing(opened, error)
+            return columnMissing(error)
           }
-          return answerIn(opened, fileColumn)
+          return answerIn(fileColumn)
         })()
       }, chain).catch((error) => {
         if (signal?.aborted) throw error

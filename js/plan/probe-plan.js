@@ -25,8 +25,9 @@ import { writerRulesFor } from '../indexes/writer-rules.js'
 
 /**
  * @typedef {{ name: string, geometry: import('../footer/file-geometry.js').FileGeometry, column: import('../footer/footer.js').LeafColumn,
- *   encoded: any, coalesceGap: number, costs: { requestBytes: number, roundBytes: number }, mode: string, rowGroups: number[],
- *   statistics: boolean, dictionary: 'auto' | boolean, pageIndex: 'auto' | boolean }} Probe
+ *   encoded: any, coalesceGap: number, costs: { requestBytes: number, roundBytes: number }, mode: string,
+ *   rowGroups: number[] | null, statistics: boolean, dictionary: 'auto' | boolean, pageIndex: 'auto' | boolean }} Probe
+ *   rowGroups: the row groups to probe, in order; null: every one
  *   coalesceGap, costs: what the bloom reads are planned with (js/indexes/bloom-reads.js HashedCandidates)
  */
 
@@ -60,8 +61,7 @@ import { writerRulesFor } from '../indexes/writer-rules.js'
  */
 export function planProbe(probe) {
   const plan = new ProbeContext(probe)
-  const { rowGroups } = probe
-  for (let i = 0; i < rowGroups.length; i++) plan.answers[i] = planRowGroup(plan, rowGroups[i])
+  for (let i = 0; i < plan.answers.length; i++) plan.answers[i] = planRowGroup(plan, plan.rowGroupAt(i))
   return plan
 }
 
@@ -116,13 +116,21 @@ class ProbeContext {
     /** @type {ReturnType<typeof keyList> | undefined} */
     this.pageKeys = undefined
     /** @type {RowGroupAnswer[]} each planned row group's answer, in the probe's order (planProbe fills it) */
-    this.answers = new Array(probe.rowGroups.length)
+    this.answers = new Array(probe.rowGroups ? probe.rowGroups.length : layout.rowGroupRows.length)
     /** @type {RowGroupProbe[]} the row groups that read an index */
     this.groups = []
     /** @type {any[]} */
     this.tasks = []
     /** Whether afterReads() has work: a page index, a dictionary or an encrypted module to decode. */
     this.readsAfter = false
+  }
+
+  /**
+   * The probe's i-th row group.
+   * @param {number} i
+   */
+  rowGroupAt(i) {
+    return this.probe.rowGroups ? this.probe.rowGroups[i] : i
   }
 
   /** What a request and a round are worth in bytes (the probe's: its file fills in requestBytes once the plan is made). */
@@ -187,12 +195,12 @@ class ProbeContext {
   results() {
     const { groups } = this
     for (let i = 0; i < groups.length; i++) groups[i].combine(this)
-    const { rowGroups } = this.probe
     const rows = this.layout.rowGroupRows
     /** @type {Array<{ index: number, numRows: number, results: import('../verdicts.js').ValueResult[] }>} */
-    const out = new Array(rowGroups.length)
-    for (let i = 0; i < rowGroups.length; i++) {
-      out[i] = { index: rowGroups[i], numRows: rows[rowGroups[i]], results: this.answers[i].finalResults() }
+    const out = new Array(this.answers.length)
+    for (let i = 0; i < out.length; i++) {
+      const g = this.rowGroupAt(i)
+      out[i] = { index: g, numRows: rows[g], results: this.answers[i].finalResults() }
     }
     return out
   }
