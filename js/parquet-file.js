@@ -246,47 +246,38 @@ export class ParquetFile {
    * @returns {Promise<import('./index.js').ProbeResult>}
    */
   async probe(columnPath, values, options = {}) {
-    const answer = this[PROBE_NOW](columnPath, values, options)
-    return answer instanceof Promise ? await answer : answer
+    return this[PROBE_NOW](columnPath, values, options)
   }
 
   /**
-   * probe() without a promise where none is needed: the result itself when nothing is read or confirmed (its
-   * statistics answered), else the promise of it; what probe() rejects with before any read is thrown. Runs by
-   * #withCurrentFooter's rule, without its closures: a dataset's thousands of files in flight hold no frame each.
+   * probe() without a promise where none is needed: planned at once, and answered at once when it reads, refines and
+   * confirms nothing (its statistics answered; the footer is known to be current), else by #withCurrentFooter's rule.
+   * What probe() rejects with before any read is thrown. A dataset's thousands of files in flight hold no frame each.
    * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} [options]
    * @returns {import('./index.js').ProbeResult | Promise<import('./index.js').ProbeResult>}
    */
   [PROBE_NOW](columnPath, values, options = {}) {
-    const rereading = this.#rereading
-    if (rereading) return rereading.then(() => this[PROBE_NOW](columnPath, values, options))
     const generation = this.#footerGeneration
-    const answer = this.#probeOnce(columnPath, values, options, generation)
-    if (!(answer instanceof Promise)) return answer
-    return answer.catch((error) => this.#probeAgainIfChanged(error, generation, columnPath, values, options))
+    /** @type {ReturnType<typeof planProbe> | undefined} */
+    let plan = this.#rereading ? undefined : this.#probeOnce(columnPath, values, options)
+    if (plan && !plan.tasks.length && !plan.readsAfter && !this.#options.index && options.confirm !== true &&
+      /** @type {{ confirmed?: boolean }} */ (this.#source).confirmed !== false) { // else confirmFooter reads
+      checkConcurrency(this.#window(options)) // as runReadTasks would
+      return this.#probeResult(plan, plan.results(), options)
+    }
+    return this.#withCurrentFooter(() => {
+      // The plan made above, unless the file changed since (a second attempt plans from the footer read anew).
+      const planned = plan && generation === this.#footerGeneration ? plan : this.#probeOnce(columnPath, values, options)
+      plan = undefined
+      return this.#readAndAnswer(planned, options)
+    }, options)
   }
 
   /**
-   * A probe whose file changed (FILE_CHANGED) under it, once more from the footer read anew; any other failure is the caller's.
-   * @param {unknown} error @param {number} generation the footer's the failed probe used
+   * One probe planned from the footer as it is.
    * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options
    */
-  async #probeAgainIfChanged(error, generation, columnPath, values, options) {
-    const code = /** @type {{ code?: unknown } | undefined} */ (error)?.code
-    if (code !== ErrorCode.FILE_CHANGED || !this.#reread || this.#closed) throw error
-    await this.#rereadOnce(generation)
-    if (this.#rereading) await this.#rereading
-    return this.#probeOnce(columnPath, values, options, this.#footerGeneration)
-  }
-
-  /**
-   * One probe from the footer as it is (`generation`): planned at once, the answer itself when the plan reads
-   * nothing and the footer needs no confirming, else the promise of it.
-   * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options
-   * @param {number} generation the footer's, when the probe began
-   * @returns {import('./index.js').ProbeResult | Promise<import('./index.js').ProbeResult>}
-   */
-  #probeOnce(columnPath, values, options, generation) {
+  #probeOnce(columnPath, values, options) {
     this.#assertOpen()
     const ledger = this.#io.ledger
     if (options.plan === true && !ledger.record) {
@@ -326,35 +317,27 @@ export class ParquetFile {
     if (dictionary !== 'auto' && typeof dictionary !== 'boolean') {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `dictionary must be 'auto', true or false, got ${JSON.stringify(dictionary)}`)
     }
-    const plan = planProbe({
+    return planProbe({
       name: this.name, geometry: this.#geometry, column, encoded, coalesceGap, costs, mode,
       rowGroups: options.rowGroups === undefined ? null : this.#rowGroupSelection(options.rowGroups),
       statistics: options.statistics !== false, dictionary, pageIndex,
     })
-    // Nothing to read, refine or confirm (confirmFooter reads nothing for a footer already confirmed): answered now.
-    const unconfirmed = /** @type {{ confirmed?: boolean }} */ (this.#source).confirmed === false
-    if (plan.tasks.length || plan.readsAfter || this.#options.index || confirm || unconfirmed) {
-      return this.#readAndAnswer(plan, confirm, generation, options)
-    }
-    checkConcurrency(roundWindow) // as runReadTasks would
-    return this.#probeResult(column, generation, plan.results(), options)
   }
 
   /**
    * The rest of a probe whose plan reads: the reads, a second wave for dictionaries that failed, the sidecar's
    * refinement, the exact lookup, then the footer confirmed.
    * @param {ReturnType<typeof planProbe>} plan
-   * @param {ReturnType<typeof confirmOptions>} confirm
-   * @param {number} generation the footer's, when the probe began
    * @param {ProbeRunOptions} options
    */
-  async #readAndAnswer(plan, confirm, generation, options) {
+  async #readAndAnswer(plan, options) {
     const { column, coalesceGap } = plan.probe
+    const confirm = confirmOptions(options) // checked when planned
     const encoded = /** @type {ReturnType<typeof encodeProbeValues>} */ (plan.probe.encoded)
     if (this.#remote && plan.tasks.length) {
       const window = this.#planWindow(options)
       const roundWindow = this.#window(options)
-      plan.costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window, roundWindow })
+      plan.probe.costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window, roundWindow })
     }
     await this.#run(plan.tasks, options, coalesceGap)
     // Chunks whose dictionary did not decode fall back to their bloom filters: one more wave, only then.
@@ -376,24 +359,19 @@ export class ParquetFile {
         { column, encoded, rowGroups, pageIndexOf: (g) => plan.pageIndexOf(g), columns: options.columns, ...confirm },
         { ...options, coalesceGap })
     }
-    await confirmFooter(this.#source, this, options.signal ?? this.#options.signal)
-    return this.#probeResult(column, generation, rowGroups, options, confirmed)
+    return this.#probeResult(plan, rowGroups, options, confirmed)
   }
 
   /**
-   * The probe's result, once the footer it used is known to describe the file.
-   * @param {import('./footer/footer.js').LeafColumn} column
-   * @param {number} generation the footer's, when the probe began
+   * The probe's result.
+   * @param {ReturnType<typeof planProbe>} plan
    * @param {import('./index.js').ProbeResult['rowGroups']} rowGroups
    * @param {ProbeRunOptions} options
    * @param {import('./index.js').IoStats} [confirmed] what an exact lookup cost, when one was made
    * @returns {import('./index.js').ProbeResult}
    */
-  #probeResult(column, generation, rowGroups, options, confirmed) {
-    // Another call re-read the footer meanwhile: this answer may mix the two versions.
-    if (generation !== this.#footerGeneration || this.#rereading) {
-      throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed while it was being probed`, { source: this.name })
-    }
+  #probeResult(plan, rowGroups, options, confirmed) {
+    const { column } = plan.probe
     /** @type {import('./index.js').ProbeResult} */
     const result = {
       column: column.name,

@@ -405,15 +405,10 @@ export class ParquetDataset {
       }
       const { typeLength } = opened.column(fileColumn)
       const stats = statsOf(opened)
-      const { path, partitions } = file
       // The published key order: path, partitions, rowGroups, error, stats, index, column, physicalType, logicalType,
-      // typeLength, values, confirm. The common answer is one literal.
-      if (status === undefined && typeLength === undefined && !probed.confirm) {
-        return { path, partitions, rowGroups, error: null, stats, column: probed.column, physicalType: probed.physicalType,
-          logicalType: probed.logicalType, values, order }
-      }
+      // typeLength, values, confirm.
       /** @type {FileResult} */
-      const result = { path, partitions, rowGroups, error: null, stats }
+      const result = { path: file.path, partitions: file.partitions, rowGroups, error: null, stats }
       if (status) result.index = status
       result.column = probed.column
       result.physicalType = probed.physicalType

@@ -9,6 +9,7 @@ import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk, IndexFlag } from '../footer/records.js'
 import { UNMAPPED_COLUMN_ORDER } from '../footer/outline-layout.js'
 import { writerRulesFor } from './writer-rules.js'
+import { sameBytes } from '../format/bytes.js'
 
 const TYPE_ORDER = 1 // ColumnOrder union member
 const utf8 = new TextEncoder()
@@ -234,7 +235,9 @@ export function chunkStatistics(layout, rowGroup, column, order, record = chunk(
     const oldMin = record.bound('min')
     const oldMax = record.bound('max')
     const either = oldMin.offset >= 0 || oldMax.offset >= 0
-    if (either && (order.signed || (oldMin.offset >= 0 && oldMax.offset >= 0 && sameRanges(bytes, oldMin, oldMax)))) {
+    const both = oldMin.offset >= 0 && oldMax.offset >= 0
+    const view = (/** @type {{ offset: number, length: number }} */ bound) => bytes.subarray(bound.offset, bound.offset + bound.length)
+    if (either && (order.signed || (both && sameBytes(view(oldMin), view(oldMax))))) {
       min = oldMin
       max = oldMax
     } else if (either) {
@@ -256,18 +259,6 @@ export function chunkStatistics(layout, rowGroup, column, order, record = chunk(
 
 /** No bound (a ChunkView bound's form). */
 const NO_BOUND = Object.freeze({ offset: -1, length: 0 })
-
-/**
- * Whether two stretches of `bytes` hold the same bytes.
- * @param {Uint8Array} bytes
- * @param {{ offset: number, length: number }} a
- * @param {{ offset: number, length: number }} b
- */
-function sameRanges(bytes, a, b) {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (bytes[a.offset + i] !== bytes[b.offset + i]) return false
-  return true
-}
 
 /**
  * @param {string} reason

@@ -133,11 +133,6 @@ class ProbeContext {
     return this.probe.rowGroups ? this.probe.rowGroups[i] : i
   }
 
-  /** What a request and a round are worth in bytes (the probe's: its file fills in requestBytes once the plan is made). */
-  get costs() {
-    return this.probe.costs
-  }
-
   /** The candidates' hashes, made by the first bloom read planned (none when statistics answer). */
   get hashed() {
     const { encoded } = this.probe

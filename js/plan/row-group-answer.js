@@ -192,13 +192,10 @@ export class RowGroupAnswer {
    */
   #settleWhereAll(flags, flagValue, verdict, source, reason, detail) {
     const { owners, outcomes } = this.encoded
-    // A value is settled only when all its candidates carry the flag.
-    // A value with no candidate at all is never settled here (it would be "all" of nothing).
-    if (!valuesInRuns(owners)) {
-      this.#settleWhereAllScattered(flags, flagValue, verdict, source, reason, detail)
-      return
-    }
-    // Each value's candidates are one run of owners (encodeProbeValues adds them value by value): no per-value arrays.
+    // A value is settled only when all its candidates carry the flag; a value with no candidate at all never is
+    // (it would be "all" of nothing). Each value's candidates are one run of owners, as encodeProbeValues adds them
+    // (no per-value arrays); owners in any other order settle nothing here: left open, never wrongly absent.
+    for (let k = 1; k < owners.length; k++) if (owners[k] < owners[k - 1]) return
     for (let k = 0; k < owners.length;) {
       const owner = owners[k]
       let all = true
@@ -209,34 +206,4 @@ export class RowGroupAnswer {
       }
     }
   }
-
-  /**
-   * #settleWhereAll for owners in any order.
-   * @param {ArrayLike<number>} flags @param {number} flagValue @param {Verdict} verdict @param {string | null} source
-   * @param {Reason} reason @param {string} detail
-   */
-  #settleWhereAllScattered(flags, flagValue, verdict, source, reason, detail) {
-    const { owners, outcomes } = this.encoded
-    const kept = new Uint8Array(outcomes.length)
-    const seen = new Uint8Array(outcomes.length)
-    for (let k = 0; k < owners.length; k++) {
-      seen[owners[k]] = 1
-      if (flags[k] !== flagValue) kept[owners[k]] = 1
-    }
-    for (let i = 0; i < outcomes.length; i++) {
-      if (this.results[i] === null && seen[i] && !kept[i]) {
-        this.results[i] = valueResult(outcomes[i].value, verdict, source, reason, detail)
-        this.open--
-      }
-    }
-  }
-}
-
-/**
- * Whether owners never decrease, so that each value's candidates are one run.
- * @param {Int32Array} owners
- */
-function valuesInRuns(owners) {
-  for (let k = 1; k < owners.length; k++) if (owners[k] < owners[k - 1]) return false
-  return true
 }
