@@ -258,15 +258,24 @@ export class ParquetFile {
    */
   [PROBE_NOW](columnPath, values, options = {}) {
     const generation = this.#footerGeneration
-    /** @type {ReturnType<typeof planProbe> | undefined} */
-    let plan = this.#rereading ? undefined : this.#probeOnce(columnPath, values, options)
+    const plan = this.#rereading ? undefined : this.#probeOnce(columnPath, values, options)
     if (plan && !plan.tasks.length && !plan.readsAfter && !this.#options.index && options.confirm !== true &&
       /** @type {{ confirmed?: boolean }} */ (this.#source).confirmed !== false) { // else confirmFooter reads
       checkConcurrency(this.#window(options)) // as runReadTasks would
       return this.#probeResult(plan, plan.results(), options)
     }
+    return this.#probeReading(plan, generation, columnPath, values, options)
+  }
+
+  /**
+   * A probe that reads (or waits for a footer being read anew), by #withCurrentFooter's rule.
+   * @param {ReturnType<typeof planProbe> | undefined} plan made from the footer of `generation`, if one was
+   * @param {number} generation
+   * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options
+   */
+  #probeReading(plan, generation, columnPath, values, options) {
     return this.#withCurrentFooter(() => {
-      // The plan made above, unless the file changed since (a second attempt plans from the footer read anew).
+      // The plan made already, unless the file changed since (a second attempt plans from the footer read anew).
       const planned = plan && generation === this.#footerGeneration ? plan : this.#probeOnce(columnPath, values, options)
       plan = undefined
       return this.#readAndAnswer(planned, options)

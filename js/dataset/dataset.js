@@ -392,10 +392,7 @@ export class ParquetDataset {
     const fileAnswer = (file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar) => {
       if (fromSidecar) fromSidecar.sidecar?.sharpen(probed.rowGroups, fromSidecar.indexed.rowGroups, asked)
       // Every value asked of the file: its row groups' answers are the file's as they are.
-      const at = asked.length === list.length ? undefined : new Map(asked.map((k, j) => [k, j]))
-      // A value not asked in the file was decided without it (prefilter, sidecar, DECIDE_IN_FILE).
-      const rowGroups = !at ? probed.rowGroups : probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) =>
-        (at.has(k) ? g.results[/** @type {number} */ (at.get(k))] : /** @type {ValueResult} */ (decided[k]))) }))
+      const rowGroups = asked.length === list.length ? probed.rowGroups : withDecided(probed.rowGroups, asked, decided)
       /** @type {ValueResult[]} */
       const values = new Array(list.length)
       for (let k = 0; k < list.length; k++) {
@@ -663,6 +660,19 @@ function typedPartitions(raw, types) {
   const typed = {}
   for (const key in raw) typed[key] = typedPartitionValue(types[key], raw[key])
   return typed
+}
+
+/**
+ * A file's row groups' answers for the values it was asked (`asked`, by position), with those decided without it
+ * (prefilter, sidecar, DECIDE_IN_FILE) in their places. Apart: its closures would cost every file a context.
+ * @param {Array<{ results: ValueResult[] }>} rowGroups
+ * @param {number[]} asked
+ * @param {Array<ValueResult | null>} decided one per value
+ */
+function withDecided(rowGroups, asked, decided) {
+  const at = new Map(asked.map((k, j) => [k, j]))
+  return rowGroups.map((g) => ({ ...g, results: decided.map((r, k) =>
+    (at.has(k) ? g.results[/** @type {number} */ (at.get(k))] : /** @type {ValueResult} */ (r))) }))
 }
 
 /**

@@ -236,8 +236,7 @@ export function chunkStatistics(layout, rowGroup, column, order, record = chunk(
     const oldMax = record.bound('max')
     const either = oldMin.offset >= 0 || oldMax.offset >= 0
     const both = oldMin.offset >= 0 && oldMax.offset >= 0
-    const view = (/** @type {{ offset: number, length: number }} */ bound) => bytes.subarray(bound.offset, bound.offset + bound.length)
-    if (either && (order.signed || (both && sameBytes(view(oldMin), view(oldMax))))) {
+    if (either && (order.signed || (both && sameBytes(boundBytes(bytes, oldMin), boundBytes(bytes, oldMax))))) {
       min = oldMin
       max = oldMax
     } else if (either) {
@@ -255,6 +254,15 @@ export function chunkStatistics(layout, rowGroup, column, order, record = chunk(
     return unusable('inconsistent-statistics', 'min is larger than max')
   }
   return { usable: true, allNull: false, min: minKey, max: maxKey }
+}
+
+/**
+ * A bound's bytes, as a view.
+ * @param {Uint8Array} bytes
+ * @param {{ offset: number, length: number }} bound
+ */
+function boundBytes(bytes, bound) {
+  return bytes.subarray(bound.offset, bound.offset + bound.length)
 }
 
 /** No bound (a ChunkView bound's form). */
