@@ -7,13 +7,13 @@ import { withFileSize } from './sources/shared.js'
 import { setLayoutOrigin } from './footer/chunk-indexes.js'
 import { readFooter } from './footer/footer.js'
 import { chunk } from './footer/records.js'
-import { decryptedFilter, encryptedFilterTask, HashedCandidates, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
+import { decryptedFilter, encryptedFilterTask, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
 import { fileGeometry } from './footer/file-geometry.js'
 import { planProbe } from './plan/probe-plan.js'
 import { confirmOptions } from './confirm/confirm-options.js'
 import { LinkModel, transportWindow } from './plan/link-model.js'
 import {
-  BLOCK_MODE_COALESCE_GAP, ByteCache, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks,
+  BLOCK_MODE_COALESCE_GAP, ByteCache, checkConcurrency, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks,
 } from './plan/read-scheduler.js'
 import { openByteSource } from './sources/open-byte-source.js'
 import { IoLedger, ioStatsSince, looseLane } from './sources/io-ledger.js'
@@ -29,6 +29,10 @@ const NO_BYTES = new ByteCache()
 
 /** The key of a ParquetFile's highest round in its ledger, for js/dataset/session.js. */
 export const IO_TOP = Symbol('ioTop')
+/** A probe option of a dataset's (js/dataset/dataset.js): its values' encodings (ProbeValuesCache), shared by its files. */
+export const PROBE_VALUES = Symbol('probeValues')
+/** A dataset's way into probe() (js/dataset/dataset.js): `file[PROBE_NOW](…)` answers without a promise when it reads nothing. */
+export const PROBE_NOW = Symbol('probeNow')
 
 /**
  * Opens a Parquet file and reads its footer (one tail read; a second only for a footer larger than it).
@@ -113,8 +117,9 @@ export async function openParquet(source, options = {}) {
  * @typedef {{ fileSize: number, metadataOffset: number, layout: import('./footer/footer.js').FileLayout,
  *   tail: { offset: number, bytes: Uint8Array }, fromCache?: boolean }} OpenedFooter a footer as read or taken from a cache
  * @typedef {ReturnType<typeof import('./indexes/bloom-header.js').decodeHeaderBytes>} FilterHeader a decoded BloomFilterHeader
- * @typedef {import('./index.js').ProbeOptions & { confirmBudget?: { remaining: number } }} ProbeRunOptions
- *   probe()'s options, and a dataset's shared maxConfirmBytes (js/dataset/dataset.js)
+ * @typedef {import('./index.js').ProbeOptions & { confirmBudget?: { remaining: number },
+ *   [PROBE_VALUES]?: import('./values/probe-values.js').ProbeValuesCache }} ProbeRunOptions
+ *   probe()'s options, and a dataset's shared maxConfirmBytes and value encodings (js/dataset/dataset.js)
  * @typedef {{ where: { rowGroup: number, column: string, columnIndex: number, offset: number, length: number | undefined },
  *   crypto: import('./crypto/encrypted-footer.js').ChunkKeys,
  *   modules: import('./crypto/encrypted-filter.js').FilterModules | undefined }} EncryptedFilterJob
@@ -231,10 +236,11 @@ export class ParquetFile {
   column(path) {
     const columns = this.layout.columns
     const wanted = Array.isArray(path) ? path.join('\u0000') : String(path)
+    // A dotted name is looked up by a loop first: every file of a dataset asks it once per probe.
+    if (!Array.isArray(path)) for (let c = 0; c < columns.length; c++) if (columns[c].name === wanted) return columns[c]
     const found = Array.isArray(path)
       ? columns.find((c) => c.path.join('\u0000') === wanted)
-      : columns.find((c) => c.name === wanted) ??
-        columns.find((c) => c.path.length > 1 && c.path[c.path.length - 1] === wanted &&
+      : columns.find((c) => c.path.length > 1 && c.path[c.path.length - 1] === wanted &&
           columns.filter((d) => d.path[d.path.length - 1] === wanted).length === 1)
     if (!found) {
       const names = columns.map((c) => c.name)
@@ -254,11 +260,47 @@ export class ParquetFile {
    * @returns {Promise<import('./index.js').ProbeResult>}
    */
   async probe(columnPath, values, options = {}) {
-    return this.#withCurrentFooter(() => this.#probeOnce(columnPath, values, options), options)
+    return this[PROBE_NOW](columnPath, values, options)
   }
 
-  /** @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options */
-  async #probeOnce(columnPath, values, options) {
+  /**
+   * probe() without a promise where none is needed: planned at once, and answered at once when it reads, refines and
+   * confirms nothing (its statistics answered; the footer is known to be current), else by #withCurrentFooter's rule.
+   * What probe() rejects with before any read is thrown. A dataset's thousands of files in flight hold no frame each.
+   * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} [options]
+   * @returns {import('./index.js').ProbeResult | Promise<import('./index.js').ProbeResult>}
+   */
+  [PROBE_NOW](columnPath, values, options = {}) {
+    const generation = this.#footerGeneration
+    const plan = this.#rereading ? undefined : this.#probeOnce(columnPath, values, options)
+    if (plan && !plan.tasks.length && !plan.readsAfter && !this.#options.index && options.confirm !== true &&
+      /** @type {{ confirmed?: boolean }} */ (this.#source).confirmed !== false) { // else confirmFooter reads
+      checkConcurrency(this.#window(options)) // as runReadTasks would
+      return this.#probeResult(plan, plan.results(), options)
+    }
+    return this.#probeReading(plan, generation, columnPath, values, options)
+  }
+
+  /**
+   * A probe that reads (or waits for a footer being read anew), by #withCurrentFooter's rule.
+   * @param {ReturnType<typeof planProbe> | undefined} plan made from the footer of `generation`, if one was
+   * @param {number} generation
+   * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options
+   */
+  #probeReading(plan, generation, columnPath, values, options) {
+    return this.#withCurrentFooter(() => {
+      // The plan made already, unless the file changed since (a second attempt plans from the footer read anew).
+      const planned = plan && generation === this.#footerGeneration ? plan : this.#probeOnce(columnPath, values, options)
+      plan = undefined
+      return this.#readAndAnswer(planned, options)
+    }, options)
+  }
+
+  /**
+   * One probe planned from the footer as it is.
+   * @param {string | string[]} columnPath @param {Iterable<unknown>} values @param {ProbeRunOptions} options
+   */
+  #probeOnce(columnPath, values, options) {
     this.#assertOpen()
     const ledger = this.#io.ledger
     if (options.plan === true && !ledger.record) {
@@ -273,22 +315,21 @@ export class ParquetFile {
     const column = this.column(columnPath)
     let encoded
     try {
-      encoded = encodeProbeValues(column, values)
+      // A dataset's files share one encoding of its values per column type.
+      const shared = options[PROBE_VALUES]
+      encoded = shared && shared.values === values ? shared.encode(column) : encodeProbeValues(column, values)
     } catch (error) {
       if (!(error instanceof ParquetBloomError)) throw error
       throw new ParquetBloomError(error.code, `${this.name}: column ${column.name}: ${error.message}`,
         { source: this.name, field: column.name, cause: error })
     }
-    const type = { type: encoded.physicalType, typeLength: encoded.typeLength }
     // Block mode is chosen to read few bytes: only ranges that (nearly) touch are joined, unless asked.
     const coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ??
       (mode === 'block' ? BLOCK_MODE_COALESCE_GAP : DEFAULT_COALESCE_GAP)
     // What a request and a sequential round are worth in bytes, from the link seen so far.
-    const window = this.#planWindow(options)
     const roundWindow = this.#window(options)
     const roundBytes = this.#remote ? this.#link.bytesPerRound : 4096
     const costs = { requestBytes: roundBytes / roundWindow, roundBytes }
-    const hashed = new HashedCandidates(encoded.candidates, type, coalesceGap, costs)
     const confirm = confirmOptions(options)
     // An exact lookup reads the page index with the other indexes, so its pages are known in one wave.
     const pageIndex = options.pageIndex ?? (confirm ? true : 'auto')
@@ -299,15 +340,34 @@ export class ParquetFile {
     if (dictionary !== 'auto' && typeof dictionary !== 'boolean') {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `dictionary must be 'auto', true or false, got ${JSON.stringify(dictionary)}`)
     }
-    const plan = planProbe({
-      name: this.name, geometry: this.#geometry, column, encoded, hashed, mode,
-      rowGroups: this.#rowGroupSelection(options.rowGroups), statistics: options.statistics !== false, dictionary, pageIndex,
+    return planProbe({
+      name: this.name, geometry: this.#geometry, column, encoded, coalesceGap, costs, mode,
+      rowGroups: options.rowGroups === undefined ? null : this.#rowGroupSelection(options.rowGroups),
+      statistics: options.statistics !== false, dictionary, pageIndex,
     })
-    if (this.#remote) costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window, roundWindow })
-    await this.#run(plan.tasks, { ...options, coalesceGap })
+  }
+
+  /**
+   * The rest of a probe whose plan reads: the reads, a second wave for dictionaries that failed, the sidecar's
+   * refinement, the exact lookup, then the footer confirmed.
+   * @param {ReturnType<typeof planProbe>} plan
+   * @param {ProbeRunOptions} options
+   */
+  async #readAndAnswer(plan, options) {
+    const { column, coalesceGap } = plan.probe
+    const confirm = confirmOptions(options) // checked when planned
+    const encoded = /** @type {ReturnType<typeof encodeProbeValues>} */ (plan.probe.encoded)
+    if (this.#remote && plan.tasks.length) {
+      const window = this.#planWindow(options)
+      const roundWindow = this.#window(options)
+      plan.probe.costs.requestBytes = this.#link.requestBytes({ ...plannedRequests(plan.tasks, this.#cache), window, roundWindow })
+    }
+    await this.#run(plan.tasks, options, coalesceGap)
     // Chunks whose dictionary did not decode fall back to their bloom filters: one more wave, only then.
-    const retry = await plan.afterReads()
-    if (retry.length) await this.#run(retry, { ...options, coalesceGap })
+    if (plan.readsAfter) {
+      const retry = await plan.afterReads()
+      if (retry.length) await this.#run(retry, options, coalesceGap)
+    }
     const rowGroups = plan.results()
     // A sidecar index (js/sidecar/sidecar-index.js) answers what the file's own indexes left open.
     if (this.#options.index) {
@@ -316,6 +376,25 @@ export class ParquetFile {
         signal: options.signal ?? this.#options.signal,
       })
     }
+    let confirmed
+    if (confirm) {
+      confirmed = await this.#confirm(
+        { column, encoded, rowGroups, pageIndexOf: (g) => plan.pageIndexOf(g), columns: options.columns, ...confirm },
+        { ...options, coalesceGap })
+    }
+    return this.#probeResult(plan, rowGroups, options, confirmed)
+  }
+
+  /**
+   * The probe's result.
+   * @param {ReturnType<typeof planProbe>} plan
+   * @param {import('./index.js').ProbeResult['rowGroups']} rowGroups
+   * @param {ProbeRunOptions} options
+   * @param {import('./index.js').IoStats} [confirmed] what an exact lookup cost, when one was made
+   * @returns {import('./index.js').ProbeResult}
+   */
+  #probeResult(plan, rowGroups, options, confirmed) {
+    const { column } = plan.probe
     /** @type {import('./index.js').ProbeResult} */
     const result = {
       column: column.name,
@@ -323,12 +402,9 @@ export class ParquetFile {
       logicalType: column.logicalType,
       rowGroups,
     }
-    if (confirm) {
-      result.confirm = await this.#confirm(
-        { column, encoded, rowGroups, pageIndexOf: plan.pageIndexOf, columns: options.columns, ...confirm },
-        { ...options, coalesceGap })
-    }
+    if (confirmed) result.confirm = confirmed
     if (options.plan === true) {
+      const ledger = this.#io.ledger
       // (Its purposes are READ_PURPOSES codes.)
       result.plan = /** @type {import('./index.js').ReadPlan} */ (ledger.plan(this.#planFrom))
       this.#planFrom = ledger.requests.length
@@ -607,15 +683,16 @@ export class ParquetFile {
   /**
    * @param {Parameters<typeof runReadTasks>[0]} tasks
    * @param {{ concurrency?: number, coalesceGap?: number, signal?: AbortSignal }} options
+   * @param {number} [coalesceGap] the probe's (its mode's), when it chose one
    */
-  async #run(tasks, options) {
+  async #run(tasks, options, coalesceGap = options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP) {
     await runReadTasks(tasks, {
       source: this.#source,
       cache: this.#cache,
       link: this.#remote ? this.#link : undefined,
       concurrency: this.#window(options),
       planWindow: this.#planWindow(options),
-      coalesceGap: options.coalesceGap ?? this.#options.coalesceGap ?? DEFAULT_COALESCE_GAP,
+      coalesceGap,
       maxRequestBytes: this.#options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
       signal: options.signal ?? this.#options.signal,
     })
@@ -624,7 +701,11 @@ export class ParquetFile {
   /** @param {number[] | undefined} selection @returns {number[]} */
   #rowGroupSelection(selection) {
     const count = this.layout.rowGroupRows.length
-    if (selection === undefined) return Array.from({ length: count }, (_, i) => i)
+    if (selection === undefined) {
+      const all = new Array(count)
+      for (let g = 0; g < count; g++) all[g] = g
+      return all
+    }
     for (const g of selection) {
       if (!Number.isInteger(g) || g < 0 || g >= count) {
         throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${this.name}: row group ${g} does not exist (the file has ${count})`)

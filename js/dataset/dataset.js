@@ -12,6 +12,8 @@ import { Source, valueResult } from '../verdicts.js'
 import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, typedPartitionValue } from './hive.js'
 import { listDataset } from './listing.js'
 import { FileSession } from './session.js'
+import { PROBE_NOW, PROBE_VALUES } from '../parquet-file.js'
+import { ProbeValuesCache } from '../values/probe-values.js'
 import { CoverageTally } from './coverage.js'
 import { rollUpValue } from './roll-up.js'
 import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sources/io-ledger.js'
@@ -156,7 +158,7 @@ export class ParquetDataset {
     const run = this.#start(column, values, options, (result) => files.push(result))
     const { stats, plan } = await run
     files.sort((a, b) => a.order - b.order)
-    for (const f of files) delete f.order
+    for (let i = 0; i < files.length; i++) delete files[i].order
     // The records built here are the published shapes (js/index.d.ts), checked by tests/js/consumer-types.test.js.
     return /** @type {import('../index.js').DatasetProbeResult} */ ({ files, totals: totalsOf(files), stats, ...(plan ? { plan } : {}) })
   }
@@ -234,15 +236,16 @@ export class ParquetDataset {
     const ledger = session.ledger
     // The plan is the dataset's (its ledger records every file's requests): no file makes one of its own.
     /** @type {Record<string, any>} */
+    // Every file asked every value shares one encoding of them per column type.
     const probeOptions = { ...omit(settings, [...DATASET_OPTIONS, 'plan']), concurrency: session.window,
-      confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined }
+      confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined, [PROBE_VALUES]: new ProbeValuesCache(list) }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
     // The sidecar answers every selected file in one call (one wave of block reads), while footers are read;
     // files `where` skips are never probed, so it is not asked about them.
     const index = this.#sidecar()
-    const asked = selected.filter(({ file }) => !where || where(file.raw)).map(({ file }) => file)
     const fromIndex = index?.then(async (opened) => {
+      const asked = selected.filter(({ file }) => !where || where(file.raw)).map(({ file }) => file)
       const answered = await opened.answers(columnName, list, asked, signal, ledger)
       // The files are opened once its answers are in: their requests come in the rounds after its.
       ledger.closePhase()
@@ -251,27 +254,48 @@ export class ParquetDataset {
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     let rowsFound = 0
 
+    /**
+     * What every file's answer starts with. Its `order` is added last of all (ordered()), so that deleting it
+     * once the files are sorted leaves each kept answer a fast object, not a dictionary.
+     * @param {DatasetFile} file @param {unknown} status the sidecar's word on the file, if any
+     * @returns {FileResult}
+     */
+    const baseOf = (file, status) => {
+      /** @type {FileResult} */
+      const base = { path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: ioStats() }
+      if (status) base.index = status
+      return base
+    }
+
     /** @type {(item: { file: DatasetFile, order: number }, chain: { floor: number }) => Promise<FileResult>} */
-    const probeOne = async ({ file, order }, chain) => {
-      /** @type {Record<string, any>} */
-      const base = { order, path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: ioStats() }
+    const probeOne = ({ file, order }, chain) => {
       if (where && !where(file.raw)) {
-        return { ...base, skipped: 'where',
+        return Promise.resolve(ordered({ ...baseOf(file, undefined), skipped: 'where',
           values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where',
-            'the file\'s partitions fall outside `where`: none of its rows are asked about')) }
+            'the file\'s partitions fall outside `where`: none of its rows are asked about')) }, order))
       }
       if (limit !== undefined && rowsFound >= limit) {
-        return { ...base, skipped: 'limit',
-          values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', `not probed: ${limit} rows were found in other files`)) }
+        const detail = `not probed: ${limit} rows were found in other files`
+        return Promise.resolve(ordered({ ...baseOf(file, undefined), skipped: 'limit',
+          values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', detail)) }, order))
       }
+      const partitioned = decidedByPartition(file, columnName, list)
       // Awaited only when there is something to wait for: a file in flight holds every frame it awaits in.
-      const decided = decidedByPartition(file, columnName, list) ??
+      if ((!partitioned && settings.prefilter) || fromIndex) return decideThenProbe(file, order, partitioned, chain)
+      return probeFile(file, order, partitioned ?? list.map(() => null), undefined, chain)
+    }
+
+    /**
+     * A file's values decided first by the prefilter and the sidecar, then the file probed for the rest.
+     * @param {DatasetFile} file @param {number} order
+     * @param {Array<ValueResult | null> | null} partitioned what the file's partition folders decided
+     * @param {{ floor: number }} chain
+     */
+    const decideThenProbe = async (file, order, partitioned, chain) => {
+      const decided = partitioned ??
         (settings.prefilter ? await this.#decidedByPrefilter(file, columnName, list, settings.prefilter) : list.map(() => null))
       const { opened: sidecar, answers, described } = fromIndex ? await fromIndex : {}
       const indexed = answers?.get(file)
-      // Whether the sidecar described the file (and if not, why): a file it does not describe is probed without it.
-      const status = described?.get(file)
-      if (status) base.index = status
       // A value the sidecar rules out in every row group needs no read of this file.
       if (indexed) {
         list.forEach((v, k) => {
@@ -280,49 +304,116 @@ export class ParquetDataset {
             : null
         })
       }
-      const open = list.map((_, k) => k).filter((k) => !decided[k])
-      if (open.length === 0) return { ...base, values: decided }
+      // Whether the sidecar described the file (and if not, why): a file it does not describe is probed without it.
+      return probeFile(file, order, decided, indexed ? { indexed, sidecar } : undefined, chain, described?.get(file))
+    }
+
+    /**
+     * Probes the file for the values not decided without it.
+     * @param {DatasetFile} file @param {number} order @param {Array<ValueResult | null>} decided per value, or null
+     * @param {{ indexed: any, sidecar: any } | undefined} fromSidecar the sidecar's answers for the file, to sharpen
+     * @param {{ floor: number }} chain
+     * @param {unknown} [status] the sidecar's word on the file
+     * @returns {Promise<FileResult>}
+     */
+    const probeFile = (file, order, decided, fromSidecar, chain, status = undefined) => {
+      let count = 0
+      for (let k = 0; k < list.length; k++) if (!decided[k]) count++
+      /** @type {number[]} the values still open, by position (the room they need, where push would leave seventeen) */
+      const open = new Array(count)
+      for (let k = 0, j = 0; k < list.length; k++) if (!decided[k]) open[j++] = k
+      if (open.length === 0) return Promise.resolve(ordered({ ...baseOf(file, status), values: decided }, order))
       /** @type {import('../parquet-file.js').ParquetFile | undefined} */
       let parquet
-      // The file's read chained rather than awaited: thousands of files in flight hold no async frame each.
-      return session.withFile(file.descriptor, async (opened) => {
-          parquet = opened
-          let probed
-          let fileColumn = column
+      // The file's read chained rather than awaited: thousands of files in flight hold no async frame each (and
+      // what answers it is made once it is open).
+      return session.withFile(file.descriptor, (opened) => {
+        parquet = opened
+        /** A file without the column answers 'column-missing' for what is still open; any other failure is its error. */
+        const columnMissing = (/** @type {unknown} */ error) => {
+          if (/** @type {{ code?: unknown } | null | undefined} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+          const detail = /** @type {ParquetBloomError} */ (error).message // names the file's columns
+          return ordered({ ...baseOf(file, status), stats: statsOf(opened),
+            values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }, order)
+        }
+        /**
+         * The file's answer from its column `fileColumn`: at once when its statistics answer, else its promise.
+         * @param {string | string[]} fileColumn
+         * @returns {FileResult | Promise<FileResult>}
+         */
+        const answerIn = (fileColumn) => {
           let asked = open
+          let probed
           try {
-            // The published ParquetFile is this class's declared face.
-            const published = /** @type {import('../index.js').ParquetFile} */ (/** @type {unknown} */ (opened))
-            fileColumn = settings.columnOf ? await settings.columnOf(this.#fileView(file), published, column) : column
             const inFile = settings[DECIDE_IN_FILE]?.(opened, column, fileColumn, open.map((k) => list[k]))
             if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
-            if (asked.length === 0) return { ...base, stats: statsOf(opened), values: decided }
-            probed = await opened.probe(fileColumn, asked.map((k) => list[k]), probeOptions)
+            if (asked.length === 0) return ordered({ ...baseOf(file, status), stats: statsOf(opened), values: decided }, order)
+            probed = opened[PROBE_NOW](fileColumn, asked.length === list.length ? list : asked.map((k) => list[k]), probeOptions)
           } catch (error) {
-            if (/** @type {{ code?: unknown } | null | undefined} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
-            const detail = /** @type {ParquetBloomError} */ (error).message // names the file's columns
-            return { ...base, stats: statsOf(opened),
-              values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }
+            return columnMissing(error)
           }
-          if (indexed) sidecar?.sharpen(probed.rowGroups, indexed.rowGroups, asked)
-          // Every value asked of the file: its row groups' answers are the file's as they are.
-          const at = asked.length === list.length ? undefined : new Map(asked.map((k, j) => [k, j]))
-          // A value not asked in the file was decided without it (prefilter, sidecar, DECIDE_IN_FILE).
-          const rowGroups = !at ? probed.rowGroups : probed.rowGroups.map((g) => ({ ...g, results: list.map((v, k) =>
-            (at.has(k) ? g.results[/** @type {number} */ (at.get(k))] : /** @type {ValueResult} */ (decided[k]))) }))
-          const fileValues = list.map((v, k) => decided[k] ?? rollUpValue(rowGroups, k, v))
-          for (const r of fileValues) if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
-          const { typeLength } = opened.column(fileColumn)
-          return { ...base, column: probed.column, physicalType: probed.physicalType, logicalType: probed.logicalType,
-            ...(typeLength !== undefined ? { typeLength } : {}),
-            rowGroups, values: fileValues, stats: statsOf(opened), ...(probed.confirm ? { confirm: probed.confirm } : {}) }
+          if (probed instanceof Promise) {
+            return probed.then((answer) => fileAnswer(file, order, status, opened, fileColumn, decided, asked, answer, fromSidecar),
+              columnMissing)
+          }
+          return fileAnswer(file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar)
+        }
+        if (!settings.columnOf) return answerIn(column)
+        // The published ParquetFile is this class's declared face.
+        const published = /** @type {import('../index.js').ParquetFile} */ (/** @type {unknown} */ (opened))
+        return (async () => {
+          let fileColumn
+          try {
+            fileColumn = await settings.columnOf(this.#fileView(file), published, column)
+          } catch (error) {
+            return columnMissing(error)
+          }
+          return answerIn(fileColumn)
+        })()
       }, chain).catch((error) => {
         if (signal?.aborted) throw error
         const data = errorData(error)
-        return { ...base, error: data, stats: parquet ? statsOf(parquet) : base.stats,
+        const base = baseOf(file, status)
+        return ordered({ ...base, error: data, stats: parquet ? statsOf(parquet) : base.stats,
           values: list.map((v, k) => decided[k] ??
-            valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }
+            valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }, order)
       })
+    }
+
+    /**
+     * A probed file's answer: its row groups' answers, rolled up per value with those decided without it.
+     * @param {DatasetFile} file @param {number} order @param {unknown} status
+     * @param {import('../parquet-file.js').ParquetFile} opened @param {string | string[]} fileColumn
+     * @param {Array<ValueResult | null>} decided @param {number[]} asked the values the file was asked, by position
+     * @param {import('../index.js').ProbeResult} probed
+     * @param {{ indexed: any, sidecar: any } | undefined} fromSidecar
+     * @returns {FileResult}
+     */
+    const fileAnswer = (file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar) => {
+      if (fromSidecar) fromSidecar.sidecar?.sharpen(probed.rowGroups, fromSidecar.indexed.rowGroups, asked)
+      // Every value asked of the file: its row groups' answers are the file's as they are.
+      const rowGroups = asked.length === list.length ? probed.rowGroups : withDecided(probed.rowGroups, asked, decided)
+      /** @type {ValueResult[]} */
+      const values = new Array(list.length)
+      for (let k = 0; k < list.length; k++) {
+        const r = decided[k] ?? rollUpValue(rowGroups, k, list[k])
+        values[k] = r
+        if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
+      }
+      const { typeLength } = opened.column(fileColumn)
+      const stats = statsOf(opened)
+      // The published key order: path, partitions, rowGroups, error, stats, index, column, physicalType, logicalType,
+      // typeLength, values, confirm.
+      /** @type {FileResult} */
+      const result = { path: file.path, partitions: file.partitions, rowGroups, error: null, stats }
+      if (status) result.index = status
+      result.column = probed.column
+      result.physicalType = probed.physicalType
+      result.logicalType = probed.logicalType
+      if (typeLength !== undefined) result.typeLength = typeLength
+      result.values = values
+      if (probed.confirm) result.confirm = probed.confirm
+      return ordered(result, order)
     }
 
     return session.run(selected, probeOne, emit, settings.onProgress).then(async () => ({
@@ -461,7 +552,9 @@ function totalsOf(files) {
       ruledOut: /** @type {Record<string, { files: number, rowGroups: number }>} */ ({}) }
   /** @param {string | null} source */
   const credit = (source) => (totals.ruledOut[source ?? 'none'] ??= { files: 0, rowGroups: 0 })
-  for (const f of files) {
+  // Indexed loops: this runs once per probe over every file, mostly unoptimized, where for…of allocates per step.
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i]
     if (f.index) {
       const index = (totals.index ??= { described: 0, notDescribed: 0, reasons: {} })
       if (f.index.described) index.described++
@@ -474,11 +567,15 @@ function totalsOf(files) {
     if (f.skipped) totals.filesSkipped++
     if (f.rowGroups.length) totals.filesOpened++
     totals.rowGroups += f.rowGroups.length
-    for (const v of f.values) {
-      totals.verdicts[v.verdict]++
-      if (v.verdict === 'absent') credit(v.source).files++
+    const { values, rowGroups } = f
+    for (let v = 0; v < values.length; v++) {
+      totals.verdicts[values[v].verdict]++
+      if (values[v].verdict === 'absent') credit(values[v].source).files++
     }
-    for (const g of f.rowGroups) for (const r of g.results) if (r.verdict === 'absent') credit(r.source).rowGroups++
+    for (let g = 0; g < rowGroups.length; g++) {
+      const { results } = rowGroups[g]
+      for (let r = 0; r < results.length; r++) if (results[r].verdict === 'absent') credit(results[r].source).rowGroups++
+    }
   }
   return totals
 }
@@ -561,8 +658,31 @@ function rawPartitions(partitions) {
 function typedPartitions(raw, types) {
   /** @type {Record<string, unknown>} */
   const typed = {}
-  for (const [key, value] of Object.entries(raw)) typed[key] = typedPartitionValue(types[key], value)
+  for (const key in raw) typed[key] = typedPartitionValue(types[key], raw[key])
   return typed
+}
+
+/**
+ * A file's row groups' answers for the values it was asked (`asked`, by position), with those decided without it
+ * (prefilter, sidecar, DECIDE_IN_FILE) in their places. Apart: its closures would cost every file a context.
+ * @param {Array<{ results: ValueResult[] }>} rowGroups
+ * @param {number[]} asked
+ * @param {Array<ValueResult | null>} decided one per value
+ */
+function withDecided(rowGroups, asked, decided) {
+  const at = new Map(asked.map((k, j) => [k, j]))
+  return rowGroups.map((g) => ({ ...g, results: decided.map((r, k) =>
+    (at.has(k) ? g.results[/** @type {number} */ (at.get(k))] : /** @type {ValueResult} */ (r))) }))
+}
+
+/**
+ * A file's answer with its place among the files (`order`, removed once they are sorted), as its last property.
+ * @param {FileResult} result
+ * @param {number} order
+ */
+function ordered(result, order) {
+  result.order = order
+  return result
 }
 
 /** @param {import('../parquet-file.js').ParquetFile} file */

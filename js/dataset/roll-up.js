@@ -4,44 +4,90 @@
 import { valueResult } from '../verdicts.js'
 
 /**
+ * One pass over the row groups' answers (a dataset rolls up every value of every file): counts, the first of
+ * each verdict, and whether every 'absent' came from one index for one reason.
  * @param {Array<{ results: import('../verdicts.js').ValueResult[] }>} rowGroups
  * @param {number} k the value's position
  * @param {unknown} value
  * @returns {import('../verdicts.js').ValueResult}
  */
 export function rollUpValue(rowGroups, k, value) {
-  if (rowGroups.length === 0) return valueResult(value, 'absent', 'statistics', 'empty-row-group', 'the file has no row groups')
-  const results = rowGroups.map((g) => g.results[k])
-  const present = results.filter((r) => r.verdict === 'present')
-  if (present.length) {
-    const rows = present.flatMap((r) => r.rows ?? [])
-    const out = valueResult(value, 'present', present[0].source, present[0].reason,
-      `${present.length} of ${results.length} row groups hold it`)
-    if (present.some((r) => r.rows)) out.rows = rows
-    if (present.some((r) => r.rowsTruncated)) out.rowsTruncated = true
+  const n = rowGroups.length
+  if (n === 0) return valueResult(value, 'absent', 'statistics', 'empty-row-group', 'the file has no row groups')
+  let present = 0
+  let maybe = 0
+  let unknown = 0
+  /** @type {import('../verdicts.js').ValueResult | undefined} */
+  let first
+  let withRows = false
+  let truncated = false
+  let oneCause = true
+  for (let g = 0; g < n; g++) {
+    const r = rowGroups[g].results[k]
+    if (r.verdict === 'present') {
+      if (present++ === 0) first = r
+      if (r.rows) withRows = true
+      if (r.rowsTruncated) truncated = true
+    } else if (r.verdict === 'maybe') {
+      if (maybe++ === 0 && !present) first = r
+    } else if (r.verdict === 'unknown') {
+      if (unknown++ === 0 && !present && !maybe) first = r
+    } else if (!present && !maybe && !unknown) {
+      if (first === undefined) first = r
+      else if (r.source !== first.source || r.reason !== first.reason) oneCause = false
+    }
+  }
+  const top = /** @type {import('../verdicts.js').ValueResult} */ (first) // n > 0: every row group was counted
+  if (present) {
+    const out = valueResult(value, 'present', top.source, top.reason, `${present} of ${n} row groups hold it`)
+    if (withRows) out.rows = presentRows(rowGroups, k)
+    if (truncated) out.rowsTruncated = true
     return out
   }
-  const maybe = results.find((r) => r.verdict === 'maybe')
-  if (maybe) {
-    const count = results.filter((r) => r.verdict === 'maybe').length
-    return valueResult(value, 'maybe', maybe.source, maybe.reason,
-      `${count} of ${results.length} row groups may hold it; the first: ${maybe.detail}`)
-  }
-  const unknown = results.find((r) => r.verdict === 'unknown')
+  if (maybe) return valueResult(value, 'maybe', top.source, top.reason, `${maybe} of ${n} row groups may hold it; the first: ${top.detail}`)
   if (unknown) {
-    const count = results.filter((r) => r.verdict === 'unknown').length
-    return valueResult(value, 'unknown', unknown.source, unknown.reason,
-      `${count} of ${results.length} row groups could not answer; the first: ${unknown.detail}`)
+    return valueResult(value, 'unknown', top.source, top.reason,
+      `${unknown} of ${n} row groups could not answer; the first: ${top.detail}`)
   }
   // Every row group ruled it out: credit the index that ruled out the most of them.
+  if (oneCause) {
+    const source = `${top.source}`
+    return valueResult(value, 'absent', source, `${top.reason}`, `all ${n} row groups ruled it out (${source}: ${n})`)
+  }
+  return absentByCauses(rowGroups, k, value)
+}
+
+/**
+ * The rows of the row groups that hold value k, in row-group order.
+ * @param {Array<{ results: import('../verdicts.js').ValueResult[] }>} rowGroups
+ * @param {number} k
+ */
+function presentRows(rowGroups, k) {
+  /** @type {number[]} */
+  const rows = []
+  for (const { results } of rowGroups) {
+    const r = results[k]
+    if (r.verdict === 'present' && r.rows) for (const row of r.rows) rows.push(row)
+  }
+  return rows
+}
+
+/**
+ * A value every row group ruled out, for more than one cause: credited to the cause that ruled out the most.
+ * @param {Array<{ results: import('../verdicts.js').ValueResult[] }>} rowGroups
+ * @param {number} k
+ * @param {unknown} value
+ */
+function absentByCauses(rowGroups, k, value) {
   const bySource = new Map()
-  for (const r of results) {
+  for (const { results } of rowGroups) {
+    const r = results[k]
     const key = `${r.source}\u0000${r.reason}`
     bySource.set(key, (bySource.get(key) ?? 0) + 1)
   }
   const [top] = [...bySource.entries()].sort((a, b) => b[1] - a[1])[0]
   const [source, reason] = top.split('\u0000')
-  const detail = `all ${results.length} row groups ` +
+  const detail = `all ${rowGroups.length} row groups ` +
     `ruled it out (${[...bySource.entries()].map(([key, n]) => `${key.split('\u0000')[0]}: ${n}`).join(', ')})`
-  return valueResult(value, 'absent', source, reason, detail)
+  return valueResult(value, 'absent', source, /** @type {import('../verdicts.js').ReasonCode} */ (reason), detail)
 }

@@ -64,7 +64,7 @@ export class FileSession {
    * file that worker finished before it — it waited for that one to open this one.
    * @template T
    * @param {{ location: any, size?: number, etag?: string }} descriptor location: openParquet's source
-   * @param {(file: import('../parquet-file.js').ParquetFile) => Promise<T>} use
+   * @param {(file: import('../parquet-file.js').ParquetFile) => T | Promise<T>} use
    * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
    */
@@ -83,7 +83,7 @@ export class FileSession {
   /**
    * @template T
    * @param {import('../parquet-file.js').ParquetFile} file
-   * @param {(file: import('../parquet-file.js').ParquetFile) => Promise<T>} use
+   * @param {(file: import('../parquet-file.js').ParquetFile) => T | Promise<T>} use
    * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
    */

@@ -46,27 +46,23 @@ const EMPTY_BLOCK = new Uint8Array(BYTES_PER_BLOCK)
  * @param {number} rowGroup
  * @param {number} column
  * @param {{ decrypt?: boolean }} [options]
+ * @param {import('../footer/records.js').ChunkView} [record] the chunk's, when the caller has it
  */
-export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {}) {
+export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {}, record = chunk(geometry.layout, rowGroup, column)) {
   const { layout, metadataOffset } = geometry
   ensureColumnIndexes(layout, column)
-  const record = chunk(layout, rowGroup, column)
   const flags = record.flags
   // Only callers that decrypt (probe plans) get the location of an encrypted filter, with its key.
   const crypto = decrypt ? record.crypto : undefined
   const unavailable = chunkUnavailable(flags, crypto)
   if (unavailable) return unavailable
-  /** @type {(why: string, problem: string) => Unanswerable} */
-  const inconsistent = (why, problem) => new Unanswerable('inconsistent-filter', why, ErrorCode.MALFORMED_FILTER, problem)
   if (record.indexFlags & IndexFlag.FOREIGN_BLOOM_FIELD) {
     return inconsistent('bloom_filter_offset or bloom_filter_length is not the integer parquet.thrift defines (a writer\'s own field?)',
       'foreign-field')
   }
   const offset = record.bloomOffset
   // -1 is also what the decoder records for an absent field; 0 and other negatives mean none too.
-  if (offset === -1 || NO_FILTER_OFFSET_RULE.applies(offset)) {
-    return new Unanswerable('no-index', 'this row group has no bloom filter for the column', ErrorCode.NO_BLOOM_FILTER)
-  }
+  if (offset === -1 || NO_FILTER_OFFSET_RULE.applies(offset)) return NO_FILTER
   const recorded = record.bloomLength
   // A filter lives in the data region: after the leading magic, before the footer.
   if (offset < 4 || offset >= metadataOffset) {
@@ -84,6 +80,19 @@ export function locateFilter(geometry, rowGroup, column, { decrypt = false } = {
     return inconsistent(`bloom filter at ${offset} lies inside a column chunk's pages [${overlap[0]}, ${overlap[1]})`, 'inside-pages')
   }
   return { offset, length, bound, crypto }
+}
+
+/** Why a chunk without a filter has none to read: one answer for them all (Unanswerables are read, never changed). */
+const NO_FILTER = Object.freeze(
+  new Unanswerable('no-index', 'this row group has no bloom filter for the column', ErrorCode.NO_BLOOM_FILTER))
+
+/**
+ * A filter the footer describes in a way that cannot be right.
+ * @param {string} why
+ * @param {string} problem an inspect warning code
+ */
+function inconsistent(why, problem) {
+  return new Unanswerable('inconsistent-filter', why, ErrorCode.MALFORMED_FILTER, problem)
 }
 
 /**

@@ -39,6 +39,7 @@ const utf8 = new TextEncoder()
  * @param {number} columnIndex
  * @param {number} metadataOffset where the footer starts: the data region ends there
  * @param {{ decrypt?: boolean }} [options]
+ * @param {import('../footer/records.js').ChunkView} [record] the chunk's, when the caller has it
  * @returns {{ offset: number, maxLength: number, exact: boolean } | { reason: string, detail: string }}
  *   `exact`: the page (header + compressed data) must fill [offset, offset + maxLength) exactly (it ends
  *   where the data pages start); false when the writer gave no dictionary_page_offset and the page is
@@ -46,22 +47,21 @@ const utf8 = new TextEncoder()
  *   Reasons: 'no-dictionary', 'not-dictionary-only', 'inconsistent-dictionary', or the chunk's
  *   unavailability ('encrypted-column', 'no-column-metadata', 'external-file').
  */
-export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffset, { decrypt = false } = {}) {
+export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffset, { decrypt = false } = {},
+  record = chunk(layout, rowGroup, columnIndex)) {
   ensureColumnIndexes(layout, columnIndex)
-  const record = chunk(layout, rowGroup, columnIndex)
   // Only callers that decrypt (js/crypto/encrypted-dictionary.js) locate an encrypted chunk's dictionary.
   const unavailable = chunkUnavailable(record.flags, decrypt ? record.crypto : undefined)
   if (unavailable) return { reason: unavailable.reason, detail: unavailable.detail }
   const dictionaryOffset = record.dictionaryPageOffset
   const dataOffset = record.dataPageOffset
   const totalSize = record.totalCompressedSize
-  const inconsistent = (/** @type {string} */ detail) => ({ reason: 'inconsistent-dictionary', detail })
   if (dictionaryOffset !== -1 && !(dictionaryOffset >= 4 && dictionaryOffset < dataOffset)) {
     return inconsistent(
       `dictionary_page_offset ${dictionaryOffset} does not lie between the file's magic and data_page_offset ${dataOffset}`)
   }
   const coverage = dictionaryCoverage(record)
-  if (!coverage.present) return { reason: 'no-dictionary', detail: 'the chunk has no dictionary page' }
+  if (!coverage.present) return NO_DICTIONARY
   if (coverage.allDataPages === false) {
     return {
       reason: 'not-dictionary-only',
@@ -86,6 +86,14 @@ export function dictionaryPageRange(layout, rowGroup, columnIndex, metadataOffse
       `at or past the chunk's total_compressed_size ${totalSize}`)
   }
   return { offset: start, maxLength, exact: true }
+}
+
+/** A chunk without a dictionary page: one answer for them all (read, never changed). */
+const NO_DICTIONARY = Object.freeze({ reason: 'no-dictionary', detail: 'the chunk has no dictionary page' })
+
+/** @param {string} detail why the chunk's dictionary cannot be where its metadata says */
+function inconsistent(detail) {
+  return { reason: 'inconsistent-dictionary', detail }
 }
 
 /**

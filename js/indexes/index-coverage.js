@@ -42,7 +42,7 @@ export function chunkIndexes(geometry, rowGroup, columnIndex) {
   return {
     statistics,
     pageIndex: { columnIndex: record.columnIndexOffset >= 4, offsetIndex: record.offsetIndexOffset >= 4 },
-    dictionary: dictionaryCoverage(record),
+    dictionary: { ...dictionaryCoverage(record) }, // a copy: the shared answer is not the caller's to change
     bloomFilter: bloomOffset > 0 && !(flags & IndexFlag.FOREIGN_BLOOM_FIELD),
   }
 }
@@ -56,20 +56,34 @@ export function chunkIndexes(geometry, rowGroup, columnIndex) {
  */
 export function dictionaryCoverage(record) {
   const { dictionaryPageOffset: dictionaryOffset, dataPageOffset: dataOffset, indexFlags: flags, encodings } = record
-  if (flags & IndexFlag.FOREIGN_DICTIONARY_FIELD) return { present: false, allDataPages: null }
-  const bit = (/** @type {number} */ e) => (encodings & (1 << e)) !== 0
-  const listed = (flags & IndexFlag.HAS_ENCODINGS) !== 0 && (bit(PLAIN_DICTIONARY) || bit(RLE_DICTIONARY))
+  if (flags & IndexFlag.FOREIGN_DICTIONARY_FIELD) return COVERAGE.absentUnknown
+  const listed = (flags & IndexFlag.HAS_ENCODINGS) !== 0 &&
+    (hasEncoding(encodings, PLAIN_DICTIONARY) || hasEncoding(encodings, RLE_DICTIONARY))
   // A dictionary page comes first in its chunk; an offset at or after the data pages (0 in some files)
   // disagrees with the rest of the chunk and is not used.
   const placed = dictionaryOffset >= 4 && dictionaryOffset < dataOffset
   const present = placed || (listed && dictionaryOffset === -1)
-  if (!present) return { present: false, allDataPages: false }
-  if (flags & IndexFlag.HAS_ENCODING_STATS) return { present, allDataPages: (flags & IndexFlag.DATA_PAGES_DICTIONARY) !== 0 }
-  if (flags & IndexFlag.HAS_ENCODINGS && bit(PLAIN_DICTIONARY)) {
+  if (!present) return COVERAGE.absent
+  if (flags & IndexFlag.HAS_ENCODING_STATS) return (flags & IndexFlag.DATA_PAGES_DICTIONARY) !== 0 ? COVERAGE.every : COVERAGE.some
+  if (flags & IndexFlag.HAS_ENCODINGS && hasEncoding(encodings, PLAIN_DICTIONARY)) {
     const others = encodings & ~((1 << PLAIN_DICTIONARY) | (1 << RLE) | (1 << BIT_PACKED))
-    return { present, allDataPages: others === 0 }
+    return others === 0 ? COVERAGE.every : COVERAGE.some
   }
-  return { present, allDataPages: null }
+  return COVERAGE.unknown
+}
+
+/** dictionaryCoverage's answers, made once (they are read, never changed). */
+const COVERAGE = Object.freeze({
+  absentUnknown: Object.freeze({ present: false, allDataPages: null }),
+  absent: Object.freeze({ present: false, allDataPages: false }),
+  every: Object.freeze({ present: true, allDataPages: true }),
+  some: Object.freeze({ present: true, allDataPages: false }),
+  unknown: Object.freeze({ present: true, allDataPages: null }),
+})
+
+/** @param {number} encodings a ChunkView's encodings bits @param {number} encoding */
+function hasEncoding(encodings, encoding) {
+  return (encodings & (1 << encoding)) !== 0
 }
 
 /**

@@ -35,31 +35,20 @@ function unusable(reason, problem, detail) {
  * @param {number} rowGroup
  * @param {number} columnIndex
  * @param {number} metadataOffset where the footer starts: the end of the data region
+ * @param {import('../footer/records.js').ChunkView} [record] the chunk's, when the caller has it
  * @returns {{ columnIndex: { offset: number, length: number } | null, offsetIndex: { offset: number, length: number } | null }
  *   | { reason: string, problem: string, detail: string }}
  */
-export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset) {
+export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset, record = chunk(layout, rowGroup, columnIndex)) {
   ensureColumnIndexes(layout, columnIndex)
-  const record = chunk(layout, rowGroup, columnIndex)
+  const columnOffset = record.columnIndexOffset
+  const columnLength = record.columnIndexLength
+  const offsetOffset = record.offsetIndexOffset
+  const offsetLength = record.offsetIndexLength
+  if (columnOffset === -1 && columnLength === -1 && offsetOffset === -1 && offsetLength === -1) return NO_PAGE_INDEX
   const range = record.pageRange()
-  /** @type {(what: string, offset: number, length: number) => { offset: number, length: number } | { problem: string } | null} */
-  const locate = (what, offset, length) => {
-    if (offset === -1 && length === -1) return null
-    const where = `${what} at ${offset} (${length} bytes)`
-    if (offset === -1 || length === -1) {
-      return {
-        problem: `the footer gives the ${what}'s ${offset === -1 ? 'length' : 'offset'} without its ${offset === -1 ? 'offset' : 'length'}`,
-      }
-    }
-    if (!Number.isSafeInteger(offset) || length <= 0) return { problem: `the ${where} has an impossible offset or length` }
-    if (offset < 4 || offset + length > metadataOffset) return { problem: `the ${where} is outside the file's data [4, ${metadataOffset})` }
-    if (range && offset < range.chunkEnd && offset + length > range.chunkStart) {
-      return { problem: `the ${where} overlaps the chunk's pages [${range.chunkStart}, ${range.chunkEnd})` }
-    }
-    return { offset, length }
-  }
-  const ci = locate('column index', record.columnIndexOffset, record.columnIndexLength)
-  const oi = locate('offset index', record.offsetIndexOffset, record.offsetIndexLength)
+  const ci = locatePageIndexPart('column index', columnOffset, columnLength, metadataOffset, range)
+  const oi = locatePageIndexPart('offset index', offsetOffset, offsetLength, metadataOffset, range)
   for (const located of [ci, oi]) {
     if (located && 'problem' in located && located.problem) return { reason: INCONSISTENT, problem: 'location', detail: located.problem }
   }
@@ -71,6 +60,34 @@ export function pageIndexLocation(layout, rowGroup, columnIndex, metadataOffset)
     return { reason: INCONSISTENT, problem: 'location', detail: 'the column index and the offset index overlap' }
   }
   return { columnIndex: columnRange, offsetIndex: offsetRange }
+}
+
+/** A chunk whose footer gives no page index: one answer for them all (read, never changed). */
+const NO_PAGE_INDEX = Object.freeze({ columnIndex: null, offsetIndex: null })
+
+/**
+ * One part of a chunk's page index, located: null when the footer gives neither its offset nor its length.
+ * @param {string} what
+ * @param {number} offset
+ * @param {number} length
+ * @param {number} metadataOffset
+ * @param {{ chunkStart: number, chunkEnd: number } | null} range the chunk's pages
+ * @returns {{ offset: number, length: number } | { problem: string } | null}
+ */
+function locatePageIndexPart(what, offset, length, metadataOffset, range) {
+  if (offset === -1 && length === -1) return null
+  const where = `${what} at ${offset} (${length} bytes)`
+  if (offset === -1 || length === -1) {
+    return {
+      problem: `the footer gives the ${what}'s ${offset === -1 ? 'length' : 'offset'} without its ${offset === -1 ? 'offset' : 'length'}`,
+    }
+  }
+  if (!Number.isSafeInteger(offset) || length <= 0) return { problem: `the ${where} has an impossible offset or length` }
+  if (offset < 4 || offset + length > metadataOffset) return { problem: `the ${where} is outside the file's data [4, ${metadataOffset})` }
+  if (range && offset < range.chunkEnd && offset + length > range.chunkStart) {
+    return { problem: `the ${where} overlaps the chunk's pages [${range.chunkStart}, ${range.chunkEnd})` }
+  }
+  return { offset, length }
 }
 
 /**

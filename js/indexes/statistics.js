@@ -58,25 +58,37 @@ export function sortOrderFor(column) {
   if (t === 'OTHER' || t === 'UNKNOWN' || (typeof t === 'string' && t.startsWith('LOGICAL_TYPE_'))) return null
   const unsigned = t === 'INTEGER' && lt?.isSigned === false
   switch (column.physicalType) {
-    case 'BOOLEAN': return { kind: 'boolean', width: 1, signed: true }
-    case 'INT32': return unsigned ? { kind: 'uint32', width: 4, signed: false } : { kind: 'int32', width: 4, signed: true }
-    case 'INT64': return unsigned ? { kind: 'uint64', width: 8, signed: false } : { kind: 'int64', width: 8, signed: true }
-    case 'FLOAT': return { kind: 'float', width: 4, signed: true }
-    case 'DOUBLE': return { kind: 'double', width: 8, signed: true }
+    case 'BOOLEAN': return ORDERS.boolean
+    case 'INT32': return unsigned ? ORDERS.uint32 : ORDERS.int32
+    case 'INT64': return unsigned ? ORDERS.uint64 : ORDERS.int64
+    case 'FLOAT': return ORDERS.float
+    case 'DOUBLE': return ORDERS.double
     case 'BYTE_ARRAY':
-      if (t === 'DECIMAL') return { kind: 'decimal', width: 0, signed: false }
-      if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON') return { kind: 'bytes', width: 0, signed: false }
+      if (t === 'DECIMAL') return ORDERS.decimal
+      if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON') return ORDERS.bytes
       return null
     case 'FIXED_LEN_BYTE_ARRAY':
-      if (t === 'DECIMAL') return { kind: 'decimal', width: 0, signed: false }
-      if (t === 'FLOAT16') return column.typeLength === 2 ? { kind: 'float16', width: 2, signed: false } : null
-      if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON' || t === 'UUID') {
-        return { kind: 'bytes', width: 0, signed: false }
-      }
+      if (t === 'DECIMAL') return ORDERS.decimal
+      if (t === 'FLOAT16') return column.typeLength === 2 ? ORDERS.float16 : null
+      if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON' || t === 'UUID') return ORDERS.bytes
       return null
     default: return null // INT96: no defined order (PARQUET-1065)
   }
 }
+
+/** Every sort order, made once: sortOrderFor is asked per file of a dataset, and orders are read, never changed. */
+const ORDERS = Object.freeze({
+  boolean: Object.freeze({ kind: 'boolean', width: 1, signed: true }),
+  int32: Object.freeze({ kind: 'int32', width: 4, signed: true }),
+  uint32: Object.freeze({ kind: 'uint32', width: 4, signed: false }),
+  int64: Object.freeze({ kind: 'int64', width: 8, signed: true }),
+  uint64: Object.freeze({ kind: 'uint64', width: 8, signed: false }),
+  float: Object.freeze({ kind: 'float', width: 4, signed: true }),
+  double: Object.freeze({ kind: 'double', width: 8, signed: true }),
+  float16: Object.freeze({ kind: 'float16', width: 2, signed: false }),
+  decimal: Object.freeze({ kind: 'decimal', width: 0, signed: false }),
+  bytes: Object.freeze({ kind: 'bytes', width: 0, signed: false }),
+})
 
 /**
  * The probe's candidates as sort keys of `order`, computed once per probe and kept in typed arrays:
@@ -183,11 +195,11 @@ const STRING_RUN = 256
  * @param {number} rowGroup
  * @param {import('../footer/footer.js').LeafColumn} column
  * @param {SortOrder | null} order sortOrderFor(column)
+ * @param {import('../footer/records.js').ChunkView} [record] the chunk's, when the caller has it
  * @returns {ChunkStatistics}
  */
-export function chunkStatistics(layout, rowGroup, column, order) {
+export function chunkStatistics(layout, rowGroup, column, order, record = chunk(layout, rowGroup, column.index)) {
   ensureColumnIndexes(layout, column.index)
-  const record = chunk(layout, rowGroup, column.index)
   const flags = record.indexFlags
   if (flags & IndexFlag.FOREIGN_STATISTICS_FIELD) {
     return unusable('inconsistent-statistics', 'the chunk\'s statistics field is not the Statistics struct parquet.thrift defines')
@@ -204,47 +216,57 @@ export function chunkStatistics(layout, rowGroup, column, order) {
   if (nullCount >= 0 && numValues > 0 && nullCount === numValues) return { usable: true, allNull: true }
 
   if (!order) return unusable('no-sort-order', 'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)')
-  const rules = writerRulesFor(layout.createdBy, 'statistics', column, { encodings: record.encodings })
+  const rules = writerRulesFor(layout.createdBy, 'statistics', column, record)
   if (rules.length) return unusable('untrusted-writer', `${rules[0].message} (${rules[0].link})`, rules)
 
-  const bytes = layout.footerBytes
-  const slice = (/** @type {'minValue' | 'maxValue' | 'min' | 'max'} */ which) => {
-    const { offset, length } = record.bound(which)
-    return offset >= 0 ? bytes.subarray(offset, offset + length) : undefined
-  }
-  let minBytes = slice('minValue')
-  let maxBytes = slice('maxValue')
+  // Bounds as where they lie in footerBytes (offset -1: absent): only a byte order's key is a view of them.
+  let min = record.bound('minValue')
+  let max = record.bound('maxValue')
   const orderProblem = boundsOrderProblem(layout, column)
-  const hasValueBounds = minBytes !== undefined || maxBytes !== undefined
+  const hasValueBounds = min.offset >= 0 || max.offset >= 0
   if (orderProblem !== null) {
-    minBytes = undefined
-    maxBytes = undefined
+    min = NO_BOUND
+    max = NO_BOUND
   }
-  if (minBytes === undefined && maxBytes === undefined) {
+  const bytes = layout.footerBytes
+  if (min.offset < 0 && max.offset < 0) {
     // The deprecated fields were computed in the physical type's signed order: usable only where that
     // is the column's order, or where min = max (one value has the same place in every order).
-    const oldMin = slice('min')
-    const oldMax = slice('max')
-    if ((oldMin || oldMax) && (order.signed || (oldMin && oldMax && sameBytes(oldMin, oldMax)))) {
-      minBytes = oldMin
-      maxBytes = oldMax
-    } else if (oldMin || oldMax) {
+    const oldMin = record.bound('min')
+    const oldMax = record.bound('max')
+    const either = oldMin.offset >= 0 || oldMax.offset >= 0
+    const both = oldMin.offset >= 0 && oldMax.offset >= 0
+    if (either && (order.signed || (both && sameBytes(boundBytes(bytes, oldMin), boundBytes(bytes, oldMax))))) {
+      min = oldMin
+      max = oldMax
+    } else if (either) {
       return unusable('no-sort-order', 'the deprecated min/max were computed in signed order, which is not this column\'s order')
     } else if (hasValueBounds) {
       return unusable('no-sort-order', /** @type {string} */ (orderProblem))
     }
   }
-  if (minBytes === undefined && maxBytes === undefined) return unusable('no-bounds', 'the statistics hold no min or max')
-  const min = minBytes && boundKey(order, minBytes, 'min')
-  const max = maxBytes && boundKey(order, maxBytes, 'max')
-  if (min && min.problem) return unusable(min.reason, min.problem)
-  if (max && max.problem) return unusable(max.reason, max.problem)
-  // Bounds without a problem have their keys.
-  if (min && max && compareKeys(order, /** @type {SortKey} */ (min.key), /** @type {SortKey} */ (max.key)) > 0) {
+  if (min.offset < 0 && max.offset < 0) return unusable('no-bounds', 'the statistics hold no min or max')
+  const minKey = min.offset >= 0 ? boundKey(order, bytes, min.offset, min.length, 'min') : undefined
+  const maxKey = max.offset >= 0 ? boundKey(order, bytes, max.offset, max.length, 'max') : undefined
+  if (minKey instanceof BoundProblem) return unusable(minKey.reason, minKey.problem)
+  if (maxKey instanceof BoundProblem) return unusable(maxKey.reason, maxKey.problem)
+  if (minKey !== undefined && maxKey !== undefined && compareKeys(order, minKey, maxKey) > 0) {
     return unusable('inconsistent-statistics', 'min is larger than max')
   }
-  return { usable: true, allNull: false, min: min?.key, max: max?.key }
+  return { usable: true, allNull: false, min: minKey, max: maxKey }
 }
+
+/**
+ * A bound's bytes, as a view.
+ * @param {Uint8Array} bytes
+ * @param {{ offset: number, length: number }} bound
+ */
+function boundBytes(bytes, bound) {
+  return bytes.subarray(bound.offset, bound.offset + bound.length)
+}
+
+/** No bound (a ChunkView bound's form). */
+const NO_BOUND = Object.freeze({ offset: -1, length: 0 })
 
 /**
  * @param {string} reason
@@ -260,35 +282,58 @@ const scratchU64 = new BigUint64Array(scratchBytes.buffer)
 const scratchF32 = new Float32Array(scratchBytes.buffer)
 const scratchF64 = new Float64Array(scratchBytes.buffer)
 
+/** Why a bound cannot be read with certainty. */
+class BoundProblem {
+  /** @param {string} reason @param {string} problem */
+  constructor(reason, problem) {
+    this.reason = reason
+    this.problem = problem
+  }
+}
+
 /**
- * A bound's sort key, or { reason, problem } when it cannot be read with certainty.
+ * A bound's sort key, read from bytes[offset, offset + length), or a BoundProblem when it cannot be read with certainty.
  * @param {SortOrder} order
  * @param {Uint8Array} bytes
+ * @param {number} offset
+ * @param {number} length
  * @param {string} which
- * @returns {{ key: SortKey, reason?: undefined, problem?: undefined } | { key?: undefined, reason: string, problem: string }}
+ * @returns {SortKey | BoundProblem}
  */
-function boundKey(order, bytes, which) {
-  if (order.width && bytes.length !== order.width) {
-    return { reason: 'inconsistent-statistics', problem: `the ${which} bound is ${bytes.length} bytes, not the column's ${order.width}` }
+function boundKey(order, bytes, offset, length, which) {
+  if (order.width && length !== order.width) {
+    return new BoundProblem('inconsistent-statistics', `the ${which} bound is ${length} bytes, not the column's ${order.width}`)
   }
   let key
+  const b = offset
   // Read through views of one 8-byte scratch buffer (little-endian, as wasm and every JS engine are):
   // a DataView per bound costs more than the rest of a chunk's statistics check.
   switch (order.kind) {
-    case 'boolean': key = bytes[0] ? 1 : 0; break
-    case 'int32': key = bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24); break
-    case 'uint32': key = (bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) | (bytes[3] << 24)) >>> 0; break
-    case 'int64': scratchBytes.set(bytes); key = scratchI64[0]; break
-    case 'uint64': scratchBytes.set(bytes); key = scratchU64[0]; break
-    case 'float': scratchBytes.set(bytes); key = scratchF32[0]; break
-    case 'double': scratchBytes.set(bytes); key = scratchF64[0]; break
-    case 'float16': key = halfToNumber(bytes[0] | (bytes[1] << 8)); break
-    default: return { key: bytes }
+    case 'boolean': key = bytes[b] ? 1 : 0; break
+    case 'int32': key = bytes[b] | (bytes[b + 1] << 8) | (bytes[b + 2] << 16) | (bytes[b + 3] << 24); break
+    case 'uint32': key = (bytes[b] | (bytes[b + 1] << 8) | (bytes[b + 2] << 16) | (bytes[b + 3] << 24)) >>> 0; break
+    case 'int64': key = scratchI64[scratched(bytes, b, 8)]; break
+    case 'uint64': key = scratchU64[scratched(bytes, b, 8)]; break
+    case 'float': key = scratchF32[scratched(bytes, b, 4)]; break
+    case 'double': key = scratchF64[scratched(bytes, b, 8)]; break
+    case 'float16': key = halfToNumber(bytes[b] | (bytes[b + 1] << 8)); break
+    default: return bytes.subarray(offset, offset + length)
   }
   // A NaN bound says nothing about the other values (PARQUET-1246): ignore the statistics. A zero bound
   // needs no care here: -0 and +0 compare equal, which is how the spec asks readers to treat them.
-  if (typeof key === 'number' && Number.isNaN(key)) return { reason: 'nan-bound', problem: `the ${which} bound is NaN` }
-  return { key }
+  if (typeof key === 'number' && Number.isNaN(key)) return new BoundProblem('nan-bound', `the ${which} bound is NaN`)
+  return key
+}
+
+/**
+ * Copies bytes[offset, offset + width) into the scratch buffer; 0, the index its views read the value at.
+ * @param {Uint8Array} bytes
+ * @param {number} offset
+ * @param {number} width
+ */
+function scratched(bytes, offset, width) {
+  for (let i = 0; i < width; i++) scratchBytes[i] = bytes[offset + i]
+  return 0
 }
 
 /**
@@ -297,18 +342,19 @@ function boundKey(order, bytes, which) {
  * @param {SortKeys} keys sortKeys(order, candidates): packed bytes for the byte orders, numbers or bigints for the others
  * @param {SortKey | undefined} min a bound of the same kind
  * @param {SortKey | undefined} max
+ * @param {Uint8Array} [out] where to write the flags (at least one per candidate; its first ones are written), else a new array
  * @returns {Uint8Array}
  */
-export function excludedByBounds(order, keys, min, max) {
+export function excludedByBounds(order, keys, min, max, out = undefined) {
   if (order.kind === 'bytes' || order.kind === 'decimal') {
     return excludedBytes(order.kind === 'decimal', /** @type {PackedKeys} */ (keys), /** @type {Uint8Array | undefined} */ (min),
-      /** @type {Uint8Array | undefined} */ (max))
+      /** @type {Uint8Array | undefined} */ (max), out)
   }
   const numeric = /** @type {Float64Array | BigInt64Array | BigUint64Array} */ (keys)
   const low = /** @type {number | bigint | undefined} */ (min)
   const high = /** @type {number | bigint | undefined} */ (max)
   const n = numeric.length
-  const out = new Uint8Array(n)
+  out ??= new Uint8Array(n)
   for (let k = 0; k < n; k++) {
     const v = numeric[k]
     // NaN candidates never reach here (values.js answers them itself); a NaN key would compare false
@@ -323,11 +369,11 @@ export function excludedByBounds(order, keys, min, max) {
  * @param {PackedKeys} keys
  * @param {Uint8Array | undefined} min
  * @param {Uint8Array | undefined} max
+ * @param {Uint8Array} [out]
  */
-function excludedBytes(decimal, keys, min, max) {
+function excludedBytes(decimal, keys, min, max, out = new Uint8Array(keys.offsets.length - 1)) {
   const { bytes, offsets } = keys
   const n = offsets.length - 1
-  const out = new Uint8Array(n)
   if (decimal) {
     for (let k = 0; k < n; k++) {
       const start = offsets[k]

@@ -203,6 +203,9 @@ export const NO_FILTER_OFFSET_RULE = {
 let lastCreatedBy
 /** @type {Map<string, WriterRule[]>} */
 let writerRules = new Map()
+// What most writers get, asked per row group: one empty list (callers read it, never change it) and one chunk.
+const NO_RULES = /** @type {WriterRule[]} */ (/** @type {unknown} */ (Object.freeze([])))
+const NO_ENCODINGS = Object.freeze({ encodings: 0 })
 
 /**
  * The rules of `index` that make this writer's index of this column untrustworthy.
@@ -212,7 +215,7 @@ let writerRules = new Map()
  * @param {{ encodings: number }} [chunk]
  * @returns {WriterRule[]}
  */
-export function writerRulesFor(createdBy, index, column, chunk = { encodings: 0 }) {
+export function writerRulesFor(createdBy, index, column, chunk = NO_ENCODINGS) {
   if (createdBy !== lastCreatedBy) {
     lastCreatedBy = createdBy
     const writer = parseCreatedBy(createdBy)
@@ -225,8 +228,14 @@ export function writerRulesFor(createdBy, index, column, chunk = { encodings: 0 
     }
   }
   const rules = writerRules.get(index)
-  if (rules === undefined) return []
-  return rules.filter((rule) => rule.affects(column, chunk))
+  if (rules === undefined) return NO_RULES
+  let affecting = NO_RULES
+  for (let r = 0; r < rules.length; r++) {
+    if (!rules[r].affects(column, chunk)) continue
+    if (affecting === NO_RULES) affecting = [rules[r]]
+    else affecting.push(rules[r])
+  }
+  return affecting
 }
 
 /**

@@ -11,7 +11,7 @@ import { chunk } from '../footer/records.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { ErrorCode } from '../errors.js'
 import { decodeDictionary, dictionaryPageRange, dictionaryVerdicts, shouldReadDictionary } from '../indexes/dictionary.js'
-import { decryptedFilter, encryptedFilterTask, locateFilter, ProbeTask } from '../indexes/bloom-reads.js'
+import { decryptedFilter, encryptedFilterTask, HashedCandidates, locateFilter, ProbeTask } from '../indexes/bloom-reads.js'
 import { chunkUnavailable } from '../indexes/index-coverage.js'
 import { loadedCrypto } from '../crypto/load-crypto.js'
 import { RangeTask } from './read-scheduler.js'
@@ -25,8 +25,10 @@ import { writerRulesFor } from '../indexes/writer-rules.js'
 
 /**
  * @typedef {{ name: string, geometry: import('../footer/file-geometry.js').FileGeometry, column: import('../footer/footer.js').LeafColumn,
- *   encoded: any, hashed: import('../indexes/bloom-reads.js').HashedCandidates, mode: string, rowGroups: number[], statistics: boolean,
- *   dictionary: 'auto' | boolean, pageIndex: 'auto' | boolean }} Probe
+ *   encoded: any, coalesceGap: number, costs: { requestBytes: number, roundBytes: number }, mode: string,
+ *   rowGroups: number[] | null, statistics: boolean, dictionary: 'auto' | boolean, pageIndex: 'auto' | boolean }} Probe
+ *   rowGroups: the row groups to probe, in order; null: every one
+ *   coalesceGap, costs: what the bloom reads are planned with (js/indexes/bloom-reads.js HashedCandidates)
  */
 
 /**
@@ -49,43 +51,58 @@ import { writerRulesFor } from '../indexes/writer-rules.js'
 /** @typedef {import('../indexes/dictionary.js').DecodeDictionaryOptions} DecodeDictionaryOptions */
 /** @typedef {ConstructorParameters<typeof Unanswerable>[0]} Reason a reason code, as an Unanswerable takes it */
 /** @typedef {typeof PLAIN_READS | EncryptedChunkReads} ChunkReads how a chunk's indexes are read */
+/** @typedef {import('../footer/records.js').ChunkView} ChunkView */
 
 /**
- * Plans one probe. Returns the read tasks (for runReadTasks), `afterReads()` (decodes what was read and
- * returns the second wave's tasks) and `results()`, which combines each row group's answers after the
- * reads: [{ index, numRows, results }].
+ * Plans one probe: its read tasks (`tasks`, for runReadTasks); `readsAfter` when `afterReads()` has work (it
+ * decodes what was read and returns the second wave's tasks); `results()` combines each row group's answers after
+ * the reads: [{ index, numRows, results }]. A row group its statistics settle costs its answer and nothing more.
  * @param {Probe} probe
  */
 export function planProbe(probe) {
   const plan = new ProbeContext(probe)
-  const groups = probe.rowGroups.map((g) => planRowGroup(plan, g))
-  /** @type {Map<number, RowGroupProbe> | undefined} */
-  let byIndex
-  return {
-    tasks: plan.tasks,
-    /**
-     * After the reads: decrypts and decodes the page indexes and dictionaries read; returns the bloom tasks
-     * of chunks whose dictionary failed.
-     */
-    async afterReads() {
-      await Promise.all(groups.map((group) => group.reads?.decrypt(plan, group)))
-      for (const group of groups) preparePageIndexRead(plan, group)
-      /** @type {Array<ReturnType<ProbeContext['bloomTask']>>} */
-      const retry = []
-      await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
-        const fallback = await decodeDictionaryRead(plan, group)
-        if (fallback) retry.push(fallback)
-      }))
-      return retry
-    },
-    results: () => groups.map((group) => group.combine(plan.dictionaryRules)),
-    /** The checked page index of a row group, when it was read and usable (exact lookups read its pages). */
-    pageIndexOf: (/** @type {number} */ g) => (byIndex ??= new Map(groups.map((group) => [group.index, group]))).get(g)?.pageIndex,
-  }
+  for (let i = 0; i < plan.answers.length; i++) plan.answers[i] = planRowGroup(plan, plan.rowGroupAt(i))
+  return plan
 }
+
+/**
+ * The candidates' sort keys in `order`, made once per encoding (a dataset's files share one: js/values/probe-values.js).
+ * @type {WeakMap<object, { kind: string, keys: import('../indexes/statistics.js').SortKeys }>}
+ */
+const keysByEncoding = new WeakMap()
+
+/**
+ * @param {{ candidates: any[] }} encoded
+ * @param {{ kind: string }} order
+ */
+function candidateKeys(encoded, order) {
+  const made = keysByEncoding.get(encoded)
+  if (made?.kind === order.kind) return made.keys
+  const keys = sortKeys(order, encoded.candidates)
+  keysByEncoding.set(encoded, { kind: order.kind, keys })
+  return keys
+}
+
+/** Index locations of encrypted chunks too: a plan decrypts what it reads. */
+const DECRYPT = Object.freeze({ decrypt: true })
+const PLAIN = Object.freeze({ decrypt: false })
+
+/** Per candidate, whether the statistics rule it out: read at once (applyStatistics), so one buffer serves every row group. */
+let excludedScratch = new Uint8Array(64)
 
 /** What every row group of one probe shares: the column, the candidates' keys, the writer rules, the task list. */
 class ProbeContext {
+  /** @type {ReturnType<typeof pageIndexOrder> | null | undefined} */
+  #pageOrder
+  /** @type {Unanswerable | null | undefined} */
+  #untrustedFilter
+  /** @type {ReturnType<typeof writerRulesFor> | undefined} */
+  #dictionaryRules
+  /** @type {HashedCandidates | undefined} */
+  #hashed
+  /** @type {Map<number, RowGroupProbe> | undefined} */
+  #byIndex
+
   /** @param {Probe} probe */
   constructor(probe) {
     this.probe = probe
@@ -95,19 +112,101 @@ class ProbeContext {
     ensureColumnIndexes(layout, probe.column.index)
     // Statistics cost no bytes (they are in the footer): every candidate's sort key is made once.
     this.order = probe.statistics ? sortOrderFor(probe.column) : null
-    this.keys = this.order && probe.encoded.candidates.length ? sortKeys(this.order, probe.encoded.candidates) : null
-    // Page bounds are defined in the column order only; their keys are made on first need.
-    this.pageOrder = probe.pageIndex === false ? null : pageIndexOrder(layout, probe.column)
+    this.keys = this.order && probe.encoded.candidates.length ? candidateKeys(probe.encoded, this.order) : null
     /** @type {ReturnType<typeof keyList> | undefined} */
     this.pageKeys = undefined
-    const bloomRules = writerRulesFor(layout.createdBy, 'bloom-filter', probe.column)
-    this.untrustedFilter = bloomRules.length
-      ? new Unanswerable('untrusted-writer', `${bloomRules[0].message} (${bloomRules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
-      : null
-    // A dictionary is exact for absence; for presence only from writers that build it from the values.
-    this.dictionaryRules = writerRulesFor(layout.createdBy, 'dictionary', probe.column)
+    /** @type {RowGroupAnswer[]} each planned row group's answer, in the probe's order (planProbe fills it) */
+    this.answers = new Array(probe.rowGroups ? probe.rowGroups.length : layout.rowGroupRows.length)
+    /** @type {RowGroupProbe[]} the row groups that read an index */
+    this.groups = []
     /** @type {any[]} */
     this.tasks = []
+    /** Whether afterReads() has work: a page index, a dictionary or an encrypted module to decode. */
+    this.readsAfter = false
+  }
+
+  /**
+   * The probe's i-th row group.
+   * @param {number} i
+   */
+  rowGroupAt(i) {
+    return this.probe.rowGroups ? this.probe.rowGroups[i] : i
+  }
+
+  /** The candidates' hashes, made by the first bloom read planned (none when statistics answer). */
+  get hashed() {
+    const { encoded } = this.probe
+    this.#hashed ??= new HashedCandidates(encoded.candidates, { type: encoded.physicalType, typeLength: encoded.typeLength },
+      this.probe.coalesceGap, this.probe.costs)
+    return this.#hashed
+  }
+
+  /** Whether the page index's bounds can be read in the column's order (null: page index not wanted); made on first need. */
+  get pageOrder() {
+    if (this.#pageOrder === undefined) {
+      this.#pageOrder = this.probe.pageIndex === false ? null : pageIndexOrder(this.layout, this.probe.column)
+    }
+    return this.#pageOrder
+  }
+
+  /** Why this writer's bloom filters are not to be trusted for the column, or null; made on first need. */
+  get untrustedFilter() {
+    if (this.#untrustedFilter === undefined) {
+      const bloomRules = writerRulesFor(this.layout.createdBy, 'bloom-filter', this.probe.column)
+      this.#untrustedFilter = bloomRules.length
+        ? new Unanswerable('untrusted-writer', `${bloomRules[0].message} (${bloomRules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
+        : null
+    }
+    return this.#untrustedFilter
+  }
+
+  /** A dictionary is exact for absence; for presence only from writers that build it from the values. */
+  get dictionaryRules() {
+    this.#dictionaryRules ??= writerRulesFor(this.layout.createdBy, 'dictionary', this.probe.column)
+    return this.#dictionaryRules
+  }
+
+  /**
+   * After the reads: decrypts and decodes the page indexes and dictionaries read; returns the bloom tasks
+   * of chunks whose dictionary failed.
+   */
+  async afterReads() {
+    const { groups } = this
+    /** @type {Promise<void>[]} */
+    const decrypting = []
+    for (const group of groups) if (group.reads instanceof EncryptedChunkReads) decrypting.push(group.reads.decrypt(this, group))
+    await Promise.all(decrypting)
+    for (const group of groups) preparePageIndexRead(this, group)
+    /** @type {Array<ReturnType<ProbeContext['bloomTask']>>} */
+    const retry = []
+    await Promise.all(groups.filter((group) => group.dictionaryRead).map(async (group) => {
+      const fallback = await decodeDictionaryRead(this, group)
+      if (fallback) retry.push(fallback)
+    }))
+    return retry
+  }
+
+  /** Each row group's results, the indexes read combined: [{ index, numRows, results }]. */
+  results() {
+    const { groups } = this
+    for (let i = 0; i < groups.length; i++) groups[i].combine(this)
+    const rows = this.layout.rowGroupRows
+    /** @type {Array<{ index: number, numRows: number, results: import('../verdicts.js').ValueResult[] }>} */
+    const out = new Array(this.answers.length)
+    for (let i = 0; i < out.length; i++) {
+      const g = this.rowGroupAt(i)
+      out[i] = { index: g, numRows: rows[g], results: this.answers[i].finalResults() }
+    }
+    return out
+  }
+
+  /**
+   * The checked page index of a row group, when it was read and usable (exact lookups read its pages).
+   * @param {number} g
+   */
+  pageIndexOf(g) {
+    this.#byIndex ??= new Map(this.groups.map((group) => [group.index, group]))
+    return this.#byIndex.get(g)?.pageIndex
   }
 
   /**
@@ -130,10 +229,10 @@ class ProbeContext {
    * @param {FoundFilter} location
    */
   bloomTask(group, location) {
-    return new ProbeTask(location, this.where(group.index), this.probe.hashed, this.probe.mode,
-      (/** @type {Uint8Array} */ hits) => { group.bloom = { hits } },
+    return new ProbeTask(location, this.where(group.index), this.hashed, this.probe.mode,
+      (/** @type {Uint8Array} */ hits) => { group.bloom = hits },
       (/** @type {Reason} */ reason, /** @type {string} */ detail) => {
-        group.bloom = { missing: new Unanswerable(reason, detail) }
+        group.bloom = new Unanswerable(reason, detail)
       },
       group.answer.openCandidates())
   }
@@ -141,94 +240,147 @@ class ProbeContext {
 
 /**
  * Plans one row group: each index in turn, cheapest first, until the values are settled or every read is planned.
+ * Returns its answer (the reads planned fill it in).
  * @param {ProbeContext} plan
  * @param {number} g
  */
 function planRowGroup(plan, g) {
   const { layout } = plan
   const { column } = plan.probe
-  const group = new RowGroupProbe(g, layout.rowGroupRows[g], new RowGroupAnswer(plan.probe.encoded))
-  const { answer } = group
-  if (group.numRows === 0) {
+  const answer = new RowGroupAnswer(plan.probe.encoded)
+  const numRows = layout.rowGroupRows[g]
+  if (numRows === 0) {
     answer.settleOpen('absent', Source.STATISTICS, 'empty-row-group', 'the row group has no rows')
-    return group
+    return answer
   }
   const record = chunk(layout, g, column.index)
   const unavailable = chunkUnavailable(record.flags, record.crypto)
   if (unavailable) {
     answer.settleOpen('unknown', null, unavailable.reason, unavailable.detail)
-    return group
+    return answer
   }
-  pruneByStatistics(plan, group)
-  if (answer.settled) return group
+  pruneByStatistics(plan, answer, g, record)
+  if (answer.settled) return answer
   // A chunk whose keys are missing was settled above (chunkUnavailable): a crypto context here has its keys.
   const keys = /** @type {import('../crypto/encrypted-footer.js').ChunkKeys | undefined} */ (record.crypto)
-  group.reads = keys ? new EncryptedChunkReads(keys) : PLAIN_READS
-  const filter = plan.untrustedFilter ?? locateFilter(plan.probe.geometry, g, column.index, { decrypt: true })
-  planPageIndexRead(plan, group, !(filter instanceof Unanswerable))
-  const dictionaryInstead = planDictionaryRead(plan, group, record.codec, filter)
+  const reads = keys ? new EncryptedChunkReads(keys) : PLAIN_READS
+  const filter = plan.untrustedFilter ?? locateFilter(plan.probe.geometry, g, column.index, DECRYPT, record)
+  const pageIndex = pageIndexToRead(plan, answer, g, !(filter instanceof Unanswerable), record)
+  const dictionaryPage = dictionaryToRead(plan, reads, g, record, filter)
+  if (filter instanceof Unanswerable && !pageIndex && !dictionaryPage) {
+    // Nothing to read: the answer is what the statistics and the missing filter say (RowGroupProbe.combine's last step).
+    answer.finishWithout(filter)
+    return answer
+  }
+  const group = new RowGroupProbe(g, numRows, answer)
+  plan.groups.push(group)
+  group.reads = reads
+  if (keys) plan.readsAfter = true
+  if (pageIndex) planPageIndexRead(plan, group, pageIndex)
+  const dictionaryInstead = dictionaryPage ? planDictionaryRead(plan, group, record, dictionaryPage, filter) : false
   if (!dictionaryInstead) planBloomRead(plan, group, filter)
-  return group
+  return answer
 }
 
 /**
  * Statistics: free (in the footer); values outside min/max, or a chunk of nulls only, are settled here.
  * @param {ProbeContext} plan
- * @param {RowGroupProbe} group
+ * @param {RowGroupAnswer} answer
+ * @param {number} g
+ * @param {import('../footer/records.js').ChunkView} record the chunk's
  */
-function pruneByStatistics(plan, group) {
-  const { answer } = group
+function pruneByStatistics(plan, answer, g, record) {
   if (!plan.order || answer.settled) return
-  const stats = /** @type {ChunkStats} */ (chunkStatistics(plan.layout, group.index, plan.probe.column, plan.order))
+  const stats = /** @type {ChunkStats} */ (chunkStatistics(plan.layout, g, plan.probe.column, plan.order, record))
+  if (!stats.usable) {
+    // A cast: without strictNullChecks tsc does not narrow a union on a falsy discriminant.
+    answer.noteStatistics(/** @type {{ detail: string }} */ (stats))
+    return
+  }
+  if (stats.allNull) {
+    answer.applyStatistics(stats, null)
+    return
+  }
   // plan.keys are the candidates' sort keys wherever plan.order is set.
   const keys = /** @type {import('../indexes/statistics.js').SortKeys} */ (plan.keys)
-  if (stats.usable) answer.applyStatistics(stats, stats.allNull ? null : excludedByBounds(plan.order, keys, stats.min, stats.max))
-  // A cast: without strictNullChecks tsc does not narrow a union on a falsy discriminant.
-  else answer.noteStatistics(/** @type {{ detail: string }} */ (stats))
+  const candidates = plan.probe.encoded.candidates.length
+  if (excludedScratch.length < candidates) excludedScratch = new Uint8Array(candidates)
+  answer.applyStatistics(stats, excludedByBounds(plan.order, keys, stats.min, stats.max, excludedScratch))
 }
 
 /**
- * The page index: read with the other reads when nothing cheaper can answer (auto), or when asked.
+ * The page index: read with the other reads when nothing cheaper can answer (auto), or when asked. Its location
+ * when it is to be read; a location the footer gets wrong is noted on the answer.
+ * @param {ProbeContext} plan
+ * @param {RowGroupAnswer} answer
+ * @param {number} g
+ * @param {boolean} usableFilter
+ * @param {import('../footer/records.js').ChunkView} record the chunk's
+ * @returns {{ columnIndex: { offset: number, length: number }, offsetIndex: { offset: number, length: number } } | null}
+ */
+function pageIndexToRead(plan, answer, g, usableFilter, record) {
+  if (!(plan.probe.pageIndex === true || !usableFilter)) return null
+  const where = pageIndexLocation(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset, record)
+  // A chunk without a page index has nothing to read, whatever its order (most chunks: asked before the order).
+  if (!('reason' in where) && (!where.columnIndex || !where.offsetIndex)) return null
+  if (!plan.pageOrder?.usable) return null
+  if ('reason' in where) {
+    answer.noteIndex(`page index: ${where.detail}`)
+    return null
+  }
+  // Both parts are there (checked above).
+  return /** @type {{ columnIndex: { offset: number, length: number }, offsetIndex: { offset: number, length: number } }} */ (where)
+}
+
+/**
+ * Plans the reads of a row group's page index.
  * @param {ProbeContext} plan
  * @param {RowGroupProbe} group
- * @param {boolean} usableFilter
+ * @param {{ columnIndex: { offset: number, length: number }, offsetIndex: { offset: number, length: number } }} where
  */
-function planPageIndexRead(plan, group, usableFilter) {
-  if (!plan.pageOrder?.usable || !(plan.probe.pageIndex === true || !usableFilter)) return
-  const where = pageIndexLocation(plan.layout, group.index, plan.probe.column.index, plan.probe.geometry.metadataOffset)
-  if ('reason' in where) {
-    group.answer.noteIndex(`page index: ${where.detail}`)
-    return
-  }
-  if (!where.columnIndex || !where.offsetIndex) return
+function planPageIndexRead(plan, group, where) {
   /** @type {{ columnIndex?: Uint8Array, offsetIndex?: Uint8Array }} */
   const read = {}
   group.pageIndexRead = read
+  plan.readsAfter = true
   for (const part of /** @type {const} */ (['columnIndex', 'offsetIndex'])) {
-    const { offset, length } = /** @type {{ offset: number, length: number }} */ (where[part]) // both checked above
+    const { offset, length } = where[part]
     plan.tasks.push(new RangeTask(offset, offset + length, (bytes) => { read[part] = bytes }, 'page-index'))
   }
 }
 
 /**
- * The dictionary page: read when it is cheaper than the filter, or when asked. Returns true when it
- * replaces the chunk's bloom read (a plaintext chunk's filter is read in a second wave only if the
- * dictionary fails to decode).
+ * The dictionary page: read when it is cheaper than the filter, or when asked. Its range when it is to be read.
+ * @param {ProbeContext} plan
+ * @param {ChunkReads} reads how the chunk's indexes are read
+ * @param {number} g
+ * @param {import('../footer/records.js').ChunkView} record the chunk's
+ * @param {FilterLocation} filter
+ * @returns {{ offset: number, maxLength: number, exact: boolean } | null}
+ */
+function dictionaryToRead(plan, reads, g, record, filter) {
+  const { dictionary } = plan.probe
+  const page = dictionary === false ? null : reads.dictionaryRange(plan, g, record)
+  if (!page || 'reason' in page || !reads.readsDictionary(dictionary, page, filter)) return null
+  return page
+}
+
+/**
+ * Plans the read of a row group's dictionary page. Returns true when it replaces the chunk's bloom read (a
+ * plaintext chunk's filter is read in a second wave only if the dictionary fails to decode).
  * @param {ProbeContext} plan
  * @param {RowGroupProbe} group
- * @param {number} codec
+ * @param {import('../footer/records.js').ChunkView} record the chunk's
+ * @param {{ offset: number, maxLength: number, exact: boolean }} page
  * @param {FilterLocation} filter
  */
-function planDictionaryRead(plan, group, codec, filter) {
-  const { dictionary } = plan.probe
-  const reads = /** @type {ChunkReads} */ (group.reads) // planRowGroup set them
-  const page = dictionary === false ? null : reads.dictionaryRange(plan, group.index)
-  if (!page || 'reason' in page || !reads.readsDictionary(dictionary, page, filter)) return false
+function planDictionaryRead(plan, group, record, page, filter) {
   /** @type {DictionaryRead} */
-  const read = { page, codec, fallback: filter }
+  const read = { page, codec: record.codec, fallback: filter }
   group.dictionaryRead = read
+  plan.readsAfter = true
   plan.tasks.push(new RangeTask(page.offset, page.offset + page.maxLength, (bytes) => { read.bytes = bytes }, 'dictionary'))
-  return reads.dictionaryReplacesFilter
+  return /** @type {ChunkReads} */ (group.reads).dictionaryReplacesFilter // planRowGroup set them
 }
 
 /**
@@ -238,7 +390,7 @@ function planDictionaryRead(plan, group, codec, filter) {
  * @param {FilterLocation} filter
  */
 function planBloomRead(plan, group, filter) {
-  if (filter instanceof Unanswerable) group.bloom = { missing: filter }
+  if (filter instanceof Unanswerable) group.bloom = filter
   else plan.tasks.push(/** @type {ChunkReads} */ (group.reads).bloomTask(plan, group, filter)) // planRowGroup set them
 }
 
@@ -288,7 +440,7 @@ async function decodeDictionaryRead(plan, group) {
   if (fallback instanceof Unanswerable) {
     // The dictionary decoder's reasons are reason codes (malformed-dictionary, unsupported-codec, dictionary-too-large).
     const reason = /** @type {import('../verdicts.js').ReasonCode} */ (decoded.error.reason)
-    group.bloom = { missing: new Unanswerable(reason, decoded.error.detail) }
+    group.bloom = new Unanswerable(reason, decoded.error.detail)
     return null
   }
   // An encrypted chunk's filter was read in the same wave as its dictionary (group.bloom is set after decrypt).
@@ -298,14 +450,13 @@ async function decodeDictionaryRead(plan, group) {
 /** How a plaintext chunk's indexes are read: ranges as they lie in the file, filters by blocks. */
 const PLAIN_READS = Object.freeze({
   dictionaryReplacesFilter: true,
-  dictionaryRange: (/** @type {ProbeContext} */ plan, /** @type {number} */ g) =>
-    dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset),
+  dictionaryRange: (/** @type {ProbeContext} */ plan, /** @type {number} */ g, /** @type {ChunkView} */ record) =>
+    dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset, PLAIN, record),
   readsDictionary: (/** @type {'auto' | boolean} */ option, /** @type {{ maxLength: number }} */ page,
     /** @type {FilterLocation} */ filter) =>
     shouldReadDictionary(option, page.maxLength, filter instanceof Unanswerable ? null : filter.length ?? null),
   bloomTask: (/** @type {ProbeContext} */ plan, /** @type {RowGroupProbe} */ group, /** @type {FoundFilter} */ filter) =>
     plan.bloomTask(group, filter),
-  decrypt: async (/** @type {ProbeContext} */ _plan, /** @type {RowGroupProbe} */ _group) => {},
   decodeDictionary: (/** @type {ProbeContext} */ _plan, /** @type {RowGroupProbe} */ _group, /** @type {Uint8Array} */ bytes,
     /** @type {DecodeDictionaryOptions} */ options) => decodeDictionary(bytes, options),
 })
@@ -326,10 +477,11 @@ class EncryptedChunkReads {
   /**
    * @param {ProbeContext} plan
    * @param {number} g
+   * @param {ChunkView} record the chunk's
    */
-  dictionaryRange(plan, g) {
+  dictionaryRange(plan, g, record) {
     if (!loadedCrypto().dictionaryDecryptable(this.crypto)) return null
-    return dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset, { decrypt: true })
+    return dictionaryPageRange(plan.layout, g, plan.probe.column.index, plan.probe.geometry.metadataOffset, DECRYPT, record)
   }
 
   /**
@@ -359,7 +511,7 @@ class EncryptedChunkReads {
     const where = plan.where(group.index)
     if (group.encryptedBloom) {
       const filter = await decryptedFilter(this.crypto, group.encryptedBloom, where)
-      group.bloom = filter instanceof Unanswerable ? { missing: filter } : { hits: plan.probe.hashed.checkBitset(filter.bitset) }
+      group.bloom = filter instanceof Unanswerable ? filter : plan.hashed.checkBitset(filter.bitset)
     }
     if (group.pageIndexRead?.columnIndex && group.pageIndexRead.offsetIndex) {
       const read = /** @type {{ columnIndex: Uint8Array, offsetIndex: Uint8Array }} */ (group.pageIndexRead) // both tested above
@@ -392,7 +544,7 @@ class RowGroupProbe {
     this.answer = answer
     /** @type {typeof PLAIN_READS | EncryptedChunkReads | undefined} how this chunk's indexes are read */
     this.reads = undefined
-    /** @type {{ hits: Uint8Array, missing?: undefined } | { missing: Unanswerable, hits?: undefined } | undefined} */
+    /** @type {Uint8Array | Unanswerable | undefined} the filter's hits per candidate, or why there are none */
     this.bloom = undefined
     /** @type {Uint8Array | undefined} per value: DictionaryAnswer */
     this.dictionary = undefined
@@ -409,23 +561,22 @@ class RowGroupProbe {
   }
 
   /**
-   * Combines the indexes' answers, exact ones first, into this row group's results.
-   * @param {Array<{ message: string, link: string }>} dictionaryRules
+   * Combines the indexes' answers, exact ones first, into this row group's answer.
+   * @param {ProbeContext} plan its writer's dictionary rules, asked only when a dictionary was read
    */
-  combine(dictionaryRules) {
+  combine(plan) {
     const { answer } = this
     if (this.pages && !answer.settled) answer.applyPageIndex(this.pages)
     if (this.dictionary && !answer.settled) {
-      const rule = dictionaryRules[0]
+      const rule = plan.dictionaryRules[0]
       answer.applyDictionary(this.dictionary, rule ? `${rule.message} (${rule.link})` : null)
       if (!answer.settled && !this.bloom) {
-        this.bloom = { missing: new Unanswerable('no-index', 'the dictionary could not compare this value and no bloom filter was read') }
+        this.bloom = new Unanswerable('no-index', 'the dictionary could not compare this value and no bloom filter was read')
       }
     }
     if (!answer.settled) {
-      if (this.bloom && 'hits' in this.bloom) answer.applyBloomFilter(/** @type {Uint8Array} */ (this.bloom.hits)) // its own key
-      else answer.finishWithout(this.bloom?.missing ?? new Unanswerable('internal', 'the bloom filter read did not finish'))
+      if (this.bloom instanceof Uint8Array) answer.applyBloomFilter(this.bloom)
+      else answer.finishWithout(this.bloom ?? new Unanswerable('internal', 'the bloom filter read did not finish'))
     }
-    return { index: this.index, numRows: this.numRows, results: answer.finalResults() }
   }
 }

@@ -72,9 +72,7 @@ export class RangeTask {
  */
 export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT_REQUESTS_IN_FLIGHT, coalesceGap = DEFAULT_COALESCE_GAP,
   maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES, signal, link, planWindow = concurrency } = /** @type {ReadTasksOptions} */ ({})) {
-  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
-  }
+  checkConcurrency(concurrency)
   // A merged request must stay a read the source accepts: each range may fit where their union does not.
   if (source.maxBytes !== undefined && Number.isFinite(source.maxBytes)) maxRequestBytes = Math.min(maxRequestBytes, source.maxBytes)
   /** @type {Array<Array<{ start: number, bytes: Uint8Array }>>} each task's bytes read so far */
@@ -132,6 +130,16 @@ export async function runReadTasks(tasks, { source, cache, concurrency = DEFAULT
 }
 
 /**
+ * Throws INVALID_ARGUMENT unless `concurrency` is a window runReadTasks takes (a probe that reads nothing checks it too).
+ * @param {number} concurrency
+ */
+export function checkConcurrency(concurrency) {
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `concurrency must be an integer >= 1, got ${concurrency}`)
+  }
+}
+
+/**
  * What a request is for (js/sources/io-ledger.js): its tasks' purpose; when it serves several, their list,
  * the one with the most bytes first. Undefined: the source's own.
  * @param {Request} request
@@ -176,11 +184,13 @@ export function plannedRequests(tasks, cache) {
   return { splitRequests, joinedRequests }
 }
 
+const NO_SEGMENTS = /** @type {Array<{ start: number, bytes: Uint8Array }>} */ (/** @type {unknown} */ (Object.freeze([])))
+
 /** Bytes already fetched for the whole file (the tail read), reused before any new request. */
 export class ByteCache {
   constructor() {
-    /** @type {Array<{ start: number, bytes: Uint8Array }>} */
-    this.segments = []
+    /** @type {Array<{ start: number, bytes: Uint8Array }>} none yet: add() makes the array (a file makes and drops a few caches) */
+    this.segments = NO_SEGMENTS
   }
 
   /**
@@ -188,7 +198,9 @@ export class ByteCache {
    * @param {Uint8Array} bytes
    */
   add(start, bytes) {
-    this.segments.push({ start, bytes })
+    // Most files hold one segment (the tail read): an array of one, not push's room for seventeen.
+    if (this.segments.length === 0) this.segments = [{ start, bytes }]
+    else this.segments.push({ start, bytes })
   }
 
   /**

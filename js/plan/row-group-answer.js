@@ -17,20 +17,25 @@ export class RowGroupAnswer {
   constructor(encoded) {
     this.encoded = encoded
     this.open = 0
+    const { outcomes } = encoded
     /** @type {Array<import('../verdicts.js').ValueResult | null>} */
-    this.results = encoded.outcomes.map((o) => {
+    this.results = new Array(outcomes.length) // filled below: the exact room, where push would leave room for seventeen
+    for (let i = 0; i < outcomes.length; i++) {
+      const o = outcomes[i]
       if (o.verdict) {
-        return valueResult(o.value, /** @type {any} */ (o.verdict), o.source ?? Source.VALUE, o.reason ?? 'internal', o.detail ?? '')
+        const verdict = /** @type {import('../verdicts.js').Verdict} */ (o.verdict)
+        this.results[i] = valueResult(o.value, verdict, o.source ?? Source.VALUE, o.reason ?? 'internal', o.detail ?? '')
+      } else {
+        this.results[i] = null
+        this.open++
       }
-      this.open++
-      return null
-    })
+    }
     this.keptByStatistics = false
     /** The page index's candidate pages, when it was read: pageList[pageStarts[v] .. pageStarts[v + 1]) for value v. */
     /** @type {import('../indexes/page-index.js').PageCandidates | undefined} */
     this.pages = undefined
-    /** @type {string[]} why indexes that were there could not be used, for the detail of a value no index decided */
-    this.notes = []
+    /** @type {string[] | undefined} why indexes that were there could not be used, for the detail of a value no index decided */
+    this.notes = undefined
   }
 
   get settled() {
@@ -85,6 +90,7 @@ export class RowGroupAnswer {
 
   /** @param {string} note */
   noteIndex(note) {
+    this.notes ??= []
     this.notes.push(note)
   }
 
@@ -157,7 +163,7 @@ export class RowGroupAnswer {
         'within the min/max of this column chunk\'s statistics; the chunk has no bloom filter')
       return
     }
-    const detail = this.notes.length ? `${why.detail}; ${this.notes.join('; ')}` : why.detail
+    const detail = this.notes ? `${why.detail}; ${this.notes.join('; ')}` : why.detail
     this.settleOpen('unknown', null, why.reason, detail)
   }
 
@@ -186,17 +192,16 @@ export class RowGroupAnswer {
    */
   #settleWhereAll(flags, flagValue, verdict, source, reason, detail) {
     const { owners, outcomes } = this.encoded
-    // A value is settled only when all its candidates carry the flag.
-    // A value with no candidate at all is never settled here (it would be "all" of nothing).
-    const kept = new Uint8Array(outcomes.length)
-    const seen = new Uint8Array(outcomes.length)
-    for (let k = 0; k < owners.length; k++) {
-      seen[owners[k]] = 1
-      if (flags[k] !== flagValue) kept[owners[k]] = 1
-    }
-    for (let i = 0; i < outcomes.length; i++) {
-      if (this.results[i] === null && seen[i] && !kept[i]) {
-        this.results[i] = valueResult(outcomes[i].value, verdict, source, reason, detail)
+    // A value is settled only when all its candidates carry the flag; a value with no candidate at all never is
+    // (it would be "all" of nothing). Each value's candidates are one run of owners, as encodeProbeValues adds them
+    // (no per-value arrays); owners in any other order settle nothing here: left open, never wrongly absent.
+    for (let k = 1; k < owners.length; k++) if (owners[k] < owners[k - 1]) return
+    for (let k = 0; k < owners.length;) {
+      const owner = owners[k]
+      let all = true
+      for (; k < owners.length && owners[k] === owner; k++) if (flags[k] !== flagValue) all = false
+      if (all && this.results[owner] === null) {
+        this.results[owner] = valueResult(outcomes[owner].value, verdict, source, reason, detail)
         this.open--
       }
     }

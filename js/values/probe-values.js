@@ -204,6 +204,51 @@ export function encodeProbeValues(column, values) {
   return { physicalType: ctx.physicalType, typeLength: ctx.typeLength, candidates: sink.candidates, owners: sink.finishOwners(), outcomes }
 }
 
+/**
+ * One probe's values encoded once per column type, for the many files a dataset probes with them: every file
+ * whose column has the same physical and logical type shares one encoding (it depends on nothing else), so
+ * 20,000 files encode their values once rather than 20,000 times. The encodings are read only.
+ */
+export class ProbeValuesCache {
+  /** @param {ArrayLike<unknown> | Iterable<unknown>} values the list every file is asked (a file asked fewer encodes its own) */
+  constructor(values) {
+    this.values = values
+    /** @type {Array<{ column: { physicalType: string, typeLength?: number, logicalType?: object | null },
+     *   encoded: ReturnType<typeof encodeProbeValues> }>} */
+    this.entries = []
+  }
+
+  /**
+   * encodeProbeValues(column, values), made once per column type.
+   * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} column
+   */
+  encode(column) {
+    for (let e = 0; e < this.entries.length; e++) if (sameColumnType(this.entries[e].column, column)) return this.entries[e].encoded
+    const encoded = encodeProbeValues(column, this.values)
+    this.entries.push({ column, encoded })
+    return encoded
+  }
+}
+
+/**
+ * Whether two columns convert values alike: same physical type, width and logical type (flat records of primitives).
+ * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} a
+ * @param {{ physicalType: string, typeLength?: number, logicalType?: object | null }} b
+ */
+function sameColumnType(a, b) {
+  if (a.physicalType !== b.physicalType || a.typeLength !== b.typeLength) return false
+  const x = /** @type {Record<string, unknown> | null | undefined} */ (a.logicalType)
+  const y = /** @type {Record<string, unknown> | null | undefined} */ (b.logicalType)
+  if (!x || !y) return !x === !y
+  let keys = 0
+  for (const key in x) {
+    if (!Object.is(x[key], y[key])) return false
+    keys++
+  }
+  for (const _ in y) keys--
+  return keys === 0
+}
+
 /** The candidates of all values, and the index of the value owning each. */
 class Sink {
   /** @param {number} capacity values */
