@@ -214,7 +214,8 @@ function print(result) {
     const rows = []
     for (const [name, runs] of Object.entries(x.remote)) {
       for (const [when, r] of Object.entries(runs)) {
-        rows.push([`${name === 'probe' ? 'probe() (every answer kept)' : 'probeEach (streamed)'}, ${when === 'cold' ? 'cold process' : 'again (warm)'}`,
+        const run = { probe: 'probe() (every answer kept)', probeEach: 'probeEach (streamed)', bareHttp: 'bare node:http, the same tail reads' }[name]
+        rows.push([`${run}, ${when === 'cold' ? 'cold process' : 'again (warm)'}`,
           r.rounds ?? '–', r.window ?? '–', r.requests, bytes(r.bytes), fmt(r.ms, 0), fmt(r.cpuMs, 0), fmt(r.cpuMsPerFile, 3), bytes(r.peakAboveStartBytes)])
       }
     }

@@ -5,7 +5,8 @@
 // (bench/lib/dataset-probe-child.js), so that the RSS growth measured is the probe's: probe() keeping
 // every answer, then probeEach streaming them; each child probes twice (cold, then warm: connections
 // kept). Rounds, window, requests, bytes, wall, client CPU per file, peak RSS above the RSS before the
-// probe. Then 1,000 of the files in a folder of their own: openDataset on the folder
+// probe. Beside them, node:http's floor: the same tail reads by a bare http.request loop, as many in flight
+// (bench/lib/bare-http-child.js). Then 1,000 of the files in a folder of their own: openDataset on the folder
 // against DuckDB's read_parquet query of the same files (a fresh connection, warmed once), interleaved
 // trials, medians; the file holding the value must be kept by both.
 import { execFileSync } from 'node:child_process'
@@ -13,6 +14,7 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { DEFAULT_INITIAL_FETCH_SIZE } from '../../js/footer/footer.js'
 import { init, openDataset } from '../../js/index.js'
 import { duckdb, quote } from '../../testkit/hive-dataset.js'
 import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
@@ -25,6 +27,7 @@ const GROUPS = 5
 const GROUP_ROWS = 40
 const RESPONSE_DELAY_MS = 30
 const child = fileURLToPath(new URL('../lib/dataset-probe-child.js', import.meta.url))
+const bareChild = fileURLToPath(new URL('../lib/bare-http-child.js', import.meta.url))
 
 export async function run({ quick } = {}) {
   const files = quick ? 2000 : 20000
@@ -45,7 +48,7 @@ export async function run({ quick } = {}) {
     const value = storedValue(123 * rowsPerFile + 2 * GROUP_ROWS + 17)
     server = await startServerProcess(remote, `slow:${RESPONSE_DELAY_MS}`)
 
-    const remoteRuns = { probe: [], probeEach: [] }
+    const remoteRuns = { probe: [], probeEach: [], bareHttp: [] }
     for (let t = 0; t < trials; t++) {
       for (const [name, stream] of [['probe', false], ['probeEach', true]]) {
         const out = execFileSync(process.execPath, [child, JSON.stringify({ origin: server.origin, files, value: String(value), stream })], { encoding: 'utf8', maxBuffer: 1 << 20 })
@@ -55,6 +58,11 @@ export async function run({ quick } = {}) {
         }
         remoteRuns[name].push(r)
       }
+      // node:http's own floor: the same tail reads, as many in flight as the probe's window, and nothing else.
+      const window = remoteRuns.probe.at(-1).cold.window
+      const bare = execFileSync(process.execPath, [bareChild, JSON.stringify({ origin: server.origin, files, window, tail: DEFAULT_INITIAL_FETCH_SIZE })],
+        { encoding: 'utf8', maxBuffer: 1 << 20 })
+      remoteRuns.bareHttp.push(JSON.parse(bare))
     }
     const summarize = (runs, which) => {
       const list = runs.map((r) => r[which])
@@ -98,6 +106,7 @@ export async function run({ quick } = {}) {
       remote: {
         probe: { cold: summarize(remoteRuns.probe, 'cold'), warm: summarize(remoteRuns.probe, 'warm') },
         probeEach: { cold: summarize(remoteRuns.probeEach, 'cold'), warm: summarize(remoteRuns.probeEach, 'warm') },
+        bareHttp: { cold: summarize(remoteRuns.bareHttp, 'cold'), warm: summarize(remoteRuns.bareHttp, 'warm') },
       },
       local: { files: localFiles, trials: localTrials, ours: localSummary('ours'), duckdb: localSummary('duckdb'), keptByUs: keptByUs.length, keptByDuckDB: keptByDuckDB.length },
     }
