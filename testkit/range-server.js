@@ -7,6 +7,8 @@ import http2 from 'node:http2'
 import path from 'node:path'
 import send from 'send'
 
+import { ResponseTimers } from './response-timers.js'
+
 /**
  * Modes, chosen per request with ?mode=a,b (on the URL the client uses) or for every request without
  * one with server.setMode('a', 'b'):
@@ -46,7 +48,7 @@ import send from 'send'
  * @param {{ root: string, tls?: { key: string, cert: string } }} options directory served at /
  */
 export async function startTestServer({ root, tls }) {
-  const timers = new Set()
+  const timers = new ResponseTimers()
   let defaultModes = []
   let beforeServe
   let stats = emptyStats()
@@ -58,15 +60,12 @@ export async function startTestServer({ root, tls }) {
     const current = wave
     current.held.add(respond)
     res.on('close', () => current.held.delete(respond))
-    clearTimeout(current.timer)
-    timers.delete(current.timer)
-    current.timer = setTimeout(() => {
-      timers.delete(current.timer)
+    timers.cancel(current.timer)
+    current.timer = timers.arm(() => {
       wave = { held: new Set(), timer: undefined }
       if (current.held.size > 0) stats.rounds++
       for (const answer of current.held) answer()
     }, ms)
-    timers.add(current.timer)
   }
   const handler = (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1')
@@ -104,17 +103,7 @@ export async function startTestServer({ root, tls }) {
       entry.status = res.statusCode
       inFlight--
     })
-    const later = (fn, ms) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer)
-        fn()
-      }, ms)
-      timers.add(timer)
-      res.on('close', () => {
-        clearTimeout(timer)
-        timers.delete(timer)
-      })
-    }
+    const later = (fn, ms) => timers.later(res, fn, ms)
     const respond = () => {
       beforeServe?.(entry, nth)
       serve({ req, res, urlPath, modes, nth, count, later, root })
@@ -174,7 +163,6 @@ export async function startTestServer({ root, tls }) {
     },
     /** Ends every connection and pending timer, so no test can hang on the server. */
     async close() {
-      for (const timer of timers) clearTimeout(timer)
       timers.clear()
       if (tls) for (const socket of sockets) socket.destroy()
       else server.closeAllConnections()

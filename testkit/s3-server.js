@@ -11,6 +11,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { SignatureV4 } from '@smithy/signature-v4'
 
+import { ResponseTimers } from './response-timers.js'
 import { makeTempDir } from './temp-dir.js'
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 's3-server-child.js')
@@ -74,7 +75,7 @@ export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [], 
   /** @type {{ accessKeyId: string, secretAccessKey: string, sessionToken?: string } | undefined} */
   let requiredSigner
   let stats = emptyStats()
-  const timers = new Set()
+  const timers = new ResponseTimers()
 
   const proxy = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1')
@@ -117,19 +118,8 @@ export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [], 
       }
       forward(req, res, upstream, count)
     }
-    if (latencyMs > 0) {
-      const timer = setTimeout(() => {
-        timers.delete(timer)
-        respond()
-      }, latencyMs)
-      timers.add(timer)
-      res.on('close', () => {
-        clearTimeout(timer)
-        timers.delete(timer)
-      })
-    } else {
-      respond()
-    }
+    if (latencyMs > 0) timers.later(res, respond, latencyMs)
+    else respond()
   })
   await new Promise((resolve, reject) => {
     proxy.once('error', reject)
@@ -172,7 +162,6 @@ export async function startS3Server({ buckets = ['test-bucket'], keyPairs = [], 
     },
     /** Stops the proxy and s3rver and removes its directory. */
     async stop() {
-      for (const timer of timers) clearTimeout(timer)
       timers.clear()
       proxy.closeAllConnections()
       await new Promise((resolve) => proxy.close(() => resolve()))
