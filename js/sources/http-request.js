@@ -98,6 +98,16 @@ export function requestHeaders({ headers, userAgent }) {
 }
 
 /**
+ * requestHeaders({}) with a Range header, made as one literal: a range request of a source given neither
+ * headers nor a User-Agent, without copying a record per request.
+ * @param {string} range
+ * @returns {Record<string, string>}
+ */
+export function plainRangeHeaders(range) {
+  return { 'accept-encoding': 'identity', range }
+}
+
+/**
  * Starts one request within `op`: what fetch answers, or rejects with (networkError() tells what that
  * means). `record`: the request's entry in its ledger, handed to a window the fetch may wait in
  * (js/sources/scheduled-fetch.js). Node's own transport, and a window over it, is handed the operation itself,

@@ -7,8 +7,8 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { callSignal, concatChunks, forEachChunk, SourceBase, withKeys } from './shared.js'
 import { resolveRetries, retryDelayMs, shouldRetry, sleepWithin } from './retry.js'
-import { describeCause, fetchFor, fetchWithin, identityLength, networkError, redactUrl, refuseUserinfo, releaseBody, requestHeaders,
-  statusError } from './http-request.js'
+import { describeCause, fetchFor, fetchWithin, identityLength, networkError, plainRangeHeaders, redactUrl, refuseUserinfo, releaseBody,
+  requestHeaders, statusError } from './http-request.js'
 import { preconditionFor, validatorChange, validatorFromEtag, validatorFromHeaders } from './validator.js'
 
 export { redactUrl }
@@ -300,9 +300,8 @@ export class HttpSource extends SourceBase {
     const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
     this.stats.requests++
     const record = this.io.begin(purpose, offset, length, attempt > 0)
-    // IDENTITY_ONLY's one header and the range, as a literal: the common case, without copying a record.
     /** @type {Record<string, string>} */
-    const headers = this.#headers === IDENTITY_ONLY ? { 'accept-encoding': 'identity', range } : withKeys(this.#headers, { range })
+    const headers = this.#headers === IDENTITY_ONLY ? plainRangeHeaders(range) : withKeys(this.#headers, { range })
     if (condition) headers[condition.name] = condition.value
     return fetchWithin(op, this.#fetch, this.#url, undefined, headers, this.#bypassHttpCache, record).then(
       (response) => this.#answered(kind, response, op, range, offset, length, condition, record),
