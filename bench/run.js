@@ -214,7 +214,8 @@ function print(result) {
     const rows = []
     for (const [name, runs] of Object.entries(x.remote)) {
       for (const [when, r] of Object.entries(runs)) {
-        const run = { probe: 'probe() (every answer kept)', probeEach: 'probeEach (streamed)', bareHttp: 'bare node:http, the same tail reads' }[name]
+        const run = { probe: 'probe() (every answer kept)', probeEach: 'probeEach (streamed)', bareHttp: 'bare node:http, the same tail reads',
+          httpsH2: 'probe() over https, HTTP/2 (ALPN h2)', httpsHttp1: 'probe() over https, server without h2 (HTTP/1.1), one trial' }[name]
         rows.push([`${run}, ${when === 'cold' ? 'cold process' : 'again (warm)'}`,
           r.rounds ?? '–', r.window ?? '–', r.requests, bytes(r.bytes), fmt(r.ms, 0), fmt(r.cpuMs, 0), fmt(r.cpuMsPerFile, 3), bytes(r.peakAboveStartBytes)])
       }

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import http from 'node:http'
 import http2 from 'node:http2'
+import https from 'node:https'
 import path from 'node:path'
 import send from 'send'
 
@@ -43,11 +44,12 @@ import { ResponseTimers } from './response-timers.js'
  * - ignore-conditions sends the validators above but ignores If-Match / If-Unmodified-Since
  * Every timer belongs to its request and is cleared when the request ends or the server closes.
  * With `tls` ({ key, cert } in PEM) it serves HTTPS over HTTP/2 (node:http2, HTTP/1.1 for clients
- * that do not offer h2), for browsers' multiplexed transport.
+ * that do not offer h2), for browsers' multiplexed transport; with `http2: false` too, HTTPS over
+ * HTTP/1.1 only (node:https: its ALPN names no protocol).
  *
- * @param {{ root: string, tls?: { key: string, cert: string } }} options directory served at /
+ * @param {{ root: string, tls?: { key: string, cert: string }, http2?: boolean }} options directory served at /
  */
-export async function startTestServer({ root, tls }) {
+export async function startTestServer({ root, tls, http2: offerH2 = true }) {
   const timers = new ResponseTimers()
   let defaultModes = []
   let beforeServe
@@ -83,7 +85,7 @@ export async function startTestServer({ root, tls }) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end(error.message)
       return
     }
-    const entry = { method: req.method, path: urlPath, range: req.headers.range, status: undefined, bytesWritten: 0,
+    const entry = { method: req.method, path: urlPath, httpVersion: req.httpVersion, range: req.headers.range, status: undefined, bytesWritten: 0,
       ifMatch: req.headers['if-match'], ifUnmodifiedSince: req.headers['if-unmodified-since'], arrivedMs: performance.now() }
     const perPath = (stats.paths[urlPath] ??= { requests: 0, bytesWritten: 0, ranges: [] })
     stats.requests++
@@ -112,11 +114,13 @@ export async function startTestServer({ root, tls }) {
     else if (modes.slow !== undefined) later(respond, modes.slow)
     else respond()
   }
-  const server = tls ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler) : http.createServer(handler)
+  const server = !tls ? http.createServer(handler)
+    : offerH2 ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler) : https.createServer(tls, handler)
   // Idle keep-alive connections stay open a minute, as object stores keep them, rather than Node's 5 s: a
   // client reusing one the server is closing sees a reset and retries, an extra round no test asked for.
   server.keepAliveTimeout = 60_000
   const sockets = new Set() // a TLS server has no closeAllConnections()
+  server.on(tls ? 'secureConnection' : 'connection', () => stats.connections++)
   server.on('secureConnection', (socket) => {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
@@ -176,6 +180,7 @@ function emptyStats() {
     requests: 0,
     bytesWritten: 0, // response body bytes handed to sockets
     maxInFlight: 0, // the most requests received and not yet answered at once
+    connections: 0, // TCP connections accepted (TLS ones once their handshake is done)
     rounds: 0, // waves answered (mode wave:N)
     /** @type {Record<string, { requests: number, bytesWritten: number, ranges: (string | undefined)[] }>} */
     paths: {},

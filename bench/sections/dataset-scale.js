@@ -6,7 +6,9 @@
 // every answer, then probeEach streaming them; each child probes twice (cold, then warm: connections
 // kept). Rounds, window, requests, bytes, wall, client CPU per file, peak RSS above the RSS before the
 // probe. Beside them, node:http's floor: the same tail reads by a bare http.request loop, as many in flight
-// (bench/lib/bare-http-child.js). Then 1,000 of the files in a folder of their own: openDataset on the folder
+// (bench/lib/bare-http-child.js). The same probe() over HTTPS (a self-signed certificate the child trusts):
+// from a server that picks HTTP/2 in ALPN (node:http2: a few connections for the whole wave), and from one
+// that speaks only HTTP/1.1 (a TLS handshake per socket: what any https object store cost before). Then 1,000 of the files in a folder of their own: openDataset on the folder
 // against DuckDB's read_parquet query of the same files (a fresh connection, warmed once), interleaved
 // trials, medians; the file holding the value must be kept by both.
 import { execFileSync } from 'node:child_process'
@@ -19,7 +21,8 @@ import { init, openDataset } from '../../js/index.js'
 import { duckdb, quote } from '../../testkit/hive-dataset.js'
 import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
 import { makeTempDir } from '../../testkit/temp-dir.js'
-import { startServerProcess } from '../lib/range-server-fork.js'
+import { selfSignedCertificate } from '../../testkit/self-signed.js'
+import { startServerProcess, startServerProcessWith } from '../lib/range-server-fork.js'
 import { runIfMain } from '../lib/section.js'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -35,6 +38,8 @@ export async function run({ quick } = {}) {
   const trials = quick ? 1 : 3
   const { dir, remove } = await makeTempDir('bench-dataset-scale')
   let server
+  let https2
+  let https1
   try {
     await init()
     const remote = path.join(dir, 'remote')
@@ -47,17 +52,26 @@ export async function run({ quick } = {}) {
     const rowsPerFile = GROUPS * GROUP_ROWS
     const value = storedValue(123 * rowsPerFile + 2 * GROUP_ROWS + 17)
     server = await startServerProcess(remote, `slow:${RESPONSE_DELAY_MS}`)
-
-    const remoteRuns = { probe: [], probeEach: [], bareHttp: [] }
-    for (let t = 0; t < trials; t++) {
-      for (const [name, stream] of [['probe', false], ['probeEach', true]]) {
-        const out = execFileSync(process.execPath, [child, JSON.stringify({ origin: server.origin, files, value: String(value), stream })], { encoding: 'utf8', maxBuffer: 1 << 20 })
-        const r = JSON.parse(out)
-        for (const run of [r.cold, r.warm]) {
-          if (run.errors || run.answered !== files) throw new Error(`${name}: ${run.errors} errors, ${run.answered} of ${files} files answered`)
-        }
-        remoteRuns[name].push(r)
+    const { certFile } = await selfSignedCertificate(dir)
+    https2 = await startServerProcessWith({ root: remote, tlsDir: dir }, `slow:${RESPONSE_DELAY_MS}`)
+    https1 = await startServerProcessWith({ root: remote, tlsDir: dir, http2: false }, `slow:${RESPONSE_DELAY_MS}`)
+    const probeIn = (name, origin, stream, env = process.env) => {
+      const out = execFileSync(process.execPath, [child, JSON.stringify({ origin, files, value: String(value), stream })],
+        { encoding: 'utf8', maxBuffer: 1 << 20, env })
+      const r = JSON.parse(out)
+      for (const run of [r.cold, r.warm]) {
+        if (run.errors || run.answered !== files) throw new Error(`${name}: ${run.errors} errors, ${run.answered} of ${files} files answered`)
       }
+      return r
+    }
+    const trusting = { ...process.env, NODE_EXTRA_CA_CERTS: certFile }
+
+    const remoteRuns = { probe: [], probeEach: [], bareHttp: [], httpsH2: [], httpsHttp1: [] }
+    for (let t = 0; t < trials; t++) {
+      for (const [name, stream] of [['probe', false], ['probeEach', true]]) remoteRuns[name].push(probeIn(name, server.origin, stream))
+      remoteRuns.httpsH2.push(probeIn('https, HTTP/2', https2.origin, false, trusting))
+      // Once: a TLS handshake per socket makes it the slowest run by far.
+      if (t === 0) remoteRuns.httpsHttp1.push(probeIn('https, HTTP/1.1', https1.origin, false, trusting))
       // node:http's own floor: the same tail reads, as many in flight as the probe's window, and nothing else.
       const window = remoteRuns.probe.at(-1).cold.window
       const bare = execFileSync(process.execPath, [bareChild, JSON.stringify({ origin: server.origin, files, window, tail: DEFAULT_INITIAL_FETCH_SIZE })],
@@ -107,11 +121,13 @@ export async function run({ quick } = {}) {
         probe: { cold: summarize(remoteRuns.probe, 'cold'), warm: summarize(remoteRuns.probe, 'warm') },
         probeEach: { cold: summarize(remoteRuns.probeEach, 'cold'), warm: summarize(remoteRuns.probeEach, 'warm') },
         bareHttp: { cold: summarize(remoteRuns.bareHttp, 'cold'), warm: summarize(remoteRuns.bareHttp, 'warm') },
+        httpsH2: { cold: summarize(remoteRuns.httpsH2, 'cold'), warm: summarize(remoteRuns.httpsH2, 'warm') },
+        httpsHttp1: { cold: summarize(remoteRuns.httpsHttp1, 'cold'), warm: summarize(remoteRuns.httpsHttp1, 'warm') },
       },
       local: { files: localFiles, trials: localTrials, ours: localSummary('ours'), duckdb: localSummary('duckdb'), keptByUs: keptByUs.length, keptByDuckDB: keptByDuckDB.length },
     }
   } finally {
-    await server?.stop()
+    await Promise.all([server?.stop(), https2?.stop(), https1?.stop()])
     await remove()
   }
 }

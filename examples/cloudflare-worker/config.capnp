@@ -169,6 +169,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/format/thrift-compact.js", esModule = embed "../../js/format/thrift-compact.js"),
     (name = "node_modules/parquet-bloom/js/values/probe-values.js", esModule = embed "../../js/values/probe-values.js"),
     (name = "node_modules/parquet-bloom/js/sources/node-transport.js", esModule = embed "../../js/sources/node-transport.js"),
+    (name = "node_modules/parquet-bloom/js/sources/node-http2.js", esModule = embed "../../js/sources/node-http2.js"),
     (name = "node_modules/parquet-bloom/js/sources/retry.js", esModule = embed "../../js/sources/retry.js"),
     (name = "node_modules/parquet-bloom/js/sources/s3-listing.js", esModule = embed "../../js/sources/s3-listing.js"),
     (name = "node_modules/parquet-bloom/js/sources/s3-signing.js", esModule = embed "../../js/sources/s3-signing.js"),

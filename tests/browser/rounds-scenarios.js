@@ -3,13 +3,13 @@
 // over HTTP/2 (node:http2, a self-signed certificate made at test time by the openssl CLI) the window
 // widens once Resource Timing says h2, and the probe takes ≤ 3 rounds; over HTTP/1.1 the browser's six
 // connections hold, and it takes at most ceil(R/6) + 2.
-import { execFileSync } from 'node:child_process'
-import { readFile, symlink, writeFile } from 'node:fs/promises'
+import { symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
 import { startTestServer } from '../../testkit/range-server.js'
 import { ROUNDS_PROBED_ROWS, ROUNDS_ROW_GROUPS, writeRoundsFile } from '../../testkit/rounds-file.js'
 import { makeTempDir } from '../../testkit/temp-dir.js'
+import { selfSignedCertificate } from '../../testkit/self-signed.js'
 import { BROWSER_HTTP1_WINDOW } from '../../js/plan/link-model.js'
 import { repoRoot } from '../../web/server.js'
 import { assertEqual, assertOk } from './checks.js'
@@ -26,9 +26,8 @@ export function roundsScenarios() {
     // The page, the bundle and the file on one origin: no CORS, and Resource Timing shows the protocol.
     await writeFile(path.join(dir, PAGE), '<!doctype html><meta charset="utf-8"><title>rounds</title>')
     await symlink(path.join(repoRoot, 'js'), path.join(dir, 'js'))
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' })
-    const tls = { key: await readFile(path.join(dir, 'key.pem'), 'utf8'), cert: await readFile(path.join(dir, 'cert.pem'), 'utf8') }
+    const { key, cert } = await selfSignedCertificate(dir)
+    const tls = { key, cert }
     const servers = { h2: await startTestServer({ root: dir, tls }), http1: await startTestServer({ root: dir }) }
     for (const s of Object.values(servers)) s.setMode('slow:30')
     return { dir, remove, values, servers }

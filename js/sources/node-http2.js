@@ -1,0 +1,234 @@
+// Node's HTTP/2 connections (RFC 9113) for the https origins that offer it in TLS's ALPN (§3.2): a
+// dataset's wave of thousands of range reads multiplexed over a few connections, rather than a TCP and a
+// TLS handshake and a socket each (js/sources/node-transport.js decides per origin and sends over it).
+// A few sessions per origin, each given streams up to the server's SETTINGS_MAX_CONCURRENT_STREAMS
+// (§6.5.2); the first session is the connection that asked ALPN, so an origin costs one handshake to learn.
+import http2 from 'node:http2'
+import { isIP } from 'node:net'
+import tls from 'node:tls'
+
+// RFC 9113 §6.5.2: a peer should allow at least 100 concurrent streams; used until its SETTINGS arrive.
+const STREAMS_BEFORE_SETTINGS = 100
+// Node's own server advertises 2^32 − 1: one connection is still one TCP window and one parser, so a
+// session takes at most this many at once, and a wave of 4,096 is spread over 16 sessions.
+const MOST_STREAMS_PER_SESSION = 256
+// Past this many sessions to one origin, requests queue in the least loaded one (nghttp2 holds a stream
+// past the server's limit until one ends): the dataset's window, not this, bounds what is in flight.
+const MOST_SESSIONS = 64
+const IDLE_SESSION_MS = 60_000
+// Flow control (§6.9): the default windows are 64 KiB per connection and per stream, one round trip
+// each at 30 ms is ~2 MB/s; a browser opens them to ~15 and ~6 MiB. Only a permission: bytes arrive
+// no faster than they are read, and every body here is read as it comes.
+const SESSION_WINDOW = 15 * 2 ** 20
+const STREAM_WINDOW = 6 * 2 ** 20
+// Headers a request over HTTP/2 must not carry (§8.2.2); Host becomes :authority, set by the session.
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host'])
+
+/** What an origin speaks once known: 'h2', or 'http/1.1' (ALPN refused h2, or named nothing). */
+/** @type {Map<string, 'h2' | 'http/1.1' | Promise<'h2' | 'http/1.1'>>} */
+const protocols = new Map()
+/** @type {Map<string, SessionPool>} */
+const pools = new Map()
+
+/**
+ * The protocol an https origin speaks, or a promise of it when it is not known yet: the first request to
+ * it opens a TLS connection offering h2 and HTTP/1.1, and keeps it as the origin's first session when the
+ * server picks h2. A connection that fails teaches nothing: the next request asks again.
+ * @param {string} origin e.g. https://host:port
+ * @param {string} host the host name (no brackets), for SNI and the connection
+ * @param {string} port '' for 443
+ * @returns {'h2' | 'http/1.1' | Promise<'h2' | 'http/1.1'>}
+ */
+export function originProtocol(origin, host, port) {
+  const known = protocols.get(origin)
+  if (known !== undefined) return known
+  const asking = new Promise((resolve, reject) => {
+    const socket = connectTls(host, port, ['h2', 'http/1.1'])
+    socket.once('secureConnect', () => {
+      socket.removeListener('error', reject)
+      if (socket.alpnProtocol === 'h2') {
+        // Known once its SETTINGS say how many streams a session takes: the first wave then opens as many
+        // sessions as it needs, not one per 100 requests.
+        // Kept referenced until then (the requests waiting for it keep no handle of their own), and unref'd
+        // after if none of them took it.
+        const entry = poolFor(origin, host, port).adopt(socket)
+        const session = entry.session
+        session.once('remoteSettings', () => {
+          resolve('h2')
+          setImmediate(() => entry.inFlight === 0 && entry.open && session.unref())
+        })
+        session.once('error', reject)
+        session.once('close', () => reject(new Error('the connection closed before its HTTP/2 settings')))
+      } else {
+        socket.destroy()
+        resolve('http/1.1')
+      }
+    })
+    socket.once('error', reject)
+  }).then((protocol) => {
+    protocols.set(origin, protocol)
+    return protocol
+  }, (error) => {
+    protocols.delete(origin)
+    throw error
+  })
+  protocols.set(origin, asking)
+  return asking
+}
+
+/**
+ * A TLS connection to host:port offering `alpn`, verified as https.request verifies one (the system's CAs
+ * and NODE_EXTRA_CA_CERTS); SNI with a host name, not an IP address.
+ * @param {string} host
+ * @param {string} port
+ * @param {string[]} alpn
+ */
+function connectTls(host, port, alpn) {
+  return tls.connect({ host, port: port === '' ? 443 : Number(port), ALPNProtocols: alpn, servername: isIP(host) ? undefined : host })
+}
+
+/**
+ * The sessions of an origin that speaks h2.
+ * @param {string} origin
+ * @param {string} host
+ * @param {string} port
+ */
+export function poolFor(origin, host, port) {
+  let pool = pools.get(origin)
+  if (pool === undefined) {
+    pool = new SessionPool(origin, host, port)
+    pools.set(origin, pool)
+  }
+  return pool
+}
+
+/**
+ * A session and the streams it carries: `inFlight` counted by take() and release(), `room` the most it
+ * takes (the server's limit once known), `open` false once it is closing or closed.
+ */
+export class SessionEntry {
+  inFlight = 0
+  room = STREAMS_BEFORE_SETTINGS
+  open = true
+
+  /** @param {import('node:http2').ClientHttp2Session} session */
+  constructor(session) {
+    this.session = session
+  }
+}
+
+/** One origin's sessions: a request takes the first with room, opening another when none has. */
+class SessionPool {
+  /** @type {SessionEntry[]} */
+  #entries = []
+  #origin
+  #host
+  #port
+
+  /**
+   * @param {string} origin
+   * @param {string} host
+   * @param {string} port
+   */
+  constructor(origin, host, port) {
+    this.#origin = origin
+    this.#host = host
+    this.#port = port
+  }
+
+  /** A session with room for one stream more, counted until release(). */
+  take() {
+    const entries = this.#entries
+    let least
+    for (const entry of entries) {
+      if (entry.inFlight < entry.room) return this.#count(entry)
+      if (least === undefined || entry.inFlight < least.inFlight) least = entry
+    }
+    if (least === undefined || entries.length < MOST_SESSIONS) {
+      return this.#count(this.#open(connectTls(this.#host, this.#port, ['h2'])))
+    }
+    return this.#count(least)
+  }
+
+  /** @param {SessionEntry} entry */
+  release(entry) {
+    if (--entry.inFlight === 0 && entry.open) entry.session.unref() // idle: it does not keep the process alive
+  }
+
+  /**
+   * A connection that agreed on h2 as the origin's first session.
+   * @param {import('node:tls').TLSSocket} socket
+   */
+  adopt(socket) {
+    return this.#open(socket)
+  }
+
+  /** Closes every session (their streams end first). */
+  closeAll() {
+    for (const entry of [...this.#entries]) entry.session.close()
+  }
+
+  /** @param {SessionEntry} entry */
+  #count(entry) {
+    if (entry.inFlight++ === 0) entry.session.ref()
+    return entry
+  }
+
+  /** @param {import('node:tls').TLSSocket} socket */
+  #open(socket) {
+    const session = http2.connect(this.#origin, {
+      createConnection: () => socket,
+      settings: { initialWindowSize: STREAM_WINDOW, enablePush: false },
+    })
+    const entry = new SessionEntry(session)
+    this.#entries.push(entry)
+    const leave = () => {
+      if (!entry.open) return
+      entry.open = false
+      const at = this.#entries.indexOf(entry)
+      if (at >= 0) this.#entries.splice(at, 1)
+    }
+    session.once('connect', () => session.setLocalWindowSize(SESSION_WINDOW))
+    session.on('remoteSettings', (settings) => {
+      entry.room = Math.min(MOST_STREAMS_PER_SESSION, settings.maxConcurrentStreams ?? MOST_STREAMS_PER_SESSION)
+    })
+    // A GOAWAY: streams it names as processed finish, later ones fail (retried by the sources); no new ones.
+    session.once('goaway', leave)
+    session.once('close', leave)
+    // A session's error fails its streams, each with its own 'error'; here it is only taken out, and when it
+    // never connected (the server behind the origin is another now, or refuses h2), the origin asked again.
+    session.on('error', () => {
+      if (session.connecting && protocols.get(this.#origin) === 'h2') protocols.delete(this.#origin)
+      leave()
+    })
+    session.setTimeout(IDLE_SESSION_MS, () => {
+      if (entry.inFlight === 0) session.close()
+    })
+    return entry
+  }
+}
+
+/**
+ * The request headers of an HTTP/2 stream: the record's, less connection-specific ones, with :path and,
+ * when not GET, :method; `auth` (a URL's user:password) as Basic credentials unless Authorization is set.
+ * @param {string} path
+ * @param {string} method
+ * @param {Record<string, string>} headers
+ * @param {string | undefined} auth
+ * @returns {import('node:http2').OutgoingHttpHeaders}
+ */
+export function streamHeaders(path, method, headers, auth) {
+  /** @type {import('node:http2').OutgoingHttpHeaders} */
+  const out = { ':path': path }
+  if (method !== 'GET') out[':method'] = method
+  for (const name in headers) if (!CONNECTION_HEADERS.has(name)) out[name] = headers[name]
+  if (auth !== undefined && out.authorization === undefined) out.authorization = `Basic ${Buffer.from(auth).toString('base64')}`
+  return out
+}
+
+/** Forgets what is known of every origin and closes their sessions (tests). */
+export function resetHttp2() {
+  for (const pool of pools.values()) pool.closeAll()
+  pools.clear()
+  protocols.clear()
+}

@@ -1,0 +1,17 @@
+// A dataset probe over HTTPS in a process of its own, which trusts the test server's self-signed
+// certificate (NODE_EXTRA_CA_CERTS is read only at a process's start): for tests/js/node-http2.test.js.
+// Argument: JSON { urls, column, value, abortAfterMs? }. Prints JSON { files: [{ source, verdict, error }], stats }
+// or, when aborted, { aborted: code }.
+import { init, openDataset } from '../../../js/index.js'
+
+const { urls, column, value, abortAfterMs } = JSON.parse(process.argv[2])
+await init()
+const controller = new AbortController()
+if (abortAfterMs !== undefined) setTimeout(() => controller.abort(), abortAfterMs)
+try {
+  const result = await (await openDataset(urls, { signal: controller.signal })).probe(column, [BigInt(value)])
+  const files = result.files.map((f) => ({ source: f.source, verdict: f.values[0]?.verdict, error: f.error?.code }))
+  process.stdout.write(JSON.stringify({ files, stats: { requests: result.stats.requests, rounds: result.stats.rounds } }))
+} catch (error) {
+  process.stdout.write(JSON.stringify({ aborted: /** @type {{ code?: string }} */ (error).code ?? String(error) }))
+}

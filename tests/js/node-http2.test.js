@@ -1,0 +1,119 @@
+// Node's transport over HTTPS (js/sources/node-transport.js, js/sources/node-http2.js): a server that picks
+// h2 in ALPN gets a dataset's whole wave multiplexed over a few connections, one HTTP/2 stream per read; a
+// server that speaks only HTTP/1.1 gets keep-alive sockets as over http. The files are hyparquet-writer's
+// (testkit/sidecar-dataset.js), the servers node:http2's and node:https's with a certificate the openssl CLI
+// makes (testkit/self-signed.js), and the truth is what the files hold: each value's file answers
+// "maybe", every file the dataset writer says lacks it (its row groups' ranges rule it out) "absent".
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+
+import { init, openDataset } from '../../js/index.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { selfSignedCertificate } from '../../testkit/self-signed.js'
+import { datasetFileName, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { runNode } from './helpers/run-cli.js'
+
+const FILES = 600
+const child = path.join(import.meta.dirname, 'helpers', 'https-probe-child.js')
+const dir = await tempDir('node-http2')
+
+let certificate
+let dataset
+/** @type {Record<string, Awaited<ReturnType<typeof startTestServer>>>} */
+const servers = {}
+
+before(async () => {
+  await init()
+  dataset = await writeSidecarDataset(dir, { files: FILES, groups: 5, groupRows: 8 })
+  certificate = await selfSignedCertificate(dir)
+  const tls = { key: certificate.key, cert: certificate.cert }
+  servers.h2 = await startTestServer({ root: dir, tls })
+  servers.http1 = await startTestServer({ root: dir, tls, http2: false })
+  servers.plain = await startTestServer({ root: dir })
+  for (const server of Object.values(servers)) server.setMode('slow:30')
+})
+
+after(async () => {
+  await Promise.all(Object.values(servers).map((server) => server.close()))
+})
+
+/** Probes every file of `server` for the value of file `holder`'s first row, in a child that trusts the certificate. */
+async function probeOver(server, holder, extra = {}) {
+  const urls = Array.from({ length: FILES }, (_, f) => server.url(datasetFileName(f)))
+  const value = String(dataset.valuesOf(holder)[0])
+  const { stdout, stderr, code } = await runNode([child, JSON.stringify({ urls, column: 'id', value, ...extra })],
+    { env: { NODE_EXTRA_CA_CERTS: certificate.certFile }, timeout: 60_000 })
+  assert.equal(code, 0, stderr)
+  return JSON.parse(stdout)
+}
+
+/** The files whose row groups' ranges (from the values written) could hold `value`. */
+function filesInRange(value) {
+  const out = new Set()
+  for (let f = 0; f < FILES; f++) {
+    const values = dataset.valuesOf(f)
+    for (let g = 0; g < 5; g++) {
+      const group = values.slice(g * 8, g * 8 + 8)
+      const min = group.reduce((a, b) => (b < a ? b : a))
+      const max = group.reduce((a, b) => (b > a ? b : a))
+      if (value >= min && value <= max) out.add(f)
+    }
+  }
+  return out
+}
+
+describe('Node transport over HTTPS', () => {
+  test('h2 in ALPN: every read an HTTP/2 stream over a few connections, the answers the files say', async () => {
+    const holder = 123
+    servers.h2.resetStats()
+    const result = await probeOver(servers.h2, holder)
+    const stats = servers.h2.stats
+    assert.equal(stats.log.length, FILES, 'one read per file (its tail holds the whole file)')
+    assert.ok(stats.log.every((entry) => entry.httpVersion === '2.0'), 'every request over HTTP/2')
+    // One connection asks ALPN; the wave then opens sessions of up to 256 streams each (the server's limit is higher).
+    assert.ok(stats.connections <= 1 + Math.ceil(FILES / 100), `${stats.connections} connections for ${FILES} files`)
+    assert.ok(result.stats.rounds <= 2, `${result.stats.rounds} rounds`)
+    const inRange = filesInRange(dataset.valuesOf(holder)[0])
+    assert.ok(inRange.has(holder))
+    for (const [f, file] of result.files.entries()) {
+      assert.equal(file.error, undefined)
+      assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
+    }
+  })
+
+  test('a server without h2 in ALPN: HTTP/1.1 keep-alive sockets, the same answers', async () => {
+    const holder = 321
+    servers.http1.resetStats()
+    const result = await probeOver(servers.http1, holder)
+    const stats = servers.http1.stats
+    assert.equal(stats.log.length, FILES)
+    assert.ok(stats.log.every((entry) => entry.httpVersion === '1.1'))
+    const inRange = filesInRange(dataset.valuesOf(holder)[0])
+    for (const [f, file] of result.files.entries()) assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
+  })
+
+  test('an abort mid-wave ends the probe with ABORTED and resets the streams in flight', async () => {
+    servers.h2.resetStats()
+    servers.h2.setMode('slow:5000')
+    const started = performance.now()
+    try {
+      const result = await probeOver(servers.h2, 5, { abortAfterMs: 700 })
+      assert.equal(result.aborted, 'ABORTED')
+      // The child exits at the abort: no stream left open holds it until the server's answers.
+      assert.ok(performance.now() - started < 4000, `the child took ${performance.now() - started} ms`)
+    } finally {
+      servers.h2.setMode('slow:30')
+    }
+    assert.ok(servers.h2.stats.log.length > 0)
+  })
+
+  test('over plain http, HTTP/1.1 as before', async () => {
+    servers.plain.resetStats()
+    const urls = Array.from({ length: 20 }, (_, f) => servers.plain.url(datasetFileName(f)))
+    const result = await (await openDataset(urls)).probe('id', [dataset.valuesOf(7)[0]])
+    assert.equal(result.files[7].values[0].verdict, 'maybe')
+    assert.ok(servers.plain.stats.log.every((entry) => entry.httpVersion === '1.1'))
+  })
+})
