@@ -45,11 +45,15 @@ import { ResponseTimers } from './response-timers.js'
  * Every timer belongs to its request and is cleared when the request ends or the server closes.
  * With `tls` ({ key, cert } in PEM) it serves HTTPS over HTTP/2 (node:http2, HTTP/1.1 for clients
  * that do not offer h2), for browsers' multiplexed transport; with `http2: false` too, HTTPS over
- * HTTP/1.1 only (node:https: its ALPN names no protocol).
+ * HTTP/1.1 only (node:https: its ALPN names no protocol). Over HTTP/2, `maxStreams` is the
+ * SETTINGS_MAX_CONCURRENT_STREAMS it announces (default: node:http2's, 2^32 − 1), and `goawayAfter` n
+ * closes each session gracefully once it has received n streams (a GOAWAY: the streams it names as
+ * received are answered, later ones refused), as servers that cap a connection's requests do.
  *
- * @param {{ root: string, tls?: { key: string, cert: string }, http2?: boolean }} options directory served at /
+ * @param {{ root: string, tls?: { key: string, cert: string }, http2?: boolean, maxStreams?: number,
+ *   goawayAfter?: number }} options directory served at /
  */
-export async function startTestServer({ root, tls, http2: offerH2 = true }) {
+export async function startTestServer({ root, tls, http2: offerH2 = true, maxStreams, goawayAfter }) {
   const timers = new ResponseTimers()
   let defaultModes = []
   let beforeServe
@@ -114,8 +118,17 @@ export async function startTestServer({ root, tls, http2: offerH2 = true }) {
     else if (modes.slow !== undefined) later(respond, modes.slow)
     else respond()
   }
+  const h2Settings = maxStreams === undefined ? {} : { settings: { maxConcurrentStreams: maxStreams } }
   const server = !tls ? http.createServer(handler)
-    : offerH2 ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler) : https.createServer(tls, handler)
+    : offerH2 ? http2.createSecureServer({ ...tls, ...h2Settings, allowHTTP1: true }, handler) : https.createServer(tls, handler)
+  if (tls && offerH2 && goawayAfter !== undefined) {
+    server.on('session', (session) => {
+      let received = 0
+      session.on('stream', () => {
+        if (++received === goawayAfter) session.close()
+      })
+    })
+  }
   // Idle keep-alive connections stay open a minute, as object stores keep them, rather than Node's 5 s: a
   // client reusing one the server is closing sees a reset and retries, an extra round no test asked for.
   server.keepAliveTimeout = 60_000

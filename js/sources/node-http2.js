@@ -117,10 +117,17 @@ export class SessionEntry {
   }
 }
 
-/** One origin's sessions: a request takes the first with room, opening another when none has. */
-class SessionPool {
+/**
+ * One origin's sessions: a request takes the first with room, opening another when none has; past
+ * MOST_SESSIONS it waits for a stream to end (wait()). A new session takes as many streams as the
+ * origin's first said it takes: until its own SETTINGS come, nothing holds back streams past the limit.
+ */
+export class SessionPool {
   /** @type {SessionEntry[]} */
   #entries = []
+  /** @type {Array<(entry: SessionEntry | undefined) => void>} requests waiting for a stream, first come first served */
+  #waiting = []
+  #room = STREAMS_BEFORE_SETTINGS
   #origin
   #host
   #port
@@ -136,22 +143,36 @@ class SessionPool {
     this.#port = port
   }
 
-  /** A session with room for one stream more, counted until release(). */
+  /**
+   * A session with room for one stream more, counted until release(); undefined when every session is full
+   * and no other may be opened (then wait()).
+   * @returns {SessionEntry | undefined}
+   */
   take() {
     const entries = this.#entries
-    let least
-    for (const entry of entries) {
-      if (entry.inFlight < entry.room) return this.#count(entry)
-      if (least === undefined || entry.inFlight < least.inFlight) least = entry
-    }
-    if (least === undefined || entries.length < MOST_SESSIONS) {
-      return this.#count(this.#open(connectTls(this.#host, this.#port, ['h2'])))
-    }
-    return this.#count(least)
+    for (const entry of entries) if (entry.inFlight < entry.room) return this.#count(entry)
+    if (entries.length < MOST_SESSIONS) return this.#count(this.#open(connectTls(this.#host, this.#port, ['h2'])))
+    return undefined
   }
 
-  /** @param {SessionEntry} entry */
+  /**
+   * A stream's room in a session, handed over as one ends (counted: release() it), or undefined when a session
+   * closed (take() again: there is room for another).
+   * @returns {Promise<SessionEntry | undefined>}
+   */
+  wait() {
+    return new Promise((resolve) => this.#waiting.push(resolve))
+  }
+
+  /**
+   * The end of a stream take() or wait() counted: its room goes to the first request waiting, if any.
+   * @param {SessionEntry} entry
+   */
   release(entry) {
+    if (entry.open && entry.inFlight <= entry.room && this.#waiting.length > 0) {
+      /** @type {(entry: SessionEntry) => void} */ (this.#waiting.shift())(entry)
+      return
+    }
     if (--entry.inFlight === 0 && entry.open) entry.session.unref() // idle: it does not keep the process alive
   }
 
@@ -181,16 +202,19 @@ class SessionPool {
       settings: { initialWindowSize: STREAM_WINDOW, enablePush: false },
     })
     const entry = new SessionEntry(session)
+    entry.room = this.#room
     this.#entries.push(entry)
     const leave = () => {
       if (!entry.open) return
       entry.open = false
       const at = this.#entries.indexOf(entry)
       if (at >= 0) this.#entries.splice(at, 1)
+      // Room for a session more: the requests waiting take() again.
+      for (const waiting of this.#waiting.splice(0)) waiting(undefined)
     }
     session.once('connect', () => session.setLocalWindowSize(SESSION_WINDOW))
     session.on('remoteSettings', (settings) => {
-      entry.room = Math.min(MOST_STREAMS_PER_SESSION, settings.maxConcurrentStreams ?? MOST_STREAMS_PER_SESSION)
+      entry.room = this.#room = Math.min(MOST_STREAMS_PER_SESSION, settings.maxConcurrentStreams ?? MOST_STREAMS_PER_SESSION)
     })
     // A GOAWAY: streams it names as processed finish, later ones fail (retried by the sources); no new ones.
     session.once('goaway', leave)
@@ -206,6 +230,15 @@ class SessionPool {
     })
     return entry
   }
+}
+
+/**
+ * Whether the server never processed a stream that failed, so it may be sent again whatever its method
+ * (RFC 9113 §8.7): it refused it, or it came after the last stream a GOAWAY named.
+ * @param {import('node:http2').ClientHttp2Stream} stream
+ */
+export function neverProcessed(stream) {
+  return stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM
 }
 
 /**

@@ -269,43 +269,90 @@ function silent() {
   this.destroy(Object.assign(new Error(`the connection was silent for ${IDLE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' }))
 }
 
+// A stream the server never processed (REFUSED_STREAM, or past a GOAWAY's last stream: RFC 9113 §8.7) is
+// sent again at once, on another session, this many times before it fails as any network error does.
+const MOST_RESENDS = 4
+
 /**
  * One request over an HTTP/2 session of the origin's (js/sources/node-http2.js): a stream, answered as send()'s
- * request is, its end the operation's to destroy.
+ * request is, its end the operation's to destroy. When every session is full (at most 64, each up to the
+ * server's limit), it waits for a stream to end rather than go past the server's limit.
  * @param {typeof import('./node-http2.js')} h2
  * @param {Target} url
  * @param {string} method
  * @param {Record<string, string>} headers
  * @param {NodeInit} init
  * @param {number} redirects
+ * @param {number} [resends] streams of this request the server refused so far
  * @returns {Promise<NodeResponse>}
  */
-function sendOverHttp2(h2, url, method, headers, init, redirects) {
+function sendOverHttp2(h2, url, method, headers, init, redirects, resends = 0) {
   const op = init[OPERATION]
   const signal = init.signal
   if (op?.ended) return Promise.reject(op.reason)
   if (signal?.aborted) return Promise.reject(signal.reason)
+  const pool = h2.poolFor(url.origin, url.host, url.port)
+  const entry = pool.take()
+  if (entry !== undefined) return streamOver(h2, pool, entry, url, method, headers, init, redirects, resends)
+  return pool.wait().then((given) => {
+    if (given === undefined) return sendOverHttp2(h2, url, method, headers, init, redirects, resends)
+    if (op?.ended || signal?.aborted) {
+      pool.release(given) // handed on to the next waiting
+      return Promise.reject(op ? op.reason : signal?.reason)
+    }
+    return streamOver(h2, pool, given, url, method, headers, init, redirects, resends)
+  })
+}
+
+/**
+ * The stream of sendOverHttp2, on `entry`'s session (counted in it until the stream closes).
+ * @param {typeof import('./node-http2.js')} h2
+ * @param {import('./node-http2.js').SessionPool} pool
+ * @param {import('./node-http2.js').SessionEntry} entry
+ * @param {Target} url
+ * @param {string} method
+ * @param {Record<string, string>} headers
+ * @param {NodeInit} init
+ * @param {number} redirects
+ * @param {number} resends
+ * @returns {Promise<NodeResponse>}
+ */
+function streamOver(h2, pool, entry, url, method, headers, init, redirects, resends) {
+  const op = init[OPERATION]
+  const signal = init.signal
   return new Promise((resolve, reject) => {
-    const pool = h2.poolFor(url.origin, url.host, url.port)
-    const entry = pool.take()
     /** @type {import('node:http2').ClientHttp2Stream} */
     let stream
     try {
       stream = entry.session.request(h2.streamHeaders(url.path, method, headers, url.auth), { endStream: true })
     } catch (error) {
-      pool.release(entry) // a header it refuses, or a session closing: no stream, no 'close'
+      // A session closing or closed (a GOAWAY came): no stream, no 'close'; sent again on another. Else a
+      // header it refuses.
+      pool.release(entry)
+      if (!entry.open && resends < MOST_RESENDS) {
+        resolve(sendOverHttp2(h2, url, method, headers, init, redirects, resends + 1))
+        return
+      }
       throw new TypeError('fetch failed', { cause: error })
     }
-    let responded = false
+    let settled = false
     stream.on('response', (answer) => {
-      responded = true
+      settled = true
       try {
         resolve(answered(Number(answer[':status']), '', answer, stream, url, method, headers, init, redirects))
       } catch (error) {
         reject(error)
       }
     })
-    stream.on('error', (error) => reject(new TypeError('fetch failed', { cause: error })))
+    stream.on('error', (error) => {
+      if (settled) return
+      settled = true
+      if (h2.neverProcessed(stream) && resends < MOST_RESENDS && !op?.ended && !signal?.aborted) {
+        resolve(sendOverHttp2(h2, url, method, headers, init, redirects, resends + 1))
+      } else {
+        reject(new TypeError('fetch failed', { cause: error }))
+      }
+    })
     stream.setTimeout(IDLE_TIMEOUT_MS, silent)
     /** @type {(() => void) | undefined} */
     let abort
@@ -313,7 +360,7 @@ function sendOverHttp2(h2, url, method, headers, init, redirects) {
       pool.release(entry)
       if (op) op.unbind(stream)
       else if (abort) signal?.removeEventListener('abort', abort)
-      if (!responded) reject(closedEarly()) // reset with no error code before its response (no 'error' then)
+      if (!settled) reject(closedEarly()) // reset with no error code before its response (no 'error' then)
     })
     if (op) op.bind(stream)
     else if (signal) {

@@ -32,6 +32,8 @@ before(async () => {
   servers.h2 = await startTestServer({ root: dir, tls })
   servers.http1 = await startTestServer({ root: dir, tls, http2: false })
   servers.plain = await startTestServer({ root: dir })
+  servers.fewStreams = await startTestServer({ root: dir, tls, maxStreams: 8 })
+  servers.goaway = await startTestServer({ root: dir, tls, goawayAfter: 50 })
   for (const server of Object.values(servers)) server.setMode('slow:30')
 })
 
@@ -107,6 +109,34 @@ describe('Node transport over HTTPS', () => {
       servers.h2.setMode('slow:30')
     }
     assert.ok(servers.h2.stats.log.length > 0)
+  })
+
+  test('a server that takes 8 streams a connection: more sessions, each within its limit, the same answers', async () => {
+    const holder = 77
+    servers.fewStreams.resetStats()
+    const result = await probeOver(servers.fewStreams, holder)
+    const stats = servers.fewStreams.stats
+    assert.equal(stats.log.length, FILES)
+    // At most 64 sessions to an origin (js/sources/node-http2.js): past that, requests wait in one for a free stream.
+    assert.ok(stats.connections > 8 && stats.connections <= 65, `${stats.connections} connections`)
+    const inRange = filesInRange(dataset.valuesOf(holder)[0])
+    for (const [f, file] of result.files.entries()) {
+      assert.equal(file.error, undefined, datasetFileName(f))
+      assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
+    }
+  })
+
+  test('a server that closes each connection after 50 streams (GOAWAY): the refused reads sent again, the same answers', async () => {
+    const holder = 450
+    servers.goaway.resetStats()
+    const result = await probeOver(servers.goaway, holder)
+    const stats = servers.goaway.stats
+    assert.ok(stats.connections >= Math.ceil(FILES / 50), `${stats.connections} connections`)
+    const inRange = filesInRange(dataset.valuesOf(holder)[0])
+    for (const [f, file] of result.files.entries()) {
+      assert.equal(file.error, undefined, datasetFileName(f))
+      assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
+    }
   })
 
   test('over plain http, HTTP/1.1 as before', async () => {
