@@ -1,5 +1,8 @@
 // Which metadata.json an Iceberg table opens at: the one the caller names (options.metadata), else the
-// newest in a local metadata/ folder, else the one metadata/version-hint.text points at. Writers put a
+// newest in a local metadata/ folder, else the one metadata/version-hint.text points at. Two files of the
+// newest version in a folder (`00005-<uuid>`: one a commit the catalog refused, left behind) are decided by
+// the hint when it names one of them, else refused: either may be the table, and the wrong one answers
+// for another snapshot's files (a file only the other holds would be a false "absent"). Writers put a
 // version number in the hint (`3`: Hadoop tables' v3.metadata.json), a file's name with or without its
 // suffix (`00001-<uuid>`, `v3`, `00001-<uuid>.metadata.json`), or nothing (Spark 4 with Iceberg 1.10).
 // A folder over HTTP cannot be listed, so the names a hint may mean are asked for in one wave and the
@@ -36,9 +39,9 @@ export async function readIcebergMetadata(io, root, options) {
     // A metadata.json is never rewritten (each commit writes a new one): only the pointer changes.
     return { location, metadata: parsed(location, await io.read(location, { immutable: true })) }
   }
-  const listed = newestListed(await io.list(/** @type {string} */ (locationUnder(root, 'metadata'))))
-  if (listed) {
-    const location = inMetadataFolder(root, listed)
+  const newest = newestListed(await io.list(/** @type {string} */ (locationUnder(root, 'metadata'))))
+  if (newest.length > 0) {
+    const location = inMetadataFolder(root, newest.length === 1 ? newest[0] : await hintAmong(io, root, newest))
     return { location, metadata: parsed(location, await io.read(location, { immutable: true })) }
   }
   const found = await hintedMetadata(io, root)
@@ -61,14 +64,34 @@ function parsed(location, bytes) {
 }
 
 /**
- * The newest versioned metadata.json of a listing (null: no listing, or no such name in it).
+ * The names of a listing's versioned metadata.json files of its highest version: none (no listing, or no such
+ * name in it), one, or several (two writers' files of one version number).
  * @param {string[] | null} listing
+ * @returns {string[]}
  */
 function newestListed(listing) {
   const versions = (listing ?? []).map((name) => ({ name, version: metadataVersion(name) }))
     .filter(/** @returns {x is { name: string, version: number }} */ (x) => x.version !== null)
-  versions.sort((a, b) => a.version - b.version)
-  return versions.length ? versions[versions.length - 1].name : null
+  const top = Math.max(...versions.map((x) => x.version))
+  return versions.filter((x) => x.version === top).map((x) => x.name).sort()
+}
+
+/**
+ * The one of `names` (metadata files of one version) that metadata/version-hint.text names; MALFORMED_TABLE
+ * when it names none of them, or there is no hint.
+ * @param {import('./table-io.js').TableIO} io
+ * @param {import('./table-location.js').TableRoot} root
+ * @param {string[]} names
+ */
+async function hintAmong(io, root, names) {
+  const hintLocation = inMetadataFolder(root, 'version-hint.text')
+  const hint = await io.read(hintLocation, { optional: true })
+  const hinted = hint ? hintedNames(textOf(hint).trim()) : []
+  const chosen = names.filter((name) => hinted.includes(name))
+  if (chosen.length === 1) return chosen[0]
+  const which = hint ? `${hintLocation} names none of them` : 'no metadata/version-hint.text names one'
+  throw malformed(`${names.length} metadata files share the newest version (${names.map((n) => `metadata/${n}`).join(', ')}) ` +
+    `and ${which}: one may be a commit that failed; ${ADVICE}`, /** @type {string} */ (locationUnder(root, 'metadata')))
 }
 
 /** @param {string} name */

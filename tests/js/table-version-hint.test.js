@@ -5,7 +5,7 @@
 // asked for in one round; an empty hint costs one round per 16 versions (v1–v16, then v17–v48). Truth is
 // the live data files of the metadata.json the hint names, read with avsc's own stream decoder.
 import assert from 'node:assert/strict'
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { after, before, describe, test } from 'node:test'
@@ -170,6 +170,29 @@ describe('Iceberg version hints that name a file, or nothing', { skip }, () => {
     // The caller's metadata.json still opens it.
     const named = await openTable(server.url(`athena-empty/metadata/${ATHENA_NEW}.metadata.json`))
     assert.equal((await named.listFiles()).length, 1)
+  })
+
+  test('two metadata files of the newest version in a folder: the hint decides; without one that names either, refused', async () => {
+    // A second 00001 file holding the older snapshot: what a commit the catalog refused leaves behind.
+    const orphan = '00001-ffffffff-0000-0000-0000-000000000000'
+    const tied = async (name, hint) => {
+      const local = await tableWithHint(name, 'athena_example', hint)
+      await writeFile(path.join(local, `metadata/${orphan}.metadata.json`), await readFile(path.join(local, `metadata/${ATHENA_OLD}.metadata.json`)))
+      return local
+    }
+    const toNew = await tied('athena-tie-new', ATHENA_NEW)
+    await assertOpensAt(await openTable(toNew), toNew, `${ATHENA_NEW}.metadata.json`)
+    const toOrphan = await tied('athena-tie-orphan', `${orphan}.metadata.json`)
+    assert.deepEqual(await assertOpensAt(await openTable(toOrphan), toOrphan, `${orphan}.metadata.json`), { snapshot: null, files: [] })
+    for (const [name, hint] of [['athena-tie-none', null], ['athena-tie-other', ATHENA_OLD], ['athena-tie-number', '1']]) {
+      const local = await tied(name, '')
+      if (hint === null) await rm(path.join(local, 'metadata/version-hint.text'))
+      else await writeFile(path.join(local, 'metadata/version-hint.text'), hint)
+      await assert.rejects(openTable(local), (e) => e.code === 'MALFORMED_TABLE' && e.message.includes(orphan) &&
+        e.message.includes(ATHENA_NEW) && /options\.metadata/.test(e.message), name)
+    }
+    // Named by the caller, either opens.
+    await assertOpensAt(await openTable(toNew, { metadata: `metadata/${orphan}.metadata.json` }), toNew, `${orphan}.metadata.json`)
   })
 
   test('a hint naming no file that exists fails with the names it tried; one naming gzipped metadata says it is not read', async () => {
