@@ -11,7 +11,7 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { AVRO_CODECS } from './avro-codecs.js'
 import { tableError } from './table-location.js'
 
-/** @typedef {{ avsc: any, Buffer: any, header: any, block: any, longType: any }} AvroKit */
+/** @typedef {{ avsc: any, Buffer: any, header: any, block: any, longType: any, typeHook: Function }} AvroKit */
 
 /** @type {Promise<AvroKit> | undefined} */
 let kitLoaded
@@ -30,6 +30,66 @@ function compilesAtRunTime() {
   }
 }
 
+/**
+ * avsc's array and map readers take a block's item count as the bytes say and loop that many times, past the
+ * end of the bytes if need be: a hostile count of 2^31 items of `null` is an allocation that ends the process,
+ * one of 2^62 a loop that never ends. The types a typeHook gives for every array and map schema read with a
+ * count checked against the bytes left instead (an item takes at least one byte, or, for one of no bytes, no
+ * more of them than bytes left); past it the read is marked truncated, as avsc marks a read past the end.
+ * @param {any} avsc
+ */
+function boundedCollections(avsc) {
+  /** @type {{ ArrayType: new (schema: unknown, opts: unknown) => any, MapType: new (schema: unknown, opts: unknown) => any }} */
+  const { ArrayType, MapType } = avsc.types
+  class BoundedArrayType extends ArrayType {
+    /** @param {any} tap */
+    _read(tap) {
+      const items = this.itemsType
+      const values = []
+      let n
+      while ((n = itemCount(tap)) > 0) {
+        while (n--) values.push(items._read(tap))
+      }
+      return values
+    }
+  }
+  class BoundedMapType extends MapType {
+    /** @param {any} tap */
+    _read(tap) {
+      const values = this.valuesType
+      /** @type {Record<string, unknown>} */
+      const map = {}
+      let n
+      while ((n = itemCount(tap)) > 0) {
+        while (n--) {
+          const key = tap.readString()
+          map[key] = values._read(tap)
+        }
+      }
+      return map
+    }
+  }
+  return { BoundedArrayType, BoundedMapType }
+}
+
+/**
+ * A block's count of items (negative: followed by the block's byte size), or -1 when more items are claimed than
+ * bytes are left (the tap then marked past its end).
+ * @param {any} tap avsc's Tap
+ */
+function itemCount(tap) {
+  let n = tap.readLong()
+  if (n < 0) {
+    n = -n
+    tap.skipLong()
+  }
+  if (n > tap.buf.length - tap.pos) {
+    tap.pos = tap.buf.length + 1
+    return -1
+  }
+  return n
+}
+
 /** avsc's types and the Buffer class it works on. */
 async function loadKit() {
   kitLoaded ??= import('avsc/etc/browser/avsc-types.js').then((loaded) => {
@@ -38,19 +98,27 @@ async function loadKit() {
     // package it is bundled with (scripts/build-bundle.js), so its inputs are always of its own kind.
     const Buffer = avsc.Type.forSchema('int').toBuffer(0).constructor
     const longType = bigLongType(avsc, Buffer)
+    const { BoundedArrayType, BoundedMapType } = boundedCollections(avsc)
+    // Longs written as objects ({ "type": "long", "logicalType": … }: Iceberg's timestamp partition values)
+    // bypass the registry, and avsc's own long type refuses values past 2^53 (nanosecond timestamps).
+    const typeHook = (/** @type {any} */ schema, /** @type {unknown} */ opts) => {
+      const kind = schema?.type
+      return kind === 'long' ? longType : kind === 'array' ? new BoundedArrayType(schema, opts)
+        : kind === 'map' ? new BoundedMapType(schema, opts) : undefined
+    }
     // The spec's header and block records: magic, metadata map (bytes values), sync marker; then blocks of
     // an object count, the (possibly compressed) serialized objects, and the sync marker again.
     const header = avsc.Type.forSchema({ type: 'record', name: 'Header', fields: [
       { name: 'magic', type: { type: 'fixed', name: 'Magic', size: 4 } },
       { name: 'meta', type: { type: 'map', values: 'bytes' } },
       { name: 'sync', type: { type: 'fixed', name: 'Sync', size: 16 } },
-    ] }, { registry: { long: longType } })
+    ] }, { registry: { long: longType }, typeHook })
     const block = avsc.Type.forSchema({ type: 'record', name: 'Block', fields: [
       { name: 'count', type: 'long' },
       { name: 'data', type: 'bytes' },
       { name: 'sync', type: { type: 'fixed', name: 'Sync', size: 16 } },
     ] }, { registry: { long: longType } })
-    return { avsc, Buffer, header, block, longType }
+    return { avsc, Buffer, header, block, longType, typeHook }
   }).catch((err) => {
     kitLoaded = undefined
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT,
@@ -110,10 +178,8 @@ export async function readAvroFile(bytes, name) {
   if (!codec) throw refuse(`unsupported codec ${meta['avro.codec']}`)
   let type
   try {
-    // Longs written as objects ({ "type": "long", "logicalType": … }: Iceberg's timestamp partition values)
-    // bypass the registry, and avsc's own long type refuses values past 2^53 (nanosecond timestamps).
-    const typeHook = (/** @type {{ type?: unknown } | undefined} */ schema) => (schema?.type === 'long' ? kit.longType : undefined)
-    type = kit.avsc.Type.forSchema(JSON.parse(meta['avro.schema']), { registry: { long: kit.longType }, typeHook, wrapUnions: false })
+    type = kit.avsc.Type.forSchema(JSON.parse(meta['avro.schema']),
+      { registry: { long: kit.longType }, typeHook: kit.typeHook, wrapUnions: false })
   } catch (err) {
     throw refuse(`bad schema: ${/** @type {Error} */ (err).message}`, err)
   }
@@ -134,6 +200,11 @@ export async function readAvroFile(bytes, name) {
       objects = kit.Buffer.from(await codec(data))
     } catch (err) {
       throw refuse(`${meta['avro.codec']} block at byte ${offset}: ${/** @type {Error} */ (err).message}`, err)
+    }
+    // Records of no bytes (a schema of nulls) could be counted in the billions by a few bytes: at most a
+    // million then, as js/table/avro-interpreted.js allows; others run out of bytes first.
+    if (count < 0n || (count > BigInt(objects.length) && count > 1_000_000n)) {
+      throw refuse(`block of ${count} objects in ${objects.length} bytes at byte ${offset}`)
     }
     let at = 0
     for (let i = 0n; i < count; i++) {
