@@ -12,10 +12,12 @@ const STREAMS_BEFORE_SETTINGS = 100
 // Node's own server advertises 2^32 − 1: one connection is still one TCP window and one parser, so a
 // session takes at most this many at once, and a wave of 4,096 is spread over 16 sessions.
 const MOST_STREAMS_PER_SESSION = 256
-// Past this many sessions to one origin, requests queue in the least loaded one (nghttp2 holds a stream
-// past the server's limit until one ends): the dataset's window, not this, bounds what is in flight.
+// Past this many sessions to one origin, a request waits for a stream to end (SessionPool.wait()): the
+// dataset's window, not this, bounds what is in flight.
 const MOST_SESSIONS = 64
 const IDLE_SESSION_MS = 60_000
+// A connection whose TLS handshake has not ended in this long is given up, as the HTTP/1.1 Agent's would be.
+const HANDSHAKE_TIMEOUT_MS = 60_000
 // Flow control (§6.9): the default windows are 64 KiB per connection and per stream, one round trip
 // each at 30 ms is ~2 MB/s; a browser opens them to ~15 and ~6 MiB. Only a permission: bytes arrive
 // no faster than they are read, and every body here is read as it comes.
@@ -84,7 +86,13 @@ export function originProtocol(origin, host, port) {
  * @param {string[]} alpn
  */
 function connectTls(host, port, alpn) {
-  return tls.connect({ host, port: port === '' ? 443 : Number(port), ALPNProtocols: alpn, servername: isIP(host) ? undefined : host })
+  const socket = tls.connect({ host, port: port === '' ? 443 : Number(port), ALPNProtocols: alpn,
+    servername: isIP(host) ? undefined : host })
+  socket.setTimeout(HANDSHAKE_TIMEOUT_MS, () => {
+    socket.destroy(Object.assign(new Error(`no TLS handshake with ${host} in ${HANDSHAKE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' }))
+  })
+  socket.once('secureConnect', () => socket.setTimeout(0))
+  return socket
 }
 
 /**
