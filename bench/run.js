@@ -438,6 +438,13 @@ function targets(result) {
     add(`dataset without an index, ${x.files} files: client CPU`, '≤ 0.25 ms per file', `${fmt(cold.cpuMsPerFile, 3)} ms cold, ${fmt(x.remote.probe.warm.cpuMsPerFile, 3)} ms again`, cold.cpuMsPerFile <= 0.25)
     add(`dataset without an index, ${x.files} files: peak RSS growth`, '≤ 256 MiB', `${bytes(cold.peakAboveStartBytes)} probe(), ${bytes(x.remote.probeEach.cold.peakAboveStartBytes)} probeEach`,
       Math.max(cold.peakAboveStartBytes, x.remote.probeEach.cold.peakAboveStartBytes) <= 256 * MiB)
+    const h2 = x.remote.httpsH2?.cold
+    if (h2) {
+      add(`the same over https, HTTP/2 (ALPN h2): client CPU`, '≤ 0.25 ms per file',
+        `${fmt(h2.cpuMsPerFile, 3)} ms cold, ${h2.rounds} rounds (HTTP/1.1 over TLS: ${fmt(x.remote.httpsHttp1.cold.cpuMsPerFile, 3)} ms)`,
+        h2.cpuMsPerFile <= 0.25 && h2.rounds <= 5)
+      add(`the same over https, HTTP/2 (ALPN h2): peak RSS growth`, '≤ 256 MiB', bytes(h2.peakAboveStartBytes), h2.peakAboveStartBytes <= 256 * MiB)
+    }
     add(`${x.local.files} local files`, 'faster than DuckDB\'s query', `${fmt(x.local.ours.ms, 0)} ms vs ${fmt(x.local.duckdb.ms, 0)} ms`, x.local.ours.ms < x.local.duckdb.ms)
   }
   if (result.size) add('wasm + JS gzip', '≤ 100 KiB', bytes(result.size.total.gzip), result.size.total.gzip <= 100 * KiB)
