@@ -329,7 +329,8 @@ function streamOver(h2, pool, entry, url, method, headers, init, redirects, rese
       // A session closing or closed (a GOAWAY came): no stream, no 'close'; sent again on another. Else a
       // header it refuses.
       pool.release(entry)
-      if (!entry.open && resends < MOST_RESENDS) {
+      const closing = !entry.open || entry.session.closed || entry.session.destroyed
+      if (closing && resends < MOST_RESENDS) {
         resolve(sendOverHttp2(h2, url, method, headers, init, redirects, resends + 1))
         return
       }
