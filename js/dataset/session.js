@@ -76,8 +76,13 @@ export class FileSession {
     // One copy of the options per file, its size also under the name the sources read (fileSize), so
     // openParquet need not copy them again; not a spread with keys after it (js/sources/shared.js withKeys).
     const { size, etag } = descriptor
+    // The count of files open ends in #use's finally, or here when the file did not open: not a finally() of
+    // the chain, which holds two closures and a promise more per file in flight.
     return openParquet(descriptor.location, withKeys(this.#openOptions, { ioFloor: chain?.floor, size, fileSize: size, etag }))
-      .then((file) => this.#use(file, use, chain)).finally(() => { this.#open-- })
+      .then((file) => this.#use(file, use, chain), (error) => {
+        this.#open--
+        throw error
+      })
   }
 
   /**
@@ -95,7 +100,11 @@ export class FileSession {
     } finally {
       if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
       // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
-      await file.close()
+      try {
+        await file.close()
+      } finally {
+        this.#open--
+      }
     }
   }
 

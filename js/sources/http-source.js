@@ -303,24 +303,64 @@ export class HttpSource extends SourceBase {
     /** @type {Record<string, string>} */
     const headers = this.#headers === IDENTITY_ONLY ? plainRangeHeaders(range) : withKeys(this.#headers, { range })
     if (condition) headers[condition.name] = condition.value
-    return fetchWithin(op, this.#fetch, this.#url, undefined, headers, this.#bypassHttpCache, record).then(
-      (response) => this.#answered(kind, response, op, range, offset, length, condition, record),
-      (cause) => { throw networkError(op, cause, op.what, this.name, corsNeeds(condition)) },
-    ).then((result) => {
-      record.finish(false)
-      this._end(op)
-      return this.#settled(kind, result, offset, length, signal, purpose)
-    }, (error) => {
-      record.finish(true)
-      this._end(op)
-      const failure = op.failure(error, (cause) => this._ioError(cause, op.what))
-      if (!shouldRetry(failure, attempt, this.#retries)) throw failure
-      this.stats.retries = (this.stats.retries ?? 0) + 1 // 0 from the constructor on
-      const delay = retryDelayMs(attempt)
-      const waited = this._operation(`waiting to retry ${range} of ${this.name}`, signal, (wait) => sleepWithin(delay, wait),
-        { timeout: false })
-      return waited.then(() => this.#exchange(kind, range, offset, length, signal, purpose, attempt + 1))
-    })
+    // One stage of the chain waits on the network (a promise and its two callbacks per request in flight);
+    // what the response leads to, and a failure, are methods called from it.
+    return fetchWithin(op, this.#fetch, this.#url, undefined, headers, this.#bypassHttpCache, record).then((response) => {
+      let result
+      try {
+        result = this.#answered(kind, response, op, range, offset, length, condition, record)
+      } catch (error) {
+        return this.#failed(error, op, record, kind, range, offset, length, signal, purpose, attempt)
+      }
+      if (!(result instanceof Promise)) return this.#done(result, op, record, kind, offset, length, signal, purpose)
+      return result.then((read) => this.#done(read, op, record, kind, offset, length, signal, purpose),
+        (error) => this.#failed(error, op, record, kind, range, offset, length, signal, purpose, attempt))
+    }, (cause) => this.#failed(networkError(op, cause, op.what, this.name, corsNeeds(condition)), op, record, kind, range, offset,
+      length, signal, purpose, attempt))
+  }
+
+  /**
+   * #exchange's request answered and read: recorded, its operation ended, and what `kind` makes of it.
+   * @param {unknown} result what #answered made of the response
+   * @param {import('./shared.js').Operation} op
+   * @param {import('./io-ledger.js').IoRequest} record
+   * @param {RequestKind} kind
+   * @param {number | null} offset
+   * @param {number} length
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   */
+  #done(result, op, record, kind, offset, length, signal, purpose) {
+    record.finish(false)
+    this._end(op)
+    return this.#settled(kind, result, offset, length, signal, purpose)
+  }
+
+  /**
+   * #exchange's request failed: recorded, its operation ended, and sent again when the failure is transient
+   * (js/sources/retry.js), else thrown as what it means.
+   * @param {unknown} error
+   * @param {import('./shared.js').Operation} op
+   * @param {import('./io-ledger.js').IoRequest} record
+   * @param {RequestKind} kind
+   * @param {string} range
+   * @param {number | null} offset
+   * @param {number} length
+   * @param {AbortSignal | undefined} signal
+   * @param {string | string[]} purpose
+   * @param {number} attempt
+   * @returns {Promise<any>}
+   */
+  #failed(error, op, record, kind, range, offset, length, signal, purpose, attempt) {
+    record.finish(true)
+    this._end(op)
+    const failure = op.failure(error, (cause) => this._ioError(cause, op.what))
+    if (!shouldRetry(failure, attempt, this.#retries)) return Promise.reject(failure)
+    this.stats.retries = (this.stats.retries ?? 0) + 1 // 0 from the constructor on
+    const delay = retryDelayMs(attempt)
+    const waited = this._operation(`waiting to retry ${range} of ${this.name}`, signal, (wait) => sleepWithin(delay, wait),
+      { timeout: false })
+    return waited.then(() => this.#exchange(kind, range, offset, length, signal, purpose, attempt + 1))
   }
 
   /**
