@@ -192,11 +192,6 @@ export class SessionPool {
     return this.#open(socket)
   }
 
-  /** Closes every session (their streams end first). */
-  closeAll() {
-    for (const entry of [...this.#entries]) entry.session.close()
-  }
-
   /** @param {SessionEntry} entry */
   #count(entry) {
     if (entry.inFlight++ === 0) entry.session.ref()
@@ -265,11 +260,4 @@ export function streamHeaders(path, method, headers, auth) {
   for (const name in headers) if (!CONNECTION_HEADERS.has(name)) out[name] = headers[name]
   if (auth !== undefined && out.authorization === undefined) out.authorization = `Basic ${Buffer.from(auth).toString('base64')}`
   return out
-}
-
-/** Forgets what is known of every origin and closes their sessions (tests). */
-export function resetHttp2() {
-  for (const pool of pools.values()) pool.closeAll()
-  pools.clear()
-  protocols.clear()
 }

@@ -416,7 +416,10 @@ function complete(message) {
   return message.complete ?? message.readableEnded
 }
 
-/** A Response-like view of an IncomingMessage; its body is read once, through getReader(), EACH_CHUNK or a method. */
+/**
+ * A Response-like view of an IncomingMessage or an HTTP/2 stream; its body is read once, through getReader(), EACH_CHUNK
+ * or a method.
+ */
 class NodeFetchResponse {
   #body
 

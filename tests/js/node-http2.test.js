@@ -41,14 +41,18 @@ after(async () => {
   await Promise.all(Object.values(servers).map((server) => server.close()))
 })
 
-/** Probes every file of `server` for the value of file `holder`'s first row, in a child that trusts the certificate. */
+/**
+ * Probes every file of `server` for the value of file `holder`'s first row, in a child that trusts the certificate:
+ * what the child printed, and what the server saw (its stats reset first).
+ */
 async function probeOver(server, holder, extra = {}) {
+  server.resetStats()
   const urls = Array.from({ length: FILES }, (_, f) => server.url(datasetFileName(f)))
   const value = String(dataset.valuesOf(holder)[0])
   const { stdout, stderr, code } = await runNode([child, JSON.stringify({ urls, column: 'id', value, ...extra })],
     { env: { NODE_EXTRA_CA_CERTS: certificate.certFile }, timeout: 60_000 })
   assert.equal(code, 0, stderr)
-  return JSON.parse(stdout)
+  return { result: JSON.parse(stdout), stats: server.stats }
 }
 
 /** The files whose row groups' ranges (from the values written) could hold `value`. */
@@ -66,42 +70,42 @@ function filesInRange(value) {
   return out
 }
 
+/** Every file answered, as the files say: "maybe" where a row group's range holds the value of file `holder`, else "absent". */
+function assertAnswersFor(result, holder) {
+  const inRange = filesInRange(dataset.valuesOf(holder)[0])
+  assert.ok(inRange.has(holder))
+  assert.equal(result.files.length, FILES)
+  for (const [f, file] of result.files.entries()) {
+    assert.equal(file.error, undefined, datasetFileName(f))
+    assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
+  }
+}
+
 describe('Node transport over HTTPS', () => {
   test('h2 in ALPN: every read an HTTP/2 stream over a few connections, the answers the files say', async () => {
     const holder = 123
-    servers.h2.resetStats()
-    const result = await probeOver(servers.h2, holder)
-    const stats = servers.h2.stats
+    const { result, stats } = await probeOver(servers.h2, holder)
     assert.equal(stats.log.length, FILES, 'one read per file (its tail holds the whole file)')
     assert.ok(stats.log.every((entry) => entry.httpVersion === '2.0'), 'every request over HTTP/2')
     // One connection asks ALPN; the wave then opens sessions of up to 256 streams each (the server's limit is higher).
     assert.ok(stats.connections <= 1 + Math.ceil(FILES / 100), `${stats.connections} connections for ${FILES} files`)
     assert.ok(result.stats.rounds <= 2, `${result.stats.rounds} rounds`)
-    const inRange = filesInRange(dataset.valuesOf(holder)[0])
-    assert.ok(inRange.has(holder))
-    for (const [f, file] of result.files.entries()) {
-      assert.equal(file.error, undefined)
-      assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
-    }
+    assertAnswersFor(result, holder)
   })
 
   test('a server without h2 in ALPN: HTTP/1.1 keep-alive sockets, the same answers', async () => {
     const holder = 321
-    servers.http1.resetStats()
-    const result = await probeOver(servers.http1, holder)
-    const stats = servers.http1.stats
+    const { result, stats } = await probeOver(servers.http1, holder)
     assert.equal(stats.log.length, FILES)
     assert.ok(stats.log.every((entry) => entry.httpVersion === '1.1'))
-    const inRange = filesInRange(dataset.valuesOf(holder)[0])
-    for (const [f, file] of result.files.entries()) assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
+    assertAnswersFor(result, holder)
   })
 
   test('an abort mid-wave ends the probe with ABORTED and resets the streams in flight', async () => {
-    servers.h2.resetStats()
     servers.h2.setMode('slow:5000')
     const started = performance.now()
     try {
-      const result = await probeOver(servers.h2, 5, { abortAfterMs: 700 })
+      const { result } = await probeOver(servers.h2, 5, { abortAfterMs: 700 })
       assert.equal(result.aborted, 'ABORTED')
       // The child exits at the abort: no stream left open holds it until the server's answers.
       assert.ok(performance.now() - started < 4000, `the child took ${performance.now() - started} ms`)
@@ -113,30 +117,18 @@ describe('Node transport over HTTPS', () => {
 
   test('a server that takes 8 streams a connection: more sessions, each within its limit, the same answers', async () => {
     const holder = 77
-    servers.fewStreams.resetStats()
-    const result = await probeOver(servers.fewStreams, holder)
-    const stats = servers.fewStreams.stats
+    const { result, stats } = await probeOver(servers.fewStreams, holder)
     assert.equal(stats.log.length, FILES)
     // At most 64 sessions to an origin (js/sources/node-http2.js): past that, requests wait in one for a free stream.
     assert.ok(stats.connections > 8 && stats.connections <= 65, `${stats.connections} connections`)
-    const inRange = filesInRange(dataset.valuesOf(holder)[0])
-    for (const [f, file] of result.files.entries()) {
-      assert.equal(file.error, undefined, datasetFileName(f))
-      assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
-    }
+    assertAnswersFor(result, holder)
   })
 
   test('a server that closes each connection after 50 streams (GOAWAY): the refused reads sent again, the same answers', async () => {
     const holder = 450
-    servers.goaway.resetStats()
-    const result = await probeOver(servers.goaway, holder)
-    const stats = servers.goaway.stats
+    const { result, stats } = await probeOver(servers.goaway, holder)
     assert.ok(stats.connections >= Math.ceil(FILES / 50), `${stats.connections} connections`)
-    const inRange = filesInRange(dataset.valuesOf(holder)[0])
-    for (const [f, file] of result.files.entries()) {
-      assert.equal(file.error, undefined, datasetFileName(f))
-      assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
-    }
+    assertAnswersFor(result, holder)
   })
 
   test('over plain http, HTTP/1.1 as before', async () => {
