@@ -55,7 +55,14 @@ export function originProtocol(origin, host, port) {
         // after if none of them took it.
         const entry = poolFor(origin, host, port).adopt(socket)
         const session = entry.session
-        session.once('remoteSettings', () => {
+        session.once('remoteSettings', (settings) => {
+          if (settings.maxConcurrentStreams === 0) {
+            // A server that takes no stream (§6.5.2 allows it): its streams would wait in nghttp2 until they
+            // time out. HTTP/1.1 then, as if it had not offered h2.
+            session.destroy()
+            resolve('http/1.1')
+            return
+          }
           resolve('h2')
           setImmediate(() => entry.inFlight === 0 && entry.open && session.unref())
         })
@@ -217,7 +224,10 @@ export class SessionPool {
     }
     session.once('connect', () => session.setLocalWindowSize(SESSION_WINDOW))
     session.on('remoteSettings', (settings) => {
-      entry.room = this.#room = Math.min(MOST_STREAMS_PER_SESSION, settings.maxConcurrentStreams ?? MOST_STREAMS_PER_SESSION)
+      // At least one, so that a session allowing none for now (§6.5.2 permits 0) never leaves requests waiting
+      // for a room: its stream waits in nghttp2 for the server's next SETTINGS, or its own timeout.
+      const allowed = settings.maxConcurrentStreams ?? MOST_STREAMS_PER_SESSION
+      entry.room = this.#room = Math.max(1, Math.min(MOST_STREAMS_PER_SESSION, allowed))
     })
     // A GOAWAY: streams it names as processed finish, later ones fail (retried by the sources); no new ones.
     session.once('goaway', leave)

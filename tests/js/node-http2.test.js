@@ -34,6 +34,7 @@ before(async () => {
   servers.plain = await startTestServer({ root: dir })
   servers.fewStreams = await startTestServer({ root: dir, tls, maxStreams: 8 })
   servers.goaway = await startTestServer({ root: dir, tls, goawayAfter: 50 })
+  servers.noStreams = await startTestServer({ root: dir, tls, maxStreams: 0 })
   for (const server of Object.values(servers)) server.setMode('slow:30')
 })
 
@@ -128,6 +129,13 @@ describe('Node transport over HTTPS', () => {
     const holder = 450
     const { result, stats } = await probeOver(servers.goaway, holder)
     assert.ok(stats.connections >= Math.ceil(FILES / 50), `${stats.connections} connections`)
+    assertAnswersFor(result, holder)
+  })
+
+  test('a server that offers h2 but takes no stream (SETTINGS_MAX_CONCURRENT_STREAMS 0): HTTP/1.1, the same answers', async () => {
+    const holder = 9
+    const { result, stats } = await probeOver(servers.noStreams, holder)
+    assert.ok(stats.log.length === FILES && stats.log.every((entry) => entry.httpVersion === '1.1'))
     assertAnswersFor(result, holder)
   })
 
