@@ -55,7 +55,12 @@ export function originProtocol(origin, host, port) {
         // after if none of them took it.
         const entry = poolFor(origin, host, port).adopt(socket)
         const session = entry.session
+        // A server that agreed on h2 and then says nothing would leave every request to it waiting.
+        const silent = setTimeout(() => session.destroy(Object.assign(
+          new Error(`no HTTP/2 settings from ${host} in ${HANDSHAKE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })), HANDSHAKE_TIMEOUT_MS)
+        session.once('close', () => clearTimeout(silent))
         session.once('remoteSettings', (settings) => {
+          clearTimeout(silent)
           if (settings.maxConcurrentStreams === 0) {
             // A server that takes no stream (§6.5.2 allows it): its streams would wait in nghttp2 until they
             // time out. HTTP/1.1 then, as if it had not offered h2.
