@@ -72,7 +72,7 @@ function parsed(location, bytes) {
 function newestListed(listing) {
   const versions = (listing ?? []).map((name) => ({ name, version: metadataVersion(name) }))
     .filter(/** @returns {x is { name: string, version: number }} */ (x) => x.version !== null)
-  const top = Math.max(...versions.map((x) => x.version))
+  const top = versions.reduce((most, x) => Math.max(most, x.version), -1) // not Math.max(...): a folder may list 10^5 files
   return versions.filter((x) => x.version === top).map((x) => x.name).sort()
 }
 
