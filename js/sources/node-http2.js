@@ -16,8 +16,18 @@ const MOST_STREAMS_PER_SESSION = 256
 // dataset's window, not this, bounds what is in flight.
 const MOST_SESSIONS = 64
 const IDLE_SESSION_MS = 60_000
-// A connection whose TLS handshake has not ended in this long is given up, as the HTTP/1.1 Agent's would be.
-const HANDSHAKE_TIMEOUT_MS = 60_000
+// A connection whose TLS handshake, or whose server's first SETTINGS, has not come in this long is given up,
+// as the HTTP/1.1 Agent's would be (setHandshakeTimeout: tests shorten it).
+let handshakeTimeoutMs = 60_000
+
+/**
+ * Sets how long a connection may take to agree on TLS and send its SETTINGS (default 60 s). For tests, which
+ * check that a server saying nothing fails its requests rather than holding them.
+ * @param {number} ms
+ */
+export function setHandshakeTimeout(ms) {
+  handshakeTimeoutMs = ms
+}
 // Flow control (§6.9): the default windows are 64 KiB per connection and per stream, one round trip
 // each at 30 ms is ~2 MB/s; a browser opens them to ~15 and ~6 MiB. Only a permission: bytes arrive
 // no faster than they are read, and every body here is read as it comes.
@@ -57,7 +67,7 @@ export function originProtocol(origin, host, port) {
         const session = entry.session
         // A server that agreed on h2 and then says nothing would leave every request to it waiting.
         const silent = setTimeout(() => session.destroy(Object.assign(
-          new Error(`no HTTP/2 settings from ${host} in ${HANDSHAKE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })), HANDSHAKE_TIMEOUT_MS)
+          new Error(`no HTTP/2 settings from ${host} in ${handshakeTimeoutMs / 1000} s`), { code: 'ETIMEDOUT' })), handshakeTimeoutMs)
         session.once('close', () => clearTimeout(silent))
         session.once('remoteSettings', (settings) => {
           clearTimeout(silent)
@@ -100,8 +110,8 @@ export function originProtocol(origin, host, port) {
 function connectTls(host, port, alpn) {
   const socket = tls.connect({ host, port: port === '' ? 443 : Number(port), ALPNProtocols: alpn,
     servername: isIP(host) ? undefined : host })
-  socket.setTimeout(HANDSHAKE_TIMEOUT_MS, () => {
-    socket.destroy(Object.assign(new Error(`no TLS handshake with ${host} in ${HANDSHAKE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' }))
+  socket.setTimeout(handshakeTimeoutMs, () => {
+    socket.destroy(Object.assign(new Error(`no TLS handshake with ${host} in ${handshakeTimeoutMs / 1000} s`), { code: 'ETIMEDOUT' }))
   })
   socket.once('secureConnect', () => socket.setTimeout(0))
   return socket

@@ -4,8 +4,12 @@
 // (testkit/sidecar-dataset.js), the servers node:http2's and node:https's with a certificate the openssl CLI
 // makes (testkit/self-signed.js), and the truth is what the files hold: each value's file answers
 // "maybe", every file the dataset writer says lacks it (its row groups' ranges rule it out) "absent".
+// Servers that misbehave as real ones do: few streams a connection, a GOAWAY after 50, no stream at all,
+// and ones that never finish the handshake or never send SETTINGS (the files then fail, in seconds).
 import assert from 'node:assert/strict'
+import net from 'node:net'
 import path from 'node:path'
+import tls from 'node:tls'
 import { after, before, describe, test } from 'node:test'
 
 import { init, openDataset } from '../../js/index.js'
@@ -28,13 +32,13 @@ before(async () => {
   await init()
   dataset = await writeSidecarDataset(dir, { files: FILES, groups: 5, groupRows: 8 })
   certificate = await selfSignedCertificate(dir)
-  const tls = { key: certificate.key, cert: certificate.cert }
-  servers.h2 = await startTestServer({ root: dir, tls })
-  servers.http1 = await startTestServer({ root: dir, tls, http2: false })
+  const pem = { key: certificate.key, cert: certificate.cert }
+  servers.h2 = await startTestServer({ root: dir, tls: pem })
+  servers.http1 = await startTestServer({ root: dir, tls: pem, http2: false })
   servers.plain = await startTestServer({ root: dir })
-  servers.fewStreams = await startTestServer({ root: dir, tls, maxStreams: 8 })
-  servers.goaway = await startTestServer({ root: dir, tls, goawayAfter: 50 })
-  servers.noStreams = await startTestServer({ root: dir, tls, maxStreams: 0 })
+  servers.fewStreams = await startTestServer({ root: dir, tls: pem, maxStreams: 8 })
+  servers.goaway = await startTestServer({ root: dir, tls: pem, goawayAfter: 50 })
+  servers.noStreams = await startTestServer({ root: dir, tls: pem, maxStreams: 0 })
   for (const server of Object.values(servers)) server.setMode('slow:30')
 })
 
@@ -137,6 +141,29 @@ describe('Node transport over HTTPS', () => {
     const { result, stats } = await probeOver(servers.noStreams, holder)
     assert.ok(stats.log.length === FILES && stats.log.every((entry) => entry.httpVersion === '1.1'))
     assertAnswersFor(result, holder)
+  })
+
+  test('servers that agree on h2 and then say nothing, or never finish TLS: the files fail with IO, nothing waits for ever', async () => {
+    // One completes the handshake (ALPN h2) and sends no SETTINGS; the other accepts TCP and sends nothing at all.
+    const silentTls = tls.createServer({ key: certificate.key, cert: certificate.cert, ALPNProtocols: ['h2'] }, () => {})
+    const silentTcp = net.createServer(() => {})
+    const listening = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)))
+    try {
+      for (const port of [await listening(silentTls), await listening(silentTcp)]) {
+        const urls = [`https://127.0.0.1:${port}/${datasetFileName(0)}`, `https://127.0.0.1:${port}/${datasetFileName(1)}`]
+        const started = performance.now()
+        const { stdout, stderr, code } = await runNode([child, JSON.stringify({ urls, column: 'id', value: '1', handshakeTimeoutMs: 300 })],
+          { env: { NODE_EXTRA_CA_CERTS: certificate.certFile }, timeout: 60_000 })
+        assert.equal(code, 0, stderr)
+        const { files } = JSON.parse(stdout)
+        assert.deepEqual(files.map((f) => f.error), ['IO', 'IO'])
+        // Four attempts each (retries of a network error) of 0.3 s, with their backoff: seconds, not the 60 s default.
+        assert.ok(performance.now() - started < 30_000, `${performance.now() - started} ms`)
+      }
+    } finally {
+      silentTls.close()
+      silentTcp.close()
+    }
   })
 
   test('over plain http, HTTP/1.1 as before', async () => {

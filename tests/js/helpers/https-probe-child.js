@@ -1,11 +1,12 @@
 // A dataset probe over HTTPS in a process of its own, which trusts the test server's self-signed
 // certificate (NODE_EXTRA_CA_CERTS is read only at a process's start): for tests/js/node-http2.test.js.
-// Argument: JSON { urls, column, value, abortAfterMs? }. Prints JSON { files: [{ source, verdict, error }], stats }
+// Argument: JSON { urls, column, value, abortAfterMs?, handshakeTimeoutMs? }. Prints JSON { files: [{ source, verdict, error }], stats }
 // or, when aborted, { aborted: code }; with DEBUG_ERRORS set, each failed file's message too.
 import { init, openDataset } from '../../../js/index.js'
 
-const { urls, column, value, abortAfterMs } = JSON.parse(process.argv[2])
+const { urls, column, value, abortAfterMs, handshakeTimeoutMs } = JSON.parse(process.argv[2])
 await init()
+if (handshakeTimeoutMs !== undefined) (await import('../../../js/sources/node-http2.js')).setHandshakeTimeout(handshakeTimeoutMs)
 const controller = new AbortController()
 if (abortAfterMs !== undefined) setTimeout(() => controller.abort(), abortAfterMs)
 try {
