@@ -525,19 +525,28 @@ describe('http source', () => {
     await rejectsWith(source.readTail(TAIL), ErrorCode.ABORTED, /timed out after 50 ms/, /example\.com/)
   })
 
-  test('aborting mid-body rejects promptly with ABORTED and closes the connection', async () => {
+  /**
+   * Starts reading a body the server sends slowly (with `signal`, when given), ends it mid-body with
+   * `end(source)`, and checks that the read rejects promptly with ABORTED matching `pattern`, part of the body
+   * read, the connection closed.
+   */
+  async function endsMidBody(end, pattern, signal = undefined) {
     const source = await openByteSource(server.url('data.bin', { mode: 'slow-body:10000' }))
-    const controller = new AbortController()
-    const reading = source.read(0, MiB, { signal: controller.signal })
+    const reading = source.read(0, MiB, signal ? { signal } : undefined)
     await waitFor(() => server.stats.bytesWritten > 0, 'the body to start')
     await sleep(20)
-    const abortedAt = performance.now()
-    controller.abort()
-    await rejectsWith(reading, ErrorCode.ABORTED, /aborted/, /data\.bin/)
-    const took = performance.now() - abortedAt
+    const endedAt = performance.now()
+    await end(source)
+    await rejectsWith(reading, ErrorCode.ABORTED, pattern, /data\.bin/)
+    const took = performance.now() - endedAt
     assert.ok(took < 100, `took ${took} ms`)
     assert.ok(source.stats.bytesFetched > 0 && source.stats.bytesFetched < MiB)
     await waitFor(() => server.stats.log[0].status !== undefined, 'the server to see the connection close')
+  }
+
+  test('aborting mid-body rejects promptly with ABORTED and closes the connection', async () => {
+    const controller = new AbortController()
+    await endsMidBody(() => controller.abort(), /aborted/, controller.signal)
   })
 
   test('the source-wide signal aborts a request waiting for headers', async () => {
@@ -573,17 +582,7 @@ describe('http source', () => {
   })
 
   test('close() ends a body being read, promptly, and closes the connection', async () => {
-    const source = await openByteSource(server.url('data.bin', { mode: 'slow-body:10000' }))
-    const reading = source.read(0, MiB)
-    await waitFor(() => server.stats.bytesWritten > 0, 'the body to start')
-    await sleep(20)
-    const closedAt = performance.now()
-    await source.close()
-    await rejectsWith(reading, ErrorCode.ABORTED, /closed/, /data\.bin/)
-    const took = performance.now() - closedAt
-    assert.ok(took < 100, `took ${took} ms`)
-    assert.ok(source.stats.bytesFetched > 0 && source.stats.bytesFetched < MiB)
-    await waitFor(() => server.stats.log[0].status !== undefined, 'the server to see the connection close')
+    await endsMidBody((source) => source.close(), /closed/)
   })
 
   test('a request waiting for a slot of a full window ends on its abort, and is never sent', async () => {
