@@ -241,8 +241,7 @@ function send(url, method, headers, init, redirects) {
     let abort
     request.on('close', () => {
       agents.release(shard)
-      if (op) op.unbind(request)
-      else if (abort) signal?.removeEventListener('abort', abort)
+      untie(request, op, signal, abort)
     })
     try {
       for (const name in headers) request.setHeader(name, headers[name])
@@ -250,13 +249,7 @@ function send(url, method, headers, init, redirects) {
       request.destroy() // a header it refuses: the request is given up before it is sent (its 'close' frees the shard)
       throw error
     }
-    if (op) op.bind(request)
-    else if (signal) {
-      // The signal is watched here rather than handed to http.request, which ties it to the request's
-      // and the response's stream ends through a dozen listeners each; one listener, removed at close.
-      abort = () => request.destroy(signal.reason)
-      signal.addEventListener('abort', abort, { once: true })
-    }
+    abort = endWith(request, op, signal)
     request.end()
   })
 }
@@ -359,16 +352,44 @@ function streamOver(h2, pool, entry, url, method, headers, init, redirects, rese
     let abort
     stream.on('close', () => {
       pool.release(entry)
-      if (op) op.unbind(stream)
-      else if (abort) signal?.removeEventListener('abort', abort)
+      untie(stream, op, signal, abort)
       if (!settled) reject(closedEarly()) // reset with no error code before its response (no 'error' then)
     })
-    if (op) op.bind(stream)
-    else if (signal) {
-      abort = () => stream.destroy(signal.reason)
-      signal.addEventListener('abort', abort, { once: true })
-    }
+    abort = endWith(stream, op, signal)
   })
+}
+
+/**
+ * Ties a request's (or an HTTP/2 stream's) end to what ends its fetch: the operation the byte sources
+ * handed over (its end destroys what is bound to it), or else the fetch's signal. The signal is watched
+ * here rather than handed to http.request, which ties it to the request's and the response's stream ends
+ * through a dozen listeners each: one listener, removed at close (untie()).
+ * @param {{ destroy(error?: unknown): void }} target
+ * @param {import('./shared.js').Operation | undefined} op
+ * @param {AbortSignal | null | undefined} signal
+ * @returns {(() => void) | undefined} the signal's listener, when one was added
+ */
+function endWith(target, op, signal) {
+  if (op) {
+    op.bind(target)
+    return undefined
+  }
+  if (!signal) return undefined
+  const abort = () => target.destroy(signal.reason)
+  signal.addEventListener('abort', abort, { once: true })
+  return abort
+}
+
+/**
+ * At the close of what endWith() tied: nothing of it left on the operation or the signal.
+ * @param {{ destroy(error?: unknown): void }} target
+ * @param {import('./shared.js').Operation | undefined} op
+ * @param {AbortSignal | null | undefined} signal
+ * @param {(() => void) | undefined} abort endWith()'s answer
+ */
+function untie(target, op, signal, abort) {
+  if (op) op.unbind(target)
+  else if (abort) signal?.removeEventListener('abort', abort)
 }
 
 /**
