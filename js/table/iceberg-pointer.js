@@ -84,12 +84,11 @@ function newestListed(listing) {
  * @param {string[]} names
  */
 async function hintAmong(io, root, names) {
-  const hintLocation = inMetadataFolder(root, 'version-hint.text')
-  const hint = await io.read(hintLocation, { optional: true })
-  const hinted = hint ? hintedNames(textOf(hint).trim()) : []
+  const { hintLocation, text } = await readHint(io, root)
+  const hinted = text === undefined ? [] : hintedNames(text)
   const chosen = names.filter((name) => hinted.includes(name))
   if (chosen.length === 1) return chosen[0]
-  const which = hint ? `${hintLocation} names none of them` : 'no metadata/version-hint.text names one'
+  const which = text !== undefined ? `${hintLocation} names none of them` : 'no metadata/version-hint.text names one'
   throw malformed(`${names.length} metadata files share the newest version (${names.map((n) => `metadata/${n}`).join(', ')}) ` +
     `and ${which}: one may be a commit that failed; ${ADVICE}`, /** @type {string} */ (locationUnder(root, 'metadata')))
 }
@@ -116,14 +115,24 @@ function hintedNames(text) {
 }
 
 /**
+ * metadata/version-hint.text: where it is, and its text trimmed (undefined: there is none).
+ * @param {import('./table-io.js').TableIO} io
+ * @param {import('./table-location.js').TableRoot} root
+ * @returns {Promise<{ hintLocation: string, text: string | undefined }>}
+ */
+async function readHint(io, root) {
+  const hintLocation = inMetadataFolder(root, 'version-hint.text')
+  const hint = await io.read(hintLocation, { optional: true })
+  return { hintLocation, text: hint ? textOf(hint).trim() : undefined }
+}
+
+/**
  * @param {import('./table-io.js').TableIO} io
  * @param {import('./table-location.js').TableRoot} root
  */
 async function hintedMetadata(io, root) {
-  const hintLocation = inMetadataFolder(root, 'version-hint.text')
-  const hint = await io.read(hintLocation, { optional: true })
-  if (!hint) throw malformed(`${hintLocation} is missing: ${ADVICE}`, hintLocation)
-  const text = textOf(hint).trim()
+  const { hintLocation, text } = await readHint(io, root)
+  if (text === undefined) throw malformed(`${hintLocation} is missing: ${ADVICE}`, hintLocation)
   if (text === '') return newestVersion(io, root, hintLocation)
   const names = hintedNames(text)
   const found = names.length ? await io.readFirstExisting(names.map((n) => inMetadataFolder(root, n))) : null
