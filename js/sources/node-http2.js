@@ -148,6 +148,11 @@ export class SessionEntry {
 }
 
 /**
+ * A request waiting for a stream (SessionPool.wait()): given a session's room, or undefined to take() again.
+ * @typedef {{ given(room: SessionEntry | undefined): void }} StreamWaiter
+ */
+
+/**
  * One origin's sessions: a request takes the first with room, opening another when none has; past
  * MOST_SESSIONS it waits for a stream to end (wait()). A new session takes as many streams as the
  * origin's first said it takes: until its own SETTINGS come, nothing holds back streams past the limit.
@@ -155,7 +160,7 @@ export class SessionEntry {
 export class SessionPool {
   /** @type {SessionEntry[]} */
   #entries = []
-  /** @type {Array<(entry: SessionEntry | undefined) => void>} requests waiting for a stream, first come first served */
+  /** @type {StreamWaiter[]} requests waiting for a stream, first come first served */
   #waiting = []
   #room = STREAMS_BEFORE_SETTINGS
   #origin
@@ -186,12 +191,23 @@ export class SessionPool {
   }
 
   /**
-   * A stream's room in a session, handed over as one ends (counted: release() it), or undefined when a session
-   * closed (take() again: there is room for another).
-   * @returns {Promise<SessionEntry | undefined>}
+   * Queues `waiter` for a stream's room in a session, handed over as one ends (counted: release() it), or for
+   * undefined when a session closed (take() again: there is room for another).
+   * @param {StreamWaiter} waiter
    */
-  wait() {
-    return new Promise((resolve) => this.#waiting.push(resolve))
+  wait(waiter) {
+    this.#waiting.push(waiter)
+  }
+
+  /**
+   * Takes `waiter` out of the queue (its request ended while it waited): false when it was no longer there.
+   * @param {StreamWaiter} waiter
+   */
+  cancel(waiter) {
+    const at = this.#waiting.indexOf(waiter)
+    if (at < 0) return false
+    this.#waiting.splice(at, 1)
+    return true
   }
 
   /**
@@ -200,7 +216,7 @@ export class SessionPool {
    */
   release(entry) {
     if (entry.open && entry.inFlight <= entry.room && this.#waiting.length > 0) {
-      /** @type {(entry: SessionEntry) => void} */ (this.#waiting.shift())(entry)
+      /** @type {StreamWaiter} */ (this.#waiting.shift()).given(entry)
       return
     }
     if (--entry.inFlight === 0 && entry.open) entry.session.unref() // idle: it does not keep the process alive
@@ -235,7 +251,7 @@ export class SessionPool {
       const at = this.#entries.indexOf(entry)
       if (at >= 0) this.#entries.splice(at, 1)
       // Room for a session more: the requests waiting take() again.
-      for (const waiting of this.#waiting.splice(0)) waiting(undefined)
+      for (const waiting of this.#waiting.splice(0)) waiting.given(undefined)
     }
     session.once('connect', () => session.setLocalWindowSize(SESSION_WINDOW))
     session.on('remoteSettings', (settings) => {

@@ -287,13 +287,26 @@ function sendOverHttp2(h2, url, method, headers, init, redirects, resends = 0) {
   const pool = h2.poolFor(url.origin, url.host, url.port)
   const entry = pool.take()
   if (entry !== undefined) return streamOver(h2, pool, entry, url, method, headers, init, redirects, resends)
-  return pool.wait().then((given) => {
-    if (given === undefined) return sendOverHttp2(h2, url, method, headers, init, redirects, resends)
-    if (op?.ended || signal?.aborted) {
-      pool.release(given) // handed on to the next waiting
-      return Promise.reject(op ? op.reason : signal?.reason)
+  // Every session full: the request waits for a stream to end, no longer than its operation (or signal) lasts.
+  return new Promise((resolve, reject) => {
+    /** @type {(() => void) | undefined} */
+    let abort
+    /** @type {import('./node-http2.js').StreamWaiter & { destroy(reason?: unknown): void }} */
+    const waiter = {
+      given(room) {
+        untie(waiter, op, signal, abort)
+        resolve(room === undefined ? sendOverHttp2(h2, url, method, headers, init, redirects, resends)
+          : streamOver(h2, pool, room, url, method, headers, init, redirects, resends))
+      },
+      // Its end: out of the queue at once, not once a stream frees (which a stalled server may never do).
+      destroy(reason) {
+        if (!pool.cancel(waiter)) return
+        untie(waiter, op, signal, abort)
+        reject(reason)
+      },
     }
-    return streamOver(h2, pool, given, url, method, headers, init, redirects, resends)
+    pool.wait(waiter)
+    abort = endWith(waiter, op, signal)
   })
 }
 

@@ -21,6 +21,7 @@ import { runNode } from './helpers/run-cli.js'
 
 const FILES = 600
 const child = path.join(import.meta.dirname, 'helpers', 'https-probe-child.js')
+const waitAbortChild = path.join(import.meta.dirname, 'helpers', 'h2-wait-abort-child.js')
 const dir = await tempDir('node-http2')
 
 let certificate
@@ -127,6 +128,23 @@ describe('Node transport over HTTPS', () => {
     // At most 64 sessions to an origin (js/sources/node-http2.js): past that, requests wait in one for a free stream.
     assert.ok(stats.connections > 8 && stats.connections <= 65, `${stats.connections} connections`)
     assertAnswersFor(result, holder)
+  })
+
+  test('a request waiting for a stream (every session full) ends at its abort, not once a stream frees', async () => {
+    servers.fewStreams.setMode('slow:5000')
+    try {
+      const url = servers.fewStreams.url(datasetFileName(0))
+      const { stdout, stderr, code } = await runNode([waitAbortChild, JSON.stringify({ url, streams: 8, abortAfterMs: 500 })],
+        { env: { NODE_EXTRA_CA_CERTS: certificate.certFile }, timeout: 60_000 })
+      assert.equal(code, 0, stderr)
+      const { waitedMs, name, held } = JSON.parse(stdout)
+      assert.equal(name, 'AbortError')
+      assert.ok(waitedMs < 1000, `rejected ${waitedMs} ms after its abort`)
+      // Every stream still held by the server (5 s each): the abort alone ended the waiting request.
+      assert.ok(held > 64 * 8, `${held} requests unanswered`)
+    } finally {
+      servers.fewStreams.setMode('slow:30')
+    }
   })
 
   test('a server that closes each connection after 50 streams (GOAWAY): the refused reads sent again, the same answers', async () => {
