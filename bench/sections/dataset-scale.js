@@ -8,7 +8,8 @@
 // probe. Beside them, node:http's floor: the same tail reads by a bare http.request loop, as many in flight
 // (bench/lib/bare-http-child.js). The same probe() over HTTPS (a self-signed certificate the child trusts):
 // from a server that picks HTTP/2 in ALPN (node:http2: a few connections for the whole wave), and from one
-// that speaks only HTTP/1.1 (a TLS handshake per socket: what any https object store cost before). Then 1,000 of the files in a folder of their own: openDataset on the folder
+// that speaks only HTTP/1.1 (a TLS handshake per socket, so 256 sockets rather than the wave's: S3's case).
+// Then 1,000 of the files in a folder of their own: openDataset on the folder
 // against DuckDB's read_parquet query of the same files (a fresh connection, warmed once), interleaved
 // trials, medians; the file holding the value must be kept by both.
 import { execFileSync } from 'node:child_process'

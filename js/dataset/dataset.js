@@ -221,7 +221,7 @@ export class ParquetDataset {
    * @param {(result: FileResult) => void} emit
    * @returns {Promise<{ stats: Record<string, any>, plan: ReadPlan | undefined }>}
    */
-  #start(column, values, options, emit) {
+  async #start(column, values, options, emit) {
     const list = Array.from(values)
     const { settings, confirm, limit } = probeSettings(this.#options, options)
     /** @type {AbortSignal | undefined} */
@@ -230,7 +230,7 @@ export class ParquetDataset {
     const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard) &&
       (!only || only.has(file.path)))
     const where = whereConditions(settings.where, this.partitionTypes)
-    const session = new FileSession(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS),
+    const session = await FileSession.open(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS),
       { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link,
       ledger: settings[IO_LEDGER] })
     const ledger = session.ledger
@@ -431,7 +431,7 @@ export class ParquetDataset {
     const settings = { ...this.#options, ...options }
     throwIfAborted(settings.signal)
     const selected = this.#files.filter((file) => inShard(file.path, settings.shard))
-    const session = new FileSession(selected, omit(settings, DATASET_OPTIONS),
+    const session = await FileSession.open(selected, omit(settings, DATASET_OPTIONS),
       { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
     const tally = new CoverageTally()
     /** @typedef {{ path: string, error: { code: string, message: string } | null }} Inspected */

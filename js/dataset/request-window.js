@@ -18,6 +18,14 @@ import { windowedFetch } from '../sources/scheduled-fetch.js'
 //   net.core.somaxconn since 5.4, the queue a server asking for more gets;
 // - bytes in flight: a tail read per file is up to initialFetchSize (64 KiB: 4,096 of them are 256 MiB).
 // At 4,096, 20,000 files take five rounds (of 4,000: the narrowest window that takes no more).
+// That holds for http, and for an https origin whose server speaks HTTP/2 (a wave is then streams of a few
+// connections). Over HTTP/1.1 with TLS, each request in flight is a connection of its own with a TLS
+// handshake (~1.5 ms of client CPU here) and ~90 KB of memory: a wave of 4,000 takes the client seconds of
+// CPU before its first answer, long enough for servers to close the connections left idle meanwhile
+// (Node's keep-alive timeout is 5 s), so the next wave pays the handshakes again. Measured, 20,000 files
+// at 30 ms per response (bench dataset-scale's setup over https without h2): 4,000 at once took 21 s,
+// 1.09 ms of client CPU per file, +865 MiB and a connection per request; NODE_WINDOW (256) 5 s, 0.24 ms,
+// +107 MiB, 257 connections, in 79 rounds. So such an origin keeps NODE_WINDOW.
 export const NODE_MAX_WINDOW = 4096
 export const NODE_MAX_IN_FLIGHT_BYTES = 256 * 1024 * 1024
 // Where the descriptor limit cannot be read (not Linux, a runtime without process.getBuiltinModule):
@@ -27,16 +35,18 @@ const RESERVED_DESCRIPTORS = 256
 
 /**
  * The window of Node's own transport for a wave of `requests` requests of up to `bytesPerRequest` bytes
- * each: at least NODE_WINDOW; at most NODE_MAX_WINDOW, NODE_MAX_IN_FLIGHT_BYTES and the sockets the
- * process may open; and of those, the narrowest that takes as few rounds: 5,000 requests go in two
- * rounds of 2,500, not of 4,096 and 904, each round holding half the sockets and bytes.
+ * each: at least NODE_WINDOW; at most NODE_MAX_WINDOW (NODE_WINDOW over HTTP/1.1 with TLS),
+ * NODE_MAX_IN_FLIGHT_BYTES and the sockets the process may open; and of those, the narrowest that takes as
+ * few rounds: 5,000 requests go in two rounds of 2,500, not of 4,096 and 904, each round holding half the
+ * sockets and bytes.
  * @param {number} requests
  * @param {number} bytesPerRequest
  * @param {number} [sockets] sockets the process may hold open at once (default: from its descriptor limit)
+ * @param {'http' | 'h2' | 'tls'} [connection] how the requests travel (js/sources/node-transport.js connectionKind)
  */
-export function nodeTransportWindow(requests, bytesPerRequest, sockets = nodeSocketLimit()) {
+export function nodeTransportWindow(requests, bytesPerRequest, sockets = nodeSocketLimit(), connection = 'http') {
   const byBytes = Math.floor(NODE_MAX_IN_FLIGHT_BYTES / Math.max(1, bytesPerRequest))
-  const most = Math.max(NODE_WINDOW, Math.min(NODE_MAX_WINDOW, byBytes, sockets))
+  const most = Math.max(NODE_WINDOW, Math.min(connection === 'tls' ? NODE_WINDOW : NODE_MAX_WINDOW, byBytes, sockets))
   const rounds = Math.ceil(requests / most)
   return Math.max(NODE_WINDOW, Math.ceil(requests / Math.max(1, rounds)))
 }

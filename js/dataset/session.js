@@ -4,7 +4,7 @@
 // measured over the shared window, and with `plan` every request recorded.
 import { DEFAULT_INITIAL_FETCH_SIZE } from '../footer/footer.js'
 import { LinkModel, LOCAL_WINDOW, transportWindow } from '../plan/link-model.js'
-import { overNodeTransport } from '../sources/default-fetch.js'
+import { nodeConnectionKind, overNodeTransport } from '../sources/default-fetch.js'
 import { IO_TOP, openParquet } from '../parquet-file.js'
 import { IoLedger } from '../sources/io-ledger.js'
 import { withKeys } from '../sources/shared.js'
@@ -16,20 +16,40 @@ const LOCAL_FILES_IN_FLIGHT = 32
 
 export class FileSession {
   /**
+   * A session over `files` (see the constructor) whose window is its transport's. Over Node's own transport to
+   * an https origin that depends on the server's ALPN answer (HTTP/2, or HTTP/1.1 with a TLS handshake per
+   * connection: js/dataset/request-window.js), so that is asked first; the wave's requests would wait for it
+   * anyway. The first remote file's origin speaks for the dataset.
+   * @param {ConstructorParameters<typeof FileSession>[0]} files
+   * @param {ConstructorParameters<typeof FileSession>[1]} openOptions
+   * @param {ConstructorParameters<typeof FileSession>[2]} settings
+   */
+  static async open(files, openOptions, settings) {
+    const remote = files.find((f) => isRemote(f.descriptor.location))
+    const href = remote === undefined ? '' : String(remote.descriptor.location instanceof URL ? remote.descriptor.location.href
+      : remote.descriptor.location)
+    const connection = /^https:/i.test(href) && openOptions.concurrency === undefined && overNodeTransport(openOptions.fetch)
+      ? await nodeConnectionKind(href) : undefined
+    return new FileSession(files, openOptions, settings, connection)
+  }
+
+  /**
    * @param {Array<{ descriptor: { location: any, size?: number, etag?: string } }>} files the files this pass may open
    * @param {Record<string, any>} openOptions openParquet's options (concurrency: the window, when given)
    * @param {{ footerCache: import('../footer/footer-cache.js').FooterCache, fileConcurrency?: number, link?:
    * LinkModel, ledger?: IoLedger }} settings
    *   link: the dataset's model of its link (RTT, bandwidth), kept across passes; ledger: the pass's (a table's probe shares its own)
+   * @param {'http' | 'h2' | 'tls'} [connection] how Node's own transport reaches the files (FileSession.open() asks)
    */
-  constructor(files, openOptions, { footerCache, fileConcurrency, link, ledger }) {
+  constructor(files, openOptions, { footerCache, fileConcurrency, link, ledger }, connection = 'http') {
     const remote = files.find((f) => isRemote(f.descriptor.location))
     /**
      * Requests in flight at once over all files: the caller's `concurrency`, else what the transport
      * allows — over Node's own keep-alive pool, the first wave whole (a tail read per file), within its cap.
      */
     this.window = openOptions.concurrency ?? (!remote ? LOCAL_WINDOW
-      : overNodeTransport(openOptions.fetch) ? nodeTransportWindow(files.length, openOptions.initialFetchSize ?? DEFAULT_INITIAL_FETCH_SIZE)
+      : overNodeTransport(openOptions.fetch)
+        ? nodeTransportWindow(files.length, openOptions.initialFetchSize ?? DEFAULT_INITIAL_FETCH_SIZE, undefined, connection)
         : transportWindow({ name: String(remote.descriptor.location) }, true))
     this.filesInFlight = fileConcurrency ?? (remote ? this.window : LOCAL_FILES_IN_FLIGHT)
     this.#fetch = new RequestWindow(this.window).windowedFetch(openOptions.fetch)

@@ -174,6 +174,39 @@ let httpsTransport
 let http2Module
 
 /**
+ * node:https and node:http2 (TLS with them), loaded when first needed: a fresh process probing over http
+ * spends no time on them.
+ * @returns {Promise<unknown>}
+ */
+function loadTls() {
+  return (httpsLoading ??= Promise.all([import('node:https'), import('./node-http2.js')]).then(([https, h2]) => {
+    httpsTransport = { client: /** @type {typeof http} */ (/** @type {unknown} */ (https.default)),
+      agents: agentPool(() => keepAliveAgent(https.default.Agent)) }
+    http2Module = h2
+  }))
+}
+
+/**
+ * How requests to `href`'s origin travel: 'http' (HTTP/1.1, a socket per request in flight), 'h2' (streams of a
+ * few HTTP/2 connections) or 'tls' (HTTP/1.1 over TLS: a socket and a TLS handshake per request in flight). An
+ * https origin's is its server's ALPN answer, asked once (the connection that asks becomes its first HTTP/2
+ * session, if h2); an origin that does not answer counts as 'tls' (its requests then fail, or retry, as any).
+ * @param {string} href
+ * @returns {Promise<'http' | 'h2' | 'tls'>}
+ */
+export async function connectionKind(href) {
+  const url = target(href)
+  if (url.protocol !== 'https:') return 'http'
+  await loadTls()
+  try {
+    return (await /** @type {typeof import('./node-http2.js')} */ (http2Module).originProtocol(url.origin, url.host, url.port)) === 'h2'
+      ? 'h2' : 'tls'
+  } catch {
+    return 'tls'
+  }
+}
+
+/**
  * One request and the redirects it leads to: the response, once its headers are in. Listeners rather
  * than promises chained on it: no promise or async frame of its own held while it is in flight.
  * @param {Target} url
@@ -185,15 +218,7 @@ let http2Module
  */
 function send(url, method, headers, init, redirects) {
   if (url.protocol === 'https:') {
-    if (http2Module === undefined) {
-      // node:https and node:http2 (TLS with them) are loaded when first needed: a fresh process probing over
-      // http spends no time on them.
-      return (httpsLoading ??= Promise.all([import('node:https'), import('./node-http2.js')]).then(([https, h2]) => {
-        httpsTransport = { client: /** @type {typeof http} */ (/** @type {unknown} */ (https.default)),
-          agents: agentPool(() => keepAliveAgent(https.default.Agent)) }
-        http2Module = h2
-      })).then(() => send(url, method, headers, init, redirects))
-    }
+    if (http2Module === undefined) return loadTls().then(() => send(url, method, headers, init, redirects))
     // HTTP/2 where the server picks it in TLS's ALPN (js/sources/node-http2.js), else HTTP/1.1's keep-alive sockets.
     const protocol = http2Module.originProtocol(url.origin, url.host, url.port)
     if (protocol === 'h2') return sendOverHttp2(http2Module, url, method, headers, init, redirects)

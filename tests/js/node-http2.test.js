@@ -96,14 +96,19 @@ describe('Node transport over HTTPS', () => {
     // One connection asks ALPN; the wave then opens sessions of up to 256 streams each (the server's limit is higher).
     assert.ok(stats.connections <= 1 + Math.ceil(FILES / 100), `${stats.connections} connections for ${FILES} files`)
     assert.ok(result.stats.rounds <= 2, `${result.stats.rounds} rounds`)
+    assert.equal(result.stats.window, FILES, 'the whole wave at once')
     assertAnswersFor(result, holder)
   })
 
-  test('a server without h2 in ALPN: HTTP/1.1 keep-alive sockets, the same answers', async () => {
+  test('a server without h2 in ALPN: HTTP/1.1 keep-alive sockets, at most 256 at once (a TLS handshake each), the same answers', async () => {
     const holder = 321
     const { result, stats } = await probeOver(servers.http1, holder)
     assert.equal(stats.log.length, FILES)
     assert.ok(stats.log.every((entry) => entry.httpVersion === '1.1'))
+    // The window is asked of the origin before the wave: one connection asks ALPN, then 256 carry the 600 reads.
+    assert.equal(result.stats.window, 256)
+    assert.ok(stats.connections <= 1 + 256, `${stats.connections} connections for ${FILES} files`)
+    assert.ok(result.stats.rounds >= Math.ceil(FILES / 256), `${result.stats.rounds} rounds`)
     assertAnswersFor(result, holder)
   })
 

@@ -12,7 +12,7 @@ if (abortAfterMs !== undefined) setTimeout(() => controller.abort(), abortAfterM
 try {
   const result = await (await openDataset(urls, { signal: controller.signal })).probe(column, [BigInt(value)])
   const files = result.files.map((f) => ({ source: f.source, verdict: f.values[0]?.verdict, error: f.error?.code, ...(process.env.DEBUG_ERRORS && f.error ? { message: f.error.message } : {}) }))
-  process.stdout.write(JSON.stringify({ files, stats: { requests: result.stats.requests, rounds: result.stats.rounds } }))
+  process.stdout.write(JSON.stringify({ files, stats: { requests: result.stats.requests, rounds: result.stats.rounds, window: result.stats.window } }))
 } catch (error) {
   process.stdout.write(JSON.stringify({ aborted: /** @type {{ code?: string }} */ (error).code ?? String(error) }))
 }
