@@ -54,6 +54,19 @@ function deltaInput(type, raw) {
 }
 
 /**
+ * What precedes a string max's trailing U+FFFD, Spark's tie-breaker (StatisticsCollection.truncateMaxStringAgg:
+ * the first 32 UTF-16 units, then any units >= U+FFFD, then U+FFFD), less a "?" just before it (half a surrogate
+ * pair cut at the limit, which Spark's UTF-8 encoding writes as "?"); null when the max does not end in U+FFFD.
+ * @param {Uint8Array} bytes
+ */
+function beforeSparkTieBreaker(bytes) {
+  let n = bytes.length - 3
+  if (n < 0 || bytes[n] !== 0xef || bytes[n + 1] !== 0xbf || bytes[n + 2] !== 0xbd) return null
+  if (n > 0 && bytes[n - 1] === 0x3f) n--
+  return bytes.subarray(0, n)
+}
+
+/**
  * The rules. `reads` rows decide a bound's keys (the first that applies); `adjusts` rows then widen
  * them (every one that applies). Each row is tested in tests/js/bound-precision.test.js.
  * @type {Array<{ id: string, format: 'delta' | 'iceberg', kind: 'reads' | 'adjusts', message: string,
@@ -115,12 +128,18 @@ export const BOUND_PRECISION_RULES = [
     format: 'delta',
     kind: 'adjusts',
     message: 'string maxima are cut to the first 32 characters (delta.dataSkippingStringPrefixLength) and a tie-breaker appended: ' +
-      'an upper bound of that many characters is a prefix, and any value starting with it may be in the file',
+      'an upper bound of that many characters is a prefix, and any value starting with it may be in the file. Spark counts ' +
+      'UTF-16 units and appends U+FFFD, which sorts below every 4-byte UTF-8 character (and writes half a pair cut at the limit ' +
+      'as "?"): a string max ending in U+FFFD is a prefix too, up to the tie-breaker (and such a "?")',
     applies: (c) => c.type.kind === 'string' || c.type.kind === 'binary',
     adjust: (c, reading, end) => {
       const hi = reading.keys.find((k) => k instanceof Uint8Array)
-      if (end !== 'upper' || !(hi instanceof Uint8Array) || utf8Length(hi) < (c.prefixLength ?? 32)) return reading
-      return { ...reading, upperPrefix: utf8Prefix(hi, c.prefixLength ?? 32) }
+      if (end !== 'upper' || !(hi instanceof Uint8Array)) return reading
+      const prefixes = utf8Length(hi) >= (c.prefixLength ?? 32) ? [utf8Prefix(hi, c.prefixLength ?? 32)] : []
+      const beforeTieBreaker = c.type.kind === 'string' ? beforeSparkTieBreaker(hi) : null
+      if (beforeTieBreaker) prefixes.push(beforeTieBreaker)
+      if (prefixes.length === 0) return reading
+      return { ...reading, upperPrefix: prefixes.reduce((a, b) => (b.length < a.length ? b : a)) }
     },
   },
   {

@@ -103,6 +103,11 @@ const CASES = {
     const prefix = 'abcdefghijklmnopqrstuvwxyz012345' // 32 characters
     assert.deepEqual(delta('string', stats('"a"', `"${prefix}"`), [`${prefix}zzz`, `${prefix.slice(0, 31)}z`]), [null, 'out-of-range'])
     assert.deepEqual(delta('string', stats('"a"', '"abcd"'), ['abcdz'], { prefixLength: 4 }), [null])
+    // Spark cuts at 32 UTF-16 units and appends U+FFFD, below every 4-byte UTF-8 character: 16 emoji and U+FFFD
+    // (17 characters) is a prefix, as is 31 letters, "?" (half a pair) and U+FFFD; a value past it is still ruled out.
+    const emoji = '\u{1F600}'
+    assert.deepEqual(delta('string', stats('"a"', `"${emoji.repeat(16)}\uFFFD"`), [emoji.repeat(20), '\u{1F601}']), [null, 'out-of-range'])
+    assert.deepEqual(delta('string', stats('"a"', `"${'a'.repeat(31)}?\uFFFD"`), [`${'a'.repeat(31)}${emoji}`, 'b']), [null, 'out-of-range'])
   },
   'iceberg-date-promoted-to-timestamp': () => {
     // 19724 days = 2024-01-02: midnight that day, in micros and in nanos.
@@ -234,4 +239,54 @@ describe('Delta float statistics over files written by hyparquet-writer and Duck
       }
     })
   }
+})
+
+describe('Delta string maxima as Spark truncates them, over files written by hyparquet-writer', async () => {
+  const dir = await tempDir('bound-precision-strings')
+  /**
+   * Spark's string max (StatisticsCollection.truncateMaxStringAgg) on a Java string: the first 32 UTF-16 units,
+   * any units >= U+FFFD after them, then U+FFFD; UTF8String.fromString writes an unpaired surrogate as "?".
+   */
+  function sparkMax(x) {
+    if (x.length <= 32) return x
+    let i = 32
+    while (i < x.length && x.charCodeAt(i) >= 0xfffd) i++
+    return `${x.slice(0, i)}\uFFFD`.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '?')
+  }
+  const utf8Order = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))
+
+  test('a max cut inside or just after 4-byte characters keeps every stored value; a value past the prefix is ruled out', async () => {
+    const emoji = '\u{1F600}'
+    const columns = { all: emoji.repeat(20), split: `${'a'.repeat(31)}${emoji.repeat(3)}`, mixed: `${'a'.repeat(30)}${emoji.repeat(5)}` }
+    const root = path.join(dir, 'spark-strings')
+    await mkdir(path.join(root, '_delta_log'), { recursive: true })
+    const schema = { type: 'struct', fields: [{ name: 's', type: 'string', nullable: true, metadata: {} }] }
+    const actions = [
+      { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+      { metaData: { id: 'strings', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: {} } },
+    ]
+    const truth = {}
+    for (const [name, long] of Object.entries(columns)) {
+      const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 's', data: ['a', long], type: 'STRING' }] }))
+      await writeFile(path.join(root, `${name}.parquet`), bytes)
+      const values = (await parquetReadObjects({ file: bytes.buffer })).map((r) => r.s)
+      truth[`${name}.parquet`] = values
+      const [min, max] = [...values].sort(utf8Order).filter((_, i, a) => i === 0 || i === a.length - 1)
+      const stats = { numRecords: values.length, minValues: { s: [...min].slice(0, 32).join('') }, maxValues: { s: sparkMax(max) }, nullCount: { s: 0 } }
+      actions.push({ add: { path: `${name}.parquet`, partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats: JSON.stringify(stats) } })
+    }
+    await writeFile(path.join(root, '_delta_log', `${pad(0)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+    const table = await openTable(root)
+    const stored = [...new Set(Object.values(truth).flat())]
+    const result = await table.probe('s', stored)
+    for (const file of result.files) {
+      for (const answer of file.values) {
+        if (truth[file.path].includes(answer.value)) {
+          assert.notEqual(answer.verdict, 'absent', `${file.path}: ${answer.value} is stored, answered ${answer.source}: ${answer.reason}`)
+        }
+      }
+    }
+    const beyond = await table.probe('s', ['\u{1F601}'])
+    for (const file of beyond.files) assert.equal(file.values[0].reason, 'out-of-range', file.path)
+  })
 })
