@@ -16,6 +16,8 @@ import { compareKeys, twosComplementToBigInt, utf8Length, utf8Prefix, valueKeys 
 
 const DAY_MICROS = 86_400_000_000n
 const MS_IN_MICROS = 1000n
+// 2^44: a double's rounding (2^-53 each step) times far more steps than delta-rs takes.
+const DOUBLE_SLACK = 1n << 44n
 const isTimestamp = (/** @type {TableType} */ type) => type.kind === 'timestamp' || type.kind === 'timestamptz'
 const isNanos = (/** @type {TableType} */ type) => type.kind === 'timestamp_ns' || type.kind === 'timestamptz_ns'
 const view = (/** @type {Uint8Array} */ bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -101,12 +103,31 @@ export const BOUND_PRECISION_RULES = [
     },
   },
   {
+    id: 'delta-decimal-through-double',
+    format: 'delta',
+    kind: 'reads',
+    message: 'delta-rs writes a decimal bound as a double (the unscaled value as f64 over 10^scale, printed shortest, nudged ' +
+      'down when it rounds past the precision): past 15 digits it may be a little above the least value or below the greatest. ' +
+      'Such a bound stands for every decimal within 2^-44 of it (a few units of the double\'s last place)',
+    applies: (c) => c.type.kind === 'decimal' && (c.type.precision ?? 38) > 15,
+    read: (c, raw) => {
+      const value = deltaInput(c.type, raw)
+      if (value === undefined) return []
+      return keysAs(c.type, value).flatMap((k) => {
+        if (typeof k !== 'bigint') return []
+        const slack = (k < 0n ? -k : k) / DOUBLE_SLACK + 1n
+        return [k - slack, k + slack]
+      })
+    },
+  },
+  {
     id: 'delta-exact-digits',
     format: 'delta',
     kind: 'reads',
     message: 'integers, longs and decimals are read from the literal digits, never through a double, in the column\'s current type: ' +
       'a bound written before a widening (int to long, an integer or decimal to a wider decimal, date to timestamp_ntz) denotes the ' +
-      'same number or instant in the wider type; doubles are the correctly rounded value of the digits',
+      'same number or instant in the wider type (decimals of up to 15 digits, which a double holds exactly); doubles are the ' +
+      'correctly rounded value of the digits',
     applies: () => true,
     read: (c, raw) => {
       const value = deltaInput(c.type, raw)

@@ -75,12 +75,11 @@ const CASES = {
     assert.deepEqual(delta('float', stats(half, half), [1, lo, nextFloat(lo, 1)]), [null, null, 'out-of-range'])
   },
   'delta-exact-digits': () => {
-    // A long past 2^53 and a decimal past a double's 17 digits compare by their digits.
+    // A long past 2^53 and a decimal of 15 digits compare by their digits.
     assert.deepEqual(delta('long', stats('9007199254740993', '9007199254740993'), [9007199254740992n, 9007199254740993n, 9007199254740994n]),
       ['out-of-range', null, 'out-of-range'])
-    assert.deepEqual(delta('decimal(38,18)', stats('12345678901234567890.123456789012345678', '12345678901234567890.123456789012345678'),
-      ['12345678901234567890.123456789012345677', '12345678901234567890.123456789012345678', '12345678901234567890.123456789012345679']),
-    ['out-of-range', null, 'out-of-range'])
+    assert.deepEqual(delta('decimal(15,3)', stats('123456789012.345', '123456789012.345'), ['123456789012.344', '123456789012.345', '123456789012.346']),
+      ['out-of-range', null, 'out-of-range'])
     // Widened since the bound was written: int → long, decimal(5,2) → decimal(10,4), date → timestamp_ntz.
     assert.deepEqual(delta('long', stats(7, 9), [6, 7, 9, 10], { widenedFrom: ['integer'] }), ['out-of-range', null, null, 'out-of-range'])
     assert.deepEqual(delta('decimal(10,4)', stats('1.25', '1.25'), ['1.2499', '1.25', '1.2501'], { widenedFrom: ['decimal(5,2)'] }),
@@ -90,6 +89,18 @@ const CASES = {
     // A double's digits are the correctly rounded double, however many there are.
     assert.deepEqual(delta('double', stats('0.1000000000000000055511151231257827', '0.1000000000000000055511151231257827'), [0.1, 0.10000000000000002]),
       [null, 'out-of-range'])
+  },
+  'delta-decimal-through-double': () => {
+    // delta-rs: 123456789012345677 as f64 is 123456789012345680, over 100 is 1234567890123456.8 — above the least value.
+    assert.deepEqual(delta('decimal(18,2)', stats('1234567890123456.8', '1234567890123456.8'), ['1234567890123456.77', '1234567890000000.77']),
+      [null, 'out-of-range'])
+    // Its own test: 99999999999999999999999999999999.999999 in decimal(38,6) is written 9.999999999999999e31.
+    assert.deepEqual(delta('decimal(38,6)', stats('1', '9.999999999999999e31'), ['99999999999999999999999999999999.999999', '0.5']),
+      [null, 'out-of-range'])
+    // Past 17 digits, a neighbour is kept; a value past the double's rounding is ruled out.
+    assert.deepEqual(delta('decimal(38,18)', stats('12345678901234567890.123456789012345678', '12345678901234567890.123456789012345678'),
+      ['12345678901234567890.123456789012345677', '12345678901234567890.123456789012345679', '12345678902000000000', '12345678901000000000']),
+    [null, null, 'out-of-range', 'out-of-range'])
   },
   'delta-timestamp-milliseconds': () => {
     // A microsecond value within the bound's millisecond, on either side, is kept; past it, ruled out.
@@ -288,5 +299,47 @@ describe('Delta string maxima as Spark truncates them, over files written by hyp
     }
     const beyond = await table.probe('s', ['\u{1F601}'])
     for (const file of beyond.files) assert.equal(file.values[0].reason, 'out-of-range', file.path)
+  })
+})
+
+describe('Delta statistics as delta-rs writes them (crates/core/src/writer/stats.rs), over files written by DuckDB and hyparquet-writer', async () => {
+  const dir = await tempDir('bound-precision-delta-rs')
+  /** A one-file Delta table of one column; stats: the file's min and max as delta-rs serializes them (JSON values). */
+  async function oneFileTable(name, column, type, bytes, min, max, count) {
+    const root = path.join(dir, name)
+    await mkdir(path.join(root, '_delta_log'), { recursive: true })
+    await writeFile(path.join(root, 'part-0.parquet'), bytes)
+    const schema = { type: 'struct', fields: [{ name: column, type, nullable: true, metadata: {} }] }
+    const stats = { numRecords: count, minValues: { [column]: min }, maxValues: { [column]: max }, nullCount: { [column]: 0 } }
+    const actions = [
+      { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+      { metaData: { id: name, format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: {} } },
+      { add: { path: 'part-0.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats: JSON.stringify(stats) } },
+    ]
+    await writeFile(path.join(root, '_delta_log', `${pad(0)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+    return openTable(root)
+  }
+
+  test('decimal(18,2) bounds written as doubles keep every stored value (DuckDB reads them back)', async () => {
+    const file = path.join(dir, 'decimals.parquet')
+    /** @type {string[]} */
+    let stored = []
+    await withDuckDB(async (connection) => {
+      // The least's double is above it (…456.8), the greatest's below it (…457).
+      await connection.run(`COPY (SELECT * FROM (VALUES (1234567890123456.77::DECIMAL(18,2)), (1234567890123457.01::DECIMAL(18,2)))
+        t(d)) TO '${file}' (FORMAT parquet)`)
+      stored = (await (await connection.run(`SELECT d::VARCHAR AS d FROM '${file}'`)).getRowObjects()).map((r) => String(r.d))
+    })
+    // delta-rs: the unscaled INT64 as f64, over 10^scale; serde_json prints the double's shortest text, as JavaScript does.
+    const unscaled = stored.map((d) => BigInt(d.replace('.', '')))
+    const asDeltaRs = (/** @type {bigint} */ u) => Number(u) / 100
+    const min = unscaled.reduce((a, b) => (a < b ? a : b))
+    const max = unscaled.reduce((a, b) => (a > b ? a : b))
+    const bytes = new Uint8Array(await (await import('node:fs/promises')).readFile(file))
+    const table = await oneFileTable('decimals', 'd', 'decimal(18,2)', bytes, asDeltaRs(min), asDeltaRs(max), stored.length)
+    const result = await table.probe('d', stored, { confirm: true })
+    assert.deepEqual(result.files[0].values.map((v) => v.verdict), stored.map(() => 'present'))
+    const beyond = await table.probe('d', ['1234567891000000.00', '1234567890000000.00'])
+    assert.deepEqual(beyond.files[0].values.map((v) => v.reason), ['out-of-range', 'out-of-range'])
   })
 })
