@@ -103,6 +103,15 @@ export const BOUND_PRECISION_RULES = [
     },
   },
   {
+    id: 'delta-binary-not-read',
+    format: 'delta',
+    kind: 'reads',
+    message: 'binary bounds are not read: Spark writes none, and delta-rs writes each byte as Rust\'s ASCII escape ' +
+      '("\\x00" for 0x00, "\\\\" for a backslash), text that is neither the bytes nor in their order',
+    applies: (c) => c.type.kind === 'binary',
+    read: () => [],
+  },
+  {
     id: 'delta-decimal-through-double',
     format: 'delta',
     kind: 'reads',

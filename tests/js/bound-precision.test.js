@@ -90,6 +90,10 @@ const CASES = {
     assert.deepEqual(delta('double', stats('0.1000000000000000055511151231257827', '0.1000000000000000055511151231257827'), [0.1, 0.10000000000000002]),
       [null, 'out-of-range'])
   },
+  'delta-binary-not-read': () => {
+    // delta-rs writes 0x00 0x5C as "\\x00\\\\" (its own test), which is not those bytes.
+    assert.deepEqual(delta('binary', stats('"\\\\x00\\\\\\\\"', '"\\\\x00\\\\\\\\"'), [Uint8Array.of(0x00, 0x5c), Uint8Array.of(0xff)]), [null, null])
+  },
   'delta-decimal-through-double': () => {
     // delta-rs: 123456789012345677 as f64 is 123456789012345680, over 100 is 1234567890123456.8 — above the least value.
     assert.deepEqual(delta('decimal(18,2)', stats('1234567890123456.8', '1234567890123456.8'), ['1234567890123456.77', '1234567890000000.77']),
@@ -341,5 +345,34 @@ describe('Delta statistics as delta-rs writes them (crates/core/src/writer/stats
     assert.deepEqual(result.files[0].values.map((v) => v.verdict), stored.map(() => 'present'))
     const beyond = await table.probe('d', ['1234567891000000.00', '1234567890000000.00'])
     assert.deepEqual(beyond.files[0].values.map((v) => v.reason), ['out-of-range', 'out-of-range'])
+  })
+})
+
+describe('Delta binary statistics as delta-rs writes them, over a file written by hyparquet-writer', async () => {
+  const dir = await tempDir('bound-precision-binary')
+  /** Rust's std::ascii::escape_default of each byte, as delta-rs serializes a binary bound. */
+  const escapeDefault = (/** @type {Uint8Array} */ bytes) => [...bytes].map((b) => ({ 9: '\\t', 10: '\\n', 13: '\\r', 34: '\\"', 39: "\\'", 92: '\\\\' })[b] ??
+    (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')
+
+  test('every stored value (as hyparquet reads it) is kept', async () => {
+    const written = [Uint8Array.of(0x00, 0x5c), Uint8Array.of(0x01, 0xff), Uint8Array.of(0x7a)]
+    const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'b', data: written, type: 'BYTE_ARRAY' }] }))
+    const stored = (await parquetReadObjects({ file: bytes.buffer, utf8: false })).map((r) => r.b)
+    const root = path.join(dir, 'binary')
+    await mkdir(path.join(root, '_delta_log'), { recursive: true })
+    await writeFile(path.join(root, 'part-0.parquet'), bytes)
+    const order = (/** @type {Uint8Array} */ a, /** @type {Uint8Array} */ b) => Buffer.compare(a, b)
+    const sorted = [...stored].sort(order)
+    const stats = { numRecords: stored.length, minValues: { b: escapeDefault(sorted[0]) }, maxValues: { b: escapeDefault(sorted[sorted.length - 1]) },
+      nullCount: { b: 0 } }
+    const schema = { type: 'struct', fields: [{ name: 'b', type: 'binary', nullable: true, metadata: {} }] }
+    const actions = [
+      { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+      { metaData: { id: 'binary', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: {} } },
+      { add: { path: 'part-0.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats: JSON.stringify(stats) } },
+    ]
+    await writeFile(path.join(root, '_delta_log', `${pad(0)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+    const result = await (await openTable(root)).probe('b', stored)
+    for (const answer of result.files[0].values) assert.notEqual(answer.verdict, 'absent', `${answer.value} is stored: ${answer.source} ${answer.reason}`)
   })
 })
