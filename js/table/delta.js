@@ -530,6 +530,9 @@ export function deltaPartitions(fields, partitionColumns, values) {
     if (raw === null || raw === '') { out.push({ ...base, raw: null, key: null }); continue }
     // A timestamp partition value without an offset is in a session time zone the log does not record.
     if (field.type.kind === 'timestamptz' && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw)) continue
+    // Binary partition values have no one text: the protocol's a character per byte, delta-rs's the six characters
+    // \u00XX per byte, Spark's the bytes read as UTF-8 (lossy). Not used.
+    if (field.type.kind === 'binary') continue
     let keyed
     try { keyed = valueKeys(field.type, [raw])[0] } catch { keyed = null }
     if (!keyed || !('keys' in keyed)) continue

@@ -2,7 +2,10 @@
 // bounds in the single-value serialization (spec Appendix D), bucket hashes (Appendix B vectors),
 // partition transforms (spec "Partition Transforms"), Delta `stats` JSON as the protocol writes it.
 import assert from 'node:assert/strict'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import { describe, test } from 'node:test'
+import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { valueKeys } from '../../js/table/column-keys.js'
 import { deltaFacts, deltaPartitions, deltaType } from '../../js/table/delta.js'
@@ -14,6 +17,7 @@ import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { TABLE_FIXTURES } from './helpers/table-truth.js'
 import { pruneFile } from '../../js/table/prune.js'
 import { TABLE_BOUND_RULES } from '../../js/indexes/writer-rules.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const utf8 = (s) => new TextEncoder().encode(s)
 const le32 = (n) => { const b = new Uint8Array(4); new DataView(b.buffer).setInt32(0, n, true); return b }
@@ -209,6 +213,30 @@ describe('partition transforms', () => {
     assert.deepEqual(pruneFile(file, fields[0], valueKeys(fields[0].type, [7, 8])).map((a) => a?.reason ?? null), ['partition-match', 'partition-mismatch'])
     assert.equal(pruneFile(file, fields[1], valueKeys(fields[1].type, ['x']))[0]?.reason, 'partition-mismatch')
     assert.equal(pruneFile(file, fields[2], valueKeys(fields[2].type, ['2030-01-01T00:00:00Z']))[0], null)
+  })
+})
+
+describe('Delta binary partition values', () => {
+  test('as delta-rs writes them (\\u00XX per byte) and as the protocol shows them (a character per byte): never ruled out', async () => {
+    const dir = await tempDir('delta-binary-partition')
+    const key = Uint8Array.of(0x41, 0xff)
+    // delta-rs (ScalarExt::serialize): each byte as the six characters \u00XX; PROTOCOL.md: "\u0001\u0002\u0003", a character per byte.
+    const texts = { 'delta-rs': [...key].map((b) => `\\u${b.toString(16).toUpperCase().padStart(4, '0')}`).join(''), protocol: String.fromCharCode(...key) }
+    for (const [writer, text] of Object.entries(texts)) {
+      const root = path.join(dir, writer)
+      await mkdir(path.join(root, '_delta_log'), { recursive: true })
+      const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'x', data: Int32Array.of(1, 2), type: 'INT32' }] }))
+      await writeFile(path.join(root, 'part-0.parquet'), bytes)
+      const schema = { type: 'struct', fields: [{ name: 'x', type: 'integer', nullable: true, metadata: {} }, { name: 'b', type: 'binary', nullable: true, metadata: {} }] }
+      const actions = [
+        { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+        { metaData: { id: writer, format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: ['b'], configuration: {} } },
+        { add: { path: 'part-0.parquet', partitionValues: { b: text }, size: bytes.length, modificationTime: 0, dataChange: true, stats: '{"numRecords":2}' } },
+      ]
+      await writeFile(path.join(root, '_delta_log', `${'0'.repeat(20)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+      const result = await (await openTable(root)).probe('b', [key])
+      assert.notEqual(result.files[0].values[0].verdict, 'absent', `${writer}: every row of the file holds ${[...key]}`)
+    }
   })
 })
 
