@@ -114,6 +114,14 @@ const CASES = {
     // Also after date → timestamp_ntz (a widened column's later files are written in milliseconds too).
     assert.deepEqual(delta('timestamp_ntz', stats('"2024-01-02T00:00:00.000"', '"2024-01-02T00:00:00.000"'), ['2024-01-02T00:00:00.000999'], { widenedFrom: ['date'] }), [null])
   },
+  'delta-timestamp-offset-minutes': () => {
+    // java.time's XXX prints Africa/Monrovia's -00:44:30 (until 1972) as -00:44: 12:00:00.123456Z is written 11:15:30.123-00:44,
+    // which reads 11:59:30.123Z. A value within the minute is kept, one past it ruled out; a UTC bound stays exact to the 1 ms.
+    const s = stats('"1965-06-01T11:15:30.123-00:44"', '"1965-06-01T11:15:30.123-00:44"')
+    assert.deepEqual(delta('timestamp', s, ['1965-06-01T12:00:00.123456Z', '1965-06-01T11:59:00.123Z', '1965-06-01T12:00:31Z', '1965-06-01T11:58:29Z']),
+      [null, null, 'out-of-range', 'out-of-range'])
+    assert.deepEqual(delta('timestamp', stats('"1965-06-01T12:00:00.123Z"', '"1965-06-01T12:00:00.123Z"'), ['1965-06-01T12:00:00.125Z']), ['out-of-range'])
+  },
   'delta-string-prefix': () => {
     const prefix = 'abcdefghijklmnopqrstuvwxyz012345' // 32 characters
     assert.deepEqual(delta('string', stats('"a"', `"${prefix}"`), [`${prefix}zzz`, `${prefix.slice(0, 31)}z`]), [null, 'out-of-range'])
@@ -374,5 +382,41 @@ describe('Delta binary statistics as delta-rs writes them, over a file written b
     await writeFile(path.join(root, '_delta_log', `${pad(0)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
     const result = await (await openTable(root)).probe('b', stored)
     for (const answer of result.files[0].values) assert.notEqual(answer.verdict, 'absent', `${answer.value} is stored: ${answer.source} ${answer.reason}`)
+  })
+})
+
+describe('Delta timestamp statistics as Spark writes them in a session time zone, over a file written by DuckDB', async () => {
+  const dir = await tempDir('bound-precision-timestamps')
+
+  test('an offset with seconds (Africa/Monrovia, 1965) is printed without them: every stored instant is kept', async () => {
+    const file = path.join(dir, 'instants.parquet')
+    /** @type {string[]} */
+    let stored = []
+    await withDuckDB(async (connection) => {
+      await connection.run(`COPY (SELECT * FROM (VALUES (TIMESTAMPTZ '1965-06-01 12:00:00.123456+00'), (TIMESTAMPTZ '1965-06-01 13:00:00.654321+00'))
+        t(ts)) TO '${file}' (FORMAT parquet)`)
+      const read = await connection.run(`SELECT strftime(ts AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%fZ') AS s FROM '${file}' ORDER BY ts`)
+      stored = (await read.getRowObjects()).map((r) => String(r.s))
+    })
+    assert.deepEqual(stored, ['1965-06-01T12:00:00.123456Z', '1965-06-01T13:00:00.654321Z'])
+    // As java.time's DateTimeFormatter "yyyy-MM-dd'T'HH:mm:ss.SSSXXX" in Africa/Monrovia (offset -00:44:30) prints them.
+    const stats = { numRecords: 2, minValues: { ts: '1965-06-01T11:15:30.123-00:44' }, maxValues: { ts: '1965-06-01T12:15:30.654-00:44' },
+      nullCount: { ts: 0 } }
+    const root = path.join(dir, 'monrovia')
+    await mkdir(path.join(root, '_delta_log'), { recursive: true })
+    const bytes = new Uint8Array(await (await import('node:fs/promises')).readFile(file))
+    await writeFile(path.join(root, 'part-0.parquet'), bytes)
+    const schema = { type: 'struct', fields: [{ name: 'ts', type: 'timestamp', nullable: true, metadata: {} }] }
+    const actions = [
+      { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+      { metaData: { id: 'monrovia', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: {} } },
+      { add: { path: 'part-0.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats: JSON.stringify(stats) } },
+    ]
+    await writeFile(path.join(root, '_delta_log', `${pad(0)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+    const table = await openTable(root)
+    const result = await table.probe('ts', stored, { confirm: true })
+    assert.deepEqual(result.files[0].values.map((v) => v.verdict), ['present', 'present'])
+    const beyond = await table.probe('ts', ['1965-06-01T13:02:00Z', '1965-06-01T11:58:00Z'])
+    assert.deepEqual(beyond.files[0].values.map((v) => v.reason), ['out-of-range', 'out-of-range'])
   })
 })
