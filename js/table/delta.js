@@ -504,13 +504,23 @@ function describeFiles(root, metaData, live, writer, options) {
       logged: add,
       // By logical name, as a dataset `where` and people name them; empty means null.
       partitionValues: Object.fromEntries(fields.filter((f) => f.topLevel && partitionColumns.has(f.name)).map((f) => {
-        const raw = add.partitionValues?.[f.physicalName] ?? add.partitionValues?.[f.name] ?? null
+        const raw = partitionRaw(add.partitionValues ?? {}, f) ?? null
         return [f.name, raw === '' ? null : raw]
       })),
     }
   })
   return { fields, files }
 }
+
+/**
+ * A field's partition value as logged: by its physical name, else (a writer that keys them by logical name) by
+ * its logical name — only when the physical name is not a key at all: a null under the physical name is the
+ * value, and after renames the logical name may be another column's physical name.
+ * @param {Record<string, string | null>} values
+ * @param {DeltaField} field
+ * @returns {string | null | undefined}
+ */
+const partitionRaw = (values, field) => (Object.hasOwn(values, field.physicalName) ? values[field.physicalName] : values[field.name])
 
 /**
  * A file's partition values (its add action's, by physical or logical name; strings) typed by the schema.
@@ -523,7 +533,7 @@ export function deltaPartitions(fields, partitionColumns, values) {
   const out = []
   for (const field of fields) {
     if (!field.topLevel || !partitionColumns.has(field.name)) continue
-    const raw = values[field.physicalName] ?? values[field.name]
+    const raw = partitionRaw(values, field)
     // notInFile: Delta writes partition columns in the log, not in the data files (PROTOCOL.md "Partition Value Serialization").
     const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw, notInFile: true }
     if (raw === undefined) continue

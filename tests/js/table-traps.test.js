@@ -240,6 +240,34 @@ describe('Delta binary partition values', () => {
   })
 })
 
+describe('Delta partition values under column mapping', () => {
+  test('a null under the physical name is the value, though another column\'s physical name is the logical one', async () => {
+    // Column mapping enabled on a table partitioned by a and b (physical names a, b), then a renamed x and b renamed a:
+    // the logical column a is logged under b, and the key a is now x's. This file's a (key b) is null, its x (key a) is v.
+    const root = path.join(await tempDir('delta-renamed-partitions'), 'table')
+    await mkdir(path.join(root, '_delta_log'), { recursive: true })
+    const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'c', data: Int32Array.of(1, 2), type: 'INT32' }] }))
+    await writeFile(path.join(root, 'part-0.parquet'), bytes)
+    const mapped = (name, id, physical, type) =>
+      ({ name, type, nullable: true, metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+    const schema = { type: 'struct', fields: [mapped('x', 1, 'a', 'string'), mapped('a', 2, 'b', 'string'), mapped('c', 3, 'c', 'integer')] }
+    const actions = [
+      { protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+      { metaData: { id: 'renamed', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: ['x', 'a'],
+        configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '3' } } },
+      { add: { path: 'part-0.parquet', partitionValues: { a: 'v', b: null }, size: bytes.length, modificationTime: 0, dataChange: true,
+        stats: '{"numRecords":2,"minValues":{"c":1},"maxValues":{"c":2},"nullCount":{"c":0}}' } },
+    ]
+    await writeFile(path.join(root, '_delta_log', `${'0'.repeat(20)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+    const table = await openTable(root)
+    assert.deepEqual(table.files[0].partitions, { x: 'v', a: null })
+    const nullA = await table.probe('c', [1], { where: { a: null }, confirm: true })
+    assert.equal(nullA.files[0].values[0].verdict, 'present', 'both rows have a null a and c 1 is one of them')
+    const aIsV = await table.probe('c', [1], { where: { a: 'v' }, confirm: true })
+    assert.equal(aIsV.files[0]?.values[0].verdict ?? 'absent', 'absent', 'no row has a = v')
+  })
+})
+
 describe('partition values as text (what `where` compares with)', () => {
   test('Iceberg writers name partition folders by the same text: every fixture file agrees with its path', { skip: missingFixture('tables/iceberg') }, async () => {
     let checked = 0
