@@ -65,14 +65,15 @@ function deltaInput(type, raw) {
 }
 
 /**
- * What precedes a string max's trailing U+FFFD, Spark's tie-breaker (StatisticsCollection.truncateMaxStringAgg:
- * the first 32 UTF-16 units, then any units >= U+FFFD, then U+FFFD), less a "?" just before it (half a surrogate
- * pair cut at the limit, which Spark's UTF-8 encoding writes as "?"); null when the max does not end in U+FFFD.
+ * What precedes a string max's trailing tie-breaker — U+FFFD, Spark's (StatisticsCollection.truncateMaxStringAgg:
+ * the first 32 UTF-16 units, then any units >= U+FFFD, then U+FFFD), or U+FFFE/U+FFFF, which a writer cutting
+ * the same way may append — less a "?" just before it (half a surrogate pair cut at the limit, which Spark's UTF-8
+ * encoding writes as "?"); null when the max does not end in one of them.
  * @param {Uint8Array} bytes
  */
 function beforeSparkTieBreaker(bytes) {
   let n = bytes.length - 3
-  if (n < 0 || bytes[n] !== 0xef || bytes[n + 1] !== 0xbf || bytes[n + 2] !== 0xbd) return null
+  if (n < 0 || bytes[n] !== 0xef || bytes[n + 1] !== 0xbf || bytes[n + 2] < 0xbd || bytes[n + 2] > 0xbf) return null
   if (n > 0 && bytes[n - 1] === 0x3f) n--
   return bytes.subarray(0, n)
 }

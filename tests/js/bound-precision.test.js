@@ -131,6 +131,8 @@ const CASES = {
     const emoji = '\u{1F600}'
     assert.deepEqual(delta('string', stats('"a"', `"${emoji.repeat(16)}\uFFFD"`), [emoji.repeat(20), '\u{1F601}']), [null, 'out-of-range'])
     assert.deepEqual(delta('string', stats('"a"', `"${'a'.repeat(31)}?\uFFFD"`), [`${'a'.repeat(31)}${emoji}`, 'b']), [null, 'out-of-range'])
+    // A writer cutting the same way with U+FFFF as its tie-breaker: the same prefix.
+    assert.deepEqual(delta('string', stats('"a"', `"${emoji.repeat(16)}\uFFFF"`), [emoji.repeat(20), '\u{1F601}']), [null, 'out-of-range'])
   },
   'iceberg-date-promoted-to-timestamp': () => {
     // 19724 days = 2024-01-02: midnight that day, in micros and in nanos.
