@@ -24,6 +24,7 @@ export const ErrorCode = Object.freeze({
   IO: 'IO', // network or file-system failure
   MALFORMED_TABLE: 'MALFORMED_TABLE', // Iceberg/Delta table metadata that is missing, does not decode, or contradicts itself
   PATH_OUTSIDE_TABLE: 'PATH_OUTSIDE_TABLE', // table metadata names a file outside the table's location (refused unless allowOutside)
+  UNSUPPORTED_TABLE: 'UNSUPPORTED_TABLE', // a Delta table whose protocol requires a reader feature or version not implemented here
   FILTER_RELEASED: 'FILTER_RELEASED', // a visit-scoped or freed filter used after its lifetime
   LIMIT_EXCEEDED: 'LIMIT_EXCEEDED', // the wasm scratch pool budget is exhausted
   WASM: 'WASM', // the wasm module failed to load

@@ -473,7 +473,33 @@ async function replayLog(io, root, log, record = null) {
   }
   log.commitTexts.forEach((bytes, i) => { for (const a of parseLines(textOf(bytes), `${pad(log.commits[i])}.json`)) apply(a) })
   if (!metaData) throw malformed(`${logLocation(root, '')}: no metaData action up to this version`)
+  refuseUnreadable(protocol, logLocation(root, ''))
   return { live, metaData, protocol }
+}
+
+// The reader features (PROTOCOL.md "Table Features") whose tables are read as the protocol means them:
+// column mapping, deletion vectors, timestamp_ntz, type widening (old files' bounds in their narrower type),
+// v2 checkpoints (sidecars), vacuumProtocolCheck (a writers' rule) and variant columns (never probed: their
+// files carry no statistics for them).
+const READABLE_FEATURES = new Set(['columnMapping', 'deletionVectors', 'timestampNtz', 'typeWidening', 'typeWidening-preview',
+  'v2Checkpoint', 'vacuumProtocolCheck', 'variantType', 'variantType-preview'])
+
+/**
+ * Refuses a table whose protocol asks its readers for what this one does not do (PROTOCOL.md "Protocol
+ * Evolution": a reader must not read such a table). Read anyway, it could be answered wrong: a catalog-managed
+ * table's newest commits are the catalog's, not yet in the log a reader of storage sees, so its newest rows
+ * would be missed.
+ * @param {DeltaProtocol | null | undefined} protocol
+ * @param {string} where the log's location
+ */
+function refuseUnreadable(protocol, where) {
+  const version = Number(protocol?.minReaderVersion ?? 1)
+  const features = Array.isArray(protocol?.readerFeatures) ? protocol.readerFeatures.map(String) : []
+  const unknown = version >= 3 ? features.filter((f) => !READABLE_FEATURES.has(f)) : []
+  if (version <= 3 && unknown.length === 0) return
+  const what = version > 3 ? `reader version ${version}` : `the reader feature${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`
+  throw new ParquetBloomError(ErrorCode.UNSUPPORTED_TABLE, `${where}: the table's protocol requires ${what}, which parquet-bloom ` +
+    'does not implement; its answers could be wrong, so the table is not read', { source: where })
 }
 
 /**

@@ -98,6 +98,28 @@ describe('synthetic Delta tables', async () => {
     assert.equal(labels.files[0].values[1].source, 'table-stats')
   })
 
+  test('a protocol asking for a reader feature or version not implemented here: UNSUPPORTED_TABLE, not a table read wrong', async () => {
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
+    const metaData = { id: 'p', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
+      configuration: {} }
+    const add = { path: 'one.parquet', partitionValues: {}, size: 1, modificationTime: 0, dataChange: true }
+    const tableWith = (name, protocol) => writeTable(name, { [`${pad(0)}.json`]: [{ protocol }, { metaData }, { add }]
+      .map((a) => JSON.stringify(a)).join('\n') }, {})
+    // Catalog-managed (PROTOCOL.md): the newest commits are the catalog's, not in the log storage shows.
+    for (const [name, protocol, named] of [
+      ['catalog', { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['catalogManaged', 'deletionVectors'], writerFeatures: [] }, /catalogManaged/],
+      ['future', { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['someFutureFeature'], writerFeatures: [] }, /someFutureFeature/],
+      ['version4', { minReaderVersion: 4, minWriterVersion: 8 }, /reader version 4/],
+    ]) {
+      await assert.rejects(loadTable(await tableWith(name, protocol)), (e) => e.code === ErrorCode.UNSUPPORTED_TABLE && named.test(e.message))
+    }
+    // What is implemented reads; writer features are the writers' business.
+    const readable = await loadTable(await tableWith('readable', { minReaderVersion: 3, minWriterVersion: 7,
+      readerFeatures: ['columnMapping', 'deletionVectors', 'timestampNtz', 'typeWidening', 'v2Checkpoint', 'vacuumProtocolCheck'],
+      writerFeatures: ['rowTracking', 'domainMetadata', 'inCommitTimestamp', 'catalogManaged'] }))
+    assert.deepEqual(readable.files.map((f) => f.path), ['one.parquet'])
+  })
+
   test('a V2 checkpoint (JSON, UUID-named) with no commits before it', async () => {
     const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
     const checkpoint = [
