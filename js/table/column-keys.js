@@ -162,9 +162,23 @@ export function utf8Length(bytes) {
 
 /**
  * One column's facts for one file, from the table's metadata. `upperPrefix`: the upper bound may be a
- * truncated prefix of a larger value — any value starting with it may be there.
- * @typedef {{ lower?: Key, upper?: Key, upperPrefix?: Uint8Array, nullCount?: bigint, valueCount?: bigint, nanCount?: bigint }} ColumnFacts
+ * truncated prefix of a larger value — any value starting with it may be there. `uuidOrders`: the bounds
+ * are a UUID column's, which may be the least and greatest by either of two orders (see uuidSignedOrderKey).
+ * @typedef {{ lower?: Key, upper?: Key, upperPrefix?: Uint8Array, nullCount?: bigint, valueCount?: bigint, nanCount?: bigint,
+ *   uuidOrders?: boolean }} ColumnFacts
  */
+
+/**
+ * A UUID's bytes rearranged so that their unsigned order is java.util.UUID's (two signed 64-bit halves):
+ * Iceberg Java merges row groups' bounds and computes manifest partition summaries in that order, other
+ * writers (and one Parquet row group's statistics) in unsigned byte order (RFC 9562).
+ * @param {Uint8Array} bytes
+ */
+export function uuidSignedOrderKey(bytes) {
+  const out = Uint8Array.from(bytes)
+  if (out.length === 16) { out[0] ^= 0x80; out[8] ^= 0x80 }
+  return out
+}
 
 /**
  * Why a key cannot be in a file by its column facts: 'out-of-bounds', 'all-null', or null.
@@ -177,8 +191,15 @@ export function factsExclude(facts, key) {
   if (facts.valueCount === 0n) return 'all-null'
   /** @param {Key | undefined} bound @returns {bound is Key} */
   const usable = (bound) => bound !== undefined && !(typeof bound === 'number' && Number.isNaN(bound))
-  if (usable(facts.lower) && compareKeys(key, facts.lower) < 0) return 'out-of-bounds'
-  if (usable(facts.upper) && compareKeys(key, facts.upper) > 0 &&
-    !(facts.upperPrefix && startsWith(key, facts.upperPrefix))) return 'out-of-bounds'
-  return null
+  const below = usable(facts.lower) && compareKeys(key, facts.lower) < 0
+  const above = usable(facts.upper) && compareKeys(key, facts.upper) > 0 && !(facts.upperPrefix && startsWith(key, facts.upperPrefix))
+  if (!below && !above) return null
+  // A UUID's bounds may be Java's signed least and greatest: out of bounds only if out by that order too.
+  if (facts.uuidOrders && key instanceof Uint8Array) {
+    const signed = uuidSignedOrderKey(key)
+    const belowSigned = facts.lower instanceof Uint8Array && compareKeys(signed, uuidSignedOrderKey(facts.lower)) < 0
+    const aboveSigned = facts.upper instanceof Uint8Array && compareKeys(signed, uuidSignedOrderKey(facts.upper)) > 0
+    if (!belowSigned && !aboveSigned) return null
+  }
+  return 'out-of-bounds'
 }

@@ -169,6 +169,7 @@ export function icebergColumnFacts(dataFile, fields, truncate, writer) {
         }
       }
     }
+    if (field.type.kind === 'uuid' && (f.lower !== undefined || f.upper !== undefined)) f.uuidOrders = true
     const nullCount = nulls.get(field.id)
     const valueCount = values.get(field.id)
     const nanCount = nans.get(field.id)

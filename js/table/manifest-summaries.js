@@ -29,7 +29,9 @@ function summaryBounds(manifest, k, resultType) {
   const upper = decodeBound(resultType, upperBytes)
   if (lower === undefined || upper === undefined) return null
   const prefix = upper instanceof Uint8Array && ['string', 'binary', 'fixed'].includes(resultType.kind)
-  return { lower, upper, ...(prefix ? { upperPrefix: upper } : {}), containsNull: summary?.contains_null }
+  // Iceberg Java's summaries of UUIDs are the least and greatest by java.util.UUID's signed order.
+  return { lower, upper, ...(prefix ? { upperPrefix: upper } : {}), ...(resultType.kind === 'uuid' ? { uuidOrders: true } : {}),
+    containsNull: summary?.contains_null }
 }
 
 /**

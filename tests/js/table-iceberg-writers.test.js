@@ -1,0 +1,64 @@
+// Iceberg tables as real writers leave them, made by hand (tests/js/helpers/iceberg-writer.js) where the
+// fixtures lack the case: each test reads the data files with hyparquet for the truth, and no value a
+// live row holds may be called absent.
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, test } from 'node:test'
+import { parquetReadObjects } from 'hyparquet'
+
+import { openTable } from '../../js/index.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { parquetWithIds, uuidBytes, writeIcebergTable } from './helpers/iceberg-writer.js'
+
+/** Every row of a table's data file, read with hyparquet. */
+async function rowsOf(dir, file) {
+  const bytes = readFileSync(path.join(dir, file))
+  return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
+}
+
+describe('UUID bounds in java.util.UUID order', async () => {
+  // Iceberg Java orders UUIDs by java.util.UUID.compareTo, two signed 64-bit halves (apache/iceberg
+  // Comparators.forType): its partition summaries (PartitionSummary) and a file's bounds merged over row
+  // groups (ParquetMetrics) then call f0… the least and 10… the greatest.
+  const low = '10000000-0000-4000-8000-000000000001'
+  const high = 'f0000000-0000-4000-8000-000000000002'
+  const bytes = (u) => Buffer.from(uuidBytes(u))
+  const root = await tempDir('iceberg-uuid')
+
+  test('a manifest whose identity(uuid) summary is Java\'s least and greatest is read for a UUID it holds', async () => {
+    const dir = path.join(root, 'summary')
+    const files = {}
+    for (const [name, u] of [['a', low], ['b', high]]) files[`data/${name}.parquet`] = parquetWithIds([{ id: 1, name: 'u', type: 'uuid', data: [uuidBytes(u)] }])
+    await writeIcebergTable(dir, {
+      schema: [{ id: 1, name: 'u', type: 'uuid' }],
+      spec: [{ name: 'u', transform: 'identity', sourceId: 1, avro: { type: 'fixed', name: 'uuid16', size: 16 } }],
+      files,
+      manifests: [{ summaries: [{ contains_null: false, contains_nan: null, lower_bound: bytes(high), upper_bound: bytes(low) }],
+        entries: [['a', low], ['b', high]].map(([n, u]) => ({ file: { file_path: `data/${n}.parquet`, partition: { u: bytes(u) }, record_count: 1 } })) }],
+    })
+    for (const [file, u] of [['data/a.parquet', low], ['data/b.parquet', high]]) {
+      assert.deepEqual((await rowsOf(dir, file)).map((r) => r.u), [u]) // the truth
+      const result = await (await openTable(dir)).probe('u', [u], { confirm: true })
+      assert.equal(result.manifests.skipped, 0)
+      assert.equal(result.files.find((f) => f.path === file)?.values[0].verdict, 'present', `${u} in ${file}`)
+    }
+  })
+
+  test('a file whose uuid bounds are Java\'s least and greatest over its row groups is kept for the UUIDs it holds', async () => {
+    const dir = path.join(root, 'bounds')
+    const file = 'data/a.parquet'
+    await writeIcebergTable(dir, {
+      schema: [{ id: 1, name: 'u', type: 'uuid' }],
+      files: { [file]: parquetWithIds([{ id: 1, name: 'u', type: 'uuid', data: [uuidBytes(low), uuidBytes(high)] }], 1) },
+      manifests: [{ summaries: [], entries: [{ file: { file_path: file, record_count: 2,
+        lower_bounds: [{ key: 1, value: bytes(high) }], upper_bounds: [{ key: 1, value: bytes(low) }] } }] }],
+    })
+    assert.deepEqual((await rowsOf(dir, file)).map((r) => r.u), [low, high])
+    const result = await (await openTable(dir)).probe('u', [low, high, '20000000-0000-4000-8000-000000000003'], { confirm: true })
+    const values = result.files.find((f) => f.path === file).values
+    assert.deepEqual(values.slice(0, 2).map((v) => v.verdict), ['present', 'present'])
+    // Out of the bounds by both orders: still ruled out by the table's metadata.
+    assert.deepEqual([values[2].verdict, values[2].source], ['absent', 'table-stats'])
+  })
+})
