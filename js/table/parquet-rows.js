@@ -51,6 +51,8 @@ export async function readParquetRowsByFieldId(bytes, wanted) {
   }
   const ids = new Set(names.keys())
   if (!ids.size) return { ids, rows: [] }
-  const objects = await parquetReadObjects({ file, metadata, compressors, columns: [...names.values()] })
+  // Bytes without a string annotation stay bytes: decoded as UTF-8, distinct invalid sequences would all be U+FFFD
+  // and compare equal (an equality delete of 0xFF would remove a row holding 0xEF 0xBF 0xBD).
+  const objects = await parquetReadObjects({ file, metadata, compressors, columns: [...names.values()], utf8: false })
   return { ids, rows: objects.map((/** @type {Record<string, unknown>} */ o) => new Map([...names].map(([id, name]) => [id, o[name]]))) }
 }

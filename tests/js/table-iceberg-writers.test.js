@@ -62,3 +62,33 @@ describe('UUID bounds in java.util.UUID order', async () => {
     assert.deepEqual([values[2].verdict, values[2].source], ['absent', 'table-stats'])
   })
 })
+
+describe('equality deletes of binary values', async () => {
+  const root = await tempDir('iceberg-eq-binary')
+
+  test('bytes that are not UTF-8 are compared as bytes: 0xFF deletes neither U+FFFD\'s bytes nor 0xFE, 0xFE deletes 0xFE', async () => {
+    const dir = path.join(root, 't')
+    const replacement = Uint8Array.of(0xef, 0xbf, 0xbd)
+    await writeIcebergTable(dir, {
+      schema: [{ id: 1, name: 'b', type: 'binary' }],
+      files: { 'data/a.parquet': parquetWithIds([{ id: 1, name: 'b', type: 'binary', data: [replacement, Uint8Array.of(0xfe)] }]),
+        'data/del.parquet': parquetWithIds([{ id: 1, name: 'b', type: 'binary', data: [Uint8Array.of(0xff), Uint8Array.of(0xfe)] }]) },
+      manifests: [
+        { sequence: 1, summaries: [], entries: [{ sequence: 1, file: { file_path: 'data/a.parquet', record_count: 2 } }] },
+        { sequence: 2, content: 1, summaries: [],
+          entries: [{ sequence: 2, file: { content: 2, file_path: 'data/del.parquet', record_count: 2, equality_ids: [1] } }] },
+      ],
+    })
+    // The truth, read as bytes: rows [EF BF BD] and [FE]; delete rows [FF] and [FE].
+    const asBytes = async (file) => {
+      const bytes = readFileSync(path.join(dir, file))
+      return (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), utf8: false }))
+        .map((r) => [...r.b])
+    }
+    assert.deepEqual(await asBytes('data/a.parquet'), [[0xef, 0xbf, 0xbd], [0xfe]])
+    assert.deepEqual(await asBytes('data/del.parquet'), [[0xff], [0xfe]])
+    const result = await (await openTable(dir)).probe('b', [replacement, Uint8Array.of(0xfe)], { confirm: true })
+    const values = result.files.find((f) => f.path === 'data/a.parquet').values
+    assert.deepEqual(values.map((v) => [v.verdict, v.reason === 'rows-deleted']), [['present', false], ['absent', true]])
+  })
+})
