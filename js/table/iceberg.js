@@ -396,8 +396,19 @@ export class IcebergManifests {
   }
 }
 
+/**
+ * Whether two raw partition values (as Avro decoded them) are one partition's: by kind and value, so that a null
+ * is not the string "null" and -0.0 is not 0.0 (Iceberg's partition tuples are equal by Java's equals: NaN is NaN).
+ * @param {unknown} a @param {unknown} b
+ */
+function samePartitionValue(a, b) {
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i])
+  return Object.is(a ?? null, b ?? null)
+}
+
 /** @param {IcebergFile} a @param {IcebergFile} b */
-const samePartition = (a, b) => a.specId === b.specId && a.partitions.every((p, k) => String(p.raw) === String(b.partitions[k]?.raw))
+const samePartition = (a, b) => a.specId === b.specId && a.partitions.length === b.partitions.length &&
+  a.partitions.every((p, k) => samePartitionValue(p.raw, b.partitions[k].raw))
 
 /**
  * The delete files that may apply to each data file (spec "Scan Planning"): position deletes of a

@@ -92,3 +92,38 @@ describe('equality deletes of binary values', async () => {
     assert.deepEqual(values.map((v) => [v.verdict, v.reason === 'rows-deleted']), [['present', false], ['absent', true]])
   })
 })
+
+describe('equality deletes apply to their own partition only', async () => {
+  const root = await tempDir('iceberg-eq-partition')
+  // Spec "Scan Planning": an equality delete applies to a data file of an equal partition (spec id and partition
+  // values) or is global (unpartitioned spec). Here each data row (id 5) sits in a partition the delete file is not of.
+  const cases = [
+    { name: 'a null partition is not the string "null"', type: 'string', avro: 'string', data: null, deletes: 'null' },
+    { name: '-0.0 is not 0.0', type: 'double', avro: 'double', data: -0, deletes: 0 },
+  ]
+  for (const c of cases) {
+    test(c.name, async () => {
+      const dir = path.join(root, c.type)
+      await writeIcebergTable(dir, {
+        schema: [{ id: 1, name: 'id', type: 'int' }, { id: 2, name: 'p', type: c.type }],
+        spec: [{ name: 'p', transform: 'identity', sourceId: 2, avro: c.avro }],
+        files: { 'data/a.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [5] }, { id: 2, name: 'p', type: c.type, data: [c.data] }]),
+          'data/del.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [5] }]) },
+        manifests: [
+          { sequence: 1, entries: [{ sequence: 1, file: { file_path: 'data/a.parquet', record_count: 1, partition: { p: c.data } } }] },
+          { sequence: 2, content: 1, entries: [{ sequence: 2,
+            file: { content: 2, file_path: 'data/del.parquet', record_count: 1, equality_ids: [1], partition: { p: c.deletes } } }] },
+        ],
+      })
+      const rows = await rowsOf(dir, 'data/a.parquet')
+      assert.equal(rows.length, 1)
+      assert.equal(rows[0].id, 5)
+      assert.ok(Object.is(rows[0].p, c.data))
+      const table = await openTable(dir)
+      await table.listFiles()
+      assert.deepEqual(table.table.files.map((f) => f.deletes), [[]])
+      const result = await table.probe('id', [5], { confirm: true })
+      assert.equal(result.files.find((f) => f.path === 'data/a.parquet').values[0].verdict, 'present')
+    })
+  }
+})
