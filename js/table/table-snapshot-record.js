@@ -35,12 +35,17 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  */
 
 /**
- * Avro's longs (bigint) and bytes keep their kind through JSON: { $long: digits }, { $bytes: hex }.
+ * Avro's longs (bigint) and bytes keep their kind through JSON: { $long: digits }, { $bytes: hex }; so do the
+ * doubles JSON has no number for, { $double: 'Infinity' | '-Infinity' | 'NaN' | '-0' } (JSON would write null,
+ * or 0: a float partition of Infinity recorded as null is a partition of nulls, which rules every value out).
  * @param {string} _
  * @param {any} value JSON.stringify's: of any shape
  */
 function replacer(_, value) {
   if (typeof value === 'bigint') return { $long: String(value) }
+  if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) {
+    return { $double: Object.is(value, -0) ? '-0' : String(value) }
+  }
   if (value instanceof Uint8Array) return { $bytes: Array.from(value, (b) => b.toString(16).padStart(2, '0')).join('') }
   if (value && typeof value === 'object' && value.type === 'Buffer' && Array.isArray(value.data)) {
     return { $bytes: value.data.map((/** @type {number} */ b) => b.toString(16).padStart(2, '0')).join('') }
@@ -62,6 +67,7 @@ function restore(value) {
   }
   const keys = Object.keys(value)
   if (keys.length === 1 && typeof value.$long === 'string') return BigInt(value.$long)
+  if (keys.length === 1 && ['Infinity', '-Infinity', 'NaN', '-0'].includes(value.$double)) return Number(value.$double)
   if (keys.length === 1 && typeof value.$bytes === 'string') return Uint8Array.from(value.$bytes.match(/../g) ?? [], (h) => parseInt(h, 16))
   for (const key of keys) if (value[key] !== null && typeof value[key] === 'object') value[key] = restore(value[key])
   return value

@@ -127,3 +127,31 @@ describe('equality deletes apply to their own partition only', async () => {
     })
   }
 })
+
+describe('a table index records partition values JSON has no number for', async () => {
+  const root = await tempDir('iceberg-index-partition')
+
+  test('identity(double) partitions of Infinity, -Infinity and -0.0 are kept as such, never as null', async () => {
+    const { buildSidecarIndex } = await import('../../js/index-builder/index.js')
+    const dir = path.join(root, 't')
+    const values = [Infinity, -Infinity, -0]
+    const files = Object.fromEntries(values.map((x, k) => [`data/f${k}.parquet`,
+      parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [k] }, { id: 2, name: 'x', type: 'double', data: [x] }])]))
+    await writeIcebergTable(dir, {
+      schema: [{ id: 1, name: 'id', type: 'int' }, { id: 2, name: 'x', type: 'double' }],
+      spec: [{ name: 'x', transform: 'identity', sourceId: 2, avro: 'double' }],
+      files,
+      manifests: [{ sequence: 1, entries: values.map((x, k) => ({ sequence: 1, file: { file_path: `data/f${k}.parquet`, record_count: 1, partition: { x } } })) }],
+    })
+    const index = path.join(root, 't.puffin')
+    await buildSidecarIndex(null, index, { table: dir, columns: ['x'] })
+    for (const [k, x] of values.entries()) {
+      assert.ok(Object.is((await rowsOf(dir, `data/f${k}.parquet`))[0].x, x)) // the truth
+      const table = await openTable(dir, { index })
+      const result = await table.probe('x', [x])
+      assert.equal(table.table.index?.unchanged, true)
+      assert.notEqual(result.files.find((f) => f.path === `data/f${k}.parquet`).values[0].verdict, 'absent', String(x))
+      await table.close()
+    }
+  })
+})
