@@ -413,7 +413,7 @@ const samePartition = (a, b) => a.specId === b.specId && a.partitions.length ===
 /**
  * The delete files that may apply to each data file (spec "Scan Planning"): position deletes of a
  * sequence number ≥ the data file's, equality deletes of a greater one; in the same partition, or
- * global (unpartitioned spec) for equality deletes.
+ * global (a spec without fields, or with only void ones) for equality deletes.
  * @param {IcebergFile[]} files
  * @param {IcebergFile[]} deleteFiles
  */
@@ -421,7 +421,8 @@ export function attachDeletes(files, deleteFiles) {
   for (const file of files) {
     file.deletes = []
     for (const del of deleteFiles) {
-      const global = del.partitions.length === 0
+      // Unpartitioned: no field, or only void ones (a v1 table's dropped fields), as Iceberg's PartitionSpec.isUnpartitioned.
+      const global = del.partitions.every((p) => p.transform.name === 'void')
       if (!(global || samePartition(file, del))) continue
       if (del.content === 1 && del.sequence >= file.sequence) {
         file.deletes.push({ kind: 'position', location: del.location, path: del.path })

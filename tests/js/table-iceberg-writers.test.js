@@ -155,3 +155,25 @@ describe('a table index records partition values JSON has no number for', async 
     }
   })
 })
+
+test('an equality delete of a spec whose fields are all void is global (Iceberg\'s PartitionSpec.isUnpartitioned)', async () => {
+  const dir = path.join(await tempDir('iceberg-eq-void'), 't')
+  await writeIcebergTable(dir, {
+    schema: [{ id: 1, name: 'id', type: 'int' }, { id: 2, name: 'cat', type: 'string' }],
+    specs: [{ id: 0, fields: [{ name: 'cat', transform: 'identity', sourceId: 2, avro: 'string' }] },
+      { id: 1, fields: [{ name: 'cat', transform: 'void', sourceId: 2, avro: 'string' }] }],
+    files: { 'data/a.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [5, 6] }, { id: 2, name: 'cat', type: 'string', data: ['a', 'a'] }]),
+      'data/del.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [5] }]) },
+    manifests: [
+      { specId: 0, sequence: 1, entries: [{ sequence: 1, file: { file_path: 'data/a.parquet', record_count: 2, partition: { cat: 'a' } } }] },
+      { specId: 1, sequence: 2, content: 1,
+        entries: [{ sequence: 2, file: { content: 2, file_path: 'data/del.parquet', record_count: 1, equality_ids: [1], partition: { cat: null } } }] },
+    ],
+  })
+  // The truth: id 5 is deleted (a later delete of the unpartitioned spec), id 6 is not.
+  assert.deepEqual((await rowsOf(dir, 'data/a.parquet')).map((r) => r.id), [5, 6])
+  assert.deepEqual((await rowsOf(dir, 'data/del.parquet')).map((r) => r.id), [5])
+  const result = await (await openTable(dir)).probe('id', [5, 6], { confirm: true })
+  assert.deepEqual(result.files.find((f) => f.path === 'data/a.parquet').values.map((v) => [v.verdict, v.reason]),
+    [['absent', 'rows-deleted'], ['present', 'in-data-pages']])
+})
