@@ -226,6 +226,30 @@ export function applyTransform(transform, type, key) {
   }
 }
 
+/**
+ * The partition values a writer may have given a source key: the spec's (applyTransform), and for a timestamp
+ * before 1970 whose fraction is the last tick of the first second of an hour, day, month or year
+ * (1969-12-31T00:00:00.999999), also Iceberg Java's, one unit earlier: its DateTimeUtil adds one tick to the
+ * fraction of a negative instant but not to its seconds, and subtracts one unit from the count truncated towards
+ * zero. Empty when the transform is not computed here.
+ * @param {Transform} transform
+ * @param {TableType} type
+ * @param {Key} key
+ * @returns {Key[]}
+ */
+export function transformReadings(transform, type, key) {
+  const value = applyTransform(transform, type, key)
+  if (value === undefined) return []
+  const timestamp = ['timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns'].includes(type.kind)
+  if (!['year', 'month', 'day', 'hour'].includes(transform.name) || !timestamp || typeof key !== 'bigint' || typeof value !== 'bigint' ||
+    key >= 0n) return [value]
+  const second = type.kind.endsWith('_ns') ? 1_000_000_000n : 1_000_000n
+  if ((key + 1n) % second !== 0n) return [value]
+  // The second holding the key starts a unit when the tick before it is in the unit before.
+  const secondStart = key + 1n - second
+  return applyTransform(transform, type, secondStart - 1n) === value - 1n ? [value, value - 1n] : [value]
+}
+
 const pad2 = (/** @type {number} */ n) => String(n).padStart(2, '0')
 
 /** @param {bigint} micros @param {boolean} zoned */

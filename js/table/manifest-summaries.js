@@ -4,7 +4,7 @@
 // Appendix D). A manifest is skipped only when a summary proves that no file in it can hold any probed
 // value (or match `where`); a missing summary, a transform not computed here, bounds that do not decode
 // or a summary list that does not fit the partition spec keep it.
-import { applyTransform, decodeBound, parseTransform, transformResultType } from './iceberg-types.js'
+import { decodeBound, parseTransform, transformReadings, transformResultType } from './iceberg-types.js'
 import { factsExclude } from './column-keys.js'
 import { partitionMayEqual } from '../dataset/hive.js'
 
@@ -66,8 +66,8 @@ export function manifestMayHoldValues(manifest, specs, field, keyed) {
       const bounds = summaryBounds(manifest, k, transformResultType(transform, field.type))
       if (!bounds) return false
       return slot.keys.every((key) => {
-        const transformed = applyTransform(transform, field.type, key)
-        return transformed !== undefined && factsExclude(bounds, transformed) === 'out-of-bounds'
+        const readings = transformReadings(transform, field.type, key)
+        return readings.length > 0 && readings.every((t) => factsExclude(bounds, t) === 'out-of-bounds')
       })
     })
   })

@@ -3,7 +3,7 @@
 // transforms, Delta partition columns) or its per-column facts (bounds, null/NaN/value counts); for a
 // Delta partition column, which the data files do not hold, a `maybe` where the partition value equals it. The
 // answers are the prefilter the dataset layer asks before it opens a file.
-import { applyTransform } from './iceberg-types.js'
+import { transformReadings } from './iceberg-types.js'
 import { factsExclude, sameKey, valueKeys } from './column-keys.js'
 
 /**
@@ -31,9 +31,10 @@ function keyExcluded(file, field, key) {
       return absent(TableSource.PARTITION, 'partition-mismatch',
         `the file's partition ${p.name} is null: every row has a null ${field.name}`)
     }
-    const transformed = applyTransform(p.transform, field.type, key)
-    if (transformed === undefined) continue
-    const matches = p.keys ? p.keys.some((k) => sameKey(transformed, k)) : sameKey(transformed, p.key)
+    const readings = transformReadings(p.transform, field.type, key)
+    if (!readings.length) continue
+    const transformed = readings[0]
+    const matches = readings.some((t) => (p.keys ? p.keys.some((k) => sameKey(t, k)) : sameKey(t, /** @type {Key} */ (p.key))))
     if (!matches) {
       return absent(TableSource.PARTITION, 'partition-mismatch',
         `the file's partition ${p.name} (${p.transform.name}${p.transform.arg !== undefined ? `[${p.transform.arg}]` : ''}) ` +

@@ -177,3 +177,43 @@ test('an equality delete of a spec whose fields are all void is global (Iceberg\
   assert.deepEqual(result.files.find((f) => f.path === 'data/a.parquet').values.map((v) => [v.verdict, v.reason]),
     [['absent', 'rows-deleted'], ['present', 'in-data-pages']])
 })
+
+describe('temporal partitions before 1970 as Iceberg Java writes them', async () => {
+  // Iceberg Java's DateTimeUtil.microsToYears/Months/Days/Hours (apache/iceberg, run on these instants) give the
+  // last microsecond of the first second of a unit before 1970 the unit before: one past the spec's floor.
+  const JAVA = [
+    { ts: '1969-12-31T00:00:00.999999', micros: -86_399_000_001n, year: -1, month: -1, day: -2, hour: -25 },
+    { ts: '1969-12-31T23:00:00.999999', micros: -3_599_000_001n, year: -1, month: -1, day: -1, hour: -2 },
+    { ts: '1969-12-01T00:00:00.999999', micros: -2_678_399_000_001n, year: -1, month: -2, day: -32, hour: -745 },
+    { ts: '1969-01-01T00:00:00.999999', micros: -31_535_999_000_001n, year: -2, month: -13, day: -366, hour: -8761 },
+    { ts: '1969-12-31T23:59:59.999999', micros: -1n, year: -1, month: -1, day: -1, hour: -1 },
+  ]
+  const root = await tempDir('iceberg-java-temporal')
+  for (const transform of ['year', 'month', 'day', 'hour']) {
+    test(`${transform}(ts): each file is kept for the timestamp it holds, and its manifest too`, async () => {
+      const dir = path.join(root, transform)
+      const files = Object.fromEntries(JAVA.map((r, k) => [`data/f${k}.parquet`, parquetWithIds([{ id: 1, name: 'ts', type: 'timestamp', data: [r.micros] }])]))
+      const int32 = (n) => Buffer.from(Int32Array.of(n).buffer)
+      await writeIcebergTable(dir, {
+        schema: [{ id: 1, name: 'ts', type: 'timestamp' }],
+        spec: [{ name: `ts_${transform}`, transform, sourceId: 1, avro: 'int' }],
+        files,
+        // A manifest per file, its summary that file's partition value.
+        manifests: JAVA.map((r, k) => ({ sequence: 1,
+          summaries: [{ contains_null: false, contains_nan: null, lower_bound: int32(r[transform]), upper_bound: int32(r[transform]) }],
+          entries: [{ sequence: 1, file: { file_path: `data/f${k}.parquet`, record_count: 1, partition: { [`ts_${transform}`]: r[transform] } } }] })),
+      })
+      for (const [k, r] of JAVA.entries()) {
+        const bytes = readFileSync(path.join(dir, `data/f${k}.parquet`))
+        const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+          parsers: { timestampFromMicroseconds: (micros) => BigInt(micros) } })
+        assert.deepEqual(rows, [{ ts: r.micros }]) // the truth
+        const result = await (await openTable(dir)).probe('ts', [r.ts], { confirm: true })
+        assert.equal(result.files.find((f) => f.path === `data/f${k}.parquet`)?.values[0].verdict, 'present', `${r.ts} (${transform} ${r[transform]})`)
+      }
+      // A timestamp of no file's unit by either reading: every manifest is still skipped.
+      const other = await (await openTable(dir)).probe('ts', ['1950-06-15T12:30:00'])
+      assert.deepEqual([other.manifests.skipped, other.files.length], [JAVA.length, 0])
+    })
+  }
+})

@@ -55,6 +55,7 @@ const PARQUET_OF = {
   string: { type: 'BYTE_ARRAY', converted_type: 'UTF8' }, binary: { type: 'BYTE_ARRAY' },
   uuid: { type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, logical_type: { type: 'UUID' } },
   float: { type: 'FLOAT' }, double: { type: 'DOUBLE' },
+  timestamp: { type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: false, unit: 'MICROS' } },
 }
 
 /**
