@@ -15,7 +15,8 @@ import { tableBoundRules } from '../indexes/writer-rules.js'
 /**
  * An Iceberg table's metadata.json as parsed (spec "Table Metadata"; ids past 2^53 as bigints), the fields read here.
  * @typedef {{ 'format-version'?: number, 'table-uuid'?: string, location?: string, properties?: Record<string, string>,
- *   'current-snapshot-id'?: number | bigint | null, snapshots?: IcebergSnapshot[], 'current-schema-id'?: number,
+ *   'current-snapshot-id'?: number | bigint | null, refs?: Record<string, { 'snapshot-id'?: number | bigint, type?: string }>,
+ *   snapshots?: IcebergSnapshot[], 'current-schema-id'?: number,
  *   schemas?: IcebergSchema[], schema?: IcebergSchema, 'partition-specs'?: Array<{ 'spec-id': number, fields?: IcebergPartitionField[] }>,
  *   'partition-spec'?: IcebergPartitionField[] }} IcebergMetadata
  * @typedef {{ 'snapshot-id': number | bigint, 'schema-id'?: number, 'timestamp-ms'?: number | bigint, 'manifest-list'?: string,
@@ -60,7 +61,8 @@ const DEFAULT_TRUNCATE = 16
  */
 function chooseSnapshot(metadata, options, source) {
   const snapshots = metadata.snapshots ?? []
-  const wanted = options.snapshot ?? metadata['current-snapshot-id']
+  // current-snapshot-id is optional (spec "Table Metadata"); the main branch always points at the current snapshot.
+  const wanted = options.snapshot ?? metadata['current-snapshot-id'] ?? metadata.refs?.main?.['snapshot-id']
   if (wanted === undefined || wanted === null || wanted === -1) return null
   const id = BigInt(wanted)
   const snapshot = snapshots.find((s) => BigInt(s['snapshot-id']) === id)

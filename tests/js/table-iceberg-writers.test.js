@@ -217,3 +217,18 @@ describe('temporal partitions before 1970 as Iceberg Java writes them', async ()
     })
   }
 })
+
+test('metadata without current-snapshot-id (optional in the spec) is at the snapshot its main branch names', async () => {
+  const dir = path.join(await tempDir('iceberg-refs'), 't')
+  await writeIcebergTable(dir, {
+    schema: [{ id: 1, name: 'id', type: 'int' }],
+    files: { 'data/a.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [5] }]) },
+    manifests: [{ sequence: 1, entries: [{ sequence: 1, file: { file_path: 'data/a.parquet', record_count: 1 } }] }],
+    editMetadata: (metadata) => { delete metadata['current-snapshot-id'] },
+  })
+  assert.deepEqual((await rowsOf(dir, 'data/a.parquet')).map((r) => r.id), [5])
+  const table = await openTable(dir)
+  assert.equal(table.table.snapshot, '1')
+  const result = await table.probe('id', [5], { confirm: true })
+  assert.deepEqual(result.files.map((f) => [f.path, f.values[0].verdict]), [['data/a.parquet', 'present']])
+})

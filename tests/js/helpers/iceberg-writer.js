@@ -74,7 +74,7 @@ export function parquetWithIds(columns, rowGroupSize = 1000) {
  * @param {string} dir
  * @param {{ schema: Array<{ id: number, name: string, type: string }>, spec?: Array<{ name: string, transform: string, sourceId: number, avro: any }>,
  *   specs?: Array<{ id: number, fields: Array<{ name: string, transform: string, sourceId: number, avro: any }> }>,
- *   properties?: Record<string, string>,
+ *   properties?: Record<string, string>, editMetadata?: (metadata: Record<string, any>) => void,
  *   files: Record<string, Uint8Array>,
  *   manifests: Array<{ specId?: number, content?: number, sequence?: number, summaries?: any[] | null,
  *     entries: Array<{ status?: number, sequence?: number, file: Record<string, any> }> }> }} table
@@ -111,10 +111,11 @@ export async function writeIcebergTable(dir, table) {
     'default-spec-id': specs[specs.length - 1].id,
     'partition-specs': specs.map((s) => ({ 'spec-id': s.id, fields: s.fields.map((f, i) => ({ name: f.name, transform: f.transform,
       'source-id': f.sourceId, 'field-id': 1000 + i })) })),
-    'last-partition-id': 1000, properties: table.properties ?? {}, 'current-snapshot-id': 1,
+    'last-partition-id': 1000, properties: table.properties ?? {}, 'current-snapshot-id': 1, refs: { main: { 'snapshot-id': 1, type: 'branch' } },
     snapshots: [{ 'snapshot-id': 1, 'sequence-number': 9, 'timestamp-ms': 0, 'manifest-list': `${location}/metadata/snap-1.avro`,
       summary: { operation: 'append' }, 'schema-id': 0 }],
   }
+  table.editMetadata?.(metadata)
   await writeFile(path.join(dir, 'metadata', 'v1.metadata.json'), JSON.stringify(metadata))
   await writeFile(path.join(dir, 'metadata', 'version-hint.text'), '1')
 }
