@@ -14,6 +14,16 @@ import { textOf } from './table-io.js'
 
 /** @param {string} message @param {string} source */
 const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
+
+/**
+ * Whether a metadata.json's name is never written again: one with a UUID (`<version>-<uuid>.metadata.json`) is
+ * unique to one commit. A name without (a Hadoop table's `v1.metadata.json`, `1.metadata.json`) is written again
+ * by a table dropped and created anew at the same location, so it is read each time, never from the cache: the
+ * old table's metadata would answer for the new one's files.
+ * @param {string} location
+ */
+const writtenOnce = (location) =>
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}[^/\\]*$/i.test(location)
 const ADVICE = 'pass the metadata.json\'s own URL or path, or options.metadata (the metadata.json to read, relative to the table)'
 // An empty hint probes v1–v16 in one wave, then v17–v48, then v49–v128: Hadoop tables number their
 // commits without gaps, so the wave whose last version is missing holds the newest.
@@ -37,12 +47,12 @@ export async function readIcebergMetadata(io, root, options) {
   if (options.metadata) {
     const location = locationUnder(root, options.metadata) ?? options.metadata
     // A metadata.json is never rewritten (each commit writes a new one): only the pointer changes.
-    return { location, metadata: parsed(location, await io.read(location, { immutable: true })) }
+    return { location, metadata: parsed(location, await io.read(location, { immutable: writtenOnce(location) })) }
   }
   const newest = newestListed(await io.list(/** @type {string} */ (locationUnder(root, 'metadata'))))
   if (newest.length > 0) {
     const location = inMetadataFolder(root, newest.length === 1 ? newest[0] : await hintAmong(io, root, newest))
-    return { location, metadata: parsed(location, await io.read(location, { immutable: true })) }
+    return { location, metadata: parsed(location, await io.read(location, { immutable: writtenOnce(location) })) }
   }
   const found = await hintedMetadata(io, root)
   return { location: found.location, metadata: parsed(found.location, found.bytes) }
@@ -135,7 +145,8 @@ async function hintedMetadata(io, root) {
   if (text === undefined) throw malformed(`${hintLocation} is missing: ${ADVICE}`, hintLocation)
   if (text === '') return newestVersion(io, root, hintLocation)
   const names = hintedNames(text)
-  const found = names.length ? await io.readFirstExisting(names.map((n) => inMetadataFolder(root, n))) : null
+  const locations = names.map((n) => inMetadataFolder(root, n))
+  const found = names.length ? await io.readFirstExisting(locations, { immutable: locations.every(writtenOnce) }) : null
   if (!found) {
     const tried = names.map((n) => `metadata/${n}`).join(', ') || 'no file name'
     throw malformed(`${hintLocation} says ${JSON.stringify(text)}, and none of the files it may name exists (${tried}): ` +
@@ -155,7 +166,8 @@ async function newestVersion(io, root, hintLocation) {
   let from = 1
   for (const end of VERSION_WAVE_ENDS) {
     const versions = Array.from({ length: end - from + 1 }, (_, k) => end - k)
-    const found = await io.readFirstExisting(versions.map((v) => inMetadataFolder(root, `v${v}.metadata.json`)))
+    // vN names are written again by a table created anew at the same location: never from the cache.
+    const found = await io.readFirstExisting(versions.map((v) => inMetadataFolder(root, `v${v}.metadata.json`)), { immutable: false })
     if (found) newest = found
     // The wave's last version missing: the newest is in this wave, or was the previous wave's last.
     if (!found || found.location !== locationUnder(root, `metadata/v${end}.metadata.json`)) break

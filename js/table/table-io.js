@@ -197,10 +197,12 @@ export class TableIO {
    * tell) costs requests, not bytes. A location already kept is known to exist: those after it are not
    * asked for.
    * @param {string[]} locations in order of preference
+   * @param {{ immutable?: boolean }} [options] immutable false: objects whose name may be written again (neither
+   *   taken from the cache nor kept in it)
    * @returns {Promise<{ location: string, bytes: Uint8Array } | null>}
    */
-  async readFirstExisting(locations) {
-    const kept = locations.findIndex((l) => immutableCache.has(l))
+  async readFirstExisting(locations, { immutable = true } = {}) {
+    const kept = immutable ? locations.findIndex((l) => immutableCache.has(l)) : -1
     // Taken now: the reads below may push it out of the cache.
     const keptBytes = kept < 0 ? undefined : immutableCache.get(locations[kept])
     const asked = kept < 0 ? locations : locations.slice(0, kept)
@@ -223,7 +225,7 @@ export class TableIO {
     if (chosen < 0) return keptBytes ? { location: locations[kept], bytes: keptBytes } : null
     const location = asked[chosen]
     const bytes = await /** @type {any} */ (answers[chosen]).value.read()
-    remember(location, bytes)
+    if (immutable) remember(location, bytes)
     return { location, bytes }
   }
 

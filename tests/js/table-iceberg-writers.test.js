@@ -3,6 +3,7 @@
 // live row holds may be called absent.
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, test } from 'node:test'
 import { parquetReadObjects } from 'hyparquet'
@@ -231,4 +232,23 @@ test('metadata without current-snapshot-id (optional in the spec) is at the snap
   assert.equal(table.table.snapshot, '1')
   const result = await table.probe('id', [5], { confirm: true })
   assert.deepEqual(result.files.map((f) => [f.path, f.values[0].verdict]), [['data/a.parquet', 'present']])
+})
+
+test('a table dropped and created again at its location (v1.metadata.json written anew) is read as the new table', async () => {
+  const dir = path.join(await tempDir('iceberg-recreated'), 't')
+  const int32 = (n) => Buffer.from(Int32Array.of(n).buffer)
+  const write = (name, id) => writeIcebergTable(dir, {
+    schema: [{ id: 1, name: 'id', type: 'int' }],
+    files: { [`data/${name}.parquet`]: parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [id] }]) },
+    manifests: [{ sequence: 1, entries: [{ sequence: 1, file: { file_path: `data/${name}.parquet`, record_count: 1,
+      lower_bounds: [{ key: 1, value: int32(id) }], upper_bounds: [{ key: 1, value: int32(id) }] } }] }],
+  })
+  await write('a', 5)
+  const first = await (await openTable(dir)).probe('id', [6])
+  assert.deepEqual(first.files.map((f) => [f.path, f.values[0].verdict]), [['data/a.parquet', 'absent']])
+  await rm(dir, { recursive: true })
+  await write('b', 6)
+  assert.deepEqual((await rowsOf(dir, 'data/b.parquet')).map((r) => r.id), [6]) // the truth
+  const second = await (await openTable(dir)).probe('id', [6], { confirm: true })
+  assert.deepEqual(second.files.map((f) => [f.path, f.values[0].verdict]), [['data/b.parquet', 'present']])
 })

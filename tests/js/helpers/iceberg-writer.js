@@ -3,6 +3,7 @@
 // commit, so traps the fixtures lack (bounds, partition summaries, delete files) can be put before a reader.
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { randomUUID } from 'node:crypto'
 import avsc from 'avsc'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
@@ -86,6 +87,8 @@ export async function writeIcebergTable(dir, table) {
   await mkdir(path.join(dir, 'data'), { recursive: true })
   for (const [name, bytes] of Object.entries(table.files)) await writeFile(path.join(dir, name), bytes)
   const specs = table.specs ?? [{ id: 0, fields: table.spec ?? [] }]
+  // Manifest and manifest list names carry the commit's UUID, as Iceberg writers name them: never written twice.
+  const commit = randomUUID()
   const listed = []
   for (const [k, m] of table.manifests.entries()) {
     const spec = specs.find((s) => s.id === (m.specId ?? 0))
@@ -97,13 +100,13 @@ export async function writeIcebergTable(dir, table) {
         file_size_in_bytes: e.file.file_size_in_bytes ?? table.files[e.file.file_path].byteLength },
     }))
     const manifest = await avroFile(entrySchema(spec.fields), records)
-    await writeFile(path.join(dir, 'metadata', `m${k}.avro`), manifest)
-    listed.push({ manifest_path: `${location}/metadata/m${k}.avro`, manifest_length: manifest.length, partition_spec_id: spec.id,
+    await writeFile(path.join(dir, 'metadata', `${commit}-m${k}.avro`), manifest)
+    listed.push({ manifest_path: `${location}/metadata/${commit}-m${k}.avro`, manifest_length: manifest.length, partition_spec_id: spec.id,
       content: m.content ?? 0, sequence_number: m.sequence ?? 1, min_sequence_number: m.sequence ?? 1, added_snapshot_id: 1,
       partitions: m.summaries === undefined ? null : m.summaries })
   }
   const list = await avroFile(MANIFEST_FILE, listed)
-  await writeFile(path.join(dir, 'metadata', 'snap-1.avro'), list)
+  await writeFile(path.join(dir, 'metadata', `snap-1-1-${commit}.avro`), list)
   const metadata = {
     'format-version': 2, 'table-uuid': '00000000-0000-0000-0000-000000000002', location, 'last-sequence-number': 9,
     'last-updated-ms': 0, 'last-column-id': Math.max(...table.schema.map((f) => f.id)), 'current-schema-id': 0,
@@ -112,7 +115,7 @@ export async function writeIcebergTable(dir, table) {
     'partition-specs': specs.map((s) => ({ 'spec-id': s.id, fields: s.fields.map((f, i) => ({ name: f.name, transform: f.transform,
       'source-id': f.sourceId, 'field-id': 1000 + i })) })),
     'last-partition-id': 1000, properties: table.properties ?? {}, 'current-snapshot-id': 1, refs: { main: { 'snapshot-id': 1, type: 'branch' } },
-    snapshots: [{ 'snapshot-id': 1, 'sequence-number': 9, 'timestamp-ms': 0, 'manifest-list': `${location}/metadata/snap-1.avro`,
+    snapshots: [{ 'snapshot-id': 1, 'sequence-number': 9, 'timestamp-ms': 0, 'manifest-list': `${location}/metadata/snap-1-1-${commit}.avro`,
       summary: { operation: 'append' }, 'schema-id': 0 }],
   }
   table.editMetadata?.(metadata)
