@@ -2,8 +2,11 @@
 // PROTOCOL.md "Type Widening", Iceberg spec "Schema Evolution"): engines read such a file's values
 // widened exactly to the table's type, so a value of the wider type that no narrower value widens to is
 // absent from that file — a file probe would instead round it into the file's type and could call a
-// neighbour `present`. Integer, decimal and date widenings need no row here: the file's own conversion
+// neighbour `present`. Integer and decimal widenings need no row here: the file's own conversion
 // already refuses what its narrower type cannot hold exactly (2^40 in INT32, 1.2501 in DECIMAL(5,2)).
+// A date widened to a timestamp (Iceberg v3) does: the file's DATE conversion would drop a time of day
+// (a Date at noon probed as its day) and read an integer as days, where the table means micro- or
+// nanoseconds.
 import { valueResult } from '../verdicts.js'
 import { valueKeys } from './column-keys.js'
 
@@ -11,10 +14,11 @@ import { valueKeys } from './column-keys.js'
  * Per value, an `absent` answer when the file's column cannot hold it as the table reads it, else null;
  * null for the whole list when the file's column is not narrower than the table's.
  * @param {{ name: string, type: import('./column-keys.js').TableType }} field
- * @param {{ physicalType: string }} fileColumn
+ * @param {{ physicalType: string, logicalType?: { type?: string } | null }} fileColumn
  * @param {unknown[]} values
  */
 export function notInNarrowerFile(field, fileColumn, values) {
+  if (TIMESTAMPS.has(field.type.kind) && fileColumn.logicalType?.type === 'DATE') return notInDateFile(field, values)
   if (field.type.kind !== 'double' || fileColumn.physicalType !== 'FLOAT') return null
   let keyed
   try { keyed = valueKeys(field.type, values) } catch { return null }
@@ -24,5 +28,36 @@ export function notInNarrowerFile(field, fileColumn, values) {
     return holdable ? null : valueResult(values[k], 'absent', 'value', 'not-representable',
       `${field.name} is a double column and this file stores it as FLOAT, written before the column was widened: ` +
       `it holds only float32 values, and ${String(values[k])} is none`)
+  })
+}
+
+const TIMESTAMPS = new Set(['timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns'])
+
+/**
+ * Per value, the answer of a file whose column is still DATE under a timestamp table column: `absent` for an
+ * instant that is not a midnight (the file holds only whole days), `unknown` for an integer (the file's
+ * conversion would read it as days), else null (text or a Date of a midnight: the file's DATE conversion
+ * reads it as that day).
+ * @param {{ name: string, type: import('./column-keys.js').TableType }} field
+ * @param {unknown[]} values
+ */
+function notInDateFile(field, values) {
+  let keyed
+  try { keyed = valueKeys(field.type, values) } catch { return null }
+  const day = field.type.kind.endsWith('_ns') ? 86_400_000_000_000n : 86_400_000_000n
+  return keyed.map((slot, k) => {
+    if (!slot || !('keys' in slot)) return null
+    if (!slot.keys.some((key) => typeof key === 'bigint' && key % day === 0n)) {
+      return valueResult(values[k], 'absent', 'value', 'not-representable',
+        `${field.name} is a timestamp column widened from date and this file stores it as DATE, written before the widening: ` +
+        `it holds only midnights, and ${String(values[k])} is none`)
+    }
+    const value = values[k]
+    if (typeof value === 'bigint' || typeof value === 'number') {
+      return valueResult(value, 'unknown', null, 'widened-column',
+        `${field.name} is a timestamp column widened from date and this file stores it as DATE (days): ` +
+        `the integer ${String(value)} is not probed in it; give the value as text or a Date`)
+    }
+    return null
   })
 }

@@ -252,3 +252,28 @@ test('a table dropped and created again at its location (v1.metadata.json writte
   const second = await (await openTable(dir)).probe('id', [6], { confirm: true })
   assert.deepEqual(second.files.map((f) => [f.path, f.values[0].verdict]), [['data/b.parquet', 'present']])
 })
+
+test('a v3 timestamp column widened from date: a file still of DATE holds its days as midnights, and only those', async () => {
+  const dir = path.join(await tempDir('iceberg-date-to-timestamp'), 't')
+  const days = [19722, 19724] // 2023-12-31, 2024-01-02
+  const int32 = (n) => Buffer.from(Int32Array.of(n).buffer)
+  await writeIcebergTable(dir, {
+    schema: [{ id: 1, name: 'ts', type: 'timestamp' }],
+    files: { 'data/old.parquet': parquetWithIds([{ id: 1, name: 'ts', type: 'date', data: days }]) },
+    // The spec's bound table: a 4-byte bound of a timestamp column is the day the file was written with.
+    manifests: [{ sequence: 1, entries: [{ sequence: 1, file: { file_path: 'data/old.parquet', record_count: 2,
+      lower_bounds: [{ key: 1, value: int32(days[0]) }], upper_bounds: [{ key: 1, value: int32(days[1]) }] } }] }],
+    editMetadata: (metadata) => { metadata['format-version'] = 3; metadata['next-row-id'] = 0 },
+  })
+  // The truth: the file's DATE values, which the table reads as those days' midnights.
+  const bytes = readFileSync(path.join(dir, 'data/old.parquet'))
+  const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
+  assert.deepEqual(rows.map((r) => r.ts.toISOString()), ['2023-12-31T00:00:00.000Z', '2024-01-02T00:00:00.000Z'])
+  const micros = BigInt(Date.UTC(2023, 11, 31)) * 1000n
+  const result = await (await openTable(dir)).probe('ts', [
+    '2023-12-31T00:00:00', new Date(Date.UTC(2023, 11, 31)), micros, // held: present, or unknown for the integer
+    new Date(Date.UTC(2023, 11, 31, 12)), '2023-12-31T12:00:00', micros + 1n, '2024-01-01T00:00:00', // not held
+  ], { confirm: true })
+  assert.deepEqual(result.files[0].values.map((v) => v.verdict), ['present', 'present', 'unknown', 'absent', 'absent', 'absent', 'absent'])
+  assert.equal(result.files[0].values[2].reason, 'widened-column')
+})
