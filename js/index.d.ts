@@ -356,7 +356,7 @@ export type ReasonCode =
   | 'no-index' | 'malformed-filter' | 'unsupported-filter' | 'inconsistent-filter' | 'untrusted-writer'
   | 'encrypted-column' | 'no-key' | 'no-column-metadata' | 'external-file' | 'stale-index' | 'internal'
   | 'partition-match' | 'partition-mismatch' | 'outside-where' | 'column-missing' | 'file-error' | 'limit-reached'
-  | 'no-nan' | 'deletes-not-applied' | 'rows-deleted' | 'widened-column'
+  | 'no-nan' | 'deletes-not-applied' | 'rows-deleted' | 'unit-differs'
 
 export interface ProbeValueResult {
   /** The value as it was passed in. */

@@ -77,10 +77,10 @@ export const REASONS = Object.freeze(/** @satisfies {Record<string, { verdict: V
   'file-error': { verdict: 'unknown', text: 'the dataset file could not be read or probed; its `error` says why' },
   'limit-reached': { verdict: 'unknown', text: 'the dataset file was not probed: `limit` rows were already found in other files' },
   'no-nan': { verdict: 'absent', text: 'a NaN, in a table file whose metadata counts no NaN in the column' },
-  'widened-column': {
+  'unit-differs': {
     verdict: 'unknown',
-    text: 'an integer probed in a table column widened from date to timestamp, in a file written before (its column counts ' +
-      'days, the table\'s micro- or nanoseconds): give the value as text or a Date',
+    text: 'an integer probed in a timestamp table column, in a file whose column counts another unit (DATE, written before ' +
+      'the column was widened from date; milliseconds; INT96): give the value as text or a Date',
   },
   'deletes-not-applied': {
     verdict: 'maybe',

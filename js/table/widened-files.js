@@ -14,11 +14,15 @@ import { valueKeys } from './column-keys.js'
  * Per value, an `absent` answer when the file's column cannot hold it as the table reads it, else null;
  * null for the whole list when the file's column is not narrower than the table's.
  * @param {{ name: string, type: import('./column-keys.js').TableType }} field
- * @param {{ physicalType: string, logicalType?: { type?: string } | null }} fileColumn
+ * @param {{ physicalType: string, logicalType?: { type?: string, unit?: string } | null }} fileColumn
  * @param {unknown[]} values
  */
 export function notInNarrowerFile(field, fileColumn, values) {
-  if (TIMESTAMPS.has(field.type.kind) && fileColumn.logicalType?.type === 'DATE') return notInDateFile(field, values)
+  if (TIMESTAMPS.has(field.type.kind)) {
+    const unit = fileColumn.logicalType?.type === 'DATE' ? 'DAYS' : fileColumn.physicalType === 'INT96' ? 'INT96'
+      : fileColumn.logicalType?.type === 'TIMESTAMP' ? fileColumn.logicalType.unit : undefined
+    if (unit && unit !== (field.type.kind.endsWith('_ns') ? 'NANOS' : 'MICROS')) return inOtherUnit(field, values, unit)
+  }
   if (field.type.kind !== 'double' || fileColumn.physicalType !== 'FLOAT') return null
   let keyed
   try { keyed = valueKeys(field.type, values) } catch { return null }
@@ -34,29 +38,32 @@ export function notInNarrowerFile(field, fileColumn, values) {
 const TIMESTAMPS = new Set(['timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns'])
 
 /**
- * Per value, the answer of a file whose column is still DATE under a timestamp table column: `absent` for an
- * instant that is not a midnight (the file holds only whole days), `unknown` for an integer (the file's
- * conversion would read it as days), else null (text or a Date of a midnight: the file's DATE conversion
- * reads it as that day).
+ * Per value, the answer of a file whose timestamp column counts another unit than the table's: DATE (a
+ * column widened from date: the file holds midnights only, any other instant is `absent`), TIMESTAMP in
+ * milliseconds or nanoseconds, or INT96 (files written by other tools, added to the table). An integer is
+ * in the table's unit, which the file's own conversion would read in the file's: `unknown` (`unit-differs`).
+ * Text and Dates are probed by the file's conversion, which reads them exactly.
  * @param {{ name: string, type: import('./column-keys.js').TableType }} field
  * @param {unknown[]} values
+ * @param {string} unit the file's: DAYS, MILLIS, MICROS, NANOS or INT96
  */
-function notInDateFile(field, values) {
+function inOtherUnit(field, values, unit) {
   let keyed
   try { keyed = valueKeys(field.type, values) } catch { return null }
   const day = field.type.kind.endsWith('_ns') ? 86_400_000_000_000n : 86_400_000_000n
   return keyed.map((slot, k) => {
     if (!slot || !('keys' in slot)) return null
-    if (!slot.keys.some((key) => typeof key === 'bigint' && key % day === 0n)) {
+    if (unit === 'DAYS' && !slot.keys.some((key) => typeof key === 'bigint' && key % day === 0n)) {
       return valueResult(values[k], 'absent', 'value', 'not-representable',
         `${field.name} is a timestamp column widened from date and this file stores it as DATE, written before the widening: ` +
         `it holds only midnights, and ${String(values[k])} is none`)
     }
     const value = values[k]
     if (typeof value === 'bigint' || typeof value === 'number') {
-      return valueResult(value, 'unknown', null, 'widened-column',
-        `${field.name} is a timestamp column widened from date and this file stores it as DATE (days): ` +
-        `the integer ${String(value)} is not probed in it; give the value as text or a Date`)
+      return valueResult(value, 'unknown', null, 'unit-differs',
+        `${field.name} is a timestamp column of ${field.type.kind.endsWith('_ns') ? 'nano' : 'micro'}seconds and this file ` +
+        `stores it as ${unit === 'DAYS' ? 'DATE (days)' : unit}: the integer ${String(value)} is not probed in it; ` +
+        'give the value as text or a Date')
     }
     return null
   })

@@ -275,5 +275,5 @@ test('a v3 timestamp column widened from date: a file still of DATE holds its da
     new Date(Date.UTC(2023, 11, 31, 12)), '2023-12-31T12:00:00', micros + 1n, '2024-01-01T00:00:00', // not held
   ], { confirm: true })
   assert.deepEqual(result.files[0].values.map((v) => v.verdict), ['present', 'present', 'unknown', 'absent', 'absent', 'absent', 'absent'])
-  assert.equal(result.files[0].values[2].reason, 'widened-column')
+  assert.equal(result.files[0].values[2].reason, 'unit-differs')
 })
