@@ -277,3 +277,26 @@ test('a v3 timestamp column widened from date: a file still of DATE holds its da
   assert.deepEqual(result.files[0].values.map((v) => v.verdict), ['present', 'present', 'unknown', 'absent', 'absent', 'absent', 'absent'])
   assert.equal(result.files[0].values[2].reason, 'unit-differs')
 })
+
+test('a timestamp column in a file of milliseconds (written by another tool, added to the table): an integer in micros is never absent', async () => {
+  const { parquetWriteBuffer } = await import('hyparquet-writer')
+  const dir = path.join(await tempDir('iceberg-millis'), 't')
+  const ms = 1703980800123n // 2023-12-31T00:00:00.123
+  const file = new Uint8Array(parquetWriteBuffer({ schema: [{ name: 'root', num_children: 1 }, { name: 'ts', repetition_type: 'OPTIONAL',
+    field_id: 1, type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: false, unit: 'MILLIS' } }], columnData: [{ name: 'ts', data: [ms] }] }))
+  const int64 = (n) => { const b = Buffer.alloc(8); b.writeBigInt64LE(n); return b }
+  await writeIcebergTable(dir, {
+    schema: [{ id: 1, name: 'ts', type: 'timestamp' }],
+    files: { 'data/m.parquet': file },
+    // Iceberg's Parquet metrics convert a millisecond column's statistics to micros.
+    manifests: [{ sequence: 1, entries: [{ sequence: 1, file: { file_path: 'data/m.parquet', record_count: 1,
+      lower_bounds: [{ key: 1, value: int64(ms * 1000n) }], upper_bounds: [{ key: 1, value: int64(ms * 1000n) }] } }] }],
+  })
+  const bytes = readFileSync(path.join(dir, 'data/m.parquet'))
+  const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+    parsers: { timestampFromMilliseconds: (n) => BigInt(n) } })
+  assert.deepEqual(rows, [{ ts: ms }]) // the truth
+  const result = await (await openTable(dir)).probe('ts', [ms * 1000n, '2023-12-31T00:00:00.123', '2023-12-31T00:00:00.124'], { confirm: true })
+  assert.deepEqual(result.files[0].values.map((v) => [v.verdict, v.reason]),
+    [['unknown', 'unit-differs'], ['present', 'in-data-pages'], ['absent', 'out-of-range']])
+})
