@@ -77,11 +77,7 @@ export const REASONS = Object.freeze(/** @satisfies {Record<string, { verdict: V
   'file-error': { verdict: 'unknown', text: 'the dataset file could not be read or probed; its `error` says why' },
   'limit-reached': { verdict: 'unknown', text: 'the dataset file was not probed: `limit` rows were already found in other files' },
   'no-nan': { verdict: 'absent', text: 'a NaN, in a table file whose metadata counts no NaN in the column' },
-  'unit-differs': {
-    verdict: 'unknown',
-    text: 'an integer probed in a timestamp table column, in a file whose column counts another unit (DATE, written before ' +
-      'the column was widened from date; milliseconds; INT96): give the value as text or a Date',
-  },
+  'unit-differs': { verdict: 'unknown', text: 'an integer, in a table file whose timestamps are of another unit: give text or a Date' },
   'deletes-not-applied': {
     verdict: 'maybe',
     text: 'the table file has deletes (delete files, a deletion vector) that could not be applied to the rows found: ' +
