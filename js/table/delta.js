@@ -334,7 +334,10 @@ async function readLogSince(io, root, from, wanted) {
     const names = new Set(listing)
     const versions = Array.from({ length: Math.max(0, latest - from) }, (_, i) => from + 1 + i)
     if (!versions.every((v) => names.has(`${pad(v)}.json`))) return null
-    return result(versions, await io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true }))
+    const locations = versions.map((v) => log(`${pad(v)}.json`))
+    const [texts, same] = await Promise.all([io.readAll(locations, { immutable: true }), sameAsKept(io, locations)])
+    if (!same) return createdAnew(io, root, () => readLogSince(io, root, from, wanted))
+    return result(versions, texts)
   }
   /** @type {number[]} */
   const commits = []
@@ -344,10 +347,13 @@ async function readLogSince(io, root, from, wanted) {
   for (let first = true; ; first = false) {
     const count = wanted !== undefined ? wanted - next + 1 : COMMIT_BATCH
     const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
-    const [batch, pointer] = await Promise.all([
-      io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true, optional: true }),
+    const locations = versions.map((v) => log(`${pad(v)}.json`))
+    const [batch, pointer, same] = await Promise.all([
+      io.readAll(locations, { immutable: true, optional: true }),
       first ? io.read(log('_last_checkpoint'), { optional: true }) : null,
+      first ? sameAsKept(io, locations) : true,
     ])
+    if (!same) return createdAnew(io, root, () => readLogSince(io, root, from, wanted))
     const end = batch.indexOf(null)
     // The commits up to the first missing one.
     const got = /** @type {Uint8Array[]} */ (end < 0 ? batch : batch.slice(0, end))
@@ -360,6 +366,28 @@ async function readLogSince(io, root, from, wanted) {
     next += COMMIT_BATCH
   }
   return result(commits, commitTexts)
+}
+
+/**
+ * Whether the newest of `locations` the process keeps from an earlier read is still what storage holds: one small
+ * read, beside the reads of `locations` (called after them, so in their round). Log objects are written once, but a
+ * table deleted and created anew at its location writes the same names again, and the kept ones would stand for it.
+ * @param {TableIO} io
+ * @param {string[]} locations in version order
+ */
+function sameAsKept(io, locations) {
+  const newest = io.lastCached(locations)
+  return newest === undefined ? true : io.stillAsCached(newest)
+}
+
+/**
+ * The log of a table created anew at its location, read again once what was kept of the old one is dropped.
+ * @template T
+ * @param {TableIO} io @param {TableRoot} root @param {() => Promise<T>} read
+ */
+function createdAnew(io, root, read) {
+  io.forgetUnder(logLocation(root, ''))
+  return read()
 }
 
 /**
@@ -386,10 +414,14 @@ async function readLog(io, root, wanted) {
   if (listing) {
     const plan = planFromListing(listing, wanted)
     if (plan.latest < 0) throw malformed(`${log('')}: no commits`)
-    const [checkpointBytes, commitTexts] = await Promise.all([
-      io.readAll(plan.checkpointNames.map(log), { immutable: true }),
-      io.readAll(plan.commits.map((v) => log(`${pad(v)}.json`)), { immutable: true }),
+    const checkpoints = plan.checkpointNames.map(log)
+    const commits = plan.commits.map((v) => log(`${pad(v)}.json`))
+    const [checkpointBytes, commitTexts, same] = await Promise.all([
+      io.readAll(checkpoints, { immutable: true }),
+      io.readAll(commits, { immutable: true }),
+      sameAsKept(io, [...checkpoints, ...commits]),
     ])
+    if (!same) return createdAnew(io, root, () => readLog(io, root, wanted))
     return { ...plan, checkpointBytes, commitTexts }
   }
   const pointer = await io.read(log('_last_checkpoint'), { optional: true })
@@ -409,8 +441,11 @@ async function readLog(io, root, wanted) {
   for (let first = true; ; first = false) {
     const count = wanted !== undefined ? wanted - next + 1 : COMMIT_BATCH
     const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
-    const reads = io.readAll(versions.map((v) => log(`${pad(v)}.json`)), { immutable: true, optional: true })
-    const [batch, checkpoint] = await Promise.all([reads, first ? io.readAll(checkpointNames.map(log), { immutable: true }) : null])
+    const locations = versions.map((v) => log(`${pad(v)}.json`))
+    const reads = io.readAll(locations, { immutable: true, optional: true })
+    const [batch, checkpoint, same] = await Promise.all([reads, first ? io.readAll(checkpointNames.map(log), { immutable: true }) : null,
+      first ? sameAsKept(io, [...checkpointNames.map(log), ...locations]) : true])
+    if (!same) return createdAnew(io, root, () => readLog(io, root, wanted))
     if (checkpoint) checkpointBytes = checkpoint // the first wave's
     const end = batch.indexOf(null)
     // The commits up to the first missing one.

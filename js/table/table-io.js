@@ -63,6 +63,10 @@ class WeighedCache {
   }
 }
 
+// How much of a kept object stillAsCached() compares (with its size): a Delta commit starts with its commitInfo
+// (a timestamp, an id), a checkpoint with its first page.
+const KEPT_PREFIX_BYTES = 1024
+
 /** Immutable objects' bytes by location. @type {WeighedCache<Uint8Array>} */
 const immutableCache = new WeighedCache(CACHE_BYTES)
 // Decoded immutable objects (a promise while the read is under way, so concurrent readers share it),
@@ -247,6 +251,46 @@ export class TableIO {
       return await readObjectStart(location, length, { ...this.reading, forbiddenIsMissing: true, purpose: 'table-metadata' })
     } finally {
       this.inFlight--
+    }
+  }
+
+  /**
+   * Whether storage holds what the cache keeps for `location` (the same size, the same first 1 KiB), or true when
+   * nothing is kept: a range read beside the reads in flight (call it after them, so it shares their round). An
+   * object "written once" is written again when its table is deleted and created anew at the same location.
+   * @param {string} location
+   */
+  async stillAsCached(location) {
+    const kept = immutableCache.get(location)
+    if (!kept) return true
+    if (this.inFlight === 0) this.stats.rounds++
+    this.inFlight++
+    try {
+      const now = await readObjectStart(location, KEPT_PREFIX_BYTES, { ...this.reading, forbiddenIsMissing: true, purpose: 'table-metadata' })
+      if (!now || now.size !== kept.byteLength) return false
+      for (let i = 0; i < now.bytes.length; i++) if (now.bytes[i] !== kept[i]) return false
+      return true
+    } finally {
+      this.inFlight--
+    }
+  }
+
+  /**
+   * The last of `locations` the cache keeps, or undefined.
+   * @param {string[]} locations
+   */
+  lastCached(locations) {
+    for (let i = locations.length - 1; i >= 0; i--) if (immutableCache.has(locations[i])) return locations[i]
+    return undefined
+  }
+
+  /**
+   * Drops every object kept under `prefix` (bytes and decoded): a table found re-created at its location.
+   * @param {string} prefix
+   */
+  forgetUnder(prefix) {
+    for (const cache of [immutableCache, decodedCache]) {
+      for (const location of [...cache.entries.keys()]) if (location.startsWith(prefix)) cache.delete(location)
     }
   }
 

@@ -3,7 +3,7 @@
 // removes the same path with different deletion vectors, Delta column mapping and a V2 checkpoint,
 // on synthetic tables written by hand from the protocol.
 import assert from 'node:assert/strict'
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, test } from 'node:test'
 import { parquetWriteBuffer } from 'hyparquet-writer'
@@ -12,6 +12,7 @@ import { ErrorCode, openTable } from '../../js/index.js'
 import { loadTable } from '../../js/table/load-table.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { checkpointParquet, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 describe('Iceberg snapshots', { skip: missingFixture('tables/iceberg/spark_bunnies') }, () => {
@@ -118,6 +119,45 @@ describe('synthetic Delta tables', async () => {
       readerFeatures: ['columnMapping', 'deletionVectors', 'timestampNtz', 'typeWidening', 'v2Checkpoint', 'vacuumProtocolCheck'],
       writerFeatures: ['rowTracking', 'domainMetadata', 'inCommitTimestamp', 'catalogManaged'] }))
     assert.deepEqual(readable.files.map((f) => f.path), ['one.parquet'])
+  })
+
+  test('a table deleted and created anew at its location is read anew, locally and over HTTP: not from the old one\'s kept log', async () => {
+    const schema = { type: 'struct', fields: [{ name: 'x', type: 'integer', nullable: true, metadata: {} }] }
+    const metaData = { id: 'x', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
+      configuration: {} }
+    // A table of `commits` commits, each adding a file of `values` (as a writer logs it: commitInfo first, with its time).
+    const create = async (root, commits, values, time) => {
+      await rm(root, { recursive: true, force: true })
+      const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'x', data: Int32Array.from(values), type: 'INT32' }] }))
+      const stats = JSON.stringify({ numRecords: values.length, minValues: { x: Math.min(...values) }, maxValues: { x: Math.max(...values) },
+        nullCount: { x: 0 } })
+      const log = {}
+      const files = {}
+      for (let v = 0; v < commits; v++) {
+        const add = { path: `f${v}.parquet`, partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats }
+        log[`${pad(v)}.json`] = [{ commitInfo: { timestamp: time + v } }, ...(v === 0 ? [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+          { metaData }] : []), { add }].map((a) => JSON.stringify(a)).join('\n')
+        files[`f${v}.parquet`] = bytes
+      }
+      return writeDeltaFiles(root, log, files)
+    }
+    const root = path.join(dir, 'created-anew')
+    const server = await startTestServer({ root: dir })
+    try {
+      for (const open of [() => openTable(root), () => openTable(server.url('created-anew/'))]) {
+        await create(root, 4, [1, 2], 1_700_000_000_000)
+        const before = await (await open()).probe('x', [5])
+        assert.equal(before.files.length, 4)
+        assert.ok(before.files.every((f) => f.values[0].verdict === 'absent'))
+        // Dropped and written again with fewer commits, its file holding 5: the old table's commits are still kept.
+        await create(root, 2, [5, 6], 1_700_000_999_000)
+        const after = await (await open()).probe('x', [5])
+        assert.deepEqual(after.files.map((f) => f.path).sort(), ['f0.parquet', 'f1.parquet'])
+        assert.ok(after.files.every((f) => f.values[0].verdict !== 'absent'), JSON.stringify(after.files.map((f) => f.values[0])))
+      }
+    } finally {
+      await server.close()
+    }
   })
 
   test('a V2 checkpoint (JSON, UUID-named) with no commits before it', async () => {
