@@ -266,7 +266,8 @@ export class TableIO {
     if (this.inFlight === 0) this.stats.rounds++
     this.inFlight++
     try {
-      const now = await readObjectStart(location, KEPT_PREFIX_BYTES, { ...this.reading, forbiddenIsMissing: true, purpose: 'table-metadata' })
+      const now = await readObjectStart(location, KEPT_PREFIX_BYTES,
+        { ...this.reading, forbiddenIsMissing: true, purpose: 'table-metadata' })
       if (!now || now.size !== kept.byteLength) return false
       for (let i = 0; i < now.bytes.length; i++) if (now.bytes[i] !== kept[i]) return false
       return true
