@@ -8,6 +8,8 @@
 const BINARY_TYPES = new Set(['BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
 /** @type {Set<string | undefined>} */
 const TEXT_LOGICAL = new Set(['STRING', 'ENUM', 'JSON'])
+/** @type {Set<string | undefined>} binary logical types ordered as numbers */
+const NUMERIC_BINARY = new Set(['DECIMAL', 'FLOAT16'])
 // Encoding ids (parquet.thrift Encoding) that mean dictionary pages.
 const DICTIONARY_ENCODINGS = (1 << 2) | (1 << 8)
 
@@ -137,6 +139,21 @@ export const WRITER_RULES = [
     pageIndex: true,
     message: 'arrow-rs (parquet-rs) computes min/max of BYTE_ARRAY decimals as unsigned bytes, not in signed two\'s complement order ' +
       '(apache/arrow-rs#11073): these statistics are ignored',
+  },
+  {
+    id: 'hyparquet-binary-bounds',
+    index: 'statistics',
+    code: 'binary-bounds-hyparquet',
+    link: 'https://github.com/hyparam/hyparquet-writer/blob/main/src/column.js',
+    // hyparquet-writer orders min/max by the JS values it was given, then writes their bytes: before 0.17 text by
+    // UTF-16 code units (U+E000–U+FFFF above characters past U+FFFF, unlike their UTF-8), and still UUIDs given as
+    // text by the text ('B' < 'a', bytes 0xb0 > 0xa0). Its created_by carries no version, so every file is out.
+    // Decimals and FLOAT16 it orders as numbers, which is their order.
+    writer: (_w, createdBy) => /^hyparquet$/i.test(createdBy?.trim() ?? ''),
+    affects: (column) => BINARY_TYPES.has(column.physicalType) && !NUMERIC_BINARY.has(column.logicalType?.type),
+    pageIndex: true,
+    message: 'hyparquet-writer orders binary min/max by the JS values it was given (UTF-16 text before 0.17, UUID text), ' +
+      'not by the bytes it writes: these bounds are ignored',
   },
   {
     id: 'dictionary-array-superset',

@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { after, before, describe, test } from 'node:test'
 
+import { parquetReadObjects } from 'hyparquet'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
 import { openParquet, WRITER_RULES, writerRulesFor } from '../../js/index.js'
 import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/indexes/writer-rules.js'
 import { pageIndexOrder } from '../../js/indexes/page-index.js'
@@ -22,6 +25,8 @@ const UINT64 = { physicalType: 'INT64', logicalType: { type: 'INTEGER', bitWidth
 const STRING = { physicalType: 'BYTE_ARRAY', logicalType: { type: 'STRING' } }
 const DECIMAL_BYTE_ARRAY = { physicalType: 'BYTE_ARRAY', logicalType: { type: 'DECIMAL', precision: 20, scale: 2 } }
 const DECIMAL_FLBA = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: { type: 'DECIMAL', precision: 38, scale: 2 } }
+const UUID = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: { type: 'UUID' } }
+const FLOAT16 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 2, logicalType: { type: 'FLOAT16' } }
 const DICTIONARY = { encodings: (1 << 8) | (1 << 3) }
 const ids = (createdBy, index, column, chunk) => writerRulesFor(createdBy, index, column, chunk).map((r) => r.id)
 
@@ -118,6 +123,15 @@ describe('every row of the table', () => {
     assert.deepEqual(ids('parquet-cpp-arrow version 15.0.0', 'statistics', DECIMAL_BYTE_ARRAY), [])
   })
 
+  test('hyparquet-binary-bounds: binary page bounds from hyparquet-writer (no version in created_by), not its numeric ones', () => {
+    for (const column of [STRING, UUID, { physicalType: 'BYTE_ARRAY', logicalType: null }]) {
+      assert.deepEqual(ids('hyparquet', 'statistics', column), ['parquet-251', 'hyparquet-binary-bounds'])
+    }
+    for (const column of [DECIMAL_BYTE_ARRAY, DECIMAL_FLBA, FLOAT16]) assert.deepEqual(ids('hyparquet', 'statistics', column), ['parquet-251'])
+    assert.deepEqual(ids('hyparquet', 'statistics', INT64), [])
+    assert.deepEqual(ids('DuckDB version v1.5.6 (build x)', 'statistics', STRING), [])
+  })
+
   test('rules marked pageIndex make the ColumnIndex unusable too; the others leave it', () => {
     const layout = (createdBy) => ({ createdBy, columnOrders: null })
     const column = (type) => ({ ...type, index: 0 })
@@ -127,7 +141,9 @@ describe('every row of the table', () => {
     assert.equal(pageIndexOrder(layout('parquet-rs version 57.1.0'), column(DECIMAL_BYTE_ARRAY)).reason, 'untrusted-writer')
     assert.equal(pageIndexOrder(layout('parquet-rs version 13.0.0'), column(DECIMAL_FLBA)).usable, true)
     // parquet-251 also covers unidentified writers, whose page indexes (parquet-mr wrote none before 1.11) stay usable.
-    assert.equal(pageIndexOrder(layout('hyparquet'), column(STRING)).usable, true)
+    assert.equal(pageIndexOrder(layout('some writer'), column(STRING)).usable, true)
+    assert.equal(pageIndexOrder(layout('hyparquet'), column(STRING)).reason, 'untrusted-writer')
+    assert.equal(pageIndexOrder(layout('hyparquet'), column(DECIMAL_FLBA)).usable, true)
     assert.equal(pageIndexOrder(layout('parquet-cpp-arrow version 11.0.0'), column(INT64)).usable, true, 'arrow-15042 is about chunk statistics')
   })
 
@@ -154,6 +170,27 @@ describe('a real file naming an affected writer', () => {
       const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'inspect', written, '--json'], { timeout: 30_000 })
       const warnings = JSON.parse(stdout).files[0].rowGroups[0].columns.find((c) => c.path === 's').bloom.warnings
       assert.ok(warnings.some((w) => w.code === 'adaptive-bloom-false-negatives' && w.message.includes('https://github.com/apache/arrow-go/issues/525')))
+    } finally {
+      await file.close()
+    }
+  })
+
+  test('UUIDs hyparquet-writer took as mixed-case text: its page bounds order the text, so they are not used', async () => {
+    // hyparquet-writer 0.17.0 compares UUIDs given as text by the text ('B' < 'a') and writes the bytes (0xb0 > 0xa0):
+    // the first page's bounds [0x10…, 0xa0…] leave out the 0xb0… it holds. Rows 0–98 fill that page (16-byte values).
+    const first = ['10000000-0000-0000-0000-000000000000', 'B0000000-0000-0000-0000-000000000000', 'a0000000-0000-0000-0000-000000000000']
+    const data = Array.from({ length: 200 }, (_, i) => (i < 99 ? first[i % 3] : `${i % 2 ? 'c' : 'd'}0000000-0000-0000-0000-000000000000`))
+    const bytes = parquetWriteBuffer({ columnData: [{ name: 'id', data, type: 'UUID', columnIndex: true, encoding: 'PLAIN' }], pageSize: 1600, rowGroupSize: 1000 })
+    const held = [...new Set((await parquetReadObjects({ file: bytes })).map((row) => row.id))]
+    assert.ok(held.includes('b0000000-0000-0000-0000-000000000000'), 'hyparquet reads the row back')
+    const file = await openParquet(new Uint8Array(bytes))
+    try {
+      assert.equal(file.metadata.rowGroups[0].columns[0].indexes.pageIndex.columnIndex, true, 'the file has a page index')
+      for (const options of [{}, { confirm: true }]) {
+        const { rowGroups } = await file.probe('id', held, options)
+        for (const r of rowGroups[0].results) assert.notEqual(r.verdict, 'absent', `${r.value} ${JSON.stringify(options)}: ${r.detail}`)
+        if (options.confirm) for (const r of rowGroups[0].results) assert.equal(r.verdict, 'present', r.value)
+      }
     } finally {
       await file.close()
     }
