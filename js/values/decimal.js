@@ -12,10 +12,10 @@ export function decimalConverter(ctx) {
   const scale = typeof rawScale === 'number' && Number.isInteger(rawScale) ? rawScale : 0
   const physical = ctx.physicalType
   const width = /** @type {number} */ (ctx.typeLength) // read for FIXED_LEN_BYTE_ARRAY only, where columnContext set it
-  const validPrecision = typeof precision === 'number' && Number.isInteger(precision) && precision > 0
-  // Digits beyond what the physical type can hold overflow anyway; the cap only bounds the BigInt work.
-  const capDigits = validPrecision ? precision
-    : physical === 'INT32' ? 10 : physical === 'INT64' ? 19
+  // Only the physical type bounds the unscaled values: writers that do not check the precision (hyparquet-writer)
+  // store 12345.6 in DECIMAL(4, 1) as the INT32 123456, and readers give it back so. Digits beyond what the
+  // physical type holds overflow anyway; the cap only bounds the BigInt work.
+  const capDigits = physical === 'INT32' ? 10 : physical === 'INT64' ? 19
     : physical === 'FIXED_LEN_BYTE_ARRAY' ? Math.ceil(width * 8 * 0.302) + 1 : 100000
   const label = `DECIMAL(${precision}, ${scale})`
   return (value, sink) => {
@@ -41,7 +41,7 @@ export function decimalConverter(ctx) {
     }
     const unscaled = decimalToBigInt(dec, scale, capDigits)
     if (unscaled === FRACTION) return absent(`${show(value)} has more than ${scale} fractional digits`)
-    if (unscaled === OVERFLOW) return absent(`${show(value)} does not fit ${label}: it needs more than ${capDigits} digits`)
+    if (unscaled === OVERFLOW) return absent(`${show(value)} does not fit ${ctx.label}`)
     switch (physical) {
       case 'INT32':
         if (unscaled < BigInt(INT32_MIN) || unscaled > BigInt(INT32_MAX)) break

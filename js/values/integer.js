@@ -94,13 +94,16 @@ export function integerInput(ctx, value, expected) {
 export function integerConverter(ctx) {
   const physBits = ctx.physicalType === 'INT32' ? 32 : 64
   const lt = ctx.logicalType
-  let bits = physBits
+  const bits = physBits
   let signed = true
   let rangeLabel = ctx.physicalType
-  if (lt?.type === 'INTEGER' && lt.bitWidth !== undefined && [8, 16, 32, 64].includes(lt.bitWidth)) {
-    bits = Math.min(lt.bitWidth, physBits)
-    signed = lt.isSigned !== false
-    rangeLabel = `INTEGER(${bits}, ${signed ? 'signed' : 'unsigned'})`
+  // A narrower width bounds nothing a file can hold: writers that do not check it (hyparquet-writer) store 200 in
+  // INT(8) as the INT32 200, and readers give it back so. Only an unsigned annotation as wide as the stored type
+  // changes which values it holds (UINT_32 4294967295 is the INT32 -1).
+  if (lt?.type === 'INTEGER' && lt.bitWidth !== undefined && [8, 16, 32, 64].includes(lt.bitWidth) &&
+    lt.bitWidth >= physBits && lt.isSigned === false) {
+    signed = false
+    rangeLabel = `INTEGER(${bits}, unsigned)`
   }
   const min = signed ? -(1n << BigInt(bits - 1)) : 0n
   const max = signed ? (1n << BigInt(bits - 1)) - 1n : (1n << BigInt(bits)) - 1n

@@ -15,6 +15,8 @@
 //  - Numeric text is trimmed of surrounding whitespace. Integer columns accept decimal text with an
 //    optional sign, fraction and exponent ('+42', '1e3', '1.0' are 42/1000/1; '1.5' and '1e-3' are
 //    'absent' because no integer column holds them); hex ('0x10') and digit separators are BAD_VALUE.
+//  - An INTEGER width narrower than the stored type and a DECIMAL precision bound nothing: writers that do
+//    not check them store 300 in INT(8) and 12345.6 in DECIMAL(4, 1); only the stored type bounds a value.
 //  - FLOAT: the float nearest the number (Math.fround). If the number lies exactly halfway between two
 //    floats (where string → double → float can round differently from string → float) both are
 //    candidates. A finite value that rounds to ±Infinity is 'absent'. FLOAT16 follows the same rules.

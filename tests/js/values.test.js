@@ -100,16 +100,16 @@ describe('integers', () => {
     assertPreset(INT64, '1e400', 'absent', 'not-representable', /out of range/)
   })
 
-  test('narrow logical widths are range-checked, then widened to the stored type', () => {
+  test('narrow logical widths bound nothing: values are the stored type\'s (writers that skip the check store any)', () => {
     const INT8 = integer('INT32', 8, true)
-    assertPreset(INT8, 300, 'absent', 'not-representable', /300 is outside INTEGER\(8, signed\) \[-128, 127\]/)
-    assertPreset(INT8, -129, 'absent', 'not-representable', /outside/)
-    assert.deepEqual(probe(INT8, [-1, 127, '-128']).map((r) => r.c), [[-1], [127], [-128]])
+    assert.deepEqual(probe(INT8, [-1, 127, '-128', 300, -129]).map((r) => r.c), [[-1], [127], [-128], [300], [-129]])
+    assertPreset(INT8, 2 ** 31, 'absent', 'not-representable', /^2147483648 is outside INT32 \[-2147483648, 2147483647\]/)
     const UINT8 = integer('INT32', 8, false)
-    assert.deepEqual(candidatesOf(UINT8, 255), [255])
-    assertPreset(UINT8, 256, 'absent', 'not-representable', /outside INTEGER\(8, unsigned\) \[0, 255\]/)
-    assertPreset(integer('INT32', 16, false), -1, 'absent', 'not-representable', /outside INTEGER\(16, unsigned\)/)
+    assert.deepEqual(probe(UINT8, [255, 256, -1]).map((r) => r.c), [[255], [256], [-1]])
+    assert.deepEqual(candidatesOf(integer('INT32', 16, false), -1), [-1])
     assert.deepEqual(candidatesOf(integer('INT32', 16, true), -32768), [-32768])
+    assert.deepEqual(candidatesOf(integer('INT64', 32, true), 2n ** 40n), [2n ** 40n])
+    assertPreset(integer('INT64', 32, false), 2n ** 63n, 'absent', 'not-representable', /outside INT64/)
   })
 
   test('UINT32 and UINT64 are stored as the signed bit pattern', () => {
@@ -363,7 +363,10 @@ describe('DECIMAL', () => {
     assert.deepEqual(probe(D92, ['123.45', '-0.5', '+3', '1e-2', '1.5E1', '1.230', 123.45, -0.5, 3n, '999999.99', '.5', '-0']).map((r) => r.c),
       [[12345], [-50], [300], [1], [1500], [123], [12345], [-50], [300], [99999999], [50], [0]])
     assertPreset(D92, '0.001', 'absent', 'not-representable', /^"0.001" has more than 2 fractional digits/)
-    assertPreset(D92, '12345678.9', 'absent', 'not-representable', /does not fit DECIMAL\(9, 2\)/)
+    // The precision bounds nothing (writers that skip the check store any INT32); the INT32 does.
+    assert.deepEqual(candidatesOf(D92, '12345678.9'), [1234567890])
+    assertPreset(D92, '21474836.48', 'absent', 'not-representable', /^"21474836.48" does not fit INT32 \(DECIMAL\(9, 2\)\)/)
+    assertPreset(D92, '1e30', 'absent', 'not-representable', /does not fit INT32 \(DECIMAL\(9, 2\)\)/)
     assertPreset(D92, NaN, 'absent', 'not-representable', /cannot be in a DECIMAL\(9, 2\) column/)
     assertBadValue(D92, 'abc', /^"abc" is not a decimal number for an INT32 \(DECIMAL\(9, 2\)\) column$/)
     assert.deepEqual(candidatesOf(decimal('INT64', 18, 3), '-999999999999999.999'), [-999999999999999999n])
@@ -719,3 +722,50 @@ for (const [writer, write, withFilters, withoutFilters] of [
     }
   })
 }
+
+describe('values a writer stored outside the column\'s annotation are probed as stored', () => {
+  // hyparquet-writer checks neither an INTEGER's width nor a DECIMAL's precision: it stores 200 in INT(8) and
+  // 12345.6 in DECIMAL(4, 1) as their INT32s, and hyparquet reads them back so. Only the physical type bounds
+  // what a file holds; values within it are left to the indexes.
+  test('INT(8), UINT(8), UINT(16) and DECIMAL on INT32, INT64, FIXED_LEN_BYTE_ARRAY and BYTE_ARRAY', async () => {
+    const { parquetWriteBuffer } = await import('hyparquet-writer')
+    const { parquetReadObjects } = await import('hyparquet')
+    const { openParquet } = await import('../../js/index.js')
+    const column = (name, type, extra) => ({ name, type, repetition_type: 'REQUIRED', ...extra })
+    const integerElement = (bitWidth, isSigned) => ({
+      converted_type: `${isSigned ? '' : 'U'}INT_${bitWidth}`, logical_type: { type: 'INTEGER', bitWidth, isSigned },
+    })
+    const decimalElement = (precision, scale) => ({ converted_type: 'DECIMAL', precision, scale, logical_type: { type: 'DECIMAL', precision, scale } })
+    const columns = [
+      [column('i8', 'INT32', integerElement(8, true)), [200, -1000, 5]],
+      [column('u8', 'INT32', integerElement(8, false)), [-1, 300, 7]],
+      [column('u16', 'INT32', integerElement(16, false)), [70000, 1, 2]],
+      [column('d32', 'INT32', decimalElement(4, 1)), [12345.6, -99999.9, 1.5]],
+      [column('d64', 'INT64', decimalElement(5, 2)), [1234567.89, -0.5, 2.25]],
+      [column('dfl', 'FIXED_LEN_BYTE_ARRAY', { type_length: 2, ...decimalElement(3, 2) }), [300, -300, 1.5]],
+      [column('dba', 'BYTE_ARRAY', decimalElement(3, 0)), [123456, -98765, 12]],
+    ]
+    const bytes = parquetWriteBuffer({
+      schema: [{ name: 'root', num_children: columns.length }, ...columns.map(([element]) => element)],
+      columnData: columns.map(([element, data]) => ({ name: element.name, data, encoding: 'PLAIN' })),
+    })
+    const rows = await parquetReadObjects({ file: bytes })
+    const file = await openParquet(new Uint8Array(bytes))
+    try {
+      for (const [{ name }, data] of columns) {
+        const held = rows.map((row) => row[name])
+        assert.deepEqual(held, data, `hyparquet reads ${name} back as written`)
+        for (const options of [{}, { confirm: true }]) {
+          const { rowGroups } = await file.probe(name, held, options)
+          for (const r of rowGroups[0].results) {
+            const where = `${name} ${r.value} ${JSON.stringify(options)}: ${r.detail}`
+            if (options.confirm) assert.equal(r.verdict, 'present', where)
+            else assert.notEqual(r.verdict, 'absent', where)
+          }
+        }
+      }
+    } finally {
+      await file.close()
+    }
+  })
+})
