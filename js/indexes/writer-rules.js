@@ -156,6 +156,19 @@ export const WRITER_RULES = [
       'not by the bytes it writes: these bounds are ignored',
   },
   {
+    id: 'parquetjs-binary-bounds',
+    index: 'statistics',
+    code: 'binary-bounds-parquetjs',
+    link: 'https://github.com/LibertyDSNP/parquetjs/blob/main/lib/writer.ts',
+    // parquetjs takes min/max with JS < and > on the values it was given, before they become bytes: text in
+    // UTF-16 code units, and JSON objects, which never compare, leave the first value as both bounds.
+    writer: (_w, createdBy) => /parquetjs|parquet\.js/i.test(createdBy ?? ''),
+    affects: (column) => BINARY_TYPES.has(column.physicalType) && !NUMERIC_BINARY.has(column.logicalType?.type),
+    pageIndex: true,
+    message: 'parquetjs orders binary min/max by JS comparison of the values it was given (UTF-16 text; JSON objects ' +
+      'not at all), not by the bytes it writes: these bounds are ignored',
+  },
+  {
     id: 'dictionary-array-superset',
     index: 'dictionary',
     code: 'dictionary-may-hold-unused-values',

@@ -3,6 +3,7 @@
 // real file whose footer names that writer has that index ignored by probe() and named by inspect.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -132,6 +133,14 @@ describe('every row of the table', () => {
     assert.deepEqual(ids('DuckDB version v1.5.6 (build x)', 'statistics', STRING), [])
   })
 
+  test('parquetjs-binary-bounds: binary page bounds from parquetjs, not its numeric ones', () => {
+    for (const createdBy of ['@dsnp/parquetjs', 'parquet.js']) {
+      assert.deepEqual(ids(createdBy, 'statistics', STRING), ['parquet-251', 'parquetjs-binary-bounds'], createdBy)
+    }
+    assert.deepEqual(ids('@dsnp/parquetjs', 'statistics', DECIMAL_FLBA), ['parquet-251'])
+    assert.deepEqual(ids('@dsnp/parquetjs', 'statistics', INT64), [])
+  })
+
   test('rules marked pageIndex make the ColumnIndex unusable too; the others leave it', () => {
     const layout = (createdBy) => ({ createdBy, columnOrders: null })
     const column = (type) => ({ ...type, index: 0 })
@@ -190,6 +199,35 @@ describe('a real file naming an affected writer', () => {
         const { rowGroups } = await file.probe('id', held, options)
         for (const r of rowGroups[0].results) assert.notEqual(r.verdict, 'absent', `${r.value} ${JSON.stringify(options)}: ${r.detail}`)
         if (options.confirm) for (const r of rowGroups[0].results) assert.equal(r.verdict, 'present', r.value)
+      }
+    } finally {
+      await file.close()
+    }
+  })
+
+  test('parquetjs with its defaults: text by UTF-16 code units, JSON objects by JS >, so its page bounds are not used', async () => {
+    const { ParquetSchema, ParquetWriter } = createRequire(import.meta.url)('@dsnp/parquetjs')
+    const written = path.join(dir, 'parquetjs-bounds.parquet')
+    const writer = await ParquetWriter.openFile(new ParquetSchema({ s: { type: 'UTF8' }, j: { type: 'JSON' } }), written)
+    // U+1F600 sorts below U+FFFF in UTF-16, above it in UTF-8; objects never compare greater or less in JS.
+    const text = ['a', '\uFFFF', '\u{1F600}']
+    const json = [{ a: 1 }, { z: 2 }, { m: [1, 2] }]
+    for (let i = 0; i < 30; i++) await writer.appendRow({ s: text[i % 3], j: json[i % 3] })
+    await writer.close()
+    const bytes = await readFile(written)
+    const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) })
+    const held = { s: [...new Set(rows.map((r) => r.s))], j: [...new Set(rows.map((r) => JSON.stringify(r.j)))] }
+    assert.deepEqual(held, { s: text, j: json.map((v) => JSON.stringify(v)) }, 'hyparquet reads the rows back')
+    const file = await openParquet(written)
+    try {
+      assert.equal(file.metadata.rowGroups[0].columns[0].indexes.pageIndex.columnIndex, true, 'the file has a page index')
+      for (const column of ['s', 'j']) {
+        for (const options of [{}, { confirm: true }]) {
+          const { rowGroups } = await file.probe(column, held[column], options)
+          for (const r of rowGroups[0].results) {
+            assert.equal(r.verdict, options.confirm ? 'present' : 'unknown', `${column} ${r.value} ${JSON.stringify(options)}: ${r.detail}`)
+          }
+        }
       }
     } finally {
       await file.close()
