@@ -8,8 +8,6 @@
 const BINARY_TYPES = new Set(['BYTE_ARRAY', 'FIXED_LEN_BYTE_ARRAY'])
 /** @type {Set<string | undefined>} */
 const TEXT_LOGICAL = new Set(['STRING', 'ENUM', 'JSON'])
-/** @type {Set<string | undefined>} binary logical types ordered as numbers */
-const NUMERIC_BINARY = new Set(['DECIMAL', 'FLOAT16'])
 // Encoding ids (parquet.thrift Encoding) that mean dictionary pages.
 const DICTIONARY_ENCODINGS = (1 << 2) | (1 << 8)
 
@@ -141,19 +139,21 @@ export const WRITER_RULES = [
       '(apache/arrow-rs#11073): these statistics are ignored',
   },
   {
-    id: 'hyparquet-binary-bounds',
+    id: 'hyparquet-bounds',
     index: 'statistics',
-    code: 'binary-bounds-hyparquet',
-    link: 'https://github.com/hyparam/hyparquet-writer/blob/main/src/column.js',
-    // hyparquet-writer orders min/max by the JS values it was given, then writes their bytes: before 0.17 text by
-    // UTF-16 code units (U+E000–U+FFFF above characters past U+FFFF, unlike their UTF-8), and still UUIDs given as
-    // text by the text ('B' < 'a', bytes 0xb0 > 0xa0). Its created_by carries no version, so every file is out.
-    // Decimals and FLOAT16 it orders as numbers, which is their order.
+    code: 'bounds-hyparquet',
+    link: 'https://github.com/hyparam/hyparquet-writer/issues/38',
+    // hyparquet-writer's created_by is 'hyparquet' with no version, so no version can be told apart, and its bounds
+    // were wrong in several: INT32 decimals written as float32 bits (hyparam/hyparquet-writer#38, until 0.16.x);
+    // binary min/max ordered by the JS values (text by UTF-16 code units before 0.17, still UUIDs given as text by
+    // the text: 'B' < 'a', bytes 0xb0 > 0xa0); FLOAT16 bounds written as the number's text; binary max cut to
+    // 16 bytes without rounding up (before mid-2026).
     writer: (_w, createdBy) => /^hyparquet$/i.test(createdBy?.trim() ?? ''),
-    affects: (column) => BINARY_TYPES.has(column.physicalType) && !NUMERIC_BINARY.has(column.logicalType?.type),
+    affects: (column) => BINARY_TYPES.has(column.physicalType) ||
+      (column.physicalType === 'INT32' && column.logicalType?.type === 'DECIMAL'),
     pageIndex: true,
-    message: 'hyparquet-writer orders binary min/max by the JS values it was given (UTF-16 text before 0.17, UUID text), ' +
-      'not by the bytes it writes: these bounds are ignored',
+    message: 'hyparquet-writer, whose created_by names no version, wrote wrong bounds in versions it cannot be told ' +
+      'from: INT32 decimals as float32 bits, binary min/max in the order of the JS values: these bounds are ignored',
   },
   {
     id: 'parquetjs-binary-bounds',
@@ -163,7 +163,7 @@ export const WRITER_RULES = [
     // parquetjs takes min/max with JS < and > on the values it was given, before they become bytes: text in
     // UTF-16 code units, and JSON objects, which never compare, leave the first value as both bounds.
     writer: (_w, createdBy) => /parquetjs|parquet\.js/i.test(createdBy ?? ''),
-    affects: (column) => BINARY_TYPES.has(column.physicalType) && !NUMERIC_BINARY.has(column.logicalType?.type),
+    affects: (column) => BINARY_TYPES.has(column.physicalType) && column.logicalType?.type !== 'DECIMAL',
     pageIndex: true,
     message: 'parquetjs orders binary min/max by JS comparison of the values it was given (UTF-16 text; JSON objects ' +
       'not at all), not by the bytes it writes: these bounds are ignored',

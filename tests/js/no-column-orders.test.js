@@ -213,7 +213,7 @@ describe('a page index without column_orders', () => {
       rowGroupSize: rows,
       pageSize: 1024,
       // Its default created_by ('hyparquet', no version) has binary page bounds ignored (writer rule
-      // hyparquet-binary-bounds); this version orders this text by code points and these lowercase UUIDs as their bytes.
+      // hyparquet-bounds); this version orders this text by code points and these lowercase UUIDs as their bytes.
       createdBy: 'hyparquet-writer version 0.17.0',
     })
     const bytes = editFooter(new Uint8Array(buffer), (struct) => removeField(struct, 7))

@@ -295,7 +295,7 @@ describe('hyparquet-writer files with page indexes (sorted, shuffled, nulls)', (
       rowGroupSize: 10000,
       pageSize: 2048,
       // Its default created_by ('hyparquet', no version) has binary page bounds ignored (writer rule
-      // hyparquet-binary-bounds); these strings order alike in UTF-16 and UTF-8, so this version's bounds are right.
+      // hyparquet-bounds); these strings order alike in UTF-16 and UTF-8, and this version (0.17.0) writes bounds right.
       createdBy: 'hyparquet-writer version 0.17.0',
     })
     const source = path.join(dir, 'hyparquet-page-index.parquet')

@@ -17,7 +17,7 @@ import { openParquet, WRITER_RULES, writerRulesFor } from '../../js/index.js'
 import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/indexes/writer-rules.js'
 import { pageIndexOrder } from '../../js/indexes/page-index.js'
 import { editFooter } from './helpers/footer-edit.js'
-import { setField, T } from '../../testkit/thrift-writer.js'
+import { getField, setField, T } from '../../testkit/thrift-writer.js'
 import { writeDuckdbSample } from '../../testkit/sample-files.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
@@ -124,13 +124,15 @@ describe('every row of the table', () => {
     assert.deepEqual(ids('parquet-cpp-arrow version 15.0.0', 'statistics', DECIMAL_BYTE_ARRAY), [])
   })
 
-  test('hyparquet-binary-bounds: binary page bounds from hyparquet-writer (no version in created_by), not its numeric ones', () => {
-    for (const column of [STRING, UUID, { physicalType: 'BYTE_ARRAY', logicalType: null }]) {
-      assert.deepEqual(ids('hyparquet', 'statistics', column), ['parquet-251', 'hyparquet-binary-bounds'])
+  test('hyparquet-bounds: binary and INT32 DECIMAL bounds from hyparquet-writer (no version in created_by), not its other numbers', () => {
+    const DECIMAL_INT32 = { physicalType: 'INT32', logicalType: { type: 'DECIMAL', precision: 6, scale: 2 } }
+    for (const column of [STRING, UUID, FLOAT16, DECIMAL_FLBA, DECIMAL_BYTE_ARRAY, { physicalType: 'BYTE_ARRAY', logicalType: null }]) {
+      assert.deepEqual(ids('hyparquet', 'statistics', column), ['parquet-251', 'hyparquet-bounds'])
     }
-    for (const column of [DECIMAL_BYTE_ARRAY, DECIMAL_FLBA, FLOAT16]) assert.deepEqual(ids('hyparquet', 'statistics', column), ['parquet-251'])
+    assert.deepEqual(ids('hyparquet', 'statistics', DECIMAL_INT32), ['hyparquet-bounds'])
     assert.deepEqual(ids('hyparquet', 'statistics', INT64), [])
-    assert.deepEqual(ids('DuckDB version v1.5.6 (build x)', 'statistics', STRING), [])
+    assert.deepEqual(ids('hyparquet', 'statistics', { physicalType: 'INT64', logicalType: { type: 'DECIMAL', precision: 12, scale: 2 } }), [])
+    assert.deepEqual(ids('DuckDB version v1.5.6 (build x)', 'statistics', DECIMAL_INT32), [])
   })
 
   test('parquetjs-binary-bounds: binary page bounds from parquetjs, not its numeric ones', () => {
@@ -138,6 +140,7 @@ describe('every row of the table', () => {
       assert.deepEqual(ids(createdBy, 'statistics', STRING), ['parquet-251', 'parquetjs-binary-bounds'], createdBy)
     }
     assert.deepEqual(ids('@dsnp/parquetjs', 'statistics', DECIMAL_FLBA), ['parquet-251'])
+    assert.deepEqual(ids('@dsnp/parquetjs', 'statistics', UUID), ['parquet-251', 'parquetjs-binary-bounds'])
     assert.deepEqual(ids('@dsnp/parquetjs', 'statistics', INT64), [])
   })
 
@@ -152,7 +155,7 @@ describe('every row of the table', () => {
     // parquet-251 also covers unidentified writers, whose page indexes (parquet-mr wrote none before 1.11) stay usable.
     assert.equal(pageIndexOrder(layout('some writer'), column(STRING)).usable, true)
     assert.equal(pageIndexOrder(layout('hyparquet'), column(STRING)).reason, 'untrusted-writer')
-    assert.equal(pageIndexOrder(layout('hyparquet'), column(DECIMAL_FLBA)).usable, true)
+    assert.equal(pageIndexOrder(layout('hyparquet'), column(INT64)).usable, true)
     assert.equal(pageIndexOrder(layout('parquet-cpp-arrow version 11.0.0'), column(INT64)).usable, true, 'arrow-15042 is about chunk statistics')
   })
 
@@ -199,6 +202,33 @@ describe('a real file naming an affected writer', () => {
         const { rowGroups } = await file.probe('id', held, options)
         for (const r of rowGroups[0].results) assert.notEqual(r.verdict, 'absent', `${r.value} ${JSON.stringify(options)}: ${r.detail}`)
         if (options.confirm) for (const r of rowGroups[0].results) assert.equal(r.verdict, 'present', r.value)
+      }
+    } finally {
+      await file.close()
+    }
+  })
+
+  test('INT32 decimals whose bounds hyparquet-writer wrote as float32 bits (before 0.17): statistics not used', async () => {
+    // hyparquet-writer#38: up to 0.16.x its DECIMAL INT32 min/max were the unscaled integer's float32 bits. The file is
+    // 0.17.0's, with those bounds put where 0.16.5 put them (its data and created_by are the same).
+    const element = { name: 'price', type: 'INT32', repetition_type: 'REQUIRED', converted_type: 'DECIMAL', precision: 6, scale: 2,
+      logical_type: { type: 'DECIMAL', precision: 6, scale: 2 } }
+    const written = parquetWriteBuffer({ schema: [{ name: 'root', num_children: 1 }, element], columnData: [{ name: 'price', data: [123.45, 1.5] }] })
+    const float32Bits = (unscaled) => new Uint8Array(new Float32Array([unscaled]).buffer)
+    const bytes = editFooter(new Uint8Array(written), (footer) => {
+      const columnChunk = getField(footer, 4).value.items[0].fields.find((f) => f.id === 1).value.items[0]
+      const stats = getField(getField(columnChunk, 3).value, 12).value
+      for (const [id, unscaled] of [[1, 12345], [2, 150], [5, 12345], [6, 150]]) if (getField(stats, id)) setField(stats, id, T.BINARY, float32Bits(unscaled))
+    })
+    const held = (await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) })).map((row) => row.price)
+    assert.deepEqual(held, [123.45, 1.5], 'hyparquet reads the rows back')
+    const file = await openParquet(bytes)
+    try {
+      const statistics = file.metadata.rowGroups[0].columns[0].indexes.statistics
+      assert.deepEqual([statistics.usable, statistics.reason], [false, 'untrusted-writer'])
+      for (const options of [{}, { confirm: true }]) {
+        const { rowGroups } = await file.probe('price', held, options)
+        for (const r of rowGroups[0].results) assert.notEqual(r.verdict, 'absent', `${r.value} ${JSON.stringify(options)}: ${r.detail}`)
       }
     } finally {
       await file.close()
