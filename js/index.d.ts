@@ -556,7 +556,10 @@ export class ParquetFile {
   readonly metadata: ParquetMetadata
   /** @internal compact footer form used by the probe code; its shape may change. */
   readonly layout: unknown
-  /** The leaf column a dotted path (or path segments) names; COLUMN_NOT_FOUND otherwise. */
+  /**
+   * The leaf column a dotted path (or path segments) names; COLUMN_NOT_FOUND otherwise, INVALID_ARGUMENT when a
+   * dotted path names two (a column named "a.b" beside a → b: pass the segments).
+   */
   column(path: string | string[]): LeafColumn
   /**
    * Per row group, whether each value is definitely absent or may be present. Values are converted by

@@ -2,7 +2,7 @@
 // value X of column C?" from its bloom filters, and lending filters out for the length of a visit.
 import { BloomFilter } from './filter/bloom-filter.js'
 import { getCore, init, initialized } from './wasm/core.js'
-import { ErrorCode, ParquetBloomError } from './errors.js'
+import { ErrorCode, invalidArgument, ParquetBloomError } from './errors.js'
 import { withFileSize } from './sources/shared.js'
 import { setLayoutOrigin } from './footer/chunk-indexes.js'
 import { readFooter } from './footer/footer.js'
@@ -236,8 +236,20 @@ export class ParquetFile {
   column(path) {
     const columns = this.layout.columns
     const wanted = Array.isArray(path) ? path.join('\u0000') : String(path)
-    // A dotted name is looked up by a loop first: every file of a dataset asks it once per probe.
-    if (!Array.isArray(path)) for (let c = 0; c < columns.length; c++) if (columns[c].name === wanted) return columns[c]
+    // A dotted name is looked up by a loop first: every file of a dataset asks it once per probe. A name two leaves
+    // share (a column named "a.b" beside a → b) picks neither: the other's values would be answered 'absent'.
+    if (!Array.isArray(path)) {
+      let named
+      for (let c = 0; c < columns.length; c++) {
+        if (columns[c].name !== wanted) continue
+        if (named) {
+          throw invalidArgument(`${this.name}: ${JSON.stringify(wanted)} names two columns: pass the path segments, ` +
+            `${JSON.stringify(named.path)} or ${JSON.stringify(columns[c].path)}`, { source: this.name, field: wanted })
+        }
+        named = columns[c]
+      }
+      if (named) return named
+    }
     const found = Array.isArray(path)
       ? columns.find((c) => c.path.join('\u0000') === wanted)
       : columns.find((c) => c.path.length > 1 && c.path[c.path.length - 1] === wanted &&

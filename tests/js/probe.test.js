@@ -147,6 +147,24 @@ describe('files written by real writers', () => {
   })
 })
 
+describe('a dotted path two leaves share', () => {
+  test('a column named "a.b" beside a struct a with field b: the dotted path is refused, path segments pick one', async () => {
+    const written = path.join(dir, 'dotted-names.parquet')
+    let truth
+    await withDuckDB(async (conn) => {
+      await conn.run(`COPY (SELECT i AS "a.b", {'b': i + 1000} AS a FROM range(100) t(i)) TO '${written}' (FORMAT parquet)`)
+      truth = (await conn.runAndReadAll(`SELECT count(*)::INT AS n FROM '${written}' WHERE a.b = 1050`)).getRowObjects()[0].n
+    })
+    assert.equal(truth, 1, 'DuckDB finds 1050 in a.b')
+    await withFile(written, {}, async (file) => {
+      // Either leaf answering alone would say 'absent' for a value the other holds.
+      await assert.rejects(file.probe('a.b', [1050, 50]), (e) => e.code === ErrorCode.INVALID_ARGUMENT && /\["a","b"\]/.test(e.message))
+      assert.deepEqual(verdictsOf(await file.probe(['a', 'b'], [1050, 50])), ['maybe', 'absent'])
+      assert.deepEqual(verdictsOf(await file.probe(['a.b'], [1050, 50])), ['absent', 'maybe'])
+    })
+  })
+})
+
 describe('reading only what is needed, over HTTP', () => {
   let big
   before(async () => {
