@@ -152,8 +152,7 @@ export const WRITER_RULES = [
     affects: (column) => BINARY_TYPES.has(column.physicalType) ||
       (column.physicalType === 'INT32' && column.logicalType?.type === 'DECIMAL'),
     pageIndex: true,
-    message: 'hyparquet-writer, whose created_by names no version, wrote wrong bounds in versions it cannot be told ' +
-      'from: INT32 decimals as float32 bits, binary min/max in the order of the JS values: these bounds are ignored',
+    message: 'hyparquet-writer (its created_by has no version) wrote wrong bounds for such columns in some versions: ignored',
   },
   {
     id: 'parquetjs-binary-bounds',
@@ -165,8 +164,7 @@ export const WRITER_RULES = [
     writer: (_w, createdBy) => /parquetjs|parquet\.js/i.test(createdBy ?? ''),
     affects: (column) => BINARY_TYPES.has(column.physicalType) && column.logicalType?.type !== 'DECIMAL',
     pageIndex: true,
-    message: 'parquetjs orders binary min/max by JS comparison of the values it was given (UTF-16 text; JSON objects ' +
-      'not at all), not by the bytes it writes: these bounds are ignored',
+    message: 'parquetjs orders binary bounds by JS comparison, not by the bytes it writes: they are ignored',
   },
   {
     id: 'dictionary-array-superset',
