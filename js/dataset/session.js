@@ -4,7 +4,7 @@
 // measured over the shared window, and with `plan` every request recorded.
 import { DEFAULT_INITIAL_FETCH_SIZE } from '../footer/footer.js'
 import { LinkModel, LOCAL_WINDOW, transportWindow } from '../plan/link-model.js'
-import { nodeConnectionKind, overNodeTransport } from '../sources/default-fetch.js'
+import { overNodeTransport } from '../sources/default-fetch.js'
 import { IO_TOP, openParquet } from '../parquet-file.js'
 import { IoLedger } from '../sources/io-ledger.js'
 import { withKeys } from '../sources/shared.js'
@@ -19,7 +19,8 @@ export class FileSession {
    * A session over `files` (see the constructor) whose window is its transport's. Over Node's own transport to
    * an https origin that depends on the server's ALPN answer (HTTP/2, or HTTP/1.1 with a TLS handshake per
    * connection: js/dataset/request-window.js), so that is asked first; the wave's requests would wait for it
-   * anyway. The first remote file's origin speaks for the dataset.
+   * anyway. The first remote file's origin speaks for the dataset. (Node's transport module is imported here only
+   * when it carries the files: a browser's download never holds it.)
    * @param {ConstructorParameters<typeof FileSession>[0]} files
    * @param {ConstructorParameters<typeof FileSession>[1]} openOptions
    * @param {ConstructorParameters<typeof FileSession>[2]} settings
@@ -29,7 +30,7 @@ export class FileSession {
     const href = remote === undefined ? '' : String(remote.descriptor.location instanceof URL ? remote.descriptor.location.href
       : remote.descriptor.location)
     const connection = /^https:/i.test(href) && openOptions.concurrency === undefined && overNodeTransport(openOptions.fetch)
-      ? await nodeConnectionKind(href) : undefined
+      ? await (await import('../sources/node-transport.js')).connectionKind(href) : undefined
     return new FileSession(files, openOptions, settings, connection)
   }
 

@@ -56,17 +56,6 @@ export function overNodeTransport(fetch) {
 }
 
 /**
- * How Node's own transport reaches `href`'s origin (js/sources/node-transport.js connectionKind): 'http',
- * 'h2', or 'tls' (HTTP/1.1 over TLS) — for an https origin, once its server's ALPN answer is in.
- * @param {string} href
- * @returns {Promise<'http' | 'h2' | 'tls'>}
- */
-export async function nodeConnectionKind(href) {
-  const module = loadedTransport ?? await (nodeTransport ??= import('./node-transport.js').then((loaded) => (loadedTransport = loaded)))
-  return module.connectionKind(href)
-}
-
-/**
  * Whether `fetch` hands its init as it is to Node's own transport: a request's init may then carry its
  * operation (js/sources/shared.js OPERATION) in place of a signal.
  * @param {Function} fetch
