@@ -10,7 +10,7 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { parseExactJson } from './exact-json.js'
 import { locationUnder, tableError } from './table-location.js'
-import { textOf } from './table-io.js'
+import { readThroughPointer, textOf } from './table-io.js'
 
 /** @param {string} message @param {string} source */
 const malformed = (message, source) => tableError(ErrorCode.MALFORMED_TABLE, message, { source })
@@ -124,6 +124,34 @@ function hintedNames(text) {
   return [`${name}.metadata.json`, ...(name.startsWith('v') ? [] : [`v${name}.metadata.json`]), name]
 }
 
+const MOST_HINTS_KEPT = 1024
+/** @type {WeakMap<import('./table-io.js').TableIO, Promise<{ location: string, bytes: Uint8Array } | null>>} */
+const ahead = new WeakMap()
+
+/**
+ * Starts reading, anew, the metadata.json the last open of this table read through its version hint, when its name
+ * may be written again (a table created anew at its location writes v1.metadata.json again, so no kept copy may stand
+ * for it): in the round of the reads in flight (call it after them: the hint's, or the format's detection, which
+ * reads the hint), so that when the hint still names it an unchanged table's open takes that one round. What the
+ * hint's reading then uses.
+ * @param {import('./table-io.js').TableIO} io
+ * @param {import('./table-location.js').TableRoot} root
+ */
+export function readPreviousMetadata(io, root) {
+  const previous = readThroughPointer.get(inMetadataFolder(root, 'version-hint.text'))
+  const reading = previous === undefined || writtenOnce(previous) ? Promise.resolve(null)
+    : io.read(previous, { optional: true }).then((bytes) => (bytes ? { location: previous, bytes } : null))
+  reading.catch(() => {}) // awaited by the hint's reading, when the table is Iceberg's
+  ahead.set(io, reading)
+  return reading
+}
+
+/** @param {string} hintLocation @param {string} metadataLocation */
+function remember(hintLocation, metadataLocation) {
+  if (readThroughPointer.size >= MOST_HINTS_KEPT) readThroughPointer.clear()
+  readThroughPointer.set(hintLocation, metadataLocation)
+}
+
 /**
  * metadata/version-hint.text: where it is, and its text trimmed (undefined: there is none).
  * @param {import('./table-io.js').TableIO} io
@@ -141,12 +169,18 @@ async function readHint(io, root) {
  * @param {import('./table-location.js').TableRoot} root
  */
 async function hintedMetadata(io, root) {
-  const { hintLocation, text } = await readHint(io, root)
+  const hinting = readHint(io, root)
+  const early = ahead.get(io) ?? readPreviousMetadata(io, root)
+  ahead.delete(io)
+  const [{ hintLocation, text }, previous] = await Promise.all([hinting, early])
   if (text === undefined) throw malformed(`${hintLocation} is missing: ${ADVICE}`, hintLocation)
   if (text === '') return newestVersion(io, root, hintLocation)
   const names = hintedNames(text)
   const locations = names.map((n) => inMetadataFolder(root, n))
-  const found = names.length ? await io.readFirstExisting(locations, { immutable: locations.every(writtenOnce) }) : null
+  // The hint's first choice read already, beside it; else its names, in one more round.
+  const found = previous && previous.location === locations[0] ? previous
+    : names.length ? await io.readFirstExisting(locations, { immutable: locations.every(writtenOnce) }) : null
+  if (found) remember(hintLocation, found.location)
   if (!found) {
     const tried = names.map((n) => `metadata/${n}`).join(', ') || 'no file name'
     throw malformed(`${hintLocation} says ${JSON.stringify(text)}, and none of the files it may name exists (${tried}): ` +

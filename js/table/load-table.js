@@ -4,6 +4,7 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { loadDelta } from './delta.js'
 import { loadIceberg } from './iceberg.js'
+import { readPreviousMetadata } from './iceberg-pointer.js'
 import { TableIO } from './table-io.js'
 import { locationUnder, tableError, tableRoot } from './table-location.js'
 
@@ -70,7 +71,10 @@ async function detectFormat(io, root) {
     locationUnder(root, '_delta_log/00000000000000000000.json'),
     locationUnder(root, 'metadata/version-hint.text'),
   ])
-  const [pointer, first, hint] = await io.readAll(locations, { optional: true })
+  const reading = io.readAll(locations, { optional: true })
+  // An Iceberg table's metadata.json its last open read is read again in this round too (js/table/iceberg-pointer.js).
+  readPreviousMetadata(io, root)
+  const [pointer, first, hint] = await reading
   // The pointer read here is the one the format's reader starts with: it is not read twice.
   if (pointer || first) io.prime(locations[0], pointer)
   else if (hint) io.prime(locations[2], hint)

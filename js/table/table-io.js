@@ -63,8 +63,8 @@ class WeighedCache {
   }
 }
 
-// How much of a kept object stillAsCached() compares (with its size): a Delta commit starts with its commitInfo
-// (a timestamp, an id), a checkpoint with its first page.
+// What stillAsCached() compares: an object up to WHOLE_CHECK_BYTES whole, a larger one's size and first bytes.
+const WHOLE_CHECK_BYTES = 64 * 1024
 const KEPT_PREFIX_BYTES = 1024
 
 /** Immutable objects' bytes by location. @type {WeighedCache<Uint8Array>} */
@@ -79,10 +79,18 @@ function remember(location, bytes) {
   if (bytes.byteLength <= CACHE_BYTES / 4) immutableCache.set(location, bytes, bytes.byteLength)
 }
 
+/**
+ * By pointer (an Iceberg version hint): the object the last open read through it, which the next reads again
+ * beside the pointer (js/table/iceberg-pointer.js). Bounded: a process opens few tables.
+ * @type {Map<string, string>}
+ */
+export const readThroughPointer = new Map()
+
 /** Empties the cache of immutable table objects (for tests and long-lived processes). */
 export function clearTableCache() {
   immutableCache.clear()
   decodedCache.clear()
+  readThroughPointer.clear()
 }
 
 export class TableIO {
@@ -255,8 +263,9 @@ export class TableIO {
   }
 
   /**
-   * Whether storage holds what the cache keeps for `location` (the same size, the same first 1 KiB), or true when
-   * nothing is kept: a range read beside the reads in flight (call it after them, so it shares their round). An
+   * Whether storage holds what the cache keeps for `location` (true when nothing is kept): one read beside the
+   * reads in flight (call it after them, so it shares their round) — the whole object when it is small (up to
+   * WHOLE_CHECK_BYTES: a Delta commit), else its size and first KiB (a checkpoint starts with its first page). An
    * object "written once" is written again when its table is deleted and created anew at the same location.
    * @param {string} location
    */
@@ -266,8 +275,10 @@ export class TableIO {
     if (this.inFlight === 0) this.stats.rounds++
     this.inFlight++
     try {
-      const now = await readObjectStart(location, KEPT_PREFIX_BYTES,
-        { ...this.reading, forbiddenIsMissing: true, purpose: 'table-metadata' })
+      const reading = { ...this.reading, optional: true, forbiddenIsMissing: true, purpose: 'table-metadata' }
+      const now = kept.byteLength <= WHOLE_CHECK_BYTES
+        ? await readObject(location, reading).then((bytes) => (bytes ? { bytes, size: bytes.byteLength } : null))
+        : await readObjectStart(location, KEPT_PREFIX_BYTES, reading)
       if (!now || now.size !== kept.byteLength) return false
       for (let i = 0; i < now.bytes.length; i++) if (now.bytes[i] !== kept[i]) return false
       return true

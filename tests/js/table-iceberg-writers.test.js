@@ -9,6 +9,7 @@ import { describe, test } from 'node:test'
 import { parquetReadObjects } from 'hyparquet'
 
 import { openTable } from '../../js/index.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 import { parquetWithIds, uuidBytes, writeIcebergTable } from './helpers/iceberg-writer.js'
 
@@ -234,8 +235,30 @@ test('metadata without current-snapshot-id (optional in the spec) is at the snap
   assert.deepEqual(result.files.map((f) => [f.path, f.values[0].verdict]), [['data/a.parquet', 'present']])
 })
 
-test('a table dropped and created again at its location (v1.metadata.json written anew) is read as the new table', async () => {
-  const dir = path.join(await tempDir('iceberg-recreated'), 't')
+test('a table dropped and created again at its location (v1.metadata.json written anew) is read as the new table, locally and over HTTP',
+  async () => {
+    const parent = await tempDir('iceberg-recreated-http')
+    const server = await startTestServer({ root: parent })
+    try {
+      await recreated(path.join(parent, 't'), () => openTable(server.url('t/')))
+      // Told the format, the warm open of an unchanged table reads the hint and, beside it, v1.metadata.json: one round.
+      server.resetStats()
+      const warm = await openTable(server.url('t/'), { format: 'iceberg' })
+      assert.deepEqual(server.stats.log.map((r) => r.path).sort(), ['/t/metadata/v1.metadata.json', '/t/metadata/version-hint.text'])
+      assert.equal(warm.table.metadataStats.rounds, 1)
+    } finally {
+      await server.close()
+    }
+    const dir = path.join(await tempDir('iceberg-recreated'), 't')
+    await recreated(dir, () => openTable(dir))
+  })
+
+/**
+ * Writes a table at `dir` holding id 5, probes it, drops it and writes one holding 6 in its place: the second open
+ * (`open`) must read the new table.
+ * @param {string} dir @param {() => Promise<any>} open
+ */
+async function recreated(dir, open) {
   const int32 = (n) => Buffer.from(Int32Array.of(n).buffer)
   const write = (name, id) => writeIcebergTable(dir, {
     schema: [{ id: 1, name: 'id', type: 'int' }],
@@ -244,14 +267,14 @@ test('a table dropped and created again at its location (v1.metadata.json writte
       lower_bounds: [{ key: 1, value: int32(id) }], upper_bounds: [{ key: 1, value: int32(id) }] } }] }],
   })
   await write('a', 5)
-  const first = await (await openTable(dir)).probe('id', [6])
+  const first = await (await open()).probe('id', [6])
   assert.deepEqual(first.files.map((f) => [f.path, f.values[0].verdict]), [['data/a.parquet', 'absent']])
   await rm(dir, { recursive: true })
   await write('b', 6)
   assert.deepEqual((await rowsOf(dir, 'data/b.parquet')).map((r) => r.id), [6]) // the truth
-  const second = await (await openTable(dir)).probe('id', [6], { confirm: true })
+  const second = await (await open()).probe('id', [6], { confirm: true })
   assert.deepEqual(second.files.map((f) => [f.path, f.values[0].verdict]), [['data/b.parquet', 'present']])
-})
+}
 
 test('a v3 timestamp column widened from date: a file still of DATE holds its days as midnights, and only those', async () => {
   const dir = path.join(await tempDir('iceberg-date-to-timestamp'), 't')
