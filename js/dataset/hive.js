@@ -22,7 +22,7 @@ const DAY_MICROS = 86_400_000_000n
 
 /**
  * The raw partition values of a path, by key: folder segments `key=value` (URL-decoded), in path
- * order; the last segment (the file name) never counts. A key seen twice keeps its last value.
+ * order; the last segment (the file name) never counts. A key seen twice keeps its first value (DuckDB's).
  * @param {string} path '/'-separated
  * @returns {Record<string, string | null>}
  */
@@ -36,6 +36,8 @@ export function parseHivePartitions(path) {
     const eq = segment.lastIndexOf('=')
     if (eq <= 0) continue
     const key = decode(segment.slice(0, eq))
+    // A key seen again deeper down (`a=1/a=2/…`) keeps its first value, as DuckDB reads it.
+    if (Object.prototype.hasOwnProperty.call(partitions, key)) continue
     const value = decode(segment.slice(eq + 1))
     partitions[key] = value === HIVE_NULL ? null : value
   }

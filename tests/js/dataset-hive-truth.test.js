@@ -1,0 +1,78 @@
+// Hive folders whose values DuckDB reads differently from how their text looks (a key given twice, `NULL`,
+// `0x10`, `1_000`, `2026 01 07`) and probed values DuckDB casts to the partition's type: a probe of the
+// partition column or a `where` never rules out a file DuckDB finds rows in (read_parquet(…,
+// hive_partitioning = true) is the truth), and local globs select the files DuckDB's globs select.
+import assert from 'node:assert/strict'
+import { copyFile, mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import { before, describe, test } from 'node:test'
+
+import { openDataset } from '../../js/index.js'
+import { duckdb, quote } from '../../testkit/hive-dataset.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+
+const dir = await tempDir('dataset-hive-truth')
+const one = path.join(dir, 'one.parquet')
+let roots = 0
+
+/**
+ * A dataset of one file per folder path (each `folder/f.parquet`, a row with id 7 and no column named like a key).
+ * @param {string[]} folders
+ */
+async function layout(folders) {
+  const root = path.join(dir, `root${roots++}`)
+  for (const folder of folders) {
+    await mkdir(path.join(root, folder), { recursive: true })
+    await copyFile(one, path.join(root, folder, 'f.parquet'))
+  }
+  return root
+}
+
+/**
+ * DuckDB's rows over `pattern` where `predicate` holds; undefined when DuckDB refuses the comparison.
+ * @param {string} pattern @param {string} predicate
+ */
+async function duckdbRows(pattern, predicate) {
+  const db = await duckdb()
+  try {
+    const [row] = await db.rows(`SELECT count(*)::INTEGER AS n FROM read_parquet(${quote(pattern)}, hive_partitioning = true)
+      WHERE ${predicate}`)
+    return Number(row.n)
+  } catch {
+    return undefined
+  } finally {
+    db.close()
+  }
+}
+
+/**
+ * Probes `key` for `value` and asks for id 7 with `where: { key: value }`: where DuckDB finds a row, neither rules it out.
+ * @param {string[]} folders @param {string} key @param {unknown} value @param {string} predicate DuckDB's `key = value`
+ */
+async function assertNotRuledOut(folders, key, value, predicate) {
+  const root = await layout(folders)
+  const rows = await duckdbRows(path.join(root, '**/*.parquet'), predicate)
+  assert.ok(rows !== undefined && rows > 0, `DuckDB finds ${predicate} in ${folders.join(', ')} (${rows} rows)`)
+  const dataset = await openDataset(root)
+  const shown = value instanceof Date ? value.toISOString() : String(value)
+  const probed = await dataset.probe(key, [value])
+  assert.notEqual(probed.files[0].values[0].verdict, 'absent', `${folders[0]}: probe of ${key} for ${shown}: ${probed.files[0].values[0].detail}`)
+  const where = await dataset.probe('id', [7], { where: { [key]: value } })
+  assert.equal(where.files[0].skipped, undefined, `${folders[0]}: where ${key} = ${shown} skipped the file`)
+  assert.equal(where.files[0].values[0].verdict, 'maybe')
+}
+
+before(async () => {
+  const db = await duckdb()
+  try {
+    await db.run(`COPY (SELECT 7 AS id) TO ${quote(one)} (FORMAT parquet)`)
+  } finally {
+    db.close()
+  }
+})
+
+describe('Hive folders as DuckDB reads them', () => {
+  test('a key given twice in a path has its first value', async () => {
+    await assertNotRuledOut(['a=1/a=2'], 'a', 1, 'a = 1')
+  })
+})
