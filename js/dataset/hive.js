@@ -1,12 +1,14 @@
 // Hive-style partitions (`day=2026-01-07/country=FR/part-0.parquet`): the key=value folders of a file's
 // path, their types inferred the way DuckDB's read_parquet(hive_partitioning = true) infers them (DATE,
-// then TIMESTAMP, then BIGINT, else VARCHAR; `__HIVE_DEFAULT_PARTITION__` is null), and whether a
+// then TIMESTAMP, then BIGINT, else VARCHAR; `__HIVE_DEFAULT_PARTITION__` and `NULL` are null), and whether a
 // partition value could equal a probed value. That last answer decides files without reading them, so it
 // errs towards "could": a value is ruled out only when no reading of both sides (text, integer, number,
 // date, timestamp) makes them equal.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 export const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__'
+// DuckDB reads a folder `key=NULL` (any case) as null too; Spark as the text: both readings are kept.
+const NULL_TEXT = /^null$/i
 export const PARTITION_TYPES = ['DATE', 'TIMESTAMP', 'BIGINT', 'VARCHAR']
 
 const DATE = /^(-?\d{1,6})-(\d{1,2})-(\d{1,2})$/
@@ -73,7 +75,7 @@ export function inferPartitionTypes(rawPartitions, partitioning = {}) {
     for (const [key, value] of Object.entries(partitions)) {
       let list = values.get(key)
       if (!list) values.set(key, (list = []))
-      if (value !== null) list.push(value)
+      if (value !== null && !NULL_TEXT.test(value)) list.push(value)
     }
   }
   /** @type {Record<string, string>} */
@@ -100,13 +102,13 @@ function parsesAs(type, text) {
 
 /**
  * A raw partition value as its key's type: BIGINT as a number (a bigint beyond 2^53), DATE as
- * 'YYYY-MM-DD', TIMESTAMP and VARCHAR as the text; null stays null.
+ * 'YYYY-MM-DD', TIMESTAMP and VARCHAR as the text; null (and `NULL`, as DuckDB reads it) is null.
  * @param {string} type
  * @param {string | null} raw
  * @returns {number | bigint | string | null}
  */
 export function typedPartitionValue(type, raw) {
-  if (raw === null) return null
+  if (raw === null || NULL_TEXT.test(raw)) return null
   if (type === 'BIGINT' && parsesAs('BIGINT', raw)) {
     const n = BigInt(raw)
     return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n
@@ -126,7 +128,7 @@ export function typedPartitionValue(type, raw) {
  * @param {unknown} value
  */
 export function partitionMayEqual(raw, value) {
-  if (value === null || value === undefined) return raw === null || raw === ''
+  if (value === null || value === undefined) return raw === null || raw === '' || NULL_TEXT.test(raw)
   if (raw === null) return false
   if (typeof value === 'number' && Number.isNaN(value)) return true // NaN compares by bit pattern in files; do not guess
   if (value instanceof Date) {

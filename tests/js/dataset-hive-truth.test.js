@@ -56,7 +56,8 @@ async function assertNotRuledOut(folders, key, value, predicate) {
   const dataset = await openDataset(root)
   const shown = value instanceof Date ? value.toISOString() : String(value)
   const probed = await dataset.probe(key, [value])
-  assert.notEqual(probed.files[0].values[0].verdict, 'absent', `${folders[0]}: probe of ${key} for ${shown}: ${probed.files[0].values[0].detail}`)
+  const answer = probed.files[0].values[0]
+  assert.notEqual(answer.verdict, 'absent', `${folders[0]}: probe of ${key} for ${shown}: ${answer.detail}`)
   const where = await dataset.probe('id', [7], { where: { [key]: value } })
   assert.equal(where.files[0].skipped, undefined, `${folders[0]}: where ${key} = ${shown} skipped the file`)
   assert.equal(where.files[0].values[0].verdict, 'maybe')
@@ -74,5 +75,22 @@ before(async () => {
 describe('Hive folders as DuckDB reads them', () => {
   test('a key given twice in a path has its first value', async () => {
     await assertNotRuledOut(['a=1/a=2'], 'a', 1, 'a = 1')
+  })
+
+  test('a folder `key=NULL` (any case) is null, as DuckDB reads it', async () => {
+    await assertNotRuledOut(['x=NULL'], 'x', null, 'x IS NULL')
+    await assertNotRuledOut(['x=null'], 'x', null, 'x IS NULL')
+    // Typed as DuckDB types it: null, not a text that makes the key VARCHAR.
+    const root = await layout(['n=NULL', 'n=5'])
+    const dataset = await openDataset(root)
+    const db = await duckdb()
+    try {
+      const types = await db.rows(`DESCRIBE SELECT n FROM read_parquet(${quote(path.join(root, '**/*.parquet'))},
+        hive_partitioning = true)`)
+      assert.deepEqual(dataset.partitionTypes, { n: types[0].column_type })
+    } finally {
+      db.close()
+    }
+    assert.deepEqual(dataset.files.map((f) => f.partitions.n), [5, null])
   })
 })
