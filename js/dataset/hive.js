@@ -171,12 +171,15 @@ function numbersEqual(a, b) {
 }
 
 /**
- * An integer as a bigint, another finite number as a number, else undefined.
+ * An integer as a bigint, another finite number as a number, else undefined — read as DuckDB casts text to a number
+ * (a folder's value typed BIGINT, or text compared with a number): '_' between digits, 0x and 0b integers.
  * @param {string} text
  */
 function numeric(text) {
-  const trimmed = text.trim()
-  if (/^[+-]?\d+$/.test(trimmed)) return BigInt(trimmed)
+  const trimmed = text.trim().replace(/(?<=[0-9a-f])_(?=[0-9a-f])/gi, '')
+  const unsigned = trimmed.replace(/^[+-]/, '')
+  const negative = trimmed[0] === '-'
+  if (/^(\d+|0x[0-9a-f]+|0b[01]+)$/i.test(unsigned)) return negative ? -BigInt(unsigned) : BigInt(unsigned)
   if (trimmed === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(trimmed)) return undefined
   const n = Number(trimmed)
   return Number.isFinite(n) ? n : undefined

@@ -93,4 +93,13 @@ describe('Hive folders as DuckDB reads them', () => {
     }
     assert.deepEqual(dataset.files.map((f) => f.partitions.n), [5, null])
   })
+
+  test('a number written as DuckDB casts text to one: 0x10, 0b101, 1_000, 1_0.5', async () => {
+    await assertNotRuledOut(['x=0x10'], 'x', 16, 'x = 16')
+    await assertNotRuledOut(['x=0X1f'], 'x', 31n, 'x = 31')
+    await assertNotRuledOut(['x=0b101'], 'x', 5, 'x = 5')
+    await assertNotRuledOut(['x=1_000'], 'x', 1000, 'x = 1000')
+    await assertNotRuledOut(['x=1_0.5'], 'x', 10.5, 'x = 10.5')
+    await assertNotRuledOut(['x=16'], 'x', '0x10', "x = '0x10'")
+  })
 })
