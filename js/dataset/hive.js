@@ -14,7 +14,9 @@ export const PARTITION_TYPES = ['DATE', 'TIMESTAMP', 'BIGINT', 'VARCHAR']
 const DATE = /^(-?\d{1,6})-(\d{1,2})-(\d{1,2})$/
 const TIMESTAMP = /^(-?\d{1,6})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]00(?::?00)?)?$/
 const BIGINT = /^-?(0|[1-9]\d*)$/
-const TEMPORAL_START = /^\s*-?\d{1,6}-\d{1,2}-\d{1,2}/
+const TEMPORAL_START = /^\s*-?\d{1,6}([-/ \\])\d{1,2}\1\d{1,2}/
+// DuckDB's casts to DATE and TIMESTAMP also take '/', ' ' or '\' between a date's fields (the same one twice).
+const OTHER_DATE_SEPARATORS = /^(-?\d{1,6})([/ \\])(\d{1,2})\2(\d{1,2})(?=$|[ T])/
 // How a boolean's text may read, as casts read it; a value of neither kind is not ruled out.
 const TRUE_TEXT = new Set(['true', 't', '1', 'yes', 'y', 'on'])
 const FALSE_TEXT = new Set(['false', 'f', '0', 'no', 'n', 'off'])
@@ -113,7 +115,7 @@ export function typedPartitionValue(type, raw) {
     const n = BigInt(raw)
     return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n
   }
-  const date = type === 'DATE' ? DATE.exec(raw) : null
+  const date = type === 'DATE' ? DATE.exec(dashed(raw)) : null
   if (date && dateMicros(raw) !== undefined) {
     const [, y, m, d] = date
     return `${y.padStart(4, '0')}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`
@@ -156,6 +158,8 @@ export function partitionMayEqual(raw, value) {
   const ta = timestampMicros(raw) ?? day
   const tb = timestampMicros(text) ?? dateMicros(text)
   if (ta !== undefined && tb !== undefined && ta === tb) return true
+  // Text compared with a DATE is cast to one: a date and time stands for its day.
+  if (day !== undefined && tb !== undefined && tb - (((tb % DAY_MICROS) + DAY_MICROS) % DAY_MICROS) === day) return true
   // Two dates or times this parser does not read whole (an offset, a zone name) may still be one instant.
   if (TEMPORAL_START.test(raw) && TEMPORAL_START.test(text) && (ta === undefined || tb === undefined)) return true
   return false
@@ -186,11 +190,19 @@ function numeric(text) {
 }
 
 /**
+ * A date or timestamp's text trimmed, its date's fields separated by '-' (as DuckDB reads '2026 01 07' or '2026/01/07').
+ * @param {string} text
+ */
+function dashed(text) {
+  return text.trim().replace(OTHER_DATE_SEPARATORS, '$1-$3-$4')
+}
+
+/**
  * Microseconds since 1970-01-01 of a valid 'Y-M-D' date at midnight, or undefined.
  * @param {string} text
  */
 function dateMicros(text) {
-  const m = DATE.exec(text)
+  const m = DATE.exec(dashed(text))
   if (!m) return undefined
   const day = civilDay(Number(m[1]), Number(m[2]), Number(m[3]))
   return day === undefined ? undefined : BigInt(day) * DAY_MICROS
@@ -201,7 +213,7 @@ function dateMicros(text) {
  * @param {string} text
  */
 function timestampMicros(text) {
-  const m = TIMESTAMP.exec(text)
+  const m = TIMESTAMP.exec(dashed(text))
   if (!m) return undefined
   const day = civilDay(Number(m[1]), Number(m[2]), Number(m[3]))
   const [h, min, s] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)]

@@ -102,4 +102,14 @@ describe('Hive folders as DuckDB reads them', () => {
     await assertNotRuledOut(['x=1_0.5'], 'x', 10.5, 'x = 10.5')
     await assertNotRuledOut(['x=16'], 'x', '0x10', "x = '0x10'")
   })
+
+  test('a date written as DuckDB casts text to one, and a date and time probed against a date', async () => {
+    const day = new Date(Date.UTC(2026, 0, 7))
+    await assertNotRuledOut(['d=2026 01 07'], 'd', day, "d = DATE '2026-01-07'")
+    await assertNotRuledOut(['d=2026 01 07'], 'd', '2026-01-07', "d = '2026-01-07'")
+    await assertNotRuledOut(['d=2026-01-07'], 'd', '2026/01/07', "d = '2026/01/07'")
+    await assertNotRuledOut(['d=2026-01-07'], 'd', '2026 1 7', "d = '2026 1 7'")
+    await assertNotRuledOut(['d=2026-01-07'], 'd', '2026-01-07T10:00:00', "d = '2026-01-07T10:00:00'")
+    await assertNotRuledOut(['t=2026-01-07 10:00:00'], 't', '2026/01/07 10:00:00', "t = '2026/01/07 10:00:00'")
+  })
 })
