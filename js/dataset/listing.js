@@ -112,7 +112,8 @@ async function listLocal(text) {
   const fs = await import('node:fs/promises')
   const path = await import('node:path')
   const segments = text.split(/[\\/]/)
-  const globAt = segments.findIndex((s) => GLOB_CHARS.test(s))
+  // A path that exists as written is that path, whatever it holds ('run[1]/'), not a glob.
+  const globAt = await fs.stat(text).then(() => -1, () => segments.findIndex((s) => GLOB_CHARS.test(s)))
   const root = globAt < 0 ? text : segments.slice(0, globAt).join('/') || (text.startsWith('/') ? '/' : '.')
   const pattern = globAt < 0 ? null : globRegExp(segments.slice(globAt).join('/'))
   let info
@@ -170,7 +171,8 @@ function isDataFile(relative) {
 }
 
 /**
- * A glob over '/'-separated relative paths: `**` any folders, `*` and `?` within a segment, `{a,b}` alternatives.
+ * A glob over '/'-separated relative paths: `**` any folders, `*` and `?` within a segment, `[abc]`, `[a-z]` and
+ * `[!abc]` one character of a set (as DuckDB's globs), `{a,b}` alternatives.
  * @param {string} glob
  */
 export function globRegExp(glob) {
@@ -183,7 +185,15 @@ export function globRegExp(glob) {
       i += slash ? 2 : 1
     } else if (c === '*') out += '[^/]*'
     else if (c === '?') out += '[^/]'
-    else if (c === '{') {
+    else if (c === '[') {
+      // A ']' right after '[' or '[!' is one of the set; with no ']' at all, '[' is itself.
+      const negated = glob[i + 1] === '!' || glob[i + 1] === '^'
+      const end = glob.indexOf(']', i + (negated ? 3 : 2))
+      if (end < 0) { out += '\\['; continue }
+      const set = glob.slice(i + (negated ? 2 : 1), end).replace(/[\\\]^[]/g, '\\$&')
+      out += negated ? `[^/${set}]` : `(?!/)[${set}]`
+      i = end
+    } else if (c === '{') {
       const end = glob.indexOf('}', i)
       if (end < 0) { out += '\\{'; continue }
       out += `(?:${glob.slice(i + 1, end).split(',').map(escape).join('|')})`

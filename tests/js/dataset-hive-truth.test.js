@@ -113,3 +113,23 @@ describe('Hive folders as DuckDB reads them', () => {
     await assertNotRuledOut(['t=2026-01-07 10:00:00'], 't', '2026/01/07 10:00:00', "t = '2026/01/07 10:00:00'")
   })
 })
+
+describe('local globs as DuckDB reads them', () => {
+  test('a character set ([01], [!0], [a-c]) selects the files DuckDB\'s glob selects; a folder named with brackets is itself', async () => {
+    const root = await layout(['part-0', 'part-1', 'part-2', 'run[1]'])
+    const db = await duckdb()
+    try {
+      for (const glob of ['part-[01]/*.parquet', 'part-[!0]/*.parquet', 'part-[a-c0-1]/*.parquet']) {
+        const rows = await db.rows(`SELECT DISTINCT filename FROM read_parquet(${quote(path.join(root, glob))}, filename = true)`)
+        const truth = rows.map((r) => path.relative(root, String(r.filename))).sort()
+        assert.ok(truth.length > 0)
+        const dataset = await openDataset(path.join(root, glob))
+        assert.deepEqual(dataset.files.map((f) => f.path), truth, glob)
+      }
+    } finally {
+      db.close()
+    }
+    const literal = await openDataset(path.join(root, 'run[1]'))
+    assert.deepEqual(literal.files.map((f) => f.path), ['f.parquet'])
+  })
+})
