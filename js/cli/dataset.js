@@ -79,14 +79,10 @@ async function openInput(input, options) {
       footerCache: options.footerCache, decryption: options.decryption,
       ...(options.index !== undefined ? { index: options.index } : {}) })
   }
-  const dataset = await openDataset(input,
+  // A folder, glob or prefix of no Parquet file is FILE_NOT_FOUND from openDataset itself.
+  return openDataset(input,
     { footerCache: options.footerCache, decryption: options.decryption, ...(options.index !== undefined ? { index: options.index } : {}),
     ...(/^s3:\/\//i.test(input) ? s3Options(options) : {}) })
-  if (dataset.files.length === 0) {
-    throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND,
-      `${input}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped)`)
-  }
-  return dataset
 }
 
 /**

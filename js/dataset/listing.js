@@ -29,6 +29,13 @@ const GLOB_CHARS = /[*?[{]/
  */
 export async function listDataset(source, options = {}) {
   const { files, fetch, listed, listing } = await listUnsorted(source, options)
+  // A folder, glob or prefix that lists no Parquet file is an error, as DuckDB's "No files found": a typo in it would
+  // otherwise make every value look absent from a dataset of no file. A caller's own list of none is theirs.
+  if (listed && files.length === 0) {
+    const where = String(source)
+    throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, GLOB_CHARS.test(where) ? `${where}: the glob matches no file`
+      : `${where}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped)`, { source: where })
+  }
   const seen = new Set()
   for (const file of files) {
     if (seen.has(file.path)) throw invalidArgument(`the dataset names ${JSON.stringify(file.path)} twice`)

@@ -409,3 +409,15 @@ describe('Hive partition values', () => {
     assert.equal(Source.TABLE_STATS, 'table-stats')
   })
 })
+
+test('a folder, glob or prefix of no Parquet file is FILE_NOT_FOUND, not a dataset of no file; an empty list given is one', async () => {
+  const empty = path.join(dir, 'no-parquet')
+  await mkdir(path.join(empty, 'day=2026-01-07'), { recursive: true })
+  await writeFile(path.join(empty, 'day=2026-01-07', '_SUCCESS'), '')
+  // A typo in a glob or a folder would otherwise make every value look absent.
+  for (const [source, message] of [[empty, /no Parquet files there/], [path.join(dir, 'no-parquet', '**', '*.parquet'), /glob matches no file/]]) {
+    await assert.rejects(openDataset(source), (e) => e.code === 'FILE_NOT_FOUND' && message.test(e.message) && e.source === source)
+  }
+  const given = await openDataset([])
+  assert.equal(given.files.length, 0)
+})
