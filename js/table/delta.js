@@ -72,7 +72,7 @@ export function deltaType(type) {
  * Fields of the Delta schema with logical and physical dotted names (column mapping), numbered.
  * @param {{ fields?: DeltaSchemaField[] } | null | undefined} schema
  */
-function deltaFields(schema) {
+export function deltaFields(schema) {
   /** @type {DeltaField[]} */
   const out = []
   /**

@@ -106,11 +106,15 @@ export class TableSidecar {
     const asked = []
     /** @param {number} i @param {string} reason @param {string} detail */
     const notDescribed = (i, reason, detail) => { out[i] = { path: files[i].path, current: false, reason, detail, rowGroups: [] } }
+    const sameField = await this.#sameField(column)
     files.forEach((spec, i) => {
       const file = byLocation.get(spec.path)
       const recordedPath = file?.writtenPath ?? file?.logged?.path
       const recorded = file && this.#sameTable && recordedPath !== undefined ? this.#recorded.get(recordedPath) : undefined
-      if (!this.#sameTable) {
+      if (!sameField) {
+        notDescribed(i, StaleReason.MISSING_FROM_INDEX, `the table's column ${column} is not the field the index holds by that ` +
+          'name: renamed or replaced since the index was built (or the index does not say which field it holds)')
+      } else if (!this.#sameTable) {
         notDescribed(i, StaleReason.MISSING_FROM_INDEX, 'the table index is not tied to this table: built for another table, ' +
           'or for a table since re-created here, or before indexes recorded their log')
       } else if (!recorded || !file) { // a recorded file is a known one
@@ -129,6 +133,31 @@ export class TableSidecar {
       answers.forEach((entry, j) => { out[asked[j][0]] = { ...entry, path: files[asked[j][0]].path } })
     }
     return { column, files: out }
+  }
+
+  /**
+   * Whether the table's column of this name is the field the index was built from under it: a rename moves a name
+   * to another field (Iceberg's field id, Delta's physical column), whose values the index never saw. The index's
+   * fields: Iceberg's from the Puffin blob's `fields` (the indexed columns' ids, in order), Delta's from the
+   * recorded metaData. A column the index does not hold answers true: the sidecar has no filter for it.
+   * @param {string} column
+   */
+  async #sameField(column) {
+    const k = (this.record.columns ?? this.#sidecar.columns ?? []).indexOf(column)
+    if (k < 0) return true
+    const now = this.#table.fields.find((f) => f.name === column)
+    if (!now) return false
+    if (this.record.table === 'iceberg') {
+      const ids = typeof this.#sidecar.blobMetadata === 'function' ? this.#sidecar.blobMetadata(TABLE_SNAPSHOT_BLOB)?.fields : undefined
+      const columns = this.record.columns ?? this.#sidecar.columns ?? []
+      // An id left out (a column that was no field) shifts the others: no field can be told apart then.
+      return Array.isArray(ids) && ids.length === columns.length && String(ids[k]) === String(now.id)
+    }
+    const schemaString = this.record.metaData?.schemaString
+    if (typeof schemaString !== 'string') return false
+    const { deltaFields } = await import('./delta.js')
+    const then = deltaFields(JSON.parse(schemaString)).find((f) => f.name === column)
+    return then !== undefined && then.physicalName === /** @type {{ physicalName?: string }} */ (now).physicalName
   }
 
   async close() {

@@ -1,0 +1,81 @@
+// A table index names its columns as the table did when it was built; a rename since (Iceberg: the name moves to
+// another field id; Delta with column mapping: to another physical column) must not let the index answer for the
+// field now under that name, whose values it never saw. Truth: the files' rows as hyparquet reads them.
+import assert from 'node:assert/strict'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { test } from 'node:test'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+import { openTable } from '../../js/index.js'
+import { buildSidecarIndex } from '../../js/index-builder/index.js'
+import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
+import { readParquet } from './helpers/table-truth.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+
+/** Probes `column` for `values` with and without the index; every value some live row holds must not be absent. */
+async function assertNoFalseNegative(root, index, column, values, heldBy) {
+  for (const options of [{}, { index }]) {
+    const table = await openTable(root, options)
+    const result = await table.probe(column, values)
+    values.forEach((v, k) => {
+      if (!heldBy(v)) return
+      assert.notEqual(result.files[0]?.values[k].verdict ?? 'absent', 'absent',
+        `${column} = ${v} is in a row ${options.index ? 'with' : 'without'} the index`)
+    })
+    await table.close()
+  }
+}
+
+test('Iceberg: two columns swap names after the index was built (same snapshot): the index does not answer for the other field', async () => {
+  const dir = await tempDir('table-index-rename-iceberg')
+  const root = path.join(dir, 't')
+  const bytes = parquetWithIds([{ id: 1, name: 'a', type: 'long', data: [1n, 2n, 3n] }, { id: 2, name: 'b', type: 'long', data: [100n, 200n, 300n] }])
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'a', type: 'long' }, { id: 2, name: 'b', type: 'long' }],
+    files: { 'data/f0.parquet': bytes }, manifests: [{ entries: [{ file: { file_path: 'data/f0.parquet', record_count: 3 } }] }] })
+  const index = path.join(dir, 't.puffin')
+  await buildSidecarIndex(null, index, { table: root, columns: ['a'], fpp: 0.001 })
+  const before = await openTable(root, { index })
+  assert.equal((await before.probe('a', [2n])).totals.index.described, 1, 'before the rename the index answers for a')
+  await before.close()
+  // A schema change alone: a new metadata.json, the same snapshot; field 2 (written as b) is now named a.
+  const metadata = JSON.parse(readFileSync(path.join(root, 'metadata', 'v1.metadata.json'), 'utf8'))
+  metadata.schemas.push({ type: 'struct', 'schema-id': 1, fields: [
+    { id: 1, name: 'b', required: false, type: 'long' }, { id: 2, name: 'a', required: false, type: 'long' }] })
+  metadata['current-schema-id'] = 1
+  writeFileSync(path.join(root, 'metadata', 'v2.metadata.json'), JSON.stringify(metadata))
+  writeFileSync(path.join(root, 'metadata', 'version-hint.text'), '2')
+  const { rows } = await readParquet(path.join(root, 'data/f0.parquet'))
+  const fieldTwo = new Set(rows.map((r) => r.b)) // the file's column of field id 2
+  assert.ok(fieldTwo.has(200n))
+  await assertNoFalseNegative(root, index, 'a', [200n, 300n, 2n], (v) => fieldTwo.has(v))
+  const table = await openTable(root, { index })
+  const result = await table.probe('a', [200n])
+  assert.equal(result.totals.index.described, 0, 'the index holds field 1 under a, not field 2')
+  await table.close()
+})
+
+test('Delta with column mapping: two columns swap names in a later commit: the index does not answer for the other column', async () => {
+  const dir = await tempDir('table-index-rename-delta')
+  const root = path.join(dir, 't')
+  mkdirSync(path.join(root, '_delta_log'), { recursive: true })
+  const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [
+    { name: 'col-a', data: BigInt64Array.of(1n, 2n, 3n), type: 'INT64' }, { name: 'col-b', data: BigInt64Array.of(100n, 200n, 300n), type: 'INT64' }] }))
+  writeFileSync(path.join(root, 'part-0.parquet'), bytes)
+  const mapped = (name, id, physical) =>
+    ({ name, type: 'long', nullable: true, metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+  const metaData = (fields) => ({ metaData: { id: 'renamed', format: { provider: 'parquet', options: {} },
+    schemaString: JSON.stringify({ type: 'struct', fields }), partitionColumns: [],
+    configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '2' } } })
+  const commit = (version, actions) =>
+    writeFileSync(path.join(root, '_delta_log', `${String(version).padStart(20, '0')}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+  commit(0, [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } }, metaData([mapped('a', 1, 'col-a'), mapped('b', 2, 'col-b')]),
+    { add: { path: 'part-0.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats: '{"numRecords":3}' } }])
+  const index = path.join(dir, 't.puffin')
+  await buildSidecarIndex(null, index, { table: root, columns: ['a'], fpp: 0.001 })
+  commit(1, [metaData([mapped('b', 1, 'col-a'), mapped('a', 2, 'col-b')])])
+  const { rows } = await readParquet(path.join(root, 'part-0.parquet'))
+  const colB = new Set(rows.map((r) => r['col-b'])) // the physical column logical a now names
+  assert.ok(colB.has(200n))
+  await assertNoFalseNegative(root, index, 'a', [200n, 300n, 2n], (v) => colB.has(v))
+})
