@@ -74,7 +74,9 @@ export function decodeSlicedLayout(text, slicesLength, where) {
   }
   let end = 0
   for (const s of segments) {
-    if (!(Number.isSafeInteger(s) && s > end && s <= files)) throw notAnIndex(where, 'its segments do not cover its files in order')
+    // An index of no files (a shard none of the files fall in) has one empty segment.
+    const empty = files === 0 && s === 0 && segments.length === 1
+    if (!(Number.isSafeInteger(s) && (s > end || empty) && s <= files)) throw notAnIndex(where, 'its segments do not cover its files in order')
     end = s
   }
   if (end !== files) throw notAnIndex(where, 'its segments do not cover its files')
