@@ -76,7 +76,9 @@ export function decodeSlicedLayout(text, slicesLength, where) {
   for (const s of segments) {
     // An index of no files (a shard none of the files fall in) has one empty segment.
     const empty = files === 0 && s === 0 && segments.length === 1
-    if (!(Number.isSafeInteger(s) && (s > end || empty) && s <= files)) throw notAnIndex(where, 'its segments do not cover its files in order')
+    if (!(Number.isSafeInteger(s) && (s > end || empty) && s <= files)) {
+      throw notAnIndex(where, 'its segments do not cover its files in order')
+    }
     end = s
   }
   if (end !== files) throw notAnIndex(where, 'its segments do not cover its files')
