@@ -82,7 +82,14 @@ export class DatasetIndex {
         { described: false, reason: 'no-path', detail: 'the file has no path or URL for the index to look up' })
     }
     if (asked.length && values.length) {
-      const result = await index.probe(column, values, { files: asked.map(specOf), signal, ioLedger: ledger })
+      const specs = asked.map(specOf)
+      // The dataset reads a relative local path from the working directory; the index would take it as relative to
+      // its own directory (its recorded form) and vouch for another file of that name: it is asked by absolute path.
+      if (specs.some((s) => isRelativeLocal(s.path))) {
+        const { resolve } = await import('node:path')
+        for (const s of specs) if (isRelativeLocal(s.path)) s.path = resolve(s.path)
+      }
+      const result = await index.probe(column, values, { files: specs, signal, ioLedger: ledger })
       result.files.forEach((/** @type {SidecarFileAnswer} */ entry, /** @type {number} */ i) => {
         if (entry.current) {
           answers.set(asked[i], entry)
@@ -132,11 +139,20 @@ export class DatasetIndex {
 /** @param {IndexedFile} file */
 function specOf(file) {
   const { size, etag } = file.descriptor
-  const path = locationOf(file)
+  const path = /** @type {string} */ (locationOf(file)) // asked only of files whose location is a path or URL
   if (Number.isSafeInteger(size) && typeof etag === 'string' && etag !== '' && !etag.startsWith('W/')) {
     return { path, size, validator: `etag:${etag}` }
   }
   return { path }
+}
+
+/**
+ * A local path not anchored at a root (no scheme of two letters or more — a Windows drive letter is not one — and no
+ * leading / or \\).
+ * @param {string} path
+ */
+function isRelativeLocal(path) {
+  return !/^[a-z][a-z0-9+.-]+:/i.test(path) && !/^([a-z]:)?[\\/]/i.test(path)
 }
 
 /** @param {IndexedFile} file */
