@@ -512,7 +512,14 @@ export class SlicedSidecarIndex {
   async refine({ name, column, values, rowGroups, signal }) {
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
     if (!open) return undefined
-    const [answered] = (await this.probe(column, values, { files: [{ path: name }], signal })).files
+    // The file was opened by its name from the working directory; a relative name given to probe() would be taken as
+    // relative to the index's base, another file where the base is another folder (format 1 resolves it alike).
+    let path = name
+    if (this.#base !== undefined && !isUrl(this.#base) && !isUrl(name)) {
+      const nodePath = await import('node:path')
+      if (!nodePath.isAbsolute(name)) path = nodePath.resolve(name)
+    }
+    const [answered] = (await this.probe(column, values, { files: [{ path }], signal })).files
     if (!answered.current) {
       return { described: false, reason: answered.reason, detail: answered.detail,
         ...(answered.validators ? { validators: answered.validators } : {}) }

@@ -1,4 +1,4 @@
-// openDataset(…, { index }) with files named by relative paths: the dataset reads them from the working directory,
+// openDataset(…, { index }) and openParquet(…, { index }) with files named by relative paths: they read them from the working directory,
 // so the index must be asked about those files — not about the files of the same names beside the index (its
 // recorded paths are relative to its own directory). Truth: the rows hyparquet reads from the file the dataset reads.
 import assert from 'node:assert/strict'
@@ -8,8 +8,8 @@ import { test } from 'node:test'
 import { parquetReadObjects } from 'hyparquet'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
-import { openDataset } from '../../js/index.js'
-import { buildSidecarIndex } from '../../js/index-builder/index.js'
+import { openDataset, openParquet } from '../../js/index.js'
+import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 const fileOf = (first) =>
@@ -47,6 +47,32 @@ for (const format of [1, 2]) {
       assert.equal(described.files[0].values[1].verdict, 'absent')
       assert.notEqual(described.files[0].values[0].verdict, 'absent')
       await beside.close()
+    } finally {
+      process.chdir(previous)
+    }
+  })
+}
+
+for (const format of [1, 2]) {
+  test(`format ${format}: openParquet of a relative path with an opened index refines from that file's entry only`, async () => {
+    const dir = await tempDir(`parquet-index-relative-${format}`)
+    mkdirSync(path.join(dir, 'indexed'))
+    writeFileSync(path.join(dir, 'indexed', 'a.parquet'), fileOf(1000))
+    writeFileSync(path.join(dir, 'a.parquet'), fileOf(5000))
+    const previous = process.cwd()
+    process.chdir(dir)
+    try {
+      await buildSidecarIndex(['indexed/a.parquet'], 'indexed/index.puffin', { columns: ['v'], format })
+      const held = await valuesIn(path.join(dir, 'a.parquet'))
+      const index = await openSidecarIndex('indexed/index.puffin')
+      const file = await openParquet('a.parquet', { index })
+      const result = await file.probe('v', [5000, 5099])
+      for (const [k, v] of [5000, 5099].entries()) {
+        assert.ok(held.has(v))
+        assert.ok(result.rowGroups.every((g) => g.results[k].verdict !== 'absent'), `a.parquet holds ${v}`)
+      }
+      await file.close()
+      await index.close()
     } finally {
       process.chdir(previous)
     }
