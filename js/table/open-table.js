@@ -320,9 +320,10 @@ export async function openTable(location, options = {}) {
     if (opened.owned) await opened.sidecar.close()
     throw error
   }
-  const { TableSidecar } = await import('./table-index.js')
-  // An index without a record (built from files) is asked as openDataset asks one: by stat or HEAD of each file.
-  const index = record ? new TableSidecar(opened.sidecar, record, table, opened.owned) : opened.sidecar
+  const { FilesSidecar, TableSidecar } = await import('./table-index.js')
+  // An index without a record (built from files) is asked as openDataset asks one: by stat or HEAD of each file, by the
+  // name the files give the column.
+  const index = record ? new TableSidecar(opened.sidecar, record, table, opened.owned) : new FilesSidecar(opened.sidecar, table)
   return new ParquetTable(table, { ...rest, index }, record || !opened.owned ? null : opened.sidecar, openLedger)
 }
 

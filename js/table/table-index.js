@@ -8,6 +8,7 @@ import { TABLE_SNAPSHOT_BLOB } from '../sidecar/sidecar-blobs.js'
 import { openSidecarIndex } from '../sidecar/sidecar-index.js'
 import { StaleReason } from '../sidecar/sidecar-currency.js'
 import { decodeSnapshotRecord } from './table-snapshot-record.js'
+import { schemaFields } from './iceberg.js'
 
 /**
  * Opens the sidecar of openTable's `index` (or takes one already open): what its footer says of the
@@ -163,4 +164,89 @@ export class TableSidecar {
   async close() {
     if (this.#owned) await this.#sidecar.close()
   }
+}
+
+/**
+ * A sidecar index built from files (no snapshot record) asked about a table's files: it knows a column by the name
+ * the Parquet files carry, the table by its own, and after a rename the two name different fields (Iceberg: a file
+ * names a field as the schema did when it was written; Delta column mapping: by its physical name). It is asked by
+ * the name the files carry — Delta's physical name; an Iceberg name only when every schema of the table (and its
+ * name mapping) gives that name to that field alone and that field no other name, so a file's column of that name
+ * is the field — else it describes no file for that column (`missing-from-index`).
+ */
+export class FilesSidecar {
+  #sidecar
+  #table
+
+  /**
+   * @param {any} sidecar the opened sidecar index (closed by the table, not here)
+   * @param {import('./load-table.js').LoadedTable} table
+   */
+  constructor(sidecar, table) {
+    this.#sidecar = sidecar
+    this.#table = table
+  }
+
+  get stats() {
+    return this.#sidecar.stats
+  }
+
+  get columns() {
+    return this.#sidecar.columns
+  }
+
+  /**
+   * @param {string} column
+   * @param {unknown[]} values
+   * @param {{ files: Array<{ path: string }>, signal?: AbortSignal }} options
+   */
+  async probe(column, values, options) {
+    const name = this.#fileColumn(column)
+    if (name === null) {
+      return { column, files: options.files.map((f) => ({ path: f.path, current: false, reason: StaleReason.MISSING_FROM_INDEX,
+        detail: `the index was built from files, which may name the table's column ${column} otherwise (renamed), or give ` +
+          'its name to another column', rowGroups: [] })) }
+    }
+    return { ...(await this.#sidecar.probe(name, values, options)), column }
+  }
+
+  /**
+   * The name every file of the table gives the column, or null when files may name it otherwise.
+   * @param {string} column
+   * @returns {string | null}
+   */
+  #fileColumn(column) {
+    const table = /** @type {any} */ (this.#table)
+    const field = table.fields.find((/** @type {{ name: string }} */ f) => f.name === column)
+    if (!field) return null
+    if (table.format !== 'iceberg') return typeof field.physicalName === 'string' ? field.physicalName : null
+    // Every schema a file may have been written with must be at hand: ids 0 to the highest, none removed.
+    /** @type {Array<{ 'schema-id'?: number }>} */
+    const schemas = Array.isArray(table.metadata?.schemas) ? table.metadata.schemas : []
+    const ids = new Set(schemas.map((schema) => schema['schema-id']))
+    if (!schemas.length || [...Array(schemas.length).keys()].some((id) => !ids.has(id))) return null
+    for (const schema of schemas) {
+      for (const f of schemaFields(/** @type {any} */ (schema))) if ((f.name === column) !== (f.id === field.id)) return null
+    }
+    const mapping = table.metadata?.properties?.['schema.name-mapping.default']
+    if (mapping !== undefined) {
+      if (column.includes('.')) return null
+      let entries
+      try {
+        entries = JSON.parse(mapping)
+      } catch {
+        return null
+      }
+      if (!Array.isArray(entries)) return null
+      for (const e of entries) {
+        /** @type {unknown[]} */
+        const names = Array.isArray(e?.names) ? e.names : []
+        const isField = e?.['field-id'] === field.id
+        if (names.includes(column) !== isField || (isField && names.some((n) => n !== column))) return null
+      }
+    }
+    return column
+  }
+
+  async close() {}
 }

@@ -1,6 +1,8 @@
 // A table index names its columns as the table did when it was built; a rename since (Iceberg: the name moves to
 // another field id; Delta with column mapping: to another physical column) must not let the index answer for the
-// field now under that name, whose values it never saw. Truth: the files' rows as hyparquet reads them.
+// field now under that name, whose values it never saw. An index built from files (no record) knows columns by the
+// names the files carry: it is asked by those (Delta's physical name), and not at all for an Iceberg name the files
+// may give another field. Truth: the files' rows as hyparquet reads them.
 import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -78,4 +80,63 @@ test('Delta with column mapping: two columns swap names in a later commit: the i
   const colB = new Set(rows.map((r) => r['col-b'])) // the physical column logical a now names
   assert.ok(colB.has(200n))
   await assertNoFalseNegative(root, index, 'a', [200n, 300n, 2n], (v) => colB.has(v))
+})
+
+test('Iceberg, an index built from files: a name the table gave another field is not answered from the files\' column of that name', async () => {
+  const bytes = parquetWithIds([{ id: 1, name: 'a', type: 'long', data: [1n, 2n, 3n] }, { id: 2, name: 'b', type: 'long', data: [100n, 200n, 300n] }])
+  const field = (id, name) => ({ id, name, required: false, type: 'long' })
+  const renamed = { type: 'struct', 'schema-id': 1, fields: [field(1, 'b'), field(2, 'a')] }
+  const original = { type: 'struct', 'schema-id': 0, fields: [field(1, 'a'), field(2, 'b')] }
+  // The files were written under schema 0; schema 1 swapped the names. With schema 0 removed from the metadata the
+  // files' names are not known either.
+  const histories = { renamed: [original, renamed], 'renamed, schema 0 removed': [renamed], unrenamed: [original] }
+  const { rows } = await (async () => {
+    const dir = await tempDir('table-files-index-truth')
+    writeFileSync(path.join(dir, 'f.parquet'), bytes)
+    return readParquet(path.join(dir, 'f.parquet'))
+  })()
+  for (const [name, schemas] of Object.entries(histories)) {
+    const dir = await tempDir('table-files-index-iceberg')
+    const root = path.join(dir, 't')
+    await writeIcebergTable(root, { schema: [{ id: 1, name: 'a', type: 'long' }, { id: 2, name: 'b', type: 'long' }],
+      files: { 'data/f0.parquet': bytes }, manifests: [{ entries: [{ file: { file_path: 'data/f0.parquet', record_count: 3 } }] }],
+      editMetadata: (metadata) => { metadata.schemas = schemas; metadata['current-schema-id'] = schemas.at(-1)['schema-id'] } })
+    const index = path.join(dir, 'files.puffin')
+    await buildSidecarIndex([path.join(root, 'data/f0.parquet')], index, { columns: ['a', 'b'] })
+    const idOfA = schemas.at(-1).fields.find((f) => f.name === 'a').id
+    const held = new Set(rows.map((r) => (idOfA === 1 ? r.a : r.b))) // the file's column of the field named a now
+    await assertNoFalseNegative(root, index, 'a', [2n, 200n], (v) => held.has(v))
+    const table = await openTable(root, { index })
+    const result = await table.probe('a', [2n])
+    assert.equal(result.totals.index.described, name === 'unrenamed' ? 1 : 0, name)
+    await table.close()
+  }
+})
+
+test('Delta, an index built from files: asked by the physical name, the files\' column of the logical name is not taken for it', async () => {
+  // Column mapping enabled on a table of a and b (physical names a and b), then the names swapped: logical a is physical b.
+  const dir = await tempDir('table-files-index-delta')
+  const root = path.join(dir, 't')
+  mkdirSync(path.join(root, '_delta_log'), { recursive: true })
+  const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [
+    { name: 'a', data: BigInt64Array.of(1n, 2n, 3n), type: 'INT64' }, { name: 'b', data: BigInt64Array.of(100n, 200n, 300n), type: 'INT64' }] }))
+  writeFileSync(path.join(root, 'part-0.parquet'), bytes)
+  const mapped = (name, id, physical) =>
+    ({ name, type: 'long', nullable: true, metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+  const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+    { metaData: { id: 'swapped', format: { provider: 'parquet', options: {} }, partitionColumns: [],
+      schemaString: JSON.stringify({ type: 'struct', fields: [mapped('b', 1, 'a'), mapped('a', 2, 'b')] }),
+      configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '2' } } },
+    { add: { path: 'part-0.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats: '{"numRecords":3}' } }]
+  writeFileSync(path.join(root, '_delta_log', `${'0'.repeat(20)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+  const index = path.join(dir, 'files.puffin')
+  await buildSidecarIndex([path.join(root, 'part-0.parquet')], index, { columns: ['a', 'b'] })
+  const { rows } = await readParquet(path.join(root, 'part-0.parquet'))
+  const physicalB = new Set(rows.map((r) => r.b))
+  await assertNoFalseNegative(root, index, 'a', [200n, 2n], (v) => physicalB.has(v))
+  const table = await openTable(root, { index })
+  const result = await table.probe('a', [200n, 2n])
+  assert.equal(result.totals.index.described, 1, 'the files index answers, by the physical name')
+  assert.equal(result.files[0].values[1].verdict, 'absent', 'physical b does not hold 2')
+  await table.close()
 })
