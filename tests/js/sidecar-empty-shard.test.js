@@ -3,7 +3,7 @@
 // files in order", so `index merge` of 16 shards over a small dataset failed). Truth: the values hyparquet-writer
 // was given, and the one-shot build's answers.
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { parquetWriteBuffer } from 'hyparquet-writer'
@@ -11,9 +11,12 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { buildSidecarIndex, mergeSidecarSegments, openSidecarIndex } from '../../js/index-builder/index.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
+const top = await tempDir('sidecar-empty-shard')
+
 for (const format of [1, 2]) {
   test(`format ${format}: 16 shards over 3 files (most shards empty) merge into the one-shot index`, async () => {
-    const dir = await tempDir(`sidecar-empty-shard-${format}`)
+    const dir = path.join(top, `sidecar-empty-shard-${format}`)
+    mkdirSync(dir)
     const held = [[11, 12, 13], [21, 22], [31]]
     const files = held.map((values, f) => {
       const file = path.join(dir, `f${f}.parquet`)

@@ -20,9 +20,12 @@ const valuesIn = async (file) => {
   return new Set(rows.map((r) => r.v))
 }
 
+const top = await tempDir('sidecar-relative-paths')
+
 for (const format of [1, 2]) {
   test(`format ${format}: a relative path is the working directory's file, not the index's file of that name`, async () => {
-    const dir = await tempDir(`dataset-index-relative-${format}`)
+    const dir = path.join(top, `dataset-index-relative-${format}`)
+    mkdirSync(dir)
     mkdirSync(path.join(dir, 'indexed'))
     writeFileSync(path.join(dir, 'indexed', 'a.parquet'), fileOf(1000))
     writeFileSync(path.join(dir, 'a.parquet'), fileOf(5000)) // the same size, other values
@@ -55,7 +58,8 @@ for (const format of [1, 2]) {
 
 for (const format of [1, 2]) {
   test(`format ${format}: openParquet of a relative path with an opened index refines from that file's entry only`, async () => {
-    const dir = await tempDir(`parquet-index-relative-${format}`)
+    const dir = path.join(top, `parquet-index-relative-${format}`)
+    mkdirSync(dir)
     mkdirSync(path.join(dir, 'indexed'))
     writeFileSync(path.join(dir, 'indexed', 'a.parquet'), fileOf(1000))
     writeFileSync(path.join(dir, 'a.parquet'), fileOf(5000))

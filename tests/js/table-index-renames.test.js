@@ -15,6 +15,9 @@ import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
 import { readParquet } from './helpers/table-truth.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
+const top = await tempDir('table-index-renames')
+let made = 0
+
 /** Probes `column` for `values` with and without the index; every value some live row holds must not be absent. */
 async function assertNoFalseNegative(root, index, column, values, heldBy) {
   for (const options of [{}, { index }]) {
@@ -30,7 +33,8 @@ async function assertNoFalseNegative(root, index, column, values, heldBy) {
 }
 
 test('Iceberg: two columns swap names after the index was built (same snapshot): the index does not answer for the other field', async () => {
-  const dir = await tempDir('table-index-rename-iceberg')
+  const dir = path.join(top, `table-index-rename-iceberg-${++made}`)
+  mkdirSync(dir)
   const root = path.join(dir, 't')
   const bytes = parquetWithIds([{ id: 1, name: 'a', type: 'long', data: [1n, 2n, 3n] }, { id: 2, name: 'b', type: 'long', data: [100n, 200n, 300n] }])
   await writeIcebergTable(root, { schema: [{ id: 1, name: 'a', type: 'long' }, { id: 2, name: 'b', type: 'long' }],
@@ -58,7 +62,8 @@ test('Iceberg: two columns swap names after the index was built (same snapshot):
 })
 
 test('Delta with column mapping: two columns swap names in a later commit: the index does not answer for the other column', async () => {
-  const dir = await tempDir('table-index-rename-delta')
+  const dir = path.join(top, `table-index-rename-delta-${++made}`)
+  mkdirSync(dir)
   const root = path.join(dir, 't')
   mkdirSync(path.join(root, '_delta_log'), { recursive: true })
   const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [
@@ -91,12 +96,14 @@ test('Iceberg, an index built from files: a name the table gave another field is
   // files' names are not known either.
   const histories = { renamed: [original, renamed], 'renamed, schema 0 removed': [renamed], unrenamed: [original] }
   const { rows } = await (async () => {
-    const dir = await tempDir('table-files-index-truth')
+    const dir = path.join(top, `table-files-index-truth-${++made}`)
+    mkdirSync(dir)
     writeFileSync(path.join(dir, 'f.parquet'), bytes)
     return readParquet(path.join(dir, 'f.parquet'))
   })()
   for (const [name, schemas] of Object.entries(histories)) {
-    const dir = await tempDir('table-files-index-iceberg')
+    const dir = path.join(top, `table-files-index-iceberg-${++made}`)
+    mkdirSync(dir)
     const root = path.join(dir, 't')
     await writeIcebergTable(root, { schema: [{ id: 1, name: 'a', type: 'long' }, { id: 2, name: 'b', type: 'long' }],
       files: { 'data/f0.parquet': bytes }, manifests: [{ entries: [{ file: { file_path: 'data/f0.parquet', record_count: 3 } }] }],
@@ -115,7 +122,8 @@ test('Iceberg, an index built from files: a name the table gave another field is
 
 test('Delta, an index built from files: asked by the physical name, the files\' column of the logical name is not taken for it', async () => {
   // Column mapping enabled on a table of a and b (physical names a and b), then the names swapped: logical a is physical b.
-  const dir = await tempDir('table-files-index-delta')
+  const dir = path.join(top, `table-files-index-delta-${++made}`)
+  mkdirSync(dir)
   const root = path.join(dir, 't')
   mkdirSync(path.join(root, '_delta_log'), { recursive: true })
   const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [
