@@ -79,13 +79,17 @@ export function recordedValidatorLines(validators) {
         'served over HTTP, a file\'s ETag or Last-Modified never matches an mtime, so a probe over HTTP would not use the index: ' +
         'for that, build it from the files\' URLs')
     } else if (kind === 'etag') {
-      lines.push(`recorded strong ETags for ${files(n)}: they match these URLs while their server sends the same ETag`)
+      lines.push(`recorded ETags for ${files(n)}: they match these URLs while their server sends the same ETag (a weak one, W/, ` +
+        'recorded only where the server sent nothing else, shows a change but not that the bytes are the same)')
     } else if (kind === 'last-modified') {
       lines.push(`recorded Last-Modified dates for ${files(n)} (their server sent no strong ETag): a rewrite of the same size within the ` +
         'same second would not be noticed')
     } else if (kind === 'none') {
       lines.push(`recorded no validator for ${files(n)} (their server sent neither ETag nor Last-Modified): only their size tells a ` +
         'changed file apart')
+    } else if (kind === 'other') {
+      lines.push(`recorded no settled validator for ${files(n)} (a Last-Modified less than a second old, which a rewrite within that ` +
+        'second keeps): they answer stale-index until the index is built or updated again')
     } else {
       lines.push(`recorded ${kind} validators for ${files(n)}`)
     }

@@ -151,9 +151,7 @@ export async function readFileEntry(input, recorded, options, reading, known) {
     throw checked.status === 'rejected' ? checked.reason : /** @type {PromiseRejectedResult} */ (opened).reason
   }
   const file = opened.value
-  const validator = checked.value ?? {
-    size: file.fileSize, validator: firstHeaders ? recordedValidator(validatorFromHeaders(firstHeaders)) : null,
-  }
+  const validator = checked.value ?? { size: file.fileSize, validator: firstHeaders ? validatorOfResponse(firstHeaders) : null }
   const skipped = []
   let taken = 0
   try {
@@ -237,6 +235,21 @@ export async function readFileEntry(input, recorded, options, reading, known) {
     if (taken) reading.budget.give(taken)
     await file.close()
   }
+}
+
+/**
+ * What an index records of a URL's version from a response's headers. A Last-Modified less than a second before the
+ * response's Date is weak (RFC 9110 §8.8.2.2): the file may be rewritten within that second under the same date, so
+ * it is recorded in a form no later check matches (`unsettled-last-modified:…`) — the file is stale-index until the
+ * index is built or updated again — rather than as a date a rewrite of the same size would pass.
+ * @param {{ get(name: string): string | null }} headers
+ */
+function validatorOfResponse(headers) {
+  const recorded = recordedValidator(validatorFromHeaders(headers))
+  if (!recorded?.startsWith('last-modified:')) return recorded
+  const modified = Date.parse(recorded.slice('last-modified:'.length))
+  const date = Date.parse(headers.get('date') ?? '')
+  return Number.isFinite(modified) && Number.isFinite(date) && date - modified < 1000 ? `unsettled-${recorded}` : recorded
 }
 
 /**

@@ -5,7 +5,7 @@ import { strongEtag } from './validator.js'
 
 /**
  * The form a sidecar index records: `etag:<strong ETag>`, else `last-modified:<date>`, else
- * `mtime:<ms>`; null when none of those is known.
+ * `mtime:<ms>`, else `etag:<weak ETag>` (W/"…"); null when none of those is known.
  * @param {import('./validator.js').Validator | null | undefined} v
  * @returns {string | null}
  */
@@ -14,6 +14,9 @@ export function recordedValidator(v) {
   if (etag !== undefined) return `etag:${etag}`
   if (v?.lastModified) return `last-modified:${v.lastModified}`
   if (v?.mtimeMs !== undefined) return `mtime:${v.mtimeMs}`
+  // A weak ETag alone: equal ones do not prove the same bytes (the size still decides then), but a changed one shows
+  // a changed file, which recording nothing would let pass for the file indexed.
+  if (v?.etag) return `etag:${v.etag}`
   return null
 }
 

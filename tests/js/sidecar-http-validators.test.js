@@ -1,0 +1,72 @@
+// A sidecar index of URLs records what tells a file's versions apart, from the build's own response: a server that
+// sends only a weak ETag, or a Last-Modified less than a second before its Date (a rewrite within that second keeps
+// the date), must not let a same-size rewrite pass for the file indexed. Truth: the rows hyparquet reads from the
+// file as the server now serves it.
+import assert from 'node:assert/strict'
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { after, before, test } from 'node:test'
+import { parquetReadObjects } from 'hyparquet'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+import { openDataset } from '../../js/index.js'
+import { buildSidecarIndex } from '../../js/index-builder/index.js'
+import { startTestServer } from '../../testkit/range-server.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+
+const fileOf = (first) =>
+  new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'v', data: Int32Array.from({ length: 100 }, (_, i) => first + i), type: 'INT32' }] }))
+
+const dir = await tempDir('sidecar-http-validators')
+let server
+before(async () => {
+  server = await startTestServer({ root: dir })
+})
+after(async () => {
+  await server?.close()
+})
+
+/** Builds an index of the file at `name` as served in `mode`, rewrites it (same size, other values), and probes. */
+async function rewriteAfterBuild(name, mode, { mtime } = {}) {
+  const file = path.join(dir, name)
+  writeFileSync(file, fileOf(1000))
+  if (mtime) utimesSync(file, mtime, mtime)
+  server.setMode(mode)
+  const url = server.url(name)
+  const index = path.join(dir, `${name}.puffin`)
+  await buildSidecarIndex([url], index, { columns: ['v'] })
+  const unchanged = await openDataset([url], { index })
+  const before = await unchanged.probe('v', [1000, 5000])
+  await unchanged.close()
+  writeFileSync(file, fileOf(5000))
+  if (mtime) utimesSync(file, mtime, mtime)
+  const bytes = readFileSync(file)
+  const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
+  assert.ok(rows.some((r) => r.v === 5000))
+  const dataset = await openDataset([url], { index })
+  const result = await dataset.probe('v', [5000])
+  await dataset.close()
+  return { before, after: result }
+}
+
+test('a server that sends only a weak ETag: a rewrite of the same size is stale-index, not absent', async () => {
+  const { before, after } = await rewriteAfterBuild('weak.parquet', 'weak-etag')
+  assert.equal(before.totals.index.described, 1, 'the unchanged file is described (its weak ETag is the same)')
+  assert.equal(before.files[0].values[1].verdict, 'absent')
+  assert.notEqual(after.files[0].values[0].verdict, 'absent', 'the rewritten file holds 5000')
+  assert.deepEqual(after.totals.index.reasons, { 'validator-differs': 1 })
+})
+
+test('a Last-Modified less than a second before the response\'s Date: the file is not taken for the one indexed', async () => {
+  // Both versions carry the same modification time, ahead of the server's clock: the same Last-Modified.
+  const mtime = new Date(Math.ceil(Date.now() / 1000) * 1000 + 5000)
+  const { after } = await rewriteAfterBuild('fresh.parquet', 'last-modified', { mtime })
+  assert.notEqual(after.files[0].values[0].verdict, 'absent', 'the rewritten file holds 5000')
+  assert.equal(after.totals.index.described, 0)
+})
+
+test('a Last-Modified well before the Date still describes the unchanged file', async () => {
+  const { before } = await rewriteAfterBuild('settled.parquet', 'last-modified', { mtime: new Date(Date.now() - 3_600_000) })
+  assert.equal(before.totals.index.described, 1)
+  assert.equal(before.files[0].values[1].verdict, 'absent')
+})
