@@ -87,7 +87,9 @@ export async function buildSidecarIndex(files, sink, options) {
       if (!old) return readFileEntry(inputs[i], recorded[i], readOptions, reading)
       const validator = await fileValidator(inputs[i], { fetch: reading.fetch, signal })
       if (old.size === validator.size && old.validator === validator.validator) return { old }
-      return readFileEntry(inputs[i], recorded[i], readOptions, reading, validator)
+      // A URL's changed file records the validator of the response its read begins with, as a build does (where a
+      // Last-Modified too recent to tell versions apart is recorded as such); a local file's stat stands.
+      return readFileEntry(inputs[i], recorded[i], readOptions, reading, /^https?:\/\//i.test(inputs[i]) ? undefined : validator)
     }
     for await (const done of inOrder(chosen, reading.filesInFlight, job)) {
       let file
