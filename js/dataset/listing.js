@@ -101,7 +101,18 @@ function descriptor(item, index) {
  * @param {number} index
  */
 function sourcePath(item, index) {
-  if (typeof item === 'string') return /^(https?|file):\/\//i.test(item) ? new URL(item).pathname.replace(/^\//, '') || item : item
+  if (typeof item === 'string') {
+    if (!/^(https?|file):\/\//i.test(item)) return item
+    // A URL that does not parse keeps its text as its path: the file fails on its own (INVALID_ARGUMENT), reported
+    // with the others' answers rather than failing the dataset.
+    let url
+    try {
+      url = new URL(item)
+    } catch {
+      return item
+    }
+    return url.pathname.replace(/^\//, '') || item
+  }
   if (item instanceof URL) return item.pathname.replace(/^\//, '') || item.href
   if (typeof Blob === 'function' && item instanceof Blob && typeof (/** @type {any} */ (item).name) === 'string' &&
     /** @type {any} */ (item).name) {

@@ -190,18 +190,20 @@ function loadTls() {
  * How requests to `href`'s origin travel: 'http' (HTTP/1.1, a socket per request in flight), 'h2' (streams of a
  * few HTTP/2 connections) or 'tls' (HTTP/1.1 over TLS: a socket and a TLS handshake per request in flight). An
  * https origin's is its server's ALPN answer, asked once (the connection that asks becomes its first HTTP/2
- * session, if h2); an origin that does not answer counts as 'tls' (its requests then fail, or retry, as any).
+ * session, if h2); an origin that does not answer, or a URL that does not parse, counts as 'tls' (its requests
+ * then fail, or retry, as any).
  * @param {string} href
  * @returns {Promise<'http' | 'h2' | 'tls'>}
  */
 export async function connectionKind(href) {
-  const url = target(href)
-  if (url.protocol !== 'https:') return 'http'
-  await loadTls()
   try {
+    const url = target(href)
+    if (url.protocol !== 'https:') return 'http'
+    await loadTls()
     return (await /** @type {typeof import('./node-http2.js')} */ (http2Module).originProtocol(url.origin, url.host, url.port)) === 'h2'
       ? 'h2' : 'tls'
   } catch {
+    // Not a URL (its file fails on its own, and is reported), or no answer: the narrow window.
     return 'tls'
   }
 }

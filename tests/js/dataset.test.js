@@ -340,6 +340,15 @@ describe('over HTTP: one plan across files', () => {
       server.setMode()
     }
   })
+
+  test('a URL that does not parse is its own file\'s INVALID_ARGUMENT, reported beside the other files\' answers', async () => {
+    const local = await openDataset(root)
+    const good = local.files.slice(0, 3).map((f) => server.url(f.path))
+    const result = await (await openDataset(['https://exa mple.com/a.parquet', ...good])).probe('user_id', [4003])
+    assert.equal(result.files.length, 4)
+    assert.equal(result.files[0].error.code, 'INVALID_ARGUMENT')
+    assert.ok(result.files.slice(1).every((f) => f.error === null), JSON.stringify(result.files.map((f) => f.error)))
+  })
 })
 
 describe('partition values typed differently from the probe', () => {
