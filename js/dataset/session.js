@@ -30,7 +30,8 @@ export class FileSession {
     const href = remote === undefined ? '' : String(remote.descriptor.location instanceof URL ? remote.descriptor.location.href
       : remote.descriptor.location)
     const connection = /^https:/i.test(href) && openOptions.concurrency === undefined && overNodeTransport(openOptions.fetch)
-      ? await (await import('../sources/node-transport.js')).connectionKind(href) : undefined
+      ? await untilAborted(import('../sources/node-transport.js').then((m) => m.connectionKind(href)), openOptions.signal)
+      : undefined
     return new FileSession(files, openOptions, settings, connection)
   }
 
@@ -192,6 +193,30 @@ export class FileSession {
       ms: performance.now() - this.#started,
     }
   }
+}
+
+/**
+ * `promise`, or ABORTED at `signal`'s abort, whichever comes first (an origin that never finishes TLS answers its
+ * ALPN question only when its handshake times out).
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<T>}
+ */
+function untilAborted(promise, signal) {
+  if (!signal) return promise
+  throwIfAborted(signal)
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      try {
+        throwIfAborted(signal)
+      } catch (error) {
+        reject(error)
+      }
+    }
+    signal.addEventListener('abort', abort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort))
+  })
 }
 
 /** @param {unknown} location */

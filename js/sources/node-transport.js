@@ -220,14 +220,15 @@ export async function connectionKind(href) {
  */
 function send(url, method, headers, init, redirects) {
   if (url.protocol === 'https:') {
-    if (http2Module === undefined) return loadTls().then(() => send(url, method, headers, init, redirects))
+    if (http2Module === undefined) return afterReady(loadTls(), init, () => send(url, method, headers, init, redirects))
     // HTTP/2 where the server picks it in TLS's ALPN (js/sources/node-http2.js), else HTTP/1.1's keep-alive sockets.
     const protocol = http2Module.originProtocol(url.origin, url.host, url.port)
     if (protocol === 'h2') return sendOverHttp2(http2Module, url, method, headers, init, redirects)
     if (protocol !== 'http/1.1') {
-      return protocol.then(() => send(url, method, headers, init, redirects), (error) => {
+      const answered = protocol.catch((error) => {
         throw new TypeError('fetch failed', { cause: error })
       })
+      return afterReady(answered, init, () => send(url, method, headers, init, redirects))
     }
   }
   const transport = url.protocol === 'http:' ? HTTP : url.protocol === 'https:' ? httpsTransport : undefined
@@ -278,6 +279,47 @@ function send(url, method, headers, init, redirects) {
     }
     abort = endWith(request, op, signal)
     request.end()
+  })
+}
+
+/**
+ * What a request does once `ready` is (node:https loaded, an origin's ALPN answer in), waiting no longer than its
+ * operation or signal lasts: a server that never finishes TLS holds an aborted request only until its abort, not
+ * until the handshake times out.
+ * @template T
+ * @param {Promise<unknown>} ready
+ * @param {NodeInit} init
+ * @param {() => Promise<T>} next
+ * @returns {Promise<T>}
+ */
+function afterReady(ready, init, next) {
+  const op = init[OPERATION]
+  const signal = init.signal
+  if (op?.ended) return Promise.reject(op.reason)
+  if (signal?.aborted) return Promise.reject(signal.reason)
+  if (!op && !signal) return ready.then(next)
+  return new Promise((resolve, reject) => {
+    let ended = false
+    /** @type {(() => void) | undefined} */
+    let abort
+    const waiting = {
+      /** @param {unknown} reason */
+      destroy(reason) {
+        ended = true
+        untie(waiting, op, signal, abort)
+        reject(reason)
+      },
+    }
+    abort = endWith(waiting, op, signal)
+    ready.then(() => {
+      if (ended) return
+      untie(waiting, op, signal, abort)
+      resolve(next())
+    }, (error) => {
+      if (ended) return
+      untie(waiting, op, signal, abort)
+      reject(error)
+    })
   })
 }
 

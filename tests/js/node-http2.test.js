@@ -12,7 +12,7 @@ import path from 'node:path'
 import tls from 'node:tls'
 import { after, before, describe, test } from 'node:test'
 
-import { init, openDataset } from '../../js/index.js'
+import { init, openDataset, openParquet } from '../../js/index.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { selfSignedCertificate } from '../../testkit/self-signed.js'
 import { datasetFileName, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
@@ -186,6 +186,29 @@ describe('Node transport over HTTPS', () => {
     } finally {
       silentTls.close()
       silentTcp.close()
+    }
+  })
+
+  test('an abort while an https origin has not finished TLS ends the probe then, not when the handshake times out', async () => {
+    const { setHandshakeTimeout } = await import('../../js/sources/node-http2.js')
+    const silent = net.createServer(() => {}) // accepts, says nothing: no TLS handshake ever
+    const port = await new Promise((resolve) => silent.listen(0, '127.0.0.1', () => resolve(silent.address().port)))
+    setHandshakeTimeout(4_000) // bounds what the test leaves behind; the aborts must come long before
+    try {
+      const urls = [`https://127.0.0.1:${port}/a.parquet`, `https://127.0.0.1:${port}/b.parquet`]
+      for (const run of [
+        (signal) => openDataset(urls, { signal }).then((dataset) => dataset.probe('id', [1n])), // the dataset's ALPN question
+        (signal) => openParquet(urls[0], { signal }), // a file's request waiting for the origin's answer
+      ]) {
+        const controller = new AbortController()
+        setTimeout(() => controller.abort(), 300)
+        const started = performance.now()
+        await assert.rejects(run(controller.signal), (e) => e.code === 'ABORTED')
+        assert.ok(performance.now() - started < 3000, `${performance.now() - started} ms`)
+      }
+    } finally {
+      setHandshakeTimeout(60_000)
+      silent.close()
     }
   })
 
