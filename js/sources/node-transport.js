@@ -314,7 +314,11 @@ function afterReady(ready, init, next) {
     ready.then(() => {
       if (ended) return
       untie(waiting, op, signal, abort)
-      resolve(next())
+      try {
+        resolve(next())
+      } catch (error) {
+        reject(error)
+      }
     }, (error) => {
       if (ended) return
       untie(waiting, op, signal, abort)
@@ -364,8 +368,14 @@ function sendOverHttp2(h2, url, method, headers, init, redirects, resends = 0) {
     const waiter = {
       given(room) {
         untie(waiter, op, signal, abort)
-        resolve(room === undefined ? sendOverHttp2(h2, url, method, headers, init, redirects, resends)
-          : streamOver(h2, pool, room, url, method, headers, init, redirects, resends))
+        // Called from another stream's end: whatever this one meets is its own rejection, never thrown there.
+        try {
+          resolve(room === undefined ? sendOverHttp2(h2, url, method, headers, init, redirects, resends)
+            : streamOver(h2, pool, room, url, method, headers, init, redirects, resends))
+        } catch (error) {
+          if (room !== undefined) pool.release(room)
+          reject(error)
+        }
       },
       // Its end: out of the queue at once, not once a stream frees (which a stalled server may never do).
       destroy(reason) {
