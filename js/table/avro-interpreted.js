@@ -6,6 +6,7 @@
 // blocks are read as the spec's own header and block schemas, by the same walker. Every count and length
 // is checked against the bytes that remain, so damaged input is a typed error, never a hang.
 import { ErrorCode } from '../errors.js'
+import { sameBytes } from '../format/bytes.js'
 import { AVRO_CODECS } from './avro-codecs.js'
 import { tableError } from './table-location.js'
 
@@ -280,7 +281,6 @@ const HEADER = schemaReader({ type: 'record', name: 'Header', fields: [
 ] }, '', new Map())
 const SYNC = schemaReader({ type: 'fixed', name: 'Sync', size: 16 }, '', new Map())
 
-const sameBytes = (/** @type {Uint8Array} */ a, /** @type {Uint8Array} */ b) => a.length === b.length && a.every((x, i) => x === b[i])
 
 /**
  * Every record of an Avro container file and its metadata, as js/table/avro.js's readAvroFile gives them.

@@ -4,6 +4,7 @@
 // partition values and the per-column facts of its manifest entry (bounds by Appendix D, null/NaN/value
 // counts), by field id.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { sameBytes } from '../format/bytes.js'
 import { readAvroFile } from './avro.js'
 import { manifestMayHoldValues, manifestMayMatchWhere } from './manifest-summaries.js'
 import { decodeBound, icebergType, parseTransform, partitionKey, partitionText, transformResultType } from './iceberg-types.js'
@@ -404,7 +405,7 @@ export class IcebergManifests {
  * @param {unknown} a @param {unknown} b
  */
 function samePartitionValue(a, b) {
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i])
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return sameBytes(a, b)
   return Object.is(a ?? null, b ?? null)
 }
 

@@ -6,6 +6,7 @@
 // js/sources/object-reads.js: retried, timed out, redacted and validated as the data files' reads are.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { openObject, readObject, readObjectStart } from '../sources/object-reads.js'
+import { sameBytes } from '../format/bytes.js'
 
 const CACHE_BYTES = 64 * 1024 * 1024
 
@@ -279,9 +280,7 @@ export class TableIO {
       const now = kept.byteLength <= WHOLE_CHECK_BYTES
         ? await readObject(location, reading).then((bytes) => (bytes ? { bytes, size: bytes.byteLength } : null))
         : await readObjectStart(location, KEPT_PREFIX_BYTES, reading)
-      if (!now || now.size !== kept.byteLength) return false
-      for (let i = 0; i < now.bytes.length; i++) if (now.bytes[i] !== kept[i]) return false
-      return true
+      return now !== null && now.size === kept.byteLength && sameBytes(now.bytes, kept.subarray(0, now.bytes.length))
     } finally {
       this.inFlight--
     }
