@@ -131,12 +131,13 @@ async function listLocal(text) {
   const path = await import('node:path')
   const segments = text.split(/[\\/]/)
   // A path that exists as written is that path, whatever it holds ('run[1]/'), not a glob.
-  const globAt = await fs.stat(text).then(() => -1, () => segments.findIndex((s) => GLOB_CHARS.test(s)))
+  const asWritten = await fs.stat(text).catch(() => null)
+  const globAt = asWritten ? -1 : segments.findIndex((s) => GLOB_CHARS.test(s))
   const root = globAt < 0 ? text : segments.slice(0, globAt).join('/') || (text.startsWith('/') ? '/' : '.')
   const pattern = globAt < 0 ? null : globRegExp(segments.slice(globAt).join('/'))
-  let info
+  let info = asWritten
   try {
-    info = await fs.stat(root)
+    info ??= await fs.stat(root)
   } catch (cause) {
     throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${root}: no such file or directory`, { source: root, cause })
   }
