@@ -1,6 +1,8 @@
 // openDataset(…, { index }): a sidecar index (js/sidecar/sidecar-index.js, docs/sidecar-index.md) asked
 // for all of a dataset probe's files in one call; loaded by js/dataset/dataset.js only for a dataset with one.
 
+import { hasFileSystem } from '../sources/runtime.js'
+
 /**
  * @typedef {import('../verdicts.js').ValueResult} ValueResult
  * @typedef {{ descriptor: { location: unknown, size?: number, etag?: string } }} IndexedFile
@@ -85,7 +87,8 @@ export class DatasetIndex {
       const specs = asked.map(specOf)
       // The dataset reads a relative local path from the working directory; the index would take it as relative to
       // its own directory (its recorded form) and vouch for another file of that name: it is asked by absolute path.
-      if (specs.some((s) => isRelativeLocal(s.path))) {
+      // (Without a file system a relative name is a URL relative to the page, as the dataset reads it: left as it is.)
+      if (hasFileSystem() && specs.some((s) => isRelativeLocal(s.path))) {
         const { resolve } = await import('node:path')
         for (const s of specs) if (isRelativeLocal(s.path)) s.path = resolve(s.path)
       }
