@@ -61,23 +61,37 @@ test('Iceberg: two columns swap names after the index was built (same snapshot):
   await table.close()
 })
 
-test('Delta with column mapping: two columns swap names in a later commit: the index does not answer for the other column', async () => {
-  const dir = path.join(top, `table-index-rename-delta-${++made}`)
+/** A Delta field of type long under column mapping: its logical name, id and physical name. */
+const mapped = (name, id, physical) =>
+  ({ name, type: 'long', nullable: true, metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+
+/**
+ * A Delta table in a folder of its own whose one file holds the long columns `physical[0]` = 1, 2, 3 and `physical[1]` = 100,
+ * 200, 300; `commit(version, actions)` writes a commit, `metaData(fields)` and `add` are its actions.
+ * @param {string} label @param {[string, string]} physical
+ */
+function deltaTableOfTwoColumns(label, physical) {
+  const dir = path.join(top, `${label}-${++made}`)
   mkdirSync(dir)
   const root = path.join(dir, 't')
   mkdirSync(path.join(root, '_delta_log'), { recursive: true })
   const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [
-    { name: 'col-a', data: BigInt64Array.of(1n, 2n, 3n), type: 'INT64' }, { name: 'col-b', data: BigInt64Array.of(100n, 200n, 300n), type: 'INT64' }] }))
+    { name: physical[0], data: BigInt64Array.of(1n, 2n, 3n), type: 'INT64' },
+    { name: physical[1], data: BigInt64Array.of(100n, 200n, 300n), type: 'INT64' }] }))
   writeFileSync(path.join(root, 'part-0.parquet'), bytes)
-  const mapped = (name, id, physical) =>
-    ({ name, type: 'long', nullable: true, metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
-  const metaData = (fields) => ({ metaData: { id: 'renamed', format: { provider: 'parquet', options: {} },
+  const metaData = (fields) => ({ metaData: { id: label, format: { provider: 'parquet', options: {} },
     schemaString: JSON.stringify({ type: 'struct', fields }), partitionColumns: [],
     configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '2' } } })
   const commit = (version, actions) =>
     writeFileSync(path.join(root, '_delta_log', `${String(version).padStart(20, '0')}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
-  commit(0, [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } }, metaData([mapped('a', 1, 'col-a'), mapped('b', 2, 'col-b')]),
-    { add: { path: 'part-0.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats: '{"numRecords":3}' } }])
+  const add = { add: { path: 'part-0.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true,
+    stats: '{"numRecords":3}' } }
+  return { dir, root, commit, metaData, add }
+}
+
+test('Delta with column mapping: two columns swap names in a later commit: the index does not answer for the other column', async () => {
+  const { dir, root, commit, metaData, add } = deltaTableOfTwoColumns('table-index-rename-delta', ['col-a', 'col-b'])
+  commit(0, [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } }, metaData([mapped('a', 1, 'col-a'), mapped('b', 2, 'col-b')]), add])
   const index = path.join(dir, 't.puffin')
   await buildSidecarIndex(null, index, { table: root, columns: ['a'], fpp: 0.001 })
   commit(1, [metaData([mapped('b', 1, 'col-a'), mapped('a', 2, 'col-b')])])
@@ -122,21 +136,8 @@ test('Iceberg, an index built from files: a name the table gave another field is
 
 test('Delta, an index built from files: asked by the physical name, the files\' column of the logical name is not taken for it', async () => {
   // Column mapping enabled on a table of a and b (physical names a and b), then the names swapped: logical a is physical b.
-  const dir = path.join(top, `table-files-index-delta-${++made}`)
-  mkdirSync(dir)
-  const root = path.join(dir, 't')
-  mkdirSync(path.join(root, '_delta_log'), { recursive: true })
-  const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [
-    { name: 'a', data: BigInt64Array.of(1n, 2n, 3n), type: 'INT64' }, { name: 'b', data: BigInt64Array.of(100n, 200n, 300n), type: 'INT64' }] }))
-  writeFileSync(path.join(root, 'part-0.parquet'), bytes)
-  const mapped = (name, id, physical) =>
-    ({ name, type: 'long', nullable: true, metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
-  const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
-    { metaData: { id: 'swapped', format: { provider: 'parquet', options: {} }, partitionColumns: [],
-      schemaString: JSON.stringify({ type: 'struct', fields: [mapped('b', 1, 'a'), mapped('a', 2, 'b')] }),
-      configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '2' } } },
-    { add: { path: 'part-0.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true, stats: '{"numRecords":3}' } }]
-  writeFileSync(path.join(root, '_delta_log', `${'0'.repeat(20)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+  const { dir, root, commit, metaData, add } = deltaTableOfTwoColumns('table-files-index-delta', ['a', 'b'])
+  commit(0, [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } }, metaData([mapped('b', 1, 'a'), mapped('a', 2, 'b')]), add])
   const index = path.join(dir, 'files.puffin')
   await buildSidecarIndex([path.join(root, 'part-0.parquet')], index, { columns: ['a', 'b'] })
   const { rows } = await readParquet(path.join(root, 'part-0.parquet'))
