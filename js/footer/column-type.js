@@ -45,7 +45,7 @@ const SIMPLE_LOGICAL = new Set([
  * @returns {import('../index.js').LogicalType | null}
  */
 export function logicalTypeFromSchemaElement(element) {
-  const fromLogical = logicalFromThrift(element?.logical_type)
+  const fromLogical = logicalFromThrift(element?.logical_type, element)
   if (fromLogical && fromLogical.type !== 'OTHER') return fromLogical
   // An unrecognised logical type defers to a converted type a legacy reader would have used.
   return logicalFromConverted(element) ?? fromLogical
@@ -53,18 +53,28 @@ export function logicalTypeFromSchemaElement(element) {
 
 /**
  * @param {{ [key: string]: unknown } | null | undefined} lt a SchemaElement's logical_type
+ * @param {SchemaElementTypes} element the SchemaElement, whose scale and precision a DecimalType without them defers to
  * @returns {import('../index.js').LogicalType | null}
  */
-function logicalFromThrift(lt) {
+function logicalFromThrift(lt, element) {
   if (!lt || typeof lt !== 'object') return null
   const type = lt.type
   if (type === 'NULL') return { type: 'UNKNOWN' }
   if (typeof type === 'string' && SIMPLE_LOGICAL.has(type)) return { type }
   switch (type) {
-    case 'DECIMAL': return { type, precision: lt.precision, scale: lt.scale ?? 0 }
+    // Both are required in a DecimalType; a writer that leaves them out most likely wrote them in the SchemaElement
+    // (as every writer does for the converted type), else LogicalTypes.md's default scale, 0.
+    case 'DECIMAL': return { type, precision: lt.precision ?? element?.precision, scale: lt.scale ?? element?.scale ?? 0 }
     case 'TIME':
     case 'TIMESTAMP': return { type, unit: lt.unit, isAdjustedToUTC: Boolean(lt.isAdjustedToUTC) }
-    case 'INTEGER': return { type, bitWidth: lt.bitWidth, isSigned: lt.isSigned !== false }
+    case 'INTEGER':
+      // Both are required: an IntType without its signedness is not read as either (unsigned would put -5 out of
+      // range and order min/max wrongly): it defers, as an unknown type does, to a converted type, else to the
+      // physical type without a sort order for its statistics.
+      if (typeof lt.bitWidth !== 'number' || typeof lt.isSigned !== 'boolean') {
+        return { type: 'OTHER', name: 'INTEGER without bitWidth or isSigned' }
+      }
+      return { type, bitWidth: lt.bitWidth, isSigned: lt.isSigned }
   }
   if (typeof type === 'string') return { type: 'OTHER', name: type }
   // hyparquet passes union members it does not know through as { field_N: ... }

@@ -231,14 +231,16 @@ function logicalTypeRecord(kind, a, b) {
     case 2: return { type: 'MAP' }
     case 3: return { type: 'LIST' }
     case 4: return { type: 'ENUM' }
-    case 5: return { type: 'DECIMAL', scale: a, precision: b }
+    // A field the writer left out (-1) is left out here too, as hyparquet's decoding leaves it: one normalization
+    // (column-type.js) then decides for both what a missing scale or signedness means.
+    case 5: return { type: 'DECIMAL', scale: a >= 0 ? a : undefined, precision: b >= 0 ? b : undefined }
     case 6: return { type: 'DATE' }
     case 7:
     case 8:
       // An unknown unit cannot be converted to; the values layer then treats the column as plain integers.
       if (!TIME_UNITS[a]) return { type: 'OTHER', name: `${kind === 7 ? 'TIME' : 'TIMESTAMP'} with unknown unit ${a}` }
       return { type: kind === 7 ? 'TIME' : 'TIMESTAMP', isAdjustedToUTC: b === 1, unit: TIME_UNITS[a] }
-    case 10: return { type: 'INTEGER', bitWidth: a, isSigned: b === 1 }
+    case 10: return { type: 'INTEGER', bitWidth: a >= 0 ? a : undefined, isSigned: b === -1 ? undefined : b === 1 }
     case 11: return { type: 'NULL' }
     case 12: return { type: 'JSON' }
     case 13: return { type: 'BSON' }
