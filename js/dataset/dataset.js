@@ -3,19 +3,18 @@
 // opened and probed through ONE request window (js/dataset/request-window.js): all footers go out in one
 // wave, all index reads in the next, so the rounds a probe takes stay constant in the number of files.
 // A step in front of the file layer: each file is an openParquet()/ParquetFile probe; nothing is re-done.
-import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { invalidArgument } from '../errors.js'
 import { createFooterCache } from '../footer/footer-cache.js'
 import { LinkModel } from '../plan/link-model.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { confirmOptions } from '../confirm/confirm-options.js'
-import { Source, valueResult } from '../verdicts.js'
 import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, typedPartitionValue } from './hive.js'
 import { listDataset } from './listing.js'
 import { FileSession } from './session.js'
-import { PROBE_NOW, PROBE_VALUES } from '../parquet-file.js'
+import { PROBE_VALUES } from '../parquet-file.js'
 import { ProbeValuesCache } from '../values/probe-values.js'
 import { CoverageTally } from './coverage.js'
-import { rollUpValue } from './roll-up.js'
+import { errorData, ProbeRun } from './probe-run.js'
 import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 
 /**
@@ -40,9 +39,9 @@ export const IO_LEDGER = Symbol('ioLedger')
  * @typedef {{ descriptor: FileDescriptor, raw: Record<string, string | null>, pathPartitions: boolean, path: string,
  *   size: number | null, validator: string | null, partitions: Record<string, unknown> }} DatasetFile
  *   one file of the dataset: raw, its partitions as text (a path's key=value folders, or a caller's); partitions, typed
- * @typedef {{ [PROBE_ONLY]?: Set<string>, [IO_LEDGER]?: IoLedger,
- *   [DECIDE_IN_FILE]?: (parquetFile: import('../parquet-file.js').ParquetFile, column: string | string[],
- *     fileColumn: string | string[], values: unknown[]) => Array<ValueResult | null> | null }} LayerOptions
+ * @typedef {(parquetFile: import('../parquet-file.js').ParquetFile, column: string | string[],
+ *   fileColumn: string | string[], values: unknown[]) => Array<ValueResult | null> | null} DecideInFile
+ * @typedef {{ [PROBE_ONLY]?: Set<string>, [IO_LEDGER]?: IoLedger, [DECIDE_IN_FILE]?: DecideInFile }} LayerOptions
  *   what a layer in front (a table) adds to the dataset's options and a probe's
  * @typedef {Record<string, any>} FileResult a file's answer (DatasetFileResult), `order` its place until sorted
  * @typedef {ReturnType<IoLedger['plan']>} ReadPlan
@@ -252,171 +251,9 @@ export class ParquetDataset {
       return { opened, ...answered }
     })
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
-    let rowsFound = 0
-
-    /**
-     * What every file's answer starts with. Its `order` is added last of all (ordered()), so that deleting it
-     * once the files are sorted leaves each kept answer a fast object, not a dictionary.
-     * @param {DatasetFile} file @param {unknown} status the sidecar's word on the file, if any
-     * @returns {FileResult}
-     */
-    const baseOf = (file, status) => {
-      /** @type {FileResult} */
-      const base = { path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: ioStats() }
-      if (status) base.index = status
-      return base
-    }
-
-    /** @type {(item: { file: DatasetFile, order: number }, chain: { floor: number }) => Promise<FileResult>} */
-    const probeOne = ({ file, order }, chain) => {
-      if (where && !where(file.raw)) {
-        return Promise.resolve(ordered({ ...baseOf(file, undefined), skipped: 'where',
-          values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where',
-            'the file\'s partitions fall outside `where`: none of its rows are asked about')) }, order))
-      }
-      if (limit !== undefined && rowsFound >= limit) {
-        const detail = `not probed: ${limit} rows were found in other files`
-        return Promise.resolve(ordered({ ...baseOf(file, undefined), skipped: 'limit',
-          values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', detail)) }, order))
-      }
-      const partitioned = decidedByPartition(file, columnName, list)
-      // Awaited only when there is something to wait for: a file in flight holds every frame it awaits in.
-      if ((!partitioned && settings.prefilter) || fromIndex) return decideThenProbe(file, order, partitioned, chain)
-      return probeFile(file, order, partitioned ?? list.map(() => null), undefined, chain)
-    }
-
-    /**
-     * A file's values decided first by the prefilter and the sidecar, then the file probed for the rest.
-     * @param {DatasetFile} file @param {number} order
-     * @param {Array<ValueResult | null> | null} partitioned what the file's partition folders decided
-     * @param {{ floor: number }} chain
-     */
-    const decideThenProbe = async (file, order, partitioned, chain) => {
-      const decided = partitioned ??
-        (settings.prefilter ? await this.#decidedByPrefilter(file, columnName, list, settings.prefilter) : list.map(() => null))
-      const { opened: sidecar, answers, described } = fromIndex ? await fromIndex : {}
-      const indexed = answers?.get(file)
-      // A value the sidecar rules out in every row group needs no read of this file.
-      if (indexed) {
-        list.forEach((v, k) => {
-          decided[k] ??= indexed.rowGroups.length && indexed.rowGroups.every((g) => g.results[k].verdict === 'absent')
-            ? rollUpValue(indexed.rowGroups, k, v)
-            : null
-        })
-      }
-      // Whether the sidecar described the file (and if not, why): a file it does not describe is probed without it.
-      return probeFile(file, order, decided, indexed ? { indexed, sidecar } : undefined, chain, described?.get(file))
-    }
-
-    /**
-     * Probes the file for the values not decided without it.
-     * @param {DatasetFile} file @param {number} order @param {Array<ValueResult | null>} decided per value, or null
-     * @param {{ indexed: any, sidecar: any } | undefined} fromSidecar the sidecar's answers for the file, to sharpen
-     * @param {{ floor: number }} chain
-     * @param {unknown} [status] the sidecar's word on the file
-     * @returns {Promise<FileResult>}
-     */
-    const probeFile = (file, order, decided, fromSidecar, chain, status = undefined) => {
-      let count = 0
-      for (let k = 0; k < list.length; k++) if (!decided[k]) count++
-      /** @type {number[]} the values still open, by position (the room they need, where push would leave seventeen) */
-      const open = new Array(count)
-      for (let k = 0, j = 0; k < list.length; k++) if (!decided[k]) open[j++] = k
-      if (open.length === 0) return Promise.resolve(ordered({ ...baseOf(file, status), values: decided }, order))
-      /** @type {import('../parquet-file.js').ParquetFile | undefined} */
-      let parquet
-      // The file's read chained rather than awaited: thousands of files in flight hold no async frame each (and
-      // what answers it is made once it is open).
-      return session.withFile(file.descriptor, (opened) => {
-        parquet = opened
-        /** A file without the column answers 'column-missing' for what is still open; any other failure is its error. */
-        const columnMissing = (/** @type {unknown} */ error) => {
-          if (/** @type {{ code?: unknown } | null | undefined} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
-          const detail = /** @type {ParquetBloomError} */ (error).message // names the file's columns
-          return ordered({ ...baseOf(file, status), stats: statsOf(opened),
-            values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }, order)
-        }
-        /**
-         * The file's answer from its column `fileColumn`: at once when its statistics answer, else its promise.
-         * @param {string | string[]} fileColumn
-         * @returns {FileResult | Promise<FileResult>}
-         */
-        const answerIn = (fileColumn) => {
-          let asked = open
-          let probed
-          try {
-            const inFile = settings[DECIDE_IN_FILE]?.(opened, column, fileColumn, open.map((k) => list[k]))
-            if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
-            if (asked.length === 0) return ordered({ ...baseOf(file, status), stats: statsOf(opened), values: decided }, order)
-            probed = opened[PROBE_NOW](fileColumn, asked.length === list.length ? list : asked.map((k) => list[k]), probeOptions)
-          } catch (error) {
-            return columnMissing(error)
-          }
-          if (probed instanceof Promise) {
-            return probed.then((answer) => fileAnswer(file, order, status, opened, fileColumn, decided, asked, answer, fromSidecar),
-              columnMissing)
-          }
-          return fileAnswer(file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar)
-        }
-        if (!settings.columnOf) return answerIn(column)
-        // The published ParquetFile is this class's declared face.
-        const published = /** @type {import('../index.js').ParquetFile} */ (/** @type {unknown} */ (opened))
-        return (async () => {
-          let fileColumn
-          try {
-            fileColumn = await settings.columnOf(this.#fileView(file), published, column)
-          } catch (error) {
-            return columnMissing(error)
-          }
-          return answerIn(fileColumn)
-        })()
-      }, chain).catch((error) => {
-        if (signal?.aborted) throw error
-        const data = errorData(error)
-        const base = baseOf(file, status)
-        return ordered({ ...base, error: data, stats: parquet ? statsOf(parquet) : base.stats,
-          values: list.map((v, k) => decided[k] ??
-            valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }, order)
-      })
-    }
-
-    /**
-     * A probed file's answer: its row groups' answers, rolled up per value with those decided without it.
-     * @param {DatasetFile} file @param {number} order @param {unknown} status
-     * @param {import('../parquet-file.js').ParquetFile} opened @param {string | string[]} fileColumn
-     * @param {Array<ValueResult | null>} decided @param {number[]} asked the values the file was asked, by position
-     * @param {import('../index.js').ProbeResult} probed
-     * @param {{ indexed: any, sidecar: any } | undefined} fromSidecar
-     * @returns {FileResult}
-     */
-    const fileAnswer = (file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar) => {
-      if (fromSidecar) fromSidecar.sidecar?.sharpen(probed.rowGroups, fromSidecar.indexed.rowGroups, asked)
-      // Every value asked of the file: its row groups' answers are the file's as they are.
-      const rowGroups = asked.length === list.length ? probed.rowGroups : withDecided(probed.rowGroups, asked, decided)
-      /** @type {ValueResult[]} */
-      const values = new Array(list.length)
-      for (let k = 0; k < list.length; k++) {
-        const r = decided[k] ?? rollUpValue(rowGroups, k, list[k])
-        values[k] = r
-        if (r.verdict === 'present') rowsFound += r.rows?.length ?? 0
-      }
-      const { typeLength } = opened.column(fileColumn)
-      const stats = statsOf(opened)
-      // The published key order: path, partitions, rowGroups, error, stats, index, column, physicalType, logicalType,
-      // typeLength, values, confirm.
-      /** @type {FileResult} */
-      const result = { path: file.path, partitions: file.partitions, rowGroups, error: null, stats }
-      if (status) result.index = status
-      result.column = probed.column
-      result.physicalType = probed.physicalType
-      result.logicalType = probed.logicalType
-      if (typeLength !== undefined) result.typeLength = typeLength
-      result.values = values
-      if (probed.confirm) result.confirm = probed.confirm
-      return ordered(result, order)
-    }
-
-    return session.run(selected, probeOne, emit, settings.onProgress).then(async () => ({
+    const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
+      fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE] })
+    return session.run(selected, (item, chain) => run.probeOne(item, chain), emit, settings.onProgress).then(async () => ({
       stats: withSidecarCost(session.stats, fromIndex && (await fromIndex).cost),
       plan: settings.plan === true && !settings[IO_LEDGER] ? ledger.plan() : undefined,
     }))
@@ -454,34 +291,6 @@ export class ParquetDataset {
     const plan = settings.plan === true ? { plan: session.ledger.plan() } : {}
     errors.sort((a, b) => (a.path < b.path ? -1 : 1))
     return { files: selected.length, filesWithError: errors.length, errors, columns: tally.result(), stats: session.stats, ...plan }
-  }
-
-  /**
-   * Per value, the answer the caller's prefilter gives without a read (or null).
-   * @param {DatasetFile} file
-   * @param {string} columnName
-   * @param {unknown[]} values
-   * @param {Prefilter} prefilter
-   */
-  async #decidedByPrefilter(file, columnName, values, prefilter) {
-    /** @type {Array<import('../verdicts.js').ValueResult | null>} */
-    const decided = values.map(() => null)
-    const answers = await prefilter(this.#fileView(file), columnName, values)
-    if (answers === null || answers === undefined) return decided
-    if (!Array.isArray(answers) || answers.length !== values.length) {
-      throw invalidArgument(`prefilter must return null or an array of ${values.length} entries for ${file.path}`)
-    }
-    answers.forEach((a, k) => {
-      if (a === null || a === undefined) return
-      if ((a.verdict !== 'absent' && a.verdict !== 'maybe') || typeof a.source !== 'string' || typeof a.reason !== 'string') {
-        throw invalidArgument(`prefilter: entry ${k} for ${file.path} must be null or { verdict: 'absent' | 'maybe', source, ` +
-          'reason, detail }')
-      }
-      // A prefilter names its own reason (PrefilterAnswer takes a string): a table's are reason codes, a caller's its own.
-      const reason = /** @type {import('../verdicts.js').ReasonCode} */ (a.reason)
-      decided[k] = valueResult(values[k], a.verdict, a.source, reason, String(a.detail ?? ''))
-    })
-    return decided
   }
 
   /**
@@ -624,23 +433,6 @@ function fnv1a(text) {
   return hash
 }
 
-/**
- * Per value, the answer of the file's partition folder (`column=value` in its path) when the column is
- * one; else null, and the prefilter decides.
- * @param {{ pathPartitions: boolean, raw: Record<string, string | null> }} file
- * @param {string} columnName
- * @param {unknown[]} values
- * @returns {Array<import('../verdicts.js').ValueResult> | null}
- */
-function decidedByPartition(file, columnName, values) {
-  if (!file.pathPartitions || !Object.prototype.hasOwnProperty.call(file.raw, columnName)) return null
-  const raw = file.raw[columnName]
-  const shown = raw === null ? 'null (the default partition)' : JSON.stringify(raw)
-  return values.map((v) => (partitionMayEqual(raw, v)
-    ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match', `the file's partition ${columnName} is ${shown}; its rows were not read`)
-    : valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`)))
-}
-
 /** @param {Record<string, unknown>} partitions a caller's, typed */
 function rawPartitions(partitions) {
   /** @type {Record<string, string | null>} */
@@ -660,44 +452,6 @@ function typedPartitions(raw, types) {
   const typed = {}
   for (const key in raw) typed[key] = typedPartitionValue(types[key], raw[key])
   return typed
-}
-
-/**
- * A file's row groups' answers for the values it was asked (`asked`, by position), with those decided without it
- * (prefilter, sidecar, DECIDE_IN_FILE) in their places. Apart: its closures would cost every file a context.
- * @param {Array<{ results: ValueResult[] }>} rowGroups
- * @param {number[]} asked
- * @param {Array<ValueResult | null>} decided one per value
- */
-function withDecided(rowGroups, asked, decided) {
-  const at = new Map(asked.map((k, j) => [k, j]))
-  return rowGroups.map((g) => ({ ...g, results: decided.map((r, k) =>
-    (at.has(k) ? g.results[/** @type {number} */ (at.get(k))] : /** @type {ValueResult} */ (r))) }))
-}
-
-/**
- * A file's answer with its place among the files (`order`, removed once they are sorted), as its last property.
- * @param {FileResult} result
- * @param {number} order
- */
-function ordered(result, order) {
-  result.order = order
-  return result
-}
-
-/** @param {import('../parquet-file.js').ParquetFile} file */
-function statsOf(file) {
-  return asIoStats(file.stats)
-}
-
-/**
- * A failure as data: { code, message } of a ParquetBloomError, IO for anything else.
- * @param {unknown} error
- * @returns {{ code: string, message: string }}
- */
-function errorData(error) {
-  if (error instanceof ParquetBloomError) return { code: error.code, message: error.message }
-  return { code: ErrorCode.IO, message: String(/** @type {{ message?: unknown } | null | undefined} */ (error)?.message ?? error) }
 }
 
 /**
