@@ -45,7 +45,7 @@ const pools = new Map()
 /**
  * The protocol an https origin speaks, or a promise of it when it is not known yet: the first request to
  * it opens a TLS connection offering h2 and HTTP/1.1, and keeps it as the origin's first session when the
- * server picks h2. A connection that fails teaches nothing: the next request asks again.
+ * server picks h2 (unless PARQUET_BLOOM_HTTP2=0). A connection that fails teaches nothing: the next request asks again.
  * @param {string} origin e.g. https://host:port
  * @param {string} host the host name (no brackets), for SNI and the connection
  * @param {string} port '' for 443
@@ -54,6 +54,12 @@ const pools = new Map()
 export function originProtocol(origin, host, port) {
   const known = protocols.get(origin)
   if (known !== undefined) return known
+  // PARQUET_BLOOM_HTTP2=0 (read when an origin is first asked): HTTP/1.1 without asking, for a proxy or server
+  // whose h2 misbehaves.
+  if (process.env.PARQUET_BLOOM_HTTP2 === '0') {
+    protocols.set(origin, 'http/1.1')
+    return 'http/1.1'
+  }
   const asking = new Promise((resolve, reject) => {
     const socket = connectTls(host, port, ['h2', 'http/1.1'])
     socket.once('secureConnect', () => {

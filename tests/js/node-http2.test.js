@@ -49,14 +49,14 @@ after(async () => {
 
 /**
  * Probes every file of `server` for the value of file `holder`'s first row, in a child that trusts the certificate:
- * what the child printed, and what the server saw (its stats reset first).
+ * what the child printed, and what the server saw (its stats reset first); `env` adds to the child's environment.
  */
-async function probeOver(server, holder, extra = {}) {
+async function probeOver(server, holder, extra = {}, env = {}) {
   server.resetStats()
   const urls = Array.from({ length: FILES }, (_, f) => server.url(datasetFileName(f)))
   const value = String(dataset.valuesOf(holder)[0])
   const { stdout, stderr, code } = await runNode([child, JSON.stringify({ urls, column: 'id', value, ...extra })],
-    { env: { NODE_EXTRA_CA_CERTS: certificate.certFile }, timeout: 60_000 })
+    { env: { NODE_EXTRA_CA_CERTS: certificate.certFile, ...env }, timeout: 60_000 })
   assert.equal(code, 0, stderr)
   return { result: JSON.parse(stdout), stats: server.stats }
 }
@@ -112,6 +112,16 @@ describe('Node transport over HTTPS', () => {
     assertAnswersFor(result, holder)
   })
 
+  test('PARQUET_BLOOM_HTTP2=0: a server that picks h2 is read over HTTP/1.1 with no ALPN question, the same answers', async () => {
+    const holder = 222
+    const { result, stats } = await probeOver(servers.h2, holder, {}, { PARQUET_BLOOM_HTTP2: '0' })
+    assert.equal(stats.log.length, FILES)
+    assert.ok(stats.log.every((entry) => entry.httpVersion === '1.1'), 'every request over HTTP/1.1')
+    assert.equal(result.stats.window, 256)
+    assert.ok(stats.connections <= 256, `${stats.connections} connections for ${FILES} files`)
+    assertAnswersFor(result, holder)
+  })
+
   test('an abort mid-wave ends the probe with ABORTED and resets the streams in flight', async () => {
     servers.h2.setMode('slow:5000')
     const started = performance.now()
@@ -140,7 +150,7 @@ describe('Node transport over HTTPS', () => {
     try {
       const url = servers.fewStreams.url(datasetFileName(0))
       const { stdout, stderr, code } = await runNode([waitAbortChild, JSON.stringify({ url, streams: 8, abortAfterMs: 500 })],
-        { env: { NODE_EXTRA_CA_CERTS: certificate.certFile }, timeout: 60_000 })
+        { env: { NODE_EXTRA_CA_CERTS: certificate.certFile, ...env }, timeout: 60_000 })
       assert.equal(code, 0, stderr)
       const { waitedMs, name, held } = JSON.parse(stdout)
       assert.equal(name, 'AbortError')
@@ -176,7 +186,7 @@ describe('Node transport over HTTPS', () => {
         const urls = [`https://127.0.0.1:${port}/${datasetFileName(0)}`, `https://127.0.0.1:${port}/${datasetFileName(1)}`]
         const started = performance.now()
         const { stdout, stderr, code } = await runNode([child, JSON.stringify({ urls, column: 'id', value: '1', handshakeTimeoutMs: 300 })],
-          { env: { NODE_EXTRA_CA_CERTS: certificate.certFile }, timeout: 60_000 })
+          { env: { NODE_EXTRA_CA_CERTS: certificate.certFile, ...env }, timeout: 60_000 })
         assert.equal(code, 0, stderr)
         const { files } = JSON.parse(stdout)
         assert.deepEqual(files.map((f) => f.error), ['IO', 'IO'])
