@@ -91,6 +91,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/sidecar/sliced-parts.js", esModule = embed "../../js/sidecar/sliced-parts.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sliced-file-matching.js", esModule = embed "../../js/sidecar/sliced-file-matching.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sliced-answers.js", esModule = embed "../../js/sidecar/sliced-answers.js"),
+    (name = "node_modules/parquet-bloom/js/sidecar/sliced-bloom-check.js", esModule = embed "../../js/sidecar/sliced-bloom-check.js"),
     (name = "node_modules/parquet-bloom/js/index-builder/sidecar-sliced-writer.js", esModule = embed "../../js/index-builder/sidecar-sliced-writer.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sidecar-files-part.js", esModule = embed "../../js/sidecar/sidecar-files-part.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sidecar-details.js", esModule = embed "../../js/sidecar/sidecar-details.js"),

@@ -11,7 +11,7 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { RangeTask } from '../plan/read-scheduler.js'
 import { valueResult } from '../verdicts.js'
 import { crc32Hex } from './puffin.js'
-import { andRows, blockIndexOf, hashRows, sliceRowBytes, unsliceBitset } from './bit-slices.js'
+import { sliceRowBytes, unsliceBitset } from './bit-slices.js'
 import { notAnIndex } from './sidecar-directory.js'
 import { decodeSlicedLayout, FILES_VERSIONS } from './sidecar-files-part.js'
 import { currency } from './sidecar-currency.js'
@@ -19,7 +19,8 @@ import { DETAILS_BLOB, FILES_BLOB, IDENTITIES_BLOB, PATH_HASHES_BLOB, SLICES_BLO
 import { checkFiles, heldRegion, indexStats } from './sidecar-reads.js'
 import { SlicedParts } from './sliced-parts.js'
 import { CLAIMED, DESCRIBED, DETAILS, FileMatcher, isUrl, PATH, Targets } from './sliced-file-matching.js'
-import { answerChunk, encodingFor, sharedResults } from './sliced-answers.js'
+import { answerChunk, sharedResults } from './sliced-answers.js'
+import { BloomCheck } from './sliced-bloom-check.js'
 
 /**
  * @typedef {import('./sidecar-files-part.js').SlicedLayout} SlicedLayout
@@ -253,23 +254,8 @@ export class SlicedSidecarIndex {
     const { signal } = options
     const validate = options.validate !== false
     const specs = options.files?.map((f) => (typeof f === 'string' ? { path: f } : f))
-    /** @type {Map<string, HalvedEncoding>} */
-    const encodings = new Map()
-    // The rows of every region of the column, for every value's candidates: whoever the files are.
-    const rowTasks = []
-    /** @type {Map<string, Uint8Array>} by `${region}:${position}` */
-    const rowBytes = new Map()
-    for (const [r, region] of this.#layout.regions.entries()) {
-      if (region.column !== column) continue
-      const encoded = encodingFor(encodings, region.type, list, this.#source.name, column)
-      const rows = sliceRowBytes(region.count)
-      const positions = new Set()
-      for (const c of encoded.candidates) for (const p of hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low)) positions.add(p)
-      for (const p of positions) {
-        const start = this.#blobs.slices.offset + region.offset + p * rows
-        rowTasks.push(new RangeTask(start, start + rows, (/** @type {Uint8Array} */ bytes) => rowBytes.set(`${r}:${p}`, bytes)))
-      }
-    }
+    const bloom = new BloomCheck(this.#layout, list, this.#source.name, column)
+    const rowTasks = bloom.rowTasks(this.#blobs.slices.offset)
     const wantPaths = !this.#parts.pathTable && specs?.some((s) => s.size === undefined && !validate)
     const waveA = [...this.#parts.filesTask(), ...rowTasks, ...(wantPaths ? this.#parts.pathsTask() : []),
       ...(specs ? [] : this.#parts.pageTasks([...Array(this.#layout.pages).keys()]))]
@@ -284,54 +270,15 @@ export class SlicedSidecarIndex {
     const targets = specs ? await this.#matcher.match(specs, validate, started) : await this.#everyFile(validate, signal)
     const { entry, state, more } = targets
     const placement = this.#parts.placement(column)
-    /** @type {Array<Array<Uint8Array>>} per region, per candidate: the AND of its 8 rows */
-    const masks = []
-    /**
-     * @param {number} r
-     * @param {HalvedEncoding['candidates']} candidates
-     */
-    const masksOf = (r, candidates) => {
-      if (!masks[r]) {
-        const region = this.#layout.regions[r]
-        masks[r] = candidates.map((c) => andRows(hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low)
-          .map((p) => /** @type {Uint8Array} */ (rowBytes.get(`${r}:${p}`)))))
-      }
-      return masks[r]
-    }
+    const { regionOf, unreadable } = placement
+    const rowGroupCounts = this.#parts.filesPart().rowGroups
+    bloom.place(placement, rowGroupCounts)
     /** @type {Map<number, Uint8Array>} per caller's file with a bloom hit: maybe[g × candidates + c], candidate c may be in row group g */
     const maybes = new Map()
-    /** @type {HalvedEncoding[]} per region of the column: the values as its type stores them */
-    const regionEncodings = []
-    const rowGroupCounts = this.#parts.filesPart().rowGroups
-    const { regionOf, slotOf, unreadable } = placement
     /** The bloom check of caller's file i's chunks, in the entry it is (or claims to be). */
     const bloomCheck = (/** @type {number} */ i) => {
-      const f = entry[i]
-      const r = regionOf[f]
-      if (r < 0) return
-      const encoded = (regionEncodings[r] ??= encodingFor(encodings, this.#layout.regions[r].type, list, this.#source.name, column))
-      const slot = slotOf[f]
-      const end = slot + rowGroupCounts[f]
-      const regionMasks = masksOf(r, encoded.candidates)
-      // Most files of an absent value have no bit set: they are told apart without an allocation.
-      let any = false
-      for (let c = 0; c < regionMasks.length && !any; c++) {
-        const mask = regionMasks[c]
-        for (let k = slot; k < end; k++) {
-          if ((mask[k >>> 3] >> (k & 7)) & 1) {
-            any = true
-            break
-          }
-        }
-      }
-      if (!any) return
-      const count = regionMasks.length
-      const maybe = new Uint8Array((end - slot) * count)
-      for (let c = 0; c < count; c++) {
-        const mask = regionMasks[c]
-        for (let g = 0, k = slot; k < end; g++, k++) maybe[g * count + c] = (mask[k >>> 3] >> (k & 7)) & 1
-      }
-      maybes.set(i, maybe)
+      const maybe = bloom.check(entry[i])
+      if (maybe) maybes.set(i, maybe)
     }
     /** The details pages of the open files `opened` for their min/max, when they are few. */
     const boundsPages = (/** @type {number[]} */ opened) => {
@@ -386,7 +333,7 @@ export class SlicedSidecarIndex {
     for (let i = 0; i < targets.count; i++) {
       const f = entry[i]
       const r = f >= 0 ? regionOf[f] : -1
-      const encoded = r >= 0 ? regionEncodings[r] : undefined
+      const encoded = r >= 0 ? bloom.encodingOf(r) : undefined
       const detailsRead = this.#parts.anyPage && this.#parts.pageOfFile(f)
       if (state[i] === DESCRIBED && encoded && !maybes.has(i) && !detailsRead && !unreadable.has(f)) {
         // Every row group ruled out by the bloom check alone (most files, for an absent value): answers
