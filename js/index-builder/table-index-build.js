@@ -8,6 +8,7 @@
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { loadTable } from '../table/load-table.js'
 import { summaryOf } from '../table/iceberg.js'
+import { deltaColumnIn } from '../table/delta.js'
 import { encodeSnapshotRecord } from '../table/table-snapshot-record.js'
 import { PUFFIN_MAGIC } from '../sidecar/puffin.js'
 import { TABLE_SNAPSHOT_BLOB } from '../sidecar/sidecar-blobs.js'
@@ -97,7 +98,8 @@ export async function buildTableIndex(sink, options) {
     : undefined
 
   // Each file's column of a table column: by field id (Iceberg; a file with field ids but not this one has none,
-  // whatever its names say), else by the physical name (Delta column mapping) or the name.
+  // whatever its names say; Delta column mapping `id`: by the field's mapping id alone), else by the physical name
+  // (Delta column mapping `name`) or the name.
   /**
    * @param {import('../footer/footer.js').FileLayout} layout
    * @param {string} name
@@ -107,7 +109,7 @@ export async function buildTableIndex(sink, options) {
     /** @type {TableField | undefined} */
     const field = table.fields.find((/** @type {TableField} */ f) => f.name === name)
     if (!field) return name
-    if (!iceberg) return /** @type {string[]} */ (field.physicalPath) // every Delta field has one
+    if (!iceberg) return deltaColumnIn(field, table.columnMapping, layout.columns)
     const byId = layout.columns.find((c) => c.fieldId === field.id)
     if (byId) return byId.path
     return layout.columns.some((c) => c.fieldId !== undefined) ? null : name

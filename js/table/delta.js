@@ -97,6 +97,23 @@ export function deltaFields(schema) {
 }
 
 /**
+ * A Delta field's column in one data file (PROTOCOL.md "Reader Requirements for Column Mapping"): under column mapping
+ * `id`, the column whose Parquet field_id is the field's `delta.columnMapping.id`, whatever its name — a table converted
+ * from Iceberg names columns by their current names, and an old file may hold another field under that name; null when
+ * the file has no such id (the column is null there, or, in a file without field ids, cannot be told). Otherwise its
+ * physical path.
+ * @param {{ physicalPath?: string[], mappingId?: unknown }} field
+ * @param {string | undefined} mode the table's `delta.columnMapping.mode`
+ * @param {Array<{ path: string[], fieldId?: number }>} columns the file's leaf columns
+ * @returns {string[] | null}
+ */
+export function deltaColumnIn(field, mode, columns) {
+  if (mode !== 'id') return field.physicalPath ?? null
+  const id = Number(field.mappingId)
+  return Number.isSafeInteger(id) ? columns.find((c) => c.fieldId === id)?.path ?? null : null
+}
+
+/**
  * The types a field had before a widening (PROTOCOL.md "Type Widening": `delta.typeChanges` in the
  * field's metadata); entries with a `fieldPath` name a map key or value or an array element, not the field.
  * @param {unknown} changes

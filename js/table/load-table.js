@@ -15,9 +15,9 @@ const FORMATS = ['iceberg', 'delta', 'auto']
  * @typedef {import('./column-keys.js').TableType} TableType
  * @typedef {import('./column-keys.js').Key} Key
  * @typedef {{ id: number, name: string, type: TableType, physicalPath?: string[], topLevel?: boolean,
- *   widenedFrom?: TableType[] }} TableField
+ *   widenedFrom?: TableType[], mappingId?: unknown }} TableField
  *   a column of the table's schema by its dotted logical name: Iceberg's field id; for Delta its number in the
- *   schema, and its physical path in the data files (column mapping)
+ *   schema, and its physical path in the data files and `delta.columnMapping.id` (column mapping)
  * @typedef {{ name: string, sourceId: number, transform: import('./iceberg-types.js').Transform, key: Key | null | undefined,
  *   keys?: Key[], raw: unknown, sourceType?: TableType, notInFile?: boolean }} FilePartition
  *   one partition value of a file: the field it derives from, by a transform; its key (null: a null value; undefined: not
@@ -37,13 +37,14 @@ const FORMATS = ['iceberg', 'delta', 'auto']
 /**
  * A table as loadTable loads it: its format's reader's answer (js/table/iceberg.js loadIceberg, js/table/delta.js
  * loadDelta), with the root, the reader of its metadata and `allowOutside`. Iceberg: the snapshot read (null: none),
- * its metadata and partition specs, and `scan`, which reads the manifests probes need; Delta: the version read.
+ * its metadata and partition specs, and `scan`, which reads the manifests probes need; Delta: the version read and
+ * its column mapping mode.
  * @typedef {{ format: 'iceberg' | 'delta', writer: string, fields: TableField[], files: TableFile[], io: TableIO,
  *   root: import('./table-location.js').TableRoot, allowOutside?: boolean | string[], indexed?: TableIndexState,
  *   fieldsById?: Map<number, TableField>, specs?: Map<number, import('./iceberg.js').IcebergPartitionField[]>,
  *   snapshot?: import('./iceberg.js').IcebergSnapshot | null, metadata?: import('./iceberg.js').IcebergMetadata,
  *   formatVersion?: number, metadataLocation?: string, scan?: ManifestScan | null, version?: number,
- *   metaData?: import('./delta.js').DeltaMetaData }} LoadedTable
+ *   metaData?: import('./delta.js').DeltaMetaData, columnMapping?: string }} LoadedTable
  * @typedef {{ counts: { total: number, read: number }, readAll(): Promise<void>,
  *   filesFor: import('./iceberg.js').IcebergManifests['filesFor'], indexed?: TableIndexState }} ManifestScan
  *   an Iceberg snapshot's manifests, read as probes need them (js/table/iceberg.js, js/table/iceberg-indexed.js)

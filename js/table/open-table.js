@@ -12,6 +12,7 @@ import { valueKeys } from './column-keys.js'
 import { applyDeletes } from './deletes.js'
 import { summarizeTable } from './table-summary.js'
 import { notInNarrowerFile } from './widened-files.js'
+import { deltaColumnIn } from './delta.js'
 
 /**
  * @typedef {import('./load-table.js').LoadedTable} LoadedTable
@@ -30,7 +31,7 @@ const TABLE_OPTIONS = ['format', 'snapshot', 'version', 'metadata', 'rebase', 'a
 const fieldNamed = (table, column) => table.fields.find((f) => f.name === (Array.isArray(column) ? column.join('.') : String(column)))
 
 /**
- * The Parquet column of a table field in one file: by field id (Iceberg), else by its physical path.
+ * The Parquet column of a table field in one file: by field id (Iceberg, Delta column mapping `id`), else by its physical path.
  * @param {LoadedTable} table
  * @param {TableField} field
  * @param {ParquetFile} parquetFile
@@ -49,7 +50,11 @@ function columnInFile(table, field, parquetFile) {
     }
     return field.name.split('.')
   }
-  return /** @type {string[]} */ (field.physicalPath) // a Delta field's, always there
+  const path = deltaColumnIn(field, table.columnMapping, parquetFile.layout.columns)
+  if (path) return path
+  throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
+    `${parquetFile.name}: no column with field id ${String(field.mappingId)} (${field.name}), which column mapping \`id\` ` +
+    'reads by: the file was written before the column existed, or without field ids', { source: parquetFile.name, field: field.name })
 }
 
 /** @param {TableFile} f */

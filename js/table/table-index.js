@@ -170,9 +170,10 @@ export class TableSidecar {
  * A sidecar index built from files (no snapshot record) asked about a table's files: it knows a column by the name
  * the Parquet files carry, the table by its own, and after a rename the two name different fields (Iceberg: a file
  * names a field as the schema did when it was written; Delta column mapping: by its physical name). It is asked by
- * the name the files carry — Delta's physical name; an Iceberg name only when every schema of the table (and its
- * name mapping) gives that name to that field alone and that field no other name, so a file's column of that name
- * is the field — else it describes no file for that column (`missing-from-index`).
+ * the name the files carry — Delta's physical name (not under column mapping `id`, which reads by field id); an Iceberg
+ * name only when every schema of the table (and its name mapping) gives that name to that field alone and that field
+ * no other name, so a file's column of that name is the field — else it describes no file for that column
+ * (`missing-from-index`).
  */
 export class FilesSidecar {
   #sidecar
@@ -219,7 +220,8 @@ export class FilesSidecar {
     const table = /** @type {any} */ (this.#table)
     const field = table.fields.find((/** @type {{ name: string }} */ f) => f.name === column)
     if (!field) return null
-    if (table.format !== 'iceberg') return typeof field.physicalName === 'string' ? field.physicalName : null
+    // Column mapping `id` finds a column by field id, not name: a file's column of the physical name may be another field.
+    if (table.format !== 'iceberg') return table.columnMapping !== 'id' && typeof field.physicalName === 'string' ? field.physicalName : null
     // Every schema a file may have been written with must be at hand: ids 0 to the highest, none removed.
     /** @type {Array<{ 'schema-id'?: number }>} */
     const schemas = Array.isArray(table.metadata?.schemas) ? table.metadata.schemas : []
