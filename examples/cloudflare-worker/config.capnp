@@ -111,6 +111,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/table/deletes.js", esModule = embed "../../js/table/deletes.js"),
     (name = "node_modules/parquet-bloom/js/table/deletion-vector.js", esModule = embed "../../js/table/deletion-vector.js"),
     (name = "node_modules/parquet-bloom/js/table/delta.js", esModule = embed "../../js/table/delta.js"),
+    (name = "node_modules/parquet-bloom/js/table/delta-file-identity.js", esModule = embed "../../js/table/delta-file-identity.js"),
     (name = "node_modules/parquet-bloom/js/table/exact-json.js", esModule = embed "../../js/table/exact-json.js"),
     (name = "node_modules/parquet-bloom/js/table/iceberg-types.js", esModule = embed "../../js/table/iceberg-types.js"),
     (name = "node_modules/parquet-bloom/js/table/iceberg-pointer.js", esModule = embed "../../js/table/iceberg-pointer.js"),

@@ -1,7 +1,8 @@
 // A Delta table's live files at one version (Delta transaction log protocol): `_last_checkpoint`, the
 // checkpoint it names (single, multi-part, or V2 with sidecars; Parquet read by hyparquet, loaded on
 // demand) and the commits after it, all in one wave — never a replay from version 0. A file's identity
-// is its path AND its deletion vector: one commit may add (path, new DV) and remove (path, old DV).
+// is its path (canonicalized, js/table/delta-file-identity.js) AND its deletion vector: one commit may add
+// (path, new DV) and remove (path, old DV).
 // Per file: partition values (strings typed by the schema; empty means null) and the `stats` JSON
 // (min/max/nullCount by physical column names when column mapping is on), or, in a checkpoint without
 // it, the `stats_parsed` struct (PROTOCOL.md "Checkpoint Schema"), read by the same rules.
@@ -14,6 +15,7 @@ import { readBound } from './bound-precision.js'
 import { tableBoundRules } from '../indexes/writer-rules.js'
 import { readParquetRows } from './parquet-rows.js'
 import { LOG_IDENTITY_BYTES, logIdentity, sameLogIdentity } from './log-identity.js'
+import { DeltaLiveFiles } from './delta-file-identity.js'
 
 /**
  * The log's actions (PROTOCOL.md "Actions"), the fields read here; a checkpoint's Parquet rows read as the same objects.
@@ -122,11 +124,6 @@ function widenedFrom(changes) {
   if (!Array.isArray(changes)) return []
   return changes.filter((c) => c && typeof c.fromType === 'string' && c.fieldPath === undefined).map((c) => deltaType(c.fromType))
 }
-
-/** @param {import('./deletion-vector.js').DeletionVectorDescriptor | null | undefined} dv */
-const dvId = (dv) => (dv ? `${dv.storageType}|${dv.pathOrInlineDv}|${dv.offset ?? ''}` : '')
-/** @param {DeltaAdd | DeltaRemove} action */
-const fileKey = (action) => `${action.path}\u0000${dvId(action.deletionVector)}`
 
 /**
  * @param {string} text
@@ -487,8 +484,8 @@ async function readLog(io, root, wanted) {
  *   at the version the log read starts after
  */
 async function replayLog(io, root, log, record = null) {
-  /** @type {Map<string, DeltaAdd>} */
-  const live = new Map()
+  /** @type {DeltaLiveFiles<DeltaAdd>} */
+  const live = new DeltaLiveFiles()
   let metaData = record?.metaData
   let protocol = record?.protocol
   // A table index's record stands for the checkpoint and commits up to its version.
@@ -496,12 +493,12 @@ async function replayLog(io, root, log, record = null) {
     const add = {
       path: f.path, size: f.size, partitionValues: f.partitionValues ?? {}, stats: f.stats, deletionVector: f.deletionVector ?? undefined,
     }
-    live.set(fileKey(add), add)
+    live.add(add)
   }
   /** @param {DeltaAction} action */
   const apply = (action) => {
-    if (action.add) live.set(fileKey(action.add), action.add)
-    else if (action.remove) live.delete(fileKey(action.remove))
+    if (action.add) live.add(action.add)
+    else if (action.remove) live.remove(action.remove)
     else if (action.metaData) metaData = action.metaData
     else if (action.protocol) protocol = action.protocol
   }
@@ -558,7 +555,7 @@ function refuseUnreadable(protocol, where) {
  * The schema's fields and each live file: its location, partition values, column facts and deletes.
  * @param {TableRoot} root
  * @param {DeltaMetaData} metaData
- * @param {Map<string, DeltaAdd>} live
+ * @param {DeltaLiveFiles<DeltaAdd>} live
  * @param {string} writer
  * @param {{ rebase?: (path: string) => string | URL | null | undefined, allowOutside?: boolean | string[] }} options
  * @returns {{ fields: DeltaField[], files: DeltaFile[] }}

@@ -187,6 +187,31 @@ describe('synthetic Delta tables', async () => {
     }
   })
 
+  test('a remove names its add\'s file however it spells the path: unqualified or file: URL, escaped or not, with ./', async () => {
+    // Spark canonicalizes add and remove paths before matching them (DeltaLogSuite "paths should be canonicalized":
+    // an add of /some/unqualified/absolute/path, a remove of file:/… or file:///…, leave no file), and its checkpoints
+    // and DML removes write the canonical form whatever the add logged.
+    const schema = { type: 'struct', fields: [{ name: 'x', type: 'integer', nullable: true, metadata: {} }] }
+    const metaData = { id: 'canon', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
+      configuration: {} }
+    const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'x', data: Int32Array.from([1, 2, 3]), type: 'INT32' }] }))
+    const root = path.join(dir, 'canonical-paths')
+    const add = (p) => ({ add: { path: p, partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true } })
+    const remove = (p) => ({ remove: { path: p, deletionTimestamp: 1, dataChange: true } })
+    const commit = (actions) => actions.map((a) => JSON.stringify(a)).join('\n')
+    await writeTable('canonical-paths', {
+      [`${pad(0)}.json`]: commit([{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } }, { metaData },
+        add(`${root}/a.parquet`), add(`${root}/b.parquet`), add('k%3Dv/c.parquet'), add('./d.parquet'), add(`file:${root}/e.parquet`)]),
+      [`${pad(1)}.json`]: commit([remove(`file:${root}/a.parquet`), remove(`file://${root}/b.parquet`), remove('k=v/c.parquet'),
+        remove('d.parquet'), remove(`s3://elsewhere${root}/e.parquet`)]),
+    }, Object.fromEntries(['a', 'b', 'k=v/c', 'd', 'e'].map((n) => [`${n}.parquet`, bytes])))
+    const table = await openTable(root)
+    // Only e stays: a remove on another file system (s3://elsewhere) is not its file.
+    assert.deepEqual(table.table.files.map((f) => f.path), ['e.parquet'])
+    const result = await table.probe('x', [2], { confirm: true })
+    assert.deepEqual(result.files.map((f) => [f.path, f.values[0].verdict]), [['e.parquet', 'present']])
+  })
+
   test('a V2 checkpoint (JSON, UUID-named) with no commits before it', async () => {
     const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
     const checkpoint = [
