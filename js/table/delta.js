@@ -164,7 +164,9 @@ async function parquetActions(bytes, name) {
 function planFromListing(names, wanted) {
   /** @type {Map<number, string>} */
   const commits = new Map()
-  /** @type {Map<number, { names: string[], of: number }>} */
+  // By version, then by how many parts: two writers may leave checkpoints of one version cut in different numbers
+  // of parts, each set whole only with all of its own parts.
+  /** @type {Map<number, Map<number, Map<number, string>>>} version → parts in the set → part number → name */
   const checkpoints = new Map()
   for (const n of names) {
     let m = /^(\d{20})\.json$/.exec(n)
@@ -172,22 +174,26 @@ function planFromListing(names, wanted) {
     m = /^(\d{20})\.checkpoint(?:\.(\d+)\.(\d+))?(?:\.[0-9a-f-]{36})?\.(parquet|json)$/.exec(n)
     if (m) {
       const v = Number(m[1])
-      const parts = checkpoints.get(v) ?? { names: [], of: m[3] ? Number(m[3]) : 1 }
-      parts.names.push(n)
-      checkpoints.set(v, parts)
+      const of = m[3] ? Number(m[3]) : 1
+      const sets = checkpoints.get(v) ?? new Map()
+      const set = sets.get(of) ?? new Map()
+      const part = m[2] ? Number(m[2]) : 1
+      // A V2 checkpoint may have both a .json and a .parquet form: one is enough, the JSON one when there is one.
+      if (!set.has(part) || n.endsWith('.json')) set.set(part, n)
+      checkpoints.set(v, sets.set(of, set))
     }
   }
   const latest = wanted ?? Math.max(-1, ...commits.keys(), ...checkpoints.keys())
-  const usable = [...checkpoints].filter(([v, p]) => v <= latest && p.names.length >= p.of).sort((a, b) => b[0] - a[0])
-  const [checkpointVersion, checkpoint] = usable[0] ?? [-1, null]
+  const whole = (/** @type {Map<number, Map<number, string>>} */ sets) =>
+    [...sets].find(([of, set]) => Array.from({ length: of }, (_, i) => i + 1).every((part) => set.has(part)))?.[1]
+  const usable = [...checkpoints].filter(([v, sets]) => v <= latest && whole(sets)).sort((a, b) => b[0] - a[0])
+  const checkpointVersion = usable[0]?.[0] ?? -1
   const after = [...commits.keys()].filter((v) => v > checkpointVersion && v <= latest).sort((a, b) => a - b)
   for (let i = 0; i < after.length; i++) {
     if (after[i] !== checkpointVersion + 1 + i) throw malformed(`_delta_log: commit ${pad(checkpointVersion + 1 + i)}.json is missing`)
   }
-  // A V2 checkpoint may have both a .json and a .parquet form: one is enough.
-  const parts = checkpoint
-    ? (checkpoint.of > 1 ? checkpoint.names : [checkpoint.names.find((n) => n.endsWith('.json')) ?? checkpoint.names[0]])
-    : []
+  const chosen = usable[0] ? whole(usable[0][1]) : undefined
+  const parts = chosen ? [...chosen].sort((a, b) => a[0] - b[0]).map(([, name]) => name) : []
   return { checkpointVersion, checkpointNames: parts, commits: after, latest }
 }
 

@@ -212,6 +212,29 @@ describe('synthetic Delta tables', async () => {
     assert.deepEqual(result.files.map((f) => [f.path, f.values[0].verdict]), [['e.parquet', 'present']])
   })
 
+  test('two multi-part checkpoints of one version, neither whole: not read as one, the commits are', async () => {
+    // Two writers cut the checkpoint of version 2 in 3 and in 2 parts; each left a part unwritten. Together the parts
+    // there hold files 1 and 2 only.
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
+    const protocol = { minReaderVersion: 1, minWriterVersion: 2 }
+    const metaData = { id: 'parts', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
+      configuration: {} }
+    const add = (n, one = 1) => ({ add: { path: `f${n}.parquet`, partitionValues: {}, size: one, modificationTime: one, dataChange: true } })
+    const lines = (actions) => actions.map((a) => JSON.stringify(a)).join('\n')
+    const inCheckpoint = (n) => add(n, 1n) // longs as the Parquet writer takes them
+    const part = (i, of) => `${pad(2)}.checkpoint.${pad(i).slice(-10)}.${pad(of).slice(-10)}.parquet`
+    const root = await writeTable('parts', {
+      [`${pad(0)}.json`]: lines([{ protocol }, { metaData }, add(1), add(2)]),
+      [`${pad(1)}.json`]: lines([add(3)]),
+      [`${pad(2)}.json`]: lines([add(4)]),
+      [part(1, 3)]: checkpointParquet([{ protocol }, { metaData }, inCheckpoint(1)]),
+      [part(2, 3)]: checkpointParquet([inCheckpoint(2)]),
+      [part(1, 2)]: checkpointParquet([{ protocol }, { metaData }, inCheckpoint(1), inCheckpoint(2)]),
+    }, {})
+    const table = await loadTable(root)
+    assert.deepEqual(table.files.map((f) => f.path).sort(), ['f1.parquet', 'f2.parquet', 'f3.parquet', 'f4.parquet'])
+  })
+
   test('a V2 checkpoint (JSON, UUID-named) with no commits before it', async () => {
     const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
     const checkpoint = [
