@@ -194,6 +194,10 @@ function planFromListing(names, wanted) {
   }
   const chosen = usable[0] ? whole(usable[0][1]) : undefined
   const parts = chosen ? [...chosen].sort((a, b) => a[0] - b[0]).map(([, name]) => name) : []
+  // A version asked for that the log does not reach is not the newest one read instead (as without a listing).
+  if (wanted !== undefined && (after.length ? after[after.length - 1] : checkpointVersion) !== wanted) {
+    throw malformed(`_delta_log: version ${wanted} does not exist`)
+  }
   return { checkpointVersion, checkpointNames: parts, commits: after, latest }
 }
 

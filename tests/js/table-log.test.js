@@ -59,6 +59,10 @@ describe('Delta versions', { skip: missingFixture('tables/delta/dv-partitioned-w
     })
   }
 
+  test('a version past the newest is MALFORMED_TABLE, not the newest read instead', async () => {
+    await assert.rejects(loadTable(location, { version: 16 }), (e) => e.code === ErrorCode.MALFORMED_TABLE && /version 16/.test(e.message))
+  })
+
   test('commit 15 adds (path, new DV) and removes (path, old DV): the file stays, with its new DV', async () => {
     const table = await loadTable(location)
     const file = table.files.find((f) => f.path.startsWith('part=8/part-00001-7c58de64'))
