@@ -151,8 +151,9 @@ export function pathResolver(root, { tablePrefix, encoded = false, rebase, allow
       if (path === prefix || path.startsWith(prefix + '/')) return underRoot(root, decode(path.slice(prefix.length)), path, allowOutside)
     }
     if (SCHEME.test(path) || path.startsWith('/')) {
-      // An absolute path of the table's own root (a local table whose metadata writes real paths).
-      return checkedAbsolute(encoded && SCHEME.test(path) ? path : path, path, root, allowOutside)
+      // An absolute path of the table's own root (a local table whose metadata writes real paths). Delta's is a URI
+      // even without a scheme (`/t/a%20b.parquet` is the file `/t/a b.parquet`); a URL is decoded as it is parsed.
+      return checkedAbsolute(encoded && !SCHEME.test(path) ? decode(path) : path, path, root, allowOutside)
     }
     return underRoot(root, decode(path), path, allowOutside)
   }

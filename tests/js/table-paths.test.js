@@ -26,6 +26,12 @@ describe('paths from table metadata', () => {
     outside(() => resolve('/etc/passwd'))
     outside(() => resolve('file:///etc/passwd'))
     assert.equal(resolve('/data/tables/t/data/a.parquet').location, '/data/tables/t/data/a.parquet')
+    // A Delta path is a URI with or without a scheme: its escapes are decoded either way (Spark: new Path(new URI(path))).
+    const delta = pathResolver(root, { encoded: true })
+    assert.equal(delta('/data/tables/t/a%20b.parquet').location, '/data/tables/t/a b.parquet')
+    assert.equal(delta('file:/data/tables/t/a%20b.parquet').location, '/data/tables/t/a b.parquet')
+    assert.equal(delta('a%20b.parquet').location, '/data/tables/t/a b.parquet')
+    outside(() => delta('/data/tables/t/%2e%2e/secret.parquet'))
   })
 
   test('URL table: other hosts, link-local addresses and climbing out are refused', async () => {
