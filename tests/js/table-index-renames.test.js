@@ -149,3 +149,33 @@ test('Delta, an index built from files: asked by the physical name, the files\' 
   assert.equal(result.files[0].values[1].verdict, 'absent', 'physical b does not hold 2')
   await table.close()
 })
+
+test('Delta column mapping id, an index built from files: the files\' column of the physical name is not taken for the field', async () => {
+  // As CONVERT TO DELTA logs an Iceberg table whose columns swapped names: id mode, physical names the current names. The
+  // file holds id 1 (1, 2, 3) as "a" and id 2 (100, 200, 300) as "b"; the table's `a` is id 2, read by field id.
+  const dir = path.join(top, `table-files-index-delta-id-${++made}`)
+  const root = path.join(dir, 't')
+  mkdirSync(path.join(root, '_delta_log'), { recursive: true })
+  const bytes = new Uint8Array(parquetWriteBuffer({
+    columnData: [{ name: 'a', data: BigInt64Array.of(1n, 2n, 3n) }, { name: 'b', data: BigInt64Array.of(100n, 200n, 300n) }],
+    schema: [{ name: 'root', num_children: 2 }, { name: 'a', type: 'INT64', repetition_type: 'REQUIRED', field_id: 1 },
+      { name: 'b', type: 'INT64', repetition_type: 'REQUIRED', field_id: 2 }],
+  }))
+  writeFileSync(path.join(root, 'part-0.parquet'), bytes)
+  const metaData = { metaData: { id: 'converted', format: { provider: 'parquet', options: {} },
+    schemaString: JSON.stringify({ type: 'struct', fields: [mapped('b', 1, 'b'), mapped('a', 2, 'a')] }), partitionColumns: [],
+    configuration: { 'delta.columnMapping.mode': 'id', 'delta.columnMapping.maxColumnId': '2' } } }
+  const add = { add: { path: 'part-0.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true,
+    stats: '{"numRecords":3}' } }
+  writeFileSync(path.join(root, '_delta_log', `${'0'.padStart(20, '0')}.json`),
+    [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } }, metaData, add].map((a) => JSON.stringify(a)).join('\n'))
+  const index = path.join(dir, 'files.puffin')
+  await buildSidecarIndex([path.join(root, 'part-0.parquet')], index, { columns: ['a', 'b'] })
+  const idTwo = new Set([100n, 200n, 300n])
+  await assertNoFalseNegative(root, index, 'a', [200n, 2n], (v) => idTwo.has(v))
+  // A table index built from the table finds each column by field id too.
+  const tableIndex = path.join(dir, 'table.puffin')
+  await buildSidecarIndex(null, tableIndex, { table: root, columns: ['a', 'b'], fpp: 0.001 })
+  await assertNoFalseNegative(root, tableIndex, 'a', [200n, 2n], (v) => idTwo.has(v))
+  await assertNoFalseNegative(root, tableIndex, 'b', [2n, 200n], (v) => v === 2n)
+})
