@@ -533,6 +533,7 @@ async function replayLog(io, root, log, record = null) {
   log.commitTexts.forEach((bytes, i) => { for (const a of parseLines(textOf(bytes), `${pad(log.commits[i])}.json`)) apply(a) })
   if (!metaData) throw malformed(`${logLocation(root, '')}: no metaData action up to this version`)
   refuseUnreadable(protocol, logLocation(root, ''))
+  refuseCoordinated(protocol, metaData, logLocation(root, ''))
   return { live, metaData, protocol }
 }
 
@@ -559,6 +560,23 @@ function refuseUnreadable(protocol, where) {
   const what = version > 3 ? `reader version ${version}` : `the reader feature${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`
   throw new ParquetBloomError(ErrorCode.UNSUPPORTED_TABLE, `${where}: the table's protocol requires ${what}, which parquet-bloom ` +
     'does not implement; its answers could be wrong, so the table is not read', { source: where })
+}
+
+/**
+ * Refuses a table whose commits a commit coordinator holds (the writer feature `coordinatedCommits-preview`, with a
+ * coordinator named in its configuration): its newest commits are written to `_delta_log/_commits/` under UUID names
+ * and copied to the log only later, so the log holds an older version, and its newest rows would be answered `absent`.
+ * @param {DeltaProtocol | null | undefined} protocol
+ * @param {DeltaMetaData} metaData
+ * @param {string} where the log's location
+ */
+function refuseCoordinated(protocol, metaData, where) {
+  const features = Array.isArray(protocol?.writerFeatures) ? protocol.writerFeatures.map(String) : []
+  const coordinator = metaData.configuration?.['delta.coordinatedCommits.commitCoordinator-preview']
+  if (!features.includes('coordinatedCommits-preview') || !coordinator) return
+  throw new ParquetBloomError(ErrorCode.UNSUPPORTED_TABLE, `${where}: the table's commits are coordinated by ` +
+    `${JSON.stringify(coordinator)}, which holds its newest commits outside the log; read from the log alone its newest ` +
+    'rows could be missed, so the table is not read', { source: where })
 }
 
 /**

@@ -145,6 +145,14 @@ describe('synthetic Delta tables', async () => {
     ]) {
       await assert.rejects(loadTable(await tableWith(name, protocol)), (e) => e.code === ErrorCode.UNSUPPORTED_TABLE && named.test(e.message))
     }
+    // Coordinated commits (a writer feature of Delta 4.0's preview): the newest commits wait in _delta_log/_commits/
+    // for their coordinator to copy them into the log.
+    const coordinated = await writeTable('coordinated', { [`${pad(0)}.json`]: [
+      { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['vacuumProtocolCheck'],
+        writerFeatures: ['coordinatedCommits-preview', 'inCommitTimestamp', 'vacuumProtocolCheck'] } },
+      { metaData: { ...metaData, configuration: { 'delta.coordinatedCommits.commitCoordinator-preview': 'dynamodb' } } }, { add },
+    ].map((a) => JSON.stringify(a)).join('\n') }, {})
+    await assert.rejects(loadTable(coordinated), (e) => e.code === ErrorCode.UNSUPPORTED_TABLE && /dynamodb/.test(e.message))
     // What is implemented reads; writer features are the writers' business.
     const readable = await loadTable(await tableWith('readable', { minReaderVersion: 3, minWriterVersion: 7,
       readerFeatures: ['columnMapping', 'deletionVectors', 'timestampNtz', 'typeWidening', 'v2Checkpoint', 'vacuumProtocolCheck'],
