@@ -219,6 +219,8 @@ export async function loadDelta(io, root, options = {}) {
   const start = delta ? await recordStart(delta, tiedReads) : { since: null, reason: null }
   const { log, replayed, reason } = await replayFrom(io, root, options.version, delta, start)
   const { live, metaData, protocol } = replayed
+  // A version asked for is read as it is; the newest the log holds may not be the table's newest.
+  if (options.version === undefined) refuseCoordinated(protocol, metaData, logLocation(root, ''))
   const writer = 'delta'
   const { fields, files } = describeFiles(root, metaData, live, writer, options)
   const used = Boolean(start.since) && !reason
@@ -533,7 +535,6 @@ async function replayLog(io, root, log, record = null) {
   log.commitTexts.forEach((bytes, i) => { for (const a of parseLines(textOf(bytes), `${pad(log.commits[i])}.json`)) apply(a) })
   if (!metaData) throw malformed(`${logLocation(root, '')}: no metaData action up to this version`)
   refuseUnreadable(protocol, logLocation(root, ''))
-  refuseCoordinated(protocol, metaData, logLocation(root, ''))
   return { live, metaData, protocol }
 }
 
@@ -566,6 +567,7 @@ function refuseUnreadable(protocol, where) {
  * Refuses a table whose commits a commit coordinator holds (the writer feature `coordinatedCommits-preview`, with a
  * coordinator named in its configuration): its newest commits are written to `_delta_log/_commits/` under UUID names
  * and copied to the log only later, so the log holds an older version, and its newest rows would be answered `absent`.
+ * A version asked for (time travel) is read: the log holds it whole once it is there.
  * @param {DeltaProtocol | null | undefined} protocol
  * @param {DeltaMetaData} metaData
  * @param {string} where the log's location

@@ -153,6 +153,7 @@ describe('synthetic Delta tables', async () => {
       { metaData: { ...metaData, configuration: { 'delta.coordinatedCommits.commitCoordinator-preview': 'dynamodb' } } }, { add },
     ].map((a) => JSON.stringify(a)).join('\n') }, {})
     await assert.rejects(loadTable(coordinated), (e) => e.code === ErrorCode.UNSUPPORTED_TABLE && /dynamodb/.test(e.message))
+    assert.equal((await loadTable(coordinated, { version: 0 })).files.length, 1, 'a version asked for is read as the log holds it')
     // What is implemented reads; writer features are the writers' business.
     const readable = await loadTable(await tableWith('readable', { minReaderVersion: 3, minWriterVersion: 7,
       readerFeatures: ['columnMapping', 'deletionVectors', 'timestampNtz', 'typeWidening', 'v2Checkpoint', 'vacuumProtocolCheck'],
