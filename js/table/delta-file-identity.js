@@ -1,7 +1,7 @@
 // Which Delta add and remove actions name the same logical file (PROTOCOL.md "Add File and Remove File": a data
-// file's path — a URI "which needs to be decoded to get the data file path" — and its deletion vector's unique id).
-// Spark keys them by the path canonicalized (DeltaLog.CanonicalPathFunction: the URI normalized, an absolute path
-// without a scheme qualified with the default file system), and writes its checkpoints and the removes of its DML
+// file's path and its deletion vector's unique id). Spark keys them by the path canonicalized
+// (DeltaLog.CanonicalPathFunction: the URI normalized, an absolute path without a scheme qualified with the default
+// file system; DeltaLogSuite "paths should be canonicalized"), and writes its checkpoints and the removes of its DML
 // in that form: an add logged as `/t/x.parquet` is removed as `file:/t/x.parquet`. Matched as written, such a
 // remove left the file live, and its values were answered `present` from rows the table no longer holds.
 
@@ -20,10 +20,11 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):(.*)$/s
 const dvId = (dv) => (dv ? `${dv.storageType}${dv.pathOrInlineDv}${dv.offset === undefined || dv.offset === null ? '' : `@${dv.offset}`}` : '')
 
 /**
- * A log path canonicalized: scheme lowercased, `file:` URLs with or without an empty or `localhost` authority
- * alike, percent-escapes decoded, `.` and `..` segments resolved and empty ones dropped. `absolute`: the path part
- * starts at a root; `qualified`: a scheme names its file system (an absolute path without one is the default
- * file system's, which the log does not say).
+ * A log path canonicalized as Spark's replay compares them: scheme lowercased, a `file:` URL with or without an empty
+ * authority alike (`file:/t/x`, `file:///t/x`), `.` and `..` segments resolved (java.net.URI.normalize). Escapes are
+ * compared as written: Spark and the Delta kernels keep `a%3Db` and `a=b` apart, so a remove of one leaves the other
+ * live. `absolute`: the path part starts at a root; `qualified`: a scheme names its file system (an absolute path
+ * without one is on the default file system, which the log does not name).
  * @param {string} path
  */
 function canonical(path) {
@@ -31,23 +32,20 @@ function canonical(path) {
   let scheme = ''
   let authority = ''
   let rest = path
-  if (m && !/^[a-zA-Z]:[\\/]/.test(path)) {
+  if (m) {
     scheme = m[1].toLowerCase()
     rest = m[2]
     const a = /^\/\/([^/]*)(.*)$/s.exec(rest)
     if (a) [authority, rest] = [a[1], a[2]]
-    if (scheme === 'file' && authority.toLowerCase() === 'localhost') authority = ''
   }
-  let decoded = rest
-  try { decoded = decodeURIComponent(rest) } catch { /* not valid escapes: compared as written */ }
+  const absolute = rest.startsWith('/') || authority !== ''
   /** @type {string[]} */
   const segments = []
-  for (const s of decoded.split('/')) {
-    if (s === '' || s === '.') continue
+  for (const s of (absolute ? rest.replace(/^\//, '') : rest).split('/')) {
+    if (s === '.') continue
     if (s === '..' && segments.length && segments[segments.length - 1] !== '..') segments.pop()
     else segments.push(s)
   }
-  const absolute = decoded.startsWith('/') || (scheme !== '' && authority !== '')
   const part = (absolute ? '/' : '') + segments.join('/')
   return { qualified: scheme !== '', absolute, part, key: scheme ? `${scheme}://${authority}${part}` : part }
 }
