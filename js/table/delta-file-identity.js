@@ -17,7 +17,10 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):(.*)$/s
  * there is one); '' for none.
  * @param {DeletionVectorDescriptor | null | undefined} dv
  */
-const dvId = (dv) => (dv ? `${dv.storageType}${dv.pathOrInlineDv}${dv.offset === undefined || dv.offset === null ? '' : `@${dv.offset}`}` : '')
+const dvId = (dv) => {
+  if (!dv) return ''
+  return `${dv.storageType}${dv.pathOrInlineDv}${dv.offset === undefined || dv.offset === null ? '' : `@${dv.offset}`}`
+}
 
 /**
  * A log path canonicalized as Spark's replay compares them: scheme lowercased, a `file:` URL with or without an empty

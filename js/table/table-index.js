@@ -221,7 +221,9 @@ export class FilesSidecar {
     const field = table.fields.find((/** @type {{ name: string }} */ f) => f.name === column)
     if (!field) return null
     // Column mapping `id` finds a column by field id, not name: a file's column of the physical name may be another field.
-    if (table.format !== 'iceberg') return table.columnMapping !== 'id' && typeof field.physicalName === 'string' ? field.physicalName : null
+    if (table.format !== 'iceberg') {
+      return table.columnMapping !== 'id' && typeof field.physicalName === 'string' ? field.physicalName : null
+    }
     // Every schema a file may have been written with must be at hand: ids 0 to the highest, none removed.
     /** @type {Array<{ 'schema-id'?: number }>} */
     const schemas = Array.isArray(table.metadata?.schemas) ? table.metadata.schemas : []
