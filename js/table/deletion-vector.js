@@ -3,6 +3,7 @@
 // path), and the bitmap they hold — a RoaringBitmapArray: magic 1681511377, then 32-bit Roaring
 // bitmaps in the portable serialization (RoaringFormatSpec), each under the high 32 bits of the rows.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { crc32 } from '../pages/crc32.js'
 
 const Z85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#'
 const Z85_VALUE = new Map([...Z85].map((c, i) => [c, i]))
@@ -57,7 +58,9 @@ export function deletionVectorSource(dv) {
 }
 
 /**
- * The bitmap bytes of a DV inside its file: at `offset`, a big-endian size, the bytes, a CRC.
+ * The bitmap bytes of a DV inside its file ("Deletion Vector File Storage Format"): at `offset`, a big-endian size,
+ * the bytes, then their CRC-32, big-endian — checked: a bitmap changed in storage would delete other rows than the
+ * writer's, turning rows the table holds into "absent" and deleted ones into "present".
  * @param {Uint8Array} fileBytes
  * @param {number} offset
  * @param {number} sizeInBytes
@@ -66,10 +69,16 @@ export function bitmapInFile(fileBytes, offset, sizeInBytes) {
   if (offset + 4 > fileBytes.length) throw malformed(`offset ${offset} is past the file's ${fileBytes.length} bytes`)
   const view = new DataView(fileBytes.buffer, fileBytes.byteOffset, fileBytes.byteLength)
   const size = view.getInt32(offset, false)
-  if (size !== sizeInBytes || offset + 4 + size > fileBytes.length) {
-    throw malformed(`the file says ${size} bytes at ${offset}, the log says ${sizeInBytes}`)
+  if (size !== sizeInBytes || offset + 8 + size > fileBytes.length) {
+    throw malformed(`the file says ${size} bytes at ${offset} (and a checksum after), the log says ${sizeInBytes}`)
   }
-  return fileBytes.subarray(offset + 4, offset + 4 + size)
+  const bitmap = fileBytes.subarray(offset + 4, offset + 4 + size)
+  const stored = view.getUint32(offset + 4 + size, false)
+  const computed = crc32(bitmap) >>> 0
+  if (computed !== stored) {
+    throw malformed(`the bitmap at ${offset} does not match its CRC-32 (stored ${stored.toString(16)}, computed ${computed.toString(16)})`)
+  }
+  return bitmap
 }
 
 /**

@@ -1,11 +1,16 @@
 // Delta deletion vectors decoded from bytes built by hand: Z85 (ZeroMQ RFC 32's own vector), the
 // RoaringBitmapArray framing (Delta protocol "Deletion Vector Format") and the portable Roaring
-// serialization (RoaringFormatSpec: array, bitmap and run containers, with and without run flags).
+// serialization (RoaringFormatSpec: array, bitmap and run containers, with and without run flags); and a DV
+// file Delta Spark wrote (the dv-partitioned-with-checkpoint fixture), whose CRC-32 guards its bitmap.
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { describe, test } from 'node:test'
 
-import { decodeRoaringBitmapArray, deletionVectorSource, z85Decode } from '../../js/table/deletion-vector.js'
+import { bitmapInFile, decodeRoaringBitmapArray, deletionVectorSource, z85Decode } from '../../js/table/deletion-vector.js'
 import { Bytes, inlineDeletionVector, z85Encode } from '../../testkit/delta-writer.js'
+import { fixturePath, missingFixture } from './helpers/fixtures.js'
+
+const DV_FILE = 'tables/delta/dv-partitioned-with-checkpoint/deletion_vector_0229ec3d-5100-44e1-8e53-702d448da8da.bin'
 
 describe('deletion vectors', () => {
   test('Z85: the RFC\'s vector', () => {
@@ -56,4 +61,22 @@ describe('deletion vectors', () => {
     assert.throws(() => decodeRoaringBitmapArray(new Bytes().u32(1).i64(0).done()), (e) => e.code === 'MALFORMED_TABLE')
     assert.throws(() => decodeRoaringBitmapArray(new Bytes().u32(1681511377).i64(1).u32(0).u32(12346).done()), (e) => e.code === 'MALFORMED_TABLE')
   })
+
+  test('a DV file\'s bitmap is checked against its CRC-32: a flipped bit that still decodes is MALFORMED_TABLE, not other rows',
+    { skip: missingFixture(DV_FILE) }, () => {
+      const file = new Uint8Array(readFileSync(fixturePath(DV_FILE)))
+      const size = new DataView(file.buffer).getInt32(1, false) // after the format version byte
+      const rows = decodeRoaringBitmapArray(bitmapInFile(file, 1, size))
+      assert.ok(rows.length > 0)
+      // The last byte of the bitmap is part of an array container's last row number: flipped, the bitmap still decodes,
+      // to other rows — the rows a reader without the check would delete.
+      const flipped = file.slice()
+      flipped[1 + 4 + size - 1] ^= 1
+      assert.notDeepEqual(decodeRoaringBitmapArray(flipped.subarray(5, 5 + size)), rows)
+      assert.throws(() => bitmapInFile(flipped, 1, size), (e) => e.code === 'MALFORMED_TABLE' && /CRC-32/.test(e.message))
+      const badSum = file.slice()
+      badSum[1 + 4 + size] ^= 0x80
+      assert.throws(() => bitmapInFile(badSum, 1, size), (e) => e.code === 'MALFORMED_TABLE')
+      assert.throws(() => bitmapInFile(file.subarray(0, 1 + 4 + size + 2), 1, size), (e) => e.code === 'MALFORMED_TABLE')
+    })
 })
