@@ -116,6 +116,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/table/iceberg-types.js", esModule = embed "../../js/table/iceberg-types.js"),
     (name = "node_modules/parquet-bloom/js/table/iceberg-pointer.js", esModule = embed "../../js/table/iceberg-pointer.js"),
     (name = "node_modules/parquet-bloom/js/table/iceberg.js", esModule = embed "../../js/table/iceberg.js"),
+    (name = "node_modules/parquet-bloom/js/table/iceberg-columns.js", esModule = embed "../../js/table/iceberg-columns.js"),
     (name = "node_modules/parquet-bloom/js/table/load-table.js", esModule = embed "../../js/table/load-table.js"),
     (name = "node_modules/parquet-bloom/js/table/manifest-summaries.js", esModule = embed "../../js/table/manifest-summaries.js"),
     (name = "node_modules/parquet-bloom/js/table/open-table.js", esModule = embed "../../js/table/open-table.js"),

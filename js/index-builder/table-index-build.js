@@ -100,6 +100,9 @@ export async function buildTableIndex(sink, options) {
   // Each file's column of a table column: by field id (Iceberg; a file with field ids but not this one has none,
   // whatever its names say; Delta column mapping `id`: by the field's mapping id alone), else by the physical name
   // (Delta column mapping `name`) or the name.
+  // Each file's column of a table column: Iceberg's by field id, the name mapping or a name that always meant the
+  // field (js/table/iceberg-columns.js; a file with field ids but not this one has none, whatever its names say),
+  // Delta's by the physical name (column mapping).
   /**
    * @param {import('../footer/footer.js').FileLayout} layout
    * @param {string} name
@@ -113,6 +116,9 @@ export async function buildTableIndex(sink, options) {
     const byId = layout.columns.find((c) => c.fieldId === field.id)
     if (byId) return byId.path
     return layout.columns.some((c) => c.fieldId !== undefined) ? null : name
+    if (!iceberg) return /** @type {string[]} */ (field.physicalPath) // every Delta field has one
+    const found = table.fileColumns.columnOf(layout.columns, field)
+    return 'path' in found ? found.path : null
   }
   const indexedPaths = iceberg
     ? []

@@ -10,6 +10,7 @@ import { manifestMayHoldValues, manifestMayMatchWhere } from './manifest-summari
 import { decodeBound, icebergType, parseTransform, partitionKey, partitionText, transformResultType } from './iceberg-types.js'
 import { pathResolver, tableError } from './table-location.js'
 import { readIcebergMetadata } from './iceberg-pointer.js'
+import { IcebergFileColumns, readNameMapping } from './iceberg-columns.js'
 import { utf8Length, utf8Prefix } from './column-keys.js'
 import { tableBoundRules } from '../indexes/writer-rules.js'
 
@@ -91,6 +92,19 @@ export function schemaFields(schema) {
   }
   walk(schema?.fields, '')
   return out
+}
+
+/**
+ * The fields of every schema the table has had, or null when some may be missing: schemas are numbered from 0
+ * without gaps, and a v1 table's lone `schema` is its only one.
+ * @param {IcebergMetadata} metadata
+ */
+function everySchema(metadata) {
+  const schemas = metadata.schemas
+  if (!Array.isArray(schemas)) return metadata.schema ? [schemaFields(metadata.schema)] : null
+  const ids = new Set(schemas.map((s) => s['schema-id']))
+  if (!schemas.length || [...Array(schemas.length).keys()].some((id) => !ids.has(id))) return null
+  return schemas.map(schemaFields)
 }
 
 /** @param {Record<string, string> | undefined} properties */
@@ -212,8 +226,9 @@ export async function loadIceberg(io, root, options = {}) {
   const resolve = pathResolver(root, { tablePrefix: metadata.location, rebase: options.rebase, allowOutside: options.allowOutside })
   const writer = icebergWriter(metadata, snapshot)
   const truncate = truncateLength(metadata.properties)
+  const fileColumns = new IcebergFileColumns(readNameMapping(metadata.properties), everySchema(metadata))
   const base = { format: /** @type {const} */ ('iceberg'), formatVersion, metadataLocation, metadata, snapshot, writer, fields,
-    fieldsById: allFields, specs }
+    fieldsById: allFields, specs, fileColumns }
   if (!snapshot) return { ...base, files: [], deleteFiles: [], manifests: [], scan: null }
 
   /** @returns {Promise<IcebergManifest[]>} */

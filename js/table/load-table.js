@@ -39,9 +39,12 @@ const FORMATS = ['iceberg', 'delta', 'auto']
  * loadDelta), with the root, the reader of its metadata and `allowOutside`. Iceberg: the snapshot read (null: none),
  * its metadata and partition specs, and `scan`, which reads the manifests probes need; Delta: the version read and
  * its column mapping mode.
+ * its metadata and partition specs, how its files' columns are found (`fileColumns`), and `scan`, which reads the
+ * manifests probes need; Delta: the version read.
  * @typedef {{ format: 'iceberg' | 'delta', writer: string, fields: TableField[], files: TableFile[], io: TableIO,
  *   root: import('./table-location.js').TableRoot, allowOutside?: boolean | string[], indexed?: TableIndexState,
  *   fieldsById?: Map<number, TableField>, specs?: Map<number, import('./iceberg.js').IcebergPartitionField[]>,
+ *   fileColumns?: import('./iceberg-columns.js').IcebergFileColumns,
  *   snapshot?: import('./iceberg.js').IcebergSnapshot | null, metadata?: import('./iceberg.js').IcebergMetadata,
  *   formatVersion?: number, metadataLocation?: string, scan?: ManifestScan | null, version?: number,
  *   metaData?: import('./delta.js').DeltaMetaData, columnMapping?: string }} LoadedTable

@@ -32,23 +32,19 @@ const fieldNamed = (table, column) => table.fields.find((f) => f.name === (Array
 
 /**
  * The Parquet column of a table field in one file: by field id (Iceberg, Delta column mapping `id`), else by its physical path.
+ * The Parquet column of a table field in one file: Iceberg's by field id, name mapping or a name that always meant
+ * the field (js/table/iceberg-columns.js), Delta's by its physical path.
  * @param {LoadedTable} table
  * @param {TableField} field
  * @param {ParquetFile} parquetFile
  * @returns {string | string[]}
  */
 function columnInFile(table, field, parquetFile) {
-  if (table.format === 'iceberg') {
-    /** @type {Array<{ path: string[], fieldId?: number }>} */
-    const columns = parquetFile.layout.columns
-    const byId = columns.find((c) => c.fieldId === field.id)
-    if (byId) return byId.path
-    if (columns.some((c) => c.fieldId !== undefined)) {
-      throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
-        `${parquetFile.name}: no column with field id ${field.id} (${field.name}): the file was written before the column existed`,
-        { source: parquetFile.name, field: field.name })
-    }
-    return field.name.split('.')
+  if (table.format === 'iceberg' && table.fileColumns) {
+    const found = table.fileColumns.columnOf(parquetFile.layout.columns, field)
+    if ('path' in found) return found.path
+    throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${parquetFile.name}: ${found.missing}`,
+      { source: parquetFile.name, field: field.name })
   }
   const path = deltaColumnIn(field, table.columnMapping, parquetFile.layout.columns)
   if (path) return path

@@ -1,0 +1,136 @@
+// Which Parquet column of an Iceberg data file holds a table field (spec "Column Projection"): the column
+// with the field's id when the file has field ids; else the column the table's name mapping
+// (`schema.name-mapping.default`, spec Appendix C "Name Mapping Serialization") gives the field's id — files
+// imported from writers without ids are read through it, and a rename keeps the files' old names there;
+// else, with no mapping, the column of the field's name when every schema of the table gave that name to
+// that field alone (a name another field once held may be that field's column in an older file).
+
+/**
+ * @typedef {import('./load-table.js').TableField} TableField
+ * @typedef {{ id: number | undefined, names: string[], fields: MappedField[] }} MappedField
+ *   a name mapping's field: its id (none: a column the table does not have), the names files give it, its children
+ * @typedef {{ mapping: MappedField[] } | { invalid: string } | null} NameMapping
+ *   a table's parsed mapping; invalid: why it cannot be used (no file without ids is then read); null: the table has none
+ * @typedef {{ path: string[] } | { missing: string }} FileColumn
+ *   the file's column (its path), or why the file has none for the field
+ */
+
+const MAPPING_PROPERTY = 'schema.name-mapping.default'
+
+/**
+ * One level of a name mapping, checked as Iceberg Java's NameMappingParser and MappedFields check it: names
+ * strings, ids integers, and no name given twice at one level (which field a file's column is would be a guess).
+ * @param {unknown} list
+ * @param {string} where the level's path, for messages
+ * @returns {MappedField[]}
+ */
+function mappedFields(list, where) {
+  if (!Array.isArray(list)) throw new Error(`${where} is not a list of field mappings`)
+  /** @type {Set<string>} */
+  const seen = new Set()
+  return list.map((entry, k) => {
+    const at = `${where}[${k}]`
+    if (!entry || typeof entry !== 'object') throw new Error(`${at} is not an object`)
+    const id = entry['field-id']
+    if (id !== undefined && id !== null && !Number.isSafeInteger(id)) throw new Error(`${at}: field-id ${JSON.stringify(id)} is not an integer`)
+    const names = entry.names
+    if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) throw new Error(`${at}: names is not a list of strings`)
+    for (const name of names) {
+      if (seen.has(name)) throw new Error(`${where}: the name ${JSON.stringify(name)} is mapped twice`)
+      seen.add(name)
+    }
+    const fields = entry.fields === undefined || entry.fields === null ? [] : mappedFields(entry.fields, `${at}.fields`)
+    return { id: id ?? undefined, names, fields }
+  })
+}
+
+/**
+ * A table's name mapping from its properties.
+ * @param {Record<string, string> | undefined} properties
+ * @returns {NameMapping}
+ */
+export function readNameMapping(properties) {
+  const text = properties?.[MAPPING_PROPERTY]
+  if (text === undefined || text === null) return null
+  try {
+    return { mapping: mappedFields(JSON.parse(String(text)), MAPPING_PROPERTY) }
+  } catch (error) {
+    return { invalid: `its ${MAPPING_PROPERTY} cannot be used: ${/** @type {Error} */ (error).message}` }
+  }
+}
+
+/**
+ * The field id a name mapping gives the column at `path` (a name per level, as the file's schema nests them), or
+ * undefined. A column under a list or map is not mapped here: no such column is a field a probe names.
+ * @param {MappedField[]} mapping
+ * @param {string[]} path
+ */
+function mappedId(mapping, path) {
+  let level = mapping
+  /** @type {MappedField | undefined} */
+  let found
+  for (const name of path) {
+    found = level.find((f) => f.names.includes(name))
+    if (!found) return undefined
+    level = found.fields
+  }
+  return found?.id
+}
+
+/**
+ * Whether every schema of the table gives the field's name to it alone, and it no other name: then a file's
+ * column of that name, whichever schema the file was written with, is that field's. Schemas are numbered from
+ * 0 without gaps; one missing (removed) may have said otherwise.
+ * @param {TableField} field
+ * @param {TableField[][]} schemas each schema's fields (js/table/iceberg.js schemaFields)
+ */
+function nameAlwaysMeant(field, schemas) {
+  return schemas.length > 0 && schemas.every((fields) => fields.every((f) => (f.name === field.name) === (f.id === field.id)))
+}
+
+/**
+ * How a table's data files' columns are found: by field id, by the table's name mapping, or by a name that
+ * always meant the field.
+ */
+export class IcebergFileColumns {
+  #mapping
+  #schemas
+
+  /**
+   * @param {NameMapping} mapping the table's name mapping (readNameMapping)
+   * @param {TableField[][] | null} schemas every schema's fields, or null when some may be missing
+   */
+  constructor(mapping, schemas) {
+    this.#mapping = mapping
+    this.#schemas = schemas
+  }
+
+  /**
+   * The column of a file holding `field`, or why there is none.
+   * @param {Array<{ path: string[], fieldId?: number }>} columns the file's leaf columns (its layout's)
+   * @param {TableField} field
+   * @returns {FileColumn}
+   */
+  columnOf(columns, field) {
+    const byId = columns.find((c) => c.fieldId === field.id)
+    if (byId) return { path: byId.path }
+    if (columns.some((c) => c.fieldId !== undefined)) {
+      return { missing: `no column with field id ${field.id} (${field.name}): the file was written before the column existed` }
+    }
+    const mapping = this.#mapping
+    if (mapping && 'invalid' in mapping) return { missing: `the file has no field ids and the table's name mapping ${mapping.invalid}` }
+    if (mapping) {
+      const mapped = columns.filter((c) => mappedId(mapping.mapping, c.path) === field.id)
+      if (mapped.length === 1) return { path: mapped[0].path }
+      return { missing: mapped.length
+        ? `the file has no field ids and the table's name mapping gives field ${field.id} (${field.name}) to ${mapped.length} of its ` +
+          `columns (${mapped.map((c) => c.path.join('.')).join(', ')})`
+        : `the file has no field ids and the table's name mapping gives no column of it field ${field.id} (${field.name})` }
+    }
+    if (!this.#schemas || !nameAlwaysMeant(field, this.#schemas)) {
+      return { missing: `the file has no field ids, the table no name mapping, and the name ${field.name} has not always meant ` +
+        `field ${field.id}: the file's column of that name may be another field's` }
+    }
+    return { path: field.name.split('.') }
+  }
+}

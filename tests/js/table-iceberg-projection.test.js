@@ -1,0 +1,102 @@
+// Which column of an Iceberg data file holds a table field (spec "Column Projection"), on tables built by hand
+// from the spec: files without field ids (imported from other writers) are read through the table's name mapping
+// (`schema.name-mapping.default`), never by a name that has meant another field; a file without a column added
+// since holds its `initial-default` (v3), which must not be answered absent. Truth: the files' rows as hyparquet
+// reads them, mapped to fields as the spec's rules say.
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { test } from 'node:test'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+import { openTable } from '../../js/index.js'
+import { buildSidecarIndex } from '../../js/index-builder/index.js'
+import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
+import { readParquet } from './helpers/table-truth.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+
+const top = await tempDir('iceberg-projection')
+let made = 0
+
+/** Parquet bytes of long columns without field ids, as a writer that is not Iceberg's writes them. */
+const parquetWithoutIds = (columns) =>
+  new Uint8Array(parquetWriteBuffer({ columnData: Object.entries(columns).map(([name, data]) => ({ name, data, type: 'INT64' })) }))
+
+/**
+ * A table of one imported file (columns a = [10, 11], b = [20, 21], no field ids) whose schema now names field 1
+ * `b` and field 2 `c`: columns renamed since the import (b to c, then a to b).
+ */
+async function importedTable(edit) {
+  const root = path.join(top, `t${++made}`)
+  const file = parquetWithoutIds({ a: [10n, 11n], b: [20n, 21n] })
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'b', type: 'long' }, { id: 2, name: 'c', type: 'long' }],
+    files: { 'data/imported.parquet': file },
+    manifests: [{ entries: [{ file: { file_path: 'data/imported.parquet', record_count: 2 } }] }], ...edit })
+  const truth = await readParquet(path.join(root, 'data/imported.parquet'))
+  assert.deepEqual(truth.rows, [{ a: 10n, b: 20n }, { a: 11n, b: 21n }])
+  return root
+}
+
+/** Each value's verdict in the table's one file (options: openTable's, such as a table index). */
+async function verdicts(root, column, values, options = {}) {
+  const table = await openTable(root, options)
+  try {
+    const result = await table.probe(column, values)
+    return result.files[0].values.map((v) => `${v.verdict}${v.verdict === 'unknown' ? `:${v.reason}` : ''}`)
+  } finally {
+    await table.close()
+  }
+}
+
+test('a file without field ids is read through the name mapping: a renamed column is found under its old name', async () => {
+  // The mapping as Iceberg writes it on import, kept when columns are renamed: the files' names, by field id.
+  const root = await importedTable({ properties: { 'schema.name-mapping.default': JSON.stringify([
+    { 'field-id': 1, names: ['a'] }, { 'field-id': 2, names: ['b'] }]) } })
+  // Field 1 (now `b`) is the file's column a: 10 and 11. Read by the name `b` it was the file's column b (20, 21):
+  // 10 was absent.
+  assert.deepEqual(await verdicts(root, 'b', [10n, 11n, 20n]), ['maybe', 'maybe', 'absent'])
+  // Field 2 (now `c`) is the file's column b; the file has no column c.
+  assert.deepEqual(await verdicts(root, 'c', [20n, 21n, 10n]), ['maybe', 'maybe', 'absent'])
+  // A table index reads each file's column as a probe does: its filters of field 1 are the file's column a.
+  const index = path.join(root, 'index.puffin')
+  await buildSidecarIndex(null, index, { table: root, columns: ['b'], fpp: 0.001 })
+  const table = await openTable(root, { index })
+  const result = await table.probe('b', [10n, 11n])
+  assert.equal(result.totals.index.described, 1)
+  assert.deepEqual(result.files[0].values.map((v) => v.verdict), ['maybe', 'maybe'])
+  await table.close()
+})
+
+test('a name mapping that gives a field none of the file\'s columns, or one name twice, finds no column (unknown)', async () => {
+  const none = await importedTable({ properties: { 'schema.name-mapping.default': JSON.stringify([{ 'field-id': 2, names: ['b'] }]) } })
+  assert.deepEqual(await verdicts(none, 'b', [10n, 20n]), ['unknown:column-missing', 'unknown:column-missing'])
+  const twice = await importedTable({ properties: { 'schema.name-mapping.default': JSON.stringify([
+    { 'field-id': 1, names: ['a', 'b'] }, { 'field-id': 2, names: ['b'] }]) } })
+  assert.deepEqual(await verdicts(twice, 'b', [10n, 20n]), ['unknown:column-missing', 'unknown:column-missing'])
+  const broken = await importedTable({ properties: { 'schema.name-mapping.default': '{"field-id": 1' } })
+  assert.deepEqual(await verdicts(broken, 'b', [10n]), ['unknown:column-missing'])
+})
+
+test('without a name mapping, a file without field ids is read by a name only while it has always meant the field', async () => {
+  // Schema 0 named the fields a and b, as the file does; schema 1 renamed b to c, then a to b. The file's column b
+  // is field 2's; field 1, now named b, is its column a (so Iceberg Java reads it too: by position, when a file
+  // has neither ids nor a mapping).
+  const root = await importedTable({ editMetadata: (metadata) => {
+    metadata.schemas = [{ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'a', required: false, type: 'long' },
+      { id: 2, name: 'b', required: false, type: 'long' }] }, { ...metadata.schemas[0], 'schema-id': 1 }]
+    metadata['current-schema-id'] = 1
+  } })
+  assert.deepEqual(await verdicts(root, 'b', [10n, 20n]), ['unknown:column-missing', 'unknown:column-missing'])
+  assert.deepEqual(await verdicts(root, 'c', [20n]), ['unknown:column-missing'])
+  // A table whose only schema names the fields as the file does reads them by name, as before.
+  const plain = await importedTable({ schema: [{ id: 1, name: 'a', type: 'long' }, { id: 2, name: 'b', type: 'long' }] })
+  assert.deepEqual(await verdicts(plain, 'a', [10n, 20n]), ['maybe', 'absent'])
+})
+
+test('a file with field ids is read by them whatever the name mapping says', async () => {
+  const root = path.join(top, `t${++made}`)
+  const file = parquetWithIds([{ id: 1, name: 'a', type: 'long', data: [10n, 11n] }, { id: 2, name: 'b', type: 'long', data: [20n, 21n] }])
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'b', type: 'long' }, { id: 2, name: 'c', type: 'long' }],
+    properties: { 'schema.name-mapping.default': JSON.stringify([{ 'field-id': 1, names: ['b'] }, { 'field-id': 2, names: ['a'] }]) },
+    files: { 'data/f.parquet': file }, manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }] })
+  assert.deepEqual(await verdicts(root, 'b', [10n, 20n]), ['maybe', 'absent'])
+})
