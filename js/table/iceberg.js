@@ -32,9 +32,10 @@ import { tableBoundRules } from '../indexes/writer-rules.js'
  *
  * A manifest of a snapshot, as its manifest list names it.
  * @typedef {{ index: number, path: string, location: string, content: number, specId: number, sequence: bigint,
- *   summaries: PartitionFieldSummary[] | null }} IcebergManifest
+ *   summaries: PartitionFieldSummary[] | null, specInFile?: boolean }} IcebergManifest
  *   content: 0 data files, 1 deletes; sequence: the manifest's sequence number, which its ADDED entries inherit;
- *   summaries: its partition field summaries, one per field of its partition spec
+ *   summaries: its partition field summaries, one per field of its partition spec; specInFile: listed in a v1
+ *   snapshot itself, without a manifest list, so its spec id is the one its own metadata records, known once read
  * @typedef {{ contains_null?: boolean, contains_nan?: boolean | null, lower_bound?: Uint8Array | null,
  *   upper_bound?: Uint8Array | null }} PartitionFieldSummary
  *   a manifest list's field_summary (spec "Manifest Lists"): bounds in the single-value serialization of the field's result type
@@ -235,7 +236,8 @@ export async function loadIceberg(io, root, options = {}) {
   const listManifests = async () => {
     const listed = snapshot['manifest-list']
       ? (await io.readAllDecoded([resolve(String(snapshot['manifest-list'])).location], readAvroFile))[0].records
-      : (snapshot.manifests ?? []).map((/** @type {string} */ path) => ({ manifest_path: path, partition_spec_id: 0, content: 0 }))
+      : (snapshot.manifests ?? []).map((/** @type {string} */ path) => ({ manifest_path: path, partition_spec_id: -1, content: 0 }))
+    const inline = !snapshot['manifest-list']
     return listed.map((/** @type {IcebergManifestListEntry} */ m, /** @type {number} */ index) => ({
       index,
       path: m.manifest_path,
@@ -244,6 +246,7 @@ export async function loadIceberg(io, root, options = {}) {
       specId: m.partition_spec_id,
       sequence: m.sequence_number ?? 0n,
       summaries: m.partitions ?? null,
+      ...(inline ? { specInFile: true } : {}),
     }))
   }
   const context = { specs, allFields, resolve, truncate, writer }
@@ -299,7 +302,8 @@ export function summaryOf(snapshot) {
  * @returns {IcebergFile[]}
  */
 export function manifestFiles(manifest, records, { specs, allFields, resolve, truncate, writer }) {
-  const specFields = specs.get(manifest.specId) ?? []
+  // A spec the table does not list: its files' partition values are not used.
+  const specFields = specs.get(manifest.specId)
   const factFields = [...allFields.values()]
   /** @type {IcebergFile[]} */
   const out = []
@@ -307,8 +311,14 @@ export function manifestFiles(manifest, records, { specs, allFields, resolve, tr
     if (entry.status === 2) continue // DELETED: no longer part of the table
     const dataFile = entry.data_file
     const sequence = entry.sequence_number ?? (entry.status === 1 ? manifest.sequence : 0n)
-    const partitionValues = Object.values(dataFile.partition ?? {})
-    const partitions = specFields.map((pf, k) => {
+    const partitionValues = specFields ? Object.values(dataFile.partition ?? {}) : []
+    // A partition tuple is its spec's fields in order: another count means another spec, whose values read as this
+    // one's would rule files out by another column (a missing value would read as null: every row null).
+    if (specFields && partitionValues.length !== specFields.length) {
+      throw malformed(`${dataFile.file_path}: its partition has ${partitionValues.length} values, its partition spec ` +
+        `${manifest.specId} ${specFields.length} fields`, String(dataFile.file_path))
+    }
+    const partitions = (specFields ?? []).map((pf, k) => {
       const transform = parseTransform(pf.transform)
       const source = allFields.get(pf['source-id'])
       const resultType = transformResultType(transform, source?.type ?? { kind: 'other' })
@@ -400,6 +410,13 @@ export class IcebergManifests {
     const decoded = await this.io.readAllDecoded(pending.map((m) => m.location), readAvroFile)
     pending.forEach((manifest, k) => {
       if (this.#read.has(manifest.index)) return // read meanwhile by a concurrent probe
+      const { meta } = decoded[k]
+      if (manifest.specInFile) manifest.specId = specIdInFile(meta, this.context.specs)
+      else if (meta['partition-spec-id'] !== undefined && meta['partition-spec-id'].trim() !== String(manifest.specId)) {
+        // Which spec wrote its partition tuples is then a guess: read as the other's, they rule files out by other columns.
+        throw malformed(`${manifest.path}: written with partition spec ${meta['partition-spec-id']}, the manifest list says ` +
+          `${manifest.specId}`, manifest.location)
+      }
       const files = manifestFiles(manifest, decoded[k].records, this.context)
       this.#read.set(manifest.index, files)
       for (const file of files) {
@@ -412,6 +429,19 @@ export class IcebergManifests {
     this.deleteFiles.sort((a, b) => a.manifest - b.manifest)
     if (this.deleteFiles.length) attachDeletes(this.files, this.deleteFiles)
   }
+}
+
+/**
+ * The partition spec id a manifest's own metadata records (spec "Manifests": `partition-spec-id`), for one a v1
+ * snapshot lists without a manifest list (which would say it). Without one, the table's spec when it has only one;
+ * else -1, a spec of no known field: its files' partition values are not used.
+ * @param {Record<string, string>} meta the manifest's Avro file metadata
+ * @param {Map<number, IcebergPartitionField[]>} specs
+ */
+export function specIdInFile(meta, specs) {
+  const text = meta['partition-spec-id']
+  if (text !== undefined && /^\s*\d+\s*$/.test(text)) return Number(text)
+  return specs.size === 1 ? [...specs.keys()][0] : -1
 }
 
 /**

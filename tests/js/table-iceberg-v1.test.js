@@ -89,3 +89,89 @@ describe('Iceberg format v1', async () => {
     assert.deepEqual(byId.files.find((f) => f.path === 'data/us.parquet').values.map((v) => [v.verdict, v.source]), [['absent', 'table-stats'], ['present', 'data-pages'], ['absent', 'table-stats']])
   })
 })
+
+/** An Avro container file whose metadata also holds `meta` (a manifest's partition-spec-id, partition-spec, schema). */
+function avroFileWith(schema, records, meta) {
+  return new Promise((resolve, reject) => {
+    const chunks = []
+    const metadata = Object.fromEntries(Object.entries({ 'format-version': '1', ...meta }).map(([k, v]) => [k, Buffer.from(v)]))
+    const encoder = new avsc.streams.BlockEncoder(avsc.Type.forSchema(schema), { codec: 'deflate', metadata })
+    encoder.on('data', (c) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject)
+    for (const r of records) encoder.write(r)
+    encoder.end()
+  })
+}
+
+describe('Iceberg format v1: a snapshot listing its manifests itself (no manifest list)', async () => {
+  const dir = await tempDir('iceberg-v1-inline')
+  // Spec 0 partitioned by identity(region); spec 1, as a v1 table evolves one, made region void and added identity(city).
+  const specs = [
+    { 'spec-id': 0, fields: [{ name: 'region', transform: 'identity', 'source-id': 2, 'field-id': 1000 }] },
+    { 'spec-id': 1, fields: [{ name: 'region', transform: 'void', 'source-id': 2, 'field-id': 1000 },
+      { name: 'city', transform: 'identity', 'source-id': 3, 'field-id': 1001 }] },
+  ]
+  const schema = { type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'id', required: false, type: 'int' },
+    { id: 2, name: 'region', required: false, type: 'string' }, { id: 3, name: 'city', required: false, type: 'string' }] }
+  /** Writes the table: one data file (region eu, city paris) in a manifest written with `specId`, as `meta` says. */
+  async function writeTable(name, specId, meta) {
+    const t = path.join(dir, name)
+    await mkdir(path.join(t, 'metadata'), { recursive: true })
+    await mkdir(path.join(t, 'data'), { recursive: true })
+    const parquet = parquetWriteBuffer({ schema: [{ name: 'root', num_children: 3 },
+      { name: 'id', type: 'INT32', repetition_type: 'OPTIONAL', field_id: 1 },
+      { name: 'region', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL', field_id: 2 },
+      { name: 'city', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL', field_id: 3 }],
+    columnData: [{ name: 'id', data: [1] }, { name: 'region', data: ['eu'] }, { name: 'city', data: ['paris'] }] })
+    await writeFile(path.join(t, 'data', 'f.parquet'), new Uint8Array(parquet))
+    const spec = specs[specId]
+    const partition = { type: 'record', name: 'r102', fields: spec.fields.map((f) => ({ name: f.name, type: ['null', 'string'] })) }
+    const entry = { type: 'record', name: 'manifest_entry', fields: [{ name: 'status', type: 'int' }, { name: 'snapshot_id', type: 'long' },
+      { name: 'data_file', type: { ...DATA_FILE, fields: DATA_FILE.fields.map((f) => (f.name === 'partition' ? { name: 'partition', type: partition } : f)) } }] }
+    const manifest = await avroFileWith(entry, [{ status: 1, snapshot_id: 1, data_file: {
+      file_path: 'file:///warehouse/t/data/f.parquet', file_format: 'PARQUET', partition: specId === 1 ? { region: null, city: 'paris' } : { region: 'eu' },
+      record_count: 1, file_size_in_bytes: parquet.byteLength, block_size_in_bytes: 67108864,
+      value_counts: null, null_value_counts: null, lower_bounds: null, upper_bounds: null } }],
+    { schema: JSON.stringify(schema), 'partition-spec': JSON.stringify(spec.fields), ...meta })
+    await writeFile(path.join(t, 'metadata', 'm0.avro'), manifest)
+    const metadata = {
+      'format-version': 1, 'table-uuid': '00000000-0000-0000-0000-000000000003', location: 'file:///warehouse/t', 'last-updated-ms': 0,
+      'last-column-id': 3, schema, 'partition-spec': specs[1].fields, 'partition-specs': specs, 'default-spec-id': 1,
+      properties: {}, 'current-snapshot-id': 1,
+      snapshots: [{ 'snapshot-id': 1, 'timestamp-ms': 0, manifests: ['file:///warehouse/t/metadata/m0.avro'], summary: { operation: 'append' } }],
+    }
+    await writeFile(path.join(t, 'metadata', 'v1.metadata.json'), JSON.stringify(metadata))
+    await writeFile(path.join(t, 'metadata', 'version-hint.text'), '1')
+    return t
+  }
+
+  /** Per file, per value: its verdict when absent, else 'kept' (the data file, whose writer is not identified, says unknown). */
+  const kept = (result) => result.files.map((f) => f.values.map((v) => (v.verdict === 'absent' ? `absent:${v.source}` : 'kept')))
+
+  test('a manifest written with spec 1 is read with spec 1, as its own metadata says: its file is not ruled out by spec 0', async () => {
+    const t = await writeTable('spec1', 1, { 'partition-spec-id': '1' })
+    const table = await openTable(t)
+    // Read as spec 0, the tuple's first value (region's void, null) was identity(region): every row's region null.
+    const byRegion = await table.probe('region', ['eu', 'us'])
+    assert.deepEqual(kept(byRegion), [['kept', 'kept']])
+    const byCity = await table.probe('city', ['paris', 'rome'])
+    assert.deepEqual(kept(byCity), [['kept', 'absent:table-partition']])
+    await table.close()
+  })
+
+  test('without a spec id in its metadata, a manifest of a table of several specs rules nothing out by partition', async () => {
+    const t = await writeTable('no-id', 1, {})
+    const table = await openTable(t)
+    const byRegion = await table.probe('region', ['eu'])
+    assert.deepEqual(kept(byRegion), [['kept']])
+    assert.deepEqual(kept(await table.probe('city', ['rome'])), [['kept']])
+    await table.close()
+  })
+
+  test('a manifest written with spec 0 is read with spec 0', async () => {
+    const t = await writeTable('spec0', 0, { 'partition-spec-id': '0' })
+    const table = await openTable(t)
+    const byRegion = await table.probe('region', ['eu', 'us'])
+    assert.deepEqual(kept(byRegion), [['kept', 'absent:table-partition']])
+    await table.close()
+  })
+})

@@ -5,6 +5,7 @@
 // doubt keeps it. On the real partitioned fixture tables, probing each stored value alone (so that
 // summaries can skip) never loses a live value and never makes a deleted one present.
 import assert from 'node:assert/strict'
+import path from 'node:path'
 import { describe, test } from 'node:test'
 
 import { openTable } from '../../js/index.js'
@@ -13,6 +14,8 @@ import { valueKeys } from '../../js/table/column-keys.js'
 import { manifestMayHoldValues, manifestMayMatchWhere } from '../../js/table/manifest-summaries.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { icebergTruth, probeForm, valuesOfTable } from './helpers/table-truth.js'
+import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 // Appendix D by hand: int/date 4 bytes little-endian, long 8, strings as UTF-8.
 const int4 = (n) => { const b = new Uint8Array(4); new DataView(b.buffer).setInt32(0, n, true); return b }
@@ -164,5 +167,52 @@ describe('where on a real table\'s bucket partition skips manifests by their sum
     assert.deepEqual(inside.files.filter((f) => f.skipped !== 'where').map((f) => f.path).sort(),
       loaded.files.filter((_, i) => buckets[i] === wanted).map((f) => f.path).sort())
     await assert.rejects(table.probe('id', [1], { where: { nope: 1 } }), (e) => e.code === 'INVALID_ARGUMENT')
+  })
+})
+
+describe('a manifest\'s partition tuples are read with the spec that wrote them, or not at all', async () => {
+  const dir = await tempDir('manifest-specs')
+  // Written with spec 1 (region void, identity city): its one file's tuple is (null, paris); its rows' region is eu.
+  const specs = [{ id: 0, fields: [{ name: 'region', transform: 'identity', sourceId: 2, avro: 'string' }] },
+    { id: 1, fields: [{ name: 'region', transform: 'void', sourceId: 2, avro: 'string' },
+      { name: 'city', transform: 'identity', sourceId: 3, avro: 'string' }] }]
+  const write = async (name, edit, listedSpecId = undefined) => {
+    const root = path.join(dir, name)
+    await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'int' }, { id: 2, name: 'region', type: 'string' },
+      { id: 3, name: 'city', type: 'string' }], specs,
+    files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [1] },
+      { id: 2, name: 'region', type: 'string', data: ['eu'] }, { id: 3, name: 'city', type: 'string', data: ['paris'] }]) },
+    manifests: [{ specId: 1, meta: { 'partition-spec-id': '1' }, listedSpecId,
+      entries: [{ file: { file_path: 'data/f.parquet', record_count: 1, partition: { region: null, city: 'paris' } } }] }], ...edit })
+    return root
+  }
+
+  test('a manifest list naming another spec than the manifest\'s own metadata: MALFORMED_TABLE, not the other spec\'s reading', async () => {
+    // Spec 0 gets as many fields as spec 1, so only the ids tell them apart.
+    const root = await write('list-says-0', { editMetadata: (metadata) => {
+      metadata['partition-specs'][0].fields.push({ name: 'city0', transform: 'identity', 'source-id': 3, 'field-id': 1002 })
+    } }, 0)
+    const table = await openTable(root)
+    // Read as spec 0, the tuple's null would be identity(region)'s: every row's region null, eu absent.
+    await assert.rejects(table.probe('region', ['eu']), { code: 'MALFORMED_TABLE', message: /written with partition spec 1/ })
+    await table.close()
+  })
+
+  test('a tuple of another length than the spec\'s fields: MALFORMED_TABLE, not a missing value read as null', async () => {
+    const root = await write('short-spec', { editMetadata: (metadata) => {
+      metadata['partition-specs'][1].fields = [{ name: 'region', transform: 'identity', 'source-id': 2, 'field-id': 1000 }]
+    } })
+    const table = await openTable(root)
+    await assert.rejects(table.probe('region', ['eu']), { code: 'MALFORMED_TABLE', message: /partition has 2 values/ })
+    await table.close()
+  })
+
+  test('the spec that wrote it: its file is kept for its region, ruled out by its city', async () => {
+    const table = await openTable(await write('right'))
+    const region = await table.probe('region', ['eu'])
+    assert.notEqual(region.files[0].values[0].verdict, 'absent')
+    const city = await table.probe('city', ['rome'])
+    assert.equal(city.files[0].values[0].source, 'table-partition')
+    await table.close()
   })
 })

@@ -40,11 +40,12 @@ const MANIFEST_FILE = { type: 'record', name: 'manifest_file', fields: [
     { name: 'lower_bound', type: ['null', 'bytes'] }, { name: 'upper_bound', type: ['null', 'bytes'] }] } }] },
 ] }
 
-/** An Avro container file of records of one schema. */
-function avroFile(schema, records) {
+/** An Avro container file of records of one schema; `meta`: more of the file's metadata (a manifest's partition-spec-id). */
+function avroFile(schema, records, meta = {}) {
   return new Promise((resolve, reject) => {
     const chunks = []
-    const encoder = new avsc.streams.BlockEncoder(avsc.Type.forSchema(schema), { codec: 'deflate', metadata: { 'format-version': Buffer.from('2') } })
+    const metadata = Object.fromEntries(Object.entries({ 'format-version': '2', ...meta }).map(([k, v]) => [k, Buffer.from(v)]))
+    const encoder = new avsc.streams.BlockEncoder(avsc.Type.forSchema(schema), { codec: 'deflate', metadata })
     encoder.on('data', (c) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject)
     for (const r of records) encoder.write(r)
     encoder.end()
@@ -77,9 +78,11 @@ export function parquetWithIds(columns, rowGroupSize = 1000) {
  *   specs?: Array<{ id: number, fields: Array<{ name: string, transform: string, sourceId: number, avro: any }> }>,
  *   properties?: Record<string, string>, editMetadata?: (metadata: Record<string, any>) => void,
  *   files: Record<string, Uint8Array>,
- *   manifests: Array<{ specId?: number, content?: number, sequence?: number, summaries?: any[] | null,
+ *   manifests: Array<{ specId?: number, content?: number, sequence?: number, summaries?: any[] | null, meta?: Record<string, string>,
+ *     listedSpecId?: number,
  *     entries: Array<{ status?: number, sequence?: number, file: Record<string, any> }> }> }} table
- *   files: data and delete files by path under the table; entries' file: data_file fields (file_path relative to the table)
+ *   files: data and delete files by path under the table; entries' file: data_file fields (file_path relative to the table);
+ *   meta: more of a manifest's Avro metadata; listedSpecId: the spec id the manifest list gives it (else its own)
  */
 export async function writeIcebergTable(dir, table) {
   const location = 'file:///warehouse/t'
@@ -99,9 +102,10 @@ export async function writeIcebergTable(dir, table) {
         ...e.file, file_path: `${location}/${e.file.file_path}`,
         file_size_in_bytes: e.file.file_size_in_bytes ?? table.files[e.file.file_path].byteLength },
     }))
-    const manifest = await avroFile(entrySchema(spec.fields), records)
+    const manifest = await avroFile(entrySchema(spec.fields), records, m.meta)
     await writeFile(path.join(dir, 'metadata', `${commit}-m${k}.avro`), manifest)
-    listed.push({ manifest_path: `${location}/metadata/${commit}-m${k}.avro`, manifest_length: manifest.length, partition_spec_id: spec.id,
+    listed.push({ manifest_path: `${location}/metadata/${commit}-m${k}.avro`, manifest_length: manifest.length,
+      partition_spec_id: m.listedSpecId ?? spec.id,
       content: m.content ?? 0, sequence_number: m.sequence ?? 1, min_sequence_number: m.sequence ?? 1, added_snapshot_id: 1,
       partitions: m.summaries === undefined ? null : m.summaries })
   }
