@@ -1,11 +1,11 @@
-// Row-level deletes against the rows a confirmation found (Iceberg position and equality delete files,
-// Delta deletion vectors). Deletes only remove rows: an `absent` stays absent, and a `present` keeps the
+// Row-level deletes against the rows a confirmation found (Iceberg position and equality delete files and
+// deletion vectors, Delta deletion vectors). Deletes only remove rows: an `absent` stays absent, and a `present` keeps the
 // rows no delete removes. Position deletes and deletion vectors are applied exactly. Equality deletes
 // (Iceberg spec "Equality Delete Files") are applied where every equality column of a found row can be
 // compared with every delete row by its Iceberg type, by field id; anything else (a type compared
 // lossily, a column a file lacks, an unreadable file) turns a `present` into `maybe`, reason
 // `deletes-not-applied`.
-import { bitmapInFile, decodeRoaringBitmapArray, deletionVectorSource } from './deletion-vector.js'
+import { bitmapInFile, decodeRoaringBitmapArray, deletionVectorSource, puffinDeletionVectorRows } from './deletion-vector.js'
 import { pathResolver } from './table-location.js'
 import { readParquetRows, readParquetRowsByFieldId } from './parquet-rows.js'
 import { sameKey, valueKeys } from './column-keys.js'
@@ -74,6 +74,9 @@ async function readDeletes(table, file, probedId) {
         const read = ids.length ? await readParquetRowsByFieldId(bytes, ids) : null
         equality.push({ ids, rows: read && ids.every((id) => read.ids.has(id)) ? read.rows : null })
       } })
+    } else if (d.kind === 'dv' && 'puffin' in d) {
+      const { location, offset, size } = d.puffin
+      reads.push({ location, use: (bytes) => { for (const r of puffinDeletionVectorRows(bytes, offset, size)) positions.add(r) } })
     } else if (d.kind === 'dv') {
       const source = deletionVectorSource(d.dv)
       if (source.inline) {

@@ -1,7 +1,9 @@
-// Delta deletion vectors (Delta protocol "Deletion Vectors" and "Deletion Vector Format"): where a
+// Deletion vectors. Delta's (Delta protocol "Deletion Vectors" and "Deletion Vector Format"): where a
 // DV's bytes are (inline Z85, a file named by a Z85 UUID next to the table's data, or an absolute
 // path), and the bitmap they hold — a RoaringBitmapArray: magic 1681511377, then 32-bit Roaring
 // bitmaps in the portable serialization (RoaringFormatSpec), each under the high 32 bits of the rows.
+// Iceberg v3's (Puffin spec, `deletion-vector-v1`) are the same bitmap in a blob framed as Delta frames
+// one in its files (a big-endian length, the bitmap, a big-endian CRC-32), here checked before use.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { crc32 } from '../pages/crc32.js'
 
@@ -79,6 +81,25 @@ export function bitmapInFile(fileBytes, offset, sizeInBytes) {
     throw malformed(`the bitmap at ${offset} does not match its CRC-32 (stored ${stored.toString(16)}, computed ${computed.toString(16)})`)
   }
   return bitmap
+}
+
+/**
+ * The rows an Iceberg deletion vector deletes: the `deletion-vector-v1` blob at `offset` in its Puffin file, of `size`
+ * bytes as the manifest records them (content_offset, content_size_in_bytes). A blob that does not fit them, or
+ * whose CRC-32 disagrees, is MALFORMED_TABLE: a damaged bitmap could name rows that are not deleted.
+ * @param {Uint8Array} fileBytes the Puffin file
+ * @param {number} offset
+ * @param {number} size
+ */
+export function puffinDeletionVectorRows(fileBytes, offset, size) {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(size) || offset < 0 || size < 12 || offset + size > fileBytes.length) {
+    throw malformed(`a Puffin blob of ${size} bytes at ${offset} is not within the file's ${fileBytes.length} bytes`)
+  }
+  const bitmap = bitmapInFile(fileBytes, offset, size - 8)
+  const view = new DataView(fileBytes.buffer, fileBytes.byteOffset, fileBytes.byteLength)
+  const recorded = view.getInt32(offset + size - 4, false)
+  if (recorded !== crc32(bitmap)) throw malformed(`the Puffin blob at ${offset}: its CRC-32 does not match its bytes`)
+  return decodeRoaringBitmapArray(bitmap)
 }
 
 /**

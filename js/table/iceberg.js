@@ -44,7 +44,10 @@ import { tableBoundRules } from '../indexes/writer-rules.js'
  *
  * A data or delete file of a manifest entry (content 0 data, 1 position deletes, 2 equality deletes).
  * @typedef {import('./load-table.js').TableFile & { writtenPath: string, recordCount: number, content: number, sequence: bigint,
- *   specId: number, equalityIds: number[] | null, manifest: number }} IcebergFile
+ *   specId: number, equalityIds: number[] | null, manifest: number, referencedDataFile?: string,
+ *   vector?: { offset: number, size: number } }} IcebergFile
+ *   referencedDataFile: the one data file a position delete file or deletion vector is of (as the metadata writes its
+ *   path); vector: a v3 deletion vector's blob in its Puffin file (content_offset, content_size_in_bytes)
  *
  * What reading a manifest needs: partition specs by id, every field by id, the path resolver, the metrics truncation
  * length and the writer (js/indexes/writer-rules.js).
@@ -143,7 +146,8 @@ const mapOf = (entries) => new Map((entries ?? []).map((e) => [e.key, e.value]))
 /**
  * A manifest entry's data file as Avro decoded it (spec "Manifests": data_file), the fields read here.
  * @typedef {{ content?: number, file_path: string, file_size_in_bytes: bigint | number, record_count: bigint | number,
- *   partition?: Record<string, unknown>, equality_ids?: number[] | null,
+ *   partition?: Record<string, unknown>, equality_ids?: number[] | null, file_format?: string, referenced_data_file?: string | null,
+ *   content_offset?: bigint | number | null, content_size_in_bytes?: bigint | number | null,
  *   lower_bounds?: Array<{ key: number, value: Uint8Array }> | null, upper_bounds?: Array<{ key: number, value: Uint8Array }> | null,
  *   null_value_counts?: Array<{ key: number, value: bigint }> | null, value_counts?: Array<{ key: number, value: bigint }> | null,
  *   nan_value_counts?: Array<{ key: number, value: bigint }> | null }} IcebergDataFile
@@ -326,13 +330,17 @@ export function manifestFiles(manifest, records, { specs, allFields, resolve, tr
         key: partitionKey(resultType, partitionValues[k]), raw: partitionValues[k] }
     })
     const { location, relative } = resolve(dataFile.file_path)
+    const content = Number(manifest.content === 1 ? dataFile.content ?? 1 : dataFile.content ?? 0)
+    // A deletion vector is a Puffin blob (spec "Deletion Vectors"); a position delete file in Parquet has no offset.
+    const vector = content === 1 && String(dataFile.file_format ?? '').toUpperCase() === 'PUFFIN'
+      ? { offset: Number(dataFile.content_offset ?? -1), size: Number(dataFile.content_size_in_bytes ?? -1) } : undefined
     out.push({
       path: relative,
       location,
       writtenPath: dataFile.file_path,
       size: Number(dataFile.file_size_in_bytes),
       recordCount: Number(dataFile.record_count),
-      content: Number(manifest.content === 1 ? dataFile.content ?? 1 : dataFile.content ?? 0),
+      content,
       sequence,
       specId: manifest.specId,
       partitions,
@@ -341,6 +349,8 @@ export function manifestFiles(manifest, records, { specs, allFields, resolve, tr
       equalityIds: dataFile.equality_ids ?? null,
       manifest: manifest.index,
       deletes: [],
+      ...(dataFile.referenced_data_file ? { referencedDataFile: dataFile.referenced_data_file } : {}),
+      ...(vector ? { vector } : {}),
     })
   }
   return out
@@ -459,9 +469,9 @@ const samePartition = (a, b) => a.specId === b.specId && a.partitions.length ===
   a.partitions.every((p, k) => samePartitionValue(p.raw, b.partitions[k].raw))
 
 /**
- * The delete files that may apply to each data file (spec "Scan Planning"): position deletes of a
- * sequence number ≥ the data file's, equality deletes of a greater one; in the same partition, or
- * global (a spec without fields, or with only void ones) for equality deletes.
+ * The delete files that may apply to each data file (spec "Scan Planning"): position deletes and deletion vectors of
+ * a sequence number ≥ the data file's, of that file when they name the one they are of, equality deletes of a greater
+ * one; in the same partition, or global (a spec without fields, or with only void ones).
  * @param {IcebergFile[]} files
  * @param {IcebergFile[]} deleteFiles
  */
@@ -473,7 +483,10 @@ export function attachDeletes(files, deleteFiles) {
       const global = del.partitions.every((p) => p.transform.name === 'void')
       if (!(global || samePartition(file, del))) continue
       if (del.content === 1 && del.sequence >= file.sequence) {
-        file.deletes.push({ kind: 'position', location: del.location, path: del.path })
+        if (del.referencedDataFile !== undefined && del.referencedDataFile !== file.writtenPath) continue
+        file.deletes.push(del.vector
+          ? { kind: 'dv', puffin: { location: del.location, path: del.path, ...del.vector } }
+          : { kind: 'position', location: del.location, path: del.path })
       } else if (del.content === 2 && del.sequence > file.sequence) {
         file.deletes.push({ kind: 'equality', location: del.location, path: del.path, equalityIds: del.equalityIds })
       }

@@ -24,8 +24,10 @@ const FORMATS = ['iceberg', 'delta', 'auto']
  *   known), or several; notInFile: a Delta partition column, which the data files do not hold
  * @typedef {{ kind: 'position', location: string, path: string }
  *   | { kind: 'equality', location: string, path: string, equalityIds: number[] | null }
+ *   | { kind: 'dv', puffin: { location: string, path: string, offset: number, size: number } }
  *   | { kind: 'dv', dv: import('./deletion-vector.js').DeletionVectorDescriptor }} FileDelete
- *   a delete that may apply to a file's rows: an Iceberg position or equality delete file, or a Delta deletion vector
+ *   a delete that may apply to a file's rows: an Iceberg position or equality delete file or deletion vector (a Puffin
+ *   file's blob at offset, of size bytes), or a Delta deletion vector
  * @typedef {{ path: string, location: string, size: number, partitions: FilePartition[], partitionValues: Record<string, unknown>,
  *   columnFacts: Map<number, import('./column-keys.js').ColumnFacts>, deletes: FileDelete[], writtenPath?: string,
  *   fromIndex?: boolean, logged?: import('./delta.js').DeltaAdd }} TableFile

@@ -23,6 +23,10 @@ function entrySchema(partitionFields) {
     { name: 'lower_bounds', type: ['null', kv('k126_v127', 'bytes')], default: null },
     { name: 'upper_bounds', type: ['null', kv('k129_v130', 'bytes')], default: null },
     { name: 'equality_ids', type: ['null', { type: 'array', items: 'int' }], default: null },
+    // v3 deletion vectors: the data file a DV is of, and where its blob is in the Puffin file.
+    { name: 'referenced_data_file', type: ['null', 'string'], default: null },
+    { name: 'content_offset', type: ['null', 'long'], default: null },
+    { name: 'content_size_in_bytes', type: ['null', 'long'], default: null },
   ] }
   return { type: 'record', name: 'manifest_entry', fields: [
     { name: 'status', type: 'int' }, { name: 'snapshot_id', type: ['null', 'long'] },
@@ -99,7 +103,9 @@ export async function writeIcebergTable(dir, table) {
       status: e.status ?? 1, snapshot_id: 1, sequence_number: e.sequence ?? null, file_sequence_number: e.sequence ?? null,
       data_file: { content: 0, file_format: 'PARQUET', record_count: 0, value_counts: null, null_value_counts: null, nan_value_counts: null,
         lower_bounds: null, upper_bounds: null, equality_ids: null,
+        referenced_data_file: null, content_offset: null, content_size_in_bytes: null,
         ...e.file, file_path: `${location}/${e.file.file_path}`,
+        ...(e.file.referenced_data_file ? { referenced_data_file: `${location}/${e.file.referenced_data_file}` } : {}),
         file_size_in_bytes: e.file.file_size_in_bytes ?? table.files[e.file.file_path].byteLength },
     }))
     const manifest = await avroFile(entrySchema(spec.fields), records, m.meta)
