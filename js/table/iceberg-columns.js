@@ -32,7 +32,9 @@ function mappedFields(list, where) {
     const at = `${where}[${k}]`
     if (!entry || typeof entry !== 'object') throw new Error(`${at} is not an object`)
     const id = entry['field-id']
-    if (id !== undefined && id !== null && !Number.isSafeInteger(id)) throw new Error(`${at}: field-id ${JSON.stringify(id)} is not an integer`)
+    if (id !== undefined && id !== null && !Number.isSafeInteger(id)) {
+      throw new Error(`${at}: field-id ${JSON.stringify(id)} is not an integer`)
+    }
     const names = entry.names
     if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) throw new Error(`${at}: names is not a list of strings`)
     for (const name of names) {

@@ -126,9 +126,11 @@ describe('Iceberg format v1: a snapshot listing its manifests itself (no manifes
     const spec = specs[specId]
     const partition = { type: 'record', name: 'r102', fields: spec.fields.map((f) => ({ name: f.name, type: ['null', 'string'] })) }
     const entry = { type: 'record', name: 'manifest_entry', fields: [{ name: 'status', type: 'int' }, { name: 'snapshot_id', type: 'long' },
-      { name: 'data_file', type: { ...DATA_FILE, fields: DATA_FILE.fields.map((f) => (f.name === 'partition' ? { name: 'partition', type: partition } : f)) } }] }
+      { name: 'data_file', type: { ...DATA_FILE,
+        fields: DATA_FILE.fields.map((f) => (f.name === 'partition' ? { name: 'partition', type: partition } : f)) } }] }
     const manifest = await avroFileWith(entry, [{ status: 1, snapshot_id: 1, data_file: {
-      file_path: 'file:///warehouse/t/data/f.parquet', file_format: 'PARQUET', partition: specId === 1 ? { region: null, city: 'paris' } : { region: 'eu' },
+      file_path: 'file:///warehouse/t/data/f.parquet', file_format: 'PARQUET',
+      partition: specId === 1 ? { region: null, city: 'paris' } : { region: 'eu' },
       record_count: 1, file_size_in_bytes: parquet.byteLength, block_size_in_bytes: 67108864,
       value_counts: null, null_value_counts: null, lower_bounds: null, upper_bounds: null } }],
     { schema: JSON.stringify(schema), 'partition-spec': JSON.stringify(spec.fields), ...meta })
@@ -137,7 +139,8 @@ describe('Iceberg format v1: a snapshot listing its manifests itself (no manifes
       'format-version': 1, 'table-uuid': '00000000-0000-0000-0000-000000000003', location: 'file:///warehouse/t', 'last-updated-ms': 0,
       'last-column-id': 3, schema, 'partition-spec': specs[1].fields, 'partition-specs': specs, 'default-spec-id': 1,
       properties: {}, 'current-snapshot-id': 1,
-      snapshots: [{ 'snapshot-id': 1, 'timestamp-ms': 0, manifests: ['file:///warehouse/t/metadata/m0.avro'], summary: { operation: 'append' } }],
+      snapshots: [{ 'snapshot-id': 1, 'timestamp-ms': 0, manifests: ['file:///warehouse/t/metadata/m0.avro'],
+        summary: { operation: 'append' } }],
     }
     await writeFile(path.join(t, 'metadata', 'v1.metadata.json'), JSON.stringify(metadata))
     await writeFile(path.join(t, 'metadata', 'version-hint.text'), '1')

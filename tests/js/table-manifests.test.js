@@ -187,7 +187,7 @@ describe('a manifest\'s partition tuples are read with the spec that wrote them,
     return root
   }
 
-  test('a manifest list naming another spec than the manifest\'s own metadata: MALFORMED_TABLE, not the other spec\'s reading', async () => {
+  test('a manifest list naming another spec than the manifest\'s own: MALFORMED_TABLE, not the other spec\'s reading', async () => {
     // Spec 0 gets as many fields as spec 1, so only the ids tell them apart.
     const root = await write('list-says-0', { editMetadata: (metadata) => {
       metadata['partition-specs'][0].fields.push({ name: 'city0', transform: 'identity', 'source-id': 3, 'field-id': 1002 })
