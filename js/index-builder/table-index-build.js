@@ -116,6 +116,7 @@ export async function buildTableIndex(sink, options) {
     const byId = layout.columns.find((c) => c.fieldId === field.id)
     if (byId) return byId.path
     return layout.columns.some((c) => c.fieldId !== undefined) ? null : name
+    if (!field) return iceberg && table.fileColumns.notAColumn(name) ? null : name
     if (!iceberg) return /** @type {string[]} */ (field.physicalPath) // every Delta field has one
     const found = table.fileColumns.columnOf(layout.columns, field)
     return 'path' in found ? found.path : null

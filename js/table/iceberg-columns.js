@@ -3,7 +3,9 @@
 // (`schema.name-mapping.default`, spec Appendix C "Name Mapping Serialization") gives the field's id — files
 // imported from writers without ids are read through it, and a rename keeps the files' old names there;
 // else, with no mapping, the column of the field's name when every schema of the table gave that name to
-// that field alone (a name another field once held may be that field's column in an older file).
+// that field alone (a name another field once held may be that field's column in an older file). A name the
+// current schema does not have but an older one gave a field (dropped, or renamed since) is no column of the
+// table: files written before hold that field's values under it.
 
 /**
  * @typedef {import('./load-table.js').TableField} TableField
@@ -97,14 +99,35 @@ function nameAlwaysMeant(field, schemas) {
 export class IcebergFileColumns {
   #mapping
   #schemas
+  #known
 
   /**
    * @param {NameMapping} mapping the table's name mapping (readNameMapping)
    * @param {TableField[][] | null} schemas every schema's fields, or null when some may be missing
+   * @param {TableField[][]} known the fields of the schemas the metadata holds
    */
-  constructor(mapping, schemas) {
+  constructor(mapping, schemas, known) {
     this.#mapping = mapping
     this.#schemas = schemas
+    this.#known = known
+  }
+
+  /**
+   * Why a name the table's fields (the current schema's, and the snapshot's) do not have is no column of the table, or
+   * null: when a schema the metadata holds gave it (or, for a dotted name, its first part) to a field — dropped, or
+   * renamed since.
+   * @param {string} name
+   */
+  notAColumn(name) {
+    const top = name.split('.')[0]
+    for (const fields of this.#known) {
+      const former = fields.find((f) => f.name === name || f.name === top)
+      if (former) {
+        return `${former.name} is not a column of the table's current schema: field ${former.id} had that name in an ` +
+          'older schema (dropped, or renamed since), and files written before hold its values under it'
+      }
+    }
+    return null
   }
 
   /**

@@ -225,13 +225,20 @@ export async function loadIceberg(io, root, options = {}) {
   const allFields = new Map()
   for (const s of metadata.schemas ?? [metadata.schema]) for (const f of schemaFields(s)) if (!allFields.has(f.id)) allFields.set(f.id, f)
   for (const f of fields) allFields.set(f.id, f)
+  // At a snapshot asked for, also by its schema's names the current one no longer has (dropped or renamed since), as
+  // Iceberg reads a snapshot by id (SnapshotUtil.schemaFor); typed as the field's bounds are read.
+  const currentNames = new Set(fields.map((f) => f.name))
+  if (options.snapshot !== undefined && schema !== current) {
+    for (const f of schemaFields(schema)) if (!currentNames.has(f.name)) fields.push({ ...(allFields.get(f.id) ?? f), name: f.name })
+  }
   /** @type {Map<number, IcebergPartitionField[]>} */
   const specs = new Map((metadata['partition-specs'] ?? [{ 'spec-id': 0, fields: metadata['partition-spec'] ?? [] }])
     .map((s) => [s['spec-id'], s.fields ?? []]))
   const resolve = pathResolver(root, { tablePrefix: metadata.location, rebase: options.rebase, allowOutside: options.allowOutside })
   const writer = icebergWriter(metadata, snapshot)
   const truncate = truncateLength(metadata.properties)
-  const fileColumns = new IcebergFileColumns(readNameMapping(metadata.properties), everySchema(metadata))
+  const known = (metadata.schemas ?? [metadata.schema]).map(schemaFields)
+  const fileColumns = new IcebergFileColumns(readNameMapping(metadata.properties), everySchema(metadata), known)
   const base = { format: /** @type {const} */ ('iceberg'), formatVersion, metadataLocation, metadata, snapshot, writer, fields,
     fieldsById: allFields, specs, fileColumns }
   if (!snapshot) return { ...base, files: [], deleteFiles: [], manifests: [], scan: null }

@@ -94,7 +94,12 @@ export class ParquetTable extends ParquetDataset {
       }, options.prefilter),
       columnOf: (/** @type {unknown} */ file, /** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column) => {
         const field = fieldOf(column)
-        return field ? columnInFile(table, field, parquetFile) : column
+        if (field) return columnInFile(table, field, parquetFile)
+        const dropped = table.fileColumns?.notAColumn(Array.isArray(column) ? column.join('.') : String(column))
+        if (dropped) {
+          throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${parquetFile.name}: ${dropped}`, { source: parquetFile.name })
+        }
+        return column
       },
       [DECIDE_IN_FILE]: (/** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column,
         /** @type {string | string[]} */ fileColumn, /** @type {unknown[]} */ values) => {

@@ -36,11 +36,11 @@ async function importedTable(edit) {
   return root
 }
 
-/** Each value's verdict in the table's one file (options: openTable's, such as a table index). */
-async function verdicts(root, column, values, options = {}) {
+/** Each value's verdict in the table's one file (options: openTable's, such as a table index; probing: probe's). */
+async function verdicts(root, column, values, options = {}, probing = {}) {
   const table = await openTable(root, options)
   try {
-    const result = await table.probe(column, values)
+    const result = await table.probe(column, values, probing)
     return result.files[0].values.map((v) => `${v.verdict}${v.verdict === 'unknown' ? `:${v.reason}` : ''}`)
   } finally {
     await table.close()
@@ -99,4 +99,21 @@ test('a file with field ids is read by them whatever the name mapping says', asy
     properties: { 'schema.name-mapping.default': JSON.stringify([{ 'field-id': 1, names: ['b'] }, { 'field-id': 2, names: ['a'] }]) },
     files: { 'data/f.parquet': file }, manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }] })
   assert.deepEqual(await verdicts(root, 'b', [10n, 20n]), ['maybe', 'absent'])
+})
+
+test('a column dropped from the schema is no column of the table: files written before still hold it, and are not asked', async () => {
+  const root = path.join(top, `t${++made}`)
+  const file = parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n, 2n] }, { id: 2, name: 'x', type: 'long', data: [7n, 8n] }])
+  // Schema 0 had x (field 2); schema 1, current, dropped it. The one snapshot was committed under schema 0.
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }], files: { 'data/f.parquet': file },
+    manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }],
+    editMetadata: (metadata) => {
+      metadata.schemas = [{ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'id', required: false, type: 'long' },
+        { id: 2, name: 'x', required: false, type: 'long' }] }, { ...metadata.schemas[0], 'schema-id': 1 }]
+      metadata['current-schema-id'] = 1
+    } })
+  // The table (its current schema) has no x: its file's column x was `present` for 7.
+  assert.deepEqual(await verdicts(root, 'x', [7n], {}, { confirm: true }), ['unknown:column-missing'])
+  // Read at the snapshot by id, its schema's x is field 2 (as Iceberg reads a snapshot asked for by id).
+  assert.deepEqual(await verdicts(root, 'x', [7n, 9n], { snapshot: 1 }), ['maybe', 'absent'])
 })
