@@ -313,7 +313,9 @@ export function summaryOf(snapshot) {
  * @returns {IcebergFile[]}
  */
 export function manifestFiles(manifest, records, { specs, allFields, resolve, truncate, writer }) {
-  // A spec the table does not list: its files' partition values are not used.
+  // A spec the table does not list: its data files' partition values are not used. Its delete files' would say which
+  // data files they apply to: read as a spec of no field, equality deletes would apply everywhere (a row of another
+  // partition deleted), so they are refused.
   const specFields = specs.get(manifest.specId)
   const factFields = [...allFields.values()]
   /** @type {IcebergFile[]} */
@@ -338,6 +340,10 @@ export function manifestFiles(manifest, records, { specs, allFields, resolve, tr
     })
     const { location, relative } = resolve(dataFile.file_path)
     const content = Number(manifest.content === 1 ? dataFile.content ?? 1 : dataFile.content ?? 0)
+    if (!specFields && content !== 0) {
+      throw malformed(`${dataFile.file_path}: a delete file of partition spec ${manifest.specId}, which the table's metadata ` +
+        'does not list', String(dataFile.file_path))
+    }
     // A deletion vector is a Puffin blob (spec "Deletion Vectors"); a position delete file in Parquet has no offset.
     const vector = content === 1 && String(dataFile.file_format ?? '').toUpperCase() === 'PUFFIN'
       ? { offset: Number(dataFile.content_offset ?? -1), size: Number(dataFile.content_size_in_bytes ?? -1) } : undefined

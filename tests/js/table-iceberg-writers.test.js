@@ -130,6 +130,30 @@ describe('equality deletes apply to their own partition only', async () => {
   }
 })
 
+test('an equality delete of a partition spec the table does not list is MALFORMED_TABLE, not applied as global', async () => {
+  const dir = path.join(await tempDir('iceberg-eq-unlisted-spec'), 't')
+  // The delete manifest says spec 5 (its tuple: region eu), which the metadata does not list: read as a spec of no
+  // field it was global, and deleted the us file's id 5, a row of another partition.
+  await writeIcebergTable(dir, {
+    schema: [{ id: 1, name: 'id', type: 'int' }, { id: 2, name: 'region', type: 'string' }],
+    specs: [{ id: 0, fields: [{ name: 'region', transform: 'identity', sourceId: 2, avro: 'string' }] },
+      { id: 5, fields: [{ name: 'region', transform: 'identity', sourceId: 2, avro: 'string' }] }],
+    files: { 'data/us.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [5] },
+      { id: 2, name: 'region', type: 'string', data: ['us'] }]),
+      'data/del.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [5] }]) },
+    manifests: [
+      { specId: 0, sequence: 1,
+        entries: [{ sequence: 1, file: { file_path: 'data/us.parquet', record_count: 1, partition: { region: 'us' } } }] },
+      { specId: 5, sequence: 2, content: 1, entries: [{ sequence: 2,
+        file: { content: 2, file_path: 'data/del.parquet', record_count: 1, equality_ids: [1], partition: { region: 'eu' } } }] },
+    ],
+    editMetadata: (metadata) => { metadata['partition-specs'] = metadata['partition-specs'].filter((s) => s['spec-id'] === 0) },
+  })
+  const table = await openTable(dir)
+  await assert.rejects(table.probe('id', [5], { confirm: true }), { code: 'MALFORMED_TABLE', message: /partition spec 5/ })
+  await table.close()
+})
+
 describe('a table index records partition values JSON has no number for', async () => {
   const root = await tempDir('iceberg-index-partition')
 
