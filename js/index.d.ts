@@ -843,7 +843,8 @@ export function openDataset(source: ParquetSource[] | DatasetFileDescriptor[] | 
 export interface OpenTableOptions extends Omit<OpenDatasetOptions, 'hivePartitioning' | 'partitioning' | 'columnOf'> {
   /** 'auto' (default): a `_delta_log/` means Delta, a `metadata/` folder (or version hint) Iceberg. */
   format?: 'iceberg' | 'delta' | 'auto'
-  /** Iceberg: the snapshot id to read (a string or bigint: ids exceed 2^53). Default: the current snapshot. */
+  /** Iceberg: the snapshot id to read (a string or bigint: ids exceed 2^53), or a branch or tag name of the table's refs.
+   * Default: the current snapshot. */
   snapshot?: string | bigint | number
   /** Delta: the table version to read. Default: the latest. */
   version?: number

@@ -61,22 +61,47 @@ const malformed = (message, source) =>
 const DEFAULT_TRUNCATE = 16
 
 /**
+ * The snapshot to read: options.snapshot (an id, or the name of a branch or tag of `refs`), else the current one.
  * @param {IcebergMetadata} metadata
  * @param {{ snapshot?: string | number | bigint }} options
  * @param {string} source
  */
 function chooseSnapshot(metadata, options, source) {
   const snapshots = metadata.snapshots ?? []
+  const asked = options.snapshot
+  const ref = typeof asked === 'string' && !/^\s*-?\d+\s*$/.test(asked) ? asked : undefined
+  if (ref !== undefined && !Object.hasOwn(metadata.refs ?? {}, ref)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `snapshot ${JSON.stringify(ref)} is neither a snapshot id nor a ` +
+      `branch or tag of the table (refs: ${Object.keys(metadata.refs ?? {}).join(', ') || 'none'})`)
+  }
   // current-snapshot-id is optional (spec "Table Metadata"); the main branch always points at the current snapshot.
-  const wanted = options.snapshot ?? metadata['current-snapshot-id'] ?? metadata.refs?.main?.['snapshot-id']
+  const wanted = ref !== undefined ? metadata.refs?.[ref]?.['snapshot-id']
+    : asked ?? metadata['current-snapshot-id'] ?? metadata.refs?.main?.['snapshot-id']
   if (wanted === undefined || wanted === null || wanted === -1) return null
-  const id = BigInt(wanted)
+  let id
+  try {
+    id = BigInt(wanted)
+  } catch {
+    throw malformed(`${source}: snapshot id ${JSON.stringify(String(wanted))} is not an integer`, source)
+  }
   const snapshot = snapshots.find((s) => BigInt(s['snapshot-id']) === id)
   if (!snapshot) {
     throw malformed(`${source}: no snapshot ${id} ` +
       `(snapshots: ${snapshots.map((s) => String(s['snapshot-id'])).join(', ') || 'none'})`, source)
   }
   return snapshot
+}
+
+/**
+ * Whether the snapshot asked for is read with its own schema's names, as Iceberg Java's SnapshotUtil.schemaFor: one
+ * asked for by id, or by a tag; a branch (and no snapshot asked for) is read with the current schema.
+ * @param {IcebergMetadata} metadata
+ * @param {string | number | bigint | undefined} asked
+ */
+function readsSnapshotSchema(metadata, asked) {
+  if (asked === undefined) return false
+  if (typeof asked !== 'string' || /^\s*-?\d+\s*$/.test(asked)) return true
+  return metadata.refs?.[asked]?.type === 'tag'
 }
 
 /**
@@ -228,7 +253,7 @@ export async function loadIceberg(io, root, options = {}) {
   // At a snapshot asked for, also by its schema's names the current one no longer has (dropped or renamed since), as
   // Iceberg reads a snapshot by id (SnapshotUtil.schemaFor); typed as the field's bounds are read.
   const currentNames = new Set(fields.map((f) => f.name))
-  if (options.snapshot !== undefined && schema !== current) {
+  if (readsSnapshotSchema(metadata, options.snapshot) && schema !== current) {
     for (const f of schemaFields(schema)) if (!currentNames.has(f.name)) fields.push({ ...(allFields.get(f.id) ?? f), name: f.name })
   }
   /** @type {Map<number, IcebergPartitionField[]>} */

@@ -259,6 +259,23 @@ test('metadata without current-snapshot-id (optional in the spec) is at the snap
   assert.deepEqual(result.files.map((f) => [f.path, f.values[0].verdict]), [['data/a.parquet', 'present']])
 })
 
+test('options.snapshot names a snapshot by id, or by a branch or tag of refs; another name is INVALID_ARGUMENT', async () => {
+  const dir = path.join(await tempDir('iceberg-ref-names'), 't')
+  await writeIcebergTable(dir, {
+    schema: [{ id: 1, name: 'id', type: 'int' }],
+    files: { 'data/a.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [5] }]) },
+    manifests: [{ sequence: 1, entries: [{ sequence: 1, file: { file_path: 'data/a.parquet', record_count: 1 } }] }],
+    editMetadata: (metadata) => { metadata.refs.v1 = { 'snapshot-id': 1, type: 'tag' } },
+  })
+  for (const snapshot of ['1', 1, 'main', 'v1']) {
+    const table = await openTable(dir, { snapshot })
+    assert.equal(table.table.snapshot, '1')
+    await table.close()
+  }
+  // It was a SyntaxError of BigInt, not the package's.
+  await assert.rejects(openTable(dir, { snapshot: 'nightly' }), { code: 'INVALID_ARGUMENT', message: /nightly.*refs: main, v1/ })
+})
+
 test('a table dropped and created again at its location (v1.metadata.json written anew) is read as the new table, locally and over HTTP',
   async () => {
     const parent = await tempDir('iceberg-recreated-http')
