@@ -382,7 +382,9 @@ export function manifestFiles(manifest, records, { specs, allFields, resolve, tr
       sequence,
       specId: manifest.specId,
       partitions,
-      partitionValues: Object.fromEntries(partitions.map((p) => [p.name, partitionText(p.transform, p.sourceType, p.raw)])),
+      // A void field's value is null whatever its rows hold (a v1 table's dropped partition field): not one `where` compares.
+      partitionValues: Object.fromEntries(partitions.filter((p) => p.transform.name !== 'void')
+        .map((p) => [p.name, partitionText(p.transform, p.sourceType, p.raw)])),
       columnFacts: icebergColumnFacts(dataFile, factFields, truncate, writer),
       equalityIds: dataFile.equality_ids ?? null,
       manifest: manifest.index,

@@ -207,6 +207,27 @@ describe('a manifest\'s partition tuples are read with the spec that wrote them,
     await table.close()
   })
 
+  test('where on a field a spec made void keeps that spec\'s files: their null says nothing of their rows', async () => {
+    // Beside the spec-1 file (region void, rows eu), a spec-0 file of region us.
+    const root = path.join(dir, 'void-where')
+    await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'int' }, { id: 2, name: 'region', type: 'string' },
+      { id: 3, name: 'city', type: 'string' }], specs,
+    files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [1] },
+      { id: 2, name: 'region', type: 'string', data: ['eu'] }, { id: 3, name: 'city', type: 'string', data: ['paris'] }]),
+    'data/us.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'int', data: [1] },
+      { id: 2, name: 'region', type: 'string', data: ['us'] }, { id: 3, name: 'city', type: 'string', data: ['nyc'] }]) },
+    manifests: [
+      { specId: 1, entries: [{ file: { file_path: 'data/f.parquet', record_count: 1, partition: { region: null, city: 'paris' } } }] },
+      { specId: 0, entries: [{ file: { file_path: 'data/us.parquet', record_count: 1, partition: { region: 'us' } } }] }] })
+    const table = await openTable(root)
+    const result = await table.probe('id', [1], { where: { region: 'eu' } })
+    const byPath = Object.fromEntries(result.files.map((f) => [f.path, `${f.values[0].verdict}:${f.values[0].reason}`]))
+    // The void null read as the file's region: outside `where`, absent for the row of region eu it holds.
+    assert.notEqual(byPath['data/f.parquet'], 'absent:outside-where')
+    assert.equal(byPath['data/us.parquet'], 'absent:outside-where')
+    await table.close()
+  })
+
   test('the spec that wrote it: its file is kept for its region, ruled out by its city', async () => {
     const table = await openTable(await write('right'))
     const region = await table.probe('region', ['eu'])
