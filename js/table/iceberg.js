@@ -26,7 +26,7 @@ import { tableBoundRules } from '../indexes/writer-rules.js'
  *   manifests: a v1 snapshot's manifests listed in the metadata itself, without a manifest list
  * @typedef {{ 'schema-id'?: number, fields?: IcebergSchemaField[] }} IcebergSchema
  * @typedef {{ id: number, name: string, type: string | { type?: string, fields?: IcebergSchemaField[] } }} IcebergSchemaField
- * @typedef {{ name: string, transform: string, 'source-id': number }} IcebergPartitionField
+ * @typedef {{ name: string, transform: string, 'source-id': number, 'source-ids'?: number[] }} IcebergPartitionField
  * @typedef {import('./load-table.js').TableField} TableField
  * @typedef {import('./column-keys.js').ColumnFacts} ColumnFacts
  *
@@ -90,6 +90,20 @@ function chooseSnapshot(metadata, options, source) {
       `(snapshots: ${snapshots.map((s) => String(s['snapshot-id'])).join(', ') || 'none'})`, source)
   }
   return snapshot
+}
+
+/**
+ * A partition field as derived from one column: a v3 multi-argument transform's (`source-ids` of several columns) is
+ * derived from none here, whatever `source-id` says — its values are not one column's transform, and read as one they
+ * would rule files out.
+ * @param {IcebergPartitionField} field
+ * @returns {IcebergPartitionField}
+ */
+function singleSource(field) {
+  const ids = field['source-ids']
+  if (!Array.isArray(ids)) return field
+  const one = ids.length === 1 && (field['source-id'] === undefined || field['source-id'] === ids[0])
+  return { ...field, 'source-id': one ? ids[0] : -1 }
 }
 
 /**
@@ -258,7 +272,7 @@ export async function loadIceberg(io, root, options = {}) {
   }
   /** @type {Map<number, IcebergPartitionField[]>} */
   const specs = new Map((metadata['partition-specs'] ?? [{ 'spec-id': 0, fields: metadata['partition-spec'] ?? [] }])
-    .map((s) => [s['spec-id'], s.fields ?? []]))
+    .map((s) => [s['spec-id'], (s.fields ?? []).map(singleSource)]))
   const resolve = pathResolver(root, { tablePrefix: metadata.location, rebase: options.rebase, allowOutside: options.allowOutside })
   const writer = icebergWriter(metadata, snapshot)
   const truncate = truncateLength(metadata.properties)

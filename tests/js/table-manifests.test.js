@@ -237,3 +237,18 @@ describe('a manifest\'s partition tuples are read with the spec that wrote them,
     await table.close()
   })
 })
+
+test('a v3 partition field of a multi-argument transform (source-ids) is derived from no one column, whatever source-id says', async () => {
+  const root = path.join(await tempDir('manifest-source-ids'), 't')
+  // bucket[4] over (a, b): its value is not bucket[4] of a. Read as a's, a = 1 (bucket 0 of 4 alone) was ruled out by
+  // the file's bucket 3.
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'a', type: 'int' }, { id: 2, name: 'b', type: 'int' }],
+    spec: [{ name: 'ab_bucket', transform: 'bucket[4]', sourceId: 1, avro: 'int' }],
+    files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'a', type: 'int', data: [1] }, { id: 2, name: 'b', type: 'int', data: [2] }]) },
+    manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 1, partition: { ab_bucket: 3 } } }] }],
+    editMetadata: (metadata) => { metadata['partition-specs'][0].fields[0]['source-ids'] = [1, 2] } })
+  const table = await openTable(root)
+  const result = await table.probe('a', [1])
+  assert.notEqual(result.files[0]?.values[0].verdict ?? 'absent', 'absent')
+  await table.close()
+})
