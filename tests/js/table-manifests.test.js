@@ -244,7 +244,8 @@ test('a v3 partition field of a multi-argument transform (source-ids) is derived
   // the file's bucket 3.
   await writeIcebergTable(root, { schema: [{ id: 1, name: 'a', type: 'int' }, { id: 2, name: 'b', type: 'int' }],
     spec: [{ name: 'ab_bucket', transform: 'bucket[4]', sourceId: 1, avro: 'int' }],
-    files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'a', type: 'int', data: [1] }, { id: 2, name: 'b', type: 'int', data: [2] }]) },
+    files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'a', type: 'int', data: [1] },
+      { id: 2, name: 'b', type: 'int', data: [2] }]) },
     manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 1, partition: { ab_bucket: 3 } } }] }],
     editMetadata: (metadata) => { metadata['partition-specs'][0].fields[0]['source-ids'] = [1, 2] } })
   const table = await openTable(root)
