@@ -100,28 +100,32 @@ export class IcebergFileColumns {
   #mapping
   #schemas
   #known
+  #current
 
   /**
    * @param {NameMapping} mapping the table's name mapping (readNameMapping)
    * @param {TableField[][] | null} schemas every schema's fields, or null when some may be missing
    * @param {TableField[][]} known the fields of the schemas the metadata holds
+   * @param {TableField[]} current the table's fields (the current schema's, and the snapshot's asked for)
    */
-  constructor(mapping, schemas, known) {
+  constructor(mapping, schemas, known, current) {
     this.#mapping = mapping
     this.#schemas = schemas
     this.#known = known
+    this.#current = new Map(current.map((f) => [f.name, f.id]))
   }
 
   /**
-   * Why a name the table's fields (the current schema's, and the snapshot's) do not have is no column of the table, or
-   * null: when a schema the metadata holds gave it (or, for a dotted name, its first part) to a field — dropped, or
-   * renamed since.
+   * Why a name the table's fields do not have is no column of the table, or null: when a schema the metadata holds
+   * gave it (or, for a dotted name, its first part) to a field that is not the table's under that name — dropped, or
+   * renamed since. A dotted name under a field of the table (a list's element) is not one.
    * @param {string} name
    */
   notAColumn(name) {
+    if (this.#current.has(name)) return null
     const top = name.split('.')[0]
     for (const fields of this.#known) {
-      const former = fields.find((f) => f.name === name || f.name === top)
+      const former = fields.find((f) => (f.name === name || f.name === top) && this.#current.get(f.name) !== f.id)
       if (former) {
         return `${former.name} is not a column of the table's current schema: field ${former.id} had that name in an ` +
           'older schema (dropped, or renamed since), and files written before hold its values under it'

@@ -277,7 +277,7 @@ export async function loadIceberg(io, root, options = {}) {
   const writer = icebergWriter(metadata, snapshot)
   const truncate = truncateLength(metadata.properties)
   const known = (metadata.schemas ?? [metadata.schema]).map(schemaFields)
-  const fileColumns = new IcebergFileColumns(readNameMapping(metadata.properties), everySchema(metadata), known)
+  const fileColumns = new IcebergFileColumns(readNameMapping(metadata.properties), everySchema(metadata), known, fields)
   const base = { format: /** @type {const} */ ('iceberg'), formatVersion, metadataLocation, metadata, snapshot, writer, fields,
     fieldsById: allFields, specs, fileColumns }
   if (!snapshot) return { ...base, files: [], deleteFiles: [], manifests: [], scan: null }

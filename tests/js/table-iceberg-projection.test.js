@@ -10,6 +10,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { openTable } from '../../js/index.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
+import { IcebergFileColumns } from '../../js/table/iceberg-columns.js'
 import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
 import { readParquet } from './helpers/table-truth.js'
 import { tempDir } from '../../testkit/temp-dir.js'
@@ -116,4 +117,17 @@ test('a column dropped from the schema is no column of the table: files written 
   assert.deepEqual(await verdicts(root, 'x', [7n], {}, { confirm: true }), ['unknown:column-missing'])
   // Read at the snapshot by id, its schema's x is field 2 (as Iceberg reads a snapshot asked for by id).
   assert.deepEqual(await verdicts(root, 'x', [7n, 9n], { snapshot: 1 }), ['maybe', 'absent'])
+})
+
+test('which names are no column of the table: an older schema\'s field under a name the table gives no field, or another', () => {
+  const f = (id, name) => ({ id, name, type: { kind: 'long' } })
+  const old = [f(1, 'a'), f(2, 'x'), f(3, 'loc'), f(4, 'loc.alt'), f(5, 'tags')]
+  const current = [f(1, 'b'), f(3, 'loc'), f(6, 'loc.lat'), f(5, 'tags'), f(7, 'x')]
+  const columns = new IcebergFileColumns(null, null, [old, current], current)
+  assert.match(String(columns.notAColumn('a')), /field 1 had that name/) // renamed to b
+  assert.match(String(columns.notAColumn('loc.alt')), /field 4/) // a dropped nested field
+  assert.equal(columns.notAColumn('tags.list.element'), null) // under a field of the table (a list's element)
+  assert.equal(columns.notAColumn('never'), null)
+  // x is field 7 now; field 2 had the name before: the table's x, not a former name.
+  assert.equal(columns.notAColumn('x'), null)
 })
