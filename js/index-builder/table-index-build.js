@@ -66,7 +66,8 @@ function recordedFile(table, file, validator, indexedPaths = []) {
   return { path: file.writtenPath, size: file.size, validator, manifest: file.manifest, records: file.recordCount,
     content: file.content, sequence: String(file.sequence), spec: file.specId,
     partition: file.partitions.map((/** @type {{ raw?: unknown }} */ p) => p.raw ?? null),
-    equalityIds: file.equalityIds ?? null }
+    equalityIds: file.equalityIds ?? null,
+    ...(file.referencedDataFile ? { referencedDataFile: file.referencedDataFile } : {}), ...(file.vector ? { vector: file.vector } : {}) }
 }
 
 /**

@@ -26,7 +26,9 @@ function recordedTableFile(recorded, context) {
   const partition = Object.fromEntries((recorded.partition ?? []).map((v, k) => [`p${k}`, v]))
   const entry = { status: 1, sequence_number: BigInt(recorded.sequence ?? 0),
     data_file: { content, file_path: recorded.path, file_size_in_bytes: recorded.size,
-      record_count: recorded.records ?? 0, partition, equality_ids: recorded.equalityIds ?? null } }
+      record_count: recorded.records ?? 0, partition, equality_ids: recorded.equalityIds ?? null,
+      referenced_data_file: recorded.referencedDataFile ?? null, file_format: recorded.vector ? 'PUFFIN' : 'PARQUET',
+      content_offset: recorded.vector?.offset ?? null, content_size_in_bytes: recorded.vector?.size ?? null } }
   const [file] = manifestFiles(manifest, [entry], context)
   return Object.assign(file, { fromIndex: true })
 }

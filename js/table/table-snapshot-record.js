@@ -16,11 +16,13 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
 
 /**
  * @typedef {{ path: string, size: number, validator: string | null, manifest?: number, records?: number, content?: number,
- *   sequence?: string, spec?: number, partition?: unknown[], equalityIds?: number[] | null,
+ *   sequence?: string, spec?: number, partition?: unknown[], equalityIds?: number[] | null, referencedDataFile?: string,
+ *   vector?: { offset: number, size: number },
  *   partitionValues?: Record<string, string | null>, stats?: string,
  *   deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} RecordedFile
  *   Iceberg: path as the manifest writes it, its manifest (an index into `manifests`), record count, content, data sequence
- *   number, partition spec and raw partition values, equality ids. Delta: the add action's path, partition values, stats and
+ *   number, partition spec and raw partition values, equality ids; of a delete file, the one data file it is of, and a
+ *   deletion vector's blob in its Puffin file. Delta: the add action's path, partition values, stats and
  *   deletion vector. Both: size, and the validator the sidecar recorded (its identity: docs/sidecar-index.md "Identity").
  * @typedef {{ format: string, version: number, table: 'iceberg' | 'delta', tableId?: string, columns?: string[],
  *   snapshotId?: string, sequenceNumber?: string,
