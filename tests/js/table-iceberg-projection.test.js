@@ -57,6 +57,8 @@ test('a file without field ids is read through the name mapping: a renamed colum
   assert.deepEqual(await verdicts(root, 'b', [10n, 11n, 20n]), ['maybe', 'maybe', 'absent'])
   // Field 2 (now `c`) is the file's column b; the file has no column c.
   assert.deepEqual(await verdicts(root, 'c', [20n, 21n, 10n]), ['maybe', 'maybe', 'absent'])
+  // Confirmed in the rows of the column the mapping names.
+  assert.deepEqual(await verdicts(root, 'b', [11n, 21n], {}, { confirm: true }), ['present', 'absent'])
   // A table index reads each file's column as a probe does: its filters of field 1 are the file's column a.
   const index = path.join(root, 'index.puffin')
   await buildSidecarIndex(null, index, { table: root, columns: ['b'], fpp: 0.001 })
