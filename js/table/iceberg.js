@@ -82,7 +82,8 @@ function chooseSnapshot(metadata, options, source) {
   try {
     id = BigInt(wanted)
   } catch {
-    throw malformed(`${source}: snapshot id ${JSON.stringify(String(wanted))} is not an integer`, source)
+    const message = `snapshot id ${JSON.stringify(String(wanted))} is not an integer`
+    throw asked === undefined ? malformed(`${source}: ${message}`, source) : new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, message)
   }
   const snapshot = snapshots.find((s) => BigInt(s['snapshot-id']) === id)
   if (!snapshot) {
