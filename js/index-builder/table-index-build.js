@@ -98,12 +98,9 @@ export async function buildTableIndex(sink, options) {
     ? { fields, 'snapshot-id': BigInt(snapshot['snapshot-id']), 'sequence-number': BigInt(snapshot['sequence-number'] ?? 0) }
     : undefined
 
-  // Each file's column of a table column: by field id (Iceberg; a file with field ids but not this one has none,
-  // whatever its names say; Delta column mapping `id`: by the field's mapping id alone), else by the physical name
-  // (Delta column mapping `name`) or the name.
   // Each file's column of a table column: Iceberg's by field id, the name mapping or a name that always meant the
-  // field (js/table/iceberg-columns.js; a file with field ids but not this one has none, whatever its names say),
-  // Delta's by the physical name (column mapping).
+  // field (js/table/iceberg-columns.js; a file with field ids but not this one has none, whatever its names say);
+  // Delta's by the field's mapping id (column mapping `id`), else by the physical name (column mapping `name`).
   /**
    * @param {import('../footer/footer.js').FileLayout} layout
    * @param {string} name
@@ -112,13 +109,8 @@ export async function buildTableIndex(sink, options) {
   const columnIn = (layout, name) => {
     /** @type {TableField | undefined} */
     const field = table.fields.find((/** @type {TableField} */ f) => f.name === name)
-    if (!field) return name
-    if (!iceberg) return deltaColumnIn(field, table.columnMapping, layout.columns)
-    const byId = layout.columns.find((c) => c.fieldId === field.id)
-    if (byId) return byId.path
-    return layout.columns.some((c) => c.fieldId !== undefined) ? null : name
     if (!field) return iceberg && table.fileColumns.notAColumn(name) ? null : name
-    if (!iceberg) return /** @type {string[]} */ (field.physicalPath) // every Delta field has one
+    if (!iceberg) return deltaColumnIn(field, table.columnMapping, layout.columns)
     const found = table.fileColumns.columnOf(layout.columns, field)
     return 'path' in found ? found.path : null
   }

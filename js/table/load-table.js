@@ -39,10 +39,8 @@ const FORMATS = ['iceberg', 'delta', 'auto']
 /**
  * A table as loadTable loads it: its format's reader's answer (js/table/iceberg.js loadIceberg, js/table/delta.js
  * loadDelta), with the root, the reader of its metadata and `allowOutside`. Iceberg: the snapshot read (null: none),
- * its metadata and partition specs, and `scan`, which reads the manifests probes need; Delta: the version read and
- * its column mapping mode.
  * its metadata and partition specs, how its files' columns are found (`fileColumns`), and `scan`, which reads the
- * manifests probes need; Delta: the version read.
+ * manifests probes need; Delta: the version read and its column mapping mode.
  * @typedef {{ format: 'iceberg' | 'delta', writer: string, fields: TableField[], files: TableFile[], io: TableIO,
  *   root: import('./table-location.js').TableRoot, allowOutside?: boolean | string[], indexed?: TableIndexState,
  *   fieldsById?: Map<number, TableField>, specs?: Map<number, import('./iceberg.js').IcebergPartitionField[]>,

@@ -31,9 +31,8 @@ const TABLE_OPTIONS = ['format', 'snapshot', 'version', 'metadata', 'rebase', 'a
 const fieldNamed = (table, column) => table.fields.find((f) => f.name === (Array.isArray(column) ? column.join('.') : String(column)))
 
 /**
- * The Parquet column of a table field in one file: by field id (Iceberg, Delta column mapping `id`), else by its physical path.
  * The Parquet column of a table field in one file: Iceberg's by field id, name mapping or a name that always meant
- * the field (js/table/iceberg-columns.js), Delta's by its physical path.
+ * the field (js/table/iceberg-columns.js); Delta's by the field's mapping id (column mapping `id`), else its physical path.
  * @param {LoadedTable} table
  * @param {TableField} field
  * @param {ParquetFile} parquetFile
