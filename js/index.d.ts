@@ -731,17 +731,20 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
  * missing-from-index (no entry for it), file-gone (no such file; HEAD 404/410), size-differs,
  * validator-differs (the same kind, another value: the file changed), validator-kind-differs (the same size,
  * validators of different kinds — an index built from local paths, which records mtimes, probed over HTTP;
- * an ETag recorded where the server now sends only Last-Modified, or none), no-path (a file given as bytes),
- * not-described (an index object that gave no reason).
+ * an ETag recorded where the server now sends only Last-Modified, or none), validator-unsettled (the index recorded an
+ * mtime or Last-Modified too recent, when it was built, for a rewrite of the same size to change it: whatever the file is
+ * now, the index may hold an earlier version's filters), no-path (a file given as bytes), not-described (an index object
+ * that gave no reason).
  */
 export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differs' | 'validator-differs' | 'validator-kind-differs'
-  | 'ambiguous-in-index' | 'no-path' | 'not-described'
+  | 'validator-unsettled' | 'ambiguous-in-index' | 'no-path' | 'not-described'
 
 /**
  * The kind of a validator a sidecar index records or finds: a local file's mtime, a URL's strong ETag or Last-Modified;
- * other: a caller's own form.
+ * unsettled: an mtime or Last-Modified a build recorded as too recent to tell versions apart (`unsettled-mtime:…`,
+ * `unsettled-last-modified:…`); other: a caller's own form.
  */
-export type ValidatorKind = 'mtime' | 'etag' | 'last-modified' | 'other'
+export type ValidatorKind = 'mtime' | 'etag' | 'last-modified' | 'unsettled' | 'other'
 
 /** Whether the dataset's sidecar index described a file (a file it does not describe is probed without it), and if not, why. */
 export type DatasetIndexStatus = { described: true } | {

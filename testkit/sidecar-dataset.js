@@ -5,6 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parquetWriteBuffer } from 'hyparquet-writer'
+import { settleMtimes } from './settled-mtimes.js'
 
 /** The value of the dataset's global row n (distinct for distinct n < 2^32). */
 export function storedValue(n) {
@@ -19,7 +20,8 @@ export function storedValue(n) {
 export const datasetFileName = (f) => `p${String(f).padStart(5, '0')}.parquet`
 
 /**
- * Writes `files` files of `groups` row groups of `groupRows` rows (column `id`) into `dir`.
+ * Writes `files` files of `groups` row groups of `groupRows` rows (column `id`) into `dir`, their mtimes set a minute
+ * back (testkit/settled-mtimes.js) so that an index built at once describes them.
  * @returns {{ valuesOf: (f: number) => bigint[], where: (n: number) => { file: number, rowGroup: number, row: number } }}
  */
 export async function writeSidecarDataset(dir, { files, groups, groupRows }) {
@@ -28,6 +30,7 @@ export async function writeSidecarDataset(dir, { files, groups, groupRows }) {
   for (let f = 0; f < files; f++) {
     const buffer = parquetWriteBuffer({ columnData: [{ name: 'id', data: valuesOf(f), type: 'INT64' }], rowGroupSize: groupRows })
     await writeFile(path.join(dir, datasetFileName(f)), new Uint8Array(buffer))
+    await settleMtimes(path.join(dir, datasetFileName(f)))
   }
   const where = (n) => ({ file: Math.floor(n / rowsPerFile), rowGroup: Math.floor((n % rowsPerFile) / groupRows), row: n % rowsPerFile })
   return { valuesOf, where }

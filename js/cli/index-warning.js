@@ -4,7 +4,7 @@
 
 /** @type {Record<string, string>} */
 const KIND_WORDS = { 'mtime': 'local modification times', 'etag': 'ETags', 'last-modified': 'Last-Modified dates',
-  'other': 'validators of another form', 'none': 'no validator' }
+  'unsettled': 'validators too recent to tell versions apart', 'other': 'validators of another form', 'none': 'no validator' }
 const HTTP_KINDS = new Set(['etag', 'last-modified'])
 
 /**
@@ -34,6 +34,7 @@ const REASON_HINTS = {
   'size-differs': 'files changed since the index was built',
   'validator-differs': 'files changed since the index was built',
   'file-gone': 'files gone since the index was built',
+  'validator-unsettled': 'files written too shortly before the index was built for their mtime or Last-Modified to tell a rewrite apart',
   'no-path': 'files without a path or URL to look up',
 }
 
@@ -55,7 +56,7 @@ export function indexWarning(statuses) {
     if (s.reason === 'validator-kind-differs' && s.validators) hints.add(kindHint(s.validators.recorded, s.validators.found))
     else if (s.reason !== undefined && REASON_HINTS[s.reason]) hints.add(REASON_HINTS[s.reason])
   }
-  if (['missing-from-index', 'size-differs', 'validator-differs', 'file-gone'].some((r) => byReason.has(r))) {
+  if (['missing-from-index', 'size-differs', 'validator-differs', 'file-gone', 'validator-unsettled'].some((r) => byReason.has(r))) {
     hints.add('parquet-bloom index build --update brings the index up to date')
   }
   const all = missed.length === asked.length
@@ -87,9 +88,9 @@ export function recordedValidatorLines(validators) {
     } else if (kind === 'none') {
       lines.push(`recorded no validator for ${files(n)} (their server sent neither ETag nor Last-Modified): only their size tells a ` +
         'changed file apart')
-    } else if (kind === 'other') {
-      lines.push(`recorded no settled validator for ${files(n)} (a Last-Modified less than a second old, which a rewrite within that ` +
-        'second keeps): they answer stale-index until the index is built or updated again')
+    } else if (kind === 'unsettled') {
+      lines.push(`recorded no settled validator for ${files(n)} (an mtime or Last-Modified so recent that a rewrite of the same size ` +
+        'could keep it): they answer stale-index until the index is built or updated again')
     } else {
       lines.push(`recorded ${kind} validators for ${files(n)}`)
     }

@@ -142,8 +142,10 @@ export async function readFileEntry(input, recorded, options, reading, known) {
     firstHeaders ??= response.headers
     return response
   }) : reading.fetch
+  // A local file's stat runs beside its first read; localValidator reads its clock when called, before that read
+  // begins, as its rule needs.
   const [checked, opened] = await Promise.allSettled([
-    known ?? (remote ? undefined : fileValidator(input, { fetch: reading.fetch, signal })),
+    known ?? (remote ? undefined : localValidator(input, { fetch: reading.fetch, signal })),
     openParquet(input, { signal, fetch: fetchFirst, concurrency: reading.window }),
   ])
   if (checked.status === 'rejected' || opened.status === 'rejected') {
@@ -235,6 +237,43 @@ export async function readFileEntry(input, recorded, options, reading, known) {
     if (taken) reading.budget.give(taken)
     await file.close()
   }
+}
+
+/**
+ * How long after its modification time a local file's mtime is taken to tell its versions apart. File systems
+ * keep times coarsely — FAT to 2 s (Windows rounds up to the next 2 s), ext3, HFS+ and some network mounts to
+ * the second, and a kernel stamps a write with a clock that may lag by a tick — so a rewrite of the same size
+ * within that span keeps the mtime. Past it, any later write gets a later mtime. (This assumes the file
+ * system's clock — a network server's — agrees with this machine's within the margin above 2 s.)
+ */
+export const MTIME_SETTLE_MS = 3000
+
+/**
+ * What an index records of a local file's version: its size and `mtime:<ms>`, or `unsettled-mtime:<ms>` — which no
+ * later check matches (the file is stale-index, `validator-unsettled`, until the index is built or updated again) —
+ * when the mtime is less than MTIME_SETTLE_MS before the clock, read when this is called: the bytes read may be
+ * rewritten, size and mtime kept, after the build has read them. Called before any of the file's bytes are read,
+ * the stat may run beside those reads: a settled mtime shows no write since the clock was read (a write after it
+ * would carry a later time), and any write after the stat gives the file another mtime, which a probe sees.
+ * @param {string} input a local path
+ * @param {{ fetch?: typeof globalThis.fetch, signal?: AbortSignal }} options
+ * @returns {Promise<{ size: number, validator: string | null }>}
+ */
+export async function localValidator(input, options) {
+  const clock = Date.now()
+  const found = await fileValidator(input, options)
+  return { size: found.size, validator: settledMtime(found.validator, clock) }
+}
+
+/**
+ * A recorded `mtime:<ms>` as it stands when settled at `clock`, else marked `unsettled-`; any other text as it is.
+ * @param {string | null} recorded
+ * @param {number} clock ms since the epoch, read before the stat that found `recorded`
+ */
+export function settledMtime(recorded, clock) {
+  if (!recorded?.startsWith('mtime:')) return recorded
+  const mtime = Number(recorded.slice('mtime:'.length))
+  return Number.isFinite(mtime) && clock - mtime >= MTIME_SETTLE_MS ? recorded : `unsettled-${recorded}`
 }
 
 /**

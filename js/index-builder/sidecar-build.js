@@ -20,7 +20,7 @@ import { encodeLayout, LAYOUT_PROPERTY } from '../sidecar/sidecar-layout.js'
 import { PACKAGE_VERSION } from './version.js'
 import { DEFAULT_SEGMENT_BYTES, RegionWriter } from '../sidecar/sidecar-regions.js'
 import { SlicedIndexWriter } from './sidecar-sliced-writer.js'
-import { buildReading, inOrder, readFileEntry } from './build-plan.js'
+import { buildReading, inOrder, localValidator, readFileEntry } from './build-plan.js'
 import { segmentProperties, shardPositions } from './sidecar-segments.js'
 import { inShard } from '../dataset/dataset.js'
 import { checkFpp } from '../wasm/sbbf.js'
@@ -85,11 +85,17 @@ export async function buildSidecarIndex(files, sink, options) {
     const job = async (/** @type {number} */ i) => {
       const old = reusable ? previous.entry(recorded[i]) : undefined
       if (!old) return readFileEntry(inputs[i], recorded[i], readOptions, reading)
-      const validator = await fileValidator(inputs[i], { fetch: reading.fetch, signal })
-      if (old.size === validator.size && old.validator === validator.validator) return { old }
+      const remote = /^https?:\/\//i.test(inputs[i])
+      // A local file's mtime as a build records it (unsettled when too recent to tell versions apart): an entry recorded
+      // unsettled is read anew, as its old read may be of a version the same mtime hid.
+      const validator = remote ? await fileValidator(inputs[i], { fetch: reading.fetch, signal })
+        : await localValidator(inputs[i], { fetch: reading.fetch, signal })
+      if (old.size === validator.size && old.validator === validator.validator && validatorKind(old.validator) !== 'unsettled') {
+        return { old }
+      }
       // A URL's changed file records the validator of the response its read begins with, as a build does (where a
       // Last-Modified too recent to tell versions apart is recorded as such); a local file's stat stands.
-      return readFileEntry(inputs[i], recorded[i], readOptions, reading, /^https?:\/\//i.test(inputs[i]) ? undefined : validator)
+      return readFileEntry(inputs[i], recorded[i], readOptions, reading, remote ? undefined : validator)
     }
     for await (const done of inOrder(chosen, reading.filesInFlight, job)) {
       let file

@@ -44,6 +44,9 @@ export async function fileValidator(input, { fetch: fetchImpl, signal, headers, 
  *   never compared with a Last-Modified: the server chooses that time (an object store's is the upload's,
  *   not the file's) and states it to the second, a weak validator (RFC 9110 §8.8.2.2) — a rewrite of the
  *   same size within that second would pass for the file indexed.
+ * - validator-unsettled: the index recorded the file's mtime or Last-Modified while it was too recent to tell
+ *   versions apart (a rewrite of the same size within the file system's or server's granularity keeps it): the
+ *   filters may be of a version before the file's, so the entry describes no file, whatever is found now.
  * - ambiguous-in-index (format 2): two entries share the file's identity (or path) hash, so the index
  *   cannot say which describes it; it describes neither.
  */
@@ -53,6 +56,7 @@ export const StaleReason = Object.freeze({
   SIZE_DIFFERS: 'size-differs',
   VALIDATOR_DIFFERS: 'validator-differs',
   VALIDATOR_KIND_DIFFERS: 'validator-kind-differs',
+  VALIDATOR_UNSETTLED: 'validator-unsettled',
   AMBIGUOUS_IN_INDEX: 'ambiguous-in-index',
 })
 
@@ -60,7 +64,7 @@ export const StaleReason = Object.freeze({
  * The kind of a validator as recorded (`mtime:…`, `etag:…`, `last-modified:…`); 'other' for one given in
  * another form (a caller's listing), null for none.
  * @param {string | null | undefined} validator
- * @returns {'mtime' | 'etag' | 'last-modified' | 'other' | null}
+ * @returns {'mtime' | 'etag' | 'last-modified' | 'unsettled' | 'other' | null}
  */
 export function validatorKind(validator) {
   return recordedValidatorKind(validator)
@@ -70,6 +74,7 @@ const KIND_NAMES = {
   'mtime': 'a local modification time',
   'etag': 'an ETag',
   'last-modified': 'a Last-Modified date',
+  'unsettled': 'a validator too recent to tell versions apart',
   'other': 'a validator of another form',
   'none': 'no validator',
 }
@@ -87,6 +92,10 @@ export function currency(entry, now, { checked = false } = {}) {
   if (now.size < 0) return { current: false, reason: StaleReason.FILE_GONE, detail: 'the file is gone' }
   if (now.size !== entry.size) {
     return { current: false, reason: StaleReason.SIZE_DIFFERS, detail: `its size is ${now.size}, the index recorded ${entry.size}` }
+  }
+  if (validatorKind(entry.validator) === 'unsettled') {
+    return { current: false, reason: StaleReason.VALIDATOR_UNSETTLED,
+      detail: `the index recorded ${entry.validator}: a validator too recent when recorded to tell the file's versions apart` }
   }
   if (entry.validator && (now.validator ? now.validator !== entry.validator : checked)) {
     // Not null: entry.validator is set.

@@ -21,12 +21,15 @@ export function recordedValidator(v) {
 }
 
 /**
- * The kind of a recorded validator; 'other' for a string in another form (a caller's own), null for none.
+ * The kind of a recorded validator; 'unsettled' for a build's record of an mtime or Last-Modified too recent to tell
+ * versions apart (`unsettled-mtime:…`, `unsettled-last-modified:…`), 'other' for a string in another form (a
+ * caller's own), null for none.
  * @param {string | null | undefined} recorded
- * @returns {'mtime' | 'etag' | 'last-modified' | 'other' | null}
+ * @returns {'mtime' | 'etag' | 'last-modified' | 'unsettled' | 'other' | null}
  */
 export function recordedValidatorKind(recorded) {
   if (!recorded) return null
+  if (/^unsettled-(mtime|last-modified):/.test(recorded)) return 'unsettled'
   const kind = /^(mtime|etag|last-modified):/.exec(recorded)?.[1]
   return /** @type {any} */ (kind ?? 'other')
 }

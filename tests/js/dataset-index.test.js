@@ -13,6 +13,7 @@ import { withDuckDB } from '../../testkit/duckdb.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { settleMtimes } from '../../testkit/settled-mtimes.js'
 
 const FILES = 12
 const ROWS = 3000
@@ -145,6 +146,7 @@ describe('parquet-bloom probe --index', () => {
     await mkdir(local)
     for (let f = 0; f < 4; f++) await writeFile(path.join(local, fileName(f)), await readFile(path.join(dir, fileName(f))))
     localIndex = path.join(dir, 'local.puffin')
+    await settleMtimes(local)
     await buildSidecarIndex([local], localIndex, { columns: ['id'] })
   })
 

@@ -17,6 +17,7 @@ import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit
 import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { settleMtimes } from '../../testkit/settled-mtimes.js'
 
 const FILES = 12
 const GROUPS = 2
@@ -182,6 +183,7 @@ describe('files changed since a local index was built', () => {
 
   before(async () => {
     await cp(served, local, { recursive: true, filter: (source) => !source.endsWith('.puffin') })
+    await settleMtimes(local)
     await buildSidecarIndex([local], index, { format: 1, columns: ['id'] })
     // File 2 rewritten with other rows (another size): it now holds a value the index never saw in it.
     await writeFile(path.join(local, datasetFileName(2)), new Uint8Array(parquetWriteBuffer({

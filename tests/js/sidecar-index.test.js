@@ -15,6 +15,7 @@ import { openDuckDB } from '../../testkit/duckdb.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { settleMtimes } from '../../testkit/settled-mtimes.js'
 
 const FILES = 30
 const ROWS = 6000
@@ -39,6 +40,7 @@ before(async () => {
   await mkdir(data)
   duck = await openDuckDB()
   for (let f = 0; f < FILES; f++) await writeFile_(f)
+  await settleMtimes(data)
   indexPath = path.join(data, '_index.puffin')
   const result = await buildSidecarIndex([data], indexPath, { format: 1, columns: ['id', 'name', 'n', 'd'] })
   assert.equal(result.files, FILES)
@@ -123,6 +125,7 @@ describe('a sidecar index over a DuckDB dataset', () => {
     await mkdir(copy)
     for (const f of [0, 1, 2]) await writeFile(path.join(copy, fileName(f)), await readFile(path.join(data, fileName(f))))
     const copyIndex = path.join(copy, '_index.puffin')
+    await settleMtimes(copy)
     await buildSidecarIndex([copy], copyIndex, { format: 1, columns: ['id'] })
     await writeFile_(1, path.join(copy, fileName(1)), 1) // rewritten: other rows (DuckDB may give them the same size)
     await rm(path.join(copy, fileName(2)))
@@ -152,9 +155,11 @@ describe('a sidecar index over a DuckDB dataset', () => {
     await mkdir(copy)
     for (const f of [0, 1, 2]) await writeFile(path.join(copy, fileName(f)), await readFile(path.join(data, fileName(f))))
     const target = path.join(copy, '_index.puffin')
+    await settleMtimes(copy)
     await buildSidecarIndex([copy], target, { format: 1, columns: ['id'] })
     await rm(path.join(copy, fileName(2)))
     await writeFile(path.join(copy, fileName(3)), await readFile(path.join(data, fileName(3))))
+    await settleMtimes(path.join(copy, fileName(3)))
     const result = await buildSidecarIndex([copy], target, { format: 1, columns: ['id'], update: target })
     assert.deepEqual({ files: result.files, rebuilt: result.rebuilt, kept: result.kept, dropped: result.dropped }, { files: 3, rebuilt: 1, kept: 2, dropped: 1 })
     const index = await openSidecarIndex(target)
@@ -235,6 +240,7 @@ describe('a sidecar index over hyparquet-writer files', () => {
       await writeFile(path.join(sub, `h${f}.parquet`), new Uint8Array(buffer))
     }
     const target = path.join(sub, 'index.puffin')
+    await settleMtimes(sub)
     await buildSidecarIndex([sub], target, { format: 1, columns: columns.map(([name]) => name) })
     const index = await openSidecarIndex(target)
     try {
@@ -300,6 +306,7 @@ describe('parquet-bloom index build / probe --index', () => {
     await mkdir(sub)
     for (const f of [0, 1]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
     const target = path.join(sub, '_index.puffin')
+    await settleMtimes(sub)
     const built = await run(['index', 'build', sub, '-o', target, '-c', 'id', '--json'])
     assert.equal(built.code, 0, built.stderr)
     assert.equal(JSON.parse(built.stdout).files, 2)
@@ -413,6 +420,7 @@ describe('sidecar regions', () => {
     await mkdir(sub)
     for (const f of [0, 1, 2, 3]) await writeFile(path.join(sub, fileName(f)), await readFile(path.join(data, fileName(f))))
     const target = path.join(sub, '_index.puffin')
+    await settleMtimes(sub)
     await buildSidecarIndex([sub], target, { format: 1, columns: ['id', 'name'], segmentBytes: 4096 })
     await rm(path.join(sub, fileName(0)))
     await buildSidecarIndex([sub], target, { format: 1, columns: ['id', 'name'], segmentBytes: 8192, update: target })

@@ -11,6 +11,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { openDataset, openParquet } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { settleMtimes } from '../../testkit/settled-mtimes.js'
 
 const fileOf = (first) =>
   new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'v', data: Int32Array.from({ length: 100 }, (_, i) => first + i), type: 'INT32' }] }))
@@ -29,6 +30,7 @@ for (const format of [1, 2]) {
     mkdirSync(path.join(dir, 'indexed'))
     writeFileSync(path.join(dir, 'indexed', 'a.parquet'), fileOf(1000))
     writeFileSync(path.join(dir, 'a.parquet'), fileOf(5000)) // the same size, other values
+    await settleMtimes(dir)
     const previous = process.cwd()
     process.chdir(dir)
     try {
@@ -63,6 +65,7 @@ for (const format of [1, 2]) {
     mkdirSync(path.join(dir, 'indexed'))
     writeFileSync(path.join(dir, 'indexed', 'a.parquet'), fileOf(1000))
     writeFileSync(path.join(dir, 'a.parquet'), fileOf(5000))
+    await settleMtimes(dir)
     const previous = process.cwd()
     process.chdir(dir)
     try {

@@ -15,6 +15,7 @@ import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
 import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { settleMtimes } from '../../testkit/settled-mtimes.js'
 
 const FILES = 200
 const GROUPS = 2
@@ -29,6 +30,7 @@ const namedRows = (f) => Array.from({ length: 20 }, (_, i) => ({ id: 7_000_000_0
 async function writeNamed(f, rows = namedRows(f)) {
   const buffer = parquetWriteBuffer({ columnData: [{ name: 'id', data: rows.map((r) => r.id), type: 'INT64' }, { name: 'name', data: rows.map((r) => r.name), type: 'STRING' }], rowGroupSize: 10 })
   await writeFile(path.join(dir, 'more', `named-${f}.parquet`), new Uint8Array(buffer))
+  await settleMtimes(path.join(dir, 'more', `named-${f}.parquet`))
 }
 
 let dataset

@@ -14,6 +14,7 @@ import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
 import { readParquet } from './helpers/table-truth.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { settleMtimes } from '../../testkit/settled-mtimes.js'
 
 const top = await tempDir('table-index-renames')
 let made = 0
@@ -123,6 +124,7 @@ test('Iceberg, an index built from files: a name the table gave another field is
       files: { 'data/f0.parquet': bytes }, manifests: [{ entries: [{ file: { file_path: 'data/f0.parquet', record_count: 3 } }] }],
       editMetadata: (metadata) => { metadata.schemas = schemas; metadata['current-schema-id'] = schemas.at(-1)['schema-id'] } })
     const index = path.join(dir, 'files.puffin')
+    await settleMtimes(path.join(root, 'data/f0.parquet'))
     await buildSidecarIndex([path.join(root, 'data/f0.parquet')], index, { columns: ['a', 'b'] })
     const idOfA = schemas.at(-1).fields.find((f) => f.name === 'a').id
     const held = new Set(rows.map((r) => (idOfA === 1 ? r.a : r.b))) // the file's column of the field named a now
@@ -139,6 +141,7 @@ test('Delta, an index built from files: asked by the physical name, the files\' 
   const { dir, root, commit, metaData, add } = deltaTableOfTwoColumns('table-files-index-delta', ['a', 'b'])
   commit(0, [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } }, metaData([mapped('b', 1, 'a'), mapped('a', 2, 'b')]), add])
   const index = path.join(dir, 'files.puffin')
+  await settleMtimes(path.join(root, 'part-0.parquet'))
   await buildSidecarIndex([path.join(root, 'part-0.parquet')], index, { columns: ['a', 'b'] })
   const { rows } = await readParquet(path.join(root, 'part-0.parquet'))
   const physicalB = new Set(rows.map((r) => r.b))

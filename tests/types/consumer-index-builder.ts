@@ -53,7 +53,8 @@ type Built = Awaited<ReturnType<typeof buildSidecarIndex>>
 function builtFields(b: Built): Every<Built> {
   return {
     format: b.format, files: b.files, rebuilt: b.rebuilt, kept: b.kept, dropped: b.dropped, chunks: b.chunks, bytesWritten: b.bytesWritten, blob: b.blob,
-    validators: { mtime: b.validators.mtime, etag: b.validators.etag, 'last-modified': b.validators['last-modified'], none: b.validators.none } satisfies Every<Built['validators']>,
+    validators: { mtime: b.validators.mtime, etag: b.validators.etag, 'last-modified': b.validators['last-modified'], unsettled: b.validators.unsettled,
+      none: b.validators.none } satisfies Every<Built['validators']>,
     skipped: b.skipped.map((s) => ({ file: s.file, rowGroup: s.rowGroup, column: s.column, detail: s.detail }) satisfies Every<Built['skipped'][number]>),
     table: b.table && ({ format: b.table.format, snapshot: b.table.snapshot, version: b.table.version,
       statistics: b.table.statistics && ({ 'snapshot-id': b.table.statistics['snapshot-id'], 'statistics-path': b.table.statistics['statistics-path'],

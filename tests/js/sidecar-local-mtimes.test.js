@@ -1,0 +1,119 @@
+// A sidecar index of local files records each file's size and mtime. A file system that keeps times to the second (or
+// FAT's 2 s) gives a rewrite of the same size within that second the same mtime, so an mtime recorded while still that
+// recent cannot tell the version read from the next: the build records it unsettled, and the file is stale-index until
+// the index is built or updated again. Simulated here by giving both versions one whole-second mtime, as such a file
+// system would. Truth: the rows hyparquet reads from the file as it is now.
+import assert from 'node:assert/strict'
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { test } from 'node:test'
+import { parquetReadObjects } from 'hyparquet'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+import { openDataset } from '../../js/index.js'
+import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
+import { MTIME_SETTLE_MS, settledMtime } from '../../js/index-builder/build-plan.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { runCli } from './helpers/run-cli.js'
+
+const fileOf = (first) =>
+  new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'v', data: Int32Array.from({ length: 100 }, (_, i) => first + i), type: 'INT32' }] }))
+
+const dir = await tempDir('sidecar-local-mtimes')
+
+/** Writes `bytes` to `file` with the modification time `mtime` (a Date), as a coarse file system would stamp it. */
+function writeStamped(file, bytes, mtime) {
+  writeFileSync(file, bytes)
+  utimesSync(file, mtime, mtime)
+}
+
+/** What hyparquet reads of column v. */
+function valuesIn(file) {
+  const bytes = readFileSync(file)
+  return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
+    .then((rows) => rows.map((r) => r.v))
+}
+
+/** The current whole second: a write now on a file system of 1 s times gets this mtime. */
+const thisSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000)
+
+test('a rewrite of the same size within the second of the build is not answered from the old file\'s filters', async () => {
+  const file = path.join(dir, 'same-second.parquet')
+  const index = path.join(dir, 'same-second.puffin')
+  const mtime = thisSecond()
+  writeStamped(file, fileOf(1000), mtime)
+  const built = await buildSidecarIndex([file], index, { columns: ['v'] })
+  // Rewritten within that second: the same size, the same (whole-second) mtime.
+  writeStamped(file, fileOf(5000), mtime)
+  assert.equal(statSync(file).mtimeMs, mtime.getTime())
+  assert.ok((await valuesIn(file)).includes(5000))
+  const dataset = await openDataset([file], { index })
+  const result = await dataset.probe('v', [5000])
+  await dataset.close()
+  assert.notEqual(result.files[0].values[0].verdict, 'absent', 'the file holds 5000')
+  assert.deepEqual(result.totals.index.reasons, { 'validator-unsettled': 1 })
+  assert.deepEqual(built.validators, { unsettled: 1 })
+})
+
+test('format 1 and a probe of the index itself: an unsettled entry describes no file', async () => {
+  for (const format of [1, 2]) {
+    const file = path.join(dir, `probe-${format}.parquet`)
+    const index = path.join(dir, `probe-${format}.puffin`)
+    const mtime = thisSecond()
+    writeStamped(file, fileOf(1000), mtime)
+    await buildSidecarIndex([file], index, { columns: ['v'], format })
+    writeStamped(file, fileOf(5000), mtime)
+    const opened = await openSidecarIndex(index)
+    for (const files of [undefined, [{ path: file }], [{ path: file, size: statSync(file).size }]]) {
+      const { files: [answer] } = await opened.probe('v', [5000], files ? { files } : {})
+      assert.equal(answer.current, false, `format ${format}, files ${JSON.stringify(files)}`)
+      assert.equal(answer.reason, 'validator-unsettled')
+    }
+    await opened.close()
+  }
+})
+
+test('a file whose mtime has settled is described, and an update reads an unsettled one anew', async () => {
+  const file = path.join(dir, 'settles.parquet')
+  const index = path.join(dir, 'settles.puffin')
+  const mtime = thisSecond()
+  writeStamped(file, fileOf(1000), mtime)
+  await buildSidecarIndex([file], index, { columns: ['v'] })
+  // Rewritten within the second, then the second is long past: the update reads the file as it is now.
+  writeStamped(file, fileOf(5000), mtime)
+  const past = new Date(mtime.getTime() - 60_000)
+  utimesSync(file, past, past)
+  const updated = await buildSidecarIndex([file], index + '.new', { columns: ['v'], update: index })
+  assert.deepEqual({ rebuilt: updated.rebuilt, kept: updated.kept, validators: updated.validators },
+    { rebuilt: 1, kept: 0, validators: { mtime: 1 } })
+  const dataset = await openDataset([file], { index: index + '.new' })
+  const result = await dataset.probe('v', [1000, 5000])
+  await dataset.close()
+  assert.equal(result.totals.index.described, 1)
+  assert.deepEqual(result.files[0].values.map((v) => v.verdict), ['absent', 'maybe'])
+  // Updated again, unchanged: kept.
+  const again = await buildSidecarIndex([file], index + '.again', { columns: ['v'], update: index + '.new' })
+  assert.deepEqual({ rebuilt: again.rebuilt, kept: again.kept }, { rebuilt: 0, kept: 1 })
+})
+
+test('the CLI says it recorded an unsettled validator, and warns when a probe meets one', async () => {
+  const file = path.join(dir, 'cli.parquet')
+  const index = path.join(dir, 'cli.puffin')
+  writeStamped(file, fileOf(1000), thisSecond())
+  const built = await runCli(['index', 'build', file, '-o', index, '-c', 'v'])
+  assert.equal(built.code, 0, built.stderr)
+  assert.match(built.stdout, /recorded no settled validator for 1 file .*until the index is built or updated again/)
+  const probed = await runCli(['probe', file, '-c', 'v', '-v', '1000', '--index', index])
+  assert.equal(probed.code, 0, probed.stderr)
+  assert.match(probed.stderr, /^parquet-bloom: warning: the sidecar index did not describe the file .*1 validator-unsettled — .*--update/)
+})
+
+test('the rule: an mtime is settled only MTIME_SETTLE_MS before the clock read before its stat (a future one never)', () => {
+  const clock = 1_800_000_000_000
+  assert.ok(MTIME_SETTLE_MS >= 2000, 'FAT keeps times to 2 s')
+  assert.equal(settledMtime(`mtime:${clock - MTIME_SETTLE_MS}`, clock), `mtime:${clock - MTIME_SETTLE_MS}`)
+  assert.equal(settledMtime(`mtime:${clock - MTIME_SETTLE_MS + 1}`, clock), `unsettled-mtime:${clock - MTIME_SETTLE_MS + 1}`)
+  assert.equal(settledMtime(`mtime:${clock + 5000}`, clock), `unsettled-mtime:${clock + 5000}`)
+  assert.equal(settledMtime('etag:"x"', clock), 'etag:"x"')
+  assert.equal(settledMtime(null, clock), null)
+})
