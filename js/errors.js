@@ -13,8 +13,8 @@ export const ErrorCode = Object.freeze({
   DECRYPTION_FAILED: 'DECRYPTION_FAILED', // a module did not authenticate: wrong key or AAD prefix, tampered or truncated bytes
   COLUMN_NOT_FOUND: 'COLUMN_NOT_FOUND',
   NO_BLOOM_FILTER: 'NO_BLOOM_FILTER', // the column chunk has no bloom filter to lend (visitBloomFilter)
-  FILE_NOT_FOUND: 'FILE_NOT_FOUND',
-  HTTP_STATUS: 'HTTP_STATUS', // 4xx/5xx from a server
+  FILE_NOT_FOUND: 'FILE_NOT_FOUND', // no such local file; a URL answering 404 or 410 (the error has `status`)
+  HTTP_STATUS: 'HTTP_STATUS', // any other 4xx/5xx from a server
   RANGE_NOT_SUPPORTED: 'RANGE_NOT_SUPPORTED', // server ignores Range and the file is too big to take whole
   BAD_RESPONSE_LENGTH: 'BAD_RESPONSE_LENGTH', // wrong Content-Range, short or long body
   FILE_CHANGED: 'FILE_CHANGED', // a validated file was replaced: 412, or another ETag/Last-Modified/size

@@ -637,7 +637,7 @@ export class ParquetBloomError extends Error {
   readonly offset?: number
   /** The field or column involved. */
   readonly field?: string
-  /** The HTTP status, for HTTP_STATUS. */
+  /** The HTTP status, for HTTP_STATUS, and for FILE_NOT_FOUND of a URL (404, 410). */
   readonly status?: number
   /** The verdict reason a probe answers with when this error makes an index unusable (e.g. 'malformed-filter'). */
   readonly reason?: ReasonCode
@@ -762,8 +762,12 @@ export interface DatasetFileResult {
   values: ProbeValueResult[]
   /** As ParquetFile.probe returns them; [] when the file was decided without opening it. */
   rowGroups: Array<{ index: number, numRows: number, results: ProbeValueResult[] }>
-  /** The file's typed error (a ParquetBloomError's code; IO for anything else); its values are then unknown (reason file-error). */
-  error: { code: ErrorCodeValue, message: string } | null
+  /**
+   * The file's typed error (a ParquetBloomError's code; IO for anything else) and, from a server, its HTTP status (a missing
+   * file is FILE_NOT_FOUND wherever it is: no such local file, or a URL answering 404 or 410); its values are then unknown
+   * (reason file-error).
+   */
+  error: { code: ErrorCodeValue, message: string, status?: number } | null
   /** What this file's reads cost (0 when decided without opening it); its rounds from its opening. */
   stats: IoStats
   logicalType?: LogicalType | null
@@ -830,7 +834,7 @@ export interface ParquetDataset {
 export interface DatasetCoverage {
   files: number
   filesWithError: number
-  errors: Array<{ path: string, error: { code: ErrorCodeValue, message: string } }>
+  errors: Array<{ path: string, error: { code: ErrorCodeValue, message: string, status?: number } }>
   columns: Array<{ column: string, physicalTypes: PhysicalType[], files: number, rowGroups: number,
     statistics: { files: number, rowGroups: number }, pageIndex: { files: number, rowGroups: number },
     dictionaryOnly: { files: number, rowGroups: number }, bloomFilter: { files: number, rowGroups: number } }>

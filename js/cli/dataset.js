@@ -304,7 +304,7 @@ export function probeFilesAsDataset(inputs,
       settle.delete(file.path)
       indexStatuses?.push(file.index)
       const missing = file.values.find((v) => v.reason === 'column-missing')
-      if (file.error) reject(new ParquetBloomError(/** @type {any} */ (file.error.code), file.error.message))
+      if (file.error) reject(new ParquetBloomError(/** @type {any} */ (file.error.code), file.error.message, { status: file.error.status }))
       else if (missing) reject(new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, missing.detail))
       else {
         resolve({

@@ -1,8 +1,9 @@
 // One HTTP request as every reader of URLs here sends it (range reads, whole objects, HEADs): the
 // caller's headers with identity encoding and a User-Agent, no user:password in URLs, credentials kept out
 // of what is shown (redactUrl), a fetch that throws turned into IO with what a browser's CORS refusal
-// would need, a status turned into HTTP_STATUS with a hint, and an unread body cancelled to free its
-// connection. Retries are js/sources/retry.js's; the operation (signals, timeout) js/sources/shared.js's.
+// would need, a status turned into HTTP_STATUS (FILE_NOT_FOUND for no object there) with a hint, and an
+// unread body cancelled to free its connection. Retries are js/sources/retry.js's; the operation (signals,
+// timeout) js/sources/shared.js's.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { IO_RECORD } from './io-ledger.js'
 import { inBrowser } from './runtime.js'
@@ -168,15 +169,17 @@ export function releaseBody(response) {
 }
 
 /**
- * HTTP_STATUS (the error has `status`; js/sources/retry.js retries 429 and 5xx) with a hint at the cause.
+ * HTTP_STATUS (the error has `status`; js/sources/retry.js retries 429 and 5xx) with a hint at the cause; FILE_NOT_FOUND
+ * for 404 and 410, no object at the URL (S3's NoSuchKey is a 404), as a missing local file is: the code a caller checks
+ * for a missing file is the same whatever the file's location.
  * @param {Response} response
  * @param {string} what e.g. "from <name> for bytes=0-99"
  * @param {string} name
  * @param {string} expected the hint for a status that is no error, e.g. "expected 206 Partial Content"
- * @param {string} [code] another ErrorCode for this status (FILE_NOT_FOUND for a whole object's 404)
  */
-export function statusError(response, what, name, expected, code = ErrorCode.HTTP_STATUS) {
+export function statusError(response, what, name, expected) {
   const status = response.status
+  const code = status === 404 || status === 410 ? ErrorCode.FILE_NOT_FOUND : ErrorCode.HTTP_STATUS
   const hint = STATUS_HINTS[status] ?? (status >= 500 ? 'server error' : status >= 400 ? 'client error' : expected)
   const text = response.statusText && response.statusText.toLowerCase() !== hint ? ` ${response.statusText}` : ''
   return new ParquetBloomError(code, `HTTP ${status}${text} ${what}: ${hint}`, { source: name, status })

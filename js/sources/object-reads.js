@@ -298,8 +298,7 @@ function objectReader(location, options, purpose = options.purpose ?? 'table-met
       onRetry: () => { stats.retries++ },
     }),
     /** @param {Response} response @param {string} method */
-    statusError: (response, method) => statusError(response, `from ${name} for ${method}`, name, 'expected 200 OK',
-      GONE.has(response.status) ? ErrorCode.FILE_NOT_FOUND : ErrorCode.HTTP_STATUS),
+    statusError: (response, method) => statusError(response, `from ${name} for ${method}`, name, 'expected 200 OK'),
   }
   return reader
 }

@@ -368,7 +368,7 @@ describe('probe', () => {
       assert.equal(stderr.trim().split('\n').length, 2, 'two failures: a 404 and a file without column i32')
       assertProbeShape(doc, ['5'])
       assert.deepEqual(doc.files.map((f) => f.file), urls, 'input order')
-      assert.equal(doc.files[1].error.code, 'HTTP_STATUS')
+      assert.equal(doc.files[1].error.code, 'FILE_NOT_FOUND')
       assert.equal(doc.files[2].error.code, 'COLUMN_NOT_FOUND')
       const served = server.stats.paths[`/${good[0]}`]
       assert.equal(doc.files[0].stats.requests, served.requests)

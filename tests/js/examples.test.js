@@ -77,7 +77,7 @@ test('probe-url.js probes a sample over HTTP and reports the cost', async () => 
 test('probe-url.js explains a missing file and exits 2', async () => {
   const { code, stderr } = await example('probe-url.js', [`${server.url}web/samples/no-such-file.parquet`, 'city', 'Tokyo'])
   assert.equal(code, 2)
-  assert.match(stderr, /^error \[HTTP_STATUS\]: HTTP 404 /m)
+  assert.match(stderr, /^error \[FILE_NOT_FOUND\]: HTTP 404 /m)
 })
 
 test('inspect-files.js reports row groups, filters and their health', async () => {

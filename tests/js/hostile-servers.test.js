@@ -120,10 +120,11 @@ function isFilterRequest(range, g) {
 }
 
 describe('a server misbehaving from the first request', () => {
-  for (const [status, hint] of [[403, /forbidden/], [404, /not found/], [500, /server error/]]) {
-    test(`HTTP ${status}: HTTP_STATUS with the status, the URL and a hint`, async () => {
+  for (const [status, hint, code] of [[403, /forbidden/, ErrorCode.HTTP_STATUS], [404, /not found/, ErrorCode.FILE_NOT_FOUND],
+    [500, /server error/, ErrorCode.HTTP_STATUS]]) {
+    test(`HTTP ${status}: ${code} with the status, the URL and a hint`, async () => {
       const url = server.url('hyparquet-sample.parquet', { mode: `status:${status}` })
-      const error = await rejectsPromptly(openParquet(url), ErrorCode.HTTP_STATUS, url, [new RegExp(`HTTP ${status}`), hint], PROMPT_MS + (status >= 500 ? RETRY_MS : 0))
+      const error = await rejectsPromptly(openParquet(url), code, url, [new RegExp(`HTTP ${status}`), hint], PROMPT_MS + (status >= 500 ? RETRY_MS : 0))
       assert.equal(error.status, status)
     })
   }
@@ -196,7 +197,7 @@ describe('a server that starts misbehaving after the footer was read', () => {
   for (const [mode, code, patterns] of [
     ['status:500', ErrorCode.HTTP_STATUS, [/HTTP 500/]],
     ['status:403', ErrorCode.HTTP_STATUS, [/HTTP 403/, /forbidden/]],
-    ['status:404', ErrorCode.HTTP_STATUS, [/HTTP 404/]],
+    ['status:404', ErrorCode.FILE_NOT_FOUND, [/HTTP 404/]],
     ['short-body', ErrorCode.BAD_RESPONSE_LENGTH, [/the body ended early/]],
     ['drop', ErrorCode.IO, [/failed after \d+ of \d+ bytes/]],
     ['wrong-content-range', ErrorCode.BAD_RESPONSE_LENGTH, [/Content-Range: bytes \d+-\d+/]],

@@ -249,7 +249,7 @@ describe('reading only what is needed, over HTTP', () => {
     }
   })
 
-  test('a server that ignores Range still works for a small file; 404 is HTTP_STATUS', { skip: missingFixture(LENGTH_FILE) }, async () => {
+  test('a server that ignores Range still works for a small file; 404 is FILE_NOT_FOUND with its status', { skip: missingFixture(LENGTH_FILE) }, async () => {
     const local = await startTestServer({ root: path.dirname(fixturePath(LENGTH_FILE)) })
     try {
       local.setMode('ignore-range')
@@ -258,7 +258,7 @@ describe('reading only what is needed, over HTTP', () => {
         assert.deepEqual(verdictsOf(await file.probe('String', ['Hello', 'NOT_EXISTS'])), ['maybe', 'absent'])
       })
       local.setMode()
-      await assert.rejects(openParquet(local.url('missing.parquet')), (e) => e.code === ErrorCode.HTTP_STATUS && e.status === 404)
+      await assert.rejects(openParquet(local.url('missing.parquet')), (e) => e.code === ErrorCode.FILE_NOT_FOUND && e.status === 404)
     } finally {
       await local.close()
     }

@@ -465,10 +465,13 @@ describe('http source', () => {
     await rejectsWith(source.read(0, 10), ErrorCode.BAD_RESPONSE_LENGTH, /changed/, new RegExp(`${files['data.bin'].length + 1000}`))
   })
 
-  for (const [status, hint] of [[404, /not found/], [403, /forbidden — check the URL's credentials\/signature/], [500, /server error/], [401, /unauthorized/]]) {
-    test(`HTTP ${status} is HTTP_STATUS with status ${status}`, async () => {
+  for (const [status, hint] of [[404, /not found/], [410, /gone/], [403, /forbidden — check the URL's credentials\/signature/], [500, /server error/],
+    [401, /unauthorized/]]) {
+    // No object at the URL (404, 410) is FILE_NOT_FOUND, as a missing local file is; the status is kept.
+    const code = status === 404 || status === 410 ? ErrorCode.FILE_NOT_FOUND : ErrorCode.HTTP_STATUS
+    test(`HTTP ${status} is ${code} with status ${status}`, async () => {
       const source = await openByteSource(server.url('data.bin', { mode: `status:${status}` }))
-      const error = await rejectsWith(source.readTail(TAIL), ErrorCode.HTTP_STATUS, hint, new RegExp(`HTTP ${status}`), /data\.bin/)
+      const error = await rejectsWith(source.readTail(TAIL), code, hint, new RegExp(`HTTP ${status}`), /data\.bin/)
       assert.equal(error.status, status)
       // A 5xx may pass: retried 3 times (js/sources/retry.js); a 4xx is an answer.
       assert.equal(server.stats.requests, status >= 500 ? 4 : 1, status >= 500 ? 'retried' : 'no retry')
@@ -476,9 +479,9 @@ describe('http source', () => {
     })
   }
 
-  test('a file the server does not have is HTTP_STATUS 404', async () => {
+  test('a file the server does not have is FILE_NOT_FOUND, status 404', async () => {
     const source = await openByteSource(server.url('nope.parquet'))
-    const error = await rejectsWith(source.readTail(TAIL), ErrorCode.HTTP_STATUS, /404/, /nope\.parquet/)
+    const error = await rejectsWith(source.readTail(TAIL), ErrorCode.FILE_NOT_FOUND, /404/, /nope\.parquet/)
     assert.equal(error.status, 404)
   })
 

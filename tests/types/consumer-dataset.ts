@@ -74,7 +74,7 @@ function fileFields(f: DatasetFileResult): Every<DatasetFileResult> {
   return {
     path: f.path, partitions: f.partitions, values: f.values.map((v: ProbeValueResult) => v.verdict satisfies Verdict),
     rowGroups: f.rowGroups.map((g) => ({ index: g.index, numRows: g.numRows, results: g.results }) satisfies Every<DatasetFileResult['rowGroups'][number]>),
-    error: f.error && ({ code: f.error.code satisfies ErrorCodeValue, message: f.error.message } satisfies Every<NonNullable<DatasetFileResult['error']>>),
+    error: f.error && ({ code: f.error.code satisfies ErrorCodeValue, message: f.error.message, status: f.error.status } satisfies Every<NonNullable<DatasetFileResult['error']>>),
     stats: ioFields(f.stats),
     logicalType: f.logicalType, skipped: f.skipped satisfies 'where' | 'limit' | undefined, column: f.column, physicalType: f.physicalType,
     typeLength: f.typeLength,
@@ -108,7 +108,7 @@ function statsFields(s: DatasetProbeResult['stats']): Every<DatasetProbeResult['
 function coverageFields(c: DatasetCoverage): Every<DatasetCoverage> {
   return {
     files: c.files, filesWithError: c.filesWithError,
-    errors: c.errors.map((e) => ({ path: e.path, error: { code: e.error.code satisfies ErrorCodeValue, message: e.error.message } }) satisfies Every<DatasetCoverage['errors'][number]>),
+    errors: c.errors.map((e) => ({ path: e.path, error: { code: e.error.code satisfies ErrorCodeValue, message: e.error.message, status: e.error.status } }) satisfies Every<DatasetCoverage['errors'][number]>),
     columns: c.columns.map((col) => ({
       column: col.column, physicalTypes: col.physicalTypes, files: col.files, rowGroups: col.rowGroups,
       statistics: { files: col.statistics.files, rowGroups: col.statistics.rowGroups }, pageIndex: { files: col.pageIndex.files, rowGroups: col.pageIndex.rowGroups },
