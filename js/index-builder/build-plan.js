@@ -240,11 +240,12 @@ export async function readFileEntry(input, recorded, options, reading, known) {
 }
 
 /**
- * How long after its modification time a local file's mtime is taken to tell its versions apart. File systems
- * keep times coarsely — FAT to 2 s (Windows rounds up to the next 2 s), ext3, HFS+ and some network mounts to
- * the second, and a kernel stamps a write with a clock that may lag by a tick — so a rewrite of the same size
- * within that span keeps the mtime. Past it, any later write gets a later mtime. (This assumes the file
- * system's clock — a network server's — agrees with this machine's within the margin above 2 s.)
+ * How long after its modification time a local file's mtime (or a URL's Last-Modified, before the response's Date) is
+ * taken to tell its versions apart. File systems keep times coarsely — FAT to 2 s (Windows rounds up to the next 2 s),
+ * ext3, HFS+ and some network mounts to the second, and a kernel stamps a write with a clock that may lag by a tick —
+ * so a rewrite of the same size within that span keeps the mtime. Past it, any later write gets a later mtime. (This
+ * assumes the file system's clock — a network server's — agrees with this machine's, or the web server's, within the
+ * margin above 2 s.)
  */
 export const MTIME_SETTLE_MS = 3000
 
@@ -277,10 +278,11 @@ export function settledMtime(recorded, clock) {
 }
 
 /**
- * What an index records of a URL's version from a response's headers. A Last-Modified less than a second before the
- * response's Date is weak (RFC 9110 §8.8.2.2): the file may be rewritten within that second under the same date, so
- * it is recorded in a form no later check matches (`unsettled-last-modified:…`) — the file is stale-index until the
- * index is built or updated again — rather than as a date a rewrite of the same size would pass.
+ * What an index records of a URL's version from a response's headers. A Last-Modified less than MTIME_SETTLE_MS before
+ * the response's Date is weak (RFC 9110 §8.8.2.2): the file may be rewritten within that span under the same date —
+ * a date is to the second, and the server's file system may keep times to 2 s (FAT) — so it is recorded in a form no
+ * later check matches (`unsettled-last-modified:…`) — the file is stale-index until the index is built or updated
+ * again — rather than as a date a rewrite of the same size would pass.
  * @param {{ get(name: string): string | null }} headers
  */
 function validatorOfResponse(headers) {
@@ -288,7 +290,7 @@ function validatorOfResponse(headers) {
   if (!recorded?.startsWith('last-modified:')) return recorded
   const modified = Date.parse(recorded.slice('last-modified:'.length))
   const date = Date.parse(headers.get('date') ?? '')
-  return Number.isFinite(modified) && Number.isFinite(date) && date - modified < 1000 ? `unsettled-${recorded}` : recorded
+  return Number.isFinite(modified) && Number.isFinite(date) && date - modified < MTIME_SETTLE_MS ? `unsettled-${recorded}` : recorded
 }
 
 /**

@@ -65,6 +65,17 @@ test('a Last-Modified less than a second before the response\'s Date: the file i
   assert.equal(after.totals.index.described, 0)
 })
 
+test('a server on a file system of 2 s times (FAT): a Last-Modified a second before the Date is not settled either', async () => {
+  // FAT keeps times to 2 s: every write in [E, E + 2 s) is stamped E. Built in the second after E (the Date one second
+  // past the Last-Modified), then rewritten within those 2 s: the same size and Last-Modified, other values.
+  while (Date.now() % 2000 < 1000 || Date.now() % 2000 > 1400) await new Promise((resolve) => setTimeout(resolve, 20))
+  const stamped = new Date(Date.now() - (Date.now() % 2000))
+  const { after } = await rewriteAfterBuild('fat.parquet', 'last-modified', { mtime: stamped })
+  assert.ok(Date.now() - stamped.getTime() < 2000, 'rewritten within the 2 s that FAT stamps alike')
+  assert.notEqual(after.files[0].values[0].verdict, 'absent', 'the rewritten file holds 5000')
+  assert.equal(after.totals.index.described, 0)
+})
+
 test('a Last-Modified well before the Date still describes the unchanged file', async () => {
   const { before } = await rewriteAfterBuild('settled.parquet', 'last-modified', { mtime: new Date(Date.now() - 3_600_000) })
   assert.equal(before.totals.index.described, 1)
