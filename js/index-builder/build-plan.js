@@ -273,7 +273,7 @@ export async function localValidator(input, options) {
  */
 export function settledMtime(recorded, clock) {
   if (!recorded?.startsWith('mtime:')) return recorded
-  const mtime = Number(recorded.slice('mtime:'.length))
+  const mtime = Number(recorded.slice('mtime:'.length).split(';')[0])
   return Number.isFinite(mtime) && clock - mtime >= MTIME_SETTLE_MS ? recorded : `unsettled-${recorded}`
 }
 

@@ -3,7 +3,7 @@
 // A probe checks its files a window at a time and counts each HEAD as a request of the index, so its stats
 // (and a dataset's) show what answering from the index cost.
 import { headObject } from '../sources/object-reads.js'
-import { recordedValidator, recordedValidatorKind } from '../sources/validator-text.js'
+import { recordedValidator, recordedValidatorKind, sameValidator } from '../sources/validator-text.js'
 
 /**
  * @param {unknown} input
@@ -97,7 +97,7 @@ export function currency(entry, now, { checked = false } = {}) {
     return { current: false, reason: StaleReason.VALIDATOR_UNSETTLED,
       detail: `the index recorded ${entry.validator}: a validator too recent when recorded to tell the file's versions apart` }
   }
-  if (entry.validator && (now.validator ? now.validator !== entry.validator : checked)) {
+  if (entry.validator && (now.validator ? !sameValidator(entry.validator, now.validator) : checked)) {
     // Not null: entry.validator is set.
     const recorded = /** @type {Exclude<ReturnType<typeof validatorKind>, null>} */ (validatorKind(entry.validator))
     const found = validatorKind(now.validator) ?? 'none'

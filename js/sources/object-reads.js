@@ -160,7 +160,7 @@ export async function openObject(location, options = {}) {
 }
 
 /**
- * The object's size and validator — a stat of a local file (its modification time), a HEAD of a URL
+ * The object's size and validator — a stat of a local file (its modification and change times), a HEAD of a URL
  * (its strong ETag, else Last-Modified) — or null when it does not exist (no such file; 404 or 410).
  * `size` is undefined when a server does not tell it.
  * @param {string | URL} location
@@ -173,7 +173,7 @@ export async function headObject(location, options = {}) {
     return reader.local(`checking ${reader.name}`, async (fs, op) => {
       try {
         const info = await op.race(fs.stat(reader.name))
-        return { size: info.size, validator: { mtimeMs: info.mtimeMs } }
+        return { size: info.size, validator: { mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs } }
       } catch (cause) {
         if (isMissingFile(cause)) return null
         throw cause

@@ -1,13 +1,14 @@
 // What tells one version of a file from another, in one shape everywhere: a URL's ETag (strong, or weak
-// with W/) and Last-Modified (RFC 9110 §8.8), a local file's modification time. Made from a response's
+// with W/) and Last-Modified (RFC 9110 §8.8), a local file's modification and change times. Made from a response's
 // headers, a listing's raw ETag or a stat; compared for a change and turned into a request precondition.
 // The text a sidecar index records for one is js/sources/validator-text.js's.
 
 /**
  * A version of a file as its validators tell it; a field is undefined when nothing gave it. `weak`: the
  * ETag is weak (W/"…"), equal for equivalent content but not byte-for-byte: never a precondition, never
- * recorded. A Validator without any field says nothing: only the size then tells versions apart.
- * @typedef {{ etag?: string, weak?: boolean, lastModified?: string, mtimeMs?: number }} Validator
+ * recorded. A Validator without any field says nothing: only the size then tells versions apart. `ctimeMs`: a local
+ * file's inode change time, which a rename over it or a write changes and no tool sets back.
+ * @typedef {{ etag?: string, weak?: boolean, lastModified?: string, mtimeMs?: number, ctimeMs?: number }} Validator
  */
 
 /**

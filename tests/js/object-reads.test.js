@@ -160,7 +160,7 @@ describe('headObject', () => {
 
   test('a local file: its size and modification time; null when there is no such file', async () => {
     const file = path.join(dir, 'object.bin')
-    assert.deepEqual(await headObject(file), { size: bytes.length, validator: { mtimeMs: statSync(file).mtimeMs } })
+    assert.deepEqual(await headObject(file), { size: bytes.length, validator: { mtimeMs: statSync(file).mtimeMs, ctimeMs: statSync(file).ctimeMs } })
     assert.equal(await headObject(path.join(dir, 'nope.bin')), null)
     assert.equal(await headObject(path.join(dir, 'object.bin', 'below-a-file')), null)
   })

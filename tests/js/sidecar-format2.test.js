@@ -43,7 +43,7 @@ before(async () => {
   await writeFilesVersion2(indexV2(), indexV2Files2())
   listing = await Promise.all(Array.from({ length: FILES }, async (_, f) => {
     const info = await stat(path.join(dir, fileName(f)))
-    return { path: fileName(f), size: info.size, validator: `mtime:${info.mtimeMs}` }
+    return { path: fileName(f), size: info.size, validator: `mtime:${info.mtimeMs};ctime:${info.ctimeMs}` }
   }))
   server = await startTestServer({ root: dir })
 }, { timeout: 600_000 })

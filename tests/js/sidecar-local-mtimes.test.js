@@ -4,7 +4,7 @@
 // the index is built or updated again. Simulated here by giving both versions one whole-second mtime, as such a file
 // system would. Truth: the rows hyparquet reads from the file as it is now.
 import assert from 'node:assert/strict'
-import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { copyFileSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { parquetReadObjects } from 'hyparquet'
@@ -12,7 +12,8 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { openDataset } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
-import { MTIME_SETTLE_MS, settledMtime } from '../../js/index-builder/build-plan.js'
+import { buildReading, MTIME_SETTLE_MS, readFileEntry, settledMtime } from '../../js/index-builder/build-plan.js'
+import { writeSidecarFiles } from '../../js/index-builder/sidecar-build.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 import { runCli } from './helpers/run-cli.js'
 
@@ -94,6 +95,63 @@ test('a file whose mtime has settled is described, and an update reads an unsett
   // Updated again, unchanged: kept.
   const again = await buildSidecarIndex([file], index + '.again', { columns: ['v'], update: index + '.new' })
   assert.deepEqual({ rebuilt: again.rebuilt, kept: again.kept }, { rebuilt: 0, kept: 1 })
+})
+
+test('a file replaced by another of the same size and mtime (renamed over it, or copied over it keeping times) is not described', async () => {
+  // Tools that set times to the second (tar, unzip, aws s3 sync, cp -p) give many files one mtime; two of one size
+  // then differ by nothing the index recorded but their bytes. The replacement changes the file's ctime (a rename or a
+  // write does; no tool sets it), which the index records beside the mtime.
+  const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000)
+  for (const replace of ['rename', 'copy keeping times']) {
+    for (const format of [1, 2]) {
+      const sub = path.join(dir, `${replace.split(' ')[0]}-${format}`)
+      const { mkdirSync } = await import('node:fs')
+      mkdirSync(sub)
+      const [a, b] = [path.join(sub, 'a.parquet'), path.join(sub, 'b.parquet')]
+      writeStamped(a, fileOf(1000), past)
+      writeStamped(b, fileOf(5000), past)
+      const index = path.join(sub, 'index.puffin')
+      await buildSidecarIndex([sub], index, { columns: ['v'], format })
+      if (replace === 'rename') renameSync(b, a)
+      else {
+        copyFileSync(b, a)
+        utimesSync(a, past, past)
+      }
+      assert.deepEqual([statSync(a).size, statSync(a).mtimeMs], [fileOf(1000).length, past.getTime()])
+      assert.ok((await valuesIn(a)).includes(5000))
+      const dataset = await openDataset([a], { index })
+      const result = await dataset.probe('v', [5000])
+      await dataset.close()
+      assert.notEqual(result.files[0].values[0].verdict, 'absent', `${replace}, format ${format}: a holds 5000`)
+      assert.deepEqual(result.totals.index.reasons, { 'validator-differs': 1 })
+    }
+  }
+})
+
+test('an index that recorded mtimes alone (before change times were) still describes its unchanged files by them', async () => {
+  const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000)
+  for (const format of [1, 2]) {
+    const file = path.join(dir, `mtime-only-${format}.parquet`)
+    writeStamped(file, fileOf(1000), past)
+    const { file: entry } = await readFileEntry(file, path.basename(file), { columns: ['v'], fpp: 0.01, ndv: 'auto' }, buildReading([file], {}))
+    assert.match(entry.validator, /^mtime:\d+;ctime:[\d.]+$/)
+    const index = path.join(dir, `mtime-only-${format}.puffin`)
+    await writeSidecarFiles([{ ...entry, validator: `mtime:${past.getTime()}` }], index, { format, columns: ['v'] })
+    const probe = async () => {
+      const dataset = await openDataset([file], { index })
+      try {
+        return await dataset.probe('v', [1000, 5000])
+      } finally {
+        await dataset.close()
+      }
+    }
+    const unchanged = await probe()
+    assert.equal(unchanged.totals.index.described, 1, `format ${format}`)
+    assert.deepEqual(unchanged.files[0].values.map((v) => v.verdict), ['maybe', 'absent'])
+    const later = new Date(past.getTime() + 1000)
+    utimesSync(file, later, later)
+    assert.deepEqual((await probe()).totals.index.reasons, { 'validator-differs': 1 })
+  }
 })
 
 test('the CLI says it recorded an unsettled validator, and warns when a probe meets one', async () => {
