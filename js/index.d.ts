@@ -741,8 +741,8 @@ export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differ
 
 /**
  * The kind of a validator a sidecar index records or finds: a local file's mtime, a URL's strong ETag or Last-Modified;
- * unsettled: an mtime or Last-Modified a build recorded as too recent to tell versions apart (`unsettled-mtime:…`,
- * `unsettled-last-modified:…`); other: a caller's own form.
+ * unsettled: an mtime or Last-Modified (or an ETag sent with one) a build recorded as too recent to tell versions apart
+ * (`unsettled-mtime:…`, `unsettled-last-modified:…`, `unsettled-etag:…`); other: a caller's own form.
  */
 export type ValidatorKind = 'mtime' | 'etag' | 'last-modified' | 'unsettled' | 'other'
 

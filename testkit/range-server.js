@@ -40,6 +40,8 @@ import { ResponseTimers } from './response-timers.js'
  * - etag              a strong ETag from the file's content; If-Match is evaluated (strong comparison,
  *                     RFC 9110 §13.1.1) and a mismatch answers 412
  * - weak-etag         a weak ETag (W/"size-mtime"), which never satisfies If-Match
+ * - nginx-etag        nginx's strong ETag, "<mtime in whole seconds, hex>-<size, hex>", with its Last-Modified: a tag
+ *                     of the time and size, not of the bytes; If-Match is evaluated as with etag
  * - last-modified     Last-Modified from the file's mtime; If-Unmodified-Since earlier than it answers 412
  * - ignore-conditions sends the validators above but ignores If-Match / If-Unmodified-Since
  * Every timer belongs to its request and is cleared when the request ends or the server closes.
@@ -219,7 +221,7 @@ function parseModes(text) {
 
 const KNOWN_MODES = new Set(['ignore-range', 'ignore-suffix', 'suffix-416', 'no-suffix', 'wrong-content-range', 'no-content-range', 'unknown-size',
   'change-size', 'short-body', 'drop', 'chunked', 'status', 'redirect', 'slow', 'slow-body', 'wave', 'etag', 'weak-etag', 'last-modified',
-  'ignore-conditions', 'fail-first'])
+  'nginx-etag', 'ignore-conditions', 'fail-first'])
 
 function serve({ req, res, urlPath, modes, nth, count, later, root }) {
   const range = req.headers.range
@@ -299,17 +301,19 @@ function contentTag(file) {
 
 /** Sends the validators the modes ask for; answers 412 (and returns false) when a precondition fails. */
 function answerPreconditions(req, res, file, modes) {
-  if (!modes.etag && !modes['weak-etag'] && !modes['last-modified']) return true
+  if (!modes.etag && !modes['weak-etag'] && !modes['last-modified'] && !modes['nginx-etag']) return true
   let stat
   try {
     stat = statSync(file)
   } catch {
     return true // send answers 404
   }
+  const seconds = Math.floor(stat.mtimeMs / 1000)
   const etag = modes.etag
     ? contentTag(file)
-    : modes['weak-etag'] ? `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` : undefined
-  const lastModified = modes['last-modified'] ? new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString() : undefined
+    : modes['nginx-etag'] ? `"${seconds.toString(16)}-${stat.size.toString(16)}"`
+      : modes['weak-etag'] ? `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"` : undefined
+  const lastModified = modes['last-modified'] || modes['nginx-etag'] ? new Date(seconds * 1000).toUTCString() : undefined
   if (etag) res.setHeader('etag', etag)
   if (lastModified) res.setHeader('last-modified', lastModified)
   if (modes['ignore-conditions']) return true

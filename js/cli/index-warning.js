@@ -89,8 +89,8 @@ export function recordedValidatorLines(validators) {
       lines.push(`recorded no validator for ${files(n)} (their server sent neither ETag nor Last-Modified): only their size tells a ` +
         'changed file apart')
     } else if (kind === 'unsettled') {
-      lines.push(`recorded no settled validator for ${files(n)} (an mtime or Last-Modified so recent that a rewrite of the same size ` +
-        'could keep it): they answer stale-index until the index is built or updated again')
+      lines.push(`recorded no settled validator for ${files(n)} (an mtime or Last-Modified, or an ETag sent with one, so recent that ` +
+        'a rewrite of the same size could keep it): they answer stale-index until the index is built or updated again')
     } else {
       lines.push(`recorded ${kind} validators for ${files(n)}`)
     }

@@ -282,13 +282,16 @@ export function settledMtime(recorded, clock) {
  * the response's Date is weak (RFC 9110 §8.8.2.2): the file may be rewritten within that span under the same date —
  * a date is to the second, and the server's file system may keep times to 2 s (FAT) — so it is recorded in a form no
  * later check matches (`unsettled-last-modified:…`) — the file is stale-index until the index is built or updated
- * again — rather than as a date a rewrite of the same size would pass.
+ * again — rather than as a date a rewrite of the same size would pass. So is an ETag sent with such a date
+ * (`unsettled-etag:…`): a server may make its strong ETag of the time and size (nginx: the mtime's second and the
+ * size), which a rewrite within that span keeps too.
  * @param {{ get(name: string): string | null }} headers
  */
 function validatorOfResponse(headers) {
   const recorded = recordedValidator(validatorFromHeaders(headers))
-  if (!recorded?.startsWith('last-modified:')) return recorded
-  const modified = Date.parse(recorded.slice('last-modified:'.length))
+  const lastModified = headers.get('last-modified')
+  if (!recorded || !lastModified) return recorded
+  const modified = Date.parse(lastModified)
   const date = Date.parse(headers.get('date') ?? '')
   return Number.isFinite(modified) && Number.isFinite(date) && date - modified < MTIME_SETTLE_MS ? `unsettled-${recorded}` : recorded
 }

@@ -37,15 +37,15 @@ export function sameValidator(recorded, found) {
 }
 
 /**
- * The kind of a recorded validator; 'unsettled' for a build's record of an mtime or Last-Modified too recent to tell
- * versions apart (`unsettled-mtime:…`, `unsettled-last-modified:…`), 'other' for a string in another form (a
- * caller's own), null for none.
+ * The kind of a recorded validator; 'unsettled' for a build's record of an mtime or Last-Modified (or an ETag sent
+ * with such a date) too recent to tell versions apart (`unsettled-mtime:…`, `unsettled-last-modified:…`,
+ * `unsettled-etag:…`), 'other' for a string in another form (a caller's own), null for none.
  * @param {string | null | undefined} recorded
  * @returns {'mtime' | 'etag' | 'last-modified' | 'unsettled' | 'other' | null}
  */
 export function recordedValidatorKind(recorded) {
   if (!recorded) return null
-  if (/^unsettled-(mtime|last-modified):/.test(recorded)) return 'unsettled'
+  if (/^unsettled-(mtime|etag|last-modified):/.test(recorded)) return 'unsettled'
   const kind = /^(mtime|etag|last-modified):/.exec(recorded)?.[1]
   return /** @type {any} */ (kind ?? 'other')
 }

@@ -76,6 +76,19 @@ test('a server on a file system of 2 s times (FAT): a Last-Modified a second bef
   assert.equal(after.totals.index.described, 0)
 })
 
+test('nginx\'s strong ETag (the mtime\'s second and the size) with a recent Last-Modified: not settled either', async () => {
+  // Both versions carry one modification time (a file system of 1 s times, a rewrite within the second): one ETag.
+  const mtime = new Date(Math.floor(Date.now() / 1000) * 1000)
+  const { before, after } = await rewriteAfterBuild('nginx.parquet', 'nginx-etag', { mtime })
+  assert.notEqual(after.files[0].values[0].verdict, 'absent', 'the rewritten file holds 5000')
+  assert.equal(before.totals.index.described, 0, 'recorded unsettled')
+  assert.deepEqual(after.totals.index.reasons, { 'validator-unsettled': 1 })
+  // Settled (a Last-Modified well before the Date), the ETag describes the unchanged file.
+  const settled = await rewriteAfterBuild('nginx-settled.parquet', 'nginx-etag', { mtime: new Date(Date.now() - 3_600_000) })
+  assert.equal(settled.before.totals.index.described, 1)
+  assert.equal(settled.before.files[0].values[1].verdict, 'absent')
+})
+
 test('a Last-Modified well before the Date still describes the unchanged file', async () => {
   const { before } = await rewriteAfterBuild('settled.parquet', 'last-modified', { mtime: new Date(Date.now() - 3_600_000) })
   assert.equal(before.totals.index.described, 1)
