@@ -732,9 +732,9 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
  * validator-differs (the same kind, another value: the file changed), validator-kind-differs (the same size,
  * validators of different kinds — an index built from local paths, which records mtimes, probed over HTTP;
  * an ETag recorded where the server now sends only Last-Modified, or none), validator-unsettled (the index recorded an
- * mtime or Last-Modified too recent, when it was built, for a rewrite of the same size to change it: whatever the file is
- * now, the index may hold an earlier version's filters), no-path (a file given as bytes), not-described (an index object
- * that gave no reason).
+ * mtime or Last-Modified, or an ETag sent with one, too recent, when it was built, for a rewrite of the same size to
+ * change it: whatever the file is now, the index may hold an earlier version's filters), no-path (a file given as
+ * bytes), not-described (an index object that gave no reason).
  */
 export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differs' | 'validator-differs' | 'validator-kind-differs'
   | 'validator-unsettled' | 'ambiguous-in-index' | 'no-path' | 'not-described'

@@ -250,7 +250,7 @@ export async function readFileEntry(input, recorded, options, reading, known) {
 export const MTIME_SETTLE_MS = 3000
 
 /**
- * What an index records of a local file's version: its size and `mtime:<ms>`, or `unsettled-mtime:<ms>` — which no
+ * What an index records of a local file's version: its size and `mtime:<ms>;ctime:<ms>`, or `unsettled-mtime:…` — which no
  * later check matches (the file is stale-index, `validator-unsettled`, until the index is built or updated again) —
  * when the mtime is less than MTIME_SETTLE_MS before the clock, read when this is called: the bytes read may be
  * rewritten, size and mtime kept, after the build has read them. Called before any of the file's bytes are read,
@@ -267,7 +267,8 @@ export async function localValidator(input, options) {
 }
 
 /**
- * A recorded `mtime:<ms>` as it stands when settled at `clock`, else marked `unsettled-`; any other text as it is.
+ * A recorded `mtime:<ms>;ctime:<ms>` as it stands when its mtime is settled at `clock`, else marked `unsettled-`; any other
+ * text as it is.
  * @param {string | null} recorded
  * @param {number} clock ms since the epoch, read before the stat that found `recorded`
  */

@@ -150,8 +150,9 @@ export function buildSidecarIndex(files: string[] | null, sink: Sink, options: S
    * How many files the index records with each kind of validator — what a probe compares: an mtime (local paths) matches
    * the file read by its path only, never an ETag or Last-Modified over HTTP (build from the URLs for that); none: a file
    * from memory, or a URL whose server sent neither; unsettled: an mtime (less than 3 s before the build read the file)
-   * or Last-Modified (less than 3 s before the response's Date; an ETag sent with one too) so recent that a rewrite of the same size could
-   * keep it — such a file answers stale-index (validator-unsettled) until the index is built or updated again.
+   * or Last-Modified (less than 3 s before the response's Date; an ETag sent with one too) so recent that a rewrite of
+   * the same size could keep it — such a file answers stale-index (validator-unsettled) until the index is built or
+   * updated again.
    */
   validators: Partial<Record<Exclude<ValidatorKind, 'other'> | 'none', number>>
   skipped: Array<{ file: string, rowGroup?: number, column?: string, detail: string }>

@@ -44,9 +44,10 @@ export async function fileValidator(input, { fetch: fetchImpl, signal, headers, 
  *   never compared with a Last-Modified: the server chooses that time (an object store's is the upload's,
  *   not the file's) and states it to the second, a weak validator (RFC 9110 §8.8.2.2) — a rewrite of the
  *   same size within that second would pass for the file indexed.
- * - validator-unsettled: the index recorded the file's mtime or Last-Modified (or an ETag sent with one) while it was too recent to tell
- *   versions apart (a rewrite of the same size within the file system's or server's granularity keeps it): the
- *   filters may be of a version before the file's, so the entry describes no file, whatever is found now.
+ * - validator-unsettled: the index recorded the file's mtime or Last-Modified (or an ETag sent with one) while it
+ *   was too recent to tell versions apart (a rewrite of the same size within the file system's or server's
+ *   granularity keeps it): the filters may be of a version before the file's, so the entry describes no file,
+ *   whatever is found now.
  * - ambiguous-in-index (format 2): two entries share the file's identity (or path) hash, so the index
  *   cannot say which describes it; it describes neither.
  */
@@ -61,8 +62,8 @@ export const StaleReason = Object.freeze({
 })
 
 /**
- * The kind of a validator as recorded (`mtime:…`, `etag:…`, `last-modified:…`); 'other' for one given in
- * another form (a caller's listing), null for none.
+ * The kind of a validator as recorded (`mtime:…`, `etag:…`, `last-modified:…`, `unsettled-…`); 'other' for one
+ * given in another form (a caller's listing), null for none.
  * @param {string | null | undefined} validator
  * @returns {'mtime' | 'etag' | 'last-modified' | 'unsettled' | 'other' | null}
  */
