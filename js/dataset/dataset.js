@@ -455,48 +455,6 @@ function typedPartitions(raw, types) {
 }
 
 /**
- * A file's row groups' answers for the values it was asked (`asked`, by position), with those decided without it
- * (prefilter, sidecar, DECIDE_IN_FILE) in their places. Apart: its closures would cost every file a context.
- * @param {Array<{ results: ValueResult[] }>} rowGroups
- * @param {number[]} asked
- * @param {Array<ValueResult | null>} decided one per value
- */
-function withDecided(rowGroups, asked, decided) {
-  const at = new Map(asked.map((k, j) => [k, j]))
-  return rowGroups.map((g) => ({ ...g, results: decided.map((r, k) =>
-    (at.has(k) ? g.results[/** @type {number} */ (at.get(k))] : /** @type {ValueResult} */ (r))) }))
-}
-
-/**
- * A file's answer with its place among the files (`order`, removed once they are sorted), as its last property.
- * @param {FileResult} result
- * @param {number} order
- */
-function ordered(result, order) {
-  result.order = order
-  return result
-}
-
-/** @param {import('../parquet-file.js').ParquetFile} file */
-function statsOf(file) {
-  return asIoStats(file.stats)
-}
-
-/**
- * A failure as data: { code, message } of a ParquetBloomError, and its HTTP `status` when it has one (a 404's
- * FILE_NOT_FOUND, an HTTP_STATUS), IO for anything else.
- * @param {unknown} error
- * @returns {{ code: string, message: string, status?: number }}
- */
-function errorData(error) {
-  if (error instanceof ParquetBloomError) {
-    return error.status === undefined ? { code: error.code, message: error.message }
-      : { code: error.code, message: error.message, status: error.status }
-  }
-  return { code: ErrorCode.IO, message: String(/** @type {{ message?: unknown } | null | undefined} */ (error)?.message ?? error) }
-}
-
-/**
  * @param {Record<string | symbol, any>} object
  * @param {Array<string | symbol>} keys
  * @returns {Record<string, any>}

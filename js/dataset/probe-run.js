@@ -295,11 +295,15 @@ function statsOf(file) {
 }
 
 /**
- * A failure as data: { code, message } of a ParquetBloomError, IO for anything else.
+ * A failure as data: { code, message } of a ParquetBloomError, and its HTTP `status` when it has one (a 404's
+ * FILE_NOT_FOUND, an HTTP_STATUS), IO for anything else.
  * @param {unknown} error
- * @returns {{ code: string, message: string }}
+ * @returns {{ code: string, message: string, status?: number }}
  */
 export function errorData(error) {
-  if (error instanceof ParquetBloomError) return { code: error.code, message: error.message }
+  if (error instanceof ParquetBloomError) {
+    return error.status === undefined ? { code: error.code, message: error.message }
+      : { code: error.code, message: error.message, status: error.status }
+  }
   return { code: ErrorCode.IO, message: String(/** @type {{ message?: unknown } | null | undefined} */ (error)?.message ?? error) }
 }
