@@ -1,6 +1,6 @@
 // Modification times set into the past, for files a test or benchmark writes and then indexes at once: a sidecar
-// build records an mtime less than a few seconds old as unsettled (a coarse file system gives a same-size rewrite
-// within that span the same mtime), and the index then describes no such file. Each file gets a time of its own,
+// build waits for an mtime less than a few seconds old to settle before it reads the file (a coarse file system gives
+// a same-size rewrite within that span the same mtime), which would slow every such test. Each file gets a time of its own,
 // a minute back and later than any given before, so a file rewritten and settled again never gets its old time
 // back — its index entry must still see the change.
 import { readdir, stat, utimes } from 'node:fs/promises'

@@ -15,6 +15,7 @@ import { fileValidator } from '../sidecar/sidecar-index.js'
 import { encodeBound } from '../sidecar/sidecar-directory.js'
 import { layoutEncrypted } from './add-indexes.js'
 import { RequestWindow } from '../dataset/request-window.js'
+import { throwIfAborted } from '../plan/read-scheduler.js'
 import { validatorFromHeaders } from '../sources/validator.js'
 import { recordedValidator } from '../sources/validator-text.js'
 import { scheduledFetch } from '../sources/scheduled-fetch.js'
@@ -142,18 +143,11 @@ export async function readFileEntry(input, recorded, options, reading, known) {
     firstHeaders ??= response.headers
     return response
   }) : reading.fetch
-  // A local file's stat runs beside its first read; localValidator reads its clock when called, before that read
-  // begins, as its rule needs.
-  const [checked, opened] = await Promise.allSettled([
-    known ?? (remote ? undefined : localValidator(input, { fetch: reading.fetch, signal })),
-    openParquet(input, { signal, fetch: fetchFirst, concurrency: reading.window }),
-  ])
-  if (checked.status === 'rejected' || opened.status === 'rejected') {
-    if (opened.status === 'fulfilled') await opened.value.close()
-    throw checked.status === 'rejected' ? checked.reason : /** @type {PromiseRejectedResult} */ (opened).reason
-  }
-  const file = opened.value
-  const validator = checked.value ?? { size: file.fileSize, validator: firstHeaders ? validatorOfResponse(firstHeaders) : null }
+  // A local file is stat'ed before it is read (localValidator waits while its mtime is too recent): bytes read after a
+  // settled stat are the version it saw, or a later write gives the file a later mtime, which a probe sees.
+  const local = known ?? (remote ? undefined : await localValidator(input, { fetch: reading.fetch, signal }))
+  const file = await openParquet(input, { signal, fetch: fetchFirst, concurrency: reading.window })
+  const validator = local ?? { size: file.fileSize, validator: firstHeaders ? validatorOfResponse(firstHeaders) : null }
   const skipped = []
   let taken = 0
   try {
@@ -249,21 +243,57 @@ export async function readFileEntry(input, recorded, options, reading, known) {
  */
 export const MTIME_SETTLE_MS = 3000
 
+/** Times a build waits for a file's mtime to settle (a file written again while it waits is waited for anew). */
+const SETTLE_WAITS = 2
+
 /**
- * What an index records of a local file's version: its size and `mtime:<ms>;ctime:<ms>`, or `unsettled-mtime:…` — which no
- * later check matches (the file is stale-index, `validator-unsettled`, until the index is built or updated again) —
- * when the mtime is less than MTIME_SETTLE_MS before the clock, read when this is called: the bytes read may be
- * rewritten, size and mtime kept, after the build has read them. Called before any of the file's bytes are read,
- * the stat may run beside those reads: a settled mtime shows no write since the clock was read (a write after it
- * would carry a later time), and any write after the stat gives the file another mtime, which a probe sees.
+ * What an index records of a local file's version: its size and `mtime:<ms>;ctime:<ms>`, stat'ed before any of its bytes
+ * are read. An mtime less than MTIME_SETTLE_MS before the clock (read before the stat) cannot tell the version read from
+ * a rewrite of the same size: the build waits until it has settled and stats the file again — a file written just
+ * before its build is then described, not stale until an update. One still too recent (written again while waited for,
+ * twice; or stamped in the future) is recorded `unsettled-mtime:…`, which no later check matches (stale-index,
+ * `validator-unsettled`, until the index is built or updated again).
  * @param {string} input a local path
  * @param {{ fetch?: typeof globalThis.fetch, signal?: AbortSignal }} options
  * @returns {Promise<{ size: number, validator: string | null }>}
  */
 export async function localValidator(input, options) {
-  const clock = Date.now()
-  const found = await fileValidator(input, options)
-  return { size: found.size, validator: settledMtime(found.validator, clock) }
+  for (let waits = 0; ; waits++) {
+    const clock = Date.now()
+    const found = await fileValidator(input, options)
+    const validator = settledMtime(found.validator, clock)
+    const mtime = Number(found.validator?.slice('mtime:'.length).split(';')[0])
+    // How long until it settles: never longer than the span itself (an mtime in the future is not waited for).
+    const wait = mtime + MTIME_SETTLE_MS - clock
+    if (validator === found.validator || waits === SETTLE_WAITS || !(wait > 0 && wait <= MTIME_SETTLE_MS)) {
+      return { size: found.size, validator }
+    }
+    await pause(wait, options.signal)
+  }
+}
+
+/**
+ * Resolves after `ms`; rejects with ABORTED as soon as `signal` aborts.
+ * @param {number} ms
+ * @param {AbortSignal | undefined} signal
+ */
+function pause(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      clearTimeout(timer)
+      try {
+        throwIfAborted(signal)
+      } catch (error) {
+        reject(error)
+      }
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort)
+      resolve(undefined)
+    }, ms)
+    if (signal?.aborted) abort()
+    else signal?.addEventListener('abort', abort, { once: true })
+  })
 }
 
 /**

@@ -9,6 +9,7 @@ import { test } from 'node:test'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { buildSidecarIndex, mergeSidecarSegments, openSidecarIndex } from '../../js/index-builder/index.js'
+import { settleMtimes } from '../../testkit/settled-mtimes.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 const top = await tempDir('sidecar-empty-shard')
@@ -23,6 +24,7 @@ for (const format of [1, 2]) {
       writeFileSync(file, new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'v', data: Int32Array.from(values), type: 'INT32' }] })))
       return file
     })
+    await settleMtimes(dir) // written a minute ago: the builds need not wait for the mtimes to settle
     const segments = []
     for (let index = 0; index < 16; index++) {
       const segment = path.join(dir, `s${index}.puffin`)

@@ -1,8 +1,9 @@
-// A sidecar index of local files records each file's size and mtime. A file system that keeps times to the second (or
-// FAT's 2 s) gives a rewrite of the same size within that second the same mtime, so an mtime recorded while still that
-// recent cannot tell the version read from the next: the build records it unsettled, and the file is stale-index until
-// the index is built or updated again. Simulated here by giving both versions one whole-second mtime, as such a file
-// system would. Truth: the rows hyparquet reads from the file as it is now.
+// A sidecar index of local files records each file's size, mtime and change time. A file system that keeps times to the
+// second (or FAT's 2 s) gives a rewrite of the same size within that second the same mtime, so an mtime still that
+// recent cannot tell the version read from the next: the build waits until it has settled before it reads the file,
+// and one it cannot wait for (stamped in the future, or written again while waited for) is recorded unsettled — the
+// file is stale-index until the index is built or updated again. Simulated here by giving both versions one
+// whole-second mtime, as such a file system would. Truth: the rows hyparquet reads from the file as it is now.
 import assert from 'node:assert/strict'
 import { copyFileSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -37,30 +38,54 @@ function valuesIn(file) {
 
 /** The current whole second: a write now on a file system of 1 s times gets this mtime. */
 const thisSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000)
+/** A whole second a minute from now: an mtime a build cannot wait for (a clock ahead of this machine's). */
+const aMinuteAhead = () => new Date(Math.floor(Date.now() / 1000) * 1000 + 60_000)
 
-test('a rewrite of the same size within the second of the build is not answered from the old file\'s filters', async () => {
+test('a file written just before its build: the build waits for its mtime to settle, and the index describes it', async () => {
   const file = path.join(dir, 'same-second.parquet')
   const index = path.join(dir, 'same-second.puffin')
   const mtime = thisSecond()
   writeStamped(file, fileOf(1000), mtime)
+  const started = Date.now()
   const built = await buildSidecarIndex([file], index, { columns: ['v'] })
-  // Rewritten within that second: the same size, the same (whole-second) mtime.
+  assert.ok(Date.now() >= mtime.getTime() + MTIME_SETTLE_MS, `the build read the file ${Date.now() - started} ms after it began`)
+  assert.deepEqual(built.validators, { mtime: 1 })
+  const probe = async () => {
+    const dataset = await openDataset([file], { index })
+    try {
+      return await dataset.probe('v', [1000, 5000])
+    } finally {
+      await dataset.close()
+    }
+  }
+  const unchanged = await probe()
+  assert.equal(unchanged.totals.index.described, 1)
+  assert.deepEqual(unchanged.files[0].values.map((v) => v.verdict), ['maybe', 'absent'])
+  // Rewritten with the same size and the same (whole-second) mtime: its change time tells it apart.
   writeStamped(file, fileOf(5000), mtime)
   assert.equal(statSync(file).mtimeMs, mtime.getTime())
   assert.ok((await valuesIn(file)).includes(5000))
-  const dataset = await openDataset([file], { index })
-  const result = await dataset.probe('v', [5000])
-  await dataset.close()
-  assert.notEqual(result.files[0].values[0].verdict, 'absent', 'the file holds 5000')
-  assert.deepEqual(result.totals.index.reasons, { 'validator-unsettled': 1 })
-  assert.deepEqual(built.validators, { unsettled: 1 })
+  const rewritten = await probe()
+  assert.notEqual(rewritten.files[0].values[1].verdict, 'absent', 'the file holds 5000')
+  assert.deepEqual(rewritten.totals.index.reasons, { 'validator-differs': 1 })
 })
 
-test('format 1 and a probe of the index itself: an unsettled entry describes no file', async () => {
+test('a build waiting for an mtime to settle ends at its abort', async () => {
+  const file = path.join(dir, 'abort.parquet')
+  writeStamped(file, fileOf(1000), new Date())
+  const controller = new AbortController()
+  setTimeout(() => controller.abort(), 100)
+  const started = Date.now()
+  await assert.rejects(buildSidecarIndex([file], path.join(dir, 'abort.puffin'), { columns: ['v'], signal: controller.signal }),
+    (e) => e.code === 'ABORTED')
+  assert.ok(Date.now() - started < MTIME_SETTLE_MS - 1000, `${Date.now() - started} ms`)
+})
+
+test('an mtime stamped in the future is recorded unsettled, and an unsettled entry describes no file (formats 1 and 2)', async () => {
   for (const format of [1, 2]) {
     const file = path.join(dir, `probe-${format}.parquet`)
     const index = path.join(dir, `probe-${format}.puffin`)
-    const mtime = thisSecond()
+    const mtime = aMinuteAhead()
     writeStamped(file, fileOf(1000), mtime)
     await buildSidecarIndex([file], index, { columns: ['v'], format })
     writeStamped(file, fileOf(5000), mtime)
@@ -77,12 +102,12 @@ test('format 1 and a probe of the index itself: an unsettled entry describes no 
 test('a file whose mtime has settled is described, and an update reads an unsettled one anew', async () => {
   const file = path.join(dir, 'settles.parquet')
   const index = path.join(dir, 'settles.puffin')
-  const mtime = thisSecond()
+  const mtime = aMinuteAhead()
   writeStamped(file, fileOf(1000), mtime)
   await buildSidecarIndex([file], index, { columns: ['v'] })
   // Rewritten within the second, then the second is long past: the update reads the file as it is now.
   writeStamped(file, fileOf(5000), mtime)
-  const past = new Date(mtime.getTime() - 60_000)
+  const past = new Date(mtime.getTime() - 3_600_000)
   utimesSync(file, past, past)
   const updated = await buildSidecarIndex([file], index + '.new', { columns: ['v'], update: index })
   assert.deepEqual({ rebuilt: updated.rebuilt, kept: updated.kept, validators: updated.validators },
@@ -157,7 +182,7 @@ test('an index that recorded mtimes alone (before change times were) still descr
 test('the CLI says it recorded an unsettled validator, and warns when a probe meets one', async () => {
   const file = path.join(dir, 'cli.parquet')
   const index = path.join(dir, 'cli.puffin')
-  writeStamped(file, fileOf(1000), thisSecond())
+  writeStamped(file, fileOf(1000), aMinuteAhead())
   const built = await runCli(['index', 'build', file, '-o', index, '-c', 'v'])
   assert.equal(built.code, 0, built.stderr)
   assert.match(built.stdout, /recorded no settled validator for 1 file .*until the index is built or updated again/)
