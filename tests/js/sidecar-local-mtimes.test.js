@@ -36,6 +36,16 @@ function valuesIn(file) {
     .then((rows) => rows.map((r) => r.v))
 }
 
+/** A dataset of `file` with the sidecar `index`, probed for 1000 and 5000 in column v. */
+async function probeWith(file, index) {
+  const dataset = await openDataset([file], { index })
+  try {
+    return await dataset.probe('v', [1000, 5000])
+  } finally {
+    await dataset.close()
+  }
+}
+
 /** The current whole second: a write now on a file system of 1 s times gets this mtime. */
 const thisSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000)
 /** A whole second a minute from now: an mtime a build cannot wait for (a clock ahead of this machine's). */
@@ -50,14 +60,7 @@ test('a file written just before its build: the build waits for its mtime to set
   const built = await buildSidecarIndex([file], index, { columns: ['v'] })
   assert.ok(Date.now() >= mtime.getTime() + MTIME_SETTLE_MS, `the build read the file ${Date.now() - started} ms after it began`)
   assert.deepEqual(built.validators, { mtime: 1 })
-  const probe = async () => {
-    const dataset = await openDataset([file], { index })
-    try {
-      return await dataset.probe('v', [1000, 5000])
-    } finally {
-      await dataset.close()
-    }
-  }
+  const probe = () => probeWith(file, index)
   const unchanged = await probe()
   assert.equal(unchanged.totals.index.described, 1)
   assert.deepEqual(unchanged.files[0].values.map((v) => v.verdict), ['maybe', 'absent'])
@@ -162,14 +165,7 @@ test('an index that recorded mtimes alone (before change times were) still descr
     assert.match(entry.validator, /^mtime:\d+;ctime:[\d.]+$/)
     const index = path.join(dir, `mtime-only-${format}.puffin`)
     await writeSidecarFiles([{ ...entry, validator: `mtime:${past.getTime()}` }], index, { format, columns: ['v'] })
-    const probe = async () => {
-      const dataset = await openDataset([file], { index })
-      try {
-        return await dataset.probe('v', [1000, 5000])
-      } finally {
-        await dataset.close()
-      }
-    }
+    const probe = () => probeWith(file, index)
     const unchanged = await probe()
     assert.equal(unchanged.totals.index.described, 1, `format ${format}`)
     assert.deepEqual(unchanged.files[0].values.map((v) => v.verdict), ['maybe', 'absent'])
