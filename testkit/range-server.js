@@ -75,7 +75,10 @@ export async function startTestServer({ root, tls, http2: offerH2 = true, maxStr
       for (const answer of current.held) answer()
     }, ms)
   }
+  /** @type {WeakSet<object>} HTTP/2 streams a goawayAfter server refuses: not answered */
+  const refused = new WeakSet()
   const handler = (req, res) => {
+    if (req.stream && refused.has(req.stream)) return
     const url = new URL(req.url, 'http://127.0.0.1')
     let urlPath
     try {
@@ -126,8 +129,16 @@ export async function startTestServer({ root, tls, http2: offerH2 = true, maxStr
   if (tls && offerH2 && goawayAfter !== undefined) {
     server.on('session', (session) => {
       let received = 0
-      session.on('stream', () => {
-        if (++received === goawayAfter) session.close()
+      session.on('stream', (stream) => {
+        received++
+        // Not from inside this event: it runs while node:http2 is still reading the frame, and closing the session
+        // (or a stream) there can make it free a stream it then uses (nodejs/node#64113; Node 20 aborted with
+        // "malloc(): smallbin double linked list corrupted"). Streams past the n-th are refused (REFUSED_STREAM:
+        // never processed, so a client may send them again) and left unanswered by the handler.
+        if (received > goawayAfter) {
+          refused.add(stream)
+          setImmediate(() => stream.close(http2.constants.NGHTTP2_REFUSED_STREAM))
+        } else if (received === goawayAfter) setImmediate(() => session.close())
       })
     })
   }
