@@ -262,7 +262,7 @@ scenario('error-missing-file', async ({ page, demo }) => {
   await page.fill('#url-input', 'samples/no-such-file.parquet') // relative: resolved against the page
   await page.click('#open-url')
   const error = await read.error()
-  assertEqual(error.code, 'HTTP_STATUS', 'error code')
+  assertEqual(error.code, 'FILE_NOT_FOUND', 'error code') // a 404: no object at the URL, as a missing local file
   assertOk(error.message.includes(`${demo.url}web/samples/no-such-file.parquet`) && error.message.includes('404'), `error message: ${error.message}`)
 })
 
