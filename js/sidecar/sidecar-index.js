@@ -20,11 +20,11 @@ import { init } from '../wasm/core.js'
 import { readPuffinFooter } from './puffin.js'
 import { bitsetOf, blockOffset } from './sidecar-regions.js'
 import { decodeBound, notAnIndex, parseDirectory } from './sidecar-directory.js'
-import { blockRows, decodeLayout, LAYOUT_PROPERTY, typeKey } from './sidecar-layout.js'
+import { blockRows, decodeLayout, LAYOUT_PROPERTY } from './sidecar-layout.js'
 import { currency, StaleReason } from './sidecar-currency.js'
 import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
 import { BITSETS_BLOB, DIRECTORY_BLOB } from './sidecar-blobs.js'
-import { encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
+import { encodedOncePerType, encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
 import { checkFiles, heldRegion, indexStats, readWave } from './sidecar-reads.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
@@ -293,7 +293,7 @@ export class SidecarIndex {
     const encodings = new Map()
     const hashedFor = (/** @type {import('./sidecar-layout.js').ColumnType} */ type) => {
       try {
-        return this.#encodingFor(encodings, type, list, this.#source.name, column).hashed
+        return encodedOncePerType(encodings, type, encodeFor, list, this.#source.name, column).hashed
       } catch (error) {
         // Values a column of this type cannot hold: no rows for its regions; the probe decides with the directory.
         if (error instanceof ParquetBloomError) return undefined
@@ -368,7 +368,7 @@ export class SidecarIndex {
       if (!t.entry || known[i]?.current === false) continue
       const type = t.entry.columns[column]
       if (!type) continue
-      const encoded = this.#encodingFor(encodings, type, list, t.path, column)
+      const encoded = encodedOncePerType(encodings, type, encodeFor, list, t.path, column)
       t.encoded = encoded
       t.chunks = t.entry.rowGroups.map((g, index) => {
         const chunk = g.chunks[column]
@@ -401,24 +401,6 @@ export class SidecarIndex {
         return { path: t.path, current: true, rowGroups }
       }),
     }
-  }
-
-  /**
-   * The values as a column of `type` stores them, encoded once per type for the whole probe.
-   * @param {Map<string, Encoding>} encodings
-   * @param {import('./sidecar-layout.js').ColumnType} type
-   * @param {unknown[]} list
-   * @param {string} path
-   * @param {string} column
-   */
-  #encodingFor(encodings, type, list, path, column) {
-    const key = typeKey(type)
-    let encoded = encodings.get(key)
-    if (!encoded) {
-      encoded = encodeFor(type, list, path, column)
-      encodings.set(key, encoded)
-    }
-    return encoded
   }
 
   /**

@@ -7,12 +7,34 @@ import { HashedCandidates } from '../indexes/bloom-reads.js'
 import { BLOCK_MODE_COALESCE_GAP } from '../plan/read-scheduler.js'
 import { valueResult } from '../verdicts.js'
 import { sortKeys, sortOrderFor } from '../indexes/statistics.js'
+import { typeKey } from './sidecar-layout.js'
 
 /**
  * @typedef {import('../verdicts.js').ValueResult | { value: unknown, verdict?: undefined }} PresetOutcome a value's answer
  *   known before any filter (encodeProbeValues: a null, a value the column cannot hold), or just the value
  * @typedef {Omit<ReturnType<typeof encodeProbeValues>, 'outcomes'> & { outcomes: PresetOutcome[] }} EncodedValues
  */
+
+/**
+ * The values as a column of `type` stores them, made by `encode` once per type for a whole probe (`made`, by type key).
+ * @template E
+ * @param {Map<string, E>} made
+ * @param {import('./sidecar-layout.js').ColumnType} type
+ * @param {(type: import('./sidecar-layout.js').ColumnType, list: unknown[], path: string, column: string) => E} encode
+ * @param {unknown[]} list
+ * @param {string} path the index, for errors
+ * @param {string} column
+ * @returns {E}
+ */
+export function encodedOncePerType(made, type, encode, list, path, column) {
+  const key = typeKey(type)
+  let encoded = made.get(key)
+  if (!encoded) {
+    encoded = encode(type, list, path, column)
+    made.set(key, encoded)
+  }
+  return encoded
+}
 
 /**
  * The values as a column of this type stores them: candidates, their hashes and sort keys.

@@ -5,8 +5,7 @@ import { excludedByBounds } from '../indexes/statistics.js'
 import { Source, valueResult } from '../verdicts.js'
 import { decodeBound } from './sidecar-directory.js'
 import { hashHalves } from './sidecar-identity.js'
-import { typeKey } from './sidecar-layout.js'
-import { encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
+import { encodedOncePerType, encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
 
 /**
  * @typedef {import('../verdicts.js').ValueResult} ValueResult
@@ -25,13 +24,7 @@ import { encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
  * @param {string} column
  */
 export function encodingFor(encodings, type, list, where, column) {
-  const key = typeKey(type)
-  let encoded = encodings.get(key)
-  if (!encoded) {
-    encoded = encodeWithHalves(type, list, where, column)
-    encodings.set(key, encoded)
-  }
-  return encoded
+  return encodedOncePerType(encodings, type, encodeWithHalves, list, where, column)
 }
 
 /**
