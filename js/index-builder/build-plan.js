@@ -262,9 +262,8 @@ export async function localValidator(input, options) {
     const clock = Date.now()
     const found = await fileValidator(input, options)
     const validator = settledMtime(found.validator, clock)
-    const mtime = Number(found.validator?.slice('mtime:'.length).split(';')[0])
     // How long until it settles: never longer than the span itself (an mtime in the future is not waited for).
-    const wait = mtime + MTIME_SETTLE_MS - clock
+    const wait = mtimeOf(found.validator) + MTIME_SETTLE_MS - clock
     if (validator === found.validator || waits === SETTLE_WAITS || !(wait > 0 && wait <= MTIME_SETTLE_MS)) {
       return { size: found.size, validator }
     }
@@ -297,6 +296,14 @@ function pause(ms, signal) {
 }
 
 /**
+ * The mtime (ms) of a recorded `mtime:<ms>[;ctime:<ms>]`; NaN for any other text.
+ * @param {string | null} recorded
+ */
+function mtimeOf(recorded) {
+  return recorded?.startsWith('mtime:') ? Number(recorded.slice('mtime:'.length).split(';')[0]) : NaN
+}
+
+/**
  * A recorded `mtime:<ms>;ctime:<ms>` as it stands when its mtime is settled at `clock`, else marked `unsettled-`; any other
  * text as it is.
  * @param {string | null} recorded
@@ -304,7 +311,7 @@ function pause(ms, signal) {
  */
 export function settledMtime(recorded, clock) {
   if (!recorded?.startsWith('mtime:')) return recorded
-  const mtime = Number(recorded.slice('mtime:'.length).split(';')[0])
+  const mtime = mtimeOf(recorded)
   return Number.isFinite(mtime) && clock - mtime >= MTIME_SETTLE_MS ? recorded : `unsettled-${recorded}`
 }
 
