@@ -23,17 +23,31 @@ const valuesIn = async (file) => {
 
 const top = await tempDir('sidecar-relative-paths')
 
+/**
+ * Runs `fn` with the working directory a new folder `name` holding indexed/a.parquet (values 1000…) and a.parquet of
+ * the same size but other values (5000…), then restores the working directory.
+ * @param {string} name
+ * @param {(dir: string) => Promise<void>} fn
+ */
+async function inTwinFolder(name, fn) {
+  const dir = path.join(top, name)
+  mkdirSync(dir)
+  mkdirSync(path.join(dir, 'indexed'))
+  writeFileSync(path.join(dir, 'indexed', 'a.parquet'), fileOf(1000))
+  writeFileSync(path.join(dir, 'a.parquet'), fileOf(5000)) // the same size, other values
+  await settleMtimes(dir)
+  const previous = process.cwd()
+  process.chdir(dir)
+  try {
+    await fn(dir)
+  } finally {
+    process.chdir(previous)
+  }
+}
+
 for (const format of [1, 2]) {
   test(`format ${format}: a relative path is the working directory's file, not the index's file of that name`, async () => {
-    const dir = path.join(top, `dataset-index-relative-${format}`)
-    mkdirSync(dir)
-    mkdirSync(path.join(dir, 'indexed'))
-    writeFileSync(path.join(dir, 'indexed', 'a.parquet'), fileOf(1000))
-    writeFileSync(path.join(dir, 'a.parquet'), fileOf(5000)) // the same size, other values
-    await settleMtimes(dir)
-    const previous = process.cwd()
-    process.chdir(dir)
-    try {
+    await inTwinFolder(`dataset-index-relative-${format}`, async (dir) => {
       await buildSidecarIndex(['indexed/a.parquet'], 'indexed/index.puffin', { columns: ['v'], format })
       const held = await valuesIn(path.join(dir, 'a.parquet'))
       const dataset = await openDataset(['a.parquet'], { index: 'indexed/index.puffin' })
@@ -52,23 +66,13 @@ for (const format of [1, 2]) {
       assert.equal(described.files[0].values[1].verdict, 'absent')
       assert.notEqual(described.files[0].values[0].verdict, 'absent')
       await beside.close()
-    } finally {
-      process.chdir(previous)
-    }
+    })
   })
 }
 
 for (const format of [1, 2]) {
   test(`format ${format}: openParquet of a relative path with an opened index refines from that file's entry only`, async () => {
-    const dir = path.join(top, `parquet-index-relative-${format}`)
-    mkdirSync(dir)
-    mkdirSync(path.join(dir, 'indexed'))
-    writeFileSync(path.join(dir, 'indexed', 'a.parquet'), fileOf(1000))
-    writeFileSync(path.join(dir, 'a.parquet'), fileOf(5000))
-    await settleMtimes(dir)
-    const previous = process.cwd()
-    process.chdir(dir)
-    try {
+    await inTwinFolder(`parquet-index-relative-${format}`, async (dir) => {
       await buildSidecarIndex(['indexed/a.parquet'], 'indexed/index.puffin', { columns: ['v'], format })
       const held = await valuesIn(path.join(dir, 'a.parquet'))
       const index = await openSidecarIndex('indexed/index.puffin')
@@ -80,8 +84,6 @@ for (const format of [1, 2]) {
       }
       await file.close()
       await index.close()
-    } finally {
-      process.chdir(previous)
-    }
+    })
   })
 }
