@@ -79,8 +79,10 @@ export function originProtocol(origin, host, port) {
           clearTimeout(silent)
           if (settings.maxConcurrentStreams === 0) {
             // A server that takes no stream (§6.5.2 allows it): its streams would wait in nghttp2 until they
-            // time out. HTTP/1.1 then, as if it had not offered h2.
-            session.destroy()
+            // time out. HTTP/1.1 then, as if it had not offered h2. Destroyed after this event, not in it:
+            // node:http2 emits it while still reading the frame, where freeing the session is the hazard that
+            // crashed Node when our test server closed one inside its 'stream' event.
+            setImmediate(() => session.destroy())
             resolve('http/1.1')
             return
           }
