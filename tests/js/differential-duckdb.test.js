@@ -1,0 +1,255 @@
+// Every verdict against DuckDB's rows, row group by row group: columns of every type DuckDB writes (nulls,
+// repeats, ±0, ±inf, NaN, the type's extremes, empty, long and non-ASCII text), written by DuckDB (current,
+// and 1.4 in a child process: no column_orders) and by hyparquet-writer, in row groups of several sizes, with
+// and without dictionaries and bloom filters; probed for the values they hold, their neighbours in the
+// type's order (one unit more or less, the next float, a byte more or less) and random others. The truth
+// is DuckDB's rows for `c = value`, read from the file into a table first, so that no filter reaches its
+// Parquet reader (which reads the same indexes: its BLOB and -0.0 pushdown has answered wrongly here).
+// No row group holding a value is 'absent'; none without it is 'present'; confirm's rows are DuckDB's.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { after, before, describe, test } from 'node:test'
+import { promisify } from 'node:util'
+
+import { parquetWriteFile } from 'hyparquet-writer'
+
+import { init, openParquet } from '../../js/index.js'
+import { openDuckDB } from '../../testkit/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+
+const R = 'random()'
+/** [name, DuckDB type, SQL for one random value] */
+const COLUMNS = [
+  ['tiny', 'TINYINT', `(${R}*255-127)::TINYINT`],
+  ['small', 'SMALLINT', `(${R}*65000-32500)::SMALLINT`],
+  ['int', 'INTEGER', `CASE WHEN ${R}<0.1 THEN 2147483647 WHEN ${R}<0.1 THEN -2147483648 ELSE (${R}*4e9-2e9)::INTEGER END`],
+  ['big', 'BIGINT', `CASE WHEN ${R}<0.1 THEN 9223372036854775807 WHEN ${R}<0.1 THEN -9223372036854775808 ` +
+    `ELSE (${R}*1e18-5e17)::BIGINT END`],
+  ['utiny', 'UTINYINT', `(${R}*255)::UTINYINT`],
+  ['usmall', 'USMALLINT', `(${R}*65535)::USMALLINT`],
+  ['uint', 'UINTEGER', `(${R}*4294967295)::UINTEGER`],
+  ['ubig', 'UBIGINT', `CASE WHEN ${R}<0.2 THEN 18446744073709551615::UBIGINT ELSE (${R}*1.8e19)::UBIGINT END`],
+  ...['FLOAT', 'DOUBLE'].map((type) => [type.toLowerCase(), type, `CASE WHEN ${R}<0.05 THEN '-0.0'::${type} ` +
+    `WHEN ${R}<0.05 THEN 0.0::${type} WHEN ${R}<0.03 THEN 'inf'::${type} WHEN ${R}<0.03 THEN '-inf'::${type} ` +
+    `WHEN ${R}<0.02 THEN 'nan'::${type} ELSE ((${R}-0.5)*1e7)::${type} END`]),
+  ['dec4', 'DECIMAL(4,2)', `((${R}-0.5)*199)::DECIMAL(4,2)`],
+  ['dec9', 'DECIMAL(9,3)', `((${R}-0.5)*1e6)::DECIMAL(9,3)`],
+  ['dec18', 'DECIMAL(18,4)', `((${R}-0.5)*1e14)::DECIMAL(18,4)`],
+  ['dec38', 'DECIMAL(38,5)', `((${R}-0.5)*1e30)::DECIMAL(38,5)`],
+  // Empty, long runs (past any truncation), two- and three-byte UTF-8, astral (four bytes, two UTF-16 units).
+  ['text', 'VARCHAR', `CASE WHEN ${R}<0.05 THEN '' WHEN ${R}<0.2 THEN repeat(chr((65+${R}*3)::INT), (${R}*80)::INT) ` +
+    `WHEN ${R}<0.3 THEN chr((160+${R}*4000)::INT) || 'x' WHEN ${R}<0.4 THEN chr((65536+${R}*1000)::INT) ` +
+    `ELSE md5(i::VARCHAR)[1:(${R}*20)::INT] END`],
+  ['blob', 'BLOB', `CASE WHEN ${R}<0.1 THEN ''::BLOB ELSE unhex(md5(i::VARCHAR)[1:(2*(${R}*10)::INT)]) END`],
+  ['date', 'DATE', `DATE '1960-01-01' + (${R}*40000)::INT`],
+  ...['TIMESTAMP', 'TIMESTAMP_MS', 'TIMESTAMP_S', 'TIMESTAMP_NS', 'TIMESTAMPTZ'].map((type) => [type.toLowerCase(), type,
+    `(TIMESTAMP '1960-01-01' + to_microseconds((${R}*2e15)::BIGINT))::${type}`]),
+  ['time', 'TIME', `TIME '00:00:00' + to_microseconds((${R}*86399999999)::BIGINT)`],
+  ['uuid', 'UUID', `CASE WHEN ${R}<0.2 THEN 'ffffffff-ffff-ffff-ffff-ffffffffffff'::UUID ` +
+    `WHEN ${R}<0.2 THEN '00000000-0000-0000-0000-000000000000'::UUID ELSE gen_random_uuid() END`],
+  ['bool', 'BOOLEAN', `${R}<0.1`],
+]
+/** Row counts, distinct values per column (few: dictionaries and filters; many: plain pages), row group sizes,
+ * whether rows are sorted by the value (pages and row groups then hold disjoint ranges). */
+const LAYOUTS = [
+  { rows: 400, distinct: 8, rowGroup: 50, duckdb: '' },
+  { rows: 600, distinct: 60, rowGroup: 200, duckdb: ", PARQUET_VERSION V2, COMPRESSION 'zstd'", sorted: true },
+  { rows: 500, distinct: 400, rowGroup: 1000, duckdb: '' },
+]
+// hyparquet-writer's types for DuckDB's, and how a DuckDB value (as SELECTed by HYPARQUET_SELECT) becomes its data.
+/** @type {Record<string, [string, (v: any) => unknown]>} */
+const HYPARQUET_TYPES = {
+  INTEGER: ['INT32', Number], BIGINT: ['INT64', BigInt], FLOAT: ['FLOAT', Number], DOUBLE: ['DOUBLE', Number],
+  VARCHAR: ['STRING', String], BLOB: ['BYTE_ARRAY', (hex) => Uint8Array.from(Buffer.from(hex, 'hex'))],
+  TIMESTAMP_MS: ['TIMESTAMP', (ms) => new Date(Number(ms))], UUID: ['UUID', String], BOOLEAN: ['BOOLEAN', Boolean],
+}
+/** @type {Record<string, string>} */
+const HYPARQUET_SELECT = { BLOB: 'hex(c)', TIMESTAMP_MS: 'epoch_ms(c)', UUID: 'c::VARCHAR', FLOAT: 'c::DOUBLE' }
+
+const dir = await tempDir('differential')
+/** @type {Awaited<ReturnType<typeof openDuckDB>>} */
+let duck
+/** @param {string} sql */
+const rowsOf = async (sql) => (await duck.connection.runAndReadAll(sql)).getRowObjectsJS()
+
+before(async () => {
+  await init()
+  duck = await openDuckDB()
+  // One thread, a fixed seed: the same columns every run.
+  await rowsOf('SET threads = 1')
+  await rowsOf(`SET TimeZone = 'UTC'`)
+  await rowsOf('SELECT setseed(0.25)')
+})
+after(() => duck?.close())
+
+/**
+ * The column's rows as DuckDB table t (`c`): `distinct` random values repeated over `rows`, 1 in 20 null.
+ * @param {string} gen @param {{ rows: number, distinct: number, sorted?: boolean }} layout @param {number} salt
+ */
+async function makeTable(gen, { rows, distinct, sorted }, salt) {
+  await rowsOf('CREATE OR REPLACE TABLE p AS SELECT (row_number() OVER ()) - 1 AS j, c ' +
+    `FROM (SELECT ${gen} AS c FROM range(${distinct}) r(i))`)
+  await rowsOf(`CREATE OR REPLACE TABLE t AS SELECT CASE WHEN hash(i * 7 + ${salt}) % 20 = 0 THEN NULL ELSE p.c END AS c ` +
+    `FROM range(${rows}) r(i) JOIN p ON p.j = hash(i + ${salt}) % ${distinct} ORDER BY ${sorted ? 'c, i' : 'i'}`)
+}
+
+/** DuckDB's text of a value of `type`, from which probeValue and literal make the probe's value and SQL's. */
+const textOf = (/** @type {string} */ type, c = 'c') => type === 'BLOB' ? `hex(${c})`
+  : type === 'TIMESTAMP WITH TIME ZONE' ? `strftime(${c}, '%Y-%m-%dT%H:%M:%S.%fZ')` : `CAST(${c} AS VARCHAR)`
+/** @param {string} type @param {string} text */
+function probeValue(type, text) {
+  if (type === 'BLOB') return Uint8Array.from(Buffer.from(text, 'hex'))
+  if (type === 'FLOAT' || type === 'DOUBLE') return { inf: 'Infinity', '-inf': '-Infinity', nan: 'NaN' }[text] ?? text
+  if (type.startsWith('TIMESTAMP')) return text.replace(' ', 'T')
+  return text
+}
+const literal = (/** @type {string} */ type, /** @type {string} */ text) =>
+  type === 'BLOB' ? `unhex('${text}')` : `CAST('${text.replaceAll("'", "''")}' AS ${type})`
+
+/** Values next to a column's own in its type's order, as SQL over `c` (null where there is none). */
+function neighbours(/** @type {string} */ type) {
+  const decimal = /^DECIMAL\(\d+,(\d+)\)$/.exec(type)
+  if (decimal) {
+    const unit = `CAST('0.${'0'.repeat(Number(decimal[1]) - 1)}1' AS ${type})`
+    return [`TRY_CAST(c + ${unit} AS ${type})`, `TRY_CAST(c - ${unit} AS ${type})`]
+  }
+  if (/INT$/.test(type)) return [`TRY_CAST(c::HUGEINT + 1 AS ${type})`, `TRY_CAST(c::HUGEINT - 1 AS ${type})`]
+  if (type === 'FLOAT' || type === 'DOUBLE') return [`nextafter(c, 'inf'::${type})`, `nextafter(c, '-inf'::${type})`]
+  if (type === 'VARCHAR') return [`c || 'a'`, 'c[1:length(c)-1]', 'c || chr(127)', 'c || chr(128)']
+  if (type === 'BLOB') return [`c || '\\x00'::BLOB`, `c || '\\xFF'::BLOB`]
+  if (type === 'DATE') return ['c + 1', 'c - 1']
+  const unit = { TIMESTAMP_MS: 'MILLISECOND', TIMESTAMP_S: 'SECOND' }[type] ?? 'MICROSECOND'
+  if (type.startsWith('TIMESTAMP') || type === 'TIME') return [`c + INTERVAL 1 ${unit}`, `c - INTERVAL 1 ${unit}`]
+  return []
+}
+
+/**
+ * Probes `file` for its own values, their neighbours and others made by `gen`, with and without confirm, and
+ * returns every verdict DuckDB's rows contradict, with how many row groups each index ruled out.
+ * @param {string} file @param {string} gen @param {string} label
+ */
+async function check(file, gen, label) {
+  await rowsOf(`CREATE OR REPLACE TABLE m AS SELECT c, file_row_number AS r FROM read_parquet('${file}', file_row_number = true)`)
+  const type = (await rowsOf('SELECT column_type AS t FROM (DESCRIBE m) WHERE column_name = \'c\''))[0].t
+  const texts = new Set()
+  const add = async (/** @type {string} */ sql) => {
+    for (const { v } of await rowsOf(sql)) if (v !== null) texts.add(v)
+  }
+  await add(`SELECT DISTINCT ${textOf(type)} AS v FROM m ORDER BY v LIMIT 150`)
+  for (const expr of neighbours(type)) {
+    await add(`SELECT DISTINCT ${textOf(type, 'x')} AS v FROM (SELECT ${expr} AS x FROM m) ORDER BY v LIMIT 60`)
+  }
+  await add(`SELECT DISTINCT ${textOf(type, 'x')} AS v FROM (SELECT TRY_CAST(${gen} AS ${type}) AS x FROM range(40) r(i)) ORDER BY v`)
+  const candidates = [...texts]
+  const valuesSql = candidates.map((text, k) => `(${k}, ${literal(type, text)})`).join(', ')
+  await rowsOf(`CREATE OR REPLACE TABLE cand AS SELECT * FROM (VALUES ${valuesSql}) v(k, x)`)
+  /** @type {Map<number, number[]>} */
+  const truth = new Map()
+  for (const { k, rows } of await rowsOf('SELECT k, list(r ORDER BY r) AS rows FROM cand JOIN m ON m.c = cand.x GROUP BY k')) {
+    truth.set(Number(k), rows.map(Number))
+  }
+  const failures = []
+  /** @type {Record<string, number>} */
+  const ruledOut = {}
+  const parquet = await openParquet(file)
+  try {
+    const starts = []
+    let first = 0
+    for (const group of parquet.metadata.rowGroups) {
+      starts.push(first)
+      first += Number(group.numRows)
+    }
+    const values = candidates.map((text) => probeValue(type, text))
+    for (const confirm of [false, true]) {
+      const result = await parquet.probe('c', values, { confirm })
+      for (const group of result.rowGroups) {
+        const [lo, hi] = [starts[group.index], starts[group.index] + Number(parquet.metadata.rowGroups[group.index].numRows)]
+        group.results.forEach((answer, k) => {
+          const rows = (truth.get(k) ?? []).filter((row) => row >= lo && row < hi)
+          const where = `${label} (${type}) row group ${group.index}, ${JSON.stringify(candidates[k])}, confirm ${confirm}`
+          if (rows.length && answer.verdict === 'absent') failures.push(`absent, held in ${rows.length} rows: ${where} (${answer.reason})`)
+          if (!rows.length && answer.verdict === 'present') failures.push(`present, held nowhere: ${where} (${answer.reason})`)
+          if (confirm && answer.rows && answer.rows.join() !== rows.join()) failures.push(`rows ${answer.rows} for ${rows}: ${where}`)
+          if (answer.verdict === 'absent') ruledOut[answer.source] = (ruledOut[answer.source] ?? 0) + 1
+        })
+      }
+    }
+  } finally {
+    await parquet.close()
+  }
+  return { failures, ruledOut }
+}
+
+/**
+ * Writes every column in every layout with `write` (then `flush`, for writers that batch), checks each file,
+ * and asserts no verdict is wrong and each index in `indexes` ruled something out.
+ * @param {string} writer
+ * @param {(file: string, type: string, layout: typeof LAYOUTS[number], index: number) => Promise<boolean>} write
+ *   false: the writer has no such column
+ * @param {string[]} indexes
+ * @param {() => Promise<void>} [flush]
+ */
+async function checkWriter(writer, write, indexes, flush) {
+  const written = []
+  for (const [name, type, gen] of COLUMNS) {
+    for (const [index, layout] of LAYOUTS.entries()) {
+      await makeTable(gen, layout, index)
+      const file = path.join(dir, `${writer}-${name}-${index}.parquet`)
+      if (await write(file, type, layout, index)) written.push({ file, gen, label: `${writer} ${name} layout ${index}` })
+    }
+  }
+  await flush?.()
+  const failures = []
+  /** @type {Record<string, number>} */
+  const ruledOut = {}
+  for (const { file, gen, label } of written) {
+    const found = await check(file, gen, label)
+    failures.push(...found.failures)
+    for (const [source, count] of Object.entries(found.ruledOut)) ruledOut[source] = (ruledOut[source] ?? 0) + count
+  }
+  assert.deepEqual(failures.slice(0, 20), [])
+  // The check means something: each index ruled values out somewhere.
+  for (const index of indexes) {
+    assert.ok((ruledOut[index] ?? 0) > 0, `${writer}: nothing ruled out by ${index} (${JSON.stringify(ruledOut)})`)
+  }
+}
+
+describe('every verdict against DuckDB\'s rows', () => {
+  test('files DuckDB writes', async () => {
+    await checkWriter('duckdb', async (file, _type, layout) => {
+      await rowsOf(`COPY t TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE ${layout.rowGroup}${layout.duckdb})`)
+      return true
+    }, ['statistics', 'bloom-filter', 'data-pages'])
+  })
+
+  test('files DuckDB 1.4 writes (no column_orders)', async () => {
+    // The current DuckDB writes each table as a source file; 1.4 writes the files from them, in one child process.
+    const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'duckdb14-child.js')
+    const statements = ['SET threads = 1']
+    await checkWriter('duckdb14', async (file, _type, layout) => {
+      const source = `${file}.source.parquet`
+      await rowsOf(`COPY t TO '${source}' (FORMAT parquet)`)
+      statements.push(`COPY (SELECT * FROM read_parquet('${source}')) TO '${file}' ` +
+        `(FORMAT parquet, ROW_GROUP_SIZE ${layout.rowGroup}${layout.duckdb})`)
+      return true
+    }, ['statistics', 'dictionary', 'bloom-filter', 'data-pages'], async () => {
+      const pending = promisify(execFile)(process.execPath, [child], { timeout: 120_000 })
+      pending.child.stdin?.end(JSON.stringify({ statements }))
+      await pending
+    })
+  })
+
+  test('files hyparquet-writer writes (256-byte pages and their index; filters in two layouts, plain pages in the other)', async () => {
+    await checkWriter('hyparquet', async (file, type, layout, index) => {
+      const as = HYPARQUET_TYPES[type]
+      if (!as) return false
+      const data = (await rowsOf(`SELECT ${HYPARQUET_SELECT[type] ?? 'c'} AS c FROM t`)).map(({ c }) => (c === null ? null : as[1](c)))
+      await parquetWriteFile({ filename: file, columnData: [{ name: 'c', data, type: as[0], bloomFilter: index !== 1, columnIndex: true,
+        ...(index === 1 && { encoding: 'PLAIN' }) }],
+        rowGroupSize: layout.rowGroup, pageSize: 256 })
+      return true
+    }, ['statistics', 'page-index', 'dictionary', 'bloom-filter', 'data-pages'])
+  })
+})
