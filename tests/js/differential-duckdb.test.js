@@ -1,7 +1,8 @@
 // Every verdict against DuckDB's rows, row group by row group: columns of every type DuckDB writes (nulls,
 // repeats, ±0, ±inf, NaN, the type's extremes, empty, long and non-ASCII text), written by DuckDB (current,
 // and 1.4 in a child process: no column_orders) and by hyparquet-writer, in row groups of several sizes, with
-// and without dictionaries and bloom filters; probed for the values they hold, their neighbours in the
+// and without dictionaries and bloom filters, and list elements and struct fields; probed for the values they
+// hold (a list's: in any element of the row), their neighbours in the
 // type's order (one unit more or less, the next float, a byte more or less) and random others. The truth
 // is DuckDB's rows for `c = value`, read from the file into a table first, so that no filter reaches its
 // Parquet reader (which reads the same indexes: its BLOB and -0.0 pushdown has answered wrongly here).
@@ -51,12 +52,13 @@ const COLUMNS = [
     `WHEN ${R}<0.2 THEN '00000000-0000-0000-0000-000000000000'::UUID ELSE gen_random_uuid() END`],
   ['bool', 'BOOLEAN', `${R}<0.1`],
 ]
-/** Row counts, distinct values per column (few: dictionaries and filters; many: plain pages), row group sizes,
- * whether rows are sorted by the value (pages and row groups then hold disjoint ranges). */
+/** Row counts, distinct values per column (few: dictionaries and filters; many: plain pages), row group sizes
+ * (DuckDB's are multiples of 2,048 rows whatever is asked), whether rows are sorted by the value (pages and row
+ * groups then hold disjoint ranges). */
 const LAYOUTS = [
-  { rows: 400, distinct: 8, rowGroup: 50, duckdb: '' },
-  { rows: 600, distinct: 60, rowGroup: 200, duckdb: ", PARQUET_VERSION V2, COMPRESSION 'zstd'", sorted: true },
-  { rows: 500, distinct: 400, rowGroup: 1000, duckdb: '' },
+  { rows: 5000, distinct: 8, rowGroup: 2048, duckdb: '' },
+  { rows: 5000, distinct: 60, rowGroup: 1000, duckdb: ", PARQUET_VERSION V2, COMPRESSION 'zstd'", sorted: true },
+  { rows: 2500, distinct: 400, rowGroup: 600, duckdb: '' },
 ]
 // hyparquet-writer's types for DuckDB's, and how a DuckDB value (as SELECTed by HYPARQUET_SELECT) becomes its data.
 /** @type {Record<string, [string, (v: any) => unknown]>} */
@@ -143,13 +145,32 @@ async function check(file, gen, label) {
   }
   await add(`SELECT DISTINCT ${textOf(type, 'x')} AS v FROM (SELECT TRY_CAST(${gen} AS ${type}) AS x FROM range(40) r(i)) ORDER BY v`)
   const candidates = [...texts]
-  const valuesSql = candidates.map((text, k) => `(${k}, ${literal(type, text)})`).join(', ')
-  await rowsOf(`CREATE OR REPLACE TABLE cand AS SELECT * FROM (VALUES ${valuesSql}) v(k, x)`)
-  /** @type {Map<number, number[]>} */
+  const truth = await rowsHolding(candidates.map((text) => literal(type, text)), 'm.c = cand.x')
+  const values = candidates.map((text) => probeValue(type, text))
+  return verdictsAgainst(file, ['c'], values, truth, (k) => `${label} (${type}), ${JSON.stringify(candidates[k])}`)
+}
+
+/**
+ * The file rows (of table m, column r) where `match` holds for each candidate (cand.x, a SQL literal each).
+ * @param {string[]} literals @param {string} match
+ * @returns {Promise<Map<number, number[]>>} by the candidate's position
+ */
+async function rowsHolding(literals, match) {
+  await rowsOf(`CREATE OR REPLACE TABLE cand AS SELECT * FROM (VALUES ${literals.map((x, k) => `(${k}, ${x})`).join(', ')}) v(k, x)`)
   const truth = new Map()
-  for (const { k, rows } of await rowsOf('SELECT k, list(r ORDER BY r) AS rows FROM cand JOIN m ON m.c = cand.x GROUP BY k')) {
+  for (const { k, rows } of await rowsOf(`SELECT k, list(r ORDER BY r) AS rows FROM cand JOIN m ON ${match} GROUP BY k`)) {
     truth.set(Number(k), rows.map(Number))
   }
+  return truth
+}
+
+/**
+ * Every verdict of a probe of `column` for `values` (with and without confirm) that the file rows in `truth`
+ * contradict, and how many row groups each index ruled out.
+ * @param {string} file @param {string[]} column @param {unknown[]} values @param {Map<number, number[]>} truth
+ * @param {(k: number) => string} label names value k
+ */
+async function verdictsAgainst(file, column, values, truth, label) {
   const failures = []
   /** @type {Record<string, number>} */
   const ruledOut = {}
@@ -161,17 +182,19 @@ async function check(file, gen, label) {
       starts.push(first)
       first += Number(group.numRows)
     }
-    const values = candidates.map((text) => probeValue(type, text))
     for (const confirm of [false, true]) {
-      const result = await parquet.probe('c', values, { confirm })
+      // Every row listed: no value here is in more rows than the file has.
+      const result = await parquet.probe(column, values, { confirm, maxRows: first })
       for (const group of result.rowGroups) {
         const [lo, hi] = [starts[group.index], starts[group.index] + Number(parquet.metadata.rowGroups[group.index].numRows)]
         group.results.forEach((answer, k) => {
           const rows = (truth.get(k) ?? []).filter((row) => row >= lo && row < hi)
-          const where = `${label} (${type}) row group ${group.index}, ${JSON.stringify(candidates[k])}, confirm ${confirm}`
+          const where = `${label(k)}, row group ${group.index}, confirm ${confirm}`
           if (rows.length && answer.verdict === 'absent') failures.push(`absent, held in ${rows.length} rows: ${where} (${answer.reason})`)
           if (!rows.length && answer.verdict === 'present') failures.push(`present, held nowhere: ${where} (${answer.reason})`)
-          if (confirm && answer.rows && answer.rows.join() !== rows.join()) failures.push(`rows ${answer.rows} for ${rows}: ${where}`)
+          if (confirm && answer.rows && answer.rows.join() !== rows.join()) {
+            failures.push(`rows ${answer.rows.slice(0, 8)}… for ${rows.slice(0, 8)}…: ${where}`)
+          }
           if (answer.verdict === 'absent') ruledOut[answer.source] = (ruledOut[answer.source] ?? 0) + 1
         })
       }
@@ -239,6 +262,40 @@ describe('every verdict against DuckDB\'s rows', () => {
       pending.child.stdin?.end(JSON.stringify({ statements }))
       await pending
     })
+  })
+
+  test('nested columns: lists (a value in any element of the row) and struct fields, as DuckDB writes them', async () => {
+    // Rows of zero to three list elements (nulls among them), empty lists, null lists and structs.
+    await rowsOf(`CREATE OR REPLACE TABLE t AS SELECT
+      CASE WHEN i % 13 = 0 THEN NULL WHEN i % 17 = 0 THEN []
+        ELSE [(hash(i) % 50)::INT, NULL, (hash(i + 1) % 50)::INT][1:i % 4] END AS l,
+      CASE WHEN i % 11 = 0 THEN NULL ELSE {'a': (hash(i + 2) % 40)::BIGINT, 'b': md5((i % 30)::VARCHAR)[1:3]} END AS s,
+      CASE WHEN i % 7 = 0 THEN [] ELSE [md5((i % 25)::VARCHAR)[1:2], NULL] END AS ls
+      FROM range(6000) r(i) ORDER BY i`)
+    /** Forty texts of `chars` characters, as the columns' are made. @param {number} chars */
+    const texts = async (chars) => (await rowsOf(`SELECT DISTINCT md5((i % 40)::VARCHAR)[1:${chars}] AS v FROM range(40) r(i) ORDER BY v`))
+      .map(({ v }) => /** @type {string} */ (v))
+    const numbers = Array.from({ length: 60 }, (_, k) => k - 5)
+    /** @type {Array<[string[], unknown[], (x: string) => string, (v: unknown) => string]>} column, values, match, literal */
+    const columns = [
+      [['l', 'list', 'element'], numbers, (x) => `list_contains(m.l, ${x})`, String],
+      [['s', 'a'], numbers, (x) => `m.s.a = ${x}`, String],
+      [['s', 'b'], await texts(3), (x) => `m.s.b = ${x}`, (v) => `'${v}'`],
+      [['ls', 'list', 'element'], await texts(2), (x) => `list_contains(m.ls, ${x})`, (v) => `'${v}'`],
+    ]
+    const failures = []
+    for (const [index, layout] of [[0, ''], [1, ", PARQUET_VERSION V2, COMPRESSION 'zstd'"]].entries()) {
+      const file = path.join(dir, `nested-${index}.parquet`)
+      await rowsOf(`COPY t TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 2048${layout[1]})`)
+      await rowsOf(`CREATE OR REPLACE TABLE m AS SELECT *, file_row_number AS r FROM read_parquet('${file}', file_row_number = true)`)
+      for (const [column, values, match, literalOf] of columns) {
+        const truth = await rowsHolding(values.map(literalOf), match('cand.x'))
+        const found = await verdictsAgainst(file, column, values, truth, (k) => `nested ${index} ${column.join('.')} ${values[k]}`)
+        failures.push(...found.failures)
+        assert.ok(found.ruledOut.statistics || found.ruledOut['bloom-filter'], `${column.join('.')}: nothing ruled out`)
+      }
+    }
+    assert.deepEqual(failures.slice(0, 20), [])
   })
 
   test('files hyparquet-writer writes (256-byte pages and their index; filters in two layouts, plain pages in the other)', async () => {
