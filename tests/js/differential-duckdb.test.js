@@ -2,8 +2,8 @@
 // repeats, ±0, ±inf, NaN, the type's extremes, empty, long and non-ASCII text), written by DuckDB (current,
 // and 1.4 in a child process: no column_orders) and by hyparquet-writer, in row groups of several sizes, with
 // and without dictionaries and bloom filters, and list elements and struct fields; probed for the values they
-// hold (a list's: in any element of the row), their neighbours in the
-// type's order (one unit more or less, the next float, a byte more or less) and random others. The truth
+// hold (a list's: in any element of the row), their neighbours in the type's order (one unit more or less,
+// the next float, a byte more or less) and random others. The truth
 // is DuckDB's rows for `c = value`, read from the file into a table first, so that no filter reaches its
 // Parquet reader (which reads the same indexes: its BLOB and -0.0 pushdown has answered wrongly here).
 // No row group holding a value is 'absent'; none without it is 'present'; confirm's rows are DuckDB's.
