@@ -6,7 +6,8 @@
 // the next float, a byte more or less) and random others. The truth
 // is DuckDB's rows for `c = value`, read from the file into a table first, so that no filter reaches its
 // Parquet reader (which reads the same indexes: its BLOB and -0.0 pushdown has answered wrongly here).
-// No row group holding a value is 'absent'; none without it is 'present'; confirm's rows are DuckDB's.
+// No row group holding a value is 'absent'; none without it is 'present'; confirm's rows are DuckDB's. A sidecar
+// index (both formats) of each column's files is held to the same truth.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import path from 'node:path'
@@ -17,6 +18,7 @@ import { promisify } from 'node:util'
 import { parquetWriteFile } from 'hyparquet-writer'
 
 import { init, openParquet } from '../../js/index.js'
+import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { openDuckDB } from '../../testkit/duckdb.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
@@ -147,7 +149,8 @@ async function check(file, gen, label) {
   const candidates = [...texts]
   const truth = await rowsHolding(candidates.map((text) => literal(type, text)), 'm.c = cand.x')
   const values = candidates.map((text) => probeValue(type, text))
-  return verdictsAgainst(file, ['c'], values, truth, (k) => `${label} (${type}), ${JSON.stringify(candidates[k])}`)
+  const found = await verdictsAgainst(file, ['c'], values, truth, (k) => `${label} (${type}), ${JSON.stringify(candidates[k])}`)
+  return { type, candidates, ...found }
 }
 
 /**
@@ -206,6 +209,52 @@ async function verdictsAgainst(file, column, values, truth, label) {
 }
 
 /**
+ * A sidecar index of `files` (both formats: it hashes and bounds the values it reads from their pages itself),
+ * probed for `candidates`: every verdict DuckDB's rows contradict.
+ * @param {string} label @param {{ files: string[], type: string, candidates: Set<string> }} column
+ */
+async function checkSidecar(label, { files, type, candidates }) {
+  const texts = [...candidates]
+  const values = texts.map((text) => probeValue(type, text))
+  /** @type {Map<string, Map<number, number[]>>} */
+  const truths = new Map()
+  for (const file of files) {
+    await rowsOf(`CREATE OR REPLACE TABLE m AS SELECT c, file_row_number AS r FROM read_parquet('${file}', file_row_number = true)`)
+    truths.set(file, await rowsHolding(texts.map((text) => literal(type, text)), 'm.c = cand.x'))
+  }
+  const failures = []
+  let ruledOut = 0
+  for (const format of [1, 2]) {
+    const output = path.join(dir, `${label.replace(' ', '-')}-${format}.puffin`)
+    await buildSidecarIndex(files, output, { columns: ['c'], format })
+    const index = await openSidecarIndex(output)
+    try {
+      const result = await index.probe('c', values, { validate: false })
+      assert.deepEqual(result.files.map((f) => f.path).sort(), [...truths.keys()].sort())
+      for (const answered of result.files) {
+        let first = 0
+        for (const group of answered.rowGroups) {
+          const [lo, hi] = [first, first += Number(group.numRows)]
+          group.results.forEach((answer, k) => {
+            const held = (truths.get(answered.path)?.get(k) ?? []).some((row) => row >= lo && row < hi)
+            const where = `${label} (${type}) sidecar format ${format}, ${path.basename(answered.path)} ` +
+              `row group ${group.index}, ${JSON.stringify(texts[k])}`
+            if (held && answer.verdict === 'absent') failures.push(`absent, held: ${where} (${answer.reason})`)
+            if (!held && answer.verdict === 'present') failures.push(`present, held nowhere: ${where} (${answer.reason})`)
+            if (answer.verdict === 'absent') ruledOut++
+          })
+        }
+      }
+    } finally {
+      await index.close()
+    }
+  }
+  // The check means something: the index ruled values out (their row groups hold at most a few of them).
+  if (!ruledOut) failures.push(`${label} (${type}): the sidecar ruled nothing out`)
+  return failures
+}
+
+/**
  * Writes every column in every layout with `write` (then `flush`, for writers that batch), checks each file,
  * and asserts no verdict is wrong and each index in `indexes` ruled something out.
  * @param {string} writer
@@ -220,18 +269,27 @@ async function checkWriter(writer, write, indexes, flush) {
     for (const [index, layout] of LAYOUTS.entries()) {
       await makeTable(gen, layout, index)
       const file = path.join(dir, `${writer}-${name}-${index}.parquet`)
-      if (await write(file, type, layout, index)) written.push({ file, gen, label: `${writer} ${name} layout ${index}` })
+      if (await write(file, type, layout, index)) written.push({ file, name, gen, label: `${writer} ${name} layout ${index}` })
     }
   }
   await flush?.()
   const failures = []
   /** @type {Record<string, number>} */
   const ruledOut = {}
-  for (const { file, gen, label } of written) {
+  /** @type {Map<string, { files: string[], type: string, candidates: Set<string> }>} each column's files, for the sidecar */
+  const byColumn = new Map()
+  for (const { file, name, gen, label } of written) {
     const found = await check(file, gen, label)
     failures.push(...found.failures)
     for (const [source, count] of Object.entries(found.ruledOut)) ruledOut[source] = (ruledOut[source] ?? 0) + count
+    const column = byColumn.get(name) ?? { files: [], type: found.type, candidates: new Set() }
+    byColumn.set(name, column)
+    // One index per column over its files, where they read back as one type.
+    if (column.type !== found.type) continue
+    column.files.push(file)
+    for (const text of found.candidates) column.candidates.add(text)
   }
+  for (const [name, column] of byColumn) failures.push(...await checkSidecar(`${writer} ${name}`, column))
   assert.deepEqual(failures.slice(0, 20), [])
   // The check means something: each index ruled values out somewhere.
   for (const index of indexes) {
