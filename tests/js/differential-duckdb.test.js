@@ -150,7 +150,30 @@ async function check(file, gen, label) {
   const truth = await rowsHolding(candidates.map((text) => literal(type, text)), 'm.c = cand.x')
   const values = candidates.map((text) => probeValue(type, text))
   const found = await verdictsAgainst(file, ['c'], values, truth, (k) => `${label} (${type}), ${JSON.stringify(candidates[k])}`)
+  // The same values as JS numbers, bigints or Dates, where the type takes them without loss.
+  const other = otherForm(type)
+  if (other) {
+    const name = (/** @type {number} */ k) => `${label} (${type}), ${JSON.stringify(candidates[k])} as JS`
+    const again = await verdictsAgainst(file, ['c'], candidates.map(other), truth, name)
+    found.failures.push(...again.failures)
+  }
   return { type, candidates, ...found }
+}
+
+/**
+ * How DuckDB's text of a `type` value becomes a JS value of another kind that the probe takes for it, or null.
+ * @param {string} type
+ * @returns {((text: string) => unknown) | null}
+ */
+function otherForm(type) {
+  if (/INT$/.test(type)) return BigInt
+  if (type === 'FLOAT' || type === 'DOUBLE') return (text) => Number(probeValue(type, text))
+  if (type === 'DATE') return (text) => new Date(`${text}T00:00:00Z`)
+  // A Date where the text has no digits past milliseconds (a timestamp column of any unit; zone-less text is UTC).
+  if (type.startsWith('TIMESTAMP')) {
+    return (text) => /\.\d{4}/.test(text) ? probeValue(type, text) : new Date(text.replace(' ', 'T').replace(/Z?$/, 'Z'))
+  }
+  return null
 }
 
 /**
