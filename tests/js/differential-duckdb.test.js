@@ -1,26 +1,29 @@
 // Every verdict against DuckDB's rows, row group by row group: columns of every type DuckDB writes (nulls,
 // repeats, ±0, ±inf, NaN, the type's extremes, empty, long and non-ASCII text), written by DuckDB (current,
-// and 1.4 in a child process: no column_orders) and by hyparquet-writer, in row groups of several sizes, with
-// and without dictionaries and bloom filters, and list elements and struct fields; probed for the values they
-// hold (a list's: in any element of the row), their neighbours in the type's order (one unit more or less,
-// the next float, a byte more or less) and random others. The truth
-// is DuckDB's rows for `c = value`, read from the file into a table first, so that no filter reaches its
-// Parquet reader (which reads the same indexes: its BLOB and -0.0 pushdown has answered wrongly here).
-// No row group holding a value is 'absent'; none without it is 'present'; confirm's rows are DuckDB's. A sidecar
-// index (both formats) of each column's files is held to the same truth.
+// and 1.4 in a child process: no column_orders), arrow-rs (parquet-wasm) and hyparquet-writer, in row groups
+// of several sizes, with and without dictionaries and bloom filters, and list elements and struct fields;
+// probed for the values they hold (a list's: in any element of the row), their neighbours in the type's order
+// (one unit more or less, the next float, a byte more or less) and random others. The truth is DuckDB's rows
+// for `c = value`, read from the file into a table first, so that no filter reaches its Parquet reader (which
+// reads the same indexes: its BLOB and -0.0 pushdown has answered wrongly here). No row group holding a value
+// is 'absent'; none without it is 'present'; confirm's rows are DuckDB's. A sidecar index (both formats) of
+// each column's files is held to the same truth.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { after, before, describe, test } from 'node:test'
 import { promisify } from 'node:util'
 
+import { makeVector, Table, tableToIPC } from 'apache-arrow'
 import { parquetWriteFile } from 'hyparquet-writer'
 
 import { init, openParquet } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { openDuckDB } from '../../testkit/duckdb.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { arrowColumn, arrowSelect } from './helpers/arrow-column.js'
 
 const R = 'random()'
 /** [name, DuckDB type, SQL for one random value] */
@@ -377,6 +380,20 @@ describe('every verdict against DuckDB\'s rows', () => {
       }
     }
     assert.deepEqual(failures.slice(0, 20), [])
+  })
+
+  test('files arrow-rs writes (parquet-wasm: page statistics and their index; dictionary or plain, V1 or V2 pages)', async () => {
+    const arrowRs = await import('parquet-wasm')
+    await checkWriter('arrow-rs', async (file, type, layout, index) => {
+      const column = arrowColumn(type, (await rowsOf(`SELECT ${arrowSelect(type)} AS c FROM t`)).map(({ c }) => c))
+      if (!column) return false
+      let properties = new arrowRs.WriterPropertiesBuilder().setMaxRowGroupSize(layout.rowGroup)
+        .setStatisticsEnabled(arrowRs.EnabledStatistics.Page).setDataPageSizeLimit(256)
+      if (index === 1) properties = properties.setDictionaryEnabled(false).setWriterVersion(arrowRs.WriterVersion.V2)
+      const table = arrowRs.Table.fromIPCStream(tableToIPC(new Table({ c: makeVector(column) }), 'stream'))
+      await writeFile(file, arrowRs.writeParquet(table, properties.build()))
+      return true
+    }, ['statistics', 'page-index', 'data-pages'])
   })
 
   test('files hyparquet-writer writes (256-byte pages and their index; filters in two layouts, plain pages in the other)', async () => {
