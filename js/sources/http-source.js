@@ -663,8 +663,8 @@ export class HttpSource extends SourceBase {
   }
 
   /**
-   * Records the validator of the first response; in conditional mode, a 412 or a response whose ETag,
-   * Last-Modified or size differ from it means another version of the file: FILE_CHANGED.
+   * Records the validator of the first response; a response whose ETag or Last-Modified differ from it means another
+   * version of the file: FILE_CHANGED, as do, in conditional mode, a 412 and another size.
    * @param {Response} response
    * @param {string} range
    * @param {{ name: string, value: string } | undefined} condition the precondition the request carried
@@ -696,11 +696,13 @@ export class HttpSource extends SourceBase {
     // A validator made from options.etag alone takes the Last-Modified of the first response too.
     if (this.#given.etag !== undefined && this.#validator.lastModified === undefined &&
       (status === 200 || status === 206)) this.#validator.lastModified = found.lastModified
-    if (!this.#conditional) return
+    // Without preconditions (no footer cache) the bytes of a 200/206 are checked too: another version's at this footer's
+    // offsets answer for neither version. (A size that differs is #checkSameSize's BAD_RESPONSE_LENGTH then.)
+    if (!this.#conditional && status > 206) return
     let change
     if (status === 412) change = condition ? `it answered 412 Precondition Failed to ${condition.name}: ${condition.value}` : undefined
     else change = validatorChange(this.#validator, found)
-    if (change === undefined && status !== 412 && total !== undefined && this.size !== undefined &&
+    if (this.#conditional && change === undefined && status !== 412 && total !== undefined && this.size !== undefined &&
       total !== this.size) change = `it has ${total} bytes, had ${this.size}`
     if (change) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed since its footer was read: ${change} (${range})`,
