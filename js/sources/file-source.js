@@ -41,7 +41,16 @@ export async function openFileSource(path, options) {
     throw new ParquetBloomError(ErrorCode.IO, `${path} is not a regular file (a pipe, socket or device cannot be read by offset)`,
       { source: path })
   }
-  return new FileSource(fs, path, stats.size, options)
+  return new FileSource(fs, path, stats.size, options, false, versionOf(stats))
+}
+
+/**
+ * What tells one version of a local file from another while it is read: its inode (a file renamed over it is
+ * another), size, and modification and change times (any write sets the change time, and no tool sets it back).
+ * @param {import('node:fs').Stats} stats
+ */
+function versionOf(stats) {
+  return `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`
 }
 
 /** @typedef {typeof import('node:fs')} NodeFs */
@@ -124,18 +133,22 @@ export class FileSource extends SourceBase {
 
   /** The size came from a listing and no read has confirmed it yet. */
   #listedSize
+  /** @type {string | undefined} the version (versionOf) its size and first bytes are of: every read checks it still is */
+  #version
 
   /**
    * @param {NodeFs} fs
    * @param {string} path
    * @param {number} size
    * @param {import('./shared.js').SourceOptions} options
+   * @param {string} [version] versionOf the stat that gave the size (none for a listing's)
    */
-  constructor(fs, path, size, options, listedSize = false) {
+  constructor(fs, path, size, options, listedSize = false, version = undefined) {
     super(path, size, options)
     this.#fs = fs
     this.#path = path
     this.#listedSize = listedSize
+    this.#version = version
   }
 
   /**
@@ -185,8 +198,8 @@ export class FileSource extends SourceBase {
       const filled = await operation.race(this.#track(call(this.#fs, 'read', fd, buffer, 0, buffer.length, start)))
       this.stats.bytesFetched += filled
       got(filled)
+      const stats = await this.#stillTheVersion(fd, operation)
       if (filled === wanted) return buffer.subarray(0, wanted)
-      const stats = await operation.race(call(this.#fs, 'fstat', fd))
       if (!stats.isFile()) throw new ParquetBloomError(ErrorCode.IO, `${this.#path} is not a regular file`, { source: this.#path })
       this._setSize(stats.size)
       return undefined
@@ -215,7 +228,23 @@ export class FileSource extends SourceBase {
       }
       filled += bytesRead
     }
+    await this.#stillTheVersion(fd, operation)
     return bytes
+  }
+
+  /**
+   * The open file's stat, once it is known to be the version read so far (a rewrite in place, as cp does, would
+   * put another version's bytes at this footer's offsets): FILE_CHANGED otherwise.
+   * @param {number} fd
+   * @param {import('./shared.js').Operation} operation
+   */
+  async #stillTheVersion(fd, operation) {
+    const stats = await operation.race(call(this.#fs, 'fstat', fd))
+    if (versionOf(stats) !== this.#version) {
+      throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.#path} changed while it was being read (its inode, size or ` +
+        'times differ from those of its first bytes): open it again', { source: this.#path })
+    }
+    return stats
   }
 
   /**
@@ -244,6 +273,8 @@ export class FileSource extends SourceBase {
           await call(this.#fs, 'close', fd).catch(() => {})
           throw new ParquetBloomError(ErrorCode.ABORTED, `${this.#path} was closed while it was being opened`, { source: this.#path })
         }
+        // The version every read is checked against: a listing's file's (no stat yet) is the one opened.
+        this.#version ??= versionOf(await call(this.#fs, 'fstat', fd))
         return fd
       },
       (cause) => {

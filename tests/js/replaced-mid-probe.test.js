@@ -47,7 +47,7 @@ async function verdictsOf(file) {
 /** Asserts the probe of `file` (opened on the old version, now replaced) fails FILE_CHANGED, never answers. */
 async function assertRefused(file, what) {
   const outcome = await verdictsOf(file).then((answer) => ({ answer, error: undefined }), (error) => ({ answer: undefined, error }))
-  assert.equal(outcome.error?.code, ErrorCode.FILE_CHANGED, `${what}: answered ${JSON.stringify(outcome.answer)} from two versions`)
+  assert.equal(outcome.error?.code, ErrorCode.FILE_CHANGED, `${what}: answered ${JSON.stringify(outcome.answer)} after the change`)
 }
 
 test('the two versions are one size, and each alone answers VALUE where it is', async () => {
@@ -70,4 +70,34 @@ describe('over HTTP without a footer cache, a response of another version is FIL
       })
     })
   }
+})
+
+describe('a local file changed after its footer was read is FILE_CHANGED', () => {
+  // cp writes over the file in place (the descriptor read from sees the new bytes); a rename puts another file at the path.
+  for (const how of ['rewritten in place', 'renamed over']) {
+    for (const listed of [false, true]) {
+      test(`${how}${listed ? ', its size from a listing' : ''}`, async () => {
+        const file = path.join(dir, `local-${how.replaceAll(' ', '-')}-${listed}.parquet`)
+        const replacement = `${file}.new`
+        writeFileSync(file, OLD)
+        writeFileSync(replacement, NEW)
+        const inode = statSync(file).ino
+        await withFile(file, listed ? { ...OPEN, size: OLD.length } : OPEN, async (opened) => {
+          if (how === 'renamed over') renameSync(replacement, file)
+          else copyFileSync(replacement, file)
+          assert.equal(statSync(file).ino === inode, how === 'rewritten in place')
+          await assertRefused(opened, how)
+        })
+      })
+    }
+  }
+
+  test('an unchanged file is probed as before, again and again', async () => {
+    const file = path.join(dir, 'local-unchanged.parquet')
+    writeFileSync(file, OLD)
+    await withFile(file, OPEN, async (opened) => {
+      assert.deepEqual(await verdictsOf(opened), ['maybe', 'absent', 'absent'])
+      assert.deepEqual(await verdictsOf(opened), ['maybe', 'absent', 'absent'])
+    })
+  })
 })
