@@ -9,7 +9,7 @@ import { callSignal, concatChunks, forEachChunk, SourceBase, withKeys } from './
 import { resolveRetries, retryDelayMs, shouldRetry, sleepWithin } from './retry.js'
 import { describeCause, fetchFor, fetchWithin, identityLength, networkError, plainRangeHeaders, redactUrl, refuseUserinfo, releaseBody,
   requestHeaders, statusError } from './http-request.js'
-import { preconditionFor, validatorChange, validatorFromEtag, validatorFromHeaders } from './validator.js'
+import { etagsDiffer, preconditionFor, validatorChange, validatorFromEtag, validatorFromHeaders } from './validator.js'
 
 export { redactUrl }
 
@@ -673,6 +673,7 @@ export class HttpSource extends SourceBase {
   #checkValidator(response, range, condition, contentRange) {
     const status = response.status
     if (status !== 200 && status !== 206 && status !== 412 && status !== 416) return
+    // From here on a status below 300 is a 200 or 206: bytes of the file.
     const found = validatorFromHeaders(response.headers)
     const total = status === 200 ? identityLength(response) : contentRange?.total
     // A 412 to the precondition a request carried means that version is gone, whatever happened to the
@@ -682,33 +683,33 @@ export class HttpSource extends SourceBase {
         `${this.name} changed since its footer was read: it answered 412 Precondition ` +
           `Failed to ${condition.name}: ${condition.value} (${range})`, { source: this.name })
     }
-    if (this.#given.etag !== undefined && found.etag !== undefined && found.etag !== this.#given.etag &&
-      (status === 200 || status === 206)) {
+    if (etagsDiffer(this.#given, found) && status < 300) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
         `${this.name} is not the file options.etag describes: its ETag is ${found.etag}, expected ${this.#given.etag} (${range}); ` +
           'list it again', { source: this.name })
     }
     if (!this.#validator) {
       // The first 200/206 of this version of the file says what it is (a 416 before it says nothing).
-      if (status === 200 || status === 206) this.#validator = found
+      if (status < 300) this.#validator = found
       return
     }
     // A validator made from options.etag alone takes the Last-Modified of the first response too.
-    if (this.#given.etag !== undefined && this.#validator.lastModified === undefined &&
-      (status === 200 || status === 206)) this.#validator.lastModified = found.lastModified
+    if (this.#given.etag !== undefined && this.#validator.lastModified === undefined && status < 300) {
+      this.#validator.lastModified = found.lastModified
+    }
     // Without preconditions (no footer cache) the bytes of a 200/206 are checked too: another version's at this footer's
     // offsets answer for neither version. (A size that differs is #checkSameSize's BAD_RESPONSE_LENGTH then.)
-    if (!this.#conditional && status > 206) return
-    let change
-    if (status === 412) change = condition ? `it answered 412 Precondition Failed to ${condition.name}: ${condition.value}` : undefined
-    else change = validatorChange(this.#validator, found)
-    if (this.#conditional && change === undefined && status !== 412 && total !== undefined && this.size !== undefined &&
-      total !== this.size) change = `it has ${total} bytes, had ${this.size}`
+    if (!this.#conditional && status > 299) return
+    // (A 412 here answered a request that carried no precondition: it is the HTTP_STATUS it says, not a version.)
+    let change = status === 412 ? undefined : validatorChange(this.#validator, found)
+    if (this.#conditional && change === undefined && total !== undefined && this.size !== undefined && total !== this.size) {
+      change = `it has ${total} bytes, had ${this.size}`
+    }
     if (change) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED, `${this.name} changed since its footer was read: ${change} (${range})`,
         { source: this.name })
     }
-    if (status === 200 || status === 206) this.#confirmed = true
+    if (status < 300) this.#confirmed = true
   }
 
   /**
