@@ -76,13 +76,18 @@ function readAndRemember(cache, source, options) {
 
 /**
  * Keeps a footer just read in the cache when its server validated it, and hands it on; one the cache
- * would not keep (no validator) goes on at once, without a promise of the cache's.
+ * would not keep (no validator, or a validator too recent to tell it from a rewrite) goes on at
+ * once, without a promise of the cache's.
  * @param {FooterCache} cache @param {HttpSource} source @param {import('./footer.js').ReadFooter} footer
  * @returns {import('./footer.js').ReadFooter | Promise<import('./footer.js').ReadFooter>}
  */
 function rememberFooter(cache, source, footer) {
   const validator = source.validator
-  if (!cache.accepts(validator)) return footer
+  // A Last-Modified less than 3 s old cannot tell this version from a rewrite of the same size within its second, nor
+  // can an ETag made of the time and size (nginx's) sent with it (RFC 9110 §8.8.2.2): an entry kept now would answer for
+  // such a rewrite from this footer in every later process. (Compared with this clock: a server's Date is not exposed
+  // to pages of other origins.)
+  if (!cache.accepts(validator) || Date.now() - Date.parse(/** @type {string} */ (validator?.lastModified)) < 3e3) return footer
   return cache.remember(source.cacheKey, { validator, fileSize: footer.fileSize, metadataOffset: footer.metadataOffset,
     layout: footer.layout }).then(() => footer)
 }

@@ -380,6 +380,31 @@ describe('what is cached', () => {
     assert.equal(replaced.fileSize, other.bytes.length)
   })
 
+  for (const mode of ['nginx-etag', 'last-modified']) {
+    test(`a footer read within 3 s of its file's modification is not kept: a rewrite in that second keeps the validator (${mode})`,
+      async () => {
+        const [v1, v2] = [version(1), version(2)]
+        const name = `just-written-${mode}.parquet`
+        const file = path.join(dir, name)
+        const second = Math.floor(Date.now() / 1000) // the file is written, then read, within this second
+        writeFileSync(file, v1.bytes)
+        utimesSync(file, second, second)
+        server.setMode(mode)
+        const url = server.url(name)
+        const cache = createFooterCache()
+        await probeWith(url, cache, valuesFor(v1, [v2]).present)
+        assert.equal(cache.stats.stores, 0, 'not kept')
+        // Rewritten in that second: the same size, Last-Modified and (nginx's, of the time and size) ETag.
+        writeFileSync(file, v2.bytes)
+        utimesSync(file, second, second)
+        const values = valuesFor(v2, [v1]).all
+        const again = await probeWith(url, cache, values)
+        assert.equal(again.fromCache, false)
+        assertNoFalseNegative(v2, values, again.result, 'the rewrite')
+        assert.deepEqual(verdicts(again.result), await freshVerdicts(url, values))
+      })
+  }
+
   test('a weak ETag is never sent in If-Match: not cached alone, If-Unmodified-Since with Last-Modified', async () => {
     const v = version(1)
     await place('weak.parquet', v)

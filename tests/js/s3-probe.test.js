@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { setTimeout as delay } from 'node:timers/promises'
 
 import { createFooterCache, ErrorCode, openParquet } from '../../js/index.js'
 import { misreadsSuffixRanges } from '../../js/sources/http-source.js'
@@ -29,6 +30,8 @@ let s3
 const dir = await tempDir('s3-probe')
 /** @type {Array<{ local: string, truth: Map<bigint, Set<number>> }>} */
 const files = []
+/** When the objects were put: a footer cache keeps no entry of an object modified less than 3 s before (its Last-Modified). */
+let uploaded = 0
 before(async () => {
   await withDuckDB(async (conn) => {
     for (let k = 0; k < FILES; k++) {
@@ -46,6 +49,7 @@ before(async () => {
   })
   s3 = await startS3Server({ buckets: [BUCKET], keyPairs: [KEY] })
   for (let k = 0; k < FILES; k++) await s3.put(BUCKET, `tables/t/part-${k}.parquet`, await readFile(files[k].local))
+  uploaded = Date.now()
 })
 after(async () => {
   await s3?.stop()
@@ -126,6 +130,7 @@ describe('openParquet over s3rver', () => {
 
   test('a footer cache validated by the listing\'s ETag: the second open sends no request, the probe no 8-byte check', async () => {
     const [entry] = await listing()
+    await delay(uploaded + 3000 - Date.now())
     const footerCache = createFooterCache()
     await withFile(entry.url, { fileSize: entry.size, etag: entry.etag, footerCache }, (file) => assertVerdicts(file, 0))
     s3.resetStats()
