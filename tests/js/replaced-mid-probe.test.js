@@ -9,7 +9,8 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
-import { ErrorCode } from '../../js/index.js'
+import { ErrorCode, openDataset } from '../../js/index.js'
+import { startS3Server } from '../../testkit/s3-server.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 import { withFile } from './helpers/with-file.js'
@@ -70,6 +71,33 @@ describe('over HTTP without a footer cache, a response of another version is FIL
       })
     })
   }
+})
+
+describe('over S3 (s3rver), an object put again (same size) after its footer was read', () => {
+  let s3
+  before(async () => {
+    s3 = await startS3Server({ buckets: ['replaced'] })
+  })
+  after(async () => {
+    await s3?.stop()
+  })
+
+  test('openParquet(url) without a footer cache: FILE_CHANGED', async () => {
+    await s3.put('replaced', 'one/part.parquet', OLD)
+    await withFile(`${s3.endpoint}/replaced/one/part.parquet`, OPEN, async (opened) => {
+      await s3.put('replaced', 'one/part.parquet', NEW)
+      await assertRefused(opened, 's3rver')
+    })
+  })
+
+  test('a dataset listed before: the file is unknown (FILE_CHANGED), never absent', async () => {
+    await s3.put('replaced', 'two/part.parquet', OLD)
+    const dataset = await openDataset('s3://replaced/two/', { endpoint: s3.endpoint })
+    await s3.put('replaced', 'two/part.parquet', NEW)
+    const [file] = (await dataset.probe('id', [VALUE])).files
+    assert.equal(file.values[0].verdict, 'unknown')
+    assert.equal(file.error?.code, ErrorCode.FILE_CHANGED)
+  })
 })
 
 describe('a local file changed after its footer was read is FILE_CHANGED', () => {
