@@ -19,7 +19,7 @@ import { promisify } from 'node:util'
 import { makeVector, Table, tableToIPC } from 'apache-arrow'
 import { parquetWriteFile } from 'hyparquet-writer'
 
-import { init, openParquet } from '../../js/index.js'
+import { init, openDataset, openParquet } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { openDuckDB } from '../../testkit/duckdb.js'
 import { tempDir } from '../../testkit/temp-dir.js'
@@ -273,6 +273,26 @@ async function checkSidecar(label, { files, type, candidates }) {
       }
     } finally {
       await index.close()
+    }
+    // The files as a dataset, with the index and without: a file is absent only where none of its rows holds the value.
+    for (const options of [{ index: output }, {}]) {
+      const dataset = await openDataset(files, options)
+      try {
+        for (const answered of (await dataset.probe('c', values)).files) {
+          if (!truths.has(answered.path) || answered.error) {
+            failures.push(`${label}: dataset file ${answered.path} ${answered.error?.code ?? 'not among the files'}`)
+          }
+          answered.values.forEach((answer, k) => {
+            const held = (truths.get(answered.path)?.get(k) ?? []).length > 0
+            const where = `${label} (${type}) dataset${options.index ? ` with the format ${format} index` : ''}, ` +
+              `${path.basename(answered.path)}, ${JSON.stringify(texts[k])}`
+            if (held && answer.verdict === 'absent') failures.push(`absent, held: ${where} (${answer.reason})`)
+            if (!held && answer.verdict === 'present') failures.push(`present, held nowhere: ${where} (${answer.reason})`)
+          })
+        }
+      } finally {
+        await dataset.close()
+      }
     }
   }
   // The check means something: the index ruled values out (their row groups hold at most a few of them).
