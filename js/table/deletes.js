@@ -142,14 +142,29 @@ const notApplied = (v, why) => ({
 })
 
 /**
+ * Whether value k's rows, as rolled up from the file's row groups, are every row of the file holding it: each row
+ * group ruled it out or listed its rows. A row group left at 'maybe' or 'unknown' (a confirmation over its budget or
+ * unreadable), or 'present' without rows, may hold it at rows no list names.
+ * @param {Array<{ results: ProbeValueResult[] }>} rowGroups the file's, as its probe returned them
+ * @param {number} k
+ */
+function rowsComplete(rowGroups, k) {
+  return rowGroups.length > 0 && rowGroups.every(({ results }) => {
+    const r = results[k]
+    return r.verdict === 'absent' || (r.verdict === 'present' && Array.isArray(r.rows))
+  })
+}
+
+/**
  * The file's values with its deletes applied to each `present` one.
  * @param {LoadedTable} table
  * @param {TableFile} file
  * @param {ProbeValueResult[]} values the file's per-value results
- * @param {{ id?: number }} [field] the probed table field (its value at a found row is the value itself)
+ * @param {{ id?: number } | undefined} field the probed table field (its value at a found row is the value itself)
+ * @param {Array<{ results: ProbeValueResult[] }>} rowGroups the file's row groups' results the values were rolled up from
  * @returns {Promise<ProbeValueResult[]>}
  */
-export async function applyDeletes(table, file, values, field) {
+export async function applyDeletes(table, file, values, field, rowGroups) {
   const probedId = table.format === 'iceberg' ? field?.id : undefined
   let deletes
   try {
@@ -159,7 +174,7 @@ export async function applyDeletes(table, file, values, field) {
     return values.map((v) => (v.verdict === 'present' ? notApplied(v, `${code ?? 'error'}: ${message}`) : v))
   }
   const { positions, equality, dataRows } = deletes
-  return values.map((v) => {
+  return values.map((v, valueIndex) => {
     if (v.verdict !== 'present') return v
     const { values: rowValues, rows: listed, ...rest } = v
     if (!Array.isArray(listed)) return notApplied(v, 'the rows holding it are not known')
@@ -182,6 +197,9 @@ export async function applyDeletes(table, file, values, field) {
       return { ...rest, rows: kept.map((k) => listed[k]), ...(rowValues ? { values: kept.map((k) => rowValues[k]) } : {}) }
     }
     if (v.rowsTruncated) return notApplied(v, 'every row listed is deleted, and the list was cut at maxRows')
+    if (!rowsComplete(rowGroups, valueIndex)) {
+      return notApplied(v, 'every row listed is deleted, but a row group whose rows are not listed may hold it')
+    }
     return { ...rest, verdict: 'absent', reason: 'rows-deleted',
       detail: `every row holding it (${listed.join(', ')}) is deleted by the table's deletes` }
   })

@@ -285,7 +285,7 @@ export class ParquetTable extends ParquetDataset {
   async #withDeletes(fileResult, column) {
     const file = this.#byPath.get(fileResult.path)
     if (!file?.deletes.length || !fileResult.values.some((v) => v.verdict === 'present')) return
-    fileResult.values = await applyDeletes(this.#table, file, fileResult.values, fieldNamed(this.#table, column))
+    fileResult.values = await applyDeletes(this.#table, file, fileResult.values, fieldNamed(this.#table, column), fileResult.rowGroups)
   }
 }
 

@@ -8,6 +8,8 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { crc32 } from 'node:zlib'
 
+import { parquetMetadata } from 'hyparquet'
+
 import { openTable } from '../../js/index.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { puffinFooter } from '../../js/sidecar/puffin.js'
@@ -120,4 +122,39 @@ test('a table index records each deletion vector (its data file and blob): at th
   assert.equal(table.table.index.unchanged, true)
   await table.close()
   assert.deepEqual(await confirmed(root, { index }), await confirmed(root))
+})
+
+test('a deleted row does not make a file absent when another of its row groups was left unconfirmed (maxConfirmBytes)', async () => {
+  // f0.parquet: 2000 rows in two row groups of 1000; 7 at row 0 (set by the vector) and at row 1500 (live).
+  const root = path.join(top, `t${++made}`)
+  const data = Array.from({ length: 2000 }, (_, i) => (i === 0 || i === 1500 ? 7n : BigInt(i + 100)))
+  const f0 = parquetWithIds([{ id: 1, name: 'id', type: 'long', data }], 1000)
+  const blob = vectorBlob([0])
+  const offset = 4
+  const puffin = new Uint8Array([...Buffer.from('PFA1'), ...blob, ...puffinFooter([{ type: 'deletion-vector-v1', fields: [2147483645],
+    'snapshot-id': -1, 'sequence-number': -1, offset, length: blob.length,
+    properties: { 'referenced-data-file': 'file:///warehouse/t/data/f0.parquet', cardinality: '1' } }], {})])
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }],
+    files: { 'data/f0.parquet': f0, 'data/dv.puffin': puffin },
+    manifests: [
+      { sequence: 1, entries: [{ file: { file_path: 'data/f0.parquet', record_count: 2000 } }] },
+      { content: 1, sequence: 2, entries: [{ file: { content: 1, file_format: 'PUFFIN', file_path: 'data/dv.puffin', record_count: 1,
+        referenced_data_file: 'data/f0.parquet', content_offset: offset, content_size_in_bytes: blob.length } }] },
+    ],
+    editMetadata: v3 })
+  // A budget of the first row group's chunk: its pages are read, the second's are not.
+  const [firstChunk] = parquetMetadata(f0.buffer).row_groups[0].columns
+  const maxConfirmBytes = Number(firstChunk.meta_data.total_compressed_size)
+  const table = await openTable(root)
+  try {
+    const [file] = (await table.probe('id', [7n], { confirm: true, maxConfirmBytes })).files
+    assert.deepEqual(file.rowGroups.map((g) => `${g.results[0].verdict}:${g.results[0].reason}`),
+      ['present:in-data-pages', 'maybe:confirm-budget'])
+    assert.deepEqual([file.values[0].verdict, file.values[0].reason], ['maybe', 'deletes-not-applied'])
+    // With the budget for both, the live row is found.
+    const [whole] = (await table.probe('id', [7n], { confirm: true })).files
+    assert.deepEqual([whole.values[0].verdict, whole.values[0].rows], ['present', [1500]])
+  } finally {
+    await table.close()
+  }
 })

@@ -108,13 +108,16 @@ describe('openTable: live values are never absent, deleted ones never present', 
 
 describe('deletes applied to the rows confirm found', () => {
   const present = (rows, extra = {}) => ({ value: 'x', verdict: 'present', source: 'data-pages', reason: 'in-data-pages', detail: 'found', rows, ...extra })
+  // A file of one row group: its results are the file's values.
+  const inOneRowGroup = (values) => [{ results: values }]
 
   test('Iceberg position deletes (spark_bunnies v4 deletes row 0 of its data file, as its delete file says)', { skip: missingFixture('tables/iceberg/spark_bunnies') }, async () => {
     const loaded = await loadTable(fixturePath('tables/iceberg/spark_bunnies/metadata/v4.metadata.json'))
     const [file] = loaded.files
     const deleted = (await readRows(file.deletes[0].location)).filter((r) => r.file_path === file.writtenPath).map((r) => Number(r.pos))
     assert.deepEqual(deleted, [0])
-    const [kept, gone, cut, open] = await applyDeletes(loaded, file, [present([0, 4, 7]), present([0]), present([0], { rowsTruncated: true }), { value: 'y', verdict: 'absent' }])
+    const values = [present([0, 4, 7]), present([0]), present([0], { rowsTruncated: true }), { value: 'y', verdict: 'absent' }]
+    const [kept, gone, cut, open] = await applyDeletes(loaded, file, values, undefined, inOneRowGroup(values))
     assert.deepEqual([kept.verdict, kept.rows], ['present', [4, 7]])
     assert.deepEqual([gone.verdict, gone.reason], ['absent', 'rows-deleted'])
     assert.deepEqual([cut.verdict, cut.reason], ['maybe', 'deletes-not-applied'])
@@ -124,12 +127,14 @@ describe('deletes applied to the rows confirm found', () => {
   test('Delta deletion vectors (table_with_deletion_logs: rows 2 and 79, as SOURCES.md states)', { skip: missingFixture('tables/delta/table_with_deletion_logs') }, async () => {
     const loaded = await loadTable(fixturePath('tables/delta/table_with_deletion_logs'))
     const [file] = loaded.files
-    const [a, b] = await applyDeletes(loaded, file, [present([1, 2, 3, 79, 80]), present([2, 79])])
+    const found = [present([1, 2, 3, 79, 80]), present([2, 79])]
+    const [a, b] = await applyDeletes(loaded, file, found, undefined, inOneRowGroup(found))
     assert.deepEqual(a.rows, [1, 3, 80])
     assert.equal(b.reason, 'rows-deleted')
     // With `columns`, each listed row's values go with it: a deleted row's never stay behind.
     const withValues = (rows) => present(rows, { values: rows.map((r) => ({ row: r })) })
-    const [c, d] = await applyDeletes(loaded, file, [withValues([1, 2, 3, 79, 80]), withValues([2, 79])])
+    const withRowValues = [withValues([1, 2, 3, 79, 80]), withValues([2, 79])]
+    const [c, d] = await applyDeletes(loaded, file, withRowValues, undefined, inOneRowGroup(withRowValues))
     assert.deepEqual([c.rows, c.values], [[1, 3, 80], [{ row: 1 }, { row: 3 }, { row: 80 }]])
     assert.deepEqual([d.verdict, d.rows, d.values], ['absent', undefined, undefined])
   })
@@ -159,7 +164,8 @@ describe('deletes applied to the rows confirm found', () => {
     const loaded = await loadTable(fixturePath('tables/iceberg/java_bunnies'))
     const file = loaded.files.find((f) => f.deletes.some((d) => d.kind === 'equality'))
     const lossy = { ...loaded, fieldsById: new Map([...loaded.fieldsById].map(([id, f]) => [id, id === 1 ? { ...f, type: { kind: 'timestamp' } } : f])) }
-    const [v] = await applyDeletes(lossy, file, [present([20], { value: 'New Zealand' })], { id: 1 })
+    const found = [present([20], { value: 'New Zealand' })]
+    const [v] = await applyDeletes(lossy, file, found, { id: 1 }, inOneRowGroup(found))
     assert.deepEqual([v.verdict, v.reason], ['maybe', 'deletes-not-applied'])
   })
 })
