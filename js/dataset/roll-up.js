@@ -40,7 +40,11 @@ export function rollUpValue(rowGroups, k, value) {
   const top = /** @type {import('../verdicts.js').ValueResult} */ (first) // n > 0: every row group was counted
   if (present) {
     const out = valueResult(value, 'present', top.source, top.reason, `${present} of ${n} row groups hold it`)
-    if (withRows) out.rows = presentRows(rowGroups, k)
+    if (withRows) {
+      out.rows = presentRows(rowGroups, k)
+      const values = presentRowValues(rowGroups, k)
+      if (values) out.values = values
+    }
     if (truncated) out.rowsTruncated = true
     return out
   }
@@ -70,6 +74,24 @@ function presentRows(rowGroups, k) {
     if (r.verdict === 'present' && r.rows) for (const row of r.rows) rows.push(row)
   }
   return rows
+}
+
+/**
+ * With `columns`, the row values of the rows presentRows lists, parallel to them; undefined when a row group
+ * holding the value has rows without their values.
+ * @param {Array<{ results: import('../verdicts.js').ValueResult[] }>} rowGroups
+ * @param {number} k
+ */
+function presentRowValues(rowGroups, k) {
+  /** @type {Array<Record<string, unknown>>} */
+  const values = []
+  for (const { results } of rowGroups) {
+    const r = results[k]
+    if (r.verdict !== 'present' || !r.rows) continue
+    if (!r.values || r.values.length !== r.rows.length) return undefined
+    for (const v of r.values) values.push(v)
+  }
+  return values
 }
 
 /**

@@ -80,6 +80,8 @@ describe('a Hive dataset written by DuckDB', () => {
     const holder = looked.files.find((f) => f.values[0].verdict === 'present')
     const row = holder.rowGroups.flatMap((g) => g.results[0].values ?? [])
     assert.deepEqual(row, [{ name: 'name1001' }])
+    // The file's answer carries them too, parallel to its rows.
+    assert.deepEqual([holder.values[0].rows.length, holder.values[0].values], [1, [{ name: 'name1001' }]])
   })
 
   test('a partition column is answered from paths alone: 0 requests, DuckDB\'s files', async () => {

@@ -158,3 +158,18 @@ test('a deleted row does not make a file absent when another of its row groups w
     await table.close()
   }
 })
+
+test('with columns, a file\'s answer lists the row values of its rows, and a deleted row\'s values go with it', async () => {
+  const table = await openTable(await tableWithVector())
+  try {
+    const result = await table.probe('id', [1n, 2n], { confirm: true, columns: ['id'] })
+    const byPath = Object.fromEntries(result.files.map((f) => [f.path, f.values]))
+    // f0.parquet holds 1, 2, 3 (row 1, its 2, deleted); f1.parquet 2, 5.
+    assert.deepEqual(byPath['data/f0.parquet'].map((v) => [v.verdict, v.rows, v.values]),
+      [['present', [0], [{ id: 1n }]], ['absent', undefined, undefined]])
+    assert.deepEqual(byPath['data/f1.parquet'].map((v) => [v.verdict, v.rows, v.values]),
+      [['absent', undefined, undefined], ['present', [0], [{ id: 2n }]]])
+  } finally {
+    await table.close()
+  }
+})
