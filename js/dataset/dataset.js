@@ -32,6 +32,11 @@ export const PROBE_ONLY = Symbol('probeOnly')
 export const DECIDE_IN_FILE = Symbol('decideInFile')
 /** A table's probe ledger (js/sources/io-ledger.js), so its manifest reads and the files' reads are one plan, one clock. */
 export const IO_LEDGER = Symbol('ioLedger')
+/**
+ * A table's names of a probe's `columns` (point lookups) in one file, parallel to them: `(parquetFile, columns)` →
+ * each column's top-level name in that file (renamed columns, column mapping), or null when the file has none.
+ */
+export const LOOKUP_COLUMNS_IN = Symbol('lookupColumnsIn')
 
 /**
  * @typedef {import('./listing.js').FileDescriptor} FileDescriptor
@@ -41,7 +46,9 @@ export const IO_LEDGER = Symbol('ioLedger')
  *   one file of the dataset: raw, its partitions as text (a path's key=value folders, or a caller's); partitions, typed
  * @typedef {(parquetFile: import('../parquet-file.js').ParquetFile, column: string | string[],
  *   fileColumn: string | string[], values: unknown[]) => Array<ValueResult | null> | null} DecideInFile
- * @typedef {{ [PROBE_ONLY]?: Set<string>, [IO_LEDGER]?: IoLedger, [DECIDE_IN_FILE]?: DecideInFile }} LayerOptions
+ * @typedef {(parquetFile: import('../parquet-file.js').ParquetFile, columns: string[]) => Array<string | null>} LookupColumnsIn
+ * @typedef {{ [PROBE_ONLY]?: Set<string>, [IO_LEDGER]?: IoLedger, [DECIDE_IN_FILE]?: DecideInFile,
+ *   [LOOKUP_COLUMNS_IN]?: LookupColumnsIn }} LayerOptions
  *   what a layer in front (a table) adds to the dataset's options and a probe's
  * @typedef {Record<string, any>} FileResult a file's answer (DatasetFileResult), `order` its place until sorted
  * @typedef {ReturnType<IoLedger['plan']>} ReadPlan
@@ -50,8 +57,8 @@ export const IO_LEDGER = Symbol('ioLedger')
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
 // (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
-const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, IO_LEDGER, 'partitioning', 'hivePartitioning', 'prefilter', 'columnOf', 'where',
-  'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
+const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, LOOKUP_COLUMNS_IN, IO_LEDGER, 'partitioning', 'hivePartitioning', 'prefilter',
+  'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
@@ -252,7 +259,7 @@ export class ParquetDataset {
     })
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
-      fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE] })
+      fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN] })
     return session.run(selected, (item, chain) => run.probeOne(item, chain), emit, settings.onProgress).then(async () => ({
       stats: withSidecarCost(session.stats, fromIndex && (await fromIndex).cost),
       plan: settings.plan === true && !settings[IO_LEDGER] ? ledger.plan() : undefined,

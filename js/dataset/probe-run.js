@@ -28,12 +28,15 @@ export class ProbeRun {
    *   where: ((raw: Record<string, string | null>) => boolean) | null, limit: number | undefined,
    *   session: import('./session.js').FileSession, probeOptions: Record<string | symbol, any>,
    *   fromIndex: Promise<IndexAnswers> | undefined, fileView: (file: DatasetFile) => FileView,
-   *   decideInFile: import('./dataset.js').DecideInFile | undefined }} probe
+   *   decideInFile: import('./dataset.js').DecideInFile | undefined,
+   *   lookupColumnsIn?: import('./dataset.js').LookupColumnsIn | undefined }} probe
    *   the values, the column, the probe's settings, the files' session, what every file's probe is given, the
-   *   sidecar's answers (when the dataset has one), the file as a prefilter and columnOf see it, and a table's
-   *   answers for values a file's own column type cannot hold (DECIDE_IN_FILE)
+   *   sidecar's answers (when the dataset has one), the file as a prefilter and columnOf see it, a table's
+   *   answers for values a file's own column type cannot hold (DECIDE_IN_FILE), and a table's names of `columns`
+   *   in a file (LOOKUP_COLUMNS_IN)
    */
-  constructor({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex, fileView, decideInFile }) {
+  constructor({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex, fileView, decideInFile,
+    lookupColumnsIn }) {
     this.list = list
     this.column = column
     this.columnName = columnName
@@ -45,6 +48,7 @@ export class ProbeRun {
     this.fromIndex = fromIndex
     this.fileView = fileView
     this.decideInFile = decideInFile
+    this.lookupColumnsIn = lookupColumnsIn
   }
 
   /**
@@ -146,19 +150,22 @@ export class ProbeRun {
       const answerIn = (fileColumn) => {
         let asked = open
         let probed
+        let lookups
         try {
           const inFile = this.decideInFile?.(opened, column, fileColumn, open.map((k) => list[k]))
           if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
           if (asked.length === 0) return ordered({ ...this.#baseOf(file, status), stats: statsOf(opened), values: decided }, order)
-          probed = opened[PROBE_NOW](fileColumn, asked.length === list.length ? list : asked.map((k) => list[k]), this.probeOptions)
+          lookups = lookupsInFile(this.probeOptions, this.lookupColumnsIn, opened)
+          probed = opened[PROBE_NOW](fileColumn, asked.length === list.length ? list : asked.map((k) => list[k]), lookups.options)
         } catch (error) {
           return columnMissing(error)
         }
+        const { rename } = lookups
         if (probed instanceof Promise) {
-          return probed.then((answer) => this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, answer, fromSidecar),
-            columnMissing)
+          return probed.then((answer) => this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked,
+            namedAsAsked(answer, rename), fromSidecar), columnMissing)
         }
-        return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar)
+        return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, namedAsAsked(probed, rename), fromSidecar)
       }
       if (!settings.columnOf) return answerIn(column)
       // The published ParquetFile is this class's declared face.
@@ -218,6 +225,45 @@ export class ProbeRun {
     if (probed.confirm) result.confirm = probed.confirm
     return ordered(result, order)
   }
+}
+
+/**
+ * A file's probe options with `columns` (point lookups) as the file names them (a table's LOOKUP_COLUMNS_IN: renamed
+ * columns, column mapping), and the names to give its row values back: file name → the name asked (null: as they are).
+ * A column the file does not have is left out of its lookups.
+ * @param {Record<string | symbol, any>} probeOptions
+ * @param {import('./dataset.js').LookupColumnsIn | undefined} lookupColumnsIn
+ * @param {import('../parquet-file.js').ParquetFile} opened
+ * @returns {{ options: Record<string | symbol, any>, rename: Map<string, string> | null }}
+ */
+function lookupsInFile(probeOptions, lookupColumnsIn, opened) {
+  const { columns } = probeOptions
+  // Anything but names is refused by the file's probe, as given.
+  if (!lookupColumnsIn || !Array.isArray(columns) || columns.some((c) => typeof c !== 'string')) {
+    return { options: probeOptions, rename: null }
+  }
+  const named = lookupColumnsIn(opened, columns)
+  /** @type {Map<string, string>} */
+  const rename = new Map()
+  named.forEach((fileName, i) => { if (fileName !== null) rename.set(fileName, columns[i]) })
+  const same = named.every((fileName, i) => fileName === columns[i])
+  return same ? { options: probeOptions, rename: null } : { options: { ...probeOptions, columns: [...rename.keys()] }, rename }
+}
+
+/**
+ * A file's probe answer with its row values (`columns`) keyed by the names asked, not the file's.
+ * @param {import('../index.js').ProbeResult} probed
+ * @param {Map<string, string> | null} rename file name → name asked
+ */
+function namedAsAsked(probed, rename) {
+  if (!rename) return probed
+  for (const { results } of probed.rowGroups) {
+    for (const r of results) {
+      if (!r.values) continue
+      r.values = r.values.map((row) => row && Object.fromEntries(Object.entries(row).map(([k, v]) => [rename.get(k) ?? k, v])))
+    }
+  }
+  return probed
 }
 
 /**

@@ -4,7 +4,7 @@
 // columns are found in each file by field id (Iceberg) or physical name (Delta column mapping); rows a
 // confirmation finds are checked against the file's deletes (js/table/deletes.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { ADD_FILES, bothPrefilters, DECIDE_IN_FILE, IO_LEDGER, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
+import { ADD_FILES, bothPrefilters, DECIDE_IN_FILE, IO_LEDGER, LOOKUP_COLUMNS_IN, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
 import { IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 import { loadTable } from './load-table.js'
 import { pruneFile } from './prune.js'
@@ -50,6 +50,29 @@ function columnInFile(table, field, parquetFile) {
   throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
     `${parquetFile.name}: no column with field id ${String(field.mappingId)} (${field.name}), which column mapping \`id\` ` +
     'reads by: the file was written before the column existed, or without field ids', { source: parquetFile.name, field: field.name })
+}
+
+/**
+ * The top-level name in one file of a probe's `columns` entry: that of the table's column of that name (its field, or
+ * its nested fields, found as columnInFile finds them), null when the file has none of it; a name that is no table
+ * column is the file's own.
+ * @param {LoadedTable} table
+ * @param {ParquetFile} parquetFile
+ * @param {string} name
+ * @returns {string | null}
+ */
+function lookupColumnIn(table, parquetFile, name) {
+  const fields = table.fields.filter((f) => f.name === name || f.name.startsWith(`${name}.`))
+  if (!fields.length) return name
+  for (const field of fields) {
+    try {
+      const path = columnInFile(table, field, parquetFile)
+      return Array.isArray(path) ? path[0] : path.split('.')[0]
+    } catch (error) {
+      if (/** @type {{ code?: unknown }} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+    }
+  }
+  return null
 }
 
 /** @param {TableFile} f */
@@ -105,6 +128,8 @@ export class ParquetTable extends ParquetDataset {
         const field = fieldOf(column)
         return field ? notInNarrowerFile(field, parquetFile.column(fileColumn), values) : null
       },
+      [LOOKUP_COLUMNS_IN]: (/** @type {ParquetFile} */ parquetFile, /** @type {string[]} */ columns) =>
+        columns.map((name) => lookupColumnIn(table, parquetFile, name)),
     })
     this.#table = table
     this.#byPath = byPath

@@ -69,6 +69,26 @@ test('a file without field ids is read through the name mapping: a renamed colum
   await table.close()
 })
 
+test('point lookups (columns) name the table\'s columns: each is read from the file\'s column of its field, and keyed by the table\'s name',
+  async () => {
+    const root = await importedTable({ properties: { 'schema.name-mapping.default': JSON.stringify([
+      { 'field-id': 1, names: ['a'] }, { 'field-id': 2, names: ['b'] }]) } })
+    const table = await openTable(root)
+    try {
+      // Row 1: field 1 (`b`) is the file's a (11), field 2 (`c`) the file's b (21). Read by name, `b` was 21 and `c` not there.
+      for (const columns of [['c', 'b'], ['b']]) {
+        const [file] = (await table.probe('b', [11n], { confirm: true, columns })).files
+        const [found] = file.values
+        assert.deepEqual([found.verdict, found.rows], ['present', [1]])
+        const expected = columns.length === 2 ? { c: 21n, b: 11n } : { b: 11n }
+        assert.deepEqual(found.values, [expected])
+        assert.deepEqual(file.rowGroups.flatMap((g) => g.results[0].values ?? []), [expected])
+      }
+    } finally {
+      await table.close()
+    }
+  })
+
 test('a name mapping that gives a field none of the file\'s columns, or one name twice, finds no column (unknown)', async () => {
   const none = await importedTable({ properties: { 'schema.name-mapping.default': JSON.stringify([{ 'field-id': 2, names: ['b'] }]) } })
   assert.deepEqual(await verdicts(none, 'b', [10n, 20n]), ['unknown:column-missing', 'unknown:column-missing'])
