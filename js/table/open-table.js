@@ -67,7 +67,9 @@ function lookupColumnIn(table, parquetFile, name) {
   for (const field of fields) {
     try {
       const path = columnInFile(table, field, parquetFile)
-      return Array.isArray(path) ? path[0] : path.split('.')[0]
+      const top = Array.isArray(path) ? path[0] : path.split('.')[0]
+      // A Delta field's physical name is given whether or not this file has the column (added since).
+      if (parquetFile.layout.columns.some((c) => c.path[0] === top)) return top
     } catch (error) {
       if (/** @type {{ code?: unknown }} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
     }

@@ -101,6 +101,33 @@ describe('synthetic Delta tables', async () => {
     const labels = await table.probe('label', ['c', 'd'])
     assert.notEqual(labels.files[0].values[0].verdict, 'absent')
     assert.equal(labels.files[0].values[1].source, 'table-stats')
+    // Point lookups name logical columns too: read from the physical ones, keyed by the logical names.
+    const looked = await table.probe('id', [2], { confirm: true, columns: ['label', 'id'] })
+    assert.deepEqual([looked.files[0].values[0].rows, looked.files[0].values[0].values], [[1], [{ label: 'b', id: 2 }]])
+  })
+
+  test('point lookups of a column added after a file was written leave it out of that file\'s rows, not the file\'s answer', async () => {
+    const before = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: [1, 2], type: 'INT32' }] }))
+    const after = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: [2, 3], type: 'INT32' },
+      { name: 'note', data: ['x', 'y'], type: 'STRING' }] }))
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'integer', nullable: true, metadata: {} },
+      { name: 'note', type: 'string', nullable: true, metadata: {} }] }
+    const add = (file, bytes) => ({ add: { path: file, partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true } })
+    const actions = [
+      { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+      { metaData: { id: 'added', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
+        configuration: {} } },
+      add('before.parquet', before), add('after.parquet', after),
+    ]
+    const root = await writeTable('added-column', { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') },
+      { 'before.parquet': before, 'after.parquet': after })
+    const table = await openTable(root)
+    const result = await table.probe('id', [2], { confirm: true, columns: ['id', 'note'] })
+    const byPath = Object.fromEntries(result.files.map((f) => [f.path, f.values[0]]))
+    assert.deepEqual([byPath['before.parquet'].verdict, byPath['before.parquet'].rows, byPath['before.parquet'].values],
+      ['present', [1], [{ id: 2 }]])
+    assert.deepEqual([byPath['after.parquet'].verdict, byPath['after.parquet'].rows, byPath['after.parquet'].values],
+      ['present', [0], [{ id: 2, note: 'x' }]])
   })
 
   test('column mapping (id mode): a file\'s column is the one of the field\'s id, not the one of its physical name', async () => {
