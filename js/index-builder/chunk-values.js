@@ -5,11 +5,13 @@
 // then folded down to the size the distinct values it received call for — split block filters of
 // power-of-two sizes fold exactly: a hash's block in a filter of N/2 blocks is its block in N blocks,
 // halved (BloomFilter.md: block = (hash >> 32) × numBlocks >> 32; the bits within a block depend on the
-// low 32 bits only), so OR-ing block pairs gives the very filter built at the smaller size.
+// low 32 bits only), so OR-ing block pairs gives the very filter built at the smaller size. A floating-point
+// chunk's filter also holds the forms readers probe for its values (FloatForms): a filter that lacks them
+// makes those readers skip row groups that hold the rows asked for.
 import { BloomFilter } from '../filter/bloom-filter.js'
 import { encodeHeader } from '../indexes/bloom-header.js'
 import { getCore } from '../wasm/core.js'
-import { compareBytes, sortKeys, sortOrderFor } from '../indexes/statistics.js'
+import { compareBytes, halfToNumber, sortKeys, sortOrderFor } from '../indexes/statistics.js'
 import { WORDS_PER_BLOCK } from '../wasm/sbbf.js'
 
 /**
@@ -142,6 +144,120 @@ export class ValueBounds {
   }
 }
 
+/**
+ * FLOAT's (width 4) or DOUBLE's (8) quiet NaN, sign clear and set, as PLAIN bytes: the NaN of Java, Rust, Python
+ * and C++, and DuckDB's 'nan' and '-nan'.
+ * @param {number} width
+ * @returns {ColumnarBytes}
+ */
+function quietNaNs(width) {
+  const values = new Uint8Array(2 * width)
+  const high = width === 4 ? [0xc0, 0x7f] : [0xf8, 0x7f]
+  values.set(high, width - 2)
+  values.set([high[0], 0xff], 2 * width - 2)
+  return { values, length: 2 }
+}
+
+/** @typedef {{ values: ArrayLike<number> | ColumnarBytes, type: ReturnType<typeof hashType> }} ExtraValues a batch and its hash type */
+
+/**
+ * What a floating-point chunk's filter holds besides its stored bits: readers hash the constant they are asked
+ * for, not a stored value. DuckDB asks for one zero whichever zero is stored (a DOUBLE `-0.0` literal is +0.0 to
+ * it), for one NaN whatever NaN is stored (x86 computes NaN with the sign bit set), and reads a FLOAT16 column
+ * as FLOAT, hashing the 4-byte float. So a chunk holding a zero gets both zeros; one holding a NaN, the quiet
+ * NaNs; a FLOAT16 chunk, each of its values also as a FLOAT. Only more "maybe": every stored value's own bytes are in.
+ */
+export class FloatForms {
+  /**
+   * The forms to collect for the column, or undefined when it is not floating-point.
+   * @param {LeafColumn} column
+   */
+  static of(column) {
+    const { physicalType: type } = column
+    if (type === 'FLOAT' || type === 'DOUBLE') return new FloatForms(type === 'FLOAT' ? 4 : 8)
+    const half = type === 'FIXED_LEN_BYTE_ARRAY' && column.typeLength === 2 && column.logicalType?.type === 'FLOAT16'
+    return half ? new FloatForms(2) : undefined
+  }
+
+  /** @param {2 | 4 | 8} width the bytes of one value */
+  constructor(width) {
+    this.width = width
+    this.zero = false
+    this.nan = false
+    /** @type {Uint8Array | undefined} FLOAT16: per bit pattern, 1 when stored */
+    this.halves = width === 2 ? new Uint8Array(0x10000) : undefined
+  }
+
+  /** @param {ArrayLike<any> | ColumnarBytes} input values (numbers; FLOAT16's as 2-byte arrays), or columnar bytes */
+  add(input) {
+    const values = Array.isArray(input) || ArrayBuffer.isView(input) ? /** @type {ArrayLike<any>} */ (input) : undefined
+    const { halves } = this
+    if (halves) {
+      if (!values) {
+        const bytes = /** @type {ColumnarBytes} */ (input).values
+        for (let i = 0; i + 1 < 2 * input.length; i += 2) halves[bytes[i] | (bytes[i + 1] << 8)] = 1
+      } else {
+        for (let k = 0; k < values.length; k++) halves[values[k][0] | (values[k][1] << 8)] = 1
+      }
+      return
+    }
+    if (this.zero && this.nan) return
+    if (values) {
+      for (let k = 0; k < values.length; k++) {
+        const v = values[k]
+        if (v === 0) this.zero = true
+        else if (v !== v) this.nan = true
+      }
+      return
+    }
+    // PLAIN bytes: only a value whose exponent's high bits are all clear or all set can be a zero or a NaN.
+    const bytes = /** @type {ColumnarBytes} */ (input).values
+    const { width } = this
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    for (let at = 0; at + width <= input.length * width; at += width) {
+      const high = bytes[at + width - 1] & 0x7f
+      if (high !== 0 && high !== 0x7f) continue
+      const v = width === 4 ? view.getFloat32(at, true) : view.getFloat64(at, true)
+      if (v === 0) this.zero = true
+      else if (v !== v) this.nan = true
+    }
+  }
+
+  /**
+   * The values to insert besides the stored ones, each batch with the type it is hashed as.
+   * @param {ReturnType<typeof hashType>} storedType the column's hash type (hashType)
+   * @returns {ExtraValues[]}
+   */
+  extras(storedType) {
+    if (!this.halves) {
+      /** @type {ExtraValues[]} */
+      const out = []
+      const type = this.width === 4 ? 'FLOAT' : 'DOUBLE'
+      if (this.zero) out.push({ values: this.width === 4 ? Float32Array.of(0, -0) : Float64Array.of(0, -0), type })
+      if (this.nan) out.push({ values: quietNaNs(this.width), type })
+      return out
+    }
+    /** @type {number[]} */
+    const floats = []
+    let nan = false
+    let zero = false
+    this.halves.forEach((stored, bits) => {
+      if (!stored) return
+      const v = halfToNumber(bits)
+      if (v !== v) nan = true
+      else if (v === 0) zero = true
+      else floats.push(v)
+    })
+    if (zero) floats.push(0, -0)
+    /** @type {ExtraValues[]} */
+    const out = [{ values: Float32Array.from(floats), type: 'FLOAT' }]
+    if (nan) out.push({ values: quietNaNs(4), type: 'FLOAT' })
+    // Both FLOAT16 zeros too, for readers of the spec asking for the one not stored.
+    if (zero) out.push({ values: { values: Uint8Array.of(0, 0, 0, 0x80), length: 2 }, type: storedType })
+    return out
+  }
+}
+
 /** A chunk's values streamed into a filter (a ValueSink for js/index-builder/chunk-scan.js). */
 export class FilterFeed {
   /**
@@ -154,6 +270,7 @@ export class FilterFeed {
     this.sizing = sizing
     this.dictionaryUse = new DictionaryUse()
     this.bounds = sizing.bounds ? new ValueBounds(column) : undefined
+    this.floatForms = FloatForms.of(column)
     /** @type {BloomFilter | undefined} */
     this.filter = undefined
     /** @type {number | undefined} the distinct values, when only dictionary pages told them */
@@ -176,20 +293,25 @@ export class FilterFeed {
     this.filter ??= BloomFilter.create({ ndv: this.sizing.ndv ?? Math.max(1, this.sizing.capacity), fpp: this.sizing.fpp })
     this.filter.insert(values, this.type)
     this.bounds?.add(values)
+    this.floatForms?.add(values)
   }
 
   /** Takes in the used dictionary entries, once the chunk's pages are scanned. */
   finish() {
     const used = this.dictionaryUse.usedValues()
+    if (used?.length) this.floatForms?.add(used)
+    const extras = this.floatForms?.extras(this.type) ?? []
     // Only dictionary pages: the used entries are the distinct values, counted exactly.
     if (!this.filter) {
       this.exactNdv = used?.length ?? 0
-      this.filter = BloomFilter.create({ ndv: this.sizing.ndv ?? this.exactNdv, fpp: this.sizing.fpp })
+      const forms = extras.reduce((n, e) => n + e.values.length, 0)
+      this.filter = BloomFilter.create({ ndv: this.sizing.ndv ?? this.exactNdv + forms, fpp: this.sizing.fpp })
     }
     if (used?.length) {
       this.filter.insert(used, this.type)
       this.bounds?.add(used)
     }
+    for (const { values, type } of extras) this.filter.insert(values, type)
   }
 
   /**
