@@ -10,7 +10,7 @@
 // sealed again (js/index-builder/encrypted-output.js, loaded only then).
 import { openParquet } from '../parquet-file.js'
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
-import { allChunks, chunk as chunkView } from '../footer/records.js'
+import { allChunks, ChunkFlag, chunk as chunkView } from '../footer/records.js'
 import { buildChunkFilter, DEFAULT_WINDOW_BYTES, FILTERABLE_TYPES } from './chunk-filter.js'
 import { locateFilter } from '../indexes/bloom-reads.js'
 import { fileGeometry } from '../footer/file-geometry.js'
@@ -272,6 +272,12 @@ function planChunk(file, { map, sealing }, geometry, { replace, pageIndex }, g, 
   const place = map.rowGroups[g]?.chunks[column.index]
   if (!place?.meta && !place?.struct.fields.some((f) => f.id === 9)) {
     skipped.push({ ...where, reason: 'no-column-metadata', detail: 'the column chunk has no ColumnMetaData to record a filter in' })
+    return undefined
+  }
+  // Its pages lie in the file file_path names, at the offsets recorded: this file's bytes there are other data.
+  if (view.flags & ChunkFlag.EXTERNAL_FILE) {
+    skipped.push({ ...where, reason: 'external-file',
+      detail: 'the column chunk lives in another file (file_path): its pages are not in this one' })
     return undefined
   }
   // An encrypted chunk's file is encrypted: readSourceFooter loaded the sealing module.

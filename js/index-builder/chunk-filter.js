@@ -4,7 +4,7 @@
 // chunk-values.js) — and, for sidecar indexes, the exact min/max of the values come along.
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { chunk as chunkView } from '../footer/records.js'
+import { ChunkFlag, chunk as chunkView } from '../footer/records.js'
 import { chunkByteRange } from '../indexes/page-index.js'
 import { columnDecoder, PageDecodeError } from '../pages/page-decode.js'
 import { PageScratch } from '../pages/page-scratch.js'
@@ -43,6 +43,9 @@ export async function buildChunkFilter({ layout, metadataOffset, column, rowGrou
   windowBytes = DEFAULT_WINDOW_BYTES, bounds = false,
   pageIndex = false, pages: pageLayout, scratch }) {
   ensureColumnIndexes(layout, column.index)
+  if (chunkView(layout, rowGroup, column.index).flags & ChunkFlag.EXTERNAL_FILE) {
+    return { problem: 'the column chunk lives in another file (file_path): this file\'s bytes at its offsets are other data' }
+  }
   const range = chunkByteRange(layout, rowGroup, column.index)
   if (!range || !(range.chunkStart >= 4 && range.chunkEnd <= metadataOffset)) {
     return { problem: 'the footer does not place the column chunk inside the file\'s data' }

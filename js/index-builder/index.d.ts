@@ -47,11 +47,13 @@ export interface AddIndexesResult {
   }>
   /**
    * has-filter: kept, usable (no `replace`); unreadable-pages: nothing written (also AES_GCM_CTR_V1 pages, which nothing
-   * authenticates); no-column-metadata; no-page-index: pages that do not start rows, or bounds that cannot be written
+   * authenticates); no-column-metadata; external-file: the chunk's file_path names another file, where its pages lie;
+   * no-page-index: pages that do not start rows, or bounds that cannot be written
    * (the chunk has no new page index); no-key: the chunk is encrypted and its key was not given.
    */
   skipped: Array<{
-    rowGroup: number, column: string, reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'no-page-index' | 'no-key',
+    rowGroup: number, column: string,
+    reason: 'has-filter' | 'unreadable-pages' | 'no-column-metadata' | 'external-file' | 'no-page-index' | 'no-key',
     detail: string
   }>
   /** With a null sink. */
