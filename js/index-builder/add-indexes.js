@@ -62,7 +62,7 @@ export async function addIndexes(source, sink, options) {
     const footer = await readSourceFooter(file)
     const columns = indexedColumns(file, options.columns)
     const geometry = fileGeometry(file.layout, file.fileSize, file.metadataOffset)
-    out = await openSink(sink)
+    out = await openSink(sink, { copyOf: localPath(source) })
     const chunkWindow = await copyData(file, out, settings)
     const { outcome, edits } = await writeChunkIndexes(file, out, { footer, columns, geometry, settings, chunkWindow })
     await writeFooter(file, out, footer, edits, indexesRecord(columns, settings, outcome))
@@ -79,6 +79,14 @@ export async function addIndexes(source, sink, options) {
   } finally {
     await file.close()
   }
+}
+
+/**
+ * The source's path when it is a local file given by path.
+ * @param {Parameters<typeof addIndexes>[0]} source
+ */
+function localPath(source) {
+  return typeof source === 'string' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? source : undefined
 }
 
 /**

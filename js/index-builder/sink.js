@@ -15,11 +15,13 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 /**
  * @param {string | NodeJS.WritableStream | WritableStream | null} target
+ * @param {{ copyOf?: string }} [options] copyOf: the local file a path target copies, whose permission bits a new
+ *   file gets (as cp gives them): a copy of a private file is private too
  * @returns {Promise<Sink>}
  */
-export async function openSink(target) {
+export async function openSink(target, { copyOf } = {}) {
   if (target === null || target === undefined) return memorySink()
-  if (typeof target === 'string') return fileSink(target)
+  if (typeof target === 'string') return fileSink(target, copyOf)
   if (typeof (/** @type {any} */ (target).getWriter) === 'function') return webSink(/** @type {WritableStream} */ (target))
   if (typeof (/** @type {any} */ (target).write) === 'function' && typeof (/** @type {any} */ (target).end) === 'function') {
     return nodeSink(/** @type {any} */ (target))
@@ -53,14 +55,27 @@ function memorySink() {
   })
 }
 
-/** @param {string} path */
-async function fileSink(path) {
-  const { open, rename, unlink } = await import('node:fs/promises')
+/**
+ * A file written whole under a temporary name; it keeps the permission bits of the file it replaces (a file rewritten
+ * in place stays as private as it was), else a new one gets those of the file it copies (the umask applies).
+ * @param {string} path
+ * @param {string} [copyOf]
+ */
+async function fileSink(path, copyOf) {
+  const { open, rename, stat, unlink } = await import('node:fs/promises')
   const temporary = `${path}.partial-${process.pid}-${Date.now()}`
+  /** @param {string} file */
+  const modeOf = async (file) => stat(file).then((s) => s.mode & 0o777, () => undefined)
+  const replaced = await modeOf(path)
+  const copied = copyOf === undefined ? undefined : await modeOf(copyOf)
   let handle
   try {
-    handle = await open(temporary, 'w')
+    // Created with those bits (less the umask), so never readable by more than the result; a replaced file's exactly.
+    handle = await open(temporary, 'w', replaced ?? copied ?? 0o666)
+    if (replaced !== undefined) await handle.chmod(replaced)
   } catch (cause) {
+    await handle?.close().catch(() => {})
+    if (handle) await unlink(temporary).catch(() => {})
     throw new ParquetBloomError(ErrorCode.IO, `${path}: cannot be written: ${/** @type {Error} */ (cause)?.message ?? cause}`,
       { cause, source: path })
   }
