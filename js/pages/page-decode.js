@@ -170,6 +170,12 @@ export async function decodePageAt(bytes, at, end, column) {
     }
     const v2 = full.data_page_header_v2
     if (!v2 || !(v2.num_values >= 0) || !(v2.num_nulls >= 0)) throw new PageDecodeError('a v2 data page without a DataPageHeaderV2')
+    // Required, and read by hyparquet as given: without them its level reader loops forever on the page's first byte.
+    const levelBytes = v2.repetition_levels_byte_length + v2.definition_levels_byte_length
+    if (!(v2.repetition_levels_byte_length >= 0 && v2.definition_levels_byte_length >= 0 && levelBytes <= stored.length)) {
+      throw new PageDecodeError(`a v2 data page whose level lengths (${v2.repetition_levels_byte_length}, ` +
+        `${v2.definition_levels_byte_length}) do not fit its ${stored.length} bytes`)
+    }
     if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) {
       return {
         page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column,
