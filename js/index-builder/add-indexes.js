@@ -103,6 +103,10 @@ function checkedSettings(options) {
   if (ndv !== 'auto' && !(Number.isSafeInteger(ndv) && ndv > 0)) {
     throw invalidArgument(`ndv must be 'auto' or a positive integer, got ${ndv}`)
   }
+  // The copy steps by it: 0 or a fraction would never reach the footer.
+  if (!(Number.isSafeInteger(windowBytes) && windowBytes > 0)) {
+    throw invalidArgument(`windowBytes must be a positive integer, got ${String(windowBytes)}`)
+  }
   return { fpp, ndv, replace, windowBytes, pageIndex, signal }
 }
 
