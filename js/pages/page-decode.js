@@ -171,10 +171,10 @@ export async function decodePageAt(bytes, at, end, column) {
     const v2 = full.data_page_header_v2
     if (!v2 || !(v2.num_values >= 0) || !(v2.num_nulls >= 0)) throw new PageDecodeError('a v2 data page without a DataPageHeaderV2')
     // Required, and read by hyparquet as given: without them its level reader loops forever on the page's first byte.
-    const levelBytes = v2.repetition_levels_byte_length + v2.definition_levels_byte_length
-    if (!(v2.repetition_levels_byte_length >= 0 && v2.definition_levels_byte_length >= 0 && levelBytes <= stored.length)) {
-      throw new PageDecodeError(`a v2 data page whose level lengths (${v2.repetition_levels_byte_length}, ` +
-        `${v2.definition_levels_byte_length}) do not fit its ${stored.length} bytes`)
+    // (The PLAIN path below relies on this check too.)
+    const { repetition_levels_byte_length: repetitionBytes, definition_levels_byte_length: definitionBytes } = v2
+    if (!(repetitionBytes >= 0 && definitionBytes >= 0 && repetitionBytes + definitionBytes <= stored.length)) {
+      throw new PageDecodeError(`v2 level lengths ${repetitionBytes} + ${definitionBytes} do not fit the page's ${stored.length} bytes`)
     }
     if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) {
       return {

@@ -90,11 +90,9 @@ export function plainBinaryPageV1(page, numValues, column) {
  */
 export async function plainBinaryPageV2(stored, header, column, decompress) {
   const v2 = header.data_page_header_v2
+  // Lengths that fit the page: js/pages/page-decode.js checked them before calling.
   const repetitionBytes = v2.repetition_levels_byte_length
   const definitionBytes = v2.definition_levels_byte_length
-  if (!(repetitionBytes >= 0 && definitionBytes >= 0 && repetitionBytes + definitionBytes <= stored.length)) {
-    throw new Error(`level lengths ${repetitionBytes} + ${definitionBytes} do not fit the page's ${stored.length} bytes`)
-  }
   const reader = { view: new DataView(stored.buffer, stored.byteOffset, stored.byteLength), offset: 0 }
   /** @type {Int32Array | number[]} */
   let repetitionLevels = []
