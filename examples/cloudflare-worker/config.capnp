@@ -195,6 +195,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/verdicts.js", esModule = embed "../../js/verdicts.js"),
     (name = "node_modules/parquet-bloom/js/wasm-loader.js", esModule = embed "../../js/wasm-loader.js"),
     (name = "node_modules/parquet-bloom/js/indexes/writer-rules.js", esModule = embed "../../js/indexes/writer-rules.js"),
+    (name = "node_modules/parquet-bloom/js/indexes/table-bound-rules.js", esModule = embed "../../js/indexes/table-bound-rules.js"),
     # Loaded on demand: hyparquet (exact lookups' page decoding), hyparquet-compressors (compressed
     # pages) and fzstd (its zstd decoder, whose streaming form js/pages/zstd-page.js uses). workerd resolves the package's bare `import('hyparquet/src/column.js')` relative to the
     # importing module's name, so the packages are named under node_modules/parquet-bloom/js/pages/ (js/pages/ imports them).

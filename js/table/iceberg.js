@@ -12,7 +12,7 @@ import { pathResolver, tableError } from './table-location.js'
 import { readIcebergMetadata } from './iceberg-pointer.js'
 import { IcebergFileColumns, readNameMapping } from './iceberg-columns.js'
 import { utf8Length, utf8Prefix } from './column-keys.js'
-import { tableBoundRules } from '../indexes/writer-rules.js'
+import { tableBoundRules } from '../indexes/table-bound-rules.js'
 
 /**
  * An Iceberg table's metadata.json as parsed (spec "Table Metadata"; ids past 2^53 as bigints), the fields read here.

@@ -16,7 +16,7 @@ import { openTable } from '../../js/index.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { TABLE_FIXTURES } from './helpers/table-truth.js'
 import { pruneFile } from '../../js/table/prune.js'
-import { TABLE_BOUND_RULES } from '../../js/indexes/writer-rules.js'
+import { TABLE_BOUND_RULES } from '../../js/indexes/table-bound-rules.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 const utf8 = (s) => new TextEncoder().encode(s)
