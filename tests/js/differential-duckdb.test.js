@@ -9,12 +9,9 @@
 // is 'absent'; none without it is 'present'; confirm's rows are DuckDB's. A sidecar index (both formats) of
 // each column's files is held to the same truth.
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { after, before, describe, test } from 'node:test'
-import { promisify } from 'node:util'
 
 import { makeVector, Table, tableToIPC } from 'apache-arrow'
 import { parquetWriteFile } from 'hyparquet-writer'
@@ -24,6 +21,7 @@ import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/inde
 import { openDuckDB } from '../../testkit/duckdb.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 import { arrowColumn, arrowSelect } from './helpers/arrow-column.js'
+import { duckdb14 } from './helpers/duckdb14.js'
 
 const R = 'random()'
 /** [name, DuckDB type, SQL for one random value] */
@@ -353,7 +351,6 @@ describe('every verdict against DuckDB\'s rows', () => {
 
   test('files DuckDB 1.4 writes (no column_orders)', async () => {
     // The current DuckDB writes each table as a source file; 1.4 writes the files from them, in one child process.
-    const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'duckdb14-child.js')
     const statements = ['SET threads = 1']
     await checkWriter('duckdb14', async (file, _type, layout) => {
       const source = `${file}.source.parquet`
@@ -362,9 +359,7 @@ describe('every verdict against DuckDB\'s rows', () => {
         `(FORMAT parquet, ROW_GROUP_SIZE ${layout.rowGroup}${layout.duckdb})`)
       return true
     }, ['statistics', 'dictionary', 'bloom-filter', 'data-pages'], async () => {
-      const pending = promisify(execFile)(process.execPath, [child], { timeout: 120_000 })
-      pending.child.stdin?.end(JSON.stringify({ statements }))
-      await pending
+      await duckdb14({ statements })
     })
   })
 

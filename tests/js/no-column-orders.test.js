@@ -5,12 +5,9 @@
 // groups' values by the statistics; absent values agree with DuckDB's SQL. DuckDB writes no page index,
 // so the ColumnIndex is checked on a hyparquet-writer file whose column_orders are taken out.
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { before, describe, test } from 'node:test'
-import { promisify } from 'node:util'
 
 import { parquetMetadata } from 'hyparquet'
 import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js'
@@ -20,6 +17,7 @@ import { pageIndexOrder } from '../../js/indexes/page-index.js'
 import { editFooter } from './helpers/footer-edit.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 import { removeField } from '../../testkit/thrift-writer.js'
+import { duckdb14 } from './helpers/duckdb14.js'
 
 const ROW_GROUP = 2048
 const GROUPS = 20
@@ -37,17 +35,6 @@ const COLUMNS = {
   uuid: "printf('%08x-%04x-4000-8000-%012x', (i * 104857)::BIGINT, i % 65536, i)::UUID",
 }
 const BYTE_COLUMNS = ['s', 'utf8', 'long_s', 'dec38', 'uuid']
-
-const run = promisify(execFile)
-const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'duckdb14-child.js')
-
-/** Runs statements, then queries, in DuckDB 1.4: { version, results }. */
-async function duckdb14(job) {
-  const pending = run(process.execPath, [child], { maxBuffer: 256 * 1024 * 1024, timeout: 120_000 })
-  pending.child.stdin.end(JSON.stringify(job))
-  const { stdout } = await pending
-  return JSON.parse(stdout)
-}
 
 const dir = await tempDir('no-orders')
 let written
