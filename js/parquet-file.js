@@ -22,6 +22,7 @@ import { confirmFooter, footerThroughCache, rereadFooter } from './footer/cached
 import { FooterCache } from './footer/footer-cache.js'
 import { encodeProbeValues } from './values/probe-values.js'
 import { Unanswerable } from './verdicts.js'
+import { writerRulesFor } from './indexes/writer-rules.js'
 import { lazyMetadata } from './indexes/lazy-metadata.js'
 
 /** A closed file's byte cache: empty, and nothing adds to it (#adopt gives a file a cache of its own). */
@@ -655,8 +656,16 @@ export class ParquetFile {
   /** @param {number} rowGroupIndex @param {string | string[]} columnPath @param {{ signal?: AbortSignal }} options */
   async #readBitset(rowGroupIndex, columnPath, options) {
     const parts = await this.readBloomFilterParts(rowGroupIndex, columnPath, options)
-    if (parts.bitset && !parts.error) return parts.bitset
-    throw parts.error
+    if (!parts.bitset || parts.error) throw parts.error
+    // A filter its writer is known to fill wrongly would answer "absent" for values the chunk holds: it is lent
+    // for membership only as probe() would use it (readBloomFilterParts still hands it over, for inspection).
+    const column = this.column(columnPath)
+    const rules = writerRulesFor(this.layout.createdBy, 'bloom-filter', column, chunk(this.layout, rowGroupIndex, column.index))
+    if (rules.length) {
+      const untrusted = new Unanswerable('untrusted-writer', `${rules[0].message} (${rules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
+      throw this.#refusal(untrusted, rowGroupIndex, column.name)
+    }
+    return parts.bitset
   }
 
   /**

@@ -1,6 +1,7 @@
 // `parquet-bloom inspect`: per column chunk, where its bloom filter lies, how it is laid out, how full it
 // is, and the warnings that say whether a writer produced a usable filter.
 import { assessFilterHealth, BloomFilter, HEALTH_CODES, ParquetBloomError, WRITER_RULES, writerRulesFor } from '../index.js'
+import { chunk } from '../footer/records.js'
 
 const READ_CONCURRENCY = 8
 
@@ -44,6 +45,8 @@ const HEADER_PROBLEM_CODES = {
  */
 export async function inspectFile(file, { label, signal }) {
   const metadata = file.metadata
+  // The footer's records, for each chunk's encodings (a writer rule may depend on them).
+  const layout = /** @type {import('../footer/footer.js').FileLayout} */ (file.layout)
   const rowGroups = metadata.rowGroups.map((rg) => ({
     index: rg.index,
     numRows: rg.numRows,
@@ -57,7 +60,7 @@ export async function inspectFile(file, { label, signal }) {
     // An encrypted chunk without its key is refused whether or not it has a filter: only filters are reported.
     const { bloom } = column
     if (bloom === null) return
-    const rules = writerRulesFor(metadata.createdBy, 'bloom-filter', column)
+    const rules = writerRulesFor(metadata.createdBy, 'bloom-filter', column, chunk(layout, parts.rowGroup, parts.columnIndex))
     rowGroups[parts.rowGroup].columns[parts.columnIndex].bloom = chunkReport(file, parts, { numRows: rg.numRows, bloom, rules })
   }, { signal, concurrency: READ_CONCURRENCY })
   const { requests, bytesFetched } = file.stats

@@ -418,6 +418,7 @@ export function layoutEncrypted(layout) {
  * @param {LeafColumn} column
  */
 function usableFilter(geometry, rowGroup, column) {
-  if (writerRulesFor(geometry.layout.createdBy, 'bloom-filter', column).length) return false
+  const { layout } = geometry
+  if (writerRulesFor(layout.createdBy, 'bloom-filter', column, chunkView(layout, rowGroup, column.index)).length) return false
   return !(locateFilter(geometry, rowGroup, column.index) instanceof Unanswerable)
 }

@@ -53,6 +53,21 @@ export const WRITER_RULES = [
       'a reader cannot tell them from regular filters, so this writer\'s filters are not used',
   },
   {
+    id: 'arrow-go-dictionary-bloom',
+    index: 'bloom-filter',
+    code: 'dictionary-bloom-arrow-go',
+    link: 'https://github.com/apache/arrow-go/pull/1164',
+    // pqarrow writes an Arrow dictionary array's indices straight into the dictionary encoder, past the path
+    // that fills the bloom filter: such a chunk's filter lacks its values (empty, or only the values written
+    // after a fallback to plain). Every release that writes filters (18.3.0 on) has it; the fix was not in a
+    // release we could read (v18.7.0), so no upper bound yet. A reader cannot tell a dictionary array's chunk
+    // from a dense array's, so the filters of every dictionary-encoded chunk of this writer are out.
+    writer: (w) => w?.application === 'parquet-go' && w.version !== null && !before(w, [18, 3, 0]),
+    affects: (_column, chunk) => (chunk.encodings & DICTIONARY_ENCODINGS) !== 0,
+    message: 'arrow-go (18.3.0 on) leaves the values of a column written from an Arrow dictionary array out of its bloom filter ' +
+      '(apache/arrow-go#1164): this writer\'s filters of dictionary-encoded chunks are not used',
+  },
+  {
     id: 'parquet-251',
     index: 'statistics',
     code: 'binary-statistics-before-1.8',

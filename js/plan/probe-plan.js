@@ -94,7 +94,7 @@ let excludedScratch = new Uint8Array(64)
 class ProbeContext {
   /** @type {ReturnType<typeof pageIndexOrder> | null | undefined} */
   #pageOrder
-  /** @type {Unanswerable | null | undefined} */
+  /** @type {{ rule: import('../indexes/writer-rules.js').WriterRule, answer: Unanswerable } | undefined} */
   #untrustedFilter
   /** @type {ReturnType<typeof writerRulesFor> | undefined} */
   #dictionaryRules
@@ -149,15 +149,20 @@ class ProbeContext {
     return this.#pageOrder
   }
 
-  /** Why this writer's bloom filters are not to be trusted for the column, or null; made on first need. */
-  get untrustedFilter() {
-    if (this.#untrustedFilter === undefined) {
-      const bloomRules = writerRulesFor(this.layout.createdBy, 'bloom-filter', this.probe.column)
-      this.#untrustedFilter = bloomRules.length
-        ? new Unanswerable('untrusted-writer', `${bloomRules[0].message} (${bloomRules[0].link})`, ErrorCode.UNSUPPORTED_FILTER)
-        : null
+  /**
+   * Why this writer's bloom filter of the chunk is not to be trusted, or null. A rule may depend on the chunk's
+   * encodings, so it is asked per chunk; its answer is made once per rule.
+   * @param {{ encodings: number }} record
+   */
+  untrustedFilter(record) {
+    const bloomRules = writerRulesFor(this.layout.createdBy, 'bloom-filter', this.probe.column, record)
+    if (!bloomRules.length) return null
+    const rule = bloomRules[0]
+    if (this.#untrustedFilter?.rule !== rule) {
+      const answer = new Unanswerable('untrusted-writer', `${rule.message} (${rule.link})`, ErrorCode.UNSUPPORTED_FILTER)
+      this.#untrustedFilter = { rule, answer }
     }
-    return this.#untrustedFilter
+    return this.#untrustedFilter.answer
   }
 
   /** A dictionary is exact for absence; for presence only from writers that build it from the values. */
@@ -264,7 +269,7 @@ function planRowGroup(plan, g) {
   // A chunk whose keys are missing was settled above (chunkUnavailable): a crypto context here has its keys.
   const keys = /** @type {import('../crypto/encrypted-footer.js').ChunkKeys | undefined} */ (record.crypto)
   const reads = keys ? new EncryptedChunkReads(keys) : PLAIN_READS
-  const filter = plan.untrustedFilter ?? locateFilter(plan.probe.geometry, g, column.index, DECRYPT, record)
+  const filter = plan.untrustedFilter(record) ?? locateFilter(plan.probe.geometry, g, column.index, DECRYPT, record)
   const pageIndex = pageIndexToRead(plan, answer, g, !(filter instanceof Unanswerable), record)
   const dictionaryPage = dictionaryToRead(plan, reads, g, record, filter)
   if (filter instanceof Unanswerable && !pageIndex && !dictionaryPage) {
