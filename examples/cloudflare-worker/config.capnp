@@ -150,6 +150,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/format/page-index-thrift.js", esModule = embed "../../js/format/page-index-thrift.js"),
     (name = "node_modules/parquet-bloom/js/indexes/page-index.js", esModule = embed "../../js/indexes/page-index.js"),
     (name = "node_modules/parquet-bloom/js/parquet-file.js", esModule = embed "../../js/parquet-file.js"),
+    (name = "node_modules/parquet-bloom/js/pages/page-levels.js", esModule = embed "../../js/pages/page-levels.js"),
     (name = "node_modules/parquet-bloom/js/pages/plain-binary-page.js", esModule = embed "../../js/pages/plain-binary-page.js"),
     (name = "node_modules/parquet-bloom/js/pages/plain-binary-scan.js", esModule = embed "../../js/pages/plain-binary-scan.js"),
     (name = "node_modules/parquet-bloom/js/plan/probe-plan.js", esModule = embed "../../js/plan/probe-plan.js"),

@@ -12,6 +12,7 @@ import { decodePageHeader, PageType } from '../format/page-header.js'
 import { PageDecodeError } from './page-decode-error.js'
 import { messageOf } from '../errors.js'
 import { loadHyparquetPages } from './hyparquet.js'
+import { levelsV1, levelsV2 } from './page-levels.js'
 
 /** The largest decompressed page decoded: a header claiming more is refused before any allocation. */
 export const MAX_PAGE_BYTES = 64 * 1024 * 1024
@@ -162,44 +163,65 @@ export async function decodePageAt(bytes, at, end, column) {
       if (!daph || !(daph.num_values >= 0)) throw new PageDecodeError('a data page without a DataPageHeader')
       // Into the scan's scratch when it has one: a data page is done with before the next (a dictionary is not).
       const page = await decompressed(stored, uncompressedPageSize, column.codec, column.scratch?.bytes('page', uncompressedPageSize))
+      const levels = levelsV1(page, daph, column, pages)
+      const values = page.subarray(levels.valuesAt)
       if (daph.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) {
-        return { page: column.hyparquet.plainBinary.plainBinaryPageV1(page, daph.num_values, column), next }
+        return { page: column.hyparquet.plainBinary.plainBinaryPage(daph.num_values, levels, values, column.plainBinaryWidth), next }
       }
-      const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPage(page, daph, decoder)
-      return { page: dataPage_(daph.num_values, definitionLevels, repetitionLevels, dataPage, daph.encoding), next }
+      // The levels are ours: hyparquet reads the values only, as many as they say (a schema path without levels).
+      const { dataPage } = pages.readDataPage(values, { ...daph, num_values: levels.present }, valuesOnly(decoder))
+      return { page: dataPage_(daph.num_values, levels, dataPage, daph.encoding), next }
     }
     const v2 = full.data_page_header_v2
     if (!v2 || !(v2.num_values >= 0) || !(v2.num_nulls >= 0)) throw new PageDecodeError('a v2 data page without a DataPageHeaderV2')
-    // Required, and read by hyparquet as given: without them its level reader loops forever on the page's first byte.
-    // (The PLAIN path below relies on this check too.)
+    // Required: without them hyparquet's level reader looped forever on the page's first byte.
     const { repetition_levels_byte_length: repetitionBytes, definition_levels_byte_length: definitionBytes } = v2
     if (!(repetitionBytes >= 0 && definitionBytes >= 0 && repetitionBytes + definitionBytes <= stored.length)) {
       throw new PageDecodeError(`v2 level lengths ${repetitionBytes} + ${definitionBytes} do not fit the page's ${stored.length} bytes`)
     }
-    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) {
-      return {
-        page: await column.hyparquet.plainBinary.plainBinaryPageV2(stored, full, column,
-          (/** @type {Uint8Array} */ b, /** @type {number} */ size) =>
-            decompressed(b, size, column.codec, column.scratch?.bytes('page', size))),
-        next,
-      }
+    const levels = levelsV2(stored, v2, column, pages)
+    // The values, compressed unless is_compressed is false; a page of no values may have no bytes at all.
+    let values = stored.subarray(levels.valuesAt)
+    const valuesSize = uncompressedPageSize - levels.valuesAt
+    if (v2.is_compressed !== false && valuesSize) {
+      values = await decompressed(values, valuesSize, column.codec, column.scratch?.bytes('page', valuesSize))
     }
-    const { definitionLevels, repetitionLevels, dataPage } = pages.readDataPageV2(stored, full, decoder)
-    return { page: dataPage_(v2.num_values, definitionLevels ?? [], repetitionLevels, dataPage, v2.encoding), next }
+    if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) {
+      return { page: column.hyparquet.plainBinary.plainBinaryPage(v2.num_values, levels, values, column.plainBinaryWidth), next }
+    }
+    const valuesHeader = {
+      ...full, uncompressed_page_size: values.length,
+      data_page_header_v2: {
+        ...v2, num_values: levels.present, num_nulls: 0, repetition_levels_byte_length: 0, definition_levels_byte_length: 0,
+        is_compressed: false,
+      },
+    }
+    const { dataPage } = pages.readDataPageV2(values, valuesHeader, valuesOnly(decoder))
+    return { page: dataPage_(v2.num_values, levels, dataPage, v2.encoding), next }
   } catch (error) {
     if (error instanceof PageDecodeError) throw error
     throw new PageDecodeError(`the page does not decode: ${messageOf(error)}`)
   }
 }
 
+// A schema path of a required root alone: hyparquet's page readers given it read no levels, only values.
+const NO_LEVELS = [{ element: { name: '', repetition_type: 'REQUIRED' }, children: [], count: 0, path: [] }]
+
+/**
+ * hyparquet's ColumnDecoder for a page's values alone (js/pages/page-levels.js read the levels).
+ * @param {object} decoder
+ */
+function valuesOnly(decoder) {
+  return { ...decoder, schemaPath: NO_LEVELS }
+}
+
 /**
  * @param {number} numLevels
- * @param {ArrayLike<number>} definitionLevels
- * @param {ArrayLike<number>} repetitionLevels
+ * @param {import('./page-levels.js').PageLevels} levels
  * @param {ArrayLike<any>} values hyparquet's decoded values: any of readPlain's forms
  * @param {string} encoding
  */
-function dataPage_(numLevels, definitionLevels, repetitionLevels, values, encoding) {
+function dataPage_(numLevels, { definitionLevels, repetitionLevels }, values, encoding) {
   return {
     kind: /** @type {'data'} */ ('data'), numLevels, definitionLevels, repetitionLevels, values,
     dictionaryIndexes: encoding === 'PLAIN_DICTIONARY' || encoding === 'RLE_DICTIONARY',
