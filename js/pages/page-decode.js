@@ -169,7 +169,8 @@ export async function decodePageAt(bytes, at, end, column) {
         return { page: column.hyparquet.plainBinary.plainBinaryPage(daph.num_values, levels, values, column.plainBinaryWidth), next }
       }
       // The levels are ours: hyparquet reads the values only, as many as they say (a schema path without levels).
-      const { dataPage } = pages.readDataPage(values, { ...daph, num_values: levels.present }, valuesOnly(decoder))
+      const section = valueSection(values, daph.encoding, levels.present, decoder)
+      const { dataPage } = pages.readDataPage(section, { ...daph, num_values: levels.present }, valuesOnly(decoder))
       return { page: dataPage_(daph.num_values, levels, dataPage, daph.encoding), next }
     }
     const v2 = full.data_page_header_v2
@@ -189,19 +190,45 @@ export async function decodePageAt(bytes, at, end, column) {
     if (v2.encoding === 'PLAIN' && column.plainBinaryWidth !== undefined) {
       return { page: column.hyparquet.plainBinary.plainBinaryPage(v2.num_values, levels, values, column.plainBinaryWidth), next }
     }
+    const section = valueSection(values, v2.encoding, levels.present, decoder)
     const valuesHeader = {
-      ...full, uncompressed_page_size: values.length,
+      ...full, uncompressed_page_size: section.length,
       data_page_header_v2: {
         ...v2, num_values: levels.present, num_nulls: 0, repetition_levels_byte_length: 0, definition_levels_byte_length: 0,
         is_compressed: false,
       },
     }
-    const { dataPage } = pages.readDataPageV2(values, valuesHeader, valuesOnly(decoder))
+    const { dataPage } = pages.readDataPageV2(section, valuesHeader, valuesOnly(decoder))
     return { page: dataPage_(v2.num_values, levels, dataPage, v2.encoding), next }
   } catch (error) {
     if (error instanceof PageDecodeError) throw error
     throw new PageDecodeError(`the page does not decode: ${messageOf(error)}`)
   }
+}
+
+// Bytes a PLAIN value of a fixed-width type takes (BOOLEAN: bits; FIXED_LEN_BYTE_ARRAY: its type_length).
+const PLAIN_WIDTHS = /** @type {Record<string, number>} */ ({ INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 })
+// hyparquet's readers that make arrays on the section's ArrayBuffer, not its DataView (PLAIN is checked by size).
+const BUFFER_READERS = new Set(['DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'ALP'])
+
+/**
+ * A data page's value section as hyparquet may read it: hyparquet's PLAIN reader (and those of BUFFER_READERS)
+ * make typed arrays on the section's ArrayBuffer, so a page holding fewer values than its levels say was read
+ * on into the bytes after it — the next page or column chunk —: a value no page holds, found at a row (a
+ * DuckDB page cut short by 4 bytes). A PLAIN section must hold its values; the others get a buffer that ends
+ * with them, where a read past them throws.
+ * @param {Uint8Array} values
+ * @param {string} encoding
+ * @param {number} present the values the levels say the page holds
+ * @param {{ type: string, element: { type_length?: number } }} decoder
+ */
+function valueSection(values, encoding, present, { type, element }) {
+  if (encoding === 'PLAIN') {
+    const need = type === 'BOOLEAN' ? Math.ceil(present / 8) : present * (PLAIN_WIDTHS[type] ?? element.type_length ?? 0)
+    if (values.length < need) throw new PageDecodeError(`${present} PLAIN ${type} values need ${need} bytes, the page has ${values.length}`)
+    return values
+  }
+  return BUFFER_READERS.has(encoding) && values.byteOffset + values.length !== values.buffer.byteLength ? values.slice() : values
 }
 
 // A schema path of a required root alone: hyparquet's page readers given it read no levels, only values.
