@@ -57,10 +57,16 @@ export function decimalConverter(ctx) {
         sink.add(bytes)
         return
       }
-      case 'BYTE_ARRAY':
-        sink.add(/** @type {Uint8Array} */ (twosComplement(unscaled, minimalTwosComplementLength(unscaled)))) // fits: minimal length
+      case 'BYTE_ARRAY': {
+        // LogicalTypes.md asks for big-endian two's complement, not the shortest: a writer that pads to a width
+        // (hyparquet-writer given a type_length) stores 2.00 as 00 00 00 00 00 00 00 c8, which DuckDB reads as 2.00.
+        // So every sign-extended width from the shortest (Java's BigInteger.toByteArray) to 32 bytes (Arrow's
+        // Decimal256, wide enough for a precision of 76).
+        const minimal = minimalTwosComplementLength(unscaled)
+        for (let w = minimal; w <= Math.max(minimal, 32); w++) sink.add(/** @type {Uint8Array} */ (twosComplement(unscaled, w)))
         if (unscaled === 0n) sink.add(new Uint8Array(0)) // hyparquet-writer stores zero as no bytes
         return
+      }
     }
     return absent(`${show(value)} does not fit ${ctx.label}`)
   }

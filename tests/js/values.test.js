@@ -383,11 +383,17 @@ describe('DECIMAL', () => {
     assert.deepEqual(candidatesOf(decimal('FIXED_LEN_BYTE_ARRAY', 38, 10, 16), new Uint8Array(16)), ['00'.repeat(16)])
   })
 
-  test('BYTE_ARRAY: minimal two\'s complement (BigInteger.toByteArray)', () => {
+  test('BYTE_ARRAY: two\'s complement from the shortest (BigInteger.toByteArray) to every width up to 32 bytes', () => {
     const D = decimal('BYTE_ARRAY', 10, 0)
+    // Each value sign-extended to every width up to 32 bytes (writers that pad to a width).
+    const widths = (shortest, pad) => Array.from({ length: 33 - shortest.length / 2 }, (_, k) => pad.repeat(k) + shortest)
     // Zero is also probed as no bytes: hyparquet-writer (and Go's big.Int.Bytes) store it that way.
     assert.deepEqual(probe(D, [128, -129, 0, 127, -128, -1, 255, 256, '-0']).map((r) => r.c),
-      [['0080'], ['ff7f'], ['00', ''], ['7f'], ['80'], ['ff'], ['00ff'], ['0100'], ['00', '']])
+      [widths('0080', '00'), widths('ff7f', 'ff'), [...widths('00', '00'), ''], widths('7f', '00'), widths('80', 'ff'),
+        widths('ff', 'ff'), widths('00ff', '00'), widths('0100', '00'), [...widths('00', '00'), '']])
+    // A value wider than 32 bytes: its shortest form only.
+    const wide = 1n << 300n
+    assert.deepEqual(candidatesOf(decimal('BYTE_ARRAY', 100, 0), wide.toString()), [wide.toString(16)])
   })
 
   test('BYTE_ARRAY has no width: raw bytes of any length are probed as they are (never a false absent)', () => {
