@@ -160,12 +160,11 @@ export class ProbeRun {
         } catch (error) {
           return columnMissing(error)
         }
-        const { rename } = lookups
         if (probed instanceof Promise) {
           return probed.then((answer) => this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked,
-            namedAsAsked(answer, rename), fromSidecar), columnMissing)
+            namedAsAsked(answer, lookups), fromSidecar), columnMissing)
         }
-        return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, namedAsAsked(probed, rename), fromSidecar)
+        return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, namedAsAsked(probed, lookups), fromSidecar)
       }
       if (!settings.columnOf) return answerIn(column)
       // The published ParquetFile is this class's declared face.
@@ -229,38 +228,43 @@ export class ProbeRun {
 
 /**
  * A file's probe options with `columns` (point lookups) as the file names them (a table's LOOKUP_COLUMNS_IN: renamed
- * columns, column mapping), and the names to give its row values back: file name → the name asked (null: as they are).
- * A column the file does not have is left out of its lookups.
+ * columns, column mapping), and how to give its row values back under the names asked (`named`: each asked column's
+ * name in the file, parallel to `asked`; null: as they are). A column the file does not have is left out of its
+ * lookups and is null in its rows, as DuckDB's union_by_name reads it: in a plain dataset too, where such a file
+ * answered `unknown` (column-missing) for every value, even those its probed column holds.
  * @param {Record<string | symbol, any>} probeOptions
  * @param {import('./dataset.js').LookupColumnsIn | undefined} lookupColumnsIn
  * @param {import('../parquet-file.js').ParquetFile} opened
- * @returns {{ options: Record<string | symbol, any>, rename: Map<string, string> | null }}
+ * @returns {{ options: Record<string | symbol, any>, named: Array<string | null> | null, asked: string[] }}
  */
 function lookupsInFile(probeOptions, lookupColumnsIn, opened) {
   const { columns } = probeOptions
   // Anything but names is refused by the file's probe, as given.
-  if (!lookupColumnsIn || !Array.isArray(columns) || columns.some((c) => typeof c !== 'string')) {
-    return { options: probeOptions, rename: null }
-  }
-  const named = lookupColumnsIn(opened, columns)
-  /** @type {Map<string, string>} */
-  const rename = new Map()
-  named.forEach((fileName, i) => { if (fileName !== null) rename.set(fileName, columns[i]) })
-  const same = named.every((fileName, i) => fileName === columns[i])
-  return same ? { options: probeOptions, rename: null } : { options: { ...probeOptions, columns: [...rename.keys()] }, rename }
+  if (!Array.isArray(columns) || columns.some((c) => typeof c !== 'string')) return { options: probeOptions, named: null, asked: [] }
+  const named = lookupColumnsIn
+    ? lookupColumnsIn(opened, columns)
+    : columns.map((c) => (opened.layout.columns.some((leaf) => leaf.path[0] === c) ? c : null))
+  if (named.every((fileName, i) => fileName === columns[i])) return { options: probeOptions, named: null, asked: columns }
+  const inFile = [...new Set(named.filter((fileName) => fileName !== null))]
+  return { options: { ...probeOptions, columns: inFile }, named, asked: columns }
 }
 
 /**
- * A file's probe answer with its row values (`columns`) keyed by the names asked, not the file's.
+ * A file's probe answer with its row values (`columns`) keyed by the names asked, not the file's; null for a
+ * column the file does not have.
  * @param {import('../index.js').ProbeResult} probed
- * @param {Map<string, string> | null} rename file name → name asked
+ * @param {{ named: Array<string | null> | null, asked: string[] }} lookups
  */
-function namedAsAsked(probed, rename) {
-  if (!rename) return probed
+function namedAsAsked(probed, { named, asked }) {
+  if (!named) return probed
   for (const { results } of probed.rowGroups) {
     for (const r of results) {
-      if (!r.values) continue
-      r.values = r.values.map((row) => row && Object.fromEntries(Object.entries(row).map(([k, v]) => [rename.get(k) ?? k, v])))
+      if (!r.rows?.length) continue
+      const rows = r.values
+      r.values = r.rows.map((_, i) => {
+        const row = /** @type {Record<string, unknown> | undefined} */ (rows?.[i])
+        return Object.fromEntries(asked.map((c, k) => [c, named[k] === null ? null : row?.[named[k]]]))
+      })
     }
   }
   return probed
