@@ -162,13 +162,14 @@ async function readSourceFooter(file) {
 }
 
 /**
- * The columns asked for, each of a type filters are built for.
+ * The columns asked for, each of a type filters are built for, each once: a column named twice ('id' and ['id'])
+ * had two filters written, the first left in the file unreferenced, and both reported as added.
  * @param {ParquetFile} file
  * @param {Array<string | string[]>} paths
  * @returns {LeafColumn[]}
  */
 function indexedColumns(file, paths) {
-  const columns = paths.map((path) => file.column(path))
+  const columns = [...new Set(paths.map((path) => file.column(path)))]
   for (const column of columns) {
     if (!FILTERABLE_TYPES.has(column.physicalType)) {
       throw invalidArgument(`${file.name}: column ${column.name} is ${column.physicalType}; ` +

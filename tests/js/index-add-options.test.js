@@ -1,6 +1,6 @@
 // addIndexes's options checked before anything is read or written: windowBytes (bytes per read) must be a positive
 // integer — 0 or a fraction made the copy loop step by nothing and run for ever, a negative one threw an untyped
-// RangeError from a typed array.
+// RangeError from a typed array. A column named twice is indexed once.
 import assert from 'node:assert/strict'
 import { before, test } from 'node:test'
 
@@ -20,4 +20,12 @@ test('windowBytes other than a positive integer is INVALID_ARGUMENT', { timeout:
   }
   const { added } = await addIndexes(file(), null, { columns: ['x'], windowBytes: 1 })
   assert.equal(added.length, 1)
+})
+
+test('a column named twice (\'x\' and [\'x\']) gets one filter: the output is that of naming it once', async () => {
+  const once = await addIndexes(file(), null, { columns: ['x'], pageIndex: true })
+  const twice = await addIndexes(file(), null, { columns: ['x', ['x']], pageIndex: true })
+  // Before, a second filter and page index were written and the first left in the file, unreferenced.
+  assert.deepEqual([twice.added, twice.pageIndexes, twice.bytesWritten], [once.added, once.pageIndexes, once.bytesWritten])
+  assert.deepEqual(new Uint8Array(await twice.blob.arrayBuffer()), new Uint8Array(await once.blob.arrayBuffer()))
 })
