@@ -70,3 +70,24 @@ for (const width of [8, 16]) {
     }
   })
 }
+
+test('padded to 16 bytes, dictionary-encoded: the dictionary finds every value DuckDB reads', async () => {
+  await init()
+  const schema = [{ name: 'root', num_children: 1 },
+    { name: 'd', type: 'BYTE_ARRAY', type_length: 16, repetition_type: 'REQUIRED', converted_type: 'DECIMAL', precision: 10, scale: 2 }]
+  const data = Array.from({ length: 2000 }, (_, i) => BigInt((i % 7) * 100 - 300))
+  const bytes = new Uint8Array(parquetWriteBuffer({ schema, codec: 'UNCOMPRESSED', columnData: [{ name: 'd', data }] }))
+  const file = path.join(dir, 'padded-dictionary.parquet')
+  await writeFile(file, bytes)
+  const held = await withDuckDB(async (connection) =>
+    (await connection.runAndReadAll(`SELECT DISTINCT d::VARCHAR FROM '${file}' ORDER BY 1`)).getRows().map((row) => row[0]))
+  assert.deepEqual(held, ['-1.00', '-2.00', '-3.00', '0.00', '1.00', '2.00', '3.00'])
+  const parquet = await openParquet(bytes)
+  try {
+    const result = await parquet.probe('d', [...held, '2.50'], { statistics: false })
+    assert.deepEqual(result.rowGroups[0].results.map((r) => [r.verdict, r.source]),
+      [...held.map(() => ['present', 'dictionary']), ['absent', 'dictionary']])
+  } finally {
+    await parquet.close()
+  }
+})
