@@ -69,11 +69,20 @@ export async function lookupRowValues({ layout, fileSize, columns, readRange, ro
   }
   /** @type {Map<number, Record<string, unknown>>} */
   const byRow = new Map()
-  await Promise.all(rowRuns([...wanted].sort((a, b) => a - b), layout.rowGroupRows).map(async ([rowStart, rowEnd]) => {
-    /** @type {Array<Record<string, unknown>>} */
-    const rows = await pages.parquetReadObjects({ file, metadata, columns, rowStart, rowEnd, useOffsetIndex: true, compressors })
-    rows.forEach((row, i) => { if (wanted.has(rowStart + i)) byRow.set(rowStart + i, row) })
-  }))
+  try {
+    await Promise.all(rowRuns([...wanted].sort((a, b) => a - b), layout.rowGroupRows).map(async ([rowStart, rowEnd]) => {
+      /** @type {Array<Record<string, unknown>>} */
+      const rows = await pages.parquetReadObjects({ file, metadata, columns, rowStart, rowEnd, useOffsetIndex: true, compressors })
+      rows.forEach((row, i) => { if (wanted.has(rowStart + i)) byRow.set(rowStart + i, row) })
+    }))
+  } catch (error) {
+    if (error instanceof ParquetBloomError) throw error // a read failed or was aborted: the probe's error
+    // A page hyparquet cannot decode (a bare RangeError left the probe): the rows keep their verdict, without values.
+    const why = error instanceof Error ? error.message : String(error)
+    const detail = `; the rows' values of ${columns.join(', ')} could not be read: ${why}`
+    for (const g of rowGroups) for (const r of g.results) if (r.rows?.length) /** @type {{ detail: string }} */ (r).detail += detail
+    return
+  }
   for (const g of rowGroups) {
     for (const r of g.results) if (r.rows?.length) r.values = r.rows.map((row) => byRow.get(row))
   }

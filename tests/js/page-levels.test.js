@@ -130,3 +130,22 @@ test('the unedited pages: confirm finds every value at DuckDB\'s rows', async ()
     await file.close()
   }
 })
+
+test('a lookup column whose page hyparquet cannot read: the probe answers, its rows without values', async () => {
+  // Only s's page gets the short run; x's page is as DuckDB wrote it. hyparquet's row reader (point lookups) runs
+  // off the end of s's page: a bare RangeError left the probe, and with it every answer.
+  const bytes = original.slice()
+  const needle = Buffer.from('020000000601', 'hex')
+  const second = Buffer.from(bytes).indexOf(needle, Buffer.from(bytes).indexOf(needle) + 1)
+  bytes[second + 4] = 0x04
+  const file = await openParquet(bytes)
+  try {
+    const result = await file.probe('x', X, { confirm: true, columns: ['s'] })
+    result.rowGroups[0].results.forEach((r, i) => {
+      assert.deepEqual([r.verdict, r.rows, r.values], ['present', [i], undefined], `${r.value}`)
+      assert.match(r.detail, /the rows' values of s could not be read/)
+    })
+  } finally {
+    await file.close()
+  }
+})
