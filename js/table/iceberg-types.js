@@ -68,7 +68,14 @@ export function partitionKey(resultType, value) {
   if (value === null || value === undefined) return null
   switch (resultType.kind) {
     case 'boolean': return value ? 1n : 0n
-    case 'int': case 'long': case 'date': case 'time': case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns':
+    case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns': {
+      // Avro longs decode as bigints (js/table/avro.js), ints as numbers: an int is a day, written before v3's
+      // date → timestamp promotion (as a 4-byte bound is one, js/table/bound-precision.js).
+      const days = typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : undefined
+      if (days !== undefined) return days * DAY_MICROS * (resultType.kind.endsWith('_ns') ? 1000n : 1n)
+      return typeof value === 'bigint' ? value : undefined
+    }
+    case 'int': case 'long': case 'date': case 'time':
       return typeof value === 'bigint' ? value : typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : undefined
     case 'float': case 'double': return typeof value === 'number' ? value : undefined
     case 'decimal': return value instanceof Uint8Array ? twosComplementToBigInt(value) : undefined
@@ -227,7 +234,8 @@ export function applyTransform(transform, type, key) {
 }
 
 /**
- * The partition values a writer may have given a source key: the spec's (applyTransform), and for a timestamp
+ * The partition values a writer may have given a source key: the spec's (applyTransform); for a timestamp at
+ * midnight in a bucket, also the bucket of its date (a file written before v3's date → timestamp promotion); for a timestamp
  * before 1970 whose fraction is the last tick of the first second of an hour, day, month or year
  * (1969-12-31T00:00:00.999999), also Iceberg Java's, one unit earlier: its DateTimeUtil adds one tick to the
  * fraction of a negative instant but not to its seconds, and subtracts one unit from the count truncated towards
@@ -240,6 +248,12 @@ export function applyTransform(transform, type, key) {
 export function transformReadings(transform, type, key) {
   const value = applyTransform(transform, type, key)
   if (value === undefined) return []
+  if (transform.name === 'bucket' && type.kind === 'timestamp' && typeof key === 'bigint' && key % DAY_MICROS === 0n) {
+    // v3 promotes date to timestamp; its writers check only the current spec's fields for a transform whose value
+    // changes (Redpanda's compat check), so a file of an older spec may be in the bucket of its date: a midnight is both.
+    const ofDate = applyTransform(transform, { kind: 'date' }, key / DAY_MICROS)
+    return ofDate === undefined || ofDate === value ? [value] : [value, ofDate]
+  }
   const timestamp = ['timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns'].includes(type.kind)
   if (!['year', 'month', 'day', 'hour'].includes(transform.name) || !timestamp || typeof key !== 'bigint' || typeof value !== 'bigint' ||
     key >= 0n) return [value]
@@ -290,9 +304,11 @@ export function partitionText(transform, sourceType, raw) {
   }
   switch (sourceType?.kind) {
     case 'date': return n === null ? String(raw) : dateOf(n)
-    case 'timestamp': case 'timestamptz': return n === null ? String(raw) : isoOfMicros(n, sourceType.kind === 'timestamptz')
-    case 'timestamp_ns': case 'timestamptz_ns':
-      return n === null ? String(raw) : isoOfMicros(floorDiv(n, 1000n), sourceType.kind === 'timestamptz_ns')
+    case 'timestamp': case 'timestamptz': case 'timestamp_ns': case 'timestamptz_ns': {
+      const key = partitionKey(sourceType, raw) // an int is a date's, from before the promotion
+      if (typeof key !== 'bigint') return String(raw)
+      return isoOfMicros(sourceType.kind.endsWith('_ns') ? floorDiv(key, 1000n) : key, sourceType.kind.startsWith('timestamptz'))
+    }
     case 'decimal': {
       if (!(raw instanceof Uint8Array)) return String(raw)
       const v = twosComplementToBigInt(raw)

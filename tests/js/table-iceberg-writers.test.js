@@ -364,3 +364,59 @@ test('a timestamp column in a file of milliseconds (written by another tool, add
   assert.deepEqual(result.files[0].values.map((v) => [v.verdict, v.reason]),
     [['unknown', 'unit-differs'], ['present', 'in-data-pages'], ['absent', 'out-of-range']])
 })
+
+test('a v3 timestamp widened from date, partitioned by identity or bucket in an older spec: its files are in their date\'s partition',
+  async () => {
+    // The spec forbids the promotion of a partition source whose transform value changes; writers check the current
+    // spec only (Redpanda's compat check), so files of an older spec keep a day (identity, an Avro int) or the bucket
+    // of a day — as their manifest summaries do.
+    const day = 19724 // 2024-01-02
+    const int32 = (n) => Buffer.from(Int32Array.of(n).buffer)
+    const { bucketHash } = await import('../../js/table/iceberg-types.js')
+    const bucketOfDay = (bucketHash({ kind: 'date' }, BigInt(day)) & 0x7fffffff) % 16
+    const later = BigInt(day) * 86_400_000_000n + 36_000_123_456n // 2024-01-02T10:00:00.123456
+    const layouts = {
+      identity: { field: { name: 'ts_day', transform: 'identity', sourceId: 1, avro: { type: 'int', logicalType: 'date' } }, value: day },
+      bucket: { field: { name: 'ts_bucket', transform: 'bucket[16]', sourceId: 1, avro: 'int' }, value: bucketOfDay },
+    }
+    for (const [name, { field, value }] of Object.entries(layouts)) {
+      const dir = path.join(await tempDir(`iceberg-date-partition-${name}`), 't')
+      const summary = { contains_null: false, contains_nan: null, lower_bound: int32(value), upper_bound: int32(value) }
+      await writeIcebergTable(dir, {
+        schema: [{ id: 1, name: 'ts', type: 'timestamp' }],
+        specs: [{ id: 0, fields: [field] }, { id: 1, fields: [] }],
+        files: { 'data/old.parquet': parquetWithIds([{ id: 1, name: 'ts', type: 'date', data: [day] }]),
+          'data/new.parquet': parquetWithIds([{ id: 1, name: 'ts', type: 'timestamp', data: [later] }]) },
+        manifests: [
+          { specId: 0, sequence: 1, summaries: [summary], entries: [{ sequence: 1, file: { file_path: 'data/old.parquet', record_count: 1,
+            partition: { [field.name]: value } } }] },
+          { specId: 1, sequence: 2, summaries: [], entries: [{ sequence: 2, file: { file_path: 'data/new.parquet', record_count: 1 } }] },
+        ],
+        editMetadata: (metadata) => {
+          metadata['format-version'] = 3
+          metadata['next-row-id'] = 0
+          metadata.schemas = [{ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'ts', required: false, type: 'date' }] },
+            { type: 'struct', 'schema-id': 1, fields: [{ id: 1, name: 'ts', required: false, type: 'timestamp' }] }]
+          metadata['current-schema-id'] = 1
+        },
+      })
+      // The truth: the old file holds the day, which the table reads as its midnight; the new one 10:00:00.123456.
+      assert.deepEqual((await rowsOf(dir, 'data/old.parquet')).map((r) => r.ts.toISOString()), ['2024-01-02T00:00:00.000Z'])
+      const newBytes = readFileSync(path.join(dir, 'data/new.parquet'))
+      const newFile = newBytes.buffer.slice(newBytes.byteOffset, newBytes.byteOffset + newBytes.byteLength)
+      const newRows = await parquetReadObjects({ file: newFile,
+        parsers: { timestampFromMicroseconds: (n) => BigInt(n) } })
+      assert.deepEqual(newRows.map((r) => r.ts), [later])
+      const table = await openTable(dir)
+      const result = await table.probe('ts', ['2024-01-02T00:00:00', new Date(Date.UTC(2024, 0, 2)), '2024-01-02T10:00:00.123456'],
+        { confirm: true })
+      const verdicts = Object.fromEntries(result.files.map((f) => [f.path, f.values.map((v) => v.verdict)]))
+      assert.deepEqual(verdicts,
+        { 'data/old.parquet': ['present', 'present', 'absent'], 'data/new.parquet': ['absent', 'absent', 'present'] }, name)
+      if (name === 'identity') {
+        // Its partition value as text is that midnight, which `where` compares with.
+        const where = await table.probe('ts', ['2024-01-02T00:00:00'], { where: { ts_day: '2024-01-02T00:00:00.000000' }, confirm: true })
+        assert.equal(where.files.find((f) => f.path === 'data/old.parquet')?.values[0].verdict, 'present')
+      }
+    }
+  })
