@@ -11,7 +11,7 @@ import { decodeBound, icebergType, parseTransform, partitionKey, partitionText, 
 import { pathResolver, tableError } from './table-location.js'
 import { readIcebergMetadata } from './iceberg-pointer.js'
 import { IcebergFileColumns, readNameMapping } from './iceberg-columns.js'
-import { utf8Length, utf8Prefix } from './column-keys.js'
+import { utf8Length, utf8Prefix, valueKeys } from './column-keys.js'
 import { tableBoundRules } from '../indexes/table-bound-rules.js'
 
 /**
@@ -217,9 +217,10 @@ export function icebergColumnFacts(dataFile, fields, truncate, writer) {
     if (!rules.some((r) => r.effect === 'ignore-bounds')) {
       const lo = lower.get(field.id)
       const hi = upper.get(field.id)
-      if (lo) f.lower = decodeBound(field.type, lo)
+      const mayBeFloat = rules.some((r) => r.effect === 'bound-may-be-float')
+      if (lo) f.lower = mayBeFloat ? withFloatReading(decodeBound(field.type, lo), 'lower') : decodeBound(field.type, lo)
       if (hi && !rules.some((r) => r.effect === 'ignore-upper-bound')) {
-        const upper = decodeBound(field.type, hi)
+        const upper = mayBeFloat ? withFloatReading(decodeBound(field.type, hi), 'upper') : decodeBound(field.type, hi)
         f.upper = upper
         const text = field.type.kind === 'string'
         const len = text ? utf8Length(hi) : hi.length
@@ -241,6 +242,19 @@ export function icebergColumnFacts(dataFile, fields, truncate, writer) {
     facts.set(field.id, f)
   }
   return facts
+}
+
+/**
+ * A double bound that may be a float's shortest decimal read as a double (TABLE_BOUND_RULES 'bound-may-be-float'): the
+ * least (lower) or greatest (upper) of it and the float32 it rounds to (both, halfway between two).
+ * @param {import('./column-keys.js').Key | undefined} key
+ * @param {'lower' | 'upper'} end
+ */
+function withFloatReading(key, end) {
+  if (typeof key !== 'number' || !Number.isFinite(key)) return key
+  const slot = valueKeys({ kind: 'float' }, [key])[0]
+  const all = [key, ...(slot && 'keys' in slot ? slot.keys : []).filter((k) => typeof k === 'number')]
+  return end === 'lower' ? Math.min(...all) : Math.max(...all)
 }
 
 /**

@@ -420,3 +420,33 @@ test('a v3 timestamp widened from date, partitioned by identity or bucket in an 
       }
     }
   })
+
+test('Delta UniForm metadata of a double column widened from float: an old file\'s bounds are its floats\' shortest decimals as doubles',
+  async () => {
+    // UniForm parses each file's Delta stats with the converted snapshot's schema (IcebergTransactionUtils) and a first or
+    // full conversion adds every file: Spark wrote a float file's stats as Float.toString ("3.4", "-0.3"), now read as the
+    // doubles 3.4 and -0.3, below 3.4000000953674316 and above -0.30000001192092896, which the file holds widened.
+    const dir = path.join(await tempDir('iceberg-uniform-widened'), 't')
+    const f64 = (x) => Buffer.from(Float64Array.of(x).buffer)
+    const floats = [Math.fround(-0.3), Math.fround(3.4)]
+    await writeIcebergTable(dir, {
+      schema: [{ id: 1, name: 'x', type: 'double' }],
+      files: { 'data/old.parquet': parquetWithIds([{ id: 1, name: 'x', type: 'float', data: floats }]),
+        'data/new.parquet': parquetWithIds([{ id: 1, name: 'x', type: 'double', data: [0.1, 3.4] }]) },
+      manifests: [{ sequence: 1, entries: [
+        { sequence: 1, file: { file_path: 'data/old.parquet', record_count: 2, lower_bounds: [{ key: 1, value: f64(Number(String(-0.3))) }],
+          upper_bounds: [{ key: 1, value: f64(Number(String(3.4))) }] } },
+        { sequence: 1, file: { file_path: 'data/new.parquet', record_count: 2, lower_bounds: [{ key: 1, value: f64(0.1) }],
+          upper_bounds: [{ key: 1, value: f64(3.4) }] } }] }],
+      editMetadata: (metadata) => { metadata.snapshots[0].summary['delta-version'] = '7' },
+    })
+    const truth = (await rowsOf(dir, 'data/old.parquet')).map((r) => r.x)
+    assert.deepEqual(truth, [-0.30000001192092896, 3.4000000953674316]) // the floats, as a double column reads them
+    const table = await openTable(dir)
+    assert.equal(table.table.writer, 'delta-uniform')
+    const result = await table.probe('x', [...truth, 3.4, 3.5], { confirm: true })
+    const old = result.files.find((f) => f.path === 'data/old.parquet').values
+    assert.deepEqual(old.map((v) => v.verdict), ['present', 'present', 'absent', 'absent'])
+    // Past the float's reading the bound still rules values out, by the table's metadata.
+    assert.deepEqual([old[3].source, old[3].reason], ['table-stats', 'out-of-range'])
+  })

@@ -152,6 +152,14 @@ describe('numbers, booleans, nulls', () => {
     assert.deepEqual(iceberg('double', { lower: f32(1.5), upper: f32(2.5) }, [2, 3]), [null, 'out-of-range'])
   })
 
+  test('UniForm double bounds may be a float\'s shortest decimal (a column widened from float): also that float (writer rule)', () => {
+    assert.ok(TABLE_BOUND_RULES.some((r) => r.id === 'uniform-widened-float-bounds'))
+    const e = { lower: f64(-0.3), upper: f64(3.4) } // Float.toString of -0.3f and 3.4f, read as doubles
+    const values = [Math.fround(3.4), Math.fround(-0.3), 3.5, -0.31]
+    assert.deepEqual(iceberg('double', e, values, { writer: 'delta-uniform' }), [null, null, 'out-of-range', 'out-of-range'])
+    assert.deepEqual(iceberg('double', e, values, { writer: 'spark' }), ['out-of-range', 'out-of-range', 'out-of-range', 'out-of-range'])
+  })
+
   test('a variant column\'s bounds are not used (writer rule)', () => {
     assert.ok(TABLE_BOUND_RULES.some((r) => r.id === 'iceberg-variant-upper-bound'))
     assert.deepEqual(iceberg('variant', { lower: utf8('a'), upper: utf8('b') }, [Uint8Array.of(0x7a)]), [null])
