@@ -6,7 +6,8 @@
 // already refuses what its narrower type cannot hold exactly (2^40 in INT32, 1.2501 in DECIMAL(5,2)).
 // A date widened to a timestamp (Iceberg v3) does: the file's DATE conversion would drop a time of day
 // (a Date at noon probed as its day) and read an integer as days, where the table means micro- or
-// nanoseconds.
+// nanoseconds. So does an integer type widened to double (Delta): text the table rounds to an integer
+// double, which the file's conversion reads exactly and finds no integer in.
 import { valueResult } from '../verdicts.js'
 import { valueKeys } from './column-keys.js'
 
@@ -23,6 +24,9 @@ export function notInNarrowerFile(field, fileColumn, values) {
       : fileColumn.logicalType?.type === 'TIMESTAMP' ? fileColumn.logicalType.unit : undefined
     if (unit && unit !== (field.type.kind.endsWith('_ns') ? 'NANOS' : 'MICROS')) return inOtherUnit(field, values, unit)
   }
+  if (field.type.kind === 'double' && INTEGERS.has(fileColumn.physicalType) && !NOT_INTEGERS.has(fileColumn.logicalType?.type ?? '')) {
+    return roundedText(field, fileColumn.physicalType, values)
+  }
   if (field.type.kind !== 'double' || fileColumn.physicalType !== 'FLOAT') return null
   let keyed
   try { keyed = valueKeys(field.type, values) } catch { return null }
@@ -36,6 +40,36 @@ export function notInNarrowerFile(field, fileColumn, values) {
 }
 
 const TIMESTAMPS = new Set(['timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns'])
+const INTEGERS = new Set(['INT32', 'INT64'])
+const NOT_INTEGERS = new Set(['DECIMAL', 'DATE', 'TIME', 'TIMESTAMP'])
+/** @type {import('./column-keys.js').TableType} digits read exactly, as an integer */
+const EXACT_INTEGER = { kind: 'decimal', precision: 400, scale: 0 }
+
+/**
+ * Per value, the answer of a file whose column is still of integers under a double column (Delta: byte, short or int
+ * widened to double): text whose digits a double rounds to an integer ("3.0000000000000001" is the double 3, which the
+ * file's 3 widens to) is read exactly by the file's own conversion, which finds no integer there. `unknown`
+ * (`unit-differs`): the file reads it in another way than the table. Numbers are doubles already, read exactly.
+ * @param {{ name: string, type: import('./column-keys.js').TableType }} field
+ * @param {string} physicalType
+ * @param {unknown[]} values
+ */
+function roundedText(field, physicalType, values) {
+  let keyed
+  try { keyed = valueKeys(field.type, values) } catch { return null }
+  return keyed.map((slot, k) => {
+    const value = values[k]
+    const double = slot && 'keys' in slot ? slot.keys[0] : undefined
+    if (typeof value !== 'string' || typeof double !== 'number' || !Number.isInteger(double)) return null
+    // The text's exact integer, as the file reads it: none when it has a fraction.
+    let exact
+    try { exact = valueKeys(EXACT_INTEGER, [value])[0] } catch { exact = null }
+    if (exact && 'keys' in exact && exact.keys[0] === BigInt(double)) return null
+    return valueResult(value, 'unknown', null, 'unit-differs',
+      `${field.name} is a double column and this file stores it as ${physicalType}, written before the column was widened: ` +
+      `${value} is the double ${double} in the table, which this file's integers are not probed for; give the value as a number`)
+  })
+}
 
 /**
  * Per value, the answer of a file whose timestamp column counts another unit than the table's: DATE (a

@@ -422,3 +422,44 @@ describe('Delta timestamp statistics as Spark writes them in a session time zone
     assert.deepEqual(beyond.files[0].values.map((v) => v.reason), ['out-of-range', 'out-of-range'])
   })
 })
+
+describe('a Delta column widened from integer to double, over a file still of INT32 written by DuckDB', async () => {
+  const dir = await tempDir('widened-int-double')
+
+  test('text a double rounds to a stored integer is never absent there; exact text and numbers are probed exactly', async () => {
+    const file = path.join(dir, 'old.parquet')
+    const asked = ['3', '3.000', '3.0000000000000001', '2.9999999999999999', '3.5', 3]
+    /** @type {number[]} */
+    let truth = []
+    await withDuckDB(async (connection) => {
+      await connection.run(`COPY (SELECT * FROM (VALUES (3::INTEGER), (-7::INTEGER)) t(c)) TO '${file}' (FORMAT parquet)`)
+      // The table reads the file's integers widened to DOUBLE, and a value given as text as the double it rounds to.
+      for (const v of asked) {
+        const rows = await (await connection.run(`SELECT count(*)::INTEGER AS n FROM '${file}' WHERE c::DOUBLE = '${v}'::DOUBLE`)).getRowObjects()
+        truth.push(Number(rows[0].n))
+      }
+    })
+    assert.deepEqual(truth, [1, 1, 1, 1, 0, 1])
+    const bytes = new Uint8Array(await (await import('node:fs/promises')).readFile(file))
+    const root = path.join(dir, 'table')
+    await mkdir(path.join(root, '_delta_log'), { recursive: true })
+    await writeFile(path.join(root, 'old.parquet'), bytes)
+    const schema = (type, metadata) => JSON.stringify({ type: 'struct', fields: [{ name: 'c', type, nullable: true, metadata }] })
+    const meta = (type, metadata) => ({ metaData: { id: 'w', format: { provider: 'parquet', options: {} }, schemaString: schema(type, metadata),
+      partitionColumns: [], configuration: {} } })
+    const commits = [
+      [{ protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['typeWidening'], writerFeatures: ['typeWidening'] } },
+        meta('integer', {}), { add: { path: 'old.parquet', partitionValues: {}, size: bytes.length, modificationTime: 0, dataChange: true,
+          stats: '{"numRecords":2,"minValues":{"c":-7},"maxValues":{"c":3},"nullCount":{"c":0}}' } }],
+      [meta('double', { 'delta.typeChanges': [{ fromType: 'integer', toType: 'double' }] })],
+    ]
+    for (const [v, actions] of commits.entries()) {
+      await writeFile(path.join(root, '_delta_log', `${pad(v)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+    }
+    const result = await (await openTable(root)).probe('c', asked, { confirm: true })
+    const verdicts = result.files[0].values.map((v) => v.verdict)
+    assert.deepEqual(verdicts, ['present', 'present', 'unknown', 'unknown', 'absent', 'present'])
+    for (const [k, n] of truth.entries()) if (n > 0) assert.notEqual(verdicts[k], 'absent', String(asked[k]))
+    assert.equal(result.files[0].values[2].reason, 'unit-differs')
+  })
+})
