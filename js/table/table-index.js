@@ -9,6 +9,8 @@ import { openSidecarIndex } from '../sidecar/sidecar-index.js'
 import { StaleReason } from '../sidecar/sidecar-currency.js'
 import { decodeSnapshotRecord } from './table-snapshot-record.js'
 import { schemaFields } from './iceberg.js'
+import { indexReadsAsTable } from './widened-files.js'
+import { ErrorCode } from '../errors.js'
 
 /**
  * Opens the sidecar of openTable's `index` (or takes one already open): what its footer says of the
@@ -54,6 +56,23 @@ export function recordOfTable(record, table) {
   const reason = (table.scan?.indexed ?? table.indexed)?.reason
   return record.table === table.format && (recorded === undefined || found === undefined || recorded === found) &&
     !NOT_THIS_TABLE.has(reason)
+}
+
+const READ_OTHERWISE = 'a file of an older type or another unit than the column\'s (written before a widening, or by another ' +
+  'tool) may read a value otherwise than the table: each file is probed as without an index'
+
+/**
+ * The sidecar's answers, or null when it refuses a value (BAD_VALUE) that a file's older column cannot take but the table's can
+ * (a time of day for a DATE file under a timestamp column): each file then decides it as without an index.
+ * @param {any} sidecar @param {string} column @param {unknown[]} values @param {object} options
+ */
+async function probeOrNone(sidecar, column, values, options) {
+  try {
+    return await sidecar.probe(column, values, options)
+  } catch (error) {
+    if (/** @type {{ code?: unknown }} */ (error)?.code === ErrorCode.BAD_VALUE) return null
+    throw error
+  }
 }
 
 /**
@@ -127,10 +146,15 @@ export class TableSidecar {
         asked.push([i, { path: file.path, size: recorded.size, validator: recorded.validator }])
       }
     })
+    const field = this.#table.fields.find((f) => f.name === column)
+    if (asked.length && field && !indexReadsAsTable(field, values)) {
+      for (const [i] of asked.splice(0)) notDescribed(i, StaleReason.MISSING_FROM_INDEX, READ_OTHERWISE)
+    }
     if (asked.length) {
-      const result = await this.#sidecar.probe(column, values, { files: asked.map(([, spec]) => spec), signal, validate: false })
+      const result = await probeOrNone(this.#sidecar, column, values, { files: asked.map(([, spec]) => spec), signal, validate: false })
+      if (!result) for (const [i] of asked) notDescribed(i, StaleReason.MISSING_FROM_INDEX, READ_OTHERWISE)
       /** @type {object[]} the sidecar's answers, in the order asked */
-      const answers = result.files
+      const answers = result?.files ?? []
       answers.forEach((entry, j) => { out[asked[j][0]] = { ...entry, path: files[asked[j][0]].path } })
     }
     return { column, files: out }
@@ -208,7 +232,13 @@ export class FilesSidecar {
         detail: `the index was built from files, which may name the table's column ${column} otherwise (renamed), or give ` +
           'its name to another column', rowGroups: [] })) }
     }
-    return { ...(await this.#sidecar.probe(name, values, options)), column }
+    const field = /** @type {any} */ (this.#table).fields.find((/** @type {{ name: string }} */ f) => f.name === column)
+    const result = field && !indexReadsAsTable(field, values) ? null : await probeOrNone(this.#sidecar, name, values, options)
+    if (!result) {
+      return { column, files: options.files.map((f) => ({ path: f.path, current: false, reason: StaleReason.MISSING_FROM_INDEX,
+        detail: READ_OTHERWISE, rowGroups: [] })) }
+    }
+    return { ...result, column }
   }
 
   /**

@@ -102,3 +102,19 @@ function inOtherUnit(field, values, unit) {
     return null
   })
 }
+
+/**
+ * Whether a sidecar index may answer these values of a table column in every file: an index reads a value as each file's
+ * column does, and its `absent` skips the file, so notInNarrowerFile never sees it. Not for values a file of an older
+ * type or another unit reads otherwise: an integer under a timestamp column (days in a DATE file written before a
+ * widening, milliseconds or INT96 in a file added from another tool), text a double column rounds to an integer it is
+ * not (an INT32 file written before a widening). Such a probe's files are each opened and decided as without an index.
+ * @param {{ type: import('./column-keys.js').TableType }} field
+ * @param {unknown[]} values
+ */
+export function indexReadsAsTable(field, values) {
+  if (TIMESTAMPS.has(field.type.kind)) return !values.some((v) => typeof v === 'number' || typeof v === 'bigint')
+  if (field.type.kind !== 'double') return true
+  const rounded = roundedText({ name: '', type: field.type }, 'INT32', values)
+  return !rounded || rounded.every((answer) => answer === null)
+}

@@ -463,3 +463,50 @@ describe('a Delta column widened from integer to double, over a file still of IN
     assert.equal(result.files[0].values[2].reason, 'unit-differs')
   })
 })
+
+describe('a table index over a Delta table whose columns were widened, files written by DuckDB', async () => {
+  const dir = await tempDir('widened-index')
+
+  test('date → timestamp_ntz and int → double: values an old file reads otherwise are decided as without the index', async () => {
+    const { buildSidecarIndex } = await import('../../js/index-builder/index.js')
+    const { settleMtimes } = await import('../../testkit/settled-mtimes.js')
+    const root = path.join(dir, 'table')
+    await mkdir(path.join(root, '_delta_log'), { recursive: true })
+    const midnight = 1704153600000000n // 2024-01-02T00:00:00 in micros
+    let truth = []
+    await withDuckDB(async (connection) => {
+      await connection.run(`COPY (SELECT DATE '2024-01-02' AS d, 3::INTEGER AS n) TO '${path.join(root, 'old.parquet')}' (FORMAT parquet)`)
+      // The table reads d widened to TIMESTAMP and n to DOUBLE (text as the double it rounds to).
+      const rows = await (await connection.run(`SELECT (d::TIMESTAMP = make_timestamp(${midnight}))::INTEGER AS a,
+        (d::TIMESTAMP = TIMESTAMP '2024-01-02 10:00:00')::INTEGER AS b, (n::DOUBLE = '3.0000000000000001'::DOUBLE)::INTEGER AS c
+        FROM '${path.join(root, 'old.parquet')}'`)).getRowObjects()
+      truth = [rows[0].a, rows[0].b, rows[0].c].map(Number)
+    })
+    assert.deepEqual(truth, [1, 0, 1])
+    await settleMtimes(path.join(root, 'old.parquet'))
+    const size = (await import('node:fs')).statSync(path.join(root, 'old.parquet')).size
+    const field = (name, type, from) => ({ name, type, nullable: true, metadata: from ? { 'delta.typeChanges': [{ fromType: from, toType: type }] } : {} })
+    const meta = (fields) => ({ metaData: { id: 'w', format: { provider: 'parquet', options: {} },
+      schemaString: JSON.stringify({ type: 'struct', fields }), partitionColumns: [], configuration: {} } })
+    const commits = [
+      [{ protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['typeWidening', 'timestampNtz'],
+        writerFeatures: ['typeWidening', 'timestampNtz'] } }, meta([field('d', 'date'), field('n', 'integer')]),
+      { add: { path: 'old.parquet', partitionValues: {}, size, modificationTime: 0, dataChange: true } }],
+      [meta([field('d', 'timestamp_ntz', 'date'), field('n', 'double', 'integer')])],
+    ]
+    for (const [v, actions] of commits.entries()) {
+      await writeFile(path.join(root, '_delta_log', `${pad(v)}.json`), actions.map((a) => JSON.stringify(a)).join('\n'))
+    }
+    const index = path.join(dir, 'table.puffin')
+    await buildSidecarIndex(null, index, { table: root, columns: ['d', 'n'] })
+    const table = await openTable(root, { index })
+    const d = await table.probe('d', [midnight, '2024-01-02T10:00:00'])
+    assert.deepEqual(d.files[0].values.map((v) => v.verdict), ['unknown', 'absent']) // the integer: unit-differs
+    const n = await table.probe('n', ['3.0000000000000001', '3', '4'])
+    assert.deepEqual(n.files[0].values.map((v) => v.verdict), ['unknown', 'maybe', 'absent'])
+    // The index still answers, without opening the file, what every file reads as the table does.
+    const four = await table.probe('n', ['4'])
+    assert.deepEqual([four.files[0].values[0].verdict, four.stats.filesOpened], ['absent', 0])
+    await table.close()
+  })
+})
