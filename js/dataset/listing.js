@@ -8,6 +8,9 @@ import { ioStats } from '../sources/io-ledger.js'
 import { hasFileSystem } from '../sources/runtime.js'
 
 const PARQUET_NAME = /\.(parquet|parq|pq)$/i
+// Writers' bookkeeping (_delta_log, .hive-staging, _SUCCESS): names starting with '.' or '_', but not a partition folder
+// `_key=value` (DuckDB's PARTITION_BY (_key) writes them; Spark's listing keeps them too).
+const BOOKKEEPING = /^(\.|_(?!.*=))/
 const GLOB_CHARS = /[*?[{]/
 
 /**
@@ -34,7 +37,7 @@ export async function listDataset(source, options = {}) {
   if (listed && files.length === 0) {
     const where = String(source)
     throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, GLOB_CHARS.test(where) ? `${where}: the glob matches no file`
-      : `${where}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped)`, { source: where })
+      : `${where}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped, but for _key=value folders)`, { source: where })
   }
   const seen = new Set()
   for (const file of files) {
@@ -152,8 +155,8 @@ async function listLocal(text) {
   const walk = async (dir, relative) => {
     const entries = await fs.readdir(dir, { withFileTypes: true })
     for (const entry of entries) {
-      // Hidden and underscore names are writers' bookkeeping (_delta_log, .hive-staging, _SUCCESS), not data.
-      if (/^[._]/.test(entry.name)) continue
+      // A folder's bookkeeping is not data; a glob says itself what it wants (DuckDB's globs skip nothing, nor s3:// ones).
+      if (!pattern && BOOKKEEPING.test(entry.name)) continue
       const rel = relative ? `${relative}/${entry.name}` : entry.name
       const full = path.join(dir, entry.name)
       // A symbolic link counts as what it points to (a link to a folder already walked is not followed).
@@ -181,12 +184,12 @@ async function listLocal(text) {
 }
 
 /**
- * A Parquet file's name under no hidden or underscore folder (_delta_log, .hive-staging, _SUCCESS).
+ * A Parquet file's name under no bookkeeping folder (BOOKKEEPING: _delta_log, .hive-staging).
  * @param {string} relative
  */
 function isDataFile(relative) {
   const segments = relative.split('/')
-  return segments.every((s) => !/^[._]/.test(s)) && PARQUET_NAME.test(segments[segments.length - 1])
+  return segments.every((s) => !BOOKKEEPING.test(s)) && PARQUET_NAME.test(segments[segments.length - 1])
 }
 
 /**

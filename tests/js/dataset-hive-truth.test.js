@@ -3,7 +3,7 @@
 // partition column or a `where` never rules out a file DuckDB finds rows in (read_parquet(…,
 // hive_partitioning = true) is the truth), and local globs select the files DuckDB's globs select.
 import assert from 'node:assert/strict'
-import { copyFile, mkdir } from 'node:fs/promises'
+import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 
@@ -131,5 +131,37 @@ describe('local globs as DuckDB reads them', () => {
     }
     const literal = await openDataset(path.join(root, 'run[1]'))
     assert.deepEqual(literal.files.map((f) => f.path), ['f.parquet'])
+  })
+
+  test('a glob skips no name it matches (.x, _x), as DuckDB\'s; a folder skips bookkeeping but not a `_key=value` partition', async () => {
+    const root = await layout(['k=1', 'k=2/.hive-staging_1', 'k=3/_delta_log'])
+    await copyFile(one, path.join(root, 'k=1', '_b.parquet'))
+    await copyFile(one, path.join(root, 'k=1', '.c.parquet'))
+    const db = await duckdb()
+    try {
+      for (const glob of ['k=1/*', '*/_*.parquet', '**/.*.parquet', '**/*.parquet']) {
+        const rows = await db.rows(`SELECT DISTINCT filename FROM read_parquet(${quote(path.join(root, glob))}, filename = true)`)
+        const truth = rows.map((r) => path.relative(path.join(root, glob.startsWith('k=1') ? 'k=1' : ''), String(r.filename))).sort()
+        assert.ok(truth.length > 0)
+        const dataset = await openDataset(path.join(root, glob))
+        assert.deepEqual(dataset.files.map((f) => f.path), truth, glob)
+      }
+      // A folder: its data files, not the staging folder, the log, or the hidden and underscore files.
+      assert.deepEqual((await openDataset(root)).files.map((f) => f.path), ['k=1/f.parquet'])
+      // What DuckDB writes partitioned by a column named `_shard`: every file, as DuckDB's glob reads them.
+      const written = path.join(dir, 'shards')
+      await db.run(`COPY (SELECT i AS id, i % 2 AS _shard, i % 3 AS day FROM range(6) t(i)) TO ${quote(written)}
+        (FORMAT parquet, PARTITION_BY (_shard, day))`)
+      await writeFile(path.join(written, '_SUCCESS'), '')
+      const rows = await db.rows(`SELECT DISTINCT filename FROM read_parquet(${quote(path.join(written, '**/*.parquet'))}, filename = true)`)
+      const truth = rows.map((r) => path.relative(written, String(r.filename))).sort()
+      assert.equal(truth.length, 6)
+      const dataset = await openDataset(written)
+      assert.deepEqual(dataset.files.map((f) => f.path), truth)
+      const where = await dataset.probe('id', [3], { where: { _shard: 1 } })
+      assert.equal(where.files.filter((f) => !f.skipped).length, 3)
+    } finally {
+      db.close()
+    }
   })
 })

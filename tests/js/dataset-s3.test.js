@@ -124,3 +124,14 @@ test('opened with plan: true, the first planned probe lists the listing\'s pages
   const again = await dataset.probe('user_id', [1003], { plan: true, statistics: false })
   assert.ok(again.plan.requests.every((r) => r.purpose !== 'listing'), 'a later plan lists its probe only')
 })
+
+test('a prefix skips bookkeeping (_SUCCESS, _tmp/, .staging/) but not a `_key=value` partition folder, as DuckDB wrote it', async () => {
+  // DuckDB's COPY … PARTITION_BY (_shard) writes `_shard=0/…`: a column named with an underscore is still data.
+  const file = await readFile(path.join(root, local.files[0].path))
+  const keys = ['shards/_shard=0/day=1/data_0.parquet', 'shards/_shard=1/day=1/data_0.parquet', 'shards/_SUCCESS',
+    'shards/_tmp/data_0.parquet', 'shards/.staging/data_0.parquet', 'shards/_shard=1/_b.parquet']
+  for (const key of keys) await s3.put(BUCKET, key, file)
+  const dataset = await openDataset(`s3://${BUCKET}/shards/`, { endpoint: s3.endpoint, credentials: KEY })
+  assert.deepEqual(dataset.files.map((f) => f.path), ['_shard=0/day=1/data_0.parquet', '_shard=1/day=1/data_0.parquet'])
+  assert.deepEqual(dataset.files.map((f) => f.partitions), [{ _shard: 0, day: 1 }, { _shard: 1, day: 1 }])
+})
