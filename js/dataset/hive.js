@@ -23,6 +23,11 @@ const FALSE_TEXT = new Set(['false', 'f', '0', 'no', 'n', 'off'])
 const INT64_MIN = -(2n ** 63n)
 const INT64_MAX = 2n ** 63n - 1n
 const DAY_MICROS = 86_400_000_000n
+// DuckDB's casts to DATE and TIMESTAMP also read these words (any case): a folder `d=epoch` is a DATE, 1970-01-01.
+// The infinities stand beyond every date, at odd numbers no day or day number equals.
+const FAR = 2n ** 100n + 1n
+/** @type {Record<string, bigint>} */
+const SPECIAL_DATES = { epoch: 0n, infinity: FAR, inf: FAR, '-infinity': -FAR, '-inf': -FAR }
 
 /**
  * The raw partition values of a path, by key: folder segments `key=value` (URL-decoded), in path
@@ -202,6 +207,8 @@ function dashed(text) {
  * @param {string} text
  */
 function dateMicros(text) {
+  const special = specialDate(text)
+  if (special !== undefined) return special
   const m = DATE.exec(dashed(text))
   if (!m) return undefined
   const day = civilDay(Number(m[1]), Number(m[2]), Number(m[3]))
@@ -213,6 +220,8 @@ function dateMicros(text) {
  * @param {string} text
  */
 function timestampMicros(text) {
+  const special = specialDate(text)
+  if (special !== undefined) return special
   const m = TIMESTAMP.exec(dashed(text))
   if (!m) return undefined
   const day = civilDay(Number(m[1]), Number(m[2]), Number(m[3]))
@@ -220,6 +229,15 @@ function timestampMicros(text) {
   if (day === undefined || h > 23 || min > 59 || s > 60) return undefined
   const fraction = BigInt((m[7] ?? '').padEnd(6, '0').slice(0, 6) || '0')
   return BigInt(day) * DAY_MICROS + BigInt((h * 3600 + min * 60 + s) * 1_000_000) + fraction
+}
+
+/**
+ * Microseconds of 'epoch' or an infinity (SPECIAL_DATES), or undefined.
+ * @param {string} text
+ */
+function specialDate(text) {
+  const word = text.trim().toLowerCase()
+  return Object.prototype.hasOwnProperty.call(SPECIAL_DATES, word) ? SPECIAL_DATES[word] : undefined
 }
 
 /**

@@ -114,6 +114,17 @@ describe('Hive folders as DuckDB reads them', () => {
   })
 })
 
+describe('Hive folders DuckDB reads as dates from a word', () => {
+  test('epoch is 1970-01-01, inf and infinity (any case, either sign) one another, as DuckDB casts them', async () => {
+    await assertNotRuledOut(['d=epoch'], 'd', '1970-01-01', "d = '1970-01-01'")
+    await assertNotRuledOut(['d=EPOCH'], 'd', new Date(0), "d = TIMESTAMP '1970-01-01 00:00:00'")
+    await assertNotRuledOut(['d=1970-01-01'], 'd', 'epoch', "d = 'epoch'")
+    await assertNotRuledOut(['t=1970-01-01 00:00:00'], 't', 'Epoch', "t = 'Epoch'")
+    await assertNotRuledOut(['d=Infinity'], 'd', 'inf', "d = 'inf'")
+    await assertNotRuledOut(['d=-inf'], 'd', '-infinity', "d = '-infinity'")
+  })
+})
+
 describe('local globs as DuckDB reads them', () => {
   test('a character set ([01], [!0], [a-c]) selects the files DuckDB\'s glob selects; a folder named with brackets is itself', async () => {
     const root = await layout(['part-0', 'part-1', 'part-2', 'run[1]'])
@@ -153,7 +164,8 @@ describe('local globs as DuckDB reads them', () => {
       await db.run(`COPY (SELECT i AS id, i % 2 AS _shard, i % 3 AS day FROM range(6) t(i)) TO ${quote(written)}
         (FORMAT parquet, PARTITION_BY (_shard, day))`)
       await writeFile(path.join(written, '_SUCCESS'), '')
-      const rows = await db.rows(`SELECT DISTINCT filename FROM read_parquet(${quote(path.join(written, '**/*.parquet'))}, filename = true)`)
+      const rows = await db.rows(`SELECT DISTINCT filename FROM read_parquet(${quote(path.join(written, '**/*.parquet'))},
+        filename = true)`)
       const truth = rows.map((r) => path.relative(written, String(r.filename))).sort()
       assert.equal(truth.length, 6)
       const dataset = await openDataset(written)
