@@ -150,7 +150,9 @@ export function partitionMayEqual(raw, value) {
     // A text this parser does not read as a date or time of day (an offset, a zone) is not ruled out.
     return value.toISOString() === raw || TEMPORAL_START.test(raw)
   }
-  if (typeof value === 'object') return true // byte arrays, decimals as objects: not compared here
+  // Byte arrays, decimals as objects: not compared here; nor what no column holds (a function, a symbol), which
+  // a file's own probe refuses (BAD_VALUE) rather than rule out by its text.
+  if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol') return true
   if (typeof value === 'boolean') return !(value ? FALSE_TEXT : TRUE_TEXT).has(raw.trim().toLowerCase())
   const text = String(value)
   if (text === raw) return true

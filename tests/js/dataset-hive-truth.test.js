@@ -125,6 +125,21 @@ describe('Hive folders DuckDB reads as dates from a word', () => {
   })
 })
 
+describe('probed values no partition folder can be compared with', () => {
+  test('a function or a symbol (a file\'s own probe refuses them: BAD_VALUE) rules out no file, nor does `where` skip one', async () => {
+    const root = await layout(['k=1', 'k=abc'])
+    const dataset = await openDataset(root)
+    const inFile = await dataset.probe('id', [Symbol('id'), () => 7])
+    for (const file of inFile.files) assert.equal(file.error?.code, 'BAD_VALUE', file.path)
+    for (const value of [Symbol('k'), () => 1, { toString: () => 'zzz' }]) {
+      const probed = await dataset.probe('k', [value])
+      assert.deepEqual(probed.files.map((f) => f.values[0].verdict), ['maybe', 'maybe'], String(typeof value))
+      const where = await dataset.probe('id', [7], { where: { k: value } })
+      assert.deepEqual(where.files.map((f) => f.skipped), [undefined, undefined], String(typeof value))
+    }
+  })
+})
+
 describe('local globs as DuckDB reads them', () => {
   test('a character set ([01], [!0], [a-c]) selects the files DuckDB\'s glob selects; a folder named with brackets is itself', async () => {
     const root = await layout(['part-0', 'part-1', 'part-2', 'run[1]'])
