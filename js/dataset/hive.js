@@ -53,13 +53,19 @@ export function parseHivePartitions(path) {
   return partitions
 }
 
-/** @param {string} text */
+/**
+ * Each run of %XX escapes decoded as UTF-8; a '%' not starting one (`100%`, `a%2Fb%zz`) stays, as DuckDB and Spark
+ * read it (decoding the whole text at once would keep every escape of a text with one stray '%').
+ * @param {string} text
+ */
 function decode(text) {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text // a stray '%': the text as written
-  }
+  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run)
+    } catch {
+      return run // not UTF-8 (DuckDB refuses the path): as written
+    }
+  })
 }
 
 /**

@@ -94,6 +94,13 @@ describe('Hive folders as DuckDB reads them', () => {
     assert.deepEqual(dataset.files.map((f) => f.partitions.n), [5, null])
   })
 
+  test('a value\'s %XX escapes are decoded beside a stray \'%\', as DuckDB decodes them', async () => {
+    await assertNotRuledOut(['k=a%2Fb%zz'], 'k', 'a/b%zz', "k = 'a/b%zz'")
+    await assertNotRuledOut(['k=%C3%A9%ZZ'], 'k', 'é%ZZ', "k = 'é%ZZ'")
+    await assertNotRuledOut(['k=50%25 off%2F%'], 'k', '50% off/%', "k = '50% off/%'")
+    await assertNotRuledOut(['k=100%'], 'k', '100%', "k = '100%'")
+  })
+
   test('a number written as DuckDB casts text to one: 0x10, 0b101, 1_000, 1_0.5', async () => {
     await assertNotRuledOut(['x=0x10'], 'x', 16, 'x = 16')
     await assertNotRuledOut(['x=0X1f'], 'x', 31n, 'x = 31')
