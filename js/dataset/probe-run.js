@@ -301,19 +301,22 @@ async function decidedByPrefilter(view, path, columnName, values, prefilter) {
 
 /**
  * Per value, the answer of the file's partition folder (`column=value` in its path) when the column is
- * one; else null, and the prefilter decides.
+ * one; else null, and the prefilter decides. A key with a '.' (`a.b=5`) is also how the file's nested field a.b is
+ * named (`'a.b'`, `['a', 'b']`), a column of its own (DuckDB's `a.b` and `"a.b"`): the folder says `maybe` for its
+ * value but rules nothing out; the file answers the rest (null).
  * @param {{ pathPartitions: boolean, raw: Record<string, string | null> }} file
  * @param {string} columnName
  * @param {unknown[]} values
- * @returns {Array<import('../verdicts.js').ValueResult> | null}
+ * @returns {Array<import('../verdicts.js').ValueResult | null> | null}
  */
 function decidedByPartition(file, columnName, values) {
   if (!file.pathPartitions || !Object.prototype.hasOwnProperty.call(file.raw, columnName)) return null
   const raw = file.raw[columnName]
   const shown = raw === null ? 'null (the default partition)' : JSON.stringify(raw)
+  const nested = columnName.includes('.')
   return values.map((v) => (partitionMayEqual(raw, v)
     ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match', `the file's partition ${columnName} is ${shown}; its rows were not read`)
-    : valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`)))
+    : nested ? null : valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`)))
 }
 
 /**

@@ -132,6 +132,27 @@ describe('Hive folders DuckDB reads as dates from a word', () => {
   })
 })
 
+describe('a key with a dot is also the name of a nested field', () => {
+  test('a folder `a.b=5` rules out no value of the file\'s field a.b (DuckDB: a.b = 3 finds the row, "a.b" is the folder)', async () => {
+    const root = path.join(dir, `root${roots++}`)
+    await mkdir(path.join(root, 'a.b=5'), { recursive: true })
+    const db = await duckdb()
+    try {
+      await db.run(`COPY (SELECT {'b': 3} AS a, 7 AS id) TO ${quote(path.join(root, 'a.b=5', 'f.parquet'))} (FORMAT parquet)`)
+      const [row] = await db.rows(`SELECT count(*)::INTEGER AS n FROM read_parquet(${quote(path.join(root, '**/*.parquet'))},
+        hive_partitioning = true) WHERE a.b = 3 AND "a.b" = 5`)
+      assert.equal(row.n, 1)
+    } finally {
+      db.close()
+    }
+    const dataset = await openDataset(root)
+    for (const column of [['a', 'b'], 'a.b']) {
+      const probed = await dataset.probe(column, [3, 5])
+      assert.deepEqual(probed.files[0].values.map((v) => v.verdict), ['maybe', 'maybe'], JSON.stringify(column))
+    }
+  })
+})
+
 describe('probed values no partition folder can be compared with', () => {
   test('a function or a symbol (a file\'s own probe refuses them: BAD_VALUE) rules out no file, nor does `where` skip one', async () => {
     const root = await layout(['k=1', 'k=abc'])
