@@ -8,7 +8,7 @@ import { createFooterCache } from '../footer/footer-cache.js'
 import { LinkModel } from '../plan/link-model.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { confirmOptions } from '../confirm/confirm-options.js'
-import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, typedPartitionValue } from './hive.js'
+import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, partitionReadings, typedPartitionValue } from './hive.js'
 import { listDataset } from './listing.js'
 import { FileSession } from './session.js'
 import { PROBE_VALUES } from '../parquet-file.js'
@@ -397,7 +397,8 @@ function totalsOf(files) {
 }
 
 /**
- * `where: { key: value | [values] }` as a test of a file's raw partitions: false only when a key rules it out.
+ * `where: { key: value | [values] }` as a test of a file's raw partitions: false only when a key rules it out (a folder
+ * named as the key holds none of the values, nor one whose name differs only in case: partitionReadings).
  * @param {unknown} where
  * @param {Record<string, string>} types the partition keys' types
  * @returns {((raw: Record<string, string | null>) => boolean) | null}
@@ -413,7 +414,10 @@ function whereConditions(where, types) {
     }
     return /** @type {[string, unknown[]]} */ ([key, Array.isArray(wanted) ? wanted : [wanted]])
   })
-  return (raw) => entries.every(([key, wanted]) => !(key in raw) || wanted.some((v) => partitionMayEqual(raw[key], v)))
+  return (raw) => entries.every(([key, wanted]) => {
+    const { exact, values } = partitionReadings(raw, key)
+    return !exact || wanted.some((v) => values.some((r) => partitionMayEqual(r, v)))
+  })
 }
 
 /**

@@ -54,6 +54,27 @@ export function parseHivePartitions(path) {
 }
 
 /**
+ * The values a file's folders may give column `key`: its folder's, and that of the first whose key differs only in case
+ * (DuckDB's names ignore case: it reads `Day=1/day=2/` as day 1, and a folder `K=1` as the file's own column k; pyarrow
+ * reads each key as written). `exact`: a folder is named `key`, so no value but these is possible in either reading.
+ * @param {Record<string, string | null>} raw
+ * @param {string} key
+ */
+export function partitionReadings(raw, key) {
+  const exact = Object.prototype.hasOwnProperty.call(raw, key)
+  /** @type {Array<string | null>} */
+  const values = exact ? [raw[key]] : []
+  const lower = key.toLowerCase()
+  for (const other in raw) {
+    if (other !== key && other.toLowerCase() === lower) {
+      values.push(raw[other])
+      break
+    }
+  }
+  return { exact, values }
+}
+
+/**
  * Each run of %XX escapes decoded as UTF-8; a '%' not starting one (`100%`, `a%2Fb%zz`) stays, as DuckDB and Spark
  * read it (decoding the whole text at once would keep every escape of a text with one stray '%').
  * @param {string} text

@@ -37,7 +37,8 @@ export async function listDataset(source, options = {}) {
   if (listed && files.length === 0) {
     const where = String(source)
     throw new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, GLOB_CHARS.test(where) ? `${where}: the glob matches no file`
-      : `${where}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped, but for _key=value folders)`, { source: where })
+      : `${where}: no Parquet files there (.parquet, .parq, .pq; names starting with . or _ are skipped, but for _key=value folders)`,
+    { source: where })
   }
   const seen = new Set()
   for (const file of files) {

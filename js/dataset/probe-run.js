@@ -6,7 +6,7 @@ import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { Source, valueResult } from '../verdicts.js'
 import { PROBE_NOW } from '../parquet-file.js'
 import { asIoStats, ioStats } from '../sources/io-ledger.js'
-import { partitionMayEqual } from './hive.js'
+import { partitionMayEqual, partitionReadings } from './hive.js'
 import { rollUpValue } from './roll-up.js'
 
 /**
@@ -302,21 +302,24 @@ async function decidedByPrefilter(view, path, columnName, values, prefilter) {
 /**
  * Per value, the answer of the file's partition folder (`column=value` in its path) when the column is
  * one; else null, and the prefilter decides. A key with a '.' (`a.b=5`) is also how the file's nested field a.b is
- * named (`'a.b'`, `['a', 'b']`), a column of its own (DuckDB's `a.b` and `"a.b"`): the folder says `maybe` for its
- * value but rules nothing out; the file answers the rest (null).
+ * named (`'a.b'`, `['a', 'b']`), a column of its own (DuckDB's `a.b` and `"a.b"`), and a folder `K=1` may or may not
+ * be the file's column k (partitionReadings): such a folder says `maybe` for its value but rules nothing out; the file
+ * answers the rest (null).
  * @param {{ pathPartitions: boolean, raw: Record<string, string | null> }} file
  * @param {string} columnName
  * @param {unknown[]} values
  * @returns {Array<import('../verdicts.js').ValueResult | null> | null}
  */
 function decidedByPartition(file, columnName, values) {
-  if (!file.pathPartitions || !Object.prototype.hasOwnProperty.call(file.raw, columnName)) return null
-  const raw = file.raw[columnName]
-  const shown = raw === null ? 'null (the default partition)' : JSON.stringify(raw)
-  const nested = columnName.includes('.')
-  return values.map((v) => (partitionMayEqual(raw, v)
+  if (!file.pathPartitions) return null
+  const { exact, values: readings } = partitionReadings(file.raw, columnName)
+  if (readings.length === 0) return null
+  const shown = readings.map((raw) => (raw === null ? 'null (the default partition)' : JSON.stringify(raw))).join(' or ')
+  // Only a folder named as asked, not a nested field's name, rules a value out.
+  const sure = exact && !columnName.includes('.')
+  return values.map((v) => (readings.some((raw) => partitionMayEqual(raw, v))
     ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match', `the file's partition ${columnName} is ${shown}; its rows were not read`)
-    : nested ? null : valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`)))
+    : sure ? valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`) : null))
 }
 
 /**
