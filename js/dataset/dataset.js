@@ -8,7 +8,8 @@ import { createFooterCache } from '../footer/footer-cache.js'
 import { LinkModel } from '../plan/link-model.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { confirmOptions } from '../confirm/confirm-options.js'
-import { inferPartitionTypes, parseHivePartitions, partitionMayEqual, partitionReadings, typedPartitionValue } from './hive.js'
+import { comparableWith, inferPartitionTypes, parseHivePartitions, partitionMayEqual, partitionReadings, typedPartitionValue }
+  from './hive.js'
 import { listDataset } from './listing.js'
 import { FileSession } from './session.js'
 import { PROBE_VALUES } from '../parquet-file.js'
@@ -251,7 +252,7 @@ export class ParquetDataset {
     // files `where` skips are never probed, so it is not asked about them.
     const index = this.#sidecar()
     const fromIndex = index?.then(async (opened) => {
-      const asked = selected.filter(({ file }) => !where || where(file.raw)).map(({ file }) => file)
+      const asked = selected.filter(({ file }) => !where || where(file)).map(({ file }) => file)
       const answered = await opened.answers(columnName, list, asked, signal, ledger)
       // The files are opened once its answers are in: their requests come in the rounds after its.
       ledger.closePhase()
@@ -259,7 +260,8 @@ export class ParquetDataset {
     })
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
-      fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN] })
+      fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN],
+      partitionTypes: this.partitionTypes })
     return session.run(selected, (item, chain) => run.probeOne(item, chain), emit, settings.onProgress).then(async () => ({
       stats: withSidecarCost(session.stats, fromIndex && (await fromIndex).cost),
       plan: settings.plan === true && !settings[IO_LEDGER] ? ledger.plan() : undefined,
@@ -401,7 +403,7 @@ function totalsOf(files) {
  * named as the key holds none of the values, nor one whose name differs only in case: partitionReadings).
  * @param {unknown} where
  * @param {Record<string, string>} types the partition keys' types
- * @returns {((raw: Record<string, string | null>) => boolean) | null}
+ * @returns {((file: { raw: Record<string, string | null>, pathPartitions: boolean }) => boolean) | null}
  */
 function whereConditions(where, types) {
   if (where === undefined || where === null) return null
@@ -414,9 +416,11 @@ function whereConditions(where, types) {
     }
     return /** @type {[string, unknown[]]} */ ([key, Array.isArray(wanted) ? wanted : [wanted]])
   })
-  return (raw) => entries.every(([key, wanted]) => {
+  return ({ raw, pathPartitions }) => entries.every(([key, wanted]) => {
     const { exact, values } = partitionReadings(raw, key)
-    return !exact || wanted.some((v) => values.some((r) => partitionMayEqual(r, v)))
+    // A value a folder's type (DuckDB's) cannot be compared with (a Date, for a BIGINT key) rules out nothing. (A
+    // caller's partitions are typed from their text alone: a table's string column may hold '20260107'.)
+    return !exact || wanted.some((v) => (pathPartitions && !comparableWith(types[key], v)) || values.some((r) => partitionMayEqual(r, v)))
   })
 }
 

@@ -116,9 +116,9 @@ export function inferPartitionTypes(rawPartitions, partitioning = {}) {
   const types = {}
   for (const [key, list] of values) {
     const given = partitioning[key]
-    // VARCHAR, last, parses every value: find always finds.
+    // VARCHAR, last, parses every value: find always finds. A key of nulls only is VARCHAR, as DuckDB types it.
     types[key] = given !== undefined ? String(given).toUpperCase()
-      : /** @type {string} */ (PARTITION_TYPES.find((type) => type === 'VARCHAR' || list.every((v) => parsesAs(type, v))))
+      : /** @type {string} */ (PARTITION_TYPES.find((type) => type === 'VARCHAR' || (list.length && list.every((v) => parsesAs(type, v)))))
   }
   return types
 }
@@ -197,6 +197,20 @@ export function partitionMayEqual(raw, value) {
   // Two dates or times this parser does not read whole (an offset, a zone name) may still be one instant.
   if (TEMPORAL_START.test(raw) && TEMPORAL_START.test(text) && (ta === undefined || tb === undefined)) return true
   return false
+}
+
+/**
+ * Whether a probed value can be compared with a partition key's values of `type` at all: not a Date or text that is no
+ * number with a BIGINT key, nor text that is no date or time with a DATE or TIMESTAMP key. DuckDB refuses those
+ * comparisons (a conversion error) and a file's own column of the type refuses the value (BAD_VALUE); answering
+ * `absent` for them would say a value written another way (a Date asked of `dt=20260107`) is in no file.
+ * @param {string | undefined} type
+ * @param {unknown} value
+ */
+export function comparableWith(type, value) {
+  if (type === 'BIGINT') return !(value instanceof Date) && (typeof value !== 'string' || numeric(value) !== undefined)
+  if (type !== 'DATE' && type !== 'TIMESTAMP' || typeof value !== 'string') return true
+  return dateMicros(value) !== undefined || timestampMicros(value) !== undefined || TEMPORAL_START.test(value)
 }
 
 /**

@@ -3,10 +3,11 @@
 // and probed (js/parquet-file.js) for the rest, and its row groups' answers rolled up with those. The file's
 // work is chained rather than awaited: thousands of files in flight hold no async frame each.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { show } from '../values/input.js'
 import { Source, valueResult } from '../verdicts.js'
 import { PROBE_NOW } from '../parquet-file.js'
 import { asIoStats, ioStats } from '../sources/io-ledger.js'
-import { partitionMayEqual, partitionReadings } from './hive.js'
+import { comparableWith, partitionMayEqual, partitionReadings } from './hive.js'
 import { rollUpValue } from './roll-up.js'
 
 /**
@@ -25,19 +26,20 @@ export class ProbeRun {
 
   /**
    * @param {{ list: unknown[], column: string | string[], columnName: string, settings: Record<string | symbol, any>,
-   *   where: ((raw: Record<string, string | null>) => boolean) | null, limit: number | undefined,
+   *   where: ((file: DatasetFile) => boolean) | null, limit: number | undefined,
    *   session: import('./session.js').FileSession, probeOptions: Record<string | symbol, any>,
    *   fromIndex: Promise<IndexAnswers> | undefined, fileView: (file: DatasetFile) => FileView,
    *   decideInFile: import('./dataset.js').DecideInFile | undefined,
-   *   lookupColumnsIn?: import('./dataset.js').LookupColumnsIn | undefined }} probe
+   *   lookupColumnsIn?: import('./dataset.js').LookupColumnsIn | undefined, partitionTypes?: Record<string, string> }} probe
    *   the values, the column, the probe's settings, the files' session, what every file's probe is given, the
    *   sidecar's answers (when the dataset has one), the file as a prefilter and columnOf see it, a table's
    *   answers for values a file's own column type cannot hold (DECIDE_IN_FILE), and a table's names of `columns`
-   *   in a file (LOOKUP_COLUMNS_IN)
+   *   in a file (LOOKUP_COLUMNS_IN), and the partition keys' types
    */
   constructor({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex, fileView, decideInFile,
-    lookupColumnsIn }) {
+    lookupColumnsIn, partitionTypes = {} }) {
     this.list = list
+    this.partitionTypes = partitionTypes
     this.column = column
     this.columnName = columnName
     this.settings = settings
@@ -72,7 +74,7 @@ export class ProbeRun {
    */
   probeOne({ file, order }, chain) {
     const { list, where, limit } = this
-    if (where && !where(file.raw)) {
+    if (where && !where(file)) {
       return Promise.resolve(ordered({ ...this.#baseOf(file, undefined), skipped: 'where',
         values: list.map((v) => valueResult(v, 'absent', Source.PARTITION, 'outside-where',
           'the file\'s partitions fall outside `where`: none of its rows are asked about')) }, order))
@@ -82,7 +84,12 @@ export class ProbeRun {
       return Promise.resolve(ordered({ ...this.#baseOf(file, undefined), skipped: 'limit',
         values: list.map((v) => valueResult(v, 'unknown', null, 'limit-reached', detail)) }, order))
     }
-    const partitioned = decidedByPartition(file, this.columnName, list)
+    let partitioned
+    try {
+      partitioned = decidedByPartition(file, this.columnName, list, this.partitionTypes)
+    } catch (error) {
+      return Promise.resolve(this.#failed(file, order, error, list.map(() => null), undefined))
+    }
     // Awaited only when there is something to wait for: a file in flight holds every frame it awaits in.
     if ((!partitioned && this.settings.prefilter) || this.fromIndex) return this.#decideThenProbe(file, order, partitioned, chain)
     return this.#probeFile(file, order, partitioned ?? list.map(() => null), undefined, chain)
@@ -180,12 +187,23 @@ export class ProbeRun {
       })()
     }, chain).catch((error) => {
       if (settings.signal?.aborted) throw error
-      const data = errorData(error)
-      const base = this.#baseOf(file, status)
-      return ordered({ ...base, error: data, stats: parquet ? statsOf(parquet) : base.stats,
-        values: list.map((v, k) => decided[k] ??
-          valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }, order)
+      return this.#failed(file, order, error, decided, status, parquet)
     })
+  }
+
+  /**
+   * A file's answer when probing it failed: its error, and `unknown` (file-error) for each value not decided without it.
+   * @param {DatasetFile} file @param {number} order @param {unknown} error
+   * @param {Array<ValueResult | null>} decided @param {unknown} status
+   * @param {import('../parquet-file.js').ParquetFile} [parquet] the file, when it was opened
+   * @returns {FileResult}
+   */
+  #failed(file, order, error, decided, status, parquet = undefined) {
+    const data = errorData(error)
+    const base = this.#baseOf(file, status)
+    return ordered({ ...base, error: data, stats: parquet ? statsOf(parquet) : base.stats,
+      values: this.list.map((v, k) => decided[k] ??
+        valueResult(v, 'unknown', null, 'file-error', `${file.path}: ${data.code}: ${data.message}`)) }, order)
   }
 
   /**
@@ -305,18 +323,25 @@ async function decidedByPrefilter(view, path, columnName, values, prefilter) {
  * named (`'a.b'`, `['a', 'b']`), a column of its own (DuckDB's `a.b` and `"a.b"`), and a folder `K=1` may or may not
  * be the file's column k (partitionReadings): such a folder says `maybe` for its value but rules nothing out; the file
  * answers the rest (null).
- * @param {{ pathPartitions: boolean, raw: Record<string, string | null> }} file
+ * @param {{ path: string, pathPartitions: boolean, raw: Record<string, string | null> }} file
  * @param {string} columnName
  * @param {unknown[]} values
+ * @param {Record<string, string>} types the partition keys' types
  * @returns {Array<import('../verdicts.js').ValueResult | null> | null}
  */
-function decidedByPartition(file, columnName, values) {
+function decidedByPartition(file, columnName, values, types) {
   if (!file.pathPartitions) return null
   const { exact, values: readings } = partitionReadings(file.raw, columnName)
   if (readings.length === 0) return null
   const shown = readings.map((raw) => (raw === null ? 'null (the default partition)' : JSON.stringify(raw))).join(' or ')
   // Only a folder named as asked, not a nested field's name, rules a value out.
   const sure = exact && !columnName.includes('.')
+  // A value the key's type cannot be compared with fails the file, as a file's own column of that type fails it.
+  const refused = sure ? values.find((v) => !comparableWith(types[columnName], v)) : undefined
+  if (refused !== undefined) {
+    throw new ParquetBloomError(ErrorCode.BAD_VALUE, `${file.path}: ${show(refused)} cannot be compared with the ` +
+      `partition ${columnName}, a ${types[columnName]} (${JSON.stringify(file.raw[columnName])} here)`)
+  }
   return values.map((v) => (readings.some((raw) => partitionMayEqual(raw, v))
     ? valueResult(v, 'maybe', Source.PARTITION, 'partition-match', `the file's partition ${columnName} is ${shown}; its rows were not read`)
     : sure ? valueResult(v, 'absent', Source.PARTITION, 'partition-mismatch', `the file's partition ${columnName} is ${shown}`) : null))

@@ -189,6 +189,39 @@ describe('probed values no partition folder can be compared with', () => {
   })
 })
 
+describe('probed values a partition key\'s type cannot be compared with', () => {
+  test('a Date or a date\'s text for `dt=20260107` (BIGINT), text for `d=2026-01-07` (DATE): BAD_VALUE per file, not absent', async () => {
+    const cases = [[['dt=20260107', 'dt=20260108'], 'dt', 'BIGINT', [new Date(Date.UTC(2026, 0, 7)), '2026-01-07'],
+      ["dt = DATE '2026-01-07'", "dt = '2026-01-07'"]], [['d=2026-01-07'], 'd', 'DATE', ['abc', ''], ["d = 'abc'", "d = ''"]]]
+    for (const [folders, key, type, values, predicates] of cases) {
+      const root = await layout(folders)
+      // DuckDB refuses the comparison (a conversion error), as a file's own column of the type refuses the value.
+      for (const predicate of predicates) assert.equal(await duckdbRows(path.join(root, '**/*.parquet'), predicate), undefined)
+      const dataset = await openDataset(root)
+      assert.equal(dataset.partitionTypes[key], type)
+      for (const value of values) {
+        const probed = await dataset.probe(key, [value, 1])
+        for (const file of probed.files) {
+          assert.equal(file.error?.code, 'BAD_VALUE', `${file.path}: ${String(value)}`)
+          assert.deepEqual(file.values.map((v) => v.verdict), ['unknown', 'unknown'])
+        }
+        const where = await dataset.probe('id', [7], { where: { [key]: value } })
+        assert.ok(where.files.every((f) => !f.skipped), `where ${key} = ${String(value)}`)
+      }
+    }
+    // A key of nulls only is VARCHAR, as DuckDB types it (not a DATE that refuses text).
+    const root = await layout(['k=__HIVE_DEFAULT_PARTITION__'])
+    const db = await duckdb()
+    try {
+      const [type] = await db.rows(`DESCRIBE SELECT k FROM read_parquet(${quote(path.join(root, '**/*.parquet'))},
+        hive_partitioning = true)`)
+      assert.deepEqual((await openDataset(root)).partitionTypes, { k: type.column_type })
+    } finally {
+      db.close()
+    }
+  })
+})
+
 describe('local globs as DuckDB reads them', () => {
   test('a character set ([01], [!0], [a-c]) selects the files DuckDB\'s glob selects; a folder named with brackets is itself', async () => {
     const root = await layout(['part-0', 'part-1', 'part-2', 'run[1]'])
