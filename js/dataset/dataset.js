@@ -420,7 +420,8 @@ function whereConditions(where, types) {
     const { exact, values } = partitionReadings(raw, key)
     // A value a folder's type (DuckDB's) cannot be compared with (a Date, for a BIGINT key) rules out nothing. (A
     // caller's partitions are typed from their text alone: a table's string column may hold '20260107'.)
-    return !exact || wanted.some((v) => (pathPartitions && !comparableWith(types[key], v)) || values.some((r) => partitionMayEqual(r, v)))
+    return !exact || wanted.some((v) => (pathPartitions && !comparableWith(types[key], v, raw[key])) ||
+      values.some((r) => partitionMayEqual(r, v)))
   })
 }
 

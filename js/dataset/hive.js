@@ -200,17 +200,24 @@ export function partitionMayEqual(raw, value) {
 }
 
 /**
- * Whether a probed value can be compared with a partition key's values of `type` at all: not a Date or text that is no
- * number with a BIGINT key, nor text that is no date or time with a DATE or TIMESTAMP key. DuckDB refuses those
- * comparisons (a conversion error) and a file's own column of the type refuses the value (BAD_VALUE); answering
- * `absent` for them would say a value written another way (a Date asked of `dt=20260107`) is in no file.
+ * Whether a probed value can be compared with a partition value `raw` of a key of `type` at all: not a Date or text
+ * that is no number with a BIGINT key, nor text that is no date or time with a DATE or TIMESTAMP key, nor a Date with
+ * a VARCHAR value that is no date or time. DuckDB refuses those comparisons (a conversion error) and a file's own
+ * column of the type refuses the value (BAD_VALUE); answering `absent` for them would say a value written another way
+ * (a Date asked of `dt=20260107`) is in no file.
  * @param {string | undefined} type
  * @param {unknown} value
+ * @param {string | null} raw
  */
-export function comparableWith(type, value) {
+export function comparableWith(type, value, raw) {
   if (type === 'BIGINT') return !(value instanceof Date) && (typeof value !== 'string' || numeric(value) !== undefined)
-  if (type !== 'DATE' && type !== 'TIMESTAMP' || typeof value !== 'string') return true
-  return dateMicros(value) !== undefined || timestampMicros(value) !== undefined || TEMPORAL_START.test(value)
+  if (type === 'VARCHAR' && value instanceof Date) return raw === null || NULL_TEXT.test(raw) || temporal(raw)
+  return type !== 'DATE' && type !== 'TIMESTAMP' || typeof value !== 'string' || temporal(value)
+}
+
+/** @param {string} text a date or time, as DuckDB's casts read one (or may: TEMPORAL_START) */
+function temporal(text) {
+  return dateMicros(text) !== undefined || timestampMicros(text) !== undefined || TEMPORAL_START.test(text)
 }
 
 /**

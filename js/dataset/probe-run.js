@@ -337,7 +337,7 @@ function decidedByPartition(file, columnName, values, types) {
   // Only a folder named as asked, not a nested field's name, rules a value out.
   const sure = exact && !columnName.includes('.')
   // A value the key's type cannot be compared with fails the file, as a file's own column of that type fails it.
-  const refused = sure ? values.find((v) => !comparableWith(types[columnName], v)) : undefined
+  const refused = sure ? values.find((v) => !comparableWith(types[columnName], v, readings[0])) : undefined
   if (refused !== undefined) {
     throw new ParquetBloomError(ErrorCode.BAD_VALUE, `${file.path}: ${show(refused)} cannot be compared with the ` +
       `partition ${columnName}, a ${types[columnName]} (${JSON.stringify(file.raw[columnName])} here)`)

@@ -209,6 +209,14 @@ describe('probed values a partition key\'s type cannot be compared with', () => 
         assert.ok(where.files.every((f) => !f.skipped), `where ${key} = ${String(value)}`)
       }
     }
+    // A Date and a VARCHAR key: DuckDB casts each value to a timestamp and refuses 'abc'; '2026-01-07' is compared.
+    const mixed = await layout(['k=2026-01-07', 'k=abc'])
+    assert.equal(await duckdbRows(path.join(mixed, '**/*.parquet'), "k = TIMESTAMP '2026-01-07 00:00:00'"), undefined)
+    const day = new Date(Date.UTC(2026, 0, 7))
+    const probed = await openDataset(mixed).then((d) => d.probe('k', [day]))
+    assert.deepEqual(probed.files.map((f) => [f.values[0].verdict, f.error?.code]), [['maybe', undefined], ['unknown', 'BAD_VALUE']])
+    const where = await openDataset(mixed).then((d) => d.probe('id', [7], { where: { k: day } }))
+    assert.deepEqual(where.files.map((f) => f.skipped), [undefined, undefined])
     // A key of nulls only is VARCHAR, as DuckDB types it (not a DATE that refuses text).
     const root = await layout(['k=__HIVE_DEFAULT_PARTITION__'])
     const db = await duckdb()
