@@ -186,10 +186,13 @@ export function partitionMayEqual(raw, value) {
   const a = numeric(raw)
   const b = numeric(text)
   if (a !== undefined && b !== undefined && numbersEqual(a, b)) return true
-  // A day number, as the file layer takes one for a DATE column.
+  // A day number, as the file layer takes one for a DATE column; a count of milli-, micro- or nanoseconds, as it takes one
+  // for a TIMESTAMP column (of that unit: a folder has none).
   const day = dateMicros(raw)
   if (day !== undefined && typeof b === 'bigint' && b * DAY_MICROS === day) return true
-  const ta = timestampMicros(raw) ?? day
+  const instant = timestampMicros(raw)
+  if (instant !== undefined && typeof b === 'bigint' && (b * 1000n === instant || b === instant || b === instant * 1000n)) return true
+  const ta = instant ?? day
   const tb = timestampMicros(text) ?? dateMicros(text)
   if (ta !== undefined && tb !== undefined && ta === tb) return true
   // Text compared with a DATE is cast to one: a date and time stands for its day.

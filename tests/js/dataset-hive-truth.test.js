@@ -230,6 +230,27 @@ describe('probed values a partition key\'s type cannot be compared with', () => 
   })
 })
 
+describe('an integer probed of a timestamp folder', () => {
+  test('a count of ms, µs or ns is compared as a file\'s own TIMESTAMP column of that unit takes it, not ruled out', async () => {
+    const micros = BigInt(Date.UTC(2026, 0, 7, 10)) * 1000n
+    const file = path.join(dir, 'ts.parquet')
+    const db = await duckdb()
+    try {
+      await db.run(`COPY (SELECT TIMESTAMP '2026-01-07 10:00:00' AS ts) TO ${quote(file)} (FORMAT parquet)`)
+    } finally {
+      db.close()
+    }
+    // The file's own TIMESTAMP (µs) column holds the integer count of its unit.
+    const own = await openDataset([file]).then((d) => d.probe('ts', [micros]))
+    assert.equal(own.files[0].values[0].verdict, 'maybe')
+    const root = await layout(['ts=2026-01-07 10%3A00%3A00'])
+    const dataset = await openDataset(root)
+    assert.equal(dataset.partitionTypes.ts, 'TIMESTAMP')
+    const probed = await dataset.probe('ts', [micros / 1000n, Number(micros / 1000n), micros, micros * 1000n, micros + 1n])
+    assert.deepEqual(probed.files[0].values.map((v) => v.verdict), ['maybe', 'maybe', 'maybe', 'maybe', 'absent'])
+  })
+})
+
 describe('local globs as DuckDB reads them', () => {
   test('a character set ([01], [!0], [a-c]) selects the files DuckDB\'s glob selects; a folder named with brackets is itself', async () => {
     const root = await layout(['part-0', 'part-1', 'part-2', 'run[1]'])
