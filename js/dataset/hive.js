@@ -213,6 +213,7 @@ export function partitionMayEqual(raw, value) {
  * @param {string | null} raw
  */
 export function comparableWith(type, value, raw) {
+  if (value === raw) return true // the folder's own text (`NULL`, which Spark reads as text, in a BIGINT key of nulls)
   if (type === 'BIGINT') return !(value instanceof Date) && (typeof value !== 'string' || numeric(value) !== undefined)
   if (type === 'VARCHAR' && value instanceof Date) return raw === null || NULL_TEXT.test(raw) || temporal(raw)
   return type !== 'DATE' && type !== 'TIMESTAMP' || typeof value !== 'string' || temporal(value)

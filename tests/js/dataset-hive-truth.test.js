@@ -217,6 +217,9 @@ describe('probed values a partition key\'s type cannot be compared with', () => 
     assert.deepEqual(probed.files.map((f) => [f.values[0].verdict, f.error?.code]), [['maybe', undefined], ['unknown', 'BAD_VALUE']])
     const where = await openDataset(mixed).then((d) => d.probe('id', [7], { where: { k: day } }))
     assert.deepEqual(where.files.map((f) => f.skipped), [undefined, undefined])
+    // The folder's own text is compared, whatever the key's type: `NULL` (null to DuckDB, text to Spark) beside `n=5`.
+    const nulls = await openDataset(await layout(['n=5', 'n=NULL'])).then((d) => d.probe('n', ['NULL']))
+    assert.deepEqual(nulls.files.map((f) => [f.values[0].verdict, f.error?.code]), [['unknown', 'BAD_VALUE'], ['maybe', undefined]])
     // A key of nulls only is VARCHAR, as DuckDB types it (not a DATE that refuses text).
     const root = await layout(['k=__HIVE_DEFAULT_PARTITION__'])
     const db = await duckdb()
