@@ -71,8 +71,10 @@ async function listUnsorted(source, options) {
     const lane = options.ioLedger?.lane(source)
     const listed = await listS3(source, { ...options, fetch: countedFetch(options.fetch, listing, { lane }) })
     // An ETag the listing did not give ('') validates nothing: the file's own responses will.
-    // A prefix is a directory: its Parquet files, without writers' bookkeeping; a glob says itself what it wants.
-    const wanted = GLOB_CHARS.test(source) ? listed : listed.filter((f) => isDataFile(f.path))
+    // A prefix is a directory: its Parquet files, without writers' bookkeeping; a glob says itself what it wants, and so
+    // does a key naming one object (`_x.parquet`, Hive's `000000_0`), as a local file path does.
+    const named = source.replace(/^s3:\/\/[^/]*\//i, '')
+    const wanted = GLOB_CHARS.test(source) ? listed : listed.filter((f) => f.key === named || isDataFile(f.path))
     const files = wanted.map((f) => ({ path: f.path, location: f.url, size: f.size, ...(f.etag ? { etag: f.etag } : {}) }))
     return { files, fetch: options.credentials ? s3FetchFor(options) : options.fetch, listed: true, listing }
   }

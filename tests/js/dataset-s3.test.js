@@ -125,7 +125,7 @@ test('opened with plan: true, the first planned probe lists the listing\'s pages
   assert.ok(again.plan.requests.every((r) => r.purpose !== 'listing'), 'a later plan lists its probe only')
 })
 
-test('a prefix skips bookkeeping (_SUCCESS, _tmp/, .staging/) but not a `_key=value` partition folder, as DuckDB wrote it', async () => {
+test('a prefix skips bookkeeping (_SUCCESS, _tmp/) but not a `_key=value` folder DuckDB wrote; a key is its one object', async () => {
   // DuckDB's COPY … PARTITION_BY (_shard) writes `_shard=0/…`: a column named with an underscore is still data.
   const file = await readFile(path.join(root, local.files[0].path))
   const keys = ['shards/_shard=0/day=1/data_0.parquet', 'shards/_shard=1/day=1/data_0.parquet', 'shards/_SUCCESS',
@@ -134,4 +134,12 @@ test('a prefix skips bookkeeping (_SUCCESS, _tmp/, .staging/) but not a `_key=va
   const dataset = await openDataset(`s3://${BUCKET}/shards/`, { endpoint: s3.endpoint, credentials: KEY })
   assert.deepEqual(dataset.files.map((f) => f.path), ['_shard=0/day=1/data_0.parquet', '_shard=1/day=1/data_0.parquet'])
   assert.deepEqual(dataset.files.map((f) => f.partitions), [{ _shard: 0, day: 1 }, { _shard: 1, day: 1 }])
+  // A key naming one object is that object, whatever its name (Hive's own writer names its files 000000_0), as a local path.
+  await s3.put(BUCKET, 'hive/000000_0', file)
+  for (const key of ['shards/_shard=1/_b.parquet', 'hive/000000_0']) {
+    const one = await openDataset(`s3://${BUCKET}/${key}`, { endpoint: s3.endpoint, credentials: KEY })
+    assert.deepEqual(one.files.map((f) => f.path), [key.split('/').pop()])
+    const probed = await one.probe('user_id', [1003])
+    assert.equal(probed.files[0].error, null)
+  }
 })
