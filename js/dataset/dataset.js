@@ -414,7 +414,12 @@ function whereConditions(where, types) {
       throw invalidArgument(`where: ${JSON.stringify(key)} is not a partition key of the ` +
         `dataset (keys: ${Object.keys(types).join(', ') || 'none'})`)
     }
-    return /** @type {[string, unknown[]]} */ ([key, Array.isArray(wanted) ? wanted : [wanted]])
+    const list = Array.isArray(wanted) ? wanted : [wanted]
+    // An unset variable (`where: { country: opts.country }`) would otherwise ask for the null partition alone.
+    if (list.includes(undefined)) {
+      throw invalidArgument(`where.${key} is undefined: give a value (null for the default partition) or leave the key out`)
+    }
+    return /** @type {[string, unknown[]]} */ ([key, list])
   })
   return ({ raw, pathPartitions }) => entries.every(([key, wanted]) => {
     const { exact, values } = partitionReadings(raw, key)

@@ -254,6 +254,18 @@ describe('an integer probed of a timestamp folder', () => {
   })
 })
 
+describe('where', () => {
+  test('an undefined value (an unset variable) is INVALID_ARGUMENT, not a where that keeps only the null partition', async () => {
+    const dataset = await openDataset(await layout(['k=1', 'k=__HIVE_DEFAULT_PARTITION__']))
+    for (const where of [{ k: undefined }, { k: [1, undefined] }]) {
+      await assert.rejects(dataset.probe('id', [7], { where }),
+        (e) => e.code === 'INVALID_ARGUMENT' && /where\.k is undefined/.test(e.message))
+    }
+    const nulls = await dataset.probe('id', [7], { where: { k: null } })
+    assert.deepEqual(nulls.files.map((f) => f.skipped), ['where', undefined])
+  })
+})
+
 describe('local globs as DuckDB reads them', () => {
   test('a character set ([01], [!0], [a-c]) selects the files DuckDB\'s glob selects; a folder named with brackets is itself', async () => {
     const root = await layout(['part-0', 'part-1', 'part-2', 'run[1]'])
