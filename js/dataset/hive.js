@@ -13,7 +13,9 @@ export const PARTITION_TYPES = ['DATE', 'TIMESTAMP', 'BIGINT', 'VARCHAR']
 
 const DATE = /^(-?\d{1,6})-(\d{1,2})-(\d{1,2})$/
 const TIMESTAMP = /^(-?\d{1,6})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]00(?::?00)?)?$/
-const BIGINT = /^-?(0|[1-9]\d*)$/
+// An integer as DuckDB's hive_partitioning types one (a strict cast of the trimmed text): decimal digits with a '-' or
+// none, 0x and 0b integers; never a leading zero before a digit ('01' stays text, '-03' is -3).
+const BIGINT = /^(-?(?!0\d)\d+|-0\d+|0x[0-9a-f]+|0b[01]+)$/i
 const TEMPORAL_START = /^\s*-?\d{1,6}([-/ \\])\d{1,2}\1\d{1,2}/
 // DuckDB's casts to DATE and TIMESTAMP also take '/', ' ' or '\' between a date's fields (the same one twice).
 const OTHER_DATE_SEPARATORS = /^(-?\d{1,6})([/ \\])(\d{1,2})\2(\d{1,2})(?=$|[ T])/
@@ -130,8 +132,19 @@ export function inferPartitionTypes(rawPartitions, partitioning = {}) {
 function parsesAs(type, text) {
   if (type === 'DATE') return dateMicros(text) !== undefined
   if (type === 'TIMESTAMP') return timestampMicros(text) !== undefined || dateMicros(text) !== undefined
-  if (type === 'BIGINT') return BIGINT.test(text) && BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX
+  if (type === 'BIGINT') return bigint(text) !== undefined
   return true
+}
+
+/**
+ * The integer a folder's text is as a BIGINT (BIGINT above), or undefined.
+ * @param {string} text
+ */
+function bigint(text) {
+  const trimmed = text.trim()
+  if (!BIGINT.test(trimmed)) return undefined
+  const n = trimmed[0] === '-' ? -BigInt(trimmed.slice(1)) : BigInt(trimmed)
+  return n >= INT64_MIN && n <= INT64_MAX ? n : undefined
 }
 
 /**
@@ -143,8 +156,8 @@ function parsesAs(type, text) {
  */
 export function typedPartitionValue(type, raw) {
   if (raw === null || NULL_TEXT.test(raw)) return null
-  if (type === 'BIGINT' && parsesAs('BIGINT', raw)) {
-    const n = BigInt(raw)
+  const n = type === 'BIGINT' ? bigint(raw) : undefined
+  if (n !== undefined) {
     return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n
   }
   const date = type === 'DATE' ? DATE.exec(dashed(raw)) : null
