@@ -391,7 +391,8 @@ export declare const HEALTH_CODES: Readonly<Record<string, { level: 'bad' | 'not
 /** A known writer bug that makes one index of a file untrustworthy. */
 export interface WriterRule {
   id: string
-  index: 'bloom-filter' | 'statistics' | 'dictionary'
+  /** 'null-count': the writer's null_count may reach num_values in a chunk that holds values. */
+  index: 'bloom-filter' | 'statistics' | 'dictionary' | 'null-count'
   /** The warning code inspect shows. */
   code: string
   link: string
@@ -400,8 +401,8 @@ export interface WriterRule {
   pageIndex?: boolean
 }
 export declare const WRITER_RULES: readonly WriterRule[]
-export function writerRulesFor(createdBy: string | undefined, index: 'bloom-filter' | 'statistics' | 'dictionary',
-  column: { physicalType: PhysicalType, logicalType?: LogicalType | null, typeLength?: number | null },
+export function writerRulesFor(createdBy: string | undefined, index: WriterRule['index'],
+  column: { physicalType: PhysicalType, logicalType?: LogicalType | null, typeLength?: number | null, repeated?: boolean },
   chunk?: { encodings: number }): WriterRule[]
 /** A URL with its query string and credentials hidden, for messages. */
 export function redactUrl(url: URL): string

@@ -213,7 +213,9 @@ export function chunkStatistics(layout, rowGroup, column, order, record = chunk(
   if (!column.repeated && numValues >= 0 && numValues !== numRows) {
     return unusable('inconsistent-statistics', `the chunk says it has ${numValues} values but its row group has ${numRows} rows`)
   }
-  if (nullCount >= 0 && numValues > 0 && nullCount === numValues) return { usable: true, allNull: true }
+  // A writer known to overcount nulls (the 'null-count' writer rules) may hold values in such a chunk: its bounds decide.
+  if (nullCount >= 0 && numValues > 0 && nullCount === numValues &&
+    !writerRulesFor(layout.createdBy, 'null-count', column, record).length) return { usable: true, allNull: true }
 
   if (!order) return unusable('no-sort-order', 'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)')
   const rules = writerRulesFor(layout.createdBy, 'statistics', column, record)

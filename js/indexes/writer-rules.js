@@ -13,12 +13,14 @@ const DICTIONARY_ENCODINGS = (1 << 2) | (1 << 8)
 
 /**
  * @typedef {{ application: string, version: [number, number, number] | null, prerelease: string }} WriterVersion
- * @typedef {{ physicalType: string, logicalType: import('../index.js').LogicalType | null, typeLength?: number }} ColumnType
- * @typedef {{ id: string, index: 'bloom-filter' | 'statistics' | 'dictionary', code: string, link: string,
+ * @typedef {{ physicalType: string, logicalType: import('../index.js').LogicalType | null, typeLength?: number,
+ *   repeated?: boolean }} ColumnType
+ * @typedef {{ id: string, index: 'bloom-filter' | 'statistics' | 'dictionary' | 'null-count', code: string, link: string,
  *   writer: (w: WriterVersion | null, createdBy: string | undefined) => boolean,
  *   affects: (column: ColumnType, chunk: { encodings: number }) => boolean, message: string, pageIndex?: boolean }} WriterRule
  *   pageIndex: the writer computed its ColumnIndex bounds the same wrong way, so a 'statistics' rule
- *   also makes the page index unusable (js/indexes/page-index.js pageIndexOrder).
+ *   also makes the page index unusable (js/indexes/page-index.js pageIndexOrder). A 'null-count' rule only stops a
+ *   chunk whose null_count equals num_values from being taken as all null (js/indexes/statistics.js).
  */
 
 /**
@@ -115,6 +117,18 @@ export const WRITER_RULES = [
   // arrow-rs wrote no column_orders before 50.0.0 (apache/arrow-rs#5152), so its min_value/max_value
   // are read as type-defined order (as parquet-java reads them); these are the versions and columns
   // whose bounds were computed in another order.
+  {
+    id: 'polars-null-count',
+    index: 'null-count',
+    code: 'null-count-polars',
+    link: 'https://github.com/pola-rs/polars/issues/29321',
+    // Its null_count can exceed the chunk's nulls and reach num_values while it holds values: each data page of a
+    // dictionary-encoded chunk carries the whole chunk's count and the pages' counts are summed (#29321); nested
+    // columns count nulls under null lists (pola-rs/polars#20621). created_by 'Polars' has no version.
+    writer: (_w, createdBy) => /^polars/i.test(createdBy ?? ''),
+    affects: (column, chunk) => column.repeated === true || (chunk.encodings & DICTIONARY_ENCODINGS) !== 0,
+    message: 'polars can overcount null_count (pola-rs/polars#29321): an all-null count is not used',
+  },
   {
     id: 'arrow-rs-641',
     index: 'statistics',

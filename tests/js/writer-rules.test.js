@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,6 +22,7 @@ import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/indexes/writer-r
 import { pageIndexOrder } from '../../js/indexes/page-index.js'
 import { editFooter } from './helpers/footer-edit.js'
 import { getField, setField, T } from '../../testkit/thrift-writer.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
 import { writeDuckdbSample } from '../../testkit/sample-files.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
@@ -112,6 +114,14 @@ describe('every row of the table', () => {
   test('polars-uint64: UInt64 statistics from polars', () => {
     assert.deepEqual(ids('Polars', 'statistics', UINT64), ['polars-uint64'])
     assert.deepEqual(ids('Polars', 'statistics', INT64), [])
+  })
+
+  test('polars-null-count: the all-null count of polars\' dictionary-encoded or nested chunks, not its bounds', () => {
+    assert.deepEqual(ids('Polars', 'null-count', STRING, DICTIONARY), ['polars-null-count'])
+    assert.deepEqual(ids('Polars', 'null-count', { ...INT64, repeated: true }, { encodings: 1 }), ['polars-null-count'])
+    assert.deepEqual(ids('Polars', 'null-count', INT64, { encodings: 1 }), [], 'a flat PLAIN chunk: counted per page, right')
+    assert.deepEqual(ids('Polars', 'statistics', INT64, DICTIONARY), [], 'min/max still used')
+    assert.deepEqual(ids('parquet-cpp-arrow version 15.0.0', 'null-count', STRING, DICTIONARY), [])
   })
 
   test('arrow-rs-641: binary statistics from arrow-rs before 5.2.0', () => {
@@ -311,6 +321,45 @@ describe('a real file naming an affected writer', () => {
           }
         }
       }
+    } finally {
+      await file.close()
+    }
+  })
+
+  test('polars: a dictionary-encoded chunk whose null_count was multiplied by its pages up to num_values is not all null', async () => {
+    // pola-rs/polars#29321: polars gives each data page of a dictionary-encoded chunk the chunk's null_count and sums the
+    // pages' counts. Half the rows null and two data pages: null_count = num_values, for a chunk that holds values.
+    // The file is DuckDB's (its rows are the truth), with that count and polars' created_by in its footer.
+    const written = path.join(dir, 'polars-null-count.parquet')
+    const held = await withDuckDB(async (connection) => {
+      await connection.run(`COPY (SELECT CASE WHEN i % 2 = 0 THEN NULL ELSE 100 + i % 20 END AS h FROM range(2000) t(i))
+        TO '${written}' (FORMAT PARQUET)`)
+      const reader = await connection.runAndReadAll(`SELECT DISTINCT h FROM '${written}' WHERE h IS NOT NULL ORDER BY h`)
+      return reader.getRowObjects().map((row) => Number(row.h))
+    })
+    assert.deepEqual(held, [101, 103, 105, 107, 109, 111, 113, 115, 117, 119])
+    const withCount = (createdBy) => editFooter(new Uint8Array(readFileSync(written)), (footer) => {
+      setField(footer, 6, T.BINARY, new TextEncoder().encode(createdBy))
+      const meta = getField(getField(footer, 4).value.items[0].fields.find((f) => f.id === 1).value.items[0], 3).value
+      setField(getField(meta, 12).value, 3, T.I64, getField(meta, 5).value)
+    })
+    let file = await openParquet(withCount('parquet-cpp-arrow version 15.0.0'))
+    try {
+      const [result] = (await file.probe('h', held.slice(0, 1))).rowGroups[0].results
+      assert.deepEqual([result.verdict, result.reason], ['absent', 'all-null'], 'the count alone says all null')
+    } finally {
+      await file.close()
+    }
+    file = await openParquet(withCount('Polars'))
+    try {
+      assert.equal(file.metadata.rowGroups[0].columns[0].indexes.dictionary.present, true)
+      for (const options of [{}, { confirm: true }]) {
+        const { rowGroups } = await file.probe('h', held, options)
+        for (const r of rowGroups[0].results) assert.notEqual(r.verdict, 'absent', `${r.value} ${JSON.stringify(options)}: ${r.detail}`)
+        if (options.confirm) for (const r of rowGroups[0].results) assert.equal(r.verdict, 'present', r.value)
+      }
+      const [result] = (await file.probe('h', [7])).rowGroups[0].results
+      assert.deepEqual([result.verdict, result.reason], ['absent', 'out-of-range'], 'its bounds still used')
     } finally {
       await file.close()
     }
