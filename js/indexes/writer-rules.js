@@ -122,9 +122,10 @@ export const WRITER_RULES = [
     index: 'null-count',
     code: 'null-count-polars',
     link: 'https://github.com/pola-rs/polars/issues/29321',
-    // Its null_count can exceed the chunk's nulls and reach num_values while it holds values: each data page of a
-    // dictionary-encoded chunk carries the whole chunk's count and the pages' counts are summed (#29321); nested
-    // columns count nulls under null lists (pola-rs/polars#20621). created_by 'Polars' has no version.
+    // Its null_count can exceed the chunk's nulls and reach num_values while it holds values: since polars 1.38.0 wrote
+    // dictionary-encoded chunks in several data pages (pola-rs/polars#26360), each page carries the whole chunk's count
+    // and the pages' counts are summed (#29321, fixed after 1.43); nested columns count the nulls under null lists
+    // (pola-rs/polars#20621, open). created_by 'Polars' has no version, so every polars file is covered.
     writer: (_w, createdBy) => /^polars/i.test(createdBy ?? ''),
     affects: (column, chunk) => column.repeated === true || (chunk.encodings & DICTIONARY_ENCODINGS) !== 0,
     message: 'polars can overcount null_count (pola-rs/polars#29321): an all-null count is not used',
