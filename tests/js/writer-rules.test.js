@@ -21,7 +21,7 @@ import { addIndexes } from '../../js/index-builder/index.js'
 import { NO_FILTER_OFFSET_RULE, parseCreatedBy } from '../../js/indexes/writer-rules.js'
 import { pageIndexOrder } from '../../js/indexes/page-index.js'
 import { editFooter } from './helpers/footer-edit.js'
-import { getField, setField, T } from '../../testkit/thrift-writer.js'
+import { decodeStruct, encodeStruct, getField, setField, T } from '../../testkit/thrift-writer.js'
 import { withDuckDB } from '../../testkit/duckdb.js'
 import { writeDuckdbSample } from '../../testkit/sample-files.js'
 import { tempDir } from '../../testkit/temp-dir.js'
@@ -111,9 +111,17 @@ describe('every row of the table', () => {
     assert.deepEqual(ids('parquet-cpp-arrow version 12.0.0', 'statistics', INT64, DICTIONARY), [])
   })
 
-  test('polars-uint64: UInt64 statistics from polars', () => {
+  test('polars-uint64: UInt64 statistics from polars, and its Int128 (FIXED_LEN_BYTE_ARRAY(16), no logical type) page index', () => {
     assert.deepEqual(ids('Polars', 'statistics', UINT64), ['polars-uint64'])
     assert.deepEqual(ids('Polars', 'statistics', INT64), [])
+    const INT128 = { physicalType: 'FIXED_LEN_BYTE_ARRAY', typeLength: 16, logicalType: null }
+    assert.deepEqual(ids('Polars', 'statistics', INT128), ['parquet-251', 'polars-uint64'], 'chunk statistics: parquet-251 already')
+    assert.deepEqual(ids('Polars', 'statistics', UUID), ['parquet-251'])
+    assert.deepEqual(ids('Polars', 'statistics', { ...INT128, typeLength: 8 }), ['parquet-251'])
+    assert.deepEqual(ids('parquet-cpp-arrow version 15.0.0', 'statistics', INT128), [])
+    const order = pageIndexOrder({ createdBy: 'Polars', columnOrders: null }, { ...INT128, index: 0 })
+    assert.deepEqual([order.usable, order.reason], [false, 'untrusted-writer'])
+    assert.equal(pageIndexOrder({ createdBy: 'Polars', columnOrders: null }, { ...UUID, index: 0 }).usable, true)
   })
 
   test('polars-null-count: the all-null count of polars\' dictionary-encoded or nested chunks, not its bounds', () => {
@@ -360,6 +368,46 @@ describe('a real file naming an affected writer', () => {
       }
       const [result] = (await file.probe('h', [7])).rowGroups[0].results
       assert.deepEqual([result.verdict, result.reason], ['absent', 'out-of-range'], 'its bounds still used')
+    } finally {
+      await file.close()
+    }
+  })
+
+  test('polars Int128: page bounds in big-endian bytes over little-endian values are not used', async () => {
+    // polars (1.32.0 on) writes an Int128 column as FIXED_LEN_BYTE_ARRAY(16) with no logical type: each value's
+    // little-endian bytes, but each page's ColumnIndex bounds are the big-endian bytes of its smallest and largest
+    // integer (pola-rs/polars#25965). hyparquet-writer's file of such values, its ColumnIndex bounds rewritten so
+    // (same lengths, so nothing moves), and created_by polars'. hyparquet reads the values back.
+    const le = (n) => {
+      const b = new Uint8Array(16)
+      new DataView(b.buffer).setBigInt64(0, BigInt(n), true)
+      return b
+    }
+    const numbers = [1, 300, 2, 300, 1, 2, 5, 6, 5, 6]
+    const schema = [{ name: 'root', num_children: 1 },
+      { name: 'x', type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, repetition_type: 'REQUIRED' }]
+    const columnData = [{ name: 'x', data: numbers.map(le), columnIndex: true, encoding: 'PLAIN' }]
+    const bytes = new Uint8Array(parquetWriteBuffer({ schema, columnData, pageSize: 90 }))
+    const chunkMeta = parquetMetadata(bytes.buffer).row_groups[0].columns[0]
+    const at = Number(chunkMeta.column_index_offset)
+    const { struct: columnIndex } = decodeStruct(bytes.subarray(at, at + chunkMeta.column_index_length))
+    for (const id of [2, 3]) {
+      const bounds = getField(columnIndex, id).value
+      bounds.items = bounds.items.map((b) => Uint8Array.from(b).reverse())
+    }
+    const encoded = encodeStruct(columnIndex)
+    assert.equal(encoded.length, chunkMeta.column_index_length)
+    bytes.set(encoded, at)
+    const held = (await parquetReadObjects({ file: bytes.buffer, columns: ['x'] })).map((row) => row.x)
+    assert.deepEqual(held.map((b) => Number(new DataView(b.buffer, b.byteOffset).getBigInt64(0, true))), numbers)
+    const file = await openParquet(editFooter(bytes, (footer) => setField(footer, 6, T.BINARY, new TextEncoder().encode('Polars'))))
+    try {
+      assert.equal(file.metadata.rowGroups[0].columns[0].indexes.pageIndex.columnIndex, true, 'the file has a page index')
+      for (const options of [{}, { pageIndex: true }, { confirm: true }]) {
+        const { rowGroups } = await file.probe('x', [1, 2, 5, 6, 300].map(le), options)
+        for (const r of rowGroups[0].results) assert.notEqual(r.verdict, 'absent', `${JSON.stringify(options)}: ${r.detail}`)
+        if (options.confirm) for (const r of rowGroups[0].results) assert.equal(r.verdict, 'present')
+      }
     } finally {
       await file.close()
     }
