@@ -373,6 +373,34 @@ describe('a real file naming an affected writer', () => {
     }
   })
 
+  test('polars: a list column whose null_count counts the nulls under a null list (pola-rs/polars#20621) is not all null', async () => {
+    // Written by polars (nodejs-polars 0.26.1): the rows [1.0] and a null list that held [null, null] before a
+    // when/then masked it. Two leaf levels, one null, but null_count 2 = num_values.
+    const bytes = Uint8Array.from(Buffer.from([
+      'UEFSMRUAFSoVKiwVBBUAFQYVBhw2BCgIAAAAAAAA8D8YCAAAAAAAAPA/AAAAAgAAAAMAAwAAAAMDAAAAAAAAAPA/FQoZJQAGGTgB',
+      'bARsaXN0B2VsZW1lbnQVABYEFnwWfCYIPDYEKAgAAAAAAADwPxgIAAAAAAAA8D8AABkRAhkYCAAAAAAAAPA/GRgIAAAAAAAA8D8V',
+      'ABkWBAAZHBYIFXwWAAAAFQIZTEgEcm9vdBUCADUCGAFsFQIVBkw8AAAANQQYBGxpc3QVAgAVCiUCGAdlbGVtZW50ABYEGRwZHCaE',
+      'ARwVChklAAYZOAFsBGxpc3QHZWxlbWVudBUAFgQWfBZ8Jgg8NgQoCAAAAAAAAPA/GAgAAAAAAADwPwAAFrYCFRQW+AEVPgAWfBYE',
+      'JggWfBQAABkcGAxBUlJPVzpzY2hlbWEY4AEvLy8vLzU0QUFBQUVBQUFBOHYvLy94UUFBQUFFQUFFQUFBQUtBQXNBQ0FBS0FBUUEr',
+      'UC8vL3d3QUFBQUlBQWdBQUFBRUFBRUFBQUFFQUFBQTBQLy8vMkFBQUFCVUFBQUFDQUFBQUFFVkFBQUJBQUFBQkFBQUFPei8vLzh3',
+      'QUFBQUlBQUFBQmdBQUFBQkF3QUFFQUFTQUFRQUVBQVJBQWdBQUFBTUFBQUFBQUQ2Ly8vL0FnQUdBQVlBQkFBRUFBQUFhWFJsYlFB',
+      'QUFBRDgvLy8vQkFBRUFBRUFBQUJzQUE9PQAYBlBvbGFycxkcHAAAAJABAABQQVIx',
+    ].join(''), 'base64'))
+    const meta = parquetMetadata(bytes.buffer).row_groups[0].columns[0].meta_data
+    assert.deepEqual([meta.num_values, meta.statistics.null_count], [2n, 2n])
+    assert.deepEqual((await parquetReadObjects({ file: bytes.buffer })).map((row) => row.l), [[1], null], 'hyparquet reads the rows back')
+    const file = await openParquet(bytes)
+    try {
+      assert.equal(file.metadata.createdBy, 'Polars')
+      for (const options of [{}, { confirm: true }]) {
+        const [result] = (await file.probe(['l', 'list', 'element'], [1], options)).rowGroups[0].results
+        assert.equal(result.verdict, options.confirm ? 'present' : 'maybe', `${JSON.stringify(options)}: ${result.detail}`)
+      }
+    } finally {
+      await file.close()
+    }
+  })
+
   test('polars Int128: page bounds in big-endian bytes over little-endian values are not used', async () => {
     // polars (1.32.0 on) writes an Int128 column as FIXED_LEN_BYTE_ARRAY(16) with no logical type: each value's
     // little-endian bytes, but each page's ColumnIndex bounds are the big-endian bytes of its smallest and largest
