@@ -53,6 +53,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/footer/cached-footer.js", esModule = embed "../../js/footer/cached-footer.js"),
     (name = "node_modules/parquet-bloom/js/footer/chunk-indexes.js", esModule = embed "../../js/footer/chunk-indexes.js"),
     (name = "node_modules/parquet-bloom/js/confirm/point-lookups.js", esModule = embed "../../js/confirm/point-lookups.js"),
+    (name = "node_modules/parquet-bloom/js/confirm/row-values.js", esModule = embed "../../js/confirm/row-values.js"),
     (name = "node_modules/parquet-bloom/js/confirm/confirm-options.js", esModule = embed "../../js/confirm/confirm-options.js"),
     (name = "node_modules/parquet-bloom/js/confirm/confirm-match.js", esModule = embed "../../js/confirm/confirm-match.js"),
     (name = "node_modules/parquet-bloom/js/confirm/confirm.js", esModule = embed "../../js/confirm/confirm.js"),

@@ -1,13 +1,11 @@
-// Point lookups after an exact lookup (probe's `columns` option): the values of other
-// columns at the rows a confirmation found, read by hyparquet's row reader with its OffsetIndex
-// support (parquet-format PageIndex.md first_row_index), so only the pages holding those rows are
-// fetched: kilobytes for a few rows of a large file. Without an OffsetIndex hyparquet reads the chunks.
+// Point lookups after an exact lookup (probe's `columns` option): the values of other columns at the rows a
+// confirmation found, each leaf's pages decoded as exact lookups decode theirs (js/confirm/row-values.js), with the
+// OffsetIndex (parquet-format PageIndex.md first_row_index) when there is one, so only the pages holding those rows
+// are fetched: kilobytes for a few rows of a large file. Without an OffsetIndex the chunks are read.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { ChunkView } from '../footer/records.js'
 import { hyparquetMetadata, loadHyparquet } from '../pages/page-decode.js'
-
-// Matched rows closer than this are read in one hyparquet call (the pages between them come along).
-const RUN_GAP_ROWS = 256
+import { leafValuesAt } from './row-values.js'
 
 /**
  * The top-level columns `columns` names, checked against the file's schema.
@@ -42,70 +40,68 @@ export function lookupColumns(layout, columns, name) {
 }
 
 /**
- * Adds `values` (parallel to `rows`: one `{ column: value }` per row, as hyparquet reads them) to every
- * result that has rows.
- * @param {{ layout: import('../footer/footer.js').FileLayout, fileSize: number, columns: string[],
- *   readRange: (offset: number, length: number) => Promise<Uint8Array>,
- *   rowGroups: Array<{ results: Array<{ rows?: number[], values?: Array<object | undefined> }> }> }} lookup
+ * Adds `values` (parallel to `rows`: one `{ column: value }` per row, as hyparquet's row reader gives them) to every
+ * result that has rows. A row group whose pages of those columns cannot be read (js/confirm/row-values.js) keeps
+ * its results' verdicts and rows, without values, and says why in their detail.
+ * @param {{ layout: import('../footer/footer.js').FileLayout, metadataOffset: number, columns: string[],
+ *   offsetIndexes: import('./row-values.js').OffsetIndexes, readRange: (offset: number, length: number) => Promise<Uint8Array>,
+ *   rowGroups: Array<{ results: Array<{ rows?: number[], values?: Array<object | undefined>, detail?: string }> }> }} lookup
  */
-export async function lookupRowValues({ layout, fileSize, columns, readRange, rowGroups }) {
-  /** @type {Set<number>} */
-  const wanted = new Set()
-  for (const g of rowGroups) for (const r of g.results) for (const row of r.rows ?? []) wanted.add(row)
-  if (!wanted.size) return
-  const { pages, compressors } = await loadHyparquet()
-  const metadata = await hyparquetMetadata(layout)
-  // The same bytes (an OffsetIndex) may be asked for by several runs: read once.
-  /** @type {Map<string, Promise<ArrayBuffer>>} */
-  const slices = new Map()
-  const file = {
-    byteLength: fileSize,
-    /** @param {number} start @param {number} [end] */
-    slice(start, end = fileSize) {
-      const key = `${start}:${end}`
-      if (!slices.has(key)) slices.set(key, readRange(start, end - start).then((b) => b.slice().buffer))
-      return slices.get(key)
-    },
+export async function lookupRowValues({ layout, metadataOffset, columns, offsetIndexes, readRange, rowGroups }) {
+  const firstRows = [0]
+  for (const n of layout.rowGroupRows) firstRows.push(firstRows[firstRows.length - 1] + n)
+  const groupOf = (/** @type {number} */ row) => {
+    let g = 0
+    while (row >= firstRows[g + 1]) g++
+    return g
   }
+  // Per row group, the wanted rows (file rows), ascending.
+  /** @type {Map<number, Set<number>>} */
+  const wanted = new Map()
+  for (const g of rowGroups) {
+    for (const r of g.results) {
+      for (const row of r.rows ?? []) {
+        const group = groupOf(row)
+        wanted.set(group, (wanted.get(group) ?? new Set()).add(row))
+      }
+    }
+  }
+  if (!wanted.size) return
+  const [{ pages }, metadata] = await Promise.all([loadHyparquet(), hyparquetMetadata(layout)])
+  const schema = pages.parquetSchema(metadata)
   /** @type {Map<number, Record<string, unknown>>} */
   const byRow = new Map()
-  try {
-    await Promise.all(rowRuns([...wanted].sort((a, b) => a - b), layout.rowGroupRows).map(async ([rowStart, rowEnd]) => {
-      /** @type {Array<Record<string, unknown>>} */
-      const rows = await pages.parquetReadObjects({ file, metadata, columns, rowStart, rowEnd, useOffsetIndex: true, compressors })
-      rows.forEach((row, i) => { if (wanted.has(rowStart + i)) byRow.set(rowStart + i, row) })
-    }))
-  } catch (error) {
-    if (error instanceof ParquetBloomError) throw error // a read failed or was aborted: the probe's error
-    // A page hyparquet cannot decode (a bare RangeError left the probe): the rows keep their verdict, without values.
-    const why = error instanceof Error ? error.message : String(error)
-    const detail = `; the rows' values of ${columns.join(', ')} could not be read: ${why}`
-    for (const g of rowGroups) for (const r of g.results) if (r.rows?.length) /** @type {{ detail: string }} */ (r).detail += detail
-    return
-  }
+  /** @type {Map<number, string>} */
+  const failed = new Map()
+  await Promise.all([...wanted].map(async ([group, set]) => {
+    const fileRows = [...set].sort((a, b) => a - b)
+    const rows = fileRows.map((row) => row - firstRows[group])
+    try {
+      const valuesOf = await Promise.all(columns.map(async (name) => {
+        const leaves = layout.columns.filter((c) => c.path[0] === name)
+        const read = await Promise.all(leaves.map((column) =>
+          leafValuesAt({ layout, metadataOffset, group, column, rows, offsetIndexes, read: readRange })))
+        const node = schema.children.find((/** @type {any} */ child) => child.element.name === name)
+        if (!node.children.length) return read[0]
+        // A struct, list or map: its leaves assembled as hyparquet's row reader does (rows are independent).
+        const leafData = new Map(leaves.map((leaf, i) => [leaf.path.join('.'), read[i]]))
+        pages.assembleNested(leafData, node, pages.DEFAULT_PARSERS)
+        const values = leafData.get(name)
+        if (!values) throw new Error(`column ${name} was not assembled`)
+        return values
+      }))
+      fileRows.forEach((row, i) => byRow.set(row, Object.fromEntries(columns.map((name, c) => [name, valuesOf[c][i]]))))
+    } catch (error) {
+      if (error instanceof ParquetBloomError) throw error // a read failed or was aborted: the probe's error
+      failed.set(group, error instanceof Error ? error.message : String(error))
+    }
+  }))
   for (const g of rowGroups) {
-    for (const r of g.results) if (r.rows?.length) r.values = r.rows.map((row) => byRow.get(row))
+    for (const r of g.results) {
+      if (!r.rows?.length) continue
+      const why = r.rows.map(groupOf).map((group) => failed.get(group)).find((w) => w !== undefined)
+      if (why === undefined) r.values = r.rows.map((row) => byRow.get(row))
+      else r.detail += `; the rows' values of ${columns.join(', ')} could not be read: ${why}`
+    }
   }
-}
-
-/**
- * Sorted rows as [start, end) runs that stay within one row group and join rows less than RUN_GAP_ROWS apart.
- * @param {number[]} rows
- * @param {Iterable<number>} rowGroupRows
- * @returns {Array<[number, number]>}
- */
-function rowRuns(rows, rowGroupRows) {
-  const groupEnds = []
-  let end = 0
-  for (const n of rowGroupRows) groupEnds.push((end += n))
-  /** @type {Array<{ group: number, start: number, end: number }>} */
-  const runs = []
-  let g = 0
-  for (const row of rows) {
-    while (row >= groupEnds[g]) g++
-    const last = runs[runs.length - 1]
-    if (last && last.group === g && row - last.end < RUN_GAP_ROWS) last.end = row + 1
-    else runs.push({ group: g, start: row, end: row + 1 })
-  }
-  return runs.map((r) => [r.start, r.end])
 }

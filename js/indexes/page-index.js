@@ -188,10 +188,11 @@ export function preparePageIndex(order, columnIndex, offsetIndex,
 }
 
 /**
+ * Why an OffsetIndex's first_row_index list cannot be right, or null (also point lookups', js/confirm/row-values.js).
  * @param {Float64Array} firstRowIndexes
  * @param {number} numRows
  */
-function checkRows(firstRowIndexes, numRows) {
+export function checkRows(firstRowIndexes, numRows) {
   if (firstRowIndexes[0] !== 0) {
     return unusable(INCONSISTENT, 'first-row-index', `the first page starts at row ${firstRowIndexes[0]}, not 0`)
   }
@@ -210,12 +211,13 @@ function checkRows(firstRowIndexes, numRows) {
 }
 
 /**
+ * Why an OffsetIndex's page places cannot be right (not inside the chunk, overlapping, empty), or null.
  * @param {Float64Array} offsets
  * @param {Float64Array} sizes
  * @param {number} [chunkStart]
  * @param {number} [chunkEnd]
  */
-function checkPlaces(offsets, sizes, chunkStart, chunkEnd) {
+export function checkPlaces(offsets, sizes, chunkStart, chunkEnd) {
   const bounded = chunkStart !== undefined && chunkEnd !== undefined && Number.isFinite(chunkStart) && Number.isFinite(chunkEnd)
   let end = bounded ? chunkStart : -Infinity
   for (let i = 0; i < offsets.length; i++) {

@@ -1,5 +1,6 @@
 // The one place parquet-bloom imports hyparquet: its page readers for exact lookups (js/pages/page-decode.js),
-// its metadata parser and row reader for point lookups, and its JavaScript snappy where hyparquet-compressors
+// its metadata parser, its type conversion and list/struct assembly for point lookups (js/confirm/row-values.js),
+// its row reader for table metadata files (js/table/parquet-rows.js), and its JavaScript snappy where hyparquet-compressors
 // cannot load. All are dynamic imports, loaded on first use. They name hyparquet/src/*.js modules, which
 // hyparquet's package.json "exports" allows but which are not its documented API: only parquetMetadata,
 // parquetReadObjects and snappyUncompress are also exported by its entry, and that entry cannot be used
@@ -12,28 +13,36 @@ export const HYPARQUET_FUNCTIONS = Object.freeze({
   'hyparquet/src/column.js': ['parquetHeader'],
   'hyparquet/src/datapage.js': ['readDataPage', 'readDataPageV2'],
   'hyparquet/src/plain.js': ['readPlain'],
-  'hyparquet/src/metadata.js': ['parquetMetadata'],
+  'hyparquet/src/metadata.js': ['parquetMetadata', 'parquetSchema'],
   'hyparquet/src/schema.js': ['getSchemaPath', 'getMaxDefinitionLevel', 'getMaxRepetitionLevel'],
   'hyparquet/src/read.js': ['parquetReadObjects'],
   'hyparquet/src/encoding.js': ['readRleBitPackedHybrid'],
+  'hyparquet/src/convert.js': ['convert', 'convertWithDictionary'],
+  'hyparquet/src/assemble.js': ['assembleLists', 'assembleNested'],
   'hyparquet/src/snappy.js': ['snappyUncompress'],
 })
 
 /**
  * hyparquet's page-level functions, loaded together (each specifier literal, so that bundlers split them
  * into on-demand chunks and the Workers config test finds them).
- * @returns {Promise<Record<string, Function>>}
+ * @returns {Promise<Record<string, any>>} the functions, and DEFAULT_PARSERS
  */
 export async function loadHyparquetPages() {
   const modules = await Promise.all([
     import('hyparquet/src/column.js'), import('hyparquet/src/datapage.js'), import('hyparquet/src/plain.js'),
     import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/read.js'),
-    import('hyparquet/src/encoding.js'),
+    import('hyparquet/src/encoding.js'), import('hyparquet/src/convert.js'), import('hyparquet/src/assemble.js'),
   ])
   const moduleNames = /** @type {(keyof typeof HYPARQUET_FUNCTIONS)[]} */ (Object.keys(HYPARQUET_FUNCTIONS))
   const names = moduleNames.filter((name) => name !== 'hyparquet/src/snappy.js')
-  return Object.assign({}, ...modules.map((module, i) => pick(names[i], module)))
+  const convert = /** @type {Record<string, unknown>} */ (modules[names.indexOf('hyparquet/src/convert.js')])
+  const parsers = convert.DEFAULT_PARSERS
+  if (typeof parsers !== 'object' || !parsers) throw new TypeError(`hyparquet/src/convert.js no longer exports DEFAULT_PARSERS: ${UPGRADED}`)
+  // The parsers its row reader converts with when given none (timestamps, dates, strings, JSON, UUIDs, geometry).
+  return Object.assign({ DEFAULT_PARSERS: parsers }, ...modules.map((module, i) => pick(names[i], module)))
 }
+
+const UPGRADED = 'the installed hyparquet is not the version js/pages/hyparquet.js was written for'
 
 /**
  * hyparquet's JavaScript snappy decoder: it fills `output` exactly or throws.
@@ -54,8 +63,7 @@ function pick(name, module) {
   const out = {}
   for (const fn of HYPARQUET_FUNCTIONS[name]) {
     if (typeof module[fn] !== 'function') {
-      throw new TypeError(`${name} no longer exports ${fn}(): ` +
-        'the installed hyparquet is not the version js/pages/hyparquet.js was written for')
+      throw new TypeError(`${name} no longer exports ${fn}(): ${UPGRADED}`)
     }
     out[fn] = /** @type {Function} */ (module[fn])
   }

@@ -208,27 +208,30 @@ export async function decodePageAt(bytes, at, end, column) {
 
 // Bytes a PLAIN value of a fixed-width type takes (BOOLEAN: bits; FIXED_LEN_BYTE_ARRAY: its type_length).
 const PLAIN_WIDTHS = /** @type {Record<string, number>} */ ({ INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 })
-// hyparquet's readers that make arrays on the section's ArrayBuffer, not its DataView (PLAIN is checked by size).
+// hyparquet's readers that make arrays on the section's ArrayBuffer, not its DataView (fixed-width PLAIN is checked by size).
 const BUFFER_READERS = new Set(['DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'ALP'])
 
 /**
  * A data page's value section as hyparquet may read it: hyparquet's PLAIN reader (and those of BUFFER_READERS)
  * make typed arrays on the section's ArrayBuffer, so a page holding fewer values than its levels say was read
  * on into the bytes after it — the next page or column chunk —: a value no page holds, found at a row (a
- * DuckDB page cut short by 4 bytes). A PLAIN section must hold its values; the others get a buffer that ends
- * with them, where a read past them throws.
+ * DuckDB page cut short by 4 bytes). A fixed-width PLAIN section must hold its values; the others (PLAIN
+ * BYTE_ARRAY too: a length read from the page said where its last value ends, point lookups gave 'ccc' and two
+ * bytes of the footer for a DuckDB 'ccc' whose length said 5) get a buffer that ends with them, where a read past
+ * them throws.
  * @param {Uint8Array} values
  * @param {string} encoding
  * @param {number} present the values the levels say the page holds
  * @param {{ type: string, element: { type_length?: number } }} decoder
  */
 function valueSection(values, encoding, present, { type, element }) {
-  if (encoding === 'PLAIN') {
+  if (encoding === 'PLAIN' && type !== 'BYTE_ARRAY') {
     const need = type === 'BOOLEAN' ? Math.ceil(present / 8) : present * (PLAIN_WIDTHS[type] ?? element.type_length ?? 0)
     if (values.length < need) throw new PageDecodeError(`${present} PLAIN ${type} values need ${need} bytes, the page has ${values.length}`)
     return values
   }
-  return BUFFER_READERS.has(encoding) && values.byteOffset + values.length !== values.buffer.byteLength ? values.slice() : values
+  const ownBuffer = encoding === 'PLAIN' || BUFFER_READERS.has(encoding)
+  return ownBuffer && values.byteOffset + values.length !== values.buffer.byteLength ? values.slice() : values
 }
 
 // A schema path of a required root alone: hyparquet's page readers given it read no levels, only values.

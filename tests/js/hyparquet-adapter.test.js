@@ -19,7 +19,9 @@ test('every hyparquet function the adapter names is exported where it says', asy
   const pages = await loadHyparquetPages()
   const snappy = await loadHyparquetSnappy()
   const loaded = [...Object.keys(pages), ...Object.keys(snappy)].sort()
-  assert.deepEqual(loaded, Object.values(HYPARQUET_FUNCTIONS).flat().sort(), 'the adapter hands over every function it names')
+  // And the parsers its row reader converts with by default (point lookups convert as it does).
+  assert.deepEqual(loaded, [...Object.values(HYPARQUET_FUNCTIONS).flat(), 'DEFAULT_PARSERS'].sort(), 'the adapter hands over every function it names')
+  assert.equal(pages.DEFAULT_PARSERS, (await import('hyparquet/src/convert.js')).DEFAULT_PARSERS)
 })
 
 test('the installed hyparquet is the pinned version the adapter was written for', () => {

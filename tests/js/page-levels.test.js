@@ -149,3 +149,60 @@ test('a lookup column whose page hyparquet cannot read: the probe answers, its r
     await file.close()
   }
 })
+
+// Point lookups read other columns' values through the same page decoding (js/confirm/row-values.js). Through
+// hyparquet's row reader, a short level run in x's page gave `x: null` for the row holding 9.
+for (const [name, [from, to]] of Object.entries(EDITS)) {
+  test(`${name} in a lookup column's page: its rows keep their verdicts, without values, never other values`, async () => {
+    // Only x's page (the first) is edited; s's page, the one probed, is as DuckDB wrote it.
+    const bytes = original.slice()
+    const at = Buffer.from(bytes).indexOf(Buffer.from(from, 'hex'))
+    bytes.set(Buffer.from(to, 'hex'), at)
+    const duckdb = await duckdbRows(bytes)
+    const arrowRs = await arrowRsRows(bytes)
+    assert.ok(typeof duckdb === 'string' || typeof arrowRs === 'string' || JSON.stringify(duckdb) !== JSON.stringify(arrowRs),
+      `DuckDB ${JSON.stringify(duckdb)}, arrow-rs ${JSON.stringify(arrowRs)}`)
+    const file = await openParquet(bytes)
+    try {
+      const result = await file.probe('s', S, { confirm: true, columns: ['x'] })
+      result.rowGroups[0].results.forEach((r, i) => {
+        assert.deepEqual([r.verdict, r.rows, r.values], ['present', [i], undefined], `${r.value}: ${JSON.stringify(r.values)}`)
+        assert.match(r.detail, /the rows' values of x could not be read/)
+      })
+    } finally {
+      await file.close()
+    }
+  })
+}
+
+test('a lookup column with one bad page: the other row groups\' rows get DuckDB\'s values', async () => {
+  const file = path.join(dir, 'groups.parquet')
+  const n = 4096 // two row groups of 2048 rows, one page per column chunk
+  await withDuckDB((connection) => connection.run(`COPY (SELECT i::INTEGER * 3 AS x, 's' || i AS s FROM range(${n}) t(i))
+    TO '${file}' (FORMAT parquet, COMPRESSION uncompressed, DICTIONARY_SIZE_LIMIT 0, ROW_GROUP_SIZE 2048)`))
+  const bytes = new Uint8Array(await readFile(file))
+  // Each page's definition levels: [u32 length 3][RLE run of 2048 ones: 80 20 01]; pages in file order x, s, x, s.
+  const needle = Buffer.from('03000000802001', 'hex')
+  const places = []
+  for (let at = Buffer.from(bytes).indexOf(needle); at >= 0; at = Buffer.from(bytes).indexOf(needle, at + 1)) places.push(at)
+  assert.equal(places.length, 4, 'one page per column chunk')
+  bytes[places[2] + 5] = 0x1f // row group 1's x page: a run of 1984 levels, the rest past the section
+  const wanted = [0, 1, 2047, 2048, 3000, 4095]
+  const truth = await withDuckDB(async (connection) => {
+    const rows = (await connection.runAndReadAll(`SELECT x FROM '${file}'`)).getRows() // the unedited file
+    return wanted.map((row) => rows[row][0])
+  })
+  assert.match(String(await duckdbRows(bytes)), /^error/, 'DuckDB refuses the edited page')
+  const probed = await openParquet(bytes)
+  try {
+    const result = await probed.probe('s', wanted.map((row) => `s${row}`), { confirm: true, columns: ['x'] })
+    const found = result.rowGroups.flatMap((g) => g.results.filter((r) => r.verdict === 'present'))
+    assert.deepEqual(found.map((r) => r.rows), wanted.map((row) => [row]))
+    found.forEach((r, i) => {
+      if (wanted[i] < 2048) assert.deepEqual(r.values, [{ x: truth[i] }], `row ${wanted[i]}`)
+      else assert.deepEqual([r.values, /the rows' values of x could not be read/.test(r.detail)], [undefined, true], `row ${wanted[i]}`)
+    })
+  } finally {
+    await probed.close()
+  }
+})

@@ -86,3 +86,54 @@ for (const c of CASES) {
     }
   })
 }
+
+// Point lookups read the cut page's column through the same decoding (js/confirm/row-values.js): through hyparquet's
+// row reader, the other column's probe gave the bytes after the page as the row's value.
+const LOOKUPS = [
+  { name: 'PLAIN INT32, 4 bytes short', probe: 's', values: ['a', 'bb', 'ccc'], lookup: 'x' },
+  { name: 'DELTA_LENGTH_BYTE_ARRAY, 2 bytes short', probe: 'y', values: [1, 2, 3], lookup: 's' },
+]
+
+for (const l of LOOKUPS) {
+  test(`${l.name}: a point lookup of the column leaves its rows without values, never the bytes after the page`, async () => {
+    await init()
+    const c = CASES.find((k) => k.name === l.name)
+    const name = `${c.name.split(',')[0].replace(/ /g, '-')}-lookup`
+    const { bytes, edited } = await cutShort(name, c.select, c.options, c.cut, c.written, c.orphan)
+    await readersRefuse(edited, bytes)
+    const file = await openParquet(bytes)
+    try {
+      const result = await file.probe(l.probe, l.values, { confirm: true, columns: [l.lookup] })
+      result.rowGroups[0].results.forEach((r, i) => {
+        assert.deepEqual([r.verdict, r.rows, r.values], ['present', [i], undefined], `${r.value}: ${JSON.stringify(r.values)}`)
+        assert.match(r.detail, new RegExp(`the rows' values of ${l.lookup} could not be read`))
+      })
+    } finally {
+      await file.close()
+    }
+  })
+}
+
+test('a PLAIN BYTE_ARRAY value whose length runs past its page: a point lookup gives no value, not the bytes after it', async () => {
+  await init()
+  const file = path.join(dir, 'byte-array-length.parquet')
+  await withDuckDB((connection) => connection.run(`COPY (SELECT * FROM (VALUES (2, 'a'), (7, 'bb'), (9, 'ccc')) t(x, s)) TO '${file}'
+    (FORMAT parquet, COMPRESSION uncompressed, DICTIONARY_SIZE_LIMIT 0)`))
+  const bytes = new Uint8Array(await readFile(file))
+  const at = Buffer.from(bytes).indexOf(Buffer.from('03000000636363', 'hex'))
+  assert.ok(at > 0, '\'ccc\' is where DuckDB writes it')
+  bytes[at] = 5 // its length says 5: 'ccc' and the first two bytes after the page (here the footer's)
+  const edited = path.join(dir, 'byte-array-length-edited.parquet')
+  await writeFile(edited, bytes)
+  await readersRefuse(edited, bytes)
+  const opened = await openParquet(bytes)
+  try {
+    const result = await opened.probe('x', [2, 7, 9], { confirm: true, columns: ['s'] })
+    result.rowGroups[0].results.forEach((r, i) => {
+      assert.deepEqual([r.verdict, r.rows, r.values], ['present', [i], undefined], `${r.value}: ${JSON.stringify(r.values)}`)
+      assert.match(r.detail, /the rows' values of s could not be read/)
+    })
+  } finally {
+    await opened.close()
+  }
+})

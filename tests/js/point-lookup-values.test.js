@@ -1,0 +1,202 @@
+// Point lookups' values (probe's `columns`) read through exact lookups' page decoding (js/confirm/row-values.js) are
+// what hyparquet's row reader reads of the same rows: every top-level column of the parquet-testing files (flat,
+// nested lists, maps and structs, dictionaries, DELTA and BYTE_STREAM_SPLIT pages, v1 and v2 pages, OffsetIndexes or
+// none, every codec) at the first, middle and last row of each row group; and files DuckDB, arrow-rs and
+// hyparquet-writer write with many pages and row groups, at rows a probe finds; and v1 pages that split rows.
+import assert from 'node:assert/strict'
+import { readdirSync } from 'node:fs'
+import { writeFile as writeFileAsync } from 'node:fs/promises'
+import path from 'node:path'
+import { test } from 'node:test'
+
+import { parquetReadObjects } from 'hyparquet'
+import { compressors } from 'hyparquet-compressors'
+
+import { init, openParquet } from '../../js/index.js'
+import { lookupRowValues } from '../../js/confirm/point-lookups.js'
+import { checkPlaces, checkRows, decodeOffsetIndex, pageIndexLocation } from '../../js/indexes/page-index.js'
+import { fixturePath, missingFixture, readFixture } from './helpers/fixtures.js'
+import { editFooter } from './helpers/footer-edit.js'
+import { chunk } from '../../js/footer/records.js'
+import { ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
+import { columnDecoder, decodePageAt } from '../../js/pages/page-decode.js'
+import { encodeStruct, getField, struct, T } from '../../testkit/thrift-writer.js'
+import { withDuckDB } from '../../testkit/duckdb.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+
+await init()
+
+/** hyparquet's rows of the whole file. */
+function hyparquetRows(bytes, columns) {
+  return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), compressors, columns })
+}
+
+// Files whose pages hyparquet does not read (bad_data), or does not check and exact lookups refuse (corrupt CRCs),
+// a malformed dictionary page, and one with a 1 GiB page.
+const SKIP = /^bad_data\/|corrupt-checksum|dict-malformed|large_string_map/
+
+test('parquet-testing: every column at the first, middle and last row of each row group, as hyparquet reads them',
+  { skip: missingFixture('parquet-testing') }, async () => {
+    const names = readdirSync(fixturePath('parquet-testing'), { recursive: true })
+      .map(String).filter((name) => name.endsWith('.parquet') && !SKIP.test(name)).sort()
+    let compared = 0
+    for (const name of names) {
+      const bytes = readFixture(path.join('parquet-testing', name))
+      const file = await openParquet(bytes)
+      try {
+        const { layout } = file
+        const rows = []
+        let first = 0
+        for (const n of layout.rowGroupRows) {
+          if (n) rows.push(first, first + Math.floor(n / 2), first + n - 1)
+          first += n
+        }
+        const wanted = [...new Set(rows)]
+        if (!wanted.length) continue
+        for (const column of new Set(layout.columns.map((c) => c.path[0]))) {
+          const all = await hyparquetRows(bytes, [column])
+          const result = { results: [{ rows: wanted, detail: '' }] }
+          await lookupRowValues({ layout, metadataOffset: file.metadataOffset, columns: [column], rowGroups: [result],
+            offsetIndexes: { checkPlaces, checkRows, decodeOffsetIndex, pageIndexLocation },
+            readRange: (offset, length) => file.readRange(offset, length) })
+          const [r] = result.results
+          assert.ok(r.values, `${name} ${column}: ${r.detail}`)
+          assert.deepEqual(r.values, wanted.map((row) => ({ [column]: all[row][column] })), `${name} ${column}`)
+          compared++
+        }
+      } finally {
+        await file.close()
+      }
+    }
+    assert.ok(compared > 300, `${compared} columns compared`)
+  })
+
+test('DuckDB (v1, v2, dictionary or not), arrow-rs and hyparquet-writer files of many pages: a probe\'s rows\' values', async () => {
+  const dir = await tempDir('point-lookup-values')
+  const select = `SELECT i AS id,
+    CASE WHEN i % 7 = 0 THEN NULL ELSE i * 3 END AS n,
+    CASE WHEN i % 5 = 0 THEN NULL ELSE 'v' || (i % 13) END AS s,
+    CASE WHEN i % 11 = 0 THEN NULL WHEN i % 4 = 0 THEN [] ELSE [i, NULL, i + 1][1:(i % 3) + 1] END AS l,
+    {'a': i % 9, 'b': CASE WHEN i % 6 = 0 THEN NULL ELSE ['x' || i, 'y'] END} AS st,
+    CASE WHEN i % 8 = 0 THEN NULL ELSE MAP {'k' || (i % 3): i} END AS m,
+    (DATE '2020-01-01' + i::INTEGER) AS d, (i / 3.0)::DECIMAL(10,2) AS dec
+    FROM range(5000) t(i)`
+  const files = []
+  for (const [name, options] of Object.entries({
+    'v1-dictionary': 'ROW_GROUP_SIZE 2048',
+    'v1-plain': 'ROW_GROUP_SIZE 3000, DICTIONARY_SIZE_LIMIT 0, COMPRESSION uncompressed',
+    'v2-dictionary': 'ROW_GROUP_SIZE 1500, PARQUET_VERSION V2, COMPRESSION zstd',
+    'v2-plain': 'PARQUET_VERSION V2, DICTIONARY_SIZE_LIMIT 0, COMPRESSION snappy',
+  })) {
+    const file = path.join(dir, `${name}.parquet`)
+    await withDuckDB((connection) => connection.run(`COPY (${select}) TO '${file}' (FORMAT parquet, ${options})`))
+    files.push([name, new Uint8Array(await import('node:fs/promises').then((fs) => fs.readFile(file)))])
+  }
+  // arrow-rs: 256-byte pages and their OffsetIndex, v1 with dictionaries, v2 without.
+  const arrowRs = await import('parquet-wasm')
+  for (const v2 of [false, true]) {
+    let properties = new arrowRs.WriterPropertiesBuilder().setMaxRowGroupSize(1800).setDataPageSizeLimit(256)
+      .setStatisticsEnabled(arrowRs.EnabledStatistics.Page)
+    if (v2) properties = properties.setDictionaryEnabled(false).setWriterVersion(arrowRs.WriterVersion.V2)
+    files.push([`arrow-rs ${v2 ? 'v2' : 'v1'}`, arrowRs.writeParquet(arrowRs.readParquet(files[0][1]), properties.build())])
+  }
+  const { parquetWriteBuffer } = await import('hyparquet-writer')
+  const source = await hyparquetRows(files[0][1])
+  const data = (/** @type {string} */ k) => source.map((row) => row[k])
+  for (const encoding of ['PLAIN', undefined]) {
+    const as = encoding ? { encoding, columnIndex: true } : { columnIndex: true }
+    files.push([`hyparquet-writer ${encoding ?? 'dictionary'}`, new Uint8Array(parquetWriteBuffer({
+      columnData: [{ name: 'id', data: data('id'), type: 'INT64' }, { name: 'n', data: data('n'), type: 'INT64', ...as },
+        { name: 's', data: data('s'), type: 'STRING', ...as }],
+      rowGroupSize: 2000, pageSize: 256,
+    }))])
+  }
+  const wanted = [0, 1, 2, 3, 4, 7, 8, 11, 12, 99, 1499, 1500, 1799, 1800, 2047, 2048, 2999, 3000, 4095, 4096, 4999]
+  for (const [name, bytes] of files) {
+    const all = await hyparquetRows(bytes)
+    const file = await openParquet(bytes)
+    try {
+      const columns = [...new Set(file.layout.columns.map((c) => c.path[0]))]
+      const result = await file.probe('id', wanted, { confirm: true, columns })
+      const found = result.rowGroups.flatMap((g) => g.results.filter((r) => r.verdict === 'present'))
+      assert.deepEqual(found.map((r) => r.rows), wanted.map((row) => [row]), name)
+      for (const r of found) assert.deepEqual(r.values, [all[r.rows[0]]], `${name} row ${r.rows[0]}`)
+    } finally {
+      await file.close()
+    }
+  }
+})
+
+/** A level section of a v1 page: its u32 length, then one RLE run per stretch of equal levels (each level one byte). */
+function levelSection(levels) {
+  const runs = []
+  for (let i = 0; i < levels.length;) {
+    let j = i
+    while (j < levels.length && levels[j] === levels[i]) j++
+    for (let n = (j - i) << 1; ; n >>>= 7) {
+      if (n < 0x80) { runs.push(n); break }
+      runs.push((n & 0x7f) | 0x80)
+    }
+    runs.push(levels[i])
+    i = j
+  }
+  return [...new Uint8Array(new Uint32Array([runs.length]).buffer), ...runs]
+}
+
+test('a list column whose v1 pages split rows (as older parquet-mr wrote them, no OffsetIndex): each row whole', async () => {
+  const dir = await tempDir('point-lookup-split-rows')
+  const file = path.join(dir, 'lists.parquet')
+  await withDuckDB((connection) => connection.run(`COPY (SELECT i::INTEGER AS id, CASE WHEN i % 9 = 0 THEN NULL WHEN i % 4 = 0 THEN []
+    ELSE [i * 10, NULL, i * 10 + 1, i * 10 + 2][1:(i % 4) + 1] END AS l FROM range(40) t(i))
+    TO '${file}' (FORMAT parquet, COMPRESSION uncompressed, DICTIONARY_SIZE_LIMIT 0)`))
+  const bytes = new Uint8Array(await import('node:fs/promises').then((fs) => fs.readFile(file)))
+  // l's one page (the file's last chunk), rewritten as three v1 pages cut inside rows: levels as RLE runs, values PLAIN.
+  const original = await openParquet(bytes)
+  const column = original.layout.columns[1]
+  ensureColumnIndexes(original.layout, column.index)
+  const record = chunk(original.layout, 0, column.index)
+  const { chunkStart, chunkEnd } = record.pageRange()
+  const decoding = await columnDecoder(original.layout, column, record.codec)
+  const { page } = await decodePageAt(bytes, chunkStart, chunkEnd, decoding)
+  await original.close()
+  const reps = [...page.repetitionLevels]
+  const defs = page.definitionLevels.length ? [...page.definitionLevels] : reps.map(() => decoding.maxDefinitionLevel)
+  const inside = reps.flatMap((r, k) => (r ? [k] : []))
+  const cuts = [0, inside[Math.floor(inside.length / 3)], inside[Math.floor((2 * inside.length) / 3)], reps.length]
+  const pages = []
+  let v = 0
+  for (let p = 0; p < 3; p++) {
+    const d = defs.slice(cuts[p], cuts[p + 1])
+    const values = new BigInt64Array(d.filter((x) => x === decoding.maxDefinitionLevel).length).map(() => page.values[v++])
+    const body = new Uint8Array([...levelSection(reps.slice(cuts[p], cuts[p + 1])), ...levelSection(d), ...new Uint8Array(values.buffer)])
+    pages.push(encodeStruct(struct([1, T.I32, 0], [2, T.I32, body.length], [3, T.I32, body.length],
+      [5, T.STRUCT, struct([1, T.I32, d.length], [2, T.I32, 0], [3, T.I32, 3], [4, T.I32, 3])])), body)
+  }
+  const chunkBytes = Buffer.concat(pages)
+  const footerStart = bytes.length - 8 - new DataView(bytes.buffer, bytes.byteOffset).getUint32(bytes.length - 8, true)
+  const delta = BigInt(chunkBytes.length - (chunkEnd - chunkStart))
+  const rebuilt = new Uint8Array(Buffer.concat([bytes.subarray(0, chunkStart), chunkBytes, bytes.subarray(footerStart)]))
+  const split = editFooter(rebuilt, (meta) => {
+    const group = getField(meta, 4).value.items[0]
+    const columnMetaData = getField(getField(group, 1).value.items[1], 3).value
+    for (const field of [getField(columnMetaData, 6), getField(columnMetaData, 7), getField(group, 2), getField(group, 6)]) {
+      if (field) field.value = BigInt(field.value) + delta
+    }
+  })
+  const splitFile = path.join(dir, 'lists-split.parquet')
+  await writeFileAsync(splitFile, split)
+  const duckdb = await withDuckDB(async (connection) => Promise.all([file, splitFile].map(async (f) =>
+    (await connection.runAndReadAll(`SELECT l::VARCHAR FROM '${f}'`)).getRows().map((row) => row[0]))))
+  assert.deepEqual(duckdb[1], duckdb[0], 'DuckDB reads the split pages as the pages DuckDB wrote')
+  const all = await hyparquetRows(split)
+  const opened = await openParquet(split)
+  try {
+    const ids = Array.from({ length: 40 }, (_, i) => i)
+    const result = await opened.probe('id', ids, { confirm: true, columns: ['l'] })
+    for (const r of result.rowGroups[0].results) {
+      assert.deepEqual([r.rows, r.values], [[r.value], [{ l: all[r.value].l }]], `row ${r.value}: ${r.detail}`)
+    }
+  } finally {
+    await opened.close()
+  }
+})
