@@ -275,9 +275,11 @@ function lookupsInFile(probeOptions, lookupColumnsIn, opened) {
  */
 function namedAsAsked(probed, { named, asked }) {
   if (!named) return probed
+  // The file was asked some columns but gave no values (its pages of them could not be read): none made up here.
+  const read = named.some((fileName) => fileName !== null)
   for (const { results } of probed.rowGroups) {
     for (const r of results) {
-      if (!r.rows?.length) continue
+      if (!r.rows?.length || (read && !r.values)) continue
       const rows = r.values
       r.values = r.rows.map((_, i) => {
         const row = /** @type {Record<string, unknown> | undefined} */ (rows?.[i])

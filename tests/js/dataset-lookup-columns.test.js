@@ -2,7 +2,7 @@
 // such a file's rows with that column null. The file answered `unknown` (column-missing) for every value instead,
 // even for values its probed column holds; now it answers them, the missing column null in its row values.
 import assert from 'node:assert/strict'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { test } from 'node:test'
 
@@ -38,4 +38,33 @@ test('a lookup column one file lacks is null in its rows, as DuckDB union_by_nam
       assert.deepEqual(r.values, rows.map((t) => ({ name: t.name, id: BigInt(t.id) })), `${file.path} ${id}`)
     })
   }
+})
+
+test('a file whose lookup column page cannot be read: its rows without values, not the missing column\'s null beside nothing', async () => {
+  await init()
+  const dir = path.join(root, 'unreadable')
+  await mkdir(dir)
+  await withDuckDB(async (connection) => {
+    // a: nullable id and x, one PLAIN page each, definition levels [u32 length 2][RLE run of 3 ones: 06 01]; b: id, name.
+    await connection.run(`COPY (SELECT i::INTEGER AS id, i::INTEGER * 3 AS x FROM range(3) t(i)) TO '${dir}/a.parquet'
+      (FORMAT parquet, COMPRESSION uncompressed, DICTIONARY_SIZE_LIMIT 0)`)
+    await connection.run(`COPY (SELECT i::INTEGER AS id, 'n' || i AS name FROM range(3) t(i)) TO '${dir}/b.parquet' (FORMAT parquet)`)
+  })
+  const a = await readFile(`${dir}/a.parquet`)
+  const needle = Buffer.from('020000000601', 'hex')
+  const xPage = a.indexOf(needle, a.indexOf(needle) + 1)
+  assert.ok(xPage > 0, 'x\'s page is where DuckDB writes it')
+  a[xPage + 4] = 0x04 // x's run says 2 of its 3 levels: DuckDB refuses the page, exact lookups read it as unreadable
+  await writeFile(`${dir}/a.parquet`, a)
+  const refused = await withDuckDB((connection) =>
+    connection.runAndReadAll(`SELECT x FROM '${dir}/a.parquet'`).then(() => false, () => true))
+  assert.ok(refused, 'DuckDB refuses a\'s x page')
+  const dataset = await openDataset(dir)
+  const result = await dataset.probe('id', [1, 2], { confirm: true, columns: ['x', 'name'] })
+  const [fileA, fileB] = ['a.parquet', 'b.parquet'].map((name) => result.files.find((f) => f.path === name))
+  fileA.values.forEach((r, v) => {
+    assert.deepEqual([r.verdict, r.rows, r.values], ['present', [v + 1], undefined], `a ${r.value}: ${JSON.stringify(r.values)}`)
+    assert.match(fileA.rowGroups[0].results[v].detail, /the rows' values of x could not be read/)
+  })
+  fileB.values.forEach((r, v) => assert.deepEqual(r.values, [{ x: null, name: `n${v + 1}` }], `b ${r.value}`))
 })
