@@ -150,11 +150,15 @@ export async function decodePageAt(bytes, at, end, column) {
       const page = await decompressed(stored, uncompressedPageSize, column.codec)
       const count = full.dictionary_page_header?.num_values
       if (!(count >= 0)) throw new PageDecodeError('a dictionary page without num_values')
+      // The entries must lie in the page (valueSection): readPlain read num_values of them on into the next page's
+      // bytes (a DuckDB dictionary of 3 INT32s claiming 4, whose 4th was the data page header's first bytes:
+      // confirm answered present at a row whose index said 3, where DuckDB and arrow-rs refuse the page).
+      const entries = valueSection(page, 'PLAIN', count, decoder)
       // INT96 entries as their 12 bytes when the caller asks for INT96 value bytes (plainBinaryWidth 12):
       // hyparquet's bigint of one loses bytes when its first 8 read as a negative int64.
       const values = decoder.type === 'INT96' && column.plainBinaryWidth === 12
-        ? int96Entries(page, count)
-        : pages.readPlain({ view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 },
+        ? int96Entries(entries, count)
+        : pages.readPlain({ view: new DataView(entries.buffer, entries.byteOffset, entries.byteLength), offset: 0 },
           decoder.type, count, decoder.element.type_length)
       return { page: { kind: 'dictionary', values }, next }
     }
@@ -218,7 +222,7 @@ const BUFFER_READERS = new Set(['DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', '
  * DuckDB page cut short by 4 bytes). A fixed-width PLAIN section must hold its values; the others (PLAIN
  * BYTE_ARRAY too: a length read from the page said where its last value ends, point lookups gave 'ccc' and two
  * bytes of the footer for a DuckDB 'ccc' whose length said 5) get a buffer that ends with them, where a read past
- * them throws.
+ * them throws. A dictionary page's entries are such a section too.
  * @param {Uint8Array} values
  * @param {string} encoding
  * @param {number} present the values the levels say the page holds

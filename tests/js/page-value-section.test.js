@@ -13,7 +13,7 @@ import { tableFromIPC } from 'apache-arrow'
 import { init, openParquet } from '../../js/index.js'
 import { withDuckDB } from '../../testkit/duckdb.js'
 import { tempDir } from '../../testkit/temp-dir.js'
-import { getField } from '../../testkit/thrift-writer.js'
+import { getField, removeField } from '../../testkit/thrift-writer.js'
 import { editFooter } from './helpers/footer-edit.js'
 import { pageSizeFields, readZigzag, writeZigzag } from './helpers/page-header-edit.js'
 
@@ -133,6 +133,41 @@ test('a PLAIN BYTE_ARRAY value whose length runs past its page: a point lookup g
       assert.deepEqual([r.verdict, r.rows, r.values], ['present', [i], undefined], `${r.value}: ${JSON.stringify(r.values)}`)
       assert.match(r.detail, /the rows' values of s could not be read/)
     })
+  } finally {
+    await opened.close()
+  }
+})
+
+test('a dictionary page claiming more entries than it holds: confirm does not read the extra one from the next page', async () => {
+  await init()
+  const file = path.join(dir, 'dictionary-count.parquet')
+  await withDuckDB((connection) => connection.run(`COPY (SELECT ((i % 3) * 10 + 10)::INTEGER AS x FROM range(1000) t(i)) TO '${file}'
+    (FORMAT parquet, COMPRESSION uncompressed)`))
+  let bytes = new Uint8Array(await readFile(file))
+  // DuckDB's dictionary page at byte 4: its header (num_values 3: 15 06) and 3 INT32s (10, 20, 30), then the data page.
+  assert.equal(Buffer.from(bytes.subarray(4, 17)).toString('hex'), '150415181518' + '4c1506150000' + '00', 'the dictionary page header')
+  bytes[12] = 0x08 // num_values 4: the 4th entry would be the data page header's first 4 bytes
+  const over = new DataView(bytes.buffer).getInt32(17 + 12, true)
+  // The data page: 1000 definition levels of 1 (d0 0f 01), bit width 2, a bit-packed run whose first byte holds rows
+  // 0–3's indexes 0, 1, 2, 0 (0x24): row 0's becomes 3 (0x27).
+  const at = Buffer.from(bytes).indexOf(Buffer.from('d00f01024124', 'hex'))
+  assert.ok(at > 0, 'the data page is as DuckDB writes it')
+  bytes[at + 5] = 0x27
+  // No statistics or bloom filter for the chunk: only the pages answer.
+  bytes = editFooter(bytes, (meta) => {
+    const columnMetaData = getField(getField(getField(meta, 4).value.items[0], 1).value.items[0], 3).value
+    for (const id of [12, 14, 15]) removeField(columnMetaData, id)
+  })
+  const edited = path.join(dir, 'dictionary-count-edited.parquet')
+  await writeFile(edited, bytes)
+  await readersRefuse(edited, bytes)
+  const opened = await openParquet(bytes)
+  try {
+    const result = await opened.probe('x', [over, 10, 20, 30], { confirm: true })
+    for (const r of result.rowGroups[0].results) {
+      assert.ok(r.verdict === 'maybe' || r.verdict === 'unknown', `${r.value}: ${r.verdict} ${JSON.stringify(r.rows?.slice(0, 3))}`)
+      assert.equal(r.reason, 'confirm-failed', `${r.value}`)
+    }
   } finally {
     await opened.close()
   }
