@@ -109,14 +109,23 @@ export const WRITER_RULES = [
     index: 'statistics',
     code: 'uint64-statistics-polars',
     link: 'https://github.com/pola-rs/polars/issues/15323',
-    // And from 1.32.0 (pola-rs/polars#23494) an Int128/UInt128 column is FIXED_LEN_BYTE_ARRAY(16) with no logical type, its
-    // values little-endian but its page and chunk bounds the big-endian bytes of the extremes (pola-rs/polars#25965): a held
-    // value lies outside them. created_by has no version. Its chunk statistics are out anyway (parquet-251: unparsable).
     writer: (w, createdBy) => /^polars/i.test(createdBy ?? ''),
-    affects: (column) => (column.physicalType === 'INT64' && isUnsigned(column)) ||
-      (column.physicalType === 'FIXED_LEN_BYTE_ARRAY' && column.typeLength === 16 && !column.logicalType),
+    affects: (column) => column.physicalType === 'INT64' && isUnsigned(column),
     pageIndex: true,
-    message: 'polars wrote wrong min/max for UInt64 and Int128 columns (pola-rs/polars#15323, #25965): these statistics are ignored',
+    message: 'polars wrote wrong min/max for UInt64 columns (pola-rs/polars#15323): these statistics are ignored',
+  },
+  {
+    id: 'polars-int128',
+    index: 'statistics',
+    code: 'int128-bounds-polars',
+    link: 'https://github.com/pola-rs/polars/issues/25965',
+    // From 1.32.0 (pola-rs/polars#23494) an Int128/UInt128 column is FIXED_LEN_BYTE_ARRAY(16) with no logical type, its
+    // values little-endian but its page and chunk bounds the big-endian bytes of the extremes: a held value lies outside
+    // them. created_by has no version. Its chunk statistics are out anyway (parquet-251: created_by does not parse).
+    writer: (w, createdBy) => /^polars/i.test(createdBy ?? ''),
+    affects: (column) => column.physicalType === 'FIXED_LEN_BYTE_ARRAY' && column.typeLength === 16 && !column.logicalType,
+    pageIndex: true,
+    message: 'polars bounds Int128 columns by big-endian bytes but stores the values little-endian (pola-rs/polars#25965): ignored',
   },
   // arrow-rs wrote no column_orders before 50.0.0 (apache/arrow-rs#5152), so its min_value/max_value
   // are read as type-defined order (as parquet-java reads them); these are the versions and columns
