@@ -37,7 +37,9 @@ export async function loadHyparquetPages() {
   const names = moduleNames.filter((name) => name !== 'hyparquet/src/snappy.js')
   const convert = /** @type {Record<string, unknown>} */ (modules[names.indexOf('hyparquet/src/convert.js')])
   const parsers = convert.DEFAULT_PARSERS
-  if (typeof parsers !== 'object' || !parsers) throw new TypeError(`hyparquet/src/convert.js no longer exports DEFAULT_PARSERS: ${UPGRADED}`)
+  if (typeof parsers !== 'object' || !parsers) {
+    throw new TypeError(`hyparquet/src/convert.js no longer exports DEFAULT_PARSERS: ${UPGRADED}`)
+  }
   // The parsers its row reader converts with when given none (timestamps, dates, strings, JSON, UUIDs, geometry).
   return Object.assign({ DEFAULT_PARSERS: parsers }, ...modules.map((module, i) => pick(names[i], module)))
 }
