@@ -567,7 +567,10 @@ export class ParquetFile {
    * the column's physical + logical type (numbers, bigints, strings, Dates, bytes; see js/values/probe-values.js).
    */
   probe(column: string | string[], values: Iterable<unknown>, options?: ProbeOptions): Promise<ProbeResult>
-  /** Lends one chunk's filter to `visit` for the duration of the call; it is released afterwards. */
+  /**
+   * Lends one chunk's filter to `visit` for the duration of the call; it is released afterwards. A filter a writer rule
+   * distrusts is refused (UNSUPPORTED_FILTER, reason 'untrusted-writer'), as by getBloomFilter.
+   */
   visitBloomFilter<T>(rowGroup: number, column: string | string[], visit: (filter: BloomFilter) => T | Promise<T>,
     options?: { signal?: AbortSignal }): Promise<T>
   /** One chunk's filter as an owned BloomFilter: free() it. */
