@@ -30,6 +30,7 @@ const DAY_MICROS = 86_400_000_000n
 const FAR = 2n ** 100n + 1n
 /** @type {Record<string, bigint>} */
 const SPECIAL_DATES = { epoch: 0n, infinity: FAR, inf: FAR, '-infinity': -FAR, '-inf': -FAR }
+const SPECIAL_WORD = /^\s*(?:epoch|-?inf(?:inity)?)\s*$/i
 
 /**
  * The raw partition values of a path, by key: folder segments `key=value` (URL-decoded), in path
@@ -303,8 +304,9 @@ function timestampMicros(text) {
  * @param {string} text
  */
 function specialDate(text) {
-  const word = text.trim().toLowerCase()
-  return Object.prototype.hasOwnProperty.call(SPECIAL_DATES, word) ? SPECIAL_DATES[word] : undefined
+  // Tested before any text is made: this runs for every folder and probed value a partition compares (files × values).
+  if (!SPECIAL_WORD.test(text)) return undefined
+  return SPECIAL_DATES[text.trim().toLowerCase()]
 }
 
 /**
