@@ -127,9 +127,6 @@ export const WRITER_RULES = [
     pageIndex: true,
     message: 'polars bounds Int128 columns by big-endian bytes but stores the values little-endian (pola-rs/polars#25965): ignored',
   },
-  // arrow-rs wrote no column_orders before 50.0.0 (apache/arrow-rs#5152), so its min_value/max_value
-  // are read as type-defined order (as parquet-java reads them); these are the versions and columns
-  // whose bounds were computed in another order.
   {
     id: 'polars-null-count',
     index: 'null-count',
@@ -143,6 +140,9 @@ export const WRITER_RULES = [
     affects: (column, chunk) => column.repeated === true || (chunk.encodings & DICTIONARY_ENCODINGS) !== 0,
     message: 'polars overcounts null_count (pola-rs/polars#29321)',
   },
+  // arrow-rs wrote no column_orders before 50.0.0 (apache/arrow-rs#5152), so its min_value/max_value
+  // are read as type-defined order (as parquet-java reads them); these are the versions and columns
+  // whose bounds were computed in another order.
   {
     id: 'arrow-rs-641',
     index: 'statistics',
