@@ -259,12 +259,29 @@ function lookupsInFile(probeOptions, lookupColumnsIn, opened) {
   const { columns } = probeOptions
   // Anything but names is refused by the file's probe, as given.
   if (!Array.isArray(columns) || columns.some((c) => typeof c !== 'string')) return { options: probeOptions, named: null, asked: [] }
-  const named = lookupColumnsIn
-    ? lookupColumnsIn(opened, columns)
-    : columns.map((c) => (opened.layout.columns.some((leaf) => leaf.path[0] === c) ? c : null))
+  const named = lookupColumnsIn ? lookupColumnsIn(opened, columns) : columns.map((c) => columnInFile(opened, c))
   if (named.every((fileName, i) => fileName === columns[i])) return { options: probeOptions, named: null, asked: columns }
   const inFile = [...new Set(named.filter((fileName) => fileName !== null))]
   return { options: { ...probeOptions, columns: inFile }, named, asked: columns }
+}
+
+/**
+ * The file's top-level column that DuckDB's union_by_name reads as `name`, whose names ignore case: `name` itself, else
+ * the one differing from it only in case (a file's `Name` is the `name` of the others: its values, not null); null when
+ * none is. Several differing only in case: `name`, which the file's probe refuses (column-missing), as DuckDB does.
+ * @param {import('../parquet-file.js').ParquetFile} opened
+ * @param {string} name
+ * @returns {string | null}
+ */
+function columnInFile(opened, name) {
+  const lower = name.toLowerCase()
+  /** @type {string | null} */
+  let found = null
+  for (const { path: [top] } of opened.layout.columns) {
+    if (top === name) return name
+    if (top !== found && top.toLowerCase() === lower) found = found === null ? top : name
+  }
+  return found
 }
 
 /**

@@ -68,3 +68,25 @@ test('a file whose lookup column page cannot be read: its rows without values, n
   })
   fileB.values.forEach((r, v) => assert.deepEqual(r.values, [{ x: null, name: `n${v + 1}` }], `b ${r.value}`))
 })
+
+test('a lookup column a file names in another case is its values, not null: DuckDB union_by_name reads Name as name', async () => {
+  await init()
+  const dir = path.join(root, 'case')
+  await mkdir(dir)
+  const truth = await withDuckDB(async (connection) => {
+    await connection.run(`COPY (SELECT i AS id, 'a' || i AS name FROM range(3) t(i)) TO '${dir}/a.parquet' (FORMAT parquet)`)
+    await connection.run(`COPY (SELECT i AS id, 'b' || i AS "Name" FROM range(3) t(i)) TO '${dir}/b.parquet' (FORMAT parquet)`)
+    const rows = (await connection.runAndReadAll(`SELECT parse_filename(filename), name
+      FROM read_parquet('${dir}/*.parquet', union_by_name = true, filename = true) WHERE id = 1`)).getRows()
+    return new Map(rows.map(([file, name]) => [file, name]))
+  })
+  assert.equal(truth.get('b.parquet'), 'b1', 'DuckDB reads b\'s Name as name')
+  const dataset = await openDataset(dir)
+  const result = await dataset.probe('id', [1], { confirm: true, columns: ['name'] })
+  assert.equal(result.files.length, 2)
+  for (const file of result.files) {
+    const r = file.values[0]
+    assert.equal(r.verdict, 'present', `${file.path}: ${r.reason} ${r.detail}`)
+    assert.deepEqual(r.values, [{ name: truth.get(file.path) }], file.path)
+  }
+})
