@@ -283,10 +283,11 @@ function anyHit(hits) {
 }
 
 /**
+ * How many of `levels` equal `level` (a page's values: its levels at the maximum; the rows it starts: repetition 0).
  * @param {ArrayLike<number>} levels
  * @param {number} level
  */
-function countEqual(levels, level) {
+export function countEqual(levels, level) {
   let count = 0
   for (let i = 0; i < levels.length; i++) if (levels[i] === level) count++
   return count

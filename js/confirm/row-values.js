@@ -11,6 +11,7 @@ import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk } from '../footer/records.js'
 import { columnDecoder, decodePageAt, PageDecodeError } from '../pages/page-decode.js'
+import { countEqual } from './confirm-match.js'
 
 /**
  * js/indexes/page-index.js's OffsetIndex functions, handed over by the probe path (js/parquet-file.js says why).
@@ -193,14 +194,4 @@ function rowAssembler(decoding, rows) {
       return out
     },
   }
-}
-
-/**
- * @param {ArrayLike<number>} levels
- * @param {number} level
- */
-function countEqual(levels, level) {
-  let count = 0
-  for (let i = 0; i < levels.length; i++) if (levels[i] === level) count++
-  return count
 }
