@@ -16,8 +16,9 @@ import { decryptPage, pagesAuthenticated, splitPageModules } from '../crypto/enc
 import { concatBytes } from '../format/bytes.js'
 import { Source } from '../verdicts.js'
 
-// Point lookups (probe's `columns`) come in this chunk: one chunk for the probe path to load, not two.
-export { lookupColumns, lookupRowValues } from './point-lookups.js'
+// Point lookups (probe's `columns`) come in this chunk: one chunk for the probe path to load, not two. Tables' metadata
+// files are read as rows through the same page decoding (rowGroupValues, js/table/parquet-rows.js).
+export { lookupColumns, lookupRowValues, rowGroupValues } from './point-lookups.js'
 
 // 'unknown' answers that only lacked a usable index: the pages can still say. Others (null, NaN, an
 // encrypted or external chunk) stay as they are.

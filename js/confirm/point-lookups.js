@@ -67,8 +67,6 @@ export async function lookupRowValues({ layout, metadataOffset, columns, offsetI
     }
   }
   if (!wanted.size) return
-  const [{ pages }, metadata] = await Promise.all([loadHyparquet(), hyparquetMetadata(layout)])
-  const schema = pages.parquetSchema(metadata)
   /** @type {Map<number, Record<string, unknown>>} */
   const byRow = new Map()
   /** @type {Map<number, string>} */
@@ -77,19 +75,7 @@ export async function lookupRowValues({ layout, metadataOffset, columns, offsetI
     const fileRows = [...set].sort((a, b) => a - b)
     const rows = fileRows.map((row) => row - firstRows[group])
     try {
-      const valuesOf = await Promise.all(columns.map(async (name) => {
-        const leaves = layout.columns.filter((c) => c.path[0] === name)
-        const read = await Promise.all(leaves.map((column) =>
-          leafValuesAt({ layout, metadataOffset, group, column, rows, offsetIndexes, read: readRange })))
-        const node = schema.children.find((/** @type {any} */ child) => child.element.name === name)
-        if (!node.children.length) return read[0]
-        // A struct, list or map: its leaves assembled as hyparquet's row reader does (rows are independent).
-        const leafData = new Map(leaves.map((leaf, i) => [leaf.path.join('.'), read[i]]))
-        pages.assembleNested(leafData, node, pages.DEFAULT_PARSERS)
-        const values = leafData.get(name)
-        if (!values) throw new Error(`column ${name} was not assembled`)
-        return values
-      }))
+      const valuesOf = await rowGroupValues({ layout, metadataOffset, group, rows, columns, offsetIndexes, read: readRange })
       fileRows.forEach((row, i) => byRow.set(row, Object.fromEntries(columns.map((name, c) => [name, valuesOf[c][i]]))))
     } catch (error) {
       if (error instanceof ParquetBloomError) throw error // a read failed or was aborted: the probe's error
@@ -104,4 +90,32 @@ export async function lookupRowValues({ layout, metadataOffset, columns, offsetI
       else r.detail += `; the rows' values of ${columns.join(', ')} could not be read: ${why}`
     }
   }
+}
+
+/**
+ * The values of top-level `columns` at `rows` (ascending, numbered within row group `group`): per column, an array
+ * parallel to `rows`, as hyparquet's row reader gives them (`offsetIndexes` and `utf8` as leafValuesAt takes them).
+ * Each leaf's pages are decoded by leafValuesAt, which throws for a page in doubt (a read's ParquetBloomError as it
+ * is): never fewer values, nor others.
+ * @param {{ layout: import('../footer/footer.js').FileLayout, metadataOffset: number, group: number, rows: number[],
+ *   columns: string[], offsetIndexes?: import('./row-values.js').OffsetIndexes, read: import('./row-values.js').ReadRange,
+ *   utf8?: boolean }} lookup
+ * @returns {Promise<unknown[][]>}
+ */
+export async function rowGroupValues({ layout, metadataOffset, group, rows, columns, offsetIndexes, read, utf8 = true }) {
+  const [{ pages }, metadata] = await Promise.all([loadHyparquet(), hyparquetMetadata(layout)])
+  const schema = pages.parquetSchema(metadata)
+  return Promise.all(columns.map(async (name) => {
+    const leaves = layout.columns.filter((c) => c.path[0] === name)
+    const values = await Promise.all(leaves.map((column) =>
+      leafValuesAt({ layout, metadataOffset, group, column, rows, offsetIndexes, read, utf8 })))
+    const node = schema.children.find((/** @type {any} */ child) => child.element.name === name)
+    if (!node.children.length) return values[0]
+    // A struct, list or map: its leaves assembled as hyparquet's row reader does (rows are independent).
+    const leafData = new Map(leaves.map((leaf, i) => [leaf.path.join('.'), values[i]]))
+    pages.assembleNested(leafData, node, pages.DEFAULT_PARSERS)
+    const assembled = leafData.get(name)
+    if (!assembled) throw new Error(`column ${name} was not assembled`)
+    return assembled
+  }))
 }

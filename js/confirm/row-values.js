@@ -6,7 +6,8 @@
 // page had a short level run, columns ['x'] gave x: null for a row holding 9, where DuckDB and arrow-rs refuse
 // the page. Rows are counted as confirm counts them (js/confirm/confirm.js): with an OffsetIndex (PageIndex.md)
 // only the dictionary page and the pages holding the rows are read, each must start a row and hold the rows its
-// entry says; without one, the whole chunk, whose pages must hold the row group's rows. Anything else throws.
+// entry says; without one (or without `offsetIndexes`), the whole chunk, whose pages must hold the row group's rows.
+// Anything else throws.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk } from '../footer/records.js'
@@ -25,13 +26,15 @@ import { countEqual } from './confirm-match.js'
 
 /**
  * One leaf column's values at `rows` (ascending, numbered within the row group), parallel to them, as hyparquet's
- * row reader gives them (its types converted, the leaf's lists assembled). Throws PageDecodeError (or hyparquet's
- * error) for a page in doubt; a read's ParquetBloomError as it is.
+ * row reader gives them (its types converted, the leaf's lists assembled; `utf8` false: bytes without a string
+ * annotation stay bytes, as its option of that name). Throws PageDecodeError (or hyparquet's error) for a page in
+ * doubt; a read's ParquetBloomError as it is.
  * @param {{ layout: import('../footer/footer.js').FileLayout, metadataOffset: number, group: number,
- *   column: import('../footer/footer.js').LeafColumn, rows: number[], offsetIndexes: OffsetIndexes, read: ReadRange }} lookup
+ *   column: import('../footer/footer.js').LeafColumn, rows: number[], offsetIndexes?: OffsetIndexes, read: ReadRange,
+ *   utf8?: boolean }} lookup
  * @returns {Promise<unknown[]>}
  */
-export async function leafValuesAt({ layout, metadataOffset, group, column, rows, offsetIndexes, read }) {
+export async function leafValuesAt({ layout, metadataOffset, group, column, rows, offsetIndexes, read, utf8 = true }) {
   try {
     ensureColumnIndexes(layout, column.index) // the chunks' codecs and page index places
   } catch (error) {
@@ -47,8 +50,8 @@ export async function leafValuesAt({ layout, metadataOffset, group, column, rows
   const numRows = layout.rowGroupRows[group]
   const decoding = await columnDecoder(layout, column, record.codec)
   decoding.plainBinaryWidth = undefined // every page's values as arrays, for hyparquet's convert
-  const rowsOut = rowAssembler(decoding, rows)
-  const index = await offsetIndex({ layout, group, column, metadataOffset, range, numRows, read }, offsetIndexes)
+  const rowsOut = rowAssembler(decoding, rows, utf8)
+  const index = offsetIndexes && await offsetIndex({ layout, group, column, metadataOffset, range, numRows, read }, offsetIndexes)
   if (!index) {
     const bytes = await read(range.chunkStart, range.chunkEnd - range.chunkStart)
     for (let at = 0; at < bytes.length;) {
@@ -114,12 +117,13 @@ async function offsetIndex({ layout, group, column, metadataOffset, range, numRo
  * Takes a chunk's dictionary and data pages in order and keeps the assembled rows of `rows`.
  * @param {Awaited<ReturnType<typeof columnDecoder>>} decoding
  * @param {number[]} rows ascending
+ * @param {boolean} utf8
  */
-function rowAssembler(decoding, rows) {
+function rowAssembler(decoding, rows, utf8) {
   const hyparquet = decoding.hyparquet.pages
   const { schemaPath } = decoding.decoder
-  // hyparquet's row reader's decoder: its default parsers, strings as text.
-  const converting = { ...decoding.decoder, parsers: hyparquet.DEFAULT_PARSERS, utf8: true }
+  // hyparquet's row reader's decoder: its default parsers, strings as text (unannotated bytes too unless utf8 is false).
+  const converting = { ...decoding.decoder, parsers: hyparquet.DEFAULT_PARSERS, utf8 }
   const out = new Array(rows.length)
   /** @type {ArrayLike<unknown> | undefined} */
   let dictionary

@@ -71,7 +71,7 @@ async function readDeletes(table, file, probedId) {
       const ids = (d.equalityIds ?? []).map(Number)
       for (const id of ids) needed.add(id)
       reads.push({ location: d.location, use: async (bytes) => {
-        const read = ids.length ? await readParquetRowsByFieldId(bytes, ids) : null
+        const read = ids.length ? await readParquetRowsByFieldId(bytes, ids, d.location) : null
         equality.push({ ids, rows: read && ids.every((id) => read.ids.has(id)) ? read.rows : null })
       } })
     } else if (d.kind === 'dv' && 'puffin' in d) {
@@ -89,7 +89,7 @@ async function readDeletes(table, file, probedId) {
       } })
     } else if (d.kind === 'position') {
       reads.push({ location: d.location, use: async (bytes) => {
-        for (const row of await readParquetRows(bytes, ['file_path', 'pos'])) {
+        for (const row of await readParquetRows(bytes, ['file_path', 'pos'], d.location)) {
           if (row.file_path === file.writtenPath) positions.add(Number(row.pos))
         }
       } })
@@ -101,7 +101,9 @@ async function readDeletes(table, file, probedId) {
   let dataRows = null
   const others = [...needed].filter((id) => id !== probedId)
   if (others.length) {
-    reads.push({ location: file.location, use: async (bytes) => { dataRows = await readParquetRowsByFieldId(bytes, others) } })
+    reads.push({ location: file.location, use: async (bytes) => {
+      dataRows = await readParquetRowsByFieldId(bytes, others, file.location)
+    } })
   }
   const bytes = await table.io.readAll(reads.map((r) => r.location), { immutable: true })
   for (let i = 0; i < reads.length; i++) await reads[i].use(bytes[i])

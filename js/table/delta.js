@@ -144,16 +144,13 @@ function parseLines(text, name) {
 }
 
 /**
+ * A Parquet checkpoint's or sidecar's actions; MALFORMED_TABLE naming it when it does not read (js/table/parquet-rows.js).
  * @param {Uint8Array} bytes
  * @param {string} name
  * @returns {Promise<DeltaAction[]>}
  */
-async function parquetActions(bytes, name) {
-  try {
-    return await readParquetRows(bytes, ['add', 'remove', 'metaData', 'protocol', 'sidecar', 'checkpointMetadata'])
-  } catch (err) {
-    throw malformed(`${name}: the checkpoint does not read as Parquet (${/** @type {Error} */ (err).message})`, name)
-  }
+function parquetActions(bytes, name) {
+  return readParquetRows(bytes, ['add', 'remove', 'metaData', 'protocol', 'sidecar', 'checkpointMetadata'], name)
 }
 
 /**
