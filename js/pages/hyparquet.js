@@ -1,9 +1,9 @@
 // The one place parquet-bloom imports hyparquet: its page readers for exact lookups (js/pages/page-decode.js),
-// its metadata parser, its type conversion and list/struct assembly for point lookups (js/confirm/row-values.js),
-// its row reader for table metadata files (js/table/parquet-rows.js), and its JavaScript snappy where hyparquet-compressors
+// its metadata parser, its type conversion and list/struct assembly for point lookups (js/confirm/row-values.js) and
+// table metadata files (js/table/parquet-rows.js), and its JavaScript snappy where hyparquet-compressors
 // cannot load. All are dynamic imports, loaded on first use. They name hyparquet/src/*.js modules, which
-// hyparquet's package.json "exports" allows but which are not its documented API: only parquetMetadata,
-// parquetReadObjects and snappyUncompress are also exported by its entry, and that entry cannot be used
+// hyparquet's package.json "exports" allows but which are not its documented API: of these only parquetMetadata and
+// snappyUncompress are also exported by its entry, and that entry cannot be used
 // here (in Node it is src/node.js, which imports 'fs' — not loadable in browsers without a bundler or in
 // Workers — and it loads all of hyparquet, query planner included). The exact version pin holds the
 // module paths; tests/js/hyparquet-adapter.test.js fails, naming the function, when an upgrade moves one.
@@ -15,7 +15,6 @@ export const HYPARQUET_FUNCTIONS = Object.freeze({
   'hyparquet/src/plain.js': ['readPlain'],
   'hyparquet/src/metadata.js': ['parquetMetadata', 'parquetSchema'],
   'hyparquet/src/schema.js': ['getSchemaPath', 'getMaxDefinitionLevel', 'getMaxRepetitionLevel'],
-  'hyparquet/src/read.js': ['parquetReadObjects'],
   'hyparquet/src/encoding.js': ['readRleBitPackedHybrid'],
   'hyparquet/src/convert.js': ['convert', 'convertWithDictionary'],
   'hyparquet/src/assemble.js': ['assembleLists', 'assembleNested'],
@@ -30,7 +29,7 @@ export const HYPARQUET_FUNCTIONS = Object.freeze({
 export async function loadHyparquetPages() {
   const modules = await Promise.all([
     import('hyparquet/src/column.js'), import('hyparquet/src/datapage.js'), import('hyparquet/src/plain.js'),
-    import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'), import('hyparquet/src/read.js'),
+    import('hyparquet/src/metadata.js'), import('hyparquet/src/schema.js'),
     import('hyparquet/src/encoding.js'), import('hyparquet/src/convert.js'), import('hyparquet/src/assemble.js'),
   ])
   const moduleNames = /** @type {(keyof typeof HYPARQUET_FUNCTIONS)[]} */ (Object.keys(HYPARQUET_FUNCTIONS))
