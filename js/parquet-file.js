@@ -45,7 +45,7 @@ export const PROBE_NOW = Symbol('probeNow')
  * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice: Function }} source
  * @param {{ signal?: AbortSignal, fetch?: typeof fetch, initialFetchSize?: number, maxBytes?: number,
  *   maxFooterBytes?: number, concurrency?: number, coalesceGap?: number, maxRequestBytes?: number,
- *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache,
+ *   requestTimeoutMs?: number, headers?: Record<string, string>, footerCache?: FooterCache, name?: string,
  *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, size?: number, fileSize?: number, etag?: string,
  *   retries?: number, plan?: boolean, ioLedger?: import('./sources/io-ledger.js').IoLedger, ioFloor?: number,
  *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[],

@@ -8,12 +8,13 @@
 // run in pos deleted row 0 and not row 5. A file that does not read so is MALFORMED_TABLE naming it, never fewer rows.
 import { ErrorCode, messageOf } from '../errors.js'
 import { tableError } from './table-location.js'
+import { openParquet } from '../parquet-file.js'
 
 /**
  * A Parquet file held in memory, opened as any file (openParquet: its footer decoded as probes decode it), and the
  * rows of `columns` its `pick` chooses from its leaves; what `pick` returns besides (Iceberg's field ids) with them.
- * Both are dynamic imports of modules the bundle already loads on their own (the entry, the chunk exact lookups
- * load): a static import of the footer reader from here split the probe path's chunks (+2.4 KB gzip).
+ * The lookups are a dynamic import of the chunk exact lookups load (a static import of the footer reader from here
+ * split the probe path's chunks, +2.4 KB gzip); openParquet is the dataset layer's own (js/dataset/session.js).
  * @template T
  * @param {Uint8Array} bytes
  * @param {string} name the file, for errors
@@ -22,7 +23,7 @@ import { tableError } from './table-location.js'
  * @returns {Promise<{ rows: Record<string, unknown>[], also: T }>}
  */
 async function rowsOf(bytes, name, pick, utf8) {
-  const [{ openParquet }, { rowGroupValues }] = await Promise.all([import('../index.js'), import('../confirm/confirm.js')])
+  const { rowGroupValues } = await import('../confirm/confirm.js')
   // The class behind the declared ParquetFile (js/index.d.ts hides its layout).
   const file = /** @type {import('../parquet-file.js').ParquetFile} */ (/** @type {unknown} */ (await openParquet(bytes, { name })))
   try {
