@@ -141,6 +141,8 @@ function fileLine(file) {
     `${file.error ? `  error ${file.error.code}` : ''}`]
   for (const r of file.values) {
     if (r.rows?.length) lines.push(`  ${showValue(r.value)} in rows ${r.rows.join(', ')}${r.rowsTruncated ? ', … (--max-rows)' : ''}`)
+    // --columns: `values` come only with `rows`, one per row (as a file's probe prints them).
+    r.values?.forEach((row, i) => lines.push(`    row ${/** @type {number[]} */ (r.rows)[i]}: ${JSON.stringify(jsonSafe(row))}`))
   }
   return lines.join('\n')
 }

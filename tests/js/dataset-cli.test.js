@@ -103,3 +103,15 @@ test('several files named on the command line go out as one wave (one request wi
     await server.close()
   }
 })
+
+test('probe <dir> --confirm --columns: each row\'s values are printed, as DuckDB reads them (the JSON had them, the text did not)', async () => {
+  const r = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--confirm', '--columns', 'name'])
+  assert.equal(r.code, 0, r.stderr)
+  const db = await duckdb()
+  try {
+    const [row] = await db.rows(`SELECT name FROM read_parquet(${quote(path.join(root, '**/*.parquet'))}) WHERE user_id = 1003`)
+    assert.match(r.stdout, new RegExp(`^ {4}row \\d+: \\{"name":"${row.name}"\\}$`, 'm'))
+  } finally {
+    db.close()
+  }
+})
