@@ -115,3 +115,26 @@ test('probe <dir> --confirm --columns: each row\'s values are printed, as DuckDB
     db.close()
   }
 })
+
+test('probe <dir> -c <a column no file has>: exit 2 with a line saying so, not exit 0 with unknown everywhere', async () => {
+  const r = await cli(['probe', root, '-c', 'user_idd', '-v', '1003'])
+  assert.equal(r.code, 2, 'a typo in the column is a mistake, as for one file')
+  assert.match(r.stderr, /^parquet-bloom: .*hive: no file read has column "user_idd"$/m)
+  assert.doesNotMatch(r.stdout, /: absent/)
+  // A column only some files have (schema evolution) is an answer: DuckDB's union_by_name reads it.
+  const evolved = path.join(dir, 'evolved')
+  await mkdir(path.join(evolved, 'k=1'), { recursive: true })
+  await mkdir(path.join(evolved, 'k=2'), { recursive: true })
+  const db = await duckdb()
+  try {
+    await db.run(`COPY (SELECT 1 AS id) TO ${quote(path.join(evolved, 'k=1/a.parquet'))} (FORMAT parquet)`)
+    await db.run(`COPY (SELECT 2 AS id, 'x' AS extra) TO ${quote(path.join(evolved, 'k=2/b.parquet'))} (FORMAT parquet)`)
+  } finally {
+    db.close()
+  }
+  const some = await cli(['probe', evolved, '-c', 'extra', '-v', 'x'])
+  assert.equal(some.code, 0, some.stderr)
+  const truth = await filesHolding(evolved, `extra = 'x'`, { unionByName: true })
+  assert.deepEqual([...truth.keys()], ['k=2/b.parquet'])
+  assert.match(some.stdout, /^k=2\/b\.parquet {2}\[k=2\] {2}x: (maybe|present) /m)
+})
