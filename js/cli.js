@@ -110,6 +110,10 @@ function jsonInspectShape({ stats, rowGroups, ...file }) {
 async function runProbe(files, options) {
   const values = await loadValues(options)
   if (isTableInput(files, options) || isDatasetInput(files)) return runDatasetProbe(files[0], values, options)
+  // Named files have no partitions: a --where ignored would read as a filter applied.
+  if (options.where !== undefined) {
+    throw new UsageError('--where filters a dataset\'s partitions (one directory, glob or s3:// prefix), not files named one by one', 'probe')
+  }
   // One sidecar index for every file of the run, loaded (like the index-builder) only when asked for.
   if (options.index !== undefined) {
     const { openSidecarIndex } = await import('./index-builder/index.js')

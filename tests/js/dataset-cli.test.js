@@ -138,3 +138,12 @@ test('probe <dir> -c <a column no file has>: exit 2 with a line saying so, not e
   assert.deepEqual([...truth.keys()], ['k=2/b.parquet'])
   assert.match(some.stdout, /^k=2\/b\.parquet {2}\[k=2\] {2}x: (maybe|present) /m)
 })
+
+test('probe <files> --where: a usage error (exit 2), not a filter silently ignored', async () => {
+  const files = [...(await filesHolding(root, 'true')).keys()].map((p) => path.join(root, p))
+  for (const named of [files.slice(0, 1), files.slice(0, 2)]) {
+    const r = await cli(['probe', ...named, '-c', 'user_id', '-v', '1003', '--where', 'country=XX'])
+    assert.equal(r.code, 2, r.stdout)
+    assert.match(r.stderr, /^parquet-bloom: --where filters a dataset's partitions/m)
+  }
+})
