@@ -112,7 +112,8 @@ async function runProbe(files, options) {
   if (isTableInput(files, options) || isDatasetInput(files)) return runDatasetProbe(files[0], values, options)
   // Named files have no partitions: a --where ignored would read as a filter applied.
   if (options.where !== undefined) {
-    throw new UsageError('--where filters a dataset\'s partitions (one directory, glob or s3:// prefix), not files named one by one', 'probe')
+    throw new UsageError('--where filters a dataset\'s partitions (one directory, glob or s3:// prefix), ' +
+      'not files named one by one', 'probe')
   }
   // One sidecar index for every file of the run, loaded (like the index-builder) only when asked for.
   if (options.index !== undefined) {

@@ -104,7 +104,7 @@ test('several files named on the command line go out as one wave (one request wi
   }
 })
 
-test('probe <dir> --confirm --columns: each row\'s values are printed, as DuckDB reads them (the JSON had them, the text did not)', async () => {
+test('probe <dir> --confirm --columns: each row\'s values printed, as DuckDB reads them (the JSON had them, the text not)', async () => {
   const r = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--confirm', '--columns', 'name'])
   assert.equal(r.code, 0, r.stderr)
   const db = await duckdb()
