@@ -39,7 +39,8 @@ export async function loadValues(options) {
       throw new ParquetBloomError(code,
         `--values-file ${name}: ${failure?.code === 'ENOENT' ? 'file not found' : failure?.message ?? cause}`, { cause })
     }
-    const lines = content.split(/\r?\n/)
+    // A byte order mark (Windows editors save UTF-8 with one) is not part of the first value, as TextDecoder reads it.
+    const lines = content.replace(/^\uFEFF/, '').split(/\r?\n/)
     if (lines.at(-1) === '') lines.pop()
     texts.push(...lines)
   }

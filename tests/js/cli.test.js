@@ -285,6 +285,18 @@ describe('probe', () => {
     assert.match(text.stdout, /^2 requests, [\d.]+ KB read$/m)
   })
 
+  test('a values file saved with a UTF-8 byte order mark: its first value is the README\'s Hello (maybe), not "\\uFEFFHello" (absent)',
+    { skip: PARQUET_TESTING_MISSING }, async () => {
+      const valuesFile = path.join(dir, 'bom-values.txt')
+      await writeFile(valuesFile, `\uFEFF${PARQUET_TESTING_PRESENT.join('\r\n')}\r\n`)
+      for (const values of [['--values-file', valuesFile], ['--values-file', '-']]) {
+        const stdin = values[1] === '-' ? await readFile(valuesFile, 'utf8') : ''
+        const { code, doc, stderr } = await cliJson(['probe', fixturePath(STATS_FILE), '-c', 'String', ...values], { stdin })
+        assert.equal(code, 0, stderr)
+        assert.deepEqual(doc.files[0].rowGroups[0].results.map((r) => [r.value, r.verdict]), PARQUET_TESTING_PRESENT.map((v) => [v, 'maybe']))
+      }
+    })
+
   test('hyparquet-writer file, several types: stored values maybe in their row group, other verdicts as hyparquet\'s filter says', async () => {
     const ref = await hyparquetView(hyparquet.path)
     const columnIndex = Object.fromEntries(ref.metadata.row_groups[0].columns.map((c, i) => [c.meta_data.path_in_schema.join('.'), i]))
