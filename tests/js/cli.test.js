@@ -293,7 +293,8 @@ describe('probe', () => {
         const stdin = values[1] === '-' ? await readFile(valuesFile, 'utf8') : ''
         const { code, doc, stderr } = await cliJson(['probe', fixturePath(STATS_FILE), '-c', 'String', ...values], { stdin })
         assert.equal(code, 0, stderr)
-        assert.deepEqual(doc.files[0].rowGroups[0].results.map((r) => [r.value, r.verdict]), PARQUET_TESTING_PRESENT.map((v) => [v, 'maybe']))
+        assert.deepEqual(doc.files[0].rowGroups[0].results.map((r) => [r.value, r.verdict]),
+          PARQUET_TESTING_PRESENT.map((v) => [v, 'maybe']))
       }
     })
 
