@@ -127,6 +127,12 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
         `parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
     }
   }
+  // A --where value no partition holds (a typo, another spelling) skips every file: true under the filter, but worth saying.
+  if (options.where && result.files.length && result.files.every((f) => f.skipped === 'where')) {
+    const seen = Object.keys(options.where).map((key) =>
+      `${key}: ${[...new Set(result.files.map((f) => f.partitions[key]).filter((v) => v !== undefined))].slice(0, 10).join(', ')}`)
+    process.stderr.write(redactSecrets(`parquet-bloom: warning: --where matches no file of ${input} (values ${seen.join('; ')})\n`))
+  }
   const warning = indexWarning(result.files.map((f) => f.index))
   if (warning) process.stderr.write(`${redactSecrets(warning)}\n`)
   // A column that no file read has (a typo) answers unknown everywhere: a mistake, as for a single file (exit 2).

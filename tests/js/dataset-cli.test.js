@@ -147,3 +147,12 @@ test('probe <files> --where: a usage error (exit 2), not a filter silently ignor
     assert.match(r.stderr, /^parquet-bloom: --where filters a dataset's partitions/m)
   }
 })
+
+test('probe <dir> --where <a value no partition holds>: exit 0 (DuckDB finds no row either), one warning naming the values there', async () => {
+  const r = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--where', 'country=fr'])
+  assert.equal(r.code, 0, r.stderr)
+  assert.equal((await filesHolding(root, `country = 'fr'`)).size, 0)
+  assert.match(r.stderr, /^parquet-bloom: warning: --where matches no file of .* \(values country: DE, FR, US\)$/m)
+  const some = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--where', 'country=FR'])
+  assert.equal(some.stderr, '')
+})
