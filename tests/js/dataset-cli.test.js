@@ -148,7 +148,7 @@ test('probe <files> --where: a usage error (exit 2), not a filter silently ignor
   }
 })
 
-test('probe <dir> --where <a value no partition holds>: exit 0 (DuckDB finds no row either), one warning naming the values there', async () => {
+test('probe <dir> --where <a value no partition holds>: exit 0 (DuckDB finds none either), a warning naming the values', async () => {
   const r = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--where', 'country=fr'])
   assert.equal(r.code, 0, r.stderr)
   assert.equal((await filesHolding(root, `country = 'fr'`)).size, 0)
