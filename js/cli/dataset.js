@@ -137,7 +137,7 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   if (warning) process.stderr.write(`${redactSecrets(warning)}\n`)
   // A column that no file read has (a typo) answers unknown everywhere: a mistake, as for a single file (exit 2).
   // Not for a table: a column its schema gained after every live file was written is in none of them.
-  const read = result.files.filter((f) => !f.error && f.values.length)
+  const read = result.files.filter((f) => !f.error && !f.skipped && f.values.length)
   const noColumn = options.table === undefined && read.length > 0 && read.every((f) => f.values.every((v) => v.reason === 'column-missing'))
   if (noColumn) {
     process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has column ` +

@@ -121,6 +121,8 @@ test('probe <dir> -c <a column no file has>: exit 2 with a line saying so, not e
   assert.equal(r.code, 2, 'a typo in the column is a mistake, as for one file')
   assert.match(r.stderr, /^parquet-bloom: .*hive: no file read has column "user_idd"$/m)
   assert.doesNotMatch(r.stdout, /: absent/)
+  const where = await cli(['probe', root, '-c', 'user_idd', '-v', '1003', '--where', 'country=FR'])
+  assert.equal(where.code, 2, 'the files --where skipped do not hide it')
   // A column only some files have (schema evolution) is an answer: DuckDB's union_by_name reads it.
   const evolved = path.join(dir, 'evolved')
   await mkdir(path.join(evolved, 'k=1'), { recursive: true })
