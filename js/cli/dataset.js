@@ -1,7 +1,8 @@
 // `parquet-bloom probe|inspect <dir|glob|s3://…>`: a whole dataset through openDataset() — one line per
 // file with its partitions and each value's file-level verdict, a summary per partition value, the
 // totals and the cost; `inspect` reports per column how many files and row groups each index covers.
-import { statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
 
 import { describeColumnType, ErrorCode, openDataset, openTable, ParquetBloomError } from '../index.js'
 import { formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './format.js'
@@ -9,6 +10,7 @@ import { rememberSecrets, redactSecrets } from './keys.js'
 import { Progress } from './run-files.js'
 import { indexWarning } from './index-warning.js'
 import { planText } from './plan-text.js'
+import { UsageError } from './args.js'
 
 /**
  * @typedef {{ write(text: string): unknown }} Output standard output, or a stream standing in for it
@@ -56,6 +58,24 @@ export function s3Options(options, env = process.env) {
 }
 
 /**
+ * 'a Delta' / 'an Iceberg' when a local folder is a table's root (_delta_log/, metadata/*.metadata.json), else undefined.
+ * @param {string} input
+ */
+function tableFormatAt(input) {
+  try {
+    if (!statSync(input).isDirectory()) return undefined
+    if (existsSync(path.join(input, '_delta_log'))) return 'a Delta'
+    const metadata = path.join(input, 'metadata')
+    if (existsSync(metadata) && readdirSync(metadata).some((n) => n.endsWith('.metadata.json') || n === 'version-hint.text')) {
+      return 'an Iceberg'
+    }
+  } catch {
+    // not a local folder (a glob, an s3:// prefix): no table root to recognise
+  }
+  return undefined
+}
+
+/**
  * Whether the command line names a table (--table): exactly one location.
  * @param {string[]} inputs
  * @param {Record<string, any>} options the parsed command line
@@ -93,6 +113,12 @@ async function openInput(input, options) {
  * @param {Output} [out]
  */
 export async function runDatasetProbe(input, values, options, out = process.stdout) {
+  const format = options.table === undefined ? tableFormatAt(input) : undefined
+  if (format) {
+    // Its folder holds files the table removed and rows it deleted: read as plain files, a deleted value is `present`.
+    throw new UsageError(`${input} is the root of ${format} table: --table auto reads it as the table (its current files, ` +
+      `less deleted rows); to probe every Parquet file under it as plain files, name them by a glob`, 'probe')
+  }
   const dataset = await openInput(input, options)
   const progress = new Progress(dataset.files.length)
   const result = await dataset.probe(options.column, values, {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { duckdb, filesHolding, quote, writeHiveDataset } from '../../testkit/hive-dataset.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { runCli } from './helpers/run-cli.js'
+import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -158,3 +159,27 @@ test('probe <dir> --where <a value no partition holds>: exit 0 (DuckDB finds non
   const some = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--where', 'country=FR'])
   assert.equal(some.stderr, '')
 })
+
+const DV_TABLE = 'tables/delta/dv-partitioned-with-checkpoint'
+test('probe <a Delta table\'s root> without --table: a usage error, not its removed files and deleted rows answered present',
+  { skip: missingFixture(DV_TABLE) }, async () => {
+    const db = await duckdb()
+    let held
+    try { // Spark's scan of the table (SOURCES.md): col1 0 and 10 are deleted, 30 is held
+      const expected = fixturePath('tables/expected/delta/dv-partitioned-with-checkpoint/*.parquet')
+      held = new Set((await db.rows(`SELECT col1 FROM read_parquet(${quote(expected)})`)).map((r) => Number(r.col1)))
+    } finally {
+      db.close()
+    }
+    assert.deepEqual([0, 10, 30].map((v) => held.has(v)), [false, false, true])
+    const plain = await cli(['probe', fixturePath(DV_TABLE), '-c', 'col1', '-v', '0', '-v', '10', '--confirm'])
+    assert.equal(plain.code, 2, plain.stdout)
+    assert.match(plain.stderr, /is the root of a Delta table: --table auto reads it as the table/)
+    const table = await cli(['probe', fixturePath(DV_TABLE), '--table', 'auto', '-c', 'col1', '-v', '0', '-v', '10', '-v', '30',
+      '--confirm', '--json'])
+    assert.equal(table.code, 0, table.stderr)
+    const files = JSON.parse(table.stdout).files
+    for (const [k, v] of [0, 10, 30].entries()) {
+      assert.equal(files.some((f) => f.values[k].verdict === 'present'), held.has(v), String(v))
+    }
+  })
