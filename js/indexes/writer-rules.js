@@ -30,6 +30,12 @@ const DICTIONARY_ENCODINGS = (1 << 2) | (1 << 8)
  */
 const EXACT_DICTIONARY_WRITERS = /^(DuckDB|parquet-mr|parquet-java|parquet-rs|impala|hyparquet)\b/i
 
+// Writers that name themselves without a version VersionParser reads ('Polars', '@dsnp/parquetjs'): told by created_by's text.
+/** @type {WriterRule['writer']} */
+const byPolars = (_w, createdBy) => /^polars/i.test(createdBy ?? '')
+/** @type {WriterRule['writer']} */
+const byParquetjs = (_w, createdBy) => /parquetjs|parquet\.js/i.test(createdBy ?? '')
+
 /** @type {WriterRule[]} */
 export const WRITER_RULES = [
   {
@@ -37,7 +43,7 @@ export const WRITER_RULES = [
     index: 'bloom-filter',
     code: 'hashes-text',
     link: 'https://github.com/LibertyDSNP/parquetjs/blob/main/lib/bloom/sbbf.ts',
-    writer: (_w, createdBy) => /parquetjs|parquet\.js/i.test(createdBy ?? ''),
+    writer: byParquetjs,
     affects: (column) => !TEXT_LOGICAL.has(column.logicalType?.type),
     message: 'this writer (parquetjs) hashes String(value), not the PLAIN bytes of the value: for numbers, booleans and binary ' +
       'values its filter disagrees with every other reader, so its "absent" cannot be trusted',
@@ -109,7 +115,7 @@ export const WRITER_RULES = [
     index: 'statistics',
     code: 'uint64-statistics-polars',
     link: 'https://github.com/pola-rs/polars/issues/15323',
-    writer: (w, createdBy) => /^polars/i.test(createdBy ?? ''),
+    writer: byPolars,
     affects: (column) => column.physicalType === 'INT64' && isUnsigned(column),
     pageIndex: true,
     message: 'polars wrote wrong min/max for UInt64 columns (pola-rs/polars#15323): these statistics are ignored',
@@ -122,7 +128,7 @@ export const WRITER_RULES = [
     // From 1.32.0 (pola-rs/polars#23494) an Int128/UInt128 column is FIXED_LEN_BYTE_ARRAY(16) with no logical type, its
     // values little-endian but its page and chunk bounds the big-endian bytes of the extremes: a held value lies outside
     // them. created_by has no version. Its chunk statistics are out anyway (parquet-251: created_by does not parse).
-    writer: (w, createdBy) => /^polars/i.test(createdBy ?? ''),
+    writer: byPolars,
     affects: (column) => column.physicalType === 'FIXED_LEN_BYTE_ARRAY' && column.typeLength === 16 && !column.logicalType,
     pageIndex: true,
     message: 'polars bounds Int128 columns by big-endian bytes but stores the values little-endian (pola-rs/polars#25965): ignored',
@@ -136,7 +142,7 @@ export const WRITER_RULES = [
     // dictionary-encoded chunks in several data pages (pola-rs/polars#26360), each page carries the whole chunk's count
     // and the pages' counts are summed (#29321, fixed after 1.43); nested columns count the nulls under null lists
     // (pola-rs/polars#20621, open). created_by 'Polars' has no version, so every polars file is covered.
-    writer: (_w, createdBy) => /^polars/i.test(createdBy ?? ''),
+    writer: byPolars,
     affects: (column, chunk) => column.repeated === true || (chunk.encodings & DICTIONARY_ENCODINGS) !== 0,
     message: 'polars overcounts null_count (pola-rs/polars#29321)',
   },
@@ -204,7 +210,7 @@ export const WRITER_RULES = [
     link: 'https://github.com/LibertyDSNP/parquetjs/blob/main/lib/writer.ts',
     // parquetjs takes min/max with JS < and > on the values it was given, before they become bytes: text in
     // UTF-16 code units, and JSON objects, which never compare, leave the first value as both bounds.
-    writer: (_w, createdBy) => /parquetjs|parquet\.js/i.test(createdBy ?? ''),
+    writer: byParquetjs,
     affects: (column) => BINARY_TYPES.has(column.physicalType) && column.logicalType?.type !== 'DECIMAL',
     pageIndex: true,
     message: 'parquetjs orders binary bounds by JS comparison, not by the bytes it writes: they are ignored',
