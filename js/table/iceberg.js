@@ -274,16 +274,19 @@ export async function loadIceberg(io, root, options = {}) {
   const schema = (metadata.schemas ?? []).find((s) => s['schema-id'] === schemaId) ?? metadata.schema
   // Columns are asked for by the current schema's names; older files are matched by field id.
   const current = (metadata.schemas ?? []).find((s) => s['schema-id'] === metadata['current-schema-id']) ?? schema
-  const fields = schemaFields(current)
+  let fields = schemaFields(current)
   /** @type {Map<number, TableField>} */
   const allFields = new Map()
   for (const s of metadata.schemas ?? [metadata.schema]) for (const f of schemaFields(s)) if (!allFields.has(f.id)) allFields.set(f.id, f)
   for (const f of fields) allFields.set(f.id, f)
-  // At a snapshot asked for, also by its schema's names the current one no longer has (dropped or renamed since), as
-  // Iceberg reads a snapshot by id (SnapshotUtil.schemaFor); typed as the field's bounds are read.
-  const currentNames = new Set(fields.map((f) => f.name))
+  // At a snapshot asked for by id or tag, a name is its schema's field, as Iceberg reads it (SnapshotUtil.schemaFor), even
+  // where the current schema gives the name another field (names swapped, or a column dropped and re-added since): read
+  // as the current one's, the snapshot's files answered for the other column. Names only the current schema has are kept
+  // (fields added since: the snapshot's files lack them). Typed as the field's bounds are read.
   if (readsSnapshotSchema(metadata, options.snapshot) && schema !== current) {
-    for (const f of schemaFields(schema)) if (!currentNames.has(f.name)) fields.push({ ...(allFields.get(f.id) ?? f), name: f.name })
+    const asOf = schemaFields(schema).map((f) => ({ ...(allFields.get(f.id) ?? f), name: f.name }))
+    const names = new Set(asOf.map((f) => f.name))
+    fields = [...asOf, ...fields.filter((f) => !names.has(f.name))]
   }
   /** @type {Map<number, IcebergPartitionField[]>} */
   const specs = new Map((metadata['partition-specs'] ?? [{ 'spec-id': 0, fields: metadata['partition-spec'] ?? [] }])

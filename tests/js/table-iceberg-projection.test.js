@@ -141,6 +141,28 @@ test('a column dropped from the schema is no column of the table: files written 
   assert.deepEqual(await verdicts(root, 'x', [7n, 9n], { snapshot: 1 }), ['maybe', 'absent'])
 })
 
+test('at a snapshot asked for by id or tag, a name is its schema\'s field even where the current schema gives it another', async () => {
+  // Schema 0 (the snapshot's) named field 1 a and field 2 b, as the file does; schema 1, current, swapped the names.
+  const root = path.join(top, `t${++made}`)
+  const file = parquetWithIds([{ id: 1, name: 'a', type: 'long', data: [10n, 11n] }, { id: 2, name: 'b', type: 'long', data: [20n, 21n] }])
+  const field = (id, name) => ({ id, name, required: false, type: 'long' })
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'a', type: 'long' }, { id: 2, name: 'b', type: 'long' }],
+    files: { 'data/f.parquet': file }, manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }],
+    editMetadata: (metadata) => {
+      metadata.schemas.push({ type: 'struct', 'schema-id': 1, fields: [field(1, 'b'), field(2, 'a')] })
+      metadata['current-schema-id'] = 1
+      metadata.refs.v0 = { 'snapshot-id': 1, type: 'tag' }
+    } })
+  // The current schema's a is field 2 (20, 21); the snapshot's (Iceberg Java's useSnapshot: SnapshotUtil.schemaFor) field 1
+  // (10, 11), where 10 was absent and 20 present.
+  assert.deepEqual(await verdicts(root, 'a', [10n, 20n], {}, { confirm: true }), ['absent', 'present'])
+  for (const snapshot of [1, 'v0']) {
+    assert.deepEqual(await verdicts(root, 'a', [10n, 20n], { snapshot }, { confirm: true }), ['present', 'absent'])
+  }
+  // A branch is read with the current schema.
+  assert.deepEqual(await verdicts(root, 'a', [10n, 20n], { snapshot: 'main' }, { confirm: true }), ['absent', 'present'])
+})
+
 test('which names are no column of the table: an older schema\'s field under a name the table gives no field, or another', () => {
   const f = (id, name) => ({ id, name, type: { kind: 'long' } })
   const old = [f(1, 'a'), f(2, 'x'), f(3, 'loc'), f(4, 'loc.alt'), f(5, 'tags')]
