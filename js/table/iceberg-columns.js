@@ -3,7 +3,8 @@
 // (`schema.name-mapping.default`, spec Appendix C "Name Mapping Serialization") gives the field's id — files
 // imported from writers without ids are read through it, and a rename keeps the files' old names there;
 // else, with no mapping, the column of the field's name when every schema of the table gave that name to
-// that field alone (a name another field once held may be that field's column in an older file). A name the
+// that field alone (a name another field once held may be that field's column in an older file) and it is the
+// column Iceberg Java reads as the field (by position; the spec reads nulls there). A name the
 // current schema does not have but an older one gave a field (dropped, or renamed since) is no column of the
 // table: files written before hold that field's values under it.
 
@@ -160,6 +161,14 @@ export class IcebergFileColumns {
       return { missing: `the file has no field ids, the table no name mapping, and the name ${field.name} has not always meant ` +
         `field ${field.id}: the file's column of that name may be another field's` }
     }
-    return { path: field.name.split('.') }
+    // Iceberg Java reads such a file by position: its k-th top-level column as field k (ParquetSchemaUtil.addFallbackIds),
+    // a struct's fields not by name either; the spec reads nulls. A name is read only where Java's position agrees with it.
+    const tops = [...new Set(columns.map((c) => c.path[0]))]
+    if (!field.topLevel || tops[field.id - 1] !== field.name) {
+      return { missing: 'the file has no field ids and the table no name mapping: Iceberg Java reads its columns by position, ' +
+        (field.topLevel ? `the ${field.id}. as field ${field.id} (${field.name}), and that is ${tops[field.id - 1] ?? 'none'}`
+          : `nested fields too, not by name (${field.name})`) }
+    }
+    return { path: [field.name] }
   }
 }

@@ -130,7 +130,7 @@ export function schemaFields(schema) {
   const walk = (fields, prefix) => {
     for (const f of fields ?? []) {
       const name = prefix ? `${prefix}.${f.name}` : f.name
-      out.push({ id: f.id, name, type: icebergType(f.type) })
+      out.push({ id: f.id, name, type: icebergType(f.type), topLevel: !prefix })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name)
     }
   }

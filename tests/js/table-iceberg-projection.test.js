@@ -115,6 +115,26 @@ test('without a name mapping, a file without field ids is read by a name only wh
   assert.deepEqual(await verdicts(plain, 'a', [10n, 20n]), ['maybe', 'absent'])
 })
 
+test('without a name mapping, a file without field ids is read by a name only where Iceberg Java\'s position agrees', async () => {
+  // The file's columns are b then a. Iceberg Java reads a file with neither ids nor a mapping by position (its 1st column
+  // as field 1, ParquetSchemaUtil.addFallbackIds): field 1 (a) is the file's b (20, 21). The spec reads nulls. Read by
+  // name, a=10 was present and a=20 absent: both wrong by Java, the first by the spec too.
+  const root = path.join(top, `t${++made}`)
+  const file = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'b', data: [20n, 21n], type: 'INT64' },
+    { name: 'a', data: [10n, 11n], type: 'INT64' }] }))
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'a', type: 'long' }, { id: 2, name: 'b', type: 'long' }],
+    files: { 'data/imported.parquet': file },
+    manifests: [{ entries: [{ file: { file_path: 'data/imported.parquet', record_count: 2 } }] }] })
+  assert.deepEqual((await readParquet(path.join(root, 'data/imported.parquet'))).rows, [{ b: 20n, a: 10n }, { b: 21n, a: 11n }])
+  for (const column of ['a', 'b']) {
+    assert.deepEqual(await verdicts(root, column, [10n, 20n], {}, { confirm: true }), ['unknown:column-missing', 'unknown:column-missing'])
+  }
+  // A nested field of such a file: Java reads none of them by name.
+  const lat = { id: 2, name: 'loc.lat', type: { kind: 'double' }, topLevel: false }
+  const columns = new IcebergFileColumns(null, [[{ id: 1, name: 'loc', type: { kind: 'other' }, topLevel: true }, lat]], [], [])
+  assert.ok('missing' in columns.columnOf([{ path: ['loc', 'lat'] }], lat))
+})
+
 test('a file with field ids is read by them whatever the name mapping says', async () => {
   const root = path.join(top, `t${++made}`)
   const file = parquetWithIds([{ id: 1, name: 'a', type: 'long', data: [10n, 11n] }, { id: 2, name: 'b', type: 'long', data: [20n, 21n] }])
