@@ -782,6 +782,12 @@ export interface DatasetFileResult {
   typeLength?: number
   /** With `confirm`: what reading this file's data pages cost, apart from its index reads. */
   confirm?: IoStats
+  /**
+   * The `columns` (point lookups) this file does not have, as asked: null in its rows' values, as DuckDB's union_by_name
+   * reads them. A name every file opened lacks is likely a typo (DuckDB refuses it). Not for a table's files: a table
+   * reads them by its schema.
+   */
+  columnsMissing?: string[]
   /** With openDataset's `index`, for a file the probe asked it about (not one `where` skipped): whether the index described it. */
   index?: DatasetIndexStatus
 }

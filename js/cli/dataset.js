@@ -169,7 +169,16 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has column ` +
       `${JSON.stringify(Array.isArray(options.column) ? options.column.join('.') : options.column)}\n`))
   }
-  return result.totals.filesWithError || noColumn ? 2 : 0
+  // A --columns name every file read lacks (a typo) reads null in every row: DuckDB refuses it, and so do we (exit 2).
+  const lookedUp = read.filter((f) => f.column !== undefined) // opened and probed: its lookup columns looked for
+  /** @type {string[]} */
+  const asked = options.table === undefined && options.confirm && lookedUp.length > 0 ? options.columns ?? [] : []
+  const noLookup = asked.filter((c) => lookedUp.every((f) => f.columnsMissing?.includes(c)))
+  if (noLookup.length) {
+    process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has --columns column ` +
+      `${noLookup.map((c) => JSON.stringify(c)).join(', ')}\n`))
+  }
+  return result.totals.filesWithError || noColumn || noLookup.length ? 2 : 0
 }
 
 /** @param {DatasetFileResult} file */

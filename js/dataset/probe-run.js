@@ -169,9 +169,10 @@ export class ProbeRun {
         }
         if (probed instanceof Promise) {
           return probed.then((answer) => this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked,
-            namedAsAsked(answer, lookups), fromSidecar), columnMissing)
+            namedAsAsked(answer, lookups), fromSidecar, lookups), columnMissing)
         }
-        return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, namedAsAsked(probed, lookups), fromSidecar)
+        return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, namedAsAsked(probed, lookups), fromSidecar,
+          lookups)
       }
       if (!settings.columnOf) return answerIn(column)
       // The published ParquetFile is this class's declared face.
@@ -213,9 +214,10 @@ export class ProbeRun {
    * @param {Array<ValueResult | null>} decided @param {number[]} asked the values the file was asked, by position
    * @param {import('../index.js').ProbeResult} probed
    * @param {{ indexed: any, sidecar: any } | undefined} fromSidecar
+   * @param {{ named: Array<string | null> | null, asked: string[] }} lookups the file's names of `columns` (lookupsInFile)
    * @returns {FileResult}
    */
-  #fileAnswer(file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar) {
+  #fileAnswer(file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar, lookups) {
     const { list } = this
     if (fromSidecar) fromSidecar.sidecar?.sharpen(probed.rowGroups, fromSidecar.indexed.rowGroups, asked)
     // Every value asked of the file: its row groups' answers are the file's as they are.
@@ -230,7 +232,7 @@ export class ProbeRun {
     const { typeLength } = opened.column(fileColumn)
     const stats = statsOf(opened)
     // The published key order: path, partitions, rowGroups, error, stats, index, column, physicalType, logicalType,
-    // typeLength, values, confirm.
+    // typeLength, values, confirm, columnsMissing.
     /** @type {FileResult} */
     const result = { path: file.path, partitions: file.partitions, rowGroups, error: null, stats }
     if (status) result.index = status
@@ -240,6 +242,10 @@ export class ProbeRun {
     if (typeLength !== undefined) result.typeLength = typeLength
     result.values = values
     if (probed.confirm) result.confirm = probed.confirm
+    // A `columns` name a plain dataset's file lacks reads null, as in DuckDB's union_by_name; said here, so that a name no
+    // file has (a typo, which DuckDB refuses) is not only nulls. A table's files are read by its schema (lookupColumnsIn).
+    const missing = this.lookupColumnsIn ? undefined : lookups.named && lookups.asked.filter((_, k) => lookups.named?.[k] === null)
+    if (missing?.length) result.columnsMissing = missing
     return ordered(result, order)
   }
 }

@@ -142,6 +142,21 @@ test('probe <dir> -c <a column no file has>: exit 2 with a line saying so, not e
   assert.match(some.stdout, /^k=2\/b\.parquet {2}\[k=2\] {2}x: (maybe|present) /m)
 })
 
+test('probe <dir> --confirm --columns <a column no file has>: exit 2 with a line saying so, not nulls in every row', async () => {
+  const typo = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--confirm', '--columns', 'nmae,name'])
+  assert.equal(typo.code, 2, typo.stderr)
+  assert.match(typo.stderr, /^parquet-bloom: .*hive: no file read has --columns column "nmae"$/m)
+  // DuckDB refuses the name too; a name the files have is read, and exits 0.
+  const db = await duckdb()
+  try {
+    await assert.rejects(db.rows(`SELECT nmae FROM read_parquet(${quote(path.join(root, '**/*.parquet'))}) WHERE user_id = 1003`))
+  } finally {
+    db.close()
+  }
+  const right = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--confirm', '--columns', 'name'])
+  assert.equal(right.code, 0, right.stderr)
+})
+
 test('probe <files> --where: a usage error (exit 2), not a filter silently ignored', async () => {
   const files = [...(await filesHolding(root, 'true')).keys()].map((p) => path.join(root, p))
   for (const named of [files.slice(0, 1), files.slice(0, 2)]) {

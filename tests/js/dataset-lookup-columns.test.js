@@ -90,3 +90,27 @@ test('a lookup column a file names in another case is its values, not null: Duck
     assert.deepEqual(r.values, [{ name: truth.get(file.path) }], file.path)
   }
 })
+
+test('columnsMissing names the lookup columns a file lacks: a name no file has (a typo DuckDB refuses) is told, not only nulls',
+  async () => {
+    await init()
+    const dir = path.join(root, 'typo')
+    await mkdir(dir)
+    const refused = await withDuckDB(async (connection) => {
+      await connection.run(`COPY (SELECT i AS id, 'n' || i AS name FROM range(3) t(i)) TO '${dir}/a.parquet' (FORMAT parquet)`)
+      await connection.run(`COPY (SELECT i AS id, i * 2 AS twice FROM range(3) t(i)) TO '${dir}/b.parquet' (FORMAT parquet)`)
+      const read = (/** @type {string} */ column) => connection.runAndReadAll(`SELECT ${column}
+        FROM read_parquet('${dir}/*.parquet', union_by_name = true) WHERE id = 1`).then(() => false, () => true)
+      return { nmae: await read('nmae'), name: await read('name'), twice: await read('twice') }
+    })
+    assert.deepEqual(refused, { nmae: true, name: false, twice: false }, 'DuckDB refuses only the name no file has')
+    const dataset = await openDataset(dir)
+    const result = await dataset.probe('id', [1], { confirm: true, columns: ['nmae', 'name', 'twice'] })
+    const missing = Object.fromEntries(result.files.map((f) => [f.path, f.columnsMissing]))
+    assert.deepEqual(missing, { 'a.parquet': ['nmae', 'twice'], 'b.parquet': ['nmae', 'name'] })
+    const inEvery = ['nmae', 'name', 'twice'].filter((c) => result.files.every((f) => f.columnsMissing?.includes(c)))
+    assert.deepEqual(inEvery, Object.keys(refused).filter((c) => refused[c]))
+    // Names every file has: no field, the published shape as it was.
+    const plain = await dataset.probe('id', [1], { confirm: true, columns: ['id'] })
+    for (const f of plain.files) assert.equal('columnsMissing' in f, false, f.path)
+  })

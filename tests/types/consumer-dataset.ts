@@ -79,6 +79,7 @@ function fileFields(f: DatasetFileResult): Every<DatasetFileResult> {
     logicalType: f.logicalType, skipped: f.skipped satisfies 'where' | 'limit' | undefined, column: f.column, physicalType: f.physicalType,
     typeLength: f.typeLength,
     confirm: f.confirm && ioFields(f.confirm),
+    columnsMissing: f.columnsMissing?.map((c) => c satisfies string),
     index: f.index && (f.index.described ? { described: f.index.described satisfies true }
       : { described: f.index.described satisfies false, reason: f.index.reason satisfies StaleIndexReason, detail: f.index.detail,
         validators: f.index.validators && ({ recorded: f.index.validators.recorded satisfies ValidatorKind, found: f.index.validators.found } satisfies Every<NonNullable<Extract<DatasetIndexStatus, { described: false }>['validators']>>) } satisfies Every<Extract<DatasetIndexStatus, { described: false }>>),
