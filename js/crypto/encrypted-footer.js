@@ -173,9 +173,16 @@ async function withColumns(footer, layout, files, footerCrypto, encryptedFooter,
     }
     const { rowGroupOrdinal } = chunk
     /** @type {ChunkKeys['aad']} */
-    const aad = (moduleType, page) => files.emptyAad
-      ? new Uint8Array(0)
-      : moduleAad(files.fileAad, moduleType, rowGroupOrdinal, columnOrdinal, page)
+    const aad = (moduleType, page) => {
+      if (files.emptyAad) return new Uint8Array(0)
+      try {
+        return moduleAad(files.fileAad, moduleType, rowGroupOrdinal, columnOrdinal, page)
+      } catch (error) {
+        // An ordinal no module can have (they are 16-bit): from a footer no key authenticated (a plaintext
+        // footer read without its footer key), so the file's doing, and typed like any module that cannot be read.
+        throw decryptionFailed(`${where}: row group ${rowGroupOrdinal}, column ${path}`, /** @type {Error} */ (error).message)
+      }
+    }
     const context = { rowGroupOrdinal, columnOrdinal, path, keys, aad, algorithm: files.algorithm.algorithm }
     chunks[index] = context
     if (chunk.encryptedMetaData) {

@@ -515,6 +515,22 @@ describe('wrong keys and tampered bytes: DECRYPTION_FAILED, naming the module, n
     await withFile(tampered, {}, async (file) => assert.equal(file.metadata.createdBy.slice(0, 7), 'Parquet'))
   })
 
+  test('a plaintext footer whose RowGroup.ordinal is no 16-bit ordinal, read with column keys only: DECRYPTION_FAILED, not a RangeError', { skip: missingFixture(PLAINTEXT_FOOTER_FILE) }, async () => {
+    const original = new Uint8Array(await readFile(fixturePath(PLAINTEXT_FOOTER_FILE)))
+    const footerLength = new DataView(original.buffer, original.byteOffset + original.length - 8, 4).getUint32(0, true)
+    const start = original.length - 8 - footerLength
+    // The row group's last field, ordinal (field 7, i16, zigzag 0), then its struct's stop: the only 14 00 00 of the footer.
+    const hits = []
+    for (let i = start; i < original.length - 8 - 28; i++) if (original[i] === 0x14 && original[i + 1] === 0 && original[i + 2] === 0) hits.push(i)
+    assert.equal(hits.length, 1)
+    const tampered = original.slice()
+    tampered[hits[0] + 1] = 0x01 // zigzag -1: no writer makes it, and without the footer key nothing authenticates the footer
+    const { footerKey, ...columnKeysOnly } = KEYS
+    assert.ok(footerKey)
+    await assertRejectsWith(openParquet(tampered, { decryption: columnKeysOnly }), ErrorCode.DECRYPTION_FAILED, /row group -1, column (double|float)_field/)
+    await assertRejectsWith(openParquet(tampered, { decryption: KEYS }), ErrorCode.DECRYPTION_FAILED, /footer signature/)
+  })
+
   test('visitBloomFilter and inspection read an encrypted filter whole, decrypted; without its key it is refused', { skip: missingFixture(BLOOM_FILE) }, async () => {
     await withFile(fixturePath(BLOOM_FILE), { decryption: KEYS }, async (file) => {
       const hits = await file.visitBloomFilter(0, 'double_field', (filter) => filter.check(range(2000, (i) => i + 0.5), 'DOUBLE'))
