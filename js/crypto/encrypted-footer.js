@@ -71,9 +71,11 @@ export async function openEncryptedFooter(region, { encryptedFooter, decryption,
   const layout = decode(region)
   if (!layout.encryptedColumns || !decryption) return layout
   // A plaintext footer with an encryption_algorithm: the algorithm is in FileMetaData field 8.
-  const { algorithm, footerEnd } = plaintextFooterAlgorithm(region, where)
+  const { algorithm, footerEnd, signingKeyMetadata } = plaintextFooterAlgorithm(region, where)
   const files = new FileDecryption(decryption, algorithm, where)
-  const footerKeys = await files.footerKey(null)
+  // The signing key's metadata goes to a keyRetriever as an encrypted footer's does: without it, a footer
+  // signed under a KMS key would go unverified (and columns under that key unread).
+  const footerKeys = await files.footerKey(signingKeyMetadata)
   const footer = region.subarray(0, footerEnd)
   if (footerKeys) {
     // Without the footer key the footer cannot be verified; it is then trusted as any plaintext footer is.
@@ -108,19 +110,22 @@ async function decryptFooterModule(files, footerKeys, module, where) {
 }
 
 /**
- * FileMetaData's encryption_algorithm and where the struct ends (its signature follows).
+ * FileMetaData's encryption_algorithm, footer_signing_key_metadata and where the struct ends (its signature follows).
  * @param {Uint8Array} region @param {string} where
  */
 function plaintextFooterAlgorithm(region, where) {
   const r = new CompactReader(region)
   /** @type {import('./file-crypto.js').EncryptionAlgorithm | undefined} */
   let algorithm
+  /** @type {Uint8Array | null} */
+  let signingKeyMetadata = null
   try {
     let lastId = 0
     for (;;) {
       const { id, type } = r.fieldHeader(lastId)
       if (type === 0) break
       if (id === 8 && type === T.STRUCT) algorithm = readEncryptionAlgorithm(r)
+      else if (id === 9 && type === T.BINARY) signingKeyMetadata = r.binary().slice()
       else r.skip(type)
       lastId = id
     }
@@ -137,7 +142,7 @@ function plaintextFooterAlgorithm(region, where) {
     throw decryptionFailed(`${where}: footer signature`,
       `${region.length - r.at} bytes follow the footer where its 28-byte signature should be`)
   }
-  return { algorithm, footerEnd: r.at }
+  return { algorithm, footerEnd: r.at, signingKeyMetadata }
 }
 
 /**

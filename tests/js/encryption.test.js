@@ -515,6 +515,29 @@ describe('wrong keys and tampered bytes: DECRYPTION_FAILED, naming the module, n
     await withFile(tampered, {}, async (file) => assert.equal(file.metadata.createdBy.slice(0, 7), 'Parquet'))
   })
 
+  test('a plaintext footer is verified with the key a keyRetriever gives for its footer_signing_key_metadata (kf)', { skip: missingFixture(PLAINTEXT_FOOTER_FILE) }, async () => {
+    const original = new Uint8Array(await readFile(fixturePath(PLAINTEXT_FOOTER_FILE)))
+    const byId = { kf: FOOTER_KEY, kc1: KEYS.columnKeys.double_field, kc2: KEYS.columnKeys.float_field }
+    const asked = []
+    const keyRetriever = (metadata) => { const id = Buffer.from(metadata).toString(); asked.push(id); return byId[id] }
+    await withFile(original, { decryption: { keyRetriever } }, async (file) => assert.deepEqual(verdicts(await file.probe('int32_field', [20])), ['maybe']))
+    assert.ok(asked.includes('kf'), `asked for ${asked}`)
+    // int32_field (plaintext, i at row i) has max 49 in its Statistics (fields 1 and 5): both altered to 10 after signing.
+    const tampered = original.slice()
+    const footerLength = new DataView(original.buffer, original.byteOffset + original.length - 8, 4).getUint32(0, true)
+    let edits = 0
+    for (let i = original.length - 8 - footerLength; i < original.length - 8; i++) {
+      if (original[i] === 0x04 && original[i + 1] === 49 && original[i + 2] === 0 && original[i + 3] === 0 && original[i + 4] === 0) {
+        tampered[i + 1] = 10
+        edits++
+      }
+    }
+    assert.equal(edits, 2)
+    // Unverified, the altered bounds would rule out the stored 20 (absent, out-of-range): the signature catches it.
+    await assertRejectsWith(openParquet(tampered, { decryption: { keyRetriever } }), ErrorCode.DECRYPTION_FAILED, /footer signature/)
+    await assertRejectsWith(openParquet(tampered, { decryption: KEYS }), ErrorCode.DECRYPTION_FAILED, /footer signature/)
+  })
+
   test('a plaintext footer whose RowGroup.ordinal is no 16-bit ordinal, read with column keys only: DECRYPTION_FAILED, not a RangeError', { skip: missingFixture(PLAINTEXT_FOOTER_FILE) }, async () => {
     const original = new Uint8Array(await readFile(fixturePath(PLAINTEXT_FOOTER_FILE)))
     const footerLength = new DataView(original.buffer, original.byteOffset + original.length - 8, 4).getUint32(0, true)
