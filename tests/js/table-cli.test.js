@@ -3,9 +3,14 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import path from 'node:path'
 import { describe, test } from 'node:test'
+import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { fixturePath, missingFixture, projectRoot } from './helpers/fixtures.js'
+import { runCli } from './helpers/run-cli.js'
+import { commitText, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
 
 const run = (...args) => promisify(execFile)(process.execPath, [`${projectRoot}/js/cli.js`, ...args], { encoding: 'utf8' })
 const skip = missingFixture('tables')
@@ -32,5 +37,46 @@ describe('parquet-bloom on tables', { skip }, () => {
 
   test('--snapshot without --table is a usage error', async () => {
     await assert.rejects(run('inspect', fixturePath('tables/iceberg/spark_rename_column'), '--snapshot', '1'), (e) => e.code === 1 || e.code === 64 || e.code > 0)
+  })
+})
+
+describe('probe --table: a column the table does not have', async () => {
+  const dir = await tempDir('table-cli')
+  // One file holding `a`; the schema also has `b`, added after the file was written (no file holds it).
+  const parquet = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'a', data: [1n, 2n, 3n], type: 'INT64' }] }))
+  const schema = { type: 'struct', fields: [{ name: 'a', type: 'long', nullable: true, metadata: {} },
+    { name: 'b', type: 'long', nullable: true, metadata: {} }] }
+  const root = await writeDeltaFiles(path.join(dir, 'added-column'), { [`${pad(0)}.json`]: commitText([
+    { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+    { metaData: { id: 't', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
+      configuration: {} } },
+    { add: { path: 'f.parquet', partitionValues: {}, size: parquet.length, modificationTime: 0, dataChange: true } },
+  ]) }, { 'f.parquet': parquet })
+
+  test('a name in no schema nor file (a typo) exits 2 with one line naming the columns, as a dataset probe does', async () => {
+    const r = await runCli(['probe', root, '--table', 'delta', '-c', 'aa', '-v', '1'])
+    assert.equal(r.code, 2, r.stderr)
+    assert.equal(r.stderr, `parquet-bloom: ${root}: the table has no column "aa" (it has a, b)\n`)
+  })
+
+  test('a column the schema gained after every file was written is an answer (unknown), not a mistake', async () => {
+    const r = await runCli(['probe', root, '--table', 'delta', '-c', 'b', '-v', '1'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /f\.parquet {2}1: unknown \(column-missing\)/)
+  })
+
+  test('the typo exits 2 on the fixtures too (Delta and Iceberg); a file leaf no schema field names still probes', async () => {
+    for (const t of ['delta/dv-partitioned-with-checkpoint', 'iceberg/spark_rename_column']) {
+      if (missingFixture(`tables/${t}`)) continue
+      const r = await runCli(['probe', fixturePath(`tables/${t}`), '--table', 'auto', '-c', 'nosuch', '-v', '1', '--json'])
+      assert.equal(r.code, 2, `${t}: ${r.stderr}`)
+      assert.match(r.stderr, /^parquet-bloom: .*: the table has no column "nosuch" \(it has .*\)\n$/)
+    }
+    if (missingFixture('tables/delta/parquet-all-types')) return
+    // A list's element is the files' own leaf: the schema names only `array_of_prims`.
+    const leaf = await runCli(['probe', fixturePath('tables/delta/parquet-all-types'), '--table', 'auto', '-c',
+      'array_of_prims.list.element', '-v', '1'])
+    assert.equal(leaf.code, 0, leaf.stderr)
+    assert.doesNotMatch(leaf.stdout, /column-missing/)
   })
 })
