@@ -139,7 +139,7 @@ partitions (day=2026-01-07/…) answer without reads, one line per file, a summa
 Options:
   -c, --column <path>      the column: dotted path ('a.b.c') or leaf name when unique
   -v, --value <v>          a value (repeatable); a value starting with '-' may also be written --value=-5
-  --values-file <file>     one value per line ('-' reads standard input); repeatable
+  --values-file <file>     one value per line, blank lines skipped ('-' reads standard input); repeatable
   --hex                    values are hex bytes (for binary and fixed-length columns), e.g. 0a0b or 0x0a:0b
   --mode auto|filter|block  read whole filters, only the 32-byte blocks the values map to, or choose (default auto)
   --no-statistics          do not use row-group min/max statistics (to check what the bloom filters alone say)

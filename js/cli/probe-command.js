@@ -22,7 +22,8 @@ import { planText } from './plan-text.js'
 
 /**
  * The values of --value and --values-file in order: text, or bytes with --hex. A values file holds one
- * value per line (\n or \r\n); the newline that ends the last line does not start another value.
+ * value per line (\n or \r\n); a blank line is no value (a stray one would probe "", or fail a number column's
+ * conversion): the empty string is asked for by `--value ''`. A line of spaces is a value, as written.
  * @param {Record<string, any>} options the parsed command line
  * @returns {Promise<string[] | Uint8Array[]>}
  */
@@ -40,11 +41,11 @@ export async function loadValues(options) {
         `--values-file ${name}: ${failure?.code === 'ENOENT' ? 'file not found' : failure?.message ?? cause}`, { cause })
     }
     // A byte order mark (Windows editors save UTF-8 with one) is not part of the first value, as TextDecoder reads it.
-    const lines = content.replace(/^\uFEFF/, '').split(/\r?\n/)
-    if (lines.at(-1) === '') lines.pop()
-    texts.push(...lines)
+    texts.push(...content.replace(/^\uFEFF/, '').split(/\r?\n/).filter((line) => line !== ''))
   }
-  if (texts.length === 0) throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'no values to probe: the values files are empty')
+  if (texts.length === 0) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'no values to probe: the values files hold none (a blank line is none)')
+  }
   if (!options.hex) return texts
   return texts.map((text) => {
     try {

@@ -298,6 +298,23 @@ describe('probe', () => {
       }
     })
 
+  test('a values file\'s blank lines are no value (docs/cli.md): "" not probed, a number column not failed; CRLF, last newline',
+    { skip: PARQUET_TESTING_MISSING }, async () => {
+      // The README's String column: Hello and today are held; a blank line would probe "", which no row holds.
+      const valuesFile = path.join(dir, 'blank-line-values.txt')
+      await writeFile(valuesFile, 'Hello\n\n  \r\n\r\ntoday\r\n\n')
+      const { code, doc, stderr } = await cliJson(['probe', fixturePath(STATS_FILE), '-c', 'String', '--values-file', valuesFile])
+      assert.equal(code, 0, stderr)
+      // A line of spaces is a value as written.
+      assert.deepEqual(doc.files[0].rowGroups[0].results.map((r) => r.value), ['Hello', '  ', 'today'])
+      const numbers = await cliJson(['probe', hyparquet.path, '-c', 'i32', '--values-file', '-'], { stdin: '1\n\n2\n' })
+      assert.equal(numbers.code, 0, numbers.stderr)
+      assert.deepEqual(numbers.doc.files[0].rowGroups[0].results.map((r) => r.value), ['1', '2'])
+      const blank = await cli(['probe', hyparquet.path, '-c', 'i32', '--values-file', '-'], { stdin: '\n\r\n' })
+      assert.equal(blank.code, 2)
+      assert.match(blank.stderr, /^parquet-bloom: no values to probe/)
+    })
+
   test('hyparquet-writer file, several types: stored values maybe in their row group, other verdicts as hyparquet\'s filter says', async () => {
     const ref = await hyparquetView(hyparquet.path)
     const columnIndex = Object.fromEntries(ref.metadata.row_groups[0].columns.map((c, i) => [c.meta_data.path_in_schema.join('.'), i]))
