@@ -11,6 +11,7 @@ import { Progress } from './run-files.js'
 import { indexWarning } from './index-warning.js'
 import { planText } from './plan-text.js'
 import { UsageError } from './args.js'
+import { bookkeepingFolder } from '../dataset/listing.js'
 
 /**
  * @typedef {{ write(text: string): unknown }} Output standard output, or a stream standing in for it
@@ -120,6 +121,7 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
       `less deleted rows); to probe every Parquet file under it as plain files, name them by a glob`, 'probe')
   }
   const dataset = await openInput(input, options)
+  if (options.table === undefined) warnOfBookkeeping(input, dataset.files) // a table's files are its own, wherever they are
   const progress = new Progress(dataset.files.length)
   const result = await dataset.probe(options.column, values, {
     mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
@@ -184,6 +186,20 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
       `${noLookup.map((c) => JSON.stringify(c)).join(', ')}\n`))
   }
   return result.totals.filesWithError || noColumn || noLookup.length ? 2 : 0
+}
+
+/**
+ * A glob matches what it says, writers' bookkeeping too (as DuckDB's glob: `t/**\/*.parquet` reads a Delta log's
+ * checkpoints, Spark's `_temporary` attempts): they are probed as data, which they are not. One warning line says so.
+ * @param {string} input
+ * @param {ReadonlyArray<{ path: string }>} files
+ */
+function warnOfBookkeeping(input, files) {
+  const under = files.map((f) => bookkeepingFolder(f.path)).filter((folder) => folder !== undefined)
+  if (!under.length) return
+  process.stderr.write(redactSecrets(`parquet-bloom: warning: ${input} matches ${under.length} file${under.length === 1 ? '' : 's'} ` +
+    `in writers' bookkeeping folders (${[...new Set(under)].slice(0, 3).join(', ')}), probed as data; ` +
+    'a table\'s folder with --table auto reads the table\n'))
 }
 
 /** @param {DatasetFileResult} file */
@@ -254,6 +270,7 @@ function datasetSummary({ files, totals, stats }, values) {
  */
 export async function runDatasetInspect(input, options, out = process.stdout) {
   const dataset = await openInput(input, options)
+  if (options.table === undefined) warnOfBookkeeping(input, dataset.files) // a table's files are its own, wherever they are
   const progress = new Progress(dataset.files.length)
   const report = await dataset.inspect({
     onProgress: (p) => {

@@ -187,6 +187,15 @@ async function listLocal(text) {
 }
 
 /**
+ * The first folder of a listed path that is writers' bookkeeping (BOOKKEEPING: _delta_log, .hive-staging, _temporary),
+ * or undefined: a glob lists its files too, as DuckDB's does (the CLI says so).
+ * @param {string} relative
+ */
+export function bookkeepingFolder(relative) {
+  return relative.split('/').slice(0, -1).find((s) => BOOKKEEPING.test(s))
+}
+
+/**
  * A Parquet file's name under no bookkeeping folder (BOOKKEEPING: _delta_log, .hive-staging).
  * @param {string} relative
  */

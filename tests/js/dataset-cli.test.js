@@ -198,3 +198,34 @@ test('probe <a Delta table\'s root> without --table: a usage error, not its remo
       assert.equal(files.some((f) => f.values[k].verdict === 'present'), held.has(v), String(v))
     }
   })
+
+test('probe <a table\'s root>/**/*.parquet: DuckDB\'s glob files, its _delta_log checkpoint too, never present there; one warning says so',
+  { skip: missingFixture(DV_TABLE) }, async () => {
+    const root = fixturePath(DV_TABLE)
+    const db = await duckdb()
+    const glob = quote(path.join(root, '**/*.parquet'))
+    const relative = (file) => path.relative(root, String(file)).split(path.sep).join('/')
+    let globbed, held
+    try {
+      globbed = (await db.rows(`SELECT file FROM glob(${glob})`)).map((r) => relative(r.file)).sort()
+      // The files' rows as DuckDB reads the glob (the checkpoint has no col1: null there), deleted rows too.
+      held = new Set((await db.rows(`SELECT DISTINCT filename FROM read_parquet(${glob}, filename = true, union_by_name = true,
+        hive_partitioning = false) WHERE col1 = 10`)).map((r) => relative(r.filename)))
+    } finally {
+      db.close()
+    }
+    assert.ok(globbed.includes('_delta_log/00000000000000000010.checkpoint.parquet'), 'DuckDB\'s glob matches the checkpoint')
+    assert.equal(held.size, 1) // the files as files: deleted rows too
+    const r = await cli(['probe', path.join(root, '**/*.parquet'), '-c', 'col1', '-v', '10', '--confirm', '--json'])
+    assert.equal(r.code, 0, r.stderr)
+    const files = JSON.parse(r.stdout).files
+    assert.deepEqual(files.map((f) => f.file).sort(), globbed)
+    for (const f of files) {
+      assert.equal(f.values[0].verdict, held.has(f.file) ? 'present' : f.file.startsWith('_') ? 'unknown' : 'absent', f.file)
+    }
+    assert.equal(r.stderr, `parquet-bloom: warning: ${path.join(root, '**/*.parquet')} matches 1 file in writers' bookkeeping folders ` +
+      '(_delta_log), probed as data; a table\'s folder with --table auto reads the table\n')
+    const data = await cli(['probe', path.join(root, 'part=*/*.parquet'), '-c', 'col1', '-v', '10'])
+    assert.equal(data.code, 0, data.stderr)
+    assert.equal(data.stderr, '')
+  })
