@@ -41,8 +41,10 @@ export function lookupColumns(layout, columns, name) {
 
 /**
  * Adds `values` (parallel to `rows`: one `{ column: value }` per row, as hyparquet's row reader gives them) to every
- * result that has rows. A row group whose pages of those columns cannot be read (js/confirm/row-values.js) keeps
- * its results' verdicts and rows, without values, and says why in their detail.
+ * result that has rows. BYTE_ARRAY without a string annotation stays bytes (as DuckDB's BLOB): hyparquet's text of
+ * bytes that are not UTF-8 would be U+FFFD in their place, another value than the row's. A row group whose pages of
+ * those columns cannot be read (js/confirm/row-values.js) keeps its results' verdicts and rows, without values, and says
+ * why in their detail.
  * @param {{ layout: import('../footer/footer.js').FileLayout, metadataOffset: number, columns: string[],
  *   offsetIndexes: import('./row-values.js').OffsetIndexes, readRange: (offset: number, length: number) => Promise<Uint8Array>,
  *   rowGroups: Array<{ results: Array<{ rows?: number[], values?: Array<object | undefined>, detail?: string }> }> }} lookup
@@ -75,7 +77,7 @@ export async function lookupRowValues({ layout, metadataOffset, columns, offsetI
     const fileRows = [...set].sort((a, b) => a - b)
     const rows = fileRows.map((row) => row - firstRows[group])
     try {
-      const valuesOf = await rowGroupValues({ layout, metadataOffset, group, rows, columns, offsetIndexes, read: readRange })
+      const valuesOf = await rowGroupValues({ layout, metadataOffset, group, rows, columns, offsetIndexes, read: readRange, utf8: false })
       fileRows.forEach((row, i) => byRow.set(row, Object.fromEntries(columns.map((name, c) => [name, valuesOf[c][i]]))))
     } catch (error) {
       if (error instanceof ParquetBloomError) throw error // a read failed or was aborted: the probe's error

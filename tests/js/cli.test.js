@@ -8,6 +8,7 @@ import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { parquetMetadata } from 'hyparquet'
+import { parquetWriteBuffer } from 'hyparquet-writer'
 import { readBloomFilter, sbbfContains } from 'hyparquet/src/bloom.js'
 
 import { fixturePath, missingFixture, PARQUET_TESTING_ABSENT, PARQUET_TESTING_PRESENT, projectRoot } from './helpers/fixtures.js'
@@ -17,6 +18,7 @@ import { runCli, runCliJson } from './helpers/run-cli.js'
 import { referenceHash } from '../../testkit/reference-sbbf.js'
 import { writeDuckdbSample, writeHyparquetSample } from '../../testkit/sample-files.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { duckdb as duckdbConnection, quote } from '../../testkit/hive-dataset.js'
 
 const STATS_FILE = 'parquet-testing/data_index_bloom_encoding_stats.parquet'
 const LENGTH_FILE = 'parquet-testing/data_index_bloom_encoding_with_length.parquet'
@@ -313,6 +315,31 @@ describe('probe', () => {
       const blank = await cli(['probe', hyparquet.path, '-c', 'i32', '--values-file', '-'], { stdin: '\n\r\n' })
       assert.equal(blank.code, 2)
       assert.match(blank.stderr, /^parquet-bloom: no values to probe/)
+    })
+
+  test('--columns: BYTE_ARRAY without a string annotation prints as hex (docs/cli.md), DuckDB\'s hex() of its BLOB, not U+FFFD text',
+    async () => {
+      const file = path.join(dir, 'raw-bytes.parquet')
+      await writeFile(file, new Uint8Array(parquetWriteBuffer({ columnData: [
+        { name: 'id', data: [1, 2, 3], type: 'INT32' },
+        { name: 'raw', data: [Uint8Array.of(0xff, 0xfe, 0x00, 0x41), Uint8Array.of(0x68, 0x69), Uint8Array.of(0xc3, 0x28)],
+          type: 'BYTE_ARRAY' },
+        { name: 'txt', data: ['héllo', 'hi', 'x'], type: 'STRING' },
+      ] })))
+      const db = await duckdbConnection()
+      let truth
+      try {
+        truth = await db.rows(`SELECT typeof(raw) AS t, lower(hex(raw)) AS raw, txt FROM read_parquet(${quote(file)}) ORDER BY id`)
+      } finally {
+        db.close()
+      }
+      assert.deepEqual(truth.map((r) => r.t), ['BLOB', 'BLOB', 'BLOB'])
+      const { code, doc, stderr } = await cliJson(['probe', file, '-c', 'id', '-v', '1', '-v', '2', '-v', '3', '--confirm',
+        '--columns', 'raw,txt'])
+      assert.equal(code, 0, stderr)
+      assert.deepEqual(doc.files[0].rowGroups[0].results.flatMap((r) => r.values), truth.map(({ raw, txt }) => ({ raw, txt })))
+      const text = await cli(['probe', file, '-c', 'id', '-v', '1', '--confirm', '--columns', 'raw'])
+      assert.match(text.stdout, /^ {6}row 0: \{"raw":"fffe0041"\}$/m)
     })
 
   test('hyparquet-writer file, several types: stored values maybe in their row group, other verdicts as hyparquet\'s filter says', async () => {

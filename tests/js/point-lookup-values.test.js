@@ -26,9 +26,10 @@ import { tempDir } from '../../testkit/temp-dir.js'
 
 await init()
 
-/** hyparquet's rows of the whole file. */
+/** hyparquet's rows of the whole file; BYTE_ARRAY without a string annotation as bytes (its `utf8: false`, DuckDB's BLOB). */
 function hyparquetRows(bytes, columns) {
-  return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), compressors, columns })
+  return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), compressors, columns,
+    utf8: false })
 }
 
 // Files whose pages hyparquet does not read (bad_data), or does not check and exact lookups refuse (corrupt CRCs),
