@@ -2,6 +2,7 @@
 // pruning first; `inspect <table> --table …` reports the snapshot and what the metadata can prune.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { cp } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import path from 'node:path'
 import { describe, test } from 'node:test'
@@ -11,6 +12,7 @@ import { fixturePath, missingFixture, projectRoot } from './helpers/fixtures.js'
 import { runCli } from './helpers/run-cli.js'
 import { commitText, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { duckdb, quote } from '../../testkit/hive-dataset.js'
 
 const run = (...args) => promisify(execFile)(process.execPath, [`${projectRoot}/js/cli.js`, ...args], { encoding: 'utf8' })
 const skip = missingFixture('tables')
@@ -78,5 +80,52 @@ describe('probe --table: a column the table does not have', async () => {
       'array_of_prims.list.element', '-v', '1'])
     assert.equal(leaf.code, 0, leaf.stderr)
     assert.doesNotMatch(leaf.stdout, /column-missing/)
+  })
+})
+
+const DV_TABLE = 'tables/delta/dv-partitioned-with-checkpoint'
+describe('probe --table with an index built from the table\'s folder as plain files', { skip: missingFixture(DV_TABLE) }, async () => {
+  const dir = await tempDir('table-cli-index')
+  const root = path.join(dir, 'dv')
+  await cp(fixturePath(DV_TABLE), root, { recursive: true })
+  const values = Array.from({ length: 50 }, (_, v) => String(v)) // col1 is 0..49 over the table's 20 files, each value in one
+
+  test('the index covers removed files too; the table asks it only of live ones: never absent where the file holds the value, ' +
+    'present only for rows Spark\'s scan holds', async () => {
+    const built = await runCli(['index', 'build', root, '-o', path.join(root, '_index.puffin'), '-c', 'col1', '--json'])
+    assert.equal(built.code, 0, built.stderr)
+    assert.equal(JSON.parse(built.stdout).files, 21) // 20 data files (live and removed) and the log's checkpoint
+    const db = await duckdb()
+    let holders, live, held
+    try {
+      // Every data file's own rows (deleted ones too), by file; the table's live files; Spark's scan of the table (SOURCES.md).
+      holders = new Map((await db.rows(`SELECT filename, col1 FROM read_parquet(${quote(path.join(root, 'part=*/*.parquet'))},
+        filename = true, hive_partitioning = false)`)).map((r) => [String(r.col1), path.relative(root, String(r.filename))]))
+      held = new Set((await db.rows(`SELECT col1 FROM read_parquet(${quote(fixturePath('tables/expected/delta/' +
+        'dv-partitioned-with-checkpoint/*.parquet'))})`)).map((r) => String(r.col1)))
+    } finally {
+      db.close()
+    }
+    const plain = await runCli(['probe', root, '--table', 'auto', '-c', 'col1', ...values.flatMap((v) => ['-v', v]), '--json'])
+    live = new Set(JSON.parse(plain.stdout).files.map((f) => f.file))
+    assert.equal(live.size, 15)
+    for (const confirm of [[], ['--confirm']]) {
+      const r = await runCli(['probe', root, '--table', 'auto', '--index', path.join(root, '_index.puffin'), '-c', 'col1',
+        ...values.flatMap((v) => ['-v', v]), '--json', ...confirm])
+      assert.equal(r.code, 0, r.stderr)
+      const { files } = JSON.parse(r.stdout)
+      assert.deepEqual(new Set(files.map((f) => f.file)), live, 'only the live files, none the index alone describes')
+      assert.ok(files.every((f) => f.index?.described), 'the index describes every live file')
+      // The index decided: the files have no bloom filter (parquet-mr wrote none), so its filters ruled these out.
+      assert.ok(files.some((f) => f.values.some((v) => v.source === 'bloom-filter')))
+      for (const f of files) {
+        for (const [k, v] of f.values.entries()) {
+          if (holders.get(values[k]) === f.file && !confirm.length) assert.notEqual(v.verdict, 'absent', `${f.file} ${values[k]}`)
+          if (v.verdict === 'present') assert.ok(held.has(values[k]), `${f.file} ${values[k]}: present, but Spark's scan has no such row`)
+        }
+      }
+      // Every value Spark's scan holds is in a live file the probe keeps.
+      for (const v of held) assert.ok(files.some((f) => f.values[values.indexOf(v)].verdict !== 'absent'), v)
+    }
   })
 })
