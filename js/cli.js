@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks'
 import { createFooterCache, directoryStore, openParquet, ParquetBloomError, redactUrl } from './index.js'
 import { DEFAULT_FILE_CONCURRENCY, parseCommandLine, UsageError } from './cli/args.js'
 import { decryptionFromCommandLine, redactSecrets } from './cli/keys.js'
-import { JsonFilesWriter } from './cli/format.js'
+import { fileProblem, JsonFilesWriter } from './cli/format.js'
 import { inspectFile } from './cli/inspect-command.js'
 import { inspectText } from './cli/inspect-text.js'
 import { loadValues, ProbeSummary, probeFile, probeText } from './cli/probe-command.js'
@@ -243,13 +243,13 @@ function labelOf(input) {
 }
 
 /**
- * The message, prefixed with the file unless it already names it.
+ * The message's first line, after the file it is about (`<file>: <problem>`).
  * @param {unknown} error
  * @param {string} [label]
  */
 function messageOf(error, label) {
   const message = redactSecrets(String(/** @type {ErrorLike} */ (error)?.message ?? error).split('\n')[0])
-  return label === undefined || message.includes(label) ? message : `${label}: ${message}`
+  return label === undefined ? message : fileProblem(label, message)
 }
 
 /**
@@ -259,7 +259,8 @@ function messageOf(error, label) {
  */
 function errorLine(error, label, debug) {
   const internal = error instanceof ParquetBloomError ? '' : 'internal error: '
-  const line = `parquet-bloom: ${internal}${messageOf(error, label)}${internal && !debug ? ' (--debug shows where)' : ''}`
+  const problem = messageOf(error, label).slice(label.length + 2)
+  const line = `parquet-bloom: ${label}: ${internal}${problem}${internal && !debug ? ' (--debug shows where)' : ''}`
   if (!debug) return line
   return `${line}\n${describeForDebug(error)}`
 }

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 import { describeColumnType, ErrorCode, openDataset, openTable, ParquetBloomError } from '../index.js'
-import { formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './format.js'
+import { fileProblem, formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './format.js'
 import { rememberSecrets, redactSecrets } from './keys.js'
 import { Progress } from './run-files.js'
 import { indexWarning } from './index-warning.js'
@@ -151,8 +151,7 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   }
   for (const file of result.files) {
     if (file.error) {
-      process.stderr.write(redactSecrets(
-        `parquet-bloom: ${file.error.message.includes(file.path) ? '' : `${file.path}: `}${file.error.message}\n`))
+      process.stderr.write(redactSecrets(`parquet-bloom: ${fileProblem(file.path, file.error.message)}\n`))
     }
   }
   // A --where value no partition holds (a typo, another spelling) skips every file: true under the filter, but worth saying.
@@ -302,7 +301,7 @@ export async function runDatasetInspect(input, options, out = process.stdout) {
       `${costLine(report.stats)}\n`)
   }
   for (const e of report.errors) {
-    process.stderr.write(redactSecrets(`parquet-bloom: ${e.error.message.includes(e.path) ? '' : `${e.path}: `}${e.error.message}\n`))
+    process.stderr.write(redactSecrets(`parquet-bloom: ${fileProblem(e.path, e.error.message)}\n`))
   }
   return report.filesWithError ? 2 : 0
 }

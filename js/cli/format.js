@@ -104,6 +104,16 @@ export function jsonSafe(value) {
 }
 
 /**
+ * A file's failure as every stderr line says one (docs/cli.md): `<file>: <problem>`, the file first even when the
+ * message names it elsewhere (`network error requesting … of <url>`, a table file's full path, an internal error).
+ * @param {string} file
+ * @param {string} message
+ */
+export function fileProblem(file, message) {
+  return message.startsWith(`${file}: `) ? message : `${file}: ${message}`
+}
+
+/**
  * How a probe value is shown in text output: strings quoted only when they need it.
  * @param {unknown} value
  */

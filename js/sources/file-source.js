@@ -36,7 +36,7 @@ export async function openFileSource(path, options) {
   } catch (cause) {
     throw fileError(cause, path, `opening ${path}`)
   }
-  if (stats.isDirectory()) throw new ParquetBloomError(ErrorCode.IO, `${path} is a directory, not a file`, { source: path })
+  if (stats.isDirectory()) throw new ParquetBloomError(ErrorCode.IO, `${path}: is a directory, not a file`, { source: path })
   if (!stats.isFile()) {
     throw new ParquetBloomError(ErrorCode.IO, `${path} is not a regular file (a pipe, socket or device cannot be read by offset)`,
       { source: path })
@@ -311,9 +311,9 @@ export function fileError(cause, path, what) {
   switch (code) {
     case 'ENOENT':
     case 'ENOTDIR':
-      return new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `file not found: ${path}`, { cause, source: path })
+      return new ParquetBloomError(ErrorCode.FILE_NOT_FOUND, `${path}: file not found`, { cause, source: path })
     case 'EISDIR':
-      return new ParquetBloomError(ErrorCode.IO, `${path} is a directory, not a file`, { cause, source: path })
+      return new ParquetBloomError(ErrorCode.IO, `${path}: is a directory, not a file`, { cause, source: path })
     case 'EACCES':
     case 'EPERM':
       return new ParquetBloomError(ErrorCode.IO, `permission denied: ${what} (${code})`, { cause, source: path })

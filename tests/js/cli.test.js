@@ -3,7 +3,7 @@
 // readers (offsets, lengths, bit counts, verdicts), the files' known contents (DuckDB, hyparquet-writer,
 // @dsnp/parquetjs written at test time), and the HTTP server's own request counts.
 import assert from 'node:assert/strict'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
@@ -507,10 +507,27 @@ describe('usage and errors', () => {
     assertOneLineError(r.stderr, 'encrypted')
   })
 
+  test('every failed file is one stderr line `parquet-bloom: <file>: <problem>` (docs/cli.md), the file first', async () => {
+    const missing = path.join(dir, 'no-such.parquet')
+    const notParquet = path.join(dir, 'not-parquet.parquet')
+    await writeFile(notParquet, 'not parquet at all')
+    const folder = path.join(dir, 'a-folder.parquet')
+    await mkdir(folder, { recursive: true })
+    const url = 'http://user:secret@127.0.0.1:9/x.parquet' // refused before any request; its label has no password
+    for (const command of [['probe', '-c', 'i32', '-v', '1'], ['inspect']]) {
+      const r = await cli([command[0], missing, notParquet, folder, url, hyparquet.path, ...command.slice(1)])
+      assert.equal(r.code, 2)
+      const lines = r.stderr.split('\n').filter(Boolean)
+      assert.deepEqual(lines.map((line) => line.slice(0, line.indexOf(': ', 'parquet-bloom: '.length) + 2)),
+        [missing, notParquet, folder, 'http://127.0.0.1:9/x.parquet'].map((file) => `parquet-bloom: ${file}: `), r.stderr)
+      assert.doesNotMatch(r.stderr, /secret/)
+    }
+  })
+
   test('--debug shows the stack', async () => {
     const r = await cli(['inspect', path.join(dir, 'missing.parquet'), '--debug'])
     assert.equal(r.code, 2)
-    assert.match(r.stderr, /^parquet-bloom: file not found/)
+    assert.match(r.stderr, /^parquet-bloom: .*missing\.parquet: file not found$/m)
     assert.match(r.stderr, /^\s+at /m)
   })
 })

@@ -2,7 +2,7 @@
 // pruning first; `inspect <table> --table …` reports the snapshot and what the metadata can prune.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { cp } from 'node:fs/promises'
+import { cp, rm } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import path from 'node:path'
 import { describe, test } from 'node:test'
@@ -129,3 +129,15 @@ describe('probe --table with an index built from the table\'s folder as plain fi
     }
   })
 })
+
+const goneDir = await tempDir('table-cli-gone')
+test('probe --table, a live file gone: its stderr line is `parquet-bloom: <file>: <problem>`, the table\'s path of it first',
+  { skip: missingFixture(DV_TABLE) }, async () => {
+    const root = path.join(goneDir, 'dv')
+    await cp(fixturePath(DV_TABLE), root, { recursive: true })
+    const gone = 'part=1/part-00000-a1586fa1-50e8-4f06-858a-b43b2e83010b.c000.snappy.parquet' // live at the table's version
+    await rm(path.join(root, gone))
+    const r = await runCli(['probe', root, '--table', 'auto', '-c', 'col1', '-v', '11'])
+    assert.equal(r.code, 2)
+    assert.equal(r.stderr, `parquet-bloom: ${gone}: ${path.join(root, gone)}: file not found\n`)
+  })
