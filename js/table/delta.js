@@ -71,10 +71,20 @@ export function deltaType(type) {
 }
 
 /**
- * Fields of the Delta schema with logical and physical dotted names (column mapping), numbered.
- * @param {{ fields?: DeltaSchemaField[] } | null | undefined} schema
+ * A table's column mapping mode, lowercased as Spark and the Delta kernels read it; 'none' without the property.
+ * @param {DeltaMetaData | null | undefined} metaData
  */
-export function deltaFields(schema) {
+export const deltaMappingMode = (metaData) => String(metaData?.configuration?.['delta.columnMapping.mode'] ?? 'none').toLowerCase()
+
+/**
+ * Fields of the Delta schema with logical and physical dotted names (column mapping), numbered. In mode `none` the
+ * physical name is the logical one (PROTOCOL.md "Reader Requirements for Column Mapping": files, stats and partition
+ * values by display names), whatever `delta.columnMapping.physicalName` the schema still carries: read by those, a
+ * column's stats and values were another column's (a = 1 answered absent from b's bounds).
+ * @param {{ fields?: DeltaSchemaField[] } | null | undefined} schema
+ * @param {string} mode the table's column mapping mode (deltaMappingMode)
+ */
+export function deltaFields(schema, mode) {
   /** @type {DeltaField[]} */
   const out = []
   /**
@@ -86,7 +96,7 @@ export function deltaFields(schema) {
   const walk = (fields, prefix, physicalPrefix, topLevel) => {
     for (const f of fields ?? []) {
       /** @type {string} */
-      const physical = f.metadata?.['delta.columnMapping.physicalName'] ?? f.name
+      const physical = mode === 'none' ? f.name : f.metadata?.['delta.columnMapping.physicalName'] ?? f.name
       const name = prefix ? `${prefix}.${f.name}` : f.name
       const physicalName = physicalPrefix ? `${physicalPrefix}.${physical}` : physical
       out.push({ id: out.length + 1, name, physicalName, physicalPath: physicalName.split('.'), type: deltaType(f.type), topLevel,
@@ -222,7 +232,7 @@ export async function loadDelta(io, root, options = {}) {
   const { fields, files } = describeFiles(root, metaData, live, writer, options)
   const used = Boolean(start.since) && !reason
   return { format: /** @type {const} */ ('delta'), version: versionRead(log), metaData, protocol, writer, fields, files,
-    columnMapping: metaData.configuration?.['delta.columnMapping.mode'] ?? 'none',
+    columnMapping: deltaMappingMode(metaData),
     logObject: used && !log.commits.length ? delta?.logObject : versionObject(log),
     ...(delta ? { indexed: indexState(log, used, reason) } : {}) }
 }
@@ -588,7 +598,7 @@ function refuseCoordinated(protocol, metaData, where) {
  * @returns {{ fields: DeltaField[], files: DeltaFile[] }}
  */
 function describeFiles(root, metaData, live, writer, options) {
-  const fields = deltaFields(JSON.parse(metaData.schemaString))
+  const fields = deltaFields(JSON.parse(metaData.schemaString), deltaMappingMode(metaData))
   const partitionColumns = new Set(metaData.partitionColumns ?? [])
   const configured = Number(metaData.configuration?.['delta.dataSkippingStringPrefixLength'])
   const prefixLength = Number.isInteger(configured) && configured > 0 ? Math.min(configured, STRING_PREFIX) : STRING_PREFIX

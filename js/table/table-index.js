@@ -180,8 +180,8 @@ export class TableSidecar {
     }
     const schemaString = this.record.metaData?.schemaString
     if (typeof schemaString !== 'string') return false
-    const { deltaFields } = await import('./delta.js')
-    const then = deltaFields(JSON.parse(schemaString)).find((f) => f.name === column)
+    const { deltaFields, deltaMappingMode } = await import('./delta.js')
+    const then = deltaFields(JSON.parse(schemaString), deltaMappingMode(this.record.metaData)).find((f) => f.name === column)
     return then !== undefined && then.physicalName === /** @type {{ physicalName?: string }} */ (now).physicalName
   }
 

@@ -157,6 +157,37 @@ describe('synthetic Delta tables', async () => {
     assert.deepEqual(b[0].rows, [1])
   })
 
+  test('column mapping mode none: columns, stats and partition values by display names, not physical names left in the schema',
+    async () => {
+    // PROTOCOL.md "Reader Requirements for Column Mapping": in `none` mode, or without the property, files are read by
+    // display names (Spark's createPhysicalSchema and Delta Kernel's convertToPhysicalSchema return the logical schema).
+    // The schema still names a's physical name b and b's a: read by those, a's bounds were b's.
+    const parquet = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'a', data: [1, 2], type: 'INT32' },
+      { name: 'b', data: [10, 20], type: 'INT32' }] }))
+    const leftover = (name, id, physical) => ({ name, type: 'integer', nullable: true,
+      metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+    const schema = { type: 'struct', fields: [leftover('a', 1, 'b'), leftover('b', 2, 'a'), leftover('p', 3, 'q')] }
+    for (const configuration of [{}, { 'delta.columnMapping.mode': 'none' }]) {
+      const actions = [
+        { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+        { metaData: { id: 'unmapped', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
+          partitionColumns: ['p'], configuration } },
+        { add: { path: 'x.parquet', partitionValues: { p: '7', q: '8' }, size: parquet.length, modificationTime: 0, dataChange: true,
+          stats: JSON.stringify({ numRecords: 2, minValues: { a: 1, b: 10 }, maxValues: { a: 2, b: 20 }, nullCount: { a: 0, b: 0 } }) } },
+      ]
+      const log = { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }
+      const root = await writeTable(`unmapped-${Object.keys(configuration).length}`, log, { 'x.parquet': parquet })
+      const table = await openTable(root)
+      const a = (await table.probe('a', [1, 10], { confirm: true })).files[0].values
+      assert.deepEqual(a.map((v) => v.verdict), ['present', 'absent'], JSON.stringify(a))
+      assert.deepEqual(a[0].rows, [0])
+      const b = (await table.probe('b', [20, 2], { confirm: true })).files[0].values
+      assert.deepEqual(b.map((v) => v.verdict), ['present', 'absent'], JSON.stringify(b))
+      const p = (await table.probe('p', [7, 8])).files[0].values
+      assert.deepEqual(p.map((v) => [v.verdict, v.source]), [['maybe', 'table-partition'], ['absent', 'table-partition']])
+    }
+  })
+
   test('a protocol asking for a reader feature or version not implemented here: UNSUPPORTED_TABLE, not a table read wrong', async () => {
     const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
     const metaData = { id: 'p', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
