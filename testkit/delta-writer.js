@@ -68,7 +68,10 @@ export function inlineDeletionVector(rows) {
  */
 export async function writeDeltaFiles(root, log, files) {
   await mkdir(path.join(root, '_delta_log'), { recursive: true })
-  for (const [file, text] of Object.entries(log)) await writeFile(path.join(root, '_delta_log', file), text)
+  for (const [file, text] of Object.entries(log)) {
+    await mkdir(path.dirname(path.join(root, '_delta_log', file)), { recursive: true }) // _sidecars/
+    await writeFile(path.join(root, '_delta_log', file), text)
+  }
   for (const [file, bytes] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, file)), { recursive: true })
     await writeFile(path.join(root, file), bytes)

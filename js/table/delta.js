@@ -537,7 +537,9 @@ async function replayLog(io, root, log, record = null) {
   if (sidecars.length) {
     const names = sidecars.map((p) => (p.includes('/') ? p : `_sidecars/${p}`))
     const bytes = await io.readAll(names.map((n) => logLocation(root, n)), { immutable: true })
-    for (let i = 0; i < bytes.length; i++) for (const a of await parquetActions(bytes[i], names[i])) apply(a)
+    // A sidecar is part of the checkpoint: its removes are tombstones too (Delta Kernel reads them as checkpoint batches).
+    // Applied, one in a later sidecar dropped a live add of the same file, whose values were answered absent.
+    for (let i = 0; i < bytes.length; i++) for (const a of await parquetActions(bytes[i], names[i])) if (!a.remove) apply(a)
   }
   log.commitTexts.forEach((bytes, i) => { for (const a of parseLines(textOf(bytes), `${pad(log.commits[i])}.json`)) apply(a) })
   if (!metaData) throw malformed(`${logLocation(root, '')}: no metaData action up to this version`)

@@ -332,6 +332,41 @@ describe('synthetic Delta tables', async () => {
     assert.ok((await readdir(path.join(root, '_delta_log'))).length === 4)
   })
 
+  test('a V2 checkpoint\'s sidecars: their removes are tombstones, as the checkpoint\'s own, never applied to its adds', async () => {
+    // Delta Kernel (ActiveAddFilesIterator: isFromCheckpoint) and delta-kernel-rs read sidecars as checkpoint batches,
+    // whose removes tombstone nothing they hold: a.parquet stays live though the second sidecar holds a remove of it.
+    const opt = (name, type, extra = {}) => ({ name, type, repetition_type: 'OPTIONAL', ...extra })
+    const str = (name) => opt(name, 'BYTE_ARRAY', { converted_type: 'UTF8' })
+    const sidecar = (rows) => new Uint8Array(parquetWriteBuffer({
+      schema: [{ name: 'root', num_children: 2 },
+        { name: 'add', repetition_type: 'OPTIONAL', num_children: 3 }, str('path'), opt('size', 'INT64'), opt('dataChange', 'BOOLEAN'),
+        { name: 'remove', repetition_type: 'OPTIONAL', num_children: 3 }, str('path'), opt('deletionTimestamp', 'INT64'),
+        opt('dataChange', 'BOOLEAN')],
+      columnData: ['add', 'remove'].map((name) => ({ name, data: rows.map((r) => r[name] ?? null) })) }))
+    const data = { 'a.parquet': [1, 2], 'b.parquet': [3, 4] }
+    const files = Object.fromEntries(Object.entries(data).map(([f, ids]) => [f, new Uint8Array(parquetWriteBuffer({
+      columnData: [{ name: 'id', data: ids, type: 'INT32' }] }))]))
+    const first = sidecar(Object.keys(data).map((p) => ({ add: { path: p, size: BigInt(files[p].length), dataChange: false } })))
+    const second = sidecar([{ remove: { path: 'a.parquet', deletionTimestamp: 5n, dataChange: true } }])
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'integer', nullable: true, metadata: {} }] }
+    const checkpoint = [
+      { checkpointMetadata: { version: 1 } },
+      { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['v2Checkpoint'], writerFeatures: ['v2Checkpoint'] } },
+      { metaData: { id: 'sc', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [] } },
+      { sidecar: { path: 'first.parquet', sizeInBytes: first.length, modificationTime: 0 } },
+      { sidecar: { path: 'second.parquet', sizeInBytes: second.length, modificationTime: 0 } },
+    ]
+    const name = `${pad(1)}.checkpoint.3a0d65cd-4056-49b8-937b-95f9e3ee90e5.json`
+    const root = await writeTable('sidecar-tombstone', { [name]: checkpoint.map((a) => JSON.stringify(a)).join('\n'),
+      '_sidecars/first.parquet': first, '_sidecars/second.parquet': second }, files)
+    const table = await openTable(root)
+    const result = await table.probe('id', [1, 3], { confirm: true })
+    assert.deepEqual(result.files.map((f) => f.path).sort(), ['a.parquet', 'b.parquet'])
+    for (const f of result.files) {
+      assert.deepEqual(f.values.map((v) => v.verdict), [1, 3].map((v) => (data[f.path].includes(v) ? 'present' : 'absent')), f.path)
+    }
+  })
+
   test('a Parquet checkpoint whose add actions carry stats_parsed (no stats JSON) prunes by it, truncated strings as prefixes', async () => {
     const long = 'x'.repeat(40)
     const data = {
