@@ -87,24 +87,25 @@ export const deltaMappingMode = (metaData) => String(metaData?.configuration?.['
 export function deltaFields(schema, mode) {
   /** @type {DeltaField[]} */
   const out = []
+  // Paths are kept as segments: a column may be named "a.b" (Spark allows dots in names), which the dotted names
+  // cannot tell from a → b; split, its stats and file column were looked up as a struct a's b.
   /**
    * @param {DeltaSchemaField[] | undefined} fields
-   * @param {string} prefix
-   * @param {string} physicalPrefix
-   * @param {boolean} topLevel
+   * @param {string[]} path the logical path of the struct holding them
+   * @param {string[]} physicalPath its physical path
    */
-  const walk = (fields, prefix, physicalPrefix, topLevel) => {
+  const walk = (fields, path, physicalPath) => {
     for (const f of fields ?? []) {
       /** @type {string} */
       const physical = mode === 'none' ? f.name : f.metadata?.['delta.columnMapping.physicalName'] ?? f.name
-      const name = prefix ? `${prefix}.${f.name}` : f.name
-      const physicalName = physicalPrefix ? `${physicalPrefix}.${physical}` : physical
-      out.push({ id: out.length + 1, name, physicalName, physicalPath: physicalName.split('.'), type: deltaType(f.type), topLevel,
+      const own = { path: [...path, f.name], physicalPath: [...physicalPath, physical] }
+      out.push({ id: out.length + 1, name: own.path.join('.'), physicalName: own.physicalPath.join('.'),
+        physicalPath: own.physicalPath, type: deltaType(f.type), topLevel: path.length === 0,
         mappingId: f.metadata?.['delta.columnMapping.id'], widenedFrom: widenedFrom(f.metadata?.['delta.typeChanges']) })
-      if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name, physicalName, false)
+      if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, own.path, own.physicalPath)
     }
   }
-  walk(schema?.fields, '', '', true)
+  walk(schema?.fields, [], [])
   return out
 }
 

@@ -24,11 +24,21 @@ import { deltaColumnIn } from './delta.js'
 const TABLE_OPTIONS = ['format', 'snapshot', 'version', 'metadata', 'rebase', 'allowOutside']
 
 /**
- * The table field a probe names (dotted for nested fields), or undefined.
+ * The table field a probe names (dotted for nested fields), or undefined. A name two fields share (a column named "a.b"
+ * beside a → b) is INVALID_ARGUMENT, as a file's for two leaves is (js/parquet-file.js): one's answer is not the other's,
+ * and a prefilter knows the column by its dotted name only.
  * @param {{ fields: TableField[] }} table
  * @param {string | string[]} column
  */
-const fieldNamed = (table, column) => table.fields.find((f) => f.name === (Array.isArray(column) ? column.join('.') : String(column)))
+function fieldNamed(table, column) {
+  const name = Array.isArray(column) ? column.join('.') : String(column)
+  const fields = table.fields.filter((f) => f.name === name)
+  if (fields.length > 1) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${JSON.stringify(name)} names ${fields.length} columns of the table ` +
+      '(a name with a dot beside a nested field), which a probe cannot tell apart', { field: name })
+  }
+  return fields[0]
+}
 
 /**
  * The Parquet column of a table field in one file: Iceberg's by field id, name mapping or a name that always meant

@@ -188,6 +188,46 @@ describe('synthetic Delta tables', async () => {
     }
   })
 
+  test('a column named "a.b": its stats and file column under that name, not a struct a\'s b; beside a → b, refused', async () => {
+    // Delta (without column mapping) allows dots in column names; its stats mirror the schema ({"a.b": 1} for the column,
+    // {"a": {"b": 10}} for the struct's field). Read as a → b, the column's 1 was `absent` by the struct's bounds 10–20.
+    const struct = { type: 'struct', fields: [{ name: 'b', type: 'integer', nullable: true, metadata: {} }] }
+    const cases = [
+      { name: 'dotted', fields: [['a.b', 'integer']], data: { 'a.b': [1, 2] }, stats: (s) => ({ 'a.b': s }) },
+      { name: 'dotted-and-nested', fields: [['a.b', 'integer'], ['a', struct]], data: { 'a.b': [1, 2], a: [{ b: 10 }, { b: 20 }] },
+        stats: (s) => ({ 'a.b': s, a: { b: s * 10 } }) },
+    ]
+    for (const c of cases) {
+      const leaves = [{ name: 'a.b', type: 'INT32', repetition_type: 'OPTIONAL' }]
+      if (c.data.a) {
+        leaves.push({ name: 'a', repetition_type: 'OPTIONAL', num_children: 1 }, { name: 'b', type: 'INT32', repetition_type: 'OPTIONAL' })
+      }
+      const parquet = new Uint8Array(parquetWriteBuffer({ schema: [{ name: 'root', num_children: c.fields.length }, ...leaves],
+        columnData: Object.entries(c.data).map(([name, data]) => ({ name, data })) }))
+      const schema = { type: 'struct', fields: c.fields.map(([name, type]) => ({ name, type, nullable: true, metadata: {} })) }
+      const actions = [
+        { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+        { metaData: { id: c.name, format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
+          partitionColumns: [] } },
+        { add: { path: 'x.parquet', partitionValues: {}, size: parquet.length, modificationTime: 0, dataChange: true,
+          stats: JSON.stringify({ numRecords: 2, minValues: c.stats(1), maxValues: c.stats(2), nullCount: c.stats(0) }) } },
+      ]
+      const log = { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }
+      const root = await writeTable(c.name, log, { 'x.parquet': parquet })
+      const table = await openTable(root)
+      if (!c.data.a) {
+        const values = (await table.probe('a.b', [1, 9], { confirm: true })).files[0].values
+        assert.deepEqual(values.map((v) => [v.verdict, v.source]), [['present', 'data-pages'], ['absent', 'table-stats']])
+      } else {
+        // Which of the two a caller means, a prefilter cannot be told (it gets the dotted name): neither is answered for the other.
+        for (const column of ['a.b', ['a.b'], ['a', 'b']]) {
+          await assert.rejects(table.probe(column, [1, 10]),
+            (e) => e.code === ErrorCode.INVALID_ARGUMENT && /names 2 columns/.test(e.message))
+        }
+      }
+    }
+  })
+
   test('a protocol asking for a reader feature or version not implemented here: UNSUPPORTED_TABLE, not a table read wrong', async () => {
     const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
     const metaData = { id: 'p', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
