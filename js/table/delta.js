@@ -1,8 +1,8 @@
 // A Delta table's live files at one version (Delta transaction log protocol): `_last_checkpoint`, the
 // checkpoint it names (single, multi-part, or V2 with sidecars; Parquet read by hyparquet, loaded on
-// demand) and the commits after it, all in one wave — never a replay from version 0. A file's identity
-// is its path (canonicalized, js/table/delta-file-identity.js) AND its deletion vector: one commit may add
-// (path, new DV) and remove (path, old DV).
+// demand) and the commits after it, all in one wave — never a replay from version 0 (but for a checkpoint gone:
+// withoutCheckpoint). A file's identity is its path (canonicalized, js/table/delta-file-identity.js) AND its deletion
+// vector: one commit may add (path, new DV) and remove (path, old DV).
 // Per file: partition values (strings typed by the schema; empty means null) and the `stats` JSON
 // (min/max/nullCount by physical column names when column mapping is on), or, in a checkpoint without
 // it, the `stats_parsed` struct (PROTOCOL.md "Checkpoint Schema"), read by the same rules.
@@ -441,8 +441,9 @@ const logLocation = (root, name) => /** @type {string} */ (locationUnder(root, `
  * @param {TableIO} io
  * @param {TableRoot} root
  * @param {number | undefined} wanted
+ * @param {boolean} [fromZero] `_last_checkpoint` not read: the log from commit 0 (withoutCheckpoint)
  */
-async function readLog(io, root, wanted) {
+async function readLog(io, root, wanted, fromZero = false) {
   const log = (/** @type {string} */ name) => logLocation(root, name)
   const listing = await io.list(logLocation(root, ''))
   if (listing) {
@@ -458,7 +459,7 @@ async function readLog(io, root, wanted) {
     if (!same) return createdAnew(io, root, () => readLog(io, root, wanted))
     return { ...plan, checkpointBytes, commitTexts }
   }
-  const pointer = await io.read(log('_last_checkpoint'), { optional: true })
+  const pointer = fromZero ? null : await io.read(log('_last_checkpoint'), { optional: true })
   const last = pointer ? parseExactJson(textOf(pointer)) : null
   const checkpointVersion = last && (wanted === undefined || Number(last.version) <= wanted) ? Number(last.version) : -1
   const checkpointNames = checkpointVersion < 0 ? [] : last.parts > 1
@@ -477,9 +478,12 @@ async function readLog(io, root, wanted) {
     const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
     const locations = versions.map((v) => log(`${pad(v)}.json`))
     const reads = io.readAll(locations, { immutable: true, optional: true })
-    const [batch, checkpoint, same] = await Promise.all([reads, first ? io.readAll(checkpointNames.map(log), { immutable: true }) : null,
+    const checkpointRead = first ? io.readAll(checkpointNames.map(log), { immutable: true }).catch(
+      (error) => { if (error?.code === ErrorCode.FILE_NOT_FOUND) return error; throw error }) : null
+    const [batch, checkpoint, same] = await Promise.all([reads, checkpointRead,
       first ? sameAsKept(io, [...checkpointNames.map(log), ...locations]) : true])
     if (!same) return createdAnew(io, root, () => readLog(io, root, wanted))
+    if (checkpoint instanceof Error) return withoutCheckpoint(io, root, wanted, checkpointVersion, checkpoint)
     if (checkpoint) checkpointBytes = checkpoint // the first wave's
     const end = batch.indexOf(null)
     // The commits up to the first missing one.
@@ -492,6 +496,23 @@ async function readLog(io, root, wanted) {
   }
   if (commits.length === 0 && checkpointVersion < 0) throw malformed(`${log('')}: no _last_checkpoint and no commit 0`)
   return { checkpointVersion, checkpointNames, checkpointBytes, commits, commitTexts }
+}
+
+/**
+ * The log from commit 0 when the checkpoint `_last_checkpoint` names is gone, or a part of it (PROTOCOL.md: readers
+ * ignore a multi-part checkpoint with missing parts; Spark then lists the log from 0). Used only when the commits
+ * read reach the checkpoint's version: fewer (cleaned up, or a gap) would be an older version read as the newest.
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {number | undefined} wanted
+ * @param {number} version the checkpoint's
+ * @param {unknown} missing its read's FILE_NOT_FOUND, thrown when the commits cannot stand for it
+ * @returns {Promise<DeltaLog>}
+ */
+async function withoutCheckpoint(io, root, wanted, version, missing) {
+  const whole = await readLog(io, root, wanted, true).catch(() => null)
+  if (!whole || versionRead(whole) < version) throw missing
+  return whole
 }
 
 /**

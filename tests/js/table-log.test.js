@@ -324,6 +324,44 @@ describe('synthetic Delta tables', async () => {
     assert.deepEqual(result.files.map((f) => [f.path, f.values[0].verdict]).sort(), [['e.parquet', 'present'], ['k=v/c.parquet', 'present']])
   })
 
+  test('over HTTP (no listing), a checkpoint _last_checkpoint names that is gone, or a part of it: the commits from 0 are read',
+    async () => {
+    // Spark lists the log from 0 then; PROTOCOL.md: readers ignore a multi-part checkpoint with missing parts. Truth: the
+    // JSON commits replayed (replayJson). With commits 0–2 cleaned up the missing checkpoint is the error, not version 3 read.
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
+    const add = (p) => ({ add: { path: p, partitionValues: {}, size: 1, modificationTime: 0, dataChange: true } })
+    const commits = [
+      [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+        { metaData: { id: 'gone', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
+          partitionColumns: [] } },
+        add('f0.parquet')],
+      [add('f1.parquet')], [add('f2.parquet'), { remove: { path: 'f0.parquet', deletionTimestamp: 1, dataChange: true } }],
+      [add('f3.parquet')], [add('f4.parquet')],
+    ]
+    const text = (actions) => actions.map((a) => JSON.stringify(a)).join('\n')
+    const pointers = { single: { version: 3, size: 4 }, 'multi-part': { version: 3, size: 4, parts: 2 } }
+    const dir = path.dirname(await writeTable('gone-checkpoint-probe', {}, {}))
+    const server = await startTestServer({ root: dir })
+    try {
+      for (const [kind, pointer] of Object.entries(pointers)) {
+        const log = Object.fromEntries(commits.map((c, v) => [`${pad(v)}.json`, text(c)]))
+        // Of the multi-part checkpoint, part 1 is there and part 2 is not.
+        if (pointer.parts) log[`${pad(3)}.checkpoint.0000000001.0000000002.parquet`] = checkpointParquet([{ add: { path: 'f9.parquet',
+          partitionValues: [], size: 1n, modificationTime: 0n, dataChange: true } }])
+        const root = await writeTable(`gone-${kind}`, { ...log, '_last_checkpoint': JSON.stringify(pointer) }, {})
+        const table = await loadTable(server.url(`${path.basename(root)}/`), { format: 'delta' })
+        assert.equal(table.version, 4, kind)
+        assert.deepEqual(table.files.map((f) => f.path).sort(), await replayJson(root, 4), kind)
+        for (const v of [0, 1, 2]) delete log[`${pad(v)}.json`]
+        const cleaned = await writeTable(`gone-${kind}-cleaned`, { ...log, '_last_checkpoint': JSON.stringify(pointer) }, {})
+        await assert.rejects(loadTable(server.url(`${path.basename(cleaned)}/`), { format: 'delta' }),
+          (e) => e.code === ErrorCode.FILE_NOT_FOUND && /00003\.checkpoint/.test(e.message), kind)
+      }
+    } finally {
+      await server.close()
+    }
+  })
+
   test('two multi-part checkpoints of one version, neither whole: not read as one, the commits are', async () => {
     // Two writers cut the checkpoint of version 2 in 3 and in 2 parts; each left a part unwritten. Together the parts
     // there hold files 1 and 2 only.
