@@ -557,8 +557,12 @@ async function replayLog(io, root, log, record = null) {
     }
   }
   if (sidecars.length) {
-    const names = sidecars.map((p) => (p.includes('/') ? p : `_sidecars/${p}`))
-    const bytes = await io.readAll(names.map((n) => logLocation(root, n)), { immutable: true })
+    // PROTOCOL.md "Sidecar File Information": a URI-encoded path, absolute or relative to _delta_log/_sidecars (Spark's
+    // new Path(sidecarDir, path), delta-kernel-rs's URL join); read from _delta_log/ when it held a '/', it was not found.
+    const resolve = pathResolver(root, { encoded: true })
+    const found = sidecars.map((p) => resolve(/^[a-zA-Z][a-zA-Z0-9+.-]*:|^\//.test(p) ? p : `_delta_log/_sidecars/${p}`))
+    const names = found.map((f) => f.relative)
+    const bytes = await io.readAll(found.map((f) => f.location), { immutable: true })
     // A sidecar is part of the checkpoint: its removes are tombstones too (Delta Kernel reads them as checkpoint batches).
     // Applied, one in a later sidecar dropped a live add of the same file, whose values were answered absent.
     for (let i = 0; i < bytes.length; i++) for (const a of await parquetActions(bytes[i], names[i])) if (!a.remove) apply(a)

@@ -445,6 +445,28 @@ describe('synthetic Delta tables', async () => {
     }
   })
 
+  test('sidecar paths as PROTOCOL.md allows them: URI-encoded, relative to _delta_log/_sidecars (with folders) or absolute', async () => {
+    // Spark reads new Path(sidecarDir, path), delta-kernel-rs joins the path onto _sidecars/ as a URL: both decode escapes
+    // and resolve a relative path under _sidecars/, an absolute one as it is.
+    const root = path.join(dir, 'sidecar-paths')
+    const where = { 'a b.parquet': 'a%20b.parquet', 'sub/c.parquet': 'sub/c.parquet',
+      'd.parquet': `file://${path.join(root, '_delta_log/_sidecars/d.parquet').split('/').map(encodeURIComponent).join('/')}` }
+    const sidecars = Object.fromEntries(Object.keys(where).map((name, i) => [`_sidecars/${name}`, checkpointParquet([{ add: {
+      path: `f${i}.parquet`, partitionValues: [], size: 1n, modificationTime: 0n, dataChange: true } }])]))
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
+    const checkpoint = [
+      { checkpointMetadata: { version: 0 } },
+      { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['v2Checkpoint'], writerFeatures: ['v2Checkpoint'] } },
+      { metaData: { id: 'paths', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
+        partitionColumns: [] } },
+      ...Object.values(where).map((p) => ({ sidecar: { path: p, sizeInBytes: 1, modificationTime: 0 } })),
+    ]
+    await writeTable('sidecar-paths', { ...sidecars, [`${pad(0)}.checkpoint.80a083e8-7026-4e79-81be-64bd76c43a11.json`]:
+      checkpoint.map((a) => JSON.stringify(a)).join('\n') }, {})
+    const table = await loadTable(root)
+    assert.deepEqual(table.files.map((f) => f.path).sort(), ['f0.parquet', 'f1.parquet', 'f2.parquet'])
+  })
+
   test('a Parquet checkpoint whose add actions carry stats_parsed (no stats JSON) prunes by it, truncated strings as prefixes', async () => {
     const long = 'x'.repeat(40)
     const data = {
