@@ -17,7 +17,7 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):(.*)$/s
  * there is one); '' for none.
  * @param {DeletionVectorDescriptor | null | undefined} dv
  */
-const dvId = (dv) => {
+export const dvId = (dv) => {
   if (!dv) return ''
   return `${dv.storageType}${dv.pathOrInlineDv}${dv.offset === undefined || dv.offset === null ? '' : `@${dv.offset}`}`
 }

@@ -15,7 +15,7 @@ import { readBound } from './bound-precision.js'
 import { tableBoundRules } from '../indexes/table-bound-rules.js'
 import { readParquetRows } from './parquet-rows.js'
 import { LOG_IDENTITY_BYTES, logIdentity, sameLogIdentity } from './log-identity.js'
-import { DeltaLiveFiles } from './delta-file-identity.js'
+import { DeltaLiveFiles, dvId } from './delta-file-identity.js'
 
 /**
  * The log's actions (PROTOCOL.md "Actions"), the fields read here; a checkpoint's Parquet rows read as the same objects.
@@ -649,7 +649,29 @@ function describeFiles(root, metaData, live, writer, options) {
       })),
     }
   })
+  refuseTwiceNamed(files)
   return { fields, files }
+}
+
+/**
+ * Refuses a table whose live files name one data file twice with other deletion vectors or partition values (one add
+ * relative, one absolute; or one path with two DVs and no remove, which PROTOCOL.md makes illegal): each is a logical
+ * file of its own, whose rows Spark reads, but a probe knows a file by its path and read both with one's (`absent`
+ * for a row only the other's DV deletes).
+ * @param {DeltaFile[]} files
+ */
+function refuseTwiceNamed(files) {
+  /** @type {Map<string, DeltaFile>} */
+  const seen = new Map()
+  const facts = (/** @type {DeltaFile} */ f) => JSON.stringify([dvId(f.logged.deletionVector), f.partitionValues])
+  for (const f of files) {
+    const other = seen.get(f.path)
+    if (other && facts(other) !== facts(f)) {
+      throw malformed(`the log's live files name ${JSON.stringify(f.path)} twice (${JSON.stringify(other.logged.path)} and ` +
+        `${JSON.stringify(f.logged.path)}) with other deletion vectors or partition values: not one file's rows`, f.path)
+    }
+    seen.set(f.path, f)
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { ErrorCode, openTable } from '../../js/index.js'
 import { loadTable } from '../../js/table/load-table.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { checkpointParquet, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
+import { checkpointParquet, inlineDeletionVector, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
@@ -359,6 +359,42 @@ describe('synthetic Delta tables', async () => {
       }
     } finally {
       await server.close()
+    }
+  })
+
+  test('one data file live twice with other deletion vectors or partition values: MALFORMED_TABLE, not one\'s answers for both',
+    async () => {
+    // Each live add is a logical file (PROTOCOL.md: path and DV id), so Spark reads x.parquet's rows once as x.parquet (id 1
+    // kept) and once as the absolute path with a DV deleting row 0: id 1 is in the table. Read by one path with one DV,
+    // id 1 was `absent`. Adding a path with a second DV and no remove is illegal (PROTOCOL.md) and read alike.
+    const parquet = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: [1, 2, 3], type: 'INT32' }] }))
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'integer', nullable: true, metadata: {} },
+      { name: 'p', type: 'string', nullable: true, metadata: {} }] }
+    const features = ['deletionVectors']
+    const head = [{ protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: features, writerFeatures: features } },
+      { metaData: { id: 'twice', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
+        partitionColumns: ['p'] } }]
+    const add = (p, extra = {}) => ({ add: { path: p, partitionValues: { p: 'a' }, size: parquet.length, modificationTime: 0,
+      dataChange: true, ...extra } })
+    const dv = (rows) => ({ deletionVector: inlineDeletionVector(rows) })
+    const cases = {
+      'relative and absolute, one with a DV': (root) => [[...head, add('x.parquet'), add(`${root}/x.parquet`, dv([0]))]],
+      'one path, a second DV without a remove': () => [[...head, add('x.parquet', dv([1]))], [add('x.parquet', dv([0]))]],
+      'relative and absolute, other partition values': (root) => [[...head, add('x.parquet'),
+        add(`${root}/x.parquet`, { partitionValues: { p: 'b' } })]],
+      'relative and absolute, alike': (root) => [[...head, add('x.parquet'), add(`${root}/x.parquet`)]],
+    }
+    for (const [name, commits] of Object.entries(cases)) {
+      const root = path.join(dir, `twice-${Object.keys(cases).indexOf(name)}`)
+      const log = Object.fromEntries(commits(root).map((c, v) => [`${pad(v)}.json`, c.map((a) => JSON.stringify(a)).join('\n')]))
+      await writeTable(path.basename(root), log, { 'x.parquet': parquet })
+      if (name.endsWith('alike')) {
+        const result = await (await openTable(root)).probe('id', [1], { confirm: true })
+        assert.ok(result.files.every((f) => f.values[0].verdict === 'present'), name)
+      } else {
+        await assert.rejects(openTable(root),
+          (e) => e.code === ErrorCode.MALFORMED_TABLE && /name "x\.parquet" twice/.test(e.message), name)
+      }
     }
   })
 
