@@ -11,7 +11,7 @@ const PARQUET_NAME = /\.(parquet|parq|pq)$/i
 // Writers' bookkeeping (_delta_log, .hive-staging, _SUCCESS): names starting with '.' or '_', but not a partition folder
 // `_key=value` (DuckDB's PARTITION_BY (_key) writes them; Spark's listing keeps them too).
 const BOOKKEEPING = /^(\.|_(?!.*=))/
-const GLOB_CHARS = /[*?[{]/
+export const GLOB_CHARS = /[*?[{]/
 
 /**
  * @typedef {{ path: string, location: any, size?: number, etag?: string, partitions?: Record<string, unknown> }} FileDescriptor

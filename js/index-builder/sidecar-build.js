@@ -23,6 +23,7 @@ import { SlicedIndexWriter } from './sidecar-sliced-writer.js'
 import { buildReading, inOrder, localValidator, readFileEntry } from './build-plan.js'
 import { segmentProperties, shardPositions } from './sidecar-segments.js'
 import { inShard } from '../dataset/dataset.js'
+import { GLOB_CHARS, listDataset } from '../dataset/listing.js'
 import { checkFpp } from '../wasm/sbbf.js'
 
 const utf8 = new TextEncoder()
@@ -174,20 +175,22 @@ function validatorsOf(validators) {
 
 
 /**
- * Paths and URLs; a directory becomes the .parquet files under it, sorted.
+ * Paths and URLs; a local folder or glob becomes the Parquet files a dataset of it lists (js/dataset/listing.js: by path,
+ * .parquet/.parq/.pq, a folder's bookkeeping such as _delta_log skipped), so that the index describes the files
+ * `openDataset` of the same folder probes. (Walked here apart, it took .parquet only, so a dataset's .parq files went
+ * unindexed, and a glob was a file not found.)
  * @param {string[]} files
  */
 async function expandInputs(files) {
   /** @type {string[]} */
   const out = []
   for (const input of files) {
-    if (typeof input === 'string' && !/^https?:\/\//i.test(input)) {
-      const { stat, readdir } = await import('node:fs/promises')
-      const path = await import('node:path')
+    if (typeof input === 'string' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) {
+      const { stat } = await import('node:fs/promises')
       const info = await stat(input).catch(() => undefined)
-      if (info?.isDirectory()) {
-        const listed = await readdir(input, { recursive: true })
-        for (const name of listed.filter((n) => n.endsWith('.parquet')).sort()) out.push(path.join(input, name))
+      if (info?.isDirectory() || (!info && GLOB_CHARS.test(input))) {
+        const { files: listed } = await listDataset(input)
+        for (const f of listed) out.push(/** @type {string} */ (f.location))
         continue
       }
     }

@@ -9,7 +9,7 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { ErrorCode, init, openParquet } from '../../js/index.js'
+import { ErrorCode, init, openDataset, openParquet } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { openDuckDB } from '../../testkit/duckdb.js'
 import { startTestServer } from '../../testkit/range-server.js'
@@ -323,6 +323,38 @@ describe('parquet-bloom index build / probe --index', () => {
     const refused = await run(['index', 'build', fixturePath('parquet-testing/encrypt_columns_plaintext_footer.parquet.encrypted'), '-o', path.join(sub, 'enc.puffin'), '-c', 'double_field'])
     assert.equal(refused.code, 2)
     assert.match(refused.stderr, /encrypted/)
+  })
+})
+
+describe('index build <folder | glob>', () => {
+  test('describes the files a dataset of the folder probes: .parq too, bookkeeping (_delta_log, .staging) not; a glob lists', async () => {
+    const sub = path.join(dir, 'listed')
+    const bytes = await readFile(path.join(data, fileName(0)))
+    const names = ['a.parquet', 'b.parq', 'k=1/c.parquet', '_delta_log/00.checkpoint.parquet', '.staging/d.parquet']
+    for (const name of names) {
+      await mkdir(path.dirname(path.join(sub, name)), { recursive: true })
+      await writeFile(path.join(sub, name), bytes)
+    }
+    const dataset = await openDataset(sub)
+    const probed = dataset.files.map((f) => f.path)
+    assert.deepEqual(probed, ['a.parquet', 'b.parq', 'k=1/c.parquet'])
+    const target = path.join(sub, '_index.puffin')
+    const built = await runCli(['index', 'build', sub, '-o', target, '-c', 'id', '--json'])
+    assert.equal(built.code, 0, built.stderr)
+    assert.equal(JSON.parse(built.stdout).files, probed.length)
+    const index = await openSidecarIndex(target, { base: sub })
+    try {
+      await index.loadDirectory()
+      assert.deepEqual(index.files.map((f) => f.path).sort(), probed)
+    } finally {
+      await index.close()
+    }
+    const glob = await runCli(['index', 'build', path.join(sub, '**/*.parq'), '-o', path.join(sub, '_glob.puffin'), '-c', 'id', '--json'])
+    assert.equal(glob.code, 0, glob.stderr)
+    assert.equal(JSON.parse(glob.stdout).files, 1)
+    const none = await runCli(['index', 'build', path.join(sub, '*.pq'), '-o', path.join(sub, '_none.puffin'), '-c', 'id'])
+    assert.equal(none.code, 2)
+    assert.match(none.stderr, /the glob matches no file/)
   })
 })
 
