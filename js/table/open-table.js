@@ -41,6 +41,37 @@ function fieldNamed(table, column) {
 }
 
 /**
+ * Checks that a probe names the table's columns: the probed column a field of the table's schema (or a list's or map's
+ * element under one, found by the files' names), each point lookup (`columns`) a top-level one. A table has a schema: a
+ * name it does not have is no column of the table, whatever a data file holds under that name — a column written
+ * without the schema (its values are no row's), a metadata column (Iceberg's row lineage `_row_id` stores null for the
+ * ids rows inherit from the file's first_row_id, Delta's materialized row tracking column those from baseRowId: read
+ * as the file's, such an id was `absent`), a dropped column's old name — so it is COLUMN_NOT_FOUND, as a file's probe
+ * of a column the file lacks.
+ * @param {LoadedTable} table
+ * @param {string | string[]} column
+ * @param {unknown} columns the probe's point lookups
+ */
+function checkColumns(table, column, columns) {
+  const name = Array.isArray(column) ? column.join('.') : String(column)
+  const nested = (/** @type {TableField} */ f) => f.type.kind === 'other' && ['list', 'map', 'array'].includes(String(f.type.name))
+  if (!fieldNamed(table, name) && !table.fields.some((f) => nested(f) && name.startsWith(`${f.name}.`))) throw notAColumn(table, name)
+  if (!Array.isArray(columns)) return // anything else is refused by the file's probe, as given
+  for (const c of columns) if (typeof c === 'string' && !table.fields.some((f) => f.topLevel && f.name === c)) throw notAColumn(table, c)
+}
+
+/**
+ * @param {LoadedTable} table
+ * @param {string} name
+ */
+function notAColumn(table, name) {
+  const why = table.fileColumns?.notAColumn(name)
+  const top = table.fields.filter((f) => f.topLevel).map((f) => f.name)
+  return new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${JSON.stringify(name)} is no column of the table` +
+    (why ? `: ${why}` : `; its columns: ${top.slice(0, 20).join(', ')}${top.length > 20 ? `, … (${top.length})` : ''}`), { field: name })
+}
+
+/**
  * The Parquet column of a table field in one file: Iceberg's by field id, name mapping or a name that always meant
  * the field (js/table/iceberg-columns.js); Delta's by the field's mapping id (column mapping `id`), else its physical path.
  * @param {LoadedTable} table
@@ -63,9 +94,8 @@ function columnInFile(table, field, parquetFile) {
 }
 
 /**
- * The top-level name in one file of a probe's `columns` entry: that of the table's column of that name (its field, or
- * its nested fields, found as columnInFile finds them), null when the file has none of it; a name that is no table
- * column is the file's own.
+ * The top-level name in one file of a probe's `columns` entry, a column of the table (checkColumns): that of the table's
+ * column of that name (its field, or its nested fields, found as columnInFile finds them), null when the file has none of it.
  * @param {LoadedTable} table
  * @param {ParquetFile} parquetFile
  * @param {string} name
@@ -73,7 +103,6 @@ function columnInFile(table, field, parquetFile) {
  */
 function lookupColumnIn(table, parquetFile, name) {
   const fields = table.fields.filter((f) => f.name === name || f.name.startsWith(`${name}.`))
-  if (!fields.length) return name
   for (const field of fields) {
     try {
       const path = columnInFile(table, field, parquetFile)
@@ -257,6 +286,7 @@ export class ParquetTable extends ParquetDataset {
    * @param {import('../index.js').DatasetProbeOptions} [options]
    */
   async probe(column, values, options = {}) {
+    checkColumns(this.#table, column, options.columns)
     const list = Array.from(values)
     const started = performance.now()
     // One ledger for the probe: the manifests it reads, then the files (opened after them), then deletes;
@@ -297,6 +327,7 @@ export class ParquetTable extends ParquetDataset {
    * @param {import('../index.js').DatasetProbeOptions} [options]
    */
   async * probeEach(column, values, options = {}) {
+    checkColumns(this.#table, column, options.columns)
     const list = Array.from(values)
     const plan = await this.#plan(column, list, options.where ?? this.#where)
     for await (const file of super.probeEach(column, list, this.#datasetOptions(options, plan))) {

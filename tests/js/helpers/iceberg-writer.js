@@ -27,6 +27,8 @@ function entrySchema(partitionFields) {
     { name: 'referenced_data_file', type: ['null', 'string'], default: null },
     { name: 'content_offset', type: ['null', 'long'], default: null },
     { name: 'content_size_in_bytes', type: ['null', 'long'], default: null },
+    // v3 row lineage: the first row's _row_id (null: inherited from the manifest's first_row_id).
+    { name: 'first_row_id', type: ['null', 'long'], default: null },
   ] }
   return { type: 'record', name: 'manifest_entry', fields: [
     { name: 'status', type: 'int' }, { name: 'snapshot_id', type: ['null', 'long'] },
@@ -103,7 +105,7 @@ export async function writeIcebergTable(dir, table) {
       status: e.status ?? 1, snapshot_id: 1, sequence_number: e.sequence ?? null, file_sequence_number: e.sequence ?? null,
       data_file: { content: 0, file_format: 'PARQUET', record_count: 0, value_counts: null, null_value_counts: null, nan_value_counts: null,
         lower_bounds: null, upper_bounds: null, equality_ids: null,
-        referenced_data_file: null, content_offset: null, content_size_in_bytes: null,
+        referenced_data_file: null, content_offset: null, content_size_in_bytes: null, first_row_id: null,
         ...e.file, file_path: `${location}/${e.file.file_path}`,
         ...(e.file.referenced_data_file ? { referenced_data_file: `${location}/${e.file.referenced_data_file}` } : {}),
         file_size_in_bytes: e.file.file_size_in_bytes ?? table.files[e.file.file_path].byteLength },

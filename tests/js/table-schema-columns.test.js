@@ -1,0 +1,130 @@
+// A table's probe names the table's columns, as its schema gives them (Iceberg spec "Schema Evolution", "Column
+// Projection", "Reserved Field IDs", "Row Lineage"; Delta PROTOCOL.md "Row Tracking"): a name the schema does not
+// have is no column of the table, whatever a data file holds under it. Truth: the spec's rows, written here.
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { test } from 'node:test'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+import { ErrorCode, openTable } from '../../js/index.js'
+import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
+import { readParquet } from './helpers/table-truth.js'
+import { pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+
+const top = await tempDir('table-schema-columns')
+let made = 0
+const ROW_ID = 2147483540 // spec "Reserved Field IDs": _row_id
+
+const LIST_OF_LONG = { type: 'list', 'element-id': 3, element: 'long', 'element-required': false }
+
+/** Parquet bytes of id (field 1: 1, 2) and tags (field 2, a list of longs, its element field 3: [5, 6], [7]). */
+function withTags() {
+  const schema = [{ name: 'root', num_children: 2 }, { name: 'id', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 1 },
+    { name: 'tags', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1, field_id: 2 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 3 }]
+  const columnData = [{ name: 'id', data: [1n, 2n] }, { name: 'tags', data: [[5n, 6n], [7n]] }]
+  return new Uint8Array(parquetWriteBuffer({ schema, columnData }))
+}
+
+const notFound = (name) => (error) => error.code === ErrorCode.COLUMN_NOT_FOUND && error.message.includes(JSON.stringify(name))
+
+/** Every way a table probe names a column: probe, probeEach, and a point lookup. */
+async function assertNoColumn(root, name, value, probed) {
+  const table = await openTable(root)
+  try {
+    await assert.rejects(table.probe(name, [value], { confirm: true }), notFound(name))
+    await assert.rejects(async () => {
+      for await (const f of table.probeEach(name, [value])) assert.fail(`answered ${f.path}`)
+    }, notFound(name))
+    await assert.rejects(table.probe(probed.column, [probed.value], { confirm: true, columns: [name] }), notFound(name))
+  } finally {
+    await table.close()
+  }
+}
+
+test('Iceberg: a file\'s column with a field id the schema does not have is no column of the table', async () => {
+  const root = path.join(top, `t${++made}`)
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }],
+    files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n, 2n] },
+      { id: 99, name: 'extra', type: 'long', data: [7n, 8n] }]) },
+    manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }] })
+  // The table's rows are { id } alone: its file's field 99 was read as a column `extra`, present for 7.
+  await assertNoColumn(root, 'extra', 7n, { column: 'id', value: 1n })
+})
+
+test('Iceberg v3: _row_id, a metadata column, is not read from a file whose nulls stand for inherited row ids', async () => {
+  // Spec "Row Lineage": a null _row_id is the file's first_row_id plus the row's position. This file (first_row_id 100)
+  // stores null, null, 7 (its third row was moved here with id 7): the rows' ids are 100, 101 and 7.
+  const root = path.join(top, `t${++made}`)
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }],
+    files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n, 2n, 3n] },
+      { id: ROW_ID, name: '_row_id', type: 'long', data: [null, null, 7n] }]) },
+    manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 3, first_row_id: 100 } }] }],
+    editMetadata: (metadata) => { metadata['format-version'] = 3; metadata['next-row-id'] = 103 } })
+  assert.deepEqual((await readParquet(path.join(root, 'data/f.parquet'))).rows.map((r) => r._row_id), [null, null, 7n])
+  // Read as the file's column, row id 100 was `absent`.
+  await assertNoColumn(root, '_row_id', 100n, { column: 'id', value: 1n })
+})
+
+/** A Delta table of one file whose columns are id, extra and the materialized row id column; its schema has id alone. */
+async function deltaTable() {
+  const file = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: [1, 2, 3], type: 'INT32' },
+    { name: 'extra', data: [7, 8, 9], type: 'INT32' }, { name: '_row-id-col-1', data: [null, null, 7n], type: 'INT64' }] }))
+  const schema = { type: 'struct', fields: [{ name: 'id', type: 'integer', nullable: true, metadata: {} }] }
+  const actions = [
+    { protocol: { minReaderVersion: 1, minWriterVersion: 7, writerFeatures: ['domainMetadata', 'rowTracking'] } },
+    { metaData: { id: 'rows', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
+      configuration: { 'delta.enableRowTracking': 'true', 'delta.rowTracking.materializedRowIdColumnName': '_row-id-col-1',
+        'delta.rowTracking.materializedRowCommitVersionColumnName': '_row-commit-version-col-1' } } },
+    { add: { path: 'f.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true, baseRowId: 100,
+      defaultRowCommitVersion: 0 } },
+  ]
+  return writeDeltaFiles(path.join(top, `d${++made}`), { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') },
+    { 'f.parquet': file })
+}
+
+test('Delta: a file\'s column the schema does not have, and the materialized row id column, are no columns of the table', async () => {
+  const root = await deltaTable()
+  await assertNoColumn(root, 'extra', 7, { column: 'id', value: 1 })
+  // PROTOCOL.md "Row Tracking": a null materialized row id is baseRowId + the row's position; the rows' ids are 100, 101, 7.
+  // Read as the file's column, 100 was `absent`.
+  await assertNoColumn(root, '_row-id-col-1', 100n, { column: 'id', value: 1 })
+})
+
+test('a column dropped from the schema, or a typo, is COLUMN_NOT_FOUND up front; a list\'s element under a column is not', async () => {
+  const root = path.join(top, `t${++made}`)
+  const file = parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n, 2n] }, { id: 2, name: 'x', type: 'long', data: [7n, 8n] }])
+  // Schema 0 had x (field 2); schema 1, current, dropped it.
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }], files: { 'data/f.parquet': file },
+    manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }],
+    editMetadata: (metadata) => {
+      metadata.schemas = [{ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'id', required: false, type: 'long' },
+        { id: 2, name: 'x', required: false, type: 'long' }] }, { ...metadata.schemas[0], 'schema-id': 1 }]
+      metadata['current-schema-id'] = 1
+    } })
+  const table = await openTable(root)
+  try {
+    // The dropped column's values are still in the file: as a point lookup they were the rows' `x`.
+    await assert.rejects(table.probe('id', [1n], { confirm: true, columns: ['id', 'x'] }),
+      (e) => notFound('x')(e) && /field 2/.test(e.message))
+    await assert.rejects(table.probe('x', [7n]), notFound('x'))
+    await assert.rejects(table.probe('id', [1n], { confirm: true, columns: ['ID'] }), notFound('ID'))
+    const found = (await table.probe('id', [1n], { confirm: true, columns: ['id'] })).files[0].values[0]
+    assert.deepEqual([found.verdict, found.values], ['present', [{ id: 1n }]])
+  } finally {
+    await table.close()
+  }
+  // A list column's element is probed by the file's names under the table's column.
+  const list = path.join(top, `t${++made}`)
+  await writeIcebergTable(list, { schema: [{ id: 1, name: 'id', type: 'long' }, { id: 2, name: 'tags', type: LIST_OF_LONG }],
+    files: { 'data/f.parquet': withTags() }, manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }] })
+  const tags = await openTable(list)
+  try {
+    const result = await tags.probe('tags.list.element', [6n, 9n], { confirm: true })
+    assert.deepEqual(result.files[0].values.map((v) => v.verdict), ['present', 'absent'])
+  } finally {
+    await tags.close()
+  }
+})
