@@ -25,7 +25,8 @@ import { tableBoundRules } from '../indexes/table-bound-rules.js'
  *   manifests?: string[], summary?: Record<string, unknown> }} IcebergSnapshot
  *   manifests: a v1 snapshot's manifests listed in the metadata itself, without a manifest list
  * @typedef {{ 'schema-id'?: number, fields?: IcebergSchemaField[] }} IcebergSchema
- * @typedef {{ id: number, name: string, type: string | { type?: string, fields?: IcebergSchemaField[] } }} IcebergSchemaField
+ * @typedef {{ id: number, name: string, type: string | { type?: string, fields?: IcebergSchemaField[] },
+ *   'initial-default'?: unknown }} IcebergSchemaField
  * @typedef {{ name: string, transform: string, 'source-id': number, 'source-ids'?: number[] }} IcebergPartitionField
  * @typedef {import('./load-table.js').TableField} TableField
  * @typedef {import('./column-keys.js').ColumnFacts} ColumnFacts
@@ -130,7 +131,9 @@ export function schemaFields(schema) {
   const walk = (fields, prefix) => {
     for (const f of fields ?? []) {
       const name = prefix ? `${prefix}.${f.name}` : f.name
-      out.push({ id: f.id, name, type: icebergType(f.type), topLevel: !prefix })
+      const initial = f['initial-default']
+      out.push({ id: f.id, name, type: icebergType(f.type), topLevel: !prefix,
+        ...(initial === undefined ? {} : { initialDefault: initial }) })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name)
     }
   }

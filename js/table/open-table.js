@@ -13,6 +13,7 @@ import { applyDeletes } from './deletes.js'
 import { summarizeTable } from './table-summary.js'
 import { notInNarrowerFile } from './widened-files.js'
 import { deltaColumnIn } from './delta.js'
+import { missingColumnValue } from './missing-columns.js'
 
 /**
  * @typedef {import('./load-table.js').LoadedTable} LoadedTable
@@ -132,6 +133,9 @@ export class ParquetTable extends ParquetDataset {
   /** @type {IoLedger | undefined} openTable's reads, with `plan: true`: the first probe that asks for a plan carries them in it. */
   #openLedger
 
+  /** @type {Map<string, Set<string>>} per file path, the point lookup columns its Parquet file has no column of */
+  #lacking
+
   /**
    * @param {LoadedTable} table
    * @param {Record<string, any>} options openDataset's (what openTable was given, less the table's own)
@@ -141,6 +145,10 @@ export class ParquetTable extends ParquetDataset {
   constructor(table, options, ownedIndex = null, openLedger = undefined) {
     const byPath = new Map(table.files.map((f) => [f.path, f]))
     const keysFor = new WeakMap()
+    /** @type {WeakMap<ParquetFile, string>} each opened file's path, as columnOf saw it */
+    const pathOf = new WeakMap()
+    /** @type {Map<string, Set<string>>} */
+    const lacking = new Map()
     const fieldOf = (/** @type {string | string[]} */ column) => fieldNamed(table, column)
     super(table.files.map(descriptorOf), {
       ...options,
@@ -155,7 +163,8 @@ export class ParquetTable extends ParquetDataset {
         if (!keyed) keysFor.set(values, (keyed = valueKeys(field.type, values)))
         return pruneFile(tableFile, field, keyed)
       }, options.prefilter),
-      columnOf: (/** @type {unknown} */ file, /** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column) => {
+      columnOf: (/** @type {{ path: string }} */ file, /** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column) => {
+        pathOf.set(parquetFile, file.path)
         const field = fieldOf(column)
         if (field) return columnInFile(table, field, parquetFile)
         const dropped = table.fileColumns?.notAColumn(Array.isArray(column) ? column.join('.') : String(column))
@@ -169,9 +178,19 @@ export class ParquetTable extends ParquetDataset {
         const field = fieldOf(column)
         return field ? notInNarrowerFile(field, parquetFile.column(fileColumn), values) : null
       },
-      [LOOKUP_COLUMNS_IN]: (/** @type {ParquetFile} */ parquetFile, /** @type {string[]} */ columns) =>
-        columns.map((name) => lookupColumnIn(table, parquetFile, name)),
+      // A column the file lacks is null in its rows (js/dataset/probe-run.js), until #withMissingColumns gives its value.
+      [LOOKUP_COLUMNS_IN]: (/** @type {ParquetFile} */ parquetFile, /** @type {string[]} */ columns) => {
+        const named = columns.map((name) => lookupColumnIn(table, parquetFile, name))
+        const path = pathOf.get(parquetFile)
+        if (path !== undefined && named.includes(null)) {
+          const set = lacking.get(path) ?? new Set()
+          named.forEach((n, k) => n === null && set.add(columns[k]))
+          lacking.set(path, set)
+        }
+        return named
+      },
     })
+    this.#lacking = lacking
     this.#table = table
     this.#byPath = byPath
     this.#where = options.where
@@ -303,6 +322,7 @@ export class ParquetTable extends ParquetDataset {
       const datasetOptions = { ...this.#datasetOptions(options, plan), [IO_LEDGER]: ledger }
       /** @type {import('../index.js').DatasetProbeResult} */
       const result = await super.probe(column, list, datasetOptions)
+      for (const f of result.files) this.#withMissingColumns(f, options.columns)
       await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
       // Its stats are the ledger's (the manifests' requests and rounds included), the time the table's.
       const own = ioStatsSince(ledger.stats, before)
@@ -331,6 +351,7 @@ export class ParquetTable extends ParquetDataset {
     const list = Array.from(values)
     const plan = await this.#plan(column, list, options.where ?? this.#where)
     for await (const file of super.probeEach(column, list, this.#datasetOptions(options, plan))) {
+      this.#withMissingColumns(file, options.columns)
       await this.#withDeletes(file, column)
       yield file
     }
@@ -343,6 +364,38 @@ export class ParquetTable extends ParquetDataset {
   async inspect(options = {}) {
     await this.listFiles()
     return super.inspect(options)
+  }
+
+  /**
+   * Gives the rows' values of the point lookup columns the file has no column of what the table holds there
+   * (js/table/missing-columns.js: a partition value, an `initial-default`, else null), for the null they were read as; a
+   * value not known here leaves the rows without values, and says why in their detail.
+   * @param {import('../index.js').DatasetFileResult} fileResult
+   * @param {unknown} columns the probe's `columns`
+   */
+  #withMissingColumns(fileResult, columns) {
+    const lacking = this.#lacking.get(fileResult.path)
+    if (!lacking || !Array.isArray(columns)) return
+    const table = this.#table
+    const file = this.#byPath.get(fileResult.path)
+    const missing = columns.filter((c) => lacking.has(c)).map((name) => {
+      const field = /** @type {TableField} */ (table.fields.find((f) => f.topLevel && f.name === name))
+      return { name, ...missingColumnValue(table, file, field) }
+    })
+    if (!missing.length) return
+    const unknown = missing.find((m) => 'unknown' in m)
+    /** @param {{ values?: Array<Record<string, unknown> | undefined>, detail?: string | null }} r */
+    const fill = (r) => {
+      if (!r.values) return
+      if (unknown && 'unknown' in unknown) {
+        delete r.values
+        r.detail = `${r.detail ? `${r.detail}; ` : ''}no row values: the file has no column ${unknown.name}, and ${unknown.unknown}`
+        return
+      }
+      for (const row of r.values) for (const m of missing) if (row && 'value' in m) row[m.name] = m.value
+    }
+    for (const g of fileResult.rowGroups) for (const r of g.results) fill(/** @type {any} */ (r))
+    for (const v of fileResult.values) fill(/** @type {any} */ (v))
   }
 
   /**
