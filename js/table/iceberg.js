@@ -121,7 +121,23 @@ function readsSnapshotSchema(metadata, asked) {
 }
 
 /**
- * Every field of a schema by id, with its dotted logical name (nested structs included).
+ * The ids of every field under a list or map type (its element, or key and value, and theirs: spec "Nested Types"), which
+ * a data file's leaf columns under the field carry; none for another type.
+ * @param {unknown} type
+ * @returns {number[]}
+ */
+function idsUnder(type) {
+  if (!type || typeof type !== 'object') return []
+  const t = /** @type {Record<string, any>} */ (type)
+  if (t.type === 'struct') return (t.fields ?? []).flatMap((/** @type {IcebergSchemaField} */ f) => [f.id, ...idsUnder(f.type)])
+  if (t.type === 'list') return [t['element-id'], ...idsUnder(t.element)]
+  if (t.type === 'map') return [t['key-id'], ...idsUnder(t.key), t['value-id'], ...idsUnder(t.value)]
+  return []
+}
+
+/**
+ * Every field of a schema by id, with its dotted logical name (nested structs included; a list's or map's fields as the
+ * ids under it, `nestedIds`).
  * @param {IcebergSchema | undefined} schema
  */
 export function schemaFields(schema) {
@@ -132,8 +148,9 @@ export function schemaFields(schema) {
     for (const f of fields ?? []) {
       const name = prefix ? `${prefix}.${f.name}` : f.name
       const initial = f['initial-default']
+      const nested = f.type && typeof f.type === 'object' && f.type.type !== 'struct' ? idsUnder(f.type) : []
       out.push({ id: f.id, name, type: icebergType(f.type), topLevel: !prefix,
-        ...(initial === undefined ? {} : { initialDefault: initial }) })
+        ...(initial === undefined ? {} : { initialDefault: initial }), ...(nested.length ? { nestedIds: nested } : {}) })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name)
     }
   }

@@ -105,6 +105,10 @@ function columnInFile(table, field, parquetFile) {
 function lookupColumnIn(table, parquetFile, name) {
   const fields = table.fields.filter((f) => f.name === name || f.name.startsWith(`${name}.`))
   for (const field of fields) {
+    // A list's or map's leaves carry the ids of its element, key and value fields, not its own (Iceberg).
+    const nested = field.nestedIds
+    const leaf = nested && parquetFile.layout.columns.find((c) => c.fieldId !== undefined && nested.includes(c.fieldId))
+    if (leaf) return leaf.path[0]
     try {
       const path = columnInFile(table, field, parquetFile)
       const top = Array.isArray(path) ? path[0] : path.split('.')[0]

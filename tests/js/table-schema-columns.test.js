@@ -128,3 +128,19 @@ test('a column dropped from the schema, or a typo, is COLUMN_NOT_FOUND up front;
     await tags.close()
   }
 })
+
+test('Iceberg: a list column in point lookups is read from the file\'s column of its element\'s field id', async () => {
+  // The file's leaf tags.list.element carries the element's id (3), not the list's (2): tags read null for [5, 6].
+  const root = path.join(top, `t${++made}`)
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }, { id: 2, name: 'labels', type: LIST_OF_LONG }],
+    files: { 'data/f.parquet': withTags() }, manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }] })
+  assert.deepEqual((await readParquet(path.join(root, 'data/f.parquet'))).rows, [{ id: 1n, tags: [5n, 6n] }, { id: 2n, tags: [7n] }])
+  const tags = await openTable(root)
+  try {
+    // Renamed since (tags to labels): keyed by the table's name.
+    const found = (await tags.probe('id', [1n], { confirm: true, columns: ['id', 'labels'] })).files[0].values[0]
+    assert.deepEqual([found.verdict, found.rows, found.values], ['present', [0], [{ id: 1n, labels: [5n, 6n] }]])
+  } finally {
+    await tags.close()
+  }
+})
