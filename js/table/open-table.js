@@ -14,6 +14,7 @@ import { summarizeTable } from './table-summary.js'
 import { notInNarrowerFile } from './widened-files.js'
 import { deltaColumnIn } from './delta.js'
 import { missingColumnValue } from './missing-columns.js'
+import { reshapeStruct, structShape } from './struct-values.js'
 
 /**
  * @typedef {import('./load-table.js').LoadedTable} LoadedTable
@@ -95,30 +96,63 @@ function columnInFile(table, field, parquetFile) {
 }
 
 /**
+ * The file's path of a table field (of a leaf column under it: a struct's fields are found by theirs), found as
+ * columnInFile finds it, or null when the file has none of it.
+ * @param {LoadedTable} table
+ * @param {ParquetFile} parquetFile
+ * @param {TableField} field
+ * @returns {string[] | null}
+ */
+function pathIn(table, parquetFile, field) {
+  const columns = parquetFile.layout.columns
+  // A list's or map's leaves carry the ids of its element, key and value fields, not its own (Iceberg).
+  const nested = field.nestedIds
+  const leaf = nested && columns.find((c) => c.fieldId !== undefined && nested.includes(c.fieldId))
+  if (leaf) return leaf.path
+  try {
+    const found = columnInFile(table, field, parquetFile)
+    const path = Array.isArray(found) ? found : found.split('.')
+    // A Delta field's physical name is given whether or not this file has the column (added since).
+    return columns.some((c) => path.every((segment, i) => c.path[i] === segment)) ? path : null
+  } catch (error) {
+    if (/** @type {{ code?: unknown }} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+    return null
+  }
+}
+
+/**
  * The top-level name in one file of a probe's `columns` entry, a column of the table (checkColumns): that of the table's
- * column of that name (its field, or its nested fields, found as columnInFile finds them), null when the file has none of it.
+ * column of that name (its field, or its nested fields), null when the file has none of it.
  * @param {LoadedTable} table
  * @param {ParquetFile} parquetFile
  * @param {string} name
  * @returns {string | null}
  */
 function lookupColumnIn(table, parquetFile, name) {
-  const fields = table.fields.filter((f) => f.name === name || f.name.startsWith(`${name}.`))
-  for (const field of fields) {
-    // A list's or map's leaves carry the ids of its element, key and value fields, not its own (Iceberg).
-    const nested = field.nestedIds
-    const leaf = nested && parquetFile.layout.columns.find((c) => c.fieldId !== undefined && nested.includes(c.fieldId))
-    if (leaf) return leaf.path[0]
-    try {
-      const path = columnInFile(table, field, parquetFile)
-      const top = Array.isArray(path) ? path[0] : path.split('.')[0]
-      // A Delta field's physical name is given whether or not this file has the column (added since).
-      if (parquetFile.layout.columns.some((c) => c.path[0] === top)) return top
-    } catch (error) {
-      if (/** @type {{ code?: unknown }} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
-    }
+  for (const field of table.fields.filter((f) => f.name === name || f.name.startsWith(`${name}.`))) {
+    const path = pathIn(table, parquetFile, field)
+    if (path) return path[0]
   }
   return null
+}
+
+/**
+ * How a file's row values of a point lookup column become the table's: a column the file lacks holds one value in every
+ * row (js/table/missing-columns.js), a struct's fields are named as the table names them (js/table/struct-values.js); or why
+ * they are not known here. Null: as the file gives them.
+ * @typedef {{ value: unknown } | { shape: import('./struct-values.js').StructShape[] } | { unknown: string }} LookupPlan
+ * @param {LoadedTable} table
+ * @param {TableFile | undefined} file the table's file
+ * @param {ParquetFile} parquetFile
+ * @param {string} name a top-level column of the table
+ * @param {string | null} fileName its name in the file (lookupColumnIn)
+ * @returns {LookupPlan | null}
+ */
+function lookupPlan(table, file, parquetFile, name, fileName) {
+  const field = /** @type {TableField} */ (table.fields.find((f) => f.topLevel && f.name === name))
+  if (fileName !== null) return structShape(table, file, field, (f) => pathIn(table, parquetFile, f))
+  const missing = missingColumnValue(table, file, field)
+  return 'value' in missing ? missing : { unknown: `the file has no column ${name}, and ${missing.unknown}` }
 }
 
 /** @param {TableFile} f */
@@ -137,8 +171,8 @@ export class ParquetTable extends ParquetDataset {
   /** @type {IoLedger | undefined} openTable's reads, with `plan: true`: the first probe that asks for a plan carries them in it. */
   #openLedger
 
-  /** @type {Map<string, Set<string>>} per file path, the point lookup columns its Parquet file has no column of */
-  #lacking
+  /** @type {Map<string, Map<string, LookupPlan>>} per file path, how its point lookup columns' values become the table's */
+  #plans
 
   /**
    * @param {LoadedTable} table
@@ -151,8 +185,8 @@ export class ParquetTable extends ParquetDataset {
     const keysFor = new WeakMap()
     /** @type {WeakMap<ParquetFile, string>} each opened file's path, as columnOf saw it */
     const pathOf = new WeakMap()
-    /** @type {Map<string, Set<string>>} */
-    const lacking = new Map()
+    /** @type {Map<string, Map<string, LookupPlan>>} */
+    const plans = new Map()
     const fieldOf = (/** @type {string | string[]} */ column) => fieldNamed(table, column)
     super(table.files.map(descriptorOf), {
       ...options,
@@ -182,19 +216,22 @@ export class ParquetTable extends ParquetDataset {
         const field = fieldOf(column)
         return field ? notInNarrowerFile(field, parquetFile.column(fileColumn), values) : null
       },
-      // A column the file lacks is null in its rows (js/dataset/probe-run.js), until #withMissingColumns gives its value.
+      // A column the file lacks is null in its rows (js/dataset/probe-run.js), a struct's fields under the file's names,
+      // until #asTableRows makes them the table's.
       [LOOKUP_COLUMNS_IN]: (/** @type {ParquetFile} */ parquetFile, /** @type {string[]} */ columns) => {
         const named = columns.map((name) => lookupColumnIn(table, parquetFile, name))
         const path = pathOf.get(parquetFile)
-        if (path !== undefined && named.includes(null)) {
-          const set = lacking.get(path) ?? new Set()
-          named.forEach((n, k) => n === null && set.add(columns[k]))
-          lacking.set(path, set)
-        }
+        if (path === undefined) return named
+        const planned = plans.get(path) ?? new Map()
+        named.forEach((fileName, k) => {
+          const plan = lookupPlan(table, byPath.get(path), parquetFile, columns[k], fileName)
+          if (plan) planned.set(columns[k], plan)
+        })
+        if (planned.size) plans.set(path, planned)
         return named
       },
     })
-    this.#lacking = lacking
+    this.#plans = plans
     this.#table = table
     this.#byPath = byPath
     this.#where = options.where
@@ -326,7 +363,7 @@ export class ParquetTable extends ParquetDataset {
       const datasetOptions = { ...this.#datasetOptions(options, plan), [IO_LEDGER]: ledger }
       /** @type {import('../index.js').DatasetProbeResult} */
       const result = await super.probe(column, list, datasetOptions)
-      for (const f of result.files) this.#withMissingColumns(f, options.columns)
+      for (const f of result.files) this.#asTableRows(f, options.columns)
       await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
       // Its stats are the ledger's (the manifests' requests and rounds included), the time the table's.
       const own = ioStatsSince(ledger.stats, before)
@@ -355,7 +392,7 @@ export class ParquetTable extends ParquetDataset {
     const list = Array.from(values)
     const plan = await this.#plan(column, list, options.where ?? this.#where)
     for await (const file of super.probeEach(column, list, this.#datasetOptions(options, plan))) {
-      this.#withMissingColumns(file, options.columns)
+      this.#asTableRows(file, options.columns)
       await this.#withDeletes(file, column)
       yield file
     }
@@ -371,35 +408,39 @@ export class ParquetTable extends ParquetDataset {
   }
 
   /**
-   * Gives the rows' values of the point lookup columns the file has no column of what the table holds there
-   * (js/table/missing-columns.js: a partition value, an `initial-default`, else null), for the null they were read as; a
-   * value not known here leaves the rows without values, and says why in their detail.
+   * The rows' values of the point lookup columns as the table holds them (lookupPlan): a column the file lacks given its
+   * value for the null it was read as, a struct's fields renamed; a value not known here leaves the rows without values,
+   * and says why in their detail.
    * @param {import('../index.js').DatasetFileResult} fileResult
    * @param {unknown} columns the probe's `columns`
    */
-  #withMissingColumns(fileResult, columns) {
-    const lacking = this.#lacking.get(fileResult.path)
-    if (!lacking || !Array.isArray(columns)) return
-    const table = this.#table
-    const file = this.#byPath.get(fileResult.path)
-    const missing = columns.filter((c) => lacking.has(c)).map((name) => {
-      const field = /** @type {TableField} */ (table.fields.find((f) => f.topLevel && f.name === name))
-      return { name, ...missingColumnValue(table, file, field) }
-    })
-    if (!missing.length) return
-    const unknown = missing.find((m) => 'unknown' in m)
+  #asTableRows(fileResult, columns) {
+    const planned = this.#plans.get(fileResult.path)
+    if (!planned || !Array.isArray(columns)) return
+    const plans = columns.flatMap((name) => (planned.has(name) ? [{ name, plan: /** @type {LookupPlan} */ (planned.get(name)) }] : []))
+    if (!plans.length) return
+    const unknown = plans.find((p) => 'unknown' in p.plan)
+    /** A row object is shared by its row group's result and the file's answer: each is made the table's once. */
+    const done = new Set()
     /** @param {{ values?: Array<Record<string, unknown> | undefined>, detail?: string | null }} r */
-    const fill = (r) => {
+    const asTable = (r) => {
       if (!r.values) return
-      if (unknown && 'unknown' in unknown) {
+      if (unknown && 'unknown' in unknown.plan) {
         delete r.values
-        r.detail = `${r.detail ? `${r.detail}; ` : ''}no row values: the file has no column ${unknown.name}, and ${unknown.unknown}`
+        r.detail = `${r.detail ? `${r.detail}; ` : ''}no row values: ${unknown.plan.unknown}`
         return
       }
-      for (const row of r.values) for (const m of missing) if (row && 'value' in m) row[m.name] = m.value
+      for (const row of r.values) {
+        if (!row || done.has(row)) continue
+        done.add(row)
+        for (const { name, plan } of plans) {
+          if ('value' in plan) row[name] = plan.value
+          else if ('shape' in plan) row[name] = reshapeStruct(row[name], plan.shape)
+        }
+      }
     }
-    for (const g of fileResult.rowGroups) for (const r of g.results) fill(/** @type {any} */ (r))
-    for (const v of fileResult.values) fill(/** @type {any} */ (v))
+    for (const g of fileResult.rowGroups) for (const r of g.results) asTable(/** @type {any} */ (r))
+    for (const v of fileResult.values) asTable(/** @type {any} */ (v))
   }
 
   /**

@@ -1,17 +1,21 @@
 // Point lookups (`columns`) of a table column a data file has no column of: the rows hold what the table says, not null
 // (Iceberg spec "Column Projection": the file's identity partition value, else the field's `initial-default`, else null;
-// Delta PROTOCOL.md: partition columns are in the log, not the data files). Truth: the spec's values for tables written
-// here, and the expected scan (Spark's rows, read with hyparquet) of delta-kernel-rs's golden partition-values table.
+// Delta PROTOCOL.md: partition columns are in the log, not the data files); a struct's fields are the table's (by id,
+// or logical name), not the file's. Truth: the spec's values for tables written here, and the expected scan (Spark's
+// rows, read with hyparquet) of delta-kernel-rs's golden partition-values table.
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
+import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { openTable } from '../../js/index.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
+import { readParquet } from './helpers/table-truth.js'
+import { pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 const top = await tempDir('table-missing-columns')
@@ -110,3 +114,45 @@ test('Delta: partition columns in point lookups hold the add\'s partition values
       await table.close()
     }
   })
+
+test('a struct column\'s values name its fields as the table does: renamed, added since (initial-default), dropped', async () => {
+  // The file's struct loc (field 2) holds lat (field 3) and old (field 5); the table renamed 3 to latitude, dropped 5 and
+  // added alt (field 4, initial-default 9). Spec "Column Projection": fields by id; a missing one is its initial-default.
+  const schema = [{ name: 'root', num_children: 2 }, { name: 'id', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 1 },
+    { name: 'loc', repetition_type: 'OPTIONAL', num_children: 2, field_id: 2 },
+    { name: 'lat', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 3 },
+    { name: 'old', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 5 }]
+  const columnData = [{ name: 'id', data: [1n, 2n] }, { name: 'loc', data: [{ lat: 5n, old: 0n }, null] }]
+  const root = path.join(top, `t${++made}`)
+  const loc = { type: 'struct', fields: [{ id: 3, name: 'latitude', required: false, type: 'long' },
+    { id: 4, name: 'alt', required: false, type: 'long', 'initial-default': 9 }] }
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }, { id: 2, name: 'loc', type: loc }],
+  files: { 'data/f.parquet': new Uint8Array(parquetWriteBuffer({ schema, columnData })) },
+  manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }],
+  editMetadata: (metadata) => { metadata['format-version'] = 3; metadata['next-row-id'] = 0 } })
+  assert.deepEqual((await readParquet(path.join(root, 'data/f.parquet'))).rows.map((r) => r.loc), [{ lat: 5n, old: 0n }, null])
+  // Read as the file's struct: { lat: 5n, old: 0n }.
+  const byPath = await lookedUp(root, 'id', 1n, ['id', 'loc'])
+  assert.deepEqual(byPath['data/f.parquet'].values, [{ id: 1n, loc: { latitude: 5n, alt: 9n } }])
+  // A null struct stays null.
+  assert.deepEqual((await lookedUp(root, 'id', 2n, ['loc']))['data/f.parquet'].values, [{ loc: null }])
+})
+
+test('Delta column mapping: a struct column\'s values name its fields by their logical names, not the physical ones', async () => {
+  const schema = [{ name: 'root', num_children: 2 }, { name: 'col-a', type: 'INT32', repetition_type: 'OPTIONAL' },
+    { name: 'col-s', repetition_type: 'OPTIONAL', num_children: 1 }, { name: 'col-x', type: 'INT32', repetition_type: 'OPTIONAL' }]
+  const file = new Uint8Array(parquetWriteBuffer({ schema, columnData: [{ name: 'col-a', data: [1, 2] },
+    { name: 'col-s', data: [{ 'col-x': 5 }, { 'col-x': 6 }] }] }))
+  const mapped = (name, physical, id, type) => ({ name, type, nullable: true,
+    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+  const deltaSchema = { type: 'struct', fields: [mapped('a', 'col-a', 1, 'integer'),
+    mapped('s', 'col-s', 2, { type: 'struct', fields: [mapped('x', 'col-x', 3, 'integer')] })] }
+  const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+    { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
+      configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '3' } } },
+    { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
+  const root = await writeDeltaFiles(path.join(top, `d${++made}`), { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') },
+    { 'a.parquet': file })
+  // Read as the file's struct: { 'col-x': 6 }.
+  assert.deepEqual((await lookedUp(root, 'a', 2, ['a', 's']))['a.parquet'].values, [{ a: 2, s: { x: 6 } }])
+})

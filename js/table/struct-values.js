@@ -1,0 +1,65 @@
+// A struct column's point lookup values (`columns`) as the table names its fields. A data file's struct holds its
+// fields under the file's names — Iceberg's as written (a field renamed since keeps its old name there; fields are
+// found by id, spec "Column Projection"), Delta's physical names under column mapping (PROTOCOL.md "Column Mapping") —
+// and lacks fields added since, which hold what missing-columns.js says (an Iceberg `initial-default`, else null).
+// Fields the schema no longer has are left out. A list's or map's values are given as the file holds them.
+import { missingColumnValue } from './missing-columns.js'
+
+/**
+ * @typedef {import('./load-table.js').LoadedTable} LoadedTable
+ * @typedef {import('./load-table.js').TableField} TableField
+ * @typedef {import('./load-table.js').TableFile} TableFile
+ * @typedef {{ name: string, at: string | null, value?: unknown, fields: StructShape[] }} StructShape
+ *   a field of a struct: its name in the table, in the file (null: the file lacks it, and every row holds `value`), its fields
+ */
+
+/** @param {TableField} parent @param {TableField} f */
+const childOf = (parent, f) => f.name.startsWith(`${parent.name}.`) && !f.name.slice(parent.name.length + 1).includes('.')
+
+/**
+ * The fields of a struct field as one file holds them, or why a value of one is not known here; null for a field without
+ * struct fields.
+ * @param {LoadedTable} table
+ * @param {TableFile | undefined} file the table's file
+ * @param {TableField} field a top-level field the file has
+ * @param {(field: TableField) => string[] | null} pathIn the file's path of a field (of a leaf column under it), or null
+ * @returns {{ shape: StructShape[] } | { unknown: string } | null}
+ */
+export function structShape(table, file, field, pathIn) {
+  /** @type {string | null} */
+  let unknown = null
+  /** @param {TableField} parent @param {number} depth @returns {StructShape[]} */
+  const fieldsOf = (parent, depth) => table.fields.filter((f) => childOf(parent, f)).map((f) => {
+    const name = f.name.slice(parent.name.length + 1)
+    let at = null
+    for (const under of [f, ...table.fields.filter((d) => d.name.startsWith(`${f.name}.`))]) {
+      const path = pathIn(under)
+      if (path && path.length > depth) {
+        at = path[depth]
+        break
+      }
+    }
+    if (at !== null) return { name, at, fields: fieldsOf(f, depth + 1) }
+    const missing = missingColumnValue(table, file, f)
+    if ('unknown' in missing) unknown ??= missing.unknown
+    return { name, at, value: 'value' in missing ? missing.value : undefined, fields: [] }
+  })
+  const shape = fieldsOf(field, 1)
+  if (!shape.length) return null
+  return unknown === null ? { shape } : { unknown: `the file has no column ${field.name}'s field, and ${unknown}` }
+}
+
+/**
+ * A file's struct value as the table names its fields.
+ * @param {unknown} value
+ * @param {StructShape[]} shape
+ * @returns {unknown}
+ */
+export function reshapeStruct(value, shape) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
+  const held = /** @type {Record<string, unknown>} */ (value)
+  /** @type {Record<string, unknown>} */
+  const out = {}
+  for (const f of shape) out[f.name] = f.at === null ? f.value : f.fields.length ? reshapeStruct(held[f.at], f.fields) : held[f.at]
+  return out
+}
