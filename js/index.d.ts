@@ -916,7 +916,10 @@ export interface TableProbeResult extends DatasetProbeResult {
  * files of the manifests read so far; `listFiles()` reads the rest.
  */
 export interface ParquetTable extends ParquetDataset {
-  /** The dataset's probe over the files of the manifests that may hold the values (Iceberg), deletes applied to confirmed rows. */
+  /**
+   * The dataset's probe over the files of the manifests that may hold the values (Iceberg), deletes applied to confirmed rows.
+   * `column` and `columns` name the table's columns (COLUMN_NOT_FOUND for a name its schema lacks, whatever a file holds).
+   */
   probe(column: string | string[], values: Iterable<unknown>, options?: DatasetProbeOptions): Promise<TableProbeResult>
   /** Every live file: an Iceberg table's manifests not read yet are read (one wave). */
   listFiles(): Promise<ParquetDataset['files']>
