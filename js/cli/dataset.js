@@ -132,6 +132,10 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     onProgress: (p) => {
       progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false)
     },
+  }).catch((error) => {
+    // A table refuses a column its schema lacks (a typo) before any read: said as the table's, as a failed file's line is.
+    if (error?.code !== ErrorCode.COLUMN_NOT_FOUND || options.table === undefined) throw error
+    throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${input}: ${error.message}`, { cause: error })
   }).finally(() => dataset.close())
   progress.clear()
   if (options.json) {
@@ -162,18 +166,14 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   }
   const warning = indexWarning(result.files.map((f) => f.index))
   if (warning) process.stderr.write(`${redactSecrets(warning)}\n`)
-  // A column that no file read has (a typo) answers unknown everywhere: a mistake, as for a single file (exit 2).
-  // A table's is one when its schema has no such column either: a column the schema gained after every live file
-  // was written is in none of them, and a leaf no schema field names (a list's `tags.list.element`) is the files' own.
-  const name = Array.isArray(options.column) ? options.column.join('.') : String(options.column)
-  const schema = 'table' in dataset ? dataset.table.columns.map((c) => c.name) : []
-  const inSchema = schema.includes(name)
+  // A column that no file read has (a typo) answers unknown everywhere: a mistake, as for a single file (exit 2). Not for
+  // a table, which refuses a name its schema lacks (above): a column the schema gained after every live file was written is
+  // in none of them, and a leaf no schema field names (a list's `tags.list.element`) is the files' own.
   const read = result.files.filter((f) => !f.error && !f.skipped && f.values.length)
-  const noColumn = !inSchema && read.length > 0 && read.every((f) => f.values.every((v) => v.reason === 'column-missing'))
+  const noColumn = options.table === undefined && read.length > 0 && read.every((f) => f.values.every((v) => v.reason === 'column-missing'))
   if (noColumn) {
-    const some = `${schema.slice(0, 12).join(', ')}${schema.length > 12 ? ', …' : ''}`
-    process.stderr.write(redactSecrets(`parquet-bloom: ${input}: ${options.table === undefined
-      ? `no file read has column ${JSON.stringify(name)}` : `the table has no column ${JSON.stringify(name)} (it has ${some})`}\n`))
+    process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has column ` +
+      `${JSON.stringify(Array.isArray(options.column) ? options.column.join('.') : options.column)}\n`))
   }
   // A --columns name every file read lacks (a typo) reads null in every row: DuckDB refuses it, and so do we (exit 2).
   const lookedUp = read.filter((f) => f.column !== undefined) // opened and probed: its lookup columns looked for
