@@ -234,7 +234,8 @@ export function applyTransform(transform, type, key) {
 }
 
 /**
- * The partition values a writer may have given a source key: the spec's (applyTransform); for a timestamp at
+ * The partition values a writer may have given a source key: the spec's (applyTransform); for truncate of an int or long,
+ * also Iceberg Java's (its arithmetic wraps); for a timestamp at
  * midnight in a bucket, also the bucket of its date (a file written before v3's date → timestamp promotion); for a timestamp
  * before 1970 whose fraction is the last tick of the first second of an hour, day, month or year
  * (1969-12-31T00:00:00.999999), also Iceberg Java's, one unit earlier: its DateTimeUtil adds one tick to the
@@ -248,6 +249,17 @@ export function applyTransform(transform, type, key) {
 export function transformReadings(transform, type, key) {
   const value = applyTransform(transform, type, key)
   if (value === undefined) return []
+  if (transform.name === 'truncate' && typeof key === 'bigint' && (type.kind === 'int' || type.kind === 'long')) {
+    // Iceberg Java computes v - (((v % W) + W) % W) in the column's width (TruncateUtil.truncateInt/Long), which wraps near
+    // its ends: int -2147483648 by 10 is 2147483646, 1500000000 by 2000000000 is -2000000000; in int for a file written
+    // before the column was promoted to long.
+    const readings = [value]
+    for (const bits of type.kind === 'int' ? [32] : [64, 32]) {
+      const java = javaTruncate(key, BigInt(/** @type {number} */ (transform.arg)), bits)
+      if (java !== undefined && !readings.includes(java)) readings.push(java)
+    }
+    return readings
+  }
   if (transform.name === 'bucket' && type.kind === 'timestamp' && typeof key === 'bigint' && key % DAY_MICROS === 0n) {
     // v3 promotes date to timestamp; its writers check only the current spec's fields for a transform whose value
     // changes (Redpanda's compat check), so a file of an older spec may be in the bucket of its date: a midnight is both.
@@ -262,6 +274,17 @@ export function transformReadings(transform, type, key) {
   // The second holding the key starts a unit when the tick before it is in the unit before.
   const secondStart = key + 1n - second
   return applyTransform(transform, type, secondStart - 1n) === value - 1n ? [value, value - 1n] : [value]
+}
+
+/**
+ * Java's truncate of an integer in `bits`-bit arithmetic (each step wraps), or undefined when the value does not fit.
+ * @param {bigint} v
+ * @param {bigint} w
+ * @param {number} bits
+ */
+function javaTruncate(v, w, bits) {
+  const wrap = (/** @type {bigint} */ x) => BigInt.asIntN(bits, x)
+  return wrap(v) === v ? wrap(v - (wrap(wrap(v % w) + w) % w)) : undefined
 }
 
 const pad2 = (/** @type {number} */ n) => String(n).padStart(2, '0')

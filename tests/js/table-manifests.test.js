@@ -253,3 +253,32 @@ test('a v3 partition field of a multi-argument transform (source-ids) is derived
   assert.notEqual(result.files[0]?.values[0].verdict ?? 'absent', 'absent')
   await table.close()
 })
+
+test('truncate of an int or long: also Iceberg Java\'s partition value, computed in the column\'s width (it wraps)', async () => {
+  // TruncateUtil.truncateInt: v - (((v % W) + W) % W) in int. -2147483648 by 10: -2147483650 wraps to 2147483646; 1500000000 by
+  // 2000000000: (v % W) + W = 3500000000 wraps to -794967296, and v minus it to -2000000000. Each file holds its value and
+  // carries Java's partition; the other file of each table carries another partition and is ruled out (by the manifest
+  // list's partition summaries, and without them by the file's partition).
+  const javaInt = [[-2147483648, 10, 2147483646], [1500000000, 2000000000, -2000000000]]
+  const bounds = (n) => [summary(Buffer.from(int4(n)), Buffer.from(int4(n)))]
+  for (const [type, avro] of [['int', 'int'], ['long', 'long']]) { // long: a file written before int was promoted to long
+    for (const [[v, w, java], summarized] of javaInt.flatMap((c) => [[c, true], [c, false]])) {
+      const root = path.join(await tempDir('manifest-truncate-java'), 't')
+      const file = parquetWithIds([{ id: 1, name: 'c', type, data: [type === 'long' ? BigInt(v) : v] }])
+      const entry = (name, c) => ({ file: { file_path: `data/${name}.parquet`, record_count: 1, partition: { c_trunc: c } } })
+      await writeIcebergTable(root, { schema: [{ id: 1, name: 'c', type }],
+        spec: [{ name: 'c_trunc', transform: `truncate[${w}]`, sourceId: 1, avro }],
+        files: { 'data/java.parquet': file, 'data/other.parquet': file },
+        manifests: [
+          { summaries: summarized ? bounds(java) : null, entries: [entry('java', java)] },
+          { summaries: summarized ? bounds(5) : null, entries: [entry('other', 5)] },
+        ] })
+      const table = await openTable(root)
+      const result = await table.probe('c', [v])
+      const verdicts = Object.fromEntries(result.files.map((f) => [path.basename(f.path), f.values[0].verdict]))
+      assert.notEqual(verdicts['java.parquet'] ?? 'absent', 'absent', `${type} ${v} truncate[${w}], summaries: ${summarized}`)
+      assert.equal(verdicts['other.parquet'] ?? 'absent', 'absent')
+      await table.close()
+    }
+  }
+})
