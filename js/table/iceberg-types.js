@@ -164,13 +164,24 @@ function daysOf(type, key) {
 }
 
 /**
- * Parses a transform name ('identity', 'bucket[16]', 'truncate[4]', 'year', 'month', 'day', 'hour', 'void').
+ * Parses a transform name ('identity', 'bucket[16]', 'truncate[4]', 'year', 'month', 'day', 'hour', 'void'), in any
+ * case as Iceberg Java's Transforms.fromString (equalsIgnoreCase): 'VOID' is void.
  * @param {unknown} text
  * @returns {Transform}
  */
 export function parseTransform(text) {
   const m = /^(\w+)(?:\[(\d+)\])?$/.exec(String(text).trim())
-  return m ? { name: m[1], arg: m[2] === undefined ? undefined : Number(m[2]) } : { name: String(text) }
+  return m ? { name: m[1].toLowerCase(), arg: m[2] === undefined ? undefined : Number(m[2]) } : { name: String(text) }
+}
+
+/**
+ * Whether a transform's value is null only for a null source value (spec: every transform maps null to null), so a
+ * null partition value means every row's is null. Not void (always null), nor a transform not known here (Iceberg
+ * Java's UnknownTransform rules nothing out).
+ * @param {Transform} transform
+ */
+export function nullOnlyFromNull(transform) {
+  return ['identity', 'bucket', 'truncate', 'year', 'month', 'day', 'hour'].includes(transform.name)
 }
 
 /**

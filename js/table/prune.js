@@ -3,7 +3,7 @@
 // transforms, Delta partition columns) or its per-column facts (bounds, null/NaN/value counts); for a
 // Delta partition column, which the data files do not hold, a `maybe` where the partition value equals it. The
 // answers are the prefilter the dataset layer asks before it opens a file.
-import { transformReadings } from './iceberg-types.js'
+import { nullOnlyFromNull, transformReadings } from './iceberg-types.js'
 import { factsExclude, sameKey, valueKeys } from './column-keys.js'
 
 /**
@@ -26,8 +26,8 @@ const absent = (source, reason, detail) => ({ verdict: /** @type {'absent'} */ (
 function keyExcluded(file, field, key) {
   for (const p of file.partitions) {
     if (p.sourceId !== field.id || p.key === undefined) continue
-    if (p.transform.name === 'void') continue
     if (p.key === null) {
+      if (!nullOnlyFromNull(p.transform)) continue
       return absent(TableSource.PARTITION, 'partition-mismatch',
         `the file's partition ${p.name} is null: every row has a null ${field.name}`)
     }

@@ -282,3 +282,23 @@ test('truncate of an int or long: also Iceberg Java\'s partition value, computed
     }
   }
 })
+
+test('a null partition rules a file out only through a transform known to map only null to null; names in any case', async () => {
+  // Iceberg Java's Transforms.fromString ignores case ('VOID' is void: always null); a transform it does not know
+  // (UnknownTransform) rules nothing out. Each file holds c = 34 and has a null partition: read as "every c is null",
+  // it was answered absent. 'Bucket[16]' is bucket[16]: 34 is in bucket 3 (Appendix B: 2017239379 % 16), not 4.
+  const root = path.join(await tempDir('manifest-transform-case'), 't')
+  const cases = [['VOID', null], ['Void', null], ['zorder', null], ['Bucket[16]', 3], ['Bucket[16]', 4]]
+  for (const [k, [transform, partition]] of cases.entries()) {
+    const dir = path.join(root, String(k))
+    await writeIcebergTable(dir, { schema: [{ id: 1, name: 'c', type: 'long' }],
+      spec: [{ name: 'p', transform, sourceId: 1, avro: 'int' }],
+      files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'c', type: 'long', data: [34n] }]) },
+      manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 1, partition: { p: partition } } }] }] })
+    const table = await openTable(dir)
+    const verdict = (await table.probe('c', [34n])).files[0]?.values[0].verdict ?? 'absent'
+    if (partition === 4) assert.equal(verdict, 'absent', transform)
+    else assert.notEqual(verdict, 'absent', `${transform}, partition ${partition}`)
+    await table.close()
+  }
+})
