@@ -126,9 +126,11 @@ export function bucketHash(type, key) {
   switch (type.kind) {
     case 'int': case 'long': case 'date': case 'time': case 'timestamp': case 'timestamptz':
       return murmur3(longBytes(/** @type {bigint} */ (key)))
+    // Nanoseconds hash as their microseconds (floored, as Iceberg Java's DateTimeUtil.nanosToMicros), spec Appendix B note 3.
+    case 'timestamp_ns': case 'timestamptz_ns': return murmur3(longBytes(floorDiv(/** @type {bigint} */ (key), 1000n)))
     case 'decimal': return murmur3(bigIntToTwosComplement(/** @type {bigint} */ (key)))
     case 'string': case 'binary': case 'fixed': case 'uuid': return murmur3(/** @type {Uint8Array} */ (key))
-    default: return undefined // nanosecond timestamps and others: not ruled out
+    default: return undefined // others: not ruled out
   }
 }
 
@@ -246,9 +248,9 @@ export function applyTransform(transform, type, key) {
 
 /**
  * The partition values a writer may have given a source key: the spec's (applyTransform); for truncate of an int or long,
- * also Iceberg Java's (its arithmetic wraps); for a timestamp at
- * midnight in a bucket, also the bucket of its date (a file written before v3's date → timestamp promotion); for a timestamp
- * before 1970 whose fraction is the last tick of the first second of an hour, day, month or year
+ * also Iceberg Java's (its arithmetic wraps); for a nanosecond timestamp before 1970 in a bucket, also iceberg-rust's; for
+ * a timestamp at midnight in a bucket, also the bucket of its date (a file written before v3's date → timestamp
+ * promotion); for a timestamp before 1970 whose fraction is the last tick of the first second of an hour, day, month or year
  * (1969-12-31T00:00:00.999999), also Iceberg Java's, one unit earlier: its DateTimeUtil adds one tick to the
  * fraction of a negative instant but not to its seconds, and subtracts one unit from the count truncated towards
  * zero. Empty when the transform is not computed here.
@@ -271,10 +273,18 @@ export function transformReadings(transform, type, key) {
     }
     return readings
   }
-  if (transform.name === 'bucket' && type.kind === 'timestamp' && typeof key === 'bigint' && key % DAY_MICROS === 0n) {
-    // v3 promotes date to timestamp; its writers check only the current spec's fields for a transform whose value
-    // changes (Redpanda's compat check), so a file of an older spec may be in the bucket of its date: a midnight is both.
-    const ofDate = applyTransform(transform, { kind: 'date' }, key / DAY_MICROS)
+  const nanos = type.kind === 'timestamp_ns' || type.kind === 'timestamptz_ns'
+  if (transform.name === 'bucket' && nanos && typeof key === 'bigint' && key < 0n && key % 1000n !== 0n) {
+    // Before 1970 between two microseconds: Java floors the nanoseconds to microseconds, iceberg-rust divides toward zero.
+    const towardZero = applyTransform(transform, { kind: 'timestamp' }, key / 1000n)
+    return towardZero === undefined || towardZero === value ? [value] : [value, towardZero]
+  }
+  const day = type.kind === 'timestamp' ? DAY_MICROS : type.kind === 'timestamp_ns' ? DAY_MICROS * 1000n : 0n
+  if (transform.name === 'bucket' && day && typeof key === 'bigint' && key % day === 0n) {
+    // v3 promotes date to timestamp (and timestamp_ns); its writers check only the current spec's fields for a transform
+    // whose value changes (Redpanda's compat check), so a file of an older spec may be in the bucket of its date: a
+    // midnight is both.
+    const ofDate = applyTransform(transform, { kind: 'date' }, key / day)
     return ofDate === undefined || ofDate === value ? [value] : [value, ofDate]
   }
   const timestamp = ['timestamp', 'timestamptz', 'timestamp_ns', 'timestamptz_ns'].includes(type.kind)

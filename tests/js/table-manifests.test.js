@@ -57,6 +57,12 @@ describe('manifest partition summaries against probed values', () => {
     assert.equal(holds({ kind: 'int' }, 'bucket[16]', summary(int4(4), int4(15)), [34]), false)
     assert.equal(holds({ kind: 'string' }, 'bucket[16]', summary(int4(9), int4(9)), ['iceberg']), true)
     assert.equal(holds({ kind: 'string' }, 'bucket[16]', summary(int4(0), int4(8)), ['iceberg']), false)
+    // Nanoseconds hash as microseconds: 2017-11-16T22:31:08.000001001 to -1207196810 (bucket 6 of 16).
+    assert.equal(holds({ kind: 'timestamp_ns' }, 'bucket[16]', summary(int4(6), int4(6)), ['2017-11-16T22:31:08.000001001']), true)
+    assert.equal(holds({ kind: 'timestamp_ns' }, 'bucket[16]', summary(int4(7), int4(15)), ['2017-11-16T22:31:08.000001001']), false)
+    // 2017-11-16T14:31:08-08:00 to -2047944441 (bucket 7 of 16).
+    assert.equal(holds({ kind: 'timestamptz_ns' }, 'bucket[16]', summary(int4(0), int4(6)), ['2017-11-16T14:31:08-08:00']), false)
+    assert.equal(holds({ kind: 'timestamptz_ns' }, 'bucket[16]', summary(int4(7), int4(7)), ['2017-11-16T14:31:08-08:00']), true)
   })
 
   test('temporal transforms: day of a timestamp, month of a date', () => {
@@ -79,7 +85,7 @@ describe('manifest partition summaries against probed values', () => {
     assert.equal(holds(long, 'identity', summary(long8(10), null), [99n]), true)
     assert.equal(holds(long, 'zorder', out, [99n]), true)
     assert.equal(holds(long, 'void', out, [99n]), true)
-    assert.equal(holds({ kind: 'timestamp_ns' }, 'bucket[16]', summary(int4(0), int4(0)), ['2026-01-07T10:00:00']), true)
+    assert.equal(holds({ kind: 'float' }, 'bucket[16]', summary(int4(0), int4(0)), [1.5]), true) // no bucket of a float
     assert.equal(holds({ kind: 'double' }, 'identity', summary(new Uint8Array(8), new Uint8Array(8)), [NaN]), true)
     assert.equal(holds(long, 'identity', out, [null]), true)
     assert.equal(holds(long, 'identity', out, [99n], { sourceId: 2 }), true)
@@ -299,6 +305,50 @@ test('a null partition rules a file out only through a transform known to map on
     const verdict = (await table.probe('c', [34n])).files[0]?.values[0].verdict ?? 'absent'
     if (partition === 4) assert.equal(verdict, 'absent', transform)
     else assert.notEqual(verdict, 'absent', `${transform}, partition ${partition}`)
+    await table.close()
+  }
+})
+
+/** Murmur3 x86 32-bit, seed 0, of a long's 8 little-endian bytes (spec Appendix B), written here from the algorithm. */
+function murmurLong(n) {
+  const mul = (a, b) => Number((BigInt(a) * BigInt(b)) & 0xffffffffn)
+  const rotl = (x, r) => ((x << r) | (x >>> (32 - r))) >>> 0
+  const bytes = Buffer.alloc(8)
+  bytes.writeBigInt64LE(BigInt(n))
+  let h = 0
+  for (let i = 0; i < 8; i += 4) {
+    const k = mul(rotl(mul(bytes.readUInt32LE(i), 0xcc9e2d51), 15), 0x1b873593)
+    h = (mul(rotl((h ^ k) >>> 0, 13), 5) + 0xe6546b64) >>> 0
+  }
+  h = (h ^ 8) >>> 0
+  h = mul(h ^ (h >>> 16), 0x85ebca6b); h = mul(h ^ (h >>> 13), 0xc2b2ae35); h = (h ^ (h >>> 16)) >>> 0
+  return h | 0
+}
+
+test('bucket of a nanosecond timestamp: its microseconds, floored (Java) or toward zero (iceberg-rust) before 1970', async () => {
+  assert.equal(murmurLong(34), 2017239379) // Appendix B's vectors
+  assert.equal(murmurLong(1510871468000001n), -1207196810) // 2017-11-16T22:31:08.000001
+  const bucket = (micros) => (murmurLong(micros) & 0x7fffffff) % 16
+  // 2017-11-16T22:31:08.000001001 is bucket 6 of 16; 1969-12-31T23:59:59.999999999 (-1 ns) is the bucket of -1 µs (Java's
+  // nanosToMicros floors) or of 0 µs (iceberg-rust's v / 1000).
+  const cases = [[1510871468000001001n, bucket(1510871468000001n), true], [1510871468000001001n, 5, false],
+    [-1n, bucket(-1), true], [-1n, bucket(0), true],
+    // v3 promotes date to timestamp_ns: midnight 2017-11-16 may be in its date's bucket (Appendix B: -653330422, bucket 10).
+    [1510790400000000000n, 10, true]]
+  assert.notEqual(bucket(-1), bucket(0))
+  assert.notEqual(bucket(1510790400000000n), 10)
+  const root = path.join(await tempDir('manifest-bucket-ns'), 't')
+  for (const [k, [nanos, partition, holds]] of cases.entries()) {
+    const dir = path.join(root, String(k))
+    await writeIcebergTable(dir, { schema: [{ id: 1, name: 'c', type: 'timestamp_ns' }],
+      spec: [{ name: 'p', transform: 'bucket[16]', sourceId: 1, avro: 'int' }],
+      files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'c', type: 'timestamp_ns', data: [nanos] }]) },
+      manifests: [{ summaries: [summary(Buffer.from(int4(partition)), Buffer.from(int4(partition)))],
+        entries: [{ file: { file_path: 'data/f.parquet', record_count: 1, partition: { p: partition } } }] }] })
+    const table = await openTable(dir)
+    const verdict = (await table.probe('c', [nanos])).files[0]?.values[0].verdict ?? 'absent'
+    if (holds) assert.notEqual(verdict, 'absent', `${nanos} in bucket ${partition}`)
+    else assert.equal(verdict, 'absent', `${nanos} in bucket ${partition}`)
     await table.close()
   }
 })

@@ -64,6 +64,7 @@ const PARQUET_OF = {
   uuid: { type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, logical_type: { type: 'UUID' } },
   float: { type: 'FLOAT' }, double: { type: 'DOUBLE' },
   timestamp: { type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: false, unit: 'MICROS' } },
+  timestamp_ns: { type: 'INT64', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: false, unit: 'NANOS' } },
 }
 
 /**
