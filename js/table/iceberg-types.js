@@ -253,7 +253,8 @@ export function applyTransform(transform, type, key) {
  * promotion); for a timestamp before 1970 whose fraction is the last tick of the first second of an hour, day, month or year
  * (1969-12-31T00:00:00.999999), also Iceberg Java's, one unit earlier: its DateTimeUtil adds one tick to the
  * fraction of a negative instant but not to its seconds, and subtracts one unit from the count truncated towards
- * zero. Empty when the transform is not computed here.
+ * zero; for a day before 1970 in the last second before a midnight, also iceberg-rust's, one day later. Empty when the
+ * transform is not computed here.
  * @param {Transform} transform
  * @param {TableType} type
  * @param {Key} key
@@ -291,10 +292,20 @@ export function transformReadings(transform, type, key) {
   if (!['year', 'month', 'day', 'hour'].includes(transform.name) || !timestamp || typeof key !== 'bigint' || typeof value !== 'bigint' ||
     key >= 0n) return [value]
   const second = type.kind.endsWith('_ns') ? 1_000_000_000n : 1_000_000n
-  if ((key + 1n) % second !== 0n) return [value]
+  const readings = [value]
+  // iceberg-rust's day (Day::day_timestamp_micro/nano) takes the seconds toward zero, adds the fraction of the next tick
+  // and truncates chrono's whole seconds and days toward zero: in the last second before a midnight before 1970 (but its
+  // last tick and whole seconds), one day later (1969-12-30T23:59:59.5 is day -1, not -2).
+  if (transform.name === 'day') {
+    const frac = (((key + 1n) % second) + second) % second
+    const rust = ((key / second) + (key <= -second && frac > 0n ? 1n : 0n)) / 86_400n - 1n
+    if (rust !== value) readings.push(rust)
+  }
+  if ((key + 1n) % second !== 0n) return readings
   // The second holding the key starts a unit when the tick before it is in the unit before.
   const secondStart = key + 1n - second
-  return applyTransform(transform, type, secondStart - 1n) === value - 1n ? [value, value - 1n] : [value]
+  if (applyTransform(transform, type, secondStart - 1n) === value - 1n) readings.push(value - 1n)
+  return readings
 }
 
 /**

@@ -352,3 +352,25 @@ test('bucket of a nanosecond timestamp: its microseconds, floored (Java) or towa
     await table.close()
   }
 })
+
+test('day of a timestamp before 1970 in the last second before a midnight: also iceberg-rust\'s day, one later', async () => {
+  // 1969-12-30T23:59:59.5 is day -2 (spec); iceberg-rust's Day transform (seconds toward zero, plus the fraction of the
+  // next tick; chrono's whole seconds and days toward zero) writes -1. Day -3 holds neither.
+  const cases = [['timestamp', -86_400_500_000n], ['timestamp_ns', -86_400_500_000_000n]]
+  const root = path.join(await tempDir('manifest-day-rust'), 't')
+  for (const [type, value] of cases) {
+    for (const [partition, holds] of [[-2, true], [-1, true], [-3, false]]) {
+      const dir = path.join(root, `${type}${partition}`)
+      await writeIcebergTable(dir, { schema: [{ id: 1, name: 'c', type }],
+        spec: [{ name: 'p', transform: 'day', sourceId: 1, avro: 'int' }],
+        files: { 'data/f.parquet': parquetWithIds([{ id: 1, name: 'c', type, data: [value] }]) },
+        manifests: [{ summaries: [summary(Buffer.from(int4(partition)), Buffer.from(int4(partition)))],
+          entries: [{ file: { file_path: 'data/f.parquet', record_count: 1, partition: { p: partition } } }] }] })
+      const table = await openTable(dir)
+      const verdict = (await table.probe('c', ['1969-12-30T23:59:59.5'])).files[0]?.values[0].verdict ?? 'absent'
+      if (holds) assert.notEqual(verdict, 'absent', `${type} in day ${partition}`)
+      else assert.equal(verdict, 'absent', `${type} in day ${partition}`)
+      await table.close()
+    }
+  }
+})
