@@ -6,7 +6,9 @@
 // counts against null pages) is not used for that chunk, with a reason: never a wrong "absent".
 import { ensureColumnIndexes } from '../footer/chunk-indexes.js'
 import { chunk } from '../footer/records.js'
-import { boundsOrderProblem, bytePrefix, compareBytes, compareDecimal, halfToNumber, keyList, sortOrderFor } from './statistics.js'
+import {
+  boundsOrderProblem, bytePrefix, compareBytes, compareDecimal, halfToNumber, keyList, NO_ORDER, sortOrderFor,
+} from './statistics.js'
 import { writerRulesFor } from './writer-rules.js'
 
 export { decodeColumnIndex, decodeOffsetIndex } from '../format/page-index-thrift.js'
@@ -114,10 +116,7 @@ export function pageIndexOrder(layout, column) {
   const orderProblem = boundsOrderProblem(layout, column)
   if (orderProblem !== null) return unusable('no-sort-order', 'column-order', orderProblem)
   const order = sortOrderFor(column)
-  if (!order) {
-    return unusable('no-sort-order', 'column-order',
-      'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)')
-  }
+  if (!order) return unusable('no-sort-order', 'column-order', NO_ORDER)
   const rules = writerRulesFor(layout.createdBy, 'statistics', column).filter((rule) => rule.pageIndex)
   if (rules.length) return { ...unusable('untrusted-writer', 'writer', `${rules[0].message} (${rules[0].link})`), rules }
   return { usable: true, order }

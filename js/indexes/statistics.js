@@ -68,7 +68,10 @@ export function sortOrderFor(column) {
       if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON') return ORDERS.bytes
       return null
     case 'FIXED_LEN_BYTE_ARRAY':
-      if (t === 'DECIMAL') return ORDERS.decimal
+      // Its bounds are PLAIN values, type_length bytes each (boundKey checks the width). A shorter one was cut as
+      // bytes (arrow-rs 42–49 cut ColumnIndex bounds so, apache/arrow-rs#5154), which reads as another number in
+      // decimal order (1234567 cut to its leading zeros and incremented reads 1).
+      if (t === 'DECIMAL') return { ...ORDERS.decimal, width: column.typeLength ?? 0 }
       if (t === 'FLOAT16') return column.typeLength === 2 ? ORDERS.float16 : null
       if (!t || t === 'STRING' || t === 'ENUM' || t === 'JSON' || t === 'BSON' || t === 'UUID') return ORDERS.bytes
       return null
@@ -76,7 +79,13 @@ export function sortOrderFor(column) {
   }
 }
 
-/** Every sort order, made once: sortOrderFor is asked per file of a dataset, and orders are read, never changed. */
+/** Why a column whose type has no order (sortOrderFor: null) has no usable bounds. */
+export const NO_ORDER = 'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)'
+
+/**
+ * Every sort order, made once (a FIXED_LEN_BYTE_ARRAY DECIMAL's, of its width, per call): sortOrderFor is asked per file
+ * of a dataset, and orders are read, never changed.
+ */
 const ORDERS = Object.freeze({
   boolean: Object.freeze({ kind: 'boolean', width: 1, signed: true }),
   int32: Object.freeze({ kind: 'int32', width: 4, signed: true }),
@@ -217,7 +226,7 @@ export function chunkStatistics(layout, rowGroup, column, order, record = chunk(
   if (nullCount >= 0 && numValues > 0 && nullCount === numValues &&
     !writerRulesFor(layout.createdBy, 'null-count', column, record).length) return { usable: true, allNull: true }
 
-  if (!order) return unusable('no-sort-order', 'the column type has no defined sort order (INT96, INTERVAL or an unknown logical type)')
+  if (!order) return unusable('no-sort-order', NO_ORDER)
   const rules = writerRulesFor(layout.createdBy, 'statistics', column, record)
   if (rules.length) return unusable('untrusted-writer', `${rules[0].message} (${rules[0].link})`, rules)
 
