@@ -216,6 +216,19 @@ export const WRITER_RULES = [
     message: 'parquetjs orders binary bounds by JS comparison, not by the bytes it writes: they are ignored',
   },
   {
+    id: 'segmentio-page-max',
+    index: 'statistics',
+    code: 'truncated-page-max-segmentio',
+    link: 'https://github.com/segmentio/parquet-go/issues/495',
+    // From 2022-05 (#172) to its fix (#496, 2023-04) segmentio/parquet-go cut a binary page's ColumnIndex max to
+    // ColumnIndexSizeLimit (16 bytes by default) without rounding it up: the page's longer values lie above it. Its
+    // created_by names a pseudo-version ('version 0.0.0(build <commit>)'), so every build is out; it wrote no chunk min/max.
+    writer: (_w, createdBy) => /segmentio\/parquet-go/.test(createdBy ?? ''),
+    affects: (column) => BINARY_TYPES.has(column.physicalType),
+    pageIndex: true,
+    message: 'segmentio/parquet-go cut page maxima short, not rounded up: ignored',
+  },
+  {
     id: 'dictionary-array-superset',
     index: 'dictionary',
     code: 'dictionary-may-hold-unused-values',

@@ -176,6 +176,14 @@ describe('every row of the table', () => {
     assert.deepEqual(ids('@dsnp/parquetjs', 'statistics', INT64), [])
   })
 
+  test('segmentio-page-max: binary page indexes of segmentio/parquet-go (any build), not parquet-go/parquet-go\'s', () => {
+    const segmentio = 'github.com/segmentio/parquet-go version 0.0.0(build 39e02a5af5a5)'
+    for (const column of [STRING, UUID, DECIMAL_FLBA]) assert.deepEqual(ids(segmentio, 'statistics', column), ['segmentio-page-max'])
+    assert.deepEqual(ids('github.com/segmentio/parquet-go', 'statistics', STRING), ['parquet-251', 'segmentio-page-max'])
+    assert.deepEqual(ids(segmentio, 'statistics', INT64), [])
+    assert.deepEqual(ids('github.com/parquet-go/parquet-go version 0.25.0(build abc)', 'statistics', STRING), [])
+  })
+
   test('rules marked pageIndex make the ColumnIndex unusable too; the others leave it', () => {
     const layout = (createdBy) => ({ createdBy, columnOrders: null })
     const column = (type) => ({ ...type, index: 0 })
@@ -444,6 +452,55 @@ describe('a real file naming an affected writer', () => {
     }
   })
 
+  test('segmentio/parquet-go: page maxima cut to 16 bytes, not rounded up, are not used', async () => {
+    // segmentio/parquet-go (2022-05 to 2023-04, #495) cut each binary page's ColumnIndex max to its first 16 bytes:
+    // the longer values at the top of a page lie above it. hyparquet-writer's file of sorted 24-byte strings, its
+    // ColumnIndex rewritten so (min and max cut to 16 bytes), no chunk min/max (segmentio wrote none), created_by
+    // segmentio's. hyparquet reads the values back.
+    const texts = Array.from({ length: 400 }, (_, i) => `customer-${String(i).padStart(6, '0')}-${'x'.repeat(8)}`)
+    const columnData = [{ name: 's', data: texts, type: 'STRING', columnIndex: true, encoding: 'PLAIN' }]
+    const written = new Uint8Array(parquetWriteBuffer({ columnData, pageSize: 1024 }))
+    const chunkMeta = parquetMetadata(written.buffer).row_groups[0].columns[0]
+    const at = Number(chunkMeta.column_index_offset)
+    const { struct: columnIndex } = decodeStruct(written.subarray(at, at + chunkMeta.column_index_length))
+    // Each page's least and greatest value (its rows from the OffsetIndex), cut to 16 bytes.
+    const oiAt = Number(chunkMeta.offset_index_offset)
+    const { struct: offsetIndex } = decodeStruct(written.subarray(oiAt, oiAt + chunkMeta.offset_index_length))
+    const firstRows = getField(offsetIndex, 1).value.items.map((location) => Number(getField(location, 3).value))
+    const pages = firstRows.map((first, p) => texts.slice(first, firstRows[p + 1] ?? texts.length).sort())
+    const cut = (text) => new TextEncoder().encode(text).slice(0, 16)
+    getField(columnIndex, 2).value.items = pages.map((page) => cut(page[0]))
+    getField(columnIndex, 3).value.items = pages.map((page) => cut(page.at(-1)))
+    assert.ok(pages.length > 4)
+    const index = encodeStruct(columnIndex)
+    // The new ColumnIndex goes where the footer was; the footer follows it.
+    const footer = editFooter(written, (struct) => {
+      setField(struct, 6, T.BINARY, new TextEncoder().encode('github.com/segmentio/parquet-go version 0.0.0(build 39e02a5af5a5)'))
+      const chunk = getField(getField(struct, 4).value.items[0], 1).value.items[0]
+      setField(chunk, 6, T.I64, BigInt(footerStart(written)))
+      setField(chunk, 7, T.I32, index.length)
+      getField(chunk, 3).value.fields = getField(chunk, 3).value.fields.filter((f) => f.id !== 12)
+    })
+    const bytes = new Uint8Array(footerStart(written) + index.length + (footer.length - footerStart(written)))
+    bytes.set(written.subarray(0, footerStart(written)))
+    bytes.set(index, footerStart(written))
+    bytes.set(footer.subarray(footerStart(written)), footerStart(written) + index.length)
+    const held = (await parquetReadObjects({ file: bytes.buffer, columns: ['s'] })).map((row) => row.s)
+    assert.deepEqual(held, texts)
+    const file = await openParquet(bytes)
+    try {
+      assert.equal(file.metadata.rowGroups[0].columns[0].indexes.pageIndex.columnIndex, true, 'the file has a page index')
+      for (const options of [{}, { pageIndex: true }]) {
+        const { rowGroups } = await file.probe('s', texts, options)
+        const absent = rowGroups[0].results.filter((r) => r.verdict === 'absent').map((r) => r.value)
+        assert.deepEqual(absent, [], JSON.stringify(options))
+      }
+      assert.deepEqual(pageIndexOrder(file.layout, file.layout.columns[0]).rules.map((r) => r.id), ['segmentio-page-max'])
+    } finally {
+      await file.close()
+    }
+  })
+
   test('binary statistics of arrow-rs 5.1 are ignored, numeric ones used', async () => {
     const file = await openParquet(await withCreatedBy('parquet-rs version 5.1.0'))
     try {
@@ -470,3 +527,8 @@ describe('a real file naming an affected writer', () => {
     }
   })
 })
+
+/** Where a file's footer (FileMetaData) starts. */
+function footerStart(bytes) {
+  return bytes.length - 8 - new DataView(bytes.buffer, bytes.byteOffset + bytes.length - 8, 4).getUint32(0, true)
+}
