@@ -229,6 +229,19 @@ export const WRITER_RULES = [
     message: 'segmentio/parquet-go cut page maxima short, not rounded up: ignored',
   },
   {
+    id: 'go-parquet-nan-min',
+    index: 'statistics',
+    code: 'nan-min-xitongsys',
+    link: 'https://github.com/xitongsys/parquet-go/blob/master/common/common.go',
+    // xitongsys/parquet-go and its fork hangxie/parquet-go keep a running min with Go's <: a NaN replaces it (1 < NaN is
+    // false), the next value replaces the NaN, so [1, NaN, 2] is bounded [2, 2]. created_by 'parquet-go version latest'
+    // (no version: not arrow-go's) or 'parquet-go' (before 2020-04), and hangxie's 'github.com/hangxie/parquet-go…'.
+    writer: (w, createdBy) => /^parquet-go$|hangxie\/parquet-go/.test(createdBy ?? '') || (w?.application === 'parquet-go' && !w.version),
+    affects: (column) => column.physicalType === 'FLOAT' || column.physicalType === 'DOUBLE',
+    pageIndex: true,
+    message: 'a NaN resets this writer\'s running min: its FLOAT/DOUBLE bounds are ignored',
+  },
+  {
     id: 'dictionary-array-superset',
     index: 'dictionary',
     code: 'dictionary-may-hold-unused-values',

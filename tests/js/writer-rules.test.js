@@ -184,6 +184,19 @@ describe('every row of the table', () => {
     assert.deepEqual(ids('github.com/parquet-go/parquet-go version 0.25.0(build abc)', 'statistics', STRING), [])
   })
 
+  test('go-parquet-nan-min: FLOAT/DOUBLE bounds of xitongsys/parquet-go and hangxie/parquet-go, not of arrow-go', () => {
+    const DOUBLE = { physicalType: 'DOUBLE', logicalType: null }
+    const FLOAT = { physicalType: 'FLOAT', logicalType: null }
+    const writers = ['parquet-go version latest', 'parquet-go', 'github.com/hangxie/parquet-go v2 latest', 'github.com/hangxie/parquet-go/v3']
+    for (const createdBy of writers) {
+      for (const column of [DOUBLE, FLOAT]) assert.ok(ids(createdBy, 'statistics', column).includes('go-parquet-nan-min'), createdBy)
+      assert.deepEqual(ids(createdBy, 'statistics', INT64), [], createdBy)
+    }
+    assert.deepEqual(ids('parquet-go version 18.4.1', 'statistics', DOUBLE), [])
+    const order = pageIndexOrder({ createdBy: 'parquet-go version latest', columnOrders: null }, { ...DOUBLE, index: 0 })
+    assert.deepEqual([order.usable, order.reason], [false, 'untrusted-writer'])
+  })
+
   test('rules marked pageIndex make the ColumnIndex unusable too; the others leave it', () => {
     const layout = (createdBy) => ({ createdBy, columnOrders: null })
     const column = (type) => ({ ...type, index: 0 })
@@ -496,6 +509,48 @@ describe('a real file naming an affected writer', () => {
         assert.deepEqual(absent, [], JSON.stringify(options))
       }
       assert.deepEqual(pageIndexOrder(file.layout, file.layout.columns[0]).rules.map((r) => r.id), ['segmentio-page-max'])
+    } finally {
+      await file.close()
+    }
+  })
+
+  test('xitongsys/parquet-go: a NaN resets its running min, so its DOUBLE bounds are not used', async () => {
+    // Its page and chunk min/max are common.Min/Max with Go's < from the first value: a NaN after the min replaces it
+    // (1 < NaN is false) and the next value replaces the NaN. hyparquet-writer's file of these row groups, their
+    // statistics rewritten to what that computes, no column_orders, created_by xitongsys'. hyparquet reads the values.
+    const groups = [[1, NaN, 2], [5, 3, NaN, 4], [NaN, 7, 8]]
+    const goBounds = (values) => {
+      let [min, max] = [values[0], values[0]]
+      for (const v of values) [min, max] = [min < v ? min : v, max < v ? v : max]
+      return [min, max]
+    }
+    assert.deepEqual(groups.map(goBounds), [[2, 2], [4, 5], [7, NaN]])
+    const columnData = [{ name: 'd', data: groups.flat(), type: 'DOUBLE' }]
+    const written = new Uint8Array(parquetWriteBuffer({ columnData, rowGroupSize: [3, 4, 3] }))
+    const f64 = (x) => new Uint8Array(Float64Array.of(x).buffer)
+    const bytes = editFooter(written, (footer) => {
+      setField(footer, 6, T.BINARY, new TextEncoder().encode('parquet-go version latest'))
+      footer.fields = footer.fields.filter((f) => f.id !== 7)
+      getField(footer, 4).value.items.forEach((rowGroup, g) => {
+        const [min, max] = goBounds(groups[g])
+        const meta = getField(getField(rowGroup, 1).value.items[0], 3).value
+        const statistics = { fields: [] }
+        for (const [id, value] of [[1, f64(max)], [2, f64(min)], [3, 0n], [5, f64(max)], [6, f64(min)]]) {
+          setField(statistics, id, id === 3 ? T.I64 : T.BINARY, value)
+        }
+        setField(meta, 12, T.STRUCT, statistics)
+      })
+    })
+    const held = (await parquetReadObjects({ file: bytes.buffer, columns: ['d'] })).map((row) => row.d)
+    assert.deepEqual(held, groups.flat())
+    const file = await openParquet(bytes)
+    try {
+      assert.deepEqual([file.layout.columnOrders, file.layout.rowGroupRows.length], [null, 3])
+      const { rowGroups } = await file.probe('d', [1, 2, 3, 4, 5, 7, 8], { dictionary: false })
+      const absent = rowGroups.flatMap((g) => g.results.filter((r) => r.verdict === 'absent' && groups[g.index].includes(r.value))
+        .map((r) => `row group ${g.index}: ${r.value}`))
+      assert.deepEqual(absent, [])
+      assert.equal(file.metadata.rowGroups[0].columns[0].indexes.statistics.reason, 'untrusted-writer')
     } finally {
       await file.close()
     }
