@@ -187,7 +187,8 @@ describe('every row of the table', () => {
   test('go-parquet-nan-min: FLOAT/DOUBLE bounds of xitongsys/parquet-go and hangxie/parquet-go, not of arrow-go', () => {
     const DOUBLE = { physicalType: 'DOUBLE', logicalType: null }
     const FLOAT = { physicalType: 'FLOAT', logicalType: null }
-    const writers = ['parquet-go version latest', 'parquet-go', 'github.com/hangxie/parquet-go v2 latest', 'github.com/hangxie/parquet-go/v3']
+    const writers = ['parquet-go version latest', 'parquet-go', 'github.com/hangxie/parquet-go v2 latest',
+      'github.com/hangxie/parquet-go/v3']
     for (const createdBy of writers) {
       for (const column of [DOUBLE, FLOAT]) assert.ok(ids(createdBy, 'statistics', column).includes('go-parquet-nan-min'), createdBy)
       assert.deepEqual(ids(createdBy, 'statistics', INT64), [], createdBy)
