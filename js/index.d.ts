@@ -222,7 +222,8 @@ export interface OpenParquetOptions {
    */
   index?: {
     refine(probe: {
-      name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal
+      name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], rowGroupCount?: number,
+      signal?: AbortSignal
     }): Promise<unknown>
   }
 }
@@ -737,11 +738,12 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
  * validators of different kinds — an index built from local paths, which records mtimes, probed over HTTP;
  * an ETag recorded where the server now sends only Last-Modified, or none), validator-unsettled (the index recorded an
  * mtime or Last-Modified, or an ETag sent with one, too recent, when it was built, for a rewrite of the same size to
- * change it: whatever the file is now, the index may hold an earlier version's filters), no-path (a file given as
+ * change it: whatever the file is now, the index may hold an earlier version's filters), row-groups-differ (the file
+ * passed, but its footer has other row groups than the entry: a same-size replacement), no-path (a file given as
  * bytes), not-described (an index object that gave no reason).
  */
 export type StaleIndexReason = 'missing-from-index' | 'file-gone' | 'size-differs' | 'validator-differs' | 'validator-kind-differs'
-  | 'validator-unsettled' | 'ambiguous-in-index' | 'no-path' | 'not-described'
+  | 'validator-unsettled' | 'ambiguous-in-index' | 'row-groups-differ' | 'no-path' | 'not-described'
 
 /**
  * The kind of a validator a sidecar index records or finds: a local file's mtime, a URL's strong ETag or Last-Modified;

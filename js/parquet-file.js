@@ -49,7 +49,7 @@ export const PROBE_NOW = Symbol('probeNow')
  *   decryption?: import('./crypto/file-crypto.js').DecryptionOptions, size?: number, fileSize?: number, etag?: string,
  *   retries?: number, plan?: boolean, ioLedger?: import('./sources/io-ledger.js').IoLedger, ioFloor?: number,
  *   index?: { refine: (probe: { name: string, fileSize: number, column: string, values: unknown[], rowGroups: any[],
- *     signal?: AbortSignal }) => Promise<unknown> } }} [options]
+ *     rowGroupCount?: number, signal?: AbortSignal }) => Promise<unknown> } }} [options]
  *   size, etag: the file as a listing describes it (URLs; `fileSize`: the former name of `size`): the tail is
  *   read as an exact range, responses are checked against them (BAD_RESPONSE_LENGTH, FILE_CHANGED), a cached
  *   footer is validated by the ETag
@@ -391,7 +391,7 @@ export class ParquetFile {
     if (this.#options.index) {
       await this.#options.index.refine({
         name: this.name, fileSize: this.fileSize, column: column.name, values: encoded.outcomes.map((o) => o.value), rowGroups,
-        signal: options.signal ?? this.#options.signal,
+        rowGroupCount: this.metadata.rowGroups.length, signal: options.signal ?? this.#options.signal,
       })
     }
     let confirmed

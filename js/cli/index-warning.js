@@ -35,6 +35,8 @@ const REASON_HINTS = {
   'validator-differs': 'files changed since the index was built',
   'file-gone': 'files gone since the index was built',
   'validator-unsettled': 'files written too shortly before the index was built for their mtime or Last-Modified to tell a rewrite apart',
+  // --update would keep them (same size, no validator to differ): only a new build reads them again.
+  'row-groups-differ': 'files replaced by others of the same size that no validator told apart: build the index again',
   'no-path': 'files without a path or URL to look up',
 }
 

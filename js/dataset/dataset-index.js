@@ -116,15 +116,17 @@ export class DatasetIndex {
   }
 
   /**
-   * The file's own row-group answers for values `open` (in that order), sharpened by the sidecar's, as openParquet's `index` does.
+   * The file's own row-group answers for values `open` (in that order), sharpened by the sidecar's, as openParquet's `index` does
+   * (only while the file's footer agrees with the entry: else `row-groups-differ`, and the file keeps its answers).
    * Called after answers(), which loaded the module.
-   * @param {Array<{ index: number, results: ValueResult[] }>} rowGroups
-   * @param {Array<{ results: ValueResult[] }>} indexed
+   * @param {Array<{ index: number, numRows: number, results: ValueResult[] }>} rowGroups
+   * @param {Array<{ numRows: number | null, results: ValueResult[] }>} indexed
    * @param {number[]} open
+   * @param {number} count the file's row groups
    */
-  sharpen(rowGroups, indexed, open) {
+  sharpen(rowGroups, indexed, open, count) {
     const module = /** @type {typeof import('../sidecar/sidecar-index.js')} */ (this.#module)
-    module.sharpenResults(rowGroups, indexed.map((g) => ({ results: open.map((k) => g.results[k]) })))
+    return module.sharpenResults(rowGroups, indexed.map((g) => ({ numRows: g.numRows, results: open.map((k) => g.results[k]) })), count)
   }
 
   async close() {

@@ -219,7 +219,10 @@ export class ProbeRun {
    */
   #fileAnswer(file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar, lookups) {
     const { list } = this
-    if (fromSidecar) fromSidecar.sidecar?.sharpen(probed.rowGroups, fromSidecar.indexed.rowGroups, asked)
+    // A file whose footer is not the entry's (another row-group count or row count) keeps its answers and says so.
+    const sharpened = fromSidecar?.sidecar?.sharpen(probed.rowGroups, fromSidecar.indexed.rowGroups, asked,
+      opened.metadata.rowGroups.length)
+    if (sharpened && !sharpened.described) status = sharpened
     // Every value asked of the file: its row groups' answers are the file's as they are.
     const rowGroups = asked.length === list.length ? probed.rowGroups : withDecided(probed.rowGroups, asked, decided)
     /** @type {ValueResult[]} */

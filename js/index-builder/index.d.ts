@@ -236,7 +236,9 @@ export class SidecarIndex {
    * entry for).
    */
   refine(probe: {
-    name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[], signal?: AbortSignal
+    name: string, fileSize: number, column: string, values: unknown[], rowGroups: unknown[],
+    /** The file's row groups (all of them): another count than the entry's is `row-groups-differ`, nothing sharpened. */
+    rowGroupCount?: number, signal?: AbortSignal
   }): Promise<DatasetIndexStatus | undefined>
   close(): Promise<void>
 }

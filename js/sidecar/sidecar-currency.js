@@ -50,6 +50,9 @@ export async function fileValidator(input, { fetch: fetchImpl, signal, headers, 
  *   whatever is found now.
  * - ambiguous-in-index (format 2): two entries share the file's identity (or path) hash, so the index
  *   cannot say which describes it; it describes neither.
+ * - row-groups-differ: the file passed the check, but its footer, once read, has another number of row groups, or a
+ *   row group of another row count, than the entry: a file replaced by one of the same size where no validator tells
+ *   them apart. The index's answer for its row group g would be of another group's (or file's) values.
  */
 export const StaleReason = Object.freeze({
   MISSING_FROM_INDEX: 'missing-from-index',
@@ -59,6 +62,7 @@ export const StaleReason = Object.freeze({
   VALIDATOR_KIND_DIFFERS: 'validator-kind-differs',
   VALIDATOR_UNSETTLED: 'validator-unsettled',
   AMBIGUOUS_IN_INDEX: 'ambiguous-in-index',
+  ROW_GROUPS_DIFFER: 'row-groups-differ',
 })
 
 /**

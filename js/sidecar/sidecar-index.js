@@ -455,11 +455,12 @@ export class SidecarIndex {
    * dataset reports it), or undefined when it was not asked: nothing left open, or a column or row groups
    * the index has no entry for in this file.
    * @param {{ name: string, fileSize: number, column: string, values: unknown[],
-   *   rowGroups: Array<{ index: number, results: any[] }>, signal?: AbortSignal }} probe
+   *   rowGroups: Array<{ index: number, numRows: number, results: any[] }>, rowGroupCount?: number, signal?: AbortSignal }} probe
+   *   rowGroupCount: the file's row groups (all of them, `rowGroups` may be some), checked against the entry's
    * @returns {Promise<{ described: boolean, reason?: string, detail?: string,
    *   validators?: { recorded: string, found: string } } | undefined>}
    */
-  async refine({ name, fileSize, column, values, rowGroups, signal }) {
+  async refine({ name, fileSize, column, values, rowGroups, rowGroupCount, signal }) {
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
     if (!open) return undefined
     // A file missing from the index, or of another size, needs no check to be not described.
@@ -484,8 +485,7 @@ export class SidecarIndex {
       return { described: false, reason: answered.reason, detail: answered.detail,
         ...(answered.validators ? { validators: answered.validators } : {}) }
     }
-    sharpenResults(rowGroups, answered.rowGroups)
-    return { described: true }
+    return sharpenResults(rowGroups, answered.rowGroups, rowGroupCount)
   }
 
   /**
@@ -565,10 +565,22 @@ function specOf(file) {
  * A file's own row-group answers sharpened by the sidecar's for the same file as it is (`theirs[g.index]`,
  * values in the same order): an absent from the index settles a maybe; any answer of the index beats an
  * unknown for want of an index. A value the probe itself decided (its encoding: source `value`) stays.
- * @param {Array<{ index: number, results: any[] }>} rowGroups
- * @param {Array<{ results: any[] } | undefined>} theirs
+ * Only while the file's footer agrees with the entry: as many row groups (`count`, the file's), each of the row
+ * count the entry records (where it was read). A file replaced by one of the same size where no validator tells
+ * them apart (docs/sidecar-index.md "What validators cannot show") passed the check, but its group g is then
+ * not the one the index's answer for g is of: the file keeps its own answers (`row-groups-differ`).
+ * @param {Array<{ index: number, numRows: number, results: any[] }>} rowGroups
+ * @param {Array<{ numRows?: number | null, results: any[] } | undefined>} theirs the entry's every row group
+ * @param {number | undefined} count the file's row groups; undefined: not checked (a caller that does not say)
+ * @returns {{ described: boolean, reason?: string, detail?: string }}
  */
-export function sharpenResults(rowGroups, theirs) {
+export function sharpenResults(rowGroups, theirs, count) {
+  const other = rowGroups.find((g) => theirs[g.index] == null || (theirs[g.index]?.numRows ?? g.numRows) !== g.numRows)
+  if ((count !== undefined && count !== theirs.length) || other) {
+    return { described: false, reason: StaleReason.ROW_GROUPS_DIFFER, detail: other
+      ? `its row group ${other.index} has ${other.numRows} rows, the index recorded ${theirs[other.index]?.numRows ?? 'no such row group'}`
+      : `it has ${count} row groups, the index recorded ${theirs.length}` }
+  }
   for (const g of rowGroups) {
     const answers = theirs[g.index]?.results
     if (!answers) continue
@@ -578,6 +590,7 @@ export function sharpenResults(rowGroups, theirs) {
         (r.verdict === 'unknown' && answers[v].verdict !== 'unknown')) g.results[v] = answers[v]
     })
   }
+  return { described: true }
 }
 
 /**

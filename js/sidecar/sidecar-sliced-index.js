@@ -392,7 +392,7 @@ export class SlicedSidecarIndex {
    * Sharpens one file's probe results, as format 1's refine does (the file stat'ed or HEADed to be matched).
    * @param {Parameters<import('./sidecar-index.js').SidecarIndex['refine']>[0]} probe
    */
-  async refine({ name, column, values, rowGroups, signal }) {
+  async refine({ name, column, values, rowGroups, rowGroupCount, signal }) {
     const open = rowGroups.some((g) => g.results.some((r) => r.verdict === 'maybe' || r.verdict === 'unknown'))
     if (!open) return undefined
     // The file was opened by its name from the working directory; a relative name given to probe() would be taken as
@@ -409,8 +409,7 @@ export class SlicedSidecarIndex {
     }
     if (answered.rowGroups.length < rowGroups.length) return undefined
     const { sharpenResults } = await import('./sidecar-index.js')
-    sharpenResults(rowGroups, answered.rowGroups)
-    return { described: true }
+    return sharpenResults(rowGroups, answered.rowGroups, rowGroupCount)
   }
 
   async close() {
