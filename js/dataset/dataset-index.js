@@ -129,6 +129,17 @@ export class DatasetIndex {
     return module.sharpenResults(rowGroups, indexed.map((g) => ({ numRows: g.numRows, results: open.map((k) => g.results[k]) })), count)
   }
 
+  /**
+   * Why the file's footer is not the one the sidecar's entry describes (`row-groups-differ`: a same-size replacement no
+   * validator told apart), or undefined when it may be. Called after answers(), which loaded the module.
+   * @param {Array<{ index: number, numRows: number }>} fileRowGroups the file's every row group
+   * @param {Array<{ numRows: number | null }>} indexed
+   */
+  differs(fileRowGroups, indexed) {
+    const module = /** @type {typeof import('../sidecar/sidecar-index.js')} */ (this.#module)
+    return module.rowGroupsDiffer(fileRowGroups, indexed, fileRowGroups.length)
+  }
+
   async close() {
     if (!this.#opened) return
     const { index, owned } = await this.#opened.catch(() => ({ index: null, owned: false }))

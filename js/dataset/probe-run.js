@@ -108,22 +108,25 @@ export class ProbeRun {
       (prefilter ? await decidedByPrefilter(this.fileView(file), file.path, this.columnName, list, prefilter) : list.map(() => null))
     const { opened: sidecar, answers, described } = fromIndex ? await fromIndex : {}
     const indexed = answers?.get(file)
+    /** @type {boolean[]} the values the sidecar decided (of the file as the listing describes it) */
+    const byIndex = []
     // A value the sidecar rules out in every row group needs no read of this file.
     if (indexed) {
       list.forEach((v, k) => {
-        decided[k] ??= indexed.rowGroups.length && indexed.rowGroups.every((g) => g.results[k].verdict === 'absent')
-          ? rollUpValue(indexed.rowGroups, k, v)
-          : null
+        if (decided[k] || !indexed.rowGroups.length || !indexed.rowGroups.every((g) => g.results[k].verdict === 'absent')) return
+        decided[k] = rollUpValue(indexed.rowGroups, k, v)
+        byIndex[k] = true
       })
     }
     // Whether the sidecar described the file (and if not, why): a file it does not describe is probed without it.
-    return this.#probeFile(file, order, decided, indexed ? { indexed, sidecar } : undefined, chain, described?.get(file))
+    return this.#probeFile(file, order, decided, indexed ? { indexed, sidecar, byIndex } : undefined, chain, described?.get(file))
   }
 
   /**
    * Probes the file for the values not decided without it.
    * @param {DatasetFile} file @param {number} order @param {Array<ValueResult | null>} decided per value, or null
-   * @param {{ indexed: any, sidecar: any } | undefined} fromSidecar the sidecar's answers for the file, to sharpen
+   * @param {{ indexed: any, sidecar: any, byIndex: boolean[] } | undefined} fromSidecar the sidecar's answers for the file, to
+   *   sharpen, and the values it decided
    * @param {{ floor: number }} chain
    * @param {unknown} [status] the sidecar's word on the file
    * @returns {Promise<FileResult>}
@@ -142,6 +145,19 @@ export class ProbeRun {
     // what answers it is made once it is open).
     return this.session.withFile(file.descriptor, (opened) => {
       parquet = opened
+      // A footer of other row groups than the sidecar's entry (a same-size replacement no validator told apart): what the
+      // sidecar decided is of another file's row groups. The file is asked those values too, and its answers are its own.
+      const side = fromSidecar
+      const differs = side?.sidecar?.differs?.(opened.metadata.rowGroups, side.indexed.rowGroups)
+      if (side && differs) {
+        status = differs
+        open.length = 0
+        for (let k = 0; k < list.length; k++) {
+          if (side.byIndex[k]) decided[k] = null
+          if (!decided[k]) open.push(k)
+        }
+        fromSidecar = undefined
+      }
       /** A file without the column answers 'column-missing' for what is still open; any other failure is its error. */
       const columnMissing = (/** @type {unknown} */ error) => {
         if (/** @type {{ code?: unknown } | null | undefined} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
@@ -188,7 +204,10 @@ export class ProbeRun {
       })()
     }, chain).catch((error) => {
       if (settings.signal?.aborted) throw error
-      return this.#failed(file, order, error, decided, status, parquet)
+      // A file read as changed (FILE_CHANGED: another ETag, size or mtime than the listing's) is not the version the sidecar
+      // matched by the listing's size and ETag: what the sidecar decided is of bytes no longer there.
+      const byIndex = /** @type {{ code?: unknown }} */ (error)?.code === ErrorCode.FILE_CHANGED ? fromSidecar?.byIndex : undefined
+      return this.#failed(file, order, error, byIndex ? decided.map((d, k) => (byIndex[k] ? null : d)) : decided, status, parquet)
     })
   }
 

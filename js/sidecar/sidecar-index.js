@@ -562,6 +562,22 @@ function specOf(file) {
 
 
 /**
+ * Why a file's footer is not the one an entry describes (`row-groups-differ`), or undefined when it may be: another
+ * number of row groups (`count`, the file's), or a row group of another row count than the entry records (where read).
+ * @param {Array<{ index: number, numRows: number }>} rowGroups the file's (all, or those probed)
+ * @param {Array<{ numRows?: number | null } | undefined>} theirs the entry's every row group
+ * @param {number | undefined} count the file's row groups; undefined: not checked (a caller that does not say)
+ * @returns {{ described: false, reason: string, detail: string } | undefined}
+ */
+export function rowGroupsDiffer(rowGroups, theirs, count) {
+  const other = rowGroups.find((g) => theirs[g.index] == null || (theirs[g.index]?.numRows ?? g.numRows) !== g.numRows)
+  if ((count === undefined || count === theirs.length) && !other) return undefined
+  return { described: false, reason: StaleReason.ROW_GROUPS_DIFFER, detail: other
+    ? `its row group ${other.index} has ${other.numRows} rows, the index recorded ${theirs[other.index]?.numRows ?? 'no such row group'}`
+    : `it has ${count} row groups, the index recorded ${theirs.length}` }
+}
+
+/**
  * A file's own row-group answers sharpened by the sidecar's for the same file as it is (`theirs[g.index]`,
  * values in the same order): an absent from the index settles a maybe; any answer of the index beats an
  * unknown for want of an index. A value the probe itself decided (its encoding: source `value`) stays.
@@ -575,12 +591,8 @@ function specOf(file) {
  * @returns {{ described: boolean, reason?: string, detail?: string }}
  */
 export function sharpenResults(rowGroups, theirs, count) {
-  const other = rowGroups.find((g) => theirs[g.index] == null || (theirs[g.index]?.numRows ?? g.numRows) !== g.numRows)
-  if ((count !== undefined && count !== theirs.length) || other) {
-    return { described: false, reason: StaleReason.ROW_GROUPS_DIFFER, detail: other
-      ? `its row group ${other.index} has ${other.numRows} rows, the index recorded ${theirs[other.index]?.numRows ?? 'no such row group'}`
-      : `it has ${count} row groups, the index recorded ${theirs.length}` }
-  }
+  const differs = rowGroupsDiffer(rowGroups, theirs, count)
+  if (differs) return differs
   for (const g of rowGroups) {
     const answers = theirs[g.index]?.results
     if (!answers) continue

@@ -1,8 +1,8 @@
 // A file replaced after its sidecar index was built by one of the same size, served with no validator (the size
 // decides, docs/sidecar-index.md "What validators cannot show"): once the probe has read the new file's footer, its row
 // groups are not the entry's (another count, other row counts), and the index's answer for row group g is of the old
-// file's group g. The sharpen step must not replace the file's own `maybe` with it. Truth: the rows hyparquet reads from
-// the file as the server now serves it.
+// file's group g. The sharpen step must not replace the file's own `maybe` with it, and a value the index ruled out in
+// every row group is asked of the file. Truth: the rows hyparquet reads from the file as the server now serves it.
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -21,10 +21,10 @@ const fileOf = (blocks, groupRows, pad) => new Uint8Array(parquetWriteBuffer({
   rowGroupSize: groupRows, kvMetadata: [{ key: 'pad', value: 'x'.repeat(pad) }],
 }))
 const original = fileOf([0, 1, 2, 3, 4], 100, 300)
-/** The same ids, other row groups, padded to the original's size. */
+/** Other row groups (and 500…599 for 400…499), padded to the original's size. */
 function replacement(groupRows) {
   for (let pad = 0; pad < 1200; pad++) {
-    const bytes = fileOf([4, 3, 2, 1, 0], groupRows, pad)
+    const bytes = fileOf([5, 3, 2, 1, 0], groupRows, pad)
     if (bytes.length === original.length) return bytes
   }
   throw new Error('no padding gives the same size')
@@ -39,7 +39,8 @@ after(async () => {
   await server?.close()
 })
 
-const values = [50n, 120n, 450n]
+// 550: in none of the old row groups' bounds, so the index rules it out before the file is read (50 and 120 it leaves open).
+const values = [50n, 120n, 550n]
 
 for (const format of [1, 2]) {
   for (const groupRows of [125, 84]) {
