@@ -59,7 +59,9 @@ function statsWithoutIndexed(text, paths) {
 function recordedFile(table, file, validator, indexedPaths = []) {
   if (table.format === 'delta') {
     const add = file.logged
+    // modificationTime: a path added again by a later commit (other bytes at the same path and size) is told apart by it.
     return { path: add.path, size: file.size, validator, partitionValues: add.partitionValues ?? {},
+      ...(add.modificationTime !== undefined ? { modificationTime: add.modificationTime } : {}),
       ...(typeof add.stats === 'string' ? { stats: statsWithoutIndexed(add.stats, indexedPaths) } : {}),
       ...(add.deletionVector ? { deletionVector: add.deletionVector } : {}) }
   }

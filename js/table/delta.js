@@ -20,7 +20,8 @@ import { DeltaLiveFiles, dvId } from './delta-file-identity.js'
 /**
  * The log's actions (PROTOCOL.md "Actions"), the fields read here; a checkpoint's Parquet rows read as the same objects.
  * @typedef {{ path: string, size: number | bigint, partitionValues?: Record<string, string | null> | null, stats?: string | null,
- *   stats_parsed?: unknown, deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} DeltaAdd
+ *   stats_parsed?: unknown, deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null,
+ *   modificationTime?: number | bigint }} DeltaAdd
  *   an add action: a live file; stats: its statistics as JSON text; stats_parsed: a checkpoint's typed struct of them
  * @typedef {{ path: string, deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} DeltaRemove
  * @typedef {{ id?: string, schemaString: string, partitionColumns?: string[] | null,
@@ -533,6 +534,7 @@ async function replayLog(io, root, log, record = null) {
   for (const f of record?.files ?? []) {
     const add = {
       path: f.path, size: f.size, partitionValues: f.partitionValues ?? {}, stats: f.stats, deletionVector: f.deletionVector ?? undefined,
+      modificationTime: f.modificationTime,
     }
     live.add(add)
   }

@@ -18,7 +18,7 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  * @typedef {{ path: string, size: number, validator: string | null, manifest?: number, records?: number, content?: number,
  *   sequence?: string, spec?: number, partition?: unknown[], equalityIds?: number[] | null, referencedDataFile?: string,
  *   vector?: { offset: number, size: number },
- *   partitionValues?: Record<string, string | null>, stats?: string,
+ *   partitionValues?: Record<string, string | null>, stats?: string, modificationTime?: number | bigint,
  *   deletionVector?: import('./deletion-vector.js').DeletionVectorDescriptor | null }} RecordedFile
  *   Iceberg: path as the manifest writes it, its manifest (an index into `manifests`), record count, content, data sequence
  *   number, partition spec and raw partition values, equality ids; of a delete file, the one data file it is of, and a

@@ -1,0 +1,80 @@
+// A Delta table index answers a file the record lists by its recorded identity, with no stat: table files are
+// immutable. A commit after the indexed version may still remove a path and add it again with other bytes of the same
+// size (PROTOCOL.md does not forbid it): that add is not the recorded one (another modificationTime), and the file is
+// probed as without the index. A deletion vector added later re-adds the path with the same modificationTime (Delta
+// copies the add): still answered from the index. Truth: the writer's own ids, and the probe without an index.
+import assert from 'node:assert/strict'
+import { writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { test } from 'node:test'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+
+import { openTable } from '../../js/index.js'
+import { buildSidecarIndex } from '../../js/index-builder/index.js'
+import { clearTableCache } from '../../js/table/table-io.js'
+import { writeDeltaTable } from '../../testkit/delta-appends-writer.js'
+import { fileIds } from '../../testkit/iceberg-writer.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+import { fixturePath, missingFixture } from './helpers/fixtures.js'
+
+/** The ids of writer file k (another id range per k) written as the writer writes them, padded to `size` bytes. */
+function sameSizeFile(size) {
+  for (let k = 11; k < 400; k++) {
+    const ids = fileIds(k, 64)
+    for (let pad = 0; pad < 40; pad++) {
+      const bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: BigInt64Array.from(ids), bloomFilter: true }],
+        schema: [{ name: 'root', num_children: 1 }, { name: 'id', type: 'INT64', repetition_type: 'REQUIRED' }],
+        kvMetadata: pad ? [{ key: 'pad', value: 'x'.repeat(pad) }] : undefined }))
+      if (bytes.length === size) return { ids, bytes }
+    }
+  }
+  throw new Error(`no file of ${size} bytes`)
+}
+
+async function probe(root, values, options) {
+  clearTableCache()
+  const table = await openTable(root, options)
+  const result = await table.probe('id', values)
+  await table.close()
+  return result
+}
+
+test('Delta: a path removed and added again with other bytes of the same size is not answered from the index', async () => {
+  const root = path.join(await tempDir('table-index-readded'), 'delta')
+  const table = await writeDeltaTable(root, { files: 10, commits: 2 })
+  const index = `${root}.puffin`
+  await buildSidecarIndex(null, index, { table: root, columns: ['id'] })
+  const target = table.files[3]
+  const { ids, bytes } = sameSizeFile(target.size)
+  await writeFile(path.join(root, target.path), bytes)
+  const stats = JSON.stringify({ numRecords: 64, minValues: { id: Number(ids[0]) }, maxValues: { id: Number(ids[63]) },
+    nullCount: { id: 0 } })
+  await writeFile(path.join(root, '_delta_log', '00000000000000000002.json'), [
+    { remove: { path: target.path, deletionTimestamp: 1767225700000, dataChange: true } },
+    { add: { path: target.path, partitionValues: {}, size: bytes.length, modificationTime: 1767225800000, dataChange: true, stats } },
+  ].map((a) => JSON.stringify(a)).join('\n') + '\n')
+
+  const values = [ids[5], ids[60], target.ids[5]]
+  const withIndex = await probe(root, values, { index })
+  const file = withIndex.files.find((f) => f.path.endsWith(target.path))
+  assert.notEqual(file.values[0].verdict, 'absent', `${ids[5]} is in the file now`)
+  assert.notEqual(file.values[1].verdict, 'absent', `${ids[60]} is in the file now`)
+  assert.equal(file.index.described, false)
+  const without = await probe(root, values, {})
+  assert.deepEqual(withIndex.files.map((f) => f.values.map((v) => v.verdict)), without.files.map((f) => f.values.map((v) => v.verdict)))
+  // The other files are still the recorded ones.
+  assert.deepEqual(withIndex.totals.index, { described: 9, notDescribed: 1, reasons: { 'missing-from-index': 1 } })
+})
+
+const DV = 'tables/delta/table_with_deletion_logs'
+test('Delta: files re-added with a deletion vector after the indexed version are still answered from the index',
+  { skip: missingFixture(DV) }, async () => {
+    const root = fixturePath(DV)
+    const index = path.join(await tempDir('table-index-readded-dv'), 'dv.puffin')
+    await buildSidecarIndex(null, index, { table: { location: root, version: 2 }, columns: ['id'] })
+    const values = Array.from({ length: 40 }, (_, i) => i)
+    const withIndex = await probe(root, values, { index })
+    assert.deepEqual(withIndex.totals.index, { described: 1, notDescribed: 0, reasons: {} })
+    const without = await probe(root, values, {})
+    assert.deepEqual(withIndex.files.map((f) => f.values.map((v) => v.verdict)), without.files.map((f) => f.values.map((v) => v.verdict)))
+  })
