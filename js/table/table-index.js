@@ -142,6 +142,12 @@ export class TableSidecar {
           'the file is not in the table index: added to the table after the snapshot it was built at')
       } else if (recorded.size !== file.size) {
         notDescribed(i, StaleReason.SIZE_DIFFERS, `the table lists ${file.size} bytes, the index recorded ${recorded.size}`)
+      } else if (this.record.table === 'iceberg' && recorded.sequence !== undefined &&
+        String(/** @type {{ sequence?: bigint }} */ (file).sequence) !== recorded.sequence) {
+        // A snapshot after the recorded one added the path again (an ADDED entry takes its snapshot's data sequence number;
+        // a manifest rewrite keeps the file's): other bytes may be there at the same size.
+        notDescribed(i, StaleReason.MISSING_FROM_INDEX, `the file was added again at its path after the indexed snapshot (its ` +
+          `data sequence number is ${/** @type {{ sequence?: bigint }} */ (file).sequence}, the index recorded ${recorded.sequence})`)
       } else if (this.record.table === 'delta' && String(file.logged?.modificationTime) !== String(recorded.modificationTime)) {
         // A commit after the recorded version added the path again (its add is not the recorded one): other bytes may be
         // there at the same size. A deletion vector added to the file keeps its modificationTime, as Delta copies the add.

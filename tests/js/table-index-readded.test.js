@@ -2,18 +2,21 @@
 // immutable. A commit after the indexed version may still remove a path and add it again with other bytes of the same
 // size (PROTOCOL.md does not forbid it): that add is not the recorded one (another modificationTime), and the file is
 // probed as without the index. A deletion vector added later re-adds the path with the same modificationTime (Delta
-// copies the add): still answered from the index. Truth: the writer's own ids, and the probe without an index.
+// copies the add): still answered from the index. Iceberg alike: a later snapshot's manifest that ADDs a recorded path
+// gives it that snapshot's data sequence number, not the recorded one. Truth: the writer's own ids (hyparquet's rows for
+// the Iceberg file), and the probe without an index.
 import assert from 'node:assert/strict'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { test } from 'node:test'
+import { parquetReadObjects } from 'hyparquet'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { openTable } from '../../js/index.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { clearTableCache } from '../../js/table/table-io.js'
 import { writeDeltaTable } from '../../testkit/delta-appends-writer.js'
-import { fileIds } from '../../testkit/iceberg-writer.js'
+import { appendIcebergSnapshot, fileIds, writeIcebergTable } from '../../testkit/iceberg-writer.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 
@@ -78,3 +81,59 @@ test('Delta: files re-added with a deletion vector after the indexed version are
     const without = await probe(root, values, {})
     assert.deepEqual(withIndex.files.map((f) => f.values.map((v) => v.verdict)), without.files.map((f) => f.values.map((v) => v.verdict)))
   })
+
+/** Avro's zigzag varint of a long (a manifest entry's record_count and file_size_in_bytes). */
+function zigzag(n) {
+  const out = []
+  for (let v = n * 2; ; v = Math.floor(v / 128)) {
+    if (v < 0x80) return Buffer.from([...out, v])
+    out.push((v & 0x7f) | 0x80)
+  }
+}
+
+test('Iceberg: a later snapshot that ADDs a recorded path again (other bytes, same size) is not answered from the index', async () => {
+  const root = path.join(await tempDir('table-index-readded-iceberg'), 'iceberg')
+  const table = await writeIcebergTable(root, { files: 10, manifests: 2 })
+  const index = `${root}.puffin`
+  await buildSidecarIndex(null, index, { table: root, columns: ['id'] })
+  // A snapshot that drops the first manifest (files 0-4) and adds one file; its manifest is then made to name file 3's
+  // path and size (an uncompressed Avro file: the path and the size in place), and file 3's bytes are replaced by ids
+  // within the added file's bounds, of file 3's size.
+  const next = await appendIcebergSnapshot(table, { files: 1, dropManifests: [0] })
+  const [added] = next.added
+  const old = table.files[3]
+  const manifest = path.join(root, next.listRecords[next.listRecords.length - 1].manifest_path.replace(/^.*\/metadata\//, 'metadata/'))
+  const avro = await readFile(manifest)
+  const at = avro.indexOf(Buffer.from(added.path))
+  assert.ok(at > 0 && added.path.length === old.path.length)
+  Buffer.from(old.path).copy(avro, at)
+  const sizeAt = avro.indexOf(Buffer.concat([zigzag(64), zigzag(added.size)]), at) + zigzag(64).length
+  assert.equal(zigzag(added.size).length, zigzag(old.size).length)
+  zigzag(old.size).copy(avro, sizeAt)
+  await writeFile(manifest, avro)
+  let seed = 1
+  const random = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed >>> 16 }
+  let bytes
+  for (let attempt = 0; attempt < 400 && bytes?.length !== old.size; attempt++) {
+    const ids = added.ids.map((x, i) => (i === 0 || i === added.ids.length - 1 ? x : x + BigInt(random() % 7)))
+    for (let pad = 0; pad < 60 && bytes?.length !== old.size; pad++) {
+      bytes = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: BigInt64Array.from(ids), bloomFilter: true },
+        { name: 'day', data: Int32Array.from({ length: 64 }, () => added.day) }],
+      schema: [{ name: 'root', num_children: 2 }, { name: 'id', type: 'INT64', repetition_type: 'REQUIRED', field_id: 1 },
+        { name: 'day', type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' }, repetition_type: 'REQUIRED', field_id: 2 }],
+      kvMetadata: pad ? [{ key: 'pad', value: 'x'.repeat(pad) }] : undefined }))
+    }
+  }
+  assert.equal(bytes.length, old.size)
+  await writeFile(path.join(root, old.path), bytes)
+  const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
+  const values = [rows[5].id, rows[40].id, old.ids[5]]
+
+  const withIndex = await probe(root, values, { index })
+  const file = withIndex.files.find((f) => f.path.endsWith(old.path))
+  assert.notEqual(file.values[0].verdict, 'absent', `${values[0]} is in the file now`)
+  assert.notEqual(file.values[1].verdict, 'absent', `${values[1]} is in the file now`)
+  assert.equal(file.index.described, false)
+  const without = await probe(root, values, {})
+  assert.deepEqual(withIndex.files.map((f) => f.values.map((v) => v.verdict)), without.files.map((f) => f.values.map((v) => v.verdict)))
+})
