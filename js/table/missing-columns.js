@@ -4,7 +4,7 @@
 // Serialization", "Column Mapping") a partition column's value from the add's partitionValues — the data files do not
 // hold partition columns — else null. The value is given as the table's other files give that column's values: as
 // hyparquet reads the Parquet type the spec writes the field as (Appendix A: bigints for long, Dates for date and
-// timestamps, numbers for decimals, text for string and binary, bytes for fixed).
+// timestamps, numbers for decimals, text for string, bytes for binary and fixed).
 import { compareKeys, valueKeys } from './column-keys.js'
 
 /**
@@ -48,9 +48,9 @@ function rowValueOf(type, key) {
     case 'date': return new Date(Number(n) * 86400000)
     case 'timestamp': case 'timestamptz': return new Date(Number(n / 1000n))
     case 'timestamp_ns': case 'timestamptz_ns': return new Date(Number(n / 1000000n))
-    // BYTE_ARRAY without a string annotation is read as text too (point lookups read with hyparquet's utf8).
-    case 'string': case 'binary': return text.decode(bytes)
-    case 'fixed': return new Uint8Array(bytes)
+    case 'string': return text.decode(bytes)
+    // BYTE_ARRAY without a string annotation stays bytes in point lookups (js/confirm/point-lookups.js), as DuckDB's BLOB.
+    case 'binary': case 'fixed': return new Uint8Array(bytes)
     case 'uuid': {
       const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
       return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`

@@ -68,6 +68,26 @@ test('Iceberg: a column a file lacks holds its identity partition value, else it
     [[0], [{ id: 2n, level: 9n, born, note: null, region: 'us' }]])
 })
 
+test('Iceberg: a binary column\'s initial-default is bytes, as a file\'s own binary column reads (not text)', async () => {
+  // Appendix C: a binary default is written as hex. The file's own binary (BYTE_ARRAY, no annotation) reads as bytes.
+  const root = path.join(top, `t${++made}`)
+  await writeIcebergTable(root, {
+    schema: [{ id: 1, name: 'id', type: 'long' }, { id: 2, name: 'tag', type: 'binary' }],
+    files: { 'data/old.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n] }]),
+      'data/new.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n] },
+        { id: 2, name: 'tag', type: 'binary', data: [new Uint8Array([0xff, 0x00])] }]) },
+    manifests: [{ entries: [{ file: { file_path: 'data/old.parquet', record_count: 1 } },
+      { file: { file_path: 'data/new.parquet', record_count: 1 } }] }],
+    editMetadata: (metadata) => {
+      metadata['format-version'] = 3
+      metadata['next-row-id'] = 0
+      Object.assign(metadata.schemas[0].fields[1], { 'initial-default': 'CAFE', 'write-default': 'CAFE' })
+    } })
+  const byPath = await lookedUp(root, 'id', 1n, ['tag'])
+  assert.deepEqual(byPath['data/new.parquet'].values, [{ tag: new Uint8Array([0xff, 0x00]) }])
+  assert.deepEqual(byPath['data/old.parquet'].values, [{ tag: new Uint8Array([0xca, 0xfe]) }])
+})
+
 test('Iceberg: a default not read here leaves the rows without values, never null', async () => {
   // A struct added with a non-null default {} holds { x: 0 } in old rows (spec "Default values"): not made up here.
   const root = await evolvedTable((metadata) => {
