@@ -7,7 +7,9 @@ const f32 = new Float32Array(1)
 const f32bits = new Uint32Array(f32.buffer)
 
 /**
- * A number from a number, exactly-representable bigint or strict float text; a Preset when it cannot be one.
+ * A number from a number, bigint or strict float text; a Preset when it cannot be one. Text and bigints take the
+ * nearest double, as the type's own values do ('0.1', '16777217' on FLOAT) and as text parsers (strtod, Java's
+ * parseDouble, DuckDB's CAST) and integer-to-float conversions do: text beyond the range is ±Infinity.
  * @param {import('./input.js').ColumnContext} ctx @param {unknown} value
  * @returns {number | Preset}
  */
@@ -15,11 +17,7 @@ function floatInput(ctx, value) {
   if (typeof value === 'number') return value
   if (typeof value === 'string') {
     const t = value.trim()
-    if (FLOAT_TEXT.test(t)) {
-      const x = Number(t)
-      if (!Number.isFinite(x)) return absent(`${show(value)} is beyond the range of ${ctx.label}`)
-      return x
-    }
+    if (FLOAT_TEXT.test(t)) return Number(t)
     switch (t.toLowerCase()) {
       case 'nan': case '+nan': case '-nan': return NaN
       case 'inf': case '+inf': case 'infinity': case '+infinity': return Infinity
@@ -29,8 +27,7 @@ function floatInput(ctx, value) {
   }
   if (typeof value === 'bigint') {
     const x = Number(value)
-    if (Number.isFinite(x) && BigInt(x) === value) return x
-    return absent(`${show(value)} has no exact ${ctx.physicalType} representation`)
+    return Number.isFinite(x) ? x : absent(`${show(value)} is beyond the range of ${ctx.label}`)
   }
   throw badValue(ctx, value, 'a number')
 }
@@ -102,8 +99,8 @@ export function floatConverter(ctx) {
     if (x instanceof Preset) return x
     if (x !== x) return NAN // eslint-disable-line no-self-compare
     const f = Math.fround(x)
-    if (typeof value === 'bigint' && f !== x) return absent(`${show(value)} has no exact FLOAT representation`)
-    if (!Number.isFinite(f) && Number.isFinite(x)) return absent(`${show(value)} is beyond the FLOAT range`)
+    // A number rounds to ±Infinity only past the range (DuckDB refuses that cast); text reads as ±Infinity there.
+    if (!Number.isFinite(f) && Number.isFinite(x) && typeof value !== 'string') return absent(`${show(value)} is beyond the FLOAT range`)
     addFloat(sink, f)
     if (f !== x) {
       // Exactly halfway between two floats: a writer rounding decimal text straight to float may pick the other one.
@@ -122,7 +119,10 @@ export function float16Converter(ctx) {
     if (x instanceof Preset) return x
     if (x !== x) return NAN // eslint-disable-line no-self-compare
     const bits = [halfBits(x)]
-    if (Number.isFinite(x) && (bits[0] & 0x7fff) === 0x7c00) return absent(`${show(value)} is beyond the FLOAT16 range`)
+    // Text reads as ±Infinity past FLOAT's range only: DuckDB reads FLOAT16 as FLOAT, where '1e5' is not Infinity.
+    if (Number.isFinite(typeof value === 'string' ? Math.fround(x) : x) && (bits[0] & 0x7fff) === 0x7c00) {
+      return absent(`${show(value)} is beyond the FLOAT16 range`)
+    }
     const h = halfValue(bits[0])
     if (h !== x && Number.isFinite(x)) {
       const magnitude = bits[0] & 0x7fff

@@ -17,9 +17,12 @@
 //    'absent' because no integer column holds them); hex ('0x10') and digit separators are BAD_VALUE.
 //  - An INTEGER width narrower than the stored type and a DECIMAL precision bound nothing: writers that do
 //    not check them store 300 in INT(8) and 12345.6 in DECIMAL(4, 1); only the stored type bounds a value.
-//  - FLOAT: the float nearest the number (Math.fround). If the number lies exactly halfway between two
-//    floats (where string → double → float can round differently from string → float) both are
-//    candidates. A finite value that rounds to ±Infinity is 'absent'. FLOAT16 follows the same rules.
+//  - FLOAT: the float nearest the number (Math.fround); a bigint or text through its nearest double. If
+//    that lies exactly halfway between two floats (where string → double → float can round differently
+//    from string → float) both are candidates. A finite number or bigint that rounds to ±Infinity is
+//    'absent'; text past the range is ±Infinity, as strtod and DuckDB's CAST read it ('1e39' on FLOAT,
+//    '1e400' on DOUBLE). FLOAT16 follows the same rules, text past FLOAT's range included (DuckDB reads
+//    FLOAT16 as FLOAT: '1e5' is not Infinity there).
 //  - Zero (FLOAT, DOUBLE, FLOAT16) is probed as both +0 and -0: writers hash bit patterns.
 //  - Date text: 'YYYY-MM-DD' with 1–2 digit month/day, years of 4–9 digits with an optional sign
 //    ('+012345-01-01', '-0044-03-15' astronomical) or a ' BC' / ' (BC)' suffix (DuckDB, PostgreSQL

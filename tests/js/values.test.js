@@ -163,7 +163,8 @@ describe('FLOAT and DOUBLE', () => {
     assert.deepEqual(probe(DOUBLE, ['1.5', ' -2e3 ', '.5', '5.', '1E-2']).map((r) => r.c), [[1.5], [-2000], [0.5], [5], [0.01]])
     for (const v of ['abc', '', '1.5.2', '1e', '0x10', '1,5', true, {}]) assertBadValue(DOUBLE, v, /for a DOUBLE column/)
     assertBadValue(FLOAT, 'abc', /^"abc" is not a number for a FLOAT column$/)
-    assertPreset(DOUBLE, '1e400', 'absent', 'not-representable', /^"1e400" is beyond the range/)
+    // Text past the range reads as ±Infinity, as strtod, Java's parseDouble and DuckDB's CAST read it.
+    assert.deepEqual(probe(DOUBLE, ['1e400', '-1e400']).map((r) => r.c), [[Infinity], [-Infinity]])
   })
 
   test('FLOAT probes the float nearest the number', () => {
@@ -171,15 +172,18 @@ describe('FLOAT and DOUBLE', () => {
     assert.deepEqual(candidatesOf(FLOAT, '0.1'), [0.10000000149011612])
     assert.deepEqual(candidatesOf(FLOAT, 3.4028235e38), [3.4028234663852886e38])
     assertPreset(FLOAT, 1e39, 'absent', 'not-representable', /^1e\+39 is beyond the FLOAT range/)
+    assert.deepEqual(probe(FLOAT, ['1e39', '-1e39']).map((r) => r.c), [[Infinity], [-Infinity]])
     // 16777217 lies exactly between two floats: a writer rounding text straight to float may pick either.
     assert.deepEqual(candidatesOf(FLOAT, '16777217'), [16777216, 16777218])
   })
 
-  test('bigints only when exactly representable', () => {
+  test('bigints take the nearest value, as text does', () => {
     assert.deepEqual(candidatesOf(DOUBLE, 2n ** 53n), [2 ** 53])
-    assertPreset(DOUBLE, 2n ** 53n + 1n, 'absent', 'not-representable', /^9007199254740993n has no exact DOUBLE representation/)
+    assert.deepEqual(candidatesOf(DOUBLE, 2n ** 53n + 1n), candidatesOf(DOUBLE, '9007199254740993'))
     assert.deepEqual(candidatesOf(FLOAT, 2n ** 24n), [2 ** 24])
-    assertPreset(FLOAT, 2n ** 24n + 1n, 'absent', 'not-representable', /no exact FLOAT representation/)
+    assert.deepEqual(candidatesOf(FLOAT, 2n ** 24n + 1n), [16777216, 16777218])
+    assertPreset(FLOAT, 2n ** 128n, 'absent', 'not-representable', /^340282366920938463463374607431768211456n is beyond the FLOAT range/)
+    assertPreset(DOUBLE, 2n ** 1024n, 'absent', 'not-representable', /is beyond the range of DOUBLE/)
   })
 })
 
@@ -191,6 +195,8 @@ describe('FLOAT16', () => {
     assert.deepEqual(candidatesOf(FLOAT16, 1 + 2 ** -11), ['003c', '013c']) // a tie: both neighbours
     assertPreset(FLOAT16, NaN, 'unknown', 'nan', /^NaN has many bit patterns/)
     assertPreset(FLOAT16, 1e5, 'absent', 'not-representable', /beyond the FLOAT16 range/)
+    assertPreset(FLOAT16, '1e5', 'absent', 'not-representable', /beyond the FLOAT16 range/)
+    assert.deepEqual(candidatesOf(FLOAT16, '1e39'), ['007c'])
     assert.deepEqual(candidatesOf(FLOAT16, new Uint8Array([0x00, 0x3c])), ['003c'])
     assertPreset(FLOAT16, new Uint8Array(3), 'absent', 'not-representable', /3 bytes cannot be in a FIXED_LEN_BYTE_ARRAY\(2\) \(FLOAT16\) column/)
   })
