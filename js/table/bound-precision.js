@@ -56,7 +56,8 @@ const textOf = (raw) => (typeof raw === 'string' ? raw : raw instanceof JsonNumb
 function deltaInput(type, raw) {
   if (raw === null || raw === undefined) return undefined
   if (raw instanceof JsonNumber) {
-    return type.kind === 'float' || type.kind === 'double' ? Number(raw.text) : raw.text
+    // A float's digits stay text: those a double rounds onto a tie between two floats stand for both, exact ones not.
+    return type.kind === 'double' ? Number(raw.text) : raw.text
   }
   if (typeof raw === 'string') return type.kind === 'float' || type.kind === 'double' ? Number(raw) : raw
   if (type.kind === 'decimal') return undefined

@@ -1,6 +1,7 @@
 // FLOAT, DOUBLE and FLOAT16 (LogicalTypes.md, on FIXED_LEN_BYTE_ARRAY(2)): the IEEE 754 values nearest
 // the input, both zeros (writers hash bit patterns), NaN 'unknown'.
 import { absent, addBytes, asBytes, badValue, NAN, Preset, show } from './input.js'
+import { parseDecimalText } from './integer.js'
 
 const FLOAT_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
 const f32 = new Float32Array(1)
@@ -38,6 +39,26 @@ function floatNeighbor(f, x) {
   f32[0] = f
   f32bits[0] += (x > f) === (f > 0) ? 1 : -1
   return f32[0]
+}
+
+const f64 = new Float64Array(1)
+const u64 = new BigUint64Array(f64.buffer)
+const over = (/** @type {number} */ k) => BigInt(Math.max(k, 0))
+
+/**
+ * Whether a number, bigint or float text is exactly the finite non-zero double x: not rounded to it, which may have
+ * made a tie between two floats of a value on one side of it.
+ * @param {unknown} value @param {number} x
+ */
+function isExactly(value, x) {
+  if (typeof value !== 'string') return typeof value === 'number' || BigInt(x) === value
+  const { digits, exp } = /** @type {import('./integer.js').DecimalText} */ (parseDecimalText(value.trim())) // FLOAT_TEXT
+  if (exp < -1100) return false // a double's exact digits end by 10^-1074
+  f64[0] = Math.abs(x)
+  const biased = Number(u64[0] >> 52n)
+  const e = Math.max(biased, 1) - 1075 // |x| = m × 2^e
+  const m = (u64[0] & 0xfffffffffffffn) | (biased ? 1n << 52n : 0n)
+  return BigInt(digits) * 10n ** over(exp) * 2n ** over(-e) === m * 2n ** over(e) * 10n ** over(-exp)
 }
 
 /** @param {import('./input.js').CandidateSink} sink @param {number} x */
@@ -103,9 +124,10 @@ export function floatConverter(ctx) {
     if (!Number.isFinite(f) && Number.isFinite(x) && typeof value !== 'string') return absent(`${show(value)} is beyond the FLOAT range`)
     addFloat(sink, f)
     if (f !== x) {
-      // Exactly halfway between two floats: a writer rounding decimal text straight to float may pick the other one.
+      // Exactly halfway between two floats: a value that is x rounds to the even one (fround, DuckDB's CAST); text or a
+      // bigint that only rounded to x may lie past the tie, where a writer rounding it straight to float picks the other.
       const g = floatNeighbor(f, x)
-      if (Number.isFinite(g) && Math.abs(x - f) === Math.abs(g - x)) addFloat(sink, g)
+      if (Number.isFinite(g) && Math.abs(x - f) === Math.abs(g - x) && !isExactly(value, x)) addFloat(sink, g)
     }
   }
 }

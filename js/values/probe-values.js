@@ -18,8 +18,9 @@
 //  - An INTEGER width narrower than the stored type and a DECIMAL precision bound nothing: writers that do
 //    not check them store 300 in INT(8) and 12345.6 in DECIMAL(4, 1); only the stored type bounds a value.
 //  - FLOAT: the float nearest the number (Math.fround); a bigint or text through its nearest double. If
-//    that lies exactly halfway between two floats (where string → double → float can round differently
-//    from string → float) both are candidates. A finite number or bigint that rounds to ±Infinity is
+//    that lies exactly halfway between two floats it rounds to the even one (as DuckDB's CAST does), and
+//    text or a bigint that is not exactly that double also has the other as a candidate (string → double
+//    → float can round differently from string → float). A finite number or bigint that rounds to ±Infinity is
 //    'absent'; text past the range is ±Infinity, as strtod and DuckDB's CAST read it ('1e39' on FLOAT,
 //    '1e400' on DOUBLE). FLOAT16 follows the same rules, text past FLOAT's range included (DuckDB reads
 //    FLOAT16 as FLOAT: '1e5' is not Infinity there).

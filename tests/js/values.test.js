@@ -173,15 +173,21 @@ describe('FLOAT and DOUBLE', () => {
     assert.deepEqual(candidatesOf(FLOAT, 3.4028235e38), [3.4028234663852886e38])
     assertPreset(FLOAT, 1e39, 'absent', 'not-representable', /^1e\+39 is beyond the FLOAT range/)
     assert.deepEqual(probe(FLOAT, ['1e39', '-1e39']).map((r) => r.c), [[Infinity], [-Infinity]])
-    // 16777217 lies exactly between two floats: a writer rounding text straight to float may pick either.
-    assert.deepEqual(candidatesOf(FLOAT, '16777217'), [16777216, 16777218])
+    // 16777217 lies exactly between two floats: it rounds to the even one, as DuckDB's CAST does.
+    assert.deepEqual(candidatesOf(FLOAT, '16777217'), [16777216])
+    assert.deepEqual(candidatesOf(FLOAT, 1 + 2 ** -24), [1])
+    assert.deepEqual(candidatesOf(FLOAT, '1.000000059604644775390625'), [1]) // 1 + 2^-24 in full
+    // Text past the tie that a double rounds onto it: a writer rounding the text straight to float picks the odd one.
+    assert.deepEqual(candidatesOf(FLOAT, '1.0000000596046448'), [1, 1.0000001192092896])
   })
 
   test('bigints take the nearest value, as text does', () => {
     assert.deepEqual(candidatesOf(DOUBLE, 2n ** 53n), [2 ** 53])
     assert.deepEqual(candidatesOf(DOUBLE, 2n ** 53n + 1n), candidatesOf(DOUBLE, '9007199254740993'))
     assert.deepEqual(candidatesOf(FLOAT, 2n ** 24n), [2 ** 24])
-    assert.deepEqual(candidatesOf(FLOAT, 2n ** 24n + 1n), [16777216, 16777218])
+    assert.deepEqual(candidatesOf(FLOAT, 2n ** 24n + 1n), [16777216])
+    // 2^60 + 2^36 + 1 is the double 2^60 + 2^36, halfway between two floats, but lies past it: both are candidates.
+    assert.deepEqual(candidatesOf(FLOAT, 2n ** 60n + 2n ** 36n + 1n), [2 ** 60, 2 ** 60 + 2 ** 37])
     assertPreset(FLOAT, 2n ** 128n, 'absent', 'not-representable', /^340282366920938463463374607431768211456n is beyond the FLOAT range/)
     assertPreset(DOUBLE, 2n ** 1024n, 'absent', 'not-representable', /is beyond the range of DOUBLE/)
   })
