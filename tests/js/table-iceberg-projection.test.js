@@ -11,7 +11,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { openTable } from '../../js/index.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { IcebergFileColumns } from '../../js/table/iceberg-columns.js'
-import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
+import { parquetWithIds, writeDroppedColumnTable, writeIcebergTable } from './helpers/iceberg-writer.js'
 import { readParquet } from './helpers/table-truth.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
@@ -146,15 +146,7 @@ test('a file with field ids is read by them whatever the name mapping says', asy
 
 test('a column dropped from the schema is no column of the table: files written before still hold it, and are not asked', async () => {
   const root = path.join(top, `t${++made}`)
-  const file = parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n, 2n] }, { id: 2, name: 'x', type: 'long', data: [7n, 8n] }])
-  // Schema 0 had x (field 2); schema 1, current, dropped it. The one snapshot was committed under schema 0.
-  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }], files: { 'data/f.parquet': file },
-    manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }],
-    editMetadata: (metadata) => {
-      metadata.schemas = [{ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'id', required: false, type: 'long' },
-        { id: 2, name: 'x', required: false, type: 'long' }] }, { ...metadata.schemas[0], 'schema-id': 1 }]
-      metadata['current-schema-id'] = 1
-    } })
+  await writeDroppedColumnTable(root) // schema 0 had x (field 2); schema 1, current, dropped it
   // The table (its current schema) has no x: its file's column x was `present` for 7.
   await assert.rejects(verdicts(root, 'x', [7n], {}, { confirm: true }), (e) => e.code === 'COLUMN_NOT_FOUND' && /field 2/.test(e.message))
   // Read at the snapshot by id, its schema's x is field 2 (as Iceberg reads a snapshot asked for by id).

@@ -7,7 +7,7 @@ import { test } from 'node:test'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { ErrorCode, openTable } from '../../js/index.js'
-import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
+import { parquetWithIds, writeDroppedColumnTable, writeIcebergTable } from './helpers/iceberg-writer.js'
 import { readParquet } from './helpers/table-truth.js'
 import { pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
 import { tempDir } from '../../testkit/temp-dir.js'
@@ -95,15 +95,7 @@ test('Delta: a file\'s column the schema does not have, and the materialized row
 
 test('a column dropped from the schema, or a typo, is COLUMN_NOT_FOUND up front; a list\'s element under a column is not', async () => {
   const root = path.join(top, `t${++made}`)
-  const file = parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n, 2n] }, { id: 2, name: 'x', type: 'long', data: [7n, 8n] }])
-  // Schema 0 had x (field 2); schema 1, current, dropped it.
-  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }], files: { 'data/f.parquet': file },
-    manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }],
-    editMetadata: (metadata) => {
-      metadata.schemas = [{ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'id', required: false, type: 'long' },
-        { id: 2, name: 'x', required: false, type: 'long' }] }, { ...metadata.schemas[0], 'schema-id': 1 }]
-      metadata['current-schema-id'] = 1
-    } })
+  await writeDroppedColumnTable(root) // schema 0 had x (field 2); schema 1, current, dropped it
   const table = await openTable(root)
   try {
     // The dropped column's values are still in the file: as a point lookup they were the rows' `x`.

@@ -138,3 +138,19 @@ export async function writeIcebergTable(dir, table) {
 
 /** A UUID's 16 big-endian bytes (spec Appendix D). */
 export const uuidBytes = (text) => Uint8Array.from(Buffer.from(text.replace(/-/g, ''), 'hex'))
+
+/**
+ * A table whose schema 0 had id (field 1) and x (field 2) and whose current schema 1 dropped x; its one file, written
+ * under schema 0, holds id 1, 2 and x 7, 8. (The table's snapshot was committed under schema 0.)
+ * @param {string} root
+ */
+export async function writeDroppedColumnTable(root) {
+  const file = parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n, 2n] }, { id: 2, name: 'x', type: 'long', data: [7n, 8n] }])
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }], files: { 'data/f.parquet': file },
+    manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }],
+    editMetadata: (metadata) => {
+      metadata.schemas = [{ type: 'struct', 'schema-id': 0, fields: [{ id: 1, name: 'id', required: false, type: 'long' },
+        { id: 2, name: 'x', required: false, type: 'long' }] }, { ...metadata.schemas[0], 'schema-id': 1 }]
+      metadata['current-schema-id'] = 1
+    } })
+}
