@@ -276,6 +276,7 @@ export class ParquetDataset {
   async inspect(options = {}) {
     const settings = { ...this.#options, ...options }
     throwIfAborted(settings.signal)
+    inShard('', settings.shard) // refused even when no file falls in it
     const selected = this.#files.filter((file) => inShard(file.path, settings.shard))
     const session = await FileSession.open(selected, omit(settings, DATASET_OPTIONS),
       { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link })
@@ -437,7 +438,8 @@ function whereConditions(where, types) {
  */
 export function inShard(path, shard) {
   if (shard === undefined) return true
-  const { index, count } = shard
+  // null too is refused here, as a shard, not a TypeError: `shard: null` probing every file would double a merge's answers.
+  const { index, count } = shard ?? {}
   if (!(Number.isInteger(count) && count >= 1 && Number.isInteger(index) && index >= 0 && index < count)) {
     throw invalidArgument(`shard must be { index, count } with 0 <= index < count, got ${JSON.stringify(shard)}`)
   }
@@ -505,6 +507,8 @@ function probeSettings(datasetOptions, options) {
   if ('rowGroups' in settings && settings.rowGroups !== undefined) {
     throw invalidArgument('rowGroups names row groups of one file; a dataset probe takes every row group')
   }
+  // Refused even when no file falls in the shard (a dataset of no file, too), as the index builder's shard is.
+  inShard('', settings.shard)
   const confirm = confirmOptions(settings)
   /** @type {number | undefined} */
   const limit = settings.limit

@@ -1,0 +1,159 @@
+// A dataset probe's options combined (where, shard, limit, prefilter, columnOf, index, confirm + columns, signal,
+// onProgress) over a Hive dataset DuckDB writes, each file's verdicts and rows checked against DuckDB's rows
+// (read_parquet(…, hive_partitioning = true, file_row_number = true)); and shards a probe cannot take.
+import assert from 'node:assert/strict'
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
+import { before, describe, test } from 'node:test'
+
+import { mergeShardResults, openDataset } from '../../js/index.js'
+import { buildSidecarIndex } from '../../js/index-builder/index.js'
+import { duckdb, quote } from '../../testkit/hive-dataset.js'
+import { settleMtimes } from '../../testkit/settled-mtimes.js'
+import { tempDir } from '../../testkit/temp-dir.js'
+
+const dir = await tempDir('dataset-combos')
+const root = path.join(dir, 'ds')
+const indexPath = path.join(dir, 'index.puffin')
+// 5: in most files, once or twice each; 10003 and 10105: one file's own (three rows each); 999: nowhere.
+const VALUES = [5, 10003, 10105, 999]
+/** @type {Map<string, Map<number, number[]>>} DuckDB's rows: path → value → row numbers in the file */
+const truth = new Map()
+const rowsOf = (file, value) => truth.get(file)?.get(value) ?? []
+
+before(async () => {
+  const db = await duckdb()
+  try {
+    // 12 files (3 days × 4 countries) of 1,500 rows in row groups of 500.
+    await db.run(`COPY (SELECT DATE '2026-01-07' + (f // 4)::INTEGER AS day, ['DE', 'FR', 'US', 'IT'][f % 4 + 1] AS country,
+      (CASE WHEN i % 10 = 0 THEN 10000 + f * 100 + (i // 10) % 50 ELSE (i * 7 + f * 13) % 900 END)::BIGINT AS user_id,
+      'n' || i AS name FROM range(12) a(f), range(1500) t(i) ORDER BY f, i)
+      TO ${quote(root)} (FORMAT parquet, PARTITION_BY (day, country), ROW_GROUP_SIZE 500, DICTIONARY_SIZE_LIMIT 1)`)
+    const rows = await db.rows(`SELECT filename, file_row_number::INTEGER AS r, user_id FROM read_parquet(${quote(`${root}/**/*.parquet`)},
+      hive_partitioning = true, filename = true, file_row_number = true) WHERE user_id IN (${VALUES.join(', ')}) ORDER BY filename, r`)
+    for (const row of rows) {
+      const file = path.relative(root, String(row.filename)).split(path.sep).join('/')
+      const byValue = truth.get(file) ?? truth.set(file, new Map()).get(file)
+      const value = Number(row.user_id)
+      byValue.set(value, [...(byValue.get(value) ?? []), row.r])
+    }
+  } finally {
+    db.close()
+  }
+  await settleMtimes(root)
+  const files = (await readdir(root, { recursive: true })).filter((n) => n.endsWith('.parquet')).sort()
+  await buildSidecarIndex(files.map((n) => path.join(root, n)), indexPath, { columns: ['user_id'] })
+})
+
+/** A file's answer without its I/O counts (which differ between runs), bigints as text. */
+const comparable = ({ stats, ...file }) => JSON.parse(JSON.stringify(file, (k, v) => (typeof v === 'bigint' ? String(v) : v)))
+const byPath = (a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+
+/** Never absent where DuckDB finds rows (outside `where` aside), never present where it finds none; confirmed rows exact. */
+function assertTruth(files, label) {
+  for (const file of files) {
+    VALUES.forEach((value, k) => {
+      const answer = file.values[k]
+      const rows = rowsOf(file.path, value)
+      const at = `${label}: ${file.path} ${value} (${answer.verdict}, ${answer.reason}; DuckDB: ${rows.length} rows)`
+      if (answer.verdict === 'absent' && file.skipped !== 'where') assert.equal(rows.length, 0, at)
+      if (answer.verdict === 'present') {
+        assert.ok(rows.length > 0, at)
+        if (answer.rows && !answer.rowsTruncated) assert.deepEqual(answer.rows, rows, at)
+        if (answer.values) assert.deepEqual(answer.values.map((v) => v.name), answer.rows.map((r) => `n${r}`), at)
+      }
+    })
+  }
+}
+
+describe('dataset probe options combined, against DuckDB', () => {
+  test('probe() and probeEach answer alike; shards merged are the whole probe; totals count the files', async () => {
+    const mine = { verdict: 'absent', source: 'mine', reason: 'mine', detail: '' }
+    const prefilter = (file, column, values) => values.map((v) => (v === 999 ? mine : null))
+    const combos = []
+    for (const where of [undefined, { country: ['FR', 'DE'] }]) {
+      for (const index of [undefined, indexPath]) {
+        for (const confirm of [{}, { confirm: true, columns: ['name'] }]) {
+          const open = index ? { index, columnOf: async (file, parquet, column) => column } : {}
+          combos.push({ open, probe: { where, prefilter, ...confirm } })
+        }
+      }
+    }
+    for (const { open, probe } of combos) {
+      const label = JSON.stringify({ index: !!open.index, where: probe.where, confirm: !!probe.confirm })
+      const dataset = await openDataset(root, open)
+      try {
+        const whole = await dataset.probe('user_id', VALUES, probe)
+        assertTruth(whole.files, label)
+        const each = []
+        for await (const file of dataset.probeEach('user_id', VALUES, probe)) each.push(file)
+        assert.deepEqual(each.map(comparable).sort(byPath), whole.files.map(comparable), label)
+        const verdicts = { absent: 0, maybe: 0, present: 0, unknown: 0 }
+        for (const file of whole.files) for (const v of file.values) verdicts[v.verdict]++
+        assert.deepEqual(whole.totals.verdicts, verdicts, label)
+        assert.equal(whole.totals.files, 12)
+        assert.equal(whole.totals.filesSkipped, whole.files.filter((f) => f.skipped).length, label)
+        for (const count of [2, 40]) {
+          const shards = []
+          for (let index = 0; index < count; index++) {
+            shards.push(await dataset.probe('user_id', VALUES, { ...probe, shard: { index, count } }))
+          }
+          const paths = shards.flatMap((s) => s.files.map((f) => f.path)).sort()
+          assert.deepEqual(paths, whole.files.map((f) => f.path), `${label}: each file in one shard of ${count}`)
+          const merged = await mergeShardResults(shards)
+          assert.deepEqual(merged.files.map(comparable), whole.files.map(comparable), label)
+          assert.deepEqual(merged.totals, whole.totals, label)
+          for (const key of ['requests', 'bytesFetched', 'filesOpened']) {
+            assert.equal(merged.stats[key], shards.reduce((n, s) => n + s.stats[key], 0), `${label}: stats.${key}`)
+          }
+        }
+      } finally {
+        await dataset.close()
+      }
+    }
+  })
+
+  test('limit: the files left say limit-reached (unknown), the rows found are DuckDB\'s and reach the limit', async () => {
+    for (const index of [undefined, indexPath]) {
+      const dataset = await openDataset(root, { ...(index ? { index } : {}), fileConcurrency: 2 })
+      try {
+        for (const limit of [1, 3, 10]) {
+          for (const where of [undefined, { country: ['FR', 'DE'] }]) {
+            const result = await dataset.probe('user_id', [5], { confirm: true, limit, where })
+            const label = JSON.stringify({ index: !!index, limit, where })
+            let found = 0
+            let available = 0
+            for (const file of result.files) {
+              const answer = file.values[0]
+              if (file.skipped === 'limit') assert.deepEqual([answer.verdict, answer.reason], ['unknown', 'limit-reached'], label)
+              if (file.skipped !== 'where') available += rowsOf(file.path, 5).length
+              if (answer.verdict === 'absent' && file.skipped !== 'where') assert.equal(rowsOf(file.path, 5).length, 0, label)
+              if (answer.verdict === 'present') {
+                assert.ok(answer.rows.every((r) => rowsOf(file.path, 5).includes(r)), label)
+                found += answer.rows.length
+              }
+            }
+            assert.ok(found >= Math.min(limit, available), `${label}: ${found} rows found`)
+          }
+        }
+      } finally {
+        await dataset.close()
+      }
+    }
+  })
+})
+
+describe('a probe\'s callbacks and shards', () => {
+  const drain = async (iterable) => { for await (const file of iterable) assert.ok(file) }
+
+  test('a shard it cannot take is INVALID_ARGUMENT, null or on a dataset of no file too', async () => {
+    const dataset = await openDataset(root)
+    const empty = await openDataset([])
+    const cases = [[dataset, null], [dataset, { index: 2, count: 2 }], [empty, { index: 2, count: 2 }], [empty, null], [empty, {}]]
+    for (const [d, shard] of cases) {
+      await assert.rejects(d.probe('user_id', [5], { shard }), { code: 'INVALID_ARGUMENT' })
+      await assert.rejects(drain(d.probeEach('user_id', [5], { shard })), { code: 'INVALID_ARGUMENT' })
+      await assert.rejects(d.inspect({ shard }), { code: 'INVALID_ARGUMENT' })
+    }
+  })
+})
