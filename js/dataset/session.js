@@ -148,18 +148,27 @@ export class FileSession {
     // at most its share, so that no chain is longer than ⌈items / workers⌉ files (20,000 files over
     // 4,000 workers: five, a round each, where workers that happened to be quicker took six).
     const share = Math.ceil(items.length / Math.max(1, workers))
+    // Once one job has failed the pass has failed: no worker starts another file (its reads would go on after the
+    // caller's promise has rejected).
+    let failed = false
     // Each worker takes the next item as its last one finishes: a chain of callbacks rather than a loop
     // of awaits, so thousands of workers waiting on the network hold no async frame each.
     const worker = () => new Promise((resolve, reject) => {
       const chain = { floor: 0 }
       let taken = 0
+      const fail = (/** @type {unknown} */ error) => {
+        failed = true
+        reject(error)
+      }
       const take = () => {
-        if (next >= items.length || taken++ === share) return resolve(undefined)
+        if (failed || next >= items.length || taken++ === share) return resolve(undefined)
         throwIfAborted(this.signal)
-        job(items[next++], chain).then(finished, reject)
+        job(items[next++], chain).then(finished, fail)
       }
       const finished = (/** @type {R} */ result) => {
         try {
+          // A file that finishes after the abort is not reported: the pass rejects with ABORTED.
+          throwIfAborted(this.signal)
           this.progress.filesDone++
           if (/** @type {any} */ (result)?.error) this.progress.filesFailed++
           emit(result)
@@ -169,12 +178,14 @@ export class FileSession {
           }
           take()
         } catch (error) {
-          reject(error)
+          fail(error)
         }
       }
       take()
     })
-    await Promise.all(Array.from({ length: workers }, worker))
+    // At the abort, not once every job has settled: a caller's prefilter or columnOf still pending (they are not given
+    // the signal) would otherwise hold the rejection for as long as it takes, for ever if it never settles.
+    await untilAborted(Promise.all(Array.from({ length: workers }, worker)), this.signal)
     throwIfAborted(this.signal)
   }
 

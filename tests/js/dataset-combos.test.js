@@ -1,6 +1,7 @@
 // A dataset probe's options combined (where, shard, limit, prefilter, columnOf, index, confirm + columns, signal,
 // onProgress) over a Hive dataset DuckDB writes, each file's verdicts and rows checked against DuckDB's rows
-// (read_parquet(…, hive_partitioning = true, file_row_number = true)); and shards a probe cannot take.
+// (read_parquet(…, hive_partitioning = true, file_row_number = true)); and what a probe does with a caller's
+// callbacks that never settle or fail, and with shards it cannot take.
 import assert from 'node:assert/strict'
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
@@ -144,7 +145,50 @@ describe('dataset probe options combined, against DuckDB', () => {
 })
 
 describe('a probe\'s callbacks and shards', () => {
+  /** Rejects with TIMEOUT after `ms`: a probe that hangs fails the test rather than the run. */
+  const within = (promise, ms = 5000) => {
+    let timer
+    return Promise.race([promise, new Promise((resolve, reject) => { timer = setTimeout(() => reject(new Error('TIMEOUT')), ms) })])
+      .finally(() => clearTimeout(timer))
+  }
   const drain = async (iterable) => { for await (const file of iterable) assert.ok(file) }
+
+  test('an abort rejects with ABORTED at once while a prefilter or columnOf has not settled', async () => {
+    const never = () => new Promise(() => {})
+    for (const [open, probe] of [[{}, { prefilter: never }], [{ columnOf: never }, {}]]) {
+      const dataset = await openDataset(root, open)
+      for (const run of [(o) => dataset.probe('user_id', [5], o), (o) => drain(dataset.probeEach('user_id', [5], o))]) {
+        const controller = new AbortController()
+        setTimeout(() => controller.abort(), 50)
+        const started = performance.now()
+        await assert.rejects(within(run({ ...probe, signal: controller.signal })), { code: 'ABORTED' })
+        assert.ok(performance.now() - started < 2000)
+      }
+    }
+  })
+
+  test('a failed probe starts no other file; a file finished after the abort is not reported', async () => {
+    const dataset = await openDataset(root, { fileConcurrency: 3 })
+    let calls = 0
+    const prefilter = () => {
+      if (++calls === 1) throw new Error('the caller\'s prefilter failed')
+      return null
+    }
+    await assert.rejects(dataset.probe('user_id', [5], { prefilter }), /prefilter failed/)
+    const atRejection = calls
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.equal(calls, atRejection, 'no file was started after the probe rejected')
+    assert.ok(calls <= 3)
+    const controller = new AbortController()
+    const progress = []
+    const onProgress = (p) => {
+      progress.push(p.filesDone)
+      if (p.filesDone === 2) controller.abort()
+    }
+    await assert.rejects(dataset.probe('user_id', [5], { signal: controller.signal, onProgress }), { code: 'ABORTED' })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.deepEqual(progress, [1, 2])
+  })
 
   test('a shard it cannot take is INVALID_ARGUMENT, null or on a dataset of no file too', async () => {
     const dataset = await openDataset(root)
