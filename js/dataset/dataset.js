@@ -262,10 +262,13 @@ export class ParquetDataset {
     const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
       fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN],
       partitionTypes: this.partitionTypes })
-    return session.run(selected, (item, chain) => run.probeOne(item, chain), emit, settings.onProgress).then(async () => ({
-      stats: withSidecarCost(session.stats, fromIndex && (await fromIndex).cost),
-      plan: settings.plan === true && !settings[IO_LEDGER] ? ledger.plan() : undefined,
-    }))
+    return session.run(selected, (item, chain) => run.probeOne(item, chain), emit, settings.onProgress).then(async () => {
+      // The sidecar's answers first, then the session's stats: when no file waited for them (`where` or the shard left
+      // none), stats read before they came in lacked the index's reads that stats.index and the plan list.
+      const cost = fromIndex && (await fromIndex).cost
+      const plan = settings.plan === true && !settings[IO_LEDGER] ? ledger.plan() : undefined
+      return { stats: withSidecarCost(session.stats, cost), plan }
+    })
   }
 
   /**

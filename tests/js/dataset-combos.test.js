@@ -114,6 +114,22 @@ describe('dataset probe options combined, against DuckDB', () => {
     }
   })
 
+  test('with an index, stats count its reads even when `where` or the shard leaves no file to wait for them', async () => {
+    for (const options of [{ where: { country: 'XX' } }, { shard: { index: 0, count: 40 } }, { where: { country: 'FR' } }]) {
+      const dataset = await openDataset(root, { index: indexPath })
+      try {
+        const { stats, plan } = await dataset.probe('user_id', [5], { plan: true, ...options })
+        const label = JSON.stringify(options)
+        assert.ok(stats.index.requests >= 1, label)
+        assert.equal(stats.requests, plan.requests.length, label)
+        assert.equal(stats.bytesFetched, plan.requests.reduce((n, r) => n + r.bytes, 0), label)
+        assert.ok(stats.requests >= stats.index.requests, label)
+      } finally {
+        await dataset.close()
+      }
+    }
+  })
+
   test('limit: the files left say limit-reached (unknown), the rows found are DuckDB\'s and reach the limit', async () => {
     for (const index of [undefined, indexPath]) {
       const dataset = await openDataset(root, { ...(index ? { index } : {}), fileConcurrency: 2 })
