@@ -10,6 +10,7 @@ import { before, describe, test } from 'node:test'
 import { mergeShardResults, openDataset } from '../../js/index.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { duckdb, quote } from '../../testkit/hive-dataset.js'
+import { startTestServer } from '../../testkit/range-server.js'
 import { settleMtimes } from '../../testkit/settled-mtimes.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
@@ -180,6 +181,20 @@ describe('a probe\'s callbacks and shards', () => {
         await assert.rejects(within(run({ ...probe, signal: controller.signal })), { code: 'ABORTED' })
         assert.ok(performance.now() - started < 2000)
       }
+    }
+  })
+
+  test('an abort rejects with ABORTED at once while the index\'s opening read has no answer', async () => {
+    const server = await startTestServer({ root: dir })
+    try {
+      const dataset = await openDataset(root, { index: server.url('index.puffin', { mode: 'slow:30000' }) })
+      for (const run of [(o) => dataset.probe('user_id', [5], o), (o) => drain(dataset.probeEach('user_id', [5], o))]) {
+        const controller = new AbortController()
+        setTimeout(() => controller.abort(), 50)
+        await assert.rejects(within(run({ signal: controller.signal })), { code: 'ABORTED' })
+      }
+    } finally {
+      await server.close()
     }
   })
 
