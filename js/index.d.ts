@@ -790,7 +790,8 @@ export interface DatasetFileResult {
    * reads them by its schema.
    */
   columnsMissing?: string[]
-  /** With openDataset's `index`, for a file the probe asked it about (not one `where` skipped): whether the index described it. */
+  /** With openDataset's `index`, for a file the probe asked it about (not one `where` skipped) and then answered (not `limit`-skipped):
+   * whether the index described it. */
   index?: DatasetIndexStatus
 }
 
