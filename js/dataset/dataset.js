@@ -15,7 +15,7 @@ import { FileSession } from './session.js'
 import { PROBE_VALUES } from '../parquet-file.js'
 import { ProbeValuesCache } from '../values/probe-values.js'
 import { CoverageTally } from './coverage.js'
-import { errorData, ProbeRun } from './probe-run.js'
+import { errorData, INDEX_ANSWERS_BY_COLUMN, ProbeRun } from './probe-run.js'
 import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 
 /**
@@ -25,6 +25,7 @@ import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sourc
  */
 export const ADD_FILES = Symbol('addFiles')
 export const PROBE_ONLY = Symbol('probeOnly')
+export { INDEX_ANSWERS_BY_COLUMN }
 /**
  * A table's answers for values the file's own column type cannot hold as the table reads them (a double
  * column's file written as FLOAT holds only float32 values): `(parquetFile, column, fileColumn, values)` →
@@ -49,7 +50,7 @@ export const LOOKUP_COLUMNS_IN = Symbol('lookupColumnsIn')
  *   fileColumn: string | string[], values: unknown[]) => Array<ValueResult | null> | null} DecideInFile
  * @typedef {(parquetFile: import('../parquet-file.js').ParquetFile, columns: string[]) => Array<string | null>} LookupColumnsIn
  * @typedef {{ [PROBE_ONLY]?: Set<string>, [IO_LEDGER]?: IoLedger, [DECIDE_IN_FILE]?: DecideInFile,
- *   [LOOKUP_COLUMNS_IN]?: LookupColumnsIn }} LayerOptions
+ *   [LOOKUP_COLUMNS_IN]?: LookupColumnsIn, [INDEX_ANSWERS_BY_COLUMN]?: boolean }} LayerOptions
  *   what a layer in front (a table) adds to the dataset's options and a probe's
  * @typedef {Record<string, any>} FileResult a file's answer (DatasetFileResult), `order` its place until sorted
  * @typedef {ReturnType<IoLedger['plan']>} ReadPlan
@@ -58,8 +59,9 @@ export const LOOKUP_COLUMNS_IN = Symbol('lookupColumnsIn')
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
 // (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
-const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, LOOKUP_COLUMNS_IN, IO_LEDGER, 'partitioning', 'hivePartitioning', 'prefilter',
-  'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials', 'endpoint', 'region', 'index']
+const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, LOOKUP_COLUMNS_IN, IO_LEDGER, INDEX_ANSWERS_BY_COLUMN, 'partitioning',
+  'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials',
+  'endpoint', 'region', 'index']
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,

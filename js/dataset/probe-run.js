@@ -20,6 +20,13 @@ import { rollUpValue } from './roll-up.js'
  *   & { opened: import('./dataset-index.js').DatasetIndex }} IndexAnswers the sidecar's answers for the probe's files
  */
 
+/**
+ * A layer's option (a table's, js/dataset/dataset.js LayerOptions): its sidecar (js/table/table-index.js) answers for the
+ * table's column however each file names it (renames, column mapping), so its rulings hold whatever `columnOf` names in
+ * a file. An index of files answers for the file's column of the name asked, which a caller's columnOf may name otherwise.
+ */
+export const INDEX_ANSWERS_BY_COLUMN = Symbol('indexAnswersByColumn')
+
 export class ProbeRun {
   /** rows found by confirm so far, in every file: the limit's count */
   rowsFound = 0
@@ -110,8 +117,9 @@ export class ProbeRun {
     const indexed = answers?.get(file)
     /** @type {boolean[]} the values the sidecar decided (of the file as the listing describes it) */
     const byIndex = []
-    // A value the sidecar rules out in every row group needs no read of this file.
-    if (indexed) {
+    // A value the sidecar rules out in every row group needs no read of this file — unless a caller's columnOf may name
+    // the column otherwise in it: the index answered for the file's column of the name asked, perhaps another one.
+    if (indexed && this.#indexHolds(undefined)) {
       list.forEach((v, k) => {
         if (decided[k] || !indexed.rowGroups.length || !indexed.rowGroups.every((g) => g.results[k].verdict === 'absent')) return
         decided[k] = rollUpValue(indexed.rowGroups, k, v)
@@ -120,6 +128,18 @@ export class ProbeRun {
     }
     // Whether the sidecar described the file (and if not, why): a file it does not describe is probed without it.
     return this.#probeFile(file, order, decided, indexed ? { indexed, sidecar, byIndex } : undefined, chain, described?.get(file))
+  }
+
+  /**
+   * Whether the sidecar's answers for a file are about the column the file is probed in (`fileColumn`, what columnOf
+   * named; undefined: before the file is opened). An index of files answers for the file's column of the name asked: a
+   * caller's columnOf naming another (a swap rename: x is the file's y) would have it rule out values by the wrong column.
+   * A table's sidecar answers for the table's column however files name it (INDEX_ANSWERS_BY_COLUMN).
+   * @param {string | string[] | undefined} fileColumn
+   */
+  #indexHolds(fileColumn) {
+    if (!this.settings.columnOf || this.settings[INDEX_ANSWERS_BY_COLUMN]) return true
+    return fileColumn !== undefined && (Array.isArray(fileColumn) ? fileColumn.join('.') : String(fileColumn)) === this.columnName
   }
 
   /**
@@ -171,6 +191,7 @@ export class ProbeRun {
        * @returns {FileResult | Promise<FileResult>}
        */
       const answerIn = (fileColumn) => {
+        const sidecar = this.#indexHolds(fileColumn) ? fromSidecar : undefined
         let asked = open
         let probed
         let lookups
@@ -185,9 +206,9 @@ export class ProbeRun {
         }
         if (probed instanceof Promise) {
           return probed.then((answer) => this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked,
-            namedAsAsked(answer, lookups), fromSidecar, lookups), columnMissing)
+            namedAsAsked(answer, lookups), sidecar, lookups), columnMissing)
         }
-        return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, namedAsAsked(probed, lookups), fromSidecar,
+        return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, namedAsAsked(probed, lookups), sidecar,
           lookups)
       }
       if (!settings.columnOf) return answerIn(column)

@@ -4,7 +4,8 @@
 // columns are found in each file by field id (Iceberg) or physical name (Delta column mapping); rows a
 // confirmation finds are checked against the file's deletes (js/table/deletes.js).
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { ADD_FILES, bothPrefilters, DECIDE_IN_FILE, IO_LEDGER, LOOKUP_COLUMNS_IN, PROBE_ONLY, ParquetDataset } from '../dataset/dataset.js'
+import { ADD_FILES, bothPrefilters, DECIDE_IN_FILE, INDEX_ANSWERS_BY_COLUMN, IO_LEDGER, LOOKUP_COLUMNS_IN, PROBE_ONLY, ParquetDataset }
+  from '../dataset/dataset.js'
 import { IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 import { loadTable } from './load-table.js'
 import { pruneFile } from './prune.js'
@@ -211,6 +212,8 @@ export class ParquetTable extends ParquetDataset {
         }
         return column
       },
+      // Its sidecar (js/table/table-index.js) answers for the table's column, however each file names it.
+      [INDEX_ANSWERS_BY_COLUMN]: true,
       [DECIDE_IN_FILE]: (/** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column,
         /** @type {string | string[]} */ fileColumn, /** @type {unknown[]} */ values) => {
         const field = fieldOf(column)

@@ -161,6 +161,39 @@ describe('dataset probe options combined, against DuckDB', () => {
   })
 })
 
+describe('an index with a caller\'s columnOf', () => {
+  test('the index\'s answers count only where columnOf names the column asked: a swap rename held 5007 absent', async () => {
+    // Written before the table swapped its names: the file's x is the table's y and its y the table's x.
+    const file = path.join(dir, 'swapped.parquet')
+    const db = await duckdb()
+    try {
+      await db.run(`COPY (SELECT i::BIGINT AS x, (i + 5000)::BIGINT AS y FROM range(1000) t(i)) TO ${quote(file)} (FORMAT parquet)`)
+      const [row] = await db.rows(`SELECT count(*)::INTEGER AS n FROM read_parquet(${quote(file)}) WHERE y = 5007`)
+      assert.equal(row.n, 1)
+    } finally {
+      db.close()
+    }
+    await settleMtimes(file)
+    const swappedIndex = path.join(dir, 'swapped.puffin')
+    await buildSidecarIndex([file], swappedIndex, { columns: ['x', 'y'] })
+    const columnOf = (f, parquet, column) => ({ x: 'y', y: 'x' })[column] ?? column
+    const dataset = await openDataset([file], { columnOf, index: swappedIndex })
+    try {
+      // The table's x is the file's y, which holds 5007 (DuckDB above); the file's x, which the index describes, does not.
+      const { files: [swapped] } = await dataset.probe('x', [5007, 7], { confirm: true })
+      assert.deepEqual(swapped.values.map((v) => v.verdict), ['present', 'absent'])
+      assert.deepEqual(swapped.values[0].rows, [7])
+      // Where columnOf names the column asked, the index still rules out what it describes.
+      const same = await openDataset([file], { columnOf: (f, parquet, column) => column, index: swappedIndex })
+      const { files: [plain] } = await same.probe('y', [5007, 7], { confirm: true })
+      assert.deepEqual(plain.values.map((v) => v.verdict), ['present', 'absent'])
+      await same.close()
+    } finally {
+      await dataset.close()
+    }
+  })
+})
+
 describe('a probe\'s callbacks and shards', () => {
   /** Rejects with TIMEOUT after `ms`: a probe that hangs fails the test rather than the run. */
   const within = (promise, ms = 5000) => {
