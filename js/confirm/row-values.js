@@ -123,7 +123,11 @@ function rowAssembler(decoding, rows, utf8) {
   const hyparquet = decoding.hyparquet.pages
   const { schemaPath } = decoding.decoder
   // hyparquet's row reader's decoder: its default parsers, strings as text (unannotated bytes too unless utf8 is false).
-  const converting = { ...decoding.decoder, parsers: hyparquet.DEFAULT_PARSERS, utf8 }
+  // ConvertedType ENUM (parquet-avro's enums) is text too, as DuckDB reads it (VARCHAR), though hyparquet takes only
+  // UTF8/STRING as text: with utf8 false its 'happy' came back as bytes (hex in the CLI). (DuckDB reads an ENUM or JSON
+  // logical type without a converted type as BLOB.)
+  const converting = { ...decoding.decoder, parsers: hyparquet.DEFAULT_PARSERS,
+    utf8: utf8 || decoding.decoder.element.converted_type === 'ENUM' }
   const out = new Array(rows.length)
   /** @type {ArrayLike<unknown> | undefined} */
   let dictionary

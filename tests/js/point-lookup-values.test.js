@@ -201,3 +201,34 @@ test('a list column whose v1 pages split rows (as older parquet-mr wrote them, n
     await opened.close()
   }
 })
+
+test('byte columns\' values as DuckDB reads them: ConvertedType ENUM as text (VARCHAR), unannotated and logical-only as bytes',
+  async () => {
+    const dir = await tempDir('point-lookup-enum')
+    const file = path.join(dir, 'enum.parquet')
+    const { parquetWriteBuffer } = await import('hyparquet-writer')
+    const utf8 = new TextEncoder()
+    const bytesOf = (/** @type {string[]} */ texts) => texts.map((t) => utf8.encode(t))
+    // parquet-avro writes an Avro enum as BYTE_ARRAY with ConvertedType ENUM.
+    await writeFileAsync(file, new Uint8Array(parquetWriteBuffer({
+      columnData: [{ name: 'id', data: Int32Array.from([1, 2, 3]) }, { name: 'mood', data: bytesOf(['sad', 'happy', 'sad']) },
+        { name: 'le', data: bytesOf(['sad', 'happy', 'sad']) }, { name: 'raw', data: bytesOf(['a', 'b', 'c']) }],
+      schema: [{ name: 'root', num_children: 4 }, { name: 'id', type: 'INT32', repetition_type: 'REQUIRED' },
+        { name: 'mood', type: 'BYTE_ARRAY', converted_type: 'ENUM', repetition_type: 'OPTIONAL' },
+        { name: 'le', type: 'BYTE_ARRAY', logical_type: { type: 'ENUM' }, repetition_type: 'OPTIONAL' },
+        { name: 'raw', type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' }],
+    })))
+    const truth = await withDuckDB(async (connection) => (await connection.runAndReadAll(
+      `SELECT typeof(mood), mood::VARCHAR, typeof(le), lower(hex(le)), typeof(raw), lower(hex(raw)) FROM '${file}' ORDER BY id`))
+      .getRows())
+    assert.deepEqual(truth.map((r) => [r[0], r[2], r[4]]), Array(3).fill(['VARCHAR', 'BLOB', 'BLOB']))
+    const opened = await openParquet(file)
+    try {
+      const result = await opened.probe('id', [1, 2, 3], { confirm: true, columns: ['mood', 'le', 'raw'] })
+      const hex = (/** @type {unknown} */ v) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v)
+      const rows = result.rowGroups[0].results.map((r) => r.values?.map((row) => ({ mood: row.mood, le: hex(row.le), raw: hex(row.raw) })))
+      assert.deepEqual(rows, truth.map((r) => [{ mood: r[1], le: r[3], raw: r[5] }]))
+    } finally {
+      await opened.close()
+    }
+  })
