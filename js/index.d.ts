@@ -786,8 +786,8 @@ export interface DatasetFileResult {
   confirm?: IoStats
   /**
    * The `columns` (point lookups) this file does not have, as asked: null in its rows' values, as DuckDB's union_by_name
-   * reads them. A name every file opened lacks is likely a typo (DuckDB refuses it). Not for a table's files: a table
-   * reads them by its schema.
+   * reads them (a Hive partition key is its folder's value, not missing). A name every file opened lacks is likely a typo
+   * (DuckDB refuses it). Not for a table's files: a table reads them by its schema.
    */
   columnsMissing?: string[]
   /** With openDataset's `index`, for a file the probe asked it about (not one `where` skipped) and then answered (not `limit`-skipped):

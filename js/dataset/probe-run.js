@@ -199,7 +199,7 @@ export class ProbeRun {
           const inFile = this.decideInFile?.(opened, column, fileColumn, open.map((k) => list[k]))
           if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
           if (asked.length === 0) return ordered({ ...this.#baseOf(file, status), stats: statsOf(opened), values: decided }, order)
-          lookups = lookupsInFile(this.probeOptions, this.lookupColumnsIn, opened)
+          lookups = lookupsInFile(this.probeOptions, this.lookupColumnsIn, opened, file.partitions)
           probed = opened[PROBE_NOW](fileColumn, asked.length === list.length ? list : asked.map((k) => list[k]), lookups.options)
         } catch (error) {
           return columnMissing(error)
@@ -254,7 +254,7 @@ export class ProbeRun {
    * @param {Array<ValueResult | null>} decided @param {number[]} asked the values the file was asked, by position
    * @param {import('../index.js').ProbeResult} probed
    * @param {{ indexed: any, sidecar: any } | undefined} fromSidecar
-   * @param {{ named: Array<string | null> | null, asked: string[] }} lookups the file's names of `columns` (lookupsInFile)
+   * @param {Lookups} lookups the file's names of `columns` (lookupsInFile)
    * @returns {FileResult}
    */
   #fileAnswer(file, order, status, opened, fileColumn, decided, asked, probed, fromSidecar, lookups) {
@@ -287,7 +287,8 @@ export class ProbeRun {
     if (probed.confirm) result.confirm = probed.confirm
     // A `columns` name a plain dataset's file lacks reads null, as in DuckDB's union_by_name; said here, so that a name no
     // file has (a typo, which DuckDB refuses) is not only nulls. A table's files are read by its schema (lookupColumnsIn).
-    const missing = this.lookupColumnsIn ? undefined : lookups.named && lookups.asked.filter((_, k) => lookups.named?.[k] === null)
+    const { named, fromPath } = lookups
+    const missing = this.lookupColumnsIn ? undefined : named && lookups.asked.filter((_, k) => named[k] === null && !fromPath?.has(k))
     if (missing?.length) result.columnsMissing = missing
     return ordered(result, order)
   }
@@ -298,20 +299,44 @@ export class ProbeRun {
  * columns, column mapping), and how to give its row values back under the names asked (`named`: each asked column's
  * name in the file, parallel to `asked`; null: as they are). A column the file does not have is left out of its
  * lookups and is null in its rows, as DuckDB's union_by_name reads it: in a plain dataset too, where such a file
- * answered `unknown` (column-missing) for every value, even those its probed column holds.
+ * answered `unknown` (column-missing) for every value, even those its probed column holds. A Hive partition key the file
+ * does not hold as a column is its folder's value in every row (`fromPath`: by position in `asked`), as DuckDB's
+ * hive_partitioning reads it (it was null, and the CLI took the key for a typo). A table's files: by its schema.
+ * @typedef {{ options: Record<string | symbol, any>, named: Array<string | null> | null, asked: string[],
+ *   fromPath?: Map<number, unknown> }} Lookups
  * @param {Record<string | symbol, any>} probeOptions
  * @param {import('./dataset.js').LookupColumnsIn | undefined} lookupColumnsIn
  * @param {import('../parquet-file.js').ParquetFile} opened
- * @returns {{ options: Record<string | symbol, any>, named: Array<string | null> | null, asked: string[] }}
+ * @param {Record<string, unknown> | undefined} partitions the file's, from its path
+ * @returns {Lookups}
  */
-function lookupsInFile(probeOptions, lookupColumnsIn, opened) {
+function lookupsInFile(probeOptions, lookupColumnsIn, opened, partitions) {
   const { columns } = probeOptions
   // Anything but names is refused by the file's probe, as given.
   if (!Array.isArray(columns) || columns.some((c) => typeof c !== 'string')) return { options: probeOptions, named: null, asked: [] }
   const named = lookupColumnsIn ? lookupColumnsIn(opened, columns) : columns.map((c) => columnInFile(opened, c))
   if (named.every((fileName, i) => fileName === columns[i])) return { options: probeOptions, named: null, asked: columns }
   const inFile = [...new Set(named.filter((fileName) => fileName !== null))]
-  return { options: { ...probeOptions, columns: inFile }, named, asked: columns }
+  /** @type {Map<number, unknown> | undefined} */
+  let fromPath
+  if (!lookupColumnsIn && partitions) {
+    named.forEach((fileName, k) => {
+      const key = fileName === null ? partitionKey(partitions, columns[k]) : undefined
+      if (key !== undefined) (fromPath ??= new Map()).set(k, partitions[key])
+    })
+  }
+  return { options: { ...probeOptions, columns: inFile }, named, asked: columns, fromPath }
+}
+
+/**
+ * The file's partition key DuckDB's union_by_name reads as `name` (names ignore case, as columnInFile's), or undefined.
+ * @param {Record<string, unknown>} partitions
+ * @param {string} name
+ */
+function partitionKey(partitions, name) {
+  if (Object.hasOwn(partitions, name)) return name
+  const lower = name.toLowerCase()
+  return Object.keys(partitions).find((key) => key.toLowerCase() === lower)
 }
 
 /**
@@ -337,9 +362,9 @@ function columnInFile(opened, name) {
  * A file's probe answer with its row values (`columns`) keyed by the names asked, not the file's; null for a
  * column the file does not have.
  * @param {import('../index.js').ProbeResult} probed
- * @param {{ named: Array<string | null> | null, asked: string[] }} lookups
+ * @param {Lookups} lookups
  */
-function namedAsAsked(probed, { named, asked }) {
+function namedAsAsked(probed, { named, asked, fromPath }) {
   if (!named) return probed
   // The file was asked some columns but gave no values (its pages of them could not be read): none made up here.
   const read = named.some((fileName) => fileName !== null)
@@ -349,7 +374,7 @@ function namedAsAsked(probed, { named, asked }) {
       const rows = r.values
       r.values = r.rows.map((_, i) => {
         const row = /** @type {Record<string, unknown> | undefined} */ (rows?.[i])
-        return Object.fromEntries(asked.map((c, k) => [c, named[k] === null ? null : row?.[named[k]]]))
+        return Object.fromEntries(asked.map((c, k) => [c, named[k] === null ? (fromPath?.get(k) ?? null) : row?.[named[k]]]))
       })
     }
   }

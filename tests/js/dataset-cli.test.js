@@ -157,6 +157,22 @@ test('probe <dir> --confirm --columns <a column no file has>: exit 2 with a line
   assert.equal(right.code, 0, right.stderr)
 })
 
+test('probe <dir> --confirm --columns <a partition key>: its folder\'s value in each row (DuckDB\'s), exit 0, not a typo', async () => {
+  const db = await duckdb()
+  let truth
+  try {
+    truth = await db.rows(`SELECT country FROM read_parquet(${quote(path.join(root, '**/*.parquet'))}, hive_partitioning = true)
+      WHERE user_id = 1003`)
+  } finally {
+    db.close()
+  }
+  assert.ok(truth.length > 0)
+  const run = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--confirm', '--columns', 'country'])
+  assert.equal(run.code, 0, run.stderr)
+  const printed = [...run.stdout.matchAll(/row \d+: (\{.*\})$/gm)].map((m) => JSON.parse(m[1]).country)
+  assert.deepEqual(printed.sort(), truth.map((r) => r.country).sort())
+})
+
 test('probe <files> --where: a usage error (exit 2), not a filter silently ignored', async () => {
   const files = [...(await filesHolding(root, 'true')).keys()].map((p) => path.join(root, p))
   for (const named of [files.slice(0, 1), files.slice(0, 2)]) {

@@ -114,3 +114,24 @@ test('columnsMissing names the lookup columns a file lacks: a name no file has (
     const plain = await dataset.probe('id', [1], { confirm: true, columns: ['id'] })
     for (const f of plain.files) assert.equal('columnsMissing' in f, false, f.path)
   })
+
+test('a lookup column that is a Hive partition key is its folder\'s value in the rows, as DuckDB\'s hive_partitioning reads it,' +
+  ' not null, nor in columnsMissing', async () => {
+  await init()
+  const dir = path.join(root, 'hive')
+  const probes = [0, 1, 4, 7]
+  const truth = await withDuckDB(async (connection) => {
+    await connection.run(`COPY (SELECT i::INT AS id, CASE WHEN i % 3 = 0 THEN NULL ELSE 'r' || (i % 3) END AS Region
+      FROM range(9) t(i)) TO '${dir}' (FORMAT parquet, PARTITION_BY (Region))`)
+    const rows = (await connection.runAndReadAll(`SELECT id, region FROM read_parquet('${dir}/**/*.parquet',
+      hive_partitioning = true) WHERE id IN (${probes.join(', ')}) ORDER BY id`)).getRows()
+    return rows.map(([id, region]) => ({ id: Number(id), region }))
+  })
+  assert.deepEqual(truth.map((t) => t.region), [null, 'r1', 'r1', 'r1'])
+  const dataset = await openDataset(dir)
+  const result = await dataset.probe('id', probes, { confirm: true, columns: ['region', 'id'] })
+  const found = result.files.flatMap((f) => f.values.filter((v) => v.verdict === 'present')
+    .flatMap((v) => v.values.map((row) => ({ id: Number(row.id), region: row.region }))))
+  assert.deepEqual(found.sort((a, b) => a.id - b.id), truth)
+  for (const f of result.files) assert.equal('columnsMissing' in f, false, f.path)
+})
