@@ -21,11 +21,23 @@ const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
  */
 
 /**
- * The hex CRC-32 recorded with each blob (properties.crc32), so a reader can check what it reads whole.
+ * The CRC-32 recorded with each blob (properties.crc32), so a reader can check what it reads whole: the unsigned value
+ * in 8 lower-case hex digits.
  * @param {Uint8Array} bytes
  */
 export function crc32Hex(bytes) {
-  return crc32(bytes).toString(16).padStart(8, '0')
+  return (crc32(bytes) >>> 0).toString(16).padStart(8, '0')
+}
+
+/**
+ * Whether a blob's recorded properties.crc32 is the CRC-32 of `bytes`: as crc32Hex writes it, or as indexes written
+ * before it did (the signed value in hex padded to 8: `-41598279`, `0-abcdef`), which still open.
+ * @param {unknown} recorded
+ * @param {Uint8Array} bytes
+ */
+export function crc32Matches(recorded, bytes) {
+  const crc = crc32(bytes)
+  return recorded === (crc >>> 0).toString(16).padStart(8, '0') || recorded === crc.toString(16).padStart(8, '0')
 }
 
 /**

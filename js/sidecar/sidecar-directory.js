@@ -4,7 +4,7 @@
 // contradicts itself answers nothing. Also the form min/max bounds take in it.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { sortOrderFor } from '../indexes/statistics.js'
-import { crc32Hex } from './puffin.js'
+import { crc32Matches } from './puffin.js'
 import { layoutProblem } from './sidecar-layout.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
@@ -71,7 +71,7 @@ export function notAnIndex(where, why) {
  * @returns {Directory}
  */
 export function parseDirectory(bytes, blob, bitsetsLength, layout, where) {
-  if (blob.properties?.crc32 !== crc32Hex(bytes)) throw notAnIndex(where, 'its directory does not match its CRC-32')
+  if (!crc32Matches(blob.properties?.crc32, bytes)) throw notAnIndex(where, 'its directory does not match its CRC-32')
   let directory
   try {
     directory = JSON.parse(utf8Decoder.decode(bytes))

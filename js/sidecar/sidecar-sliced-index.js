@@ -10,7 +10,7 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { RangeTask } from '../plan/read-scheduler.js'
 import { valueResult } from '../verdicts.js'
-import { crc32Hex } from './puffin.js'
+import { crc32Matches } from './puffin.js'
 import { sliceRowBytes, unsliceBitset } from './bit-slices.js'
 import { notAnIndex } from './sidecar-directory.js'
 import { decodeSlicedLayout, FILES_VERSIONS } from './sidecar-files-part.js'
@@ -221,7 +221,7 @@ export class SlicedSidecarIndex {
     const onBytes = (/** @type {Uint8Array} */ read) => { bytes = read }
     if (!bytes) await this.#wave([new RangeTask(blob.offset, blob.offset + blob.length, onBytes)], { signal })
     const whole = /** @type {Uint8Array} */ (bytes) // held, or read by the wave
-    if (blob.properties?.crc32 !== crc32Hex(whole)) throw notAnIndex(this.#source.name, `its ${type} blob does not match its CRC-32`)
+    if (!crc32Matches(blob.properties?.crc32, whole)) throw notAnIndex(this.#source.name, `its ${type} blob does not match its CRC-32`)
     return { bytes: whole, metadata: blob }
   }
 

@@ -6,7 +6,7 @@ import { crc32 } from '../pages/crc32.js'
 import { sameBytes } from '../format/bytes.js'
 import { RangeTask } from '../plan/read-scheduler.js'
 import { LinkModel } from '../plan/link-model.js'
-import { crc32Hex } from './puffin.js'
+import { crc32Matches } from './puffin.js'
 import { notAnIndex } from './sidecar-directory.js'
 import { decodeDetailsPage } from './sidecar-details.js'
 import { decodeFilesPart, placeColumn, unreadableChunks } from './sidecar-files-part.js'
@@ -154,7 +154,7 @@ export class SlicedParts {
   #takeFilesPart(bytes) {
     if (this.#part) return
     const where = this.#source.name
-    if (this.#blobs.files.properties?.crc32 !== crc32Hex(bytes)) throw notAnIndex(where, 'its files blob does not match its CRC-32')
+    if (!crc32Matches(this.#blobs.files.properties?.crc32, bytes)) throw notAnIndex(where, 'its files blob does not match its CRC-32')
     this.#part = decodeFilesPart(bytes, this.#layout, this.#blobs.details.length, where)
     // Version 2: whole identity hashes, a match is a match. Version 3: locators, a match a claim that a page's
     // digest or its identities confirm.
@@ -168,7 +168,7 @@ export class SlicedParts {
     if (this.#paths) return []
     const blob = this.#blobs.paths
     return [new RangeTask(blob.offset, blob.offset + blob.length, (/** @type {Uint8Array} */ bytes) => {
-      if (blob.properties?.crc32 !== crc32Hex(bytes) || bytes.length !== this.#layout.files * 8) {
+      if (!crc32Matches(blob.properties?.crc32, bytes) || bytes.length !== this.#layout.files * 8) {
         throw notAnIndex(this.#source.name, 'its path hashes do not match their CRC-32 or count')
       }
       this.#paths = new HashTable(hashHalves(bytes))
@@ -185,7 +185,7 @@ export class SlicedParts {
     if (!this.#part) {
       const blob = this.#blobs.details
       return [new RangeTask(blob.offset, blob.offset + blob.length, (/** @type {Uint8Array} */ bytes) => {
-        if (blob.properties?.crc32 !== crc32Hex(bytes)) throw notAnIndex(this.#source.name, 'its details do not match their CRC-32')
+        if (!crc32Matches(blob.properties?.crc32, bytes)) throw notAnIndex(this.#source.name, 'its details do not match their CRC-32')
         this.#wholeDetails = bytes
       })]
     }

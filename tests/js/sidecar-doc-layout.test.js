@@ -19,7 +19,8 @@ import { plainBytes, referenceFilter } from '../../testkit/reference-sbbf.js'
 import { settleMtimes } from '../../testkit/settled-mtimes.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 import { missingFixture, readVectors } from './helpers/fixtures.js'
-import { bitsetHas, crc32, crcText, readSidecarDoc, xxh64 } from './helpers/sidecar-doc-reader.js'
+import { bitsetHas, crc32, crcText, legacyCrcText, readSidecarDoc, xxh64 } from './helpers/sidecar-doc-reader.js'
+import { crc32Matches } from '../../js/sidecar/puffin.js'
 
 const dir = await tempDir('sidecar-doc-layout')
 const COLUMNS = ['i32', 'i64', 's', 'd', 'd38', 'ts', 'dt']
@@ -230,8 +231,15 @@ test('the reader is not vacuous: a changed byte of a CRC-covered blob is seen', 
       assert.ok(problems.some((p) => /crc|page|hash|JSON/i.test(p)), `${type}: ${problems}`)
     }
   }
-  assert.equal(crcText(0xf42af515), '-bd50aeb')
-  assert.equal(crcText(0xff543211), '0-abcdef')
+  assert.equal(crcText(0xf42af515), 'f42af515')
+  assert.equal(legacyCrcText(0xf42af515), '-bd50aeb')
+  assert.equal(legacyCrcText(0xff543211), '0-abcdef')
+  // An index written before records the legacy form; readers still take it (and a wrong one in either form not).
+  const data = new TextEncoder().encode('puffin')
+  const crc = crc32(data)
+  assert.ok(crc > 0x7fffffff, 'a CRC whose two forms differ')
+  assert.ok(crc32Matches(crcText(crc), data) && crc32Matches(legacyCrcText(crc), data))
+  assert.ok(!crc32Matches(crcText(crc ^ 1), data) && !crc32Matches(legacyCrcText(crc ^ 1), data) && !crc32Matches(String(crc), data))
   assert.equal(crc32(new TextEncoder().encode('123456789')), 0xcbf43926) // the check value of CRC-32/ISO-HDLC
   // The reader's SBBF check and hash against published vectors (sbbf-vectors.json).
   const vectors = missingFixture('sbbf-vectors.json') ? null : readVectors()

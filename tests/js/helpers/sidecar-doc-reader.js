@@ -21,11 +21,13 @@ export function crc32(bytes) {
   return (c ^ 0xffffffff) >>> 0
 }
 const hex8 = (u) => u.toString(16).padStart(8, '0')
+/** The form both formats record (docs/sidecar-index.md): the unsigned CRC in 8 lower-case hex digits. */
+export const crcText = (u) => hex8(u >>> 0)
 /**
- * The form both formats record (docs/sidecar-index.md): the CRC as a signed 32-bit number in lower-case hex, padded with
- * '0' on the left to 8 characters — '04d43577', '-41598279', '-bd50aeb', and '0-abcdef' for -0xabcdef.
+ * The form indexes written before recorded, which readers still accept (docs/sidecar-index.md): the CRC as a signed
+ * 32-bit number in hex padded with '0' on the left to 8 characters — '-41598279', '-bd50aeb', '0-abcdef' for -0xabcdef.
  */
-export const crcText = (u) => (u | 0).toString(16).padStart(8, '0')
+export const legacyCrcText = (u) => (u | 0).toString(16).padStart(8, '0')
 
 /** XXH64 seed 0, as a bigint. */
 export const xxh64 = (bytes) => xxhash64(bytes)
@@ -79,7 +81,7 @@ function readPuffin(bytes, problems) {
 function checkCrc(name, bytes, prop, problems) {
   const c = crc32(bytes)
   const want = crcText(c)
-  if (prop !== want) problems.push(`${name}: crc32 ${prop}, computed ${want} (unsigned ${hex8(c)})`)
+  if (prop !== want) problems.push(`${name}: crc32 ${prop}, computed ${want}`)
 }
 
 /**
