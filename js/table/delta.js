@@ -14,6 +14,7 @@ import { valueKeys } from './column-keys.js'
 import { readBound } from './bound-precision.js'
 import { tableBoundRules } from '../indexes/table-bound-rules.js'
 import { readParquetRows } from './parquet-rows.js'
+import { hyparquetMetadata } from '../pages/page-decode.js'
 import { LOG_IDENTITY_BYTES, logIdentity, sameLogIdentity } from './log-identity.js'
 import { DeltaLiveFiles, dvId } from './delta-file-identity.js'
 
@@ -126,6 +127,47 @@ export function deltaColumnIn(field, mode, columns) {
   const id = Number(field.mappingId)
   return Number.isSafeInteger(id) ? columns.find((c) => c.fieldId === id)?.path ?? null : null
 }
+
+/** @type {WeakMap<import('../footer/footer.js').FileLayout, Array<{ path: string[], fieldId?: number }>>} */
+const withGroups = new WeakMap()
+
+/**
+ * A data file's leaf columns and the groups of its schema that carry a field id, for deltaColumnIn under column mapping
+ * `id`: writers put a field's id on its own schema element (PROTOCOL.md "Writer Requirements for Column Mapping"), and a
+ * list's or map's is its group's — its leaves carry none (or the nested ids of "IcebergCompatV2"), so only the group
+ * finds the column (read by leaf ids alone, a list column's values were null in every row). Read once per footer.
+ * @param {import('../footer/footer.js').FileLayout} layout
+ */
+export async function readIdColumns(layout) {
+  if (withGroups.has(layout)) return
+  let schema
+  try {
+    schema = (await hyparquetMetadata(layout)).schema
+  } catch {
+    return // a footer hyparquet does not parse: its leaves' ids alone, as before
+  }
+  /** @type {Array<{ path: string[], fieldId?: number }>} */
+  const groups = []
+  let at = 1
+  /** @param {string[]} parent @param {number} children */
+  const walk = (parent, children) => {
+    for (let k = 0; k < children && at < schema.length; k++) {
+      const element = schema[at++]
+      const path = [...parent, element.name]
+      if (!element.num_children) continue
+      if (element.field_id !== undefined) groups.push({ path, fieldId: element.field_id })
+      walk(path, element.num_children)
+    }
+  }
+  walk([], schema[0]?.num_children ?? 0)
+  withGroups.set(layout, [...layout.columns, ...groups])
+}
+
+/**
+ * The columns deltaColumnIn finds a field among: the leaves, and the groups with ids once readIdColumns has read them.
+ * @param {import('../footer/footer.js').FileLayout} layout
+ */
+export const idColumns = (layout) => withGroups.get(layout) ?? layout.columns
 
 /**
  * The types a field had before a widening (PROTOCOL.md "Type Widening": `delta.typeChanges` in the

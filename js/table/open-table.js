@@ -13,7 +13,7 @@ import { valueKeys } from './column-keys.js'
 import { applyDeletes } from './deletes.js'
 import { summarizeTable } from './table-summary.js'
 import { notInNarrowerFile } from './widened-files.js'
-import { deltaColumnIn } from './delta.js'
+import { deltaColumnIn, idColumns, readIdColumns } from './delta.js'
 import { missingColumnValue } from './missing-columns.js'
 import { reshapeStruct, structShape } from './struct-values.js'
 
@@ -89,7 +89,7 @@ function columnInFile(table, field, parquetFile) {
     throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${parquetFile.name}: ${found.missing}`,
       { source: parquetFile.name, field: field.name })
   }
-  const path = deltaColumnIn(field, table.columnMapping, parquetFile.layout.columns)
+  const path = deltaColumnIn(field, table.columnMapping, idColumns(parquetFile.layout))
   if (path) return path
   throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
     `${parquetFile.name}: no column with field id ${String(field.mappingId)} (${field.name}), which column mapping \`id\` ` +
@@ -189,6 +189,16 @@ export class ParquetTable extends ParquetDataset {
     /** @type {Map<string, Map<string, LookupPlan>>} */
     const plans = new Map()
     const fieldOf = (/** @type {string | string[]} */ column) => fieldNamed(table, column)
+    /** The column's path in the file: the field's, else the name as given, but not a dropped column's old name. */
+    const fileColumnOf = (/** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column) => {
+      const field = fieldOf(column)
+      if (field) return columnInFile(table, field, parquetFile)
+      const dropped = table.fileColumns?.notAColumn(Array.isArray(column) ? column.join('.') : String(column))
+      if (dropped) {
+        throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${parquetFile.name}: ${dropped}`, { source: parquetFile.name })
+      }
+      return column
+    }
     super(table.files.map(descriptorOf), {
       ...options,
       hivePartitioning: false,
@@ -204,13 +214,9 @@ export class ParquetTable extends ParquetDataset {
       }, options.prefilter),
       columnOf: (/** @type {{ path: string }} */ file, /** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column) => {
         pathOf.set(parquetFile, file.path)
-        const field = fieldOf(column)
-        if (field) return columnInFile(table, field, parquetFile)
-        const dropped = table.fileColumns?.notAColumn(Array.isArray(column) ? column.join('.') : String(column))
-        if (dropped) {
-          throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${parquetFile.name}: ${dropped}`, { source: parquetFile.name })
-        }
-        return column
+        // Column mapping `id` finds a list or map by its group's field id, which the footer's leaves do not carry.
+        if (table.columnMapping === 'id') return readIdColumns(parquetFile.layout).then(() => fileColumnOf(parquetFile, column))
+        return fileColumnOf(parquetFile, column)
       },
       // Its sidecar (js/table/table-index.js) answers for the table's column, however each file names it.
       [INDEX_ANSWERS_BY_COLUMN]: true,

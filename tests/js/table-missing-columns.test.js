@@ -176,3 +176,32 @@ test('Delta column mapping: a struct column\'s values name its fields by their l
   // Read as the file's struct: { 'col-x': 6 }.
   assert.deepEqual((await lookedUp(root, 'a', 2, ['a', 's']))['a.parquet'].values, [{ a: 2, s: { x: 6 } }])
 })
+
+test('Delta column mapping `id`: a list or map column is found by its group\'s field id (its leaves carry none)', async () => {
+  // As Spark writes under column mapping: each field's id on its own schema element (PROTOCOL.md "Writer Requirements for
+  // Column Mapping"), none on a list's or map's leaves. Read by leaf ids alone, tags and m were null in every row.
+  const schema = [{ name: 'root', num_children: 3 }, { name: 'col-a', type: 'INT32', repetition_type: 'OPTIONAL', field_id: 1 },
+    { name: 'col-t', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1, field_id: 2 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 }, { name: 'element', type: 'INT32', repetition_type: 'OPTIONAL' },
+    { name: 'col-m', repetition_type: 'OPTIONAL', converted_type: 'MAP', num_children: 1, field_id: 3 },
+    { name: 'key_value', repetition_type: 'REPEATED', num_children: 2 },
+    { name: 'key', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+    { name: 'value', type: 'INT32', repetition_type: 'OPTIONAL' }]
+  const file = new Uint8Array(parquetWriteBuffer({ schema, columnData: [{ name: 'col-a', data: [1, 2] },
+    { name: 'col-t', data: [[5, 6], [7]] }, { name: 'col-m', data: [{ x: 1 }, { y: 2 }] }] }))
+  const rows = await parquetReadObjects({ file: file.buffer })
+  assert.deepEqual(rows[1], { 'col-a': 2, 'col-t': [7], 'col-m': { y: 2 } })
+  const mapped = (name, physical, id, type) => ({ name, type, nullable: true,
+    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+  const deltaSchema = { type: 'struct', fields: [mapped('a', 'col-a', 1, 'integer'),
+    mapped('tags', 'col-t', 2, { type: 'array', elementType: 'integer', containsNull: true }),
+    mapped('m', 'col-m', 3, { type: 'map', keyType: 'string', valueType: 'integer', valueContainsNull: true })] }
+  const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+    { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
+      configuration: { 'delta.columnMapping.mode': 'id', 'delta.columnMapping.maxColumnId': '3' } } },
+    { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
+  const root = await writeDeltaFiles(path.join(top, `d${++made}`), { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') },
+    { 'a.parquet': file })
+  // Read as { a: 2, tags: null, m: null }.
+  assert.deepEqual((await lookedUp(root, 'a', 2, ['a', 'tags', 'm']))['a.parquet'].values, [{ a: 2, tags: [7], m: { y: 2 } }])
+})
