@@ -103,12 +103,23 @@ export function deltaFields(schema, mode) {
       const own = { path: [...path, f.name], physicalPath: [...physicalPath, physical] }
       out.push({ id: out.length + 1, name: own.path.join('.'), physicalName: own.physicalPath.join('.'),
         physicalPath: own.physicalPath, type: deltaType(f.type), topLevel: path.length === 0,
-        mappingId: f.metadata?.['delta.columnMapping.id'], widenedFrom: widenedFrom(f.metadata?.['delta.typeChanges']) })
+        mappingId: f.metadata?.['delta.columnMapping.id'], widenedFrom: widenedFrom(f.metadata?.['delta.typeChanges']),
+        ...(primitivesUnder(f.type) ? { primitivesOnly: true } : {}) })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, own.path, own.physicalPath)
     }
   }
   walk(schema?.fields, [], [])
   return out
+}
+
+/**
+ * Whether a type is an array or map of primitive types only (no struct, array or map under it).
+ * @param {unknown} type
+ */
+function primitivesUnder(type) {
+  const t = /** @type {Record<string, unknown>} */ (type)
+  if (t?.type === 'array') return typeof t.elementType === 'string'
+  return t?.type === 'map' && typeof t.keyType === 'string' && typeof t.valueType === 'string'
 }
 
 /**

@@ -149,8 +149,12 @@ export function schemaFields(schema) {
       const name = prefix ? `${prefix}.${f.name}` : f.name
       const initial = f['initial-default']
       const nested = f.type && typeof f.type === 'object' && f.type.type !== 'struct' ? idsUnder(f.type) : []
+      const t = /** @type {Record<string, unknown>} */ (f.type)
+      const primitivesOnly = t?.type === 'list' ? typeof t.element === 'string'
+        : t?.type === 'map' && typeof t.key === 'string' && typeof t.value === 'string'
       out.push({ id: f.id, name, type: icebergType(f.type), topLevel: !prefix,
-        ...(initial === undefined ? {} : { initialDefault: initial }), ...(nested.length ? { nestedIds: nested } : {}) })
+        ...(initial === undefined ? {} : { initialDefault: initial }), ...(nested.length ? { nestedIds: nested } : {}),
+        ...(primitivesOnly ? { primitivesOnly } : {}) })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name)
     }
   }

@@ -122,6 +122,42 @@ function pathIn(table, parquetFile, field) {
 }
 
 /**
+ * The file's column of a name under a list or map field of the table (`tags.list.element`, the file's levels below the
+ * field): the field's column found as columnInFile finds it (by field id, Delta physical name), and the levels the name
+ * gives below it. By the name as given, an old file's column of that name was read as the table's: after a rename it is
+ * another field's (a Delta column renamed from tags, a new tags added since: 5, in the old field's list, was present).
+ * Below a list or map of structs or lists, the file's names of the fields are not the table's (renames, physical names),
+ * so such a name is no column here, unless the table has no renames (Delta column mapping `none`). Undefined: no such name.
+ * @param {LoadedTable} table
+ * @param {ParquetFile} parquetFile
+ * @param {string | string[]} column
+ * @returns {string[] | undefined}
+ */
+function nestedColumnIn(table, parquetFile, column) {
+  const segments = Array.isArray(column) ? column : String(column).split('.')
+  const nested = (/** @type {TableField} */ f) => f.type.kind === 'other' && ['list', 'map', 'array'].includes(String(f.type.name))
+  let k = segments.length - 1
+  while (k > 0 && !table.fields.some((f) => f.name === segments.slice(0, k).join('.') && nested(f))) k--
+  if (k === 0 || (table.format === 'delta' && table.columnMapping === 'none')) return undefined
+  const field = /** @type {TableField} */ (table.fields.find((f) => f.name === segments.slice(0, k).join('.') && nested(f)))
+  const missing = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
+    `${parquetFile.name}: ${JSON.stringify(segments.join('.'))}: ${why}`, { source: parquetFile.name, field: field.name })
+  if (!field.primitivesOnly || segments.length - k > 2) {
+    throw missing(`the file's names of fields under the list or map ${field.name} are not the table's (renames, column mapping): ` +
+      'only the element, key or value of a list or map of primitive types is probed by name')
+  }
+  const leaf = pathIn(table, parquetFile, field)
+  const depth = field.name.split('.').length
+  if (!leaf || leaf.length < depth) throw missing(`the file has no column of ${field.name}`)
+  const path = [...leaf.slice(0, depth), ...segments.slice(k)]
+  const found = parquetFile.layout.columns.find((c) => c.path.length === path.length && c.path.every((p, i) => p === path[i]))
+  if (found?.fieldId !== undefined && table.format === 'iceberg' && !field.nestedIds?.includes(found.fieldId)) {
+    throw missing(`its field id ${found.fieldId} is not one under ${field.name}`)
+  }
+  return path
+}
+
+/**
  * The top-level name in one file of a probe's `columns` entry, a column of the table (checkColumns): that of the table's
  * column of that name (its field, or its nested fields), null when the file has none of it.
  * @param {LoadedTable} table
@@ -197,7 +233,7 @@ export class ParquetTable extends ParquetDataset {
       if (dropped) {
         throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${parquetFile.name}: ${dropped}`, { source: parquetFile.name })
       }
-      return column
+      return nestedColumnIn(table, parquetFile, column) ?? column
     }
     super(table.files.map(descriptorOf), {
       ...options,

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { test } from 'node:test'
+import { parquetReadObjects } from 'hyparquet'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { ErrorCode, openTable } from '../../js/index.js'
@@ -134,5 +135,41 @@ test('Iceberg: a list column in point lookups is read from the file\'s column of
     assert.deepEqual([found.verdict, found.rows, found.values], ['present', [0], [{ id: 1n, labels: [5n, 6n] }]])
   } finally {
     await tags.close()
+  }
+})
+
+test('a list\'s element probed by name is read from the table\'s list column, not a file column of that name', async () => {
+  // Delta column mapping enabled on a table whose list tags kept "tags" as its physical name; tags was renamed old and a new
+  // list tags (physical col-new) added. The old file's tags.list.element is old's: read as tags', 5 was present there,
+  // where the table's tags is null in that file (PROTOCOL.md "Reader Requirements for Column Mapping").
+  const schema = [{ name: 'root', num_children: 2 }, { name: 'a', type: 'INT32', repetition_type: 'OPTIONAL', field_id: 1 },
+    { name: 'tags', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1, field_id: 2 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 }, { name: 'element', type: 'INT32', repetition_type: 'OPTIONAL' }]
+  const columnData = [{ name: 'a', data: [1, 2] }, { name: 'tags', data: [[5, 6], [7]] }]
+  const file = new Uint8Array(parquetWriteBuffer({ schema, columnData }))
+  assert.deepEqual((await parquetReadObjects({ file: file.buffer })).map((r) => r.tags), [[5, 6], [7]])
+  const mapped = (name, physical, id, type) => ({ name, type, nullable: true,
+    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+  const list = { type: 'array', elementType: 'integer', containsNull: true }
+  const deltaSchema = { type: 'struct',
+    fields: [mapped('a', 'a', 1, 'integer'), mapped('old', 'tags', 2, list), mapped('tags', 'col-new', 3, list)] }
+  for (const mode of ['name', 'id']) {
+    const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+      { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
+        configuration: { 'delta.columnMapping.mode': mode, 'delta.columnMapping.maxColumnId': '3' } } },
+      { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
+    const log = { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }
+    const table = await openTable(await writeDeltaFiles(path.join(top, `d${++made}`), log, { 'a.parquet': file }))
+    try {
+      const verdicts = async (column) => (await table.probe(column, [5, 99], { confirm: true })).files[0].values.map((v) => v.verdict)
+      // The table's tags is null in this file: 5 is not there (unknown here: the file has no column of it).
+      assert.deepEqual(await verdicts('tags.list.element'), ['unknown', 'unknown'], mode)
+      // old's list holds 5 (read as unknown before: the file has no column "old.list.element").
+      assert.deepEqual(await verdicts('old.list.element'), ['present', 'absent'], mode)
+      const values = (await table.probe('a', [1], { confirm: true, columns: ['old', 'tags'] })).files[0].values[0].values
+      assert.deepEqual(values, [{ old: [5, 6], tags: null }], mode)
+    } finally {
+      await table.close()
+    }
   }
 })
