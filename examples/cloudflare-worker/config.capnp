@@ -122,6 +122,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/table/manifest-summaries.js", esModule = embed "../../js/table/manifest-summaries.js"),
     (name = "node_modules/parquet-bloom/js/table/missing-columns.js", esModule = embed "../../js/table/missing-columns.js"),
     (name = "node_modules/parquet-bloom/js/table/struct-values.js", esModule = embed "../../js/table/struct-values.js"),
+    (name = "node_modules/parquet-bloom/js/table/nested-values.js", esModule = embed "../../js/table/nested-values.js"),
     (name = "node_modules/parquet-bloom/js/table/open-table.js", esModule = embed "../../js/table/open-table.js"),
     (name = "node_modules/parquet-bloom/js/table/prune.js", esModule = embed "../../js/table/prune.js"),
     (name = "node_modules/parquet-bloom/js/table/bound-precision.js", esModule = embed "../../js/table/bound-precision.js"),

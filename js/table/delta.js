@@ -104,13 +104,16 @@ export function deltaFields(schema, mode) {
       out.push({ id: out.length + 1, name: own.path.join('.'), physicalName: own.physicalPath.join('.'),
         physicalPath: own.physicalPath, type: deltaType(f.type), topLevel: path.length === 0,
         mappingId: f.metadata?.['delta.columnMapping.id'], widenedFrom: widenedFrom(f.metadata?.['delta.typeChanges']),
-        ...(primitivesUnder(f.type) ? { primitivesOnly: true } : {}) })
+        ...(primitivesUnder(f.type) ? { primitivesOnly: true } : nestedUnder(f.type) ? { nestedType: f.type } : {}) })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, own.path, own.physicalPath)
     }
   }
   walk(schema?.fields, [], [])
   return out
 }
+
+/** @param {unknown} type */
+const nestedUnder = (type) => typeof type === 'object' && ['array', 'map'].includes(String(/** @type {any} */ (type)?.type))
 
 /**
  * Whether a type is an array or map of primitive types only (no struct, array or map under it).

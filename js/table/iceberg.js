@@ -154,7 +154,7 @@ export function schemaFields(schema) {
         : t?.type === 'map' && typeof t.key === 'string' && typeof t.value === 'string'
       out.push({ id: f.id, name, type: icebergType(f.type), topLevel: !prefix,
         ...(initial === undefined ? {} : { initialDefault: initial }), ...(nested.length ? { nestedIds: nested } : {}),
-        ...(primitivesOnly ? { primitivesOnly } : {}) })
+        ...(primitivesOnly ? { primitivesOnly } : nested.length ? { nestedType: f.type } : {}) })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name)
     }
   }

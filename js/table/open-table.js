@@ -16,6 +16,7 @@ import { notInNarrowerFile } from './widened-files.js'
 import { deltaColumnIn, idColumns, readIdColumns } from './delta.js'
 import { missingColumnValue } from './missing-columns.js'
 import { reshapeStruct, structShape } from './struct-values.js'
+import { nestedShape } from './nested-values.js'
 
 /**
  * @typedef {import('./load-table.js').LoadedTable} LoadedTable
@@ -177,7 +178,10 @@ function lookupColumnIn(table, parquetFile, name) {
  * How a file's row values of a point lookup column become the table's: a column the file lacks holds one value in every
  * row (js/table/missing-columns.js), a struct's fields are named as the table names them (js/table/struct-values.js); or why
  * they are not known here. Null: as the file gives them.
- * @typedef {{ value: unknown } | { shape: import('./struct-values.js').StructShape[] } | { unknown: string }} LookupPlan
+ * @typedef {{ value: unknown } | { shape: import('./struct-values.js').StructShape[] } | { unknown: string }
+ *   | { nested: { field: TableField, layout: import('../footer/footer.js').FileLayout, fileName: string } }
+ *   | { reshape: (value: unknown) => unknown }} LookupPlan
+ *   nested: a list or map with structs under it, whose reshape js/table/nested-values.js makes from the file's schema
  * @param {LoadedTable} table
  * @param {TableFile | undefined} file the table's file
  * @param {ParquetFile} parquetFile
@@ -187,6 +191,7 @@ function lookupColumnIn(table, parquetFile, name) {
  */
 function lookupPlan(table, file, parquetFile, name, fileName) {
   const field = /** @type {TableField} */ (table.fields.find((f) => f.topLevel && f.name === name))
+  if (fileName !== null && field.nestedType) return { nested: { field, layout: parquetFile.layout, fileName } }
   if (fileName !== null) return structShape(table, file, field, (f) => pathIn(table, parquetFile, f))
   const missing = missingColumnValue(table, file, field)
   return 'value' in missing ? missing : { unknown: `the file has no column ${name}, and ${missing.unknown}` }
@@ -408,7 +413,7 @@ export class ParquetTable extends ParquetDataset {
       const datasetOptions = { ...this.#datasetOptions(options, plan), [IO_LEDGER]: ledger }
       /** @type {import('../index.js').DatasetProbeResult} */
       const result = await super.probe(column, list, datasetOptions)
-      for (const f of result.files) this.#asTableRows(f, options.columns)
+      for (const f of result.files) await this.#asTableRows(f, options.columns)
       await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
       // Its stats are the ledger's (the manifests' requests and rounds included), the time the table's.
       const own = ioStatsSince(ledger.stats, before)
@@ -437,7 +442,7 @@ export class ParquetTable extends ParquetDataset {
     const list = Array.from(values)
     const plan = await this.#plan(column, list, options.where ?? this.#where)
     for await (const file of super.probeEach(column, list, this.#datasetOptions(options, plan))) {
-      this.#asTableRows(file, options.columns)
+      await this.#asTableRows(file, options.columns)
       await this.#withDeletes(file, column)
       yield file
     }
@@ -454,16 +459,23 @@ export class ParquetTable extends ParquetDataset {
 
   /**
    * The rows' values of the point lookup columns as the table holds them (lookupPlan): a column the file lacks given its
-   * value for the null it was read as, a struct's fields renamed; a value not known here leaves the rows without values,
-   * and says why in their detail.
+   * value for the null it was read as, a struct's fields renamed (under a list or map too); a value not known here leaves
+   * the rows without values, and says why in their detail.
    * @param {import('../index.js').DatasetFileResult} fileResult
    * @param {unknown} columns the probe's `columns`
    */
-  #asTableRows(fileResult, columns) {
+  async #asTableRows(fileResult, columns) {
     const planned = this.#plans.get(fileResult.path)
     if (!planned || !Array.isArray(columns)) return
     const plans = columns.flatMap((name) => (planned.has(name) ? [{ name, plan: /** @type {LookupPlan} */ (planned.get(name)) }] : []))
-    if (!plans.length) return
+    const results = [...fileResult.rowGroups.flatMap((g) => g.results), ...fileResult.values]
+    if (!plans.length || !results.some((r) => /** @type {any} */ (r).values)) return
+    for (const p of plans) {
+      if (!('nested' in p.plan)) continue
+      const { field, layout, fileName } = p.plan.nested
+      p.plan = await nestedShape(this.#table, layout, field, fileName)
+      planned.set(p.name, p.plan) // made once per file
+    }
     const unknown = plans.find((p) => 'unknown' in p.plan)
     /** A row object is shared by its row group's result and the file's answer: each is made the table's once. */
     const done = new Set()
@@ -481,11 +493,11 @@ export class ParquetTable extends ParquetDataset {
         for (const { name, plan } of plans) {
           if ('value' in plan) row[name] = plan.value
           else if ('shape' in plan) row[name] = reshapeStruct(row[name], plan.shape)
+          else if ('reshape' in plan) row[name] = plan.reshape(row[name])
         }
       }
     }
-    for (const g of fileResult.rowGroups) for (const r of g.results) asTable(/** @type {any} */ (r))
-    for (const v of fileResult.values) asTable(/** @type {any} */ (v))
+    for (const r of results) asTable(/** @type {any} */ (r))
   }
 
   /**

@@ -2,7 +2,7 @@
 // fields under the file's names — Iceberg's as written (a field renamed since keeps its old name there; fields are
 // found by id, spec "Column Projection"), Delta's physical names under column mapping (PROTOCOL.md "Column Mapping") —
 // and lacks fields added since, which hold what missing-columns.js says (an Iceberg `initial-default`, else null).
-// Fields the schema no longer has are left out. A list's or map's values are given as the file holds them.
+// Fields the schema no longer has are left out. A list or map column's: js/table/nested-values.js.
 import { missingColumnValue } from './missing-columns.js'
 
 /**

@@ -205,3 +205,70 @@ test('Delta column mapping `id`: a list or map column is found by its group\'s f
   // Read as { a: 2, tags: null, m: null }.
   assert.deepEqual((await lookedUp(root, 'a', 2, ['a', 'tags', 'm']))['a.parquet'].values, [{ a: 2, tags: [7], m: { y: 2 } }])
 })
+
+test('structs under a list or map name their fields as the table does: Iceberg by id (renamed, added, dropped)', async () => {
+  // items: list (2) of struct (element 6) whose lat (3) was renamed latitude, old (5) dropped, alt (4, initial-default 9)
+  // added; m: map (7) of string (8) to struct (9) whose v (10) was renamed val. Spec "Column Projection": by field id.
+  const schema = [{ name: 'root', num_children: 3 }, { name: 'id', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 1 },
+    { name: 'items', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1, field_id: 2 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', repetition_type: 'OPTIONAL', num_children: 2, field_id: 6 },
+    { name: 'lat', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 3 },
+    { name: 'old', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 5 },
+    { name: 'm', repetition_type: 'OPTIONAL', converted_type: 'MAP', num_children: 1, field_id: 7 },
+    { name: 'key_value', repetition_type: 'REPEATED', num_children: 2 },
+    { name: 'key', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED', field_id: 8 },
+    { name: 'value', repetition_type: 'OPTIONAL', num_children: 1, field_id: 9 },
+    { name: 'v', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 10 }]
+  const columnData = [{ name: 'id', data: [1n, 2n] }, { name: 'items', data: [[{ lat: 5n, old: 0n }, null], null] },
+    { name: 'm', data: [{ k: { v: 1n } }, null] }]
+  const file = new Uint8Array(parquetWriteBuffer({ schema, columnData }))
+  const rows = await parquetReadObjects({ file: file.buffer })
+  assert.deepEqual([rows[0].items, rows[0].m], [[{ lat: 5n, old: 0n }, null], { k: { v: 1n } }])
+  const struct = { type: 'struct', fields: [{ id: 3, name: 'latitude', required: false, type: 'long' },
+    { id: 4, name: 'alt', required: false, type: 'long', 'initial-default': 9 }] }
+  const value = { type: 'struct', fields: [{ id: 10, name: 'val', required: false, type: 'long' }] }
+  const root = path.join(top, `t${++made}`)
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' },
+    { id: 2, name: 'items', type: { type: 'list', 'element-id': 6, element: struct, 'element-required': false } },
+    { id: 7, name: 'm', type: { type: 'map', 'key-id': 8, key: 'string', 'value-id': 9, value, 'value-required': false } }],
+  files: { 'data/f.parquet': file }, manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }],
+  editMetadata: (metadata) => { metadata['format-version'] = 3; metadata['next-row-id'] = 0 } })
+  // Read as the file's: items [{ lat: 5n, old: 0n }, null], m { k: { v: 1n } }.
+  assert.deepEqual((await lookedUp(root, 'id', 1n, ['items', 'm']))['data/f.parquet'].values,
+    [{ items: [{ latitude: 5n, alt: 9n }, null], m: { k: { val: 1n } } }])
+  assert.deepEqual((await lookedUp(root, 'id', 2n, ['items', 'm']))['data/f.parquet'].values, [{ items: null, m: null }])
+})
+
+test('Delta column mapping: structs under a list or map name their fields by logical names (name and id modes)', async () => {
+  const schema = [{ name: 'root', num_children: 3 }, { name: 'col-a', type: 'INT32', repetition_type: 'OPTIONAL', field_id: 1 },
+    { name: 'col-l', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1, field_id: 2 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 }, { name: 'element', repetition_type: 'OPTIONAL', num_children: 1 },
+    { name: 'col-x', type: 'INT32', repetition_type: 'OPTIONAL', field_id: 3 },
+    { name: 'col-m', repetition_type: 'OPTIONAL', converted_type: 'MAP', num_children: 1, field_id: 4 },
+    { name: 'key_value', repetition_type: 'REPEATED', num_children: 2 },
+    { name: 'key', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+    { name: 'value', repetition_type: 'OPTIONAL', num_children: 1 },
+    { name: 'col-y', type: 'INT32', repetition_type: 'OPTIONAL', field_id: 5 }]
+  const file = new Uint8Array(parquetWriteBuffer({ schema, columnData: [{ name: 'col-a', data: [1, 2] },
+    { name: 'col-l', data: [[{ 'col-x': 5 }], [{ 'col-x': 6 }]] }, { name: 'col-m', data: [{ k: { 'col-y': 7 } }, null] }] }))
+  assert.deepEqual((await parquetReadObjects({ file: file.buffer }))[0],
+    { 'col-a': 1, 'col-l': [{ 'col-x': 5 }], 'col-m': { k: { 'col-y': 7 } } })
+  const mapped = (name, physical, id, type) => ({ name, type, nullable: true,
+    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+  const deltaSchema = { type: 'struct', fields: [mapped('a', 'col-a', 1, 'integer'),
+    mapped('l', 'col-l', 2, { type: 'array', elementType: { type: 'struct', fields: [mapped('x', 'col-x', 3, 'integer')] } }),
+    mapped('m', 'col-m', 4, { type: 'map', keyType: 'string',
+      valueType: { type: 'struct', fields: [mapped('y', 'col-y', 5, 'integer')] } })] }
+  for (const mode of ['name', 'id']) {
+    const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+      { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
+        configuration: { 'delta.columnMapping.mode': mode, 'delta.columnMapping.maxColumnId': '5' } } },
+      { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
+    const log = { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }
+    const root = await writeDeltaFiles(path.join(top, `d${++made}`), log, { 'a.parquet': file })
+    // Read as the file's: l [{ 'col-x': 5 }], m { k: { 'col-y': 7 } }.
+    const values = (await lookedUp(root, 'a', 1, ['l', 'm']))['a.parquet'].values
+    assert.deepEqual(values, [{ l: [{ x: 5 }], m: { k: { y: 7 } } }], mode)
+  }
+})
