@@ -173,3 +173,21 @@ test('a list\'s element probed by name is read from the table\'s list column, no
     }
   }
 })
+
+test('Iceberg: a list\'s element probed by name is the table\'s list, by field id, not the file\'s column of that name', async () => {
+  // The file's tags (field 2, element 3) holds [5, 6]; the table renamed it labels and added a list tags (4, element 5),
+  // its old schema since removed. Read by name, tags.list.element was field 3's: 5 present, where tags is null in the file.
+  const root = path.join(top, `t${++made}`)
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }, { id: 2, name: 'labels', type: LIST_OF_LONG },
+    { id: 4, name: 'tags', type: { ...LIST_OF_LONG, 'element-id': 5 } }],
+  files: { 'data/f.parquet': withTags() }, manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }] })
+  const table = await openTable(root)
+  try {
+    const verdicts = async (column) => (await table.probe(column, [5n, 99n], { confirm: true })).files[0].values.map((v) => v.verdict)
+    assert.deepEqual(await verdicts('tags.list.element'), ['unknown', 'unknown'])
+    // Unknown before (the file has no column labels.list.element).
+    assert.deepEqual(await verdicts('labels.list.element'), ['present', 'absent'])
+  } finally {
+    await table.close()
+  }
+})
