@@ -104,7 +104,7 @@ export function deltaFields(schema, mode) {
       out.push({ id: out.length + 1, name: own.path.join('.'), physicalName: own.physicalPath.join('.'),
         physicalPath: own.physicalPath, type: deltaType(f.type), topLevel: path.length === 0,
         mappingId: f.metadata?.['delta.columnMapping.id'], widenedFrom: widenedFrom(f.metadata?.['delta.typeChanges']),
-        ...(primitivesUnder(f.type) ? { primitivesOnly: true } : nestedUnder(f.type) ? { nestedType: f.type } : {}) })
+        ...(structFree(f.type) ? { structFree: true } : nestedUnder(f.type) ? { nestedType: f.type } : {}) })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, own.path, own.physicalPath)
     }
   }
@@ -116,13 +116,14 @@ export function deltaFields(schema, mode) {
 const nestedUnder = (type) => typeof type === 'object' && ['array', 'map'].includes(String(/** @type {any} */ (type)?.type))
 
 /**
- * Whether a type is an array or map of primitive types only (no struct, array or map under it).
+ * Whether a type is an array or map with no struct under it (arrays and maps of primitive types, or of such arrays and maps).
  * @param {unknown} type
  */
-function primitivesUnder(type) {
-  const t = /** @type {Record<string, unknown>} */ (type)
-  if (t?.type === 'array') return typeof t.elementType === 'string'
-  return t?.type === 'map' && typeof t.keyType === 'string' && typeof t.valueType === 'string'
+function structFree(type) {
+  /** @type {(t: any) => boolean} */
+  const free = (t) => typeof t === 'string' ||
+    (t?.type === 'array' && free(t.elementType)) || (t?.type === 'map' && free(t.keyType) && free(t.valueType))
+  return nestedUnder(type) && free(type)
 }
 
 /**

@@ -149,12 +149,14 @@ export function schemaFields(schema) {
       const name = prefix ? `${prefix}.${f.name}` : f.name
       const initial = f['initial-default']
       const nested = f.type && typeof f.type === 'object' && f.type.type !== 'struct' ? idsUnder(f.type) : []
-      const t = /** @type {Record<string, unknown>} */ (f.type)
-      const primitivesOnly = t?.type === 'list' ? typeof t.element === 'string'
-        : t?.type === 'map' && typeof t.key === 'string' && typeof t.value === 'string'
+      // No struct under a list or map: the names of the files' levels under it are no field's.
+      /** @type {(t: any) => boolean} */
+      const free = (t) => typeof t === 'string' ||
+        (t?.type === 'list' && free(t.element)) || (t?.type === 'map' && free(t.key) && free(t.value))
+      const structFree = nested.length > 0 && free(f.type)
       out.push({ id: f.id, name, type: icebergType(f.type), topLevel: !prefix,
         ...(initial === undefined ? {} : { initialDefault: initial }), ...(nested.length ? { nestedIds: nested } : {}),
-        ...(primitivesOnly ? { primitivesOnly } : nested.length ? { nestedType: f.type } : {}) })
+        ...(structFree ? { structFree } : nested.length ? { nestedType: f.type } : {}) })
       if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name)
     }
   }

@@ -16,10 +16,10 @@ const FORMATS = ['iceberg', 'delta', 'auto']
  * @typedef {import('./column-keys.js').Key} Key
  * @typedef {{ id: number, name: string, type: TableType, physicalPath?: string[], topLevel?: boolean,
  *   widenedFrom?: TableType[], mappingId?: unknown, initialDefault?: unknown, nestedIds?: number[],
- *   primitivesOnly?: boolean, nestedType?: unknown }} TableField
+ *   structFree?: boolean, nestedType?: unknown }} TableField
  *   a column of the table's schema by its dotted logical name: Iceberg's field id, v3 `initial-default` (as JSON
- *   serializes it) and, for a list or map, the ids of the fields under it (primitivesOnly: a list or map of primitive
- *   types alone, whose element, key or value a probe may name; else nestedType, its type as the schema writes it); for
+ *   serializes it) and, for a list or map, the ids of the fields under it (structFree: a list or map with no struct
+ *   under it, whose element, key or value a probe may name; else nestedType, its type as the schema writes it); for
  *   Delta its number in the schema, and its physical path in the data files and `delta.columnMapping.id` (column mapping)
  * @typedef {{ name: string, sourceId: number, transform: import('./iceberg-types.js').Transform, key: Key | null | undefined,
  *   keys?: Key[], raw: unknown, sourceType?: TableType, notInFile?: boolean }} FilePartition

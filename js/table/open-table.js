@@ -127,7 +127,7 @@ function pathIn(table, parquetFile, field) {
  * field): the field's column found as columnInFile finds it (by field id, Delta physical name), and the levels the name
  * gives below it. By the name as given, an old file's column of that name was read as the table's: after a rename it is
  * another field's (a Delta column renamed from tags, a new tags added since: 5, in the old field's list, was present).
- * Below a list or map of structs or lists, the file's names of the fields are not the table's (renames, physical names),
+ * Below a list or map with structs under it, the file's names of the fields are not the table's (renames, physical names),
  * so such a name is no column here, unless the table has no renames (Delta column mapping `none`). Undefined: no such name.
  * @param {LoadedTable} table
  * @param {ParquetFile} parquetFile
@@ -143,9 +143,9 @@ function nestedColumnIn(table, parquetFile, column) {
   const field = /** @type {TableField} */ (table.fields.find((f) => f.name === segments.slice(0, k).join('.') && nested(f)))
   const missing = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
     `${parquetFile.name}: ${JSON.stringify(segments.join('.'))}: ${why}`, { source: parquetFile.name, field: field.name })
-  if (!field.primitivesOnly || segments.length - k > 2) {
+  if (!field.structFree) {
     throw missing(`the file's names of fields under the list or map ${field.name} are not the table's (renames, column mapping): ` +
-      'only the element, key or value of a list or map of primitive types is probed by name')
+      'only the elements, keys or values of lists and maps without structs are probed by name')
   }
   const leaf = pathIn(table, parquetFile, field)
   const depth = field.name.split('.').length

@@ -191,3 +191,27 @@ test('Iceberg: a list\'s element probed by name is the table\'s list, by field i
     await table.close()
   }
 })
+
+test('Iceberg: an element of a list of lists is probed under the table\'s name of the list (renamed since)', async () => {
+  // The file's aa (field 2) holds [[5], [6]] and [[7]]; the table renamed it bb. No struct under it: no name below is a field's.
+  const schema = [{ name: 'root', num_children: 2 }, { name: 'id', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 1 },
+    { name: 'aa', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1, field_id: 2 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1, field_id: 3 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', type: 'INT64', repetition_type: 'OPTIONAL', field_id: 4 }]
+  const columnData = [{ name: 'id', data: [1n, 2n] }, { name: 'aa', data: [[[5n], [6n]], [[7n]]] }]
+  const file = new Uint8Array(parquetWriteBuffer({ schema, columnData }))
+  assert.deepEqual((await parquetReadObjects({ file: file.buffer })).map((r) => r.aa), [[[5n], [6n]], [[7n]]])
+  const root = path.join(top, `t${++made}`)
+  const listOfLists = { type: 'list', 'element-id': 3, element: { ...LIST_OF_LONG, 'element-id': 4 }, 'element-required': false }
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'long' }, { id: 2, name: 'bb', type: listOfLists }],
+  files: { 'data/f.parquet': file }, manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }] })
+  const table = await openTable(root)
+  try {
+    const found = (await table.probe('bb.list.element.list.element', [7n, 99n], { confirm: true })).files[0].values
+    assert.deepEqual(found.map((v) => [v.verdict, v.rows]), [['present', [1]], ['absent', undefined]])
+  } finally {
+    await table.close()
+  }
+})
