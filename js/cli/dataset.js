@@ -175,10 +175,13 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has column ` +
       `${JSON.stringify(Array.isArray(options.column) ? options.column.join('.') : options.column)}\n`))
   }
-  // A --columns name every file read lacks (a typo) reads null in every row: DuckDB refuses it, and so do we (exit 2).
+  // A --columns name every file lacks (a typo) reads null in every row: DuckDB refuses it, and so do we (exit 2). Only when
+  // every file was opened: one settled unread (its partition, --where, a sidecar index) may have it, and DuckDB's
+  // union_by_name reads it there (null in the rows found).
   const lookedUp = read.filter((f) => f.column !== undefined) // opened and probed: its lookup columns looked for
+  const allLookedUp = lookedUp.length > 0 && lookedUp.length === result.files.length
   /** @type {string[]} */
-  const asked = options.table === undefined && options.confirm && lookedUp.length > 0 ? options.columns ?? [] : []
+  const asked = options.table === undefined && options.confirm && allLookedUp ? options.columns ?? [] : []
   const noLookup = asked.filter((c) => lookedUp.every((f) => f.columnsMissing?.includes(c)))
   if (noLookup.length) {
     process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has --columns column ` +

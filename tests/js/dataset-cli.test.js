@@ -157,6 +157,30 @@ test('probe <dir> --confirm --columns <a column no file has>: exit 2 with a line
   assert.equal(right.code, 0, right.stderr)
 })
 
+test('probe <dir> --confirm --columns <a column only files settled unread have>: not a typo, null in the rows (DuckDB\'s)', async () => {
+  // k=2's file has extra, k=1's not; --where k=1 leaves k=2 unread, where DuckDB's union_by_name still finds extra.
+  const evolved = path.join(dir, 'unread-extra')
+  await mkdir(path.join(evolved, 'k=1'), { recursive: true })
+  await mkdir(path.join(evolved, 'k=2'), { recursive: true })
+  const db = await duckdb()
+  let truth
+  try {
+    await db.run(`COPY (SELECT 1 AS id) TO ${quote(path.join(evolved, 'k=1/a.parquet'))} (FORMAT parquet)`)
+    await db.run(`COPY (SELECT 2 AS id, 'x' AS extra) TO ${quote(path.join(evolved, 'k=2/b.parquet'))} (FORMAT parquet)`)
+    truth = await db.rows(`SELECT extra FROM read_parquet(${quote(path.join(evolved, '**/*.parquet'))}, union_by_name = true,
+      hive_partitioning = true) WHERE k = 1 AND id = 1`)
+  } finally {
+    db.close()
+  }
+  assert.deepEqual(truth, [{ extra: null }])
+  const r = await cli(['probe', evolved, '-c', 'id', '-v', '1', '--where', 'k=1', '--confirm', '--columns', 'extra'])
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /^ {4}row 0: \{"extra":null\}$/m)
+  // Every file opened and none has it: a typo still.
+  const typo = await cli(['probe', evolved, '-c', 'id', '-v', '1', '--confirm', '--columns', 'extrx'])
+  assert.equal(typo.code, 2, typo.stderr)
+})
+
 test('probe <dir> --confirm --columns <a partition key>: its folder\'s value in each row (DuckDB\'s), exit 0, not a typo', async () => {
   const db = await duckdb()
   let truth
