@@ -564,11 +564,16 @@ async function readLog(io, root, wanted, fromZero = false) {
  * @param {TableRoot} root
  * @param {number | undefined} wanted
  * @param {number} version the checkpoint's
- * @param {unknown} missing its read's FILE_NOT_FOUND, thrown when the commits cannot stand for it
+ * @param {unknown} missing its read's FILE_NOT_FOUND, thrown when the commits cannot stand for it (none from 0)
  * @returns {Promise<DeltaLog>}
  */
 async function withoutCheckpoint(io, root, wanted, version, missing) {
-  const whole = await readLog(io, root, wanted, true).catch(() => null)
+  // Only a log from 0 that is not there (no commit 0: MALFORMED_TABLE) gives way to the checkpoint's error; an abort, a
+  // timeout or a failed read is its own answer (an abort read as FILE_NOT_FOUND was not one).
+  const whole = await readLog(io, root, wanted, true).catch((error) => {
+    if (error?.code === ErrorCode.MALFORMED_TABLE || error?.code === ErrorCode.FILE_NOT_FOUND) return null
+    throw error
+  })
   if (!whole || versionRead(whole) < version) throw missing
   return whole
 }

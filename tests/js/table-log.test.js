@@ -362,6 +362,31 @@ describe('synthetic Delta tables', async () => {
     }
   })
 
+  test('over HTTP, a gone checkpoint and an abort while the commits from 0 are read: ABORTED, not the checkpoint\'s FILE_NOT_FOUND',
+    async () => {
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
+    const metaData = { id: 'abort', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [] }
+    const add = (p) => ({ add: { path: p, partitionValues: {}, size: 1, modificationTime: 0, dataChange: true } })
+    const log = {}
+    for (let v = 0; v < 5; v++) {
+      log[`${pad(v)}.json`] = [...(v === 0 ? [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } }, { metaData }] : []),
+        add(`f${v}.parquet`)].map((a) => JSON.stringify(a)).join('\n')
+    }
+    const root = await writeTable('gone-checkpoint-abort', { ...log, '_last_checkpoint': JSON.stringify({ version: 3, size: 4 }) }, {})
+    const server = await startTestServer({ root: path.dirname(root) })
+    try {
+      // Commit 0 is asked for only once the checkpoint's 404 sent the read back to the start of the log.
+      const controller = new AbortController()
+      server.beforeServe((entry) => { if (entry.path.endsWith(`${pad(0)}.json`)) controller.abort() })
+      await assert.rejects(loadTable(server.url(`${path.basename(root)}/`), { format: 'delta', signal: controller.signal }),
+        (e) => e.code === ErrorCode.ABORTED)
+      server.beforeServe()
+      assert.equal((await loadTable(server.url(`${path.basename(root)}/`), { format: 'delta' })).version, 4)
+    } finally {
+      await server.close()
+    }
+  })
+
   test('one data file live twice with other deletion vectors or partition values: MALFORMED_TABLE, not one\'s answers for both',
     async () => {
     // Each live add is a logical file (PROTOCOL.md: path and DV id), so Spark reads x.parquet's rows once as x.parquet (id 1
