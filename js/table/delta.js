@@ -531,8 +531,10 @@ async function readLog(io, root, wanted, fromZero = false) {
   /** @type {Uint8Array[]} */
   let checkpointBytes = []
   let next = checkpointVersion + 1
-  for (let first = true; ; first = false) {
-    const count = wanted !== undefined ? wanted - next + 1 : COMMIT_BATCH
+  // Batches double: a log read without a checkpoint (none, or one gone: from 0) takes log2 rounds, not one per 8 commits,
+  // and at most half of what is asked for is past the newest commit.
+  for (let first = true, size = COMMIT_BATCH; ; first = false, size *= 2) {
+    const count = wanted !== undefined ? wanted - next + 1 : size
     const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
     const locations = versions.map((v) => log(`${pad(v)}.json`))
     const reads = io.readAll(locations, { immutable: true, optional: true })
@@ -550,7 +552,7 @@ async function readLog(io, root, wanted, fromZero = false) {
     commits.push(...versions.slice(0, got.length))
     if (wanted !== undefined && got.length < versions.length) throw malformed(`${log('')}: version ${wanted} does not exist`)
     if (wanted !== undefined || end >= 0 || versions.length === 0) break
-    next += COMMIT_BATCH
+    next += size
   }
   if (commits.length === 0 && checkpointVersion < 0) throw malformed(`${log('')}: no _last_checkpoint and no commit 0`)
   return { checkpointVersion, checkpointNames, checkpointBytes, commits, commitTexts }

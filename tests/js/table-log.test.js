@@ -387,6 +387,29 @@ describe('synthetic Delta tables', async () => {
     }
   })
 
+  test('over HTTP, a 100-commit log whose checkpoint is gone is read from 0 in doubling batches: 6 rounds, not 15', async () => {
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
+    const metaData = { id: 'long', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [] }
+    const add = (p) => ({ add: { path: p, partitionValues: {}, size: 1, modificationTime: 0, dataChange: true } })
+    const log = {}
+    for (let v = 0; v < 100; v++) {
+      log[`${pad(v)}.json`] = [...(v === 0 ? [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } }, { metaData }] : []),
+        add(`f${v}.parquet`)].map((a) => JSON.stringify(a)).join('\n')
+    }
+    const root = await writeTable('gone-checkpoint-long', { ...log, '_last_checkpoint': JSON.stringify({ version: 98, size: 4 }) }, {})
+    const server = await startTestServer({ root: path.dirname(root) })
+    try {
+      server.setMode('wave:30')
+      const table = await loadTable(server.url(`${path.basename(root)}/`), { format: 'delta' })
+      assert.equal(table.version, 99)
+      assert.deepEqual(table.files.map((f) => f.path).sort(), await replayJson(root, 99))
+      // _last_checkpoint; the checkpoint with commits 99–106; from 0: 8, 16, 32, 64 commits (one batch of 8 a round: 13).
+      assert.equal(server.stats.rounds, 6)
+    } finally {
+      await server.close()
+    }
+  })
+
   test('one data file live twice with other deletion vectors or partition values: MALFORMED_TABLE, not one\'s answers for both',
     async () => {
     // Each live add is a logical file (PROTOCOL.md: path and DV id), so Spark reads x.parquet's rows once as x.parquet (id 1
