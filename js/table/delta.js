@@ -101,7 +101,7 @@ export function deltaFields(schema, mode) {
       /** @type {string} */
       const physical = mode === 'none' ? f.name : f.metadata?.['delta.columnMapping.physicalName'] ?? f.name
       const own = { path: [...path, f.name], physicalPath: [...physicalPath, physical] }
-      out.push({ id: out.length + 1, name: own.path.join('.'), physicalName: own.physicalPath.join('.'),
+      out.push({ id: out.length + 1, name: own.path.join('.'), namePath: own.path, physicalName: own.physicalPath.join('.'),
         physicalPath: own.physicalPath, type: deltaType(f.type), topLevel: path.length === 0,
         mappingId: f.metadata?.['delta.columnMapping.id'], widenedFrom: widenedFrom(f.metadata?.['delta.typeChanges']),
         ...(structFree(f.type) ? { structFree: true } : nestedUnder(f.type) ? { nestedType: f.type } : {}) })

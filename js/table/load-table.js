@@ -14,13 +14,14 @@ const FORMATS = ['iceberg', 'delta', 'auto']
  * What both formats' readers say of a table, as the table layer (pruning, deletes, summaries) reads it.
  * @typedef {import('./column-keys.js').TableType} TableType
  * @typedef {import('./column-keys.js').Key} Key
- * @typedef {{ id: number, name: string, type: TableType, physicalPath?: string[], topLevel?: boolean,
+ * @typedef {{ id: number, name: string, type: TableType, namePath?: string[], physicalPath?: string[], topLevel?: boolean,
  *   widenedFrom?: TableType[], mappingId?: unknown, initialDefault?: unknown, nestedIds?: number[],
  *   structFree?: boolean, nestedType?: unknown }} TableField
  *   a column of the table's schema by its dotted logical name: Iceberg's field id, v3 `initial-default` (as JSON
  *   serializes it) and, for a list or map, the ids of the fields under it (structFree: a list or map with no struct
  *   under it, whose element, key or value a probe may name; else nestedType, its type as the schema writes it); for
- *   Delta its number in the schema, and its physical path in the data files and `delta.columnMapping.id` (column mapping)
+ *   Delta its number in the schema, its name's segments (namePath: a field may be named "a.b"), and its physical path in the
+ *   data files and `delta.columnMapping.id` (column mapping)
  * @typedef {{ name: string, sourceId: number, transform: import('./iceberg-types.js').Transform, key: Key | null | undefined,
  *   keys?: Key[], raw: unknown, sourceType?: TableType, notInFile?: boolean }} FilePartition
  *   one partition value of a file: the field it derives from, by a transform; its key (null: a null value; undefined: not

@@ -167,7 +167,9 @@ function nestedColumnIn(table, parquetFile, column) {
  * @returns {string | null}
  */
 function lookupColumnIn(table, parquetFile, name) {
-  for (const field of table.fields.filter((f) => f.name === name || f.name.startsWith(`${name}.`))) {
+  // By Delta's segments: a column "a.b" is not a struct a's (its values were read as a's: { a: 20 } for { a: { c: 10 } }).
+  const own = (/** @type {TableField} */ f) => f.namePath ? f.namePath[0] === name : f.name === name || f.name.startsWith(`${name}.`)
+  for (const field of table.fields.filter(own)) {
     const path = pathIn(table, parquetFile, field)
     if (path) return path[0]
   }

@@ -13,8 +13,18 @@ import { missingColumnValue } from './missing-columns.js'
  *   a field of a struct: its name in the table, in the file (null: the file lacks it, and every row holds `value`), its fields
  */
 
-/** @param {TableField} parent @param {TableField} f */
-const childOf = (parent, f) => f.name.startsWith(`${parent.name}.`) && !f.name.slice(parent.name.length + 1).includes('.')
+/**
+ * A field's name as segments: Delta's as its schema nests them (a field may be named "a.b", which the dotted name cannot
+ * tell from a struct a's b: split, such a field was left out of its struct's value), else the dotted name's.
+ * @param {TableField} f
+ */
+const segmentsOf = (f) => f.namePath ?? f.name.split('.')
+
+/** @param {TableField} parent @param {TableField} f @param {number} [more] how many levels below parent */
+const under = (parent, f, more) => {
+  const [p, s] = [segmentsOf(parent), segmentsOf(f)]
+  return (more === undefined ? s.length > p.length : s.length === p.length + more) && p.every((segment, i) => s[i] === segment)
+}
 
 /**
  * The fields of a struct field as one file holds them, or why a value of one is not known here; null for a field without
@@ -29,11 +39,11 @@ export function structShape(table, file, field, pathIn) {
   /** @type {string | null} */
   let unknown = null
   /** @param {TableField} parent @param {number} depth @returns {StructShape[]} */
-  const fieldsOf = (parent, depth) => table.fields.filter((f) => childOf(parent, f)).map((f) => {
-    const name = f.name.slice(parent.name.length + 1)
+  const fieldsOf = (parent, depth) => table.fields.filter((f) => under(parent, f, 1)).map((f) => {
+    const name = /** @type {string} */ (segmentsOf(f).at(-1))
     let at = null
-    for (const under of [f, ...table.fields.filter((d) => d.name.startsWith(`${f.name}.`))]) {
-      const path = pathIn(under)
+    for (const leaf of [f, ...table.fields.filter((d) => under(f, d))]) {
+      const path = pathIn(leaf)
       if (path && path.length > depth) {
         at = path[depth]
         break

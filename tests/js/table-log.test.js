@@ -13,6 +13,7 @@ import { loadTable } from '../../js/table/load-table.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { checkpointParquet, inlineDeletionVector, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
 import { startTestServer } from '../../testkit/range-server.js'
+import { duckdb, quote } from '../../testkit/hive-dataset.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 describe('Iceberg snapshots', { skip: missingFixture('tables/iceberg/spark_bunnies') }, () => {
@@ -225,6 +226,38 @@ describe('synthetic Delta tables', async () => {
             (e) => e.code === ErrorCode.INVALID_ARGUMENT && /names 2 columns/.test(e.message))
         }
       }
+    }
+  })
+
+  test('columns: a field named "a.b" beside a (top-level, or in a struct) gives its own value in the rows, as DuckDB reads them',
+    async () => {
+    // Read by dotted names, the struct s lost its field a.b ({ a: 10 }), and the column a read the column a.b (20 for { c: 10 }).
+    const int = (name) => ({ name, type: 'integer', nullable: true, metadata: {} })
+    const cases = [
+      { name: 'dotted-in-struct', select: `{'a': 10, 'a.b': 20} AS s`, columns: ['s'],
+        fields: [{ name: 's', nullable: true, metadata: {}, type: { type: 'struct', fields: [int('a'), int('a.b')] } }] },
+      { name: 'dotted-beside-struct', select: `20 AS "a.b", {'c': 10} AS a`, columns: ['a', 'a.b'],
+        fields: [int('a.b'), { name: 'a', nullable: true, metadata: {}, type: { type: 'struct', fields: [int('c')] } }] },
+    ]
+    const db = await duckdb()
+    try {
+      for (const c of cases) {
+        const file = path.join(dir, `${c.name}.parquet`)
+        await db.run(`COPY (SELECT 1 AS id, ${c.select}) TO ${quote(file)} (FORMAT parquet)`)
+        const [truth] = await db.rows(`SELECT ${c.columns.map((n) => `"${n}"`).join(', ')} FROM read_parquet(${quote(file)}) WHERE id = 1`)
+        const parquet = new Uint8Array(await readFile(file))
+        const schema = { type: 'struct', fields: [int('id'), ...c.fields] }
+        const log = { [`${pad(0)}.json`]: [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+          { metaData: { id: c.name, format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [] } },
+          { add: { path: 'x.parquet', partitionValues: {}, size: parquet.length, modificationTime: 0, dataChange: true } }]
+          .map((a) => JSON.stringify(a)).join('\n') }
+        const table = await openTable(await writeTable(c.name, log, { 'x.parquet': parquet }))
+        const [value] = (await table.probe('id', [1], { confirm: true, columns: c.columns })).files[0].values
+        assert.equal(value.verdict, 'present', c.name)
+        assert.deepEqual(value.values, [truth], c.name)
+      }
+    } finally {
+      db.close()
     }
   })
 
