@@ -14,8 +14,9 @@
  *   a name mapping's field: its id (none: a column the table does not have), the names files give it, its children
  * @typedef {{ mapping: MappedField[] } | { invalid: string } | null} NameMapping
  *   a table's parsed mapping; invalid: why it cannot be used (no file without ids is then read); null: the table has none
- * @typedef {{ path: string[] } | { missing: string }} FileColumn
- *   the file's column (its path), or why the file has none for the field
+ * @typedef {{ path: string[] } | { missing: string, unread?: true }} FileColumn
+ *   the file's column (its path), or why the file has none for the field; unread: it may hold the field in a column not
+ *   read as it (no ids, no usable mapping), unlike a file written without the field (a point lookup's null there)
  */
 
 const MAPPING_PROPERTY = 'schema.name-mapping.default'
@@ -148,18 +149,21 @@ export class IcebergFileColumns {
       return { missing: `no column with field id ${field.id} (${field.name}): the file was written before the column existed` }
     }
     const mapping = this.#mapping
-    if (mapping && 'invalid' in mapping) return { missing: `the file has no field ids and the table's name mapping ${mapping.invalid}` }
+    if (mapping && 'invalid' in mapping) {
+      return { missing: `the file has no field ids and the table's name mapping ${mapping.invalid}`, unread: true }
+    }
     if (mapping) {
       const mapped = columns.filter((c) => mappedId(mapping.mapping, c.path) === field.id)
       if (mapped.length === 1) return { path: mapped[0].path }
-      return { missing: mapped.length
-        ? `the file has no field ids and the table's name mapping gives field ${field.id} (${field.name}) to ${mapped.length} of its ` +
-          `columns (${mapped.map((c) => c.path.join('.')).join(', ')})`
-        : `the file has no field ids and the table's name mapping gives no column of it field ${field.id} (${field.name})` }
+      if (mapped.length) {
+        return { missing: `the file has no field ids and the table's name mapping gives field ${field.id} (${field.name}) to ` +
+          `${mapped.length} of its columns (${mapped.map((c) => c.path.join('.')).join(', ')})`, unread: true }
+      }
+      return { missing: `the file has no field ids and the table's name mapping gives no column of it field ${field.id} (${field.name})` }
     }
     if (!this.#schemas || !nameAlwaysMeant(field, this.#schemas)) {
       return { missing: `the file has no field ids, the table no name mapping, and the name ${field.name} has not always meant ` +
-        `field ${field.id}: the file's column of that name may be another field's` }
+        `field ${field.id}: the file's column of that name may be another field's`, unread: true }
     }
     // Iceberg Java reads such a file by position: its k-th top-level column as field k (ParquetSchemaUtil.addFallbackIds),
     // a struct's fields not by name either; the spec reads nulls. A name is read only where Java's position agrees with it.
@@ -167,7 +171,7 @@ export class IcebergFileColumns {
     if (!field.topLevel || tops[field.id - 1] !== field.name) {
       return { missing: 'the file has no field ids and the table no name mapping: Iceberg Java reads its columns by position, ' +
         (field.topLevel ? `the ${field.id}. as field ${field.id} (${field.name}), and that is ${tops[field.id - 1] ?? 'none'}`
-          : `nested fields too, not by name (${field.name})`) }
+          : `nested fields too, not by name (${field.name})`), unread: true }
     }
     return { path: [field.name] }
   }

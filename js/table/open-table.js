@@ -123,6 +123,20 @@ function pathIn(table, parquetFile, field) {
 }
 
 /**
+ * Why an Iceberg file may hold a field in a column not read as it (no field ids and no usable name mapping: Iceberg Java
+ * reads such a file's columns by position, the spec reads nulls), or null. A point lookup gives no value then, not a null.
+ * @param {LoadedTable} table
+ * @param {ParquetFile} parquetFile
+ * @param {TableField} field
+ * @returns {string | null}
+ */
+function unreadIn(table, parquetFile, field) {
+  if (table.format !== 'iceberg' || !table.fileColumns) return null
+  const found = table.fileColumns.columnOf(parquetFile.layout.columns, field)
+  return 'unread' in found && found.unread ? found.missing : null
+}
+
+/**
  * The file's column of a name under a list or map field of the table (`tags.list.element`, the file's levels below the
  * field): the field's column found as columnInFile finds it (by field id, Delta physical name), and the levels the name
  * gives below it. By the name as given, an old file's column of that name was read as the table's: after a rename it is
@@ -194,7 +208,11 @@ function lookupColumnIn(table, parquetFile, name) {
 function lookupPlan(table, file, parquetFile, name, fileName) {
   const field = /** @type {TableField} */ (table.fields.find((f) => f.topLevel && f.name === name))
   if (fileName !== null && field.nestedType) return { nested: { field, layout: parquetFile.layout, fileName } }
-  if (fileName !== null) return structShape(table, file, field, (f) => pathIn(table, parquetFile, f))
+  if (fileName !== null) {
+    return structShape(table, file, field, (f) => pathIn(table, parquetFile, f), (f) => unreadIn(table, parquetFile, f))
+  }
+  const unread = unreadIn(table, parquetFile, field)
+  if (unread) return { unknown: `its column ${name} is not read here: ${unread}` }
   const missing = missingColumnValue(table, file, field)
   return 'value' in missing ? missing : { unknown: `the file has no column ${name}, and ${missing.unknown}` }
 }

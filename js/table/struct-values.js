@@ -33,9 +33,11 @@ const under = (parent, f, more) => {
  * @param {TableFile | undefined} file the table's file
  * @param {TableField} field a top-level field the file has
  * @param {(field: TableField) => string[] | null} pathIn the file's path of a field (of a leaf column under it), or null
+ * @param {(field: TableField) => string | null} [unread] why the file may hold a field it has no path of (Iceberg: no field
+ *   ids, no name mapping), or null: then no value of the struct is known, not a null made up for the field
  * @returns {{ shape: StructShape[] } | { unknown: string } | null}
  */
-export function structShape(table, file, field, pathIn) {
+export function structShape(table, file, field, pathIn, unread = () => null) {
   /** @type {string | null} */
   let unknown = null
   /** @param {TableField} parent @param {number} depth @returns {StructShape[]} */
@@ -50,6 +52,8 @@ export function structShape(table, file, field, pathIn) {
       }
     }
     if (at !== null) return { name, at, fields: fieldsOf(f, depth + 1) }
+    const why = unread(f)
+    if (why) unknown ??= `its field ${f.name} is not read here: ${why}`
     const missing = missingColumnValue(table, file, f)
     if ('unknown' in missing) unknown ??= missing.unknown
     return { name, at, value: 'value' in missing ? missing.value : undefined, fields: [] }

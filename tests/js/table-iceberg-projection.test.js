@@ -135,6 +135,39 @@ test('without a name mapping, a file without field ids is read by a name only wh
   assert.ok('missing' in columns.columnOf([{ path: ['loc', 'lat'] }], lat))
 })
 
+test('without ids or a name mapping, a point lookup of a column the probe cannot read gives no values (why), not a made-up null', async () => {
+  // Iceberg Java reads such a file by position (top-level fields only: nested ones get no id), the spec reads nulls; the probe
+  // answers unknown for loc.lat and for a (field 1, the file's 1st column is b). Their row values were { lat: null } and null,
+  // where the file holds 1.5 and 10.
+  const root = path.join(top, `t${++made}`)
+  const file = new Uint8Array(parquetWriteBuffer({ schema: [{ name: 'root', num_children: 4 },
+    { name: 'b', type: 'INT64', repetition_type: 'OPTIONAL' }, { name: 'a', type: 'INT64', repetition_type: 'OPTIONAL' },
+    { name: 'loc', repetition_type: 'OPTIONAL', num_children: 1 }, { name: 'lat', type: 'DOUBLE', repetition_type: 'OPTIONAL' },
+    { name: 'id', type: 'INT64', repetition_type: 'OPTIONAL' }],
+  columnData: [{ name: 'b', data: [20n] }, { name: 'a', data: [10n] }, { name: 'loc', data: [{ lat: 1.5 }] }, { name: 'id', data: [1n] }] }))
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'a', type: 'long' }, { id: 2, name: 'b', type: 'long' },
+    { id: 3, name: 'loc', type: { type: 'struct', fields: [{ id: 5, name: 'lat', required: false, type: 'double' }] } },
+    { id: 4, name: 'id', type: 'long' }],
+  files: { 'data/imported.parquet': file }, manifests: [{ entries: [{ file: { file_path: 'data/imported.parquet', record_count: 1 } }] }] })
+  assert.deepEqual((await readParquet(path.join(root, 'data/imported.parquet'))).rows, [{ b: 20n, a: 10n, loc: { lat: 1.5 }, id: 1n }])
+  for (const column of ['loc.lat', 'a']) {
+    assert.deepEqual(await verdicts(root, column, [1.5], {}, { confirm: true }), ['unknown:column-missing'], column)
+  }
+  const table = await openTable(root)
+  try {
+    // id is read (Java's 4th column is field 4, id): its rows' values are given with the others' or not at all.
+    assert.deepEqual((await table.probe('id', [1n], { confirm: true, columns: ['id'] })).files[0].values[0].values, [{ id: 1n }])
+    for (const [columns, named] of [[['id', 'loc'], /loc\.lat/], [['id', 'a'], /column a /]]) {
+      const [value] = (await table.probe('id', [1n], { confirm: true, columns })).files[0].values
+      assert.equal(value.verdict, 'present')
+      assert.equal(value.values, undefined, JSON.stringify(columns))
+      assert.match(value.detail, named)
+    }
+  } finally {
+    await table.close()
+  }
+})
+
 test('a file with field ids is read by them whatever the name mapping says', async () => {
   const root = path.join(top, `t${++made}`)
   const file = parquetWithIds([{ id: 1, name: 'a', type: 'long', data: [10n, 11n] }, { id: 2, name: 'b', type: 'long', data: [20n, 21n] }])
