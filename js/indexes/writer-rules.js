@@ -72,8 +72,8 @@ export const WRITER_RULES = [
     // from a dense array's, so the filters of every dictionary-encoded chunk of this writer are out.
     writer: (w) => w?.application === 'parquet-go' && w.version !== null && !before(w, [18, 3, 0]),
     affects: (_column, chunk) => (chunk.encodings & DICTIONARY_ENCODINGS) !== 0,
-    message: 'arrow-go (18.3.0 on) leaves the values of a column written from an Arrow dictionary array out of its bloom filter ' +
-      '(apache/arrow-go#1164): this writer\'s filters of dictionary-encoded chunks are not used',
+    message: 'arrow-go (18.3.0 on) leaves the values of a column written from an Arrow dictionary array out of its bloom filter: ' +
+      'this writer\'s filters of dictionary-encoded chunks are not used',
   },
   {
     id: 'parquet-251',
@@ -84,7 +84,7 @@ export const WRITER_RULES = [
     // included) are wrong, and so are binary stats whose writer cannot be told at all.
     writer: (w, createdBy) => !createdBy || w === null || (w.application === 'parquet-mr' && (w.version === null || before(w, [1, 8, 0]))),
     affects: (column) => BINARY_TYPES.has(column.physicalType),
-    message: 'parquet-mr before 1.8.0 (or an unidentified writer) wrote wrong min/max for binary columns (PARQUET-251): ' +
+    message: 'parquet-mr before 1.8.0 (or an unidentified writer) wrote wrong min/max for binary columns: ' +
       'these statistics are ignored, as parquet-java and Arrow ignore them',
   },
   {
@@ -95,7 +95,7 @@ export const WRITER_RULES = [
     writer: (w) => w?.application === 'parquet-cpp' || (w?.application === 'parquet-cpp-arrow' && before(w, [4, 0, 0])),
     affects: (column) => column.logicalType?.type === 'DECIMAL' && BINARY_TYPES.has(column.physicalType),
     pageIndex: true,
-    message: 'parquet-cpp and Arrow before 4.0 compared binary decimals wrongly when computing min/max (PARQUET-1655): ' +
+    message: 'parquet-cpp and Arrow before 4.0 compared binary decimals wrongly when computing min/max: ' +
       'these statistics are ignored',
   },
   {
@@ -107,7 +107,7 @@ export const WRITER_RULES = [
     // not say whether the Arrow data was a dictionary array, so every dictionary-encoded chunk is out.
     writer: (w) => w?.application === 'parquet-cpp-arrow' && before(w, [12, 0, 0]),
     affects: (_column, chunk) => (chunk.encodings & DICTIONARY_ENCODINGS) !== 0,
-    message: 'Arrow before 12.0 could record the statistics of a dictionary array\'s first chunk only (apache/arrow#15042): ' +
+    message: 'Arrow before 12.0 could record the statistics of a dictionary array\'s first chunk only: ' +
       'statistics of dictionary-encoded chunks from this writer are ignored',
   },
   {
@@ -118,7 +118,7 @@ export const WRITER_RULES = [
     writer: byPolars,
     affects: (column) => column.physicalType === 'INT64' && isUnsigned(column),
     pageIndex: true,
-    message: 'polars wrote wrong min/max for UInt64 columns (pola-rs/polars#15323): these statistics are ignored',
+    message: 'polars wrote wrong min/max for UInt64 columns: these statistics are ignored',
   },
   {
     id: 'polars-int128',
@@ -131,7 +131,7 @@ export const WRITER_RULES = [
     writer: byPolars,
     affects: (column) => column.physicalType === 'FIXED_LEN_BYTE_ARRAY' && column.typeLength === 16 && !column.logicalType,
     pageIndex: true,
-    message: 'polars bounds Int128 columns by big-endian bytes but stores the values little-endian (pola-rs/polars#25965): ignored',
+    message: 'polars bounds Int128 columns by big-endian bytes but stores the values little-endian: ignored',
   },
   {
     id: 'polars-null-count',
@@ -144,7 +144,7 @@ export const WRITER_RULES = [
     // (pola-rs/polars#20621, open). created_by 'Polars' has no version, so every polars file is covered.
     writer: byPolars,
     affects: (column, chunk) => column.repeated === true || (chunk.encodings & DICTIONARY_ENCODINGS) !== 0,
-    message: 'polars overcounts null_count (pola-rs/polars#29321)',
+    message: 'polars overcounts null_count',
   },
   // arrow-rs wrote no column_orders before 50.0.0 (apache/arrow-rs#5152), so its min_value/max_value
   // are read as type-defined order (as parquet-java reads them); these are the versions and columns
@@ -158,7 +158,7 @@ export const WRITER_RULES = [
     writer: (w) => w?.application === 'parquet-rs' && before(w, [5, 2, 0]),
     affects: (column) => BINARY_TYPES.has(column.physicalType),
     pageIndex: true,
-    message: 'arrow-rs (parquet-rs) before 5.2.0 compared byte arrays by length first when computing min/max (apache/arrow-rs#641): ' +
+    message: 'arrow-rs (parquet-rs) before 5.2.0 compared byte arrays by length first when computing min/max: ' +
       'statistics of binary columns from this writer are ignored',
   },
   {
@@ -172,7 +172,7 @@ export const WRITER_RULES = [
     affects: (column) => (column.logicalType?.type === 'DECIMAL' && column.physicalType === 'FIXED_LEN_BYTE_ARRAY') || isUnsigned(column),
     pageIndex: true,
     message: 'arrow-rs (parquet-rs) before 13.0.0 compared binary decimals as unsigned bytes and unsigned integers as signed ' +
-      'when computing min/max (apache/arrow-rs#1532): these statistics are ignored',
+      'when computing min/max: these statistics are ignored',
   },
   {
     id: 'arrow-rs-11073',
@@ -184,8 +184,8 @@ export const WRITER_RULES = [
     writer: (w) => w?.application === 'parquet-rs',
     affects: (column) => column.logicalType?.type === 'DECIMAL' && column.physicalType === 'BYTE_ARRAY',
     pageIndex: true,
-    message: 'arrow-rs (parquet-rs) computes min/max of BYTE_ARRAY decimals as unsigned bytes, not in signed two\'s complement order ' +
-      '(apache/arrow-rs#11073): these statistics are ignored',
+    message: 'arrow-rs (parquet-rs) computes min/max of BYTE_ARRAY decimals as unsigned bytes, not in signed two\'s complement order: ' +
+      'these statistics are ignored',
   },
   {
     id: 'hyparquet-bounds',
@@ -227,6 +227,19 @@ export const WRITER_RULES = [
     affects: (column) => BINARY_TYPES.has(column.physicalType),
     pageIndex: true,
     message: 'segmentio/parquet-go cut page maxima short, not rounded up: ignored',
+  },
+  {
+    id: 'questdb-binary-max',
+    index: 'statistics',
+    code: 'binary-max-questdb',
+    link: 'https://github.com/questdb/questdb/pull/7283',
+    // QuestDB cuts a Binary (BYTE_ARRAY, no logical type) max longer than 8 bytes to 8 and increments them; when they
+    // cannot be (eight 0xFF; 0x7F then 0xFF as an i64 in older builds) it kept a 9-byte prefix or the i64's wrap,
+    // below the values (fixed by #7283). created_by is 'QuestDB version 9.0' in every build: all are out.
+    writer: (_w, createdBy) => /^QuestDB/.test(createdBy ?? ''),
+    affects: (column) => column.physicalType === 'BYTE_ARRAY' && !column.logicalType,
+    pageIndex: true,
+    message: 'QuestDB could store a Binary max below its values: ignored',
   },
   {
     id: 'go-parquet-nan-min',

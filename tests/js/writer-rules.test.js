@@ -184,6 +184,18 @@ describe('every row of the table', () => {
     assert.deepEqual(ids('github.com/parquet-go/parquet-go version 0.25.0(build abc)', 'statistics', STRING), [])
   })
 
+  test('questdb-binary-max: Binary (BYTE_ARRAY, no logical type) bounds of QuestDB, not its text or numbers', () => {
+    const BINARY = { physicalType: 'BYTE_ARRAY', logicalType: null }
+    for (const createdBy of ['QuestDB version 9.0', 'QuestDB version 8.0']) {
+      assert.deepEqual(ids(createdBy, 'statistics', BINARY), ['questdb-binary-max'], createdBy)
+      assert.deepEqual(ids(createdBy, 'statistics', STRING), [], createdBy)
+      assert.deepEqual(ids(createdBy, 'statistics', INT64), [], createdBy)
+    }
+    assert.deepEqual(ids('DuckDB version v1.5.6 (build 069cc9f9b5)', 'statistics', BINARY), [])
+    const order = pageIndexOrder({ createdBy: 'QuestDB version 9.0', columnOrders: null }, { ...BINARY, index: 0 })
+    assert.deepEqual([order.usable, order.reason], [false, 'untrusted-writer'])
+  })
+
   test('go-parquet-nan-min: FLOAT/DOUBLE bounds of xitongsys/parquet-go and hangxie/parquet-go, not of arrow-go', () => {
     const DOUBLE = { physicalType: 'DOUBLE', logicalType: null }
     const FLOAT = { physicalType: 'FLOAT', logicalType: null }
@@ -554,6 +566,40 @@ describe('a real file naming an affected writer', () => {
       assert.equal(file.metadata.rowGroups[0].columns[0].indexes.statistics.reason, 'untrusted-writer')
     } finally {
       await file.close()
+    }
+  })
+
+  test('QuestDB: a Binary max it could not round up (below a held value) is not used', async () => {
+    // QuestDB keeps 8 bytes of a longer Binary max and increments them (questdb/questdb#7283 fixed the rest): eight 0xFF
+    // cannot be, and it stored the 9-byte prefix (ff x8 aa for ff x8 aa bb); older builds incremented them as an i64, -1
+    // to 0 (eight 0x00). DuckDB's BLOB file (no logical type, as QuestDB's Binary), its statistics rewritten to those,
+    // no column_orders (QuestDB wrote none before #7283), created_by QuestDB's. hyparquet reads the values back.
+    const long = [...Array(8).fill(0xff), 0xaa, 0xbb]
+    const hex = (b) => `'${b.map((x) => '\\x' + x.toString(16).padStart(2, '0')).join('')}'::BLOB`
+    const file = path.join(dir, 'questdb-binary.parquet')
+    await withDuckDB((c) => c.run(`COPY (SELECT * FROM (VALUES (${hex([0])}), (${hex(long)})) t(b)) TO '${file}' (FORMAT parquet)`))
+    const written = new Uint8Array(await readFile(file))
+    for (const max of [long.slice(0, 9), Array(8).fill(0)]) {
+      const bytes = editFooter(written, (footer) => {
+        setField(footer, 6, T.BINARY, new TextEncoder().encode('QuestDB version 9.0'))
+        footer.fields = footer.fields.filter((f) => f.id !== 7)
+        const meta = getField(getField(getField(footer, 4).value.items[0], 1).value.items[0], 3).value
+        const statistics = { fields: [] }
+        for (const [id, value] of [[3, 0n], [5, Uint8Array.from(max)], [6, Uint8Array.of(0)]]) {
+          setField(statistics, id, id === 3 ? T.I64 : T.BINARY, value)
+        }
+        setField(meta, 12, T.STRUCT, statistics)
+      })
+      const held = (await parquetReadObjects({ file: bytes.buffer, columns: ['b'], utf8: false })).map((row) => Array.from(row.b))
+      assert.deepEqual(held, [[0], long])
+      const opened = await openParquet(bytes)
+      try {
+        const { rowGroups } = await opened.probe('b', [Uint8Array.from(long)], { dictionary: false, bloomFilter: false })
+        assert.notEqual(rowGroups[0].results[0].verdict, 'absent', `max ${max}`)
+        assert.equal(opened.metadata.rowGroups[0].columns[0].indexes.statistics.reason, 'untrusted-writer')
+      } finally {
+        await opened.close()
+      }
     }
   })
 
