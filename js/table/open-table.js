@@ -36,12 +36,25 @@ const TABLE_OPTIONS = ['format', 'snapshot', 'version', 'metadata', 'rebase', 'a
  */
 function fieldNamed(table, column) {
   const name = Array.isArray(column) ? column.join('.') : String(column)
-  const fields = table.fields.filter((f) => f.name === name)
+  const fields = table.fields.filter((f) => namesField(f, column, name))
   if (fields.length > 1) {
     throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${JSON.stringify(name)} names ${fields.length} columns of the table ` +
       '(a name with a dot beside a nested field), which a probe cannot tell apart', { field: name })
   }
   return fields[0]
+}
+
+/**
+ * Whether a probe's column is the field: a path by its segments where the field has them (Delta's namePath: joined
+ * with dots, the path s → a → b was the field s."a.b"), a string by the field's dotted name (docs/tables.md).
+ * @param {TableField} field
+ * @param {string | string[]} column
+ * @param {string} name the column's dotted name
+ */
+function namesField(field, column, name) {
+  const segments = field.namePath
+  if (!Array.isArray(column) || !segments) return field.name === name
+  return segments.length === column.length && segments.every((s, i) => s === column[i])
 }
 
 /**
@@ -59,7 +72,10 @@ function fieldNamed(table, column) {
 function checkColumns(table, column, columns) {
   const name = Array.isArray(column) ? column.join('.') : String(column)
   const nested = (/** @type {TableField} */ f) => f.type.kind === 'other' && ['list', 'map', 'array'].includes(String(f.type.name))
-  if (!fieldNamed(table, name) && !table.fields.some((f) => nested(f) && name.startsWith(`${f.name}.`))) throw notAColumn(table, name)
+  // Under a list or map: a path below its segments (as fieldNamed matches), a string below its dotted name.
+  const under = (/** @type {TableField} */ f) => Array.isArray(column) && f.namePath
+    ? column.length > f.namePath.length && f.namePath.every((s, i) => s === column[i]) : name.startsWith(`${f.name}.`)
+  if (!fieldNamed(table, column) && !table.fields.some((f) => nested(f) && under(f))) throw notAColumn(table, name)
   if (!Array.isArray(columns)) return // anything else is refused by the file's probe, as given
   for (const c of columns) if (typeof c === 'string' && !table.fields.some((f) => f.topLevel && f.name === c)) throw notAColumn(table, c)
 }

@@ -261,6 +261,43 @@ describe('synthetic Delta tables', async () => {
     }
   })
 
+  test('a path names a field by its segments: s → a → b is no field of s { a: int, "a.b": int }, only the string "s.a.b" is s."a.b"',
+    async () => {
+    // Matched by joining segments with dots, the path s → a → b found the field "a.b" and answered present for its 20
+    // (DuckDB has no s.a.b: s.a is an int).
+    const int = (name) => ({ name, type: 'integer', nullable: true, metadata: {} })
+    const db = await duckdb()
+    const file = path.join(dir, 'dotted-path.parquet')
+    try {
+      await db.run(`COPY (SELECT 1 AS id, {'a': 10, 'a.b': 20} AS s) TO ${quote(file)} (FORMAT parquet)`)
+      await assert.rejects(db.rows(`SELECT s.a.b FROM read_parquet(${quote(file)})`))
+      assert.deepEqual(await db.rows(`SELECT s."a.b" AS v FROM read_parquet(${quote(file)})`), [{ v: 20 }])
+    } finally {
+      db.close()
+    }
+    const parquet = new Uint8Array(await readFile(file))
+    const schema = { type: 'struct', fields: [int('id'),
+      { name: 's', nullable: true, metadata: {}, type: { type: 'struct', fields: [int('a'), int('a.b')] } }] }
+    const log = { [`${pad(0)}.json`]: [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+      { metaData: { id: 'dp', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [] } },
+      { add: { path: 'x.parquet', partitionValues: {}, size: parquet.length, modificationTime: 0, dataChange: true } }]
+      .map((a) => JSON.stringify(a)).join('\n') }
+    const table = await openTable(await writeTable('dotted-path', log, { 'x.parquet': parquet }))
+    try {
+      const missing = ['s', 'a', 'b']
+      for (const call of [() => table.probe(missing, [20], { confirm: true }), () => table.probeEach(missing, [20]).next()]) {
+        await assert.rejects(call(), (e) => e.code === 'COLUMN_NOT_FOUND')
+      }
+      const verdict = async (column, value) => (await table.probe(column, [value], { confirm: true })).files[0].values[0].verdict
+      assert.equal(await verdict(['s', 'a.b'], 20), 'present')
+      assert.equal(await verdict('s.a.b', 20), 'present') // the string form: the column named so (docs/tables.md)
+      assert.equal(await verdict(['s', 'a'], 10), 'present')
+      assert.equal(await verdict(['s', 'a.b'], 10), 'absent')
+    } finally {
+      await table.close()
+    }
+  })
+
   test('a protocol asking for a reader feature or version not implemented here: UNSUPPORTED_TABLE, not a table read wrong', async () => {
     const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
     const metaData = { id: 'p', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
