@@ -4,14 +4,14 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 
-import { describeColumnType, ErrorCode, openDataset, openTable, ParquetBloomError } from '../index.js'
+import { describeColumnType, ErrorCode, openDataset, openParquet, openTable, ParquetBloomError } from '../index.js'
 import { fileProblem, formatBytes, formatPercent, formatTable, jsonSafe, showValue } from './format.js'
 import { rememberSecrets, redactSecrets } from './keys.js'
 import { Progress } from './run-files.js'
 import { indexWarning } from './index-warning.js'
 import { planText } from './plan-text.js'
 import { UsageError } from './args.js'
-import { bookkeepingFolder } from '../dataset/listing.js'
+import { bookkeepingFolder, listDataset } from '../dataset/listing.js'
 
 /**
  * @typedef {{ write(text: string): unknown }} Output standard output, or a stream standing in for it
@@ -169,25 +169,78 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   // A column that no file read has (a typo) answers unknown everywhere: a mistake, as for a single file (exit 2). Not for
   // a table, which refuses a name its schema lacks (above): a column the schema gained after every live file was written is
   // in none of them, and a leaf no schema field names (a list's `tags.list.element`) is the files' own.
+  // A --columns name every file lacks (a typo) reads null in every row: DuckDB refuses it, and so do we (exit 2).
+  // Either is a typo only when no file has it: files settled unopened (--where, partitions, a sidecar index) may, and
+  // DuckDB's union_by_name reads it there. Their footers are read then, only on this path (no cost when a file has it).
   const read = result.files.filter((f) => !f.error && !f.skipped && f.values.length)
-  const noColumn = options.table === undefined && read.length > 0 && read.every((f) => f.values.every((v) => v.reason === 'column-missing'))
-  if (noColumn) {
-    process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has column ` +
-      `${JSON.stringify(Array.isArray(options.column) ? options.column.join('.') : options.column)}\n`))
-  }
-  // A --columns name every file lacks (a typo) reads null in every row: DuckDB refuses it, and so do we (exit 2). Only when
-  // every file was opened: one settled unread (its partition, --where, a sidecar index) may have it, and DuckDB's
-  // union_by_name reads it there (null in the rows found).
+  const missing = (/** @type {typeof read[number]} */ f) => f.values.length > 0 && f.values.every((v) => v.reason === 'column-missing')
   const lookedUp = read.filter((f) => f.column !== undefined) // opened and probed: its lookup columns looked for
-  const allLookedUp = lookedUp.length > 0 && lookedUp.length === result.files.length
+  const unopened = result.files.filter((f) => !f.error && f.column === undefined && !missing(f)).map((f) => f.path)
+  const plain = options.table === undefined
+  const columnName = Array.isArray(options.column) ? options.column.join('.') : String(options.column)
+  let noColumn = plain && read.length > 0 && read.every(missing)
   /** @type {string[]} */
-  const asked = options.table === undefined && options.confirm && allLookedUp ? options.columns ?? [] : []
-  const noLookup = asked.filter((c) => lookedUp.every((f) => f.columnsMissing?.includes(c)))
+  const asked = plain && options.confirm && lookedUp.length > 0 ? options.columns ?? [] : []
+  let noLookup = asked.filter((c) => lookedUp.every((f) => f.columnsMissing?.includes(c)))
+  if ((noColumn || noLookup.length) && unopened.length) {
+    const found = await columnsOfFiles(input, options, unopened, noColumn ? options.column : undefined, noLookup)
+    noColumn &&= !found.column
+    noLookup = noLookup.filter((c) => !found.lookups.has(c))
+  }
+  if (noColumn) process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has column ${JSON.stringify(columnName)}\n`))
   if (noLookup.length) {
     process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has --columns column ` +
       `${noLookup.map((c) => JSON.stringify(c)).join(', ')}\n`))
   }
   return result.totals.filesWithError || noColumn || noLookup.length ? 2 : 0
+}
+
+/**
+ * Which of a probed column and --columns names the dataset's files at `paths` (those its probe left unopened) have, by
+ * their footers: the column as their probe looks it up (ParquetFile.column), a --columns name as DuckDB's union_by_name
+ * (any case). A file that cannot be read has nothing here: its probe's own error says why.
+ * @param {string} input
+ * @param {Record<string, any>} options the parsed command line
+ * @param {string[]} paths
+ * @param {string | string[] | undefined} column
+ * @param {string[]} names
+ */
+async function columnsOfFiles(input, options, paths, column, names) {
+  const wanted = new Set(paths)
+  const { files, fetch } = await listDataset(input, /^s3:\/\//i.test(input) ? s3Options(options) : {})
+  const found = { column: false, lookups: new Set() }
+  const queue = files.filter((f) => wanted.has(f.path))
+  const one = async (/** @type {import('../dataset/listing.js').FileDescriptor} */ d) => {
+    const file = await openParquet(d.location, { ...(fetch ? { fetch } : {}), decryption: options.decryption,
+      footerCache: options.footerCache, ...(d.size !== undefined && d.size >= 0 ? { size: d.size } : {}) }).catch(() => null)
+    if (!file) return
+    try {
+      if (column !== undefined && !found.column) found.column = tryColumn(file, column)
+      const { columns } = /** @type {import('../footer/footer.js').FileLayout} */ (file.layout)
+      const tops = new Set(columns.map((c) => c.path[0].toLowerCase()))
+      for (const c of names) if (tops.has(c.toLowerCase())) found.lookups.add(c)
+    } finally {
+      await file.close()
+    }
+  }
+  const workers = Array.from({ length: Math.min(16, queue.length) }, async () => {
+    for (let d = queue.shift(); d; d = queue.shift()) await one(d)
+  })
+  await Promise.all(workers)
+  return found
+}
+
+/**
+ * @param {import('../index.js').ParquetFile} file
+ * @param {string | string[]} column
+ */
+function tryColumn(file, column) {
+  try {
+    file.column(column)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /**

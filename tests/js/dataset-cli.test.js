@@ -142,6 +142,38 @@ test('probe <dir> -c <a column no file has>: exit 2 with a line saying so, not e
   assert.match(some.stdout, /^k=2\/b\.parquet {2}\[k=2\] {2}x: (maybe|present) /m)
 })
 
+test('probe <dir> -c <a column only files --where skipped have>: not a typo (DuckDB\'s union_by_name has it)', async () => {
+  // k=2's file has extra, k=1's not; --where k=1 opens only k=1's. It said "no file read has column" (exit 2).
+  const evolved = path.join(dir, 'skipped-extra')
+  await mkdir(path.join(evolved, 'k=1'), { recursive: true })
+  await mkdir(path.join(evolved, 'k=2'), { recursive: true })
+  const db = await duckdb()
+  let truth
+  try {
+    await db.run(`COPY (SELECT 1 AS id) TO ${quote(path.join(evolved, 'k=1/a.parquet'))} (FORMAT parquet)`)
+    await db.run(`COPY (SELECT 2 AS id, 'x' AS extra) TO ${quote(path.join(evolved, 'k=2/b.parquet'))} (FORMAT parquet)`)
+    const from = `read_parquet(${quote(path.join(evolved, '**/*.parquet'))}, union_by_name = true, hive_partitioning = true)`
+    truth = await db.rows(`SELECT count(*)::INT AS n FROM ${from} WHERE k = 1 AND extra = 'x'`)
+    await assert.rejects(db.rows(`SELECT count(*) FROM ${from} WHERE k = 1 AND extraa = 'x'`))
+  } finally {
+    db.close()
+  }
+  assert.deepEqual(truth, [{ n: 0 }])
+  const r = await cli(['probe', evolved, '-c', 'extra', '-v', 'x', '--where', 'k=1'])
+  assert.equal(r.code, 0, r.stderr)
+  assert.doesNotMatch(r.stderr, /no file read has column/)
+  assert.match(r.stdout, /^k=1\/a\.parquet {2}\[k=1\] {2}x: unknown /m)
+  const typo = await cli(['probe', evolved, '-c', 'extraa', '-v', 'x', '--where', 'k=1'])
+  assert.equal(typo.code, 2, typo.stderr)
+  assert.match(typo.stderr, /no file read has column "extraa"$/m)
+  // --columns by the same rule: a name no file has is a typo with --where too (it was let through), one k=2 has is not.
+  const lookups = await cli(['probe', evolved, '-c', 'id', '-v', '1', '--where', 'k=1', '--confirm', '--columns', 'extraa'])
+  assert.equal(lookups.code, 2, lookups.stderr)
+  assert.match(lookups.stderr, /no file read has --columns column "extraa"$/m)
+  const known = await cli(['probe', evolved, '-c', 'id', '-v', '1', '--where', 'k=1', '--confirm', '--columns', 'extra'])
+  assert.equal(known.code, 0, known.stderr)
+})
+
 test('probe <dir> --confirm --columns <a column no file has>: exit 2 with a line saying so, not nulls in every row', async () => {
   const typo = await cli(['probe', root, '-c', 'user_id', '-v', '1003', '--confirm', '--columns', 'nmae,name'])
   assert.equal(typo.code, 2, typo.stderr)
