@@ -123,6 +123,8 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   const dataset = await openInput(input, options)
   if (options.table === undefined) warnOfBookkeeping(input, dataset.files) // a table's files are its own, wherever they are
   const progress = new Progress(dataset.files.length)
+  // A table's sidecar index read its snapshot record and filters while the table opened: the probe's stats count none of it.
+  const indexAtOpen = 'table' in dataset ? copyOf(dataset.table.index?.reads) : undefined
   const result = await dataset.probe(options.column, values, {
     mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
     ...(options.confirm ? { confirm: true, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'],
@@ -145,7 +147,7 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     }))}\n`)
   } else {
     for (const file of result.files) out.write(`${fileLine(file)}\n`)
-    out.write(`${datasetSummary(result, values)}\n`)
+    out.write(`${datasetSummary(result, values, indexAtOpen)}\n`)
     // An Iceberg table: the files of manifests its partition summaries skipped are not listed above.
     const m = /** @type {{ read: number, total: number, skipped: number } | undefined} */ (
       'manifests' in result ? result.manifests : undefined)
@@ -193,6 +195,14 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
       `${noLookup.map((c) => JSON.stringify(c)).join(', ')}\n`))
   }
   return result.totals.filesWithError || noColumn || noLookup.length ? 2 : 0
+}
+
+/**
+ * A copy of a table's sidecar index's read counts (they go on counting as the probe reads).
+ * @param {{ requests?: number, bytesFetched?: number } | undefined} reads
+ */
+function copyOf(reads) {
+  return reads ? { requests: reads.requests ?? 0, bytesFetched: reads.bytesFetched ?? 0 } : undefined
 }
 
 /**
@@ -276,8 +286,9 @@ function fileLine(file) {
  * Per partition value, in how many of its files each value may be; then per value over all files; then the cost.
  * @param {import('../index.js').DatasetProbeResult} result
  * @param {unknown[]} values
+ * @param {{ requests: number, bytesFetched: number }} [indexAtOpen] a table's sidecar index's reads while it opened
  */
-function datasetSummary({ files, totals, stats }, values) {
+function datasetSummary({ files, totals, stats }, values, indexAtOpen = undefined) {
   const lines = []
   /** @type {Map<string, { files: number, kept: number[] }>} */
   const facets = new Map()
@@ -313,7 +324,7 @@ function datasetSummary({ files, totals, stats }, values) {
       `${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`)
   })
   const failed = totals.filesWithError ? `; ${totals.filesWithError} file${totals.filesWithError === 1 ? '' : 's'} failed` : ''
-  lines.push(`${files.length} files (${stats.filesOpened} opened), ${costLine(stats)}${failed}`)
+  lines.push(`${files.length} files (${stats.filesOpened} opened), ${costLine(stats, indexAtOpen)}${failed}`)
   return lines.join('\n')
 }
 
@@ -384,15 +395,20 @@ function tableText(input, t) {
     `what the table's metadata can rule out without reading a file:\n${formatTable(rows, 'llrrrl').replace(/^/gm, '  ')}\n`
 }
 
-/** @param {{ requests: number, bytes: number, rounds: number, ms: number, index?: { reads: number, heads:
- * number, bytes: number } }} stats */
-function costLine({ requests, bytes, rounds, ms, index }) {
+/**
+ * @param {{ requests: number, bytes: number, rounds: number, ms: number, index?: { reads: number, heads: number, bytes: number } }} stats
+ * @param {{ requests: number, bytesFetched: number } | undefined} indexAtOpen a table's sidecar index's reads while it opened
+ */
+function costLine({ requests, bytes, rounds, ms, index }, indexAtOpen = undefined) {
   /** @type {(n: number, word: string) => string} */
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`
   // The sidecar index's share: its reads of the index file and its HEADs of the files (checking they are the ones it describes).
-  const ofIndex = index
-    ? ` (the sidecar index: ${plural(index.reads, 'read')}, ${index.heads} HEAD${index.heads === 1 ? '' : 's'}, ` +
-      `${formatBytes(index.bytes)})`
+  // A table's index was read when the table opened (its record, its filters): those reads are said apart, not in the totals.
+  const opened = indexAtOpen?.requests
+    ? `${index ? '; ' : ''}${plural(indexAtOpen.requests, 'read')}, ${formatBytes(indexAtOpen.bytesFetched)} when the table opened` : ''
+  const ofIndex = index || opened
+    ? ` (the sidecar index: ${index ? `${plural(index.reads, 'read')}, ${index.heads} HEAD${index.heads === 1 ? '' : 's'}, ` +
+      `${formatBytes(index.bytes)}` : ''}${opened})`
     : ''
   return `${plural(requests, 'request')}${ofIndex}, ${formatBytes(bytes)} read, ${plural(rounds, 'round')}, ${Math.round(ms)} ms`
 }

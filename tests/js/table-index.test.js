@@ -348,4 +348,17 @@ describe('the command line', () => {
     const refused = await runCli(['index', 'build', '--table', root, root, '-o', index, '--column', 'id'])
     assert.equal(refused.code, 2)
   })
+
+  test('probe --table --index: the cost line counts the index\'s reads when the table opened (it said 0 reads of it)', async () => {
+    const root = path.join(dir, 'cli-table-cost')
+    const table = await writeIcebergTable(root, { files: 20, manifests: 5 })
+    const index = path.join(dir, 'cli-cost.puffin')
+    assert.equal((await runCli(['index', 'build', '--table', root, '-o', index, '--column', 'id'])).code, 0)
+    const probed = await runCli(['probe', root, '--table', 'auto', '--index', index, '-c', 'id', '-v', String(table.files[13].ids[2])])
+    assert.equal(probed.code, 0, probed.stderr)
+    // A small index is read whole, in one read, as the table opens (its record says which manifests need no reading).
+    const kb = `${(statSync(index).size / 1024).toFixed(1)} KB`
+    assert.match(probed.stdout, new RegExp(`^20 files \\(1 opened\\), 1 request \\(the sidecar index: 0 reads, 0 HEADs, 0 B; ` +
+      `1 read, ${kb.replace('.', '\\.')} when the table opened\\), `, 'm'))
+  })
 })
