@@ -50,12 +50,14 @@ import { ResponseTimers } from './response-timers.js'
  * HTTP/1.1 only (node:https: its ALPN names no protocol). Over HTTP/2, `maxStreams` is the
  * SETTINGS_MAX_CONCURRENT_STREAMS it announces (default: node:http2's, 2^32 − 1), and `goawayAfter` n
  * closes each session gracefully once it has received n streams (a GOAWAY: the streams it names as
- * received are answered, later ones refused), as servers that cap a connection's requests do.
+ * received are answered, later ones refused), as servers that cap a connection's requests do. With `goawayOnly`
+ * too, the GOAWAY names the stream 10 before the n-th as the last it processes (the client sends those after it
+ * again) and the server never closes the connection (node:http2's session.goaway() alone): the client must.
  *
  * @param {{ root: string, tls?: { key: string, cert: string }, http2?: boolean, maxStreams?: number,
- *   goawayAfter?: number }} options directory served at /
+ *   goawayAfter?: number, goawayOnly?: boolean }} options directory served at /
  */
-export async function startTestServer({ root, tls, http2: offerH2 = true, maxStreams, goawayAfter }) {
+export async function startTestServer({ root, tls, http2: offerH2 = true, maxStreams, goawayAfter, goawayOnly = false }) {
   const timers = new ResponseTimers()
   let defaultModes = []
   let beforeServe
@@ -138,7 +140,9 @@ export async function startTestServer({ root, tls, http2: offerH2 = true, maxStr
         if (received > goawayAfter) {
           refused.add(stream)
           setImmediate(() => stream.close(http2.constants.NGHTTP2_REFUSED_STREAM))
-        } else if (received === goawayAfter) setImmediate(() => session.close())
+        } else if (received === goawayAfter) {
+          setImmediate(() => goawayOnly ? session.goaway(http2.constants.NGHTTP2_NO_ERROR, stream.id - 20) : session.close())
+        }
       })
     })
   }

@@ -149,9 +149,23 @@ export class SessionEntry {
   room = STREAMS_BEFORE_SETTINGS
   open = true
 
-  /** @param {import('node:http2').ClientHttp2Session} session */
-  constructor(session) {
+  /**
+   * @param {import('node:http2').ClientHttp2Session} session
+   * @param {import('node:tls').TLSSocket} socket its connection
+   */
+  constructor(session, socket) {
     this.session = session
+    this.socket = socket
+  }
+
+  /**
+   * Ends the connection of a session that left (a GOAWAY came) once its last stream ended. After a GOAWAY with
+   * NO_ERROR node:http2 only half-closes it (socket.end()) and waits for the server to close its side; a server
+   * that never does (node:http2's session.goaway() alone) held the socket, still referenced by the streams
+   * it carried, and the probe's process never exited.
+   */
+  finish() {
+    setImmediate(() => this.socket.destroy())
   }
 }
 
@@ -227,7 +241,9 @@ export class SessionPool {
       /** @type {StreamWaiter} */ (this.#waiting.shift()).given(entry)
       return
     }
-    if (--entry.inFlight === 0 && entry.open) entry.session.unref() // idle: it does not keep the process alive
+    if (--entry.inFlight > 0) return
+    if (entry.open) entry.session.unref() // idle: it does not keep the process alive
+    else entry.finish()
   }
 
   /**
@@ -250,12 +266,13 @@ export class SessionPool {
       createConnection: () => socket,
       settings: { initialWindowSize: STREAM_WINDOW, enablePush: false },
     })
-    const entry = new SessionEntry(session)
+    const entry = new SessionEntry(session, socket)
     entry.room = this.#room
     this.#entries.push(entry)
     const leave = () => {
       if (!entry.open) return
       entry.open = false
+      if (entry.inFlight === 0) entry.finish()
       const at = this.#entries.indexOf(entry)
       if (at >= 0) this.#entries.splice(at, 1)
       // Room for a session more: the requests waiting take() again.

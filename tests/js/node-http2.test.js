@@ -40,6 +40,7 @@ before(async () => {
   servers.fewStreams = await startTestServer({ root: dir, tls: pem, maxStreams: 8 })
   servers.goaway = await startTestServer({ root: dir, tls: pem, goawayAfter: 50 })
   servers.noStreams = await startTestServer({ root: dir, tls: pem, maxStreams: 0 })
+  servers.goawayOpen = await startTestServer({ root: dir, tls: pem, goawayAfter: 50, goawayOnly: true })
   for (const server of Object.values(servers)) server.setMode('slow:30')
 })
 
@@ -167,6 +168,22 @@ describe('Node transport over HTTPS', () => {
     const { result, stats } = await probeOver(servers.goaway, holder)
     assert.ok(stats.connections >= Math.ceil(FILES / 50), `${stats.connections} connections`)
     assertAnswersFor(result, holder)
+  })
+
+  test('a GOAWAY naming a stream below those in flight, the connection left open: the same answers, the child exits', async () => {
+    // node:http2 only half-closes a session after a GOAWAY with NO_ERROR, waiting for the server to close its side; the
+    // socket, referenced while it carried streams, kept the probe's process alive until the server went (killed at 20 s here).
+    const holder = 321
+    servers.goawayOpen.resetStats()
+    const urls = Array.from({ length: FILES }, (_, f) => servers.goawayOpen.url(datasetFileName(f)))
+    const value = String(dataset.valuesOf(holder)[0])
+    const { stdout, stderr, code, signal } = await runNode([child, JSON.stringify({ urls, column: 'id', value })],
+      { env: { NODE_EXTRA_CA_CERTS: certificate.certFile }, timeout: 20_000 })
+    assert.equal(signal, null, 'the child exited by itself')
+    assert.equal(code, 0, stderr)
+    // Streams past the GOAWAY's last one were sent again: the server saw more than one per file.
+    assert.ok(servers.goawayOpen.stats.log.length > FILES, `${servers.goawayOpen.stats.log.length} requests`)
+    assertAnswersFor(JSON.parse(stdout), holder)
   })
 
   test('a server that offers h2 but takes no stream (SETTINGS_MAX_CONCURRENT_STREAMS 0): HTTP/1.1, the same answers', async () => {
