@@ -167,10 +167,15 @@ function unreadIn(table, parquetFile, field) {
 function nestedColumnIn(table, parquetFile, column) {
   const segments = Array.isArray(column) ? column : String(column).split('.')
   const nested = (/** @type {TableField} */ f) => f.type.kind === 'other' && ['list', 'map', 'array'].includes(String(f.type.name))
+  // The field's first k segments, as fieldNamed matches: a path by the field's name segments (a list named "a.b" is one),
+  // a string by its dotted name. Its depth in the file is its segments' count, not its name's dots (an "a.b" list's
+  // element path had a segment too many: the file had no such column, unknown where the list held the value).
+  const fieldAt = (/** @type {number} */ k) => table.fields.find((f) => nested(f) && (Array.isArray(column) && f.namePath
+    ? f.namePath.length === k && f.namePath.every((s, i) => s === column[i]) : f.name === segments.slice(0, k).join('.')))
   let k = segments.length - 1
-  while (k > 0 && !table.fields.some((f) => f.name === segments.slice(0, k).join('.') && nested(f))) k--
+  while (k > 0 && !fieldAt(k)) k--
   if (k === 0 || (table.format === 'delta' && table.columnMapping === 'none')) return undefined
-  const field = /** @type {TableField} */ (table.fields.find((f) => f.name === segments.slice(0, k).join('.') && nested(f)))
+  const field = /** @type {TableField} */ (fieldAt(k))
   const missing = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
     `${parquetFile.name}: ${JSON.stringify(segments.join('.'))}: ${why}`, { source: parquetFile.name, field: field.name })
   if (!field.structFree) {
@@ -178,7 +183,7 @@ function nestedColumnIn(table, parquetFile, column) {
       'only the elements, keys or values of lists and maps without structs are probed by name')
   }
   const leaf = pathIn(table, parquetFile, field)
-  const depth = field.name.split('.').length
+  const depth = field.namePath?.length ?? field.name.split('.').length
   if (!leaf || leaf.length < depth) throw missing(`the file has no column of ${field.name}`)
   const path = [...leaf.slice(0, depth), ...segments.slice(k)]
   const found = parquetFile.layout.columns.find((c) => c.path.length === path.length && c.path.every((p, i) => p === path[i]))

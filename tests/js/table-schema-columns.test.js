@@ -12,6 +12,7 @@ import { parquetWithIds, writeDroppedColumnTable, writeIcebergTable } from './he
 import { readParquet } from './helpers/table-truth.js'
 import { pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { duckdb, quote } from '../../testkit/hive-dataset.js'
 
 const top = await tempDir('table-schema-columns')
 let made = 0
@@ -213,5 +214,66 @@ test('Iceberg: an element of a list of lists is probed under the table\'s name o
     assert.deepEqual(found.map((v) => [v.verdict, v.rows]), [['present', [1]], ['absent', undefined]])
   } finally {
     await table.close()
+  }
+})
+
+/** Parquet bytes of id, a list "a.b" ([5, 6], [7]), a list a ([8], [9]) and a struct s with a list "x.y" ([10], [11]). */
+function dottedLists(names, ids) {
+  const list = (name, id) => [{ name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1, field_id: ids && id },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', type: 'INT32', repetition_type: 'OPTIONAL', field_id: ids && id + 1 }]
+  const schema = [{ name: 'root', num_children: 4 }, { name: 'id', type: 'INT32', repetition_type: 'OPTIONAL', field_id: ids && 1 },
+    ...list(names.ab, 2), ...list(names.a, 4), { name: names.s, repetition_type: 'OPTIONAL', num_children: 1, field_id: ids && 6 },
+    ...list(names.xy, 7)].map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => v !== undefined && v !== false)))
+  const columnData = [{ name: 'id', data: [1, 2] }, { name: names.ab, data: [[5, 6], [7]] }, { name: names.a, data: [[8], [9]] },
+    { name: names.s, data: [{ [names.xy]: [10] }, { [names.xy]: [11] }] }]
+  return new Uint8Array(parquetWriteBuffer({ schema, columnData }))
+}
+
+/** Each probe of a dotted list's element, by path and string, against the lists' values as DuckDB reads the file. */
+async function assertDottedLists(table, file, names) {
+  const db = await duckdb()
+  let rows
+  try {
+    rows = await db.rows(`SELECT "${names.ab}" AS ab, "${names.s}"."${names.xy}" AS xy FROM read_parquet(${quote(file)}) ORDER BY id`)
+  } finally {
+    db.close()
+  }
+  assert.deepEqual(rows, [{ ab: [5, 6], xy: [10] }, { ab: [7], xy: [11] }])
+  const holds = (list) => (v) => rows.some((r) => r[list].includes(v)) ? 'present' : 'absent'
+  const values = [5, 7, 8, 10, 11]
+  for (const [column, list] of [[['a.b', 'list', 'element'], 'ab'], ['a.b.list.element', 'ab'],
+    [['s', 'x.y', 'list', 'element'], 'xy'], ['s.x.y.list.element', 'xy']]) {
+    const found = (await table.probe(column, values, { confirm: true })).files[0].values.map((v) => v.verdict)
+    assert.deepEqual(found, values.map(holds(list)), JSON.stringify(column))
+  }
+  const looked = (await table.probe('id', [1, 2], { confirm: true, columns: ['a.b', 'a'] })).files[0].values.map((v) => v.values[0])
+  assert.deepEqual(looked, [{ 'a.b': [5, 6], a: [8] }, { 'a.b': [7], a: [9] }])
+}
+
+test('Delta: the element of a list named "a.b" (top-level, or in a struct) is probed in that list, under each column mapping',
+  async () => {
+  // Its depth in the file was taken from its name's dots: the element path had a segment too many (col-2 → list →
+  // list → element), no column of the file, and 5, held by the list, was unknown under column mapping name and id.
+  const list = { type: 'array', elementType: 'integer', containsNull: true }
+  for (const mode of ['none', 'name', 'id']) {
+    const names = mode === 'none' ? { ab: 'a.b', a: 'a', s: 's', xy: 'x.y' } : { ab: 'col-2', a: 'col-4', s: 'col-6', xy: 'col-7' }
+    const field = (name, type, physical, id) => ({ name, type, nullable: true,
+      metadata: mode === 'none' ? {} : { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+    const deltaSchema = { type: 'struct', fields: [field('id', 'integer', 'id', 1), field('a.b', list, names.ab, 2),
+      field('a', list, names.a, 4), field('s', { type: 'struct', fields: [field('x.y', list, names.xy, 7)] }, names.s, 6)] }
+    const file = dottedLists(names, mode !== 'none')
+    const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+      { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
+        configuration: mode === 'none' ? {} : { 'delta.columnMapping.mode': mode, 'delta.columnMapping.maxColumnId': '8' } } },
+      { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
+    const log = { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }
+    const root = await writeDeltaFiles(path.join(top, `d${++made}`), log, { 'a.parquet': file })
+    const table = await openTable(root)
+    try {
+      await assertDottedLists(table, path.join(root, 'a.parquet'), names)
+    } finally {
+      await table.close()
+    }
   }
 })
