@@ -143,10 +143,13 @@ function idsUnder(type) {
 export function schemaFields(schema) {
   /** @type {TableField[]} */
   const out = []
-  /** @param {IcebergSchemaField[] | undefined} fields @param {string} prefix */
+  // Names may hold dots (a column "a.b"): a field's segments are kept (namePath), as Delta's, so that it is not read as a
+  // struct a's b (`columns: ['a']` gave "a.b"'s values, a list "a.b"'s element path had a segment too many).
+  /** @param {IcebergSchemaField[] | undefined} fields @param {string[]} prefix */
   const walk = (fields, prefix) => {
     for (const f of fields ?? []) {
-      const name = prefix ? `${prefix}.${f.name}` : f.name
+      const namePath = [...prefix, f.name]
+      const name = namePath.join('.')
       const initial = f['initial-default']
       const nested = f.type && typeof f.type === 'object' && f.type.type !== 'struct' ? idsUnder(f.type) : []
       // No struct under a list or map: the names of the files' levels under it are no field's.
@@ -154,13 +157,13 @@ export function schemaFields(schema) {
       const free = (t) => typeof t === 'string' ||
         (t?.type === 'list' && free(t.element)) || (t?.type === 'map' && free(t.key) && free(t.value))
       const structFree = nested.length > 0 && free(f.type)
-      out.push({ id: f.id, name, type: icebergType(f.type), topLevel: !prefix,
+      out.push({ id: f.id, name, namePath, type: icebergType(f.type), topLevel: !prefix.length,
         ...(initial === undefined ? {} : { initialDefault: initial }), ...(nested.length ? { nestedIds: nested } : {}),
         ...(structFree ? { structFree } : nested.length ? { nestedType: f.type } : {}) })
-      if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, name)
+      if (f.type && typeof f.type === 'object' && f.type.type === 'struct') walk(f.type.fields, namePath)
     }
   }
-  walk(schema?.fields, '')
+  walk(schema?.fields, [])
   return out
 }
 
@@ -310,7 +313,7 @@ export async function loadIceberg(io, root, options = {}) {
   // as the current one's, the snapshot's files answered for the other column. Names only the current schema has are kept
   // (fields added since: the snapshot's files lack them). Typed as the field's bounds are read.
   if (readsSnapshotSchema(metadata, options.snapshot) && schema !== current) {
-    const asOf = schemaFields(schema).map((f) => ({ ...(allFields.get(f.id) ?? f), name: f.name }))
+    const asOf = schemaFields(schema).map((f) => ({ ...(allFields.get(f.id) ?? f), name: f.name, namePath: f.namePath }))
     const names = new Set(asOf.map((f) => f.name))
     fields = [...asOf, ...fields.filter((f) => !names.has(f.name))]
   }

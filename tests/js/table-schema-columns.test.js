@@ -277,3 +277,21 @@ test('Delta: the element of a list named "a.b" (top-level, or in a struct) is pr
     }
   }
 })
+
+test('Iceberg: a list named "a.b" (top-level, or in a struct) is probed in its own column, and `columns: [\'a\']` is a, not "a.b"',
+  async () => {
+  // By its dotted name, "a.b"'s element path had a segment too many (unknown where 5 was held), and the point lookup of
+  // the list a found "a.b" first as a field "under" a: a's values were "a.b"'s ([5, 6] for [8]).
+  const root = path.join(top, `t${++made}`)
+  const L = (element) => ({ type: 'list', 'element-id': element, element: 'int', 'element-required': false })
+  await writeIcebergTable(root, { schema: [{ id: 1, name: 'id', type: 'int' }, { id: 2, name: 'a.b', type: L(3) },
+    { id: 4, name: 'a', type: L(5) }, { id: 6, name: 's', type: { type: 'struct', fields: [{ id: 7, name: 'x.y', type: L(8) }] } }],
+  files: { 'data/f.parquet': dottedLists({ ab: 'a.b', a: 'a', s: 's', xy: 'x.y' }, true) },
+  manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 2 } }] }] })
+  const table = await openTable(root)
+  try {
+    await assertDottedLists(table, path.join(root, 'data/f.parquet'), { ab: 'a.b', a: 'a', s: 's', xy: 'x.y' })
+  } finally {
+    await table.close()
+  }
+})
