@@ -75,7 +75,15 @@ function checkColumns(table, column, columns) {
   // Under a list or map: a path below its segments (as fieldNamed matches), a string below its dotted name.
   const under = (/** @type {TableField} */ f) => Array.isArray(column) && f.namePath
     ? column.length > f.namePath.length && f.namePath.every((s, i) => s === column[i]) : name.startsWith(`${f.name}.`)
-  if (!fieldNamed(table, column) && !table.fields.some((f) => nested(f) && under(f))) throw notAColumn(table, name)
+  const lists = fieldNamed(table, column) ? [] : table.fields.filter((f) => nested(f) && under(f))
+  if (!fieldNamed(table, column) && !lists.length) throw notAColumn(table, name)
+  // A string under two lists of one dotted name ("a.b" beside a struct a's list b) is either's, as fieldNamed refuses
+  // (nestedColumnIn read the first: 9, in a.b's list, was absent from "a.b"'s).
+  const shared = lists.find((f, i) => lists.some((g, j) => j !== i && g.name === f.name))
+  if (shared) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `${JSON.stringify(name)} is under 2 columns named ` +
+      `${JSON.stringify(shared.name)} (a name with a dot beside a nested field), which a probe cannot tell apart`, { field: name })
+  }
   if (!Array.isArray(columns)) return // anything else is refused by the file's probe, as given
   for (const c of columns) if (typeof c === 'string' && !table.fields.some((f) => f.topLevel && f.name === c)) throw notAColumn(table, c)
 }
@@ -170,12 +178,12 @@ function nestedColumnIn(table, parquetFile, column) {
   // The field's first k segments, as fieldNamed matches: a path by the field's name segments (a list named "a.b" is one),
   // a string by its dotted name. Its depth in the file is its segments' count, not its name's dots (an "a.b" list's
   // element path had a segment too many: the file had no such column, unknown where the list held the value).
-  const fieldAt = (/** @type {number} */ k) => table.fields.find((f) => nested(f) && (Array.isArray(column) && f.namePath
+  const fieldsAt = (/** @type {number} */ k) => table.fields.filter((f) => nested(f) && (Array.isArray(column) && f.namePath
     ? f.namePath.length === k && f.namePath.every((s, i) => s === column[i]) : f.name === segments.slice(0, k).join('.')))
   let k = segments.length - 1
-  while (k > 0 && !fieldAt(k)) k--
+  while (k > 0 && !fieldsAt(k).length) k--
   if (k === 0 || (table.format === 'delta' && table.columnMapping === 'none')) return undefined
-  const field = /** @type {TableField} */ (fieldAt(k))
+  const [field] = fieldsAt(k) // one: a string two lists share is refused (checkColumns)
   const missing = (/** @type {string} */ why) => new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND,
     `${parquetFile.name}: ${JSON.stringify(segments.join('.'))}: ${why}`, { source: parquetFile.name, field: field.name })
   if (!field.structFree) {

@@ -295,3 +295,52 @@ test('Iceberg: a list named "a.b" (top-level, or in a struct) is probed in its o
     await table.close()
   }
 })
+
+test('a list named "a.b" beside a struct a with a list b: the string a.b.list.element is refused, each path is its list',
+  async () => {
+  // The string is either list's (docs/tables.md: a name two fields share is INVALID_ARGUMENT); it was read as the first:
+  // 9, in a's list b (DuckDB: a.b = [9]), was absent from "a.b"'s [5].
+  const list = (name, id) => [{ name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1, field_id: id },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', type: 'INT32', repetition_type: 'OPTIONAL', field_id: id + 1 }]
+  const bytes = (n) => new Uint8Array(parquetWriteBuffer({ schema: [{ name: 'root', num_children: 3 },
+    { name: 'id', type: 'INT32', repetition_type: 'OPTIONAL', field_id: 1 }, ...list(n.ab, 2),
+    { name: n.a, repetition_type: 'OPTIONAL', num_children: 1, field_id: 4 }, ...list(n.b, 5)],
+  columnData: [{ name: 'id', data: [1] }, { name: n.ab, data: [[5]] }, { name: n.a, data: [{ [n.b]: [9] }] }] }))
+  const iceberg = path.join(top, `t${++made}`)
+  const L = (element) => ({ type: 'list', 'element-id': element, element: 'int', 'element-required': false })
+  await writeIcebergTable(iceberg, { schema: [{ id: 1, name: 'id', type: 'int' }, { id: 2, name: 'a.b', type: L(3) },
+    { id: 4, name: 'a', type: { type: 'struct', fields: [{ id: 5, name: 'b', type: L(6) }] } }],
+  files: { 'data/f.parquet': bytes({ ab: 'a.b', a: 'a', b: 'b' }) },
+  manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 1 } }] }] })
+  const mapped = (name, type, physical, id) => ({ name, type, nullable: true,
+    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+  const array = { type: 'array', elementType: 'integer', containsNull: true }
+  const deltaSchema = { type: 'struct', fields: [mapped('id', 'integer', 'id', 1), mapped('a.b', array, 'col-2', 2),
+    mapped('a', { type: 'struct', fields: [mapped('b', array, 'col-5', 5)] }, 'col-4', 4)] }
+  const file = bytes({ ab: 'col-2', a: 'col-4', b: 'col-5' })
+  const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+    { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
+      configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '6' } } },
+    { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
+  const delta = await writeDeltaFiles(path.join(top, `d${++made}`),
+    { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }, { 'a.parquet': file })
+  const db = await duckdb()
+  try {
+    const truth = `SELECT "col-2" AS ab, "col-4"."col-5" AS b FROM read_parquet(${quote(path.join(delta, 'a.parquet'))})`
+    assert.deepEqual(await db.rows(truth), [{ ab: [5], b: [9] }])
+  } finally {
+    db.close()
+  }
+  for (const root of [iceberg, delta]) {
+    const table = await openTable(root)
+    try {
+      await assert.rejects(table.probe('a.b.list.element', [5, 9], { confirm: true }), (e) => e.code === ErrorCode.INVALID_ARGUMENT)
+      const verdicts = async (column) => (await table.probe(column, [5, 9], { confirm: true })).files[0].values.map((v) => v.verdict)
+      assert.deepEqual(await verdicts(['a.b', 'list', 'element']), ['present', 'absent'], root)
+      assert.deepEqual(await verdicts(['a', 'b', 'list', 'element']), ['absent', 'present'], root)
+    } finally {
+      await table.close()
+    }
+  }
+})
