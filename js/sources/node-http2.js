@@ -148,6 +148,8 @@ export class SessionEntry {
   inFlight = 0
   room = STREAMS_BEFORE_SETTINGS
   open = true
+  /** responses its streams received: one that times out while this stays as it was found the session silent */
+  heard = 0
 
   /**
    * @param {import('node:http2').ClientHttp2Session} session
@@ -156,6 +158,8 @@ export class SessionEntry {
   constructor(session, socket) {
     this.session = session
     this.socket = socket
+    /** @type {(() => void) | undefined} takes it out of its pool (SessionPool.retire) */
+    this.leave = undefined
   }
 
   /**
@@ -247,6 +251,17 @@ export class SessionPool {
   }
 
   /**
+   * Takes `entry` out of the pool: no new stream on it, its connection destroyed once its last stream ends.
+   * For a session that answered nothing while a stream of it timed out: a connection whose reading stopped
+   * (its socket open, its bytes unread: seen under load on Node 20) would otherwise take every retry, as
+   * take() gives the first session with room, and each would wait out its timeout there.
+   * @param {SessionEntry} entry
+   */
+  retire(entry) {
+    entry.leave?.()
+  }
+
+  /**
    * A connection that agreed on h2 as the origin's first session.
    * @param {import('node:tls').TLSSocket} socket
    */
@@ -278,6 +293,7 @@ export class SessionPool {
       // Room for a session more: the requests waiting take() again.
       for (const waiting of this.#waiting.splice(0)) waiting.given(undefined)
     }
+    entry.leave = leave
     session.once('connect', () => session.setLocalWindowSize(SESSION_WINDOW))
     session.on('remoteSettings', (settings) => {
       // At least one, so that a session allowing none for now (§6.5.2 permits 0) never leaves requests waiting

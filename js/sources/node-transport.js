@@ -7,7 +7,7 @@
 // HTTP/2 (js/sources/node-http2.js): a wave of 4,000 reads is then a few connections, not 4,000 TLS
 // handshakes (bench dataset-scale: ~5× less client CPU per file than HTTP/1.1 over TLS).
 import http from 'node:http'
-import { EACH_CHUNK, OPERATION } from './shared.js'
+import { EACH_CHUNK, isTimeout, OPERATION } from './shared.js'
 
 const MAX_REDIRECTS = 20
 const IDLE_TIMEOUT_MS = 300_000
@@ -422,8 +422,10 @@ function streamOver(h2, pool, entry, url, method, headers, init, redirects, rese
       throw new TypeError('fetch failed', { cause: error })
     }
     let settled = false
+    const heard = entry.heard
     stream.on('response', (answer) => {
       settled = true
+      entry.heard++
       try {
         resolve(answered(Number(answer[':status']), '', answer, stream, url, method, headers, init, redirects))
       } catch (error) {
@@ -433,6 +435,9 @@ function streamOver(h2, pool, entry, url, method, headers, init, redirects, rese
     stream.on('error', (error) => {
       if (settled) return
       settled = true
+      // Timed out (requestTimeoutMs, or silent for IDLE_TIMEOUT_MS) with no response on its session since it was
+      // sent: the session is taken out, so the retry goes over another connection (js/sources/node-http2.js retire).
+      if (entry.heard === heard && (isTimeout(error) || /** @type {{ code?: unknown }} */ (error).code === 'ETIMEDOUT')) pool.retire(entry)
       if (h2.neverProcessed(stream) && resends < MOST_RESENDS && !op?.ended && !signal?.aborted) {
         resolve(sendOverHttp2(h2, url, method, headers, init, redirects, resends + 1))
       } else {

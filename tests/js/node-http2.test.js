@@ -186,6 +186,52 @@ describe('Node transport over HTTPS', () => {
     assertAnswersFor(JSON.parse(stdout), holder)
   })
 
+  test('a connection that goes silent (no stream answered): the timed-out reads retried over another, every file answered', async () => {
+    // The first connection (the one that asked ALPN) is silent: node:http2 server that answers no stream of it, as a client
+    // whose reading of a session stopped sees it. take() gives the first session with room, so every retry went to it again
+    // and the files failed ABORTED after their timeouts; a session that answered nothing while a stream timed out is left.
+    const { readFile } = await import('node:fs/promises')
+    const http2 = (await import('node:http2')).default
+    let sessions = 0
+    const silentSessions = new WeakSet()
+    let answered = 0
+    const server = http2.createSecureServer({ key: certificate.key, cert: certificate.cert })
+    server.on('session', (session) => { if (sessions++ === 0) silentSessions.add(session) })
+    server.on('stream', async (stream, headers) => {
+      stream.on('error', () => {}) // the client's resets of the streams it gave up
+      if (silentSessions.has(stream.session)) return
+      const bytes = await readFile(path.join(dir, decodeURIComponent(String(headers[':path']).slice(1))))
+      const [, from, to] = /^bytes=(\d*)-(\d*)$/.exec(String(headers.range)) ?? []
+      const start = from === '' ? Math.max(0, bytes.length - Number(to)) : Number(from)
+      const end = from === '' || to === '' ? bytes.length - 1 : Math.min(Number(to), bytes.length - 1)
+      answered++
+      stream.respond({ ':status': 206, 'content-range': `bytes ${start}-${end}/${bytes.length}`, 'content-length': end - start + 1 })
+      stream.end(bytes.subarray(start, end + 1))
+    })
+    const port = await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)))
+    try {
+      const files = 40
+      const holder = 17
+      const urls = Array.from({ length: files }, (_, f) => `https://127.0.0.1:${port}/${datasetFileName(f)}`)
+      const started = performance.now()
+      const value = String(dataset.valuesOf(holder)[0])
+      const { stdout, stderr, code } = await runNode([child, JSON.stringify({ urls, column: 'id', value, requestTimeoutMs: 500 })],
+        { env: { NODE_EXTRA_CA_CERTS: certificate.certFile }, timeout: 60_000 })
+      assert.equal(code, 0, stderr)
+      const result = JSON.parse(stdout)
+      assert.equal(result.aborted, undefined)
+      const inRange = filesInRange(dataset.valuesOf(holder)[0])
+      for (const [f, file] of result.files.entries()) {
+        assert.equal(file.error, undefined, datasetFileName(f))
+        assert.equal(file.verdict, inRange.has(f) ? 'maybe' : 'absent', datasetFileName(f))
+      }
+      assert.ok(answered >= files && sessions >= 2, `${answered} answered over ${sessions} connections`)
+      assert.ok(performance.now() - started < 20_000, `${performance.now() - started} ms`)
+    } finally {
+      server.close()
+    }
+  })
+
   test('a server that offers h2 but takes no stream (SETTINGS_MAX_CONCURRENT_STREAMS 0): HTTP/1.1, the same answers', async () => {
     const holder = 9
     const { result, stats } = await probeOver(servers.noStreams, holder)
