@@ -7,6 +7,7 @@
 // HTTP/2 (js/sources/node-http2.js): a wave of 4,000 reads is then a few connections, not 4,000 TLS
 // handshakes (bench dataset-scale: ~5× less client CPU per file than HTTP/1.1 over TLS).
 import http from 'node:http'
+import { IO_RECORD } from './io-ledger.js'
 import { EACH_CHUNK, isTimeout, OPERATION } from './shared.js'
 
 const MAX_REDIRECTS = 20
@@ -85,7 +86,7 @@ const DECODERS = { gzip: 'createGunzip', 'x-gzip': 'createGunzip', deflate: 'cre
  * What the transport reads of a fetch's init. [OPERATION]: the request's operation (js/sources/shared.js),
  * handed over by the byte sources in place of a signal: its end destroys the request.
  * @typedef {{ method?: string, headers?: HeadersInit, signal?: AbortSignal | null, redirect?: string,
- *   [OPERATION]?: import('./shared.js').Operation }} NodeInit
+ *   [OPERATION]?: import('./shared.js').Operation, [IO_RECORD]?: unknown }} NodeInit
  */
 
 /**
@@ -390,6 +391,22 @@ function sendOverHttp2(h2, url, method, headers, init, redirects, resends = 0) {
 }
 
 /**
+ * A stream the server refused, counted as the request it was and its resend as a retry (docs/api.md: `retries` counts the
+ * requests sent again, `requests` includes them), in the ledger of the request's record (a dataset's or a table's stats, the
+ * read plan): the refused one a failed request of its own in the record's round, the record (its resend) in the round after.
+ * @param {NodeInit} init
+ */
+function countResend(init) {
+  const record = /** @type {import('./io-ledger.js').IoRequest | undefined} */ (init[IO_RECORD])
+  if (record === undefined) return
+  const refused = record.lane.begin(record.also ? [record.purpose, ...record.also] : record.purpose, record.offset, record.length, true)
+  refused.round = record.round
+  refused.start = record.start
+  refused.finish(true)
+  record.waitedFor(refused)
+}
+
+/**
  * The stream of sendOverHttp2, on `entry`'s session (counted in it until the stream closes).
  * @param {typeof import('./node-http2.js')} h2
  * @param {import('./node-http2.js').SessionPool} pool
@@ -439,6 +456,7 @@ function streamOver(h2, pool, entry, url, method, headers, init, redirects, rese
       // sent: the session is taken out, so the retry goes over another connection (js/sources/node-http2.js retire).
       if (entry.heard === heard && (isTimeout(error) || /** @type {{ code?: unknown }} */ (error).code === 'ETIMEDOUT')) pool.retire(entry)
       if (h2.neverProcessed(stream) && resends < MOST_RESENDS && !op?.ended && !signal?.aborted) {
+        countResend(init)
         resolve(sendOverHttp2(h2, url, method, headers, init, redirects, resends + 1))
       } else {
         reject(new TypeError('fetch failed', { cause: error }))

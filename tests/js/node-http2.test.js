@@ -88,6 +88,17 @@ function assertAnswersFor(result, holder) {
   }
 }
 
+/**
+ * The streams sent again (refused, or past a GOAWAY's last one) counted as the requests they are, as retries (docs/api.md:
+ * `retries` counts the requests sent again, `requests` includes them): every file's first request is the only one not a
+ * retry, and at least as many requests as the server answered (each stream it answered was one the client sent). They
+ * were counted in neither: 800 requests (200 retries) for the 1,456 the server answered.
+ */
+function assertResendsCounted(probeStats, answered) {
+  assert.equal(probeStats.requests - probeStats.retries, FILES, JSON.stringify(probeStats))
+  assert.ok(probeStats.requests >= answered, `${probeStats.requests} requests counted, ${answered} answered`)
+}
+
 describe('Node transport over HTTPS', () => {
   test('h2 in ALPN: every read an HTTP/2 stream over a few connections, the answers the files say', async () => {
     const holder = 123
@@ -167,6 +178,7 @@ describe('Node transport over HTTPS', () => {
     const holder = 450
     const { result, stats } = await probeOver(servers.goaway, holder)
     assert.ok(stats.connections >= Math.ceil(FILES / 50), `${stats.connections} connections`)
+    assertResendsCounted(result.stats, stats.log.length)
     assertAnswersFor(result, holder)
   })
 
@@ -183,6 +195,7 @@ describe('Node transport over HTTPS', () => {
     assert.equal(code, 0, stderr)
     // Streams past the GOAWAY's last one were sent again: the server saw more than one per file.
     assert.ok(servers.goawayOpen.stats.log.length > FILES, `${servers.goawayOpen.stats.log.length} requests`)
+    assertResendsCounted(JSON.parse(stdout).stats, servers.goawayOpen.stats.log.length)
     assertAnswersFor(JSON.parse(stdout), holder)
   })
 
