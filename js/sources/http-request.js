@@ -143,8 +143,8 @@ export function fetchWithin(op, fetchFn, url, method, headers, bypassHttpCache, 
 }
 
 /**
- * What a fetch that failed within `op` throws: the abort, or IO naming `what` and, since a browser reports a
- * CORS refusal the same way, `cors`: what the server must allow.
+ * What a fetch that failed within `op` throws: the abort, or IO naming `what` and, in a browser (whose fetch reports a
+ * CORS refusal the same way; nothing else applies CORS), `cors`: what the server must allow.
  * @param {import('./shared.js').Operation} op
  * @param {unknown} cause
  * @param {string} what e.g. "requesting bytes=0-99 of <name>"
@@ -155,7 +155,7 @@ export function networkError(op, cause, what, name, cors) {
   if (cause instanceof ParquetBloomError) return cause
   if (op.aborted) return op.abortError()
   return new ParquetBloomError(ErrorCode.IO,
-    `network error ${what}: ${describeCause(cause)}. In a browser, a CORS refusal looks the same: ${cors}`,
+    `network error ${what}: ${describeCause(cause)}${inBrowser() ? `, or a CORS refusal: ${cors}` : ''}`,
     { cause, source: name })
 }
 
