@@ -24,6 +24,24 @@ before(async () => {
   await writeHiveDataset(root, { days: 2, bloom: true })
 })
 
+/**
+ * A Hive dataset whose schema evolved: k=1/a.parquet holds id 1; k=2/b.parquet id 2 and extra 'x' (written by DuckDB).
+ * @param {string} name its folder under the test's
+ */
+async function evolvedDataset(name) {
+  const evolved = path.join(dir, name)
+  await mkdir(path.join(evolved, 'k=1'), { recursive: true })
+  await mkdir(path.join(evolved, 'k=2'), { recursive: true })
+  const db = await duckdb()
+  try {
+    await db.run(`COPY (SELECT 1 AS id) TO ${quote(path.join(evolved, 'k=1/a.parquet'))} (FORMAT parquet)`)
+    await db.run(`COPY (SELECT 2 AS id, 'x' AS extra) TO ${quote(path.join(evolved, 'k=2/b.parquet'))} (FORMAT parquet)`)
+  } finally {
+    db.close()
+  }
+  return evolved
+}
+
 test('probe <dir>: a line per file, a summary per partition value, the totals; --json as DuckDB answers', async () => {
   const text = await cli(['probe', root, '--column', 'user_id', '--value', '1003', '--value', '7'])
   assert.equal(text.code, 0, text.stderr)
@@ -125,16 +143,7 @@ test('probe <dir> -c <a column no file has>: exit 2 with a line saying so, not e
   const where = await cli(['probe', root, '-c', 'user_idd', '-v', '1003', '--where', 'country=FR'])
   assert.equal(where.code, 2, 'the files --where skipped do not hide it')
   // A column only some files have (schema evolution) is an answer: DuckDB's union_by_name reads it.
-  const evolved = path.join(dir, 'evolved')
-  await mkdir(path.join(evolved, 'k=1'), { recursive: true })
-  await mkdir(path.join(evolved, 'k=2'), { recursive: true })
-  const db = await duckdb()
-  try {
-    await db.run(`COPY (SELECT 1 AS id) TO ${quote(path.join(evolved, 'k=1/a.parquet'))} (FORMAT parquet)`)
-    await db.run(`COPY (SELECT 2 AS id, 'x' AS extra) TO ${quote(path.join(evolved, 'k=2/b.parquet'))} (FORMAT parquet)`)
-  } finally {
-    db.close()
-  }
+  const evolved = await evolvedDataset('evolved')
   const some = await cli(['probe', evolved, '-c', 'extra', '-v', 'x'])
   assert.equal(some.code, 0, some.stderr)
   const truth = await filesHolding(evolved, `extra = 'x'`, { unionByName: true })
@@ -144,14 +153,10 @@ test('probe <dir> -c <a column no file has>: exit 2 with a line saying so, not e
 
 test('probe <dir> -c <a column only files --where skipped have>: not a typo (DuckDB\'s union_by_name has it)', async () => {
   // k=2's file has extra, k=1's not; --where k=1 opens only k=1's. It said "no file read has column" (exit 2).
-  const evolved = path.join(dir, 'skipped-extra')
-  await mkdir(path.join(evolved, 'k=1'), { recursive: true })
-  await mkdir(path.join(evolved, 'k=2'), { recursive: true })
+  const evolved = await evolvedDataset('skipped-extra')
   const db = await duckdb()
   let truth
   try {
-    await db.run(`COPY (SELECT 1 AS id) TO ${quote(path.join(evolved, 'k=1/a.parquet'))} (FORMAT parquet)`)
-    await db.run(`COPY (SELECT 2 AS id, 'x' AS extra) TO ${quote(path.join(evolved, 'k=2/b.parquet'))} (FORMAT parquet)`)
     const from = `read_parquet(${quote(path.join(evolved, '**/*.parquet'))}, union_by_name = true, hive_partitioning = true)`
     truth = await db.rows(`SELECT count(*)::INT AS n FROM ${from} WHERE k = 1 AND extra = 'x'`)
     await assert.rejects(db.rows(`SELECT count(*) FROM ${from} WHERE k = 1 AND extraa = 'x'`))
@@ -191,14 +196,10 @@ test('probe <dir> --confirm --columns <a column no file has>: exit 2 with a line
 
 test('probe <dir> --confirm --columns <a column only files settled unread have>: not a typo, null in the rows (DuckDB\'s)', async () => {
   // k=2's file has extra, k=1's not; --where k=1 leaves k=2 unread, where DuckDB's union_by_name still finds extra.
-  const evolved = path.join(dir, 'unread-extra')
-  await mkdir(path.join(evolved, 'k=1'), { recursive: true })
-  await mkdir(path.join(evolved, 'k=2'), { recursive: true })
+  const evolved = await evolvedDataset('unread-extra')
   const db = await duckdb()
   let truth
   try {
-    await db.run(`COPY (SELECT 1 AS id) TO ${quote(path.join(evolved, 'k=1/a.parquet'))} (FORMAT parquet)`)
-    await db.run(`COPY (SELECT 2 AS id, 'x' AS extra) TO ${quote(path.join(evolved, 'k=2/b.parquet'))} (FORMAT parquet)`)
     truth = await db.rows(`SELECT extra FROM read_parquet(${quote(path.join(evolved, '**/*.parquet'))}, union_by_name = true,
       hive_partitioning = true) WHERE k = 1 AND id = 1`)
   } finally {
