@@ -15,7 +15,7 @@ import { FileSession } from './session.js'
 import { PROBE_VALUES } from '../parquet-file.js'
 import { ProbeValuesCache } from '../values/probe-values.js'
 import { CoverageTally } from './coverage.js'
-import { errorData, INDEX_ANSWERS_BY_COLUMN, ProbeRun } from './probe-run.js'
+import { errorData, ProbeRun } from './probe-run.js'
 import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 
 /**
@@ -25,7 +25,6 @@ import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sourc
  */
 export const ADD_FILES = Symbol('addFiles')
 export const PROBE_ONLY = Symbol('probeOnly')
-export { INDEX_ANSWERS_BY_COLUMN }
 /**
  * A table's answers for values the file's own column type cannot hold as the table reads them (a double
  * column's file written as FLOAT holds only float32 values): `(parquetFile, column, fileColumn, values)` →
@@ -39,6 +38,12 @@ export const IO_LEDGER = Symbol('ioLedger')
  * each column's top-level name in that file (renamed columns, column mapping), or null when the file has none.
  */
 export const LOOKUP_COLUMNS_IN = Symbol('lookupColumnsIn')
+/**
+ * A table's word that its sidecar (js/table/table-index.js) answers for the table's column however each file names it
+ * (renames, column mapping), so its rulings hold whatever `columnOf` names in a file. An index of files answers for the
+ * file's column of the name asked, which a caller's columnOf may name otherwise (js/dataset/probe-run.js).
+ */
+export const INDEX_ANSWERS_BY_COLUMN = Symbol('indexAnswersByColumn')
 
 /**
  * @typedef {import('./listing.js').FileDescriptor} FileDescriptor
@@ -263,7 +268,7 @@ export class ParquetDataset {
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
       fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN],
-      partitionTypes: this.partitionTypes })
+      indexAnswersByColumn: settings[INDEX_ANSWERS_BY_COLUMN] === true, partitionTypes: this.partitionTypes })
     return session.run(selected, (item, chain) => run.probeOne(item, chain), emit, settings.onProgress).then(async () => {
       // The sidecar's answers first, then the session's stats: when no file waited for them (`where` or the shard left
       // none), stats read before they came in lacked the index's reads that stats.index and the plan list.

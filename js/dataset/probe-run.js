@@ -20,13 +20,6 @@ import { rollUpValue } from './roll-up.js'
  *   & { opened: import('./dataset-index.js').DatasetIndex }} IndexAnswers the sidecar's answers for the probe's files
  */
 
-/**
- * A layer's option (a table's, js/dataset/dataset.js LayerOptions): its sidecar (js/table/table-index.js) answers for the
- * table's column however each file names it (renames, column mapping), so its rulings hold whatever `columnOf` names in
- * a file. An index of files answers for the file's column of the name asked, which a caller's columnOf may name otherwise.
- */
-export const INDEX_ANSWERS_BY_COLUMN = Symbol('indexAnswersByColumn')
-
 export class ProbeRun {
   /** rows found by confirm so far, in every file: the limit's count */
   rowsFound = 0
@@ -37,14 +30,16 @@ export class ProbeRun {
    *   session: import('./session.js').FileSession, probeOptions: Record<string | symbol, any>,
    *   fromIndex: Promise<IndexAnswers> | undefined, fileView: (file: DatasetFile) => FileView,
    *   decideInFile: import('./dataset.js').DecideInFile | undefined,
-   *   lookupColumnsIn?: import('./dataset.js').LookupColumnsIn | undefined, partitionTypes?: Record<string, string> }} probe
+   *   lookupColumnsIn?: import('./dataset.js').LookupColumnsIn | undefined, indexAnswersByColumn?: boolean,
+   *   partitionTypes?: Record<string, string> }} probe
    *   the values, the column, the probe's settings, the files' session, what every file's probe is given, the
    *   sidecar's answers (when the dataset has one), the file as a prefilter and columnOf see it, a table's
    *   answers for values a file's own column type cannot hold (DECIDE_IN_FILE), and a table's names of `columns`
-   *   in a file (LOOKUP_COLUMNS_IN), and the partition keys' types
+   *   in a file (LOOKUP_COLUMNS_IN), whether its sidecar answers for its column however files name it
+   *   (INDEX_ANSWERS_BY_COLUMN), and the partition keys' types
    */
   constructor({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex, fileView, decideInFile,
-    lookupColumnsIn, partitionTypes = {} }) {
+    lookupColumnsIn, indexAnswersByColumn = false, partitionTypes = {} }) {
     this.list = list
     this.partitionTypes = partitionTypes
     this.column = column
@@ -58,6 +53,7 @@ export class ProbeRun {
     this.fileView = fileView
     this.decideInFile = decideInFile
     this.lookupColumnsIn = lookupColumnsIn
+    this.indexAnswersByColumn = indexAnswersByColumn
   }
 
   /**
@@ -138,7 +134,7 @@ export class ProbeRun {
    * @param {string | string[] | undefined} fileColumn
    */
   #indexHolds(fileColumn) {
-    if (!this.settings.columnOf || this.settings[INDEX_ANSWERS_BY_COLUMN]) return true
+    if (!this.settings.columnOf || this.indexAnswersByColumn) return true
     return fileColumn !== undefined && (Array.isArray(fileColumn) ? fileColumn.join('.') : String(fileColumn)) === this.columnName
   }
 
