@@ -8,7 +8,7 @@
 // it, the `stats_parsed` struct (PROTOCOL.md "Checkpoint Schema"), read by the same rules.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { parseExactJson, JsonNumber } from './exact-json.js'
-import { locationUnder, pathResolver, tableError } from './table-location.js'
+import { isAbsolutePath, locationUnder, pathResolver, tableError } from './table-location.js'
 import { textOf } from './table-io.js'
 import { valueKeys } from './column-keys.js'
 import { readBound } from './bound-precision.js'
@@ -626,7 +626,7 @@ async function replayLog(io, root, log, record = null) {
     // PROTOCOL.md "Sidecar File Information": a URI-encoded path, absolute or relative to _delta_log/_sidecars (Spark's
     // new Path(sidecarDir, path), delta-kernel-rs's URL join); read from _delta_log/ when it held a '/', it was not found.
     const resolve = pathResolver(root, { encoded: true })
-    const found = sidecars.map((p) => resolve(/^[a-zA-Z][a-zA-Z0-9+.-]*:|^\//.test(p) ? p : `_delta_log/_sidecars/${p}`))
+    const found = sidecars.map((p) => resolve(isAbsolutePath(p) ? p : `_delta_log/_sidecars/${p}`))
     const names = found.map((f) => f.relative)
     const bytes = await io.readAll(found.map((f) => f.location), { immutable: true })
     // A sidecar is part of the checkpoint: its removes are tombstones too (Delta Kernel reads them as checkpoint batches).

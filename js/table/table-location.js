@@ -8,6 +8,13 @@ import { redactUrl } from '../sources/http-request.js'
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/
 
 /**
+ * Whether a path from a table's metadata is absolute (a URI with a scheme, or a path from a root) rather than relative
+ * to where it is read from.
+ * @param {string} path
+ */
+export const isAbsolutePath = (path) => SCHEME.test(path) || path.startsWith('/')
+
+/**
  * @typedef {{ kind: 'local', root: string } | { kind: 'url', root: URL }} TableRoot
  *   `root` of a local table is an absolute path without a trailing separator; of a URL table, a URL
  *   whose pathname ends in '/'.
@@ -150,7 +157,7 @@ export function pathResolver(root, { tablePrefix, encoded = false, rebase, allow
     for (const prefix of prefixes) {
       if (path === prefix || path.startsWith(prefix + '/')) return underRoot(root, decode(path.slice(prefix.length)), path, allowOutside)
     }
-    if (SCHEME.test(path) || path.startsWith('/')) {
+    if (isAbsolutePath(path)) {
       // An absolute path of the table's own root (a local table whose metadata writes real paths). Delta's is a URI
       // even without a scheme (`/t/a%20b.parquet` is the file `/t/a b.parquet`); a URL is decoded as it is parsed.
       return checkedAbsolute(encoded && !SCHEME.test(path) ? decode(path) : path, path, root, allowOutside)
