@@ -436,6 +436,8 @@ async function readLogSince(io, root, from, wanted) {
   /** @type {Uint8Array[]} */
   const commitTexts = []
   let next = from + 1
+  /** @type {Uint8Array | null} */
+  let lastCheckpoint = null // _last_checkpoint, read beside the first batch
   for (let first = true; ; first = false) {
     const count = wanted !== undefined ? wanted - next + 1 : COMMIT_BATCH
     const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
@@ -446,18 +448,34 @@ async function readLogSince(io, root, from, wanted) {
       first ? sameAsKept(io, locations) : true,
     ])
     if (!same) return createdAnew(io, root, () => readLogSince(io, root, from, wanted))
-    const end = batch.indexOf(null)
-    // The commits up to the first missing one.
-    const got = /** @type {Uint8Array[]} */ (end < 0 ? batch : batch.slice(0, end))
-    // The next commit gone behind a newer checkpoint: the log was cleaned up past the recorded version.
-    if (first && got.length === 0 && pointer && Number(parseExactJson(textOf(pointer)).version) > from) return null
+    if (first) lastCheckpoint = pointer
+    const { got, gap } = commitsUpToMissing(batch)
+    // The log goes on past the first missing commit (a later one is there, or a newer checkpoint): cleaned up past the
+    // recorded version, or a gap. Read up to it, the table was an older version: the log is read as without an index
+    // (from its newest checkpoint; a gap after that is MALFORMED_TABLE there).
+    const past = (/** @type {number} */ v) => lastCheckpoint !== null && Number(parseExactJson(textOf(lastCheckpoint)).version) > v
+    if (gap >= 0 || (got.length < versions.length && past(next - 1 + got.length))) return null
     if (wanted !== undefined && got.length < versions.length) return null
     commitTexts.push(...got)
     commits.push(...versions.slice(0, got.length))
-    if (wanted !== undefined || end >= 0 || versions.length === 0) break
+    if (wanted !== undefined || got.length < versions.length || versions.length === 0) break
     next += COMMIT_BATCH
   }
   return result(commits, commitTexts)
+}
+
+/**
+ * A batch of commits read without a listing, up to the first missing one (`got`), and where a later one is there
+ * (`gap`, the index of the missing one; -1 when none): PROTOCOL.md's versions are contiguous, and delta-kernel-rs and
+ * Spark refuse a listing with a gap after the checkpoint. Read up to the gap, the table was an older version, whose
+ * probes answered `absent` for the files added after it.
+ * @param {Array<Uint8Array | null>} batch
+ */
+function commitsUpToMissing(batch) {
+  const end = batch.indexOf(null)
+  if (end < 0) return { got: /** @type {Uint8Array[]} */ (batch), gap: -1 }
+  const gap = batch.some((bytes, i) => i > end && bytes !== null) ? end : -1
+  return { got: /** @type {Uint8Array[]} */ (batch.slice(0, end)), gap }
 }
 
 /**
@@ -545,13 +563,12 @@ async function readLog(io, root, wanted, fromZero = false) {
     if (!same) return createdAnew(io, root, () => readLog(io, root, wanted))
     if (checkpoint instanceof Error) return withoutCheckpoint(io, root, wanted, checkpointVersion, checkpoint)
     if (checkpoint) checkpointBytes = checkpoint // the first wave's
-    const end = batch.indexOf(null)
-    // The commits up to the first missing one.
-    const got = /** @type {Uint8Array[]} */ (end < 0 ? batch : batch.slice(0, end))
+    const { got, gap } = commitsUpToMissing(batch)
+    if (gap >= 0) throw malformed(`${log('')}: commit ${pad(versions[gap])}.json is missing, but later ones are there`)
     commitTexts.push(...got)
     commits.push(...versions.slice(0, got.length))
     if (wanted !== undefined && got.length < versions.length) throw malformed(`${log('')}: version ${wanted} does not exist`)
-    if (wanted !== undefined || end >= 0 || versions.length === 0) break
+    if (wanted !== undefined || got.length < versions.length || versions.length === 0) break
     next += size
   }
   if (commits.length === 0 && checkpointVersion < 0) throw malformed(`${log('')}: no _last_checkpoint and no commit 0`)

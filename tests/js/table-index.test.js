@@ -9,12 +9,12 @@
 // and deletion vectors, live values are never absent and deleted ones never present with the index, by
 // hyparquet's reads and Spark's expected results.
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
-import { openTable } from '../../js/index.js'
+import { ErrorCode, openTable } from '../../js/index.js'
 import { openSidecarIndex } from '../../js/sidecar/sidecar-index.js'
 import { TABLE_SNAPSHOT_BLOB } from '../../js/sidecar/sidecar-blobs.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
@@ -23,6 +23,7 @@ import { clearTableCache } from '../../js/table/table-io.js'
 import { appendIcebergSnapshot, ID_STRIDE, writeIcebergTable } from '../../testkit/iceberg-writer.js'
 import { appendDeltaCommit, writeDeltaTable } from '../../testkit/delta-appends-writer.js'
 import { startTestServer } from '../../testkit/range-server.js'
+import { checkpointParquet } from '../../testkit/delta-writer.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { icebergTruth, idOf, probeForm, readParquet } from './helpers/table-truth.js'
 import { runCli } from './helpers/run-cli.js'
@@ -146,6 +147,50 @@ describe('a table index over HTTP', () => {
     assert.deepEqual(kept(afterCommit.result, 2), [table.files[3].path])
     assert.equal(afterCommit.result.files.length, 200)
     assert.equal(afterCommit.table.table.index?.commitsRead, 1)
+  })
+})
+
+describe('a Delta table index and a log that goes on past a missing commit', () => {
+  const pad = (v) => String(v).padStart(20, '0')
+  /** A table at version 9, indexed, then 10 more commits (10–19) of one file each. */
+  const indexedThenAppended = async (name) => {
+    let table = await writeDeltaTable(path.join(dir, name), { files: 10, commits: 10, rows: 16 })
+    await buildSidecarIndex(null, path.join(dir, `${name}.puffin`), { table: path.join(dir, name), columns: ['id'], fpp: FPP })
+    for (let i = 0; i < 10; i++) table = await appendDeltaCommit(table, { files: 1 })
+    return table
+  }
+  const commit = (name, v) => path.join(dir, name, '_delta_log', `${pad(v)}.json`)
+
+  // Read from the index's version up to the first missing commit, the table was version 10: the files added in 11–19 were
+  // not its, and their values answered absent. The truth: PROTOCOL.md's contiguous versions, the writer's ids.
+  test('a gap after the indexed version, later commits there: MALFORMED_TABLE, as without the index', async () => {
+    await indexedThenAppended('since-gap')
+    rmSync(commit('since-gap', 11))
+    for (const index of [server.url('since-gap.puffin'), undefined]) {
+      clearTableCache()
+      await assert.rejects(openTable(server.url('since-gap/'), { format: 'delta', ...(index ? { index } : {}) }),
+        (e) => e.code === ErrorCode.MALFORMED_TABLE && /00011\.json is missing/.test(e.message), String(index))
+    }
+  })
+
+  test('commits gone up to a newer checkpoint _last_checkpoint names: read from it, not as the version before the first gone', async () => {
+    const table = await indexedThenAppended('since-checkpoint')
+    for (let v = 11; v <= 18; v++) rmSync(commit('since-checkpoint', v))
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: false, metadata: {} }] }
+    const actions = [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+      { metaData: { id: '0f6c2d8e-5a41-4b7e-9c3d-7e2a1b9f4c60', schemaString: JSON.stringify(schema), partitionColumns: [] } },
+      ...table.files.map((f) => ({ add: { path: f.path, partitionValues: [], size: BigInt(f.size), modificationTime: 0n,
+        dataChange: true } }))]
+    const log = path.join(dir, 'since-checkpoint', '_delta_log')
+    writeFileSync(path.join(log, `${pad(19)}.checkpoint.parquet`), checkpointParquet(actions))
+    writeFileSync(path.join(log, '_last_checkpoint'), JSON.stringify({ version: 19, size: actions.length }))
+    const values = [table.files[19].ids[3], table.files[12].ids[0], table.files[2].ids[5]]
+    const truth = holders(table, values)
+    assert.deepEqual(truth.map((t) => t.length), [1, 1, 1])
+    const over = await openAndProbe('since-checkpoint', 'since-checkpoint.puffin', 'id', values, { format: 'delta' })
+    assert.deepEqual(answers(over.result, 3), truth)
+    assert.equal(over.table.table.version, 19)
+    assert.equal(over.table.table.index?.reason, 'commits-unavailable')
   })
 })
 

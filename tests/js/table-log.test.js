@@ -10,9 +10,11 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 
 import { ErrorCode, openTable } from '../../js/index.js'
 import { loadTable } from '../../js/table/load-table.js'
+import { clearTableCache } from '../../js/table/table-io.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { checkpointParquet, inlineDeletionVector, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
 import { startTestServer } from '../../testkit/range-server.js'
+import { writeDeltaTable } from '../../testkit/delta-appends-writer.js'
 import { duckdb, quote } from '../../testkit/hive-dataset.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
@@ -475,6 +477,31 @@ describe('synthetic Delta tables', async () => {
       assert.deepEqual(table.files.map((f) => f.path).sort(), await replayJson(root, 99))
       // _last_checkpoint; the checkpoint with commits 99–106; from 0: 8, 16, 32, 64 commits (one batch of 8 a round: 13).
       assert.equal(server.stats.rounds, 6)
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('over HTTP (no listing), a commit missing while later ones are there: MALFORMED_TABLE, as from a listing, not the version '
+    + 'before the gap', async () => {
+    // PROTOCOL.md: versions are contiguous; delta-kernel-rs and Spark refuse a listing with a gap. Read up to the gap, the
+    // files added after it were not the table's, and a value only they hold was answered absent. The truth: the writer's ids.
+    const server = await startTestServer({ root: dir })
+    try {
+      for (const [name, commits, missing] of [['gap-first-batch', 10, 4], ['gap-second-batch', 20, 9]]) {
+        const root = path.join(dir, name)
+        const written = await writeDeltaTable(root, { files: commits, commits, rows: 8 })
+        const last = written.files[written.files.length - 1]
+        const whole = await (await openTable(server.url(`${name}/`), { format: 'delta' })).probe('id', [last.ids[3]])
+        assert.deepEqual(whole.files.filter((f) => f.values[0].verdict !== 'absent').map((f) => f.path), [last.path])
+        await rm(path.join(root, '_delta_log', `${pad(missing)}.json`))
+        clearTableCache() // the commits kept from the read before the gap
+        const gap = new RegExp(`${pad(missing)}\\.json is missing`)
+        for (const location of [root, server.url(`${name}/`)]) {
+          await assert.rejects(openTable(location, { format: 'delta' }), (e) => e.code === ErrorCode.MALFORMED_TABLE && gap.test(e.message),
+            `${name} at ${location}`)
+        }
+      }
     } finally {
       await server.close()
     }
