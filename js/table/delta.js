@@ -453,7 +453,7 @@ async function readLogSince(io, root, from, wanted) {
     // The log goes on past the first missing commit (a later one is there, or a newer checkpoint): cleaned up past the
     // recorded version, or a gap. Read up to it, the table was an older version: the log is read as without an index
     // (from its newest checkpoint; a gap after that is MALFORMED_TABLE there).
-    const past = (/** @type {number} */ v) => lastCheckpoint !== null && Number(parseExactJson(textOf(lastCheckpoint)).version) > v
+    const past = (/** @type {number} */ v) => (lastCheckpointOf(lastCheckpoint)?.version ?? -1) > v
     if (gap >= 0 || (got.length < versions.length && past(next - 1 + got.length))) return null
     if (wanted !== undefined && got.length < versions.length) return null
     commitTexts.push(...got)
@@ -501,6 +501,24 @@ function createdAnew(io, root, read) {
 }
 
 /**
+ * `_last_checkpoint` as read here: the checkpoint's version, its number of parts, a V2 checkpoint's file name. Null when
+ * there is none, or it is not JSON (a write cut short) or names no version: delta-kernel-rs and Spark ignore such a file
+ * and list the log; here the log is then read from commit 0 (thrown, it was a SyntaxError and the table unread).
+ * @param {Uint8Array | null} bytes
+ * @returns {{ version: number, parts: number, v2Path: string | undefined } | null}
+ */
+function lastCheckpointOf(bytes) {
+  if (!bytes) return null
+  let last
+  try { last = parseExactJson(textOf(bytes)) } catch { return null }
+  const version = Number(last?.version)
+  if (!Number.isSafeInteger(version) || version < 0) return null
+  const parts = Number(last.parts ?? 1)
+  const v2Path = last.v2Checkpoint?.path
+  return { version, parts: Number.isSafeInteger(parts) && parts > 1 ? parts : 1, v2Path: typeof v2Path === 'string' ? v2Path : undefined }
+}
+
+/**
  * The location of a log object, by a name this module chose (a version's, a checkpoint's, a sidecar's as the log names
  * it): under the root's _delta_log/.
  * @param {TableRoot} root
@@ -535,13 +553,12 @@ async function readLog(io, root, wanted, fromZero = false) {
     if (!same) return createdAnew(io, root, () => readLog(io, root, wanted))
     return { ...plan, checkpointBytes, commitTexts }
   }
-  const pointer = fromZero ? null : await io.read(log('_last_checkpoint'), { optional: true })
-  const last = pointer ? parseExactJson(textOf(pointer)) : null
-  const checkpointVersion = last && (wanted === undefined || Number(last.version) <= wanted) ? Number(last.version) : -1
-  const checkpointNames = checkpointVersion < 0 ? [] : last.parts > 1
-    ? Array.from({ length: Number(last.parts) },
+  const last = fromZero ? null : lastCheckpointOf(await io.read(log('_last_checkpoint'), { optional: true }))
+  const checkpointVersion = last && (wanted === undefined || last.version <= wanted) ? last.version : -1
+  const checkpointNames = !last || checkpointVersion < 0 ? [] : last.parts > 1
+    ? Array.from({ length: last.parts },
       (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(last.parts).slice(-10)}.parquet`)
-    : [last.v2Checkpoint?.path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
+    : [last.v2Path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
   /** @type {number[]} */
   const commits = []
   /** @type {Uint8Array[]} */
