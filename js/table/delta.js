@@ -203,11 +203,15 @@ function parseLines(text, name) {
   const actions = []
   for (const line of text.split('\n')) {
     if (!line.trim()) continue
+    let action
     try {
-      actions.push(JSON.parse(line))
+      action = JSON.parse(line)
     } catch (err) {
       throw malformed(`${name}: a line is not JSON (${/** @type {Error} */ (err).message})`, name)
     }
+    // An action is an object (PROTOCOL.md "Delta Log Entries"); a `null` line was a TypeError when replayed.
+    if (action === null || typeof action !== 'object' || Array.isArray(action)) throw malformed(`${name}: a line is not an action`, name)
+    actions.push(action)
   }
   return actions
 }

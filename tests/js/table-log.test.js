@@ -525,6 +525,25 @@ describe('synthetic Delta tables', async () => {
     }
   })
 
+  test('a commit line that is JSON but no action (null, a number, an array) is MALFORMED_TABLE, not a TypeError; CRLF ends are read',
+    async () => {
+    // PROTOCOL.md "Delta Log Entries": every action a single-line JSON document (an object). The truth for CRLF: the replay.
+    for (const [name, line] of [['line-null', 'null'], ['line-number', '5'], ['line-array', '[]'], ['line-crlf', '']]) {
+      const root = path.join(dir, name)
+      await writeDeltaTable(root, { files: 3, commits: 3, rows: 8 })
+      const last = path.join(root, '_delta_log', `${pad(2)}.json`)
+      const text = await readFile(last, 'utf8')
+      await writeFile(last, line ? `${text}${line}\n` : text.replace(/\n/g, '\r\n'))
+      if (!line) {
+        const table = await loadTable(root, { format: 'delta' })
+        assert.deepEqual(table.files.map((f) => f.path).sort(), await replayJson(root, 2))
+        continue
+      }
+      await assert.rejects(loadTable(root, { format: 'delta' }),
+        (e) => e.code === ErrorCode.MALFORMED_TABLE && /00002\.json: a line is not an action/.test(e.message), name)
+    }
+  })
+
   test('one data file live twice with other deletion vectors or partition values: MALFORMED_TABLE, not one\'s answers for both',
     async () => {
     // Each live add is a logical file (PROTOCOL.md: path and DV id), so Spark reads x.parquet's rows once as x.parquet (id 1
