@@ -779,6 +779,16 @@ function refuseTwiceNamed(files) {
 }
 
 /**
+ * Whether a field is one of the table's partition columns (top-level, by logical name): its values in every file are the
+ * add's partitionValues (deltaPartitions), never the data file's column of that name — one written before the column
+ * was a partition column holds it as data, which Spark and delta-kernel-rs do not read.
+ * @param {DeltaMetaData | null | undefined} metaData
+ * @param {{ name: string, topLevel?: boolean }} field
+ */
+export const isDeltaPartitionColumn = (metaData, field) =>
+  field.topLevel !== false && (metaData?.partitionColumns ?? []).includes(field.name)
+
+/**
  * A field's partition value as logged: by its physical name, else (a writer that keys them by logical name) by
  * its logical name — only when the physical name is not a key at all: a null under the physical name is the
  * value, and after renames the logical name may be another column's physical name.
@@ -802,8 +812,9 @@ export function deltaPartitions(fields, partitionColumns, values) {
     const raw = partitionRaw(values, field)
     // notInFile: Delta writes partition columns in the log, not in the data files (PROTOCOL.md "Partition Value Serialization").
     const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw, notInFile: true }
-    if (raw === undefined) continue
-    if (raw === null || raw === '') { out.push({ ...base, raw: null, key: null }); continue }
+    // No key at all is null too, as Spark (TahoeFileIndex.getPartitionValuesRow) and delta-kernel-rs (parse_partition_value_raw)
+    // read it, whatever the data file holds: a file written before the column was a partition column still has it as data.
+    if (raw === undefined || raw === null || raw === '') { out.push({ ...base, raw: null, key: null }); continue }
     // A timestamp partition value without an offset is in a session time zone the log does not record.
     if (field.type.kind === 'timestamptz' && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw)) continue
     // Binary partition values have no one text: the protocol's a character per byte, delta-rs's the six characters

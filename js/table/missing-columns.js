@@ -6,6 +6,7 @@
 // hyparquet reads the Parquet type the spec writes the field as (Appendix A: bigints for long, Dates for date and
 // timestamps, numbers for decimals, text for string, bytes for binary and fixed).
 import { compareKeys, valueKeys } from './column-keys.js'
+import { isDeltaPartitionColumn } from './delta.js'
 
 /**
  * @typedef {import('./load-table.js').LoadedTable} LoadedTable
@@ -111,8 +112,8 @@ export function missingColumnValue(table, file, field) {
   }
   if (table.format === 'delta') {
     // A partition column whose value the log gives in a form not read (js/table/delta.js deltaPartitions) is not null.
-    const partitioned = /** @type {unknown[]} */ (table.metaData?.partitionColumns ?? []).includes(field.name)
-    return partitioned ? { unknown: `its ${field.name} is the add's partition value, which is not read here` } : { value: null }
+    return isDeltaPartitionColumn(table.metaData, field)
+      ? { unknown: `its ${field.name} is the add's partition value, which is not read here` } : { value: null }
   }
   return initialDefault(field)
 }

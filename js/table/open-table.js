@@ -13,7 +13,7 @@ import { valueKeys } from './column-keys.js'
 import { applyDeletes } from './deletes.js'
 import { summarizeTable } from './table-summary.js'
 import { notInNarrowerFile } from './widened-files.js'
-import { deltaColumnIn, idColumns, readIdColumns } from './delta.js'
+import { deltaColumnIn, idColumns, isDeltaPartitionColumn, readIdColumns } from './delta.js'
 import { missingColumnValue } from './missing-columns.js'
 import { reshapeStruct, structShape } from './struct-values.js'
 import { nestedShape } from './nested-values.js'
@@ -113,6 +113,13 @@ function columnInFile(table, field, parquetFile) {
     if ('path' in found) return found.path
     throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${parquetFile.name}: ${found.missing}`,
       { source: parquetFile.name, field: field.name })
+  }
+  // A partition column's values are the add's partitionValues (pruned by them; `unknown` where they are not read here), not
+  // the file's column of that name: read, a file from before the column was a partition column answered `present` for
+  // values Spark and delta-kernel-rs read as null in it.
+  if (isDeltaPartitionColumn(table.metaData, field)) {
+    throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${parquetFile.name}: ${field.name} is a partition column, whose ` +
+      'values are the log\'s partitionValues, not the data file\'s', { source: parquetFile.name, field: field.name })
   }
   const path = deltaColumnIn(field, table.columnMapping, idColumns(parquetFile.layout))
   if (path) return path

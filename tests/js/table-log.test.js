@@ -12,7 +12,7 @@ import { ErrorCode, openTable } from '../../js/index.js'
 import { loadTable } from '../../js/table/load-table.js'
 import { clearTableCache } from '../../js/table/table-io.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
-import { checkpointParquet, inlineDeletionVector, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
+import { checkpointParquet, commitText, inlineDeletionVector, pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { writeDeltaTable } from '../../testkit/delta-appends-writer.js'
 import { duckdb, quote } from '../../testkit/hive-dataset.js'
@@ -131,6 +131,37 @@ describe('synthetic Delta tables', async () => {
       ['present', [1], [{ id: 2, note: null }]])
     assert.deepEqual([byPath['after.parquet'].verdict, byPath['after.parquet'].rows, byPath['after.parquet'].values],
       ['present', [0], [{ id: 2, note: 'x' }]])
+  })
+
+  test('a partition column no key of an add names is null in that file, as Spark and delta-kernel-rs read it, not the data file\'s '
+    + 'column of that name', async () => {
+    // p was a data column at version 0 (old.parquet holds p = 'a') and a partition column from version 1 (new.parquet, p = 'b',
+    // without a p column), old.parquet still live with partitionValues {}. Spark's TahoeFileIndex.getPartitionValuesRow
+    // (partitionValues.get(physical name).orNull) and delta-kernel-rs's parse_partition_value_raw (no key: Scalar::Null) read
+    // p as null in every row of old.parquet and never read its p column: read, p = 'a' was `present` there.
+    const old = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: [1, 2], type: 'INT32' },
+      { name: 'p', data: ['a', 'a'], type: 'STRING' }] }))
+    const partitioned = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: [3, 4], type: 'INT32' }] }))
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'integer', nullable: true, metadata: {} },
+      { name: 'p', type: 'string', nullable: true, metadata: {} }] }
+    const metaData = (partitionColumns) => ({ metaData: { id: 'repartitioned', format: { provider: 'parquet', options: {} },
+      schemaString: JSON.stringify(schema), partitionColumns, configuration: {} } })
+    const add = (file, bytes, partitionValues) => ({ add: { path: file, partitionValues, size: bytes.length, modificationTime: 0,
+      dataChange: true } })
+    const root = await writeTable('partition-key-missing', {
+      [`${pad(0)}.json`]: commitText([{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } }, metaData([]),
+        add('old.parquet', old, {})]),
+      [`${pad(1)}.json`]: commitText([metaData(['p']), add('p=b/new.parquet', partitioned, { p: 'b' })]),
+    }, { 'old.parquet': old, 'p=b/new.parquet': partitioned })
+    const table = await openTable(root)
+    const verdicts = async (value) => Object.fromEntries((await table.probe('p', [value], { confirm: true })).files
+      .map((f) => [f.path, f.values[0].verdict]))
+    assert.deepEqual(await verdicts('a'), { 'old.parquet': 'absent', 'p=b/new.parquet': 'absent' })
+    assert.deepEqual(await verdicts('b'), { 'old.parquet': 'absent', 'p=b/new.parquet': 'maybe' })
+    const looked = await table.probe('id', [1, 3], { confirm: true, columns: ['id', 'p'] })
+    assert.deepEqual(looked.files.flatMap((f) => f.values.flatMap((v) => v.values ?? [])), [{ id: 1, p: null }, { id: 3, p: 'b' }])
+    assert.deepEqual((await loadTable(root)).files.map((f) => [f.path, f.partitionValues.p]),
+      [['old.parquet', null], ['p=b/new.parquet', 'b']])
   })
 
   test('column mapping (id mode): a file\'s column is the one of the field\'s id, not the one of its physical name', async () => {
