@@ -532,8 +532,7 @@ const logLocation = (root, name) => /** @type {string} */ (locationUnder(root, `
 
 /**
  * The checkpoint's parts and the commits after it, read in one wave: from a listing when the store has
- * one, else from `_last_checkpoint` and the next versions probed a batch at a time (the first batch in
- * the same wave as the checkpoint; a wanted version is read exactly).
+ * one, else from the checkpoint `_last_checkpoint` names and the next versions probed (readLogFrom).
  * @returns {Promise<{ checkpointVersion: number, checkpointNames: string[], checkpointBytes: Uint8Array[], commits: number[],
  *   commitTexts: Uint8Array[] }>}
  * @param {TableIO} io
@@ -558,11 +557,32 @@ async function readLog(io, root, wanted, fromZero = false) {
     return { ...plan, checkpointBytes, commitTexts }
   }
   const last = fromZero ? null : lastCheckpointOf(await io.read(log('_last_checkpoint'), { optional: true }))
-  const checkpointVersion = last && (wanted === undefined || last.version <= wanted) ? last.version : -1
-  const checkpointNames = !last || checkpointVersion < 0 ? [] : last.parts > 1
-    ? Array.from({ length: last.parts },
-      (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(last.parts).slice(-10)}.parquet`)
-    : [last.v2Path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
+  const start = last && (wanted === undefined || last.version <= wanted) ? last : null
+  // Never null: only a read that starts from a checkpoint after a gap is (readLogFrom's afterGap).
+  return /** @type {DeltaLog} */ (await readLogFrom(io, root, wanted, start))
+}
+
+/**
+ * The log read without a listing from a checkpoint (none: from commit 0), its next versions probed a batch at a time (the first
+ * batch in the same wave as the checkpoint; a wanted version is read exactly). A commit missing while a later one of the batch
+ * is there is a gap: PROTOCOL.md's metadata cleanup keeps a checkpoint at the oldest version it keeps, which Spark and
+ * delta-kernel-rs find by listing; here the classic one (`n.checkpoint.parquet`) of the first commit after the gap is tried,
+ * once (`afterGap`; a multi-part or UUID-named one cannot be found without a listing). Read from it, the newest version is
+ * read; read up to the gap, an older one was, whose newest files' values were answered absent: otherwise MALFORMED_TABLE.
+ * @param {TableIO} io
+ * @param {TableRoot} root
+ * @param {number | undefined} wanted
+ * @param {{ version: number, parts: number, v2Path: string | undefined } | null} start the checkpoint (lastCheckpointOf's form)
+ * @param {boolean} [afterGap] start is the checkpoint tried after a gap: null when it is not there
+ * @returns {Promise<DeltaLog | null>}
+ */
+async function readLogFrom(io, root, wanted, start, afterGap = false) {
+  const log = (/** @type {string} */ name) => logLocation(root, name)
+  const checkpointVersion = start ? start.version : -1
+  const checkpointNames = !start ? [] : start.parts > 1
+    ? Array.from({ length: start.parts },
+      (_, i) => `${pad(checkpointVersion)}.checkpoint.${pad(i + 1).slice(-10)}.${pad(start.parts).slice(-10)}.parquet`)
+    : [start.v2Path ?? `${pad(checkpointVersion)}.checkpoint.parquet`]
   /** @type {number[]} */
   const commits = []
   /** @type {Uint8Array[]} */
@@ -582,9 +602,15 @@ async function readLog(io, root, wanted, fromZero = false) {
     const [batch, checkpoint, same] = await Promise.all([reads, checkpointRead,
       first ? sameAsKept(io, [...checkpointNames.map(log), ...locations]) : true])
     if (!same) return createdAnew(io, root, () => readLog(io, root, wanted))
+    if (checkpoint instanceof Error && afterGap) return null
+    const { got, gap } = commitsUpToMissing(batch)
+    if (gap >= 0 && !afterGap) {
+      const kept = versions[batch.findIndex((bytes, i) => i > gap && bytes !== null)]
+      const fromKept = await readLogFrom(io, root, wanted, { version: kept, parts: 1, v2Path: undefined }, true)
+      if (fromKept) return fromKept
+    }
     if (checkpoint instanceof Error) return withoutCheckpoint(io, root, wanted, checkpointVersion, checkpoint)
     if (checkpoint) checkpointBytes = checkpoint // the first wave's
-    const { got, gap } = commitsUpToMissing(batch)
     if (gap >= 0) throw malformed(`${log('')}: commit ${pad(versions[gap])}.json is missing, but later ones are there`)
     commitTexts.push(...got)
     commits.push(...versions.slice(0, got.length))

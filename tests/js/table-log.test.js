@@ -538,6 +538,67 @@ describe('synthetic Delta tables', async () => {
     }
   })
 
+  test('over HTTP, a log cleaned up behind a newer checkpoint (a stale _last_checkpoint, or none) is read from the classic checkpoint '
+    + 'at the first commit after the gap, as a listing reads it; none there: MALFORMED_TABLE', async () => {
+    // PROTOCOL.md "Checkpoints": metadata cleanup MUST provide a checkpoint for the oldest kept version (and keeps its commit);
+    // Spark and delta-kernel-rs list the log and read from the newest checkpoint. Without a listing the batch shows the first
+    // commit kept (10 here): its classic checkpoint is tried (one more round). The truth: the writer's files and ids.
+    const server = await startTestServer({ root: dir })
+    // The table at `version`: its protocol and metaData (first: false for a second part), and the adds of files from..version.
+    const checkpoint = (written, version, from = 0, first = true) => checkpointParquet([
+      ...(first ? [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+        { metaData: { id: '0f6c2d8e-5a41-4b7e-9c3d-7e2a1b9f4c60', schemaString: JSON.stringify({ type: 'struct',
+          fields: [{ name: 'id', type: 'long', nullable: false, metadata: {} }] }), partitionColumns: [] } }] : []),
+      ...written.files.slice(from, version + 1).map((f) => ({ add: { path: f.path, partitionValues: [], size: BigInt(f.size),
+        modificationTime: 0n, dataChange: true } })),
+    ])
+    const cases = [
+      // _last_checkpoint names 5; commits 6–9 cleaned up, checkpoint 5 and commits 0–5 still there.
+      { name: 'cleaned-stale-pointer', pointer: 5, gone: [6, 7, 8, 9], rounds: 3 },
+      // All before 10 cleaned up, _last_checkpoint (5) not rewritten: its checkpoint is gone too.
+      { name: 'cleaned-pointer-gone', pointer: 5, gone: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], rounds: 3 },
+      // No _last_checkpoint: commits 0–3 cleaned up behind checkpoint 4.
+      { name: 'cleaned-no-pointer', gone: [0, 1, 2, 3], kept: 4, rounds: 4 },
+    ]
+    try {
+      for (const { name, pointer, gone, kept = 10, rounds } of cases) {
+        const root = path.join(dir, name)
+        const written = await writeDeltaTable(root, { files: 14, commits: 14, rows: 8 })
+        const logged = { [`${pad(kept)}.checkpoint.parquet`]: checkpoint(written, kept) }
+        if (pointer !== undefined) {
+          logged[`${pad(pointer)}.checkpoint.parquet`] = checkpoint(written, pointer)
+          logged._last_checkpoint = JSON.stringify({ version: pointer, size: pointer + 3 })
+        }
+        await writeDeltaFiles(root, logged, {})
+        for (const v of gone) await rm(path.join(root, '_delta_log', `${pad(v)}.json`))
+        if (pointer !== undefined && gone.includes(pointer)) await rm(path.join(root, '_delta_log', `${pad(pointer)}.checkpoint.parquet`))
+        const last = written.files[13]
+        for (const location of [root, server.url(`${name}/`)]) {
+          const table = await openTable(location, { format: 'delta' })
+          assert.equal(table.table.version, 13, `${name} at ${location}`)
+          // _last_checkpoint; its checkpoint and 8 commits (or from 0: 8 commits); checkpoint 10 (4) and the 8 after it; from 4, 16.
+          if (location !== root) assert.equal(table.table.metadataStats.rounds, rounds, name)
+          assert.deepEqual((await loadTable(location, { format: 'delta' })).files.map((f) => f.path).sort(),
+            written.files.map((f) => f.path).sort(), name)
+          const result = await table.probe('id', [last.ids[3]])
+          assert.deepEqual(result.files.filter((f) => f.values[0].verdict !== 'absent').map((f) => f.path), [last.path], name)
+        }
+        // Its checkpoint not classic (a multi-part one here), no read without a listing finds it: MALFORMED_TABLE, no older version.
+        if (pointer === undefined) {
+          await rm(path.join(root, '_delta_log', `${pad(kept)}.checkpoint.parquet`))
+          await writeDeltaFiles(root, { [`${pad(kept)}.checkpoint.0000000001.0000000002.parquet`]: checkpoint(written, 1),
+            [`${pad(kept)}.checkpoint.0000000002.0000000002.parquet`]: checkpoint(written, kept, 2, false) }, {})
+          clearTableCache()
+          assert.equal((await loadTable(root, { format: 'delta' })).version, 13)
+          await assert.rejects(loadTable(server.url(`${name}/`), { format: 'delta' }),
+            (e) => e.code === ErrorCode.MALFORMED_TABLE && /00000\.json is missing/.test(e.message), name)
+        }
+      }
+    } finally {
+      await server.close()
+    }
+  })
+
   test('over HTTP, a _last_checkpoint cut short or naming no version is ignored, as delta-kernel-rs and Spark do: the log from 0',
     async () => {
     // Thrown, the cut-short one's SyntaxError (no error code) left the table unread. The truth: the JSON commits replayed.
