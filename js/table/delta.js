@@ -288,6 +288,12 @@ export async function loadDelta(io, root, options = {}) {
   const delta = record?.table === 'delta' ? record : null
   const start = delta ? await recordStart(delta, tiedReads) : { since: null, reason: null }
   const { log, replayed, reason } = await replayFrom(io, root, options.version, delta, start)
+  // The record's log object, read to tie it (the same bytes), is still in the log: the log holds its version. A read without
+  // the record that ends before it missed commits no read without a listing sees (a gap a whole batch wide): an older version.
+  if (reason === 'commits-unavailable' && options.version === undefined && delta && versionRead(log) < (delta.deltaVersion ?? -1)) {
+    throw malformed(`${logLocation(root, '')}: the log holds version ${delta.deltaVersion} (the table index's), but its commits ` +
+      `end at ${versionRead(log)} when read from its checkpoint: some between are missing`)
+  }
   const { live, metaData, protocol } = replayed
   // A version asked for is read as it is; the newest the log holds may not be the table's newest.
   if (options.version === undefined) refuseCoordinated(protocol, metaData, logLocation(root, ''))

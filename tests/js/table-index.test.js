@@ -192,6 +192,26 @@ describe('a Delta table index and a log that goes on past a missing commit', () 
     assert.equal(over.table.table.version, 19)
     assert.equal(over.table.table.index?.reason, 'commits-unavailable')
   })
+
+  // Nothing without a listing sees a gap a whole batch wide (no log object points forward), but the index's own log object,
+  // read to tie it (00009.json, the same bytes), says the log holds version 9: a read that ends before it is an older version.
+  test('the index\'s version still in the log, the log read without it ends before it: MALFORMED_TABLE, not that older version',
+    async () => {
+    const table = await indexedThenAppended('since-wide-gap')
+    // Checkpoint 0 (_last_checkpoint), commits 1–8 gone (the whole first batch after it), 9 there, 10 gone, 11–19 there.
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: false, metadata: {} }] }
+    const actions = [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+      { metaData: { id: '0f6c2d8e-5a41-4b7e-9c3d-7e2a1b9f4c60', schemaString: JSON.stringify(schema), partitionColumns: [] } },
+      { add: { path: table.files[0].path, partitionValues: [], size: BigInt(table.files[0].size), modificationTime: 0n,
+        dataChange: true } }]
+    const log = path.join(dir, 'since-wide-gap', '_delta_log')
+    writeFileSync(path.join(log, `${pad(0)}.checkpoint.parquet`), checkpointParquet(actions))
+    writeFileSync(path.join(log, '_last_checkpoint'), JSON.stringify({ version: 0, size: actions.length }))
+    for (const v of [1, 2, 3, 4, 5, 6, 7, 8, 10]) rmSync(commit('since-wide-gap', v))
+    clearTableCache()
+    await assert.rejects(openTable(server.url('since-wide-gap/'), { format: 'delta', index: server.url('since-wide-gap.puffin') }),
+      (e) => e.code === ErrorCode.MALFORMED_TABLE && /version 9/.test(e.message))
+  })
 })
 
 /** Which of the writer's files hold each value: the truth, from the writer's own ids. */
