@@ -11,6 +11,7 @@ import { decodeSnapshotRecord } from './table-snapshot-record.js'
 import { schemaFields } from './iceberg.js'
 import { indexReadsAsTable } from './widened-files.js'
 import { ErrorCode } from '../errors.js'
+import { isDeltaPartitionColumn } from './delta.js'
 
 /**
  * Opens the sidecar of openTable's `index` (or takes one already open): what its footer says of the
@@ -60,6 +61,20 @@ export function recordOfTable(record, table) {
 
 const READ_OTHERWISE = 'a file of an older type or another unit than the column\'s (written before a widening, or by another ' +
   'tool) may read a value otherwise than the table: each file is probed as without an index'
+
+/**
+ * Why an index does not answer for a table's column at all, or null: a Delta partition column's values are the adds'
+ * partitionValues, never a data file's column of that name (js/table/delta.js isDeltaPartitionColumn), which is all an
+ * index built from the files saw — a file from before the column was a partition column holds other values there.
+ * @param {import('./load-table.js').LoadedTable} table
+ * @param {string} column
+ */
+function notIndexed(table, column) {
+  const field = table.fields.find((f) => f.name === column)
+  return table.format === 'delta' && field && isDeltaPartitionColumn(table.metaData, field)
+    ? `${column} is a partition column: its values are the log's partitionValues, not the data files' the index was built from`
+    : null
+}
 
 /**
  * The sidecar's answers, or null when it refuses a value (BAD_VALUE) that a file's older column cannot take but the table's can
@@ -127,11 +142,14 @@ export class TableSidecar {
     /** @param {number} i @param {string} reason @param {string} detail */
     const notDescribed = (i, reason, detail) => { out[i] = { path: files[i].path, current: false, reason, detail, rowGroups: [] } }
     const sameField = await this.#sameField(column)
+    const partition = notIndexed(this.#table, column)
     files.forEach((spec, i) => {
       const file = byLocation.get(spec.path)
       const recordedPath = file?.writtenPath ?? file?.logged?.path
       const recorded = file && this.#sameTable && recordedPath !== undefined ? this.#recorded.get(recordedPath) : undefined
-      if (!sameField) {
+      if (partition) {
+        notDescribed(i, StaleReason.MISSING_FROM_INDEX, partition)
+      } else if (!sameField) {
         notDescribed(i, StaleReason.MISSING_FROM_INDEX, `the table's column ${column} is not the field the index holds by that ` +
           'name: renamed or replaced since the index was built (or the index does not say which field it holds)')
       } else if (!this.#sameTable) {
@@ -237,11 +255,12 @@ export class FilesSidecar {
    * @param {{ files: Array<{ path: string }>, signal?: AbortSignal }} options
    */
   async probe(column, values, options) {
-    const name = this.#fileColumn(column)
+    const partition = notIndexed(this.#table, column)
+    const name = partition ? null : this.#fileColumn(column)
     if (name === null) {
       return { column, files: options.files.map((f) => ({ path: f.path, current: false, reason: StaleReason.MISSING_FROM_INDEX,
-        detail: `the index was built from files, which may name the table's column ${column} otherwise (renamed), or give ` +
-          'its name to another column', rowGroups: [] })) }
+        detail: partition ?? `the index was built from files, which may name the table's column ${column} otherwise (renamed), or ` +
+          'give its name to another column', rowGroups: [] })) }
     }
     const field = /** @type {any} */ (this.#table).fields.find((/** @type {{ name: string }} */ f) => f.name === column)
     const result = field && !indexReadsAsTable(field, values) ? null : await probeOrNone(this.#sidecar, name, values, options)

@@ -2,7 +2,8 @@
 // another field id; Delta with column mapping: to another physical column) must not let the index answer for the
 // field now under that name, whose values it never saw. An index built from files (no record) knows columns by the
 // names the files carry: it is asked by those (Delta's physical name), and not at all for an Iceberg name the files
-// may give another field. Truth: the files' rows as hyparquet reads them.
+// may give another field; nor for a Delta partition column, whose values are the log's. Truth: the files' rows as hyparquet
+// reads them, and the log's partition values as Spark reads them.
 import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -181,4 +182,32 @@ test('Delta column mapping id, an index built from files: the files\' column of 
   await buildSidecarIndex(null, tableIndex, { table: root, columns: ['a', 'b'], fpp: 0.001 })
   await assertNoFalseNegative(root, tableIndex, 'a', [200n, 2n], (v) => idTwo.has(v))
   await assertNoFalseNegative(root, tableIndex, 'b', [2n, 200n], (v) => v === 2n)
+})
+
+test('Delta: a partition column is not answered from an index (of the table or of its files), which saw the files\' column of '
+  + 'that name', async () => {
+  // p is a binary partition column (its value 'ab' in the log, ASCII: the same bytes in every writer's spelling), and the file
+  // holds a column p of other values ('zz': written before p was a partition column). Spark reads p as the log's value in
+  // every row (TahoeFileIndex.getPartitionValuesRow), never the file's column: p = 'ab' was absent from the index's filter.
+  const dir = path.join(top, `table-index-partition-${++made}`)
+  const root = path.join(dir, 't')
+  mkdirSync(path.join(root, '_delta_log'), { recursive: true })
+  const bytes = parquetWriteBuffer({ columnData: [{ name: 'id', data: [1, 2], type: 'INT32' },
+    { name: 'p', data: [new TextEncoder().encode('zz'), new TextEncoder().encode('zz')], type: 'BYTE_ARRAY' }] })
+  writeFileSync(path.join(root, 'part-0.parquet'), new Uint8Array(bytes))
+  const schema = { type: 'struct', fields: [{ name: 'id', type: 'integer', nullable: true, metadata: {} },
+    { name: 'p', type: 'binary', nullable: true, metadata: {} }] }
+  writeFileSync(path.join(root, '_delta_log', `${'0'.repeat(20)}.json`), [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+    { metaData: { id: 'partition-indexed', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
+      partitionColumns: ['p'], configuration: {} } },
+    { add: { path: 'part-0.parquet', partitionValues: { p: 'ab' }, size: bytes.byteLength, modificationTime: 0, dataChange: true } },
+  ].map((a) => JSON.stringify(a)).join('\n'))
+  await settleMtimes(path.join(root, 'part-0.parquet'))
+  const tableIndex = path.join(dir, 'table.puffin')
+  const filesIndex = path.join(dir, 'files.puffin')
+  await buildSidecarIndex(null, tableIndex, { table: root, columns: ['p', 'id'] })
+  await buildSidecarIndex([path.join(root, 'part-0.parquet')], filesIndex, { columns: ['p', 'id'] })
+  for (const index of [tableIndex, filesIndex]) {
+    await assertNoFalseNegative(root, index, 'p', [new TextEncoder().encode('ab')], () => true)
+  }
 })
