@@ -39,9 +39,23 @@ export async function loadHyparquetPages() {
   if (typeof parsers !== 'object' || !parsers) {
     throw new TypeError(`hyparquet/src/convert.js no longer exports DEFAULT_PARSERS: ${UPGRADED}`)
   }
-  // The parsers its row reader converts with when given none (timestamps, dates, strings, JSON, UUIDs, geometry).
-  return Object.assign({ DEFAULT_PARSERS: parsers }, ...modules.map((module, i) => pick(names[i], module)))
+  // The parsers its row reader converts with when given none (timestamps, dates, strings, JSON, UUIDs, geometry), but
+  // timestamps finer than milliseconds as the millisecond holding them.
+  return Object.assign({ DEFAULT_PARSERS: { ...parsers, ...FLOORED_TIMESTAMPS } }, ...modules.map((module, i) => pick(names[i], module)))
 }
+
+/**
+ * A count of 1/perMs ms (a bigint, or a number) as the Date of the millisecond holding it. hyparquet's own parsers
+ * divide bigints, which truncates towards zero: a point lookup's row at 1969-12-31 23:59:59.999999 (-1 µs) came back
+ * as 1970-01-01T00:00:00.000Z, and every pre-1970 value finer than a millisecond 1 ms late.
+ * @param {bigint} perMs
+ */
+const floorToDate = (perMs) => (/** @type {bigint | number} */ count) => {
+  const big = BigInt(count)
+  const ms = big / perMs
+  return new Date(Number(ms * perMs > big ? ms - 1n : ms))
+}
+const FLOORED_TIMESTAMPS = { timestampFromMicroseconds: floorToDate(1000n), timestampFromNanoseconds: floorToDate(1000000n) }
 
 const UPGRADED = 'the installed hyparquet is not the version js/pages/hyparquet.js was written for'
 

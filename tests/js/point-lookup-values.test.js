@@ -20,16 +20,21 @@ import { editFooter } from './helpers/footer-edit.js'
 import { chunk } from '../../js/footer/records.js'
 import { ensureColumnIndexes } from '../../js/footer/chunk-indexes.js'
 import { columnDecoder, decodePageAt } from '../../js/pages/page-decode.js'
+import { loadHyparquetPages } from '../../js/pages/hyparquet.js'
 import { encodeStruct, getField, struct, T } from '../../testkit/thrift-writer.js'
 import { withDuckDB } from '../../testkit/duckdb.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 await init()
 
+// hyparquet's parsers but for timestamps finer than milliseconds, which point lookups floor (the last test checks them
+// against DuckDB's values): these tests compare how pages are read.
+const { DEFAULT_PARSERS: parsers } = await loadHyparquetPages()
+
 /** hyparquet's rows of the whole file; BYTE_ARRAY without a string annotation as bytes (its `utf8: false`, DuckDB's BLOB). */
 function hyparquetRows(bytes, columns) {
   return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), compressors, columns,
-    utf8: false })
+    utf8: false, parsers })
 }
 
 // Files whose pages hyparquet does not read (bad_data), or does not check and exact lookups refuse (corrupt CRCs),
@@ -232,3 +237,34 @@ test('byte columns\' values as DuckDB reads them: ConvertedType ENUM as text (VA
       await opened.close()
     }
   })
+
+test('timestamps finer than milliseconds before 1970: the Date of the millisecond holding DuckDB\'s value, not the next one', async () => {
+  const dir = await tempDir('point-lookup-timestamps')
+  const file = path.join(dir, 'before-1970.parquet')
+  const stored = ['1969-12-31 23:59:59.999999999', '1969-12-31 23:59:59.9995', '1900-02-28 12:34:56.789012345', '1677-09-22 00:00:00.000000001',
+    '2024-02-29 00:00:00.000999999']
+  const types = ['TIMESTAMP', 'TIMESTAMP_NS', 'TIMESTAMPTZ']
+  const select = stored.map((s, id) => `SELECT ${id} AS id, ${types.map((t) => `'${s}'::${t} AS "${t}"`).join(', ')}, ` +
+    `{'t': '${s}'::TIMESTAMP} AS st`).join(' UNION ALL ')
+  const truth = await withDuckDB(async (connection) => {
+    await connection.run(`COPY (${select}) TO '${file}' (FORMAT parquet)`)
+    return (await connection.runAndReadAll(`SELECT ${types.map((t) => `epoch_ns("${t}")::VARCHAR`).join(', ')}, epoch_ns(st.t)::VARCHAR
+      FROM '${file}' ORDER BY id`)).getRows()
+  })
+  // The millisecond holding each instant: floor division of its nanoseconds.
+  const floorMs = (/** @type {unknown} */ ns) => {
+    const n = BigInt(String(ns))
+    return Number(n / 1000000n - (n % 1000000n < 0n ? 1n : 0n))
+  }
+  const opened = await openParquet(file)
+  try {
+    const result = await opened.probe('id', stored.map((_, id) => id), { confirm: true, columns: [...types, 'st'] })
+    const got = result.rowGroups[0].results.map((r) => {
+      const row = /** @type {Record<string, any>} */ (r.values?.[0])
+      return [...types.map((t) => row[t].toISOString()), row.st.t.toISOString()]
+    })
+    assert.deepEqual(got, truth.map((row) => row.map((ns) => new Date(floorMs(ns)).toISOString())))
+  } finally {
+    await opened.close()
+  }
+})
