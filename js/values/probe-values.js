@@ -31,8 +31,9 @@
 //    ('2024-01-02T00:00:00.000Z', what JSON.stringify gives for a UTC-midnight Date).
 //  - Timestamp text: date, then 'T' / 't' / spaces, 'HH:MM[:SS[.fraction]]' (',' also separates the
 //    fraction), then optional 'Z', 'UTC', '±HH', '±HHMM', '±HH:MM' or '±HH:MM:SS'. A date alone means
-//    midnight. Hour 24 and leap seconds are BAD_VALUE. Fraction digits finer than the column's unit must
-//    be zero, else 'absent'. DuckDB's 'infinity' is not accepted: pass the stored integer instead.
+//    midnight. Hour 24 and leap seconds are BAD_VALUE. Fraction digits past microseconds (nanoseconds
+//    for a NANOS column) are dropped, as DuckDB's cast drops them; those left finer than the column's
+//    unit must be zero, else 'absent'. DuckDB's 'infinity' is not accepted: pass the stored integer instead.
 //  - TIMESTAMP(isAdjustedToUTC=true): text with an offset → that instant. Text without an offset →
 //    the fields read as UTC AND as process-local wall-clock time. A Date → its instant.
 //    TIMESTAMP(isAdjustedToUTC=false): text without an offset → its fields as written; text with an

@@ -100,15 +100,18 @@ function checkClock(ctx, text, p, allow24) {
 }
 
 /**
- * Fraction digits as a count of `unit`, or a Preset when non-zero digits are finer than the unit.
+ * Fraction digits as a count of `unit`, or a Preset when non-zero digits are finer than the unit. Digits past
+ * microseconds (past nanoseconds for NANOS) are dropped first, as DuckDB's and Spark's casts drop them: DuckDB finds
+ * '… 00:00:00.0000019' at 1 µs (at 1 ms in a MILLIS column '…00.0010009'), where this answered absent.
  * @param {import('./input.js').ColumnContext} ctx @param {string} text @param {string} fraction @param {TimeUnit} unit
  */
 function fractionIn(ctx, text, fraction, unit) {
   const digits = UNIT_DIGITS[unit]
-  if (fraction.length > digits && /[^0]/.test(fraction.slice(digits))) {
+  const read = fraction.slice(0, Math.max(digits, UNIT_DIGITS.MICROS))
+  if (/[^0]/.test(read.slice(digits))) {
     return absent(`${show(text)} has fractional seconds finer than ${unit}, which ${ctx.label} cannot hold`)
   }
-  return BigInt(fraction.slice(0, digits).padEnd(digits, '0'))
+  return BigInt(read.slice(0, digits).padEnd(digits, '0'))
 }
 
 /** The process's offsets (local − UTC, ms) under which wallMs is a local wall-clock reading. @param {number} wallMs */

@@ -282,10 +282,12 @@ describe('TIMESTAMP', () => {
     })
   })
 
-  test('digits finer than the unit must be zero', () => {
+  test('digits finer than the unit must be zero, past microseconds (nanoseconds for NANOS) they are dropped, as DuckDB drops them', () => {
     assertPreset(timestamp('MILLIS', true), '2024-01-02T03:04:05.0005Z', 'absent',
       'not-representable', /^.* has fractional seconds finer than MILLIS/)
-    assertPreset(timestamp('MICROS', false), '2024-01-02 03:04:05.1234567', 'absent', 'not-representable', /finer than MICROS/)
+    assert.deepEqual(candidatesOf(timestamp('MICROS', false), '2024-01-02 03:04:05.1234567'), [1704164645123456n])
+    assert.deepEqual(candidatesOf(timestamp('MILLIS', false), '2024-01-02 03:04:05.1230009'), [1704164645123n])
+    assert.deepEqual(candidatesOf(timestamp('NANOS', false), '2024-01-02 03:04:05.1234567891'), [1704164645123456789n])
     assert.deepEqual(candidatesOf(timestamp('MILLIS', true), '2024-01-02T03:04:05.123000000Z'), [1704164645123n])
     assertPreset(timestamp('MICROS', true), 1.5, 'absent', 'not-representable', /not an integer/)
   })
