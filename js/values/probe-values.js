@@ -36,14 +36,15 @@
 //    unit must be zero, else 'absent'. DuckDB's 'infinity' is not accepted: pass the stored integer instead.
 //  - TIMESTAMP(isAdjustedToUTC=true): text with an offset → that instant. Text without an offset →
 //    the fields read as UTC AND as process-local wall-clock time. A Date → its instant.
-//    TIMESTAMP(isAdjustedToUTC=false): text without an offset → its fields as written; text with an
-//    offset → the fields as written AND the UTC instant. A Date → its UTC fields AND its local fields.
+//    TIMESTAMP(isAdjustedToUTC=false): text → its fields as written, an offset ignored (as DuckDB's,
+//    Spark's and PostgreSQL's casts to a timestamp without zone). A Date → its UTC AND its local fields.
 //    A number / bigint / integer text is the stored integer in the column's unit (not milliseconds).
-//  - INT96 (legacy nanosecond timestamps, wall clock or UTC-normalized depending on the writer): like
-//    TIMESTAMP(NANOS, local), plus the local-time reading of offset-free text (Spark normalizes local
-//    times to UTC). A bigint / number is nanoseconds since the epoch; a Uint8Array(12) is raw.
-//  - TIME: 'HH:MM[:SS[.fraction]]' ('24:00:00' allowed) with an optional offset: with an offset the
-//    candidates are the time as written and the UTC time (mod 24 h). TIME(UTC) text without an offset
+//  - INT96 (legacy nanosecond timestamps, wall clock or UTC-normalized depending on the writer): text
+//    with an offset → the fields as written AND the UTC instant; without, the fields AND their local-time
+//    reading (Spark normalizes local times to UTC). A bigint / number is nanoseconds since the epoch; a
+//    Uint8Array(12) is raw. A Date → its UTC fields AND its local fields.
+//  - TIME: 'HH:MM[:SS[.fraction]]' ('24:00:00' allowed) with an optional offset, which a wall-clock TIME
+//    ignores; for TIME(UTC) the candidates are the time as written and the UTC time (mod 24 h); without an offset
 //    also gets the process's local offsets of this year (January and July) applied. A Date → its UTC
 //    and local time of day. A number / bigint / integer text is the stored integer in the unit.
 //  - DECIMAL: exact decimal text (exponents allowed), a bigint (an integer value, not the unscaled

@@ -204,15 +204,10 @@ export function timestampConverter(ctx) {
       if (p) {
         const wall = wallClock(ctx, value, p, unit, perSecond)
         if (wall instanceof Preset) return wall
-        const values = []
-        if (p.offset !== undefined) {
-          const utc = wall - BigInt(p.offset) * perSecond
-          if (adjusted) values.push(utc)
-          else values.push(wall, utc)
-        } else {
-          values.push(wall)
-          if (adjusted) values.push(...localReadings(wall, unit))
-        }
+        // A wall-clock column takes the fields as written, offset or not, as DuckDB's, Spark's (TIMESTAMP_NTZ) and
+        // PostgreSQL's casts to a timestamp without time zone do: its UTC instant was a `present` none of them finds.
+        let values = [wall]
+        if (adjusted) values = p.offset !== undefined ? [wall - BigInt(p.offset) * perSecond] : [wall, ...localReadings(wall, unit)]
         return addPhysicalIntegers(ctx, sink, values, value)
       }
     }
@@ -327,8 +322,8 @@ export function timeConverter(ctx) {
         const fraction = fractionIn(ctx, value, p.fraction, unit)
         if (fraction instanceof Preset) return fraction
         const wall = BigInt(p.hour * 3600 + p.minute * 60 + p.second) * perSecond + fraction
-        const values = [wall]
-        if (p.offset !== undefined) values.push(mod(wall - BigInt(p.offset) * perSecond))
+        const values = [wall] // a wall-clock TIME, as a timestamp's (DuckDB reads '14:00+02' as TIME 14:00)
+        if (adjusted && p.offset !== undefined) values.push(mod(wall - BigInt(p.offset) * perSecond))
         else if (adjusted) for (const off of currentLocalOffsetsMs()) values.push(mod(wall - BigInt(off) * perMs))
         return addPhysicalIntegers(ctx, sink, values, value)
       }
