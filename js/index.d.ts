@@ -292,7 +292,8 @@ export type LogicalType =
       | 'GEOGRAPHY'
   }
   | { type: 'DECIMAL', precision: number, scale: number }
-  | { type: 'TIME' | 'TIMESTAMP', unit: 'MILLIS' | 'MICROS' | 'NANOS', isAdjustedToUTC: boolean }
+  /** legacy: from a ConvertedType alone (TIMESTAMP_MILLIS/MICROS), which readers take as UTC (parquet-java) or local (DuckDB). */
+  | { type: 'TIME' | 'TIMESTAMP', unit: 'MILLIS' | 'MICROS' | 'NANOS', isAdjustedToUTC: boolean, legacy?: true }
   | { type: 'INTEGER', bitWidth: number, isSigned: boolean }
   | { type: string, [key: string]: unknown }
 

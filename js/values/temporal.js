@@ -187,7 +187,7 @@ export function dateConverter(ctx) {
 /** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function timestampConverter(ctx) {
   // RULES (js/values/probe-values.js) route only TIMESTAMP(MILLIS | MICROS | NANOS) columns here.
-  const lt = /** @type {{ unit: TimeUnit, isAdjustedToUTC?: boolean }} */ (ctx.logicalType)
+  const lt = /** @type {{ unit: TimeUnit, isAdjustedToUTC?: boolean, legacy?: boolean }} */ (ctx.logicalType)
   const unit = lt.unit
   const adjusted = Boolean(lt.isAdjustedToUTC)
   const perSecond = UNIT_PER_SECOND[unit]
@@ -206,8 +206,10 @@ export function timestampConverter(ctx) {
         if (wall instanceof Preset) return wall
         // A wall-clock column takes the fields as written, offset or not, as DuckDB's, Spark's (TIMESTAMP_NTZ) and
         // PostgreSQL's casts to a timestamp without time zone do: its UTC instant was a `present` none of them finds.
+        // A ConvertedType-only column (`legacy`) is either to its readers: the instant, and the fields as DuckDB reads them.
         let values = [wall]
-        if (adjusted) values = p.offset !== undefined ? [wall - BigInt(p.offset) * perSecond] : [wall, ...localReadings(wall, unit)]
+        if (adjusted) values = p.offset === undefined ? [wall, ...localReadings(wall, unit)] : [wall - BigInt(p.offset) * perSecond]
+        if (lt.legacy) values.push(wall)
         return addPhysicalIntegers(ctx, sink, values, value)
       }
     }

@@ -599,7 +599,7 @@ describe('column types', () => {
     assert.equal(lt({ type: 'INT32' }), null)
     assert.deepEqual(lt({ logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: false, unit: 'MICROS' }, converted_type: 'TIMESTAMP_MICROS' }),
       { type: 'TIMESTAMP', unit: 'MICROS', isAdjustedToUTC: false })
-    assert.deepEqual(lt({ converted_type: 'TIMESTAMP_MILLIS' }), { type: 'TIMESTAMP', unit: 'MILLIS', isAdjustedToUTC: true })
+    assert.deepEqual(lt({ converted_type: 'TIMESTAMP_MILLIS' }), { type: 'TIMESTAMP', unit: 'MILLIS', isAdjustedToUTC: true, legacy: true })
     assert.deepEqual(lt({ converted_type: 'TIME_MICROS' }), { type: 'TIME', unit: 'MICROS', isAdjustedToUTC: true })
     assert.deepEqual(lt({ converted_type: 'UTF8' }), { type: 'STRING' })
     assert.deepEqual(lt({ converted_type: 'UINT_64' }), { type: 'INTEGER', bitWidth: 64, isSigned: false })
