@@ -43,7 +43,8 @@
 //    column's candidates plus the fields as written.
 //  - INT96 (legacy nanosecond timestamps, wall clock or UTC-normalized depending on the writer): text
 //    with an offset → the fields as written AND the UTC instant; without, the fields AND their local-time
-//    reading (Spark normalizes local times to UTC). A bigint / number is nanoseconds since the epoch; a
+//    reading (Spark normalizes local times to UTC), each also floored to its microsecond when the text is finer
+//    (DuckDB reads INT96 and text at microseconds). A bigint / number is nanoseconds since the epoch; a
 //    Uint8Array(12) is raw. A Date → its UTC fields AND its local fields.
 //  - TIME: 'HH:MM[:SS[.fraction]]' ('24:00:00' allowed) with an optional offset, which a wall-clock TIME
 //    ignores; for TIME(UTC) the candidates are the time as written and the UTC time (mod 24 h); without an offset

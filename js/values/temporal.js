@@ -107,7 +107,7 @@ function checkClock(ctx, text, p, allow24) {
  */
 function fractionIn(ctx, text, fraction, unit) {
   const digits = UNIT_DIGITS[unit]
-  const read = fraction.slice(0, Math.max(digits, UNIT_DIGITS.MICROS))
+  const read = fraction.slice(0, Math.max(digits, 6)) // microseconds' digits at least
   if (/[^0]/.test(read.slice(digits))) {
     return absent(`${show(text)} has fractional seconds finer than ${unit}, which ${ctx.label} cannot hold`)
   }
@@ -284,6 +284,8 @@ export function int96Converter(ctx) {
       const wall = wallClock(ctx, value, p, 'NANOS', UNIT_PER_SECOND.NANOS)
       if (wall instanceof Preset) return wall
       values = p.offset !== undefined ? [wall, wall - BigInt(p.offset) * UNIT_PER_SECOND.NANOS] : [wall, ...localReadings(wall, 'NANOS')]
+      // DuckDB reads INT96 and text at microseconds, dropping finer digits: '….1234567' finds Spark's ….123456 too.
+      values.push(...values.map((v) => v - ((v % 1000n) + 1000n) % 1000n))
     } else {
       const v = integerInput(ctx, value, 'a timestamp (ISO-8601 text, a Date, nanoseconds since the epoch or 12 raw bytes)')
       if (v instanceof Preset) return v

@@ -257,6 +257,25 @@ describe('parquet-testing files', () => {
     }
   })
 
+  test('int96_from_spark.parquet: text with digits past microseconds finds DuckDB\'s rows (it reads INT96 and text at microseconds)',
+    { skip: missingFixture(`${DATA}/int96_from_spark.parquet`) }, async () => {
+      const at = fixturePath(`${DATA}/int96_from_spark.parquet`)
+      const values = ['2024-01-01 20:34:56.1234567', '2024-01-01T20:34:56.123456999Z', '2024-01-01 20:34:56.1234561', '2024-12-30 23:00:00.0000009']
+      const counts = await withDuckDB(async (connection) => {
+        await connection.run("SET TimeZone = 'UTC'")
+        return Promise.all(values.map(async (v) => Number((await connection.runAndReadAll(`SELECT count(*) FROM '${at}' WHERE a = '${v}'`))
+          .getRows()[0][0])))
+      })
+      assert.deepEqual(counts, [1, 1, 1, 1])
+      const file = await openParquet(at)
+      try {
+        const { rowGroups } = await file.probe('a', values, { confirm: true })
+        assert.deepEqual(rowGroups[0].results.map((r) => r.rows?.length ?? 0), counts, JSON.stringify(rowGroups[0].results))
+      } finally {
+        await file.close()
+      }
+    })
+
   for (const name of ['plain-dict-uncompressed-checksum.parquet', 'rle-dict-snappy-checksum.parquet']) {
     test(`${name}: dictionary pages with checksums`, { skip: missingFixture(`${DATA}/${name}`) }, async () => {
       const outcomes = await checkFlatColumns(name)
