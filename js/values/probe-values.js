@@ -40,7 +40,7 @@
 //    Spark's and PostgreSQL's casts to a timestamp without zone). A Date → its UTC AND its local fields.
 //    A number / bigint / integer text is the stored integer in the column's unit (not milliseconds).
 //    ConvertedType TIMESTAMP_MILLIS/MICROS alone (UTC by the spec, without zone to DuckDB): the UTC
-//    column's candidates plus the fields as written.
+//    column's candidates plus the fields as written (a Date: also its local fields).
 //  - INT96 (legacy nanosecond timestamps, wall clock or UTC-normalized depending on the writer): text
 //    with an offset → the fields as written AND the UTC instant; without, the fields AND their local-time
 //    reading (Spark normalizes local times to UTC), each also floored to its microsecond when the text is finer

@@ -196,7 +196,7 @@ export function timestampConverter(ctx) {
     if (value instanceof Date) {
       const ms = validDateMs(ctx, value)
       const values = [BigInt(ms) * perMs]
-      if (!adjusted) values.push(BigInt(localFieldsMs(value)) * perMs)
+      if (!adjusted || lt.legacy) values.push(BigInt(localFieldsMs(value)) * perMs) // DuckDB compares a local column by local fields
       return addPhysicalIntegers(ctx, sink, values, value)
     }
     if (typeof value === 'string') {

@@ -153,6 +153,17 @@ test('ConvertedType TIMESTAMP_MILLIS/MICROS alone (UTC by the spec, TIMESTAMP wi
     { name: 'us', type: 'INT64', converted_type: 'TIMESTAMP_MICROS', repetition_type: 'REQUIRED' }] })
   assert.deepEqual(await contradictions(file, 'TIMESTAMP', ['2024-01-01 02:00:00-05', '2024-01-01T02:00:00+02:00', '2024-01-01 02:00:00Z',
     '2024-01-01 02:00', '1969-12-31 23:59:59.999+01', '1969-12-31T23:59:59.999-00:30']), [])
+  // A Date: DuckDB compares the zone-less column with the Date's local fields (here New York's), as a wall-clock column's.
+  const zone = process.env.TZ
+  process.env.TZ = 'America/New_York'
+  await rowsOf("SET TimeZone = 'America/New_York'")
+  try {
+    assert.deepEqual(await contradictions(file, 'TIMESTAMP', [new Date(Date.UTC(2024, 0, 1, 7)), new Date(Date.UTC(1970, 0, 1, 4, 59, 59, 999))]), [])
+  } finally {
+    if (zone === undefined) delete process.env.TZ
+    else process.env.TZ = zone
+    await rowsOf("SET TimeZone = 'UTC'")
+  }
   // The same forms on the microsecond column (contradictions probes c): confirm finds DuckDB's rows.
   const opened = await openParquet(file)
   try {
