@@ -292,7 +292,7 @@ export type LogicalType =
       | 'GEOGRAPHY'
   }
   | { type: 'DECIMAL', precision: number, scale: number }
-  /** legacy: from a ConvertedType alone (TIMESTAMP_MILLIS/MICROS), which readers take as UTC (parquet-java) or local (DuckDB). */
+  /** legacy: from a ConvertedType alone (TIME_/TIMESTAMP_MILLIS/MICROS): UTC to parquet-java, without zone to DuckDB. */
   | { type: 'TIME' | 'TIMESTAMP', unit: 'MILLIS' | 'MICROS' | 'NANOS', isAdjustedToUTC: boolean, legacy?: true }
   | { type: 'INTEGER', bitWidth: number, isSigned: boolean }
   | { type: string, [key: string]: unknown }

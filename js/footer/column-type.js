@@ -101,11 +101,14 @@ function logicalFromConverted(element) {
     case 'DATE':
     case 'INTERVAL': return { type: ct }
     case 'DECIMAL': return { type: 'DECIMAL', precision: element.precision, scale: element.scale ?? 0 }
+    // UTC by LogicalTypes.md, but DuckDB reads them as TIME / TIMESTAMP without zone: `legacy` probes both (js/values/temporal.js).
     case 'TIME_MILLIS':
-    case 'TIME_MICROS': return { type: 'TIME', unit: ct.slice(5), isAdjustedToUTC: true }
-    // UTC by LogicalTypes.md, but DuckDB reads them as TIMESTAMP without zone: `legacy` probes both (js/values/temporal.js).
+    case 'TIME_MICROS':
     case 'TIMESTAMP_MILLIS':
-    case 'TIMESTAMP_MICROS': return { type: 'TIMESTAMP', unit: ct.slice(10), isAdjustedToUTC: true, legacy: true }
+    case 'TIMESTAMP_MICROS': {
+      const [type, unit] = ct.split('_')
+      return { type, unit, isAdjustedToUTC: true, legacy: true }
+    }
   }
   const int = CONVERTED_INTEGERS[ct]
   if (int) return { type: 'INTEGER', bitWidth: int[0], isSigned: int[1] }

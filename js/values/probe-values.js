@@ -47,8 +47,8 @@
 //    (DuckDB reads INT96 and text at microseconds). A bigint / number is nanoseconds since the epoch; a
 //    Uint8Array(12) is raw. A Date → its UTC fields AND its local fields.
 //  - TIME: 'HH:MM[:SS[.fraction]]' ('24:00:00' allowed) with an optional offset, which a wall-clock TIME
-//    ignores; for TIME(UTC) the candidates are the time as written and the UTC time (mod 24 h); without an offset
-//    also gets the process's local offsets of this year (January and July) applied. A Date → its UTC
+//    ignores; TIME(UTC) text with one is the UTC time (mod 24 h), ConvertedType-only also the time as written;
+//    without an offset, the time and it with the process's local offsets of this year (January and July). A Date → its UTC
 //    and local time of day. A number / bigint / integer text is the stored integer in the unit.
 //  - DECIMAL: exact decimal text (exponents allowed), a bigint (an integer value, not the unscaled
 //    one), or a number via String(number) — numbers carry ~15–17 significant digits, so pass text for

@@ -38,10 +38,8 @@ function offsetSeconds(text) {
 }
 
 const isLeap = (/** @type {number} */ y) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)
-const MONTH_NAMES = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-]
+/** A month's English name (every runtime's Intl has 'en'). @param {number} m 1-12 */
+const monthName = (m) => new Date(Date.UTC(2000, m - 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' })
 
 /** @param {number} y @param {number} m */
 function daysInMonth(y, m) {
@@ -80,7 +78,7 @@ function parseDateTimeText(ctx, text) {
   const day = Number(m[3])
   if (month < 1 || month > 12) throw badValue(ctx, text, 'a valid date', `there is no month ${month}`)
   const dim = daysInMonth(year, month)
-  if (day < 1 || day > dim) throw badValue(ctx, text, 'a valid date', `${MONTH_NAMES[month - 1]} ${year} has ${dim} days`)
+  if (day < 1 || day > dim) throw badValue(ctx, text, 'a valid date', `${monthName(month)} ${year} has ${dim} days`)
   const parsed = {
     days: daysFromCivil(year, month, day), hasTime: m[4] !== undefined,
     hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0), fraction: m[7] ?? '',
@@ -305,7 +303,7 @@ export function int96Converter(ctx) {
 /** @param {import('./input.js').ColumnContext} ctx @returns {import('./input.js').Converter} */
 export function timeConverter(ctx) {
   // RULES (js/values/probe-values.js) route only TIME(MILLIS | MICROS | NANOS) columns here.
-  const lt = /** @type {{ unit: TimeUnit, isAdjustedToUTC?: boolean }} */ (ctx.logicalType)
+  const lt = /** @type {{ unit: TimeUnit, isAdjustedToUTC?: boolean, legacy?: boolean }} */ (ctx.logicalType)
   const unit = lt.unit
   const adjusted = Boolean(lt.isAdjustedToUTC)
   const perSecond = UNIT_PER_SECOND[unit]
@@ -326,8 +324,10 @@ export function timeConverter(ctx) {
         const fraction = fractionIn(ctx, value, p.fraction, unit)
         if (fraction instanceof Preset) return fraction
         const wall = BigInt(p.hour * 3600 + p.minute * 60 + p.second) * perSecond + fraction
-        const values = [wall] // a wall-clock TIME, as a timestamp's (DuckDB reads '14:00+02' as TIME 14:00)
-        if (adjusted && p.offset !== undefined) values.push(mod(wall - BigInt(p.offset) * perSecond))
+        // A wall-clock TIME ignores an offset, as a timestamp's (DuckDB reads '14:00+02' as TIME 14:00); a UTC one takes the
+        // UTC time alone (its 14:00 was a `present` for 14:00Z), a `legacy` one both (DuckDB reads it as a wall-clock TIME).
+        const values = [wall]
+        if (adjusted && p.offset !== undefined) values[lt.legacy ? 1 : 0] = mod(wall - BigInt(p.offset) * perSecond)
         else if (adjusted) for (const off of currentLocalOffsetsMs()) values.push(mod(wall - BigInt(off) * perMs))
         return addPhysicalIntegers(ctx, sink, values, value)
       }

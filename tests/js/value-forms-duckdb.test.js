@@ -176,3 +176,29 @@ test('ConvertedType TIMESTAMP_MILLIS/MICROS alone (UTC by the spec, TIMESTAMP wi
     await opened.close()
   }
 })
+
+test('TIME(isAdjustedToUTC=true) (DuckDB TIMETZ) with an offset is its UTC time alone; ConvertedType TIME_MICROS alone (a TIME to DuckDB) '
+  + 'also the time as written', async () => {
+  const file = path.join(dir, 'timetz.parquet')
+  await rowsOf(`COPY (SELECT CAST(t AS TIMETZ) AS c FROM (VALUES ('12:00:00+00'), ('10:00:00+00')) v(t), range(50) ORDER BY c)
+    TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 50)`)
+  const legacy = path.join(dir, 'time-converted-only.parquet')
+  await parquetWriteFile({ filename: legacy, rowGroupSize: 50, columnData: [{ name: 'c', data: [43200000000n, 36000000000n].flatMap((v) => Array(50).fill(v)) }],
+    schema: [{ name: 'root', num_children: 1 }, { name: 'c', type: 'INT64', converted_type: 'TIME_MICROS', repetition_type: 'REQUIRED' }] })
+  /** DuckDB's rows (file row numbers) where `where` holds. @param {string} at @param {string} where */
+  const rowsWhere = async (at, where) => (await rowsOf(`SELECT r FROM (SELECT row_number() OVER () - 1 AS r, c FROM '${at}') WHERE ${where} ORDER BY r`))
+    .map((row) => Number(row.r))
+  // TIMETZ: the instant's rows (DuckDB's own equality also compares offsets, so it is asked as UTC); a ConvertedType-only
+  // TIME: the rows DuckDB finds (the time as written, 12:00) and the UTC time's (LogicalTypes.md: TIME_MICROS is UTC).
+  const expected = [await rowsWhere(file, "c = '10:00:00+00'"), [...await rowsWhere(legacy, "c = '12:00:00+02'"), ...await rowsWhere(legacy, "c = '10:00'")]]
+  assert.deepEqual(expected.map((rows) => rows.length), [50, 100])
+  for (const [k, at] of [file, legacy].entries()) {
+    const opened = await openParquet(at)
+    try {
+      const { rowGroups } = await opened.probe('c', ['12:00:00+02'], { confirm: true })
+      assert.deepEqual(rowGroups.flatMap((g) => g.results[0].rows ?? []), expected[k].sort((a, b) => a - b), at)
+    } finally {
+      await opened.close()
+    }
+  }
+})

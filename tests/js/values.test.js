@@ -318,9 +318,11 @@ describe('TIME', () => {
     for (const v of ['25:00', '12:60', '3pm', '24:00:01']) assertBadValue(time('MICROS'), v, /INT64 \(TIME\(MICROS, local\)\)/)
   })
 
-  test('with an offset: the time as written and the UTC time (DuckDB TIMETZ stores the latter)', () => {
-    assert.deepEqual(candidatesOf(time('MICROS', true), '03:04:05+05:30'), [11045000000n, 77645000000n])
-    assert.deepEqual(candidatesOf(time('MICROS', true), '03:04:05-08'), [11045000000n, 39845000000n])
+  test('with an offset: the UTC time (DuckDB TIMETZ stores it), also the time as written for a ConvertedType-only column', () => {
+    assert.deepEqual(candidatesOf(time('MICROS', true), '03:04:05+05:30'), [77645000000n])
+    assert.deepEqual(candidatesOf(time('MICROS', true), '03:04:05-08'), [39845000000n])
+    const legacy = { physicalType: 'INT64', logicalType: { type: 'TIME', unit: 'MICROS', isAdjustedToUTC: true, legacy: true } }
+    assert.deepEqual(candidatesOf(legacy, '03:04:05-08'), [11045000000n, 39845000000n])
     // A wall-clock TIME ignores it, as DuckDB's cast to TIME does.
     assert.deepEqual(candidatesOf(time('MICROS', false), '03:04:05+05:30'), [11045000000n])
   })
@@ -603,7 +605,7 @@ describe('column types', () => {
     assert.deepEqual(lt({ logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: false, unit: 'MICROS' }, converted_type: 'TIMESTAMP_MICROS' }),
       { type: 'TIMESTAMP', unit: 'MICROS', isAdjustedToUTC: false })
     assert.deepEqual(lt({ converted_type: 'TIMESTAMP_MILLIS' }), { type: 'TIMESTAMP', unit: 'MILLIS', isAdjustedToUTC: true, legacy: true })
-    assert.deepEqual(lt({ converted_type: 'TIME_MICROS' }), { type: 'TIME', unit: 'MICROS', isAdjustedToUTC: true })
+    assert.deepEqual(lt({ converted_type: 'TIME_MICROS' }), { type: 'TIME', unit: 'MICROS', isAdjustedToUTC: true, legacy: true })
     assert.deepEqual(lt({ converted_type: 'UTF8' }), { type: 'STRING' })
     assert.deepEqual(lt({ converted_type: 'UINT_64' }), { type: 'INTEGER', bitWidth: 64, isSigned: false })
     assert.deepEqual(lt({ converted_type: 'INT_8' }), { type: 'INTEGER', bitWidth: 8, isSigned: true })
