@@ -5,6 +5,7 @@
 // errs towards "could": a value is ruled out only when no reading of both sides (text, integer, number,
 // date, timestamp) makes them equal.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { localFieldsMs } from '../values/temporal.js'
 
 export const HIVE_NULL = '__HIVE_DEFAULT_PARTITION__'
 // DuckDB reads a folder `key=NULL` (any case) as null too; Spark as the text: both readings are kept.
@@ -183,7 +184,7 @@ export function partitionMayEqual(raw, value) {
     // As the file layer reads a Date (js/values/temporal.js): its UTC fields, or its local wall clock.
     const ms = value.getTime()
     if (Number.isNaN(ms)) return true
-    const readings = [ms, ms - value.getTimezoneOffset() * 60_000]
+    const readings = [ms, localFieldsMs(ms)] // to the second (getTimezoneOffset() counts whole minutes)
     const micros = timestampMicros(raw)
     if (micros !== undefined) return readings.some((r) => BigInt(r) * 1000n === micros)
     const day = dateMicros(raw)

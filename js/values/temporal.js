@@ -8,8 +8,6 @@ const DAY_MS = 86400000
 const MAX_DATE_MS = 8.64e15
 
 const UNIT_PER_SECOND = { MILLIS: 1000n, MICROS: 1000000n, NANOS: 1000000000n }
-const UNIT_PER_MS = { MILLIS: 1n, MICROS: 1000n, NANOS: 1000000n }
-const UNIT_DIGITS = { MILLIS: 3, MICROS: 6, NANOS: 9 }
 /** @typedef {keyof typeof UNIT_PER_SECOND} TimeUnit */
 /**
  * @typedef {{ hour: number, minute: number, second: number, fraction: string, offset: number | undefined }} ClockFields
@@ -104,7 +102,7 @@ function checkClock(ctx, text, p, allow24) {
  * @param {import('./input.js').ColumnContext} ctx @param {string} text @param {string} fraction @param {TimeUnit} unit
  */
 function fractionIn(ctx, text, fraction, unit) {
-  const digits = UNIT_DIGITS[unit]
+  const digits = String(UNIT_PER_SECOND[unit]).length - 1
   const read = fraction.slice(0, Math.max(digits, 6)) // microseconds' digits at least
   if (/[^0]/.test(read.slice(digits))) {
     return absent(`${show(text)} has fractional seconds finer than ${unit}, which ${ctx.label} cannot hold`)
@@ -115,30 +113,34 @@ function fractionIn(ctx, text, fraction, unit) {
 /** The process's offsets (local − UTC, ms) under which wallMs is a local wall-clock reading. @param {number} wallMs */
 function localOffsetsFor(wallMs) {
   if (!(Math.abs(wallMs) <= MAX_DATE_MS - 2 * DAY_MS)) return []
-  /** @type {number[]} */
-  const offsets = []
-  for (const probe of [wallMs - DAY_MS, wallMs, wallMs + DAY_MS]) {
-    const off = -new Date(probe).getTimezoneOffset() * 60000
-    if (!offsets.includes(off)) offsets.push(off)
-  }
-  const valid = offsets.filter((off) => -new Date(wallMs - off).getTimezoneOffset() * 60000 === off)
+  const offsets = [...new Set([wallMs - DAY_MS, wallMs, wallMs + DAY_MS].map((t) => localFieldsMs(t) - t))]
+  const valid = offsets.filter((off) => localFieldsMs(wallMs - off) === wallMs)
   return valid.length ? valid : offsets // a wall time skipped by a DST jump: try each side
 }
 
 /**
  * Instants (in unit since the epoch) that read as `wall` on the process's local clock.
  * @param {bigint} wall
- * @param {keyof typeof UNIT_PER_MS} unit
+ * @param {TimeUnit} unit
  */
 function localReadings(wall, unit) {
-  const perMs = UNIT_PER_MS[unit]
+  const perMs = UNIT_PER_SECOND[unit] / 1000n
   let ms = wall / perMs
   if (wall < 0n && ms * perMs !== wall) ms -= 1n
   return localOffsetsFor(Number(ms)).map((off) => wall - BigInt(off) * perMs)
 }
 
-/** Local wall-clock fields of a Date's instant, as ms since the epoch read as UTC. */
-const localFieldsMs = (/** @type {Date} */ date) => date.getTime() - date.getTimezoneOffset() * 60000
+/**
+ * The process's local wall-clock fields at an instant, as ms since the epoch read as UTC, to the second: not through
+ * getTimezoneOffset(), whole minutes, which Monrovia's -00:44:30 (until 1972) and the local mean times before ~1900 are
+ * not (DuckDB's ICU keeps the seconds). Date.UTC reads years 0-99 as 1900-1999: the year is set after (2000 has Feb 29).
+ * @param {number} ms
+ */
+export function localFieldsMs(ms) {
+  const d = new Date(ms)
+  return new Date(Date.UTC(2000, d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds()))
+    .setUTCFullYear(d.getFullYear())
+}
 
 /** @param {import('./input.js').ColumnContext} ctx @param {Date} value */
 function validDateMs(ctx, value) {
@@ -150,8 +152,7 @@ function validDateMs(ctx, value) {
 /** The process's UTC offsets (ms) in January and July of this year. */
 function currentLocalOffsetsMs() {
   const year = new Date().getFullYear()
-  const offsets = [new Date(year, 0, 1), new Date(year, 6, 1)].map((d) => -d.getTimezoneOffset() * 60000)
-  return offsets[0] === offsets[1] ? [offsets[0]] : offsets
+  return [...new Set([0, 6].map((month) => new Date(year, month).getTime()).map((t) => localFieldsMs(t) - t))]
 }
 
 const JULIAN_DAY_OF_EPOCH = 2440588n
@@ -164,7 +165,7 @@ export function dateConverter(ctx) {
     if (value instanceof Date) {
       const ms = validDateMs(ctx, value)
       sink.add(Math.floor(ms / DAY_MS))
-      sink.addUnique(Math.floor(localFieldsMs(value) / DAY_MS))
+      sink.addUnique(Math.floor(localFieldsMs(ms) / DAY_MS))
       return
     }
     if (typeof value === 'string') {
@@ -189,12 +190,12 @@ export function timestampConverter(ctx) {
   const unit = lt.unit
   const adjusted = Boolean(lt.isAdjustedToUTC)
   const perSecond = UNIT_PER_SECOND[unit]
-  const perMs = UNIT_PER_MS[unit]
+  const perMs = UNIT_PER_SECOND[unit] / 1000n
   return (value, sink) => {
     if (value instanceof Date) {
       const ms = validDateMs(ctx, value)
       const values = [BigInt(ms) * perMs]
-      if (!adjusted || lt.legacy) values.push(BigInt(localFieldsMs(value)) * perMs) // DuckDB compares a local column by local fields
+      if (!adjusted || lt.legacy) values.push(BigInt(localFieldsMs(ms)) * perMs) // DuckDB compares a local column by local fields
       return addPhysicalIntegers(ctx, sink, values, value)
     }
     if (typeof value === 'string') {
@@ -277,7 +278,7 @@ export function int96Converter(ctx) {
     let values
     const p = typeof value === 'string' ? parseDateTimeText(ctx, value) : undefined
     if (value instanceof Date) {
-      values = [BigInt(validDateMs(ctx, value)) * 1000000n, BigInt(localFieldsMs(value)) * 1000000n]
+      values = [validDateMs(ctx, value), localFieldsMs(value.getTime())].map((ms) => BigInt(ms) * 1000000n)
     } else if (p && typeof value === 'string') { // (p is parsed from text only)
       const wall = wallClock(ctx, value, p, 'NANOS', UNIT_PER_SECOND.NANOS)
       if (wall instanceof Preset) return wall
@@ -307,13 +308,13 @@ export function timeConverter(ctx) {
   const unit = lt.unit
   const adjusted = Boolean(lt.isAdjustedToUTC)
   const perSecond = UNIT_PER_SECOND[unit]
-  const perMs = UNIT_PER_MS[unit]
+  const perMs = UNIT_PER_SECOND[unit] / 1000n
   const perDay = DAY_SECONDS * perSecond
   const mod = (/** @type {bigint} */ v) => ((v % perDay) + perDay) % perDay
   return (value, sink) => {
     if (value instanceof Date) {
       const ms = validDateMs(ctx, value)
-      const values = [ms, localFieldsMs(value)].map((t) => BigInt(((t % DAY_MS) + DAY_MS) % DAY_MS) * perMs)
+      const values = [ms, localFieldsMs(ms)].map((t) => BigInt(((t % DAY_MS) + DAY_MS) % DAY_MS) * perMs)
       return addPhysicalIntegers(ctx, sink, values, value)
     }
     if (typeof value === 'string') {

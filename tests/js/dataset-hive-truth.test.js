@@ -110,6 +110,20 @@ describe('Hive folders as DuckDB reads them', () => {
     await assertNotRuledOut(['x=16'], 'x', '0x10', "x = '0x10'")
   })
 
+  test('a Date against a timestamp folder on a local clock whose offset has seconds (Monrovia, -00:44:30 until 1972)', async () => {
+    const zone = process.env.TZ
+    process.env.TZ = 'Africa/Monrovia'
+    try {
+      // getTimezoneOffset() says 44 minutes: its local fields read through it were 00:00:30.
+      const midnight = new Date(1965, 8, 17)
+      assert.equal(midnight.toISOString(), '1965-09-17T00:44:30.000Z')
+      await assertNotRuledOut(['t=1965-09-17 00:00:00'], 't', midnight, `t = timezone('Africa/Monrovia', TIMESTAMPTZ '${midnight.toISOString()}')`)
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
+  })
+
   test('a date written as DuckDB casts text to one, and a date and time probed against a date', async () => {
     const day = new Date(Date.UTC(2026, 0, 7))
     await assertNotRuledOut(['d=2026 01 07'], 'd', day, "d = DATE '2026-01-07'")

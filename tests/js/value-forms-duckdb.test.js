@@ -202,3 +202,27 @@ test('TIME(isAdjustedToUTC=true) (DuckDB TIMETZ) with an offset is its UTC time 
     }
   }
 })
+
+test('a process whose offset has seconds (Monrovia, -00:44:30 until 1972): Dates and zone-less text read on its local clock as DuckDB does',
+  async () => {
+    const zone = process.env.TZ
+    process.env.TZ = 'Africa/Monrovia'
+    await rowsOf("SET TimeZone = 'Africa/Monrovia'")
+    try {
+      const failures = []
+      // getTimezoneOffset() says 44 minutes: local midnight read through it was 30 s off.
+      const midnight = new Date(1965, 8, 17)
+      assert.equal(midnight.toISOString(), '1965-09-17T00:44:30.000Z')
+      for (const [type, values] of [['TIMESTAMP', [midnight, new Date(1900, 0, 1, 12)]], ['TIMESTAMPTZ', ['1965-09-17', '1900-01-01 12:00']]]) {
+        await rowsOf(`CREATE OR REPLACE TABLE t AS SELECT CAST(v AS ${type}) AS c FROM (VALUES ('1965-09-17'), ('1900-01-01 12:00')) s(v), range(50)`)
+        const file = path.join(dir, `monrovia-${type}.parquet`)
+        await rowsOf(`COPY t TO '${file}' (FORMAT parquet, ROW_GROUP_SIZE 50)`)
+        failures.push(...await contradictions(file, type, values))
+      }
+      assert.deepEqual(failures, [])
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+      await rowsOf("SET TimeZone = 'UTC'")
+    }
+  })
