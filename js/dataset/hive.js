@@ -318,8 +318,9 @@ function specialDate(text) {
  */
 function civilDay(y, m, d) {
   if (m < 1 || m > 12 || d < 1) return undefined
-  const ms = Date.UTC(y, m - 1, d)
-  const check = new Date(ms)
+  // Not Date.UTC, which reads years 0-99 as 1900-1999 (d=0050-03-01 was 1950's day: a Date of 0050-03-01 was absent).
+  const check = new Date(0)
+  const ms = check.setUTCFullYear(y, m - 1, d)
   if (check.getUTCDate() !== d || check.getUTCMonth() !== m - 1) return undefined
   return Math.round(ms / 86_400_000)
 }

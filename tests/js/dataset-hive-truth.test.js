@@ -110,6 +110,14 @@ describe('Hive folders as DuckDB reads them', () => {
     await assertNotRuledOut(['x=16'], 'x', '0x10', "x = '0x10'")
   })
 
+  test('a date of the years 0-99 is that year, not 1900-1999 (as Date.UTC reads them)', async () => {
+    const day = new Date(Date.UTC(2000, 2, 1))
+    day.setUTCFullYear(50)
+    await assertNotRuledOut(['d=0050-03-01'], 'd', day, "d = DATE '0050-03-01'")
+    await assertNotRuledOut(['d=0050-03-01'], 'd', '0050-03-01', "d = DATE '0050-03-01'")
+    await assertNotRuledOut(['t=0050-03-01 12:00:00'], 't', new Date(day.getTime() + 12 * 3600_000), "t = TIMESTAMP '0050-03-01 12:00:00'")
+  })
+
   test('a Date against a timestamp folder on a local clock whose offset has seconds (Monrovia, -00:44:30 until 1972)', async () => {
     const zone = process.env.TZ
     process.env.TZ = 'Africa/Monrovia'
