@@ -33,6 +33,13 @@ function oneKey(keys, raw) {
 }
 
 /**
+ * The Date of the millisecond holding `ticks` (of 1/perMs ms), as point lookups read a file's timestamps
+ * (js/pages/hyparquet.js): a bigint division truncates towards zero, 1969-12-31T23:59:59.999999 was 1970-01-01.
+ * @param {bigint} ticks @param {bigint} perMs
+ */
+const dateOfTicks = (ticks, perMs) => new Date(Number(ticks / perMs - (ticks % perMs < 0n ? 1n : 0n)))
+
+/**
  * A key (js/table/column-keys.js) as hyparquet reads a value of the type, or undefined for a type it is not read as.
  * @param {TableType} type
  * @param {Key} key
@@ -47,8 +54,8 @@ function rowValueOf(type, key) {
     case 'float': case 'double': return key
     case 'decimal': return Number(n) / 10 ** (type.scale ?? 0)
     case 'date': return new Date(Number(n) * 86400000)
-    case 'timestamp': case 'timestamptz': return new Date(Number(n / 1000n))
-    case 'timestamp_ns': case 'timestamptz_ns': return new Date(Number(n / 1000000n))
+    case 'timestamp': case 'timestamptz': return dateOfTicks(n, 1000n)
+    case 'timestamp_ns': case 'timestamptz_ns': return dateOfTicks(n, 1000000n)
     case 'string': return text.decode(bytes)
     // BYTE_ARRAY without a string annotation stays bytes in point lookups (js/confirm/point-lookups.js), as DuckDB's BLOB.
     case 'binary': case 'fixed': return new Uint8Array(bytes)

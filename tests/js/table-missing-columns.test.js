@@ -272,3 +272,23 @@ test('Delta column mapping: structs under a list or map name their fields by log
     assert.deepEqual(values, [{ l: [{ x: 5 }], m: { k: { y: 7 } } }], mode)
   }
 })
+
+test('Iceberg: a timestamp initial-default before 1970 finer than milliseconds is the Date of the millisecond holding it', async () => {
+  const root = path.join(top, `t${++made}`)
+  await writeIcebergTable(root, {
+    schema: [{ id: 1, name: 'id', type: 'long' }, { id: 2, name: 'ts', type: 'timestamp' }, { id: 3, name: 'ns', type: 'timestamptz_ns' }],
+    spec: [],
+    files: { 'data/old.parquet': parquetWithIds([{ id: 1, name: 'id', type: 'long', data: [1n] }]) },
+    manifests: [{ entries: [{ file: { file_path: 'data/old.parquet', record_count: 1, partition: {} } }] }],
+    editMetadata: (metadata) => {
+      metadata['format-version'] = 3
+      metadata['next-row-id'] = 0
+      const fields = metadata.schemas[0].fields
+      Object.assign(fields[1], { 'initial-default': '1969-12-31T23:59:59.999999' })
+      Object.assign(fields[2], { 'initial-default': '1969-12-31T23:59:59.999999999+00:00' })
+    } })
+  const byPath = await lookedUp(root, 'id', 1n, ['id', 'ts', 'ns'])
+  // 1 µs and 1 ns before 1970: was 1970-01-01T00:00:00.000Z (a division towards zero)
+  const last = new Date(Date.UTC(1969, 11, 31, 23, 59, 59, 999))
+  assert.deepEqual(byPath['data/old.parquet'].values, [{ id: 1n, ts: last, ns: last }])
+})
