@@ -781,7 +781,8 @@ function describeFiles(root, metaData, live, writer, options) {
       // By logical name, as a dataset `where` and people name them; empty means null.
       partitionValues: Object.fromEntries(fields.filter((f) => f.topLevel && partitionColumns.has(f.name)).map((f) => {
         const raw = partitionRaw(add.partitionValues ?? {}, f) ?? null
-        return [f.name, raw === '' ? null : raw]
+        // "" is null, but a string's or binary's may be '' (emptyOrNull): kept, a `where` of '' or of null keeps the file.
+        return [f.name, raw === '' && f.type.kind !== 'string' && f.type.kind !== 'binary' ? null : raw]
       })),
     }
   })
@@ -831,6 +832,17 @@ export const isDeltaPartitionColumn = (metaData, field) =>
 const partitionRaw = (values, field) => (Object.hasOwn(values, field.physicalName) ? values[field.physicalName] : values[field.name])
 
 /**
+ * A string or binary partition value logged as "": null per PROTOCOL.md ("An empty string for any type translates to a
+ * null partition value"), but '' (empty bytes) to Spark (TahoeFileIndex.getPartitionValuesRow, a non-ANSI Cast) and to
+ * delta-kernel-rs (empty_string_partition_cast), and writers log it for either: delta-rs for '', duckdb-delta (before
+ * its #342) for null. Either way no other value is there, '' may be (`maybe`), and its rows have no one value
+ * (missing-columns.js). For every other type all three read "" as null.
+ * @param {Omit<import('./load-table.js').FilePartition, 'key'>} base
+ * @returns {import('./load-table.js').FilePartition}
+ */
+const emptyOrNull = (base) => ({ ...base, raw: '', key: new Uint8Array(0), keys: [new Uint8Array(0)], emptyOrNull: true })
+
+/**
  * A file's partition values (its add action's, by physical or logical name; strings) typed by the schema.
  * @param {DeltaField[]} fields
  * @param {Set<string>} partitionColumns
@@ -846,6 +858,7 @@ export function deltaPartitions(fields, partitionColumns, values) {
     const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw, notInFile: true }
     // No key at all is null too, as Spark (TahoeFileIndex.getPartitionValuesRow) and delta-kernel-rs (parse_partition_value_raw)
     // read it, whatever the data file holds: a file written before the column was a partition column still has it as data.
+    if (raw === '' && (field.type.kind === 'string' || field.type.kind === 'binary')) { out.push(emptyOrNull(base)); continue }
     if (raw === undefined || raw === null || raw === '') { out.push({ ...base, raw: null, key: null }); continue }
     // A timestamp partition value without an offset is in a session time zone the log does not record.
     if (field.type.kind === 'timestamptz' && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw)) continue

@@ -164,6 +164,41 @@ describe('synthetic Delta tables', async () => {
       [['old.parquet', null], ['p=b/new.parquet', 'b']])
   })
 
+  test('a string or binary partition value logged as "" is null per PROTOCOL.md but \'\' to Spark and delta-kernel-rs: '
+    + '\'\' is maybe, not absent; other values absent; no row value', async () => {
+    // PROTOCOL.md "Partition Value Serialization": "An empty string for any type translates to a null partition value".
+    // Spark's TahoeFileIndex.getPartitionValuesRow casts "" (non-ANSI Cast) to '' for string (empty bytes for binary),
+    // to null for other types; delta-kernel-rs (empty_string_partition_cast) the same. delta-rs logs '' as "". So
+    // WHERE s = '' returns both rows to Spark: answered absent (read as null) they were missed.
+    const data = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: [1, 2], type: 'INT32' }] }))
+    const types = { s: 'string', bin: 'binary', i: 'integer', d: 'date', b: 'boolean' }
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'integer', nullable: true, metadata: {} },
+      ...Object.entries(types).map(([name, type]) => ({ name, type, nullable: true, metadata: {} }))] }
+    const root = await writeTable('partition-empty-string', {
+      [`${pad(0)}.json`]: commitText([{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+        { metaData: { id: 'empty', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
+          partitionColumns: Object.keys(types), configuration: {} } },
+        { add: { path: 'f.parquet', partitionValues: { s: '', bin: '', i: '', d: '', b: '' }, size: data.length,
+          modificationTime: 0, dataChange: true } }]),
+    }, { 'f.parquet': data })
+    const table = await openTable(root)
+    const verdicts = async (column, values, options = {}) => (await table.probe(column, values, { confirm: true, ...options }))
+      .files.flatMap((f) => f.values.map((v) => v.verdict))
+    assert.deepEqual(await verdicts('s', ['', 'x', 'null']), ['maybe', 'absent', 'absent'])
+    assert.deepEqual(await verdicts('bin', [new Uint8Array(0), new Uint8Array([1])]), ['maybe', 'absent'])
+    // Every reader reads "" as null for the other types: no value is there.
+    assert.deepEqual(await verdicts('i', [0]), ['absent'])
+    assert.deepEqual(await verdicts('d', ['1970-01-01']), ['absent'])
+    assert.deepEqual(await verdicts('b', [false]), ['absent'])
+    // `where` of '' (Spark's reading) or of null (the protocol's) keeps the file.
+    assert.deepEqual(await verdicts('id', [1], { where: { s: '' } }), ['present'])
+    assert.deepEqual(await verdicts('id', [1], { where: { s: null } }), ['present'])
+    const looked = (await table.probe('id', [1], { confirm: true, columns: ['id', 's', 'i'] })).files[0].values[0]
+    assert.equal(looked.values, undefined, 'no row value: s is \'\' or null by whom reads it')
+    const only = (await table.probe('id', [1], { confirm: true, columns: ['id', 'i'] })).files[0].values[0]
+    assert.deepEqual(only.values, [{ id: 1, i: null }])
+  })
+
   test('column mapping (id mode): a file\'s column is the one of the field\'s id, not the one of its physical name', async () => {
     // As CONVERT TO DELTA writes an Iceberg table's log: id mode, each physical name the column's current name. Column `a`
     // (id 1) was renamed `b` and a new `a` (id 2) added: the old file holds id 1 under its old name "a", and no id 2.
