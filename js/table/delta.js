@@ -778,11 +778,12 @@ function describeFiles(root, metaData, live, writer, options) {
       deletes: add.deletionVector ? [{ kind: /** @type {const} */ ('dv'), dv: add.deletionVector }] : [],
       // The add action as logged, for a table index's record (js/index-builder/table-index-build.js).
       logged: add,
-      // By logical name, as a dataset `where` and people name them; empty means null.
-      partitionValues: Object.fromEntries(fields.filter((f) => f.topLevel && partitionColumns.has(f.name)).map((f) => {
-        const raw = partitionRaw(add.partitionValues ?? {}, f) ?? null
-        // "" is null, but a string's or binary's may be '' (emptyOrNull): kept, a `where` of '' or of null keeps the file.
-        return [f.name, raw === '' && f.type.kind !== 'string' && f.type.kind !== 'binary' ? null : raw]
+      // By logical name, as a dataset `where` and people name them; empty means null, but a string's or binary's "" is kept
+      // (emptyOrNull: a `where` of '' or of null keeps the file) and a value only under the logical name left out (any does).
+      partitionValues: Object.fromEntries(fields.filter((f) => f.topLevel && partitionColumns.has(f.name)).flatMap((f) => {
+        const { raw, orNull } = partitionRaw(add.partitionValues ?? {}, f)
+        if (orNull && raw !== '') return []
+        return [[f.name, raw === '' && !emptyOrNull(f.type, raw) ? null : raw ?? null]]
       })),
     }
   })
@@ -800,7 +801,9 @@ function describeFiles(root, metaData, live, writer, options) {
 function refuseTwiceNamed(files) {
   /** @type {Map<string, DeltaFile>} */
   const seen = new Map()
-  const facts = (/** @type {DeltaFile} */ f) => JSON.stringify([dvId(f.logged.deletionVector), f.partitionValues])
+  // Its partitions' raw values too: partitionValues leaves out one logged under the logical name alone (describeFiles).
+  const facts = (/** @type {DeltaFile} */ f) => JSON.stringify([dvId(f.logged.deletionVector), f.partitionValues,
+    f.partitions.map((p) => p.raw ?? null)])
   for (const f of files) {
     const other = seen.get(f.path)
     if (other && facts(other) !== facts(f)) {
@@ -822,25 +825,30 @@ export const isDeltaPartitionColumn = (metaData, field) =>
   field.topLevel !== false && (metaData?.partitionColumns ?? []).includes(field.name)
 
 /**
- * A field's partition value as logged: by its physical name, else (a writer that keys them by logical name) by
- * its logical name — only when the physical name is not a key at all: a null under the physical name is the
- * value, and after renames the logical name may be another column's physical name.
+ * A field's partition value as logged: by its physical name, as Spark (TahoeFileIndex.getPartitionValuesRow) and
+ * delta-kernel-rs read it only (no key: null). Some writers keyed it by the logical name under column mapping (Delta
+ * Kernel Java's getWriteContext before delta#7212, sail before #1109): a value only there (the physical name not a key
+ * at all; a null under it is the value) is that value to the writer and to readers that fall back to it (sail), null to
+ * Spark: `orNull`. After renames the logical name may be another column's physical name: the same either-or.
  * @param {Record<string, string | null>} values
  * @param {DeltaField} field
- * @returns {string | null | undefined}
+ * @returns {{ raw: string | null | undefined, orNull?: boolean }}
  */
-const partitionRaw = (values, field) => (Object.hasOwn(values, field.physicalName) ? values[field.physicalName] : values[field.name])
+function partitionRaw(values, field) {
+  if (Object.hasOwn(values, field.physicalName)) return { raw: values[field.physicalName] }
+  const raw = Object.hasOwn(values, field.name) ? values[field.name] : undefined
+  return typeof raw === 'string' ? { raw, orNull: true } : { raw: undefined }
+}
 
 /**
  * A string or binary partition value logged as "": null per PROTOCOL.md ("An empty string for any type translates to a
  * null partition value"), but '' (empty bytes) to Spark (TahoeFileIndex.getPartitionValuesRow, a non-ANSI Cast) and to
  * delta-kernel-rs (empty_string_partition_cast), and writers log it for either: delta-rs for '', duckdb-delta (before
- * its #342) for null. Either way no other value is there, '' may be (`maybe`), and its rows have no one value
- * (missing-columns.js). For every other type all three read "" as null.
- * @param {Omit<import('./load-table.js').FilePartition, 'key'>} base
- * @returns {import('./load-table.js').FilePartition}
+ * its #342) for null. Either way no other value is there: `orNull`. For every other type all three read "" as null.
+ * @param {import('./load-table.js').TableType} type
+ * @param {string | null | undefined} raw
  */
-const emptyOrNull = (base) => ({ ...base, raw: '', key: new Uint8Array(0), keys: [new Uint8Array(0)], emptyOrNull: true })
+const emptyOrNull = (type, raw) => raw === '' && (type.kind === 'string' || type.kind === 'binary')
 
 /**
  * A file's partition values (its add action's, by physical or logical name; strings) typed by the schema.
@@ -853,12 +861,14 @@ export function deltaPartitions(fields, partitionColumns, values) {
   const out = []
   for (const field of fields) {
     if (!field.topLevel || !partitionColumns.has(field.name)) continue
-    const raw = partitionRaw(values, field)
+    const { raw, orNull } = partitionRaw(values, field)
     // notInFile: Delta writes partition columns in the log, not in the data files (PROTOCOL.md "Partition Value Serialization").
+    // orNull: the value or null by whom reads it: no other value is there, it may be (`maybe`), no row value (missing-columns.js).
     const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw, notInFile: true }
+    const either = orNull || emptyOrNull(field.type, raw) ? { orNull: true } : {}
+    if (emptyOrNull(field.type, raw)) { out.push({ ...base, ...either, key: new Uint8Array(0), keys: [new Uint8Array(0)] }); continue }
     // No key at all is null too, as Spark (TahoeFileIndex.getPartitionValuesRow) and delta-kernel-rs (parse_partition_value_raw)
     // read it, whatever the data file holds: a file written before the column was a partition column still has it as data.
-    if (raw === '' && (field.type.kind === 'string' || field.type.kind === 'binary')) { out.push(emptyOrNull(base)); continue }
     if (raw === undefined || raw === null || raw === '') { out.push({ ...base, raw: null, key: null }); continue }
     // A timestamp partition value without an offset is in a session time zone the log does not record.
     if (field.type.kind === 'timestamptz' && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw)) continue
@@ -868,7 +878,7 @@ export function deltaPartitions(fields, partitionColumns, values) {
     let keyed
     try { keyed = valueKeys(field.type, [raw])[0] } catch { keyed = null }
     if (!keyed || !('keys' in keyed)) continue
-    out.push({ ...base, keys: keyed.keys, key: keyed.keys[0] })
+    out.push({ ...base, ...either, keys: keyed.keys, key: keyed.keys[0] })
   }
   return out
 }

@@ -23,10 +23,10 @@ const FORMATS = ['iceberg', 'delta', 'auto']
  *   Delta its number in the schema, its name's segments (namePath: a field may be named "a.b"), and its physical path in the
  *   data files and `delta.columnMapping.id` (column mapping)
  * @typedef {{ name: string, sourceId: number, transform: import('./iceberg-types.js').Transform, key: Key | null | undefined,
- *   keys?: Key[], raw: unknown, sourceType?: TableType, notInFile?: boolean, emptyOrNull?: boolean }} FilePartition
+ *   keys?: Key[], raw: unknown, sourceType?: TableType, notInFile?: boolean, orNull?: boolean }} FilePartition
  *   one partition value of a file: the field it derives from, by a transform; its key (null: a null value; undefined: not
- *   known), or several; notInFile: a Delta partition column, which the data files do not hold; emptyOrNull: Delta's "" of a
- *   string or binary column, '' or null by whom reads it (js/table/delta.js): its key is '', but it is no row value
+ *   known), or several; notInFile: a Delta partition column, which the data files do not hold; orNull: a Delta value that
+ *   is its key or null by whom reads it (js/table/delta.js partitionRaw, emptyOrNull): no other value, and no row value
  * @typedef {{ kind: 'position', location: string, path: string }
  *   | { kind: 'equality', location: string, path: string, equalityIds: number[] | null }
  *   | { kind: 'dv', puffin: { location: string, path: string, offset: number, size: number } }

@@ -112,8 +112,8 @@ export function missingColumnValue(table, file, field) {
   const partition = file?.partitions.find((p) => p.sourceId === field.id && p.transform.name === 'identity')
   if (partition) {
     if (partition.key === null) return { value: null }
-    if (partition.emptyOrNull) {
-      return { unknown: `its ${field.name} is logged as "", null per PROTOCOL.md but '' to Spark and delta-kernel-rs` }
+    if (partition.orNull) {
+      return { unknown: `its ${field.name} is the file's partition value ${show(partition.raw)} or null, by whom reads it` }
     }
     const key = oneKey(partition.keys ?? (partition.key === undefined ? [] : [partition.key]), partition.raw)
     const value = key === undefined ? undefined : rowValueOf(field.type, key)

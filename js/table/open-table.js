@@ -427,8 +427,14 @@ export class ParquetTable extends ParquetDataset {
    * @param {{ paths: Set<string> } | null} plan
    */
   #datasetOptions(options, plan) {
-    if (!plan) return options
     const given = options.where ?? this.#where
+    if (!plan && this.#table.format === 'delta' && given && typeof given === 'object') {
+      // A Delta partition column no file's partitionValues here names (each logged under its logical name alone, the value
+      // or null by whom reads it: delta.js partitionRaw) rules no file out; a key no partition column's is still refused.
+      return { ...options, where: Object.fromEntries(Object.entries(given).filter(([key]) => key in this.partitionTypes ||
+        !isDeltaPartitionColumn(this.#table.metaData, { name: key }))) }
+    }
+    if (!plan) return options
     const where = given && Object.fromEntries(Object.entries(given).filter(([key]) => key in this.partitionTypes))
     return { ...options, ...(where ? { where } : {}), [PROBE_ONLY]: plan.paths }
   }

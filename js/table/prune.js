@@ -97,8 +97,8 @@ function partitionMatch(file, field, keys) {
   const single = p?.key
   if (!p || single === null || single === undefined || !keys.some((key) => (p.keys ?? [single]).some((k) => sameKey(key, k)))) return null
   return { verdict: /** @type {'maybe'} */ ('maybe'), source: TableSource.PARTITION, reason: 'partition-match',
-    detail: `the file's partition ${p.name} is ${p.emptyOrNull ? '"" (null per PROTOCOL.md, \'\' to Spark)' : show(p.raw)}: ` +
-      'it equals the value; its rows were not read' }
+    detail: `the file's partition ${p.name} is ${show(p.raw)}${p.orNull ? ' (or null, by whom reads it)' : ''}: it equals the value; ` +
+      'its rows were not read' }
 }
 
 /**

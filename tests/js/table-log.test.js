@@ -199,6 +199,50 @@ describe('synthetic Delta tables', async () => {
     assert.deepEqual(only.values, [{ id: 1, i: null }])
   })
 
+  test('column mapping: a partition value logged under the logical name alone is that value or null by whom reads it: maybe, '
+    + 'no row value, no `where` rules it out', async () => {
+    // Spark (TahoeFileIndex.getPartitionValuesRow) and delta-kernel-rs read partitionValues by the physical name only: p is
+    // null in logical.parquet. Its writer (as Delta Kernel Java's getWriteContext before delta#7212) meant 'a', and
+    // readers that fall back to the logical name (sail) read 'a'. Answered p: 'a' in a lookup (a value Spark does not
+    // return) and `absent` (outside-where) under `where: { p: null }`, which Spark's p IS NULL returns the row for.
+    const ids = (data) => new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'col-id', data, type: 'INT32' }] }))
+    const logical = ids([1, 2])
+    const physical = ids([3, 4])
+    const mapped = (name, id) => ({ 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': `col-${name}` })
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'integer', nullable: true, metadata: mapped('id', 1) },
+      { name: 'p', type: 'string', nullable: true, metadata: mapped('p', 2) }] }
+    const add = (file, bytes, partitionValues) => ({ add: { path: file, partitionValues, size: bytes.length, modificationTime: 0,
+      dataChange: true } })
+    const log = (adds) => ({ [`${pad(0)}.json`]: commitText([{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+      { metaData: { id: 'logical-keys', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
+        partitionColumns: ['p'], configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '2' } } },
+      ...adds]) })
+    const root = await writeTable('partition-logical-key', log([add('logical.parquet', logical, { p: 'a' }),
+      add('physical.parquet', physical, { 'col-p': 'b' })]), { 'logical.parquet': logical, 'physical.parquet': physical })
+    const table = await openTable(root)
+    const verdicts = async (column, values, options = {}) => Object.fromEntries((await table.probe(column, values,
+      { confirm: true, ...options })).files.map((f) => [f.path, f.values.map((v) => v.verdict)]))
+    assert.deepEqual(await verdicts('p', ['a', 'b', 'c']),
+      { 'logical.parquet': ['maybe', 'absent', 'absent'], 'physical.parquet': ['absent', 'maybe', 'absent'] })
+    const rows = (await table.probe('id', [1, 3], { confirm: true, columns: ['id', 'p'] })).files
+      .map((f) => [f.path, f.values.map((v) => v.values)])
+    assert.deepEqual(rows, [['logical.parquet', [undefined, undefined]], ['physical.parquet', [undefined, [{ id: 3, p: 'b' }]]]])
+    for (const where of [{ p: null }, { p: 'a' }]) {
+      assert.deepEqual((await verdicts('id', [1], { where }))['logical.parquet'], ['present'], JSON.stringify(where))
+    }
+    // Every file keyed by the logical name alone: `where` on p still rules none out, rather than refuse p as no partition key.
+    const alone = await writeTable('partition-logical-key-only', log([add('logical.parquet', logical, { p: 'a' })]),
+      { 'logical.parquet': logical })
+    const only = await openTable(alone)
+    const underNull = await only.probe('id', [1], { confirm: true, where: { p: null } })
+    assert.deepEqual(underNull.files.map((f) => f.values[0].verdict), ['present'])
+    await assert.rejects(only.probe('id', [1], { where: { q: 1 } }), { code: ErrorCode.INVALID_ARGUMENT })
+    // One data file live twice (relative, absolute) under other logical-name values is still two logical files: refused.
+    const twice = await writeTable('partition-logical-key-twice', log([add('logical.parquet', logical, { p: 'a' }),
+      add(`${path.join(dir, 'partition-logical-key-twice')}/logical.parquet`, logical, { p: 'b' })]), { 'logical.parquet': logical })
+    await assert.rejects(openTable(twice), { code: ErrorCode.MALFORMED_TABLE })
+  })
+
   test('column mapping (id mode): a file\'s column is the one of the field\'s id, not the one of its physical name', async () => {
     // As CONVERT TO DELTA writes an Iceberg table's log: id mode, each physical name the column's current name. Column `a`
     // (id 1) was renamed `b` and a new `a` (id 2) added: the old file holds id 1 under its old name "a", and no id 2.
