@@ -15,7 +15,7 @@ import { LinkModel, transportWindow } from './plan/link-model.js'
 import {
   BLOCK_MODE_COALESCE_GAP, ByteCache, checkConcurrency, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks,
 } from './plan/read-scheduler.js'
-import { openByteSource } from './sources/open-byte-source.js'
+import { byteSourceOf } from './sources/open-byte-source.js'
 import { IoLedger, ioStatsSince, looseLane } from './sources/io-ledger.js'
 import { HttpSource } from './sources/http-source.js'
 import { confirmFooter, footerThroughCache, rereadFooter } from './footer/cached-footer.js'
@@ -60,23 +60,42 @@ export const PROBE_NOW = Symbol('probeNow')
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  *   decryption: keys of a file with Parquet modular encryption (docs/encryption.md)
  */
-export async function openParquet(source, options = {}) {
-  options = withFileSize(options)
-  // Loaded while the footer is read (readFooter awaits it before decoding): in a fresh process the
-  // module's import, compile and instantiation then take no time of their own. Awaited on every path
-  // below (readFooter's own init() shares this load); the catch only keeps a failure from being
-  // reported as unhandled before that. Once loaded, nothing is awaited for it.
-  const ready = initialized() ? undefined : init()
-  ready?.catch(() => {})
-  // The declared FooterCache (js/index.d.ts) hides the class's internals; instanceof checks it is one.
-  const cache = /** @type {FooterCache | undefined} */ (/** @type {unknown} */ (options.footerCache))
-  if (cache !== undefined && !(cache instanceof FooterCache)) {
-    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'options.footerCache must come from createFooterCache()')
+export function openParquet(source, options = {}) {
+  // Not async: a chain of the source's opening and the footer's read, so that a dataset's thousands of files in flight
+  // hold no async function's promise (nor its await's) each. Whatever throws becomes the promise's rejection.
+  try {
+    options = withFileSize(options)
+    // Loaded while the footer is read (readFooter awaits it before decoding): in a fresh process the
+    // module's import, compile and instantiation then take no time of their own. Awaited on every path
+    // below (readFooter's own init() shares this load); the catch only keeps a failure from being
+    // reported as unhandled before that. Once loaded, nothing is awaited for it.
+    const ready = initialized() ? undefined : init()
+    ready?.catch(() => {})
+    // The declared FooterCache (js/index.d.ts) hides the class's internals; instanceof checks it is one.
+    const cache = /** @type {FooterCache | undefined} */ (/** @type {unknown} */ (options.footerCache))
+    if (cache !== undefined && !(cache instanceof FooterCache)) {
+      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'options.footerCache must come from createFooterCache()')
+    }
+    // With `plan`, the file's own ledger records from the footer read on (a dataset's session passes its ledger).
+    const recorded = options.plan === true && !options.ioLedger ? { ...options, ioLedger: new IoLedger({ record: true }) } : options
+    const byteSource = byteSourceOf(source, recorded)
+    const settled = /** @type {FileOptions} */ (options)
+    if (byteSource instanceof Promise) return byteSource.then((opened) => openedFrom(opened, settled, cache, ready))
+    return openedFrom(byteSource, settled, cache, ready)
+  } catch (error) {
+    return Promise.reject(error)
   }
-  // With `plan`, the file's own ledger records from the footer read on (a dataset's session passes its ledger).
-  const recorded = options.plan === true && !options.ioLedger ? { ...options, ioLedger: new IoLedger({ record: true }) } : options
-  const byteSource = await openByteSource(source, recorded)
-  // The footer's read chained rather than awaited: no async frame held per file while it is in flight.
+}
+
+/**
+ * openParquet's file once its byte source is open: its footer read (through the cache for a URL), then the file.
+ * @param {import('./sources/open-byte-source.js').ByteSource} byteSource
+ * @param {FileOptions} options
+ * @param {FooterCache | undefined} cache
+ * @param {Promise<unknown> | undefined} ready the wasm module's load, when it was not loaded yet
+ * @returns {Promise<ParquetFile>}
+ */
+function openedFrom(byteSource, options, cache, ready) {
   /** @type {Promise<OpenedFooter>} */
   let footer
   /** @type {FooterCache | undefined} the cache to read it anew through (no closure made per file for that) */
@@ -85,8 +104,7 @@ export async function openParquet(source, options = {}) {
     // Decrypted footers are never cached: they would put what the keys protect in the store.
     if (cache && byteSource instanceof HttpSource && !options.decryption) {
       byteSource.useConditionalRequests()
-      if (ready) await ready
-      footer = footerThroughCache(cache, byteSource, options)
+      footer = ready ? ready.then(() => footerThroughCache(cache, byteSource, options)) : footerThroughCache(cache, byteSource, options)
       reread = cache
     } else {
       footer = readFooter(byteSource, options)

@@ -117,6 +117,11 @@ function sourcePath(item, index) {
     } catch {
       return item
     }
+    // Sliced from the caller's string where it is the URL's spelling (no query or fragment): a dataset's records then
+    // hold no second copy of each URL (url.href's) behind their paths.
+    if (url.href === item && url.origin !== 'null' && !url.search && !url.hash && !url.username && !url.password) {
+      return item.slice(url.origin.length + 1) || item
+    }
     return url.pathname.replace(/^\//, '') || item
   }
   if (item instanceof URL) return item.pathname.replace(/^\//, '') || item.href

@@ -34,10 +34,11 @@ const STATUS_HINTS = {
 /**
  * The URL as shown in messages: no user:password, credential-like query values replaced by "…".
  * @param {{ href: string }} url
+ * @param {string} [href] url.href as a string of the caller's, returned (not a copy) when there is nothing to hide
  */
-export function redactUrl(url) {
+export function redactUrl(url, href = url.href) {
   // Nothing to hide (no credentials, query or fragment): shown as it is, without parsing it again.
-  if (url instanceof URL && !url.username && !url.password && !url.href.includes('?') && !url.href.includes('#')) return url.href
+  if (url instanceof URL && !url.username && !url.password && !href.includes('?') && !href.includes('#')) return href
   const shown = new URL(url.href)
   shown.username = ''
   shown.password = ''

@@ -117,13 +117,14 @@ export class HttpSource extends SourceBase {
   /**
    * @param {URL} url http: or https:
    * @param {import('./shared.js').SourceOptions} options
+   * @param {string} [href] url.href spelled by a string the caller holds anyway (its own), kept rather than the URL's copy
    */
-  constructor(url, options) {
+  constructor(url, options, href = url.href) {
     refuseUserinfo(url)
-    super(redactUrl(url), undefined, options)
+    super(redactUrl(url, href), undefined, options)
     this.#fetch = fetchFor(options.fetch, this.name)
-    this.#url = url.href
-    this.#key = url.href
+    this.#url = href
+    this.#key = href
     // Only ever copied into a request's headers: one record for every source without headers of its own.
     this.#headers = options.headers === undefined && options.userAgent === undefined ? IDENTITY_ONLY : requestHeaders(options)
     this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0

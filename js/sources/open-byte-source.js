@@ -66,6 +66,18 @@ export { DEFAULT_MAX_BYTES }
  * @returns {Promise<ByteSource>}
  */
 export async function openByteSource(source, options) {
+  return byteSourceOf(source, options)
+}
+
+/**
+ * openByteSource() without a promise of its own where none is needed: an http(s) URL's source (and bytes, a Blob, a
+ * ByteSource) at once, a local file's promise. Throws what openByteSource rejects with. For openParquet, whose files
+ * in flight would each hold the promise of an async function more.
+ * @param {Parameters<typeof openByteSource>[0]} source
+ * @param {ByteSourceOptions} [options]
+ * @returns {ByteSource | Promise<ByteSource>}
+ */
+export function byteSourceOf(source, options) {
   const settings = resolveOptions(options)
   if (typeof source === 'string') return openString(source, settings)
   if (source instanceof URL || isForeignUrl(source)) return openUrl(new URL(source.href), settings)
@@ -98,7 +110,9 @@ function openString(text, settings) {
     } catch (cause) {
       throw invalidArgument(`${JSON.stringify(text)} is not a valid URL`, { cause })
     }
-    return openUrl(url, settings)
+    // The caller's string kept where it already is the URL's href: a dataset holds thousands of sources in
+    // flight, and another copy of each URL apiece.
+    return openUrl(url, settings, url.href === text ? text : url.href)
   }
   if (scheme !== undefined && /^[a-z][a-z0-9+.-]+:\/\//i.test(text)) {
     throw invalidArgument(`unsupported URL scheme in ${JSON.stringify(text)}; use an http(s) URL (e.g. a presigned one) or a file path`)
@@ -135,10 +149,11 @@ async function openLocalFile(path, settings) {
 /**
  * @param {URL} url
  * @param {import('./shared.js').SourceOptions} settings
+ * @param {string} [href] url.href, as a string the caller holds
  * @returns {ByteSource | Promise<ByteSource>} an http(s) URL's source itself: openByteSource's promise is the only one
  */
-function openUrl(url, settings) {
-  if (url.protocol === 'http:' || url.protocol === 'https:') return new HttpSource(url, settings)
+function openUrl(url, settings, href) {
+  if (url.protocol === 'http:' || url.protocol === 'https:') return new HttpSource(url, settings, href)
   if (url.protocol === 'file:') return openFileUrl(url, settings)
   throw invalidArgument(`unsupported URL scheme ${url.protocol} in ${url.href}; use an http(s) URL (e.g. a presigned one), a file: ` +
     'URL or a path')
