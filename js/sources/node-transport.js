@@ -16,13 +16,16 @@ const IDLE_TIMEOUT_MS = 300_000
 // js/plan/link-model.js NODE_WINDOW, or a dataset's, js/dataset/request-window.js NODE_MAX_WINDOW: a
 // tail read per file). As many are kept idle, so a second probe of the same files opens no connection
 // (a TCP handshake, and TLS's, is a round trip of its own). Idle sockets do not keep the process alive
-// (the Agent unrefs them) and are closed after a minute. Unlimited sockets, and the last freed reused
-// first ('lifo'), are an Agent's defaults. Its options are as few as can be: an Agent copies them and a
-// request's, with keys of its own, into one object per request in flight, kept as a dictionary, and above
-// 11 keys that object is 864 bytes rather than 480. So maxFreeSockets is set on the Agent itself (its
-// documented property, read as sockets are freed), and a request's options leave out what defaults to
-// the same (its protocol, GET) or has a shorter name (host for hostname), its headers set on it instead.
-const agentOptions = { keepAlive: true, timeout: 60_000 }
+// (the Agent unrefs them) and are closed after IDLE_TIMEOUT_MS, or by the server first. That is also a
+// request's silence timeout, set once on the Agent rather than on each request: a request's own timeout
+// differing from its Agent's arms two more timers per request (on its socket as it is taken, and again as
+// it is freed). Unlimited sockets, and the last freed reused first ('lifo'), are an Agent's defaults. Its
+// options are as few as can be: an Agent copies them and a request's, with keys of its own, into one
+// object per request in flight, kept as a dictionary, and above 11 keys that object is 864 bytes rather
+// than 480. So maxFreeSockets is set on the Agent itself (its documented property, read as sockets are
+// freed), and a request's options leave out what defaults to the same (its protocol, GET) or has a shorter
+// name (host for hostname), its headers set on it instead.
+const agentOptions = { keepAlive: true, timeout: IDLE_TIMEOUT_MS }
 
 /**
  * An Agent with agentOptions, keeping every idle socket.
@@ -126,13 +129,34 @@ function target(href) {
   let known = targets.get(href)
   if (known) return known
   const url = new URL(href)
-  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
   const auth = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : undefined
-  const path = `${url.pathname}${url.search}`
-  known = { href: url.href, origin: url.origin, protocol: url.protocol, host: hostname, port: url.port, path, auth }
+  const server = serverOf(url)
+  // Strings of the caller's href where it is the URL's own spelling, and the server's shared by its URLs: a dataset's
+  // thousands of targets would otherwise each hold a copy of the URL and of its origin's parts.
+  const canonical = url.href === href
+  const path = canonical && !auth && !url.hash ? href.slice(server.origin.length) : `${url.pathname}${url.search}`
+  known = { href: canonical ? href : url.href, origin: server.origin, protocol: server.protocol, host: server.host, port: server.port,
+    path, auth }
   if (targets.size >= MAX_TARGETS) targets.clear()
   targets.set(href, known)
   return known
+}
+
+/** @type {Map<string, { origin: string, protocol: string, host: string, port: string }>} */
+const servers = new Map()
+
+/**
+ * A URL's origin and its parts as http.request takes them (host without an IPv6 literal's brackets), one record per origin.
+ * @param {URL} url
+ */
+function serverOf(url) {
+  let server = servers.get(url.origin)
+  if (server) return server
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  server = { origin: url.origin, protocol: url.protocol, host, port: url.port }
+  if (servers.size >= MAX_TARGETS) servers.clear()
+  servers.set(server.origin, server)
+  return server
 }
 
 /**
@@ -244,11 +268,11 @@ function send(url, method, headers, init, redirects) {
     /** @type {import('node:http').ClientRequest} */
     let request
     try {
-      // As undici's headers and body timeouts: a connection silent this long is dead (requestTimeoutMs,
-      // when given, ends the request sooner). Given as an option, the request arms it on its socket.
+      // As undici's headers and body timeouts: a connection silent IDLE_TIMEOUT_MS is dead (requestTimeoutMs,
+      // when given, ends the request sooner): the Agent's timeout, which each request's socket carries.
       // A literal, not a spread of the target's options with these keys added (js/sources/shared.js withKeys).
       /** @type {import('node:http').RequestOptions} */
-      const options = { host: url.host, port: url.port, path: url.path, agent: agents.agent(shard), timeout: IDLE_TIMEOUT_MS }
+      const options = { host: url.host, port: url.port, path: url.path, agent: agents.agent(shard) }
       if (url.auth !== undefined) options.auth = url.auth
       if (method !== 'GET') options.method = method
       request = client.request(options)
@@ -256,31 +280,62 @@ function send(url, method, headers, init, redirects) {
       agents.release(shard) // an option http.request refuses: no request, no 'close'
       throw error
     }
-    // Listeners added with on(), not once(): each fires once anyway, and once() wraps each in two objects more.
-    request.on('response', (answer) => {
-      try {
-        resolve(answered(answer.statusCode ?? 0, answer.statusMessage ?? '', answer.headers, answer, url, method, headers, init, redirects))
-      } catch (error) {
-        reject(error)
-      }
-    })
-    request.on('error', (error) => reject(new TypeError('fetch failed', { cause: error })))
+    /** @type {Exchange} */
+    const exchange = { resolve, reject, url, method, headers, init, redirects, agents, shard, op, signal, abort: undefined }
+    const holder = /** @type {any} */ (request)
+    holder[EXCHANGE] = exchange
+    // The same listener functions for every request, its state on it: a request in flight holds one record rather
+    // than a closure per listener and their contexts. Added with on(), not once(): each fires once anyway, and
+    // once() wraps each in two objects more.
+    request.on('response', requestAnswered)
+    request.on('error', requestFailed)
     request.on('timeout', silent)
-    /** @type {(() => void) | undefined} */
-    let abort
-    request.on('close', () => {
-      agents.release(shard)
-      untie(request, op, signal, abort)
-    })
+    request.on('close', requestClosed)
     try {
       for (const name in headers) request.setHeader(name, headers[name])
     } catch (error) {
       request.destroy() // a header it refuses: the request is given up before it is sent (its 'close' frees the shard)
       throw error
     }
-    abort = endWith(request, op, signal)
+    exchange.abort = endWith(request, op, signal)
     request.end()
   })
+}
+
+/**
+ * What a request of send() holds while it is in flight: its promise's ends, what answered() needs, its Agent's
+ * shard and what endWith() tied.
+ * @typedef {{ resolve: (response: NodeResponse | Promise<NodeResponse>) => void, reject: (error: unknown) => void,
+ *   url: Target, method: string, headers: Record<string, string>, init: NodeInit, redirects: number,
+ *   agents: ReturnType<typeof agentPool>, shard: number, op: import('./shared.js').Operation | undefined,
+ *   signal: AbortSignal | null | undefined, abort: (() => void) | undefined }} Exchange
+ */
+const EXCHANGE = Symbol('exchange')
+
+/**
+ * A request's 'response' listener.
+ * @this {import('node:http').ClientRequest} @param {import('node:http').IncomingMessage} answer
+ */
+function requestAnswered(answer) {
+  const x = /** @type {Exchange} */ (/** @type {any} */ (this)[EXCHANGE])
+  try {
+    x.resolve(answered(answer.statusCode ?? 0, answer.statusMessage ?? '', answer.headers, answer, x.url, x.method, x.headers, x.init,
+      x.redirects))
+  } catch (error) {
+    x.reject(error)
+  }
+}
+
+/** A request's 'error' listener. @this {import('node:http').ClientRequest} @param {Error} error */
+function requestFailed(error) {
+  /** @type {Exchange} */ (/** @type {any} */ (this)[EXCHANGE]).reject(new TypeError('fetch failed', { cause: error }))
+}
+
+/** A request's 'close' listener: its Agent's shard freed, and nothing of it left on its operation or signal. @this {any} */
+function requestClosed() {
+  const x = /** @type {Exchange} */ (this[EXCHANGE])
+  x.agents.release(x.shard)
+  untie(this, x.op, x.signal, x.abort)
 }
 
 /**
