@@ -8,8 +8,8 @@ import { createFooterCache } from '../footer/footer-cache.js'
 import { LinkModel } from '../plan/link-model.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { confirmOptions } from '../confirm/confirm-options.js'
-import { comparableWith, inferPartitionTypes, parseHivePartitions, partitionMayEqual, partitionReadings, typedPartitionValue }
-  from './hive.js'
+import { comparableWith, inferPartitionTypes, NO_PARTITIONS, noneIfEmpty, ownPartitions, parseHivePartitions, partitionMayEqual,
+  partitionReadings, typedPartitionValue } from './hive.js'
 import { listDataset } from './listing.js'
 import { FileSession } from './session.js'
 import { PROBE_VALUES } from '../parquet-file.js'
@@ -127,7 +127,7 @@ export class ParquetDataset {
   [ADD_FILES](descriptors) {
     const options = this.#options
     const hive = options.hivePartitioning !== false
-    const raw = descriptors.map((d) => (d.partitions ? rawPartitions(d.partitions) : hive ? parseHivePartitions(d.path) : {}))
+    const raw = descriptors.map((d) => noneIfEmpty(d.partitions ? rawPartitions(d.partitions) : hive ? parseHivePartitions(d.path) : {}))
     /** The type of each partition key over all files (DuckDB's inference, or options.partitioning). */
     this.partitionTypes = inferPartitionTypes([...this.#files.map((f) => f.raw), ...raw], options.partitioning)
     descriptors.forEach((d, i) => this.#files.push({
@@ -139,13 +139,14 @@ export class ParquetDataset {
       path: d.path,
       size: d.size ?? null,
       validator: d.etag ?? null,
-      partitions: d.partitions ? { ...d.partitions } : typedPartitions(raw[i], this.partitionTypes),
+      partitions: d.partitions ? { ...d.partitions }
+        : raw[i] === NO_PARTITIONS ? NO_PARTITIONS : typedPartitions(raw[i], this.partitionTypes),
     }))
   }
 
   /** The files in probe order (a caller's list as given, listed files by path): { path, size, validator, partitions }. */
   get files() {
-    return this.#files.map(({ path, size, validator, partitions }) => ({ path, size, validator, partitions }))
+    return this.#files.map(({ path, size, validator, partitions }) => ({ path, size, validator, partitions: ownPartitions(partitions) }))
   }
 
   /**
@@ -318,7 +319,7 @@ export class ParquetDataset {
    * @param {DatasetFile} file
    */
   #fileView(file) {
-    return { ...file.descriptor, partitions: file.partitions, validator: file.validator }
+    return { ...file.descriptor, partitions: ownPartitions(file.partitions), validator: file.validator }
   }
 
   /** openDataset's `index`, its module (and the index-builder's) loaded only when a dataset has one. */

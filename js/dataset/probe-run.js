@@ -7,7 +7,7 @@ import { show } from '../values/input.js'
 import { Source, valueResult } from '../verdicts.js'
 import { PROBE_NOW } from '../parquet-file.js'
 import { asIoStats, ioStats } from '../sources/io-ledger.js'
-import { comparableWith, partitionMayEqual, partitionReadings } from './hive.js'
+import { comparableWith, ownPartitions, partitionMayEqual, partitionReadings } from './hive.js'
 import { rollUpValue } from './roll-up.js'
 
 /**
@@ -64,7 +64,7 @@ export class ProbeRun {
    */
   #baseOf(file, status) {
     /** @type {FileResult} */
-    const base = { path: file.path, partitions: file.partitions, rowGroups: [], error: null, stats: ioStats() }
+    const base = { path: file.path, partitions: ownPartitions(file.partitions), rowGroups: [], error: null, stats: ioStats() }
     if (status) base.index = status
     return base
   }
@@ -273,7 +273,7 @@ export class ProbeRun {
     // The published key order: path, partitions, rowGroups, error, stats, index, column, physicalType, logicalType,
     // typeLength, values, confirm, columnsMissing.
     /** @type {FileResult} */
-    const result = { path: file.path, partitions: file.partitions, rowGroups, error: null, stats }
+    const result = { path: file.path, partitions: ownPartitions(file.partitions), rowGroups, error: null, stats }
     if (status) result.index = status
     result.column = probed.column
     result.physicalType = probed.physicalType
