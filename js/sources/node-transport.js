@@ -303,12 +303,13 @@ function send(url, method, headers, init, redirects) {
 }
 
 /**
- * What a request of send() holds while it is in flight: its promise's ends, what answered() needs, its Agent's
- * shard and what endWith() tied.
+ * What a request of send() (or a stream of streamOver()) holds while it is in flight, on it under EXCHANGE: its
+ * promise's ends, what answered() needs and what endWith() tied; a request, its Agent's shard too.
  * @typedef {{ resolve: (response: NodeResponse | Promise<NodeResponse>) => void, reject: (error: unknown) => void,
  *   url: Target, method: string, headers: Record<string, string>, init: NodeInit, redirects: number,
- *   agents: ReturnType<typeof agentPool>, shard: number, op: import('./shared.js').Operation | undefined,
- *   signal: AbortSignal | null | undefined, abort: (() => void) | undefined }} Exchange
+ *   op: import('./shared.js').Operation | undefined, signal: AbortSignal | null | undefined,
+ *   abort: (() => void) | undefined }} Sent what a request or an HTTP/2 stream in flight holds (its listeners read it)
+ * @typedef {Sent & { agents: ReturnType<typeof agentPool>, shard: number }} Exchange
  */
 const EXCHANGE = Symbol('exchange')
 
@@ -493,40 +494,66 @@ function streamOver(h2, pool, entry, url, method, headers, init, redirects, rese
       }
       throw new TypeError('fetch failed', { cause: error })
     }
-    let settled = false
-    const heard = entry.heard
-    stream.on('response', (answer) => {
-      settled = true
-      entry.heard++
-      try {
-        resolve(answered(Number(answer[':status']), '', answer, stream, url, method, headers, init, redirects))
-      } catch (error) {
-        reject(error)
-      }
-    })
-    stream.on('error', (error) => {
-      if (settled) return
-      settled = true
-      // Timed out (requestTimeoutMs, or silent for IDLE_TIMEOUT_MS) with no response on its session since it was
-      // sent: the session is taken out, so the retry goes over another connection (js/sources/node-http2.js retire).
-      if (entry.heard === heard && (isTimeout(error) || /** @type {{ code?: unknown }} */ (error).code === 'ETIMEDOUT')) pool.retire(entry)
-      if (h2.neverProcessed(stream) && resends < MOST_RESENDS && !op?.ended && !signal?.aborted) {
-        countResend(init)
-        resolve(sendOverHttp2(h2, url, method, headers, init, redirects, resends + 1))
-      } else {
-        reject(new TypeError('fetch failed', { cause: error }))
-      }
-    })
+    /** @type {StreamExchange} */
+    const exchange = { resolve, reject, url, method, headers, init, redirects, op, signal, abort: undefined, h2, pool, entry, resends,
+      heard: entry.heard, settled: false }
+    const holder = /** @type {any} */ (stream)
+    holder[EXCHANGE] = exchange
+    // As send()'s request: listener functions shared by every stream, its state on it.
+    stream.on('response', streamAnswered)
+    stream.on('error', streamFailed)
     stream.setTimeout(IDLE_TIMEOUT_MS, silent)
-    /** @type {(() => void) | undefined} */
-    let abort
-    stream.on('close', () => {
-      pool.release(entry)
-      untie(stream, op, signal, abort)
-      if (!settled) reject(closedEarly()) // reset with no error code before its response (no 'error' then)
-    })
-    abort = endWith(stream, op, signal)
+    stream.on('close', streamClosed)
+    exchange.abort = endWith(stream, op, signal)
   })
+}
+
+/**
+ * What a stream of streamOver() holds while it is in flight: what send()'s request holds, its session's entry and pool, the
+ * resends so far, what its session had heard when it was sent, and whether it is answered.
+ * @typedef {Sent & { h2: typeof import('./node-http2.js'), pool: import('./node-http2.js').SessionPool,
+ *   entry: import('./node-http2.js').SessionEntry, resends: number, heard: number, settled: boolean }} StreamExchange
+ */
+
+/**
+ * A stream's 'response' listener.
+ * @this {import('node:http2').ClientHttp2Stream} @param {import('node:http2').IncomingHttpHeaders} answer
+ */
+function streamAnswered(answer) {
+  const x = /** @type {StreamExchange} */ (/** @type {any} */ (this)[EXCHANGE])
+  x.settled = true
+  x.entry.heard++
+  try {
+    x.resolve(answered(Number(answer[':status']), '', answer, this, x.url, x.method, x.headers, x.init, x.redirects))
+  } catch (error) {
+    x.reject(error)
+  }
+}
+
+/** A stream's 'error' listener. @this {import('node:http2').ClientHttp2Stream} @param {Error} error */
+function streamFailed(error) {
+  const x = /** @type {StreamExchange} */ (/** @type {any} */ (this)[EXCHANGE])
+  if (x.settled) return
+  x.settled = true
+  // Timed out (requestTimeoutMs, or silent for IDLE_TIMEOUT_MS) with no response on its session since it was
+  // sent: the session is taken out, so the retry goes over another connection (js/sources/node-http2.js retire).
+  if (x.entry.heard === x.heard && (isTimeout(error) || /** @type {{ code?: unknown }} */ (error).code === 'ETIMEDOUT')) {
+    x.pool.retire(x.entry)
+  }
+  if (x.h2.neverProcessed(this) && x.resends < MOST_RESENDS && !x.op?.ended && !x.signal?.aborted) {
+    countResend(x.init)
+    x.resolve(sendOverHttp2(x.h2, x.url, x.method, x.headers, x.init, x.redirects, x.resends + 1))
+  } else {
+    x.reject(new TypeError('fetch failed', { cause: error }))
+  }
+}
+
+/** A stream's 'close' listener: its session's count freed, nothing of it left on its operation or signal. @this {any} */
+function streamClosed() {
+  const x = /** @type {StreamExchange} */ (this[EXCHANGE])
+  x.pool.release(x.entry)
+  untie(this, x.op, x.signal, x.abort)
+  if (!x.settled) x.reject(closedEarly()) // reset with no error code before its response (no 'error' then)
 }
 
 /**
