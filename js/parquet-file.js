@@ -59,8 +59,26 @@ export const PROBE_NOW = Symbol('probeNow')
  *   index: a sidecar index (openSidecarIndex) whose filters answer what the file's own indexes leave open
  *   footerCache: footers of URLs are kept there (validated by ETag / Last-Modified) and reused; other sources ignore it
  *   decryption: keys of a file with Parquet modular encryption (docs/encryption.md)
+ * @returns {Promise<ParquetFile>}
  */
 export function openParquet(source, options = {}) {
+  return /** @type {Promise<ParquetFile>} */ (openParquetInto(source, options, undefined))
+}
+
+/**
+ * openParquet()'s file handed on in its own chain: `receiver.fileOpened(file, a, b)`, or, once the file's source is
+ * closed, `receiver.fileFailed(error, a, b)`; without a receiver, the file or the failure itself. For a dataset's session
+ * (js/dataset/session.js), whose thousands of files in flight then hold no promise, closure or context of its own each.
+ * @template A, B, R
+ * @param {Parameters<typeof openParquet>[0]} source
+ * @param {Parameters<typeof openParquet>[1]} options
+ * @param {{ fileOpened(file: ParquetFile, a: A, b: B): R | Promise<R>, fileFailed(error: unknown, a: A, b: B): R | Promise<R> }
+ *   | undefined} receiver
+ * @param {A} [a] @param {B} [b] handed to the receiver
+ * @returns {Promise<any>} the file, or the receiver's answer
+ */
+export function openParquetInto(source, options = {}, receiver, a, b) {
+  const fail = receiver && ((/** @type {unknown} */ error) => receiver.fileFailed(error, /** @type {A} */ (a), /** @type {B} */ (b)))
   // Not async: a chain of the source's opening and the footer's read, so that a dataset's thousands of files in flight
   // hold no async function's promise (nor its await's) each. Whatever throws becomes the promise's rejection.
   try {
@@ -80,22 +98,27 @@ export function openParquet(source, options = {}) {
     const recorded = options.plan === true && !options.ioLedger ? { ...options, ioLedger: new IoLedger({ record: true }) } : options
     const byteSource = byteSourceOf(source, recorded)
     const settled = /** @type {FileOptions} */ (options)
-    if (byteSource instanceof Promise) return byteSource.then((opened) => openedFrom(opened, settled, cache, ready))
-    return openedFrom(byteSource, settled, cache, ready)
+    if (!(byteSource instanceof Promise)) return openedFrom(byteSource, settled, cache, ready, receiver, a, b)
+    return byteSource.then((opened) => openedFrom(opened, settled, cache, ready, receiver, a, b), fail)
   } catch (error) {
-    return Promise.reject(error)
+    const failing = Promise.reject(error)
+    return fail ? failing.catch(fail) : failing
   }
 }
 
 /**
- * openParquet's file once its byte source is open: its footer read (through the cache for a URL), then the file.
+ * openParquet's file once its byte source is open: its footer read (through the cache for a URL), then the file,
+ * handed to the receiver when there is one (openParquetInto).
+ * @template A, B
  * @param {import('./sources/open-byte-source.js').ByteSource} byteSource
  * @param {FileOptions} options
  * @param {FooterCache | undefined} cache
  * @param {Promise<unknown> | undefined} ready the wasm module's load, when it was not loaded yet
- * @returns {Promise<ParquetFile>}
+ * @param {{ fileOpened(file: ParquetFile, a: A, b: B): any, fileFailed(error: unknown, a: A, b: B): any } | undefined} receiver
+ * @param {A} a @param {B} b
+ * @returns {Promise<any>}
  */
-function openedFrom(byteSource, options, cache, ready) {
+function openedFrom(byteSource, options, cache, ready, receiver, a, b) {
   /** @type {Promise<OpenedFooter>} */
   let footer
   /** @type {FooterCache | undefined} the cache to read it anew through (no closure made per file for that) */
@@ -114,14 +137,17 @@ function openedFrom(byteSource, options, cache, ready) {
   }
   const failed = async (/** @type {unknown} */ error) => {
     await byteSource.close()
+    if (receiver) return receiver.fileFailed(error, a, b)
     throw error
   }
   return footer.then((read) => {
+    let file
     try {
-      return new ParquetFile(byteSource, read, options, reread)
+      file = new ParquetFile(byteSource, read, options, reread)
     } catch (error) {
       return failed(error)
     }
+    return receiver ? receiver.fileOpened(file, a, b) : file
   }, failed)
 }
 

@@ -298,10 +298,15 @@ export class ParquetDataset {
     /** @type {(file: DatasetFile, chain: { floor: number }) => Promise<Inspected>} */
     const inspectOne = async (file, chain) => {
       try {
-        return await session.withFile(file.descriptor, async (parquet) => {
-          await parquet.validateFooter() // a cached footer must still describe the file it reports on
-          tally.add(parquet.metadata)
-          return { path: file.path, error: null }
+        return await session.withFile(file.descriptor, {
+          async opened(parquet) {
+            await parquet.validateFooter() // a cached footer must still describe the file it reports on
+            tally.add(parquet.metadata)
+            return { path: file.path, error: null }
+          },
+          failed(error) {
+            throw error
+          },
         }, chain)
       } catch (error) {
         if (settings.signal?.aborted) throw error

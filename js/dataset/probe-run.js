@@ -148,84 +148,100 @@ export class ProbeRun {
    * @returns {Promise<FileResult>}
    */
   #probeFile(file, order, decided, fromSidecar, chain, status = undefined) {
-    const { list, settings, column } = this
+    const { list } = this
     let count = 0
     for (let k = 0; k < list.length; k++) if (!decided[k]) count++
     /** @type {number[]} the values still open, by position (the room they need, where push would leave seventeen) */
     const open = new Array(count)
     for (let k = 0, j = 0; k < list.length; k++) if (!decided[k]) open[j++] = k
     if (open.length === 0) return Promise.resolve(ordered({ ...this.#baseOf(file, status), values: decided }, order))
-    /** @type {import('../parquet-file.js').ParquetFile | undefined} */
-    let parquet
-    // The file's read chained rather than awaited: thousands of files in flight hold no async frame each (and
-    // what answers it is made once it is open).
-    return this.session.withFile(file.descriptor, (opened) => {
-      parquet = opened
-      // A footer of other row groups than the sidecar's entry (a same-size replacement no validator told apart): what the
-      // sidecar decided is of another file's row groups. The file is asked those values too, and its answers are its own.
-      const side = fromSidecar
-      const differs = side?.sidecar?.differs?.(opened.metadata.rowGroups, side.indexed.rowGroups)
-      if (side && differs) {
-        status = differs
-        open.length = 0
-        for (let k = 0; k < list.length; k++) {
-          if (side.byIndex[k]) decided[k] = null
-          if (!decided[k]) open.push(k)
-        }
-        fromSidecar = undefined
+    // The file's read chained rather than awaited, its state one record (the session hands it the file or the failure):
+    // thousands of files in flight hold no async frame, closure or context each.
+    return this.session.withFile(file.descriptor, new FileProbe(this, file, order, decided, fromSidecar, status, open), chain)
+  }
+
+  /**
+   * A file opened for `probe`: its answer, at once when its statistics answer, else its promise.
+   * @param {FileProbe} probe @param {import('../parquet-file.js').ParquetFile} opened
+   * @returns {FileResult | Promise<FileResult>}
+   */
+  probeOpened(probe, opened) {
+    const { list, settings, column } = this
+    const { file, order, decided, open } = probe
+    probe.parquet = opened
+    // A footer of other row groups than the sidecar's entry (a same-size replacement no validator told apart): what the
+    // sidecar decided is of another file's row groups. The file is asked those values too, and its answers are its own.
+    const side = probe.fromSidecar
+    const differs = side?.sidecar?.differs?.(opened.metadata.rowGroups, side.indexed.rowGroups)
+    if (side && differs) {
+      probe.status = differs
+      open.length = 0
+      for (let k = 0; k < list.length; k++) {
+        if (side.byIndex[k]) decided[k] = null
+        if (!decided[k]) open.push(k)
       }
-      /** A file without the column answers 'column-missing' for what is still open; any other failure is its error. */
-      const columnMissing = (/** @type {unknown} */ error) => {
-        if (/** @type {{ code?: unknown } | null | undefined} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
-        const detail = /** @type {ParquetBloomError} */ (error).message // names the file's columns
-        return ordered({ ...this.#baseOf(file, status), stats: statsOf(opened),
-          values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }, order)
+      probe.fromSidecar = undefined
+    }
+    const { fromSidecar, status } = probe
+    /** A file without the column answers 'column-missing' for what is still open; any other failure is its error. */
+    const columnMissing = (/** @type {unknown} */ error) => {
+      if (/** @type {{ code?: unknown } | null | undefined} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND) throw error
+      const detail = /** @type {ParquetBloomError} */ (error).message // names the file's columns
+      return ordered({ ...this.#baseOf(file, status), stats: statsOf(opened),
+        values: list.map((v, k) => decided[k] ?? valueResult(v, 'unknown', null, 'column-missing', detail)) }, order)
+    }
+    /**
+     * The file's answer from its column `fileColumn`: at once when its statistics answer, else its promise.
+     * @param {string | string[]} fileColumn
+     * @returns {FileResult | Promise<FileResult>}
+     */
+    const answerIn = (fileColumn) => {
+      const sidecar = this.#indexHolds(fileColumn) ? fromSidecar : undefined
+      let asked = open
+      let probed
+      let lookups
+      try {
+        const inFile = this.decideInFile?.(opened, column, fileColumn, open.map((k) => list[k]))
+        if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
+        if (asked.length === 0) return ordered({ ...this.#baseOf(file, status), stats: statsOf(opened), values: decided }, order)
+        lookups = lookupsInFile(this.probeOptions, this.lookupColumnsIn, opened, file.partitions)
+        probed = opened[PROBE_NOW](fileColumn, asked.length === list.length ? list : asked.map((k) => list[k]), lookups.options)
+      } catch (error) {
+        return columnMissing(error)
       }
-      /**
-       * The file's answer from its column `fileColumn`: at once when its statistics answer, else its promise.
-       * @param {string | string[]} fileColumn
-       * @returns {FileResult | Promise<FileResult>}
-       */
-      const answerIn = (fileColumn) => {
-        const sidecar = this.#indexHolds(fileColumn) ? fromSidecar : undefined
-        let asked = open
-        let probed
-        let lookups
-        try {
-          const inFile = this.decideInFile?.(opened, column, fileColumn, open.map((k) => list[k]))
-          if (inFile) asked = open.filter((k, j) => !(decided[k] = inFile[j] ?? null))
-          if (asked.length === 0) return ordered({ ...this.#baseOf(file, status), stats: statsOf(opened), values: decided }, order)
-          lookups = lookupsInFile(this.probeOptions, this.lookupColumnsIn, opened, file.partitions)
-          probed = opened[PROBE_NOW](fileColumn, asked.length === list.length ? list : asked.map((k) => list[k]), lookups.options)
-        } catch (error) {
-          return columnMissing(error)
-        }
-        if (probed instanceof Promise) {
-          return probed.then((answer) => this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked,
-            namedAsAsked(answer, lookups), sidecar, lookups), columnMissing)
-        }
-        return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, namedAsAsked(probed, lookups), sidecar,
-          lookups)
+      if (probed instanceof Promise) {
+        return probed.then((answer) => this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked,
+          namedAsAsked(answer, lookups), sidecar, lookups), columnMissing)
       }
-      if (!settings.columnOf) return answerIn(column)
-      // The published ParquetFile is this class's declared face.
-      const published = /** @type {import('../index.js').ParquetFile} */ (/** @type {unknown} */ (opened))
-      return (async () => {
-        let fileColumn
-        try {
-          fileColumn = await settings.columnOf(this.fileView(file), published, column)
-        } catch (error) {
-          return columnMissing(error)
-        }
-        return answerIn(fileColumn)
-      })()
-    }, chain).catch((error) => {
-      if (settings.signal?.aborted) throw error
-      // A file read as changed (FILE_CHANGED: another ETag, size or mtime than the listing's) is not the version the sidecar
-      // matched by the listing's size and ETag: what the sidecar decided is of bytes no longer there.
-      const byIndex = /** @type {{ code?: unknown }} */ (error)?.code === ErrorCode.FILE_CHANGED ? fromSidecar?.byIndex : undefined
-      return this.#failed(file, order, error, byIndex ? decided.map((d, k) => (byIndex[k] ? null : d)) : decided, status, parquet)
-    })
+      return this.#fileAnswer(file, order, status, opened, fileColumn, decided, asked, namedAsAsked(probed, lookups), sidecar,
+        lookups)
+    }
+    if (!settings.columnOf) return answerIn(column)
+    // The published ParquetFile is this class's declared face.
+    const published = /** @type {import('../index.js').ParquetFile} */ (/** @type {unknown} */ (opened))
+    return (async () => {
+      let fileColumn
+      try {
+        fileColumn = await settings.columnOf(this.fileView(file), published, column)
+      } catch (error) {
+        return columnMissing(error)
+      }
+      return answerIn(fileColumn)
+    })()
+  }
+
+  /**
+   * `probe`'s file failed to open, or its probe failed: the file's answer with its error (after an abort, the abort).
+   * @param {FileProbe} probe @param {unknown} error
+   * @returns {FileResult}
+   */
+  probeFailed(probe, error) {
+    if (this.settings.signal?.aborted) throw error
+    const { file, order, decided, fromSidecar, status, parquet } = probe
+    // A file read as changed (FILE_CHANGED: another ETag, size or mtime than the listing's) is not the version the sidecar
+    // matched by the listing's size and ETag: what the sidecar decided is of bytes no longer there.
+    const byIndex = /** @type {{ code?: unknown }} */ (error)?.code === ErrorCode.FILE_CHANGED ? fromSidecar?.byIndex : undefined
+    return this.#failed(file, order, error, byIndex ? decided.map((d, k) => (byIndex[k] ? null : d)) : decided, status, parquet)
   }
 
   /**
@@ -476,4 +492,37 @@ export function errorData(error) {
       : { code: error.code, message: error.message, status: error.status }
   }
   return { code: ErrorCode.IO, message: String(/** @type {{ message?: unknown } | null | undefined} */ (error)?.message ?? error) }
+}
+
+/**
+ * One file's probe in flight, as FileSession.withFile hands it the opened file or its failure: what ProbeRun#probeFile
+ * knows of the file, in one record rather than the closures and contexts of a callback each.
+ */
+class FileProbe {
+  /**
+   * @param {ProbeRun} run @param {DatasetFile} file @param {number} order
+   * @param {Array<ValueResult | null>} decided per value, or null @param {any} fromSidecar @param {unknown} status
+   * @param {number[]} open the values still open, by position
+   */
+  constructor(run, file, order, decided, fromSidecar, status, open) {
+    this.run = run
+    this.file = file
+    this.order = order
+    this.decided = decided
+    this.fromSidecar = fromSidecar
+    this.status = status
+    this.open = open
+    /** @type {import('../parquet-file.js').ParquetFile | undefined} once opened */
+    this.parquet = undefined
+  }
+
+  /** @param {import('../parquet-file.js').ParquetFile} opened */
+  opened(opened) {
+    return this.run.probeOpened(this, opened)
+  }
+
+  /** @param {unknown} error */
+  failed(error) {
+    return this.run.probeFailed(this, error)
+  }
 }

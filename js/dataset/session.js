@@ -5,11 +5,19 @@
 import { DEFAULT_INITIAL_FETCH_SIZE } from '../footer/footer.js'
 import { LinkModel, LOCAL_WINDOW, transportWindow } from '../plan/link-model.js'
 import { overNodeTransport } from '../sources/default-fetch.js'
-import { IO_TOP, openParquet } from '../parquet-file.js'
+import { IO_TOP, openParquetInto } from '../parquet-file.js'
 import { IoLedger } from '../sources/io-ledger.js'
 import { withKeys } from '../sources/shared.js'
 import { throwIfAborted } from '../plan/read-scheduler.js'
 import { nodeTransportWindow, RequestWindow } from './request-window.js'
+
+/**
+ * What FileSession.withFile hands a file to: `opened` makes its answer; `failed` the answer when it did not open, or
+ * `opened` or its closing failed (`file`: the file, when it was opened), or throws (an abort).
+ * @template T
+ * @typedef {{ opened(file: import('../parquet-file.js').ParquetFile): T | Promise<T>,
+ *   failed(error: unknown, file: import('../parquet-file.js').ParquetFile | undefined): T | Promise<T> }} FileVisit
+ */
 
 // Local files are read a few at a time per file (LOCAL_WINDOW); this many files are open at once.
 const LOCAL_FILES_IN_FLIGHT = 32
@@ -80,54 +88,75 @@ export class FileSession {
   #started
 
   /**
-   * Opens one file, hands it to `use`, and closes it whatever happens; its I/O joins the pass's. The
-   * file's size and ETag from a listing make its tail read exact and its cached footer valid without a request.
+   * Opens one file, hands it to `visit.opened`, and closes it whatever happens; its I/O joins the pass's. A failure to
+   * open it, or of `opened`, or of its closing, goes to `visit.failed` (the file, when it was opened) for its answer;
+   * what that throws rejects. The file's size and ETag from a listing make its tail read exact and its cached footer
+   * valid without a request.
    * `chain`: the worker's (run()'s job gets it): the file's requests come in rounds after the ones of the
    * file that worker finished before it — it waited for that one to open this one.
    * @template T
    * @param {{ location: any, size?: number, etag?: string }} descriptor location: openParquet's source
-   * @param {(file: import('../parquet-file.js').ParquetFile) => T | Promise<T>} use
+   * @param {FileVisit<T>} visit
    * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
    */
-  withFile(descriptor, use, chain) {
+  withFile(descriptor, visit, chain) {
     // Counted from the tail read on: a file still opening shares the window too.
     this.#open++
-    // Chained rather than awaited (nor an async function's promise around it): thousands of files in
-    // flight hold no frame each. openParquet, async, never throws.
     // One copy of the options per file, its size also under the name the sources read (fileSize), so
     // openParquet need not copy them again; not a spread with keys after it (js/sources/shared.js withKeys).
     const { size, etag } = descriptor
-    // The count of files open ends in #use's finally, or here when the file did not open: not a finally() of
-    // the chain, which holds two closures and a promise more per file in flight.
-    return openParquet(descriptor.location, withKeys(this.#openOptions, { ioFloor: chain?.floor, size, fileSize: size, etag }))
-      .then((file) => this.#use(file, use, chain), (error) => {
-        this.#open--
-        throw error
-      })
+    // Handed on by openParquet's own chain (this is its receiver): thousands of files in flight hold no promise,
+    // closure or context of the session's each. The count of files open ends in #use, or in fileFailed.
+    return openParquetInto(descriptor.location, withKeys(this.#openOptions, { ioFloor: chain?.floor, size, fileSize: size, etag }),
+      this, visit, chain)
+  }
+
+  /**
+   * openParquetInto's receiver: the file is open.
+   * @template T @param {import('../parquet-file.js').ParquetFile} file @param {FileVisit<T>} visit
+   * @param {{ floor: number } | undefined} chain @returns {Promise<T>}
+   */
+  fileOpened(file, visit, chain) {
+    return this.#use(file, visit, chain)
+  }
+
+  /**
+   * openParquetInto's receiver: the file did not open (its source is closed).
+   * @template T @param {unknown} error @param {FileVisit<T>} visit @returns {T | Promise<T>}
+   */
+  fileFailed(error, visit) {
+    this.#open--
+    return visit.failed(error, undefined)
   }
 
   /**
    * @template T
    * @param {import('../parquet-file.js').ParquetFile} file
-   * @param {(file: import('../parquet-file.js').ParquetFile) => T | Promise<T>} use
+   * @param {FileVisit<T>} visit
    * @param {{ floor: number }} [chain]
    * @returns {Promise<T>}
    */
-  async #use(file, use, chain) {
+  async #use(file, visit, chain) {
     this.filesOpened++
     if (file.footerFromCache) this.footersFromCache++
+    let result
     try {
-      return await use(file)
+      result = await visit.opened(file)
+    } catch (error) {
+      result = await visit.failed(error, file)
     } finally {
       if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
-      // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
-      try {
-        await file.close()
-      } finally {
-        this.#open--
-      }
     }
+    // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
+    try {
+      await file.close()
+    } catch (error) {
+      return visit.failed(error, file)
+    } finally {
+      this.#open--
+    }
+    return result
   }
 
   /**
