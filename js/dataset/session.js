@@ -180,17 +180,30 @@ export class FileSession {
     // Once one job has failed the pass has failed: no worker starts another file (its reads would go on after the
     // caller's promise has rejected).
     let failed = false
+    let idle = 0
+    /** @type {(value?: unknown) => void} */
+    let allDone = () => {}
+    /** @type {(error: unknown) => void} */
+    let failRun = () => {}
+    const done = new Promise((resolve, reject) => {
+      allDone = resolve
+      failRun = reject
+    })
+    const fail = (/** @type {unknown} */ error) => {
+      failed = true
+      failRun(error)
+    }
     // Each worker takes the next item as its last one finishes: a chain of callbacks rather than a loop
-    // of awaits, so thousands of workers waiting on the network hold no async frame each.
-    const worker = () => new Promise((resolve, reject) => {
+    // of awaits, so thousands of workers waiting on the network hold no async frame each, nor a promise:
+    // a worker is its chain and two callbacks, and the pass one promise that the last idle worker settles.
+    const worker = () => {
       const chain = { floor: 0 }
       let taken = 0
-      const fail = (/** @type {unknown} */ error) => {
-        failed = true
-        reject(error)
-      }
       const take = () => {
-        if (failed || next >= items.length || taken++ === share) return resolve(undefined)
+        if (failed || next >= items.length || taken++ === share) {
+          if (++idle === workers) allDone(undefined)
+          return
+        }
         throwIfAborted(this.signal)
         job(items[next++], chain).then(finished, fail)
       }
@@ -210,11 +223,17 @@ export class FileSession {
           fail(error)
         }
       }
-      take()
-    })
+      try {
+        take()
+      } catch (error) {
+        fail(error)
+      }
+    }
+    if (workers === 0) allDone(undefined)
+    for (let w = 0; w < workers; w++) worker()
     // At the abort, not once every job has settled: a caller's prefilter or columnOf still pending (they are not given
     // the signal) would otherwise hold the rejection for as long as it takes, for ever if it never settles.
-    await untilAborted(Promise.all(Array.from({ length: workers }, worker)), this.signal)
+    await untilAborted(done, this.signal)
     throwIfAborted(this.signal)
   }
 
