@@ -111,8 +111,10 @@ export class HttpSource extends SourceBase {
   #confirmed = true
   #bypassHttpCache = false
   #retries
-  /** @type {{ size?: number, etag?: string }} the file as options.size / options.etag describe it */
-  #given
+  /** @type {number | undefined} the file's size as options.size describes it */
+  #givenSize
+  /** @type {string | undefined} its ETag as options.etag gives it */
+  #givenEtag
 
   /**
    * @param {URL} url http: or https:
@@ -130,14 +132,15 @@ export class HttpSource extends SourceBase {
     this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0
     this.#retries = resolveRetries(options.retries)
     this.stats.retries = 0
-    this.#given = { size: options.fileSize, etag: options.etag }
+    this.#givenSize = options.fileSize
+    this.#givenEtag = options.etag
     if (options.fileSize !== undefined) this._setSize(options.fileSize)
     if (options.etag !== undefined) this.#validator = validatorFromEtag(options.etag)
   }
 
   /** The size and ETag options.size and options.etag gave (a listing's), before any response. */
   get givenVersion() {
-    return { ...this.#given }
+    return { size: this.#givenSize, etag: this.#givenEtag }
   }
 
   /** The URL as given, credentials and all: a cache key, never to be shown (name is the shown form). */
@@ -186,7 +189,8 @@ export class HttpSource extends SourceBase {
     this.#bypassHttpCache = true
     this.#validator = undefined
     // What a listing said of the file described the old version too.
-    this.#given = {}
+    this.#givenSize = undefined
+    this.#givenEtag = undefined
     this._setSize(undefined)
     this.#whole = undefined
     this.#confirmed = true
@@ -684,9 +688,9 @@ export class HttpSource extends SourceBase {
         `${this.name} changed since its footer was read: it answered 412 Precondition ` +
           `Failed to ${condition.name}: ${condition.value} (${range})`, { source: this.name })
     }
-    if (etagsDiffer(this.#given, found) && status < 300) {
+    if (etagsDiffer({ etag: this.#givenEtag }, found) && status < 300) {
       throw new ParquetBloomError(ErrorCode.FILE_CHANGED,
-        `${this.name} is not the file options.etag describes: its ETag is ${found.etag}, expected ${this.#given.etag} (${range}); ` +
+        `${this.name} is not the file options.etag describes: its ETag is ${found.etag}, expected ${this.#givenEtag} (${range}); ` +
           'list it again', { source: this.name })
     }
     if (!this.#validator) {
@@ -695,7 +699,7 @@ export class HttpSource extends SourceBase {
       return
     }
     // A validator made from options.etag alone takes the Last-Modified of the first response too.
-    if (this.#given.etag !== undefined && this.#validator.lastModified === undefined && status < 300) {
+    if (this.#givenEtag !== undefined && this.#validator.lastModified === undefined && status < 300) {
       this.#validator.lastModified = found.lastModified
     }
     // Without preconditions (no footer cache) the bytes of a 200/206 are checked too: another version's at this footer's
@@ -718,7 +722,7 @@ export class HttpSource extends SourceBase {
    * @param {string} range
    */
   #checkSameSize(total, range) {
-    if (this.size !== undefined && this.size !== total && this.size === this.#given.size) {
+    if (this.size !== undefined && this.size !== total && this.size === this.#givenSize) {
       throw new ParquetBloomError(ErrorCode.BAD_RESPONSE_LENGTH,
         `${this.name} has ${total} bytes (the response to ${range} says so), not the ${this.size} options.size gave; list it again`,
           { source: this.name })

@@ -502,7 +502,9 @@ function streamOver(h2, pool, entry, url, method, headers, init, redirects, rese
     // As send()'s request: listener functions shared by every stream, its state on it.
     stream.on('response', streamAnswered)
     stream.on('error', streamFailed)
-    stream.setTimeout(IDLE_TIMEOUT_MS, silent)
+    // Its listener added with on(), not given to setTimeout (which adds it with once(): two objects more per stream).
+    stream.on('timeout', silent)
+    stream.setTimeout(IDLE_TIMEOUT_MS)
     stream.on('close', streamClosed)
     exchange.abort = endWith(stream, op, signal)
   })
