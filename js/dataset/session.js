@@ -141,22 +141,30 @@ export class FileSession {
     this.filesOpened++
     if (file.footerFromCache) this.footersFromCache++
     let result
+    /** @type {{ thrown: unknown } | undefined} what visit.failed threw (an abort): thrown once the file is closed */
+    let passedOn
     try {
       result = await visit.opened(file)
     } catch (error) {
-      result = await visit.failed(error, file)
-    } finally {
-      if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
+      try {
+        result = await visit.failed(error, file)
+      } catch (thrown) {
+        passedOn = { thrown }
+      }
     }
-    // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps.
+    if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
+    // Decoded metadata lives no longer than the job, whatever its end; the footer cache keeps what it keeps.
+    /** @type {{ error: unknown } | undefined} */
+    let closing
     try {
       await file.close()
     } catch (error) {
-      return visit.failed(error, file)
+      closing = { error }
     } finally {
       this.#open--
     }
-    return result
+    if (passedOn) throw passedOn.thrown
+    return closing ? visit.failed(closing.error, file) : /** @type {T} */ (result)
   }
 
   /**
