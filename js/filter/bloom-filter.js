@@ -245,7 +245,7 @@ export class BloomFilter {
   health() {
     this.#assertLive()
     const core = getCore()
-    const at = core.scratch(BitsetHealth.bytes)
+    const at = core.batchRegion // the record is a few dozen bytes
     throwIfFailed(core.native.analyzeBitset(this.#ptr, this.#numBytes, at), 'health')
     const h = BitsetHealth.read(core, at)
     return {

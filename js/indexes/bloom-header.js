@@ -37,7 +37,7 @@ export function decodeHeaderBytes(bytes) {
   const core = getCore()
   const length = Math.min(bytes.length, MAX_HEADER_BYTES)
   const headerBytes = (BloomHeader.bytes + 15) & ~15
-  const at = core.scratch(headerBytes + length)
+  const at = core.batchRegion // MAX_HEADER_BYTES and the record fit it
   core.u8.set(bytes.subarray(0, length), at + headerBytes)
   const status = core.native.decodeHeader(at + headerBytes, length, at)
   const { numBytes, algorithm, hash, compression, headerLength, problem } = BloomHeader.read(core, at)
@@ -65,7 +65,7 @@ export function headerError(header, where, details = {}) {
  */
 export function encodeHeader(numBytes) {
   const core = getCore()
-  const at = core.scratch(64)
+  const at = core.batchRegion
   const n = core.native.encodeHeader(numBytes, at, 64)
   return core.u8.slice(at, at + n)
 }

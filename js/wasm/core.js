@@ -142,14 +142,11 @@ export class Core {
     this.native = native
     /** @type {ArrayBuffer | undefined} */
     this.viewsOf = undefined
-    // The module's static batch region: batches stream through it a chunk at a time (batch-writer.js),
-    // and scratch() hands it out for anything that fits. It never moves and is not pool memory.
+    // The module's static batch region: batches stream through it a chunk at a time (batch-writer.js), probes'
+    // hashes are checked through it a slice at a time (js/indexes/bloom-reads.js), and a call's small output record
+    // is written there. It never moves and is not pool memory. Valid until the next such use: they are synchronous.
     this.batchRegion = native.batchScratchAddress()
     this.batchRegionBytes = native.batchScratchBytes()
-    // A pool block for a scratch() request larger than the batch region; given back at the next request
-    // that fits the region. scratchBytes is what it holds of the pool (0 without one).
-    this.scratchPtr = 0
-    this.scratchBytes = 0
     // The calls a batch makes per chunk: the wasm functions themselves, with no wrapper between.
     this.insertBatch = rawExport(module, '_pb_insert_batch', 3)
     this.checkBatch = rawExport(module, '_pb_check_batch', 4)
@@ -207,33 +204,6 @@ export class Core {
     if (status !== NativeStatus.OK) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `internal: releasing pool block ${ptr} failed (status ${status})`)
     }
-  }
-
-  /**
-   * A scratch region at least `bytes` long, 16-byte aligned: the static batch region when it fits, else
-   * a pool block. Valid until the next call to scratch() or batch operation; they are synchronous, so
-   * one region serves them all.
-   * @param {number} bytes
-   */
-  scratch(bytes) {
-    if (bytes <= this.batchRegionBytes) {
-      if (this.scratchPtr) this.dropPooledScratch()
-      return this.batchRegion
-    }
-    if (bytes > this.scratchBytes) {
-      const size = Math.max(bytes, this.scratchBytes * 2)
-      if (this.scratchPtr) this.dropPooledScratch()
-      this.scratchPtr = this.acquire(size, 'scratch')
-      this.scratchBytes = this.native.poolClassBytes(size)
-    }
-    return this.scratchPtr
-  }
-
-  dropPooledScratch() {
-    const ptr = this.scratchPtr
-    this.scratchPtr = 0
-    this.scratchBytes = 0
-    this.release(ptr)
   }
 
   /**
