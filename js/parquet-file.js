@@ -136,7 +136,12 @@ function openedFrom(byteSource, options, cache, ready, receiver, a, b) {
     footer = Promise.reject(error)
   }
   const failed = async (/** @type {unknown} */ error) => {
-    await byteSource.close()
+    try {
+      await byteSource.close()
+    } catch (closing) {
+      if (!receiver) throw closing
+      error = closing // the receiver is still told (a dataset's file keeps its answer, an error)
+    }
     if (receiver) return receiver.fileFailed(error, a, b)
     throw error
   }

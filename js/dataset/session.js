@@ -140,31 +140,28 @@ export class FileSession {
   async #use(file, visit, chain) {
     this.filesOpened++
     if (file.footerFromCache) this.footersFromCache++
+    /** @type {T | undefined} */
     let result
-    /** @type {{ thrown: unknown } | undefined} what visit.failed threw (an abort): thrown once the file is closed */
-    let passedOn
+    /** @type {{ error: unknown } | undefined} */
+    let failure
     try {
       result = await visit.opened(file)
     } catch (error) {
-      try {
-        result = await visit.failed(error, file)
-      } catch (thrown) {
-        passedOn = { thrown }
-      }
+      failure = { error }
+    } finally {
+      if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
     }
-    if (chain) chain.floor = Math.max(chain.floor, file[IO_TOP])
-    // Decoded metadata lives no longer than the job, whatever its end; the footer cache keeps what it keeps.
-    /** @type {{ error: unknown } | undefined} */
-    let closing
+    // Decoded metadata lives no longer than the job; the footer cache keeps what it keeps. Closed before visit.failed,
+    // which throws on an abort: the file (a local file's descriptor) is closed whatever it does. A failure to close is
+    // the file's error, as it was opened's.
     try {
       await file.close()
     } catch (error) {
-      closing = { error }
+      failure = { error }
     } finally {
       this.#open--
     }
-    if (passedOn) throw passedOn.thrown
-    return closing ? visit.failed(closing.error, file) : /** @type {T} */ (result)
+    return failure ? visit.failed(failure.error, file) : /** @type {T} */ (result)
   }
 
   /**

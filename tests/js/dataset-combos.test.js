@@ -3,12 +3,14 @@
 // (read_parquet(…, hive_partitioning = true, file_row_number = true)); and what a probe does with a caller's
 // callbacks that never settle or fail, and with shards it cannot take.
 import assert from 'node:assert/strict'
-import { readdir } from 'node:fs/promises'
+import { existsSync, readdirSync } from 'node:fs'
+import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 
 import { mergeShardResults, openDataset } from '../../js/index.js'
 import { buildSidecarIndex } from '../../js/index-builder/index.js'
+import { openByteSource } from '../../js/sources/open-byte-source.js'
 import { duckdb, quote } from '../../testkit/hive-dataset.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { settleMtimes } from '../../testkit/settled-mtimes.js'
@@ -252,6 +254,46 @@ describe('a probe\'s callbacks and shards', () => {
     await assert.rejects(dataset.probe('user_id', [5], { signal: controller.signal, onProgress }), { code: 'ABORTED' })
     await new Promise((resolve) => setTimeout(resolve, 300))
     assert.deepEqual(progress, [1, 2])
+  })
+
+  test('a file whose probe fails once aborted is closed all the same (no descriptor left open)',
+    { skip: !existsSync('/proc/self/fd') && 'needs /proc/self/fd' }, async () => {
+      const openFiles = () => readdirSync('/proc/self/fd').length
+      const dataset = await openDataset(root, { fileConcurrency: 1 })
+      for (const run of [(o) => dataset.probe('user_id', [5], o), (o) => drain(dataset.probeEach('user_id', [5], o))]) {
+        const before = openFiles()
+        const controller = new AbortController()
+        let calls = 0
+        // The second file's columnOf aborts and fails: that file is open (its footer read), its probe fails on the abort.
+        const columnOf = async () => {
+          if (++calls < 2) return 'user_id'
+          controller.abort()
+          throw new Error('the caller\'s columnOf failed')
+        }
+        await assert.rejects(run({ signal: controller.signal, columnOf }), { code: 'ABORTED' })
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        assert.equal(openFiles(), before)
+      }
+    })
+
+  test('a file whose source fails to close is answered with that error; the other files still are', async () => {
+    const bytes = await readFile(path.join(root, (await readdir(root, { recursive: true })).find((n) => n.endsWith('.parquet'))))
+    /** A caller's ByteSource over `data` whose close() fails after closing it. */
+    const closeFails = async (data) => {
+      const source = await openByteSource(data)
+      const close = async () => {
+        await source.close()
+        throw new Error('close failed')
+      }
+      return new Proxy(source, {
+        get: (target, key) => (key === 'close' ? close : typeof target[key] === 'function' ? target[key].bind(target) : target[key]),
+      })
+    }
+    // Not Parquet (its footer read fails, then its close), Parquet (its probe answers, then its close fails), and bytes.
+    const dataset = await openDataset([await closeFails(new Uint8Array(64).fill(7)), await closeFails(bytes), bytes])
+    const result = await dataset.probe('user_id', [5])
+    assert.deepEqual(result.files.map((f) => [f.path, f.error?.code ?? null]), [['#0', 'IO'], ['#1', 'IO'], ['#2', null]])
+    assert.match(result.files[0].error.message, /close failed/)
   })
 
   test('a shard it cannot take is INVALID_ARGUMENT, null or on a dataset of no file too', async () => {
