@@ -113,3 +113,23 @@ test('a refused connection is a TypeError with the cause, as fetch reports it', 
   await new Promise((resolve) => closed.close(resolve))
   await assert.rejects(nodeFetch(`${origin}/x`), (e) => e instanceof TypeError && e.cause?.code === 'ECONNREFUSED')
 })
+
+test('a kept-alive connection taken again waits for its answer as a new one does, whatever idle timeout the server hinted', async () => {
+  // Node's Agent gives an idle socket the server's Keep-Alive hint less a second (timeout=2: 1 s) and, without a
+  // request timeout of its own, leaves it so when the socket is taken again: an answer 1.5 s away was cut off (ETIMEDOUT).
+  let n = 0
+  const slow = await serve((req, res) => setTimeout(() => res.writeHead(200, { 'content-length': 2 }).end('ok'), ++n === 2 ? 1500 : 0))
+  slow.keepAliveTimeout = 2000
+  try {
+    seen.length = 0
+    for (let i = 0; i < 2; i++) {
+      const response = await nodeFetch(`${slow.origin}/x`)
+      assert.equal(response.headers.get('keep-alive'), 'timeout=2')
+      assert.equal(await response.text(), 'ok')
+    }
+    assert.equal(new Set(seen.map((s) => s.socket)).size, 1, 'the second request went over the first one\'s connection')
+  } finally {
+    for (const s of seen) s.socket.destroy()
+    await new Promise((resolve) => slow.close(resolve))
+  }
+})
