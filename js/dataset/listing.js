@@ -119,7 +119,8 @@ function sourcePath(item, index) {
     }
     // Sliced from the caller's string where it is the URL's spelling (no query or fragment): a dataset's records then
     // hold no second copy of each URL (url.href's) behind their paths.
-    if (url.href === item && url.origin !== 'null' && !url.search && !url.hash && !url.username && !url.password) {
+    // Not with a query or fragment, empty ones too ('x?', 'x#': in href, not in the pathname the path was before).
+    if (url.href === item && url.origin !== 'null' && !item.includes('?') && !item.includes('#') && !url.username && !url.password) {
       return item.slice(url.origin.length + 1) || item
     }
     return url.pathname.replace(/^\//, '') || item

@@ -146,7 +146,9 @@ function target(href) {
   // Strings of the caller's href where it is the URL's own spelling, and the server's shared by its URLs: a dataset's
   // thousands of targets would otherwise each hold a copy of the URL and of its origin's parts.
   const canonical = url.href === href
-  const path = canonical && !auth && !url.hash ? href.slice(server.origin.length) : `${url.pathname}${url.search}`
+  // Not when it has a fragment, or an empty query or fragment ('x?', 'x#': in href, not in pathname or search): never sent.
+  const path = canonical && !auth && !href.includes('#') && !href.endsWith('?') ? href.slice(server.origin.length)
+    : `${url.pathname}${url.search}`
   known = { href: canonical ? href : url.href, origin: server.origin, protocol: server.protocol, host: server.host, port: server.port,
     path, auth }
   if (targets.size >= MAX_TARGETS) targets.clear()

@@ -343,6 +343,19 @@ describe('over HTTP: one plan across files', () => {
     }
   })
 
+  test('a URL with an empty query or a fragment names its file by its path alone, as the URL without them', async () => {
+    const file = (await openDataset(root)).files[0].path
+    const plain = server.url(file)
+    const expected = (await (await openDataset([plain])).probe('user_id', [4003])).files[0]
+    assert.equal(expected.error, null)
+    for (const spelled of [`${plain}?`, `${plain}#`, `${plain}?#`, `${plain}#part`]) {
+      const dataset = await openDataset([spelled])
+      assert.deepEqual(dataset.files.map((f) => f.path), [file], spelled)
+      const { files: [answer] } = await dataset.probe('user_id', [4003])
+      assert.deepEqual([answer.path, answer.error, answer.values[0].verdict], [file, null, expected.values[0].verdict], spelled)
+    }
+  })
+
   test('a URL that does not parse is its own file\'s INVALID_ARGUMENT, reported beside the other files\' answers', async () => {
     const local = await openDataset(root)
     const good = local.files.slice(0, 3).map((f) => server.url(f.path))

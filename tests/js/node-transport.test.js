@@ -133,3 +133,15 @@ test('a kept-alive connection taken again waits for its answer as a new one does
     await new Promise((resolve) => slow.close(resolve))
   }
 })
+
+test('the request\'s path is the URL\'s path and query: no fragment, nor an empty query or fragment\'s mark', async () => {
+  // As before 6ef24c4 (pathname + search); a fragment is never sent (RFC 9110 §7.1: the target has none).
+  const cases = [['/range', '/range'], ['/range?', '/range'], ['/range#', '/range'], ['/range?#', '/range'], ['/range#f', '/range'],
+    ['/range?a=1#f', '/range?a=1'], ['/range?a=1', '/range?a=1'], ['/./a/../range', '/range'], ['/r%61nge', '/r%61nge']]
+  for (const [spelled, sent] of cases) {
+    seen.length = 0
+    const response = await nodeFetch(`${a.origin}${spelled}`, { headers: { range: 'bytes=0-1' } })
+    await response.text()
+    assert.deepEqual(seen.map((s) => s.url), [sent], spelled)
+  }
+})
