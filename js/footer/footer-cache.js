@@ -245,11 +245,14 @@ export function directoryStore(dir) {
  * @returns {Required<FooterStore>}
  */
 export function browserStore(name = 'parquet-bloom-footers') {
-  return lazyStore(() => import('./footer-stores.js').then((stores) => stores.openBrowserStore(name)))
+  return lazyStore(async () => {
+    const caches = /** @type {CacheStorage | undefined} */ (globalThis.caches) // none in runtimes without Cache Storage
+    return caches?.open ? cacheStorageBackend(name) : indexedDbBackend(name)
+  })
 }
 
 /**
- * A store whose backend is opened on first use (the stores' module, js/footer/footer-stores.js, loaded then).
+ * A store whose backend is opened on first use (the directory store's module, js/footer/footer-stores.js, loaded then).
  * @param {() => Promise<Required<FooterStore> | undefined>} open
  * @returns {Required<FooterStore>}
  */
@@ -269,6 +272,69 @@ function lazyStore(open) {
     },
     async list() {
       return (await (await backend())?.list()) ?? []
+    },
+  }
+}
+
+/** @param {string} name @returns {Promise<Required<FooterStore>>} */
+async function cacheStorageBackend(name) {
+  const cache = await globalThis.caches.open(name)
+  // Entries are addressed by a synthetic URL: the key is a hash, never the file's URL.
+  const requestOf = (/** @type {string} */ key) => `https://parquet-bloom.invalid/footer/${key}`
+  return {
+    async get(key) {
+      const response = await cache.match(requestOf(key))
+      return response ? new Uint8Array(await response.arrayBuffer()) : undefined
+    },
+    async set(key, bytes) {
+      // (Entries are serializeEntry's own arrays, never views of a SharedArrayBuffer.)
+      await cache.put(requestOf(key), new Response(/** @type {Uint8Array<ArrayBuffer>} */ (bytes), {
+        headers: { 'content-type': 'application/octet-stream', 'x-entry-bytes': String(bytes.length) },
+      }))
+    },
+    async delete(key) {
+      await cache.delete(requestOf(key))
+    },
+    async list() {
+      const out = []
+      for (const request of await cache.keys()) {
+        const response = await cache.match(request)
+        out.push({ key: request.url.slice(request.url.lastIndexOf('/') + 1), size: Number(response?.headers.get('x-entry-bytes')) || 0 })
+      }
+      return out
+    },
+  }
+}
+
+/** @param {string} name @returns {Promise<Required<FooterStore> | undefined>} */
+async function indexedDbBackend(name) {
+  if (!globalThis.indexedDB) return undefined
+  const db = await /** @type {Promise<IDBDatabase>} */ (new Promise((resolve, reject) => {
+    const request = globalThis.indexedDB.open(name, 1)
+    request.onupgradeneeded = () => request.result.createObjectStore('entries')
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(request.error)
+  }))
+  /** @type {<T>(mode: IDBTransactionMode, fn: (store: IDBObjectStore) => IDBRequest<T>) => Promise<T>} */
+  const run = (mode, fn) => new Promise((resolve, reject) => {
+    const request = fn(db.transaction('entries', mode).objectStore('entries'))
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(request.error)
+  })
+  return {
+    async get(key) {
+      const value = await run('readonly', (s) => s.get(key))
+      return value ? new Uint8Array(value) : undefined
+    },
+    async set(key, bytes) {
+      await run('readwrite', (s) => s.put(bytes.slice().buffer, key))
+    },
+    async delete(key) {
+      await run('readwrite', (s) => s.delete(key))
+    },
+    async list() {
+      const keys = await run('readonly', (s) => s.getAllKeys())
+      return Promise.all(keys.map(async (key) => ({ key: String(key), size: (await run('readonly', (s) => s.get(key)))?.byteLength ?? 0 })))
     },
   }
 }
