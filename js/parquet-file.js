@@ -15,7 +15,7 @@ import { LinkModel, transportWindow } from './plan/link-model.js'
 import {
   BLOCK_MODE_COALESCE_GAP, ByteCache, checkConcurrency, DEFAULT_COALESCE_GAP, DEFAULT_MAX_REQUEST_BYTES, plannedRequests, runReadTasks,
 } from './plan/read-scheduler.js'
-import { byteSourceOf } from './sources/open-byte-source.js'
+import { openByteSource } from './sources/open-byte-source.js'
 import { IoLedger, ioStatsSince, looseLane } from './sources/io-ledger.js'
 import { HttpSource } from './sources/http-source.js'
 import { confirmFooter, footerThroughCache, rereadFooter } from './footer/cached-footer.js'
@@ -78,32 +78,39 @@ export function openParquet(source, options = {}) {
  * @returns {Promise<any>} the file, or the receiver's answer
  */
 export function openParquetInto(source, options = {}, receiver, a, b) {
-  const fail = receiver && ((/** @type {unknown} */ error) => receiver.fileFailed(error, /** @type {A} */ (a), /** @type {B} */ (b)))
   // Not async: a chain of the source's opening and the footer's read, so that a dataset's thousands of files in flight
-  // hold no async function's promise (nor its await's) each. Whatever throws becomes the promise's rejection.
+  // hold no async function's promise (nor its await's) each. Whatever throws becomes the promise's rejection (the
+  // receiver's fileFailed).
+  /** @type {import('./sources/open-byte-source.js').ByteSource | Promise<import('./sources/open-byte-source.js').ByteSource>} */
+  let byteSource
+  /** @type {FooterCache | undefined} */
+  let cache
+  /** @type {Promise<unknown> | undefined} */
+  let ready
   try {
     options = withFileSize(options)
     // Loaded while the footer is read (readFooter awaits it before decoding): in a fresh process the
     // module's import, compile and instantiation then take no time of their own. Awaited on every path
     // below (readFooter's own init() shares this load); the catch only keeps a failure from being
     // reported as unhandled before that. Once loaded, nothing is awaited for it.
-    const ready = initialized() ? undefined : init()
+    ready = initialized() ? undefined : init()
     ready?.catch(() => {})
     // The declared FooterCache (js/index.d.ts) hides the class's internals; instanceof checks it is one.
-    const cache = /** @type {FooterCache | undefined} */ (/** @type {unknown} */ (options.footerCache))
+    cache = /** @type {FooterCache | undefined} */ (/** @type {unknown} */ (options.footerCache))
     if (cache !== undefined && !(cache instanceof FooterCache)) {
       throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, 'options.footerCache must come from createFooterCache()')
     }
     // With `plan`, the file's own ledger records from the footer read on (a dataset's session passes its ledger).
     const recorded = options.plan === true && !options.ioLedger ? { ...options, ioLedger: new IoLedger({ record: true }) } : options
-    const byteSource = byteSourceOf(source, recorded)
-    const settled = /** @type {FileOptions} */ (options)
-    if (!(byteSource instanceof Promise)) return openedFrom(byteSource, settled, cache, ready, receiver, a, b)
-    return byteSource.then((opened) => openedFrom(opened, settled, cache, ready, receiver, a, b), fail)
+    byteSource = openByteSource(source, recorded)
   } catch (error) {
-    const failing = Promise.reject(error)
-    return fail ? failing.catch(fail) : failing
+    byteSource = Promise.reject(error)
   }
+  const settled = /** @type {FileOptions} */ (options)
+  return byteSource instanceof Promise
+    ? byteSource.then((opened) => openedFrom(opened, settled, cache, ready, receiver, a, b),
+      receiver && ((error) => receiver.fileFailed(error, /** @type {A} */ (a), /** @type {B} */ (b))))
+    : openedFrom(byteSource, settled, cache, ready, receiver, a, b)
 }
 
 /**
@@ -139,8 +146,7 @@ function openedFrom(byteSource, options, cache, ready, receiver, a, b) {
     try {
       await byteSource.close()
     } catch (closing) {
-      if (!receiver) throw closing
-      error = closing // the receiver is still told (a dataset's file keeps its answer, an error)
+      error = closing // what the caller (or the receiver: a dataset's file keeps its answer, an error) is told
     }
     if (receiver) return receiver.fileFailed(error, a, b)
     throw error

@@ -1,19 +1,10 @@
 // A byte source over hyparquet's AsyncBuffer ({ byteLength, slice(start, end) } whose slice returns an
-// ArrayBuffer or a promise of one), so anything already wrapped for hyparquet can be probed as is.
+// ArrayBuffer or a promise of one), so anything already wrapped for hyparquet can be probed as is. Loaded by
+// js/sources/open-byte-source.js when such a source is first given.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 import { describeValue, SourceBase } from './shared.js'
 
 /** @typedef {import('../index.js').AsyncBufferLike} AsyncBuffer slice() gives an ArrayBuffer or a view, or a promise of one */
-
-/**
- * True for an object shaped like an AsyncBuffer (ArrayBuffers themselves are handled before this).
- * @param {unknown} value
- * @returns {value is AsyncBuffer}
- */
-export function isAsyncBuffer(value) {
-  const candidate = /** @type {{ byteLength?: unknown, slice?: unknown }} */ (value)
-  return typeof value === 'object' && value !== null && typeof candidate.byteLength === 'number' && typeof candidate.slice === 'function'
-}
 
 export class AsyncBufferSource extends SourceBase {
   /** @type {AsyncBuffer | undefined} undefined once closed */

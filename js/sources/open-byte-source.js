@@ -1,7 +1,6 @@
 // openByteSource(): one interface for reading byte ranges of a file wherever it lives — an http(s)
 // URL (Range requests), a Blob/File, memory, a Node file path, or a hyparquet AsyncBuffer.
 import { invalidArgument, messageOf } from '../errors.js'
-import { AsyncBufferSource, isAsyncBuffer } from './async-buffer-source.js'
 import { BlobSource } from './blob-source.js'
 import { BufferSource } from './buffer-source.js'
 import { HttpSource } from './http-source.js'
@@ -61,23 +60,14 @@ export { DEFAULT_MAX_BYTES }
  * - a hyparquet AsyncBuffer ({ byteLength, slice(start, end) });
  * - an object that already is a ByteSource, returned as it is (options are then ignored).
  * No I/O happens here except stat() for a file path, which reports a missing file at once.
+ * The source itself where nothing is awaited for it (an http(s) URL, bytes, a Blob), else its promise (a local file, an
+ * AsyncBuffer, whose modules load then); bad input throws. Not async: openParquet's files in flight (a dataset's
+ * thousands) would each hold the promise of an async function more. Callers await it.
  * @param {string | URL | Blob | ArrayBuffer | ArrayBufferView | object} source
- * @param {ByteSourceOptions} [options]
- * @returns {Promise<ByteSource>}
- */
-export async function openByteSource(source, options) {
-  return byteSourceOf(source, options)
-}
-
-/**
- * openByteSource() without a promise of its own where none is needed: an http(s) URL's source (and bytes, a Blob, a
- * ByteSource) at once, a local file's promise. Throws what openByteSource rejects with. For openParquet, whose files
- * in flight would each hold the promise of an async function more.
- * @param {Parameters<typeof openByteSource>[0]} source
  * @param {ByteSourceOptions} [options]
  * @returns {ByteSource | Promise<ByteSource>}
  */
-export function byteSourceOf(source, options) {
+export function openByteSource(source, options) {
   const settings = resolveOptions(options)
   if (typeof source === 'string') return openString(source, settings)
   if (source instanceof URL || isForeignUrl(source)) return openUrl(new URL(source.href), settings)
@@ -87,7 +77,8 @@ export function byteSourceOf(source, options) {
     return new BufferSource(source, settings)
   }
   if (isByteSource(source)) return source
-  if (isAsyncBuffer(source)) return new AsyncBufferSource(source, settings)
+  // hyparquet's AsyncBuffer: its module loaded then, as a local file's (a probe of URLs or bytes never needs it).
+  if (isAsyncBuffer(source)) return import('./async-buffer-source.js').then((m) => new m.AsyncBufferSource(source, settings))
   throw invalidArgument(`cannot read from ${describeValue(source)}: expected an http(s) URL, a file path, a Blob, an ArrayBuffer or ` +
     'typed array, or an AsyncBuffer ({ byteLength, slice(start, end) })')
 }
@@ -173,6 +164,17 @@ async function openFileUrl(url, settings) {
     throw invalidArgument(`${url.href} cannot be turned into a file path: ${messageOf(cause)}`, { cause })
   }
   return openLocalFile(path, settings)
+}
+
+/**
+ * True for an object shaped like hyparquet's AsyncBuffer ({ byteLength, slice(start, end) }); ArrayBuffers themselves are
+ * handled before this.
+ * @param {unknown} value
+ * @returns {value is import('./async-buffer-source.js').AsyncBuffer}
+ */
+function isAsyncBuffer(value) {
+  const candidate = /** @type {{ byteLength?: unknown, slice?: unknown }} */ (value)
+  return typeof value === 'object' && value !== null && typeof candidate.byteLength === 'number' && typeof candidate.slice === 'function'
 }
 
 /**

@@ -9,10 +9,14 @@ import { after, afterEach, before, describe, test } from 'node:test'
 import { asyncBufferFromFile } from 'hyparquet'
 
 import { ErrorCode, ParquetBloomError } from '../../js/errors.js'
-import { openByteSource } from '../../js/sources/open-byte-source.js'
+import { openByteSource as openSource } from '../../js/sources/open-byte-source.js'
 import { RequestWindow } from '../../js/dataset/request-window.js'
 import { startTestServer } from '../../testkit/range-server.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+
+// openByteSource gives a source at once where nothing is awaited for it and throws bad input at once: awaited here as
+// callers await it, so that its refusals are rejections these tests can wait for.
+const openByteSource = async (/** @type {any} */ source, /** @type {any} */ options) => openSource(source, options)
 
 const MiB = 1024 * 1024
 const TAIL = 64 * 1024
