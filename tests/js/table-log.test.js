@@ -78,6 +78,22 @@ describe('synthetic Delta tables', async () => {
   const dir = await tempDir('delta')
 
   const writeTable = (name, log, files) => writeDeltaFiles(path.join(dir, name), log, files)
+  /**
+   * A log of `commits` JSON commits, each adding f<v>.parquet (no file written), the first with protocol and metaData.
+   * @param {string} id the metaData's id @param {number} commits @returns {Record<string, string>}
+   */
+  const addOnlyLog = (id, commits) => {
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
+    const metaData = { id, format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [] }
+    const add = (p) => ({ add: { path: p, partitionValues: {}, size: 1, modificationTime: 0, dataChange: true } })
+    /** @type {Record<string, string>} */
+    const log = {}
+    for (let v = 0; v < commits; v++) {
+      log[`${pad(v)}.json`] = [...(v === 0 ? [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } }, { metaData }] : []),
+        add(`f${v}.parquet`)].map((a) => JSON.stringify(a)).join('\n')
+    }
+    return log
+  }
 
   test('column mapping (name mode): stats and files use physical names; probes use logical ones', async () => {
     const parquet = new Uint8Array(parquetWriteBuffer({ columnData: [
@@ -546,14 +562,7 @@ describe('synthetic Delta tables', async () => {
 
   test('over HTTP, a gone checkpoint and an abort while the commits from 0 are read: ABORTED, not the checkpoint\'s FILE_NOT_FOUND',
     async () => {
-    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
-    const metaData = { id: 'abort', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [] }
-    const add = (p) => ({ add: { path: p, partitionValues: {}, size: 1, modificationTime: 0, dataChange: true } })
-    const log = {}
-    for (let v = 0; v < 5; v++) {
-      log[`${pad(v)}.json`] = [...(v === 0 ? [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } }, { metaData }] : []),
-        add(`f${v}.parquet`)].map((a) => JSON.stringify(a)).join('\n')
-    }
+    const log = addOnlyLog('abort', 5)
     const root = await writeTable('gone-checkpoint-abort', { ...log, '_last_checkpoint': JSON.stringify({ version: 3, size: 4 }) }, {})
     const server = await startTestServer({ root: path.dirname(root) })
     try {
@@ -570,14 +579,7 @@ describe('synthetic Delta tables', async () => {
   })
 
   test('over HTTP, a 100-commit log whose checkpoint is gone is read from 0 in doubling batches: 6 rounds, not 15', async () => {
-    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] }
-    const metaData = { id: 'long', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [] }
-    const add = (p) => ({ add: { path: p, partitionValues: {}, size: 1, modificationTime: 0, dataChange: true } })
-    const log = {}
-    for (let v = 0; v < 100; v++) {
-      log[`${pad(v)}.json`] = [...(v === 0 ? [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } }, { metaData }] : []),
-        add(`f${v}.parquet`)].map((a) => JSON.stringify(a)).join('\n')
-    }
+    const log = addOnlyLog('long', 100)
     const root = await writeTable('gone-checkpoint-long', { ...log, '_last_checkpoint': JSON.stringify({ version: 98, size: 4 }) }, {})
     const server = await startTestServer({ root: path.dirname(root) })
     try {
