@@ -42,6 +42,22 @@ async function probe(root, values, options) {
   return result
 }
 
+/**
+ * Probes `values` with and without the index: the re-added file at `filePath` is not described by it, its first two
+ * values (held by its new bytes) are not absent, and every answer is the one without the index. The probe with the index.
+ * @param {string} root @param {unknown[]} values @param {string} index @param {string} filePath
+ */
+async function readdedAnsweredByFile(root, values, index, filePath) {
+  const withIndex = await probe(root, values, { index })
+  const file = withIndex.files.find((f) => f.path.endsWith(filePath))
+  assert.notEqual(file.values[0].verdict, 'absent', `${values[0]} is in the file now`)
+  assert.notEqual(file.values[1].verdict, 'absent', `${values[1]} is in the file now`)
+  assert.equal(file.index.described, false)
+  const without = await probe(root, values, {})
+  assert.deepEqual(withIndex.files.map((f) => f.values.map((v) => v.verdict)), without.files.map((f) => f.values.map((v) => v.verdict)))
+  return withIndex
+}
+
 test('Delta: a path removed and added again with other bytes of the same size is not answered from the index', async () => {
   const root = path.join(await tempDir('table-index-readded'), 'delta')
   const table = await writeDeltaTable(root, { files: 10, commits: 2 })
@@ -58,13 +74,7 @@ test('Delta: a path removed and added again with other bytes of the same size is
   ].map((a) => JSON.stringify(a)).join('\n') + '\n')
 
   const values = [ids[5], ids[60], target.ids[5]]
-  const withIndex = await probe(root, values, { index })
-  const file = withIndex.files.find((f) => f.path.endsWith(target.path))
-  assert.notEqual(file.values[0].verdict, 'absent', `${ids[5]} is in the file now`)
-  assert.notEqual(file.values[1].verdict, 'absent', `${ids[60]} is in the file now`)
-  assert.equal(file.index.described, false)
-  const without = await probe(root, values, {})
-  assert.deepEqual(withIndex.files.map((f) => f.values.map((v) => v.verdict)), without.files.map((f) => f.values.map((v) => v.verdict)))
+  const withIndex = await readdedAnsweredByFile(root, values, index, target.path)
   // The other files are still the recorded ones.
   assert.deepEqual(withIndex.totals.index, { described: 9, notDescribed: 1, reasons: { 'missing-from-index': 1 } })
 })
@@ -129,11 +139,5 @@ test('Iceberg: a later snapshot that ADDs a recorded path again (other bytes, sa
   const rows = await parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) })
   const values = [rows[5].id, rows[40].id, old.ids[5]]
 
-  const withIndex = await probe(root, values, { index })
-  const file = withIndex.files.find((f) => f.path.endsWith(old.path))
-  assert.notEqual(file.values[0].verdict, 'absent', `${values[0]} is in the file now`)
-  assert.notEqual(file.values[1].verdict, 'absent', `${values[1]} is in the file now`)
-  assert.equal(file.index.described, false)
-  const without = await probe(root, values, {})
-  assert.deepEqual(withIndex.files.map((f) => f.values.map((v) => v.verdict)), without.files.map((f) => f.values.map((v) => v.verdict)))
+  await readdedAnsweredByFile(root, values, index, old.path)
 })
