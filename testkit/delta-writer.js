@@ -80,6 +80,28 @@ export async function writeDeltaFiles(root, log, files) {
 }
 
 /**
+ * A Delta schema field under column mapping (PROTOCOL.md "Column Mapping"): its field id and physical name in its metadata.
+ * @param {string} name @param {string} physical @param {number} id @param {unknown} type
+ */
+export const mappedField = (name, physical, id, type) => ({ name, type, nullable: true,
+  metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
+
+/**
+ * Writes a Delta table of one file at `root`: commit 0 holds the protocol (reader 2, writer 5), the metaData of `schema`
+ * under column mapping `mode` ('none': no mapping configured) and the add of a.parquet, `file`'s bytes. Returns root.
+ * @param {string} root @param {object} schema @param {Uint8Array} file
+ * @param {{ mode?: 'none' | 'name' | 'id', maxColumnId?: number }} [mapping]
+ */
+export function writeOneFileTable(root, schema, file, { mode = 'none', maxColumnId = 0 } = {}) {
+  const configuration = mode === 'none' ? {} : { 'delta.columnMapping.mode': mode, 'delta.columnMapping.maxColumnId': String(maxColumnId) }
+  const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
+    { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [],
+      configuration } },
+    { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
+  return writeDeltaFiles(root, { [`${pad(0)}.json`]: commitText(actions) }, { 'a.parquet': file })
+}
+
+/**
  * A commit's text: one JSON action per line.
  * @param {object[]} actions
  */

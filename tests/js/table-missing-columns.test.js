@@ -15,7 +15,7 @@ import { openTable } from '../../js/index.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { parquetWithIds, writeIcebergTable } from './helpers/iceberg-writer.js'
 import { readParquet } from './helpers/table-truth.js'
-import { pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
+import { mappedField, writeOneFileTable } from '../../testkit/delta-writer.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 const top = await tempDir('table-missing-columns')
@@ -163,16 +163,9 @@ test('Delta column mapping: a struct column\'s values name its fields by their l
     { name: 'col-s', repetition_type: 'OPTIONAL', num_children: 1 }, { name: 'col-x', type: 'INT32', repetition_type: 'OPTIONAL' }]
   const file = new Uint8Array(parquetWriteBuffer({ schema, columnData: [{ name: 'col-a', data: [1, 2] },
     { name: 'col-s', data: [{ 'col-x': 5 }, { 'col-x': 6 }] }] }))
-  const mapped = (name, physical, id, type) => ({ name, type, nullable: true,
-    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
-  const deltaSchema = { type: 'struct', fields: [mapped('a', 'col-a', 1, 'integer'),
-    mapped('s', 'col-s', 2, { type: 'struct', fields: [mapped('x', 'col-x', 3, 'integer')] })] }
-  const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
-    { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
-      configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '3' } } },
-    { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
-  const root = await writeDeltaFiles(path.join(top, `d${++made}`), { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') },
-    { 'a.parquet': file })
+  const deltaSchema = { type: 'struct', fields: [mappedField('a', 'col-a', 1, 'integer'),
+    mappedField('s', 'col-s', 2, { type: 'struct', fields: [mappedField('x', 'col-x', 3, 'integer')] })] }
+  const root = await writeOneFileTable(path.join(top, `d${++made}`), deltaSchema, file, { mode: 'name', maxColumnId: 3 })
   // Read as the file's struct: { 'col-x': 6 }.
   assert.deepEqual((await lookedUp(root, 'a', 2, ['a', 's']))['a.parquet'].values, [{ a: 2, s: { x: 6 } }])
 })
@@ -191,17 +184,10 @@ test('Delta column mapping `id`: a list or map column is found by its group\'s f
     { name: 'col-t', data: [[5, 6], [7]] }, { name: 'col-m', data: [{ x: 1 }, { y: 2 }] }] }))
   const rows = await parquetReadObjects({ file: file.buffer })
   assert.deepEqual(rows[1], { 'col-a': 2, 'col-t': [7], 'col-m': { y: 2 } })
-  const mapped = (name, physical, id, type) => ({ name, type, nullable: true,
-    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
-  const deltaSchema = { type: 'struct', fields: [mapped('a', 'col-a', 1, 'integer'),
-    mapped('tags', 'col-t', 2, { type: 'array', elementType: 'integer', containsNull: true }),
-    mapped('m', 'col-m', 3, { type: 'map', keyType: 'string', valueType: 'integer', valueContainsNull: true })] }
-  const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
-    { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
-      configuration: { 'delta.columnMapping.mode': 'id', 'delta.columnMapping.maxColumnId': '3' } } },
-    { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
-  const root = await writeDeltaFiles(path.join(top, `d${++made}`), { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') },
-    { 'a.parquet': file })
+  const deltaSchema = { type: 'struct', fields: [mappedField('a', 'col-a', 1, 'integer'),
+    mappedField('tags', 'col-t', 2, { type: 'array', elementType: 'integer', containsNull: true }),
+    mappedField('m', 'col-m', 3, { type: 'map', keyType: 'string', valueType: 'integer', valueContainsNull: true })] }
+  const root = await writeOneFileTable(path.join(top, `d${++made}`), deltaSchema, file, { mode: 'id', maxColumnId: 3 })
   // Read as { a: 2, tags: null, m: null }.
   assert.deepEqual((await lookedUp(root, 'a', 2, ['a', 'tags', 'm']))['a.parquet'].values, [{ a: 2, tags: [7], m: { y: 2 } }])
 })
@@ -254,19 +240,12 @@ test('Delta column mapping: structs under a list or map name their fields by log
     { name: 'col-l', data: [[{ 'col-x': 5 }], [{ 'col-x': 6 }]] }, { name: 'col-m', data: [{ k: { 'col-y': 7 } }, null] }] }))
   assert.deepEqual((await parquetReadObjects({ file: file.buffer }))[0],
     { 'col-a': 1, 'col-l': [{ 'col-x': 5 }], 'col-m': { k: { 'col-y': 7 } } })
-  const mapped = (name, physical, id, type) => ({ name, type, nullable: true,
-    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
-  const deltaSchema = { type: 'struct', fields: [mapped('a', 'col-a', 1, 'integer'),
-    mapped('l', 'col-l', 2, { type: 'array', elementType: { type: 'struct', fields: [mapped('x', 'col-x', 3, 'integer')] } }),
-    mapped('m', 'col-m', 4, { type: 'map', keyType: 'string',
-      valueType: { type: 'struct', fields: [mapped('y', 'col-y', 5, 'integer')] } })] }
+  const deltaSchema = { type: 'struct', fields: [mappedField('a', 'col-a', 1, 'integer'),
+    mappedField('l', 'col-l', 2, { type: 'array', elementType: { type: 'struct', fields: [mappedField('x', 'col-x', 3, 'integer')] } }),
+    mappedField('m', 'col-m', 4, { type: 'map', keyType: 'string',
+      valueType: { type: 'struct', fields: [mappedField('y', 'col-y', 5, 'integer')] } })] }
   for (const mode of ['name', 'id']) {
-    const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
-      { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
-        configuration: { 'delta.columnMapping.mode': mode, 'delta.columnMapping.maxColumnId': '5' } } },
-      { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
-    const log = { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }
-    const root = await writeDeltaFiles(path.join(top, `d${++made}`), log, { 'a.parquet': file })
+    const root = await writeOneFileTable(path.join(top, `d${++made}`), deltaSchema, file, { mode, maxColumnId: 5 })
     // Read as the file's: l [{ 'col-x': 5 }], m { k: { 'col-y': 7 } }.
     const values = (await lookedUp(root, 'a', 1, ['l', 'm']))['a.parquet'].values
     assert.deepEqual(values, [{ l: [{ x: 5 }], m: { k: { y: 7 } } }], mode)

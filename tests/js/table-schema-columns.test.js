@@ -10,7 +10,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer'
 import { ErrorCode, openTable } from '../../js/index.js'
 import { parquetWithIds, writeDroppedColumnTable, writeIcebergTable } from './helpers/iceberg-writer.js'
 import { readParquet } from './helpers/table-truth.js'
-import { pad, writeDeltaFiles } from '../../testkit/delta-writer.js'
+import { mappedField, pad, writeDeltaFiles, writeOneFileTable } from '../../testkit/delta-writer.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 import { duckdb, quote } from '../../testkit/hive-dataset.js'
 
@@ -149,18 +149,11 @@ test('a list\'s element probed by name is read from the table\'s list column, no
   const columnData = [{ name: 'a', data: [1, 2] }, { name: 'tags', data: [[5, 6], [7]] }]
   const file = new Uint8Array(parquetWriteBuffer({ schema, columnData }))
   assert.deepEqual((await parquetReadObjects({ file: file.buffer })).map((r) => r.tags), [[5, 6], [7]])
-  const mapped = (name, physical, id, type) => ({ name, type, nullable: true,
-    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
   const list = { type: 'array', elementType: 'integer', containsNull: true }
   const deltaSchema = { type: 'struct',
-    fields: [mapped('a', 'a', 1, 'integer'), mapped('old', 'tags', 2, list), mapped('tags', 'col-new', 3, list)] }
+    fields: [mappedField('a', 'a', 1, 'integer'), mappedField('old', 'tags', 2, list), mappedField('tags', 'col-new', 3, list)] }
   for (const mode of ['name', 'id']) {
-    const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
-      { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
-        configuration: { 'delta.columnMapping.mode': mode, 'delta.columnMapping.maxColumnId': '3' } } },
-      { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
-    const log = { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }
-    const table = await openTable(await writeDeltaFiles(path.join(top, `d${++made}`), log, { 'a.parquet': file }))
+    const table = await openTable(await writeOneFileTable(path.join(top, `d${++made}`), deltaSchema, file, { mode, maxColumnId: 3 }))
     try {
       const verdicts = async (column) => (await table.probe(column, [5, 99], { confirm: true })).files[0].values.map((v) => v.verdict)
       // The table's tags is null in this file: 5 is not there (unknown here: the file has no column of it).
@@ -263,12 +256,7 @@ test('Delta: the element of a list named "a.b" (top-level, or in a struct) is pr
     const deltaSchema = { type: 'struct', fields: [field('id', 'integer', 'id', 1), field('a.b', list, names.ab, 2),
       field('a', list, names.a, 4), field('s', { type: 'struct', fields: [field('x.y', list, names.xy, 7)] }, names.s, 6)] }
     const file = dottedLists(names, mode !== 'none')
-    const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
-      { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
-        configuration: mode === 'none' ? {} : { 'delta.columnMapping.mode': mode, 'delta.columnMapping.maxColumnId': '8' } } },
-      { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
-    const log = { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }
-    const root = await writeDeltaFiles(path.join(top, `d${++made}`), log, { 'a.parquet': file })
+    const root = await writeOneFileTable(path.join(top, `d${++made}`), deltaSchema, file, { mode, maxColumnId: 8 })
     const table = await openTable(root)
     try {
       await assertDottedLists(table, path.join(root, 'a.parquet'), names)
@@ -313,18 +301,11 @@ test('a list named "a.b" beside a struct a with a list b: the string a.b.list.el
     { id: 4, name: 'a', type: { type: 'struct', fields: [{ id: 5, name: 'b', type: L(6) }] } }],
   files: { 'data/f.parquet': bytes({ ab: 'a.b', a: 'a', b: 'b' }) },
   manifests: [{ entries: [{ file: { file_path: 'data/f.parquet', record_count: 1 } }] }] })
-  const mapped = (name, type, physical, id) => ({ name, type, nullable: true,
-    metadata: { 'delta.columnMapping.id': id, 'delta.columnMapping.physicalName': physical } })
   const array = { type: 'array', elementType: 'integer', containsNull: true }
-  const deltaSchema = { type: 'struct', fields: [mapped('id', 'integer', 'id', 1), mapped('a.b', array, 'col-2', 2),
-    mapped('a', { type: 'struct', fields: [mapped('b', array, 'col-5', 5)] }, 'col-4', 4)] }
+  const deltaSchema = { type: 'struct', fields: [mappedField('id', 'id', 1, 'integer'), mappedField('a.b', 'col-2', 2, array),
+    mappedField('a', 'col-4', 4, { type: 'struct', fields: [mappedField('b', 'col-5', 5, array)] })] }
   const file = bytes({ ab: 'col-2', a: 'col-4', b: 'col-5' })
-  const actions = [{ protocol: { minReaderVersion: 2, minWriterVersion: 5 } },
-    { metaData: { id: 'cm', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(deltaSchema), partitionColumns: [],
-      configuration: { 'delta.columnMapping.mode': 'name', 'delta.columnMapping.maxColumnId': '6' } } },
-    { add: { path: 'a.parquet', partitionValues: {}, size: file.length, modificationTime: 0, dataChange: true } }]
-  const delta = await writeDeltaFiles(path.join(top, `d${++made}`),
-    { [`${pad(0)}.json`]: actions.map((a) => JSON.stringify(a)).join('\n') }, { 'a.parquet': file })
+  const delta = await writeOneFileTable(path.join(top, `d${++made}`), deltaSchema, file, { mode: 'name', maxColumnId: 6 })
   const db = await duckdb()
   try {
     const truth = `SELECT "col-2" AS ab, "col-4"."col-5" AS b FROM read_parquet(${quote(path.join(delta, 'a.parquet'))})`
