@@ -446,8 +446,7 @@ async function readLogSince(io, root, from, wanted) {
   /** @type {Uint8Array[]} */
   const commitTexts = []
   let next = from + 1
-  /** @type {Uint8Array | null} */
-  let lastCheckpoint = null // _last_checkpoint, read beside the first batch
+  let checkpointed = -1 // the version _last_checkpoint (read beside the first batch) names
   for (let first = true; ; first = false) {
     const count = wanted !== undefined ? wanted - next + 1 : COMMIT_BATCH
     const versions = Array.from({ length: Math.max(0, count) }, (_, i) => next + i)
@@ -458,13 +457,12 @@ async function readLogSince(io, root, from, wanted) {
       first ? sameAsKept(io, locations) : true,
     ])
     if (!same) return createdAnew(io, root, () => readLogSince(io, root, from, wanted))
-    if (first) lastCheckpoint = pointer
+    if (first) checkpointed = lastCheckpointOf(pointer)?.version ?? -1
     const { got, gap } = commitsUpToMissing(batch)
     // The log goes on past the first missing commit (a later one is there, or a newer checkpoint): cleaned up past the
     // recorded version, or a gap. Read up to it, the table was an older version: the log is read as without an index
     // (from its newest checkpoint; a gap after that is MALFORMED_TABLE there).
-    const past = (/** @type {number} */ v) => (lastCheckpointOf(lastCheckpoint)?.version ?? -1) > v
-    if (gap >= 0 || (got.length < versions.length && past(next - 1 + got.length))) return null
+    if (gap >= 0 || (got.length < versions.length && checkpointed > next - 1 + got.length)) return null
     if (wanted !== undefined && got.length < versions.length) return null
     commitTexts.push(...got)
     commits.push(...versions.slice(0, got.length))
@@ -865,8 +863,9 @@ export function deltaPartitions(fields, partitionColumns, values) {
     // notInFile: Delta writes partition columns in the log, not in the data files (PROTOCOL.md "Partition Value Serialization").
     // orNull: the value or null by whom reads it: no other value is there, it may be (`maybe`), no row value (missing-columns.js).
     const base = { name: field.name, sourceId: field.id, transform: { name: 'identity' }, raw, notInFile: true }
-    const either = orNull || emptyOrNull(field.type, raw) ? { orNull: true } : {}
-    if (emptyOrNull(field.type, raw)) { out.push({ ...base, ...either, key: new Uint8Array(0), keys: [new Uint8Array(0)] }); continue }
+    const empty = emptyOrNull(field.type, raw)
+    const either = orNull || empty ? { orNull: true } : {}
+    if (empty) { out.push({ ...base, ...either, key: new Uint8Array(0), keys: [new Uint8Array(0)] }); continue }
     // No key at all is null too, as Spark (TahoeFileIndex.getPartitionValuesRow) and delta-kernel-rs (parse_partition_value_raw)
     // read it, whatever the data file holds: a file written before the column was a partition column still has it as data.
     if (raw === undefined || raw === null || raw === '') { out.push({ ...base, raw: null, key: null }); continue }
