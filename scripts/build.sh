@@ -54,9 +54,14 @@ build() { # preset, targets...
   cmake --build "$BUILD_DIR/$preset" -j "$JOBS" "${target_args[@]}"
 }
 
-install_module() { # build dir, destination dir
+install_module() { # build dir, destination dir[, minify: the glue minified (scripts/minify-glue.js)]
   mkdir -p "$2"
-  cp "$1/parquet_bloom.mjs" "$1/parquet_bloom.wasm" "$2/"
+  cp "$1/parquet_bloom.wasm" "$2/"
+  if [[ "${3:-}" == minify ]]; then
+    node "$ROOT/scripts/minify-glue.js" "$1/parquet_bloom.mjs" "$2/parquet_bloom.mjs"
+  else
+    cp "$1/parquet_bloom.mjs" "$2/"
+  fi
 }
 
 mkdir -p "$BUILD_DIR"
@@ -71,7 +76,7 @@ for target in "${targets[@]}"; do
     wasm)
       say "building wasm module ($BUILD_DIR/wasm -> js/wasm)"
       build wasm parquet_bloom_wasm
-      install_module "$BUILD_DIR/wasm" "$ROOT/js/wasm"
+      install_module "$BUILD_DIR/wasm" "$ROOT/js/wasm" minify
       "$ROOT/scripts/build-bundle.sh" ;;
     wasm-tests)
       say "building GoogleTest suite with em++ ($BUILD_DIR/wasm)"
