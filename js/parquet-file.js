@@ -18,7 +18,7 @@ import {
 import { openByteSource } from './sources/open-byte-source.js'
 import { IoLedger, ioStatsSince, looseLane } from './sources/io-ledger.js'
 import { HttpSource } from './sources/http-source.js'
-import { confirmFooter, footerThroughCache, rereadFooter } from './footer/cached-footer.js'
+import { confirmFooter, FooterReading, footerThroughCache, rereadFooter } from './footer/cached-footer.js'
 import { FooterCache } from './footer/footer-cache.js'
 import { encodeProbeValues } from './values/probe-values.js'
 import { Unanswerable } from './verdicts.js'
@@ -126,40 +126,66 @@ export function openParquetInto(source, options = {}, receiver, a, b) {
  * @returns {Promise<any>}
  */
 function openedFrom(byteSource, options, cache, ready, receiver, a, b) {
+  // Decrypted footers are never cached: they would put what the keys protect in the store.
+  const through = cache && byteSource instanceof HttpSource && !options.decryption ? cache : undefined
+  const opening = new FileOpening(byteSource, options, through, receiver, a, b)
+  if (!through) return opening.start()
+  const http = /** @type {HttpSource} */ (byteSource)
   /** @type {Promise<OpenedFooter>} */
   let footer
-  /** @type {FooterCache | undefined} the cache to read it anew through (no closure made per file for that) */
-  let reread
   try {
-    // Decrypted footers are never cached: they would put what the keys protect in the store.
-    if (cache && byteSource instanceof HttpSource && !options.decryption) {
-      byteSource.useConditionalRequests()
-      footer = ready ? ready.then(() => footerThroughCache(cache, byteSource, options)) : footerThroughCache(cache, byteSource, options)
-      reread = cache
-    } else {
-      footer = readFooter(byteSource, options)
-    }
+    http.useConditionalRequests()
+    // A dataset's own cache in a fresh process holds nothing: straight to the read, its record the file's only state.
+    if (!ready && through.holdsNothing()) return opening.start()
+    // A footer taken from the cache is decoded already: the probe needs the wasm module loaded first.
+    footer = ready ? ready.then(() => footerThroughCache(through, http, options)) : footerThroughCache(through, http, options)
   } catch (error) {
     footer = Promise.reject(error)
   }
-  const failed = async (/** @type {unknown} */ error) => {
+  return footer.then((read) => opening.footerRead(read), (error) => opening.footerFailed(error))
+}
+
+/**
+ * openParquet's footer read (js/footer/cached-footer.js FooterReading) going on to open the file: the file, or the
+ * receiver's answer (openParquetInto); a failure closes the source first.
+ * @template A, B
+ */
+class FileOpening extends FooterReading {
+  /**
+   * @param {import('./sources/open-byte-source.js').ByteSource} byteSource
+   * @param {FileOptions} options
+   * @param {FooterCache | undefined} cache the footer kept there, and read anew through it (a URL's)
+   * @param {{ fileOpened(file: ParquetFile, a: A, b: B): any, fileFailed(error: unknown, a: A, b: B): any } | undefined} receiver
+   * @param {A} a @param {B} b
+   */
+  constructor(byteSource, options, cache, receiver, a, b) {
+    super(byteSource, options, cache)
+    this.receiver = receiver
+    this.a = a
+    this.b = b
+  }
+
+  /** @param {OpenedFooter} read */
+  footerRead(read) {
+    let file
     try {
-      await byteSource.close()
+      file = new ParquetFile(this.source, read, /** @type {FileOptions} */ (this.options), this.cache)
+    } catch (error) {
+      return this.footerFailed(error)
+    }
+    return this.receiver ? this.receiver.fileOpened(file, this.a, this.b) : file
+  }
+
+  /** @param {unknown} error */
+  async footerFailed(error) {
+    try {
+      await this.source.close()
     } catch (closing) {
       error = closing // what the caller (or the receiver: a dataset's file keeps its answer, an error) is told
     }
-    if (receiver) return receiver.fileFailed(error, a, b)
+    if (this.receiver) return this.receiver.fileFailed(error, this.a, this.b)
     throw error
   }
-  return footer.then((read) => {
-    let file
-    try {
-      file = new ParquetFile(byteSource, read, options, reread)
-    } catch (error) {
-      return failed(error)
-    }
-    return receiver ? receiver.fileOpened(file, a, b) : file
-  }, failed)
 }
 
 /**

@@ -4,7 +4,7 @@
 // the entry's confirms it without the 8-byte request; one that differs makes the entry a miss.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { etagsDiffer, strongEtag, validatorFromEtag } from '../sources/validator.js'
-import { readFooter } from './footer.js'
+import { footerFromTail, readFooter, readFooterTail } from './footer.js'
 
 /**
  * @typedef {Parameters<typeof readFooter>[1]} ReadFooterOptions
@@ -61,17 +61,94 @@ export async function rereadFooter(cache, source, options) {
  * @param {FooterCache} cache @param {HttpSource} source @param {ReadFooterOptions} [options]
  * @returns {Promise<import('./footer.js').ReadFooter>}
  */
-function readAndRemember(cache, source, options) {
-  // Chained rather than awaited (nor an async function's promise around it): nothing of its own held per
-  // file while its footer read is in flight.
-  const remember = (/** @type {import('./footer.js').ReadFooter} */ footer) => rememberFooter(cache, source, footer)
-  return readFooter(source, options).then(remember, (error) => {
+function readAndRemember(cache, source, options = {}) {
+  return new FooterReading(source, options, cache).start()
+}
+
+/**
+ * One file's footer read: the tail read, its decoding, the footer kept in `cache` when one is given (and read once
+ * more after FILE_CHANGED, from the new version), then handed to footerRead(), or the failure to footerFailed():
+ * by default the footer itself, or the rejection. A subclass's (js/parquet-file.js) go on to open the file. A record
+ * with one promise and two bound methods rather than a chain of promises, each with its callbacks and their context: a
+ * dataset holds thousands of these while their tail reads are in flight.
+ */
+export class FooterReading {
+  /**
+   * @param {import('../sources/open-byte-source.js').ByteSource} source
+   * @param {NonNullable<ReadFooterOptions>} options
+   * @param {FooterCache} [cache] keeps the footer; `source` is then an HttpSource in conditional mode
+   */
+  constructor(source, options, cache) {
+    this.source = source
+    this.options = options
+    this.cache = cache
+    /** read once more already, after FILE_CHANGED */
+    this.again = false
+  }
+
+  /** @returns {Promise<any>} what footerRead() or footerFailed() makes of it */
+  start() {
+    return step(this, () => readFooterTail(this.source, this.options), this.tailIn, this.readFailed)
+  }
+
+  /** @param {{ offset: number, bytes: Uint8Array }} tail */
+  tailIn(tail) {
+    return step(this, () => footerFromTail(this.source, tail, this.options), this.footerIn, this.readFailed)
+  }
+
+  /** @param {import('./footer.js').ReadFooter} footer */
+  footerIn(footer) {
+    const cache = this.cache
+    return step(this, () => cache ? rememberFooter(cache, /** @type {HttpSource} */ (this.source), footer) : footer, this.footerRead,
+      this.footerFailed)
+  }
+
+  /** The footer's read failed. @param {unknown} error */
+  readFailed(error) {
+    const source = /** @type {HttpSource} */ (this.source)
     // Replaced between the tail read and the rest of a large footer: once more, from the new version.
-    if (/** @type {{ code?: unknown } | undefined} */ (error)?.code !== ErrorCode.FILE_CHANGED) throw error
-    refuseIfListed(source, error)
-    source.forgetFile()
-    return readFooter(source, options).then(remember)
-  })
+    if (!this.cache || this.again || /** @type {{ code?: unknown } | undefined} */ (error)?.code !== ErrorCode.FILE_CHANGED) {
+      return this.footerFailed(error)
+    }
+    this.again = true
+    return step(this, () => {
+      refuseIfListed(source, error)
+      source.forgetFile()
+      return readFooter(source, this.options)
+    }, this.footerIn, this.footerFailed)
+  }
+
+  /** @param {import('./footer.js').ReadFooter} footer @returns {any} */
+  footerRead(footer) {
+    return footer
+  }
+
+  /** @param {unknown} error @returns {any} */
+  footerFailed(error) {
+    throw error
+  }
+}
+
+/**
+ * `next` (a method of `reading`) given what `make` returns, once it is in when it is a promise (no promise made when it is
+ * not); `failed` given what it throws or rejects with.
+ * @template T
+ * @param {FooterReading} reading
+ * @param {() => T | Promise<T>} make
+ * @param {(value: T) => any} next
+ * @param {(error: unknown) => any} failed
+ * @returns {any}
+ */
+function step(reading, make, next, failed) {
+  let made
+  try {
+    made = make()
+  } catch (error) {
+    return failed.call(reading, error)
+  }
+  // Bound rather than arrow functions: no context is made for this call, and a dataset's thousands of footer reads in
+  // flight each hold two bound methods, not two closures and their context.
+  return made instanceof Promise ? made.then(next.bind(reading), failed.bind(reading)) : next.call(reading, made)
 }
 
 /**

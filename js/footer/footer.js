@@ -36,15 +36,23 @@ export function readFooter(source, options = {}) {
   // A chain of the tail read and the decode rather than an async function around them: no frame, and no
   // promise of its own, held per file while its tail read is in flight.
   try {
-    const { initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal, decryption } = options
-    if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
-      throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
-    }
-    return source.readTail(initialFetchSize, signal ? { signal, purpose: 'footer' } : FOOTER_READ).then((tail) =>
-      footerFromTail(source, tail, maxFooterBytes, signal, decryption))
+    return readFooterTail(source, options).then((tail) => footerFromTail(source, tail, options))
   } catch (error) {
     return Promise.reject(error)
   }
+}
+
+/**
+ * readFooter()'s first read: the file's last initialFetchSize bytes (INVALID_ARGUMENT, thrown, for a size below 8).
+ * @param {import('../sources/open-byte-source.js').ByteSource} source
+ * @param {NonNullable<Parameters<typeof readFooter>[1]>} options
+ * @returns {Promise<{ offset: number, bytes: Uint8Array }>}
+ */
+export function readFooterTail(source, { initialFetchSize = DEFAULT_INITIAL_FETCH_SIZE, signal }) {
+  if (!(Number.isInteger(initialFetchSize) && initialFetchSize >= 8)) {
+    throw new ParquetBloomError(ErrorCode.INVALID_ARGUMENT, `initialFetchSize must be an integer >= 8, got ${initialFetchSize}`)
+  }
+  return source.readTail(initialFetchSize, signal ? { signal, purpose: 'footer' } : FOOTER_READ)
 }
 
 /** A footer read's options without a signal, the same for every file. */
@@ -62,11 +70,10 @@ const FOOTER_READ = Object.freeze({ purpose: 'footer' })
  * Synchronous when the tail holds the footer and the wasm module is loaded (the common case: no promise made).
  * @param {import('../sources/open-byte-source.js').ByteSource} source
  * @param {{ offset: number, bytes: Uint8Array }} tail
- * @param {number} maxFooterBytes @param {AbortSignal | undefined} signal
- * @param {import('../crypto/file-crypto.js').DecryptionOptions | undefined} decryption
+ * @param {NonNullable<Parameters<typeof readFooter>[1]>} options
  * @returns {ReadFooter | Promise<ReadFooter>}
  */
-function footerFromTail(source, tail, maxFooterBytes, signal, decryption) {
+export function footerFromTail(source, tail, { maxFooterBytes = DEFAULT_MAX_FOOTER_BYTES, signal, decryption }) {
   const fileSize = /** @type {number} */ (source.size)
   const where = source.name
   if (fileSize < 12) {
