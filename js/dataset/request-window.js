@@ -115,7 +115,7 @@ export class RequestWindow {
     try {
       running = Promise.resolve(task())
     } catch (error) {
-      this.#release(record)
+      this.release(record)
       return Promise.reject(error)
     }
     return this.holdUntil(running, record)
@@ -134,16 +134,16 @@ export class RequestWindow {
    * request that takes the slot next @returns {Promise<T>}
    */
   holdUntil(running, record) {
-    const release = () => this.#release(record)
+    const release = () => this.release(record)
     running.then(release, release)
     return running
   }
 
   /**
-   * The slot passes to the first request waiting, which learns whose it was; else it is free.
-   * @param {unknown} record
+   * A slot taken (take()) passes to the first request waiting, which learns whose it was; else it is free.
+   * @param {unknown} record the request that held it
    */
-  #release(record) {
+  release(record) {
     const next = this.#queue.shift()
     if (next) next(record)
     else this.#free++

@@ -87,6 +87,15 @@ export function parseContentRange(value) {
  *   | { unsatisfied: true, total: number, start?: undefined, end?: undefined }} ContentRange
  */
 
+/** The last suffix range asked for: every file of a dataset asks for the same one, and keeps the header in flight. */
+let lastSuffix = { length: -1, range: '' }
+
+/** The Range header of the last `length` bytes. @param {number} length */
+function suffixRange(length) {
+  if (lastSuffix.length !== length) lastSuffix = { length, range: `bytes=-${length}` }
+  return lastSuffix.range
+}
+
 /**
  * HTTP semantics worth knowing:
  * - stats.requests counts fetch() calls; a redirect fetch follows is part of one request.
@@ -131,7 +140,8 @@ export class HttpSource extends SourceBase {
     this.#headers = options.headers === undefined && options.userAgent === undefined ? IDENTITY_ONLY : requestHeaders(options)
     this.#hasCallerHeaders = options.headers !== undefined && [...options.headers.keys()].length > 0
     this.#retries = resolveRetries(options.retries)
-    this.stats.retries = 0
+    // Made with its three counters rather than one added to the base's (an object grown later holds them apart).
+    this.stats = { requests: 0, bytesFetched: 0, retries: 0 }
     this.#givenSize = options.fileSize
     this.#givenEtag = options.etag
     if (options.fileSize !== undefined) this._setSize(options.fileSize)
@@ -210,7 +220,7 @@ export class HttpSource extends SourceBase {
       const purpose = options?.purpose ?? this.readPurpose
       if (this.#whole) return Promise.resolve(this.#tailOfWhole(length))
       if (this.size !== undefined) return this.#boundedTail(length, signal, purpose)
-      return this.#exchange(TAIL, `bytes=-${length}`, null, length, signal, purpose, 0)
+      return this.#exchange(TAIL, suffixRange(length), null, length, signal, purpose, 0)
     } catch (error) {
       return Promise.reject(error)
     }
@@ -304,13 +314,14 @@ export class HttpSource extends SourceBase {
     // The validator the request carries (a weak ETag never does: If-Match compares strongly).
     const condition = this.#conditional ? preconditionFor(this.#validator) : undefined
     this.stats.requests++
-    const record = this.io.begin(purpose, offset, length, attempt > 0)
+    const record = this.io.begin(purpose, offset, length, attempt > 0, true)
     /** @type {Record<string, string>} */
     const headers = this.#headers === IDENTITY_ONLY ? plainRangeHeaders(range) : withKeys(this.#headers, { range })
     if (condition) headers[condition.name] = condition.value
     // One stage of the chain waits on the network (a promise and its two callbacks per request in flight);
     // what the response leads to, and a failure, are methods called from it.
     return fetchWithin(op, this.#fetch, this.#url, undefined, headers, this.#bypassHttpCache, record).then((response) => {
+      record.answered()
       let result
       try {
         result = this.#answered(kind, response, op, range, offset, length, condition, record)
@@ -320,8 +331,11 @@ export class HttpSource extends SourceBase {
       if (!(result instanceof Promise)) return this.#done(result, op, record, kind, offset, length, signal, purpose)
       return result.then((read) => this.#done(read, op, record, kind, offset, length, signal, purpose),
         (error) => this.#failed(error, op, record, kind, range, offset, length, signal, purpose, attempt))
-    }, (cause) => this.#failed(networkError(op, cause, op.what, this.name, corsNeeds(condition)), op, record, kind, range, offset,
-      length, signal, purpose, attempt))
+    }, (cause) => {
+      record.answered()
+      return this.#failed(networkError(op, cause, op.what, this.name, corsNeeds(condition)), op, record, kind, range, offset,
+        length, signal, purpose, attempt)
+    })
   }
 
   /**

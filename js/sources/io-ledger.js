@@ -80,8 +80,9 @@ export class IoRequest {
    * @param {number | null} offset null for a suffix read (known once answered) or a HEAD
    * @param {number | null} length null for a whole object
    * @param {boolean} retry
+   * @param {boolean} [reportsAnswer] its sender calls answered() (IoLane.begin)
    */
-  constructor(lane, purpose, offset, length, retry) {
+  constructor(lane, purpose, offset, length, retry, reportsAnswer = false) {
     this.lane = lane
     /** @type {string} */
     this.purpose = Array.isArray(purpose) ? purpose[0] : purpose
@@ -99,7 +100,19 @@ export class IoRequest {
     this.failed = false
     /** past the plan's maxRequests: counted per round, not listed */
     this.omitted = false
+    /** its sender calls answered() once the response's headers (or its failure) are in: a window may leave its slot here */
+    this.reportsAnswer = reportsAnswer
+    /** @type {{ release(record: IoRequest): void } | undefined} the window slot it holds until answered() */
+    this.slot = undefined
     lane.sent(this)
+  }
+
+  /** Its response's headers are in, or it failed: the window slot it held (if any) passes on. */
+  answered() {
+    const slot = this.slot
+    if (slot === undefined) return
+    this.slot = undefined
+    slot.release(this)
   }
 
   /**
@@ -159,13 +172,14 @@ export class IoLane {
 
   /**
    * A request of this lane, sent now. `offset` null for a suffix read (known once answered) or a HEAD;
-   * `retry`: it is a failed request sent again.
+   * `retry`: it is a failed request sent again; `reportsAnswer`: its sender calls answered() when its response's headers
+   * (or its failure) are in, so a window's slot may be left with it rather than held by a promise callback of its own.
    * @param {string | string[]} purpose
    * @param {number | null} offset
    * @param {number | null} length
    */
-  begin(purpose, offset, length, retry = false) {
-    return new IoRequest(this, purpose, offset, length, retry)
+  begin(purpose, offset, length, retry = false, reportsAnswer = false) {
+    return new IoRequest(this, purpose, offset, length, retry, reportsAnswer)
   }
 
   /** @param {IoRequest} request */

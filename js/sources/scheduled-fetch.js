@@ -1,6 +1,6 @@
 // A fetch whose requests each wait for a turn first — a dataset's window of requests in flight
 // (js/dataset/request-window.js) — so the code that schedules requests never calls a fetch itself.
-import { defaultFetch, passesInitTo } from './default-fetch.js'
+import { defaultFetch, passesInitTo, takesOperation } from './default-fetch.js'
 import { IO_RECORD } from './io-ledger.js'
 import { OPERATION } from './shared.js'
 
@@ -27,21 +27,28 @@ export function scheduledFetch(inner, schedule) {
 }
 
 /**
- * The slots of a window of requests in flight (js/dataset/request-window.js RequestWindow).
- * @typedef {{ take(): boolean, holdUntil<T>(running: Promise<T>, record?: import('./io-ledger.js').IoRequest): Promise<T>,
+ * The slots of a window of requests in flight (js/dataset/request-window.js RequestWindow); release(): a slot taken
+ * passes on (to the request waiting first).
+ * @typedef {{ take(): boolean, release(record: import('./io-ledger.js').IoRequest): void,
+ *   holdUntil<T>(running: Promise<T>, record?: import('./io-ledger.js').IoRequest): Promise<T>,
  *   run<T>(task: () => Promise<T>, record?: import('./io-ledger.js').IoRequest, op?: import('./shared.js').Operation):
  *   Promise<T> }} Slots
  */
 
 /**
  * scheduledFetch(inner, window.run) without a task made per request: one that finds a slot free is sent at
- * once, and holds the slot until its response's headers are in.
+ * once, and holds the slot until its response's headers are in. Through a fetch that takes the operation (Node's
+ * transport: its promise settles when the headers are in, never raced against the abort), a request whose sender
+ * reports its answer (IoRequest.answered(): an HttpSource's) leaves the slot with its record rather than with a
+ * callback of the window's on its promise: thousands of requests in flight then hold no promise, closure or context
+ * each for it.
  * @param {Function | undefined} inner
  * @param {Slots} window
  * @returns {typeof fetch}
  */
 export function windowedFetch(inner, window) {
   const call = inner ?? defaultFetch()
+  const reported = takesOperation(call)
   const windowed = /** @type {typeof fetch} */ ((input, init) => {
     const given = /** @type {any} */ (init)
     const record = given?.[IO_RECORD]
@@ -51,6 +58,10 @@ export function windowedFetch(inner, window) {
       running = Promise.resolve(call(input, init))
     } catch (error) {
       running = Promise.reject(error)
+    }
+    if (reported && record?.reportsAnswer) {
+      record.slot = window
+      return running
     }
     return window.holdUntil(running, record)
   })
