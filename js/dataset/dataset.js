@@ -242,10 +242,19 @@ export class ParquetDataset {
     /** @type {AbortSignal | undefined} */
     const signal = settings.signal
     const only = settings[PROBE_ONLY]
-    const selected = this.#files.map((file, order) => ({ file, order })).filter(({ file }) => inShard(file.path, settings.shard) &&
-      (!only || only.has(file.path)))
+    // The files asked, and each one's place in the dataset (its answer's `order`): two flat lists, not a record per file,
+    // held through the whole probe (at 20,000 files, a 40-byte record each is 0.8 MB the heap grows about fourfold).
+    /** @type {DatasetFile[]} */
+    const selected = []
+    /** @type {number[]} */
+    const orders = []
+    this.#files.forEach((file, order) => {
+      if (!inShard(file.path, settings.shard) || (only && !only.has(file.path))) return
+      selected.push(file)
+      orders.push(order)
+    })
     const where = whereConditions(settings.where, this.partitionTypes)
-    const session = await FileSession.open(selected.map(({ file }) => file), omit(settings, DATASET_OPTIONS),
+    const session = await FileSession.open(selected, omit(settings, DATASET_OPTIONS),
       { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link,
       ledger: settings[IO_LEDGER] })
     const ledger = session.ledger
@@ -260,7 +269,7 @@ export class ParquetDataset {
     // files `where` skips are never probed, so it is not asked about them.
     const index = this.#sidecar()
     const fromIndex = index?.then(async (opened) => {
-      const asked = selected.filter(({ file }) => !where || where(file)).map(({ file }) => file)
+      const asked = where ? selected.filter(where) : selected
       const answered = await opened.answers(columnName, list, asked, signal, ledger)
       // The files are opened once its answers are in: their requests come in the rounds after its.
       ledger.closePhase()
@@ -270,7 +279,7 @@ export class ParquetDataset {
     const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
       fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN],
       indexAnswersByColumn: settings[INDEX_ANSWERS_BY_COLUMN] === true, partitionTypes: this.partitionTypes })
-    return session.run(selected, (item, chain) => run.probeOne(item, chain), emit, settings.onProgress).then(async () => {
+    return session.run(selected, (file, chain, at) => run.probeOne(file, orders[at], chain), emit, settings.onProgress).then(async () => {
       // The sidecar's answers first, then the session's stats: when no file waited for them (`where` or the shard left
       // none), stats read before they came in lacked the index's reads that stats.index and the plan list.
       const cost = fromIndex && (await fromIndex).cost

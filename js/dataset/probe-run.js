@@ -71,11 +71,12 @@ export class ProbeRun {
 
   /**
    * One file's answer: decided without a read where its partitions, `where` or the limit decide, else probed.
-   * @param {{ file: DatasetFile, order: number }} item
+   * @param {DatasetFile} file
+   * @param {number} order its place in the dataset
    * @param {{ floor: number }} chain
    * @returns {Promise<FileResult>}
    */
-  probeOne({ file, order }, chain) {
+  probeOne(file, order, chain) {
     const { list, where, limit } = this
     if (where && !where(file)) {
       return Promise.resolve(ordered({ ...this.#baseOf(file, undefined), skipped: 'where',
@@ -291,7 +292,8 @@ export class ProbeRun {
     /** @type {FileResult} */
     const result = { path: file.path, partitions: ownPartitions(file.partitions), rowGroups, error: null, stats }
     if (status) result.index = status
-    result.column = probed.column
+    // The run's own string where the file names the column so (every file's answer kept would hold a copy).
+    result.column = probed.column === this.columnName ? this.columnName : probed.column
     result.physicalType = probed.physicalType
     result.logicalType = probed.logicalType
     if (typeLength !== undefined) result.typeLength = typeLength

@@ -39,7 +39,7 @@ export function rollUpValue(rowGroups, k, value) {
   }
   const top = /** @type {import('../verdicts.js').ValueResult} */ (first) // n > 0: every row group was counted
   if (present) {
-    const out = valueResult(value, 'present', top.source, top.reason, `${present} of ${n} row groups hold it`)
+    const out = valueResult(value, 'present', top.source, top.reason, shared(`${present} of ${n} row groups hold it`))
     if (withRows) {
       out.rows = presentRows(rowGroups, k)
       const values = presentRowValues(rowGroups, k)
@@ -48,17 +48,34 @@ export function rollUpValue(rowGroups, k, value) {
     if (truncated) out.rowsTruncated = true
     return out
   }
-  if (maybe) return valueResult(value, 'maybe', top.source, top.reason, `${maybe} of ${n} row groups may hold it; the first: ${top.detail}`)
+  if (maybe) return valueResult(value, 'maybe', top.source, top.reason,
+      shared(`${maybe} of ${n} row groups may hold it; the first: ${top.detail}`))
   if (unknown) {
     return valueResult(value, 'unknown', top.source, top.reason,
-      `${unknown} of ${n} row groups could not answer; the first: ${top.detail}`)
+      shared(`${unknown} of ${n} row groups could not answer; the first: ${top.detail}`))
   }
   // Every row group ruled it out: credit the index that ruled out the most of them.
   if (oneCause) {
     const source = `${top.source}`
-    return valueResult(value, 'absent', source, `${top.reason}`, `all ${n} row groups ruled it out (${source}: ${n})`)
+    return valueResult(value, 'absent', source, `${top.reason}`, shared(`all ${n} row groups ruled it out (${source}: ${n})`))
   }
   return absentByCauses(rowGroups, k, value)
+}
+
+// A dataset keeps every file's answers, and most files' details read alike ("all 5 row groups ruled it out
+// (statistics: 5)"): one string kept for each text, not one per file (a string and its pieces, ~90 bytes), up to this
+// many texts at once.
+const MOST_SHARED = 1024
+/** @type {Map<string, string>} */
+const details = new Map()
+
+/** `text`, or the string of the same text handed out before. @param {string} text */
+function shared(text) {
+  const known = details.get(text)
+  if (known !== undefined) return known
+  if (details.size >= MOST_SHARED) details.clear()
+  details.set(text, text)
+  return text
 }
 
 /**

@@ -169,76 +169,18 @@ export class FileSession {
    * Progress events carry the pass's IoStats so far (and `bytes`, bytesFetched's old name, deprecated).
    * @template I, R
    * @param {I[]} items
-   * @param {(item: I, chain: { floor: number }) => Promise<R>} job chain: for withFile
+   * @param {(item: I, chain: { floor: number }, at: number) => Promise<R>} job chain: for withFile; at: the item's place in `items`
    * @param {(result: R) => void} emit
    * @param {(progress: import('../index.js').IoStats & { filesDone: number, filesFailed: number, filesTotal: number,
    *   bytes: number }) => void} [onProgress]
    */
   async run(items, job, emit, onProgress) {
     this.progress.filesTotal = items.length
-    let next = 0
-    const workers = Math.min(this.filesInFlight, items.length)
-    // A worker opens its next file once it has finished its last: its files' rounds add up. Each takes
-    // at most its share, so that no chain is longer than ⌈items / workers⌉ files (20,000 files over
-    // 4,000 workers: five, a round each, where workers that happened to be quicker took six).
-    const share = Math.ceil(items.length / Math.max(1, workers))
-    // Once one job has failed the pass has failed: no worker starts another file (its reads would go on after the
-    // caller's promise has rejected).
-    let failed = false
-    let idle = 0
-    /** @type {(value?: unknown) => void} */
-    let allDone = () => {}
-    /** @type {(error: unknown) => void} */
-    let failRun = () => {}
-    const done = new Promise((resolve, reject) => {
-      allDone = resolve
-      failRun = reject
-    })
-    const fail = (/** @type {unknown} */ error) => {
-      failed = true
-      failRun(error)
-    }
-    // Each worker takes the next item as its last one finishes: a chain of callbacks rather than a loop
-    // of awaits, so thousands of workers waiting on the network hold no async frame each, nor a promise:
-    // a worker is its chain and two callbacks, and the pass one promise that the last idle worker settles.
-    const worker = () => {
-      const chain = { floor: 0 }
-      let taken = 0
-      const take = () => {
-        if (failed || next >= items.length || taken++ === share) {
-          if (++idle === workers) allDone(undefined)
-          return
-        }
-        throwIfAborted(this.signal)
-        job(items[next++], chain).then(finished, fail)
-      }
-      const finished = (/** @type {R} */ result) => {
-        try {
-          // A file that finishes after the abort is not reported: the pass rejects with ABORTED.
-          throwIfAborted(this.signal)
-          this.progress.filesDone++
-          if (/** @type {any} */ (result)?.error) this.progress.filesFailed++
-          emit(result)
-          if (onProgress) {
-            const io = this.ledger.stats
-            onProgress({ ...this.progress, ...io, bytes: io.bytesFetched })
-          }
-          take()
-        } catch (error) {
-          fail(error)
-        }
-      }
-      try {
-        take()
-      } catch (error) {
-        fail(error)
-      }
-    }
-    if (workers === 0) allDone(undefined)
-    for (let w = 0; w < workers; w++) worker()
+    const pass = new Pass(this, items, job, emit, onProgress)
+    pass.start()
     // At the abort, not once every job has settled: a caller's prefilter or columnOf still pending (they are not given
     // the signal) would otherwise hold the rejection for as long as it takes, for ever if it never settles.
-    await untilAborted(done, this.signal)
+    await untilAborted(pass.done, this.signal)
     throwIfAborted(this.signal)
   }
 
@@ -255,6 +197,108 @@ export class FileSession {
       filesOpened: this.filesOpened,
       footersFromCache: this.footersFromCache,
       ms: performance.now() - this.#started,
+    }
+  }
+}
+
+/**
+ * One run() of a session's: its items handed to `filesInFlight` workers. A worker opens its next file once it has finished
+ * its last, so its files' rounds add up; each takes at most its share, so that no chain is longer than ⌈items / workers⌉
+ * files (20,000 files over 4,000 workers: five, a round each, where workers that happened to be quicker took six). Once
+ * one job has failed the pass has failed: no worker starts another file (its reads would go on after the caller's promise
+ * has rejected).
+ * @template I, R
+ */
+class Pass {
+  /**
+   * @param {FileSession} session
+   * @param {I[]} items
+   * @param {(item: I, chain: { floor: number }, at: number) => Promise<R>} job
+   * @param {(result: R) => void} emit
+   * @param {((progress: any) => void) | undefined} onProgress
+   */
+  constructor(session, items, job, emit, onProgress) {
+    this.session = session
+    this.items = items
+    this.job = job
+    this.emit = emit
+    this.onProgress = onProgress
+    this.next = 0
+    this.workers = Math.min(session.filesInFlight, items.length)
+    this.share = Math.ceil(items.length / Math.max(1, this.workers))
+    this.failed = false
+    this.idle = 0
+    /** @type {(value?: unknown) => void} */
+    this.allDone = () => {}
+    /** @type {(error: unknown) => void} */
+    let failRun = () => {}
+    /** settles once every worker is idle, or at the first failure */
+    this.done = new Promise((resolve, reject) => {
+      this.allDone = resolve
+      failRun = reject
+    })
+    this.fail = (/** @type {unknown} */ error) => {
+      this.failed = true
+      failRun(error)
+    }
+  }
+
+  start() {
+    if (this.workers === 0) this.allDone(undefined)
+    for (let w = 0; w < this.workers; w++) {
+      try {
+        new PassWorker(this).take()
+      } catch (error) {
+        this.fail(error)
+      }
+    }
+  }
+}
+
+/**
+ * A worker of a Pass: it takes the next item as its last one finishes, a chain of callbacks rather than a loop of awaits,
+ * so thousands of workers waiting on the network hold no async frame each, nor a promise or closures: a worker is this
+ * record and one bound method. It is the chain its jobs are given (FileSession.withFile): `floor`, the round its last
+ * file's requests reached.
+ * @template I, R
+ */
+class PassWorker {
+  /** @param {Pass<I, R>} pass */
+  constructor(pass) {
+    this.pass = pass
+    this.floor = 0
+    this.taken = 0
+    this.finished = this.finish.bind(this)
+  }
+
+  take() {
+    const pass = this.pass
+    if (pass.failed || pass.next >= pass.items.length || this.taken++ === pass.share) {
+      if (++pass.idle === pass.workers) pass.allDone(undefined)
+      return
+    }
+    throwIfAborted(pass.session.signal)
+    const at = pass.next++
+    pass.job(pass.items[at], this, at).then(this.finished, pass.fail)
+  }
+
+  /** @param {R} result */
+  finish(result) {
+    const pass = this.pass
+    const session = pass.session
+    try {
+      // A file that finishes after the abort is not reported: the pass rejects with ABORTED.
+      throwIfAborted(session.signal)
+      session.progress.filesDone++
+      if (/** @type {any} */ (result)?.error) session.progress.filesFailed++
+      pass.emit(result)
+      if (pass.onProgress) {
+        const io = session.ledger.stats
+        pass.onProgress({ ...session.progress, ...io, bytes: io.bytesFetched })
+      }
+      this.take()
+    } catch (error) {
+      pass.fail(error)
     }
   }
 }

@@ -200,7 +200,10 @@ class ProbeContext {
     const out = new Array(this.answers.length)
     for (let i = 0; i < out.length; i++) {
       const g = this.rowGroupAt(i)
-      out[i] = { index: g, numRows: rows[g], results: this.answers[i].finalResults() }
+      // A count read from the Float64Array as a small integer where it is one: a dataset's answers keep every row group's,
+      // and a double field would box each count in a heap number of its own.
+      const numRows = rows[g]
+      out[i] = { index: g, numRows: numRows < 2 ** 30 ? numRows | 0 : numRows, results: this.answers[i].finalResults() }
     }
     return out
   }
