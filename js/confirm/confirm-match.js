@@ -26,8 +26,10 @@ export class CandidateMatcher {
     this.undecidable = new Uint8Array(wanted.length)
     /** @type {Uint8Array[]} The key of each group for binary types */
     this.byteKeys = []
-    /** @type {Array<number | bigint | boolean>} The key of each group for the other types */
+    /** @type {Array<number | bigint | boolean | string>} The key of each group for the other types */
     this.scalarKeys = []
+    /** Whether some key is a microsecond of `wide` INT96 bytes (matchKey): then values are also compared at microseconds. */
+    this.microseconds = false
     /** @type {Map<string | number | bigint | boolean, number>} a key (binary ones by bytesKeyId) to its group */
     const byKey = new Map()
     for (let k = 0; k < candidates.length; k++) {
@@ -38,6 +40,7 @@ export class CandidateMatcher {
         this.undecidable[owner] = 1
         continue
       }
+      if (typeof key === 'string') this.microseconds = true
       const id = typeof key === 'object' ? bytesKeyId(key) : key
       let group = byKey.get(id)
       if (group === undefined) {
@@ -80,6 +83,10 @@ export class CandidateMatcher {
     const hits = new Int32Array(n).fill(-1)
     if (this.groups.length === 0) return hits
     const { byKey } = this
+    if (this.microseconds) { // INT96 with `wide` keys: each value exactly, then its microsecond
+      for (let i = 0; i < n; i++) hits[i] = byKey.get(values[i]) ?? byKey.get(microsecondKey(values[i])) ?? -1
+      return hits
+    }
     switch (this.physicalType) {
       case 'BYTE_ARRAY':
       case 'FIXED_LEN_BYTE_ARRAY':
@@ -115,7 +122,7 @@ export class CandidateMatcher {
  * A candidate as the raw value hyparquet decodes for the physical type, or undefined if of another form.
  * @param {string} physicalType
  * @param {unknown} candidate
- * @returns {Uint8Array | number | bigint | boolean | undefined}
+ * @returns {Uint8Array | number | bigint | boolean | string | undefined} a string: an INT96 microsecond (microsecondKey)
  */
 function matchKey(physicalType, candidate) {
   switch (physicalType) {
@@ -132,13 +139,29 @@ function matchKey(physicalType, candidate) {
       if (!(candidate instanceof Uint8Array) || candidate.length !== 12) return undefined
       // hyparquet's readPlainInt96: BigInt(high int32) << 64n | low (a signed int64).
       const view = new DataView(candidate.buffer, candidate.byteOffset, 12)
-      return BigInt(view.getInt32(8, true)) << 64n | view.getBigInt64(0, true)
+      const key = BigInt(view.getInt32(8, true)) << 64n | view.getBigInt64(0, true)
+      // `wide` bytes (js/values/input.js WideInt96) stand for every value of their microsecond, as DuckDB reads INT96.
+      if (!(/** @type {import('../values/input.js').WideInt96} */ (candidate).wide)) return key
+      const micros = microsecondKey(key)
+      return micros === '' ? undefined : micros
     }
     default: return undefined
   }
 }
 
 const latin1 = new TextDecoder('latin1')
+
+/**
+ * An INT96 value's microsecond as DuckDB reads it (Julian day × µs per day + nanoseconds of day / 1000, truncated), as a key
+ * no other key equals; '' for a value in hyparquet's form whose day that form loses (a negative nanosecond of day: Spark
+ * before 4713 BC) or that is negative (a day before 4713 BC): those are compared exactly only, and a `wide` candidate's
+ * value is not answered from pages.
+ * @param {bigint} value hyparquet's readPlainInt96 form
+ */
+function microsecondKey(value) {
+  if (value < 0n) return ''
+  return `µs${(value >> 64n) * 86400000000n + BigInt.asUintN(64, value) / 1000n}`
+}
 
 /**
  * One Map key per distinct byte string (built once per candidate, never per page value).

@@ -335,8 +335,10 @@ export function dictionaryVerdicts(set, candidates, owners, valueCount) {
     const owner = owners[k]
     if (answers[owner] === DictionaryAnswer.PRESENT) continue
     const candidateKey = key(candidates[k])
-    if (candidateKey === undefined) answers[owner] = DictionaryAnswer.UNDECIDED
-    else if (keys.has(candidateKey)) answers[owner] = DictionaryAnswer.PRESENT
+    // `wide` INT96 bytes (values/input.js WideInt96) found are the value; not found, another nanosecond of it may be.
+    // (No key is undefined.)
+    if (keys.has(/** @type {DictionaryKey} */ (candidateKey))) answers[owner] = DictionaryAnswer.PRESENT
+    else if (candidateKey === undefined || candidates[k].wide) answers[owner] = DictionaryAnswer.UNDECIDED
   }
   return answers
 }

@@ -133,10 +133,11 @@ export class RowGroupAnswer {
    * @param {ArrayLike<number>} hits
    */
   applyBloomFilter(hits) {
-    const { owners, outcomes } = this.encoded
+    const { owners, outcomes, candidates } = this.encoded
     const maybe = new Uint8Array(outcomes.length)
-    // Anything but a definite 0 counts as "maybe": never turn an odd answer into a false 'absent'.
-    for (let k = 0; k < owners.length; k++) if (hits[k] !== 0) maybe[owners[k]] = 1
+    // Anything but a definite 0 counts as "maybe": never turn an odd answer into a false 'absent'. Nor a miss of `wide` INT96
+    // bytes (values/input.js WideInt96): the value may be stored with another nanosecond of its microsecond.
+    for (let k = 0; k < owners.length; k++) if (hits[k] !== 0 || candidates[k].wide) maybe[owners[k]] = 1
     for (let i = 0; i < outcomes.length; i++) {
       if (this.results[i] !== null) continue
       this.results[i] = maybe[i]

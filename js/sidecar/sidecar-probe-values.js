@@ -5,7 +5,7 @@ import { ParquetBloomError } from '../errors.js'
 import { encodeProbeValues } from '../values/probe-values.js'
 import { HashedCandidates } from '../indexes/bloom-reads.js'
 import { BLOCK_MODE_COALESCE_GAP } from '../plan/read-scheduler.js'
-import { valueResult } from '../verdicts.js'
+import { Source, valueResult } from '../verdicts.js'
 import { sortKeys, sortOrderFor } from '../indexes/statistics.js'
 import { typeKey } from './sidecar-layout.js'
 
@@ -55,6 +55,16 @@ export function encodeFor(type, list, path, column) {
     if (!(error instanceof ParquetBloomError)) throw error
     throw new ParquetBloomError(error.code, `${path}: column ${column}: ${error.message}`, { source: path, field: column, cause: error })
   }
+  // `wide` INT96 bytes (js/values/input.js WideInt96: text or a Date) stand for any of 1000 nanoseconds, which the
+  // index's filters hashed exactly: a miss rules none out, so the value is `maybe` before any filter, never `absent`.
+  encoded.candidates.forEach((candidate, k) => {
+    const v = encoded.owners[k]
+    if (/** @type {import('../values/input.js').WideInt96} */ (candidate).wide) {
+      encoded.outcomes[v] = valueResult(list[v], 'maybe', Source.BLOOM_FILTER, 'bloom-filter',
+        'an INT96 timestamp given as text or a Date may be stored with any nanosecond of its microsecond, which DuckDB reads ' +
+        'alike: the sidecar index\'s bloom filter cannot rule it out')
+    }
+  })
   const hashed = new HashedCandidates(encoded.candidates, { type: encoded.physicalType, typeLength: encoded.typeLength },
     BLOCK_MODE_COALESCE_GAP)
   const order = sortOrderFor(leaf)

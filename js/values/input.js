@@ -3,8 +3,12 @@
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 
 /**
- * @typedef {number | bigint | string | boolean | Uint8Array} Candidate a physical value as a bloom filter hashes it
+ * @typedef {number | bigint | string | boolean | Uint8Array | WideInt96} Candidate a physical value as a bloom filter hashes it
  *   (INT32, FLOAT, DOUBLE: number; INT64: bigint; BYTE_ARRAY: string or bytes; BOOLEAN: boolean; others: bytes)
+ * @typedef {Uint8Array & { wide?: boolean }} WideInt96 INT96 bytes; `wide`: they stand for every value stored within their
+ *   microsecond (text and Dates, which DuckDB compares at microseconds, as it reads INT96): a bloom filter cannot rule
+ *   them out, a dictionary holding the bytes holds the value but one without them may still hold another nanosecond of
+ *   it, and data pages are compared at microseconds (temporal.js int96Converter)
  * @typedef {{ add(candidate: Candidate): undefined, addUnique(candidate: Candidate): undefined }} CandidateSink
  *   where a converter puts a value's candidates (js/values/probe-values.js Sink); addUnique skips one the value already has
  * @typedef {{ type?: string, unit?: string, isAdjustedToUTC?: boolean, precision?: number, scale?: number,

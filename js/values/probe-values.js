@@ -43,9 +43,10 @@
 //    column's candidates plus the fields as written (a Date: also its local fields).
 //  - INT96 (legacy nanosecond timestamps, wall clock or UTC-normalized depending on the writer): text
 //    with an offset → the fields as written AND the UTC instant; without, the fields AND their local-time
-//    reading (Spark normalizes local times to UTC), each also floored to its microsecond when the text is finer
-//    (DuckDB reads INT96 and text at microseconds). A bigint / number is nanoseconds since the epoch; a
-//    Uint8Array(12) is raw. A Date → its UTC fields AND its local fields.
+//    reading (Spark normalizes local times to UTC). A Date → its UTC fields AND its local fields. Each is
+//    floored to its microsecond and marked `wide` (input.js WideInt96): DuckDB reads INT96 and text at
+//    microseconds, so it stands for all 1000 nanoseconds an Impala or pyarrow file may store, which no bloom
+//    filter can rule out. A bigint / number is nanoseconds since the epoch exactly; a Uint8Array(12) is raw.
 //  - TIME: 'HH:MM[:SS[.fraction]]' ('24:00:00' allowed) with an optional offset, which a wall-clock TIME
 //    ignores; TIME(UTC) text with one is the UTC time (mod 24 h), ConvertedType-only also the time as written;
 //    without an offset, the time and it with the process's local offsets of this year (January and July). A Date → its UTC

@@ -99,7 +99,7 @@ function checkClock(ctx, text, p, allow24) {
  * Fraction digits as a count of `unit`, or a Preset when non-zero digits are finer than the unit. Digits past
  * microseconds (past nanoseconds for NANOS) are dropped first, as DuckDB's and Spark's casts drop them: DuckDB finds
  * '… 00:00:00.0000019' at 1 µs (at 1 ms in a MILLIS column '…00.0010009'), where this answered absent.
- * @param {import('./input.js').ColumnContext} ctx @param {string} text @param {string} fraction @param {TimeUnit} unit
+ * @param {import('./input.js').ColumnContext} ctx @param {unknown} text (for messages) @param {string} fraction @param {TimeUnit} unit
  */
 function fractionIn(ctx, text, fraction, unit) {
   const digits = String(UNIT_PER_SECOND[unit]).length - 1
@@ -201,7 +201,7 @@ export function timestampConverter(ctx) {
     if (typeof value === 'string') {
       const p = parseDateTimeText(ctx, value)
       if (p) {
-        const wall = wallClock(ctx, value, p, unit, perSecond)
+        const wall = wallClock(ctx, value, p, unit)
         if (wall instanceof Preset) return wall
         // A wall-clock column takes the fields as written, offset or not, as DuckDB's, Spark's (TIMESTAMP_NTZ) and
         // PostgreSQL's casts to a timestamp without time zone do: its UTC instant was a `present` none of them finds.
@@ -220,13 +220,13 @@ export function timestampConverter(ctx) {
 
 /**
  * The parsed date-time's fields as a count of unit since 1970-01-01T00:00 (offset not applied).
- * @param {import('./input.js').ColumnContext} ctx @param {string} text @param {DateTimeFields} p
- * @param {TimeUnit} unit @param {bigint} perSecond
+ * @param {import('./input.js').ColumnContext} ctx @param {unknown} text (for messages) @param {DateTimeFields} p
+ * @param {TimeUnit} unit
  */
-function wallClock(ctx, text, p, unit, perSecond) {
+function wallClock(ctx, text, p, unit) {
   const fraction = fractionIn(ctx, text, p.fraction, unit)
   if (fraction instanceof Preset) return fraction
-  return (BigInt(p.days) * DAY_SECONDS + BigInt(p.hour * 3600 + p.minute * 60 + p.second)) * perSecond + fraction
+  return (BigInt(p.days) * DAY_SECONDS + BigInt(p.hour * 3600 + p.minute * 60 + p.second)) * UNIT_PER_SECOND[unit] + fraction
 }
 
 const NANOS_PER_DAY = 86400000000000n
@@ -275,25 +275,28 @@ export function int96Converter(ctx) {
   return (value, sink) => {
     const bytes = asBytes(value)
     if (bytes) return addBytes(ctx, sink, bytes)
+    // DuckDB reads INT96 at microseconds, dropping the stored nanoseconds, and text at microseconds too: text and a Date
+    // stand for every value stored within their microsecond ('….123456' finds Impala's ….123456789, '….1234567' Spark's
+    // ….123456). Their candidates are that microsecond's forms, marked `wide` (input.js Candidate); a bigint is exact.
+    let wide = true
     let values
     const p = typeof value === 'string' ? parseDateTimeText(ctx, value) : undefined
     if (value instanceof Date) {
       values = [validDateMs(ctx, value), localFieldsMs(value.getTime())].map((ms) => BigInt(ms) * 1000000n)
-    } else if (p && typeof value === 'string') { // (p is parsed from text only)
-      const wall = wallClock(ctx, value, p, 'NANOS', UNIT_PER_SECOND.NANOS)
+    } else if (p) {
+      const wall = wallClock(ctx, value, p, 'NANOS')
       if (wall instanceof Preset) return wall
-      values = p.offset !== undefined ? [wall, wall - BigInt(p.offset) * UNIT_PER_SECOND.NANOS] : [wall, ...localReadings(wall, 'NANOS')]
-      // DuckDB reads INT96 and text at microseconds, dropping finer digits: '….1234567' finds Spark's ….123456 too.
-      values.push(...values.map((v) => v - ((v % 1000n) + 1000n) % 1000n))
+      values = p.offset !== undefined ? [wall, wall - BigInt(p.offset * 1e9)] : [wall, ...localReadings(wall, 'NANOS')]
     } else {
       const v = integerInput(ctx, value, 'a timestamp (ISO-8601 text, a Date, nanoseconds since the epoch or 12 raw bytes)')
       if (v instanceof Preset) return v
       values = [v]
+      wide = false
     }
     let added = false
     for (const nanos of values) {
-      for (const b of int96Forms(nanos)) {
-        sink.addUnique(b)
+      for (const b of int96Forms(wide ? nanos - ((nanos % 1000n) + 1000n) % 1000n : nanos)) {
+        sink.addUnique(Object.assign(b, { wide }))
         added = true
       }
     }

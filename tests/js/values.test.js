@@ -338,12 +338,15 @@ describe('INT96', () => {
   test('nanoseconds of day (LE int64) then Julian day (LE int32)', () => {
     withTimeZone('UTC', () => {
       // Julian day 2440588 = 0x00253d8c is 1970-01-01.
-      // Text finer than microseconds: also its microsecond (DuckDB reads INT96 and the text at microseconds).
-      assert.deepEqual(candidatesOf(INT96, '1970-01-01T00:00:00.000000001'), ['0100000000000000' + '8c3d2500', '0000000000000000' + '8c3d2500'])
+      // Text and Dates: their microsecond (DuckDB reads INT96 and the text at microseconds), marked `wide`: it stands for
+      // every value stored within it (….123456 for Impala's ….123456789).
+      assert.deepEqual(candidatesOf(INT96, '1970-01-01T00:00:00.000000001'), ['0000000000000000' + '8c3d2500'])
       assert.deepEqual(candidatesOf(INT96, new Date(0)), ['0000000000000000' + '8c3d2500'])
-      assert.deepEqual(candidatesOf(INT96, '2024-01-02T03:04:05.123456789Z'),
-        [le64(11045123456789n) + le32(2440588 + 19724), le64(11045123456000n) + le32(2440588 + 19724)])
-      assert.deepEqual(candidatesOf(INT96, '1969-12-31T23:59:59.9999999Z'), [le64(86399999999900n) + le32(2440587), le64(86399999999000n) + le32(2440587)])
+      assert.deepEqual(candidatesOf(INT96, '2024-01-02T03:04:05.123456789Z'), [le64(11045123456000n) + le32(2440588 + 19724)])
+      assert.deepEqual(candidatesOf(INT96, '1969-12-31T23:59:59.9999999Z'), [le64(86399999999000n) + le32(2440587)])
+      assert.deepEqual(encodeProbeValues(INT96, ['2024-01-02 03:04:05.123', new Date(0), 5n]).candidates.map((c) => c.wide),
+        [true, true, false])
+      // A bigint is nanoseconds exactly.
       assert.deepEqual(candidatesOf(INT96, -1n), [le64(86399999999999n) + le32(2440587)])
     })
     assert.deepEqual(candidatesOf(INT96, new Uint8Array(12).fill(7)), ['07'.repeat(12)])
