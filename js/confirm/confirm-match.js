@@ -141,9 +141,8 @@ function matchKey(physicalType, candidate) {
       const view = new DataView(candidate.buffer, candidate.byteOffset, 12)
       const key = BigInt(view.getInt32(8, true)) << 64n | view.getBigInt64(0, true)
       // `wide` bytes (js/values/input.js WideInt96) stand for every value of their microsecond, as DuckDB reads INT96.
-      if (!(/** @type {import('../values/input.js').WideInt96} */ (candidate).wide)) return key
-      const micros = microsecondKey(key)
-      return micros === '' ? undefined : micros
+      // Forms hyparquet's bigint loses the day of (Spark's, before 4713 BC and past year 287,566: microseconds) stay exact.
+      return (/** @type {import('../values/input.js').WideInt96} */ (candidate).wide && microsecondKey(key)) || key
     }
     default: return undefined
   }
@@ -152,14 +151,13 @@ function matchKey(physicalType, candidate) {
 const latin1 = new TextDecoder('latin1')
 
 /**
- * An INT96 value's microsecond as DuckDB reads it (Julian day × µs per day + nanoseconds of day / 1000, truncated), as a key
- * no other key equals; '' for a value in hyparquet's form whose day that form loses (a negative nanosecond of day: Spark
- * before 4713 BC) or that is negative (a day before 4713 BC): those are compared exactly only, and a `wide` candidate's
- * value is not answered from pages.
+ * An INT96 value's microsecond as DuckDB reads it (Julian day × µs per day + nanoseconds of day / 1000), as a key no bigint
+ * equals; '' when hyparquet's form lost the day: a negative nanosecond of day (`high << 64n | low` is then low, in
+ * [-2^63, 0)), which only Spark's forms have (js/values/temporal.js int96Forms), at microseconds: compared exactly.
  * @param {bigint} value hyparquet's readPlainInt96 form
  */
 function microsecondKey(value) {
-  if (value < 0n) return ''
+  if (value < 0n && value >= -(2n ** 63n)) return ''
   return `µs${(value >> 64n) * 86400000000n + BigInt.asUintN(64, value) / 1000n}`
 }
 
