@@ -1,5 +1,5 @@
 // Types of 'parquet-bloom/index-builder' (js/index-builder/index.js): giving files the indexes they lack.
-import type { DatasetIndexStatus, DecryptionOptions, ProbeValueResult, StaleIndexReason, ValidatorKind } from '../index.js'
+import type { DatasetIndexStatus, DecryptionOptions, ErrorCodeValue, ProbeValueResult, StaleIndexReason, ValidatorKind } from '../index.js'
 
 type Source = string | URL | Blob | ArrayBuffer | ArrayBufferView | { byteLength: number, slice(start: number, end?: number): unknown }
 /** A Node path (written under a temporary name, then renamed), a Node Writable, a WritableStream, or null for a Blob. */
@@ -168,6 +168,11 @@ export interface SidecarProbeResult {
    */
   files: Array<{ path: string, current: boolean, reason?: StaleIndexReason, detail?: string,
     validators?: { recorded: ValidatorKind, found: ValidatorKind | 'none' },
+    /**
+     * A described file whose column type refuses a value ('abc' for an INT32: BAD_VALUE), as a dataset file's `error`: every
+     * result of the file is then unknown (file-error). Only that file: the others answer.
+     */
+    error?: { code: ErrorCodeValue, message: string },
     /**
      * numRows: null where a format-2 index did not read the file's details (only the bloom check was needed). Format 2 shares
      * row-group and result objects between files that answer alike: treat them as read-only.

@@ -24,7 +24,7 @@ import { blockRows, decodeLayout, LAYOUT_PROPERTY } from './sidecar-layout.js'
 import { currency, StaleReason } from './sidecar-currency.js'
 import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
 import { BITSETS_BLOB, DIRECTORY_BLOB } from './sidecar-blobs.js'
-import { encodedOncePerType, encodeFor, unreadableChunkResults } from './sidecar-probe-values.js'
+import { encodedOncePerType, encodeFor, refusedFile, unreadableChunkResults } from './sidecar-probe-values.js'
 import { checkFiles, heldRegion, indexStats, readWave } from './sidecar-reads.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
@@ -130,13 +130,15 @@ async function fileKey(input) {
  * @typedef {import('./puffin.js').BlobMetadata} BlobMetadata
  * @typedef {import('./sidecar-reads.js').IndexSource} IndexSource
  * @typedef {ReturnType<typeof encodeFor>} Encoding the values as a column of one type stores them
+ * @typedef {import('./sidecar-probe-values.js').Refused} Refused a column type that refuses a value
  * @typedef {{ path: string, size?: number, validator?: string | null }} FileSpec a file the caller names
  * @typedef {{ size: number, validator: string | null }} FoundValidator
  * @typedef {{ excluded: ReturnType<typeof excludedByBounds> | undefined, blocks: Uint8Array[], hits: Uint8Array | undefined }} Planned
  *   a chunk's blocks per candidate (EMPTY_BLOCK where none is read), and which candidates its bounds exclude
- * @typedef {{ spec: FileSpec, path: string, entry: SidecarEntry | undefined, encoded?: Encoding,
+ * @typedef {{ spec: FileSpec, path: string, entry: SidecarEntry | undefined, encoded?: Encoding, refused?: ParquetBloomError,
  *   chunks?: Array<{ index: number, chunk: import('./sidecar-directory.js').Chunk, planned?: Planned }> }} Target
- *   a file a probe answers for: the entry that describes it (none: missing from the index), its chunks' plans
+ *   a file a probe answers for: the entry that describes it (none: missing from the index), its chunks' plans; `refused`: its
+ *   column type refuses a value (BAD_VALUE), which it answers per file
  * @typedef {{ files?: Array<string | FileSpec>, validate?: boolean, signal?: AbortSignal,
  *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} ProbeOptions
  */
@@ -268,7 +270,7 @@ export class SidecarIndex {
    *   the caller knows them by — a listing; without a size, `validate` (default true) stats (or HEADs)
    *   each file, concurrently with the block reads
    * @returns {Promise<{ column: string, files: Array<{ path: string, current: boolean, reason?: string, detail?: string,
-   *   validators?: { recorded: string, found: string },
+   *   validators?: { recorded: string, found: string }, error?: { code: string, message: string },
    *   rowGroups: Array<{ index: number, numRows: number, results: import('../verdicts.js').ValueResult[] }> }> }>}
    */
   async probe(column, values, options = {}) {
@@ -289,11 +291,12 @@ export class SidecarIndex {
    * @param {ProbeOptions} options
    */
   async #firstProbe(column, list, options) {
-    /** @type {Map<string, Encoding>} */
+    /** @type {Map<string, Encoding | Refused>} */
     const encodings = new Map()
     const hashedFor = (/** @type {import('./sidecar-layout.js').ColumnType} */ type) => {
       try {
-        return encodedOncePerType(encodings, type, encodeFor, list, this.#source.name, column).hashed
+        const encoded = encodedOncePerType(encodings, type, encodeFor, list, this.#source.name, column)
+        return 'refused' in encoded ? undefined : encoded.hashed
       } catch (error) {
         // Values a column of this type cannot hold: no rows for its regions; the probe decides with the directory.
         if (error instanceof ParquetBloomError) return undefined
@@ -332,7 +335,7 @@ export class SidecarIndex {
    * @param {string} column
    * @param {unknown[]} list
    * @param {ProbeOptions} options
-   * @param {{ held?: ByteCache, early?: Map<string, Promise<FoundValidator>>, encodings?: Map<string, Encoding> }} carried
+   * @param {{ held?: ByteCache, early?: Map<string, Promise<FoundValidator>>, encodings?: Map<string, Encoding | Refused> }} carried
    */
   async #probeLoaded(column, list, options, { held, early, encodings = new Map() }) {
     const keys = await this.#keys()
@@ -369,6 +372,10 @@ export class SidecarIndex {
       const type = t.entry.columns[column]
       if (!type) continue
       const encoded = encodedOncePerType(encodings, type, encodeFor, list, t.path, column)
+      if ('refused' in encoded) {
+        t.refused = encoded.refused
+        continue
+      }
       t.encoded = encoded
       t.chunks = t.entry.rowGroups.map((g, index) => {
         const chunk = g.chunks[column]
@@ -397,6 +404,7 @@ export class SidecarIndex {
           return { path: t.path, current: false, reason: now.reason, detail: now.detail,
             ...(now.validators ? { validators: now.validators } : {}), rowGroups }
         }
+        if (t.refused) return { path: t.path, current: true, ...refusedFile(list, t.path, column, t.refused, rowGroups) }
         for (const g of rowGroups) g.results = answerChunk(t, g.index, list, column)
         return { path: t.path, current: true, rowGroups }
       }),

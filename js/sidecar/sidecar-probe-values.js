@@ -1,7 +1,7 @@
 // What both sidecar readers (formats 1 and 2) do alike with a probe's values: the values as a column of a
 // given type stores them (candidates, hashes, sort keys), and the answers of a chunk the index could not
 // read.
-import { ParquetBloomError } from '../errors.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { encodeProbeValues } from '../values/probe-values.js'
 import { HashedCandidates } from '../indexes/bloom-reads.js'
 import { BLOCK_MODE_COALESCE_GAP } from '../plan/read-scheduler.js'
@@ -13,27 +13,52 @@ import { typeKey } from './sidecar-layout.js'
  * @typedef {import('../verdicts.js').ValueResult | { value: unknown, verdict?: undefined }} PresetOutcome a value's answer
  *   known before any filter (encodeProbeValues: a null, a value the column cannot hold), or just the value
  * @typedef {Omit<ReturnType<typeof encodeProbeValues>, 'outcomes'> & { outcomes: PresetOutcome[] }} EncodedValues
+ * @typedef {{ refused: ParquetBloomError }} Refused a column type that refuses a value ('abc' for an INT32: BAD_VALUE)
  */
 
 /**
- * The values as a column of `type` stores them, made by `encode` once per type for a whole probe (`made`, by type key).
+ * The values as a column of `type` stores them, made by `encode` once per type for a whole probe (`made`, by type key);
+ * Refused when the type refuses one of them (BAD_VALUE). That refuses it in the files of that type only, each of which
+ * answers so (refusedFile), as its own probe would: the other files (a dataset's STRING files beside its INT32 ones,
+ * read by name) keep their answers.
  * @template E
- * @param {Map<string, E>} made
+ * @param {Map<string, E | Refused>} made
  * @param {import('./sidecar-layout.js').ColumnType} type
  * @param {(type: import('./sidecar-layout.js').ColumnType, list: unknown[], path: string, column: string) => E} encode
  * @param {unknown[]} list
  * @param {string} path the index, for errors
  * @param {string} column
- * @returns {E}
+ * @returns {E | Refused}
  */
 export function encodedOncePerType(made, type, encode, list, path, column) {
   const key = typeKey(type)
   let encoded = made.get(key)
   if (!encoded) {
-    encoded = encode(type, list, path, column)
+    try {
+      encoded = encode(type, list, path, column)
+    } catch (error) {
+      if (!(error instanceof ParquetBloomError) || error.code !== ErrorCode.BAD_VALUE) throw error
+      encoded = { refused: /** @type {ParquetBloomError} */ (error.cause ?? error) } // encodeFor's cause: the value's own error
+    }
     made.set(key, encoded)
   }
   return encoded
+}
+
+/**
+ * A file whose column type refuses a value (Refused): its error, and every row group's values `unknown` (file-error),
+ * as a dataset answers the file without an index (its probe throws BAD_VALUE).
+ * @template {number | null} N
+ * @param {unknown[]} list
+ * @param {string} path the file
+ * @param {string} column
+ * @param {ParquetBloomError} refused
+ * @param {Array<{ index: number, numRows: N }>} rowGroups
+ */
+export function refusedFile(list, path, column, refused, rowGroups) {
+  const error = { code: refused.code, message: `${path}: column ${column}: ${refused.message}` }
+  const results = list.map((v) => valueResult(v, 'unknown', null, 'file-error', `${error.code}: ${error.message}`))
+  return { error, rowGroups: rowGroups.map((g) => ({ index: g.index, numRows: g.numRows, results: results.slice() })) }
 }
 
 /**

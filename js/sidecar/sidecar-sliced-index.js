@@ -21,6 +21,7 @@ import { SlicedParts } from './sliced-parts.js'
 import { CLAIMED, DESCRIBED, DETAILS, FileMatcher, isUrl, PATH, Targets } from './sliced-file-matching.js'
 import { answerChunk, sharedResults } from './sliced-answers.js'
 import { BloomCheck } from './sliced-bloom-check.js'
+import { refusedFile } from './sidecar-probe-values.js'
 
 /**
  * @typedef {import('./sidecar-files-part.js').SlicedLayout} SlicedLayout
@@ -34,7 +35,7 @@ import { BloomCheck } from './sliced-bloom-check.js'
  * @typedef {import('./sliced-answers.js').AnsweredRowGroup} AnsweredRowGroup
  * @typedef {import('./sliced-file-matching.js').MoreFacts} MoreFacts
  * @typedef {{ path: string, current: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string },
- *   rowGroups: AnsweredRowGroup[] }} AnsweredFile
+ *   error?: { code: string, message: string }, rowGroups: AnsweredRowGroup[] }} AnsweredFile
  */
 
 /** Details pages a probe reads to sharpen open files with min/max, at most (beyond it, the bloom filter's answer stands). */
@@ -333,7 +334,10 @@ export class SlicedSidecarIndex {
     for (let i = 0; i < targets.count; i++) {
       const f = entry[i]
       const r = f >= 0 ? regionOf[f] : -1
-      const encoded = r >= 0 ? bloom.encodingOf(r) : undefined
+      const encoding = r >= 0 ? bloom.encodingOf(r) : undefined
+      // A file whose column type refuses a value answers so (refusedFile), never from its filters (which check() did not ask).
+      const refused = encoding && 'refused' in encoding ? encoding.refused : undefined
+      const encoded = refused ? undefined : /** @type {HalvedEncoding | undefined} */ (encoding)
       const detailsRead = this.#parts.anyPage && this.#parts.pageOfFile(f)
       if (state[i] === DESCRIBED && encoded && !maybes.has(i) && !detailsRead && !unreadable.has(f)) {
         // Every row group ruled out by the bloom check alone (most files, for an absent value): answers
@@ -346,6 +350,7 @@ export class SlicedSidecarIndex {
       // A file not described is stale for a reason kept in `more`.
       const why = state[i] === DESCRIBED ? undefined : /** @type {MoreFacts} */ (more.get(i)).why
       this.#answer(answered, why, f, encoded, maybes.get(i), unreadable.get(f), list, column, c, useBounds, shared)
+      if (refused && !why) Object.assign(answered, refusedFile(list, answered.path, column, refused, answered.rowGroups))
       files[i] = answered
     }
     return { column, files }

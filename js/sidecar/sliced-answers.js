@@ -17,7 +17,7 @@ import { encodedOncePerType, encodeFor, unreadableChunkResults } from './sidecar
 
 /**
  * The values as a column of this type stores them, made once per type and probe (`encodings`, by type key).
- * @param {Map<string, HalvedEncoding>} encodings
+ * @param {Map<string, HalvedEncoding | import('./sidecar-probe-values.js').Refused>} encodings
  * @param {import('./sidecar-layout.js').ColumnType} type
  * @param {unknown[]} list
  * @param {string} where the index, for errors

@@ -8,6 +8,7 @@ import { encodingFor } from './sliced-answers.js'
 
 /**
  * @typedef {import('./sliced-answers.js').HalvedEncoding} HalvedEncoding
+ * @typedef {import('./sidecar-probe-values.js').Refused} Refused a column type that refuses a value: its files answer so
  * @typedef {import('./sidecar-files-part.js').SlicedLayout} SlicedLayout
  * @typedef {{ regionOf: Int32Array, slotOf: Uint32Array }} Placement where each entry's chunks of the column lie
  */
@@ -17,9 +18,9 @@ export class BloomCheck {
   #list
   #where
   #column
-  /** @type {Map<string, HalvedEncoding>} the values as each column type stores them, by type key */
+  /** @type {Map<string, HalvedEncoding | Refused>} the values as each column type stores them, by type key */
   #encodings = new Map()
-  /** @type {HalvedEncoding[]} per region of the column */
+  /** @type {Array<HalvedEncoding | Refused>} per region of the column */
   #regionEncodings = []
   /** @type {Map<string, Uint8Array>} bit rows read, by `${region}:${position}` */
   #rowBytes = new Map()
@@ -52,6 +53,7 @@ export class BloomCheck {
     for (const [r, region] of this.#layout.regions.entries()) {
       if (region.column !== this.#column) continue
       const encoded = this.encodingOf(r)
+      if ('refused' in encoded) continue
       const rows = sliceRowBytes(region.count)
       const positions = new Set()
       for (const c of encoded.candidates) for (const p of hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low)) positions.add(p)
@@ -64,7 +66,7 @@ export class BloomCheck {
   }
 
   /**
-   * The values as region r's column type stores them.
+   * The values as region r's column type stores them, or Refused.
    * @param {number} r
    */
   encodingOf(r) {
@@ -90,7 +92,7 @@ export class BloomCheck {
   check(f) {
     const { regionOf, slotOf } = /** @type {Placement} */ (this.#placement) // placed before
     const r = regionOf[f]
-    if (r < 0) return undefined
+    if (r < 0 || 'refused' in this.encodingOf(r)) return undefined
     const slot = slotOf[f]
     const end = slot + /** @type {ArrayLike<number>} */ (this.#rowGroupCounts)[f]
     const regionMasks = this.#masksOf(r)
@@ -122,7 +124,9 @@ export class BloomCheck {
   #masksOf(r) {
     if (!this.#masks[r]) {
       const region = this.#layout.regions[r]
-      this.#masks[r] = this.encodingOf(r).candidates.map((c) => andRows(hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low)
+      // check() asks only of regions whose type took the values.
+      const encoded = /** @type {HalvedEncoding} */ (this.encodingOf(r))
+      this.#masks[r] = encoded.candidates.map((c) => andRows(hashRows(blockIndexOf(c.high, region.numBytes / 32), c.low)
         .map((p) => /** @type {Uint8Array} */ (this.#rowBytes.get(`${r}:${p}`)))))
     }
     return this.#masks[r]

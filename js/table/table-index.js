@@ -78,7 +78,8 @@ function notIndexed(table, column) {
 
 /**
  * The sidecar's answers, or null when it refuses a value (BAD_VALUE) that a file's older column cannot take but the table's can
- * (a time of day for a DATE file under a timestamp column): each file then decides it as without an index.
+ * (a time of day for a DATE file under a timestamp column): each file then decides it as without an index. (Our indexes answer
+ * such a file per file, unknown with its `error`, which decides nothing; this keeps an index of an older version to that.)
  * @param {any} sidecar @param {string} column @param {unknown[]} values @param {object} options
  */
 async function probeOrNone(sidecar, column, values, options) {

@@ -2,7 +2,7 @@
 // buildSidecarIndex, mergeSidecarSegments, openSidecarIndex, SidecarIndex, adviseIndexes), compiled by
 // tests/js/consumer-types.test.js with tsc --strict like tests/types/consumer.ts: every documented option
 // passed (`Required<…>`), every documented result field read (`Every<…>`). Never run, only compiled.
-import { openDataset, openParquet, type ParquetDataset, type ParquetFile, type ProbeValueResult, type StaleIndexReason, type ValidatorKind } from 'parquet-bloom'
+import { openDataset, openParquet, type ParquetDataset, type ParquetFile, type ErrorCodeValue, type ProbeValueResult, type StaleIndexReason, type ValidatorKind } from 'parquet-bloom'
 import {
   addIndexes, adviseIndexes, buildSidecarIndex, INDEXES_KEY, mergeSidecarSegments, openSidecarIndex,
   type AddIndexesOptions, type AddIndexesResult, type OpenSidecarIndexOptions, type SidecarBuildOptions, type SidecarMergeOptions, type SidecarFileEntry, type SidecarIndex, type SidecarProbeResult,
@@ -92,6 +92,7 @@ function probedFields(r: SidecarProbeResult): Every<SidecarProbeResult> {
     files: r.files.map((f) => ({
       path: f.path, current: f.current, reason: f.reason satisfies StaleIndexReason | undefined, detail: f.detail,
       validators: f.validators && ({ recorded: f.validators.recorded satisfies ValidatorKind, found: f.validators.found satisfies ValidatorKind | 'none' }),
+      error: f.error && ({ code: f.error.code satisfies ErrorCodeValue, message: f.error.message }),
       rowGroups: f.rowGroups.map((g) => ({ index: g.index, numRows: g.numRows, results: g.results.map((v: ProbeValueResult) => v.verdict) }) satisfies Every<SidecarProbeResult['files'][number]['rowGroups'][number]>),
     }) satisfies Every<SidecarProbeResult['files'][number]>),
   }
