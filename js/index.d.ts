@@ -376,7 +376,10 @@ export interface ProbeValueResult {
   rows?: number[]
   /** More rows hold the value than `maxRows` let through. */
   rowsTruncated?: boolean
-  /** With `columns`: per row of `rows`, those columns' values as hyparquet reads them. */
+  /**
+   * With `columns`: per row of `rows`, those columns' values as hyparquet reads them; a timestamp or date no Date holds
+   * (a year after 275760 or before -271821) is its stored count instead, a bigint of the column's unit (DATE: days).
+   */
   values?: Array<Record<string, unknown>>
 }
 

@@ -77,7 +77,8 @@ export async function lookupRowValues({ layout, metadataOffset, columns, offsetI
     const fileRows = [...set].sort((a, b) => a - b)
     const rows = fileRows.map((row) => row - firstRows[group])
     try {
-      const valuesOf = await rowGroupValues({ layout, metadataOffset, group, rows, columns, offsetIndexes, read: readRange, utf8: false })
+      const valuesOf = await rowGroupValues({ layout, metadataOffset, group, rows, columns, offsetIndexes, read: readRange, utf8: false,
+        countPastDates: true })
       fileRows.forEach((row, i) => byRow.set(row, Object.fromEntries(columns.map((name, c) => [name, valuesOf[c][i]]))))
     } catch (error) {
       if (error instanceof ParquetBloomError) throw error // a read failed or was aborted: the probe's error
@@ -101,21 +102,22 @@ export async function lookupRowValues({ layout, metadataOffset, columns, offsetI
  * is): never fewer values, nor others.
  * @param {{ layout: import('../footer/footer.js').FileLayout, metadataOffset: number, group: number, rows: number[],
  *   columns: string[], offsetIndexes?: import('./row-values.js').OffsetIndexes, read: import('./row-values.js').ReadRange,
- *   utf8?: boolean }} lookup
+ *   utf8?: boolean, countPastDates?: boolean }} lookup
  * @returns {Promise<unknown[][]>}
  */
-export async function rowGroupValues({ layout, metadataOffset, group, rows, columns, offsetIndexes, read, utf8 = true }) {
+export async function rowGroupValues({ layout, metadataOffset, group, rows, columns, offsetIndexes, read, utf8 = true,
+  countPastDates = false }) {
   const [{ pages }, metadata] = await Promise.all([loadHyparquet(), hyparquetMetadata(layout)])
   const schema = pages.parquetSchema(metadata)
   return Promise.all(columns.map(async (name) => {
     const leaves = layout.columns.filter((c) => c.path[0] === name)
     const values = await Promise.all(leaves.map((column) =>
-      leafValuesAt({ layout, metadataOffset, group, column, rows, offsetIndexes, read, utf8 })))
+      leafValuesAt({ layout, metadataOffset, group, column, rows, offsetIndexes, read, utf8, countPastDates })))
     const node = schema.children.find((/** @type {any} */ child) => child.element.name === name)
     if (!node.children.length) return values[0]
     // A struct, list or map: its leaves assembled as hyparquet's row reader does (rows are independent).
     const leafData = new Map(leaves.map((leaf, i) => [leaf.path.join('.'), values[i]]))
-    pages.assembleNested(leafData, node, pages.DEFAULT_PARSERS)
+    pages.assembleNested(leafData, node, countPastDates ? pages.LOOKUP_PARSERS : pages.DEFAULT_PARSERS)
     const assembled = leafData.get(name)
     if (!assembled) throw new Error(`column ${name} was not assembled`)
     return assembled

@@ -29,12 +29,15 @@ import { countEqual } from './confirm-match.js'
  * row reader gives them (its types converted, the leaf's lists assembled; `utf8` false: bytes without a string
  * annotation stay bytes, as its option of that name). Throws PageDecodeError (or hyparquet's error) for a page in
  * doubt; a read's ParquetBloomError as it is.
+ * `countPastDates`: a timestamp or date no Date holds is its stored count, a bigint (hyparquet's LOOKUP_PARSERS), not
+ * an Invalid Date.
  * @param {{ layout: import('../footer/footer.js').FileLayout, metadataOffset: number, group: number,
  *   column: import('../footer/footer.js').LeafColumn, rows: number[], offsetIndexes?: OffsetIndexes, read: ReadRange,
- *   utf8?: boolean }} lookup
+ *   utf8?: boolean, countPastDates?: boolean }} lookup
  * @returns {Promise<unknown[]>}
  */
-export async function leafValuesAt({ layout, metadataOffset, group, column, rows, offsetIndexes, read, utf8 = true }) {
+export async function leafValuesAt({ layout, metadataOffset, group, column, rows, offsetIndexes, read, utf8 = true,
+  countPastDates = false }) {
   try {
     ensureColumnIndexes(layout, column.index) // the chunks' codecs and page index places
   } catch (error) {
@@ -50,7 +53,7 @@ export async function leafValuesAt({ layout, metadataOffset, group, column, rows
   const numRows = layout.rowGroupRows[group]
   const decoding = await columnDecoder(layout, column, record.codec)
   decoding.plainBinaryWidth = undefined // every page's values as arrays, for hyparquet's convert
-  const rowsOut = rowAssembler(decoding, rows, utf8)
+  const rowsOut = rowAssembler(decoding, rows, utf8, countPastDates)
   const index = offsetIndexes && await offsetIndex({ layout, group, column, metadataOffset, range, numRows, read }, offsetIndexes)
   if (!index) {
     const bytes = await read(range.chunkStart, range.chunkEnd - range.chunkStart)
@@ -118,15 +121,16 @@ async function offsetIndex({ layout, group, column, metadataOffset, range, numRo
  * @param {Awaited<ReturnType<typeof columnDecoder>>} decoding
  * @param {number[]} rows ascending
  * @param {boolean} utf8
+ * @param {boolean} countPastDates
  */
-function rowAssembler(decoding, rows, utf8) {
+function rowAssembler(decoding, rows, utf8, countPastDates) {
   const hyparquet = decoding.hyparquet.pages
   const { schemaPath } = decoding.decoder
   // hyparquet's row reader's decoder: its default parsers, strings as text (unannotated bytes too unless utf8 is false).
   // ConvertedType ENUM (parquet-avro's enums) is text too, as DuckDB reads it (VARCHAR), though hyparquet takes only
   // UTF8/STRING as text: with utf8 false its 'happy' came back as bytes (hex in the CLI). (DuckDB reads an ENUM or JSON
   // logical type without a converted type as BLOB.)
-  const converting = { ...decoding.decoder, parsers: hyparquet.DEFAULT_PARSERS,
+  const converting = { ...decoding.decoder, parsers: countPastDates ? hyparquet.LOOKUP_PARSERS : hyparquet.DEFAULT_PARSERS,
     utf8: utf8 || decoding.decoder.element.converted_type === 'ENUM' }
   const out = new Array(rows.length)
   /** @type {ArrayLike<unknown> | undefined} */

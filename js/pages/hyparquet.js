@@ -24,7 +24,7 @@ export const HYPARQUET_FUNCTIONS = Object.freeze({
 /**
  * hyparquet's page-level functions, loaded together (each specifier literal, so that bundlers split them
  * into on-demand chunks and the Workers config test finds them).
- * @returns {Promise<Record<string, any>>} the functions, and DEFAULT_PARSERS
+ * @returns {Promise<Record<string, any>>} the functions, DEFAULT_PARSERS, and LOOKUP_PARSERS (point lookups': no Invalid Date)
  */
 export async function loadHyparquetPages() {
   const modules = await Promise.all([
@@ -40,8 +40,27 @@ export async function loadHyparquetPages() {
     throw new TypeError(`hyparquet/src/convert.js no longer exports DEFAULT_PARSERS: ${UPGRADED}`)
   }
   // The parsers its row reader converts with when given none (timestamps, dates, strings, JSON, UUIDs, geometry), but
-  // timestamps finer than milliseconds as the millisecond holding them.
-  return Object.assign({ DEFAULT_PARSERS: { ...parsers, ...FLOORED_TIMESTAMPS } }, ...modules.map((module, i) => pick(names[i], module)))
+  // timestamps finer than milliseconds as the millisecond holding them; point lookups' give no Invalid Date either.
+  /** @type {Record<string, any>} */
+  const floored = { ...parsers, ...FLOORED_TIMESTAMPS }
+  const lookups = { ...floored }
+  for (const name of DATE_PARSERS) lookups[name] = countPastDates(floored[name])
+  return Object.assign({ DEFAULT_PARSERS: floored, LOOKUP_PARSERS: lookups }, ...modules.map((module, i) => pick(names[i], module)))
+}
+
+/** hyparquet's parsers that make a Date of a count: TIMESTAMP (MILLIS, MICROS, NANOS; INT96 as nanoseconds), DATE. */
+const DATE_PARSERS = ['timestampFromMilliseconds', 'timestampFromMicroseconds', 'timestampFromNanoseconds', 'dateFromDays']
+
+/**
+ * A Date parser that gives the stored count itself (a bigint, in the column's unit: ms, µs or ns since the epoch, INT96's
+ * ns, DATE's days) where no Date holds the value: a year after 275760 or before -271821, which an INT64 of µs or ns, an
+ * INT96 or a DATE stores (DuckDB's TIMESTAMP goes to 294247, its DATE to 5881580). Such a Date is Invalid Date, which a
+ * caller cannot tell from a broken read, and which JSON writes as null, a value the row does not hold.
+ * @param {(count: any) => Date} parse
+ */
+const countPastDates = (parse) => (/** @type {bigint | number} */ count) => {
+  const date = parse(count)
+  return Number.isNaN(date.getTime()) ? BigInt(count) : date
 }
 
 /**

@@ -34,10 +34,14 @@ function oneKey(keys, raw) {
 
 /**
  * The Date of the millisecond holding `ticks` (of 1/perMs ms), as point lookups read a file's timestamps
- * (js/pages/hyparquet.js): a bigint division truncates towards zero, 1969-12-31T23:59:59.999999 was 1970-01-01.
+ * (js/pages/hyparquet.js): a bigint division truncates towards zero, 1969-12-31T23:59:59.999999 was 1970-01-01. Past a
+ * Date's range (years after 275760, before -271821) the count itself, as those lookups give it (no Invalid Date).
  * @param {bigint} ticks @param {bigint} perMs
  */
-const dateOfTicks = (ticks, perMs) => new Date(Number(ticks / perMs - (ticks % perMs < 0n ? 1n : 0n)))
+const dateOfTicks = (ticks, perMs) => {
+  const date = new Date(Number(ticks / perMs - (ticks % perMs < 0n ? 1n : 0n)))
+  return Number.isNaN(date.getTime()) ? ticks : date
+}
 
 /**
  * A key (js/table/column-keys.js) as hyparquet reads a value of the type, or undefined for a type it is not read as.
@@ -53,7 +57,7 @@ function rowValueOf(type, key) {
     case 'long': case 'time': return n
     case 'float': case 'double': return key
     case 'decimal': return Number(n) / 10 ** (type.scale ?? 0)
-    case 'date': return new Date(Number(n) * 86400000)
+    case 'date': return Number.isNaN(new Date(Number(n) * 86400000).getTime()) ? n : new Date(Number(n) * 86400000)
     case 'timestamp': case 'timestamptz': return dateOfTicks(n, 1000n)
     case 'timestamp_ns': case 'timestamptz_ns': return dateOfTicks(n, 1000000n)
     case 'string': return text.decode(bytes)

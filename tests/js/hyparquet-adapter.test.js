@@ -20,12 +20,17 @@ test('every hyparquet function the adapter names is exported where it says', asy
   const snappy = await loadHyparquetSnappy()
   const loaded = [...Object.keys(pages), ...Object.keys(snappy)].sort()
   // And the parsers its row reader converts with by default (point lookups convert as it does).
-  assert.deepEqual(loaded, [...Object.values(HYPARQUET_FUNCTIONS).flat(), 'DEFAULT_PARSERS'].sort(), 'the adapter hands over every function it names')
+  assert.deepEqual(loaded, [...Object.values(HYPARQUET_FUNCTIONS).flat(), 'DEFAULT_PARSERS', 'LOOKUP_PARSERS'].sort(),
+    'the adapter hands over every function it names')
   // Its own, but for the timestamps finer than milliseconds it truncates towards zero (js/pages/hyparquet.js).
   const { DEFAULT_PARSERS } = await import('hyparquet/src/convert.js')
   const same = Object.keys(DEFAULT_PARSERS).filter((k) => !/^timestampFrom(Micro|Nano)seconds$/.test(k))
   assert.deepEqual(Object.keys(pages.DEFAULT_PARSERS).sort(), Object.keys(DEFAULT_PARSERS).sort())
   for (const k of same) assert.equal(pages.DEFAULT_PARSERS[k], DEFAULT_PARSERS[k], k)
+  // Point lookups': the same, but a count no Date holds is the count (tests/js/point-lookup-values.test.js, against DuckDB).
+  assert.deepEqual(Object.keys(pages.LOOKUP_PARSERS).sort(), Object.keys(DEFAULT_PARSERS).sort())
+  const dated = /^(timestampFrom(Milli|Micro|Nano)seconds|dateFromDays)$/
+  for (const k of Object.keys(DEFAULT_PARSERS).filter((n) => !dated.test(n))) assert.equal(pages.LOOKUP_PARSERS[k], DEFAULT_PARSERS[k], k)
 })
 
 test('the installed hyparquet is the pinned version the adapter was written for', () => {

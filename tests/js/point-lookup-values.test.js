@@ -268,3 +268,49 @@ test('timestamps finer than milliseconds before 1970: the Date of the millisecon
     await opened.close()
   }
 })
+
+test('timestamps and dates no Date holds (after 275760, before -271821): DuckDB\'s stored count as a bigint, not an Invalid Date',
+  async () => {
+    const dir = await tempDir('point-lookup-far-dates')
+    const file = path.join(dir, 'far.parquet')
+    // Each row: a TIMESTAMP (µs), a TIMESTAMPTZ (µs), a TIMESTAMP_MS, a DATE, and a struct's TIMESTAMP; the last
+    // millisecond and day a Date holds, one past them, years DuckDB's types reach beyond (294247, 5881580) and before.
+    const rows = [
+      ['280000-01-01 00:00:00.123456', '280000-01-01 00:00:00.123', '300000-03-01'],
+      ['-280000-01-01 00:00:00', '-271821-04-19 23:59:59.999', '-271821-04-19'],
+      ['275760-09-13 00:00:00', '275760-09-13 00:00:00', '275760-09-13'],
+      ['275760-09-13 00:00:00.001', '275760-09-13 00:00:00.001', '275760-09-14'],
+      ['294247-01-10 04:00:54.775806', '-271821-04-20 00:00:00', '5881580-07-10'],
+      ['2024-02-29 12:00:00', '2024-02-29 12:00:00.5', '2024-02-29'],
+    ]
+    const select = rows.map(([ts, ms, day], id) => `SELECT ${id} AS id, TIMESTAMP '${ts}' AS ts, TIMESTAMPTZ '${ts}+00' AS tz, ` +
+      `TIMESTAMP_MS '${ms}' AS tms, DATE '${day}' AS d, {'t': TIMESTAMP '${ts}'} AS st`).join(' UNION ALL ')
+    // DuckDB's counts: µs, µs, ms since the epoch, days since it.
+    const truth = await withDuckDB(async (connection) => {
+      await connection.run(`COPY (${select}) TO '${file}' (FORMAT parquet)`)
+      return (await connection.runAndReadAll(`SELECT epoch_us(ts), epoch_us(tz), epoch_ms(tms), (d - DATE '1970-01-01')::BIGINT,
+        epoch_us(st.t) FROM '${file}' ORDER BY id`)).getRows().map((row) => row.map((n) => BigInt(String(n))))
+    })
+    const MAX_MS = 8640000000000000n // a Date's range: ±8.64e15 ms
+    const floorDiv = (/** @type {bigint} */ n, /** @type {bigint} */ d) => n / d - (n % d < 0n ? 1n : 0n)
+    // A Date of the millisecond holding the count where one holds it, else the count itself.
+    const expected = (/** @type {bigint} */ count, /** @type {bigint} */ msPer, /** @type {bigint} */ perMs) => {
+      const ms = floorDiv(count * msPer, perMs)
+      return ms >= -MAX_MS && ms <= MAX_MS ? `Date ${new Date(Number(ms)).toISOString()}` : `bigint ${count}`
+    }
+    const shown = (/** @type {unknown} */ v) => (v instanceof Date ? `Date ${v.toISOString()}` : `${typeof v} ${String(v)}`)
+    const opened = await openParquet(file)
+    try {
+      const result = await opened.probe('id', rows.map((_, id) => id), { confirm: true, columns: ['ts', 'tz', 'tms', 'd', 'st'] })
+      const got = result.rowGroups[0].results.map((r) => {
+        const row = /** @type {Record<string, any>} */ (r.values?.[0])
+        return [row.ts, row.tz, row.tms, row.d, row.st.t].map(shown)
+      })
+      assert.deepEqual(got, truth.map(([ts, tz, tms, d, st]) => [expected(ts, 1n, 1000n), expected(tz, 1n, 1000n),
+        expected(tms, 1n, 1n), expected(d, 86400000n, 1n), expected(st, 1n, 1000n)]))
+      // Both sides of the range are in the file: some values are counts, the others Dates.
+      assert.ok(got.flat().some((v) => v.startsWith('bigint')) && got.flat().some((v) => v.startsWith('Date')))
+    } finally {
+      await opened.close()
+    }
+  })

@@ -271,3 +271,26 @@ test('Iceberg: a timestamp initial-default before 1970 finer than milliseconds i
   const last = new Date(Date.UTC(1969, 11, 31, 23, 59, 59, 999))
   assert.deepEqual(byPath['data/old.parquet'].values, [{ id: 1n, ts: last, ns: last }])
 })
+
+test('Delta: a timestamp or date partition value no Date holds (after 275760) is DuckDB\'s count as a bigint, not an Invalid Date',
+  async () => {
+    const { withDuckDB } = await import('../../testkit/duckdb.js')
+    const { commitText, pad, writeDeltaFiles } = await import('../../testkit/delta-writer.js')
+    const root = path.join(top, `t${++made}`)
+    const ts = '280000-01-01 00:00:00.123456'
+    const day = '300000-03-01'
+    // DuckDB's µs and days since the epoch.
+    const [[micros, days]] = await withDuckDB(async (c) => (await c.runAndReadAll(
+      `SELECT epoch_us(TIMESTAMP '${ts}'), (DATE '${day}' - DATE '1970-01-01')::BIGINT`)).getRows())
+    const file = new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'id', data: [1n], type: 'INT64' }] }))
+    const schema = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} },
+      { name: 'ts', type: 'timestamp_ntz', nullable: true, metadata: {} }, { name: 'd', type: 'date', nullable: true, metadata: {} }] }
+    const actions = [
+      { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['timestampNtz'], writerFeatures: ['timestampNtz'] } },
+      { metaData: { id: 'far', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema),
+        partitionColumns: ['ts', 'd'], configuration: {} } },
+      { add: { path: 'a.parquet', partitionValues: { ts, d: day }, size: file.length, modificationTime: 0, dataChange: true } }]
+    await writeDeltaFiles(root, { [`${pad(0)}.json`]: commitText(actions) }, { 'a.parquet': file })
+    const byPath = await lookedUp(root, 'id', 1n, ['id', 'ts', 'd'])
+    assert.deepEqual(byPath['a.parquet'].values, [{ id: 1n, ts: BigInt(String(micros)), d: BigInt(String(days)) }])
+  })
