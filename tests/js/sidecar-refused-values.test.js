@@ -3,6 +3,7 @@
 // keeps every other file's answer. DuckDB writes the files and says where the values are (and refuses 'abc' for the
 // BIGINT file alone). The index is an optimisation: each file answers the same verdicts and error code both ways,
 // with an index of either format; the index itself answers such a file per file (its `error`), never the whole probe.
+// A number past INT32 is no such refusal: `absent` (not-representable) both ways, as DuckDB finds no row.
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
@@ -19,11 +20,13 @@ const files = {
   text: path.join(dir, 'text.parquet'), // x VARCHAR, 'abc' and the text '2024-02-30' among others
   day: path.join(dir, 'day.parquet'), // x DATE
 }
+const int32 = path.join(dir, 'int32.parquet') // x INTEGER 0…99, beside text.parquet in a dataset of its own
 const paths = Object.values(files)
 // 'abc': refused by BIGINT and DATE; '2024-02-30': refused by BIGINT and DATE (no such day); 'zzz': refused by both too,
 // and stored nowhere; 7: BIGINT holds it, VARCHAR reads it as '7' (absent there), DATE as day 7 (1970-01-08).
 const values = ['abc', '2024-02-30', 'zzz', 7]
 const indexes = { 1: path.join(dir, 'format1.puffin'), 2: path.join(dir, 'format2.puffin') }
+const int32Indexes = { 1: path.join(dir, 'int32-format1.puffin'), 2: path.join(dir, 'int32-format2.puffin') }
 
 before(async () => {
   await init()
@@ -31,9 +34,13 @@ before(async () => {
     await c.run(`COPY (SELECT i::BIGINT AS x FROM range(100) t(i)) TO '${files.big}' (FORMAT parquet)`)
     await c.run(`COPY (SELECT x FROM (VALUES ('abc'), ('abd'), ('2024-02-30'), ('b')) t(x)) TO '${files.text}' (FORMAT parquet)`)
     await c.run(`COPY (SELECT DATE '1970-01-01' + i::INTEGER AS x FROM range(30) t(i)) TO '${files.day}' (FORMAT parquet)`)
+    await c.run(`COPY (SELECT i::INTEGER AS x FROM range(100) t(i)) TO '${int32}' (FORMAT parquet)`)
   })
-  await settleMtimes(...paths)
-  for (const format of [1, 2]) await buildSidecarIndex(paths, indexes[format], { columns: ['x'], format })
+  await settleMtimes(...paths, int32)
+  for (const format of [1, 2]) {
+    await buildSidecarIndex(paths, indexes[format], { columns: ['x'], format })
+    await buildSidecarIndex([int32, files.text], int32Indexes[format], { columns: ['x'], format })
+  }
 })
 
 /** Per file (by name): its error code and each value's verdict. */
@@ -88,7 +95,9 @@ describe('a value one file\'s column type refuses, with and without a sidecar in
           assert.equal(entry.current, true)
           assert.equal(entry.error?.code, ErrorCode.BAD_VALUE, `format ${format}: ${name}`)
           assert.match(entry.error.message, new RegExp(`${name}: column x: `))
-          for (const g of entry.rowGroups) assert.deepEqual(g.results.map((r) => [r.verdict, r.reason]), values.map(() => ['unknown', 'file-error']))
+          for (const g of entry.rowGroups) {
+            assert.deepEqual(g.results.map((r) => [r.verdict, r.reason]), values.map(() => ['unknown', 'file-error']))
+          }
         }
         const text = entries['text.parquet']
         assert.equal(text.error, undefined)
@@ -97,6 +106,24 @@ describe('a value one file\'s column type refuses, with and without a sidecar in
       } finally {
         await index.close()
       }
+    }
+  })
+
+  test('a number past INT32 is no caller error: absent in the INT32 file (no row in DuckDB), with the index as without', async () => {
+    const big = 2 ** 40
+    const rows = await withDuckDB(async (c) =>
+      (await c.runAndReadAll(`SELECT count(*) FROM read_parquet('${int32}') WHERE x = ${big}`)).getRows())
+    assert.equal(Number(rows[0][0]), 0)
+    const plain = await openDataset([int32, files.text])
+    const without = byFile(await plain.probe('x', [big, 5]))
+    await plain.close()
+    assert.deepEqual(without['int32.parquet'], { error: null, verdicts: ['absent', 'maybe'] })
+    for (const format of [1, 2]) {
+      const dataset = await openDataset([int32, files.text], { index: int32Indexes[format] })
+      const result = await dataset.probe('x', [big, 5])
+      await dataset.close()
+      assert.deepEqual(byFile(result)['int32.parquet'], without['int32.parquet'], `format ${format}`)
+      assert.equal(result.files.find((f) => f.path === int32).values[0].reason, 'not-representable')
     }
   })
 })
