@@ -137,11 +137,11 @@ function matchKey(physicalType, candidate) {
     case 'FIXED_LEN_BYTE_ARRAY': return candidate instanceof Uint8Array ? candidate : undefined
     case 'INT96': {
       if (!(candidate instanceof Uint8Array) || candidate.length !== 12) return undefined
-      // hyparquet's readPlainInt96: BigInt(high int32) << 64n | low (a signed int64).
+      // As js/pages/page-decode.js's int96Values reads a page's: BigInt(high int32) << 64n | low (an unsigned int64).
       const view = new DataView(candidate.buffer, candidate.byteOffset, 12)
-      const key = BigInt(view.getInt32(8, true)) << 64n | view.getBigInt64(0, true)
+      const key = BigInt(view.getInt32(8, true)) << 64n | view.getBigUint64(0, true)
       // `wide` bytes (js/values/input.js WideInt96) stand for every value of their microsecond, as DuckDB reads INT96.
-      // Forms hyparquet's bigint loses the day of (Spark's, before 4713 BC and past year 287,566: microseconds) stay exact.
+      // Spark's forms with a negative nanosecond of day (before 4713 BC and past year 287,566: microseconds) stay exact.
       return (/** @type {import('../values/input.js').WideInt96} */ (candidate).wide && microsecondKey(key)) || key
     }
     default: return undefined
@@ -152,13 +152,14 @@ const latin1 = new TextDecoder('latin1')
 
 /**
  * An INT96 value's microsecond as DuckDB reads it (Julian day × µs per day + nanoseconds of day / 1000), as a key no bigint
- * equals; '' when hyparquet's form lost the day: a negative nanosecond of day (`high << 64n | low` is then low, in
- * [-2^63, 0)), which only Spark's forms have (js/values/temporal.js int96Forms), at microseconds: compared exactly.
- * @param {bigint} value hyparquet's readPlainInt96 form
+ * equals; '' for a negative nanosecond of day (the low 64 bits as a signed int64), which only Spark's forms have
+ * (js/values/temporal.js int96Forms), at microseconds: compared exactly.
+ * @param {bigint} value `high << 64n | low`, low unsigned (js/pages/page-decode.js int96Values)
  */
 function microsecondKey(value) {
-  if (value < 0n && value >= -(2n ** 63n)) return ''
-  return `µs${(value >> 64n) * 86400000000n + BigInt.asUintN(64, value) / 1000n}`
+  const nanosOfDay = BigInt.asUintN(64, value)
+  if (nanosOfDay >= 2n ** 63n) return ''
+  return `µs${(value >> 64n) * 86400000000n + nanosOfDay / 1000n}`
 }
 
 /**

@@ -132,6 +132,8 @@ function rowAssembler(decoding, rows, utf8, countPastDates) {
   // logical type without a converted type as BLOB.)
   const converting = { ...decoding.decoder, parsers: countPastDates ? hyparquet.LOOKUP_PARSERS : hyparquet.DEFAULT_PARSERS,
     utf8: utf8 || decoding.decoder.element.converted_type === 'ENUM' }
+  // INT96 as the instant Spark reads (asSparkReads), in the form hyparquet's convert takes.
+  const raw = decoding.decoder.type === 'INT96' ? asSparkReads : (/** @type {ArrayLike<unknown>} */ v) => v
   const out = new Array(rows.length)
   /** @type {ArrayLike<unknown> | undefined} */
   let dictionary
@@ -154,7 +156,7 @@ function rowAssembler(decoding, rows, utf8, countPastDates) {
     /** @param {ArrayLike<unknown>} values */
     dictionary(values) {
       if (dictionary) throw new PageDecodeError('a second dictionary page in the chunk')
-      dictionary = hyparquet.convert(values, converting)
+      dictionary = hyparquet.convert(raw(values), converting)
     },
     /**
      * One data page; `firstRow` (its OffsetIndex's) when it is read alone, else it follows the last. Returns the rows it starts.
@@ -182,7 +184,7 @@ function rowAssembler(decoding, rows, utf8, countPastDates) {
         }
         converted = hyparquet.convertWithDictionary(values, dictionary, 'RLE_DICTIONARY', converting)
       } else {
-        converted = hyparquet.convert(values, converting)
+        converted = hyparquet.convert(raw(values), converting)
       }
       const held = pending.length // the rows before, the last of them going on here when the page does not start a row
       pending = hyparquet.assembleLists(pending, defs, reps, converted, schemaPath)
@@ -206,4 +208,29 @@ function rowAssembler(decoding, rows, utf8, countPastDates) {
       return out
     },
   }
+}
+
+const JULIAN_EPOCH = 2440588n // the Julian day of 1970-01-01
+const MICROS_PER_DAY = 86400000000n
+const NANOS_PER_DAY = 86400000000000n
+
+/**
+ * INT96 page values (js/pages/page-decode.js int96Values: day << 64 | nanoseconds read unsigned) in the form hyparquet's
+ * convert takes (day << 64 | nanoseconds of the day, 0 ≤ them < a day: (day - epoch) days + them), for the instant Spark
+ * reads: the day and the signed nanoseconds, its microseconds wrapped to int64 as Spark's fromJulianDay computes them.
+ * That is the instant every writer means, and for the bytes Spark writes past year ~287,566 (int96_from_spark.parquet's
+ * 290000-12-31, which probes match as that instant: js/values/temporal.js int96Forms) the one Spark wrote; hyparquet's
+ * own reading gave its row -4128-06-12 (DuckDB's: 226414 BC).
+ * @param {ArrayLike<unknown>} values
+ */
+function asSparkReads(values) {
+  return Array.from(values, (value) => {
+    const v = /** @type {bigint} */ (value)
+    const day = v >> 64n
+    const nanos = BigInt.asIntN(64, v)
+    const micros = BigInt.asIntN(64, (day - JULIAN_EPOCH) * MICROS_PER_DAY + nanos / 1000n)
+    const instant = micros * 1000n + nanos % 1000n
+    const days = instant / NANOS_PER_DAY - (instant % NANOS_PER_DAY < 0n ? 1n : 0n)
+    return (days + JULIAN_EPOCH) << 64n | (instant - days * NANOS_PER_DAY)
+  })
 }

@@ -94,10 +94,25 @@ export async function columnDecoder(layout, column, codec) {
  *       values: ArrayLike<any> | undefined, dictionaryIndexes: boolean, plainBinary?: import('./plain-binary-page.js').PlainBinarySection }
  *   | { kind: 'other' }} DecodedPage
  *   `values` are raw physical values (hyparquet's readPlain forms: Int32Array, BigInt64Array, Float32Array,
- *   Float64Array, Uint8Array[], booleans, INT96 as bigint); for a dictionary-encoded data page, indexes
+ *   Float64Array, Uint8Array[], booleans; INT96 as int96Values' bigints); for a dictionary-encoded data page, indexes
  *   into the chunk's dictionary. Empty level arrays mean every level is a present value (no nulls).
  *   A PLAIN binary data page has `plainBinary` (its value section) instead of `values`.
  */
+
+/**
+ * PLAIN INT96 values (12 bytes: nanoseconds of the day, LE int64, then the Julian day, LE int32) as bigints
+ * `day << 64 | nanoseconds`, the nanoseconds read unsigned: one bigint per byte string. hyparquet's readPlainInt96 ORs
+ * them in signed, so every value whose nanoseconds read negative (Spark's before 4713 BC and after year ~287,566) was
+ * the same bigint whatever its day: confirm matched 290001-12-30 at a row holding Spark's 290000-12-30.
+ * @param {Uint8Array} section holding them (checked by valueSection)
+ * @param {number} count
+ */
+function int96Values(section, count) {
+  const view = new DataView(section.buffer, section.byteOffset, section.byteLength)
+  const out = new Array(count)
+  for (let i = 0; i < count; i++) out[i] = BigInt(view.getInt32(12 * i + 8, true)) << 64n | view.getBigUint64(12 * i, true)
+  return out
+}
 
 /**
  * A PLAIN INT96 dictionary's entries as 12-byte views.
@@ -156,10 +171,11 @@ export async function decodePageAt(bytes, at, end, column) {
       const entries = valueSection(page, 'PLAIN', count, decoder)
       // INT96 entries as their 12 bytes when the caller asks for INT96 value bytes (plainBinaryWidth 12):
       // hyparquet's bigint of one loses bytes when its first 8 read as a negative int64.
-      const values = decoder.type === 'INT96' && column.plainBinaryWidth === 12
-        ? int96Entries(entries, count)
-        : pages.readPlain({ view: new DataView(entries.buffer, entries.byteOffset, entries.byteLength), offset: 0 },
-          decoder.type, count, decoder.element.type_length)
+      const int96 = decoder.type === 'INT96'
+      const values = int96 && column.plainBinaryWidth === 12 ? int96Entries(entries, count)
+        : int96 ? int96Values(entries, count)
+          : pages.readPlain({ view: new DataView(entries.buffer, entries.byteOffset, entries.byteLength), offset: 0 },
+            decoder.type, count, decoder.element.type_length)
       return { page: { kind: 'dictionary', values }, next }
     }
     if (header.type === PageType.DATA_PAGE) {
@@ -174,6 +190,9 @@ export async function decodePageAt(bytes, at, end, column) {
       }
       // The levels are ours: hyparquet reads the values only, as many as they say (a schema path without levels).
       const section = valueSection(values, daph.encoding, levels.present, decoder)
+      if (decoder.type === 'INT96' && daph.encoding === 'PLAIN') {
+        return { page: dataPage_(daph.num_values, levels, int96Values(section, levels.present), daph.encoding), next }
+      }
       const { dataPage } = pages.readDataPage(section, { ...daph, num_values: levels.present }, valuesOnly(decoder))
       return { page: dataPage_(daph.num_values, levels, dataPage, daph.encoding), next }
     }
@@ -195,6 +214,9 @@ export async function decodePageAt(bytes, at, end, column) {
       return { page: column.hyparquet.plainBinary.plainBinaryPage(v2.num_values, levels, values, column.plainBinaryWidth), next }
     }
     const section = valueSection(values, v2.encoding, levels.present, decoder)
+    if (decoder.type === 'INT96' && v2.encoding === 'PLAIN') {
+      return { page: dataPage_(v2.num_values, levels, int96Values(section, levels.present), v2.encoding), next }
+    }
     const valuesHeader = {
       ...full, uncompressed_page_size: section.length,
       data_page_header_v2: {

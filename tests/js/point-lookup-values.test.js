@@ -40,6 +40,12 @@ function hyparquetRows(bytes, columns) {
 // Files whose pages hyparquet does not read (bad_data), or does not check and exact lookups refuse (corrupt CRCs),
 // a malformed dictionary page, and one with a 1 GiB page.
 const SKIP = /^bad_data\/|corrupt-checksum|dict-malformed|large_string_map/
+// Values hyparquet reads otherwise, by file, column and row: the truth is the file's own description. int96_from_spark.md:
+// 290000-12-31T01:00+02:00 (9089380393200000000 µs, bytes Spark's int64 wrapped), past a Date: its nanoseconds (hyparquet
+// ORs the negative nanoseconds of the day in signed: -4128-06-12).
+const DESCRIBED = /** @type {Record<string, Record<string, Record<number, unknown>>>} */ ({
+  'int96_from_spark.parquet': { a: { 5: 9089380393200000000n * 1000n } },
+})
 
 test('parquet-testing: every column at the first, middle and last row of each row group, as hyparquet reads them',
   { skip: missingFixture('parquet-testing') }, async () => {
@@ -67,7 +73,9 @@ test('parquet-testing: every column at the first, middle and last row of each ro
             readRange: (offset, length) => file.readRange(offset, length) })
           const [r] = result.results
           assert.ok(r.values, `${name} ${column}: ${r.detail}`)
-          assert.deepEqual(r.values, wanted.map((row) => ({ [column]: all[row][column] })), `${name} ${column}`)
+          const described = DESCRIBED[name]?.[column] ?? {}
+          const expected = wanted.map((row) => ({ [column]: row in described ? described[row] : all[row][column] }))
+          assert.deepEqual(r.values, expected, `${name} ${column}`)
           compared++
         }
       } finally {
