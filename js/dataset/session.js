@@ -170,7 +170,8 @@ export class FileSession {
    * @template I, R
    * @param {I[]} items
    * @param {(item: I, chain: { floor: number }, at: number) => Promise<R>} job chain: for withFile; at: the item's place in `items`
-   * @param {(result: R) => void} emit
+   * @param {(result: R) => void | Promise<unknown>} emit a promise it returns holds the worker, which starts no other file
+   *   until it settles: probeEach's loop sets the pace, so answers it has not taken yet do not pile up
    * @param {(progress: import('../index.js').IoStats & { filesDone: number, filesFailed: number, filesTotal: number,
    *   bytes: number }) => void} [onProgress]
    */
@@ -214,7 +215,7 @@ class Pass {
    * @param {FileSession} session
    * @param {I[]} items
    * @param {(item: I, chain: { floor: number }, at: number) => Promise<R>} job
-   * @param {(result: R) => void} emit
+   * @param {(result: R) => void | Promise<unknown>} emit
    * @param {((progress: any) => void) | undefined} onProgress
    */
   constructor(session, items, job, emit, onProgress) {
@@ -291,14 +292,24 @@ class PassWorker {
       throwIfAborted(session.signal)
       session.progress.filesDone++
       if (/** @type {any} */ (result)?.error) session.progress.filesFailed++
-      pass.emit(result)
+      const held = pass.emit(result)
       if (pass.onProgress) {
         const io = session.ledger.stats
         pass.onProgress({ ...session.progress, ...io, bytes: io.bytesFetched })
       }
-      this.take()
+      if (held instanceof Promise) held.then(() => this.takeNext(), pass.fail)
+      else this.take()
     } catch (error) {
       pass.fail(error)
+    }
+  }
+
+  /** take(), its failure the pass's (from emit's promise, where nothing else catches it). */
+  takeNext() {
+    try {
+      this.take()
+    } catch (error) {
+      this.pass.fail(error)
     }
   }
 }
