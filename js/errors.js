@@ -19,7 +19,7 @@ export const ErrorCode = Object.freeze({
   BAD_RESPONSE_LENGTH: 'BAD_RESPONSE_LENGTH', // wrong Content-Range, short or long body
   FILE_CHANGED: 'FILE_CHANGED', // a validated file was replaced: 412, or another ETag/Last-Modified/size
   LISTING_FAILED: 'LISTING_FAILED', // a bucket listing failed: refused (403, no such bucket), not a listing, or 5xx after retries
-  TOO_LARGE: 'TOO_LARGE', // a configured limit (maxBytes, footer size, 128 MiB filter ceiling)
+  TOO_LARGE: 'TOO_LARGE', // a configured limit (maxBytes, footer size, 128 MiB filter ceiling, a dataset probe's maxResults)
   ABORTED: 'ABORTED', // AbortSignal fired or a timeout elapsed
   IO: 'IO', // network or file-system failure
   MALFORMED_TABLE: 'MALFORMED_TABLE', // Iceberg/Delta table metadata that is missing, does not decode, or contradicts itself

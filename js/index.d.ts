@@ -725,6 +725,11 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
   shard?: { index: number, count: number }
   /** With `confirm`: stop starting files once this many rows were found. */
   limit?: number
+  /**
+   * probe()'s most answers held (one per value for each file and each of its row groups; probeEach holds only the files in
+   * flight). Past it, TOO_LARGE: before any read when values × files are over. Default 10,000,000; Infinity: no limit.
+   */
+  maxResults?: number
   /** After each file: the files done and the probe's IoStats so far (`bytes`: bytesFetched's old name, deprecated). */
   onProgress?: (progress: IoStats & { filesDone: number, filesFailed: number, filesTotal: number, bytes: number }) => void
   /** As openDataset's; given here it replaces that one for this probe (on a table, the table's own pruning too). */

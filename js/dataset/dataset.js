@@ -16,6 +16,7 @@ import { PROBE_VALUES } from '../parquet-file.js'
 import { ProbeValuesCache } from '../values/probe-values.js'
 import { CoverageTally } from './coverage.js'
 import { errorData, ProbeRun } from './probe-run.js'
+import { ResultBudget } from './result-budget.js'
 import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 
 /**
@@ -66,7 +67,7 @@ export const INDEX_ANSWERS_BY_COLUMN = Symbol('indexAnswersByColumn')
 // (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
 const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, LOOKUP_COLUMNS_IN, IO_LEDGER, INDEX_ANSWERS_BY_COLUMN, 'partitioning',
   'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials',
-  'endpoint', 'region', 'index']
+  'endpoint', 'region', 'index', 'maxResults']
 
 /**
  * @param {unknown} source an array of openParquet sources or file descriptors ({ path, location, size?,
@@ -170,7 +171,8 @@ export class ParquetDataset {
     }
     /** @type {FileResult[]} */
     const files = []
-    const run = this.#start(column, values, options, (result) => { files.push(result) })
+    // Every answer is held until the last file's: probe() holds no more than maxResults (js/dataset/result-budget.js).
+    const run = this.#start(column, values, options, (result) => { files.push(result) }, true)
     const { stats, plan } = await run
     files.sort((a, b) => a.order - b.order)
     for (let i = 0; i < files.length; i++) delete files[i].order
@@ -247,9 +249,10 @@ export class ParquetDataset {
    * @param {Iterable<unknown>} values
    * @param {import('../index.js').DatasetProbeOptions & LayerOptions} options
    * @param {(result: FileResult) => void | Promise<unknown>} emit (a promise: FileSession.run holds the worker until it settles)
+   * @param {boolean} [budgeted] whether the answers are all held (probe()): TOO_LARGE over maxResults (ResultBudget)
    * @returns {Promise<{ stats: Record<string, any>, plan: ReadPlan | undefined }>}
    */
-  async #start(column, values, options, emit) {
+  async #start(column, values, options, emit, budgeted = false) {
     const list = Array.from(values)
     const { settings, confirm, limit } = probeSettings(this.#options, options)
     /** @type {AbortSignal | undefined} */
@@ -267,6 +270,8 @@ export class ParquetDataset {
       orders.push(order)
     })
     const where = whereConditions(settings.where, this.partitionTypes)
+    // Refused before any read (an https origin's ALPN question, the sidecar's) when the files' answers alone are too many.
+    const budget = budgeted ? new ResultBudget(settings.maxResults, list.length, selected.length) : undefined
     const session = await FileSession.open(selected, omit(settings, DATASET_OPTIONS),
       { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link,
       ledger: settings[IO_LEDGER] })
@@ -292,7 +297,10 @@ export class ParquetDataset {
     const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
       fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN],
       indexAnswersByColumn: settings[INDEX_ANSWERS_BY_COLUMN] === true, partitionTypes: this.partitionTypes })
-    return session.run(selected, (file, chain, at) => run.probeOne(file, orders[at], chain), emit, settings.onProgress).then(async () => {
+    const counted = budget ? (/** @type {FileResult} */ result) => { budget.add(result); return emit(result) } : emit
+    const probeOne = (/** @type {DatasetFile} */ file, /** @type {{ floor: number }} */ chain, /** @type {number} */ at) =>
+      run.probeOne(file, orders[at], chain)
+    return session.run(selected, probeOne, counted, settings.onProgress).then(async () => {
       // The sidecar's answers first, then the session's stats: when no file waited for them (`where` or the shard left
       // none), stats read before they came in lacked the index's reads that stats.index and the plan list.
       const cost = fromIndex && (await fromIndex).cost

@@ -1,14 +1,21 @@
-// A dataset probe's memory stays bounded whatever the number of files. probeEach() streams: a file's answer waits for
-// the loop to take the ones before it, so a loop slower than the files holds the files in flight, not the dataset
-// (10,000 values over 400 local files of 10 row groups had every answer queued, 2.2 GB live, and V8 abort the process
-// in a heap of 1 GiB). The files are hyparquet-writer's (testkit/sidecar-dataset.js), whose values are known without
-// reading them back: the answers that come back never say absent for a file holding the value, nor present for a
-// value stored nowhere.
+// A dataset probe's memory stays bounded whatever the number of files. probe() holds every file's answers (one per
+// value for each file and each of its row groups) until the last: past maxResults it fails TOO_LARGE — before any read
+// when values × files alone are over, else as the files answer — where 10,000 values over 2,000 files of 10 row groups
+// had V8 abort the process (heap out of memory). probeEach() streams: a file's answer waits for the loop to take the
+// ones before it, so a loop slower than the files holds the files in flight, not the dataset (10,000 values over 400
+// local files of 10 row groups had every answer queued, 2.2 GB live, and V8 abort the process in a heap of 1 GiB).
+// The files are hyparquet-writer's (testkit/sidecar-dataset.js), whose values are known without reading them back: the
+// answers that come back never say absent for a file holding the value, nor present for a value stored nowhere. A
+// table's probes are the dataset's: the same bounds (an Iceberg table of testkit/iceberg-writer.js, ids known as written).
 import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { before, describe, test } from 'node:test'
 
-import { openDataset } from '../../js/index.js'
-import { storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
+import { ErrorCode, openDataset, openTable } from '../../js/index.js'
+import { DEFAULT_MAX_RESULTS } from '../../js/dataset/result-budget.js'
+import { writeIcebergTable } from '../../testkit/iceberg-writer.js'
+import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
 const FILES = 12
@@ -26,6 +33,19 @@ before(async () => {
   probed = [storedValue(3), storedValue(5 * GROUPS * GROUP_ROWS + 17), storedValue(FILES * GROUPS * GROUP_ROWS - 1), 1n, 7n]
 })
 
+/** The files as sources that count their reads: { byteLength, slice } (hyparquet's AsyncBuffer). */
+async function countedSources() {
+  const reads = { count: 0 }
+  const sources = await Promise.all(Array.from({ length: FILES }, async (_, f) => {
+    const bytes = await readFile(path.join(dir, datasetFileName(f)))
+    return { path: datasetFileName(f), location: { byteLength: bytes.length, slice: (start, end) => {
+      reads.count++
+      return bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + (end ?? bytes.length))
+    } } }
+  }))
+  return { sources, reads }
+}
+
 /** Asserts each file's answers against the values the writer stored in it. */
 function assertAgainstWriter(file) {
   const f = Number(/p(\d+)\.parquet$/.exec(file.path)[1])
@@ -38,6 +58,44 @@ function assertAgainstWriter(file) {
 }
 
 describe('a dataset probe holds a bounded number of answers', () => {
+  test('probe() of more values × files than maxResults is TOO_LARGE before any read, naming probeEach', async () => {
+    const { sources, reads } = await countedSources()
+    const dataset = await openDataset(sources)
+    const values = probed.length
+    const error = await dataset.probe('id', probed, { maxResults: values * FILES - 1 }).then(() => null, (e) => e)
+    assert.equal(error?.code, ErrorCode.TOO_LARGE)
+    assert.match(error.message, /probeEach\(\)/)
+    assert.match(error.message, new RegExp(`${values} values over ${FILES} files would hold at least ${values * FILES} answers`))
+    assert.equal(reads.count, 0, 'nothing is read')
+    // The default: 10,000 values over 2,000 files are refused at once, whatever their row groups.
+    assert.ok(10_000 * 2_000 > DEFAULT_MAX_RESULTS)
+  })
+
+  test('probe() within maxResults answers; past it (the row groups counted as files answer), TOO_LARGE', async () => {
+    const dataset = await openDataset(dir)
+    // Every file answers every value, and so does each of its row groups.
+    const cells = probed.length * FILES * (1 + GROUPS)
+    const result = await dataset.probe('id', probed, { maxResults: cells })
+    assert.equal(result.files.length, FILES)
+    assert.equal(result.totals.rowGroups, FILES * GROUPS)
+    for (const file of result.files) assertAgainstWriter(file)
+    const error = await dataset.probe('id', probed, { maxResults: cells - 1 }).then(() => null, (e) => e)
+    assert.equal(error?.code, ErrorCode.TOO_LARGE)
+    assert.match(error.message, /probeEach\(\)/)
+    // probeEach holds no more than the files in flight: no limit of probe()'s stops it.
+    const streamed = []
+    for await (const file of dataset.probeEach('id', probed, { maxResults: 1 })) streamed.push(file)
+    assert.deepEqual(streamed.map((f) => f.path).sort(), result.files.map((f) => f.path))
+  })
+
+  test('maxResults: an integer >= 1 or Infinity', async () => {
+    const dataset = await openDataset(dir)
+    for (const bad of [0, -1, 1.5, NaN, '10']) {
+      await assert.rejects(dataset.probe('id', probed, { maxResults: bad }), { code: ErrorCode.INVALID_ARGUMENT }, String(bad))
+    }
+    assert.equal((await dataset.probe('id', probed, { maxResults: Infinity })).files.length, FILES)
+  })
+
   test('probeEach: a slow loop holds the files in flight, not every file answered ahead of it', async () => {
     const dataset = await openDataset(dir)
     const fileConcurrency = 2
@@ -64,5 +122,26 @@ describe('a dataset probe holds a bounded number of answers', () => {
       if (++taken === 2) break
     }
     assert.equal(taken, 2)
+  })
+})
+
+describe('a table probe holds a bounded number of answers', () => {
+  const tableDir = tempDir('table-bounded')
+  test('an Iceberg table\'s probe() past maxResults is TOO_LARGE; probeEach answers every file', async () => {
+    const root = await tableDir
+    const written = await writeIcebergTable(root, { files: 4, manifests: 2, rows: 16 })
+    // A value of each file: no file is pruned by its manifest's bounds.
+    const values = written.files.map((f) => f.ids[3])
+    const table = await openTable(root)
+    const error = await table.probe('id', values, { maxResults: values.length * 4 - 1 }).then(() => null, (e) => e)
+    assert.equal(error?.code, ErrorCode.TOO_LARGE)
+    assert.match(error.message, /probeEach\(\)/)
+    let answered = 0
+    for await (const file of table.probeEach('id', values, { maxResults: 1, fileConcurrency: 1 })) {
+      const { ids } = written.files.find((f) => file.path.endsWith(path.basename(f.path)))
+      values.forEach((v, k) => { if (ids.includes(v)) assert.notEqual(file.values[k].verdict, 'absent', `${file.path} holds ${v}`) })
+      answered++
+    }
+    assert.equal(answered, 4)
   })
 })

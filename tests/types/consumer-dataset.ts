@@ -51,6 +51,7 @@ const probeOptions: Required<Omit<DatasetProbeOptions, keyof import('parquet-blo
   prefilter,
   columnOf,
   fileConcurrency: 8,
+  maxResults: 1_000_000,
   confirm: true,
   columns: ['id'],
 }

@@ -1,0 +1,46 @@
+// How many answers a dataset's probe() may hold (js/dataset/dataset.js). Its result is one record per value for each
+// file and for each of the file's row groups, all held until the last file answers: 10,000 values over 2,000 files of
+// 10 row groups are 220 million records at ~85 bytes each, which no heap holds (V8 aborted the process, untyped). Over
+// the budget the probe fails TOO_LARGE as early as it can tell: values × files before any read, the row groups as the
+// files answer (their footers say how many), never more than the budget held. probeEach() streams each file's answer
+// instead, and holds only the files in flight.
+import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+
+/** maxResults by default: about 850 MB of answers, within the heap Node and browsers give a page or process. */
+export const DEFAULT_MAX_RESULTS = 10_000_000
+
+export class ResultBudget {
+  /**
+   * Refuses, before any read, a probe whose files' answers alone (one per value for each file) are over the budget.
+   * @param {unknown} maxResults the probe's option (undefined: DEFAULT_MAX_RESULTS; Infinity: no limit)
+   * @param {number} values the probe's values
+   * @param {number} files the files it probes (those `where` skips answer every value too)
+   */
+  constructor(maxResults, values, files) {
+    const max = maxResults ?? DEFAULT_MAX_RESULTS
+    if (typeof max !== 'number' || !(max === Infinity || (Number.isInteger(max) && max >= 1))) {
+      throw invalidArgument(`maxResults must be an integer >= 1 or Infinity, got ${String(maxResults)}`)
+    }
+    this.max = max
+    this.values = values
+    this.files = files
+    this.held = values * files
+    this.#check()
+  }
+
+  /**
+   * A file's answer is in: its row groups' answers count too (TOO_LARGE past the budget).
+   * @param {Record<string, any>} answer its rowGroups counted
+   */
+  add(answer) {
+    this.held += this.values * answer.rowGroups.length
+    this.#check()
+  }
+
+  #check() {
+    if (this.held <= this.max) return
+    throw new ParquetBloomError(ErrorCode.TOO_LARGE, `probe() of ${this.values} values over ${this.files} files would hold at least ` +
+      `${this.held} answers (one per value for each file and each of its row groups), more than maxResults (${this.max}): ` +
+      'use probeEach(), which streams each file\'s answer, or probe fewer values at once')
+  }
+}
