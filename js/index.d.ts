@@ -727,7 +727,8 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
   limit?: number
   /**
    * probe()'s most answers held (one per value for each file and each of its row groups; probeEach holds only the files in
-   * flight). Past it, TOO_LARGE: before any read when values × files are over. Default 10,000,000; Infinity: no limit.
+   * flight). Past it, TOO_LARGE: before any read when values × files are over, else once a file's footer takes it over.
+   * Default 10,000,000; Infinity: no limit.
    */
   maxResults?: number
   /** After each file: the files done and the probe's IoStats so far (`bytes`: bytesFetched's old name, deprecated). */

@@ -296,11 +296,10 @@ export class ParquetDataset {
     fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
       fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN],
-      indexAnswersByColumn: settings[INDEX_ANSWERS_BY_COLUMN] === true, partitionTypes: this.partitionTypes })
-    const counted = budget ? (/** @type {FileResult} */ result) => { budget.add(result); return emit(result) } : emit
+      indexAnswersByColumn: settings[INDEX_ANSWERS_BY_COLUMN] === true, partitionTypes: this.partitionTypes, budget })
     const probeOne = (/** @type {DatasetFile} */ file, /** @type {{ floor: number }} */ chain, /** @type {number} */ at) =>
       run.probeOne(file, orders[at], chain)
-    return session.run(selected, probeOne, counted, settings.onProgress).then(async () => {
+    return session.run(selected, probeOne, emit, settings.onProgress).then(async () => {
       // The sidecar's answers first, then the session's stats: when no file waited for them (`where` or the shard left
       // none), stats read before they came in lacked the index's reads that stats.index and the plan list.
       const cost = fromIndex && (await fromIndex).cost

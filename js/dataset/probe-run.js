@@ -31,15 +31,15 @@ export class ProbeRun {
    *   fromIndex: Promise<IndexAnswers> | undefined, fileView: (file: DatasetFile) => FileView,
    *   decideInFile: import('./dataset.js').DecideInFile | undefined,
    *   lookupColumnsIn?: import('./dataset.js').LookupColumnsIn | undefined, indexAnswersByColumn?: boolean,
-   *   partitionTypes?: Record<string, string> }} probe
+   *   partitionTypes?: Record<string, string>, budget?: import('./result-budget.js').ResultBudget }} probe
    *   the values, the column, the probe's settings, the files' session, what every file's probe is given, the
    *   sidecar's answers (when the dataset has one), the file as a prefilter and columnOf see it, a table's
    *   answers for values a file's own column type cannot hold (DECIDE_IN_FILE), and a table's names of `columns`
    *   in a file (LOOKUP_COLUMNS_IN), whether its sidecar answers for its column however files name it
-   *   (INDEX_ANSWERS_BY_COLUMN), and the partition keys' types
+   *   (INDEX_ANSWERS_BY_COLUMN), the partition keys' types, and probe()'s room for answers (maxResults)
    */
   constructor({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex, fileView, decideInFile,
-    lookupColumnsIn, indexAnswersByColumn = false, partitionTypes = {} }) {
+    lookupColumnsIn, indexAnswersByColumn = false, partitionTypes = {}, budget }) {
     this.list = list
     this.partitionTypes = partitionTypes
     this.column = column
@@ -54,6 +54,7 @@ export class ProbeRun {
     this.decideInFile = decideInFile
     this.lookupColumnsIn = lookupColumnsIn
     this.indexAnswersByColumn = indexAnswersByColumn
+    this.budget = budget
   }
 
   /**
@@ -170,6 +171,8 @@ export class ProbeRun {
     const { list, settings, column } = this
     const { file, order, decided, open } = probe
     probe.parquet = opened
+    // Room for the file's row groups' answers before any index of it is read (TOO_LARGE fails the probe: probeFailed).
+    this.budget?.add(opened.metadata.rowGroups.length)
     // A footer of other row groups than the sidecar's entry (a same-size replacement no validator told apart): what the
     // sidecar decided is of another file's row groups. The file is asked those values too, and its answers are its own.
     const side = probe.fromSidecar
@@ -237,7 +240,7 @@ export class ProbeRun {
    * @returns {FileResult}
    */
   probeFailed(probe, error) {
-    if (this.settings.signal?.aborted) throw error
+    if (this.settings.signal?.aborted || (error !== undefined && error === this.budget?.exceeded)) throw error
     const { file, order, decided, fromSidecar, status, parquet } = probe
     // A file read as changed (FILE_CHANGED: another ETag, size or mtime than the listing's) is not the version the sidecar
     // matched by the listing's size and ETag: what the sidecar decided is of bytes no longer there.

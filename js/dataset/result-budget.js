@@ -1,9 +1,10 @@
 // How many answers a dataset's probe() may hold (js/dataset/dataset.js). Its result is one record per value for each
 // file and for each of the file's row groups, all held until the last file answers: 10,000 values over 2,000 files of
 // 10 row groups are 220 million records at ~85 bytes each, which no heap holds (V8 aborted the process, untyped). Over
-// the budget the probe fails TOO_LARGE as early as it can tell: values × files before any read, the row groups as the
-// files answer (their footers say how many), never more than the budget held. probeEach() streams each file's answer
-// instead, and holds only the files in flight.
+// the budget the probe fails TOO_LARGE as early as it can tell: values × files before any read, a file's row groups
+// once its footer says how many (js/dataset/probe-run.js), before its indexes are read and its answers made — so no
+// more than the budget is ever held, whatever one file's row groups. probeEach() streams each file's answer instead,
+// and holds only the files in flight.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 
 /** maxResults by default: about 850 MB of answers, within the heap Node and browsers give a page or process. */
@@ -28,19 +29,24 @@ export class ResultBudget {
     this.#check()
   }
 
+  /** @type {ParquetBloomError | undefined} the error the budget was refused with, which fails the probe, not one file */
+  exceeded
+
   /**
-   * A file's answer is in: its row groups' answers count too (TOO_LARGE past the budget).
-   * @param {Record<string, any>} answer its rowGroups counted
+   * A file is open: room for its row groups' answers, before they are made (TOO_LARGE past the budget). A file that
+   * then answers without them (its column missing, an error) keeps its room: the budget errs on the side of refusing.
+   * @param {number} rowGroups
    */
-  add(answer) {
-    this.held += this.values * answer.rowGroups.length
+  add(rowGroups) {
+    this.held += this.values * rowGroups
     this.#check()
   }
 
   #check() {
     if (this.held <= this.max) return
-    throw new ParquetBloomError(ErrorCode.TOO_LARGE, `probe() of ${this.values} values over ${this.files} files would hold at least ` +
-      `${this.held} answers (one per value for each file and each of its row groups), more than maxResults (${this.max}): ` +
-      'use probeEach(), which streams each file\'s answer, or probe fewer values at once')
+    this.exceeded = new ParquetBloomError(ErrorCode.TOO_LARGE, `probe() of ${this.values} values over ${this.files} files needs ` +
+      `room for ${this.held} answers (one per value for each file and each of its row groups), more than maxResults ` +
+      `(${this.max}): use probeEach(), which streams each file's answer, or probe fewer values at once`)
+    throw this.exceeded
   }
 }

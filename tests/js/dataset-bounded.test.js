@@ -1,7 +1,8 @@
 // A dataset probe's memory stays bounded whatever the number of files. probe() holds every file's answers (one per
 // value for each file and each of its row groups) until the last: past maxResults it fails TOO_LARGE — before any read
-// when values × files alone are over, else as the files answer — where 10,000 values over 2,000 files of 10 row groups
-// had V8 abort the process (heap out of memory). probeEach() streams: a file's answer waits for the loop to take the
+// when values × files alone are over, else once a file's footer takes it over, before that file's answers are made (one
+// file of 100 row groups and 100,001 values is refused in a heap of 128 MiB) — where 10,000 values over 2,000 files of
+// 10 row groups had V8 abort the process (heap out of memory). probeEach() streams: a file's answer waits for the loop to take the
 // ones before it, so a loop slower than the files holds the files in flight, not the dataset (10,000 values over 400
 // local files of 10 row groups had every answer queued, 2.2 GB live, and V8 abort the process in a heap of 1 GiB).
 // The files are hyparquet-writer's (testkit/sidecar-dataset.js), whose values are known without reading them back: the
@@ -17,11 +18,13 @@ import { DEFAULT_MAX_RESULTS } from '../../js/dataset/result-budget.js'
 import { writeIcebergTable } from '../../testkit/iceberg-writer.js'
 import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
 import { tempDir } from '../../testkit/temp-dir.js'
+import { runNode } from './helpers/run-cli.js'
 
 const FILES = 12
 const GROUPS = 3
 const GROUP_ROWS = 10
 const dir = await tempDir('dataset-bounded')
+const oneFileDir = await tempDir('dataset-bounded-one')
 
 /** @type {(f: number) => bigint[]} */
 let valuesOf
@@ -65,13 +68,13 @@ describe('a dataset probe holds a bounded number of answers', () => {
     const error = await dataset.probe('id', probed, { maxResults: values * FILES - 1 }).then(() => null, (e) => e)
     assert.equal(error?.code, ErrorCode.TOO_LARGE)
     assert.match(error.message, /probeEach\(\)/)
-    assert.match(error.message, new RegExp(`${values} values over ${FILES} files would hold at least ${values * FILES} answers`))
+    assert.match(error.message, new RegExp(`${values} values over ${FILES} files needs room for ${values * FILES} answers`))
     assert.equal(reads.count, 0, 'nothing is read')
     // The default: 10,000 values over 2,000 files are refused at once, whatever their row groups.
     assert.ok(10_000 * 2_000 > DEFAULT_MAX_RESULTS)
   })
 
-  test('probe() within maxResults answers; past it (the row groups counted as files answer), TOO_LARGE', async () => {
+  test('probe() within maxResults answers; past it (the row groups counted as footers are read), TOO_LARGE', async () => {
     const dataset = await openDataset(dir)
     // Every file answers every value, and so does each of its row groups.
     const cells = probed.length * FILES * (1 + GROUPS)
@@ -86,6 +89,23 @@ describe('a dataset probe holds a bounded number of answers', () => {
     const streamed = []
     for await (const file of dataset.probeEach('id', probed, { maxResults: 1 })) streamed.push(file)
     assert.deepEqual(streamed.map((f) => f.path).sort(), result.files.map((f) => f.path))
+  })
+
+  test('one file of many row groups: refused once its footer is read, before its answers are made', { timeout: 60_000 }, async () => {
+    // 100,001 values over one file of 100 row groups: 10,000,100 answers, over the default budget, though values × files
+    // are not. In a heap of 128 MiB: made before they were counted, they would not fit (~850 MB).
+    const root = oneFileDir
+    await writeSidecarDataset(root, { files: 1, groups: 100, groupRows: 2 })
+    const code = `import { openDataset } from ${JSON.stringify(new URL('../../js/index.js', import.meta.url).href)}
+      const values = Array.from({ length: 100_001 }, (_, i) => BigInt(i) * 3n + 1n)
+      const dataset = await openDataset(${JSON.stringify(root)})
+      const error = await dataset.probe('id', values).then(() => null, (e) => e)
+      console.log(JSON.stringify({ code: error?.code, message: error?.message }))`
+    const { code: exit, stdout, stderr } = await runNode(['--max-old-space-size=128', '--input-type=module', '-e', code])
+    assert.equal(exit, 0, stderr.slice(0, 400))
+    const { code: errorCode, message } = JSON.parse(stdout)
+    assert.equal(errorCode, ErrorCode.TOO_LARGE)
+    assert.match(message, /needs room for 10100101 answers/)
   })
 
   test('maxResults: an integer >= 1 or Infinity', async () => {
