@@ -72,6 +72,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/format/thrift-writer.js", esModule = embed "../../js/format/thrift-writer.js"),
     (name = "node_modules/parquet-bloom/js/dataset/coverage.js", esModule = embed "../../js/dataset/coverage.js"),
     (name = "node_modules/parquet-bloom/js/dataset/dataset-index.js", esModule = embed "../../js/dataset/dataset-index.js"),
+    (name = "node_modules/parquet-bloom/js/dataset/index-batches.js", esModule = embed "../../js/dataset/index-batches.js"),
     (name = "node_modules/parquet-bloom/js/dataset/dataset.js", esModule = embed "../../js/dataset/dataset.js"),
     (name = "node_modules/parquet-bloom/js/dataset/probe-run.js", esModule = embed "../../js/dataset/probe-run.js"),
     (name = "node_modules/parquet-bloom/js/dataset/hive.js", esModule = embed "../../js/dataset/hive.js"),

@@ -17,6 +17,7 @@ import { ProbeValuesCache } from '../values/probe-values.js'
 import { CoverageTally } from './coverage.js'
 import { errorData, ProbeRun } from './probe-run.js'
 import { ResultBudget } from './result-budget.js'
+import { IndexBatches } from './index-batches.js'
 import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 
 /**
@@ -283,17 +284,18 @@ export class ParquetDataset {
       confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined, [PROBE_VALUES]: new ProbeValuesCache(list) }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)
-    // The sidecar answers every selected file in one call (one wave of block reads), while footers are read;
-    // files `where` skips are never probed, so it is not asked about them.
+    // The sidecar answers every selected file in one call (one wave of block reads), while footers are read — a batch at
+    // a time for many values (js/dataset/index-batches.js); files `where` skips are never probed, so it is not asked
+    // about them.
     const index = this.#sidecar()
-    const fromIndex = index?.then(async (opened) => {
-      const asked = where ? selected.filter(where) : selected
-      const answered = await opened.answers(columnName, list, asked, signal, ledger)
+    const asked = index && (where ? selected.filter(where) : selected)
+    const fromIndex = index && new IndexBatches(/** @type {DatasetFile[]} */ (asked), list.length, async (files) => {
+      const opened = await index
+      const answered = await opened.answers(columnName, list, /** @type {DatasetFile[]} */ (files), signal, ledger)
       // The files are opened once its answers are in: their requests come in the rounds after its.
       ledger.closePhase()
       return { opened, ...answered }
     })
-    fromIndex?.catch(() => {}) // awaited per file; a failure there fails the probe, not an unhandled rejection
     const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
       fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN],
       indexAnswersByColumn: settings[INDEX_ANSWERS_BY_COLUMN] === true, partitionTypes: this.partitionTypes, budget })
@@ -302,7 +304,7 @@ export class ParquetDataset {
     return session.run(selected, probeOne, emit, settings.onProgress).then(async () => {
       // The sidecar's answers first, then the session's stats: when no file waited for them (`where` or the shard left
       // none), stats read before they came in lacked the index's reads that stats.index and the plan list.
-      const cost = fromIndex && (await fromIndex).cost
+      const cost = fromIndex && await fromIndex.cost()
       const plan = settings.plan === true && !settings[IO_LEDGER] ? ledger.plan() : undefined
       return { stats: withSidecarCost(session.stats, cost), plan }
     })

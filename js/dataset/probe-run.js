@@ -28,7 +28,7 @@ export class ProbeRun {
    * @param {{ list: unknown[], column: string | string[], columnName: string, settings: Record<string | symbol, any>,
    *   where: ((file: DatasetFile) => boolean) | null, limit: number | undefined,
    *   session: import('./session.js').FileSession, probeOptions: Record<string | symbol, any>,
-   *   fromIndex: Promise<IndexAnswers> | undefined, fileView: (file: DatasetFile) => FileView,
+   *   fromIndex: import('./index-batches.js').IndexBatches<IndexAnswers> | undefined, fileView: (file: DatasetFile) => FileView,
    *   decideInFile: import('./dataset.js').DecideInFile | undefined,
    *   lookupColumnsIn?: import('./dataset.js').LookupColumnsIn | undefined, indexAnswersByColumn?: boolean,
    *   partitionTypes?: Record<string, string>, budget?: import('./result-budget.js').ResultBudget }} probe
@@ -111,8 +111,7 @@ export class ProbeRun {
     const { prefilter } = settings
     const decided = partitioned ??
       (prefilter ? await decidedByPrefilter(this.fileView(file), file.path, this.columnName, list, prefilter) : list.map(() => null))
-    const { opened: sidecar, answers, described } = fromIndex ? await fromIndex : {}
-    const indexed = answers?.get(file)
+    const { opened: sidecar, indexed, status } = fromIndex ? await fromIndex.for(file) : {}
     /** @type {boolean[]} the values the sidecar decided (of the file as the listing describes it) */
     const byIndex = []
     // A value the sidecar rules out in every row group needs no read of this file — unless a caller's columnOf may name
@@ -125,7 +124,7 @@ export class ProbeRun {
       })
     }
     // Whether the sidecar described the file (and if not, why): a file it does not describe is probed without it.
-    return this.#probeFile(file, order, decided, indexed ? { indexed, sidecar, byIndex } : undefined, chain, described?.get(file))
+    return this.#probeFile(file, order, decided, indexed ? { indexed, sidecar, byIndex } : undefined, chain, status)
   }
 
   /**

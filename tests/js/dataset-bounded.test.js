@@ -9,11 +9,12 @@
 // answers that come back never say absent for a file holding the value, nor present for a value stored nowhere. A
 // table's probes are the dataset's: the same bounds (an Iceberg table of testkit/iceberg-writer.js, ids known as written).
 import assert from 'node:assert/strict'
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 
 import { ErrorCode, openDataset, openTable } from '../../js/index.js'
+import { buildSidecarIndex } from '../../js/index-builder/index.js'
 import { DEFAULT_MAX_RESULTS } from '../../js/dataset/result-budget.js'
 import { writeIcebergTable } from '../../testkit/iceberg-writer.js'
 import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
@@ -25,6 +26,7 @@ const GROUPS = 3
 const GROUP_ROWS = 10
 const dir = await tempDir('dataset-bounded')
 const oneFileDir = await tempDir('dataset-bounded-one')
+const indexedDir = await tempDir('dataset-bounded-indexed')
 
 /** @type {(f: number) => bigint[]} */
 let valuesOf
@@ -165,3 +167,45 @@ describe('a table probe holds a bounded number of answers', () => {
     assert.equal(answered, 4)
   })
 })
+
+describe('a dataset probe with a sidecar index holds a bounded number of its answers', () => {
+  test('probeEach of 10,000 values over 100 indexed files of 10 row groups fits a heap of 128 MiB', { timeout: 120_000 }, async () => {
+    // The index's answers (per value, for each row group of each file) were all held before the first file answered:
+    // 10 million of them, and V8 aborted the process. Now the files are asked a batch at a time (PAIRS_AT_ONCE).
+    const files = 100
+    const groups = 10
+    const groupRows = 10
+    const data = path.join(indexedDir, 'data')
+    const { valuesOf: storedIn } = await writeSidecarDataset(await mkdirp(data), { files, groups, groupRows })
+    const indexPath = path.join(indexedDir, 'index.puffin')
+    await buildSidecarIndex([data], indexPath, { columns: ['id'] })
+    // Values stored nowhere (≡ 1 mod 3), and one of each of files 0, 50 and 99.
+    const held = [[0, 5], [50, 17], [99, groups * groupRows - 1]].map(([f, i]) => ({ file: f, value: storedIn(f)[i] }))
+    const values = [...Array.from({ length: 10_000 - held.length }, (_, i) => BigInt(i) * 3n + 1n), ...held.map((h) => h.value)]
+    const code = `import { openDataset } from ${JSON.stringify(new URL('../../js/index.js', import.meta.url).href)}
+      const values = ${JSON.stringify(values.map(String))}.map(BigInt)
+      const held = new Map(${JSON.stringify(held.map((h) => [String(h.value), datasetFileName(h.file)]))})
+      const dataset = await openDataset(${JSON.stringify(data)}, { index: ${JSON.stringify(indexPath)} })
+      let answered = 0, presentUnstored = 0, absentHeld = 0, described = 0
+      for await (const file of dataset.probeEach('id', values)) {
+        answered++
+        if (file.index?.described) described++
+        file.values.forEach((a, k) => {
+          const holder = held.get(String(values[k]))
+          if (holder === undefined && a.verdict === 'present') presentUnstored++
+          if (holder !== undefined && file.path.endsWith(holder) && a.verdict === 'absent') absentHeld++
+        })
+      }
+      await dataset.close()
+      console.log(JSON.stringify({ answered, presentUnstored, absentHeld, described }))`
+    const { code: exit, stdout, stderr } = await runNode(['--max-old-space-size=128', '--input-type=module', '-e', code])
+    assert.equal(exit, 0, stderr.slice(0, 400))
+    assert.deepEqual(JSON.parse(stdout), { answered: files, presentUnstored: 0, absentHeld: 0, described: files })
+  })
+})
+
+/** @param {string} folder @returns {Promise<string>} the folder, made */
+async function mkdirp(folder) {
+  await mkdir(folder, { recursive: true })
+  return folder
+}
