@@ -737,7 +737,7 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
   prefilter?: OpenDatasetOptions['prefilter']
   /** As openDataset's; given here it replaces that one for this probe (on a table, the table's own field-id matching too). */
   columnOf?: OpenDatasetOptions['columnOf']
-  /** Files probed at once. Default: the request window for URLs, 32 for local files. */
+  /** Files probed at once. Default: the request window for URLs, 32 for local files; at most 250,000 / the values. */
   fileConcurrency?: number
 }
 

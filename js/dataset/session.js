@@ -47,11 +47,12 @@ export class FileSession {
    * @param {Array<{ descriptor: { location: any, size?: number, etag?: string } }>} files the files this pass may open
    * @param {Record<string, any>} openOptions openParquet's options (concurrency: the window, when given)
    * @param {{ footerCache: import('../footer/footer-cache.js').FooterCache, fileConcurrency?: number, link?:
-   * LinkModel, ledger?: IoLedger }} settings
-   *   link: the dataset's model of its link (RTT, bandwidth), kept across passes; ledger: the pass's (a table's probe shares its own)
+   * LinkModel, ledger?: IoLedger, mostFiles?: number }} settings
+   *   link: the dataset's model of its link (RTT, bandwidth), kept across passes; ledger: the pass's (a table's probe shares its own);
+   *   mostFiles: files in flight at most, unless fileConcurrency says how many (a probe of many values: js/dataset/dataset.js)
    * @param {'http' | 'h2' | 'tls'} [connection] how Node's own transport reaches the files (FileSession.open() asks)
    */
-  constructor(files, openOptions, { footerCache, fileConcurrency, link, ledger }, connection = 'http') {
+  constructor(files, openOptions, { footerCache, fileConcurrency, link, ledger, mostFiles = Infinity }, connection = 'http') {
     const remote = files.find((f) => isRemote(f.descriptor.location))
     /**
      * Requests in flight at once over all files: the caller's `concurrency`, else what the transport
@@ -61,7 +62,7 @@ export class FileSession {
       : overNodeTransport(openOptions.fetch)
         ? nodeTransportWindow(files.length, openOptions.initialFetchSize ?? DEFAULT_INITIAL_FETCH_SIZE, undefined, connection)
         : transportWindow({ name: String(remote.descriptor.location) }, true))
-    this.filesInFlight = fileConcurrency ?? (remote ? this.window : LOCAL_FILES_IN_FLIGHT)
+    this.filesInFlight = fileConcurrency ?? Math.min(remote ? this.window : LOCAL_FILES_IN_FLIGHT, mostFiles)
     this.#fetch = new RequestWindow(this.window).windowedFetch(openOptions.fetch)
     /** Every request of the pass: rounds measured, and with openOptions.plan the read plan. */
     this.ledger = ledger ?? new IoLedger({ record: openOptions.plan === true })

@@ -135,6 +135,33 @@ describe('a dataset probe holds a bounded number of answers', () => {
     assert.ok(ahead <= fileConcurrency, `${ahead} files answered ahead of the loop, with ${fileConcurrency} in flight`)
   })
 
+  test('probeEach of many values has fewer files in flight: 125,001 values, one file at a time', async () => {
+    const dataset = await openDataset(dir)
+    const values = [...probed, ...Array.from({ length: 125_001 - probed.length }, (_, i) => BigInt(i) * 3n + 4n)]
+    let started = 0
+    let done = 0
+    let most = 0
+    // Called as each file's job starts, before any read of it.
+    const prefilter = async () => {
+      most = Math.max(most, ++started - done)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      return null
+    }
+    let taken = 0
+    for await (const file of dataset.probeEach('id', values, { prefilter, onProgress: (p) => { done = p.filesDone } })) {
+      const stored = new Set(valuesOf(Number(/p(\d+)\.parquet$/.exec(file.path)[1])))
+      probed.forEach((v, k) => { if (stored.has(v)) assert.notEqual(file.values[k].verdict, 'absent', `${file.path} holds ${v}`) })
+      taken++
+    }
+    assert.equal(taken, FILES)
+    assert.equal(most, 1, 'files in flight at once: 250,000 (value, file) pairs over 125,001 values')
+    // fileConcurrency, when given, is the caller's word.
+    most = started = done = 0
+    for await (const _ of dataset.probeEach('id', values.slice(0, 125_001), { prefilter, fileConcurrency: 3,
+      onProgress: (p) => { done = p.filesDone } })) taken++
+    assert.equal(most, 3)
+  })
+
   test('probeEach left early: the workers held for the loop end with it', async () => {
     const dataset = await openDataset(dir)
     let taken = 0
