@@ -92,7 +92,8 @@ export class DatasetIndex {
         const { resolve } = await import('node:path')
         for (const s of specs) if (isRelativeLocal(s.path)) s.path = resolve(s.path)
       }
-      const result = await index.probe(column, values, { files: specs, signal, ioLedger: ledger })
+      // The dataset asks a batch of files at a time under its own budget (js/dataset/index-batches.js).
+      const result = await index.probe(column, values, { files: specs, signal, ioLedger: ledger, maxResults: Infinity })
       result.files.forEach((/** @type {SidecarFileAnswer} */ entry, /** @type {number} */ i) => {
         if (entry.current) {
           answers.set(asked[i], entry)

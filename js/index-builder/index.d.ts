@@ -234,6 +234,11 @@ export class SidecarIndex {
     files?: Array<string | { path: string, size?: number, validator?: string | null }>, validate?: boolean, signal?: AbortSignal,
     /** Format 2: read the min/max of the files still open after the bloom check (default: when their pages are at most `boundsBytes`). */
     bounds?: boolean
+    /**
+     * The most answers (one per value for each row group of the files asked) the probe makes: past it, TOO_LARGE once the directory
+     * says how many row groups, before they are made. Default 10,000,000; Infinity: no limit.
+     */
+    maxResults?: number
   }): Promise<SidecarProbeResult>
   /**
    * What openParquet(…, { index }) calls: sharpens the file's open results while the index describes it as it is. Says whether

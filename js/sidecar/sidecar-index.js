@@ -26,6 +26,7 @@ import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
 import { BITSETS_BLOB, DIRECTORY_BLOB } from './sidecar-blobs.js'
 import { encodedOncePerType, encodeFor, refusedFile, unreadableChunkResults } from './sidecar-probe-values.js'
 import { checkFiles, heldRegion, indexStats, readWave } from './sidecar-reads.js'
+import { checkSidecarRoom } from '../dataset/result-budget.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 export { SIDECAR_VERSION } from './sidecar-directory.js'
@@ -140,7 +141,8 @@ async function fileKey(input) {
  *   a file a probe answers for: the entry that describes it (none: missing from the index), its chunks' plans; `refused`: its
  *   column type refuses a value (BAD_VALUE), which it answers per file
  * @typedef {{ files?: Array<string | FileSpec>, validate?: boolean, signal?: AbortSignal,
- *   ioLedger?: import('../sources/io-ledger.js').IoLedger }} ProbeOptions
+ *   ioLedger?: import('../sources/io-ledger.js').IoLedger, maxResults?: number }} ProbeOptions
+ *   maxResults: the most answers (per value, for each row group) a probe makes (js/dataset/result-budget.js checkSidecarRoom)
  */
 
 export class SidecarIndex {
@@ -347,6 +349,8 @@ export class SidecarIndex {
       const entry = recorded ?? keys.get(await fileKey(path))
       return /** @type {Target} */ ({ spec, path, entry })
     }))
+    checkSidecarRoom(options.maxResults, list.length, targets.reduce((n, t) => n + (t.entry?.rowGroups.length ?? 0), 0), targets.length,
+      this.#source.name)
     // Files the caller described are checked at once; the others are checked while their blocks are read.
     const toCheck = options.validate === false ? []
       : [...new Set(targets.filter((t) => t.entry && t.spec.size === undefined && !early?.has(t.path)).map((t) => t.path))]
@@ -481,12 +485,12 @@ export class SidecarIndex {
     let entry = this.#directory ? (await this.#keys()).get(await fileKey(name)) : undefined
     if (this.#directory && (!entry || stale(entry) || !fits(entry))) return stale(entry)
     // Before the directory is read, the probe reads it with its blocks, and the entry is looked at after.
-    let [answered] = (await this.probe(column, values, { files: [{ path: entry?.path ?? name }], signal })).files
+    let [answered] = (await this.probe(column, values, { files: [{ path: entry?.path ?? name }], signal, maxResults: Infinity })).files
     if (!entry) {
       entry = (await this.#keys()).get(await fileKey(name))
       if (!entry || stale(entry) || !fits(entry)) return stale(entry)
       if (answered.path !== await resolvePath(entry.path, this.#base)) {
-        [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal })).files
+        [answered] = (await this.probe(column, values, { files: [{ path: entry.path }], signal, maxResults: Infinity })).files
       }
     }
     if (!answered.current) {

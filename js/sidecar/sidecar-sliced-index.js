@@ -17,6 +17,7 @@ import { decodeSlicedLayout, FILES_VERSIONS } from './sidecar-files-part.js'
 import { currency } from './sidecar-currency.js'
 import { DETAILS_BLOB, FILES_BLOB, IDENTITIES_BLOB, PATH_HASHES_BLOB, SLICES_BLOB } from './sidecar-blobs.js'
 import { checkFiles, heldRegion, indexStats } from './sidecar-reads.js'
+import { checkSidecarRoom } from '../dataset/result-budget.js'
 import { SlicedParts } from './sliced-parts.js'
 import { CLAIMED, DESCRIBED, DETAILS, FileMatcher, isUrl, PATH, Targets } from './sliced-file-matching.js'
 import { answerChunk, sharedResults } from './sliced-answers.js'
@@ -273,6 +274,9 @@ export class SlicedSidecarIndex {
     const placement = this.#parts.placement(column)
     const { regionOf, unreadable } = placement
     const rowGroupCounts = this.#parts.filesPart().rowGroups
+    let rowGroups = 0
+    for (let i = 0; i < targets.count; i++) if (entry[i] >= 0) rowGroups += rowGroupCounts[entry[i]]
+    checkSidecarRoom(options.maxResults, list.length, rowGroups, targets.count, this.#source.name)
     bloom.place(placement, rowGroupCounts)
     /** @type {Map<number, Uint8Array>} per caller's file with a bloom hit: maybe[g × candidates + c], candidate c may be in row group g */
     const maybes = new Map()
@@ -407,7 +411,7 @@ export class SlicedSidecarIndex {
       const nodePath = await import('node:path')
       if (!nodePath.isAbsolute(name)) path = nodePath.resolve(name)
     }
-    const [answered] = (await this.probe(column, values, { files: [{ path }], signal })).files
+    const [answered] = (await this.probe(column, values, { files: [{ path }], signal, maxResults: Infinity })).files
     if (!answered.current) {
       return { described: false, reason: answered.reason, detail: answered.detail,
         ...(answered.validators ? { validators: answered.validators } : {}) }

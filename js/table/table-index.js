@@ -132,9 +132,9 @@ export class TableSidecar {
    * The sidecar's probe of a table's files, named by location (as the dataset knows them).
    * @param {string} column
    * @param {unknown[]} values
-   * @param {{ files: Array<{ path: string }>, signal?: AbortSignal }} options
+   * @param {{ files: Array<{ path: string }>, signal?: AbortSignal, maxResults?: number }} options (maxResults: a dataset's, Infinity)
    */
-  async probe(column, values, { files, signal }) {
+  async probe(column, values, { files, signal, maxResults }) {
     const byLocation = new Map(this.#table.files.map((f) => [String(f.location), f]))
     /** @type {object[]} */
     const out = new Array(files.length)
@@ -181,7 +181,8 @@ export class TableSidecar {
       for (const [i] of asked.splice(0)) notDescribed(i, StaleReason.MISSING_FROM_INDEX, READ_OTHERWISE)
     }
     if (asked.length) {
-      const result = await probeOrNone(this.#sidecar, column, values, { files: asked.map(([, spec]) => spec), signal, validate: false })
+      const result = await probeOrNone(this.#sidecar, column, values, { files: asked.map(([, spec]) => spec), signal, validate: false,
+        maxResults })
       if (!result) for (const [i] of asked) notDescribed(i, StaleReason.MISSING_FROM_INDEX, READ_OTHERWISE)
       /** @type {object[]} the sidecar's answers, in the order asked */
       const answers = result?.files ?? []

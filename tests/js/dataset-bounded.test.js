@@ -14,7 +14,7 @@ import path from 'node:path'
 import { before, describe, test } from 'node:test'
 
 import { ErrorCode, openDataset, openTable } from '../../js/index.js'
-import { buildSidecarIndex } from '../../js/index-builder/index.js'
+import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { DEFAULT_MAX_RESULTS } from '../../js/dataset/result-budget.js'
 import { writeIcebergTable } from '../../testkit/iceberg-writer.js'
 import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
@@ -229,6 +229,44 @@ describe('a dataset probe with a sidecar index holds a bounded number of its ans
     assert.equal(exit, 0, stderr.slice(0, 400))
     assert.deepEqual(JSON.parse(stdout), { answered: files, presentUnstored: 0, absentHeld: 0, described: files })
   })
+})
+
+describe('a sidecar index\'s own probe makes a bounded number of answers', () => {
+  for (const format of [1, 2]) {
+    test(`format ${format}: past maxResults (values × row groups of the files asked) TOO_LARGE, before they are made`, async () => {
+      const indexPath = path.join(indexedDir, `small-${format}.puffin`)
+      await buildSidecarIndex([dir], indexPath, { format, columns: ['id'] })
+      const index = await openSidecarIndex(indexPath)
+      try {
+        const cells = probed.length * FILES * GROUPS
+        const error = await index.probe('id', probed, { maxResults: cells - 1 }).then(() => null, (e) => e)
+        assert.equal(error?.code, ErrorCode.TOO_LARGE)
+        assert.match(error.message, new RegExp(`${probed.length} values over ${FILES} files of ${FILES * GROUPS} row groups needs room ` +
+          `for ${cells} answers`))
+        const { files } = await index.probe('id', probed, { maxResults: cells })
+        assert.equal(files.length, FILES)
+        for (const file of files) {
+          assert.equal(file.rowGroups.length, GROUPS)
+          const stored = new Set(valuesOf(Number(/p(\d+)\.parquet$/.exec(file.path)[1])))
+          probed.forEach((v, k) => {
+            if (stored.has(v)) assert.ok(file.rowGroups.some((g) => g.results[k].verdict !== 'absent'), `${file.path} holds ${v}`)
+          })
+        }
+        // Two files asked: their row groups only.
+        const two = [path.join(dir, datasetFileName(0)), path.join(dir, datasetFileName(1))]
+        assert.equal((await index.probe('id', probed, { files: two, maxResults: probed.length * 2 * GROUPS })).files.length, 2)
+        await assert.rejects(index.probe('id', probed, { files: two, maxResults: probed.length * 2 * GROUPS - 1 }),
+          { code: ErrorCode.TOO_LARGE })
+        // A dataset asks its index with no limit of the index's (it asks a batch of files at a time, under its own budget).
+        const dataset = await openDataset(dir, { index })
+        const result = await dataset.probe('id', probed, { maxResults: probed.length * FILES * (1 + GROUPS) })
+        assert.equal(result.files.length, FILES)
+        for (const file of result.files) assertAgainstWriter(file)
+      } finally {
+        await index.close()
+      }
+    })
+  }
 })
 
 /** @param {string} folder @returns {Promise<string>} the folder, made */
