@@ -79,7 +79,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/dataset/listing.js", esModule = embed "../../js/dataset/listing.js"),
     (name = "node_modules/parquet-bloom/js/dataset/request-window.js", esModule = embed "../../js/dataset/request-window.js"),
     (name = "node_modules/parquet-bloom/js/dataset/roll-up.js", esModule = embed "../../js/dataset/roll-up.js"),
-    (name = "node_modules/parquet-bloom/js/dataset/result-budget.js", esModule = embed "../../js/dataset/result-budget.js"),
+    (name = "node_modules/parquet-bloom/js/plan/result-budget.js", esModule = embed "../../js/plan/result-budget.js"),
     (name = "node_modules/parquet-bloom/js/dataset/session.js", esModule = embed "../../js/dataset/session.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/sidecar-index.js", esModule = embed "../../js/sidecar/sidecar-index.js"),
     (name = "node_modules/parquet-bloom/js/sidecar/puffin.js", esModule = embed "../../js/sidecar/puffin.js"),

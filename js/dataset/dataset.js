@@ -16,7 +16,7 @@ import { PROBE_VALUES } from '../parquet-file.js'
 import { ProbeValuesCache } from '../values/probe-values.js'
 import { CoverageTally } from './coverage.js'
 import { errorData, ProbeRun } from './probe-run.js'
-import { ResultBudget } from './result-budget.js'
+import { ResultBudget } from '../plan/result-budget.js'
 import { IndexBatches } from './index-batches.js'
 import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 
@@ -180,7 +180,7 @@ export class ParquetDataset {
     }
     /** @type {FileResult[]} */
     const files = []
-    // Every answer is held until the last file's: probe() holds no more than maxResults (js/dataset/result-budget.js).
+    // Every answer is held until the last file's: probe() holds no more than maxResults (js/plan/result-budget.js).
     const run = this.#start(column, values, options, (result) => { files.push(result) }, true)
     const { stats, plan } = await run
     files.sort((a, b) => a.order - b.order)

@@ -31,7 +31,7 @@ export class ProbeRun {
    *   fromIndex: import('./index-batches.js').IndexBatches<IndexAnswers> | undefined, fileView: (file: DatasetFile) => FileView,
    *   decideInFile: import('./dataset.js').DecideInFile | undefined,
    *   lookupColumnsIn?: import('./dataset.js').LookupColumnsIn | undefined, indexAnswersByColumn?: boolean,
-   *   partitionTypes?: Record<string, string>, budget?: import('./result-budget.js').ResultBudget }} probe
+   *   partitionTypes?: Record<string, string>, budget?: import('../plan/result-budget.js').ResultBudget }} probe
    *   the values, the column, the probe's settings, the files' session, what every file's probe is given, the
    *   sidecar's answers (when the dataset has one), the file as a prefilter and columnOf see it, a table's
    *   answers for values a file's own column type cannot hold (DECIDE_IN_FILE), and a table's names of `columns`

@@ -26,7 +26,7 @@ import { isSlicedFooter, SlicedSidecarIndex } from './sidecar-sliced-index.js'
 import { BITSETS_BLOB, DIRECTORY_BLOB } from './sidecar-blobs.js'
 import { encodedOncePerType, encodeFor, refusedFile, unreadableChunkResults } from './sidecar-probe-values.js'
 import { checkFiles, heldRegion, indexStats, readWave } from './sidecar-reads.js'
-import { checkSidecarRoom } from '../dataset/result-budget.js'
+import { checkSidecarRoom } from '../plan/result-budget.js'
 import { BYTES_PER_BLOCK } from '../wasm/sbbf.js'
 
 export { SIDECAR_VERSION } from './sidecar-directory.js'
@@ -142,7 +142,7 @@ async function fileKey(input) {
  *   column type refuses a value (BAD_VALUE), which it answers per file
  * @typedef {{ files?: Array<string | FileSpec>, validate?: boolean, signal?: AbortSignal,
  *   ioLedger?: import('../sources/io-ledger.js').IoLedger, maxResults?: number }} ProbeOptions
- *   maxResults: the most answers (per value, for each row group) a probe makes (js/dataset/result-budget.js checkSidecarRoom)
+ *   maxResults: the most answers (per value, for each row group) a probe makes (js/plan/result-budget.js checkSidecarRoom)
  */
 
 export class SidecarIndex {

@@ -15,7 +15,7 @@ import { before, describe, test } from 'node:test'
 
 import { ErrorCode, openDataset, openTable } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
-import { DEFAULT_MAX_RESULTS } from '../../js/dataset/result-budget.js'
+import { DEFAULT_MAX_RESULTS } from '../../js/plan/result-budget.js'
 import { writeIcebergTable } from '../../testkit/iceberg-writer.js'
 import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
 import { tempDir } from '../../testkit/temp-dir.js'

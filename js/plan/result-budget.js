@@ -1,11 +1,11 @@
-// How many answers a dataset's probe() may hold (js/dataset/dataset.js). Its result is one record per value for each
-// file and for each of the file's row groups, all held until the last file answers: 10,000 values over 2,000 files of
-// 10 row groups are 220 million records at ~85 bytes each, which no heap holds (V8 aborted the process, untyped). Over
-// the budget the probe fails TOO_LARGE as early as it can tell: values × files before any read, a file's row groups
-// once its footer says how many (js/dataset/probe-run.js), before its indexes are read and its answers made — so no
-// more than the budget is ever held, whatever one file's row groups. probeEach() streams each file's answer instead,
-// and holds only the files in flight. A sidecar index's own probe makes all its answers at once: the same limit
-// (checkSidecarRoom), as js/sidecar/ asks it.
+// How many answers a probe may hold (a dataset's, js/dataset/dataset.js; a sidecar index's own). Its result is one
+// record per value for each file and for each of the file's row groups, all held until the last file answers: 10,000
+// values over 2,000 files of 10 row groups are 220 million records at ~85 bytes each, which no heap holds (V8 aborted
+// the process, untyped). Over the budget the probe fails TOO_LARGE as early as it can tell: values × files before any
+// read, a file's row groups once its footer says how many (js/dataset/probe-run.js), before its indexes are read and
+// its answers made — so no more than the budget is ever held, whatever one file's row groups. probeEach() streams each
+// file's answer instead, and holds only the files in flight. A sidecar index's own probe makes all its answers at once:
+// the same limit (checkSidecarRoom), as js/sidecar/ asks it.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
 
 /** maxResults by default: about 850 MB of answers, within the heap Node and browsers give a page or process. */
