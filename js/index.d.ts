@@ -507,6 +507,11 @@ export interface ProbeOptions {
   maxRows?: number
   /** With `confirm`: top-level columns whose values at the matching rows come back as `values`, read page by page (OffsetIndex). */
   columns?: string[]
+  /**
+   * The most answers (one per value for each row group probed) the probe makes: past it, TOO_LARGE before any index is read
+   * (probe fewer values per call). Default 10,000,000 (about 850 MB); Infinity: no limit.
+   */
+  maxResults?: number
 }
 
 /** A decoded BloomFilterHeader. */

@@ -163,6 +163,7 @@ const probeWorker :Workerd.Worker = (
     (name = "node_modules/parquet-bloom/js/indexes/bloom-reads.js", esModule = embed "../../js/indexes/bloom-reads.js"),
     (name = "node_modules/parquet-bloom/js/plan/read-scheduler.js", esModule = embed "../../js/plan/read-scheduler.js"),
     (name = "node_modules/parquet-bloom/js/plan/row-group-answer.js", esModule = embed "../../js/plan/row-group-answer.js"),
+    (name = "node_modules/parquet-bloom/js/plan/max-results.js", esModule = embed "../../js/plan/max-results.js"),
     (name = "node_modules/parquet-bloom/js/sources/async-buffer-source.js", esModule = embed "../../js/sources/async-buffer-source.js"),
     (name = "node_modules/parquet-bloom/js/sources/blob-source.js", esModule = embed "../../js/sources/blob-source.js"),
     (name = "node_modules/parquet-bloom/js/sources/buffer-source.js", esModule = embed "../../js/sources/buffer-source.js"),

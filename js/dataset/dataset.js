@@ -288,7 +288,8 @@ export class ParquetDataset {
     // The plan is the dataset's (its ledger records every file's requests): no file makes one of its own.
     /** @type {Record<string, any>} */
     // Every file asked every value shares one encoding of them per column type.
-    const probeOptions = { ...omit(settings, [...DATASET_OPTIONS, 'plan']), concurrency: session.window,
+    // Its files make their answers under the dataset's budget (probe()) or a few at a time (probeEach): none refuses its own.
+    const probeOptions = { ...omit(settings, [...DATASET_OPTIONS, 'plan']), concurrency: session.window, maxResults: Infinity,
       confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined, [PROBE_VALUES]: new ProbeValuesCache(list) }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)
     const columnName = Array.isArray(column) ? column.join('.') : String(column)

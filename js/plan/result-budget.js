@@ -7,9 +7,10 @@
 // file's answer instead, and holds only the files in flight. A sidecar index's own probe makes all its answers at once:
 // the same limit (checkSidecarRoom), as js/sidecar/ asks it.
 import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
+import { DEFAULT_MAX_RESULTS } from './max-results.js'
 
-/** maxResults by default: about 850 MB of answers, within the heap Node and browsers give a page or process. */
-export const DEFAULT_MAX_RESULTS = 10_000_000
+// maxResults by default, a file's probe's too (js/parquet-file.js): one constant, in a module of its own.
+export { DEFAULT_MAX_RESULTS }
 
 export class ResultBudget {
   /**

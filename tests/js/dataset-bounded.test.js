@@ -13,7 +13,7 @@ import { mkdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { before, describe, test } from 'node:test'
 
-import { ErrorCode, openDataset, openTable } from '../../js/index.js'
+import { ErrorCode, openDataset, openParquet, openTable } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
 import { DEFAULT_MAX_RESULTS } from '../../js/plan/result-budget.js'
 import { writeIcebergTable } from '../../testkit/iceberg-writer.js'
@@ -27,6 +27,7 @@ const GROUP_ROWS = 10
 const dir = await tempDir('dataset-bounded')
 const oneFileDir = await tempDir('dataset-bounded-one')
 const indexedDir = await tempDir('dataset-bounded-indexed')
+const wideFileDir = await tempDir('dataset-bounded-wide-file')
 
 /** @type {(f: number) => bigint[]} */
 let valuesOf
@@ -171,6 +172,72 @@ describe('a dataset probe holds a bounded number of answers', () => {
       if (++taken === 2) break
     }
     assert.equal(taken, 2)
+  })
+})
+
+describe('a file\'s probe makes a bounded number of answers', () => {
+  test('past maxResults (values × row groups probed) TOO_LARGE before any index is read; within it, the answers', async () => {
+    const bytes = await readFile(path.join(dir, datasetFileName(5)))
+    let reads = 0
+    const file = await openParquet({ byteLength: bytes.length, slice: (start, end) => {
+      reads++
+      return bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + (end ?? bytes.length))
+    } })
+    try {
+      const cells = probed.length * GROUPS
+      const afterFooter = reads
+      const error = await file.probe('id', probed, { maxResults: cells - 1 }).then(() => null, (e) => e)
+      assert.equal(error?.code, ErrorCode.TOO_LARGE)
+      assert.match(error.message, new RegExp(`${cells} answers over maxResults: probe fewer values per call`))
+      assert.equal(reads, afterFooter, 'nothing read past the footer')
+      // Only the row groups asked count.
+      const one = await file.probe('id', probed, { maxResults: probed.length, rowGroups: [1], statistics: false })
+      assert.deepEqual(one.rowGroups.map((g) => g.index), [1])
+      for (const options of [{ maxResults: cells }, { maxResults: Infinity }, {}]) {
+        const result = await file.probe('id', probed, { ...options, statistics: false })
+        assert.equal(result.rowGroups.length, GROUPS)
+        const stored = new Set(valuesOf(5))
+        result.rowGroups.forEach((g) => g.results.forEach((r, k) => {
+          // The writer's row group g of file 5 holds storedValue((5 * GROUPS + g) * GROUP_ROWS + i).
+          if (valuesOf(5).slice(g.index * GROUP_ROWS, (g.index + 1) * GROUP_ROWS).includes(probed[k])) {
+            assert.notEqual(r.verdict, 'absent', `row group ${g.index} holds ${probed[k]}`)
+          }
+          if (!stored.has(probed[k]) && probed[k] % 3n === 1n) assert.notEqual(r.verdict, 'present', `${probed[k]} is stored nowhere`)
+        }))
+      }
+      // Not a number: refused, as over any limit.
+      await assert.rejects(file.probe('id', probed, { maxResults: NaN }), { code: ErrorCode.TOO_LARGE })
+    } finally {
+      await file.close()
+    }
+  })
+
+  test('over the default (100,001 values × 100 row groups) refused in a heap of 128 MiB, typed', { timeout: 60_000 }, async () => {
+    // Made before they were counted, its 10,000,100 answers (~850 MB) had V8 abort the process.
+    await writeSidecarDataset(wideFileDir, { files: 1, groups: 100, groupRows: 2 })
+    const code = `import { openParquet } from ${JSON.stringify(new URL('../../js/index.js', import.meta.url).href)}
+      const values = Array.from({ length: 100_001 }, (_, i) => BigInt(i) * 3n + 1n)
+      const file = await openParquet(${JSON.stringify(path.join(wideFileDir, datasetFileName(0)))})
+      const error = await file.probe('id', values).then(() => null, (e) => e)
+      console.log(JSON.stringify({ code: error?.code, message: error?.message }))`
+    const { code: exit, stdout, stderr } = await runNode(['--max-old-space-size=128', '--input-type=module', '-e', code],
+      { timeout: 50_000 })
+    assert.equal(exit, 0, stderr.slice(0, 400))
+    const { code: errorCode, message } = JSON.parse(stdout)
+    assert.equal(errorCode, ErrorCode.TOO_LARGE)
+    assert.match(message, /10000100 answers over maxResults/)
+    assert.ok(100_001 * 100 > DEFAULT_MAX_RESULTS)
+  })
+
+  test('a dataset\'s files are not refused by their own count: probeEach streams a file over maxResults', async () => {
+    const dataset = await openDataset(dir)
+    const files = []
+    for await (const file of dataset.probeEach('id', probed, { maxResults: 1 })) files.push(file)
+    assert.equal(files.length, FILES)
+    for (const file of files) {
+      assert.equal(file.error, null)
+      assertAgainstWriter(file)
+    }
   })
 })
 

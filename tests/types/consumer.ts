@@ -90,6 +90,7 @@ const probeOptions: Required<ProbeOptions> = {
   maxRows: 1000,
   columns: ['id'],
   plan: true,
+  maxResults: 10_000_000,
 }
 
 const initOptions: Required<InitOptions> = { module: new WebAssembly.Module(new Uint8Array(8)) }
