@@ -12,6 +12,7 @@ import { indexWarning } from './index-warning.js'
 import { planText } from './plan-text.js'
 import { UsageError } from './args.js'
 import { bookkeepingFolder, listDataset } from '../dataset/listing.js'
+import { addToTotals, emptyTotals, PROBE_END } from '../dataset/dataset.js'
 
 /**
  * @typedef {{ write(text: string): unknown }} Output standard output, or a stream standing in for it
@@ -125,48 +126,48 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   const progress = new Progress(dataset.files.length)
   // A table's sidecar index read its snapshot record and filters while the table opened: the probe's stats count none of it.
   const indexAtOpen = 'table' in dataset ? copyOf(dataset.table.index?.reads) : undefined
-  const result = await dataset.probe(options.column, values, {
+  const probeOptions = {
     mode: options.mode, statistics: !options['no-statistics'], dictionary: options.dictionary,
     ...(options.confirm ? { confirm: true, maxConfirmBytes: options['max-confirm-bytes'], maxRows: options['max-rows'],
       columns: options.columns } : {}),
     where: options.where,
     ...(options.explain ? { plan: true } : {}),
-    onProgress: (p) => {
+    onProgress: (/** @type {{ filesTotal: number, filesDone: number, filesFailed: number }} */ p) => {
       progress.total = p.filesTotal; progress.done = p.filesDone - 1; progress.failed = p.filesFailed; progress.tick(false)
     },
-  }).catch((error) => {
-    // A table refuses a column its schema lacks (a typo) before any read: said as the table's, as a failed file's line is.
-    if (error?.code !== ErrorCode.COLUMN_NOT_FOUND || options.table === undefined) throw error
-    throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${input}: ${error.message}`, { cause: error })
-  }).finally(() => dataset.close())
-  progress.clear()
-  if (options.json) {
-    out.write(`${JSON.stringify(jsonSafe({
-      files: result.files.map(({ path, ...file }) => ({ file: path, ...file })), totals: result.totals, stats: result.stats,
-      ...('manifests' in result && result.manifests ? { manifests: result.manifests } : {}), ...(result.plan ? { plan: result.plan } : {}),
-    }))}\n`)
-  } else {
-    for (const file of result.files) out.write(`${fileLine(file)}\n`)
-    out.write(`${datasetSummary(result, values, indexAtOpen)}\n`)
-    // An Iceberg table: the files of manifests its partition summaries skipped are not listed above.
-    const m = /** @type {{ read: number, total: number, skipped: number } | undefined} */ (
-      'manifests' in result ? result.manifests : undefined)
-    if (m) out.write(`manifests: ${m.read} of ${m.total} read, ${m.skipped} skipped by their partition summaries (their files are ` +
-      `not listed)\n`)
-    if (result.plan) out.write(`${planText(result.plan).join('\n')}\n`)
   }
-  for (const file of result.files) {
-    if (file.error) {
-      process.stderr.write(redactSecrets(`parquet-bloom: ${fileProblem(file.path, file.error.message)}\n`))
+  const report = new ProbeReport(values, options, out, progress)
+  /** @type {{ totals: Record<string, any>, stats: any, manifests?: unknown, plan?: import('../index.js').ReadPlan }} */
+  let ended
+  try {
+    // A dataset's files are streamed (probeEach), each printed in the dataset's order once those before it are: probe() holds
+    // every answer (TOO_LARGE past maxResults, which a CLI user cannot avoid by probeEach). A table's probe adds what its
+    // files' answers do not say (its manifests, its stats and order) and --explain a plan of the whole probe: probe() there.
+    const streams = options.table === undefined && !options.explain
+    const streamed = streams ? await streamProbe(dataset, options.column, values, probeOptions, report) : undefined
+    if (streamed) ended = streamed
+    else {
+      const result = await dataset.probe(options.column, values, probeOptions)
+      progress.clear()
+      for (const file of result.files) report.add(file)
+      ended = result
     }
+  } catch (error) {
+    // A table refuses a column its schema lacks (a typo) before any read: said as the table's, as a failed file's line is.
+    if (/** @type {any} */ (error)?.code !== ErrorCode.COLUMN_NOT_FOUND || options.table === undefined) throw error
+    throw new ParquetBloomError(ErrorCode.COLUMN_NOT_FOUND, `${input}: ${/** @type {Error} */ (error).message}`, { cause: error })
+  } finally {
+    await dataset.close()
   }
+  progress.clear()
+  report.end(ended, indexAtOpen)
+  for (const { path: name, message } of report.errors) process.stderr.write(redactSecrets(`parquet-bloom: ${fileProblem(name, message)}\n`))
   // A --where value no partition holds (a typo, another spelling) skips every file: true under the filter, but worth saying.
-  if (options.where && result.files.length && result.files.every((f) => f.skipped === 'where')) {
-    const seen = Object.keys(options.where).map((key) =>
-      `${key}: ${[...new Set(result.files.map((f) => f.partitions[key]).filter((v) => v !== undefined))].slice(0, 10).join(', ')}`)
+  if (options.where && report.files && report.allSkippedByWhere) {
+    const seen = Object.keys(options.where).map((key) => `${key}: ${[...(report.whereSeen.get(key) ?? [])].join(', ')}`)
     process.stderr.write(redactSecrets(`parquet-bloom: warning: --where matches no file of ${input} (values ${seen.join('; ')})\n`))
   }
-  const warning = indexWarning(result.files.map((f) => f.index))
+  const warning = indexWarning(report.indexStatuses)
   if (warning) process.stderr.write(`${redactSecrets(warning)}\n`)
   // A column that no file read has (a typo) answers unknown everywhere: a mistake, as for a single file (exit 2). Not for
   // a table, which refuses a name its schema lacks (above): a column the schema gained after every live file was written is
@@ -174,18 +175,14 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
   // A --columns name every file lacks (a typo) reads null in every row: DuckDB refuses it, and so do we (exit 2).
   // Either is a typo only when no file has it: files settled unopened (--where, partitions, a sidecar index) may, and
   // DuckDB's union_by_name reads it there. Their footers are read then, only on this path (no cost when a file has it).
-  const read = result.files.filter((f) => !f.error && !f.skipped && f.values.length)
-  const missing = (/** @type {typeof read[number]} */ f) => f.values.length > 0 && f.values.every((v) => v.reason === 'column-missing')
-  const lookedUp = read.filter((f) => f.column !== undefined) // opened and probed: its lookup columns looked for
-  const unopened = result.files.filter((f) => !f.error && f.column === undefined && !missing(f)).map((f) => f.path)
   const plain = options.table === undefined
   const columnName = Array.isArray(options.column) ? options.column.join('.') : String(options.column)
-  let noColumn = plain && read.length > 0 && read.every(missing)
+  let noColumn = plain && report.read > 0 && report.readAllMissing
   /** @type {string[]} */
-  const asked = plain && options.confirm && lookedUp.length > 0 ? options.columns ?? [] : []
-  let noLookup = asked.filter((c) => lookedUp.every((f) => f.columnsMissing?.includes(c)))
-  if ((noColumn || noLookup.length) && unopened.length) {
-    const found = await columnsOfFiles(input, options, unopened, noColumn ? options.column : undefined, noLookup)
+  const asked = plain && options.confirm && report.lookedUp > 0 ? options.columns ?? [] : []
+  let noLookup = asked.filter((c) => !report.lookupFound.has(c))
+  if ((noColumn || noLookup.length) && report.unopened.length) {
+    const found = await columnsOfFiles(input, options, report.unopened, noColumn ? options.column : undefined, noLookup)
     noColumn &&= !found.column
     noLookup = noLookup.filter((c) => !found.lookups.has(c))
   }
@@ -194,7 +191,135 @@ export async function runDatasetProbe(input, values, options, out = process.stdo
     process.stderr.write(redactSecrets(`parquet-bloom: ${input}: no file read has --columns column ` +
       `${noLookup.map((c) => JSON.stringify(c)).join(', ')}\n`))
   }
-  return result.totals.filesWithError || noColumn || noLookup.length ? 2 : 0
+  return ended.totals.filesWithError || noColumn || noLookup.length ? 2 : 0
+}
+
+/**
+ * A plain dataset's probe through probeEach, each file's answer handed to `report` in the dataset's order (probe()'s): one
+ * answered ahead of those before it waits for them, without its row groups' answers unless --json prints them. Undefined
+ * when two files share a path (no order to put them in by it): probe() then.
+ * @param {import('../index.js').ParquetDataset} dataset
+ * @param {string | string[]} column @param {unknown[]} values @param {Record<string, any>} probeOptions
+ * @param {ProbeReport} report
+ */
+async function streamProbe(dataset, column, values, probeOptions, report) {
+  const at = new Map(dataset.files.map((f, i) => [f.path, i]))
+  if (at.size !== dataset.files.length) return undefined
+  /** @type {Map<number, DatasetFileResult>} */
+  const waiting = new Map()
+  let next = 0
+  /** @type {{ stats: any } | undefined} */
+  let end
+  /** @type {Record<string | symbol, any>} the CLI's own option, for the probe's stats */
+  const eachOptions = { ...probeOptions, [PROBE_END]: (/** @type {{ stats: any }} */ e) => { end = e } }
+  const each = dataset.probeEach(column, values, eachOptions)
+  for await (const file of each) {
+    if (!report.json) file.rowGroups = [] // the text printed of a file is its values'
+    waiting.set(/** @type {number} */ (at.get(file.path)), file)
+    for (let ready = waiting.get(next); ready; ready = waiting.get(next)) {
+      waiting.delete(next++)
+      report.add(ready)
+    }
+  }
+  // Every file of the dataset answers once (no shard, no limit): none is left waiting.
+  return { totals: report.totals, stats: /** @type {{ stats: any }} */ (end).stats }
+}
+
+/**
+ * What `probe <dataset>` prints, a file at a time in the dataset's order: its line (or, --json, its entry of `files`), and
+ * what the summary, the warnings and the exit code need of it — counts, not the files' answers.
+ */
+class ProbeReport {
+  /**
+   * @param {unknown[]} values @param {Record<string, any>} options the parsed command line @param {Output} out
+   * @param {Progress} progress the bar on stderr, cleared for each line written while it shows
+   */
+  constructor(values, options, out, progress) {
+    this.values = values
+    this.options = options
+    this.json = Boolean(options.json)
+    this.out = out
+    this.progress = progress
+    this.summary = new SummaryCounts(values)
+    this.totals = emptyTotals()
+    this.files = 0
+    /** @type {Array<{ path: string, message: string }>} */
+    this.errors = []
+    this.allSkippedByWhere = true
+    /** Per --where key, the first 10 partition values seen, in the files' order. @type {Map<string, Set<unknown>>} */
+    this.whereSeen = new Map()
+    /** @type {Array<import('../index.js').DatasetIndexStatus>} */
+    this.indexStatuses = []
+    this.read = 0
+    this.readAllMissing = true
+    this.lookedUp = 0
+    /** --columns names some looked-up file has. @type {Set<string>} */
+    this.lookupFound = new Set()
+    /** @type {string[]} */
+    this.unopened = []
+  }
+
+  /** @param {string} text */
+  #write(text) {
+    const shown = this.progress.shown
+    if (shown) this.progress.clear()
+    this.out.write(text)
+    if (shown) this.progress.draw()
+  }
+
+  /** @param {DatasetFileResult} file the next in the dataset's order */
+  add(file) {
+    if (this.json) {
+      const { path: name, ...rest } = file
+      this.#write(`${this.files === 0 ? '{"files":[' : ','}${JSON.stringify(jsonSafe({ file: name, ...rest }))}`)
+      addToTotals(this.totals, file)
+    } else {
+      this.#write(`${fileLine(file)}\n`)
+      this.summary.add(file)
+      if (file.error) this.totals.filesWithError++
+    }
+    this.files++
+    if (file.error) this.errors.push({ path: file.path, message: file.error.message })
+    if (this.options.where) {
+      if (file.skipped !== 'where') this.allSkippedByWhere = false
+      for (const key of Object.keys(this.options.where)) {
+        const seen = this.whereSeen.get(key) ?? this.whereSeen.set(key, new Set()).get(key)
+        const value = file.partitions[key]
+        if (value !== undefined && /** @type {Set<unknown>} */ (seen).size < 10) /** @type {Set<unknown>} */ (seen).add(value)
+      }
+    }
+    if (file.index != null) this.indexStatuses.push(file.index)
+    const missing = file.values.length > 0 && file.values.every((v) => v.reason === 'column-missing')
+    if (!file.error && !file.skipped && file.values.length) {
+      this.read++
+      if (!missing) this.readAllMissing = false
+      if (file.column !== undefined) {
+        this.lookedUp++
+        for (const c of this.options.columns ?? []) if (!file.columnsMissing?.includes(c)) this.lookupFound.add(c)
+      }
+    }
+    if (!file.error && file.column === undefined && !missing) this.unopened.push(file.path)
+  }
+
+  /**
+   * The rest: --json's totals and stats (a table's manifests, a plan), or the summary's lines.
+   * @param {{ totals: Record<string, any>, stats: any, manifests?: unknown, plan?: import('../index.js').ReadPlan }} result
+   * @param {{ requests: number, bytesFetched: number }} [indexAtOpen] a table's sidecar index's reads while it opened
+   */
+  end(result, indexAtOpen) {
+    const { totals, stats, plan } = result
+    const manifests = /** @type {{ read: number, total: number, skipped: number } | undefined} */ (result.manifests)
+    if (this.json) {
+      const rest = JSON.stringify(jsonSafe({ totals, stats, ...(manifests ? { manifests } : {}), ...(plan ? { plan } : {}) }))
+      this.#write(`${this.files === 0 ? '{"files":[' : ''}],${rest.slice(1)}\n`)
+      return
+    }
+    this.#write(`${this.summary.text(this.files, totals, stats, indexAtOpen)}\n`)
+    // An Iceberg table: the files of manifests its partition summaries skipped are not listed above.
+    if (manifests) this.#write(`manifests: ${manifests.read} of ${manifests.total} read, ${manifests.skipped} skipped by their ` +
+      'partition summaries (their files are not listed)\n')
+    if (plan) this.#write(`${planText(plan).join('\n')}\n`)
+  }
 }
 
 /**
@@ -283,49 +408,70 @@ function fileLine(file) {
 }
 
 /**
- * Per partition value, in how many of its files each value may be; then per value over all files; then the cost.
- * @param {import('../index.js').DatasetProbeResult} result
- * @param {unknown[]} values
- * @param {{ requests: number, bytesFetched: number }} [indexAtOpen] a table's sidecar index's reads while it opened
+ * Per partition value, in how many of its files each value may be; then per value over all files; then the cost: counted a
+ * file at a time, in the dataset's order.
  */
-function datasetSummary({ files, totals, stats }, values, indexAtOpen = undefined) {
-  const lines = []
-  /** @type {Map<string, { files: number, kept: number[] }>} */
-  const facets = new Map()
-  for (const file of files) {
+class SummaryCounts {
+  /** @param {unknown[]} values */
+  constructor(values) {
+    this.values = values
+    /** @type {Map<string, { files: number, kept: number[] }>} */
+    this.facets = new Map()
+    /** Per value: the files it may be in, is present in, is unknown in; those that rule it out, by source. */
+    this.kept = values.map(() => 0)
+    this.present = values.map(() => 0)
+    this.unknown = values.map(() => 0)
+    this.bySource = values.map(() => /** @type {Map<string | null, number>} */ (new Map()))
+  }
+
+  /** @param {DatasetFileResult} file */
+  add(file) {
+    const { values } = this
     for (const [key, value] of Object.entries(file.partitions)) {
       const label = `${key}=${value}`
-      let facet = facets.get(label)
-      if (!facet) facets.set(label, (facet = { files: 0, kept: values.map(() => 0) }))
+      let facet = this.facets.get(label)
+      if (!facet) this.facets.set(label, (facet = { files: 0, kept: values.map(() => 0) }))
       facet.files++
       const { kept } = facet
       file.values.forEach((r, k) => { if (r.verdict !== 'absent') kept[k]++ })
     }
+    file.values.forEach((r, k) => {
+      if (r.verdict === 'absent') {
+        this.bySource[k].set(r.source, (this.bySource[k].get(r.source) ?? 0) + 1)
+        return
+      }
+      this.kept[k]++
+      if (r.verdict === 'present') this.present[k]++
+      if (r.verdict === 'unknown') this.unknown[k]++
+    })
   }
-  if (facets.size) {
-    lines.push('by partition:')
-    const rows = [...facets].map(([label, facet]) =>
-      [`  ${label}`, ...facet.kept.map((n, k) => `${showValue(values[k])}: ${n} of ${facet.files} file${facet.files === 1 ? '' : 's'}`)])
-    lines.push(formatTable(rows))
-  }
-  values.forEach((value, k) => {
-    const kept = files.filter((f) => f.values[k].verdict !== 'absent')
-    const present = kept.filter((f) => f.values[k].verdict === 'present').length
-    const unknown = kept.filter((f) => f.values[k].verdict === 'unknown').length
-    /** @type {Map<string | null, number>} */
-    const bySource = new Map()
-    for (const f of files) {
-      if (f.values[k].verdict === 'absent') bySource.set(f.values[k].source, (bySource.get(f.values[k].source) ?? 0) + 1)
+
+  /**
+   * @param {number} files @param {Record<string, any>} totals @param {any} stats
+   * @param {{ requests: number, bytesFetched: number }} [indexAtOpen] a table's sidecar index's reads while it opened
+   */
+  text(files, totals, stats, indexAtOpen = undefined) {
+    const { values } = this
+    const lines = []
+    if (this.facets.size) {
+      lines.push('by partition:')
+      const rows = [...this.facets].map(([label, facet]) =>
+        [`  ${label}`, ...facet.kept.map((n, k) => `${showValue(values[k])}: ${n} of ${facet.files} file${facet.files === 1 ? '' : 's'}`)])
+      lines.push(formatTable(rows))
     }
-    const ruledOut = [...bySource].sort((a, b) => b[1] - a[1])
-      .map(([source, n]) => `${n} by ${(source === null ? undefined : SOURCE_LABEL[source]) ?? source}`)
-    lines.push(`${showValue(value)}: maybe in ${kept.length} of ${files.length} files${present ? ` (present in ${present})` : ''}` +
-      `${unknown ? `, unknown in ${unknown}` : ''}` +
-      `${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`)
-  })
-  const failed = totals.filesWithError ? `; ${totals.filesWithError} file${totals.filesWithError === 1 ? '' : 's'} failed` : ''
-  lines.push(`${files.length} files (${stats.filesOpened} opened), ${costLine(stats, indexAtOpen)}${failed}`)
-  return lines.join('\n')
+    values.forEach((value, k) => {
+      const present = this.present[k]
+      const unknown = this.unknown[k]
+      const ruledOut = [...this.bySource[k]].sort((a, b) => b[1] - a[1])
+        .map(([source, n]) => `${n} by ${(source === null ? undefined : SOURCE_LABEL[source]) ?? source}`)
+      lines.push(`${showValue(value)}: maybe in ${this.kept[k]} of ${files} files${present ? ` (present in ${present})` : ''}` +
+        `${unknown ? `, unknown in ${unknown}` : ''}` +
+        `${ruledOut.length ? `; ruled out ${ruledOut.join(', ')}` : ''}`)
+    })
+    const failed = totals.filesWithError ? `; ${totals.filesWithError} file${totals.filesWithError === 1 ? '' : 's'} failed` : ''
+    lines.push(`${files} files (${stats.filesOpened} opened), ${costLine(stats, indexAtOpen)}${failed}`)
+    return lines.join('\n')
+  }
 }
 
 /**

@@ -46,6 +46,11 @@ export const LOOKUP_COLUMNS_IN = Symbol('lookupColumnsIn')
  * file's column of the name asked, which a caller's columnOf may name otherwise (js/dataset/probe-run.js).
  */
 export const INDEX_ANSWERS_BY_COLUMN = Symbol('indexAnswersByColumn')
+/**
+ * A probeEach option of the CLI's (js/cli/dataset.js), which streams a dataset's answers and still prints probe()'s
+ * totals and stats: `({ stats, plan })` of the whole probe, as probe() returns them, called before its loop ends.
+ */
+export const PROBE_END = Symbol('probeEnd')
 
 /**
  * @typedef {import('./listing.js').FileDescriptor} FileDescriptor
@@ -57,7 +62,8 @@ export const INDEX_ANSWERS_BY_COLUMN = Symbol('indexAnswersByColumn')
  *   fileColumn: string | string[], values: unknown[]) => Array<ValueResult | null> | null} DecideInFile
  * @typedef {(parquetFile: import('../parquet-file.js').ParquetFile, columns: string[]) => Array<string | null>} LookupColumnsIn
  * @typedef {{ [PROBE_ONLY]?: Set<string>, [IO_LEDGER]?: IoLedger, [DECIDE_IN_FILE]?: DecideInFile,
- *   [LOOKUP_COLUMNS_IN]?: LookupColumnsIn, [INDEX_ANSWERS_BY_COLUMN]?: boolean }} LayerOptions
+ *   [LOOKUP_COLUMNS_IN]?: LookupColumnsIn, [INDEX_ANSWERS_BY_COLUMN]?: boolean,
+ *   [PROBE_END]?: (ended: { stats: Record<string, any>, plan: ReadPlan | undefined }) => void }} LayerOptions
  *   what a layer in front (a table) adds to the dataset's options and a probe's
  * @typedef {Record<string, any>} FileResult a file's answer (DatasetFileResult), `order` its place until sorted
  * @typedef {ReturnType<IoLedger['plan']>} ReadPlan
@@ -74,7 +80,7 @@ const PAIRS_IN_FLIGHT = 250_000
 
 // Options of the dataset itself; everything else goes on to openParquet() and ParquetFile.probe().
 // (`index` is the dataset's: one sidecar answers every file at once, so no file refines on its own.)
-const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, LOOKUP_COLUMNS_IN, IO_LEDGER, INDEX_ANSWERS_BY_COLUMN, 'partitioning',
+const DATASET_OPTIONS = [PROBE_ONLY, DECIDE_IN_FILE, LOOKUP_COLUMNS_IN, IO_LEDGER, INDEX_ANSWERS_BY_COLUMN, PROBE_END, 'partitioning',
   'hivePartitioning', 'prefilter', 'columnOf', 'where', 'shard', 'limit', 'onProgress', 'fileConcurrency', 'credentials',
   'endpoint', 'region', 'index', 'maxResults']
 
@@ -228,7 +234,8 @@ export class ParquetDataset {
         wake?.()
         return ready.length > 1 ? new Promise((resolve) => held.push(resolve)) : undefined
       })
-      run.then(() => { finished = true }, (error) => { failure = error; finished = true }).finally(() => wake?.())
+      const end = options[PROBE_END]
+      run.then((ended) => { end?.(ended); finished = true }, (error) => { failure = error; finished = true }).finally(() => wake?.())
       while (true) {
         if (ready.length) {
           const next = /** @type {import('../index.js').DatasetFileResult} */ (ready.shift())
@@ -421,36 +428,49 @@ export function mergeShardResults(results) {
  * @param {FileResult[]} files
  */
 function totalsOf(files) {
+  const totals = emptyTotals()
+  // Indexed loops: this runs once per probe over every file, mostly unoptimized, where for…of allocates per step.
+  for (let i = 0; i < files.length; i++) addToTotals(totals, files[i])
+  return totals
+}
+
+/** Totals of no file yet, for addToTotals (the CLI's streamed probe counts its files as they come). */
+export function emptyTotals() {
   /** @type {Record<string, any>} */
-  const totals = { files: files.length, filesOpened: 0, filesWithError: 0, filesSkipped: 0, rowGroups: 0,
+  const totals = { files: 0, filesOpened: 0, filesWithError: 0, filesSkipped: 0, rowGroups: 0,
     verdicts: { absent: 0, maybe: 0, present: 0, unknown: 0 },
-      ruledOut: /** @type {Record<string, { files: number, rowGroups: number }>} */ ({}) }
+    ruledOut: /** @type {Record<string, { files: number, rowGroups: number }>} */ ({}) }
+  return totals
+}
+
+/**
+ * One file's answer counted into totals (totalsOf's, in the files' order).
+ * @param {Record<string, any>} totals @param {FileResult} f
+ */
+export function addToTotals(totals, f) {
   /** @param {string | null} source */
   const credit = (source) => (totals.ruledOut[source ?? 'none'] ??= { files: 0, rowGroups: 0 })
-  // Indexed loops: this runs once per probe over every file, mostly unoptimized, where for…of allocates per step.
-  for (let i = 0; i < files.length; i++) {
-    const f = files[i]
-    if (f.index) {
-      const index = (totals.index ??= { described: 0, notDescribed: 0, reasons: {} })
-      if (f.index.described) index.described++
-      else {
-        index.notDescribed++
-        index.reasons[f.index.reason] = (index.reasons[f.index.reason] ?? 0) + 1
-      }
+  totals.files++
+  if (f.index) {
+    const index = (totals.index ??= { described: 0, notDescribed: 0, reasons: {} })
+    if (f.index.described) index.described++
+    else {
+      index.notDescribed++
+      index.reasons[f.index.reason] = (index.reasons[f.index.reason] ?? 0) + 1
     }
-    if (f.error) totals.filesWithError++
-    if (f.skipped) totals.filesSkipped++
-    if (f.rowGroups.length) totals.filesOpened++
-    totals.rowGroups += f.rowGroups.length
-    const { values, rowGroups } = f
-    for (let v = 0; v < values.length; v++) {
-      totals.verdicts[values[v].verdict]++
-      if (values[v].verdict === 'absent') credit(values[v].source).files++
-    }
-    for (let g = 0; g < rowGroups.length; g++) {
-      const { results } = rowGroups[g]
-      for (let r = 0; r < results.length; r++) if (results[r].verdict === 'absent') credit(results[r].source).rowGroups++
-    }
+  }
+  if (f.error) totals.filesWithError++
+  if (f.skipped) totals.filesSkipped++
+  if (f.rowGroups.length) totals.filesOpened++
+  totals.rowGroups += f.rowGroups.length
+  const { values, rowGroups } = f
+  for (let v = 0; v < values.length; v++) {
+    totals.verdicts[values[v].verdict]++
+    if (values[v].verdict === 'absent') credit(values[v].source).files++
+  }
+  for (let g = 0; g < rowGroups.length; g++) {
+    const { results } = rowGroups[g]
+    for (let r = 0; r < results.length; r++) if (results[r].verdict === 'absent') credit(results[r].source).rowGroups++
   }
   return totals
 }

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { before, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 import { duckdb, filesHolding, quote, writeHiveDataset } from '../../testkit/hive-dataset.js'
 import { startTestServer } from '../../testkit/range-server.js'
-import { runCli } from './helpers/run-cli.js'
+import { CLI_PATH, runCli, runNode } from './helpers/run-cli.js'
 import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 
@@ -58,6 +58,37 @@ test('probe <dir>: a line per file, a summary per partition value, the totals; -
   for (const f of doc.files) assert.equal(f.values[0].verdict, truth.has(f.file) ? 'present' : 'absent', f.file)
   assert.equal(doc.totals.files, 6)
   assert.ok(doc.stats.requests >= 6)
+})
+
+test('probe <dir> past maxResults: streamed a file at a time (probeEach), the output as within it', async () => {
+  // probe() of a dataset holds every answer, TOO_LARGE past maxResults; the CLI printed what it returned, so a big probe
+  // exited 2 telling the user to use probeEach(). Here the limit is 1 (a preloaded hook): probe() refuses at once.
+  const hook = pathToFileURL(path.join(projectRoot, 'tests/js/helpers/low-max-results.js')).href
+  const refused = await runNode(['--import', hook, '--input-type=module', '-e', `import { openDataset } from
+    ${JSON.stringify(pathToFileURL(path.join(projectRoot, 'js/index.js')).href)}
+    const error = await (await openDataset(${JSON.stringify(root)})).probe('user_id', [1003]).then(() => null, (e) => e)
+    console.log(error?.code)`])
+  assert.equal(refused.stdout.trim(), 'TOO_LARGE', refused.stderr)
+  const times = (/** @type {string} */ text) => text.replace(/\d+ ms/g, 'N ms').replace(/"(ms|rounds)":[\d.]+/g, '"$1":N')
+  const truth = await filesHolding(root, 'user_id = 1003')
+  for (const json of [[], ['--json']]) {
+    const args = ['probe', root, '-c', 'user_id', '-v', '1003', '-v', '7', ...json]
+    const low = await runNode(['--import', hook, CLI_PATH, ...args], { cwd: projectRoot })
+    const within = await cli(args)
+    assert.equal(low.code, 0, low.stderr)
+    assert.equal(within.code, 0, within.stderr)
+    assert.equal(times(low.stdout), times(within.stdout))
+    assert.equal(low.stderr, within.stderr)
+    if (json.length) {
+      const doc = JSON.parse(low.stdout)
+      assert.equal(doc.files.length, 6)
+      for (const f of doc.files) if (truth.has(f.file)) assert.notEqual(f.values[0].verdict, 'absent', f.file)
+      assert.equal(doc.totals.files, 6)
+      assert.equal(doc.totals.rowGroups, doc.files.reduce((n, f) => n + f.rowGroups.length, 0))
+    } else {
+      assert.match(low.stdout, new RegExp(`^1003: maybe in ${truth.size} of 6 files`, 'm'))
+    }
+  }
 })
 
 test('probe --where and a partition column: files skipped before any read', async () => {
