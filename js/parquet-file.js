@@ -10,7 +10,7 @@ import { chunk } from './footer/records.js'
 import { decryptedFilter, encryptedFilterTask, locateFilter, MODES, WholeFilterTask } from './indexes/bloom-reads.js'
 import { fileGeometry } from './footer/file-geometry.js'
 import { planProbe } from './plan/probe-plan.js'
-import { DEFAULT_MAX_RESULTS } from './plan/max-results.js'
+import { maxResultsOf } from './plan/max-results.js'
 import { confirmOptions } from './confirm/confirm-options.js'
 import { LinkModel, transportWindow } from './plan/link-model.js'
 import {
@@ -443,9 +443,9 @@ export class ParquetFile {
     const rowGroups = options.rowGroups === undefined ? null : this.#rowGroupSelection(options.rowGroups)
     // Its answers, one per value for each row group, are made at once: past maxResults refused before they are planned
     // (1,000,000 values over 100 row groups had V8 abort a 512 MiB process, untyped). A dataset's files are asked with
-    // Infinity: its own budget counts them (js/dataset/result-budget.js). Not a number: refused too, by `!(… <= …)`.
+    // Infinity: its own budget counts them (js/plan/result-budget.js).
     const answers = encoded.outcomes.length * (rowGroups ?? this.layout.rowGroupRows).length
-    if (!(answers <= (options.maxResults ?? DEFAULT_MAX_RESULTS))) {
+    if (answers > maxResultsOf(options.maxResults)) {
       throw new ParquetBloomError(ErrorCode.TOO_LARGE, `${answers} answers over maxResults: probe fewer values per call`)
     }
     return planProbe({

@@ -6,8 +6,8 @@
 // its answers made — so no more than the budget is ever held, whatever one file's row groups. probeEach() streams each
 // file's answer instead, and holds only the files in flight. A sidecar index's own probe makes all its answers at once:
 // the same limit (checkSidecarRoom), as js/sidecar/ asks it.
-import { ErrorCode, invalidArgument, ParquetBloomError } from '../errors.js'
-import { DEFAULT_MAX_RESULTS } from './max-results.js'
+import { ErrorCode, ParquetBloomError } from '../errors.js'
+import { DEFAULT_MAX_RESULTS, maxResultsOf } from './max-results.js'
 
 // maxResults by default, a file's probe's too (js/parquet-file.js): one constant, in a module of its own.
 export { DEFAULT_MAX_RESULTS }
@@ -49,17 +49,6 @@ export class ResultBudget {
   }
 }
 
-/**
- * A probe's maxResults, checked (INVALID_ARGUMENT unless an integer >= 1 or Infinity).
- * @param {unknown} maxResults undefined: DEFAULT_MAX_RESULTS
- */
-function maxResultsOf(maxResults) {
-  const max = maxResults ?? DEFAULT_MAX_RESULTS
-  if (typeof max !== 'number' || !(max === Infinity || (Number.isInteger(max) && max >= 1))) {
-    throw invalidArgument(`maxResults must be an integer >= 1 or Infinity, got ${String(maxResults)}`)
-  }
-  return max
-}
 
 /**
  * A sidecar index's probe (js/sidecar/): its answers, one per value for each row group of each file it describes, are

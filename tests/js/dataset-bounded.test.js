@@ -205,8 +205,10 @@ describe('a file\'s probe makes a bounded number of answers', () => {
           if (!stored.has(probed[k]) && probed[k] % 3n === 1n) assert.notEqual(r.verdict, 'present', `${probed[k]} is stored nowhere`)
         }))
       }
-      // Not a number: refused, as over any limit.
-      await assert.rejects(file.probe('id', probed, { maxResults: NaN }), { code: ErrorCode.TOO_LARGE })
+      // Not an integer >= 1 or Infinity: refused as a dataset's is (js/plan/max-results.js maxResultsOf).
+      for (const maxResults of [NaN, 0, -1, 1.5, '10']) {
+        await assert.rejects(file.probe('id', probed, { maxResults }), { code: ErrorCode.INVALID_ARGUMENT })
+      }
     } finally {
       await file.close()
     }
