@@ -148,7 +148,9 @@ function step(reading, make, next, failed) {
   }
   // Bound rather than arrow functions: no context is made for this call, and a dataset's thousands of footer reads in
   // flight each hold two bound methods, not two closures and their context.
-  return made instanceof Promise ? made.then(next.bind(reading), failed.bind(reading)) : next.call(reading, made)
+  // A thenable, not only this realm's Promise: a caller's own ByteSource may answer with another realm's promises.
+  return typeof (/** @type {any} */ (made)?.then) === 'function' ? /** @type {Promise<T>} */ (made).then(next.bind(reading),
+    failed.bind(reading)) : next.call(reading, /** @type {T} */ (made))
 }
 
 /**
