@@ -201,9 +201,9 @@ class ProbeContext {
     for (let i = 0; i < out.length; i++) {
       const g = this.rowGroupAt(i)
       // A count read from the Float64Array as a small integer where it is one: a dataset's answers keep every row group's,
-      // and a double field would box each count in a heap number of its own.
+      // and a double field would box each count in a heap number of its own. (A footer's count may be negative: as read.)
       const numRows = rows[g]
-      out[i] = { index: g, numRows: numRows < 2 ** 30 ? numRows | 0 : numRows, results: this.answers[i].finalResults() }
+      out[i] = { index: g, numRows: (numRows | 0) === numRows ? numRows | 0 : numRows, results: this.answers[i].finalResults() }
     }
     return out
   }
