@@ -733,6 +733,7 @@ export interface DatasetProbeOptions extends Omit<ProbeOptions, 'rowGroups'> {
   /**
    * probe()'s most answers held (one per value for each file and each of its row groups; probeEach holds only the files in
    * flight). Past it, TOO_LARGE: before any read when values × files are over, else once a file's footer takes it over.
+   * probeEach: a file whose own answers (values × its row groups) are over it answers TOO_LARGE as its `error`, values unknown.
    * Default 10,000,000; Infinity: no limit.
    */
   maxResults?: number

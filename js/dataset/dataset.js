@@ -16,7 +16,7 @@ import { PROBE_VALUES } from '../parquet-file.js'
 import { ProbeValuesCache } from '../values/probe-values.js'
 import { CoverageTally } from './coverage.js'
 import { errorData, ProbeRun } from './probe-run.js'
-import { ResultBudget } from '../plan/result-budget.js'
+import { FileRoom, ResultBudget } from '../plan/result-budget.js'
 import { IndexBatches } from './index-batches.js'
 import { addIoStats, asIoStats, ioStats, IoLedger, ioStatsSince } from '../sources/io-ledger.js'
 
@@ -265,7 +265,8 @@ export class ParquetDataset {
    * @param {Iterable<unknown>} values
    * @param {import('../index.js').DatasetProbeOptions & LayerOptions} options
    * @param {(result: FileResult) => void | Promise<unknown>} emit (a promise: FileSession.run holds the worker until it settles)
-   * @param {boolean} [budgeted] whether the answers are all held (probe()): TOO_LARGE over maxResults (ResultBudget)
+   * @param {boolean} [budgeted] whether the answers are all held (probe()): TOO_LARGE over maxResults (ResultBudget); else
+   *   a file's own answers over it are its error (FileRoom)
    * @returns {Promise<{ stats: Record<string, any>, plan: ReadPlan | undefined }>}
    */
   async #start(column, values, options, emit, budgeted = false) {
@@ -287,7 +288,9 @@ export class ParquetDataset {
     })
     const where = whereConditions(settings.where, this.partitionTypes)
     // Refused before any read (an https origin's ALPN question, the sidecar's) when the files' answers alone are too many.
-    const budget = budgeted ? new ResultBudget(settings.maxResults, list.length, selected.length) : undefined
+    // probeEach: a file over maxResults by itself is that file's error (FileRoom), the others answered.
+    const budget = budgeted ? new ResultBudget(settings.maxResults, list.length, selected.length)
+      : new FileRoom(settings.maxResults, list.length)
     const session = await FileSession.open(selected, omit(settings, DATASET_OPTIONS),
       { footerCache: this.#footerCache, fileConcurrency: settings.fileConcurrency, link: this.#link,
       ledger: settings[IO_LEDGER], mostFiles: Math.max(1, Math.floor(PAIRS_IN_FLIGHT / Math.max(1, list.length))) })
@@ -295,7 +298,7 @@ export class ParquetDataset {
     // The plan is the dataset's (its ledger records every file's requests): no file makes one of its own.
     /** @type {Record<string, any>} */
     // Every file asked every value shares one encoding of them per column type.
-    // Its files make their answers under the dataset's budget (probe()) or a few at a time (probeEach): none refuses its own.
+    // Its files make their answers under the dataset's budget (probe()) or its room for each (probeEach): none counts its own.
     const probeOptions = { ...omit(settings, [...DATASET_OPTIONS, 'plan']), concurrency: session.window, maxResults: Infinity,
       confirmBudget: confirm ? { remaining: confirm.maxConfirmBytes } : undefined, [PROBE_VALUES]: new ProbeValuesCache(list) }
     if (limit !== undefined && confirm) probeOptions.maxRows = Math.min(confirm.maxRows, limit)

@@ -31,12 +31,13 @@ export class ProbeRun {
    *   fromIndex: import('./index-batches.js').IndexBatches<IndexAnswers> | undefined, fileView: (file: DatasetFile) => FileView,
    *   decideInFile: import('./dataset.js').DecideInFile | undefined,
    *   lookupColumnsIn?: import('./dataset.js').LookupColumnsIn | undefined, indexAnswersByColumn?: boolean,
-   *   partitionTypes?: Record<string, string>, budget?: import('../plan/result-budget.js').ResultBudget }} probe
+   *   partitionTypes?: Record<string, string>,
+   *   budget?: import('../plan/result-budget.js').ResultBudget | import('../plan/result-budget.js').FileRoom }} probe
    *   the values, the column, the probe's settings, the files' session, what every file's probe is given, the
    *   sidecar's answers (when the dataset has one), the file as a prefilter and columnOf see it, a table's
    *   answers for values a file's own column type cannot hold (DECIDE_IN_FILE), and a table's names of `columns`
    *   in a file (LOOKUP_COLUMNS_IN), whether its sidecar answers for its column however files name it
-   *   (INDEX_ANSWERS_BY_COLUMN), the partition keys' types, and probe()'s room for answers (maxResults)
+   *   (INDEX_ANSWERS_BY_COLUMN), the partition keys' types, and the room for answers (maxResults: probe()'s, or each file's)
    */
   constructor({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex, fileView, decideInFile,
     lookupColumnsIn, indexAnswersByColumn = false, partitionTypes = {}, budget }) {
@@ -170,7 +171,8 @@ export class ProbeRun {
     const { list, settings, column } = this
     const { file, order, decided, open } = probe
     probe.parquet = opened
-    // Room for the file's row groups' answers before any index of it is read (TOO_LARGE fails the probe: probeFailed).
+    // Room for the file's row groups' answers before any index of it is read: TOO_LARGE fails probe() (probeFailed), or
+    // this file alone in probeEach (FileRoom).
     this.budget?.add(opened.metadata.rowGroups.length)
     // A footer of other row groups than the sidecar's entry (a same-size replacement no validator told apart): what the
     // sidecar decided is of another file's row groups. The file is asked those values too, and its answers are its own.

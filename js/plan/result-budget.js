@@ -4,8 +4,8 @@
 // the process, untyped). Over the budget the probe fails TOO_LARGE as early as it can tell: values × files before any
 // read, a file's row groups once its footer says how many (js/dataset/probe-run.js), before its indexes are read and
 // its answers made — so no more than the budget is ever held, whatever one file's row groups. probeEach() streams each
-// file's answer instead, and holds only the files in flight. A sidecar index's own probe makes all its answers at once:
-// the same limit (checkSidecarRoom), as js/sidecar/ asks it.
+// file's answer instead, and holds only the files in flight, each file's answers within the limit (FileRoom). A sidecar
+// index's own probe makes all its answers at once: the same limit (checkSidecarRoom), as js/sidecar/ asks it.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { DEFAULT_MAX_RESULTS, maxResultsOf } from './max-results.js'
 
@@ -49,6 +49,31 @@ export class ResultBudget {
   }
 }
 
+/**
+ * probeEach()'s room, a file at a time: it holds only the files in flight, but a file's answers (one per value for each of
+ * its row groups) are made at once, and a dataset asks its files with maxResults Infinity: 100,001 values over a file of
+ * 200 row groups (20 million answers) had V8 abort the process. Past maxResults that file answers TOO_LARGE, its own error
+ * (ProbeRun#failed: its values `unknown`), once its footer says how many row groups, before its indexes are read; the
+ * other files go on. probe() counts its files under ResultBudget instead, once.
+ */
+export class FileRoom {
+  /** @param {unknown} maxResults the probe's option @param {number} values the probe's values */
+  constructor(maxResults, values) {
+    this.max = maxResultsOf(maxResults)
+    this.values = values
+  }
+
+  /** never set: a file over its room fails alone, not the probe (ResultBudget's fails the probe) */
+  exceeded = undefined
+
+  /** @param {number} rowGroups the file's, from its footer */
+  add(rowGroups) {
+    if (this.values * rowGroups <= this.max) return
+    throw new ParquetBloomError(ErrorCode.TOO_LARGE, `${this.values} values over this file's ${rowGroups} row groups need room ` +
+      `for ${this.values * rowGroups} answers (one per value for each row group), more than maxResults (${this.max}): probe ` +
+      'fewer values at once')
+  }
+}
 
 /**
  * A sidecar index's probe (js/sidecar/): its answers, one per value for each row group of each file it describes, are

@@ -28,6 +28,7 @@ const dir = await tempDir('dataset-bounded')
 const oneFileDir = await tempDir('dataset-bounded-one')
 const indexedDir = await tempDir('dataset-bounded-indexed')
 const wideFileDir = await tempDir('dataset-bounded-wide-file')
+const wideEachDir = await tempDir('dataset-bounded-wide-each')
 
 /** @type {(f: number) => bigint[]} */
 let valuesOf
@@ -88,10 +89,14 @@ describe('a dataset probe holds a bounded number of answers', () => {
     const error = await dataset.probe('id', probed, { maxResults: cells - 1 }).then(() => null, (e) => e)
     assert.equal(error?.code, ErrorCode.TOO_LARGE)
     assert.match(error.message, /probeEach\(\)/)
-    // probeEach holds no more than the files in flight: no limit of probe()'s stops it.
+    // probeEach holds no more than the files in flight: probe()'s total does not stop it, only a file's own answers.
     const streamed = []
-    for await (const file of dataset.probeEach('id', probed, { maxResults: 1 })) streamed.push(file)
+    for await (const file of dataset.probeEach('id', probed, { maxResults: probed.length * GROUPS })) streamed.push(file)
     assert.deepEqual(streamed.map((f) => f.path).sort(), result.files.map((f) => f.path))
+    for (const file of streamed) {
+      assert.equal(file.error, null)
+      assertAgainstWriter(file)
+    }
   })
 
   test('one file of many row groups: refused once its footer is read, before its answers are made', { timeout: 60_000 }, async () => {
@@ -231,14 +236,77 @@ describe('a file\'s probe makes a bounded number of answers', () => {
     assert.ok(100_001 * 100 > DEFAULT_MAX_RESULTS)
   })
 
-  test('a dataset\'s files are not refused by their own count: probeEach streams a file over maxResults', async () => {
-    const dataset = await openDataset(dir)
-    const files = []
-    for await (const file of dataset.probeEach('id', probed, { maxResults: 1 })) files.push(file)
-    assert.equal(files.length, FILES)
-    for (const file of files) {
+  test('probeEach: a file over maxResults by itself is its own TOO_LARGE, before its indexes are read; the others answer', async () => {
+    // One file of 200 row groups and one of 2, the sidecar dataset's: each file's answers are values × its row groups.
+    const wide = path.join(wideEachDir, 'wide')
+    const narrow = path.join(wideEachDir, 'narrow')
+    await mkdir(wide, { recursive: true })
+    await mkdir(narrow, { recursive: true })
+    const { valuesOf: wideValues } = await writeSidecarDataset(wide, { files: 1, groups: 200, groupRows: 2 })
+    const { valuesOf: narrowValues } = await writeSidecarDataset(narrow, { files: 1, groups: 2, groupRows: 10 })
+    const paths = [path.join(wide, datasetFileName(0)), path.join(narrow, datasetFileName(0))]
+    // A value of each file, and one stored nowhere (≡ 1 mod 3).
+    const values = [wideValues(0)[7], narrowValues(0)[3], 1n]
+    const stored = [new Set(wideValues(0)), new Set(narrowValues(0))]
+    /** @param {number} maxResults */
+    const each = async (maxResults) => {
+      const files = []
+      for await (const file of (await openDataset(paths)).probeEach('id', values, { maxResults })) files.push(file)
+      return files.sort((a, b) => (a.path < b.path ? -1 : 1))
+    }
+    // Within it (3 values × 200 row groups), every file answers, though probe()'s total (3 × (2 + 202)) is over.
+    for (const [f, file] of (await each(values.length * 200)).reverse().entries()) {
       assert.equal(file.error, null)
-      assertAgainstWriter(file)
+      values.forEach((v, k) => {
+        if (stored[f].has(v)) assert.notEqual(file.values[k].verdict, 'absent', `${file.path} holds ${v}`)
+        if (v === 1n) assert.notEqual(file.values[k].verdict, 'present', `${v} is stored nowhere`)
+      })
+    }
+    const [narrowAnswer, wideAnswer] = await each(values.length * 200 - 1)
+    assert.equal(wideAnswer.path, paths[0])
+    assert.equal(wideAnswer.error?.code, ErrorCode.TOO_LARGE)
+    assert.match(wideAnswer.error.message, /3 values over this file's 200 row groups need room for 600 answers/)
+    assert.deepEqual(wideAnswer.rowGroups, [])
+    assert.deepEqual(wideAnswer.values.map((a) => [a.verdict, a.reason]), values.map(() => ['unknown', 'file-error']))
+    assert.equal(narrowAnswer.error, null)
+    assert.notEqual(narrowAnswer.values[1].verdict, 'absent')
+    // Its footer alone was read: no index of it, no data page.
+    assert.ok(wideAnswer.stats.requests <= 2, `${wideAnswer.stats.requests} requests`)
+  })
+
+  test('probeEach: one file over the default (100,001 values × 200 row groups) answers TOO_LARGE in a heap of 128 MiB',
+    { timeout: 60_000 }, async () => {
+      // Its 20,000,200 answers were made at once, its file asked with no limit of its own: V8 aborted the process
+      // (SIGABRT, heap out of memory), the other file's answer lost with it.
+      const code = `import { openDataset } from ${JSON.stringify(new URL('../../js/index.js', import.meta.url).href)}
+        const values = Array.from({ length: 100_001 }, (_, i) => BigInt(i) * 3n + 1n)
+        const dataset = await openDataset(${JSON.stringify([path.join(wideEachDir, 'wide'), path.join(wideEachDir, 'narrow')]
+          .map((d) => path.join(d, datasetFileName(0))))})
+        const files = []
+        for await (const f of dataset.probeEach('id', values)) {
+          files.push({ path: f.path, error: f.error?.code ?? null, message: f.error?.message, rowGroups: f.rowGroups.length,
+            verdicts: [...new Set(f.values.map((a) => a.verdict))] })
+        }
+        console.log(JSON.stringify(files.sort((a, b) => (a.path < b.path ? -1 : 1))))`
+      const { code: exit, signal, stdout, stderr } = await runNode(['--max-old-space-size=128', '--input-type=module', '-e', code],
+        { timeout: 50_000 })
+      assert.equal(exit, 0, `${signal} ${stderr.slice(0, 400)}`)
+      const [narrowAnswer, wideAnswer] = JSON.parse(stdout)
+      assert.deepEqual({ ...wideAnswer, message: undefined }, { path: path.join(wideEachDir, 'wide', datasetFileName(0)),
+        error: ErrorCode.TOO_LARGE, message: undefined, rowGroups: 0, verdicts: ['unknown'] })
+      assert.match(wideAnswer.message, /need room for 20000200 answers .* more than maxResults \(10000000\)/)
+      // Values ≡ 1 (mod 3) are stored nowhere: never present; the other file answered them all.
+      assert.deepEqual({ ...narrowAnswer, verdicts: narrowAnswer.verdicts.filter((v) => v === 'present') },
+        { path: path.join(wideEachDir, 'narrow', datasetFileName(0)), error: null, rowGroups: 2, verdicts: [] })
+      assert.ok(100_001 * 200 > DEFAULT_MAX_RESULTS)
+    })
+
+  test('probeEach: maxResults is checked as probe()\'s', async () => {
+    const dataset = await openDataset(dir)
+    for (const bad of [0, 1.5, '10']) {
+      const error = await (async () => { for await (const _ of dataset.probeEach('id', probed, { maxResults: bad })); })()
+        .then(() => null, (e) => e)
+      assert.equal(error?.code, ErrorCode.INVALID_ARGUMENT, String(bad))
     }
   })
 })
@@ -254,13 +322,24 @@ describe('a table probe holds a bounded number of answers', () => {
     const error = await table.probe('id', values, { maxResults: values.length * 4 - 1 }).then(() => null, (e) => e)
     assert.equal(error?.code, ErrorCode.TOO_LARGE)
     assert.match(error.message, /probeEach\(\)/)
+    // probeEach: each file's own answers (4 values × its one row group) within maxResults, though probe()'s are not.
     let answered = 0
-    for await (const file of table.probeEach('id', values, { maxResults: 1, fileConcurrency: 1 })) {
+    for await (const file of table.probeEach('id', values, { maxResults: values.length, fileConcurrency: 1 })) {
       const { ids } = written.files.find((f) => file.path.endsWith(path.basename(f.path)))
+      assert.equal(file.error, null)
+      assert.equal(file.rowGroups.length, 1)
       values.forEach((v, k) => { if (ids.includes(v)) assert.notEqual(file.values[k].verdict, 'absent', `${file.path} holds ${v}`) })
       answered++
     }
     assert.equal(answered, 4)
+    // Past it, each file alone is TOO_LARGE: the value it holds unknown (the others its bounds in the manifest rule out).
+    for await (const file of table.probeEach('id', values, { maxResults: values.length - 1 })) {
+      const { ids } = written.files.find((f) => file.path.endsWith(path.basename(f.path)))
+      assert.equal(file.error?.code, ErrorCode.TOO_LARGE)
+      values.forEach((v, k) => { if (ids.includes(v)) assert.equal(file.values[k].verdict, 'unknown', `${file.path} holds ${v}`) })
+      answered++
+    }
+    assert.equal(answered, 8)
   })
 })
 
