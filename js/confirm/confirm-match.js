@@ -52,6 +52,15 @@ export class CandidateMatcher {
       }
       if (!this.groups[group].includes(owner)) this.groups[group].push(owner)
     }
+    // scan gives a value one group, its exact key's first: that group also takes the owners of its microsecond's, or a
+    // text probed beside the bigint of its stored instant went unconfirmed (absent).
+    if (this.microseconds) {
+      for (const [id, group] of byKey) {
+        const wide = typeof id === 'bigint' ? byKey.get(microsecondKey(id)) : undefined
+        const list = this.groups[group]
+        if (wide !== undefined) for (const owner of this.groups[wide]) if (!list.includes(owner)) list.push(owner)
+      }
+    }
     this.byKey = byKey
     /** @type {import('../pages/plain-binary-scan.js').PlainBinaryKeys | undefined} built on the first PLAIN binary page */
     this.plainKeys = undefined

@@ -151,6 +151,18 @@ describe('INT96 stored at nanoseconds, probed at coarser precision', () => {
     assert.deepEqual(results.map((r) => r.source), ['data-pages', 'bloom-filter', 'data-pages', 'bloom-filter'])
   })
 
+  test('confirm: text and the bigint of the same stored value, probed together, both find its row (text was absent)', async () => {
+    for (const encoding of /** @type {const} */ (['PLAIN', 'RLE_DICTIONARY'])) {
+      const file = await writeInt96File(`together-${encoding}.parquet`, { bloomFilter: false, encoding })
+      const text = '2024-01-02 03:04:05.123456'
+      assert.equal(await count(`SELECT count(*) FROM '${file}' WHERE ts = '${text}'`), 1)
+      const date = new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 123)) // DuckDB's row 4, ….123000500
+      const results = await probe(file, [text, AT + 789n, date, 1_704_164_645_123_000_500n, AT + 788n], { confirm: true })
+      assert.deepEqual(results.map((r) => [r.verdict, r.rows ?? []]),
+        [['present', [0]], ['present', [0]], ['present', [4]], ['present', [4]], ['absent', []]], encoding)
+    }
+  })
+
   for (const format of [1, 2]) {
     test(`sidecar index (format ${format}): never absent where DuckDB finds rows`, async () => {
       const file = await writeInt96File(`sidecar-${format}.parquet`, { bloomFilter: false, encoding: 'PLAIN' })
