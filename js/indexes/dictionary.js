@@ -331,14 +331,31 @@ export function dictionaryVerdicts(set, candidates, owners, valueCount) {
   const answers = new Uint8Array(valueCount)
   const key = keyFunction(set.physicalType)
   const { keys } = set
+  /** @type {Set<bigint> | undefined} */
+  let micros
   for (let k = 0; k < candidates.length; k++) {
     const owner = owners[k]
     if (answers[owner] === DictionaryAnswer.PRESENT) continue
     const candidateKey = key(candidates[k])
-    // `wide` INT96 bytes (values/input.js WideInt96) found are the value; not found, another nanosecond of it may be.
-    // (No key is undefined.)
+    // `wide` INT96 bytes (values/input.js WideInt96) found are the value; not found, another nanosecond of their microsecond
+    // may be: undecided if a value is that microsecond as DuckDB reads both, else absent. (No key is undefined.)
     if (keys.has(/** @type {DictionaryKey} */ (candidateKey))) answers[owner] = DictionaryAnswer.PRESENT
-    else if (candidateKey === undefined || candidates[k].wide) answers[owner] = DictionaryAnswer.UNDECIDED
+    else if (candidateKey === undefined || candidates[k].wide && int96Micros(/** @type {string} */ (candidateKey))
+      .some((us) => (micros ??= new Set([...keys].flatMap((entry) => int96Micros(/** @type {string} */ (entry))))).has(us))) {
+      answers[owner] = DictionaryAnswer.UNDECIDED
+    }
   }
   return answers
+}
+
+/**
+ * INT96 bytes (a latin1 key) as DuckDB reads them: (Julian day - 2440588) days + trunc(nanoseconds of day, a signed int64,
+ * / 1000) µs, wrapped to int64, the day read signed and unsigned.
+ * @param {string} key
+ */
+function int96Micros(key) {
+  const view = new DataView(Uint8Array.from(key, (c) => c.charCodeAt(0)).buffer)
+  const nanos = view.getBigInt64(0, true)
+  const days = [view.getInt32(8, true), view.getUint32(8, true)]
+  return days.map((day) => BigInt.asIntN(64, BigInt(day - 2440588) * 86400000000n + nanos / 1000n))
 }
