@@ -269,8 +269,8 @@ export class ParquetTable extends ParquetDataset {
   /** @type {IoLedger | undefined} openTable's reads, with `plan: true`: the first probe that asks for a plan carries them in it. */
   #openLedger
 
-  /** @type {Map<string, Map<string, LookupPlan>>} per file path, how its point lookup columns' values become the table's */
-  #plans
+  /** @type {WeakMap<ParquetFile, string>} each opened file's path, as columnOf saw it */
+  #pathOf
 
   /**
    * @param {LoadedTable} table
@@ -283,8 +283,6 @@ export class ParquetTable extends ParquetDataset {
     const keysFor = new WeakMap()
     /** @type {WeakMap<ParquetFile, string>} each opened file's path, as columnOf saw it */
     const pathOf = new WeakMap()
-    /** @type {Map<string, Map<string, LookupPlan>>} */
-    const plans = new Map()
     const fieldOf = (/** @type {string | string[]} */ column) => fieldNamed(table, column)
     /** The column's path in the file: the field's, else the name as given, but not a dropped column's old name. */
     const fileColumnOf = (/** @type {ParquetFile} */ parquetFile, /** @type {string | string[]} */ column) => {
@@ -322,22 +320,8 @@ export class ParquetTable extends ParquetDataset {
         const field = fieldOf(column)
         return field ? notInNarrowerFile(field, parquetFile.column(fileColumn), values) : null
       },
-      // A column the file lacks is null in its rows (js/dataset/probe-run.js), a struct's fields under the file's names,
-      // until #asTableRows makes them the table's.
-      [LOOKUP_COLUMNS_IN]: (/** @type {ParquetFile} */ parquetFile, /** @type {string[]} */ columns) => {
-        const named = columns.map((name) => lookupColumnIn(table, parquetFile, name))
-        const path = pathOf.get(parquetFile)
-        if (path === undefined) return named
-        const planned = plans.get(path) ?? new Map()
-        named.forEach((fileName, k) => {
-          const plan = lookupPlan(table, byPath.get(path), parquetFile, columns[k], fileName)
-          if (plan) planned.set(columns[k], plan)
-        })
-        if (planned.size) plans.set(path, planned)
-        return named
-      },
     })
-    this.#plans = plans
+    this.#pathOf = pathOf
     this.#table = table
     this.#byPath = byPath
     this.#where = options.where
@@ -378,6 +362,30 @@ export class ParquetTable extends ParquetDataset {
       this.#know(this.#table.files)
     }
     return this.files
+  }
+
+  /**
+   * A probe's LOOKUP_COLUMNS_IN: each file's names of the point lookup columns — one the file lacks is null in its rows
+   * (js/dataset/probe-run.js), a struct's fields are under the file's names — and, in the probe's own `plans`, how
+   * #asTableRows makes them the table's. Per probe: kept by the table, they grew with every file a probe ever looked
+   * up rows in (a list's plan holds the file's footer layout), and no later probe reads them.
+   * @param {Map<string, Map<string, LookupPlan>>} plans by file path
+   */
+  #lookupColumnsIn(plans) {
+    const table = this.#table
+    return (/** @type {ParquetFile} */ parquetFile, /** @type {string[]} */ columns) => {
+      const named = columns.map((name) => lookupColumnIn(table, parquetFile, name))
+      const path = this.#pathOf.get(parquetFile)
+      if (path === undefined) return named
+      /** @type {Map<string, LookupPlan>} */
+      const planned = new Map()
+      named.forEach((fileName, k) => {
+        const plan = lookupPlan(table, this.#byPath.get(path), parquetFile, columns[k], fileName)
+        if (plan) planned.set(columns[k], plan)
+      })
+      if (planned.size) plans.set(path, planned)
+      return named
+    }
   }
 
   /**
@@ -472,10 +480,13 @@ export class ParquetTable extends ParquetDataset {
     try {
       const plan = await this.#plan(column, list, options.where ?? this.#where)
       ledger.closePhase()
-      const datasetOptions = { ...this.#datasetOptions(options, plan), [IO_LEDGER]: ledger }
+      /** @type {Map<string, Map<string, LookupPlan>>} */
+      const plans = new Map()
+      const datasetOptions = { ...this.#datasetOptions(options, plan), [IO_LEDGER]: ledger,
+        [LOOKUP_COLUMNS_IN]: this.#lookupColumnsIn(plans) }
       /** @type {import('../index.js').DatasetProbeResult} */
       const result = await super.probe(column, list, datasetOptions)
-      for (const f of result.files) await this.#asTableRows(f, options.columns)
+      for (const f of result.files) await this.#asTableRows(f, options.columns, plans)
       await Promise.all(result.files.map((f) => this.#withDeletes(f, column)))
       // Its stats are the ledger's (the manifests' requests and rounds included), the time the table's.
       const own = ioStatsSince(ledger.stats, before)
@@ -503,8 +514,11 @@ export class ParquetTable extends ParquetDataset {
     checkColumns(this.#table, column, options.columns)
     const list = Array.from(values)
     const plan = await this.#plan(column, list, options.where ?? this.#where)
-    for await (const file of super.probeEach(column, list, this.#datasetOptions(options, plan))) {
-      await this.#asTableRows(file, options.columns)
+    /** @type {Map<string, Map<string, LookupPlan>>} the files' in flight, each dropped once its answer is out */
+    const plans = new Map()
+    const datasetOptions = { ...this.#datasetOptions(options, plan), [LOOKUP_COLUMNS_IN]: this.#lookupColumnsIn(plans) }
+    for await (const file of super.probeEach(column, list, datasetOptions)) {
+      await this.#asTableRows(file, options.columns, plans)
       await this.#withDeletes(file, column)
       yield file
     }
@@ -525,9 +539,11 @@ export class ParquetTable extends ParquetDataset {
    * the rows without values, and says why in their detail.
    * @param {import('../index.js').DatasetFileResult} fileResult
    * @param {unknown} columns the probe's `columns`
+   * @param {Map<string, Map<string, LookupPlan>>} filePlans the probe's (#lookupColumnsIn), the file's taken out of them
    */
-  async #asTableRows(fileResult, columns) {
-    const planned = this.#plans.get(fileResult.path)
+  async #asTableRows(fileResult, columns, filePlans) {
+    const planned = filePlans.get(fileResult.path)
+    filePlans.delete(fileResult.path)
     if (!planned || !Array.isArray(columns)) return
     const plans = columns.flatMap((name) => (planned.has(name) ? [{ name, plan: /** @type {LookupPlan} */ (planned.get(name)) }] : []))
     const results = [...fileResult.rowGroups.flatMap((g) => g.results), ...fileResult.values]
@@ -536,7 +552,6 @@ export class ParquetTable extends ParquetDataset {
       if (!('nested' in p.plan)) continue
       const { field, layout, fileName } = p.plan.nested
       p.plan = await nestedShape(this.#table, layout, field, fileName)
-      planned.set(p.name, p.plan) // made once per file
     }
     const unknown = plans.find((p) => 'unknown' in p.plan)
     /** A row object is shared by its row group's result and the file's answer: each is made the table's once. */
