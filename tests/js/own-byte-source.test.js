@@ -2,15 +2,13 @@
 // context's, an iframe's) or another thenable: openParquet awaits what its reads return, it does not require this
 // realm's Promise.
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { test } from 'node:test'
 import vm from 'node:vm'
 
 import { openParquet } from '../../js/index.js'
+import { readFixture } from './helpers/fixtures.js'
 
-const FIXTURES = process.env.PB_FIXTURES_DIR ?? path.resolve('tests/fixtures')
-const bytes = new Uint8Array(readFileSync(path.join(FIXTURES, 'parquet-testing', 'data_index_bloom_encoding_stats.parquet')))
+const bytes = readFixture('parquet-testing/data_index_bloom_encoding_stats.parquet')
 const otherRealm = vm.createContext({})
 
 /** A ByteSource over `bytes` whose reads answer with `settle(value)`. @param {(value: unknown) => unknown} settle */

@@ -1,16 +1,14 @@
 // A row group's numRows is the footer's num_rows as written, whatever its size or sign: a malformed footer's count is
 // not turned into another (plausible) one.
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { test } from 'node:test'
 
 import { openDataset, openParquet } from '../../js/index.js'
 import { parseParquet, rebuild } from '../../testkit/file-surgery.js'
 import { getField, setField, T } from '../../testkit/thrift-writer.js'
+import { readFixture } from './helpers/fixtures.js'
 
-const FIXTURES = process.env.PB_FIXTURES_DIR ?? path.resolve('tests/fixtures')
-const base = parseParquet(new Uint8Array(readFileSync(path.join(FIXTURES, 'parquet-testing', 'data_index_bloom_encoding_stats.parquet'))))
+const base = parseParquet(readFixture('parquet-testing/data_index_bloom_encoding_stats.parquet'))
 
 test("numRows is the footer's num_rows, past 32 bits and negative too", async () => {
   for (const written of [-3_000_000_000n, -(2n ** 31n), -5n, 14n, 2n ** 30n, 2n ** 31n, 3_000_000_000n]) {
