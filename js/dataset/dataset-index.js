@@ -2,13 +2,14 @@
 // for all of a dataset probe's files in one call; loaded by js/dataset/dataset.js only for a dataset with one.
 
 import { hasFileSystem } from '../sources/runtime.js'
+import { placesOf } from './index-batches.js'
 
 /**
  * @typedef {import('../verdicts.js').ValueResult} ValueResult
  * @typedef {{ descriptor: { location: unknown, size?: number, etag?: string } }} IndexedFile
  *   a dataset's file, as the index is asked about it
  * @typedef {{ path: string, current: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string },
- *   rowGroups: Array<{ index: number, numRows: number, results: ValueResult[] }> }} SidecarFileAnswer
+ *   unanswered?: boolean, rowGroups: Array<{ index: number, numRows: number, results: ValueResult[] }> }} SidecarFileAnswer
  *   a file of the sidecar's probe result (js/sidecar/sidecar-index.js)
  */
 
@@ -70,13 +71,23 @@ export class DatasetIndex {
    * @param {IndexedFile[]} files
    * @param {AbortSignal | undefined} signal
    * @param {import('../sources/io-ledger.js').IoLedger} [ledger]
+   * @param {(rowGroups: number[]) => Set<number> | undefined} [rowGroupsKnown] told the row groups the index describes for each
+   *   of `files` before it makes an answer (js/dataset/index-batches.js); those it returns get none (described, no answers)
    * @returns {Promise<{ answers: Map<object, { rowGroups: Array<{ index: number, results: any[] }> }>,
    *   described: Map<object, { described: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string } }>,
    *   cost: import('../sources/io-ledger.js').IoStats & { inLedger: boolean } }>}
    */
-  async answers(column, values, files, signal, ledger) {
+  async answers(column, values, files, signal, ledger, rowGroupsKnown = undefined) {
     const { index } = await this.#open(ledger)
-    const asked = files.filter((f) => typeof locationOf(f) === 'string')
+    /** @type {IndexedFile[]} the files asked of the index, at `places` among `files` */
+    const asked = []
+    /** @type {number[]} */
+    const places = []
+    files.forEach((f, i) => {
+      if (typeof locationOf(f) !== 'string') return
+      asked.push(f)
+      places.push(i)
+    })
     const answers = new Map()
     const described = new Map()
     if (values.length) {
@@ -93,10 +104,11 @@ export class DatasetIndex {
         for (const s of specs) if (isRelativeLocal(s.path)) s.path = resolve(s.path)
       }
       // The dataset asks a batch of files at a time under its own budget (js/dataset/index-batches.js).
-      const result = await index.probe(column, values, { files: specs, signal, ioLedger: ledger, maxResults: Infinity })
+      const result = await index.probe(column, values, { files: specs, signal, ioLedger: ledger, maxResults: Infinity,
+        rowGroupsKnown: rowGroupsKnown && placesOf(places, files.length, rowGroupsKnown) })
       result.files.forEach((/** @type {SidecarFileAnswer} */ entry, /** @type {number} */ i) => {
         if (entry.current) {
-          answers.set(asked[i], entry)
+          if (!entry.unanswered) answers.set(asked[i], entry)
           described.set(asked[i], { described: true })
           return
         }

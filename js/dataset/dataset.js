@@ -308,13 +308,13 @@ export class ParquetDataset {
     // about them.
     const index = this.#sidecar()
     const asked = index && (where ? selected.filter(where) : selected)
-    const fromIndex = index && new IndexBatches(/** @type {DatasetFile[]} */ (asked), list.length, async (files) => {
+    const fromIndex = index && new IndexBatches(/** @type {DatasetFile[]} */ (asked), list.length, async (files, rowGroupsKnown) => {
       const opened = await index
-      const answered = await opened.answers(columnName, list, /** @type {DatasetFile[]} */ (files), signal, ledger)
+      const answered = await opened.answers(columnName, list, /** @type {DatasetFile[]} */ (files), signal, ledger, rowGroupsKnown)
       // The files are opened once its answers are in: their requests come in the rounds after its.
       ledger.closePhase()
       return { opened, ...answered }
-    })
+    }, { room: budget })
     const run = new ProbeRun({ list, column, columnName, settings, where, limit, session, probeOptions, fromIndex,
       fileView: (file) => this.#fileView(file), decideInFile: settings[DECIDE_IN_FILE], lookupColumnsIn: settings[LOOKUP_COLUMNS_IN],
       indexAnswersByColumn: settings[INDEX_ANSWERS_BY_COLUMN] === true, partitionTypes: this.partitionTypes, budget })

@@ -112,7 +112,7 @@ export class ProbeRun {
     const { prefilter } = settings
     const decided = partitioned ??
       (prefilter ? await decidedByPrefilter(this.fileView(file), file.path, this.columnName, list, prefilter) : list.map(() => null))
-    const { opened: sidecar, indexed, status } = fromIndex ? await fromIndex.for(file) : {}
+    const { opened: sidecar, indexed, status, counted = 0 } = fromIndex ? await fromIndex.for(file) : {}
     /** @type {boolean[]} the values the sidecar decided (of the file as the listing describes it) */
     const byIndex = []
     // A value the sidecar rules out in every row group needs no read of this file — unless a caller's columnOf may name
@@ -125,7 +125,7 @@ export class ProbeRun {
       })
     }
     // Whether the sidecar described the file (and if not, why): a file it does not describe is probed without it.
-    return this.#probeFile(file, order, decided, indexed ? { indexed, sidecar, byIndex } : undefined, chain, status)
+    return this.#probeFile(file, order, decided, indexed ? { indexed, sidecar, byIndex } : undefined, chain, status, counted)
   }
 
   /**
@@ -147,9 +147,10 @@ export class ProbeRun {
    *   sharpen, and the values it decided
    * @param {{ floor: number }} chain
    * @param {unknown} [status] the sidecar's word on the file
+   * @param {number} [counted] the row groups the sidecar described of it, whose room probe()'s budget took then
    * @returns {Promise<FileResult>}
    */
-  #probeFile(file, order, decided, fromSidecar, chain, status = undefined) {
+  #probeFile(file, order, decided, fromSidecar, chain, status = undefined, counted = 0) {
     const { list } = this
     let count = 0
     for (let k = 0; k < list.length; k++) if (!decided[k]) count++
@@ -159,7 +160,7 @@ export class ProbeRun {
     if (open.length === 0) return Promise.resolve(ordered({ ...this.#baseOf(file, status), values: decided }, order))
     // The file's read chained rather than awaited, its state one record (the session hands it the file or the failure):
     // thousands of files in flight hold no async frame, closure or context each.
-    return this.session.withFile(file.descriptor, new FileProbe(this, file, order, decided, fromSidecar, status, open), chain)
+    return this.session.withFile(file.descriptor, new FileProbe(this, file, order, decided, fromSidecar, status, open, counted), chain)
   }
 
   /**
@@ -173,7 +174,8 @@ export class ProbeRun {
     probe.parquet = opened
     // Room for the file's row groups' answers before any index of it is read: TOO_LARGE fails probe() (probeFailed), or
     // this file alone in probeEach (FileRoom).
-    this.budget?.add(opened.metadata.rowGroups.length)
+    // (Less those its sidecar index described, whose room was taken then: a file's answers replace its index's.)
+    this.budget?.add(opened.metadata.rowGroups.length, probe.counted)
     // A footer of other row groups than the sidecar's entry (a same-size replacement no validator told apart): what the
     // sidecar decided is of another file's row groups. The file is asked those values too, and its answers are its own.
     const side = probe.fromSidecar
@@ -509,8 +511,9 @@ class FileProbe {
    * @param {ProbeRun} run @param {DatasetFile} file @param {number} order
    * @param {Array<ValueResult | null>} decided per value, or null @param {any} fromSidecar @param {unknown} status
    * @param {number[]} open the values still open, by position
+   * @param {number} counted the row groups its sidecar described, whose room probe()'s budget took then
    */
-  constructor(run, file, order, decided, fromSidecar, status, open) {
+  constructor(run, file, order, decided, fromSidecar, status, open, counted) {
     this.run = run
     this.file = file
     this.order = order
@@ -518,6 +521,7 @@ class FileProbe {
     this.fromSidecar = fromSidecar
     this.status = status
     this.open = open
+    this.counted = counted
     /** @type {import('../parquet-file.js').ParquetFile | undefined} once opened */
     this.parquet = undefined
   }

@@ -4,7 +4,9 @@
 // the process, untyped). Over the budget the probe fails TOO_LARGE as early as it can tell: values × files before any
 // read, a file's row groups once its footer says how many (js/dataset/probe-run.js), before its indexes are read and
 // its answers made — so no more than the budget is ever held, whatever one file's row groups. probeEach() streams each
-// file's answer instead, and holds only the files in flight, each file's answers within the limit (FileRoom). A sidecar
+// file's answer instead, and holds only the files in flight, each file's answers within the limit (FileRoom). A dataset's
+// sidecar index makes its answers for a batch of files before their footers are read: both count the row groups it
+// describes as it says them, before it makes them (indexed, unanswerable; js/dataset/index-batches.js). A sidecar
 // index's own probe makes all its answers at once: the same limit (checkSidecarRoom), as js/sidecar/ asks it.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
 import { DEFAULT_MAX_RESULTS, maxResultsOf } from './max-results.js'
@@ -34,10 +36,26 @@ export class ResultBudget {
    * A file is open: room for its row groups' answers, before they are made (TOO_LARGE past the budget). A file that
    * then answers without them (its column missing, an error) keeps its room: the budget errs on the side of refusing.
    * @param {number} rowGroups
+   * @param {number} [counted] those its sidecar index described, whose room was taken then (indexed): a file's answers
+   *   replace its index's, so its room is the larger of the two
    */
-  add(rowGroups) {
-    this.held += this.values * rowGroups
+  add(rowGroups, counted = 0) {
+    this.held += this.values * Math.max(0, rowGroups - counted)
     this.#check()
+  }
+
+  /**
+   * A dataset's sidecar index describes `rowGroups` of the files it is asked about (js/dataset/index-batches.js): room for
+   * its answers, before it makes them (TOO_LARGE past the budget, failing the probe).
+   * @param {number} rowGroups
+   */
+  indexed(rowGroups) {
+    this.add(rowGroups)
+  }
+
+  /** The files a sidecar index is to leave unanswered: none (past the budget, indexed() fails the probe). */
+  unanswerable() {
+    return new Set()
   }
 
   #check() {
@@ -65,6 +83,22 @@ export class FileRoom {
 
   /** never set: a file over its room fails alone, not the probe (ResultBudget's fails the probe) */
   exceeded = undefined
+
+  /**
+   * A dataset's sidecar index describes these row groups of the files it is asked about (js/dataset/index-batches.js):
+   * the places of those over the room, which it makes no answers for. The file answers TOO_LARGE once its footer is
+   * read (add), as it would without the index — or, if the index's entry is not the file, as its footer says.
+   * @param {number[]} rowGroups each file's
+   */
+  unanswerable(rowGroups) {
+    /** @type {Set<number>} */
+    const over = new Set()
+    rowGroups.forEach((n, i) => { if (this.values * n > this.max) over.add(i) })
+    return over
+  }
+
+  /** Room for an index's answers of files within it: nothing to count (the files in flight are bounded apart). */
+  indexed() {}
 
   /** @param {number} rowGroups the file's, from its footer */
   add(rowGroups) {

@@ -141,8 +141,12 @@ async function fileKey(input) {
  *   a file a probe answers for: the entry that describes it (none: missing from the index), its chunks' plans; `refused`: its
  *   column type refuses a value (BAD_VALUE), which it answers per file
  * @typedef {{ files?: Array<string | FileSpec>, validate?: boolean, signal?: AbortSignal,
- *   ioLedger?: import('../sources/io-ledger.js').IoLedger, maxResults?: number }} ProbeOptions
- *   maxResults: the most answers (per value, for each row group) a probe makes (js/plan/result-budget.js checkSidecarRoom)
+ *   ioLedger?: import('../sources/io-ledger.js').IoLedger, maxResults?: number,
+ *   rowGroupsKnown?: (rowGroups: number[]) => Set<number> | undefined }} ProbeOptions
+ *   maxResults: the most answers (per value, for each row group) a probe makes (js/plan/result-budget.js checkSidecarRoom);
+ *   rowGroupsKnown: a dataset's (js/dataset/index-batches.js), told the row groups the index describes for each file asked
+ *   (0: none) once it knows them, before it makes any answer; it may throw (the probe fails so), and the files whose places
+ *   it returns are answered without row groups (`unanswered: true`), their currency as ever
  */
 
 export class SidecarIndex {
@@ -272,7 +276,7 @@ export class SidecarIndex {
    *   the caller knows them by — a listing; without a size, `validate` (default true) stats (or HEADs)
    *   each file, concurrently with the block reads
    * @returns {Promise<{ column: string, files: Array<{ path: string, current: boolean, reason?: string, detail?: string,
-   *   validators?: { recorded: string, found: string }, error?: { code: string, message: string },
+   *   validators?: { recorded: string, found: string }, error?: { code: string, message: string }, unanswered?: boolean,
    *   rowGroups: Array<{ index: number, numRows: number, results: import('../verdicts.js').ValueResult[] }> }> }>}
    */
   async probe(column, values, options = {}) {
@@ -351,6 +355,7 @@ export class SidecarIndex {
     }))
     checkSidecarRoom(options.maxResults, list.length, targets.reduce((n, t) => n + (t.entry?.rowGroups.length ?? 0), 0), targets.length,
       this.#source.name)
+    const unanswered = options.rowGroupsKnown?.(targets.map((t) => t.entry?.rowGroups.length ?? 0))
     // Files the caller described are checked at once; the others are checked while their blocks are read.
     const toCheck = options.validate === false ? []
       : [...new Set(targets.filter((t) => t.entry && t.spec.size === undefined && !early?.has(t.path)).map((t) => t.path))]
@@ -372,7 +377,7 @@ export class SidecarIndex {
     /** @type {RangeTask[]} */
     const tasks = []
     for (const [i, t] of targets.entries()) {
-      if (!t.entry || known[i]?.current === false) continue
+      if (!t.entry || known[i]?.current === false || unanswered?.has(i)) continue
       const type = t.entry.columns[column]
       if (!type) continue
       const encoded = encodedOncePerType(encodings, type, encodeFor, list, t.path, column)
@@ -397,6 +402,8 @@ export class SidecarIndex {
       column,
       files: targets.map((t, i) => {
         const now = currencies[i]
+        const why = now.current ? {} : { reason: now.reason, detail: now.detail, ...(now.validators ? { validators: now.validators } : {}) }
+        if (unanswered?.has(i)) return { path: t.path, current: now.current, ...why, unanswered: true, rowGroups: [] }
         const rowGroups = (t.entry?.rowGroups ?? []).map((g, index) => ({
           index, numRows: g.numRows, results: /** @type {import('../verdicts.js').ValueResult[]} */ ([]),
         }))
@@ -405,8 +412,7 @@ export class SidecarIndex {
             g.results = list.map((value) => valueResult(value, 'unknown', null, 'stale-index',
               `the sidecar index does not describe this file as it is: ${now.detail}`))
           }
-          return { path: t.path, current: false, reason: now.reason, detail: now.detail,
-            ...(now.validators ? { validators: now.validators } : {}), rowGroups }
+          return { path: t.path, current: false, ...why, rowGroups }
         }
         if (t.refused) return { path: t.path, current: true, ...refusedFile(list, t.path, column, t.refused, rowGroups) }
         for (const g of rowGroups) g.results = answerChunk(t, g.index, list, column)

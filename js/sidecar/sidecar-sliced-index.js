@@ -36,7 +36,7 @@ import { refusedFile } from './sidecar-probe-values.js'
  * @typedef {import('./sliced-answers.js').AnsweredRowGroup} AnsweredRowGroup
  * @typedef {import('./sliced-file-matching.js').MoreFacts} MoreFacts
  * @typedef {{ path: string, current: boolean, reason?: string, detail?: string, validators?: { recorded: string, found: string },
- *   error?: { code: string, message: string }, rowGroups: AnsweredRowGroup[] }} AnsweredFile
+ *   error?: { code: string, message: string }, unanswered?: boolean, rowGroups: AnsweredRowGroup[] }} AnsweredFile
  */
 
 /** Details pages a probe reads to sharpen open files with min/max, at most (beyond it, the bloom filter's answer stands). */
@@ -330,6 +330,9 @@ export class SlicedSidecarIndex {
       if (maybes.has(i)) late.push(i)
     }
     await this.#wave(this.#parts.pageTasks(boundsPages(late)), { signal })
+    // Every file matched (some by path just now): the row groups each is answered for, told before any answer is made.
+    const unanswered = options.rowGroupsKnown?.(Array.from({ length: targets.count },
+      (_, i) => (entry[i] >= 0 ? rowGroupCounts[entry[i]] : 0)))
     const c = this.#layout.columns.indexOf(column)
     const shared = sharedResults(list)
     const useBounds = options.bounds !== false
@@ -337,6 +340,12 @@ export class SlicedSidecarIndex {
     const files = new Array(targets.count)
     for (let i = 0; i < targets.count; i++) {
       const f = entry[i]
+      if (unanswered?.has(i)) {
+        const why = state[i] === DESCRIBED ? undefined : /** @type {MoreFacts} */ (more.get(i)).why
+        files[i] = { path: targets.paths[i], current: !why, ...(why ? { reason: why.reason, detail: why.detail,
+          ...(why.validators ? { validators: why.validators } : {}) } : {}), unanswered: true, rowGroups: [] }
+        continue
+      }
       const r = f >= 0 ? regionOf[f] : -1
       const encoding = r >= 0 ? bloom.encodingOf(r) : undefined
       // A file whose column type refuses a value answers so (refusedFile), never from its filters (which check() did not ask).

@@ -12,6 +12,7 @@ import { schemaFields } from './iceberg.js'
 import { indexReadsAsTable } from './widened-files.js'
 import { ErrorCode } from '../errors.js'
 import { isDeltaPartitionColumn } from './delta.js'
+import { placesOf } from '../dataset/index-batches.js'
 
 /**
  * Opens the sidecar of openTable's `index` (or takes one already open): what its footer says of the
@@ -132,9 +133,11 @@ export class TableSidecar {
    * The sidecar's probe of a table's files, named by location (as the dataset knows them).
    * @param {string} column
    * @param {unknown[]} values
-   * @param {{ files: Array<{ path: string }>, signal?: AbortSignal, maxResults?: number }} options (maxResults: a dataset's, Infinity)
+   * @param {{ files: Array<{ path: string }>, signal?: AbortSignal, maxResults?: number,
+   *   rowGroupsKnown?: (rowGroups: number[]) => Set<number> | undefined }} options (maxResults: a dataset's, Infinity;
+   *   rowGroupsKnown: the sidecar's, js/sidecar/sidecar-index.js, of the files as they are given here)
    */
-  async probe(column, values, { files, signal, maxResults }) {
+  async probe(column, values, { files, signal, maxResults, rowGroupsKnown }) {
     const byLocation = new Map(this.#table.files.map((f) => [String(f.location), f]))
     /** @type {object[]} */
     const out = new Array(files.length)
@@ -182,7 +185,7 @@ export class TableSidecar {
     }
     if (asked.length) {
       const result = await probeOrNone(this.#sidecar, column, values, { files: asked.map(([, spec]) => spec), signal, validate: false,
-        maxResults })
+        maxResults, rowGroupsKnown: rowGroupsKnown && placesOf(asked.map(([i]) => i), files.length, rowGroupsKnown) })
       if (!result) for (const [i] of asked) notDescribed(i, StaleReason.MISSING_FROM_INDEX, READ_OTHERWISE)
       /** @type {object[]} the sidecar's answers, in the order asked */
       const answers = result?.files ?? []

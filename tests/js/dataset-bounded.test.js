@@ -15,7 +15,8 @@ import { before, describe, test } from 'node:test'
 
 import { ErrorCode, openDataset, openParquet, openTable } from '../../js/index.js'
 import { buildSidecarIndex, openSidecarIndex } from '../../js/index-builder/index.js'
-import { DEFAULT_MAX_RESULTS } from '../../js/plan/result-budget.js'
+import { DEFAULT_MAX_RESULTS, FileRoom, ResultBudget } from '../../js/plan/result-budget.js'
+import { IndexBatches } from '../../js/dataset/index-batches.js'
 import { writeIcebergTable } from '../../testkit/iceberg-writer.js'
 import { datasetFileName, storedValue, writeSidecarDataset } from '../../testkit/sidecar-dataset.js'
 import { tempDir } from '../../testkit/temp-dir.js'
@@ -29,6 +30,7 @@ const oneFileDir = await tempDir('dataset-bounded-one')
 const indexedDir = await tempDir('dataset-bounded-indexed')
 const wideFileDir = await tempDir('dataset-bounded-wide-file')
 const wideEachDir = await tempDir('dataset-bounded-wide-each')
+const wideIndexedDir = await tempDir('dataset-bounded-wide-indexed')
 
 /** @type {(f: number) => bigint[]} */
 let valuesOf
@@ -245,6 +247,7 @@ describe('a file\'s probe makes a bounded number of answers', () => {
     const { valuesOf: wideValues } = await writeSidecarDataset(wide, { files: 1, groups: 200, groupRows: 2 })
     const { valuesOf: narrowValues } = await writeSidecarDataset(narrow, { files: 1, groups: 2, groupRows: 10 })
     const paths = [path.join(wide, datasetFileName(0)), path.join(narrow, datasetFileName(0))]
+  const indexOf = (/** @type {number} */ format) => path.join(wideIndexedDir, `index-${format}.puffin`)
     // A value of each file, and one stored nowhere (≡ 1 mod 3).
     const values = [wideValues(0)[7], narrowValues(0)[3], 1n]
     const stored = [new Set(wideValues(0)), new Set(narrowValues(0))]
@@ -376,6 +379,171 @@ describe('a dataset probe with a sidecar index holds a bounded number of its ans
     const { code: exit, stdout, stderr } = await runNode(['--max-old-space-size=128', '--input-type=module', '-e', code])
     assert.equal(exit, 0, stderr.slice(0, 400))
     assert.deepEqual(JSON.parse(stdout), { answered: files, presentUnstored: 0, absentHeld: 0, described: files })
+  })
+})
+
+describe('a dataset probe with a sidecar index counts the row groups the index describes', () => {
+  // One file of 200 row groups and one of 2, indexed: the index's answers (per value, for each row group of each file
+  // asked) were made before any footer was read, counted by files alone: 100,001 values made 20 million at once, and V8
+  // aborted the process (a heap of 128 MiB, probe() and probeEach() alike). Now the index tells the row groups it describes
+  // before it makes an answer: probe() fails TOO_LARGE there, probeEach's file over its room is left unanswered by it
+  // (and answers TOO_LARGE from its footer, as without the index); the answers are otherwise those without the index.
+  const wide = path.join(wideIndexedDir, 'wide')
+  const narrow = path.join(wideIndexedDir, 'narrow')
+  const paths = [path.join(wide, datasetFileName(0)), path.join(narrow, datasetFileName(0))]
+  const indexOf = (/** @type {number} */ format) => path.join(wideIndexedDir, `index-${format}.puffin`)
+  let values
+  let stored
+  before(async () => {
+    await mkdir(wide, { recursive: true })
+    await mkdir(narrow, { recursive: true })
+    const { valuesOf: wideValues } = await writeSidecarDataset(wide, { files: 1, groups: 200, groupRows: 2 })
+    const { valuesOf: narrowValues } = await writeSidecarDataset(narrow, { files: 1, groups: 2, groupRows: 10 })
+    for (const format of [1, 2]) await buildSidecarIndex(paths, indexOf(format), { format, columns: ['id'] })
+    // A value of each file, and one stored nowhere (≡ 1 mod 3).
+    values = [wideValues(0)[7], narrowValues(0)[3], 1n]
+    stored = [new Set(wideValues(0)), new Set(narrowValues(0))]
+  })
+
+  /** The index of `format`, its probes' outcomes recorded: files answered (path, row groups), or the error's code. */
+  async function recordedIndex(format) {
+    const index = await openSidecarIndex(indexOf(format))
+    const outcomes = []
+    return { outcomes, index: {
+      get stats() { return index.stats },
+      get columns() { return index.columns },
+      probe: (column, asked, options) => index.probe(column, asked, options).then((result) => {
+        outcomes.push(result.files.map((f) => ({ path: f.path, rowGroups: f.rowGroups.length })))
+        return result
+      }, (error) => {
+        outcomes.push(error.code)
+        throw error
+      }),
+      close: () => index.close(),
+    } }
+  }
+
+  /** A file's answers as the writer's truth checks them, and as they compare with and without the index. */
+  const verdicts = (file) => file.values.map((a, k) => {
+    const f = paths.indexOf(file.path)
+    if (file.error === null && stored[f].has(values[k])) assert.notEqual(a.verdict, 'absent', `${file.path} holds ${values[k]}`)
+    if (values[k] === 1n) assert.notEqual(a.verdict, 'present', `${values[k]} is stored nowhere`)
+    return [a.value, a.verdict === 'present' ? 'present' : a.verdict === 'unknown' ? `unknown ${a.reason}` : 'not present']
+  })
+
+  for (const format of [1, 2]) {
+    test(`format ${format}: probe() past maxResults by the row groups the index describes is TOO_LARGE before it makes them`, async () => {
+      const total = values.length * (paths.length + 200 + 2)
+      const { index, outcomes } = await recordedIndex(format)
+      const dataset = await openDataset(paths, { index })
+      try {
+        const error = await dataset.probe('id', values, { maxResults: total - 1 }).then(() => null, (e) => e)
+        assert.equal(error?.code, ErrorCode.TOO_LARGE)
+        assert.match(error.message, new RegExp(`needs room for ${total} answers`))
+        // The index was refused its answers (it made none), where it made 606 of them before the footers said too many.
+        assert.deepEqual(outcomes, [ErrorCode.TOO_LARGE])
+        // Within it: the answers without the index, and the index's answers for both files.
+        const result = await dataset.probe('id', values, { maxResults: total })
+        const plain = await (await openDataset(paths)).probe('id', values, { maxResults: total })
+        assert.deepEqual(result.files.map((f) => [f.path, f.error, f.index, verdicts(f)]),
+          plain.files.map((f) => [f.path, f.error, { described: true }, verdicts(f)]))
+        assert.deepEqual(outcomes[1], [{ path: paths[0], rowGroups: 200 }, { path: paths[1], rowGroups: 2 }])
+      } finally {
+        await dataset.close()
+        await index.close()
+      }
+    })
+
+    test(`format ${format}: probeEach's file over maxResults by the index's row groups is its own TOO_LARGE, unanswered by the index`,
+      async () => {
+        const { index, outcomes } = await recordedIndex(format)
+        const each = async (options) => {
+          const files = []
+          for await (const file of (await openDataset(paths, options)).probeEach('id', values, { maxResults: values.length * 200 - 1 })) {
+            files.push(file)
+          }
+          return files.sort((a, b) => paths.indexOf(a.path) - paths.indexOf(b.path))
+        }
+        try {
+          const [wideAnswer, narrowAnswer] = await each({ index })
+          const [widePlain, narrowPlain] = await each({})
+          // As without the index: the wide file's TOO_LARGE (its footer's), the narrow one's answers.
+          assert.equal(wideAnswer.error?.code, ErrorCode.TOO_LARGE)
+          assert.deepEqual(wideAnswer.error, widePlain.error)
+          assert.match(wideAnswer.error.message, /3 values over this file's 200 row groups need room for 600 answers/)
+          assert.deepEqual([wideAnswer.rowGroups, verdicts(wideAnswer)], [widePlain.rowGroups, verdicts(widePlain)])
+          assert.deepEqual(wideAnswer.index, { described: true })
+          assert.equal(narrowAnswer.error, null)
+          assert.deepEqual(verdicts(narrowAnswer), verdicts(narrowPlain))
+          // The index made no answers for the wide file, where it made 600.
+          assert.deepEqual(outcomes, [[{ path: paths[0], rowGroups: 0 }, { path: paths[1], rowGroups: 2 }]])
+        } finally {
+          await index.close()
+        }
+      })
+
+    test(`format ${format}: 100,001 values over the indexed files answer typed in a heap of 128 MiB`, { timeout: 90_000 }, async () => {
+      const code = `import { openDataset } from ${JSON.stringify(new URL('../../js/index.js', import.meta.url).href)}
+        const values = Array.from({ length: 100_001 }, (_, i) => BigInt(i) * 3n + 1n)
+        const open = () => openDataset(${JSON.stringify(paths)}, { index: ${JSON.stringify(indexOf(format))} })
+        const dataset = await open()
+        const probed = await dataset.probe('id', values).then(() => null, (e) => e.code)
+        await dataset.close()
+        const again = await open()
+        const files = []
+        const said = (a) => (a.verdict === 'unknown' ? a.reason : a.verdict === 'present' ? 'present' : 'not present')
+        for await (const f of again.probeEach('id', values)) {
+          files.push({ path: f.path, error: f.error?.code ?? null, rowGroups: f.rowGroups.length, index: f.index,
+            verdicts: [...new Set(f.values.map(said))] })
+        }
+        await again.close()
+        console.log(JSON.stringify({ probed, files: files.sort((a, b) => (a.path < b.path ? 1 : -1)) }))`
+      const { code: exit, signal, stdout, stderr } = await runNode(['--max-old-space-size=128', '--input-type=module', '-e', code],
+        { timeout: 80_000 })
+      assert.equal(exit, 0, `${signal} ${stderr.slice(0, 400)}`)
+      // Values ≡ 1 (mod 3) are stored nowhere: never present; the narrow file answered them all.
+      assert.deepEqual(JSON.parse(stdout), { probed: ErrorCode.TOO_LARGE, files: [
+        { path: paths[0], error: ErrorCode.TOO_LARGE, rowGroups: 0, index: { described: true }, verdicts: ['file-error'] },
+        { path: paths[1], error: null, rowGroups: 2, index: { described: true }, verdicts: ['not present'] },
+      ] })
+    })
+  }
+
+  test('the index is asked a batch of files at a time by the answers it makes, its described row groups counted once', async () => {
+    // Files a–e of 3, 3, 2, 0 and 9 row groups, 2 values, at most 10 answers at once (so file e, 18 answers, alone).
+    const rowGroups = { a: 3, b: 3, c: 2, d: 0, e: 9 }
+    const files = Object.keys(rowGroups)
+    const asked = []
+    const ask = async (list, rowGroupsKnown) => {
+      const unanswered = rowGroupsKnown(list.map((f) => rowGroups[f])) ?? new Set()
+      asked.push(list.join(''))
+      const answers = new Map(list.flatMap((f, i) => (unanswered.has(i) ? [] : [[f, { rowGroups: rowGroups[f] }]])))
+      return { opened: null, answers, described: new Map(list.map((f) => [f, { described: true }])), cost: { requests: 1, inLedger: true } }
+    }
+    const budget = new ResultBudget(2 * (5 + 17), 2, 5)
+    const batches = new IndexBatches(files, 2, ask, { room: budget, answersAtOnce: 10 })
+    const taken = []
+    for (const f of files) taken.push({ file: f, ...(await batches.for(f)) })
+    // Asked whole (refused before any answer: 34), then in parts that fit (a: 6 answers; b, c, d: 10; e: 18, alone), each once.
+    assert.deepEqual(asked, ['a', 'bcd', 'e'])
+    assert.deepEqual(taken.map((t) => [t.file, t.indexed?.rowGroups, t.counted]),
+      files.map((f) => [f, rowGroups[f], rowGroups[f]]))
+    // The probe's room: values × files, and values × the described row groups once each (17, not the whole batch's twice).
+    assert.equal(budget.held, 2 * (5 + 17))
+    // A file's footer of the row groups its index described takes no more room; one of more takes the difference.
+    budget.add(3, 3)
+    assert.equal(budget.held, 2 * (5 + 17))
+    assert.throws(() => budget.add(4, 3), { code: ErrorCode.TOO_LARGE })
+
+    // probeEach's room: a file over it (e: 18 answers, over 17) is left unanswered by the index, the others answered.
+    asked.length = 0
+    const room = new FileRoom(17, 2)
+    const each = new IndexBatches(files, 2, ask, { room, answersAtOnce: 100 })
+    const eachTaken = []
+    for (const f of files) eachTaken.push({ file: f, ...(await each.for(f)) })
+    assert.deepEqual(asked, ['abcde'])
+    assert.deepEqual(eachTaken.map((t) => [t.file, t.indexed?.rowGroups, t.status]),
+      files.map((f) => [f, f === 'e' ? undefined : rowGroups[f], { described: true }]))
   })
 })
 
