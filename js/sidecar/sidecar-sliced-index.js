@@ -330,9 +330,11 @@ export class SlicedSidecarIndex {
       if (maybes.has(i)) late.push(i)
     }
     await this.#wave(this.#parts.pageTasks(boundsPages(late)), { signal })
-    // Every file matched (some by path just now): the row groups each is answered for, told before any answer is made.
-    const unanswered = options.rowGroupsKnown?.(Array.from({ length: targets.count },
-      (_, i) => (entry[i] >= 0 ? rowGroupCounts[entry[i]] : 0)))
+    // Every file matched, some by path just now (named without a size, `validate: false`: uncounted above, where they had
+    // 200 row groups answered past maxResults 2): the row groups each is answered for, counted before any answer is made.
+    const described = Array.from({ length: targets.count }, (_, i) => (entry[i] >= 0 ? rowGroupCounts[entry[i]] : 0))
+    checkSidecarRoom(options.maxResults, list.length, described.reduce((n, g) => n + g, 0), targets.count, this.#source.name)
+    const unanswered = options.rowGroupsKnown?.(described)
     const c = this.#layout.columns.indexOf(column)
     const shared = sharedResults(list)
     const useBounds = options.bounds !== false

@@ -573,6 +573,12 @@ describe('a sidecar index\'s own probe makes a bounded number of answers', () =>
         assert.equal((await index.probe('id', probed, { files: two, maxResults: probed.length * 2 * GROUPS })).files.length, 2)
         await assert.rejects(index.probe('id', probed, { files: two, maxResults: probed.length * 2 * GROUPS - 1 }),
           { code: ErrorCode.TOO_LARGE })
+        // Files named by path alone, not checked (`validate: false`): format 2 matches them by path after its first count,
+        // and made their answers past maxResults uncounted.
+        await assert.rejects(index.probe('id', probed, { files: two, validate: false, maxResults: probed.length * 2 * GROUPS - 1 }),
+          { code: ErrorCode.TOO_LARGE })
+        assert.equal((await index.probe('id', probed, { files: two, validate: false, maxResults: probed.length * 2 * GROUPS }))
+          .files.reduce((n, f) => n + f.rowGroups.length, 0), 2 * GROUPS)
         // A dataset asks its index with no limit of the index's (it asks a batch of files at a time, under its own budget).
         const dataset = await openDataset(dir, { index })
         const result = await dataset.probe('id', probed, { maxResults: probed.length * FILES * (1 + GROUPS) })
