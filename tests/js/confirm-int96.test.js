@@ -10,29 +10,13 @@ import { before, test } from 'node:test'
 import { init, openParquet } from '../../js/index.js'
 import { fixturePath, missingFixture, readFixture } from './helpers/fixtures.js'
 import { withDuckDB } from '../../testkit/duckdb.js'
+import { int96Bytes } from './helpers/int96-bytes.js'
 
 const SPARK = 'parquet-testing/int96_from_spark.parquet'
 const PLAIN = 'parquet-testing/alltypes_plain.parquet'
 const MICROS_PER_DAY = 86_400_000_000n
-const JULIAN_EPOCH = 2_440_588n
 /** 290000-12-30T23:00:00Z, as int96_from_spark.md lists it (µs since the epoch). */
 const FAR = 9089380393200000000n
-
-/**
- * The INT96 bytes of an instant (µs since the epoch): nanoseconds of the day (LE int64), Julian day (LE int32); `spark`:
- * as Spark computes them, the Julian microseconds in int64 (wrapping) divided truncating.
- */
-function int96Bytes(micros, { spark = false } = {}) {
-  let julian = micros + JULIAN_EPOCH * MICROS_PER_DAY
-  if (spark) julian = BigInt.asIntN(64, julian)
-  let day = julian / MICROS_PER_DAY
-  if (!spark && julian % MICROS_PER_DAY < 0n) day -= 1n
-  const bytes = new Uint8Array(12)
-  const view = new DataView(bytes.buffer)
-  view.setBigInt64(0, (julian - day * MICROS_PER_DAY) * 1000n, true)
-  view.setInt32(8, Number(day), true)
-  return bytes
-}
 
 const skip = missingFixture(SPARK) || missingFixture(PLAIN)
 let edited

@@ -16,6 +16,7 @@ import { fixturePath, missingFixture } from './helpers/fixtures.js'
 import { referenceHash } from '../../testkit/reference-sbbf.js'
 import { tempDir } from '../../testkit/temp-dir.js'
 import { withDuckDB } from '../../testkit/duckdb.js'
+import { int96Bytes } from './helpers/int96-bytes.js'
 
 const dir = await tempDir('index-add-types')
 before(async () => { await init() })
@@ -27,26 +28,6 @@ async function filterOf(output, added) {
   const filter = readBloomFilter({ view: new DataView(region.buffer), offset: 0 })
   assert.ok(filter, 'hyparquet reads the new filter')
   return filter
-}
-
-const MICROS_PER_DAY = 86_400_000_000n
-const UNIX_EPOCH_JULIAN_DAY = 2_440_588n
-
-/**
- * A timestamp (µs since the epoch) as the INT96 a writer stores: nanoseconds of the day (LE int64), Julian day
- * (LE int32). Spark computes the Julian microseconds in int64 and divides truncating: past year ~287,566 they
- * wrap (int96_from_spark.parquet's last value), and `spark` gives those bytes.
- */
-function int96Bytes(micros, { spark = false } = {}) {
-  let julian = micros + UNIX_EPOCH_JULIAN_DAY * MICROS_PER_DAY
-  if (spark) julian = BigInt.asIntN(64, julian)
-  let day = julian / MICROS_PER_DAY
-  if (!spark && julian % MICROS_PER_DAY < 0n) day -= 1n
-  const bytes = new Uint8Array(12)
-  const view = new DataView(bytes.buffer)
-  view.setBigInt64(0, (julian - day * MICROS_PER_DAY) * 1000n, true)
-  view.setInt32(8, Number(day), true)
-  return bytes
 }
 
 describe('addIndexes: INT96 columns (12-byte values)', () => {
