@@ -88,7 +88,9 @@ export class FooterReading {
 
   /** @returns {Promise<any>} what footerRead() or footerFailed() makes of it */
   start() {
-    return step(this, () => readFooterTail(this.source, this.options), this.tailIn, this.readFailed)
+    // Always a promise of this realm (Promise.resolve hands one back as it is): a source whose readTail answered at once,
+    // or with another realm's promise, would otherwise hand its caller the file itself or a foreign promise.
+    return Promise.resolve(step(this, () => readFooterTail(this.source, this.options), this.tailIn, this.readFailed))
   }
 
   /** @param {{ offset: number, bytes: Uint8Array }} tail */
