@@ -9,15 +9,12 @@
 // describes as it says them, before it makes them (indexed, unanswerable; js/dataset/index-batches.js). A sidecar
 // index's own probe makes all its answers at once: the same limit (checkSidecarRoom), as js/sidecar/ asks it.
 import { ErrorCode, ParquetBloomError } from '../errors.js'
-import { DEFAULT_MAX_RESULTS, maxResultsOf } from './max-results.js'
-
-// maxResults by default, a file's probe's too (js/parquet-file.js): one constant, in a module of its own.
-export { DEFAULT_MAX_RESULTS }
+import { maxResultsOf } from './max-results.js'
 
 export class ResultBudget {
   /**
    * Refuses, before any read, a probe whose files' answers alone (one per value for each file) are over the budget.
-   * @param {unknown} maxResults the probe's option (undefined: DEFAULT_MAX_RESULTS; Infinity: no limit)
+   * @param {unknown} maxResults the probe's option (undefined: js/plan/max-results.js DEFAULT_MAX_RESULTS; Infinity: no limit)
    * @param {number} values the probe's values
    * @param {number} files the files it probes (those `where` skips answer every value too)
    */
